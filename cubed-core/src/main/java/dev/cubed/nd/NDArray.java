@@ -1,0 +1,1073 @@
+package dev.cubed.nd;
+
+import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * A dense, C-order (row-major) N-dimensional array held in one Java primitive array: one chunk in
+ * memory. This is the unit every chunk task of the engine computes with.
+ *
+ * <p>The shape is a {@code long[]} (so chunked arrays and in-memory chunks share shape arithmetic),
+ * but an {@code NDArray} holds at most {@link Integer#MAX_VALUE} - 8 elements (complex types: half of
+ * that). See {@link DType} for the backing array of each dtype.
+ *
+ * <p>An {@code NDArray} is mutable through its setters and {@link #setRegion}; the shape and dtype are
+ * fixed. {@link #data()} exposes the backing array without copying, for kernels and codecs.
+ * Operations that return new arrays never alias their inputs unless documented ({@link #reshape}).
+ */
+public final class NDArray {
+  private final DType dtype;
+  private final long[] shape;
+  private final int size;
+  private final Object data;
+
+  /**
+   * Wraps a backing array (not copied).
+   *
+   * @throws IllegalArgumentException if the array's type or length does not fit the dtype and shape
+   */
+  public NDArray(DType dtype, long[] shape, Object data) {
+    this.dtype = Objects.requireNonNull(dtype, "dtype");
+    this.shape = shape.clone();
+    this.size = Shapes.intSize("NDArray", this.shape);
+    this.data = Objects.requireNonNull(data, "data");
+    Class<?> expected = backingClass(dtype);
+    if (data.getClass() != expected) {
+      throw new IllegalArgumentException(
+          "NDArray: a " + dtype + " array is backed by " + expected.getSimpleName() + ", not "
+              + data.getClass().getSimpleName());
+    }
+    int len = java.lang.reflect.Array.getLength(data);
+    int want = dtype.isComplex() ? 2 * size : size;
+    if (len != want) {
+      throw new IllegalArgumentException(
+          "NDArray: shape " + Shapes.format(shape) + " of " + dtype + " needs a backing array of "
+              + want + " elements, got " + len);
+    }
+  }
+
+  // ------------------------------------------------------------------ basic properties
+
+  public DType dtype() {
+    return dtype;
+  }
+
+  /** A copy of the shape. */
+  public long[] shape() {
+    return shape.clone();
+  }
+
+  /** The length of one dimension (negative axes count from the end). */
+  public long shape(int axis) {
+    return shape[Shapes.normalizeAxis("shape", axis, shape.length)];
+  }
+
+  public int ndim() {
+    return shape.length;
+  }
+
+  /** Number of elements. */
+  public int size() {
+    return size;
+  }
+
+  /** Bytes held by the elements ({@code size * itemSize}). */
+  public long nbytes() {
+    return (long) size * dtype.itemSize();
+  }
+
+  /**
+   * The backing primitive array, shared (not copied): {@code double[]} for float64, interleaved
+   * {@code double[]} for complex128 and so on (see {@link DType}).
+   */
+  public Object data() {
+    return data;
+  }
+
+  // ------------------------------------------------------------------ creation
+
+  /** The Java array class backing a dtype. */
+  public static Class<?> backingClass(DType dtype) {
+    return switch (dtype) {
+      case BOOL -> boolean[].class;
+      case INT8, UINT8 -> byte[].class;
+      case INT16, UINT16 -> short[].class;
+      case INT32, UINT32 -> int[].class;
+      case INT64, UINT64 -> long[].class;
+      case FLOAT32, COMPLEX64 -> float[].class;
+      case FLOAT64, COMPLEX128 -> double[].class;
+    };
+  }
+
+  /** A new zero-filled backing array for {@code n} elements of a dtype. */
+  public static Object allocate(DType dtype, int n) {
+    return switch (dtype) {
+      case BOOL -> new boolean[n];
+      case INT8, UINT8 -> new byte[n];
+      case INT16, UINT16 -> new short[n];
+      case INT32, UINT32 -> new int[n];
+      case INT64, UINT64 -> new long[n];
+      case FLOAT32 -> new float[n];
+      case FLOAT64 -> new double[n];
+      case COMPLEX64 -> new float[2 * n];
+      case COMPLEX128 -> new double[2 * n];
+    };
+  }
+
+  /** An array of zeros (false for bool). */
+  public static NDArray zeros(DType dtype, long... shape) {
+    return new NDArray(dtype, shape, allocate(dtype, Shapes.intSize("zeros", shape)));
+  }
+
+  /** An uninitialized array; in Java it holds zeros. */
+  public static NDArray empty(DType dtype, long... shape) {
+    return zeros(dtype, shape);
+  }
+
+  /** An array of ones (true for bool). */
+  public static NDArray ones(DType dtype, long... shape) {
+    return full(dtype, 1, shape);
+  }
+
+  /**
+   * An array filled with a value, converted to the dtype as {@link #astype} would (a Boolean, any
+   * Number, or a {@link Complex}).
+   */
+  public static NDArray full(DType dtype, Object value, long... shape) {
+    NDArray a = zeros(dtype, shape);
+    a.fill(value);
+    return a;
+  }
+
+  /** A 0-d array holding one value of a dtype. */
+  public static NDArray scalar(DType dtype, Object value) {
+    return full(dtype, value);
+  }
+
+  /** A 0-d array of the dtype NumPy gives a Java scalar (bool, int64, float64 or complex128). */
+  public static NDArray scalar(Object value) {
+    return full(DType.ofScalar(value), value);
+  }
+
+  /** Sets every element to a value. */
+  public void fill(Object value) {
+    switch (dtype) {
+      case BOOL -> Arrays.fill((boolean[]) data, toBoolean(value));
+      case INT8, UINT8 -> Arrays.fill((byte[]) data, (byte) toLongBits(value));
+      case INT16, UINT16 -> Arrays.fill((short[]) data, (short) toLongBits(value));
+      case INT32, UINT32 -> Arrays.fill((int[]) data, (int) toLongBits(value));
+      case INT64, UINT64 -> Arrays.fill((long[]) data, toLongBits(value));
+      case FLOAT32 -> Arrays.fill((float[]) data, (float) toDouble(value));
+      case FLOAT64 -> Arrays.fill((double[]) data, toDouble(value));
+      case COMPLEX64, COMPLEX128 -> {
+        Complex c = toComplex(value);
+        for (int i = 0; i < size; i++) {
+          setComplex(i, c.re(), c.im());
+        }
+      }
+    }
+  }
+
+  /**
+   * Values from {@code start} (inclusive) to {@code stop} (exclusive) by {@code step}, like the
+   * standard's {@code arange}: {@code ceil((stop - start) / step)} elements, element {@code i} being
+   * {@code start + i * step}.
+   */
+  public static NDArray arange(double start, double stop, double step, DType dtype) {
+    if (step == 0 || Double.isNaN(step)) {
+      throw new IllegalArgumentException("arange: step must be a non-zero number, got " + step);
+    }
+    double n = Math.ceil((stop - start) / step);
+    long len = (long) Math.max(0, n);
+    NDArray a = zeros(dtype, len);
+    for (int i = 0; i < len; i++) {
+      if (dtype.isInteger()) {
+        a.setLong(i, (long) start + (long) i * (long) step);
+      } else {
+        a.setDouble(i, start + i * step);
+      }
+    }
+    return a;
+  }
+
+  /** {@code arange(0, stop, 1)} of int64. */
+  public static NDArray arange(long stop) {
+    return arange(0, stop, 1, DType.INT64);
+  }
+
+  /**
+   * {@code num} evenly spaced values over [start, stop] (or [start, stop) without endpoint), like
+   * NumPy: element {@code i} is {@code start + i * step}, the last exactly {@code stop} with endpoint.
+   */
+  public static NDArray linspace(double start, double stop, long num, boolean endpoint, DType dtype) {
+    if (num < 0) {
+      throw new IllegalArgumentException("linspace: num must be >= 0, got " + num);
+    }
+    if (!dtype.isFloating()) {
+      throw new IllegalArgumentException(
+          "linspace: dtype must be a floating-point dtype, got " + dtype);
+    }
+    NDArray a = zeros(dtype, num);
+    long div = endpoint ? num - 1 : num;
+    double step = div > 0 ? (stop - start) / div : 0;
+    for (int i = 0; i < num; i++) {
+      a.setDouble(i, start + i * step);
+    }
+    if (endpoint && num > 1) {
+      a.setDouble((int) num - 1, stop);
+    }
+    return a;
+  }
+
+  /** A 2-d array with ones on the k-th diagonal and zeros elsewhere. */
+  public static NDArray eye(long rows, long cols, long k, DType dtype) {
+    NDArray a = zeros(dtype, rows, cols);
+    for (long i = 0; i < rows; i++) {
+      long j = i + k;
+      if (j >= 0 && j < cols) {
+        a.setLong((int) (i * cols + j), 1);
+      }
+    }
+    return a;
+  }
+
+  /** Wraps a double[] as a float64 array of the given shape (not copied). */
+  public static NDArray of(double[] values, long... shape) {
+    return new NDArray(DType.FLOAT64, shapeOr1d(shape, values.length), values);
+  }
+
+  /** Wraps a float[] as a float32 array of the given shape (not copied). */
+  public static NDArray of(float[] values, long... shape) {
+    return new NDArray(DType.FLOAT32, shapeOr1d(shape, values.length), values);
+  }
+
+  /** Wraps a long[] as an int64 array of the given shape (not copied). */
+  public static NDArray of(long[] values, long... shape) {
+    return new NDArray(DType.INT64, shapeOr1d(shape, values.length), values);
+  }
+
+  /** Wraps an int[] as an int32 array of the given shape (not copied). */
+  public static NDArray of(int[] values, long... shape) {
+    return new NDArray(DType.INT32, shapeOr1d(shape, values.length), values);
+  }
+
+  /** Wraps a short[] as an int16 array of the given shape (not copied). */
+  public static NDArray of(short[] values, long... shape) {
+    return new NDArray(DType.INT16, shapeOr1d(shape, values.length), values);
+  }
+
+  /** Wraps a byte[] as an int8 array of the given shape (not copied). */
+  public static NDArray of(byte[] values, long... shape) {
+    return new NDArray(DType.INT8, shapeOr1d(shape, values.length), values);
+  }
+
+  /** Wraps a boolean[] as a bool array of the given shape (not copied). */
+  public static NDArray of(boolean[] values, long... shape) {
+    return new NDArray(DType.BOOL, shapeOr1d(shape, values.length), values);
+  }
+
+  private static long[] shapeOr1d(long[] shape, int n) {
+    return shape.length == 0 && n != 1 ? new long[] {n} : shape;
+  }
+
+  /**
+   * Copies a (possibly nested, rectangular) Java array such as {@code double[][]} or {@code
+   * int[][][]} into a new array; the dtype follows the element type (double: float64, float:
+   * float32, long: int64, int: int32, short: int16, byte: int8, boolean: bool).
+   *
+   * @throws IllegalArgumentException for ragged or unsupported arrays
+   */
+  public static NDArray fromJava(Object nested) {
+    Objects.requireNonNull(nested, "nested");
+    java.util.List<Long> dims = new java.util.ArrayList<>();
+    Object cur = nested;
+    while (cur.getClass().isArray() && cur.getClass().getComponentType().isArray()) {
+      int n = java.lang.reflect.Array.getLength(cur);
+      dims.add((long) n);
+      if (n == 0) {
+        break;
+      }
+      cur = java.lang.reflect.Array.get(cur, 0);
+    }
+    Class<?> leafType = leafComponent(nested.getClass());
+    if (cur.getClass().isArray() && !cur.getClass().getComponentType().isArray()) {
+      dims.add((long) java.lang.reflect.Array.getLength(cur));
+    }
+    DType dtype =
+        leafType == double.class ? DType.FLOAT64
+            : leafType == float.class ? DType.FLOAT32
+            : leafType == long.class ? DType.INT64
+            : leafType == int.class ? DType.INT32
+            : leafType == short.class ? DType.INT16
+            : leafType == byte.class ? DType.INT8
+            : leafType == boolean.class ? DType.BOOL
+            : null;
+    if (dtype == null) {
+      throw new IllegalArgumentException(
+          "fromJava: unsupported element type " + leafType + "; use primitive arrays");
+    }
+    long[] shape = dims.stream().mapToLong(Long::longValue).toArray();
+    NDArray out = zeros(dtype, shape);
+    int[] pos = {0};
+    flatten(nested, 0, shape, out.data, pos);
+    return out;
+  }
+
+  private static Class<?> leafComponent(Class<?> c) {
+    while (c.isArray()) {
+      c = c.getComponentType();
+    }
+    return c;
+  }
+
+  private static void flatten(Object arr, int depth, long[] shape, Object dst, int[] pos) {
+    int n = java.lang.reflect.Array.getLength(arr);
+    if (n != shape[depth]) {
+      throw new IllegalArgumentException(
+          "fromJava: ragged array: dimension " + depth + " has length " + n + " here but "
+              + shape[depth] + " elsewhere");
+    }
+    if (depth == shape.length - 1) {
+      System.arraycopy(arr, 0, dst, pos[0], n);
+      pos[0] += n;
+      return;
+    }
+    for (int i = 0; i < n; i++) {
+      flatten(java.lang.reflect.Array.get(arr, i), depth + 1, shape, dst, pos);
+    }
+  }
+
+  /** A deep copy. */
+  public NDArray copy() {
+    Object d = allocate(dtype, size);
+    System.arraycopy(data, 0, d, 0, java.lang.reflect.Array.getLength(data));
+    return new NDArray(dtype, shape, d);
+  }
+
+  // ------------------------------------------------------------------ element access (flat index)
+
+  /** Element {@code i} (flat C-order) as a double; unsigned types convert as unsigned; complex: real part. */
+  public double getDouble(int i) {
+    return switch (dtype) {
+      case BOOL -> ((boolean[]) data)[i] ? 1 : 0;
+      case INT8 -> ((byte[]) data)[i];
+      case UINT8 -> ((byte[]) data)[i] & 0xFF;
+      case INT16 -> ((short[]) data)[i];
+      case UINT16 -> ((short[]) data)[i] & 0xFFFF;
+      case INT32 -> ((int[]) data)[i];
+      case UINT32 -> ((int[]) data)[i] & 0xFFFFFFFFL;
+      case INT64 -> ((long[]) data)[i];
+      case UINT64 -> unsignedToDouble(((long[]) data)[i]);
+      case FLOAT32 -> ((float[]) data)[i];
+      case FLOAT64 -> ((double[]) data)[i];
+      case COMPLEX64 -> ((float[]) data)[2 * i];
+      case COMPLEX128 -> ((double[]) data)[2 * i];
+    };
+  }
+
+  /** Imaginary part of element {@code i}; 0 for real types. */
+  public double getImag(int i) {
+    return switch (dtype) {
+      case COMPLEX64 -> ((float[]) data)[2 * i + 1];
+      case COMPLEX128 -> ((double[]) data)[2 * i + 1];
+      default -> 0;
+    };
+  }
+
+  /**
+   * Element {@code i} as a long: integers exactly (uint64 as its two's-complement bits, so values
+   * above {@link Long#MAX_VALUE} come back negative), bool as 0/1, floats truncated toward zero.
+   */
+  public long getLong(int i) {
+    return switch (dtype) {
+      case BOOL -> ((boolean[]) data)[i] ? 1 : 0;
+      case INT8 -> ((byte[]) data)[i];
+      case UINT8 -> ((byte[]) data)[i] & 0xFF;
+      case INT16 -> ((short[]) data)[i];
+      case UINT16 -> ((short[]) data)[i] & 0xFFFF;
+      case INT32 -> ((int[]) data)[i];
+      case UINT32 -> ((int[]) data)[i] & 0xFFFFFFFFL;
+      case INT64, UINT64 -> ((long[]) data)[i];
+      case FLOAT32 -> doubleToLongBits(((float[]) data)[i], DType.INT64);
+      case FLOAT64 -> doubleToLongBits(((double[]) data)[i], DType.INT64);
+      case COMPLEX64 -> doubleToLongBits(((float[]) data)[2 * i], DType.INT64);
+      case COMPLEX128 -> doubleToLongBits(((double[]) data)[2 * i], DType.INT64);
+    };
+  }
+
+  /** Element {@code i} as a truth value: non-zero (NaN counts as true). */
+  public boolean getBoolean(int i) {
+    return switch (dtype) {
+      case BOOL -> ((boolean[]) data)[i];
+      case FLOAT32, FLOAT64 -> getDouble(i) != 0;
+      case COMPLEX64, COMPLEX128 -> getDouble(i) != 0 || getImag(i) != 0;
+      default -> getLong(i) != 0;
+    };
+  }
+
+  /**
+   * Element {@code i} as a Java object: Boolean, Byte/Short/Integer/Long for signed integers, a
+   * Short/Integer/Long/BigInteger holding the unsigned value for unsigned integers, Float, Double, or
+   * {@link Complex}.
+   */
+  public Object getObject(int i) {
+    return switch (dtype) {
+      case BOOL -> ((boolean[]) data)[i];
+      case INT8 -> ((byte[]) data)[i];
+      case INT16 -> ((short[]) data)[i];
+      case INT32 -> ((int[]) data)[i];
+      case INT64 -> ((long[]) data)[i];
+      case UINT8 -> (short) (((byte[]) data)[i] & 0xFF);
+      case UINT16 -> ((short[]) data)[i] & 0xFFFF;
+      case UINT32 -> ((int[]) data)[i] & 0xFFFFFFFFL;
+      case UINT64 -> new BigInteger(Long.toUnsignedString(((long[]) data)[i]));
+      case FLOAT32 -> ((float[]) data)[i];
+      case FLOAT64 -> ((double[]) data)[i];
+      case COMPLEX64, COMPLEX128 -> new Complex(getDouble(i), getImag(i));
+    };
+  }
+
+  /** Element at a multi-index (negative indices count from the end), as {@link #getObject(int)}. */
+  public Object get(long... index) {
+    return getObject(flatIndex(index));
+  }
+
+  /** The single element of a 0-d or one-element array, as {@link #getObject(int)}. */
+  public Object item() {
+    if (size != 1) {
+      throw new IllegalArgumentException(
+          "item: only an array of one element converts to a scalar; this one has shape "
+              + Shapes.format(shape));
+    }
+    return getObject(0);
+  }
+
+  /** Flat C-order index of a multi-index; negative indices count from the end. */
+  public int flatIndex(long... index) {
+    if (index.length != shape.length) {
+      throw new IllegalArgumentException(
+          "index: " + index.length + " indices for an array of " + shape.length
+              + " dimensions, shape " + Shapes.format(shape));
+    }
+    long off = 0;
+    for (int k = 0; k < index.length; k++) {
+      long ix = index[k] < 0 ? index[k] + shape[k] : index[k];
+      if (ix < 0 || ix >= shape[k]) {
+        throw new IndexOutOfBoundsException(
+            "index " + index[k] + " is out of bounds for axis " + k + " with size " + shape[k]);
+      }
+      off = off * shape[k] + ix;
+    }
+    return (int) off;
+  }
+
+  /** Sets element {@code i} from a double, converting like {@link #astype} (complex: imag 0). */
+  public void setDouble(int i, double v) {
+    switch (dtype) {
+      case BOOL -> ((boolean[]) data)[i] = v != 0;
+      case INT8, UINT8 -> ((byte[]) data)[i] = (byte) doubleToLongBits(v, dtype);
+      case INT16, UINT16 -> ((short[]) data)[i] = (short) doubleToLongBits(v, dtype);
+      case INT32, UINT32 -> ((int[]) data)[i] = (int) doubleToLongBits(v, dtype);
+      case INT64, UINT64 -> ((long[]) data)[i] = doubleToLongBits(v, dtype);
+      case FLOAT32 -> ((float[]) data)[i] = (float) v;
+      case FLOAT64 -> ((double[]) data)[i] = v;
+      case COMPLEX64 -> {
+        ((float[]) data)[2 * i] = (float) v;
+        ((float[]) data)[2 * i + 1] = 0;
+      }
+      case COMPLEX128 -> {
+        ((double[]) data)[2 * i] = v;
+        ((double[]) data)[2 * i + 1] = 0;
+      }
+    }
+  }
+
+  /**
+   * Sets element {@code i} from integer bits: integers wrap to the dtype's width (two's complement, as
+   * NumPy), floats get the value of the signed long.
+   */
+  public void setLong(int i, long v) {
+    switch (dtype) {
+      case BOOL -> ((boolean[]) data)[i] = v != 0;
+      case INT8, UINT8 -> ((byte[]) data)[i] = (byte) v;
+      case INT16, UINT16 -> ((short[]) data)[i] = (short) v;
+      case INT32, UINT32 -> ((int[]) data)[i] = (int) v;
+      case INT64, UINT64 -> ((long[]) data)[i] = v;
+      default -> setDouble(i, v);
+    }
+  }
+
+  public void setBoolean(int i, boolean v) {
+    if (dtype == DType.BOOL) {
+      ((boolean[]) data)[i] = v;
+    } else {
+      setLong(i, v ? 1 : 0);
+    }
+  }
+
+  /** Sets element {@code i} from real and imaginary parts; real dtypes keep the real part. */
+  public void setComplex(int i, double re, double im) {
+    switch (dtype) {
+      case COMPLEX64 -> {
+        ((float[]) data)[2 * i] = (float) re;
+        ((float[]) data)[2 * i + 1] = (float) im;
+      }
+      case COMPLEX128 -> {
+        ((double[]) data)[2 * i] = re;
+        ((double[]) data)[2 * i + 1] = im;
+      }
+      case BOOL -> ((boolean[]) data)[i] = re != 0 || im != 0;
+      default -> setDouble(i, re);
+    }
+  }
+
+  /** Sets element {@code i} from a Boolean, Number or {@link Complex}, converting as {@link #astype}. */
+  public void setObject(int i, Object value) {
+    if (value instanceof Complex c) {
+      setComplex(i, c.re(), c.im());
+    } else if (value instanceof Boolean b) {
+      setBoolean(i, b);
+    } else if (value instanceof Double || value instanceof Float) {
+      setDouble(i, ((Number) value).doubleValue());
+    } else if (value instanceof BigInteger b) {
+      if (dtype.isFloating()) {
+        setDouble(i, b.doubleValue());
+      } else {
+        setLong(i, b.longValue());
+      }
+    } else if (value instanceof Number n) {
+      setLong(i, n.longValue());
+    } else {
+      throw new IllegalArgumentException(
+          "set: unsupported value " + value + "; expected Boolean, Number or Complex");
+    }
+  }
+
+  /** Sets the element at a multi-index. */
+  public void set(Object value, long... index) {
+    setObject(flatIndex(index), value);
+  }
+
+  // ------------------------------------------------------------------ conversions
+
+  /** Unsigned 64-bit bits to double (as NumPy converts uint64). */
+  public static double unsignedToDouble(long bits) {
+    if (bits >= 0) {
+      return bits;
+    }
+    // round-to-nearest like the hardware conversion of the unsigned value
+    double d = (double) ((bits >>> 1) | (bits & 1));
+    return d * 2.0;
+  }
+
+  private static final double TWO_63 = 9.223372036854775808E18;
+
+  /**
+   * Converts a double to the integer bits of an integer dtype the way NumPy's C casts do for values in
+   * range: truncation toward zero, then wrapping to the dtype's width. NaN and infinities give the
+   * minimum of int64, as on x86. uint64 handles values in [2^63, 2^64).
+   */
+  static long doubleToLongBits(double v, DType target) {
+    if (Double.isNaN(v) || Double.isInfinite(v)) {
+      return Long.MIN_VALUE;
+    }
+    if (target == DType.UINT64 && v >= TWO_63) {
+      return (long) (v - TWO_63) + Long.MIN_VALUE;
+    }
+    return (long) v;
+  }
+
+  private static boolean toBoolean(Object v) {
+    if (v instanceof Boolean b) {
+      return b;
+    }
+    if (v instanceof Complex c) {
+      return c.re() != 0 || c.im() != 0;
+    }
+    if (v instanceof Number n) {
+      return n.doubleValue() != 0;
+    }
+    throw new IllegalArgumentException("fill: unsupported value " + v);
+  }
+
+  private static long toLongBits(Object v) {
+    if (v instanceof Boolean b) {
+      return b ? 1 : 0;
+    }
+    if (v instanceof Double || v instanceof Float) {
+      return doubleToLongBits(((Number) v).doubleValue(), DType.INT64);
+    }
+    if (v instanceof Complex c) {
+      return doubleToLongBits(c.re(), DType.INT64);
+    }
+    if (v instanceof Number n) {
+      return n.longValue();
+    }
+    throw new IllegalArgumentException("fill: unsupported value " + v);
+  }
+
+  private static double toDouble(Object v) {
+    if (v instanceof Boolean b) {
+      return b ? 1 : 0;
+    }
+    if (v instanceof Complex c) {
+      return c.re();
+    }
+    if (v instanceof BigInteger b) {
+      return b.doubleValue();
+    }
+    if (v instanceof Number n) {
+      return n.doubleValue();
+    }
+    throw new IllegalArgumentException("fill: unsupported value " + v);
+  }
+
+  private static Complex toComplex(Object v) {
+    return v instanceof Complex c ? c : new Complex(toDouble(v), 0);
+  }
+
+  /**
+   * A copy converted to another dtype with NumPy's {@code astype} semantics: to bool is "non-zero";
+   * floats to integers truncate toward zero and wrap; integers wrap to narrower integers; complex to
+   * real keeps the real part; uint64 converts as unsigned.
+   */
+  public NDArray astype(DType target) {
+    if (target == dtype) {
+      return copy();
+    }
+    NDArray out = zeros(target, shape);
+    if (dtype.isComplex()) {
+      for (int i = 0; i < size; i++) {
+        out.setComplex(i, getDouble(i), getImag(i));
+      }
+    } else if (dtype.isInteger() || dtype.isBool()) {
+      if (target.isFloating()) {
+        for (int i = 0; i < size; i++) {
+          out.setDouble(i, getDouble(i));
+        }
+      } else {
+        for (int i = 0; i < size; i++) {
+          out.setLong(i, getLong(i));
+        }
+      }
+    } else if (target == DType.BOOL) {
+      for (int i = 0; i < size; i++) {
+        out.setBoolean(i, getDouble(i) != 0);
+      }
+    } else {
+      for (int i = 0; i < size; i++) {
+        out.setDouble(i, getDouble(i));
+      }
+    }
+    return out;
+  }
+
+  // ------------------------------------------------------------------ byte encoding
+
+  /** The elements as raw bytes in the given byte order (bool: one byte 0 or 1 each). */
+  public byte[] toBytes(ByteOrder order) {
+    byte[] out = new byte[Math.toIntExact(nbytes())];
+    ByteBuffer bb = ByteBuffer.wrap(out).order(order);
+    switch (dtype) {
+      case BOOL -> {
+        boolean[] b = (boolean[]) data;
+        for (int i = 0; i < size; i++) {
+          out[i] = (byte) (b[i] ? 1 : 0);
+        }
+      }
+      case INT8, UINT8 -> System.arraycopy(data, 0, out, 0, size);
+      case INT16, UINT16 -> bb.asShortBuffer().put((short[]) data);
+      case INT32, UINT32 -> bb.asIntBuffer().put((int[]) data);
+      case INT64, UINT64 -> bb.asLongBuffer().put((long[]) data);
+      case FLOAT32, COMPLEX64 -> bb.asFloatBuffer().put((float[]) data);
+      case FLOAT64, COMPLEX128 -> bb.asDoubleBuffer().put((double[]) data);
+    }
+    return out;
+  }
+
+  /**
+   * Decodes raw bytes (as written by {@link #toBytes}) into a new array.
+   *
+   * @throws IllegalArgumentException if the byte count does not equal {@code size * itemSize}
+   */
+  public static NDArray fromBytes(DType dtype, long[] shape, byte[] bytes, ByteOrder order) {
+    return fromBytes(dtype, shape, ByteBuffer.wrap(bytes), order);
+  }
+
+  /** Decodes the remaining bytes of a buffer; see {@link #fromBytes(DType, long[], byte[], ByteOrder)}. */
+  public static NDArray fromBytes(DType dtype, long[] shape, ByteBuffer bytes, ByteOrder order) {
+    int n = Shapes.intSize("fromBytes", shape);
+    long expected = (long) n * dtype.itemSize();
+    if (bytes.remaining() != expected) {
+      throw new IllegalArgumentException(
+          "fromBytes: shape " + Shapes.format(shape) + " of " + dtype + " needs " + expected
+              + " bytes, got " + bytes.remaining());
+    }
+    ByteBuffer bb = bytes.slice().order(order);
+    Object d = allocate(dtype, n);
+    switch (dtype) {
+      case BOOL -> {
+        boolean[] b = (boolean[]) d;
+        for (int i = 0; i < n; i++) {
+          b[i] = bb.get(i) != 0;
+        }
+      }
+      case INT8, UINT8 -> bb.get((byte[]) d);
+      case INT16, UINT16 -> bb.asShortBuffer().get((short[]) d);
+      case INT32, UINT32 -> bb.asIntBuffer().get((int[]) d);
+      case INT64, UINT64 -> bb.asLongBuffer().get((long[]) d);
+      case FLOAT32, COMPLEX64 -> bb.asFloatBuffer().get((float[]) d);
+      case FLOAT64, COMPLEX128 -> bb.asDoubleBuffer().get((double[]) d);
+    }
+    return new NDArray(dtype, shape, d);
+  }
+
+  // ------------------------------------------------------------------ shape and regions
+
+  /**
+   * The same data with a new shape of equal size (shares the backing array). One dimension may be -1
+   * and is inferred.
+   */
+  public NDArray reshape(long... newShape) {
+    long[] s = newShape.clone();
+    int infer = -1;
+    long known = 1;
+    for (int i = 0; i < s.length; i++) {
+      if (s[i] == -1) {
+        if (infer >= 0) {
+          throw new IllegalArgumentException("reshape: only one dimension may be -1, got "
+              + Shapes.format(newShape));
+        }
+        infer = i;
+      } else {
+        known *= s[i];
+      }
+    }
+    if (infer >= 0) {
+      if (known == 0 || size % known != 0) {
+        throw new IllegalArgumentException("reshape: cannot reshape array of size " + size
+            + " into shape " + Shapes.format(newShape));
+      }
+      s[infer] = size / known;
+    }
+    if (Shapes.size(s) != size) {
+      throw new IllegalArgumentException(
+          "reshape: cannot reshape array of shape " + Shapes.format(shape) + " (size " + size
+              + ") into shape " + Shapes.format(newShape) + " (size " + Shapes.size(s)
+              + "); the sizes must be equal");
+    }
+    return new NDArray(dtype, s, data);
+  }
+
+  /**
+   * A copy of the box {@code [start, start + regionShape)}.
+   *
+   * @throws IllegalArgumentException if the box is not inside the array
+   */
+  public NDArray getRegion(long[] start, long[] regionShape) {
+    checkRegion("getRegion", start, regionShape, shape);
+    NDArray out = zeros(dtype, regionShape);
+    copyBox(data, shape, start, out.data, regionShape, new long[shape.length], regionShape,
+        dtype.isComplex() ? 2 : 1);
+    return out;
+  }
+
+  /**
+   * Copies {@code src} (same dtype) into the box starting at {@code start}.
+   *
+   * @throws IllegalArgumentException on a dtype mismatch or a box outside this array
+   */
+  public void setRegion(long[] start, NDArray src) {
+    if (src.dtype != dtype) {
+      throw new IllegalArgumentException(
+          "setRegion: source dtype " + src.dtype + " differs from destination dtype " + dtype
+              + "; convert with astype first");
+    }
+    checkRegion("setRegion", start, src.shape, shape);
+    copyBox(src.data, src.shape, new long[shape.length], data, shape, start, src.shape,
+        dtype.isComplex() ? 2 : 1);
+  }
+
+  private static void checkRegion(String fn, long[] start, long[] region, long[] shape) {
+    if (start.length != shape.length || region.length != shape.length) {
+      throw new IllegalArgumentException(
+          fn + ": start " + Arrays.toString(start) + " and region " + Shapes.format(region)
+              + " must have " + shape.length + " dimensions like the array " + Shapes.format(shape));
+    }
+    for (int i = 0; i < shape.length; i++) {
+      if (start[i] < 0 || region[i] < 0 || start[i] + region[i] > shape[i]) {
+        throw new IllegalArgumentException(
+            fn + ": region at " + Arrays.toString(start) + " of shape " + Shapes.format(region)
+                + " is outside the array of shape " + Shapes.format(shape) + " in dimension " + i);
+      }
+    }
+  }
+
+  /**
+   * Copies a box of elements between two C-order backing arrays of the same type. {@code mult} is 2
+   * for interleaved complex data.
+   */
+  public static void copyBox(
+      Object src, long[] srcShape, long[] srcStart,
+      Object dst, long[] dstShape, long[] dstStart,
+      long[] box, int mult) {
+    int nd = box.length;
+    if (Shapes.size(box) == 0) {
+      return;
+    }
+    if (nd == 0) {
+      System.arraycopy(src, 0, dst, 0, mult);
+      return;
+    }
+    long[] ss = Shapes.strides(srcShape);
+    long[] ds = Shapes.strides(dstShape);
+    int inner = (int) box[nd - 1] * mult;
+    long[] idx = new long[nd - 1];
+    while (true) {
+      long so = srcStart[nd - 1];
+      long dof = dstStart[nd - 1];
+      for (int k = 0; k < nd - 1; k++) {
+        so += (srcStart[k] + idx[k]) * ss[k];
+        dof += (dstStart[k] + idx[k]) * ds[k];
+      }
+      System.arraycopy(src, (int) so * mult, dst, (int) dof * mult, inner);
+      int k = nd - 2;
+      while (k >= 0) {
+        if (++idx[k] < box[k]) {
+          break;
+        }
+        idx[k] = 0;
+        k--;
+      }
+      if (k < 0) {
+        return;
+      }
+    }
+  }
+
+  /**
+   * A copy with the axes permuted: output axis {@code i} is input axis {@code axes[i]} (the
+   * standard's {@code permute_dims}).
+   */
+  public NDArray permuteDims(int... axes) {
+    int nd = shape.length;
+    if (axes.length != nd) {
+      throw new IllegalArgumentException(
+          "permute_dims: axes " + Arrays.toString(axes) + " must name each of the " + nd
+              + " axes of shape " + Shapes.format(shape) + " once");
+    }
+    int[] ax = new int[nd];
+    boolean[] seen = new boolean[nd];
+    for (int i = 0; i < nd; i++) {
+      ax[i] = Shapes.normalizeAxis("permute_dims", axes[i], nd);
+      if (seen[ax[i]]) {
+        throw new IllegalArgumentException(
+            "permute_dims: axes " + Arrays.toString(axes) + " repeat axis " + axes[i]
+                + "; it must be a permutation of 0.." + (nd - 1));
+      }
+      seen[ax[i]] = true;
+    }
+    long[] outShape = new long[nd];
+    for (int i = 0; i < nd; i++) {
+      outShape[i] = shape[ax[i]];
+    }
+    NDArray out = zeros(dtype, outShape);
+    if (size == 0) {
+      return out;
+    }
+    if (nd == 0) {
+      return copy();
+    }
+    long[] inStrides = Shapes.strides(shape);
+    int[] srcStride = new int[nd];
+    for (int i = 0; i < nd; i++) {
+      srcStride[i] = (int) inStrides[ax[i]];
+    }
+    int mult = dtype.isComplex() ? 2 : 1;
+    int innerLen = (int) outShape[nd - 1];
+    int innerStride = srcStride[nd - 1];
+    int[] idx = new int[nd - 1];
+    int dstPos = 0;
+    while (true) {
+      int srcPos = 0;
+      for (int k = 0; k < nd - 1; k++) {
+        srcPos += idx[k] * srcStride[k];
+      }
+      gather(data, srcPos, innerStride, out.data, dstPos, innerLen, mult);
+      dstPos += innerLen;
+      int k = nd - 2;
+      while (k >= 0) {
+        if (++idx[k] < outShape[k]) {
+          break;
+        }
+        idx[k] = 0;
+        k--;
+      }
+      if (k < 0) {
+        return out;
+      }
+    }
+  }
+
+  /** dst[dstPos + j] = src[srcPos + j * stride] for j in [0, n), element-wise (complex: pairs). */
+  private static void gather(Object src, int srcPos, int stride, Object dst, int dstPos, int n,
+      int mult) {
+    if (mult == 2) {
+      if (src instanceof double[] s) {
+        double[] d = (double[]) dst;
+        for (int j = 0; j < n; j++) {
+          d[2 * (dstPos + j)] = s[2 * (srcPos + j * stride)];
+          d[2 * (dstPos + j) + 1] = s[2 * (srcPos + j * stride) + 1];
+        }
+      } else {
+        float[] s2 = (float[]) src;
+        float[] d = (float[]) dst;
+        for (int j = 0; j < n; j++) {
+          d[2 * (dstPos + j)] = s2[2 * (srcPos + j * stride)];
+          d[2 * (dstPos + j) + 1] = s2[2 * (srcPos + j * stride) + 1];
+        }
+      }
+      return;
+    }
+    if (src instanceof double[] s) {
+      double[] d = (double[]) dst;
+      for (int j = 0; j < n; j++) {
+        d[dstPos + j] = s[srcPos + j * stride];
+      }
+    } else if (src instanceof float[] s) {
+      float[] d = (float[]) dst;
+      for (int j = 0; j < n; j++) {
+        d[dstPos + j] = s[srcPos + j * stride];
+      }
+    } else if (src instanceof long[] s) {
+      long[] d = (long[]) dst;
+      for (int j = 0; j < n; j++) {
+        d[dstPos + j] = s[srcPos + j * stride];
+      }
+    } else if (src instanceof int[] s) {
+      int[] d = (int[]) dst;
+      for (int j = 0; j < n; j++) {
+        d[dstPos + j] = s[srcPos + j * stride];
+      }
+    } else if (src instanceof short[] s) {
+      short[] d = (short[]) dst;
+      for (int j = 0; j < n; j++) {
+        d[dstPos + j] = s[srcPos + j * stride];
+      }
+    } else if (src instanceof byte[] s) {
+      byte[] d = (byte[]) dst;
+      for (int j = 0; j < n; j++) {
+        d[dstPos + j] = s[srcPos + j * stride];
+      }
+    } else {
+      boolean[] s = (boolean[]) src;
+      boolean[] d = (boolean[]) dst;
+      for (int j = 0; j < n; j++) {
+        d[dstPos + j] = s[srcPos + j * stride];
+      }
+    }
+  }
+
+  /**
+   * A copy broadcast to a larger shape (NumPy rules), materialized.
+   *
+   * @throws IllegalArgumentException if this shape does not broadcast to {@code target}
+   */
+  public NDArray broadcastTo(long... target) {
+    Shapes.checkBroadcastTo("broadcast_to", shape, target);
+    if (Arrays.equals(shape, target)) {
+      return copy();
+    }
+    int nd = target.length;
+    long[] padded = new long[nd];
+    Arrays.fill(padded, 1);
+    System.arraycopy(shape, 0, padded, nd - shape.length, shape.length);
+    long[] inStrides = Shapes.strides(padded);
+    NDArray out = zeros(dtype, target);
+    int n = out.size;
+    if (n == 0) {
+      return out;
+    }
+    int mult = dtype.isComplex() ? 2 : 1;
+    int[] srcStride = new int[nd];
+    for (int i = 0; i < nd; i++) {
+      srcStride[i] = padded[i] == 1 ? 0 : (int) inStrides[i];
+    }
+    if (nd == 0) {
+      return copy();
+    }
+    int innerLen = (int) target[nd - 1];
+    int[] idx = new int[nd - 1];
+    int dstPos = 0;
+    while (true) {
+      int srcPos = 0;
+      for (int k = 0; k < nd - 1; k++) {
+        srcPos += idx[k] * srcStride[k];
+      }
+      gather(data, srcPos, srcStride[nd - 1], out.data, dstPos, innerLen, mult);
+      dstPos += innerLen;
+      int k = nd - 2;
+      while (k >= 0) {
+        if (++idx[k] < target[k]) {
+          break;
+        }
+        idx[k] = 0;
+        k--;
+      }
+      if (k < 0) {
+        return out;
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ object methods
+
+  /** Same dtype, shape and elements (floats compared bitwise, so NaN equals NaN). */
+  @Override
+  public boolean equals(Object o) {
+    if (this == o) {
+      return true;
+    }
+    if (!(o instanceof NDArray other)) {
+      return false;
+    }
+    if (dtype != other.dtype || !Arrays.equals(shape, other.shape)) {
+      return false;
+    }
+    return switch (dtype) {
+      case BOOL -> Arrays.equals((boolean[]) data, (boolean[]) other.data);
+      case INT8, UINT8 -> Arrays.equals((byte[]) data, (byte[]) other.data);
+      case INT16, UINT16 -> Arrays.equals((short[]) data, (short[]) other.data);
+      case INT32, UINT32 -> Arrays.equals((int[]) data, (int[]) other.data);
+      case INT64, UINT64 -> Arrays.equals((long[]) data, (long[]) other.data);
+      case FLOAT32, COMPLEX64 -> Arrays.equals((float[]) data, (float[]) other.data);
+      case FLOAT64, COMPLEX128 -> Arrays.equals((double[]) data, (double[]) other.data);
+    };
+  }
+
+  @Override
+  public int hashCode() {
+    return 31 * (31 * dtype.hashCode() + Arrays.hashCode(shape)) + size;
+  }
+
+  /** NumPy-like text: the dtype, shape and (up to 1000) elements. */
+  @Override
+  public String toString() {
+    StringBuilder b = new StringBuilder("NDArray(").append(dtype).append(", ")
+        .append(Shapes.format(shape)).append(", [");
+    int n = Math.min(size, 1000);
+    for (int i = 0; i < n; i++) {
+      if (i > 0) {
+        b.append(", ");
+      }
+      b.append(getObject(i));
+    }
+    if (size > n) {
+      b.append(", ...");
+    }
+    return b.append("])").toString();
+  }
+}
