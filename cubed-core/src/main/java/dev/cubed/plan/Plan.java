@@ -164,7 +164,7 @@ public final class Plan {
 
   private Cost inputCost(ArrayNode in) {
     if (in instanceof ArrayNode.Virtual) {
-      return new Cost(in.chunkBytes(), 0, Set.of(), List.of());
+      return new Cost(in.chunkBytes(), 1, Set.of(), List.of());
     }
     if (in instanceof ArrayNode.Computed c && !materialized.contains(c.name())) {
       Cost sub = opCost(c);
@@ -263,6 +263,15 @@ public final class Plan {
    * @throws MemoryBudgetExceededException before running anything if an op does not fit
    */
   public List<NDArray> execute(Executor executor, List<Callback> callbacks) {
+    return run(executor, callbacks, true);
+  }
+
+  /** Like {@link #execute} but reads nothing back (for writes to user targets). */
+  public void executeNoResults(Executor executor, List<Callback> callbacks) {
+    run(executor, callbacks, false);
+  }
+
+  private List<NDArray> run(Executor executor, List<Callback> callbacks, boolean read) {
     checkMemory();
     String computeId = "compute-" + UUID.randomUUID().toString().substring(0, 8);
     Path dir = cfg.workDir().resolve(computeId);
@@ -305,7 +314,7 @@ public final class Plan {
     }
     executor.execute(computeId, ops, callbacks);
     List<NDArray> results = new ArrayList<>();
-    for (ArrayNode o : outputs) {
+    for (ArrayNode o : read ? outputs : List.<ArrayNode>of()) {
       ZarrArray z = arrays.get(o.name());
       try {
         results.add(z != null ? z.read() : assemble(o, ev));
