@@ -110,6 +110,23 @@ public final class FileSystemStore implements Store {
   }
 
   @Override
+  public byte[] getSuffix(String key, int length) {
+    if (length < 0) {
+      throw new IllegalArgumentException("getSuffix: length " + length + " must be >= 0 (key '"
+          + key + "')");
+    }
+    Path p = resolve(key);
+    try {
+      long size = Files.size(p);
+      return getRange(key, Math.max(0, size - length), length);
+    } catch (NoSuchFileException e) {
+      return null;
+    } catch (IOException e) {
+      throw new ZarrStoreException("cannot read key '" + key + "' of " + describe(), e);
+    }
+  }
+
+  @Override
   public void put(String key, byte[] value) {
     Path p = resolve(key);
     Path tmp = null;

@@ -190,6 +190,78 @@ final class ShardingCodec implements ArrayBytesCodec {
     return out;
   }
 
+  /**
+   * Reads the box {@code [start, start + box)} of the shard stored at {@code key} with range
+   * requests: the index, then only the inner chunks the box touches. A missing shard or inner chunk
+   * reads as the fill value.
+   */
+  NDArray readRegion(Store store, String key, long[] shardShape, long[] start, long[] box,
+      String where) {
+    long[] g = grid(shardShape);
+    int n = (int) Shapes.size(g);
+    int isz = indexSize(n);
+    byte[] idx = indexAtStart ? store.getRange(key, 0, isz) : store.getSuffix(key, isz);
+    NDArray out = NDArray.full(dtype, fill, box);
+    if (idx == null) {
+      return out;
+    }
+    if (idx.length != isz) {
+      throw new ZarrFormatException(where + ": shard is shorter than its index of " + isz
+          + " bytes (truncated shard)");
+    }
+    long[] index = decodeIndex(idx, n, where);
+    int nd = box.length;
+    long[] lo = new long[nd];
+    long[] hi = new long[nd];
+    for (int d = 0; d < nd; d++) {
+      lo[d] = start[d] / inner[d];
+      hi[d] = (start[d] + box[d] - 1) / inner[d];
+    }
+    long[] c = lo.clone();
+    long[] is = innerShapeLong();
+    int mult = dtype.isComplex() ? 2 : 1;
+    while (true) {
+      int k = (int) Shapes.offset(g, c);
+      long off = index[2 * k];
+      long len = index[2 * k + 1];
+      if (!(off == EMPTY && len == EMPTY)) {
+        if (off < 0 || len < 0 || len > Integer.MAX_VALUE - 8) {
+          throw new ZarrFormatException(where + ": shard index entry " + k + " (offset " + off
+              + ", length " + len + ") is invalid");
+        }
+        byte[] part = store.getRange(key, off, (int) len);
+        if (part == null || part.length != len) {
+          throw new ZarrFormatException(where + ": shard index entry " + k + " (offset " + off
+              + ", length " + len + ") lies outside the shard (truncated shard)");
+        }
+        NDArray chunk = innerCodec.decode(part, is, where + " inner chunk " + k);
+        long[] inChunk = new long[nd];
+        long[] inOut = new long[nd];
+        long[] b = new long[nd];
+        for (int d = 0; d < nd; d++) {
+          long cs = c[d] * inner[d];
+          long a = Math.max(start[d], cs);
+          long e = Math.min(start[d] + box[d], cs + inner[d]);
+          inChunk[d] = a - cs;
+          inOut[d] = a - start[d];
+          b[d] = e - a;
+        }
+        NDArray.copyBox(chunk.data(), is, inChunk, out.data(), box, inOut, b, mult);
+      }
+      int d = nd - 1;
+      while (d >= 0) {
+        if (++c[d] <= hi[d]) {
+          break;
+        }
+        c[d] = lo[d];
+        d--;
+      }
+      if (d < 0) {
+        return out;
+      }
+    }
+  }
+
   @Override
   public long maxEncodedSize(long n) {
     return Integer.MAX_VALUE - 8;

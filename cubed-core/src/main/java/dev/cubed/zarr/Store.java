@@ -28,6 +28,19 @@ public interface Store extends Serializable {
   byte[] getRange(String key, long offset, int length);
 
   /**
+   * The last {@code length} bytes of a key's value (all of it if shorter), or {@code null} if the key
+   * is absent. Used to read shard indexes stored at the end of a shard.
+   */
+  default byte[] getSuffix(String key, int length) {
+    byte[] v = get(key);
+    if (v == null) {
+      return null;
+    }
+    int n = Math.min(length, v.length);
+    return java.util.Arrays.copyOfRange(v, v.length - n, v.length);
+  }
+
+  /**
    * Stores a value, replacing any previous one atomically: concurrent readers see the old bytes or
    * the new bytes, never a mixture or a truncated value.
    */

@@ -399,7 +399,17 @@ public final class ZarrArray implements Serializable {
     Shapes.intSize("read", shape);
     NDArray out = NDArray.zeros(meta.dtype, shape);
     int mult = meta.dtype.isComplex() ? 2 : 1;
+    ShardingCodec shard = partialShardReader();
     forEachChunk(start, shape, (c, inChunk, inRegion, box) -> {
+      long[] cs = chunkShape(c);
+      if (shard != null && !Arrays.equals(box, cs)) {
+        String key = Keys.join(path, meta.chunkKey(c));
+        NDArray part = shard.readRegion(store, key, chunks(), inChunk, box,
+            "zarr array '" + path + "' shard '" + key + "'");
+        NDArray.copyBox(part.data(), box, new long[box.length], out.data(), shape, inRegion, box,
+            mult);
+        return;
+      }
       NDArray chunk = readChunk(c);
       if (Arrays.equals(box, out.shape()) && Arrays.equals(box, chunk.shape())) {
         System.arraycopy(chunk.data(), 0, out.data(), 0, chunk.size() * mult);
@@ -409,6 +419,12 @@ public final class ZarrArray implements Serializable {
       }
     });
     return out;
+  }
+
+  /** The sharding codec if partial shard reads apply (no codecs around the sharding codec). */
+  private ShardingCodec partialShardReader() {
+    return meta.codec instanceof CodecPipeline p && p.arrayBytes instanceof ShardingCodec s
+        && p.transposes.isEmpty() && p.bytesCodecs.isEmpty() && ndim() > 0 ? s : null;
   }
 
   /** Reads the whole array. */
