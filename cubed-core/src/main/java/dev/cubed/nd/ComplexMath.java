@@ -58,17 +58,22 @@ final class ComplexMath {
     }
   }
 
-  /** NumPy's complex sign: z / |z|; 0 for 0; NaN for NaN parts or two infinite parts. */
+  /**
+   * NumPy's complex sign: z / |z|; 0 for 0; +-1 or +-i when exactly one part is infinite (even if
+   * the other is NaN); NaN otherwise for NaN parts or two infinite parts.
+   */
   static void sign(double x, double y, double[] r) {
-    if (Double.isNaN(x) || Double.isNaN(y) || (Double.isInfinite(x) && Double.isInfinite(y))) {
-      r[0] = Double.NaN;
-      r[1] = Double.NaN;
-    } else if (Double.isInfinite(x)) {
+    boolean ix = Double.isInfinite(x);
+    boolean iy = Double.isInfinite(y);
+    if (ix && !iy) {
       r[0] = Math.copySign(1, x);
       r[1] = 0;
-    } else if (Double.isInfinite(y)) {
+    } else if (iy && !ix) {
       r[0] = 0;
       r[1] = Math.copySign(1, y);
+    } else if (ix || Double.isNaN(x) || Double.isNaN(y)) {
+      r[0] = Double.NaN;
+      r[1] = Double.NaN;
     } else {
       double h = Math.hypot(x, y);
       r[0] = h == 0 ? 0 : x / h;
@@ -212,7 +217,7 @@ final class ComplexMath {
         r[0] = x * Math.cos(y);
         r[1] = Double.POSITIVE_INFINITY * Math.sin(y);
       } else {
-        r[0] = x;
+        r[0] = Double.POSITIVE_INFINITY; // glibc: +inf whatever the sign of x
         r[1] = Double.NaN;
       }
     } else if (Double.isNaN(x) || !Double.isFinite(y)) {
@@ -284,6 +289,9 @@ final class ComplexMath {
   static void sin(double x, double y, double[] r) {
     sinh(-y, x, r);
     rotateMinusI(r);
+    if (Double.isNaN(r[0]) && Double.isInfinite(r[1])) {
+      r[1] = Double.POSITIVE_INFINITY; // glibc's csin: NaN + i inf (the sign is unspecified in C99)
+    }
   }
 
   /** cos(z) = cosh(iz). */
@@ -318,7 +326,7 @@ final class ComplexMath {
   static void asinh(double x, double y, double[] r) {
     if (Double.isInfinite(x) || Double.isInfinite(y)) {
       if (Double.isNaN(x)) {
-        r[0] = Double.POSITIVE_INFINITY;
+        r[0] = Math.copySign(Double.POSITIVE_INFINITY, x);
         r[1] = Double.NaN;
       } else if (Double.isNaN(y)) {
         r[0] = x;
@@ -358,7 +366,7 @@ final class ComplexMath {
       r[1] = Double.isInfinite(y) ? negIm : Double.NaN;
     } else if (Double.isNaN(y)) {
       r[0] = x == 0 ? HALF_PI : Double.NaN;
-      r[1] = Double.isInfinite(x) ? Double.POSITIVE_INFINITY : Double.NaN;
+      r[1] = Double.isInfinite(x) ? Double.NEGATIVE_INFINITY : Double.NaN;
       if (Double.isInfinite(x)) {
         r[0] = Double.NaN;
       }
@@ -382,7 +390,7 @@ final class ComplexMath {
     if (Double.isNaN(x) || Double.isNaN(y)) {
       boolean inf = Double.isInfinite(x) || Double.isInfinite(y);
       r[0] = inf ? Double.POSITIVE_INFINITY : Double.NaN;
-      r[1] = Double.NaN;
+      r[1] = x == 0 ? HALF_PI : Double.NaN; // glibc: cacosh(0 + i NaN) = NaN + i pi/2
     } else if (Double.isInfinite(x)) {
       r[0] = Double.POSITIVE_INFINITY;
       r[1] = Math.copySign(Double.isInfinite(y) ? (x > 0 ? PI / 4 : 3 * PI / 4) : (x > 0 ? 0.0 : PI), y);
@@ -438,7 +446,7 @@ final class ComplexMath {
       return;
     }
     if (ar == 0 && ai == 0) {
-      boolean zero = br > 0 && bi == 0;
+      boolean zero = br > 0;
       r[0] = zero ? 0 : Double.NaN;
       r[1] = zero ? 0 : Double.NaN;
       return;
