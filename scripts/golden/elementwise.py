@@ -59,6 +59,11 @@ NP = {"abs": np.abs, "acos": np.arccos, "acosh": np.arccosh, "asin": np.arcsin,
 FLOAT_EDGE = [0.0, -0.0, 0.5, -0.5, 1.0, -1.0, 1.5, -2.5, 2.5, 3.75, -10.25, 100.0, 1e-7,
               0.999, 1.0000001, 3.0, -3.0, 1e10, -1e10, 1e300, 5e-310, np.inf, -np.inf, np.nan]
 FLOAT_PAIR = [0.0, -0.0, 1.0, -1.0, 0.5, 2.5, -3.75, 7.0, 1e300, np.inf, -np.inf, np.nan]
+# magnitudes across the range, for accuracy away from the edge values
+WIDE = [1e-300, 1e-20, 1e-5, 0.1, 0.7, 0.9999, 1.25, 20.0, 88.5, 700.0, 710.0, 1e5, 1e20, 1e300]
+WIDE = WIDE + [-v for v in WIDE]
+CWIDE = [complex(a, b) for a in (1e-9, 0.3, -0.999, 1.01, -30.0, 1e8, 1e200)
+         for b in (1e-9, -0.3, 1.01, 30.0, -1e8)]
 CPART = [0.0, -0.0, 0.5, -1.5, 2.0, np.inf, -np.inf, np.nan]
 CPAIR = [complex(a, b) for a in (0.0, 1.5, -2.0, np.inf, np.nan) for b in (0.0, -0.5, 2.0)]
 
@@ -157,6 +162,8 @@ def main():
                 cases[f"{dt}_edge"] = {"x": x}
                 if dt in FLOATING:
                     cases[f"{dt}_rand"] = {"x": rand(dt, (2, 3))}
+                    with np.errstate(all="ignore"):
+                        cases[f"{dt}_wide"] = {"x": np.array(WIDE if dt in RF else CWIDE, dtype=dt)}
                 if dt in SHAPE_DTYPES or dt == dtypes[0]:
                     cases[f"{dt}_0d"] = {"x": rand(dt, ())}
                     cases[f"{dt}_empty"] = {"x": rand(dt, (0, 3))}

@@ -198,12 +198,27 @@ final class ComplexMath {
     r[1] = Math.exp(x) * Math.sin(y);
   }
 
-  /** NumPy's complex log1p. */
+  /**
+   * NumPy's complex log1p (log of the modulus of 1 + z; not accurate for tiny z, like NumPy's). For
+   * complex64, {@link #log1pFloat} repeats NumPy's float arithmetic.
+   */
   static void log1p(double x, double y, double[] r) {
     double l = Math.hypot(x + 1, y);
     r[1] = Math.atan2(y, x + 1);
     r[0] = Math.log(l);
   }
+
+  /** NumPy's complex64 log1p, in float arithmetic (1 + z rounds to float first). */
+  static final Loops.Unary LOG1P_COMPLEX64 = (in, out, n) -> {
+    float[] a = (float[]) in;
+    float[] o = (float[]) out;
+    for (int i = 0; i < n; i++) {
+      float xp1 = a[2 * i] + 1.0f;
+      float im = a[2 * i + 1];
+      o[2 * i + 1] = (float) Math.atan2(im, xp1);
+      o[2 * i] = (float) Math.log((float) Math.hypot(xp1, im));
+    }
+  };
 
   static void sinh(double x, double y, double[] r) {
     if (y == 0) {
@@ -426,7 +441,10 @@ final class ComplexMath {
         r[1] = Math.copySign(HALF_PI, y);
       } else {
         double d = (1 - x) * (1 - x) + y * y;
-        r[0] = 0.25 * Math.log1p(4 * x / d);
+        double q = 4 * x / d;
+        // log1p where the ratio is near 1; otherwise log of the ratio, whose parts are exact-ish
+        r[0] = 0.25 * (Math.abs(q) < 0.5 ? Math.log1p(q)
+            : Math.log((1 + x) * (1 + x) + y * y) - Math.log(d));
         r[1] = 0.5 * Math.atan2(2 * y, (1 - x) * (1 + x) - y * y);
       }
     }

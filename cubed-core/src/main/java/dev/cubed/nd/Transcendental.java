@@ -21,7 +21,8 @@ final class Transcendental {
   static final UnaryOp EXP = op("exp", Math::exp, ComplexMath::exp);
   static final UnaryOp EXPM1 = op("expm1", Math::expm1, ComplexMath::expm1);
   static final UnaryOp LOG = op("log", Math::log, ComplexMath::log);
-  static final UnaryOp LOG1P = op("log1p", Math::log1p, ComplexMath::log1p);
+  static final UnaryOp LOG1P = op("log1p", Math::log1p, ComplexMath::log1p)
+      .fast(DType.COMPLEX64, ComplexMath.LOG1P_COMPLEX64);
   static final UnaryOp LOG2 = op("log2", RealMath::log2, ComplexMath::log2);
   static final UnaryOp LOG10 = op("log10", Math::log10, ComplexMath::log10);
   static final UnaryOp SQRT = op("sqrt", Math::sqrt, ComplexMath::sqrt);
