@@ -526,7 +526,10 @@ public final class Elementwise {
     return Rounding.FLOOR.apply(x);
   }
 
-  /** {@code imag}: the imaginary part, of the real dtype of the same precision (real dtypes: zeros). dtypes: numeric. */
+  /**
+   * {@code imag}: the imaginary part, of the real dtype of the same precision. dtypes: complex (the
+   * standard); real numeric arrays give zeros of their dtype, as in NumPy.
+   */
   public static NDArray imag(NDArray x) {
     return Arithmetic.IMAG.apply(x);
   }
