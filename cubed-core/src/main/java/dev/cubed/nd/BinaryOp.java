@@ -127,12 +127,14 @@ final class BinaryOp {
     }
   }
 
+  /** With a Java scalar (or an NDArray passed as Object) as second operand. */
   NDArray apply(NDArray x, Object y) {
-    return apply(x, Accept.scalar(name, x.dtype(), y));
+    return apply(x, y instanceof NDArray a ? a : Accept.scalar(name, x.dtype(), y));
   }
 
+  /** With a Java scalar (or an NDArray passed as Object) as first operand. */
   NDArray apply(Object x, NDArray y) {
-    return apply(Accept.scalar(name, y.dtype(), x), y);
+    return apply(x instanceof NDArray a ? a : Accept.scalar(name, y.dtype(), x), y);
   }
 
   private Loops.Binary need(Loops.Binary l, DType r) {
