@@ -118,7 +118,8 @@ final class Arithmetic {
       .complex(Kernels.complex((x, y, r) -> {
         r[0] = -x;
         r[1] = -y;
-      }));
+      }))
+      .fast(FLOAT64, FastUnary.NEGATIVE_F64).fast(FLOAT32, FastUnary.NEGATIVE_F32);
 
   static final UnaryOp POSITIVE = UnaryOp.of("positive", Accept.NUMERIC)
       .real(Kernels.IDENTITY).ints(Kernels.IDENTITY).complex(Kernels.IDENTITY);
@@ -126,7 +127,8 @@ final class Arithmetic {
   static final UnaryOp SQUARE = UnaryOp.of("square", Accept.NUMERIC)
       .real(Kernels.real(a -> a * a))
       .ints(Kernels.ints(a -> a * a))
-      .complex(Kernels.complex((x, y, r) -> ComplexMath.multiply(x, y, x, y, r)));
+      .complex(Kernels.complex((x, y, r) -> ComplexMath.multiply(x, y, x, y, r)))
+      .fast(FLOAT64, FastUnary.SQUARE_F64).fast(FLOAT32, FastUnary.SQUARE_F32);
 
   static final UnaryOp RECIPROCAL = UnaryOp.of("reciprocal", Accept.FLOATING).toFloat()
       .real(Kernels.real(a -> 1.0 / a))
@@ -136,7 +138,8 @@ final class Arithmetic {
       .real(Kernels.real(Math::abs))
       .ints(Kernels.ints(Math::abs))
       .u64(Kernels.IDENTITY)
-      .complex(Kernels.complexToReal(Math::hypot));
+      .complex(Kernels.complexToReal(Math::hypot))
+      .fast(FLOAT64, FastUnary.ABS_F64).fast(FLOAT32, FastUnary.ABS_F32);
 
   static final UnaryOp SIGN = UnaryOp.of("sign", Accept.NUMERIC)
       .real(Kernels.real(RealMath::sign))

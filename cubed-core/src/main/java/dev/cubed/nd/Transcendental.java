@@ -25,7 +25,8 @@ final class Transcendental {
       .fast(DType.COMPLEX64, ComplexMath.LOG1P_COMPLEX64);
   static final UnaryOp LOG2 = op("log2", RealMath::log2, ComplexMath::log2);
   static final UnaryOp LOG10 = op("log10", Math::log10, ComplexMath::log10);
-  static final UnaryOp SQRT = op("sqrt", Math::sqrt, ComplexMath::sqrt);
+  static final UnaryOp SQRT = op("sqrt", Math::sqrt, ComplexMath::sqrt)
+      .fast(DType.FLOAT64, FastUnary.SQRT_F64).fast(DType.FLOAT32, FastUnary.SQRT_F32);
   static final UnaryOp SIN = op("sin", Math::sin, ComplexMath::sin);
   static final UnaryOp COS = op("cos", Math::cos, ComplexMath::cos);
   static final UnaryOp TAN = op("tan", Math::tan, ComplexMath::tan);
