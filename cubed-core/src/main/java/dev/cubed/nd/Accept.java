@@ -59,7 +59,8 @@ enum Accept {
   static NDArray scalar(String fn, DType array, Object value) {
     DType r = DType.resultType(array, value);
     if (r.isInteger() && DType.scalarKind(value) == DType.Kind.SIGNED) {
-      BigInteger v = value instanceof BigInteger b ? b : BigInteger.valueOf(((Number) value).longValue());
+      BigInteger v = value instanceof BigInteger b
+          ? b : BigInteger.valueOf(((Number) value).longValue());
       DType.IInfo info = r.iinfo();
       if (v.compareTo(info.min()) < 0 || v.compareTo(info.max()) > 0) {
         throw new IllegalArgumentException(

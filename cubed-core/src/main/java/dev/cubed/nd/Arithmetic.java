@@ -8,8 +8,8 @@ import static dev.cubed.nd.DType.INT64;
 /**
  * Arithmetic elementwise functions: add, subtract, multiply, divide, floor_divide, remainder, pow,
  * maximum, minimum, copysign, hypot, logaddexp, nextafter, negative, positive, square, reciprocal,
- * abs, sign, real, imag, conj. Integers wrap (two's complement); integer floor_divide and remainder by
- * zero give 0 as in NumPy; float floor_divide and remainder use NumPy's divmod (Python sign rules).
+ * abs, sign, real, imag, conj. Integers wrap (two's complement); integer floor_divide and
+ * remainder by zero give 0 as in NumPy; float floor_divide and remainder use NumPy's divmod (Python sign rules).
  */
 final class Arithmetic {
   private Arithmetic() {}

@@ -4,8 +4,8 @@ import java.util.EnumMap;
 import java.util.Map;
 
 /**
- * One binary elementwise function: which dtypes it accepts, how integers promote, and a row loop per
- * kind (generic representations of {@link Loops}) plus optional fast loops on native storage of one
+ * One binary elementwise function: which dtypes it accepts, how integers promote, and a row loop
+ * per kind (generic representations of {@link Loops}) plus optional fast loops on native storage of one
  * dtype. {@link #apply} promotes both operands to the result dtype, broadcasts and runs the loop.
  * Instances are configured once, in static initializers of the implementation classes.
  */
@@ -104,7 +104,8 @@ final class BinaryOp {
         Object out = boolOut ? new boolean[n] : new double[n];
         Loops.run(shape, x.shape(), Loops.doubles(x), y.shape(), Loops.doubles(y), out,
             need(real, r));
-        return boolOut ? new NDArray(outType, shape, out) : Loops.fromDoubles(r, shape, (double[]) out);
+        return boolOut ? new NDArray(outType, shape, out)
+            : Loops.fromDoubles(r, shape, (double[]) out);
       }
       case SIGNED, UNSIGNED -> {
         Loops.Binary l = r == DType.UINT64 && u64 != null ? u64 : ints;

@@ -2,8 +2,8 @@ package dev.cubed.nd;
 
 /**
  * Complex elementary functions on (re, im) pairs of doubles, each writing its result into {@code
- * r[0], r[1]}. Special values (infinities, NaN, signed zeros) follow C99 Annex G as glibc implements
- * it, which is what NumPy calls; expm1, log1p, log2, log10, pow, reciprocal, division and sign
+ * r[0], r[1]}. Special values (infinities, NaN, signed zeros) follow C99 Annex G as glibc
+ * implements it, which is what NumPy calls; expm1, log1p, log2, log10, pow, reciprocal, division and sign
  * follow NumPy's own formulas. Finite arguments of the inverse functions use Kahan's formulas
  * ("Branch cuts for complex elementary functions", 1987).
  */
@@ -251,7 +251,8 @@ final class ComplexMath {
   static void cosh(double x, double y, double[] r) {
     if (y == 0) {
       r[0] = Math.cosh(x);
-      r[1] = Double.isFinite(x) ? Math.sinh(x) * y : (Double.isNaN(x) ? y : Math.copySign(1.0, x) * y);
+      r[1] = Double.isFinite(x) ? Math.sinh(x) * y
+          : (Double.isNaN(x) ? y : Math.copySign(1.0, x) * y);
     } else if (x == 0 && !Double.isFinite(y)) {
       r[0] = Double.NaN;
       r[1] = 0.0;
@@ -408,7 +409,8 @@ final class ComplexMath {
       r[1] = x == 0 ? HALF_PI : Double.NaN; // glibc: cacosh(0 + i NaN) = NaN + i pi/2
     } else if (Double.isInfinite(x)) {
       r[0] = Double.POSITIVE_INFINITY;
-      r[1] = Math.copySign(Double.isInfinite(y) ? (x > 0 ? PI / 4 : 3 * PI / 4) : (x > 0 ? 0.0 : PI), y);
+      double angle = Double.isInfinite(y) ? (x > 0 ? PI / 4 : 3 * PI / 4) : (x > 0 ? 0.0 : PI);
+      r[1] = Math.copySign(angle, y);
     } else if (Double.isInfinite(y)) {
       r[0] = Double.POSITIVE_INFINITY;
       r[1] = Math.copySign(HALF_PI, y);
@@ -456,7 +458,9 @@ final class ComplexMath {
     rotateMinusI(r);
   }
 
-  /** NumPy's complex power: exact small integer powers by repeated multiplication, else exp(b log a). */
+  /**
+   * NumPy's complex power: small integer powers by repeated multiplication, else exp(b log a).
+   */
   static void pow(double ar, double ai, double br, double bi, double[] r) {
     if (br == 0 && bi == 0) {
       r[0] = 1;

@@ -46,7 +46,10 @@ public final class Elementwise {
     return Arithmetic.ADD.apply(x1, x2);
   }
 
-  /** {@code atan2}: the angle of the point (x2, x1), with C99's signed-zero and infinity cases. dtypes: real floating; integers promote to float64. */
+  /**
+   * {@code atan2}: the angle of the point (x2, x1), with C99's signed-zero and infinity cases.
+   * dtypes: real floating; integers promote to float64.
+   */
   public static NDArray atan2(NDArray x1, NDArray x2) {
     return Transcendental.ATAN2.apply(x1, x2);
   }
@@ -76,7 +79,10 @@ public final class Elementwise {
     return Bitwise.AND.apply(x1, x2);
   }
 
-  /** {@code bitwise_left_shift}: x1 &lt;&lt; x2 (a count of at least the bit width gives 0). dtypes: integer. */
+  /**
+   * {@code bitwise_left_shift}: x1 &lt;&lt; x2 (a count of at least the bit width gives 0). dtypes:
+   * integer.
+   */
   public static NDArray bitwiseLeftShift(NDArray x1, NDArray x2) {
     return Bitwise.LEFT_SHIFT.apply(x1, x2);
   }
@@ -106,7 +112,10 @@ public final class Elementwise {
     return Bitwise.OR.apply(x1, x2);
   }
 
-  /** {@code bitwise_right_shift}: x1 &gt;&gt; x2, arithmetic for signed and logical for unsigned dtypes. dtypes: integer. */
+  /**
+   * {@code bitwise_right_shift}: x1 &gt;&gt; x2, arithmetic for signed and logical for unsigned
+   * dtypes. dtypes: integer.
+   */
   public static NDArray bitwiseRightShift(NDArray x1, NDArray x2) {
     return Bitwise.RIGHT_SHIFT.apply(x1, x2);
   }
@@ -136,7 +145,10 @@ public final class Elementwise {
     return Bitwise.XOR.apply(x1, x2);
   }
 
-  /** {@code copysign}: |x1| with the sign bit of x2. dtypes: real floating; integers promote to float64. */
+  /**
+   * {@code copysign}: |x1| with the sign bit of x2. dtypes: real floating; integers promote to
+   * float64.
+   */
   public static NDArray copysign(NDArray x1, NDArray x2) {
     return Arithmetic.COPYSIGN.apply(x1, x2);
   }
@@ -151,7 +163,10 @@ public final class Elementwise {
     return Arithmetic.COPYSIGN.apply(x1, x2);
   }
 
-  /** {@code divide}: x1 / x2 (complex: Smith's algorithm). dtypes: floating; integers promote to float64. */
+  /**
+   * {@code divide}: x1 / x2 (complex: Smith's algorithm). dtypes: floating; integers promote to
+   * float64.
+   */
   public static NDArray divide(NDArray x1, NDArray x2) {
     return Arithmetic.DIVIDE.apply(x1, x2);
   }
@@ -181,7 +196,10 @@ public final class Elementwise {
     return Comparison.EQUAL.apply(x1, x2);
   }
 
-  /** {@code floor_divide}: floor(x1 / x2) with Python's rules; integer division by zero gives 0. dtypes: real numeric. */
+  /**
+   * {@code floor_divide}: floor(x1 / x2) with Python's rules; integer division by zero gives 0.
+   * dtypes: real numeric.
+   */
   public static NDArray floorDivide(NDArray x1, NDArray x2) {
     return Arithmetic.FLOOR_DIVIDE.apply(x1, x2);
   }
@@ -226,7 +244,10 @@ public final class Elementwise {
     return Comparison.GREATER_EQUAL.apply(x1, x2);
   }
 
-  /** {@code hypot}: sqrt(x1² + x2²) without overflow. dtypes: real floating; integers promote to float64. */
+  /**
+   * {@code hypot}: sqrt(x1² + x2²) without overflow. dtypes: real floating; integers promote to
+   * float64.
+   */
   public static NDArray hypot(NDArray x1, NDArray x2) {
     return Arithmetic.HYPOT.apply(x1, x2);
   }
@@ -271,7 +292,10 @@ public final class Elementwise {
     return Comparison.LESS_EQUAL.apply(x1, x2);
   }
 
-  /** {@code logaddexp}: log(exp(x1) + exp(x2)) without overflow. dtypes: real floating; integers promote to float64. */
+  /**
+   * {@code logaddexp}: log(exp(x1) + exp(x2)) without overflow. dtypes: real floating; integers
+   * promote to float64.
+   */
   public static NDArray logaddexp(NDArray x1, NDArray x2) {
     return Arithmetic.LOGADDEXP.apply(x1, x2);
   }
@@ -376,7 +400,10 @@ public final class Elementwise {
     return Arithmetic.MULTIPLY.apply(x1, x2);
   }
 
-  /** {@code nextafter}: the next representable value after x1 towards x2. dtypes: real floating; integers promote to float64. */
+  /**
+   * {@code nextafter}: the next representable value after x1 towards x2. dtypes: real floating;
+   * integers promote to float64.
+   */
   public static NDArray nextafter(NDArray x1, NDArray x2) {
     return Arithmetic.NEXTAFTER.apply(x1, x2);
   }
@@ -406,7 +433,10 @@ public final class Elementwise {
     return Comparison.NOT_EQUAL.apply(x1, x2);
   }
 
-  /** {@code pow}: x1 raised to x2 (integers: wrapping; a negative integer exponent throws). dtypes: numeric. */
+  /**
+   * {@code pow}: x1 raised to x2 (integers: wrapping; a negative integer exponent throws). dtypes:
+   * numeric.
+   */
   public static NDArray pow(NDArray x1, NDArray x2) {
     return Arithmetic.POW.apply(x1, x2);
   }
@@ -421,7 +451,10 @@ public final class Elementwise {
     return Arithmetic.POW.apply(x1, x2);
   }
 
-  /** {@code remainder}: x1 - floor_divide(x1, x2) * x2, with the sign of x2; integer remainder by zero gives 0. dtypes: real numeric. */
+  /**
+   * {@code remainder}: x1 - floor_divide(x1, x2) * x2, with the sign of x2; integer remainder by
+   * zero gives 0. dtypes: real numeric.
+   */
   public static NDArray remainder(NDArray x1, NDArray x2) {
     return Arithmetic.REMAINDER.apply(x1, x2);
   }
@@ -451,7 +484,10 @@ public final class Elementwise {
     return Arithmetic.SUBTRACT.apply(x1, x2);
   }
 
-  /** {@code abs}: |x| (complex: the modulus, of the real dtype of the same precision); integer minimum wraps. dtypes: numeric. */
+  /**
+   * {@code abs}: |x| (complex: the modulus, of the real dtype of the same precision); integer
+   * minimum wraps. dtypes: numeric.
+   */
   public static NDArray abs(NDArray x) {
     return Arithmetic.ABS.apply(x);
   }
@@ -491,7 +527,9 @@ public final class Elementwise {
     return Bitwise.INVERT.apply(x);
   }
 
-  /** {@code ceil}: the smallest integral value &gt;= x (integers unchanged). dtypes: real numeric. */
+  /**
+   * {@code ceil}: the smallest integral value &gt;= x (integers unchanged). dtypes: real numeric.
+   */
   public static NDArray ceil(NDArray x) {
     return Rounding.CEIL.apply(x);
   }
@@ -521,7 +559,9 @@ public final class Elementwise {
     return Transcendental.EXPM1.apply(x);
   }
 
-  /** {@code floor}: the largest integral value &lt;= x (integers unchanged). dtypes: real numeric. */
+  /**
+   * {@code floor}: the largest integral value &lt;= x (integers unchanged). dtypes: real numeric.
+   */
   public static NDArray floor(NDArray x) {
     return Rounding.FLOOR.apply(x);
   }
@@ -584,7 +624,10 @@ public final class Elementwise {
     return Arithmetic.POSITIVE.apply(x);
   }
 
-  /** {@code real}: the real part, of the real dtype of the same precision (real dtypes: a copy). dtypes: numeric. */
+  /**
+   * {@code real}: the real part, of the real dtype of the same precision (real dtypes: a copy).
+   * dtypes: numeric.
+   */
   public static NDArray real(NDArray x) {
     return Arithmetic.REAL.apply(x);
   }
@@ -594,7 +637,9 @@ public final class Elementwise {
     return Arithmetic.RECIPROCAL.apply(x);
   }
 
-  /** {@code round}: rounds half to even (complex: each part; integers unchanged). dtypes: numeric. */
+  /**
+   * {@code round}: rounds half to even (complex: each part; integers unchanged). dtypes: numeric.
+   */
   public static NDArray round(NDArray x) {
     return Rounding.ROUND.apply(x);
   }
@@ -604,7 +649,10 @@ public final class Elementwise {
     return Arithmetic.SIGN.apply(x);
   }
 
-  /** {@code signbit}: true where the sign bit is set (including -0.0 and negative NaNs). dtypes: real floating. */
+  /**
+   * {@code signbit}: true where the sign bit is set (including -0.0 and negative NaNs). dtypes:
+   * real floating.
+   */
   public static NDArray signbit(NDArray x) {
     return Comparison.SIGNBIT.apply(x);
   }
@@ -619,7 +667,10 @@ public final class Elementwise {
     return Transcendental.SINH.apply(x);
   }
 
-  /** {@code sqrt}: square root (principal branch for complex). dtypes: floating; integers promote to float64. */
+  /**
+   * {@code sqrt}: square root (principal branch for complex). dtypes: floating; integers promote to
+   * float64.
+   */
   public static NDArray sqrt(NDArray x) {
     return Transcendental.SQRT.apply(x);
   }

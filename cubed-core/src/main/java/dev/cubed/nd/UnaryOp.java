@@ -100,7 +100,8 @@ final class UnaryOp {
       case FLOAT -> {
         Object out = boolOut ? new boolean[n] : new double[n];
         need(real, r).run(Loops.doubles(x), out, n);
-        return boolOut ? new NDArray(outType, shape, out) : Loops.fromDoubles(r, shape, (double[]) out);
+        return boolOut ? new NDArray(outType, shape, out)
+            : Loops.fromDoubles(r, shape, (double[]) out);
       }
       case SIGNED, UNSIGNED -> {
         Loops.Unary l = r == DType.UINT64 && u64 != null ? u64 : ints;
