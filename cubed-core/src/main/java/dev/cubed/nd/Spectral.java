@@ -96,9 +96,10 @@ final class Spectral {
       ldvt = 1;
     } else {
       ldu = lm;
-      up = new double[lm * vr];
       ldvt = uc;
-      vtp = new double[uc * ln];
+      // netlib-java's bounds check asks for square buffers even for jobz="S"; trimmed below
+      up = new double[lm * lm];
+      vtp = new double[ln * ln];
     }
     int[] iwork = new int[8 * k];
     intW info = new intW(0);
@@ -115,6 +116,7 @@ final class Spectral {
     if (job == Job.VALUES) {
       return new Svd(null, s, null, 0, 0);
     }
-    return new Svd(vtp, s, up, uc, vr);
+    return new Svd(java.util.Arrays.copyOf(vtp, uc * ln), s, java.util.Arrays.copyOf(up, lm * vr),
+        uc, vr);
   }
 }
