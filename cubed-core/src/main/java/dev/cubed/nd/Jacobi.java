@@ -221,7 +221,8 @@ final class Jacobi {
 
   /**
    * Fills columns {@code from..cols-1} of the m x cols matrix {@code q} (first columns orthonormal)
-   * with orthonormal vectors by Gram-Schmidt (twice) over the unit vectors.
+   * with orthonormal vectors by Gram-Schmidt (twice) over the unit vectors, skipping those whose
+   * residual is below 0.5/sqrt(m).
    */
   static void complete(double[] q, int m, int cols, int from) {
     int c = from;
@@ -251,7 +252,9 @@ final class Jacobi {
         nrm += x[r] * x[r];
       }
       nrm = Math.sqrt(nrm);
-      if (nrm < 0.5) {
+      // the unused unit vectors' squared residuals sum to m - c >= 1, so some unscanned one always
+      // exceeds 1/sqrt(m) (residuals only shrink as columns are added): one pass fills every column
+      if (nrm < 0.5 / Math.sqrt(m)) {
         continue;
       }
       for (int r = 0; r < m; r++) {
