@@ -46,11 +46,11 @@ final class MatrixOps {
     MatrixStack.requireNumeric(fn, x.dtype());
     DType rt = dtype == null ? traceType(x.dtype()) : dtype;
     MatrixStack.requireNumeric(fn, rt);
+    MatrixStack st = MatrixStack.of(fn, x);
     NDArray d = diagonal(x, offset);
     if (d.dtype() != rt) {
       d = d.astype(rt);
     }
-    MatrixStack st = MatrixStack.of(fn, x);
     int len = (int) d.shape(d.ndim() - 1);
     NDArray out = NDArray.zeros(rt, st.shapeWith());
     for (int b = 0; b < st.count; b++) {
