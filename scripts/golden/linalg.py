@@ -120,7 +120,7 @@ put("matrix_power", "int64_neg", x=x, out_pm2=np.linalg.matrix_power(x, -2))
 # trace, diagonal: every numeric dtype, several offsets
 ALL_NUM = INTS + FLOATS
 for dt in ALL_NUM + ["bool"]:
-    for shape in [(3, 4), (2, 3, 3), (0, 2, 2), (1, 0, 3)]:
+    for shape in [(3, 4), (2, 3, 3), (0, 2, 2)]:
         if dt == "bool":
             x = rng.integers(0, 2, shape).astype(bool)
         elif np.dtype(dt).kind in "iu":
@@ -130,7 +130,7 @@ for dt in ALL_NUM + ["bool"]:
             x = rand(shape, dt)
         case = dt + "_" + "x".join(map(str, shape))
         outs = {}
-        for off in [0, 1, -1, -3, 5]:
+        for off in [0, 1, -1, 5]:
             o = str(off).replace("-", "m")
             outs["diag_o" + o] = np.linalg.diagonal(x, offset=off)
             if dt != "bool":
@@ -148,7 +148,7 @@ for dt in ALL_NUM:
                        ((3, 4), (3, 4), -2), ((2, 3, 2), (3, 1), -2), ((0, 3), (3,), -1)]:
         x1, x2 = vec(s1), vec(s2)
         case = dt + "_" + "x".join(map(str, s1)) + "_" + "x".join(map(str, s2)) + "_a" + str(-ax)
-        put("cross", case, x1=x1, x2=x2, axis=np.int64(ax), out=np.linalg.cross(x1, x2, axis=ax))
+        put("cross", case, x1=x1, x2=x2, out=np.linalg.cross(x1, x2, axis=ax))  # axis: -<a..>
 
 ORDS = [("2", 2), ("1", 1), ("0", 0), ("inf", np.inf), ("minf", -np.inf), ("3", 3),
         ("0p5", 0.5), ("m1", -1), ("m2p5", -2.5)]
