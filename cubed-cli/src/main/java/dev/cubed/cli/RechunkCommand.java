@@ -5,8 +5,6 @@ import dev.cubed.Cubed;
 import dev.cubed.CubedArray;
 import dev.cubed.Spec;
 import dev.cubed.plan.PlanSummary;
-import dev.cubed.zarr.ArrayMetadata;
-import dev.cubed.zarr.Compressor;
 import dev.cubed.zarr.Stores;
 import dev.cubed.zarr.ZarrArray;
 import java.nio.file.Files;
@@ -21,7 +19,7 @@ import picocli.CommandLine.Parameters;
 /** {@code ./cubed rechunk SRC DST --chunks ...}: bounded-memory rechunking of a Zarr array. */
 @Command(name = "rechunk", mixinStandardHelpOptions = true,
     description = "Rechunks a Zarr array (v2 or v3) into a new one with bounded memory, keeping "
-        + "dtype, fill value and attributes.")
+        + "dtype, fill value and attributes (the target uses the default codec).")
 final class RechunkCommand implements Callable<Integer> {
   @Parameters(index = "0", description = "source Zarr array (path or URI)")
   String src;
@@ -49,7 +47,6 @@ final class RechunkCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     ZarrArray source = ZarrArray.open(src);
-    ArrayMetadata m = source.metadata();
     long[] shape = source.shape();
     if (chunks.length != shape.length) {
       throw new IllegalArgumentException("rechunk: --chunks has " + chunks.length
@@ -67,20 +64,16 @@ final class RechunkCommand implements Callable<Integer> {
         c[i] = chunks[i];
       }
     }
-    int format = zarrFormat != null ? zarrFormat : m.zarrFormat();
+    int format = zarrFormat != null ? zarrFormat : source.zarrFormat();
     if (format != 2 && format != 3) {
       throw new IllegalArgumentException("rechunk: --zarr-format must be 2 or 3, got " + format);
     }
     Path wd = workDir != null ? workDir : Files.createTempDirectory("cubed-rechunk");
     long reserved = reservedMem != null ? Spec.parseBytes(reservedMem) : Cli.measuredReserved();
     Spec spec = Spec.builder().workDir(wd).allowedMem(allowedMem).reservedMem(reserved).build();
-    List<Compressor> comps = m.compressors();
-    if (format == 2 && comps.size() > 1) {
-      comps = comps.subList(0, 1);
-    }
     ZarrArray target = ZarrArray.create(Stores.open(dst), "").shape(shape).chunks(c)
         .dtype(source.dtype()).fillValue(source.fillValue()).zarrFormat(format)
-        .compressors(comps.toArray(new Compressor[0])).attributes(source.attributes())
+        .attributes(source.attributes())
         .overwrite().build();
     CubedArray x = Cubed.fromZarr(source, spec);
     CubedArray w = Cubed.store(x, target);

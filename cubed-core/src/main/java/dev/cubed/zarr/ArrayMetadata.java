@@ -1,124 +1,229 @@
 package dev.cubed.zarr;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.cubed.nd.DType;
-import dev.cubed.nd.Shapes;
 import java.io.Serializable;
-import java.nio.ByteOrder;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/**
- * The metadata of one Zarr array, in either format: what {@code .zarray}/{@code .zattrs} (v2) or
- * {@code zarr.json} (v3) hold, normalized.
- *
- * @param zarrFormat 2 or 3
- * @param shape the array's shape
- * @param chunks the regular chunk shape
- * @param dtype element type
- * @param bigEndian byte order of encoded elements
- * @param fillValue the value of elements never written (Boolean, Long, Double or Complex)
- * @param fortranOrder v2 {@code order: "F"} or a v3 transpose codec reversing the axes
- * @param compressors bytes-to-bytes codecs in encoding order (v2: at most one)
- * @param separator chunk key separator ("." or "/")
- * @param v2KeyEncoding true for v2-style keys ("0.0"), false for v3 default keys ("c/0/0")
- * @param attributes user attributes
- * @param dimensionNames v3 dimension_names, or v2 {@code _ARRAY_DIMENSIONS}; null if none
- */
-public record ArrayMetadata(
-    int zarrFormat,
-    long[] shape,
-    long[] chunks,
-    DType dtype,
-    boolean bigEndian,
-    Object fillValue,
-    boolean fortranOrder,
-    List<Compressor> compressors,
-    String separator,
-    boolean v2KeyEncoding,
-    Map<String, Object> attributes,
-    List<String> dimensionNames)
-    implements Serializable {
+/** Parsed, validated metadata of one array (v2 or v3), and its serialization. */
+final class ArrayMetadata implements Serializable {
+  private static final long serialVersionUID = 1L;
+  static final int MAX_DIMS = 32;
+  static final long MAX_CHUNK_BYTES = Integer.MAX_VALUE - 8;
 
-  public ArrayMetadata {
-    shape = shape.clone();
-    chunks = chunks.clone();
-    compressors = List.copyOf(compressors);
-    attributes = Map.copyOf(attributes);
-    dimensionNames = dimensionNames == null ? null : List.copyOf(dimensionNames);
-    if (shape.length != chunks.length) {
-      throw new ZarrException("shape " + Shapes.format(shape) + " and chunks "
-          + Shapes.format(chunks) + " must have the same number of dimensions");
+  final int zarrFormat;
+  final long[] shape;
+  final int[] chunks;
+  final DType dtype;
+  final Object fillValue;
+  final LinkedHashMap<String, Object> attributes;
+  final List<String> dimensionNames; // null if none
+  final String separator;
+  final boolean v3DefaultKeys; // "c/" prefix
+  final ChunkCodec codec;
+
+  ArrayMetadata(int zarrFormat, long[] shape, int[] chunks, DType dtype, Object fillValue,
+      Map<String, Object> attributes, List<String> dimensionNames, String separator,
+      boolean v3DefaultKeys, ChunkCodec codec) {
+    this.zarrFormat = zarrFormat;
+    this.shape = shape;
+    this.chunks = chunks;
+    this.dtype = dtype;
+    this.fillValue = fillValue;
+    this.attributes = new LinkedHashMap<>(attributes);
+    this.dimensionNames = dimensionNames == null ? null
+        : java.util.Collections.unmodifiableList(new ArrayList<>(dimensionNames));
+    this.separator = separator;
+    this.v3DefaultKeys = v3DefaultKeys;
+    this.codec = codec;
+  }
+
+  /** Checks shape and chunks for absurd sizes; {@code where} names the document. */
+  static void checkSizes(long[] shape, int[] chunks, DType dtype, String where) {
+    if (shape.length > MAX_DIMS) {
+      throw new ZarrFormatException(where + ": field 'shape' has " + shape.length
+          + " dimensions, more than the " + MAX_DIMS + " supported");
     }
+    if (chunks.length != shape.length) {
+      throw new ZarrFormatException(where + ": chunk shape " + Arrays.toString(chunks) + " has "
+          + chunks.length + " dimensions but shape " + Arrays.toString(shape) + " has "
+          + shape.length);
+    }
+    long elems = 1;
     for (int i = 0; i < shape.length; i++) {
-      if (shape[i] < 0 || chunks[i] < 1) {
-        throw new ZarrException("invalid shape " + Shapes.format(shape) + " / chunks "
-            + Shapes.format(chunks) + ": dimensions must be >= 0 and chunk sizes >= 1");
+      if (shape[i] < 0) {
+        throw new ZarrFormatException(where + ": field 'shape' has negative extent " + shape[i]
+            + " in dimension " + i);
+      }
+      if (chunks[i] < 1) {
+        throw new ZarrFormatException(where + ": chunk shape has extent " + chunks[i]
+            + " in dimension " + i + "; expected >= 1");
+      }
+      elems *= chunks[i];
+      if (elems * dtype.itemSize() > MAX_CHUNK_BYTES) {
+        throw new ZarrFormatException(where + ": chunk shape " + Arrays.toString(chunks) + " of "
+            + dtype + " exceeds the limit of " + MAX_CHUNK_BYTES
+            + " bytes (2^31 elements) per chunk");
       }
     }
-    long chunkElems;
-    try {
-      chunkElems = Shapes.size(chunks);
-      Shapes.size(shape);
-    } catch (ArithmeticException e) {
-      throw new ZarrException("shape " + Shapes.format(shape) + " or chunks "
-          + Shapes.format(chunks) + " overflow 64-bit sizes");
+  }
+
+  static long[] longArray(JsonNode n, String where, String field) {
+    if (n == null || !n.isArray()) {
+      throw new ZarrFormatException(where + ": field '" + field
+          + "' is missing or not a list of integers");
     }
-    if (chunkElems * (long) dtype.itemSize() > Integer.MAX_VALUE - 8) {
-      throw new ZarrException("chunk shape " + Shapes.format(chunks) + " of " + dtype + " is "
-          + chunkElems * dtype.itemSize() + " bytes; a chunk must fit in 2 GB");
+    if (n.size() > MAX_DIMS) {
+      throw new ZarrFormatException(where + ": field '" + field + "' has " + n.size()
+          + " entries, more than the " + MAX_DIMS + " supported dimensions");
     }
-    if (dimensionNames != null && dimensionNames.size() != shape.length) {
-      throw new ZarrException("dimension names " + dimensionNames + " must have one name per"
-          + " dimension of shape " + Shapes.format(shape));
+    long[] out = new long[n.size()];
+    for (int i = 0; i < out.length; i++) {
+      JsonNode e = n.get(i);
+      if (!e.isIntegralNumber() || !e.canConvertToLong()) {
+        throw new ZarrFormatException(where + ": field '" + field + "' entry " + i + " (" + e
+            + ") is not an integer that fits in 64 bits");
+      }
+      out[i] = e.longValue();
+      if (out[i] < 0 || out[i] > (1L << 62)) {
+        throw new ZarrFormatException(where + ": field '" + field + "' entry " + i + " ("
+            + out[i] + ") is outside 0..2^62");
+      }
     }
+    return out;
   }
 
-  public ByteOrder byteOrder() {
-    return bigEndian ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN;
-  }
-
-  /** Number of chunks along each dimension. */
-  public long[] chunkGridShape() {
-    long[] g = new long[shape.length];
-    for (int i = 0; i < shape.length; i++) {
-      g[i] = (shape[i] + chunks[i] - 1) / chunks[i];
+  static int[] intChunks(long[] c, String where) {
+    int[] out = new int[c.length];
+    for (int i = 0; i < c.length; i++) {
+      if (c[i] > Integer.MAX_VALUE || c[i] < 1) {
+        throw new ZarrFormatException(where + ": chunk extent " + c[i] + " in dimension " + i
+            + " is outside 1..2^31-1");
+      }
+      out[i] = (int) c[i];
     }
-    return g;
+    return out;
   }
 
-  /** Bytes of one full (unclipped) decoded chunk. */
-  public long chunkBytes() {
-    return Shapes.size(chunks) * dtype.itemSize();
+  // ------------------------------------------------------------------ chunk keys
+
+  /** The chunk key relative to the array (e.g. "c/0/1", "0.1", "c" and "0" for 0-d). */
+  String chunkKey(long[] coords) {
+    StringBuilder sb = new StringBuilder();
+    if (v3DefaultKeys) {
+      sb.append('c');
+      for (long c : coords) {
+        sb.append(separator).append(c);
+      }
+      return sb.toString();
+    }
+    if (coords.length == 0) {
+      return "0";
+    }
+    for (int i = 0; i < coords.length; i++) {
+      if (i > 0) {
+        sb.append(separator);
+      }
+      sb.append(coords[i]);
+    }
+    return sb.toString();
   }
 
-  /** A copy with other attributes. */
-  public ArrayMetadata withAttributes(Map<String, Object> attrs) {
-    return new ArrayMetadata(zarrFormat, shape, chunks, dtype, bigEndian, fillValue, fortranOrder,
-        compressors, separator, v2KeyEncoding, attrs, dimensionNames);
+  /** True if a key relative to the array is a chunk key of this array's encoding. */
+  boolean isChunkKey(String rel) {
+    int nd = shape.length;
+    String s = rel;
+    if (v3DefaultKeys) {
+      if (nd == 0) {
+        return s.equals("c");
+      }
+      if (!s.startsWith("c" + separator)) {
+        return false;
+      }
+      s = s.substring(1 + separator.length());
+    } else if (nd == 0) {
+      return s.equals("0");
+    }
+    String[] parts = s.split(java.util.regex.Pattern.quote(separator), -1);
+    if (parts.length != nd) {
+      return false;
+    }
+    for (String p : parts) {
+      if (p.isEmpty() || p.length() > 19) {
+        return false;
+      }
+      for (int i = 0; i < p.length(); i++) {
+        if (!Character.isDigit(p.charAt(i))) {
+          return false;
+        }
+      }
+    }
+    return true;
   }
 
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof ArrayMetadata m && m.zarrFormat == zarrFormat
-        && Arrays.equals(m.shape, shape) && Arrays.equals(m.chunks, chunks) && m.dtype == dtype
-        && m.bigEndian == bigEndian && java.util.Objects.equals(m.fillValue, fillValue)
-        && m.fortranOrder == fortranOrder && m.compressors.equals(compressors)
-        && m.separator.equals(separator) && m.v2KeyEncoding == v2KeyEncoding
-        && m.attributes.equals(attributes)
-        && java.util.Objects.equals(m.dimensionNames, dimensionNames);
+  // ------------------------------------------------------------------ serialization
+
+  Map<String, Object> toV3Json() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("zarr_format", 3);
+    m.put("node_type", "array");
+    m.put("shape", toList(shape));
+    m.put("data_type", dtype.zarrV3Name());
+    m.put("chunk_grid", Map.of("name", "regular", "configuration",
+        Map.of("chunk_shape", toList(chunks))));
+    m.put("chunk_key_encoding", Map.of("name", v3DefaultKeys ? "default" : "v2",
+        "configuration", Map.of("separator", separator)));
+    m.put("fill_value", FillValues.toJson(dtype, fillValue));
+    m.put("codecs", codec.describe());
+    m.put("attributes", attributes);
+    if (dimensionNames != null) {
+      m.put("dimension_names", dimensionNames);
+    }
+    m.put("storage_transformers", List.of());
+    return m;
   }
 
-  @Override
-  public int hashCode() {
-    return Arrays.hashCode(shape) * 31 + dtype.hashCode();
+  Map<String, Object> toV2Json() {
+    V2Codec c = (V2Codec) codec;
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("zarr_format", 2);
+    m.put("shape", toList(shape));
+    m.put("chunks", toList(chunks));
+    m.put("dtype", dtype.typeString(c.bigEndian));
+    m.put("compressor", c.compressor == null ? null : c.compressor.v2Json());
+    m.put("fill_value", FillValues.toJson(dtype, fillValue));
+    m.put("order", c.fortran ? "F" : "C");
+    m.put("filters", null);
+    m.put("dimension_separator", separator);
+    return m;
   }
 
-  @Override
-  public String toString() {
-    return "ArrayMetadata(v" + zarrFormat + ", shape=" + Shapes.format(shape) + ", chunks="
-        + Shapes.format(chunks) + ", dtype=" + dtype + (bigEndian ? " (big-endian)" : "")
-        + ", fill=" + fillValue + ", codecs=" + compressors.stream().map(Compressor::id).toList()
-        + ")";
+  /** v2 attributes: the user's plus {@code _ARRAY_DIMENSIONS} when dimension names are set. */
+  Map<String, Object> v2Attributes() {
+    Map<String, Object> a = new LinkedHashMap<>(attributes);
+    if (dimensionNames != null) {
+      a.put("_ARRAY_DIMENSIONS", dimensionNames);
+    }
+    return a;
+  }
+
+  static List<Long> toList(long[] a) {
+    List<Long> l = new ArrayList<>();
+    for (long v : a) {
+      l.add(v);
+    }
+    return l;
+  }
+
+  static List<Integer> toList(int[] a) {
+    List<Integer> l = new ArrayList<>();
+    for (int v : a) {
+      l.add(v);
+    }
+    return l;
   }
 }

@@ -1,94 +1,98 @@
 package dev.cubed.zarr;
 
+import java.io.ObjectStreamException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A store in this JVM's memory (a concurrent map). Values are copied in and out, so callers may
- * reuse their buffers. Named stores ({@link #named}) are shared by every {@code memory://name} URI in
- * this JVM; serializing a named store and reading it back in the same JVM gives the same store.
+ * An in-memory {@link Store} backed by a {@link ConcurrentHashMap}. Values are copied on put and
+ * get, so callers cannot alter stored bytes. A named store (from {@link Stores#open}
+ * {@code "memory://name"}) is shared within the JVM and deserializes to the same shared instance; an
+ * anonymous store serializes its contents.
  */
 public final class MemoryStore implements Store {
   private static final long serialVersionUID = 1L;
-  private static final Map<String, MemoryStore> NAMED = new ConcurrentHashMap<>();
 
+  private final ConcurrentHashMap<String, byte[]> map = new ConcurrentHashMap<>();
   private final String name;
-  private transient Map<String, byte[]> map = new ConcurrentHashMap<>();
 
+  /** A new, empty, anonymous store. */
   public MemoryStore() {
     this(null);
   }
 
-  private MemoryStore(String name) {
+  MemoryStore(String name) {
     this.name = name;
   }
 
-  /** The store of this JVM with that name, created on first use. */
-  public static MemoryStore named(String name) {
-    return NAMED.computeIfAbsent(name, MemoryStore::new);
+  /** The shared name, or {@code null} for an anonymous store. */
+  public String name() {
+    return name;
   }
 
-  private Object readResolve() {
-    if (name != null) {
-      return named(name);
-    }
-    map = new ConcurrentHashMap<>();
-    return this;
+  private Object readResolve() throws ObjectStreamException {
+    return name == null ? this : Stores.memory(name);
   }
 
   @Override
   public byte[] get(String key) {
-    byte[] v = map.get(Store.checkKey(key));
+    byte[] v = map.get(Keys.check(key));
     return v == null ? null : v.clone();
   }
 
   @Override
   public byte[] getRange(String key, long offset, int length) {
-    byte[] v = map.get(Store.checkKey(key));
+    if (offset < 0 || length < 0) {
+      throw new IllegalArgumentException(
+          "getRange: offset " + offset + " and length " + length + " must be >= 0 (key '" + key
+              + "')");
+    }
+    byte[] v = map.get(Keys.check(key));
     if (v == null) {
       return null;
     }
-    if (offset < 0 || length < 0 || offset + length > v.length) {
-      throw new ZarrException("range [" + offset + ", " + (offset + length) + ") is outside key '"
-          + key + "' of " + v.length + " bytes");
-    }
-    return Arrays.copyOfRange(v, (int) offset, (int) offset + length);
+    int from = (int) Math.min(offset, v.length);
+    int to = (int) Math.min((long) from + length, v.length);
+    return Arrays.copyOfRange(v, from, to);
   }
 
   @Override
   public void put(String key, byte[] value) {
-    map.put(Store.checkKey(key), value.clone());
+    map.put(Keys.check(key), value.clone());
   }
 
   @Override
   public void delete(String key) {
-    map.remove(Store.checkKey(key));
+    map.remove(Keys.check(key));
   }
 
   @Override
   public boolean exists(String key) {
-    return map.containsKey(Store.checkKey(key));
+    return map.containsKey(Keys.check(key));
   }
 
   @Override
   public List<String> list(String prefix) {
-    String p = prefix.isEmpty() || prefix.endsWith("/") ? prefix : prefix + "/";
+    String pre = Keys.checkPrefix(prefix);
     List<String> out = new ArrayList<>();
     for (String k : map.keySet()) {
-      if (prefix.isEmpty() || k.startsWith(p) || k.equals(prefix)) {
+      if (k.startsWith(pre)) {
         out.add(k);
       }
     }
-    Collections.sort(out);
+    out.sort(null);
     return out;
   }
 
   @Override
   public String describe() {
-    return name == null ? "memory" : "memory://" + name;
+    return name == null ? "memory store" : "memory://" + name;
+  }
+
+  @Override
+  public String toString() {
+    return "MemoryStore(" + (name == null ? "anonymous" : name) + ", " + map.size() + " keys)";
   }
 }

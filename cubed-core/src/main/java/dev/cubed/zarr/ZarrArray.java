@@ -1,360 +1,376 @@
 package dev.cubed.zarr;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
+import java.io.ObjectStreamException;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 /**
- * One Zarr array (format 2 or 3) in a {@link Store}: its metadata and chunk I/O. Instances are
- * immutable and thread-safe; many threads or processes may write different chunks at once.
+ * A Zarr array (format 2 or 3) in a {@link Store}: immutable metadata plus the store. Thread-safe;
+ * different chunks may be written concurrently from many threads or processes. Serializable (the
+ * metadata travels as its JSON document).
  *
- * <p>Edge chunks are exchanged in their clipped shape ({@link #chunkShape}); they are padded with
- * the fill value when encoded, as zarr-python does. Chunks never written read as the fill value.
+ * <p>Chunk coordinates index the chunk grid ({@link #chunkGridShape()}); the chunk shape of a
+ * sharded v3 array is the shard shape (the unit of storage), see {@link #innerChunks()}. Chunks at
+ * the array's upper edges are clipped ({@link #chunkShape(long...)}); they are stored padded with
+ * the fill value, as zarr-python does. Missing chunks read as the fill value.
+ *
+ * <p>Each stored chunk is replaced atomically (see {@link Store#put}); a write spanning several
+ * chunks stores them one by one, so a crash may leave some of them written; rewriting the same
+ * data is idempotent (the resume contract). Region writes that cover a chunk partially read, modify
+ * and rewrite it: two writers must not write overlapping parts of one chunk concurrently.
  */
 public final class ZarrArray implements Serializable {
   private static final long serialVersionUID = 1L;
 
-  /** Whether chunks that hold only the fill value are stored. */
-  public enum EmptyChunks {
-    /** Store them (so every written chunk is counted: intermediate arrays use this). */
-    WRITE,
-    /** Do not store them, and delete a previously stored chunk (zarr-python 3's default). */
-    SKIP
-  }
+  private final transient Store store;
+  private final transient String path;
+  private final transient ArrayMetadata meta;
+  private final transient EmptyChunks emptyChunks;
 
-  private final Store store;
-  private final String path;
-  private final ArrayMetadata meta;
-  private final EmptyChunks emptyChunks;
-
-  private ZarrArray(Store store, String path, ArrayMetadata meta, EmptyChunks emptyChunks) {
+  ZarrArray(Store store, String path, ArrayMetadata meta, EmptyChunks emptyChunks) {
     this.store = store;
-    this.path = normalize(path);
+    this.path = path;
     this.meta = meta;
     this.emptyChunks = emptyChunks;
   }
 
-  static String normalize(String path) {
-    String p = path == null ? "" : path.replaceAll("^/+|/+$", "");
-    if (!p.isEmpty()) {
-      Store.checkKey(p);
-    }
-    return p;
-  }
-
-  private String key(String name) {
-    return path.isEmpty() ? name : path + "/" + name;
-  }
+  // ------------------------------------------------------------------ opening
 
   /**
-   * Opens an existing array (format detected: {@code zarr.json} for v3, {@code .zarray} for v2).
+   * Opens the array at {@code path} ("" for the store root), detecting v3 ({@code zarr.json}) or v2
+   * ({@code .zarray}).
    *
-   * @throws ZarrException if no array is there or its metadata is invalid
+   * @throws ZarrFormatException if there is no array there, or its metadata is invalid
    */
   public static ZarrArray open(Store store, String path) {
-    String p = normalize(path);
-    String where = store.describe() + (p.isEmpty() ? "" : "/" + p);
-    String prefix = p.isEmpty() ? "" : p + "/";
-    byte[] v3 = store.get(prefix + "zarr.json");
+    String p = Keys.normalizePath(path);
+    String where3 = describe(store, p, "zarr.json");
+    byte[] v3 = store.get(Keys.join(p, "zarr.json"));
     if (v3 != null) {
-      return new ZarrArray(store, p, MetadataJson.parseV3(v3, where), EmptyChunks.SKIP);
+      JsonNode doc = Json.parseObject(v3, where3);
+      JsonNode fmt = doc.get("zarr_format");
+      if (fmt == null || fmt.asInt() != 3) {
+        throw new ZarrFormatException(where3 + ": field 'zarr_format' is " + fmt
+            + ", expected 3");
+      }
+      String nt = doc.path("node_type").asText("");
+      if (!nt.equals("array")) {
+        throw new ZarrFormatException(where3 + ": node_type is '" + nt
+            + "', expected 'array' (open groups with ZarrGroup.open)");
+      }
+      return new ZarrArray(store, p, MetadataParser.parseV3(doc, where3), EmptyChunks.SKIP);
     }
-    byte[] v2 = store.get(prefix + ".zarray");
+    byte[] v2 = store.get(Keys.join(p, ".zarray"));
     if (v2 != null) {
-      return new ZarrArray(store, p,
-          MetadataJson.parseV2(v2, store.get(prefix + ".zattrs"), where), EmptyChunks.SKIP);
+      String where2 = describe(store, p, ".zarray");
+      JsonNode doc = Json.parseObject(v2, where2);
+      byte[] at = store.get(Keys.join(p, ".zattrs"));
+      JsonNode attrs = at == null ? null : Json.parseObject(at, describe(store, p, ".zattrs"));
+      return new ZarrArray(store, p, MetadataParser.parseV2(doc, attrs, where2), EmptyChunks.SKIP);
     }
-    throw new ZarrException(where + ": no Zarr array here (neither zarr.json nor .zarray found)");
+    throw new ZarrFormatException("zarr array '" + p + "' in " + store.describe()
+        + ": no zarr.json (v3) or .zarray (v2) found; expected array metadata there");
   }
 
-  /** Opens an array by URI or path (see {@link Stores#open}); the array is at the store's root. */
+  /** Opens the array at the root of a store location ({@link Stores#open}). */
   public static ZarrArray open(String uriOrPath) {
     return open(Stores.open(uriOrPath), "");
   }
 
-  /** Starts creating an array at a path of a store. */
-  public static Builder create(Store store, String path) {
-    return new Builder(store, normalize(path));
+  /** Starts describing a new array at {@code path} of a store; {@link ZarrArrayBuilder#build()} writes it. */
+  public static ZarrArrayBuilder create(Store store, String path) {
+    return new ZarrArrayBuilder(store, Keys.normalizePath(path));
   }
 
-  /** The same array with another policy for chunks holding only the fill value. */
+  static String describe(Store store, String path, String doc) {
+    return "zarr array '" + path + "' (" + Keys.join(path, doc) + " in " + store.describe() + ")";
+  }
+
+  /** This array with another empty-chunk policy for writes (default {@link EmptyChunks#SKIP}). */
   public ZarrArray withEmptyChunks(EmptyChunks policy) {
     return new ZarrArray(store, path, meta, policy);
   }
 
-  // ---------------------------------------------------------------- metadata
-
-  public ArrayMetadata metadata() {
-    return meta;
+  /** This array with its attributes replaced (metadata rewritten atomically). */
+  public ZarrArray withAttributes(Map<String, Object> attributes) {
+    ArrayMetadata m = new ArrayMetadata(meta.zarrFormat, meta.shape, meta.chunks, meta.dtype,
+        meta.fillValue, attributes, meta.dimensionNames, meta.separator, meta.v3DefaultKeys,
+        meta.codec);
+    ZarrArrayBuilder.writeMetadata(store, path, m);
+    return new ZarrArray(store, path, m, emptyChunks);
   }
 
-  public Store store() {
-    return store;
+  // ------------------------------------------------------------------ metadata
+
+  /** The array's shape. */
+  public long[] shape() {
+    return meta.shape.clone();
   }
 
+  /** Number of dimensions. */
+  public int ndim() {
+    return meta.shape.length;
+  }
+
+  /** The chunk shape (the shard shape for sharded arrays). */
+  public long[] chunks() {
+    long[] c = new long[meta.chunks.length];
+    for (int i = 0; i < c.length; i++) {
+      c[i] = meta.chunks[i];
+    }
+    return c;
+  }
+
+  /** The inner chunk shape of a sharded v3 array, else {@link #chunks()}. */
+  public long[] innerChunks() {
+    ShardingCodec s = sharding();
+    return s == null ? chunks() : s.innerShapeLong();
+  }
+
+  ShardingCodec sharding() {
+    return meta.codec instanceof CodecPipeline p && p.arrayBytes instanceof ShardingCodec s ? s
+        : null;
+  }
+
+  /** The element type. */
+  public DType dtype() {
+    return meta.dtype;
+  }
+
+  /** The fill value: Boolean, Long (BigInteger for uint64 above 2^63-1), Double or Complex. */
+  public Object fillValue() {
+    return meta.fillValue;
+  }
+
+  /** 2 or 3. */
+  public int zarrFormat() {
+    return meta.zarrFormat;
+  }
+
+  /** The user attributes (read-only; without v2's {@code _ARRAY_DIMENSIONS}). */
+  public Map<String, Object> attributes() {
+    return Collections.unmodifiableMap(meta.attributes);
+  }
+
+  /**
+   * The dimension names (v3 {@code dimension_names} or v2 {@code _ARRAY_DIMENSIONS}); an empty list
+   * if none are declared; entries may be null in v3.
+   */
+  public List<String> dimensionNames() {
+    return meta.dimensionNames == null ? List.of()
+        : Collections.unmodifiableList(new ArrayList<>(meta.dimensionNames));
+  }
+
+  /** The codec chain as metadata documents (v3 codecs; v2: one map with order, dtype, compressor). */
+  public List<Map<String, Object>> codecs() {
+    return meta.codec.describe();
+  }
+
+  /** The array's path in its store ("" for the root). */
   public String path() {
     return path;
   }
 
-  public long[] shape() {
-    return meta.shape();
+  /** The store. */
+  public Store store() {
+    return store;
   }
 
-  public long[] chunks() {
-    return meta.chunks();
+  /** The empty-chunk policy of writes through this instance. */
+  public EmptyChunks emptyChunks() {
+    return emptyChunks;
   }
 
-  public DType dtype() {
-    return meta.dtype();
+  /** The metadata document as written (zarr.json or .zarray), as JSON text. */
+  public String metadataJson() {
+    return new String(Json.write(meta.zarrFormat == 3 ? meta.toV3Json() : meta.toV2Json()),
+        java.nio.charset.StandardCharsets.UTF_8);
   }
 
-  public Object fillValue() {
-    return meta.fillValue();
+  ArrayMetadata metadata() {
+    return meta;
   }
 
-  public int zarrFormat() {
-    return meta.zarrFormat();
-  }
+  // ------------------------------------------------------------------ chunk grid
 
-  public Map<String, Object> attributes() {
-    return meta.attributes();
-  }
-
-  public int ndim() {
-    return meta.shape().length;
-  }
-
+  /** The number of chunks along each dimension ({@code ceil(shape / chunks)}). */
   public long[] chunkGridShape() {
-    return meta.chunkGridShape();
+    long[] g = new long[meta.shape.length];
+    for (int i = 0; i < g.length; i++) {
+      g[i] = (meta.shape[i] + meta.chunks[i] - 1) / meta.chunks[i];
+    }
+    return g;
   }
 
-  /** Total number of chunks of the grid. */
+  /** The total number of chunks of the grid. */
   public long chunkCount() {
-    return Shapes.size(chunkGridShape());
+    long n = 1;
+    for (long g : chunkGridShape()) {
+      n = Math.multiplyExact(n, g);
+    }
+    return n;
   }
 
-  /** The shape of one chunk, clipped at the array's edges. */
-  public long[] chunkShape(long... coords) {
-    checkCoords(coords);
-    long[] shape = meta.shape();
-    long[] chunks = meta.chunks();
-    long[] s = new long[shape.length];
+  private void checkCoords(String fn, long[] coords) {
+    long[] g = chunkGridShape();
+    if (coords.length != g.length) {
+      throw new IllegalArgumentException(fn + ": " + coords.length + " chunk coordinates for a "
+          + g.length + "-d array '" + path + "' (chunk grid " + Shapes.format(g) + ")");
+    }
+    for (int i = 0; i < g.length; i++) {
+      if (coords[i] < 0 || coords[i] >= g[i]) {
+        throw new IndexOutOfBoundsException(fn + ": chunk coordinates " + Arrays.toString(coords)
+            + " are outside the chunk grid " + Shapes.format(g) + " of array '" + path + "'");
+      }
+    }
+  }
+
+  /** The shape of a chunk, clipped at the array's upper edges. */
+  public long[] chunkShape(long... chunkCoords) {
+    checkCoords("chunkShape", chunkCoords);
+    long[] s = new long[chunkCoords.length];
     for (int i = 0; i < s.length; i++) {
-      s[i] = Math.min(chunks[i], shape[i] - coords[i] * chunks[i]);
+      s[i] = Math.min(meta.chunks[i], meta.shape[i] - chunkCoords[i] * meta.chunks[i]);
     }
     return s;
   }
 
-  private void checkCoords(long[] coords) {
-    long[] g = chunkGridShape();
-    if (coords.length != g.length) {
-      throw new IllegalArgumentException(where() + ": chunk coordinates " + Arrays.toString(coords)
-          + " must have " + g.length + " entries");
+  /** The store key of a chunk (e.g. {@code "a/c/0/1"} or {@code "a/0.1"}). */
+  public String chunkKey(long... chunkCoords) {
+    checkCoords("chunkKey", chunkCoords);
+    return Keys.join(path, meta.chunkKey(chunkCoords));
+  }
+
+  // ------------------------------------------------------------------ chunk I/O
+
+  /**
+   * Reads one chunk, clipped to the array; a missing chunk reads as the fill value.
+   *
+   * @throws ZarrFormatException if the stored chunk is truncated or corrupt (naming its key)
+   */
+  public NDArray readChunk(long... chunkCoords) {
+    long[] clipped = chunkShape(chunkCoords);
+    String key = Keys.join(path, meta.chunkKey(chunkCoords));
+    byte[] b = store.get(key);
+    if (b == null) {
+      return NDArray.full(meta.dtype, meta.fillValue, clipped);
     }
-    for (int i = 0; i < g.length; i++) {
-      if (coords[i] < 0 || coords[i] >= g[i]) {
-        throw new IllegalArgumentException(where() + ": chunk " + Arrays.toString(coords)
-            + " is outside the chunk grid " + Shapes.format(g));
-      }
+    long[] full = chunks();
+    NDArray a;
+    try {
+      a = meta.codec.decode(b, full, "zarr array '" + path + "' chunk '" + key + "'");
+    } catch (ZarrFormatException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw new ZarrFormatException("zarr array '" + path + "' chunk '" + key
+          + "': cannot decode (" + e + ")", e);
     }
+    return Arrays.equals(clipped, full) ? a : a.getRegion(new long[clipped.length], clipped);
   }
 
-  String where() {
-    return store.describe() + (path.isEmpty() ? "" : "/" + path);
-  }
-
-  /** The store key of a chunk. */
-  public String chunkKey(long... coords) {
-    StringBuilder b = new StringBuilder();
-    String sep = meta.separator();
-    if (meta.v2KeyEncoding()) {
-      if (coords.length == 0) {
-        b.append('0');
-      }
-      for (int i = 0; i < coords.length; i++) {
-        b.append(i == 0 ? "" : sep).append(coords[i]);
-      }
-    } else {
-      b.append('c');
-      for (long c : coords) {
-        b.append(sep).append(c);
-      }
+  /**
+   * Writes one chunk. {@code data} must have the array's dtype and the chunk's clipped shape. With
+   * {@link EmptyChunks#SKIP} a chunk that is all fill value is not stored and a stored one deleted.
+   *
+   * @throws IllegalArgumentException on a dtype or shape mismatch (nothing is written)
+   */
+  public void writeChunk(long[] chunkCoords, NDArray data) {
+    long[] clipped = chunkShape(chunkCoords);
+    if (data.dtype() != meta.dtype) {
+      throw new IllegalArgumentException("writeChunk: data dtype " + data.dtype()
+          + " differs from the dtype " + meta.dtype + " of array '" + path
+          + "'; convert with astype first");
     }
-    return key(b.toString());
+    if (!Arrays.equals(data.shape(), clipped)) {
+      throw new IllegalArgumentException("writeChunk: data shape " + Shapes.format(data.shape())
+          + " differs from the shape " + Shapes.format(clipped) + " of chunk "
+          + Arrays.toString(chunkCoords) + " of array '" + path + "'");
+    }
+    String key = Keys.join(path, meta.chunkKey(chunkCoords));
+    if (emptyChunks == EmptyChunks.SKIP && FillValues.isAllFill(data, meta.fillValue)) {
+      store.delete(key);
+      return;
+    }
+    long[] full = chunks();
+    NDArray padded = data;
+    if (!Arrays.equals(clipped, full)) {
+      padded = NDArray.full(meta.dtype, meta.fillValue, full);
+      padded.setRegion(new long[full.length], data);
+    }
+    store.put(key, meta.codec.encode(padded));
   }
 
-  // ---------------------------------------------------------------- chunk I/O
-
-  /** True if the chunk is stored (chunks never written, or skipped as empty, are not). */
-  public boolean chunkExists(long... coords) {
-    checkCoords(coords);
-    return store.exists(chunkKey(coords));
+  /** True if the chunk is stored. */
+  public boolean chunkExists(long... chunkCoords) {
+    checkCoords("chunkExists", chunkCoords);
+    return store.exists(Keys.join(path, meta.chunkKey(chunkCoords)));
   }
 
-  /** Number of chunks stored for this array. */
+  /** The number of stored chunk keys of this array (used to resume interrupted writes). */
   public long chunksWritten() {
-    long n = 0;
     String prefix = path.isEmpty() ? "" : path + "/";
-    for (String k : store.list(path)) {
-      String rest = k.substring(prefix.length());
-      if (!rest.equals("zarr.json") && !rest.startsWith(".z") && isChunkKey(rest)) {
+    long n = 0;
+    for (String k : store.list(prefix)) {
+      if (meta.isChunkKey(k.substring(prefix.length()))) {
         n++;
       }
     }
     return n;
   }
 
-  private boolean isChunkKey(String rest) {
-    if (meta.v2KeyEncoding()) {
-      return rest.matches("[0-9]+([./][0-9]+)*");
-    }
-    return rest.equals("c") || rest.matches("c([./][0-9]+)+");
-  }
+  // ------------------------------------------------------------------ regions
 
-  /** Reads one chunk in its clipped shape; a chunk never written gives the fill value. */
-  public NDArray readChunk(long... coords) {
-    long[] clipped = chunkShape(coords);
-    String k = chunkKey(coords);
-    byte[] enc = store.get(k);
-    if (enc == null) {
-      return NDArray.full(meta.dtype(), meta.fillValue(), clipped);
+  private void checkRegion(String fn, long[] start, long[] shape) {
+    if (start.length != meta.shape.length || shape.length != meta.shape.length) {
+      throw new IllegalArgumentException(fn + ": start " + Arrays.toString(start) + " and shape "
+          + Shapes.format(shape) + " must have " + meta.shape.length + " dimensions like array '"
+          + path + "' of shape " + Shapes.format(meta.shape));
     }
-    NDArray full = ChunkCodec.decode(meta, enc, where() + " chunk '" + k + "'");
-    return Arrays.equals(clipped, meta.chunks()) ? full : full.getRegion(new long[clipped.length],
-        clipped);
-  }
-
-  /**
-   * Writes one chunk. {@code data} must have the array's dtype and the chunk's clipped shape.
-   *
-   * @throws IllegalArgumentException on a dtype or shape mismatch (nothing is written)
-   */
-  public void writeChunk(long[] coords, NDArray data) {
-    long[] clipped = chunkShape(coords);
-    if (data.dtype() != meta.dtype()) {
-      throw new IllegalArgumentException(where() + ": chunk " + Arrays.toString(coords) + " has dtype "
-          + data.dtype() + " but the array's dtype is " + meta.dtype() + "; convert with astype");
-    }
-    if (!Arrays.equals(clipped, data.shape())) {
-      throw new IllegalArgumentException(where() + ": chunk " + Arrays.toString(coords)
-          + " must have shape " + Shapes.format(clipped) + ", got " + Shapes.format(data.shape()));
-    }
-    String k = chunkKey(coords);
-    if (emptyChunks == EmptyChunks.SKIP && ChunkCodec.isAllFill(data, meta.fillValue())) {
-      store.delete(k);
-      return;
-    }
-    NDArray full = data;
-    if (!Arrays.equals(clipped, meta.chunks())) {
-      full = NDArray.full(meta.dtype(), meta.fillValue(), meta.chunks());
-      full.setRegion(new long[clipped.length], data);
-    }
-    store.put(k, ChunkCodec.encode(meta, full));
-  }
-
-  // ---------------------------------------------------------------- regions
-
-  /**
-   * Reads the box {@code [start, start + shape)}, which may span many chunks.
-   *
-   * @throws IllegalArgumentException if the box is outside the array
-   */
-  public NDArray read(long[] start, long[] shape) {
-    checkBox("read", start, shape);
-    NDArray out = NDArray.zeros(meta.dtype(), shape);
-    forEachChunk(start, shape, (coords, chunkStart, inChunk, inOut, box) -> {
-      NDArray c = readChunk(coords);
-      NDArray.copyBox(c.data(), c.shape(), inChunk, out.data(), shape, inOut, box, mult());
-    });
-    return out;
-  }
-
-  /** Reads the whole array. */
-  public NDArray read() {
-    return read(new long[ndim()], shape());
-  }
-
-  /**
-   * Writes a box starting at {@code start}. Chunks it covers partly are read, updated and written
-   * back (callers writing disjoint boxes that share a chunk must not do so concurrently).
-   */
-  public void write(long[] start, NDArray data) {
-    if (data.dtype() != meta.dtype()) {
-      throw new IllegalArgumentException(where() + ": data of dtype " + data.dtype()
-          + " cannot be written to an array of dtype " + meta.dtype() + "; convert with astype");
-    }
-    long[] shape = data.shape();
-    checkBox("write", start, shape);
-    forEachChunk(start, shape, (coords, chunkStart, inChunk, inData, box) -> {
-      long[] cs = chunkShape(coords);
-      NDArray chunk;
-      if (Arrays.equals(box, cs)) {
-        chunk = NDArray.zeros(meta.dtype(), cs);
-      } else {
-        chunk = readChunk(coords);
-      }
-      NDArray.copyBox(data.data(), shape, inData, chunk.data(), cs, inChunk, box, mult());
-      writeChunk(coords, chunk);
-    });
-  }
-
-  private int mult() {
-    return meta.dtype().isComplex() ? 2 : 1;
-  }
-
-  private void checkBox(String fn, long[] start, long[] shape) {
-    long[] s = meta.shape();
-    if (start.length != s.length || shape.length != s.length) {
-      throw new IllegalArgumentException(where() + ": " + fn + " box must have " + s.length
-          + " dimensions");
-    }
-    for (int i = 0; i < s.length; i++) {
-      if (start[i] < 0 || shape[i] < 0 || start[i] + shape[i] > s[i]) {
-        throw new IllegalArgumentException(where() + ": " + fn + " box at "
-            + Arrays.toString(start) + " of shape " + Shapes.format(shape)
-            + " is outside the array of shape " + Shapes.format(s));
+    for (int i = 0; i < start.length; i++) {
+      if (start[i] < 0 || shape[i] < 0 || start[i] + shape[i] > meta.shape[i]) {
+        throw new IllegalArgumentException(fn + ": region at " + Arrays.toString(start)
+            + " of shape " + Shapes.format(shape) + " is outside array '" + path + "' of shape "
+            + Shapes.format(meta.shape) + " in dimension " + i);
       }
     }
   }
 
-  private interface ChunkVisitor {
-    void visit(long[] coords, long[] chunkStart, long[] inChunk, long[] inBox, long[] box);
-  }
-
-  private void forEachChunk(long[] start, long[] shape, ChunkVisitor v) {
+  /** Calls {@code visitor} for each chunk intersecting the box, with the intersection. */
+  private void forEachChunk(long[] start, long[] shape, ChunkVisitor visitor) {
     int nd = start.length;
     if (Shapes.size(shape) == 0) {
       return;
     }
-    long[] chunks = meta.chunks();
     long[] lo = new long[nd];
     long[] hi = new long[nd];
     for (int i = 0; i < nd; i++) {
-      lo[i] = start[i] / chunks[i];
-      hi[i] = (start[i] + shape[i] - 1) / chunks[i];
+      lo[i] = start[i] / meta.chunks[i];
+      hi[i] = (start[i] + shape[i] - 1) / meta.chunks[i];
     }
     long[] c = lo.clone();
     while (true) {
-      long[] cStart = new long[nd];
+      long[] cstart = new long[nd];
       long[] inChunk = new long[nd];
-      long[] inBox = new long[nd];
+      long[] inRegion = new long[nd];
       long[] box = new long[nd];
       for (int i = 0; i < nd; i++) {
-        cStart[i] = c[i] * chunks[i];
-        long a = Math.max(start[i], cStart[i]);
-        long b = Math.min(start[i] + shape[i], cStart[i] + chunks[i]);
-        inChunk[i] = a - cStart[i];
-        inBox[i] = a - start[i];
+        cstart[i] = c[i] * meta.chunks[i];
+        long a = Math.max(start[i], cstart[i]);
+        long b = Math.min(start[i] + shape[i], Math.min(cstart[i] + meta.chunks[i],
+            meta.shape[i]));
+        inChunk[i] = a - cstart[i];
+        inRegion[i] = a - start[i];
         box[i] = b - a;
       }
-      v.visit(c.clone(), cStart, inChunk, inBox, box);
+      visitor.visit(c.clone(), inChunk, inRegion, box);
       int k = nd - 1;
       while (k >= 0) {
         if (++c[k] <= hi[k]) {
@@ -369,192 +385,107 @@ public final class ZarrArray implements Serializable {
     }
   }
 
-  @Override
-  public String toString() {
-    return "ZarrArray(" + where() + ", " + meta + ")";
+  private interface ChunkVisitor {
+    void visit(long[] coords, long[] inChunk, long[] inRegion, long[] box);
   }
 
-  // ---------------------------------------------------------------- builder
-
-  /** Creates an array: set the fields, then {@link #build()} writes the metadata. */
-  public static final class Builder {
-    private final Store store;
-    private final String path;
-    private long[] shape;
-    private long[] chunks;
-    private DType dtype = DType.FLOAT64;
-    private Object fill;
-    private int format = 3;
-    private List<Compressor> compressors = List.of(Compressors.zstd(1));
-    private boolean fortran;
-    private boolean bigEndian;
-    private String separator;
-    private Map<String, Object> attributes = new LinkedHashMap<>();
-    private List<String> dimensionNames;
-    private EmptyChunks emptyChunks = EmptyChunks.SKIP;
-    private boolean overwrite;
-
-    private Builder(Store store, String path) {
-      this.store = Objects.requireNonNull(store);
-      this.path = path;
-    }
-
-    public Builder shape(long... shape) {
-      this.shape = shape.clone();
-      return this;
-    }
-
-    public Builder chunks(long... chunks) {
-      this.chunks = chunks.clone();
-      return this;
-    }
-
-    public Builder chunks(int... chunks) {
-      this.chunks = Arrays.stream(chunks).asLongStream().toArray();
-      return this;
-    }
-
-    public Builder dtype(DType dtype) {
-      this.dtype = dtype;
-      return this;
-    }
-
-    /** The fill value (Boolean, Number or Complex); default 0 / false. */
-    public Builder fillValue(Object fill) {
-      this.fill = fill;
-      return this;
-    }
-
-    /** 2 or 3 (default 3). */
-    public Builder zarrFormat(int format) {
-      if (format != 2 && format != 3) {
-        throw new IllegalArgumentException("zarr format must be 2 or 3, got " + format);
+  /**
+   * Reads the box {@code [start, start + shape)}, spanning any number of chunks.
+   *
+   * @throws IllegalArgumentException if the box is not inside the array
+   */
+  public NDArray read(long[] start, long[] shape) {
+    checkRegion("read", start, shape);
+    Shapes.intSize("read", shape);
+    NDArray out = NDArray.zeros(meta.dtype, shape);
+    int mult = meta.dtype.isComplex() ? 2 : 1;
+    ShardingCodec shard = partialShardReader();
+    forEachChunk(start, shape, (c, inChunk, inRegion, box) -> {
+      long[] cs = chunkShape(c);
+      if (shard != null && !Arrays.equals(box, cs)) {
+        String key = Keys.join(path, meta.chunkKey(c));
+        NDArray part = shard.readRegion(store, key, chunks(), inChunk, box,
+            "zarr array '" + path + "' shard '" + key + "'");
+        NDArray.copyBox(part.data(), box, new long[box.length], out.data(), shape, inRegion, box,
+            mult);
+        return;
       }
-      this.format = format;
-      return this;
-    }
-
-    /** Bytes-to-bytes codecs in encoding order; none for no compression. Default zstd level 1. */
-    public Builder compressors(Compressor... cs) {
-      this.compressors = List.of(cs);
-      return this;
-    }
-
-    /** Stores chunks in Fortran (column-major) order. */
-    public Builder fortranOrder() {
-      this.fortran = true;
-      return this;
-    }
-
-    /** Encodes elements big-endian. */
-    public Builder bigEndian() {
-      this.bigEndian = true;
-      return this;
-    }
-
-    /** Chunk key separator ("." or "/"); default "." for v2 and "/" for v3. */
-    public Builder separator(String sep) {
-      if (!sep.equals(".") && !sep.equals("/")) {
-        throw new IllegalArgumentException("separator must be \".\" or \"/\", got " + sep);
-      }
-      this.separator = sep;
-      return this;
-    }
-
-    public Builder attributes(Map<String, Object> attrs) {
-      this.attributes = new LinkedHashMap<>(attrs);
-      return this;
-    }
-
-    public Builder dimensionNames(String... names) {
-      this.dimensionNames = List.of(names);
-      return this;
-    }
-
-    public Builder emptyChunks(EmptyChunks policy) {
-      this.emptyChunks = policy;
-      return this;
-    }
-
-    /** Replaces an existing array at the path (its chunks are deleted). */
-    public Builder overwrite() {
-      this.overwrite = true;
-      return this;
-    }
-
-    /** Writes the metadata and returns the array. */
-    public ZarrArray build() {
-      if (shape == null) {
-        throw new IllegalArgumentException("create: shape is required");
-      }
-      long[] ch = chunks != null ? chunks : defaultChunks(shape, dtype);
-      if (format == 2 && compressors.size() > 1) {
-        throw new IllegalArgumentException("Zarr v2 allows one compressor, got " + compressors);
-      }
-      ArrayMetadata m = new ArrayMetadata(format, shape, ch, dtype, bigEndian,
-          normalizeFill(fill, dtype), fortran, compressors,
-          separator != null ? separator : (format == 2 ? "." : "/"), format == 2, attributes,
-          dimensionNames);
-      String prefix = path.isEmpty() ? "" : path + "/";
-      boolean exists = store.exists(prefix + "zarr.json") || store.exists(prefix + ".zarray");
-      if (exists && !overwrite) {
-        throw new ZarrException(store.describe() + "/" + path + ": an array already exists here;"
-            + " use overwrite() to replace it");
-      }
-      if (exists) {
-        for (String k : store.list(path)) {
-          store.delete(k);
-        }
-      }
-      if (format == 3) {
-        store.put(prefix + "zarr.json", MetadataJson.writeV3(m));
+      NDArray chunk = readChunk(c);
+      if (Arrays.equals(box, out.shape()) && Arrays.equals(box, chunk.shape())) {
+        System.arraycopy(chunk.data(), 0, out.data(), 0, chunk.size() * mult);
       } else {
-        store.put(prefix + ".zarray", MetadataJson.writeV2(m));
-        if (!m.attributes().isEmpty() || m.dimensionNames() != null) {
-          store.put(prefix + ".zattrs", MetadataJson.writeV2Attrs(m));
-        }
+        NDArray.copyBox(chunk.data(), chunk.shape(), inChunk, out.data(), shape, inRegion, box,
+            mult);
       }
+    });
+    return out;
+  }
+
+  /** The sharding codec if partial shard reads apply (no codecs around the sharding codec). */
+  private ShardingCodec partialShardReader() {
+    return meta.codec instanceof CodecPipeline p && p.arrayBytes instanceof ShardingCodec s
+        && p.transposes.isEmpty() && p.bytesCodecs.isEmpty() && ndim() > 0 ? s : null;
+  }
+
+  /** Reads the whole array. */
+  public NDArray read() {
+    return read(new long[meta.shape.length], meta.shape);
+  }
+
+  /**
+   * Writes {@code data} (the array's dtype) at {@code start}. Chunks covered completely are
+   * replaced; partially covered chunks are read, modified and rewritten.
+   *
+   * @throws IllegalArgumentException on a dtype mismatch or a box outside the array (nothing is
+   *     written)
+   */
+  public void write(long[] start, NDArray data) {
+    if (data.dtype() != meta.dtype) {
+      throw new IllegalArgumentException("write: data dtype " + data.dtype()
+          + " differs from the dtype " + meta.dtype + " of array '" + path
+          + "'; convert with astype first");
+    }
+    long[] shape = data.shape();
+    checkRegion("write", start, shape);
+    int mult = meta.dtype.isComplex() ? 2 : 1;
+    forEachChunk(start, shape, (c, inChunk, inRegion, box) -> {
+      long[] cs = chunkShape(c);
+      NDArray chunk;
+      if (Arrays.equals(box, cs)) {
+        chunk = Arrays.equals(box, shape) ? data : data.getRegion(inRegion, box);
+      } else {
+        chunk = readChunk(c);
+        NDArray.copyBox(data.data(), shape, inRegion, chunk.data(), cs, inChunk, box, mult);
+      }
+      writeChunk(c, chunk);
+    });
+  }
+
+  // ------------------------------------------------------------------ serialization
+
+  private Object writeReplace() throws ObjectStreamException {
+    return new Proxy(store, path, metadataJson(), emptyChunks,
+        meta.zarrFormat == 2 ? new String(Json.write(meta.v2Attributes()),
+            java.nio.charset.StandardCharsets.UTF_8) : null);
+  }
+
+  private record Proxy(Store store, String path, String json, EmptyChunks emptyChunks,
+      String v2Attrs) implements Serializable {
+    private Object readResolve() throws ObjectStreamException {
+      String where = describe(store, path, "metadata");
+      JsonNode doc = Json.parseObject(json.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+          where);
+      ArrayMetadata m = v2Attrs == null ? MetadataParser.parseV3(doc, where)
+          : MetadataParser.parseV2(doc, Json.parseObject(
+              v2Attrs.getBytes(java.nio.charset.StandardCharsets.UTF_8), where), where);
       return new ZarrArray(store, path, m, emptyChunks);
     }
-
-    private static long[] defaultChunks(long[] shape, DType dtype) {
-      // about 16 MB per chunk, splitting the leading axes first
-      long target = Math.max(1, (16L << 20) / dtype.itemSize());
-      long[] c = shape.clone();
-      for (int i = 0; i < c.length; i++) {
-        c[i] = Math.max(1, c[i]);
-      }
-      for (int i = 0; i < c.length && Shapes.size(c) > target; i++) {
-        long rest = Shapes.size(c) / c[i];
-        c[i] = Math.max(1, target / Math.max(1, rest));
-      }
-      return c;
-    }
-
-    private static Object normalizeFill(Object fill, DType dtype) {
-      if (fill == null) {
-        return MetadataJson.defaultFill(dtype);
-      }
-      NDArray one = NDArray.scalar(dtype, fill);
-      Object v = one.getObject(0);
-      if (dtype.isBool() || dtype.isComplex()) {
-        return v;
-      }
-      if (dtype.isInteger()) {
-        return one.getLong(0);
-      }
-      return one.getDouble(0);
-    }
   }
 
-  /** Lists the chunk coordinates of the grid in C order (for tests and tools). */
-  public List<long[]> allChunkCoords() {
-    long[] g = chunkGridShape();
-    List<long[]> out = new ArrayList<>();
-    long n = Shapes.size(g);
-    for (long i = 0; i < n; i++) {
-      out.add(Shapes.unravel(g, i));
-    }
-    return out;
+  @Override
+  public String toString() {
+    return "ZarrArray(v" + meta.zarrFormat + " '" + path + "' " + meta.dtype + " shape "
+        + Shapes.format(meta.shape) + " chunks " + Shapes.format(meta.chunks) + " in "
+        + store.describe() + ")";
   }
 }
