@@ -66,10 +66,26 @@ final class QuadraticMeans {
     return new ZarrArray[] {uz, vz};
   }
 
-  /** Plans the three means (lazy). */
+  /**
+   * Plans the three means (lazy). If the plan on the stored chunks does not fit allowedMem, U and
+   * V are first rechunked along y (halving the y chunk until the plan fits), as a user would.
+   */
   static CubedArray[] means(ZarrArray uz, ZarrArray vz, Spec spec) {
     CubedArray u = Cubed.fromZarr(uz, spec);
     CubedArray v = Cubed.fromZarr(vz, spec);
+    CubedArray[] m = means(u, v);
+    long[] c = uz.chunks();
+    long yc = c[2];
+    while (Cubed.plan(List.of(m)).summary().maxProjectedMem() > spec.allowedMem() && yc > 1) {
+      yc = (yc + 1) / 2;
+      CubedArray ur = Xp.rechunk(u, c[0], c[1], yc, c[3]);
+      CubedArray vr = Xp.rechunk(v, c[0], c[1], yc, c[3]);
+      m = means(ur, vr);
+    }
+    return m;
+  }
+
+  private static CubedArray[] means(CubedArray u, CubedArray v) {
     return new CubedArray[] {Xp.mean(Xp.multiply(u, u), 0), Xp.mean(Xp.multiply(v, v), 0),
         Xp.mean(Xp.multiply(u, v), 0)};
   }

@@ -46,4 +46,19 @@ class QuadraticMeansTest {
     assertThat(r.plan().maxProjectedMem()).isLessThanOrEqualTo(40_000);
     assertThat(r.plan().ops().size()).isGreaterThan(3);
   }
+
+  @Test
+  void rechunksInputsWhenStoredChunksDoNotFit() {
+    QuadraticMeans.Params p = new QuadraticMeans.Params(10, 40, 30, 10);
+    Spec big = Spec.builder().workDir(dir.resolve("w1")).allowedMem(10_000_000).reservedMem(1000)
+        .build();
+    ZarrArray[] in = QuadraticMeans.writeInputs(p, dir.resolve("in"), big);
+    QuadraticMeans.Result want = QuadraticMeans.run(in[0], in[1], big, ComputeOptions.defaults());
+    Spec small = Spec.builder().workDir(dir.resolve("w2")).allowedMem(400_000).reservedMem(1000)
+        .build();
+    QuadraticMeans.Result got = QuadraticMeans.run(in[0], in[1], small, ComputeOptions.defaults());
+    assertThat(got.plan().ops().stream().anyMatch(o -> o.kind().equals("rechunk"))).isTrue();
+    assertThat(got.plan().maxProjectedMem()).isLessThanOrEqualTo(400_000);
+    assertThat(got.sumUv()).isCloseTo(want.sumUv(), Percentage.withPercentage(1e-9));
+  }
 }
