@@ -174,6 +174,31 @@ class ZarrRoundTripTest {
   }
 
   @Test
+  void concurrentChunkWritersOnTheFilesystem(@TempDir Path dir) throws Exception {
+    for (int format : new int[] {2, 3}) {
+      ZarrArray a = ZarrArray.create(new FileSystemStore(dir.resolve("c" + format)), "")
+          .zarrFormat(format).shape(40, 30).chunks(4, 3).dtype(DType.INT64).build();
+      NDArray data = randomArray(DType.INT64, new long[] {40, 30}, 11);
+      var pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+      List<java.util.concurrent.Future<?>> fs = new ArrayList<>();
+      for (long i = 0; i < 10; i++) {
+        for (long j = 0; j < 10; j++) {
+          long[] c = {i, j};
+          fs.add(pool.submit(() -> a.writeChunk(c, data.getRegion(
+              new long[] {c[0] * 4, c[1] * 3}, new long[] {4, 3}))));
+        }
+      }
+      for (var f : fs) {
+        f.get();
+      }
+      pool.shutdown();
+      assertThat(a.chunksWritten()).isEqualTo(100);
+      NDAssert.assertExact(data, ZarrArray.open(dir.resolve("c" + format).toString()).read(),
+          "concurrent v" + format);
+    }
+  }
+
+  @Test
   void partialWritesReadModifyWrite() {
     MemoryStore store = new MemoryStore();
     ZarrArray a = ZarrArray.create(store, "p").zarrFormat(2).shape(10, 9).chunks(4, 4)
