@@ -199,6 +199,21 @@ class ZarrRoundTripTest {
   }
 
   @Test
+  void overwriteRemovesOldAndStaleChunks() {
+    MemoryStore s = new MemoryStore();
+    ZarrArray a = ZarrArray.create(s, "o").shape(4).chunks(2).dtype(DType.INT32).build();
+    a.write(new long[] {0}, NDArray.full(DType.INT32, 5, 4));
+    s.put("p/c/0", s.get("o/c/0")); // a stale chunk without metadata
+    ZarrArray b = ZarrArray.create(s, "o").shape(4).chunks(2).dtype(DType.INT32).overwrite()
+        .build();
+    ZarrArray p = ZarrArray.create(s, "p").shape(4).chunks(2).dtype(DType.INT32).overwrite()
+        .build();
+    assertThat(b.chunksWritten()).isZero();
+    assertThat(p.chunksWritten()).isZero();
+    assertThat(p.read().getLong(0)).isZero();
+  }
+
+  @Test
   void partialWritesReadModifyWrite() {
     MemoryStore store = new MemoryStore();
     ZarrArray a = ZarrArray.create(store, "p").zarrFormat(2).shape(10, 9).chunks(4, 4)
