@@ -82,6 +82,42 @@ class ZarrRoundTripTest {
         b.read(new long[] {2, 1}, new long[] {4, 3}), "region");
   }
 
+  static Stream<Arguments> v3Variants() {
+    List<Arguments> out = new ArrayList<>();
+    for (DType d : DType.values()) {
+      for (String v : List.of("transpose", "crc32c", "big-endian", "sharding", "sharding-start")) {
+        out.add(Arguments.of(d, v));
+      }
+    }
+    return out.stream();
+  }
+
+  @ParameterizedTest(name = "v3 {0} {1}")
+  @MethodSource("v3Variants")
+  void v3CodecsRoundTripEveryDtype(DType dtype, String variant) {
+    MemoryStore store = new MemoryStore();
+    long[] shape = {9, 7};
+    var b = ZarrArray.create(store, "x").shape(shape).dtype(dtype)
+        .emptyChunks(EmptyChunks.WRITE);
+    switch (variant) {
+      case "transpose" -> b.chunks(4, 3).order(MemoryOrder.F);
+      case "crc32c" -> b.chunks(4, 3).crc32c();
+      case "big-endian" -> b.chunks(4, 3).byteOrder(ByteOrder.BIG_ENDIAN)
+          .compression(Compression.gzip(1));
+      case "sharding" -> b.chunks(4, 6).innerChunks(2, 3).crc32c();
+      default -> b.chunks(8, 6).innerChunks(4, 2).shardIndexAtStart()
+          .compression(Compression.blosc(Compression.BloscCodec.LZ4, 5,
+              Compression.Shuffle.BIT));
+    }
+    ZarrArray a = b.build();
+    NDArray data = randomArray(dtype, shape, 17);
+    a.write(new long[2], data);
+    ZarrArray r = ZarrArray.open(store, "x");
+    NDAssert.assertExact(data, r.read(), variant);
+    NDAssert.assertExact(data.getRegion(new long[] {1, 2}, new long[] {7, 4}),
+        r.read(new long[] {1, 2}, new long[] {7, 4}), variant + " region");
+  }
+
   @ParameterizedTest(name = "v{0} order F, big endian, slash/dot keys")
   @MethodSource("formats")
   void orderEndianSeparator(int format) {
