@@ -235,6 +235,35 @@ class ZarrRoundTripTest {
   }
 
   @Test
+  void concurrentBloscOnLargeChunks() throws Exception {
+    MemoryStore store = new MemoryStore();
+    ZarrArray a = ZarrArray.create(store, "b").shape(8 * 128, 1024).chunks(128, 1024)
+        .dtype(DType.FLOAT64).compression(Compression.blosc(Compression.BloscCodec.LZ4, 5,
+            Compression.Shuffle.BYTE)).build();
+    NDArray data = randomArray(DType.FLOAT64, new long[] {8 * 128, 1024}, 21);
+    var pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+    List<java.util.concurrent.Future<?>> fs = new ArrayList<>();
+    for (long k = 0; k < 8; k++) {
+      long kk = k;
+      fs.add(pool.submit(() -> a.writeChunk(new long[] {kk, 0},
+          data.getRegion(new long[] {kk * 128, 0}, new long[] {128, 1024}))));
+    }
+    for (var f : fs) {
+      f.get();
+    }
+    List<java.util.concurrent.Future<NDArray>> rs = new ArrayList<>();
+    for (long k = 0; k < 8; k++) {
+      long kk = k;
+      rs.add(pool.submit(() -> a.readChunk(kk, 0)));
+    }
+    for (int k = 0; k < 8; k++) {
+      NDAssert.assertExact(data.getRegion(new long[] {k * 128L, 0}, new long[] {128, 1024}),
+          rs.get(k).get(), "chunk " + k);
+    }
+    pool.shutdown();
+  }
+
+  @Test
   void overwriteRemovesOldAndStaleChunks() {
     MemoryStore s = new MemoryStore();
     ZarrArray a = ZarrArray.create(s, "o").shape(4).chunks(2).dtype(DType.INT32).build();
