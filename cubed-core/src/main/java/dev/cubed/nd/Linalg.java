@@ -147,7 +147,7 @@ public final class Linalg {
     NDArray w = NDArray.zeros(dt.realPart(), st.shapeWith(n));
     NDArray v = vectors ? NDArray.zeros(dt, x.shape()) : null;
     for (int b = 0; b < st.count; b++) {
-      Spectral.Eig e = Spectral.eigh(fn, st.get(b), n, st.complex, vectors);
+      Spectral.Eig e = Spectral.eigh(fn, st.where(b), st.get(b), n, st.complex, vectors);
       MatrixStack.write(w, b * n, n, e.w(), false);
       if (vectors) {
         MatrixStack.write(v, b * n * n, n * n, e.v(), st.complex);
@@ -179,7 +179,7 @@ public final class Linalg {
     NDArray s = NDArray.zeros(dt.realPart(), st.shapeWith(k));
     NDArray vh = NDArray.zeros(dt, st.shapeWith(vr, n));
     for (int b = 0; b < st.count; b++) {
-      Spectral.Svd r = Spectral.svd(fn, st.get(b), m, n, st.complex, job);
+      Spectral.Svd r = Spectral.svd(fn, st.where(b), st.get(b), m, n, st.complex, job);
       MatrixStack.write(u, b * m * uc, m * uc, r.u(), st.complex);
       MatrixStack.write(s, b * k, k, r.s(), false);
       MatrixStack.write(vh, b * vr * n, vr * n, r.vh(), st.complex);
@@ -198,7 +198,7 @@ public final class Linalg {
     int k = Math.min(st.rows, st.cols);
     NDArray s = NDArray.zeros(dt.realPart(), st.shapeWith(k));
     for (int b = 0; b < st.count; b++) {
-      Spectral.Svd r = Spectral.svd(fn, st.get(b), st.rows, st.cols, st.complex,
+      Spectral.Svd r = Spectral.svd(fn, st.where(b), st.get(b), st.rows, st.cols, st.complex,
           Spectral.Job.VALUES);
       MatrixStack.write(s, b * k, k, r.s(), false);
     }
@@ -431,7 +431,7 @@ public final class Linalg {
     boolean cx = st.complex;
     NDArray out = NDArray.zeros(dt, st.shapeWith(n, m));
     for (int b = 0; b < st.count; b++) {
-      Spectral.Svd r = Spectral.svd(fn, st.get(b), m, n, cx, Spectral.Job.REDUCED);
+      Spectral.Svd r = Spectral.svd(fn, st.where(b), st.get(b), m, n, cx, Spectral.Job.REDUCED);
       double cut = k == 0 ? 0 : tol[b] * r.s()[0];
       // pinv = Vh^H diag(1/s) U^H
       double[] v = MatrixStack.adjoint(r.vh(), k, n, cx); // n x k

@@ -152,7 +152,7 @@ final class Norms {
       r[b] = switch (ord) {
         case FRO -> reduce(mag, 0, m * n, 2);
         case NUC, TWO, NEG_TWO -> {
-          double[] s = Spectral.svd(fn, a, m, n, cx, Spectral.Job.VALUES).s();
+          double[] s = Spectral.svd(fn, st.where(b), a, m, n, cx, Spectral.Job.VALUES).s();
           if (ord == Linalg.MatrixNormOrder.NUC) {
             double sum = 0;
             for (double v : s) {
