@@ -110,14 +110,11 @@ final class Norms {
       return best;
     }
     if (ord == 0) {
-      double cnt = 0;
-      boolean nan = false;
+      double cnt = 0; // NaN counts as non-zero, as NumPy's count_nonzero
       for (int i = 0; i < n; i++) {
-        double a = m[off + i];
-        if (a != 0) {
+        if (m[off + i] != 0) {
           cnt++;
         }
-        nan |= Double.isNaN(a);
       }
       return cnt;
     }
