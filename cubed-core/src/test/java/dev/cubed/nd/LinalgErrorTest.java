@@ -202,4 +202,23 @@ class LinalgErrorTest {
     assertThat(LinalgGolden.maxDiff(prod, MatrixStack.identity(n, false))).isLessThan(1e-9);
     assertThat(Linalg.det(a).getDouble(0)).isFinite();
   }
+
+  /** Entries near the overflow and underflow limits: the Jacobi methods scale first. */
+  @ParameterizedTest
+  @EnumSource(names = {"FLOAT64", "COMPLEX128"})
+  void extremeMagnitudes(DType dt) {
+    for (double scale : new double[] {1e200, 1e-200}) {
+      // symmetric positive definite: singular values = eigenvalues = (7 +- sqrt(5)) / 2
+      NDArray x = NDArray.of(new double[] {3 * scale, scale, scale, 4 * scale}, 2, 2).astype(dt);
+      double hi = (7 + Math.sqrt(5)) / 2;
+      double lo = (7 - Math.sqrt(5)) / 2;
+      org.assertj.core.data.Offset<Double> eps = org.assertj.core.data.Offset.offset(1e-12);
+      NDArray s = Linalg.svdvals(x);
+      assertThat(s.getDouble(0) / scale).isCloseTo(hi, eps);
+      assertThat(s.getDouble(1) / scale).isCloseTo(lo, eps);
+      NDArray w = Linalg.eigvalsh(x);
+      assertThat(w.getDouble(0) / scale).isCloseTo(lo, eps);
+      assertThat(w.getDouble(1) / scale).isCloseTo(hi, eps);
+    }
+  }
 }
