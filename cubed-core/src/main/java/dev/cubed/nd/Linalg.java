@@ -270,9 +270,8 @@ public final class Linalg {
   public static NDArray solve(NDArray x1, NDArray x2) {
     String fn = "solve";
     MatrixStack a = MatrixStack.square(fn, x1);
-    MatrixStack.floating(fn, x2.dtype());
-    DType dt = MatrixStack.floating(fn, DType.resultType(
-        MatrixStack.floating(fn, x1.dtype()), MatrixStack.floating(fn, x2.dtype())));
+    DType dt = DType.resultType(MatrixStack.floating(fn, x1.dtype()),
+        MatrixStack.floating(fn, x2.dtype()));
     int m = a.rows;
     boolean cx = dt.isComplex();
     NDArray lhs = x1.dtype() == dt ? x1 : x1.astype(dt);
