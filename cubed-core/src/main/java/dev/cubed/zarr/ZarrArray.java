@@ -174,6 +174,27 @@ public final class ZarrArray implements Serializable {
     return meta.codec.describe();
   }
 
+  /**
+   * The compressor of the chunks (of the inner chunks for sharded arrays), as the value {@link
+   * ZarrArrayBuilder#compression} takes, so a copy can keep it; {@link Compression#none()} if there
+   * is none. Checksums, transposes and sharding are not part of it (see {@link #codecs()}).
+   */
+  public Compression compression() {
+    List<BytesCodec> bytes = List.of();
+    if (meta.codec instanceof V2Codec v) {
+      bytes = v.compressor == null ? List.of() : List.of(v.compressor);
+    } else if (meta.codec instanceof CodecPipeline p) {
+      bytes = p.arrayBytes instanceof ShardingCodec s ? s.innerCodec.bytesCodecs : p.bytesCodecs;
+    }
+    for (BytesCodec c : bytes) {
+      Compression k = Compression.of(c);
+      if (k != null) {
+        return k;
+      }
+    }
+    return Compression.none();
+  }
+
   /** The array's path in its store ("" for the root). */
   public String path() {
     return path;

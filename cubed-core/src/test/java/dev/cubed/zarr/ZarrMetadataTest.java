@@ -103,6 +103,21 @@ class ZarrMetadataTest {
   }
 
   @Test
+  void compressionOfExistingArrays() {
+    MemoryStore s = new MemoryStore();
+    Compression bl = Compression.blosc(Compression.BloscCodec.ZSTD, 3, Compression.Shuffle.BIT);
+    assertThat(ZarrArray.create(s, "a").zarrFormat(2).shape(3).compression(bl).build()
+        .compression()).isEqualTo(bl);
+    assertThat(ZarrArray.open(s, "a").compression()).isEqualTo(bl);
+    assertThat(ZarrArray.create(s, "b").shape(4).chunks(4).innerChunks(2).crc32c()
+        .compression(Compression.gzip(3)).build().compression()).isEqualTo(Compression.gzip(3));
+    assertThat(ZarrArray.create(s, "c").shape(4).compression(Compression.none()).crc32c().build()
+        .compression()).isEqualTo(Compression.none());
+    assertThat(ZarrArray.create(s, "d").zarrFormat(2).shape(4).compression(Compression.lz4())
+        .build().compression()).isEqualTo(Compression.lz4());
+  }
+
+  @Test
   void v2AttributesCarryArrayDimensions() {
     MemoryStore s = new MemoryStore();
     ZarrArray.create(s, "x").zarrFormat(2).shape(2, 3).dimensionNames("y", "x")
