@@ -100,9 +100,9 @@ public final class ZarrArray implements Serializable {
   }
 
   /** This array with its attributes replaced (metadata rewritten atomically). */
-  public ZarrArray withAttributes(Map<String, Object> attributes) {
+  public ZarrArray withAttributes(Map<String, ?> attributes) {
     ArrayMetadata m = new ArrayMetadata(meta.zarrFormat, meta.shape, meta.chunks, meta.dtype,
-        meta.fillValue, attributes, meta.dimensionNames, meta.separator, meta.v3DefaultKeys,
+        meta.fillValue, new java.util.LinkedHashMap<>(attributes), meta.dimensionNames, meta.separator, meta.v3DefaultKeys,
         meta.codec);
     ZarrArrayBuilder.writeMetadata(store, path, m);
     return new ZarrArray(store, path, m, emptyChunks);
