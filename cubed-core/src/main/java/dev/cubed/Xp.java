@@ -480,6 +480,16 @@ public final class Xp {
     return reduce(x, Reductions.Op.ANY, axes(axes), DEFAULT_SPLIT_EVERY, 0);
   }
 
+  /** Inclusive cumulative sum along an axis (real dtypes; integers accumulate in int64). */
+  public static CubedArray cumulativeSum(CubedArray x, int axis) {
+    return wrap(dev.cubed.core.Scans.cumulative(x.node(), dev.cubed.core.Scans.Op.SUM, axis), x);
+  }
+
+  /** Inclusive cumulative product along an axis (real dtypes; integers accumulate in int64). */
+  public static CubedArray cumulativeProd(CubedArray x, int axis) {
+    return wrap(dev.cubed.core.Scans.cumulative(x.node(), dev.cubed.core.Scans.Op.PROD, axis), x);
+  }
+
   /** Index of the maximum along one axis (first occurrence; NaN counts as maximal). */
   public static CubedArray argmax(CubedArray x, int axis) {
     return reduce(x, Reductions.Op.ARGMAX, Axes.of(axis), DEFAULT_SPLIT_EVERY, 0);
