@@ -394,6 +394,19 @@ public final class Xp {
     return wrap(Core.mapBlocks(fn, out, ns), xs[0]);
   }
 
+  /**
+   * General blockwise: {@code op}'s key function maps each output block (of the given shape and
+   * chunks) to the input blocks it reads (one, several together, or several one at a time).
+   */
+  public static CubedArray blockwise(dev.cubed.primitive.Blockwise op, long[] shape,
+      long[] chunks, DType out, CubedArray... xs) {
+    ArrayNode[] ns = new ArrayNode[xs.length];
+    for (int i = 0; i < xs.length; i++) {
+      ns[i] = xs[i].node();
+    }
+    return wrap(Core.blockwise(op, shape, chunks, out, ns), xs[0]);
+  }
+
   /** Rechunks (multistage, bounded memory); -1 keeps an axis whole. */
   public static CubedArray rechunk(CubedArray x, long... chunks) {
     return wrap(Core.rechunk(x.node(), chunks), x);

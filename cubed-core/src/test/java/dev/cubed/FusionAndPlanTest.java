@@ -95,4 +95,36 @@ class FusionAndPlanTest {
     assertThat(back.chunks()[0]).containsExactly(4, 4, 1);
     assertThat(back.numBlocks()).containsExactly(3, 3);
   }
+
+  @Test
+  void userBlockwiseWithStreamedKeysSumsRowsOfBlocks() {
+    Spec spec = EngineTestSupport.tinySpec(dir, 10_000_000);
+    NDArray a = EngineTestSupport.randomDoubles(6, 6, 8);
+    CubedArray x = Cubed.fromArray(a, new long[] {3, 2}, spec);
+    // output block i = elementwise sum of the 4 blocks of block-row i (read one at a time)
+    dev.cubed.primitive.Blockwise op = new dev.cubed.primitive.Blockwise("row_sum",
+        c -> List.of(dev.cubed.primitive.BlockKeys.stream(List.of(new long[] {c[0], 0},
+            new long[] {c[0], 1}, new long[] {c[0], 2}, new long[] {c[0], 3}))),
+        (args, c) -> {
+          @SuppressWarnings("unchecked")
+          java.util.Iterator<NDArray> it = (java.util.Iterator<NDArray>) args.get(0);
+          NDArray acc = it.next().copy();
+          while (it.hasNext()) {
+            acc = dev.cubed.nd.Elementwise.add(acc, it.next());
+          }
+          return acc;
+        }, new int[] {1}, new int[] {4}, 0);
+    NDArray got = Xp.blockwise(op, new long[] {6, 2}, new long[] {3, 2}, DType.FLOAT64, x)
+        .compute();
+    for (int i = 0; i < 6; i++) {
+      for (int j = 0; j < 2; j++) {
+        double s = 0;
+        for (int b = 0; b < 4; b++) {
+          s += a.getDouble(i * 8 + b * 2 + j);
+        }
+        assertThat(got.getDouble(i * 2 + j)).isCloseTo(s,
+            org.assertj.core.data.Offset.offset(1e-12));
+      }
+    }
+  }
 }
