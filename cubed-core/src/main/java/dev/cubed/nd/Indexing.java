@@ -131,6 +131,10 @@ public final class Indexing {
     System.arraycopy(inner, 0, outShape, 1, inner.length);
     NDArray out = NDArray.zeros(x.dtype(), outShape);
     int m = Gather.mult(x.dtype());
+    if (block == 1) {
+      Gather.runGather(x.data(), 0, sel, out.data(), 0, m);
+      return out;
+    }
     for (int j = 0; j < sel.length; j++) {
       System.arraycopy(x.data(), sel[j] * block * m, out.data(), j * block * m, block * m);
     }
@@ -152,6 +156,10 @@ public final class Indexing {
     System.arraycopy(inner, 0, vShape, 1, inner.length);
     NDArray v = Gather.valueFor("__setitem__", value, x.dtype(), vShape);
     int m = Gather.mult(x.dtype());
+    if (block == 1) {
+      Gather.runScatter(v.data(), 0, x.data(), 0, sel, m);
+      return;
+    }
     for (int j = 0; j < sel.length; j++) {
       System.arraycopy(v.data(), j * block * m, x.data(), sel[j] * block * m, block * m);
     }

@@ -317,6 +317,34 @@ public final class Manipulation {
     return Gather.orthogonal(x, pos);
   }
 
+  /**
+   * {@code repeat(x, repeats, axis)} with repeats given as an integer array (0-d or 1-d).
+   *
+   * @throws IllegalArgumentException for non-integer or multi-dimensional repeats, or as {@link
+   *     #repeat(NDArray, long[], int)}
+   */
+  public static NDArray repeat(NDArray x, NDArray repeats, int axis) {
+    return repeat(x, repeatValues(repeats), axis);
+  }
+
+  /** {@code repeat(x, repeats)} with {@code axis=None} and repeats as an integer array. */
+  public static NDArray repeat(NDArray x, NDArray repeats) {
+    return repeat(x, repeatValues(repeats));
+  }
+
+  private static long[] repeatValues(NDArray repeats) {
+    if (!repeats.dtype().isInteger() || repeats.ndim() > 1) {
+      throw new IllegalArgumentException(
+          "repeat: repeats must be a 0-d or 1-d integer array, got " + repeats.dtype() + " of"
+              + " shape " + Shapes.format(repeats.shape()));
+    }
+    long[] r = new long[repeats.size()];
+    for (int i = 0; i < r.length; i++) {
+      r[i] = repeats.getLong(i);
+    }
+    return r;
+  }
+
   /** {@code repeat(x, repeats)} with {@code axis=None}: repeats the flattened array. */
   public static NDArray repeat(NDArray x, long[] repeats) {
     return repeat(x.reshape(x.size()), repeats, 0);
