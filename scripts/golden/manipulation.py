@@ -69,6 +69,8 @@ def manipulation_cases(x, y, s, e):
         "roll_axes": np.roll(x, (1, -2), axis=(0, 2)),
         "roll_repeat_axis": np.roll(x, (1, 2), axis=(1, 1)),
         "roll_0d": np.roll(s, 3),
+        "roll_bcast_axis": np.roll(x, (1, 2), axis=0),
+        "roll_bcast_shift": np.roll(x, -1, axis=(0, 2)),
         "squeeze": np.squeeze(x[:, :1, :], axis=1),
         "squeeze_0d": np.squeeze(s.reshape(1, 1), axis=(0, 1)),
         "expand": np.expand_dims(x, axis=(0, -1)),

@@ -42,4 +42,18 @@ class BasicIndexTest {
     assertThat(Indexing.get(NDArray.zeros(DType.INT8, 0, 3), Index.all(), Index.at(2)).shape())
         .containsExactly(0);
   }
+
+  @Test
+  void overlappingAssignmentReadsOldValues() {
+    NDArray x = NDArray.arange(6);
+    Indexing.set(x, new Index[] {Index.slice(null, null, -1)}, x);
+    assertThat(x).isEqualTo(NDArray.of(new long[] {5, 4, 3, 2, 1, 0}));
+    NDArray y = NDArray.arange(4);
+    Indexing.setMask(y, NDArray.of(new boolean[] {true, true, true, true}),
+        Manipulation.reshape(y, 4));
+    assertThat(y).isEqualTo(NDArray.arange(4));
+    NDArray z = NDArray.arange(5);
+    Indexing.set(z, new Index[] {Index.slice(1L, null)}, Indexing.get(z, Index.slice(null, 4L)));
+    assertThat(z).isEqualTo(NDArray.of(new long[] {0, 0, 1, 2, 3}));
+  }
 }

@@ -22,6 +22,8 @@ class ManipulationErrorsTest {
         .hasMessageContaining("unstack: axis 0 is out of range for an array of 0 dimension");
     assertThatThrownBy(() -> Manipulation.roll(x, new long[] {1}, new int[] {-4}))
         .hasMessageContaining("roll: axis -4");
+    assertThatThrownBy(() -> Manipulation.roll(x, new long[] {1, 2}, new int[] {0, 1, 2}))
+        .hasMessageContaining("roll: shift [1, 2] and axis [0, 1, 2] must have the same length");
     assertThatThrownBy(() -> Manipulation.moveaxis(x, new int[] {0, 0}, new int[] {1, 2}))
         .hasMessageContaining("moveaxis: axis 0 is repeated");
     assertThatThrownBy(() -> Indexing.take(x, NDArray.of(new long[] {0}), 3))
