@@ -36,6 +36,22 @@ class CreationMiscTest {
   }
 
   @Test
+  void asarrayCopyPolicy() {
+    NDArray x = NDArray.of(new long[] {1, 2});
+    assertThat(Creation.asarray(x, null, Manipulation.Copy.NEVER)).isSameAs(x);
+    assertThat(Creation.asarray(x, DType.INT64, Manipulation.Copy.ALWAYS)).isNotSameAs(x)
+        .isEqualTo(x);
+    assertThat(Creation.asarray(x, DType.INT8, Manipulation.Copy.IF_NEEDED))
+        .isEqualTo(NDArray.of(new byte[] {1, 2}));
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+        () -> Creation.asarray(x, DType.INT8, Manipulation.Copy.NEVER))
+        .hasMessageContaining("asarray: copy=False, but converting a int64 array to int8");
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+        () -> Creation.asarray(new int[] {1}, null, Manipulation.Copy.NEVER))
+        .hasMessageContaining("needs a copy");
+  }
+
+  @Test
   void defaultDtypes() {
     assertThat(Creation.zeros(new long[] {2}, null).dtype()).isEqualTo(DType.FLOAT64);
     assertThat(Creation.empty(new long[] {2}, null).dtype()).isEqualTo(DType.FLOAT64);
