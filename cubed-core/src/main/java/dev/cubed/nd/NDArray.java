@@ -173,24 +173,11 @@ public final class NDArray {
 
   /**
    * Values from {@code start} (inclusive) to {@code stop} (exclusive) by {@code step}, like the
-   * standard's {@code arange}: {@code ceil((stop - start) / step)} elements, element {@code i} being
-   * {@code start + i * step}.
+   * standard's {@code arange}; computed as NumPy does (see {@link Creation#arange(double, double,
+   * double, DType)}).
    */
   public static NDArray arange(double start, double stop, double step, DType dtype) {
-    if (step == 0 || Double.isNaN(step)) {
-      throw new IllegalArgumentException("arange: step must be a non-zero number, got " + step);
-    }
-    double n = Math.ceil((stop - start) / step);
-    long len = (long) Math.max(0, n);
-    NDArray a = zeros(dtype, len);
-    for (int i = 0; i < len; i++) {
-      if (dtype.isInteger()) {
-        a.setLong(i, (long) start + (long) i * (long) step);
-      } else {
-        a.setDouble(i, start + i * step);
-      }
-    }
-    return a;
+    return Creation.arange(start, stop, step, dtype);
   }
 
   /** {@code arange(0, stop, 1)} of int64. */
