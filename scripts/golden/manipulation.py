@@ -6,8 +6,11 @@ case, keyed by the case name (list results as name_0, name_1, ...). The Java tes
 case table by name. Run from the repository root: python3 scripts/golden/manipulation.py
 """
 import os
+import warnings
 
 import numpy as np
+
+warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
 
 ROOT = os.path.join(os.path.dirname(__file__), "..", "..", "cubed-core", "src", "test",
                     "resources", "golden")
@@ -66,6 +69,8 @@ def manipulation_cases(x, y, s, e):
         "roll_axes": np.roll(x, (1, -2), axis=(0, 2)),
         "roll_repeat_axis": np.roll(x, (1, 2), axis=(1, 1)),
         "roll_0d": np.roll(s, 3),
+        "roll_bcast_axis": np.roll(x, (1, 2), axis=0),
+        "roll_bcast_shift": np.roll(x, -1, axis=(0, 2)),
         "squeeze": np.squeeze(x[:, :1, :], axis=1),
         "squeeze_0d": np.squeeze(s.reshape(1, 1), axis=(0, 1)),
         "expand": np.expand_dims(x, axis=(0, -1)),
@@ -143,7 +148,21 @@ def creation_cases(x, y, s, e):
         "eye_4_2_m1": np.eye(4, 2, k=-1, dtype=x.dtype),
         "full_7": np.full((2, 2), 7, dtype=x.dtype),
         "ones_empty": np.ones((0, 2), dtype=x.dtype),
+        "zeros_23": np.zeros((2, 3), dtype=x.dtype),
+        "astype": [astype_source(src).astype(x.dtype) for src in DTYPES],
     }
+
+
+def astype_source(src):
+    """A sample of dtype src whose conversion to every dtype is well defined in C (floats going
+    to integers stay within [0, 100))."""
+    d = np.dtype(src)
+    if d.kind in "fc":
+        v = np.array([0.0, -0.0, 1.5, 99.9, 0.25, 42.0, 7.75, 63.0], dtype=d)
+        if d.kind == "c":
+            v = (v + 1j * np.array([1, -2, 0.5, 0, 3, -0.0, 9, 1])).astype(d)
+        return v
+    return sample(src, 9, (8,))
 
 
 def ranges():
@@ -161,9 +180,15 @@ def ranges():
         "arange_u8_a": (250.0, 262.0, 1.0, "uint8"),
         "arange_i8_a": (5.0, -5.0, -3.0, "int8"),
         "arange_empty": (5.0, 1.0, 1.0, "float64"),
+        "arange_i16_a": (-300.0, 300.0, 37.0, "int16"),
+        "arange_u16_a": (100.0, 65535.0, 9000.0, "uint16"),
+        "arange_u32_a": (4.0e9, 4.2e9, 3.0e7, "uint32"),
+        "arange_u64_a": (3.0, 100.0, 7.0, "uint64"),
     }
     for k, (a, b, c, d) in aranges.items():
         out[k] = np.arange(a, b, c, dtype=d)
+    for src in DTYPES:
+        out["astype_src_" + src] = astype_source(src)
     out["arange_int_10"] = np.arange(10)
     out["arange_int_neg"] = np.arange(10, -7, -3)
     lin = {

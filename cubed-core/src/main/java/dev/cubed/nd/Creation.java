@@ -263,6 +263,27 @@ public final class Creation {
     return dtype == null || dtype == a.dtype() ? a : a.astype(dtype);
   }
 
+  /**
+   * {@code asarray(obj, dtype=dtype, copy=...)}: {@link Manipulation.Copy#ALWAYS} always returns new
+   * data; {@link Manipulation.Copy#NEVER} returns the given NDArray itself and fails when a
+   * conversion (a Java array, a scalar or another dtype) needs a copy.
+   *
+   * @throws IllegalArgumentException as {@link #asarray(Object, DType)}, or when {@code NEVER}
+   *     cannot be honoured
+   */
+  public static NDArray asarray(Object obj, DType dtype, Manipulation.Copy copy) {
+    if (copy == Manipulation.Copy.NEVER
+        && !(obj instanceof NDArray x && (dtype == null || dtype == x.dtype()))) {
+      throw new IllegalArgumentException(
+          "asarray: copy=False, but converting "
+              + (obj instanceof NDArray x ? "a " + x.dtype() + " array to " + dtype
+                  : obj == null ? "null" : "a " + obj.getClass().getSimpleName())
+              + " needs a copy");
+    }
+    NDArray a = asarray(obj, dtype);
+    return copy == Manipulation.Copy.ALWAYS && a == obj ? a.copy() : a;
+  }
+
   /** {@code asarray(obj)} keeping the object's dtype. */
   public static NDArray asarray(Object obj) {
     return asarray(obj, null);

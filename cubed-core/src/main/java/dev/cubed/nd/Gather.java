@@ -100,8 +100,21 @@ final class Gather {
   static void runGather(Object src, int base, int[] p, Object dst, int dp, int mult) {
     int n = p.length;
     if (mult == 2) {
-      for (int j = 0; j < n; j++) {
-        System.arraycopy(src, 2 * (base + p[j]), dst, 2 * (dp + j), 2);
+      if (src instanceof double[] s) {
+        double[] d = (double[]) dst;
+        for (int j = 0; j < n; j++) {
+          int from = 2 * (base + p[j]);
+          d[2 * (dp + j)] = s[from];
+          d[2 * (dp + j) + 1] = s[from + 1];
+        }
+      } else {
+        float[] s = (float[]) src;
+        float[] d = (float[]) dst;
+        for (int j = 0; j < n; j++) {
+          int from = 2 * (base + p[j]);
+          d[2 * (dp + j)] = s[from];
+          d[2 * (dp + j) + 1] = s[from + 1];
+        }
       }
     } else if (src instanceof double[] s) {
       double[] d = (double[]) dst;
@@ -146,8 +159,21 @@ final class Gather {
   static void runScatter(Object src, int sp, Object dst, int base, int[] p, int mult) {
     int n = p.length;
     if (mult == 2) {
-      for (int j = 0; j < n; j++) {
-        System.arraycopy(src, 2 * (sp + j), dst, 2 * (base + p[j]), 2);
+      if (src instanceof double[] s) {
+        double[] d = (double[]) dst;
+        for (int j = 0; j < n; j++) {
+          int to = 2 * (base + p[j]);
+          d[to] = s[2 * (sp + j)];
+          d[to + 1] = s[2 * (sp + j) + 1];
+        }
+      } else {
+        float[] s = (float[]) src;
+        float[] d = (float[]) dst;
+        for (int j = 0; j < n; j++) {
+          int to = 2 * (base + p[j]);
+          d[to] = s[2 * (sp + j)];
+          d[to + 1] = s[2 * (sp + j) + 1];
+        }
       }
     } else if (src instanceof double[] s) {
       double[] d = (double[]) dst;
@@ -219,13 +245,15 @@ final class Gather {
   }
 
   /**
-   * The value to write into a region of {@code shape} and dtype {@code dtype}: an NDArray (cast
-   * to the dtype and broadcast) or a scalar.
+   * The value to write into a region of {@code shape} of {@code dst}: an NDArray (cast to dst's
+   * dtype and broadcast; copied when it shares dst's data) or a scalar.
    */
-  static NDArray valueFor(String fn, Object value, DType dtype, long[] shape) {
+  static NDArray valueFor(String fn, Object value, NDArray dst, long[] shape) {
+    DType dtype = dst.dtype();
     NDArray v;
     if (value instanceof NDArray a) {
-      v = a.dtype() == dtype ? a : a.astype(dtype);
+      // a value sharing the destination's data is copied first, so overlapping writes read old values
+      v = a.dtype() != dtype ? a.astype(dtype) : a.data() == dst.data() ? a.copy() : a;
       Shapes.checkBroadcastTo(fn, v.shape(), shape);
       return java.util.Arrays.equals(v.shape(), shape) ? v : v.broadcastTo(shape);
     }

@@ -31,7 +31,7 @@ public final class Indexing {
    */
   public static void set(NDArray x, Index[] index, Object value) {
     BasicIndex bi = BasicIndex.resolve("__setitem__", index, x.shape());
-    NDArray v = Gather.valueFor("__setitem__", value, x.dtype(), bi.outputShape());
+    NDArray v = Gather.valueFor("__setitem__", value, x, bi.outputShape());
     Gather.scatterOrthogonal(x, bi.intPositions(), v.reshape(bi.selectionShape()));
   }
 
@@ -131,6 +131,10 @@ public final class Indexing {
     System.arraycopy(inner, 0, outShape, 1, inner.length);
     NDArray out = NDArray.zeros(x.dtype(), outShape);
     int m = Gather.mult(x.dtype());
+    if (block == 1) {
+      Gather.runGather(x.data(), 0, sel, out.data(), 0, m);
+      return out;
+    }
     for (int j = 0; j < sel.length; j++) {
       System.arraycopy(x.data(), sel[j] * block * m, out.data(), j * block * m, block * m);
     }
@@ -150,8 +154,12 @@ public final class Indexing {
     long[] vShape = new long[inner.length + 1];
     vShape[0] = sel.length;
     System.arraycopy(inner, 0, vShape, 1, inner.length);
-    NDArray v = Gather.valueFor("__setitem__", value, x.dtype(), vShape);
+    NDArray v = Gather.valueFor("__setitem__", value, x, vShape);
     int m = Gather.mult(x.dtype());
+    if (block == 1) {
+      Gather.runScatter(v.data(), 0, x.data(), 0, sel, m);
+      return;
+    }
     for (int j = 0; j < sel.length; j++) {
       System.arraycopy(v.data(), j * block * m, x.data(), sel[j] * block * m, block * m);
     }

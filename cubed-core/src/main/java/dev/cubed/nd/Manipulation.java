@@ -199,21 +199,25 @@ public final class Manipulation {
   }
 
   /**
-   * {@code roll(x, shift, axis=axes)}: shifts elements along each axis (wrapping); a shift tuple
-   * pairs with the axis tuple, a single shift applies to every listed axis. Repeated axes add up.
+   * {@code roll(x, shift, axis=axes)}: shifts elements along each axis (wrapping); the shift tuple
+   * pairs with the axis tuple, a single shift or a single axis broadcasting against the other (as
+   * NumPy). Shifts of a repeated axis add up.
    *
    * @throws IllegalArgumentException for tuples of different lengths or axes out of range
    */
   public static NDArray roll(NDArray x, long[] shift, int[] axes) {
     int nd = x.ndim();
-    if (shift.length != axes.length && shift.length != 1) {
+    int pairs = Math.max(shift.length, axes.length);
+    if ((shift.length != pairs && shift.length != 1) || (axes.length != pairs && axes.length != 1)
+        || axes.length == 0) {
       throw new IllegalArgumentException(
           "roll: shift " + Arrays.toString(shift) + " and axis " + Arrays.toString(axes)
-              + " must have the same length (or one shift for all axes)");
+              + " must have the same length, or one of them a single value (broadcast)");
     }
     long[] total = new long[nd];
-    for (int i = 0; i < axes.length; i++) {
-      total[Shapes.normalizeAxis("roll", axes[i], nd)] += shift[shift.length == 1 ? 0 : i];
+    for (int i = 0; i < pairs; i++) {
+      int a = Shapes.normalizeAxis("roll", axes[axes.length == 1 ? 0 : i], nd);
+      total[a] += shift[shift.length == 1 ? 0 : i];
     }
     int[][] pos = Gather.identity(x.shape());
     for (int k = 0; k < nd; k++) {
@@ -315,6 +319,34 @@ public final class Manipulation {
     }
     pos[ax] = p;
     return Gather.orthogonal(x, pos);
+  }
+
+  /**
+   * {@code repeat(x, repeats, axis)} with repeats given as an integer array (0-d or 1-d).
+   *
+   * @throws IllegalArgumentException for non-integer or multi-dimensional repeats, or as {@link
+   *     #repeat(NDArray, long[], int)}
+   */
+  public static NDArray repeat(NDArray x, NDArray repeats, int axis) {
+    return repeat(x, repeatValues(repeats), axis);
+  }
+
+  /** {@code repeat(x, repeats)} with {@code axis=None} and repeats as an integer array. */
+  public static NDArray repeat(NDArray x, NDArray repeats) {
+    return repeat(x, repeatValues(repeats));
+  }
+
+  private static long[] repeatValues(NDArray repeats) {
+    if (!repeats.dtype().isInteger() || repeats.ndim() > 1) {
+      throw new IllegalArgumentException(
+          "repeat: repeats must be a 0-d or 1-d integer array, got " + repeats.dtype() + " of"
+              + " shape " + Shapes.format(repeats.shape()));
+    }
+    long[] r = new long[repeats.size()];
+    for (int i = 0; i < r.length; i++) {
+      r[i] = repeats.getLong(i);
+    }
+    return r;
   }
 
   /** {@code repeat(x, repeats)} with {@code axis=None}: repeats the flattened array. */

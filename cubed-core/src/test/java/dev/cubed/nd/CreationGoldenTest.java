@@ -35,13 +35,23 @@ class CreationGoldenTest {
     t.put("eye_4_2_m1", i -> Creation.eye(4, 2, -1, i.x().dtype()));
     t.put("full_7", i -> Creation.full(new long[] {2, 2}, 7, i.x().dtype()));
     t.put("ones_empty", i -> Creation.ones(new long[] {0, 2}, i.x().dtype()));
+    t.put("zeros_23", i -> Creation.zeros(new long[] {2, 3}, i.x().dtype()));
+    t.put("astype", i -> {
+      Map<String, NDArray> r = GoldenCases.load("creation", "ranges");
+      DType[] all = DType.values();
+      NDArray[] out = new NDArray[all.length];
+      for (int k = 0; k < all.length; k++) {
+        out[k] = DataTypes.astype(r.get("astype_src_" + all[k].standardName()), i.x().dtype());
+      }
+      return out;
+    });
     return t;
   }
 
   @ParameterizedTest
   @EnumSource(DType.class)
   void goldenPerDtype(DType dt) {
-    assertThat(GoldenCases.check("creation", dt, cases())).isEqualTo(18);
+    assertThat(GoldenCases.check("creation", dt, cases())).isEqualTo(32);
   }
 
   @Test
@@ -59,6 +69,10 @@ class CreationGoldenTest {
         {"arange_u8_a", 250.0, 262.0, 1.0, DType.UINT8},
         {"arange_i8_a", 5.0, -5.0, -3.0, DType.INT8},
         {"arange_empty", 5.0, 1.0, 1.0, null},
+        {"arange_i16_a", -300.0, 300.0, 37.0, DType.INT16},
+        {"arange_u16_a", 100.0, 65535.0, 9000.0, DType.UINT16},
+        {"arange_u32_a", 4.0e9, 4.2e9, 3.0e7, DType.UINT32},
+        {"arange_u64_a", 3.0, 100.0, 7.0, DType.UINT64},
     };
     for (Object[] c : a) {
       NDArray got = Creation.arange((double) c[1], (double) c[2], (double) c[3], (DType) c[4]);

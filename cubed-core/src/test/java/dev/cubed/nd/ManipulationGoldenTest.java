@@ -45,6 +45,8 @@ class ManipulationGoldenTest {
     t.put("roll_axes", i -> Manipulation.roll(i.x(), new long[] {1, -2}, new int[] {0, 2}));
     t.put("roll_repeat_axis", i -> Manipulation.roll(i.x(), new long[] {1, 2}, new int[] {1, 1}));
     t.put("roll_0d", i -> Manipulation.roll(i.s(), 3));
+    t.put("roll_bcast_axis", i -> Manipulation.roll(i.x(), new long[] {1, 2}, new int[] {0}));
+    t.put("roll_bcast_shift", i -> Manipulation.roll(i.x(), new long[] {-1}, new int[] {0, 2}));
     t.put("squeeze", i -> Manipulation.squeeze(Indexing.get(i.x(), Index.all(),
         sl(null, 1L, 1)), 1));
     t.put("squeeze_0d", i -> Manipulation.squeeze(i.s().reshape(1, 1), 0, 1));
