@@ -91,6 +91,38 @@ class SortingGoldenTest {
     }
   }
 
+  /** Above 2^20 keys the top-level buckets sort in parallel: check order, stability, permutation. */
+  @Test
+  void millionsOfFloatsAreSortedStably() {
+    Random r = new Random(7);
+    int n = (1 << 20) + 77;
+    double[] d = new double[n];
+    for (int i = 0; i < n; i++) {
+      d[i] = r.nextInt(100) == 0 ? Double.NaN : (r.nextInt(1000) - 500) * 0.25 * r.nextDouble();
+    }
+    NDArray x = NDArray.of(d, n);
+    for (Sorting.Order order : Sorting.Order.values()) {
+      long[] idx = (long[]) Sorting.argsort(x, 0, order).data();
+      double[] s = (double[]) Sorting.sort(x, 0, order).data();
+      boolean desc = order == Sorting.Order.DESCENDING;
+      boolean[] seen = new boolean[n];
+      for (int i = 0; i < n; i++) {
+        int p = (int) idx[i];
+        assertThat(seen[p]).isFalse();
+        seen[p] = true;
+        assertThat(Double.compare(s[i] + 0.0, d[p] + 0.0)).isZero();
+        if (i > 0) {
+          int q = (int) idx[i - 1];
+          int c = compare(x, q, p, desc);
+          assertThat(c).as("%s order at %d", order, i).isLessThanOrEqualTo(0);
+          if (c == 0) {
+            assertThat(q).as("%s stability at %d", order, i).isLessThan(p);
+          }
+        }
+      }
+    }
+  }
+
   private static int compare(NDArray x, int a, int b, boolean desc) {
     if (x.dtype().isRealFloating()) {
       double u = x.getDouble(a);
