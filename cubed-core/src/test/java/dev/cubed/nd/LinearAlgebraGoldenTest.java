@@ -137,6 +137,32 @@ class LinearAlgebraGoldenTest {
     assertThatThrownBy(() -> LinearAlgebra.outer(a, a)).hasMessageContaining("outer: operands must be 1-d");
   }
 
+  /**
+   * Native OpenBLAS routines may use stack buffers (its LU crashes on 1 MB stacks); gemm through
+   * matmul must work on small-stack worker threads, for matrix-matrix and matrix-vector shapes.
+   */
+  @Test
+  void blasProductsRunOnSmallStackThreads() throws Exception {
+    Throwable[] failure = new Throwable[1];
+    Thread t = new Thread(null, () -> {
+      try {
+        for (int n : new int[] {1, 7, 100, 257, 600}) {
+          NDArray x = NDArray.ones(DType.FLOAT64, n, n);
+          assertThat(LinearAlgebra.matmul(x, x).getDouble(0)).isEqualTo(n);
+          NDArray f = x.astype(DType.FLOAT32);
+          assertThat(LinearAlgebra.matmul(f, f).getDouble(n * n - 1)).isEqualTo(n);
+          assertThat(LinearAlgebra.matmul(x, NDArray.ones(DType.FLOAT64, n)).getDouble(0))
+              .isEqualTo(n);
+        }
+      } catch (Throwable e) {
+        failure[0] = e;
+      }
+    }, "small-stack", 256 * 1024);
+    t.start();
+    t.join();
+    assertThat(failure[0]).isNull();
+  }
+
   @Test
   void blasIsNativeWhenOpenBlasInstalled() {
     String d = Blas.describe();
