@@ -137,26 +137,6 @@ public final class Sorting {
     return out;
   }
 
-  /** Stable ascending permutation of all elements of a real or bool array in C order. */
-  static int[] argsortFlat(NDArray x) {
-    int n = x.size();
-    int[] perm = new int[n];
-    for (int i = 0; i < n; i++) {
-      perm[i] = i;
-    }
-    if (x.dtype().isComplex()) {
-      double[] re = new double[n];
-      double[] im = new double[n];
-      complexLane(x, 0, 1, n, re, im);
-      ComplexSort.argsort(re, im, n, false, perm);
-      return perm;
-    }
-    long[] keys = new long[n];
-    SortKeys.keys(x.dtype(), x.data(), 0, 1, n, keys, false);
-    RadixSort.sort(keys, perm, n, null, null);
-    return perm;
-  }
-
   static void complexLane(NDArray x, int base, int stride, int n, double[] re, double[] im) {
     Object d = x.data();
     if (d instanceof double[] a) {
