@@ -3,7 +3,7 @@
 
 Writes cubed-core/src/test/resources/golden/fft/<family>.npz (keys "<id>_out": NumPy's result;
 inputs under the key named by the case's "x", shared by cases using the same input) and
-cases.json (one record per case: id, family, fn, x, n, axis, s, axes, norm, d).
+cases.json (one record per case: id, family, fn, x, n, axis, s, axes, norm, d, dtype).
 Families: c128, c64 (complex inputs), f64, f32 (real float inputs), int (integer and bool inputs),
 freq (fftfreq/rfftfreq), shift (fftshift/ifftshift on every dtype).
 Run from the repository root: python3 scripts/golden/fft.py
@@ -22,7 +22,8 @@ keep = []
 NORMS = ["backward", "ortho", "forward"]
 
 
-def add(family, fn, x, out, n=None, axis=-1, s=None, axes=None, norm="backward", d=None):
+def add(family, fn, x, out, n=None, axis=-1, s=None, axes=None, norm="backward", d=None,
+        dtype=None):
     cid = "c%d" % len(cases)
     fam = families.setdefault(family, {})
     xkey = None
@@ -36,7 +37,7 @@ def add(family, fn, x, out, n=None, axis=-1, s=None, axes=None, norm="backward",
             fam[xkey] = x
     fam[cid + "_out"] = out
     cases.append(dict(id=cid, family=family, fn=fn, x=xkey, n=n, axis=axis, s=s, axes=axes,
-                      norm=norm, d=d))
+                      norm=norm, d=d, dtype=dtype))
 
 
 def crand(shape, dt):
@@ -109,8 +110,12 @@ for fam, cdt, rdt in [("c128", np.complex128, np.float64), ("c64", np.complex64,
     add(rfam, "rfftn", x3, np.fft.rfftn(x3, axes=(0, 1)), axes=[0, 1])
     add(rfam, "rfftn", x3, np.fft.rfftn(x3, s=(3, 8), axes=(2, 0)), s=[3, 8], axes=[2, 0])
     add(rfam, "rfftn", x3, np.fft.rfftn(x3, s=(7, 4), axes=(1, 2)), s=[7, 4])
-    # irfft of real input (promoted to complex)
+    # complex-to-complex and complex-to-real transforms of real input (promoted to complex)
     add(rfam, "irfft", x, np.fft.irfft(x))
+    add(rfam, "hfft", x, np.fft.hfft(x, norm="ortho"), norm="ortho")
+    add(rfam, "ifft", x, np.fft.ifft(x, n=12), n=12)
+    add(rfam, "ifftn", x3, np.fft.ifftn(x3))
+    add(rfam, "irfftn", x3, np.fft.irfftn(x3, axes=(0, 2)), axes=[0, 2])
 
 # integer and bool inputs promote to complex128 / float64 arithmetic
 for dt in [np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64]:
@@ -135,6 +140,11 @@ for n in (1, 2, 5, 8, 17):
     for d in (1.0, 0.25, -2.0):
         add("freq", "fftfreq", None, np.fft.fftfreq(n, d), n=n, d=d)
         add("freq", "rfftfreq", None, np.fft.rfftfreq(n, d), n=n, d=d)
+        # float32 frequencies: the float64 values rounded once
+        add("freq", "fftfreq", None, np.fft.fftfreq(n, d).astype(np.float32), n=n, d=d,
+            dtype="float32")
+        add("freq", "rfftfreq", None, np.fft.rfftfreq(n, d).astype(np.float32), n=n, d=d,
+            dtype="float32")
 
 # shifts on every dtype, including 0-d and empty
 ALL = [np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64,

@@ -48,7 +48,8 @@ class FftGoldenTest {
       for (JsonNode c : root) {
         String label = c.get("id").asText() + " " + c.get("family").asText() + " "
             + c.get("fn").asText() + " n=" + c.get("n") + " axis=" + c.get("axis") + " s="
-            + c.get("s") + " axes=" + c.get("axes") + " norm=" + c.get("norm").asText();
+            + c.get("s") + " axes=" + c.get("axes") + " norm=" + c.get("norm").asText()
+            + (c.get("dtype").isNull() ? "" : " dtype=" + c.get("dtype").asText());
         out.add(Arguments.of(label, c));
       }
     }
@@ -69,6 +70,11 @@ class FftGoldenTest {
 
   private static Integer intOrNull(JsonNode n) {
     return n == null || n.isNull() ? null : n.asInt();
+  }
+
+  private static DType freqDtype(JsonNode c) {
+    JsonNode d = c.get("dtype");
+    return d == null || d.isNull() ? DType.FLOAT64 : DType.fromName(d.asText());
   }
 
   @ParameterizedTest(name = "{0}")
@@ -94,8 +100,8 @@ class FftGoldenTest {
       case "ifftn" -> Fft.ifftn(x, s, axes, norm);
       case "rfftn" -> Fft.rfftn(x, s, axes, norm);
       case "irfftn" -> Fft.irfftn(x, s, axes, norm);
-      case "fftfreq" -> Fft.fftfreq(n, c.get("d").asDouble());
-      case "rfftfreq" -> Fft.rfftfreq(n, c.get("d").asDouble());
+      case "fftfreq" -> Fft.fftfreq(n, c.get("d").asDouble(), freqDtype(c));
+      case "rfftfreq" -> Fft.rfftfreq(n, c.get("d").asDouble(), freqDtype(c));
       case "fftshift" -> axes == null ? Fft.fftshift(x) : Fft.fftshift(x, axes);
       case "ifftshift" -> axes == null ? Fft.ifftshift(x) : Fft.ifftshift(x, axes);
       default -> throw new AssertionError("unknown function " + fn);

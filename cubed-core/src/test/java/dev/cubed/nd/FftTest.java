@@ -109,7 +109,8 @@ class FftTest {
 
   /**
    * A pure tone exp(2 pi i k0 j / n) transforms to n at k0 and 0 elsewhere; the error stays at the
-   * eps * log2(n) level relative to n for every plan kind.
+   * eps * log2(n) level relative to n for every plan kind
+   * (measured: about 0.06-0.15 eps * log2(n)).
    */
   @ParameterizedTest
   @ValueSource(ints = {4096, 3000, 4999, 1021})
@@ -128,7 +129,7 @@ class FftTest {
       worst = Math.max(worst, Math.hypot(f[2 * k] - wr, f[2 * k + 1]));
     }
     assertThat(worst / n).as("relative error n=%d", n)
-        .isLessThanOrEqualTo(4 * 0x1p-52 * Math.log(n) / Math.log(2));
+        .isLessThanOrEqualTo(0x1p-52 * Math.log(n) / Math.log(2));
   }
 
   @Test
