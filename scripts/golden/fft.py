@@ -134,6 +134,7 @@ for dt in [np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16,
     add("int", "rfftn", x, np.fft.rfftn(x, norm="ortho"), norm="ortho")
     add("int", "irfft", x, np.fft.irfft(x))
     add("int", "hfft", x, np.fft.hfft(x))
+    add("int", "irfftn", x, np.fft.irfftn(x))
 
 # frequencies
 for n in (1, 2, 5, 8, 17):

@@ -79,24 +79,30 @@ final class FftAxis {
     int len = shape[axis];
     int h = n / 2 + 1;
     double[] out = new double[2 * outSize(outer, h, inner, fn)];
-    FftPlan plan = FftPlan.of(n);
-    double[] re = new double[n];
-    double[] im = new double[n];
+    FftReal plan = FftReal.of(n);
+    double[] line = new double[n];
+    double[] hr = new double[h];
+    double[] hi = new double[h];
+    double[] re = new double[plan.workLength()];
+    double[] im = new double[plan.workLength()];
     int copy = Math.min(len, n);
     for (long o = 0; o < outer; o++) {
       for (int i = 0; i < inner; i++) {
         long inBase = o * len * inner + i;
         long outBase = o * h * inner + i;
-        for (int a = 0; a < copy; a++) {
-          re[a] = in[(int) (inBase + (long) a * inner)];
+        if (inner == 1) {
+          System.arraycopy(in, (int) inBase, line, 0, copy);
+        } else {
+          for (int a = 0; a < copy; a++) {
+            line[a] = in[(int) (inBase + (long) a * inner)];
+          }
         }
-        java.util.Arrays.fill(re, copy, n, 0.0);
-        java.util.Arrays.fill(im, 0.0);
-        plan.forward(re, im);
+        java.util.Arrays.fill(line, copy, n, 0.0);
+        plan.forward(line, hr, hi, re, im);
         for (int a = 0; a < h; a++) {
           int dst = (int) (2 * (outBase + (long) a * inner));
-          out[dst] = re[a] * scale;
-          out[dst + 1] = im[a] * scale;
+          out[dst] = hr[a] * scale;
+          out[dst + 1] = hi[a] * scale;
         }
       }
     }
@@ -116,30 +122,34 @@ final class FftAxis {
     int len = shape[axis];
     int h = n / 2 + 1;
     double[] out = new double[outSize(outer, n, inner, fn)];
-    FftPlan plan = FftPlan.of(n);
-    double[] re = new double[n];
-    double[] im = new double[n];
+    FftReal plan = FftReal.of(n);
+    double[] line = new double[n];
+    double[] hr = new double[h];
+    double[] hi = new double[h];
+    double[] re = new double[plan.workLength()];
+    double[] im = new double[plan.workLength()];
     int copy = Math.min(len, h);
     for (long o = 0; o < outer; o++) {
       for (int i = 0; i < inner; i++) {
         long inBase = o * len * inner + i;
         long outBase = o * n * inner + i;
-        java.util.Arrays.fill(re, 0.0);
-        java.util.Arrays.fill(im, 0.0);
         for (int a = 0; a < copy; a++) {
           int src = (int) (2 * (inBase + (long) a * inner));
-          re[a] = in[src];
-          im[a] = in[src + 1];
+          hr[a] = in[src];
+          hi[a] = in[src + 1];
         }
-        for (int a = 1; a < h; a++) {
-          if (n - a > a) {
-            re[n - a] = re[a];
-            im[n - a] = -im[a];
+        java.util.Arrays.fill(hr, copy, h, 0.0);
+        java.util.Arrays.fill(hi, copy, h, 0.0);
+        plan.backward(hr, hi, line, re, im);
+        if (inner == 1) {
+          int base = (int) outBase;
+          for (int a = 0; a < n; a++) {
+            out[base + a] = line[a] * scale;
           }
-        }
-        plan.backward(re, im);
-        for (int a = 0; a < n; a++) {
-          out[(int) (outBase + (long) a * inner)] = re[a] * scale;
+        } else {
+          for (int a = 0; a < n; a++) {
+            out[(int) (outBase + (long) a * inner)] = line[a] * scale;
+          }
         }
       }
     }
