@@ -44,6 +44,7 @@ final class FftAxis {
     FftPlan plan = FftPlan.of(n);
     double[] re = new double[n];
     double[] im = new double[n];
+    FftPlan.Work w = plan.newWork();
     int copy = Math.min(len, n);
     for (long o = 0; o < outer; o++) {
       for (int i = 0; i < inner; i++) {
@@ -57,9 +58,9 @@ final class FftAxis {
         java.util.Arrays.fill(re, copy, n, 0.0);
         java.util.Arrays.fill(im, copy, n, 0.0);
         if (dir == Direction.FORWARD) {
-          plan.forward(re, im);
+          plan.forward(re, im, w);
         } else {
-          plan.backward(re, im);
+          plan.backward(re, im, w);
         }
         for (int a = 0; a < n; a++) {
           int dst = (int) (2 * (outBase + (long) a * inner));
@@ -85,6 +86,7 @@ final class FftAxis {
     double[] hi = new double[h];
     double[] re = new double[plan.workLength()];
     double[] im = new double[plan.workLength()];
+    FftPlan.Work w = plan.newWork();
     int copy = Math.min(len, n);
     for (long o = 0; o < outer; o++) {
       for (int i = 0; i < inner; i++) {
@@ -98,7 +100,7 @@ final class FftAxis {
           }
         }
         java.util.Arrays.fill(line, copy, n, 0.0);
-        plan.forward(line, hr, hi, re, im);
+        plan.forward(line, hr, hi, re, im, w);
         for (int a = 0; a < h; a++) {
           int dst = (int) (2 * (outBase + (long) a * inner));
           out[dst] = hr[a] * scale;
@@ -128,6 +130,7 @@ final class FftAxis {
     double[] hi = new double[h];
     double[] re = new double[plan.workLength()];
     double[] im = new double[plan.workLength()];
+    FftPlan.Work w = plan.newWork();
     int copy = Math.min(len, h);
     for (long o = 0; o < outer; o++) {
       for (int i = 0; i < inner; i++) {
@@ -140,7 +143,7 @@ final class FftAxis {
         }
         java.util.Arrays.fill(hr, copy, h, 0.0);
         java.util.Arrays.fill(hi, copy, h, 0.0);
-        plan.backward(hr, hi, line, re, im);
+        plan.backward(hr, hi, line, re, im, w);
         if (inner == 1) {
           int base = (int) outBase;
           for (int a = 0; a < n; a++) {

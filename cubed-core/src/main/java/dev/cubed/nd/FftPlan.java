@@ -209,22 +209,64 @@ final class FftPlan {
     return new int[][] {java.util.Arrays.copyOf(buf, k), {maxPrime}};
   }
 
+  /**
+   * Scratch space of one plan for one thread: allocate once with {@link #newWork()} and reuse it
+   * across the lines of a transform.
+   */
+  static final class Work {
+    private static final Work EMPTY = new Work(null, null, null);
+    final double[] a;
+    final double[] b;
+    final double[] s;
+
+    private Work(double[] a, double[] b, double[] s) {
+      this.a = a;
+      this.b = b;
+      this.s = s;
+    }
+  }
+
+  /** Fresh scratch space for this plan (none for powers of two). */
+  Work newWork() {
+    return switch (kind) {
+      case TRIVIAL, POW2 -> Work.EMPTY;
+      case MIXED -> {
+        int maxP = 0;
+        for (int p : factors) {
+          maxP = Math.max(maxP, p);
+        }
+        yield new Work(new double[n], new double[n], new double[2 * maxP]);
+      }
+      case BLUESTEIN -> new Work(new double[sub.n], new double[sub.n], null);
+    };
+  }
+
   /** In-place forward DFT: X[k] = sum_j x[j] exp(-2 pi i j k / n). Arrays of length >= n. */
   void forward(double[] re, double[] im) {
+    forward(re, im, newWork());
+  }
+
+  /** {@link #forward(double[], double[])} using scratch space from {@link #newWork()}. */
+  void forward(double[] re, double[] im, Work w) {
     switch (kind) {
       case TRIVIAL -> { }
       case POW2 -> pow2(re, im);
-      case MIXED -> mixed(re, im);
-      case BLUESTEIN -> bluestein(re, im);
+      case MIXED -> mixed(re, im, w);
+      case BLUESTEIN -> bluestein(re, im, w);
     }
   }
 
   /** In-place unnormalized inverse DFT (positive exponent), via conjugation of the forward one. */
   void backward(double[] re, double[] im) {
+    backward(re, im, newWork());
+  }
+
+  /** {@link #backward(double[], double[])} using scratch space from {@link #newWork()}. */
+  void backward(double[] re, double[] im, Work w) {
     for (int i = 0; i < n; i++) {
       im[i] = -im[i];
     }
-    forward(re, im);
+    forward(re, im, w);
     for (int i = 0; i < n; i++) {
       im[i] = -im[i];
     }
@@ -266,15 +308,10 @@ final class FftPlan {
 
   // ------------------------------------------------------------------ mixed radix
 
-  private void mixed(double[] re, double[] im) {
-    double[] inRe = java.util.Arrays.copyOf(re, n);
-    double[] inIm = java.util.Arrays.copyOf(im, n);
-    int maxP = 0;
-    for (int p : factors) {
-      maxP = Math.max(maxP, p);
-    }
-    double[] scratch = new double[4 * maxP];
-    work(re, im, 0, inRe, inIm, 0, 1, 0, scratch);
+  private void mixed(double[] re, double[] im, Work w) {
+    System.arraycopy(re, 0, w.a, 0, n);
+    System.arraycopy(im, 0, w.b, 0, n);
+    work(re, im, 0, w.a, w.b, 0, 1, 0, w.s);
   }
 
   private void work(double[] oR, double[] oI, int oOff, double[] iR, double[] iI, int iOff,
@@ -384,22 +421,24 @@ final class FftPlan {
 
   // ------------------------------------------------------------------ Bluestein
 
-  private void bluestein(double[] re, double[] im) {
+  private void bluestein(double[] re, double[] im, Work w) {
     int m = sub.n;
-    double[] ar = new double[m];
-    double[] ai = new double[m];
+    double[] ar = w.a;
+    double[] ai = w.b;
+    java.util.Arrays.fill(ar, n, m, 0.0);
+    java.util.Arrays.fill(ai, n, m, 0.0);
     for (int k = 0; k < n; k++) {
       ar[k] = re[k] * chirpRe[k] - im[k] * chirpIm[k];
       ai[k] = re[k] * chirpIm[k] + im[k] * chirpRe[k];
     }
-    sub.forward(ar, ai);
+    sub.forward(ar, ai, Work.EMPTY);
     for (int k = 0; k < m; k++) {
       double xr = ar[k] * kernRe[k] - ai[k] * kernIm[k];
       double xi = ar[k] * kernIm[k] + ai[k] * kernRe[k];
       ar[k] = xr;
       ai[k] = xi;
     }
-    sub.backward(ar, ai);
+    sub.backward(ar, ai, Work.EMPTY);
     for (int k = 0; k < n; k++) {
       re[k] = ar[k] * chirpRe[k] - ai[k] * chirpIm[k];
       im[k] = ar[k] * chirpIm[k] + ai[k] * chirpRe[k];

@@ -58,6 +58,11 @@ final class FftReal {
     }
   }
 
+  /** Fresh scratch space of the underlying complex plan. */
+  FftPlan.Work newWork() {
+    return plan.newWork();
+  }
+
   /** Length of the work arrays {@link #forward} and {@link #backward} need. */
   int workLength() {
     return packed ? n / 2 + 1 : n;
@@ -66,13 +71,14 @@ final class FftReal {
   /**
    * Forward transform of {@code x[0..n)}: writes the {@code n/2 + 1} non-negative frequency terms
    * to {@code outRe/outIm} (length >= n/2 + 1). {@code re, im} are work arrays of
-   * {@link #workLength()}.
+   * {@link #workLength()}, {@code w} from {@link #newWork()}.
    */
-  void forward(double[] x, double[] outRe, double[] outIm, double[] re, double[] im) {
+  void forward(double[] x, double[] outRe, double[] outIm, double[] re, double[] im,
+      FftPlan.Work w) {
     if (!packed) {
       System.arraycopy(x, 0, re, 0, n);
       java.util.Arrays.fill(im, 0, n, 0.0);
-      plan.forward(re, im);
+      plan.forward(re, im, w);
       System.arraycopy(re, 0, outRe, 0, n / 2 + 1);
       System.arraycopy(im, 0, outIm, 0, n / 2 + 1);
       return;
@@ -82,7 +88,7 @@ final class FftReal {
       re[j] = x[2 * j];
       im[j] = x[2 * j + 1];
     }
-    plan.forward(re, im);
+    plan.forward(re, im, w);
     for (int k = 0; k <= h; k++) {
       int a = k == h ? 0 : k;
       int b = k == 0 ? 0 : h - k;
@@ -99,9 +105,10 @@ final class FftReal {
   /**
    * Unnormalized inverse: from the half spectrum {@code inRe/inIm[0..n/2]} (imaginary parts of the
    * zero and, for even n, Nyquist terms ignored) writes the real line to {@code y[0..n)}.
-   * {@code re, im} are work arrays of {@link #workLength()}; the inputs are not modified.
+   * {@code re, im} are work arrays of {@link #workLength()}, {@code w} from {@link #newWork()}; the inputs are not modified.
    */
-  void backward(double[] inRe, double[] inIm, double[] y, double[] re, double[] im) {
+  void backward(double[] inRe, double[] inIm, double[] y, double[] re, double[] im,
+      FftPlan.Work w) {
     int h = n / 2;
     if (!packed) {
       re[0] = inRe[0];
@@ -112,7 +119,7 @@ final class FftReal {
         re[n - k] = inRe[k];
         im[n - k] = -inIm[k];
       }
-      plan.backward(re, im);
+      plan.backward(re, im, w);
       System.arraycopy(re, 0, y, 0, n);
       return;
     }
@@ -133,7 +140,7 @@ final class FftReal {
       re[k] = er - oi;
       im[k] = ei + or;
     }
-    plan.backward(re, im);
+    plan.backward(re, im, w);
     for (int j = 0; j < h; j++) {
       y[2 * j] = re[j];
       y[2 * j + 1] = im[j];
