@@ -6,8 +6,9 @@ import java.util.Arrays;
 /**
  * The Array API {@code fft} extension on in-memory {@link NDArray} chunks.
  *
- * <p>Every transform runs in double precision, for any length in O(n log n) (radix-2 for powers of
- * two, mixed radix for lengths whose prime factors are at most 23, Bluestein otherwise). Results of
+ * <p>Every transform runs in double precision, for any length in O(n log n) (mixed radix 4/2/odd
+ * primes for lengths whose prime factors are at most 23, powers of two included; Bluestein
+ * otherwise; real transforms of even length packed into half-length complex ones). Results of
  * {@code float32}/{@code complex64} inputs are computed in double and rounded once to
  * {@code complex64}/{@code float32}.
  *
@@ -177,7 +178,6 @@ public final class Fft {
    */
   public static NDArray irfftn(NDArray x, int[] s, int[] axes, Norm norm) {
     String fn = "irfftn";
-    checkNumeric(fn, x);
     int[][] sa = resolve(fn, x.shape(), s, axes, true);
     int[] ax = sa[1];
     int[] ls = sa[0];
@@ -297,7 +297,6 @@ public final class Fft {
 
   private static NDArray complex1(String fn, NDArray x, Integer n, int axis, Norm norm,
       Direction dir) {
-    checkNumeric(fn, x);
     int ax = Shapes.normalizeAxis(fn, axis, x.ndim());
     int len = length(fn, n, (int) x.shape(ax));
     int[] shape = intShape(x);
@@ -308,7 +307,6 @@ public final class Fft {
 
   private static NDArray complexN(String fn, NDArray x, int[] s, int[] axes, Norm norm,
       Direction dir) {
-    checkNumeric(fn, x);
     int[][] sa = resolve(fn, x.shape(), s, axes, false);
     int[] shape = intShape(x);
     double[] buf = complexBuffer(x);
@@ -334,7 +332,6 @@ public final class Fft {
 
   private static NDArray irfft1(String fn, NDArray x, Integer n, int axis, Norm norm,
       boolean conjugate) {
-    checkNumeric(fn, x);
     int ax = Shapes.normalizeAxis(fn, axis, x.ndim());
     int len = n != null ? length(fn, n, 0) : length(fn, null, 2 * ((int) x.shape(ax) - 1));
     int[] shape = intShape(x);
@@ -422,10 +419,6 @@ public final class Fft {
   }
 
   // ------------------------------------------------------------------ dtype handling
-
-  private static void checkNumeric(String fn, NDArray x) {
-    // every dtype (bool included) promotes to complex; nothing to reject
-  }
 
   private static void checkReal(String fn, NDArray x) {
     if (x.dtype().isComplex()) {

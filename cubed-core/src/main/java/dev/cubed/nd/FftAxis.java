@@ -31,8 +31,8 @@ final class FftAxis {
   }
 
   /**
-   * Complex to complex along an axis: output axis length {@code n}. {@code inverse} selects the
-   * positive exponent.
+   * Complex to complex along an axis: output axis length {@code n}. {@link Direction#BACKWARD}
+   * selects the positive exponent.
    */
   static double[] complex(double[] in, int[] shape, int axis, int n, Direction dir, double scale,
       String fn) {
@@ -50,10 +50,17 @@ final class FftAxis {
       for (int i = 0; i < inner; i++) {
         long inBase = o * len * inner + i;
         long outBase = o * n * inner + i;
-        for (int a = 0; a < copy; a++) {
-          int src = (int) (2 * (inBase + (long) a * inner));
-          re[a] = in[src];
-          im[a] = in[src + 1];
+        if (inner == 1) { // contiguous lines
+          for (int a = 0, src = (int) (2 * inBase); a < copy; a++, src += 2) {
+            re[a] = in[src];
+            im[a] = in[src + 1];
+          }
+        } else {
+          for (int a = 0; a < copy; a++) {
+            int src = (int) (2 * (inBase + (long) a * inner));
+            re[a] = in[src];
+            im[a] = in[src + 1];
+          }
         }
         java.util.Arrays.fill(re, copy, n, 0.0);
         java.util.Arrays.fill(im, copy, n, 0.0);
@@ -62,10 +69,17 @@ final class FftAxis {
         } else {
           plan.backward(re, im, w);
         }
-        for (int a = 0; a < n; a++) {
-          int dst = (int) (2 * (outBase + (long) a * inner));
-          out[dst] = re[a] * scale;
-          out[dst + 1] = im[a] * scale;
+        if (inner == 1) {
+          for (int a = 0, dst = (int) (2 * outBase); a < n; a++, dst += 2) {
+            out[dst] = re[a] * scale;
+            out[dst + 1] = im[a] * scale;
+          }
+        } else {
+          for (int a = 0; a < n; a++) {
+            int dst = (int) (2 * (outBase + (long) a * inner));
+            out[dst] = re[a] * scale;
+            out[dst + 1] = im[a] * scale;
+          }
         }
       }
     }
