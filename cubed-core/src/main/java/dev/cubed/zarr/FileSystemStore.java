@@ -62,7 +62,7 @@ public final class FileSystemStore implements Store {
   public byte[] get(String key) {
     Path p = resolve(key);
     try {
-      return Files.readAllBytes(p);
+      return readFully(p);
     } catch (NoSuchFileException e) {
       return null;
     } catch (IOException e) {
@@ -70,6 +70,44 @@ public final class FileSystemStore implements Store {
         return null;
       }
       throw new ZarrStoreException("cannot read key '" + key + "' of " + describe(), e);
+    }
+  }
+
+  /**
+   * Largest slice handed to one channel read or write. The JDK copies heap buffers through a
+   * temporary direct buffer of the slice's size and caches it per thread; whole-chunk slices would
+   * pin a chunk-sized block of native memory per thread, outside the heap the memory model bounds.
+   */
+  static final int IO_SLICE = 1 << 20;
+
+  /** Reads a whole file in {@link #IO_SLICE} slices. */
+  static byte[] readFully(Path p) throws IOException {
+    try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ)) {
+      long size = ch.size();
+      if (size > Integer.MAX_VALUE - 8) {
+        throw new IOException(p + " has " + size + " bytes, more than one value can hold");
+      }
+      byte[] out = new byte[(int) size];
+      int pos = 0;
+      while (pos < out.length) {
+        int r = ch.read(ByteBuffer.wrap(out, pos, Math.min(IO_SLICE, out.length - pos)));
+        if (r < 0) {
+          throw new IOException(p + " shrank while being read: " + pos + " of " + size + " bytes");
+        }
+        pos += r;
+      }
+      return out;
+    }
+  }
+
+  /** Writes a whole file in {@link #IO_SLICE} slices. */
+  static void writeFully(Path p, byte[] value) throws IOException {
+    try (FileChannel ch = FileChannel.open(p, StandardOpenOption.WRITE,
+        StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.CREATE)) {
+      int pos = 0;
+      while (pos < value.length) {
+        pos += ch.write(ByteBuffer.wrap(value, pos, Math.min(IO_SLICE, value.length - pos)));
+      }
     }
   }
 
@@ -90,10 +128,12 @@ public final class FileSystemStore implements Store {
       ByteBuffer buf = ByteBuffer.allocate(n);
       long pos = offset;
       while (buf.hasRemaining()) {
-        int r = ch.read(buf, pos);
+        ByteBuffer slice = buf.slice(buf.position(), Math.min(IO_SLICE, buf.remaining()));
+        int r = ch.read(slice, pos);
         if (r < 0) {
           break;
         }
+        buf.position(buf.position() + r);
         pos += r;
       }
       if (buf.hasRemaining()) {
@@ -134,7 +174,7 @@ public final class FileSystemStore implements Store {
       Path dir = p.getParent();
       Files.createDirectories(dir);
       tmp = Files.createTempFile(dir, TMP_PREFIX + p.getFileName() + ".", "");
-      Files.write(tmp, value);
+      writeFully(tmp, value);
       try {
         Files.move(tmp, p, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       } catch (AtomicMoveNotSupportedException e) {
