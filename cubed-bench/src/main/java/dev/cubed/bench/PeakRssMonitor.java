@@ -44,7 +44,7 @@ public final class PeakRssMonitor implements AutoCloseable {
 
   /** Peak RSS in bytes of this JVM and its descendants so far, or -1 if /proc is unavailable. */
   public long peakBytes() {
-    long self = statusField(Path.of("/proc/self/status"), "VmHWM:");
+    long self = kb(statusField(Path.of("/proc/self/status"), "VmHWM:"));
     if (self < 0) {
       return -1;
     }
@@ -69,33 +69,34 @@ public final class PeakRssMonitor implements AutoCloseable {
         }
         long ppid = statusField(p.resolve("status"), "PPid:");
         if (ppid >= 0) {
-          children.computeIfAbsent(ppid / 1024, k -> new ArrayList<>()).add(Long.parseLong(name));
+          children.computeIfAbsent(ppid, k -> new ArrayList<>()).add(Long.parseLong(name));
         }
       }
     } catch (IOException | RuntimeException e) {
-      return statusField(Path.of("/proc/self/status"), "VmRSS:");
+      return kb(statusField(Path.of("/proc/self/status"), "VmRSS:"));
     }
     long total = 0;
     List<Long> todo = new ArrayList<>(List.of(self));
     while (!todo.isEmpty()) {
       long pid = todo.remove(todo.size() - 1);
-      long rss = statusField(Path.of("/proc/" + pid + "/status"), "VmRSS:");
+      long rss = kb(statusField(Path.of("/proc/" + pid + "/status"), "VmRSS:"));
       total += Math.max(0, rss);
       todo.addAll(children.getOrDefault(pid, List.of()));
     }
     return total;
   }
 
-  /**
-   * A numeric field of a /proc status file, times 1024 (fields in kB are returned in bytes; PPid is
-   * returned times 1024 too, callers divide). -1 if absent or unreadable.
-   */
+  private static long kb(long v) {
+    return v < 0 ? v : v * 1024;
+  }
+
+  /** The first number of a /proc status field (kB for memory fields), or -1 if absent. */
   private static long statusField(Path status, String field) {
     try {
       for (String line : Files.readAllLines(status)) {
         if (line.startsWith(field)) {
           String[] parts = line.substring(field.length()).trim().split("\\s+");
-          return Long.parseLong(parts[0]) * 1024;
+          return Long.parseLong(parts[0]);
         }
       }
     } catch (IOException | RuntimeException e) {
