@@ -1,0 +1,149 @@
+package dev.cubed.nd;
+
+import java.util.EnumMap;
+import java.util.Map;
+
+/**
+ * One binary elementwise function: which dtypes it accepts, how integers promote, and a row loop
+ * per kind (generic representations of {@link Loops}) plus optional fast loops on native storage of one
+ * dtype. {@link #apply} promotes both operands to the result dtype, broadcasts and runs the loop.
+ * Instances are configured once, in static initializers of the implementation classes.
+ */
+final class BinaryOp {
+  final String name;
+  private final Accept accept;
+  private boolean toFloat;
+  private boolean boolOut;
+  private Loops.Binary real;
+  private Loops.Binary ints;
+  private Loops.Binary u64;
+  private Loops.Binary complex;
+  private Loops.Binary bools;
+  private final Map<DType, Loops.Binary> fast = new EnumMap<>(DType.class);
+
+  private BinaryOp(String name, Accept accept) {
+    this.name = name;
+    this.accept = accept;
+  }
+
+  /** A function whose result has the promoted dtype of its operands. */
+  static BinaryOp of(String name, Accept accept) {
+    return new BinaryOp(name, accept);
+  }
+
+  /** A function with a bool result (comparisons, logical functions). */
+  static BinaryOp predicate(String name, Accept accept) {
+    BinaryOp op = new BinaryOp(name, accept);
+    op.boolOut = true;
+    return op;
+  }
+
+  /** Integer and bool operands are promoted to the default floating dtype (float64) first. */
+  BinaryOp toFloat() {
+    toFloat = true;
+    return this;
+  }
+
+  BinaryOp real(Loops.Binary l) {
+    real = l;
+    return this;
+  }
+
+  /** The integer loop; also used for uint64 unless {@link #u64} is set. */
+  BinaryOp ints(Loops.Binary l) {
+    ints = l;
+    return this;
+  }
+
+  BinaryOp u64(Loops.Binary l) {
+    u64 = l;
+    return this;
+  }
+
+  BinaryOp complex(Loops.Binary l) {
+    complex = l;
+    return this;
+  }
+
+  BinaryOp bools(Loops.Binary l) {
+    bools = l;
+    return this;
+  }
+
+  /** A loop on the native backing arrays of {@code d} (same-dtype operands, native output). */
+  BinaryOp fast(DType d, Loops.Binary l) {
+    fast.put(d, l);
+    return this;
+  }
+
+  /** The dtype both operands are converted to. */
+  DType computeType(DType a, DType b) {
+    DType r = DType.resultType(a, b);
+    if (toFloat && !r.isFloating()) {
+      r = DType.FLOAT64;
+    }
+    accept.check(name, r, a, b);
+    return r;
+  }
+
+  NDArray apply(NDArray x, NDArray y) {
+    DType r = computeType(x.dtype(), y.dtype());
+    long[] shape = Loops.shape(name, x.shape(), y.shape());
+    x = Loops.cast(x, r);
+    y = Loops.cast(y, r);
+    int n = Shapes.intSize(name, shape);
+    DType outType = boolOut ? DType.BOOL : r;
+    Loops.Binary f = fast.get(r);
+    if (f != null) {
+      Object out = NDArray.allocate(outType, n);
+      Loops.run(shape, x.shape(), x.data(), y.shape(), y.data(), out, f);
+      return new NDArray(outType, shape, out);
+    }
+    switch (r.kind()) {
+      case FLOAT -> {
+        Object out = boolOut ? new boolean[n] : new double[n];
+        Loops.run(shape, x.shape(), Loops.doubles(x), y.shape(), Loops.doubles(y), out,
+            need(real, r));
+        return boolOut ? new NDArray(outType, shape, out)
+            : Loops.fromDoubles(r, shape, (double[]) out);
+      }
+      case SIGNED, UNSIGNED -> {
+        Loops.Binary l = r == DType.UINT64 && u64 != null ? u64 : ints;
+        Object out = boolOut ? new boolean[n] : new long[n];
+        Loops.run(shape, x.shape(), Loops.longs(x), y.shape(), Loops.longs(y), out, need(l, r));
+        return boolOut ? new NDArray(outType, shape, out) : Loops.fromLongs(r, shape, (long[]) out);
+      }
+      case COMPLEX -> {
+        Object out = boolOut ? new boolean[n] : new double[2 * n];
+        Loops.run(shape, x.shape(), Loops.complexes(x), y.shape(), Loops.complexes(y), out,
+            need(complex, r));
+        return boolOut ? new NDArray(outType, shape, out)
+            : Loops.fromComplexes(r, shape, (double[]) out);
+      }
+      default -> {
+        boolean[] out = new boolean[n];
+        Loops.run(shape, x.shape(), x.data(), y.shape(), y.data(), out, need(bools, r));
+        return new NDArray(DType.BOOL, shape, out);
+      }
+    }
+  }
+
+  /** With a Java scalar (or an NDArray passed as Object) as second operand. */
+  NDArray apply(NDArray x, Object y) {
+    return apply(x, y instanceof NDArray a ? a : Accept.scalar(name, x.dtype(), y));
+  }
+
+  /** With a Java scalar (or an NDArray passed as Object) as first operand. */
+  NDArray apply(Object x, NDArray y) {
+    return apply(x instanceof NDArray a ? a : Accept.scalar(name, y.dtype(), x), y);
+  }
+
+  private Loops.Binary need(Loops.Binary l, DType r) {
+    if (l == null) {
+      throw new IllegalArgumentException(
+          name + ": dtype " + r + " is not supported: " + name + " is defined for "
+              + accept.description());
+    }
+    return l;
+  }
+}

@@ -1,0 +1,30 @@
+package dev.cubed.zarr;
+
+import java.io.Serializable;
+import java.util.Map;
+
+/** A bytes-to-bytes codec (compressor or checksum). Implementations are immutable and thread-safe. */
+interface BytesCodec extends Serializable {
+
+  /** Encodes bytes. */
+  byte[] encode(byte[] in);
+
+  /**
+   * Decodes bytes whose decoded length is at most {@code maxOut}; larger declared sizes are rejected
+   * before allocating.
+   *
+   * @throws ZarrFormatException naming {@code where} for corrupt or truncated input
+   */
+  byte[] decode(byte[] in, int maxOut, String where);
+
+  /** The extra bytes this codec adds at most beyond its input (checksums), else 0. */
+  default int overhead() {
+    return 0;
+  }
+
+  /** The v3 codec document ({@code name} and {@code configuration}). */
+  Map<String, Object> v3Json();
+
+  /** The v2 compressor document ({@code id} and parameters). */
+  Map<String, Object> v2Json();
+}

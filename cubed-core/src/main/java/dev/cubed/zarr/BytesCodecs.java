@@ -1,0 +1,355 @@
+package dev.cubed.zarr;
+
+import com.github.luben.zstd.ZstdException;
+import com.scalableminds.bloscjava.Blosc.Compressor;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.zip.CRC32C;
+import java.util.zip.DataFormatException;
+import java.util.zip.Deflater;
+import java.util.zip.GZIPInputStream;
+import java.util.zip.GZIPOutputStream;
+import java.util.zip.Inflater;
+import net.jpountz.lz4.LZ4Exception;
+import net.jpountz.lz4.LZ4Factory;
+
+/** The bytes-to-bytes codecs: zstd, gzip, zlib, lz4 (numcodecs framing), blosc and crc32c. */
+final class BytesCodecs {
+  private BytesCodecs() {}
+
+  static Map<String, Object> doc(String key, String name, Object... kv) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put(key, name);
+    Map<String, Object> conf = key.equals("id") ? m : new LinkedHashMap<>();
+    for (int i = 0; i < kv.length; i += 2) {
+      conf.put((String) kv[i], kv[i + 1]);
+    }
+    if (!key.equals("id") && kv.length > 0) {
+      m.put("configuration", conf);
+    }
+    return m;
+  }
+
+  static ZarrFormatException tooBig(String where, String codec, long declared, int max) {
+    return new ZarrFormatException(where + ": " + codec + " data declares " + declared
+        + " decoded bytes, more than the " + max + " bytes expected for the chunk");
+  }
+
+  /** Zstandard. */
+  record Zstd(int level) implements BytesCodec {
+    @Override
+    public byte[] encode(byte[] in) {
+      return com.github.luben.zstd.Zstd.compress(in, level);
+    }
+
+    @Override
+    public byte[] decode(byte[] in, int maxOut, String where) {
+      long declared = com.github.luben.zstd.Zstd.getFrameContentSize(in);
+      if (declared < -1) {
+        throw new ZarrFormatException(where + ": not a zstd frame (corrupt or truncated chunk)");
+      }
+      if (declared > maxOut) {
+        throw tooBig(where, "zstd", declared, maxOut);
+      }
+      int cap = declared >= 0 ? (int) declared : maxOut;
+      byte[] out = new byte[cap];
+      try {
+        long n = com.github.luben.zstd.Zstd.decompressByteArray(out, 0, cap, in, 0, in.length);
+        if (n != cap) {
+          byte[] t = new byte[(int) n];
+          System.arraycopy(out, 0, t, 0, (int) n);
+          return t;
+        }
+        return out;
+      } catch (ZstdException | IllegalArgumentException e) {
+        throw new ZarrFormatException(where + ": corrupt or truncated zstd data: "
+            + e.getMessage(), e);
+      }
+    }
+
+    @Override
+    public Map<String, Object> v3Json() {
+      return doc("name", "zstd", "level", level, "checksum", false);
+    }
+
+    @Override
+    public Map<String, Object> v2Json() {
+      return doc("id", "zstd", "level", level);
+    }
+  }
+
+  static byte[] readBounded(InputStream in, int maxOut, String where, String codec)
+      throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(Math.min(maxOut, 1 << 20));
+    byte[] buf = new byte[65536];
+    long total = 0;
+    int r;
+    while ((r = in.read(buf)) > 0) {
+      total += r;
+      if (total > maxOut) {
+        throw tooBig(where, codec, total, maxOut);
+      }
+      out.write(buf, 0, r);
+    }
+    return out.toByteArray();
+  }
+
+  /** Gzip (RFC 1952). */
+  record Gzip(int level) implements BytesCodec {
+    @Override
+    public byte[] encode(byte[] in) {
+      ByteArrayOutputStream bos = new ByteArrayOutputStream(in.length / 2 + 64);
+      try (GZIPOutputStream gz = new GZIPOutputStream(bos, 65536) {
+        {
+          def.setLevel(level);
+        }
+      }) {
+        gz.write(in);
+      } catch (IOException e) {
+        throw new IllegalStateException(e);
+      }
+      return bos.toByteArray();
+    }
+
+    @Override
+    public byte[] decode(byte[] in, int maxOut, String where) {
+      try (GZIPInputStream gz = new GZIPInputStream(new ByteArrayInputStream(in), 65536)) {
+        return readBounded(gz, maxOut, where, "gzip");
+      } catch (IOException e) {
+        throw new ZarrFormatException(where + ": corrupt or truncated gzip data: "
+            + e.getMessage(), e);
+      }
+    }
+
+    @Override
+    public Map<String, Object> v3Json() {
+      return doc("name", "gzip", "level", level);
+    }
+
+    @Override
+    public Map<String, Object> v2Json() {
+      return doc("id", "gzip", "level", level);
+    }
+  }
+
+  /** Zlib (RFC 1950), numcodecs' "zlib". */
+  record Zlib(int level) implements BytesCodec {
+    @Override
+    public byte[] encode(byte[] in) {
+      Deflater d = new Deflater(level);
+      try {
+        d.setInput(in);
+        d.finish();
+        ByteArrayOutputStream bos = new ByteArrayOutputStream(in.length / 2 + 64);
+        byte[] buf = new byte[65536];
+        while (!d.finished()) {
+          int n = d.deflate(buf);
+          bos.write(buf, 0, n);
+        }
+        return bos.toByteArray();
+      } finally {
+        d.end();
+      }
+    }
+
+    @Override
+    public byte[] decode(byte[] in, int maxOut, String where) {
+      Inflater inf = new Inflater();
+      try {
+        inf.setInput(in);
+        ByteArrayOutputStream bos = new ByteArrayOutputStream(Math.min(maxOut, 1 << 20));
+        byte[] buf = new byte[65536];
+        long total = 0;
+        while (!inf.finished()) {
+          int n = inf.inflate(buf);
+          if (n == 0 && (inf.needsInput() || inf.needsDictionary())) {
+            throw new ZarrFormatException(where + ": truncated zlib data");
+          }
+          total += n;
+          if (total > maxOut) {
+            throw tooBig(where, "zlib", total, maxOut);
+          }
+          bos.write(buf, 0, n);
+        }
+        return bos.toByteArray();
+      } catch (DataFormatException e) {
+        throw new ZarrFormatException(where + ": corrupt zlib data: " + e.getMessage(), e);
+      } finally {
+        inf.end();
+      }
+    }
+
+    @Override
+    public Map<String, Object> v3Json() {
+      throw new UnsupportedOperationException(
+          "zlib is a Zarr v2 (numcodecs) compressor; Zarr v3 arrays use gzip instead");
+    }
+
+    @Override
+    public Map<String, Object> v2Json() {
+      return doc("id", "zlib", "level", level);
+    }
+  }
+
+  /** LZ4 with numcodecs' framing: 4-byte little-endian decoded size, then one LZ4 block. */
+  record Lz4(int acceleration) implements BytesCodec {
+    @Override
+    public byte[] encode(byte[] in) {
+      var c = LZ4Factory.fastestInstance().fastCompressor();
+      byte[] out = new byte[4 + c.maxCompressedLength(in.length)];
+      ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN).putInt(in.length);
+      int n = c.compress(in, 0, in.length, out, 4, out.length - 4);
+      byte[] t = new byte[4 + n];
+      System.arraycopy(out, 0, t, 0, t.length);
+      return t;
+    }
+
+    @Override
+    public byte[] decode(byte[] in, int maxOut, String where) {
+      if (in.length < 4) {
+        throw new ZarrFormatException(where + ": lz4 data of " + in.length
+            + " bytes is shorter than its 4-byte size header");
+      }
+      int size = ByteBuffer.wrap(in).order(ByteOrder.LITTLE_ENDIAN).getInt();
+      if (size < 0 || size > maxOut) {
+        throw tooBig(where, "lz4", size & 0xFFFFFFFFL, maxOut);
+      }
+      byte[] out = new byte[size];
+      try {
+        int n = LZ4Factory.fastestInstance().safeDecompressor()
+            .decompress(in, 4, in.length - 4, out, 0, size);
+        if (n != size) {
+          throw new ZarrFormatException(where + ": lz4 data decodes to " + n
+              + " bytes but declares " + size);
+        }
+      } catch (LZ4Exception e) {
+        throw new ZarrFormatException(where + ": corrupt or truncated lz4 data: "
+            + e.getMessage(), e);
+      }
+      return out;
+    }
+
+    @Override
+    public Map<String, Object> v3Json() {
+      throw new UnsupportedOperationException(
+          "lz4 is a Zarr v2 (numcodecs) compressor; Zarr v3 arrays use blosc with cname lz4");
+    }
+
+    @Override
+    public Map<String, Object> v2Json() {
+      return doc("id", "lz4", "acceleration", acceleration);
+    }
+  }
+
+  /** Blosc 1 (via blosc-java). */
+  record Blosc(Compression.BloscCodec cname, int clevel, Compression.Shuffle shuffle,
+      int typeSize, int blockSize) implements BytesCodec {
+    @Override
+    public byte[] encode(byte[] in) {
+      return com.scalableminds.bloscjava.Blosc.compress(in, typeSize,
+          Compressor.fromString(cname.id()), clevel,
+          com.scalableminds.bloscjava.Blosc.Shuffle.fromInt(shuffle.v2Code), blockSize, 1);
+    }
+
+    @Override
+    public byte[] decode(byte[] in, int maxOut, String where) {
+      if (in.length < 16) {
+        throw new ZarrFormatException(where + ": blosc data of " + in.length
+            + " bytes is shorter than its 16-byte header (truncated chunk)");
+      }
+      ByteBuffer h = ByteBuffer.wrap(in).order(ByteOrder.LITTLE_ENDIAN);
+      long nbytes = h.getInt(4) & 0xFFFFFFFFL;
+      long cbytes = h.getInt(12) & 0xFFFFFFFFL;
+      if (cbytes != in.length) {
+        throw new ZarrFormatException(where + ": blosc header declares " + cbytes
+            + " compressed bytes but the chunk has " + in.length + " (truncated or corrupt)");
+      }
+      if (nbytes > maxOut) {
+        throw tooBig(where, "blosc", nbytes, maxOut);
+      }
+      byte[] out;
+      try {
+        out = com.scalableminds.bloscjava.Blosc.decompress(in);
+      } catch (RuntimeException e) {
+        throw new ZarrFormatException(where + ": corrupt blosc data: " + e.getMessage(), e);
+      }
+      if (out == null || out.length != nbytes) {
+        throw new ZarrFormatException(where + ": corrupt blosc data (decoded "
+            + (out == null ? "nothing" : out.length + " bytes") + ", header says " + nbytes + ")");
+      }
+      return out;
+    }
+
+    @Override
+    public Map<String, Object> v3Json() {
+      return doc("name", "blosc", "typesize", typeSize, "cname", cname.id(), "clevel", clevel,
+          "shuffle", shuffle.v3Name, "blocksize", blockSize);
+    }
+
+    @Override
+    public Map<String, Object> v2Json() {
+      // no "typesize": zarr-python 2 / older numcodecs reject it in v2 metadata
+      return doc("id", "blosc", "cname", cname.id(), "clevel", clevel, "shuffle",
+          shuffle.v2Code, "blocksize", blockSize);
+    }
+  }
+
+  /** CRC-32C checksum appended as 4 little-endian bytes. */
+  record Crc32c() implements BytesCodec {
+    static int crc(byte[] b, int off, int len) {
+      CRC32C c = new CRC32C();
+      c.update(b, off, len);
+      return (int) c.getValue();
+    }
+
+    @Override
+    public byte[] encode(byte[] in) {
+      byte[] out = new byte[in.length + 4];
+      System.arraycopy(in, 0, out, 0, in.length);
+      ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN).putInt(in.length, crc(in, 0, in.length));
+      return out;
+    }
+
+    @Override
+    public byte[] decode(byte[] in, int maxOut, String where) {
+      if (in.length < 4) {
+        throw new ZarrFormatException(where + ": " + in.length
+            + " bytes cannot hold a crc32c checksum (truncated chunk)");
+      }
+      int n = in.length - 4;
+      int stored = ByteBuffer.wrap(in).order(ByteOrder.LITTLE_ENDIAN).getInt(n);
+      int actual = crc(in, 0, n);
+      if (stored != actual) {
+        throw new ZarrFormatException(String.format(
+            "%s: crc32c checksum mismatch: stored 0x%08x, computed 0x%08x (corrupt chunk)",
+            where, stored, actual));
+      }
+      byte[] out = new byte[n];
+      System.arraycopy(in, 0, out, 0, n);
+      return out;
+    }
+
+    @Override
+    public int overhead() {
+      return 4;
+    }
+
+    @Override
+    public Map<String, Object> v3Json() {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("name", "crc32c");
+      return m;
+    }
+
+    @Override
+    public Map<String, Object> v2Json() {
+      throw new UnsupportedOperationException("crc32c is a Zarr v3 codec");
+    }
+  }
+}

@@ -1,0 +1,94 @@
+package dev.cubed.zarr;
+
+import dev.cubed.nd.NDArray;
+import dev.cubed.nd.Shapes;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** A Zarr v3 codec chain: transposes, one array-to-bytes codec, then bytes-to-bytes codecs. */
+final class CodecPipeline implements ChunkCodec {
+  private static final long serialVersionUID = 1L;
+
+  final List<int[]> transposes;
+  final ArrayBytesCodec arrayBytes;
+  final List<BytesCodec> bytesCodecs;
+
+  CodecPipeline(List<int[]> transposes, ArrayBytesCodec arrayBytes, List<BytesCodec> bytesCodecs) {
+    this.transposes = List.copyOf(transposes);
+    this.arrayBytes = arrayBytes;
+    this.bytesCodecs = List.copyOf(bytesCodecs);
+  }
+
+  static long[] permute(long[] shape, int[] order) {
+    long[] out = new long[shape.length];
+    for (int i = 0; i < order.length; i++) {
+      out[i] = shape[order[i]];
+    }
+    return out;
+  }
+
+  static int[] inverse(int[] order) {
+    int[] inv = new int[order.length];
+    for (int i = 0; i < order.length; i++) {
+      inv[order[i]] = i;
+    }
+    return inv;
+  }
+
+  @Override
+  public byte[] encode(NDArray chunk) {
+    NDArray a = chunk;
+    for (int[] t : transposes) {
+      a = a.permuteDims(t);
+    }
+    byte[] b = arrayBytes.encode(a);
+    for (BytesCodec c : bytesCodecs) {
+      b = c.encode(b);
+    }
+    return b;
+  }
+
+  @Override
+  public NDArray decode(byte[] bytes, long[] chunkShape, String where) {
+    long[] s = chunkShape;
+    for (int[] t : transposes) {
+      s = permute(s, t);
+    }
+    long raw = arrayBytes.maxEncodedSize(Shapes.size(s));
+    byte[] b = bytes;
+    for (int i = bytesCodecs.size() - 1; i >= 0; i--) {
+      long bound = raw;
+      for (int j = 0; j < i; j++) {
+        bound += bytesCodecs.get(j).overhead();
+      }
+      b = bytesCodecs.get(i).decode(b, (int) Math.min(bound, Integer.MAX_VALUE - 8), where);
+    }
+    NDArray a = arrayBytes.decode(b, s, where);
+    for (int i = transposes.size() - 1; i >= 0; i--) {
+      a = a.permuteDims(inverse(transposes.get(i)));
+    }
+    return a;
+  }
+
+  @Override
+  public List<Map<String, Object>> describe() {
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (int[] t : transposes) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("name", "transpose");
+      List<Integer> order = new ArrayList<>();
+      for (int v : t) {
+        order.add(v);
+      }
+      m.put("configuration", Map.of("order", order));
+      out.add(m);
+    }
+    out.add(arrayBytes.v3Json());
+    for (BytesCodec c : bytesCodecs) {
+      out.add(c.v3Json());
+    }
+    return out;
+  }
+}

@@ -1,0 +1,186 @@
+package dev.cubed.zarr;
+
+import java.io.Serializable;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * The compressor of a new array: an immutable value chosen with the static factories.
+ *
+ * <p>In Zarr v3 it becomes the bytes-to-bytes codec after the {@code bytes} codec; in Zarr v2 the
+ * {@code compressor} of {@code .zarray}. {@link #zlib} and {@link #lz4} exist only in v2 (numcodecs);
+ * asking for them in a v3 array is an {@link UnsupportedOperationException} at build time.
+ */
+public final class Compression implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  /** The compressor families. */
+  public enum Kind { NONE, ZSTD, GZIP, ZLIB, LZ4, BLOSC }
+
+  /** Blosc's shuffle filter. */
+  public enum Shuffle {
+    NONE(0, "noshuffle"), BYTE(1, "shuffle"), BIT(2, "bitshuffle");
+
+    final int v2Code;
+    final String v3Name;
+
+    Shuffle(int v2Code, String v3Name) {
+      this.v2Code = v2Code;
+      this.v3Name = v3Name;
+    }
+
+    static Shuffle fromV2(int code, String where) {
+      for (Shuffle s : values()) {
+        if (s.v2Code == code) {
+          return s;
+        }
+      }
+      if (code == -1) {
+        return BYTE; // numcodecs AUTOSHUFFLE: byte shuffle for items wider than one byte
+      }
+      throw new ZarrFormatException(where + ": blosc shuffle " + code
+          + " is not one of 0 (none), 1 (byte), 2 (bit)");
+    }
+
+    static Shuffle fromV3(String name, String where) {
+      for (Shuffle s : values()) {
+        if (s.v3Name.equals(name)) {
+          return s;
+        }
+      }
+      throw new ZarrFormatException(where + ": blosc shuffle '" + name
+          + "' is not one of noshuffle, shuffle, bitshuffle");
+    }
+  }
+
+  /** Blosc's internal compressors. */
+  public enum BloscCodec {
+    LZ4, LZ4HC, BLOSCLZ, ZSTD, ZLIB;
+
+    /** The name used in metadata ({@code "lz4"}, {@code "blosclz"}, ...). */
+    public String id() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+
+    static BloscCodec fromId(String id, String where) {
+      for (BloscCodec c : values()) {
+        if (c.id().equals(id)) {
+          return c;
+        }
+      }
+      throw new ZarrFormatException(where + ": blosc cname '" + id
+          + "' is not one of lz4, lz4hc, blosclz, zstd, zlib");
+    }
+  }
+
+  private final Kind kind;
+  private final int level;
+  private final BloscCodec bloscCodec;
+  private final Shuffle shuffle;
+
+  private Compression(Kind kind, int level, BloscCodec bloscCodec, Shuffle shuffle) {
+    this.kind = kind;
+    this.level = level;
+    this.bloscCodec = bloscCodec;
+    this.shuffle = shuffle;
+  }
+
+  /** No compression. */
+  public static Compression none() {
+    return new Compression(Kind.NONE, 0, null, null);
+  }
+
+  /** Zstandard at a level (-131072..22; 1 is fast, 3 the library default). */
+  public static Compression zstd(int level) {
+    if (level < -131072 || level > 22) {
+      throw new IllegalArgumentException("Compression.zstd: level " + level
+          + " outside -131072..22");
+    }
+    return new Compression(Kind.ZSTD, level, null, null);
+  }
+
+  /** Gzip (RFC 1952) at a level 0..9. */
+  public static Compression gzip(int level) {
+    return new Compression(Kind.GZIP, checkDeflate("gzip", level), null, null);
+  }
+
+  /** Zlib (RFC 1950) at a level 0..9; Zarr v2 only. */
+  public static Compression zlib(int level) {
+    return new Compression(Kind.ZLIB, checkDeflate("zlib", level), null, null);
+  }
+
+  /** LZ4 with numcodecs' framing (little-endian uncompressed size, then a block); Zarr v2 only. */
+  public static Compression lz4() {
+    return new Compression(Kind.LZ4, 1, null, null);
+  }
+
+  /** Blosc with an inner compressor, level 0..9 and shuffle. */
+  public static Compression blosc(BloscCodec codec, int clevel, Shuffle shuffle) {
+    if (clevel < 0 || clevel > 9) {
+      throw new IllegalArgumentException("Compression.blosc: clevel " + clevel + " outside 0..9");
+    }
+    return new Compression(Kind.BLOSC, clevel, Objects.requireNonNull(codec),
+        Objects.requireNonNull(shuffle));
+  }
+
+  private static int checkDeflate(String name, int level) {
+    if (level < 0 || level > 9) {
+      throw new IllegalArgumentException("Compression." + name + ": level " + level
+          + " outside 0..9");
+    }
+    return level;
+  }
+
+  /** The family. */
+  public Kind kind() {
+    return kind;
+  }
+
+  /** The level (clevel for blosc, acceleration for lz4, 0 for none). */
+  public int level() {
+    return level;
+  }
+
+  /** Blosc's inner compressor, or {@code null} if not blosc. */
+  public BloscCodec bloscCodec() {
+    return bloscCodec;
+  }
+
+  /** Blosc's shuffle, or {@code null} if not blosc. */
+  public Shuffle shuffle() {
+    return shuffle;
+  }
+
+  /** The bytes codec implementing this compression, or {@code null} for none. */
+  BytesCodec codec(int typeSize) {
+    return switch (kind) {
+      case NONE -> null;
+      case ZSTD -> new BytesCodecs.Zstd(level);
+      case GZIP -> new BytesCodecs.Gzip(level);
+      case ZLIB -> new BytesCodecs.Zlib(level);
+      case LZ4 -> new BytesCodecs.Lz4(level);
+      case BLOSC -> new BytesCodecs.Blosc(bloscCodec, level, shuffle, typeSize, 0);
+    };
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Compression c && c.kind == kind && c.level == level
+        && c.bloscCodec == bloscCodec && c.shuffle == shuffle;
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(kind, level, bloscCodec, shuffle);
+  }
+
+  @Override
+  public String toString() {
+    return switch (kind) {
+      case NONE -> "none";
+      case BLOSC -> "blosc(" + bloscCodec.id() + ", clevel=" + level + ", shuffle="
+          + shuffle.v3Name + ")";
+      default -> kind.name().toLowerCase(Locale.ROOT) + "(level=" + level + ")";
+    };
+  }
+}

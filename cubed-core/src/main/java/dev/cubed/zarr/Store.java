@@ -1,0 +1,80 @@
+package dev.cubed.zarr;
+
+import java.io.Serializable;
+import java.util.List;
+
+/**
+ * A key-value store holding the documents and chunks of Zarr hierarchies.
+ *
+ * <p>Keys are relative, '/'-separated paths such as {@code "a/zarr.json"} or {@code "a/c/0/1"}; a key
+ * never starts with '/' and has no empty, "." or ".." segments. Implementations are thread-safe and
+ * serializable (a serialized store reopens the same storage on another JVM when the storage is
+ * shared, e.g. a filesystem path).
+ *
+ * <p>Failures of the underlying storage are reported as {@link ZarrStoreException} (an unchecked
+ * {@link java.io.UncheckedIOException}); invalid keys as {@link IllegalArgumentException}.
+ */
+public interface Store extends Serializable {
+
+  /** The whole value of a key, or {@code null} if the key is absent. */
+  byte[] get(String key);
+
+  /**
+   * {@code length} bytes starting at {@code offset} of a key's value, or {@code null} if the key is
+   * absent. Fewer bytes are returned when the value ends before {@code offset + length}.
+   *
+   * @throws IllegalArgumentException if {@code offset} or {@code length} is negative
+   */
+  byte[] getRange(String key, long offset, int length);
+
+  /**
+   * The last {@code length} bytes of a key's value (all of it if shorter), or {@code null} if the key
+   * is absent. Used to read shard indexes stored at the end of a shard.
+   */
+  default byte[] getSuffix(String key, int length) {
+    byte[] v = get(key);
+    if (v == null) {
+      return null;
+    }
+    int n = Math.min(length, v.length);
+    return java.util.Arrays.copyOfRange(v, v.length - n, v.length);
+  }
+
+  /**
+   * Stores a value, replacing any previous one atomically: concurrent readers see the old bytes or
+   * the new bytes, never a mixture or a truncated value.
+   */
+  void put(String key, byte[] value);
+
+  /** Removes a key; no error if it is absent. */
+  void delete(String key);
+
+  /** True if the key is present. */
+  boolean exists(String key);
+
+  /**
+   * Every key starting with {@code prefix} (recursively, at any depth), sorted. An empty prefix lists
+   * the whole store. A prefix meant as a directory should end with '/'.
+   */
+  List<String> list(String prefix);
+
+  /**
+   * The distinct names one level below {@code prefix} (which is "" or ends with '/'): the first
+   * segment of every key under it, sorted. The default derives it from {@link #list}; stores
+   * override it for speed.
+   */
+  default List<String> listChildren(String prefix) {
+    java.util.TreeSet<String> names = new java.util.TreeSet<>();
+    for (String k : list(prefix)) {
+      String rest = k.substring(prefix.length());
+      int slash = rest.indexOf('/');
+      names.add(slash < 0 ? rest : rest.substring(0, slash));
+    }
+    return new java.util.ArrayList<>(names);
+  }
+
+  /** A short description of the store for messages, e.g. {@code "file:///data/x.zarr"}. */
+  default String describe() {
+    return getClass().getSimpleName();
+  }
+}

@@ -1,0 +1,74 @@
+package dev.cubed.zarr;
+
+import dev.cubed.nd.DType;
+import dev.cubed.nd.NDArray;
+import dev.cubed.nd.Shapes;
+import java.nio.ByteOrder;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** A Zarr v2 chunk encoding: memory order C or F, byte order, optional compressor. */
+final class V2Codec implements ChunkCodec {
+  private static final long serialVersionUID = 1L;
+
+  final DType dtype;
+  final boolean bigEndian;
+  final boolean fortran;
+  final BytesCodec compressor;
+
+  V2Codec(DType dtype, boolean bigEndian, boolean fortran, BytesCodec compressor) {
+    this.dtype = dtype;
+    this.bigEndian = bigEndian;
+    this.fortran = fortran;
+    this.compressor = compressor;
+  }
+
+  private ByteOrder order() {
+    return bigEndian ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN;
+  }
+
+  static int[] reversed(int n) {
+    int[] r = new int[n];
+    for (int i = 0; i < n; i++) {
+      r[i] = n - 1 - i;
+    }
+    return r;
+  }
+
+  @Override
+  public byte[] encode(NDArray chunk) {
+    NDArray a = fortran && chunk.ndim() > 1 ? chunk.permuteDims(reversed(chunk.ndim())) : chunk;
+    byte[] b = a.toBytes(order());
+    return compressor == null ? b : compressor.encode(b);
+  }
+
+  @Override
+  public NDArray decode(byte[] bytes, long[] chunkShape, String where) {
+    long need = Shapes.size(chunkShape) * dtype.itemSize();
+    byte[] b = compressor == null ? bytes : compressor.decode(bytes, (int) need, where);
+    if (b.length != need) {
+      throw new ZarrFormatException(where + ": decoded chunk has " + b.length
+          + " bytes, expected " + need + " (" + dtype + " chunk of shape "
+          + Shapes.format(chunkShape) + "; truncated or corrupt chunk)");
+    }
+    int nd = chunkShape.length;
+    if (fortran && nd > 1) {
+      long[] rev = new long[nd];
+      for (int i = 0; i < nd; i++) {
+        rev[i] = chunkShape[nd - 1 - i];
+      }
+      return NDArray.fromBytes(dtype, rev, b, order()).permuteDims(reversed(nd));
+    }
+    return NDArray.fromBytes(dtype, chunkShape, b, order());
+  }
+
+  @Override
+  public List<Map<String, Object>> describe() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("order", fortran ? "F" : "C");
+    m.put("dtype", dtype.typeString(bigEndian));
+    m.put("compressor", compressor == null ? null : compressor.v2Json());
+    return List.of(m);
+  }
+}

@@ -1,0 +1,491 @@
+package dev.cubed.zarr;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.cubed.nd.DType;
+import dev.cubed.nd.NDArray;
+import dev.cubed.nd.Shapes;
+import java.io.ObjectStreamException;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A Zarr array (format 2 or 3) in a {@link Store}: immutable metadata plus the store. Thread-safe;
+ * different chunks may be written concurrently from many threads or processes. Serializable (the
+ * metadata travels as its JSON document).
+ *
+ * <p>Chunk coordinates index the chunk grid ({@link #chunkGridShape()}); the chunk shape of a
+ * sharded v3 array is the shard shape (the unit of storage), see {@link #innerChunks()}. Chunks at
+ * the array's upper edges are clipped ({@link #chunkShape(long...)}); they are stored padded with
+ * the fill value, as zarr-python does. Missing chunks read as the fill value.
+ *
+ * <p>Each stored chunk is replaced atomically (see {@link Store#put}); a write spanning several
+ * chunks stores them one by one, so a crash may leave some of them written; rewriting the same
+ * data is idempotent (the resume contract). Region writes that cover a chunk partially read, modify
+ * and rewrite it: two writers must not write overlapping parts of one chunk concurrently.
+ */
+public final class ZarrArray implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  private final transient Store store;
+  private final transient String path;
+  private final transient ArrayMetadata meta;
+  private final transient EmptyChunks emptyChunks;
+
+  ZarrArray(Store store, String path, ArrayMetadata meta, EmptyChunks emptyChunks) {
+    this.store = store;
+    this.path = path;
+    this.meta = meta;
+    this.emptyChunks = emptyChunks;
+  }
+
+  // ------------------------------------------------------------------ opening
+
+  /**
+   * Opens the array at {@code path} ("" for the store root), detecting v3 ({@code zarr.json}) or v2
+   * ({@code .zarray}).
+   *
+   * @throws ZarrFormatException if there is no array there, or its metadata is invalid
+   */
+  public static ZarrArray open(Store store, String path) {
+    String p = Keys.normalizePath(path);
+    String where3 = describe(store, p, "zarr.json");
+    byte[] v3 = store.get(Keys.join(p, "zarr.json"));
+    if (v3 != null) {
+      JsonNode doc = Json.parseObject(v3, where3);
+      JsonNode fmt = doc.get("zarr_format");
+      if (fmt == null || fmt.asInt() != 3) {
+        throw new ZarrFormatException(where3 + ": field 'zarr_format' is " + fmt
+            + ", expected 3");
+      }
+      String nt = doc.path("node_type").asText("");
+      if (!nt.equals("array")) {
+        throw new ZarrFormatException(where3 + ": node_type is '" + nt
+            + "', expected 'array' (open groups with ZarrGroup.open)");
+      }
+      return new ZarrArray(store, p, MetadataParser.parseV3(doc, where3), EmptyChunks.SKIP);
+    }
+    byte[] v2 = store.get(Keys.join(p, ".zarray"));
+    if (v2 != null) {
+      String where2 = describe(store, p, ".zarray");
+      JsonNode doc = Json.parseObject(v2, where2);
+      byte[] at = store.get(Keys.join(p, ".zattrs"));
+      JsonNode attrs = at == null ? null : Json.parseObject(at, describe(store, p, ".zattrs"));
+      return new ZarrArray(store, p, MetadataParser.parseV2(doc, attrs, where2), EmptyChunks.SKIP);
+    }
+    throw new ZarrFormatException("zarr array '" + p + "' in " + store.describe()
+        + ": no zarr.json (v3) or .zarray (v2) found; expected array metadata there");
+  }
+
+  /** Opens the array at the root of a store location ({@link Stores#open}). */
+  public static ZarrArray open(String uriOrPath) {
+    return open(Stores.open(uriOrPath), "");
+  }
+
+  /** Starts describing a new array at {@code path} of a store; {@link ZarrArrayBuilder#build()} writes it. */
+  public static ZarrArrayBuilder create(Store store, String path) {
+    return new ZarrArrayBuilder(store, Keys.normalizePath(path));
+  }
+
+  static String describe(Store store, String path, String doc) {
+    return "zarr array '" + path + "' (" + Keys.join(path, doc) + " in " + store.describe() + ")";
+  }
+
+  /** This array with another empty-chunk policy for writes (default {@link EmptyChunks#SKIP}). */
+  public ZarrArray withEmptyChunks(EmptyChunks policy) {
+    return new ZarrArray(store, path, meta, policy);
+  }
+
+  /** This array with its attributes replaced (metadata rewritten atomically). */
+  public ZarrArray withAttributes(Map<String, Object> attributes) {
+    ArrayMetadata m = new ArrayMetadata(meta.zarrFormat, meta.shape, meta.chunks, meta.dtype,
+        meta.fillValue, attributes, meta.dimensionNames, meta.separator, meta.v3DefaultKeys,
+        meta.codec);
+    ZarrArrayBuilder.writeMetadata(store, path, m);
+    return new ZarrArray(store, path, m, emptyChunks);
+  }
+
+  // ------------------------------------------------------------------ metadata
+
+  /** The array's shape. */
+  public long[] shape() {
+    return meta.shape.clone();
+  }
+
+  /** Number of dimensions. */
+  public int ndim() {
+    return meta.shape.length;
+  }
+
+  /** The chunk shape (the shard shape for sharded arrays). */
+  public long[] chunks() {
+    long[] c = new long[meta.chunks.length];
+    for (int i = 0; i < c.length; i++) {
+      c[i] = meta.chunks[i];
+    }
+    return c;
+  }
+
+  /** The inner chunk shape of a sharded v3 array, else {@link #chunks()}. */
+  public long[] innerChunks() {
+    ShardingCodec s = sharding();
+    return s == null ? chunks() : s.innerShapeLong();
+  }
+
+  ShardingCodec sharding() {
+    return meta.codec instanceof CodecPipeline p && p.arrayBytes instanceof ShardingCodec s ? s
+        : null;
+  }
+
+  /** The element type. */
+  public DType dtype() {
+    return meta.dtype;
+  }
+
+  /** The fill value: Boolean, Long (BigInteger for uint64 above 2^63-1), Double or Complex. */
+  public Object fillValue() {
+    return meta.fillValue;
+  }
+
+  /** 2 or 3. */
+  public int zarrFormat() {
+    return meta.zarrFormat;
+  }
+
+  /** The user attributes (read-only; without v2's {@code _ARRAY_DIMENSIONS}). */
+  public Map<String, Object> attributes() {
+    return Collections.unmodifiableMap(meta.attributes);
+  }
+
+  /**
+   * The dimension names (v3 {@code dimension_names} or v2 {@code _ARRAY_DIMENSIONS}); an empty list
+   * if none are declared; entries may be null in v3.
+   */
+  public List<String> dimensionNames() {
+    return meta.dimensionNames == null ? List.of()
+        : Collections.unmodifiableList(new ArrayList<>(meta.dimensionNames));
+  }
+
+  /** The codec chain as metadata documents (v3 codecs; v2: one map with order, dtype, compressor). */
+  public List<Map<String, Object>> codecs() {
+    return meta.codec.describe();
+  }
+
+  /** The array's path in its store ("" for the root). */
+  public String path() {
+    return path;
+  }
+
+  /** The store. */
+  public Store store() {
+    return store;
+  }
+
+  /** The empty-chunk policy of writes through this instance. */
+  public EmptyChunks emptyChunks() {
+    return emptyChunks;
+  }
+
+  /** The metadata document as written (zarr.json or .zarray), as JSON text. */
+  public String metadataJson() {
+    return new String(Json.write(meta.zarrFormat == 3 ? meta.toV3Json() : meta.toV2Json()),
+        java.nio.charset.StandardCharsets.UTF_8);
+  }
+
+  ArrayMetadata metadata() {
+    return meta;
+  }
+
+  // ------------------------------------------------------------------ chunk grid
+
+  /** The number of chunks along each dimension ({@code ceil(shape / chunks)}). */
+  public long[] chunkGridShape() {
+    long[] g = new long[meta.shape.length];
+    for (int i = 0; i < g.length; i++) {
+      g[i] = (meta.shape[i] + meta.chunks[i] - 1) / meta.chunks[i];
+    }
+    return g;
+  }
+
+  /** The total number of chunks of the grid. */
+  public long chunkCount() {
+    long n = 1;
+    for (long g : chunkGridShape()) {
+      n = Math.multiplyExact(n, g);
+    }
+    return n;
+  }
+
+  private void checkCoords(String fn, long[] coords) {
+    long[] g = chunkGridShape();
+    if (coords.length != g.length) {
+      throw new IllegalArgumentException(fn + ": " + coords.length + " chunk coordinates for a "
+          + g.length + "-d array '" + path + "' (chunk grid " + Shapes.format(g) + ")");
+    }
+    for (int i = 0; i < g.length; i++) {
+      if (coords[i] < 0 || coords[i] >= g[i]) {
+        throw new IndexOutOfBoundsException(fn + ": chunk coordinates " + Arrays.toString(coords)
+            + " are outside the chunk grid " + Shapes.format(g) + " of array '" + path + "'");
+      }
+    }
+  }
+
+  /** The shape of a chunk, clipped at the array's upper edges. */
+  public long[] chunkShape(long... chunkCoords) {
+    checkCoords("chunkShape", chunkCoords);
+    long[] s = new long[chunkCoords.length];
+    for (int i = 0; i < s.length; i++) {
+      s[i] = Math.min(meta.chunks[i], meta.shape[i] - chunkCoords[i] * meta.chunks[i]);
+    }
+    return s;
+  }
+
+  /** The store key of a chunk (e.g. {@code "a/c/0/1"} or {@code "a/0.1"}). */
+  public String chunkKey(long... chunkCoords) {
+    checkCoords("chunkKey", chunkCoords);
+    return Keys.join(path, meta.chunkKey(chunkCoords));
+  }
+
+  // ------------------------------------------------------------------ chunk I/O
+
+  /**
+   * Reads one chunk, clipped to the array; a missing chunk reads as the fill value.
+   *
+   * @throws ZarrFormatException if the stored chunk is truncated or corrupt (naming its key)
+   */
+  public NDArray readChunk(long... chunkCoords) {
+    long[] clipped = chunkShape(chunkCoords);
+    String key = Keys.join(path, meta.chunkKey(chunkCoords));
+    byte[] b = store.get(key);
+    if (b == null) {
+      return NDArray.full(meta.dtype, meta.fillValue, clipped);
+    }
+    long[] full = chunks();
+    NDArray a;
+    try {
+      a = meta.codec.decode(b, full, "zarr array '" + path + "' chunk '" + key + "'");
+    } catch (ZarrFormatException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw new ZarrFormatException("zarr array '" + path + "' chunk '" + key
+          + "': cannot decode (" + e + ")", e);
+    }
+    return Arrays.equals(clipped, full) ? a : a.getRegion(new long[clipped.length], clipped);
+  }
+
+  /**
+   * Writes one chunk. {@code data} must have the array's dtype and the chunk's clipped shape. With
+   * {@link EmptyChunks#SKIP} a chunk that is all fill value is not stored and a stored one deleted.
+   *
+   * @throws IllegalArgumentException on a dtype or shape mismatch (nothing is written)
+   */
+  public void writeChunk(long[] chunkCoords, NDArray data) {
+    long[] clipped = chunkShape(chunkCoords);
+    if (data.dtype() != meta.dtype) {
+      throw new IllegalArgumentException("writeChunk: data dtype " + data.dtype()
+          + " differs from the dtype " + meta.dtype + " of array '" + path
+          + "'; convert with astype first");
+    }
+    if (!Arrays.equals(data.shape(), clipped)) {
+      throw new IllegalArgumentException("writeChunk: data shape " + Shapes.format(data.shape())
+          + " differs from the shape " + Shapes.format(clipped) + " of chunk "
+          + Arrays.toString(chunkCoords) + " of array '" + path + "'");
+    }
+    String key = Keys.join(path, meta.chunkKey(chunkCoords));
+    if (emptyChunks == EmptyChunks.SKIP && FillValues.isAllFill(data, meta.fillValue)) {
+      store.delete(key);
+      return;
+    }
+    long[] full = chunks();
+    NDArray padded = data;
+    if (!Arrays.equals(clipped, full)) {
+      padded = NDArray.full(meta.dtype, meta.fillValue, full);
+      padded.setRegion(new long[full.length], data);
+    }
+    store.put(key, meta.codec.encode(padded));
+  }
+
+  /** True if the chunk is stored. */
+  public boolean chunkExists(long... chunkCoords) {
+    checkCoords("chunkExists", chunkCoords);
+    return store.exists(Keys.join(path, meta.chunkKey(chunkCoords)));
+  }
+
+  /** The number of stored chunk keys of this array (used to resume interrupted writes). */
+  public long chunksWritten() {
+    String prefix = path.isEmpty() ? "" : path + "/";
+    long n = 0;
+    for (String k : store.list(prefix)) {
+      if (meta.isChunkKey(k.substring(prefix.length()))) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  // ------------------------------------------------------------------ regions
+
+  private void checkRegion(String fn, long[] start, long[] shape) {
+    if (start.length != meta.shape.length || shape.length != meta.shape.length) {
+      throw new IllegalArgumentException(fn + ": start " + Arrays.toString(start) + " and shape "
+          + Shapes.format(shape) + " must have " + meta.shape.length + " dimensions like array '"
+          + path + "' of shape " + Shapes.format(meta.shape));
+    }
+    for (int i = 0; i < start.length; i++) {
+      if (start[i] < 0 || shape[i] < 0 || start[i] + shape[i] > meta.shape[i]) {
+        throw new IllegalArgumentException(fn + ": region at " + Arrays.toString(start)
+            + " of shape " + Shapes.format(shape) + " is outside array '" + path + "' of shape "
+            + Shapes.format(meta.shape) + " in dimension " + i);
+      }
+    }
+  }
+
+  /** Calls {@code visitor} for each chunk intersecting the box, with the intersection. */
+  private void forEachChunk(long[] start, long[] shape, ChunkVisitor visitor) {
+    int nd = start.length;
+    if (Shapes.size(shape) == 0) {
+      return;
+    }
+    long[] lo = new long[nd];
+    long[] hi = new long[nd];
+    for (int i = 0; i < nd; i++) {
+      lo[i] = start[i] / meta.chunks[i];
+      hi[i] = (start[i] + shape[i] - 1) / meta.chunks[i];
+    }
+    long[] c = lo.clone();
+    while (true) {
+      long[] cstart = new long[nd];
+      long[] inChunk = new long[nd];
+      long[] inRegion = new long[nd];
+      long[] box = new long[nd];
+      for (int i = 0; i < nd; i++) {
+        cstart[i] = c[i] * meta.chunks[i];
+        long a = Math.max(start[i], cstart[i]);
+        long b = Math.min(start[i] + shape[i], Math.min(cstart[i] + meta.chunks[i],
+            meta.shape[i]));
+        inChunk[i] = a - cstart[i];
+        inRegion[i] = a - start[i];
+        box[i] = b - a;
+      }
+      visitor.visit(c.clone(), inChunk, inRegion, box);
+      int k = nd - 1;
+      while (k >= 0) {
+        if (++c[k] <= hi[k]) {
+          break;
+        }
+        c[k] = lo[k];
+        k--;
+      }
+      if (k < 0) {
+        return;
+      }
+    }
+  }
+
+  private interface ChunkVisitor {
+    void visit(long[] coords, long[] inChunk, long[] inRegion, long[] box);
+  }
+
+  /**
+   * Reads the box {@code [start, start + shape)}, spanning any number of chunks.
+   *
+   * @throws IllegalArgumentException if the box is not inside the array
+   */
+  public NDArray read(long[] start, long[] shape) {
+    checkRegion("read", start, shape);
+    Shapes.intSize("read", shape);
+    NDArray out = NDArray.zeros(meta.dtype, shape);
+    int mult = meta.dtype.isComplex() ? 2 : 1;
+    ShardingCodec shard = partialShardReader();
+    forEachChunk(start, shape, (c, inChunk, inRegion, box) -> {
+      long[] cs = chunkShape(c);
+      if (shard != null && !Arrays.equals(box, cs)) {
+        String key = Keys.join(path, meta.chunkKey(c));
+        NDArray part = shard.readRegion(store, key, chunks(), inChunk, box,
+            "zarr array '" + path + "' shard '" + key + "'");
+        NDArray.copyBox(part.data(), box, new long[box.length], out.data(), shape, inRegion, box,
+            mult);
+        return;
+      }
+      NDArray chunk = readChunk(c);
+      if (Arrays.equals(box, out.shape()) && Arrays.equals(box, chunk.shape())) {
+        System.arraycopy(chunk.data(), 0, out.data(), 0, chunk.size() * mult);
+      } else {
+        NDArray.copyBox(chunk.data(), chunk.shape(), inChunk, out.data(), shape, inRegion, box,
+            mult);
+      }
+    });
+    return out;
+  }
+
+  /** The sharding codec if partial shard reads apply (no codecs around the sharding codec). */
+  private ShardingCodec partialShardReader() {
+    return meta.codec instanceof CodecPipeline p && p.arrayBytes instanceof ShardingCodec s
+        && p.transposes.isEmpty() && p.bytesCodecs.isEmpty() && ndim() > 0 ? s : null;
+  }
+
+  /** Reads the whole array. */
+  public NDArray read() {
+    return read(new long[meta.shape.length], meta.shape);
+  }
+
+  /**
+   * Writes {@code data} (the array's dtype) at {@code start}. Chunks covered completely are
+   * replaced; partially covered chunks are read, modified and rewritten.
+   *
+   * @throws IllegalArgumentException on a dtype mismatch or a box outside the array (nothing is
+   *     written)
+   */
+  public void write(long[] start, NDArray data) {
+    if (data.dtype() != meta.dtype) {
+      throw new IllegalArgumentException("write: data dtype " + data.dtype()
+          + " differs from the dtype " + meta.dtype + " of array '" + path
+          + "'; convert with astype first");
+    }
+    long[] shape = data.shape();
+    checkRegion("write", start, shape);
+    int mult = meta.dtype.isComplex() ? 2 : 1;
+    forEachChunk(start, shape, (c, inChunk, inRegion, box) -> {
+      long[] cs = chunkShape(c);
+      NDArray chunk;
+      if (Arrays.equals(box, cs)) {
+        chunk = Arrays.equals(box, shape) ? data : data.getRegion(inRegion, box);
+      } else {
+        chunk = readChunk(c);
+        NDArray.copyBox(data.data(), shape, inRegion, chunk.data(), cs, inChunk, box, mult);
+      }
+      writeChunk(c, chunk);
+    });
+  }
+
+  // ------------------------------------------------------------------ serialization
+
+  private Object writeReplace() throws ObjectStreamException {
+    return new Proxy(store, path, metadataJson(), emptyChunks,
+        meta.zarrFormat == 2 ? new String(Json.write(meta.v2Attributes()),
+            java.nio.charset.StandardCharsets.UTF_8) : null);
+  }
+
+  private record Proxy(Store store, String path, String json, EmptyChunks emptyChunks,
+      String v2Attrs) implements Serializable {
+    private Object readResolve() throws ObjectStreamException {
+      String where = describe(store, path, "metadata");
+      JsonNode doc = Json.parseObject(json.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+          where);
+      ArrayMetadata m = v2Attrs == null ? MetadataParser.parseV3(doc, where)
+          : MetadataParser.parseV2(doc, Json.parseObject(
+              v2Attrs.getBytes(java.nio.charset.StandardCharsets.UTF_8), where), where);
+      return new ZarrArray(store, path, m, emptyChunks);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "ZarrArray(v" + meta.zarrFormat + " '" + path + "' " + meta.dtype + " shape "
+        + Shapes.format(meta.shape) + " chunks " + Shapes.format(meta.chunks) + " in "
+        + store.describe() + ")";
+  }
+}

@@ -1,0 +1,280 @@
+package dev.cubed.zarr;
+
+import dev.cubed.nd.DType;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Describes a new array; {@link #build()} validates the description and writes its metadata.
+ *
+ * <p>Defaults: Zarr format 3, dtype float64, chunks equal to the shape, fill value 0 (false for
+ * bool), compression {@code zstd(1)} for v3 and {@code blosc(lz4, 5, byte shuffle)} for v2, C order,
+ * little endian, chunk key separator "/" (v3) or "." (v2), empty chunks skipped.
+ */
+public final class ZarrArrayBuilder {
+  private final Store store;
+  private final String path;
+  private long[] shape;
+  private long[] chunks;
+  private long[] innerChunks;
+  private DType dtype = DType.FLOAT64;
+  private Object fillValue;
+  private int zarrFormat = 3;
+  private Compression compression;
+  private Map<String, Object> attributes = new LinkedHashMap<>();
+  private List<String> dimensionNames;
+  private MemoryOrder order = MemoryOrder.C;
+  private ByteOrder byteOrder = ByteOrder.LITTLE_ENDIAN;
+  private String separator;
+  private boolean v2Keys;
+  private boolean checksum;
+  private boolean indexAtStart;
+  private boolean overwrite;
+  private EmptyChunks emptyChunks = EmptyChunks.SKIP;
+
+  ZarrArrayBuilder(Store store, String path) {
+    this.store = store;
+    this.path = path;
+  }
+
+  /** The array shape (required). */
+  public ZarrArrayBuilder shape(long... shape) {
+    this.shape = shape.clone();
+    return this;
+  }
+
+  /** The chunk shape (for a sharded array: the shard shape). */
+  public ZarrArrayBuilder chunks(long... chunks) {
+    this.chunks = chunks.clone();
+    return this;
+  }
+
+  /** The chunk shape, from ints. */
+  public ZarrArrayBuilder chunks(int... chunks) {
+    this.chunks = Arrays.stream(chunks).asLongStream().toArray();
+    return this;
+  }
+
+  /**
+   * Shards (v3 only): each stored chunk ({@link #chunks}) is a shard of inner chunks of this shape,
+   * which must divide the chunk shape.
+   */
+  public ZarrArrayBuilder innerChunks(long... innerChunks) {
+    this.innerChunks = innerChunks.clone();
+    return this;
+  }
+
+  /** The element type. */
+  public ZarrArrayBuilder dtype(DType dtype) {
+    this.dtype = dtype;
+    return this;
+  }
+
+  /** The fill value (Boolean, Number, Complex, or Double NaN/infinities); null means 0. */
+  public ZarrArrayBuilder fillValue(Object fillValue) {
+    this.fillValue = fillValue;
+    return this;
+  }
+
+  /** 2 or 3. */
+  public ZarrArrayBuilder zarrFormat(int zarrFormat) {
+    if (zarrFormat != 2 && zarrFormat != 3) {
+      throw new IllegalArgumentException("zarrFormat: " + zarrFormat + " is not 2 or 3");
+    }
+    this.zarrFormat = zarrFormat;
+    return this;
+  }
+
+  /** The compressor. */
+  public ZarrArrayBuilder compression(Compression compression) {
+    this.compression = compression;
+    return this;
+  }
+
+  /** User attributes (JSON-serializable values). */
+  public ZarrArrayBuilder attributes(Map<String, ?> attributes) {
+    this.attributes = new LinkedHashMap<>(attributes);
+    return this;
+  }
+
+  /** Dimension names (v3 {@code dimension_names}, v2 {@code _ARRAY_DIMENSIONS}). */
+  public ZarrArrayBuilder dimensionNames(String... names) {
+    this.dimensionNames = new ArrayList<>(Arrays.asList(names));
+    return this;
+  }
+
+  /** The order of elements inside chunks (v3: F adds a transpose codec). */
+  public ZarrArrayBuilder order(MemoryOrder order) {
+    this.order = order;
+    return this;
+  }
+
+  /** The byte order of stored elements. */
+  public ZarrArrayBuilder byteOrder(ByteOrder byteOrder) {
+    this.byteOrder = byteOrder;
+    return this;
+  }
+
+  /** The chunk key separator, "/" or ".". */
+  public ZarrArrayBuilder separator(String separator) {
+    if (!separator.equals("/") && !separator.equals(".")) {
+      throw new IllegalArgumentException("separator: '" + separator + "' is not '/' or '.'");
+    }
+    this.separator = separator;
+    return this;
+  }
+
+  /** v3 only: use the v2 chunk key encoding (keys without the "c/" prefix). */
+  public ZarrArrayBuilder v2ChunkKeyEncoding() {
+    this.v2Keys = true;
+    return this;
+  }
+
+  /** v3 only: append a crc32c checksum to each chunk (and to shard indexes). */
+  public ZarrArrayBuilder crc32c() {
+    this.checksum = true;
+    return this;
+  }
+
+  /** v3 sharding only: put the shard index at the start of each shard (default: end). */
+  public ZarrArrayBuilder shardIndexAtStart() {
+    this.indexAtStart = true;
+    return this;
+  }
+
+  /** Replace an existing node at the path (deleting everything stored under it). */
+  public ZarrArrayBuilder overwrite() {
+    this.overwrite = true;
+    return this;
+  }
+
+  /** The empty-chunk policy of the returned array. */
+  public ZarrArrayBuilder emptyChunks(EmptyChunks emptyChunks) {
+    this.emptyChunks = emptyChunks;
+    return this;
+  }
+
+  /**
+   * Validates, writes the metadata and returns the array.
+   *
+   * @throws IllegalArgumentException for an invalid description, or if a node exists at the path
+   *     and {@link #overwrite()} was not requested
+   * @throws UnsupportedOperationException for a compression the format lacks (zlib/lz4 in v3)
+   */
+  public ZarrArray build() {
+    String where = "create zarr array '" + path + "' in " + store.describe();
+    if (shape == null) {
+      throw new IllegalArgumentException(where + ": shape is required");
+    }
+    long[] ch = chunks;
+    if (ch == null) {
+      ch = new long[shape.length];
+      for (int i = 0; i < ch.length; i++) {
+        ch[i] = Math.max(1, shape[i]);
+      }
+    }
+    if (ch.length != shape.length) {
+      throw new IllegalArgumentException(where + ": chunks " + Arrays.toString(ch)
+          + " must have as many dimensions as shape " + Arrays.toString(shape));
+    }
+    for (long s : shape) {
+      if (s < 0) {
+        throw new IllegalArgumentException(where + ": shape " + Arrays.toString(shape)
+            + " has a negative extent");
+      }
+    }
+    int[] ich = ArrayMetadata.intChunks(ch, where);
+    ArrayMetadata.checkSizes(shape, ich, dtype, where);
+    if (dimensionNames != null && dimensionNames.size() != shape.length) {
+      throw new IllegalArgumentException(where + ": " + dimensionNames.size()
+          + " dimension names for " + shape.length + " dimensions");
+    }
+    Object fill = FillValues.normalize(dtype, fillValue);
+    boolean big = byteOrder == ByteOrder.BIG_ENDIAN && dtype.itemSize() > 1;
+    Compression comp = compression != null ? compression : zarrFormat == 3
+        ? Compression.zstd(1)
+        : Compression.blosc(Compression.BloscCodec.LZ4, 5, Compression.Shuffle.BYTE);
+    ChunkCodec codec;
+    String sep;
+    if (zarrFormat == 2) {
+      if (innerChunks != null || checksum || v2Keys || indexAtStart) {
+        throw new UnsupportedOperationException(where
+            + ": sharding, crc32c and chunk key encodings are Zarr v3 features");
+      }
+      sep = separator == null ? "." : separator;
+      codec = new V2Codec(dtype, big, order == MemoryOrder.F, comp.codec(dtype.itemSize()));
+    } else {
+      sep = separator == null ? (v2Keys ? "." : "/") : separator;
+      BytesCodec bc = comp.codec(dtype.itemSize());
+      if (bc != null) {
+        bc.v3Json(); // throws UnsupportedOperationException for v2-only compressors
+      }
+      List<int[]> transposes = new ArrayList<>();
+      if (order == MemoryOrder.F && shape.length > 1) {
+        transposes.add(V2Codec.reversed(shape.length));
+      }
+      List<BytesCodec> bytes = new ArrayList<>();
+      if (bc != null) {
+        bytes.add(bc);
+      }
+      if (checksum) {
+        bytes.add(new BytesCodecs.Crc32c());
+      }
+      ArrayBytesCodec ab = new ArrayBytesCodec.Bytes(dtype, big);
+      if (innerChunks != null) {
+        int[] inner = ArrayMetadata.intChunks(innerChunks, where);
+        if (inner.length != ich.length) {
+          throw new IllegalArgumentException(where + ": inner chunks "
+              + Arrays.toString(innerChunks) + " must have " + ich.length + " dimensions");
+        }
+        for (int i = 0; i < inner.length; i++) {
+          if (ich[i] % inner[i] != 0) {
+            throw new IllegalArgumentException(where + ": inner chunks "
+                + Arrays.toString(innerChunks) + " must divide the shard shape "
+                + Arrays.toString(ch));
+          }
+        }
+        CodecPipeline innerPipe = new CodecPipeline(transposes, ab, bytes);
+        ab = new ShardingCodec(dtype, fill, inner, innerPipe, checksum, indexAtStart);
+        transposes = List.of();
+        bytes = List.of();
+      } else if (indexAtStart) {
+        throw new IllegalArgumentException(where + ": shardIndexAtStart needs innerChunks");
+      }
+      codec = new CodecPipeline(transposes, ab, bytes);
+    }
+    ArrayMetadata m = new ArrayMetadata(zarrFormat, shape.clone(), ich, dtype, fill, attributes,
+        dimensionNames, sep, zarrFormat == 3 && !v2Keys, codec);
+    boolean exists = store.exists(Keys.join(path, "zarr.json"))
+        || store.exists(Keys.join(path, ".zarray")) || store.exists(Keys.join(path, ".zgroup"));
+    if (exists) {
+      if (!overwrite) {
+        throw new IllegalArgumentException(where + ": a Zarr node already exists there; call"
+            + " overwrite() to replace it");
+      }
+      for (String k : store.list(path.isEmpty() ? "" : path + "/")) {
+        store.delete(k);
+      }
+    }
+    writeMetadata(store, path, m);
+    return new ZarrArray(store, path, m, emptyChunks);
+  }
+
+  static void writeMetadata(Store store, String path, ArrayMetadata m) {
+    if (m.zarrFormat == 3) {
+      store.put(Keys.join(path, "zarr.json"), Json.write(m.toV3Json()));
+    } else {
+      Map<String, Object> attrs = m.v2Attributes();
+      if (!attrs.isEmpty()) {
+        store.put(Keys.join(path, ".zattrs"), Json.write(attrs));
+      } else {
+        store.delete(Keys.join(path, ".zattrs"));
+      }
+      store.put(Keys.join(path, ".zarray"), Json.write(m.toV2Json()));
+    }
+  }
+}
