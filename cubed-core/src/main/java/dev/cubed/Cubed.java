@@ -1,0 +1,139 @@
+package dev.cubed;
+
+import dev.cubed.core.Core;
+import dev.cubed.nd.DType;
+import dev.cubed.nd.NDArray;
+import dev.cubed.plan.ArrayNode;
+import dev.cubed.plan.Plan;
+import dev.cubed.plan.PlanConfig;
+import dev.cubed.runtime.Executor;
+import dev.cubed.zarr.Store;
+import dev.cubed.zarr.ZarrArray;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Entry points: creating arrays from Zarr or memory, computing several arrays in one plan, writing
+ * to Zarr, planning. See {@link Xp} for array functions.
+ */
+public final class Cubed {
+  private Cubed() {}
+
+  /** An array backed by an existing Zarr array (opened by path or URI). */
+  public static CubedArray fromZarr(String uriOrPath, Spec spec) {
+    return fromZarr(ZarrArray.open(uriOrPath), spec);
+  }
+
+  /** An array backed by an existing Zarr array. */
+  public static CubedArray fromZarr(ZarrArray array, Spec spec) {
+    return new CubedArray(new ArrayNode.Stored(array), spec);
+  }
+
+  /**
+   * An array holding in-memory data split into chunks (-1 = whole axis; null = one chunk). The data
+   * is not copied; it must not be modified before the compute ends.
+   */
+  public static CubedArray fromArray(NDArray a, long[] chunks, Spec spec) {
+    return new CubedArray(Core.fromArray(a, chunks), spec);
+  }
+
+  /** {@link #fromArray} with the whole array as one chunk. */
+  public static CubedArray asarray(NDArray a, Spec spec) {
+    return fromArray(a, null, spec);
+  }
+
+  /** Plans the given arrays together (common work shared) under the first array's spec. */
+  public static Plan plan(List<CubedArray> arrays) {
+    if (arrays.isEmpty()) {
+      throw new IllegalArgumentException("compute: at least one array is required");
+    }
+    Spec s = arrays.get(0).spec();
+    List<ArrayNode> nodes = new ArrayList<>();
+    for (CubedArray a : arrays) {
+      nodes.add(a.node());
+    }
+    return Plan.of(nodes, config(s));
+  }
+
+  static PlanConfig config(Spec s) {
+    return new PlanConfig(s.workDir(), s.allowedMem(), s.reservedMem(), s.maxInputBlocks(),
+        s.maxSourceArrays(), 1, 1);
+  }
+
+  /** Computes several arrays in one plan (shared inputs computed once) on the spec's executor. */
+  public static List<NDArray> compute(CubedArray... arrays) {
+    return compute(ComputeOptions.defaults(), arrays);
+  }
+
+  /**
+   * Computes several arrays in one plan with options.
+   *
+   * @throws dev.cubed.plan.MemoryBudgetExceededException before running if an op does not fit
+   * @throws dev.cubed.runtime.TaskFailedException if a task fails on every attempt
+   */
+  public static List<NDArray> compute(ComputeOptions options, CubedArray... arrays) {
+    Plan p = plan(List.of(arrays));
+    Executor ex = options.executorOrNull() != null ? options.executorOrNull()
+        : Executor.byName(arrays[0].spec().executor());
+    return p.execute(ex, options.callbacks());
+  }
+
+  /**
+   * Writes {@code x} to a new Zarr array at {@code path} of {@code store} (Zarr v3, x's chunks)
+   * and returns the lazy array for the write; compute it (or pass it to {@link #compute}) to run.
+   */
+  public static CubedArray toZarrLazy(CubedArray x, Store store, String path) {
+    ZarrArray z = ZarrArray.create(store, path).shape(x.shape()).chunks(x.chunkShape())
+        .dtype(x.dtype()).overwrite().build();
+    return store(x, z);
+  }
+
+  /** A lazy write of {@code x} into an existing target of the same shape and dtype. */
+  public static CubedArray store(CubedArray x, ZarrArray target) {
+    return new CubedArray(Core.store(x.node(), target), x.spec());
+  }
+
+  /** Computes {@code x} and writes it to a new Zarr array at {@code path} of {@code store}. */
+  public static ZarrArray toZarr(CubedArray x, Store store, String path) {
+    CubedArray w = toZarrLazy(x, store, path);
+    runForSideEffect(ComputeOptions.defaults(), w);
+    return ZarrArray.open(store, path);
+  }
+
+  /** Computes and writes several arrays to their targets in one plan. */
+  public static void store(List<CubedArray> xs, List<ZarrArray> targets, ComputeOptions opts) {
+    if (xs.size() != targets.size()) {
+      throw new IllegalArgumentException("store: " + xs.size() + " arrays but " + targets.size()
+          + " targets");
+    }
+    CubedArray[] ws = new CubedArray[xs.size()];
+    for (int i = 0; i < ws.length; i++) {
+      ws[i] = store(xs.get(i), targets.get(i));
+    }
+    runForSideEffect(opts, ws);
+  }
+
+  private static void runForSideEffect(ComputeOptions opts, CubedArray... ws) {
+    Plan p = plan(List.of(ws));
+    Executor ex = opts.executorOrNull() != null ? opts.executorOrNull()
+        : Executor.byName(ws[0].spec().executor());
+    p.executeNoResults(ex, opts.callbacks());
+  }
+
+  /**
+   * Uniform random numbers in [0, 1) that do not depend on the chunking: element i is derived from
+   * a counter-based generator (SplitMix64 finalizer) keyed by (seed, flat index i).
+   */
+  public static CubedArray random(long[] shape, long[] chunks, long seed, Spec spec) {
+    return new CubedArray(Core.fromIndex("random", shape, chunks, DType.FLOAT64,
+        (b, i, flat, in, bc) -> b.setDouble(i, uniform(seed, flat))), spec);
+  }
+
+  static double uniform(long seed, long index) {
+    long z = seed * 0x9E3779B97F4A7C15L + index * 0xD1B54A32D192ED03L + 0x632BE59BD9B4E019L;
+    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+    z = z ^ (z >>> 31);
+    return (z >>> 11) * 0x1.0p-53;
+  }
+}

@@ -1,0 +1,169 @@
+package dev.cubed;
+
+import dev.cubed.nd.DType;
+import dev.cubed.nd.NDArray;
+import dev.cubed.nd.Shapes;
+import dev.cubed.plan.ArrayNode;
+import dev.cubed.plan.PlanSummary;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * A lazy chunked array: an op in a plan plus the {@link Spec} it runs under. Nothing is computed
+ * until {@link #compute()} (or {@link Cubed#compute}/{@link Cubed#toZarr}). Instance methods forward
+ * to {@link Xp}. Chunks are regular (every chunk has the same shape except the clipped edge ones).
+ */
+public final class CubedArray {
+  private final ArrayNode node;
+  private final Spec spec;
+
+  CubedArray(ArrayNode node, Spec spec) {
+    this.node = node;
+    this.spec = spec;
+  }
+
+  ArrayNode node() {
+    return node;
+  }
+
+  /** The spec this array computes under. */
+  public Spec spec() {
+    return spec;
+  }
+
+  /** The shape. */
+  public long[] shape() {
+    return node.shape();
+  }
+
+  /** The element type. */
+  public DType dtype() {
+    return node.dtype();
+  }
+
+  /** The chunk shape (edge chunks clipped). */
+  public long[] chunkShape() {
+    return node.chunks();
+  }
+
+  /**
+   * The chunks in Dask form: for each axis, the size of every block along it (the last one may be
+   * smaller).
+   */
+  public long[][] chunks() {
+    long[] s = node.shape();
+    long[] c = node.chunks();
+    long[] nb = node.numBlocks();
+    long[][] r = new long[s.length][];
+    for (int i = 0; i < s.length; i++) {
+      r[i] = new long[(int) nb[i]];
+      for (int j = 0; j < nb[i]; j++) {
+        r[i][j] = Math.min(c[i], s[i] - j * c[i]);
+      }
+    }
+    return r;
+  }
+
+  /** Number of blocks along each axis. */
+  public long[] numBlocks() {
+    return node.numBlocks();
+  }
+
+  /** Number of dimensions. */
+  public int ndim() {
+    return node.shape().length;
+  }
+
+  /** Number of elements. */
+  public long size() {
+    return Shapes.size(node.shape());
+  }
+
+  /** Computes this array on the spec's executor and returns it in memory. */
+  public NDArray compute() {
+    return Cubed.compute(this).get(0);
+  }
+
+  /** Computes this array with options (executor, callbacks). */
+  public NDArray compute(ComputeOptions options) {
+    return Cubed.compute(options, this).get(0);
+  }
+
+  /** The plan summary (ops after fusion, tasks, projected memory per op, bytes to write). */
+  public PlanSummary plan() {
+    return Cubed.plan(List.of(this)).summary();
+  }
+
+  /** The plan as Graphviz DOT text. */
+  public String dot() {
+    return Cubed.plan(List.of(this)).dot();
+  }
+
+  /** Writes the plan's DOT text to a file (render with {@code dot -Tsvg}). */
+  public void visualize(Path file) {
+    try {
+      Files.writeString(file, dot());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** {@code this + other}. */
+  public CubedArray add(CubedArray other) {
+    return Xp.add(this, other);
+  }
+
+  /** {@code this - other}. */
+  public CubedArray subtract(CubedArray other) {
+    return Xp.subtract(this, other);
+  }
+
+  /** {@code this * other}. */
+  public CubedArray multiply(CubedArray other) {
+    return Xp.multiply(this, other);
+  }
+
+  /** {@code this / other}. */
+  public CubedArray divide(CubedArray other) {
+    return Xp.divide(this, other);
+  }
+
+  /** Sum over the given axes (all if none). */
+  public CubedArray sum(int... axes) {
+    return Xp.sum(this, axes);
+  }
+
+  /** Mean over the given axes (all if none). */
+  public CubedArray mean(int... axes) {
+    return Xp.mean(this, axes);
+  }
+
+  /** Max over the given axes (all if none). */
+  public CubedArray max(int... axes) {
+    return Xp.max(this, axes);
+  }
+
+  /** Min over the given axes (all if none). */
+  public CubedArray min(int... axes) {
+    return Xp.min(this, axes);
+  }
+
+  /** Rechunks to the given chunk shape (-1 = whole axis). */
+  public CubedArray rechunk(long... chunks) {
+    return Xp.rechunk(this, chunks);
+  }
+
+  /** Converts the dtype. */
+  public CubedArray astype(DType dtype) {
+    return Xp.astype(this, dtype);
+  }
+
+  @Override
+  public String toString() {
+    return "CubedArray<" + node.name() + " " + node.dtype() + " " + Shapes.format(node.shape())
+        + " chunks=" + Shapes.format(node.chunks()) + ">";
+  }
+}

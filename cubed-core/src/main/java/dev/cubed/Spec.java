@@ -1,0 +1,276 @@
+package dev.cubed;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.io.Serializable;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Properties;
+
+/**
+ * Resources for a computation: where intermediate data go ({@code workDir}), the memory a task may
+ * use ({@code allowedMem}), the part of it taken by the worker itself ({@code reservedMem}) and the
+ * executor's name. Immutable; build with {@link #builder()}, {@link #fromFile(Path)} or
+ * {@link #fromEnv()}. Defaults: workDir = {@code java.io.tmpdir/cubed}, allowedMem 2 GB,
+ * reservedMem 100 MB, executor "threads". Memory strings accept B, KB/MB/GB/TB (powers of 1000) and
+ * KiB/MiB/GiB/TiB (powers of 1024).
+ */
+public final class Spec implements Serializable {
+  private static final long serialVersionUID = 1L;
+  /** Default allowed memory per task: 2 GB. */
+  public static final long DEFAULT_ALLOWED_MEM = 2_000_000_000L;
+  /** Default reserved memory per task: 100 MB. */
+  public static final long DEFAULT_RESERVED_MEM = 100_000_000L;
+
+  private final String workDir;
+  private final long allowedMem;
+  private final long reservedMem;
+  private final String executor;
+  private final int maxInputBlocks;
+  private final int maxSourceArrays;
+
+  private Spec(Builder b) {
+    this.workDir = b.workDir;
+    this.allowedMem = b.allowedMem;
+    this.reservedMem = b.reservedMem;
+    this.executor = b.executor;
+    this.maxInputBlocks = b.maxInputBlocks;
+    this.maxSourceArrays = b.maxSourceArrays;
+    if (reservedMem < 0 || allowedMem <= reservedMem) {
+      throw new IllegalArgumentException("Spec: allowedMem (" + allowedMem
+          + " B) must exceed reservedMem (" + reservedMem + " B), and reservedMem must be >= 0");
+    }
+  }
+
+  /** A spec with every default. */
+  public static Spec defaults() {
+    return builder().build();
+  }
+
+  /** A builder starting from the defaults. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder starting from this spec's values. */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.workDir = workDir;
+    b.allowedMem = allowedMem;
+    b.reservedMem = reservedMem;
+    b.executor = executor;
+    b.maxInputBlocks = maxInputBlocks;
+    b.maxSourceArrays = maxSourceArrays;
+    return b;
+  }
+
+  /** Directory holding intermediate arrays (a subdirectory per compute). */
+  public Path workDir() {
+    return Path.of(workDir);
+  }
+
+  /** Memory a task may use, bytes. */
+  public long allowedMem() {
+    return allowedMem;
+  }
+
+  /** Memory of the worker itself, counted in every task's projected memory, bytes. */
+  public long reservedMem() {
+    return reservedMem;
+  }
+
+  /** The executor's name (see {@link dev.cubed.runtime.Executor#byName}). */
+  public String executor() {
+    return executor;
+  }
+
+  /** Fusion limit: input blocks one fused task may read (default 10). */
+  public int maxInputBlocks() {
+    return maxInputBlocks;
+  }
+
+  /** Fusion limit: stored source arrays one fused task may read (default 4). */
+  public int maxSourceArrays() {
+    return maxSourceArrays;
+  }
+
+  /**
+   * Parses a memory size: a plain number of bytes or a number with a unit (B, KB, MB, GB, TB, KiB,
+   * MiB, GiB, TiB; case-insensitive; a fraction is allowed, e.g. "1.5GB").
+   *
+   * @throws IllegalArgumentException if the text is not such a size
+   */
+  public static long parseBytes(String text) {
+    String s = text.trim().toUpperCase(Locale.ROOT).replace(" ", "").replace("_", "");
+    int i = 0;
+    while (i < s.length() && (Character.isDigit(s.charAt(i)) || s.charAt(i) == '.')) {
+      i++;
+    }
+    if (i == 0) {
+      throw new IllegalArgumentException("parseBytes: '" + text
+          + "' is not a memory size (expected e.g. 2GB, 500MB, 1GiB or a number of bytes)");
+    }
+    double num = Double.parseDouble(s.substring(0, i));
+    String unit = s.substring(i);
+    double mult = switch (unit) {
+      case "", "B" -> 1;
+      case "K", "KB" -> 1e3;
+      case "M", "MB" -> 1e6;
+      case "G", "GB" -> 1e9;
+      case "T", "TB" -> 1e12;
+      case "KIB" -> 1024.0;
+      case "MIB" -> 1024.0 * 1024;
+      case "GIB" -> 1024.0 * 1024 * 1024;
+      case "TIB" -> 1024.0 * 1024 * 1024 * 1024;
+      default -> throw new IllegalArgumentException("parseBytes: unknown unit '" + unit + "' in '"
+          + text + "' (use B, KB, MB, GB, TB, KiB, MiB, GiB or TiB)");
+    };
+    return Math.round(num * mult);
+  }
+
+  /**
+   * Reads a spec from a file: a Java properties file, or a flat YAML file of {@code key: value}
+   * lines (optionally under a top-level {@code spec:} key). Keys: work_dir (or workDir),
+   * allowed_mem, reserved_mem, executor; then {@code CUBED_SPEC_*} environment variables override.
+   *
+   * @throws IllegalArgumentException if the file cannot be read or holds a bad value
+   */
+  public static Spec fromFile(Path file) {
+    Properties p = new Properties();
+    try (Reader r = Files.newBufferedReader(file)) {
+      if (file.toString().endsWith(".yaml") || file.toString().endsWith(".yml")) {
+        for (String line : Files.readAllLines(file)) {
+          String t = line.strip();
+          int c = t.indexOf(':');
+          if (t.isEmpty() || t.startsWith("#") || c < 0) {
+            continue;
+          }
+          String v = t.substring(c + 1).strip();
+          if (v.length() >= 2 && (v.startsWith("\"") || v.startsWith("'"))) {
+            v = v.substring(1, v.length() - 1);
+          }
+          if (!v.isEmpty()) {
+            p.setProperty(t.substring(0, c).strip(), v);
+          }
+        }
+      } else {
+        p.load(r);
+      }
+    } catch (IOException e) {
+      throw new IllegalArgumentException("Spec.fromFile: cannot read " + file + ": " + e, e);
+    }
+    Builder b = builder();
+    for (String k : p.stringPropertyNames()) {
+      b.set(k, p.getProperty(k));
+    }
+    return b.applyEnv(System.getenv()).build();
+  }
+
+  /** The defaults overridden by {@code CUBED_SPEC_WORK_DIR}, {@code _ALLOWED_MEM}, etc. */
+  public static Spec fromEnv() {
+    return builder().applyEnv(System.getenv()).build();
+  }
+
+  @Override
+  public String toString() {
+    return "Spec[workDir=" + workDir + ", allowedMem=" + allowedMem + ", reservedMem="
+        + reservedMem + ", executor=" + executor + "]";
+  }
+
+  /** Builder of {@link Spec}. */
+  public static final class Builder {
+    private String workDir = Path.of(System.getProperty("java.io.tmpdir"), "cubed").toString();
+    private long allowedMem = DEFAULT_ALLOWED_MEM;
+    private long reservedMem = DEFAULT_RESERVED_MEM;
+    private String executor = "threads";
+    private int maxInputBlocks = 10;
+    private int maxSourceArrays = 4;
+
+    private Builder() {}
+
+    /** Sets the work directory. */
+    public Builder workDir(Path dir) {
+      this.workDir = Objects.requireNonNull(dir).toString();
+      return this;
+    }
+
+    /** Sets allowedMem in bytes. */
+    public Builder allowedMem(long bytes) {
+      this.allowedMem = bytes;
+      return this;
+    }
+
+    /** Sets allowedMem from a size string such as "2GB". */
+    public Builder allowedMem(String size) {
+      return allowedMem(parseBytes(size));
+    }
+
+    /** Sets reservedMem in bytes. */
+    public Builder reservedMem(long bytes) {
+      this.reservedMem = bytes;
+      return this;
+    }
+
+    /** Sets reservedMem from a size string such as "100MB". */
+    public Builder reservedMem(String size) {
+      return reservedMem(parseBytes(size));
+    }
+
+    /** Sets the executor name. */
+    public Builder executor(String name) {
+      this.executor = Objects.requireNonNull(name);
+      return this;
+    }
+
+    /** Sets the fusion limit on input blocks per task. */
+    public Builder maxInputBlocks(int n) {
+      this.maxInputBlocks = n;
+      return this;
+    }
+
+    /** Sets the fusion limit on stored source arrays per task. */
+    public Builder maxSourceArrays(int n) {
+      this.maxSourceArrays = n;
+      return this;
+    }
+
+    Builder set(String key, String value) {
+      String k = key.toLowerCase(Locale.ROOT).replace("-", "_").replace("spec.", "");
+      switch (k) {
+        case "work_dir", "workdir" -> workDir(Path.of(value));
+        case "allowed_mem", "allowedmem" -> allowedMem(value);
+        case "reserved_mem", "reservedmem" -> reservedMem(value);
+        case "executor", "executor_name" -> executor(value);
+        case "spec" -> { }
+        default -> throw new IllegalArgumentException("Spec: unknown key '" + key
+            + "' (known: work_dir, allowed_mem, reserved_mem, executor)");
+      }
+      return this;
+    }
+
+    Builder applyEnv(Map<String, String> env) {
+      String[][] keys = {{"CUBED_SPEC_WORK_DIR", "work_dir"}, {"CUBED_SPEC_ALLOWED_MEM",
+          "allowed_mem"}, {"CUBED_SPEC_RESERVED_MEM", "reserved_mem"}, {"CUBED_SPEC_EXECUTOR",
+          "executor"}};
+      for (String[] kv : keys) {
+        String v = env.get(kv[0]);
+        if (v != null && !v.isBlank()) {
+          set(kv[1], v);
+        }
+      }
+      return this;
+    }
+
+    /**
+     * Builds the spec.
+     *
+     * @throws IllegalArgumentException if allowedMem <= reservedMem
+     */
+    public Spec build() {
+      return new Spec(this);
+    }
+  }
+}

@@ -1,0 +1,272 @@
+package dev.cubed.core;
+
+import dev.cubed.nd.DType;
+import dev.cubed.nd.NDArray;
+import dev.cubed.nd.Shapes;
+import dev.cubed.plan.ArrayNode;
+import dev.cubed.primitive.BlockFunction;
+import dev.cubed.primitive.BlockKeys;
+import dev.cubed.primitive.Blockwise;
+import dev.cubed.primitive.KeyFunction;
+import dev.cubed.zarr.ZarrArray;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Core chunked operations on plan nodes: elementwise with broadcasting, mapBlocks, rechunk, store,
+ * creation. Reductions are in {@link Reductions}. Every function returns a new lazy node.
+ */
+public final class Core {
+  private Core() {}
+
+  /** A function of same-shape blocks (already broadcast) giving one block. */
+  @FunctionalInterface
+  public interface BlocksFunction extends Serializable {
+    /** Computes one output block from the input blocks. */
+    NDArray apply(NDArray... blocks) throws Exception;
+  }
+
+  /**
+   * Elementwise {@code fn} over inputs broadcast together; the output has dtype {@code out}, the
+   * broadcast shape, and the chunks of the first input that spans each axis (other inputs are
+   * rechunked to match when needed).
+   *
+   * @throws IllegalArgumentException if shapes do not broadcast
+   */
+  public static ArrayNode elemwise(String name, BlocksFunction fn, DType out, ArrayNode... xs) {
+    long[][] shapes = new long[xs.length][];
+    for (int i = 0; i < xs.length; i++) {
+      shapes[i] = xs[i].shape();
+    }
+    long[] shape = Shapes.broadcast(name, shapes);
+    int nd = shape.length;
+    long[] chunks = new long[nd];
+    Arrays.fill(chunks, -1);
+    for (ArrayNode x : xs) {
+      int off = nd - x.shape().length;
+      for (int d = 0; d < x.shape().length; d++) {
+        if (chunks[off + d] < 0 && x.shape()[d] == shape[off + d] && shape[off + d] != 1) {
+          chunks[off + d] = x.chunks()[d];
+        }
+      }
+    }
+    for (int d = 0; d < nd; d++) {
+      if (chunks[d] < 0) {
+        chunks[d] = Math.max(1, shape[d]);
+      }
+    }
+    List<ArrayNode> ins = new ArrayList<>();
+    for (ArrayNode x : xs) {
+      int off = nd - x.shape().length;
+      long[] want = x.chunks();
+      boolean diff = false;
+      for (int d = 0; d < want.length; d++) {
+        long w = x.shape()[d] == 1 ? 1 : chunks[off + d];
+        if (x.shape()[d] != 1 && want[d] != w) {
+          diff = true;
+        }
+        want[d] = x.shape()[d] == 1 ? Math.max(1, want[d]) : w;
+      }
+      ins.add(diff ? rechunk(x, want) : x);
+    }
+    long[][] inShapes = shapes;
+    long[] outChunks = chunks.clone();
+    KeyFunction keys = c -> {
+      List<BlockKeys> l = new ArrayList<>();
+      for (long[] s : inShapes) {
+        int off = nd - s.length;
+        long[] k = new long[s.length];
+        for (int d = 0; d < s.length; d++) {
+          k[d] = s[d] == 1 ? 0 : c[off + d];
+        }
+        l.add(BlockKeys.one(k));
+      }
+      return l;
+    };
+    BlockFunction bf = (args, c) -> {
+      long[] bs = new long[nd];
+      for (int d = 0; d < nd; d++) {
+        bs[d] = Math.min(outChunks[d], shape[d] - c[d] * outChunks[d]);
+      }
+      NDArray[] blocks = new NDArray[args.size()];
+      for (int i = 0; i < blocks.length; i++) {
+        NDArray b = (NDArray) args.get(i);
+        blocks[i] = Arrays.equals(b.shape(), bs) ? b : b.broadcastTo(bs);
+      }
+      NDArray r = fn.apply(blocks);
+      return r.dtype() == out ? r : r.astype(out);
+    };
+    int[] ones = new int[xs.length];
+    Arrays.fill(ones, 1);
+    return new ArrayNode.Computed(new Blockwise(name, keys, bf, ones, ones.clone(), 0), ins, shape,
+        chunks, out, null);
+  }
+
+  /**
+   * Applies {@code fn} to corresponding blocks of inputs that have the same number of blocks on
+   * every axis; the output has the first input's shape and chunks and dtype {@code out}.
+   *
+   * @throws IllegalArgumentException if the inputs' block grids differ
+   */
+  public static ArrayNode mapBlocks(BlocksFunction fn, DType out, ArrayNode... xs) {
+    ArrayNode first = xs[0];
+    for (ArrayNode x : xs) {
+      if (!Arrays.equals(x.numBlocks(), first.numBlocks())) {
+        throw new IllegalArgumentException("map_blocks: inputs have block grids "
+            + Shapes.format(first.numBlocks()) + " and " + Shapes.format(x.numBlocks())
+            + "; rechunk them to the same grid first");
+      }
+    }
+    KeyFunction keys = c -> {
+      List<BlockKeys> l = new ArrayList<>();
+      for (int i = 0; i < xs.length; i++) {
+        l.add(BlockKeys.one(c));
+      }
+      return l;
+    };
+    BlockFunction bf = (args, c) -> {
+      NDArray[] b = new NDArray[args.size()];
+      for (int i = 0; i < b.length; i++) {
+        b[i] = (NDArray) args.get(i);
+      }
+      return fn.apply(b);
+    };
+    int[] ones = new int[xs.length];
+    Arrays.fill(ones, 1);
+    return new ArrayNode.Computed(new Blockwise("map_blocks", keys, bf, ones, ones.clone(), 0),
+        List.of(xs), first.shape(), first.chunks(), out, null);
+  }
+
+  /** General blockwise: the caller's key function, block function and memory description. */
+  public static ArrayNode blockwise(Blockwise op, long[] shape, long[] chunks, DType out,
+      ArrayNode... xs) {
+    return new ArrayNode.Computed(op, List.of(xs), shape, chunks, out, null);
+  }
+
+  /**
+   * Rechunks to {@code chunks} (sizes clipped to the shape; -1 means the whole axis). Virtual
+   * inputs are first computed blockwise (they have no storage to copy from).
+   *
+   * @throws IllegalArgumentException if chunks has the wrong length or a size below -1 or 0
+   */
+  public static ArrayNode rechunk(ArrayNode x, long[] chunks) {
+    return rechunk(x, chunks, null);
+  }
+
+  /** Rechunks into a user target (its chunks are used). */
+  public static ArrayNode rechunk(ArrayNode x, long[] chunks, ZarrArray target) {
+    long[] shape = x.shape();
+    if (chunks.length != shape.length) {
+      throw new IllegalArgumentException("rechunk: chunks " + Arrays.toString(chunks)
+          + " must have one entry per dimension of shape " + Shapes.format(shape));
+    }
+    long[] c = new long[chunks.length];
+    for (int i = 0; i < c.length; i++) {
+      if (chunks[i] == -1) {
+        c[i] = Math.max(1, shape[i]);
+      } else if (chunks[i] < 1) {
+        throw new IllegalArgumentException("rechunk: chunk sizes must be >= 1 (or -1 for the "
+            + "whole axis), got " + Arrays.toString(chunks));
+      } else {
+        c[i] = Math.min(chunks[i], Math.max(1, shape[i]));
+      }
+    }
+    if (Arrays.equals(c, x.chunks()) && target == null) {
+      return x;
+    }
+    ArrayNode in = x instanceof ArrayNode.Virtual ? identity(x) : x;
+    return new ArrayNode.Rechunked(in, c, target);
+  }
+
+  /** An identity blockwise copy of {@code x} (optionally into a target). */
+  public static ArrayNode identity(ArrayNode x) {
+    return store(x, null);
+  }
+
+  /** A blockwise copy of {@code x} written to {@code target} (same shape, chunks and dtype). */
+  public static ArrayNode store(ArrayNode x, ZarrArray target) {
+    if (target != null && (!Arrays.equals(target.shape(), x.shape())
+        || target.dtype() != x.dtype())) {
+      throw new IllegalArgumentException("store: target " + target + " has shape "
+          + Shapes.format(target.shape()) + " and dtype " + target.dtype() + " but the array has "
+          + Shapes.format(x.shape()) + " and " + x.dtype());
+    }
+    ArrayNode src = x;
+    if (target != null && !Arrays.equals(target.chunks(), x.chunks())) {
+      return rechunk(x, target.chunks(), target);
+    }
+    KeyFunction keys = c -> List.of(BlockKeys.one(c));
+    BlockFunction bf = (args, c) -> (NDArray) args.get(0);
+    return new ArrayNode.Computed(new Blockwise("store", keys, bf, new int[] {1}, new int[] {1},
+        0), List.of(src), x.shape(), x.chunks(), x.dtype(), target);
+  }
+
+  /** A virtual array whose blocks come from an in-memory array. */
+  public static ArrayNode fromArray(NDArray a, long[] chunks) {
+    NDArray held = a;
+    long[] c = normChunks(a.shape(), chunks);
+    return new ArrayNode.Virtual("from_array", a.shape(), c, a.dtype(), (coords, bs) -> {
+      long[] start = new long[coords.length];
+      for (int i = 0; i < start.length; i++) {
+        start[i] = coords[i] * c[i];
+      }
+      return held.getRegion(start, bs);
+    });
+  }
+
+  /** A virtual array filled with one value. */
+  public static ArrayNode full(long[] shape, long[] chunks, Object value, DType dtype) {
+    return new ArrayNode.Virtual("full", shape, normChunks(shape, chunks), dtype,
+        (coords, bs) -> NDArray.full(dtype, value, bs));
+  }
+
+  /** A virtual array whose element at flat index i is {@code f(i)}. */
+  public static ArrayNode fromIndex(String kind, long[] shape, long[] chunks, DType dtype,
+      IndexFunction f) {
+    long[] c = normChunks(shape, chunks);
+    return new ArrayNode.Virtual(kind, shape, c, dtype, (coords, bs) -> {
+      NDArray out = NDArray.empty(dtype, bs);
+      int nd = bs.length;
+      long[] strides = Shapes.strides(shape);
+      long[] idx = new long[nd];
+      int n = out.size();
+      for (int i = 0; i < n; i++) {
+        long flat = 0;
+        for (int d = 0; d < nd; d++) {
+          flat += (coords[d] * c[d] + idx[d]) * strides[d];
+        }
+        f.set(out, i, flat, idx, coords);
+        for (int d = nd - 1; d >= 0; d--) {
+          if (++idx[d] < bs[d]) {
+            break;
+          }
+          idx[d] = 0;
+        }
+      }
+      return out;
+    });
+  }
+
+  /** Sets element {@code i} of a block from the element's flat index in the whole array. */
+  @FunctionalInterface
+  public interface IndexFunction extends Serializable {
+    /** Sets {@code block[i]}; {@code flat} is the element's C-order index in the whole array. */
+    void set(NDArray block, int i, long flat, long[] inBlock, long[] blockCoords);
+  }
+
+  /** Chunks clipped to the shape; -1 = whole axis; null = whole array as one chunk. */
+  public static long[] normChunks(long[] shape, long[] chunks) {
+    long[] c = new long[shape.length];
+    for (int i = 0; i < c.length; i++) {
+      long want = chunks == null || chunks[i] == -1 ? shape[i] : chunks[i];
+      if (chunks != null && chunks[i] < 1 && chunks[i] != -1) {
+        throw new IllegalArgumentException("chunks: sizes must be >= 1 (or -1 for the whole "
+            + "axis), got " + Arrays.toString(chunks));
+      }
+      c[i] = Math.max(1, Math.min(want, Math.max(1, shape[i])));
+    }
+    return c;
+  }
+}

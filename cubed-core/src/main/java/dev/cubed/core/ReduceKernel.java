@@ -1,0 +1,338 @@
+package dev.cubed.core;
+
+import dev.cubed.nd.DType;
+import dev.cubed.nd.NDArray;
+
+/**
+ * Per-chunk parts of the tree reductions: {@code initial} turns a block into partial states (one
+ * per output element, reduced axes kept with extent 1, an extra last axis of {@code fields}
+ * entries), {@code combine} merges two states, {@code finish} turns a state into the result.
+ * States are int64/uint64 (integer sums, products, min/max, all/any) or float64: mean carries
+ * (count, total), var/std carry (count, mean, M2) merged with Chan's formula, argmin/argmax carry
+ * (index, value) with the block's offset added to local indices (values compared as doubles, so
+ * int64 values beyond 2^53 may tie wrongly).
+ */
+final class ReduceKernel {
+  private ReduceKernel() {}
+
+  enum Kind {
+    SUM, PROD, MIN, MAX, ALL, ANY, MEAN, VAR, ARGMIN, ARGMAX;
+
+    int fields() {
+      return switch (this) {
+        case MEAN, ARGMIN, ARGMAX -> 2;
+        case VAR -> 3;
+        default -> 1;
+      };
+    }
+
+    boolean isArg() {
+      return this == ARGMIN || this == ARGMAX;
+    }
+  }
+
+  /** The state dtype for a reduction of {@code in}. */
+  static DType stateType(Kind k, DType in) {
+    ChunkMath.checkReal(k.name().toLowerCase(), in);
+    switch (k) {
+      case MEAN, VAR, ARGMIN, ARGMAX:
+        return DType.FLOAT64;
+      case ALL, ANY:
+        return DType.INT64;
+      default:
+        if (in.isFloating()) {
+          return DType.FLOAT64;
+        }
+        return in.isUnsigned() ? DType.UINT64 : DType.INT64;
+    }
+  }
+
+  /** The result dtype. */
+  static DType resultType(Kind k, DType in) {
+    return switch (k) {
+      case SUM, PROD -> in.isFloating() ? in : (in.isUnsigned() ? DType.UINT64 : DType.INT64);
+      case MIN, MAX -> in;
+      case ALL, ANY -> DType.BOOL;
+      case MEAN, VAR -> in.isFloating() ? in : DType.FLOAT64;
+      case ARGMIN, ARGMAX -> DType.INT64;
+    };
+  }
+
+  private static long[] keepShape(long[] shape, boolean[] red) {
+    long[] s = shape.clone();
+    for (int i = 0; i < s.length; i++) {
+      if (red[i]) {
+        s[i] = 1;
+      }
+    }
+    return s;
+  }
+
+  private static long[] withFields(long[] s, int k) {
+    long[] r = java.util.Arrays.copyOf(s, s.length + 1);
+    r[s.length] = k;
+    return r;
+  }
+
+  /** Partial states of one block; {@code argOffset} is the block's start along the arg axis. */
+  static NDArray initial(Kind kind, NDArray block, boolean[] red, int argAxis, long argOffset) {
+    long[] shape = block.shape();
+    int nd = shape.length;
+    long[] ks = keepShape(shape, red);
+    int m = (int) dev.cubed.nd.Shapes.size(ks);
+    int k = kind.fields();
+    DType st = stateType(kind, block.dtype());
+    NDArray state = NDArray.zeros(st, withFields(ks, k));
+    long[] os = new long[nd];
+    long stride = 1;
+    for (int d = nd - 1; d >= 0; d--) {
+      os[d] = red[d] ? 0 : stride;
+      stride *= ks[d];
+    }
+    boolean fl = st == DType.FLOAT64;
+    boolean unsigned = st == DType.UINT64;
+    boolean inFloat = block.dtype().isFloating();
+    double[] ds = fl ? (double[]) state.data() : null;
+    long[] ls = fl ? null : (long[]) state.data();
+    double[] src = block.dtype() == DType.FLOAT64 ? (double[]) block.data() : null;
+    boolean[] seen = new boolean[m];
+    if (kind == Kind.PROD || kind == Kind.ALL) {
+      java.util.Arrays.fill(seen, true);
+      if (fl) {
+        java.util.Arrays.fill(ds, 1.0);
+      } else {
+        java.util.Arrays.fill(ls, 1L);
+      }
+    }
+    int n = block.size();
+    long[] idx = new long[nd];
+    int o = 0;
+    for (int i = 0; i < n; i++) {
+      switch (kind) {
+        case SUM -> {
+          if (fl) {
+            ds[o] += src != null ? src[i] : block.getDouble(i);
+          } else {
+            ls[o] += block.getLong(i);
+          }
+        }
+        case PROD -> {
+          if (!seen[o]) {
+            seen[o] = true;
+            if (fl) {
+              ds[o] = 1;
+            } else {
+              ls[o] = 1;
+            }
+          }
+          if (fl) {
+            ds[o] *= block.getDouble(i);
+          } else {
+            ls[o] *= block.getLong(i);
+          }
+        }
+        case MIN, MAX -> {
+          boolean max = kind == Kind.MAX;
+          if (fl) {
+            double v = src != null ? src[i] : block.getDouble(i);
+            if (!seen[o]) {
+              seen[o] = true;
+              ds[o] = v;
+            } else if (Double.isNaN(v) || (max ? v > ds[o] : v < ds[o])) {
+              if (!Double.isNaN(ds[o])) {
+                ds[o] = v;
+              }
+            }
+          } else {
+            long v = block.dtype().isBool() ? (block.getBoolean(i) ? 1 : 0) : block.getLong(i);
+            int c = seen[o] ? (unsigned ? Long.compareUnsigned(v, ls[o]) : Long.compare(v, ls[o]))
+                : 0;
+            if (!seen[o] || (max ? c > 0 : c < 0)) {
+              seen[o] = true;
+              ls[o] = v;
+            }
+          }
+        }
+        case ALL -> {
+          if (!seen[o]) {
+            seen[o] = true;
+            ls[o] = 1;
+          }
+          if (!truthy(block, i)) {
+            ls[o] = 0;
+          }
+        }
+        case ANY -> {
+          if (truthy(block, i)) {
+            ls[o] = 1;
+          }
+        }
+        case MEAN -> {
+          ds[o * 2] += 1;
+          ds[o * 2 + 1] += src != null ? src[i] : block.getDouble(i);
+        }
+        case VAR -> {
+          double v = src != null ? src[i] : block.getDouble(i);
+          double cnt = ds[o * 3] + 1;
+          double delta = v - ds[o * 3 + 1];
+          double mean = ds[o * 3 + 1] + delta / cnt;
+          ds[o * 3] = cnt;
+          ds[o * 3 + 1] = mean;
+          ds[o * 3 + 2] += delta * (v - mean);
+        }
+        case ARGMIN, ARGMAX -> {
+          double v = inFloat ? block.getDouble(i) : (block.dtype().isBool()
+              ? (block.getBoolean(i) ? 1 : 0) : (double) block.getLong(i));
+          if (!seen[o] || better(kind, v, ds[o * 2 + 1])) {
+            seen[o] = true;
+            ds[o * 2] = argOffset + idx[argAxis];
+            ds[o * 2 + 1] = v;
+          }
+        }
+        default -> throw new IllegalStateException();
+      }
+      for (int d = nd - 1; d >= 0; d--) {
+        idx[d]++;
+        o += (int) os[d];
+        if (idx[d] < shape[d]) {
+          break;
+        }
+        o -= (int) (os[d] * shape[d]);
+        idx[d] = 0;
+      }
+    }
+    if ((kind == Kind.MIN || kind == Kind.MAX) && n == 0) {
+      throw new IllegalArgumentException(kind.name().toLowerCase()
+          + ": zero-size reduction has no identity");
+    }
+    return state;
+  }
+
+  private static boolean truthy(NDArray b, int i) {
+    if (b.dtype().isBool()) {
+      return b.getBoolean(i);
+    }
+    return b.dtype().isFloating() ? b.getDouble(i) != 0 : b.getLong(i) != 0;
+  }
+
+  /** Whether value v beats the current best c (NaN beats everything; ties keep the first). */
+  private static boolean better(Kind kind, double v, double c) {
+    if (Double.isNaN(c)) {
+      return false;
+    }
+    if (Double.isNaN(v)) {
+      return true;
+    }
+    return kind == Kind.ARGMAX ? v > c : v < c;
+  }
+
+  /** Merges state b into state a (same shape) and returns a. */
+  static NDArray combine(Kind kind, NDArray a, NDArray b) {
+    int k = kind.fields();
+    int m = a.size() / k;
+    boolean fl = a.dtype() == DType.FLOAT64;
+    boolean unsigned = a.dtype() == DType.UINT64;
+    double[] da = fl ? (double[]) a.data() : null;
+    double[] db = fl ? (double[]) b.data() : null;
+    long[] la = fl ? null : (long[]) a.data();
+    long[] lb = fl ? null : (long[]) b.data();
+    for (int o = 0; o < m; o++) {
+      switch (kind) {
+        case SUM -> {
+          if (fl) {
+            da[o] += db[o];
+          } else {
+            la[o] += lb[o];
+          }
+        }
+        case PROD -> {
+          if (fl) {
+            da[o] *= db[o];
+          } else {
+            la[o] *= lb[o];
+          }
+        }
+        case MIN, MAX -> {
+          boolean max = kind == Kind.MAX;
+          if (fl) {
+            if (Double.isNaN(db[o]) || (!Double.isNaN(da[o]) && (max ? db[o] > da[o]
+                : db[o] < da[o]))) {
+              da[o] = db[o];
+            }
+          } else {
+            int c = unsigned ? Long.compareUnsigned(lb[o], la[o]) : Long.compare(lb[o], la[o]);
+            if (max ? c > 0 : c < 0) {
+              la[o] = lb[o];
+            }
+          }
+        }
+        case ALL -> la[o] = la[o] & lb[o];
+        case ANY -> la[o] = la[o] | lb[o];
+        case MEAN -> {
+          da[2 * o] += db[2 * o];
+          da[2 * o + 1] += db[2 * o + 1];
+        }
+        case VAR -> {
+          double na = da[3 * o];
+          double nb = db[3 * o];
+          double n = na + nb;
+          if (nb == 0) {
+            break;
+          }
+          if (na == 0) {
+            da[3 * o] = nb;
+            da[3 * o + 1] = db[3 * o + 1];
+            da[3 * o + 2] = db[3 * o + 2];
+            break;
+          }
+          double delta = db[3 * o + 1] - da[3 * o + 1];
+          da[3 * o + 1] = da[3 * o + 1] + delta * nb / n;
+          da[3 * o + 2] = da[3 * o + 2] + db[3 * o + 2] + delta * delta * na * nb / n;
+          da[3 * o] = n;
+        }
+        case ARGMIN, ARGMAX -> {
+          double va = da[2 * o + 1];
+          double vb = db[2 * o + 1];
+          boolean takeB = better(kind, vb, va) || (!better(kind, va, vb)
+              && !(Double.isNaN(va) && !Double.isNaN(vb)) && db[2 * o] < da[2 * o]
+              && (va == vb || (Double.isNaN(va) && Double.isNaN(vb))));
+          if (takeB) {
+            da[2 * o] = db[2 * o];
+            da[2 * o + 1] = vb;
+          }
+        }
+        default -> throw new IllegalStateException();
+      }
+    }
+    return a;
+  }
+
+  /** The result of a state (shape = state shape without the fields axis). */
+  static NDArray finish(Kind kind, NDArray state, DType in, int correction, boolean sqrt) {
+    long[] ss = state.shape();
+    long[] shape = java.util.Arrays.copyOf(ss, ss.length - 1);
+    DType rt = resultType(kind, in);
+    NDArray r = NDArray.empty(rt, shape);
+    int m = r.size();
+    for (int o = 0; o < m; o++) {
+      switch (kind) {
+        case SUM, PROD, MIN, MAX -> {
+          if (state.dtype() == DType.FLOAT64) {
+            r.setDouble(o, state.getDouble(o));
+          } else {
+            r.setLong(o, ((long[]) state.data())[o]);
+          }
+        }
+        case ALL, ANY -> r.setBoolean(o, ((long[]) state.data())[o] != 0);
+        case MEAN -> r.setDouble(o, state.getDouble(2 * o + 1) / state.getDouble(2 * o));
+        case VAR -> {
+          double v = state.getDouble(3 * o + 2) / (state.getDouble(3 * o) - correction);
+          r.setDouble(o, sqrt ? Math.sqrt(v) : v);
+        }
+        case ARGMIN, ARGMAX -> r.setLong(o, (long) state.getDouble(2 * o));
+        default -> throw new IllegalStateException();
+      }
+    }
+    return r;
+  }
+}

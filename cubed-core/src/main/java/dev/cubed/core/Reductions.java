@@ -1,0 +1,181 @@
+package dev.cubed.core;
+
+import dev.cubed.nd.DType;
+import dev.cubed.nd.NDArray;
+import dev.cubed.nd.Shapes;
+import dev.cubed.plan.ArrayNode;
+import dev.cubed.primitive.BlockFunction;
+import dev.cubed.primitive.BlockKeys;
+import dev.cubed.primitive.Blockwise;
+import dev.cubed.primitive.KeyFunction;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+
+/**
+ * Tree reductions: a first round computes a partial state per block (reduced axes kept with extent
+ * 1 and an extra trailing axis for the state's fields); rounds of partial reduce then merge up to
+ * {@code splitEvery} blocks per reduced axis per task, streaming them one at a time into an
+ * accumulator (extra memory: the accumulator, one output chunk); a last blockwise step turns states
+ * into results and drops the reduced axes unless keepdims.
+ */
+public final class Reductions {
+  private Reductions() {}
+
+  /** The reductions available. */
+  public enum Op {
+    SUM, PROD, MIN, MAX, ALL, ANY, MEAN, VAR, STD, ARGMIN, ARGMAX
+  }
+
+  /**
+   * Reduces {@code x} over {@code axes} (already normalized, distinct).
+   *
+   * @param correction degrees of freedom correction for var/std
+   * @throws IllegalArgumentException for arg reductions over more than one axis of an n-d array,
+   *     or splitEvery below 2
+   */
+  public static ArrayNode reduce(ArrayNode x, Op op, int[] axes, boolean keepDims, int splitEvery,
+      int correction) {
+    String name = op.name().toLowerCase();
+    if (splitEvery < 2) {
+      throw new IllegalArgumentException(name + ": splitEvery must be >= 2, got " + splitEvery);
+    }
+    ReduceKernel.Kind kind = switch (op) {
+      case STD -> ReduceKernel.Kind.VAR;
+      default -> ReduceKernel.Kind.valueOf(op.name());
+    };
+    int nd = x.shape().length;
+    boolean[] red = new boolean[nd];
+    for (int a : axes) {
+      red[a] = true;
+    }
+    int argAxis = -1;
+    if (kind.isArg()) {
+      if (axes.length != 1 && nd != 1) {
+        throw new IllegalArgumentException(name + ": reduces over one axis; flatten with reshape "
+            + "to reduce an array of shape " + Shapes.format(x.shape()) + " over all axes");
+      }
+      argAxis = nd == 0 ? -1 : axes.length == 1 ? axes[0] : 0;
+    }
+    DType in = x.dtype();
+    DType st = ReduceKernel.stateType(kind, in);
+    int k = kind.fields();
+    // round 0: state per block
+    long[] nb = x.numBlocks();
+    long[] s0 = new long[nd + 1];
+    long[] c0 = new long[nd + 1];
+    for (int d = 0; d < nd; d++) {
+      s0[d] = red[d] ? nb[d] : x.shape()[d];
+      c0[d] = red[d] ? 1 : x.chunks()[d];
+    }
+    s0[nd] = k;
+    c0[nd] = k;
+    long[] xc = x.chunks();
+    int aa = argAxis;
+    KeyFunction k0 = c -> List.of(BlockKeys.one(Arrays.copyOf(c, nd)));
+    BlockFunction f0 = (args, c) -> ReduceKernel.initial(kind, (NDArray) args.get(0), red,
+        aa < 0 ? 0 : aa, aa < 0 ? 0 : c[aa] * xc[aa]);
+    ArrayNode cur = new ArrayNode.Computed(new Blockwise(name + "-initial", k0, f0, new int[] {1},
+        new int[] {1}, 0), List.of(x), s0, c0, st, null);
+    // partial reduce rounds
+    while (true) {
+      long[] cs = cur.shape();
+      boolean more = false;
+      for (int d = 0; d < nd; d++) {
+        more |= red[d] && cs[d] > 1;
+      }
+      if (!more) {
+        break;
+      }
+      long[] ns = cs.clone();
+      int groupMax = 1;
+      for (int d = 0; d < nd; d++) {
+        if (red[d]) {
+          ns[d] = (cs[d] + splitEvery - 1) / splitEvery;
+          groupMax *= (int) Math.min(cs[d], splitEvery);
+        }
+      }
+      long[] inShape = cs;
+      KeyFunction kf = c -> {
+        List<long[]> keys = new ArrayList<>();
+        long[] lo = c.clone();
+        long[] cnt = new long[nd + 1];
+        Arrays.fill(cnt, 1);
+        for (int d = 0; d < nd; d++) {
+          if (red[d]) {
+            lo[d] = c[d] * splitEvery;
+            cnt[d] = Math.min(splitEvery, inShape[d] - lo[d]);
+          }
+        }
+        long total = Shapes.size(cnt);
+        for (long f = 0; f < total; f++) {
+          long[] rel = Shapes.unravel(cnt, f);
+          long[] key = lo.clone();
+          for (int d = 0; d < nd; d++) {
+            key[d] += rel[d];
+          }
+          keys.add(key);
+        }
+        return List.of(BlockKeys.stream(keys));
+      };
+      BlockFunction fr = (args, c) -> {
+        @SuppressWarnings("unchecked")
+        Iterator<NDArray> it = (Iterator<NDArray>) args.get(0);
+        NDArray acc = it.next().copy();
+        while (it.hasNext()) {
+          ReduceKernel.combine(kind, acc, it.next());
+        }
+        return acc;
+      };
+      long outChunkBytes = cur.chunkBytes();
+      cur = new ArrayNode.Computed(new Blockwise(name + "-partial", kf, fr, new int[] {1},
+          new int[] {groupMax}, outChunkBytes), List.of(cur), ns, cur.chunks(), st, null);
+    }
+    // finish
+    long[] fs = new long[nd];
+    long[] fc = new long[nd];
+    for (int d = 0; d < nd; d++) {
+      fs[d] = red[d] ? 1 : x.shape()[d];
+      fc[d] = red[d] ? 1 : x.chunks()[d];
+    }
+    long[] outShape = keepDims ? fs : drop(fs, red);
+    long[] outChunks = keepDims ? fc : drop(fc, red);
+    boolean sqrt = op == Op.STD;
+    DType rt = ReduceKernel.resultType(kind, in);
+    KeyFunction kfin = c -> {
+      long[] key = new long[nd + 1];
+      int j = 0;
+      for (int d = 0; d < nd; d++) {
+        key[d] = red[d] ? 0 : c[keepDims ? d : j++];
+      }
+      return List.of(BlockKeys.one(key));
+    };
+    BlockFunction ffin = (args, c) -> {
+      NDArray r = ReduceKernel.finish(kind, (NDArray) args.get(0), in, correction, sqrt);
+      long[] want = keepDims ? r.shape() : drop(r.shape(), red);
+      return r.reshape(want);
+    };
+    return new ArrayNode.Computed(new Blockwise(name, kfin, ffin, new int[] {1}, new int[] {1}, 0),
+        List.of(cur), outShape, outChunks, rt, null);
+  }
+
+  private static long[] drop(long[] s, boolean[] red) {
+    long[] r = new long[s.length - count(red)];
+    int j = 0;
+    for (int d = 0; d < s.length; d++) {
+      if (!red[d]) {
+        r[j++] = s[d];
+      }
+    }
+    return r;
+  }
+
+  private static int count(boolean[] red) {
+    int n = 0;
+    for (boolean b : red) {
+      n += b ? 1 : 0;
+    }
+    return n;
+  }
+}

@@ -1,0 +1,200 @@
+package dev.cubed.plan;
+
+import dev.cubed.nd.DType;
+import dev.cubed.nd.NDArray;
+import dev.cubed.nd.Shapes;
+import dev.cubed.primitive.Blockwise;
+import dev.cubed.zarr.ZarrArray;
+import java.io.Serializable;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A node of the array-level DAG: an array of known shape, dtype and (regular) chunks, made by one of
+ * four means: stored in Zarr ({@link Stored}), generated per block without storage ({@link Virtual}),
+ * computed blockwise from other arrays ({@link Computed}) or rechunked from another array
+ * ({@link Rechunked}). Nodes are immutable.
+ */
+public abstract sealed class ArrayNode implements Serializable {
+  private static final long serialVersionUID = 1L;
+  private static final AtomicLong COUNTER = new AtomicLong();
+  private final String name;
+  private final long[] shape;
+  private final long[] chunks;
+  private final DType dtype;
+
+  ArrayNode(String prefix, long[] shape, long[] chunks, DType dtype) {
+    this.name = prefix + "-" + COUNTER.incrementAndGet();
+    this.shape = shape.clone();
+    this.chunks = chunks.clone();
+    this.dtype = Objects.requireNonNull(dtype);
+    if (shape.length != chunks.length) {
+      throw new IllegalArgumentException(name + ": chunks " + Shapes.format(chunks)
+          + " must have one entry per dimension of shape " + Shapes.format(shape));
+    }
+    for (int i = 0; i < chunks.length; i++) {
+      if (chunks[i] < 1) {
+        throw new IllegalArgumentException(name + ": chunk sizes must be >= 1, got "
+            + Shapes.format(chunks));
+      }
+    }
+  }
+
+  /** Unique name (used for op names and intermediate paths). */
+  public String name() {
+    return name;
+  }
+
+  /** Shape. */
+  public long[] shape() {
+    return shape.clone();
+  }
+
+  /** Chunk shape (edge chunks are clipped). */
+  public long[] chunks() {
+    return chunks.clone();
+  }
+
+  /** Element type. */
+  public DType dtype() {
+    return dtype;
+  }
+
+  /** Inputs of this node. */
+  public abstract List<ArrayNode> inputs();
+
+  /** Number of blocks along each axis. */
+  public long[] numBlocks() {
+    long[] g = new long[shape.length];
+    for (int i = 0; i < g.length; i++) {
+      g[i] = (shape[i] + chunks[i] - 1) / chunks[i];
+    }
+    return g;
+  }
+
+  /** Bytes of the largest chunk. */
+  public long chunkBytes() {
+    long n = dtype.itemSize();
+    for (int i = 0; i < shape.length; i++) {
+      n *= Math.min(chunks[i], Math.max(shape[i], 0));
+    }
+    return n;
+  }
+
+  /** The clipped shape of block {@code coords}. */
+  public long[] blockShape(long[] coords) {
+    long[] s = new long[shape.length];
+    for (int i = 0; i < s.length; i++) {
+      s[i] = Math.min(chunks[i], shape[i] - coords[i] * chunks[i]);
+    }
+    return s;
+  }
+
+  /** An array stored in Zarr. */
+  public static final class Stored extends ArrayNode {
+    private final ZarrArray array;
+
+    /** Wraps a Zarr array. */
+    public Stored(ZarrArray array) {
+      super("zarr", array.shape(), array.chunks(), array.dtype());
+      this.array = array;
+    }
+
+    /** The Zarr array. */
+    public ZarrArray array() {
+      return array;
+    }
+
+    @Override
+    public List<ArrayNode> inputs() {
+      return List.of();
+    }
+  }
+
+  /** Generates one block from its coordinates and clipped shape. */
+  @FunctionalInterface
+  public interface BlockGenerator extends Serializable {
+    /** The block at {@code coords} of shape {@code blockShape}. */
+    NDArray generate(long[] coords, long[] blockShape);
+  }
+
+  /** An array whose blocks are generated on demand (creation functions, in-memory data). */
+  public static final class Virtual extends ArrayNode {
+    private final BlockGenerator generator;
+
+    /** A virtual array. */
+    public Virtual(String kind, long[] shape, long[] chunks, DType dtype, BlockGenerator generator) {
+      super(kind, shape, chunks, dtype);
+      this.generator = Objects.requireNonNull(generator);
+    }
+
+    /** The generator. */
+    public BlockGenerator generator() {
+      return generator;
+    }
+
+    @Override
+    public List<ArrayNode> inputs() {
+      return List.of();
+    }
+  }
+
+  /** An array computed blockwise; optionally written to a user-given target. */
+  public static final class Computed extends ArrayNode {
+    private final Blockwise op;
+    private final List<ArrayNode> inputs;
+    private final ZarrArray target;
+
+    /** A computed array (target may be null). */
+    public Computed(Blockwise op, List<ArrayNode> inputs, long[] shape, long[] chunks, DType dtype,
+        ZarrArray target) {
+      super(op.name(), shape, chunks, dtype);
+      this.op = op;
+      this.inputs = List.copyOf(inputs);
+      this.target = target;
+      if (op.heldPerInput().length != inputs.size()) {
+        throw new IllegalArgumentException("blockwise " + op.name() + ": " + inputs.size()
+            + " inputs but the op describes " + op.heldPerInput().length);
+      }
+    }
+
+    /** The blockwise op. */
+    public Blockwise op() {
+      return op;
+    }
+
+    /** The user's target, or null. */
+    public ZarrArray target() {
+      return target;
+    }
+
+    @Override
+    public List<ArrayNode> inputs() {
+      return inputs;
+    }
+  }
+
+  /** An array rechunked from another (multistage, bounded memory). */
+  public static final class Rechunked extends ArrayNode {
+    private final ArrayNode input;
+    private final ZarrArray target;
+
+    /** A rechunk of {@code input} to {@code chunks}, written to {@code target} if not null. */
+    public Rechunked(ArrayNode input, long[] chunks, ZarrArray target) {
+      super("rechunk", input.shape(), chunks, input.dtype());
+      this.input = input;
+      this.target = target;
+    }
+
+    /** The user's target, or null. */
+    public ZarrArray target() {
+      return target;
+    }
+
+    @Override
+    public List<ArrayNode> inputs() {
+      return List.of(input);
+    }
+  }
+}

@@ -1,0 +1,95 @@
+package dev.cubed.plan;
+
+import dev.cubed.nd.NDArray;
+import dev.cubed.nd.Shapes;
+import dev.cubed.primitive.BlockKeys;
+import dev.cubed.zarr.ZarrArray;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+
+/** Computes blocks of nodes inside a task, reading stored arrays and computing fused ones inline. */
+final class Evaluator implements Serializable {
+  private static final long serialVersionUID = 1L;
+  private final Map<String, ZarrArray> stored;
+
+  Evaluator(Map<String, ZarrArray> stored) {
+    this.stored = stored;
+  }
+
+  /** The block of {@code node} at {@code coords}, read if stored, computed otherwise. */
+  NDArray block(ArrayNode node, long[] coords) throws Exception {
+    ZarrArray z = stored.get(node.name());
+    if (z != null) {
+      return z.readChunk(coords);
+    }
+    return compute(node, coords);
+  }
+
+  /** Computes the block (never reads the node's own storage). */
+  NDArray compute(ArrayNode node, long[] coords) throws Exception {
+    if (node instanceof ArrayNode.Stored s) {
+      return s.array().readChunk(coords);
+    }
+    if (node instanceof ArrayNode.Virtual v) {
+      return check(node, coords, v.generator().generate(coords.clone(), node.blockShape(coords)));
+    }
+    if (node instanceof ArrayNode.Computed c) {
+      List<BlockKeys> keys = c.op().keys().keys(coords.clone());
+      List<ArrayNode> ins = c.inputs();
+      if (keys.size() != ins.size()) {
+        throw new IllegalStateException(c.name() + ": key function gave " + keys.size()
+            + " entries for " + ins.size() + " inputs");
+      }
+      List<Object> args = new ArrayList<>(ins.size());
+      for (int i = 0; i < ins.size(); i++) {
+        ArrayNode in = ins.get(i);
+        BlockKeys k = keys.get(i);
+        if (k instanceof BlockKeys.One one) {
+          args.add(block(in, one.key()));
+        } else if (k instanceof BlockKeys.Many many) {
+          List<NDArray> l = new ArrayList<>();
+          for (long[] kk : many.keys()) {
+            l.add(block(in, kk));
+          }
+          args.add(l);
+        } else {
+          Iterator<long[]> it = ((BlockKeys.Stream) k).keys().iterator();
+          args.add(new Iterator<NDArray>() {
+            @Override
+            public boolean hasNext() {
+              return it.hasNext();
+            }
+
+            @Override
+            public NDArray next() {
+              try {
+                return block(in, it.next());
+              } catch (RuntimeException e) {
+                throw e;
+              } catch (Exception e) {
+                throw new IllegalStateException(e);
+              }
+            }
+          });
+        }
+      }
+      return check(node, coords, c.op().function().apply(args, coords.clone()));
+    }
+    throw new IllegalStateException(node.name() + " is not stored: rechunked arrays must be "
+        + "materialized before they are read");
+  }
+
+  private static NDArray check(ArrayNode node, long[] coords, NDArray out) {
+    long[] expect = node.blockShape(coords);
+    if (out.dtype() != node.dtype() || !Arrays.equals(out.shape(), expect)) {
+      throw new IllegalStateException(node.name() + ": block " + Arrays.toString(coords)
+          + " must be " + node.dtype() + " of shape " + Shapes.format(expect) + ", the function gave "
+          + out.dtype() + " of shape " + Shapes.format(out.shape()));
+    }
+    return out;
+  }
+}

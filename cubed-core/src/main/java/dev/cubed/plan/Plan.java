@@ -1,0 +1,381 @@
+package dev.cubed.plan;
+
+import dev.cubed.nd.NDArray;
+import dev.cubed.nd.Shapes;
+import dev.cubed.primitive.BlockKeys;
+import dev.cubed.primitive.CopyOp;
+import dev.cubed.primitive.RechunkPlanner;
+import dev.cubed.runtime.Callback;
+import dev.cubed.runtime.Executor;
+import dev.cubed.runtime.Operation;
+import dev.cubed.zarr.FileSystemStore;
+import dev.cubed.zarr.ZarrArray;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.Stream;
+
+/**
+ * A finalized plan for computing some arrays: the DAG in topological order, which computed arrays
+ * are stored (the rest are fused into their consumer's tasks), each op's projected memory, and the
+ * run. Build with {@link #of}; {@link #summary()} and {@link #dot()} describe it without running,
+ * {@link #execute} checks memory first and then runs it.
+ *
+ * <p>Fusion: a computed array is stored when it is an output, has a user target, feeds a rechunk or
+ * has more than one consumer, or when fusing it would break a limit: its consumer's task would read
+ * more than {@code maxInputBlocks} blocks or {@code maxSourceArrays} stored arrays, exceed
+ * allowedMem, or read one of its blocks more than once over all tasks. Everything else is computed
+ * inline (map fusion for chains, multiple-input fusion for several predecessors).
+ */
+public final class Plan {
+  private final List<ArrayNode> outputs;
+  private final PlanConfig cfg;
+  private final List<ArrayNode> topo = new ArrayList<>();
+  private final Map<String, Integer> consumers = new HashMap<>();
+  private final Set<String> materialized = new HashSet<>();
+  private final Map<String, List<long[]>> rechunkChains = new HashMap<>();
+  private final List<PlanSummary.OpInfo> infos = new ArrayList<>();
+
+  private record Cost(long mem, long blocks, Set<String> sources, List<String> fused) {}
+
+  private Plan(List<ArrayNode> outputs, PlanConfig cfg) {
+    this.outputs = List.copyOf(outputs);
+    this.cfg = cfg;
+    Set<String> seen = new HashSet<>();
+    for (ArrayNode o : outputs) {
+      visit(o, seen);
+    }
+    for (ArrayNode n : topo) {
+      for (ArrayNode in : new LinkedHashSet<>(n.inputs())) {
+        consumers.merge(in.name(), 1, Integer::sum);
+      }
+    }
+    decideFusion();
+    describe();
+  }
+
+  /** Finalizes a plan for the given output arrays. */
+  public static Plan of(List<ArrayNode> outputs, PlanConfig cfg) {
+    return new Plan(outputs, cfg);
+  }
+
+  private void visit(ArrayNode n, Set<String> seen) {
+    if (!seen.add(n.name())) {
+      return;
+    }
+    for (ArrayNode in : n.inputs()) {
+      visit(in, seen);
+    }
+    topo.add(n);
+  }
+
+  private boolean isOutput(ArrayNode n) {
+    return outputs.stream().anyMatch(o -> o.name().equals(n.name()));
+  }
+
+  private void decideFusion() {
+    for (ArrayNode n : topo) {
+      if (n instanceof ArrayNode.Computed c) {
+        if (isOutput(c) || c.target() != null || consumers.getOrDefault(c.name(), 0) > 1) {
+          materialized.add(c.name());
+        }
+      } else if (n instanceof ArrayNode.Rechunked r) {
+        materialized.add(r.name());
+        ArrayNode in = r.inputs().get(0);
+        if (in instanceof ArrayNode.Computed) {
+          materialized.add(in.name());
+        }
+      }
+    }
+    boolean changed = true;
+    while (changed) {
+      changed = false;
+      for (ArrayNode n : topo) {
+        if (!(n instanceof ArrayNode.Computed c) || !materialized.contains(c.name())) {
+          continue;
+        }
+        List<ArrayNode> fusedInputs = new ArrayList<>();
+        for (ArrayNode in : c.inputs()) {
+          if (in instanceof ArrayNode.Computed && !materialized.contains(in.name())) {
+            fusedInputs.add(in);
+          }
+        }
+        if (fusedInputs.isEmpty()) {
+          continue;
+        }
+        Cost cost = opCost(c);
+        boolean tooBig = cost.blocks() > cfg.maxInputBlocks()
+            || cost.sources().size() > cfg.maxSourceArrays()
+            || cfg.reservedMem() + cost.mem() + c.chunkBytes() * cfg.writeCopies()
+                > cfg.allowedMem();
+        for (ArrayNode in : fusedInputs) {
+          if (tooBig || rereads(c, in)) {
+            materialized.add(in.name());
+            changed = true;
+          }
+        }
+      }
+    }
+  }
+
+  /** True if the consumer's tasks together read some block of {@code in} more than once. */
+  private boolean rereads(ArrayNode.Computed c, ArrayNode in) {
+    int idx = c.inputs().indexOf(in);
+    long total = 0;
+    long blocks = Shapes.size(in.numBlocks());
+    long tasks = Shapes.size(c.numBlocks());
+    for (long f = 0; f < tasks; f++) {
+      BlockKeys k = c.op().keys().keys(Shapes.unravel(c.numBlocks(), f)).get(idx);
+      total += k.count();
+      if (total > blocks) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Cost of computing a block of {@code n} inline (excluding reservedMem and write copies). */
+  private Cost opCost(ArrayNode.Computed c) {
+    long mem = c.op().extraMem() + c.chunkBytes();
+    long blocks = 0;
+    Set<String> sources = new LinkedHashSet<>();
+    List<String> fused = new ArrayList<>();
+    for (int i = 0; i < c.inputs().size(); i++) {
+      ArrayNode in = c.inputs().get(i);
+      Cost ic = inputCost(in);
+      mem += c.op().heldPerInput()[i] * ic.mem();
+      blocks += (long) c.op().readsPerInput()[i] * ic.blocks();
+      sources.addAll(ic.sources());
+      fused.addAll(ic.fused());
+    }
+    return new Cost(mem, blocks, sources, fused);
+  }
+
+  private Cost inputCost(ArrayNode in) {
+    if (in instanceof ArrayNode.Virtual) {
+      return new Cost(in.chunkBytes(), 1, Set.of(), List.of());
+    }
+    if (in instanceof ArrayNode.Computed c && !materialized.contains(c.name())) {
+      Cost sub = opCost(c);
+      List<String> f = new ArrayList<>(sub.fused());
+      f.add(c.name());
+      return new Cost(sub.mem(), sub.blocks(), sub.sources(), f);
+    }
+    return new Cost(in.chunkBytes() * (1 + cfg.readCopies()), 1, Set.of(in.name()), List.of());
+  }
+
+  private void describe() {
+    for (ArrayNode n : topo) {
+      if (n instanceof ArrayNode.Computed c && materialized.contains(c.name())) {
+        Cost cost = opCost(c);
+        long mem = cfg.reservedMem() + cost.mem() + c.chunkBytes() * cfg.writeCopies();
+        infos.add(new PlanSummary.OpInfo(c.name(), "blockwise", cost.fused(),
+            Shapes.size(c.numBlocks()), mem, Shapes.size(c.shape()) * c.dtype().itemSize(),
+            c.target() == null && !isOutput(c)));
+      } else if (n instanceof ArrayNode.Rechunked r) {
+        ArrayNode in = r.inputs().get(0);
+        RechunkPlanner.Plan p = RechunkPlanner.plan(r.shape(), in.chunks(), r.chunks(),
+            r.dtype().itemSize(), cfg.rechunkBudget());
+        List<long[]> chain = new ArrayList<>();
+        chain.add(in.chunks());
+        chain.addAll(p.intermediates());
+        chain.add(r.chunks());
+        rechunkChains.put(r.name(), chain);
+        int item = r.dtype().itemSize();
+        for (int k = 1; k < chain.size(); k++) {
+          long[] region = RechunkPlanner.copyRegion(r.shape(), chain.get(k - 1), chain.get(k),
+              item, cfg.rechunkBudget());
+          long mem = CopyOp.projectedMem(cfg.reservedMem(), bytes(chain.get(k - 1), r.shape(), item),
+              bytes(region, r.shape(), item), bytes(chain.get(k), r.shape(), item),
+              cfg.readCopies(), cfg.writeCopies());
+          long tasks = 1;
+          for (int i = 0; i < region.length; i++) {
+            tasks *= (r.shape()[i] + region[i] - 1) / region[i];
+          }
+          boolean last = k == chain.size() - 1;
+          infos.add(new PlanSummary.OpInfo(r.name() + (chain.size() > 2 ? "-stage" + k : ""),
+              "rechunk", List.of(), tasks, mem, Shapes.size(r.shape()) * item,
+              !last || (r.target() == null && !isOutput(r))));
+        }
+      }
+    }
+  }
+
+  private static long bytes(long[] chunks, long[] shape, int item) {
+    long b = item;
+    for (int i = 0; i < chunks.length; i++) {
+      b *= Math.min(chunks[i], shape[i]);
+    }
+    return b;
+  }
+
+  /** The summary: ops, tasks, projected memory per op, bytes to write. */
+  public PlanSummary summary() {
+    return new PlanSummary(List.copyOf(infos), cfg.allowedMem(), cfg.reservedMem());
+  }
+
+  /**
+   * Throws if any op's projected memory exceeds allowedMem.
+   *
+   * @throws MemoryBudgetExceededException naming the largest op
+   */
+  public void checkMemory() {
+    infos.stream().max(Comparator.comparingLong(PlanSummary.OpInfo::projectedMem))
+        .filter(o -> o.projectedMem() > cfg.allowedMem())
+        .ifPresent(o -> {
+          throw new MemoryBudgetExceededException(o.name(), o.projectedMem(), cfg.allowedMem(),
+              cfg.reservedMem());
+        });
+  }
+
+  /** The array DAG in Graphviz DOT; stored arrays are filled boxes, fused ones dashed. */
+  public String dot() {
+    StringBuilder sb = new StringBuilder("digraph cubed {\n  rankdir=TB;\n  node [shape=box];\n");
+    for (ArrayNode n : topo) {
+      String style = n instanceof ArrayNode.Computed && !materialized.contains(n.name())
+          ? "dashed" : "filled";
+      sb.append(String.format("  \"%s\" [label=\"%s\\n%s %s\\nchunks %s\", style=%s];%n",
+          n.name(), n.name(), n.dtype(), Shapes.format(n.shape()), Shapes.format(n.chunks()),
+          style));
+      for (ArrayNode in : n.inputs()) {
+        sb.append(String.format("  \"%s\" -> \"%s\";%n", in.name(), n.name()));
+      }
+    }
+    return sb.append("}\n").toString();
+  }
+
+  /**
+   * Checks memory, runs every op on the executor, reads the outputs into memory and deletes the
+   * intermediate arrays (under {@code workDir/<compute-id>/}).
+   *
+   * @return one array per output, in order
+   * @throws MemoryBudgetExceededException before running anything if an op does not fit
+   */
+  public List<NDArray> execute(Executor executor, List<Callback> callbacks) {
+    return run(executor, callbacks, true);
+  }
+
+  /** Like {@link #execute} but reads nothing back (for writes to user targets). */
+  public void executeNoResults(Executor executor, List<Callback> callbacks) {
+    run(executor, callbacks, false);
+  }
+
+  private List<NDArray> run(Executor executor, List<Callback> callbacks, boolean read) {
+    checkMemory();
+    String computeId = "compute-" + UUID.randomUUID().toString().substring(0, 8);
+    Path dir = cfg.workDir().resolve(computeId);
+    FileSystemStore store = new FileSystemStore(dir);
+    Map<String, ZarrArray> arrays = new LinkedHashMap<>();
+    for (ArrayNode n : topo) {
+      if (n instanceof ArrayNode.Stored s) {
+        arrays.put(s.name(), s.array());
+      }
+    }
+    Evaluator ev = new Evaluator(arrays);
+    List<Operation> ops = new ArrayList<>();
+    for (ArrayNode n : topo) {
+      if (n instanceof ArrayNode.Computed c && materialized.contains(c.name())) {
+        ZarrArray z = c.target() != null ? c.target() : create(store, c.name(), c, c.chunks());
+        arrays.put(c.name(), z);
+        PlanSummary.OpInfo info = info(c.name());
+        List<long[]> keys = allBlocks(c.numBlocks());
+        ops.add(new Operation(c.name(), keys, key -> z.writeChunk(key, ev.compute(c, key)),
+            info.projectedMem()));
+      } else if (n instanceof ArrayNode.Rechunked r) {
+        List<long[]> chain = rechunkChains.get(r.name());
+        ZarrArray src = arrays.get(r.inputs().get(0).name());
+        if (src == null) {
+          throw new IllegalStateException(r.name() + ": its input " + r.inputs().get(0).name()
+              + " is not stored; rechunk needs a stored or computed input");
+        }
+        for (int k = 1; k < chain.size(); k++) {
+          boolean last = k == chain.size() - 1;
+          ZarrArray dst = last && r.target() != null ? r.target()
+              : create(store, r.name() + (last ? "" : "-int" + k), r, chain.get(k));
+          long[] region = RechunkPlanner.copyRegion(r.shape(), chain.get(k - 1), chain.get(k),
+              r.dtype().itemSize(), cfg.rechunkBudget());
+          String opName = r.name() + (chain.size() > 2 ? "-stage" + k : "");
+          ops.add(CopyOp.build(opName, src, dst, region, info(opName).projectedMem()));
+          src = dst;
+        }
+        arrays.put(r.name(), src);
+      }
+    }
+    executor.execute(computeId, ops, callbacks);
+    List<NDArray> results = new ArrayList<>();
+    for (ArrayNode o : read ? outputs : List.<ArrayNode>of()) {
+      ZarrArray z = arrays.get(o.name());
+      try {
+        results.add(z != null ? z.read() : assemble(o, ev));
+      } catch (RuntimeException e) {
+        throw e;
+      } catch (Exception e) {
+        throw new IllegalStateException("reading the result " + o.name() + ": " + e, e);
+      }
+    }
+    deleteTree(dir);
+    return results;
+  }
+
+  private PlanSummary.OpInfo info(String name) {
+    return infos.stream().filter(i -> i.name().equals(name)).findFirst().orElseThrow();
+  }
+
+  private static NDArray assemble(ArrayNode n, Evaluator ev) throws Exception {
+    NDArray out = NDArray.zeros(n.dtype(), n.shape());
+    for (long[] b : allBlocks(n.numBlocks())) {
+      long[] start = new long[b.length];
+      for (int i = 0; i < b.length; i++) {
+        start[i] = b[i] * n.chunks()[i];
+      }
+      out.setRegion(start, ev.compute(n, b));
+    }
+    return out;
+  }
+
+  static List<long[]> allBlocks(long[] grid) {
+    List<long[]> keys = new ArrayList<>();
+    long total = Shapes.size(grid);
+    for (long f = 0; f < total; f++) {
+      keys.add(Shapes.unravel(grid, f));
+    }
+    return keys;
+  }
+
+  private static ZarrArray create(FileSystemStore store, String path, ArrayNode n, long[] chunks) {
+    long[] c = chunks.clone();
+    for (int i = 0; i < c.length; i++) {
+      c[i] = Math.max(1, Math.min(c[i], Math.max(1, n.shape()[i])));
+    }
+    return ZarrArray.create(store, path).shape(n.shape()).chunks(c).dtype(n.dtype()).overwrite()
+        .build();
+  }
+
+  private static void deleteTree(Path dir) {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> s = Files.walk(dir)) {
+      s.sorted(Comparator.reverseOrder()).forEach(p -> {
+        try {
+          Files.deleteIfExists(p);
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      });
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

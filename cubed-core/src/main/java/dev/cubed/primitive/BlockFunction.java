@@ -1,0 +1,17 @@
+package dev.cubed.primitive;
+
+import dev.cubed.nd.NDArray;
+import java.io.Serializable;
+import java.util.List;
+
+/**
+ * Computes one output block. {@code args} holds, per input, an {@link NDArray} (for
+ * {@link BlockKeys.One}), a {@code List<NDArray>} ({@link BlockKeys.Many}) or an
+ * {@code Iterator<NDArray>} ({@link BlockKeys.Stream}). The result must have the output's dtype and
+ * the output block's (edge-clipped) shape.
+ */
+@FunctionalInterface
+public interface BlockFunction extends Serializable {
+  /** Computes output block {@code outCoords}. */
+  NDArray apply(List<Object> args, long[] outCoords) throws Exception;
+}

@@ -1,0 +1,43 @@
+package dev.cubed.runtime;
+
+import java.util.List;
+import java.util.ServiceLoader;
+
+/**
+ * Runs a plan's operations. Operations are given in a valid order (each after the operations it
+ * depends on); an executor may run the tasks of one operation in any order and concurrently, and
+ * must finish an operation before starting a later one unless it knows they are independent.
+ * Implementations are found with {@link ServiceLoader} by {@link #name()}.
+ */
+public interface Executor {
+  /** The name this executor is found by (e.g. "threads"). */
+  String name();
+
+  /**
+   * Runs every task of every operation.
+   *
+   * @param computeId id of this compute (for events)
+   * @param ops operations in dependency order
+   * @param callbacks event receivers
+   * @throws TaskFailedException if a task fails on every attempt (with its last cause)
+   */
+  void execute(String computeId, List<Operation> ops, List<Callback> callbacks);
+
+  /**
+   * The executor registered under a name.
+   *
+   * @throws IllegalArgumentException if none is
+   */
+  static Executor byName(String name) {
+    for (Executor e : ServiceLoader.load(Executor.class)) {
+      if (e.name().equals(name)) {
+        return e;
+      }
+    }
+    if ("threads".equals(name)) {
+      return new ThreadsExecutor();
+    }
+    throw new IllegalArgumentException("Executor.byName: no executor named '" + name
+        + "' is registered (known: threads)");
+  }
+}
