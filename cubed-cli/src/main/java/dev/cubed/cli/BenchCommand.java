@@ -1,13 +1,89 @@
 package dev.cubed.cli;
 
+import dev.cubed.bench.workload.BenchContext;
+import dev.cubed.bench.workload.BenchResult;
+import dev.cubed.bench.workload.Workloads;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
-/** {@code ./cubed bench}: not implemented yet. */
-@Command(name = "bench", description = "(not implemented yet)")
+/**
+ * {@code ./cubed bench WORKLOAD --size small|medium [--executor NAME] [--workers N]
+ * [--allowed-mem M] [--work-dir D]}: runs one workload of BENCHMARKS.md (quadratic_means, add,
+ * matmul, rechunk, reduce) and prints its one JSON line on standard output. Stored inputs are
+ * written once and cached under the work directory, outside the timed phase.
+ */
+@Command(name = "bench", description = "Run one end-to-end benchmark workload and print its JSON "
+    + "line (see BENCHMARKS.md).")
 final class BenchCommand implements Callable<Integer> {
+
+  @Parameters(index = "0", paramLabel = "WORKLOAD",
+      description = "quadratic_means, add, matmul, rechunk or reduce")
+  String workload;
+
+  @Option(names = "--size", defaultValue = "small", description = "small or medium "
+      + "(default: ${DEFAULT-VALUE})")
+  String size;
+
+  @Option(names = "--executor", defaultValue = "threads",
+      description = "executor name (default: ${DEFAULT-VALUE})")
+  String executor;
+
+  @Option(names = "--workers", defaultValue = "2",
+      description = "worker threads or processes (default: ${DEFAULT-VALUE})")
+  int workers;
+
+  @Option(names = "--allowed-mem", defaultValue = "2GB",
+      description = "memory a task may use, e.g. 2GB, 500MB (default: ${DEFAULT-VALUE})")
+  String allowedMem;
+
+  @Option(names = "--work-dir", description = "work directory (default: java.io.tmpdir/cubed-bench)")
+  Path workDir;
+
+  @Spec
+  CommandSpec spec;
+
   @Override
-  public Integer call() {
-    throw new UnsupportedOperationException("./cubed bench is not implemented yet");
+  public Integer call() throws Exception {
+    PrintWriter out = spec.commandLine().getOut();
+    Path dir = workDir != null ? workDir : BenchContext.defaults().workDir();
+    BenchContext ctx = new BenchContext(executor, workers, parseBytes(allowedMem), dir);
+    BenchResult r = Workloads.run(workload, size, ctx);
+    out.println(r.toJson());
+    out.flush();
+    return 0;
+  }
+
+  /** A memory size: bytes, or a number with B, KB, MB, GB, TB (powers of 1000) or KiB..TiB. */
+  static long parseBytes(String text) {
+    String s = text.trim().toUpperCase(Locale.ROOT);
+    int i = 0;
+    while (i < s.length() && (Character.isDigit(s.charAt(i)) || s.charAt(i) == '.')) {
+      i++;
+    }
+    if (i == 0) {
+      throw new IllegalArgumentException("bench: --allowed-mem '" + text
+          + "' is not a memory size (expected e.g. 2GB, 500MB, 1GiB or a number of bytes)");
+    }
+    double mult = switch (s.substring(i).trim()) {
+      case "", "B" -> 1;
+      case "K", "KB" -> 1e3;
+      case "M", "MB" -> 1e6;
+      case "G", "GB" -> 1e9;
+      case "T", "TB" -> 1e12;
+      case "KIB" -> 1024.0;
+      case "MIB" -> 1024.0 * 1024;
+      case "GIB" -> 1024.0 * 1024 * 1024;
+      case "TIB" -> 1024.0 * 1024 * 1024 * 1024;
+      default -> throw new IllegalArgumentException("bench: --allowed-mem '" + text
+          + "' has an unknown unit (use B, KB, MB, GB, TB, KiB, MiB, GiB or TiB)");
+    };
+    return Math.round(Double.parseDouble(s.substring(0, i)) * mult);
   }
 }
