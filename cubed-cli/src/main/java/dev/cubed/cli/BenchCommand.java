@@ -2,10 +2,13 @@ package dev.cubed.cli;
 
 import dev.cubed.bench.workload.BenchContext;
 import dev.cubed.bench.workload.BenchResult;
+import dev.cubed.bench.workload.Workload;
 import dev.cubed.bench.workload.Workloads;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -15,7 +18,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code ./cubed bench WORKLOAD --size small|medium [--executor NAME] [--workers N]
- * [--allowed-mem M] [--work-dir D]}: runs one workload of BENCHMARKS.md (quadratic_means, add,
+ * [--allowed-mem M] [--work-dir D] [--set KEY=VALUE...]}: runs one workload of BENCHMARKS.md (quadratic_means, add,
  * matmul, rechunk, reduce) and prints its one JSON line on standard output. Stored inputs are
  * written once and cached under the work directory, outside the timed phase.
  */
@@ -46,15 +49,38 @@ final class BenchCommand implements Callable<Integer> {
   @Option(names = "--work-dir", description = "work directory (default: java.io.tmpdir/cubed-bench)")
   Path workDir;
 
+  @Option(names = "--set", paramLabel = "KEY=VALUE", description = "override a size parameter, "
+      + "e.g. --set T=400 (the size is then reported as e.g. small+T=400)")
+  Map<String, Long> overrides = new LinkedHashMap<>();
+
+  @Option(names = "--list-executors", description = "print the available executor names and exit")
+  boolean listExecutors;
+
   @Spec
   CommandSpec spec;
 
   @Override
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
+    if (listExecutors) {
+      out.println(String.join(" ", Workloads.executors()));
+      out.flush();
+      return 0;
+    }
     Path dir = workDir != null ? workDir : BenchContext.defaults().workDir();
     BenchContext ctx = new BenchContext(executor, workers, parseBytes(allowedMem), dir);
-    BenchResult r = Workloads.run(workload, size, ctx);
+    Workload w = Workloads.byName(workload);
+    Map<String, Long> params = new LinkedHashMap<>(w.params(size));
+    StringBuilder label = new StringBuilder(size);
+    for (Map.Entry<String, Long> e : overrides.entrySet()) {
+      if (!params.containsKey(e.getKey())) {
+        throw new IllegalArgumentException("bench " + workload + ": --set " + e.getKey()
+            + " is not a parameter (parameters: " + String.join(", ", params.keySet()) + ")");
+      }
+      params.put(e.getKey(), e.getValue());
+      label.append('+').append(e.getKey()).append('=').append(e.getValue());
+    }
+    BenchResult r = Workloads.run(w, label.toString(), params, ctx);
     out.println(r.toJson());
     out.flush();
     return 0;
