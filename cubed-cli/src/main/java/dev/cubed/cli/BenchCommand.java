@@ -53,6 +53,10 @@ final class BenchCommand implements Callable<Integer> {
       + "e.g. --set T=400 (the size is then reported as e.g. small+T=400)")
   Map<String, Long> overrides = new LinkedHashMap<>();
 
+  @Option(names = "--warmup", defaultValue = "0", description = "untimed runs in the same JVM "
+      + "before the measured one, to separate JIT warm-up (default: ${DEFAULT-VALUE})")
+  int warmup;
+
   @Option(names = "--list-executors", description = "print the available executor names and exit")
   boolean listExecutors;
 
@@ -79,6 +83,9 @@ final class BenchCommand implements Callable<Integer> {
       }
       params.put(e.getKey(), e.getValue());
       label.append('+').append(e.getKey()).append('=').append(e.getValue());
+    }
+    for (int i = 0; i < warmup; i++) {
+      Workloads.run(w, label.toString(), params, ctx);
     }
     BenchResult r = Workloads.run(w, label.toString(), params, ctx);
     out.println(r.toJson());
