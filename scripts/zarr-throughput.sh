@@ -7,6 +7,6 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$here"
 mvn -q -o -B -pl cubed-bench -am -DskipTests compile dependency:build-classpath \
-  -Dmdep.outputFile=target/classpath.txt >&2
-cp="cubed-bench/target/classes:cubed-core/target/classes:$(cat cubed-bench/target/classpath.txt)"
+  -Dmdep.outputFile="$here/target/bench-classpath.txt" >&2
+cp="cubed-bench/target/classes:cubed-core/target/classes:$(cat "$here/target/bench-classpath.txt")"
 exec java -Xmx2g -XX:+UseParallelGC -cp "$cp" dev.cubed.bench.ZarrThroughput "$@"

@@ -96,6 +96,17 @@ for dt in FLOATS:
     b = rand((4, 3, 1), dt)
     put("solve", dt + "_bcast", x1=a, x2=b, out=np.linalg.solve(a, b))
 
+# explicit rtol (scalar and per-matrix array) for matrix_rank and pinv: singular values 1, 1e-3, 1e-6
+for dt in FLOATS:
+    q1, _ = np.linalg.qr(rand((2, 3, 3), "complex128" if dt.startswith("c") else "float64"))
+    q2, _ = np.linalg.qr(rand((2, 3, 3), "complex128" if dt.startswith("c") else "float64"))
+    x = (q1 * np.array([1.0, 1e-3, 1e-6])[None, None, :] @ q2).astype(dt)
+    for name, rt in [("s", np.float64(1e-4)), ("a", np.array([1e-2, 1e-8]))]:
+        if dt in ("float32", "complex64") and name == "a":
+            rt = np.array([1e-2, 1e-5])  # 1e-6 is below float32 resolution: keep the cut clear of it
+        put("matrix_rank", dt + "_rtol_" + name, x=x, rtol=rt, out=np.linalg.matrix_rank(x, rtol=rt))
+        put("pinv", dt + "_rtol_" + name, x=x, rtol=rt, out=np.linalg.pinv(x, rtol=rt))
+
 # integer inputs to float-only functions promote to float64
 for it in ["int32", "int64", "int8"]:
     x = np.array([[4, 1, 2], [1, 5, 1], [2, 1, 6]], dtype=it)

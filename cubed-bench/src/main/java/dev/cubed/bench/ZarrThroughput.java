@@ -72,6 +72,17 @@ public final class ZarrThroughput {
         {"none", Compression.none()}};
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     try {
+      // warm-up (JIT, native libraries): a few chunks per codec, untimed
+      for (Object[] c : codecs) {
+        ZarrArray w = ZarrArray.create(new FileSystemStore(dir.resolve("warmup.zarr")), "")
+            .shape(chunkRows * 4, cols).chunks(chunkRows, cols).dtype(DType.FLOAT64)
+            .compression((Compression) c[1]).overwrite().build();
+        for (long k = 0; k < 4; k++) {
+          w.writeChunk(new long[] {k, 0}, payloads[(int) k]);
+          w.readChunk(k, 0);
+        }
+      }
+      deleteTree(dir.resolve("warmup.zarr"));
       for (Object[] c : codecs) {
         String name = (String) c[0];
         Path adir = dir.resolve(name.split(" ")[0] + ".zarr");

@@ -12,8 +12,42 @@ final class Jacobi {
 
   private Jacobi() {}
 
-  /** Eigenvalues (ascending) and, if asked, eigenvectors of the Hermitian lower triangle of a. */
+  /** max |a_i| over the parts, for scaling into a range where squares neither overflow nor underflow. */
+  private static double maxAbs(double[] a) {
+    double m = 0;
+    for (double v : a) {
+      m = Math.max(m, Math.abs(v));
+    }
+    return m;
+  }
+
+  /** {@code a / s} (a copy). */
+  private static double[] scaled(double[] a, double s) {
+    double[] o = new double[a.length];
+    for (int i = 0; i < a.length; i++) {
+      o[i] = a[i] / s;
+    }
+    return o;
+  }
+
+  /**
+   * Eigenvalues (ascending) and, if asked, eigenvectors of the Hermitian lower triangle of a. The
+   * matrix is scaled by its largest entry first so the sums of squares stay finite.
+   */
   static Spectral.Eig eigh(double[] lower, int n, boolean vectors) {
+    double s = maxAbs(lower);
+    if (s == 0 || !Double.isFinite(s) || s == 1) {
+      return eighScaled(lower, n, vectors);
+    }
+    Spectral.Eig e = eighScaled(scaled(lower, s), n, vectors);
+    double[] w = e.w();
+    for (int i = 0; i < w.length; i++) {
+      w[i] *= s;
+    }
+    return e;
+  }
+
+  private static Spectral.Eig eighScaled(double[] lower, int n, boolean vectors) {
     double[] a = new double[2 * n * n];
     double fro = 0;
     for (int i = 0; i < n; i++) {
@@ -37,7 +71,7 @@ final class Jacobi {
               + a[2 * (p * n + q) + 1] * a[2 * (p * n + q) + 1];
         }
       }
-      if (off <= tol || off == 0) {
+      if (off <= tol || off == 0 || Double.isNaN(off)) {
         break;
       }
       for (int p = 0; p < n; p++) {
@@ -116,11 +150,27 @@ final class Jacobi {
     m[iy + 1] = s * xi + c * zi;
   }
 
-  /** SVD of a complex m x n matrix by one-sided Jacobi. */
+  /**
+   * SVD of a complex m x n matrix (finite entries) by one-sided Jacobi, after scaling by the
+   * largest entry so that column norms neither overflow nor underflow.
+   */
   static Spectral.Svd svd(double[] a, int m, int n, Spectral.Job job) {
+    double s = maxAbs(a);
+    if (s == 0 || s == 1) {
+      return svdScaled(a, m, n, job);
+    }
+    Spectral.Svd r = svdScaled(scaled(a, s), m, n, job);
+    double[] sv = r.s();
+    for (int i = 0; i < sv.length; i++) {
+      sv[i] *= s;
+    }
+    return r;
+  }
+
+  private static Spectral.Svd svdScaled(double[] a, int m, int n, Spectral.Job job) {
     if (m < n) {
       // A^H = U' S V'^H  =>  A = V' S U'^H
-      Spectral.Svd t = svd(MatrixStack.conjTranspose(a, m, n), n, m, job);
+      Spectral.Svd t = svdScaled(MatrixStack.conjTranspose(a, m, n), n, m, job);
       if (job == Spectral.Job.VALUES) {
         return t;
       }

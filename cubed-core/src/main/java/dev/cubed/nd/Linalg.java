@@ -147,7 +147,7 @@ public final class Linalg {
     NDArray w = NDArray.zeros(dt.realPart(), st.shapeWith(n));
     NDArray v = vectors ? NDArray.zeros(dt, x.shape()) : null;
     for (int b = 0; b < st.count; b++) {
-      Spectral.Eig e = Spectral.eigh(fn, st.get(b), n, st.complex, vectors);
+      Spectral.Eig e = Spectral.eigh(fn, st.where(b), st.get(b), n, st.complex, vectors);
       MatrixStack.write(w, b * n, n, e.w(), false);
       if (vectors) {
         MatrixStack.write(v, b * n * n, n * n, e.v(), st.complex);
@@ -179,7 +179,7 @@ public final class Linalg {
     NDArray s = NDArray.zeros(dt.realPart(), st.shapeWith(k));
     NDArray vh = NDArray.zeros(dt, st.shapeWith(vr, n));
     for (int b = 0; b < st.count; b++) {
-      Spectral.Svd r = Spectral.svd(fn, st.get(b), m, n, st.complex, job);
+      Spectral.Svd r = Spectral.svd(fn, st.where(b), st.get(b), m, n, st.complex, job);
       MatrixStack.write(u, b * m * uc, m * uc, r.u(), st.complex);
       MatrixStack.write(s, b * k, k, r.s(), false);
       MatrixStack.write(vh, b * vr * n, vr * n, r.vh(), st.complex);
@@ -198,7 +198,7 @@ public final class Linalg {
     int k = Math.min(st.rows, st.cols);
     NDArray s = NDArray.zeros(dt.realPart(), st.shapeWith(k));
     for (int b = 0; b < st.count; b++) {
-      Spectral.Svd r = Spectral.svd(fn, st.get(b), st.rows, st.cols, st.complex,
+      Spectral.Svd r = Spectral.svd(fn, st.where(b), st.get(b), st.rows, st.cols, st.complex,
           Spectral.Job.VALUES);
       MatrixStack.write(s, b * k, k, r.s(), false);
     }
@@ -270,9 +270,8 @@ public final class Linalg {
   public static NDArray solve(NDArray x1, NDArray x2) {
     String fn = "solve";
     MatrixStack a = MatrixStack.square(fn, x1);
-    MatrixStack.floating(fn, x2.dtype());
-    DType dt = MatrixStack.floating(fn, DType.resultType(
-        MatrixStack.floating(fn, x1.dtype()), MatrixStack.floating(fn, x2.dtype())));
+    DType dt = DType.resultType(MatrixStack.floating(fn, x1.dtype()),
+        MatrixStack.floating(fn, x2.dtype()));
     int m = a.rows;
     boolean cx = dt.isComplex();
     NDArray lhs = x1.dtype() == dt ? x1 : x1.astype(dt);
@@ -348,17 +347,28 @@ public final class Linalg {
    * rtol means the default max(M, N) * eps of x's floating dtype. Result int64, shape (...).
    */
   public static NDArray matrixRank(NDArray x, double rtol) {
+    return matrixRankImpl(x, rtols("matrix_rank", x, rtol, null));
+  }
+
+  /**
+   * {@code matrix_rank} with a per-matrix relative tolerance: {@code rtol} is a real array that
+   * broadcasts against the batch shape (...) of x.
+   */
+  public static NDArray matrixRank(NDArray x, NDArray rtol) {
+    return matrixRankImpl(x, rtols("matrix_rank", x, Double.NaN, rtol));
+  }
+
+  private static NDArray matrixRankImpl(NDArray x, double[] tol) {
     String fn = "matrix_rank";
     NDArray s = svdvals(fn, x);
     MatrixStack st = MatrixStack.of(fn, x);
     int k = Math.min(st.rows, st.cols);
-    double tol = defaultRtol(s.dtype(), st, rtol);
     NDArray out = NDArray.zeros(DType.INT64, st.shapeWith());
     for (int b = 0; b < st.count; b++) {
       double max = k == 0 ? 0 : s.getDouble(b * k);
       long cnt = 0;
       for (int i = 0; i < k; i++) {
-        if (s.getDouble(b * k + i) > tol * max) {
+        if (s.getDouble(b * k + i) > tol[b] * max) {
           cnt++;
         }
       }
@@ -367,11 +377,26 @@ public final class Linalg {
     return out;
   }
 
-  private static double defaultRtol(DType real, MatrixStack st, double rtol) {
-    if (!Double.isNaN(rtol)) {
-      return rtol;
+  /** Per-matrix relative tolerances: the array (broadcast to the batch), the scalar, or default. */
+  private static double[] rtols(String fn, NDArray x, double rtol, NDArray rtolArray) {
+    MatrixStack st = MatrixStack.of(fn, x);
+    DType real = MatrixStack.floating(fn, x.dtype()).realPart();
+    double[] out = new double[st.count];
+    if (rtolArray == null) {
+      java.util.Arrays.fill(out, Double.isNaN(rtol)
+          ? Math.max(st.rows, st.cols) * real.finfo().eps() : rtol);
+      return out;
     }
-    return Math.max(st.rows, st.cols) * real.finfo().eps();
+    if (!rtolArray.dtype().isRealNumeric()) {
+      throw new IllegalArgumentException(fn + ": rtol must have a real dtype, got "
+          + rtolArray.dtype());
+    }
+    NDArray r = java.util.Arrays.equals(rtolArray.shape(), st.batch) ? rtolArray
+        : rtolArray.broadcastTo(st.batch);
+    for (int b = 0; b < st.count; b++) {
+      out[b] = r.getDouble(b);
+    }
+    return out;
   }
 
   /** {@code pinv(x)} with the default rtol max(M, N) * eps. */
@@ -384,6 +409,18 @@ public final class Linalg {
    * or below {@code rtol * max(S)} count as zero (NaN rtol: max(M, N) * eps).
    */
   public static NDArray pinv(NDArray x, double rtol) {
+    return pinvImpl(x, rtols("pinv", x, rtol, null));
+  }
+
+  /**
+   * {@code pinv} with a per-matrix relative tolerance: {@code rtol} is a real array that
+   * broadcasts against the batch shape (...) of x.
+   */
+  public static NDArray pinv(NDArray x, NDArray rtol) {
+    return pinvImpl(x, rtols("pinv", x, Double.NaN, rtol));
+  }
+
+  private static NDArray pinvImpl(NDArray x, double[] tol) {
     String fn = "pinv";
     MatrixStack st = MatrixStack.of(fn, x);
     DType dt = MatrixStack.floating(fn, x.dtype());
@@ -391,11 +428,10 @@ public final class Linalg {
     int n = st.cols;
     int k = Math.min(m, n);
     boolean cx = st.complex;
-    double tol = defaultRtol(dt.realPart(), st, rtol);
     NDArray out = NDArray.zeros(dt, st.shapeWith(n, m));
     for (int b = 0; b < st.count; b++) {
-      Spectral.Svd r = Spectral.svd(fn, st.get(b), m, n, cx, Spectral.Job.REDUCED);
-      double cut = k == 0 ? 0 : tol * r.s()[0];
+      Spectral.Svd r = Spectral.svd(fn, st.where(b), st.get(b), m, n, cx, Spectral.Job.REDUCED);
+      double cut = k == 0 ? 0 : tol[b] * r.s()[0];
       // pinv = Vh^H diag(1/s) U^H
       double[] v = MatrixStack.adjoint(r.vh(), k, n, cx); // n x k
       int w = cx ? 2 : 1;

@@ -1,5 +1,6 @@
 package dev.cubed.nd;
 
+import dev.ludovic.netlib.lapack.JavaLAPACK;
 import dev.ludovic.netlib.lapack.LAPACK;
 import org.netlib.util.intW;
 
@@ -8,8 +9,16 @@ import org.netlib.util.intW;
  * slogdet, solve and inverse. Real matrices go to LAPACK {@code dgetrf}/{@code dgetrs} (the
  * row-major buffer is the column-major transpose, so the factorization is of A^T and solves use
  * {@code trans="T"}); complex matrices use the Java elimination below on interleaved re,im pairs.
+ *
+ * <p>The LU routines run on netlib's pure-Java LAPACK, not the native one: OpenBLAS's threaded
+ * {@code dgetrf} allocates large buffers on the calling thread's stack and crashes the JVM
+ * (SIGSEGV) on threads with the default 1 MB stack for n around 100 and up (observed here with
+ * OpenBLAS pthread builds; -Xss4m avoids it). The other native routines used by Linalg were checked
+ * up to n = 600 without the problem.
  */
 final class LuKernel {
+  private static final LAPACK LU_LAPACK = JavaLAPACK.getInstance();
+
   private LuKernel() {}
 
   /**
@@ -26,7 +35,7 @@ final class LuKernel {
         return new Factor(lu, piv, 0, false, -1);
       }
       intW info = new intW(0);
-      LAPACK.getInstance().dgetrf(n, n, lu, n, piv, info);
+      LU_LAPACK.dgetrf(n, n, lu, n, piv, info);
       if (info.val < 0) {
         throw new IllegalStateException("dgetrf: illegal argument " + (-info.val));
       }
@@ -150,7 +159,7 @@ final class LuKernel {
     if (!f.complex) {
       double[] cm = MatrixStack.transpose(b, n, k);
       intW info = new intW(0);
-      LAPACK.getInstance().dgetrs("T", n, k, f.lu, n, f.piv, cm, n, info);
+      LU_LAPACK.dgetrs("T", n, k, f.lu, n, f.piv, cm, n, info);
       if (info.val != 0) {
         throw new IllegalStateException("dgetrs: info " + info.val);
       }

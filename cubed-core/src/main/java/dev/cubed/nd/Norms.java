@@ -110,14 +110,11 @@ final class Norms {
       return best;
     }
     if (ord == 0) {
-      double cnt = 0;
-      boolean nan = false;
+      double cnt = 0; // NaN counts as non-zero, as NumPy's count_nonzero
       for (int i = 0; i < n; i++) {
-        double a = m[off + i];
-        if (a != 0) {
+        if (m[off + i] != 0) {
           cnt++;
         }
-        nan |= Double.isNaN(a);
       }
       return cnt;
     }
@@ -152,7 +149,7 @@ final class Norms {
       r[b] = switch (ord) {
         case FRO -> reduce(mag, 0, m * n, 2);
         case NUC, TWO, NEG_TWO -> {
-          double[] s = Spectral.svd(fn, a, m, n, cx, Spectral.Job.VALUES).s();
+          double[] s = Spectral.svd(fn, st.where(b), a, m, n, cx, Spectral.Job.VALUES).s();
           if (ord == Linalg.MatrixNormOrder.NUC) {
             double sum = 0;
             for (double v : s) {

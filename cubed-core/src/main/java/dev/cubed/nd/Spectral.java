@@ -14,8 +14,11 @@ final class Spectral {
   /** Eigenvalues ascending ({@code w}) and eigenvectors as columns ({@code v}, null if not asked). */
   record Eig(double[] w, double[] v) {}
 
-  /** Eigen-decomposition of the Hermitian matrix given by the lower triangle of {@code a}. */
-  static Eig eigh(String function, double[] a, int n, boolean complex, boolean vectors) {
+  /**
+   * Eigen-decomposition of the Hermitian matrix given by the lower triangle of {@code a}; {@code
+   * where} locates the matrix in its stack for error messages.
+   */
+  static Eig eigh(String function, String where, double[] a, int n, boolean complex, boolean vectors) {
     if (n == 0) {
       return new Eig(new double[0], new double[0]);
     }
@@ -35,7 +38,7 @@ final class Spectral {
     int[] iwork = new int[Math.max(1, iwq[0])];
     lapack.dsyevd(jobz, "U", n, buf, n, w, work, work.length, iwork, iwork.length, info);
     if (info.val > 0) {
-      throw new Linalg.LinAlgException(function + ": eigenvalue computation did not converge");
+      throw new Linalg.LinAlgException(function + ": eigenvalue computation did not converge" + where);
     }
     return new Eig(w, vectors ? MatrixStack.transpose(buf, n, n) : null);
   }
@@ -51,7 +54,13 @@ final class Spectral {
     VALUES, REDUCED, FULL
   }
 
-  static Svd svd(String function, double[] a, int m, int n, boolean complex, Job job) {
+  /**
+   * SVD of the m x n matrix {@code a}.
+   *
+   * @throws Linalg.LinAlgException if the matrix holds NaN or infinity (NumPy: "SVD did not
+   *     converge") or LAPACK does not converge
+   */
+  static Svd svd(String function, String where, double[] a, int m, int n, boolean complex, Job job) {
     int k = Math.min(m, n);
     int uc = job == Job.FULL ? m : k;
     int vr = job == Job.FULL ? n : k;
@@ -69,6 +78,12 @@ final class Spectral {
         vh[f * (i * n + i)] = 1;
       }
       return new Svd(u, new double[0], vh, uc, vr);
+    }
+    for (double v : a) {
+      if (!Double.isFinite(v)) {
+        throw new Linalg.LinAlgException(function + ": SVD did not converge: the matrix contains NaN"
+            + " or infinity" + where);
+      }
     }
     if (complex) {
       return Jacobi.svd(a, m, n, job);
@@ -108,7 +123,7 @@ final class Spectral {
     double[] work = new double[Math.max(1, (int) wq[0])];
     lapack.dgesdd(jobz, lm, ln, buf, lm, s, up, ldu, vtp, ldvt, work, work.length, iwork, info);
     if (info.val > 0) {
-      throw new Linalg.LinAlgException(function + ": SVD did not converge");
+      throw new Linalg.LinAlgException(function + ": SVD did not converge" + where);
     }
     if (info.val < 0) {
       throw new IllegalStateException("dgesdd: illegal argument " + (-info.val));

@@ -49,10 +49,8 @@ interface ArrayBytesCodec extends Serializable {
     public Map<String, Object> v3Json() {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("name", "bytes");
-      if (dtype.itemSize() > 1 || bigEndian) {
+      if (dtype.itemSize() > 1) { // zarr-python omits the endian of one-byte types
         m.put("configuration", Map.of("endian", bigEndian ? "big" : "little"));
-      } else {
-        m.put("configuration", Map.of("endian", "little"));
       }
       return m;
     }

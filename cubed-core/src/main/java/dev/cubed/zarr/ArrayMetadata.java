@@ -173,10 +173,9 @@ final class ArrayMetadata implements Serializable {
     m.put("node_type", "array");
     m.put("shape", toList(shape));
     m.put("data_type", dtype.zarrV3Name());
-    m.put("chunk_grid", Map.of("name", "regular", "configuration",
-        Map.of("chunk_shape", toList(chunks))));
-    m.put("chunk_key_encoding", Map.of("name", v3DefaultKeys ? "default" : "v2",
-        "configuration", Map.of("separator", separator)));
+    m.put("chunk_grid", BytesCodecs.doc("name", "regular", "chunk_shape", toList(chunks)));
+    m.put("chunk_key_encoding", BytesCodecs.doc("name", v3DefaultKeys ? "default" : "v2",
+        "separator", separator));
     m.put("fill_value", FillValues.toJson(dtype, fillValue));
     m.put("codecs", codec.describe());
     m.put("attributes", attributes);

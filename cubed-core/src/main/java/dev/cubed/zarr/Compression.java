@@ -151,6 +151,26 @@ public final class Compression implements Serializable {
     return shuffle;
   }
 
+  /** The compression a codec implements, or {@code null} for checksums. */
+  static Compression of(BytesCodec c) {
+    if (c instanceof BytesCodecs.Zstd z) {
+      return new Compression(Kind.ZSTD, z.level(), null, null);
+    }
+    if (c instanceof BytesCodecs.Gzip g) {
+      return new Compression(Kind.GZIP, g.level(), null, null);
+    }
+    if (c instanceof BytesCodecs.Zlib z) {
+      return new Compression(Kind.ZLIB, z.level(), null, null);
+    }
+    if (c instanceof BytesCodecs.Lz4 l) {
+      return new Compression(Kind.LZ4, l.acceleration(), null, null);
+    }
+    if (c instanceof BytesCodecs.Blosc b) {
+      return new Compression(Kind.BLOSC, b.clevel(), b.cname(), b.shuffle());
+    }
+    return null;
+  }
+
   /** The bytes codec implementing this compression, or {@code null} for none. */
   BytesCodec codec(int typeSize) {
     return switch (kind) {

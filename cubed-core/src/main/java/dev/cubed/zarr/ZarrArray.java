@@ -100,9 +100,9 @@ public final class ZarrArray implements Serializable {
   }
 
   /** This array with its attributes replaced (metadata rewritten atomically). */
-  public ZarrArray withAttributes(Map<String, Object> attributes) {
+  public ZarrArray withAttributes(Map<String, ?> attributes) {
     ArrayMetadata m = new ArrayMetadata(meta.zarrFormat, meta.shape, meta.chunks, meta.dtype,
-        meta.fillValue, attributes, meta.dimensionNames, meta.separator, meta.v3DefaultKeys,
+        meta.fillValue, new java.util.LinkedHashMap<>(attributes), meta.dimensionNames, meta.separator, meta.v3DefaultKeys,
         meta.codec);
     ZarrArrayBuilder.writeMetadata(store, path, m);
     return new ZarrArray(store, path, m, emptyChunks);
@@ -172,6 +172,27 @@ public final class ZarrArray implements Serializable {
   /** The codec chain as metadata documents (v3 codecs; v2: one map with order, dtype, compressor). */
   public List<Map<String, Object>> codecs() {
     return meta.codec.describe();
+  }
+
+  /**
+   * The compressor of the chunks (of the inner chunks for sharded arrays), as the value {@link
+   * ZarrArrayBuilder#compression} takes, so a copy can keep it; {@link Compression#none()} if there
+   * is none. Checksums, transposes and sharding are not part of it (see {@link #codecs()}).
+   */
+  public Compression compression() {
+    List<BytesCodec> bytes = List.of();
+    if (meta.codec instanceof V2Codec v) {
+      bytes = v.compressor == null ? List.of() : List.of(v.compressor);
+    } else if (meta.codec instanceof CodecPipeline p) {
+      bytes = p.arrayBytes instanceof ShardingCodec s ? s.innerCodec.bytesCodecs : p.bytesCodecs;
+    }
+    for (BytesCodec c : bytes) {
+      Compression k = Compression.of(c);
+      if (k != null) {
+        return k;
+      }
+    }
+    return Compression.none();
   }
 
   /** The array's path in its store ("" for the root). */

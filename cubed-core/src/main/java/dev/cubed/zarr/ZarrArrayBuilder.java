@@ -146,7 +146,10 @@ public final class ZarrArrayBuilder {
     return this;
   }
 
-  /** Replace an existing node at the path (deleting everything stored under it). */
+  /**
+   * Replace an existing node at the path: everything stored under the path (metadata, chunks, and
+   * stale chunks of an earlier array without metadata) is deleted before the metadata is written.
+   */
   public ZarrArrayBuilder overwrite() {
     this.overwrite = true;
     return this;
@@ -251,11 +254,11 @@ public final class ZarrArrayBuilder {
         dimensionNames, sep, zarrFormat == 3 && !v2Keys, codec);
     boolean exists = store.exists(Keys.join(path, "zarr.json"))
         || store.exists(Keys.join(path, ".zarray")) || store.exists(Keys.join(path, ".zgroup"));
-    if (exists) {
-      if (!overwrite) {
-        throw new IllegalArgumentException(where + ": a Zarr node already exists there; call"
-            + " overwrite() to replace it");
-      }
+    if (exists && !overwrite) {
+      throw new IllegalArgumentException(where + ": a Zarr node already exists there; call"
+          + " overwrite() to replace it");
+    }
+    if (overwrite) { // also removes stale chunks left without metadata
       for (String k : store.list(path.isEmpty() ? "" : path + "/")) {
         store.delete(k);
       }

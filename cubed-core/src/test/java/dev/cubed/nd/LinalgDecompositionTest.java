@@ -264,4 +264,58 @@ class LinalgDecompositionTest {
     long expected = Math.min(m, Math.max(0, n - (n > 2 ? 2 : 1)));
     assertThat(Linalg.matrixRank(x).getLong(0)).isEqualTo(expected);
   }
+
+  /**
+   * LU-based functions on larger random matrices: inv(A) A = I and A solve(A, B) = B (tolerance
+   * scaled by n and by 100 for the condition number of a random Gaussian matrix), and for a
+   * Hermitian positive-definite H = A A^H + n I: det(H) = prod(eigvalsh(H)), slogdet consistent,
+   * cholesky(H) L L^H = H.
+   */
+  @ParameterizedTest
+  @MethodSource("randomCases")
+  void luRandom(DType dt, int m, int n, long seed) {
+    NDArray a = random(dt, seed, 2, m, m);
+    double t = tol(dt) * m * 100;
+    NDArray inv = Linalg.inv(a);
+    NDArray rhs = random(dt, seed + 1, 2, m, 3);
+    NDArray x = Linalg.solve(a, rhs);
+    for (int b = 0; b < 2; b++) {
+      double[] am = cmat(a, b, m, m);
+      double[] prod = MatrixStack.matmul(cmat(inv, b, m, m), am, m, m, m, true);
+      assertThat(LinalgGolden.maxDiff(prod, MatrixStack.identity(m, true))).as("inv " + dt)
+          .isLessThan(t);
+      double[] ax = MatrixStack.matmul(am, cmat(x, b, m, 3), m, m, 3, true);
+      assertThat(LinalgGolden.maxDiff(ax, cmat(rhs, b, m, 3))).as("solve " + dt)
+          .isLessThan(t * scale(am));
+    }
+    // Hermitian positive definite
+    double[] am = cmat(a, 0, m, m);
+    double[] h = MatrixStack.matmul(am, MatrixStack.conjTranspose(am, m, m), m, m, m, true);
+    for (int i = 0; i < m; i++) {
+      h[2 * (i * m + i)] += m;
+      h[2 * (i * m + i) + 1] = 0;
+    }
+    NDArray hx = NDArray.zeros(dt, m, m);
+    MatrixStack.write(hx, 0, m * m, h, true);
+    NDArray w = Linalg.eigvalsh(hx);
+    double logProd = 0;
+    for (int i = 0; i < m; i++) {
+      logProd += Math.log(w.getDouble(i));
+    }
+    Linalg.SlogdetResult sd = Linalg.slogdet(hx);
+    assertThat(sd.logabsdet().getDouble(0)).as("slogdet vs eigvalsh " + dt)
+        .isCloseTo(logProd, org.assertj.core.data.Offset.offset(t * Math.abs(logProd) + t));
+    assertThat(sd.sign().getDouble(0)).isCloseTo(1.0, org.assertj.core.data.Offset.offset(t));
+    double det = Linalg.det(hx).getDouble(0);
+    if (logProd > Math.log(dt.realPart().finfo().max())) {
+      assertThat(det).as("det overflows the dtype, as in NumPy").isInfinite();
+    } else {
+      assertThat(Math.log(det)).isCloseTo(logProd,
+          org.assertj.core.data.Offset.offset(t * Math.abs(logProd) + t));
+    }
+    double[] hm = cmat(hx, 0, m, m);
+    double[] l = cmat(Linalg.cholesky(hx), 0, m, m);
+    double[] llh = MatrixStack.matmul(l, MatrixStack.conjTranspose(l, m, m), m, m, m, true);
+    assertThat(LinalgGolden.maxDiff(llh, hm)).as("cholesky " + dt).isLessThan(t * scale(hm));
+  }
 }

@@ -175,4 +175,50 @@ class LinalgErrorTest {
     assertThat(Linalg.inv(zz).shape()).containsExactly(0, 0);
     assertThat(Linalg.eigh(zz).eigenvalues().shape()).containsExactly(0);
   }
+
+  @ParameterizedTest
+  @EnumSource(names = {"FLOAT64", "COMPLEX128"})
+  void svdOfNonFiniteMatrixIsAnError(DType dt) {
+    NDArray x = NDArray.ones(dt, 2, 2, 2);
+    x.setDouble(5, Double.NaN);
+    for (Function<NDArray, Object> f : java.util.List.<Function<NDArray, Object>>of(
+        Linalg::svd, Linalg::svdvals, Linalg::pinv, Linalg::matrixRank)) {
+      assertThatThrownBy(() -> f.apply(x)).isInstanceOf(Linalg.LinAlgException.class)
+          .hasMessageContaining("SVD did not converge").hasMessageContaining("[1]");
+    }
+  }
+
+  /**
+   * Regression: native OpenBLAS dgetrf crashed the JVM (SIGSEGV) for n >= ~100 on threads with the
+   * default stack; the LU now runs on the Java LAPACK. A crash here would kill the test JVM.
+   */
+  @Test
+  void largeRealLuRunsOnOrdinaryThreads() {
+    int n = 160;
+    NDArray a = LinalgDecompositionTest.random(DType.FLOAT64, 11, n, n);
+    NDArray inv = Linalg.inv(a);
+    double[] prod = MatrixStack.matmul(MatrixStack.read(inv, 0, n * n), MatrixStack.read(a, 0, n * n),
+        n, n, n, false);
+    assertThat(LinalgGolden.maxDiff(prod, MatrixStack.identity(n, false))).isLessThan(1e-9);
+    assertThat(Linalg.det(a).getDouble(0)).isFinite();
+  }
+
+  /** Entries near the overflow and underflow limits: the Jacobi methods scale first. */
+  @ParameterizedTest
+  @EnumSource(names = {"FLOAT64", "COMPLEX128"})
+  void extremeMagnitudes(DType dt) {
+    for (double scale : new double[] {1e200, 1e-200}) {
+      // symmetric positive definite: singular values = eigenvalues = (7 +- sqrt(5)) / 2
+      NDArray x = NDArray.of(new double[] {3 * scale, scale, scale, 4 * scale}, 2, 2).astype(dt);
+      double hi = (7 + Math.sqrt(5)) / 2;
+      double lo = (7 - Math.sqrt(5)) / 2;
+      org.assertj.core.data.Offset<Double> eps = org.assertj.core.data.Offset.offset(1e-12);
+      NDArray s = Linalg.svdvals(x);
+      assertThat(s.getDouble(0) / scale).isCloseTo(hi, eps);
+      assertThat(s.getDouble(1) / scale).isCloseTo(lo, eps);
+      NDArray w = Linalg.eigvalsh(x);
+      assertThat(w.getDouble(0) / scale).isCloseTo(lo, eps);
+      assertThat(w.getDouble(1) / scale).isCloseTo(hi, eps);
+    }
+  }
 }

@@ -116,6 +116,9 @@ class StoreTest {
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("gopher")
         .hasMessageContaining("StoreProvider");
     Stores.dropMemory("shared-test");
+    Store plugin = Stores.open("testmem://abc/whatever");
+    assertThat(plugin).isSameAs(Stores.open("memory://plugin-abc"));
+    Stores.dropMemory("plugin-abc");
   }
 
   static Object roundTrip(Object o) throws Exception {

@@ -82,6 +82,42 @@ class ZarrRoundTripTest {
         b.read(new long[] {2, 1}, new long[] {4, 3}), "region");
   }
 
+  static Stream<Arguments> v3Variants() {
+    List<Arguments> out = new ArrayList<>();
+    for (DType d : DType.values()) {
+      for (String v : List.of("transpose", "crc32c", "big-endian", "sharding", "sharding-start")) {
+        out.add(Arguments.of(d, v));
+      }
+    }
+    return out.stream();
+  }
+
+  @ParameterizedTest(name = "v3 {0} {1}")
+  @MethodSource("v3Variants")
+  void v3CodecsRoundTripEveryDtype(DType dtype, String variant) {
+    MemoryStore store = new MemoryStore();
+    long[] shape = {9, 7};
+    var b = ZarrArray.create(store, "x").shape(shape).dtype(dtype)
+        .emptyChunks(EmptyChunks.WRITE);
+    switch (variant) {
+      case "transpose" -> b.chunks(4, 3).order(MemoryOrder.F);
+      case "crc32c" -> b.chunks(4, 3).crc32c();
+      case "big-endian" -> b.chunks(4, 3).byteOrder(ByteOrder.BIG_ENDIAN)
+          .compression(Compression.gzip(1));
+      case "sharding" -> b.chunks(4, 6).innerChunks(2, 3).crc32c();
+      default -> b.chunks(8, 6).innerChunks(4, 2).shardIndexAtStart()
+          .compression(Compression.blosc(Compression.BloscCodec.LZ4, 5,
+              Compression.Shuffle.BIT));
+    }
+    ZarrArray a = b.build();
+    NDArray data = randomArray(dtype, shape, 17);
+    a.write(new long[2], data);
+    ZarrArray r = ZarrArray.open(store, "x");
+    NDAssert.assertExact(data, r.read(), variant);
+    NDAssert.assertExact(data.getRegion(new long[] {1, 2}, new long[] {7, 4}),
+        r.read(new long[] {1, 2}, new long[] {7, 4}), variant + " region");
+  }
+
   @ParameterizedTest(name = "v{0} order F, big endian, slash/dot keys")
   @MethodSource("formats")
   void orderEndianSeparator(int format) {
@@ -171,6 +207,75 @@ class ZarrRoundTripTest {
     w.write(new long[2], NDArray.full(DType.INT32, 7, 4, 4));
     assertThat(w.chunksWritten()).isEqualTo(4);
     assertThat(a.read().getLong(0)).isEqualTo(7);
+  }
+
+  @Test
+  void concurrentChunkWritersOnTheFilesystem(@TempDir Path dir) throws Exception {
+    for (int format : new int[] {2, 3}) {
+      ZarrArray a = ZarrArray.create(new FileSystemStore(dir.resolve("c" + format)), "")
+          .zarrFormat(format).shape(40, 30).chunks(4, 3).dtype(DType.INT64).build();
+      NDArray data = randomArray(DType.INT64, new long[] {40, 30}, 11);
+      var pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+      List<java.util.concurrent.Future<?>> fs = new ArrayList<>();
+      for (long i = 0; i < 10; i++) {
+        for (long j = 0; j < 10; j++) {
+          long[] c = {i, j};
+          fs.add(pool.submit(() -> a.writeChunk(c, data.getRegion(
+              new long[] {c[0] * 4, c[1] * 3}, new long[] {4, 3}))));
+        }
+      }
+      for (var f : fs) {
+        f.get();
+      }
+      pool.shutdown();
+      assertThat(a.chunksWritten()).isEqualTo(100);
+      NDAssert.assertExact(data, ZarrArray.open(dir.resolve("c" + format).toString()).read(),
+          "concurrent v" + format);
+    }
+  }
+
+  @Test
+  void concurrentBloscOnLargeChunks() throws Exception {
+    MemoryStore store = new MemoryStore();
+    ZarrArray a = ZarrArray.create(store, "b").shape(8 * 128, 1024).chunks(128, 1024)
+        .dtype(DType.FLOAT64).compression(Compression.blosc(Compression.BloscCodec.LZ4, 5,
+            Compression.Shuffle.BYTE)).build();
+    NDArray data = randomArray(DType.FLOAT64, new long[] {8 * 128, 1024}, 21);
+    var pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+    List<java.util.concurrent.Future<?>> fs = new ArrayList<>();
+    for (long k = 0; k < 8; k++) {
+      long kk = k;
+      fs.add(pool.submit(() -> a.writeChunk(new long[] {kk, 0},
+          data.getRegion(new long[] {kk * 128, 0}, new long[] {128, 1024}))));
+    }
+    for (var f : fs) {
+      f.get();
+    }
+    List<java.util.concurrent.Future<NDArray>> rs = new ArrayList<>();
+    for (long k = 0; k < 8; k++) {
+      long kk = k;
+      rs.add(pool.submit(() -> a.readChunk(kk, 0)));
+    }
+    for (int k = 0; k < 8; k++) {
+      NDAssert.assertExact(data.getRegion(new long[] {k * 128L, 0}, new long[] {128, 1024}),
+          rs.get(k).get(), "chunk " + k);
+    }
+    pool.shutdown();
+  }
+
+  @Test
+  void overwriteRemovesOldAndStaleChunks() {
+    MemoryStore s = new MemoryStore();
+    ZarrArray a = ZarrArray.create(s, "o").shape(4).chunks(2).dtype(DType.INT32).build();
+    a.write(new long[] {0}, NDArray.full(DType.INT32, 5, 4));
+    s.put("p/c/0", s.get("o/c/0")); // a stale chunk without metadata
+    ZarrArray b = ZarrArray.create(s, "o").shape(4).chunks(2).dtype(DType.INT32).overwrite()
+        .build();
+    ZarrArray p = ZarrArray.create(s, "p").shape(4).chunks(2).dtype(DType.INT32).overwrite()
+        .build();
+    assertThat(b.chunksWritten()).isZero();
+    assertThat(p.chunksWritten()).isZero();
+    assertThat(p.read().getLong(0)).isZero();
   }
 
   @Test
