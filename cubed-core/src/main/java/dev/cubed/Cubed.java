@@ -121,6 +121,15 @@ public final class Cubed {
   }
 
   /**
+   * A virtual array (no storage) whose elements are set by {@code f} from their flat C-order index
+   * in the whole array, block by block.
+   */
+  public static CubedArray fromFunction(long[] shape, long[] chunks, DType dtype,
+      Core.IndexFunction f, Spec spec) {
+    return new CubedArray(Core.fromIndex("from_function", shape, chunks, dtype, f), spec);
+  }
+
+  /**
    * Uniform random numbers in [0, 1) that do not depend on the chunking: element i is derived from
    * a counter-based generator (SplitMix64 finalizer) keyed by (seed, flat index i).
    */

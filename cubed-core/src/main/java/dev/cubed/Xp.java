@@ -1,9 +1,13 @@
 package dev.cubed;
 
+import dev.cubed.core.Contraction;
 import dev.cubed.core.Core;
+import dev.cubed.core.Indexing;
+import dev.cubed.core.Manip;
 import dev.cubed.core.Reductions;
 import dev.cubed.nd.Axes;
 import dev.cubed.nd.DType;
+import dev.cubed.nd.Index;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import dev.cubed.plan.ArrayNode;
@@ -171,6 +175,80 @@ public final class Xp {
   /** Index of the minimum along one axis (first occurrence; NaN counts as minimal). */
   public static CubedArray argmin(CubedArray x, int axis) {
     return reduce(x, Reductions.Op.ARGMIN, Axes.of(axis), DEFAULT_SPLIT_EVERY, 0);
+  }
+
+  // ------------------------------------------------------------------ manipulation, indexing
+
+  /** Permutes the axes. */
+  public static CubedArray permuteDims(CubedArray x, int... axes) {
+    return wrap(Manip.permuteDims(x.node(), axes), x);
+  }
+
+  /** Inserts a size-1 axis at {@code axis}. */
+  public static CubedArray expandDims(CubedArray x, int axis) {
+    return wrap(Manip.expandDims(x.node(), axis), x);
+  }
+
+  /** Removes the given size-1 axes. */
+  public static CubedArray squeeze(CubedArray x, int... axes) {
+    return wrap(Manip.squeeze(x.node(), axes), x);
+  }
+
+  /** Broadcasts to a shape. */
+  public static CubedArray broadcastTo(CubedArray x, long... shape) {
+    return wrap(Manip.broadcastTo(x.node(), shape), x);
+  }
+
+  /** Joins arrays along an existing axis. */
+  public static CubedArray concat(java.util.List<CubedArray> xs, int axis) {
+    return wrap(Manip.concat(xs.stream().map(CubedArray::node).toList(), axis), xs.get(0));
+  }
+
+  /** Joins arrays of equal shape along a new axis. */
+  public static CubedArray stack(java.util.List<CubedArray> xs, int axis) {
+    return wrap(Manip.stack(xs.stream().map(CubedArray::node).toList(), axis), xs.get(0));
+  }
+
+  /**
+   * Reshape. Only reshapes that add or remove size-1 axes are supported so far.
+   *
+   * @throws UnsupportedOperationException for other reshapes
+   */
+  public static CubedArray reshape(CubedArray x, long... shape) {
+    long[] a = java.util.Arrays.stream(x.shape()).filter(v -> v != 1).toArray();
+    long[] b = java.util.Arrays.stream(shape).filter(v -> v != 1).toArray();
+    if (java.util.Arrays.equals(x.shape(), shape)) {
+      return x;
+    }
+    if (!java.util.Arrays.equals(a, b)) {
+      throw new UnsupportedOperationException("reshape: " + Shapes.format(x.shape()) + " -> "
+          + Shapes.format(shape) + " is not supported by the chunked engine yet (only adding or "
+          + "removing size-1 axes)");
+    }
+    int[] ones = java.util.stream.IntStream.range(0, x.ndim()).filter(i -> x.shape()[i] == 1)
+        .toArray();
+    CubedArray r = ones.length > 0 ? squeeze(x, ones) : x;
+    for (int i = 0; i < shape.length; i++) {
+      if (shape[i] == 1) {
+        r = expandDims(r, i);
+      }
+    }
+    return r;
+  }
+
+  /** Basic indexing: integers, slices (any step), newaxis, ellipsis. */
+  public static CubedArray getItem(CubedArray x, Index... index) {
+    return wrap(Indexing.getItem(x.node(), index), x);
+  }
+
+  /** Matrix product of 2-D arrays (contraction streamed block pair by block pair). */
+  public static CubedArray matmul(CubedArray a, CubedArray b) {
+    return wrap(Contraction.matmul(a.node(), b.node()), a);
+  }
+
+  /** Tensor contraction over the paired axes. */
+  public static CubedArray tensordot(CubedArray a, CubedArray b, int[] axesA, int[] axesB) {
+    return wrap(Contraction.tensordot(a.node(), b.node(), axesA, axesB), a);
   }
 
   // ------------------------------------------------------------------ creation (virtual)

@@ -1,13 +1,89 @@
 package dev.cubed.cli;
 
+import dev.cubed.ComputeOptions;
+import dev.cubed.Spec;
+import dev.cubed.runtime.Callback;
+import dev.cubed.runtime.Events;
+import dev.cubed.zarr.ZarrArray;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
 import java.util.concurrent.Callable;
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
+import me.tongfei.progressbar.ProgressBarStyle;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
-/** {@code ./cubed demo}: not implemented yet. */
-@Command(name = "demo", description = "(not implemented yet)")
+/** {@code ./cubed demo}: the quadratic_means workload of BENCHMARKS.md. */
+@Command(name = "demo", mixinStandardHelpOptions = true,
+    description = "Quadratic means: U and V written to Zarr, then the mean over time of U*U, V*V "
+        + "and U*V in one compute; prints the plan, a progress bar and one JSON line.")
 final class DemoCommand implements Callable<Integer> {
+  @Option(names = "--size", defaultValue = "small", description = "small or medium")
+  String size;
+
+  @Option(names = "--allowed-mem", defaultValue = "2GB", description = "allowedMem, e.g. 500MB")
+  String allowedMem;
+
+  @Option(names = "--reserved-mem", description = "reservedMem (default: measured heap in use, "
+      + "at least 20MB)")
+  String reservedMem;
+
+  @Option(names = "--work-dir", description = "work directory (default: a temporary directory)")
+  Path workDir;
+
+  @Option(names = "--no-progress", description = "hide the progress bar")
+  boolean noProgress;
+
   @Override
-  public Integer call() {
-    throw new UnsupportedOperationException("./cubed demo is not implemented yet");
+  public Integer call() throws Exception {
+    QuadraticMeans.Params p = QuadraticMeans.params(size);
+    Path dir = workDir != null ? workDir : Files.createTempDirectory("cubed-demo");
+    Files.createDirectories(dir);
+    long reserved = reservedMem != null ? Spec.parseBytes(reservedMem) : Cli.measuredReserved();
+    Spec spec = Spec.builder().workDir(dir.resolve("work")).allowedMem(allowedMem)
+        .reservedMem(reserved).build();
+    System.err.printf(Locale.ROOT, "demo %s: writing U and V (%d, 1, %d, %d) to %s%n", size,
+        p.t(), p.y(), p.x(), dir.resolve("inputs"));
+    ZarrArray[] in = QuadraticMeans.writeInputs(p, dir.resolve("inputs"), spec);
+    System.err.print(dev.cubed.Cubed.plan(java.util.List.of(
+        QuadraticMeans.means(in[0], in[1], spec))).summary());
+    ComputeOptions opts = ComputeOptions.defaults();
+    ProgressBar bar = null;
+    if (!noProgress) {
+      long total = dev.cubed.Cubed.plan(java.util.List.of(
+          QuadraticMeans.means(in[0], in[1], spec))).summary().totalTasks();
+      bar = new ProgressBarBuilder().setTaskName("quadratic_means").setInitialMax(total)
+          .setStyle(ProgressBarStyle.ASCII).setConsumer(
+              new me.tongfei.progressbar.ConsoleProgressBarConsumer(System.err)).build();
+      ProgressBar b = bar;
+      opts = opts.withCallback(new Callback() {
+        @Override
+        public void onTaskEnd(Events.TaskEnd e) {
+          b.step();
+        }
+      });
+    }
+    QuadraticMeans.Result r;
+    try {
+      r = QuadraticMeans.run(in[0], in[1], spec, opts);
+    } finally {
+      if (bar != null) {
+        bar.close();
+      }
+    }
+    int workers = Runtime.getRuntime().availableProcessors();
+    String params = String.format(Locale.ROOT, "{\"T\": %d, \"Y\": %d, \"X\": %d, \"tchunk\": %d}",
+        p.t(), p.y(), p.x(), p.tchunk());
+    System.out.println(String.format(Locale.ROOT, "{\"workload\": \"quadratic_means\", \"size\": "
+        + "\"%s\", \"params\": %s, \"executor\": \"threads\", \"workers\": %d, \"allowed_mem\": %d,"
+        + " \"wall_seconds\": %.4f, \"peak_rss_bytes\": %d, \"intermediate_bytes\": %d, "
+        + "\"tasks\": %d, \"max_projected_mem\": %d, \"checksums\": {\"sum_uu\": %s, \"sum_vv\": "
+        + "%s, \"sum_uv\": %s}}", size, params, workers, spec.allowedMem(), r.wallSeconds(),
+        Cli.peakRss(), r.plan().intermediateBytesWritten(), r.plan().totalTasks(),
+        r.plan().maxProjectedMem(), Double.toString(r.sumUu()), Double.toString(r.sumVv()),
+        Double.toString(r.sumUv())));
+    return 0;
   }
 }

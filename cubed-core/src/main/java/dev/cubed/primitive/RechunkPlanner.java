@@ -10,7 +10,8 @@ import java.util.List;
  * write chunks = target chunks grown axis by axis (last first) by whole multiples up to the budget;
  * read chunks = source chunks grown only along axes where the write chunk is larger; for 1, 2, 3...
  * stages, stage shapes are spaced geometrically between read and write chunks and each intermediate
- * array's chunks are the elementwise minimum of its two neighbouring stage shapes. The first plan
+ * array's chunks are the elementwise minimum of its two neighbouring stage shapes (a one-stage
+ * plan whose intermediate equals the read or write chunks is a direct copy). The first plan
  * whose smallest intermediate chunk reaches {@code minMem} wins; adding stages stops when the
  * number of chunk reads and writes goes up. Intermediates equal to the source or target chunks are
  * dropped, so a cheap rechunk is one direct copy.
@@ -86,7 +87,8 @@ public final class RechunkPlanner {
           m[i] = Math.min(a[i], b[i]);
         }
         smallest = Math.min(smallest, bytes(m, itemSize));
-        if (!Arrays.equals(m, source) && !Arrays.equals(m, target)
+        boolean direct = stages == 1 && (Arrays.equals(m, read) || Arrays.equals(m, write));
+        if (!direct && !Arrays.equals(m, source) && !Arrays.equals(m, target)
             && (ints.isEmpty() || !Arrays.equals(ints.get(ints.size() - 1), m))) {
           ints.add(m);
         }

@@ -1,0 +1,64 @@
+package dev.cubed.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cubed.ComputeOptions;
+import dev.cubed.Spec;
+import dev.cubed.zarr.ZarrArray;
+import java.nio.file.Path;
+import org.assertj.core.data.Percentage;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class QuadraticMeansTest {
+  @TempDir Path dir;
+
+  @Test
+  void checksumsMatchDirectComputationWithTinyMemory() {
+    QuadraticMeans.Params p = new QuadraticMeans.Params(23, 7, 9, 5);
+    Spec spec = Spec.builder().workDir(dir.resolve("work")).allowedMem(40_000).reservedMem(1_000)
+        .build();
+    ZarrArray[] in = QuadraticMeans.writeInputs(p, dir.resolve("in"), spec);
+    QuadraticMeans.Result r = QuadraticMeans.run(in[0], in[1], spec, ComputeOptions.defaults());
+    double uu = 0;
+    double vv = 0;
+    double uv = 0;
+    for (int y = 0; y < p.y(); y++) {
+      for (int x = 0; x < p.x(); x++) {
+        double su = 0;
+        double sv = 0;
+        double suv = 0;
+        for (int t = 0; t < p.t(); t++) {
+          double u = 0.5 + 0.5 * Math.sin(QuadraticMeans.G * t + QuadraticMeans.S * y + x);
+          double v = 0.5 + 0.5 * Math.cos(QuadraticMeans.G * t - QuadraticMeans.S * y + x);
+          su += u * u;
+          sv += v * v;
+          suv += u * v;
+        }
+        uu += su / p.t();
+        vv += sv / p.t();
+        uv += suv / p.t();
+      }
+    }
+    assertThat(r.sumUu()).isCloseTo(uu, Percentage.withPercentage(1e-7));
+    assertThat(r.sumVv()).isCloseTo(vv, Percentage.withPercentage(1e-7));
+    assertThat(r.sumUv()).isCloseTo(uv, Percentage.withPercentage(1e-7));
+    assertThat(r.plan().maxProjectedMem()).isLessThanOrEqualTo(40_000);
+    assertThat(r.plan().ops().size()).isGreaterThan(3);
+  }
+
+  @Test
+  void rechunksInputsWhenStoredChunksDoNotFit() {
+    QuadraticMeans.Params p = new QuadraticMeans.Params(10, 40, 30, 10);
+    Spec big = Spec.builder().workDir(dir.resolve("w1")).allowedMem(10_000_000).reservedMem(1000)
+        .build();
+    ZarrArray[] in = QuadraticMeans.writeInputs(p, dir.resolve("in"), big);
+    QuadraticMeans.Result want = QuadraticMeans.run(in[0], in[1], big, ComputeOptions.defaults());
+    Spec small = Spec.builder().workDir(dir.resolve("w2")).allowedMem(400_000).reservedMem(1000)
+        .build();
+    QuadraticMeans.Result got = QuadraticMeans.run(in[0], in[1], small, ComputeOptions.defaults());
+    assertThat(got.plan().ops().stream().anyMatch(o -> o.kind().equals("rechunk"))).isTrue();
+    assertThat(got.plan().maxProjectedMem()).isLessThanOrEqualTo(400_000);
+    assertThat(got.sumUv()).isCloseTo(want.sumUv(), Percentage.withPercentage(1e-9));
+  }
+}
