@@ -15,9 +15,10 @@ import java.util.Map;
 /**
  * The engine calls the workloads share: the plan settings of a {@link BenchContext}, the executor,
  * virtual (generated) inputs and running a plan while adding up its figures. Workloads build their
- * array DAGs on the engine's core layer ({@code dev.cubed.core}, {@code dev.cubed.plan}) because
- * generated inputs need a virtual array made from block coordinates, which the
- * {@code CubedArray} facade does not offer yet.
+ * array DAGs on the engine's core layer ({@code dev.cubed.core}, {@code dev.cubed.plan}): generated
+ * inputs are virtual arrays made a whole block at a time from the block's start indices (the
+ * facade's {@code Cubed.fromFunction} sets one element per call), and the plan's summary (tasks,
+ * projected memory, intermediate bytes) is read from the same {@code Plan} that runs.
  */
 final class Engine {
   /** A block of a generated input from its global start indices and its (clipped) shape. */
