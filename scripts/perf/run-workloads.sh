@@ -5,6 +5,7 @@
 # wall seconds, peak RSS, ratio to NumPy, checksum agreement within relative 1e-9).
 #
 # Usage: scripts/perf/run-workloads.sh small|medium [--runs N] [--only "add reduce"] [--no-numpy]
+#        [--fusion-off]   (also run quadratic_means, add and reduce with --no-fusion on each executor)
 # Environment: CUBED_HEAP (JVM max heap, default 4g), ALLOWED_MEM (default 2GB), WORKERS (default
 # 2), WORK_DIR (default: java.io.tmpdir/cubed-bench), EXECUTORS (default: every available one).
 # Each JVM run is exactly `./cubed bench WORKLOAD --size SIZE --executor E --workers N
@@ -17,11 +18,13 @@ shift
 runs=3
 only="quadratic_means add matmul rechunk reduce"
 numpy=1
+fusionoff=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --runs) runs="$2"; shift 2 ;;
     --only) only="$2"; shift 2 ;;
     --no-numpy) numpy=0; shift ;;
+    --fusion-off) fusionoff=1; shift ;;
     *) echo "run-workloads.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -45,6 +48,7 @@ commands="$out/workloads-$size.commands"
 [ "$numpy" = 1 ] && echo "python3 scripts/perf/workloads_numpy.py WORKLOAD --size $size" >> "$commands"
 for e in $executors; do
   echo "CUBED_HEAP=$heap ./cubed bench WORKLOAD --size $size --executor $e --workers $workers --allowed-mem $allowed ${wd[*]}" >> "$commands"
+  [ "$fusionoff" = 1 ] && echo "CUBED_HEAP=$heap ./cubed bench WORKLOAD --size $size --executor $e --workers $workers --allowed-mem $allowed ${wd[*]} --no-fusion" >> "$commands"
 done
 for w in $only; do
   for r in $(seq "$runs"); do
@@ -58,11 +62,17 @@ for w in $only; do
       bench "$w" --size "$size" --executor "$e" --workers "$workers" --allowed-mem "$allowed" \
         "${wd[@]}" >> "$results" \
         || echo "{\"workload\": \"$w\", \"size\": \"$size\", \"executor\": \"$e\", \"error\": \"failed\"}" >> "$results"
+      if [ "$fusionoff" = 1 ] && [[ " quadratic_means add reduce " == *" $w "* ]]; then
+        echo "== $e+nofusion $w $size run $r" >&2
+        bench "$w" --size "$size" --executor "$e" --workers "$workers" --allowed-mem "$allowed" \
+          "${wd[@]}" --no-fusion >> "$results" \
+          || echo "{\"workload\": \"$w\", \"size\": \"$size\", \"executor\": \"$e+nofusion\", \"error\": \"failed\"}" >> "$results"
+      fi
     done
   done
 done
 java_version=$(java -version 2>&1 | head -1)
 python3 scripts/perf/workloads_report.py "$results" --size "$size" --runs "$runs" \
   --commands "$commands" --java "$java_version" \
-  --script "scripts/perf/run-workloads.sh $size --runs $runs" --doc docs/perf/workloads.md
+  --script "scripts/perf/run-workloads.sh $size --runs $runs$([ "$fusionoff" = 1 ] && echo ' --fusion-off')" --doc docs/perf/workloads.md
 echo "wrote docs/perf/workloads.md ($size)" >&2

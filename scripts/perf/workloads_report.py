@@ -119,6 +119,25 @@ def section(rows, size, args):
             proj = human(ok[0].get("max_projected_mem")) if e != "numpy" else "—"
             out.append(f"| {w} | {e}{note} | {wall:.3f} | {ratio} | {human(rss)} | {tasks} "
                        f"| {inter} | {proj} | {sums} |")
+    speedups = []
+    for w in WORKLOADS:
+        for e in sorted({r.get("executor") for r in rows if r.get("workload") == w}):
+            if not e or e == "numpy" or e.endswith("+nofusion"):
+                continue
+            on = [r["wall_seconds"] for r in rows if r.get("workload") == w
+                  and r.get("executor") == e and "error" not in r]
+            off = [r["wall_seconds"] for r in rows if r.get("workload") == w
+                   and r.get("executor") == e + "+nofusion" and "error" not in r]
+            if on and off:
+                won, woff = statistics.median(on), statistics.median(off)
+                speedups.append(f"| {w} | {e} | {won:.3f} | {woff:.3f} | {woff / won:.2f} |")
+    if speedups:
+        out.append("")
+        out.append("Fusion (same executor; fusion off = `--no-fusion`, every intermediate written):")
+        out.append("")
+        out.append("| workload | executor | fused wall s | fusion-off wall s | speed-up |")
+        out.append("|---|---|---:|---:|---:|")
+        out.extend(speedups)
     out.append("")
     out.append("<details><summary>Checksums (NumPy)</summary>")
     out.append("")

@@ -18,7 +18,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code ./cubed bench WORKLOAD --size small|medium [--executor NAME] [--workers N]
- * [--allowed-mem M] [--work-dir D] [--set KEY=VALUE...]}: runs one workload of BENCHMARKS.md (quadratic_means, add,
+ * [--allowed-mem M] [--work-dir D] [--no-fusion] [--set KEY=VALUE...] [--warmup N]}: runs one workload of BENCHMARKS.md (quadratic_means, add,
  * matmul, rechunk, reduce) and prints its one JSON line on standard output. Stored inputs are
  * written once and cached under the work directory, outside the timed phase.
  */
@@ -53,6 +53,10 @@ final class BenchCommand implements Callable<Integer> {
       + "e.g. --set T=400 (the size is then reported as e.g. small+T=400)")
   Map<String, Long> overrides = new LinkedHashMap<>();
 
+  @Option(names = "--no-fusion", description = "write every intermediate array (the engine's "
+      + "fusion limit set to 0 input blocks); the executor is then reported as NAME+nofusion")
+  boolean noFusion;
+
   @Option(names = "--warmup", defaultValue = "0", description = "untimed runs in the same JVM "
       + "before the measured one, to separate JIT warm-up (default: ${DEFAULT-VALUE})")
   int warmup;
@@ -72,7 +76,8 @@ final class BenchCommand implements Callable<Integer> {
       return 0;
     }
     Path dir = workDir != null ? workDir : BenchContext.defaults().workDir();
-    BenchContext ctx = new BenchContext(executor, workers, parseBytes(allowedMem), dir);
+    BenchContext ctx = new BenchContext(executor, workers, parseBytes(allowedMem), dir,
+        noFusion ? BenchContext.Fusion.OFF : BenchContext.Fusion.ON);
     Workload w = Workloads.byName(workload);
     Map<String, Long> params = new LinkedHashMap<>(w.params(size));
     StringBuilder label = new StringBuilder(size);

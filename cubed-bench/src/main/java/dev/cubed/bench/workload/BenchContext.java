@@ -12,8 +12,21 @@ import java.util.Objects;
  * @param workers worker threads or processes, >= 1
  * @param allowedMem memory a task may use, bytes
  * @param workDir the work directory
+ * @param fusion whether the plan fuses ops ({@link Fusion#OFF} writes every intermediate array)
  */
-public record BenchContext(String executor, int workers, long allowedMem, Path workDir) {
+public record BenchContext(String executor, int workers, long allowedMem, Path workDir,
+    Fusion fusion) {
+  /** Whether the engine fuses ops. */
+  public enum Fusion {
+    /** The engine's default fusion. */
+    ON,
+    /**
+     * No fusion of computed arrays into their consumers (fusion limit of 0 input blocks), so every
+     * intermediate array is written; generated (virtual) inputs are still made inside tasks.
+     */
+    OFF
+  }
+
   /** Default allowedMem of BENCHMARKS.md: 2 GB. */
   public static final long DEFAULT_ALLOWED_MEM = 2_000_000_000L;
 
@@ -25,6 +38,7 @@ public record BenchContext(String executor, int workers, long allowedMem, Path w
   public BenchContext {
     Objects.requireNonNull(executor, "executor");
     Objects.requireNonNull(workDir, "workDir");
+    Objects.requireNonNull(fusion, "fusion");
     if (workers < 1) {
       throw new IllegalArgumentException("bench: --workers must be >= 1, got " + workers);
     }
@@ -32,6 +46,19 @@ public record BenchContext(String executor, int workers, long allowedMem, Path w
       throw new IllegalArgumentException("bench: --allowed-mem must be positive, got "
           + allowedMem);
     }
+  }
+
+  /** A context with fusion on. */
+  public BenchContext(String executor, int workers, long allowedMem, Path workDir) {
+    this(executor, workers, allowedMem, workDir, Fusion.ON);
+  }
+
+  /**
+   * The executor as reported in the JSON line: its name, with {@code +nofusion} appended when
+   * fusion is off.
+   */
+  public String executorLabel() {
+    return fusion == Fusion.OFF ? executor + "+nofusion" : executor;
   }
 
   /** Threads executor, 2 workers, 2 GB, work dir {@code java.io.tmpdir/cubed-bench}. */

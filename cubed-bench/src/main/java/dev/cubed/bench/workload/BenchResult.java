@@ -13,7 +13,7 @@ import java.util.Map;
  * @param workload workload name
  * @param size size label ("small", "medium" or a test label)
  * @param params size parameters
- * @param executor executor name
+ * @param executor executor name ({@code +nofusion} appended when fusion is off)
  * @param workers number of workers
  * @param allowedMem allowedMem, bytes
  * @param wallSeconds wall time of the timed phase, seconds

@@ -36,7 +36,8 @@ final class Engine {
   Engine(BenchContext ctx) {
     Spec spec = Spec.builder().workDir(ctx.workDir()).allowedMem(ctx.allowedMem()).build();
     this.cfg = new PlanConfig(spec.workDir(), spec.allowedMem(), spec.reservedMem(),
-        spec.maxInputBlocks(), spec.maxSourceArrays(), 1, 1);
+        ctx.fusion() == BenchContext.Fusion.OFF ? 0 : spec.maxInputBlocks(),
+        spec.maxSourceArrays(), 1, 1);
     this.executor = "threads".equals(ctx.executor())
         ? new ThreadsExecutor(ctx.workers(), 3) : Executor.byName(ctx.executor());
   }

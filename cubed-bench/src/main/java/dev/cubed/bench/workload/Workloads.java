@@ -80,7 +80,7 @@ public final class Workloads {
       wall = (System.nanoTime() - t0) / 1e9;
       peak = mon.peakBytes();
     }
-    return new BenchResult(w.name(), sizeLabel, params, ctx.executor(), ctx.workers(),
+    return new BenchResult(w.name(), sizeLabel, params, ctx.executorLabel(), ctx.workers(),
         ctx.allowedMem(), wall, peak, out.intermediateBytes(), out.tasks(),
         out.maxProjectedMem(), out.checksums());
   }

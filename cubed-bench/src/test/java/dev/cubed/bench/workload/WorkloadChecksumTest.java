@@ -167,4 +167,18 @@ class WorkloadChecksumTest {
     assertThat(r.checksums().get("argmax_sum")).isEqualTo(amSum);
     assertThat(r.checksums().get("argmax_weighted")).isEqualTo(amW);
   }
+
+  @Test
+  void fusionOffWritesIntermediatesAndKeepsChecksums() throws Exception {
+    Map<String, Long> p = Workloads.params("T", 8, "Y", 5, "X", 6, "tchunk", 2);
+    BenchResult on = Workloads.run(new QuadraticMeans(), "tiny", p, ctx());
+    BenchResult off = Workloads.run(new QuadraticMeans(), "tiny", p,
+        new BenchContext("threads", 2, 200_000_000L, dir, BenchContext.Fusion.OFF));
+    assertThat(off.executor()).isEqualTo("threads+nofusion");
+    assertThat(off.intermediateBytes()).isGreaterThan(on.intermediateBytes());
+    assertThat(off.tasks()).isGreaterThan(on.tasks());
+    for (String k : List.of("sum_uu", "sum_vv", "sum_uv")) {
+      close(off.checksums(), k, ((Number) on.checksums().get(k)).doubleValue());
+    }
+  }
 }
