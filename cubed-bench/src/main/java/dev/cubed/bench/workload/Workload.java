@@ -26,4 +26,13 @@ public interface Workload {
 
   /** The timed phase: builds the computation, runs it, and returns checksums and plan figures. */
   Outcome run(Map<String, Long> params, BenchContext ctx) throws Exception;
+
+  /**
+   * Checksums computed after the timed phase (from what {@link #run} wrote), appended to the
+   * run's; also removes what it read. The default has none.
+   */
+  default Map<String, Object> checksumsAfterTiming(Map<String, Long> params, BenchContext ctx)
+      throws Exception {
+    return Map.of();
+  }
 }

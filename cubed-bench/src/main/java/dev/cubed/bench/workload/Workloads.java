@@ -80,9 +80,11 @@ public final class Workloads {
       wall = (System.nanoTime() - t0) / 1e9;
       peak = mon.peakBytes();
     }
+    Map<String, Object> sums = new LinkedHashMap<>(out.checksums());
+    sums.putAll(w.checksumsAfterTiming(params, ctx));
     return new BenchResult(w.name(), sizeLabel, params, ctx.executorLabel(), ctx.workers(),
         ctx.allowedMem(), wall, peak, out.intermediateBytes(), out.tasks(),
-        out.maxProjectedMem(), out.checksums());
+        out.maxProjectedMem(), sums);
   }
 
   /** Resets the kernel's peak-RSS mark (VmHWM) so writing the inputs does not count; Linux only. */
