@@ -7,6 +7,7 @@ import dev.cubed.core.Manip;
 import dev.cubed.core.Reductions;
 import dev.cubed.nd.Axes;
 import dev.cubed.nd.DType;
+import dev.cubed.nd.Elementwise;
 import dev.cubed.nd.Index;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
@@ -27,44 +28,353 @@ public final class Xp {
     return new CubedArray(n, like.spec());
   }
 
-  private static CubedArray binary(String name, CubedArray a, CubedArray b,
-      Core.BlocksFunction fn, DType out) {
-    return wrap(Core.elemwise(name, fn, out, a.node(), b.node()), a);
+  /** Applies a per-block kernel elementwise; the dtype is that of the kernel on one-element inputs. */
+  private static CubedArray ew(String name, Core.BlocksFunction fn, CubedArray... xs) {
+    NDArray[] samples = new NDArray[xs.length];
+    ArrayNode[] nodes = new ArrayNode[xs.length];
+    for (int i = 0; i < xs.length; i++) {
+      samples[i] = NDArray.ones(xs[i].dtype(), 1);
+      nodes[i] = xs[i].node();
+    }
+    DType out;
+    try {
+      out = fn.apply(samples).dtype();
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalArgumentException(name + ": " + e.getMessage(), e);
+    }
+    return wrap(Core.elemwise(name, fn, out, nodes), xs[0]);
   }
 
-  private static DType promote(String fn, CubedArray a, CubedArray b) {
-    return DType.resultType(a.dtype(), b.dtype());
+  /** Elementwise add with broadcasting (kernel: {@link Elementwise#add}). */
+  public static CubedArray add(CubedArray x1, CubedArray x2) {
+    return ew("add", b -> Elementwise.add(b[0], b[1]), x1, x2);
   }
 
-  /** Elementwise sum with broadcasting; dtype by the promotion rules. */
-  public static CubedArray add(CubedArray a, CubedArray b) {
-    DType t = promote("add", a, b);
-    return binary("add", a, b, bl -> Kernels.add(bl[0], bl[1], t), t);
+  /** Elementwise atan2 with broadcasting (kernel: {@link Elementwise#atan2}). */
+  public static CubedArray atan2(CubedArray x1, CubedArray x2) {
+    return ew("atan2", b -> Elementwise.atan2(b[0], b[1]), x1, x2);
   }
 
-  /** Elementwise difference with broadcasting. */
-  public static CubedArray subtract(CubedArray a, CubedArray b) {
-    DType t = promote("subtract", a, b);
-    return binary("subtract", a, b, bl -> Kernels.subtract(bl[0], bl[1], t), t);
+  /** Elementwise bitwise_and with broadcasting (kernel: {@link Elementwise#bitwiseAnd}). */
+  public static CubedArray bitwiseAnd(CubedArray x1, CubedArray x2) {
+    return ew("bitwise_and", b -> Elementwise.bitwiseAnd(b[0], b[1]), x1, x2);
   }
 
-  /** Elementwise product with broadcasting. */
-  public static CubedArray multiply(CubedArray a, CubedArray b) {
-    DType t = promote("multiply", a, b);
-    return binary("multiply", a, b, bl -> Kernels.multiply(bl[0], bl[1], t), t);
+  /** Elementwise bitwise_left_shift with broadcasting (kernel: {@link Elementwise#bitwiseLeftShift}). */
+  public static CubedArray bitwiseLeftShift(CubedArray x1, CubedArray x2) {
+    return ew("bitwise_left_shift", b -> Elementwise.bitwiseLeftShift(b[0], b[1]), x1, x2);
   }
 
-  /** Elementwise true division with broadcasting (integers give the default float). */
-  public static CubedArray divide(CubedArray a, CubedArray b) {
-    DType p = promote("divide", a, b);
-    DType t = p.isFloating() ? p : DType.FLOAT64;
-    return binary("divide", a, b, bl -> Kernels.divide(bl[0], bl[1], t), t);
+  /** Elementwise bitwise_or with broadcasting (kernel: {@link Elementwise#bitwiseOr}). */
+  public static CubedArray bitwiseOr(CubedArray x1, CubedArray x2) {
+    return ew("bitwise_or", b -> Elementwise.bitwiseOr(b[0], b[1]), x1, x2);
   }
 
-  /** Elementwise negation. */
-  public static CubedArray negative(CubedArray a) {
-    DType t = a.dtype();
-    return wrap(Core.elemwise("negative", bl -> Kernels.negative(bl[0], t), t, a.node()), a);
+  /** Elementwise bitwise_right_shift with broadcasting (kernel: {@link Elementwise#bitwiseRightShift}). */
+  public static CubedArray bitwiseRightShift(CubedArray x1, CubedArray x2) {
+    return ew("bitwise_right_shift", b -> Elementwise.bitwiseRightShift(b[0], b[1]), x1, x2);
+  }
+
+  /** Elementwise bitwise_xor with broadcasting (kernel: {@link Elementwise#bitwiseXor}). */
+  public static CubedArray bitwiseXor(CubedArray x1, CubedArray x2) {
+    return ew("bitwise_xor", b -> Elementwise.bitwiseXor(b[0], b[1]), x1, x2);
+  }
+
+  /** Elementwise copysign with broadcasting (kernel: {@link Elementwise#copysign}). */
+  public static CubedArray copysign(CubedArray x1, CubedArray x2) {
+    return ew("copysign", b -> Elementwise.copysign(b[0], b[1]), x1, x2);
+  }
+
+  /** Elementwise divide with broadcasting (kernel: {@link Elementwise#divide}). */
+  public static CubedArray divide(CubedArray x1, CubedArray x2) {
+    return ew("divide", b -> Elementwise.divide(b[0], b[1]), x1, x2);
+  }
+
+  /** Elementwise equal with broadcasting (kernel: {@link Elementwise#equal}). */
+  public static CubedArray equal(CubedArray x1, CubedArray x2) {
+    return ew("equal", b -> Elementwise.equal(b[0], b[1]), x1, x2);
+  }
+
+  /** Elementwise floor_divide with broadcasting (kernel: {@link Elementwise#floorDivide}). */
+  public static CubedArray floorDivide(CubedArray x1, CubedArray x2) {
+    return ew("floor_divide", b -> Elementwise.floorDivide(b[0], b[1]), x1, x2);
+  }
+
+  /** Elementwise greater with broadcasting (kernel: {@link Elementwise#greater}). */
+  public static CubedArray greater(CubedArray x1, CubedArray x2) {
+    return ew("greater", b -> Elementwise.greater(b[0], b[1]), x1, x2);
+  }
+
+  /** Elementwise greater_equal with broadcasting (kernel: {@link Elementwise#greaterEqual}). */
+  public static CubedArray greaterEqual(CubedArray x1, CubedArray x2) {
+    return ew("greater_equal", b -> Elementwise.greaterEqual(b[0], b[1]), x1, x2);
+  }
+
+  /** Elementwise hypot with broadcasting (kernel: {@link Elementwise#hypot}). */
+  public static CubedArray hypot(CubedArray x1, CubedArray x2) {
+    return ew("hypot", b -> Elementwise.hypot(b[0], b[1]), x1, x2);
+  }
+
+  /** Elementwise less with broadcasting (kernel: {@link Elementwise#less}). */
+  public static CubedArray less(CubedArray x1, CubedArray x2) {
+    return ew("less", b -> Elementwise.less(b[0], b[1]), x1, x2);
+  }
+
+  /** Elementwise less_equal with broadcasting (kernel: {@link Elementwise#lessEqual}). */
+  public static CubedArray lessEqual(CubedArray x1, CubedArray x2) {
+    return ew("less_equal", b -> Elementwise.lessEqual(b[0], b[1]), x1, x2);
+  }
+
+  /** Elementwise logaddexp with broadcasting (kernel: {@link Elementwise#logaddexp}). */
+  public static CubedArray logaddexp(CubedArray x1, CubedArray x2) {
+    return ew("logaddexp", b -> Elementwise.logaddexp(b[0], b[1]), x1, x2);
+  }
+
+  /** Elementwise logical_and with broadcasting (kernel: {@link Elementwise#logicalAnd}). */
+  public static CubedArray logicalAnd(CubedArray x1, CubedArray x2) {
+    return ew("logical_and", b -> Elementwise.logicalAnd(b[0], b[1]), x1, x2);
+  }
+
+  /** Elementwise logical_or with broadcasting (kernel: {@link Elementwise#logicalOr}). */
+  public static CubedArray logicalOr(CubedArray x1, CubedArray x2) {
+    return ew("logical_or", b -> Elementwise.logicalOr(b[0], b[1]), x1, x2);
+  }
+
+  /** Elementwise logical_xor with broadcasting (kernel: {@link Elementwise#logicalXor}). */
+  public static CubedArray logicalXor(CubedArray x1, CubedArray x2) {
+    return ew("logical_xor", b -> Elementwise.logicalXor(b[0], b[1]), x1, x2);
+  }
+
+  /** Elementwise maximum with broadcasting (kernel: {@link Elementwise#maximum}). */
+  public static CubedArray maximum(CubedArray x1, CubedArray x2) {
+    return ew("maximum", b -> Elementwise.maximum(b[0], b[1]), x1, x2);
+  }
+
+  /** Elementwise minimum with broadcasting (kernel: {@link Elementwise#minimum}). */
+  public static CubedArray minimum(CubedArray x1, CubedArray x2) {
+    return ew("minimum", b -> Elementwise.minimum(b[0], b[1]), x1, x2);
+  }
+
+  /** Elementwise multiply with broadcasting (kernel: {@link Elementwise#multiply}). */
+  public static CubedArray multiply(CubedArray x1, CubedArray x2) {
+    return ew("multiply", b -> Elementwise.multiply(b[0], b[1]), x1, x2);
+  }
+
+  /** Elementwise nextafter with broadcasting (kernel: {@link Elementwise#nextafter}). */
+  public static CubedArray nextafter(CubedArray x1, CubedArray x2) {
+    return ew("nextafter", b -> Elementwise.nextafter(b[0], b[1]), x1, x2);
+  }
+
+  /** Elementwise not_equal with broadcasting (kernel: {@link Elementwise#notEqual}). */
+  public static CubedArray notEqual(CubedArray x1, CubedArray x2) {
+    return ew("not_equal", b -> Elementwise.notEqual(b[0], b[1]), x1, x2);
+  }
+
+  /** Elementwise pow with broadcasting (kernel: {@link Elementwise#pow}). */
+  public static CubedArray pow(CubedArray x1, CubedArray x2) {
+    return ew("pow", b -> Elementwise.pow(b[0], b[1]), x1, x2);
+  }
+
+  /** Elementwise remainder with broadcasting (kernel: {@link Elementwise#remainder}). */
+  public static CubedArray remainder(CubedArray x1, CubedArray x2) {
+    return ew("remainder", b -> Elementwise.remainder(b[0], b[1]), x1, x2);
+  }
+
+  /** Elementwise subtract with broadcasting (kernel: {@link Elementwise#subtract}). */
+  public static CubedArray subtract(CubedArray x1, CubedArray x2) {
+    return ew("subtract", b -> Elementwise.subtract(b[0], b[1]), x1, x2);
+  }
+
+  /** Elementwise abs (kernel: {@link Elementwise#abs}). */
+  public static CubedArray abs(CubedArray x) {
+    return ew("abs", b -> Elementwise.abs(b[0]), x);
+  }
+
+  /** Elementwise acos (kernel: {@link Elementwise#acos}). */
+  public static CubedArray acos(CubedArray x) {
+    return ew("acos", b -> Elementwise.acos(b[0]), x);
+  }
+
+  /** Elementwise acosh (kernel: {@link Elementwise#acosh}). */
+  public static CubedArray acosh(CubedArray x) {
+    return ew("acosh", b -> Elementwise.acosh(b[0]), x);
+  }
+
+  /** Elementwise asin (kernel: {@link Elementwise#asin}). */
+  public static CubedArray asin(CubedArray x) {
+    return ew("asin", b -> Elementwise.asin(b[0]), x);
+  }
+
+  /** Elementwise asinh (kernel: {@link Elementwise#asinh}). */
+  public static CubedArray asinh(CubedArray x) {
+    return ew("asinh", b -> Elementwise.asinh(b[0]), x);
+  }
+
+  /** Elementwise atan (kernel: {@link Elementwise#atan}). */
+  public static CubedArray atan(CubedArray x) {
+    return ew("atan", b -> Elementwise.atan(b[0]), x);
+  }
+
+  /** Elementwise atanh (kernel: {@link Elementwise#atanh}). */
+  public static CubedArray atanh(CubedArray x) {
+    return ew("atanh", b -> Elementwise.atanh(b[0]), x);
+  }
+
+  /** Elementwise bitwise_invert (kernel: {@link Elementwise#bitwiseInvert}). */
+  public static CubedArray bitwiseInvert(CubedArray x) {
+    return ew("bitwise_invert", b -> Elementwise.bitwiseInvert(b[0]), x);
+  }
+
+  /** Elementwise ceil (kernel: {@link Elementwise#ceil}). */
+  public static CubedArray ceil(CubedArray x) {
+    return ew("ceil", b -> Elementwise.ceil(b[0]), x);
+  }
+
+  /** Elementwise conj (kernel: {@link Elementwise#conj}). */
+  public static CubedArray conj(CubedArray x) {
+    return ew("conj", b -> Elementwise.conj(b[0]), x);
+  }
+
+  /** Elementwise cos (kernel: {@link Elementwise#cos}). */
+  public static CubedArray cos(CubedArray x) {
+    return ew("cos", b -> Elementwise.cos(b[0]), x);
+  }
+
+  /** Elementwise cosh (kernel: {@link Elementwise#cosh}). */
+  public static CubedArray cosh(CubedArray x) {
+    return ew("cosh", b -> Elementwise.cosh(b[0]), x);
+  }
+
+  /** Elementwise exp (kernel: {@link Elementwise#exp}). */
+  public static CubedArray exp(CubedArray x) {
+    return ew("exp", b -> Elementwise.exp(b[0]), x);
+  }
+
+  /** Elementwise expm1 (kernel: {@link Elementwise#expm1}). */
+  public static CubedArray expm1(CubedArray x) {
+    return ew("expm1", b -> Elementwise.expm1(b[0]), x);
+  }
+
+  /** Elementwise floor (kernel: {@link Elementwise#floor}). */
+  public static CubedArray floor(CubedArray x) {
+    return ew("floor", b -> Elementwise.floor(b[0]), x);
+  }
+
+  /** Elementwise imag (kernel: {@link Elementwise#imag}). */
+  public static CubedArray imag(CubedArray x) {
+    return ew("imag", b -> Elementwise.imag(b[0]), x);
+  }
+
+  /** Elementwise isfinite (kernel: {@link Elementwise#isfinite}). */
+  public static CubedArray isfinite(CubedArray x) {
+    return ew("isfinite", b -> Elementwise.isfinite(b[0]), x);
+  }
+
+  /** Elementwise isinf (kernel: {@link Elementwise#isinf}). */
+  public static CubedArray isinf(CubedArray x) {
+    return ew("isinf", b -> Elementwise.isinf(b[0]), x);
+  }
+
+  /** Elementwise isnan (kernel: {@link Elementwise#isnan}). */
+  public static CubedArray isnan(CubedArray x) {
+    return ew("isnan", b -> Elementwise.isnan(b[0]), x);
+  }
+
+  /** Elementwise log (kernel: {@link Elementwise#log}). */
+  public static CubedArray log(CubedArray x) {
+    return ew("log", b -> Elementwise.log(b[0]), x);
+  }
+
+  /** Elementwise log1p (kernel: {@link Elementwise#log1p}). */
+  public static CubedArray log1p(CubedArray x) {
+    return ew("log1p", b -> Elementwise.log1p(b[0]), x);
+  }
+
+  /** Elementwise log2 (kernel: {@link Elementwise#log2}). */
+  public static CubedArray log2(CubedArray x) {
+    return ew("log2", b -> Elementwise.log2(b[0]), x);
+  }
+
+  /** Elementwise log10 (kernel: {@link Elementwise#log10}). */
+  public static CubedArray log10(CubedArray x) {
+    return ew("log10", b -> Elementwise.log10(b[0]), x);
+  }
+
+  /** Elementwise logical_not (kernel: {@link Elementwise#logicalNot}). */
+  public static CubedArray logicalNot(CubedArray x) {
+    return ew("logical_not", b -> Elementwise.logicalNot(b[0]), x);
+  }
+
+  /** Elementwise negative (kernel: {@link Elementwise#negative}). */
+  public static CubedArray negative(CubedArray x) {
+    return ew("negative", b -> Elementwise.negative(b[0]), x);
+  }
+
+  /** Elementwise positive (kernel: {@link Elementwise#positive}). */
+  public static CubedArray positive(CubedArray x) {
+    return ew("positive", b -> Elementwise.positive(b[0]), x);
+  }
+
+  /** Elementwise real (kernel: {@link Elementwise#real}). */
+  public static CubedArray real(CubedArray x) {
+    return ew("real", b -> Elementwise.real(b[0]), x);
+  }
+
+  /** Elementwise reciprocal (kernel: {@link Elementwise#reciprocal}). */
+  public static CubedArray reciprocal(CubedArray x) {
+    return ew("reciprocal", b -> Elementwise.reciprocal(b[0]), x);
+  }
+
+  /** Elementwise round (kernel: {@link Elementwise#round}). */
+  public static CubedArray round(CubedArray x) {
+    return ew("round", b -> Elementwise.round(b[0]), x);
+  }
+
+  /** Elementwise sign (kernel: {@link Elementwise#sign}). */
+  public static CubedArray sign(CubedArray x) {
+    return ew("sign", b -> Elementwise.sign(b[0]), x);
+  }
+
+  /** Elementwise signbit (kernel: {@link Elementwise#signbit}). */
+  public static CubedArray signbit(CubedArray x) {
+    return ew("signbit", b -> Elementwise.signbit(b[0]), x);
+  }
+
+  /** Elementwise sin (kernel: {@link Elementwise#sin}). */
+  public static CubedArray sin(CubedArray x) {
+    return ew("sin", b -> Elementwise.sin(b[0]), x);
+  }
+
+  /** Elementwise sinh (kernel: {@link Elementwise#sinh}). */
+  public static CubedArray sinh(CubedArray x) {
+    return ew("sinh", b -> Elementwise.sinh(b[0]), x);
+  }
+
+  /** Elementwise sqrt (kernel: {@link Elementwise#sqrt}). */
+  public static CubedArray sqrt(CubedArray x) {
+    return ew("sqrt", b -> Elementwise.sqrt(b[0]), x);
+  }
+
+  /** Elementwise square (kernel: {@link Elementwise#square}). */
+  public static CubedArray square(CubedArray x) {
+    return ew("square", b -> Elementwise.square(b[0]), x);
+  }
+
+  /** Elementwise tan (kernel: {@link Elementwise#tan}). */
+  public static CubedArray tan(CubedArray x) {
+    return ew("tan", b -> Elementwise.tan(b[0]), x);
+  }
+
+  /** Elementwise tanh (kernel: {@link Elementwise#tanh}). */
+  public static CubedArray tanh(CubedArray x) {
+    return ew("tanh", b -> Elementwise.tanh(b[0]), x);
+  }
+
+  /** Elementwise trunc (kernel: {@link Elementwise#trunc}). */
+  public static CubedArray trunc(CubedArray x) {
+    return ew("trunc", b -> Elementwise.trunc(b[0]), x);
   }
 
   /** Converts to another dtype (NDArray.astype rules). */

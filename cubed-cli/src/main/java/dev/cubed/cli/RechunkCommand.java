@@ -19,7 +19,7 @@ import picocli.CommandLine.Parameters;
 /** {@code ./cubed rechunk SRC DST --chunks ...}: bounded-memory rechunking of a Zarr array. */
 @Command(name = "rechunk", mixinStandardHelpOptions = true,
     description = "Rechunks a Zarr array (v2 or v3) into a new one with bounded memory, keeping "
-        + "dtype, fill value and attributes (the target uses the default codec).")
+        + "dtype, fill value, compressor and attributes.")
 final class RechunkCommand implements Callable<Integer> {
   @Parameters(index = "0", description = "source Zarr array (path or URI)")
   String src;
@@ -73,7 +73,7 @@ final class RechunkCommand implements Callable<Integer> {
     Spec spec = Spec.builder().workDir(wd).allowedMem(allowedMem).reservedMem(reserved).build();
     ZarrArray target = ZarrArray.create(Stores.open(dst), "").shape(shape).chunks(c)
         .dtype(source.dtype()).fillValue(source.fillValue()).zarrFormat(format)
-        .attributes(source.attributes())
+        .compression(source.compression()).attributes(source.attributes())
         .overwrite().build();
     CubedArray x = Cubed.fromZarr(source, spec);
     CubedArray w = Cubed.store(x, target);

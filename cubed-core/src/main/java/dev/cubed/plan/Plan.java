@@ -114,19 +114,51 @@ public final class Plan {
         if (fusedInputs.isEmpty()) {
           continue;
         }
-        Cost cost = opCost(c);
-        boolean tooBig = cost.blocks() > cfg.maxInputBlocks()
-            || cost.sources().size() > cfg.maxSourceArrays()
-            || cfg.reservedMem() + cost.mem() + c.chunkBytes() * cfg.writeCopies()
-                > cfg.allowedMem();
         for (ArrayNode in : fusedInputs) {
-          if (tooBig || rereads(c, in)) {
+          if (rereads(c, in)) {
             materialized.add(in.name());
             changed = true;
           }
         }
+        if (changed) {
+          continue;
+        }
+        if (!fits(c)) {
+          // cut as close to c as possible: the nearest fused node whose own fused op fits
+          ArrayNode cut = nearestFitting(c);
+          if (cut != null) {
+            materialized.add(cut.name());
+          } else {
+            fusedInputs.forEach(in -> materialized.add(in.name()));
+          }
+          changed = true;
+        }
       }
     }
+  }
+
+  private boolean fits(ArrayNode.Computed c) {
+    Cost cost = opCost(c);
+    return cost.blocks() <= cfg.maxInputBlocks() && cost.sources().size() <= cfg.maxSourceArrays()
+        && cfg.reservedMem() + cost.mem() + c.chunkBytes() * cfg.writeCopies() <= cfg.allowedMem();
+  }
+
+  /** Breadth-first over c's fused inputs: the first fused node whose own op fits the limits. */
+  private ArrayNode nearestFitting(ArrayNode.Computed c) {
+    List<ArrayNode> level = new ArrayList<>(c.inputs());
+    while (!level.isEmpty()) {
+      List<ArrayNode> next = new ArrayList<>();
+      for (ArrayNode n : level) {
+        if (n instanceof ArrayNode.Computed f && !materialized.contains(f.name())) {
+          if (fits(f)) {
+            return f;
+          }
+          next.addAll(f.inputs());
+        }
+      }
+      level = next;
+    }
+    return null;
   }
 
   /** True if the consumer's tasks together read some block of {@code in} more than once. */

@@ -1,0 +1,75 @@
+package dev.cubed.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+class ThreadsExecutorTest {
+  @Test
+  void concurrencyIsCappedByHeap() {
+    assertThat(ThreadsExecutor.cappedConcurrency(8, 100, 1000, 200)).isEqualTo(8);
+    assertThat(ThreadsExecutor.cappedConcurrency(8, 300, 1000, 200)).isEqualTo(2);
+    assertThat(ThreadsExecutor.cappedConcurrency(8, 5000, 1000, 200)).isEqualTo(1);
+  }
+
+  @Test
+  void hugeTasksRunOneAtATime() {
+    ThreadsExecutor ex = new ThreadsExecutor(4, 1);
+    AtomicInteger running = new AtomicInteger();
+    AtomicInteger maxRunning = new AtomicInteger();
+    List<long[]> keys = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      keys.add(new long[] {i});
+    }
+    Operation op = new Operation("big", keys, k -> {
+      maxRunning.accumulateAndGet(running.incrementAndGet(), Math::max);
+      Thread.sleep(5);
+      running.decrementAndGet();
+    }, Runtime.getRuntime().maxMemory());
+    ex.execute("c1", List.of(op), List.of());
+    assertThat(ex.lastConcurrency()).isEqualTo(1);
+    assertThat(maxRunning.get()).isEqualTo(1);
+  }
+
+  @Test
+  void eventsArriveInOrderWithTimings() {
+    List<String> seen = Collections.synchronizedList(new ArrayList<>());
+    Callback cb = new Callback() {
+      @Override
+      public void onComputeStart(Events.ComputeStart e) {
+        seen.add("compute-start:" + e.numOps() + ":" + e.numTasks());
+      }
+
+      @Override
+      public void onOpStart(Events.OpStart e) {
+        seen.add("op-start:" + e.opName());
+      }
+
+      @Override
+      public void onTaskEnd(Events.TaskEnd e) {
+        assertThat(e.endMillis()).isGreaterThanOrEqualTo(e.startMillis());
+        seen.add("task:" + e.opName());
+      }
+
+      @Override
+      public void onOpEnd(Events.OpEnd e) {
+        seen.add("op-end:" + e.opName());
+      }
+
+      @Override
+      public void onComputeEnd(Events.ComputeEnd e) {
+        seen.add("compute-end:" + (e.error() == null));
+      }
+    };
+    Operation a = new Operation("a", List.of(new long[] {0}, new long[] {1}), k -> { }, 10);
+    Operation b = new Operation("b", List.of(new long[] {0}), k -> { }, 10);
+    new ThreadsExecutor(2, 3).execute("c2", List.of(a, b), List.of(cb));
+    assertThat(seen).containsExactly("compute-start:2:3", "op-start:a", "task:a", "task:a",
+        "op-end:a", "op-start:b", "task:b", "op-end:b", "compute-end:true");
+    assertThat(Executor.byName("threads")).isInstanceOf(ThreadsExecutor.class);
+  }
+}
