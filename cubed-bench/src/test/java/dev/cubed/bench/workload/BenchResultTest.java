@@ -56,4 +56,13 @@ class BenchResultTest {
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> Workloads.byName("add").params("big"))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("small or medium");
   }
+
+  @Test
+  void fieldNamesMatchTheNumpyBaselineScript() throws Exception {
+    Path script = Path.of("..", "scripts", "perf", "workloads_numpy.py");
+    String text = java.nio.file.Files.readString(script);
+    for (String f : BenchResult.FIELDS) {
+      assertThat(text).as("workloads_numpy.py prints %s", f).contains("\"" + f + "\":");
+    }
+  }
 }
