@@ -73,9 +73,7 @@ public final class Cubed {
    */
   public static List<NDArray> compute(ComputeOptions options, CubedArray... arrays) {
     Plan p = plan(List.of(arrays));
-    Executor ex = options.executorOrNull() != null ? options.executorOrNull()
-        : Executor.byName(arrays[0].spec().executor());
-    return p.execute(ex, options.callbacks());
+    return p.execute(executor(options, arrays[0].spec()), options.callbacks());
   }
 
   /**
@@ -115,9 +113,17 @@ public final class Cubed {
 
   private static void runForSideEffect(ComputeOptions opts, CubedArray... ws) {
     Plan p = plan(List.of(ws));
-    Executor ex = opts.executorOrNull() != null ? opts.executorOrNull()
-        : Executor.byName(ws[0].spec().executor());
-    p.executeNoResults(ex, opts.callbacks());
+    p.executeNoResults(executor(opts, ws[0].spec()), opts.callbacks());
+  }
+
+  private static Executor executor(ComputeOptions opts, Spec spec) {
+    if (opts.executorOrNull() != null) {
+      return opts.executorOrNull();
+    }
+    if ("threads".equals(spec.executor()) && spec.workers() > 0) {
+      return new dev.cubed.runtime.ThreadsExecutor(spec.workers(), 3);
+    }
+    return Executor.byName(spec.executor());
   }
 
   /**

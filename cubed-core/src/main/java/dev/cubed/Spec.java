@@ -31,6 +31,7 @@ public final class Spec implements Serializable {
   private final String executor;
   private final int maxInputBlocks;
   private final int maxSourceArrays;
+  private final int workers;
 
   private Spec(Builder b) {
     this.workDir = b.workDir;
@@ -39,6 +40,11 @@ public final class Spec implements Serializable {
     this.executor = b.executor;
     this.maxInputBlocks = b.maxInputBlocks;
     this.maxSourceArrays = b.maxSourceArrays;
+    this.workers = b.workers;
+    if (workers < 0) {
+      throw new IllegalArgumentException("Spec: workers must be >= 0 (0 = one per processor), got "
+          + workers);
+    }
     if (reservedMem < 0 || allowedMem <= reservedMem) {
       throw new IllegalArgumentException("Spec: allowedMem (" + allowedMem
           + " B) must exceed reservedMem (" + reservedMem + " B), and reservedMem must be >= 0");
@@ -64,6 +70,7 @@ public final class Spec implements Serializable {
     b.executor = executor;
     b.maxInputBlocks = maxInputBlocks;
     b.maxSourceArrays = maxSourceArrays;
+    b.workers = workers;
     return b;
   }
 
@@ -85,6 +92,11 @@ public final class Spec implements Serializable {
   /** The executor's name (see {@link dev.cubed.runtime.Executor#byName}). */
   public String executor() {
     return executor;
+  }
+
+  /** Worker threads of the threads executor (0 = one per available processor). */
+  public int workers() {
+    return workers;
   }
 
   /** Fusion limit: input blocks one fused task may read (default 10). */
@@ -134,7 +146,7 @@ public final class Spec implements Serializable {
   /**
    * Reads a spec from a file: a Java properties file, or a flat YAML file of {@code key: value}
    * lines (optionally under a top-level {@code spec:} key). Keys: work_dir (or workDir),
-   * allowed_mem, reserved_mem, executor; then {@code CUBED_SPEC_*} environment variables override.
+   * allowed_mem, reserved_mem, executor, workers; then {@code CUBED_SPEC_*} environment variables override.
    *
    * @throws IllegalArgumentException if the file cannot be read or holds a bad value
    */
@@ -177,7 +189,7 @@ public final class Spec implements Serializable {
   @Override
   public String toString() {
     return "Spec[workDir=" + workDir + ", allowedMem=" + allowedMem + ", reservedMem="
-        + reservedMem + ", executor=" + executor + "]";
+        + reservedMem + ", executor=" + executor + ", workers=" + workers + "]";
   }
 
   /** Builder of {@link Spec}. */
@@ -188,8 +200,15 @@ public final class Spec implements Serializable {
     private String executor = "threads";
     private int maxInputBlocks = 10;
     private int maxSourceArrays = 4;
+    private int workers;
 
     private Builder() {}
+
+    /** Sets the threads executor's worker count (0 = one per available processor). */
+    public Builder workers(int n) {
+      this.workers = n;
+      return this;
+    }
 
     /** Sets the work directory. */
     public Builder workDir(Path dir) {
@@ -244,9 +263,10 @@ public final class Spec implements Serializable {
         case "allowed_mem", "allowedmem" -> allowedMem(value);
         case "reserved_mem", "reservedmem" -> reservedMem(value);
         case "executor", "executor_name" -> executor(value);
+        case "workers" -> workers(Integer.parseInt(value.trim()));
         case "spec" -> { }
         default -> throw new IllegalArgumentException("Spec: unknown key '" + key
-            + "' (known: work_dir, allowed_mem, reserved_mem, executor)");
+            + "' (known: work_dir, allowed_mem, reserved_mem, executor, workers)");
       }
       return this;
     }
@@ -254,7 +274,7 @@ public final class Spec implements Serializable {
     Builder applyEnv(Map<String, String> env) {
       String[][] keys = {{"CUBED_SPEC_WORK_DIR", "work_dir"}, {"CUBED_SPEC_ALLOWED_MEM",
           "allowed_mem"}, {"CUBED_SPEC_RESERVED_MEM", "reserved_mem"}, {"CUBED_SPEC_EXECUTOR",
-          "executor"}};
+          "executor"}, {"CUBED_SPEC_WORKERS", "workers"}};
       for (String[] kv : keys) {
         String v = env.get(kv[0]);
         if (v != null && !v.isBlank()) {

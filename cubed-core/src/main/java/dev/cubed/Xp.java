@@ -520,30 +520,16 @@ public final class Xp {
   }
 
   /**
-   * Reshape. Only reshapes that add or remove size-1 axes are supported so far.
+   * Reshape in C order (one size may be -1); the input is rechunked to contiguous blocks when
+   * needed.
    *
-   * @throws UnsupportedOperationException for other reshapes
+   * @throws IllegalArgumentException if the sizes differ
    */
   public static CubedArray reshape(CubedArray x, long... shape) {
-    long[] a = java.util.Arrays.stream(x.shape()).filter(v -> v != 1).toArray();
-    long[] b = java.util.Arrays.stream(shape).filter(v -> v != 1).toArray();
     if (java.util.Arrays.equals(x.shape(), shape)) {
       return x;
     }
-    if (!java.util.Arrays.equals(a, b)) {
-      throw new UnsupportedOperationException("reshape: " + Shapes.format(x.shape()) + " -> "
-          + Shapes.format(shape) + " is not supported by the chunked engine yet (only adding or "
-          + "removing size-1 axes)");
-    }
-    int[] ones = java.util.stream.IntStream.range(0, x.ndim()).filter(i -> x.shape()[i] == 1)
-        .toArray();
-    CubedArray r = ones.length > 0 ? squeeze(x, ones) : x;
-    for (int i = 0; i < shape.length; i++) {
-      if (shape[i] == 1) {
-        r = expandDims(r, i);
-      }
-    }
-    return r;
+    return wrap(dev.cubed.core.Reshape.reshape(x.node(), shape), x);
   }
 
   /** Basic indexing: integers, slices (any step), newaxis, ellipsis. */

@@ -32,8 +32,12 @@ class ManipOpsTest {
     NDAssert.assertExact(a.broadcastTo(4, 5, 7, 3), Xp.broadcastTo(x, 4, 5, 7, 3).compute(),
         "broadcast");
     NDAssert.assertExact(a.reshape(1, 5, 7, 3), Xp.reshape(x, 1, 5, 7, 3).compute(), "reshape");
-    assertThatThrownBy(() -> Xp.reshape(x, 35, 3)).isInstanceOf(
-        UnsupportedOperationException.class).hasMessageContaining("reshape");
+    NDAssert.assertExact(a.reshape(35, 3), Xp.reshape(x, 35, 3).compute(), "reshape 2");
+    NDAssert.assertExact(a.reshape(3, 35), Xp.reshape(x, 3, -1).compute(), "reshape 3");
+    NDAssert.assertExact(a.reshape(105), Xp.reshape(x, 105).compute(), "reshape flat");
+    NDAssert.assertExact(a, Xp.reshape(Xp.reshape(x, 15, 7), 5, 7, 3).compute(), "round trip");
+    assertThatThrownBy(() -> Xp.reshape(x, 34, 3)).isInstanceOf(
+        IllegalArgumentException.class).hasMessageContaining("reshape");
   }
 
   @ParameterizedTest

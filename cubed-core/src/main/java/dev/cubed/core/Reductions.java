@@ -76,8 +76,27 @@ public final class Reductions {
     KeyFunction k0 = c -> List.of(BlockKeys.one(Arrays.copyOf(c, nd)));
     BlockFunction f0 = (args, c) -> ReduceKernel.initial(kind, (NDArray) args.get(0), red,
         aa < 0 ? 0 : aa, aa < 0 ? 0 : c[aa] * xc[aa]);
-    ArrayNode cur = new ArrayNode.Computed(new Blockwise(name + "-initial", k0, f0, new int[] {1},
-        new int[] {1}, 0), List.of(x), s0, c0, st, null);
+    boolean empty = false;
+    for (int d = 0; d < nd; d++) {
+      if (red[d] && x.shape()[d] == 0) {
+        empty = true;
+        s0[d] = 1;
+      }
+    }
+    ArrayNode cur;
+    if (empty) {
+      // a reduction over an empty axis: identity states, generated without reading x
+      cur = new ArrayNode.Virtual(name + "-empty", s0, c0, st, (c, bs) -> {
+        long[] blk = new long[nd];
+        for (int d = 0; d < nd; d++) {
+          blk[d] = red[d] ? 0 : bs[d];
+        }
+        return ReduceKernel.initial(kind, NDArray.zeros(in, blk), red, 0, 0);
+      });
+    } else {
+      cur = new ArrayNode.Computed(new Blockwise(name + "-initial", k0, f0, new int[] {1},
+          new int[] {1}, 0), List.of(x), s0, c0, st, null);
+    }
     // partial reduce rounds
     while (true) {
       long[] cs = cur.shape();

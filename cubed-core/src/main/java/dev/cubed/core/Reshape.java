@@ -1,0 +1,129 @@
+package dev.cubed.core;
+
+import dev.cubed.nd.NDArray;
+import dev.cubed.nd.Shapes;
+import dev.cubed.plan.ArrayNode;
+import dev.cubed.primitive.BlockFunction;
+import dev.cubed.primitive.BlockKeys;
+import dev.cubed.primitive.Blockwise;
+import dev.cubed.primitive.KeyFunction;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+
+/**
+ * Chunked reshape in C order. Input and output use "flat" chunkings (leading axes chunk 1, one
+ * axis partly, trailing axes whole) so every block is one contiguous range of the flattened array;
+ * the input is rechunked to such a chunking when needed, and each output block streams the input
+ * blocks overlapping its range, copying the overlaps.
+ */
+public final class Reshape {
+  private Reshape() {}
+
+  /** A flat chunking of {@code shape} with about {@code elems} elements per chunk. */
+  static long[] flatChunks(long[] shape, long elems) {
+    int nd = shape.length;
+    long[] c = new long[nd];
+    long inner = 1;
+    int k = nd - 1;
+    while (k >= 0 && inner * Math.max(1, shape[k]) <= elems) {
+      inner *= Math.max(1, shape[k]);
+      c[k] = Math.max(1, shape[k]);
+      k--;
+    }
+    if (k >= 0) {
+      c[k] = Math.max(1, Math.min(shape[k], elems / inner));
+      for (int i = 0; i < k; i++) {
+        c[i] = 1;
+      }
+    }
+    return c;
+  }
+
+  /**
+   * Reshapes {@code x} to {@code shape} (one entry may be -1).
+   *
+   * @throws IllegalArgumentException if the sizes differ
+   */
+  public static ArrayNode reshape(ArrayNode x, long[] shape) {
+    long[] s = shape.clone();
+    long known = 1;
+    int unknown = -1;
+    for (int i = 0; i < s.length; i++) {
+      if (s[i] == -1) {
+        if (unknown >= 0) {
+          throw new IllegalArgumentException("reshape: only one dimension may be -1, got "
+              + Shapes.format(shape));
+        }
+        unknown = i;
+      } else {
+        known *= s[i];
+      }
+    }
+    long size = Shapes.size(x.shape());
+    if (unknown >= 0) {
+      s[unknown] = known == 0 ? 0 : size / known;
+    }
+    if (Shapes.size(s) != size) {
+      throw new IllegalArgumentException("reshape: cannot reshape an array of shape "
+          + Shapes.format(x.shape()) + " (size " + size + ") into shape " + Shapes.format(shape));
+    }
+    long elems = Shapes.size(x.chunks());
+    long[] inChunks = flatChunks(x.shape(), elems);
+    ArrayNode in = java.util.Arrays.equals(inChunks, x.chunks()) ? x : Core.rechunk(x, inChunks);
+    long[] outChunks = flatChunks(s, elems);
+    long[] inShape = x.shape();
+    KeyFunction keys = k -> List.of(BlockKeys.stream(overlapping(range(s, outChunks, k),
+        inShape, inChunks)));
+    int mult = x.dtype().isComplex() ? 2 : 1;
+    BlockFunction fn = (args, k) -> {
+      long[] r = range(s, outChunks, k);
+      long[] bs = new long[s.length];
+      for (int i = 0; i < s.length; i++) {
+        bs[i] = Math.min(outChunks[i], s[i] - k[i] * outChunks[i]);
+      }
+      NDArray out = NDArray.zeros(x.dtype(), bs);
+      @SuppressWarnings("unchecked")
+      Iterator<NDArray> it = (Iterator<NDArray>) args.get(0);
+      for (long[] key : overlapping(r, inShape, inChunks)) {
+        NDArray blk = it.next();
+        long[] ir = range(inShape, inChunks, key);
+        long from = Math.max(r[0], ir[0]);
+        long to = Math.min(r[1], ir[1]);
+        System.arraycopy(blk.data(), (int) (from - ir[0]) * mult, out.data(),
+            (int) (from - r[0]) * mult, (int) (to - from) * mult);
+      }
+      return out;
+    };
+    return new ArrayNode.Computed(new Blockwise("reshape", keys, fn, new int[] {1},
+        new int[] {Integer.MAX_VALUE / 4}, 0), List.of(in), s, outChunks, x.dtype(), null);
+  }
+
+  /** Flat range [start, end) of block {@code k} of a flat chunking. */
+  static long[] range(long[] shape, long[] chunks, long[] k) {
+    long[] start = new long[shape.length];
+    long n = 1;
+    for (int i = 0; i < shape.length; i++) {
+      start[i] = k[i] * chunks[i];
+      n *= Math.min(chunks[i], shape[i] - start[i]);
+    }
+    long off = shape.length == 0 ? 0 : Shapes.offset(shape, start);
+    return new long[] {off, off + n};
+  }
+
+  /** Input blocks (flat chunking) overlapping the flat range r, in order. */
+  static List<long[]> overlapping(long[] r, long[] shape, long[] chunks) {
+    List<long[]> keys = new ArrayList<>();
+    long p = r[0];
+    while (p < r[1]) {
+      long[] idx = Shapes.unravel(shape, p);
+      long[] key = new long[shape.length];
+      for (int i = 0; i < key.length; i++) {
+        key[i] = idx[i] / chunks[i];
+      }
+      keys.add(key);
+      p = range(shape, chunks, key)[1];
+    }
+    return keys;
+  }
+}
