@@ -12,8 +12,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every workload at a tiny size on the engine, against checksums computed here by plain loops over
- * the index arithmetic of BENCHMARKS.md (written out again, independent of {@link Inputs}), with a
- * small allowedMem so the plans have several tasks and rounds.
+ * the index arithmetic of BENCHMARKS.md (written out again, independent of {@link Inputs}). Sizes
+ * give several blocks per axis (quadratic_means 12 blocks over time, reduce 7 and 8 per axis), so
+ * the reduction trees have several rounds.
  */
 class WorkloadChecksumTest {
   static final double G = 0.6180339887498949;
@@ -49,7 +50,7 @@ class WorkloadChecksumTest {
 
   @Test
   void quadraticMeans() throws Exception {
-    int T = 7;
+    int T = 23;
     int Y = 5;
     int X = 6;
     BenchResult r = Workloads.run(new QuadraticMeans(), "tiny",
@@ -76,7 +77,7 @@ class WorkloadChecksumTest {
     close(r.checksums(), "sum_uu", uu);
     close(r.checksums(), "sum_vv", vv);
     close(r.checksums(), "sum_uv", uv);
-    assertThat(r.tasks()).isPositive();
+    assertThat(r.tasks()).as("several tasks per mean").isGreaterThan(3);
     assertThat(Files.exists(dir.resolve("inputs"))).isTrue();
   }
 
@@ -136,8 +137,8 @@ class WorkloadChecksumTest {
 
   @Test
   void reduce() throws Exception {
-    int n = 7;
-    int m = 11;
+    int n = 20;
+    int m = 23;
     BenchResult r = Workloads.run(new Reduce(), "tiny", Workloads.params("n", n, "m", m, "c", 3),
         ctx());
     double meanSum = 0;
