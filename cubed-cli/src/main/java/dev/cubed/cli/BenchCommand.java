@@ -18,8 +18,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code ./cubed bench WORKLOAD --size small|medium [--executor NAME] [--workers N]
- * [--allowed-mem M] [--work-dir D] [--no-fusion] [--set KEY=VALUE...] [--warmup N]}: runs one workload of BENCHMARKS.md (quadratic_means, add,
- * matmul, rechunk, reduce) and prints its one JSON line on standard output. Stored inputs are
+ * [--allowed-mem M] [--work-dir D] [--no-fusion] [--set KEY=VALUE...] [--warmup N]}: runs one
+ * workload of BENCHMARKS.md (quadratic_means, add, matmul, rechunk, reduce) and prints its one JSON line on standard output. Stored inputs are
  * written once and cached under the work directory, outside the timed phase.
  */
 @Command(name = "bench", description = "Run one end-to-end benchmark workload and print its JSON "
@@ -46,7 +46,8 @@ final class BenchCommand implements Callable<Integer> {
       description = "memory a task may use, e.g. 2GB, 500MB (default: ${DEFAULT-VALUE})")
   String allowedMem;
 
-  @Option(names = "--work-dir", description = "work directory (default: java.io.tmpdir/cubed-bench)")
+  @Option(names = "--work-dir",
+      description = "work directory (default: java.io.tmpdir/cubed-bench)")
   Path workDir;
 
   @Option(names = "--set", paramLabel = "KEY=VALUE", description = "override a size parameter, "

@@ -27,7 +27,7 @@ import java.util.stream.Stream;
 final class InputCache {
   static final String MARKER = ".complete";
 
-  /** Makes the chunk at chunk coordinates {@code coords} (edge chunks clipped to shape). */
+  /** Makes the chunk whose first element has global indices {@code start}, of clipped shape. */
   @FunctionalInterface
   interface ChunkMaker extends Serializable {
     NDArray make(long[] start, long[] shape);

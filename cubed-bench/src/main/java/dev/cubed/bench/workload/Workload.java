@@ -3,9 +3,9 @@ package dev.cubed.bench.workload;
 import java.util.Map;
 
 /**
- * One end-to-end workload of BENCHMARKS.md. A workload names its size parameters, writes its stored
- * inputs (if any) before timing, and runs its timed phase on the engine, returning the checksums and
- * the plan figures. Implementations are the only classes here that call the engine.
+ * One end-to-end workload of BENCHMARKS.md. A workload names its size parameters, writes its
+ * stored inputs (if any) before timing, and runs its timed phase on the engine, returning the
+ * checksums and the plan figures. Implementations are the only classes here that call the engine.
  */
 public interface Workload {
   /** The workload's name as BENCHMARKS.md spells it (e.g. "quadratic_means"). */

@@ -64,7 +64,7 @@ public final class Workloads {
     return run(w, size, w.params(size), ctx);
   }
 
-  /** Runs a workload with explicit parameters, labelled {@code sizeLabel} (tests use tiny sizes). */
+  /** Runs a workload with explicit parameters, reported with size {@code sizeLabel}. */
   public static BenchResult run(Workload w, String sizeLabel, Map<String, Long> params,
       BenchContext ctx) throws Exception {
     Files.createDirectories(ctx.workDir());
