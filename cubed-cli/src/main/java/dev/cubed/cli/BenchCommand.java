@@ -19,8 +19,9 @@ import picocli.CommandLine.Spec;
 /**
  * {@code ./cubed bench WORKLOAD --size small|medium [--executor NAME] [--workers N]
  * [--allowed-mem M] [--work-dir D] [--no-fusion] [--set KEY=VALUE...] [--warmup N]}: runs one
- * workload of BENCHMARKS.md (quadratic_means, add, matmul, rechunk, reduce) and prints its one JSON line on standard output. Stored inputs are
- * written once and cached under the work directory, outside the timed phase.
+ * workload of BENCHMARKS.md (quadratic_means, add, matmul, rechunk, reduce) and prints its one
+ * JSON line on standard output. Stored inputs are written once and cached under the work
+ * directory, outside the timed phase.
  */
 @Command(name = "bench", description = "Run one end-to-end benchmark workload and print its JSON "
     + "line (see BENCHMARKS.md).")
