@@ -405,7 +405,44 @@ public final class Xp {
       int correction) {
     String name = op.name().toLowerCase();
     int[] ax = axes.resolve(name, x.ndim());
+    if (x.dtype().isComplex()) {
+      return complexReduce(x, op, axes, splitEvery, correction);
+    }
     return wrap(Reductions.reduce(x.node(), op, ax, axes.isKeepDims(), splitEvery, correction), x);
+  }
+
+  /**
+   * Complex reductions through real ones: sum and mean reduce the real and imaginary parts
+   * separately; var = var(re) + var(im) (real), std its square root; all/any test x != 0.
+   */
+  private static CubedArray complexReduce(CubedArray x, Reductions.Op op, Axes axes,
+      int splitEvery, int correction) {
+    switch (op) {
+      case SUM, MEAN -> {
+        CubedArray re = reduce(real(x), op, axes, splitEvery, correction);
+        CubedArray im = reduce(imag(x), op, axes, splitEvery, correction);
+        DType t = x.dtype();
+        return wrap(Core.elemwise(op.name().toLowerCase(), b -> {
+          NDArray out = NDArray.zeros(t, b[0].shape());
+          for (int i = 0; i < out.size(); i++) {
+            out.setComplex(i, b[0].getDouble(i), b[1].getDouble(i));
+          }
+          return out;
+        }, t, re.node(), im.node()), x);
+      }
+      case VAR, STD -> {
+        CubedArray v = add(reduce(real(x), Reductions.Op.VAR, axes, splitEvery, correction),
+            reduce(imag(x), Reductions.Op.VAR, axes, splitEvery, correction));
+        return op == Reductions.Op.STD ? sqrt(v) : v;
+      }
+      case ALL, ANY -> {
+        CubedArray nz = ew("not_equal", b -> Elementwise.notEqual(b[0], 0), x);
+        return reduce(nz, op, axes, splitEvery, correction);
+      }
+      default -> throw new UnsupportedOperationException(op.name().toLowerCase()
+          + ": complex dtypes are not supported by the chunked reduction yet (got " + x.dtype()
+          + ")");
+    }
   }
 
   private static Axes axes(int... axes) {

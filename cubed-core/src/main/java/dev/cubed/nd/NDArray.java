@@ -281,63 +281,7 @@ public final class NDArray {
    * @throws IllegalArgumentException for ragged or unsupported arrays
    */
   public static NDArray fromJava(Object nested) {
-    Objects.requireNonNull(nested, "nested");
-    java.util.List<Long> dims = new java.util.ArrayList<>();
-    Object cur = nested;
-    while (cur.getClass().isArray() && cur.getClass().getComponentType().isArray()) {
-      int n = java.lang.reflect.Array.getLength(cur);
-      dims.add((long) n);
-      if (n == 0) {
-        break;
-      }
-      cur = java.lang.reflect.Array.get(cur, 0);
-    }
-    Class<?> leafType = leafComponent(nested.getClass());
-    if (cur.getClass().isArray() && !cur.getClass().getComponentType().isArray()) {
-      dims.add((long) java.lang.reflect.Array.getLength(cur));
-    }
-    DType dtype =
-        leafType == double.class ? DType.FLOAT64
-            : leafType == float.class ? DType.FLOAT32
-            : leafType == long.class ? DType.INT64
-            : leafType == int.class ? DType.INT32
-            : leafType == short.class ? DType.INT16
-            : leafType == byte.class ? DType.INT8
-            : leafType == boolean.class ? DType.BOOL
-            : null;
-    if (dtype == null) {
-      throw new IllegalArgumentException(
-          "fromJava: unsupported element type " + leafType + "; use primitive arrays");
-    }
-    long[] shape = dims.stream().mapToLong(Long::longValue).toArray();
-    NDArray out = zeros(dtype, shape);
-    int[] pos = {0};
-    flatten(nested, 0, shape, out.data, pos);
-    return out;
-  }
-
-  private static Class<?> leafComponent(Class<?> c) {
-    while (c.isArray()) {
-      c = c.getComponentType();
-    }
-    return c;
-  }
-
-  private static void flatten(Object arr, int depth, long[] shape, Object dst, int[] pos) {
-    int n = java.lang.reflect.Array.getLength(arr);
-    if (n != shape[depth]) {
-      throw new IllegalArgumentException(
-          "fromJava: ragged array: dimension " + depth + " has length " + n + " here but "
-              + shape[depth] + " elsewhere");
-    }
-    if (depth == shape.length - 1) {
-      System.arraycopy(arr, 0, dst, pos[0], n);
-      pos[0] += n;
-      return;
-    }
-    for (int i = 0; i < n; i++) {
-      flatten(java.lang.reflect.Array.get(arr, i), depth + 1, shape, dst, pos);
-    }
+    return JavaArrays.toNDArray(nested);
   }
 
   /** A deep copy. */
@@ -814,38 +758,7 @@ public final class NDArray {
       Object src, long[] srcShape, long[] srcStart,
       Object dst, long[] dstShape, long[] dstStart,
       long[] box, int mult) {
-    int nd = box.length;
-    if (Shapes.size(box) == 0) {
-      return;
-    }
-    if (nd == 0) {
-      System.arraycopy(src, 0, dst, 0, mult);
-      return;
-    }
-    long[] ss = Shapes.strides(srcShape);
-    long[] ds = Shapes.strides(dstShape);
-    int inner = (int) box[nd - 1] * mult;
-    long[] idx = new long[nd - 1];
-    while (true) {
-      long so = srcStart[nd - 1];
-      long dof = dstStart[nd - 1];
-      for (int k = 0; k < nd - 1; k++) {
-        so += (srcStart[k] + idx[k]) * ss[k];
-        dof += (dstStart[k] + idx[k]) * ds[k];
-      }
-      System.arraycopy(src, (int) so * mult, dst, (int) dof * mult, inner);
-      int k = nd - 2;
-      while (k >= 0) {
-        if (++idx[k] < box[k]) {
-          break;
-        }
-        idx[k] = 0;
-        k--;
-      }
-      if (k < 0) {
-        return;
-      }
-    }
+    StridedCopy.copyBox(src, srcShape, srcStart, dst, dstShape, dstStart, box, mult);
   }
 
   /**
@@ -886,89 +799,8 @@ public final class NDArray {
     for (int i = 0; i < nd; i++) {
       srcStride[i] = (int) inStrides[ax[i]];
     }
-    int mult = dtype.isComplex() ? 2 : 1;
-    int innerLen = (int) outShape[nd - 1];
-    int innerStride = srcStride[nd - 1];
-    int[] idx = new int[nd - 1];
-    int dstPos = 0;
-    while (true) {
-      int srcPos = 0;
-      for (int k = 0; k < nd - 1; k++) {
-        srcPos += idx[k] * srcStride[k];
-      }
-      gather(data, srcPos, innerStride, out.data, dstPos, innerLen, mult);
-      dstPos += innerLen;
-      int k = nd - 2;
-      while (k >= 0) {
-        if (++idx[k] < outShape[k]) {
-          break;
-        }
-        idx[k] = 0;
-        k--;
-      }
-      if (k < 0) {
-        return out;
-      }
-    }
-  }
-
-  /** dst[dstPos + j] = src[srcPos + j * stride] for j in [0, n), element-wise (complex: pairs). */
-  private static void gather(Object src, int srcPos, int stride, Object dst, int dstPos, int n,
-      int mult) {
-    if (mult == 2) {
-      if (src instanceof double[] s) {
-        double[] d = (double[]) dst;
-        for (int j = 0; j < n; j++) {
-          d[2 * (dstPos + j)] = s[2 * (srcPos + j * stride)];
-          d[2 * (dstPos + j) + 1] = s[2 * (srcPos + j * stride) + 1];
-        }
-      } else {
-        float[] s2 = (float[]) src;
-        float[] d = (float[]) dst;
-        for (int j = 0; j < n; j++) {
-          d[2 * (dstPos + j)] = s2[2 * (srcPos + j * stride)];
-          d[2 * (dstPos + j) + 1] = s2[2 * (srcPos + j * stride) + 1];
-        }
-      }
-      return;
-    }
-    if (src instanceof double[] s) {
-      double[] d = (double[]) dst;
-      for (int j = 0; j < n; j++) {
-        d[dstPos + j] = s[srcPos + j * stride];
-      }
-    } else if (src instanceof float[] s) {
-      float[] d = (float[]) dst;
-      for (int j = 0; j < n; j++) {
-        d[dstPos + j] = s[srcPos + j * stride];
-      }
-    } else if (src instanceof long[] s) {
-      long[] d = (long[]) dst;
-      for (int j = 0; j < n; j++) {
-        d[dstPos + j] = s[srcPos + j * stride];
-      }
-    } else if (src instanceof int[] s) {
-      int[] d = (int[]) dst;
-      for (int j = 0; j < n; j++) {
-        d[dstPos + j] = s[srcPos + j * stride];
-      }
-    } else if (src instanceof short[] s) {
-      short[] d = (short[]) dst;
-      for (int j = 0; j < n; j++) {
-        d[dstPos + j] = s[srcPos + j * stride];
-      }
-    } else if (src instanceof byte[] s) {
-      byte[] d = (byte[]) dst;
-      for (int j = 0; j < n; j++) {
-        d[dstPos + j] = s[srcPos + j * stride];
-      }
-    } else {
-      boolean[] s = (boolean[]) src;
-      boolean[] d = (boolean[]) dst;
-      for (int j = 0; j < n; j++) {
-        d[dstPos + j] = s[srcPos + j * stride];
-      }
-    }
+    StridedCopy.gatherStrided(data, srcStride, out.data, outShape, dtype.isComplex() ? 2 : 1);
+    return out;
   }
 
   /**
@@ -991,36 +823,12 @@ public final class NDArray {
     if (n == 0) {
       return out;
     }
-    int mult = dtype.isComplex() ? 2 : 1;
     int[] srcStride = new int[nd];
     for (int i = 0; i < nd; i++) {
       srcStride[i] = padded[i] == 1 ? 0 : (int) inStrides[i];
     }
-    if (nd == 0) {
-      return copy();
-    }
-    int innerLen = (int) target[nd - 1];
-    int[] idx = new int[nd - 1];
-    int dstPos = 0;
-    while (true) {
-      int srcPos = 0;
-      for (int k = 0; k < nd - 1; k++) {
-        srcPos += idx[k] * srcStride[k];
-      }
-      gather(data, srcPos, srcStride[nd - 1], out.data, dstPos, innerLen, mult);
-      dstPos += innerLen;
-      int k = nd - 2;
-      while (k >= 0) {
-        if (++idx[k] < target[k]) {
-          break;
-        }
-        idx[k] = 0;
-        k--;
-      }
-      if (k < 0) {
-        return out;
-      }
-    }
+    StridedCopy.gatherStrided(data, srcStride, out.data, target, dtype.isComplex() ? 2 : 1);
+    return out;
   }
 
   // ------------------------------------------------------------------ object methods
