@@ -24,12 +24,12 @@ public final class Xp {
 
   private Xp() {}
 
-  private static CubedArray wrap(ArrayNode n, CubedArray like) {
+  static CubedArray wrap(ArrayNode n, CubedArray like) {
     return new CubedArray(n, like.spec());
   }
 
   /** Applies a per-block kernel elementwise; the dtype is that of the kernel on one-element inputs. */
-  private static CubedArray ew(String name, Core.BlocksFunction fn, CubedArray... xs) {
+  static CubedArray ew(String name, Core.BlocksFunction fn, CubedArray... xs) {
     NDArray[] samples = new NDArray[xs.length];
     ArrayNode[] nodes = new ArrayNode[xs.length];
     for (int i = 0; i < xs.length; i++) {
@@ -401,48 +401,14 @@ public final class Xp {
 
   // ------------------------------------------------------------------ reductions
 
-  private static CubedArray reduce(CubedArray x, Reductions.Op op, Axes axes, int splitEvery,
+  static CubedArray reduce(CubedArray x, Reductions.Op op, Axes axes, int splitEvery,
       int correction) {
     String name = op.name().toLowerCase();
     int[] ax = axes.resolve(name, x.ndim());
     if (x.dtype().isComplex()) {
-      return complexReduce(x, op, axes, splitEvery, correction);
+      return ComplexReductions.reduce(x, op, axes, splitEvery, correction);
     }
     return wrap(Reductions.reduce(x.node(), op, ax, axes.isKeepDims(), splitEvery, correction), x);
-  }
-
-  /**
-   * Complex reductions through real ones: sum and mean reduce the real and imaginary parts
-   * separately; var = var(re) + var(im) (real), std its square root; all/any test x != 0.
-   */
-  private static CubedArray complexReduce(CubedArray x, Reductions.Op op, Axes axes,
-      int splitEvery, int correction) {
-    switch (op) {
-      case SUM, MEAN -> {
-        CubedArray re = reduce(real(x), op, axes, splitEvery, correction);
-        CubedArray im = reduce(imag(x), op, axes, splitEvery, correction);
-        DType t = x.dtype();
-        return wrap(Core.elemwise(op.name().toLowerCase(), b -> {
-          NDArray out = NDArray.zeros(t, b[0].shape());
-          for (int i = 0; i < out.size(); i++) {
-            out.setComplex(i, b[0].getDouble(i), b[1].getDouble(i));
-          }
-          return out;
-        }, t, re.node(), im.node()), x);
-      }
-      case VAR, STD -> {
-        CubedArray v = add(reduce(real(x), Reductions.Op.VAR, axes, splitEvery, correction),
-            reduce(imag(x), Reductions.Op.VAR, axes, splitEvery, correction));
-        return op == Reductions.Op.STD ? sqrt(v) : v;
-      }
-      case ALL, ANY -> {
-        CubedArray nz = ew("not_equal", b -> Elementwise.notEqual(b[0], 0), x);
-        return reduce(nz, op, axes, splitEvery, correction);
-      }
-      default -> throw new UnsupportedOperationException(op.name().toLowerCase()
-          + ": complex dtypes are not supported by the chunked reduction yet (got " + x.dtype()
-          + ")");
-    }
   }
 
   private static Axes axes(int... axes) {
@@ -512,6 +478,16 @@ public final class Xp {
   /** Logical OR over axes (all if none given). */
   public static CubedArray any(CubedArray x, int... axes) {
     return reduce(x, Reductions.Op.ANY, axes(axes), DEFAULT_SPLIT_EVERY, 0);
+  }
+
+  /** Inclusive cumulative sum along an axis (real dtypes; integers accumulate in int64). */
+  public static CubedArray cumulativeSum(CubedArray x, int axis) {
+    return wrap(dev.cubed.core.Scans.cumulative(x.node(), dev.cubed.core.Scans.Op.SUM, axis), x);
+  }
+
+  /** Inclusive cumulative product along an axis (real dtypes; integers accumulate in int64). */
+  public static CubedArray cumulativeProd(CubedArray x, int axis) {
+    return wrap(dev.cubed.core.Scans.cumulative(x.node(), dev.cubed.core.Scans.Op.PROD, axis), x);
   }
 
   /** Index of the maximum along one axis (first occurrence; NaN counts as maximal). */

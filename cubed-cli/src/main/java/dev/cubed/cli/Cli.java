@@ -16,6 +16,24 @@ final class Cli {
     return Math.max(20_000_000L, used * 2);
   }
 
+  /** Deletes a directory tree (best effort). */
+  static void deleteTree(Path dir) {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (java.util.stream.Stream<Path> s = Files.walk(dir)) {
+      s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> {
+        try {
+          Files.deleteIfExists(p);
+        } catch (IOException e) {
+          // best effort
+        }
+      });
+    } catch (IOException e) {
+      // best effort
+    }
+  }
+
   /** Peak resident set size of this process (VmHWM), bytes; -1 if unknown. */
   static long peakRss() {
     try {

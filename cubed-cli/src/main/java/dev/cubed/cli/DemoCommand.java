@@ -30,7 +30,8 @@ final class DemoCommand implements Callable<Integer> {
       + "at least 20MB)")
   String reservedMem;
 
-  @Option(names = "--work-dir", description = "work directory (default: a temporary directory)")
+  @Option(names = "--work-dir", description = "work directory, kept afterwards (default: a "
+      + "temporary directory, deleted afterwards)")
   Path workDir;
 
   @Option(names = "--no-progress", description = "hide the progress bar")
@@ -72,6 +73,9 @@ final class DemoCommand implements Callable<Integer> {
       if (bar != null) {
         bar.close();
       }
+    }
+    if (workDir == null) {
+      Cli.deleteTree(dir);
     }
     int workers = Runtime.getRuntime().availableProcessors();
     String params = String.format(Locale.ROOT, "{\"T\": %d, \"Y\": %d, \"X\": %d, \"tchunk\": %d}",

@@ -82,6 +82,9 @@ final class RechunkCommand implements Callable<Integer> {
     long t0 = System.nanoTime();
     Cubed.store(List.of(x), List.of(target), ComputeOptions.defaults());
     double wall = (System.nanoTime() - t0) / 1e9;
+    if (workDir == null) {
+      Cli.deleteTree(wd);
+    }
     System.out.println(String.format(Locale.ROOT, "{\"command\": \"rechunk\", \"source\": \"%s\","
         + " \"target\": \"%s\", \"chunks\": %s, \"allowed_mem\": %d, \"reserved_mem\": %d, "
         + "\"wall_seconds\": %.4f, \"peak_rss_bytes\": %d, \"intermediate_bytes\": %d, "

@@ -15,7 +15,8 @@ import java.util.logging.Logger;
  * {@code attempts} times (default 3); the compute fails with {@link TaskFailedException} carrying
  * the last cause once a task exhausts its attempts. Concurrency is capped so that
  * {@code workers x largest projected task memory + baseline <= Runtime.maxMemory()}, where baseline
- * is the heap in use when the compute starts; a cap is logged. Measured memory per task is the
+ * is the heap in use when the compute starts (re-measured after a GC before capping); a cap is
+ * logged. Measured memory per task is the
  * bytes its thread allocated (JVM thread allocation counter), which bounds from above what the task
  * could have held at once; it is not a peak.
  */
@@ -78,6 +79,12 @@ public final class ThreadsExecutor implements Executor {
     Runtime rt = Runtime.getRuntime();
     long baseline = rt.totalMemory() - rt.freeMemory();
     int conc = cappedConcurrency(workers, maxMem, rt.maxMemory(), baseline);
+    if (conc < workers) {
+      // the heap in use may be mostly garbage: measure the live baseline after a collection
+      System.gc();
+      baseline = rt.totalMemory() - rt.freeMemory();
+      conc = cappedConcurrency(workers, maxMem, rt.maxMemory(), baseline);
+    }
     if (conc < workers) {
       LOG.warning(String.format("threads executor: concurrency capped at %d of %d workers: %d x "
           + "projected task memory %d B + baseline %d B must fit in max heap %d B", conc, workers,

@@ -1,0 +1,47 @@
+package dev.cubed;
+
+import dev.cubed.core.Core;
+import dev.cubed.core.Reductions;
+import dev.cubed.nd.Axes;
+import dev.cubed.nd.DType;
+import dev.cubed.nd.Elementwise;
+import dev.cubed.nd.NDArray;
+
+/** Reductions of complex arrays expressed through reductions of real arrays. */
+final class ComplexReductions {
+  private ComplexReductions() {}
+
+  /**
+   * Complex reductions through real ones: sum and mean reduce the real and imaginary parts
+   * separately; var = var(re) + var(im) (real), std its square root; all/any test x != 0.
+   */
+  static CubedArray reduce(CubedArray x, Reductions.Op op, Axes axes,
+      int splitEvery, int correction) {
+    switch (op) {
+      case SUM, MEAN -> {
+        CubedArray re = Xp.reduce(Xp.real(x), op, axes, splitEvery, correction);
+        CubedArray im = Xp.reduce(Xp.imag(x), op, axes, splitEvery, correction);
+        DType t = x.dtype();
+        return Xp.wrap(Core.elemwise(op.name().toLowerCase(), b -> {
+          NDArray out = NDArray.zeros(t, b[0].shape());
+          for (int i = 0; i < out.size(); i++) {
+            out.setComplex(i, b[0].getDouble(i), b[1].getDouble(i));
+          }
+          return out;
+        }, t, re.node(), im.node()), x);
+      }
+      case VAR, STD -> {
+        CubedArray v = Xp.add(Xp.reduce(Xp.real(x), Reductions.Op.VAR, axes, splitEvery, correction),
+            Xp.reduce(Xp.imag(x), Reductions.Op.VAR, axes, splitEvery, correction));
+        return op == Reductions.Op.STD ? Xp.sqrt(v) : v;
+      }
+      case ALL, ANY -> {
+        CubedArray nz = Xp.ew("not_equal", b -> Elementwise.notEqual(b[0], 0), x);
+        return Xp.reduce(nz, op, axes, splitEvery, correction);
+      }
+      default -> throw new UnsupportedOperationException(op.name().toLowerCase()
+          + ": complex dtypes are not supported by the chunked reduction yet (got " + x.dtype()
+          + ")");
+    }
+  }
+}
