@@ -16,7 +16,8 @@ cd "$(dirname "$0")/../.."
 size="${1:?usage: run-workloads.sh small|medium [--runs N] [--only \"w1 w2\"] [--no-numpy]}"
 shift
 runs=3
-only="quadratic_means add matmul rechunk reduce"
+all="quadratic_means add matmul rechunk reduce"
+only="$all"
 numpy=1
 fusionoff=0
 while [ $# -gt 0 ]; do
@@ -74,5 +75,5 @@ done
 java_version=$(java -version 2>&1 | head -1)
 python3 scripts/perf/workloads_report.py "$results" --size "$size" --runs "$runs" \
   --commands "$commands" --java "$java_version" \
-  --script "scripts/perf/run-workloads.sh $size --runs $runs$([ "$fusionoff" = 1 ] && echo ' --fusion-off')" --doc docs/perf/workloads.md
+  --script "scripts/perf/run-workloads.sh $size --runs $runs$([ "$fusionoff" = 1 ] && echo ' --fusion-off')$([ "$only" != "$all" ] && echo " --only \"$only\"")" --doc docs/perf/workloads.md
 echo "wrote docs/perf/workloads.md ($size)" >&2
