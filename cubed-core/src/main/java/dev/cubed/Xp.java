@@ -563,14 +563,44 @@ public final class Xp {
     return wrap(Indexing.getItem(x.node(), index), x);
   }
 
-  /** Matrix product of 2-D arrays (contraction streamed block pair by block pair). */
+  /**
+   * Matrix product with the standard's rules (1-D operands as row/column vectors, batch axes
+   * broadcast). The contracted block index is kept as an extra axis and tree-summed with
+   * {@link #DEFAULT_SPLIT_EVERY} block products per task.
+   *
+   * @throws IllegalArgumentException for 0-d or bool operands, misaligned or non-broadcasting shapes
+   */
   public static CubedArray matmul(CubedArray a, CubedArray b) {
-    return wrap(Contraction.matmul(a.node(), b.node()), a);
+    return matmul(a, b, DEFAULT_SPLIT_EVERY);
   }
 
-  /** Tensor contraction over the paired axes. */
+  /**
+   * {@link #matmul(CubedArray, CubedArray)} summing {@code splitEvery} block products per task.
+   *
+   * @throws IllegalArgumentException also if splitEvery is below 2
+   */
+  public static CubedArray matmul(CubedArray a, CubedArray b, int splitEvery) {
+    return wrap(Contraction.matmul(a.node(), b.node(), splitEvery), a);
+  }
+
+  /**
+   * Tensor contraction over the paired axes (result axes: a's free axes, then b's).
+   *
+   * @throws IllegalArgumentException if the axes are invalid, paired sizes differ or a dtype is bool
+   */
   public static CubedArray tensordot(CubedArray a, CubedArray b, int[] axesA, int[] axesB) {
-    return wrap(Contraction.tensordot(a.node(), b.node(), axesA, axesB), a);
+    return tensordot(a, b, axesA, axesB, DEFAULT_SPLIT_EVERY);
+  }
+
+  /**
+   * {@link #tensordot(CubedArray, CubedArray, int[], int[])} summing {@code splitEvery} block
+   * products per task.
+   *
+   * @throws IllegalArgumentException also if splitEvery is below 2
+   */
+  public static CubedArray tensordot(CubedArray a, CubedArray b, int[] axesA, int[] axesB,
+      int splitEvery) {
+    return wrap(Contraction.tensordot(a.node(), b.node(), axesA, axesB, splitEvery), a);
   }
 
   // ------------------------------------------------------------------ creation (virtual)
