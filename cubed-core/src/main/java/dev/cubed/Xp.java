@@ -418,7 +418,7 @@ public final class Xp {
       int correction) {
     String name = op.name().toLowerCase();
     int[] ax = axes.resolve(name, x.ndim());
-    if (x.dtype().isComplex()) {
+    if (x.dtype().isComplex() && ComplexReductions.handles(op)) {
       return ComplexReductions.reduce(x, op, axes, splitEvery, correction);
     }
     return wrap(Reductions.reduce(x.node(), op, ax, axes.isKeepDims(), splitEvery, correction), x);
