@@ -565,13 +565,14 @@ public final class Xp {
 
   /**
    * Matrix product with the standard's rules (1-D operands as row/column vectors, batch axes
-   * broadcast). The contracted block index is kept as an extra axis and tree-summed with
-   * {@link #DEFAULT_SPLIT_EVERY} block products per task.
+   * broadcast). The contracted block index is kept as an extra axis and tree-summed; the first op's
+   * group size is automatic ({@code Contraction.AUTO}: no partial products are written when the
+   * output has at least 16 blocks), later rounds sum 4 per task.
    *
    * @throws IllegalArgumentException for 0-d or bool operands, misaligned or non-broadcasting shapes
    */
   public static CubedArray matmul(CubedArray a, CubedArray b) {
-    return matmul(a, b, DEFAULT_SPLIT_EVERY);
+    return wrap(Contraction.matmul(a.node(), b.node()), a);
   }
 
   /**
@@ -580,16 +581,18 @@ public final class Xp {
    * @throws IllegalArgumentException also if splitEvery is below 2
    */
   public static CubedArray matmul(CubedArray a, CubedArray b, int splitEvery) {
+    checkSplit("matmul", splitEvery);
     return wrap(Contraction.matmul(a.node(), b.node(), splitEvery), a);
   }
 
   /**
-   * Tensor contraction over the paired axes (result axes: a's free axes, then b's).
+   * Tensor contraction over the paired axes (result axes: a's free axes, then b's), with the
+   * automatic first-round group of {@link #matmul(CubedArray, CubedArray)}.
    *
    * @throws IllegalArgumentException if the axes are invalid, paired sizes differ or a dtype is bool
    */
   public static CubedArray tensordot(CubedArray a, CubedArray b, int[] axesA, int[] axesB) {
-    return tensordot(a, b, axesA, axesB, DEFAULT_SPLIT_EVERY);
+    return wrap(Contraction.tensordot(a.node(), b.node(), axesA, axesB), a);
   }
 
   /**
@@ -600,7 +603,14 @@ public final class Xp {
    */
   public static CubedArray tensordot(CubedArray a, CubedArray b, int[] axesA, int[] axesB,
       int splitEvery) {
+    checkSplit("tensordot", splitEvery);
     return wrap(Contraction.tensordot(a.node(), b.node(), axesA, axesB, splitEvery), a);
+  }
+
+  private static void checkSplit(String fn, int splitEvery) {
+    if (splitEvery < 2) {
+      throw new IllegalArgumentException(fn + ": splitEvery must be >= 2, got " + splitEvery);
+    }
   }
 
   // ------------------------------------------------------------------ creation (virtual)

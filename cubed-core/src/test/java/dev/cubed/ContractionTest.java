@@ -165,4 +165,30 @@ class ContractionTest {
     assertThatThrownBy(() -> Xp.matmul(a3, b3)).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("do not broadcast");
   }
+
+  @Test
+  void defaultPolicyFoldsWhenTheOutputHasManyBlocks() {
+    NDArray a = random(7, DType.FLOAT64, 20, 30);
+    NDArray b = random(8, DType.FLOAT64, 30, 20);
+    // 5 x 5 = 25 output blocks, 6 k blocks: one task per output block, no partial products (at
+    // most the product itself is stored, when the fusion limits keep it from the sum)
+    CubedArray m = Xp.matmul(Cubed.fromArray(a, new long[] {4, 5}, spec()),
+        Cubed.fromArray(b, new long[] {5, 4}, spec()));
+    CubedArray total = Xp.sum(m);
+    assertThat(m.plan().ops()).hasSize(1);
+    assertThat(total.plan().intermediateBytesWritten()).isLessThan(20L * 20 * 8 + 1000);
+    NDAssert.assertClose(LinearAlgebra.matmul(a, b), m.compute(), 1e-12, 0, "fold");
+    // one output block, 40 k blocks: 16 groups of up to 3 pairs, then a tree of 4 (2 rounds)
+    NDArray v = random(9, DType.FLOAT64, 2, 80);
+    NDArray w = random(10, DType.FLOAT64, 80, 2);
+    CubedArray vw = Xp.matmul(Cubed.fromArray(v, new long[] {2, 2}, spec()),
+        Cubed.fromArray(w, new long[] {2, 2}, spec()));
+    PlanSummary p = vw.plan();
+    assertThat(p.ops().stream().filter(o -> o.name().startsWith("matmul")).count())
+        .isEqualTo(3);
+    NDAssert.assertClose(LinearAlgebra.matmul(v, w), vw.compute(), 1e-12, 0, "tree");
+    assertThatThrownBy(() -> Xp.matmul(Cubed.fromArray(v, new long[] {2, 2}, spec()),
+        Cubed.fromArray(w, new long[] {2, 2}, spec()), 1))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("splitEvery");
+  }
 }

@@ -21,7 +21,8 @@ import java.util.List;
  * of chunk size 1: a first op multiplies up to {@code splitEvery} pairs of input blocks along the
  * contracted axes per task (one pair held at a time, products added into an accumulator), so only
  * one partial product per group of {@code splitEvery} block pairs is written; rounds of tree sums
- * then add up to {@code splitEvery} partial products per task until the extra axis is gone. The k
+ * then add up to {@code splitEvery} partial products per task until the extra axis is gone. With
+ * {@link #AUTO} the first group size follows from the output's block count (see there). The k
  * blocks along the contracted axes are never concatenated. Block products are the kernel's
  * ({@link LinearAlgebra#matmul}, {@link LinearAlgebra#tensordot}), so integer products are exact
  * (wrapping like NumPy's) and float32 stays float32. Contracted (and batch) axes of {@code b} are
@@ -39,7 +40,7 @@ public final class Contraction {
    * {@code tensordot(a, b, axesA, axesB)}: output axes are a's free axes then b's free axes.
    *
    * @throws IllegalArgumentException if contracted sizes differ, the axes are invalid or a dtype is
-   *     bool, or splitEvery is below 2
+   *     bool, or splitEvery is below 2 and not {@link #AUTO}
    */
   public static ArrayNode tensordot(ArrayNode a, ArrayNode b, int[] axesA, int[] axesB,
       int splitEvery) {
@@ -98,9 +99,12 @@ public final class Contraction {
         (x, y) -> LinearAlgebra.tensordot(x, y, pa, pb), splitEvery);
   }
 
-  /** {@link #tensordot(ArrayNode, ArrayNode, int[], int[], int)} with splitEvery 4. */
+  /**
+   * {@link #tensordot(ArrayNode, ArrayNode, int[], int[], int)} with the automatic first-round
+   * group ({@link #AUTO}) and tree rounds of 4.
+   */
   public static ArrayNode tensordot(ArrayNode a, ArrayNode b, int[] axesA, int[] axesB) {
-    return tensordot(a, b, axesA, axesB, 4);
+    return tensordot(a, b, axesA, axesB, AUTO);
   }
 
   /**
@@ -108,7 +112,7 @@ public final class Contraction {
    * column vector (the added axis is removed from the result); leading (batch) axes broadcast.
    *
    * @throws IllegalArgumentException for a 0-d or bool operand, misaligned inner dimensions, batch
-   *     dimensions that do not broadcast, or splitEvery below 2
+   *     dimensions that do not broadcast, or splitEvery below 2 and not {@link #AUTO}
    */
   public static ArrayNode matmul(ArrayNode a, ArrayNode b, int splitEvery) {
     long[] s1 = a.shape();
@@ -188,10 +192,24 @@ public final class Contraction {
     return r;
   }
 
-  /** {@link #matmul(ArrayNode, ArrayNode, int)} with splitEvery 4. */
+  /**
+   * {@link #matmul(ArrayNode, ArrayNode, int)} with the automatic first-round group ({@link #AUTO})
+   * and tree rounds of 4.
+   */
   public static ArrayNode matmul(ArrayNode a, ArrayNode b) {
-    return matmul(a, b, 4);
+    return matmul(a, b, AUTO);
   }
+
+  /**
+   * splitEvery value selecting the automatic policy: the first op splits the k contracted block
+   * pairs into {@code min(k, ceil(16 / outputBlocks))} groups, so an output with at least 16 blocks
+   * folds all k pairs per task and writes no partial products (enough tasks for parallelism), and
+   * an output with few blocks gets up to 16 groups summed by a tree of 4 per task.
+   */
+  public static final int AUTO = 0;
+
+  private static final int AUTO_TARGET_TASKS = 16;
+  private static final int AUTO_TREE = 4;
 
   private static DType numeric(String fn, DType a, DType b) {
     if (a.isBool() || b.isBool()) {
@@ -210,7 +228,7 @@ public final class Contraction {
   private static ArrayNode contract(String name, ArrayNode a, ArrayNode b, long[] shape,
       long[] chunks, DType out, int[] toA, int[] toB, int[] ca, int[] cb, PairProduct product,
       int splitEvery) {
-    if (splitEvery < 2) {
+    if (splitEvery < 2 && splitEvery != AUTO) {
       throw new IllegalArgumentException(name + ": splitEvery must be >= 2, got " + splitEvery);
     }
     int no = shape.length;
@@ -227,7 +245,18 @@ public final class Contraction {
     if (kTotal == 0) {
       return Core.full(shape, chunks, 0, out);
     }
-    long groups = (kTotal + splitEvery - 1) / splitEvery;
+    long first = splitEvery;
+    int tree = splitEvery;
+    if (splitEvery == AUTO) {
+      long outBlocks = 1;
+      for (int i = 0; i < no; i++) {
+        outBlocks *= shape[i] == 0 ? 1 : (shape[i] + chunks[i] - 1) / chunks[i];
+      }
+      long g = Math.max(1, Math.min(kTotal, (AUTO_TARGET_TASKS + outBlocks - 1) / outBlocks));
+      first = Math.max(2, (kTotal + g - 1) / g);
+      tree = AUTO_TREE;
+    }
+    long groups = (kTotal + first - 1) / first;
     boolean extra = groups > 1;
     long[] s1 = extra ? Arrays.copyOf(shape, no + 1) : shape;
     long[] c1 = extra ? Arrays.copyOf(chunks, no + 1) : chunks;
@@ -236,7 +265,7 @@ public final class Contraction {
       c1[no] = 1;
     }
     long total = kTotal;
-    int se = splitEvery;
+    long se = first;
     KeyFunction keys = c -> {
       long g = extra ? c[no] : 0;
       List<long[]> ka = new ArrayList<>();
@@ -277,11 +306,11 @@ public final class Contraction {
     long outBytes = blockBytes(shape, chunks, out);
     long promoted = (blockElems(as, a.chunks()) + blockElems(bs, b.chunks()))
         * Math.max(out.itemSize(), 8);
-    int reads = (int) Math.min(kTotal, splitEvery);
+    int reads = (int) Math.min(kTotal, first);
     ArrayNode cur = new ArrayNode.Computed(new Blockwise(name, keys, fn, new int[] {1, 1},
         new int[] {reads, reads}, 3 * outBytes + promoted), List.of(a, b), s1, c1, out, null);
     while (cur.shape().length == no + 1) {
-      cur = sumRound(name, cur, shape, chunks, out, splitEvery, outBytes);
+      cur = sumRound(name, cur, shape, chunks, out, tree, outBytes);
     }
     return cur;
   }
