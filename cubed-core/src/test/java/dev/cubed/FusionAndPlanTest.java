@@ -173,4 +173,27 @@ class FusionAndPlanTest {
       assertThat(got.get(1).getLong(j)).isEqualTo(best);
     }
   }
+
+  @Test
+  void nestedSharingDoesNotCompoundRecomputation() {
+    Spec spec = EngineTestSupport.tinySpec(dir, 10_000_000);
+    NDArray a = EngineTestSupport.randomDoubles(5, 8, 8);
+    CubedArray x = Cubed.fromArray(a, new long[] {4, 4}, spec);
+    // x1 = x*x is shared by two consumers; y = x1 + (x1 + x1) is shared again: y's chain holds the
+    // multi-consumer x1, so y is stored rather than recomputed (no nesting of recomputation)
+    CubedArray x1 = Xp.multiply(x, x);
+    CubedArray y = Xp.add(x1, Xp.add(x1, x1));
+    PlanSummary p = Cubed.plan(List.of(Xp.sum(y), Xp.max(y))).summary();
+    assertThat(p.ops()).anyMatch(o -> o.name().startsWith("add"));
+    List<NDArray> r = Cubed.compute(Xp.sum(y), Xp.max(y));
+    double s = 0;
+    double mx = Double.NEGATIVE_INFINITY;
+    for (int i = 0; i < a.size(); i++) {
+      double v = 3 * a.getDouble(i) * a.getDouble(i);
+      s += v;
+      mx = Math.max(mx, v);
+    }
+    assertThat(r.get(0).getDouble(0)).isCloseTo(s, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(r.get(1).getDouble(0)).isCloseTo(mx, org.assertj.core.data.Offset.offset(1e-12));
+  }
 }

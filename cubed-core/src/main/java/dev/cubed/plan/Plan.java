@@ -142,11 +142,17 @@ public final class Plan {
   /**
    * True if a computed array with several consumers is cheap enough to recompute inside each
    * consumer instead of being stored: every op of its fused chain reads one block of each input per
-   * task (elementwise-like, no trees or streams) and the chain starts from virtual or stored arrays.
+   * task (elementwise-like, no trees or streams), the chain starts from virtual or stored arrays,
+   * and no computed array inside the chain has several consumers itself (so recomputation does not
+   * nest: a block is computed at most once per consumer in a task, never exponentially often).
    * Then several reductions of one input share its read (each reads the sources once) and nothing is
    * written for it.
    */
   private boolean shareable(ArrayNode.Computed c) {
+    return cheapChain(c);
+  }
+
+  private boolean cheapChain(ArrayNode.Computed c) {
     if (isOutput(c) || c.target() != null) {
       return false;
     }
@@ -157,7 +163,7 @@ public final class Plan {
     }
     for (ArrayNode in : c.inputs()) {
       if (in instanceof ArrayNode.Computed ic) {
-        if (!shareable(ic)) {
+        if (consumers.getOrDefault(ic.name(), 0) > 1 || !cheapChain(ic)) {
           return false;
         }
       } else if (!(in instanceof ArrayNode.Virtual) && !(in instanceof ArrayNode.Stored)) {
