@@ -1,13 +1,129 @@
 package dev.cubed.cli;
 
+import dev.cubed.bench.workload.BenchContext;
+import dev.cubed.bench.workload.BenchResult;
+import dev.cubed.bench.workload.Workload;
+import dev.cubed.bench.workload.Workloads;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
-/** {@code ./cubed bench}: not implemented yet. */
-@Command(name = "bench", description = "(not implemented yet)")
+/**
+ * {@code ./cubed bench WORKLOAD --size small|medium [--executor NAME] [--workers N]
+ * [--allowed-mem M] [--work-dir D] [--no-fusion] [--set KEY=VALUE...] [--warmup N]}: runs one
+ * workload of BENCHMARKS.md (quadratic_means, add, matmul, rechunk, reduce) and prints its one
+ * JSON line on standard output. Stored inputs are written once and cached under the work
+ * directory, outside the timed phase.
+ */
+@Command(name = "bench", description = "Run one end-to-end benchmark workload and print its JSON "
+    + "line (see BENCHMARKS.md).")
 final class BenchCommand implements Callable<Integer> {
+
+  @Parameters(index = "0", paramLabel = "WORKLOAD",
+      description = "quadratic_means, add, matmul, rechunk or reduce")
+  String workload;
+
+  @Option(names = "--size", defaultValue = "small", description = "small or medium "
+      + "(default: ${DEFAULT-VALUE})")
+  String size;
+
+  @Option(names = "--executor", defaultValue = "threads",
+      description = "executor name (default: ${DEFAULT-VALUE})")
+  String executor;
+
+  @Option(names = "--workers", defaultValue = "2",
+      description = "worker threads or processes (default: ${DEFAULT-VALUE})")
+  int workers;
+
+  @Option(names = "--allowed-mem", defaultValue = "2GB",
+      description = "memory a task may use, e.g. 2GB, 500MB (default: ${DEFAULT-VALUE})")
+  String allowedMem;
+
+  @Option(names = "--work-dir",
+      description = "work directory (default: java.io.tmpdir/cubed-bench)")
+  Path workDir;
+
+  @Option(names = "--set", paramLabel = "KEY=VALUE", description = "override a size parameter, "
+      + "e.g. --set T=400 (the size is then reported as e.g. small+T=400)")
+  Map<String, Long> overrides = new LinkedHashMap<>();
+
+  @Option(names = "--no-fusion", description = "write every intermediate array (the engine's "
+      + "fusion limit set to 0 input blocks); the executor is then reported as NAME+nofusion")
+  boolean noFusion;
+
+  @Option(names = "--warmup", defaultValue = "0", description = "untimed runs in the same JVM "
+      + "before the measured one, to separate JIT warm-up (default: ${DEFAULT-VALUE})")
+  int warmup;
+
+  @Option(names = "--list-executors", description = "print the available executor names and exit")
+  boolean listExecutors;
+
+  @Spec
+  CommandSpec spec;
+
   @Override
-  public Integer call() {
-    throw new UnsupportedOperationException("./cubed bench is not implemented yet");
+  public Integer call() throws Exception {
+    PrintWriter out = spec.commandLine().getOut();
+    if (listExecutors) {
+      out.println(String.join(" ", Workloads.executors()));
+      out.flush();
+      return 0;
+    }
+    Path dir = workDir != null ? workDir : BenchContext.defaults().workDir();
+    BenchContext ctx = new BenchContext(executor, workers, parseBytes(allowedMem), dir,
+        noFusion ? BenchContext.Fusion.OFF : BenchContext.Fusion.ON);
+    Workload w = Workloads.byName(workload);
+    Map<String, Long> params = new LinkedHashMap<>(w.params(size));
+    StringBuilder label = new StringBuilder(size);
+    for (Map.Entry<String, Long> e : overrides.entrySet()) {
+      if (!params.containsKey(e.getKey())) {
+        throw new IllegalArgumentException("bench " + workload + ": --set " + e.getKey()
+            + " is not a parameter (parameters: " + String.join(", ", params.keySet()) + ")");
+      }
+      params.put(e.getKey(), e.getValue());
+      label.append('+').append(e.getKey()).append('=').append(e.getValue());
+    }
+    for (int i = 0; i < warmup; i++) {
+      Workloads.run(w, label.toString(), params, ctx);
+    }
+    BenchResult r = Workloads.run(w, label.toString(), params, ctx);
+    out.println(r.toJson());
+    out.flush();
+    return 0;
+  }
+
+  /** A memory size: bytes, or a number with B, KB, MB, GB, TB (powers of 1000) or KiB..TiB. */
+  static long parseBytes(String text) {
+    String s = text.trim().toUpperCase(Locale.ROOT);
+    int i = 0;
+    while (i < s.length() && (Character.isDigit(s.charAt(i)) || s.charAt(i) == '.')) {
+      i++;
+    }
+    if (i == 0) {
+      throw new IllegalArgumentException("bench: --allowed-mem '" + text
+          + "' is not a memory size (expected e.g. 2GB, 500MB, 1GiB or a number of bytes)");
+    }
+    double mult = switch (s.substring(i).trim()) {
+      case "", "B" -> 1;
+      case "K", "KB" -> 1e3;
+      case "M", "MB" -> 1e6;
+      case "G", "GB" -> 1e9;
+      case "T", "TB" -> 1e12;
+      case "KIB" -> 1024.0;
+      case "MIB" -> 1024.0 * 1024;
+      case "GIB" -> 1024.0 * 1024 * 1024;
+      case "TIB" -> 1024.0 * 1024 * 1024 * 1024;
+      default -> throw new IllegalArgumentException("bench: --allowed-mem '" + text
+          + "' has an unknown unit (use B, KB, MB, GB, TB, KiB, MiB, GiB or TiB)");
+    };
+    return Math.round(Double.parseDouble(s.substring(0, i)) * mult);
   }
 }

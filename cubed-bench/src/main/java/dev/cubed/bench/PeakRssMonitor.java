@@ -1,0 +1,107 @@
+package dev.cubed.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Measures the peak resident set size of this JVM and all its descendant processes (worker JVMs)
+ * while a workload runs, on Linux.
+ *
+ * <p>The peak of this process is read exactly from {@code VmHWM} in {@code /proc/self/status} (the
+ * kernel's high-water mark). The process tree's peak is the maximum, over samples taken every
+ * {@code intervalMillis}, of the summed {@code VmRSS} of this process and its descendants; it is the
+ * larger of the two that {@link #peakBytes()} reports. Where /proc is missing it reports -1.
+ */
+public final class PeakRssMonitor implements AutoCloseable {
+  private final Thread sampler;
+  private volatile boolean running = true;
+  private volatile long treePeak;
+
+  private PeakRssMonitor(long intervalMillis) {
+    sampler = new Thread(() -> {
+      while (running) {
+        treePeak = Math.max(treePeak, treeRss());
+        try {
+          Thread.sleep(intervalMillis);
+        } catch (InterruptedException e) {
+          return;
+        }
+      }
+    }, "peak-rss-monitor");
+    sampler.setDaemon(true);
+    sampler.start();
+  }
+
+  /** Starts sampling now. */
+  public static PeakRssMonitor start(long intervalMillis) {
+    return new PeakRssMonitor(intervalMillis);
+  }
+
+  /** Peak RSS in bytes of this JVM and its descendants so far, or -1 if /proc is unavailable. */
+  public long peakBytes() {
+    long self = kb(statusField(Path.of("/proc/self/status"), "VmHWM:"));
+    if (self < 0) {
+      return -1;
+    }
+    return Math.max(self, Math.max(treePeak, treeRss()));
+  }
+
+  @Override
+  public void close() {
+    running = false;
+    sampler.interrupt();
+  }
+
+  /** Current summed RSS of this process and its descendants, in bytes. */
+  static long treeRss() {
+    long self = ProcessHandle.current().pid();
+    Map<Long, List<Long>> children = new HashMap<>();
+    try (var dirs = Files.list(Path.of("/proc"))) {
+      for (Path p : (Iterable<Path>) dirs::iterator) {
+        String name = p.getFileName().toString();
+        if (!name.chars().allMatch(Character::isDigit)) {
+          continue;
+        }
+        long ppid = statusField(p.resolve("status"), "PPid:");
+        if (ppid >= 0) {
+          children.computeIfAbsent(ppid, k -> new ArrayList<>()).add(Long.parseLong(name));
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      return kb(statusField(Path.of("/proc/self/status"), "VmRSS:"));
+    }
+    long total = 0;
+    List<Long> todo = new ArrayList<>(List.of(self));
+    while (!todo.isEmpty()) {
+      long pid = todo.remove(todo.size() - 1);
+      long rss = kb(statusField(Path.of("/proc/" + pid + "/status"), "VmRSS:"));
+      total += Math.max(0, rss);
+      todo.addAll(children.getOrDefault(pid, List.of()));
+    }
+    return total;
+  }
+
+  private static long kb(long v) {
+    return v < 0 ? v : v * 1024;
+  }
+
+  /** The first number of a /proc status field (kB for memory fields), or -1 if absent. */
+  private static long statusField(Path status, String field) {
+    try {
+      for (String line : Files.readAllLines(status)) {
+        if (line.startsWith(field)) {
+          String[] parts = line.substring(field.length()).trim().split("\\s+");
+          return Long.parseLong(parts[0]);
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      return -1;
+    }
+    return -1;
+  }
+}

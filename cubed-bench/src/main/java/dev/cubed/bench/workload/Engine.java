@@ -1,0 +1,82 @@
+package dev.cubed.bench.workload;
+
+import dev.cubed.Spec;
+import dev.cubed.nd.DType;
+import dev.cubed.nd.NDArray;
+import dev.cubed.plan.ArrayNode;
+import dev.cubed.plan.Plan;
+import dev.cubed.plan.PlanConfig;
+import dev.cubed.plan.PlanSummary;
+import dev.cubed.runtime.Executor;
+import dev.cubed.runtime.ThreadsExecutor;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The engine calls the workloads share: the plan settings of a {@link BenchContext}, the executor,
+ * virtual (generated) inputs and running a plan while adding up its figures. Workloads build their
+ * array DAGs on the engine's core layer ({@code dev.cubed.core}, {@code dev.cubed.plan}): generated
+ * inputs are virtual arrays made a whole block at a time from the block's start indices (the
+ * facade's {@code Cubed.fromFunction} sets one element per call), and the plan's summary (tasks,
+ * projected memory, intermediate bytes) is read from the same {@code Plan} that runs.
+ */
+final class Engine {
+  /** A block of a generated input from its global start indices and its (clipped) shape. */
+  @FunctionalInterface
+  interface Generator extends java.io.Serializable {
+    NDArray make(long[] start, long[] shape);
+  }
+
+  private final PlanConfig cfg;
+  private final Executor executor;
+  private long tasks;
+  private long maxProjectedMem;
+  private long intermediateBytes;
+
+  Engine(BenchContext ctx) {
+    Spec spec = Spec.builder().workDir(ctx.workDir()).allowedMem(ctx.allowedMem()).build();
+    this.cfg = new PlanConfig(spec.workDir(), spec.allowedMem(), spec.reservedMem(),
+        ctx.fusion() == BenchContext.Fusion.OFF ? 0 : spec.maxInputBlocks(),
+        spec.maxSourceArrays(), 1, 1);
+    this.executor = "threads".equals(ctx.executor())
+        ? new ThreadsExecutor(ctx.workers(), 3) : Executor.byName(ctx.executor());
+  }
+
+  /** A generated float64 input: no storage, each block made by {@code gen} inside its task. */
+  static ArrayNode generated(String kind, long[] shape, long[] chunks, Generator gen) {
+    long[] c = chunks.clone();
+    return new ArrayNode.Virtual(kind, shape, c, DType.FLOAT64, (coords, bs) -> {
+      long[] start = new long[coords.length];
+      for (int i = 0; i < start.length; i++) {
+        start[i] = coords[i] * c[i];
+      }
+      return gen.make(start, bs);
+    });
+  }
+
+  /** Plans the outputs together, runs them and returns them in memory; adds up the figures. */
+  List<NDArray> compute(ArrayNode... outputs) {
+    Plan p = plan(outputs);
+    return p.execute(executor, List.of());
+  }
+
+  /** Plans and runs outputs that write to their own targets (nothing read back). */
+  void run(ArrayNode... outputs) {
+    Plan p = plan(outputs);
+    p.executeNoResults(executor, List.of());
+  }
+
+  private Plan plan(ArrayNode... outputs) {
+    Plan p = Plan.of(List.of(outputs), cfg);
+    PlanSummary s = p.summary();
+    tasks += s.totalTasks();
+    maxProjectedMem = Math.max(maxProjectedMem, s.maxProjectedMem());
+    intermediateBytes += s.intermediateBytesWritten();
+    return p;
+  }
+
+  /** The outcome of the computes run so far with these checksums. */
+  Outcome outcome(Map<String, Object> checksums) {
+    return new Outcome(checksums, tasks, maxProjectedMem, intermediateBytes);
+  }
+}

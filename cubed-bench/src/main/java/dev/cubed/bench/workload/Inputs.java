@@ -1,0 +1,99 @@
+package dev.cubed.bench.workload;
+
+import dev.cubed.nd.DType;
+import dev.cubed.nd.NDArray;
+
+/**
+ * The inputs of BENCHMARKS.md, computed from index arithmetic (no random generator), evaluated
+ * left to right with the indices converted to double first:
+ *
+ * <pre>
+ *   A[i, j]       = 0.5 + 0.5*sin(G*i + j)
+ *   B[i, j]       = 0.5 + 0.5*cos(G*i - j)
+ *   X[t, y, x]    = 0.5 + 0.5*sin(G*t + S*y + x)
+ *   U[t, 0, y, x] = 0.5 + 0.5*sin(G*t + S*y + x)
+ *   V[t, 0, y, x] = 0.5 + 0.5*cos(G*t - S*y + x)
+ * </pre>
+ *
+ * <p>Element functions give one value; block functions give a float64 {@link NDArray} block whose
+ * first element has the given global indices (origin) and the given shape.
+ */
+public final class Inputs {
+  /** The golden-ratio constant G. */
+  public static final double G = 0.6180339887498949;
+  /** The silver-ratio constant S. */
+  public static final double S = 0.41421356237309515;
+
+  private Inputs() {}
+
+  /** {@code A[i, j]}. */
+  public static double a(long i, long j) {
+    return 0.5 + 0.5 * Math.sin(G * (double) i + (double) j);
+  }
+
+  /** {@code B[i, j]}. */
+  public static double b(long i, long j) {
+    return 0.5 + 0.5 * Math.cos(G * (double) i - (double) j);
+  }
+
+  /** {@code X[t, y, x]}, also {@code U[t, 0, y, x]}. */
+  public static double x(long t, long y, long x) {
+    return 0.5 + 0.5 * Math.sin(G * (double) t + S * (double) y + (double) x);
+  }
+
+  /** {@code V[t, 0, y, x]}. */
+  public static double v(long t, long y, long x) {
+    return 0.5 + 0.5 * Math.cos(G * (double) t - S * (double) y + (double) x);
+  }
+
+  /** The block of A starting at (i0, j0) of shape (rows, cols). */
+  public static NDArray aBlock(long i0, long j0, int rows, int cols) {
+    double[] d = new double[Math.multiplyExact(rows, cols)];
+    for (int r = 0; r < rows; r++) {
+      double gi = G * (double) (i0 + r);
+      int off = r * cols;
+      for (int c = 0; c < cols; c++) {
+        d[off + c] = 0.5 + 0.5 * Math.sin(gi + (double) (j0 + c));
+      }
+    }
+    return new NDArray(DType.FLOAT64, new long[] {rows, cols}, d);
+  }
+
+  /** The block of B starting at (i0, j0) of shape (rows, cols). */
+  public static NDArray bBlock(long i0, long j0, int rows, int cols) {
+    double[] d = new double[Math.multiplyExact(rows, cols)];
+    for (int r = 0; r < rows; r++) {
+      double gi = G * (double) (i0 + r);
+      int off = r * cols;
+      for (int c = 0; c < cols; c++) {
+        d[off + c] = 0.5 + 0.5 * Math.cos(gi - (double) (j0 + c));
+      }
+    }
+    return new NDArray(DType.FLOAT64, new long[] {rows, cols}, d);
+  }
+
+  /**
+   * The block of X (3-D, {@code dims} = 3) or U/V (4-D with a unit axis 1, {@code dims} = 4)
+   * starting at time t0 and spatial origin (y0, x0), of extent (nt, ny, nx) in (t, y, x).
+   *
+   * @param cosine false for X and U (sin, {@code + S*y}), true for V (cos, {@code - S*y})
+   */
+  public static NDArray txyBlock(boolean cosine, int dims, long t0, long y0, long x0, int nt,
+      int ny, int nx) {
+    double[] d = new double[Math.multiplyExact(Math.multiplyExact(nt, ny), nx)];
+    int k = 0;
+    for (int t = 0; t < nt; t++) {
+      double gt = G * (double) (t0 + t);
+      for (int y = 0; y < ny; y++) {
+        double sy = S * (double) (y0 + y);
+        double base = cosine ? gt - sy : gt + sy;
+        for (int x = 0; x < nx; x++) {
+          double arg = base + (double) (x0 + x);
+          d[k++] = 0.5 + 0.5 * (cosine ? Math.cos(arg) : Math.sin(arg));
+        }
+      }
+    }
+    long[] shape = dims == 4 ? new long[] {nt, 1, ny, nx} : new long[] {nt, ny, nx};
+    return new NDArray(DType.FLOAT64, shape, d);
+  }
+}

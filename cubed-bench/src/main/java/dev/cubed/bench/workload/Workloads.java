@@ -1,0 +1,118 @@
+package dev.cubed.bench.workload;
+
+import dev.cubed.bench.PeakRssMonitor;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The five workloads of BENCHMARKS.md and the runner that times one of them: it writes the stored
+ * inputs (cached, not timed), then times the workload's computation while {@link PeakRssMonitor}
+ * samples the RSS of this JVM and its descendants, and returns the {@link BenchResult}.
+ */
+public final class Workloads {
+  private static final Map<String, Workload> ALL = new LinkedHashMap<>();
+
+  static {
+    for (Workload w : List.of(new QuadraticMeans(), new Add(), new Matmul(), new Rechunk(),
+        new Reduce())) {
+      ALL.put(w.name(), w);
+    }
+  }
+
+  private Workloads() {}
+
+  /** The workload names, in BENCHMARKS.md's order. */
+  public static List<String> names() {
+    return List.copyOf(ALL.keySet());
+  }
+
+  /** The names of the executors available here: "threads" and any registered with ServiceLoader. */
+  public static List<String> executors() {
+    java.util.Set<String> names = new java.util.LinkedHashSet<>();
+    names.add("threads");
+    for (dev.cubed.runtime.Executor e
+        : java.util.ServiceLoader.load(dev.cubed.runtime.Executor.class)) {
+      names.add(e.name());
+    }
+    return List.copyOf(names);
+  }
+
+  /**
+   * The workload of a name.
+   *
+   * @throws IllegalArgumentException if there is none
+   */
+  public static Workload byName(String name) {
+    Workload w = ALL.get(name);
+    if (w == null) {
+      throw new IllegalArgumentException("bench: unknown workload '" + name + "' (known: "
+          + String.join(", ", ALL.keySet()) + ")");
+    }
+    return w;
+  }
+
+  /**
+   * Runs a workload at a named size ("small" or "medium").
+   *
+   * @throws IllegalArgumentException for an unknown workload or size
+   */
+  public static BenchResult run(String name, String size, BenchContext ctx) throws Exception {
+    Workload w = byName(name);
+    return run(w, size, w.params(size), ctx);
+  }
+
+  /** Runs a workload with explicit parameters, reported with size {@code sizeLabel}. */
+  public static BenchResult run(Workload w, String sizeLabel, Map<String, Long> params,
+      BenchContext ctx) throws Exception {
+    Files.createDirectories(ctx.workDir());
+    w.prepare(params, ctx);
+    System.gc();
+    resetPeakRss();
+    Outcome out;
+    long peak;
+    double wall;
+    try (PeakRssMonitor mon = PeakRssMonitor.start(20)) {
+      long t0 = System.nanoTime();
+      out = w.run(params, ctx);
+      wall = (System.nanoTime() - t0) / 1e9;
+      peak = mon.peakBytes();
+    }
+    Map<String, Object> sums = new LinkedHashMap<>(out.checksums());
+    sums.putAll(w.checksumsAfterTiming(params, ctx));
+    return new BenchResult(w.name(), sizeLabel, params, ctx.executorLabel(), ctx.workers(),
+        ctx.allowedMem(), wall, peak, out.intermediateBytes(), out.tasks(),
+        out.maxProjectedMem(), sums);
+  }
+
+  /** Resets the kernel's peak-RSS mark (VmHWM) so writing the inputs does not count; Linux only. */
+  private static void resetPeakRss() {
+    try {
+      Files.writeString(Path.of("/proc/self/clear_refs"), "5");
+    } catch (Exception | Error e) {
+      // not Linux or not permitted: the peak then includes the input-writing phase
+    }
+  }
+
+  /** Size parameters helper: pairs of name and value. */
+  static Map<String, Long> params(Object... kv) {
+    Map<String, Long> m = new LinkedHashMap<>();
+    for (int i = 0; i < kv.length; i += 2) {
+      m.put((String) kv[i], ((Number) kv[i + 1]).longValue());
+    }
+    return m;
+  }
+
+  /** Picks the small or medium parameters. */
+  static Map<String, Long> pick(String workload, String size, Map<String, Long> small,
+      Map<String, Long> medium) {
+    return switch (size) {
+      case "small" -> small;
+      case "medium" -> medium;
+      default -> throw new IllegalArgumentException("bench " + workload + ": unknown size '" + size
+          + "' (use small or medium)");
+    };
+  }
+}

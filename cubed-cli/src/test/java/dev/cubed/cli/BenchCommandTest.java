@@ -1,0 +1,66 @@
+package dev.cubed.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class BenchCommandTest {
+
+  static String[] run(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    CommandLine cl = new CommandLine(new Main());
+    cl.setOut(new PrintWriter(out));
+    cl.setErr(new PrintWriter(err));
+    cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
+      cmd.getErr().println("cubed " + cmd.getCommandName() + ": " + ex.getMessage());
+      return 1;
+    });
+    int code = cl.execute(args);
+    return new String[] {String.valueOf(code), out.toString(), err.toString()};
+  }
+
+  @Test
+  void printsOneJsonLineWithOverriddenParameters(@TempDir Path dir) throws Exception {
+    String[] r = run("bench", "reduce", "--size", "small", "--set", "n=6", "--set", "m=5",
+        "--set", "c=2", "--allowed-mem", "300MB", "--work-dir", dir.toString());
+    assertThat(r[0]).as(r[2]).isEqualTo("0");
+    assertThat(r[1].strip().lines().count()).isEqualTo(1);
+    JsonNode j = new ObjectMapper().readTree(r[1]);
+    assertThat(j.get("size").asText()).isEqualTo("small+n=6+m=5+c=2");
+    assertThat(j.get("params").get("n").asLong()).isEqualTo(6);
+    assertThat(j.get("allowed_mem").asLong()).isEqualTo(300_000_000L);
+    assertThat(j.get("checksums").has("argmax_weighted")).isTrue();
+  }
+
+  @Test
+  void refusesUnknownWorkloadAndParameter(@TempDir Path dir) {
+    String[] r = run("bench", "nope", "--work-dir", dir.toString());
+    assertThat(r[0]).isEqualTo("1");
+    assertThat(r[2]).contains("unknown workload 'nope'").contains("quadratic_means");
+    r = run("bench", "add", "--set", "q=3", "--work-dir", dir.toString());
+    assertThat(r[0]).isEqualTo("1");
+    assertThat(r[2]).contains("--set q is not a parameter").contains("n, m, c");
+  }
+
+  @Test
+  void parsesMemorySizes() {
+    assertThat(BenchCommand.parseBytes("2GB")).isEqualTo(2_000_000_000L);
+    assertThat(BenchCommand.parseBytes("1GiB")).isEqualTo(1L << 30);
+    assertThat(BenchCommand.parseBytes("1234")).isEqualTo(1234L);
+  }
+
+  @Test
+  void listsExecutors() {
+    String[] r = run("bench", "add", "--list-executors");
+    assertThat(r[0]).isEqualTo("0");
+    assertThat(r[1]).contains("threads");
+  }
+}
