@@ -438,17 +438,25 @@ public final class Xp {
     return reduce(x, Reductions.Op.SUM, axes, splitEvery, 0);
   }
 
-  /** Product over axes (all if none given). */
+  /** Product over axes (all if none given); complex products keep a complex128 state. */
   public static CubedArray prod(CubedArray x, int... axes) {
     return reduce(x, Reductions.Op.PROD, axes(axes), DEFAULT_SPLIT_EVERY, 0);
   }
 
-  /** Minimum over axes (all if none given). */
+  /**
+   * Minimum over axes (all if none given).
+   *
+   * @throws IllegalArgumentException for complex dtypes (not ordered)
+   */
   public static CubedArray min(CubedArray x, int... axes) {
     return reduce(x, Reductions.Op.MIN, axes(axes), DEFAULT_SPLIT_EVERY, 0);
   }
 
-  /** Maximum over axes (all if none given). */
+  /**
+   * Maximum over axes (all if none given).
+   *
+   * @throws IllegalArgumentException for complex dtypes (not ordered)
+   */
   public static CubedArray max(CubedArray x, int... axes) {
     return reduce(x, Reductions.Op.MAX, axes(axes), DEFAULT_SPLIT_EVERY, 0);
   }
@@ -493,22 +501,42 @@ public final class Xp {
     return reduce(x, Reductions.Op.ANY, axes(axes), DEFAULT_SPLIT_EVERY, 0);
   }
 
-  /** Inclusive cumulative sum along an axis (real dtypes; integers accumulate in int64). */
+  /**
+   * Inclusive cumulative sum along an axis (every dtype; integers and bool accumulate in int64,
+   * uint64 for unsigned), by block scans with the block totals scanned recursively.
+   *
+   * @throws IllegalArgumentException if the axis is out of range
+   */
   public static CubedArray cumulativeSum(CubedArray x, int axis) {
     return wrap(dev.cubed.core.Scans.cumulative(x.node(), dev.cubed.core.Scans.Op.SUM, axis), x);
   }
 
-  /** Inclusive cumulative product along an axis (real dtypes; integers accumulate in int64). */
+  /**
+   * Inclusive cumulative product along an axis (every dtype; integers and bool accumulate in
+   * int64, uint64 for unsigned), by block scans with the block totals scanned recursively.
+   *
+   * @throws IllegalArgumentException if the axis is out of range
+   */
   public static CubedArray cumulativeProd(CubedArray x, int axis) {
     return wrap(dev.cubed.core.Scans.cumulative(x.node(), dev.cubed.core.Scans.Op.PROD, axis), x);
   }
 
-  /** Index of the maximum along one axis (first occurrence; NaN counts as maximal). */
+  /**
+   * Index of the maximum along one axis (first occurrence; the first NaN wins, like NumPy); exact
+   * for every real dtype (int64/uint64 compared as integers).
+   *
+   * @throws IllegalArgumentException for complex dtypes (not ordered) or a bad axis
+   */
   public static CubedArray argmax(CubedArray x, int axis) {
     return reduce(x, Reductions.Op.ARGMAX, Axes.of(axis), DEFAULT_SPLIT_EVERY, 0);
   }
 
-  /** Index of the minimum along one axis (first occurrence; NaN counts as minimal). */
+  /**
+   * Index of the minimum along one axis (first occurrence; the first NaN wins, like NumPy); exact
+   * for every real dtype (int64/uint64 compared as integers).
+   *
+   * @throws IllegalArgumentException for complex dtypes (not ordered) or a bad axis
+   */
   public static CubedArray argmin(CubedArray x, int axis) {
     return reduce(x, Reductions.Op.ARGMIN, Axes.of(axis), DEFAULT_SPLIT_EVERY, 0);
   }
