@@ -12,6 +12,17 @@ final class ComplexReductions {
   private ComplexReductions() {}
 
   /**
+   * Whether {@code op} of a complex array goes through {@link #reduce}; the others (prod with a
+   * complex state; min/max/argmin/argmax, which reject complex) go to the tree reduction directly.
+   */
+  static boolean handles(Reductions.Op op) {
+    return switch (op) {
+      case SUM, MEAN, VAR, STD, ALL, ANY -> true;
+      default -> false;
+    };
+  }
+
+  /**
    * Complex reductions through real ones: sum and mean reduce the real and imaginary parts
    * separately; var = var(re) + var(im) (real), std its square root; all/any test x != 0.
    */

@@ -418,7 +418,7 @@ public final class Xp {
       int correction) {
     String name = op.name().toLowerCase();
     int[] ax = axes.resolve(name, x.ndim());
-    if (x.dtype().isComplex()) {
+    if (x.dtype().isComplex() && ComplexReductions.handles(op)) {
       return ComplexReductions.reduce(x, op, axes, splitEvery, correction);
     }
     return wrap(Reductions.reduce(x.node(), op, ax, axes.isKeepDims(), splitEvery, correction), x);
@@ -438,17 +438,25 @@ public final class Xp {
     return reduce(x, Reductions.Op.SUM, axes, splitEvery, 0);
   }
 
-  /** Product over axes (all if none given). */
+  /** Product over axes (all if none given); complex products keep a complex128 state. */
   public static CubedArray prod(CubedArray x, int... axes) {
     return reduce(x, Reductions.Op.PROD, axes(axes), DEFAULT_SPLIT_EVERY, 0);
   }
 
-  /** Minimum over axes (all if none given). */
+  /**
+   * Minimum over axes (all if none given).
+   *
+   * @throws IllegalArgumentException for complex dtypes (not ordered)
+   */
   public static CubedArray min(CubedArray x, int... axes) {
     return reduce(x, Reductions.Op.MIN, axes(axes), DEFAULT_SPLIT_EVERY, 0);
   }
 
-  /** Maximum over axes (all if none given). */
+  /**
+   * Maximum over axes (all if none given).
+   *
+   * @throws IllegalArgumentException for complex dtypes (not ordered)
+   */
   public static CubedArray max(CubedArray x, int... axes) {
     return reduce(x, Reductions.Op.MAX, axes(axes), DEFAULT_SPLIT_EVERY, 0);
   }
@@ -493,22 +501,42 @@ public final class Xp {
     return reduce(x, Reductions.Op.ANY, axes(axes), DEFAULT_SPLIT_EVERY, 0);
   }
 
-  /** Inclusive cumulative sum along an axis (real dtypes; integers accumulate in int64). */
+  /**
+   * Inclusive cumulative sum along an axis (every dtype; integers and bool accumulate in int64,
+   * uint64 for unsigned), by block scans with the block totals scanned recursively.
+   *
+   * @throws IllegalArgumentException if the axis is out of range
+   */
   public static CubedArray cumulativeSum(CubedArray x, int axis) {
     return wrap(dev.cubed.core.Scans.cumulative(x.node(), dev.cubed.core.Scans.Op.SUM, axis), x);
   }
 
-  /** Inclusive cumulative product along an axis (real dtypes; integers accumulate in int64). */
+  /**
+   * Inclusive cumulative product along an axis (every dtype; integers and bool accumulate in
+   * int64, uint64 for unsigned), by block scans with the block totals scanned recursively.
+   *
+   * @throws IllegalArgumentException if the axis is out of range
+   */
   public static CubedArray cumulativeProd(CubedArray x, int axis) {
     return wrap(dev.cubed.core.Scans.cumulative(x.node(), dev.cubed.core.Scans.Op.PROD, axis), x);
   }
 
-  /** Index of the maximum along one axis (first occurrence; NaN counts as maximal). */
+  /**
+   * Index of the maximum along one axis (first occurrence; the first NaN wins, like NumPy); exact
+   * for every real dtype (int64/uint64 compared as integers).
+   *
+   * @throws IllegalArgumentException for complex dtypes (not ordered) or a bad axis
+   */
   public static CubedArray argmax(CubedArray x, int axis) {
     return reduce(x, Reductions.Op.ARGMAX, Axes.of(axis), DEFAULT_SPLIT_EVERY, 0);
   }
 
-  /** Index of the minimum along one axis (first occurrence; NaN counts as minimal). */
+  /**
+   * Index of the minimum along one axis (first occurrence; the first NaN wins, like NumPy); exact
+   * for every real dtype (int64/uint64 compared as integers).
+   *
+   * @throws IllegalArgumentException for complex dtypes (not ordered) or a bad axis
+   */
   public static CubedArray argmin(CubedArray x, int axis) {
     return reduce(x, Reductions.Op.ARGMIN, Axes.of(axis), DEFAULT_SPLIT_EVERY, 0);
   }
@@ -563,14 +591,54 @@ public final class Xp {
     return wrap(Indexing.getItem(x.node(), index), x);
   }
 
-  /** Matrix product of 2-D arrays (contraction streamed block pair by block pair). */
+  /**
+   * Matrix product with the standard's rules (1-D operands as row/column vectors, batch axes
+   * broadcast). The contracted block index is kept as an extra axis and tree-summed; the first op's
+   * group size is automatic ({@code Contraction.AUTO}: no partial products are written when the
+   * output has at least 16 blocks), later rounds sum 4 per task.
+   *
+   * @throws IllegalArgumentException for 0-d or bool operands, misaligned or non-broadcasting shapes
+   */
   public static CubedArray matmul(CubedArray a, CubedArray b) {
     return wrap(Contraction.matmul(a.node(), b.node()), a);
   }
 
-  /** Tensor contraction over the paired axes. */
+  /**
+   * {@link #matmul(CubedArray, CubedArray)} summing {@code splitEvery} block products per task.
+   *
+   * @throws IllegalArgumentException also if splitEvery is below 2
+   */
+  public static CubedArray matmul(CubedArray a, CubedArray b, int splitEvery) {
+    checkSplit("matmul", splitEvery);
+    return wrap(Contraction.matmul(a.node(), b.node(), splitEvery), a);
+  }
+
+  /**
+   * Tensor contraction over the paired axes (result axes: a's free axes, then b's), with the
+   * automatic first-round group of {@link #matmul(CubedArray, CubedArray)}.
+   *
+   * @throws IllegalArgumentException if the axes are invalid, paired sizes differ or a dtype is bool
+   */
   public static CubedArray tensordot(CubedArray a, CubedArray b, int[] axesA, int[] axesB) {
     return wrap(Contraction.tensordot(a.node(), b.node(), axesA, axesB), a);
+  }
+
+  /**
+   * {@link #tensordot(CubedArray, CubedArray, int[], int[])} summing {@code splitEvery} block
+   * products per task.
+   *
+   * @throws IllegalArgumentException also if splitEvery is below 2
+   */
+  public static CubedArray tensordot(CubedArray a, CubedArray b, int[] axesA, int[] axesB,
+      int splitEvery) {
+    checkSplit("tensordot", splitEvery);
+    return wrap(Contraction.tensordot(a.node(), b.node(), axesA, axesB, splitEvery), a);
+  }
+
+  private static void checkSplit(String fn, int splitEvery) {
+    if (splitEvery < 2) {
+      throw new IllegalArgumentException(fn + ": splitEvery must be >= 2, got " + splitEvery);
+    }
   }
 
   // ------------------------------------------------------------------ creation (virtual)

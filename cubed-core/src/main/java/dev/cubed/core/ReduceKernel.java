@@ -9,8 +9,9 @@ import dev.cubed.nd.NDArray;
  * entries), {@code combine} merges two states, {@code finish} turns a state into the result.
  * States are int64/uint64 (integer sums, products, min/max, all/any) or float64: mean carries
  * (count, total), var/std carry (count, mean, M2) merged with Chan's formula, argmin/argmax carry
- * (index, value) with the block's offset added to local indices (values compared as doubles, so
- * int64 values beyond 2^53 may tie wrongly).
+ * (index, value) with the block's offset added to local indices: float64 states for floating inputs
+ * (NaN wins, like NumPy), int64/uint64 states for integer and bool inputs (values compared exactly,
+ * unsigned for unsigned inputs). Complex products carry a complex128 state.
  */
 final class ReduceKernel {
   private ReduceKernel() {}
@@ -33,10 +34,24 @@ final class ReduceKernel {
 
   /** The state dtype for a reduction of {@code in}. */
   static DType stateType(Kind k, DType in) {
+    if (in.isComplex()) {
+      if (k == Kind.PROD) {
+        return DType.COMPLEX128;
+      }
+      if (k == Kind.MIN || k == Kind.MAX || k.isArg()) {
+        throw new IllegalArgumentException(k.name().toLowerCase() + ": not defined for complex "
+            + "dtypes (got " + in + "); the standard orders only real values");
+      }
+    }
     ChunkMath.checkReal(k.name().toLowerCase(), in);
     switch (k) {
-      case MEAN, VAR, ARGMIN, ARGMAX:
+      case MEAN, VAR:
         return DType.FLOAT64;
+      case ARGMIN, ARGMAX:
+        if (in.isFloating()) {
+          return DType.FLOAT64;
+        }
+        return in.isUnsigned() ? DType.UINT64 : DType.INT64;
       case ALL, ANY:
         return DType.INT64;
       default:
@@ -50,7 +65,8 @@ final class ReduceKernel {
   /** The result dtype. */
   static DType resultType(Kind k, DType in) {
     return switch (k) {
-      case SUM, PROD -> in.isFloating() ? in : (in.isUnsigned() ? DType.UINT64 : DType.INT64);
+      case SUM, PROD -> in.isFloating() || in.isComplex() ? in
+          : (in.isUnsigned() ? DType.UINT64 : DType.INT64);
       case MIN, MAX -> in;
       case ALL, ANY -> DType.BOOL;
       case MEAN, VAR -> in.isFloating() ? in : DType.FLOAT64;
@@ -89,16 +105,20 @@ final class ReduceKernel {
       os[d] = red[d] ? 0 : stride;
       stride *= ks[d];
     }
-    boolean fl = st == DType.FLOAT64;
+    boolean cx = st == DType.COMPLEX128;
+    boolean fl = st == DType.FLOAT64 || cx;
     boolean unsigned = st == DType.UINT64;
-    boolean inFloat = block.dtype().isFloating();
     double[] ds = fl ? (double[]) state.data() : null;
     long[] ls = fl ? null : (long[]) state.data();
     double[] src = block.dtype() == DType.FLOAT64 ? (double[]) block.data() : null;
     boolean[] seen = new boolean[m];
     if (kind == Kind.PROD || kind == Kind.ALL) {
       java.util.Arrays.fill(seen, true);
-      if (fl) {
+      if (cx) {
+        for (int j = 0; j < m; j++) {
+          ds[2 * j] = 1.0;
+        }
+      } else if (fl) {
         java.util.Arrays.fill(ds, 1.0);
       } else {
         java.util.Arrays.fill(ls, 1L);
@@ -125,7 +145,14 @@ final class ReduceKernel {
               ls[o] = 1;
             }
           }
-          if (fl) {
+          if (cx) {
+            double xr = block.getDouble(i);
+            double xi = block.getImag(i);
+            double ar = ds[2 * o];
+            double ai = ds[2 * o + 1];
+            ds[2 * o] = ar * xr - ai * xi;
+            ds[2 * o + 1] = ar * xi + ai * xr;
+          } else if (fl) {
             ds[o] *= block.getDouble(i);
           } else {
             ls[o] *= block.getLong(i);
@@ -181,12 +208,20 @@ final class ReduceKernel {
           ds[o * 3 + 2] += delta * (v - mean);
         }
         case ARGMIN, ARGMAX -> {
-          double v = inFloat ? block.getDouble(i) : (block.dtype().isBool()
-              ? (block.getBoolean(i) ? 1 : 0) : (double) block.getLong(i));
-          if (!seen[o] || better(kind, v, ds[o * 2 + 1])) {
-            seen[o] = true;
-            ds[o * 2] = argOffset + idx[argAxis];
-            ds[o * 2 + 1] = v;
+          if (fl) {
+            double v = src != null ? src[i] : block.getDouble(i);
+            if (!seen[o] || better(kind, v, ds[o * 2 + 1])) {
+              seen[o] = true;
+              ds[o * 2] = argOffset + idx[argAxis];
+              ds[o * 2 + 1] = v;
+            }
+          } else {
+            long v = block.dtype().isBool() ? (block.getBoolean(i) ? 1 : 0) : block.getLong(i);
+            if (!seen[o] || betterLong(kind, v, ls[o * 2 + 1], unsigned)) {
+              seen[o] = true;
+              ls[o * 2] = argOffset + idx[argAxis];
+              ls[o * 2 + 1] = v;
+            }
           }
         }
         default -> throw new IllegalStateException();
@@ -226,11 +261,18 @@ final class ReduceKernel {
     return kind == Kind.ARGMAX ? v > c : v < c;
   }
 
+  /** Whether integer value v strictly beats the current best c. */
+  private static boolean betterLong(Kind kind, long v, long c, boolean unsigned) {
+    int cmp = unsigned ? Long.compareUnsigned(v, c) : Long.compare(v, c);
+    return kind == Kind.ARGMAX ? cmp > 0 : cmp < 0;
+  }
+
   /** Merges state b into state a (same shape) and returns a. */
   static NDArray combine(Kind kind, NDArray a, NDArray b) {
     int k = kind.fields();
     int m = a.size() / k;
-    boolean fl = a.dtype() == DType.FLOAT64;
+    boolean cx = a.dtype() == DType.COMPLEX128;
+    boolean fl = a.dtype() == DType.FLOAT64 || cx;
     boolean unsigned = a.dtype() == DType.UINT64;
     double[] da = fl ? (double[]) a.data() : null;
     double[] db = fl ? (double[]) b.data() : null;
@@ -246,7 +288,14 @@ final class ReduceKernel {
           }
         }
         case PROD -> {
-          if (fl) {
+          if (cx) {
+            double ar = da[2 * o];
+            double ai = da[2 * o + 1];
+            double br = db[2 * o];
+            double bi = db[2 * o + 1];
+            da[2 * o] = ar * br - ai * bi;
+            da[2 * o + 1] = ar * bi + ai * br;
+          } else if (fl) {
             da[o] *= db[o];
           } else {
             la[o] *= lb[o];
@@ -291,6 +340,15 @@ final class ReduceKernel {
           da[3 * o] = n;
         }
         case ARGMIN, ARGMAX -> {
+          if (!fl) {
+            long va = la[2 * o + 1];
+            long vb = lb[2 * o + 1];
+            if (betterLong(kind, vb, va, unsigned) || (va == vb && lb[2 * o] < la[2 * o])) {
+              la[2 * o] = lb[2 * o];
+              la[2 * o + 1] = vb;
+            }
+            break;
+          }
           double va = da[2 * o + 1];
           double vb = db[2 * o + 1];
           boolean takeB = better(kind, vb, va) || (!better(kind, va, vb)
@@ -317,7 +375,9 @@ final class ReduceKernel {
     for (int o = 0; o < m; o++) {
       switch (kind) {
         case SUM, PROD, MIN, MAX -> {
-          if (state.dtype() == DType.FLOAT64) {
+          if (state.dtype() == DType.COMPLEX128) {
+            r.setComplex(o, state.getDouble(o), state.getImag(o));
+          } else if (state.dtype() == DType.FLOAT64) {
             r.setDouble(o, state.getDouble(o));
           } else {
             r.setLong(o, ((long[]) state.data())[o]);
@@ -329,7 +389,8 @@ final class ReduceKernel {
           double v = state.getDouble(3 * o + 2) / (state.getDouble(3 * o) - correction);
           r.setDouble(o, sqrt ? Math.sqrt(v) : v);
         }
-        case ARGMIN, ARGMAX -> r.setLong(o, (long) state.getDouble(2 * o));
+        case ARGMIN, ARGMAX -> r.setLong(o, state.dtype() == DType.FLOAT64
+            ? (long) state.getDouble(2 * o) : ((long[]) state.data())[2 * o]);
         default -> throw new IllegalStateException();
       }
     }

@@ -33,7 +33,8 @@ import java.util.stream.Stream;
  * {@link #execute} checks memory first and then runs it.
  *
  * <p>Fusion: a computed array is stored when it is an output, has a user target, feeds a rechunk or
- * has more than one consumer, or when fusing it would break a limit: its consumer's task would read
+ * has more than one consumer (unless it is a cheap elementwise-like chain over virtual or stored
+ * arrays, which each consumer recomputes), or when fusing it would break a limit: its consumer's task would read
  * more than {@code maxInputBlocks} blocks or {@code maxSourceArrays} stored arrays, exceed
  * allowedMem, or read one of its blocks more than once over all tasks. Everything else is computed
  * inline (map fusion for chains, multiple-input fusion for several predecessors).
@@ -87,7 +88,8 @@ public final class Plan {
   private void decideFusion() {
     for (ArrayNode n : topo) {
       if (n instanceof ArrayNode.Computed c) {
-        if (isOutput(c) || c.target() != null || consumers.getOrDefault(c.name(), 0) > 1) {
+        if (isOutput(c) || c.target() != null
+            || (consumers.getOrDefault(c.name(), 0) > 1 && !shareable(c))) {
           materialized.add(c.name());
         }
       } else if (n instanceof ArrayNode.Rechunked r) {
@@ -135,6 +137,40 @@ public final class Plan {
         }
       }
     }
+  }
+
+  /**
+   * True if a computed array with several consumers is cheap enough to recompute inside each
+   * consumer instead of being stored: every op of its fused chain reads one block of each input per
+   * task (elementwise-like, no trees or streams), the chain starts from virtual or stored arrays,
+   * and no computed array inside the chain has several consumers itself (so recomputation does not
+   * nest: a block is computed at most once per consumer in a task, never exponentially often).
+   * Then several reductions of one input share its read (each reads the sources once) and nothing is
+   * written for it.
+   */
+  private boolean shareable(ArrayNode.Computed c) {
+    return cheapChain(c);
+  }
+
+  private boolean cheapChain(ArrayNode.Computed c) {
+    if (isOutput(c) || c.target() != null) {
+      return false;
+    }
+    for (int r : c.op().readsPerInput()) {
+      if (r != 1) {
+        return false;
+      }
+    }
+    for (ArrayNode in : c.inputs()) {
+      if (in instanceof ArrayNode.Computed ic) {
+        if (consumers.getOrDefault(ic.name(), 0) > 1 || !cheapChain(ic)) {
+          return false;
+        }
+      } else if (!(in instanceof ArrayNode.Virtual) && !(in instanceof ArrayNode.Stored)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private boolean fits(ArrayNode.Computed c) {

@@ -22,6 +22,12 @@ import java.util.logging.Logger;
  */
 public final class ThreadsExecutor implements Executor {
   private static final Logger LOG = Logger.getLogger(ThreadsExecutor.class.getName());
+  /**
+   * Stack size of worker threads (16 MiB): native BLAS/LAPACK routines called by block kernels can
+   * overflow the JVM's default 1 MiB thread stack on large blocks.
+   */
+  public static final long WORKER_STACK_BYTES = 16L << 20;
+
   private final int workers;
   private final int attempts;
   private volatile int lastConcurrency;
@@ -95,7 +101,7 @@ public final class ThreadsExecutor implements Executor {
       c.onComputeStart(new Events.ComputeStart(computeId, ops.size(), numTasks, start));
     }
     ExecutorService pool = Executors.newFixedThreadPool(conc, r -> {
-      Thread t = new Thread(r, "cubed-task");
+      Thread t = new Thread(null, r, "cubed-task", WORKER_STACK_BYTES);
       t.setDaemon(true);
       return t;
     });

@@ -72,4 +72,35 @@ class ThreadsExecutorTest {
         "op-end:a", "op-start:b", "task:b", "op-end:b", "compute-end:true");
     assertThat(Executor.byName("threads")).isInstanceOf(ThreadsExecutor.class);
   }
+
+  @Test
+  void workersHaveLargeStacksForNativeKernels() {
+    ThreadsExecutor ex = new ThreadsExecutor(1, 1);
+    int n = 600;
+    double[] d = new double[n * n];
+    java.util.Random rnd = new java.util.Random(7);
+    for (int i = 0; i < d.length; i++) {
+      d[i] = rnd.nextDouble();
+    }
+    for (int i = 0; i < n; i++) {
+      d[i * n + i] += n;
+    }
+    dev.cubed.nd.NDArray a = new dev.cubed.nd.NDArray(dev.cubed.nd.DType.FLOAT64,
+        new long[] {n, n}, d);
+    double[] err = new double[1];
+    Operation op = new Operation("inv", List.<long[]>of(new long[] {0}), k -> {
+      dev.cubed.nd.NDArray inv = dev.cubed.nd.Linalg.inv(a);
+      dev.cubed.nd.NDArray id = dev.cubed.nd.LinearAlgebra.matmul(a, inv);
+      double[] v = (double[]) id.data();
+      double e = 0;
+      for (int i = 0; i < n; i++) {
+        for (int j = 0; j < n; j++) {
+          e = Math.max(e, Math.abs(v[i * n + j] - (i == j ? 1 : 0)));
+        }
+      }
+      err[0] = e;
+    }, 0);
+    ex.execute("c-stack", List.of(op), List.of());
+    assertThat(err[0]).isLessThan(1e-9);
+  }
 }
