@@ -7,7 +7,6 @@ import dev.cubed.bench.workload.Workloads;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -100,30 +99,12 @@ final class BenchCommand implements Callable<Integer> {
     return 0;
   }
 
-  /** A memory size: bytes, or a number with B, KB, MB, GB, TB (powers of 1000) or KiB..TiB. */
+  /** A memory size as {@link dev.cubed.Spec#parseBytes} reads it, with the option named on error. */
   static long parseBytes(String text) {
-    String s = text.trim().toUpperCase(Locale.ROOT);
-    int i = 0;
-    while (i < s.length() && (Character.isDigit(s.charAt(i)) || s.charAt(i) == '.')) {
-      i++;
+    try {
+      return dev.cubed.Spec.parseBytes(text);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("bench: --allowed-mem: " + e.getMessage(), e);
     }
-    if (i == 0) {
-      throw new IllegalArgumentException("bench: --allowed-mem '" + text
-          + "' is not a memory size (expected e.g. 2GB, 500MB, 1GiB or a number of bytes)");
-    }
-    double mult = switch (s.substring(i).trim()) {
-      case "", "B" -> 1;
-      case "K", "KB" -> 1e3;
-      case "M", "MB" -> 1e6;
-      case "G", "GB" -> 1e9;
-      case "T", "TB" -> 1e12;
-      case "KIB" -> 1024.0;
-      case "MIB" -> 1024.0 * 1024;
-      case "GIB" -> 1024.0 * 1024 * 1024;
-      case "TIB" -> 1024.0 * 1024 * 1024 * 1024;
-      default -> throw new IllegalArgumentException("bench: --allowed-mem '" + text
-          + "' has an unknown unit (use B, KB, MB, GB, TB, KiB, MiB, GiB or TiB)");
-    };
-    return Math.round(Double.parseDouble(s.substring(0, i)) * mult);
   }
 }
