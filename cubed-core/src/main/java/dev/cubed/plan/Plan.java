@@ -352,6 +352,7 @@ public final class Plan {
     }
     Evaluator ev = new Evaluator(arrays);
     List<Operation> ops = new ArrayList<>();
+    Map<String, String> producer = new HashMap<>();
     for (ArrayNode n : topo) {
       if (n instanceof ArrayNode.Computed c && materialized.contains(c.name())) {
         ZarrArray z = c.target() != null ? c.target() : create(store, c.name(), c, c.chunks());
@@ -359,7 +360,8 @@ public final class Plan {
         PlanSummary.OpInfo info = info(c.name());
         List<long[]> keys = allBlocks(c.numBlocks());
         ops.add(new Operation(c.name(), keys, key -> z.writeChunk(key, ev.compute(c, key)),
-            info.projectedMem()));
+            info.projectedMem(), List.copyOf(producersRead(c, producer, new LinkedHashSet<>()))));
+        producer.put(c.name(), c.name());
       } else if (n instanceof ArrayNode.Rechunked r) {
         List<long[]> chain = rechunkChains.get(r.name());
         ZarrArray src = arrays.get(r.inputs().get(0).name());
@@ -374,10 +376,14 @@ public final class Plan {
           long[] region = RechunkPlanner.copyRegion(r.shape(), chain.get(k - 1), chain.get(k),
               r.dtype().itemSize(), cfg.rechunkBudget());
           String opName = r.name() + (chain.size() > 2 ? "-stage" + k : "");
-          ops.add(CopyOp.build(opName, src, dst, region, info(opName).projectedMem()));
+          List<String> deps = k == 1
+              ? List.copyOf(producersRead(r, producer, new LinkedHashSet<>()))
+              : List.of(ops.get(ops.size() - 1).name());
+          ops.add(CopyOp.build(opName, src, dst, region, info(opName).projectedMem(), deps));
           src = dst;
         }
         arrays.put(r.name(), src);
+        producer.put(r.name(), ops.get(ops.size() - 1).name());
       }
     }
     executor.execute(computeId, ops, callbacks);
@@ -394,6 +400,23 @@ public final class Plan {
     }
     deleteTree(dir);
     return results;
+  }
+
+  /**
+   * The ops whose output evaluating {@code n} reads: the producers of its stored inputs, looking
+   * through inputs that are fused into it (computed but not materialized).
+   */
+  private static Set<String> producersRead(ArrayNode n, Map<String, String> producer,
+      Set<String> acc) {
+    for (ArrayNode in : n.inputs()) {
+      String p = producer.get(in.name());
+      if (p != null) {
+        acc.add(p);
+      } else if (in instanceof ArrayNode.Computed) {
+        producersRead(in, producer, acc);
+      }
+    }
+    return acc;
   }
 
   private PlanSummary.OpInfo info(String name) {

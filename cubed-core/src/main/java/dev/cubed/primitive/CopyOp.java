@@ -33,6 +33,16 @@ public final class CopyOp {
    */
   public static Operation build(String name, ZarrArray source, ZarrArray target, long[] region,
       long projectedMem) {
+    return build(name, source, target, region, projectedMem, null);
+  }
+
+  /**
+   * Builds the copy operation with known dependencies (see {@link Operation#dependencies()}).
+   *
+   * @param region copy region shape, a multiple of the target's chunks (clipped at the edges)
+   */
+  public static Operation build(String name, ZarrArray source, ZarrArray target, long[] region,
+      long projectedMem, List<String> dependencies) {
     long[] shape = target.shape();
     long[] tc = target.chunks();
     int nd = shape.length;
@@ -73,6 +83,6 @@ public final class CopyOp {
         target.writeChunk(coords, chunk);
       }
     };
-    return new Operation(name, keys, fn, projectedMem);
+    return new Operation(name, keys, fn, projectedMem, dependencies);
   }
 }

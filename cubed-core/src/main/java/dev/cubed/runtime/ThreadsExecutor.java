@@ -3,11 +3,17 @@ package dev.cubed.runtime;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Logger;
 
 /**
@@ -16,7 +22,9 @@ import java.util.logging.Logger;
  * the last cause once a task exhausts its attempts. Concurrency is capped so that
  * {@code workers x largest projected task memory + baseline <= Runtime.maxMemory()}, where baseline
  * is the heap in use when the compute starts (re-measured after a GC before capping); a cap is
- * logged. Measured memory per task is the
+ * logged. Operations run as soon as the operations they depend on ({@link Operation#dependencies()})
+ * have finished, so independent operations share the workers; op events of independent operations
+ * may interleave. Measured memory per task is the
  * bytes its thread allocated (JVM thread allocation counter), which bounds from above what the task
  * could have held at once; it is not a peak.
  */
@@ -107,9 +115,7 @@ public final class ThreadsExecutor implements Executor {
     });
     Throwable error = null;
     try {
-      for (Operation op : ops) {
-        runOp(pool, op, callbacks);
-      }
+      new DagRun(pool, ops, callbacks).run();
     } catch (RuntimeException | Error e) {
       error = e;
       throw e;
@@ -122,28 +128,80 @@ public final class ThreadsExecutor implements Executor {
     }
   }
 
-  private void runOp(ExecutorService pool, Operation op, List<Callback> callbacks) {
-    long opStart = System.currentTimeMillis();
-    for (Callback c : callbacks) {
-      c.onOpStart(new Events.OpStart(op.name(), op.keys().size(), op.projectedMem(), opStart));
+  /**
+   * One compute's schedule: an operation's tasks are queued on the pool as soon as every operation
+   * it depends on has finished, so independent operations (e.g. the branches of a plan with several
+   * outputs) share the workers instead of running one after the other. The first failure cancels
+   * the rest and is rethrown.
+   */
+  private final class DagRun {
+    private final ExecutorService pool;
+    private final List<Operation> ops;
+    private final List<Callback> callbacks;
+    private final AtomicInteger[] waitingFor;
+    private final AtomicInteger[] tasksLeft;
+    private final List<List<Integer>> dependents = new ArrayList<>();
+    private final long[] opStart;
+    private final AtomicInteger opsLeft;
+    private final CompletableFuture<Void> done = new CompletableFuture<>();
+
+    DagRun(ExecutorService pool, List<Operation> ops, List<Callback> callbacks) {
+      this.pool = pool;
+      this.ops = ops;
+      this.callbacks = callbacks;
+      int n = ops.size();
+      waitingFor = new AtomicInteger[n];
+      tasksLeft = new AtomicInteger[n];
+      opStart = new long[n];
+      opsLeft = new AtomicInteger(n);
+      Map<String, Integer> index = new HashMap<>();
+      for (int i = 0; i < n; i++) {
+        dependents.add(new ArrayList<>());
+      }
+      for (int i = 0; i < n; i++) {
+        Operation op = ops.get(i);
+        Set<Integer> deps = new HashSet<>();
+        if (op.hasKnownDependencies()) {
+          for (String d : op.dependencies()) {
+            Integer j = index.get(d);
+            if (j == null) {
+              throw new IllegalArgumentException("threads executor: operation " + op.name()
+                  + " depends on '" + d + "', which is not an earlier operation of the plan");
+            }
+            deps.add(j);
+          }
+        } else {
+          for (int j = 0; j < i; j++) {
+            deps.add(j);
+          }
+        }
+        for (int j : deps) {
+          dependents.get(j).add(i);
+        }
+        waitingFor[i] = new AtomicInteger(deps.size());
+        tasksLeft[i] = new AtomicInteger(op.keys().size());
+        if (index.put(op.name(), i) != null) {
+          throw new IllegalArgumentException("threads executor: two operations are named "
+              + op.name());
+        }
+      }
     }
-    List<Future<?>> futures = new ArrayList<>(op.keys().size());
-    for (long[] key : op.keys()) {
-      futures.add(pool.submit(() -> {
-        runTask(op, key, callbacks);
-        return null;
-      }));
-    }
-    for (Future<?> f : futures) {
+
+    void run() {
+      if (ops.isEmpty()) {
+        return;
+      }
+      for (int i = 0; i < ops.size(); i++) {
+        if (waitingFor[i].get() == 0) {
+          startOp(i);
+        }
+      }
       try {
-        f.get();
+        done.get();
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted while running " + op.name(), e);
+        throw new IllegalStateException("interrupted while running the plan", e);
       } catch (ExecutionException e) {
-        for (Future<?> other : futures) {
-          other.cancel(true);
-        }
         Throwable c = e.getCause();
         if (c instanceof RuntimeException re) {
           throw re;
@@ -154,9 +212,60 @@ public final class ThreadsExecutor implements Executor {
         throw new IllegalStateException(c);
       }
     }
-    long opEnd = System.currentTimeMillis();
-    for (Callback c : callbacks) {
-      c.onOpEnd(new Events.OpEnd(op.name(), op.keys().size(), opStart, opEnd));
+
+    private void startOp(int i) {
+      if (done.isDone()) {
+        return;
+      }
+      Operation op = ops.get(i);
+      opStart[i] = System.currentTimeMillis();
+      for (Callback c : callbacks) {
+        c.onOpStart(new Events.OpStart(op.name(), op.keys().size(), op.projectedMem(),
+            opStart[i]));
+      }
+      if (op.keys().isEmpty()) {
+        finishOp(i);
+        return;
+      }
+      for (long[] key : op.keys()) {
+        try {
+          pool.execute(() -> runQueued(i, key));
+        } catch (RejectedExecutionException e) {
+          return; // the pool is shut down after a failure
+        }
+      }
+    }
+
+    private void runQueued(int i, long[] key) {
+      if (done.isDone()) {
+        return;
+      }
+      try {
+        runTask(ops.get(i), key, callbacks);
+      } catch (Throwable t) {
+        done.completeExceptionally(t);
+        pool.shutdownNow();
+        return;
+      }
+      if (tasksLeft[i].decrementAndGet() == 0) {
+        finishOp(i);
+      }
+    }
+
+    private void finishOp(int i) {
+      Operation op = ops.get(i);
+      long end = System.currentTimeMillis();
+      for (Callback c : callbacks) {
+        c.onOpEnd(new Events.OpEnd(op.name(), op.keys().size(), opStart[i], end));
+      }
+      for (int d : dependents.get(i)) {
+        if (waitingFor[d].decrementAndGet() == 0) {
+          startOp(d);
+        }
+      }
+      if (opsLeft.decrementAndGet() == 0) {
+        done.complete(null);
+      }
     }
   }
 

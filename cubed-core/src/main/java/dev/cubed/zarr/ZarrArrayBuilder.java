@@ -12,7 +12,8 @@ import java.util.Map;
  * Describes a new array; {@link #build()} validates the description and writes its metadata.
  *
  * <p>Defaults: Zarr format 3, dtype float64, chunks equal to the shape, fill value 0 (false for
- * bool), compression {@code zstd(1)} for v3 and {@code blosc(lz4, 5, byte shuffle)} for v2, C order,
+ * bool), compression {@link Compression#projectDefault()} (blosc-lz4 with byte shuffle, or zstd(1)
+ * where blosc's native library is missing), C order,
  * little endian, chunk key separator "/" (v3) or "." (v2), empty chunks skipped.
  */
 public final class ZarrArrayBuilder {
@@ -198,9 +199,7 @@ public final class ZarrArrayBuilder {
     }
     Object fill = FillValues.normalize(dtype, fillValue);
     boolean big = byteOrder == ByteOrder.BIG_ENDIAN && dtype.itemSize() > 1;
-    Compression comp = compression != null ? compression : zarrFormat == 3
-        ? Compression.zstd(1)
-        : Compression.blosc(Compression.BloscCodec.LZ4, 5, Compression.Shuffle.BYTE);
+    Compression comp = compression != null ? compression : Compression.projectDefault();
     ChunkCodec codec;
     String sep;
     if (zarrFormat == 2) {

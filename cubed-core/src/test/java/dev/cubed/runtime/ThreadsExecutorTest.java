@@ -74,6 +74,65 @@ class ThreadsExecutorTest {
   }
 
   @Test
+  void independentOpsRunConcurrentlyAndDependentsWait() {
+    // "a" cannot finish until "b" has run: with op-by-op execution this would time out
+    java.util.concurrent.CountDownLatch bRan = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.atomic.AtomicBoolean aSawB = new java.util.concurrent.atomic.AtomicBoolean();
+    AtomicInteger aDone = new AtomicInteger();
+    java.util.concurrent.atomic.AtomicBoolean cSawA = new java.util.concurrent.atomic.AtomicBoolean();
+    Operation a = new Operation("a", List.of(new long[] {0}), k -> {
+      aSawB.set(bRan.await(20, java.util.concurrent.TimeUnit.SECONDS));
+      aDone.incrementAndGet();
+    }, 10, List.of());
+    Operation b = new Operation("b", List.of(new long[] {0}), k -> bRan.countDown(), 10,
+        List.of());
+    Operation c = new Operation("c", List.of(new long[] {0}, new long[] {1}),
+        k -> cSawA.set(aDone.get() == 1), 10, List.of("a"));
+    new ThreadsExecutor(2, 1).execute("c3", List.of(a, b, c), List.of());
+    assertThat(aSawB).isTrue();
+    assertThat(cSawA).isTrue();
+  }
+
+  @Test
+  void unknownDependenciesMeanEveryEarlierOp() {
+    List<String> order = Collections.synchronizedList(new ArrayList<>());
+    Operation a = new Operation("a", List.of(new long[] {0}), k -> {
+      Thread.sleep(50);
+      order.add("a");
+    }, 10, List.of());
+    Operation b = new Operation("b", List.of(new long[] {0}), k -> order.add("b"), 10, List.of());
+    Operation c = new Operation("c", List.of(new long[] {0}), k -> order.add("c"), 10);
+    new ThreadsExecutor(2, 1).execute("c4", List.of(a, b, c), List.of());
+    assertThat(order).containsExactly("b", "a", "c");
+  }
+
+  @Test
+  void aDependencyOnALaterOrMissingOpIsRejected() {
+    Operation a = new Operation("a", List.of(new long[] {0}), k -> { }, 10, List.of("b"));
+    Operation b = new Operation("b", List.of(new long[] {0}), k -> { }, 10, List.of());
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+        () -> new ThreadsExecutor(1, 1).execute("c5", List.of(a, b), List.of()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("operation a depends on 'b'")
+        .hasMessageContaining("not an earlier operation");
+  }
+
+  @Test
+  void aFailureInOneBranchFailsTheComputeWithItsCause() {
+    AtomicInteger ran = new AtomicInteger();
+    Operation bad = new Operation("bad", List.of(new long[] {0}), k -> {
+      throw new java.io.IOException("disk on fire");
+    }, 10, List.of());
+    Operation after = new Operation("after", List.of(new long[] {0}), k -> ran.incrementAndGet(),
+        10, List.of("bad"));
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+        () -> new ThreadsExecutor(2, 2).execute("c6", List.of(bad, after), List.of()))
+        .isInstanceOf(TaskFailedException.class)
+        .hasRootCauseMessage("disk on fire");
+    assertThat(ran.get()).isZero();
+  }
+
+  @Test
   void workersHaveLargeStacksForNativeKernels() {
     ThreadsExecutor ex = new ThreadsExecutor(1, 1);
     int n = 600;

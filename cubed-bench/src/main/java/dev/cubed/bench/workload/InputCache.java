@@ -2,6 +2,7 @@ package dev.cubed.bench.workload;
 
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
+import dev.cubed.zarr.Compression;
 import dev.cubed.zarr.FileSystemStore;
 import dev.cubed.zarr.ZarrArray;
 import java.io.IOException;
@@ -38,10 +39,14 @@ final class InputCache {
 
   private InputCache() {}
 
-  /** The cache key of a workload at a size: {@code name-size-k1v1_k2v2...}. */
+  /**
+   * The cache key of a workload at a size: {@code name-size-k1v1_k2v2..._codec}, where codec names
+   * the project's default compression (a cache written with another default is not reused).
+   */
   static String key(String workload, String size, Map<String, Long> params) {
+    String codec = Compression.projectDefault().toString().replaceAll("[^A-Za-z0-9]+", "");
     return workload + "-" + size + "-" + params.entrySet().stream()
-        .map(e -> e.getKey() + e.getValue()).collect(Collectors.joining("_"));
+        .map(e -> e.getKey() + e.getValue()).collect(Collectors.joining("_")) + "_" + codec;
   }
 
   /**
