@@ -125,6 +125,10 @@ final class ReduceKernel {
       }
     }
     int n = block.size();
+    if (src != null && !cx && nd > 0 && (kind == Kind.SUM || kind == Kind.MEAN)) {
+      sumRows(kind == Kind.MEAN, src, ds, shape, os);
+      return state;
+    }
     long[] idx = new long[nd];
     int o = 0;
     for (int i = 0; i < n; i++) {
@@ -241,6 +245,59 @@ final class ReduceKernel {
           + ": zero-size reduction has no identity");
     }
     return state;
+  }
+
+  /**
+   * Sum (or count and sum, for mean) of a float64 block row by row along the last axis, adding in
+   * the same order as the general loop (so results are bit-identical) without its per-element
+   * dispatch and index arithmetic.
+   */
+  private static void sumRows(boolean mean, double[] src, double[] ds, long[] shape, long[] os) {
+    int nd = shape.length;
+    int len = (int) shape[nd - 1];
+    boolean lastReduced = os[nd - 1] == 0;
+    long rows = 1;
+    for (int d = 0; d < nd - 1; d++) {
+      rows *= shape[d];
+    }
+    if (len == 0 || rows == 0) {
+      return;
+    }
+    long[] idx = new long[nd];
+    int o = 0;
+    int i = 0;
+    for (long r = 0; r < rows; r++, i += len) {
+      if (lastReduced) {
+        double acc = mean ? ds[2 * o + 1] : ds[o];
+        for (int j = 0; j < len; j++) {
+          acc += src[i + j];
+        }
+        if (mean) {
+          ds[2 * o] += len;
+          ds[2 * o + 1] = acc;
+        } else {
+          ds[o] = acc;
+        }
+      } else if (mean) {
+        for (int j = 0; j < len; j++) {
+          ds[2 * (o + j)] += 1;
+          ds[2 * (o + j) + 1] += src[i + j];
+        }
+      } else {
+        for (int j = 0; j < len; j++) {
+          ds[o + j] += src[i + j];
+        }
+      }
+      for (int d = nd - 2; d >= 0; d--) {
+        idx[d]++;
+        o += (int) os[d];
+        if (idx[d] < shape[d]) {
+          break;
+        }
+        o -= (int) (os[d] * shape[d]);
+        idx[d] = 0;
+      }
+    }
   }
 
   private static boolean truthy(NDArray b, int i) {

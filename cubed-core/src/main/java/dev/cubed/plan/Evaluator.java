@@ -49,7 +49,8 @@ final class Evaluator implements Serializable {
         ArrayNode in = ins.get(i);
         BlockKeys k = keys.get(i);
         if (k instanceof BlockKeys.One one) {
-          args.add(block(in, one.key()));
+          NDArray same = sameBlockAsEarlierArg(ins, keys, args, i);
+          args.add(same != null ? same : block(in, one.key()));
         } else if (k instanceof BlockKeys.Many many) {
           List<NDArray> l = new ArrayList<>();
           for (long[] kk : many.keys()) {
@@ -81,6 +82,23 @@ final class Evaluator implements Serializable {
     }
     throw new IllegalStateException(node.name() + " is not stored: rechunked arrays must be "
         + "materialized before they are read");
+  }
+
+  /**
+   * The block already passed as an earlier argument when input {@code i} is the same node read at
+   * the same single key (e.g. {@code x * x}): it is read or computed once, not twice. Block
+   * functions never modify their arguments, so sharing is safe.
+   */
+  private static NDArray sameBlockAsEarlierArg(List<ArrayNode> ins, List<BlockKeys> keys,
+      List<Object> args, int i) {
+    long[] key = ((BlockKeys.One) keys.get(i)).key();
+    for (int j = 0; j < i; j++) {
+      if (ins.get(j) == ins.get(i) && keys.get(j) instanceof BlockKeys.One o
+          && Arrays.equals(o.key(), key)) {
+        return (NDArray) args.get(j);
+      }
+    }
+    return null;
   }
 
   private static NDArray check(ArrayNode node, long[] coords, NDArray out) {
