@@ -6,6 +6,7 @@
 # Usage: scripts/perf/run-scaling.sh [--base-t T] [--spatial small|medium] [--runs N]
 # Environment: ALLOWED_MEM (default 500MB), WORKERS (default 2), CUBED_HEAP (default 4g), WORK_DIR.
 set -euo pipefail
+export MALLOC_MMAP_THRESHOLD_="${MALLOC_MMAP_THRESHOLD_:-1048576}"  # as ./cubed sets it
 cd "$(dirname "$0")/../.."
 base=50
 spatial=small
@@ -34,7 +35,7 @@ for k in 0 1 2 3; do
   t=$((base << k))
   for r in $(seq "$runs"); do
     echo "== quadratic_means T=$t run $r" >&2
-    java -Xmx"$heap" -XX:+UseParallelGC ${CUBED_JAVA_OPTS:-} -cp "$cp" dev.cubed.cli.Main bench \
+    java -Xmx"$heap" -XX:+UseParallelGC -Djdk.nio.maxCachedBufferSize=1048576 ${CUBED_JAVA_OPTS:-} -cp "$cp" dev.cubed.cli.Main bench \
       quadratic_means --size "$spatial" --set T="$t" --workers "$workers" --allowed-mem "$allowed" \
       "${wd[@]}" >> "$results"
   done

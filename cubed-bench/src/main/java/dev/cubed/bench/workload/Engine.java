@@ -34,7 +34,9 @@ final class Engine {
   private long intermediateBytes;
 
   Engine(BenchContext ctx) {
-    Spec spec = Spec.builder().workDir(ctx.workDir()).allowedMem(ctx.allowedMem()).build();
+    // reservedMem as the environment sets it (CUBED_SPEC_RESERVED_MEM), default 100 MB
+    Spec spec = Spec.builder().workDir(ctx.workDir()).allowedMem(ctx.allowedMem())
+        .reservedMem(Spec.fromEnv().reservedMem()).build();
     this.cfg = new PlanConfig(spec.workDir(), spec.allowedMem(), spec.reservedMem(),
         ctx.fusion() == BenchContext.Fusion.OFF ? 0 : spec.maxInputBlocks(),
         spec.maxSourceArrays(), 1, 1);
