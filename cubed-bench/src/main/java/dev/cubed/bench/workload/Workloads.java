@@ -68,6 +68,7 @@ public final class Workloads {
   public static BenchResult run(Workload w, String sizeLabel, Map<String, Long> params,
       BenchContext ctx) throws Exception {
     Files.createDirectories(ctx.workDir());
+    LibraryInit.ensure(ctx);
     w.prepare(params, ctx);
     System.gc();
     resetPeakRss();
