@@ -16,7 +16,8 @@ import java.util.Map;
 
 /**
  * add: C = A + B of shape (n, m) with chunks (c, c), generated chunk by chunk and written to Zarr
- * (under {@code workDir/outputs}); then sum(C) read back in a second compute. Checksum: sum.
+ * (under {@code workDir/outputs}); then sum(C) read back in a second compute. Checksum: sum. A
+ * stale C is removed before timing and C itself after it.
  */
 final class Add implements Workload {
   @Override
@@ -42,8 +43,7 @@ final class Add implements Workload {
     ArrayNode b = Engine.generated("B", shape, chunks,
         (s, bs) -> Inputs.bBlock(s[0], s[1], (int) bs[0], (int) bs[1]));
     ArrayNode sum = Core.elemwise("add", bl -> Elementwise.add(bl[0], bl[1]), DType.FLOAT64, a, b);
-    Path out = ctx.outputsDir().resolve(InputCache.key(name(), "out", p));
-    InputCache.deleteTree(out);
+    Path out = outDir(p, ctx);
     Files.createDirectories(out);
     ZarrArray target = ZarrArray.create(new FileSystemStore(out), "C").shape(shape).chunks(chunks)
         .dtype(DType.FLOAT64).overwrite().build();
@@ -54,7 +54,24 @@ final class Add implements Workload {
         new int[] {0, 1}, false, 4, 0));
     Map<String, Object> sums = new LinkedHashMap<>();
     sums.put("sum", Checksums.sum(r.get(0)));
-    InputCache.deleteTree(out);
     return engine.outcome(sums);
+  }
+
+  private Path outDir(Map<String, Long> p, BenchContext ctx) {
+    return ctx.outputsDir().resolve(InputCache.key(name(), "out", p));
+  }
+
+  /** Removes a stale C of an earlier run (not timed). */
+  @Override
+  public void prepare(Map<String, Long> p, BenchContext ctx) throws Exception {
+    InputCache.deleteTree(outDir(p, ctx));
+  }
+
+  /** Removes C after the timed phase; no further checksums. */
+  @Override
+  public Map<String, Object> checksumsAfterTiming(Map<String, Long> p, BenchContext ctx)
+      throws Exception {
+    InputCache.deleteTree(outDir(p, ctx));
+    return Map.of();
   }
 }

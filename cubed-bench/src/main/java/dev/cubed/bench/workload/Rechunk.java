@@ -44,6 +44,7 @@ final class Rechunk implements Workload {
   @Override
   public void prepare(Map<String, Long> p, BenchContext ctx) throws Exception {
     inputs(p, ctx);
+    InputCache.deleteTree(ctx.outputsDir().resolve(InputCache.key(name(), "out", p)));
   }
 
   @Override
@@ -51,7 +52,6 @@ final class Rechunk implements Workload {
     ZarrArray src = InputCache.open(inputs(p, ctx), "X");
     long[] chunks = {p.get("T"), p.get("yc"), p.get("xc")};
     Path out = ctx.outputsDir().resolve(InputCache.key(name(), "out", p));
-    InputCache.deleteTree(out);
     Files.createDirectories(out);
     ZarrArray target = ZarrArray.create(new FileSystemStore(out), "out").shape(src.shape())
         .chunks(chunks).dtype(DType.FLOAT64).overwrite().build();
