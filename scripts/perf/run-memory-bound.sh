@@ -9,13 +9,11 @@
 # engine's own live data: plan, Zarr metadata, buffers of the result) is enough for the whole
 # compute, so each run below gets exactly that heap (-Xmx). If the memory model under-estimated a
 # task, the run would fail with OutOfMemoryError or the executor would cap its concurrency (it
-# logs that); neither may happen. The bound then promised for the process is
-#   Xmx + NON_HEAP + WORKERS x 2 x largest chunk
-# where NON_HEAP (256 MB) is the JVM's own baseline (JIT code, metaspace, GC structures, thread
-# stacks, native libraries; NativeMemoryTracking measured 80-150 MB on these heaps) and the last
-# term the native codec's transient buffers outside the heap (blosc's JNI binding copies the input
-# and output of each call: at most two chunk-sized buffers per running task; the launcher's fixed
-# glibc mmap threshold returns them to the OS when freed). Peak RSS (VmHWM) must stay below it.
+# logs that); neither may happen. The bound then promised for the process is Xmx + NON_HEAP, the
+# JVM's own baseline (JIT code, metaspace, GC structures, thread stacks, native libraries: 256 MB,
+# above the 80-150 MB NativeMemoryTracking measured on these heaps). Codecs add nothing outside the
+# heap: the default blosc-lz4 runs in Java on heap arrays and zstd-jni works on pinned heap arrays.
+# Peak RSS (VmHWM of the JVM) must stay below the bound.
 #
 # Usage: scripts/perf/run-memory-bound.sh [--sizes "small medium"] [--only "add reduce"]
 # Environment: WORKERS (default 2), HEAP_BASE_MB (default 192), NON_HEAP_MB (default 256),

@@ -247,11 +247,19 @@ final class BytesCodecs {
     }
   }
 
-  /** Blosc 1 (via blosc-java). */
+  /**
+   * Blosc 1. LZ4 with no or byte shuffle is encoded and decoded in Java ({@link JavaBlosc}: no
+   * native buffers outside the heap, works without the native library); other compressors and bit
+   * shuffle go through the native blosc-java binding.
+   */
   record Blosc(Compression.BloscCodec cname, int clevel, Compression.Shuffle shuffle,
       int typeSize, int blockSize) implements BytesCodec {
     @Override
     public byte[] encode(byte[] in) {
+      if (cname == Compression.BloscCodec.LZ4 && shuffle != Compression.Shuffle.BIT) {
+        return JavaBlosc.compress(in, typeSize, clevel, shuffle == Compression.Shuffle.BYTE,
+            blockSize);
+      }
       return com.scalableminds.bloscjava.Blosc.compress(in, typeSize,
           Compressor.fromString(cname.id()), clevel,
           com.scalableminds.bloscjava.Blosc.Shuffle.fromInt(shuffle.v2Code), blockSize, 1);
@@ -273,9 +281,17 @@ final class BytesCodecs {
       if (nbytes > maxOut) {
         throw tooBig(where, "blosc", nbytes, maxOut);
       }
+      if (JavaBlosc.canDecode(in)) {
+        return JavaBlosc.decompress(in, where);
+      }
       byte[] out;
       try {
         out = com.scalableminds.bloscjava.Blosc.decompress(in);
+      } catch (UnsatisfiedLinkError e) {
+        throw new UnsupportedOperationException(where + ": this blosc chunk uses compressor code "
+            + ((in[2] & 0xFF) >>> 5) + (((in[2] & 0x4) != 0) ? " with bit shuffle" : "")
+            + ", which needs the native blosc library, and it does not load on this platform ("
+            + e.getMessage() + "); LZ4 with no or byte shuffle is decoded without it", e);
       } catch (RuntimeException e) {
         throw new ZarrFormatException(where + ": corrupt blosc data: " + e.getMessage(), e);
       }

@@ -86,30 +86,13 @@ public final class Compression implements Serializable {
   }
 
   /**
-   * The project's default for new arrays: {@code blosc(lz4, 5, byte shuffle)} (zarr-python 2's
-   * default, readable by zarr-python 2 and 3) when the blosc native library loads on this platform,
-   * otherwise {@code zstd(1)}. Blosc-lz4 with shuffle decodes float data several times faster than
-   * zstd (docs/perf/zarr.md), which matters most for the engine's intermediate arrays.
+   * The project's default for new arrays: {@code blosc(lz4, 5, byte shuffle)}, zarr-python 2's
+   * default, readable by zarr-python 2 and 3. This variant is encoded and decoded in Java (LZ4 via
+   * lz4-java), so it needs no native library and no buffers outside the heap; it writes and reads
+   * float data several times faster than {@code zstd(1)} (docs/perf/zarr.md).
    */
   public static Compression projectDefault() {
-    return BloscProbe.AVAILABLE ? blosc(BloscCodec.LZ4, 5, Shuffle.BYTE) : zstd(1);
-  }
-
-  /** Whether blosc's native library works here (probed once with a tiny round trip). */
-  private static final class BloscProbe {
-    static final boolean AVAILABLE = probe();
-
-    private static boolean probe() {
-      try {
-        byte[] in = new byte[64];
-        byte[] c = com.scalableminds.bloscjava.Blosc.compress(in, 8,
-            com.scalableminds.bloscjava.Blosc.Compressor.fromString("lz4"), 5,
-            com.scalableminds.bloscjava.Blosc.Shuffle.fromInt(1), 0, 1);
-        return com.scalableminds.bloscjava.Blosc.decompress(c).length == in.length;
-      } catch (Throwable e) {
-        return false;
-      }
-    }
+    return blosc(BloscCodec.LZ4, 5, Shuffle.BYTE);
   }
 
   /** No compression. */
