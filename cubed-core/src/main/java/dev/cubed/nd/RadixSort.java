@@ -1,7 +1,6 @@
 package dev.cubed.nd;
 
 import java.util.concurrent.ForkJoinPool;
-import java.util.stream.IntStream;
 
 /**
  * Stable sorting of unsigned 64-bit keys, optionally carrying an {@code int} payload (the original
@@ -16,10 +15,23 @@ import java.util.stream.IntStream;
  *       are small enough to stay in cache, which is what makes 10^7 doubles fast.
  * </ul>
  * Every stage is stable, which argsort, descending sorts and unique need. Inputs of at least 2^20
- * keys sort their top-level buckets in parallel on the common fork-join pool.
+ * keys sort their top-level buckets in parallel on a pool with one thread per processor.
  */
 final class RadixSort {
   private static final int PARALLEL_MIN = 1 << 20;
+  /**
+   * Pool for the bucket phase of large sorts: one thread per processor (the common pool keeps one
+   * processor for the caller, i.e. a single thread on a 2-core machine). Daemon threads, created on
+   * first use.
+   */
+  private static final ForkJoinPool POOL = new ForkJoinPool(
+      Math.max(1, Runtime.getRuntime().availableProcessors()), p -> {
+        java.util.concurrent.ForkJoinWorkerThread t =
+            ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(p);
+        t.setDaemon(true);
+        t.setName("cubed-sort-" + t.getPoolIndex());
+        return t;
+      }, null, false);
   private RadixSort() {}
 
   private static final int SMALL = 48;
@@ -57,10 +69,13 @@ final class RadixSort {
       insertion(a, ap, from, to);
       return;
     }
+    boolean par = depth == 0 && n >= PARALLEL_MIN && POOL.getParallelism() > 1;
     long first = a[from];
-    long diff = 0;
-    for (int i = from + 1; i < to; i++) {
-      diff |= a[i] ^ first;
+    long diff = par ? parallelDiff(a, from, to) : 0;
+    if (!par) {
+      for (int i = from + 1; i < to; i++) {
+        diff |= a[i] ^ first;
+      }
     }
     if (diff == 0) {
       return;
@@ -79,6 +94,10 @@ final class RadixSort {
     if (start == null || start.length < 2 * buckets + 1) {
       start = new int[2 * (1 << (depth == 0 ? MSD_BITS : 11)) + 1];
       countPool[depth] = start;
+    }
+    if (par) {
+      parallelDistribute(a, ap, b, bp, from, to, shift, mask, start);
+      return;
     }
     java.util.Arrays.fill(start, 0, buckets, 0);
     for (int i = from; i < to; i++) {
@@ -113,12 +132,118 @@ final class RadixSort {
     if (shift == 0) {
       return;
     }
-    if (depth == 0 && n >= PARALLEL_MIN && ForkJoinPool.getCommonPoolParallelism() > 1) {
+    if (depth == 0 && n >= PARALLEL_MIN && POOL.getParallelism() > 1) {
       sortBucketsInParallel(a, ap, b, bp, start, buckets, n);
       return;
     }
     // bucket bounds must survive the recursion, which reuses deeper pool slots only
     sortBuckets(a, ap, b, bp, start, 0, buckets, depth, countPool);
+  }
+
+  /** OR of {@code a[i] ^ a[from]} over the range, computed in parallel parts. */
+  private static long parallelDiff(long[] a, int from, int to) {
+    long first = a[from];
+    long[] d = new long[POOL.getParallelism()];
+    runParts(from, to, d.length, (p, lo, hi) -> {
+      long x = 0;
+      for (int i = lo; i < hi; i++) {
+        x |= a[i] ^ first;
+      }
+      d[p] = x;
+    });
+    long diff = 0;
+    for (long x : d) {
+      diff |= x;
+    }
+    return diff;
+  }
+
+  /**
+   * The top-level MSD pass in parallel: each part of the range counts its digits, parts get
+   * consecutive write positions inside every bucket (part 0 first, so the pass stays stable) and
+   * scatter into {@code b}; the result is copied back to {@code a} and the buckets are sorted in
+   * parallel. {@code start} receives the bucket bounds.
+   */
+  private static void parallelDistribute(long[] a, int[] ap, long[] b, int[] bp, int from, int to,
+      int shift, int mask, int[] start) {
+    int parts = POOL.getParallelism();
+    int buckets = mask + 1;
+    int[][] count = new int[parts][buckets];
+    runParts(from, to, parts, (p, lo, hi) -> {
+      int[] c = count[p];
+      for (int i = lo; i < hi; i++) {
+        c[(int) (a[i] >>> shift) & mask]++;
+      }
+    });
+    int sum = from;
+    for (int k = 0; k < buckets; k++) {
+      start[k] = sum;
+      for (int p = 0; p < parts; p++) {
+        int t = count[p][k];
+        count[p][k] = sum;
+        sum += t;
+      }
+    }
+    start[buckets] = to;
+    runParts(from, to, parts, (p, lo, hi) -> {
+      int[] w = count[p];
+      if (ap == null) {
+        for (int i = lo; i < hi; i++) {
+          long k = a[i];
+          b[w[(int) (k >>> shift) & mask]++] = k;
+        }
+      } else {
+        for (int i = lo; i < hi; i++) {
+          long k = a[i];
+          int q = w[(int) (k >>> shift) & mask]++;
+          b[q] = k;
+          bp[q] = ap[i];
+        }
+      }
+    });
+    runParts(from, to, parts, (p, lo, hi) -> {
+      System.arraycopy(b, lo, a, lo, hi - lo);
+      if (ap != null) {
+        System.arraycopy(bp, lo, ap, lo, hi - lo);
+      }
+    });
+    if (shift > 0) {
+      sortBucketsInParallel(a, ap, b, bp, start, buckets, to - from);
+    }
+  }
+
+  /** A piece of work on the part {@code [lo, hi)} of a range. */
+  private interface Part {
+    void run(int part, int lo, int hi);
+  }
+
+  /** Runs {@code parts} equal parts of {@code [from, to)} on the pool and waits for them. */
+  private static void runParts(int from, int to, int parts, Part job) {
+    java.util.List<java.util.concurrent.Callable<Void>> jobs = new java.util.ArrayList<>();
+    long n = to - from;
+    for (int p = 0; p < parts; p++) {
+      int part = p;
+      int lo = (int) (from + n * p / parts);
+      int hi = (int) (from + n * (p + 1) / parts);
+      jobs.add(() -> {
+        job.run(part, lo, hi);
+        return null;
+      });
+    }
+    invokeAll(jobs);
+  }
+
+  private static void invokeAll(java.util.List<java.util.concurrent.Callable<Void>> jobs) {
+    for (java.util.concurrent.Future<Void> f : POOL.invokeAll(jobs)) {
+      try {
+        f.get();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("sort interrupted", e);
+      } catch (java.util.concurrent.ExecutionException e) {
+        throw new IllegalStateException("sort: a parallel part failed", e.getCause());
+      }
+    }
   }
 
   private static void sortBuckets(long[] a, int[] ap, long[] b, int[] bp, int[] start, int kFrom,
@@ -142,7 +267,7 @@ final class RadixSort {
    */
   private static void sortBucketsInParallel(long[] a, int[] ap, long[] b, int[] bp, int[] start,
       int buckets, int n) {
-    int parts = Math.min(4 * ForkJoinPool.getCommonPoolParallelism(), 64);
+    int parts = Math.min(4 * POOL.getParallelism(), 64);
     int[] cut = new int[parts + 1];
     int k = 0;
     for (int p = 1; p < parts; p++) {
@@ -154,11 +279,18 @@ final class RadixSort {
     }
     cut[parts] = buckets;
     int[] cuts = cut;
-    IntStream.range(0, parts).parallel().forEach(p -> {
-      if (cuts[p] < cuts[p + 1]) {
-        sortBuckets(a, ap, b, bp, start, cuts[p], cuts[p + 1], 1, new int[8][]);
+    java.util.List<java.util.concurrent.Callable<Void>> jobs = new java.util.ArrayList<>();
+    for (int p = 0; p < parts; p++) {
+      int lo = cuts[p];
+      int hi = cuts[p + 1];
+      if (lo < hi) {
+        jobs.add(() -> {
+          sortBuckets(a, ap, b, bp, start, lo, hi, 1, new int[8][]);
+          return null;
+        });
       }
-    });
+    }
+    invokeAll(jobs);
   }
 
   /**
