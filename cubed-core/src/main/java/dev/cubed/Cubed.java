@@ -37,9 +37,20 @@ public final class Cubed {
     return new CubedArray(Core.fromArray(a, chunks), spec);
   }
 
+  /**
+   * An array holding in-memory data split into blocks of explicit sizes per axis (Dask form, e.g.
+   * {@code {{4, 4, 2}, {5}}} for shape (10, 5)); the data is not copied.
+   *
+   * @throws IllegalArgumentException if a list does not add up to its axis or has a size below 1
+   */
+  public static CubedArray fromArray(NDArray a, long[][] blockSizes, Spec spec) {
+    return new CubedArray(Core.fromArray(a, dev.cubed.plan.ChunkGrid.of(a.shape(), blockSizes)),
+        spec);
+  }
+
   /** {@link #fromArray} with the whole array as one chunk. */
   public static CubedArray asarray(NDArray a, Spec spec) {
-    return fromArray(a, null, spec);
+    return fromArray(a, (long[]) null, spec);
   }
 
   /** Plans the given arrays together (common work shared) under the first array's spec. */

@@ -44,27 +44,30 @@ public final class CubedArray {
     return node.dtype();
   }
 
-  /** The chunk shape (edge chunks clipped). */
+  /**
+   * The chunk shape: the regular chunk size (edge chunks clipped), or for irregular chunks (made by
+   * concat, slicing or an explicit rechunk) the largest block along each axis.
+   */
   public long[] chunkShape() {
     return node.chunks();
   }
 
   /**
-   * The chunks in Dask form: for each axis, the size of every block along it (the last one may be
-   * smaller).
+   * The chunks in Dask form: for each axis, the size of every block along it. Regular chunks have
+   * equal blocks except a smaller last one; operations such as {@code concat} and slicing with
+   * step 1 produce irregular ones (each of their tasks reads exactly one input block).
    */
   public long[][] chunks() {
-    long[] s = node.shape();
-    long[] c = node.chunks();
-    long[] nb = node.numBlocks();
-    long[][] r = new long[s.length][];
-    for (int i = 0; i < s.length; i++) {
-      r[i] = new long[(int) nb[i]];
-      for (int j = 0; j < nb[i]; j++) {
-        r[i][j] = Math.min(c[i], s[i] - j * c[i]);
-      }
+    long[][] r = new long[node.shape().length][];
+    for (int i = 0; i < r.length; i++) {
+      r[i] = node.chunkGrid().sizes(i);
     }
     return r;
+  }
+
+  /** Whether the chunks are regular (see {@link #chunks()}). */
+  public boolean hasRegularChunks() {
+    return node.isRegular();
   }
 
   /** Number of blocks along each axis. */
@@ -154,6 +157,11 @@ public final class CubedArray {
   /** Rechunks to the given chunk shape (-1 = whole axis). */
   public CubedArray rechunk(long... chunks) {
     return Xp.rechunk(this, chunks);
+  }
+
+  /** Rechunks to explicit block sizes per axis (Dask form; see {@link Xp#rechunk(CubedArray, long[][])}). */
+  public CubedArray rechunk(long[][] blockSizes) {
+    return Xp.rechunk(this, blockSizes);
   }
 
   /** Converts the dtype. */

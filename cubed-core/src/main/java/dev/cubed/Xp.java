@@ -12,6 +12,7 @@ import dev.cubed.nd.Index;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import dev.cubed.plan.ArrayNode;
+import dev.cubed.plan.ChunkGrid;
 
 /**
  * The Array API facade over lazy {@link CubedArray}s (names in lowerCamelCase). Elementwise
@@ -410,6 +411,17 @@ public final class Xp {
   /** Rechunks (multistage, bounded memory); -1 keeps an axis whole. */
   public static CubedArray rechunk(CubedArray x, long... chunks) {
     return wrap(Core.rechunk(x.node(), chunks), x);
+  }
+
+  /**
+   * Rechunks to explicit block sizes per axis (Dask form, e.g. {@code {{4, 4, 2}, {5}}}). Regular
+   * lists take the multistage path; irregular ones a single step whose tasks read the input blocks
+   * they overlap (refused by the memory check if those do not fit).
+   *
+   * @throws IllegalArgumentException if a list does not add up to its axis or has a size below 1
+   */
+  public static CubedArray rechunk(CubedArray x, long[][] blockSizes) {
+    return wrap(Core.rechunk(x.node(), ChunkGrid.of(x.shape(), blockSizes)), x);
   }
 
   // ------------------------------------------------------------------ reductions

@@ -221,7 +221,7 @@ class EngineTest {
   @Test
   void threeFailuresFailTheComputeWithCause() {
     Spec spec = EngineTestSupport.tinySpec(dir, 1_000_000);
-    CubedArray x = Cubed.fromArray(EngineTestSupport.randomDoubles(11, 4, 4), null, spec);
+    CubedArray x = Cubed.fromArray(EngineTestSupport.randomDoubles(11, 4, 4), (long[]) null, spec);
     CubedArray y = Xp.mapBlocks(bl -> {
       throw new IllegalStateException("always broken");
     }, DType.FLOAT64, x);

@@ -42,8 +42,10 @@ public final class Contraction {
    * @throws IllegalArgumentException if contracted sizes differ, the axes are invalid or a dtype is
    *     bool, or splitEvery is below 2 and not {@link #AUTO}
    */
-  public static ArrayNode tensordot(ArrayNode a, ArrayNode b, int[] axesA, int[] axesB,
+  public static ArrayNode tensordot(ArrayNode a0, ArrayNode b0, int[] axesA, int[] axesB,
       int splitEvery) {
+    ArrayNode a = Regrid.regular(a0);
+    ArrayNode b = Regrid.regular(b0);
     if (axesA.length != axesB.length) {
       throw new IllegalArgumentException("tensordot: axes " + Arrays.toString(axesA) + " and "
           + Arrays.toString(axesB) + " must have the same length");
@@ -103,7 +105,9 @@ public final class Contraction {
    * {@link #tensordot(ArrayNode, ArrayNode, int[], int[], int)} with the automatic first-round
    * group ({@link #AUTO}) and tree rounds of 4.
    */
-  public static ArrayNode tensordot(ArrayNode a, ArrayNode b, int[] axesA, int[] axesB) {
+  public static ArrayNode tensordot(ArrayNode a0, ArrayNode b0, int[] axesA, int[] axesB) {
+    ArrayNode a = Regrid.regular(a0);
+    ArrayNode b = Regrid.regular(b0);
     return tensordot(a, b, axesA, axesB, AUTO);
   }
 
@@ -114,7 +118,9 @@ public final class Contraction {
    * @throws IllegalArgumentException for a 0-d or bool operand, misaligned inner dimensions, batch
    *     dimensions that do not broadcast, or splitEvery below 2 and not {@link #AUTO}
    */
-  public static ArrayNode matmul(ArrayNode a, ArrayNode b, int splitEvery) {
+  public static ArrayNode matmul(ArrayNode a0, ArrayNode b0, int splitEvery) {
+    ArrayNode a = Regrid.regular(a0);
+    ArrayNode b = Regrid.regular(b0);
     long[] s1 = a.shape();
     long[] s2 = b.shape();
     if (s1.length == 0 || s2.length == 0) {
@@ -196,7 +202,9 @@ public final class Contraction {
    * {@link #matmul(ArrayNode, ArrayNode, int)} with the automatic first-round group ({@link #AUTO})
    * and tree rounds of 4.
    */
-  public static ArrayNode matmul(ArrayNode a, ArrayNode b) {
+  public static ArrayNode matmul(ArrayNode a0, ArrayNode b0) {
+    ArrayNode a = Regrid.regular(a0);
+    ArrayNode b = Regrid.regular(b0);
     return matmul(a, b, AUTO);
   }
 

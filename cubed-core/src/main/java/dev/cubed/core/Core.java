@@ -42,6 +42,11 @@ public final class Core {
     }
     long[] shape = Shapes.broadcast(name, shapes);
     int nd = shape.length;
+    for (ArrayNode x : xs) {
+      if (!x.isRegular()) {
+        return IrregularElemwise.apply(name, fn, out, shape, xs);
+      }
+    }
     long[] chunks = new long[nd];
     Arrays.fill(chunks, -1);
     for (ArrayNode x : xs) {
@@ -113,6 +118,11 @@ public final class Core {
   public static ArrayNode mapBlocks(BlocksFunction fn, DType out, ArrayNode... xs) {
     ArrayNode first = xs[0];
     for (ArrayNode x : xs) {
+      if ((!x.isRegular() || !first.isRegular()) && !x.chunkGrid().equals(first.chunkGrid())) {
+        throw new IllegalArgumentException("map_blocks: inputs have chunk grids "
+            + first.chunkGrid() + " and " + x.chunkGrid() + "; rechunk them to the same grid "
+            + "first");
+      }
       if (!Arrays.equals(x.numBlocks(), first.numBlocks())) {
         throw new IllegalArgumentException("map_blocks: inputs have block grids "
             + Shapes.format(first.numBlocks()) + " and " + Shapes.format(x.numBlocks())
@@ -136,7 +146,7 @@ public final class Core {
     int[] ones = new int[xs.length];
     Arrays.fill(ones, 1);
     return new ArrayNode.Computed(new Blockwise("map_blocks", keys, bf, ones, ones.clone(), 0),
-        List.of(xs), first.shape(), first.chunks(), out, null);
+        List.of(xs), first.chunkGrid(), out, null);
   }
 
   /** General blockwise: the caller's key function, block function and memory description. */
@@ -156,7 +166,8 @@ public final class Core {
   }
 
   /** Rechunks into a user target (its chunks are used). */
-  public static ArrayNode rechunk(ArrayNode x, long[] chunks, ZarrArray target) {
+  public static ArrayNode rechunk(ArrayNode x0, long[] chunks, ZarrArray target) {
+    ArrayNode x = Regrid.regular(x0);
     long[] shape = x.shape();
     if (chunks.length != shape.length) {
       throw new IllegalArgumentException("rechunk: chunks " + Arrays.toString(chunks)
@@ -180,6 +191,15 @@ public final class Core {
     return new ArrayNode.Rechunked(in, c, target);
   }
 
+  /**
+   * Rechunks to any grid: a regular grid goes through the multistage {@link #rechunk(ArrayNode,
+   * long[])}, an irregular one (explicit block sizes per axis) through {@link Regrid#to}, whose
+   * output blocks read the input blocks they overlap at once.
+   */
+  public static ArrayNode rechunk(ArrayNode x, dev.cubed.plan.ChunkGrid grid) {
+    return grid.isRegular() ? rechunk(x, grid.maxChunks()) : Regrid.to(x, grid);
+  }
+
   /** An identity blockwise copy of {@code x} (optionally into a target). */
   public static ArrayNode identity(ArrayNode x) {
     return store(x, null);
@@ -194,13 +214,13 @@ public final class Core {
           + Shapes.format(x.shape()) + " and " + x.dtype());
     }
     ArrayNode src = x;
-    if (target != null && !Arrays.equals(target.chunks(), x.chunks())) {
+    if (target != null && (!x.isRegular() || !Arrays.equals(target.chunks(), x.chunks()))) {
       return rechunk(x, target.chunks(), target);
     }
     KeyFunction keys = c -> List.of(BlockKeys.one(c));
     BlockFunction bf = (args, c) -> (NDArray) args.get(0);
     return new ArrayNode.Computed(new Blockwise("store", keys, bf, new int[] {1}, new int[] {1},
-        0), List.of(src), x.shape(), x.chunks(), x.dtype(), target);
+        0), List.of(src), x.chunkGrid(), x.dtype(), target);
   }
 
   /** A virtual array whose blocks come from an in-memory array. */
@@ -214,6 +234,16 @@ public final class Core {
       }
       return held.getRegion(start, bs);
     });
+  }
+
+  /**
+   * A virtual array whose blocks come from an in-memory array, on any chunk grid (e.g. Dask-style
+   * block sizes per axis: {@code ChunkGrid.of(shape, new long[][] {{4, 4, 2}, {5}})}).
+   */
+  public static ArrayNode fromArray(NDArray a, dev.cubed.plan.ChunkGrid grid) {
+    NDArray held = a;
+    return new ArrayNode.Virtual("from_array", grid, a.dtype(),
+        (coords, bs) -> held.getRegion(grid.blockOffset(coords), bs));
   }
 
   /** A virtual array filled with one value. */

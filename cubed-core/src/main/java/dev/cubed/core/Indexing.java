@@ -4,11 +4,13 @@ import dev.cubed.nd.Index;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import dev.cubed.plan.ArrayNode;
+import dev.cubed.plan.ChunkGrid;
 import dev.cubed.primitive.BlockFunction;
 import dev.cubed.primitive.BlockKeys;
 import dev.cubed.primitive.Blockwise;
 import dev.cubed.primitive.KeyFunction;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.TreeSet;
@@ -116,8 +118,16 @@ public final class Indexing {
     return s.stream().mapToLong(Long::longValue).toArray();
   }
 
-  static ArrayNode select(ArrayNode x, long[] start, long[] step, long[] len) {
+  static ArrayNode select(ArrayNode x0, long[] start, long[] step, long[] len) {
     int nd = start.length;
+    boolean unit = true;
+    for (int i = 0; i < nd; i++) {
+      unit &= step[i] == 1 && len[i] > 0;
+    }
+    if (unit) {
+      return selectBlocks(x0, start, len);
+    }
+    ArrayNode x = Regrid.regular(x0);
     long[] cin = x.chunks();
     long[] chunks = new long[nd];
     for (int i = 0; i < nd; i++) {
@@ -162,6 +172,61 @@ public final class Indexing {
     long[] shape = len.clone();
     return new ArrayNode.Computed(new Blockwise("getitem", keys, fn, new int[] {1},
         new int[] {Integer.MAX_VALUE / 4}, 0), List.of(x), shape, chunks, x.dtype(), null);
+  }
+
+  /**
+   * {@code x[start : start + len]} with step 1 on every axis, without moving data: the output's
+   * blocks are the parts of the input's blocks inside the selection (e.g. {@code x[3:17]} of
+   * chunks 5 gives blocks (2, 5, 5, 2)), so each task reads exactly one input block.
+   */
+  private static ArrayNode selectBlocks(ArrayNode x, long[] start, long[] len) {
+    int nd = start.length;
+    if (Arrays.equals(start, new long[nd]) && Arrays.equals(len, x.shape())) {
+      return x;
+    }
+    ChunkGrid in = x.chunkGrid();
+    long[] firstBlock = new long[nd];
+    long[][] sizes = new long[nd][];
+    for (int i = 0; i < nd; i++) {
+      long lo = start[i];
+      long hi = start[i] + len[i];
+      long b0 = in.blockOf(i, lo);
+      long b1 = in.blockOf(i, hi - 1);
+      long[] off = in.offsets(i);
+      firstBlock[i] = b0;
+      sizes[i] = new long[(int) (b1 - b0 + 1)];
+      for (long b = b0; b <= b1; b++) {
+        sizes[i][(int) (b - b0)] = Math.min(hi, off[(int) b + 1]) - Math.max(lo, off[(int) b]);
+      }
+    }
+    ChunkGrid grid = ChunkGrid.of(len.clone(), sizes);
+    KeyFunction keys = k -> {
+      long[] key = new long[nd];
+      for (int i = 0; i < nd; i++) {
+        key[i] = firstBlock[i] + k[i];
+      }
+      return List.of(BlockKeys.one(key));
+    };
+    BlockFunction fn = (args, k) -> {
+      NDArray blk = (NDArray) args.get(0);
+      long[] bs = grid.blockShape(k);
+      long[] from = new long[nd];
+      for (int i = 0; i < nd; i++) {
+        long blockStart = in.blockOffset(inKey(firstBlock, k))[i];
+        from[i] = Math.max(start[i], blockStart) - blockStart;
+      }
+      return Arrays.equals(bs, blk.shape()) ? blk : blk.getRegion(from, bs);
+    };
+    return new ArrayNode.Computed(new Blockwise("getitem", keys, fn, new int[] {1},
+        new int[] {1}, 0), List.of(x), grid, x.dtype(), null);
+  }
+
+  private static long[] inKey(long[] firstBlock, long[] k) {
+    long[] key = new long[k.length];
+    for (int i = 0; i < k.length; i++) {
+      key[i] = firstBlock[i] + k[i];
+    }
+    return key;
   }
 
   private static void copy(Object src, Object dst, long[][] outOff, long[][] inOff, int axis,

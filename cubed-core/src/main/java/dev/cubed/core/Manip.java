@@ -3,6 +3,7 @@ package dev.cubed.core;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import dev.cubed.plan.ArrayNode;
+import dev.cubed.plan.ChunkGrid;
 import dev.cubed.primitive.BlockFunction;
 import dev.cubed.primitive.BlockKeys;
 import dev.cubed.primitive.Blockwise;
@@ -21,6 +22,13 @@ public final class Manip {
         List.of(x), shape, chunks, x.dtype(), null);
   }
 
+  /** A one-block-to-one-block op whose output grid has the given block sizes per axis. */
+  private static ArrayNode oneToOne(String name, ArrayNode x, long[] shape, long[][] sizes,
+      KeyFunction keys, BlockFunction fn) {
+    return new ArrayNode.Computed(new Blockwise(name, keys, fn, new int[] {1}, new int[] {1}, 0),
+        List.of(x), ChunkGrid.of(shape, sizes), x.dtype(), null);
+  }
+
   /**
    * Permutes the axes.
    *
@@ -37,10 +45,10 @@ public final class Manip {
           + " must name each of the " + nd + " dimensions once");
     }
     long[] s = new long[nd];
-    long[] c = new long[nd];
+    long[][] c = new long[nd][];
     for (int i = 0; i < nd; i++) {
       s[i] = x.shape()[ax[i]];
-      c[i] = x.chunks()[ax[i]];
+      c[i] = x.chunkGrid().sizes(ax[i]);
     }
     return oneToOne("permute_dims", x, s, c, k -> {
       long[] in = new long[nd];
@@ -60,10 +68,10 @@ public final class Manip {
     int nd = x.shape().length + 1;
     int a = Shapes.normalizeAxis("expand_dims", axis, nd);
     long[] s = new long[nd];
-    long[] c = new long[nd];
+    long[][] c = new long[nd][];
     for (int i = 0, j = 0; i < nd; i++) {
       s[i] = i == a ? 1 : x.shape()[j];
-      c[i] = i == a ? 1 : x.chunks()[j++];
+      c[i] = i == a ? new long[] {1} : x.chunkGrid().sizes(j++);
     }
     return oneToOne("expand_dims", x, s, c, k -> {
       long[] in = new long[nd - 1];
@@ -101,11 +109,11 @@ public final class Manip {
     }
     int no = nd - ax.length;
     long[] s = new long[no];
-    long[] c = new long[no];
+    long[][] c = new long[no][];
     for (int i = 0, j = 0; i < nd; i++) {
       if (!drop[i]) {
         s[j] = x.shape()[i];
-        c[j++] = x.chunks()[i];
+        c[j++] = x.chunkGrid().sizes(i);
       }
     }
     return oneToOne("squeeze", x, s, c, k -> {
@@ -131,7 +139,8 @@ public final class Manip {
    *
    * @throws IllegalArgumentException if the shapes are not broadcast-compatible
    */
-  public static ArrayNode broadcastTo(ArrayNode x, long[] shape) {
+  public static ArrayNode broadcastTo(ArrayNode x0, long[] shape) {
+    ArrayNode x = Regrid.regular(x0);
     Shapes.checkBroadcastTo("broadcast_to", x.shape(), shape);
     int nd = shape.length;
     int off = nd - x.shape().length;
@@ -157,9 +166,11 @@ public final class Manip {
   }
 
   /**
-   * Joins arrays along an existing axis. Inputs are rechunked to the first array's chunks on the
-   * other axes; the output has the first array's chunk size along {@code axis}; each output block
-   * streams the input blocks it overlaps.
+   * Joins arrays along an existing axis without moving data: the output's blocks along
+   * {@code axis} are the inputs' blocks in order (Dask-style; e.g. two arrays of length 10 in
+   * chunks of 4 give blocks (4, 4, 2, 4, 4, 2)), so each task reads exactly one input block. On
+   * the other axes the inputs take the first array's block sizes ({@link Regrid#to} moves an input
+   * whose blocks differ there). The grid is regular when the blocks happen to line up.
    *
    * @throws IllegalArgumentException if shapes differ off the axis or dtypes differ
    */
@@ -170,7 +181,8 @@ public final class Manip {
     long[] shape = first.shape();
     shape[a] = 0;
     List<ArrayNode> ins = new ArrayList<>();
-    long[] starts = new long[xs.size() + 1];
+    List<Long> axisSizes = new ArrayList<>();
+    List<long[]> owner = new ArrayList<>(); // output block along a -> (input, input block)
     for (int j = 0; j < xs.size(); j++) {
       ArrayNode x = xs.get(j);
       if (x.dtype() != first.dtype()) {
@@ -183,83 +195,45 @@ public final class Manip {
               + " and " + Shapes.format(x.shape()) + " differ in dimension " + i);
         }
       }
-      long[] want = first.chunks();
-      want[a] = x.chunks()[a];
-      ins.add(Arrays.equals(want, x.chunks()) ? x : Core.rechunk(x, want));
-      starts[j + 1] = starts[j] + x.shape()[a];
+      long[][] want = new long[nd][];
+      for (int i = 0; i < nd; i++) {
+        want[i] = i == a ? x.chunkGrid().sizes(a) : first.chunkGrid().sizes(i);
+      }
+      ChunkGrid w = ChunkGrid.of(x.shape(), want);
+      ins.add(w.equals(x.chunkGrid()) ? x : Regrid.to(x, w));
+      long[] sz = want[a];
+      for (int b = 0; b < sz.length; b++) {
+        axisSizes.add(sz[b]);
+        owner.add(new long[] {j, b});
+      }
       shape[a] += x.shape()[a];
     }
-    long[] chunks = first.chunks();
-    chunks[a] = Math.max(1, Math.min(chunks[a], Math.max(1, shape[a])));
-    long ca = chunks[a];
-    long[] inCa = new long[ins.size()];
-    for (int j = 0; j < inCa.length; j++) {
-      inCa[j] = ins.get(j).chunks()[a];
+    long[][] sizes = new long[nd][];
+    for (int i = 0; i < nd; i++) {
+      sizes[i] = i == a ? axisSizes.stream().mapToLong(Long::longValue).toArray()
+          : first.chunkGrid().sizes(i);
     }
-    long total = shape[a];
+    int nIn = ins.size();
+    long[][] own = owner.toArray(new long[0][]);
     KeyFunction keys = k -> {
-      long lo = k[a] * ca;
-      long hi = Math.min(total, lo + ca);
-      List<BlockKeys> l = new ArrayList<>();
-      for (int j = 0; j < inCa.length; j++) {
-        List<long[]> ks = new ArrayList<>();
-        long s = Math.max(lo, starts[j]);
-        long e = Math.min(hi, starts[j + 1]);
-        if (s < e) {
-          for (long b = (s - starts[j]) / inCa[j]; b <= (e - 1 - starts[j]) / inCa[j]; b++) {
-            long[] key = k.clone();
-            key[a] = b;
-            ks.add(key);
-          }
+      long[] o = own[(int) k[a]];
+      List<BlockKeys> l = new ArrayList<>(nIn);
+      for (int j = 0; j < nIn; j++) {
+        if (j == o[0]) {
+          long[] key = k.clone();
+          key[a] = o[1];
+          l.add(BlockKeys.one(key));
+        } else {
+          l.add(BlockKeys.stream(List.of()));
         }
-        l.add(BlockKeys.stream(ks));
       }
       return l;
     };
-    long[] outChunks = chunks.clone();
-    BlockFunction fn = (args, k) -> {
-      long[] bs = new long[nd];
-      for (int i = 0; i < nd; i++) {
-        bs[i] = Math.min(outChunks[i], shape[i] - k[i] * outChunks[i]);
-      }
-      NDArray out = NDArray.zeros(first.dtype(), bs);
-      long lo = k[a] * ca;
-      long hi = lo + bs[a];
-      for (int j = 0; j < inCa.length; j++) {
-        @SuppressWarnings("unchecked")
-        java.util.Iterator<NDArray> it = (java.util.Iterator<NDArray>) args.get(j);
-        long s = Math.max(lo, starts[j]);
-        long e = Math.min(hi, starts[j + 1]);
-        if (s >= e) {
-          continue;
-        }
-        long b = (s - starts[j]) / inCa[j];
-        while (it.hasNext()) {
-          NDArray blk = it.next();
-          long bStart = starts[j] + b * inCa[j];
-          long from = Math.max(s, bStart);
-          long to = Math.min(e, bStart + blk.shape(a));
-          long[] src = new long[nd];
-          long[] dst = new long[nd];
-          long[] box = blk.shape();
-          src[a] = from - bStart;
-          dst[a] = from - lo;
-          box[a] = to - from;
-          NDArray.copyBox(blk.data(), blk.shape(), src, out.data(), bs, dst, box,
-              first.dtype().isComplex() ? 2 : 1);
-          b++;
-        }
-      }
-      return out;
-    };
-    int[] held = new int[ins.size()];
-    int[] reads = new int[ins.size()];
-    for (int j = 0; j < held.length; j++) {
-      held[j] = 1;
-      reads[j] = (int) (ca / Math.max(1, inCa[j]) + 2);
-    }
-    return new ArrayNode.Computed(new Blockwise("concat", keys, fn, held, reads, 0), ins, shape,
-        chunks, first.dtype(), null);
+    BlockFunction fn = (args, k) -> (NDArray) args.get((int) own[(int) k[a]][0]);
+    int[] held = new int[nIn];
+    Arrays.fill(held, 1);
+    return new ArrayNode.Computed(new Blockwise("concat", keys, fn, held, held.clone(), 0), ins,
+        ChunkGrid.of(shape, sizes), first.dtype(), null);
   }
 
   /** Joins arrays of equal shape along a new axis. */

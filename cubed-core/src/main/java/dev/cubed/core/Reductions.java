@@ -35,8 +35,9 @@ public final class Reductions {
    * @throws IllegalArgumentException for arg reductions over more than one axis of an n-d array,
    *     or splitEvery below 2
    */
-  public static ArrayNode reduce(ArrayNode x, Op op, int[] axes, boolean keepDims, int splitEvery,
+  public static ArrayNode reduce(ArrayNode x0, Op op, int[] axes, boolean keepDims, int splitEvery,
       int correction) {
+    ArrayNode x = Regrid.regular(x0);
     String name = op.name().toLowerCase();
     if (splitEvery < 2) {
       throw new IllegalArgumentException(name + ": splitEvery must be >= 2, got " + splitEvery);

@@ -45,7 +45,8 @@ public final class Reshape {
    *
    * @throws IllegalArgumentException if the sizes differ
    */
-  public static ArrayNode reshape(ArrayNode x, long[] shape) {
+  public static ArrayNode reshape(ArrayNode x0, long[] shape) {
+    ArrayNode x = Regrid.regular(x0);
     long[] s = shape.clone();
     long known = 1;
     int unknown = -1;

@@ -34,7 +34,8 @@ public final class Scans {
    *
    * @throws IllegalArgumentException if the axis is out of range
    */
-  public static ArrayNode cumulative(ArrayNode x, Op op, int axis) {
+  public static ArrayNode cumulative(ArrayNode x0, Op op, int axis) {
+    ArrayNode x = Regrid.regular(x0);
     String name = op == Op.SUM ? "cumulative_sum" : "cumulative_prod";
     int nd = x.shape().length;
     int a = Shapes.normalizeAxis(name, axis, nd);

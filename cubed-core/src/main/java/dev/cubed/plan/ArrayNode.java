@@ -11,7 +11,8 @@ import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A node of the array-level DAG: an array of known shape, dtype and (regular) chunks, made by one of
+ * A node of the array-level DAG: an array of known shape, dtype and chunk grid (regular, or
+ * irregular where an operation produces it: {@link ChunkGrid}), made by one of
  * four means: stored in Zarr ({@link Stored}), generated per block without storage ({@link Virtual}),
  * computed blockwise from other arrays ({@link Computed}) or rechunked from another array
  * ({@link Rechunked}). Nodes are immutable.
@@ -22,22 +23,30 @@ public abstract sealed class ArrayNode implements Serializable {
   private final String name;
   private final long[] shape;
   private final long[] chunks;
+  private final ChunkGrid grid;
   private final DType dtype;
 
   ArrayNode(String prefix, long[] shape, long[] chunks, DType dtype) {
+    this(prefix, shape, gridOf(prefix, shape, chunks), dtype);
+  }
+
+  ArrayNode(String prefix, long[] shape, ChunkGrid grid, DType dtype) {
     this.name = prefix + "-" + COUNTER.incrementAndGet();
     this.shape = shape.clone();
-    this.chunks = chunks.clone();
     this.dtype = Objects.requireNonNull(dtype);
-    if (shape.length != chunks.length) {
-      throw new IllegalArgumentException(name + ": chunks " + Shapes.format(chunks)
-          + " must have one entry per dimension of shape " + Shapes.format(shape));
+    if (!java.util.Arrays.equals(grid.shape(), shape)) {
+      throw new IllegalArgumentException(name + ": chunk grid of shape "
+          + Shapes.format(grid.shape()) + " for an array of shape " + Shapes.format(shape));
     }
-    for (int i = 0; i < chunks.length; i++) {
-      if (chunks[i] < 1) {
-        throw new IllegalArgumentException(name + ": chunk sizes must be >= 1, got "
-            + Shapes.format(chunks));
-      }
+    this.grid = grid;
+    this.chunks = grid.maxChunks();
+  }
+
+  private static ChunkGrid gridOf(String prefix, long[] shape, long[] chunks) {
+    try {
+      return ChunkGrid.regular(shape, chunks);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(prefix + ": " + e.getMessage(), e);
     }
   }
 
@@ -51,9 +60,27 @@ public abstract sealed class ArrayNode implements Serializable {
     return shape.clone();
   }
 
-  /** Chunk shape (edge chunks are clipped). */
+  /**
+   * Chunk shape: the regular chunk size (edge chunks are clipped), or for an irregular grid the
+   * largest block per axis.
+   */
   public long[] chunks() {
     return chunks.clone();
+  }
+
+  /** The block sizes per axis. */
+  public ChunkGrid chunkGrid() {
+    return grid;
+  }
+
+  /** Whether the grid is regular (see {@link ChunkGrid#isRegular()}). */
+  public boolean isRegular() {
+    return grid.isRegular();
+  }
+
+  /** The index of the first element of block {@code coords}, per axis. */
+  public long[] blockOffset(long[] coords) {
+    return grid.blockOffset(coords);
   }
 
   /** Element type. */
@@ -66,11 +93,7 @@ public abstract sealed class ArrayNode implements Serializable {
 
   /** Number of blocks along each axis. */
   public long[] numBlocks() {
-    long[] g = new long[shape.length];
-    for (int i = 0; i < g.length; i++) {
-      g[i] = (shape[i] + chunks[i] - 1) / chunks[i];
-    }
-    return g;
+    return grid.numBlocks();
   }
 
   /** Bytes of the largest chunk. */
@@ -82,13 +105,9 @@ public abstract sealed class ArrayNode implements Serializable {
     return n;
   }
 
-  /** The clipped shape of block {@code coords}. */
+  /** The (edge-clipped) shape of block {@code coords}. */
   public long[] blockShape(long[] coords) {
-    long[] s = new long[shape.length];
-    for (int i = 0; i < s.length; i++) {
-      s[i] = Math.min(chunks[i], shape[i] - coords[i] * chunks[i]);
-    }
-    return s;
+    return grid.blockShape(coords);
   }
 
   /** An array stored in Zarr. */
@@ -129,6 +148,12 @@ public abstract sealed class ArrayNode implements Serializable {
       this.generator = Objects.requireNonNull(generator);
     }
 
+    /** A virtual array on any chunk grid (the generator gets block coordinates and shapes). */
+    public Virtual(String kind, ChunkGrid grid, DType dtype, BlockGenerator generator) {
+      super(kind, grid.shape(), grid, dtype);
+      this.generator = Objects.requireNonNull(generator);
+    }
+
     /** The generator. */
     public BlockGenerator generator() {
       return generator;
@@ -149,13 +174,31 @@ public abstract sealed class ArrayNode implements Serializable {
     /** A computed array (target may be null). */
     public Computed(Blockwise op, List<ArrayNode> inputs, long[] shape, long[] chunks, DType dtype,
         ZarrArray target) {
-      super(op.name(), shape, chunks, dtype);
+      this(op, inputs, gridOfComputed(op, shape, chunks), dtype, target);
+    }
+
+    /** A computed array on any chunk grid (a user target needs a regular grid). */
+    public Computed(Blockwise op, List<ArrayNode> inputs, ChunkGrid grid, DType dtype,
+        ZarrArray target) {
+      super(op.name(), grid.shape(), grid, dtype);
       this.op = op;
       this.inputs = List.copyOf(inputs);
       this.target = target;
       if (op.heldPerInput().length != inputs.size()) {
         throw new IllegalArgumentException("blockwise " + op.name() + ": " + inputs.size()
             + " inputs but the op describes " + op.heldPerInput().length);
+      }
+      if (target != null && !grid.isRegular()) {
+        throw new IllegalArgumentException("blockwise " + op.name() + ": an irregular chunk grid "
+            + grid + " cannot be written to a Zarr target; rechunk to regular chunks first");
+      }
+    }
+
+    private static ChunkGrid gridOfComputed(Blockwise op, long[] shape, long[] chunks) {
+      try {
+        return ChunkGrid.regular(shape, chunks);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(op.name() + ": " + e.getMessage(), e);
       }
     }
 

@@ -24,9 +24,29 @@ final class Evaluator implements Serializable {
   NDArray block(ArrayNode node, long[] coords) throws Exception {
     ZarrArray z = stored.get(node.name());
     if (z != null) {
-      return z.readChunk(coords);
+      NDArray c = z.readChunk(coords);
+      return node.isRegular() ? c : unpad(c, node.blockShape(coords));
     }
     return compute(node, coords);
+  }
+
+  /**
+   * An irregular array is stored in a padded layout: block (i, j, ...) fills the start of Zarr chunk
+   * (i, j, ...) of an array whose chunks are the largest block per axis. This reads a block back.
+   */
+  static NDArray unpad(NDArray chunk, long[] blockShape) {
+    return Arrays.equals(chunk.shape(), blockShape) ? chunk
+        : chunk.getRegion(new long[blockShape.length], blockShape);
+  }
+
+  /** The padded Zarr chunk of an irregular array's block (see {@link #unpad}). */
+  static NDArray pad(NDArray block, long[] chunkShape) {
+    if (Arrays.equals(block.shape(), chunkShape)) {
+      return block;
+    }
+    NDArray c = NDArray.zeros(block.dtype(), chunkShape);
+    c.setRegion(new long[chunkShape.length], block);
+    return c;
   }
 
   /** Computes the block (never reads the node's own storage). */

@@ -314,7 +314,7 @@ public final class Plan {
       String style = n instanceof ArrayNode.Computed && !materialized.contains(n.name())
           ? "dashed" : "filled";
       sb.append(String.format("  \"%s\" [label=\"%s\\n%s %s\\nchunks %s\", style=%s];%n",
-          n.name(), n.name(), n.dtype(), Shapes.format(n.shape()), Shapes.format(n.chunks()),
+          n.name(), n.name(), n.dtype(), Shapes.format(n.shape()), n.chunkGrid(),
           style));
       for (ArrayNode in : n.inputs()) {
         sb.append(String.format("  \"%s\" -> \"%s\";%n", in.name(), n.name()));
@@ -355,11 +355,15 @@ public final class Plan {
     Map<String, String> producer = new HashMap<>();
     for (ArrayNode n : topo) {
       if (n instanceof ArrayNode.Computed c && materialized.contains(c.name())) {
-        ZarrArray z = c.target() != null ? c.target() : create(store, c.name(), c, c.chunks());
+        ZarrArray z = c.target() != null ? c.target() : c.isRegular()
+            ? create(store, c.name(), c, c.chunks()) : createPadded(store, c.name(), c);
         arrays.put(c.name(), z);
         PlanSummary.OpInfo info = info(c.name());
         List<long[]> keys = allBlocks(c.numBlocks());
-        ops.add(new Operation(c.name(), keys, key -> z.writeChunk(key, ev.compute(c, key)),
+        boolean padded = !c.isRegular();
+        long[] padTo = c.chunks();
+        ops.add(new Operation(c.name(), keys, key -> z.writeChunk(key,
+            padded ? Evaluator.pad(ev.compute(c, key), padTo) : ev.compute(c, key)),
             info.projectedMem(), List.copyOf(producersRead(c, producer, new LinkedHashSet<>()))));
         producer.put(c.name(), c.name());
       } else if (n instanceof ArrayNode.Rechunked r) {
@@ -391,7 +395,7 @@ public final class Plan {
     for (ArrayNode o : read ? outputs : List.<ArrayNode>of()) {
       ZarrArray z = arrays.get(o.name());
       try {
-        results.add(z != null ? z.read() : assemble(o, ev));
+        results.add(z != null && o.isRegular() ? z.read() : assemble(o, ev));
       } catch (RuntimeException e) {
         throw e;
       } catch (Exception e) {
@@ -426,11 +430,7 @@ public final class Plan {
   private static NDArray assemble(ArrayNode n, Evaluator ev) throws Exception {
     NDArray out = NDArray.zeros(n.dtype(), n.shape());
     for (long[] b : allBlocks(n.numBlocks())) {
-      long[] start = new long[b.length];
-      for (int i = 0; i < b.length; i++) {
-        start[i] = b[i] * n.chunks()[i];
-      }
-      out.setRegion(start, ev.compute(n, b));
+      out.setRegion(n.blockOffset(b), ev.block(n, b));
     }
     return out;
   }
@@ -450,6 +450,18 @@ public final class Plan {
       c[i] = Math.max(1, Math.min(c[i], Math.max(1, n.shape()[i])));
     }
     return ZarrArray.create(store, path).shape(n.shape()).chunks(c).dtype(n.dtype()).overwrite()
+        .build();
+  }
+
+  /** Storage of an irregular array: block i of an axis in chunk i, chunks = largest blocks. */
+  private static ZarrArray createPadded(FileSystemStore store, String path, ArrayNode n) {
+    long[] c = n.chunks();
+    long[] g = n.numBlocks();
+    long[] shape = new long[c.length];
+    for (int i = 0; i < c.length; i++) {
+      shape[i] = g[i] * c[i];
+    }
+    return ZarrArray.create(store, path).shape(shape).chunks(c).dtype(n.dtype()).overwrite()
         .build();
   }
 

@@ -1,0 +1,120 @@
+package dev.cubed.core;
+
+import dev.cubed.nd.NDArray;
+import dev.cubed.plan.ArrayNode;
+import dev.cubed.plan.ChunkGrid;
+import dev.cubed.primitive.BlockFunction;
+import dev.cubed.primitive.BlockKeys;
+import dev.cubed.primitive.Blockwise;
+import dev.cubed.primitive.KeyFunction;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Moves an array to another chunk grid in one blockwise step: each output block reads the input
+ * blocks it overlaps (all at once) and copies their overlapping parts. Used to make an irregular
+ * grid regular before operations that need regular chunks, to rechunk to explicit block lists, and
+ * to align an input's grid with another's. Its projected memory counts the largest number of input
+ * blocks any output block overlaps, so the plan's memory check refuses a regrid that would not fit
+ * (the multistage {@link Core#rechunk} is the bounded path between regular grids).
+ */
+public final class Regrid {
+  private Regrid() {}
+
+  /** {@code x} on regular chunks of its largest block sizes; {@code x} itself if regular. */
+  public static ArrayNode regular(ArrayNode x) {
+    return x.isRegular() ? x : to(x, ChunkGrid.regular(x.shape(), x.chunks()));
+  }
+
+  /**
+   * {@code x} on {@code grid} (same shape); {@code x} itself if the grids are equal.
+   *
+   * @throws IllegalArgumentException if the grid's shape differs from x's
+   */
+  public static ArrayNode to(ArrayNode x, ChunkGrid grid) {
+    if (!java.util.Arrays.equals(grid.shape(), x.shape())) {
+      throw new IllegalArgumentException("rechunk: chunk grid of shape "
+          + dev.cubed.nd.Shapes.format(grid.shape()) + " for an array of shape "
+          + dev.cubed.nd.Shapes.format(x.shape()));
+    }
+    if (grid.equals(x.chunkGrid())) {
+      return x;
+    }
+    ChunkGrid in = x.chunkGrid();
+    int nd = x.shape().length;
+    long[][] outOff = new long[nd][];
+    long[][] inOff = new long[nd][];
+    int held = 1;
+    for (int i = 0; i < nd; i++) {
+      outOff[i] = grid.offsets(i);
+      inOff[i] = in.offsets(i);
+      int most = 0;
+      for (int j = 0; j + 1 < outOff[i].length; j++) {
+        most = Math.max(most, (int) (first(inOff[i], outOff[i][j + 1] - 1)
+            - first(inOff[i], outOff[i][j]) + 1));
+      }
+      held = (int) Math.min(Integer.MAX_VALUE / 4, (long) held * Math.max(1, most));
+    }
+    KeyFunction keys = k -> List.of(BlockKeys.many(inputBlocks(k, outOff, inOff)));
+    boolean complex = x.dtype().isComplex();
+    BlockFunction fn = (args, k) -> {
+      long[] start = grid.blockOffset(k);
+      long[] bs = grid.blockShape(k);
+      @SuppressWarnings("unchecked")
+      List<NDArray> blocks = (List<NDArray>) args.get(0);
+      List<long[]> ks = inputBlocks(k, outOff, inOff);
+      if (ks.size() == 1 && java.util.Arrays.equals(blocks.get(0).shape(), bs)) {
+        return blocks.get(0);
+      }
+      NDArray out = NDArray.zeros(x.dtype(), bs);
+      for (int b = 0; b < ks.size(); b++) {
+        NDArray blk = blocks.get(b);
+        long[] bStart = in.blockOffset(ks.get(b));
+        long[] src = new long[nd];
+        long[] dst = new long[nd];
+        long[] box = new long[nd];
+        for (int i = 0; i < nd; i++) {
+          long lo = Math.max(start[i], bStart[i]);
+          long hi = Math.min(start[i] + bs[i], bStart[i] + blk.shape(i));
+          src[i] = lo - bStart[i];
+          dst[i] = lo - start[i];
+          box[i] = hi - lo;
+        }
+        NDArray.copyBox(blk.data(), blk.shape(), src, out.data(), bs, dst, box, complex ? 2 : 1);
+      }
+      return out;
+    };
+    return new ArrayNode.Computed(new Blockwise("rechunk-blocks", keys, fn, new int[] {held},
+        new int[] {held}, 0), List.of(x), grid, x.dtype(), null);
+  }
+
+  /** The input block along an axis holding element {@code index} (offsets end with the length). */
+  private static long first(long[] offsets, long index) {
+    int j = java.util.Arrays.binarySearch(offsets, index);
+    return j >= 0 ? Math.min(j, offsets.length - 2) : -j - 2;
+  }
+
+  private static List<long[]> inputBlocks(long[] k, long[][] outOff, long[][] inOff) {
+    int nd = k.length;
+    long[] lo = new long[nd];
+    long[] count = new long[nd];
+    long total = 1;
+    for (int i = 0; i < nd; i++) {
+      long s = outOff[i][(int) k[i]];
+      long e = outOff[i][(int) k[i] + 1];
+      lo[i] = first(inOff[i], s);
+      count[i] = e > s ? first(inOff[i], e - 1) - lo[i] + 1 : 1;
+      total *= count[i];
+    }
+    List<long[]> keys = new ArrayList<>();
+    for (long f = 0; f < total; f++) {
+      long[] rel = dev.cubed.nd.Shapes.unravel(count, f);
+      long[] key = new long[nd];
+      for (int i = 0; i < nd; i++) {
+        key[i] = lo[i] + rel[i];
+      }
+      keys.add(key);
+    }
+    return keys;
+  }
+}
