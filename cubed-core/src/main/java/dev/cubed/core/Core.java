@@ -4,6 +4,7 @@ import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import dev.cubed.plan.ArrayNode;
+import dev.cubed.plan.ChunkGrid;
 import dev.cubed.primitive.BlockFunction;
 import dev.cubed.primitive.BlockKeys;
 import dev.cubed.primitive.Blockwise;
@@ -44,7 +45,7 @@ public final class Core {
     int nd = shape.length;
     for (ArrayNode x : xs) {
       if (!x.isRegular()) {
-        return IrregularElemwise.apply(name, fn, out, shape, xs);
+        return ElemwiseOp.irregular(name, fn, out, shape, xs);
       }
     }
     long[] chunks = new long[nd];
@@ -76,37 +77,7 @@ public final class Core {
       }
       ins.add(diff ? rechunk(x, want) : x);
     }
-    long[][] inShapes = shapes;
-    long[] outChunks = chunks.clone();
-    KeyFunction keys = c -> {
-      List<BlockKeys> l = new ArrayList<>();
-      for (long[] s : inShapes) {
-        int off = nd - s.length;
-        long[] k = new long[s.length];
-        for (int d = 0; d < s.length; d++) {
-          k[d] = s[d] == 1 ? 0 : c[off + d];
-        }
-        l.add(BlockKeys.one(k));
-      }
-      return l;
-    };
-    BlockFunction bf = (args, c) -> {
-      long[] bs = new long[nd];
-      for (int d = 0; d < nd; d++) {
-        bs[d] = Math.min(outChunks[d], shape[d] - c[d] * outChunks[d]);
-      }
-      NDArray[] blocks = new NDArray[args.size()];
-      for (int i = 0; i < blocks.length; i++) {
-        NDArray b = (NDArray) args.get(i);
-        blocks[i] = Arrays.equals(b.shape(), bs) ? b : b.broadcastTo(bs);
-      }
-      NDArray r = fn.apply(blocks);
-      return r.dtype() == out ? r : r.astype(out);
-    };
-    int[] ones = new int[xs.length];
-    Arrays.fill(ones, 1);
-    return new ArrayNode.Computed(new Blockwise(name, keys, bf, ones, ones.clone(), 0), ins, shape,
-        chunks, out, null);
+    return ElemwiseOp.op(name, fn, out, ChunkGrid.regular(shape, chunks), shapes, ins);
   }
 
   /**

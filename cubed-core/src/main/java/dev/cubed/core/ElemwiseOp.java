@@ -13,17 +13,18 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Elementwise operations when an input has an irregular chunk grid. The output takes, on each
+ * The elementwise op on a chunk grid ({@link #op}), and its set-up when an input has an irregular
+ * chunk grid ({@link #irregular}). The output takes, on each
  * axis, the block sizes of the first input spanning that axis; inputs whose blocks differ there
  * are moved to those sizes by {@link Regrid#to} (each of their output blocks reads the few input
  * blocks it overlaps), so every task then reads exactly one block of each input. Inputs with equal
  * grids (e.g. two slices {@code x[3:17]} and {@code y[3:17]} of equally chunked arrays) are read
  * as they are.
  */
-final class IrregularElemwise {
-  private IrregularElemwise() {}
+final class ElemwiseOp {
+  private ElemwiseOp() {}
 
-  static ArrayNode apply(String name, Core.BlocksFunction fn, DType out, long[] shape,
+  static ArrayNode irregular(String name, Core.BlocksFunction fn, DType out, long[] shape,
       ArrayNode... xs) {
     int nd = shape.length;
     long[][] sizes = new long[nd][];
@@ -54,6 +55,16 @@ final class IrregularElemwise {
       ChunkGrid w = ChunkGrid.of(x.shape(), want);
       ins.add(w.equals(x.chunkGrid()) ? x : Regrid.to(x, w));
     }
+    return op(name, fn, out, grid, inShapes, ins);
+  }
+
+  /**
+   * The elementwise op over inputs already on {@code grid} (size-1 axes broadcast): block k of the
+   * output reads block k of each input (block 0 along its size-1 axes).
+   */
+  static ArrayNode op(String name, Core.BlocksFunction fn, DType out, ChunkGrid grid,
+      long[][] inShapes, List<ArrayNode> ins) {
+    int nd = grid.shape().length;
     KeyFunction keys = c -> {
       List<BlockKeys> l = new ArrayList<>();
       for (long[] s : inShapes) {
@@ -76,7 +87,7 @@ final class IrregularElemwise {
       NDArray r = fn.apply(blocks);
       return r.dtype() == out ? r : r.astype(out);
     };
-    int[] ones = new int[xs.length];
+    int[] ones = new int[ins.size()];
     Arrays.fill(ones, 1);
     return new ArrayNode.Computed(new Blockwise(name, keys, bf, ones, ones.clone(), 0), ins, grid,
         out, null);
