@@ -143,6 +143,24 @@ class IrregularChunksTest {
   }
 
   @Test
+  void explicitBlocksFromSmallChunksGoThroughARegularStageFirst() {
+    Spec s = spec(6_000, true);
+    NDArray a = EngineTestSupport.randomDoubles(10, 40, 3);
+    CubedArray x = Cubed.fromArray(a, new long[] {1, 3}, s); // 40 row blocks of 24 bytes
+    long[][] blocks = {{20, 15, 5}, {3}};
+    CubedArray r = x.rechunk(blocks);
+    assertThat(r.chunks()).isDeepEqualTo(blocks);
+    // a direct step would hold 20 input blocks per task; instead a multistage rechunk to regular
+    // (20, 3) chunks runs first, after which each target block overlaps at most 2 of them
+    assertThat(r.plan().ops()).anyMatch(o -> o.kind().equals("rechunk"));
+    // from chunks that are already large, the direct step is used
+    CubedArray big = Cubed.fromArray(a, new long[] {20, 3}, s).rechunk(blocks);
+    assertThat(big.plan().ops()).noneMatch(o -> o.kind().equals("rechunk"));
+    assertExact(a, big.compute(), "direct");
+    assertExact(a, r.compute(), "via a regular stage");
+  }
+
+  @Test
   void storedIrregularIntermediatesRoundTrip() {
     // fusion off: the slice and the concat are stored (padded layout) and read back
     Spec s = spec(50_000, false);

@@ -164,11 +164,20 @@ public final class Core {
 
   /**
    * Rechunks to any grid: a regular grid goes through the multistage {@link #rechunk(ArrayNode,
-   * long[])}, an irregular one (explicit block sizes per axis) through {@link Regrid#to}, whose
-   * output blocks read the input blocks they overlap at once.
+   * long[])}; an irregular one (explicit block sizes per axis) through {@link Regrid#to}, whose
+   * output blocks read the input blocks they overlap at once. When that would be more than two
+   * input blocks per axis (small input chunks, large target blocks), the input is first rechunked
+   * (multistage, bounded) to regular chunks of the largest target block, after which every target
+   * block overlaps at most two per axis.
    */
-  public static ArrayNode rechunk(ArrayNode x, dev.cubed.plan.ChunkGrid grid) {
-    return grid.isRegular() ? rechunk(x, grid.maxChunks()) : Regrid.to(x, grid);
+  public static ArrayNode rechunk(ArrayNode x, ChunkGrid grid) {
+    if (grid.isRegular()) {
+      return rechunk(x, grid.maxChunks());
+    }
+    int nd = x.shape().length;
+    ArrayNode src = Regrid.maxOverlap(x.chunkGrid(), grid) > (1 << Math.min(nd, 20))
+        ? rechunk(x, grid.maxChunks()) : x;
+    return Regrid.to(src, grid);
   }
 
   /** An identity blockwise copy of {@code x} (optionally into a target). */

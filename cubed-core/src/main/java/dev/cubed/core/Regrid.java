@@ -44,17 +44,11 @@ public final class Regrid {
     int nd = x.shape().length;
     long[][] outOff = new long[nd][];
     long[][] inOff = new long[nd][];
-    int held = 1;
     for (int i = 0; i < nd; i++) {
       outOff[i] = grid.offsets(i);
       inOff[i] = in.offsets(i);
-      int most = 0;
-      for (int j = 0; j + 1 < outOff[i].length; j++) {
-        most = Math.max(most, (int) (first(inOff[i], outOff[i][j + 1] - 1)
-            - first(inOff[i], outOff[i][j]) + 1));
-      }
-      held = (int) Math.min(Integer.MAX_VALUE / 4, (long) held * Math.max(1, most));
     }
+    int held = maxOverlap(in, grid);
     KeyFunction keys = k -> List.of(BlockKeys.many(inputBlocks(k, outOff, inOff)));
     boolean complex = x.dtype().isComplex();
     BlockFunction fn = (args, k) -> {
@@ -86,6 +80,23 @@ public final class Regrid {
     };
     return new ArrayNode.Computed(new Blockwise("rechunk-blocks", keys, fn, new int[] {held},
         new int[] {held}, 0), List.of(x), grid, x.dtype(), null);
+  }
+
+  /** The most blocks of {@code in} that one block of {@code out} overlaps (same shape). */
+  static int maxOverlap(ChunkGrid in, ChunkGrid out) {
+    long held = 1;
+    for (int i = 0; i < in.shape().length; i++) {
+      long[] o = out.offsets(i);
+      long[] n = in.offsets(i);
+      long most = 1;
+      for (int j = 0; j + 1 < o.length; j++) {
+        if (o[j + 1] > o[j]) {
+          most = Math.max(most, first(n, o[j + 1] - 1) - first(n, o[j]) + 1);
+        }
+      }
+      held = Math.min(Integer.MAX_VALUE / 4, held * most);
+    }
+    return (int) held;
   }
 
   /** The input block along an axis holding element {@code index} (offsets end with the length). */
