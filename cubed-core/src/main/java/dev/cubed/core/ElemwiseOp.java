@@ -14,10 +14,11 @@ import java.util.List;
 
 /**
  * The elementwise op on a chunk grid ({@link #op}), and its set-up when an input has an irregular
- * chunk grid ({@link #irregular}). The output takes, on each
- * axis, the block sizes of the first input spanning that axis; inputs whose blocks differ there
- * are moved to those sizes by {@link Regrid#to} (each of their output blocks reads the few input
- * blocks it overlaps), so every task then reads exactly one block of each input. Inputs with equal
+ * chunk grid ({@link #irregular}). The output takes, on each axis, the common refinement of the
+ * inputs' block boundaries there ({@link #unifiedAxis}; the first spanning input's blocks when the
+ * refinement would be too fine); inputs whose blocks differ are moved to those sizes by
+ * {@link Regrid#to} (for a refinement each of their output blocks reads one input block), so every
+ * task then reads exactly one block of each input. Inputs with equal
  * grids (e.g. two slices {@code x[3:17]} and {@code y[3:17]} of equally chunked arrays) are read
  * as they are.
  */
@@ -28,18 +29,8 @@ final class ElemwiseOp {
       ArrayNode... xs) {
     int nd = shape.length;
     long[][] sizes = new long[nd][];
-    for (ArrayNode x : xs) {
-      int off = nd - x.shape().length;
-      for (int d = 0; d < x.shape().length; d++) {
-        if (sizes[off + d] == null && x.shape()[d] == shape[off + d] && shape[off + d] != 1) {
-          sizes[off + d] = x.chunkGrid().sizes(d);
-        }
-      }
-    }
     for (int d = 0; d < nd; d++) {
-      if (sizes[d] == null) {
-        sizes[d] = shape[d] == 0 ? new long[0] : new long[] {shape[d]};
-      }
+      sizes[d] = unifiedAxis(shape, d, xs);
     }
     ChunkGrid grid = ChunkGrid.of(shape, sizes);
     List<ArrayNode> ins = new ArrayList<>();
@@ -56,6 +47,50 @@ final class ElemwiseOp {
       ins.add(w.equals(x.chunkGrid()) ? x : Regrid.to(x, w));
     }
     return op(name, fn, out, grid, inShapes, ins);
+  }
+
+  /**
+   * The block sizes of output axis {@code d}: the common refinement of the block boundaries of all
+   * inputs spanning it (every output block lies inside one block of each input, Dask's
+   * {@code unify_chunks}), unless that has more than twice the blocks of the finest input there
+   * (too many small blocks), in which case the first spanning input's blocks are used.
+   */
+  static long[] unifiedAxis(long[] shape, int d, ArrayNode... xs) {
+    int nd = shape.length;
+    java.util.TreeSet<Long> cuts = new java.util.TreeSet<>();
+    long[] first = null;
+    int most = 0;
+    for (ArrayNode x : xs) {
+      int xd = d - (nd - x.shape().length);
+      if (xd < 0 || x.shape()[xd] != shape[d] || shape[d] == 1) {
+        continue;
+      }
+      long[] ax = x.chunkGrid().sizes(xd);
+      if (first == null) {
+        first = ax;
+      }
+      most = Math.max(most, ax.length);
+      long at = 0;
+      for (int b = 0; b + 1 < ax.length; b++) {
+        at += ax[b];
+        cuts.add(at);
+      }
+    }
+    if (first == null) {
+      return shape[d] == 0 ? new long[0] : new long[] {shape[d]};
+    }
+    if (shape[d] == 0 || cuts.size() + 1 > 2L * most) {
+      return first;
+    }
+    long[] r = new long[cuts.size() + 1];
+    long prev = 0;
+    int i = 0;
+    for (long c : cuts) {
+      r[i++] = c - prev;
+      prev = c;
+    }
+    r[i] = shape[d] - prev;
+    return r;
   }
 
   /**
