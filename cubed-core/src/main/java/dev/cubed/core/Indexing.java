@@ -200,20 +200,14 @@ public final class Indexing {
       }
     }
     ChunkGrid grid = ChunkGrid.of(len.clone(), sizes);
-    KeyFunction keys = k -> {
-      long[] key = new long[nd];
-      for (int i = 0; i < nd; i++) {
-        key[i] = firstBlock[i] + k[i];
-      }
-      return List.of(BlockKeys.one(key));
-    };
+    KeyFunction keys = k -> List.of(BlockKeys.one(inKey(firstBlock, k)));
     BlockFunction fn = (args, k) -> {
       NDArray blk = (NDArray) args.get(0);
       long[] bs = grid.blockShape(k);
+      long[] blockStart = in.blockOffset(inKey(firstBlock, k));
       long[] from = new long[nd];
       for (int i = 0; i < nd; i++) {
-        long blockStart = in.blockOffset(inKey(firstBlock, k))[i];
-        from[i] = Math.max(start[i], blockStart) - blockStart;
+        from[i] = Math.max(start[i], blockStart[i]) - blockStart[i];
       }
       return Arrays.equals(bs, blk.shape()) ? blk : blk.getRegion(from, bs);
     };

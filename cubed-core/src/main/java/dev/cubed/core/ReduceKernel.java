@@ -230,15 +230,7 @@ final class ReduceKernel {
         }
         default -> throw new IllegalStateException();
       }
-      for (int d = nd - 1; d >= 0; d--) {
-        idx[d]++;
-        o += (int) os[d];
-        if (idx[d] < shape[d]) {
-          break;
-        }
-        o -= (int) (os[d] * shape[d]);
-        idx[d] = 0;
-      }
+      o = advance(idx, shape, os, o, nd - 1);
     }
     if ((kind == Kind.MIN || kind == Kind.MAX) && n == 0) {
       throw new IllegalArgumentException(kind.name().toLowerCase()
@@ -288,16 +280,25 @@ final class ReduceKernel {
           ds[o + j] += src[i + j];
         }
       }
-      for (int d = nd - 2; d >= 0; d--) {
-        idx[d]++;
-        o += (int) os[d];
-        if (idx[d] < shape[d]) {
-          break;
-        }
-        o -= (int) (os[d] * shape[d]);
-        idx[d] = 0;
-      }
+      o = advance(idx, shape, os, o, nd - 2);
     }
+  }
+
+  /**
+   * Steps the C-order index {@code idx} (dimensions 0..last) to the next element and returns the
+   * state offset {@code o} moved along with it ({@code os} = state strides, 0 on reduced axes).
+   */
+  private static int advance(long[] idx, long[] shape, long[] os, int o, int last) {
+    for (int d = last; d >= 0; d--) {
+      idx[d]++;
+      o += (int) os[d];
+      if (idx[d] < shape[d]) {
+        break;
+      }
+      o -= (int) (os[d] * shape[d]);
+      idx[d] = 0;
+    }
+    return o;
   }
 
   private static boolean truthy(NDArray b, int i) {

@@ -42,21 +42,15 @@ public final class Regrid {
     }
     ChunkGrid in = x.chunkGrid();
     int nd = x.shape().length;
-    long[][] outOff = new long[nd][];
-    long[][] inOff = new long[nd][];
-    for (int i = 0; i < nd; i++) {
-      outOff[i] = grid.offsets(i);
-      inOff[i] = in.offsets(i);
-    }
     int held = maxOverlap(in, grid);
-    KeyFunction keys = k -> List.of(BlockKeys.many(inputBlocks(k, outOff, inOff)));
+    KeyFunction keys = k -> List.of(BlockKeys.many(inputBlocks(k, grid, in)));
     boolean complex = x.dtype().isComplex();
     BlockFunction fn = (args, k) -> {
       long[] start = grid.blockOffset(k);
       long[] bs = grid.blockShape(k);
       @SuppressWarnings("unchecked")
       List<NDArray> blocks = (List<NDArray>) args.get(0);
-      List<long[]> ks = inputBlocks(k, outOff, inOff);
+      List<long[]> ks = inputBlocks(k, grid, in);
       if (ks.size() == 1 && java.util.Arrays.equals(blocks.get(0).shape(), bs)) {
         return blocks.get(0);
       }
@@ -87,11 +81,10 @@ public final class Regrid {
     long held = 1;
     for (int i = 0; i < in.shape().length; i++) {
       long[] o = out.offsets(i);
-      long[] n = in.offsets(i);
       long most = 1;
       for (int j = 0; j + 1 < o.length; j++) {
         if (o[j + 1] > o[j]) {
-          most = Math.max(most, first(n, o[j + 1] - 1) - first(n, o[j]) + 1);
+          most = Math.max(most, in.blockOf(i, o[j + 1] - 1) - in.blockOf(i, o[j]) + 1);
         }
       }
       held = Math.min(Integer.MAX_VALUE / 4, held * most);
@@ -99,22 +92,17 @@ public final class Regrid {
     return (int) held;
   }
 
-  /** The input block along an axis holding element {@code index} (offsets end with the length). */
-  private static long first(long[] offsets, long index) {
-    int j = java.util.Arrays.binarySearch(offsets, index);
-    return j >= 0 ? Math.min(j, offsets.length - 2) : -j - 2;
-  }
-
-  private static List<long[]> inputBlocks(long[] k, long[][] outOff, long[][] inOff) {
+  /** The blocks of {@code in} that block {@code k} of {@code out} overlaps, in C order. */
+  private static List<long[]> inputBlocks(long[] k, ChunkGrid out, ChunkGrid in) {
     int nd = k.length;
+    long[] start = out.blockOffset(k);
+    long[] size = out.blockShape(k);
     long[] lo = new long[nd];
     long[] count = new long[nd];
     long total = 1;
     for (int i = 0; i < nd; i++) {
-      long s = outOff[i][(int) k[i]];
-      long e = outOff[i][(int) k[i] + 1];
-      lo[i] = first(inOff[i], s);
-      count[i] = e > s ? first(inOff[i], e - 1) - lo[i] + 1 : 1;
+      lo[i] = in.blockOf(i, start[i]);
+      count[i] = size[i] > 0 ? in.blockOf(i, start[i] + size[i] - 1) - lo[i] + 1 : 1;
       total *= count[i];
     }
     List<long[]> keys = new ArrayList<>();

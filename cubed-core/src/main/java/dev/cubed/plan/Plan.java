@@ -445,11 +445,16 @@ public final class Plan {
   }
 
   private static ZarrArray create(FileSystemStore store, String path, ArrayNode n, long[] chunks) {
+    return create(store, path, n.shape(), chunks, n);
+  }
+
+  private static ZarrArray create(FileSystemStore store, String path, long[] shape, long[] chunks,
+      ArrayNode n) {
     long[] c = chunks.clone();
     for (int i = 0; i < c.length; i++) {
-      c[i] = Math.max(1, Math.min(c[i], Math.max(1, n.shape()[i])));
+      c[i] = Math.max(1, Math.min(c[i], Math.max(1, shape[i])));
     }
-    return ZarrArray.create(store, path).shape(n.shape()).chunks(c).dtype(n.dtype()).overwrite()
+    return ZarrArray.create(store, path).shape(shape).chunks(c).dtype(n.dtype()).overwrite()
         .build();
   }
 
@@ -461,8 +466,7 @@ public final class Plan {
     for (int i = 0; i < c.length; i++) {
       shape[i] = g[i] * c[i];
     }
-    return ZarrArray.create(store, path).shape(shape).chunks(c).dtype(n.dtype()).overwrite()
-        .build();
+    return create(store, path, shape, c, n);
   }
 
   private static void deleteTree(Path dir) {
