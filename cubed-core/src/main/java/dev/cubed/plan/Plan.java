@@ -455,7 +455,7 @@ public final class Plan {
       c[i] = Math.max(1, Math.min(c[i], Math.max(1, shape[i])));
     }
     return ZarrArray.create(store, path).shape(shape).chunks(c).dtype(n.dtype()).overwrite()
-        .build();
+        .build().asIntermediate();
   }
 
   /** Storage of an irregular array: block i of an axis in chunk i, chunks = largest blocks. */

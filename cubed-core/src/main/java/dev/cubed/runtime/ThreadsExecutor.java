@@ -115,16 +115,43 @@ public final class ThreadsExecutor implements Executor {
     });
     Throwable error = null;
     try {
-      new DagRun(pool, ops, callbacks).run();
+      new DagRun(pool, pool::shutdownNow, ops, callbacks, this::runTask).run();
     } catch (RuntimeException | Error e) {
       error = e;
       throw e;
     } finally {
       pool.shutdownNow();
+      awaitTasks(pool, computeId);
       long end = System.currentTimeMillis();
       for (Callback c : callbacks) {
         c.onComputeEnd(new Events.ComputeEnd(computeId, start, end, error));
       }
+    }
+  }
+
+  /** How long a compute waits for running tasks to stop after it failed, before warning. */
+  static final long STOP_WAIT_SECONDS = 60;
+
+  /**
+   * Waits until no task of the compute is running, so nothing writes after the compute has ended
+   * (a failed compute interrupts its tasks; one that ignores interrupts is waited for, and a
+   * warning is logged each {@link #STOP_WAIT_SECONDS} seconds until it stops).
+   */
+  private static void awaitTasks(ExecutorService pool, String computeId) {
+    boolean interrupted = false;
+    while (true) {
+      try {
+        if (pool.awaitTermination(STOP_WAIT_SECONDS, java.util.concurrent.TimeUnit.SECONDS)) {
+          break;
+        }
+        LOG.warning("threads executor: compute " + computeId + " has ended but some of its tasks"
+            + " ignore interruption and are still running; waiting for them");
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
     }
   }
 
@@ -134,24 +161,46 @@ public final class ThreadsExecutor implements Executor {
    * outputs) share the workers instead of running one after the other. The first failure cancels
    * the rest and is rethrown.
    */
-  private final class DagRun {
-    private final ExecutorService pool;
+  /** How a DagRun runs one task (all attempts); throws when the task has failed for good. */
+  @FunctionalInterface
+  interface TaskRunner {
+    void run(Operation op, long[] key, List<Callback> callbacks);
+  }
+
+  /**
+   * Runs a plan on a given pool (package-private so tests can supply a pool that forces an order of
+   * events, e.g. one that runs every task inline on the submitting thread).
+   */
+  static void runDag(java.util.concurrent.Executor pool, Runnable onFailure, List<Operation> ops,
+      List<Callback> callbacks, TaskRunner runner) {
+    new DagRun(pool, onFailure, ops, callbacks, runner).run();
+  }
+
+  static final class DagRun {
+    private final java.util.concurrent.Executor pool;
+    private final Runnable onFailure;
+    private final TaskRunner runner;
     private final List<Operation> ops;
     private final List<Callback> callbacks;
     private final AtomicInteger[] waitingFor;
     private final AtomicInteger[] tasksLeft;
+    private final java.util.concurrent.atomic.AtomicBoolean[] started;
     private final List<List<Integer>> dependents = new ArrayList<>();
     private final long[] opStart;
     private final AtomicInteger opsLeft;
     private final CompletableFuture<Void> done = new CompletableFuture<>();
 
-    DagRun(ExecutorService pool, List<Operation> ops, List<Callback> callbacks) {
+    DagRun(java.util.concurrent.Executor pool, Runnable onFailure, List<Operation> ops,
+        List<Callback> callbacks, TaskRunner runner) {
       this.pool = pool;
+      this.onFailure = onFailure;
+      this.runner = runner;
       this.ops = ops;
       this.callbacks = callbacks;
       int n = ops.size();
       waitingFor = new AtomicInteger[n];
       tasksLeft = new AtomicInteger[n];
+      started = new java.util.concurrent.atomic.AtomicBoolean[n];
       opStart = new long[n];
       opsLeft = new AtomicInteger(n);
       Map<String, Integer> index = new HashMap<>();
@@ -180,6 +229,7 @@ public final class ThreadsExecutor implements Executor {
         }
         waitingFor[i] = new AtomicInteger(deps.size());
         tasksLeft[i] = new AtomicInteger(op.keys().size());
+        started[i] = new java.util.concurrent.atomic.AtomicBoolean();
         if (index.put(op.name(), i) != null) {
           throw new IllegalArgumentException("threads executor: two operations are named "
               + op.name());
@@ -191,10 +241,17 @@ public final class ThreadsExecutor implements Executor {
       if (ops.isEmpty()) {
         return;
       }
+      // The ops ready at the start are decided before any starts: once one has started, a pool
+      // thread finishing it may start its dependents while this loop is still running, and a
+      // dependent whose count is 0 here would otherwise be started a second time by the loop.
+      List<Integer> ready = new ArrayList<>();
       for (int i = 0; i < ops.size(); i++) {
         if (waitingFor[i].get() == 0) {
-          startOp(i);
+          ready.add(i);
         }
+      }
+      for (int i : ready) {
+        startOp(i);
       }
       try {
         done.get();
@@ -213,7 +270,12 @@ public final class ThreadsExecutor implements Executor {
       }
     }
 
+    /** Starts op i's tasks; an op is started at most once, whoever calls this. */
     private void startOp(int i) {
+      if (!started[i].compareAndSet(false, true)) {
+        throw new IllegalStateException("threads executor: operation " + ops.get(i).name()
+            + " was started twice (scheduler bug)");
+      }
       if (done.isDone()) {
         return;
       }
@@ -241,10 +303,10 @@ public final class ThreadsExecutor implements Executor {
         return;
       }
       try {
-        runTask(ops.get(i), key, callbacks);
+        runner.run(ops.get(i), key, callbacks);
       } catch (Throwable t) {
         done.completeExceptionally(t);
-        pool.shutdownNow();
+        onFailure.run();
         return;
       }
       if (tasksLeft[i].decrementAndGet() == 0) {

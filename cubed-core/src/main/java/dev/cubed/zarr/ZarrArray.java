@@ -34,12 +34,20 @@ public final class ZarrArray implements Serializable {
   private final transient String path;
   private final transient ArrayMetadata meta;
   private final transient EmptyChunks emptyChunks;
+  /** True if a missing chunk is an error on read (intermediates), not the fill value. */
+  private final transient boolean missingIsError;
 
   ZarrArray(Store store, String path, ArrayMetadata meta, EmptyChunks emptyChunks) {
+    this(store, path, meta, emptyChunks, false);
+  }
+
+  private ZarrArray(Store store, String path, ArrayMetadata meta, EmptyChunks emptyChunks,
+      boolean missingIsError) {
     this.store = store;
     this.path = path;
     this.meta = meta;
     this.emptyChunks = emptyChunks;
+    this.missingIsError = missingIsError;
   }
 
   // ------------------------------------------------------------------ opening
@@ -96,7 +104,22 @@ public final class ZarrArray implements Serializable {
 
   /** This array with another empty-chunk policy for writes (default {@link EmptyChunks#SKIP}). */
   public ZarrArray withEmptyChunks(EmptyChunks policy) {
-    return new ZarrArray(store, path, meta, policy);
+    return new ZarrArray(store, path, meta, policy, missingIsError);
+  }
+
+  /**
+   * This array as an intermediate the engine writes completely before anything reads it: every
+   * chunk is stored (fill-only ones too) and reading a chunk that is not stored throws
+   * {@link MissingChunkException} instead of returning the fill value, so a task that reads
+   * before its producer finished fails loudly rather than computing with zeros.
+   */
+  public ZarrArray asIntermediate() {
+    return new ZarrArray(store, path, meta, EmptyChunks.WRITE, true);
+  }
+
+  /** True if reading a missing chunk throws (see {@link #asIntermediate()}). */
+  public boolean isIntermediate() {
+    return missingIsError;
   }
 
   /** This array with its attributes replaced (metadata rewritten atomically). */
@@ -105,7 +128,7 @@ public final class ZarrArray implements Serializable {
         meta.fillValue, new java.util.LinkedHashMap<>(attributes), meta.dimensionNames, meta.separator, meta.v3DefaultKeys,
         meta.codec);
     ZarrArrayBuilder.writeMetadata(store, path, m);
-    return new ZarrArray(store, path, m, emptyChunks);
+    return new ZarrArray(store, path, m, emptyChunks, missingIsError);
   }
 
   // ------------------------------------------------------------------ metadata
@@ -273,15 +296,23 @@ public final class ZarrArray implements Serializable {
   // ------------------------------------------------------------------ chunk I/O
 
   /**
-   * Reads one chunk, clipped to the array; a missing chunk reads as the fill value.
+   * Reads one chunk, clipped to the array; a missing chunk reads as the fill value (for an
+   * intermediate, see {@link #asIntermediate()}, it throws).
    *
    * @throws ZarrFormatException if the stored chunk is truncated or corrupt (naming its key)
+   * @throws MissingChunkException if this is an intermediate and the chunk is not stored
    */
   public NDArray readChunk(long... chunkCoords) {
     long[] clipped = chunkShape(chunkCoords);
     String key = Keys.join(path, meta.chunkKey(chunkCoords));
     byte[] b = store.get(key);
     if (b == null) {
+      if (missingIsError) {
+        throw new MissingChunkException("engine error: chunk " + Arrays.toString(chunkCoords)
+            + " (key '" + key + "' in " + store.describe() + ") of intermediate array '" + path
+            + "' was read before it was written; the operation producing it had not finished."
+            + " Please report this with the plan (CubedArray.plan()).");
+      }
       return NDArray.full(meta.dtype, meta.fillValue, clipped);
     }
     long[] full = chunks();
@@ -485,13 +516,13 @@ public final class ZarrArray implements Serializable {
   // ------------------------------------------------------------------ serialization
 
   private Object writeReplace() throws ObjectStreamException {
-    return new Proxy(store, path, metadataJson(), emptyChunks,
+    return new Proxy(store, path, metadataJson(), emptyChunks, missingIsError,
         meta.zarrFormat == 2 ? new String(Json.write(meta.v2Attributes()),
             java.nio.charset.StandardCharsets.UTF_8) : null);
   }
 
   private record Proxy(Store store, String path, String json, EmptyChunks emptyChunks,
-      String v2Attrs) implements Serializable {
+      boolean missingIsError, String v2Attrs) implements Serializable {
     private Object readResolve() throws ObjectStreamException {
       String where = describe(store, path, "metadata");
       JsonNode doc = Json.parseObject(json.getBytes(java.nio.charset.StandardCharsets.UTF_8),
@@ -499,7 +530,7 @@ public final class ZarrArray implements Serializable {
       ArrayMetadata m = v2Attrs == null ? MetadataParser.parseV3(doc, where)
           : MetadataParser.parseV2(doc, Json.parseObject(
               v2Attrs.getBytes(java.nio.charset.StandardCharsets.UTF_8), where), where);
-      return new ZarrArray(store, path, m, emptyChunks);
+      return new ZarrArray(store, path, m, emptyChunks, missingIsError);
     }
   }
 
