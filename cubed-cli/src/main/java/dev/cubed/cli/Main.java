@@ -14,6 +14,7 @@ import picocli.CommandLine.Command;
       DemoCommand.class,
       RechunkCommand.class,
       BenchCommand.class,
+      CleanCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class Main implements Runnable {

@@ -41,6 +41,10 @@ final class RechunkCommand implements Callable<Integer> {
   @Option(names = "--work-dir", description = "directory for intermediate arrays")
   Path workDir;
 
+  @Option(names = "--resume", description = "finish a rechunk that failed or was killed with the"
+      + " same arguments: completed stages and tasks are skipped (needs --work-dir)")
+  boolean resume;
+
   @Option(names = "--zarr-format", description = "2 or 3 (default: the source's format)")
   Integer zarrFormat;
 
@@ -68,6 +72,10 @@ final class RechunkCommand implements Callable<Integer> {
     if (format != 2 && format != 3) {
       throw new IllegalArgumentException("rechunk: --zarr-format must be 2 or 3, got " + format);
     }
+    if (resume && workDir == null) {
+      throw new IllegalArgumentException("rechunk: --resume needs --work-dir, the directory of"
+          + " the run to finish (without it each run uses a new temporary directory)");
+    }
     Path wd = workDir != null ? workDir : Files.createTempDirectory("cubed-rechunk");
     long reserved = reservedMem != null ? Spec.parseBytes(reservedMem) : Cli.measuredReserved();
     Spec spec = Spec.builder().workDir(wd).allowedMem(allowedMem).reservedMem(reserved).build();
@@ -80,7 +88,7 @@ final class RechunkCommand implements Callable<Integer> {
     PlanSummary plan = Cubed.plan(List.of(w)).summary();
     System.err.print(plan);
     long t0 = System.nanoTime();
-    Cubed.store(List.of(x), List.of(target), ComputeOptions.defaults());
+    Cubed.store(List.of(x), List.of(target), ComputeOptions.defaults().withResume(resume));
     double wall = (System.nanoTime() - t0) / 1e9;
     if (workDir == null) {
       Cli.deleteTree(wd);
