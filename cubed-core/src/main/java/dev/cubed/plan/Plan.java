@@ -425,7 +425,7 @@ public final class Plan {
     }
     Evaluator ev = new Evaluator(arrays);
     List<Operation> ops = new ArrayList<>();
-    Map<String, TargetWrites> targetWrites = new HashMap<>();
+    Map<String, TaskMarkers.TargetWrites> targetWrites = new HashMap<>();
     Map<String, String> producer = new HashMap<>();
     try {
       for (ArrayNode n : topo) {
@@ -434,7 +434,7 @@ public final class Plan {
               ? create(store, c.name(), c, c.chunks()) : createPadded(store, c.name(), c);
           arrays.put(c.name(), z);
           if (c.target() != null) {
-            targetWrites.put(c.name(), new TargetWrites(z, key -> List.of(key)));
+            targetWrites.put(c.name(), new TaskMarkers.TargetWrites(z, key -> List.of(key)));
           }
           PlanSummary.OpInfo info = info(c.name());
           List<long[]> keys = allBlocks(c.numBlocks());
@@ -464,8 +464,8 @@ public final class Plan {
                 : List.of(ops.get(ops.size() - 1).name());
             ops.add(CopyOp.build(opName, src, dst, region, info(opName).projectedMem(), deps));
             if (last && r.target() != null) {
-              targetWrites.put(opName, new TargetWrites(dst, key -> regionChunks(dst, region,
-                  key)));
+              targetWrites.put(opName, new TaskMarkers.TargetWrites(dst, key -> TaskMarkers.regionChunks(dst,
+                  region, key)));
             }
             src = dst;
           }
@@ -473,7 +473,9 @@ public final class Plan {
           producer.put(r.name(), ops.get(ops.size() - 1).name());
         }
       }
-      List<Operation> toRun = withMarkers(cdir, ops, targetWrites);
+      TaskMarkers.Prepared prep = TaskMarkers.prepare(cdir, ops, targetWrites);
+      lastSkipped = prep.skipped();
+      List<Operation> toRun = prep.ops();
       executor.execute(computeId, toRun, callbacks);
       List<NDArray> results = new ArrayList<>();
       for (ArrayNode o : read ? outputs : List.<ArrayNode>of()) {
@@ -497,15 +499,6 @@ public final class Plan {
   private static final java.util.logging.Logger LOG =
       java.util.logging.Logger.getLogger(Plan.class.getName());
 
-  /** The target a task writes to and the target chunks a task key covers. */
-  private record TargetWrites(ZarrArray target, ChunksOf chunksOf)
-      implements java.io.Serializable {}
-
-  /** The target chunks one task writes. */
-  private interface ChunksOf extends java.io.Serializable {
-    List<long[]> apply(long[] key);
-  }
-
   /**
    * Opens the compute directory (lock, fingerprint); on resume logs when the plan cannot be
    * resumed (a node without a content name) or runs separately (locked by a live compute).
@@ -526,115 +519,11 @@ public final class Plan {
     return cdir;
   }
 
-  /**
-   * The ops to run: each task writes its completion marker after its writes; on a resumed compute
-   * the tasks with a valid marker are left out, ops with none left are dropped (and removed from
-   * the others' dependencies), and the skipped count is logged.
-   */
-  private List<Operation> withMarkers(ComputeDir cdir, List<Operation> ops,
-      Map<String, TargetWrites> targetWrites) {
-    TaskMarkers markers = new TaskMarkers(cdir.path());
-    List<Operation> out = new ArrayList<>();
-    Set<String> dropped = new HashSet<>();
-    long total = 0;
-    long skipped = 0;
-    for (Operation op : ops) {
-      TargetWrites tw = targetWrites.get(op.name());
-      List<long[]> keys = op.keys();
-      total += keys.size();
-      if (cdir.resumed()) {
-        Map<String, List<String>> done = markers.done(op.name());
-        keys = keys.stream().filter(k -> !validMarker(done.get(TaskMarkers.keyName(k)), tw))
-            .toList();
-        skipped += op.keys().size() - keys.size();
-        if (keys.isEmpty() && !op.keys().isEmpty()) {
-          dropped.add(op.name());
-          continue;
-        }
-      }
-      dev.cubed.runtime.TaskFunction f = op.function();
-      String name = op.name();
-      dev.cubed.runtime.TaskFunction marked = key -> {
-        f.run(key);
-        markers.mark(name, key, tw == null ? List.of() : storedChunks(tw, key));
-      };
-      List<String> deps = op.dependencies() == null ? null
-          : op.dependencies().stream().filter(d -> !dropped.contains(d)).toList();
-      out.add(new Operation(name, keys, marked, op.projectedMem(), deps));
-    }
-    if (cdir.resumed()) {
-      lastSkipped = skipped;
-      LOG.info("resume " + cdir.path() + ": " + skipped + " of " + total + " tasks already done ("
-          + dropped.size() + " of " + ops.size() + " ops complete), running " + (total - skipped));
-    } else {
-      lastSkipped = 0;
-    }
-    return out;
-  }
-
   private volatile long lastSkipped;
 
   /** Tasks skipped because they were complete, in this plan's last resumed run (0 otherwise). */
   public long lastSkippedTasks() {
     return lastSkipped;
-  }
-
-  /** A marker is valid if present and, for a target write, every chunk it lists still exists. */
-  private static boolean validMarker(List<String> lines, TargetWrites tw) {
-    if (lines == null) {
-      return false;
-    }
-    if (tw == null) {
-      return true;
-    }
-    for (String l : lines) {
-      if (l.isBlank()) {
-        continue;
-      }
-      String[] parts = l.equals("_") ? new String[0] : l.split("\\.");
-      long[] c = new long[parts.length];
-      for (int i = 0; i < c.length; i++) {
-        c[i] = Long.parseLong(parts[i]);
-      }
-      if (!tw.target().chunkExists(c)) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private static List<String> storedChunks(TargetWrites tw, long[] key) {
-    List<String> out = new ArrayList<>();
-    for (long[] c : tw.chunksOf().apply(key)) {
-      if (tw.target().chunkExists(c)) {
-        out.add(TaskMarkers.keyName(c));
-      }
-    }
-    return out;
-  }
-
-  /** The target chunks a copy task of region {@code region} at {@code key} writes. */
-  private static List<long[]> regionChunks(ZarrArray dst, long[] region, long[] key) {
-    long[] shape = dst.shape();
-    long[] tc = dst.chunks();
-    int nd = shape.length;
-    long[] c0 = new long[nd];
-    long[] cg = new long[nd];
-    for (int i = 0; i < nd; i++) {
-      long start = key[i] * region[i];
-      long rs = Math.min(region[i], shape[i] - start);
-      c0[i] = start / tc[i];
-      cg[i] = (rs + tc[i] - 1) / tc[i];
-    }
-    List<long[]> out = new ArrayList<>();
-    for (long[] rel : allBlocks(cg)) {
-      long[] c = new long[nd];
-      for (int i = 0; i < nd; i++) {
-        c[i] = c0[i] + rel[i];
-      }
-      out.add(c);
-    }
-    return out;
   }
 
   /** After a failure: keeps the directory, releases its lock, says where it is and what to do. */
