@@ -6,21 +6,45 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * How to run a compute: the executor (default: the spec's, found by name) and event callbacks.
+ * How to run a compute: the executor (default: the spec's, found by name), event callbacks and
+ * whether to resume an earlier failed or killed run of the same plan ({@link #resume()}).
  * Immutable; start with {@link #defaults()}.
  */
 public final class ComputeOptions {
   private final Executor executor;
   private final List<Callback> callbacks;
+  private final boolean resume;
 
-  private ComputeOptions(Executor executor, List<Callback> callbacks) {
+  private ComputeOptions(Executor executor, List<Callback> callbacks, boolean resume) {
     this.executor = executor;
     this.callbacks = List.copyOf(callbacks);
+    this.resume = resume;
   }
 
-  /** The spec's executor, no callbacks. */
+  /** The spec's executor, no callbacks, no resume. */
   public static ComputeOptions defaults() {
-    return new ComputeOptions(null, List.of());
+    return new ComputeOptions(null, List.of(), false);
+  }
+
+  /**
+   * A copy that resumes: the same plan (same program, same inputs, same settings) run before and
+   * failed or killed left its compute directory {@code workDir/compute-<id>/}; this run reuses it
+   * and skips every task that finished (each has a completion marker), running only the rest. With
+   * no such directory the compute simply runs. Without resume such a directory is emptied first.
+   * Block functions must be deterministic for the result to equal an uninterrupted run's.
+   */
+  public ComputeOptions resume() {
+    return new ComputeOptions(executor, callbacks, true);
+  }
+
+  /** A copy with resume on or off. */
+  public ComputeOptions withResume(boolean on) {
+    return new ComputeOptions(executor, callbacks, on);
+  }
+
+  /** Whether to resume (see {@link #resume()}). */
+  public boolean resumes() {
+    return resume;
   }
 
   /** Options running on a given executor. */
@@ -30,14 +54,14 @@ public final class ComputeOptions {
 
   /** A copy with another executor. */
   public ComputeOptions withExecutor(Executor e) {
-    return new ComputeOptions(e, callbacks);
+    return new ComputeOptions(e, callbacks, resume);
   }
 
   /** A copy with one more callback. */
   public ComputeOptions withCallback(Callback c) {
     List<Callback> l = new ArrayList<>(callbacks);
     l.add(c);
-    return new ComputeOptions(executor, l);
+    return new ComputeOptions(executor, l, resume);
   }
 
   /** The executor, or null for the spec's. */

@@ -84,7 +84,7 @@ public final class Cubed {
    */
   public static List<NDArray> compute(ComputeOptions options, CubedArray... arrays) {
     Plan p = plan(List.of(arrays));
-    return p.execute(executor(options, arrays[0].spec()), options.callbacks());
+    return p.execute(executor(options, arrays[0].spec()), options.callbacks(), options.resumes());
   }
 
   /**
@@ -109,6 +109,16 @@ public final class Cubed {
     return ZarrArray.open(store, path);
   }
 
+  /**
+   * {@link #toZarr(CubedArray, Store, String)} with options (executor, callbacks, resume). With
+   * {@link ComputeOptions#resume()} the target is recreated as usual and the tasks whose target
+   * chunks are gone are rerun (see {@code Plan}).
+   */
+  public static ZarrArray toZarr(CubedArray x, Store store, String path, ComputeOptions opts) {
+    runForSideEffect(opts, toZarrLazy(x, store, path));
+    return ZarrArray.open(store, path);
+  }
+
   /** Computes and writes several arrays to their targets in one plan. */
   public static void store(List<CubedArray> xs, List<ZarrArray> targets, ComputeOptions opts) {
     if (xs.size() != targets.size()) {
@@ -124,7 +134,7 @@ public final class Cubed {
 
   private static void runForSideEffect(ComputeOptions opts, CubedArray... ws) {
     Plan p = plan(List.of(ws));
-    p.executeNoResults(executor(opts, ws[0].spec()), opts.callbacks());
+    p.executeNoResults(executor(opts, ws[0].spec()), opts.callbacks(), opts.resumes());
   }
 
   private static Executor executor(ComputeOptions opts, Spec spec) {

@@ -39,6 +39,10 @@ final class DemoCommand implements Callable<Integer> {
       + "temporary directory, deleted afterwards)")
   Path workDir;
 
+  @Option(names = "--resume", description = "finish a demo compute that failed or was killed "
+      + "in the same --work-dir: tasks already done are skipped (needs --work-dir)")
+  boolean resume;
+
   @Option(names = "--no-progress", description = "hide the progress bar")
   boolean noProgress;
 
@@ -52,6 +56,10 @@ final class DemoCommand implements Callable<Integer> {
         : Cli.measuredReserved();
     Cli.checkMem(cmd, allowed, reserved, reservedMem != null);
     QuadraticMeans.Params p = QuadraticMeans.params(size);
+    if (resume && workDir == null) {
+      throw new IllegalArgumentException("demo: --resume needs --work-dir, the directory of the"
+          + " run to finish (without it each run uses a new temporary directory)");
+    }
     Path dir = workDir != null ? workDir : Files.createTempDirectory("cubed-demo");
     Files.createDirectories(dir);
     Spec spec = Spec.builder().workDir(dir.resolve("work")).allowedMem(allowed)
@@ -61,7 +69,7 @@ final class DemoCommand implements Callable<Integer> {
     ZarrArray[] in = QuadraticMeans.writeInputs(p, dir.resolve("inputs"), spec);
     System.err.print(dev.cubed.Cubed.plan(java.util.List.of(
         QuadraticMeans.means(in[0], in[1], spec))).summary());
-    ComputeOptions opts = ComputeOptions.defaults();
+    ComputeOptions opts = ComputeOptions.defaults().withResume(resume);
     ProgressBar bar = null;
     if (!noProgress) {
       long total = dev.cubed.Cubed.plan(java.util.List.of(

@@ -27,6 +27,7 @@ import picocli.CommandLine.ParameterException;
       DemoCommand.class,
       RechunkCommand.class,
       BenchCommand.class,
+      CleanCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class Main implements Runnable {

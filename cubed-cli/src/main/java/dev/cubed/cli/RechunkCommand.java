@@ -43,6 +43,10 @@ final class RechunkCommand implements Callable<Integer> {
   @Option(names = "--work-dir", description = "directory for intermediate arrays")
   Path workDir;
 
+  @Option(names = "--resume", description = "finish a rechunk that failed or was killed with the"
+      + " same arguments: completed stages and tasks are skipped (needs --work-dir)")
+  boolean resume;
+
   @Option(names = "--zarr-format", paramLabel = "2|3",
       description = "2 or 3 (default: the source's format)")
   Integer zarrFormat;
@@ -60,6 +64,10 @@ final class RechunkCommand implements Callable<Integer> {
     if (zarrFormat != null && zarrFormat != 2 && zarrFormat != 3) {
       throw Cli.usage(cmd, "--zarr-format: " + zarrFormat + " is not a Zarr format this tool"
           + " writes; use --zarr-format 2 or --zarr-format 3 (default: the source's)");
+    }
+    if (resume && workDir == null) {
+      throw Cli.usage(cmd, "--resume needs --work-dir, the directory of the run to finish"
+          + " (without it each run uses a new temporary directory)");
     }
     ZarrArray source = ZarrArray.open(src);
     long[] shape = source.shape();
@@ -81,7 +89,7 @@ final class RechunkCommand implements Callable<Integer> {
     PlanSummary plan = Cubed.plan(List.of(w)).summary();
     System.err.print(plan);
     long t0 = System.nanoTime();
-    Cubed.store(List.of(x), List.of(target), ComputeOptions.defaults());
+    Cubed.store(List.of(x), List.of(target), ComputeOptions.defaults().withResume(resume));
     double wall = (System.nanoTime() - t0) / 1e9;
     if (workDir == null) {
       Cli.deleteTree(wd);

@@ -5,10 +5,11 @@ import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import dev.cubed.primitive.Blockwise;
 import dev.cubed.zarr.ZarrArray;
+import java.io.IOException;
+import java.io.ObjectOutputStream;
 import java.io.Serializable;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A node of the array-level DAG: an array of known shape, dtype and chunk grid (regular, or
@@ -16,11 +17,19 @@ import java.util.concurrent.atomic.AtomicLong;
  * four means: stored in Zarr ({@link Stored}), generated per block without storage ({@link Virtual}),
  * computed blockwise from other arrays ({@link Computed}) or rechunked from another array
  * ({@link Rechunked}). Nodes are immutable.
+ *
+ * <p>Names are derived from content ({@link #name()}), so the same program builds the same names in
+ * every run: the basis of resuming a compute ({@code Plan}).
  */
 public abstract sealed class ArrayNode implements Serializable {
   private static final long serialVersionUID = 1L;
-  private static final AtomicLong COUNTER = new AtomicLong();
-  private final String name;
+  /** Hex digits of the content digest in a name. */
+  static final int NAME_HEX = 12;
+  private final String prefix;
+  private String name;
+  private String digest;
+  private boolean resumable;
+  private String notResumableReason;
   private final long[] shape;
   private final long[] chunks;
   private final ChunkGrid grid;
@@ -31,11 +40,11 @@ public abstract sealed class ArrayNode implements Serializable {
   }
 
   ArrayNode(String prefix, long[] shape, ChunkGrid grid, DType dtype) {
-    this.name = prefix + "-" + COUNTER.incrementAndGet();
+    this.prefix = Objects.requireNonNull(prefix);
     this.shape = shape.clone();
     this.dtype = Objects.requireNonNull(dtype);
     if (!java.util.Arrays.equals(grid.shape(), shape)) {
-      throw new IllegalArgumentException(name + ": chunk grid of shape "
+      throw new IllegalArgumentException(prefix + ": chunk grid of shape "
           + Shapes.format(grid.shape()) + " for an array of shape " + Shapes.format(shape));
     }
     this.grid = grid;
@@ -75,9 +84,66 @@ public abstract sealed class ArrayNode implements Serializable {
     }
   }
 
-  /** Unique name (used for op names and intermediate paths). */
+  /**
+   * Sets the name from the content; every subclass constructor calls this last. The content is
+   * the node kind, prefix, shape, chunk grid, dtype, the inputs' digests and the kind's own
+   * parameters ({@link #writeContent}); see {@link NodeDigest}.
+   */
+  final void initName() {
+    NodeDigest.Result r = NodeDigest.of(out -> {
+      out.writeUTF(getClass().getSimpleName());
+      out.writeUTF(prefix);
+      out.writeObject(shape);
+      out.writeObject(grid);
+      out.writeUTF(dtype.name());
+      for (ArrayNode in : inputs()) {
+        out.writeUTF(in.digest());
+      }
+      writeContent(out);
+    });
+    this.digest = r.hex();
+    this.name = prefix + "-" + r.hex().substring(0, NAME_HEX);
+    this.resumable = r.stable();
+    this.notResumableReason = r.stable() ? null
+        : name + " (" + prefix + "): its parameters cannot be serialized: " + r.reason();
+    for (ArrayNode in : inputs()) {
+      if (resumable && !in.resumable) {
+        resumable = false;
+        notResumableReason = in.notResumableReason;
+      }
+    }
+  }
+
+  /** Writes what distinguishes this node beyond shape, grid, dtype and inputs. */
+  abstract void writeContent(ObjectOutputStream out) throws IOException;
+
+  /**
+   * The name, used for op names and intermediate paths: {@code <prefix>-<12 hex digits>} of a
+   * SHA-256 digest of the node's content, so the same program gives the same names in every run
+   * and different arrays different names (a 48-bit prefix of the digest; the plan checks the full
+   * digest of nodes sharing a name). A node whose parameters cannot be serialized gets a random
+   * name ({@link #resumable()} false).
+   */
   public String name() {
     return name;
+  }
+
+  /** The full hex SHA-256 content digest (random for a node that is not resumable). */
+  public String digest() {
+    return digest;
+  }
+
+  /**
+   * True if this node and all its inputs have content-derived names, so a later run of the same
+   * program names them the same and can resume their computation.
+   */
+  public boolean resumable() {
+    return resumable;
+  }
+
+  /** Why this node is not resumable (the first node of its graph that is not), or null. */
+  public String notResumableReason() {
+    return notResumableReason;
   }
 
   /** Shape. */
@@ -143,6 +209,14 @@ public abstract sealed class ArrayNode implements Serializable {
     public Stored(ZarrArray array) {
       super("zarr", array.shape(), array.chunks(), array.dtype());
       this.array = array;
+      initName();
+    }
+
+    @Override
+    void writeContent(ObjectOutputStream out) throws IOException {
+      out.writeUTF(NodeDigest.storeToken(array.store()));
+      out.writeUTF(array.path());
+      out.writeUTF(array.metadataJson());
     }
 
     /** The Zarr array. */
@@ -171,12 +245,19 @@ public abstract sealed class ArrayNode implements Serializable {
     public Virtual(String kind, long[] shape, long[] chunks, DType dtype, BlockGenerator generator) {
       super(kind, shape, chunks, dtype);
       this.generator = Objects.requireNonNull(generator);
+      initName();
     }
 
     /** A virtual array on any chunk grid (the generator gets block coordinates and shapes). */
     public Virtual(String kind, ChunkGrid grid, DType dtype, BlockGenerator generator) {
       super(kind, grid.shape(), grid, dtype);
       this.generator = Objects.requireNonNull(generator);
+      initName();
+    }
+
+    @Override
+    void writeContent(ObjectOutputStream out) throws IOException {
+      out.writeObject(generator);
     }
 
     /** The generator. */
@@ -217,6 +298,13 @@ public abstract sealed class ArrayNode implements Serializable {
         throw new IllegalArgumentException("blockwise " + op.name() + ": an irregular chunk grid "
             + grid + " cannot be written to a Zarr target; rechunk to regular chunks first");
       }
+      initName();
+    }
+
+    @Override
+    void writeContent(ObjectOutputStream out) throws IOException {
+      out.writeObject(op);
+      out.writeObject(target);
     }
 
     private static ChunkGrid gridOfComputed(Blockwise op, long[] shape, long[] chunks) {
@@ -253,6 +341,12 @@ public abstract sealed class ArrayNode implements Serializable {
       super("rechunk", input.shape(), chunks, input.dtype());
       this.input = input;
       this.target = target;
+      initName();
+    }
+
+    @Override
+    void writeContent(ObjectOutputStream out) throws IOException {
+      out.writeObject(target);
     }
 
     /** The user's target, or null. */

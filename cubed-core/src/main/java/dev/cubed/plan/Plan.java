@@ -23,7 +23,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import java.util.stream.Stream;
 
 /**
@@ -53,7 +52,7 @@ public final class Plan {
   private Plan(List<ArrayNode> outputs, PlanConfig cfg) {
     this.outputs = List.copyOf(outputs);
     this.cfg = cfg;
-    Set<String> seen = new HashSet<>();
+    Map<String, ArrayNode> seen = new HashMap<>();
     for (ArrayNode o : outputs) {
       visit(o, seen);
     }
@@ -71,8 +70,14 @@ public final class Plan {
     return new Plan(outputs, cfg);
   }
 
-  private void visit(ArrayNode n, Set<String> seen) {
-    if (!seen.add(n.name())) {
+  private void visit(ArrayNode n, Map<String, ArrayNode> seen) {
+    ArrayNode prev = seen.putIfAbsent(n.name(), n);
+    if (prev != null) {
+      if (!prev.digest().equals(n.digest())) {
+        throw new IllegalStateException("two different arrays share the name " + n.name()
+            + " (digests " + prev.digest() + " and " + n.digest() + "): a collision of the first"
+            + " 48 bits of their content digests; change either array slightly (e.g. its chunks)");
+      }
       return;
     }
     for (ArrayNode in : n.inputs()) {
@@ -325,24 +330,92 @@ public final class Plan {
 
   /**
    * Checks memory, runs every op on the executor, reads the outputs into memory and deletes the
-   * intermediate arrays (under {@code workDir/<compute-id>/}).
+   * compute directory {@code workDir/compute-<id>/} with the intermediate arrays. On failure the
+   * directory is kept for a resume (see {@link #execute(Executor, List, boolean)}).
    *
    * @return one array per output, in order
    * @throws MemoryBudgetExceededException before running anything if an op does not fit
    */
   public List<NDArray> execute(Executor executor, List<Callback> callbacks) {
-    return run(executor, callbacks, true);
+    return run(executor, callbacks, true, false);
+  }
+
+  /**
+   * Like {@link #execute(Executor, List)}; with {@code resume} a compute directory left by an
+   * earlier failed or killed run of the same plan is reused and every task with a completion
+   * marker is skipped (ops with all tasks done are not run at all). Without {@code resume} such a
+   * directory is emptied first.
+   *
+   * @throws IllegalStateException on resume if the directory holds a different plan's fingerprint
+   */
+  public List<NDArray> execute(Executor executor, List<Callback> callbacks, boolean resume) {
+    return run(executor, callbacks, true, resume);
   }
 
   /** Like {@link #execute} but reads nothing back (for writes to user targets). */
   public void executeNoResults(Executor executor, List<Callback> callbacks) {
-    run(executor, callbacks, false);
+    run(executor, callbacks, false, false);
   }
 
-  private List<NDArray> run(Executor executor, List<Callback> callbacks, boolean read) {
+  /** Like {@link #execute(Executor, List, boolean)} but reads nothing back. */
+  public void executeNoResults(Executor executor, List<Callback> callbacks, boolean resume) {
+    run(executor, callbacks, false, resume);
+  }
+
+  /** The compute id: a hash of the outputs' content names and the plan-changing settings. */
+  public String computeId() {
+    StringBuilder sb = new StringBuilder();
+    for (ArrayNode o : outputs) {
+      sb.append(o.digest()).append('\n');
+    }
+    sb.append(cfg.allowedMem()).append(' ').append(cfg.reservedMem()).append(' ')
+        .append(cfg.maxInputBlocks()).append(' ').append(cfg.maxSourceArrays()).append(' ')
+        .append(cfg.readCopies()).append(' ').append(cfg.writeCopies());
+    return NodeDigest.sha256Hex(sb.toString()).substring(0, 16);
+  }
+
+  /**
+   * True if every node of the plan has a content-derived name, so a later run of the same program
+   * finds this compute's directory and can resume it.
+   */
+  public boolean resumable() {
+    return topo.stream().allMatch(ArrayNode::resumable);
+  }
+
+  /**
+   * The plan's fingerprint, written as plain text to the compute directory and compared on
+   * resume: outputs, settings, and every op with its kind, tasks and (for rechunks) chunk chain.
+   */
+  public String fingerprint() {
+    StringBuilder sb = new StringBuilder();
+    for (ArrayNode o : outputs) {
+      sb.append("output ").append(o.name()).append(' ').append(o.digest()).append('\n');
+    }
+    sb.append("config allowedMem=").append(cfg.allowedMem()).append(" reservedMem=")
+        .append(cfg.reservedMem()).append(" maxInputBlocks=").append(cfg.maxInputBlocks())
+        .append(" maxSourceArrays=").append(cfg.maxSourceArrays()).append(" readCopies=")
+        .append(cfg.readCopies()).append(" writeCopies=").append(cfg.writeCopies()).append('\n');
+    for (PlanSummary.OpInfo i : infos) {
+      sb.append("op ").append(i.name()).append(' ').append(i.kind()).append(" tasks=")
+          .append(i.tasks()).append('\n');
+    }
+    for (ArrayNode n : topo) {
+      List<long[]> chain = rechunkChains.get(n.name());
+      if (chain != null) {
+        sb.append("chain ").append(n.name());
+        chain.forEach(c -> sb.append(' ').append(Shapes.format(c)));
+        sb.append('\n');
+      }
+    }
+    return sb.toString();
+  }
+
+  private List<NDArray> run(Executor executor, List<Callback> callbacks, boolean read,
+      boolean resume) {
     checkMemory();
-    String computeId = "compute-" + UUID.randomUUID().toString().substring(0, 8);
-    Path dir = cfg.workDir().resolve(computeId);
+    ComputeDir cdir = openComputeDir(resume);
+    Path dir = cdir.path();
+    String computeId = dir.getFileName().toString();
     FileSystemStore store = new FileSystemStore(dir);
     Map<String, ZarrArray> arrays = new LinkedHashMap<>();
     for (ArrayNode n : topo) {
@@ -352,58 +425,131 @@ public final class Plan {
     }
     Evaluator ev = new Evaluator(arrays);
     List<Operation> ops = new ArrayList<>();
+    Map<String, TaskMarkers.TargetWrites> targetWrites = new HashMap<>();
     Map<String, String> producer = new HashMap<>();
-    for (ArrayNode n : topo) {
-      if (n instanceof ArrayNode.Computed c && materialized.contains(c.name())) {
-        ZarrArray z = c.target() != null ? c.target() : c.isRegular()
-            ? create(store, c.name(), c, c.chunks()) : createPadded(store, c.name(), c);
-        arrays.put(c.name(), z);
-        PlanSummary.OpInfo info = info(c.name());
-        List<long[]> keys = allBlocks(c.numBlocks());
-        boolean padded = !c.isRegular();
-        long[] padTo = c.chunks();
-        ops.add(new Operation(c.name(), keys, key -> z.writeChunk(key,
-            padded ? Evaluator.pad(ev.compute(c, key), padTo) : ev.compute(c, key)),
-            info.projectedMem(), List.copyOf(producersRead(c, producer, new LinkedHashSet<>()))));
-        producer.put(c.name(), c.name());
-      } else if (n instanceof ArrayNode.Rechunked r) {
-        List<long[]> chain = rechunkChains.get(r.name());
-        ZarrArray src = arrays.get(r.inputs().get(0).name());
-        if (src == null) {
-          throw new IllegalStateException(r.name() + ": its input " + r.inputs().get(0).name()
-              + " is not stored; rechunk needs a stored or computed input");
+    try {
+      for (ArrayNode n : topo) {
+        if (n instanceof ArrayNode.Computed c && materialized.contains(c.name())) {
+          ZarrArray z = c.target() != null ? c.target() : c.isRegular()
+              ? create(store, c.name(), c, c.chunks()) : createPadded(store, c.name(), c);
+          arrays.put(c.name(), z);
+          if (c.target() != null) {
+            targetWrites.put(c.name(), new TaskMarkers.TargetWrites(z, key -> List.of(key)));
+          }
+          PlanSummary.OpInfo info = info(c.name());
+          List<long[]> keys = allBlocks(c.numBlocks());
+          boolean padded = !c.isRegular();
+          long[] padTo = c.chunks();
+          ops.add(new Operation(c.name(), keys, key -> z.writeChunk(key,
+              padded ? Evaluator.pad(ev.compute(c, key), padTo) : ev.compute(c, key)),
+              info.projectedMem(),
+              List.copyOf(producersRead(c, producer, new LinkedHashSet<>()))));
+          producer.put(c.name(), c.name());
+        } else if (n instanceof ArrayNode.Rechunked r) {
+          List<long[]> chain = rechunkChains.get(r.name());
+          ZarrArray src = arrays.get(r.inputs().get(0).name());
+          if (src == null) {
+            throw new IllegalStateException(r.name() + ": its input " + r.inputs().get(0).name()
+                + " is not stored; rechunk needs a stored or computed input");
+          }
+          for (int k = 1; k < chain.size(); k++) {
+            boolean last = k == chain.size() - 1;
+            ZarrArray dst = last && r.target() != null ? r.target()
+                : create(store, r.name() + (last ? "" : "-int" + k), r, chain.get(k));
+            long[] region = RechunkPlanner.copyRegion(r.shape(), chain.get(k - 1), chain.get(k),
+                r.dtype().itemSize(), cfg.rechunkBudget());
+            String opName = r.name() + (chain.size() > 2 ? "-stage" + k : "");
+            List<String> deps = k == 1
+                ? List.copyOf(producersRead(r, producer, new LinkedHashSet<>()))
+                : List.of(ops.get(ops.size() - 1).name());
+            ops.add(CopyOp.build(opName, src, dst, region, info(opName).projectedMem(), deps));
+            if (last && r.target() != null) {
+              targetWrites.put(opName, new TaskMarkers.TargetWrites(dst, key -> TaskMarkers.regionChunks(dst,
+                  region, key)));
+            }
+            src = dst;
+          }
+          arrays.put(r.name(), src);
+          producer.put(r.name(), ops.get(ops.size() - 1).name());
         }
-        for (int k = 1; k < chain.size(); k++) {
-          boolean last = k == chain.size() - 1;
-          ZarrArray dst = last && r.target() != null ? r.target()
-              : create(store, r.name() + (last ? "" : "-int" + k), r, chain.get(k));
-          long[] region = RechunkPlanner.copyRegion(r.shape(), chain.get(k - 1), chain.get(k),
-              r.dtype().itemSize(), cfg.rechunkBudget());
-          String opName = r.name() + (chain.size() > 2 ? "-stage" + k : "");
-          List<String> deps = k == 1
-              ? List.copyOf(producersRead(r, producer, new LinkedHashSet<>()))
-              : List.of(ops.get(ops.size() - 1).name());
-          ops.add(CopyOp.build(opName, src, dst, region, info(opName).projectedMem(), deps));
-          src = dst;
+      }
+      TaskMarkers.Prepared prep = TaskMarkers.prepare(cdir, ops, targetWrites);
+      lastSkipped = prep.skipped();
+      List<Operation> toRun = prep.ops();
+      executor.execute(computeId, toRun, callbacks);
+      List<NDArray> results = new ArrayList<>();
+      for (ArrayNode o : read ? outputs : List.<ArrayNode>of()) {
+        ZarrArray z = arrays.get(o.name());
+        try {
+          results.add(z != null && o.isRegular() ? z.read() : assemble(o, ev));
+        } catch (RuntimeException e) {
+          throw e;
+        } catch (Exception e) {
+          throw new IllegalStateException("reading the result " + o.name() + ": " + e, e);
         }
-        arrays.put(r.name(), src);
-        producer.put(r.name(), ops.get(ops.size() - 1).name());
       }
+      cdir.deleteAndRelease();
+      return results;
+    } catch (RuntimeException | Error e) {
+      keepForResume(cdir, e);
+      throw e;
     }
-    executor.execute(computeId, ops, callbacks);
-    List<NDArray> results = new ArrayList<>();
-    for (ArrayNode o : read ? outputs : List.<ArrayNode>of()) {
-      ZarrArray z = arrays.get(o.name());
-      try {
-        results.add(z != null && o.isRegular() ? z.read() : assemble(o, ev));
-      } catch (RuntimeException e) {
-        throw e;
-      } catch (Exception e) {
-        throw new IllegalStateException("reading the result " + o.name() + ": " + e, e);
-      }
+  }
+
+  private static final java.util.logging.Logger LOG =
+      java.util.logging.Logger.getLogger(Plan.class.getName());
+
+  /**
+   * Opens the compute directory (lock, fingerprint); on resume logs when the plan cannot be
+   * resumed (a node without a content name) or runs separately (locked by a live compute).
+   */
+  private ComputeDir openComputeDir(boolean resume) {
+    ComputeDir cdir = ComputeDir.open(cfg.workDir(), computeId(), fingerprint(), resume);
+    if (resume && !resumable()) {
+      String why = topo.stream().filter(n -> !n.resumable()).findFirst()
+          .map(ArrayNode::notResumableReason).orElse("?");
+      LOG.warning("resume: this plan cannot be resumed by a later run (its names are not all"
+          + " content-derived, so the next run gets another compute id): " + why);
     }
-    deleteTree(dir);
-    return results;
+    if (resume && cdir.separate()) {
+      LOG.warning("resume: " + cfg.workDir().resolve("compute-" + computeId()) + " is locked by"
+          + " a running compute of the same plan; this run starts from scratch in "
+          + cdir.path());
+    }
+    return cdir;
+  }
+
+  private volatile long lastSkipped;
+
+  /** Tasks skipped because they were complete, in this plan's last resumed run (0 otherwise). */
+  public long lastSkippedTasks() {
+    return lastSkipped;
+  }
+
+  /** After a failure: keeps the directory, releases its lock, says where it is and what to do. */
+  private void keepForResume(ComputeDir cdir, Throwable e) {
+    try {
+      cdir.release();
+    } catch (RuntimeException r) {
+      e.addSuppressed(r);
+    }
+    String msg = "compute failed; its intermediates and completion markers are kept in "
+        + cdir.path() + ": rerun the same program with ComputeOptions.resume() (CLI: --resume)"
+        + " to finish it, or delete it with ./cubed clean --work-dir " + cfg.workDir()
+        + (cdir.separate() || !resumable() ? " (this directory cannot be resumed: "
+        + (cdir.separate() ? "it was a separate run beside a live compute of the same plan)"
+        : "the plan has names that are not content-derived)") : "");
+    e.addSuppressed(new ComputeKeptNotice(msg));
+    LOG.warning(msg);
+  }
+
+  /** Attached (suppressed) to a compute's exception: where its kept directory is. */
+  static final class ComputeKeptNotice extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    ComputeKeptNotice(String message) {
+      super(message, null, false, false);
+    }
   }
 
   /**
@@ -454,6 +600,13 @@ public final class Plan {
     for (int i = 0; i < c.length; i++) {
       c[i] = Math.max(1, Math.min(c[i], Math.max(1, shape[i])));
     }
+    if (store.exists(path + "/zarr.json")) { // kept by an earlier run of this plan (resume)
+      ZarrArray z = ZarrArray.open(store, path);
+      if (java.util.Arrays.equals(z.shape(), shape) && java.util.Arrays.equals(z.chunks(), c)
+          && z.dtype() == n.dtype()) {
+        return z.asIntermediate();
+      }
+    }
     return ZarrArray.create(store, path).shape(shape).chunks(c).dtype(n.dtype()).overwrite()
         .build().asIntermediate();
   }
@@ -467,22 +620,5 @@ public final class Plan {
       shape[i] = g[i] * c[i];
     }
     return create(store, path, shape, c, n);
-  }
-
-  private static void deleteTree(Path dir) {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> s = Files.walk(dir)) {
-      s.sorted(Comparator.reverseOrder()).forEach(p -> {
-        try {
-          Files.deleteIfExists(p);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      });
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }

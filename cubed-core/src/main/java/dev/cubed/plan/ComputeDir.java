@@ -1,0 +1,279 @@
+package dev.cubed.plan;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * The directory of one compute, {@code workDir/compute-<id>/}: intermediate Zarr arrays, the
+ * completion markers ({@link TaskMarkers}, under {@code .done/}), a plain-text fingerprint of the
+ * plan ({@value #FINGERPRINT}) and a lock file ({@value #LOCK}) locked exclusively
+ * ({@link FileChannel#tryLock()}) for the compute's lifetime.
+ *
+ * <p>Opening: the lock is taken first. If another live compute (another JVM, or another thread of
+ * this one) holds it, this compute runs in a separate directory {@code compute-<id>.<random>},
+ * which is never resumed (its fingerprint says so) and is removed on success like any other.
+ * Without resume an existing directory's contents are deleted (under the lock) so stale data never
+ * mixes with new; with resume its fingerprint must equal this plan's, otherwise the open is refused.
+ * Nothing read from the directory is ever deserialized: markers are empty files, the fingerprint
+ * is compared as text.
+ */
+public final class ComputeDir implements AutoCloseable {
+  /** The lock file's name inside a compute directory. */
+  public static final String LOCK = "cubed.lock";
+  /** The fingerprint file's name inside a compute directory. */
+  public static final String FINGERPRINT = "fingerprint.txt";
+  /** First line of every fingerprint file (identifies compute directories for {@link #clean}). */
+  static final String MAGIC = "cubed-compute v1";
+  private static final Pattern NAME = Pattern.compile("compute-[0-9a-f]{16}(\\.[0-9a-f]{8})?");
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  private final Path dir;
+  private final FileChannel channel;
+  private final FileLock lock;
+  private final boolean resumed;
+  private final boolean separate;
+
+  private ComputeDir(Path dir, FileChannel channel, FileLock lock, boolean resumed,
+      boolean separate) {
+    this.dir = dir;
+    this.channel = channel;
+    this.lock = lock;
+    this.resumed = resumed;
+    this.separate = separate;
+  }
+
+  /**
+   * Opens (creating, locking, cleaning or checking) the directory of compute {@code id}.
+   *
+   * @param fingerprint the plan's fingerprint text (first line is added here)
+   * @param resume keep what a previous run of the same plan left (its fingerprint must match)
+   * @throws IllegalStateException on resume when the directory holds another plan's fingerprint
+   */
+  public static ComputeDir open(Path workDir, String id, String fingerprint, boolean resume) {
+    String text = MAGIC + "\n" + fingerprint;
+    Path dir = workDir.resolve("compute-" + id);
+    ComputeDir cd = tryOpen(dir);
+    boolean separate = false;
+    if (cd == null) {
+      separate = true;
+      byte[] r = new byte[4];
+      RANDOM.nextBytes(r);
+      String suffix = HexFormat.of().formatHex(r);
+      dir = workDir.resolve("compute-" + id + "." + suffix);
+      cd = tryOpen(dir);
+      if (cd == null) {
+        throw new IllegalStateException("cannot lock a fresh compute directory " + dir);
+      }
+    }
+    try {
+      Path fp = dir.resolve(FINGERPRINT);
+      boolean keep = false;
+      if (resume && !separate && Files.exists(fp)) {
+        String old = Files.readString(fp, StandardCharsets.UTF_8);
+        if (!old.equals(text)) {
+          throw new IllegalStateException("cannot resume in " + dir + ": it was left by a"
+              + " different plan (its " + FINGERPRINT + " differs from this plan's at: "
+              + firstDifference(old, text) + "). Delete it with ./cubed clean --work-dir "
+              + workDir + " or run without resume");
+        }
+        keep = true;
+      }
+      if (!keep) {
+        deleteContents(dir);
+      }
+      writeAtomically(fp, separate ? text + "separate: not resumable\n" : text);
+      return new ComputeDir(dir, cd.channel, cd.lock, keep, separate);
+    } catch (IOException | RuntimeException e) {
+      cd.release();
+      if (e instanceof IOException io) {
+        throw new UncheckedIOException("opening compute directory " + dir + ": " + io, io);
+      }
+      throw (RuntimeException) e;
+    }
+  }
+
+  private static ComputeDir tryOpen(Path dir) {
+    try {
+      Files.createDirectories(dir);
+      FileChannel ch = FileChannel.open(dir.resolve(LOCK), StandardOpenOption.CREATE,
+          StandardOpenOption.WRITE);
+      FileLock l;
+      try {
+        l = ch.tryLock();
+      } catch (OverlappingFileLockException e) {
+        l = null;
+      }
+      if (l == null) {
+        ch.close();
+        return null;
+      }
+      return new ComputeDir(dir, ch, l, false, false);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create or lock compute directory " + dir + ": " + e,
+          e);
+    }
+  }
+
+  private static String firstDifference(String a, String b) {
+    String[] x = a.split("\n", -1);
+    String[] y = b.split("\n", -1);
+    for (int i = 0; i < Math.max(x.length, y.length); i++) {
+      String l = i < x.length ? x[i] : "<none>";
+      String r = i < y.length ? y[i] : "<none>";
+      if (!l.equals(r)) {
+        return "line " + (i + 1) + " '" + l + "' vs '" + r + "'";
+      }
+    }
+    return "?";
+  }
+
+  /** The directory. */
+  public Path path() {
+    return dir;
+  }
+
+  /** True if a previous run's work was kept (resume with a matching fingerprint). */
+  public boolean resumed() {
+    return resumed;
+  }
+
+  /** True if the plan's directory was locked by a live compute and this one runs separately. */
+  public boolean separate() {
+    return separate;
+  }
+
+  /** Deletes the directory (after a successful compute) and releases the lock. */
+  public void deleteAndRelease() {
+    try {
+      deleteContents(dir);
+    } catch (IOException e) {
+      release();
+      throw new UncheckedIOException("deleting compute directory " + dir + ": " + e, e);
+    }
+    release();
+    try {
+      Files.deleteIfExists(dir.resolve(LOCK));
+      Files.deleteIfExists(dir);
+    } catch (DirectoryNotEmptyException e) {
+      // another compute of the same plan opened it meanwhile: it is theirs now
+    } catch (IOException e) {
+      throw new UncheckedIOException("deleting compute directory " + dir + ": " + e, e);
+    }
+  }
+
+  /** Releases the lock, keeping the directory (after a failure). */
+  public void release() {
+    try {
+      if (lock.isValid()) {
+        lock.release();
+      }
+      channel.close();
+    } catch (IOException e) {
+      throw new UncheckedIOException("releasing lock of " + dir + ": " + e, e);
+    }
+  }
+
+  @Override
+  public void close() {
+    release();
+  }
+
+  /** Deletes everything in {@code dir} but the lock file. */
+  private static void deleteContents(Path dir) throws IOException {
+    try (Stream<Path> s = Files.walk(dir)) {
+      for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
+        if (!p.equals(dir) && !p.equals(dir.resolve(LOCK))) {
+          try {
+            Files.deleteIfExists(p);
+          } catch (NoSuchFileException e) {
+            // gone already
+          }
+        }
+      }
+    }
+  }
+
+  static void writeAtomically(Path file, String text) throws IOException {
+    Path tmp = Files.createTempFile(file.getParent(), ".tmp-" + file.getFileName(), "");
+    try {
+      Files.writeString(tmp, text, StandardCharsets.UTF_8);
+      Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } finally {
+      Files.deleteIfExists(tmp);
+    }
+  }
+
+  /** What {@link #clean} did with one directory. */
+  public record Cleaned(Path dir, boolean removed, String note) {}
+
+  /**
+   * Removes what old computes left in {@code workDir}: every directory named
+   * {@code compute-<16 hex>[.<8 hex>]} that holds a lock file or a fingerprint starting with the
+   * compute marker line, unless a live compute holds its lock (reported, kept). Anything else in
+   * {@code workDir} is left alone.
+   *
+   * @param dryRun report only, delete nothing
+   * @return one entry per recognised directory
+   */
+  public static List<Cleaned> clean(Path workDir, boolean dryRun) {
+    List<Cleaned> out = new ArrayList<>();
+    if (!Files.isDirectory(workDir)) {
+      return out;
+    }
+    List<Path> dirs;
+    try (Stream<Path> s = Files.list(workDir)) {
+      dirs = s.filter(Files::isDirectory)
+          .filter(p -> NAME.matcher(p.getFileName().toString()).matches())
+          .sorted().toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException("listing " + workDir + ": " + e, e);
+    }
+    for (Path d : dirs) {
+      if (!recognised(d)) {
+        continue;
+      }
+      ComputeDir cd = tryOpen(d);
+      if (cd == null) {
+        out.add(new Cleaned(d, false, "in use by a running compute (locked); kept"));
+        continue;
+      }
+      if (dryRun) {
+        cd.release();
+        out.add(new Cleaned(d, false, "would remove (dry run)"));
+        continue;
+      }
+      cd.deleteAndRelease();
+      out.add(new Cleaned(d, true, "removed"));
+    }
+    return out;
+  }
+
+  private static boolean recognised(Path d) {
+    Path fp = d.resolve(FINGERPRINT);
+    if (Files.isRegularFile(fp)) {
+      try {
+        return Files.readString(fp, StandardCharsets.UTF_8).startsWith(MAGIC + "\n");
+      } catch (IOException e) {
+        return false;
+      }
+    }
+    return Files.isRegularFile(d.resolve(LOCK));
+  }
+}
