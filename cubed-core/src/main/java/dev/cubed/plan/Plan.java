@@ -325,7 +325,9 @@ public final class Plan {
 
   /**
    * Checks memory, runs every op on the executor, reads the outputs into memory and deletes the
-   * intermediate arrays (under {@code workDir/<compute-id>/}).
+   * intermediate arrays (under {@code workDir/<compute-id>/}). User targets are checked after the
+   * memory check and before anything is written, and created right before the tasks run
+   * ({@link Targets}).
    *
    * @return one array per output, in order
    * @throws MemoryBudgetExceededException before running anything if an op does not fit
@@ -341,6 +343,7 @@ public final class Plan {
 
   private List<NDArray> run(Executor executor, List<Callback> callbacks, boolean read) {
     checkMemory();
+    Targets targets = Targets.prepare(topo, cfg.workDir(), false);
     String computeId = "compute-" + UUID.randomUUID().toString().substring(0, 8);
     Path dir = cfg.workDir().resolve(computeId);
     FileSystemStore store = new FileSystemStore(dir);
@@ -390,7 +393,7 @@ public final class Plan {
         producer.put(r.name(), ops.get(ops.size() - 1).name());
       }
     }
-    executor.execute(computeId, ops, callbacks);
+    targets.run(() -> executor.execute(computeId, ops, callbacks));
     List<NDArray> results = new ArrayList<>();
     for (ArrayNode o : read ? outputs : List.<ArrayNode>of()) {
       ZarrArray z = arrays.get(o.name());

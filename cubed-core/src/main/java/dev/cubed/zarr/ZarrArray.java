@@ -36,18 +36,121 @@ public final class ZarrArray implements Serializable {
   private final transient EmptyChunks emptyChunks;
   /** True if a missing chunk is an error on read (intermediates), not the fill value. */
   private final transient boolean missingIsError;
+  /** Non-null while the array is only described, not yet created ({@link #isDeferred()}). */
+  private final transient Deferred deferred;
+
+  /**
+   * The attribute a compute sets on each target while it writes it and removes when it succeeded:
+   * an array carrying it may be missing chunks that read as fill values.
+   */
+  public static final String INCOMPLETE_ATTRIBUTE = "cubed:incomplete";
+
+  /** The text of {@link #INCOMPLETE_ATTRIBUTE} set by computes. */
+  public static final String INCOMPLETE_TEXT = "written by a compute that has not finished (or"
+      + " failed); chunks may be missing and would read as fill values. Rerun the compute (with"
+      + " --resume where offered) or delete this array";
+
+  /** A deferred creation: overwrite flag, and whether this description already created it. */
+  private record Deferred(boolean overwrite, java.util.concurrent.atomic.AtomicBoolean created) {}
 
   ZarrArray(Store store, String path, ArrayMetadata meta, EmptyChunks emptyChunks) {
-    this(store, path, meta, emptyChunks, false);
+    this(store, path, meta, emptyChunks, false, null);
   }
 
   private ZarrArray(Store store, String path, ArrayMetadata meta, EmptyChunks emptyChunks,
       boolean missingIsError) {
+    this(store, path, meta, emptyChunks, missingIsError, null);
+  }
+
+  private ZarrArray(Store store, String path, ArrayMetadata meta, EmptyChunks emptyChunks,
+      boolean missingIsError, Deferred deferred) {
     this.store = store;
     this.path = path;
     this.meta = meta;
     this.emptyChunks = emptyChunks;
     this.missingIsError = missingIsError;
+    this.deferred = deferred;
+  }
+
+  /** A described, not yet created array (see {@link ZarrArrayBuilder#buildDeferred()}). */
+  static ZarrArray deferred(Store store, String path, ArrayMetadata meta, EmptyChunks emptyChunks,
+      boolean overwrite) {
+    return new ZarrArray(store, path, meta, emptyChunks, false,
+        new Deferred(overwrite, new java.util.concurrent.atomic.AtomicBoolean()));
+  }
+
+  /**
+   * True if this array is only described ({@link ZarrArrayBuilder#buildDeferred()}): nothing is
+   * stored until {@link #createInStore(boolean)} runs, which a compute does after its checks.
+   */
+  public boolean isDeferred() {
+    return deferred != null;
+  }
+
+  /**
+   * Writes this array's metadata into its store, marked incomplete ({@link #INCOMPLETE_ATTRIBUTE}),
+   * and returns the array as stored. For a deferred array the replacement rules of
+   * {@link ZarrArrayBuilder#overwrite()} apply (its overwrite flag; a node this same description
+   * created earlier is replaced). For an existing array (not deferred) only the mark is written.
+   *
+   * <p>Resume contract: with {@code resume} an existing array at the path whose shape, chunks and
+   * dtype match is kept with its chunks (only marked incomplete), whether it was incomplete or
+   * not; a mismatching one falls back to the rules above.
+   *
+   * @throws IllegalArgumentException if the path holds data that may not be replaced
+   */
+  public ZarrArray createInStore(boolean resume) {
+    return createInStore(resume, false);
+  }
+
+  /**
+   * Checks that {@link #createInStore(boolean)} would be allowed, changing nothing.
+   *
+   * @throws IllegalArgumentException if the path holds data that may not be replaced
+   */
+  public void checkCreatable(boolean resume) {
+    createInStore(resume, true);
+  }
+
+  private ZarrArray createInStore(boolean resume, boolean checkOnly) {
+    Map<String, Object> attrs = new java.util.LinkedHashMap<>(meta.attributes);
+    attrs.put(INCOMPLETE_ATTRIBUTE, INCOMPLETE_TEXT);
+    if (deferred == null) {
+      return checkOnly ? this : withAttributes(attrs);
+    }
+    String where = "create zarr array '" + path + "' in " + store.describe();
+    if (resume && "array".equals(ZarrNodes.kind(store, path))) {
+      ZarrArray old = null;
+      try {
+        old = open(store, path);
+      } catch (RuntimeException e) {
+        // unreadable: handled by the rules below
+      }
+      if (old != null && Arrays.equals(old.meta.shape, meta.shape)
+          && Arrays.equals(old.meta.chunks, meta.chunks) && old.meta.dtype == meta.dtype) {
+        return checkOnly ? this : old.withEmptyChunks(emptyChunks).withAttributes(attrs);
+      }
+    }
+    ZarrNodes.prepare(store, path, deferred.overwrite() || deferred.created().get(), where,
+        checkOnly);
+    if (checkOnly) {
+      return this;
+    }
+    ZarrArray z = withAttributes(attrs);
+    deferred.created().set(true);
+    return z;
+  }
+
+  /** True if the array carries {@link #INCOMPLETE_ATTRIBUTE}: a compute writing it did not finish. */
+  public boolean isIncomplete() {
+    return meta.attributes.containsKey(INCOMPLETE_ATTRIBUTE);
+  }
+
+  /** This array with {@link #INCOMPLETE_ATTRIBUTE} removed (metadata rewritten atomically). */
+  public ZarrArray markComplete() {
+    Map<String, Object> attrs = new java.util.LinkedHashMap<>(meta.attributes);
+    attrs.remove(INCOMPLETE_ATTRIBUTE);
+    return withAttributes(attrs);
   }
 
   // ------------------------------------------------------------------ opening
@@ -104,7 +207,7 @@ public final class ZarrArray implements Serializable {
 
   /** This array with another empty-chunk policy for writes (default {@link EmptyChunks#SKIP}). */
   public ZarrArray withEmptyChunks(EmptyChunks policy) {
-    return new ZarrArray(store, path, meta, policy, missingIsError);
+    return new ZarrArray(store, path, meta, policy, missingIsError, deferred);
   }
 
   /**
@@ -128,7 +231,7 @@ public final class ZarrArray implements Serializable {
         meta.fillValue, new java.util.LinkedHashMap<>(attributes), meta.dimensionNames, meta.separator, meta.v3DefaultKeys,
         meta.codec);
     ZarrArrayBuilder.writeMetadata(store, path, m);
-    return new ZarrArray(store, path, m, emptyChunks, missingIsError);
+    return new ZarrArray(store, path, m, emptyChunks, missingIsError, null);
   }
 
   // ------------------------------------------------------------------ metadata
