@@ -443,6 +443,15 @@ public final class FileSystemStore implements Store {
     Files.walkFileTree(start, new SimpleFileVisitor<>() {
       @Override
       public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+        if (attrs.isSymbolicLink()) {
+          Path real = realPathOfExisting(file);
+          Path rr = rootReal();
+          if (rr != null && !real.startsWith(rr)) {
+            throw new IllegalArgumentException(file + " in " + describe() + " is a symbolic link"
+                + " leading outside the store root (to " + real + "); the store never follows"
+                + " links out of its root. Remove the link");
+          }
+        }
         String n = file.getFileName().toString();
         if (attrs.isRegularFile() && !n.startsWith(TMP_PREFIX) && !n.equals(WRITE_LOCK)) {
           out.add(root.relativize(file).toString().replace('\\', '/'));
