@@ -9,7 +9,6 @@ import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
@@ -24,6 +23,9 @@ import java.util.UUID;
  *
  * <p>The holder writes a unique token into the locked file and reads it back through the path, so a
  * writer that locked a file another holder had just deleted notices and treats the target as busy.
+ * POSIX locks belong to the process and are dropped when any descriptor of the file is closed, so
+ * a holder never closes a descriptor of its lock file before {@link #close()}, and this JVM keeps a
+ * set of the lock files it holds and refuses a second writer from it without opening the file.
  */
 final class WriteLock implements AutoCloseable {
   static final String FILE = dev.cubed.zarr.FileSystemStore.WRITE_LOCK;
@@ -38,10 +40,12 @@ final class WriteLock implements AutoCloseable {
 
   private final Path file;
   private final FileChannel channel;
+  private final FileChannel check;
   private final FileLock lock;
 
-  private WriteLock(Path key, Path file, FileChannel channel, FileLock lock) {
+  private WriteLock(Path key, Path file, FileChannel channel, FileChannel check, FileLock lock) {
     this.key = key;
+    this.check = check;
     this.file = file;
     this.channel = channel;
     this.lock = lock;
@@ -66,7 +70,10 @@ final class WriteLock implements AutoCloseable {
           + e, e);
     }
     if (!HELD.add(key)) {
-      throw busy(what, dir, file);
+      // do not read the file: closing a descriptor of it would drop this JVM's lock
+      throw new IllegalStateException(what + ": the target " + dir + " is being written by"
+          + " another compute in this process (lock file " + file + "); wait for it to finish,"
+          + " or choose another target. Two writers are never interleaved");
     }
     boolean ok = false;
     try {
@@ -83,16 +90,19 @@ final class WriteLock implements AutoCloseable {
           ch.truncate(0);
           ch.write(ByteBuffer.wrap(token.getBytes(StandardCharsets.UTF_8)), 0);
           ch.force(false);
-          String back;
-          try {
-            back = Files.readString(file, StandardCharsets.UTF_8);
-          } catch (NoSuchFileException e) {
-            back = "";
+          // read back through the path with a second channel kept open until close(): on Linux
+          // closing any descriptor of the file would drop this process's lock on it
+          FileChannel check = FileChannel.open(file, StandardOpenOption.READ);
+          ByteBuffer back = ByteBuffer.allocate(token.length() + 1);
+          while (check.read(back) > 0 && back.hasRemaining()) {
+            // read up to one byte more than the token
           }
-          if (back.equals(token)) {
+          if (new String(back.array(), 0, back.position(), StandardCharsets.UTF_8)
+              .equals(token)) {
             ok = true;
-            return new WriteLock(key, file, ch, lock);
+            return new WriteLock(key, file, ch, check, lock);
           }
+          check.close(); // another file: we hold no lock on it
           lock.release(); // we locked a file its previous holder had just deleted
           lock = null;
         }
@@ -138,6 +148,7 @@ final class WriteLock implements AutoCloseable {
     try {
       lock.release();
       channel.close();
+      check.close();
     } catch (IOException ignored) {
       // closing the channel releases the lock in any case
     } finally {
