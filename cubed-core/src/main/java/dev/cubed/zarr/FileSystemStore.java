@@ -104,6 +104,14 @@ public final class FileSystemStore implements Store {
    * no symbolic link on the way leads out of the root. Directories that exist and pass are cached.
    */
   private void checkInsideRoot(Path dir, String key) {
+    // cheap path: a directory that does not exist below a known-good one has no link to follow
+    Path q = dir;
+    while (q != null && q.startsWith(root) && !Files.exists(q, LinkOption.NOFOLLOW_LINKS)) {
+      q = q.getParent();
+    }
+    if (q != null && !q.equals(dir) && goodDirs.contains(q)) {
+      return;
+    }
     Path real = realPathOfExisting(dir);
     Path rr = rootReal();
     if (rr == null) {
