@@ -22,11 +22,12 @@ import picocli.CommandLine.Spec;
  * JSON line on standard output. Stored inputs are written once and cached under the work
  * directory, outside the timed phase.
  */
-@Command(name = "bench", description = "Run one end-to-end benchmark workload and print its JSON "
-    + "line (see BENCHMARKS.md).")
+@Command(name = "bench", mixinStandardHelpOptions = true,
+    description = "Run one end-to-end benchmark workload and print its JSON line (see "
+        + "BENCHMARKS.md).")
 final class BenchCommand implements Callable<Integer> {
 
-  @Parameters(index = "0", paramLabel = "WORKLOAD",
+  @Parameters(index = "0", arity = "0..1", paramLabel = "WORKLOAD",
       description = "quadratic_means, add, matmul, rechunk or reduce")
   String workload;
 
@@ -76,16 +77,36 @@ final class BenchCommand implements Callable<Integer> {
       out.flush();
       return 0;
     }
+    if (workload == null) {
+      throw Cli.usage(spec, "missing WORKLOAD: one of " + String.join(", ",
+          Workloads.names()));
+    }
+    Workload w;
+    try {
+      w = Workloads.byName(workload);
+    } catch (IllegalArgumentException e) {
+      throw Cli.usage(spec, "WORKLOAD: unknown workload '" + workload + "'; known: "
+          + String.join(", ", Workloads.names()));
+    }
+    if (!size.equals("small") && !size.equals("medium")) {
+      throw Cli.usage(spec, "--size: '" + size + "' is not small or medium");
+    }
+    if (workers < 1) {
+      throw Cli.usage(spec, "--workers: " + workers + " must be at least 1");
+    }
+    if (warmup < 0) {
+      throw Cli.usage(spec, "--warmup: " + warmup + " must be 0 or more");
+    }
+    long allowed = Cli.memOption(spec, "--allowed-mem", allowedMem);
     Path dir = workDir != null ? workDir : BenchContext.defaults().workDir();
-    BenchContext ctx = new BenchContext(executor, workers, parseBytes(allowedMem), dir,
+    BenchContext ctx = new BenchContext(executor, workers, allowed, dir,
         noFusion ? BenchContext.Fusion.OFF : BenchContext.Fusion.ON);
-    Workload w = Workloads.byName(workload);
     Map<String, Long> params = new LinkedHashMap<>(w.params(size));
     StringBuilder label = new StringBuilder(size);
     for (Map.Entry<String, Long> e : overrides.entrySet()) {
       if (!params.containsKey(e.getKey())) {
-        throw new IllegalArgumentException("bench " + workload + ": --set " + e.getKey()
-            + " is not a parameter (parameters: " + String.join(", ", params.keySet()) + ")");
+        throw Cli.usage(spec, "--set " + e.getKey() + " is not a parameter of " + workload
+            + " (parameters: " + String.join(", ", params.keySet()) + ")");
       }
       params.put(e.getKey(), e.getValue());
       label.append('+').append(e.getKey()).append('=').append(e.getValue());

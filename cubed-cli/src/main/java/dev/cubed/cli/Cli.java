@@ -1,12 +1,121 @@
 package dev.cubed.cli;
 
+import dev.cubed.Spec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
 
-/** Small helpers shared by the commands. */
+/**
+ * Small helpers shared by the commands, among them the parsing of option values: each refuses a
+ * bad value with a picocli {@link ParameterException} whose message names the option as typed on
+ * the command line, says what was wrong and gives an example; {@link Main} prints it as one line
+ * and exits with code 2.
+ */
 final class Cli {
   private Cli() {}
+
+  /** A usage error of {@code spec}'s command (printed as one line, exit code 2). */
+  static ParameterException usage(CommandSpec spec, String message) {
+    return new ParameterException(spec.commandLine(), message);
+  }
+
+  /**
+   * A memory size option ({@code --allowed-mem 2GB}): a positive number of bytes with an optional
+   * unit (kB, MB, GB, TB, KiB, MiB, GiB, TiB).
+   */
+  static long memOption(CommandSpec spec, String option, String text) {
+    long v;
+    try {
+      v = Spec.parseBytes(text);
+    } catch (IllegalArgumentException e) {
+      throw usage(spec, option + ": '" + text + "' is not a memory size (e.g. " + option
+          + " 2GB, 500MB, 1GiB or a number of bytes)");
+    }
+    if (v <= 0) {
+      throw usage(spec, option + ": '" + text + "' must be more than 0 bytes (e.g. " + option
+          + " 2GB)");
+    }
+    return v;
+  }
+
+  /**
+   * Checks {@code --allowed-mem} against {@code --reserved-mem} (given, or measured when
+   * {@code reservedGiven} is false).
+   */
+  static void checkMem(CommandSpec spec, long allowed, long reserved, boolean reservedGiven) {
+    if (allowed <= reserved) {
+      throw usage(spec, "--allowed-mem " + bytes(allowed) + " is not more than "
+          + (reservedGiven ? "--reserved-mem " + bytes(reserved)
+              : "the measured reserved memory " + bytes(reserved) + " (the heap in use; set"
+                  + " --reserved-mem to override)")
+          + "; tasks need room above the worker's baseline: raise --allowed-mem"
+          + (reservedGiven ? " or lower --reserved-mem" : ""));
+    }
+  }
+
+  /**
+   * Target chunk sizes ({@code --chunks 1000,100,100}): positive integers or -1 (whole axis), one
+   * per dimension of an array of {@code shape}; -1 becomes the axis length.
+   */
+  static long[] chunksOption(CommandSpec spec, String text, long[] shape) {
+    String[] parts = text.split(",", -1);
+    long[] c = new long[parts.length];
+    String example = "e.g. --chunks " + example(shape);
+    for (int i = 0; i < parts.length; i++) {
+      try {
+        c[i] = Long.parseLong(parts[i].strip());
+      } catch (NumberFormatException e) {
+        throw usage(spec, "--chunks: '" + text + "' is not a list of positive integers ("
+            + example + "; -1 means the whole axis)");
+      }
+      if (c[i] == 0 || c[i] < -1) {
+        throw usage(spec, "--chunks: '" + text + "' has size " + c[i] + " for axis " + i
+            + "; sizes must be >= 1, or -1 for the whole axis (" + example + ")");
+      }
+    }
+    if (shape != null && c.length != shape.length) {
+      throw usage(spec, "--chunks: '" + text + "' gives " + c.length + " size"
+          + (c.length == 1 ? "" : "s") + " but the source array has " + shape.length
+          + " dimension" + (shape.length == 1 ? "" : "s") + " (shape "
+          + dev.cubed.nd.Shapes.format(shape) + "); give one size per dimension (" + example
+          + ")");
+    }
+    for (int i = 0; i < c.length; i++) {
+      if (c[i] == -1) {
+        c[i] = Math.max(1, shape == null ? 1 : shape[i]);
+      }
+    }
+    return c;
+  }
+
+  private static String example(long[] shape) {
+    if (shape == null || shape.length == 0) {
+      return "1000,100,100";
+    }
+    StringBuilder b = new StringBuilder();
+    for (int i = 0; i < shape.length; i++) {
+      b.append(i > 0 ? "," : "").append(Math.max(1, Math.min(shape[i], i == 0 ? 1000 : 100)));
+    }
+    return b.toString();
+  }
+
+  /** "2.0 GB" style, for messages. */
+  static String bytes(long b) {
+    if (b < 1000) {
+      return b + " B";
+    }
+    String[] u = {"kB", "MB", "GB", "TB", "PB", "EB"};
+    double v = b;
+    int i = -1;
+    while (v >= 1000 && i < u.length - 1) {
+      v /= 1000;
+      i++;
+    }
+    return String.format(Locale.ROOT, "%.1f %s", v, u[i]);
+  }
 
   /** Heap in use after a GC (the worker's baseline), at least 20 MB. */
   static long measuredReserved() {

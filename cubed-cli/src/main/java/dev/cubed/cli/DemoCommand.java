@@ -20,15 +20,20 @@ import picocli.CommandLine.Option;
     description = "Quadratic means: U and V written to Zarr, then the mean over time of U*U, V*V "
         + "and U*V in one compute; prints the plan, a progress bar and one JSON line.")
 final class DemoCommand implements Callable<Integer> {
-  @Option(names = "--size", defaultValue = "small", description = "small or medium")
+  @Option(names = "--size", defaultValue = "small",
+      description = "small or medium (default: ${DEFAULT-VALUE})")
   String size;
 
-  @Option(names = "--allowed-mem", defaultValue = "2GB", description = "allowedMem, e.g. 500MB")
+  @Option(names = "--allowed-mem", defaultValue = "2GB", paramLabel = "SIZE",
+      description = "memory a task may use, e.g. 500MB (default: ${DEFAULT-VALUE})")
   String allowedMem;
 
-  @Option(names = "--reserved-mem", description = "reservedMem (default: measured heap in use, "
-      + "at least 20MB)")
+  @Option(names = "--reserved-mem", paramLabel = "SIZE", description = "the worker's own "
+      + "baseline, part of --allowed-mem (default: measured heap in use, at least 20MB)")
   String reservedMem;
+
+  @picocli.CommandLine.Spec
+  picocli.CommandLine.Model.CommandSpec cmd;
 
   @Option(names = "--work-dir", description = "work directory, kept afterwards (default: a "
       + "temporary directory, deleted afterwards)")
@@ -39,11 +44,17 @@ final class DemoCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    if (!size.equals("small") && !size.equals("medium")) {
+      throw Cli.usage(cmd, "--size: '" + size + "' is not small or medium");
+    }
+    long allowed = Cli.memOption(cmd, "--allowed-mem", allowedMem);
+    long reserved = reservedMem != null ? Cli.memOption(cmd, "--reserved-mem", reservedMem)
+        : Cli.measuredReserved();
+    Cli.checkMem(cmd, allowed, reserved, reservedMem != null);
     QuadraticMeans.Params p = QuadraticMeans.params(size);
     Path dir = workDir != null ? workDir : Files.createTempDirectory("cubed-demo");
     Files.createDirectories(dir);
-    long reserved = reservedMem != null ? Spec.parseBytes(reservedMem) : Cli.measuredReserved();
-    Spec spec = Spec.builder().workDir(dir.resolve("work")).allowedMem(allowedMem)
+    Spec spec = Spec.builder().workDir(dir.resolve("work")).allowedMem(allowed)
         .reservedMem(reserved).build();
     System.err.printf(Locale.ROOT, "demo %s: writing U and V (%d, 1, %d, %d) to %s%n", size,
         p.t(), p.y(), p.x(), dir.resolve("inputs"));

@@ -21,7 +21,7 @@ import picocli.CommandLine.Spec;
  * members). PATH is a directory, a {@code file://} or {@code memory://} URI, optionally followed by
  * {@code #node/path} to name a node inside the store.
  */
-@Command(name = "info", description = "Print the metadata of a Zarr array or group (v2 or v3).")
+@Command(name = "info", mixinStandardHelpOptions = true, description = "Print the metadata of a Zarr array or group (v2 or v3).")
 final class InfoCommand implements Callable<Integer> {
 
   @Parameters(index = "0", paramLabel = "PATH",

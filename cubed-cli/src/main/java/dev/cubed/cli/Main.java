@@ -1,9 +1,22 @@
 package dev.cubed.cli;
 
+import dev.cubed.plan.MemoryBudgetExceededException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.ParameterException;
 
-/** Entry point of the {@code ./cubed} command line. */
+/**
+ * Entry point of the {@code ./cubed} command line.
+ *
+ * <p>Errors: a bad command line (unknown option, missing parameter, malformed option value) prints
+ * one line {@code cubed CMD: what was wrong; see 'cubed CMD --help'} on standard error and exits
+ * with code 2. A failure while running (bad input data, a plan that does not fit
+ * {@code --allowed-mem}, a store that cannot be written) prints one line {@code cubed CMD: message}
+ * and exits with code 1. No stack trace is printed unless the environment variable
+ * {@code CUBED_DEBUG} is set; an unexpected exception (a bug) says so and names CUBED_DEBUG.
+ */
 @Command(
     name = "cubed",
     mixinStandardHelpOptions = true,
@@ -24,15 +37,79 @@ public final class Main implements Runnable {
   }
 
   public static void main(String[] args) {
-    int code = new CommandLine(new Main())
-        .setExecutionExceptionHandler((ex, cmd, parsed) -> {
-          cmd.getErr().println("cubed " + cmd.getCommandName() + ": " + ex.getMessage());
-          if (System.getenv("CUBED_DEBUG") != null) {
-            ex.printStackTrace(cmd.getErr());
-          }
-          return 1;
-        })
-        .execute(args);
-    System.exit(code);
+    System.exit(execute(new PrintWriter(System.out, true), new PrintWriter(System.err, true),
+        System.getenv("CUBED_DEBUG") != null, args));
+  }
+
+  /**
+   * Runs the command line with the error handling described in the class comment.
+   *
+   * @return the exit code: 0 success, 1 runtime error, 2 usage error
+   */
+  static int execute(PrintWriter out, PrintWriter err, boolean debug, String... args) {
+    return commandLine(out, err, debug).execute(args);
+  }
+
+  /** The configured command line (handlers for usage and runtime errors). */
+  static CommandLine commandLine(PrintWriter out, PrintWriter err, boolean debug) {
+    CommandLine cl = new CommandLine(new Main());
+    cl.setOut(out);
+    cl.setErr(err);
+    cl.setParameterExceptionHandler((ParameterException ex, String[] a) -> {
+      CommandLine cmd = ex.getCommandLine();
+      String name = cmd.getCommandSpec().qualifiedName();
+      cmd.getErr().println(name + ": " + oneLine(ex.getMessage()) + "; see '" + name
+          + " --help'");
+      if (debug) {
+        ex.printStackTrace(cmd.getErr());
+      }
+      cmd.getErr().flush();
+      return 2;
+    });
+    cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
+      String name = cmd.getCommandSpec().qualifiedName();
+      cmd.getErr().println(name + ": " + describe(ex, debug));
+      if (debug) {
+        ex.printStackTrace(cmd.getErr());
+      }
+      cmd.getErr().flush();
+      return 1;
+    });
+    return cl;
+  }
+
+  /** The one-line message for a failure while running, in the command line's words. */
+  static String describe(Exception ex, boolean debug) {
+    if (ex instanceof MemoryBudgetExceededException m) {
+      return "operation '" + m.opName() + "' needs a projected " + Cli.bytes(m.projectedMem())
+          + " per task, more than --allowed-mem " + Cli.bytes(m.allowedMem()) + " (of which "
+          + "--reserved-mem " + Cli.bytes(m.reservedMem()) + " is the worker's own baseline);"
+          + " raise --allowed-mem or use smaller chunks; nothing was run";
+    }
+    String msg = ex.getMessage() == null ? "" : oneLine(ex.getMessage());
+    if (isUserError(ex)) {
+      return msg.isEmpty() ? ex.getClass().getSimpleName() : msg;
+    }
+    // a task that failed on bad input (a corrupt chunk, a full disk): report that input error
+    for (Throwable c = ex.getCause(); c != null && c != c.getCause(); c = c.getCause()) {
+      if (isUserError(c) && c.getMessage() != null) {
+        String where = ex instanceof dev.cubed.runtime.TaskFailedException t
+            ? " (task " + java.util.Arrays.toString(t.key()) + " of operation " + t.opName() + ")"
+            : "";
+        return oneLine(c.getMessage()) + where;
+      }
+    }
+    return "internal error: " + ex.getClass().getName() + (msg.isEmpty() ? "" : ": " + msg)
+        + (debug ? "" : " (run with CUBED_DEBUG=1 for the stack trace, and please report it)");
+  }
+
+  private static boolean isUserError(Throwable ex) {
+    return ex instanceof IllegalArgumentException || ex instanceof UncheckedIOException
+        || ex instanceof UnsupportedOperationException || ex instanceof java.io.IOException;
+  }
+
+  /** Collapses a message to one line. */
+  static String oneLine(String s) {
+    return s.strip().replaceAll("\\s*\\R\\s*", " ");
   }
 }

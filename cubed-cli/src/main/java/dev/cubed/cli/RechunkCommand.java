@@ -33,50 +33,51 @@ final class RechunkCommand implements Callable<Integer> {
       + "files is refused in any case)")
   boolean overwrite;
 
-  @Option(names = "--chunks", required = true, split = ",",
-      description = "target chunk sizes, comma separated (-1 = whole axis)")
-  long[] chunks;
+  @Option(names = "--chunks", required = true, paramLabel = "C1,C2,...",
+      description = "target chunk sizes, one per dimension, comma separated (-1 = whole axis), "
+          + "e.g. 1000,100,100")
+  String chunks;
 
-  @Option(names = "--allowed-mem", defaultValue = "2GB", description = "allowedMem, e.g. 256MB")
+  @Option(names = "--allowed-mem", defaultValue = "2GB", paramLabel = "SIZE",
+      description = "memory a task may use, e.g. 256MB, 2GB (default: ${DEFAULT-VALUE})")
   String allowedMem;
 
-  @Option(names = "--reserved-mem", description = "reservedMem (default: measured heap in use, "
-      + "at least 20MB)")
+  @Option(names = "--reserved-mem", paramLabel = "SIZE", description = "the worker's own "
+      + "baseline, part of --allowed-mem (default: measured heap in use, at least 20MB)")
   String reservedMem;
 
   @Option(names = "--work-dir", description = "directory for intermediate arrays")
   Path workDir;
 
-  @Option(names = "--zarr-format", description = "2 or 3 (default: the source's format)")
+  @Option(names = "--zarr-format", paramLabel = "2|3",
+      description = "2 or 3 (default: the source's format)")
   Integer zarrFormat;
+
+  @picocli.CommandLine.Spec
+  picocli.CommandLine.Model.CommandSpec cmd;
 
   @Override
   public Integer call() throws Exception {
+    // options first: a malformed value is refused before anything is opened or written
+    Cli.chunksOption(cmd, chunks, null);
+    long allowed = Cli.memOption(cmd, "--allowed-mem", allowedMem);
+    Long reservedGiven = reservedMem != null ? Cli.memOption(cmd, "--reserved-mem", reservedMem)
+        : null;
+    if (zarrFormat != null && zarrFormat != 2 && zarrFormat != 3) {
+      throw Cli.usage(cmd, "--zarr-format: " + zarrFormat + " is not a Zarr format this tool"
+          + " writes; use --zarr-format 2 or --zarr-format 3 (default: the source's)");
+    }
     ZarrArray source = ZarrArray.open(src);
     long[] shape = source.shape();
-    if (chunks.length != shape.length) {
-      throw new IllegalArgumentException("rechunk: --chunks has " + chunks.length
-          + " sizes but the source has " + shape.length + " dimensions "
-          + dev.cubed.nd.Shapes.format(shape));
-    }
-    long[] c = new long[chunks.length];
-    for (int i = 0; i < c.length; i++) {
-      if (chunks[i] == -1) {
-        c[i] = Math.max(1, shape[i]);
-      } else if (chunks[i] < 1) {
-        throw new IllegalArgumentException("rechunk: chunk sizes must be >= 1 or -1, got "
-            + chunks[i]);
-      } else {
-        c[i] = chunks[i];
-      }
-    }
+    long[] c = Cli.chunksOption(cmd, chunks, shape);
     int format = zarrFormat != null ? zarrFormat : source.zarrFormat();
-    if (format != 2 && format != 3) {
-      throw new IllegalArgumentException("rechunk: --zarr-format must be 2 or 3, got " + format);
-    }
+    long reserved = reservedGiven != null ? reservedGiven : Cli.measuredReserved();
+    Cli.checkMem(cmd, allowed, reserved, reservedGiven != null);
+    // a plan over --allowed-mem is refused before the target is created
+    Cubed.plan(List.of(Cubed.fromZarr(source, Spec.builder().workDir(Path.of("unused"))
+        .allowedMem(allowed).reservedMem(reserved).build()).rechunk(c))).checkMemory();
     Path wd = workDir != null ? workDir : Files.createTempDirectory("cubed-rechunk");
-    long reserved = reservedMem != null ? Spec.parseBytes(reservedMem) : Cli.measuredReserved();
-    Spec spec = Spec.builder().workDir(wd).allowedMem(allowedMem).reservedMem(reserved).build();
+    Spec spec = Spec.builder().workDir(wd).allowedMem(allowed).reservedMem(reserved).build();
     // described only: the compute creates it after the memory and target checks
     dev.cubed.zarr.ZarrArrayBuilder tb = ZarrArray.create(Stores.open(dst), "").shape(shape)
         .chunks(c).dtype(source.dtype()).fillValue(source.fillValue()).zarrFormat(format)

@@ -16,13 +16,7 @@ class BenchCommandTest {
   static String[] run(String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    CommandLine cl = new CommandLine(new Main());
-    cl.setOut(new PrintWriter(out));
-    cl.setErr(new PrintWriter(err));
-    cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
-      cmd.getErr().println("cubed " + cmd.getCommandName() + ": " + ex.getMessage());
-      return 1;
-    });
+    CommandLine cl = Main.commandLine(new PrintWriter(out), new PrintWriter(err), false);
     int code = cl.execute(args);
     return new String[] {String.valueOf(code), out.toString(), err.toString()};
   }
@@ -43,10 +37,10 @@ class BenchCommandTest {
   @Test
   void refusesUnknownWorkloadAndParameter(@TempDir Path dir) {
     String[] r = run("bench", "nope", "--work-dir", dir.toString());
-    assertThat(r[0]).isEqualTo("1");
+    assertThat(r[0]).isEqualTo("2");
     assertThat(r[2]).contains("unknown workload 'nope'").contains("quadratic_means");
     r = run("bench", "add", "--set", "q=3", "--work-dir", dir.toString());
-    assertThat(r[0]).isEqualTo("1");
+    assertThat(r[0]).isEqualTo("2");
     assertThat(r[2]).contains("--set q is not a parameter").contains("n, m, c");
   }
 

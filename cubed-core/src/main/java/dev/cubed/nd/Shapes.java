@@ -10,16 +10,80 @@ import java.util.Arrays;
 public final class Shapes {
   private Shapes() {}
 
-  /** Number of elements of a shape (1 for a 0-d shape); throws if it overflows a long. */
+  /**
+   * Number of elements of a shape (1 for a 0-d shape).
+   *
+   * @throws IllegalArgumentException if a dimension is negative or the product does not fit a
+   *     long (more than 2^63-1 elements), naming the shape
+   */
   public static long size(long[] shape) {
     long n = 1;
     for (long d : shape) {
       if (d < 0) {
         throw new IllegalArgumentException("negative dimension in shape " + format(shape));
       }
-      n = Math.multiplyExact(n, d);
+      try {
+        n = Math.multiplyExact(n, d);
+      } catch (ArithmeticException e) {
+        if (hasZero(shape)) {
+          return 0;
+        }
+        throw new IllegalArgumentException("shape " + format(shape) + " has about "
+            + approxProduct(shape) + " elements, more than 2^63-1 (about 9.2e18)");
+      }
     }
     return n;
+  }
+
+  /**
+   * Bytes of an array of {@code shape} and {@code dtype} (elements x item size).
+   *
+   * @param function the name reported in the error message
+   * @throws IllegalArgumentException if the count does not fit a long: "function: array of shape
+   *     (..) float64 is about 8.0e20 bytes: more than 2^63-1 (about 9.2e18) bytes ..."
+   */
+  public static long byteSize(String function, long[] shape, DType dtype) {
+    long elems;
+    try {
+      elems = size(shape);
+    } catch (IllegalArgumentException e) {
+      throw tooManyBytes(function, shape, dtype, e);
+    }
+    try {
+      return Math.multiplyExact(elems, (long) dtype.itemSize());
+    } catch (ArithmeticException e) {
+      throw tooManyBytes(function, shape, dtype, e);
+    }
+  }
+
+  private static IllegalArgumentException tooManyBytes(String function, long[] shape,
+      DType dtype, Exception cause) {
+    double bytes = 1;
+    for (long d : shape) {
+      bytes *= d;
+    }
+    bytes *= dtype.itemSize();
+    return new IllegalArgumentException(String.format(java.util.Locale.ROOT,
+        "%s: array of shape %s %s is about %.1e bytes: more than 2^63-1 (about 9.2e18) bytes, the"
+            + " most an array may hold; use a smaller shape", function, format(shape), dtype,
+        bytes), cause);
+  }
+
+  private static boolean hasZero(long[] shape) {
+    for (long d : shape) {
+      if (d == 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static String approxProduct(long[] shape) {
+    double p = 1;
+    for (long d : shape) {
+      p *= d;
+    }
+    return String.format(java.util.Locale.ROOT, "%.1e", p);
   }
 
   /**

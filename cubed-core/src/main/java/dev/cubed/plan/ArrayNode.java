@@ -40,6 +40,31 @@ public abstract sealed class ArrayNode implements Serializable {
     }
     this.grid = grid;
     this.chunks = grid.maxChunks();
+    Shapes.byteSize(prefix, shape, dtype);
+    if (this instanceof Computed || this instanceof Rechunked) {
+      checkTaskCount(name, shape, grid);
+    }
+  }
+
+  /**
+   * Refuses a computed or rechunked array with more blocks than an operation may have tasks
+   * ({@link PlanSummary#MAX_TASKS_PER_OP}): its op would list that many task keys in memory.
+   */
+  private static void checkTaskCount(String name, long[] shape, ChunkGrid grid) {
+    long[] nb = grid.numBlocks();
+    double approx = 1;
+    for (long b : nb) {
+      approx *= b;
+    }
+    if (approx > PlanSummary.MAX_TASKS_PER_OP) {
+      throw new IllegalArgumentException(String.format(java.util.Locale.ROOT,
+          "%s: array of shape %s in chunks %s has %s blocks, so its operation would have that"
+              + " many tasks: more than the %d tasks per operation the engine supports (task"
+              + " keys are held in memory); use larger chunks", name, Shapes.format(shape), grid,
+          approx < 9.2e18 ? String.valueOf(Shapes.size(nb))
+              : String.format(java.util.Locale.ROOT, "about %.1e", approx),
+          PlanSummary.MAX_TASKS_PER_OP));
+    }
   }
 
   private static ChunkGrid gridOf(String prefix, long[] shape, long[] chunks) {

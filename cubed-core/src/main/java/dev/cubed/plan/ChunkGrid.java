@@ -133,7 +133,8 @@ public final class ChunkGrid implements Serializable {
   public long[] numBlocks() {
     long[] g = new long[shape.length];
     for (int i = 0; i < g.length; i++) {
-      g[i] = regular != null ? (shape[i] + regular[i] - 1) / regular[i] : sizes[i].length;
+      g[i] = regular == null ? sizes[i].length
+          : shape[i] == 0 ? 0 : (shape[i] - 1) / regular[i] + 1; // no overflow near 2^63
     }
     return g;
   }

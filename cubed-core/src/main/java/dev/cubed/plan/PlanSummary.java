@@ -13,6 +13,15 @@ import java.util.Locale;
  */
 public record PlanSummary(List<OpInfo> ops, long allowedMem, long reservedMem) {
   /**
+   * The most tasks one operation may have: 100,000,000. An op's task keys are listed in memory
+   * (about 40 bytes each for a 2-d array, so 4 GB at this limit), and at a typical 10 ms per task
+   * such an op already runs for days on a few workers. A computed or rechunked array with more
+   * blocks is refused when it is defined, with an {@link IllegalArgumentException} naming its
+   * shape, chunks and block count; the remedy is larger chunks.
+   */
+  public static final long MAX_TASKS_PER_OP = 100_000_000L;
+
+  /**
    * One operation.
    *
    * @param name op name
@@ -24,11 +33,30 @@ public record PlanSummary(List<OpInfo> ops, long allowedMem, long reservedMem) {
    * @param intermediate whether the output is an intermediate (deleted after the compute)
    */
   public record OpInfo(String name, String kind, List<String> fused, long tasks, long projectedMem,
-      long bytesWritten, boolean intermediate) {}
+      long bytesWritten, boolean intermediate) {
+    /**
+     * Checks the counts.
+     *
+     * @throws IllegalArgumentException if a count is negative (an overflow upstream) or
+     *     {@code tasks} exceeds {@link #MAX_TASKS_PER_OP}
+     */
+    public OpInfo {
+      if (tasks < 0 || projectedMem < 0 || bytesWritten < 0) {
+        throw new IllegalArgumentException("operation '" + name + "': negative count (tasks "
+            + tasks + ", projected memory " + projectedMem + " B, bytes written " + bytesWritten
+            + "): an array size overflowed; use a smaller shape or larger chunks");
+      }
+      if (tasks > MAX_TASKS_PER_OP) {
+        throw new IllegalArgumentException("operation '" + name + "' has " + tasks
+            + " tasks, more than the " + MAX_TASKS_PER_OP + " tasks per operation the engine"
+            + " supports (task keys are held in memory); use larger chunks");
+      }
+    }
+  }
 
-  /** Total tasks. */
+  /** Total tasks (saturating at {@link Long#MAX_VALUE}). */
   public long totalTasks() {
-    return ops.stream().mapToLong(OpInfo::tasks).sum();
+    return saturatingSum(ops.stream().mapToLong(OpInfo::tasks).toArray());
   }
 
   /** Largest projected memory of any op, bytes. */
@@ -36,21 +64,30 @@ public record PlanSummary(List<OpInfo> ops, long allowedMem, long reservedMem) {
     return ops.stream().mapToLong(OpInfo::projectedMem).max().orElse(0);
   }
 
-  /** Bytes written by all ops. */
+  /** Bytes written by all ops (saturating at {@link Long#MAX_VALUE}, never negative). */
   public long totalBytesWritten() {
-    return ops.stream().mapToLong(OpInfo::bytesWritten).sum();
+    return saturatingSum(ops.stream().mapToLong(OpInfo::bytesWritten).toArray());
   }
 
-  /** Bytes written to intermediate arrays. */
+  /** Bytes written to intermediate arrays (saturating at {@link Long#MAX_VALUE}). */
   public long intermediateBytesWritten() {
-    return ops.stream().filter(OpInfo::intermediate).mapToLong(OpInfo::bytesWritten).sum();
+    return saturatingSum(ops.stream().filter(OpInfo::intermediate)
+        .mapToLong(OpInfo::bytesWritten).toArray());
+  }
+
+  private static long saturatingSum(long[] values) {
+    long s = 0;
+    for (long v : values) {
+      s = v > Long.MAX_VALUE - s ? Long.MAX_VALUE : s + v;
+    }
+    return s;
   }
 
   static String bytes(long b) {
     if (b < 1000) {
       return b + " B";
     }
-    String[] u = {"kB", "MB", "GB", "TB"};
+    String[] u = {"kB", "MB", "GB", "TB", "PB", "EB"};
     double v = b;
     int i = -1;
     while (v >= 1000 && i < u.length - 1) {

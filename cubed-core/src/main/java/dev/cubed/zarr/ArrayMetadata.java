@@ -70,6 +70,11 @@ final class ArrayMetadata implements Serializable {
             + " bytes (2^31 elements) per chunk");
       }
     }
+    try {
+      dev.cubed.nd.Shapes.byteSize("field 'shape'", shape, dtype);
+    } catch (IllegalArgumentException e) {
+      throw new ZarrFormatException(where + ": " + e.getMessage(), e);
+    }
   }
 
   static long[] longArray(JsonNode n, String where, String field) {

@@ -41,6 +41,12 @@ final class BytesCodecs {
         + " decoded bytes, more than the " + max + " bytes expected for the chunk");
   }
 
+  static ZarrFormatException oversized(String where, String codec, int max) {
+    return new ZarrFormatException(where + ": " + codec + " data decodes to more than the " + max
+        + " bytes expected for the chunk (oversized or corrupt chunk; it was not truncated to"
+        + " fit)");
+  }
+
   /** Zstandard. */
   record Zstd(int level) implements BytesCodec {
     @Override
@@ -68,6 +74,9 @@ final class BytesCodecs {
         }
         return out;
       } catch (ZstdException | IllegalArgumentException e) {
+        if (declared < 0 && String.valueOf(e.getMessage()).contains("too small")) {
+          throw oversized(where, "zstd", maxOut);
+        }
         throw new ZarrFormatException(where + ": corrupt or truncated zstd data: "
             + e.getMessage(), e);
       }
@@ -93,7 +102,7 @@ final class BytesCodecs {
     while ((r = in.read(buf)) > 0) {
       total += r;
       if (total > maxOut) {
-        throw tooBig(where, codec, total, maxOut);
+        throw oversized(where, codec, maxOut);
       }
       out.write(buf, 0, r);
     }
@@ -173,7 +182,7 @@ final class BytesCodecs {
           }
           total += n;
           if (total > maxOut) {
-            throw tooBig(where, "zlib", total, maxOut);
+            throw oversized(where, "zlib", maxOut);
           }
           bos.write(buf, 0, n);
         }

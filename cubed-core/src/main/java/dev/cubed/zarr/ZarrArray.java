@@ -421,12 +421,13 @@ public final class ZarrArray implements Serializable {
     long[] full = chunks();
     NDArray a;
     try {
-      a = meta.codec.decode(b, full, "zarr array '" + path + "' chunk '" + key + "'");
+      a = meta.codec.decode(b, full, "zarr array '" + path + "' chunk '" + key + "' in "
+          + store.describe());
     } catch (ZarrFormatException e) {
       throw e;
     } catch (RuntimeException e) {
-      throw new ZarrFormatException("zarr array '" + path + "' chunk '" + key
-          + "': cannot decode (" + e + ")", e);
+      throw new ZarrFormatException("zarr array '" + path + "' chunk '" + key + "' in "
+          + store.describe() + ": cannot decode (" + e + ")", e);
     }
     return Arrays.equals(clipped, full) ? a : a.getRegion(new long[clipped.length], clipped);
   }
