@@ -113,31 +113,14 @@ public final class ZarrArray implements Serializable {
   }
 
   private ZarrArray createInStore(boolean resume, boolean checkOnly) {
-    Map<String, Object> attrs = new java.util.LinkedHashMap<>(meta.attributes);
-    attrs.put(INCOMPLETE_ATTRIBUTE, INCOMPLETE_TEXT);
     if (deferred == null) {
-      return checkOnly ? this : withAttributes(attrs);
+      return checkOnly ? this : withAttributes(ZarrNodes.incompleteAttributes(meta.attributes));
     }
-    String where = "create zarr array '" + path + "' in " + store.describe();
-    if (resume && "array".equals(ZarrNodes.kind(store, path))) {
-      ZarrArray old = null;
-      try {
-        old = open(store, path);
-      } catch (RuntimeException e) {
-        // unreadable: handled by the rules below
-      }
-      if (old != null && Arrays.equals(old.meta.shape, meta.shape)
-          && Arrays.equals(old.meta.chunks, meta.chunks) && old.meta.dtype == meta.dtype) {
-        return checkOnly ? this : old.withEmptyChunks(emptyChunks).withAttributes(attrs);
-      }
-    }
-    ZarrNodes.prepare(store, path, deferred.overwrite() || deferred.created().get(), where,
+    ZarrArray z = ZarrNodes.create(this, deferred.overwrite() || deferred.created().get(), resume,
         checkOnly);
-    if (checkOnly) {
-      return this;
+    if (!checkOnly) {
+      deferred.created().set(true);
     }
-    ZarrArray z = withAttributes(attrs);
-    deferred.created().set(true);
     return z;
   }
 

@@ -113,6 +113,39 @@ final class ZarrNodes {
     }
   }
 
+  /** {@code attrs} plus {@link ZarrArray#INCOMPLETE_ATTRIBUTE}. */
+  static Map<String, Object> incompleteAttributes(Map<String, Object> attrs) {
+    Map<String, Object> m = new LinkedHashMap<>(attrs);
+    m.put(ZarrArray.INCOMPLETE_ATTRIBUTE, ZarrArray.INCOMPLETE_TEXT);
+    return m;
+  }
+
+  /**
+   * Creates the described (deferred) array {@code a} in its store, marked incomplete, under the
+   * rules of this class; with {@code resume} an existing array of the same shape, chunks and dtype
+   * is kept with its chunks. With {@code checkOnly} only throws and changes nothing.
+   */
+  static ZarrArray create(ZarrArray a, boolean overwrite, boolean resume, boolean checkOnly) {
+    Store store = a.store();
+    String path = a.path();
+    Map<String, Object> attrs = incompleteAttributes(a.attributes());
+    if (resume && "array".equals(kind(store, path))) {
+      ZarrArray old = null;
+      try {
+        old = ZarrArray.open(store, path);
+      } catch (RuntimeException e) {
+        // unreadable: handled by the rules below
+      }
+      if (old != null && java.util.Arrays.equals(old.shape(), a.shape())
+          && java.util.Arrays.equals(old.chunks(), a.chunks()) && old.dtype() == a.dtype()) {
+        return checkOnly ? a : old.withEmptyChunks(a.emptyChunks()).withAttributes(attrs);
+      }
+    }
+    prepare(store, path, overwrite, "create zarr array '" + path + "' in " + store.describe(),
+        checkOnly);
+    return checkOnly ? a : a.withAttributes(attrs);
+  }
+
   private static boolean isZarrKey(Store store, String node, String rel,
       Map<String, String> kinds) {
     int slash = rel.indexOf('/');
