@@ -19,13 +19,39 @@ import java.util.List;
 public final class Cubed {
   private Cubed() {}
 
-  /** An array backed by an existing Zarr array (opened by path or URI). */
+  /**
+   * An array backed by an existing Zarr array (opened by path or URI).
+   *
+   * @throws IllegalArgumentException if the array is marked incomplete (see
+   *     {@link #fromZarr(ZarrArray, Spec)})
+   */
   public static CubedArray fromZarr(String uriOrPath, Spec spec) {
     return fromZarr(ZarrArray.open(uriOrPath), spec);
   }
 
-  /** An array backed by an existing Zarr array. */
+  /**
+   * An array backed by an existing Zarr array.
+   *
+   * @throws IllegalArgumentException if the array is marked incomplete
+   *     ({@link ZarrArray#INCOMPLETE_ATTRIBUTE}: a compute writing it failed or was killed, so
+   *     missing chunks would read as fill values); {@link #fromZarr(ZarrArray, Spec, boolean)}
+   *     reads it anyway
+   */
   public static CubedArray fromZarr(ZarrArray array, Spec spec) {
+    return fromZarr(array, spec, false);
+  }
+
+  /**
+   * An array backed by an existing Zarr array; with {@code allowIncomplete} an array marked
+   * incomplete is read too (its missing chunks read as the fill value).
+   */
+  public static CubedArray fromZarr(ZarrArray array, Spec spec, boolean allowIncomplete) {
+    if (array.isIncomplete() && !allowIncomplete) {
+      throw new IllegalArgumentException("fromZarr: " + array + " is INCOMPLETE: "
+          + array.attributes().get(ZarrArray.INCOMPLETE_ATTRIBUTE) + ". Its missing chunks"
+          + " would read as fill values; rerun the compute that writes it, or pass"
+          + " allowIncomplete=true to read it anyway");
+    }
     return new CubedArray(new ArrayNode.Stored(array), spec);
   }
 
@@ -88,23 +114,55 @@ public final class Cubed {
   }
 
   /**
-   * Writes {@code x} to a new Zarr array at {@code path} of {@code store} (Zarr v3, x's chunks)
-   * and returns the lazy array for the write; compute it (or pass it to {@link #compute}) to run.
+   * A lazy write of {@code x} to a new Zarr array at {@code path} of {@code store} (Zarr v3, x's
+   * chunks); compute it (or pass it to {@link #compute}) to run. Nothing is created or deleted
+   * now: the compute checks memory and the target first, then creates it. An existing Zarr node at
+   * the path is refused; see {@link #toZarrLazy(CubedArray, Store, String, boolean)}.
    */
   public static CubedArray toZarrLazy(CubedArray x, Store store, String path) {
-    ZarrArray z = ZarrArray.create(store, path).shape(x.shape()).chunks(x.chunkShape())
-        .dtype(x.dtype()).overwrite().build();
-    return store(x, z);
+    return toZarrLazy(x, store, path, false);
   }
 
-  /** A lazy write of {@code x} into an existing target of the same shape and dtype. */
+  /**
+   * {@link #toZarrLazy(CubedArray, Store, String)}; with {@code overwrite} an existing Zarr array
+   * or group at the path is replaced (only its own keys are deleted; a path holding other files is
+   * refused in any case, see {@link dev.cubed.zarr.ZarrArrayBuilder#overwrite()}).
+   */
+  public static CubedArray toZarrLazy(CubedArray x, Store store, String path, boolean overwrite) {
+    dev.cubed.zarr.ZarrArrayBuilder b = ZarrArray.create(store, path).shape(x.shape())
+        .chunks(x.chunkShape()).dtype(x.dtype());
+    if (overwrite) {
+      b.overwrite();
+    }
+    return store(x, b.buildDeferred());
+  }
+
+  /**
+   * A lazy write of {@code x} into an existing target of the same shape and dtype (or a deferred
+   * one, {@link dev.cubed.zarr.ZarrArrayBuilder#buildDeferred()}). The compute refuses a target
+   * overlapping one of its sources and marks the target incomplete while it writes.
+   */
   public static CubedArray store(CubedArray x, ZarrArray target) {
     return new CubedArray(Core.store(x.node(), target), x.spec());
   }
 
-  /** Computes {@code x} and writes it to a new Zarr array at {@code path} of {@code store}. */
+  /**
+   * Computes {@code x} and writes it to a new Zarr array at {@code path} of {@code store}; an
+   * existing Zarr node there is refused (see {@link #toZarr(CubedArray, Store, String, boolean)}).
+   *
+   * @throws IllegalArgumentException if the path holds anything, if it overlaps a source array
+   *     or leads out of the store through a link (nothing is changed)
+   */
   public static ZarrArray toZarr(CubedArray x, Store store, String path) {
-    CubedArray w = toZarrLazy(x, store, path);
+    return toZarr(x, store, path, false);
+  }
+
+  /**
+   * Computes {@code x} and writes it to a Zarr array at {@code path} of {@code store}, replacing an
+   * existing Zarr node there if {@code overwrite} (never anything else).
+   */
+  public static ZarrArray toZarr(CubedArray x, Store store, String path, boolean overwrite) {
+    CubedArray w = toZarrLazy(x, store, path, overwrite);
     runForSideEffect(ComputeOptions.defaults(), w);
     return ZarrArray.open(store, path);
   }

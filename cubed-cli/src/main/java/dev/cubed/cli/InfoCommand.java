@@ -71,7 +71,11 @@ final class InfoCommand implements Callable<Integer> {
   }
 
   static void printArray(PrintWriter out, ZarrArray a) {
-    out.println("Zarr array" + (a.path().isEmpty() ? "" : " '" + a.path() + "'"));
+    out.println("Zarr array" + (a.path().isEmpty() ? "" : " '" + a.path() + "'")
+        + (a.isIncomplete() ? "  INCOMPLETE" : ""));
+    if (a.isIncomplete()) {
+      out.println("  INCOMPLETE:      " + a.attributes().get(ZarrArray.INCOMPLETE_ATTRIBUTE));
+    }
     out.println("  format:          v" + a.zarrFormat());
     out.println("  shape:           " + Shapes.format(a.shape()));
     out.println("  chunks:          " + Shapes.format(a.chunks()));

@@ -24,8 +24,14 @@ final class RechunkCommand implements Callable<Integer> {
   @Parameters(index = "0", description = "source Zarr array (path or URI)")
   String src;
 
-  @Parameters(index = "1", description = "destination Zarr array (path or URI; replaced)")
+  @Parameters(index = "1", description = "destination Zarr array (path or URI): a new or empty "
+      + "path; an existing Zarr array there is replaced only with --overwrite")
   String dst;
+
+  @Option(names = "--overwrite", description = "replace an existing Zarr array or group at the "
+      + "destination (only its own metadata and chunks are deleted; a directory holding other "
+      + "files is refused in any case)")
+  boolean overwrite;
 
   @Option(names = "--chunks", required = true, paramLabel = "C1,C2,...",
       description = "target chunk sizes, one per dimension, comma separated (-1 = whole axis), "
@@ -80,10 +86,14 @@ final class RechunkCommand implements Callable<Integer> {
         .allowedMem(allowed).reservedMem(reserved).build()).rechunk(c))).checkMemory();
     Path wd = workDir != null ? workDir : Files.createTempDirectory("cubed-rechunk");
     Spec spec = Spec.builder().workDir(wd).allowedMem(allowed).reservedMem(reserved).build();
-    ZarrArray target = ZarrArray.create(Stores.open(dst), "").shape(shape).chunks(c)
-        .dtype(source.dtype()).fillValue(source.fillValue()).zarrFormat(format)
-        .compression(source.compression()).attributes(source.attributes())
-        .overwrite().build();
+    // described only: the compute creates it after the memory and target checks
+    dev.cubed.zarr.ZarrArrayBuilder tb = ZarrArray.create(Stores.open(dst), "").shape(shape)
+        .chunks(c).dtype(source.dtype()).fillValue(source.fillValue()).zarrFormat(format)
+        .compression(source.compression()).attributes(source.attributes());
+    if (overwrite) {
+      tb.overwrite();
+    }
+    ZarrArray target = tb.buildDeferred();
     CubedArray x = Cubed.fromZarr(source, spec);
     CubedArray w = Cubed.store(x, target);
     PlanSummary plan = Cubed.plan(List.of(w)).summary();

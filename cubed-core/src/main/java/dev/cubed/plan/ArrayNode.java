@@ -216,7 +216,7 @@ public abstract sealed class ArrayNode implements Serializable {
     void writeContent(ObjectOutputStream out) throws IOException {
       out.writeUTF(NodeDigest.storeToken(array.store()));
       out.writeUTF(array.path());
-      out.writeUTF(array.metadataJson());
+      out.writeUTF(array.identityJson());
     }
 
     /** The Zarr array. */

@@ -113,6 +113,11 @@ final class NodeDigest {
         return new Token("ndarray", a.dtype() + java.util.Arrays.toString(a.shape()) + ":"
             + HexFormat.of().formatHex(md.digest()));
       }
+      if (o instanceof dev.cubed.zarr.ZarrArray.SerializedForm z) {
+        // (a ZarrArray arrives here as its serialized form: writeReplace runs before this)
+        // by location and content, without the incomplete mark a crashed compute leaves on a target
+        return new Token("zarr", storeToken(z.store()) + "|" + z.path() + "|" + z.identity());
+      }
       if (o instanceof Store s) {
         return new Token("store", storeToken(s));
       }

@@ -331,7 +331,9 @@ public final class Plan {
   /**
    * Checks memory, runs every op on the executor, reads the outputs into memory and deletes the
    * compute directory {@code workDir/compute-<id>/} with the intermediate arrays. On failure the
-   * directory is kept for a resume (see {@link #execute(Executor, List, boolean)}).
+   * directory is kept for a resume (see {@link #execute(Executor, List, boolean)}). User targets
+   * are checked after the memory check and before anything is written, and created right before
+   * the tasks run ({@link Targets}).
    *
    * @return one array per output, in order
    * @throws MemoryBudgetExceededException before running anything if an op does not fit
@@ -413,6 +415,7 @@ public final class Plan {
   private List<NDArray> run(Executor executor, List<Callback> callbacks, boolean read,
       boolean resume) {
     checkMemory();
+    Targets targets = Targets.prepare(topo, cfg.workDir(), resume);
     ComputeDir cdir = openComputeDir(resume);
     Path dir = cdir.path();
     String computeId = dir.getFileName().toString();
@@ -476,7 +479,7 @@ public final class Plan {
       TaskMarkers.Prepared prep = TaskMarkers.prepare(cdir, ops, targetWrites);
       lastSkipped = prep.skipped();
       List<Operation> toRun = prep.ops();
-      executor.execute(computeId, toRun, callbacks);
+      targets.run(() -> executor.execute(computeId, toRun, callbacks));
       List<NDArray> results = new ArrayList<>();
       for (ArrayNode o : read ? outputs : List.<ArrayNode>of()) {
         ZarrArray z = arrays.get(o.name());

@@ -4,11 +4,15 @@ import java.io.IOException;
 import java.io.ObjectInputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileVisitResult;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.SimpleFileVisitor;
@@ -18,6 +22,9 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * A {@link Store} on a local directory: key {@code a/b/c} is the file {@code root/a/b/c}.
@@ -26,13 +33,33 @@ import java.util.List;
  * renames it over the target atomically, so readers and crashed writers never expose a partial value,
  * and many threads or processes may write different keys at once. Keys escaping the root are
  * rejected. Leftover temporary files of crashed writers are ignored by {@link #list}.
+ *
+ * <p>Links: the store never follows a symbolic link out of its root. Before any read, write,
+ * delete or listing, the real path of the deepest existing directory on the key's path must lie
+ * under the root's real path; otherwise the operation is refused with an
+ * {@link IllegalArgumentException} naming the link. A value that is itself a link is read only when
+ * it leads to a file inside the root; {@link #put} replaces a link by a file (the rename does not
+ * follow it). Directories found good are cached per store instance (a concurrent set), so the hot
+ * path costs one set lookup per operation; a directory replaced by a link after it was checked is
+ * not detected.
+ *
+ * <p>Files are created with the default permissions (0666 less the umask, usually 0644), not the
+ * 0600 of temporary files, so other users can read the output. Write failures name their cause:
+ * a read-only file system or a permission problem, or a full disk ({@link #writeFailure}).
  */
 public final class FileSystemStore implements Store {
   private static final long serialVersionUID = 1L;
   static final String TMP_PREFIX = ".cubed-tmp-";
 
+  /** Lock file a compute holds while it writes a target directory; never listed as a key. */
+  public static final String WRITE_LOCK = ".cubed-write.lock";
+
   private final String rootString;
   private transient Path root;
+  /** The root's real path once the root exists (links resolved). */
+  private transient volatile Path rootReal;
+  /** Directories (absolute, normalized) whose real path was checked to be under the root. */
+  private transient Set<Path> goodDirs = ConcurrentHashMap.newKeySet();
 
   /** A store rooted at a directory (created lazily on first write). */
   public FileSystemStore(Path root) {
@@ -48,6 +75,7 @@ public final class FileSystemStore implements Store {
   private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
     in.defaultReadObject();
     root = Paths.get(rootString);
+    goodDirs = ConcurrentHashMap.newKeySet();
   }
 
   private Path resolve(String key) {
@@ -55,7 +83,117 @@ public final class FileSystemStore implements Store {
     if (!p.startsWith(root)) {
       throw new IllegalArgumentException("store key '" + key + "' escapes the store root " + root);
     }
+    Path dir = p.equals(root) ? root : p.getParent();
+    if (!goodDirs.contains(dir)) {
+      checkInsideRoot(dir, key);
+    }
     return p;
+  }
+
+  /** Like {@link #resolve} for a directory key: the directory itself must not lead out. */
+  private Path resolveDir(String key) {
+    Path p = resolve(key);
+    if (!goodDirs.contains(p)) {
+      checkInsideRoot(p, key);
+    }
+    return p;
+  }
+
+  /**
+   * Checks that {@code dir} (under the root by its text) is also under the root by its real path:
+   * no symbolic link on the way leads out of the root. Directories that exist and pass are cached.
+   */
+  private void checkInsideRoot(Path dir, String key) {
+    // cheap path: a directory that does not exist below a known-good one has no link to follow
+    Path q = dir;
+    while (q != null && q.startsWith(root) && !Files.exists(q, LinkOption.NOFOLLOW_LINKS)) {
+      q = q.getParent();
+    }
+    if (q != null && !q.equals(dir) && goodDirs.contains(q)) {
+      return;
+    }
+    Path real = realPathOfExisting(dir);
+    Path rr = rootReal();
+    if (rr == null) {
+      return; // the root does not exist yet: nothing below it exists, so no link can be there
+    }
+    if (!real.startsWith(rr)) {
+      throw new IllegalArgumentException("store key '" + key + "' of " + describe() + ": "
+          + linkOnPath(dir) + " is a symbolic link leading outside the store root (to " + real
+          + "); the store never follows links out of its root. Remove the link or open the store"
+          + " at the real location");
+    }
+    if (Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS) || Files.isDirectory(dir)) {
+      goodDirs.add(dir);
+    }
+  }
+
+  private Path rootReal() {
+    Path rr = rootReal;
+    if (rr == null && Files.exists(root)) {
+      rr = realPathOfExisting(root);
+      rootReal = rr;
+    }
+    return rr;
+  }
+
+  /** The first component of {@code dir} below the root that is a symbolic link (for messages). */
+  private Path linkOnPath(Path dir) {
+    Path p = root;
+    for (Path part : root.relativize(dir)) {
+      p = p.resolve(part);
+      if (Files.isSymbolicLink(p)) {
+        return p;
+      }
+    }
+    return dir;
+  }
+
+  /**
+   * The real path of {@code p} with links resolved: the real path of its deepest existing ancestor
+   * followed by the components that do not exist yet.
+   */
+  public static Path realPathOfExisting(Path p) {
+    Path abs = p.toAbsolutePath().normalize();
+    Path existing = abs;
+    while (existing != null) {
+      try {
+        Path real = existing.toRealPath();
+        return real.resolve(existing.relativize(abs)).normalize();
+      } catch (IOException e) {
+        existing = existing.getParent();
+      }
+    }
+    return abs;
+  }
+
+  /**
+   * The exception for a failed write of {@code key}: a read-only file system or denied permission,
+   * and a full disk, are named as such with what to do; other errors keep their own message.
+   */
+  static ZarrStoreException writeFailure(String action, String key, String where,
+      IOException e) {
+    String reason = e instanceof FileSystemException fe && fe.getReason() != null
+        ? fe.getReason() : String.valueOf(e.getMessage());
+    String head = "cannot " + action + " key '" + key + "' of " + where + ": ";
+    if (e instanceof AccessDeniedException || reason.contains("Read-only file system")
+        || reason.contains("Permission denied")) {
+      return new ZarrStoreException(head + "the location is read-only or not writable by this"
+          + " user (" + (e instanceof FileSystemException fe ? fe.getFile() : "") + " "
+          + reason + "); choose a writable path or fix its permissions", e);
+    }
+    if (reason.contains("No space left on device") || reason.contains("Disk quota exceeded")) {
+      return new ZarrStoreException(head + "no space left on device (" + reason + "); free"
+          + " space or write the output and the work directory (--work-dir) elsewhere", e);
+    }
+    return new ZarrStoreException(head + e, e);
+  }
+
+  private ZarrStoreException directoryAsValue(String key, Path p) {
+    return new ZarrStoreException("key '" + key + "' of " + describe() + " is a directory ("
+        + p + ") where a value (a chunk or metadata file) should be a file; the array is"
+        + " corrupt there: remove the directory or rewrite the array",
+        new IOException(p + " is a directory"));
   }
 
   @Override
@@ -66,9 +204,31 @@ public final class FileSystemStore implements Store {
     } catch (NoSuchFileException e) {
       return null;
     } catch (IOException e) {
-      if (Files.isDirectory(p)) {
-        return null;
+      if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
+        throw directoryAsValue(key, p);
       }
+      if (Files.isSymbolicLink(p)) {
+        return readLink(key, p);
+      }
+      throw new ZarrStoreException("cannot read key '" + key + "' of " + describe(), e);
+    }
+  }
+
+  /** Reads a value that is a symbolic link, if it leads to a file inside the root. */
+  private byte[] readLink(String key, Path p) {
+    Path real = realPathOfExisting(p);
+    Path rr = rootReal();
+    if (rr == null || !real.startsWith(rr)) {
+      throw new IllegalArgumentException("store key '" + key + "' of " + describe() + ": " + p
+          + " is a symbolic link leading outside the store root (to " + real + "); the store"
+          + " never follows links out of its root");
+    }
+    if (Files.isDirectory(real)) {
+      throw directoryAsValue(key, p);
+    }
+    try {
+      return Files.exists(real) ? Files.readAllBytes(real) : null;
+    } catch (IOException e) {
       throw new ZarrStoreException("cannot read key '" + key + "' of " + describe(), e);
     }
   }
@@ -82,7 +242,8 @@ public final class FileSystemStore implements Store {
 
   /** Reads a whole file in {@link #IO_SLICE} slices. */
   static byte[] readFully(Path p) throws IOException {
-    try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ)) {
+    try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ,
+        LinkOption.NOFOLLOW_LINKS)) {
       long size = ch.size();
       if (size > Integer.MAX_VALUE - 8) {
         throw new IOException(p + " has " + size + " bytes, more than one value can hold");
@@ -102,8 +263,12 @@ public final class FileSystemStore implements Store {
 
   /** Writes a whole file in {@link #IO_SLICE} slices. */
   static void writeFully(Path p, byte[] value) throws IOException {
-    try (FileChannel ch = FileChannel.open(p, StandardOpenOption.WRITE,
-        StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.CREATE)) {
+    writeFully(p, value, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING,
+        StandardOpenOption.CREATE);
+  }
+
+  private static void writeFully(Path p, byte[] value, OpenOption... options) throws IOException {
+    try (FileChannel ch = FileChannel.open(p, options)) {
       int pos = 0;
       while (pos < value.length) {
         pos += ch.write(ByteBuffer.wrap(value, pos, Math.min(IO_SLICE, value.length - pos)));
@@ -120,7 +285,15 @@ public final class FileSystemStore implements Store {
     }
     Path p = resolve(key);
     if (Files.isDirectory(p)) {
-      return null;
+      throw directoryAsValue(key, p);
+    }
+    if (Files.isSymbolicLink(p)) {
+      byte[] all = readLink(key, p);
+      if (all == null) {
+        return null;
+      }
+      int from = (int) Math.min(offset, all.length);
+      return java.util.Arrays.copyOfRange(all, from, (int) Math.min(all.length, from + (long) length));
     }
     try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ)) {
       long size = ch.size();
@@ -158,6 +331,9 @@ public final class FileSystemStore implements Store {
     Path p = resolve(key);
     try {
       long size = Files.size(p);
+      if (Files.isSymbolicLink(p)) {
+        readLink(key, p); // refuses a link out of the root
+      }
       return getRange(key, Math.max(0, size - length), length);
     } catch (NoSuchFileException e) {
       return null;
@@ -172,9 +348,14 @@ public final class FileSystemStore implements Store {
     Path tmp = null;
     try {
       Path dir = p.getParent();
-      Files.createDirectories(dir);
-      tmp = Files.createTempFile(dir, TMP_PREFIX + p.getFileName() + ".", "");
-      writeFully(tmp, value);
+      if (!goodDirs.contains(dir)) {
+        Files.createDirectories(dir);
+        checkInsideRoot(dir, key); // again, now that it exists (creation raced with a link?)
+      }
+      // default permissions (0666 less the umask), not createTempFile's 0600
+      tmp = dir.resolve(TMP_PREFIX + p.getFileName() + "."
+          + Long.toUnsignedString(ThreadLocalRandom.current().nextLong(), 36));
+      writeFully(tmp, value, StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW);
       try {
         Files.move(tmp, p, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       } catch (AtomicMoveNotSupportedException e) {
@@ -182,7 +363,7 @@ public final class FileSystemStore implements Store {
       }
       tmp = null;
     } catch (IOException e) {
-      throw new ZarrStoreException("cannot write key '" + key + "' of " + describe(), e);
+      throw writeFailure("write", key, describe(), e);
     } finally {
       if (tmp != null) {
         try {
@@ -202,7 +383,7 @@ public final class FileSystemStore implements Store {
         Files.deleteIfExists(p);
       }
     } catch (IOException e) {
-      throw new ZarrStoreException("cannot delete key '" + key + "' of " + describe(), e);
+      throw writeFailure("delete", key, describe(), e);
     }
   }
 
@@ -215,7 +396,7 @@ public final class FileSystemStore implements Store {
   public List<String> list(String prefix) {
     String pre = Keys.checkPrefix(prefix);
     int slash = pre.lastIndexOf('/');
-    Path dir = slash < 0 ? root : resolve(pre.substring(0, slash));
+    Path dir = slash < 0 ? root : resolveDir(pre.substring(0, slash));
     if (!Files.isDirectory(dir)) {
       return List.of();
     }
@@ -247,7 +428,7 @@ public final class FileSystemStore implements Store {
     if (!pre.isEmpty() && !pre.endsWith("/")) {
       return Store.super.listChildren(prefix);
     }
-    Path dir = pre.isEmpty() ? root : resolve(pre.substring(0, pre.length() - 1));
+    Path dir = pre.isEmpty() ? root : resolveDir(pre.substring(0, pre.length() - 1));
     if (!Files.isDirectory(dir)) {
       return List.of();
     }
@@ -255,7 +436,7 @@ public final class FileSystemStore implements Store {
     try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
       for (Path e : ds) {
         String n = e.getFileName().toString();
-        if (!n.startsWith(TMP_PREFIX)) {
+        if (!n.startsWith(TMP_PREFIX) && !n.equals(WRITE_LOCK)) {
           out.add(n);
         }
       }
@@ -270,7 +451,17 @@ public final class FileSystemStore implements Store {
     Files.walkFileTree(start, new SimpleFileVisitor<>() {
       @Override
       public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-        if (attrs.isRegularFile() && !file.getFileName().toString().startsWith(TMP_PREFIX)) {
+        if (attrs.isSymbolicLink()) {
+          Path real = realPathOfExisting(file);
+          Path rr = rootReal();
+          if (rr != null && !real.startsWith(rr)) {
+            throw new IllegalArgumentException(file + " in " + describe() + " is a symbolic link"
+                + " leading outside the store root (to " + real + "); the store never follows"
+                + " links out of its root. Remove the link");
+          }
+        }
+        String n = file.getFileName().toString();
+        if (attrs.isRegularFile() && !n.startsWith(TMP_PREFIX) && !n.equals(WRITE_LOCK)) {
           out.add(root.relativize(file).toString().replace('\\', '/'));
         }
         return FileVisitResult.CONTINUE;

@@ -36,18 +36,104 @@ public final class ZarrArray implements Serializable {
   private final transient EmptyChunks emptyChunks;
   /** True if a missing chunk is an error on read (intermediates), not the fill value. */
   private final transient boolean missingIsError;
+  /** Non-null while the array is only described, not yet created ({@link #isDeferred()}). */
+  private final transient Deferred deferred;
+
+  /**
+   * The attribute a compute sets on each target while it writes it and removes when it succeeded:
+   * an array carrying it may be missing chunks that read as fill values.
+   */
+  public static final String INCOMPLETE_ATTRIBUTE = "cubed:incomplete";
+
+  /** The text of {@link #INCOMPLETE_ATTRIBUTE} set by computes. */
+  public static final String INCOMPLETE_TEXT = "written by a compute that has not finished (or"
+      + " failed); chunks may be missing and would read as fill values. Rerun the compute (with"
+      + " --resume where offered) or delete this array";
+
+  /** A deferred creation: overwrite flag, and whether this description already created it. */
+  private record Deferred(boolean overwrite, java.util.concurrent.atomic.AtomicBoolean created) {}
 
   ZarrArray(Store store, String path, ArrayMetadata meta, EmptyChunks emptyChunks) {
-    this(store, path, meta, emptyChunks, false);
+    this(store, path, meta, emptyChunks, false, null);
   }
 
   private ZarrArray(Store store, String path, ArrayMetadata meta, EmptyChunks emptyChunks,
       boolean missingIsError) {
+    this(store, path, meta, emptyChunks, missingIsError, null);
+  }
+
+  private ZarrArray(Store store, String path, ArrayMetadata meta, EmptyChunks emptyChunks,
+      boolean missingIsError, Deferred deferred) {
     this.store = store;
     this.path = path;
     this.meta = meta;
     this.emptyChunks = emptyChunks;
     this.missingIsError = missingIsError;
+    this.deferred = deferred;
+  }
+
+  /** A described, not yet created array (see {@link ZarrArrayBuilder#buildDeferred()}). */
+  static ZarrArray deferred(Store store, String path, ArrayMetadata meta, EmptyChunks emptyChunks,
+      boolean overwrite) {
+    return new ZarrArray(store, path, meta, emptyChunks, false,
+        new Deferred(overwrite, new java.util.concurrent.atomic.AtomicBoolean()));
+  }
+
+  /**
+   * True if this array is only described ({@link ZarrArrayBuilder#buildDeferred()}): nothing is
+   * stored until {@link #createInStore(boolean)} runs, which a compute does after its checks.
+   */
+  public boolean isDeferred() {
+    return deferred != null;
+  }
+
+  /**
+   * Writes this array's metadata into its store, marked incomplete ({@link #INCOMPLETE_ATTRIBUTE}),
+   * and returns the array as stored. For a deferred array the replacement rules of
+   * {@link ZarrArrayBuilder#overwrite()} apply (its overwrite flag; a node this same description
+   * created earlier is replaced). For an existing array (not deferred) only the mark is written.
+   *
+   * <p>Resume contract: with {@code resume} an existing array at the path whose shape, chunks and
+   * dtype match is kept with its chunks (only marked incomplete), whether it was incomplete or
+   * not; a mismatching one falls back to the rules above.
+   *
+   * @throws IllegalArgumentException if the path holds data that may not be replaced
+   */
+  public ZarrArray createInStore(boolean resume) {
+    return createInStore(resume, false);
+  }
+
+  /**
+   * Checks that {@link #createInStore(boolean)} would be allowed, changing nothing.
+   *
+   * @throws IllegalArgumentException if the path holds data that may not be replaced
+   */
+  public void checkCreatable(boolean resume) {
+    createInStore(resume, true);
+  }
+
+  private ZarrArray createInStore(boolean resume, boolean checkOnly) {
+    if (deferred == null) {
+      return checkOnly ? this : withAttributes(ZarrNodes.incompleteAttributes(meta.attributes));
+    }
+    ZarrArray z = ZarrNodes.create(this, deferred.overwrite() || deferred.created().get(), resume,
+        checkOnly);
+    if (!checkOnly) {
+      deferred.created().set(true);
+    }
+    return z;
+  }
+
+  /** True if the array carries {@link #INCOMPLETE_ATTRIBUTE}: a compute writing it did not finish. */
+  public boolean isIncomplete() {
+    return meta.attributes.containsKey(INCOMPLETE_ATTRIBUTE);
+  }
+
+  /** This array with {@link #INCOMPLETE_ATTRIBUTE} removed (metadata rewritten atomically). */
+  public ZarrArray markComplete() {
+    Map<String, Object> attrs = new java.util.LinkedHashMap<>(meta.attributes);
+    attrs.remove(INCOMPLETE_ATTRIBUTE);
+    return withAttributes(attrs);
   }
 
   // ------------------------------------------------------------------ opening
@@ -104,7 +190,7 @@ public final class ZarrArray implements Serializable {
 
   /** This array with another empty-chunk policy for writes (default {@link EmptyChunks#SKIP}). */
   public ZarrArray withEmptyChunks(EmptyChunks policy) {
-    return new ZarrArray(store, path, meta, policy, missingIsError);
+    return new ZarrArray(store, path, meta, policy, missingIsError, deferred);
   }
 
   /**
@@ -128,7 +214,7 @@ public final class ZarrArray implements Serializable {
         meta.fillValue, new java.util.LinkedHashMap<>(attributes), meta.dimensionNames, meta.separator, meta.v3DefaultKeys,
         meta.codec);
     ZarrArrayBuilder.writeMetadata(store, path, m);
-    return new ZarrArray(store, path, m, emptyChunks, missingIsError);
+    return new ZarrArray(store, path, m, emptyChunks, missingIsError, null);
   }
 
   // ------------------------------------------------------------------ metadata
@@ -241,6 +327,24 @@ public final class ZarrArray implements Serializable {
 
   ArrayMetadata metadata() {
     return meta;
+  }
+
+  /**
+   * The metadata document without the engine's own bookkeeping (the {@link #INCOMPLETE_ATTRIBUTE}
+   * mark): what identifies this array's content, so that a plan writing to a target has the same
+   * identity before a crash (target unmarked) and on its resume (target marked incomplete).
+   */
+  public String identityJson() {
+    if (!isIncomplete()) {
+      return metadataJson();
+    }
+    Map<String, Object> attrs = new java.util.LinkedHashMap<>(meta.attributes);
+    attrs.remove(INCOMPLETE_ATTRIBUTE);
+    ArrayMetadata m = new ArrayMetadata(meta.zarrFormat, meta.shape, meta.chunks, meta.dtype,
+        meta.fillValue, attrs, meta.dimensionNames, meta.separator, meta.v3DefaultKeys,
+        meta.codec);
+    return new String(Json.write(m.zarrFormat == 3 ? m.toV3Json() : m.toV2Json()),
+        java.nio.charset.StandardCharsets.UTF_8);
   }
 
   // ------------------------------------------------------------------ chunk grid
@@ -519,11 +623,28 @@ public final class ZarrArray implements Serializable {
   private Object writeReplace() throws ObjectStreamException {
     return new Proxy(store, path, metadataJson(), emptyChunks, missingIsError,
         meta.zarrFormat == 2 ? new String(Json.write(meta.v2Attributes()),
-            java.nio.charset.StandardCharsets.UTF_8) : null);
+            java.nio.charset.StandardCharsets.UTF_8) : null, identityJson());
+  }
+
+  /**
+   * The serialized form of a {@link ZarrArray} (what {@code writeReplace} gives), seen from outside
+   * so that content hashing (plan names) can identify an array by its store, path and
+   * {@link #identityJson()} rather than by metadata that carries the engine's incomplete mark.
+   */
+  public interface SerializedForm {
+    /** The array's store. */
+    Store store();
+
+    /** The array's path in its store. */
+    String path();
+
+    /** {@link ZarrArray#identityJson()} of the array. */
+    String identity();
   }
 
   private record Proxy(Store store, String path, String json, EmptyChunks emptyChunks,
-      boolean missingIsError, String v2Attrs) implements Serializable {
+      boolean missingIsError, String v2Attrs, String identity)
+      implements Serializable, SerializedForm {
     private Object readResolve() throws ObjectStreamException {
       String where = describe(store, path, "metadata");
       JsonNode doc = Json.parseObject(json.getBytes(java.nio.charset.StandardCharsets.UTF_8),

@@ -148,8 +148,17 @@ public final class ZarrArrayBuilder {
   }
 
   /**
-   * Replace an existing node at the path: everything stored under the path (metadata, chunks, and
-   * stale chunks of an earlier array without metadata) is deleted before the metadata is written.
+   * Allow replacing an existing Zarr array or group at the path. Only a Zarr node is replaced, and
+   * only its own keys are deleted (metadata, chunk keys, nested Zarr nodes of a group); a path
+   * holding anything else is never emptied:
+   *
+   * <ul>
+   *   <li>nothing stored at the path: the array is created (with or without this flag);
+   *   <li>a Zarr node without this flag: refused ("already exists ... pass overwrite()");
+   *   <li>a Zarr node that also holds other files: refused, naming one of them;
+   *   <li>files but no Zarr node at the path: refused always ("not a Zarr array ... refusing to
+   *       delete N files").
+   * </ul>
    */
   public ZarrArrayBuilder overwrite() {
     this.overwrite = true;
@@ -165,12 +174,32 @@ public final class ZarrArrayBuilder {
   /**
    * Validates, writes the metadata and returns the array.
    *
-   * @throws IllegalArgumentException for an invalid description, or if a node exists at the path
-   *     and {@link #overwrite()} was not requested
+   * @throws IllegalArgumentException for an invalid description, or if the path holds data the
+   *     rules of {@link #overwrite()} do not allow to replace
    * @throws UnsupportedOperationException for a compression the format lacks (zlib/lz4 in v3)
    */
   public ZarrArray build() {
     String where = "create zarr array '" + path + "' in " + store.describe();
+    ArrayMetadata m = metadata(where);
+    ZarrNodes.prepare(store, path, overwrite, where);
+    writeMetadata(store, path, m);
+    return new ZarrArray(store, path, m, emptyChunks);
+  }
+
+  /**
+   * Validates the description and returns the array without storing anything: a compute that
+   * writes to it creates it ({@link ZarrArray#createInStore(boolean)}) after its memory and target
+   * checks, under the rules of {@link #overwrite()}, right before its tasks run. Used for lazy
+   * writes ({@code Cubed.toZarrLazy}), so building a plan never wipes or creates a target.
+   *
+   * @throws IllegalArgumentException for an invalid description
+   */
+  public ZarrArray buildDeferred() {
+    String where = "create zarr array '" + path + "' in " + store.describe();
+    return ZarrArray.deferred(store, path, metadata(where), emptyChunks, overwrite);
+  }
+
+  private ArrayMetadata metadata(String where) {
     if (shape == null) {
       throw new IllegalArgumentException(where + ": shape is required");
     }
@@ -249,21 +278,8 @@ public final class ZarrArrayBuilder {
       }
       codec = new CodecPipeline(transposes, ab, bytes);
     }
-    ArrayMetadata m = new ArrayMetadata(zarrFormat, shape.clone(), ich, dtype, fill, attributes,
+    return new ArrayMetadata(zarrFormat, shape.clone(), ich, dtype, fill, attributes,
         dimensionNames, sep, zarrFormat == 3 && !v2Keys, codec);
-    boolean exists = store.exists(Keys.join(path, "zarr.json"))
-        || store.exists(Keys.join(path, ".zarray")) || store.exists(Keys.join(path, ".zgroup"));
-    if (exists && !overwrite) {
-      throw new IllegalArgumentException(where + ": a Zarr node already exists there; call"
-          + " overwrite() to replace it");
-    }
-    if (overwrite) { // also removes stale chunks left without metadata
-      for (String k : store.list(path.isEmpty() ? "" : path + "/")) {
-        store.delete(k);
-      }
-    }
-    writeMetadata(store, path, m);
-    return new ZarrArray(store, path, m, emptyChunks);
   }
 
   static void writeMetadata(Store store, String path, ArrayMetadata m) {

@@ -1,6 +1,7 @@
 package dev.cubed.zarr;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cubed.nd.Complex;
 import dev.cubed.nd.DType;
@@ -264,18 +265,19 @@ class ZarrRoundTripTest {
   }
 
   @Test
-  void overwriteRemovesOldAndStaleChunks() {
+  void overwriteRemovesOldChunksButNeverFilesOfNoZarrNode() {
     MemoryStore s = new MemoryStore();
     ZarrArray a = ZarrArray.create(s, "o").shape(4).chunks(2).dtype(DType.INT32).build();
     a.write(new long[] {0}, NDArray.full(DType.INT32, 5, 4));
-    s.put("p/c/0", s.get("o/c/0")); // a stale chunk without metadata
+    s.put("p/c/0", s.get("o/c/0")); // a stale chunk without metadata: not a Zarr node
     ZarrArray b = ZarrArray.create(s, "o").shape(4).chunks(2).dtype(DType.INT32).overwrite()
         .build();
-    ZarrArray p = ZarrArray.create(s, "p").shape(4).chunks(2).dtype(DType.INT32).overwrite()
-        .build();
+    assertThatThrownBy(() -> ZarrArray.create(s, "p").shape(4).chunks(2).dtype(DType.INT32)
+        .overwrite().build()).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("not a Zarr array").hasMessageContaining("p/c/0");
     assertThat(b.chunksWritten()).isZero();
-    assertThat(p.chunksWritten()).isZero();
-    assertThat(p.read().getLong(0)).isZero();
+    assertThat(b.isIncomplete()).isFalse();
+    assertThat(s.exists("p/c/0")).isTrue();
   }
 
   @Test

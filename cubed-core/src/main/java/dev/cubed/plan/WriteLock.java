@@ -1,0 +1,158 @@
+package dev.cubed.plan;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+import java.util.UUID;
+
+/**
+ * An exclusive lock on a target directory while a compute writes it: the file
+ * {@code <target>/.cubed-write.lock} locked with {@link FileChannel#tryLock()}. A second writer, in
+ * another process or in this JVM, is refused at once. {@link #close()} deletes the file (while still
+ * holding the lock) and releases it; a file left by a killed process is not locked, so it is
+ * harmless and reused.
+ *
+ * <p>The holder writes a unique token into the locked file and reads it back through the path, so a
+ * writer that locked a file another holder had just deleted notices and treats the target as busy.
+ * POSIX locks belong to the process and are dropped when any descriptor of the file is closed, so
+ * a holder never closes a descriptor of its lock file before {@link #close()}, and this JVM keeps a
+ * set of the lock files it holds and refuses a second writer from it without opening the file.
+ */
+final class WriteLock implements AutoCloseable {
+  static final String FILE = dev.cubed.zarr.FileSystemStore.WRITE_LOCK;
+  /**
+   * Lock files held by this JVM (real paths). Checked before opening a channel: on Linux, closing
+   * any channel of a file drops the process's POSIX lock on it, so a refused second attempt in this
+   * JVM must not open (and close) the file.
+   */
+  private static final java.util.Set<Path> HELD =
+      java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private final Path key;
+
+  private final Path file;
+  private final FileChannel channel;
+  private final FileChannel check;
+  private final FileLock lock;
+
+  private WriteLock(Path key, Path file, FileChannel channel, FileChannel check, FileLock lock) {
+    this.key = key;
+    this.check = check;
+    this.file = file;
+    this.channel = channel;
+    this.lock = lock;
+  }
+
+  /**
+   * Locks the target directory {@code dir} (created if missing).
+   *
+   * @throws IllegalStateException if another compute holds the lock
+   * @throws UncheckedIOException if the lock file cannot be created
+   */
+  static WriteLock acquire(Path dir, String what) {
+    Path file = dir.resolve(FILE);
+    String token = "pid " + ManagementFactory.getRuntimeMXBean().getPid() + " since "
+        + Instant.now() + " (" + UUID.randomUUID() + ")\n";
+    Path key;
+    try {
+      Files.createDirectories(dir);
+      key = dir.toRealPath().resolve(FILE);
+    } catch (IOException e) {
+      throw new UncheckedIOException(what + ": cannot create the target directory " + dir + ": "
+          + e, e);
+    }
+    if (!HELD.add(key)) {
+      // do not read the file: closing a descriptor of it would drop this JVM's lock
+      throw new IllegalStateException(what + ": the target " + dir + " is being written by"
+          + " another compute in this process (lock file " + file + "); wait for it to finish,"
+          + " or choose another target. Two writers are never interleaved");
+    }
+    boolean ok = false;
+    try {
+      FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+          StandardOpenOption.READ);
+      FileLock lock = null;
+      try {
+        try {
+          lock = ch.tryLock();
+        } catch (OverlappingFileLockException e) {
+          lock = null; // held by this JVM
+        }
+        if (lock != null) {
+          ch.truncate(0);
+          ch.write(ByteBuffer.wrap(token.getBytes(StandardCharsets.UTF_8)), 0);
+          ch.force(false);
+          // read back through the path with a second channel kept open until close(): on Linux
+          // closing any descriptor of the file would drop this process's lock on it
+          FileChannel check = FileChannel.open(file, StandardOpenOption.READ);
+          ByteBuffer back = ByteBuffer.allocate(token.length() + 1);
+          while (check.read(back) > 0 && back.hasRemaining()) {
+            // read up to one byte more than the token
+          }
+          if (new String(back.array(), 0, back.position(), StandardCharsets.UTF_8)
+              .equals(token)) {
+            ok = true;
+            return new WriteLock(key, file, ch, check, lock);
+          }
+          check.close(); // another file: we hold no lock on it
+          lock.release(); // we locked a file its previous holder had just deleted
+          lock = null;
+        }
+        throw busy(what, dir, file);
+      } finally {
+        if (lock == null) {
+          ch.close();
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(what + ": cannot create the write lock " + file + ": " + e,
+          e);
+    } finally {
+      if (!ok) {
+        HELD.remove(key);
+      }
+    }
+  }
+
+  private static IllegalStateException busy(String what, Path dir, Path file) {
+    return new IllegalStateException(what + ": the target " + dir + " is being written by"
+        + " another compute (lock file " + file + " is held" + holder(file) + "); wait for it"
+        + " to finish, or choose another target. Two writers are never interleaved");
+  }
+
+  private static String holder(Path file) {
+    try {
+      String s = Files.readString(file, StandardCharsets.UTF_8).trim();
+      return s.isEmpty() ? "" : " by " + s;
+    } catch (IOException | RuntimeException e) {
+      return "";
+    }
+  }
+
+  /** Deletes the lock file and releases the lock. */
+  @Override
+  public void close() {
+    try {
+      Files.deleteIfExists(file);
+    } catch (IOException ignored) {
+      // a leftover lock file is not held after release, so it is harmless
+    }
+    try {
+      lock.release();
+      channel.close();
+      check.close();
+    } catch (IOException ignored) {
+      // closing the channel releases the lock in any case
+    } finally {
+      HELD.remove(key);
+    }
+  }
+}
