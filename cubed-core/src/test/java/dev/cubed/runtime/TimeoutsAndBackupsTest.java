@@ -96,11 +96,15 @@ class TimeoutsAndBackupsTest {
     AtomicBoolean backupInterrupted = new AtomicBoolean();
     AtomicBoolean backupExited = new AtomicBoolean();
     CountDownLatch never = new CountDownLatch(1);
+    CountDownLatch backupStarted = new CountDownLatch(1);
     Operation op = new Operation("op", keys(20), k -> {
       int call = calls.computeIfAbsent(k[0], x -> new AtomicInteger()).incrementAndGet();
       if (k[0] == 4 && call == 1) {
-        busyFor(800); // slow, but finishes: the original wins
+        // slow, but finishes once its backup is running: the original wins
+        assertThat(backupStarted.await(30, TimeUnit.SECONDS)).as("backup started").isTrue();
+        busyFor(50);
       } else if (k[0] == 4) {
+        backupStarted.countDown();
         try {
           never.await(1, TimeUnit.HOURS);
         } catch (InterruptedException e) {
