@@ -17,6 +17,9 @@ public interface Callback {
   /** Called after an operation's last task. */
   default void onOpEnd(Events.OpEnd e) {}
 
-  /** Called after each successful task. */
+  /**
+   * Called once per successful task: for the run that won when a backup ran too, never for a
+   * failed attempt.
+   */
   default void onTaskEnd(Events.TaskEnd e) {}
 }

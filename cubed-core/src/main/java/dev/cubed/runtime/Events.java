@@ -22,7 +22,15 @@ public final class Events {
    * @param attempts attempts used (1 = no retry)
    * @param allocatedBytes bytes the task's thread allocated while running (JVM thread allocation
    *     counter; an upper bound on the heap it could have held, NOT its peak), -1 if unavailable
+   * @param backup true if the successful run was a backup task (a duplicate launched because the
+   *     original ran much longer than its op's other tasks); the attempts count is the winning run's
    */
   public record TaskEnd(String opName, long[] key, long startMillis, long endMillis, int attempts,
-      long allocatedBytes, long projectedMem) {}
+      long allocatedBytes, long projectedMem, boolean backup) {
+    /** A task end of an original (non-backup) run. */
+    public TaskEnd(String opName, long[] key, long startMillis, long endMillis, int attempts,
+        long allocatedBytes, long projectedMem) {
+      this(opName, key, startMillis, endMillis, attempts, allocatedBytes, projectedMem, false);
+    }
+  }
 }

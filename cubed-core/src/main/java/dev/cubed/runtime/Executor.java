@@ -7,7 +7,10 @@ import java.util.ServiceLoader;
  * Runs a plan's operations. Operations are given in a valid order (each after the operations it
  * depends on); an executor may run the tasks of one operation in any order and concurrently, and
  * must finish an operation before starting a later one unless it knows they are independent.
- * Implementations are found with {@link ServiceLoader} by {@link #name()}.
+ * An operation's tasks are idempotent ({@link TaskFunction}), so an executor may retry a task or
+ * run a duplicate (backup) of it; each task must succeed at least once before the operations that
+ * depend on it start, and {@link #execute} must not return while any task it started is still
+ * running. Implementations are found with {@link ServiceLoader} by {@link #name()}.
  */
 public interface Executor {
   /** The name this executor is found by (e.g. "threads"). */
@@ -19,7 +22,10 @@ public interface Executor {
    * @param computeId id of this compute (for events)
    * @param ops operations in dependency order
    * @param callbacks event receivers
-   * @throws TaskFailedException if a task fails on every attempt (with its last cause)
+   * @throws TaskFailedException if a task fails for good: a deterministic error, or every attempt
+   *     failed (with the last cause)
+   * @throws InsufficientHeapException (threads executor) if a task cannot fit in the heap even
+   *     alone; thrown before anything runs
    */
   void execute(String computeId, List<Operation> ops, List<Callback> callbacks);
 

@@ -2,20 +2,44 @@ package dev.cubed.runtime;
 
 import java.util.Arrays;
 
-/** A task failed on every attempt; the cause is the last attempt's exception. */
+/**
+ * A task failed for good; the cause is the last attempt's exception. Either the failure was
+ * deterministic ({@link RetryPolicy#isDeterministic}) and was not retried, or every attempt failed.
+ */
 public final class TaskFailedException extends RuntimeException {
   private static final long serialVersionUID = 1L;
   private final String opName;
   private final long[] key;
   private final int attempts;
+  private final boolean deterministic;
 
-  /** Creates the exception for a task of an operation. */
+  /** A task that failed on all of its {@code attempts} attempts. */
   public TaskFailedException(String opName, long[] key, int attempts, Throwable cause) {
-    super("task " + Arrays.toString(key) + " of operation " + opName + " failed after " + attempts
-        + " attempt(s): " + cause, cause);
+    this(opName, key, attempts, cause, false);
+  }
+
+  /**
+   * A failed task.
+   *
+   * @param attempts attempts made
+   * @param deterministic true if the failure was deterministic and therefore not retried
+   */
+  public TaskFailedException(String opName, long[] key, int attempts, Throwable cause,
+      boolean deterministic) {
+    super("task " + Arrays.toString(key) + " of operation " + opName + " failed "
+        + (deterministic
+            ? "on attempt " + attempts + ", not retried: deterministic error (" + typeOf(cause)
+                + " would recur on every attempt)"
+            : "after " + attempts + " attempt(s)")
+        + ": " + cause, cause);
     this.opName = opName;
     this.key = key.clone();
     this.attempts = attempts;
+    this.deterministic = deterministic;
+  }
+
+  private static String typeOf(Throwable t) {
+    return t == null ? "unknown" : t.getClass().getSimpleName();
   }
 
   /** The failing operation. */
@@ -31,5 +55,10 @@ public final class TaskFailedException extends RuntimeException {
   /** Attempts made. */
   public int attempts() {
     return attempts;
+  }
+
+  /** True if the failure was deterministic and was not retried. */
+  public boolean deterministic() {
+    return deterministic;
   }
 }

@@ -1,32 +1,40 @@
 package dev.cubed.runtime;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
+import java.time.Duration;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
 
 /**
- * The default executor: runs tasks on a thread pool in this JVM. Each task is tried up to
- * {@code attempts} times (default 3); the compute fails with {@link TaskFailedException} carrying
- * the last cause once a task exhausts its attempts. Concurrency is capped so that
- * {@code workers x largest projected task memory + baseline <= Runtime.maxMemory()}, where baseline
- * is the heap in use when the compute starts (re-measured after a GC before capping); a cap is
- * logged. Operations run as soon as the operations they depend on ({@link Operation#dependencies()})
- * have finished, so independent operations share the workers; op events of independent operations
- * may interleave. Measured memory per task is the
- * bytes its thread allocated (JVM thread allocation counter), which bounds from above what the task
- * could have held at once; it is not a peak.
+ * The default executor: runs tasks on a thread pool in this JVM.
+ *
+ * <p><b>Scheduling.</b> Operations run as soon as the operations they depend on
+ * ({@link Operation#dependencies()}) have finished, so independent operations share the workers;
+ * op events of independent operations may interleave. An operation starts at most once, and
+ * {@link #execute} returns (or throws) only after every task it started has stopped, so nothing
+ * writes after it returns.
+ *
+ * <p><b>Memory.</b> Before anything runs: if one task of an operation projects more memory than
+ * the JVM's max heap ({@link Runtime#maxMemory()}), the compute is refused with
+ * {@link InsufficientHeapException} (it could not run even alone). Otherwise concurrency is capped
+ * so that {@code concurrency x largest projected task memory + baseline <= max heap}, where
+ * baseline is the heap in use when the compute starts (re-measured after a GC before capping), and
+ * never below 1: a task that fits alone but not beside the baseline runs one at a time, with a
+ * logged warning. Measured memory per task is the bytes its thread allocated (JVM thread
+ * allocation counter), an upper bound on what it could have held at once, not a peak.
+ *
+ * <p><b>Failures.</b> Each task is tried up to {@code attempts} times (default 3). A deterministic
+ * failure ({@link RetryPolicy}) is not retried; transient ones are, after an exponential backoff
+ * (default 10 ms, doubling, at most 1 s). A task that fails for good fails the compute with
+ * {@link TaskFailedException} (its last cause), and the remaining tasks are cancelled.
+ *
+ * <p><b>Timeouts and backups</b> (off by default; see {@link Builder}). An attempt running longer
+ * than the task timeout is interrupted and counts as a failed, retried attempt. With backup tasks
+ * on, a task running much longer than its op's other tasks gets one duplicate; the first success
+ * wins and the other run is interrupted and its outcome ignored (both writing the same chunk is
+ * harmless: chunk writes replace whole values atomically, and tasks are idempotent).
  */
 public final class ThreadsExecutor implements Executor {
   private static final Logger LOG = Logger.getLogger(ThreadsExecutor.class.getName());
@@ -35,28 +43,146 @@ public final class ThreadsExecutor implements Executor {
    * overflow the JVM's default 1 MiB thread stack on large blocks.
    */
   public static final long WORKER_STACK_BYTES = 16L << 20;
+  /** How long a compute waits for running tasks to stop after it ended, before warning. */
+  static final long STOP_WAIT_SECONDS = 60;
 
   private final int workers;
-  private final int attempts;
+  private final TaskRuns.Config config;
   private volatile int lastConcurrency;
+  private volatile TaskRuns.Stats lastStats = new TaskRuns.Stats(0, 0, 0, 0);
 
   /** Workers = available processors, 3 attempts. */
   public ThreadsExecutor() {
-    this(Runtime.getRuntime().availableProcessors(), 3);
+    this(builder());
   }
 
   /**
-   * An executor with a number of worker threads and attempts per task.
+   * An executor with a number of worker threads and attempts per task (no timeout, no backups).
    *
    * @throws IllegalArgumentException if workers or attempts is below 1
    */
   public ThreadsExecutor(int workers, int attempts) {
-    if (workers < 1 || attempts < 1) {
-      throw new IllegalArgumentException("ThreadsExecutor: workers (" + workers + ") and attempts ("
-          + attempts + ") must be >= 1");
+    this(builder().workers(workers).attempts(attempts));
+  }
+
+  private ThreadsExecutor(Builder b) {
+    this.workers = b.workers;
+    this.config = new TaskRuns.Config(b.attempts, b.taskTimeout, b.backupTasks,
+        b.backupMinDuration, b.faults, b.retryBackoff);
+  }
+
+  /** A builder with the defaults: workers = available processors, 3 attempts. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Options of a {@link ThreadsExecutor}. */
+  public static final class Builder {
+    private int workers = Runtime.getRuntime().availableProcessors();
+    private int attempts = 3;
+    private Duration taskTimeout;
+    private boolean backupTasks;
+    private Duration backupMinDuration = Duration.ofSeconds(1);
+    private Faults faults;
+    private Duration retryBackoff = Duration.ofMillis(10);
+
+    private Builder() {}
+
+    /**
+     * Worker threads (before the memory cap).
+     *
+     * @throws IllegalArgumentException if below 1
+     */
+    public Builder workers(int workers) {
+      if (workers < 1) {
+        throw new IllegalArgumentException("ThreadsExecutor: workers must be >= 1, got "
+            + workers);
+      }
+      this.workers = workers;
+      return this;
     }
-    this.workers = workers;
-    this.attempts = attempts;
+
+    /**
+     * Attempts per task run (1 = no retry); a backup run has its own attempts.
+     *
+     * @throws IllegalArgumentException if below 1
+     */
+    public Builder attempts(int attempts) {
+      if (attempts < 1) {
+        throw new IllegalArgumentException("ThreadsExecutor: attempts must be >= 1, got "
+            + attempts);
+      }
+      this.attempts = attempts;
+      return this;
+    }
+
+    /**
+     * An attempt running longer than this is interrupted and counted as a failed attempt (then
+     * retried); {@code null} (the default) means no timeout. A task that ignores interruption
+     * cannot be stopped and keeps its worker until it returns.
+     *
+     * @throws IllegalArgumentException if not positive
+     */
+    public Builder taskTimeout(Duration timeout) {
+      if (timeout != null && (timeout.isZero() || timeout.isNegative())) {
+        throw new IllegalArgumentException("ThreadsExecutor: taskTimeout must be positive, got "
+            + timeout);
+      }
+      this.taskTimeout = timeout;
+      return this;
+    }
+
+    /**
+     * Backup tasks (Python Cubed's rule, off by default): once at least 10 tasks of an operation
+     * have started and at least half of those have finished, a task that has been running more
+     * than 3 times the median duration of the op's finished tasks, and at least
+     * {@link #backupMinDuration} (default 1 s), gets one duplicate run on the same pool. The
+     * first success wins; the op finishes when each key has one success.
+     */
+    public Builder backupTasks(boolean on) {
+      this.backupTasks = on;
+      return this;
+    }
+
+    /**
+     * The floor of the backup rule: no backup for a task running less than this (default 1 s).
+     *
+     * @throws IllegalArgumentException if negative
+     */
+    public Builder backupMinDuration(Duration min) {
+      if (min.isNegative()) {
+        throw new IllegalArgumentException("ThreadsExecutor: backupMinDuration must be >= 0, got "
+            + min);
+      }
+      this.backupMinDuration = min;
+      return this;
+    }
+
+    /** Faults injected into every attempt (testing); {@code null} (the default) for none. */
+    public Builder faults(Faults faults) {
+      this.faults = faults;
+      return this;
+    }
+
+    /**
+     * Sleep before the 2nd attempt, doubled before each later one, at most 1 s (default 10 ms);
+     * {@link Duration#ZERO} retries at once.
+     *
+     * @throws IllegalArgumentException if negative
+     */
+    public Builder retryBackoff(Duration backoff) {
+      if (backoff.isNegative()) {
+        throw new IllegalArgumentException("ThreadsExecutor: retryBackoff must be >= 0, got "
+            + backoff);
+      }
+      this.retryBackoff = backoff;
+      return this;
+    }
+
+    /** The executor. */
+    public ThreadsExecutor build() {
+      return new ThreadsExecutor(this);
+    }
   }
 
   @Override
@@ -67,6 +193,11 @@ public final class ThreadsExecutor implements Executor {
   /** The concurrency used by the last compute (after the memory cap). */
   public int lastConcurrency() {
     return lastConcurrency;
+  }
+
+  /** Backups, timeouts and retries of the last compute. */
+  TaskRuns.Stats lastStats() {
+    return lastStats;
   }
 
   /**
@@ -81,16 +212,30 @@ public final class ThreadsExecutor implements Executor {
     return (int) Math.max(1, Math.min(workers, fit));
   }
 
+  /**
+   * Refuses a plan whose largest task cannot fit in the heap even alone.
+   *
+   * @throws InsufficientHeapException naming the first such operation
+   */
+  static void checkFitsHeap(List<Operation> ops, long maxHeap) {
+    for (Operation op : ops) {
+      if (op.projectedMem() > maxHeap) {
+        throw new InsufficientHeapException(op.name(), op.projectedMem(), maxHeap);
+      }
+    }
+  }
+
   @Override
   public void execute(String computeId, List<Operation> ops, List<Callback> callbacks) {
     long start = System.currentTimeMillis();
+    Runtime rt = Runtime.getRuntime();
+    checkFitsHeap(ops, rt.maxMemory());
     long numTasks = 0;
     long maxMem = 0;
     for (Operation op : ops) {
       numTasks += op.keys().size();
       maxMem = Math.max(maxMem, op.projectedMem());
     }
-    Runtime rt = Runtime.getRuntime();
     long baseline = rt.totalMemory() - rt.freeMemory();
     int conc = cappedConcurrency(workers, maxMem, rt.maxMemory(), baseline);
     if (conc < workers) {
@@ -113,24 +258,28 @@ public final class ThreadsExecutor implements Executor {
       t.setDaemon(true);
       return t;
     });
+    TaskRuns runs = new TaskRuns(config, pool);
     Throwable error = null;
     try {
-      new DagRun(pool, pool::shutdownNow, ops, callbacks, this::runTask).run();
+      new DagRun(pool, () -> {
+        runs.stop();
+        pool.shutdownNow();
+      }, ops, callbacks, runs).run();
     } catch (RuntimeException | Error e) {
       error = e;
       throw e;
     } finally {
-      pool.shutdownNow();
+      runs.stop();
+      pool.shutdownNow(); // interrupts the losing runs of backed-up tasks
       awaitTasks(pool, computeId);
+      runs.close();
+      lastStats = runs.stats();
       long end = System.currentTimeMillis();
       for (Callback c : callbacks) {
         c.onComputeEnd(new Events.ComputeEnd(computeId, start, end, error));
       }
     }
   }
-
-  /** How long a compute waits for running tasks to stop after it failed, before warning. */
-  static final long STOP_WAIT_SECONDS = 60;
 
   /**
    * Waits until no task of the compute is running, so nothing writes after the compute has ended
@@ -141,7 +290,7 @@ public final class ThreadsExecutor implements Executor {
     boolean interrupted = false;
     while (true) {
       try {
-        if (pool.awaitTermination(STOP_WAIT_SECONDS, java.util.concurrent.TimeUnit.SECONDS)) {
+        if (pool.awaitTermination(STOP_WAIT_SECONDS, TimeUnit.SECONDS)) {
           break;
         }
         LOG.warning("threads executor: compute " + computeId + " has ended but some of its tasks"
@@ -155,13 +304,7 @@ public final class ThreadsExecutor implements Executor {
     }
   }
 
-  /**
-   * One compute's schedule: an operation's tasks are queued on the pool as soon as every operation
-   * it depends on has finished, so independent operations (e.g. the branches of a plan with several
-   * outputs) share the workers instead of running one after the other. The first failure cancels
-   * the rest and is rethrown.
-   */
-  /** How a DagRun runs one task (all attempts); throws when the task has failed for good. */
+  /** How a test runs one task (all attempts); throws when the task has failed for good. */
   @FunctionalInterface
   interface TaskRunner {
     void run(Operation op, long[] key, List<Callback> callbacks);
@@ -173,190 +316,9 @@ public final class ThreadsExecutor implements Executor {
    */
   static void runDag(java.util.concurrent.Executor pool, Runnable onFailure, List<Operation> ops,
       List<Callback> callbacks, TaskRunner runner) {
-    new DagRun(pool, onFailure, ops, callbacks, runner).run();
-  }
-
-  static final class DagRun {
-    private final java.util.concurrent.Executor pool;
-    private final Runnable onFailure;
-    private final TaskRunner runner;
-    private final List<Operation> ops;
-    private final List<Callback> callbacks;
-    private final AtomicInteger[] waitingFor;
-    private final AtomicInteger[] tasksLeft;
-    private final java.util.concurrent.atomic.AtomicBoolean[] started;
-    private final List<List<Integer>> dependents = new ArrayList<>();
-    private final long[] opStart;
-    private final AtomicInteger opsLeft;
-    private final CompletableFuture<Void> done = new CompletableFuture<>();
-
-    DagRun(java.util.concurrent.Executor pool, Runnable onFailure, List<Operation> ops,
-        List<Callback> callbacks, TaskRunner runner) {
-      this.pool = pool;
-      this.onFailure = onFailure;
-      this.runner = runner;
-      this.ops = ops;
-      this.callbacks = callbacks;
-      int n = ops.size();
-      waitingFor = new AtomicInteger[n];
-      tasksLeft = new AtomicInteger[n];
-      started = new java.util.concurrent.atomic.AtomicBoolean[n];
-      opStart = new long[n];
-      opsLeft = new AtomicInteger(n);
-      Map<String, Integer> index = new HashMap<>();
-      for (int i = 0; i < n; i++) {
-        dependents.add(new ArrayList<>());
-      }
-      for (int i = 0; i < n; i++) {
-        Operation op = ops.get(i);
-        Set<Integer> deps = new HashSet<>();
-        if (op.hasKnownDependencies()) {
-          for (String d : op.dependencies()) {
-            Integer j = index.get(d);
-            if (j == null) {
-              throw new IllegalArgumentException("threads executor: operation " + op.name()
-                  + " depends on '" + d + "', which is not an earlier operation of the plan");
-            }
-            deps.add(j);
-          }
-        } else {
-          for (int j = 0; j < i; j++) {
-            deps.add(j);
-          }
-        }
-        for (int j : deps) {
-          dependents.get(j).add(i);
-        }
-        waitingFor[i] = new AtomicInteger(deps.size());
-        tasksLeft[i] = new AtomicInteger(op.keys().size());
-        started[i] = new java.util.concurrent.atomic.AtomicBoolean();
-        if (index.put(op.name(), i) != null) {
-          throw new IllegalArgumentException("threads executor: two operations are named "
-              + op.name());
-        }
-      }
-    }
-
-    void run() {
-      if (ops.isEmpty()) {
-        return;
-      }
-      // The ops ready at the start are decided before any starts: once one has started, a pool
-      // thread finishing it may start its dependents while this loop is still running, and a
-      // dependent whose count is 0 here would otherwise be started a second time by the loop.
-      List<Integer> ready = new ArrayList<>();
-      for (int i = 0; i < ops.size(); i++) {
-        if (waitingFor[i].get() == 0) {
-          ready.add(i);
-        }
-      }
-      for (int i : ready) {
-        startOp(i);
-      }
-      try {
-        done.get();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted while running the plan", e);
-      } catch (ExecutionException e) {
-        Throwable c = e.getCause();
-        if (c instanceof RuntimeException re) {
-          throw re;
-        }
-        if (c instanceof Error er) {
-          throw er;
-        }
-        throw new IllegalStateException(c);
-      }
-    }
-
-    /** Starts op i's tasks; an op is started at most once, whoever calls this. */
-    private void startOp(int i) {
-      if (!started[i].compareAndSet(false, true)) {
-        throw new IllegalStateException("threads executor: operation " + ops.get(i).name()
-            + " was started twice (scheduler bug)");
-      }
-      if (done.isDone()) {
-        return;
-      }
-      Operation op = ops.get(i);
-      opStart[i] = System.currentTimeMillis();
-      for (Callback c : callbacks) {
-        c.onOpStart(new Events.OpStart(op.name(), op.keys().size(), op.projectedMem(),
-            opStart[i]));
-      }
-      if (op.keys().isEmpty()) {
-        finishOp(i);
-        return;
-      }
-      for (long[] key : op.keys()) {
-        try {
-          pool.execute(() -> runQueued(i, key));
-        } catch (RejectedExecutionException e) {
-          return; // the pool is shut down after a failure
-        }
-      }
-    }
-
-    private void runQueued(int i, long[] key) {
-      if (done.isDone()) {
-        return;
-      }
-      try {
-        runner.run(ops.get(i), key, callbacks);
-      } catch (Throwable t) {
-        done.completeExceptionally(t);
-        onFailure.run();
-        return;
-      }
-      if (tasksLeft[i].decrementAndGet() == 0) {
-        finishOp(i);
-      }
-    }
-
-    private void finishOp(int i) {
-      Operation op = ops.get(i);
-      long end = System.currentTimeMillis();
-      for (Callback c : callbacks) {
-        c.onOpEnd(new Events.OpEnd(op.name(), op.keys().size(), opStart[i], end));
-      }
-      for (int d : dependents.get(i)) {
-        if (waitingFor[d].decrementAndGet() == 0) {
-          startOp(d);
-        }
-      }
-      if (opsLeft.decrementAndGet() == 0) {
-        done.complete(null);
-      }
-    }
-  }
-
-  private void runTask(Operation op, long[] key, List<Callback> callbacks) {
-    ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-    com.sun.management.ThreadMXBean smx =
-        mx instanceof com.sun.management.ThreadMXBean s ? s : null;
-    long start = System.currentTimeMillis();
-    long alloc0 = smx != null ? smx.getCurrentThreadAllocatedBytes() : -1;
-    Throwable last = null;
-    for (int attempt = 1; attempt <= attempts; attempt++) {
-      try {
-        op.function().run(key);
-        long alloc = smx != null ? smx.getCurrentThreadAllocatedBytes() - alloc0 : -1;
-        long end = System.currentTimeMillis();
-        for (Callback c : callbacks) {
-          c.onTaskEnd(new Events.TaskEnd(op.name(), key.clone(), start, end, attempt, alloc,
-              op.projectedMem()));
-        }
-        return;
-      } catch (Exception | OutOfMemoryError e) {
-        last = e;
-        if (Thread.currentThread().isInterrupted()) {
-          break;
-        }
-        LOG.fine("task " + java.util.Arrays.toString(key) + " of " + op.name() + " failed (attempt "
-            + attempt + "): " + e);
-      }
-    }
-    throw new TaskFailedException(op.name(), key, attempts, last);
+    new DagRun(pool, onFailure, ops, callbacks, (op, key, cbs, outcome) -> {
+      runner.run(op, key, cbs);
+      outcome.succeeded();
+    }).run();
   }
 }

@@ -16,6 +16,7 @@ class ThreadsExecutorTest {
     assertThat(ThreadsExecutor.cappedConcurrency(8, 5000, 1000, 200)).isEqualTo(1);
   }
 
+  /** A task that fits the heap alone, but not beside another: run one at a time, not refused. */
   @Test
   void hugeTasksRunOneAtATime() {
     ThreadsExecutor ex = new ThreadsExecutor(4, 1);
@@ -29,10 +30,46 @@ class ThreadsExecutorTest {
       maxRunning.accumulateAndGet(running.incrementAndGet(), Math::max);
       Thread.sleep(5);
       running.decrementAndGet();
-    }, Runtime.getRuntime().maxMemory());
+    }, Runtime.getRuntime().maxMemory() / 4 * 3);
     ex.execute("c1", List.of(op), List.of());
     assertThat(ex.lastConcurrency()).isEqualTo(1);
     assertThat(maxRunning.get()).isEqualTo(1);
+  }
+
+  /** A task larger than the whole heap: refused before any event or task, with what to do. */
+  @Test
+  void aTaskLargerThanTheHeapIsRefusedBeforeRunning() {
+    AtomicInteger ran = new AtomicInteger();
+    List<String> events = Collections.synchronizedList(new ArrayList<>());
+    Callback cb = new Callback() {
+      @Override
+      public void onComputeStart(Events.ComputeStart e) {
+        events.add("start");
+      }
+    };
+    long max = Runtime.getRuntime().maxMemory();
+    Operation small = new Operation("small", List.<long[]>of(new long[] {0}),
+        k -> ran.incrementAndGet(), 10);
+    Operation big = new Operation("too-big", List.<long[]>of(new long[] {0}),
+        k -> ran.incrementAndGet(), max + 1);
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+        () -> new ThreadsExecutor(2, 3).execute("c-heap", List.of(small, big), List.of(cb)))
+        .isInstanceOf(InsufficientHeapException.class)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("operation too-big")
+        .hasMessageContaining(String.format("%,d bytes", max + 1))
+        .hasMessageContaining(String.format("max heap of %,d bytes", max))
+        .hasMessageContaining("Lower allowedMem")
+        .hasMessageContaining("-Xmx")
+        .hasMessageContaining("CUBED_HEAP");
+    assertThat(ran.get()).as("nothing ran").isZero();
+    assertThat(events).as("no compute started").isEmpty();
+    InsufficientHeapException e = org.assertj.core.api.Assertions.catchThrowableOfType(
+        () -> ThreadsExecutor.checkFitsHeap(List.of(big), max), InsufficientHeapException.class);
+    assertThat(e.opName()).isEqualTo("too-big");
+    assertThat(e.projectedMem()).isEqualTo(max + 1);
+    assertThat(e.maxHeap()).isEqualTo(max);
+    ThreadsExecutor.checkFitsHeap(List.of(small), max); // fits: no exception
   }
 
   @Test

@@ -27,6 +27,9 @@ final class Engine {
     NDArray make(long[] start, long[] shape);
   }
 
+  /** An executor replacing the context's for Engines made on this thread (see withExecutor). */
+  private static final ThreadLocal<Executor> EXECUTOR_OVERRIDE = new ThreadLocal<>();
+
   private final PlanConfig cfg;
   private final Executor executor;
   private long tasks;
@@ -40,8 +43,23 @@ final class Engine {
     this.cfg = new PlanConfig(spec.workDir(), spec.allowedMem(), spec.reservedMem(),
         ctx.fusion() == BenchContext.Fusion.OFF ? 0 : spec.maxInputBlocks(),
         spec.maxSourceArrays(), 1, 1);
-    this.executor = "threads".equals(ctx.executor())
+    Executor override = EXECUTOR_OVERRIDE.get();
+    this.executor = override != null ? override : "threads".equals(ctx.executor())
         ? new ThreadsExecutor(ctx.workers(), 3) : Executor.byName(ctx.executor());
+  }
+
+  /**
+   * Runs {@code body} with every Engine created on this thread meanwhile using {@code executor}
+   * instead of the context's (for tests, e.g. an executor injecting faults).
+   */
+  static <T> T withExecutor(Executor executor, java.util.concurrent.Callable<T> body)
+      throws Exception {
+    EXECUTOR_OVERRIDE.set(executor);
+    try {
+      return body.call();
+    } finally {
+      EXECUTOR_OVERRIDE.remove();
+    }
   }
 
   /** A generated float64 input: no storage, each block made by {@code gen} inside its task. */
