@@ -189,7 +189,7 @@ final class TaskRuns implements DagRun.TaskRunner, AutoCloseable {
         long end = System.currentTimeMillis();
         for (Callback c : callbacks) {
           c.onTaskEnd(new Events.TaskEnd(op.name(), key.clone(), startMillis, end, attempt,
-              allocated, op.projectedMem(), winner.backup));
+              allocated, op.projectedMem(), winner.backup, winner.workerName(), -1, -1));
         }
       } catch (Throwable e) {
         outcome.failed(e);
@@ -258,6 +258,7 @@ final class TaskRuns implements DagRun.TaskRunner, AutoCloseable {
     final Task task;
     final boolean backup;
     private Thread thread;
+    private String workerName;
     private boolean inAttempt;
     private long attemptStartNanos;
     private boolean timedOut;
@@ -269,6 +270,12 @@ final class TaskRuns implements DagRun.TaskRunner, AutoCloseable {
 
     synchronized void bind(Thread t) {
       thread = t;
+      workerName = t.getName();
+    }
+
+    /** The name of the thread this run ran on (last bound), or null. */
+    synchronized String workerName() {
+      return workerName;
     }
 
     synchronized void unbind() {

@@ -253,8 +253,10 @@ public final class ThreadsExecutor implements Executor {
     for (Callback c : callbacks) {
       c.onComputeStart(new Events.ComputeStart(computeId, ops.size(), numTasks, start));
     }
+    java.util.concurrent.atomic.AtomicInteger threadNo = new java.util.concurrent.atomic.AtomicInteger();
     ExecutorService pool = Executors.newFixedThreadPool(conc, r -> {
-      Thread t = new Thread(null, r, "cubed-task", WORKER_STACK_BYTES);
+      Thread t = new Thread(null, r, "cubed-task-" + threadNo.incrementAndGet(),
+          WORKER_STACK_BYTES);
       t.setDaemon(true);
       return t;
     });
