@@ -65,19 +65,24 @@ final class PlanGraph {
       }
     }
     for (ArrayNode n : loose) {
-      sb.append("  ").append(node(n, materialized, fusedInto.get(n.name()))).append('\n');
+      sb.append("  ").append(node(n, materialized, fusedInto.get(n.name()), null, false))
+          .append('\n');
     }
     int k = 0;
     for (Map.Entry<String, List<ArrayNode>> e : members.entrySet()) {
       List<PlanSummary.OpInfo> ops = opsOfArray.get(e.getKey());
       boolean heaviest = ops.stream().anyMatch(o -> o.projectedMem() == maxMem && maxMem > 0);
       sb.append("  subgraph cluster_").append(k++).append(" {\n")
-          .append("    label=").append(quote(clusterLabel(ops, heaviest))).append(";\n")
-          .append("    style=\"rounded,filled\"; fillcolor=\"#f4f4f4\";")
+          .append("    label=").append(quote((ops.size() > 1 ? ops.size() + " ops storing "
+              : "op ") + e.getKey() + (heaviest ? "\n(largest projected memory)" : "")))
+          .append("; fontcolor=").append(heaviest ? quote(HEAVIEST_COLOR) : "black").append(";\n")
+          .append("    labeljust=l; style=\"rounded,filled\"; fillcolor=\"#f4f4f4\";")
           .append(heaviest ? " color=\"" + HEAVIEST_COLOR + "\"; penwidth=3;"
               : " color=\"#888888\";").append('\n');
       for (ArrayNode n : e.getValue()) {
-        sb.append("    ").append(node(n, materialized, fusedInto.get(n.name()))).append('\n');
+        // the stored array carries its op's figures
+        sb.append("    ").append(node(n, materialized, fusedInto.get(n.name()),
+            n.name().equals(e.getKey()) ? opLines(ops) : null, heaviest)).append('\n');
       }
       sb.append("  }\n");
     }
@@ -101,27 +106,27 @@ final class PlanGraph {
     return i > 0 ? o.name().substring(0, i) : o.name();
   }
 
-  private static String clusterLabel(List<PlanSummary.OpInfo> ops, boolean heaviest) {
+  /** Kind, tasks, projected memory per task, bytes written and fused arrays of each op. */
+  private static String opLines(List<PlanSummary.OpInfo> ops) {
     StringBuilder l = new StringBuilder();
     for (PlanSummary.OpInfo o : ops) {
       if (l.length() > 0) {
         l.append('\n');
       }
-      l.append(String.format(Locale.ROOT, "op %s (%s)\n%d tasks, projected %s/task, writes %s",
-          o.name(), o.kind(), o.tasks(), PlanSummary.bytes(o.projectedMem()),
+      l.append(String.format(Locale.ROOT, "%s%s: %d task%s, %s/task, writes %s",
+          ops.size() > 1 ? o.name().substring(o.name().lastIndexOf('-') + 1) + " " : "",
+          o.kind(), o.tasks(), o.tasks() == 1 ? "" : "s", PlanSummary.bytes(o.projectedMem()),
           PlanSummary.bytes(o.bytesWritten())));
       if (!o.fused().isEmpty()) {
-        l.append("\nfused: ").append(String.join(", ", o.fused()));
+        l.append("\nfused: ").append(o.fused().size()).append(" array")
+            .append(o.fused().size() == 1 ? "" : "s");
       }
-    }
-    if (heaviest) {
-      l.append("\n(largest projected memory)");
     }
     return l.toString();
   }
 
   private static String node(ArrayNode n, Set<String> materialized,
-      List<PlanSummary.OpInfo> fusedInto) {
+      List<PlanSummary.OpInfo> fusedInto, String opLines, boolean heaviest) {
     String desc = n.dtype() + " " + Shapes.format(n.shape()) + "\nchunks " + n.chunkGrid();
     String what;
     String attrs;
@@ -142,8 +147,10 @@ final class PlanGraph {
           : fusedInto.size() == 1 ? "fused" : "fused into " + fusedInto.size() + " ops";
       attrs = "shape=box, style=\"dashed,rounded\"";
     }
-    return quote(n.name()) + " [label=" + quote(n.name() + "\n" + what + "\n" + desc) + ", "
-        + attrs + "];";
+    return quote(n.name()) + " [label=" + quote(n.name() + "\n" + what + "\n"
+        + (opLines != null ? opLines + "\n" : "") + desc) + ", " + attrs
+        + (heaviest && opLines != null ? ", color=" + quote(HEAVIEST_COLOR) + ", penwidth=2" : "")
+        + "];";
   }
 
   /** A DOT string literal: quotes and backslashes escaped, newlines as centred line breaks. */

@@ -154,14 +154,15 @@ class DiagnosticsTest {
     PlanSummary s = plan.summary();
     PlanSummary.OpInfo fusedOp = s.ops().stream().filter(o -> !o.fused().isEmpty()).findFirst()
         .orElseThrow();
-    int cluster = dot.indexOf("op " + fusedOp.name() + " (");
+    int cluster = dot.indexOf("label=\"op " + fusedOp.name());
     assertThat(cluster).isPositive();
     String body = dot.substring(dot.lastIndexOf("subgraph cluster_", cluster),
         dot.indexOf("\n  }\n", cluster));
     for (String f : fusedOp.fused()) {
       assertThat(body).contains("\"" + f + "\" [label=\"" + f + "\\nfused");
     }
-    assertThat(dot).contains("fused: " + String.join(", ", fusedOp.fused()));
+    assertThat(body).contains("fused: " + fusedOp.fused().size() + " array")
+        .contains(fusedOp.tasks() + " task");
     assertThat(dot).contains("shape=ellipse, style=dashed").doesNotContain("cylinder");
     assertThat(dot).contains("(largest projected memory)").contains(PlanGraphColor.RED);
     assertThat(count(dot, "subgraph cluster_")).isEqualTo((int) s.ops().stream()
