@@ -73,8 +73,8 @@ final class PlanGraph {
       List<PlanSummary.OpInfo> ops = opsOfArray.get(e.getKey());
       boolean heaviest = ops.stream().anyMatch(o -> o.projectedMem() == maxMem && maxMem > 0);
       sb.append("  subgraph cluster_").append(k++).append(" {\n")
-          .append("    label=").append(quote((ops.size() > 1 ? ops.size() + " ops storing "
-              : "op ") + e.getKey() + (heaviest ? "\n(largest projected memory)" : "")))
+          .append("    label=").append(quote("op " + e.getKey()
+              + (ops.size() > 1 ? " (" + ops.size() + " stages)" : "") + (heaviest ? "\n(largest projected memory)" : "")))
           .append("; fontcolor=").append(heaviest ? quote(HEAVIEST_COLOR) : "black").append(";\n")
           .append("    labeljust=l; style=\"rounded,filled\"; fillcolor=\"#f4f4f4\";")
           .append(heaviest ? " color=\"" + HEAVIEST_COLOR + "\"; penwidth=3;"
