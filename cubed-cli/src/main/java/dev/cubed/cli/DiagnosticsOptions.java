@@ -39,7 +39,8 @@ final class DiagnosticsOptions {
     PrintStream err = System.err;
     List<Callback> cs = new ArrayList<>();
     if (progress || progressByDefault) {
-      cs.add(new dev.cubed.diagnostics.ProgressCallback(err, System.console() != null));
+      cs.add(new dev.cubed.diagnostics.ProgressCallback(err,
+          dev.cubed.diagnostics.ProgressCallback.stderrIsTerminal()));
     }
     if (history != null) {
       cs.add(Diagnostics.history(history));

@@ -31,7 +31,7 @@ public final class HistoryCallback extends Recorder {
   /** The columns of {@code ops.csv}. */
   public static final List<String> OP_COLUMNS = List.of("compute", "op", "kind", "tasks",
       "start_ms", "end_ms", "wall_seconds", "projected_mem", "max_measured_peak_mem",
-      "measured_over_projected", "max_peak_rss", "max_allocated_bytes", "retries", "backups");
+      "measured_over_projected", "max_peak_rss", "max_allocated_bytes", "tasks_over_projection", "retries", "backups");
 
   private final Path dir;
 
@@ -86,13 +86,14 @@ public final class HistoryCallback extends Recorder {
         long rss = ts.stream().mapToLong(t -> t.event().peakRss()).max().orElse(-1);
         long alloc = ts.stream().mapToLong(t -> t.event().allocatedBytes()).max().orElse(-1);
         long retries = ts.stream().mapToLong(t -> t.event().attempts() - 1L).sum();
+        long over = ts.stream().filter(t -> t.event().exceedsProjection()).count();
         long backups = ts.stream().filter(t -> t.event().backup()).count();
         row(sb, c.seq, op, kind(c, op), ts.size(), start < 0 ? "" : start,
             stop < 0 ? "" : stop,
             start < 0 || stop < 0 ? "" : String.format(Locale.ROOT, "%.3f", (stop - start) / 1e3),
             projected, opt(measured), measured < 0 || projected <= 0 ? ""
                 : String.format(Locale.ROOT, "%.3f", (double) measured / projected),
-            opt(rss), opt(alloc), retries, backups);
+            opt(rss), opt(alloc), measured < 0 ? "" : over, retries, backups);
       }
     }
     return sb.toString();

@@ -26,7 +26,22 @@ public final class ProgressCallback implements Callback {
 
   /** Bars on standard error, redrawn in place when it is a terminal. */
   public ProgressCallback() {
-    this(System.err, System.console() != null);
+    this(System.err, stderrIsTerminal());
+  }
+
+  /**
+   * Whether standard error is a terminal: on Linux, whether file descriptor 2 is a tty device
+   * (so {@code ./cubed demo > out.json} still gets redrawn bars); elsewhere whether the JVM has a
+   * console.
+   */
+  public static boolean stderrIsTerminal() {
+    try {
+      String target = java.nio.file.Files.readSymbolicLink(java.nio.file.Path.of(
+          "/proc/self/fd/2")).toString();
+      return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty");
+    } catch (java.io.IOException | UnsupportedOperationException | SecurityException e) {
+      return System.console() != null;
+    }
   }
 
   /**

@@ -105,6 +105,7 @@ class DiagnosticsTest {
       assertThat(Double.parseDouble(o.get("wall_seconds"))).isGreaterThanOrEqualTo(0);
       assertThat(o.get("max_measured_peak_mem")).isEmpty();
       assertThat(o.get("measured_over_projected")).isEmpty();
+      assertThat(o.get("tasks_over_projection")).isEmpty();
       assertThat(o.get("retries")).isEqualTo("0");
     }
     String planText = Files.readString(dir.resolve("h/plan.txt"));
@@ -208,19 +209,22 @@ class DiagnosticsTest {
     HistoryCallback h = new HistoryCallback(dir.resolve("h"));
     PlotsCallback p = new PlotsCallback(dir.resolve("p"));
     for (Recorder r : List.of(h, p)) {
-      r.onComputeStart(new Events.ComputeStart("c1", 1, 2, 1000));
-      r.onOpStart(new Events.OpStart("op-a", 2, 500, 1000));
+      r.onComputeStart(new Events.ComputeStart("c1", 1, 3, 1000));
+      r.onOpStart(new Events.OpStart("op-a", 3, 500, 1000));
       r.onTaskEnd(new Events.TaskEnd("op-a", new long[] {0}, 1000, 1400, 1, 10_000, 500, false,
           "worker-1", 300, 90_000));
       r.onTaskEnd(new Events.TaskEnd("op-a", new long[] {1}, 1000, 1600, 2, 20_000, 500, false,
           "worker-2", 450, 95_000));
-      r.onOpEnd(new Events.OpEnd("op-a", 2, 1000, 1600));
+      r.onTaskEnd(new Events.TaskEnd("op-a", new long[] {2}, 1100, 1500, 1, 20_000, 500, false,
+          "worker-1", 520, 99_000));
+      r.onOpEnd(new Events.OpEnd("op-a", 3, 1000, 1600));
       r.onComputeEnd(new Events.ComputeEnd("c1", 1000, 1700, null));
     }
     Map<String, String> op = readCsv(dir.resolve("h/ops.csv"), HistoryCallback.OP_COLUMNS).get(0);
-    assertThat(op.get("max_measured_peak_mem")).isEqualTo("450");
-    assertThat(op.get("measured_over_projected")).isEqualTo("0.900");
-    assertThat(op.get("max_peak_rss")).isEqualTo("95000");
+    assertThat(op.get("max_measured_peak_mem")).isEqualTo("520");
+    assertThat(op.get("measured_over_projected")).isEqualTo("1.040");
+    assertThat(op.get("tasks_over_projection")).isEqualTo("1");
+    assertThat(op.get("max_peak_rss")).isEqualTo("99000");
     assertThat(op.get("retries")).isEqualTo("1");
     assertThat(op.get("wall_seconds")).isEqualTo("0.600");
     String mem = parseSvg(dir.resolve("p/memory.svg"));
