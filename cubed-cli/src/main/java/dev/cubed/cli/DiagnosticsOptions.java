@@ -34,8 +34,18 @@ final class DiagnosticsOptions {
       + " otherwise the DOT text")
   Path visualize;
 
-  /** The callbacks the options ask for; progress also when {@code progressByDefault}. */
+  /**
+   * The callbacks the options ask for; progress also when {@code progressByDefault}. The
+   * directories are created first, so an unusable path is refused before anything runs.
+   *
+   * @throws IllegalArgumentException naming the option and path if a directory cannot be created
+   */
   List<Callback> callbacks(boolean progressByDefault) {
+    makeDir("--history", history);
+    makeDir("--plots", plots);
+    if (visualize != null) {
+      makeDir("--visualize", visualize.toAbsolutePath().getParent());
+    }
     PrintStream err = System.err;
     List<Callback> cs = new ArrayList<>();
     if (progress || progressByDefault) {
@@ -60,6 +70,18 @@ final class DiagnosticsOptions {
       opts = opts.withCallback(c);
     }
     return opts;
+  }
+
+  private static void makeDir(String option, Path dir) {
+    if (dir == null) {
+      return;
+    }
+    try {
+      java.nio.file.Files.createDirectories(dir);
+    } catch (java.io.IOException | UnsupportedOperationException e) {
+      throw new IllegalArgumentException(option + ": cannot create the directory " + dir + " ("
+          + e + "); give a writable path");
+    }
   }
 
   /** One line on standard error naming the files written, if any were asked for. */

@@ -113,6 +113,22 @@ class DiagnosticsOptionsTest {
   }
 
   @Test
+  void unusableHistoryDirectoryIsRefusedBeforeRunning() throws Exception {
+    NDArray a = NDArray.zeros(DType.FLOAT32, 4, 4);
+    ZarrArray.create(new FileSystemStore(dir.resolve("src.zarr")), "").shape(a.shape())
+        .chunks(1L, 4).dtype(DType.FLOAT32).build().write(new long[2], a);
+    Files.writeString(dir.resolve("file"), "x");
+    Path bad = dir.resolve("file/h");
+    String[] r = run("rechunk", dir.resolve("src.zarr").toString(),
+        dir.resolve("dst.zarr").toString(), "--chunks", "4,2", "--allowed-mem", "100kB",
+        "--reserved-mem", "1kB", "--history", bad.toString());
+    assertThat(r[0]).isEqualTo("1");
+    assertThat(r[2]).contains("--history: cannot create the directory " + bad);
+    assertThat(Files.exists(dir.resolve("dst.zarr/zarr.json"))
+        || Files.exists(dir.resolve("dst.zarr/.zarray"))).as("target not created").isFalse();
+  }
+
+  @Test
   void benchLeavesHistoryCharts() throws Exception {
     Path h = dir.resolve("h");
     Path p = dir.resolve("p");

@@ -58,7 +58,9 @@ public final class ProgressCallback implements Callback {
   public void onOpStart(Events.OpStart e) {
     ProgressBarConsumer consumer = interactive ? new InteractiveConsoleProgressBarConsumer(out)
         : new LineConsumer(out);
-    ProgressBar bar = new ProgressBarBuilder().setTaskName(e.opName()).setInitialMax(e.numTasks())
+    // names padded so the bars of concurrent ops line up
+    ProgressBar bar = new ProgressBarBuilder().setTaskName(String.format("%-28s", e.opName()))
+        .setInitialMax(e.numTasks())
         .setStyle(ProgressBarStyle.ASCII).setUpdateIntervalMillis(interactive ? 200 : 5000)
         .setConsumer(consumer).build();
     ProgressBar old = bars.put(e.opName(), bar);
