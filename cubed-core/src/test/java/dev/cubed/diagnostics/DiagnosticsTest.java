@@ -171,6 +171,21 @@ class DiagnosticsTest {
   }
 
   @Test
+  void anArrayRecomputedInSeveralOpsStandsOutsideTheClusters() {
+    Spec spec = spec();
+    CubedArray x = Cubed.random(new long[] {20, 20}, new long[] {5, 5}, 7, spec);
+    CubedArray sq = Xp.multiply(x, x); // cheap chain with two consumers: recomputed in each
+    Plan plan = Cubed.plan(List.of(Xp.sum(sq, 0), Xp.max(sq, 1)));
+    String dot = plan.dot();
+    String name = dev.cubed.TestAccess.node(sq).name();
+    int decl = dot.indexOf("\"" + name + "\" [label=");
+    assertThat(decl).isPositive();
+    assertThat(dot.substring(decl, dot.indexOf('\n', decl))).contains("fused into 2 ops");
+    assertThat(dot.substring(0, decl)).as("declared before any cluster")
+        .doesNotContain("subgraph cluster_");
+  }
+
+  @Test
   void withoutDotThePictureFallsBackToDotText() throws Exception {
     String saved = PlanPicture.dotCommand;
     PlanPicture.dotCommand = dir.resolve("no-such-dir/dot").toString();
