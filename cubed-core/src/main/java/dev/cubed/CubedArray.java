@@ -105,13 +105,15 @@ public final class CubedArray {
     return Cubed.plan(List.of(this)).dot();
   }
 
-  /** Writes the plan's DOT text to a file (render with {@code dot -Tsvg}). */
-  public void visualize(Path file) {
-    try {
-      Files.writeString(file, dot());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+  /**
+   * Writes the plan's picture: a {@code .svg} file is rendered by Graphviz {@code dot} when it is
+   * installed (the DOT source kept beside it), otherwise, or for any other name, the DOT text is
+   * written (see {@link dev.cubed.diagnostics.PlanPicture#write}).
+   *
+   * @return what was written
+   */
+  public dev.cubed.diagnostics.PlanPicture.Result visualize(Path file) {
+    return dev.cubed.diagnostics.Diagnostics.visualize(List.of(this), file);
   }
 
   /** {@code this + other}. */

@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -66,6 +67,9 @@ final class BenchCommand implements Callable<Integer> {
   @Option(names = "--list-executors", description = "print the available executor names and exit")
   boolean listExecutors;
 
+  @Mixin
+  DiagnosticsOptions diagnostics;
+
   @Spec
   CommandSpec spec;
 
@@ -114,7 +118,9 @@ final class BenchCommand implements Callable<Integer> {
     for (int i = 0; i < warmup; i++) {
       Workloads.run(w, label.toString(), params, ctx);
     }
-    BenchResult r = Workloads.run(w, label.toString(), params, ctx);
+    BenchResult r = Workloads.run(w, label.toString(), params, ctx,
+        diagnostics.callbacks(false));
+    diagnostics.reportWritten();
     out.println(r.toJson());
     out.flush();
     return 0;

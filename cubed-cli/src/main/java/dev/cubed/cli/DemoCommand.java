@@ -2,23 +2,19 @@ package dev.cubed.cli;
 
 import dev.cubed.ComputeOptions;
 import dev.cubed.Spec;
-import dev.cubed.runtime.Callback;
-import dev.cubed.runtime.Events;
 import dev.cubed.zarr.ZarrArray;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import me.tongfei.progressbar.ProgressBar;
-import me.tongfei.progressbar.ProgressBarBuilder;
-import me.tongfei.progressbar.ProgressBarStyle;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code ./cubed demo}: the quadratic_means workload of BENCHMARKS.md. */
 @Command(name = "demo", mixinStandardHelpOptions = true,
     description = "Quadratic means: U and V written to Zarr, then the mean over time of U*U, V*V "
-        + "and U*V in one compute; prints the plan, a progress bar and one JSON line.")
+        + "and U*V in one compute; prints the plan, a progress bar per op and one JSON line.")
 final class DemoCommand implements Callable<Integer> {
   @Option(names = "--size", defaultValue = "small",
       description = "small or medium (default: ${DEFAULT-VALUE})")
@@ -43,8 +39,12 @@ final class DemoCommand implements Callable<Integer> {
       + "in the same --work-dir: tasks already done are skipped (needs --work-dir)")
   boolean resume;
 
-  @Option(names = "--no-progress", description = "hide the progress bar")
+  @Option(names = "--no-progress", description = "hide the progress bars (shown by default in"
+      + " the demo)")
   boolean noProgress;
+
+  @Mixin
+  DiagnosticsOptions diagnostics;
 
   @Override
   public Integer call() throws Exception {
@@ -70,29 +70,9 @@ final class DemoCommand implements Callable<Integer> {
     System.err.print(dev.cubed.Cubed.plan(java.util.List.of(
         QuadraticMeans.means(in[0], in[1], spec))).summary());
     ComputeOptions opts = ComputeOptions.defaults().withResume(resume);
-    ProgressBar bar = null;
-    if (!noProgress) {
-      long total = dev.cubed.Cubed.plan(java.util.List.of(
-          QuadraticMeans.means(in[0], in[1], spec))).summary().totalTasks();
-      bar = new ProgressBarBuilder().setTaskName("quadratic_means").setInitialMax(total)
-          .setStyle(ProgressBarStyle.ASCII).setConsumer(
-              new me.tongfei.progressbar.ConsoleProgressBarConsumer(System.err)).build();
-      ProgressBar b = bar;
-      opts = opts.withCallback(new Callback() {
-        @Override
-        public void onTaskEnd(Events.TaskEnd e) {
-          b.step();
-        }
-      });
-    }
-    QuadraticMeans.Result r;
-    try {
-      r = QuadraticMeans.run(in[0], in[1], spec, opts);
-    } finally {
-      if (bar != null) {
-        bar.close();
-      }
-    }
+    opts = diagnostics.apply(opts, !noProgress);
+    QuadraticMeans.Result r = QuadraticMeans.run(in[0], in[1], spec, opts);
+    diagnostics.reportWritten();
     if (workDir == null) {
       Cli.deleteTree(dir);
     }

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -57,6 +58,9 @@ final class RechunkCommand implements Callable<Integer> {
       description = "2 or 3 (default: the source's format)")
   Integer zarrFormat;
 
+  @Mixin
+  DiagnosticsOptions diagnostics;
+
   @picocli.CommandLine.Spec
   picocli.CommandLine.Model.CommandSpec cmd;
 
@@ -99,7 +103,9 @@ final class RechunkCommand implements Callable<Integer> {
     PlanSummary plan = Cubed.plan(List.of(w)).summary();
     System.err.print(plan);
     long t0 = System.nanoTime();
-    Cubed.store(List.of(x), List.of(target), ComputeOptions.defaults().withResume(resume));
+    Cubed.store(List.of(x), List.of(target),
+        diagnostics.apply(ComputeOptions.defaults().withResume(resume), false));
+    diagnostics.reportWritten();
     double wall = (System.nanoTime() - t0) / 1e9;
     if (workDir == null) {
       Cli.deleteTree(wd);

@@ -312,20 +312,14 @@ public final class Plan {
         });
   }
 
-  /** The array DAG in Graphviz DOT; stored arrays are filled boxes, fused ones dashed. */
+  /**
+   * The plan in Graphviz DOT: one node per array, one cluster per operation (the array it stores
+   * and the arrays fused into its tasks) labelled with kind, tasks, projected memory and bytes
+   * written; Zarr inputs are cylinders, virtual inputs dashed ellipses, the memory-heaviest op is
+   * outlined in red. Render it with {@code dev.cubed.diagnostics.Diagnostics.visualize}.
+   */
   public String dot() {
-    StringBuilder sb = new StringBuilder("digraph cubed {\n  rankdir=TB;\n  node [shape=box];\n");
-    for (ArrayNode n : topo) {
-      String style = n instanceof ArrayNode.Computed && !materialized.contains(n.name())
-          ? "dashed" : "filled";
-      sb.append(String.format("  \"%s\" [label=\"%s\\n%s %s\\nchunks %s\", style=%s];%n",
-          n.name(), n.name(), n.dtype(), Shapes.format(n.shape()), n.chunkGrid(),
-          style));
-      for (ArrayNode in : n.inputs()) {
-        sb.append(String.format("  \"%s\" -> \"%s\";%n", in.name(), n.name()));
-      }
-    }
-    return sb.append("}\n").toString();
+    return PlanGraph.dot(topo, materialized, infos, cfg);
   }
 
   /**
@@ -414,6 +408,11 @@ public final class Plan {
 
   private List<NDArray> run(Executor executor, List<Callback> callbacks, boolean read,
       boolean resume) {
+    for (Callback c : callbacks) {
+      if (c instanceof PlanCallback pc) {
+        pc.onPlan(this);
+      }
+    }
     checkMemory();
     Targets targets = Targets.prepare(topo, cfg.workDir(), resume);
     ComputeDir cdir = openComputeDir(resume);

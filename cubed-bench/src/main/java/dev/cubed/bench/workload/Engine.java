@@ -7,6 +7,7 @@ import dev.cubed.plan.ArrayNode;
 import dev.cubed.plan.Plan;
 import dev.cubed.plan.PlanConfig;
 import dev.cubed.plan.PlanSummary;
+import dev.cubed.runtime.Callback;
 import dev.cubed.runtime.Executor;
 import dev.cubed.runtime.ThreadsExecutor;
 import java.util.List;
@@ -30,8 +31,12 @@ final class Engine {
   /** An executor replacing the context's for Engines made on this thread (see withExecutor). */
   private static final ThreadLocal<Executor> EXECUTOR_OVERRIDE = new ThreadLocal<>();
 
+  /** Callbacks for the computes of Engines made on this thread meanwhile (see withCallbacks). */
+  private static final ThreadLocal<List<Callback>> CALLBACKS = ThreadLocal.withInitial(List::of);
+
   private final PlanConfig cfg;
   private final Executor executor;
+  private final List<Callback> callbacks = CALLBACKS.get();
   private long tasks;
   private long maxProjectedMem;
   private long intermediateBytes;
@@ -62,6 +67,20 @@ final class Engine {
     }
   }
 
+  /**
+   * Runs {@code body} with every Engine created on this thread meanwhile passing {@code callbacks}
+   * to its computes (diagnostics: progress, history, plots, plan picture).
+   */
+  static <T> T withCallbacks(List<Callback> callbacks, java.util.concurrent.Callable<T> body)
+      throws Exception {
+    CALLBACKS.set(List.copyOf(callbacks));
+    try {
+      return body.call();
+    } finally {
+      CALLBACKS.remove();
+    }
+  }
+
   /** A generated float64 input: no storage, each block made by {@code gen} inside its task. */
   static ArrayNode generated(String kind, long[] shape, long[] chunks, Generator gen) {
     long[] c = chunks.clone();
@@ -77,13 +96,13 @@ final class Engine {
   /** Plans the outputs together, runs them and returns them in memory; adds up the figures. */
   List<NDArray> compute(ArrayNode... outputs) {
     Plan p = plan(outputs);
-    return p.execute(executor, List.of());
+    return p.execute(executor, callbacks);
   }
 
   /** Plans and runs outputs that write to their own targets (nothing read back). */
   void run(ArrayNode... outputs) {
     Plan p = plan(outputs);
-    p.executeNoResults(executor, List.of());
+    p.executeNoResults(executor, callbacks);
   }
 
   private Plan plan(ArrayNode... outputs) {

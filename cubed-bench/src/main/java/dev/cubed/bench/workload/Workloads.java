@@ -67,6 +67,16 @@ public final class Workloads {
   /** Runs a workload with explicit parameters, reported with size {@code sizeLabel}. */
   public static BenchResult run(Workload w, String sizeLabel, Map<String, Long> params,
       BenchContext ctx) throws Exception {
+    return run(w, sizeLabel, params, ctx, List.of());
+  }
+
+  /**
+   * Like {@link #run(Workload, String, Map, BenchContext)}, passing {@code callbacks} to the
+   * computes of the timed phase only (not to input preparation or library warm-up); their own
+   * cost (e.g. diagnostics) is then part of the wall time.
+   */
+  public static BenchResult run(Workload w, String sizeLabel, Map<String, Long> params,
+      BenchContext ctx, List<dev.cubed.runtime.Callback> callbacks) throws Exception {
     Files.createDirectories(ctx.workDir());
     LibraryInit.ensure(ctx);
     w.prepare(params, ctx);
@@ -77,7 +87,8 @@ public final class Workloads {
     double wall;
     try (PeakRssMonitor mon = PeakRssMonitor.start(20)) {
       long t0 = System.nanoTime();
-      out = w.run(params, ctx);
+      out = callbacks.isEmpty() ? w.run(params, ctx)
+          : Engine.withCallbacks(callbacks, () -> w.run(params, ctx));
       wall = (System.nanoTime() - t0) / 1e9;
       peak = mon.peakBytes();
     }
