@@ -73,6 +73,16 @@ public interface Store extends Serializable {
     return new java.util.ArrayList<>(names);
   }
 
+  /**
+   * Copies of a chunk's bytes a read or a write through this store holds at once besides the
+   * decoded array, for the memory model: 1 for a local store (the encoded bytes), 2 for object
+   * stores (the encoded bytes plus the HTTP client's buffer of them). A plan counts the largest
+   * value over the stores it reads and writes, including its work directory's.
+   */
+  default int bufferCopies() {
+    return 1;
+  }
+
   /** A short description of the store for messages, e.g. {@code "file:///data/x.zarr"}. */
   default String describe() {
     return getClass().getSimpleName();
