@@ -378,6 +378,40 @@ public final class ComputeDir implements AutoCloseable {
     return out;
   }
 
+  /**
+   * {@link #clean(Path, boolean)} for a work directory given as a location: a local path or
+   * {@code file://} URI is cleaned as a directory; on an object store (e.g. {@code s3://b/work})
+   * every {@code compute-<id>/} prefix whose fingerprint object starts with the compute marker
+   * line is deleted. Object stores have no locks, so a compute running there at the same time
+   * loses its intermediates: clean only when none runs.
+   *
+   * @return one entry per recognised directory; {@link Cleaned#dir()} is a path only locally
+   */
+  public static List<Cleaned> clean(String workDir, boolean dryRun) {
+    if (Stores.isLocal(workDir)) {
+      return clean(Stores.localPath(workDir), dryRun);
+    }
+    Store work = Stores.open(workDir);
+    List<Cleaned> out = new ArrayList<>();
+    for (String name : work.listChildren("")) {
+      if (!NAME.matcher(name).matches()) {
+        continue;
+      }
+      byte[] fp = work.get(name + "/" + FINGERPRINT);
+      if (fp == null || !new String(fp, StandardCharsets.UTF_8).startsWith(MAGIC + "\n")) {
+        continue;
+      }
+      String loc = trimSlash(workDir) + "/" + name;
+      if (dryRun) {
+        out.add(new Cleaned(Path.of(name), false, "would remove " + loc + " (dry run)"));
+        continue;
+      }
+      deleteAll(Stores.open(loc));
+      out.add(new Cleaned(Path.of(name), true, "removed " + loc));
+    }
+    return out;
+  }
+
   private static boolean recognised(Path d) {
     Path fp = d.resolve(FINGERPRINT);
     if (Files.isRegularFile(fp)) {
