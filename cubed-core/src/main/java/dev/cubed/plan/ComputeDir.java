@@ -99,7 +99,7 @@ public final class ComputeDir implements AutoCloseable {
   private static ComputeDir openInStore(String workDir, String id, String fingerprint,
       boolean resume) {
     String text = MAGIC + "\n" + fingerprint;
-    String loc = trimSlash(workDir) + "/compute-" + id;
+    String loc = child(workDir, "compute-" + id);
     Store st = Stores.open(loc);
     byte[] old = st.get(FINGERPRINT);
     boolean keep = false;
@@ -118,6 +118,13 @@ public final class ComputeDir implements AutoCloseable {
     }
     st.put(FINGERPRINT, text.getBytes(StandardCharsets.UTF_8));
     return new ComputeDir(st, loc, keep);
+  }
+
+  /** {@code location/name}, keeping a URI's query (e.g. {@code ?endpoint=...}) at the end. */
+  static String child(String location, String name) {
+    int q = location.indexOf('?');
+    String base = q < 0 ? location : location.substring(0, q);
+    return trimSlash(base) + "/" + name + (q < 0 ? "" : location.substring(q));
   }
 
   private static String trimSlash(String s) {
@@ -401,7 +408,7 @@ public final class ComputeDir implements AutoCloseable {
       if (fp == null || !new String(fp, StandardCharsets.UTF_8).startsWith(MAGIC + "\n")) {
         continue;
       }
-      String loc = trimSlash(workDir) + "/" + name;
+      String loc = child(workDir, name);
       if (dryRun) {
         out.add(new Cleaned(Path.of(name), false, "would remove " + loc + " (dry run)"));
         continue;

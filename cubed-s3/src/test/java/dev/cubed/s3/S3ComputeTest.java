@@ -158,6 +158,25 @@ class S3ComputeTest {
   }
 
   @Test
+  void aWorkDirUriWithQueryParametersKeepsThemForItsComputeDirectory() {
+    Spec spec = s3Spec("s3://work/q/?max_attempts=5&region=us-east-1");
+    Store q = Stores.open("s3://work/q");
+    List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+    Callback watch = new Callback() {
+      @Override
+      public void onTaskEnd(Events.TaskEnd e) {
+        seen.addAll(q.list(""));
+      }
+    };
+    NDArray got = Cubed.compute(ComputeOptions.executor(new ThreadsExecutor(1, 1))
+        .withCallback(watch), program(spec)).get(0);
+    assertThat(values(got)).hasSize(40);
+    assertThat(seen).isNotEmpty().allMatch(k -> k.matches("compute-[0-9a-f]{16}/.+"));
+    assertThat(Stores.open("s3://work/q").list("")).isEmpty(); // created and removed under q/
+    assertThat(Stores.open("s3://work/").listChildren("")).doesNotContain("q?max_attempts=5");
+  }
+
+  @Test
   void aFailedComputeOnS3ResumesSkippingFinishedTasks() {
     Spec spec = s3Spec("s3://work/resume");
     Store work = Stores.open("s3://work/resume");
