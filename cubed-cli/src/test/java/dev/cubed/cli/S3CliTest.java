@@ -14,6 +14,7 @@ import java.io.StringWriter;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * locations, against a real S3-compatible server (s3proxy) on 127.0.0.1 configured the way a user
  * would (endpoint and credentials through system properties read by the standard chains).
  */
+@Tag("s3")
 class S3CliTest {
   static S3TestServer server;
   @TempDir Path dir;

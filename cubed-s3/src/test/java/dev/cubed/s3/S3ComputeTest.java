@@ -28,6 +28,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,6 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * local result), resume of a failed compute from an S3 work directory, and the memory model's 2
  * buffer copies for plans touching S3. A real S3-compatible server (s3proxy) on 127.0.0.1.
  */
+@Tag("s3")
 class S3ComputeTest {
   static S3TestServer server;
   /** Block calls so far; the call numbered {@link #failAt} throws (static: not in node names). */

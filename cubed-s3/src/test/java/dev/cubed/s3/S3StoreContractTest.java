@@ -17,6 +17,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.Test;
  * ranges and suffixes, pagination, serialization without credentials, missing buckets, access
  * denied and retries spent.
  */
+@Tag("s3")
 class S3StoreContractTest {
   static S3TestServer server;
 
