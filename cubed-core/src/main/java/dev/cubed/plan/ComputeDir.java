@@ -138,9 +138,7 @@ public final class ComputeDir implements AutoCloseable {
   /** Deletes every key of a store, the fingerprint first (a half-deleted one is not resumed). */
   private static void deleteAll(Store st) {
     st.delete(FINGERPRINT);
-    for (String k : st.list("")) {
-      st.delete(k);
-    }
+    st.deletePrefix("");
   }
 
   /**

@@ -49,6 +49,16 @@ public interface Store extends Serializable {
   /** Removes a key; no error if it is absent. */
   void delete(String key);
 
+  /**
+   * Removes every key starting with {@code prefix} ("" for the whole store; see {@link #list}).
+   * The default lists and deletes key by key; object stores override it with batch deletes.
+   */
+  default void deletePrefix(String prefix) {
+    for (String k : list(prefix)) {
+      delete(k);
+    }
+  }
+
   /** True if the key is present. */
   boolean exists(String key);
 

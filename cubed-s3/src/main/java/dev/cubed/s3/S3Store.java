@@ -27,9 +27,12 @@ import software.amazon.awssdk.retries.api.RetryStrategy;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
 import software.amazon.awssdk.services.s3.model.CommonPrefix;
+import software.amazon.awssdk.services.s3.model.DeleteObjectsResponse;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
+import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
+import software.amazon.awssdk.services.s3.model.S3Error;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
@@ -258,6 +261,38 @@ public final class S3Store implements Store {
         return;
       }
       throw S3Errors.failure("delete", key, this, e);
+    }
+  }
+
+  /**
+   * Deletes every key under {@code keyPrefix} with DeleteObjects requests of up to 1,000 keys
+   * (one listing page each), instead of one request per key.
+   */
+  @Override
+  public void deletePrefix(String keyPrefix) {
+    String p = prefix + Stores.checkPrefix(keyPrefix);
+    for (ListObjectsV2Response page : pages(p, null, keyPrefix)) {
+      List<ObjectIdentifier> ids = new ArrayList<>();
+      for (S3Object o : page.contents()) {
+        ids.add(ObjectIdentifier.builder().key(o.key()).build());
+      }
+      if (ids.isEmpty()) {
+        continue;
+      }
+      DeleteObjectsResponse r;
+      try {
+        r = client().deleteObjects(b -> b.bucket(bucket)
+            .delete(d -> d.objects(ids).quiet(true)));
+      } catch (RuntimeException e) {
+        throw S3Errors.failure("delete (batch of " + ids.size() + ")", keyPrefix + "*", this, e);
+      }
+      if (r.hasErrors() && !r.errors().isEmpty()) {
+        S3Error first = r.errors().get(0);
+        throw new dev.cubed.zarr.ZarrStoreException("S3 batch delete under '" + keyPrefix
+            + "' of bucket '" + bucket + "' (" + describe() + "): " + r.errors().size() + " of "
+            + ids.size() + " keys not deleted, e.g. '" + first.key() + "': " + first.code() + " "
+            + first.message(), new IOException(first.code() + " " + first.message()));
+      }
     }
   }
 

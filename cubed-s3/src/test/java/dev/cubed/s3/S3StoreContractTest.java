@@ -135,6 +135,10 @@ class S3StoreContractTest {
     try {
       assertThat(s.list("")).hasSize(23).startsWith("d00/x").endsWith("d22/x");
       assertThat(s.listChildren("")).hasSize(23).startsWith("d00").endsWith("d22");
+      s.deletePrefix("d1"); // batch deletes, one per page of 5
+      assertThat(s.list("")).hasSize(13).noneMatch(k -> k.startsWith("d1"));
+      s.deletePrefix("");
+      assertThat(s.list("")).isEmpty();
     } finally {
       S3Store.listPageSize = before;
     }
