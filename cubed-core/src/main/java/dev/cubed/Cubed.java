@@ -93,7 +93,7 @@ public final class Cubed {
   }
 
   static PlanConfig config(Spec s) {
-    return new PlanConfig(s.workDir(), s.allowedMem(), s.reservedMem(), s.maxInputBlocks(),
+    return new PlanConfig(s.workLocation(), s.allowedMem(), s.reservedMem(), s.maxInputBlocks(),
         s.maxSourceArrays(), 1, 1);
   }
 

@@ -74,9 +74,26 @@ public final class Spec implements Serializable {
     return b;
   }
 
-  /** Directory holding intermediate arrays (a subdirectory per compute). */
+  /**
+   * Directory holding intermediate arrays (a subdirectory per compute), when it is local.
+   *
+   * @throws IllegalStateException if the work directory is a store URI such as {@code s3://...}
+   *     (use {@link #workLocation()})
+   */
   public Path workDir() {
-    return Path.of(workDir);
+    if (!dev.cubed.zarr.Stores.isLocal(workDir)) {
+      throw new IllegalStateException("the work directory " + workDir + " is not a local"
+          + " directory; use Spec.workLocation()");
+    }
+    return dev.cubed.zarr.Stores.localPath(workDir);
+  }
+
+  /**
+   * Where intermediate arrays go, as given: a local path, a {@code file://} URI or a store URI
+   * such as {@code s3://bucket/work} (needs the store's plugin, e.g. cubed-s3, on the classpath).
+   */
+  public String workLocation() {
+    return workDir;
   }
 
   /** Memory a task may use, bytes. */
@@ -216,6 +233,22 @@ public final class Spec implements Serializable {
       return this;
     }
 
+    /**
+     * Sets the work directory from a local path or a URI: {@code /tmp/cubed},
+     * {@code file:///tmp/cubed} or an object store location such as {@code s3://bucket/work}
+     * (intermediates, completion markers and the fingerprint are then objects; see
+     * docs/s3.md).
+     *
+     * @throws IllegalArgumentException if the location is empty
+     */
+    public Builder workDir(String uriOrPath) {
+      if (Objects.requireNonNull(uriOrPath).isBlank()) {
+        throw new IllegalArgumentException("Spec: the work directory must not be empty");
+      }
+      this.workDir = uriOrPath;
+      return this;
+    }
+
     /** Sets allowedMem in bytes. */
     public Builder allowedMem(long bytes) {
       this.allowedMem = bytes;
@@ -259,7 +292,7 @@ public final class Spec implements Serializable {
     Builder set(String key, String value) {
       String k = key.toLowerCase(Locale.ROOT).replace("-", "_").replace("spec.", "");
       switch (k) {
-        case "work_dir", "workdir" -> workDir(Path.of(value));
+        case "work_dir", "workdir" -> workDir(value.trim());
         case "allowed_mem", "allowedmem" -> allowedMem(value);
         case "reserved_mem", "reservedmem" -> reservedMem(value);
         case "executor", "executor_name" -> executor(value);

@@ -2,6 +2,7 @@ package dev.cubed.cli;
 
 import dev.cubed.Spec;
 import dev.cubed.plan.ComputeDir;
+import dev.cubed.zarr.Stores;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,9 +24,9 @@ import picocli.CommandLine.Option;
     description = "Remove the intermediates that failed or killed computes left in a work "
         + "directory (never one a running compute holds).")
 final class CleanCommand implements Callable<Integer> {
-  @Option(names = "--work-dir", description = "work directory (default: the Spec default, "
-      + "java.io.tmpdir/cubed)")
-  Path workDir;
+  @Option(names = "--work-dir", description = "work directory: a path or a URI such as "
+      + "s3://bucket/work (default: the Spec default, java.io.tmpdir/cubed)")
+  String workDir;
 
   @Option(names = "--dry-run", description = "list what would be removed, remove nothing")
   boolean dryRun;
@@ -36,10 +37,10 @@ final class CleanCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
-    Path wd = workDir != null ? workDir : Spec.defaults().workDir();
+    String wd = workDir != null ? workDir : Spec.defaults().workDir().toString();
     List<ComputeDir.Cleaned> all = new ArrayList<>(ComputeDir.clean(wd, dryRun));
-    if (Files.isDirectory(wd.resolve("work"))) {
-      all.addAll(ComputeDir.clean(wd.resolve("work"), dryRun));
+    if (Stores.isLocal(wd) && Files.isDirectory(Stores.localPath(wd).resolve("work"))) {
+      all.addAll(ComputeDir.clean(Stores.localPath(wd).resolve("work"), dryRun));
     }
     long removed = 0;
     for (ComputeDir.Cleaned c : all) {

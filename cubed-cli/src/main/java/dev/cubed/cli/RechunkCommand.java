@@ -47,8 +47,9 @@ final class RechunkCommand implements Callable<Integer> {
       + "baseline, part of --allowed-mem (default: measured heap in use, at least 20MB)")
   String reservedMem;
 
-  @Option(names = "--work-dir", description = "directory for intermediate arrays")
-  Path workDir;
+  @Option(names = "--work-dir", description = "directory for intermediate arrays: a path or a "
+      + "URI such as s3://bucket/work")
+  String workDir;
 
   @Option(names = "--resume", description = "finish a rechunk that failed or was killed with the"
       + " same arguments: completed stages and tasks are skipped (needs --work-dir)")
@@ -86,10 +87,12 @@ final class RechunkCommand implements Callable<Integer> {
     long reserved = reservedGiven != null ? reservedGiven : Cli.measuredReserved();
     Cli.checkMem(cmd, allowed, reserved, reservedGiven != null);
     // a plan over --allowed-mem is refused before the target is created
-    Cubed.plan(List.of(Cubed.fromZarr(source, Spec.builder().workDir(Path.of("unused"))
+    Cubed.plan(List.of(Cubed.fromZarr(source, Spec.builder()
+        .workDir(workDir != null ? workDir : "unused")
         .allowedMem(allowed).reservedMem(reserved).build()).rechunk(c))).checkMemory();
-    Path wd = workDir != null ? workDir : Files.createTempDirectory("cubed-rechunk");
-    Spec spec = Spec.builder().workDir(wd).allowedMem(allowed).reservedMem(reserved).build();
+    Path tmpWork = workDir != null ? null : Files.createTempDirectory("cubed-rechunk");
+    Spec spec = Spec.builder().workDir(workDir != null ? workDir : tmpWork.toString())
+        .allowedMem(allowed).reservedMem(reserved).build();
     // described only: the compute creates it after the memory and target checks
     dev.cubed.zarr.ZarrArrayBuilder tb = ZarrArray.create(Stores.open(dst), "").shape(shape)
         .chunks(c).dtype(source.dtype()).fillValue(source.fillValue()).zarrFormat(format)
@@ -107,8 +110,8 @@ final class RechunkCommand implements Callable<Integer> {
         diagnostics.apply(ComputeOptions.defaults().withResume(resume), false));
     diagnostics.reportWritten();
     double wall = (System.nanoTime() - t0) / 1e9;
-    if (workDir == null) {
-      Cli.deleteTree(wd);
+    if (tmpWork != null) {
+      Cli.deleteTree(tmpWork);
     }
     System.out.println(String.format(Locale.ROOT, "{\"command\": \"rechunk\", \"source\": \"%s\","
         + " \"target\": \"%s\", \"chunks\": %s, \"allowed_mem\": %d, \"reserved_mem\": %d, "

@@ -19,6 +19,9 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import dev.cubed.zarr.FileSystemStore;
+import dev.cubed.zarr.Store;
+import dev.cubed.zarr.Stores;
 
 /**
  * The directory of one compute, {@code workDir/compute-<id>/}: intermediate Zarr arrays, the
@@ -49,6 +52,9 @@ public final class ComputeDir implements AutoCloseable {
   private final FileLock lock;
   private final boolean resumed;
   private final boolean separate;
+  /** The compute directory as a store: in store mode its own store, locally a FileSystemStore. */
+  private final Store store;
+  private final String location;
 
   private ComputeDir(Path dir, FileChannel channel, FileLock lock, boolean resumed,
       boolean separate) {
@@ -57,6 +63,82 @@ public final class ComputeDir implements AutoCloseable {
     this.lock = lock;
     this.resumed = resumed;
     this.separate = separate;
+    this.store = new FileSystemStore(dir);
+    this.location = dir.toString();
+  }
+
+  /** Store mode (work directory on an object store): no lock, no directory. */
+  private ComputeDir(Store store, String location, boolean resumed) {
+    this.dir = null;
+    this.channel = null;
+    this.lock = null;
+    this.resumed = resumed;
+    this.separate = false;
+    this.store = store;
+    this.location = location;
+  }
+
+  /**
+   * Opens the directory of compute {@code id} under a work directory given as a location: a local
+   * path or {@code file://} URI behaves exactly like {@link #open(Path, String, String, boolean)};
+   * any other location (e.g. {@code s3://bucket/work}) is opened with {@link Stores#open} and
+   * holds the compute as objects: intermediates, markers and the fingerprint are keys under
+   * {@code compute-<id>/}. Object stores have no lock: two computes of the same plan on one work
+   * location at the same time are not detected (the compute id is derived from the plan's
+   * content, so they would share the directory); run one at a time.
+   *
+   * @throws IllegalStateException on resume when the directory holds another plan's fingerprint
+   */
+  public static ComputeDir open(String workDir, String id, String fingerprint, boolean resume) {
+    if (Stores.isLocal(workDir)) {
+      return open(Stores.localPath(workDir), id, fingerprint, resume);
+    }
+    return openInStore(workDir, id, fingerprint, resume);
+  }
+
+  private static ComputeDir openInStore(String workDir, String id, String fingerprint,
+      boolean resume) {
+    String text = MAGIC + "\n" + fingerprint;
+    String loc = child(workDir, "compute-" + id);
+    Store st = Stores.open(loc);
+    byte[] old = st.get(FINGERPRINT);
+    boolean keep = false;
+    if (resume && old != null) {
+      String o = new String(old, StandardCharsets.UTF_8);
+      if (!o.equals(text)) {
+        throw new IllegalStateException("cannot resume in " + loc + ": it was left by a"
+            + " different plan (its " + FINGERPRINT + " differs from this plan's at: "
+            + firstDifference(o, text) + "). Delete it with ./cubed clean --work-dir "
+            + workDir + " or run without resume");
+      }
+      keep = true;
+    }
+    if (!keep) {
+      deleteAll(st);
+    }
+    st.put(FINGERPRINT, text.getBytes(StandardCharsets.UTF_8));
+    return new ComputeDir(st, loc, keep);
+  }
+
+  /** {@code location/name}, keeping a URI's query (e.g. {@code ?endpoint=...}) at the end. */
+  static String child(String location, String name) {
+    int q = location.indexOf('?');
+    String base = q < 0 ? location : location.substring(0, q);
+    return trimSlash(base) + "/" + name + (q < 0 ? "" : location.substring(q));
+  }
+
+  private static String trimSlash(String s) {
+    String t = s;
+    while (t.endsWith("/")) {
+      t = t.substring(0, t.length() - 1);
+    }
+    return t;
+  }
+
+  /** Deletes every key of a store, the fingerprint first (a half-deleted one is not resumed). */
+  private static void deleteAll(Store st) {
+    st.delete(FINGERPRINT);
+    st.deletePrefix("");
   }
 
   /**
@@ -144,9 +226,38 @@ public final class ComputeDir implements AutoCloseable {
     return "?";
   }
 
-  /** The directory. */
+  /**
+   * The local directory.
+   *
+   * @throws IllegalStateException if the compute directory is on an object store (see {@link
+   *     #store()})
+   */
   public Path path() {
+    if (dir == null) {
+      throw new IllegalStateException("the compute directory " + location
+          + " is on an object store, not a local directory");
+    }
     return dir;
+  }
+
+  /** The compute directory as a store (intermediate arrays are created in it). */
+  public Store store() {
+    return store;
+  }
+
+  /** The directory's name, {@code compute-<id>[.<random>]}. */
+  public String name() {
+    return location.substring(location.lastIndexOf('/') + 1);
+  }
+
+  /** Where the directory is, for messages: a local path or a store URI. */
+  public String location() {
+    return location;
+  }
+
+  /** True if the directory is on an object store (no lock, objects instead of files). */
+  public boolean inStore() {
+    return dir == null;
   }
 
   /** True if a previous run's work was kept (resume with a matching fingerprint). */
@@ -161,6 +272,10 @@ public final class ComputeDir implements AutoCloseable {
 
   /** Deletes the directory (after a successful compute) and releases the lock. */
   public void deleteAndRelease() {
+    if (dir == null) {
+      deleteAll(store);
+      return;
+    }
     try {
       deleteContents(dir);
     } catch (IOException e) {
@@ -180,6 +295,9 @@ public final class ComputeDir implements AutoCloseable {
 
   /** Releases the lock, keeping the directory (after a failure). */
   public void release() {
+    if (dir == null) {
+      return;
+    }
     try {
       if (lock.isValid()) {
         lock.release();
@@ -261,6 +379,40 @@ public final class ComputeDir implements AutoCloseable {
       }
       cd.deleteAndRelease();
       out.add(new Cleaned(d, true, "removed"));
+    }
+    return out;
+  }
+
+  /**
+   * {@link #clean(Path, boolean)} for a work directory given as a location: a local path or
+   * {@code file://} URI is cleaned as a directory; on an object store (e.g. {@code s3://b/work})
+   * every {@code compute-<id>/} prefix whose fingerprint object starts with the compute marker
+   * line is deleted. Object stores have no locks, so a compute running there at the same time
+   * loses its intermediates: clean only when none runs.
+   *
+   * @return one entry per recognised directory; {@link Cleaned#dir()} is a path only locally
+   */
+  public static List<Cleaned> clean(String workDir, boolean dryRun) {
+    if (Stores.isLocal(workDir)) {
+      return clean(Stores.localPath(workDir), dryRun);
+    }
+    Store work = Stores.open(workDir);
+    List<Cleaned> out = new ArrayList<>();
+    for (String name : work.listChildren("")) {
+      if (!NAME.matcher(name).matches()) {
+        continue;
+      }
+      byte[] fp = work.get(name + "/" + FINGERPRINT);
+      if (fp == null || !new String(fp, StandardCharsets.UTF_8).startsWith(MAGIC + "\n")) {
+        continue;
+      }
+      String loc = child(workDir, name);
+      if (dryRun) {
+        out.add(new Cleaned(Path.of(name), false, "would remove " + loc + " (dry run)"));
+        continue;
+      }
+      deleteAll(Stores.open(loc));
+      out.add(new Cleaned(Path.of(name), true, "removed " + loc));
     }
     return out;
   }

@@ -8,7 +8,7 @@ import dev.cubed.primitive.RechunkPlanner;
 import dev.cubed.runtime.Callback;
 import dev.cubed.runtime.Executor;
 import dev.cubed.runtime.Operation;
-import dev.cubed.zarr.FileSystemStore;
+import dev.cubed.zarr.Store;
 import dev.cubed.zarr.ZarrArray;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -51,11 +51,11 @@ public final class Plan {
 
   private Plan(List<ArrayNode> outputs, PlanConfig cfg) {
     this.outputs = List.copyOf(outputs);
-    this.cfg = cfg;
     Map<String, ArrayNode> seen = new HashMap<>();
     for (ArrayNode o : outputs) {
       visit(o, seen);
     }
+    this.cfg = StoreCopies.apply(cfg, topo);
     for (ArrayNode n : topo) {
       for (ArrayNode in : new LinkedHashSet<>(n.inputs())) {
         consumers.merge(in.name(), 1, Integer::sum);
@@ -65,7 +65,11 @@ public final class Plan {
     describe();
   }
 
-  /** Finalizes a plan for the given output arrays. */
+  /**
+   * Finalizes a plan for the given output arrays. The configuration's read and write copies are
+   * raised to the largest {@link dev.cubed.zarr.Store#bufferCopies()} of the stores the plan reads
+   * and writes, its work directory's included (2 when any is an object store such as S3).
+   */
   public static Plan of(List<ArrayNode> outputs, PlanConfig cfg) {
     return new Plan(outputs, cfg);
   }
@@ -414,11 +418,11 @@ public final class Plan {
       }
     }
     checkMemory();
-    Targets targets = Targets.prepare(topo, cfg.workDir(), resume);
+    Targets targets = Targets.prepare(topo, cfg.localWorkDir() ? cfg.workDirPath() : null,
+        resume);
     ComputeDir cdir = openComputeDir(resume);
-    Path dir = cdir.path();
-    String computeId = dir.getFileName().toString();
-    FileSystemStore store = new FileSystemStore(dir);
+    String computeId = cdir.name();
+    Store store = cdir.store();
     Map<String, ZarrArray> arrays = new LinkedHashMap<>();
     for (ArrayNode n : topo) {
       if (n instanceof ArrayNode.Stored s) {
@@ -514,9 +518,9 @@ public final class Plan {
           + " content-derived, so the next run gets another compute id): " + why);
     }
     if (resume && cdir.separate()) {
-      LOG.warning("resume: " + cfg.workDir().resolve("compute-" + computeId()) + " is locked by"
+      LOG.warning("resume: " + cfg.workDir() + "/compute-" + computeId() + " is locked by"
           + " a running compute of the same plan; this run starts from scratch in "
-          + cdir.path());
+          + cdir.location());
     }
     return cdir;
   }
@@ -536,7 +540,7 @@ public final class Plan {
       e.addSuppressed(r);
     }
     String msg = "compute failed; its intermediates and completion markers are kept in "
-        + cdir.path() + ": rerun the same program with ComputeOptions.resume() (CLI: --resume)"
+        + cdir.location() + ": rerun the same program with ComputeOptions.resume() (CLI: --resume)"
         + " to finish it, or delete it with ./cubed clean --work-dir " + cfg.workDir()
         + (cdir.separate() || !resumable() ? " (this directory cannot be resumed: "
         + (cdir.separate() ? "it was a separate run beside a live compute of the same plan)"
@@ -592,11 +596,11 @@ public final class Plan {
     return keys;
   }
 
-  private static ZarrArray create(FileSystemStore store, String path, ArrayNode n, long[] chunks) {
+  private static ZarrArray create(Store store, String path, ArrayNode n, long[] chunks) {
     return create(store, path, n.shape(), chunks, n);
   }
 
-  private static ZarrArray create(FileSystemStore store, String path, long[] shape, long[] chunks,
+  private static ZarrArray create(Store store, String path, long[] shape, long[] chunks,
       ArrayNode n) {
     long[] c = chunks.clone();
     for (int i = 0; i < c.length; i++) {
@@ -614,7 +618,7 @@ public final class Plan {
   }
 
   /** Storage of an irregular array: block i of an axis in chunk i, chunks = largest blocks. */
-  private static ZarrArray createPadded(FileSystemStore store, String path, ArrayNode n) {
+  private static ZarrArray createPadded(Store store, String path, ArrayNode n) {
     long[] c = n.chunks();
     long[] g = n.numBlocks();
     long[] shape = new long[c.length];

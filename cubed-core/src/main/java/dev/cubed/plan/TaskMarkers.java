@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import dev.cubed.runtime.Operation;
 import dev.cubed.runtime.TaskFunction;
+import dev.cubed.zarr.Store;
 import dev.cubed.zarr.ZarrArray;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -31,9 +32,23 @@ final class TaskMarkers implements java.io.Serializable {
   static final String DIR = ".done";
   private static final Logger LOG = Logger.getLogger(TaskMarkers.class.getName());
   private final String root;
+  /** Set when the compute directory is on an object store: markers are objects there. */
+  private final Store store;
 
   TaskMarkers(Path computeDir) {
     this.root = computeDir.resolve(DIR).toString();
+    this.store = null;
+  }
+
+  /** Markers as objects {@code .done/<op>/<key>} of an object store (one PUT each: atomic). */
+  TaskMarkers(Store computeStore) {
+    this.root = null;
+    this.store = computeStore;
+  }
+
+  /** The markers of a compute directory: files locally, objects on an object store. */
+  static TaskMarkers of(ComputeDir cdir) {
+    return cdir.inStore() ? new TaskMarkers(cdir.store()) : new TaskMarkers(cdir.path());
   }
 
   static String keyName(long[] key) {
@@ -49,6 +64,11 @@ final class TaskMarkers implements java.io.Serializable {
 
   /** Records that task {@code key} of {@code op} finished; {@code lines} is the marker text. */
   void mark(String op, long[] key, List<String> lines) {
+    if (store != null) {
+      store.put(DIR + "/" + op + "/" + keyName(key), (lines.isEmpty() ? ""
+          : String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8));
+      return;
+    }
     Path d = Path.of(root, op);
     try {
       Files.createDirectories(d);
@@ -63,6 +83,17 @@ final class TaskMarkers implements java.io.Serializable {
   /** The finished tasks of {@code op}: key name to marker lines. */
   Map<String, List<String>> done(String op) {
     Map<String, List<String>> out = new HashMap<>();
+    if (store != null) {
+      String prefix = DIR + "/" + op + "/";
+      for (String k : store.list(prefix)) {
+        byte[] v = store.get(k);
+        if (v != null) {
+          out.put(k.substring(prefix.length()),
+              new String(v, StandardCharsets.UTF_8).lines().toList());
+        }
+      }
+      return out;
+    }
     Path d = Path.of(root, op);
     if (!Files.isDirectory(d)) {
       return out;
@@ -96,7 +127,7 @@ final class TaskMarkers implements java.io.Serializable {
    */
   static Prepared prepare(ComputeDir cdir, List<Operation> ops,
       Map<String, TargetWrites> targetWrites) {
-    TaskMarkers markers = new TaskMarkers(cdir.path());
+    TaskMarkers markers = TaskMarkers.of(cdir);
     List<Operation> out = new ArrayList<>();
     Set<String> dropped = new HashSet<>();
     long total = 0;
@@ -126,7 +157,7 @@ final class TaskMarkers implements java.io.Serializable {
       out.add(new Operation(name, keys, marked, op.projectedMem(), deps));
     }
     if (cdir.resumed()) {
-      LOG.info("resume " + cdir.path() + ": " + skipped + " of " + total + " tasks already done ("
+      LOG.info("resume " + cdir.location() + ": " + skipped + " of " + total + " tasks already done ("
           + dropped.size() + " of " + ops.size() + " ops complete), running " + (total - skipped));
     }
     return new Prepared(out, skipped);

@@ -49,6 +49,16 @@ public interface Store extends Serializable {
   /** Removes a key; no error if it is absent. */
   void delete(String key);
 
+  /**
+   * Removes every key starting with {@code prefix} ("" for the whole store; see {@link #list}).
+   * The default lists and deletes key by key; object stores override it with batch deletes.
+   */
+  default void deletePrefix(String prefix) {
+    for (String k : list(prefix)) {
+      delete(k);
+    }
+  }
+
   /** True if the key is present. */
   boolean exists(String key);
 
@@ -71,6 +81,16 @@ public interface Store extends Serializable {
       names.add(slash < 0 ? rest : rest.substring(0, slash));
     }
     return new java.util.ArrayList<>(names);
+  }
+
+  /**
+   * Copies of a chunk's bytes a read or a write through this store holds at once besides the
+   * decoded array, for the memory model: 1 for a local store (the encoded bytes), 2 for object
+   * stores (the encoded bytes plus the HTTP client's buffer of them). A plan counts the largest
+   * value over the stores it reads and writes, including its work directory's.
+   */
+  default int bufferCopies() {
+    return 1;
   }
 
   /** A short description of the store for messages, e.g. {@code "file:///data/x.zarr"}. */

@@ -57,6 +57,44 @@ public final class Stores {
             + " the classpath");
   }
 
+  /**
+   * Checks a store key the way the built-in stores do (for {@link StoreProvider} plugins): relative,
+   * '/'-separated, no empty, "." or ".." segments, no backslash or drive letter.
+   *
+   * @return the key
+   * @throws IllegalArgumentException naming the key and what is wrong with it
+   */
+  public static String checkKey(String key) {
+    return Keys.check(key);
+  }
+
+  /** Checks a list prefix ("" or a key prefix, which may end with '/'); see {@link #checkKey}. */
+  public static String checkPrefix(String prefix) {
+    return Keys.checkPrefix(prefix);
+  }
+
+  /**
+   * True if a location names a local filesystem path: a plain path or a {@code file://} URI (not a
+   * {@code memory://} store or a plugin scheme such as {@code s3://}).
+   */
+  public static boolean isLocal(String uriOrPath) {
+    int colon = uriOrPath.indexOf("://");
+    return colon <= 1
+        || uriOrPath.substring(0, colon).toLowerCase(Locale.ROOT).equals("file");
+  }
+
+  /**
+   * The local path of a location for which {@link #isLocal} holds.
+   *
+   * @throws IllegalArgumentException if the location is not local
+   */
+  public static Path localPath(String uriOrPath) {
+    if (!isLocal(uriOrPath)) {
+      throw new IllegalArgumentException("'" + uriOrPath + "' is not a local path or file:// URI");
+    }
+    return uriOrPath.indexOf("://") <= 1 ? Paths.get(uriOrPath) : Path.of(URI.create(uriOrPath));
+  }
+
   /** The shared in-memory store of a name. */
   static MemoryStore memory(String name) {
     return MEMORY.computeIfAbsent(name, MemoryStore::new);
