@@ -575,12 +575,12 @@ public final class Xp {
     return wrap(Manip.broadcastTo(x.node(), shape), x);
   }
 
-  /** Joins arrays along an existing axis. */
+  /** Joins arrays along an existing axis; mixed dtypes promote (the standard's rules). */
   public static CubedArray concat(java.util.List<CubedArray> xs, int axis) {
     return wrap(Manip.concat(xs.stream().map(CubedArray::node).toList(), axis), xs.get(0));
   }
 
-  /** Joins arrays of equal shape along a new axis. */
+  /** Joins arrays of equal shape along a new axis; mixed dtypes promote. */
   public static CubedArray stack(java.util.List<CubedArray> xs, int axis) {
     return wrap(Manip.stack(xs.stream().map(CubedArray::node).toList(), axis), xs.get(0));
   }
