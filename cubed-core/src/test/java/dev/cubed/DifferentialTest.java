@@ -10,6 +10,8 @@ import dev.cubed.nd.NDArray;
 import dev.cubed.plan.ArrayNode;
 import dev.cubed.plan.MemoryBudgetExceededException;
 import dev.cubed.plan.Plan;
+import dev.cubed.zarr.MemoryStore;
+import dev.cubed.zarr.ZarrArray;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -88,6 +90,11 @@ class DifferentialTest {
         c = Cubed.fromArray(a, ch, spec);
         how = Arrays.toString(ch);
       }
+      if (shape.length > 0 && r.nextInt(4) == 0) {
+        // a leaf that comes out of an op (a computed node), not straight from memory
+        c = Xp.permuteDims(c, java.util.stream.IntStream.range(0, shape.length).toArray());
+        how += " then permute_dims (identity)";
+      }
       V v = new V("v" + vals.size(), a, c, false, 0, false);
       vals.add(v);
       program.add(v.name() + " = leaf " + DiffData.describe(a) + " chunks " + how + " "
@@ -133,7 +140,7 @@ class DifferentialTest {
         outs.add(v);
       }
     }
-    compute(seed, index, program, outs);
+    compute(seed, index, program, outs, r.nextInt(5) == 0 ? r.nextInt(outs.size()) : -1);
   }
 
   private V apply(long seed, int index, Step st, List<V> vals, List<String> program,
@@ -219,8 +226,18 @@ class DifferentialTest {
     }
   }
 
-  private void compute(long seed, int index, List<String> program, List<V> outs) {
-    List<ArrayNode> nodes = outs.stream().map(v -> v.c().node()).toList();
+  /**
+   * Computes the outputs together at the smallest accepted allowedMem; output {@code toTarget}
+   * (if >= 0) is written to a user target (Zarr in a MemoryStore, default empty-chunk policy) and
+   * read back from it too.
+   */
+  private void compute(long seed, int index, List<String> program, List<V> outs, int toTarget) {
+    MemoryStore store = new MemoryStore();
+    List<ArrayNode> nodes = new ArrayList<>();
+    for (int i = 0; i < outs.size(); i++) {
+      CubedArray c = outs.get(i).c();
+      nodes.add((i == toTarget ? Cubed.toZarrLazy(c, store, "target") : c).node());
+    }
     long allowed;
     try {
       allowed = smallestAllowedMem(nodes);
@@ -232,7 +249,10 @@ class DifferentialTest {
     CubedArray[] arrays = nodes.stream().map(n -> new CubedArray(n, s)).toArray(CubedArray[]::new);
     List<NDArray> got;
     try {
-      got = Cubed.compute(arrays);
+      got = new ArrayList<>(Cubed.compute(arrays));
+      if (toTarget >= 0) {
+        got.add(ZarrArray.open(store, "target").read());
+      }
     } catch (RuntimeException e) {
       Throwable c = e;
       while (c.getCause() != null) {
@@ -243,16 +263,17 @@ class DifferentialTest {
       return;
     }
     computed++;
-    for (int i = 0; i < outs.size(); i++) {
+    for (int i = 0; i < got.size(); i++) {
       outputs++;
-      V v = outs.get(i);
+      V v = outs.get(i < outs.size() ? i : toTarget);
       String m = compare(v.k(), got.get(i), v.approx(), v.scale(), v.loose());
       if (m != null) {
         String line = program.stream().filter(l -> l.startsWith(v.name() + " = ")).findFirst()
             .orElse(v.name());
         String op = line.substring(line.indexOf(" = ") + 3);
         op = op.contains("(") ? op.substring(0, op.indexOf('(')) : op;
-        fail(seed, index, program, op, v.name() + " (computed with " + names(outs)
+        fail(seed, index, program, op, v.name() + (i >= outs.size() ? " read from its target"
+            : "") + " (computed with " + names(outs)
             + ", allowedMem " + allowed + "): " + m);
       }
     }

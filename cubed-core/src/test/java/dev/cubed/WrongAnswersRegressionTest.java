@@ -70,6 +70,28 @@ class WrongAnswersRegressionTest {
   }
 
   @Test
+  void aStoredZeroSizeIntermediateSharedByOutputsAndConcat() {
+    // a matmul result has several consumers and is not shareable, so the plan stores it
+    NDArray a = NDArray.zeros(DType.FLOAT64, 0, 2);
+    NDArray b = arange(DType.FLOAT64, 2, 3);
+    NDArray o = arange(DType.FLOAT64, 2, 3);
+    CubedArray p = Xp.matmul(Cubed.fromArray(a, new long[] {1, 1}, spec()),
+        Cubed.fromArray(b, new long[] {1, 2}, spec()));
+    CubedArray other = Xp.multiply(Cubed.fromArray(o, new long[] {1, 2}, spec()),
+        Cubed.fromArray(o, new long[] {2, 3}, spec()));
+    CubedArray cat = Xp.concat(List.of(p, other, p), 0);
+    CubedArray sum = Xp.sum(p, 0);
+    CubedArray prod = Xp.prod(p, 0);
+    List<NDArray> got = Cubed.compute(cat, sum, p, prod);
+    NDArray sq = dev.cubed.nd.Elementwise.multiply(o, o);
+    NDAssert.assertExact(sq, got.get(0), "concat");
+    NDAssert.assertExact(NDArray.zeros(DType.FLOAT64, 3), got.get(1), "sum");
+    assertThat(got.get(2).shape()).containsExactly(0, 3);
+    NDAssert.assertExact(NDArray.ones(DType.FLOAT64, 3), got.get(3), "prod");
+    NDAssert.assertExact(sq, Cubed.compute(cat).get(0), "concat alone");
+  }
+
+  @Test
   void negativeZeroChunksKeepTheirSignInIntermediatesOutputsAndTargets() {
     NDArray a = NDArray.full(DType.FLOAT64, -0.0, 4, 4);
     CubedArray x = Cubed.fromArray(a, new long[] {2, 2}, spec());
