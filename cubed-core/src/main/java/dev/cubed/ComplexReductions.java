@@ -24,7 +24,8 @@ final class ComplexReductions {
 
   /**
    * Complex reductions through real ones: sum and mean reduce the real and imaginary parts
-   * separately; var = var(re) + var(im) (real), std its square root; all/any test x != 0.
+   * separately (mean then combines them as the kernel does: a non-finite part makes the other
+   * part NaN); var = var(re) + var(im) (real), std its square root; all/any test x != 0.
    */
   static CubedArray reduce(CubedArray x, Reductions.Op op, Axes axes,
       int splitEvery, int correction) {
@@ -33,10 +34,19 @@ final class ComplexReductions {
         CubedArray re = Xp.reduce(Xp.real(x), op, axes, splitEvery, correction);
         CubedArray im = Xp.reduce(Xp.imag(x), op, axes, splitEvery, correction);
         DType t = x.dtype();
+        boolean mean = op == Reductions.Op.MEAN;
         return Xp.wrap(Core.elemwise(op.name().toLowerCase(), b -> {
           NDArray out = NDArray.zeros(t, b[0].shape());
           for (int i = 0; i < out.size(); i++) {
-            out.setComplex(i, b[0].getDouble(i), b[1].getDouble(i));
+            double r = b[0].getDouble(i);
+            double m = b[1].getDouble(i);
+            if (mean) {
+              // as the kernel (and NumPy, which divides by the count as a complex number): a NaN
+              // or an infinity in one part makes the other part NaN; (a + b*0)/n == a/n + (b/n)*0
+              out.setComplex(i, r + m * 0.0, m - r * 0.0);
+            } else {
+              out.setComplex(i, r, m);
+            }
           }
           return out;
         }, t, re.node(), im.node()), x);

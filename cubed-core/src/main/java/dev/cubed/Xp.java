@@ -458,7 +458,8 @@ public final class Xp {
   /**
    * Minimum over axes (all if none given).
    *
-   * @throws IllegalArgumentException for complex dtypes (not ordered)
+   * @throws IllegalArgumentException for complex dtypes (not ordered), or an empty reduced axis
+   *     with a non-empty result (no identity; refused when built, as the kernel)
    */
   public static CubedArray min(CubedArray x, int... axes) {
     return reduce(x, Reductions.Op.MIN, axes(axes), DEFAULT_SPLIT_EVERY, 0);
@@ -467,13 +468,18 @@ public final class Xp {
   /**
    * Maximum over axes (all if none given).
    *
-   * @throws IllegalArgumentException for complex dtypes (not ordered)
+   * @throws IllegalArgumentException for complex dtypes (not ordered), or an empty reduced axis
+   *     with a non-empty result (no identity; refused when built, as the kernel)
    */
   public static CubedArray max(CubedArray x, int... axes) {
     return reduce(x, Reductions.Op.MAX, axes(axes), DEFAULT_SPLIT_EVERY, 0);
   }
 
-  /** Mean over axes (all if none given). */
+  /**
+   * Mean over axes (all if none given).
+   *
+   * @throws IllegalArgumentException for bool (mean is defined for numeric dtypes)
+   */
   public static CubedArray mean(CubedArray x, int... axes) {
     return mean(x, axes(axes), DEFAULT_SPLIT_EVERY);
   }
@@ -488,7 +494,12 @@ public final class Xp {
     return reduce(x, Reductions.Op.VAR, axes(axes), DEFAULT_SPLIT_EVERY, 0);
   }
 
-  /** Variance with a degrees-of-freedom correction. */
+  /**
+   * Variance with a degrees-of-freedom correction: sum of squared deviations divided by
+   * {@code max(count - correction, 0)} (NaN or infinity when the correction reaches the count).
+   *
+   * @throws IllegalArgumentException for bool (numeric dtypes only)
+   */
   public static CubedArray var(CubedArray x, Axes axes, int correction, int splitEvery) {
     return reduce(x, Reductions.Op.VAR, axes, splitEvery, correction);
   }
@@ -537,7 +548,8 @@ public final class Xp {
    * Index of the maximum along one axis (first occurrence; the first NaN wins, like NumPy); exact
    * for every real dtype (int64/uint64 compared as integers).
    *
-   * @throws IllegalArgumentException for complex dtypes (not ordered) or a bad axis
+   * @throws IllegalArgumentException for complex dtypes (not ordered), a bad axis, or an empty
+   *     axis ("attempt to get argmax of an empty sequence", refused when built)
    */
   public static CubedArray argmax(CubedArray x, int axis) {
     return reduce(x, Reductions.Op.ARGMAX, Axes.of(axis), DEFAULT_SPLIT_EVERY, 0);
@@ -547,7 +559,8 @@ public final class Xp {
    * Index of the minimum along one axis (first occurrence; the first NaN wins, like NumPy); exact
    * for every real dtype (int64/uint64 compared as integers).
    *
-   * @throws IllegalArgumentException for complex dtypes (not ordered) or a bad axis
+   * @throws IllegalArgumentException for complex dtypes (not ordered), a bad axis, or an empty
+   *     axis (refused when built)
    */
   public static CubedArray argmin(CubedArray x, int axis) {
     return reduce(x, Reductions.Op.ARGMIN, Axes.of(axis), DEFAULT_SPLIT_EVERY, 0);
@@ -575,12 +588,12 @@ public final class Xp {
     return wrap(Manip.broadcastTo(x.node(), shape), x);
   }
 
-  /** Joins arrays along an existing axis. */
+  /** Joins arrays along an existing axis; mixed dtypes promote (the standard's rules). */
   public static CubedArray concat(java.util.List<CubedArray> xs, int axis) {
     return wrap(Manip.concat(xs.stream().map(CubedArray::node).toList(), axis), xs.get(0));
   }
 
-  /** Joins arrays of equal shape along a new axis. */
+  /** Joins arrays of equal shape along a new axis; mixed dtypes promote. */
   public static CubedArray stack(java.util.List<CubedArray> xs, int axis) {
     return wrap(Manip.stack(xs.stream().map(CubedArray::node).toList(), axis), xs.get(0));
   }
@@ -589,7 +602,8 @@ public final class Xp {
    * Reshape in C order (one size may be -1); the input is rechunked to contiguous blocks when
    * needed.
    *
-   * @throws IllegalArgumentException if the sizes differ
+   * @throws IllegalArgumentException if the sizes differ, or -1 cannot be inferred (next to a 0,
+   *     or not dividing the size), as the kernel
    */
   public static CubedArray reshape(CubedArray x, long... shape) {
     if (java.util.Arrays.equals(x.shape(), shape)) {

@@ -1,5 +1,6 @@
 package dev.cubed.core;
 
+import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import dev.cubed.plan.ArrayNode;
@@ -172,11 +173,30 @@ public final class Manip {
    * the other axes the inputs take the first array's block sizes ({@link Regrid#to} moves an input
    * whose blocks differ there). The grid is regular when the blocks happen to line up.
    *
-   * @throws IllegalArgumentException if shapes differ off the axis or dtypes differ
+   * Mixed dtypes promote by the standard's rules (each input is converted first).
+   *
+   * @throws IllegalArgumentException for no arrays, 0-d arrays, or shapes that differ off the axis
    */
-  public static ArrayNode concat(List<ArrayNode> xs, int axis) {
+  public static ArrayNode concat(List<ArrayNode> xs0, int axis) {
+    if (xs0.isEmpty()) {
+      throw new IllegalArgumentException("concat: need at least one array to concatenate");
+    }
+    // mixed dtypes promote (the standard's type promotion, as the kernel's concat)
+    DType dt = xs0.get(0).dtype();
+    for (ArrayNode x : xs0) {
+      dt = DType.resultType(dt, x.dtype());
+    }
+    List<ArrayNode> xs = new ArrayList<>(xs0.size());
+    for (ArrayNode x : xs0) {
+      DType t = dt;
+      xs.add(x.dtype() == dt ? x : Core.elemwise("astype", b -> b[0].astype(t), t, x));
+    }
     ArrayNode first = xs.get(0);
     int nd = first.shape().length;
+    if (nd == 0) {
+      throw new IllegalArgumentException(
+          "concat: zero-dimensional arrays cannot be concatenated; use stack");
+    }
     int a = Shapes.normalizeAxis("concat", axis, nd);
     long[] shape = first.shape();
     shape[a] = 0;
@@ -185,11 +205,12 @@ public final class Manip {
     List<long[]> owner = new ArrayList<>(); // output block along a -> (input, input block)
     for (int j = 0; j < xs.size(); j++) {
       ArrayNode x = xs.get(j);
-      if (x.dtype() != first.dtype()) {
-        throw new IllegalArgumentException("concat: dtypes " + first.dtype() + " and " + x.dtype()
-            + " differ; convert with astype first");
-      }
       for (int i = 0; i < nd; i++) {
+        if (x.shape().length != nd) {
+          throw new IllegalArgumentException("concat: array 0 has shape "
+              + Shapes.format(first.shape()) + " and array " + j + " has shape "
+              + Shapes.format(x.shape()) + "; all arrays must have the same number of dimensions");
+        }
         if (i != a && x.shape()[i] != first.shape()[i]) {
           throw new IllegalArgumentException("concat: shapes " + Shapes.format(first.shape())
               + " and " + Shapes.format(x.shape()) + " differ in dimension " + i);
@@ -236,8 +257,11 @@ public final class Manip {
         ChunkGrid.of(shape, sizes), first.dtype(), null);
   }
 
-  /** Joins arrays of equal shape along a new axis. */
+  /** Joins arrays of equal shape along a new axis (mixed dtypes promote, as in concat). */
   public static ArrayNode stack(List<ArrayNode> xs, int axis) {
+    if (xs.isEmpty()) {
+      throw new IllegalArgumentException("stack: need at least one array to stack");
+    }
     int nd = xs.get(0).shape().length + 1;
     int a = Shapes.normalizeAxis("stack", axis, nd);
     List<ArrayNode> ex = new ArrayList<>();

@@ -444,7 +444,10 @@ final class ReduceKernel {
         case ALL, ANY -> r.setBoolean(o, ((long[]) state.data())[o] != 0);
         case MEAN -> r.setDouble(o, state.getDouble(2 * o + 1) / state.getDouble(2 * o));
         case VAR -> {
-          double v = state.getDouble(3 * o + 2) / (state.getDouble(3 * o) - correction);
+          // as the kernel and NumPy: the divisor is max(count - correction, 0), so a correction
+          // at or above the count gives NaN (no spread) or infinity, never a negative or 0
+          double v = state.getDouble(3 * o + 2)
+              / Math.max(state.getDouble(3 * o) - correction, 0);
           r.setDouble(o, sqrt ? Math.sqrt(v) : v);
         }
         case ARGMIN, ARGMAX -> r.setLong(o, state.dtype() == DType.FLOAT64

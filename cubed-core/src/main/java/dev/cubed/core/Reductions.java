@@ -60,6 +60,7 @@ public final class Reductions {
       argAxis = nd == 0 ? -1 : axes.length == 1 ? axes[0] : 0;
     }
     DType in = x.dtype();
+    checkAsKernel(name, op, x.shape(), in, red);
     DType st = ReduceKernel.stateType(kind, in);
     int k = kind.fields();
     // round 0: state per block
@@ -178,6 +179,43 @@ public final class Reductions {
     };
     return new ArrayNode.Computed(new Blockwise(name, kfin, ffin, new int[] {1}, new int[] {1}, 0),
         List.of(cur), outShape, outChunks, rt, null);
+  }
+
+  /**
+   * Refuses, when the op is built, what the in-memory kernel ({@code dev.cubed.nd.Statistics},
+   * {@code Searching}) refuses when it runs, with the same kind of message: mean, var and std of
+   * bool (defined for numeric dtypes only), argmin/argmax over an empty axis (NumPy's "attempt to
+   * get argmax of an empty sequence"), and min/max over an empty axis when the result is not
+   * empty (no identity).
+   */
+  private static void checkAsKernel(String name, Op op, long[] shape, DType in, boolean[] red) {
+    if (in.isBool() && (op == Op.MEAN || op == Op.VAR || op == Op.STD)) {
+      throw new IllegalArgumentException(name + ": dtype bool is not supported: " + name
+          + " is defined for numeric dtypes (integer, real or complex floating); convert with"
+          + " astype first");
+    }
+    long reduced = 1;
+    long kept = 1;
+    for (int d = 0; d < shape.length; d++) {
+      if (red[d]) {
+        reduced *= shape[d];
+      } else {
+        kept *= shape[d];
+      }
+    }
+    if (reduced != 0) {
+      return;
+    }
+    if (op == Op.ARGMIN || op == Op.ARGMAX) {
+      throw new IllegalArgumentException(name + ": attempt to get " + name + " of an empty"
+          + " sequence (shape " + Shapes.format(shape) + "): every reduced run must hold an"
+          + " element");
+    }
+    if ((op == Op.MIN || op == Op.MAX) && kept > 0) {
+      throw new IllegalArgumentException(name + ": zero-size reduction of shape "
+          + Shapes.format(shape) + ": " + name + " has no identity, so every reduced run must"
+          + " hold at least one element");
+    }
   }
 
   private static long[] drop(long[] s, boolean[] red) {

@@ -63,7 +63,14 @@ public final class Reshape {
     }
     long size = Shapes.size(x.shape());
     if (unknown >= 0) {
-      s[unknown] = known == 0 ? 0 : size / known;
+      // as the kernel (and NumPy): -1 is ambiguous next to a 0 and must divide the size evenly
+      if (known == 0 || size % known != 0) {
+        throw new IllegalArgumentException("reshape: cannot reshape an array of shape "
+            + Shapes.format(x.shape()) + " (size " + size + ") into shape " + Shapes.format(shape)
+            + (known == 0 ? ": -1 cannot be inferred when another dimension is 0; give every size"
+                : ": the size is not a multiple of " + known));
+      }
+      s[unknown] = size / known;
     }
     if (Shapes.size(s) != size) {
       throw new IllegalArgumentException("reshape: cannot reshape an array of shape "
