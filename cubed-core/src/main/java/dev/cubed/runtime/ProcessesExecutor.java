@@ -66,6 +66,7 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
   private final long reservedMem;
   private final TaskRuns.Config config;
   private final List<String> extraJvmArgs;
+  private final boolean heapPerOp;
   private final List<WorkerProcess> live = new java.util.concurrent.CopyOnWriteArrayList<>();
   private volatile Consumer<List<ProcessHandle>> workerStartHook;
   private volatile long lastHeapBound;
@@ -80,6 +81,7 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
     this.allowedMem = b.allowedMem;
     this.reservedMem = b.reservedMem;
     this.extraJvmArgs = List.copyOf(b.extraJvmArgs);
+    this.heapPerOp = b.heapPerOp;
     this.config = new TaskRuns.Config(b.attempts, b.taskTimeout, b.backupTasks,
         b.backupMinDuration, null, b.retryBackoff);
   }
@@ -100,8 +102,21 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
     private Duration backupMinDuration = Duration.ofSeconds(1);
     private Duration retryBackoff = Duration.ofMillis(10);
     private final List<String> extraJvmArgs = new ArrayList<>();
+    private boolean heapPerOp;
 
     private Builder() {}
+
+    /**
+     * Strict memory (off by default): each worker's heap bound is the projection of the op whose
+     * task it runs ({@link ProcessesExecutor#opHeapBound}) instead of allowedMem, so a task that
+     * needs more than its op projected fails with OutOfMemoryError. Workers are restarted when
+     * the next task belongs to an op with another bound (a JVM start, ~0.2-0.5 s, per op and
+     * worker). Used by the memory test suite.
+     */
+    public Builder heapPerOp(boolean on) {
+      this.heapPerOp = on;
+      return this;
+    }
 
     /**
      * Worker processes (each runs one task at a time).
@@ -216,8 +231,11 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
     return "processes";
   }
 
-  /** The worker processes, for tests: called with the workers' handles whenever one starts. */
-  void onWorkerStart(Consumer<List<ProcessHandle>> hook) {
+  /**
+   * A hook (for tests and monitoring) called with the live workers' handles whenever a worker
+   * process starts (also a replacement); null for none.
+   */
+  public void onWorkerStart(Consumer<List<ProcessHandle>> hook) {
     this.workerStartHook = hook;
   }
 
@@ -235,6 +253,21 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
       }
     }
     return r;
+  }
+
+  /** Heap of an idle worker in strict mode (measured: 1.9 MB at -Xmx64m to 5.1 MB at 2 GB). */
+  static final long IDLE_HEAP_ALLOWANCE = 8L << 20;
+
+  /**
+   * The strict heap bound of one op's workers: {@code projectedMem - reservedMem + 8 MiB + young generation} (the
+   * idle worker's own heap, a few MiB, and the generational collector's unusable survivor space),
+   * rounded up to a MiB, at least 32 MiB.
+   */
+  long opHeapBound(Operation op) {
+    long mib = 1L << 20;
+    long b = Math.max(8 * mib, op.projectedMem() - reservedMem + IDLE_HEAP_ALLOWANCE);
+    b += WorkerProcess.Settings.youngGen(b);
+    return (b + mib - 1) / mib * mib;
   }
 
   /** The heap bound for a plan: allowedMem, or the largest projection (at least 64 MiB). */
@@ -273,8 +306,14 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
     byte[][] fns = new byte[ops.size()][];
     for (int i = 0; i < ops.size(); i++) {
       ByteArrayOutputStream b = new ByteArrayOutputStream();
-      try (ObjectOutputStream o = new ObjectOutputStream(b)) {
+      try (ObjectOutputStream o = new ShippingStream(b)) {
         o.writeObject(ops.get(i).function());
+      } catch (InMemoryStoreException e) {
+        throw new IllegalArgumentException("processes executor: operation " + ops.get(i).name()
+            + " reads or writes an in-memory store (MemoryStore" + (e.getMessage() == null ? ""
+            : " '" + e.getMessage() + "'") + "), which lives in this JVM: a worker process"
+            + " would read and write its own copy and the results would be lost. Use a"
+            + " filesystem or object store, or the threads executor", e);
       } catch (NotSerializableException e) {
         throw new IllegalArgumentException("processes executor: the task function of operation "
             + ops.get(i).name() + " cannot be sent to a worker process: it holds a "
@@ -289,6 +328,31 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
     return fns;
   }
 
+  /** A MemoryStore met while shipping a task function. */
+  private static final class InMemoryStoreException extends NotSerializableException {
+    private static final long serialVersionUID = 1L;
+
+    InMemoryStoreException(String name) {
+      super(name);
+    }
+  }
+
+  /** Serializes task functions for workers, refusing stores that live in this JVM. */
+  private static final class ShippingStream extends ObjectOutputStream {
+    ShippingStream(java.io.OutputStream out) throws IOException {
+      super(out);
+      enableReplaceObject(true);
+    }
+
+    @Override
+    protected Object replaceObject(Object o) throws IOException {
+      if (o instanceof dev.cubed.zarr.MemoryStore m) {
+        throw new InMemoryStoreException(m.name());
+      }
+      return o;
+    }
+  }
+
   @Override
   public void execute(String computeId, List<Operation> ops, List<Callback> callbacks) {
     long start = System.currentTimeMillis();
@@ -300,10 +364,9 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
     for (Operation op : ops) {
       numTasks += op.keys().size();
     }
-    WorkerProcess.Settings settings = new WorkerProcess.Settings(bound, extraJvmArgs);
     Slot[] slots = new Slot[workers];
     for (int i = 0; i < workers; i++) {
-      slots[i] = new Slot(i, settings);
+      slots[i] = new Slot(i, extraJvmArgs);
     }
     ThreadLocal<Slot> mySlot = new ThreadLocal<>();
     ThreadLocal<TaskRuns.Measurement> lastMeasurement = new ThreadLocal<>();
@@ -327,7 +390,7 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
         String what = "task " + Arrays.toString(key) + " of " + op.name();
         s.busy.lockInterruptibly(); // one task at a time per worker, whatever the thread pool does
         try {
-          WorkerProcess w = s.worker();
+          WorkerProcess w = s.worker(heapPerOp ? opHeapBound(op) : bound);
           WorkerProcess.Reply reply = w.run(index, fns[index], key, what);
           if (reply.failure() != null) {
             throw reply.failure();
@@ -356,7 +419,7 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
     TaskRuns runs = new TaskRuns(config, pool, probe);
     Throwable error = null;
     try {
-      startAll(slots);
+      startAll(slots, heapPerOp && !ops.isEmpty() ? opHeapBound(ops.get(0)) : bound);
       new DagRun(pool, () -> {
         runs.stop();
         pool.shutdownNow();
@@ -387,19 +450,18 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
   }
 
   private TaskRuns.Measurement measurement(WorkerProcess w, WorkerProtocol.Measured m) {
-    long h = m.gcs() > 0 ? m.heapMaxAfterGc() : m.heapPeakUsed();
-    long measured = reservedMem + Math.max(0, h - m.heapAtStart());
+    long measured = reservedMem + Math.max(0, m.peakOccupancy() - m.heapAtStart());
     return new TaskRuns.Measurement("worker pid " + w.pid(), measured, m.vmHwm());
   }
 
   /** Starts every slot's worker at once (JVM start-up overlaps). */
-  private void startAll(Slot[] slots) {
+  private void startAll(Slot[] slots, long firstBound) {
     List<Thread> ts = new ArrayList<>();
     List<Throwable> errors = new java.util.concurrent.CopyOnWriteArrayList<>();
     for (Slot s : slots) {
       Thread t = new Thread(() -> {
         try {
-          s.worker();
+          s.worker(firstBound);
         } catch (IOException | RuntimeException e) {
           errors.add(e);
         }
@@ -425,29 +487,34 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
   /** One dispatcher thread's worker process, started on first use and replaced when dead. */
   private final class Slot {
     final int index;
-    final WorkerProcess.Settings settings;
+    final List<String> jvmArgs;
     final java.util.concurrent.locks.ReentrantLock busy = new java.util.concurrent.locks.ReentrantLock();
     private WorkerProcess current;
     private boolean closed;
 
-    Slot(int index, WorkerProcess.Settings settings) {
+    Slot(int index, List<String> jvmArgs) {
       this.index = index;
-      this.settings = settings;
+      this.jvmArgs = jvmArgs;
     }
 
-    synchronized WorkerProcess worker() throws IOException {
+    /** This slot's worker with the given heap bound, (re)started if needed. */
+    synchronized WorkerProcess worker(long heapBound) throws IOException {
       if (closed) {
         throw new IOException("processes executor: the compute is over");
       }
-      if (current != null && current.isAlive()) {
+      if (current != null && current.isAlive() && current.heapBound() == heapBound) {
         return current;
       }
       if (current != null) {
-        current.kill();
+        if (current.isAlive()) {
+          current.shutdown(); // strict mode: another op's bound
+        } else {
+          current.kill();
+          LOG.info("processes executor: replacing dead worker " + current.pid());
+        }
         live.remove(current);
-        LOG.info("processes executor: replacing dead worker " + current.pid());
       }
-      current = WorkerProcess.start(settings);
+      current = WorkerProcess.start(new WorkerProcess.Settings(heapBound, jvmArgs));
       live.add(current);
       Consumer<List<ProcessHandle>> hook = workerStartHook;
       if (hook != null) {
@@ -505,7 +572,7 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
       WorkerProcess.Reply r = w.run(-1, null, new long[0], "an empty task");
       WorkerProtocol.Measured m = r.measured();
       return new WorkerBaseline(allowedMem, w.idleHeap(), w.idleRss(), m.vmHwm(),
-          Math.max(0, (m.gcs() > 0 ? m.heapMaxAfterGc() : m.heapPeakUsed()) - m.heapAtStart()));
+          Math.max(0, m.peakOccupancy() - m.heapAtStart()));
     } catch (WorkerDiedException e) {
       throw new IllegalStateException("measure-reserved-mem: " + e.getMessage(), e);
     } catch (InterruptedException e) {

@@ -49,6 +49,7 @@ public final class WorkerMain {
   private static final Map<String, Long> GC_ID_AT_START = new ConcurrentHashMap<>();
   private static final Map<String, Long> GC_ID_SEEN = new ConcurrentHashMap<>();
   private static volatile long maxAfterGc = -1;
+  private static volatile long maxBeforeGc = -1;
   private static volatile int gcsInTask;
 
   private WorkerMain() {}
@@ -138,28 +139,18 @@ public final class WorkerMain {
       }
     }
     long nanos = System.nanoTime() - t0;
+    long end = heapUsed();
     if (failure != null) {
       WorkerProtocol.write(out, WorkerProtocol.ERR, WorkerProtocol.err(failure));
       return;
     }
-    long peak = 0;
-    for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
-      if (p.getType() == MemoryType.HEAP && p.getPeakUsage() != null) {
-        peak += p.getPeakUsage().getUsed();
-      }
-    }
     awaitGcNotifications();
     long hwm = procStatus("VmHWM");
     WorkerProtocol.write(out, WorkerProtocol.OK, WorkerProtocol.ok(new WorkerProtocol.Measured(
-        start, peak, maxAfterGc, gcsInTask, hwm, nanos)));
+        start, end, maxBeforeGc, maxAfterGc, gcsInTask, hwm, nanos)));
   }
 
   private static void startTask() {
-    for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
-      if (p.getType() == MemoryType.HEAP) {
-        p.resetPeakUsage();
-      }
-    }
     try {
       Files.writeString(Path.of("/proc/self/clear_refs"), "5");
     } catch (IOException | RuntimeException e) {
@@ -170,6 +161,7 @@ public final class WorkerMain {
       GC_ID_AT_START.put(g.getName(), g.getCollectionCount());
     }
     maxAfterGc = -1;
+    maxBeforeGc = -1;
     gcsInTask = 0;
   }
 
@@ -206,20 +198,27 @@ public final class WorkerMain {
         String name = info.getGcName();
         Long atStart = GC_ID_AT_START.get(name);
         if (atStart != null && gi.getId() > atStart) {
-          long used = 0;
-          for (Map.Entry<String, MemoryUsage> e : gi.getMemoryUsageAfterGc().entrySet()) {
-            if (HEAP_POOLS.contains(e.getKey())) {
-              used += e.getValue().getUsed();
-            }
-          }
+          long used = heapOf(gi.getMemoryUsageAfterGc());
+          long before = heapOf(gi.getMemoryUsageBeforeGc());
           synchronized (WorkerMain.class) {
             maxAfterGc = Math.max(maxAfterGc, used);
+            maxBeforeGc = Math.max(maxBeforeGc, before);
             gcsInTask++;
           }
         }
         GC_ID_SEEN.merge(name, gi.getId(), Math::max);
       }, null, null);
     }
+  }
+
+  private static long heapOf(Map<String, MemoryUsage> pools) {
+    long used = 0;
+    for (Map.Entry<String, MemoryUsage> e : pools.entrySet()) {
+      if (HEAP_POOLS.contains(e.getKey())) {
+        used += e.getValue().getUsed();
+      }
+    }
+    return used;
   }
 
   static long heapUsed() {

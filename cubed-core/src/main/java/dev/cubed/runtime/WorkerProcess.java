@@ -35,11 +35,21 @@ final class WorkerProcess {
 
   /** How worker JVMs are started. */
   record Settings(long heapBound, List<String> extraJvmArgs) {
+    /**
+     * The young generation: small ({@code max(2 MiB, heapBound / 32)}), so chunk-sized arrays are
+     * allocated in the old generation and the heap bound is close to the capacity for a task's
+     * chunks (a third of the heap in a young generation would be unusable for large arrays).
+     */
+    static long youngGen(long heapBound) {
+      return Math.max(2L << 20, heapBound / 32);
+    }
+
     /** The worker's command line. */
     List<String> command() {
       List<String> c = new ArrayList<>();
       c.add(System.getProperty("java.home") + File.separator + "bin" + File.separator + "java");
       c.add("-Xmx" + heapBound);
+      c.add("-Xmn" + youngGen(heapBound));
       c.add("-XX:+UseSerialGC");
       c.add("-XX:+ExitOnOutOfMemoryError");
       c.add("-XX:+DisplayVMOutputToStderr");
@@ -112,6 +122,10 @@ final class WorkerProcess {
 
   long pid() {
     return process.pid();
+  }
+
+  long heapBound() {
+    return settings.heapBound();
   }
 
   /** Heap used by the idle worker after a GC, bytes. */
@@ -235,7 +249,7 @@ final class WorkerProcess {
     String msg = oom
         ? String.format("java.lang.OutOfMemoryError: worker process %d ran out of heap during %s"
             + " and exited (code %d): the task needed more than the worker heap bound -Xmx %,d"
-            + " bytes (%.1f MiB, = allowedMem), so the op's projected memory is an under-estimate;"
+            + " bytes (%.1f MiB: allowedMem, or the op's projection with heapPerOp), so the projected memory is an under-estimate;"
             + " worker stderr: %s", pid(), what, code, settings.heapBound(),
             settings.heapBound() / 1048576.0, stderrText())
         : String.format("worker process %d died during %s (%s; exit code %d%s); worker stderr: %s",

@@ -46,8 +46,22 @@ final class WorkerProtocol {
   }
 
   /** What a worker measured during one task (bytes; -1 = unknown). */
-  record Measured(long heapAtStart, long heapPeakUsed, long heapMaxAfterGc, int gcs, long vmHwm,
-      long nanos) {}
+  record Measured(long heapAtStart, long heapAtEnd, long heapMaxBeforeGc, long heapMaxAfterGc,
+      int gcs, long vmHwm, long nanos) {
+    /**
+     * The heap the task was seen to hold: the largest heap occupancy right after a collection
+     * during the task if one ran (garbage removed), else the occupancy at its end (nothing was
+     * collected, so this is its peak: everything it allocated, garbage included).
+     */
+    long seenHeld() {
+      return gcs > 0 ? heapMaxAfterGc : heapAtEnd;
+    }
+
+    /** The heap's peak occupancy during the task, garbage included. */
+    long peakOccupancy() {
+      return Math.max(heapAtEnd, heapMaxBeforeGc);
+    }
+  }
 
   /** A task's failure as text: the class names of the cause chain, outermost first. */
   record Failure(List<String> classChain, String message, String stackText) {}
@@ -135,7 +149,8 @@ final class WorkerProtocol {
   static byte[] ok(Measured m) {
     return payload(d -> {
       d.writeLong(m.heapAtStart());
-      d.writeLong(m.heapPeakUsed());
+      d.writeLong(m.heapAtEnd());
+      d.writeLong(m.heapMaxBeforeGc());
       d.writeLong(m.heapMaxAfterGc());
       d.writeInt(m.gcs());
       d.writeLong(m.vmHwm());
@@ -145,8 +160,8 @@ final class WorkerProtocol {
 
   static Measured readOk(Frame f) throws IOException {
     DataInputStream d = f.data();
-    return new Measured(d.readLong(), d.readLong(), d.readLong(), d.readInt(), d.readLong(),
-        d.readLong());
+    return new Measured(d.readLong(), d.readLong(), d.readLong(), d.readLong(), d.readInt(),
+        d.readLong(), d.readLong());
   }
 
   static byte[] err(Throwable t) {
