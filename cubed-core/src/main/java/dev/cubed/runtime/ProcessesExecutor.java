@@ -26,7 +26,7 @@ import java.util.logging.Logger;
  * allowedMem, and reservedMem covers the worker's own heap baseline), runs the serial collector
  * (one GC thread, the smallest footprint), exits on OutOfMemoryError, and caps direct memory at
  * {@code max(64 MiB, allowedMem / 4)}. Without an allowedMem (e.g. {@code Executor.byName}), the
- * heap bound is the plan's largest projected task memory, at least 64 MiB. A worker's whole
+ * heap bound is the plan's largest projected task memory; either way at least 64 MiB. A worker's whole
  * footprint is the heap bound plus the JVM's own overhead (metaspace, code, GC and thread
  * structures), measured by {@link #measureWorkerBaseline}.
  *
@@ -270,10 +270,13 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
     return (b + mib - 1) / mib * mib;
   }
 
-  /** The heap bound for a plan: allowedMem, or the largest projection (at least 64 MiB). */
+  /**
+   * The heap bound for a plan: allowedMem, or without one the largest projection; at least 64 MiB
+   * (a worker JVM needs a few MiB of heap of its own, so tiny test budgets get a floor).
+   */
   long heapBound(List<Operation> ops) {
     if (allowedMem > 0) {
-      return allowedMem;
+      return Math.max(MIN_HEAP_BOUND, allowedMem);
     }
     long max = 0;
     for (Operation op : ops) {
@@ -407,8 +410,10 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
       TaskRuns.Measurement m = lastMeasurement.get();
       if (m != null && m.measuredPeakMem() > op.projectedMem()) {
         LOG.warning(String.format("processes executor: a task of operation %s measured %,d bytes"
-            + " (%.1f MiB), more than its projected %,d bytes (%.1f MiB); the memory model"
-            + " under-estimates this op", op.name(), m.measuredPeakMem(),
+            + " (%.1f MiB), more than its projected %,d bytes (%.1f MiB). The measure is the peak"
+            + " heap occupancy, garbage not yet collected included (an upper bound), so the op"
+            + " may be under-projected; heapPerOp mode runs each task in a heap of its projection"
+            + " and fails it if it needs more", op.name(), m.measuredPeakMem(),
             m.measuredPeakMem() / 1048576.0, op.projectedMem(), op.projectedMem() / 1048576.0));
       }
       return m;
