@@ -47,14 +47,19 @@ import java.util.logging.Logger;
  * is refused ({@link InsufficientHeapException}).
  *
  * <p><b>Measured memory</b> ({@link Events.TaskEnd#measuredPeakMem()}): before each task the worker
- * runs a full GC and resets the heap pools' peaks and (Linux) its VmHWM. The task's heap figure
- * {@code H} is the largest heap occupancy seen right after a collection during the task, or, if no
- * collection ran during it, the peak heap occupancy (everything it allocated, garbage included: an
- * upper bound). The reported
- * {@code measuredPeakMem = reservedMem + max(0, H - heapAtStart)}, in the projection's terms:
- * what the task added to the idle worker, plus the reserved memory the projection also counts.
- * {@code peakRss} is the worker's VmHWM during the task (whole process). A task whose measured peak
- * exceeds its projection logs a WARNING and its TaskEnd has {@code exceedsProjection()} true.
+ * runs a full GC (so the task starts on a clean heap; {@code heapAtStart} is then the idle worker
+ * plus the shipped functions) and (Linux) resets its VmHWM. The task's figure is its <i>peak heap
+ * occupancy</i>: the largest heap in use during the task, i.e. the larger of the heap in use when
+ * each collection during the task started (from GC notifications) and the heap in use at its end.
+ * Reported: {@code measuredPeakMem = reservedMem + max(0, peak occupancy - heapAtStart)}, in the
+ * projection's terms (what the task added to the idle worker, plus the reserved memory the
+ * projection also counts). This is an <b>upper bound</b> on the memory the task needed: it includes
+ * garbage the collector had not reclaimed yet, so with a roomy heap (the default bound,
+ * allowedMem) it approaches what the task allocated. The enforced check is the heap bound: with
+ * {@link Builder#heapPerOp} every task runs in a heap of its own op's projection and one that
+ * needs more fails with OutOfMemoryError. {@code peakRss} is the worker's VmHWM during the task
+ * (whole process: JVM + heap). A task whose measured peak exceeds its projection logs a WARNING
+ * and its TaskEnd has {@code exceedsProjection()} true.
  */
 public final class ProcessesExecutor implements Executor, AutoCloseable {
   private static final Logger LOG = Logger.getLogger(ProcessesExecutor.class.getName());

@@ -38,10 +38,10 @@ import javax.management.openmbean.CompositeData;
  * worker.
  *
  * <p><b>Measurements per task</b> (see {@link ProcessesExecutor} for what is reported): before
- * the task a full GC runs, then the heap pools' peaks are reset and (Linux) {@code VmHWM} is reset
- * through {@code /proc/self/clear_refs}; after it: the heap used at start, the sum of the heap
- * pools' peak usage, the largest heap used right after a collection that ran during the task (from
- * GC notifications), and {@code VmHWM}.
+ * the task a full GC runs and (Linux) {@code VmHWM} is reset through
+ * {@code /proc/self/clear_refs}; then the heap in use at start, the largest heap in use when a
+ * collection started and after one ended during the task (GC notifications), the heap in use at
+ * its end, and {@code VmHWM}.
  */
 public final class WorkerMain {
   private static final Set<String> HEAP_POOLS = ConcurrentHashMap.newKeySet();
