@@ -39,9 +39,11 @@ import org.junit.jupiter.api.io.TempDir;
  * and each result equals the threads executor's. The measured peak of each task (peak heap
  * occupancy, an upper bound) is recorded in a table.
  *
- * <p>Ops that the memory model is known to under-project are listed in {@link #KNOWN_UNDER}: their
- * family must still fail in strict mode (so the list cannot go stale) and is then checked for
- * correctness on a worker with the allowedMem heap bound.
+ * <p>Families that the memory model is known to under-project are listed in {@link #KNOWN_UNDER}:
+ * an OutOfMemoryError in strict mode is tolerated for them only (recorded in the table as
+ * UNDER-PROJECTED), and their result is then checked on workers with the allowedMem heap bound.
+ * Whether they fail depends on how the heap happens to be laid out (they are about one chunk copy
+ * short), so a listed family that passes is not an error.
  *
  * <p>Size: CI by default (1000 x 1000 float64 chunks, 8 MB, so tasks project tens of MB); run
  * with {@code -Dcubed.memtest.chunk=4000} for a larger run (128 MB chunks, tasks of hundreds of MB;
