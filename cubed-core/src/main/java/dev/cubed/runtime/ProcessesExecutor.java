@@ -378,6 +378,7 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
     }
     ThreadLocal<Slot> mySlot = new ThreadLocal<>();
     ThreadLocal<TaskRuns.Measurement> lastMeasurement = new ThreadLocal<>();
+    ThreadLocal<Long> lastLive = new ThreadLocal<>();
     AtomicInteger threadNo = new AtomicInteger();
     ExecutorService pool = Executors.newFixedThreadPool(workers, r -> {
       Slot s = slots[threadNo.getAndIncrement() % workers];
@@ -394,6 +395,7 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
       int index = i;
       TaskFunction fn = key -> {
         lastMeasurement.remove();
+        lastLive.remove();
         Slot s = mySlot.get();
         String what = "task " + Arrays.toString(key) + " of " + op.name();
         s.busy.lockInterruptibly(); // one task at a time per worker, whatever the thread pool does
@@ -403,7 +405,11 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
           if (reply.failure() != null) {
             throw reply.failure();
           }
-          lastMeasurement.set(measurement(w, reply.measured()));
+          WorkerProtocol.Measured wm = reply.measured();
+          lastMeasurement.set(measurement(w, wm));
+          if (wm.heapMaxAfterMajorGc() >= 0) {
+            lastLive.set(reservedMem + Math.max(0, wm.heapMaxAfterMajorGc() - wm.heapAtStart()));
+          }
         } finally {
           s.busy.unlock();
         }
@@ -413,13 +419,18 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
     }
     TaskRuns.Probe probe = op -> {
       TaskRuns.Measurement m = lastMeasurement.get();
+      Long live = lastLive.get();
       if (m != null && m.measuredPeakMem() > op.projectedMem()) {
+        boolean proven = live != null && live > op.projectedMem();
         LOG.warning(String.format("processes executor: a task of operation %s measured %,d bytes"
-            + " (%.1f MiB), more than its projected %,d bytes (%.1f MiB). The measure is the peak"
-            + " heap occupancy, garbage not yet collected included (an upper bound), so the op"
-            + " may be under-projected; heapPerOp mode runs each task in a heap of its projection"
-            + " and fails it if it needs more", op.name(), m.measuredPeakMem(),
-            m.measuredPeakMem() / 1048576.0, op.projectedMem(), op.projectedMem() / 1048576.0));
+            + " (%.1f MiB), more than its projected %,d bytes (%.1f MiB). %s", op.name(),
+            m.measuredPeakMem(), m.measuredPeakMem() / 1048576.0, op.projectedMem(),
+            op.projectedMem() / 1048576.0, proven ? String.format("The op IS under-projected:"
+                + " %,d bytes (reservedMem included) were live after a full collection during"
+                + " the task", live)
+                : "The measure is the peak heap occupancy, garbage not yet collected included (an"
+                + " upper bound), so the op may be under-projected; heapPerOp mode runs each"
+                + " task in a heap of its projection and fails it if it needs more"));
       }
       return m;
     };

@@ -40,8 +40,9 @@ import javax.management.openmbean.CompositeData;
  * <p><b>Measurements per task</b> (see {@link ProcessesExecutor} for what is reported): before
  * the task a full GC runs and (Linux) {@code VmHWM} is reset through
  * {@code /proc/self/clear_refs}; then the heap in use at start, the largest heap in use when a
- * collection started and after one ended during the task (GC notifications), the heap in use at
- * its end, and {@code VmHWM}.
+ * collection started and after one ended during the task (GC notifications), the largest heap in
+ * use right after a full (major) collection during the task (live data only: a lower bound on
+ * the task's peak), the heap in use at its end, and {@code VmHWM}.
  */
 public final class WorkerMain {
   private static final Set<String> HEAP_POOLS = ConcurrentHashMap.newKeySet();
@@ -50,6 +51,7 @@ public final class WorkerMain {
   private static final Map<String, Long> GC_ID_SEEN = new ConcurrentHashMap<>();
   private static volatile long maxAfterGc = -1;
   private static volatile long maxBeforeGc = -1;
+  private static volatile long maxAfterMajorGc = -1;
   private static volatile int gcsInTask;
 
   private WorkerMain() {}
@@ -147,7 +149,7 @@ public final class WorkerMain {
     awaitGcNotifications();
     long hwm = procStatus("VmHWM");
     WorkerProtocol.write(out, WorkerProtocol.OK, WorkerProtocol.ok(new WorkerProtocol.Measured(
-        start, end, maxBeforeGc, maxAfterGc, gcsInTask, hwm, nanos)));
+        start, end, maxBeforeGc, maxAfterGc, maxAfterMajorGc, gcsInTask, hwm, nanos)));
   }
 
   private static void startTask() {
@@ -162,6 +164,7 @@ public final class WorkerMain {
     }
     maxAfterGc = -1;
     maxBeforeGc = -1;
+    maxAfterMajorGc = -1;
     gcsInTask = 0;
   }
 
@@ -203,6 +206,9 @@ public final class WorkerMain {
           synchronized (WorkerMain.class) {
             maxAfterGc = Math.max(maxAfterGc, used);
             maxBeforeGc = Math.max(maxBeforeGc, before);
+            if (info.getGcAction().contains("major")) {
+              maxAfterMajorGc = Math.max(maxAfterMajorGc, used); // live data only
+            }
             gcsInTask++;
           }
         }

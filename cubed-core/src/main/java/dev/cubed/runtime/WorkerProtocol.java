@@ -47,7 +47,7 @@ final class WorkerProtocol {
 
   /** What a worker measured during one task (bytes; -1 = unknown). */
   record Measured(long heapAtStart, long heapAtEnd, long heapMaxBeforeGc, long heapMaxAfterGc,
-      int gcs, long vmHwm, long nanos) {
+      long heapMaxAfterMajorGc, int gcs, long vmHwm, long nanos) {
     /**
      * The heap the task was seen to hold: the largest heap occupancy right after a collection
      * during the task if one ran (garbage removed), else the occupancy at its end (nothing was
@@ -152,6 +152,7 @@ final class WorkerProtocol {
       d.writeLong(m.heapAtEnd());
       d.writeLong(m.heapMaxBeforeGc());
       d.writeLong(m.heapMaxAfterGc());
+      d.writeLong(m.heapMaxAfterMajorGc());
       d.writeInt(m.gcs());
       d.writeLong(m.vmHwm());
       d.writeLong(m.nanos());
@@ -160,8 +161,8 @@ final class WorkerProtocol {
 
   static Measured readOk(Frame f) throws IOException {
     DataInputStream d = f.data();
-    return new Measured(d.readLong(), d.readLong(), d.readLong(), d.readLong(), d.readInt(),
-        d.readLong(), d.readLong());
+    return new Measured(d.readLong(), d.readLong(), d.readLong(), d.readLong(), d.readLong(),
+        d.readInt(), d.readLong(), d.readLong());
   }
 
   static byte[] err(Throwable t) {

@@ -246,6 +246,40 @@ class ProcessesExecutorTest {
   }
 
   @Test
+  void liveDataAboveProjectionIsReportedAsProven() {
+    TaskFunction fn = key -> {
+      long[] held = new long[4 << 20]; // 32 MiB, live across a full collection
+      System.gc();
+      held[1] = 1;
+    };
+    ProcessesExecutor ex = executor(ProcessesExecutor.builder().workers(1)
+        .allowedMem(128L << 20));
+    List<String> warnings = new CopyOnWriteArrayList<>();
+    java.util.logging.Logger log = java.util.logging.Logger.getLogger(
+        ProcessesExecutor.class.getName());
+    java.util.logging.Handler h = new java.util.logging.Handler() {
+      @Override
+      public void publish(java.util.logging.LogRecord r) {
+        warnings.add(r.getMessage());
+      }
+
+      @Override
+      public void flush() {}
+
+      @Override
+      public void close() {}
+    };
+    log.addHandler(h);
+    try {
+      ex.execute("c9", List.of(new Operation("proven", keys(1), fn, 8L << 20)), List.of());
+    } finally {
+      log.removeHandler(h);
+    }
+    assertTrue(warnings.stream().anyMatch(w -> w.contains("operation proven")
+        && w.contains("IS under-projected")), warnings.toString());
+  }
+
+  @Test
   void byNameFindsTheProcessesExecutor() {
     assertEquals("processes", Executor.byName("processes").name());
     assertTrue(Executor.byName("processes") instanceof ProcessesExecutor);
