@@ -199,8 +199,28 @@ public final class Cubed {
     if (opts.executorOrNull() != null) {
       return opts.executorOrNull();
     }
-    if ("threads".equals(spec.executor()) && spec.workers() > 0) {
-      return new dev.cubed.runtime.ThreadsExecutor(spec.workers(), 3);
+    return executor(spec);
+  }
+
+  /**
+   * The executor a spec names, configured from it: the threads executor with
+   * {@code spec.workers()} threads (0 = one per processor) and {@code spec.attempts()} attempts;
+   * the processes executor with {@code spec.workers()} worker processes, those attempts and a
+   * worker heap bound of {@code spec.allowedMem()}; any other name through
+   * {@link Executor#byName}.
+   *
+   * @throws IllegalArgumentException if no executor has that name
+   */
+  public static Executor executor(Spec spec) {
+    int workers = spec.workers() > 0 ? spec.workers() : Runtime.getRuntime().availableProcessors();
+    if ("threads".equals(spec.executor())) {
+      return dev.cubed.runtime.ThreadsExecutor.builder().workers(workers)
+          .attempts(spec.attempts()).build();
+    }
+    if ("processes".equals(spec.executor())) {
+      return dev.cubed.runtime.ProcessesExecutor.builder().workers(workers)
+          .attempts(spec.attempts()).allowedMem(spec.allowedMem())
+          .reservedMem(spec.reservedMem()).build();
     }
     return Executor.byName(spec.executor());
   }

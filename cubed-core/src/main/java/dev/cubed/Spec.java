@@ -32,6 +32,7 @@ public final class Spec implements Serializable {
   private final int maxInputBlocks;
   private final int maxSourceArrays;
   private final int workers;
+  private final int attempts;
 
   private Spec(Builder b) {
     this.workDir = b.workDir;
@@ -41,6 +42,11 @@ public final class Spec implements Serializable {
     this.maxInputBlocks = b.maxInputBlocks;
     this.maxSourceArrays = b.maxSourceArrays;
     this.workers = b.workers;
+    this.attempts = b.attempts;
+    if (attempts < 1) {
+      throw new IllegalArgumentException("Spec: attempts must be >= 1 (1 = no retry), got "
+          + attempts);
+    }
     if (workers < 0) {
       throw new IllegalArgumentException("Spec: workers must be >= 0 (0 = one per processor), got "
           + workers);
@@ -71,6 +77,7 @@ public final class Spec implements Serializable {
     b.maxInputBlocks = maxInputBlocks;
     b.maxSourceArrays = maxSourceArrays;
     b.workers = workers;
+    b.attempts = attempts;
     return b;
   }
 
@@ -111,9 +118,17 @@ public final class Spec implements Serializable {
     return executor;
   }
 
-  /** Worker threads of the threads executor (0 = one per available processor). */
+  /**
+   * Workers of the executor chosen by name: threads of the threads executor, worker processes of
+   * the processes executor (0 = one per available processor).
+   */
   public int workers() {
     return workers;
+  }
+
+  /** Attempts per task of the executor chosen by name (1 = no retry; default 3). */
+  public int attempts() {
+    return attempts;
   }
 
   /** Fusion limit: input blocks one fused task may read (default 10). */
@@ -163,7 +178,7 @@ public final class Spec implements Serializable {
   /**
    * Reads a spec from a file: a Java properties file, or a flat YAML file of {@code key: value}
    * lines (optionally under a top-level {@code spec:} key). Keys: work_dir (or workDir),
-   * allowed_mem, reserved_mem, executor, workers; then {@code CUBED_SPEC_*} environment variables override.
+   * allowed_mem, reserved_mem, executor, workers, attempts; then {@code CUBED_SPEC_*} environment variables override.
    *
    * @throws IllegalArgumentException if the file cannot be read or holds a bad value
    */
@@ -206,7 +221,7 @@ public final class Spec implements Serializable {
   @Override
   public String toString() {
     return "Spec[workDir=" + workDir + ", allowedMem=" + allowedMem + ", reservedMem="
-        + reservedMem + ", executor=" + executor + ", workers=" + workers + "]";
+        + reservedMem + ", executor=" + executor + ", workers=" + workers + ", attempts=" + attempts + "]";
   }
 
   /** Builder of {@link Spec}. */
@@ -218,8 +233,15 @@ public final class Spec implements Serializable {
     private int maxInputBlocks = 10;
     private int maxSourceArrays = 4;
     private int workers;
+    private int attempts = 3;
 
     private Builder() {}
+
+    /** Sets the attempts per task (1 = no retry) of the executor chosen by name. */
+    public Builder attempts(int n) {
+      this.attempts = n;
+      return this;
+    }
 
     /** Sets the threads executor's worker count (0 = one per available processor). */
     public Builder workers(int n) {
@@ -297,9 +319,10 @@ public final class Spec implements Serializable {
         case "reserved_mem", "reservedmem" -> reservedMem(value);
         case "executor", "executor_name" -> executor(value);
         case "workers" -> workers(Integer.parseInt(value.trim()));
+        case "attempts" -> attempts(Integer.parseInt(value.trim()));
         case "spec" -> { }
         default -> throw new IllegalArgumentException("Spec: unknown key '" + key
-            + "' (known: work_dir, allowed_mem, reserved_mem, executor, workers)");
+            + "' (known: work_dir, allowed_mem, reserved_mem, executor, workers, attempts)");
       }
       return this;
     }
@@ -307,7 +330,8 @@ public final class Spec implements Serializable {
     Builder applyEnv(Map<String, String> env) {
       String[][] keys = {{"CUBED_SPEC_WORK_DIR", "work_dir"}, {"CUBED_SPEC_ALLOWED_MEM",
           "allowed_mem"}, {"CUBED_SPEC_RESERVED_MEM", "reserved_mem"}, {"CUBED_SPEC_EXECUTOR",
-          "executor"}, {"CUBED_SPEC_WORKERS", "workers"}};
+          "executor"}, {"CUBED_SPEC_WORKERS", "workers"},
+          {"CUBED_SPEC_ATTEMPTS", "attempts"}};
       for (String[] kv : keys) {
         String v = env.get(kv[0]);
         if (v != null && !v.isBlank()) {

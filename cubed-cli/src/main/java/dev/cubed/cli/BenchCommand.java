@@ -36,13 +36,8 @@ final class BenchCommand implements Callable<Integer> {
       + "(default: ${DEFAULT-VALUE})")
   String size;
 
-  @Option(names = "--executor", defaultValue = "threads",
-      description = "executor name (default: ${DEFAULT-VALUE})")
-  String executor;
-
-  @Option(names = "--workers", defaultValue = "2",
-      description = "worker threads or processes (default: ${DEFAULT-VALUE})")
-  int workers;
+  @picocli.CommandLine.Mixin
+  ExecutorOptions exec = new ExecutorOptions();
 
   @Option(names = "--allowed-mem", defaultValue = "2GB",
       description = "memory a task may use, e.g. 2GB, 500MB (default: ${DEFAULT-VALUE})")
@@ -95,15 +90,13 @@ final class BenchCommand implements Callable<Integer> {
     if (!size.equals("small") && !size.equals("medium")) {
       throw Cli.usage(spec, "--size: '" + size + "' is not small or medium");
     }
-    if (workers < 1) {
-      throw Cli.usage(spec, "--workers: " + workers + " must be at least 1");
-    }
+    exec.validate(spec);
     if (warmup < 0) {
       throw Cli.usage(spec, "--warmup: " + warmup + " must be 0 or more");
     }
     long allowed = Cli.memOption(spec, "--allowed-mem", allowedMem);
     Path dir = workDir != null ? workDir : BenchContext.defaults().workDir();
-    BenchContext ctx = new BenchContext(executor, workers, allowed, dir,
+    BenchContext ctx = new BenchContext(exec.executor, exec.effectiveWorkers(), allowed, dir,
         noFusion ? BenchContext.Fusion.OFF : BenchContext.Fusion.ON);
     Map<String, Long> params = new LinkedHashMap<>(w.params(size));
     StringBuilder label = new StringBuilder(size);

@@ -31,6 +31,9 @@ final class DemoCommand implements Callable<Integer> {
   @picocli.CommandLine.Spec
   picocli.CommandLine.Model.CommandSpec cmd;
 
+  @picocli.CommandLine.Mixin
+  ExecutorOptions exec = new ExecutorOptions();
+
   @Option(names = "--work-dir", description = "work directory, kept afterwards (default: a "
       + "temporary directory, deleted afterwards)")
   Path workDir;
@@ -51,6 +54,7 @@ final class DemoCommand implements Callable<Integer> {
     if (!size.equals("small") && !size.equals("medium")) {
       throw Cli.usage(cmd, "--size: '" + size + "' is not small or medium");
     }
+    exec.validate(cmd);
     long allowed = Cli.memOption(cmd, "--allowed-mem", allowedMem);
     long reserved = reservedMem != null ? Cli.memOption(cmd, "--reserved-mem", reservedMem)
         : Cli.measuredReserved();
@@ -62,8 +66,8 @@ final class DemoCommand implements Callable<Integer> {
     }
     Path dir = workDir != null ? workDir : Files.createTempDirectory("cubed-demo");
     Files.createDirectories(dir);
-    Spec spec = Spec.builder().workDir(dir.resolve("work")).allowedMem(allowed)
-        .reservedMem(reserved).build();
+    Spec spec = exec.apply(Spec.builder().workDir(dir.resolve("work")).allowedMem(allowed)
+        .reservedMem(reserved)).build();
     System.err.printf(Locale.ROOT, "demo %s: writing U and V (%d, 1, %d, %d) to %s%n", size,
         p.t(), p.y(), p.x(), dir.resolve("inputs"));
     ZarrArray[] in = QuadraticMeans.writeInputs(p, dir.resolve("inputs"), spec);
@@ -76,14 +80,14 @@ final class DemoCommand implements Callable<Integer> {
     if (workDir == null) {
       Cli.deleteTree(dir);
     }
-    int workers = Runtime.getRuntime().availableProcessors();
+    int workers = exec.effectiveWorkers();
     String params = String.format(Locale.ROOT, "{\"T\": %d, \"Y\": %d, \"X\": %d, \"tchunk\": %d}",
         p.t(), p.y(), p.x(), p.tchunk());
     System.out.println(String.format(Locale.ROOT, "{\"workload\": \"quadratic_means\", \"size\": "
-        + "\"%s\", \"params\": %s, \"executor\": \"threads\", \"workers\": %d, \"allowed_mem\": %d,"
+        + "\"%s\", \"params\": %s, \"executor\": \"%s\", \"workers\": %d, \"allowed_mem\": %d,"
         + " \"wall_seconds\": %.4f, \"peak_rss_bytes\": %d, \"intermediate_bytes\": %d, "
         + "\"tasks\": %d, \"max_projected_mem\": %d, \"checksums\": {\"sum_uu\": %s, \"sum_vv\": "
-        + "%s, \"sum_uv\": %s}}", size, params, workers, spec.allowedMem(), r.wallSeconds(),
+        + "%s, \"sum_uv\": %s}}", size, params, exec.executor, workers, spec.allowedMem(), r.wallSeconds(),
         Cli.peakRss(), r.plan().intermediateBytesWritten(), r.plan().totalTasks(),
         r.plan().maxProjectedMem(), Double.toString(r.sumUu()), Double.toString(r.sumVv()),
         Double.toString(r.sumUv())));

@@ -28,6 +28,7 @@ import picocli.CommandLine.ParameterException;
       RechunkCommand.class,
       BenchCommand.class,
       CleanCommand.class,
+      MeasureReservedMemCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class Main implements Runnable {

@@ -65,10 +65,14 @@ final class RechunkCommand implements Callable<Integer> {
   @picocli.CommandLine.Spec
   picocli.CommandLine.Model.CommandSpec cmd;
 
+  @picocli.CommandLine.Mixin
+  ExecutorOptions exec = new ExecutorOptions();
+
   @Override
   public Integer call() throws Exception {
     // options first: a malformed value is refused before anything is opened or written
     Cli.chunksOption(cmd, chunks, null);
+    exec.validate(cmd);
     long allowed = Cli.memOption(cmd, "--allowed-mem", allowedMem);
     Long reservedGiven = reservedMem != null ? Cli.memOption(cmd, "--reserved-mem", reservedMem)
         : null;
@@ -91,8 +95,8 @@ final class RechunkCommand implements Callable<Integer> {
         .workDir(workDir != null ? workDir : "unused")
         .allowedMem(allowed).reservedMem(reserved).build()).rechunk(c))).checkMemory();
     Path tmpWork = workDir != null ? null : Files.createTempDirectory("cubed-rechunk");
-    Spec spec = Spec.builder().workDir(workDir != null ? workDir : tmpWork.toString())
-        .allowedMem(allowed).reservedMem(reserved).build();
+    Spec spec = exec.apply(Spec.builder().workDir(workDir != null ? workDir : tmpWork.toString())
+        .allowedMem(allowed).reservedMem(reserved)).build();
     // described only: the compute creates it after the memory and target checks
     dev.cubed.zarr.ZarrArrayBuilder tb = ZarrArray.create(Stores.open(dst), "").shape(shape)
         .chunks(c).dtype(source.dtype()).fillValue(source.fillValue()).zarrFormat(format)

@@ -138,8 +138,8 @@ class CliErrorsTest {
     assertThat(run("info").oneLineError(2, "info")).contains("PATH");
     assertThat(run("bench").oneLineError(2, "bench")).contains("missing WORKLOAD")
         .contains("quadratic_means");
-    assertThat(run("bench", "add", "--workers", "0").oneLineError(2, "bench"))
-        .contains("--workers: 0 must be at least 1");
+    assertThat(run("bench", "add", "--workers", "-1").oneLineError(2, "bench"))
+        .contains("--workers: -1 must be 0 (one per processor) or more");
   }
 
   @Test

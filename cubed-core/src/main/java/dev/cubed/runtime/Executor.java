@@ -43,7 +43,10 @@ public interface Executor {
     if ("threads".equals(name)) {
       return new ThreadsExecutor();
     }
+    if ("processes".equals(name)) {
+      return new ProcessesExecutor();
+    }
     throw new IllegalArgumentException("Executor.byName: no executor named '" + name
-        + "' is registered (known: threads)");
+        + "' is registered (known: threads, processes)");
   }
 }

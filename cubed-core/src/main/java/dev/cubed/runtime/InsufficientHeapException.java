@@ -22,6 +22,14 @@ public final class InsufficientHeapException extends IllegalStateException {
     this.maxHeap = maxHeap;
   }
 
+  /** The same refusal with an executor's own message (e.g. the processes executor's). */
+  InsufficientHeapException(String message, String opName, long projectedMem, long maxHeap) {
+    super(message);
+    this.opName = opName;
+    this.projectedMem = projectedMem;
+    this.maxHeap = maxHeap;
+  }
+
   /** The operation whose tasks do not fit. */
   public String opName() {
     return opName;
@@ -32,7 +40,7 @@ public final class InsufficientHeapException extends IllegalStateException {
     return projectedMem;
   }
 
-  /** The JVM's max heap ({@link Runtime#maxMemory()}), bytes. */
+  /** The max heap ({@link Runtime#maxMemory()}, or a worker's heap bound), bytes. */
   public long maxHeap() {
     return maxHeap;
   }

@@ -25,6 +25,12 @@ import java.util.concurrent.TimeoutException;
  * transient, and a {@code RuntimeException} wrapping an {@code IllegalArgumentException} is
  * deterministic). A chain with no listed type, e.g. a plain {@code RuntimeException} or
  * {@code IllegalStateException} thrown by user code, is treated as transient and retried.
+ *
+ * <p>A failure inside a worker process arrives as a {@link WorkerTaskException}, which carries only
+ * class names: it is classified by walking those names ({@link #isDeterministicRemote}) with the
+ * same rule, each name resolved to its class in this JVM (the worker runs the same classpath); a
+ * name that does not resolve is skipped. A dead worker ({@link WorkerDiedException}, an
+ * {@link IOException}) is transient.
  */
 public final class RetryPolicy {
   private static final int MAX_DEPTH = 16;
@@ -35,6 +41,9 @@ public final class RetryPolicy {
   public static boolean isDeterministic(Throwable failure) {
     Throwable t = failure;
     for (int depth = 0; t != null && depth < MAX_DEPTH; depth++, t = t.getCause()) {
+      if (t instanceof WorkerTaskException w) {
+        return isDeterministicRemote(w.remoteClassChain());
+      }
       if (isTransientType(t)) {
         return false;
       }
@@ -50,15 +59,52 @@ public final class RetryPolicy {
     return !isDeterministic(failure);
   }
 
+  /**
+   * The rule applied to a remote failure's cause chain given as class names, outermost first.
+   * Names that do not resolve to a class here are skipped; a chain with no listed type is
+   * transient.
+   */
+  public static boolean isDeterministicRemote(java.util.List<String> classChain) {
+    int depth = 0;
+    for (String name : classChain) {
+      if (depth++ >= MAX_DEPTH) {
+        break;
+      }
+      Class<?> c;
+      try {
+        c = Class.forName(name, false, RetryPolicy.class.getClassLoader());
+      } catch (ClassNotFoundException | LinkageError e) {
+        continue;
+      }
+      if (isTransientClass(c)) {
+        return false;
+      }
+      if (isDeterministicClass(c)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private static boolean isTransientType(Throwable t) {
-    return t instanceof IOException || t instanceof UncheckedIOException
-        || t instanceof OutOfMemoryError || t instanceof TimeoutException
-        || t instanceof TaskTimeoutException;
+    return isTransientClass(t.getClass());
   }
 
   private static boolean isDeterministicType(Throwable t) {
-    return t instanceof IllegalArgumentException || t instanceof MissingChunkException
-        || t instanceof UnsupportedOperationException || t instanceof ClassCastException
-        || t instanceof ArithmeticException;
+    return isDeterministicClass(t.getClass());
+  }
+
+  private static boolean isTransientClass(Class<?> c) {
+    return IOException.class.isAssignableFrom(c) || UncheckedIOException.class.isAssignableFrom(c)
+        || OutOfMemoryError.class.isAssignableFrom(c) || TimeoutException.class.isAssignableFrom(c)
+        || TaskTimeoutException.class.isAssignableFrom(c);
+  }
+
+  private static boolean isDeterministicClass(Class<?> c) {
+    return IllegalArgumentException.class.isAssignableFrom(c)
+        || MissingChunkException.class.isAssignableFrom(c)
+        || UnsupportedOperationException.class.isAssignableFrom(c)
+        || ClassCastException.class.isAssignableFrom(c)
+        || ArithmeticException.class.isAssignableFrom(c);
   }
 }

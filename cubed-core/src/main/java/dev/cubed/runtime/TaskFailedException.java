@@ -39,6 +39,10 @@ public final class TaskFailedException extends RuntimeException {
   }
 
   private static String typeOf(Throwable t) {
+    if (t instanceof WorkerTaskException w) {
+      String n = w.remoteClassName();
+      return n.substring(n.lastIndexOf('.') + 1);
+    }
     return t == null ? "unknown" : t.getClass().getSimpleName();
   }
 

@@ -69,11 +69,29 @@ final class TaskRuns implements DagRun.TaskRunner, AutoCloseable {
   private final AtomicLong timeouts = new AtomicLong();
   private final AtomicLong retries = new AtomicLong();
   private final Thread monitor;
+  private final Probe probe;
   private volatile boolean stopped;
 
+  /**
+   * What an executor measured for the attempt that just succeeded on the current thread (asked on
+   * that thread, right after the success).
+   */
+  interface Probe {
+    /** The winning attempt's measurements, or null if none. */
+    Measurement lastAttempt(Operation op);
+  }
+
+  /** One attempt's measurements for {@link Events.TaskEnd}: -1 where unknown. */
+  record Measurement(String worker, long measuredPeakMem, long peakRss) {}
+
   TaskRuns(Config cfg, java.util.concurrent.Executor pool) {
+    this(cfg, pool, null);
+  }
+
+  TaskRuns(Config cfg, java.util.concurrent.Executor pool, Probe probe) {
     this.cfg = cfg;
     this.pool = pool;
+    this.probe = probe;
     if (cfg.needsMonitor()) {
       monitor = new Thread(this::monitorLoop, "cubed-task-monitor");
       monitor.setDaemon(true);
@@ -167,7 +185,7 @@ final class TaskRuns implements DagRun.TaskRunner, AutoCloseable {
     }
 
     /** The first success wins; later ones (the other run's) are ignored. */
-    void succeed(Run winner, int attempt, long startMillis, long allocated) {
+    void succeed(Run winner, int attempt, long startMillis, long allocated, Measurement m) {
       synchronized (this) {
         if (settled) {
           return;
@@ -189,7 +207,9 @@ final class TaskRuns implements DagRun.TaskRunner, AutoCloseable {
         long end = System.currentTimeMillis();
         for (Callback c : callbacks) {
           c.onTaskEnd(new Events.TaskEnd(op.name(), key.clone(), startMillis, end, attempt,
-              allocated, op.projectedMem(), winner.backup, winner.workerName(), -1, -1));
+              allocated, op.projectedMem(), winner.backup,
+              m != null && m.worker() != null ? m.worker() : winner.workerName(),
+              m == null ? -1 : m.measuredPeakMem(), m == null ? -1 : m.peakRss()));
         }
       } catch (Throwable e) {
         outcome.failed(e);
@@ -347,7 +367,8 @@ final class TaskRuns implements DagRun.TaskRunner, AutoCloseable {
         boolean timedOut = r.endAttempt();
         if (err == null) {
           long alloc = smx != null ? smx.getCurrentThreadAllocatedBytes() - alloc0 : -1;
-          t.succeed(r, attempt, startMillis, alloc);
+          t.succeed(r, attempt, startMillis, alloc,
+              probe == null ? null : probe.lastAttempt(op));
           return;
         }
         if (t.settled || stopped) {

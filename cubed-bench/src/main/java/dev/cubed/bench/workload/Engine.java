@@ -9,7 +9,6 @@ import dev.cubed.plan.PlanConfig;
 import dev.cubed.plan.PlanSummary;
 import dev.cubed.runtime.Callback;
 import dev.cubed.runtime.Executor;
-import dev.cubed.runtime.ThreadsExecutor;
 import java.util.List;
 import java.util.Map;
 
@@ -49,8 +48,8 @@ final class Engine {
         ctx.fusion() == BenchContext.Fusion.OFF ? 0 : spec.maxInputBlocks(),
         spec.maxSourceArrays(), 1, 1);
     Executor override = EXECUTOR_OVERRIDE.get();
-    this.executor = override != null ? override : "threads".equals(ctx.executor())
-        ? new ThreadsExecutor(ctx.workers(), 3) : Executor.byName(ctx.executor());
+    this.executor = override != null ? override : dev.cubed.Cubed.executor(spec.toBuilder()
+        .executor(ctx.executor()).workers(ctx.workers()).build());
   }
 
   /**

@@ -1,0 +1,606 @@
+package dev.cubed.runtime;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.NotSerializableException;
+import java.io.ObjectOutputStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import java.util.logging.Logger;
+
+/**
+ * Runs tasks in a pool of worker JVMs, one task at a time per worker, so a worker's heap bound is a
+ * task's bound: a task that needs more memory than projected fails loudly (OutOfMemoryError)
+ * instead of passing silently.
+ *
+ * <p><b>Workers.</b> A compute starts {@code workers} JVMs (the same {@code java} and classpath as
+ * this one; no set-up) and stops them when it ends, so nothing outlives {@link #execute}. Each has
+ * the heap bound {@code -Xmx = allowedMem} (a task's projection, reservedMem included, is at most
+ * allowedMem, and reservedMem covers the worker's own heap baseline), runs the serial collector
+ * (one GC thread, the smallest footprint), exits on OutOfMemoryError, and caps direct memory at
+ * {@code max(64 MiB, allowedMem / 4)}. Without an allowedMem (e.g. {@code Executor.byName}), the
+ * heap bound is the plan's largest projected task memory; either way at least 64 MiB. A worker's whole
+ * footprint is the heap bound plus the JVM's own overhead (metaspace, code, GC and thread
+ * structures), measured by {@link #measureWorkerBaseline}.
+ *
+ * <p><b>Channel.</b> The worker's stdin and stdout (never a network port) carry length-prefixed
+ * frames ({@link WorkerProtocol}); the worker sends user prints to stderr. Each op's task
+ * function is Java-serialized once per compute and sent once to each worker that runs one of its
+ * tasks; after that a task is (op index, key). Results come back as status frames: success with
+ * measurements, or the failure as text ({@link WorkerTaskException}: class names, message, stack).
+ *
+ * <p><b>Scheduling and failures.</b> As the threads executor: {@link DagRun} starts an op when
+ * its dependencies are done, and each task's attempts, retries ({@link RetryPolicy}), timeouts and
+ * backups are run by {@link TaskRuns}, on {@code workers} dispatcher threads, each bound to one
+ * worker process, which it sends the task to and waits. A worker that dies (OutOfMemoryError,
+ * killed) is detected by the end of its channel ({@link WorkerDiedException}, transient), replaced
+ * by a new one before the next attempt, and the attempt counts. An attempt that is interrupted (a
+ * timeout, a backup won, the compute failed) kills its worker, since a running task cannot be
+ * stopped otherwise. Before anything runs, a plan with a task projecting more than the heap bound
+ * is refused ({@link InsufficientHeapException}).
+ *
+ * <p><b>Measured memory</b> ({@link Events.TaskEnd#measuredPeakMem()}): before each task the worker
+ * runs a full GC (so the task starts on a clean heap; {@code heapAtStart} is then the idle worker
+ * plus the shipped functions) and (Linux) resets its VmHWM. The task's figure is its <i>peak heap
+ * occupancy</i>: the largest heap in use during the task, i.e. the larger of the heap in use when
+ * each collection during the task started (from GC notifications) and the heap in use at its end.
+ * Reported: {@code measuredPeakMem = reservedMem + max(0, peak occupancy - heapAtStart)}, in the
+ * projection's terms (what the task added to the idle worker, plus the reserved memory the
+ * projection also counts). This is an <b>upper bound</b> on the memory the task needed: it includes
+ * garbage the collector had not reclaimed yet, so with a roomy heap (the default bound,
+ * allowedMem) it approaches what the task allocated. The enforced check is the heap bound: with
+ * {@link Builder#heapPerOp} every task runs in a heap of its own op's projection and one that
+ * needs more fails with OutOfMemoryError. {@code peakRss} is the worker's VmHWM during the task
+ * (whole process: JVM + heap). A task whose measured peak exceeds its projection logs a WARNING
+ * and its TaskEnd has {@code exceedsProjection()} true.
+ */
+public final class ProcessesExecutor implements Executor, AutoCloseable {
+  private static final Logger LOG = Logger.getLogger(ProcessesExecutor.class.getName());
+  /** Smallest heap bound given to a worker. */
+  static final long MIN_HEAP_BOUND = 64L << 20;
+
+  private final int workers;
+  private final long allowedMem;
+  private final long reservedMem;
+  private final TaskRuns.Config config;
+  private final List<String> extraJvmArgs;
+  private final boolean heapPerOp;
+  private final List<WorkerProcess> live = new java.util.concurrent.CopyOnWriteArrayList<>();
+  private volatile Consumer<List<ProcessHandle>> workerStartHook;
+  private volatile long lastHeapBound;
+
+  /** Workers = available processors, 3 attempts, heap bound from the plan. */
+  public ProcessesExecutor() {
+    this(builder());
+  }
+
+  private ProcessesExecutor(Builder b) {
+    this.workers = b.workers;
+    this.allowedMem = b.allowedMem;
+    this.reservedMem = b.reservedMem;
+    this.extraJvmArgs = List.copyOf(b.extraJvmArgs);
+    this.heapPerOp = b.heapPerOp;
+    this.config = new TaskRuns.Config(b.attempts, b.taskTimeout, b.backupTasks,
+        b.backupMinDuration, null, b.retryBackoff);
+  }
+
+  /** A builder with the defaults: workers = available processors, 3 attempts. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Options of a {@link ProcessesExecutor}. */
+  public static final class Builder {
+    private int workers = Runtime.getRuntime().availableProcessors();
+    private int attempts = 3;
+    private long allowedMem;
+    private long reservedMem;
+    private Duration taskTimeout;
+    private boolean backupTasks;
+    private Duration backupMinDuration = Duration.ofSeconds(1);
+    private Duration retryBackoff = Duration.ofMillis(10);
+    private final List<String> extraJvmArgs = new ArrayList<>();
+    private boolean heapPerOp;
+
+    private Builder() {}
+
+    /**
+     * Strict memory (off by default): each worker's heap bound is the projection of the op whose
+     * task it runs ({@link ProcessesExecutor#opHeapBound}) instead of allowedMem, so a task that
+     * needs more than its op projected fails with OutOfMemoryError. Workers are restarted when
+     * the next task belongs to an op with another bound (a JVM start, ~0.2-0.5 s, per op and
+     * worker). Used by the memory test suite.
+     */
+    public Builder heapPerOp(boolean on) {
+      this.heapPerOp = on;
+      return this;
+    }
+
+    /**
+     * Worker processes (each runs one task at a time).
+     *
+     * @throws IllegalArgumentException if below 1
+     */
+    public Builder workers(int n) {
+      if (n < 1) {
+        throw new IllegalArgumentException("ProcessesExecutor: workers must be >= 1, got " + n);
+      }
+      this.workers = n;
+      return this;
+    }
+
+    /**
+     * Attempts per task (1 = no retry); a worker dying during a task uses one.
+     *
+     * @throws IllegalArgumentException if below 1
+     */
+    public Builder attempts(int n) {
+      if (n < 1) {
+        throw new IllegalArgumentException("ProcessesExecutor: attempts must be >= 1, got " + n);
+      }
+      this.attempts = n;
+      return this;
+    }
+
+    /**
+     * The memory a task may use (the spec's allowedMem): each worker's heap bound (-Xmx).
+     * 0 (the default) derives the bound from each plan's largest projected task memory.
+     *
+     * @throws IllegalArgumentException if negative or below reservedMem
+     */
+    public Builder allowedMem(long bytes) {
+      if (bytes < 0) {
+        throw new IllegalArgumentException("ProcessesExecutor: allowedMem must be >= 0, got "
+            + bytes);
+      }
+      this.allowedMem = bytes;
+      return this;
+    }
+
+    /**
+     * The spec's reservedMem, added to each task's measured heap growth so the measured peak is
+     * comparable with the projection (which includes it). Default 0.
+     *
+     * @throws IllegalArgumentException if negative
+     */
+    public Builder reservedMem(long bytes) {
+      if (bytes < 0) {
+        throw new IllegalArgumentException("ProcessesExecutor: reservedMem must be >= 0, got "
+            + bytes);
+      }
+      this.reservedMem = bytes;
+      return this;
+    }
+
+    /** An attempt running longer than this kills its worker and is retried; null = none. */
+    public Builder taskTimeout(Duration timeout) {
+      if (timeout != null && (timeout.isZero() || timeout.isNegative())) {
+        throw new IllegalArgumentException("ProcessesExecutor: taskTimeout must be positive, got "
+            + timeout);
+      }
+      this.taskTimeout = timeout;
+      return this;
+    }
+
+    /** Backup tasks, as {@link ThreadsExecutor.Builder#backupTasks} (off by default). */
+    public Builder backupTasks(boolean on) {
+      this.backupTasks = on;
+      return this;
+    }
+
+    /** The floor of the backup rule (default 1 s). */
+    public Builder backupMinDuration(Duration min) {
+      if (min.isNegative()) {
+        throw new IllegalArgumentException("ProcessesExecutor: backupMinDuration must be >= 0,"
+            + " got " + min);
+      }
+      this.backupMinDuration = min;
+      return this;
+    }
+
+    /** Sleep before the 2nd attempt, doubling, at most 1 s (default 10 ms). */
+    public Builder retryBackoff(Duration backoff) {
+      if (backoff.isNegative()) {
+        throw new IllegalArgumentException("ProcessesExecutor: retryBackoff must be >= 0, got "
+            + backoff);
+      }
+      this.retryBackoff = backoff;
+      return this;
+    }
+
+    /** Extra JVM options for the workers (e.g. "-Dsome.property=x"); appended last. */
+    public Builder workerJvmArg(String arg) {
+      extraJvmArgs.add(arg);
+      return this;
+    }
+
+    /** The executor. */
+    public ProcessesExecutor build() {
+      if (allowedMem > 0 && reservedMem >= allowedMem) {
+        throw new IllegalArgumentException("ProcessesExecutor: reservedMem (" + reservedMem
+            + " B) must be below allowedMem (" + allowedMem + " B)");
+      }
+      return new ProcessesExecutor(this);
+    }
+  }
+
+  @Override
+  public String name() {
+    return "processes";
+  }
+
+  /**
+   * A hook (for tests and monitoring) called with the live workers' handles whenever a worker
+   * process starts (also a replacement); null for none.
+   */
+  public void onWorkerStart(Consumer<List<ProcessHandle>> hook) {
+    this.workerStartHook = hook;
+  }
+
+  /** The heap bound (-Xmx) given to the workers of the last compute, bytes. */
+  public long lastHeapBound() {
+    return lastHeapBound;
+  }
+
+  /** The worker processes still running (empty when no compute is running). */
+  public List<ProcessHandle> liveWorkers() {
+    List<ProcessHandle> r = new ArrayList<>();
+    for (WorkerProcess w : live) {
+      if (w.handle().isAlive()) {
+        r.add(w.handle());
+      }
+    }
+    return r;
+  }
+
+  /** Heap of an idle worker in strict mode (measured: 1.9 MB at -Xmx64m to 5.1 MB at 2 GB). */
+  static final long IDLE_HEAP_ALLOWANCE = 8L << 20;
+
+  /**
+   * The strict heap bound of one op's workers: {@code projectedMem - reservedMem + 8 MiB + young generation} (the
+   * idle worker's own heap, a few MiB, and the generational collector's unusable survivor space),
+   * rounded up to a MiB, at least 32 MiB.
+   */
+  long opHeapBound(Operation op) {
+    long mib = 1L << 20;
+    long b = Math.max(8 * mib, op.projectedMem() - reservedMem + IDLE_HEAP_ALLOWANCE);
+    b += WorkerProcess.Settings.youngGen(b);
+    return (b + mib - 1) / mib * mib;
+  }
+
+  /**
+   * The heap bound for a plan: allowedMem, or without one the largest projection; at least 64 MiB
+   * (a worker JVM needs a few MiB of heap of its own, so tiny test budgets get a floor).
+   */
+  long heapBound(List<Operation> ops) {
+    if (allowedMem > 0) {
+      return Math.max(MIN_HEAP_BOUND, allowedMem);
+    }
+    long max = 0;
+    for (Operation op : ops) {
+      max = Math.max(max, op.projectedMem());
+    }
+    long mib = 1L << 20;
+    return Math.max(MIN_HEAP_BOUND, (max + mib - 1) / mib * mib);
+  }
+
+  /**
+   * Refuses a plan whose largest task projects more than the heap bound.
+   *
+   * @throws InsufficientHeapException naming the first such operation
+   */
+  static void checkFitsWorker(List<Operation> ops, long heapBound) {
+    for (Operation op : ops) {
+      if (op.projectedMem() > heapBound) {
+        throw new InsufficientHeapException(String.format("processes executor: a task of"
+            + " operation %s is projected to need %,d bytes (%.1f MiB), more than the worker heap"
+            + " bound of %,d bytes (%.1f MiB, = allowedMem); nothing was run. Raise allowedMem or"
+            + " use smaller chunks so tasks project less memory", op.name(), op.projectedMem(),
+            op.projectedMem() / 1048576.0, heapBound, heapBound / 1048576.0), op.name(),
+            op.projectedMem(), heapBound);
+      }
+    }
+  }
+
+  /** Serializes each op's task function once, for every worker. */
+  static byte[][] serializeFunctions(List<Operation> ops) {
+    byte[][] fns = new byte[ops.size()][];
+    for (int i = 0; i < ops.size(); i++) {
+      ByteArrayOutputStream b = new ByteArrayOutputStream();
+      try (ObjectOutputStream o = new ShippingStream(b)) {
+        o.writeObject(ops.get(i).function());
+      } catch (InMemoryStoreException e) {
+        throw new IllegalArgumentException("processes executor: operation " + ops.get(i).name()
+            + " reads or writes an in-memory store (MemoryStore" + (e.getMessage() == null ? ""
+            : " '" + e.getMessage() + "'") + "), which lives in this JVM: a worker process"
+            + " would read and write its own copy and the results would be lost. Use a"
+            + " filesystem or object store, or the threads executor", e);
+      } catch (NotSerializableException e) {
+        throw new IllegalArgumentException("processes executor: the task function of operation "
+            + ops.get(i).name() + " cannot be sent to a worker process: it holds a "
+            + e.getMessage() + ", which is not Serializable. Make the captured value Serializable"
+            + " (or transient and rebuilt on use), or use the threads executor", e);
+      } catch (IOException e) {
+        throw new IllegalArgumentException("processes executor: the task function of operation "
+            + ops.get(i).name() + " cannot be serialized: " + e, e);
+      }
+      fns[i] = b.toByteArray();
+    }
+    return fns;
+  }
+
+  /** A MemoryStore met while shipping a task function. */
+  private static final class InMemoryStoreException extends NotSerializableException {
+    private static final long serialVersionUID = 1L;
+
+    InMemoryStoreException(String name) {
+      super(name);
+    }
+  }
+
+  /** Serializes task functions for workers, refusing stores that live in this JVM. */
+  private static final class ShippingStream extends ObjectOutputStream {
+    ShippingStream(java.io.OutputStream out) throws IOException {
+      super(out);
+      enableReplaceObject(true);
+    }
+
+    @Override
+    protected Object replaceObject(Object o) throws IOException {
+      if (o instanceof dev.cubed.zarr.MemoryStore m) {
+        throw new InMemoryStoreException(m.name());
+      }
+      return o;
+    }
+  }
+
+  @Override
+  public void execute(String computeId, List<Operation> ops, List<Callback> callbacks) {
+    long start = System.currentTimeMillis();
+    long bound = heapBound(ops);
+    checkFitsWorker(ops, bound);
+    byte[][] fns = serializeFunctions(ops);
+    lastHeapBound = bound;
+    long numTasks = 0;
+    for (Operation op : ops) {
+      numTasks += op.keys().size();
+    }
+    Slot[] slots = new Slot[workers];
+    for (int i = 0; i < workers; i++) {
+      slots[i] = new Slot(i, extraJvmArgs);
+    }
+    ThreadLocal<Slot> mySlot = new ThreadLocal<>();
+    ThreadLocal<TaskRuns.Measurement> lastMeasurement = new ThreadLocal<>();
+    ThreadLocal<Long> lastLive = new ThreadLocal<>();
+    AtomicInteger threadNo = new AtomicInteger();
+    ExecutorService pool = Executors.newFixedThreadPool(workers, r -> {
+      Slot s = slots[threadNo.getAndIncrement() % workers];
+      Thread t = new Thread(() -> {
+        mySlot.set(s);
+        r.run();
+      }, "cubed-dispatch-" + s.index);
+      t.setDaemon(true);
+      return t;
+    });
+    List<Operation> remote = new ArrayList<>(ops.size());
+    for (int i = 0; i < ops.size(); i++) {
+      Operation op = ops.get(i);
+      int index = i;
+      TaskFunction fn = key -> {
+        lastMeasurement.remove();
+        lastLive.remove();
+        Slot s = mySlot.get();
+        String what = "task " + Arrays.toString(key) + " of " + op.name();
+        s.busy.lockInterruptibly(); // one task at a time per worker, whatever the thread pool does
+        try {
+          WorkerProcess w = s.worker(heapPerOp ? opHeapBound(op) : bound);
+          WorkerProcess.Reply reply = w.run(index, fns[index], key, what);
+          if (reply.failure() != null) {
+            throw reply.failure();
+          }
+          WorkerProtocol.Measured wm = reply.measured();
+          lastMeasurement.set(measurement(w, wm));
+          if (wm.heapMaxAfterMajorGc() >= 0) {
+            lastLive.set(reservedMem + Math.max(0, wm.heapMaxAfterMajorGc() - wm.heapAtStart()));
+          }
+        } finally {
+          s.busy.unlock();
+        }
+      };
+      remote.add(new Operation(op.name(), op.keys(), fn, op.projectedMem(),
+          op.hasKnownDependencies() ? op.dependencies() : null));
+    }
+    TaskRuns.Probe probe = op -> {
+      TaskRuns.Measurement m = lastMeasurement.get();
+      Long live = lastLive.get();
+      if (m != null && m.measuredPeakMem() > op.projectedMem()) {
+        boolean proven = live != null && live > op.projectedMem();
+        LOG.warning(String.format("processes executor: a task of operation %s measured %,d bytes"
+            + " (%.1f MiB), more than its projected %,d bytes (%.1f MiB). %s", op.name(),
+            m.measuredPeakMem(), m.measuredPeakMem() / 1048576.0, op.projectedMem(),
+            op.projectedMem() / 1048576.0, proven ? String.format("The op IS under-projected:"
+                + " %,d bytes (reservedMem included) were live after a full collection during"
+                + " the task", live)
+                : "The measure is the peak heap occupancy, garbage not yet collected included (an"
+                + " upper bound), so the op may be under-projected; heapPerOp mode runs each"
+                + " task in a heap of its projection and fails it if it needs more"));
+      }
+      return m;
+    };
+    for (Callback c : callbacks) {
+      c.onComputeStart(new Events.ComputeStart(computeId, ops.size(), numTasks, start));
+    }
+    TaskRuns runs = new TaskRuns(config, pool, probe);
+    Throwable error = null;
+    try {
+      startAll(slots, heapPerOp && !ops.isEmpty() ? opHeapBound(ops.get(0)) : bound);
+      new DagRun(pool, () -> {
+        runs.stop();
+        pool.shutdownNow();
+      }, remote, callbacks, runs).run();
+    } catch (RuntimeException | Error e) {
+      error = e;
+      throw e;
+    } finally {
+      runs.stop();
+      pool.shutdownNow();
+      try {
+        while (!pool.awaitTermination(60, TimeUnit.SECONDS)) {
+          LOG.warning("processes executor: compute " + computeId + " is waiting for its"
+              + " dispatcher threads to stop");
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      runs.close();
+      for (Slot s : slots) {
+        s.close();
+      }
+      long end = System.currentTimeMillis();
+      for (Callback c : callbacks) {
+        c.onComputeEnd(new Events.ComputeEnd(computeId, start, end, error));
+      }
+    }
+  }
+
+  private TaskRuns.Measurement measurement(WorkerProcess w, WorkerProtocol.Measured m) {
+    long measured = reservedMem + Math.max(0, m.peakOccupancy() - m.heapAtStart());
+    return new TaskRuns.Measurement("worker pid " + w.pid(), measured, m.vmHwm());
+  }
+
+  /** Starts every slot's worker at once (JVM start-up overlaps). */
+  private void startAll(Slot[] slots, long firstBound) {
+    List<Thread> ts = new ArrayList<>();
+    List<Throwable> errors = new java.util.concurrent.CopyOnWriteArrayList<>();
+    for (Slot s : slots) {
+      Thread t = new Thread(() -> {
+        try {
+          s.worker(firstBound);
+        } catch (IOException | RuntimeException e) {
+          errors.add(e);
+        }
+      }, "cubed-worker-start-" + s.index);
+      t.start();
+      ts.add(t);
+    }
+    for (Thread t : ts) {
+      try {
+        t.join();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while starting worker processes", e);
+      }
+    }
+    if (!errors.isEmpty()) {
+      IllegalStateException e = new IllegalStateException("processes executor: could not start"
+          + " worker processes: " + errors.get(0).getMessage(), errors.get(0));
+      throw e;
+    }
+  }
+
+  /** One dispatcher thread's worker process, started on first use and replaced when dead. */
+  private final class Slot {
+    final int index;
+    final List<String> jvmArgs;
+    final java.util.concurrent.locks.ReentrantLock busy = new java.util.concurrent.locks.ReentrantLock();
+    private WorkerProcess current;
+    private boolean closed;
+
+    Slot(int index, List<String> jvmArgs) {
+      this.index = index;
+      this.jvmArgs = jvmArgs;
+    }
+
+    /** This slot's worker with the given heap bound, (re)started if needed. */
+    synchronized WorkerProcess worker(long heapBound) throws IOException {
+      if (closed) {
+        throw new IOException("processes executor: the compute is over");
+      }
+      if (current != null && current.isAlive() && current.heapBound() == heapBound) {
+        return current;
+      }
+      if (current != null) {
+        if (current.isAlive()) {
+          current.shutdown(); // strict mode: another op's bound
+        } else {
+          current.kill();
+          LOG.info("processes executor: replacing dead worker " + current.pid());
+        }
+        live.remove(current);
+      }
+      current = WorkerProcess.start(new WorkerProcess.Settings(heapBound, jvmArgs));
+      live.add(current);
+      Consumer<List<ProcessHandle>> hook = workerStartHook;
+      if (hook != null) {
+        hook.accept(liveWorkers());
+      }
+      return current;
+    }
+
+    void close() {
+      WorkerProcess w;
+      synchronized (this) {
+        closed = true;
+        w = current;
+        current = null;
+      }
+      if (w != null) {
+        w.shutdown();
+        live.remove(w);
+      }
+    }
+  }
+
+  /** Stops any worker still running (normally none: each compute stops its own). */
+  @Override
+  public void close() {
+    for (WorkerProcess w : live) {
+      w.kill();
+    }
+    live.clear();
+  }
+
+  /** An idle worker's footprint: heap used after a GC and resident set size, bytes. */
+  public record WorkerBaseline(long heapBound, long idleHeap, long idleRss, long rssAfterEmptyTask,
+      long emptyTaskMeasured) {}
+
+  /**
+   * Starts one worker as a compute would (heap bound = {@code allowedMem}), runs an empty task in
+   * it and reports its baseline; used by {@code cubed measure-reserved-mem}.
+   *
+   * @throws IllegalStateException if the worker cannot be started
+   */
+  public static WorkerBaseline measureWorkerBaseline(long allowedMem) {
+    if (allowedMem < MIN_HEAP_BOUND) {
+      throw new IllegalArgumentException("measureWorkerBaseline: allowedMem must be >= "
+          + MIN_HEAP_BOUND + " B, got " + allowedMem);
+    }
+    WorkerProcess w;
+    try {
+      w = WorkerProcess.start(new WorkerProcess.Settings(allowedMem, List.of()));
+    } catch (IOException e) {
+      throw new IllegalStateException("measure-reserved-mem: could not start a worker: "
+          + e.getMessage(), e);
+    }
+    try {
+      WorkerProcess.Reply r = w.run(-1, null, new long[0], "an empty task");
+      WorkerProtocol.Measured m = r.measured();
+      return new WorkerBaseline(allowedMem, w.idleHeap(), w.idleRss(), m.vmHwm(),
+          Math.max(0, m.peakOccupancy() - m.heapAtStart()));
+    } catch (WorkerDiedException e) {
+      throw new IllegalStateException("measure-reserved-mem: " + e.getMessage(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("measure-reserved-mem: interrupted", e);
+    } finally {
+      w.shutdown();
+    }
+  }
+}

@@ -1,0 +1,272 @@
+package dev.cubed.runtime;
+
+import com.sun.management.GarbageCollectionNotificationInfo;
+import com.sun.management.GcInfo;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.ByteArrayInputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.FileDescriptor;
+import java.io.FileInputStream;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.ObjectInputStream;
+import java.io.ObjectStreamClass;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.lang.management.MemoryUsage;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import javax.management.NotificationEmitter;
+import javax.management.openmbean.CompositeData;
+
+/**
+ * The main class of a processes-executor worker JVM (started by {@link ProcessesExecutor}; not
+ * for people to run). It reads frames ({@link WorkerProtocol}) from stdin and answers on stdout,
+ * which it takes for itself at start: {@code System.out} is redirected to stderr so that a task
+ * printing cannot corrupt the channel. Tasks run one at a time, on a thread with a 16 MiB stack
+ * (as the threads executor's, for native kernels). End of stdin (the parent is gone) ends the
+ * worker.
+ *
+ * <p><b>Measurements per task</b> (see {@link ProcessesExecutor} for what is reported): before
+ * the task a full GC runs and (Linux) {@code VmHWM} is reset through
+ * {@code /proc/self/clear_refs}; then the heap in use at start, the largest heap in use when a
+ * collection started and after one ended during the task (GC notifications), the largest heap in
+ * use right after a full (major) collection during the task (live data only: a lower bound on
+ * the task's peak), the heap in use at its end, and {@code VmHWM}.
+ */
+public final class WorkerMain {
+  private static final Set<String> HEAP_POOLS = ConcurrentHashMap.newKeySet();
+  /** Per collector: the last GC id that belongs to an earlier task (ids above it are this task's). */
+  private static final Map<String, Long> GC_ID_AT_START = new ConcurrentHashMap<>();
+  private static final Map<String, Long> GC_ID_SEEN = new ConcurrentHashMap<>();
+  private static volatile long maxAfterGc = -1;
+  private static volatile long maxBeforeGc = -1;
+  private static volatile long maxAfterMajorGc = -1;
+  private static volatile int gcsInTask;
+
+  private WorkerMain() {}
+
+  /** Runs the worker loop; exits when stdin ends or on an EXIT frame. */
+  public static void main(String[] args) throws Exception {
+    FileOutputStream channel = new FileOutputStream(FileDescriptor.out);
+    System.setOut(System.err); // user prints go to stderr, never into the channel
+    DataOutputStream out = new DataOutputStream(new BufferedOutputStream(channel, 1 << 16));
+    DataInputStream in = new DataInputStream(new BufferedInputStream(
+        new FileInputStream(FileDescriptor.in), 1 << 16));
+    Thread t = new Thread(null, () -> {
+      try {
+        loop(in, out);
+      } catch (EOFException e) {
+        // the parent closed the channel
+      } catch (Throwable e) {
+        System.err.println("cubed worker: channel failed: " + e);
+      }
+    }, "cubed-worker-task", ThreadsExecutor.WORKER_STACK_BYTES);
+    t.start();
+    t.join();
+    System.exit(0);
+  }
+
+  private static void loop(DataInputStream in, DataOutputStream out) throws IOException {
+    for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
+      if (p.getType() == MemoryType.HEAP) {
+        HEAP_POOLS.add(p.getName());
+      }
+    }
+    listenToGc();
+    System.gc();
+    WorkerProtocol.write(out, WorkerProtocol.HELLO, WorkerProtocol.hello(new WorkerProtocol.Hello(
+        ProcessHandle.current().pid(), heapUsed(), procStatus("VmRSS"))));
+    Map<Integer, TaskFunction> functions = new HashMap<>();
+    Map<Integer, Throwable> badFunctions = new HashMap<>();
+    while (true) {
+      WorkerProtocol.Frame f = WorkerProtocol.read(in);
+      switch (f.type()) {
+        case WorkerProtocol.EXIT -> {
+          return;
+        }
+        case WorkerProtocol.DEFINE -> {
+          DataInputStream d = f.data();
+          int op = d.readInt();
+          byte[] fn = new byte[d.readInt()];
+          d.readFully(fn);
+          try {
+            functions.put(op, deserialize(fn));
+          } catch (Exception | LinkageError e) {
+            badFunctions.put(op, new IllegalStateException("worker: cannot deserialize the task"
+                + " function of op #" + op + ": " + e, e));
+          }
+        }
+        case WorkerProtocol.TASK -> {
+          DataInputStream d = f.data();
+          int op = d.readInt();
+          long[] key = new long[d.readInt()];
+          for (int i = 0; i < key.length; i++) {
+            key[i] = d.readLong();
+          }
+          runTask(op, key, functions, badFunctions, out);
+        }
+        default -> throw new IOException("worker: unexpected frame type " + f.type());
+      }
+    }
+  }
+
+  private static void runTask(int op, long[] key, Map<Integer, TaskFunction> functions,
+      Map<Integer, Throwable> bad, DataOutputStream out) throws IOException {
+    TaskFunction fn = functions.get(op);
+    Throwable failure = null;
+    if (op >= 0 && fn == null) {
+      failure = bad.getOrDefault(op, new IllegalStateException("worker: op #" + op
+          + " was never defined (protocol error)"));
+    }
+    System.gc();
+    long start = heapUsed();
+    startTask();
+    long t0 = System.nanoTime();
+    if (failure == null && fn != null) {
+      try {
+        fn.run(key);
+      } catch (Throwable e) {
+        failure = e; // an OutOfMemoryError never gets here: the JVM exits (ExitOnOutOfMemoryError)
+      }
+    }
+    long nanos = System.nanoTime() - t0;
+    long end = heapUsed();
+    if (failure != null) {
+      WorkerProtocol.write(out, WorkerProtocol.ERR, WorkerProtocol.err(failure));
+      return;
+    }
+    awaitGcNotifications();
+    long hwm = procStatus("VmHWM");
+    WorkerProtocol.write(out, WorkerProtocol.OK, WorkerProtocol.ok(new WorkerProtocol.Measured(
+        start, end, maxBeforeGc, maxAfterGc, maxAfterMajorGc, gcsInTask, hwm, nanos)));
+  }
+
+  private static void startTask() {
+    try {
+      Files.writeString(Path.of("/proc/self/clear_refs"), "5");
+    } catch (IOException | RuntimeException e) {
+      // not Linux, or not allowed: VmHWM then is the process's peak since start
+    }
+    awaitGcNotifications(); // the GC before the task must not count as the task's
+    for (GarbageCollectorMXBean g : ManagementFactory.getGarbageCollectorMXBeans()) {
+      GC_ID_AT_START.put(g.getName(), g.getCollectionCount());
+    }
+    maxAfterGc = -1;
+    maxBeforeGc = -1;
+    maxAfterMajorGc = -1;
+    gcsInTask = 0;
+  }
+
+  /** Waits (at most 200 ms) until the notifications of every collection so far have arrived. */
+  private static void awaitGcNotifications() {
+    long deadline = System.nanoTime() + 200_000_000L;
+    for (GarbageCollectorMXBean g : ManagementFactory.getGarbageCollectorMXBeans()) {
+      long count = g.getCollectionCount();
+      while (GC_ID_SEEN.getOrDefault(g.getName(), 0L) < count && System.nanoTime() < deadline) {
+        Thread.onSpinWait();
+        try {
+          Thread.sleep(1);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
+    }
+  }
+
+  private static void listenToGc() {
+    for (GarbageCollectorMXBean g : ManagementFactory.getGarbageCollectorMXBeans()) {
+      if (!(g instanceof NotificationEmitter em)) {
+        continue;
+      }
+      em.addNotificationListener((n, hb) -> {
+        if (!GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(
+            n.getType())) {
+          return;
+        }
+        GarbageCollectionNotificationInfo info = GarbageCollectionNotificationInfo.from(
+            (CompositeData) n.getUserData());
+        GcInfo gi = info.getGcInfo();
+        String name = info.getGcName();
+        Long atStart = GC_ID_AT_START.get(name);
+        if (atStart != null && gi.getId() > atStart) {
+          long used = heapOf(gi.getMemoryUsageAfterGc());
+          long before = heapOf(gi.getMemoryUsageBeforeGc());
+          synchronized (WorkerMain.class) {
+            maxAfterGc = Math.max(maxAfterGc, used);
+            maxBeforeGc = Math.max(maxBeforeGc, before);
+            if (info.getGcAction().contains("major")) {
+              maxAfterMajorGc = Math.max(maxAfterMajorGc, used); // live data only
+            }
+            gcsInTask++;
+          }
+        }
+        GC_ID_SEEN.merge(name, gi.getId(), Math::max);
+      }, null, null);
+    }
+  }
+
+  private static long heapOf(Map<String, MemoryUsage> pools) {
+    long used = 0;
+    for (Map.Entry<String, MemoryUsage> e : pools.entrySet()) {
+      if (HEAP_POOLS.contains(e.getKey())) {
+        used += e.getValue().getUsed();
+      }
+    }
+    return used;
+  }
+
+  static long heapUsed() {
+    long used = 0;
+    for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
+      if (p.getType() == MemoryType.HEAP) {
+        used += p.getUsage().getUsed();
+      }
+    }
+    return used;
+  }
+
+  /** A {@code /proc/self/status} field in bytes (e.g. VmHWM), or -1 where there is none. */
+  static long procStatus(String field) {
+    try {
+      List<String> lines = Files.readAllLines(Path.of("/proc/self/status"));
+      for (String l : lines) {
+        if (l.startsWith(field + ":")) {
+          String[] parts = l.substring(field.length() + 1).trim().split("\\s+");
+          return Long.parseLong(parts[0]) * 1024;
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // not Linux
+    }
+    return -1;
+  }
+
+  private static TaskFunction deserialize(byte[] bytes) throws IOException, ClassNotFoundException {
+    ClassLoader cl = WorkerMain.class.getClassLoader();
+    try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes)) {
+      @Override
+      protected Class<?> resolveClass(ObjectStreamClass desc)
+          throws IOException, ClassNotFoundException {
+        try {
+          return Class.forName(desc.getName(), false, cl);
+        } catch (ClassNotFoundException e) {
+          return super.resolveClass(desc);
+        }
+      }
+    }) {
+      return (TaskFunction) in.readObject();
+    }
+  }
+}

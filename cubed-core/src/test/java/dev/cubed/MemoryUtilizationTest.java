@@ -1,0 +1,266 @@
+package dev.cubed;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cubed.nd.Axes;
+import dev.cubed.nd.DType;
+import dev.cubed.nd.Index;
+import dev.cubed.nd.NDArray;
+import dev.cubed.runtime.Callback;
+import dev.cubed.runtime.Events;
+import dev.cubed.runtime.ProcessesExecutor;
+import dev.cubed.runtime.ThreadsExecutor;
+import dev.cubed.testing.NDAssert;
+import dev.cubed.zarr.FileSystemStore;
+import dev.cubed.zarr.ZarrArray;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Python Cubed's test_mem_utilization for this engine: every operation family runs on the
+ * processes executor in strict mode ({@code heapPerOp}: each task runs in a worker JVM whose heap
+ * is its op's projection minus reservedMem, plus 8 MiB for the idle worker's own heap and a small
+ * young generation), so a task that needs more memory than projected dies with OutOfMemoryError.
+ * The assertion: every task of every family completes there (its need is within its projection),
+ * and each result equals the threads executor's. The measured peak of each task (peak heap
+ * occupancy, an upper bound) is recorded in a table.
+ *
+ * <p>Families that the memory model is known to under-project are listed in {@link #KNOWN_UNDER}:
+ * an OutOfMemoryError in strict mode is tolerated for them only (recorded in the table as
+ * UNDER-PROJECTED), and their result is then checked on workers with the allowedMem heap bound.
+ * Whether they fail depends on how the heap happens to be laid out (they are about one chunk copy
+ * short), so a listed family that passes is not an error.
+ *
+ * <p>Size: CI by default (1000 x 1000 float64 chunks, 8 MB, so tasks project tens of MB); run
+ * with {@code -Dcubed.memtest.chunk=4000} for a larger run (128 MB chunks, tasks of hundreds of MB;
+ * allowedMem grows with the chunk). The table is written to
+ * {@code target/memory-utilization-CHUNK.md}.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class MemoryUtilizationTest {
+  private static final long CHUNK = Long.getLong("cubed.memtest.chunk", 1000);
+  private static final long N = 2 * CHUNK;
+  private static final long CHUNK_BYTES = CHUNK * CHUNK * 8;
+
+  @TempDir
+  static Path dir;
+  private Spec spec;
+  private ProcessesExecutor processes;
+  private ProcessesExecutor relaxed;
+  private final Map<String, long[]> table = new TreeMap<>(); // op -> {projected, measured, tasks}
+  private final List<ProcessHandle> seen = new CopyOnWriteArrayList<>();
+
+  @BeforeAll
+  void setUp() {
+    long allowed = 20 * CHUNK_BYTES + (40L << 20);
+    spec = Spec.builder().workDir(dir.resolve("work")).allowedMem(allowed)
+        .reservedMem(20L << 20).build();
+    processes = ProcessesExecutor.builder().workers(1).attempts(1).allowedMem(allowed)
+        .heapPerOp(true).reservedMem(spec.reservedMem()).build();
+    processes.onWorkerStart(seen::addAll);
+    relaxed = ProcessesExecutor.builder().workers(2).attempts(1).allowedMem(allowed)
+        .reservedMem(spec.reservedMem()).build();
+    relaxed.onWorkerStart(seen::addAll);
+  }
+
+  @AfterAll
+  void writeTableAndCheckWorkers() throws Exception {
+    StringBuilder sb = new StringBuilder("| family / op | tasks | projected MiB | measured max MiB"
+        + " (upper bound) | measured / projected |\n|---|---|---|---|---|\n");
+    for (Map.Entry<String, long[]> e : table.entrySet()) {
+      long[] v = e.getValue();
+      if (v[0] == 0) {
+        sb.append("| ").append(e.getKey()).append(" | | | | |\n");
+        continue;
+      }
+      sb.append(String.format("| %s | %d | %.1f | %.1f | %.2f |%n", e.getKey(), v[2],
+          v[0] / 1048576.0, v[1] / 1048576.0, (double) v[1] / v[0]));
+    }
+    Path out = Path.of("target", "memory-utilization-" + CHUNK + ".md");
+    Files.createDirectories(out.getParent());
+    Files.writeString(out, "chunk " + CHUNK + " x " + CHUNK + " float64, allowedMem "
+        + spec.allowedMem() + " B, reservedMem " + spec.reservedMem() + " B\n\n" + sb);
+    System.out.println(sb);
+    for (ProcessHandle h : seen) {
+      h.onExit().get(10, java.util.concurrent.TimeUnit.SECONDS);
+      assertFalse(h.isAlive(), "worker " + h.pid() + " outlived its compute");
+    }
+    assertTrue(processes.liveWorkers().isEmpty());
+  }
+
+  private CubedArray x() {
+    return Cubed.random(new long[] {N, N}, new long[] {CHUNK, CHUNK}, 1, spec);
+  }
+
+  private CubedArray y() {
+    return Cubed.random(new long[] {N, N}, new long[] {CHUNK, CHUNK}, 2, spec);
+  }
+
+  /** Collects task ends. */
+  private static final class Ends implements Callback {
+    final List<Events.TaskEnd> ends = new CopyOnWriteArrayList<>();
+
+    @Override
+    public void onTaskEnd(Events.TaskEnd e) {
+      ends.add(e);
+    }
+  }
+
+  /**
+   * Families whose ops the memory model under-projects (found by this suite; see
+   * docs/perf/memory.md): writing a chunk to a Zarr store holds more chunk copies than projected
+   * (the array, its encoded bytes, the compressed buffer), and so does reading one (compressed
+   * bytes, decoded bytes, the array) when the data does not compress, so ops that read or write
+   * stored chunks run out of a heap of their projection + 8 MiB. A listed family may pass or fail
+   * with OutOfMemoryError; an unlisted one must pass.
+   */
+  static final java.util.Set<String> KNOWN_UNDER = java.util.Set.of("rechunk-columns",
+      "rechunk-smaller", "rechunk-irregular", "reshape", "getitem", "to-zarr", "from-zarr");
+
+  /**
+   * Computes on both executors: results equal, every task measured and completed within its
+   * op's strict heap bound.
+   */
+  private void check(String family, Supplier<CubedArray> expr) {
+    NDArray want = expr.get().compute(ComputeOptions.executor(new ThreadsExecutor(2, 1)));
+    Ends ends = new Ends();
+    NDArray got;
+    try {
+      got = expr.get().compute(ComputeOptions.executor(processes).withCallback(ends));
+    } catch (dev.cubed.runtime.TaskFailedException e) {
+      if (KNOWN_UNDER.contains(family) && e.getCause()
+          instanceof dev.cubed.runtime.WorkerDiedException w && w.outOfMemory()) {
+        table.put(family + " / " + e.opName().replaceAll("-[0-9a-f]{6,}", "")
+            + " (UNDER-PROJECTED: OOM in strict mode)", new long[] {0, 0, 0});
+        got = expr.get().compute(ComputeOptions.executor(relaxed).withCallback(new Ends()));
+        NDAssert.assertClose(want, got, 1e-12, 4, family);
+        return;
+      }
+      throw e;
+    }
+    NDAssert.assertClose(want, got, 1e-12, 4, family);
+    record(family, ends);
+  }
+
+  private void record(String family, Ends ends) {
+    assertFalse(ends.ends.isEmpty(), family + ": no task ran");
+    for (Events.TaskEnd e : ends.ends) {
+      assertTrue(e.measuredPeakMem() > 0, family + ": task not measured: " + e);
+      assertTrue(e.peakRss() > 0 || !System.getProperty("os.name").startsWith("Linux"),
+          family + ": no peak RSS: " + e);
+      assertTrue(e.worker().startsWith("worker pid"), e.worker());
+      String op = family + " / " + e.opName().replaceAll("-[0-9a-f]{6,}", "");
+      long[] v = table.computeIfAbsent(op, k -> new long[3]);
+      synchronized (v) {
+        v[0] = Math.max(v[0], e.projectedMem());
+        v[1] = Math.max(v[1], e.measuredPeakMem());
+        v[2]++;
+      }
+    }
+  }
+
+  @Test
+  void elementwise() {
+    check("elementwise", () -> Xp.add(Xp.multiply(x(), y()), Xp.sin(x())));
+    check("random", () -> Xp.add(x(), x()));
+  }
+
+  @Test
+  void reductions() {
+    check("sum", () -> Xp.sum(x(), 0));
+    check("sum-all", () -> Xp.sum(x()));
+    check("prod", () -> Xp.prod(Xp.add(x(), Xp.full(new long[] {N, N}, 0.5, DType.FLOAT64,
+        new long[] {CHUNK, CHUNK}, spec)), 1));
+    check("min", () -> Xp.min(x(), 1));
+    check("max", () -> Xp.max(x(), 0));
+    check("mean", () -> Xp.mean(x(), 0));
+    check("var", () -> Xp.var(x(), 1));
+    check("std", () -> Xp.std(x(), Axes.all(), 0, 4));
+    check("all", () -> Xp.all(Xp.greater(x(), Xp.full(new long[] {N, N}, 0.001, DType.FLOAT64,
+        new long[] {CHUNK, CHUNK}, spec)), 0));
+    check("any", () -> Xp.any(Xp.greater(x(), Xp.full(new long[] {N, N}, 0.999, DType.FLOAT64,
+        new long[] {CHUNK, CHUNK}, spec)), 1));
+  }
+
+  @Test
+  void argReductions() {
+    check("argmax", () -> Xp.argmax(x(), 0));
+    check("argmin", () -> Xp.argmin(x(), 1));
+  }
+
+  @Test
+  void contractions() {
+    check("matmul", () -> Xp.matmul(x(), y()));
+    check("tensordot", () -> Xp.tensordot(x(), y(), new int[] {0}, new int[] {0}));
+  }
+
+  @Test
+  void rechunks() {
+    check("rechunk-columns", () -> Xp.rechunk(x(), N, CHUNK / 4));
+    check("rechunk-smaller", () -> Xp.rechunk(x(), CHUNK / 2, CHUNK / 2));
+    check("rechunk-irregular", () -> Xp.rechunk(x(), new long[][] {{CHUNK / 2, N - CHUNK / 2},
+        {N / 4, N / 4, N / 2}}));
+  }
+
+  @Test
+  void manipulation() {
+    check("concat", () -> Xp.concat(List.of(x(), y()), 0));
+    check("stack", () -> Xp.stack(List.of(x(), y()), 0));
+    check("reshape", () -> Xp.reshape(x(), N / 2, 2 * N));
+    check("getitem", () -> Xp.getItem(x(), Index.slice(1L, N - 1, 2), Index.slice(null, null,
+        -1)));
+  }
+
+  @Test
+  void scans() {
+    check("cumsum", () -> Xp.cumulativeSum(x(), 0));
+    check("cumprod", () -> Xp.cumulativeProd(Xp.add(x(), Xp.full(new long[] {N, N}, 0.5,
+        DType.FLOAT64, new long[] {CHUNK, CHUNK}, spec)), 1));
+  }
+
+  @Test
+  void zarrRoundTrip() throws IOException {
+    FileSystemStore store = new FileSystemStore(dir.resolve("zarr"));
+    Ends write = new Ends();
+    ZarrArray z;
+    try {
+      z = Cubed.toZarr(x(), store, "x", ComputeOptions.executor(processes).withCallback(write));
+      record("to-zarr", write);
+    } catch (dev.cubed.runtime.TaskFailedException e) {
+      assertTrue(KNOWN_UNDER.contains("to-zarr") && e.getCause()
+          instanceof dev.cubed.runtime.WorkerDiedException w && w.outOfMemory(), e.toString());
+      table.put("to-zarr / store (UNDER-PROJECTED: OOM in strict mode)", new long[] {0, 0, 0});
+      z = Cubed.toZarr(x(), store, "x2", ComputeOptions.executor(relaxed));
+    }
+    ZarrArray zz = z;
+    Ends read = new Ends();
+    NDArray got;
+    try {
+      got = Xp.sum(Cubed.fromZarr(zz, spec), 0)
+          .compute(ComputeOptions.executor(processes).withCallback(read));
+      record("from-zarr", read);
+    } catch (dev.cubed.runtime.TaskFailedException e) {
+      assertTrue(e.getCause() instanceof dev.cubed.runtime.WorkerDiedException w
+          && w.outOfMemory(), e.toString());
+      table.put("from-zarr / sum (UNDER-PROJECTED: OOM in strict mode)", new long[] {0, 0, 0});
+      got = Xp.sum(Cubed.fromZarr(zz, spec), 0).compute(ComputeOptions.executor(relaxed));
+    }
+    NDArray want = Xp.sum(x(), 0).compute(ComputeOptions.executor(new ThreadsExecutor(2, 1)));
+    NDAssert.assertClose(want, got, 1e-12, 4, "from-zarr");
+    assertEquals(2, z.shape().length);
+  }
+}
