@@ -1,0 +1,144 @@
+package dev.cubed;
+
+import dev.cubed.core.Reductions;
+import dev.cubed.nd.Axes;
+import dev.cubed.nd.DType;
+import dev.cubed.nd.DataTypes;
+import dev.cubed.nd.Elementwise;
+import dev.cubed.nd.Searching;
+
+/**
+ * Searching, selection and data-type functions of {@link Xp} (reached as {@code Xp.where} etc.;
+ * this class is not public): flattened {@code argmax}/{@code argmin}, {@code count_nonzero},
+ * {@code where}, {@code clip}, {@code result_type}, {@code can_cast}.
+ */
+class XpSearch extends XpArith {
+  XpSearch() {}
+
+  /**
+   * Index of the maximum of the flattened array (C order; first occurrence, the first NaN wins),
+   * as int64 0-d. Memory: the array is reshaped to 1-D (rechunked to contiguous blocks when its
+   * blocks are not, bounded), then a tree reduction keeping (value, index) per block.
+   *
+   * @throws IllegalArgumentException for complex dtypes or an empty array (refused when built)
+   */
+  public static CubedArray argmax(CubedArray x) {
+    return Xp.argmax(flat("argmax", x), 0);
+  }
+
+  /**
+   * Index of the minimum of the flattened array (C order; first occurrence, the first NaN wins),
+   * as int64 0-d. Memory as {@link #argmax(CubedArray)}.
+   *
+   * @throws IllegalArgumentException for complex dtypes or an empty array (refused when built)
+   */
+  public static CubedArray argmin(CubedArray x) {
+    return Xp.argmin(flat("argmin", x), 0);
+  }
+
+  private static CubedArray flat(String fn, CubedArray x) {
+    if (x.size() == 0) {
+      throw new IllegalArgumentException(fn + ": attempt to get " + fn
+          + " of an empty sequence (shape " + Xp.shapeOf(x) + ")");
+    }
+    return x.ndim() == 1 ? x : Xp.reshape(x, x.size());
+  }
+
+  /**
+   * Number of non-zero elements over the axes (all if none given), int64 as the kernel. NaN counts
+   * as non-zero. Memory: a blockwise truth test, then the sum's tree reduction.
+   */
+  public static CubedArray countNonzero(CubedArray x, int... axes) {
+    return countNonzero(x, axes.length == 0 ? Axes.all() : Axes.of(axes));
+  }
+
+  /** {@code count_nonzero} with keepdims (see {@link #countNonzero(CubedArray, int...)}). */
+  public static CubedArray countNonzero(CubedArray x, Axes axes) {
+    CubedArray t = ew("count_nonzero", b -> b[0].astype(DType.BOOL), x);
+    CubedArray s = Xp.reduce(t, Reductions.Op.SUM, axes, Xp.DEFAULT_SPLIT_EVERY, 0);
+    return Xp.astype(s, DType.INT64);
+  }
+
+  /**
+   * {@code where(condition, x1, x2)}: x1 where condition is true, else x2; all three broadcast,
+   * the result has the promoted dtype of x1 and x2. Memory: one block of each input per task.
+   *
+   * @throws IllegalArgumentException if condition is not bool or shapes do not broadcast (kernel's
+   *     checks, when built)
+   */
+  public static CubedArray where(CubedArray condition, CubedArray x1, CubedArray x2) {
+    return ew("where", b -> Searching.where(b[0], b[1], b[2]), condition, x1, x2);
+  }
+
+  /**
+   * {@code where} with a scalar for x2; the scalar takes x1's dtype by the scalar rules of
+   * {@link Xp} (NumPy 2's where the standard leaves mixed kinds open).
+   */
+  public static CubedArray where(CubedArray condition, CubedArray x1, Object x2) {
+    Object s = scalar("where", x2);
+    return ew("where", b -> Searching.where(b[0], b[1], s), condition, x1);
+  }
+
+  /** {@code where} with a scalar for x1 (see {@link #where(CubedArray, CubedArray, Object)}). */
+  public static CubedArray where(CubedArray condition, Object x1, CubedArray x2) {
+    Object s = scalar("where", x1);
+    return ew("where", b -> Searching.where(b[0], s, b[1]), condition, x2);
+  }
+
+  /**
+   * {@code clip(x, min, max)}: each bound is a {@link CubedArray} (broadcast with x), a Java scalar
+   * (taking x's dtype) or null (no bound); the result has x's dtype and the broadcast shape. NaN in
+   * x or a bound gives NaN. Real numeric dtypes. Memory: one block of x and of each array bound per
+   * task.
+   *
+   * @throws IllegalArgumentException for complex or bool x, a bad scalar, or bounds whose shapes do
+   *     not broadcast (when built)
+   */
+  public static CubedArray clip(CubedArray x, Object min, Object max) {
+    boolean minArr = min instanceof CubedArray;
+    boolean maxArr = max instanceof CubedArray;
+    Object lo = min == null || minArr ? null : scalar("clip", min);
+    Object hi = max == null || maxArr ? null : scalar("clip", max);
+    if (minArr && maxArr) {
+      return ew("clip", b -> Elementwise.clip(b[0], b[1], b[2]), x, (CubedArray) min,
+          (CubedArray) max);
+    } else if (minArr) {
+      return ew("clip", b -> Elementwise.clip(Elementwise.clip(b[0], b[1], null), null, hi), x,
+          (CubedArray) min);
+    } else if (maxArr) {
+      return ew("clip", b -> Elementwise.clip(Elementwise.clip(b[0], lo, null), null, b[1]), x,
+          (CubedArray) max);
+    }
+    return ew("clip", b -> Elementwise.clip(b[0], lo, hi), x);
+  }
+
+  /**
+   * {@code result_type(*arrays_and_dtypes)}: {@link CubedArray}s count by their dtype; dtypes,
+   * in-memory arrays and Java scalars as {@link DataTypes#resultType(Object...)}. Nothing is
+   * computed.
+   *
+   * @throws IllegalArgumentException if nothing is given or an argument is not supported
+   */
+  public static DType resultType(Object... arraysAndDtypes) {
+    Object[] a = new Object[arraysAndDtypes.length];
+    for (int i = 0; i < a.length; i++) {
+      a[i] = arraysAndDtypes[i] instanceof CubedArray c ? c.dtype() : arraysAndDtypes[i];
+    }
+    return DataTypes.resultType(a);
+  }
+
+  /** {@code can_cast(x, to)} on the array's dtype (the standard's promotion lattice). */
+  public static boolean canCast(CubedArray from, DType to) {
+    return DataTypes.canCast(from.dtype(), to);
+  }
+
+  /** {@code can_cast(from, to)} (the standard's promotion lattice). */
+  public static boolean canCast(DType from, DType to) {
+    return DataTypes.canCast(from, to);
+  }
+
+  /** The inspection namespace ({@code __array_namespace_info__()}); see {@link ArrayApiInfo}. */
+  public static ArrayApiInfo info() {
+    return ArrayApiInfo.INSTANCE;
+  }
+}
