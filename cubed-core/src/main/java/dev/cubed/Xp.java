@@ -19,7 +19,7 @@ import dev.cubed.plan.ChunkGrid;
  * functions broadcast; reductions are trees with {@code splitEvery} (default 4) blocks merged per
  * reduced axis per round.
  */
-public final class Xp extends XpManip {
+public final class Xp extends XpShape {
   /** Default number of blocks merged per reduced axis in each reduction round. */
   public static final int DEFAULT_SPLIT_EVERY = 4;
 

@@ -113,6 +113,24 @@ class XpSearch extends XpArith {
   }
 
   /**
+   * {@code isin(x1, x2)}: whether each element of x1 equals some element of x2 (any shape; values
+   * compare as numbers across dtypes, NaN equals nothing). x2 is the test set: every task reads one
+   * block of x1 and all of x2 (the memory check counts x2 whole, plus a flattened copy), so x2
+   * must be small.
+   */
+  public static CubedArray isin(CubedArray x1, CubedArray x2) {
+    return isin(x1, x2, false);
+  }
+
+  /** {@code isin(x1, x2, invert)}: with {@code invert}, whether each element is not in x2. */
+  public static CubedArray isin(CubedArray x1, CubedArray x2, boolean invert) {
+    if (x2.size() == 0) {
+      return Xp.fullLike(x1, invert, DType.BOOL);
+    }
+    return wrap(dev.cubed.core.Positional.isin(x1.node(), x2.node(), invert), x1);
+  }
+
+  /**
    * {@code result_type(*arrays_and_dtypes)}: {@link CubedArray}s count by their dtype; dtypes,
    * in-memory arrays and Java scalars as {@link DataTypes#resultType(Object...)}. Nothing is
    * computed.

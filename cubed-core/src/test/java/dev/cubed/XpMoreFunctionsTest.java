@@ -17,13 +17,10 @@ import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Searching;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The chunked functions added for issue 11 (scalar operands, flattened argmax/argmin,
@@ -32,75 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * zero-length and size-1 axes, regular chunks with partial edge blocks and irregular block lists,
  * at an allowedMem of 4 KB. What the kernel refuses must be refused when the op is built.
  */
-class XpMoreFunctionsTest {
-  @TempDir Path dir;
-
-  private static final long ALLOWED = 4096;
-  private int compared;
-  private int refused;
-  private final List<String> failures = new ArrayList<>();
-
-  private Spec spec() {
-    return Spec.builder().workDir(dir).allowedMem(ALLOWED).reservedMem(1000).workers(2).build();
-  }
-
-  /** Random array and a random chunked copy of it (regular with a partial edge, or irregular). */
-  private record In(NDArray k, CubedArray c) {}
-
-  private In input(Random r, DType t, long[] shape) {
-    NDArray a = DiffData.array(r, t, shape);
-    CubedArray c = r.nextBoolean() ? Cubed.fromArray(a, DiffData.chunks(r, shape), spec())
-        : Cubed.fromArray(a, DiffData.blocks(r, shape), spec());
-    return new In(a, c);
-  }
-
-  private static long[] shape(Random r, int minNd) {
-    long[] s;
-    do {
-      s = DiffData.shape(r);
-    } while (s.length < minNd);
-    return s;
-  }
-
-  /** Runs both forms; records a failure unless results agree or both refuse (chunked at build). */
-  private void check(String what, java.util.function.Supplier<NDArray> kernel,
-      java.util.function.Supplier<CubedArray> chunked, boolean approx) {
-    NDArray want;
-    try {
-      want = kernel.get();
-    } catch (IllegalArgumentException | ArithmeticException e) {
-      try {
-        CubedArray c = chunked.get();
-        failures.add(what + ": kernel refuses (" + e.getMessage() + ") but the chunked op was "
-            + "built: " + c);
-      } catch (IllegalArgumentException | ArithmeticException expected) {
-        refused++;
-      }
-      return;
-    }
-    NDArray got;
-    try {
-      got = chunked.get().compute();
-    } catch (RuntimeException e) {
-      failures.add(what + ": chunked failed: " + e);
-      return;
-    }
-    String diff = DifferentialTest.compare(want, got, approx, 1, false);
-    if (diff != null) {
-      failures.add(what + ": " + diff);
-    }
-    compared++;
-  }
-
-  private void assertNoFailures() {
-    String stats = compared + " compared, " + refused + " refused alike, " + failures.size()
-        + " failures";
-    System.out.println("XpMoreFunctionsTest: " + stats);
-    assertTrue(failures.isEmpty(), stats + "\n" + String.join("\n",
-        failures.subList(0, Math.min(20, failures.size()))));
-    assertTrue(compared > 0);
-  }
-
+class XpMoreFunctionsTest extends ChunkedVsKernel {
   private static Object randomScalar(Random r, DType arrayType) {
     return switch (r.nextInt(5)) {
       case 0 -> r.nextBoolean();
