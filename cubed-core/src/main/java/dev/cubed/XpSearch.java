@@ -5,6 +5,7 @@ import dev.cubed.nd.Axes;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.DataTypes;
 import dev.cubed.nd.Elementwise;
+import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Searching;
 
 /**
@@ -128,6 +129,45 @@ class XpSearch extends XpArith {
       return Xp.fullLike(x1, invert, DType.BOOL);
     }
     return wrap(dev.cubed.core.Positional.isin(x1.node(), x2.node(), invert), x1);
+  }
+
+  /**
+   * {@code take(x, indices, axis)}: elements along the axis at integer indices held in memory (any
+   * shape; negative ones count from the end); the result's shape is {@code x.shape[:axis] +
+   * indices.shape + x.shape[axis+1:]}. Memory: output blocks have x's largest block size along the
+   * axis; each reads, one at a time, only the input blocks its indices fall in (see {@link
+   * dev.cubed.core.Take#take}); indices of other than one dimension go through a reshape.
+   *
+   * @throws IllegalArgumentException for a non-integer index dtype, an axis out of range or an
+   *     index outside {@code [-n, n)} (when built)
+   */
+  public static CubedArray take(CubedArray x, NDArray indices, int axis) {
+    int ax = dev.cubed.nd.Shapes.normalizeAxis("take", axis, x.ndim());
+    if (indices.ndim() == 1 || !indices.dtype().isInteger()) {
+      return wrap(dev.cubed.core.Take.take(x.node(), indices, ax), x);
+    }
+    CubedArray flat = wrap(dev.cubed.core.Take.take(x.node(), indices.reshape(indices.size()),
+        ax), x);
+    long[] s = x.shape();
+    long[] is = indices.shape();
+    long[] out = new long[s.length - 1 + is.length];
+    System.arraycopy(s, 0, out, 0, ax);
+    System.arraycopy(is, 0, out, ax, is.length);
+    System.arraycopy(s, ax + 1, out, ax + is.length, s.length - ax - 1);
+    return Xp.reshape(flat, out);
+  }
+
+  /**
+   * {@code take(x, indices)} for a 1-D x (the standard allows omitting the axis then).
+   *
+   * @throws IllegalArgumentException if x is not 1-D, or as the axis form
+   */
+  public static CubedArray take(CubedArray x, NDArray indices) {
+    if (x.ndim() != 1) {
+      throw new IllegalArgumentException("take: axis is required for an array of shape "
+          + Xp.shapeOf(x) + "; it may be omitted only for 1-d arrays");
+    }
+    return take(x, indices, 0);
   }
 
   /**

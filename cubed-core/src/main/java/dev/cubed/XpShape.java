@@ -177,4 +177,25 @@ class XpShape extends XpManip {
     }
     return cur;
   }
+
+  /**
+   * {@code unstack(x, axis)}: the slices of x along the axis, as a list (each a basic-indexing view:
+   * one input block per task, no data copied until computed).
+   *
+   * @throws IllegalArgumentException for a 0-d x or an axis out of range
+   */
+  public static List<CubedArray> unstack(CubedArray x, int axis) {
+    if (x.ndim() == 0) {
+      throw new IllegalArgumentException("unstack: a 0-d array has no axis to unstack along");
+    }
+    int ax = Shapes.normalizeAxis("unstack", axis, x.ndim());
+    List<CubedArray> out = new ArrayList<>();
+    for (long i = 0; i < x.shape()[ax]; i++) {
+      Index[] ix = new Index[x.ndim()];
+      java.util.Arrays.fill(ix, Index.all());
+      ix[ax] = Index.at(i);
+      out.add(Xp.getItem(x, ix));
+    }
+    return out;
+  }
 }

@@ -108,4 +108,51 @@ class XpShapeFunctionsTest extends ChunkedVsKernel {
     assertThrows(IllegalArgumentException.class, () -> Xp.tril(c, 0));
     assertThrows(IllegalArgumentException.class, () -> Xp.diff(c, -1, 0, null, null));
   }
+
+  @Test
+  void takeAndUnstackAgreeWithKernel() {
+    Random r = new Random(22);
+    for (int round = 0; round < 2; round++) {
+      for (DType t : DiffData.DTYPES) {
+        In x = input(r, t, shape(r, 1));
+        int nd = x.k().ndim();
+        int ax = r.nextInt(nd);
+        long n = x.k().shape(ax);
+        String d = t + Arrays.toString(x.k().shape()) + " round " + round;
+        int len = r.nextInt(9);
+        boolean twoD = r.nextInt(4) == 0 && len % 2 == 0;
+        NDArray idx = NDArray.zeros(r.nextBoolean() ? DType.INT64 : DType.INT16, len);
+        for (int i = 0; i < len; i++) {
+          long v = n == 0 ? r.nextInt(2) : r.nextInt(10) == 0 ? n + r.nextInt(2)
+              : r.nextInt((int) (2 * n)) - n;
+          idx.setLong(i, v);
+        }
+        NDArray ix = twoD ? idx.reshape(2, len / 2) : idx;
+        check("take " + ix + " axis " + ax + " " + d, () -> dev.cubed.nd.Indexing.take(x.k(), ix,
+            ax), () -> Xp.take(x.c(), ix, ax), false);
+        check("unstack " + ax + " " + d, () -> nd == 1 || n == 0 ? x.k()
+            : Manipulation.stack(Manipulation.unstack(x.k(), ax), ax),
+            () -> nd == 1 || n == 0 ? x.c() : Xp.stack(Xp.unstack(x.c(), ax), ax), false);
+      }
+    }
+    assertNoFailures();
+  }
+
+  @Test
+  void takeOnAnInputLargerThanAllowedMemTimesWorkers() {
+    Random r = new Random(23);
+    NDArray a = EngineTestSupport.randomDoubles(5, 20_000);
+    CubedArray c = Cubed.fromArray(a, new long[] {50}, spec()); // 160 KB input, 4 KB allowedMem
+    NDArray idx = NDArray.zeros(DType.INT64, 3000);
+    for (int i = 0; i < 3000; i++) {
+      idx.setLong(i, r.nextInt(40_000) - 20_000);
+    }
+    NDArray got = Xp.take(c, idx).compute();
+    assertEquals(null, DifferentialTest.compare(dev.cubed.nd.Indexing.take(a, idx), got, false,
+        1, false));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> Xp.take(c, NDArray.full(DType.INT64, 20_000L, 1)));
+    assertTrue(e.getMessage().contains("take: index 20000 is out of bounds for axis 0 with size "
+        + "20000"), e.getMessage());
+  }
 }
