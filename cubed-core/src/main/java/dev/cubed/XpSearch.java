@@ -171,6 +171,25 @@ class XpSearch extends XpArith {
   }
 
   /**
+   * {@code searchsorted(x1, x2)} with side LEFT (see the side form).
+   */
+  public static CubedArray searchsorted(CubedArray x1, CubedArray x2) {
+    return searchsorted(x1, x2, Searching.Side.LEFT);
+  }
+
+  /**
+   * {@code searchsorted(x1, x2, side)}: for each element of x2 the insertion index into the sorted
+   * 1-D x1 (NaN sorts last), int64 with x2's shape and chunks. Memory: each task reads one block of
+   * x2 and all of x1 (the memory check counts x1 whole: it must fit one task; x2 may be any size).
+   * x1 is not checked for being sorted (as the standard: the result is unspecified otherwise).
+   *
+   * @throws IllegalArgumentException if x1 is not 1-D or a dtype is complex (when built)
+   */
+  public static CubedArray searchsorted(CubedArray x1, CubedArray x2, Searching.Side side) {
+    return wrap(dev.cubed.core.Positional.searchsorted(x1.node(), x2.node(), side), x2);
+  }
+
+  /**
    * {@code result_type(*arrays_and_dtypes)}: {@link CubedArray}s count by their dtype; dtypes,
    * in-memory arrays and Java scalars as {@link DataTypes#resultType(Object...)}. Nothing is
    * computed.

@@ -155,4 +155,28 @@ class XpShapeFunctionsTest extends ChunkedVsKernel {
     assertTrue(e.getMessage().contains("take: index 20000 is out of bounds for axis 0 with size "
         + "20000"), e.getMessage());
   }
+
+  @Test
+  void searchsortedAgreesWithKernel() {
+    Random r = new Random(24);
+    for (int round = 0; round < 2; round++) {
+      for (DType t : DiffData.DTYPES) {
+        In raw = input(r, t, new long[] {DiffData.dim(r) * 2});
+        NDArray sorted = dev.cubed.nd.Sorting.sort(raw.k(), 0,
+            dev.cubed.nd.Sorting.Order.ASCENDING);
+        CubedArray s = Cubed.fromArray(sorted, DiffData.blocks(r, sorted.shape()), spec());
+        In v = input(r, r.nextBoolean() ? t : DiffData.dtype(r), shape(r, 0));
+        for (dev.cubed.nd.Searching.Side side : dev.cubed.nd.Searching.Side.values()) {
+          check("searchsorted " + side + " " + t + Arrays.toString(sorted.shape()) + " values "
+              + v.k().dtype() + Arrays.toString(v.k().shape()),
+              () -> dev.cubed.nd.Searching.searchsorted(sorted, v.k(), side, null),
+              () -> Xp.searchsorted(s, v.c(), side), false);
+        }
+        check("searchsorted 2-d x1 " + t, () -> dev.cubed.nd.Searching.searchsorted(
+            raw.k().reshape(1, raw.k().size()), v.k()), () -> Xp.searchsorted(
+                Xp.reshape(raw.c(), 1, raw.k().size()), v.c()), false);
+      }
+    }
+    assertNoFailures();
+  }
 }

@@ -3,6 +3,7 @@ package dev.cubed.core;
 import dev.cubed.nd.Creation;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
+import dev.cubed.nd.Searching;
 import dev.cubed.nd.Sets;
 import dev.cubed.nd.Shapes;
 import dev.cubed.plan.ArrayNode;
@@ -16,7 +17,7 @@ import java.util.List;
 
 /**
  * Blockwise ops whose block function needs more than the block: its position in the array
- * ({@link #triangle}) or a whole small second array ({@link #isin}).
+ * ({@link #triangle}) or a whole small second array ({@link #isin}, {@link #searchsorted}).
  */
 public final class Positional {
   private Positional() {}
@@ -47,13 +48,54 @@ public final class Positional {
         List.of(x), grid, x.dtype(), null);
   }
 
+  /** A function of one block of the large input and the whole small one (flattened). */
+  @FunctionalInterface
+  public interface WithWhole extends java.io.Serializable {
+    /** Computes one output block. */
+    NDArray apply(NDArray block, NDArray whole) throws Exception;
+  }
+
   /**
    * {@code isin(x1, x2)} (or its negation when {@code invert}): a bool array of x1's shape and
    * chunks. Each task reads one block of x1 and every block of x2 together (x2 is the small test
    * set: the memory check counts all its blocks plus a flattened copy of them per task).
    */
   public static ArrayNode isin(ArrayNode x1, ArrayNode x2, boolean invert) {
-    long[] nb2 = x2.numBlocks();
+    Sets.Membership m = invert ? Sets.Membership.NOT_IN : Sets.Membership.IN;
+    return withWhole(invert ? "isin_not" : "isin", x1, x2, DType.BOOL,
+        (b, set) -> Sets.isin(b, set, m));
+  }
+
+  /**
+   * {@code searchsorted(x1, x2, side)}: int64 of x2's shape and chunks. Each task reads one block of
+   * x2 and all of the sorted 1-D x1 (counted whole by the memory check: x1 must fit one task).
+   *
+   * @throws IllegalArgumentException if x1 is not 1-D or a dtype is complex
+   */
+  public static ArrayNode searchsorted(ArrayNode x1, ArrayNode x2, Searching.Side side) {
+    Searching.searchsorted(NDArray.ones(x1.dtype(), onesShape(x1.shape().length)),
+        NDArray.ones(x2.dtype(), 1), side, null);
+    if (Shapes.size(x1.shape()) == 0) {
+      return Core.full(x2.chunkGrid(), 0L, DType.INT64);
+    }
+    return withWhole("searchsorted", x2, x1, DType.INT64,
+        (b, sorted) -> Searching.searchsorted(sorted, b, side, null));
+  }
+
+  private static long[] onesShape(int nd) {
+    long[] s = new long[nd];
+    java.util.Arrays.fill(s, 1);
+    return s;
+  }
+
+  /**
+   * The blockwise op over {@code big}'s blocks where each task also reads every block of {@code
+   * small} together, flattened into one 1-D array in block order (for a 1-D small array: its values
+   * in order). The memory check counts small's blocks and the flattened copy.
+   */
+  static ArrayNode withWhole(String name, ArrayNode big, ArrayNode small, DType out,
+      WithWhole fn) {
+    long[] nb2 = small.numBlocks();
     List<long[]> all = new ArrayList<>();
     long total = 1;
     for (long n : nb2) {
@@ -69,7 +111,7 @@ public final class Positional {
         idx[d] = 0;
       }
     }
-    DType t2 = x2.dtype();
+    DType t2 = small.dtype();
     List<long[]> keys2 = List.copyOf(all);
     KeyFunction keys = c -> List.of(BlockKeys.one(c), BlockKeys.many(keys2));
     BlockFunction bf = (args, c) -> {
@@ -80,19 +122,18 @@ public final class Positional {
       for (NDArray p : parts) {
         n += p.size();
       }
-      NDArray set = NDArray.empty(t2, n);
+      NDArray whole = NDArray.empty(t2, n);
       int at = 0;
       for (NDArray p : parts) {
         for (int i = 0; i < p.size(); i++) {
-          set.setObject(at++, p.getObject(i));
+          whole.setObject(at++, p.getObject(i));
         }
       }
-      return Sets.isin(b, set, invert ? Sets.Membership.NOT_IN : Sets.Membership.IN);
+      return fn.apply(b, whole);
     };
     int held = (int) Math.max(1, total);
-    long setBytes = Shapes.size(x2.shape()) * t2.itemSize();
-    return new ArrayNode.Computed(new Blockwise(invert ? "isin_not" : "isin", keys, bf,
-        new int[] {1, held}, new int[] {1, held}, setBytes), List.of(x1, x2), x1.chunkGrid(),
-        DType.BOOL, null);
+    long wholeBytes = Shapes.size(small.shape()) * t2.itemSize();
+    return new ArrayNode.Computed(new Blockwise(name, keys, bf, new int[] {1, held},
+        new int[] {1, held}, wholeBytes), List.of(big, small), big.chunkGrid(), out, null);
   }
 }
