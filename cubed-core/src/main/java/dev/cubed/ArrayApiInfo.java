@@ -22,7 +22,9 @@ public final class ArrayApiInfo {
 
   /**
    * {@code capabilities()}: {@code "boolean indexing"} and {@code "data-dependent shapes"} are
-   * false (boolean-mask indexing, nonzero and unique are not chunked yet), {@code "max dimensions"}
+   * false: {@link Xp#nonzero} and full-shape masks ({@link Xp#getMask}) work, with a counting pass
+   * run when they are called, but masks over leading dimensions and the unique functions are not
+   * chunked yet, so code that checks these flags takes its portable path; {@code "max dimensions"}
    * is null (no limit, as the standard spells "None").
    */
   public Map<String, Object> capabilities() {

@@ -190,6 +190,69 @@ class XpSearch extends XpArith {
   }
 
   /**
+   * {@code nonzero(x)}: the coordinates of the non-zero (true) elements, one int64 array per
+   * dimension, in C order. Data-dependent: this call runs a counting pass at once (on x's spec:
+   * x is reshaped to 1-D blocks contiguous in C order and each block's non-zeros are counted, one
+   * block per task, a tiny result); the returned arrays are lazy, chunked irregularly by those
+   * counts (blocks with none dropped), output block j reading one block of the flattened x. x is
+   * computed again when they are.
+   *
+   * @throws IllegalArgumentException for a 0-d x (as the standard)
+   */
+  public static java.util.List<CubedArray> nonzero(CubedArray x) {
+    if (x.ndim() == 0) {
+      throw new IllegalArgumentException("nonzero: a 0-d array is not allowed (the standard "
+          + "requires at least 1 dimension); use expand_dims first");
+    }
+    CubedArray flat = x.ndim() == 1 ? x : Xp.reshape(x, x.size());
+    long[] counts = blockCounts(flat);
+    java.util.List<CubedArray> out = new java.util.ArrayList<>();
+    for (int d = 0; d < x.ndim(); d++) {
+      out.add(wrap(dev.cubed.core.Selection.nonzeroCoordinate(flat.node(), counts, x.shape(), d),
+          x));
+    }
+    return out;
+  }
+
+  /**
+   * {@code x[mask]} for a bool mask of x's shape: the selected elements in C order, 1-D.
+   * Data-dependent: this call runs the counting pass over the mask at once (as {@link #nonzero});
+   * the result is lazy, chunked irregularly by the counts, output block j reading one block of the
+   * flattened x and mask (the mask is rechunked to x's flat blocks when they differ).
+   *
+   * @throws IllegalArgumentException if the mask is not bool or its shape is not x's
+   */
+  public static CubedArray getMask(CubedArray x, CubedArray mask) {
+    if (mask.dtype() != DType.BOOL) {
+      throw new IllegalArgumentException("mask indexing: the mask must be bool, got "
+          + mask.dtype());
+    }
+    if (!java.util.Arrays.equals(mask.shape(), x.shape())) {
+      throw new IllegalArgumentException("mask indexing: mask shape " + Xp.shapeOf(mask)
+          + " differs from x's " + Xp.shapeOf(x) + "; only a mask of x's full shape is chunked");
+    }
+    CubedArray fx = x.ndim() == 1 ? x : Xp.reshape(x, x.size());
+    CubedArray fm = mask.ndim() == 1 ? mask : Xp.reshape(mask, mask.size());
+    if (!fm.node().chunkGrid().equals(fx.node().chunkGrid())) {
+      fm = Xp.rechunk(fm, fx.chunks());
+    }
+    long[] counts = blockCounts(fm);
+    return wrap(dev.cubed.core.Selection.masked(fx.node(), fm.node(), counts), x);
+  }
+
+  private static long[] blockCounts(CubedArray flat) {
+    if (flat.size() == 0) {
+      return new long[0];
+    }
+    NDArray c = wrap(dev.cubed.core.Selection.counts(flat.node()), flat).compute();
+    long[] r = new long[c.size()];
+    for (int i = 0; i < r.length; i++) {
+      r[i] = c.getLong(i);
+    }
+    return r;
+  }
+
+  /**
    * {@code result_type(*arrays_and_dtypes)}: {@link CubedArray}s count by their dtype; dtypes,
    * in-memory arrays and Java scalars as {@link DataTypes#resultType(Object...)}. Nothing is
    * computed.
