@@ -158,6 +158,20 @@ class XpSearch extends XpArith {
   }
 
   /**
+   * {@code take_along_axis(x, indices, axis)} with the indices in memory (x's number of dimensions,
+   * the others broadcasting against x's). Memory: x is rechunked to one block along the axis (the
+   * memory check refuses, before running, when a whole axis of x's blocks does not fit a task),
+   * then each task reads one block of x and its part of the indices (the in-memory indices are
+   * counted in each task).
+   *
+   * @throws IllegalArgumentException as the kernel (dimension mismatch, non-integer indices, shapes
+   *     that do not broadcast, an index out of range), when built
+   */
+  public static CubedArray takeAlongAxis(CubedArray x, NDArray indices, int axis) {
+    return wrap(dev.cubed.core.Take.takeAlongAxis(x.node(), indices, axis), x);
+  }
+
+  /**
    * {@code take(x, indices)} for a 1-D x (the standard allows omitting the axis then).
    *
    * @throws IllegalArgumentException if x is not 1-D, or as the axis form

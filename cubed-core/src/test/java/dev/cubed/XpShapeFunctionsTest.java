@@ -139,6 +139,32 @@ class XpShapeFunctionsTest extends ChunkedVsKernel {
   }
 
   @Test
+  void takeAlongAxisAgreesWithKernel() {
+    Random r = new Random(25);
+    for (int round = 0; round < 4; round++) {
+      for (DType t : DiffData.DTYPES) {
+        In x = input(r, t, shape(r, 1));
+        int nd = x.k().ndim();
+        int ax = r.nextInt(nd);
+        long n = x.k().shape(ax);
+        long[] is = x.k().shape().clone();
+        for (int d = 0; d < nd; d++) {
+          is[d] = d == ax ? r.nextInt(5) : r.nextInt(4) == 0 ? 1 : is[d] == 1 ? 1 + r.nextInt(3) : is[d];
+        }
+        NDArray idx = NDArray.zeros(DType.INT32, is);
+        for (int i = 0; i < idx.size(); i++) {
+          idx.setLong(i, n == 0 ? 0 : r.nextInt(12) == 0 ? n : r.nextInt((int) (2 * n)) - n);
+        }
+        String d = t + Arrays.toString(x.k().shape()) + " indices " + Arrays.toString(is)
+            + " axis " + ax + " round " + round;
+        check("take_along_axis " + d, () -> dev.cubed.nd.Indexing.takeAlongAxis(x.k(), idx, ax),
+            () -> Xp.takeAlongAxis(x.c(), idx, ax), false);
+      }
+    }
+    assertNoFailures();
+  }
+
+  @Test
   void takeOnAnInputLargerThanAllowedMemTimesWorkers() {
     Random r = new Random(23);
     NDArray a = EngineTestSupport.randomDoubles(5, 20_000);

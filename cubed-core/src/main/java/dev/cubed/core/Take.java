@@ -18,8 +18,8 @@ import java.util.List;
 import java.util.TreeSet;
 
 /**
- * {@code take} with the indices in memory: each output block is routed to the input blocks its
- * indices fall in, which it reads one at a time.
+ * {@code take} and {@code take_along_axis} with the indices in memory: for take each output block
+ * is routed to the input blocks its indices fall in, which it reads one at a time.
  */
 public final class Take {
   private Take() {}
@@ -131,6 +131,73 @@ public final class Take {
     }
     return new ArrayNode.Computed(new Blockwise("take", keys, bf, new int[] {1},
         new int[] {maxReads}, 2 * outBlock), List.of(x), grid, x.dtype(), null);
+  }
+
+  /**
+   * {@code take_along_axis(x, indices, axis)} with the indices in memory (x's number of dimensions;
+   * the other dimensions broadcast against x's). x is rechunked to one block along the axis (the
+   * memory check refuses when a whole axis of x's blocks does not fit a task); the output has
+   * that grid on the other axes (whole where x has size 1 and the indices do not) and one block of
+   * {@code indices.shape[axis]} along the axis; each task reads one block of x and cuts its part
+   * of the indices from the in-memory array.
+   *
+   * @throws IllegalArgumentException as the kernel: a dimension mismatch, non-integer indices,
+   *     shapes that do not broadcast or an index out of range (checked when built)
+   */
+  public static ArrayNode takeAlongAxis(ArrayNode x0, NDArray indices, int axis) {
+    String fn = "take_along_axis";
+    long[] xs = x0.shape();
+    int nd = xs.length;
+    if (indices.ndim() != nd) {
+      throw new IllegalArgumentException(fn + ": indices of shape "
+          + Shapes.format(indices.shape()) + " must have as many dimensions as x of shape "
+          + Shapes.format(xs) + " (" + nd + ")");
+    }
+    int ax = Shapes.normalizeAxis(fn, axis, nd);
+    long[] is = indices.shape();
+    long[] xs1 = xs.clone();
+    long[] is1 = is.clone();
+    xs1[ax] = 1;
+    is1[ax] = 1;
+    long[] out = Shapes.broadcast(fn, xs1, is1);
+    out[ax] = is[ax];
+    NDArray ib = indices.broadcastTo(out);
+    // the kernel's dtype and bounds checks, on one line of x along the axis
+    Indexing.takeAlongAxis(NDArray.zeros(x0.dtype(), new long[] {xs[ax]}),
+        ib.reshape(ib.size()), 0);
+    long[] want = new long[nd];
+    for (int d = 0; d < nd; d++) {
+      want[d] = d == ax ? -1 : x0.chunkGrid().maxChunks()[d];
+    }
+    ArrayNode x = Core.rechunk(x0, want);
+    long[][] sizes = new long[nd][];
+    for (int d = 0; d < nd; d++) {
+      if (d == ax) {
+        sizes[d] = out[d] == 0 ? new long[0] : new long[] {out[d]};
+      } else if (xs[d] == out[d]) {
+        sizes[d] = x.chunkGrid().sizes(d);
+      } else {
+        sizes[d] = out[d] == 0 ? new long[0] : new long[] {out[d]};
+      }
+    }
+    ChunkGrid grid = ChunkGrid.of(out, sizes);
+    KeyFunction keys = c -> {
+      long[] k = c.clone();
+      for (int d = 0; d < nd; d++) {
+        if (d == ax || xs[d] != out[d]) {
+          k[d] = 0;
+        }
+      }
+      return List.of(BlockKeys.one(k));
+    };
+    NDArray held = ib;
+    BlockFunction bf = (args, c) -> {
+      NDArray b = (NDArray) args.get(0);
+      NDArray part = held.getRegion(grid.blockOffset(c), grid.blockShape(c));
+      return Indexing.takeAlongAxis(b, part, ax);
+    };
+    return new ArrayNode.Computed(new Blockwise(fn, keys, bf, new int[] {1}, new int[] {1},
+        ib.size() * 8L), List.of(x), grid, x0.dtype(), null);
   }
 
   private static long[] offsets(long[] sizes) {
