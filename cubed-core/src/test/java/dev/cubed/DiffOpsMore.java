@@ -37,7 +37,7 @@ final class DiffOpsMore {
     String n = x.name();
     int nd = x.k().ndim();
     int ax = nd == 0 ? 0 : r.nextInt(nd);
-    switch (r.nextInt(14)) {
+    switch (r.nextInt(17)) {
       case 0: {
         String f = XpMoreFunctionsTest.BINARY[r.nextInt(XpMoreFunctionsTest.BINARY.length)];
         Object s = scalar(r);
@@ -123,6 +123,42 @@ final class DiffOpsMore {
             a -> lower ? Creation.tril(a[0], k) : Creation.triu(a[0], k),
             a -> lower ? Xp.tril(a[0], k) : Xp.triu(a[0], k), Kind.EXACT);
       }
+      case 14: {
+        if (nd == 0) {
+          return null;
+        }
+        long len = x.k().shape(ax);
+        NDArray idx = NDArray.zeros(DType.INT64, r.nextInt(7));
+        for (int i = 0; i < idx.size(); i++) {
+          idx.setLong(i, len == 0 ? 0 : r.nextInt((int) (2 * len)) - len);
+        }
+        return new Step("take(" + n + ", " + idx + ", " + ax + ")", List.of(x),
+            a -> dev.cubed.nd.Indexing.take(a[0], idx, ax), a -> Xp.take(a[0], idx, ax),
+            Kind.EXACT);
+      }
+      case 15: {
+        if (nd == 0) {
+          return null;
+        }
+        long len = x.k().shape(ax);
+        long[] is = x.k().shape().clone();
+        is[ax] = r.nextInt(4);
+        NDArray idx = NDArray.zeros(DType.INT64, is);
+        for (int i = 0; i < idx.size(); i++) {
+          idx.setLong(i, len == 0 ? 0 : r.nextInt((int) len));
+        }
+        return new Step("take_along_axis(" + n + ", " + idx + ", " + ax + ")", List.of(x),
+            a -> dev.cubed.nd.Indexing.takeAlongAxis(a[0], idx, ax),
+            a -> Xp.takeAlongAxis(a[0], idx, ax), Kind.EXACT);
+      }
+      case 16: {
+        V y = leaves.leaf(x.k().dtype(), new long[] {DiffData.dim(r)});
+        Searching.Side side = r.nextBoolean() ? Searching.Side.LEFT : Searching.Side.RIGHT;
+        return new Step("searchsorted(sort(" + y.name() + "), " + n + ", " + side + ")",
+            List.of(y, x), a -> Searching.searchsorted(dev.cubed.nd.Sorting.sort(a[0], 0,
+                dev.cubed.nd.Sorting.Order.ASCENDING), a[1], side, null),
+            a -> Xp.searchsorted(sortedLeaf(a[0]), a[1], side), Kind.EXACT);
+      }
       default: {
         if (r.nextBoolean()) {
           int order = r.nextInt(3);
@@ -135,6 +171,16 @@ final class DiffOpsMore {
             a -> Sets.isin(a[0], a[1]), a -> Xp.isin(a[0], a[1]), Kind.EXACT);
       }
     }
+  }
+
+  /** The leaf sorted in memory (leaves are small), as a one-chunk array on the same spec. */
+  private static CubedArray sortedLeaf(CubedArray leaf) {
+    NDArray k = leaf.compute();
+    if (k.ndim() != 1 || k.dtype().isComplex()) {
+      return leaf; // let searchsorted refuse as the kernel does
+    }
+    return Cubed.asarray(dev.cubed.nd.Sorting.sort(k, 0, dev.cubed.nd.Sorting.Order.ASCENDING),
+        leaf.spec());
   }
 
   static Object scalar(Random r) {
