@@ -198,4 +198,23 @@ class XpShape extends XpManip {
     }
     return out;
   }
+
+  /**
+   * {@code broadcast_arrays(*arrays)}: each array broadcast to the common shape (lazy views; one
+   * input block per task when computed).
+   *
+   * @throws IllegalArgumentException if the shapes do not broadcast
+   */
+  public static List<CubedArray> broadcastArrays(CubedArray... arrays) {
+    long[][] shapes = new long[arrays.length][];
+    for (int i = 0; i < arrays.length; i++) {
+      shapes[i] = arrays[i].shape();
+    }
+    long[] shape = Shapes.broadcast("broadcast_arrays", shapes);
+    List<CubedArray> out = new ArrayList<>();
+    for (CubedArray a : arrays) {
+      out.add(java.util.Arrays.equals(a.shape(), shape) ? a : Xp.broadcastTo(a, shape));
+    }
+    return out;
+  }
 }

@@ -69,6 +69,14 @@ class XpShapeFunctionsTest extends ChunkedVsKernel {
             () -> Xp.isin(x.c(), x.c(), true), false);
       }
     }
+    In b1 = input(r, DType.INT16, new long[] {3, 1});
+    In b2 = input(r, DType.FLOAT32, new long[] {4});
+    List<CubedArray> bc = Xp.broadcastArrays(b1.c(), b2.c());
+    NDArray[] bk = Manipulation.broadcastArrays(b1.k(), b2.k());
+    for (int i = 0; i < 2; i++) {
+      int ii = i;
+      check("broadcast_arrays " + i, () -> bk[ii], () -> bc.get(ii), false);
+    }
     for (Creation.MeshIndexing ix : Creation.MeshIndexing.values()) {
       for (int n = 1; n <= 3; n++) {
         In[] ins = new In[n];
