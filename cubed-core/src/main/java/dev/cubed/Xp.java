@@ -18,6 +18,14 @@ import dev.cubed.plan.ChunkGrid;
  * The Array API facade over lazy {@link CubedArray}s (names in lowerCamelCase). Elementwise
  * functions broadcast; reductions are trees with {@code splitEvery} (default 4) blocks merged per
  * reduced axis per round.
+ *
+ * <p>{@code Xp} is the one public entry point; its families are declared in package-private
+ * classes it extends (static methods reached as {@code Xp.name}): {@code XpUnary} (unary
+ * elementwise), {@code XpLogic} (comparison, logical, bitwise), {@code XpArith} (arithmetic; both
+ * with scalar operands), {@code XpSearch} (searching, selection, take, data types, {@link #info()}),
+ * {@code XpManip} (flip, roll, moveaxis, vecdot, {@code *_like}) and {@code XpShape} (tile, repeat,
+ * meshgrid, tril/triu, diff, unstack). Reductions, basic manipulation, indexing, contractions and
+ * creation stay here.
  */
 public final class Xp extends XpShape {
   /** Default number of blocks merged per reduced axis in each reduction round. */
