@@ -136,6 +136,81 @@ public final class CubedArray {
     return Xp.divide(this, other);
   }
 
+  /**
+   * {@code this + other}, other a Java scalar ({@link Boolean}, an integer type, {@link Float},
+   * {@link Double}, {@link dev.cubed.nd.Complex}) with the scalar promotion rules of {@link Xp}, or a
+   * CubedArray.
+   */
+  public CubedArray add(Object other) {
+    return other instanceof CubedArray o ? Xp.add(this, o) : Xp.add(this, other);
+  }
+
+  /** {@code this - other} (other a scalar or a CubedArray; see {@link #add(Object)}). */
+  public CubedArray subtract(Object other) {
+    return other instanceof CubedArray o ? Xp.subtract(this, o) : Xp.subtract(this, other);
+  }
+
+  /** {@code this * other} (other a scalar or a CubedArray; see {@link #add(Object)}). */
+  public CubedArray multiply(Object other) {
+    return other instanceof CubedArray o ? Xp.multiply(this, o) : Xp.multiply(this, other);
+  }
+
+  /** {@code this / other} (other a scalar or a CubedArray; see {@link #add(Object)}). */
+  public CubedArray divide(Object other) {
+    return other instanceof CubedArray o ? Xp.divide(this, o) : Xp.divide(this, other);
+  }
+
+  /** {@code this // other} (other a scalar or a CubedArray; see {@link #add(Object)}). */
+  public CubedArray floorDivide(Object other) {
+    return other instanceof CubedArray o ? Xp.floorDivide(this, o) : Xp.floorDivide(this, other);
+  }
+
+  /** {@code this % other} (other a scalar or a CubedArray; see {@link #add(Object)}). */
+  public CubedArray remainder(Object other) {
+    return other instanceof CubedArray o ? Xp.remainder(this, o) : Xp.remainder(this, other);
+  }
+
+  /** {@code this ** other} (other a scalar or a CubedArray; see {@link #add(Object)}). */
+  public CubedArray pow(Object other) {
+    return other instanceof CubedArray o ? Xp.pow(this, o) : Xp.pow(this, other);
+  }
+
+  /** {@code this == other}, bool (other a scalar or a CubedArray; see {@link #add(Object)}). */
+  public CubedArray equal(Object other) {
+    return other instanceof CubedArray o ? Xp.equal(this, o) : Xp.equal(this, other);
+  }
+
+  /** {@code this != other}, bool (other a scalar or a CubedArray). */
+  public CubedArray notEqual(Object other) {
+    return other instanceof CubedArray o ? Xp.notEqual(this, o) : Xp.notEqual(this, other);
+  }
+
+  /** {@code this < other}, bool (other a scalar or a CubedArray). */
+  public CubedArray less(Object other) {
+    return other instanceof CubedArray o ? Xp.less(this, o) : Xp.less(this, other);
+  }
+
+  /** {@code this <= other}, bool (other a scalar or a CubedArray). */
+  public CubedArray lessEqual(Object other) {
+    return other instanceof CubedArray o ? Xp.lessEqual(this, o) : Xp.lessEqual(this, other);
+  }
+
+  /** {@code this > other}, bool (other a scalar or a CubedArray). */
+  public CubedArray greater(Object other) {
+    return other instanceof CubedArray o ? Xp.greater(this, o) : Xp.greater(this, other);
+  }
+
+  /** {@code this >= other}, bool (other a scalar or a CubedArray). */
+  public CubedArray greaterEqual(Object other) {
+    return other instanceof CubedArray o ? Xp.greaterEqual(this, o)
+        : Xp.greaterEqual(this, other);
+  }
+
+  /** {@code this.T} for 2-D and {@code this.mT} in general: the last two axes swapped. */
+  public CubedArray mT() {
+    return Xp.matrixTranspose(this);
+  }
+
   /** Sum over the given axes (all if none). */
   public CubedArray sum(int... axes) {
     return Xp.sum(this, axes);

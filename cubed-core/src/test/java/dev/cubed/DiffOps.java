@@ -145,8 +145,10 @@ final class DiffOps {
       return getItem(r, any(r, vals));
     } else if (w < 88) {
       return contraction(r, exact(r, vals), leaves);
-    } else {
+    } else if (w < 94) {
       return rechunk(r, any(r, vals));
+    } else {
+      return DiffOpsMore.draw(r, vals, leaves);
     }
   }
 

@@ -232,6 +232,12 @@ public final class Core {
         (coords, bs) -> NDArray.full(dtype, value, bs));
   }
 
+  /** A virtual array filled with one value on any chunk grid (e.g. another array's, for *_like). */
+  public static ArrayNode full(ChunkGrid grid, Object value, DType dtype) {
+    return new ArrayNode.Virtual("full", grid, dtype, (coords, bs) -> NDArray.full(dtype, value,
+        bs));
+  }
+
   /** A virtual array whose element at flat index i is {@code f(i)}. */
   public static ArrayNode fromIndex(String kind, long[] shape, long[] chunks, DType dtype,
       IndexFunction f) {
