@@ -4,7 +4,6 @@ import dev.cubed.Spec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Locale;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 
@@ -102,19 +101,9 @@ final class Cli {
     return b.toString();
   }
 
-  /** "2.0 GB" style, for messages. */
+  /** "2.0 GB" style, for messages (the plan summary's units). */
   static String bytes(long b) {
-    if (b < 1000) {
-      return b + " B";
-    }
-    String[] u = {"kB", "MB", "GB", "TB", "PB", "EB"};
-    double v = b;
-    int i = -1;
-    while (v >= 1000 && i < u.length - 1) {
-      v /= 1000;
-      i++;
-    }
-    return String.format(Locale.ROOT, "%.1f %s", v, u[i]);
+    return dev.cubed.plan.PlanSummary.bytes(b);
   }
 
   /** Heap in use after a GC (the worker's baseline), at least 20 MB. */

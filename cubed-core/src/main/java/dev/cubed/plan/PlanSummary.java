@@ -83,7 +83,8 @@ public record PlanSummary(List<OpInfo> ops, long allowedMem, long reservedMem) {
     return s;
   }
 
-  static String bytes(long b) {
+  /** A byte count in decimal units for messages and summaries, e.g. {@code "2.0 GB"}. */
+  public static String bytes(long b) {
     if (b < 1000) {
       return b + " B";
     }
