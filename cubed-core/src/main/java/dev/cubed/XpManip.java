@@ -110,31 +110,8 @@ class XpManip extends XpSearch {
    * @throws IllegalArgumentException for lists of different lengths, axes out of range or repeated
    */
   public static CubedArray moveaxis(CubedArray x, int[] source, int[] destination) {
-    int nd = x.ndim();
-    if (source.length != destination.length) {
-      throw new IllegalArgumentException("moveaxis: source " + java.util.Arrays.toString(source)
-          + " and destination " + java.util.Arrays.toString(destination)
-          + " must have the same number of elements");
-    }
-    int[] src = Shapes.normalizeAxes("moveaxis", source, nd);
-    int[] dst = Shapes.normalizeAxes("moveaxis", destination, nd);
-    int[] perm = new int[nd];
-    java.util.Arrays.fill(perm, -1);
-    boolean[] used = new boolean[nd];
-    for (int i = 0; i < src.length; i++) {
-      perm[dst[i]] = src[i];
-      used[src[i]] = true;
-    }
-    int next = 0;
-    for (int k = 0; k < nd; k++) {
-      if (perm[k] < 0) {
-        while (used[next]) {
-          next++;
-        }
-        perm[k] = next++;
-      }
-    }
-    return Xp.permuteDims(x, perm);
+    return Xp.permuteDims(x, dev.cubed.nd.Manipulation.moveaxisPermutation(source, destination,
+        x.ndim()));
   }
 
   /**

@@ -212,4 +212,20 @@ class WrongAnswersRegressionTest {
       NDAssert.assertExact(LinearAlgebra.matmul(a, b), g.get("matmul" + i + "_out"), "kernel");
     }
   }
+
+  /**
+   * moveaxis with source axes not in increasing order: the chunked layer once sorted them
+   * (Shapes.normalizeAxes sorts) and moved the wrong axes; it now shares the kernel's permutation.
+   */
+  @Test
+  void moveaxisWithUnsortedSourceAxesMatchesTheKernel() {
+    NDArray a = arange(DType.FLOAT64, 2, 3, 4);
+    int[][][] cases = {{{2, 0}, {0, 1}}, {{0, 2}, {1, 0}}, {{-1, 1}, {0, 2}}, {{1, 2, 0}, {0, 1, 2}}};
+    for (int[][] c : cases) {
+      NDArray want = Manipulation.moveaxis(a, c[0], c[1]);
+      NDArray got = Xp.moveaxis(Cubed.fromArray(a, new long[] {1, 2, 3}, spec()), c[0], c[1])
+          .compute();
+      NDAssert.assertExact(want, got, "moveaxis " + java.util.Arrays.deepToString(c));
+    }
+  }
 }

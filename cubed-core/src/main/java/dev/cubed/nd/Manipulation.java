@@ -142,7 +142,17 @@ public final class Manipulation {
    * @throws IllegalArgumentException for tuples of different lengths, repeated or out-of-range axes
    */
   public static NDArray moveaxis(NDArray x, int[] source, int[] destination) {
-    int nd = x.ndim();
+    return x.permuteDims(moveaxisPermutation(source, destination, x.ndim()));
+  }
+
+  /**
+   * The {@code permute_dims} order that {@code moveaxis(source, destination)} amounts to for an
+   * array of {@code nd} dimensions: the source axes (in the given order) go to the destination
+   * positions, the other axes keep their order. Shared by the kernel and the chunked layer.
+   *
+   * @throws IllegalArgumentException for lists of different lengths, repeated or out-of-range axes
+   */
+  public static int[] moveaxisPermutation(int[] source, int[] destination, int nd) {
     if (source.length != destination.length) {
       throw new IllegalArgumentException(
           "moveaxis: source " + Arrays.toString(source) + " and destination "
@@ -172,7 +182,7 @@ public final class Manipulation {
         perm[k] = next++;
       }
     }
-    return x.permuteDims(perm);
+    return perm;
   }
 
   /** {@code moveaxis(x, source, destination)} for one axis. */
