@@ -129,10 +129,7 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
      * @throws IllegalArgumentException if below 1
      */
     public Builder workers(int n) {
-      if (n < 1) {
-        throw new IllegalArgumentException("ProcessesExecutor: workers must be >= 1, got " + n);
-      }
-      this.workers = n;
+      this.workers = TaskRuns.atLeastOne("ProcessesExecutor", "workers", n);
       return this;
     }
 
@@ -142,10 +139,7 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
      * @throws IllegalArgumentException if below 1
      */
     public Builder attempts(int n) {
-      if (n < 1) {
-        throw new IllegalArgumentException("ProcessesExecutor: attempts must be >= 1, got " + n);
-      }
-      this.attempts = n;
+      this.attempts = TaskRuns.atLeastOne("ProcessesExecutor", "attempts", n);
       return this;
     }
 
@@ -181,11 +175,7 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
 
     /** An attempt running longer than this kills its worker and is retried; null = none. */
     public Builder taskTimeout(Duration timeout) {
-      if (timeout != null && (timeout.isZero() || timeout.isNegative())) {
-        throw new IllegalArgumentException("ProcessesExecutor: taskTimeout must be positive, got "
-            + timeout);
-      }
-      this.taskTimeout = timeout;
+      this.taskTimeout = TaskRuns.positiveOrNull("ProcessesExecutor", "taskTimeout", timeout);
       return this;
     }
 
@@ -197,21 +187,13 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
 
     /** The floor of the backup rule (default 1 s). */
     public Builder backupMinDuration(Duration min) {
-      if (min.isNegative()) {
-        throw new IllegalArgumentException("ProcessesExecutor: backupMinDuration must be >= 0,"
-            + " got " + min);
-      }
-      this.backupMinDuration = min;
+      this.backupMinDuration = TaskRuns.notNegative("ProcessesExecutor", "backupMinDuration", min);
       return this;
     }
 
     /** Sleep before the 2nd attempt, doubling, at most 1 s (default 10 ms). */
     public Builder retryBackoff(Duration backoff) {
-      if (backoff.isNegative()) {
-        throw new IllegalArgumentException("ProcessesExecutor: retryBackoff must be >= 0, got "
-            + backoff);
-      }
-      this.retryBackoff = backoff;
+      this.retryBackoff = TaskRuns.notNegative("ProcessesExecutor", "retryBackoff", backoff);
       return this;
     }
 

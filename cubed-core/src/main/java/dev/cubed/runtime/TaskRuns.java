@@ -57,6 +57,33 @@ final class TaskRuns implements DagRun.TaskRunner, AutoCloseable {
     }
   }
 
+  /**
+   * Checks of the options both executors' builders share; {@code who} names the executor in the
+   * message (e.g. "ThreadsExecutor").
+   */
+  static int atLeastOne(String who, String option, int n) {
+    if (n < 1) {
+      throw new IllegalArgumentException(who + ": " + option + " must be >= 1, got " + n);
+    }
+    return n;
+  }
+
+  /** A timeout: positive, or null for none. */
+  static Duration positiveOrNull(String who, String option, Duration d) {
+    if (d != null && (d.isZero() || d.isNegative())) {
+      throw new IllegalArgumentException(who + ": " + option + " must be positive, got " + d);
+    }
+    return d;
+  }
+
+  /** A duration that may be zero. */
+  static Duration notNegative(String who, String option, Duration d) {
+    if (d.isNegative()) {
+      throw new IllegalArgumentException(who + ": " + option + " must be >= 0, got " + d);
+    }
+    return d;
+  }
+
   /** What the runs of a compute did, for tests and logs. */
   record Stats(long backupsLaunched, long backupsWon, long timeouts, long retries) {}
 

@@ -94,11 +94,7 @@ public final class ThreadsExecutor implements Executor {
      * @throws IllegalArgumentException if below 1
      */
     public Builder workers(int workers) {
-      if (workers < 1) {
-        throw new IllegalArgumentException("ThreadsExecutor: workers must be >= 1, got "
-            + workers);
-      }
-      this.workers = workers;
+      this.workers = TaskRuns.atLeastOne("ThreadsExecutor", "workers", workers);
       return this;
     }
 
@@ -108,11 +104,7 @@ public final class ThreadsExecutor implements Executor {
      * @throws IllegalArgumentException if below 1
      */
     public Builder attempts(int attempts) {
-      if (attempts < 1) {
-        throw new IllegalArgumentException("ThreadsExecutor: attempts must be >= 1, got "
-            + attempts);
-      }
-      this.attempts = attempts;
+      this.attempts = TaskRuns.atLeastOne("ThreadsExecutor", "attempts", attempts);
       return this;
     }
 
@@ -124,11 +116,7 @@ public final class ThreadsExecutor implements Executor {
      * @throws IllegalArgumentException if not positive
      */
     public Builder taskTimeout(Duration timeout) {
-      if (timeout != null && (timeout.isZero() || timeout.isNegative())) {
-        throw new IllegalArgumentException("ThreadsExecutor: taskTimeout must be positive, got "
-            + timeout);
-      }
-      this.taskTimeout = timeout;
+      this.taskTimeout = TaskRuns.positiveOrNull("ThreadsExecutor", "taskTimeout", timeout);
       return this;
     }
 
@@ -150,11 +138,7 @@ public final class ThreadsExecutor implements Executor {
      * @throws IllegalArgumentException if negative
      */
     public Builder backupMinDuration(Duration min) {
-      if (min.isNegative()) {
-        throw new IllegalArgumentException("ThreadsExecutor: backupMinDuration must be >= 0, got "
-            + min);
-      }
-      this.backupMinDuration = min;
+      this.backupMinDuration = TaskRuns.notNegative("ThreadsExecutor", "backupMinDuration", min);
       return this;
     }
 
@@ -171,11 +155,7 @@ public final class ThreadsExecutor implements Executor {
      * @throws IllegalArgumentException if negative
      */
     public Builder retryBackoff(Duration backoff) {
-      if (backoff.isNegative()) {
-        throw new IllegalArgumentException("ThreadsExecutor: retryBackoff must be >= 0, got "
-            + backoff);
-      }
-      this.retryBackoff = backoff;
+      this.retryBackoff = TaskRuns.notNegative("ThreadsExecutor", "retryBackoff", backoff);
       return this;
     }
 
