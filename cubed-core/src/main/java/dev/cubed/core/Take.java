@@ -155,12 +155,7 @@ public final class Take {
     }
     int ax = Shapes.normalizeAxis(fn, axis, nd);
     long[] is = indices.shape();
-    long[] xs1 = xs.clone();
-    long[] is1 = is.clone();
-    xs1[ax] = 1;
-    is1[ax] = 1;
-    long[] out = Shapes.broadcast(fn, xs1, is1);
-    out[ax] = is[ax];
+    long[] out = Indexing.takeAlongAxisShape(fn, xs, is, ax);
     NDArray ib = indices.broadcastTo(out);
     // the kernel's dtype and bounds checks, on one line of x along the axis
     Indexing.takeAlongAxis(NDArray.zeros(x0.dtype(), new long[] {xs[ax]}),

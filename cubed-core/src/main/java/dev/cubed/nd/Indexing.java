@@ -69,6 +69,22 @@ public final class Indexing {
   }
 
   /**
+   * The result shape of {@code take_along_axis}: x's and the indices' shapes broadcast on every
+   * axis but {@code ax}, which takes the indices' length. Shared with the chunked layer.
+   *
+   * @throws IllegalArgumentException if the other axes do not broadcast
+   */
+  public static long[] takeAlongAxisShape(String fn, long[] xs, long[] is, int ax) {
+    long[] xs1 = xs.clone();
+    long[] is1 = is.clone();
+    xs1[ax] = 1;
+    is1[ax] = 1;
+    long[] out = Shapes.broadcast(fn, xs1, is1);
+    out[ax] = is[ax];
+    return out;
+  }
+
+  /**
    * The standard's {@code take_along_axis}: {@code out[..., j, ...] = x[..., indices[..., j, ...],
    * ...]} along {@code axis}. {@code indices} has x's number of dimensions; the other dimensions
    * broadcast against x's.
@@ -86,12 +102,7 @@ public final class Indexing {
     int ax = Shapes.normalizeAxis(fn, axis, x.ndim());
     long[] xs = x.shape();
     long[] is = indices.shape();
-    long[] xs1 = xs.clone();
-    long[] is1 = is.clone();
-    xs1[ax] = 1;
-    is1[ax] = 1;
-    long[] out = Shapes.broadcast(fn, xs1, is1);
-    out[ax] = is[ax];
+    long[] out = takeAlongAxisShape(fn, xs, is, ax);
     NDArray ib = indices.broadcastTo(out);
     int[] flatIdx = resolveIndices(fn, ib, xs[ax], ax);
     long[] xStr = Shapes.strides(xs);
