@@ -96,6 +96,54 @@ final class NodeDigest {
   /** Distinguishes per-instance store ids of this JVM from those of another run. */
   private static final String JVM_TOKEN = Long.toHexString(RANDOM.nextLong());
 
+  /** Elements hashed per slice: the data is fed in pieces, never copied whole. */
+  private static final int HASH_SLICE = 1 << 16;
+
+  /**
+   * Feeds an array's elements to the digest as the bytes {@code toBytes(LITTLE_ENDIAN)} gives,
+   * slice by slice through one small buffer, so hashing a large in-memory input (fromArray) needs
+   * no second copy of it.
+   */
+  static void hashData(MessageDigest md, NDArray a) {
+    Object d = a.data();
+    if (d instanceof byte[] b) {
+      md.update(b, 0, Math.toIntExact(a.size()));
+      return;
+    }
+    java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate(HASH_SLICE * 8)
+        .order(ByteOrder.LITTLE_ENDIAN);
+    int n = d instanceof boolean[] ? Math.toIntExact(a.size())
+        : java.lang.reflect.Array.getLength(d);
+    for (int from = 0; from < n; from += HASH_SLICE) {
+      int to = Math.min(n, from + HASH_SLICE);
+      buf.clear();
+      if (d instanceof boolean[] z) {
+        for (int i = from; i < to; i++) {
+          buf.put((byte) (z[i] ? 1 : 0));
+        }
+      } else if (d instanceof short[] v) {
+        buf.asShortBuffer().put(v, from, to - from);
+        buf.position(2 * (to - from));
+      } else if (d instanceof int[] v) {
+        buf.asIntBuffer().put(v, from, to - from);
+        buf.position(4 * (to - from));
+      } else if (d instanceof long[] v) {
+        buf.asLongBuffer().put(v, from, to - from);
+        buf.position(8 * (to - from));
+      } else if (d instanceof float[] v) {
+        buf.asFloatBuffer().put(v, from, to - from);
+        buf.position(4 * (to - from));
+      } else if (d instanceof double[] v) {
+        buf.asDoubleBuffer().put(v, from, to - from);
+        buf.position(8 * (to - from));
+      } else {
+        throw new IllegalStateException("NodeDigest: unknown array data " + d.getClass());
+      }
+      buf.flip();
+      md.update(buf);
+    }
+  }
+
   private static final class HashingStream extends ObjectOutputStream {
     HashingStream(OutputStream out) throws IOException {
       super(out);
@@ -109,7 +157,7 @@ final class NodeDigest {
       }
       if (o instanceof NDArray a) {
         MessageDigest md = sha256();
-        md.update(a.toBytes(ByteOrder.LITTLE_ENDIAN));
+        hashData(md, a);
         return new Token("ndarray", a.dtype() + java.util.Arrays.toString(a.shape()) + ":"
             + HexFormat.of().formatHex(md.digest()));
       }
