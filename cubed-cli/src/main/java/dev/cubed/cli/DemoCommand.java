@@ -55,15 +55,15 @@ final class DemoCommand implements Callable<Integer> {
       throw Cli.usage(cmd, "--size: '" + size + "' is not small or medium");
     }
     exec.validate(cmd);
+    if (resume && workDir == null) {
+      throw Cli.usage(cmd, "--resume needs --work-dir, the directory of the run to finish"
+          + " (without it each run uses a new temporary directory)");
+    }
     long allowed = Cli.memOption(cmd, "--allowed-mem", allowedMem);
     long reserved = reservedMem != null ? Cli.memOption(cmd, "--reserved-mem", reservedMem)
         : Cli.measuredReserved();
     Cli.checkMem(cmd, allowed, reserved, reservedMem != null);
     QuadraticMeans.Params p = QuadraticMeans.params(size);
-    if (resume && workDir == null) {
-      throw new IllegalArgumentException("demo: --resume needs --work-dir, the directory of the"
-          + " run to finish (without it each run uses a new temporary directory)");
-    }
     Path dir = workDir != null ? workDir : Files.createTempDirectory("cubed-demo");
     Files.createDirectories(dir);
     Spec spec = exec.apply(Spec.builder().workDir(dir.resolve("work")).allowedMem(allowed)

@@ -157,9 +157,8 @@ public final class Take {
     long[] is = indices.shape();
     long[] out = Indexing.takeAlongAxisShape(fn, xs, is, ax);
     NDArray ib = indices.broadcastTo(out);
-    // the kernel's dtype and bounds checks, on one line of x along the axis
-    Indexing.takeAlongAxis(NDArray.zeros(x0.dtype(), new long[] {xs[ax]}),
-        ib.reshape(ib.size()), 0);
+    // the kernel's dtype and bounds checks of the indices (nothing of x's size is allocated)
+    Indexing.resolveIndices(fn, ib, xs[ax], ax);
     long[] want = new long[nd];
     for (int d = 0; d < nd; d++) {
       want[d] = d == ax ? -1 : x0.chunkGrid().maxChunks()[d];

@@ -215,8 +215,13 @@ public final class Indexing {
     return sel;
   }
 
-  /** Integer index values resolved against an axis of size n (negatives from the end), flat. */
-  static int[] resolveIndices(String fn, NDArray indices, long n, int axis) {
+  /**
+   * Integer index values resolved against an axis of size n (negatives from the end), flat.
+   *
+   * @throws IllegalArgumentException for a non-integer dtype or an index out of range (naming
+   *     {@code fn}, the index, the axis and the valid range)
+   */
+  public static int[] resolveIndices(String fn, NDArray indices, long n, int axis) {
     if (!indices.dtype().isInteger()) {
       throw new IllegalArgumentException(
           fn + ": indices must have an integer dtype, got " + indices.dtype());

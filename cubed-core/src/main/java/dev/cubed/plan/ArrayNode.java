@@ -51,7 +51,7 @@ public abstract sealed class ArrayNode implements Serializable {
     this.chunks = grid.maxChunks();
     Shapes.byteSize(prefix, shape, dtype);
     if (this instanceof Computed || this instanceof Rechunked) {
-      checkTaskCount(name, shape, grid);
+      checkTaskCount(prefix, shape, grid);
     }
   }
 

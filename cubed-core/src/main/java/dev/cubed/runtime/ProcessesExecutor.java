@@ -10,7 +10,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.logging.Logger;
@@ -433,14 +432,9 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
     } finally {
       runs.stop();
       pool.shutdownNow();
-      try {
-        while (!pool.awaitTermination(60, TimeUnit.SECONDS)) {
-          LOG.warning("processes executor: compute " + computeId + " is waiting for its"
-              + " dispatcher threads to stop");
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
+      // no dispatcher may still be talking to a worker when the slots close (an interrupt of this
+      // thread does not cut the wait short)
+      ThreadsExecutor.awaitTasks(pool, "processes executor", computeId);
       runs.close();
       for (Slot s : slots) {
         s.close();

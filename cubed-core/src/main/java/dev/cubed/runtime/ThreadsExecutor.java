@@ -253,7 +253,7 @@ public final class ThreadsExecutor implements Executor {
     } finally {
       runs.stop();
       pool.shutdownNow(); // interrupts the losing runs of backed-up tasks
-      awaitTasks(pool, computeId);
+      awaitTasks(pool, "threads executor", computeId);
       runs.close();
       lastStats = runs.stats();
       long end = System.currentTimeMillis();
@@ -268,14 +268,14 @@ public final class ThreadsExecutor implements Executor {
    * (a failed compute interrupts its tasks; one that ignores interrupts is waited for, and a
    * warning is logged each {@link #STOP_WAIT_SECONDS} seconds until it stops).
    */
-  private static void awaitTasks(ExecutorService pool, String computeId) {
+  static void awaitTasks(ExecutorService pool, String who, String computeId) {
     boolean interrupted = false;
     while (true) {
       try {
         if (pool.awaitTermination(STOP_WAIT_SECONDS, TimeUnit.SECONDS)) {
           break;
         }
-        LOG.warning("threads executor: compute " + computeId + " has ended but some of its tasks"
+        LOG.warning(who + ": compute " + computeId + " has ended but some of its tasks"
             + " ignore interruption and are still running; waiting for them");
       } catch (InterruptedException e) {
         interrupted = true;

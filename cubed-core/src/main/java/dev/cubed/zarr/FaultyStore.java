@@ -148,7 +148,7 @@ public final class FaultyStore implements Store {
     if (!(delegate instanceof FileSystemStore fs)) {
       return;
     }
-    Path p = fs.root().resolve(Keys.check(key)).normalize();
+    Path p = fs.resolve(key); // the store's own checks: inside the root, no link out
     try {
       Files.createDirectories(p.getParent());
       Path tmp = Files.createTempFile(p.getParent(),

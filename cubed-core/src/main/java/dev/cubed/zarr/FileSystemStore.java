@@ -78,7 +78,8 @@ public final class FileSystemStore implements Store {
     goodDirs = ConcurrentHashMap.newKeySet();
   }
 
-  private Path resolve(String key) {
+  /** The file of a key, checked to be inside the root with no link leading out of it. */
+  Path resolve(String key) {
     Path p = root.resolve(Keys.check(key)).normalize();
     if (!p.startsWith(root)) {
       throw new IllegalArgumentException("store key '" + key + "' escapes the store root " + root);
