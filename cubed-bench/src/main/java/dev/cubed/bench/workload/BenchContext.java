@@ -13,9 +13,10 @@ import java.util.Objects;
  * @param allowedMem memory a task may use, bytes
  * @param workDir the work directory
  * @param fusion whether the plan fuses ops ({@link Fusion#OFF} writes every intermediate array)
+ * @param attempts attempts per task (1 = no retry), >= 1
  */
 public record BenchContext(String executor, int workers, long allowedMem, Path workDir,
-    Fusion fusion) {
+    Fusion fusion, int attempts) {
   /** Whether the engine fuses ops. */
   public enum Fusion {
     /** The engine's default fusion. */
@@ -46,6 +47,15 @@ public record BenchContext(String executor, int workers, long allowedMem, Path w
       throw new IllegalArgumentException("bench: --allowed-mem must be positive, got "
           + allowedMem);
     }
+    if (attempts < 1) {
+      throw new IllegalArgumentException("bench: --attempts must be >= 1, got " + attempts);
+    }
+  }
+
+  /** A context with the default 3 attempts per task. */
+  public BenchContext(String executor, int workers, long allowedMem, Path workDir,
+      Fusion fusion) {
+    this(executor, workers, allowedMem, workDir, fusion, 3);
   }
 
   /** A context with fusion on. */

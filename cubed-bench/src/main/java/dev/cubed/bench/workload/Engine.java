@@ -49,7 +49,8 @@ final class Engine {
         spec.maxSourceArrays(), 1, 1);
     Executor override = EXECUTOR_OVERRIDE.get();
     this.executor = override != null ? override : dev.cubed.Cubed.executor(spec.toBuilder()
-        .executor(ctx.executor()).workers(ctx.workers()).build());
+        .executor(ctx.executor()).workers(ctx.workers()).attempts(ctx.attempts())
+        .build());
   }
 
   /**
