@@ -206,8 +206,9 @@ public final class Cubed {
    * The executor a spec names, configured from it: the threads executor with
    * {@code spec.workers()} threads (0 = one per processor) and {@code spec.attempts()} attempts;
    * the processes executor with {@code spec.workers()} worker processes, those attempts and a
-   * worker heap bound of {@code spec.allowedMem()}; any other name through
-   * {@link Executor#byName}.
+   * worker heap bound of {@code spec.allowedMem()}; any other name through the
+   * {@link dev.cubed.runtime.ExecutorFactory} registered under it (given the spec's workers,
+   * attempts, memory and {@link Spec#executorOptions()}), else {@link Executor#byName}.
    *
    * @throws IllegalArgumentException if no executor has that name
    */
@@ -221,6 +222,12 @@ public final class Cubed {
       return dev.cubed.runtime.ProcessesExecutor.builder().workers(workers)
           .attempts(spec.attempts()).allowedMem(spec.allowedMem())
           .reservedMem(spec.reservedMem()).build();
+    }
+    java.util.Optional<dev.cubed.runtime.ExecutorFactory> f =
+        dev.cubed.runtime.ExecutorFactory.find(spec.executor());
+    if (f.isPresent()) {
+      return f.get().create(new dev.cubed.runtime.ExecutorSettings(workers, spec.attempts(),
+          spec.allowedMem(), spec.reservedMem(), spec.executorOptions()));
     }
     return Executor.byName(spec.executor());
   }

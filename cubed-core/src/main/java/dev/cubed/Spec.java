@@ -33,6 +33,7 @@ public final class Spec implements Serializable {
   private final int maxSourceArrays;
   private final int workers;
   private final int attempts;
+  private final java.util.TreeMap<String, String> executorOptions;
 
   private Spec(Builder b) {
     this.workDir = b.workDir;
@@ -43,6 +44,7 @@ public final class Spec implements Serializable {
     this.maxSourceArrays = b.maxSourceArrays;
     this.workers = b.workers;
     this.attempts = b.attempts;
+    this.executorOptions = new java.util.TreeMap<>(b.executorOptions);
     if (attempts < 1) {
       throw new IllegalArgumentException("Spec: attempts must be >= 1 (1 = no retry), got "
           + attempts);
@@ -78,6 +80,7 @@ public final class Spec implements Serializable {
     b.maxSourceArrays = maxSourceArrays;
     b.workers = workers;
     b.attempts = attempts;
+    b.executorOptions.putAll(executorOptions);
     return b;
   }
 
@@ -116,6 +119,15 @@ public final class Spec implements Serializable {
   /** The executor's name (see {@link dev.cubed.runtime.Executor#byName}). */
   public String executor() {
     return executor;
+  }
+
+  /**
+   * Options for the executor chosen by name, by key (for example {@code spark.master}); they are
+   * handed to its {@link dev.cubed.runtime.ExecutorFactory}. Unmodifiable, sorted by key; empty by
+   * default.
+   */
+  public Map<String, String> executorOptions() {
+    return java.util.Collections.unmodifiableMap(executorOptions);
   }
 
   /**
@@ -178,7 +190,9 @@ public final class Spec implements Serializable {
   /**
    * Reads a spec from a file: a Java properties file, or a flat YAML file of {@code key: value}
    * lines (optionally under a top-level {@code spec:} key). Keys: work_dir (or workDir),
-   * allowed_mem, reserved_mem, executor, workers, attempts; then {@code CUBED_SPEC_*} environment variables override.
+   * allowed_mem, reserved_mem, executor, workers, attempts, and {@code executor_option.KEY} for
+   * each executor option KEY (e.g. {@code executor_option.spark.master: local[2]}); then
+   * {@code CUBED_SPEC_*} environment variables override.
    *
    * @throws IllegalArgumentException if the file cannot be read or holds a bad value
    */
@@ -221,7 +235,8 @@ public final class Spec implements Serializable {
   @Override
   public String toString() {
     return "Spec[workDir=" + workDir + ", allowedMem=" + allowedMem + ", reservedMem="
-        + reservedMem + ", executor=" + executor + ", workers=" + workers + ", attempts=" + attempts + "]";
+        + reservedMem + ", executor=" + executor + ", workers=" + workers + ", attempts=" + attempts
+        + (executorOptions.isEmpty() ? "" : ", executorOptions=" + executorOptions) + "]";
   }
 
   /** Builder of {@link Spec}. */
@@ -234,8 +249,33 @@ public final class Spec implements Serializable {
     private int maxSourceArrays = 4;
     private int workers;
     private int attempts = 3;
+    private final java.util.TreeMap<String, String> executorOptions = new java.util.TreeMap<>();
 
     private Builder() {}
+
+    /**
+     * Sets one option of the executor chosen by name (see {@link Spec#executorOptions()}); a
+     * {@code null} value removes it.
+     *
+     * @throws IllegalArgumentException if the key is blank
+     */
+    public Builder executorOption(String key, String value) {
+      if (key == null || key.isBlank()) {
+        throw new IllegalArgumentException("Spec: an executor option needs a non-empty key");
+      }
+      if (value == null) {
+        executorOptions.remove(key);
+      } else {
+        executorOptions.put(key, value);
+      }
+      return this;
+    }
+
+    /** Sets several executor options (see {@link #executorOption}). */
+    public Builder executorOptions(Map<String, String> options) {
+      options.forEach(this::executorOption);
+      return this;
+    }
 
     /** Sets the attempts per task (1 = no retry) of the executor chosen by name. */
     public Builder attempts(int n) {
@@ -312,6 +352,13 @@ public final class Spec implements Serializable {
     }
 
     Builder set(String key, String value) {
+      String raw = key.strip();
+      for (String prefix : new String[] {"executor_option.", "executor-option.",
+          "executorOption.", "spec.executor_option."}) {
+        if (raw.startsWith(prefix)) {
+          return executorOption(raw.substring(prefix.length()), value.strip());
+        }
+      }
       String k = key.toLowerCase(Locale.ROOT).replace("-", "_").replace("spec.", "");
       switch (k) {
         case "work_dir", "workdir" -> workDir(value.trim());
@@ -322,7 +369,8 @@ public final class Spec implements Serializable {
         case "attempts" -> attempts(Integer.parseInt(value.trim()));
         case "spec" -> { }
         default -> throw new IllegalArgumentException("Spec: unknown key '" + key
-            + "' (known: work_dir, allowed_mem, reserved_mem, executor, workers, attempts)");
+            + "' (known: work_dir, allowed_mem, reserved_mem, executor, workers, attempts,"
+            + " executor_option.KEY)");
       }
       return this;
     }

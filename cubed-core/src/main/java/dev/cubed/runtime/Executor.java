@@ -47,6 +47,7 @@ public interface Executor {
       return new ProcessesExecutor();
     }
     throw new IllegalArgumentException("Executor.byName: no executor named '" + name
-        + "' is registered (known: threads, processes)");
+        + "' is registered (known: " + String.join(", ", ExecutorFactory.available())
+        + "; engine executors such as spark or beam need their module on the classpath)");
   }
 }

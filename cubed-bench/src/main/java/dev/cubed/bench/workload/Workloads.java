@@ -29,15 +29,12 @@ public final class Workloads {
     return List.copyOf(ALL.keySet());
   }
 
-  /** The names of the executors available here: "threads" and any registered with ServiceLoader. */
+  /**
+   * The names of the executors available here: "threads", "processes" and any registered with
+   * ServiceLoader (see {@link dev.cubed.runtime.ExecutorFactory#available()}).
+   */
   public static List<String> executors() {
-    java.util.Set<String> names = new java.util.LinkedHashSet<>();
-    names.add("threads");
-    for (dev.cubed.runtime.Executor e
-        : java.util.ServiceLoader.load(dev.cubed.runtime.Executor.class)) {
-      names.add(e.name());
-    }
-    return List.copyOf(names);
+    return dev.cubed.runtime.ExecutorFactory.available();
   }
 
   /**

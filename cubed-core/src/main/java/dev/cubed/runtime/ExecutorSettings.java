@@ -1,0 +1,64 @@
+package dev.cubed.runtime;
+
+import java.io.Serializable;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * What an {@link ExecutorFactory} is given to create an executor: the settings of the spec that
+ * chose it by name.
+ *
+ * @param workers workers of the executor (threads, processes, engine executors; always at least 1:
+ *     "one per processor" is resolved before the factory is called)
+ * @param attempts attempts per task, 1 = no retry
+ * @param allowedMem memory a task may use, bytes (the plan has been checked against it)
+ * @param reservedMem memory of the worker itself, counted in every task's projection, bytes
+ * @param options executor-specific options by key (for example {@code spark.master}); never null,
+ *     unmodifiable, sorted by key
+ */
+public record ExecutorSettings(int workers, int attempts, long allowedMem, long reservedMem,
+    Map<String, String> options) implements Serializable {
+
+  /**
+   * Checks and copies the values.
+   *
+   * @throws IllegalArgumentException if workers or attempts is below 1, or reservedMem is negative
+   *     or not below allowedMem
+   */
+  public ExecutorSettings {
+    if (workers < 1) {
+      throw new IllegalArgumentException("ExecutorSettings: workers must be >= 1, got " + workers);
+    }
+    if (attempts < 1) {
+      throw new IllegalArgumentException("ExecutorSettings: attempts must be >= 1 (1 = no retry),"
+          + " got " + attempts);
+    }
+    if (reservedMem < 0 || allowedMem <= reservedMem) {
+      throw new IllegalArgumentException("ExecutorSettings: allowedMem (" + allowedMem
+          + " B) must exceed reservedMem (" + reservedMem + " B), and reservedMem must be >= 0");
+    }
+    options = java.util.Collections.unmodifiableMap(new TreeMap<>(Objects.requireNonNull(options)));
+  }
+
+  /** The option of a key, or {@code fallback} when it is not set. */
+  public String option(String key, String fallback) {
+    return options.getOrDefault(key, fallback);
+  }
+
+  /**
+   * The option of a key.
+   *
+   * @throws IllegalArgumentException naming the key and the executor option syntax when it is not
+   *     set
+   */
+  public String requireOption(String key) {
+    String v = options.get(key);
+    if (v == null) {
+      throw new IllegalArgumentException("executor option '" + key + "' is not set: give it with"
+          + " Spec.builder().executorOption(\"" + key + "\", value) or --executor-option "
+          + key + "=VALUE");
+    }
+    return v;
+  }
+}
