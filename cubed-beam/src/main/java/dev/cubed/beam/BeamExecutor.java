@@ -83,6 +83,15 @@ public final class BeamExecutor implements Executor {
   private final ExecutorSettings settings;
   private final BeamOptions options;
   private volatile int lastParallelism;
+  private volatile Phases lastPhases = new Phases(0, 0, 0, 0);
+
+  /**
+   * Where the launcher's time went in the last compute, milliseconds: the checks (memory,
+   * serializing every task function once), building the pipeline (pipeline options, one stage
+   * per op; Beam serializes each DoFn), {@code run()} (the runner translating and starting the
+   * pipeline) and the run until the pipeline ended.
+   */
+  record Phases(long checkMillis, long buildMillis, long launchMillis, long runMillis) {}
 
   BeamExecutor(ExecutorSettings settings) {
     this.settings = settings;
@@ -104,11 +113,17 @@ public final class BeamExecutor implements Executor {
     return lastParallelism;
   }
 
+  /** The phases of the last compute. */
+  Phases lastPhases() {
+    return lastPhases;
+  }
+
   @Override
   public void execute(String computeId, List<Operation> ops, List<Callback> callbacks) {
     long start = System.currentTimeMillis();
     checkMemory(ops);
     BeamShipping.check(ops);
+    long checked = System.currentTimeMillis();
     int parallelism = parallelism(ops);
     lastParallelism = parallelism;
     String runId = computeId + "-" + UUID.randomUUID().toString().substring(0, 8);
@@ -117,6 +132,7 @@ public final class BeamExecutor implements Executor {
       numTasks += op.keys().size();
     }
     Pipeline pipeline = ops.isEmpty() ? null : build(runId, ops, parallelism);
+    long built = System.currentTimeMillis();
     for (Callback c : callbacks) {
       c.onComputeStart(new Events.ComputeStart(computeId, ops.size(), numTasks, start));
     }
@@ -127,7 +143,10 @@ public final class BeamExecutor implements Executor {
     try {
       if (pipeline != null) {
         result = pipeline.run();
+        long launched = System.currentTimeMillis();
         finished = await(result, relay, computeId);
+        lastPhases = new Phases(checked - start, built - checked, launched - built,
+            System.currentTimeMillis() - launched);
       }
       relay.finishSuccessful();
     } catch (RuntimeException | Error e) {

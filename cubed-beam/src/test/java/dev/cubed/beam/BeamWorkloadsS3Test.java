@@ -32,9 +32,11 @@ import org.junit.jupiter.params.provider.ValueSource;
 @Tag("beam")
 class BeamWorkloadsS3Test {
   static S3TestServer server;
+  static Map<String, Map<String, Object>> numpy;
 
   @BeforeAll
   static void start() throws Exception {
+    numpy = S3Workloads.numpyChecksums();
     server = S3TestServer.start().useAsDefault().createBucket("inputs").createBucket("work");
     new S3Workloads("s3://inputs/small", "s3://work/outputs", ComputeOptions.defaults())
         .writeInputs();
@@ -74,7 +76,7 @@ class BeamWorkloadsS3Test {
   }
 
   static void assertNumpy(String name, Map<String, Object> got) {
-    Map<String, Object> expected = S3Workloads.NUMPY.get(name);
+    Map<String, Object> expected = numpy.get(name);
     assertThat(got).as(name).containsOnlyKeys(expected.keySet());
     expected.forEach((k, v) -> {
       if (v instanceof Double d) {
@@ -105,6 +107,60 @@ class BeamWorkloadsS3Test {
         .anyMatch(k -> k.matches("compute-[0-9a-f]{16}/.+"));
   }
 
+  /** Computes, ops and tasks of a workload, and the idle time between an op and the next. */
+  static final class Gaps implements Callback {
+    int computes;
+    int ops;
+    long tasks;
+    long gapMillis;
+    long lastEnd = -1;
+
+    @Override
+    public synchronized void onComputeStart(Events.ComputeStart e) {
+      computes++;
+      lastEnd = -1;
+    }
+
+    @Override
+    public synchronized void onOpStart(Events.OpStart e) {
+      ops++;
+      if (lastEnd >= 0) {
+        gapMillis += Math.max(0, e.startMillis() - lastEnd);
+      }
+    }
+
+    @Override
+    public synchronized void onOpEnd(Events.OpEnd e) {
+      lastEnd = Math.max(lastEnd, e.endMillis());
+    }
+
+    @Override
+    public void onTaskEnd(Events.TaskEnd e) {
+      synchronized (this) {
+        tasks++;
+      }
+    }
+  }
+
+  /** Adds the beam executor's phases of every compute to a sum. */
+  record PhaseSum(dev.cubed.runtime.Executor inner, long[] sum)
+      implements dev.cubed.runtime.Executor {
+    @Override
+    public String name() {
+      return inner.name();
+    }
+
+    @Override
+    public void execute(String id, List<dev.cubed.runtime.Operation> ops, List<Callback> cbs) {
+      inner.execute(id, ops, cbs);
+      BeamExecutor.Phases p = ((BeamExecutor) inner).lastPhases();
+      sum[0] += p.checkMillis();
+      sum[1] += p.buildMillis();
+      sum[2] += p.launchMillis();
+      sum[3] += p.runMillis();
+    }
+  }
+
   /**
    * Not run in CI (tag "slow"): the time of each workload on threads and on beam, both with
    * everything on S3, interleaved so both see the same machine load; prints a table.
@@ -112,24 +168,36 @@ class BeamWorkloadsS3Test {
   @Test
   @Tag("slow")
   void timeThreadsAgainstBeam() {
-    StringBuilder table = new StringBuilder("| workload | threads s | beam s | beam - threads s"
-        + " | beam / threads |\n|---|---|---|---|---|\n");
+    StringBuilder table = new StringBuilder("| workload | computes | ops | tasks | threads s"
+        + " | beam s | beam - threads s | beam / threads | check ms | build ms | launch ms"
+        + " | stage gaps ms |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (String name : S3Workloads.NAMES) {
       double[] best = {Double.MAX_VALUE, Double.MAX_VALUE};
+      long[] phases = new long[4];
+      Gaps gaps = null;
       for (int rep = 0; rep < 2; rep++) {
         for (int e = 0; e < 2; e++) {
           String ex = e == 0 ? "threads" : "beam";
+          Spec spec = spec(ex, "s3://work/t-" + ex);
+          dev.cubed.runtime.Executor executor = dev.cubed.Cubed.executor(spec);
+          Gaps g = new Gaps();
           S3Workloads w = new S3Workloads("s3://inputs/small", "s3://work/t-" + ex + rep + name,
-              ComputeOptions.defaults());
+              ComputeOptions.executor(e == 0 ? executor : new PhaseSum(executor, phases))
+                  .withCallback(g));
           long t0 = System.nanoTime();
-          Map<String, Object> got = w.run(name, spec(ex, "s3://work/t-" + ex));
+          Map<String, Object> got = w.run(name, spec);
           double s = (System.nanoTime() - t0) / 1e9;
           assertNumpy(name, got);
+          if (s < best[e] && e == 1) {
+            gaps = g;
+          }
           best[e] = Math.min(best[e], s);
         }
       }
-      table.append(String.format("| %s | %.2f | %.2f | %.2f | %.2f |%n", name, best[0], best[1],
-          best[1] - best[0], best[1] / best[0]));
+      table.append(String.format("| %s | %d | %d | %d | %.2f | %.2f | %.2f | %.2f | %d | %d | %d"
+          + " | %d |%n", name, gaps.computes, gaps.ops, gaps.tasks, best[0], best[1],
+          best[1] - best[0], best[1] / best[0], phases[0] / 2, phases[1] / 2, phases[2] / 2,
+          gaps.gapMillis));
     }
     System.out.println(table);
   }

@@ -28,16 +28,43 @@ final class S3Workloads {
   static final List<String> NAMES = List.of("quadratic_means", "add", "matmul", "rechunk",
       "reduce");
 
-  /** NumPy's checksums of the small size (scripts/perf/workloads_numpy.py; docs/perf/workloads.md). */
-  static final Map<String, Map<String, Object>> NUMPY = Map.of(
-      "quadratic_means", Map.of("sum_uu", 44459.952431602345, "sum_vv", 44459.94364437888,
-          "sum_uv", 29782.59454779417),
-      "add", Map.of("sum", 6249999.991371165),
-      "matmul", Map.of("sum", 3906249989.307884),
-      "rechunk", Map.of("sum", 6249991.822526063, "weighted_sum", 18749973.136350363,
-          "chunks", List.of(200L, 50L, 50L)),
-      "reduce", Map.of("mean_sum", 1750.000017051746, "mean_sumsq", 875.0002355951227,
-          "argmax_sum", 6126789L, "argmax_weighted", 2837471628L));
+  /**
+   * NumPy's checksums of the small size, as docs/perf/workloads.md publishes them (from
+   * scripts/perf/workloads_numpy.py): workload name to checksum name to a Double, a Long or a
+   * List of Longs.
+   */
+  static Map<String, Map<String, Object>> numpyChecksums() throws java.io.IOException {
+    String doc = java.nio.file.Files.readString(java.nio.file.Path.of("..", "docs", "perf",
+        "workloads.md"));
+    int begin = doc.indexOf("<!-- workloads:small:begin -->");
+    int end = doc.indexOf("<!-- workloads:small:end -->");
+    int at = begin < 0 || end < begin ? -1 : doc.indexOf("Checksums (NumPy)", begin);
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("^- (\\w+): `(\\{.*})`$",
+        java.util.regex.Pattern.MULTILINE).matcher(at < 0 ? "" : doc.substring(at, end));
+    Map<String, Map<String, Object>> all = new LinkedHashMap<>();
+    com.fasterxml.jackson.databind.ObjectMapper om = new com.fasterxml.jackson.databind.ObjectMapper();
+    while (at >= 0 && m.find()) {
+      Map<String, Object> sums = new LinkedHashMap<>();
+      om.readTree(m.group(2)).fields().forEachRemaining(e -> {
+        com.fasterxml.jackson.databind.JsonNode v = e.getValue();
+        Object o;
+        if (v.isArray()) {
+          List<Long> l = new java.util.ArrayList<>();
+          v.forEach(x -> l.add(x.asLong()));
+          o = l;
+        } else {
+          o = v.isIntegralNumber() ? (Object) v.asLong() : (Object) v.asDouble();
+        }
+        sums.put(e.getKey(), o);
+      });
+      all.put(m.group(1), sums);
+    }
+    if (!all.keySet().containsAll(NAMES)) {
+      throw new IllegalStateException("docs/perf/workloads.md lists NumPy checksums for "
+          + all.keySet() + ", not for every one of " + NAMES);
+    }
+    return all;
+  }
 
   private final String inputs;
   private final String outputs;
