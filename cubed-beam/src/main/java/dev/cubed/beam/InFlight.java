@@ -13,6 +13,17 @@ import java.util.concurrent.TimeUnit;
  */
 final class InFlight {
   private static final Map<String, Run> RUNS = new ConcurrentHashMap<>();
+  /** Runs forgotten after they ended, newest last (bounded): a late task of one stays stopped. */
+  private static final Map<String, Boolean> ENDED = java.util.Collections.synchronizedMap(
+      new java.util.LinkedHashMap<>(16, 0.75f, false) {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+          return size() > MAX_ENDED;
+        }
+      });
+  static final int MAX_ENDED = 10_000;
 
   /** The running attempts of one run and whether it is over. */
   private static final class Run {
@@ -44,7 +55,11 @@ final class InFlight {
   private InFlight() {}
 
   private static Run run(String runId) {
-    return RUNS.computeIfAbsent(runId, k -> new Run());
+    return RUNS.computeIfAbsent(runId, k -> {
+      Run r = new Run();
+      r.over = ENDED.containsKey(k); // a late task of a forgotten run
+      return r;
+    });
   }
 
   /** A task of the run starts running in this JVM. */
@@ -60,7 +75,7 @@ final class InFlight {
   /** True if the run is over: tasks must not start another attempt. */
   static boolean isOver(String runId) {
     Run r = RUNS.get(runId);
-    return r != null && r.over;
+    return r != null ? r.over : ENDED.containsKey(runId);
   }
 
   /** Marks the run over (no further attempts start in this JVM). */
@@ -77,8 +92,9 @@ final class InFlight {
     return run(runId).awaitIdle(millis);
   }
 
-  /** Forgets the run. */
+  /** Forgets the run's counts; it stays over for a task that starts late. */
   static void forget(String runId) {
+    ENDED.put(runId, Boolean.TRUE);
     RUNS.remove(runId);
   }
 }
