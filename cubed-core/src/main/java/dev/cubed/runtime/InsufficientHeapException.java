@@ -22,8 +22,11 @@ public final class InsufficientHeapException extends IllegalStateException {
     this.maxHeap = maxHeap;
   }
 
-  /** The same refusal with an executor's own message (e.g. the processes executor's). */
-  InsufficientHeapException(String message, String opName, long projectedMem, long maxHeap) {
+  /**
+   * The same refusal with an executor's own message (e.g. the processes executor's, or an engine
+   * executor's naming its worker memory).
+   */
+  public InsufficientHeapException(String message, String opName, long projectedMem, long maxHeap) {
     super(message);
     this.opName = opName;
     this.projectedMem = projectedMem;

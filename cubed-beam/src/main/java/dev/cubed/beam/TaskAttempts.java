@@ -1,0 +1,98 @@
+package dev.cubed.beam;
+
+import dev.cubed.runtime.RetryPolicy;
+import dev.cubed.runtime.TaskFailedException;
+import dev.cubed.runtime.TaskFunction;
+import dev.cubed.runtime.ThreadsExecutor;
+import java.lang.management.ManagementFactory;
+import java.util.concurrent.CancellationException;
+
+/**
+ * The attempts of one task inside a Beam DoFn: up to {@code attempts} tries, each on a fresh thread
+ * with a {@link ThreadsExecutor#WORKER_STACK_BYTES} stack (native kernels need more than a
+ * runner thread's default stack), a deterministic failure ({@link RetryPolicy}) not retried, and an
+ * exponential backoff between tries (from {@code backoffMillis}, doubling, at most 1 s).
+ */
+final class TaskAttempts {
+  private static final long MAX_BACKOFF_MILLIS = 1000;
+
+  private TaskAttempts() {}
+
+  /** The outcome of one successful task: attempts used and the last attempt's allocation. */
+  record Success(long startMillis, long endMillis, int attempts, long allocatedBytes) {}
+
+  /**
+   * Runs the task until one attempt succeeds.
+   *
+   * @param runId the compute run (attempts stop once it is over, see {@link InFlight})
+   * @throws TaskFailedException when an attempt fails deterministically or every attempt failed
+   * @throws CancellationException if the run ended (failed elsewhere) between attempts
+   * @throws InterruptedException if the runner interrupted this thread
+   */
+  static Success run(String runId, String opName, TaskFunction fn, long[] key, int attempts,
+      long backoffMillis) throws InterruptedException {
+    long start = System.currentTimeMillis();
+    Throwable last = null;
+    long backoff = backoffMillis;
+    for (int attempt = 1; attempt <= attempts; attempt++) {
+      if (InFlight.isOver(runId)) {
+        throw new CancellationException("beam executor: task " + java.util.Arrays.toString(key)
+            + " of operation " + opName + " not attempted again: its compute has ended");
+      }
+      Attempt a = new Attempt(fn, key);
+      Thread t = new Thread(null, a, "cubed-beam-task", ThreadsExecutor.WORKER_STACK_BYTES);
+      t.setDaemon(true);
+      t.start();
+      try {
+        t.join();
+      } catch (InterruptedException e) {
+        t.interrupt();
+        t.join();
+        throw e;
+      }
+      if (a.error == null) {
+        return new Success(start, System.currentTimeMillis(), attempt, a.allocated);
+      }
+      last = a.error;
+      if (last instanceof Error && !(last instanceof OutOfMemoryError)) {
+        throw new TaskFailedException(opName, key, attempt, last, true);
+      }
+      if (RetryPolicy.isDeterministic(last)) {
+        throw new TaskFailedException(opName, key, attempt, last, true);
+      }
+      if (attempt < attempts && backoff > 0) {
+        Thread.sleep(backoff);
+        backoff = Math.min(MAX_BACKOFF_MILLIS, backoff * 2);
+      }
+    }
+    throw new TaskFailedException(opName, key, attempts, last);
+  }
+
+  /** One attempt, run on its own thread; records the error and the bytes allocated. */
+  private static final class Attempt implements Runnable {
+    private final TaskFunction fn;
+    private final long[] key;
+    volatile Throwable error;
+    volatile long allocated = -1;
+
+    Attempt(TaskFunction fn, long[] key) {
+      this.fn = fn;
+      this.key = key;
+    }
+
+    @Override
+    public void run() {
+      com.sun.management.ThreadMXBean mx = ManagementFactory.getThreadMXBean()
+          instanceof com.sun.management.ThreadMXBean s ? s : null;
+      long a0 = mx != null ? mx.getCurrentThreadAllocatedBytes() : -1;
+      try {
+        fn.run(key.clone());
+      } catch (Throwable e) {
+        error = e;
+      }
+      if (mx != null) {
+        allocated = mx.getCurrentThreadAllocatedBytes() - a0;
+      }
+    }
+  }
+}
