@@ -315,14 +315,14 @@ public final class XpLinalg extends XpNorms {
     return s.dtype() == rt ? s : Xp.astype(s, rt);
   }
 
-  /** {@code outer(x1, x2)}: (M, N) products of 1-d operands, promoted dtype (a broadcast multiply). */
+  /** {@code outer(x1, x2)}: (M, N) products of 1-d operands, promoted dtype (a matmul over a length-1 axis, as the kernel). */
   public static CubedArray outer(CubedArray x1, CubedArray x2) {
     dev.cubed.nd.LinearAlgebra.outer(NDArray.ones(x1.dtype(), 1), NDArray.ones(x2.dtype(), 1));
     if (x1.ndim() != 1 || x2.ndim() != 1) {
       throw new IllegalArgumentException("outer: operands must be 1-d, got shapes "
           + Xp.shapeOf(x1) + " and " + Xp.shapeOf(x2));
     }
-    return Xp.multiply(Xp.expandDims(x1, 1), Xp.expandDims(x2, 0));
+    return Xp.matmul(Xp.expandDims(x1, 1), Xp.expandDims(x2, 0));
   }
 
   /** {@code cross(x1, x2)} along the last axis. */

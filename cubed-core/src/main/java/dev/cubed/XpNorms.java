@@ -111,7 +111,7 @@ class XpNorms {
       throw new IllegalArgumentException(fn + ": ord=" + (ord > 0 ? "inf" : "-inf")
           + " is undefined for an empty reduction (shape " + Xp.shapeOf(x) + ")");
     }
-    CubedArray m = Xp.astype(Xp.abs(x), DType.FLOAT64);
+    CubedArray m = magnitudes(x);
     CubedArray r;
     if (ord == Double.POSITIVE_INFINITY) {
       r = Xp.reduce(m, dev.cubed.core.Reductions.Op.MAX, axes, Xp.DEFAULT_SPLIT_EVERY, 0);
@@ -127,6 +127,12 @@ class XpNorms {
       r = Xp.pow(Xp.sum(Xp.pow(m, ord), axes, Xp.DEFAULT_SPLIT_EVERY), 1 / ord);
     }
     return r.dtype() == out ? r : Xp.astype(r, out);
+  }
+
+  /** |x| in float64 (integers converted first, so that the most negative value has no overflow). */
+  private static CubedArray magnitudes(CubedArray x) {
+    return x.dtype().isComplex() ? Xp.astype(Xp.abs(x), DType.FLOAT64)
+        : Xp.abs(Xp.astype(x, DType.FLOAT64));
   }
 
   /** {@code matrix_norm(x)}: Frobenius norms, reduced axes dropped. */
@@ -172,7 +178,7 @@ class XpNorms {
         boolean cols = ord == Linalg.MatrixNormOrder.ONE || ord == Linalg.MatrixNormOrder.NEG_ONE;
         boolean max = ord == Linalg.MatrixNormOrder.ONE || ord == Linalg.MatrixNormOrder.INF;
         int sumAxis = cols ? nd - 2 : nd - 1;
-        CubedArray m = Xp.astype(Xp.abs(x), DType.FLOAT64);
+        CubedArray m = magnitudes(x);
         CubedArray sums = Xp.sum(m, Axes.of(sumAxis).keepDims(), Xp.DEFAULT_SPLIT_EVERY);
         Axes other = keepdims ? Axes.of(nd - 2, nd - 1).keepDims() : Axes.of(nd - 2, nd - 1);
         r = Xp.reduce(sums, max ? dev.cubed.core.Reductions.Op.MAX
