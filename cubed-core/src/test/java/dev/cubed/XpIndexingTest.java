@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
  * Integer-array indexing on chunked arrays against an element-by-element reference (the NumPy
  * rules: broadcast index arrays; their dimensions in place when the indexed axes are adjacent,
  * first otherwise), every dtype, partial edge and irregular chunks, at an allowedMem of 4 KB; and
- * on an input of 20x allowedMem x workers.
+ * on an input of 8x allowedMem x workers.
  */
 class XpIndexingTest extends ChunkedVsKernel {
 
@@ -165,19 +165,19 @@ class XpIndexingTest extends ChunkedVsKernel {
   @Test
   void indexingAnInputLargerThanAllowedMemTimesWorkersAndErrors() {
     Random r = new Random(501);
-    NDArray a = EngineTestSupport.randomDoubles(7, 400 * 50).reshape(400, 50); // 160 KB
+    NDArray a = EngineTestSupport.randomDoubles(7, 200 * 40).reshape(200, 40); // 64 KB
     CubedArray c = Cubed.fromArray(a, new long[] {10, 5}, spec());
-    NDArray i0 = indices(r, 400, new long[] {30, 1}, false);
-    NDArray i1 = indices(r, 50, new long[] {1, 20}, false);
+    NDArray i0 = indices(r, 200, new long[] {30, 1}, false);
+    NDArray i1 = indices(r, 40, new long[] {1, 20}, false);
     NDArray got = XpIndexing.getItem(c, i0, i1).compute();
     assertNull(DifferentialTest.compare(reference(a, new int[] {0, 1}, new NDArray[] {i0, i1}),
         got, false, 1, false));
-    NDArray rows = indices(r, 400, new long[] {700}, false);
+    NDArray rows = indices(r, 200, new long[] {300}, false);
     assertNull(DifferentialTest.compare(reference(a, new int[] {0}, new NDArray[] {rows}),
         XpIndexing.getItem(c, rows).compute(), false, 1, false));
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> XpIndexing.getItem(c, NDArray.full(DType.INT64, 400L, 2)));
-    assertTrue(e.getMessage().contains("index 400 is out of bounds for axis 0 with size 400"),
+        () -> XpIndexing.getItem(c, NDArray.full(DType.INT64, 200L, 2)));
+    assertTrue(e.getMessage().contains("index 200 is out of bounds for axis 0 with size 200"),
         e.getMessage());
     e = assertThrows(IllegalArgumentException.class,
         () -> XpIndexing.getItem(c, NDArray.zeros(DType.FLOAT64, 2)));
