@@ -21,7 +21,8 @@ import java.util.Arrays;
  *       factors in one task; both must fit (refused when built, naming the function and sizes).
  *       Stacks of matrices (3-D and more) are factored one whole matrix at a time, as below.</li>
  *   <li>The square-matrix functions ({@code cholesky}, {@code det}, {@code inv}, {@code solve},
- *       {@code eigh}, {@code eigvalsh}, {@code slogdet}, {@code pinv}, {@code matrix_power},
+ *       {@code eigh}, {@code eigvalsh}, {@code eig}, {@code eigvals} (real matrices),
+ *       {@code slogdet}, {@code pinv}, {@code matrix_power},
  *       {@code matrix_rank}, {@code matrix_norm} with ord 2, -2 or nuc): x is rechunked so that
  *       each matrix (the last two axes) is in one block, as many matrices per block as fit, and the
  *       kernel runs per block ({@link StackMap}); when one matrix does not fit a task the call is
@@ -49,6 +50,9 @@ public final class XpLinalg extends XpNorms {
   /** {@code qr} result; {@code Q} is null for mode R. */
   public record Qr(CubedArray Q, CubedArray R) {}
 
+  /** {@code eig} result: complex eigenvalues (..., M), unit eigenvectors as columns. */
+  public record Eig(CubedArray eigenvalues, CubedArray eigenvectors) {}
+
   /** {@code slogdet} result: det = sign * exp(logabsdet). */
   public record Slogdet(CubedArray sign, CubedArray logabsdet) {}
 
@@ -59,13 +63,12 @@ public final class XpLinalg extends XpNorms {
 
   /** {@code cholesky(x)}: lower factors of Hermitian positive-definite matrices (..., M, M). */
   public static CubedArray cholesky(CubedArray x) {
-    return cholesky(x, false);
+    return cholesky(x, Linalg.Triangle.LOWER);
   }
 
-  /** {@code cholesky(x, upper)}: the upper factor U = L^H when {@code upper}. */
-  public static CubedArray cholesky(CubedArray x, boolean upper) {
+  /** {@code cholesky(x, upper=...)}: {@link Linalg.Triangle#UPPER} gives U = L^H. */
+  public static CubedArray cholesky(CubedArray x, Linalg.Triangle t) {
     stack("cholesky", x, true);
-    Linalg.Triangle t = upper ? Linalg.Triangle.UPPER : Linalg.Triangle.LOWER;
     DType out = Linalg.cholesky(sample(x, true), t).dtype();
     return perMatrix("cholesky", x, out, new long[] {n(x), n(x)}, 3,
         b -> Linalg.cholesky(b[0], t));
@@ -102,18 +105,11 @@ public final class XpLinalg extends XpNorms {
     String fn = "solve";
     stack(fn, x1, true);
     long m = n(x1);
-    DType out = Linalg.solve(NDArray.ones(x1.dtype(), 1, 1), NDArray.ones(x2.dtype(), 1)).dtype();
-    if (x2.ndim() == 0) {
-      throw new IllegalArgumentException(fn + ": x2 must be a vector (M,) or a stack (..., M, K),"
-          + " got a 0-d array");
-    }
-    boolean vector = x2.ndim() == 1;
     long[] s2 = x2.shape();
-    long rowsB = vector ? s2[0] : s2[s2.length - 2];
-    if (rowsB != m) {
-      throw new IllegalArgumentException(fn + ": x1 " + Shapes.format(x1.shape()) + " and x2 "
-          + Shapes.format(s2) + " are not aligned: x2 needs " + m + " rows, got " + rowsB);
-    }
+    boolean vector = x2.ndim() == 1;
+    DType out = Linalg.solve(NDArray.zeros(x1.dtype(), emptySample(x1.shape(), s2)),
+        vector ? NDArray.zeros(x2.dtype(), s2.clone()) : NDArray.zeros(x2.dtype(),
+            emptySample(s2, x1.shape()))).dtype();
     long[] b1 = batch(x1);
     long[] b = vector ? b1 : Shapes.broadcast(fn, b1, Arrays.copyOf(s2, s2.length - 2));
     long k = vector ? 1 : s2[s2.length - 1];
@@ -128,6 +124,22 @@ public final class XpLinalg extends XpNorms {
       NDArray col = blk[1].reshape(cat(Arrays.copyOf(rs, rs.length - 1), m, 1));
       return Linalg.solve(blk[0], col).reshape(rs);
     }, rhs);
+  }
+
+  /**
+   * A shape for checking arguments on the kernel without allocating: {@code s} with its batch axes
+   * padded to the other's batch rank and a leading 0 (so that it holds nothing).
+   */
+  private static long[] emptySample(long[] s, long[] other) {
+    if (s.length < 2) {
+      return s.clone();
+    }
+    int nb = Math.max(s.length, other.length) - 2;
+    long[] r = new long[nb + 3];
+    Arrays.fill(r, 1);
+    r[0] = 0;
+    System.arraycopy(s, 0, r, r.length - s.length, s.length);
+    return r;
   }
 
   /** {@code eigh(x)}: eigenvalues and eigenvectors of Hermitian matrices (two ops). */
@@ -182,24 +194,28 @@ public final class XpLinalg extends XpNorms {
   }
 
   /**
-   * {@code eig(x)}: general eigen-decomposition (not implemented: the kernel has no non-symmetric
-   * eigensolver yet).
+   * {@code eig(x)}: complex eigenvalues (..., M) and unit right eigenvectors (..., M, M) of general
+   * real matrices, in the kernel's (LAPACK's) order; two ops reading the same rechunked x.
    *
-   * @throws UnsupportedOperationException always
+   * @throws UnsupportedOperationException for complex x (the kernel's eig is real-only so far)
    */
-  public static Object eig(CubedArray x) {
-    throw new UnsupportedOperationException("linalg.eig is not implemented (the kernel has no "
-        + "non-symmetric eigensolver yet); for Hermitian matrices use XpLinalg.eigh");
+  public static Eig eig(CubedArray x) {
+    stack("eig", x, true);
+    Linalg.EigResult e = Linalg.eig(sample(x, true));
+    return new Eig(perMatrix("eig", x, e.eigenvalues().dtype(), new long[] {n(x)}, 8,
+        b -> Linalg.eig(b[0]).eigenvalues()), perMatrix("eig", x, e.eigenvectors().dtype(),
+            new long[] {n(x), n(x)}, 8, b -> Linalg.eig(b[0]).eigenvectors()));
   }
 
   /**
-   * {@code eigvals(x)}: not implemented (see {@link #eig}).
+   * {@code eigvals(x)}: complex eigenvalues (..., M) of general real matrices.
    *
-   * @throws UnsupportedOperationException always
+   * @throws UnsupportedOperationException for complex x
    */
   public static CubedArray eigvals(CubedArray x) {
-    throw new UnsupportedOperationException("linalg.eigvals is not implemented (the kernel has no"
-        + " non-symmetric eigensolver yet); for Hermitian matrices use XpLinalg.eigvalsh");
+    stack("eigvals", x, true);
+    DType out = Linalg.eigvals(sample(x, true)).dtype();
+    return perMatrix("eigvals", x, out, new long[] {n(x)}, 6, b -> Linalg.eigvals(b[0]));
   }
 
   // ------------------------------------------------------------------ QR and SVD

@@ -137,7 +137,7 @@ class XpNorms {
 
   /** {@code matrix_norm(x)}: Frobenius norms, reduced axes dropped. */
   public static CubedArray matrixNorm(CubedArray x) {
-    return matrixNorm(x, Linalg.MatrixNormOrder.FRO, false);
+    return matrixNorm(x, Linalg.MatrixNormOrder.FRO, Linalg.KeepDims.DROP);
   }
 
   /**
@@ -150,7 +150,7 @@ class XpNorms {
    *     than fro/nuc on empty matrices)
    */
   public static CubedArray matrixNorm(CubedArray x, Linalg.MatrixNormOrder ord,
-      boolean keepdims) {
+      Linalg.KeepDims kd) {
     String fn = "matrix_norm";
     stack(fn, x, false);
     DType out = Linalg.matrixNorm(NDArray.ones(x.dtype(), 1, 1)).dtype();
@@ -165,7 +165,7 @@ class XpNorms {
       throw new IllegalArgumentException(fn + ": ord " + ord + " is undefined for empty matrices"
           + " (shape " + Shapes.format(s) + ")");
     }
-    Linalg.KeepDims kd = keepdims ? Linalg.KeepDims.KEEP : Linalg.KeepDims.DROP;
+    boolean keepdims = kd == Linalg.KeepDims.KEEP;
     Axes both = keepdims ? Axes.of(nd - 2, nd - 1).keepDims() : Axes.of(nd - 2, nd - 1);
     CubedArray r;
     switch (ord) {
