@@ -59,7 +59,8 @@ public final class Tsqr {
           + " B per task, more than allowedMem " + budget.allowedMem() + " B; the columns of a "
           + "tall-and-skinny matrix must fit one task: raise allowedMem; nothing was run");
     }
-    long rows = Math.max(1, Math.min(Math.max(n, x.chunkGrid().maxChunks()[0]), room / perRow));
+    long rows = Math.max(1, Math.min(Math.max(n, x.chunkGrid().maxChunks()[0]),
+        room / Math.max(1, perRow)));
     ArrayNode xr = Core.rechunk(x, new long[] {rows, -1});
     long[] rowSizes = xr.chunkGrid().sizes(0);
     int nb = rowSizes.length;
