@@ -363,7 +363,7 @@ public final class Fft {
    * (duplicates rejected). {@code lastHalf} marks irfftn, whose last default length is
    * {@code 2 * (m - 1)}.
    */
-  static int[][] resolve(String fn, long[] shape, int[] s, int[] axes, boolean lastHalf) {
+  public static int[][] resolve(String fn, long[] shape, int[] s, int[] axes, boolean lastHalf) {
     int nd = shape.length;
     int[] ax;
     if (axes == null) {

@@ -66,6 +66,9 @@ public final class Linalg {
   /** Result of {@link #svd}: A = U diag(S) Vh, S descending. */
   public record SvdResult(NDArray U, NDArray S, NDArray Vh) {}
 
+  /** Result of {@link #eig}: complex eigenvalues (..., M) and unit eigenvectors as columns. */
+  public record EigResult(NDArray eigenvalues, NDArray eigenvectors) {}
+
   // ------------------------------------------------------------------ factorizations
 
   /** {@code cholesky(x)}: the lower factor. See {@link #cholesky(NDArray, Triangle)}. */
@@ -154,6 +157,24 @@ public final class Linalg {
       }
     }
     return new EighResult(w, v);
+  }
+
+  /**
+   * Eigenvalues and right eigenvectors (columns, unit 2-norm) of each general real matrix of
+   * {@code x} (..., M, M), complex (complex64 for float32, complex128 otherwise; integers promote
+   * to float64), in LAPACK's order (not sorted), by {@code dgeev}.
+   *
+   * @throws UnsupportedOperationException for complex input (not implemented yet)
+   * @throws LinAlgException if a matrix holds NaN or infinity, or the QR iteration fails
+   */
+  public static EigResult eig(NDArray x) {
+    NDArray[] r = GeneralEigen.eig("eig", x, true);
+    return new EigResult(r[0], r[1]);
+  }
+
+  /** Eigenvalues only of each general real matrix (..., M); see {@link #eig}. */
+  public static NDArray eigvals(NDArray x) {
+    return GeneralEigen.eig("eigvals", x, false)[0];
   }
 
   /** {@code svd(x)} with full matrices (the standard's default). */
