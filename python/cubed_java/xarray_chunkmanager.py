@@ -82,6 +82,12 @@ class CubedJavaChunkManager(ChunkManagerEntrypoint):
 
     def apply_gufunc(self, func, signature, *args, axes=None, keepdims=False, output_dtypes=None,
                      vectorize=None, **kwargs):
+        # dask-only options: cubed-java always rechunks core dimensions into one block
+        kwargs.pop("allow_rechunk", None)
+        kwargs.pop("meta", None)
+        if kwargs.pop("output_sizes", None):
+            raise NotImplementedError("apply_gufunc(output_sizes=...): new output dimensions are"
+                                      " not supported by cubed-java")
         if axes is not None or keepdims:
             raise NotImplementedError("apply_gufunc(axes/keepdims): not supported by cubed-java")
         ins, outs = _parse_signature(signature)

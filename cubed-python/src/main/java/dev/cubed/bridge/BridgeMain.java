@@ -8,6 +8,7 @@ import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.EOFException;
+import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.FileDescriptor;
 import java.io.IOException;
@@ -43,16 +44,36 @@ public final class BridgeMain {
   static final int ERR_MALFORMED = 6;
   /** Largest request payload accepted (the Java arrays behind an NDArray are int-indexed). */
   static final int MAX_FRAME = Integer.MAX_VALUE - 16;
+  /** Largest single read or write on the pipe. */
+  static final int IO_PIECE = 1 << 20;
+
+  /** CUBED_BRIDGE_TRACE=1: one line per frame on standard error (read and handling times). */
+  private static final boolean TRACE = "1".equals(System.getenv("CUBED_BRIDGE_TRACE"));
 
   private final DataInputStream in;
   private final OutputStream out;
   private final Calls.Session session = new Calls.Session();
   private final long maxFrame;
+  private final byte[] piece = new byte[IO_PIECE];
 
   BridgeMain(InputStream in, OutputStream out, long maxFrame) {
     this.in = new DataInputStream(new BufferedInputStream(in, 1 << 16));
-    this.out = new BufferedOutputStream(out, 1 << 16);
+    this.out = new PieceOutputStream(new BufferedOutputStream(out, 1 << 16));
     this.maxFrame = maxFrame;
+  }
+
+  /** Splits large writes into {@link #IO_PIECE} pieces (see the read loop in serve). */
+  private static final class PieceOutputStream extends java.io.FilterOutputStream {
+    PieceOutputStream(OutputStream out) {
+      super(out);
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      for (int i = 0; i < len; i += IO_PIECE) {
+        out.write(b, off + i, Math.min(IO_PIECE, len - i));
+      }
+    }
   }
 
   /** Serves the parent process on stdin/stdout until it closes stdin. */
@@ -60,7 +81,9 @@ public final class BridgeMain {
     OutputStream realOut = new FileOutputStream(FileDescriptor.out);
     // nothing else may write into the reply stream
     System.setOut(new PrintStream(new FileOutputStream(FileDescriptor.err), true));
-    int status = new BridgeMain(System.in, realOut, MAX_FRAME).serve();
+    long maxFrame = Long.getLong("cubed.bridge.maxFrame", MAX_FRAME);
+    int status = new BridgeMain(new FileInputStream(FileDescriptor.in), realOut, maxFrame)
+        .serve();
     System.exit(status);
   }
 
@@ -85,13 +108,23 @@ public final class BridgeMain {
             + " bytes; send the array in parts (from_array with smaller blocks)");
         continue;
       }
+      long t0 = System.nanoTime();
       byte[] payload = new byte[len];
-      try {
-        in.readFully(payload);
-      } catch (EOFException e) {
-        return 0;
+      // at most 1 MiB per read: the JDK copies a read through a native buffer of the request's
+      // size, so one large request would allocate and touch that much native memory each time
+      for (int off = 0; off < len; ) {
+        int n = in.read(payload, off, Math.min(IO_PIECE, len - off));
+        if (n < 0) {
+          return 0;
+        }
+        off += n;
       }
+      long t1 = System.nanoTime();
       handle(ByteBuffer.wrap(payload).order(ByteOrder.LITTLE_ENDIAN));
+      if (TRACE) {
+        System.err.printf("bridge: frame %d bytes read in %.3f ms, handled and answered in %.3f"
+            + " ms%n", len, (t1 - t0) / 1e6, (System.nanoTime() - t1) / 1e6);
+      }
     }
   }
 
@@ -136,25 +169,56 @@ public final class BridgeMain {
     o.u8(0);
     List<NDArray> arrays = new ArrayList<>();
     writeValue(o, result, arrays);
-    // arrays are written after the header, straight from their bytes (no second copy)
+    // arrays are written after the header, from their Java arrays in 1 MiB pieces
     long total = o.size();
-    List<byte[]> raws = new ArrayList<>(arrays.size());
     for (NDArray a : arrays) {
-      byte[] raw = a.toBytes(ByteOrder.LITTLE_ENDIAN);
-      raws.add(raw);
-      total += raw.length;
+      total += a.nbytes();
     }
     if (total > Integer.MAX_VALUE) {
       replyError(ERR_ARGUMENT, "java.lang.IllegalArgumentException", "the result is " + total + " bytes,"
           + " more than one frame holds (2 GiB): compute it in parts or write it with to_zarr");
       return;
     }
+    long t0 = System.nanoTime();
     writeLength((int) total);
     out.write(o.buffer(), 0, o.size());
-    for (byte[] raw : raws) {
-      out.write(raw);
+    for (NDArray a : arrays) {
+      writeRaw(a);
     }
     out.flush();
+    if (TRACE && total > (1 << 20)) {
+      System.err.printf("bridge: reply of %d bytes written in %.3f ms%n", total,
+          (System.nanoTime() - t0) / 1e6);
+    }
+  }
+
+  /** Writes an array's elements little-endian without a whole-array byte copy. */
+  private void writeRaw(NDArray a) throws IOException {
+    int size = a.size();
+    int per = IO_PIECE / Math.max(1, a.dtype().itemSize());
+    Object data = a.data();
+    for (int off = 0; off < size; off += per) {
+      int n = Math.min(per, size - off);
+      ByteBuffer bb = ByteBuffer.wrap(piece).order(ByteOrder.LITTLE_ENDIAN);
+      switch (a.dtype()) {
+        case BOOL -> {
+          boolean[] b = (boolean[]) data;
+          for (int i = 0; i < n; i++) {
+            piece[i] = (byte) (b[off + i] ? 1 : 0);
+          }
+        }
+        case INT8, UINT8 -> System.arraycopy(data, off, piece, 0, n);
+        case INT16, UINT16 -> bb.asShortBuffer().put((short[]) data, off, n);
+        case INT32, UINT32 -> bb.asIntBuffer().put((int[]) data, off, n);
+        case INT64, UINT64 -> bb.asLongBuffer().put((long[]) data, off, n);
+        case FLOAT32 -> bb.asFloatBuffer().put((float[]) data, off, n);
+        case FLOAT64 -> bb.asDoubleBuffer().put((double[]) data, off, n);
+        case COMPLEX64 -> bb.asFloatBuffer().put((float[]) data, 2 * off, 2 * n);
+        case COMPLEX128 -> bb.asDoubleBuffer().put((double[]) data, 2 * off, 2 * n);
+        default -> throw new IllegalStateException("dtype " + a.dtype());
+      }
+      out.write(piece, 0, n * a.dtype().itemSize());
+    }
   }
 
   private void writeLength(int n) throws IOException {
