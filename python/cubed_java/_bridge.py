@@ -190,6 +190,13 @@ class Bridge:
                           f" {code}; its messages are on standard error); start a new session"
                           f" with cubed_java.restart()")
             raise errors.BridgeError(self._dead) from e
+        except BaseException:
+            # interrupted between request and reply (Ctrl-C, a timeout): the stream is out of
+            # step, so this JVM is ended; the next array starts a new one
+            self._dead = ("a call to the cubed_java JVM was interrupted, which ended that JVM;"
+                          " arrays made before are gone (new ones start a new JVM)")
+            self._proc.kill()
+            raise
 
     def send_raw(self, payload):
         """Sends one frame with this payload as is and returns the decoded reply (tests)."""

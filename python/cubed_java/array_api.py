@@ -77,6 +77,8 @@ def _keep(x, r, axes, keepdims):
 
 # ---- creation ----
 def _chunks_for(shape, dtype, chunks):
+    if not shape:
+        return None  # a 0-d array: one chunk
     norm = normalize_chunks("auto" if chunks is None else chunks, shape, dtype)
     regular = [regular_size(c) for c in norm]
     if builtins.all(r is not None for r in regular):

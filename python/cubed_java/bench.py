@@ -23,6 +23,32 @@ def _best(fn, n):
     return ts[0], ts[len(ts) // 2]
 
 
+def _cat(data):
+    """The floor for a pipe bridge: the bytes through `cat` and back, both pipes at once."""
+    import subprocess
+    import threading
+
+    p = subprocess.Popen(["cat"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+    _bridge._widen_pipes(p.stdin, p.stdout)
+    mv = memoryview(data).cast("B")
+
+    def feed():
+        rest = mv
+        while len(rest):
+            rest = rest[p.stdin.write(rest):]
+        p.stdin.close()
+
+    t = threading.Thread(target=feed)
+    t.start()
+    out = bytearray(len(mv))
+    view = memoryview(out)
+    got = 0
+    while got < len(out):
+        got += p.stdout.readinto(view[got:])
+    t.join()
+    p.wait()
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--repeats", type=int, default=200)
@@ -32,6 +58,7 @@ def main(argv=None):
     x = xp.asarray(np.arange(1000.0))
     for _ in range(300):  # warm the JIT on both sides
         (x + 1.0).compute()
+    jvm = s.call("timeCompute", x + 1.0, a.repeats)
     ping = _best(s.ping, a.repeats)
     lazy = _best(lambda: x + 1.0, a.repeats)
     rt = _best(lambda: (x + 1.0).compute(), a.repeats)
@@ -49,9 +76,14 @@ def main(argv=None):
     up = _best(to_jvm, 5)
     down = _best(from_jvm, 5)
     assert np.array_equal(holder["b"], big)
+    echo = _best(lambda: s.call("echo", big), 5)
+    cat = _best(lambda: _cat(big), 5)
     print(f"ping round trip:                       min {ping[0] * 1e3:.3f} ms, median {ping[1] * 1e3:.3f} ms")
     print(f"lazy x + 1.0 (1,000 elements):        min {lazy[0] * 1e3:.3f} ms, median {lazy[1] * 1e3:.3f} ms")
     print(f"(x + 1.0).compute() round trip:       min {rt[0] * 1e3:.3f} ms, median {rt[1] * 1e3:.3f} ms")
+    print(f"  same compute inside the JVM:         min {jvm[0] / 1e6:.3f} ms, median {jvm[1] / 1e6:.3f} ms")
+    print(f"baseline: {a.mb} MB through `cat`:       min {cat[0]:.3f} s, median {cat[1]:.3f} s")
+    print(f"{a.mb} MB there and back (echo):         min {echo[0]:.3f} s, median {echo[1]:.3f} s")
     print(f"{a.mb} MB into the JVM (from_array):     min {up[0]:.3f} s, median {up[1]:.3f} s"
           f" ({a.mb / up[0]:.0f} MB/s)")
     print(f"{a.mb} MB out of the JVM (compute):      min {down[0]:.3f} s, median {down[1]:.3f} s"

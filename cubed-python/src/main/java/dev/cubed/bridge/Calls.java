@@ -76,6 +76,19 @@ final class Calls {
     });
     // echo(value): returns its argument (measures the pipe and the encoding alone)
     OWN.put("echo", (s, a) -> a.isEmpty() ? null : a.get(0));
+    // timeCompute(handle, n): n computes inside the JVM; [min, median] nanoseconds (the engine's
+    // own cost of a compute, to set beside a round trip from Python)
+    OWN.put("timeCompute", (s, a) -> {
+      CubedArray x = s.get(a.get(0), "timeCompute");
+      long[] ts = new long[Math.toIntExact((Long) arg(a, 1, Long.class, "timeCompute"))];
+      for (int i = 0; i < ts.length; i++) {
+        long t0 = System.nanoTime();
+        x.compute();
+        ts[i] = System.nanoTime() - t0;
+      }
+      java.util.Arrays.sort(ts);
+      return List.of(ts[0], ts[ts.length / 2]);
+    });
     OWN.put("handles", (s, a) -> (long) s.handles.size());
     OWN.put("info", (s, a) -> s.get(arg(a, 0, Object.class, "info"), "info"));
     OWN.put("compute", (s, a) -> {
