@@ -148,7 +148,8 @@ class Array:
         return int(self._scalar("index"))
 
     def __dlpack__(self, **kwargs):
-        raise NotImplementedError("__dlpack__: cubed_java arrays are lazy; compute() them first")
+        """Computes the array and exports the NumPy result (a lazy array has no memory)."""
+        return self.compute().__dlpack__(**kwargs)
 
     def __dlpack_device__(self):
         return (1, 0)

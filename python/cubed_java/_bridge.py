@@ -311,7 +311,8 @@ def _enc(p, v):
         a = v
         if a.dtype.byteorder == ">":
             a = a.astype(a.dtype.newbyteorder("<"))
-        a = np.ascontiguousarray(a)
+        if not a.flags.c_contiguous:
+            a = a.copy(order="C")  # (ascontiguousarray would make 0-d arrays 1-d)
         p.append(_U8.pack(T_NDARRAY))
         _enc_str(p, _dtype_name(a.dtype))
         p.append(_U8.pack(a.ndim))

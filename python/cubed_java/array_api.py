@@ -99,9 +99,12 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None, chunks=None):
         return obj if dtype is None or np.dtype(dtype) == obj.dtype else astype(obj, dtype)
     if copy is False and not isinstance(obj, Array):
         raise ValueError("asarray(copy=False): data always crosses into the JVM as a copy")
-    if dtype is None and isinstance(obj, (builtins.bool, int, float, complex)):
-        dtype = {builtins.bool: np.bool_, int: np.int64, float: np.float64,
-                 complex: np.complex128}[type(obj)]
+    if dtype is None and not isinstance(obj, np.generic):
+        for t, d in ((builtins.bool, np.bool_), (int, np.int64), (float, np.float64),
+                     (complex, np.complex128)):
+            if isinstance(obj, t):
+                dtype = d
+                break
     a = np.asarray(obj, dtype=None if dtype is None else np.dtype(dtype))
     if a.dtype == np.float16:
         a = a.astype(np.float32)
@@ -208,7 +211,7 @@ def triu(x, /, *, k=0):
 
 
 def meshgrid(*arrays, indexing="xy"):
-    return _call("Xp.meshgrid", indexing.upper(), list(arrays))
+    return tuple(_call("Xp.meshgrid", indexing.upper(), list(arrays)))
 
 
 def from_dlpack(x, /, *, device=None, copy=None):
@@ -429,7 +432,14 @@ def matrix_transpose(x, /):
 
 def expand_dims(x, /, axis=0):
     if isinstance(axis, tuple):
-        for a in sorted(a % (x.ndim + len(axis)) for a in axis):
+        n = x.ndim + len(axis)
+        if builtins.any(not -n <= a < n for a in axis):
+            raise IndexError(f"expand_dims: axis {axis} out of range for a result of {n}"
+                             " dimensions")
+        norm = [a % n for a in axis]
+        if len(set(norm)) != len(norm):
+            raise ValueError(f"expand_dims: repeated axis in {axis}")
+        for a in sorted(norm):
             x = _call("Xp.expandDims", x, int(a))
         return x
     return _call("Xp.expandDims", x, int(axis))
@@ -444,7 +454,7 @@ def broadcast_to(x, /, shape):
 
 
 def broadcast_arrays(*arrays):
-    return _call("Xp.broadcastArrays", [asarray(a) for a in arrays])
+    return tuple(_call("Xp.broadcastArrays", [asarray(a) for a in arrays]))
 
 
 def concat(arrays, /, *, axis=0):
@@ -579,12 +589,60 @@ def can_cast(from_, to, /):
     return _bridge.session().call("Xp.canCast", src, _dt(to))
 
 
+class _FInfo:
+    """finfo's result (plain Python numbers, as the standard asks)."""
+
+    def __init__(self, d):
+        f = np.finfo(d)
+        self.bits = int(f.bits)
+        self.eps = float(f.eps)
+        self.max = float(f.max)
+        self.min = float(f.min)
+        self.smallest_normal = float(f.smallest_normal)
+        self.dtype = np.dtype(f.dtype)
+
+    def __repr__(self):
+        return f"finfo(bits={self.bits}, eps={self.eps}, max={self.max}, dtype={self.dtype})"
+
+
+class _IInfo:
+    """iinfo's result (plain Python ints)."""
+
+    def __init__(self, d):
+        i = np.iinfo(d)
+        self.bits = int(i.bits)
+        self.max = int(i.max)
+        self.min = int(i.min)
+        self.dtype = np.dtype(i.dtype)
+
+    def __repr__(self):
+        return f"iinfo(bits={self.bits}, min={self.min}, max={self.max}, dtype={self.dtype})"
+
+
 def finfo(type, /):  # noqa: A002
-    return np.finfo(type.dtype if isinstance(type, Array) else type)
+    return _FInfo(type.dtype if isinstance(type, Array) else type)
 
 
 def iinfo(type, /):  # noqa: A002
-    return np.iinfo(type.dtype if isinstance(type, Array) else type)
+    return _IInfo(type.dtype if isinstance(type, Array) else type)
+
+
+def broadcast_shapes(*shapes):
+    """The shape the given shapes broadcast to (the standard's rules; nothing computed)."""
+    ndim = builtins.max((len(s) for s in shapes), default=0)
+    out = []
+    for i in range(-ndim, 0):
+        n = 1
+        for s in shapes:
+            if len(s) >= -i:
+                m = s[i]
+                if m != 1 and n != 1 and m != n:
+                    raise ValueError(f"broadcast_shapes: shapes {shapes} do not broadcast"
+                                     f" (axis {i}: {n} and {m})")
+                if m != 1:
+                    n = m
+        out.append(n)
+    return tuple(out)
 
 
 _KINDS = {
@@ -620,7 +678,7 @@ class _Info:
         return "cpu"
 
     def devices(self):
-        return ["cpu"]
+        return ("cpu",)
 
     def default_dtypes(self, *, device=None):
         return {"real floating": float64, "complex floating": complex128, "integral": int64,
