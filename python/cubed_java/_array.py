@@ -147,8 +147,10 @@ class Array:
             raise TypeError(f"__index__ needs an integer array, not {self.dtype}")
         return int(self._scalar("index"))
 
-    def __dlpack__(self, **kwargs):
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
         """Computes the array and exports the NumPy result (a lazy array has no memory)."""
+        kwargs = {k: v for k, v in (("stream", stream), ("max_version", max_version),
+                                    ("dl_device", dl_device), ("copy", copy)) if v is not None}
         return self.compute().__dlpack__(**kwargs)
 
     def __dlpack_device__(self):

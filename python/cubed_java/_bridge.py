@@ -149,7 +149,7 @@ class Bridge:
         self._w = self._proc.stdin
         self._r = self._proc.stdout
         _widen_pipes(self._w, self._r)
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
         self._dead = None
         self._to_free = []
 
@@ -208,8 +208,15 @@ class Bridge:
             return self._decode_reply(self._roundtrip([_U8.pack(OP_PING)]))
 
     def call(self, name, *args):
+        # encoded before taking the lock: encoding may itself call the JVM (int() of a 0-d array)
+        if len(args) > 255:
+            raise ValueError(f"{name}: at most 255 arguments per call, got {len(args)}")
+        pieces = [_U8.pack(OP_CALL)]
+        _enc_str(pieces, name)
+        pieces.append(_U8.pack(len(args)))
+        for a in args:
+            _enc(pieces, a)
         with self._lock:
-            pieces = []
             if self._to_free:
                 free, self._to_free = self._to_free, []
                 p = [_U8.pack(OP_CALL)]
@@ -217,13 +224,6 @@ class Bridge:
                 p.append(_U8.pack(1))
                 _enc(p, Ints(free))
                 self._decode_reply(self._roundtrip(p))
-            pieces.append(_U8.pack(OP_CALL))
-            _enc_str(pieces, name)
-            if len(args) > 255:
-                raise ValueError(f"{name}: at most 255 arguments per call, got {len(args)}")
-            pieces.append(_U8.pack(len(args)))
-            for a in args:
-                _enc(pieces, a)
             return self._decode_reply(self._roundtrip(pieces))
 
     def release(self, handle):

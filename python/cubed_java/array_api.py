@@ -357,15 +357,19 @@ def _moment(jname, x, axis, correction, keepdims):
 
 
 def var(x, /, *, axis=None, correction=0.0, keepdims=False):
-    if correction != int(correction):
-        raise NotImplementedError("var: non-integer correction is not supported by the engine")
-    return _moment("Xp.var", x, axis, correction, keepdims)
+    if correction == int(correction):
+        return _moment("Xp.var", x, axis, int(correction), keepdims)
+    # a fractional correction: the population variance scaled by n / (n - correction)
+    axes = _axes(x, axis)
+    n = math.prod(x.shape[a] for a in axes)
+    scale = n / (n - correction) if n - correction > 0 else math.inf
+    return multiply(_moment("Xp.var", x, axis, 0, keepdims), scale)
 
 
 def std(x, /, *, axis=None, correction=0.0, keepdims=False):
-    if correction != int(correction):
-        raise NotImplementedError("std: non-integer correction is not supported by the engine")
-    return _moment("Xp.std", x, axis, correction, keepdims)
+    if correction == int(correction):
+        return _moment("Xp.std", x, axis, int(correction), keepdims)
+    return sqrt(var(x, axis=axis, correction=correction, keepdims=keepdims))
 
 
 def count_nonzero(x, /, *, axis=None, keepdims=False):
