@@ -1,0 +1,326 @@
+package dev.cubed.bridge;
+
+import dev.cubed.CubedArray;
+import dev.cubed.nd.Complex;
+import dev.cubed.nd.DType;
+import dev.cubed.nd.NDArray;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.EOFException;
+import java.io.FileInputStream;
+import java.io.FileOutputStream;
+import java.io.FileDescriptor;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The JVM side of the Python package {@code cubed_java}: a server on its own standard input and
+ * output, which only the parent process that started it can write to or read from.
+ *
+ * <p>Frames: a little-endian {@code int32} payload length, then the payload. A request payload is
+ * an op byte ({@link #OP_PING} or {@link #OP_CALL}); a CALL carries a function name (a string
+ * value body) and a count byte followed by that many tagged values ({@link Wire}). The reply is
+ * one frame: status byte 0 and a tagged value, or status 1, an error kind byte ({@code ERR_*}) and
+ * two strings (the Java exception's class name and its message). A malformed request gets an error reply and the server goes on; a
+ * negative length, which leaves no way to find the next frame, gets an error reply and ends the
+ * session (exit status 2). Everything the engine logs goes to standard error.
+ */
+public final class BridgeMain {
+  static final int OP_PING = 0;
+  static final int OP_CALL = 1;
+  static final int ERR_OTHER = 0;
+  static final int ERR_ARGUMENT = 1;
+  static final int ERR_UNSUPPORTED = 2;
+  static final int ERR_INDEX = 3;
+  static final int ERR_ARITHMETIC = 4;
+  static final int ERR_MEMORY = 5;
+  static final int ERR_MALFORMED = 6;
+  /** Largest request payload accepted (the Java arrays behind an NDArray are int-indexed). */
+  static final int MAX_FRAME = Integer.MAX_VALUE - 16;
+  /** Largest single read or write on the pipe. */
+  static final int IO_PIECE = 1 << 20;
+
+  /** CUBED_BRIDGE_TRACE=1: one line per frame on standard error (read and handling times). */
+  private static final boolean TRACE = "1".equals(System.getenv("CUBED_BRIDGE_TRACE"));
+
+  private final DataInputStream in;
+  private final OutputStream out;
+  private final Calls.Session session = new Calls.Session();
+  private final long maxFrame;
+  private final byte[] piece = new byte[IO_PIECE];
+
+  BridgeMain(InputStream in, OutputStream out, long maxFrame) {
+    this.in = new DataInputStream(new BufferedInputStream(in, 1 << 16));
+    this.out = new PieceOutputStream(new BufferedOutputStream(out, 1 << 16));
+    this.maxFrame = maxFrame;
+  }
+
+  /** Splits large writes into {@link #IO_PIECE} pieces (see the read loop in serve). */
+  private static final class PieceOutputStream extends java.io.FilterOutputStream {
+    PieceOutputStream(OutputStream out) {
+      super(out);
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      for (int i = 0; i < len; i += IO_PIECE) {
+        out.write(b, off + i, Math.min(IO_PIECE, len - i));
+      }
+    }
+  }
+
+  /** Serves the parent process on stdin/stdout until it closes stdin. */
+  public static void main(String[] args) throws IOException {
+    OutputStream realOut = new FileOutputStream(FileDescriptor.out);
+    // nothing else may write into the reply stream
+    System.setOut(new PrintStream(new FileOutputStream(FileDescriptor.err), true));
+    long maxFrame = Long.getLong("cubed.bridge.maxFrame", MAX_FRAME);
+    int status = new BridgeMain(new FileInputStream(FileDescriptor.in), realOut, maxFrame)
+        .serve();
+    System.exit(status);
+  }
+
+  /** Serves requests until end of input; returns the exit status (0, or 2 for a broken stream). */
+  int serve() throws IOException {
+    byte[] lenBytes = new byte[4];
+    while (true) {
+      try {
+        in.readFully(lenBytes);
+      } catch (EOFException e) {
+        return 0;
+      }
+      int len = ByteBuffer.wrap(lenBytes).order(ByteOrder.LITTLE_ENDIAN).getInt();
+      if (len < 0) {
+        replyError("MalformedFrame", "frame length " + len + " is negative: the stream cannot"
+            + " be resynchronised; closing the session");
+        return 2;
+      }
+      if (len > maxFrame) {
+        in.skipNBytes(len);
+        replyError("MalformedFrame", "frame of " + len + " bytes exceeds the limit of " + maxFrame
+            + " bytes; send the array in parts (from_array with smaller blocks)");
+        continue;
+      }
+      long t0 = System.nanoTime();
+      byte[] payload = new byte[len];
+      // at most 1 MiB per read: the JDK copies a read through a native buffer of the request's
+      // size, so one large request would allocate and touch that much native memory each time
+      for (int off = 0; off < len; ) {
+        int n = in.read(payload, off, Math.min(IO_PIECE, len - off));
+        if (n < 0) {
+          return 0;
+        }
+        off += n;
+      }
+      long t1 = System.nanoTime();
+      handle(ByteBuffer.wrap(payload).order(ByteOrder.LITTLE_ENDIAN));
+      if (TRACE) {
+        System.err.printf("bridge: frame %d bytes read in %.3f ms, handled and answered in %.3f"
+            + " ms%n", len, (t1 - t0) / 1e6, (System.nanoTime() - t1) / 1e6);
+      }
+    }
+  }
+
+  private void handle(ByteBuffer b) throws IOException {
+    Object result;
+    try {
+      if (!b.hasRemaining()) {
+        throw new Wire.MalformedMessageException("empty frame: expected an op byte");
+      }
+      int op = b.get() & 0xff;
+      if (op == OP_PING) {
+        result = null;
+      } else if (op == OP_CALL) {
+        String name = Wire.readString(b);
+        if (!b.hasRemaining()) {
+          throw new Wire.MalformedMessageException("CALL " + name + " has no argument count");
+        }
+        int n = b.get() & 0xff;
+        List<Object> args = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+          args.add(Wire.read(b));
+        }
+        if (b.hasRemaining()) {
+          throw new Wire.MalformedMessageException("CALL " + name + ": " + b.remaining()
+              + " bytes left after " + n + " arguments");
+        }
+        result = Calls.call(session, name, args);
+      } else {
+        throw new Wire.MalformedMessageException("unknown op " + op + " (0 ping, 1 call)");
+      }
+    } catch (Wire.MalformedMessageException e) {
+      replyError("MalformedFrame", e.getMessage());
+      return;
+    } catch (Throwable e) {
+      if (e instanceof VirtualMachineError && !(e instanceof OutOfMemoryError)) {
+        throw (VirtualMachineError) e;
+      }
+      replyError(kind(e), e.getClass().getName(), String.valueOf(e.getMessage()));
+      return;
+    }
+    Wire.Out o = new Wire.Out();
+    o.u8(0);
+    List<NDArray> arrays = new ArrayList<>();
+    writeValue(o, result, arrays);
+    // arrays are written after the header, from their Java arrays in 1 MiB pieces
+    long total = o.size();
+    for (NDArray a : arrays) {
+      total += a.nbytes();
+    }
+    if (total > Integer.MAX_VALUE) {
+      replyError(ERR_ARGUMENT, "java.lang.IllegalArgumentException", "the result is " + total + " bytes,"
+          + " more than one frame holds (2 GiB): compute it in parts or write it with to_zarr");
+      return;
+    }
+    long t0 = System.nanoTime();
+    writeLength((int) total);
+    out.write(o.buffer(), 0, o.size());
+    for (NDArray a : arrays) {
+      writeRaw(a);
+    }
+    out.flush();
+    if (TRACE && total > (1 << 20)) {
+      System.err.printf("bridge: reply of %d bytes written in %.3f ms%n", total,
+          (System.nanoTime() - t0) / 1e6);
+    }
+  }
+
+  /** Writes an array's elements little-endian without a whole-array byte copy. */
+  private void writeRaw(NDArray a) throws IOException {
+    int size = a.size();
+    int per = IO_PIECE / Math.max(1, a.dtype().itemSize());
+    Object data = a.data();
+    for (int off = 0; off < size; off += per) {
+      int n = Math.min(per, size - off);
+      ByteBuffer bb = ByteBuffer.wrap(piece).order(ByteOrder.LITTLE_ENDIAN);
+      switch (a.dtype()) {
+        case BOOL -> {
+          boolean[] b = (boolean[]) data;
+          for (int i = 0; i < n; i++) {
+            piece[i] = (byte) (b[off + i] ? 1 : 0);
+          }
+        }
+        case INT8, UINT8 -> System.arraycopy(data, off, piece, 0, n);
+        case INT16, UINT16 -> bb.asShortBuffer().put((short[]) data, off, n);
+        case INT32, UINT32 -> bb.asIntBuffer().put((int[]) data, off, n);
+        case INT64, UINT64 -> bb.asLongBuffer().put((long[]) data, off, n);
+        case FLOAT32 -> bb.asFloatBuffer().put((float[]) data, off, n);
+        case FLOAT64 -> bb.asDoubleBuffer().put((double[]) data, off, n);
+        case COMPLEX64 -> bb.asFloatBuffer().put((float[]) data, 2 * off, 2 * n);
+        case COMPLEX128 -> bb.asDoubleBuffer().put((double[]) data, 2 * off, 2 * n);
+        default -> throw new IllegalStateException("dtype " + a.dtype());
+      }
+      out.write(piece, 0, n * a.dtype().itemSize());
+    }
+  }
+
+  private void writeLength(int n) throws IOException {
+    out.write(n & 0xff);
+    out.write((n >>> 8) & 0xff);
+    out.write((n >>> 16) & 0xff);
+    out.write((n >>> 24) & 0xff);
+  }
+
+  /** The error kind byte: which Python exception class the client raises. */
+  static int kind(Throwable e) {
+    if (e instanceof IllegalArgumentException) {
+      return ERR_ARGUMENT;
+    } else if (e instanceof UnsupportedOperationException) {
+      return ERR_UNSUPPORTED;
+    } else if (e instanceof IndexOutOfBoundsException) {
+      return ERR_INDEX;
+    } else if (e instanceof ArithmeticException) {
+      return ERR_ARITHMETIC;
+    } else if (e instanceof OutOfMemoryError) {
+      return ERR_MEMORY;
+    }
+    return ERR_OTHER;
+  }
+
+  private void replyError(String cls, String message) throws IOException {
+    replyError(ERR_MALFORMED, cls, message);
+  }
+
+  private void replyError(int kind, String cls, String message) throws IOException {
+    Wire.Out o = new Wire.Out();
+    o.u8(1);
+    o.u8(kind);
+    o.str(cls);
+    o.str(message);
+    writeLength(o.size());
+    out.write(o.buffer(), 0, o.size());
+    out.flush();
+  }
+
+  /**
+   * Encodes a result. NDArrays are encoded as their header with the raw bytes appended after
+   * the whole value (in order), so that the header stays small; the Python side reads the same way.
+   */
+  private void writeValue(Wire.Out o, Object v, List<NDArray> arrays) {
+    if (v == null) {
+      o.u8(Wire.NONE);
+    } else if (v instanceof Boolean x) {
+      o.u8(Wire.BOOL);
+      o.u8(x ? 1 : 0);
+    } else if (v instanceof Long || v instanceof Integer || v instanceof Short
+        || v instanceof Byte) {
+      o.u8(Wire.INT);
+      o.i64(((Number) v).longValue());
+    } else if (v instanceof Double || v instanceof Float) {
+      o.u8(Wire.FLOAT);
+      o.f64(((Number) v).doubleValue());
+    } else if (v instanceof Complex c) {
+      o.u8(Wire.COMPLEX);
+      o.f64(c.re());
+      o.f64(c.im());
+    } else if (v instanceof String s) {
+      o.u8(Wire.STR);
+      o.str(s);
+    } else if (v instanceof DType d) {
+      o.u8(Wire.DTYPE);
+      o.str(d.standardName());
+    } else if (v instanceof CubedArray x) {
+      o.u8(Wire.ARRAYINFO);
+      o.i64(session.put(x));
+      o.str(x.dtype().standardName());
+      long[] shape = x.shape();
+      o.u8(shape.length);
+      for (long d : shape) {
+        o.i64(d);
+      }
+      for (long[] axis : x.chunks()) {
+        o.i32(axis.length);
+        for (long c : axis) {
+          o.i64(c);
+        }
+      }
+    } else if (v instanceof NDArray a) {
+      o.u8(Wire.NDARRAY);
+      o.str(a.dtype().standardName());
+      o.u8(a.ndim());
+      for (long d : a.shape()) {
+        o.i64(d);
+      }
+      o.i64(a.nbytes());
+      arrays.add(a);
+    } else if (v instanceof List<?> l) {
+      o.u8(Wire.LIST);
+      o.i32(l.size());
+      for (Object e : l) {
+        writeValue(o, e, arrays);
+      }
+    } else if (v instanceof Object[] l) {
+      writeValue(o, List.of(l), arrays);
+    } else {
+      o.u8(Wire.STR);
+      o.str(v.toString());
+    }
+  }
+}

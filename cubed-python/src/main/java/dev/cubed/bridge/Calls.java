@@ -1,0 +1,399 @@
+package dev.cubed.bridge;
+
+import dev.cubed.Cubed;
+import dev.cubed.CubedArray;
+import dev.cubed.Spec;
+import dev.cubed.Xp;
+import dev.cubed.nd.Axes;
+import dev.cubed.nd.Complex;
+import dev.cubed.nd.DType;
+import dev.cubed.nd.Index;
+import dev.cubed.nd.NDArray;
+import dev.cubed.zarr.Stores;
+import dev.cubed.zarr.ZarrArray;
+import dev.cubed.zarr.ZarrGroup;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * What a CALL message may name: the bridge's own functions (handles, compute, Zarr, spec) and the
+ * public static methods of {@link Xp} ({@code "Xp.add"}), chosen among overloads by the argument
+ * tags. Nothing else is reachable.
+ */
+final class Calls {
+  /** A bridge function over decoded arguments. */
+  interface Fn {
+    Object apply(Session s, List<Object> args) throws Exception;
+  }
+
+  /** The live state of one bridge process: its handle table and spec. */
+  static final class Session {
+    final Map<Long, CubedArray> handles = new HashMap<>();
+    long nextId = 1;
+    Spec spec = Spec.fromEnv();
+
+    CubedArray get(Object arg, String fn) {
+      if (arg instanceof Wire.Handle h) {
+        CubedArray x = handles.get(h.id());
+        if (x == null) {
+          throw new IllegalArgumentException(fn + ": no array with handle " + h.id()
+              + " (freed, or from another bridge process)");
+        }
+        return x;
+      }
+      throw new IllegalArgumentException(fn + ": expected an array handle, got " + describe(arg));
+    }
+
+    long put(CubedArray x) {
+      long id = nextId++;
+      handles.put(id, x);
+      return id;
+    }
+  }
+
+  private static final Map<String, Fn> OWN = new HashMap<>();
+  private static final Map<String, List<Method>> XP = new HashMap<>();
+
+  static {
+    for (Method m : Xp.class.getMethods()) {
+      if (Modifier.isStatic(m.getModifiers())) {
+        m.setAccessible(true);
+        XP.computeIfAbsent(m.getName(), k -> new ArrayList<>()).add(m);
+      }
+    }
+    OWN.put("free", (s, a) -> {
+      for (long id : (long[]) arg(a, 0, long[].class, "free")) {
+        s.handles.remove(id);
+      }
+      return null;
+    });
+    // echo(value): returns its argument (measures the pipe and the encoding alone)
+    OWN.put("echo", (s, a) -> a.isEmpty() ? null : a.get(0));
+    // timeCompute(handle, n): n computes inside the JVM; [min, median] nanoseconds (the engine's
+    // own cost of a compute, to set beside a round trip from Python)
+    OWN.put("timeCompute", (s, a) -> {
+      CubedArray x = s.get(a.get(0), "timeCompute");
+      long[] ts = new long[Math.toIntExact((Long) arg(a, 1, Long.class, "timeCompute"))];
+      for (int i = 0; i < ts.length; i++) {
+        long t0 = System.nanoTime();
+        x.compute();
+        ts[i] = System.nanoTime() - t0;
+      }
+      java.util.Arrays.sort(ts);
+      return List.of(ts[0], ts[ts.length / 2]);
+    });
+    OWN.put("handles", (s, a) -> (long) s.handles.size());
+    OWN.put("info", (s, a) -> s.get(arg(a, 0, Object.class, "info"), "info"));
+    OWN.put("compute", (s, a) -> {
+      List<?> hs = (List<?>) arg(a, 0, List.class, "compute");
+      CubedArray[] xs = new CubedArray[hs.size()];
+      for (int i = 0; i < xs.length; i++) {
+        xs[i] = s.get(hs.get(i), "compute");
+      }
+      return Cubed.compute(xs);
+    });
+    OWN.put("fromArray", (s, a) -> {
+      NDArray x = (NDArray) arg(a, 0, NDArray.class, "fromArray");
+      Object chunks = a.size() > 1 ? a.get(1) : null;
+      if (chunks instanceof List<?> l) {
+        return Cubed.fromArray(x, blockSizes(l, "fromArray"), s.spec);
+      }
+      return Cubed.fromArray(x, (long[]) chunks, s.spec);
+    });
+    OWN.put("fromZarr", (s, a) ->
+        Cubed.fromZarr((String) arg(a, 0, String.class, "fromZarr"), s.spec));
+    OWN.put("toZarr", (s, a) -> {
+      CubedArray x = s.get(a.get(0), "toZarr");
+      String path = (String) arg(a, 1, String.class, "toZarr");
+      boolean overwrite = a.size() > 2 && Boolean.TRUE.equals(a.get(2));
+      Cubed.toZarr(x, Stores.open(path), "", overwrite);
+      return null;
+    });
+    OWN.put("writeDataset", (s, a) -> {
+      // writeDataset(group, [names], [handles], [[dims]], overwrite): a Zarr v3 group with one
+      // array per variable (dimension_names set, as xarray reads them), written in one plan
+      String group = (String) arg(a, 0, String.class, "writeDataset");
+      List<?> names = (List<?>) arg(a, 1, List.class, "writeDataset");
+      List<?> hs = (List<?>) arg(a, 2, List.class, "writeDataset");
+      List<?> dims = (List<?>) arg(a, 3, List.class, "writeDataset");
+      boolean overwrite = a.size() > 4 && Boolean.TRUE.equals(a.get(4));
+      dev.cubed.zarr.Store store = Stores.open(group);
+      ZarrGroup.create(store, "", 3, Map.of());
+      CubedArray[] ws = new CubedArray[hs.size()];
+      for (int i = 0; i < ws.length; i++) {
+        CubedArray x = s.get(hs.get(i), "writeDataset");
+        dev.cubed.zarr.ZarrArrayBuilder b = ZarrArray.create(store, (String) names.get(i))
+            .shape(x.shape()).chunks(x.chunkShape()).dtype(x.dtype())
+            .dimensionNames(((List<?>) dims.get(i)).toArray(new String[0]));
+        if (overwrite) {
+          b.overwrite();
+        }
+        ws[i] = Cubed.store(x, b.buildDeferred());
+      }
+      Cubed.compute(ws);
+      return null;
+    });
+    OWN.put("zarrMembers", (s, a) -> {
+      // [name, kind, name, kind, ...] of a Zarr group
+      ZarrGroup g = ZarrGroup.open((String) arg(a, 0, String.class, "zarrMembers"));
+      List<Object> out = new ArrayList<>();
+      g.members().forEach((k, v) -> {
+        out.add(k);
+        out.add(v.name().toLowerCase(Locale.ROOT));
+      });
+      return out;
+    });
+    OWN.put("zarrDims", (s, a) -> {
+      // dimension names of a Zarr array (v3 dimension_names or v2 _ARRAY_DIMENSIONS), or null
+      ZarrArray z = ZarrArray.open((String) arg(a, 0, String.class, "zarrDims"));
+      Object dims = z.dimensionNames();
+      return dims != null ? dims : z.attributes().get("_ARRAY_DIMENSIONS");
+    });
+    OWN.put("zarrCreate", (s, a) -> {
+      // zarrCreate(path, shape, chunks, dtype): an empty array map_blocks writes block by block
+      String path = (String) arg(a, 0, String.class, "zarrCreate");
+      ZarrArray.create(Stores.open(path), "").shape((long[]) a.get(1)).chunks((long[]) a.get(2))
+          .dtype((DType) a.get(3)).overwrite().build();
+      return null;
+    });
+    OWN.put("zarrWrite", (s, a) -> {
+      // zarrWrite(path, start, data): writes a region (the block of map_blocks)
+      ZarrArray z = ZarrArray.open((String) arg(a, 0, String.class, "zarrWrite"));
+      z.write((long[]) a.get(1), (NDArray) a.get(2));
+      return null;
+    });
+    OWN.put("configure", (s, a) -> {
+      // configure(key, value, ...): rebuilds the session spec (arrays made before keep theirs)
+      Spec.Builder b = s.spec.toBuilder();
+      for (int i = 0; i + 1 < a.size(); i += 2) {
+        String k = (String) a.get(i);
+        String v = String.valueOf(a.get(i + 1));
+        switch (k) {
+          case "allowed_mem" -> b.allowedMem(v);
+          case "reserved_mem" -> b.reservedMem(v);
+          case "work_dir" -> b.workDir(Path.of(v));
+          case "executor" -> b.executor(v);
+          case "workers" -> b.workers(Integer.parseInt(v));
+          default -> throw new IllegalArgumentException("configure: unknown key '" + k
+              + "' (known: allowed_mem, reserved_mem, work_dir, executor, workers)");
+        }
+      }
+      s.spec = b.build();
+      return s.spec.toString();
+    });
+  }
+
+  private Calls() {}
+
+  static Object call(Session s, String name, List<Object> args) throws Throwable {
+    Fn own = OWN.get(name);
+    if (own != null) {
+      return own.apply(s, args);
+    }
+    if (name.startsWith("Xp.")) {
+      List<Method> ms = XP.get(name.substring(3));
+      if (ms != null) {
+        return invokeBest(s, name, ms, args);
+      }
+    }
+    throw new UnsupportedOperationException("no bridge function '" + name + "': the bridge"
+        + " offers " + new java.util.TreeSet<>(OWN.keySet()) + " and Xp.<method> for the public"
+        + " static methods of dev.cubed.Xp");
+  }
+
+  private static Object arg(List<Object> a, int i, Class<?> type, String fn) {
+    if (i >= a.size() || (a.get(i) != null && !type.isInstance(a.get(i)))) {
+      throw new IllegalArgumentException(fn + ": argument " + i + " must be "
+          + type.getSimpleName() + ", got " + (i < a.size() ? describe(a.get(i)) : "nothing"));
+    }
+    return a.get(i);
+  }
+
+  static String describe(Object v) {
+    return v == null ? "None" : v.getClass().getSimpleName() + " " + v;
+  }
+
+  private static long[][] blockSizes(List<?> l, String fn) {
+    long[][] out = new long[l.size()][];
+    for (int i = 0; i < out.length; i++) {
+      if (!(l.get(i) instanceof long[] b)) {
+        throw new IllegalArgumentException(fn + ": block sizes must be lists of ints");
+      }
+      out[i] = b;
+    }
+    return out;
+  }
+
+  private static Object invokeBest(Session s, String name, List<Method> ms, List<Object> args)
+      throws Throwable {
+    Method best = null;
+    int bestScore = -1;
+    for (Method m : ms) {
+      Class<?>[] ps = m.getParameterTypes();
+      if (ps.length != args.size()) {
+        continue;
+      }
+      int score = 0;
+      for (int i = 0; i < ps.length && score >= 0; i++) {
+        int sc = score(ps[i], args.get(i));
+        score = sc < 0 ? -1 : score + sc;
+      }
+      if (score > bestScore) {
+        bestScore = score;
+        best = m;
+      }
+    }
+    if (best == null) {
+      List<String> sigs = new ArrayList<>();
+      for (Method m : ms) {
+        sigs.add(m.getName() + java.util.Arrays.toString(m.getParameterTypes())
+            .replace("class ", "").replace("dev.cubed.", ""));
+      }
+      List<String> got = new ArrayList<>();
+      for (Object a : args) {
+        got.add(a == null ? "None" : a.getClass().getSimpleName());
+      }
+      throw new IllegalArgumentException(name + ": no overload takes " + got + "; overloads: "
+          + sigs);
+    }
+    Class<?>[] ps = best.getParameterTypes();
+    Object[] conv = new Object[ps.length];
+    for (int i = 0; i < ps.length; i++) {
+      conv[i] = convert(s, name, ps[i], args.get(i));
+    }
+    try {
+      return best.invoke(null, conv);
+    } catch (InvocationTargetException e) {
+      throw e.getCause();
+    }
+  }
+
+  /** How well a wire value fits a parameter type: -1 not at all, higher is better. */
+  private static int score(Class<?> p, Object v) {
+    if (v == null) {
+      return p.isPrimitive() ? -1 : 1;
+    }
+    if (v instanceof Wire.Handle) {
+      return p == CubedArray.class ? 3 : p == Object.class ? 1 : -1;
+    }
+    if (v instanceof Long) {
+      return p == long.class || p == int.class ? 3 : p == double.class ? 2
+          : p == Object.class ? 2 : -1;
+    }
+    if (v instanceof Double) {
+      return p == double.class ? 3 : p == Object.class ? 2 : -1;
+    }
+    if (v instanceof Boolean) {
+      return p == boolean.class ? 3 : p == Object.class ? 2 : -1;
+    }
+    if (v instanceof Complex) {
+      return p == Object.class ? 2 : -1;
+    }
+    if (v instanceof DType) {
+      return p == DType.class ? 3 : p == Object.class ? 1 : -1;
+    }
+    if (v instanceof String) {
+      return p == String.class || p.isEnum() ? 3 : p == DType.class ? 2 : -1;
+    }
+    if (v instanceof long[]) {
+      return p == long[].class || p == int[].class ? 3 : p == Axes.class ? 2 : -1;
+    }
+    if (v instanceof NDArray) {
+      return p == NDArray.class ? 3 : -1;
+    }
+    if (v instanceof Index[]) {
+      return p == Index[].class ? 3 : -1;
+    }
+    if (v == Wire.SessionSpec.INSTANCE) {
+      return p == Spec.class ? 3 : -1;
+    }
+    if (v instanceof List<?> l) {
+      if (p == List.class || p == CubedArray[].class) {
+        return l.stream().allMatch(e -> e instanceof Wire.Handle) ? 3 : -1;
+      }
+      if (p == long[][].class) {
+        return l.stream().allMatch(e -> e instanceof long[]) ? 3 : -1;
+      }
+      if (p == Object[].class) {
+        return 2;
+      }
+    }
+    return -1;
+  }
+
+  private static Object convert(Session s, String fn, Class<?> p, Object v) {
+    if (v == null) {
+      return null;
+    }
+    if (v instanceof Wire.Handle) {
+      return s.get(v, fn);
+    }
+    if (v == Wire.SessionSpec.INSTANCE) {
+      return s.spec;
+    }
+    if (p == int.class) {
+      return Math.toIntExact((Long) v);
+    }
+    if (p == double.class && v instanceof Long l) {
+      return l.doubleValue();
+    }
+    if (p == int[].class) {
+      long[] l = (long[]) v;
+      int[] out = new int[l.length];
+      for (int i = 0; i < l.length; i++) {
+        out[i] = Math.toIntExact(l[i]);
+      }
+      return out;
+    }
+    if (p == Axes.class) {
+      return Axes.of((int[]) convert(s, fn, int[].class, v));
+    }
+    if (p == DType.class && v instanceof String str) {
+      return Wire.dtype(str);
+    }
+    if (p.isEnum() && v instanceof String str) {
+      for (Object c : p.getEnumConstants()) {
+        if (((Enum<?>) c).name().equalsIgnoreCase(str)) {
+          return c;
+        }
+      }
+      throw new IllegalArgumentException(fn + ": '" + str + "' is not one of "
+          + java.util.Arrays.toString(p.getEnumConstants()));
+    }
+    if (v instanceof List<?> l) {
+      if (p == List.class) {
+        List<CubedArray> xs = new ArrayList<>();
+        for (Object e : l) {
+          xs.add(s.get(e, fn));
+        }
+        return xs;
+      }
+      if (p == CubedArray[].class) {
+        CubedArray[] xs = new CubedArray[l.size()];
+        for (int i = 0; i < xs.length; i++) {
+          xs[i] = s.get(l.get(i), fn);
+        }
+        return xs;
+      }
+      if (p == long[][].class) {
+        return blockSizes(l, fn);
+      }
+      if (p == Object[].class) {
+        Object[] xs = new Object[l.size()];
+        for (int i = 0; i < xs.length; i++) {
+          Object e = l.get(i);
+          xs[i] = e instanceof Wire.Handle ? s.get(e, fn) : e;
+        }
+        return xs;
+      }
+    }
+    return v;
+  }
+}

@@ -1,0 +1,190 @@
+package dev.cubed.bridge;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The server loop in-process: frames in, replies out, malformed frames answered and survived. */
+class BridgeMainTest {
+
+  /** One reply: status, and either the raw value bytes or (class, message). */
+  record Reply(int status, int kind, String cls, String message, ByteBuffer value) {}
+
+  private static byte[] frame(byte[] payload) {
+    ByteBuffer b = ByteBuffer.allocate(4 + payload.length).order(ByteOrder.LITTLE_ENDIAN);
+    b.putInt(payload.length).put(payload);
+    return b.array();
+  }
+
+  private static byte[] call(String name, byte[]... args) {
+    Wire.Out o = new Wire.Out();
+    o.u8(BridgeMain.OP_CALL);
+    o.str(name);
+    o.u8(args.length);
+    for (byte[] a : args) {
+      o.write(a, 0, a.length);
+    }
+    return o.toByteArray();
+  }
+
+  private static byte[] f64Array(double... xs) {
+    Wire.Out o = new Wire.Out();
+    o.u8(Wire.NDARRAY);
+    o.str("float64");
+    o.u8(1);
+    o.i64(xs.length);
+    o.i64(8L * xs.length);
+    for (double x : xs) {
+      o.f64(x);
+    }
+    return o.toByteArray();
+  }
+
+  private static byte[] ints(long... xs) {
+    Wire.Out o = new Wire.Out();
+    o.u8(Wire.INTS);
+    o.i32(xs.length);
+    for (long x : xs) {
+      o.i64(x);
+    }
+    return o.toByteArray();
+  }
+
+  private static byte[] handle(long id) {
+    Wire.Out o = new Wire.Out();
+    o.u8(Wire.HANDLE);
+    o.i64(id);
+    return o.toByteArray();
+  }
+
+  private static byte[] list(byte[]... xs) {
+    Wire.Out o = new Wire.Out();
+    o.u8(Wire.LIST);
+    o.i32(xs.length);
+    for (byte[] x : xs) {
+      o.write(x, 0, x.length);
+    }
+    return o.toByteArray();
+  }
+
+  private static byte[] f64(double v) {
+    Wire.Out o = new Wire.Out();
+    o.u8(Wire.FLOAT);
+    o.f64(v);
+    return o.toByteArray();
+  }
+
+  private static List<Reply> serve(int[] status, long maxFrame, byte[]... frames)
+      throws Exception {
+    ByteArrayOutputStream in = new ByteArrayOutputStream();
+    for (byte[] f : frames) {
+      in.write(f);
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    status[0] = new BridgeMain(new ByteArrayInputStream(in.toByteArray()), out, maxFrame).serve();
+    ByteBuffer b = ByteBuffer.wrap(out.toByteArray()).order(ByteOrder.LITTLE_ENDIAN);
+    List<Reply> replies = new ArrayList<>();
+    while (b.hasRemaining()) {
+      int len = b.getInt();
+      ByteBuffer p = b.slice(b.position(), len).order(ByteOrder.LITTLE_ENDIAN);
+      b.position(b.position() + len);
+      int st = p.get();
+      if (st == 0) {
+        replies.add(new Reply(0, -1, null, null, p.slice().order(ByteOrder.LITTLE_ENDIAN)));
+      } else {
+        int kind = p.get();
+        replies.add(new Reply(st, kind, Wire.readString(p), Wire.readString(p), null));
+      }
+    }
+    return replies;
+  }
+
+  @Test
+  void aLazyOpAndItsComputeRoundTrip() throws Exception {
+    int[] st = new int[1];
+    List<Reply> r = serve(st, BridgeMain.MAX_FRAME,
+        frame(call("fromArray", f64Array(1, 2, 3, 4, 5), ints(2))),
+        frame(call("Xp.multiply", handle(1), f64(10.0))),
+        frame(call("compute", list(handle(2)))));
+    assertThat(st[0]).isZero();
+    assertThat(r).hasSize(3).allMatch(x -> x.status() == 0);
+    ByteBuffer info = r.get(1).value();
+    assertThat(info.get()).isEqualTo((byte) Wire.ARRAYINFO);
+    assertThat(info.getLong()).isEqualTo(2L);
+    assertThat(Wire.readString(info)).isEqualTo("float64");
+    assertThat(info.get()).isEqualTo((byte) 1);
+    assertThat(info.getLong()).isEqualTo(5L);
+    assertThat(info.getInt()).isEqualTo(3); // blocks 2, 2, 1
+    ByteBuffer v = r.get(2).value();
+    assertThat(v.get()).isEqualTo((byte) Wire.LIST);
+    assertThat(v.getInt()).isEqualTo(1);
+    assertThat(v.get()).isEqualTo((byte) Wire.NDARRAY);
+    assertThat(Wire.readString(v)).isEqualTo("float64");
+    assertThat(v.get()).isEqualTo((byte) 1);
+    assertThat(v.getLong()).isEqualTo(5L);
+    assertThat(v.getLong()).isEqualTo(40L);
+    double[] got = new double[5];
+    v.asDoubleBuffer().get(got);
+    assertThat(got).containsExactly(10, 20, 30, 40, 50);
+  }
+
+  @Test
+  void malformedFramesGetErrorsAndTheServerGoesOn() throws Exception {
+    int[] st = new int[1];
+    byte[] badTag = call("echo", new byte[] {99});
+    byte[] truncated = call("echo", new byte[] {Wire.INT, 1, 2});
+    byte[] badDtype = call("echo", list(new byte[] {Wire.DTYPE, 2, 0, 0, 0, 'f', '9'}));
+    List<Reply> r = serve(st, 64,
+        frame(new byte[0]), frame(new byte[] {42}), frame(badTag), frame(truncated),
+        frame(badDtype), frame(new byte[100]), frame(call("Xp.sin", handle(77))),
+        frame(call("Runtime.exec", f64(1))), frame(new byte[] {BridgeMain.OP_PING}));
+    assertThat(st[0]).isZero();
+    assertThat(r).hasSize(9);
+    assertThat(r.get(0).message()).contains("empty frame");
+    assertThat(r.get(1).message()).contains("unknown op 42");
+    assertThat(r.get(2).message()).contains("unknown value tag 99");
+    assertThat(r.get(3).message()).contains("ends inside a value");
+    assertThat(r.get(4).message()).contains("unknown dtype 'f9'");
+    assertThat(r.get(5).message()).contains("100 bytes exceeds the limit of 64");
+    for (int i = 0; i <= 5; i++) {
+      assertThat(r.get(i).cls()).isEqualTo("MalformedFrame");
+      assertThat(r.get(i).kind()).isEqualTo(BridgeMain.ERR_MALFORMED);
+    }
+    assertThat(r.get(6).cls()).isEqualTo("java.lang.IllegalArgumentException");
+    assertThat(r.get(6).kind()).isEqualTo(BridgeMain.ERR_ARGUMENT);
+    assertThat(r.get(6).message()).contains("no array with handle 77");
+    assertThat(r.get(7).kind()).isEqualTo(BridgeMain.ERR_UNSUPPORTED);
+    assertThat(r.get(7).message()).contains("no bridge function 'Runtime.exec'");
+    assertThat(r.get(8).status()).isZero();
+  }
+
+  @Test
+  void aNegativeLengthEndsTheSessionWithAnError() throws Exception {
+    int[] st = new int[1];
+    byte[] neg = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(-3).array();
+    List<Reply> r = serve(st, BridgeMain.MAX_FRAME, neg, frame(new byte[] {0}));
+    assertThat(st[0]).isEqualTo(2);
+    assertThat(r).hasSize(1);
+    assertThat(r.get(0).message()).contains("frame length -3 is negative");
+  }
+
+  @Test
+  void javaExceptionsComeBackWithClassAndMessage() throws Exception {
+    int[] st = new int[1];
+    List<Reply> r = serve(st, BridgeMain.MAX_FRAME,
+        frame(call("fromArray", f64Array(1, 2, 3), ints(3))),
+        frame(call("Xp.reshape", handle(1), ints(2, 2))));
+    assertThat(r.get(1).status()).isEqualTo(1);
+    assertThat(r.get(1).kind()).isEqualTo(BridgeMain.ERR_ARGUMENT);
+    assertThat(r.get(1).message()).contains("3").contains("2");
+    assertThat(new String(r.get(1).cls().getBytes(StandardCharsets.UTF_8),
+        StandardCharsets.UTF_8)).endsWith("Exception");
+  }
+}

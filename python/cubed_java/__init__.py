@@ -1,0 +1,38 @@
+"""cubed_java: Cubed for Java (a bounded-memory chunked array engine on the JVM) from Python.
+
+    import cubed_java.array_api as xp     # the Array API namespace
+    x = xp.asarray(numpy_array, chunks=(1000, 1000))
+    y = xp.mean(x ** 2, axis=0).compute()
+
+xarray: ``ds.chunk(..., chunked_array_type="cubed-java")``; see docs/python.md.
+"""
+from . import errors
+from ._array import Array
+from ._bridge import restart, session
+from .array_api import asarray, from_array, from_zarr, to_zarr
+from .errors import BridgeError, JavaError
+
+__version__ = "0.1.0"
+
+
+def compute(*arrays):
+    """Computes several lazy arrays in one plan (shared inputs are read once); NumPy arrays."""
+    arrays = [a for a in arrays]
+    return tuple(session().call("compute", arrays)) if arrays else ()
+
+
+def configure(**spec):
+    """Sets the engine's spec for arrays made from now on: allowed_mem ("2GB"), reserved_mem,
+    work_dir, executor ("threads" or "processes"), workers. Returns the spec's description."""
+    args = []
+    for k, v in spec.items():
+        args += [k, str(v)]
+    return session().call("configure", *args)
+
+
+from ._blocks import map_blocks  # noqa: E402
+from .dataset import open_dataset, to_zarr_dataset  # noqa: E402
+
+__all__ = ["Array", "BridgeError", "JavaError", "asarray", "compute", "configure", "errors",
+           "from_array", "from_zarr", "map_blocks", "open_dataset", "restart", "session",
+           "to_zarr", "to_zarr_dataset"]

@@ -1,0 +1,241 @@
+"""The lazy array object: a handle to a CubedArray living in the JVM."""
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+
+from . import _bridge
+from ._bridge import IndexSpec, Ints
+
+
+def _xp():
+    from . import array_api
+
+    return array_api
+
+
+class Array:
+    """A lazy chunked array computed by Cubed for Java. Operations build new lazy arrays in the
+    JVM; ``compute()`` (or ``numpy.asarray``) runs the plan and returns a NumPy array."""
+
+    __array_priority__ = 20  # numpy defers to our reflected operators
+
+    def __init__(self, info, bridge=None):
+        self._bridge = bridge or _bridge.session()
+        self._handle = info.handle
+        self.dtype = info.dtype
+        self.shape = info.shape
+        self.chunks = info.chunks
+
+    def __del__(self):
+        try:
+            self._bridge.release(self._handle)
+        except Exception:
+            pass
+
+    # ---- attributes ----
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+    @property
+    def size(self):
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    @property
+    def nbytes(self):
+        return self.size * self.dtype.itemsize
+
+    @property
+    def chunksize(self):
+        return tuple(max(c) if c else 0 for c in self.chunks)
+
+    @property
+    def numblocks(self):
+        return tuple(len(c) for c in self.chunks)
+
+    @property
+    def device(self):
+        return "cpu"
+
+    @property
+    def T(self):
+        if self.ndim != 2:
+            raise ValueError(f"x.T needs a 2-D array, this one is {self.ndim}-D; use"
+                             f" permute_dims or mT")
+        return _xp().permute_dims(self, (1, 0))
+
+    @property
+    def mT(self):
+        return _xp().matrix_transpose(self)
+
+    def to_device(self, device, /, *, stream=None):
+        if device != "cpu":
+            raise ValueError(f"cubed_java arrays live on device 'cpu', not {device!r}")
+        return self
+
+    def __array_namespace__(self, *, api_version=None):
+        if api_version not in (None, "2021.12", "2022.12", "2023.12", "2024.12", "2025.12"):
+            raise ValueError(f"unsupported Array API version {api_version!r}")
+        return _xp()
+
+    # ---- computing ----
+    def compute(self):
+        """Runs the plan and returns the values as a NumPy array."""
+        (out,) = self._bridge.call("compute", [self])
+        return out
+
+    def to_numpy(self):
+        return self.compute()
+
+    def __array__(self, dtype=None, copy=None):
+        a = self.compute()
+        return a if dtype is None else a.astype(dtype)
+
+    def rechunk(self, chunks):
+        from ._chunks import normalize_chunks
+
+        norm = normalize_chunks(chunks, self.shape, self.dtype, previous=self.chunks)
+        if all(len(set(c[:-1])) <= 1 and (len(c) < 2 or c[-1] <= c[0]) for c in norm):
+            return _call("Xp.rechunk", self, Ints(c[0] if c else 0 for c in norm))
+        return _call("Xp.rechunk", self, [Ints(c) for c in norm])
+
+    def astype(self, dtype, copy=True):
+        return _xp().astype(self, dtype, copy=copy)
+
+    def to_zarr(self, path, overwrite=False):
+        """Computes the array into a new Zarr array at path (a folder or URI)."""
+        self._bridge.call("toZarr", self, str(path), bool(overwrite))
+
+    # ---- python protocols ----
+    def __repr__(self):
+        return (f"cubed_java.Array<shape={self.shape}, dtype={self.dtype}, chunksize="
+                f"{self.chunksize}>")
+
+    def __len__(self):
+        if not self.shape:
+            raise TypeError("len() of a 0-d array")
+        return self.shape[0]
+
+    def __iter__(self):
+        if not self.shape:
+            raise TypeError("iteration over a 0-d array")
+        for i in range(self.shape[0]):
+            yield self[i]
+
+    def _scalar(self, kind):
+        if self.size != 1:
+            raise TypeError(f"{kind}() needs an array of one element, this one has shape"
+                            f" {self.shape}")
+        return self.compute().reshape(())[()]
+
+    def __bool__(self):
+        return bool(self._scalar("bool"))
+
+    def __int__(self):
+        return int(self._scalar("int"))
+
+    def __float__(self):
+        return float(self._scalar("float"))
+
+    def __complex__(self):
+        return complex(self._scalar("complex"))
+
+    def __index__(self):
+        if self.dtype.kind not in "iu":
+            raise TypeError(f"__index__ needs an integer array, not {self.dtype}")
+        return int(self._scalar("index"))
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        """Computes the array and exports the NumPy result (a lazy array has no memory)."""
+        kwargs = {k: v for k, v in (("stream", stream), ("max_version", max_version),
+                                    ("dl_device", dl_device), ("copy", copy)) if v is not None}
+        return self.compute().__dlpack__(**kwargs)
+
+    def __dlpack_device__(self):
+        return (1, 0)
+
+    def __setitem__(self, key, value):
+        raise NotImplementedError("__setitem__: cubed_java arrays are immutable (lazy); build a"
+                                  " new array with where() instead")
+
+    # ---- indexing ----
+    def __getitem__(self, key):
+        if not isinstance(key, tuple):
+            key = (key,)
+        if len(key) == 1 and isinstance(key[0], Array) and key[0].dtype == np.bool_:
+            return _call("Xp.getMask", self, key[0])
+        norm = []
+        for k in key:
+            if isinstance(k, Array) and k.ndim == 0 and k.dtype.kind in "iu":
+                k = int(k)
+            if isinstance(k, (bool, np.bool_)):
+                raise NotImplementedError("__getitem__: boolean scalar indices are not"
+                                          " supported yet")
+            if k is None or k is Ellipsis or isinstance(k, slice):
+                norm.append(k)
+            elif isinstance(k, (int, np.integer)):
+                norm.append(int(k))
+            else:
+                raise NotImplementedError(
+                    f"__getitem__: index of type {type(k).__name__} is not supported (basic"
+                    " indexing: ints, slices, None, ...; or one boolean mask array of x's shape)")
+        return _call("Xp.getItem", self, IndexSpec(norm))
+
+    # ---- operators ----
+    def _bin(self, name, other, reflected=False):
+        if isinstance(other, np.ndarray):
+            other = _xp().asarray(other)
+        elif not isinstance(other, (Array, bool, int, float, complex, np.generic)):
+            return NotImplemented
+        if isinstance(other, np.generic):
+            other = other.item()
+        return getattr(_xp(), name)(other, self) if reflected else getattr(_xp(), name)(
+            self, other)
+
+
+def _call(name, *args):
+    return _wrap(_bridge.session().call(name, *args))
+
+
+def _wrap(v):
+    if isinstance(v, _bridge.ArrayInfo):
+        return Array(v)
+    if isinstance(v, list):
+        return [_wrap(e) for e in v]
+    return v
+
+
+_BINOPS = {
+    "add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divide",
+    "floordiv": "floor_divide", "mod": "remainder", "pow": "pow", "and": "bitwise_and",
+    "or": "bitwise_or", "xor": "bitwise_xor", "lshift": "bitwise_left_shift",
+    "rshift": "bitwise_right_shift", "matmul": "matmul",
+}
+_CMPOPS = {"eq": "equal", "ne": "not_equal", "lt": "less", "le": "less_equal", "gt": "greater",
+           "ge": "greater_equal"}
+
+
+def _install_operators():
+    def mk(fname, reflected=False):
+        def op(self, other):
+            return self._bin(fname, other, reflected)
+
+        return op
+
+    for dunder, fname in _BINOPS.items():
+        setattr(Array, f"__{dunder}__", mk(fname))
+        setattr(Array, f"__r{dunder}__", mk(fname, True))
+        setattr(Array, f"__i{dunder}__", mk(fname))
+    for dunder, fname in _CMPOPS.items():
+        setattr(Array, f"__{dunder}__", mk(fname))
+    Array.__hash__ = None
+    Array.__neg__ = lambda self: _xp().negative(self)
+    Array.__pos__ = lambda self: _xp().positive(self)
+    Array.__abs__ = lambda self: _xp().abs(self)
+    Array.__invert__ = lambda self: _xp().bitwise_invert(self)
+
+
+_install_operators()
+del operator

@@ -1,0 +1,439 @@
+"""The pipe to the JVM: starts `java dev.cubed.bridge.BridgeMain` as a child process and talks to it
+with length-prefixed little-endian binary frames over its stdin/stdout (see docs/python.md).
+
+Only this process holds the pipe's ends, so nobody else on the machine can drive the JVM.
+"""
+from __future__ import annotations
+
+import atexit
+import glob
+import os
+import shutil
+import struct
+import subprocess
+import threading
+
+import numpy as np
+
+from . import errors
+
+OP_PING = 0
+OP_CALL = 1
+
+T_NONE, T_BOOL, T_INT, T_FLOAT, T_COMPLEX, T_STR, T_HANDLE, T_INTS, T_LIST = range(9)
+T_DTYPE, T_NDARRAY, T_SPEC, T_ARRAYINFO, T_INDEX = range(9, 14)
+
+_U8 = struct.Struct("<B")
+_I32 = struct.Struct("<i")
+_I64 = struct.Struct("<q")
+_F64 = struct.Struct("<d")
+
+
+class Ints(tuple):
+    """A tuple sent as a list of int64 (shapes, axes, chunk sizes)."""
+
+
+class Dtype(str):
+    """A dtype name sent as a dtype."""
+
+
+class IndexSpec(tuple):
+    """A basic index (ints, slices, None, Ellipsis) sent as an index."""
+
+
+class _Spec:
+    """The session's spec (the Java side fills it in)."""
+
+
+SPEC = _Spec()
+
+
+class ArrayInfo:
+    """A new lazy array in the JVM: handle id, dtype, shape, chunks."""
+
+    __slots__ = ("handle", "dtype", "shape", "chunks")
+
+    def __init__(self, handle, dtype, shape, chunks):
+        self.handle = handle
+        self.dtype = dtype
+        self.shape = shape
+        self.chunks = chunks
+
+
+def _find_repo():
+    home = os.environ.get("CUBED_JAVA_HOME")
+    if home:
+        return home
+    try:
+        from ._location import REPO  # written at install time
+
+        if os.path.isfile(os.path.join(REPO, "cubed-python", "pom.xml")):
+            return REPO
+    except ImportError:
+        pass
+    # an in-place checkout (tests run from the source tree)
+    here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    if os.path.isfile(os.path.join(here, "cubed-python", "pom.xml")):
+        return here
+    raise errors.BridgeError(
+        "cubed_java cannot find the Cubed for Java repository: set CUBED_JAVA_HOME to the"
+        " repository folder (the one with cubed-python/pom.xml), or CUBED_JAVA_CLASSPATH to a"
+        " class path holding dev.cubed.bridge.BridgeMain")
+
+
+def classpath():
+    """The JVM class path: CUBED_JAVA_CLASSPATH, or the repository's built classes (built with
+    Maven, offline, on first use)."""
+    cp = os.environ.get("CUBED_JAVA_CLASSPATH")
+    if cp:
+        return cp
+    repo = _find_repo()
+    cp_file = os.path.join(repo, "cubed-python", "target", "classpath.txt")
+    classes = os.path.join(repo, "cubed-python", "target", "classes")
+    marker = os.path.join(classes, "dev", "cubed", "bridge", "BridgeMain.class")
+    if not (os.path.isfile(cp_file) and os.path.isfile(marker)):
+        mvn = shutil.which("mvn")
+        if mvn is None:
+            raise errors.BridgeError(
+                f"cubed_java: the engine is not built ({marker} missing) and mvn is not on PATH:"
+                f" run `mvn -B -o package -DskipTests -pl cubed-python -am` in {repo}")
+        cmd = [mvn, "-q", "-B", "-o", "package", "-DskipTests", "-pl", "cubed-python", "-am"]
+        r = subprocess.run(cmd, cwd=repo, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        if r.returncode != 0 or not os.path.isfile(cp_file):
+            tail = r.stdout.decode(errors="replace")[-2000:]
+            raise errors.BridgeError(f"cubed_java: building the engine failed ({' '.join(cmd)}"
+                                     f" in {repo}, exit {r.returncode}):\n{tail}")
+    with open(cp_file, encoding="utf-8") as f:
+        deps = f.read().strip()
+    core = os.path.join(repo, "cubed-core", "target", "classes")
+    return os.pathsep.join([classes, core, deps])
+
+
+def _java():
+    home = os.environ.get("JAVA_HOME")
+    if home and os.path.isfile(os.path.join(home, "bin", "java")):
+        return os.path.join(home, "bin", "java")
+    java = shutil.which("java")
+    if java is None:
+        raise errors.BridgeError("cubed_java needs a Java 17+ runtime: put `java` on PATH or set"
+                                 " JAVA_HOME")
+    return java
+
+
+def _widen_pipes(*files):
+    """1 MiB pipe buffers (Linux): fewer context switches per large array."""
+    try:
+        import fcntl
+
+        size = 1 << 20
+        try:
+            with open("/proc/sys/fs/pipe-max-size", encoding="ascii") as f:
+                size = min(size, int(f.read()))
+        except OSError:
+            pass
+        for f in files:
+            fcntl.fcntl(f.fileno(), fcntl.F_SETPIPE_SZ, size)
+    except (ImportError, AttributeError, OSError):
+        pass
+
+
+class Bridge:
+    """One JVM child process and its handle table. Thread-safe (one call at a time)."""
+
+    def __init__(self, cp=None, jvm_options=None):
+        opts = jvm_options if jvm_options is not None else os.environ.get(
+            "CUBED_JAVA_OPTS", "-Xmx4g -XX:+UseParallelGC").split()
+        cmd = [_java(), *opts, "-cp", cp or classpath(), "dev.cubed.bridge.BridgeMain"]
+        self._proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                      bufsize=0)
+        self._w = self._proc.stdin
+        self._r = self._proc.stdout
+        _widen_pipes(self._w, self._r)
+        self._lock = threading.RLock()
+        self._dead = None
+        self._to_free = []
+
+    # ---- frames ----
+    def _send(self, pieces):
+        total = sum(len(p) for p in pieces)
+        self._write(_I32.pack(total))
+        for p in pieces:
+            self._write(p)
+
+    def _write(self, data):
+        mv = memoryview(data).cast("B")
+        while len(mv):
+            n = self._w.write(mv)
+            mv = mv[n:]
+
+    def _read_exact(self, n):
+        buf = bytearray(n)
+        mv = memoryview(buf)
+        got = 0
+        while got < n:
+            k = self._r.readinto(mv[got:])
+            if not k:
+                raise EOFError
+            got += k
+        return buf
+
+    def _roundtrip(self, pieces):
+        if self._dead:
+            raise errors.BridgeError(self._dead)
+        try:
+            self._send(pieces)
+            (n,) = _I32.unpack(self._read_exact(4))
+            return self._read_exact(n)
+        except (EOFError, BrokenPipeError, OSError) as e:
+            code = self._proc.poll()
+            self._dead = (f"the cubed_java JVM (pid {self._proc.pid}) has stopped (exit status"
+                          f" {code}; its messages are on standard error); start a new session"
+                          f" with cubed_java.restart()")
+            raise errors.BridgeError(self._dead) from e
+        except BaseException:
+            # interrupted between request and reply (Ctrl-C, a timeout): the stream is out of
+            # step, so this JVM is ended; the next array starts a new one
+            self._dead = ("a call to the cubed_java JVM was interrupted, which ended that JVM;"
+                          " arrays made before are gone (new ones start a new JVM)")
+            self._proc.kill()
+            raise
+
+    def send_raw(self, payload):
+        """Sends one frame with this payload as is and returns the decoded reply (tests)."""
+        with self._lock:
+            return self._decode_reply(self._roundtrip([payload]))
+
+    def ping(self):
+        with self._lock:
+            return self._decode_reply(self._roundtrip([_U8.pack(OP_PING)]))
+
+    def call(self, name, *args):
+        # encoded before taking the lock: encoding may itself call the JVM (int() of a 0-d array)
+        if len(args) > 255:
+            raise ValueError(f"{name}: at most 255 arguments per call, got {len(args)}")
+        pieces = [_U8.pack(OP_CALL)]
+        _enc_str(pieces, name)
+        pieces.append(_U8.pack(len(args)))
+        for a in args:
+            _enc(pieces, a)
+        with self._lock:
+            if self._to_free:
+                free, self._to_free = self._to_free, []
+                p = [_U8.pack(OP_CALL)]
+                _enc_str(p, "free")
+                p.append(_U8.pack(1))
+                _enc(p, Ints(free))
+                self._decode_reply(self._roundtrip(p))
+            return self._decode_reply(self._roundtrip(pieces))
+
+    def release(self, handle):
+        """Frees a handle with the next call (called from Array.__del__)."""
+        if not self._dead:
+            self._to_free.append(handle)
+
+    def close(self):
+        if self._proc.poll() is None:
+            try:
+                self._w.close()
+                self._proc.wait(timeout=10)
+            except Exception:
+                self._proc.kill()
+        self._dead = self._dead or "the cubed_java session was closed"
+
+    def _decode_reply(self, buf):
+        status = buf[0]
+        if status == 1:
+            kind = buf[1]
+            pos = 2
+            cls, pos = _dec_str(buf, pos)
+            msg, pos = _dec_str(buf, pos)
+            raise errors.from_java(kind, cls, msg)
+        arrays = []
+        value, pos = _dec(buf, 1, arrays)
+        top = [value]
+        if isinstance(value, _Pending):
+            arrays.append((top, 0) + value.args)
+        for holder, key, dtype, shape, nbytes in arrays:
+            a = np.frombuffer(buf, dtype=dtype, count=int(np.prod(shape, dtype=np.int64)),
+                              offset=pos).reshape(shape)
+            pos += nbytes
+            holder[key] = a
+        return top[0]
+
+
+# ---- encoding ----
+def _enc_str(p, s):
+    b = s.encode("utf-8")
+    p.append(_I32.pack(len(b)))
+    p.append(b)
+
+
+def _dtype_name(dt):
+    dt = np.dtype(dt)
+    return "bool" if dt == np.bool_ else dt.name
+
+
+def _enc(p, v):
+    from ._array import Array
+
+    if v is None:
+        p.append(_U8.pack(T_NONE))
+    elif isinstance(v, Array):
+        p.append(_U8.pack(T_HANDLE) + _I64.pack(v._handle))
+    elif isinstance(v, (bool, np.bool_)):
+        p.append(_U8.pack(T_BOOL) + _U8.pack(1 if v else 0))
+    elif isinstance(v, (int, np.integer)):
+        iv = int(v)
+        if not -(1 << 63) <= iv < (1 << 63):
+            raise OverflowError(f"integer {iv} does not fit int64")
+        p.append(_U8.pack(T_INT) + _I64.pack(iv))
+    elif isinstance(v, (float, np.floating)):
+        p.append(_U8.pack(T_FLOAT) + _F64.pack(float(v)))
+    elif isinstance(v, (complex, np.complexfloating)):
+        p.append(_U8.pack(T_COMPLEX) + _F64.pack(v.real) + _F64.pack(v.imag))
+    elif isinstance(v, Dtype):
+        p.append(_U8.pack(T_DTYPE))
+        _enc_str(p, str(v))
+    elif isinstance(v, str):
+        p.append(_U8.pack(T_STR))
+        _enc_str(p, v)
+    elif isinstance(v, np.dtype):
+        p.append(_U8.pack(T_DTYPE))
+        _enc_str(p, _dtype_name(v))
+    elif isinstance(v, Ints):
+        p.append(_U8.pack(T_INTS) + _I32.pack(len(v)))
+        p.append(np.asarray(v, dtype="<i8").tobytes())
+    elif isinstance(v, IndexSpec):
+        _enc_index(p, v)
+    elif isinstance(v, _Spec):
+        p.append(_U8.pack(T_SPEC))
+    elif isinstance(v, np.ndarray):
+        a = v
+        if a.dtype.byteorder == ">":
+            a = a.astype(a.dtype.newbyteorder("<"))
+        if not a.flags.c_contiguous:
+            a = a.copy(order="C")  # (ascontiguousarray would make 0-d arrays 1-d)
+        p.append(_U8.pack(T_NDARRAY))
+        _enc_str(p, _dtype_name(a.dtype))
+        p.append(_U8.pack(a.ndim))
+        p.append(np.asarray(a.shape, dtype="<i8").tobytes())
+        p.append(_I64.pack(a.nbytes))
+        if a.nbytes:
+            p.append(memoryview(a).cast("B"))
+    elif isinstance(v, (list, tuple)):
+        p.append(_U8.pack(T_LIST) + _I32.pack(len(v)))
+        for e in v:
+            _enc(p, e)
+    else:
+        raise TypeError(f"cubed_java cannot send a {type(v).__name__} to the JVM: {v!r}")
+
+
+def _enc_index(p, idx):
+    p.append(_U8.pack(T_INDEX) + _I32.pack(len(idx)))
+    for k in idx:
+        if k is None:
+            p.append(_U8.pack(2))
+        elif k is Ellipsis:
+            p.append(_U8.pack(3))
+        elif isinstance(k, slice):
+            if k.step == 0:
+                raise ValueError("slice step cannot be zero")
+            mask = (0 if k.start is None else 1) | (0 if k.stop is None else 2)
+            p.append(_U8.pack(1) + _U8.pack(mask)
+                     + _I64.pack(0 if k.start is None else int(k.start))
+                     + _I64.pack(0 if k.stop is None else int(k.stop))
+                     + _I64.pack(1 if k.step is None else int(k.step)))
+        else:
+            p.append(_U8.pack(0) + _I64.pack(int(k)))
+
+
+# ---- decoding ----
+def _dec_str(buf, pos):
+    (n,) = _I32.unpack_from(buf, pos)
+    pos += 4
+    return bytes(buf[pos:pos + n]).decode("utf-8"), pos + n
+
+
+def _dec(buf, pos, arrays):
+    tag = buf[pos]
+    pos += 1
+    if tag == T_NONE:
+        return None, pos
+    if tag == T_BOOL:
+        return buf[pos] != 0, pos + 1
+    if tag == T_INT:
+        return _I64.unpack_from(buf, pos)[0], pos + 8
+    if tag == T_FLOAT:
+        return _F64.unpack_from(buf, pos)[0], pos + 8
+    if tag == T_COMPLEX:
+        re, im = struct.unpack_from("<dd", buf, pos)
+        return complex(re, im), pos + 16
+    if tag in (T_STR, T_DTYPE):
+        return _dec_str(buf, pos)
+    if tag == T_LIST:
+        (n,) = _I32.unpack_from(buf, pos)
+        pos += 4
+        out = [None] * n
+        for i in range(n):
+            v, pos = _dec(buf, pos, arrays)
+            if isinstance(v, _Pending):
+                arrays.append((out, i) + v.args)
+            out[i] = v
+        return out, pos
+    if tag == T_NDARRAY:
+        name, pos = _dec_str(buf, pos)
+        ndim = buf[pos]
+        pos += 1
+        shape = struct.unpack_from(f"<{ndim}q", buf, pos)
+        pos += 8 * ndim
+        (nbytes,) = _I64.unpack_from(buf, pos)
+        return _Pending(np.dtype(name).newbyteorder("<"), shape, nbytes), pos + 8
+    if tag == T_ARRAYINFO:
+        (h,) = _I64.unpack_from(buf, pos)
+        pos += 8
+        name, pos = _dec_str(buf, pos)
+        ndim = buf[pos]
+        pos += 1
+        shape = struct.unpack_from(f"<{ndim}q", buf, pos)
+        pos += 8 * ndim
+        chunks = []
+        for _ in range(ndim):
+            (n,) = _I32.unpack_from(buf, pos)
+            pos += 4
+            chunks.append(struct.unpack_from(f"<{n}q", buf, pos))
+            pos += 8 * n
+        return ArrayInfo(h, np.dtype(name), tuple(shape), tuple(chunks)), pos
+    raise errors.BridgeError(f"cubed_java: unknown tag {tag} in a reply at byte {pos - 1}")
+
+
+class _Pending:
+    """An NDArray whose bytes follow the value (filled in by _decode_reply)."""
+
+    __slots__ = ("args",)
+
+    def __init__(self, dtype, shape, nbytes):
+        self.args = (dtype, shape, nbytes)
+
+
+_session = None
+_session_lock = threading.Lock()
+
+
+def session():
+    """The process's bridge (started on first use)."""
+    global _session
+    with _session_lock:
+        if _session is None or _session._dead:
+            _session = Bridge()
+            atexit.register(_session.close)
+        return _session
+
+
+def restart():
+    """Stops the JVM (every lazy array of the old session becomes unusable) and starts anew."""
+    global _session
+    with _session_lock:
+        if _session is not None:
+            _session.close()
+        _session = None
+    return session()

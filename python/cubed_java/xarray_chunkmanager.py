@@ -1,0 +1,137 @@
+"""xarray chunk manager "cubed-java": variables backed by Cubed for Java's lazy arrays.
+
+    ds = ds.chunk({"time": 10}, chunked_array_type="cubed-java")
+    quad = ds ** 2
+    quad.mean("time", skipna=False).compute()
+
+Registered under the ``xarray.chunkmanagers`` entry point (see pyproject.toml).
+"""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+from xarray.namedarray.parallelcompat import ChunkManagerEntrypoint
+
+from . import _bridge
+from ._array import Array
+from ._blocks import map_blocks as _map_blocks
+from ._chunks import AUTO_BYTES, normalize_chunks
+
+
+class CubedJavaChunkManager(ChunkManagerEntrypoint):
+    """Chunk manager for :class:`cubed_java.Array`."""
+
+    def __init__(self):
+        self.array_cls = Array
+        self.available = True
+
+    def is_chunked_array(self, data):
+        return isinstance(data, Array)
+
+    def chunks(self, data):
+        return data.chunks
+
+    def normalize_chunks(self, chunks, shape=None, limit=None, dtype=None,
+                         previous_chunks=None):
+        return normalize_chunks(chunks, shape, dtype if dtype is not None else np.float64,
+                                previous=previous_chunks, limit=limit)
+
+    def from_array(self, data, chunks, **kwargs):
+        from . import array_api as xp
+
+        if isinstance(data, Array):
+            return data.rechunk(chunks)
+        a = np.asarray(data)
+        return xp.from_array(a, normalize_chunks(chunks, a.shape, a.dtype))
+
+    def rechunk(self, data, chunks, **kwargs):
+        return data.rechunk(chunks)
+
+    def compute(self, *data, **kwargs):
+        idx = [i for i, d in enumerate(data) if isinstance(d, Array)]
+        out = list(data)
+        if idx:
+            results = _bridge.session().call("compute", [data[i] for i in idx])
+            for i, r in zip(idx, results):
+                out[i] = r
+        return tuple(out)
+
+    def persist(self, *data, **kwargs):
+        # nothing is kept in memory between computes: persisting is computing
+        from . import array_api as xp
+
+        return tuple(xp.asarray(d, chunks=d.chunks) if isinstance(d, Array) else d
+                     for d in self.compute(*data))
+
+    @property
+    def array_api(self):
+        from . import array_api
+
+        return array_api
+
+    def get_auto_chunk_size(self):
+        return AUTO_BYTES
+
+    def map_blocks(self, func, *args, dtype=None, chunks=None, drop_axis=None, new_axis=None,
+                   **kwargs):
+        if drop_axis or new_axis:
+            raise NotImplementedError("map_blocks(drop_axis/new_axis): cubed_java's map_blocks"
+                                      " keeps the number of dimensions")
+        return _map_blocks(func, *args, dtype=dtype, chunks=chunks, **kwargs)
+
+    def apply_gufunc(self, func, signature, *args, axes=None, keepdims=False, output_dtypes=None,
+                     vectorize=None, **kwargs):
+        # dask-only options: cubed-java always rechunks core dimensions into one block
+        kwargs.pop("allow_rechunk", None)
+        kwargs.pop("meta", None)
+        if kwargs.pop("output_sizes", None):
+            raise NotImplementedError("apply_gufunc(output_sizes=...): new output dimensions are"
+                                      " not supported by cubed-java")
+        if axes is not None or keepdims:
+            raise NotImplementedError("apply_gufunc(axes/keepdims): not supported by cubed-java")
+        ins, outs = _parse_signature(signature)
+        if len(outs) != 1:
+            raise NotImplementedError(f"apply_gufunc: {len(outs)} outputs in {signature!r};"
+                                      " cubed-java supports one")
+        core = ins[0] if ins else ()
+        if any(c != core for c in ins) or outs[0] != core:
+            raise NotImplementedError(
+                f"apply_gufunc: signature {signature!r} changes core dimensions; cubed-java"
+                " supports functions whose inputs and output share their core dimensions")
+        if vectorize:
+            func = np.vectorize(func, signature=signature)
+        arrays = list(args)
+        ncore = len(core)
+        if ncore:
+            # core dimensions (the last ones) in one block
+            arrays = [a.rechunk({ax: -1 for ax in range(a.ndim - ncore, a.ndim)})
+                      if isinstance(a, Array) else a for a in arrays]
+        dtype = output_dtypes[0] if output_dtypes else None
+        return _map_blocks(func, *arrays, dtype=dtype, **kwargs)
+
+    def store(self, sources, targets, **kwargs):
+        if isinstance(sources, Array):
+            sources, targets = [sources], [targets]
+        for s, t in zip(sources, targets):
+            # a writable array-like target (zarr-python, NumPy): block by block
+            starts = [np.concatenate([[0], np.cumsum(c)[:-1]]).astype(int) for c in s.chunks]
+            import itertools
+
+            for idx in itertools.product(*(range(len(c)) for c in s.chunks)):
+                sl = tuple(slice(int(starts[d][i]), int(starts[d][i]) + s.chunks[d][i])
+                           for d, i in enumerate(idx))
+                t[sl] = s[sl].compute()
+        return None
+
+
+_CORE = re.compile(r"\(([^()]*)\)")
+
+
+def _parse_signature(sig):
+    left, right = sig.replace(" ", "").split("->")
+
+    def parse(side):
+        return [tuple(d for d in grp.split(",") if d) for grp in _CORE.findall(side)]
+
+    return parse(left), parse(right)
