@@ -1,7 +1,6 @@
 package dev.cubed;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -123,5 +122,29 @@ class SortTest extends ChunkedVsKernel {
       assertBitsEqual("sort " + what, Sorting.sort(a, 0, o), got.get(0));
       assertBitsEqual("argsort " + what, Sorting.argsort(a, 0, o), got.get(1));
     }
+  }
+
+  @Test
+  void distributedLanesOfTwoDimensionalArrays() {
+    Random r = new Random(7);
+    NDArray a = EngineTestSupport.randomDoubles(11, 3, 1500);
+    for (int i = 0; i < a.size(); i += 97) {
+      a.setDouble(i, i % 2 == 0 ? Double.NaN : -0.0);
+    }
+    CubedArray c = Cubed.fromArray(a, new long[] {2, 400}, bigSpec());
+    CubedArray s = Xp.sort(c, 1, true, true);
+    assertTrue(s.plan().toString().contains("sort_buckets"), "distributed");
+    NDArray t = a.permuteDims(1, 0).copy();
+    CubedArray ct = Cubed.fromArray(t, new long[] {300, 2}, bigSpec());
+    java.util.List<NDArray> got = Cubed.compute(s, Xp.argsort(ct, 0), Xp.sort(ct, -2));
+    assertBitsEqual("sort axis 1 descending", Sorting.sort(a, 1, Sorting.Order.DESCENDING),
+        got.get(0));
+    assertBitsEqual("argsort axis 0", Sorting.argsort(t, 0, Sorting.Order.ASCENDING), got.get(1));
+    assertBitsEqual("sort axis -2", Sorting.sort(t, 0, Sorting.Order.ASCENDING), got.get(2));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> Xp.sort(Cubed.fromArray(NDArray.zeros(DType.COMPLEX128, 3000), new long[] {300},
+            bigSpec())));
+    assertTrue(e.getMessage().contains("complex"), e.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> Xp.sort(Xp.sum(c)));
   }
 }
