@@ -248,7 +248,7 @@ class XpSort extends XpShape {
         carried = narrow(SampleSort.partition(keyNode, pay, carry, splitters, order));
       }
       ArrayNode out = SampleSort.buckets(vals, carried, counts, g, order);
-      return wrap(Core.rechunk(out, x.node().chunkGrid()), x);
+      return wrap(SampleSort.toGrid(out, x.node().chunkGrid(), budget(x)), x);
     }
 
     private ArrayNode narrow(ArrayNode rows) {

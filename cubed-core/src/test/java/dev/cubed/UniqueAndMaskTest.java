@@ -35,8 +35,14 @@ class UniqueAndMaskTest extends ChunkedVsKernel {
       SortTest.assertBitsEqual("indices " + d, want.indices(), got.get(1));
       SortTest.assertBitsEqual("inverse " + d, want.inverseIndices(), got.get(2));
       SortTest.assertBitsEqual("counts " + d, want.counts(), got.get(3));
-      check("unique_values " + d, () -> Sets.uniqueValues(x.k()), () -> Xp.uniqueValues(x.c()),
-          false);
+      switch (t.ordinal() % 3) {
+        case 0 -> check("unique_values " + d, () -> Sets.uniqueValues(x.k()),
+            () -> Xp.uniqueValues(x.c()), false);
+        case 1 -> check("unique_counts " + d, () -> Sets.uniqueCounts(x.k()).counts(),
+            () -> Xp.uniqueCounts(x.c()).counts(), false);
+        default -> check("unique_inverse " + d, () -> Sets.uniqueInverse(x.k()).inverseIndices(),
+            () -> Xp.uniqueInverse(x.c()).inverseIndices(), false);
+      }
       compared += 4;
     }
     assertNoFailures();
@@ -73,8 +79,6 @@ class UniqueAndMaskTest extends ChunkedVsKernel {
       SortTest.assertBitsEqual("inverse " + t, want.inverseIndices(), got.get(2));
       SortTest.assertBitsEqual("counts " + t, want.counts(), got.get(3));
       if (k == 0) {
-        Uniques.Counts uc = Xp.uniqueCounts(c);
-        SortTest.assertBitsEqual("unique_counts " + t, want.counts(), uc.counts().compute());
         Uniques.Inverse ui = Xp.uniqueInverse(Xp.reshape(c, 30, 100));
         SortTest.assertBitsEqual("unique_inverse 2-d " + t,
             want.inverseIndices().reshape(30, 100), ui.inverseIndices().compute());

@@ -340,6 +340,22 @@ public final class SampleSort {
         ins, grid, out, null);
   }
 
+  /**
+   * The sorted buckets moved to {@code grid} (the input's): in one regrid step (each output block
+   * reads the buckets it overlaps) when that task fits {@code budget} bytes, else through the
+   * multistage rechunk.
+   */
+  public static ArrayNode toGrid(ArrayNode sorted, ChunkGrid grid, long budget) {
+    long item = sorted.dtype().itemSize();
+    long outBlock = item;
+    for (long c : grid.maxChunks()) {
+      outBlock *= Math.max(1, c);
+    }
+    long regrid = Regrid.maxOverlap(sorted.chunkGrid(), grid) * sorted.chunkBytes() * 2
+        + outBlock * 2;
+    return regrid <= budget ? Regrid.to(sorted, grid) : Core.rechunk(sorted, grid);
+  }
+
   /** Per-element bytes of a {@link #buckets} task (besides its output block). */
   public static long bucketBytesPerElement(DType values, DType carried) {
     return values.itemSize() + (carried == null ? 0 : carried.itemSize()) + ARGSORT_BYTES;
