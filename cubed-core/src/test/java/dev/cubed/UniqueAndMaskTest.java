@@ -27,14 +27,7 @@ class UniqueAndMaskTest extends ChunkedVsKernel {
     for (DType t : SortTest.REAL) {
       In x = input(r, t, shape(r, 0));
       String d = t + Arrays.toString(x.k().shape());
-      Uniques.All all = Xp.uniqueAll(x.c());
-      Sets.UniqueAll want = Sets.uniqueAll(x.k());
-      List<NDArray> got = Cubed.compute(all.values(), all.indices(), all.inverseIndices(),
-          all.counts());
-      SortTest.assertBitsEqual("values " + d, want.values(), got.get(0));
-      SortTest.assertBitsEqual("indices " + d, want.indices(), got.get(1));
-      SortTest.assertBitsEqual("inverse " + d, want.inverseIndices(), got.get(2));
-      SortTest.assertBitsEqual("counts " + d, want.counts(), got.get(3));
+      assertUniqueAll(d, Sets.uniqueAll(x.k()), Xp.uniqueAll(x.c()));
       switch (t.ordinal() % 3) {
         case 0 -> check("unique_values " + d, () -> Sets.uniqueValues(x.k()),
             () -> Xp.uniqueValues(x.c()), false);
@@ -72,12 +65,7 @@ class UniqueAndMaskTest extends ChunkedVsKernel {
       Uniques.All all = Xp.uniqueAll(c);
       assertTrue(all.values().plan().toString().contains("sort_buckets"), t + ": distributed");
       Sets.UniqueAll want = Sets.uniqueAll(a);
-      List<NDArray> got = Cubed.compute(all.values(), all.indices(), all.inverseIndices(),
-          all.counts());
-      SortTest.assertBitsEqual("values " + t, want.values(), got.get(0));
-      SortTest.assertBitsEqual("indices " + t, want.indices(), got.get(1));
-      SortTest.assertBitsEqual("inverse " + t, want.inverseIndices(), got.get(2));
-      SortTest.assertBitsEqual("counts " + t, want.counts(), got.get(3));
+      assertUniqueAll(t.toString(), want, all);
       if (k == 0) {
         Uniques.Inverse ui = Xp.uniqueInverse(Xp.reshape(c, 30, 100));
         SortTest.assertBitsEqual("unique_inverse 2-d " + t,
@@ -120,5 +108,15 @@ class UniqueAndMaskTest extends ChunkedVsKernel {
         () -> Xp.getMask(c, Cubed.fromArray(NDArray.zeros(DType.BOOL, 50), new long[] {5},
             spec)));
     assertTrue(e.getMessage().contains("prefix"), e.getMessage());
+  }
+
+  /** The four results of unique_all computed together, each bit-equal to the kernel's. */
+  static void assertUniqueAll(String what, Sets.UniqueAll want, Uniques.All all) {
+    List<NDArray> got = Cubed.compute(all.values(), all.indices(), all.inverseIndices(),
+        all.counts());
+    SortTest.assertBitsEqual("values " + what, want.values(), got.get(0));
+    SortTest.assertBitsEqual("indices " + what, want.indices(), got.get(1));
+    SortTest.assertBitsEqual("inverse " + what, want.inverseIndices(), got.get(2));
+    SortTest.assertBitsEqual("counts " + what, want.counts(), got.get(3));
   }
 }
