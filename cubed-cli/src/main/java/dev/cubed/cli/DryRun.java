@@ -11,12 +11,31 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * {@code ./cubed demo --dry-run}: plans Quadratic Means at any size on metadata-only inputs and
- * prints the plan and its totals, then one JSON line. Nothing is run, written or allocated in
- * proportion to the arrays: planning 1.5 TB takes well under a second.
+ * The dry runs ({@code --dry-run} of {@code demo} and {@code rechunk}): the plan a real run would
+ * execute, its totals and whether it fits, then one JSON line. {@code demo} plans Quadratic Means
+ * at any size on metadata-only inputs. Nothing is run or written, and nothing is allocated in
+ * proportion to the arrays: planning time grows with the number of ops and tasks, not bytes.
  */
 final class DryRun {
   private DryRun() {}
+
+  /**
+   * Prints a plan summary, its totals and whether every task fits {@code allowedMem}: the part
+   * every dry run shares.
+   */
+  static void printPlan(PrintWriter out, PlanSummary s, long allowedMem, double planMillis) {
+    out.print(s);
+    PlanSummary.OpInfo heaviest = s.ops().stream()
+        .max(java.util.Comparator.comparingLong(PlanSummary.OpInfo::projectedMem)).orElse(null);
+    out.printf(Locale.ROOT, "Totals: %d ops, %,d tasks; reads %s, writes %s, of which %s"
+        + " intermediate; largest projected memory per task %s%s against --allowed-mem %s:"
+        + " %s%n", s.ops().size(), s.totalTasks(), PlanSummary.bytes(s.totalBytesRead()),
+        PlanSummary.bytes(s.totalBytesWritten()), PlanSummary.bytes(s.intermediateBytesWritten()),
+        PlanSummary.bytes(s.maxProjectedMem()), heaviest == null ? "" : " (" + heaviest.name()
+            + ")", PlanSummary.bytes(allowedMem),
+        s.maxProjectedMem() <= allowedMem ? "every task fits" : "DOES NOT FIT");
+    out.printf(Locale.ROOT, "Planned in %.0f ms.%n", planMillis);
+  }
 
   /**
    * Prints the plan of the demo at parameters {@code p} under {@code spec} on {@code out}.
@@ -41,17 +60,7 @@ final class DryRun {
         PlanSummary.bytes(QuadraticMeans.inputBytes(p)), chunks, PlanSummary.bytes(chunkBytes));
     out.println("Outputs: mean over time of U*U, V*V and U*V, three arrays (1, " + p.y() + ", "
         + p.x() + "), in one compute; tree reductions merge " + splitEvery + " blocks per task");
-    out.print(s);
-    PlanSummary.OpInfo heaviest = s.ops().stream()
-        .max(java.util.Comparator.comparingLong(PlanSummary.OpInfo::projectedMem)).orElseThrow();
-    out.printf(Locale.ROOT, "Totals: %d ops, %,d tasks; reads %s, writes %s, of which %s"
-        + " intermediate; largest projected memory per task %s (%s) against --allowed-mem %s:"
-        + " %s%n", s.ops().size(), s.totalTasks(), PlanSummary.bytes(s.totalBytesRead()),
-        PlanSummary.bytes(s.totalBytesWritten()), PlanSummary.bytes(s.intermediateBytesWritten()),
-        PlanSummary.bytes(s.maxProjectedMem()), heaviest.name(),
-        PlanSummary.bytes(spec.allowedMem()),
-        s.maxProjectedMem() <= spec.allowedMem() ? "every task fits" : "DOES NOT FIT");
-    out.printf(Locale.ROOT, "Planned in %.0f ms.%n", ms);
+    printPlan(out, s, spec.allowedMem(), ms);
     out.println(String.format(Locale.ROOT, "{\"workload\": \"quadratic_means\", \"size\": \"%s\","
         + " \"dry_run\": true, \"params\": {\"T\": %d, \"Y\": %d, \"X\": %d, \"tchunk\": %d},"
         + " \"split_every\": %d, \"executor\": \"%s\", \"allowed_mem\": %d, \"reserved_mem\": %d,"

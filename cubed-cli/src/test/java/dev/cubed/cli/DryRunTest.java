@@ -97,6 +97,39 @@ class DryRunTest {
   }
 
   @Test
+  void rechunkDryRunPrintsThePlanOfTheRealRunAndWritesNothing() throws Exception {
+    ZarrArray a = ZarrArray.create(new dev.cubed.zarr.FileSystemStore(dir.resolve("src.zarr")),
+        "").shape(40, 300).chunks(1, 300).dtype(dev.cubed.nd.DType.FLOAT64).build();
+    a.write(new long[2], dev.cubed.nd.NDArray.full(dev.cubed.nd.DType.FLOAT64, 1.5, 40, 300));
+    String src = dir.resolve("src.zarr").toString();
+    String dst = dir.resolve("dst.zarr").toString();
+    CliErrorsTest.Result dry = CliErrorsTest.run("rechunk", src, dst, "--chunks", "40,10",
+        "--allowed-mem", "200kB", "--reserved-mem", "1kB", "--dry-run");
+    assertThat(dry.code()).as(dry.err()).isZero();
+    assertThat(dry.out()).contains("nothing is run or written").contains("every task fits");
+    assertThat(Path.of(dst)).doesNotExist();
+    JsonNode planned = lastJson(dry.out());
+    assertThat(planned.get("dry_run").asBoolean()).isTrue();
+    assertThat(planned.get("bytes_read").asLong()).isGreaterThanOrEqualTo(40L * 300 * 8);
+    // a real rechunk prints its JSON line on System.out
+    java.io.ByteArrayOutputStream stdout = new java.io.ByteArrayOutputStream();
+    java.io.PrintStream saved = System.out;
+    CliErrorsTest.Result real;
+    try {
+      System.setOut(new java.io.PrintStream(stdout, true, java.nio.charset.StandardCharsets.UTF_8));
+      real = CliErrorsTest.run("rechunk", src, dst, "--chunks", "40,10", "--allowed-mem", "200kB",
+          "--reserved-mem", "1kB", "--work-dir", dir.resolve("work").toString());
+    } finally {
+      System.setOut(saved);
+    }
+    assertThat(real.code()).as(real.err()).isZero();
+    JsonNode ran = lastJson(stdout.toString(java.nio.charset.StandardCharsets.UTF_8));
+    for (String k : List.of("tasks", "max_projected_mem", "intermediate_bytes")) {
+      assertThat(planned.get(k).asLong()).as(k).isEqualTo(ran.get(k).asLong());
+    }
+  }
+
+  @Test
   void sizesFollowThePublishedSeriesLabels() {
     assertThat(QuadraticMeans.params("1.5TB").t()).isEqualTo(50_000);
     assertThat(QuadraticMeans.params("150GB").t()).isEqualTo(5_000);
