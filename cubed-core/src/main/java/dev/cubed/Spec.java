@@ -392,7 +392,7 @@ public final class Spec implements Serializable {
     /**
      * Builds the spec.
      *
-     * @throws IllegalArgumentException if allowedMem <= reservedMem
+     * @throws IllegalArgumentException if {@code allowedMem <= reservedMem}
      */
     public Spec build() {
       return new Spec(this);

@@ -17,8 +17,21 @@ import picocli.CommandLine.Option;
         + "and U*V in one compute; prints the plan, a progress bar per op and one JSON line.")
 final class DemoCommand implements Callable<Integer> {
   @Option(names = "--size", defaultValue = "small",
-      description = "small or medium (default: ${DEFAULT-VALUE})")
+      description = "small, medium, or the total size of U and V such as 1.5TB (T = size / 30MB"
+          + " time steps of 987 x 1920; 1.5TB is Python Cubed's published run) (default: "
+          + "${DEFAULT-VALUE})")
   String size;
+
+  @Option(names = "--dry-run", description = "print the plan (ops, tasks, projected memory per "
+      + "task, bytes read and written, intermediate bytes, totals) and stop: nothing is run or "
+      + "written, inputs are metadata only, so any --size plans in a second")
+  boolean dryRun;
+
+  @Option(names = "--split-every", defaultValue = "" + QuadraticMeans.SPLIT_EVERY, paramLabel = "N",
+      description = "blocks merged per task in each round of the means' tree reductions: larger"
+          + " writes fewer partial results and runs fewer, longer tasks; memory per task is the"
+          + " same (default: ${DEFAULT-VALUE}, the tree of Python Cubed's published run)")
+  int splitEvery;
 
   @Option(names = "--allowed-mem", defaultValue = "2GB", paramLabel = "SIZE",
       description = "memory a task may use, e.g. 500MB (default: ${DEFAULT-VALUE})")
@@ -51,10 +64,17 @@ final class DemoCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    if (!size.equals("small") && !size.equals("medium")) {
-      throw Cli.usage(cmd, "--size: '" + size + "' is not small or medium");
+    QuadraticMeans.Params p;
+    try {
+      p = QuadraticMeans.params(size);
+    } catch (IllegalArgumentException e) {
+      throw Cli.usage(cmd, "--size: " + e.getMessage());
     }
     exec.validate(cmd);
+    if (splitEvery < 2) {
+      throw Cli.usage(cmd, "--split-every: " + splitEvery + " must be 2 or more (e.g."
+          + " --split-every 10)");
+    }
     if (resume && workDir == null) {
       throw Cli.usage(cmd, "--resume needs --work-dir, the directory of the run to finish"
           + " (without it each run uses a new temporary directory)");
@@ -63,19 +83,28 @@ final class DemoCommand implements Callable<Integer> {
     long reserved = reservedMem != null ? Cli.memOption(cmd, "--reserved-mem", reservedMem)
         : Cli.measuredReserved();
     Cli.checkMem(cmd, allowed, reserved, reservedMem != null);
-    QuadraticMeans.Params p = QuadraticMeans.params(size);
+    if (dryRun) {
+      if (resume) {
+        throw Cli.usage(cmd, "--dry-run runs nothing, so there is nothing to --resume; drop one");
+      }
+      return DryRun.print(cmd.commandLine().getOut(), size, p, exec.apply(Spec.builder()
+          .workDir(workDir != null ? workDir : Path.of(System.getProperty("java.io.tmpdir"),
+              "cubed-demo-dry-run")).allowedMem(allowed).reservedMem(reserved)
+          .maxInputBlocks(QuadraticMeans.maxInputBlocks(splitEvery))).build(),
+          exec.executor, splitEvery);
+    }
     Path dir = workDir != null ? workDir : Files.createTempDirectory("cubed-demo");
     Files.createDirectories(dir);
     Spec spec = exec.apply(Spec.builder().workDir(dir.resolve("work")).allowedMem(allowed)
-        .reservedMem(reserved)).build();
+        .reservedMem(reserved).maxInputBlocks(QuadraticMeans.maxInputBlocks(splitEvery))).build();
     System.err.printf(Locale.ROOT, "demo %s: writing U and V (%d, 1, %d, %d) to %s%n", size,
         p.t(), p.y(), p.x(), dir.resolve("inputs"));
     ZarrArray[] in = QuadraticMeans.writeInputs(p, dir.resolve("inputs"), spec);
     System.err.print(dev.cubed.Cubed.plan(java.util.List.of(
-        QuadraticMeans.means(in[0], in[1], spec))).summary());
+        QuadraticMeans.means(in[0], in[1], spec, splitEvery))).summary());
     ComputeOptions opts = ComputeOptions.defaults().withResume(resume);
     opts = diagnostics.apply(opts, !noProgress);
-    QuadraticMeans.Result r = QuadraticMeans.run(in[0], in[1], spec, opts);
+    QuadraticMeans.Result r = QuadraticMeans.run(in[0], in[1], spec, opts, splitEvery);
     diagnostics.reportWritten();
     if (workDir == null) {
       Cli.deleteTree(dir);

@@ -59,6 +59,11 @@ final class RechunkCommand implements Callable<Integer> {
       description = "2 or 3 (default: the source's format)")
   Integer zarrFormat;
 
+  @Option(names = "--dry-run", description = "print the plan (ops, tasks, projected memory per "
+      + "task, bytes read and written, intermediate bytes, totals) and stop: only the source's "
+      + "metadata is read, nothing is run or written")
+  boolean dryRun;
+
   @Mixin
   DiagnosticsOptions diagnostics;
 
@@ -90,6 +95,9 @@ final class RechunkCommand implements Callable<Integer> {
     int format = zarrFormat != null ? zarrFormat : source.zarrFormat();
     long reserved = reservedGiven != null ? reservedGiven : Cli.measuredReserved();
     Cli.checkMem(cmd, allowed, reserved, reservedGiven != null);
+    if (dryRun) {
+      return dryRun(source, c, format, allowed, reserved);
+    }
     // a plan over --allowed-mem is refused before the target is created
     Cubed.plan(List.of(Cubed.fromZarr(source, Spec.builder()
         .workDir(workDir != null ? workDir : "unused")
@@ -97,14 +105,7 @@ final class RechunkCommand implements Callable<Integer> {
     Path tmpWork = workDir != null ? null : Files.createTempDirectory("cubed-rechunk");
     Spec spec = exec.apply(Spec.builder().workDir(workDir != null ? workDir : tmpWork.toString())
         .allowedMem(allowed).reservedMem(reserved)).build();
-    // described only: the compute creates it after the memory and target checks
-    dev.cubed.zarr.ZarrArrayBuilder tb = ZarrArray.create(Stores.open(dst), "").shape(shape)
-        .chunks(c).dtype(source.dtype()).fillValue(source.fillValue()).zarrFormat(format)
-        .compression(source.compression()).attributes(source.attributes());
-    if (overwrite) {
-      tb.overwrite();
-    }
-    ZarrArray target = tb.buildDeferred();
+    ZarrArray target = deferredTarget(source, c, format);
     CubedArray x = Cubed.fromZarr(source, spec);
     CubedArray w = Cubed.store(x, target);
     PlanSummary plan = Cubed.plan(List.of(w)).summary();
@@ -123,6 +124,48 @@ final class RechunkCommand implements Callable<Integer> {
         + "\"tasks\": %d, \"max_projected_mem\": %d}", src, dst,
         java.util.Arrays.toString(c), spec.allowedMem(), spec.reservedMem(), wall, Cli.peakRss(),
         plan.intermediateBytesWritten(), plan.totalTasks(), plan.maxProjectedMem()));
+    return 0;
+  }
+
+  /** The target, described only: the compute creates it after the memory and target checks. */
+  private ZarrArray deferredTarget(ZarrArray source, long[] c, int format) {
+    dev.cubed.zarr.ZarrArrayBuilder tb = ZarrArray.create(Stores.open(dst), "")
+        .shape(source.shape()).chunks(c).dtype(source.dtype()).fillValue(source.fillValue())
+        .zarrFormat(format).compression(source.compression()).attributes(source.attributes());
+    if (overwrite) {
+      tb.overwrite();
+    }
+    return tb.buildDeferred();
+  }
+
+  /**
+   * {@code --dry-run}: prints the plan of this rechunk (the one a real run executes) and one JSON
+   * line; reads only the source's metadata and writes nothing.
+   */
+  private int dryRun(ZarrArray source, long[] c, int format, long allowed, long reserved) {
+    long t0 = System.nanoTime();
+    Spec spec = exec.apply(Spec.builder().workDir(workDir != null ? workDir
+        : System.getProperty("java.io.tmpdir") + "/cubed-rechunk-dry-run").allowedMem(allowed)
+        .reservedMem(reserved)).build();
+    var plan = Cubed.plan(List.of(Cubed.store(Cubed.fromZarr(source, spec),
+        deferredTarget(source, c, format))));
+    PlanSummary s = plan.summary();
+    double ms = (System.nanoTime() - t0) / 1e6;
+    java.io.PrintWriter out = cmd.commandLine().getOut();
+    out.println("Dry run of rechunk " + src + " -> " + dst + ": nothing is run or written.");
+    out.println("Source: " + source.dtype() + " " + dev.cubed.nd.Shapes.format(source.shape())
+        + ", chunks " + dev.cubed.nd.Shapes.format(source.chunks()) + "; target chunks "
+        + dev.cubed.nd.Shapes.format(c));
+    DryRun.printPlan(out, s, allowed, ms);
+    out.println(String.format(Locale.ROOT, "{\"command\": \"rechunk\", \"dry_run\": true,"
+        + " \"source\": \"%s\", \"target\": \"%s\", \"chunks\": %s, \"allowed_mem\": %d,"
+        + " \"reserved_mem\": %d, \"ops\": %d, \"tasks\": %d, \"max_projected_mem\": %d,"
+        + " \"bytes_read\": %d, \"bytes_written\": %d, \"intermediate_bytes\": %d,"
+        + " \"plan_millis\": %.1f}", src, dst, java.util.Arrays.toString(c), allowed, reserved,
+        s.ops().size(), s.totalTasks(), s.maxProjectedMem(), s.totalBytesRead(),
+        s.totalBytesWritten(), s.intermediateBytesWritten(), ms));
+    out.flush();
+    plan.checkMemory();
     return 0;
   }
 }

@@ -19,7 +19,7 @@ class QuadraticMeansTest {
     Spec spec = Spec.builder().workDir(dir.resolve("work")).allowedMem(40_000).reservedMem(1_000)
         .build();
     ZarrArray[] in = QuadraticMeans.writeInputs(p, dir.resolve("in"), spec);
-    QuadraticMeans.Result r = QuadraticMeans.run(in[0], in[1], spec, ComputeOptions.defaults());
+    QuadraticMeans.Result r = QuadraticMeans.run(in[0], in[1], spec, ComputeOptions.defaults(), 2);
     double uu = 0;
     double vv = 0;
     double uv = 0;

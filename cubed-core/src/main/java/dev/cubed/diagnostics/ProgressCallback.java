@@ -3,26 +3,39 @@ package dev.cubed.diagnostics;
 import dev.cubed.runtime.Callback;
 import dev.cubed.runtime.Events;
 import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import me.tongfei.progressbar.ConsoleProgressBarConsumer;
-import me.tongfei.progressbar.InteractiveConsoleProgressBarConsumer;
-import me.tongfei.progressbar.ProgressBar;
-import me.tongfei.progressbar.ProgressBarBuilder;
-import me.tongfei.progressbar.ProgressBarConsumer;
-import me.tongfei.progressbar.ProgressBarStyle;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One progress bar per operation, for any compute: a bar appears when an op starts, advances with
  * each finished task and stays (complete) when the op ends. Ops running concurrently each have
- * their own bar. On a terminal the bars are redrawn in place, one line each (ANSI cursor moves);
- * otherwise (a log file, CI) each bar prints a plain line when it starts, at most every few
- * seconds while it advances, and when it completes.
+ * their own bar. On a terminal the bars are redrawn in place, one line each (ANSI cursor moves,
+ * five times a second); otherwise (a log file, CI) each bar prints a plain line when it starts, at
+ * most every five seconds while it advances, and when it completes. A line reads
+ * {@code NAME  42% [=====     ] 21/50 (0:00:07 / 0:00:10)}: percent, bar, tasks done of all,
+ * elapsed and estimated remaining time ({@code ?} before the first task ends). The rendering is
+ * this class's own, so the core needs no terminal library.
  */
 public final class ProgressCallback implements Callback {
+  static final int BAR_WIDTH = 40;
+  private static final long LINE_INTERVAL_MILLIS = 5000;
+  private static final long REDRAW_MILLIS = 200;
+
   private final PrintStream out;
   private final boolean interactive;
-  private final Map<String, ProgressBar> bars = new ConcurrentHashMap<>();
+  private final Map<String, Bar> bars = new ConcurrentHashMap<>();
+  /** Bars in the order their ops started (interactive mode: the lines on screen). */
+  private final List<Bar> order = new ArrayList<>();
+  private int frozen;
+  private int drawn;
+  private ScheduledExecutorService redrawer;
 
   /** Bars on standard error, redrawn in place when it is a terminal. */
   public ProgressCallback() {
@@ -54,75 +67,162 @@ public final class ProgressCallback implements Callback {
     this.interactive = interactive;
   }
 
+  /** One op's bar. */
+  static final class Bar {
+    final String name;
+    final long max;
+    final long startMillis;
+    final AtomicLong done = new AtomicLong();
+    volatile boolean finished;
+    long lastLineMillis;
+    String lastLine = "";
+
+    Bar(String name, long max, long startMillis) {
+      this.name = name;
+      this.max = max;
+      this.startMillis = startMillis;
+    }
+
+    /** The bar as one line at {@code nowMillis}. */
+    String render(long nowMillis) {
+      long d = Math.min(done.get(), max);
+      int pct = max == 0 ? 100 : (int) (100 * d / max);
+      int filled = max == 0 ? BAR_WIDTH : (int) (BAR_WIDTH * d / max);
+      long elapsed = Math.max(0, nowMillis - startMillis);
+      String eta = d == 0 ? "?" : clock(d >= max ? 0 : elapsed * (max - d) / d);
+      return String.format(Locale.ROOT, "%-28s %3d%% [%s%s] %d/%d (%s / %s)", name, pct,
+          "=".repeat(filled), " ".repeat(BAR_WIDTH - filled), d, max, clock(elapsed), eta);
+    }
+
+    /** The line without its times (to print a log line only when the bar moved). */
+    String withoutTimes(long nowMillis) {
+      String s = render(nowMillis);
+      return s.substring(0, s.lastIndexOf(" ("));
+    }
+  }
+
+  /** {@code h:mm:ss}. */
+  static String clock(long millis) {
+    long s = millis / 1000;
+    return String.format(Locale.ROOT, "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60);
+  }
+
   @Override
   public void onOpStart(Events.OpStart e) {
-    ProgressBarConsumer consumer = interactive ? new InteractiveConsoleProgressBarConsumer(out)
-        : new LineConsumer(out);
-    // names padded so the bars of concurrent ops line up
-    ProgressBar bar = new ProgressBarBuilder().setTaskName(String.format("%-28s", e.opName()))
-        .setInitialMax(e.numTasks())
-        .setStyle(ProgressBarStyle.ASCII).setUpdateIntervalMillis(interactive ? 200 : 5000)
-        .setConsumer(consumer).build();
-    ProgressBar old = bars.put(e.opName(), bar);
+    Bar bar = new Bar(e.opName(), e.numTasks(), System.currentTimeMillis());
+    Bar old = bars.put(e.opName(), bar);
     if (old != null) {
-      old.close();
+      old.finished = true;
+    }
+    if (interactive) {
+      synchronized (this) {
+        order.add(bar);
+        if (redrawer == null) {
+          redrawer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "cubed-progress");
+            t.setDaemon(true);
+            return t;
+          });
+          redrawer.scheduleAtFixedRate(this::redraw, REDRAW_MILLIS, REDRAW_MILLIS,
+              TimeUnit.MILLISECONDS);
+        }
+      }
+      redraw();
+    } else {
+      printLine(bar, true);
     }
   }
 
   @Override
   public void onTaskEnd(Events.TaskEnd e) {
-    ProgressBar b = bars.get(e.opName());
+    Bar b = bars.get(e.opName());
     if (b != null) {
-      b.step();
+      b.done.incrementAndGet();
+      if (!interactive) {
+        printLine(b, false);
+      }
     }
   }
 
   @Override
   public void onOpEnd(Events.OpEnd e) {
-    ProgressBar b = bars.remove(e.opName());
+    Bar b = bars.remove(e.opName());
     if (b != null) {
-      b.stepTo(b.getMax());
-      b.close();
+      b.done.set(b.max);
+      b.finished = true;
+      if (interactive) {
+        redraw();
+      } else {
+        printLine(b, true);
+      }
     }
   }
 
   @Override
   public void onComputeEnd(Events.ComputeEnd e) {
-    // a failed compute leaves bars of unfinished ops: close them where they stopped
-    bars.values().forEach(ProgressBar::close);
+    // a failed compute leaves bars of unfinished ops: they stay where they stopped
+    bars.values().forEach(b -> b.finished = true);
     bars.clear();
-  }
-
-  /** Prints each rendered bar as a line of its own, skipping repeats (non-terminal output). */
-  static final class LineConsumer extends ConsoleProgressBarConsumer {
-    private final PrintStream out;
-    private String last = "";
-
-    LineConsumer(PrintStream out) {
-      super(out, 100);
-      this.out = out;
-    }
-
-    @Override
-    public int getMaxRenderedLength() {
-      return 100;
-    }
-
-    @Override
-    public synchronized void accept(String rendered) {
-      String s = rendered.replace("\r", "").stripTrailing();
-      // the elapsed/ETA part changes every second: compare the bar and counts only
-      String key = s.replaceAll("\\(\\d+:\\d+:\\d+ / [^)]*\\)", "");
-      if (!key.equals(last)) {
-        last = key;
-        out.println(s);
-        out.flush();
+    if (interactive) {
+      ScheduledExecutorService r;
+      synchronized (this) {
+        r = redrawer;
+        redrawer = null;
+      }
+      if (r != null) {
+        r.shutdownNow();
+      }
+      redraw();
+      synchronized (this) {
+        order.clear();
+        frozen = 0;
+        drawn = 0;
       }
     }
+  }
 
-    @Override
-    public void close() {
+  /** Log mode: prints the bar's line if it moved and five seconds passed, or if {@code force}. */
+  private void printLine(Bar b, boolean force) {
+    long now = System.currentTimeMillis();
+    synchronized (this) {
+      if (!force && now - b.lastLineMillis < LINE_INTERVAL_MILLIS) {
+        return;
+      }
+      String key = b.withoutTimes(now);
+      if (key.equals(b.lastLine)) {
+        return;
+      }
+      b.lastLine = key;
+      b.lastLineMillis = now;
+      out.println(b.render(now));
       out.flush();
     }
+  }
+
+  /**
+   * Terminal mode: moves the cursor up over the bars drawn last time and draws them again. Bars at
+   * the top that are complete stay on screen and leave the redrawn region, so it never grows
+   * beyond the ops still running plus those started after them.
+   */
+  private synchronized void redraw() {
+    if (frozen >= order.size() && drawn == 0) {
+      return;
+    }
+    long now = System.currentTimeMillis();
+    StringBuilder sb = new StringBuilder();
+    if (drawn > 0) {
+      sb.append("\033[").append(drawn).append('A');
+    }
+    sb.append('\r');
+    for (int i = frozen; i < order.size(); i++) {
+      sb.append(order.get(i).render(now)).append("\033[K").append(System.lineSeparator());
+    }
+    drawn = order.size() - frozen;
+    while (frozen < order.size() && order.get(frozen).finished) {
+      frozen++;
+      drawn--;
+    }
+    out.print(sb);
+    out.flush();
   }
 }

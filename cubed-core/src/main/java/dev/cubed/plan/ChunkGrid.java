@@ -184,7 +184,7 @@ public final class ChunkGrid implements Serializable {
     return o;
   }
 
-  /** The block along {@code axis} holding element index {@code index} (0 <= index < length). */
+  /** The block along {@code axis} holding element index {@code index} ({@code 0 <= index < length}). */
   public long blockOf(int axis, long index) {
     if (regular != null) {
       return index / regular[axis];

@@ -257,9 +257,10 @@ public final class Plan {
       if (n instanceof ArrayNode.Computed c && materialized.contains(c.name())) {
         Cost cost = opCost(c);
         long mem = cfg.reservedMem() + cost.mem() + c.chunkBytes() * cfg.writeCopies();
-        infos.add(new PlanSummary.OpInfo(c.name(), "blockwise", cost.fused(),
-            Shapes.size(c.numBlocks()), mem, Shapes.size(c.shape()) * c.dtype().itemSize(),
-            c.target() == null && !isOutput(c)));
+        long tasks = Shapes.size(c.numBlocks());
+        infos.add(new PlanSummary.OpInfo(c.name(), "blockwise", cost.fused(), tasks, mem,
+            Shapes.size(c.shape()) * c.dtype().itemSize(), c.target() == null && !isOutput(c),
+            ByteCounts.satMul(tasks, readBytesPerTask(c))));
       } else if (n instanceof ArrayNode.Rechunked r) {
         ArrayNode in = r.inputs().get(0);
         RechunkPlanner.Plan p = RechunkPlanner.plan(r.shape(), in.chunks(), r.chunks(),
@@ -281,12 +282,35 @@ public final class Plan {
             tasks *= (r.shape()[i] + region[i] - 1) / region[i];
           }
           boolean last = k == chain.size() - 1;
+          long read = k == 1 && in instanceof ArrayNode.Virtual ? 0
+              : ByteCounts.regionReadBytes(r.shape(), chain.get(k - 1), region, item);
           infos.add(new PlanSummary.OpInfo(r.name() + (chain.size() > 2 ? "-stage" + k : ""),
               "rechunk", List.of(), tasks, mem, Shapes.size(r.shape()) * item,
-              !last || (r.target() == null && !isOutput(r))));
+              !last || (r.target() == null && !isOutput(r)), read));
         }
       }
     }
+  }
+
+  /**
+   * Bytes of stored blocks one task of {@code c} reads: each input's most blocks read times its
+   * chunk, fused inputs computed inline counted through to what they read, generated inputs 0.
+   */
+  private long readBytesPerTask(ArrayNode.Computed c) {
+    long b = 0;
+    for (int i = 0; i < c.inputs().size(); i++) {
+      ArrayNode in = c.inputs().get(i);
+      long per;
+      if (in instanceof ArrayNode.Virtual) {
+        per = 0;
+      } else if (in instanceof ArrayNode.Computed ic && !materialized.contains(ic.name())) {
+        per = readBytesPerTask(ic);
+      } else {
+        per = in.chunkBytes();
+      }
+      b = ByteCounts.satAdd(b, ByteCounts.satMul(c.op().readsPerInput()[i], per));
+    }
+    return b;
   }
 
   private static long bytes(long[] chunks, long[] shape, int item) {

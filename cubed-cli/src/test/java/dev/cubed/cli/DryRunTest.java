@@ -1,0 +1,140 @@
+package dev.cubed.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cubed.ComputeOptions;
+import dev.cubed.Cubed;
+import dev.cubed.Spec;
+import dev.cubed.plan.PlanSummary;
+import dev.cubed.zarr.ZarrArray;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code ./cubed demo --dry-run}: the 1.5 TB plan of Python Cubed's published run, planned on
+ * metadata-only inputs in seconds, within a 2 GB worker and with no more intermediate bytes than
+ * the published 50.5 GB; and the dry run's plan is the plan a real run executes.
+ */
+class DryRunTest {
+  @TempDir Path dir;
+
+  static JsonNode lastJson(String out) throws Exception {
+    List<String> lines = out.lines().toList();
+    return new ObjectMapper().readTree(lines.get(lines.size() - 1));
+  }
+
+  @Test
+  @Timeout(60)
+  void terabytePlanFitsATwoGigabyteWorkerAndWritesNoMoreThanPythonCubed() throws Exception {
+    Path work = dir.resolve("work");
+    Runtime rt = Runtime.getRuntime();
+    long usedBefore = rt.totalMemory() - rt.freeMemory();
+    CliErrorsTest.Result r = CliErrorsTest.run("demo", "--size", "1.5TB", "--dry-run",
+        "--allowed-mem", "2GB", "--reserved-mem", "100MB", "--work-dir", work.toString());
+    long usedAfter = rt.totalMemory() - rt.freeMemory();
+    assertThat(r.code()).as(r.err()).isZero();
+    JsonNode j = lastJson(r.out());
+    assertThat(j.get("dry_run").asBoolean()).isTrue();
+    assertThat(j.get("params").get("T").asLong()).isEqualTo(50_000);
+    assertThat(j.get("input_bytes").asLong()).isEqualTo(1_516_032_000_000L);
+    // Python Cubed's published run: 1,680 tasks, 50.5 GB of intermediate writes, 2 GB workers
+    assertThat(j.get("intermediate_bytes").asLong()).isLessThanOrEqualTo(50_500_000_000L);
+    assertThat(j.get("max_projected_mem").asLong()).isLessThanOrEqualTo(2_000_000_000L);
+    assertThat(j.get("tasks").asLong()).isBetween(1_000L, 1_680L);
+    assertThat(j.get("bytes_read").asLong()).isGreaterThanOrEqualTo(1_516_032_000_000L);
+    assertThat(j.get("plan_millis").asDouble()).isLessThan(30_000);
+    assertThat(r.out()).contains("every task fits").contains("(* intermediate");
+    // nothing written, nothing array-sized allocated (a 151.6 MB chunk would show)
+    assertThat(work).doesNotExist();
+    assertThat(usedAfter - usedBefore).isLessThan(100_000_000L);
+  }
+
+  @Test
+  void largerSplitWritesLessAndTooLittleMemoryFailsAfterPrinting() throws Exception {
+    CliErrorsTest.Result r = CliErrorsTest.run("demo", "--size", "1.5TB", "--dry-run",
+        "--split-every", "16", "--reserved-mem", "100MB");
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(lastJson(r.out()).get("intermediate_bytes").asLong())
+        .isLessThan(35_000_000_000L);
+    CliErrorsTest.Result tight = CliErrorsTest.run("demo", "--size", "150GB", "--dry-run",
+        "--allowed-mem", "150MB", "--reserved-mem", "10MB");
+    assertThat(tight.out()).contains("DOES NOT FIT");
+    assertThat(tight.oneLineError(1, "demo")).contains("more than --allowed-mem 150.0 MB");
+  }
+
+  @Test
+  void badSizesAreUsageErrors() {
+    assertThat(CliErrorsTest.run("demo", "--size", "1.5XB", "--dry-run").oneLineError(2, "demo"))
+        .contains("'1.5XB' is not small, medium or a total input size such as 1.5TB");
+    assertThat(CliErrorsTest.run("demo", "--size", "100MB", "--dry-run").oneLineError(2, "demo"))
+        .contains("out of range").contains("300MB");
+    assertThat(CliErrorsTest.run("demo", "--dry-run", "--split-every", "1")
+        .oneLineError(2, "demo")).contains("--split-every: 1 must be 2 or more");
+  }
+
+  @Test
+  void dryRunPlanIsThePlanOfARealRun() {
+    QuadraticMeans.Params p = new QuadraticMeans.Params(40, 6, 8, 5);
+    Spec spec = Spec.builder().workDir(dir.resolve("work")).allowedMem(60_000).reservedMem(1_000)
+        .maxInputBlocks(QuadraticMeans.maxInputBlocks(3)).build();
+    ZarrArray[] virtual = QuadraticMeans.virtualInputs(p);
+    PlanSummary planned = Cubed.plan(List.of(QuadraticMeans.means(virtual[0], virtual[1], spec,
+        3))).summary();
+    ZarrArray[] stored = QuadraticMeans.writeInputs(p, dir.resolve("in"), spec);
+    QuadraticMeans.Result ran = QuadraticMeans.run(stored[0], stored[1], spec,
+        ComputeOptions.defaults(), 3);
+    assertThat(planned.totalTasks()).isEqualTo(ran.plan().totalTasks());
+    assertThat(planned.intermediateBytesWritten()).isEqualTo(ran.plan().intermediateBytesWritten());
+    assertThat(planned.totalBytesRead()).isEqualTo(ran.plan().totalBytesRead());
+    assertThat(planned.maxProjectedMem()).isEqualTo(ran.plan().maxProjectedMem());
+    assertThat(Files.exists(dir.resolve("in"))).isTrue();
+  }
+
+  @Test
+  void rechunkDryRunPrintsThePlanOfTheRealRunAndWritesNothing() throws Exception {
+    ZarrArray a = ZarrArray.create(new dev.cubed.zarr.FileSystemStore(dir.resolve("src.zarr")),
+        "").shape(40, 300).chunks(1, 300).dtype(dev.cubed.nd.DType.FLOAT64).build();
+    a.write(new long[2], dev.cubed.nd.NDArray.full(dev.cubed.nd.DType.FLOAT64, 1.5, 40, 300));
+    String src = dir.resolve("src.zarr").toString();
+    String dst = dir.resolve("dst.zarr").toString();
+    CliErrorsTest.Result dry = CliErrorsTest.run("rechunk", src, dst, "--chunks", "40,10",
+        "--allowed-mem", "200kB", "--reserved-mem", "1kB", "--dry-run");
+    assertThat(dry.code()).as(dry.err()).isZero();
+    assertThat(dry.out()).contains("nothing is run or written").contains("every task fits");
+    assertThat(Path.of(dst)).doesNotExist();
+    JsonNode planned = lastJson(dry.out());
+    assertThat(planned.get("dry_run").asBoolean()).isTrue();
+    assertThat(planned.get("bytes_read").asLong()).isGreaterThanOrEqualTo(40L * 300 * 8);
+    // a real rechunk prints its JSON line on System.out
+    java.io.ByteArrayOutputStream stdout = new java.io.ByteArrayOutputStream();
+    java.io.PrintStream saved = System.out;
+    CliErrorsTest.Result real;
+    try {
+      System.setOut(new java.io.PrintStream(stdout, true, java.nio.charset.StandardCharsets.UTF_8));
+      real = CliErrorsTest.run("rechunk", src, dst, "--chunks", "40,10", "--allowed-mem", "200kB",
+          "--reserved-mem", "1kB", "--work-dir", dir.resolve("work").toString());
+    } finally {
+      System.setOut(saved);
+    }
+    assertThat(real.code()).as(real.err()).isZero();
+    JsonNode ran = lastJson(stdout.toString(java.nio.charset.StandardCharsets.UTF_8));
+    for (String k : List.of("tasks", "max_projected_mem", "intermediate_bytes")) {
+      assertThat(planned.get(k).asLong()).as(k).isEqualTo(ran.get(k).asLong());
+    }
+  }
+
+  @Test
+  void sizesFollowThePublishedSeriesLabels() {
+    assertThat(QuadraticMeans.params("1.5TB").t()).isEqualTo(50_000);
+    assertThat(QuadraticMeans.params("150GB").t()).isEqualTo(5_000);
+    assertThat(QuadraticMeans.params("1.5GB").t()).isEqualTo(50);
+    assertThat(QuadraticMeans.params("301MB").t()).isEqualTo(20);
+    assertThat(QuadraticMeans.params("medium").t()).isEqualTo(100);
+  }
+}
