@@ -23,7 +23,7 @@ public final class InsufficientHeapException extends IllegalStateException {
   }
 
   /** The same refusal with an executor's own message (e.g. the processes executor's). */
-  InsufficientHeapException(String message, String opName, long projectedMem, long maxHeap) {
+  public InsufficientHeapException(String message, String opName, long projectedMem, long maxHeap) {
     super(message);
     this.opName = opName;
     this.projectedMem = projectedMem;
