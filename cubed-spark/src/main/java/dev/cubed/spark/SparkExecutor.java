@@ -46,7 +46,8 @@ import scala.runtime.BoxedUnit;
  * explicit setting: master {@code local[workers]}; {@code spark.task.maxFailures} = attempts
  * (local masters become {@code local[N,attempts]}, since local mode ignores that setting);
  * {@code spark.executor.cores=1} (one task per executor JVM, so its heap bounds one task);
- * {@code spark.ui.enabled=false}; {@code spark.log.level=WARN}; and for masters on this machine
+ * {@code spark.ui.enabled=false} (and then no metrics servlet: {@link NoUiMetricsServlet});
+ * {@code spark.log.level=WARN}; and for masters on this machine
  * (local, local-cluster, spark://127.0.0.1 or localhost) {@code spark.driver.host} and
  * {@code spark.driver.bindAddress} = 127.0.0.1.
  *
@@ -178,6 +179,10 @@ public final class SparkExecutor implements Executor, AutoCloseable {
       c.putIfAbsent("spark.task.maxFailures", Integer.toString(attempts));
       c.putIfAbsent("spark.executor.cores", "1");
       c.putIfAbsent("spark.ui.enabled", "false");
+      if ("false".equals(c.get("spark.ui.enabled"))) {
+        c.putIfAbsent("spark.metrics.conf.*.sink.servlet.class",
+            NoUiMetricsServlet.class.getName());
+      }
       c.putIfAbsent("spark.log.level", "WARN");
       if (backupTasks) {
         c.putIfAbsent("spark.speculation", "true");
