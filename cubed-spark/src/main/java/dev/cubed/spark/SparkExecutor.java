@@ -223,6 +223,7 @@ public final class SparkExecutor implements Executor, AutoCloseable {
         owned.stop();
         owned = null;
       }
+      quietLogs(conf.get("spark.log.level"));
       SparkConf sc = new SparkConf(false);
       conf.forEach(sc::set);
       try {
@@ -234,6 +235,28 @@ public final class SparkExecutor implements Executor, AutoCloseable {
       }
       ownedConf = conf;
       return owned;
+    }
+  }
+
+  /** Loggers of Spark and its libraries, kept so their levels stay set. */
+  private static final List<java.util.logging.Logger> QUIET = new ArrayList<>();
+
+  /**
+   * When Spark logs through java.util.logging (an SLF4J provider such as the CLI's), applies
+   * {@code spark.log.level} WARN or ERROR to Spark's loggers there too; Spark itself sets it only
+   * in log4j.
+   */
+  private static void quietLogs(String level) {
+    java.util.logging.Level l = "WARN".equalsIgnoreCase(level) ? java.util.logging.Level.WARNING
+        : "ERROR".equalsIgnoreCase(level) ? java.util.logging.Level.SEVERE : null;
+    if (l == null) {
+      return;
+    }
+    for (String name : List.of("org.apache.spark", "org.sparkproject", "io.netty",
+        "org.apache.hadoop")) {
+      java.util.logging.Logger lg = java.util.logging.Logger.getLogger(name);
+      lg.setLevel(l);
+      QUIET.add(lg);
     }
   }
 
