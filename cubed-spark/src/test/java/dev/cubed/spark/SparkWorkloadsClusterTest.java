@@ -1,10 +1,14 @@
 package dev.cubed.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cubed.runtime.Operation;
+import dev.cubed.runtime.TaskFailedException;
 import dev.cubed.s3.S3TestServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,7 +28,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * task, with inputs, intermediates and outputs on the in-process S3 server; each gives NumPy's
  * checksums, and its tasks ran in executor processes other than this JVM. With
  * {@code -Dcubed.spark.compare=true} each workload also runs on the threads executor in the same
- * minute, and both times are printed.
+ * minute, and both times are printed. Then, on the same cluster: a task failing once is retried by
+ * Spark in an executor JVM, and a deterministic failure fails the compute with the task's message.
  */
 @Tag("spark")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -73,6 +78,29 @@ class SparkWorkloadsClusterTest {
     assertThat(r.workers()).as("no task ran in the driver JVM").noneMatch(w -> w.contains(
         "(pid " + ProcessHandle.current().pid() + " "));
     WORKERS.addAll(r.workers());
+  }
+
+  @Order(3)
+  @Test
+  void onTheClusterAFailedAttemptIsRetriedAndADeterministicFailureFailsWithItsMessage(
+      @org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+    // the executors share this machine's file system: marker files count attempts across JVMs
+    String d = dir.toString();
+    SparkExecutorTest.Recorder r = new SparkExecutorTest.Recorder();
+    spark.execute("retry", List.of(new Operation("once", SparkExecutorTest.keys(3),
+        SparkExecutorTest.failsOnce(d), 0)), List.of(r));
+    assertThat(r.taskEnds("once")).filteredOn(t -> t.key()[0] == 1).singleElement()
+        .satisfies(t -> assertThat(t.attempts()).isEqualTo(2));
+    Operation bad = new Operation("bad", SparkExecutorTest.keys(4),
+        SparkExecutorTest.failing(d, true), 0);
+    assertThatThrownBy(() -> spark.execute("det", List.of(bad), List.of()))
+        .isInstanceOfSatisfying(TaskFailedException.class, e -> {
+          assertThat(e.key()).containsExactly(2);
+          assertThat(e.deterministic()).isTrue();
+        })
+        .hasMessageContaining("chunk 2 has a bad dtype")
+        .hasMessageContaining("spark executor");
+    assertThat(SparkExecutorTest.runsOf(dir, 2)).as("not retried").isEqualTo(1);
   }
 
   @Order(2)
