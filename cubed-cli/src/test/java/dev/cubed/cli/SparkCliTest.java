@@ -7,8 +7,6 @@ import dev.cubed.nd.NDArray;
 import dev.cubed.s3.S3TestServer;
 import dev.cubed.zarr.Stores;
 import dev.cubed.zarr.ZarrArray;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -33,14 +31,6 @@ class SparkCliTest {
     server.close();
   }
 
-  private static String[] run(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code = Main.execute(new PrintWriter(out, true), new PrintWriter(err, true), false, args);
-    assertThat(code).as("exit code of %s; stderr: %s", String.join(" ", args), err).isZero();
-    return new String[] {out.toString(), err.toString()};
-  }
-
   @Test
   void rechunkS3ToS3OnSpark() {
     NDArray a = NDArray.zeros(DType.FLOAT64, 48, 30);
@@ -50,13 +40,13 @@ class SparkCliTest {
     ZarrArray src = ZarrArray.create(Stores.open("s3://spark-cli/src.zarr"), "").shape(48, 30)
         .chunks(48, 1).dtype(DType.FLOAT64).build();
     src.write(new long[2], a);
-    run("rechunk", "s3://spark-cli/src.zarr", "s3://spark-cli/dst.zarr", "--chunks", "1,30",
+    S3CliTest.run("rechunk", "s3://spark-cli/src.zarr", "s3://spark-cli/dst.zarr", "--chunks", "1,30",
         "--allowed-mem", "64kB", "--reserved-mem", "1kB", "--work-dir", "s3://spark-cli/work",
         "--executor", "spark", "--executor-option", "spark.master=local[2]");
     ZarrArray dst = ZarrArray.open("s3://spark-cli/dst.zarr");
     assertThat(dst.chunks()).containsExactly(1, 30);
     assertThat(dst.read()).isEqualTo(a);
     assertThat(Stores.open("s3://spark-cli/work").list("")).isEmpty();
-    assertThat(run("bench", "--list-executors")[0]).contains("spark");
+    assertThat(S3CliTest.run("bench", "--list-executors")[0]).contains("spark");
   }
 }
