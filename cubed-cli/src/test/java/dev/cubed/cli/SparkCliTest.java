@@ -40,7 +40,8 @@ class SparkCliTest {
     ZarrArray src = ZarrArray.create(Stores.open("s3://spark-cli/src.zarr"), "").shape(48, 30)
         .chunks(48, 1).dtype(DType.FLOAT64).build();
     src.write(new long[2], a);
-    S3CliTest.run("rechunk", "s3://spark-cli/src.zarr", "s3://spark-cli/dst.zarr", "--chunks", "1,30",
+    S3CliTest.run("rechunk", "s3://spark-cli/src.zarr", "s3://spark-cli/dst.zarr",
+        "--chunks", "1,30",
         "--allowed-mem", "64kB", "--reserved-mem", "1kB", "--work-dir", "s3://spark-cli/work",
         "--executor", "spark", "--executor-option", "spark.master=local[2]");
     ZarrArray dst = ZarrArray.open("s3://spark-cli/dst.zarr");

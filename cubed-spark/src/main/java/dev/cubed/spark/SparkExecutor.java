@@ -101,7 +101,7 @@ public final class SparkExecutor implements Executor, AutoCloseable {
 
     private Builder() {}
 
-    /** The master URL (e.g. {@code spark://host:7077}, {@code local[4]}); default local[workers]. */
+    /** The master URL (e.g. {@code spark://host:7077}, {@code local[4]}); default local[N]. */
     public Builder master(String url) {
       this.master = Objects.requireNonNull(url, "master");
       return this;
