@@ -483,7 +483,7 @@ public final class SparkExecutor implements Executor, AutoCloseable {
         try {
           sc.runJob(keys, new SparkTask(op.function(), maxAttempts), new Results(),
               scala.reflect.ClassTag$.MODULE$.apply(TaskOutcome.class));
-        } catch (RuntimeException e) {
+        } catch (Exception e) { // runJob throws SparkException, a checked exception, undeclared
           TaskOutcome f = failure.get();
           if (f != null) {
             throw failed(f);
@@ -507,7 +507,7 @@ public final class SparkExecutor implements Executor, AutoCloseable {
     }
 
     /** A job Spark aborted (e.g. an executor died on the last attempt), with the task if known. */
-    private RuntimeException sparkFailure(RuntimeException e) {
+    private RuntimeException sparkFailure(Exception e) {
       String msg = String.valueOf(e.getMessage());
       Matcher m = TASK.matcher(msg);
       if (m.find()) {
