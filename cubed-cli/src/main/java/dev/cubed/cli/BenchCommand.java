@@ -97,7 +97,8 @@ final class BenchCommand implements Callable<Integer> {
     long allowed = Cli.memOption(spec, "--allowed-mem", allowedMem);
     Path dir = workDir != null ? workDir : BenchContext.defaults().workDir();
     BenchContext ctx = new BenchContext(exec.executor, exec.effectiveWorkers(), allowed, dir,
-        noFusion ? BenchContext.Fusion.OFF : BenchContext.Fusion.ON, exec.attempts);
+        noFusion ? BenchContext.Fusion.OFF : BenchContext.Fusion.ON, exec.attempts,
+        exec.executorOptions);
     Map<String, Long> params = new LinkedHashMap<>(w.params(size));
     StringBuilder label = new StringBuilder(size);
     for (Map.Entry<String, Long> e : overrides.entrySet()) {

@@ -38,7 +38,7 @@ class S3CliTest {
     server.close();
   }
 
-  private static String[] run(String... args) {
+  static String[] run(String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     int code = Main.execute(new PrintWriter(out, true), new PrintWriter(err, true), false, args);

@@ -34,7 +34,7 @@ public final class S3TestServer implements AutoCloseable {
   private volatile Predicate<String> failing = k -> false;
   private final AtomicInteger injected = new AtomicInteger();
 
-  private S3TestServer() throws Exception {
+  private S3TestServer(int port) throws Exception {
     BlobStore faulty = new ForwardingBlobStore(new TransientNio2BlobStore()) {
       @Override
       public ResponseInputStream<GetObjectResponse> getBlob(GetObjectRequest r) {
@@ -48,7 +48,7 @@ public final class S3TestServer implements AutoCloseable {
         return super.putBlob(r, in);
       }
     };
-    proxy = S3Proxy.builder().blobStore(faulty).endpoint(URI.create("http://127.0.0.1:0"))
+    proxy = S3Proxy.builder().blobStore(faulty).endpoint(URI.create("http://127.0.0.1:" + port))
         .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY).build();
     proxy.start();
     for (int i = 0; i < 200 && !"STARTED".equals(proxy.getState()); i++) {
@@ -66,9 +66,14 @@ public final class S3TestServer implements AutoCloseable {
     }
   }
 
-  /** Starts a server. */
+  /** Starts a server on a free port. */
   public static S3TestServer start() throws Exception {
-    return new S3TestServer();
+    return new S3TestServer(0);
+  }
+
+  /** Starts a server on a given port (0 = a free one). */
+  public static S3TestServer start(int port) throws Exception {
+    return new S3TestServer(port);
   }
 
   /** The endpoint URL, {@code http://127.0.0.1:<port>}. */

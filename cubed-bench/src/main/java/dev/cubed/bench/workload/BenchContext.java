@@ -14,9 +14,11 @@ import java.util.Objects;
  * @param workDir the work directory
  * @param fusion whether the plan fuses ops ({@link Fusion#OFF} writes every intermediate array)
  * @param attempts attempts per task (1 = no retry), >= 1
+ * @param executorOptions options of an engine executor chosen by name (e.g. {@code spark.master};
+ *     see {@code Spec.executorOption}); empty for none
  */
 public record BenchContext(String executor, int workers, long allowedMem, Path workDir,
-    Fusion fusion, int attempts) {
+    Fusion fusion, int attempts, java.util.Map<String, String> executorOptions) {
   /** Whether the engine fuses ops. */
   public enum Fusion {
     /** The engine's default fusion. */
@@ -50,6 +52,14 @@ public record BenchContext(String executor, int workers, long allowedMem, Path w
     if (attempts < 1) {
       throw new IllegalArgumentException("bench: --attempts must be >= 1, got " + attempts);
     }
+    executorOptions = java.util.Map.copyOf(Objects.requireNonNull(executorOptions,
+        "executorOptions"));
+  }
+
+  /** A context without executor options. */
+  public BenchContext(String executor, int workers, long allowedMem, Path workDir,
+      Fusion fusion, int attempts) {
+    this(executor, workers, allowedMem, workDir, fusion, attempts, java.util.Map.of());
   }
 
   /** A context with the default 3 attempts per task. */

@@ -50,7 +50,7 @@ final class Engine {
     Executor override = EXECUTOR_OVERRIDE.get();
     this.executor = override != null ? override : dev.cubed.Cubed.executor(spec.toBuilder()
         .executor(ctx.executor()).workers(ctx.workers()).attempts(ctx.attempts())
-        .build());
+        .executorOptions(ctx.executorOptions()).build());
   }
 
   /**

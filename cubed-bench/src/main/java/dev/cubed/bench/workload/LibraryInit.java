@@ -37,7 +37,7 @@ final class LibraryInit {
       ArrayNode a = Engine.generated("init", new long[] {4, 4}, new long[] {2, 2},
           (s, b) -> NDArray.full(DType.FLOAT64, 1.0, b));
       BenchContext small = new BenchContext(ctx.executor(), ctx.workers(), ctx.allowedMem(),
-          dir, ctx.fusion());
+          dir, ctx.fusion(), ctx.attempts(), ctx.executorOptions());
       new Engine(small).compute(Reductions.reduce(a, Reductions.Op.SUM, new int[] {0, 1}, false,
           4, 0));
     } finally {

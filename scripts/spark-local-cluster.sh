@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# A Spark standalone cluster and an S3 test server on this machine, for trying
+# `./cubed ... --executor spark` the way it runs on a real cluster (see docs/spark.md).
+# Starts, all bound to 127.0.0.1 and from this checkout's Maven artifacts (no Spark download):
+#   - the in-memory S3 test server (s3proxy) on port $S3_PORT (default 9000), buckets data and
+#     work, with an example array s3://data/example.zarr (float64, 200 x 250 x 250, 100 MB);
+#   - a Spark Master on port $SPARK_MASTER_PORT (default 7077; web UI $SPARK_MASTER_WEBUI_PORT,
+#     default 8080) and $WORKERS Workers (default 2) of 1 core and 1 GB each; each Worker starts
+#     one executor JVM per application.
+# Runs in the foreground until Ctrl-C, which stops everything. Logs: $STATE (default
+# cubed-spark/target/local-cluster). Needs a JDK 17+ and Maven (first use builds the project).
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+S3_PORT="${S3_PORT:-9000}"
+SPARK_MASTER_PORT="${SPARK_MASTER_PORT:-7077}"
+SPARK_MASTER_WEBUI_PORT="${SPARK_MASTER_WEBUI_PORT:-8080}"
+WORKERS="${WORKERS:-2}"
+STATE="${STATE:-$here/cubed-spark/target/local-cluster}"
+access=cubed-test-access
+secret=cubed-test-secret
+
+cd "$here"
+echo "spark-local-cluster: building (the CLI and the S3 test server's classpath)..." >&2
+./cubed --version >/dev/null 2>&1 || ./cubed --help >/dev/null
+mvn -q -B ${CUBED_MVN_FLAGS:-} test-compile dependency:build-classpath -pl cubed-s3 -am \
+  -Dmdep.includeScope=test -Dmdep.outputFile=target/test-classpath.txt >&2
+
+rm -rf "$STATE" && mkdir -p "$STATE/spark-home/jars"
+java_bin="${JAVA_HOME:+$JAVA_HOME/bin/}java"
+pids=()
+stop() {
+  trap - INT TERM EXIT
+  echo "spark-local-cluster: stopping" >&2
+  for p in "${pids[@]}"; do
+    pkill -TERM -P "$p" 2>/dev/null || true   # a Worker's executor JVMs
+    kill "$p" 2>/dev/null || true
+  done
+  wait 2>/dev/null || true
+}
+trap stop INT TERM EXIT
+
+# the S3 test server
+s3_cp="cubed-s3/target/test-classes:cubed-s3/target/classes:cubed-core/target/classes:$(cat cubed-s3/target/test-classpath.txt)"
+"$java_bin" -Xmx1g -cp "$s3_cp" dev.cubed.s3.S3TestServerMain "$S3_PORT" data work \
+  > "$STATE/s3.log" 2>&1 &
+pids+=($!)
+
+# Spark: the CLI's own classpath, also handed to the executors (SPARK_DIST_CLASSPATH)
+classes="$here/cubed-cli/target/classes:$here/cubed-bench/target/classes:$here/cubed-spark/target/classes:$here/cubed-s3/target/classes:$here/cubed-core/target/classes"
+cp="$classes:$(cat cubed-cli/target/classpath.txt)"
+export SPARK_LOCAL_IP=127.0.0.1 SPARK_HOME="$STATE/spark-home" SPARK_SCALA_VERSION=2.13
+export SPARK_DIST_CLASSPATH="$cp"
+# the executors read and write S3 with the Workers' credentials (on a real cluster: instance
+# credentials or spark.executorEnv.*); the endpoint travels with each store
+export AWS_ACCESS_KEY_ID=$access AWS_SECRET_ACCESS_KEY=$secret AWS_REGION=us-east-1
+"$java_bin" -Xmx256m -cp "$cp" org.apache.spark.deploy.master.Master --host 127.0.0.1 \
+  --port "$SPARK_MASTER_PORT" --webui-port "$SPARK_MASTER_WEBUI_PORT" > "$STATE/master.log" 2>&1 &
+pids+=($!)
+for i in $(seq 1 "$WORKERS"); do
+  mkdir -p "$STATE/worker-$i"
+  "$java_bin" -Xmx256m -cp "$cp" org.apache.spark.deploy.worker.Worker \
+    "spark://127.0.0.1:$SPARK_MASTER_PORT" --host 127.0.0.1 --cores 1 --memory 1g \
+    --webui-port 0 --work-dir "$STATE/worker-$i" > "$STATE/worker-$i.log" 2>&1 &
+  pids+=($!)
+done
+
+wait_for() { # file text count seconds
+  for _ in $(seq 1 $(($4 * 5))); do
+    if [ "$(grep -c "$2" "$1" 2>/dev/null || true)" -ge "$3" ]; then return 0; fi
+    sleep 0.2
+  done
+  echo "spark-local-cluster: '$2' did not appear in $1 within $4 s; see the logs in $STATE" >&2
+  exit 1
+}
+wait_for "$STATE/s3.log" "S3 test server on" 1 120
+wait_for "$STATE/master.log" "Registering worker" "$WORKERS" 120
+
+cat <<MSG
+Ready.
+  S3 test server: http://127.0.0.1:$S3_PORT (buckets data and work; example array s3://data/example.zarr)
+  Spark master:   spark://127.0.0.1:$SPARK_MASTER_PORT ($WORKERS workers, 1 core and 1 GB each; UI http://127.0.0.1:$SPARK_MASTER_WEBUI_PORT)
+  Logs:           $STATE
+In another shell, from $here:
+  export CUBED_S3_ENDPOINT=http://127.0.0.1:$S3_PORT AWS_ACCESS_KEY_ID=$access AWS_SECRET_ACCESS_KEY=$secret AWS_REGION=us-east-1
+  ./cubed rechunk s3://data/example.zarr s3://data/example-rechunked.zarr --chunks 200,50,50 \\
+      --work-dir s3://work/ --executor spark --executor-option spark.master=spark://127.0.0.1:$SPARK_MASTER_PORT
+  ./cubed info s3://data/example-rechunked.zarr
+Ctrl-C stops the cluster and the server.
+MSG
+wait
