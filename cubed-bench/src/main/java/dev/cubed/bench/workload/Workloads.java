@@ -14,6 +14,9 @@ import java.util.Map;
  */
 public final class Workloads {
   private static final Map<String, Workload> ALL = new LinkedHashMap<>();
+  /** Runnable by name but not one of the five: quadratic_means_read (its floor). */
+  private static final Map<String, Workload> EXTRA = Map.of("quadratic_means_read",
+      new QuadraticMeansRead());
 
   static {
     for (Workload w : List.of(new QuadraticMeans(), new Add(), new Matmul(), new Rechunk(),
@@ -46,7 +49,7 @@ public final class Workloads {
    * @throws IllegalArgumentException if there is none
    */
   public static Workload byName(String name) {
-    Workload w = ALL.get(name);
+    Workload w = ALL.containsKey(name) ? ALL.get(name) : EXTRA.get(name);
     if (w == null) {
       throw new IllegalArgumentException("bench: unknown workload '" + name + "' (known: "
           + String.join(", ", ALL.keySet()) + ")");
