@@ -42,7 +42,7 @@ mkdir -p "$out"
 (mvn -q -B -o -DskipTests -pl cubed-cli -am package || mvn -q -B -DskipTests -pl cubed-cli -am package) >&2
 cp="cubed-cli/target/classes:cubed-bench/target/classes:cubed-core/target/classes:$(cat cubed-cli/target/classpath.txt)"
 bench() {
-  java -Xmx"$heap" -XX:+UseParallelGC -Djdk.nio.maxCachedBufferSize=1048576 ${CUBED_JAVA_OPTS:-} -cp "$cp" dev.cubed.cli.Main bench "$@"
+  java -Xmx"$heap" -XX:+UseParallelGC --add-modules jdk.incubator.vector -Djdk.nio.maxCachedBufferSize=1048576 ${CUBED_JAVA_OPTS:-} -cp "$cp" dev.cubed.cli.Main bench "$@"
 }
 executors="${EXECUTORS:-$(bench add --list-executors)}"
 wd=()

@@ -136,6 +136,9 @@ def main():
     ap.add_argument("--allowed-mem", default=None,
                     help="--allowed-mem of this engine and allowed_mem of Python Cubed (default: "
                     "Python Cubed's own defaults, 500MB and 2GB for quadratic_means)")
+    ap.add_argument("--engines", default="numpy dask-threads cubed-threads java",
+                    help="engines to run, space-separated, of: numpy dask-threads cubed-threads "
+                    "java (default: all; NumPy's checksums are the reference)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--timeout", type=int, default=900, help="seconds per run (default 900)")
     ap.add_argument("--no-floor", action="store_true",
@@ -173,8 +176,11 @@ def main():
               "beside this engine; scripts/perf/make-anchors-env.sh builds one" % why,
               file=sys.stderr)
     engines.append("java")
+    wanted = a.engines.split()
+    engines = [e for e in engines if e in wanted]
 
     env = dict(os.environ)
+    env["CUBED_SKIP_BUILD"] = "1"  # built once below; no rebuild between runs if sources change
     # build once, outside any timing (./cubed rebuilds itself only when sources changed)
     subprocess.run([os.path.join(ROOT, "cubed"), "bench", "--list-executors"], cwd=ROOT,
                    check=True, stdout=subprocess.DEVNULL)
@@ -201,7 +207,7 @@ def main():
     started = datetime.datetime.now(datetime.timezone.utc)
     for w in only:
         row_engines = list(engines)
-        if w == "quadratic_means" and not a.no_floor:
+        if w == "quadratic_means" and not a.no_floor and "java" in engines:
             row_engines.append("java-floor")
         for r in range(a.repeat):
             for e in row_engines:
