@@ -31,9 +31,21 @@ import time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 WORKLOADS = ["quadratic_means", "add", "matmul", "rechunk", "reduce"]
+DEFAULT_ENGINES = ["numpy", "dask-threads", "cubed-threads", "java"]
 # Python Cubed's defaults in the anchor scripts; this engine gets the same --allowed-mem.
 PY_CUBED_ALLOWED = {"quadratic_means": "2GB"}
 DEFAULT_ALLOWED = "500MB"
+# NumPy's checksums (docs/benchmarks.md), used when NumPy is not among the engines run.
+REFERENCE = {
+    "small": {"quadratic_means": [44459.952431602345, 44459.94364437888, 29782.59454779417],
+              "add": [6249999.991371165], "matmul": [3906249989.307884],
+              "rechunk": [6249991.822526063, 18749973.136350363],
+              "reduce": [1750.000017051746, 875.0002355951227, 6126789, 2837471628]},
+    "medium": {"quadratic_means": [710639.9915143054, 710639.9858629024, 473762.66941641964],
+               "add": [196000000.44794595], "matmul": [432000002472.7894],
+               "rechunk": [179999995.96112812, 539999985.0922848],
+               "reduce": [10000.000012450215, 5000.000049053774, 199852365, 99875393231]},
+}
 
 
 def tree_rss(root):
@@ -136,7 +148,7 @@ def main():
     ap.add_argument("--allowed-mem", default=None,
                     help="--allowed-mem of this engine and allowed_mem of Python Cubed (default: "
                     "Python Cubed's own defaults, 500MB and 2GB for quadratic_means)")
-    ap.add_argument("--engines", default="numpy dask-threads cubed-threads java",
+    ap.add_argument("--engines", default=" ".join(DEFAULT_ENGINES),
                     help="engines to run, space-separated, of: numpy dask-threads cubed-threads "
                     "java (default: all; NumPy's checksums are the reference)")
     ap.add_argument("--workers", type=int, default=2)
@@ -146,6 +158,10 @@ def main():
     ap.add_argument("--doc", default=os.path.join(ROOT, "docs", "performance.md"),
                     help="page to write the table into (default docs/performance.md)")
     ap.add_argument("--no-doc", action="store_true", help="print the table, do not write it")
+    ap.add_argument("--render", metavar="JSONL",
+                    help="run nothing: make the table from the raw records of an earlier run "
+                    "(target/perf/side-by-side-SIZE.jsonl; pass the same --size, --only, "
+                    "--engines) and write or print it as usual")
     a = ap.parse_args()
     only = a.only.split()
     for w in only:
@@ -178,6 +194,27 @@ def main():
     engines.append("java")
     wanted = a.engines.split()
     engines = [e for e in engines if e in wanted]
+
+    if a.render:
+        with open(a.render) as f:
+            records = [json.loads(l) for l in f if l.strip()]
+        records = [r for r in records if r["size"] == a.size and r["workload"] in only]
+        ran = {r["engine"] for r in records}
+        engines = [e for e in DEFAULT_ENGINES if e in ran]
+        anchors_ok = bool(ran & {"dask-threads", "cubed-threads"})
+        commands = {}
+        for r in records:
+            commands.setdefault(r["engine"], r["command"].split(" "))
+        t = min((r["time"] for r in records if "time" in r), default=None)
+        started = (datetime.datetime.fromisoformat(t) if t else
+                   datetime.datetime.fromtimestamp(os.path.getmtime(a.render),
+                                                   datetime.timezone.utc))
+        table = render(records, a, engines, anchors_ok, why, started, commands, only)
+        if a.no_doc:
+            print(table)
+        else:
+            write_section(a.doc, a.size, table)
+        return
 
     env = dict(os.environ)
     env["CUBED_SKIP_BUILD"] = "1"  # built once below; no rebuild between runs if sources change
@@ -217,7 +254,8 @@ def main():
                       file=sys.stderr)
                 j, peak, err = run_sampled(cmd, env, a.timeout)
                 rec = {"workload": w, "size": a.size, "engine": e, "round": r + 1,
-                       "command": " ".join(cmd), "sampled_peak_rss_bytes": peak}
+                       "command": " ".join(cmd), "sampled_peak_rss_bytes": peak,
+                       "time": datetime.datetime.now(datetime.timezone.utc).isoformat()}
                 if err:
                     rec["error"] = err
                     print("   failed: " + err, file=sys.stderr)
@@ -278,9 +316,11 @@ def render(records, a, engines, anchors_ok, why, started, commands, only):
         lines.append("The anchors' environment was absent (%s): NumPy only beside the engine."
                      % why)
     lines += ["", "Commands:", "", "```",
-              "scripts/perf/side-by-side.sh --size %s%s%s" % (
+              "scripts/perf/side-by-side.sh --size %s%s%s%s --anchors $ANCHORS --anchors-python "
+              "$ANCHORS_PYTHON" % (
                   a.size, " --repeat %d" % a.repeat if a.repeat != 1 else "",
-                  "" if only == WORKLOADS else ' --only "%s"' % " ".join(only))]
+                  "" if only == WORKLOADS else ' --only "%s"' % " ".join(only),
+                  "" if a.engines.split() == DEFAULT_ENGINES else ' --engines "%s"' % a.engines)]
     for e, c in commands.items():
         line = " ".join(c).replace(ROOT + "/", "")
         if a.anchors:
@@ -298,6 +338,8 @@ def render(records, a, engines, anchors_ok, why, started, commands, only):
             if r["workload"] == w:
                 by.setdefault(r["engine"], []).append(r)
         ref = next((x for x in by.get("numpy", []) if "checksum" in x), None)
+        if a.size not in REFERENCE:
+            ref = ref  # custom sizes: NumPy's run is the only reference
         dask = [x["wall_s"] for x in by.get("dask-threads", []) if "wall_s" in x]
         dask_med = statistics.median(dask) if dask else None
         for e in list(engines) + (["java-floor"] if "java-floor" in by else []):
@@ -311,13 +353,12 @@ def render(records, a, engines, anchors_ok, why, started, commands, only):
             peak = max(x["peak_rss_bytes"] for x in ok)
             ratio = "%.2f" % (wall / dask_med) if dask_med else "—"
             if e == "numpy":
-                chk = "reference"
+                chk = "reference" if agree(checksum_values(ok[0]["checksum"]),
+                                           REFERENCE[a.size][w]) else "reference (differs from docs/benchmarks.md)"
             elif e == "java-floor":
                 chk = "(sum U, sum V)"
-            elif ref is None:
-                chk = "no reference"
             else:
-                want = checksum_values(ref["checksum"])
+                want = checksum_values(ref["checksum"]) if ref else REFERENCE[a.size][w]
                 chk = "yes" if all(agree(checksum_values(x["checksum"]), want) for x in ok) \
                     else "NO: %s" % checksum_values(ok[0]["checksum"])
             lines.append("| %s | %s | %.2f | %s | %s | %s |" % (w, LABEL[e], wall, ratio,
