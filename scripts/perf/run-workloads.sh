@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every workload of BENCHMARKS.md at one size on every available executor, RUNS times each
+# Runs every workload of docs/benchmarks.md at one size on every available executor, RUNS times each
 # (default 3), plus the NumPy baseline (scripts/perf/workloads_numpy.py) the same number of times,
 # all in one run on this machine, and writes that size's section of docs/perf/workloads.md (median
 # wall seconds, peak RSS, ratio to NumPy, checksum agreement within relative 1e-9).

@@ -13,7 +13,7 @@ import dev.cubed.zarr.ZarrArray;
 import java.nio.file.Path;
 import java.util.List;
 
-/** The quadratic_means workload of BENCHMARKS.md on the engine. */
+/** The quadratic_means workload of docs/benchmarks.md on the engine. */
 final class QuadraticMeans {
   static final double G = 0.6180339887498949;
   static final double S = 0.41421356237309515;

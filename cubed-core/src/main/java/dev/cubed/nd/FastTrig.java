@@ -42,24 +42,28 @@ public final class FastTrig {
    * @throws ArrayIndexOutOfBoundsException if a range leaves its array
    */
   public static void sin(double[] src, int srcOff, double[] dst, int dstOff, int n) {
-    check(src, srcOff, dst, dstOff, n);
-    if (VECTOR) {
-      VectorTrig.sin(src, srcOff, dst, dstOff, n);
-    } else {
-      for (int i = 0; i < n; i++) {
-        dst[dstOff + i] = Math.sin(src[srcOff + i]);
-      }
-    }
+    apply(false, src, srcOff, dst, dstOff, n);
   }
 
   /** Like {@link #sin} for cos. */
   public static void cos(double[] src, int srcOff, double[] dst, int dstOff, int n) {
+    apply(true, src, srcOff, dst, dstOff, n);
+  }
+
+  private static void apply(boolean cos, double[] src, int srcOff, double[] dst, int dstOff,
+      int n) {
     check(src, srcOff, dst, dstOff, n);
     if (VECTOR) {
-      VectorTrig.cos(src, srcOff, dst, dstOff, n);
+      // two methods, not one with the operator as an argument: the JIT compiles a lanewise
+      // operator to vector instructions only when it is a constant
+      if (cos) {
+        VectorTrig.cos(src, srcOff, dst, dstOff, n);
+      } else {
+        VectorTrig.sin(src, srcOff, dst, dstOff, n);
+      }
     } else {
       for (int i = 0; i < n; i++) {
-        dst[dstOff + i] = Math.cos(src[srcOff + i]);
+        dst[dstOff + i] = cos ? Math.cos(src[srcOff + i]) : Math.sin(src[srcOff + i]);
       }
     }
   }

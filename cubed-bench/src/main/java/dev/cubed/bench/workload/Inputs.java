@@ -5,7 +5,7 @@ import dev.cubed.nd.FastTrig;
 import dev.cubed.nd.NDArray;
 
 /**
- * The inputs of BENCHMARKS.md, computed from index arithmetic (no random generator), evaluated
+ * The inputs of docs/benchmarks.md, computed from index arithmetic (no random generator), evaluated
  * left to right with the indices converted to double first:
  *
  * <pre>

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The five workloads of BENCHMARKS.md and the runner that times one of them: it writes the stored
+ * The five workloads of docs/benchmarks.md and the runner that times one of them: it writes the stored
  * inputs (cached, not timed), then times the workload's computation while {@link PeakRssMonitor}
  * samples the RSS of this JVM and its descendants, and returns the {@link BenchResult}.
  */
@@ -27,7 +27,7 @@ public final class Workloads {
 
   private Workloads() {}
 
-  /** The workload names, in BENCHMARKS.md's order. */
+  /** The workload names, in docs/benchmarks.md's order. */
   public static List<String> names() {
     return List.copyOf(ALL.keySet());
   }
