@@ -65,6 +65,8 @@ class MultiOutputTest {
     long blocks = (long) ((n + c - 1) / c) * ((m + c - 1) / c);
     assertEquals(blocks, multi.tasks());
     p.checkMemory();
+    // the plan picture draws the multi-output op in its first member's cluster
+    assertTrue(p.dot().contains("op " + multi.name().split("\\+")[0]), p.dot());
     GENERATED.set(0);
     List<NDArray> res = p.execute(new ThreadsExecutor(2, 1), List.of());
     assertEquals(blocks, GENERATED.get(), "each block of A generated once");
