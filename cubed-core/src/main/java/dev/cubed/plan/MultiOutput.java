@@ -36,7 +36,10 @@ import java.util.function.Predicate;
 final class MultiOutput {
   private MultiOutput() {}
 
-  /** A multi-output op: its name (member names joined by '+'), members, projected memory. */
+  /**
+   * A multi-output op: its name (the first member's name, '+' and the number of other members),
+   * members, projected memory, the arrays fused into its tasks.
+   */
   record Group(String name, List<ArrayNode.Computed> members, long projectedMem,
       List<String> fused) {}
 
@@ -119,12 +122,12 @@ final class MultiOutput {
       if (saved <= memberBytes || mem > cfg.allowedMem()) {
         continue;
       }
-      StringBuilder name = new StringBuilder();
       for (ArrayNode.Computed m : g) {
-        name.append(name.length() == 0 ? "" : "+").append(m.name());
         materialized.add(m.name());
       }
-      out.add(new Group(name.toString(), List.copyOf(g), mem, List.copyOf(fused)));
+      // the first member's (unique) name and how many more it writes: short enough for charts
+      out.add(new Group(g.get(0).name() + "+" + (g.size() - 1), List.copyOf(g), mem,
+          List.copyOf(fused)));
     }
     return out;
   }

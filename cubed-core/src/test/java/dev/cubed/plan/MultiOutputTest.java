@@ -116,7 +116,7 @@ class MultiOutputTest {
     Plan p = Plan.of(outs, cfg(100_000_000L));
     PlanSummary.OpInfo multi = p.summary().ops().stream().filter(o -> o.name().contains("+"))
         .findFirst().orElseThrow(() -> new AssertionError("no multi-output op"));
-    assertEquals(3, multi.name().split("\\+").length, multi.name());
+    assertTrue(multi.name().endsWith("+2"), multi.name()); // three members
     long block = 4 * 4 * 5 * 8;
     // reservedMem + U and V blocks with a read copy each + at least each member's product block
     assertTrue(multi.projectedMem() >= 1000 + 2 * 2 * block + 3 * block, multi.toString());
