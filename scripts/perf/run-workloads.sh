@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every workload of BENCHMARKS.md at one size on every available executor, RUNS times each
+# Runs every workload of docs/benchmarks.md at one size on every available executor, RUNS times each
 # (default 3), plus the NumPy baseline (scripts/perf/workloads_numpy.py) the same number of times,
 # all in one run on this machine, and writes that size's section of docs/perf/workloads.md (median
 # wall seconds, peak RSS, ratio to NumPy, checksum agreement within relative 1e-9).
@@ -42,7 +42,7 @@ mkdir -p "$out"
 (mvn -q -B -o -DskipTests -pl cubed-cli -am package || mvn -q -B -DskipTests -pl cubed-cli -am package) >&2
 cp="cubed-cli/target/classes:cubed-bench/target/classes:cubed-core/target/classes:$(cat cubed-cli/target/classpath.txt)"
 bench() {
-  java -Xmx"$heap" -XX:+UseParallelGC -Djdk.nio.maxCachedBufferSize=1048576 ${CUBED_JAVA_OPTS:-} -cp "$cp" dev.cubed.cli.Main bench "$@"
+  java -Xmx"$heap" -XX:+UseParallelGC --add-modules jdk.incubator.vector -Djdk.nio.maxCachedBufferSize=1048576 ${CUBED_JAVA_OPTS:-} -cp "$cp" dev.cubed.cli.Main bench "$@"
 }
 executors="${EXECUTORS:-$(bench add --list-executors)}"
 wd=()

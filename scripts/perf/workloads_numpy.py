@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""The five workloads of BENCHMARKS.md in plain NumPy, in memory: the baseline for ./cubed bench.
+"""The five workloads of docs/benchmarks.md in plain NumPy, in memory: the baseline for ./cubed bench.
 
 Usage: workloads_numpy.py WORKLOAD --size small|medium
-Prints the one JSON line of BENCHMARKS.md. Stored inputs (quadratic_means, rechunk) are built
+Prints the one JSON line of docs/benchmarks.md. Stored inputs (quadratic_means, rechunk) are built
 before the timed phase; generated inputs (add, matmul, reduce) are built inside it, as the
 workload definitions say. NumPy holds whole arrays in memory, so peak RSS is the whole problem.
 """

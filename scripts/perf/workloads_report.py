@@ -161,7 +161,7 @@ def numpy_version():
 
 HEADER = """# End-to-end workloads
 
-The five workloads of BENCHMARKS.md (the shared workload definitions) (`./cubed bench`, issue 5) beside
+The five workloads of docs/benchmarks.md (the shared workload definitions) (`./cubed bench`, issue 5) beside
 NumPy in memory (`scripts/perf/workloads_numpy.py`), measured side by side in one run by
 `scripts/perf/run-workloads.sh SIZE`. Sections between the markers are rewritten by that script.
 """

@@ -141,7 +141,7 @@ class FusionAndPlanTest {
   }
 
   /**
-   * The reduce workload of BENCHMARKS.md at a tenth of its small size: mean over axis 0 and argmax
+   * The reduce workload of docs/benchmarks.md at a tenth of its small size: mean over axis 0 and argmax
    * over axis 1 of a generated A in one compute. A generated elementwise from virtual arrays is no
    * longer stored (it was: 8 * 350 * 350 B); only the small partial states are.
    */

@@ -19,17 +19,21 @@ import picocli.CommandLine.Spec;
 /**
  * {@code ./cubed bench WORKLOAD --size small|medium [--executor NAME] [--workers N]
  * [--allowed-mem M] [--work-dir D] [--no-fusion] [--set KEY=VALUE...] [--warmup N]}: runs one
- * workload of BENCHMARKS.md (quadratic_means, add, matmul, rechunk, reduce) and prints its one
+ * workload of docs/benchmarks.md (quadratic_means, add, matmul, rechunk, reduce; also
+ * quadratic_means_read, the read-once floor of quadratic_means) and prints its one
  * JSON line on standard output. Stored inputs are written once and cached under the work
  * directory, outside the timed phase.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-    description = "Run one end-to-end benchmark workload and print its JSON line (see "
-        + "BENCHMARKS.md).")
+    description = {"Run one end-to-end benchmark workload and print its JSON line.",
+        "The workloads (inputs, formulas, sizes, checksums) are described in docs/benchmarks.md"
+            + " of the repository; scripts/perf/side-by-side.sh sets them beside NumPy, Dask and"
+            + " Python Cubed."})
 final class BenchCommand implements Callable<Integer> {
 
   @Parameters(index = "0", arity = "0..1", paramLabel = "WORKLOAD",
-      description = "quadratic_means, add, matmul, rechunk or reduce")
+      description = "quadratic_means, add, matmul, rechunk or reduce (or quadratic_means_read:"
+          + " read and sum U and V of quadratic_means once, its floor)")
   String workload;
 
   @Option(names = "--size", defaultValue = "small", description = "small or medium "

@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** {@code ./cubed demo}: the quadratic_means workload of BENCHMARKS.md. */
+/** {@code ./cubed demo}: the quadratic_means workload of docs/benchmarks.md. */
 @Command(name = "demo", mixinStandardHelpOptions = true,
     description = "Quadratic means: U and V written to Zarr, then the mean over time of U*U, V*V "
         + "and U*V in one compute; prints the plan, a progress bar per op and one JSON line.")

@@ -15,7 +15,7 @@ import dev.cubed.zarr.ZarrArray;
 import java.nio.file.Path;
 import java.util.List;
 
-/** The quadratic_means workload of BENCHMARKS.md on the engine. */
+/** The quadratic_means workload of docs/benchmarks.md on the engine. */
 final class QuadraticMeans {
   static final double G = 0.6180339887498949;
   static final double S = 0.41421356237309515;
@@ -27,7 +27,7 @@ final class QuadraticMeans {
   private QuadraticMeans() {}
 
   /**
-   * The parameters of a size: {@code small} and {@code medium} of BENCHMARKS.md, or the total size
+   * The parameters of a size: {@code small} and {@code medium} of docs/benchmarks.md, or the total size
    * of U and V (e.g. {@code 1.5TB}, {@code 150GB}) on medium's (Y, X) grid and time chunk, labelled
    * the way Python Cubed's published series labels it: one time step of U and V is 2 * 987 * 1920
    * * 8 B = 30.3 MB, and the series calls T = 50, 500, 5,000, 50,000 "1.5GB" ... "1.5TB", so T =

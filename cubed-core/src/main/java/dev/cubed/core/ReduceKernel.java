@@ -129,6 +129,11 @@ final class ReduceKernel {
       sumRows(kind == Kind.MEAN, src, ds, shape, os);
       return state;
     }
+    if (src != null && !cx && nd > 0 && (kind == Kind.ARGMAX || kind == Kind.ARGMIN)
+        && argAxis == nd - 1 && onlyLast(red) && shape[nd - 1] > 0) {
+      argRowsLast(kind, src, ds, (int) shape[nd - 1], n, argOffset);
+      return state;
+    }
     long[] idx = new long[nd];
     int o = 0;
     for (int i = 0; i < n; i++) {
@@ -317,6 +322,39 @@ final class ReduceKernel {
       return true;
     }
     return kind == Kind.ARGMAX ? v > c : v < c;
+  }
+
+  private static boolean onlyLast(boolean[] red) {
+    for (int d = 0; d < red.length - 1; d++) {
+      if (red[d]) {
+        return false;
+      }
+    }
+    return red[red.length - 1];
+  }
+
+  /**
+   * argmax/argmin of a float64 block along its last axis, row by row: the same comparisons in the
+   * same order as the general loop (first NaN wins, then the first strict improvement), without
+   * its per-element dispatch and index arithmetic. State: (index + argOffset, value) per row.
+   */
+  private static void argRowsLast(Kind kind, double[] src, double[] ds, int len, int n,
+      long argOffset) {
+    int rows = n / len;
+    for (int r = 0; r < rows; r++) {
+      int base = r * len;
+      double bv = src[base];
+      int bi = 0;
+      for (int j = 1; j < len; j++) {
+        double v = src[base + j];
+        if (better(kind, v, bv)) {
+          bv = v;
+          bi = j;
+        }
+      }
+      ds[2 * r] = argOffset + bi;
+      ds[2 * r + 1] = bv;
+    }
   }
 
   /** Whether integer value v strictly beats the current best c. */

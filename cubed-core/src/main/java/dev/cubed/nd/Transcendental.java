@@ -27,8 +27,10 @@ final class Transcendental {
   static final UnaryOp LOG10 = op("log10", Math::log10, ComplexMath::log10);
   static final UnaryOp SQRT = op("sqrt", Math::sqrt, ComplexMath::sqrt)
       .fast(DType.FLOAT64, FastUnary.SQRT_F64).fast(DType.FLOAT32, FastUnary.SQRT_F32);
-  static final UnaryOp SIN = op("sin", Math::sin, ComplexMath::sin);
-  static final UnaryOp COS = op("cos", Math::cos, ComplexMath::cos);
+  static final UnaryOp SIN = op("sin", Math::sin, ComplexMath::sin)
+      .fast(DType.FLOAT64, FastTrig.SIN_F64);
+  static final UnaryOp COS = op("cos", Math::cos, ComplexMath::cos)
+      .fast(DType.FLOAT64, FastTrig.COS_F64);
   static final UnaryOp TAN = op("tan", Math::tan, ComplexMath::tan);
   static final UnaryOp ASIN = op("asin", Math::asin, ComplexMath::asin);
   static final UnaryOp ACOS = op("acos", Math::acos, ComplexMath::acos);

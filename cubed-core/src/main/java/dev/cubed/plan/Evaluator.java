@@ -15,13 +15,42 @@ import java.util.Map;
 final class Evaluator implements Serializable {
   private static final long serialVersionUID = 1L;
   private final Map<String, ZarrArray> stored;
+  /** Source blocks (virtual or stored inputs) read in this task, by name and key; or null. */
+  private final transient Map<String, NDArray> sourceCache;
 
   Evaluator(Map<String, ZarrArray> stored) {
+    this(stored, null);
+  }
+
+  private Evaluator(Map<String, ZarrArray> stored, Map<String, NDArray> sourceCache) {
     this.stored = stored;
+    this.sourceCache = sourceCache;
+  }
+
+  /**
+   * An evaluator for one task of a multi-output op ({@link MultiOutput}): it keeps every block of a
+   * virtual or stored input it reads, so the op's members read or generate each such block once.
+   */
+  Evaluator forTask() {
+    return new Evaluator(stored, new java.util.HashMap<>());
   }
 
   /** The block of {@code node} at {@code coords}, read if stored, computed otherwise. */
   NDArray block(ArrayNode node, long[] coords) throws Exception {
+    if (sourceCache != null
+        && (node instanceof ArrayNode.Virtual || node instanceof ArrayNode.Stored)) {
+      String k = node.name() + Arrays.toString(coords);
+      NDArray b = sourceCache.get(k);
+      if (b == null) {
+        b = uncached(node, coords);
+        sourceCache.put(k, b);
+      }
+      return b;
+    }
+    return uncached(node, coords);
+  }
+
+  private NDArray uncached(ArrayNode node, long[] coords) throws Exception {
     ZarrArray z = stored.get(node.name());
     if (z != null) {
       NDArray c = z.readChunk(coords);

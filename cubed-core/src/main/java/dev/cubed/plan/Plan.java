@@ -46,6 +46,8 @@ public final class Plan {
   private final Set<String> materialized = new HashSet<>();
   private final Map<String, List<long[]>> rechunkChains = new HashMap<>();
   private final List<PlanSummary.OpInfo> infos = new ArrayList<>();
+  /** Multi-output ops, by member name ({@link MultiOutput}). */
+  private final Map<String, MultiOutput.Group> groupOf = new HashMap<>();
 
   private record Cost(long mem, long blocks, Set<String> sources, List<String> fused) {}
 
@@ -62,6 +64,10 @@ public final class Plan {
       }
     }
     decideFusion();
+    for (MultiOutput.Group g : MultiOutput.find(topo, consumers, materialized, this::isOutput,
+        this.cfg)) {
+      g.members().forEach(m -> groupOf.put(m.name(), g));
+    }
     describe();
   }
 
@@ -254,7 +260,17 @@ public final class Plan {
 
   private void describe() {
     for (ArrayNode n : topo) {
-      if (n instanceof ArrayNode.Computed c && materialized.contains(c.name())) {
+      MultiOutput.Group g = groupOf.get(n.name());
+      if (g != null) {
+        if (g.members().get(0) == n) {
+          long written = 0;
+          for (ArrayNode.Computed m : g.members()) {
+            written += Shapes.size(m.shape()) * m.dtype().itemSize();
+          }
+          infos.add(new PlanSummary.OpInfo(g.name(), "blockwise", g.fused(),
+              Shapes.size(n.numBlocks()), g.projectedMem(), written, true));
+        }
+      } else if (n instanceof ArrayNode.Computed c && materialized.contains(c.name())) {
         Cost cost = opCost(c);
         long mem = cfg.reservedMem() + cost.mem() + c.chunkBytes() * cfg.writeCopies();
         long tasks = Shapes.size(c.numBlocks());
@@ -459,7 +475,13 @@ public final class Plan {
     Map<String, String> producer = new HashMap<>();
     try {
       for (ArrayNode n : topo) {
-        if (n instanceof ArrayNode.Computed c && materialized.contains(c.name())) {
+        MultiOutput.Group g = groupOf.get(n.name());
+        if (g != null) {
+          if (g.members().get(0) == n) {
+            ops.add(groupOp(g, store, arrays, ev));
+          }
+          producer.put(n.name(), g.name());
+        } else if (n instanceof ArrayNode.Computed c && materialized.contains(c.name())) {
           ZarrArray z = c.target() != null ? c.target() : c.isRegular()
               ? create(store, c.name(), c, c.chunks()) : createPadded(store, c.name(), c);
           arrays.put(c.name(), z);
@@ -524,6 +546,28 @@ public final class Plan {
       keepForResume(cdir, e);
       throw e;
     }
+  }
+
+  /**
+   * The op of a multi-output group: creates each member's intermediate array; task {@code k} reads
+   * each source block once (a per-task cache) and writes block {@code k} of every member. Its
+   * members read only virtual or stored sources, so it depends on no other op.
+   */
+  private Operation groupOp(MultiOutput.Group g, Store store, Map<String, ZarrArray> arrays,
+      Evaluator ev) {
+    List<ArrayNode.Computed> members = g.members();
+    List<ZarrArray> zs = new ArrayList<>();
+    for (ArrayNode.Computed m : members) {
+      ZarrArray z = create(store, m.name(), m, m.chunks());
+      arrays.put(m.name(), z);
+      zs.add(z);
+    }
+    return new Operation(g.name(), allBlocks(members.get(0).numBlocks()), key -> {
+      Evaluator tev = ev.forTask();
+      for (int i = 0; i < members.size(); i++) {
+        zs.get(i).writeChunk(key, tev.compute(members.get(i), key));
+      }
+    }, info(g.name()).projectedMem(), List.of());
   }
 
   private static final java.util.logging.Logger LOG =

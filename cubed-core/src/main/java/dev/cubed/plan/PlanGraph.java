@@ -102,6 +102,10 @@ final class PlanGraph {
         return n.name();
       }
     }
+    int plus = o.name().indexOf('+'); // a multi-output op: drawn in its first array's cluster
+    if (plus > 0) {
+      return o.name().substring(0, plus);
+    }
     int i = o.name().lastIndexOf("-stage");
     return i > 0 ? o.name().substring(0, i) : o.name();
   }

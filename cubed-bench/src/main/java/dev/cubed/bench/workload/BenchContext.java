@@ -30,7 +30,7 @@ public record BenchContext(String executor, int workers, long allowedMem, Path w
     OFF
   }
 
-  /** Default allowedMem of BENCHMARKS.md: 2 GB. */
+  /** Default allowedMem of docs/benchmarks.md: 2 GB. */
   public static final long DEFAULT_ALLOWED_MEM = 2_000_000_000L;
 
   /**

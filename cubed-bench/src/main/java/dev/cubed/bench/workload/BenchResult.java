@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The one JSON line a benchmark run prints (BENCHMARKS.md), with the field names of
+ * The one JSON line a benchmark run prints (docs/benchmarks.md), with the field names of
  * {@code scripts/perf/workloads_numpy.py}.
  *
  * @param workload workload name

@@ -2,7 +2,7 @@ package dev.cubed.bench.workload;
 
 import dev.cubed.nd.NDArray;
 
-/** The checksum reductions of BENCHMARKS.md over in-memory results (plain double sums). */
+/** The checksum reductions of docs/benchmarks.md over in-memory results (plain double sums). */
 final class Checksums {
   private Checksums() {}
 

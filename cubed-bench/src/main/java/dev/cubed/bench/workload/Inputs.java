@@ -1,10 +1,11 @@
 package dev.cubed.bench.workload;
 
 import dev.cubed.nd.DType;
+import dev.cubed.nd.FastTrig;
 import dev.cubed.nd.NDArray;
 
 /**
- * The inputs of BENCHMARKS.md, computed from index arithmetic (no random generator), evaluated
+ * The inputs of docs/benchmarks.md, computed from index arithmetic (no random generator), evaluated
  * left to right with the indices converted to double first:
  *
  * <pre>
@@ -48,28 +49,42 @@ public final class Inputs {
 
   /** The block of A starting at (i0, j0) of shape (rows, cols). */
   public static NDArray aBlock(long i0, long j0, int rows, int cols) {
-    double[] d = new double[Math.multiplyExact(rows, cols)];
-    for (int r = 0; r < rows; r++) {
-      double gi = G * (double) (i0 + r);
-      int off = r * cols;
-      for (int c = 0; c < cols; c++) {
-        d[off + c] = 0.5 + 0.5 * Math.sin(gi + (double) (j0 + c));
-      }
-    }
-    return new NDArray(DType.FLOAT64, new long[] {rows, cols}, d);
+    return block2d(false, i0, j0, rows, cols);
   }
 
   /** The block of B starting at (i0, j0) of shape (rows, cols). */
   public static NDArray bBlock(long i0, long j0, int rows, int cols) {
+    return block2d(true, i0, j0, rows, cols);
+  }
+
+  /**
+   * A (sin, {@code G*i + j}) or B (cos, {@code G*i - j}): each row's arguments are written into
+   * the block, then sin/cos runs over the row in place ({@link FastTrig}: the Vector API when
+   * present), then {@code 0.5 + 0.5*v}.
+   */
+  private static NDArray block2d(boolean cosine, long i0, long j0, int rows, int cols) {
     double[] d = new double[Math.multiplyExact(rows, cols)];
     for (int r = 0; r < rows; r++) {
       double gi = G * (double) (i0 + r);
       int off = r * cols;
       for (int c = 0; c < cols; c++) {
-        d[off + c] = 0.5 + 0.5 * Math.cos(gi - (double) (j0 + c));
+        d[off + c] = cosine ? gi - (double) (j0 + c) : gi + (double) (j0 + c);
       }
+      trigThenScale(cosine, d, off, cols);
     }
     return new NDArray(DType.FLOAT64, new long[] {rows, cols}, d);
+  }
+
+  /** {@code d[off..off+n) = 0.5 + 0.5*sin(d)} (or cos), in place. */
+  private static void trigThenScale(boolean cosine, double[] d, int off, int n) {
+    if (cosine) {
+      FastTrig.cos(d, off, d, off, n);
+    } else {
+      FastTrig.sin(d, off, d, off, n);
+    }
+    for (int i = off; i < off + n; i++) {
+      d[i] = 0.5 + 0.5 * d[i];
+    }
   }
 
   /**
@@ -87,10 +102,11 @@ public final class Inputs {
       for (int y = 0; y < ny; y++) {
         double sy = S * (double) (y0 + y);
         double base = cosine ? gt - sy : gt + sy;
+        int row = k;
         for (int x = 0; x < nx; x++) {
-          double arg = base + (double) (x0 + x);
-          d[k++] = 0.5 + 0.5 * (cosine ? Math.cos(arg) : Math.sin(arg));
+          d[k++] = base + (double) (x0 + x);
         }
+        trigThenScale(cosine, d, row, nx);
       }
     }
     long[] shape = dims == 4 ? new long[] {nt, 1, ny, nx} : new long[] {nt, ny, nx};

@@ -5,7 +5,7 @@ import java.util.Map;
 /**
  * What a workload's timed phase returns.
  *
- * @param checksums the checksums of BENCHMARKS.md, by name, in print order (Double, Long or a
+ * @param checksums the checksums of docs/benchmarks.md, by name, in print order (Double, Long or a
  *     list of Long for a chunk shape)
  * @param tasks number of tasks run
  * @param maxProjectedMem largest projected memory of any op, bytes

@@ -45,11 +45,18 @@ final class QuadraticMeans implements Workload {
     inputs(p, ctx);
   }
 
+  /** U and V as stored arrays (written first if not cached). */
+  List<ArrayNode> storedInputs(Map<String, Long> p, BenchContext ctx) throws Exception {
+    Path dir = inputs(p, ctx);
+    return List.of(new ArrayNode.Stored(InputCache.open(dir, "U")),
+        new ArrayNode.Stored(InputCache.open(dir, "V")));
+  }
+
   @Override
   public Outcome run(Map<String, Long> p, BenchContext ctx) throws Exception {
-    Path dir = inputs(p, ctx);
-    ArrayNode u = new ArrayNode.Stored(InputCache.open(dir, "U"));
-    ArrayNode v = new ArrayNode.Stored(InputCache.open(dir, "V"));
+    List<ArrayNode> uv = storedInputs(p, ctx);
+    ArrayNode u = uv.get(0);
+    ArrayNode v = uv.get(1);
     Engine engine = new Engine(ctx);
     List<NDArray> r = engine.compute(meanOfProduct(u, u), meanOfProduct(v, v),
         meanOfProduct(u, v));

@@ -3,16 +3,16 @@ package dev.cubed.bench.workload;
 import java.util.Map;
 
 /**
- * One end-to-end workload of BENCHMARKS.md. A workload names its size parameters, writes its
+ * One end-to-end workload of docs/benchmarks.md. A workload names its size parameters, writes its
  * stored inputs (if any) before timing, and runs its timed phase on the engine, returning the
  * checksums and the plan figures. Implementations are the only classes here that call the engine.
  */
 public interface Workload {
-  /** The workload's name as BENCHMARKS.md spells it (e.g. "quadratic_means"). */
+  /** The workload's name as docs/benchmarks.md spells it (e.g. "quadratic_means"). */
   String name();
 
   /**
-   * The size parameters of a named size, in BENCHMARKS.md's order.
+   * The size parameters of a named size, in docs/benchmarks.md's order.
    *
    * @throws IllegalArgumentException if the size is not "small" or "medium"
    */

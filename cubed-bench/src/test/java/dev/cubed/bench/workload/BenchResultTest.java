@@ -10,7 +10,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The JSON line of a run parses and holds every field of BENCHMARKS.md, in order. */
+/** The JSON line of a run parses and holds every field of docs/benchmarks.md, in order. */
 class BenchResultTest {
   @TempDir
   Path dir;

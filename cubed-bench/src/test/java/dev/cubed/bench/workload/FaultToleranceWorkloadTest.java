@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The five workloads of BENCHMARKS.md at the small size, each on a threads executor where 10% of
+ * The five workloads of docs/benchmarks.md at the small size, each on a threads executor where 10% of
  * task attempts fail at random (seeded {@link Faults#failing}: half before the task runs, half
  * after it has written its output), still give NumPy's checksums (those of docs/perf/workloads.md,
  * from {@code scripts/perf/workloads_numpy.py WORKLOAD --size small}) within relative 1e-9, and

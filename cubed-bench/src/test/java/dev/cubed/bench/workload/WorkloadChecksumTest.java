@@ -12,7 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every workload at a tiny size on the engine, against checksums computed here by plain loops over
- * the index arithmetic of BENCHMARKS.md (written out again, independent of {@link Inputs}). Sizes
+ * the index arithmetic of docs/benchmarks.md (written out again, independent of {@link Inputs}). Sizes
  * give several blocks per axis (quadratic_means 12 blocks over time, reduce 7 and 8 per axis), so
  * the reduction trees have several rounds.
  */
