@@ -206,7 +206,9 @@ public final class Cubed {
    * The executor a spec names, configured from it: the threads executor with
    * {@code spec.workers()} threads (0 = one per processor) and {@code spec.attempts()} attempts;
    * the processes executor with {@code spec.workers()} worker processes, those attempts and a
-   * worker heap bound of {@code spec.allowedMem()}; any other name through
+   * worker heap bound of {@code spec.allowedMem()}; {@code "processes-strict"} the same in strict
+   * mode (each op's tasks in a heap of that op's projection, see
+   * {@link dev.cubed.runtime.ProcessesExecutor.Builder#heapPerOp}); any other name through
    * {@link Executor#byName}.
    *
    * @throws IllegalArgumentException if no executor has that name
@@ -217,10 +219,11 @@ public final class Cubed {
       return dev.cubed.runtime.ThreadsExecutor.builder().workers(workers)
           .attempts(spec.attempts()).build();
     }
-    if ("processes".equals(spec.executor())) {
+    if ("processes".equals(spec.executor()) || "processes-strict".equals(spec.executor())) {
       return dev.cubed.runtime.ProcessesExecutor.builder().workers(workers)
           .attempts(spec.attempts()).allowedMem(spec.allowedMem())
-          .reservedMem(spec.reservedMem()).build();
+          .reservedMem(spec.reservedMem())
+          .heapPerOp("processes-strict".equals(spec.executor())).build();
     }
     return Executor.byName(spec.executor());
   }

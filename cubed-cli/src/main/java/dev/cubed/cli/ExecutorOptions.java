@@ -11,8 +11,9 @@ import picocli.CommandLine.Option;
  */
 final class ExecutorOptions {
   @Option(names = "--executor", defaultValue = "threads", paramLabel = "NAME",
-      description = "threads (tasks on threads of this JVM) or processes (each task in a worker "
-          + "JVM whose heap is --allowed-mem) (default: ${DEFAULT-VALUE})")
+      description = "threads (tasks on threads of this JVM), processes (each task in a worker "
+          + "JVM whose heap is --allowed-mem) or processes-strict (each op's tasks in a heap of "
+          + "that op's projected memory: a task needing more fails) (default: ${DEFAULT-VALUE})")
   String executor;
 
   @Option(names = "--workers", defaultValue = "0", paramLabel = "N",
@@ -30,12 +31,13 @@ final class ExecutorOptions {
    * @throws picocli.CommandLine.ParameterException naming the bad option
    */
   void validate(CommandSpec cmd) {
-    if (!executor.equals("threads") && !executor.equals("processes")) {
+    if (!executor.equals("threads") && !executor.equals("processes")
+        && !executor.equals("processes-strict")) {
       try {
         dev.cubed.runtime.Executor.byName(executor);
       } catch (IllegalArgumentException e) {
-        throw Cli.usage(cmd, "--executor: '" + executor + "' is not an executor; use threads or"
-            + " processes");
+        throw Cli.usage(cmd, "--executor: '" + executor + "' is not an executor; use threads,"
+            + " processes or processes-strict");
       }
     }
     if (workers < 0) {

@@ -46,7 +46,10 @@ public interface Executor {
     if ("processes".equals(name)) {
       return new ProcessesExecutor();
     }
+    if ("processes-strict".equals(name)) {
+      return ProcessesExecutor.builder().heapPerOp(true).build();
+    }
     throw new IllegalArgumentException("Executor.byName: no executor named '" + name
-        + "' is registered (known: threads, processes)");
+        + "' is registered (known: threads, processes, processes-strict)");
   }
 }
