@@ -3,7 +3,7 @@
 # back to back (interleaved, so a shared machine's load hits both alike), each under
 # scripts/perf/tree_rss.py (whole-tree and coordinator peak RSS, sampled every 100 ms), the
 # processes run with --history; then (optionally) a processes-strict run, in which every task runs
-# in a heap of its own op's projection.
+# in a heap of its own op's projection. EXECUTORS="processes-strict" runs only the strict runs.
 # Usage: scripts/perf/run-processes.sh OUTDIR [--size medium] [--strict] [workload...]
 # Prints one JSON line per run and leaves OUTDIR/WORKLOAD-EXECUTOR/ (history, ops.csv).
 set -euo pipefail
@@ -34,8 +34,9 @@ run() { # workload executor
     --work-dir "$out/work" --history "$d/history" | tee "$d/run.json"
 }
 for w in "${wl[@]}"; do
-  run "$w" threads
-  run "$w" processes
+  for e in ${EXECUTORS:-threads processes}; do
+    run "$w" "$e"
+  done
   if [ "$strict" = 1 ]; then
     run "$w" processes-strict
   fi

@@ -40,12 +40,13 @@ final class OverProjection {
 
   synchronized void log(String op, boolean strict) {
     if (proven > 0) {
-      ProcessesExecutor.LOG.warning(String.format("processes executor: operation %s IS under-projected: %d of"
-          + " its tasks had more live data after a full collection than its projected %,d"
-          + " bytes (%.1f MiB); worst: task %s with %,d bytes (%.1f MiB, reservedMem"
-          + " included). Report it with the plan (CubedArray.plan()); meanwhile raise"
-          + " allowedMem or use smaller chunks", op, proven, projected, projected / 1048576.0,
-          Arrays.toString(worstLiveKey), worstLive, worstLive / 1048576.0));
+      ProcessesExecutor.LOG.warning(String.format("processes executor: operation %s IS"
+          + " under-projected: %d of its tasks had more live data after a full collection"
+          + " than its projected %,d bytes (%.1f MiB); worst: task %s with %,d bytes"
+          + " (%.1f MiB, reservedMem included). Report it with the plan (CubedArray.plan());"
+          + " meanwhile raise allowedMem or use smaller chunks", op, proven, projected,
+          projected / 1048576.0, Arrays.toString(worstLiveKey), worstLive,
+          worstLive / 1048576.0));
       return;
     }
     ProcessesExecutor.LOG.log(strict ? java.util.logging.Level.FINE : java.util.logging.Level.INFO,
