@@ -9,8 +9,8 @@ import java.util.List;
  * arrays the plan reads (stored inputs, targets) and {@link ZarrArray#writeCopies()} over those
  * it writes (targets, and the intermediates in the work directory, which use the default codec).
  * A plan on local files with the default codec (Blosc-LZ4, streamed) keeps 1 read and 1 write
- * copy; an object store adds its transport buffer (2 each), which also shrinks the rechunk budget
- * from /5 to /7 (see {@link PlanConfig#rechunkBudget()}); an array with another codec counts that
+ * copy; a plan touching an object store counts its transport buffer both ways (2 each), which also
+ * shrinks the rechunk budget from /5 to /7 (see {@link PlanConfig#rechunkBudget()}); an array with another codec counts that
  * codec's buffers (e.g. zstd: 2 read, 4 write).
  */
 final class StoreCopies {
@@ -18,22 +18,32 @@ final class StoreCopies {
 
   /** {@code cfg} with its copies raised to the largest buffer copies of the plan's arrays. */
   static PlanConfig apply(PlanConfig cfg, List<ArrayNode> topo) {
-    // intermediates use the default codec (1 copy each way) in the work directory's store
-    int work = cfg.localWorkDir() ? 1 : Stores.open(cfg.workDir()).bufferCopies();
-    int read = work;
-    int write = work;
+    // a store's transport buffers count both ways for the whole plan (as before codecs were
+    // counted); intermediates use the default codec in the work directory's store
+    int store = cfg.localWorkDir() ? 1 : Stores.open(cfg.workDir()).bufferCopies();
+    for (ArrayNode n : topo) {
+      ZarrArray a = stored(n);
+      if (a != null) {
+        store = Math.max(store, a.store().bufferCopies());
+      }
+    }
+    int read = store;
+    int write = store;
     for (ArrayNode n : topo) {
       if (n instanceof ArrayNode.Stored s) {
         read = Math.max(read, s.array().readCopies());
-      }
-      ZarrArray t = n instanceof ArrayNode.Computed c ? c.target()
-          : n instanceof ArrayNode.Rechunked r ? r.target() : null;
-      if (t != null) {
-        write = Math.max(write, t.writeCopies());
-        // a resumed or region write reads the target too
-        read = Math.max(read, t.readCopies());
+      } else if (stored(n) != null) { // a target: written, and read by a resumed region write
+        write = Math.max(write, stored(n).writeCopies());
+        read = Math.max(read, stored(n).readCopies());
       }
     }
     return cfg.withMinCopies(read, write);
+  }
+
+  /** The stored input or target array of a node, or null. */
+  private static ZarrArray stored(ArrayNode n) {
+    return n instanceof ArrayNode.Stored s ? s.array()
+        : n instanceof ArrayNode.Computed c ? c.target()
+        : n instanceof ArrayNode.Rechunked r ? r.target() : null;
   }
 }
