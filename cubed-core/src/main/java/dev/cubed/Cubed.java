@@ -206,7 +206,9 @@ public final class Cubed {
    * The executor a spec names, configured from it: the threads executor with
    * {@code spec.workers()} threads (0 = one per processor) and {@code spec.attempts()} attempts;
    * the processes executor with {@code spec.workers()} worker processes, those attempts and a
-   * worker heap bound of {@code spec.allowedMem()}; any other name through the
+   * worker heap bound of {@code spec.allowedMem()}; {@code "processes-strict"} the same in strict
+   * mode (each op's tasks in a heap of that op's projection, see
+   * {@link dev.cubed.runtime.ProcessesExecutor.Builder#heapPerOp}); any other name through the
    * {@link dev.cubed.runtime.ExecutorFactory} registered under it (given the spec's workers,
    * attempts, memory and {@link Spec#executorOptions()}), else {@link Executor#byName}.
    *
@@ -218,10 +220,11 @@ public final class Cubed {
       return dev.cubed.runtime.ThreadsExecutor.builder().workers(workers)
           .attempts(spec.attempts()).build();
     }
-    if ("processes".equals(spec.executor())) {
+    if ("processes".equals(spec.executor()) || "processes-strict".equals(spec.executor())) {
       return dev.cubed.runtime.ProcessesExecutor.builder().workers(workers)
           .attempts(spec.attempts()).allowedMem(spec.allowedMem())
-          .reservedMem(spec.reservedMem()).build();
+          .reservedMem(spec.reservedMem())
+          .heapPerOp("processes-strict".equals(spec.executor())).build();
     }
     java.util.Optional<dev.cubed.runtime.ExecutorFactory> f =
         dev.cubed.runtime.ExecutorFactory.find(spec.executor());

@@ -15,7 +15,6 @@ import dev.cubed.runtime.ThreadsExecutor;
 import dev.cubed.testing.NDAssert;
 import dev.cubed.zarr.FileSystemStore;
 import dev.cubed.zarr.ZarrArray;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -39,11 +38,10 @@ import org.junit.jupiter.api.io.TempDir;
  * and each result equals the threads executor's. The measured peak of each task (peak heap
  * occupancy, an upper bound) is recorded in a table.
  *
- * <p>Families that the memory model is known to under-project are listed in {@link #KNOWN_UNDER}:
- * an OutOfMemoryError in strict mode is tolerated for them only (recorded in the table as
- * UNDER-PROJECTED), and their result is then checked on workers with the allowedMem heap bound.
- * Whether they fail depends on how the heap happens to be laid out (they are about one chunk copy
- * short), so a listed family that passes is not an error.
+ * <p>Every family must complete: there is no list of tolerated under-projections. Ops that read
+ * or write stored chunks (to-zarr, from-zarr, rechunk, reshape, getitem of a stored intermediate)
+ * pass because the default codec streams between the array and the stored bytes (one buffer copy
+ * per chunk, as the model counts; see docs/engine.md, "Memory model").
  *
  * <p>Size: CI by default (1000 x 1000 float64 chunks, 8 MB, so tasks project tens of MB); run
  * with {@code -Dcubed.memtest.chunk=4000} for a larger run (128 MB chunks, tasks of hundreds of MB;
@@ -60,7 +58,6 @@ class MemoryUtilizationTest {
   static Path dir;
   private Spec spec;
   private ProcessesExecutor processes;
-  private ProcessesExecutor relaxed;
   private final Map<String, long[]> table = new TreeMap<>(); // op -> {projected, measured, tasks}
   private final List<ProcessHandle> seen = new CopyOnWriteArrayList<>();
 
@@ -72,9 +69,6 @@ class MemoryUtilizationTest {
     processes = ProcessesExecutor.builder().workers(1).attempts(1).allowedMem(allowed)
         .heapPerOp(true).reservedMem(spec.reservedMem()).build();
     processes.onWorkerStart(seen::addAll);
-    relaxed = ProcessesExecutor.builder().workers(2).attempts(1).allowedMem(allowed)
-        .reservedMem(spec.reservedMem()).build();
-    relaxed.onWorkerStart(seen::addAll);
   }
 
   @AfterAll
@@ -83,10 +77,6 @@ class MemoryUtilizationTest {
         + " (upper bound) | measured / projected |\n|---|---|---|---|---|\n");
     for (Map.Entry<String, long[]> e : table.entrySet()) {
       long[] v = e.getValue();
-      if (v[0] == 0) {
-        sb.append("| ").append(e.getKey()).append(" | | | | |\n");
-        continue;
-      }
       sb.append(String.format("| %s | %d | %.1f | %.1f | %.2f |%n", e.getKey(), v[2],
           v[0] / 1048576.0, v[1] / 1048576.0, (double) v[1] / v[0]));
     }
@@ -121,37 +111,13 @@ class MemoryUtilizationTest {
   }
 
   /**
-   * Families whose ops the memory model under-projects (found by this suite; see
-   * docs/perf/memory.md): writing a chunk to a Zarr store holds more chunk copies than projected
-   * (the array, its encoded bytes, the compressed buffer), and so does reading one (compressed
-   * bytes, decoded bytes, the array) when the data does not compress, so ops that read or write
-   * stored chunks run out of a heap of their projection + 8 MiB. A listed family may pass or fail
-   * with OutOfMemoryError; an unlisted one must pass.
-   */
-  static final java.util.Set<String> KNOWN_UNDER = java.util.Set.of("rechunk-columns",
-      "rechunk-smaller", "rechunk-irregular", "reshape", "getitem", "to-zarr", "from-zarr");
-
-  /**
    * Computes on both executors: results equal, every task measured and completed within its
    * op's strict heap bound.
    */
   private void check(String family, Supplier<CubedArray> expr) {
     NDArray want = expr.get().compute(ComputeOptions.executor(new ThreadsExecutor(2, 1)));
     Ends ends = new Ends();
-    NDArray got;
-    try {
-      got = expr.get().compute(ComputeOptions.executor(processes).withCallback(ends));
-    } catch (dev.cubed.runtime.TaskFailedException e) {
-      if (KNOWN_UNDER.contains(family) && e.getCause()
-          instanceof dev.cubed.runtime.WorkerDiedException w && w.outOfMemory()) {
-        table.put(family + " / " + e.opName().replaceAll("-[0-9a-f]{6,}", "")
-            + " (UNDER-PROJECTED: OOM in strict mode)", new long[] {0, 0, 0});
-        got = expr.get().compute(ComputeOptions.executor(relaxed).withCallback(new Ends()));
-        NDAssert.assertClose(want, got, 1e-12, 4, family);
-        return;
-      }
-      throw e;
-    }
+    NDArray got = expr.get().compute(ComputeOptions.executor(processes).withCallback(ends));
     NDAssert.assertClose(want, got, 1e-12, 4, family);
     record(family, ends);
   }
@@ -233,32 +199,16 @@ class MemoryUtilizationTest {
   }
 
   @Test
-  void zarrRoundTrip() throws IOException {
+  void zarrRoundTrip() {
     FileSystemStore store = new FileSystemStore(dir.resolve("zarr"));
     Ends write = new Ends();
-    ZarrArray z;
-    try {
-      z = Cubed.toZarr(x(), store, "x", ComputeOptions.executor(processes).withCallback(write));
-      record("to-zarr", write);
-    } catch (dev.cubed.runtime.TaskFailedException e) {
-      assertTrue(KNOWN_UNDER.contains("to-zarr") && e.getCause()
-          instanceof dev.cubed.runtime.WorkerDiedException w && w.outOfMemory(), e.toString());
-      table.put("to-zarr / store (UNDER-PROJECTED: OOM in strict mode)", new long[] {0, 0, 0});
-      z = Cubed.toZarr(x(), store, "x2", ComputeOptions.executor(relaxed));
-    }
-    ZarrArray zz = z;
+    ZarrArray z = Cubed.toZarr(x(), store, "x",
+        ComputeOptions.executor(processes).withCallback(write));
+    record("to-zarr", write);
     Ends read = new Ends();
-    NDArray got;
-    try {
-      got = Xp.sum(Cubed.fromZarr(zz, spec), 0)
-          .compute(ComputeOptions.executor(processes).withCallback(read));
-      record("from-zarr", read);
-    } catch (dev.cubed.runtime.TaskFailedException e) {
-      assertTrue(e.getCause() instanceof dev.cubed.runtime.WorkerDiedException w
-          && w.outOfMemory(), e.toString());
-      table.put("from-zarr / sum (UNDER-PROJECTED: OOM in strict mode)", new long[] {0, 0, 0});
-      got = Xp.sum(Cubed.fromZarr(zz, spec), 0).compute(ComputeOptions.executor(relaxed));
-    }
+    NDArray got = Xp.sum(Cubed.fromZarr(z, spec), 0)
+        .compute(ComputeOptions.executor(processes).withCallback(read));
+    record("from-zarr", read);
     NDArray want = Xp.sum(x(), 0).compute(ComputeOptions.executor(new ThreadsExecutor(2, 1)));
     NDAssert.assertClose(want, got, 1e-12, 4, "from-zarr");
     assertEquals(2, z.shape().length);

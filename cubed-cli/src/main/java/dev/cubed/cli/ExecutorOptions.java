@@ -13,8 +13,9 @@ import picocli.CommandLine.Option;
 final class ExecutorOptions {
   @Option(names = "--executor", defaultValue = "threads", paramLabel = "NAME",
       description = "threads (tasks on threads of this JVM), processes (each task in a worker "
-          + "JVM whose heap is --allowed-mem), or an engine executor whose module is on the "
-          + "classpath (spark, beam) (default: ${DEFAULT-VALUE})")
+          + "JVM whose heap is --allowed-mem), processes-strict (each op's tasks in a heap of "
+          + "that op's projected memory: a task needing more fails), or an engine executor "
+          + "whose module is on the classpath (spark, beam) (default: ${DEFAULT-VALUE})")
   String executor;
 
   @Option(names = "--executor-option", paramLabel = "KEY=VALUE",

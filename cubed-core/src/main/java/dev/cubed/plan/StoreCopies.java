@@ -1,32 +1,49 @@
 package dev.cubed.plan;
 
-import dev.cubed.zarr.Store;
 import dev.cubed.zarr.Stores;
 import dev.cubed.zarr.ZarrArray;
 import java.util.List;
 
 /**
- * The memory model's buffer copies of a plan: the largest {@link Store#bufferCopies()} over the
- * stores the plan reads (stored inputs) and writes (targets and the work directory of
- * intermediates). A plan on local files keeps 1 read and 1 write copy; a plan touching an object
- * store counts 2 of each, which also shrinks the rechunk budget from /5 to /7 (see {@link
- * PlanConfig#rechunkBudget()}).
+ * The memory model's buffer copies of a plan: the largest {@link ZarrArray#readCopies()} over the
+ * arrays the plan reads (stored inputs, targets) and {@link ZarrArray#writeCopies()} over those
+ * it writes (targets, and the intermediates in the work directory, which use the default codec).
+ * A plan on local files with the default codec (Blosc-LZ4, streamed) keeps 1 read and 1 write
+ * copy; a plan touching an object store counts its transport buffer both ways (2 each), which also
+ * shrinks the rechunk budget from /5 to /7 (see {@link PlanConfig#rechunkBudget()}); an array with another codec counts that
+ * codec's buffers (e.g. zstd: 2 read, 4 write).
  */
 final class StoreCopies {
   private StoreCopies() {}
 
-  /** {@code cfg} with its copies raised to the largest buffer copies of the plan's stores. */
+  /** {@code cfg} with its copies raised to the largest buffer copies of the plan's arrays. */
   static PlanConfig apply(PlanConfig cfg, List<ArrayNode> topo) {
-    int copies = cfg.localWorkDir() ? 1 : Stores.open(cfg.workDir()).bufferCopies();
+    // a store's transport buffers count both ways for the whole plan (as before codecs were
+    // counted); intermediates use the default codec in the work directory's store
+    int store = cfg.localWorkDir() ? 1 : Stores.open(cfg.workDir()).bufferCopies();
     for (ArrayNode n : topo) {
-      copies = Math.max(copies, copies(n instanceof ArrayNode.Stored s ? s.array() : null));
-      copies = Math.max(copies, copies(n instanceof ArrayNode.Computed c ? c.target() : null));
-      copies = Math.max(copies, copies(n instanceof ArrayNode.Rechunked r ? r.target() : null));
+      ZarrArray a = stored(n);
+      if (a != null) {
+        store = Math.max(store, a.store().bufferCopies());
+      }
     }
-    return cfg.withMinCopies(copies, copies);
+    int read = store;
+    int write = store;
+    for (ArrayNode n : topo) {
+      if (n instanceof ArrayNode.Stored s) {
+        read = Math.max(read, s.array().readCopies());
+      } else if (stored(n) != null) { // a target: written, and read by a resumed region write
+        write = Math.max(write, stored(n).writeCopies());
+        read = Math.max(read, stored(n).readCopies());
+      }
+    }
+    return cfg.withMinCopies(read, write);
   }
 
-  private static int copies(ZarrArray a) {
-    return a == null ? 1 : a.store().bufferCopies();
+  /** The stored input or target array of a node, or null. */
+  private static ZarrArray stored(ArrayNode n) {
+    return n instanceof ArrayNode.Stored s ? s.array()
+        : n instanceof ArrayNode.Computed c ? c.target()
+        : n instanceof ArrayNode.Rechunked r ? r.target() : null;
   }
 }

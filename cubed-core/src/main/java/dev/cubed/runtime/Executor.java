@@ -46,6 +46,9 @@ public interface Executor {
     if ("processes".equals(name)) {
       return new ProcessesExecutor();
     }
+    if ("processes-strict".equals(name)) {
+      return ProcessesExecutor.builder().heapPerOp(true).build();
+    }
     throw new IllegalArgumentException("Executor.byName: no executor named '" + name
         + "' is registered (known: " + String.join(", ", ExecutorFactory.available())
         + "; engine executors such as spark or beam need their module on the classpath)");

@@ -36,11 +36,11 @@ public interface ExecutorFactory {
   }
 
   /**
-   * The names of every executor available here: "threads", "processes", then those registered as
+   * The names of every executor available here: "threads", "processes", "processes-strict", then those registered as
    * factories or as {@link Executor} services, in discovery order.
    */
   static List<String> available() {
-    java.util.Set<String> names = new java.util.LinkedHashSet<>(List.of("threads", "processes"));
+    java.util.Set<String> names = new java.util.LinkedHashSet<>(List.of("threads", "processes", "processes-strict"));
     for (ExecutorFactory f : ServiceLoader.load(ExecutorFactory.class)) {
       names.add(f.name());
     }

@@ -8,6 +8,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -57,11 +59,15 @@ import java.util.logging.Logger;
  * allowedMem) it approaches what the task allocated. The enforced check is the heap bound: with
  * {@link Builder#heapPerOp} every task runs in a heap of its own op's projection and one that
  * needs more fails with OutOfMemoryError. {@code peakRss} is the worker's VmHWM during the task
- * (whole process: JVM + heap). A task whose measured peak exceeds its projection logs a WARNING
- * and its TaskEnd has {@code exceedsProjection()} true.
+ * (whole process: JVM + heap). A task whose measured peak exceeds its projection has a TaskEnd with
+ * {@code exceedsProjection()} true; the log gets one line per op when the compute ends: a WARNING
+ * only if some task's live data after a full collection during the task (garbage-free, a lower
+ * bound on its need) exceeded the projection, which proves the op under-projected; otherwise an
+ * INFO line (FINE in heapPerOp mode) with the count and the worst task, since the occupancy alone
+ * is no evidence.
  */
 public final class ProcessesExecutor implements Executor, AutoCloseable {
-  private static final Logger LOG = Logger.getLogger(ProcessesExecutor.class.getName());
+  static final Logger LOG = Logger.getLogger(ProcessesExecutor.class.getName());
   /** Smallest heap bound given to a worker. */
   static final long MIN_HEAP_BOUND = 64L << 20;
 
@@ -360,6 +366,7 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
     ThreadLocal<Slot> mySlot = new ThreadLocal<>();
     ThreadLocal<TaskRuns.Measurement> lastMeasurement = new ThreadLocal<>();
     ThreadLocal<Long> lastLive = new ThreadLocal<>();
+    ThreadLocal<long[]> lastKey = new ThreadLocal<>();
     AtomicInteger threadNo = new AtomicInteger();
     ExecutorService pool = Executors.newFixedThreadPool(workers, r -> {
       Slot s = slots[threadNo.getAndIncrement() % workers];
@@ -377,6 +384,7 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
       TaskFunction fn = key -> {
         lastMeasurement.remove();
         lastLive.remove();
+        lastKey.set(key);
         Slot s = mySlot.get();
         String what = "task " + Arrays.toString(key) + " of " + op.name();
         s.busy.lockInterruptibly(); // one task at a time per worker, whatever the thread pool does
@@ -398,20 +406,13 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
       remote.add(new Operation(op.name(), op.keys(), fn, op.projectedMem(),
           op.hasKnownDependencies() ? op.dependencies() : null));
     }
+    Map<String, OverProjection> over = new ConcurrentHashMap<>();
     TaskRuns.Probe probe = op -> {
       TaskRuns.Measurement m = lastMeasurement.get();
       Long live = lastLive.get();
       if (m != null && m.measuredPeakMem() > op.projectedMem()) {
-        boolean proven = live != null && live > op.projectedMem();
-        LOG.warning(String.format("processes executor: a task of operation %s measured %,d bytes"
-            + " (%.1f MiB), more than its projected %,d bytes (%.1f MiB). %s", op.name(),
-            m.measuredPeakMem(), m.measuredPeakMem() / 1048576.0, op.projectedMem(),
-            op.projectedMem() / 1048576.0, proven ? String.format("The op IS under-projected:"
-                + " %,d bytes (reservedMem included) were live after a full collection during"
-                + " the task", live)
-                : "The measure is the peak heap occupancy, garbage not yet collected included (an"
-                + " upper bound), so the op may be under-projected; heapPerOp mode runs each"
-                + " task in a heap of its projection and fails it if it needs more"));
+        over.computeIfAbsent(op.name(), k -> new OverProjection(op.projectedMem()))
+            .add(lastKey.get(), m.measuredPeakMem(), live == null ? -1 : live);
       }
       return m;
     };
@@ -438,6 +439,9 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
       runs.close();
       for (Slot s : slots) {
         s.close();
+      }
+      for (Map.Entry<String, OverProjection> e : over.entrySet()) {
+        e.getValue().log(e.getKey(), heapPerOp);
       }
       long end = System.currentTimeMillis();
       for (Callback c : callbacks) {

@@ -276,6 +276,23 @@ final class BytesCodecs {
 
     @Override
     public byte[] decode(byte[] in, int maxOut, String where) {
+      long nbytes = checkHeader(in, maxOut, where);
+      if (JavaBlosc.canDecode(in)) {
+        return JavaBlosc.decompress(in, where);
+      }
+      return decodeNative(in, nbytes, where);
+    }
+
+    /** Whether {@link BloscStreams} encodes with these settings (LZ4, no bit shuffle). */
+    boolean javaEncodes() {
+      return cname == Compression.BloscCodec.LZ4 && shuffle != Compression.Shuffle.BIT;
+    }
+
+    /**
+     * Checks the 16-byte header against the buffer and {@code maxOut}; returns the declared
+     * uncompressed size.
+     */
+    static long checkHeader(byte[] in, int maxOut, String where) {
       if (in.length < 16) {
         throw new ZarrFormatException(where + ": blosc data of " + in.length
             + " bytes is shorter than its 16-byte header (truncated chunk)");
@@ -290,9 +307,10 @@ final class BytesCodecs {
       if (nbytes > maxOut) {
         throw tooBig(where, "blosc", nbytes, maxOut);
       }
-      if (JavaBlosc.canDecode(in)) {
-        return JavaBlosc.decompress(in, where);
-      }
+      return nbytes;
+    }
+
+    private static byte[] decodeNative(byte[] in, long nbytes, String where) {
       byte[] out;
       try {
         out = com.scalableminds.bloscjava.Blosc.decompress(in);

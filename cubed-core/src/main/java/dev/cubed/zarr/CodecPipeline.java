@@ -37,6 +37,51 @@ final class CodecPipeline implements ChunkCodec {
     return inv;
   }
 
+  /** The Blosc-LZ4 codec if this chain is bytes then Java-encodable Blosc alone, else null. */
+  private BytesCodecs.Blosc streamed() {
+    return transposes.isEmpty() && arrayBytes instanceof ArrayBytesCodec.Bytes
+        && bytesCodecs.size() == 1 && bytesCodecs.get(0) instanceof BytesCodecs.Blosc b
+        && b.javaEncodes() ? b : null;
+  }
+
+  @Override
+  public java.nio.ByteBuffer encode(NDArray data, long[] chunkShape, Object fill) {
+    BytesCodecs.Blosc b = streamed();
+    if (b == null) {
+      return ChunkCodec.super.encode(data, chunkShape, fill);
+    }
+    return BloscStreams.encode(b, data, chunkShape, fill,
+        ((ArrayBytesCodec.Bytes) arrayBytes).order());
+  }
+
+  /**
+   * 1 for the streamed default (the stored bytes); otherwise the stored bytes, one buffer per
+   * bytes codec and per transpose, and two more for a sharding codec (the shard's inner chunk
+   * buffers), an estimate from the code paths.
+   */
+  @Override
+  public int readCopies() {
+    if (streamed() != null) {
+      return 1;
+    }
+    return 1 + bytesCodecs.size() + transposes.size()
+        + (arrayBytes instanceof ShardingCodec ? 2 : 0);
+  }
+
+  /**
+   * 1 for the streamed default (the output buffer); otherwise the padded chunk, the raw bytes, two
+   * buffers per bytes codec (its worst-case output and the trimmed copy), one per transpose and
+   * two more for a sharding codec.
+   */
+  @Override
+  public int writeCopies() {
+    if (streamed() != null) {
+      return 1;
+    }
+    return 2 + 2 * bytesCodecs.size() + transposes.size()
+        + (arrayBytes instanceof ShardingCodec ? 2 : 0);
+  }
+
   @Override
   public byte[] encode(NDArray chunk) {
     NDArray a = chunk;
@@ -52,6 +97,13 @@ final class CodecPipeline implements ChunkCodec {
 
   @Override
   public NDArray decode(byte[] bytes, long[] chunkShape, String where) {
+    if (streamed() != null) {
+      NDArray a = BloscStreams.decode(bytes, ((ArrayBytesCodec.Bytes) arrayBytes).dtype(),
+          chunkShape, ((ArrayBytesCodec.Bytes) arrayBytes).order(), where);
+      if (a != null) {
+        return a;
+      }
+    }
     long[] s = chunkShape;
     for (int[] t : transposes) {
       s = permute(s, t);

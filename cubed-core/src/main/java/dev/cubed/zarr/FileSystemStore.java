@@ -264,15 +264,16 @@ public final class FileSystemStore implements Store {
 
   /** Writes a whole file in {@link #IO_SLICE} slices. */
   static void writeFully(Path p, byte[] value) throws IOException {
-    writeFully(p, value, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING,
-        StandardOpenOption.CREATE);
+    writeFully(p, value, value.length, StandardOpenOption.WRITE,
+        StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.CREATE);
   }
 
-  private static void writeFully(Path p, byte[] value, OpenOption... options) throws IOException {
+  private static void writeFully(Path p, byte[] value, int length, OpenOption... options)
+      throws IOException {
     try (FileChannel ch = FileChannel.open(p, options)) {
       int pos = 0;
-      while (pos < value.length) {
-        pos += ch.write(ByteBuffer.wrap(value, pos, Math.min(IO_SLICE, value.length - pos)));
+      while (pos < length) {
+        pos += ch.write(ByteBuffer.wrap(value, pos, Math.min(IO_SLICE, length - pos)));
       }
     }
   }
@@ -345,6 +346,16 @@ public final class FileSystemStore implements Store {
 
   @Override
   public void put(String key, byte[] value) {
+    put(key, value, value.length);
+  }
+
+  /** Writes the prefix straight from {@code value} (no copy). */
+  @Override
+  public void put(String key, byte[] value, int length) {
+    if (length < 0 || length > value.length) {
+      throw new IllegalArgumentException("put: length " + length + " outside [0, "
+          + value.length + "] (key '" + key + "')");
+    }
     Path p = resolve(key);
     Path tmp = null;
     try {
@@ -356,7 +367,7 @@ public final class FileSystemStore implements Store {
       // default permissions (0666 less the umask), not createTempFile's 0600
       tmp = dir.resolve(TMP_PREFIX + p.getFileName() + "."
           + Long.toUnsignedString(ThreadLocalRandom.current().nextLong(), 36));
-      writeFully(tmp, value, StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW);
+      writeFully(tmp, value, length, StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW);
       try {
         Files.move(tmp, p, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       } catch (AtomicMoveNotSupportedException e) {

@@ -51,6 +51,18 @@ final class JavaBlosc {
     return (flags >>> 5) == LZ4_FORMAT && (flags & FLAG_BITSHUFFLE) == 0;
   }
 
+  /** The bytes to compress, read a range at a time (so the whole input need not exist). */
+  interface Source {
+    /** Copies bytes {@code [off, off + len)} of the input to {@code dst} at {@code dstOff}. */
+    void copy(int off, byte[] dst, int dstOff, int len);
+  }
+
+  /** Where decompressed bytes go, a range at a time. */
+  interface Sink {
+    /** Receives bytes {@code [off, off + len)} of the output from {@code src} at {@code srcOff}. */
+    void accept(int off, byte[] src, int srcOff, int len);
+  }
+
   /**
    * Compresses {@code in} with LZ4.
    *
@@ -60,10 +72,29 @@ final class JavaBlosc {
    * @param blockSize bytes per block, 0 for {@link #DEFAULT_BLOCK}
    */
   static byte[] compress(byte[] in, int typeSize, int clevel, boolean shuffle, int blockSize) {
-    int nbytes = in.length;
+    ByteBuffer b = compress((off, dst, dstOff, len) -> System.arraycopy(in, off, dst, dstOff, len),
+        in.length, typeSize, clevel, shuffle, blockSize);
+    return b.remaining() == b.array().length ? b.array()
+        : java.util.Arrays.copyOf(b.array(), b.remaining());
+  }
+
+  /**
+   * Compresses {@code nbytes} bytes read from {@code in} a block at a time into one buffer of
+   * {@code 16 + nbytes} bytes (the size of the stored-uncompressed form, which is used when
+   * compression would not make the data smaller), of which the returned buffer's first {@code
+   * remaining()} bytes are the result ({@code position} 0, backed by the whole array). Besides
+   * that buffer only two block-sized scratch arrays are allocated: the memory of a compression is
+   * one copy of the data, not the three of compress-then-trim.
+   */
+  static ByteBuffer compress(Source in, int nbytes, int typeSize, int clevel, boolean shuffle,
+      int blockSize) {
     int ts = typeSize < 1 || typeSize > 255 ? 1 : typeSize;
+    if (nbytes > Integer.MAX_VALUE - 32) {
+      throw new IllegalArgumentException("blosc: a chunk of " + nbytes + " bytes is too large");
+    }
+    byte[] out = new byte[HEADER + nbytes];
     if (clevel == 0 || nbytes < MIN_BUFFERSIZE) {
-      return memcpyed(in, ts, shuffle);
+      return memcpyed(in, out, nbytes, ts, shuffle);
     }
     int bs = blockSize > 0 ? Math.max(blockSize, MIN_BUFFERSIZE) : DEFAULT_BLOCK;
     bs = Math.min(bs, nbytes);
@@ -73,12 +104,8 @@ final class JavaBlosc {
     int nblocks = (nbytes + bs - 1) / bs;
     boolean doShuffle = shuffle && ts > 1;
     boolean split = ts <= MAX_SPLITS && bs / ts >= MIN_BUFFERSIZE;
-    long worst = HEADER + 4L * nblocks + (long) nblocks * 4 * (split ? ts : 1) + nbytes;
-    if (worst > Integer.MAX_VALUE - 16) {
-      throw new IllegalArgumentException("blosc: a chunk of " + nbytes + " bytes is too large");
-    }
-    byte[] out = new byte[(int) worst];
     ByteBuffer o = ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN);
+    byte[] raw = new byte[bs];
     byte[] tmp = doShuffle ? new byte[bs] : null;
     LZ4Compressor comp = LZ4.fastCompressor();
     byte[] scratch = new byte[comp.maxCompressedLength(bs)];
@@ -88,44 +115,39 @@ final class JavaBlosc {
       int bsize = Math.min(bs, nbytes - off);
       boolean leftover = bsize < bs;
       o.putInt(HEADER + 4 * j, pos);
-      byte[] src = in;
-      int so = off;
+      in.copy(off, raw, 0, bsize);
+      byte[] src = raw;
       if (doShuffle) {
-        ByteShuffle.shuffle(ts, in, off, bsize, tmp, 0);
+        ByteShuffle.shuffle(ts, raw, 0, bsize, tmp, 0);
         src = tmp;
-        so = 0;
       }
       int nsplits = split && !leftover ? ts : 1;
       int neblock = bsize / nsplits;
       for (int s = 0; s < nsplits; s++) {
-        int c = comp.compress(src, so + s * neblock, neblock, scratch, 0, scratch.length);
-        if (c > 0 && c < neblock) {
-          o.putInt(pos, c);
-          System.arraycopy(scratch, 0, out, pos + 4, c);
-          pos += 4 + c;
-        } else {
-          o.putInt(pos, neblock);
-          System.arraycopy(src, so + s * neblock, out, pos + 4, neblock);
-          pos += 4 + neblock;
+        int c = comp.compress(src, s * neblock, neblock, scratch, 0, scratch.length);
+        boolean packed = c > 0 && c < neblock;
+        int len = packed ? c : neblock;
+        if ((long) pos + 4 + len > out.length) { // larger than storing it: store it
+          return memcpyed(in, out, nbytes, ts, shuffle);
         }
+        o.putInt(pos, len);
+        System.arraycopy(packed ? scratch : src, packed ? 0 : s * neblock, out, pos + 4, len);
+        pos += 4 + len;
       }
-    }
-    if (pos > nbytes + HEADER) {
-      return memcpyed(in, ts, shuffle);
     }
     header(out, ts, (doShuffle ? FLAG_SHUFFLE : 0) | (split ? 0 : FLAG_DONT_SPLIT)
         | (LZ4_FORMAT << 5), nbytes, bs, pos);
-    byte[] r = new byte[pos];
-    System.arraycopy(out, 0, r, 0, pos);
-    return r;
+    return ByteBuffer.wrap(out, 0, pos);
   }
 
-  private static byte[] memcpyed(byte[] in, int ts, boolean shuffle) {
-    byte[] out = new byte[HEADER + in.length];
+  /** The stored-uncompressed form in {@code out} (16 + nbytes bytes). */
+  private static ByteBuffer memcpyed(Source in, byte[] out, int nbytes, int ts, boolean shuffle) {
     header(out, ts, FLAG_MEMCPYED | (shuffle && ts > 1 ? FLAG_SHUFFLE : 0) | (LZ4_FORMAT << 5),
-        in.length, in.length, out.length);
-    System.arraycopy(in, 0, out, HEADER, in.length);
-    return out;
+        nbytes, nbytes, HEADER + nbytes);
+    for (int off = 0; off < nbytes; off += DEFAULT_BLOCK) {
+      in.copy(off, out, HEADER + off, Math.min(DEFAULT_BLOCK, nbytes - off));
+    }
+    return ByteBuffer.wrap(out, 0, HEADER + nbytes);
   }
 
   private static void header(byte[] out, int ts, int flags, int nbytes, int bs, int cbytes) {
@@ -146,25 +168,41 @@ final class JavaBlosc {
    * @throws ZarrFormatException naming {@code where} if the buffer is corrupt
    */
   static byte[] decompress(byte[] in, String where) {
-    ByteBuffer h = ByteBuffer.wrap(in).order(ByteOrder.LITTLE_ENDIAN);
-    int flags = in[2] & 0xFF;
-    int ts = in[3] & 0xFF;
-    int nbytes = h.getInt(4);
-    int bs = h.getInt(8);
+    byte[] out = new byte[uncompressedSize(in, where)];
+    decompress(in, (off, src, so, len) -> System.arraycopy(src, so, out, off, len), where);
+    return out;
+  }
+
+  /** The uncompressed size the header declares. */
+  static int uncompressedSize(byte[] in, String where) {
+    int nbytes = ByteBuffer.wrap(in).order(ByteOrder.LITTLE_ENDIAN).getInt(4);
     if (nbytes < 0) {
       throw corrupt(where, "negative uncompressed size " + nbytes);
     }
-    byte[] out = new byte[nbytes];
+    return nbytes;
+  }
+
+  /**
+   * Decompresses a buffer {@link #canDecode} accepts into {@code out} a block at a time (only
+   * block-sized scratch arrays are allocated), in increasing offset order covering {@link
+   * #uncompressedSize} bytes; preconditions as {@link #decompress(byte[], String)}.
+   */
+  static void decompress(byte[] in, Sink out, String where) {
+    ByteBuffer h = ByteBuffer.wrap(in).order(ByteOrder.LITTLE_ENDIAN);
+    int flags = in[2] & 0xFF;
+    int ts = in[3] & 0xFF;
+    int nbytes = uncompressedSize(in, where);
+    int bs = h.getInt(8);
     if ((flags & FLAG_MEMCPYED) != 0) {
       if (in.length < HEADER + nbytes) {
         throw corrupt(where, "stored block of " + (in.length - HEADER) + " bytes, header says "
             + nbytes);
       }
-      System.arraycopy(in, HEADER, out, 0, nbytes);
-      return out;
+      out.accept(0, in, HEADER, nbytes);
+      return;
     }
     if (nbytes == 0) {
-      return out;
+      return;
     }
     if (bs <= 0) {
       throw corrupt(where, "block size " + bs);
@@ -175,7 +213,8 @@ final class JavaBlosc {
     }
     boolean doShuffle = (flags & FLAG_SHUFFLE) != 0 && ts > 1;
     boolean dontSplit = (flags & FLAG_DONT_SPLIT) != 0;
-    byte[] tmp = doShuffle ? new byte[bs] : null;
+    byte[] dst = new byte[Math.min(bs, nbytes)];
+    byte[] tmp = doShuffle ? new byte[dst.length] : null;
     LZ4SafeDecompressor dec = LZ4.safeDecompressor();
     for (int j = 0; j < nblocks; j++) {
       int off = j * bs;
@@ -189,8 +228,6 @@ final class JavaBlosc {
             + " equal streams");
       }
       int neblock = bsize / nsplits;
-      byte[] dst = doShuffle ? tmp : out;
-      int d0 = doShuffle ? 0 : off;
       for (int s = 0; s < nsplits; s++) {
         if (pos < HEADER || pos > in.length - 4) {
           throw corrupt(where, "stream " + s + " of block " + j + " starts outside the buffer");
@@ -202,11 +239,11 @@ final class JavaBlosc {
               + " bytes, more than the buffer holds");
         }
         if (c == neblock) {
-          System.arraycopy(in, pos, dst, d0 + s * neblock, neblock);
+          System.arraycopy(in, pos, dst, s * neblock, neblock);
         } else {
           int n;
           try {
-            n = dec.decompress(in, pos, c, dst, d0 + s * neblock, neblock);
+            n = dec.decompress(in, pos, c, dst, s * neblock, neblock);
           } catch (LZ4Exception e) {
             throw corrupt(where, "LZ4 stream " + s + " of block " + j + ": " + e.getMessage());
           }
@@ -218,10 +255,12 @@ final class JavaBlosc {
         pos += c;
       }
       if (doShuffle) {
-        ByteShuffle.unshuffle(ts, tmp, 0, bsize, out, off);
+        ByteShuffle.unshuffle(ts, dst, 0, bsize, tmp, 0);
+        out.accept(off, tmp, 0, bsize);
+      } else {
+        out.accept(off, dst, 0, bsize);
       }
     }
-    return out;
   }
 
   private static ZarrFormatException corrupt(String where, String what) {

@@ -46,6 +46,21 @@ public interface Store extends Serializable {
    */
   void put(String key, byte[] value);
 
+  /**
+   * Stores the first {@code length} bytes of {@code value} (a codec's output buffer may be longer
+   * than its result). The default copies them and calls {@link #put(String, byte[])}; stores that
+   * can write a prefix without the copy override it.
+   *
+   * @throws IllegalArgumentException if {@code length} is outside [0, value.length]
+   */
+  default void put(String key, byte[] value, int length) {
+    if (length < 0 || length > value.length) {
+      throw new IllegalArgumentException("put: length " + length + " outside [0, "
+          + value.length + "] (key '" + key + "')");
+    }
+    put(key, length == value.length ? value : java.util.Arrays.copyOf(value, length));
+  }
+
   /** Removes a key; no error if it is absent. */
   void delete(String key);
 

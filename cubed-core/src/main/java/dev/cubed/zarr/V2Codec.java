@@ -36,6 +36,31 @@ final class V2Codec implements ChunkCodec {
     return r;
   }
 
+  private BytesCodecs.Blosc streamed() {
+    return !fortran && compressor instanceof BytesCodecs.Blosc b && b.javaEncodes() ? b : null;
+  }
+
+  @Override
+  public java.nio.ByteBuffer encode(NDArray data, long[] chunkShape, Object fill) {
+    BytesCodecs.Blosc b = streamed();
+    return b == null ? ChunkCodec.super.encode(data, chunkShape, fill)
+        : BloscStreams.encode(b, data, chunkShape, fill, order());
+  }
+
+  /** 1 streamed (Blosc-LZ4, C order); else stored bytes + decompressed + F-order transpose. */
+  @Override
+  public int readCopies() {
+    return streamed() != null ? 1
+        : 1 + (compressor == null ? 0 : 1) + (fortran ? 1 : 0);
+  }
+
+  /** 1 streamed; else padded chunk + raw bytes + compressor output and trim + transpose. */
+  @Override
+  public int writeCopies() {
+    return streamed() != null ? 1
+        : 2 + (compressor == null ? 0 : 2) + (fortran ? 1 : 0);
+  }
+
   @Override
   public byte[] encode(NDArray chunk) {
     NDArray a = fortran && chunk.ndim() > 1 ? chunk.permuteDims(reversed(chunk.ndim())) : chunk;
@@ -45,6 +70,12 @@ final class V2Codec implements ChunkCodec {
 
   @Override
   public NDArray decode(byte[] bytes, long[] chunkShape, String where) {
+    if (streamed() != null) {
+      NDArray a = BloscStreams.decode(bytes, dtype, chunkShape, order(), where);
+      if (a != null) {
+        return a;
+      }
+    }
     long need = Shapes.size(chunkShape) * dtype.itemSize();
     byte[] b = compressor == null ? bytes : compressor.decode(bytes, (int) need, where);
     if (b.length != need) {

@@ -420,9 +420,13 @@ public final class ZarrArray implements Serializable {
       return NDArray.full(meta.dtype, meta.fillValue, clipped);
     }
     long[] full = chunks();
-    NDArray a;
+    NDArray a = decode(b, key); // the stored bytes are garbage once it returns
+    return Arrays.equals(clipped, full) ? a : a.getRegion(new long[clipped.length], clipped);
+  }
+
+  private NDArray decode(byte[] b, String key) {
     try {
-      a = meta.codec.decode(b, full, "zarr array '" + path + "' chunk '" + key + "' in "
+      return meta.codec.decode(b, chunks(), "zarr array '" + path + "' chunk '" + key + "' in "
           + store.describe());
     } catch (ZarrFormatException e) {
       throw e;
@@ -430,7 +434,25 @@ public final class ZarrArray implements Serializable {
       throw new ZarrFormatException("zarr array '" + path + "' chunk '" + key + "' in "
           + store.describe() + ": cannot decode (" + e + ")", e);
     }
-    return Arrays.equals(clipped, full) ? a : a.getRegion(new long[clipped.length], clipped);
+  }
+
+  /**
+   * For the memory model: chunk-sized buffers a {@link #readChunk} holds at once besides the
+   * decoded array: the codec's (1 for the default Blosc-LZ4, which decodes straight into the
+   * array) plus the store's transport buffers ({@link Store#bufferCopies()} - 1).
+   */
+  public int readCopies() {
+    return meta.codec.readCopies() + store.bufferCopies() - 1;
+  }
+
+  /**
+   * For the memory model: chunk-sized buffers a {@link #writeChunk} holds at once besides the
+   * array written: the codec's (1 for the default Blosc-LZ4, which encodes straight from the
+   * array into one output buffer, padding edge chunks on the fly) plus the store's transport
+   * buffers ({@link Store#bufferCopies()} - 1).
+   */
+  public int writeCopies() {
+    return meta.codec.writeCopies() + store.bufferCopies() - 1;
   }
 
   /**
@@ -456,13 +478,8 @@ public final class ZarrArray implements Serializable {
       store.delete(key);
       return;
     }
-    long[] full = chunks();
-    NDArray padded = data;
-    if (!Arrays.equals(clipped, full)) {
-      padded = NDArray.full(meta.dtype, meta.fillValue, full);
-      padded.setRegion(new long[full.length], data);
-    }
-    store.put(key, meta.codec.encode(padded));
+    java.nio.ByteBuffer enc = meta.codec.encode(data, chunks(), meta.fillValue);
+    store.put(key, enc.array(), enc.remaining());
   }
 
   /** True if the chunk is stored. */

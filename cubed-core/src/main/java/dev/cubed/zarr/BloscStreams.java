@@ -1,0 +1,196 @@
+package dev.cubed.zarr;
+
+import dev.cubed.nd.DType;
+import dev.cubed.nd.NDArray;
+import dev.cubed.nd.Shapes;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+
+/**
+ * Encodes and decodes a chunk with Blosc-LZ4 (the project's default codec) straight between the
+ * chunk's typed array and the compressed bytes, a block at a time, so that a chunk read holds only
+ * the stored bytes and the decoded array, and a chunk write only the array and one output buffer
+ * (no raw byte image of the chunk, no padded copy of an edge chunk, no trimmed copy of the
+ * output). The memory model counts one buffer copy per chunk read or written ({@link
+ * ChunkCodec#readCopies()}); these paths are what make that count true. The bytes are the same as
+ * {@code bytes} codec then {@link JavaBlosc} (tested).
+ */
+final class BloscStreams {
+  private BloscStreams() {}
+
+  /**
+   * The stored bytes of {@code data} (a chunk clipped to the array) padded to {@code full} with
+   * {@code fill}, as the {@code bytes} codec in {@code order} then {@code blosc} would encode it:
+   * the returned buffer's remaining bytes (its backing array may be longer).
+   */
+  static ByteBuffer encode(BytesCodecs.Blosc blosc, NDArray data, long[] full, Object fill,
+      ByteOrder order) {
+    int nbytes = Math.toIntExact(Shapes.size(full) * data.dtype().itemSize());
+    return JavaBlosc.compress(new Elements(data, full, fill, order), nbytes, blosc.typeSize(),
+        blosc.clevel(), blosc.shuffle() == Compression.Shuffle.BYTE, blosc.blockSize());
+  }
+
+  /**
+   * Decodes a Blosc buffer straight into a new array of {@code shape}, or returns null if this
+   * buffer needs another path (native-only variant, or blocks not a whole number of items).
+   *
+   * @throws ZarrFormatException naming {@code where} if the buffer is corrupt or of the wrong size
+   */
+  static NDArray decode(byte[] in, DType dtype, long[] shape, ByteOrder order, String where) {
+    long need = Shapes.size(shape) * dtype.itemSize();
+    if (need > Integer.MAX_VALUE - 8 || !JavaBlosc.canDecode(in)) {
+      return null;
+    }
+    long nbytes = BytesCodecs.Blosc.checkHeader(in, (int) need, where);
+    int bs = ByteBuffer.wrap(in).order(ByteOrder.LITTLE_ENDIAN).getInt(8);
+    int item = dtype.itemSize();
+    if (bs <= 0 || bs % item != 0) {
+      return null;
+    }
+    if (nbytes != need) {
+      throw new ZarrFormatException(where + ": decoded chunk has " + nbytes + " bytes, expected "
+          + need + " (" + dtype + " chunk of shape " + Shapes.format(shape)
+          + "; truncated or corrupt chunk)");
+    }
+    int slots = dtype.isComplex() ? 2 : 1;
+    Object d = java.lang.reflect.Array.newInstance(
+        NDArray.backingClass(dtype).getComponentType(), (int) Shapes.size(shape) * slots);
+    NDArray a = new NDArray(dtype, shape, d);
+    JavaBlosc.decompress(in, (off, src, so, len) -> fromBytes(ByteBuffer.wrap(src, so, len)
+        .order(order), dtype, d, off / item, len / item), where);
+    return a;
+  }
+
+  /** The elements of a chunk padded to its full shape, as bytes, a range at a time. */
+  private static final class Elements implements JavaBlosc.Source {
+    private final DType dtype;
+    private final ByteOrder order;
+    private final Object data;
+    private final int item;
+    private final int slots; // backing slots per element (2 for complex)
+    private final boolean padded;
+    private final long[] full;
+    private final long[] clip;
+    private final int rowLen;
+    private final int clipRowLen;
+    private final Object fillRow;
+    private Object scratch;
+    private byte[] bytes;
+
+    Elements(NDArray data, long[] full, Object fill, ByteOrder order) {
+      this.dtype = data.dtype();
+      this.order = order;
+      this.data = data.data();
+      this.item = dtype.itemSize();
+      this.slots = dtype.isComplex() ? 2 : 1;
+      this.full = full.clone();
+      this.clip = data.shape();
+      this.padded = full.length > 0 && !Arrays.equals(full, clip);
+      this.rowLen = padded ? Math.toIntExact(full[full.length - 1]) : 0;
+      this.clipRowLen = padded ? (int) clip[clip.length - 1] : 0;
+      this.fillRow = padded ? NDArray.full(dtype, fill, new long[] {rowLen}).data() : null;
+    }
+
+    @Override
+    public void copy(int off, byte[] dst, int dstOff, int len) {
+      int e0 = off / item;
+      int e1 = (int) (((long) off + len + item - 1) / item);
+      int n = e1 - e0;
+      if (scratch == null || java.lang.reflect.Array.getLength(scratch) < n * slots) {
+        scratch = java.lang.reflect.Array.newInstance(data.getClass().getComponentType(),
+            n * slots);
+      }
+      elements(e0, n);
+      if (off % item == 0 && len % item == 0) {
+        toBytes(ByteBuffer.wrap(dst, dstOff, len).order(order), n);
+        return;
+      }
+      if (bytes == null || bytes.length < n * item) {
+        bytes = new byte[n * item];
+      }
+      toBytes(ByteBuffer.wrap(bytes, 0, n * item).order(order), n);
+      System.arraycopy(bytes, off - e0 * item, dst, dstOff, len);
+    }
+
+    /** Elements [e0, e0 + n) of the padded chunk into scratch. */
+    private void elements(int e0, int n) {
+      if (!padded) {
+        System.arraycopy(data, e0 * slots, scratch, 0, n * slots);
+        return;
+      }
+      int e = e0;
+      int d = 0;
+      while (d < n) {
+        long row = e / rowLen;
+        int col = e % rowLen;
+        int m = Math.min(rowLen - col, n - d);
+        long clipRow = clipRow(row);
+        int in = clipRow < 0 ? 0 : Math.max(0, Math.min(m, clipRowLen - col));
+        if (in > 0) {
+          System.arraycopy(data, (int) (clipRow * clipRowLen + col) * slots, scratch, d * slots,
+              in * slots);
+        }
+        if (m > in) {
+          System.arraycopy(fillRow, 0, scratch, (d + in) * slots, (m - in) * slots);
+        }
+        e += m;
+        d += m;
+      }
+    }
+
+    /** The row of the clipped chunk holding row {@code row} of the full one, or -1. */
+    private long clipRow(long row) {
+      long r = row;
+      long out = 0;
+      long stride = 1;
+      for (int i = full.length - 2; i >= 0; i--) {
+        long idx = r % full[i];
+        r /= full[i];
+        if (idx >= clip[i]) {
+          return -1;
+        }
+        out += idx * stride;
+        stride *= clip[i];
+      }
+      return out;
+    }
+
+    private void toBytes(ByteBuffer bb, int n) {
+      int k = n * slots;
+      switch (dtype) {
+        case BOOL -> {
+          boolean[] b = (boolean[]) scratch;
+          for (int i = 0; i < k; i++) {
+            bb.put(b[i] ? (byte) 1 : (byte) 0);
+          }
+        }
+        case INT8, UINT8 -> bb.put((byte[]) scratch, 0, k);
+        case INT16, UINT16 -> bb.asShortBuffer().put((short[]) scratch, 0, k);
+        case INT32, UINT32 -> bb.asIntBuffer().put((int[]) scratch, 0, k);
+        case INT64, UINT64 -> bb.asLongBuffer().put((long[]) scratch, 0, k);
+        case FLOAT32, COMPLEX64 -> bb.asFloatBuffer().put((float[]) scratch, 0, k);
+        case FLOAT64, COMPLEX128 -> bb.asDoubleBuffer().put((double[]) scratch, 0, k);
+      }
+    }
+  }
+
+  /** Decodes {@code n} elements from {@code bb} into {@code d} at element {@code e0}. */
+  private static void fromBytes(ByteBuffer bb, DType dtype, Object d, int e0, int n) {
+    int s = dtype.isComplex() ? 2 : 1;
+    switch (dtype) {
+      case BOOL -> {
+        boolean[] b = (boolean[]) d;
+        for (int i = 0; i < n; i++) {
+          b[e0 + i] = bb.get() != 0;
+        }
+      }
+      case INT8, UINT8 -> bb.get((byte[]) d, e0, n);
+      case INT16, UINT16 -> bb.asShortBuffer().get((short[]) d, e0, n);
+      case INT32, UINT32 -> bb.asIntBuffer().get((int[]) d, e0, n);
+      case INT64, UINT64 -> bb.asLongBuffer().get((long[]) d, e0, n);
+      case FLOAT32, COMPLEX64 -> bb.asFloatBuffer().get((float[]) d, e0 * s, n * s);
+      case FLOAT64, COMPLEX128 -> bb.asDoubleBuffer().get((double[]) d, e0 * s, n * s);
+    }
+  }
+}
