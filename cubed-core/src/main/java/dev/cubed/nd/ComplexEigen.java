@@ -50,6 +50,12 @@ final class ComplexEigen {
    *     {@value #ITERATIONS_PER_EIGENVALUE} iterations per eigenvalue
    */
   static ComplexEigen of(String fn, String where, double[] interleaved, int n, boolean vectors) {
+    return of(fn, where, interleaved, n, vectors, ITERATIONS_PER_EIGENVALUE * Math.max(10, n));
+  }
+
+  /** As {@link #of(String, String, double[], int, boolean)} with an explicit iteration limit. */
+  static ComplexEigen of(String fn, String where, double[] interleaved, int n, boolean vectors,
+      int limit) {
     double[] ar = new double[n * n];
     double[] ai = new double[n * n];
     for (int i = 0; i < n * n; i++) {
@@ -58,7 +64,7 @@ final class ComplexEigen {
     }
     ComplexEigen e = new ComplexEigen(n, ar, ai, vectors);
     e.hessenberg();
-    e.schur(fn, where);
+    e.schur(fn, where, limit);
     return e;
   }
 
@@ -155,12 +161,11 @@ final class ComplexEigen {
   }
 
   /** Shifted QR iteration on the Hessenberg T until it is upper triangular. */
-  private void schur(String fn, String where) {
+  private void schur(String fn, String where, int limit) {
     double hnorm = 0;
     for (int i = 0; i < n * n; i++) {
       hnorm = Math.max(hnorm, Math.abs(tr[i]) + Math.abs(ti[i]));
     }
-    int limit = ITERATIONS_PER_EIGENVALUE * Math.max(10, n);
     int total = 0;
     int sinceDeflation = 0;
     int hi = n - 1;

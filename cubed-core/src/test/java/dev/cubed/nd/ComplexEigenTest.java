@@ -122,7 +122,18 @@ class ComplexEigenTest {
       assertArrayEquals(new long[] {n}, e.eigenvalues().shape());
       double res = residual(a, e.eigenvalues(), e.eigenvectors(), 0, n, 1e-12);
       assertTrue(res <= 1e-10, "n=" + n + " round " + round + ": residual " + res);
-      // the largest component of each vector is real, as zgeev's
+      for (int j = 0; j < n; j++) { // the largest component of each vector is real, as zgeev's
+        int arg = 0;
+        for (int i = 1; i < n; i++) {
+          if (Math.hypot(e.eigenvectors().getDouble(i * n + j), e.eigenvectors().getImag(i * n + j))
+              > Math.hypot(e.eigenvectors().getDouble(arg * n + j),
+                  e.eigenvectors().getImag(arg * n + j)) + 1e-12) {
+            arg = i;
+          }
+        }
+        assertEquals(0, e.eigenvectors().getImag(arg * n + j), 1e-12);
+        assertTrue(e.eigenvectors().getDouble(arg * n + j) > 0);
+      }
       assertEquals(e.eigenvalues().toString(), Linalg.eigvals(a).toString());
     }
   }
@@ -255,5 +266,11 @@ class ComplexEigenTest {
     for (int i = 0; i < 3; i++) {
       assertTrue(Double.isFinite(w.getDouble(i)) && Double.isFinite(w.getImag(i)));
     }
+    double[] a = MatrixStack.read(random(new Random(750), DType.COMPLEX128, 6, 6), 0, 36);
+    ArithmeticException nc = assertThrows(ArithmeticException.class,
+        () -> ComplexEigen.of("eig", " (matrix 4 of the stack)", a, 6, true, 2));
+    assertTrue(nc.getMessage().startsWith("eig: the complex QR algorithm did not converge after 2 "
+        + "iterations"), nc.getMessage());
+    assertTrue(nc.getMessage().contains("matrix 4 of the stack"), nc.getMessage());
   }
 }
