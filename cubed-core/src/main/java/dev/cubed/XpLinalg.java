@@ -21,7 +21,7 @@ import java.util.Arrays;
  *       factors in one task; both must fit (refused when built, naming the function and sizes).
  *       Stacks of matrices (3-D and more) are factored one whole matrix at a time, as below.</li>
  *   <li>The square-matrix functions ({@code cholesky}, {@code det}, {@code inv}, {@code solve},
- *       {@code eigh}, {@code eigvalsh}, {@code eig}, {@code eigvals} (real matrices),
+ *       {@code eigh}, {@code eigvalsh}, {@code eig}, {@code eigvals},
  *       {@code slogdet}, {@code pinv}, {@code matrix_power},
  *       {@code matrix_rank}, {@code matrix_norm} with ord 2, -2 or nuc): x is rechunked so that
  *       each matrix (the last two axes) is in one block, as many matrices per block as fit, and the
@@ -195,9 +195,7 @@ public final class XpLinalg extends XpNorms {
 
   /**
    * {@code eig(x)}: complex eigenvalues (..., M) and unit right eigenvectors (..., M, M) of general
-   * real matrices, in the kernel's (LAPACK's) order; two ops reading the same rechunked x.
-   *
-   * @throws UnsupportedOperationException for complex x (the kernel's eig is real-only so far)
+   * real or complex matrices, in the kernel's order; two ops reading the same rechunked x.
    */
   public static Eig eig(CubedArray x) {
     stack("eig", x, true);
@@ -208,9 +206,7 @@ public final class XpLinalg extends XpNorms {
   }
 
   /**
-   * {@code eigvals(x)}: complex eigenvalues (..., M) of general real matrices.
-   *
-   * @throws UnsupportedOperationException for complex x
+   * {@code eigvals(x)}: complex eigenvalues (..., M) of general real or complex matrices.
    */
   public static CubedArray eigvals(CubedArray x) {
     stack("eigvals", x, true);

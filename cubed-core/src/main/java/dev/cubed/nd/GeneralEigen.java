@@ -4,37 +4,41 @@ import dev.ludovic.netlib.lapack.LAPACK;
 import org.netlib.util.intW;
 
 /**
- * Eigenvalues and right eigenvectors of general (non-symmetric) real matrices, by LAPACK
- * {@code dgeev} (Hessenberg QR); the standard's {@code eig} and {@code eigvals}. Complex input is
- * not supported yet (no complex LAPACK binding; the complex Hessenberg QR is not written).
+ * Eigenvalues and right eigenvectors of general (non-symmetric) matrices, the standard's {@code
+ * eig} and {@code eigvals}: real matrices by LAPACK {@code dgeev} (Hessenberg QR), complex ones by
+ * {@link ComplexEigen} (Householder Hessenberg reduction and the shifted complex QR algorithm in
+ * float64; the netlib binding has no {@code zgeev}).
  */
 final class GeneralEigen {
   private GeneralEigen() {}
 
   /**
    * {@code eig} or {@code eigvals} of each matrix of x (..., M, M): eigenvalues (..., M) and, when
-   * {@code vectors}, eigenvectors as columns (..., M, M), both complex (complex64 for float32
-   * input, complex128 otherwise), in LAPACK's order (NumPy's), each vector of unit 2-norm.
+   * {@code vectors}, eigenvectors as columns (..., M, M), both complex (complex64 for float32 and
+   * complex64 input, complex128 otherwise), each vector of unit 2-norm; real input in LAPACK's
+   * order (NumPy's), complex input in the order the QR iteration deflates them.
    */
   static NDArray[] eig(String fn, NDArray x, boolean vectors) {
     MatrixStack st = MatrixStack.square(fn, x);
     DType fl = MatrixStack.floating(fn, x.dtype());
-    if (fl.isComplex()) {
-      throw new UnsupportedOperationException(fn + ": complex input (" + x.dtype() + ") is not "
-          + "supported yet, only real matrices; for Hermitian matrices use eigh/eigvalsh");
-    }
-    DType out = fl == DType.FLOAT32 ? DType.COMPLEX64 : DType.COMPLEX128;
+    DType out = fl == DType.FLOAT32 || fl == DType.COMPLEX64 ? DType.COMPLEX64 : DType.COMPLEX128;
     int n = st.rows;
     NDArray w = NDArray.zeros(out, st.shapeWith(n));
     NDArray v = vectors ? NDArray.zeros(out, x.shape()) : null;
-    LAPACK lapack = LAPACK.getInstance();
-    for (int b = 0; b < st.count && n > 0; b++) {
-      double[] a = st.get(b);
-      for (double d : a) {
-        if (!Double.isFinite(d)) {
-          throw new Linalg.LinAlgException(fn + ": the matrix holds NaN or infinity" + st.where(b));
+    if (fl.isComplex()) {
+      for (int b = 0; b < st.count && n > 0; b++) {
+        double[] a = finite(fn, st, b);
+        ComplexEigen e = ComplexEigen.of(fn, st.where(b), a, n, vectors);
+        MatrixStack.write(w, b * n, n, e.eigenvalues(), true);
+        if (vectors) {
+          MatrixStack.write(v, b * n * n, n * n, e.eigenvectors(), true);
         }
       }
+      return new NDArray[] {w, v};
+    }
+    LAPACK lapack = LAPACK.getInstance();
+    for (int b = 0; b < st.count && n > 0; b++) {
+      double[] a = finite(fn, st, b);
       double[] cm = MatrixStack.transpose(a, n, n); // column-major
       double[] wr = new double[n];
       double[] wi = new double[n];
@@ -62,6 +66,17 @@ final class GeneralEigen {
       }
     }
     return new NDArray[] {w, v};
+  }
+
+  /** Matrix b of the stack, refused when it holds NaN or infinity. */
+  private static double[] finite(String fn, MatrixStack st, int b) {
+    double[] a = st.get(b);
+    for (double d : a) {
+      if (!Double.isFinite(d)) {
+        throw new Linalg.LinAlgException(fn + ": the matrix holds NaN or infinity" + st.where(b));
+      }
+    }
+    return a;
   }
 
   /**

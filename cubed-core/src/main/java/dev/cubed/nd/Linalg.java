@@ -160,19 +160,21 @@ public final class Linalg {
   }
 
   /**
-   * Eigenvalues and right eigenvectors (columns, unit 2-norm) of each general real matrix of
-   * {@code x} (..., M, M), complex (complex64 for float32, complex128 otherwise; integers promote
-   * to float64), in LAPACK's order (not sorted), by {@code dgeev}.
+   * Eigenvalues and right eigenvectors (columns, unit 2-norm) of each general real or complex
+   * matrix of {@code x} (..., M, M), complex (complex64 for float32 and complex64, complex128
+   * otherwise; integers promote to float64), not sorted: real input in LAPACK's order by {@code
+   * dgeev}; complex input by Householder Hessenberg reduction and the shifted complex QR algorithm
+   * in float64, each vector's largest component real (as {@code zgeev}).
    *
-   * @throws UnsupportedOperationException for complex input (not implemented yet)
-   * @throws LinAlgException if a matrix holds NaN or infinity, or the QR iteration fails
+   * @throws LinAlgException if a matrix holds NaN or infinity, or the real QR iteration fails
+   * @throws ArithmeticException if the complex QR iteration does not converge
    */
   public static EigResult eig(NDArray x) {
     NDArray[] r = GeneralEigen.eig("eig", x, true);
     return new EigResult(r[0], r[1]);
   }
 
-  /** Eigenvalues only of each general real matrix (..., M); see {@link #eig}. */
+  /** Eigenvalues only of each general real or complex matrix (..., M); see {@link #eig}. */
   public static NDArray eigvals(NDArray x) {
     return GeneralEigen.eig("eigvals", x, false)[0];
   }

@@ -76,10 +76,7 @@ class GeneralEigenTest {
   }
 
   @Test
-  void complexInputNaNAndShapesAreRefused() {
-    UnsupportedOperationException u = assertThrows(UnsupportedOperationException.class,
-        () -> Linalg.eig(NDArray.zeros(DType.COMPLEX128, 2, 2)));
-    assertTrue(u.getMessage().contains("eig: complex input"), u.getMessage());
+  void nanAndShapesAreRefused() {
     NDArray nan = NDArray.zeros(DType.FLOAT64, 2, 2);
     nan.setDouble(1, Double.NaN);
     assertThrows(Linalg.LinAlgException.class, () -> Linalg.eigvals(nan));
