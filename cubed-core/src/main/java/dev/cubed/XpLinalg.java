@@ -222,17 +222,32 @@ public final class XpLinalg extends XpNorms {
   }
 
   /**
-   * {@code qr(x, mode)}: a 2-D x is factored tall-and-skinny (TSQR; its columns must fit a task),
-   * stacks of matrices one whole matrix at a time. R's diagonal signs may differ from the
-   * kernel's on the same data (QR is unique up to them).
+   * {@code qr(x, mode)}: in modes reduced and r a 2-D x is factored tall-and-skinny (TSQR; its
+   * columns must fit a task), stacks of matrices one whole matrix at a time. Mode complete (Q of
+   * M x M, R of M x N) factors one whole matrix per task, 2-D or stacked: Q grows with M squared,
+   * so a matrix whose complete factors do not fit a task is refused when built, naming its size.
+   * R's diagonal signs may differ from the kernel's on the same data in TSQR (QR is unique up to
+   * them).
    *
-   * @throws UnsupportedOperationException for {@link QrMode#COMPLETE}
+   * @throws IllegalArgumentException if x has fewer than 2 dimensions, or one matrix's complete
+   *     factors do not fit allowedMem
    */
   public static Qr qr(CubedArray x, QrMode mode) {
     String fn = "qr";
     if (mode == QrMode.COMPLETE) {
-      throw new UnsupportedOperationException("qr: mode complete is not chunked (Q would be M x M);"
-          + " use mode reduced or r");
+      stack(fn, x, false);
+      DType out = Linalg.qr(sample(x, false), Linalg.QrMode.COMPLETE).R().dtype();
+      long[] s = x.shape();
+      long m = s[s.length - 2];
+      long n = Math.max(1, s[s.length - 1]);
+      // the kernel's doubles per element of one M x N matrix: the copy it factors, tau and R,
+      // and Q of M x M (M/N matrices of M x N) with its Householder workspace
+      int work = (int) Math.min(1 << 20, 4 + 2 * ((m + n - 1) / n));
+      Linalg.QrMode c = Linalg.QrMode.COMPLETE;
+      CubedArray q = perMatrix(fn, x, out, new long[] {m, m}, work, b -> Linalg.qr(b[0], c).Q());
+      CubedArray r = perMatrix(fn, x, out, new long[] {m, s[s.length - 1]}, work,
+          b -> Linalg.qr(b[0], c).R());
+      return new Qr(q, r);
     }
     stack(fn, x, false);
     DType out = Linalg.qr(sample(x, false)).R().dtype();

@@ -300,8 +300,39 @@ class XpLinalgTest extends ChunkedVsKernel {
     assertTrue(e.getMessage().startsWith("eigvals: one 40x40 float64 matrix"), e.getMessage());
     CubedArray cx = Cubed.fromArray(gauss(r, DType.COMPLEX64, 2, 2), new long[] {1, 2}, spec());
     assertEquals(DType.COMPLEX64, XpLinalg.eigvals(cx).dtype(), "complex eigvals is built");
-    assertThrows(UnsupportedOperationException.class,
-        () -> XpLinalg.qr(big, XpLinalg.QrMode.COMPLETE));
+    CubedArray tall = Cubed.fromArray(gauss(r, DType.FLOAT64, 60, 2), new long[] {10, 2},
+        spec());
+    e = assertThrows(IllegalArgumentException.class,
+        () -> XpLinalg.qr(tall, XpLinalg.QrMode.COMPLETE));
+    assertTrue(e.getMessage().startsWith("qr: one 60x2 float64 matrix"), e.getMessage());
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {0, 1, 2, 3})
+  void completeQrAgreesWithKernel(int dt) {
+    Random r = new Random(7100 + dt);
+    DType t = FLOATS[dt];
+    for (long[] shape : new long[][] {{9, 4}, {4, 6}, {2, 7, 3}, {3, 0, 2}, {5, 5}}) {
+      NDArray a = gauss(r, t, shape);
+      CubedArray c = chunked(r, a);
+      XpLinalg.Qr got = XpLinalg.qr(c, XpLinalg.QrMode.COMPLETE);
+      Linalg.QrResult want = Linalg.qr(a, Linalg.QrMode.COMPLETE);
+      NDArray q = got.Q().compute();
+      NDArray rr = got.R().compute();
+      String what = "qr complete " + t + " " + Arrays.toString(shape);
+      assertEquals(Arrays.toString(want.Q().shape()), Arrays.toString(q.shape()), what);
+      assertEquals(Arrays.toString(want.R().shape()), Arrays.toString(rr.shape()), what);
+      assertEquals(want.Q().dtype(), q.dtype(), what);
+      double tol = t == DType.FLOAT32 || t == DType.COMPLEX64 ? 1e-5 : 1e-12;
+      for (int i = 0; i < q.size(); i++) {
+        assertEquals(want.Q().getDouble(i), q.getDouble(i), tol, what + " Q[" + i + "]");
+        assertEquals(want.Q().getImag(i), q.getImag(i), tol, what + " Q[" + i + "]");
+      }
+      for (int i = 0; i < rr.size(); i++) {
+        assertEquals(want.R().getDouble(i), rr.getDouble(i), tol, what + " R[" + i + "]");
+        assertEquals(want.R().getImag(i), rr.getImag(i), tol, what + " R[" + i + "]");
+      }
+    }
   }
 
   @Test
