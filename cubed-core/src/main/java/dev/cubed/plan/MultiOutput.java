@@ -27,7 +27,11 @@ import java.util.function.Predicate;
  * {@link Evaluator#forTask() cache}) and writes block {@code k} of every member.
  *
  * <p>A group is formed only when it saves work, i.e. the source bytes its members would read
- * beyond one read per source exceed the bytes it writes, and when its projected memory fits
+ * beyond one read per source exceed the bytes it writes (four times those bytes when every source
+ * is stored: the ungrouped plan writes nothing for the members, which it fuses into their
+ * consumers, so the group adds intermediate writes and their read-back, and intermediate bytes are
+ * what object storage charges for; generated sources save compute instead), and when its
+ * projected memory fits
  * allowedMem: reservedMem, plus each distinct source block once (stored ones with their read
  * copies, all held for the whole task by the cache), plus every member's own blocks (the member
  * and the fused arrays between it and the sources) and written chunks, summed (the members run one
@@ -118,8 +122,13 @@ final class MultiOutput {
       }
       long saved = perMemberSourceBytes - distinctBytes;
       long memberBytes = g.stream().mapToLong(ArrayNode::chunkBytes).sum();
+      boolean allStored = distinct.values().stream().allMatch(s -> s instanceof ArrayNode.Stored);
+      // stored sources: the members' blocks are written and read back where the ungrouped plan
+      // writes nothing (they are fused into their consumers), and intermediate bytes are what
+      // object storage charges for; require a clear saving (4x) before adding them
+      long cost = allStored ? 4 * memberBytes : memberBytes;
       long mem = cfg.reservedMem() + sourceMem + own + written;
-      if (saved <= memberBytes || mem > cfg.allowedMem()) {
+      if (saved <= cost || mem > cfg.allowedMem()) {
         continue;
       }
       for (ArrayNode.Computed m : g) {

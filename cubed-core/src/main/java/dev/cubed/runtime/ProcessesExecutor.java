@@ -251,13 +251,17 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
   static final long IDLE_HEAP_ALLOWANCE = 8L << 20;
 
   /**
-   * The strict heap bound of one op's workers: {@code projectedMem - reservedMem + 8 MiB + young generation} (the
-   * idle worker's own heap, a few MiB, and the generational collector's unusable survivor space),
-   * rounded up to a MiB, at least 32 MiB.
+   * The strict heap bound of one op's workers: {@code projectedMem - reservedMem + 8 MiB} (the
+   * idle worker's own heap, a few MiB), but at least {@code min(32 MiB, projectedMem)} (a fresh
+   * worker loading the codecs and the shipped functions needs more than 8 MiB of heap, and an op
+   * whose own data are a few bytes, such as the last round of a reduction, would otherwise die
+   * on that; the bound stays within the projection), plus the young generation (the generational
+   * collector's unusable survivor space), rounded up to a MiB.
    */
   long opHeapBound(Operation op) {
     long mib = 1L << 20;
-    long b = Math.max(8 * mib, op.projectedMem() - reservedMem + IDLE_HEAP_ALLOWANCE);
+    long b = Math.max(Math.min(32 * mib, op.projectedMem()),
+        op.projectedMem() - reservedMem + IDLE_HEAP_ALLOWANCE);
     b += WorkerProcess.Settings.youngGen(b);
     return (b + mib - 1) / mib * mib;
   }
