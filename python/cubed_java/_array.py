@@ -1,6 +1,7 @@
 """The lazy array object: a handle to a CubedArray living in the JVM."""
 from __future__ import annotations
 
+import builtins
 import operator
 
 import numpy as np
@@ -166,6 +167,8 @@ class Array:
             key = (key,)
         if len(key) == 1 and isinstance(key[0], Array) and key[0].dtype == np.bool_:
             return _call("Xp.getMask", self, key[0])
+        if builtins.any(_is_int_array(k) for k in key):
+            return self._take(key)
         norm = []
         for k in key:
             if isinstance(k, Array) and k.ndim == 0 and k.dtype.kind in "iu":
@@ -183,6 +186,26 @@ class Array:
                     " indexing: ints, slices, None, ...; or one boolean mask array of x's shape)")
         return _call("Xp.getItem", self, IndexSpec(norm))
 
+    def _take(self, key):
+        """Integer-array indexing: ints and integer arrays (computed here, they go to the JVM as
+        data) on leading axes, then only ``...`` or nothing (dev.cubed.XpIndexing.getItem)."""
+        if key and key[-1] is Ellipsis:
+            key = key[:-1]
+        if builtins.any(k is Ellipsis or k is None or isinstance(k, slice) for k in key):
+            raise NotImplementedError("__getitem__: integer-array indices mixed with slices, None"
+                                      " or a middle ... are not supported (use ints and integer"
+                                      " arrays on leading axes, then ...)")
+        if len(key) > self.ndim:
+            raise IndexError(f"__getitem__: {len(key)} indices for an array of {self.ndim}"
+                             " dimensions")
+        idx = []
+        for k in key:
+            a = k.compute() if isinstance(k, Array) else np.asarray(k)
+            if a.dtype.kind not in "iu":
+                raise IndexError(f"__getitem__: index arrays must be integers, got {a.dtype}")
+            idx.append(a.astype(np.int64))
+        return _call("XpIndexing.getItem", self, list(idx))
+
     # ---- operators ----
     def _bin(self, name, other, reflected=False):
         if isinstance(other, np.ndarray):
@@ -193,6 +216,12 @@ class Array:
             other = other.item()
         return getattr(_xp(), name)(other, self) if reflected else getattr(_xp(), name)(
             self, other)
+
+
+def _is_int_array(k):
+    if isinstance(k, Array):
+        return k.ndim > 0 and k.dtype.kind in "iu"
+    return isinstance(k, (np.ndarray, list)) and np.asarray(k).dtype.kind in "iu"
 
 
 def _call(name, *args):
