@@ -297,8 +297,11 @@ def _reduce(jname, x, axis, keepdims, dtype=None):
         x = astype(x, dtype)
     axes = _axes(x, axis)
     if not axes and x.ndim:
-        return _no_axes(jname, x)
-    return _keep(x, _call(jname, x, Ints(axes)), axes, keepdims)
+        r = _no_axes(jname, x)
+    else:
+        r = _keep(x, _call(jname, x, Ints(axes)), axes, keepdims)
+    # the engine sums small integers in a wider type; a requested dtype is kept (wrapping)
+    return r if dtype is None or r.dtype == np.dtype(dtype) else astype(r, dtype)
 
 
 def _no_axes(jname, x):
