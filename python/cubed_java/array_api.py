@@ -2,7 +2,7 @@
 
 Every function builds a lazy array in the JVM (``dev.cubed.Xp``); ``compute()`` runs the plan.
 Functions the engine does not have yet raise NotImplementedError naming the function; their
-names are in :data:`NOT_YET` (wired through :func:`_wire` once the Java side has them).
+names are in :data:`NOT_YET` (stand-ins with the standard's signatures).
 """
 from __future__ import annotations
 
@@ -606,7 +606,7 @@ def __array_namespace_info__():
     return _Info()
 
 
-# ---- not yet in the engine: wired by name once dev.cubed.Xp has them ----
+# ---- not yet in the engine: stand-ins with the standard's signatures ----
 #: Standard names the engine does not have yet -> the Java method they will call.
 NOT_YET = {
     "sort": "Xp.sort", "argsort": "Xp.argsort", "unique_all": "Xp.uniqueAll",
@@ -615,20 +615,33 @@ NOT_YET = {
 }
 
 
-def _missing(name, jname):
-    def f(*args, **kwargs):
-        raise NotImplementedError(f"{name}: not in Cubed for Java yet ({jname} is planned)")
-
-    f.__name__ = f.__qualname__ = name
-    return f
+def _missing(name):
+    raise NotImplementedError(f"{name}: not in Cubed for Java yet ({NOT_YET[name]} is planned)")
 
 
-def _wire(names, namespace):
-    for n, j in names.items():
-        namespace[n] = _missing(n, j)
+def sort(x, /, *, axis=-1, descending=False, stable=True):
+    _missing("sort")
 
 
-_wire(NOT_YET, globals())
+def argsort(x, /, *, axis=-1, descending=False, stable=True):
+    _missing("argsort")
+
+
+def unique_all(x, /):
+    _missing("unique_all")
+
+
+def unique_counts(x, /):
+    _missing("unique_counts")
+
+
+def unique_inverse(x, /):
+    _missing("unique_inverse")
+
+
+def unique_values(x, /):
+    _missing("unique_values")
+
 
 from . import fft, linalg  # noqa: E402,F401
 
