@@ -169,10 +169,13 @@ class Array:
             return _call("Xp.getMask", self, key[0])
         if builtins.any(_is_int_array(k) for k in key):
             return self._take(key)
+        zero_d = [k for k in key if isinstance(k, Array) and k.ndim == 0 and k.dtype.kind in "iu"]
+        if zero_d:  # 0-d integer arrays as ints, computed in one plan
+            vals = iter(self._bridge.call("compute", zero_d))
+            key = tuple(int(next(vals)) if builtins.any(k is z for z in zero_d) else k
+                        for k in key)
         norm = []
         for k in key:
-            if isinstance(k, Array) and k.ndim == 0 and k.dtype.kind in "iu":
-                k = int(k)
             if isinstance(k, (bool, np.bool_)):
                 raise NotImplementedError("__getitem__: boolean scalar indices are not"
                                           " supported yet")

@@ -8,7 +8,8 @@ from collections import namedtuple
 
 from ._array import _call
 from ._bridge import Ints
-from .array_api import _axes, _dt, _keep, asarray, matmul, matrix_transpose, tensordot, vecdot  # noqa: F401,E501
+from .array_api import (  # noqa: F401
+    _axes, _dt, _keep, asarray, matmul, matrix_transpose, tensordot, vecdot)
 
 EighResult = namedtuple("EighResult", ["eigenvalues", "eigenvectors"])
 EigResult = namedtuple("EigResult", ["eigenvalues", "eigenvectors"])
