@@ -180,6 +180,8 @@ def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True, chu
 def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None, chunks=None):
     n_cols = n_rows if n_cols is None else n_cols
     dt = np.dtype(dtype or float64)
+    if not -n_rows < k < builtins.max(n_cols, 1):
+        k = builtins.max(n_rows, n_cols, 1)  # every diagonal this far out is empty (and k fits)
     return _call("Xp.eye", int(n_rows), int(n_cols), int(k), _dt(dt),
                  _chunks_for((n_rows, n_cols), dt, chunks), SPEC)
 

@@ -16,6 +16,8 @@ def _norm(norm):
 
 def _one(name):
     def f(x, /, *, n=None, axis=-1, norm="backward"):
+        if n is None and name in ("irfft", "hfft") and x.ndim:
+            n = 2 * (x.shape[int(axis)] - 1)  # the default output length, from x's axis
         return _call("XpFft." + name, x, None if n is None else int(n), int(axis), _norm(norm))
 
     f.__name__ = f.__qualname__ = name

@@ -310,8 +310,9 @@ final class ComplexMath {
 
   static void tanh(double x, double y, double[] r) {
     if (Double.isInfinite(x)) {
+      // the standard: +-1 + 0j with the zero's sign from y (C99 and NumPy: from sin(2y))
       r[0] = Math.copySign(1.0, x);
-      r[1] = Math.copySign(0.0, Double.isFinite(y) ? Math.sin(y) * Math.cos(y) : y);
+      r[1] = Math.copySign(0.0, y);
     } else if (Double.isNaN(x)) {
       r[0] = Double.NaN;
       r[1] = y == 0 ? y : Double.NaN;

@@ -8,9 +8,9 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * floor_divide with infinite operands and complex expm1 with zero, infinite or NaN parts: the
- * Array API standard's special cases (2025.12), where NumPy 2.4 gives NaN (or Python's -1)
- * instead; finite values against NumPy 2.4's outputs (golden, inline). {@link
+ * floor_divide with infinite operands, complex expm1 with zero, infinite or NaN parts and complex
+ * tanh with an infinite real part: the Array API standard's special cases (2025.12), where NumPy
+ * 2.4 gives NaN, Python's -1 or another zero sign instead; finite values against NumPy 2.4's outputs (golden, inline). {@link
  * ElementwiseGoldenTest} skips exactly these positions of its NumPy vectors.
  */
 class StandardSpecialCasesTest {
@@ -73,6 +73,24 @@ class StandardSpecialCasesTest {
     String what = "expm1(" + re + (im < 0 ? "" : "+") + im + "j)";
     assertClose(wantRe, r.re(), what + " real part");
     assertClose(wantIm, r.im(), what + " imaginary part");
+  }
+
+  static Stream<Arguments> tanh() {
+    // +-1 + 0j with the zero's sign from the imaginary part (NumPy: from sin(2y), -0 for y = 2)
+    return Stream.of(Arguments.of(INF, 2.0, 1.0, 0.0), Arguments.of(INF, -2.0, 1.0, -0.0),
+        Arguments.of(-INF, 2.0, -1.0, 0.0), Arguments.of(INF, 0.5, 1.0, 0.0),
+        Arguments.of(INF, INF, 1.0, 0.0), Arguments.of(INF, NAN, 1.0, 0.0),
+        // finite: NumPy 2.4
+        Arguments.of(0.5, 1.0, 1.0428307283443607, 0.806877412163085));
+  }
+
+  @ParameterizedTest(name = "tanh({0}, {1}) = ({2}, {3})")
+  @MethodSource("tanh")
+  void complexTanhFollowsTheStandard(double re, double im, double wantRe, double wantIm) {
+    Complex r = (Complex) Elementwise.tanh(NDArray.scalar(DType.COMPLEX128, Complex.of(re, im)))
+        .item();
+    assertClose(wantRe, r.re(), "tanh real part");
+    assertClose(wantIm, r.im(), "tanh imaginary part");
   }
 
   /** Equal as values, NaN equal to NaN, and the sign of a zero checked. */
