@@ -6,10 +6,13 @@ from __future__ import annotations
 import math
 from collections import namedtuple
 
-from ._array import _call
+import numpy as np
+
+from ._array import Array, _call
 from ._bridge import Ints
 from .array_api import (  # noqa: F401
-    _axes, _dt, _keep, asarray, matmul, matrix_transpose, tensordot, vecdot)
+    _axes, _dt, _keep, asarray, matmul, matrix_transpose, reshape, tensordot, vecdot)
+from .array_api import stack as stack_arrays
 
 EighResult = namedtuple("EighResult", ["eigenvalues", "eigenvectors"])
 EigResult = namedtuple("EigResult", ["eigenvalues", "eigenvectors"])
@@ -69,12 +72,22 @@ def matrix_power(x, n, /):
     return _call("XpLinalg.matrixPower", x, int(n))
 
 
-def matrix_rank(x, /, *, rtol=None):
+def _with_rtol(jname, x, rtol):
     if rtol is None:
-        return _call("XpLinalg.matrixRank", x)
-    if not isinstance(rtol, (int, float)):
-        raise NotImplementedError("matrix_rank: rtol as an array is not supported (a float)")
-    return _call("XpLinalg.matrixRank", x, float(rtol))
+        return _call(jname, x)
+    if not isinstance(rtol, Array):
+        return _call(jname, x, float(rtol))
+    # an array of tolerances (broadcast against the stack x.shape[:-2]): one call per matrix
+    stack = x.shape[:-2]
+    r = np.broadcast_to(rtol.compute(), stack)
+    if r.size and (r == r.flat[0]).all():
+        return _call(jname, x, float(r.flat[0]))
+    parts = [_call(jname, x[idx], float(r[idx])) for idx in np.ndindex(*stack)]
+    return reshape(stack_arrays(parts), stack + parts[0].shape) if parts else _call(jname, x)
+
+
+def matrix_rank(x, /, *, rtol=None):
+    return _with_rtol("XpLinalg.matrixRank", x, rtol)
 
 
 def outer(x1, x2, /):
@@ -82,11 +95,7 @@ def outer(x1, x2, /):
 
 
 def pinv(x, /, *, rtol=None):
-    if rtol is None:
-        return _call("XpLinalg.pinv", x)
-    if not isinstance(rtol, (int, float)):
-        raise NotImplementedError("pinv: rtol as an array is not supported (a float)")
-    return _call("XpLinalg.pinv", x, float(rtol))
+    return _with_rtol("XpLinalg.pinv", x, rtol)
 
 
 def qr(x, /, *, mode="reduced"):

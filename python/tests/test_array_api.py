@@ -194,6 +194,19 @@ def test_linalg_results_match_numpy(rng):
     np.testing.assert_allclose(xp.linalg.trace(x, offset=1).compute(), np.trace(a, offset=1))
 
 
+def test_linalg_rtol_array_and_sum_dtype(rng):
+    a = sample(rng, "float64", (3, 4, 4))
+    a[1, 3] = a[1, 2] * 1e-3
+    r = np.array([1e-15, 1e-2, 0.5])
+    np.testing.assert_allclose(xp.linalg.pinv(xp.asarray(a), rtol=xp.asarray(r)).compute(),
+                               np.linalg.pinv(a, rtol=r), atol=1e-10)
+    np.testing.assert_array_equal(xp.linalg.matrix_rank(xp.asarray(a), rtol=xp.asarray(r))
+                                  .compute(), np.linalg.matrix_rank(a, rtol=r))
+    u = np.array([100, 200, 3], dtype=np.uint8)
+    s = xp.sum(xp.asarray(u), dtype=xp.uint8)
+    assert s.dtype == np.uint8 and int(s) == int(np.sum(u, dtype=np.uint8))
+
+
 def test_fft_matches_numpy(rng):
     a = sample(rng, "float64", (6, 8))
     x = xp.asarray(a, chunks=(2, 3))
