@@ -158,8 +158,69 @@ class Array:
         return (1, 0)
 
     def __setitem__(self, key, value):
-        raise NotImplementedError("__setitem__: cubed_java arrays are immutable (lazy); build a"
-                                  " new array with where() instead")
+        """``x[key] = value``: this wrapper then refers to a new lazy array, ``where(mask of key,
+        value placed by key, x)`` (the engine's arrays are immutable: arrays built from x before
+        keep the old values). Keys: one boolean array of x's shape, or ints, slices and ``...``;
+        the value is a scalar or an array broadcastable to ``x[key].shape``."""
+        xp = _xp()
+        if not isinstance(key, tuple):
+            key = (key,)
+        if isinstance(value, np.ndarray):
+            value = xp.asarray(value)
+        if len(key) == 1 and isinstance(key[0], Array) and key[0].dtype == np.bool_:
+            if isinstance(value, Array) and value.ndim:
+                raise NotImplementedError("__setitem__: with a boolean mask, the value must be a"
+                                          " scalar or a 0-d array")
+            mask, placed = key[0], value
+        else:
+            mask, placed = self._basic_mask_and_value(xp, key, value)
+            if mask is None:
+                return  # nothing selected
+        new = xp.where(mask, xp.astype(placed, self.dtype) if isinstance(placed, Array)
+                       else placed, self)
+        if new.dtype != self.dtype:
+            new = xp.astype(new, self.dtype)
+        # swap states: this wrapper takes the new handle, `new` frees the old one when collected
+        for f in ("_handle", "shape", "chunks"):
+            a, b = getattr(self, f), getattr(new, f)
+            setattr(self, f, b)
+            setattr(new, f, a)
+
+    def _basic_mask_and_value(self, xp, key, value):
+        key = tuple(int(k) if isinstance(k, Array) and k.ndim == 0 and k.dtype.kind in "iu"
+                    else k for k in key)
+        if builtins.sum(k is Ellipsis for k in key) > 1:
+            raise IndexError("__setitem__: at most one ... in an index")
+        if Ellipsis in key:
+            i = key.index(Ellipsis)
+            key = key[:i] + (slice(None),) * (self.ndim - len(key) + 1) + key[i + 1:]
+        key = key + (slice(None),) * (self.ndim - len(key))
+        if len(key) != self.ndim or not builtins.all(
+                isinstance(k, (slice, int, np.integer)) and not isinstance(k, (bool, np.bool_))
+                for k in key):
+            raise NotImplementedError(f"__setitem__: index {key!r} is not supported (ints, slices"
+                                      " and ..., or one boolean array of x's shape)")
+        picked = [np.arange(n)[k] for n, k in zip(self.shape, key)]  # IndexError if out of range
+        if builtins.any(np.size(p) == 0 for p in picked):
+            return None, None
+        if not isinstance(value, Array):
+            placed = value
+        else:
+            out_shape = tuple(len(p) for p, k in zip(picked, key) if isinstance(k, slice))
+            v = xp.broadcast_to(value, out_shape)
+            v = xp.reshape(v, tuple(np.size(p) for p in picked))
+            for axis, p in enumerate(np.atleast_1d(p) for p in picked):
+                src = np.zeros(self.shape[axis], dtype=np.int64)  # position -> index in v
+                src[p] = np.arange(len(p))
+                v = xp.take(v, src, axis=axis)
+            placed = v
+        mask = None
+        for axis, p in enumerate(picked):
+            m = np.zeros(self.shape[axis], dtype=np.bool_)
+            m[p] = True
+            m = xp.asarray(m.reshape((-1,) + (1,) * (self.ndim - axis - 1)))
+            mask = m if mask is None else xp.logical_and(mask, m)
+        return (xp.asarray(True) if mask is None else mask), placed
 
     # ---- indexing ----
     def __getitem__(self, key):

@@ -228,6 +228,24 @@ def test_integer_array_indexing(rng):
         x[:, xp.asarray([0])]
 
 
+def test_setitem_rebinds_to_a_new_lazy_array(rng):
+    a = sample(rng, "float64", (4, 6))
+    x = xp.asarray(a, chunks=(3, 4))
+    before = x + 0
+    v = sample(rng, "float64", (2, 3))
+    x[1:3, ::-2] = xp.asarray(v)
+    x[..., 0] = -1.0
+    x[xp.asarray(a > 0.5)] = 7.0
+    b = a.copy()
+    b[1:3, ::-2] = v
+    b[..., 0] = -1.0
+    b[a > 0.5] = 7.0
+    np.testing.assert_array_equal(x.compute(), b)
+    np.testing.assert_array_equal(before.compute(), a)  # built before: the old values
+    with pytest.raises(IndexError):
+        x[4, 0] = 1.0
+
+
 def test_zarr_round_trip(tmp_path, rng):
     a = sample(rng, "float32", (9, 4))
     xp.to_zarr(xp.asarray(a, chunks=(4, 4)), tmp_path / "a.zarr")
