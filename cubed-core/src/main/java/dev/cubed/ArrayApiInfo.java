@@ -22,15 +22,15 @@ public final class ArrayApiInfo {
 
   /**
    * {@code capabilities()}: {@code "boolean indexing"} and {@code "data-dependent shapes"} are
-   * false: {@link Xp#nonzero} and full-shape masks ({@link Xp#getMask}) work, with a counting pass
-   * run when they are called, but masks over leading dimensions and the unique functions are not
-   * chunked yet, so code that checks these flags takes its portable path; {@code "max dimensions"}
-   * is null (no limit, as the standard spells "None").
+   * true: {@link Xp#nonzero}, masks of x's shape or over its leading dimensions ({@link
+   * Xp#getMask}) and the unique functions work, each running a counting pass when called (the
+   * results are lazy, chunked by the counts; unique is for real and bool dtypes); {@code "max
+   * dimensions"} is null (no limit, as the standard spells "None").
    */
   public Map<String, Object> capabilities() {
     Map<String, Object> m = new LinkedHashMap<>();
-    m.put("boolean indexing", false);
-    m.put("data-dependent shapes", false);
+    m.put("boolean indexing", true);
+    m.put("data-dependent shapes", true);
     m.put("max dimensions", null);
     return Collections.unmodifiableMap(m);
   }

@@ -229,7 +229,10 @@ class XpSearch extends XpArith {
   }
 
   /**
-   * {@code x[mask]} for a bool mask of x's shape: the selected elements in C order, 1-D.
+   * {@code x[mask]} for a bool mask of x's shape: the selected elements in C order, 1-D. A mask
+   * over x's leading dimensions ({@code mask.shape == x.shape[:k]}, k at least 1) selects whole
+   * sub-arrays: shape {@code (count,) + x.shape[k:]} (x reshaped to rows, output block (j, m)
+   * reading one block of x and one of the mask).
    * Data-dependent: this call runs the counting pass over the mask at once (as {@link #nonzero});
    * the result is lazy, chunked irregularly by the counts, output block j reading one block of the
    * flattened x and mask (the mask is rechunked to x's flat blocks when they differ).
@@ -241,9 +244,14 @@ class XpSearch extends XpArith {
       throw new IllegalArgumentException("mask indexing: the mask must be bool, got "
           + mask.dtype());
     }
+    if (mask.ndim() >= 1 && mask.ndim() < x.ndim() && java.util.Arrays.equals(mask.shape(),
+        java.util.Arrays.copyOf(x.shape(), mask.ndim()))) {
+      return XpSort.getMaskLeading(x, mask);
+    }
     if (!java.util.Arrays.equals(mask.shape(), x.shape())) {
       throw new IllegalArgumentException("mask indexing: mask shape " + Xp.shapeOf(mask)
-          + " differs from x's " + Xp.shapeOf(x) + "; only a mask of x's full shape is chunked");
+          + " is neither x's " + Xp.shapeOf(x) + " nor a prefix of it (x's leading "
+          + "dimensions); give a mask of x's shape or of its first dimensions");
     }
     CubedArray fx = x.ndim() == 1 ? x : Xp.reshape(x, x.size());
     CubedArray fm = mask.ndim() == 1 ? mask : Xp.reshape(mask, mask.size());

@@ -93,6 +93,31 @@ public final class Selection {
         new int[] {1, 1}, 0), List.of(flatX, flatMask), p.grid, flatX.dtype(), null);
   }
 
+  /**
+   * The rows of the 2-d {@code x2} (axis 0 blocked as the 1-d {@code flatMask}) where the mask
+   * is true, in order: a mask over x's leading dimensions after both are flattened. Axis 0 is
+   * chunked by the mask's per-block {@code counts}; axis 1 keeps x2's blocks. Output block
+   * {@code (j, m)} reads block {@code (map[j], m)} of x2 and block {@code map[j]} of the mask.
+   */
+  public static ArrayNode maskedRows(ArrayNode x2, ArrayNode flatMask, long[] counts) {
+    if (x2.shape().length != 2
+        || !java.util.Arrays.equals(x2.chunkGrid().sizes(0), flatMask.chunkGrid().sizes(0))) {
+      throw new IllegalArgumentException("mask indexing: x's rows " + x2.chunkGrid()
+          + " and the mask's blocks " + flatMask.chunkGrid() + " differ");
+    }
+    Plan p = plan(flatMask, counts);
+    int[] map = p.map;
+    long total = p.grid.shape()[0];
+    ChunkGrid grid = ChunkGrid.of(new long[] {total, x2.shape()[1]},
+        new long[][] {p.grid.sizes(0), x2.chunkGrid().sizes(1)});
+    KeyFunction keys = c -> List.of(BlockKeys.one(map[(int) c[0]], c[1]),
+        BlockKeys.one(map[(int) c[0]]));
+    BlockFunction bf = (args, c) -> dev.cubed.nd.Indexing.getMask((NDArray) args.get(0),
+        (NDArray) args.get(1));
+    return new ArrayNode.Computed(new Blockwise("mask_select_rows", keys, bf, new int[] {1, 1},
+        new int[] {1, 1}, 0), List.of(x2, flatMask), grid, x2.dtype(), null);
+  }
+
   private record Plan(ChunkGrid grid, int[] map, long[] inStarts) {}
 
   private static Plan plan(ArrayNode flat, long[] counts) {
