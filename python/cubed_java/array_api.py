@@ -1,13 +1,12 @@
 """An Array API (2025.12) namespace over Cubed for Java's lazy chunked arrays.
 
 Every function builds a lazy array in the JVM (``dev.cubed.Xp``); ``compute()`` runs the plan.
-Functions the engine does not have yet raise NotImplementedError naming the function; their
-names are in :data:`NOT_YET` (stand-ins with the standard's signatures).
 """
 from __future__ import annotations
 
 import builtins
 import math
+from collections import namedtuple
 
 import numpy as np
 
@@ -608,45 +607,39 @@ def __array_namespace_info__():
     return _Info()
 
 
-# ---- not yet in the engine: stand-ins with the standard's signatures ----
-#: Standard names the engine does not have yet -> the Java method they will call.
-NOT_YET = {
-    "sort": "Xp.sort", "argsort": "Xp.argsort", "unique_all": "Xp.uniqueAll",
-    "unique_counts": "Xp.uniqueCounts", "unique_inverse": "Xp.uniqueInverse",
-    "unique_values": "Xp.uniqueValues",
-}
-
-
-def _missing(name):
-    raise NotImplementedError(f"{name}: not in Cubed for Java yet ({NOT_YET[name]} is planned)")
+# ---- sorting and sets ----
+UniqueAllResult = namedtuple("UniqueAllResult", ["values", "indices", "inverse_indices", "counts"])
+UniqueCountsResult = namedtuple("UniqueCountsResult", ["values", "counts"])
+UniqueInverseResult = namedtuple("UniqueInverseResult", ["values", "inverse_indices"])
 
 
 def sort(x, /, *, axis=-1, descending=False, stable=True):
-    _missing("sort")
+    return _call("Xp.sort", x, int(axis), builtins.bool(descending), builtins.bool(stable))
 
 
 def argsort(x, /, *, axis=-1, descending=False, stable=True):
-    _missing("argsort")
+    return _call("Xp.argsort", x, int(axis), builtins.bool(descending),
+                 builtins.bool(stable))
 
 
 def unique_all(x, /):
-    _missing("unique_all")
+    return UniqueAllResult(*_call("Xp.uniqueAll", x))
 
 
 def unique_counts(x, /):
-    _missing("unique_counts")
+    return UniqueCountsResult(*_call("Xp.uniqueCounts", x))
 
 
 def unique_inverse(x, /):
-    _missing("unique_inverse")
+    return UniqueInverseResult(*_call("Xp.uniqueInverse", x))
 
 
 def unique_values(x, /):
-    _missing("unique_values")
+    return _call("Xp.uniqueValues", x)
 
 
 from . import fft, linalg  # noqa: E402,F401
 
 __all__ = sorted(n for n in globals() if not n.startswith("_") and n not in (
     "annotations", "builtins", "math", "np", "Array", "SPEC", "Dtype", "Ints",
-    "normalize_chunks", "regular_size", "NOT_YET"))
+    "normalize_chunks", "regular_size", "namedtuple"))
