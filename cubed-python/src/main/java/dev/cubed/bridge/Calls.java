@@ -29,8 +29,9 @@ import java.util.Map;
  * What a CALL message may name: the bridge's own functions (handles, compute, Zarr, spec) and the
  * public static methods of {@link Xp}, {@link XpLinalg}, {@link XpFft} and {@link XpIndexing}
  * ({@code "Xp.add"}, {@code "XpLinalg.qr"}; inherited ones included, {@code "Xp.sort"}), chosen
- * among overloads by the argument tags. Nothing else is reachable. A result that is a record ({@code XpLinalg.Qr}, ...) is returned as the list
- * of its components, in declaration order.
+ * among overloads by the argument tags. Nothing else is reachable. A result that is a record
+ * ({@code XpLinalg.Qr}, {@code Uniques.All}, ...) is returned as the list of its components, in
+ * declaration order.
  */
 final class Calls {
   /** A bridge function over decoded arguments. */
