@@ -1,6 +1,7 @@
 """The lazy array object: a handle to a CubedArray living in the JVM."""
 from __future__ import annotations
 
+import builtins
 import operator
 
 import numpy as np
@@ -157,8 +158,69 @@ class Array:
         return (1, 0)
 
     def __setitem__(self, key, value):
-        raise NotImplementedError("__setitem__: cubed_java arrays are immutable (lazy); build a"
-                                  " new array with where() instead")
+        """``x[key] = value``: this wrapper then refers to a new lazy array, ``where(mask of key,
+        value placed by key, x)`` (the engine's arrays are immutable: arrays built from x before
+        keep the old values). Keys: one boolean array of x's shape, or ints, slices and ``...``;
+        the value is a scalar or an array broadcastable to ``x[key].shape``."""
+        xp = _xp()
+        if not isinstance(key, tuple):
+            key = (key,)
+        if isinstance(value, np.ndarray):
+            value = xp.asarray(value)
+        if len(key) == 1 and isinstance(key[0], Array) and key[0].dtype == np.bool_:
+            if isinstance(value, Array) and value.ndim:
+                raise NotImplementedError("__setitem__: with a boolean mask, the value must be a"
+                                          " scalar or a 0-d array")
+            mask, placed = key[0], value
+        else:
+            mask, placed = self._basic_mask_and_value(xp, key, value)
+            if mask is None:
+                return  # nothing selected
+        new = xp.where(mask, xp.astype(placed, self.dtype) if isinstance(placed, Array)
+                       else placed, self)
+        if new.dtype != self.dtype:
+            new = xp.astype(new, self.dtype)
+        # swap states: this wrapper takes the new handle, `new` frees the old one when collected
+        for f in ("_handle", "shape", "chunks"):
+            a, b = getattr(self, f), getattr(new, f)
+            setattr(self, f, b)
+            setattr(new, f, a)
+
+    def _basic_mask_and_value(self, xp, key, value):
+        key = tuple(int(k) if isinstance(k, Array) and k.ndim == 0 and k.dtype.kind in "iu"
+                    else k for k in key)
+        if builtins.sum(k is Ellipsis for k in key) > 1:
+            raise IndexError("__setitem__: at most one ... in an index")
+        if Ellipsis in key:
+            i = key.index(Ellipsis)
+            key = key[:i] + (slice(None),) * (self.ndim - len(key) + 1) + key[i + 1:]
+        key = key + (slice(None),) * (self.ndim - len(key))
+        if len(key) != self.ndim or not builtins.all(
+                isinstance(k, (slice, int, np.integer)) and not isinstance(k, (bool, np.bool_))
+                for k in key):
+            raise NotImplementedError(f"__setitem__: index {key!r} is not supported (ints, slices"
+                                      " and ..., or one boolean array of x's shape)")
+        picked = [np.arange(n)[k] for n, k in zip(self.shape, key)]  # IndexError if out of range
+        if builtins.any(np.size(p) == 0 for p in picked):
+            return None, None
+        if not isinstance(value, Array):
+            placed = value
+        else:
+            out_shape = tuple(len(p) for p, k in zip(picked, key) if isinstance(k, slice))
+            v = xp.broadcast_to(value, out_shape)
+            v = xp.reshape(v, tuple(np.size(p) for p in picked))
+            for axis, p in enumerate(np.atleast_1d(p) for p in picked):
+                src = np.zeros(self.shape[axis], dtype=np.int64)  # position -> index in v
+                src[p] = np.arange(len(p))
+                v = xp.take(v, src, axis=axis)
+            placed = v
+        mask = None
+        for axis, p in enumerate(picked):
+            m = np.zeros(self.shape[axis], dtype=np.bool_)
+            m[p] = True
+            m = xp.asarray(m.reshape((-1,) + (1,) * (self.ndim - axis - 1)))
+            mask = m if mask is None else xp.logical_and(mask, m)
+        return (xp.asarray(True) if mask is None else mask), placed
 
     # ---- indexing ----
     def __getitem__(self, key):
@@ -166,10 +228,15 @@ class Array:
             key = (key,)
         if len(key) == 1 and isinstance(key[0], Array) and key[0].dtype == np.bool_:
             return _call("Xp.getMask", self, key[0])
+        if builtins.any(_is_int_array(k) for k in key):
+            return self._take(key)
+        zero_d = [k for k in key if isinstance(k, Array) and k.ndim == 0 and k.dtype.kind in "iu"]
+        if zero_d:  # 0-d integer arrays as ints, computed in one plan
+            vals = iter(self._bridge.call("compute", zero_d))
+            key = tuple(int(next(vals)) if builtins.any(k is z for z in zero_d) else k
+                        for k in key)
         norm = []
         for k in key:
-            if isinstance(k, Array) and k.ndim == 0 and k.dtype.kind in "iu":
-                k = int(k)
             if isinstance(k, (bool, np.bool_)):
                 raise NotImplementedError("__getitem__: boolean scalar indices are not"
                                           " supported yet")
@@ -183,6 +250,26 @@ class Array:
                     " indexing: ints, slices, None, ...; or one boolean mask array of x's shape)")
         return _call("Xp.getItem", self, IndexSpec(norm))
 
+    def _take(self, key):
+        """Integer-array indexing: ints and integer arrays (computed here, they go to the JVM as
+        data) on leading axes, then only ``...`` or nothing (dev.cubed.XpIndexing.getItem)."""
+        if key and key[-1] is Ellipsis:
+            key = key[:-1]
+        if builtins.any(k is Ellipsis or k is None or isinstance(k, slice) for k in key):
+            raise NotImplementedError("__getitem__: integer-array indices mixed with slices, None"
+                                      " or a middle ... are not supported (use ints and integer"
+                                      " arrays on leading axes, then ...)")
+        if len(key) > self.ndim:
+            raise IndexError(f"__getitem__: {len(key)} indices for an array of {self.ndim}"
+                             " dimensions")
+        idx = []
+        for k in key:
+            a = k.compute() if isinstance(k, Array) else np.asarray(k)
+            if a.dtype.kind not in "iu":
+                raise IndexError(f"__getitem__: index arrays must be integers, got {a.dtype}")
+            idx.append(a.astype(np.int64))
+        return _call("XpIndexing.getItem", self, list(idx))
+
     # ---- operators ----
     def _bin(self, name, other, reflected=False):
         if isinstance(other, np.ndarray):
@@ -193,6 +280,12 @@ class Array:
             other = other.item()
         return getattr(_xp(), name)(other, self) if reflected else getattr(_xp(), name)(
             self, other)
+
+
+def _is_int_array(k):
+    if isinstance(k, Array):
+        return k.ndim > 0 and k.dtype.kind in "iu"
+    return isinstance(k, (np.ndarray, list)) and np.asarray(k).dtype.kind in "iu"
 
 
 def _call(name, *args):

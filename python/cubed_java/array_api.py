@@ -1,13 +1,12 @@
 """An Array API (2025.12) namespace over Cubed for Java's lazy chunked arrays.
 
 Every function builds a lazy array in the JVM (``dev.cubed.Xp``); ``compute()`` runs the plan.
-Functions the engine does not have yet raise NotImplementedError naming the function; their
-names are in :data:`NOT_YET` (wired through :func:`_wire` once the Java side has them).
 """
 from __future__ import annotations
 
 import builtins
 import math
+from collections import namedtuple
 
 import numpy as np
 
@@ -180,6 +179,8 @@ def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True, chu
 def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None, chunks=None):
     n_cols = n_rows if n_cols is None else n_cols
     dt = np.dtype(dtype or float64)
+    if not -n_rows < k < builtins.max(n_cols, 1):
+        k = builtins.max(n_rows, n_cols, 1)  # every diagonal this far out is empty (and k fits)
     return _call("Xp.eye", int(n_rows), int(n_cols), int(k), _dt(dt),
                  _chunks_for((n_rows, n_cols), dt, chunks), SPEC)
 
@@ -297,8 +298,11 @@ def _reduce(jname, x, axis, keepdims, dtype=None):
         x = astype(x, dtype)
     axes = _axes(x, axis)
     if not axes and x.ndim:
-        return _no_axes(jname, x)
-    return _keep(x, _call(jname, x, Ints(axes)), axes, keepdims)
+        r = _no_axes(jname, x)
+    else:
+        r = _keep(x, _call(jname, x, Ints(axes)), axes, keepdims)
+    # the engine sums small integers in a wider type; a requested dtype is kept (wrapping)
+    return r if dtype is None or r.dtype == np.dtype(dtype) else astype(r, dtype)
 
 
 def _no_axes(jname, x):
@@ -603,32 +607,39 @@ def __array_namespace_info__():
     return _Info()
 
 
-# ---- not yet in the engine: wired by name once dev.cubed.Xp has them ----
-#: Standard names the engine does not have yet -> the Java method they will call.
-NOT_YET = {
-    "sort": "Xp.sort", "argsort": "Xp.argsort", "unique_all": "Xp.uniqueAll",
-    "unique_counts": "Xp.uniqueCounts", "unique_inverse": "Xp.uniqueInverse",
-    "unique_values": "Xp.uniqueValues",
-}
+# ---- sorting and sets ----
+UniqueAllResult = namedtuple("UniqueAllResult", ["values", "indices", "inverse_indices", "counts"])
+UniqueCountsResult = namedtuple("UniqueCountsResult", ["values", "counts"])
+UniqueInverseResult = namedtuple("UniqueInverseResult", ["values", "inverse_indices"])
 
 
-def _missing(name, jname):
-    def f(*args, **kwargs):
-        raise NotImplementedError(f"{name}: not in Cubed for Java yet ({jname} is planned)")
-
-    f.__name__ = f.__qualname__ = name
-    return f
+def sort(x, /, *, axis=-1, descending=False, stable=True):
+    return _call("Xp.sort", x, int(axis), builtins.bool(descending), builtins.bool(stable))
 
 
-def _wire(names, namespace):
-    for n, j in names.items():
-        namespace[n] = _missing(n, j)
+def argsort(x, /, *, axis=-1, descending=False, stable=True):
+    return _call("Xp.argsort", x, int(axis), builtins.bool(descending),
+                 builtins.bool(stable))
 
 
-_wire(NOT_YET, globals())
+def unique_all(x, /):
+    return UniqueAllResult(*_call("Xp.uniqueAll", x))
+
+
+def unique_counts(x, /):
+    return UniqueCountsResult(*_call("Xp.uniqueCounts", x))
+
+
+def unique_inverse(x, /):
+    return UniqueInverseResult(*_call("Xp.uniqueInverse", x))
+
+
+def unique_values(x, /):
+    return _call("Xp.uniqueValues", x)
+
 
 from . import fft, linalg  # noqa: E402,F401
 
 __all__ = sorted(n for n in globals() if not n.startswith("_") and n not in (
     "annotations", "builtins", "math", "np", "Array", "SPEC", "Dtype", "Ints",
-    "normalize_chunks", "regular_size", "NOT_YET"))
+    "normalize_chunks", "regular_size", "namedtuple"))

@@ -191,11 +191,42 @@ final class ComplexMath {
     r[1] *= LOG10E;
   }
 
-  /** NumPy's complex expm1. */
+  /**
+   * Complex expm1: NumPy's formula for finite values; the Array API standard's special cases for
+   * zero, infinite and NaN parts (NumPy gives NaN parts for most of those), conjugate-symmetric.
+   */
   static void expm1(double x, double y, double[] r) {
+    if (!Double.isFinite(x) || (x == 0 && y == 0)) {
+      expm1Special(x, y, r);
+      return;
+    }
     double a = Math.sin(y / 2);
     r[0] = Math.expm1(x) * Math.cos(y) - 2 * a * a;
     r[1] = Math.exp(x) * Math.sin(y);
+  }
+
+  private static void expm1Special(double x, double y, double[] r) {
+    if (x == 0) { // and y == 0: 0 + 0j (+0 real part also for -0)
+      r[0] = 0.0;
+      r[1] = y;
+    } else if (x == Double.NEGATIVE_INFINITY) { // +0 * cis(y) - 1; -1 + 0j for y inf or NaN
+      r[0] = -1.0;
+      r[1] = Double.isFinite(y) ? 0.0 * Math.sin(y) : Math.copySign(0.0, y);
+    } else if (x == Double.POSITIVE_INFINITY) {
+      if (y == 0) {
+        r[0] = x;
+        r[1] = y;
+      } else if (Double.isFinite(y)) { // +inf * cis(y) - 1
+        r[0] = x * Math.cos(y);
+        r[1] = x * Math.sin(y);
+      } else {
+        r[0] = x;
+        r[1] = Double.NaN;
+      }
+    } else { // NaN real part: NaN + 0j when y is zero, else NaN + NaN j
+      r[0] = Double.NaN;
+      r[1] = y == 0 ? y : Double.NaN;
+    }
   }
 
   /**
@@ -279,8 +310,9 @@ final class ComplexMath {
 
   static void tanh(double x, double y, double[] r) {
     if (Double.isInfinite(x)) {
+      // the standard: +-1 + 0j with the zero's sign from y (C99 and NumPy: from sin(2y))
       r[0] = Math.copySign(1.0, x);
-      r[1] = Math.copySign(0.0, Double.isFinite(y) ? Math.sin(y) * Math.cos(y) : y);
+      r[1] = Math.copySign(0.0, y);
     } else if (Double.isNaN(x)) {
       r[0] = Double.NaN;
       r[1] = y == 0 ? y : Double.NaN;

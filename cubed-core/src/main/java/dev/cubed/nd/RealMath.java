@@ -95,7 +95,9 @@ final class RealMath {
 
   /** Python/NumPy floor division of doubles. */
   static double floorDivide(double a, double b) {
-    if (b == 0) {
+    if (b == 0 || Double.isInfinite(a) || Double.isInfinite(b)) {
+      // the standard's special cases (floor(a / b)): inf by finite is a signed infinity, finite
+      // by inf a signed zero, inf by inf NaN (NumPy's divmod gives NaN, -1 or 0 here instead)
       return a / b;
     }
     double mod = a % b;
@@ -132,7 +134,7 @@ final class RealMath {
 
   /** The float32 version of {@link #floorDivide}, computed in float arithmetic like NumPy. */
   static float floorDivide(float a, float b) {
-    if (b == 0) {
+    if (b == 0 || Float.isInfinite(a) || Float.isInfinite(b)) { // as the double version
       return a / b;
     }
     float mod = a % b;

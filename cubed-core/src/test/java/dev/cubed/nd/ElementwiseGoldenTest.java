@@ -199,6 +199,11 @@ class ElementwiseGoldenTest {
       }
     }
     String what = fn + " " + c;
+    NDArray standard = standardOverrides(fn, c, data);
+    if (standard != null) {
+      // the standard's special cases, asserted by StandardSpecialCasesTest, not NumPy's there
+      expected = Searching.where(standard, actual, expected);
+    }
     DType dt = expected.dtype();
     if (dt.isComplex()) {
       double ulps = EXACT_COMPLEX.contains(fn) ? 0 : TIGHT_COMPLEX.contains(fn) ? 4 : 8;
@@ -210,6 +215,32 @@ class ElementwiseGoldenTest {
     } else {
       NDAssert.assertExact(expected, actual, what);
     }
+  }
+
+  /**
+   * Where the kernel follows the Array API standard instead of NumPy: floor_divide with an
+   * infinite operand, complex expm1 with a non-finite real part or of 0+0j, complex tanh with an
+   * infinite real part; null elsewhere.
+   */
+  static NDArray standardOverrides(String fn, String c, Map<String, NDArray> data) {
+    if (fn.equals("floor_divide")) {
+      NDArray a = has(data, c, "x1") ? in(data, c, "x1") : in(data, c, "s1");
+      NDArray b = has(data, c, "x2") ? in(data, c, "x2") : in(data, c, "s2");
+      if (!a.dtype().isRealFloating() && !b.dtype().isRealFloating()) {
+        return null;
+      }
+      return Elementwise.logicalOr(Elementwise.isinf(a), Elementwise.isinf(b));
+    }
+    if (fn.equals("expm1") && c.startsWith("complex")) {
+      NDArray x = in(data, c, "x");
+      return Elementwise.logicalOr(Elementwise.logicalNot(Elementwise.isfinite(
+          Elementwise.real(x))), Elementwise.equal(x, 0.0));
+    }
+    if (fn.equals("tanh") && c.startsWith("complex")) {
+      NDArray x = in(data, c, "x");
+      return Elementwise.isinf(Elementwise.real(x));
+    }
+    return null;
   }
 
   static boolean has(Map<String, NDArray> data, String c, String k) {

@@ -4,6 +4,9 @@ import dev.cubed.Cubed;
 import dev.cubed.CubedArray;
 import dev.cubed.Spec;
 import dev.cubed.Xp;
+import dev.cubed.XpFft;
+import dev.cubed.XpIndexing;
+import dev.cubed.XpLinalg;
 import dev.cubed.nd.Axes;
 import dev.cubed.nd.Complex;
 import dev.cubed.nd.DType;
@@ -24,8 +27,11 @@ import java.util.Map;
 
 /**
  * What a CALL message may name: the bridge's own functions (handles, compute, Zarr, spec) and the
- * public static methods of {@link Xp} ({@code "Xp.add"}), chosen among overloads by the argument
- * tags. Nothing else is reachable.
+ * public static methods of {@link Xp}, {@link XpLinalg}, {@link XpFft} and {@link XpIndexing}
+ * ({@code "Xp.add"}, {@code "XpLinalg.qr"}; inherited ones included, {@code "Xp.sort"}), chosen
+ * among overloads by the argument tags. Nothing else is reachable. A result that is a record
+ * ({@code XpLinalg.Qr}, {@code Uniques.All}, ...) is returned as the list of its components, in
+ * declaration order.
  */
 final class Calls {
   /** A bridge function over decoded arguments. */
@@ -59,13 +65,22 @@ final class Calls {
   }
 
   private static final Map<String, Fn> OWN = new HashMap<>();
+  /** "Xp.add", "XpLinalg.qr", ...: the public static methods of the allowed API classes. */
   private static final Map<String, List<Method>> XP = new HashMap<>();
+  /** The only classes whose methods a CALL may name (an explicit list, never a lookup by name). */
+  private static final List<Class<?>> API = List.of(Xp.class, XpLinalg.class, XpFft.class,
+      XpIndexing.class);
 
   static {
-    for (Method m : Xp.class.getMethods()) {
-      if (Modifier.isStatic(m.getModifiers())) {
-        m.setAccessible(true);
-        XP.computeIfAbsent(m.getName(), k -> new ArrayList<>()).add(m);
+    for (Class<?> c : API) {
+      for (Method m : c.getMethods()) {
+        // inherited ones too (XpLinalg's norms are declared in its package-private base)
+        if (Modifier.isStatic(m.getModifiers())
+            && m.getDeclaringClass().getPackageName().equals("dev.cubed")) {
+          m.setAccessible(true);
+          XP.computeIfAbsent(c.getSimpleName() + "." + m.getName(), k -> new ArrayList<>())
+              .add(m);
+        }
       }
     }
     OWN.put("free", (s, a) -> {
@@ -197,15 +212,29 @@ final class Calls {
     if (own != null) {
       return own.apply(s, args);
     }
-    if (name.startsWith("Xp.")) {
-      List<Method> ms = XP.get(name.substring(3));
-      if (ms != null) {
-        return invokeBest(s, name, ms, args);
-      }
+    List<Method> ms = XP.get(name);
+    if (ms != null) {
+      return unpackRecord(invokeBest(s, name, ms, args));
     }
     throw new UnsupportedOperationException("no bridge function '" + name + "': the bridge"
-        + " offers " + new java.util.TreeSet<>(OWN.keySet()) + " and Xp.<method> for the public"
-        + " static methods of dev.cubed.Xp");
+        + " offers " + new java.util.TreeSet<>(OWN.keySet()) + " and Xp.<method>,"
+        + " XpLinalg.<method>, XpFft.<method>, XpIndexing.<method> for the public static methods"
+        + " of those classes of dev.cubed");
+  }
+
+  /** A record result (Qr, Svd, Eigh, ...) as the list of its components; other values as is. */
+  private static Object unpackRecord(Object v) throws ReflectiveOperationException {
+    if (v == null || !v.getClass().isRecord()) {
+      return v;
+    }
+    java.lang.reflect.RecordComponent[] rc = v.getClass().getRecordComponents();
+    List<Object> out = new ArrayList<>(rc.length);
+    for (java.lang.reflect.RecordComponent c : rc) {
+      Method acc = c.getAccessor();
+      acc.setAccessible(true);
+      out.add(acc.invoke(v));
+    }
+    return out;
   }
 
   private static Object arg(List<Object> a, int i, Class<?> type, String fn) {
@@ -284,7 +313,8 @@ final class Calls {
       return p == CubedArray.class ? 3 : p == Object.class ? 1 : -1;
     }
     if (v instanceof Long) {
-      return p == long.class || p == int.class ? 3 : p == double.class ? 2
+      return p == long.class || p == int.class || p == Integer.class || p == Long.class ? 3
+          : p == double.class ? 2
           : p == Object.class ? 2 : -1;
     }
     if (v instanceof Double) {
@@ -315,6 +345,9 @@ final class Calls {
       return p == Spec.class ? 3 : -1;
     }
     if (v instanceof List<?> l) {
+      if (p == NDArray[].class) {
+        return l.stream().allMatch(e -> e instanceof NDArray) ? 3 : -1;
+      }
       if (p == List.class || p == CubedArray[].class) {
         return l.stream().allMatch(e -> e instanceof Wire.Handle) ? 3 : -1;
       }
@@ -338,7 +371,7 @@ final class Calls {
     if (v == Wire.SessionSpec.INSTANCE) {
       return s.spec;
     }
-    if (p == int.class) {
+    if (p == int.class || p == Integer.class) {
       return Math.toIntExact((Long) v);
     }
     if (p == double.class && v instanceof Long l) {
@@ -368,6 +401,9 @@ final class Calls {
           + java.util.Arrays.toString(p.getEnumConstants()));
     }
     if (v instanceof List<?> l) {
+      if (p == NDArray[].class) {
+        return l.toArray(new NDArray[0]);
+      }
       if (p == List.class) {
         List<CubedArray> xs = new ArrayList<>();
         for (Object e : l) {

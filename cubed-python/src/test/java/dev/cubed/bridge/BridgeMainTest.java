@@ -136,6 +136,47 @@ class BridgeMainTest {
   }
 
   @Test
+  void linalgRecordsComeBackAsListsAndOnlyTheListedClassesAreReachable() throws Exception {
+    int[] st = new int[1];
+    Wire.Out m = new Wire.Out(); // the 2 x 2 matrix [[2, 0], [0, 3]]
+    m.u8(Wire.NDARRAY);
+    m.str("float64");
+    m.u8(2);
+    m.i64(2);
+    m.i64(2);
+    m.i64(32);
+    for (double x : new double[] {2, 0, 0, 3}) {
+      m.f64(x);
+    }
+    List<Reply> r = serve(st, BridgeMain.MAX_FRAME,
+        frame(call("fromArray", m.toByteArray(), ints(1, 2))),
+        frame(call("XpLinalg.qr", handle(1))),
+        frame(call("XpLinalg.det", handle(1))),
+        frame(call("compute", list(handle(4)))),
+        frame(call("XpNorms.vectorNorm", handle(1))),
+        frame(call("dev.cubed.Xp.add", handle(1), handle(1))));
+    assertThat(st[0]).isZero();
+    assertThat(r).hasSize(6);
+    ByteBuffer qr = r.get(1).value();
+    assertThat(qr.get()).isEqualTo((byte) Wire.LIST);
+    assertThat(qr.getInt()).isEqualTo(2); // (Q, R)
+    assertThat(qr.get()).isEqualTo((byte) Wire.ARRAYINFO);
+    assertThat(qr.getLong()).isEqualTo(2L);
+    ByteBuffer det = r.get(3).value();
+    assertThat(det.get()).isEqualTo((byte) Wire.LIST);
+    assertThat(det.getInt()).isEqualTo(1);
+    assertThat(det.get()).isEqualTo((byte) Wire.NDARRAY);
+    assertThat(Wire.readString(det)).isEqualTo("float64");
+    assertThat(det.get()).isEqualTo((byte) 0);
+    assertThat(det.getLong()).isEqualTo(8L);
+    assertThat(det.getDouble()).isCloseTo(6.0, org.assertj.core.data.Offset.offset(1e-12));
+    for (int i = 4; i <= 5; i++) {
+      assertThat(r.get(i).kind()).isEqualTo(BridgeMain.ERR_UNSUPPORTED);
+      assertThat(r.get(i).message()).contains("no bridge function");
+    }
+  }
+
+  @Test
   void malformedFramesGetErrorsAndTheServerGoesOn() throws Exception {
     int[] st = new int[1];
     byte[] badTag = call("echo", new byte[] {99});
