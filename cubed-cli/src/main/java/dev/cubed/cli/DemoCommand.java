@@ -2,6 +2,7 @@ package dev.cubed.cli;
 
 import dev.cubed.ComputeOptions;
 import dev.cubed.Spec;
+import dev.cubed.zarr.Stores;
 import dev.cubed.zarr.ZarrArray;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,9 +48,10 @@ final class DemoCommand implements Callable<Integer> {
   @picocli.CommandLine.Mixin
   ExecutorOptions exec = new ExecutorOptions();
 
-  @Option(names = "--work-dir", description = "work directory, kept afterwards (default: a "
-      + "temporary directory, deleted afterwards)")
-  Path workDir;
+  @Option(names = "--work-dir", description = "work directory for the inputs and intermediates,"
+      + " kept afterwards: a path or a URI such as s3://bucket/demo (default: a temporary local"
+      + " directory, deleted afterwards)")
+  String workDir;
 
   @Option(names = "--resume", description = "finish a demo compute that failed or was killed "
       + "in the same --work-dir: tasks already done are skipped (needs --work-dir)")
@@ -61,6 +63,14 @@ final class DemoCommand implements Callable<Integer> {
 
   @Mixin
   DiagnosticsOptions diagnostics;
+
+  /** {@code base/name} for a local path or a URI such as {@code s3://bucket/prefix}. */
+  static String child(String base, String name) {
+    if (!base.contains("://")) {
+      return Path.of(base).resolve(name).toString();
+    }
+    return (base.endsWith("/") ? base : base + "/") + name;
+  }
 
   @Override
   public Integer call() throws Exception {
@@ -89,25 +99,29 @@ final class DemoCommand implements Callable<Integer> {
       }
       return DryRun.print(cmd.commandLine().getOut(), size, p, exec.apply(Spec.builder()
           .workDir(workDir != null ? workDir : Path.of(System.getProperty("java.io.tmpdir"),
-              "cubed-demo-dry-run")).allowedMem(allowed).reservedMem(reserved)
+              "cubed-demo-dry-run").toString()).allowedMem(allowed).reservedMem(reserved)
           .maxInputBlocks(QuadraticMeans.maxInputBlocks(splitEvery))).build(),
           exec.executor, splitEvery);
     }
-    Path dir = workDir != null ? workDir : Files.createTempDirectory("cubed-demo");
-    Files.createDirectories(dir);
-    Spec spec = exec.apply(Spec.builder().workDir(dir.resolve("work")).allowedMem(allowed)
+    Path tmp = workDir == null ? Files.createTempDirectory("cubed-demo") : null;
+    String base = tmp != null ? tmp.toString() : workDir;
+    if (!base.contains("://")) {
+      Files.createDirectories(Path.of(base));
+    }
+    Spec spec = exec.apply(Spec.builder().workDir(child(base, "work")).allowedMem(allowed)
         .reservedMem(reserved).maxInputBlocks(QuadraticMeans.maxInputBlocks(splitEvery))).build();
+    String inputs = child(base, "inputs");
     System.err.printf(Locale.ROOT, "demo %s: writing U and V (%d, 1, %d, %d) to %s%n", size,
-        p.t(), p.y(), p.x(), dir.resolve("inputs"));
-    ZarrArray[] in = QuadraticMeans.writeInputs(p, dir.resolve("inputs"), spec);
+        p.t(), p.y(), p.x(), inputs);
+    ZarrArray[] in = QuadraticMeans.writeInputs(p, Stores.open(inputs), spec);
     System.err.print(dev.cubed.Cubed.plan(java.util.List.of(
         QuadraticMeans.means(in[0], in[1], spec, splitEvery))).summary());
     ComputeOptions opts = ComputeOptions.defaults().withResume(resume);
     opts = diagnostics.apply(opts, !noProgress);
     QuadraticMeans.Result r = QuadraticMeans.run(in[0], in[1], spec, opts, splitEvery);
     diagnostics.reportWritten();
-    if (workDir == null) {
-      Cli.deleteTree(dir);
+    if (tmp != null) {
+      Cli.deleteTree(tmp);
     }
     int workers = exec.effectiveWorkers();
     String params = String.format(Locale.ROOT, "{\"T\": %d, \"Y\": %d, \"X\": %d, \"tchunk\": %d}",

@@ -10,6 +10,7 @@ import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.plan.PlanSummary;
 import dev.cubed.zarr.FileSystemStore;
+import dev.cubed.zarr.Store;
 import dev.cubed.zarr.MemoryStore;
 import dev.cubed.zarr.ZarrArray;
 import java.nio.file.Path;
@@ -93,6 +94,11 @@ final class QuadraticMeans {
 
   /** Writes U and V to Zarr under {@code dir} (chunks (tchunk, 1, Y, X)); returns them. */
   static ZarrArray[] writeInputs(Params p, Path dir, Spec spec) {
+    return writeInputs(p, new FileSystemStore(dir), spec);
+  }
+
+  /** Writes U and V as {@code U.zarr} and {@code V.zarr} in {@code store} (local or S3). */
+  static ZarrArray[] writeInputs(Params p, Store store, Spec spec) {
     long[] shape = {p.t(), 1, p.y(), p.x()};
     long[] chunks = {p.tchunk(), 1, p.y(), p.x()};
     long yx = (long) p.y() * p.x();
@@ -107,7 +113,6 @@ final class QuadraticMeans {
       long r = flat % yx;
       b.setDouble(i, v(t, r / xs, r % xs));
     }, spec);
-    FileSystemStore store = new FileSystemStore(dir);
     ZarrArray uz = ZarrArray.create(store, "U.zarr").shape(shape).chunks(chunks)
         .dtype(DType.FLOAT64).overwrite().build();
     ZarrArray vz = ZarrArray.create(store, "V.zarr").shape(shape).chunks(chunks)

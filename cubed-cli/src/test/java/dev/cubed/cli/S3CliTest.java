@@ -82,4 +82,18 @@ class S3CliTest {
         .contains("1 compute directory removed");
     assertThat(work.list("")).containsExactly("unrelated/keep");
   }
+
+  @Test
+  void demoWithAnS3WorkDirKeepsItsInputsAndIntermediatesInTheBucket() {
+    run("demo", "--size", "small", "--work-dir", "s3://cli/demo/", "--no-progress",
+        "--allowed-mem", "300MB");
+    Store demo = Stores.open("s3://cli/demo");
+    assertThat(demo.list("")).contains("inputs/U.zarr/zarr.json", "inputs/V.zarr/zarr.json");
+    assertThat(ZarrArray.open("s3://cli/demo/inputs/U.zarr").shape()).containsExactly(50, 1, 247,
+        480);
+    // nothing went to a local folder named after the scheme (the option was once a Path)
+    assertThat(Path.of("s3:")).doesNotExist();
+    assertThat(DemoCommand.child("s3://b/p", "work")).isEqualTo("s3://b/p/work");
+    assertThat(DemoCommand.child("/tmp/x", "work")).isEqualTo("/tmp/x/work");
+  }
 }
