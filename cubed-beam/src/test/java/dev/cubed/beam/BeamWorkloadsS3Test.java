@@ -8,6 +8,7 @@ import dev.cubed.Spec;
 import dev.cubed.runtime.Callback;
 import dev.cubed.runtime.Events;
 import dev.cubed.s3.S3TestServer;
+import dev.cubed.s3.S3Workloads;
 import dev.cubed.zarr.Store;
 import dev.cubed.zarr.Stores;
 import java.util.List;

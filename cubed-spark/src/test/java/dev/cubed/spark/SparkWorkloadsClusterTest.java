@@ -50,9 +50,7 @@ class SparkWorkloadsClusterTest {
         "AWS_SECRET_ACCESS_KEY", S3TestServer.SECRET_KEY, "AWS_REGION", "us-east-1"));
     spark = SparkExecutor.builder().master(cluster.masterUrl()).attempts(3)
         .conf("spark.executor.memory", "1g").build();
-    for (String name : S3Workloads.NAMES) {
-      S3Workloads.prepare(name);
-    }
+    WorkloadChecks.prepare();
   }
 
   @AfterAll

@@ -23,9 +23,7 @@ class SparkWorkloadsLocalTest {
   @BeforeAll
   static void start() throws Exception {
     server = S3TestServer.start().useAsDefault().createBucket("data").createBucket("work");
-    for (String name : S3Workloads.NAMES) {
-      S3Workloads.prepare(name);
-    }
+    WorkloadChecks.prepare();
   }
 
   @AfterAll

@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.cubed.ComputeOptions;
+import dev.cubed.Spec;
 import dev.cubed.runtime.Callback;
 import dev.cubed.runtime.Events;
 import dev.cubed.runtime.Executor;
 import dev.cubed.runtime.ThreadsExecutor;
+import dev.cubed.s3.S3Workloads;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -15,6 +17,20 @@ import java.util.concurrent.ConcurrentHashMap;
 /** Runs a workload of {@link S3Workloads} on an executor and checks NumPy's checksums. */
 final class WorkloadChecks {
   private WorkloadChecks() {}
+
+  /** Where the stored inputs live (written once by {@link #prepare}). */
+  static final String INPUTS = "s3://data/inputs";
+
+  /** Writes the stored inputs of quadratic_means and rechunk (not timed). */
+  static void prepare() {
+    new S3Workloads(INPUTS, "s3://data/unused", ComputeOptions.defaults()).writeInputs();
+  }
+
+  /** The spec of a workload: intermediates under {@code s3://work/<name>}. */
+  static Spec spec(String name) {
+    return Spec.builder().workDir("s3://work/" + name).allowedMem("2GB").reservedMem("100MB")
+        .build();
+  }
 
   /** Where the tasks of the last {@link #run} ran, and its wall time. */
   record Run(Set<String> workers, long tasks, double seconds) {}
@@ -37,10 +53,15 @@ final class WorkloadChecks {
       }
     };
     long t0 = System.nanoTime();
-    Map<String, Object> got = S3Workloads.run(name,
-        ComputeOptions.executor(executor).withCallback(cb), tag);
+    Map<String, Object> got = new S3Workloads(INPUTS, "s3://data/" + tag,
+        ComputeOptions.executor(executor).withCallback(cb)).run(name, spec(name));
     double secs = (System.nanoTime() - t0) / 1e9;
-    Map<String, Object> expected = S3Workloads.NUMPY.get(name);
+    Map<String, Object> expected;
+    try {
+      expected = S3Workloads.numpyChecksums().get(name);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
     assertThat(got).as(name).containsOnlyKeys(expected.keySet());
     expected.forEach((k, v) -> {
       Object g = got.get(k);

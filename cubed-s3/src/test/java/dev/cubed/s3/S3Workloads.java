@@ -1,4 +1,4 @@
-package dev.cubed.beam;
+package dev.cubed.s3;
 
 import dev.cubed.ComputeOptions;
 import dev.cubed.Cubed;
@@ -19,13 +19,14 @@ import java.util.Map;
  * against the public API with their stored inputs, outputs and intermediates in object storage:
  * the inputs under {@code inputs} (a store URI, written once by {@link #writeInputs}, not timed),
  * outputs under {@code outputs}, intermediates in the spec's work directory. Each returns the
- * suite's checksums, computed the suite's way.
+ * suite's checksums, computed the suite's way. Shared by the Beam and Spark modules' tests
+ * (this module's test-jar).
  */
-final class S3Workloads {
+public final class S3Workloads {
   static final double G = 0.6180339887498949;
   static final double S = 0.41421356237309515;
   /** The workload names, in the suite's order. */
-  static final List<String> NAMES = List.of("quadratic_means", "add", "matmul", "rechunk",
+  public static final List<String> NAMES = List.of("quadratic_means", "add", "matmul", "rechunk",
       "reduce");
 
   /**
@@ -33,7 +34,7 @@ final class S3Workloads {
    * scripts/perf/workloads_numpy.py): workload name to checksum name to a Double, a Long or a
    * List of Longs.
    */
-  static Map<String, Map<String, Object>> numpyChecksums() throws java.io.IOException {
+  public static Map<String, Map<String, Object>> numpyChecksums() throws java.io.IOException {
     String doc = java.nio.file.Files.readString(java.nio.file.Path.of("..", "docs", "perf",
         "workloads.md"));
     int begin = doc.indexOf("<!-- workloads:small:begin -->");
@@ -72,14 +73,14 @@ final class S3Workloads {
   private int runs;
 
   /** Workloads reading {@code inputs}, writing under {@code outputs}, computing with opts. */
-  S3Workloads(String inputs, String outputs, ComputeOptions opts) {
+  public S3Workloads(String inputs, String outputs, ComputeOptions opts) {
     this.inputs = inputs;
     this.outputs = outputs;
     this.opts = opts;
   }
 
   /** Writes the stored inputs: U and V of quadratic_means, X of rechunk (chunk by chunk). */
-  void writeInputs() {
+  public void writeInputs() {
     Store in = Stores.open(inputs);
     for (String name : List.of("U", "V")) {
       boolean cos = name.equals("V");
@@ -116,7 +117,7 @@ final class S3Workloads {
   }
 
   /** Runs one workload on the spec's executor and work directory; returns its checksums. */
-  Map<String, Object> run(String name, Spec spec) {
+  public Map<String, Object> run(String name, Spec spec) {
     runs++;
     return switch (name) {
       case "quadratic_means" -> quadraticMeans(spec);
