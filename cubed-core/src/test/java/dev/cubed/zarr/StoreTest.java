@@ -9,104 +9,55 @@ import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Contract tests of the filesystem and memory stores. */
+/**
+ * The filesystem and memory stores under the {@link StoreContract}, and opening stores by
+ * location ({@link Stores#open}) with serialization.
+ */
 class StoreTest {
   @TempDir
   Path dir;
 
-  List<Store> stores() {
-    return List.of(new FileSystemStore(dir), new MemoryStore());
-  }
+  /** The filesystem store under the contract. */
+  @Nested
+  class FileSystem extends StoreContract {
+    @Override
+    protected Store freshStore(String name) {
+      return new FileSystemStore(dir.resolve(name));
+    }
 
-  @Test
-  void basicContract() {
-    for (Store s : stores()) {
-      assertThat(s.get("a/b")).isNull();
-      assertThat(s.getRange("a/b", 0, 3)).isNull();
-      assertThat(s.exists("a/b")).isFalse();
-      s.put("a/b", new byte[] {1, 2, 3, 4, 5});
-      s.put("a/c/d", new byte[] {9});
-      s.put("ab", new byte[0]);
-      s.put("z", new byte[] {7});
-      assertThat(s.get("a/b")).containsExactly(1, 2, 3, 4, 5);
-      assertThat(s.getRange("a/b", 1, 3)).containsExactly(2, 3, 4);
-      assertThat(s.getRange("a/b", 3, 10)).containsExactly(4, 5);
-      assertThat(s.getRange("a/b", 9, 10)).isEmpty();
-      assertThat(s.list("")).containsExactly("a/b", "a/c/d", "ab", "z");
-      assertThat(s.list("a/")).containsExactly("a/b", "a/c/d");
-      assertThat(s.list("a")).containsExactly("a/b", "a/c/d", "ab");
-      assertThat(s.list("nope/")).isEmpty();
-      assertThat(s.listChildren("")).containsExactly("a", "ab", "z");
-      assertThat(s.listChildren("a/")).containsExactly("b", "c");
-      s.put("a/b", new byte[] {6});
-      assertThat(s.get("a/b")).containsExactly(6);
-      s.delete("a/b");
-      s.delete("a/b");
-      assertThat(s.exists("a/b")).isFalse();
-      if (s instanceof FileSystemStore) {
-        // a directory where a value should be is corruption, not an absent key
-        assertThatThrownBy(() -> s.get("a")).isInstanceOf(ZarrStoreException.class)
-            .hasMessageContaining("key 'a'").hasMessageContaining("is a directory");
-      } else {
-        assertThat(s.get("a")).isNull();
+    @Override
+    protected void checkPrefixIsNoValue(Store s) {
+      // a directory where a value should be is corruption, not an absent key
+      assertThatThrownBy(() -> s.get("a")).isInstanceOf(ZarrStoreException.class)
+          .hasMessageContaining("key 'a'").hasMessageContaining("is a directory");
+    }
+
+    @Override
+    protected void checkNothingEscaped(Store s) {
+      // the store's root is one level inside the temporary directory, so "../x" would land there
+      assertThat(Files.exists(dir.resolve("x"))).isFalse();
+      assertThat(Files.exists(dir.resolve("keys").resolve("x"))).isFalse();
+    }
+
+    @Override
+    protected void afterConcurrentWriters(Store s) throws Exception {
+      try (var st = Files.list(((FileSystemStore) s).root())) {
+        assertThat(st.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("k",
+            "shared"); // no temporary files left beside the values
       }
     }
   }
 
-  @Test
-  void rejectsKeysEscapingTheRoot() {
-    // the store's root one level inside the temporary directory, so "../x" would land in it
-    Path root = dir.resolve("root");
-    for (Store s : List.of(new FileSystemStore(root), new MemoryStore())) {
-      for (String bad : List.of("../x", "/etc/passwd", "a/../../x", "a//b", "", "a/./b",
-          "C:/x", "a\\..\\b")) {
-        assertThatThrownBy(() -> s.put(bad, new byte[1]), bad)
-            .isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> s.get(bad), bad).isInstanceOf(IllegalArgumentException.class);
-      }
-    }
-    assertThat(Files.exists(dir.resolve("x"))).isFalse();
-    assertThat(Files.exists(root.resolve("x"))).isFalse();
-  }
-
-  @Test
-  void concurrentWritersOfDifferentAndSameKeys() throws Exception {
-    Store s = new FileSystemStore(dir);
-    ExecutorService ex = Executors.newFixedThreadPool(8);
-    List<Future<?>> fs = new ArrayList<>();
-    for (int t = 0; t < 8; t++) {
-      int id = t;
-      fs.add(ex.submit(() -> {
-        for (int i = 0; i < 50; i++) {
-          s.put("k/" + id + "/" + i, new byte[] {(byte) id, (byte) i});
-          byte[] v = new byte[4096];
-          java.util.Arrays.fill(v, (byte) id);
-          s.put("shared", v);
-          byte[] r = s.get("shared");
-          byte first = r[0];
-          for (byte b : r) {
-            assertThat(b).isEqualTo(first); // never a mixture
-          }
-        }
-      }));
-    }
-    for (Future<?> f : fs) {
-      f.get();
-    }
-    ex.shutdown();
-    assertThat(s.list("k/")).hasSize(400);
-    assertThat(s.list("")).hasSize(401); // no temporary files remain or are listed
-    try (var st = Files.list(dir)) {
-      assertThat(st.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("k",
-          "shared");
+  /** The memory store under the contract. */
+  @Nested
+  class Memory extends StoreContract {
+    @Override
+    protected Store freshStore(String name) {
+      return new MemoryStore();
     }
   }
 

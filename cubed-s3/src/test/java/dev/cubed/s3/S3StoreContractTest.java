@@ -4,30 +4,27 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cubed.zarr.Store;
+import dev.cubed.zarr.StoreContract;
 import dev.cubed.zarr.Stores;
 import dev.cubed.zarr.ZarrStoreException;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * The Store contract of dev.cubed.zarr.StoreTest (filesystem and memory stores), run against an
- * S3Store on a real S3-compatible server (s3proxy on 127.0.0.1), plus what is S3-specific:
+ * The Store contract ({@link StoreContract}, shared with the filesystem and memory stores), run
+ * against an S3Store on a real S3-compatible server (s3proxy on 127.0.0.1), plus what is
+ * S3-specific:
  * ranges and suffixes, pagination, serialization without credentials, missing buckets, access
  * denied and retries spent.
  */
 @Tag("s3")
-class S3StoreContractTest {
+class S3StoreContractTest extends StoreContract {
   static S3TestServer server;
 
   @BeforeAll
@@ -44,84 +41,29 @@ class S3StoreContractTest {
     return Stores.open("s3://contract/" + prefix);
   }
 
-  @Test
-  void basicContract() {
-    Store s = fresh("basic");
+  @Override
+  protected Store freshStore(String name) {
+    Store s = fresh(name);
     assertThat(s).isInstanceOf(S3Store.class);
-    assertThat(s.get("a/b")).isNull();
-    assertThat(s.getRange("a/b", 0, 3)).isNull();
-    assertThat(s.getSuffix("a/b", 3)).isNull();
-    assertThat(s.exists("a/b")).isFalse();
-    s.put("a/b", new byte[] {1, 2, 3, 4, 5});
-    s.put("a/c/d", new byte[] {9});
-    s.put("ab", new byte[0]);
-    s.put("z", new byte[] {7});
-    assertThat(s.get("a/b")).containsExactly(1, 2, 3, 4, 5);
-    assertThat(s.getRange("a/b", 1, 3)).containsExactly(2, 3, 4);
-    assertThat(s.getRange("a/b", 3, 10)).containsExactly(4, 5);
-    assertThat(s.getRange("a/b", 9, 10)).isEmpty();
-    assertThat(s.getRange("a/b", 2, 0)).isEmpty();
-    assertThat(s.getSuffix("a/b", 2)).containsExactly(4, 5);
-    assertThat(s.getSuffix("a/b", 99)).containsExactly(1, 2, 3, 4, 5);
-    assertThat(s.get("ab")).isEmpty();
-    assertThat(s.getSuffix("ab", 4)).isEmpty();
-    assertThat(s.list("")).containsExactly("a/b", "a/c/d", "ab", "z");
-    assertThat(s.list("a/")).containsExactly("a/b", "a/c/d");
-    assertThat(s.list("a")).containsExactly("a/b", "a/c/d", "ab");
-    assertThat(s.list("nope/")).isEmpty();
-    assertThat(s.listChildren("")).containsExactly("a", "ab", "z");
-    assertThat(s.listChildren("a/")).containsExactly("b", "c");
-    s.put("a/b", new byte[] {6});
-    assertThat(s.get("a/b")).containsExactly(6);
-    s.delete("a/b");
-    s.delete("a/b");
-    assertThat(s.exists("a/b")).isFalse();
+    return s;
+  }
+
+  @Override
+  protected int writesPerThread() {
+    return 10; // each write is a PUT to the server
+  }
+
+  @Override
+  protected void checkPrefixIsNoValue(Store s) {
     assertThat(s.get("a")).isNull(); // a "directory" is no object
     // the prefix isolates stores of one bucket
     assertThat(fresh("other").list("")).isEmpty();
     assertThat(new S3Store("contract", "", s3(3)).list("basic/")).hasSize(3);
   }
 
-  @Test
-  void rejectsKeysEscapingTheRoot() {
-    Store s = fresh("keys");
-    for (String bad : List.of("../x", "/etc/passwd", "a/../../x", "a//b", "", "a/./b", "C:/x",
-        "a\\..\\b")) {
-      assertThatThrownBy(() -> s.put(bad, new byte[1]), bad)
-          .isInstanceOf(IllegalArgumentException.class);
-      assertThatThrownBy(() -> s.get(bad), bad).isInstanceOf(IllegalArgumentException.class);
-    }
+  @Override
+  protected void checkNothingEscaped(Store s) {
     assertThat(new S3Store("contract", "", s3(3)).list("")).noneMatch(k -> k.endsWith("x"));
-  }
-
-  @Test
-  void concurrentWritersOfDifferentAndSameKeys() throws Exception {
-    Store s = fresh("concurrent");
-    ExecutorService ex = Executors.newFixedThreadPool(8);
-    List<Future<?>> fs = new ArrayList<>();
-    for (int t = 0; t < 8; t++) {
-      int id = t;
-      fs.add(ex.submit(() -> {
-        for (int i = 0; i < 10; i++) {
-          s.put("k/" + id + "/" + i, new byte[] {(byte) id, (byte) i});
-          byte[] v = new byte[4096];
-          java.util.Arrays.fill(v, (byte) id);
-          s.put("shared", v);
-          byte[] r = s.get("shared");
-          byte first = r[0];
-          for (byte b : r) {
-            assertThat(b).isEqualTo(first); // never a mixture
-          }
-        }
-      }));
-    }
-    for (Future<?> f : fs) {
-      f.get();
-    }
-    ex.shutdown();
-    assertThat(s.list("k/")).hasSize(80);
-    assertThat(s.list("")).hasSize(81);
-    assertThat(s.listChildren("k/")).hasSize(8);
   }
 
   @Test
