@@ -459,7 +459,12 @@ public final class Plan {
     }
     checkMemory();
     if (read && !resume && callbacks.isEmpty() && executor.allowsInlineTinyPlans() && tiny()) {
-      return runInline();
+      try {
+        return runInline();
+      } catch (RuntimeException e) {
+        // a failing block: run the plan through the executor, which retries and reports a
+        // failure as usual (TaskFailedException with the attempts); tasks are idempotent
+      }
     }
     Targets targets = Targets.prepare(topo, cfg.localWorkDir() ? cfg.workDirPath() : null,
         resume);
