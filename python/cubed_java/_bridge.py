@@ -318,11 +318,17 @@ def _write_shared(p, a):
     fd, path = tempfile.mkstemp(prefix="cubed-java-", suffix=".in", dir=p.shm_dir)
     p.files.append(path)
     try:
-        os.ftruncate(fd, a.nbytes)
-        with mmap.mmap(fd, a.nbytes) as mm:
-            view = np.frombuffer(mm, dtype=a.dtype.newbyteorder("<"), count=a.size)
-            view.reshape(a.shape)[...] = a
-            del view
+        if a.flags.c_contiguous and a.dtype.byteorder != ">":
+            # one write call: the kernel allocates the pages as it copies (no page faults)
+            mv = memoryview(a).cast("B")
+            while len(mv):
+                mv = mv[os.write(fd, mv):]
+        else:
+            os.ftruncate(fd, a.nbytes)
+            with mmap.mmap(fd, a.nbytes) as mm:
+                view = np.frombuffer(mm, dtype=a.dtype.newbyteorder("<"), count=a.size)
+                view.reshape(a.shape)[...] = a
+                del view
     finally:
         os.close(fd)
     return path
@@ -495,7 +501,8 @@ def _map_shared(dtype, shape, nbytes, path):
     fd = os.open(path, os.O_RDWR)
     try:
         os.unlink(path)
-        mm = mmap.mmap(fd, nbytes)
+        # MAP_POPULATE: the pages mapped in one call rather than one fault each
+        mm = mmap.mmap(fd, nbytes, flags=mmap.MAP_SHARED | getattr(mmap, "MAP_POPULATE", 0))
     finally:
         os.close(fd)
     return np.frombuffer(mm, dtype=dtype, count=int(np.prod(shape, dtype=np.int64))).reshape(shape)

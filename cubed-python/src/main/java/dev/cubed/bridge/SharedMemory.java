@@ -33,6 +33,8 @@ final class SharedMemory {
   /** Smallest array (bytes) sent through a file. */
   private final long minBytes;
   private final List<Path> written = new ArrayList<>();
+  private final ByteBuffer piece = ByteBuffer.allocateDirect(BridgeMain.IO_PIECE)
+      .order(ByteOrder.LITTLE_ENDIAN);
 
   SharedMemory(Path dir, long minBytes) {
     this.dir = dir;
@@ -70,6 +72,11 @@ final class SharedMemory {
             + ch.size() + " bytes; the message says " + nbytes);
       }
       MappedByteBuffer m = ch.map(FileChannel.MapMode.READ_ONLY, 0, nbytes);
+      // the sender's file, mapped now: unlinked at once (the sender unlinks it too after the
+      // reply; this keeps a killed sender from leaving it behind)
+      if (p.getFileName().toString().startsWith("cubed-java-")) {
+        Files.deleteIfExists(p);
+      }
       try {
         return NDArray.fromBytes(dtype, shape, m, ByteOrder.LITTLE_ENDIAN);
       } finally {
@@ -81,19 +88,26 @@ final class SharedMemory {
     }
   }
 
-  /** Writes an array to a new owner-only file and returns its path (one copy). */
+  /**
+   * Writes an array to a new owner-only file and returns its path (the array's elements into a
+   * direct buffer, piece by piece, and from there into the file).
+   */
   String write(NDArray a) throws IOException {
     Path f = Files.createTempFile(dir, "cubed-java-", ".out",
         PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
     written.add(f);
-    try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ,
-        StandardOpenOption.WRITE)) {
-      MappedByteBuffer m = ch.map(FileChannel.MapMode.READ_WRITE, 0, a.nbytes());
-      try {
-        m.order(ByteOrder.LITTLE_ENDIAN);
-        put(a, 0, a.size(), m);
-      } finally {
-        unmap(m);
+    // written in pieces through one direct buffer: the kernel allocates the file's pages in the
+    // write calls (a fresh mapping would take one page fault per page instead)
+    try (FileChannel ch = FileChannel.open(f, StandardOpenOption.WRITE)) {
+      int per = BridgeMain.IO_PIECE / Math.max(1, a.dtype().itemSize());
+      for (int off = 0; off < a.size(); off += per) {
+        int n = Math.min(per, a.size() - off);
+        piece.clear();
+        put(a, off, n, piece);
+        piece.flip();
+        while (piece.hasRemaining()) {
+          ch.write(piece);
+        }
       }
     }
     return f.toString();
