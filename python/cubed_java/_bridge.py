@@ -460,23 +460,18 @@ def _dec(buf, pos, arrays):
                 arrays.append((out, i) + v.args)
             out[i] = v
         return out, pos
-    if tag == T_NDARRAY:
+    if tag in (T_NDARRAY, T_SHMARRAY):
         name, pos = _dec_str(buf, pos)
         ndim = buf[pos]
         pos += 1
         shape = struct.unpack_from(f"<{ndim}q", buf, pos)
         pos += 8 * ndim
         (nbytes,) = _I64.unpack_from(buf, pos)
-        return _Pending(np.dtype(name).newbyteorder("<"), shape, nbytes), pos + 8
-    if tag == T_SHMARRAY:
-        name, pos = _dec_str(buf, pos)
-        ndim = buf[pos]
-        pos += 1
-        shape = struct.unpack_from(f"<{ndim}q", buf, pos)
-        pos += 8 * ndim
-        (nbytes,) = _I64.unpack_from(buf, pos)
+        dtype = np.dtype(name).newbyteorder("<")
+        if tag == T_NDARRAY:
+            return _Pending(dtype, shape, nbytes), pos + 8
         path, pos = _dec_str(buf, pos + 8)
-        return _map_shared(np.dtype(name).newbyteorder("<"), shape, nbytes, path), pos
+        return _map_shared(dtype, shape, nbytes, path), pos
     if tag == T_ARRAYINFO:
         (h,) = _I64.unpack_from(buf, pos)
         pos += 8

@@ -303,28 +303,24 @@ public final class BridgeMain {
           o.i64(c);
         }
       }
-    } else if (v instanceof NDArray a && shm.wants(a)) {
-      o.u8(Wire.SHMARRAY);
+    } else if (v instanceof NDArray a) {
+      boolean shared = shm.wants(a);
+      o.u8(shared ? Wire.SHMARRAY : Wire.NDARRAY);
       o.str(a.dtype().standardName());
       o.u8(a.ndim());
       for (long d : a.shape()) {
         o.i64(d);
       }
       o.i64(a.nbytes());
+      if (!shared) {
+        arrays.add(a);
+        return;
+      }
       try {
         o.str(shm.write(a));
       } catch (IOException e) {
         throw new java.io.UncheckedIOException("writing a result to shared memory: " + e, e);
       }
-    } else if (v instanceof NDArray a) {
-      o.u8(Wire.NDARRAY);
-      o.str(a.dtype().standardName());
-      o.u8(a.ndim());
-      for (long d : a.shape()) {
-        o.i64(d);
-      }
-      o.i64(a.nbytes());
-      arrays.add(a);
     } else if (v instanceof List<?> l) {
       o.u8(Wire.LIST);
       o.i32(l.size());
