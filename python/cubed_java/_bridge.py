@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import atexit
 import glob
+import mmap
 import os
 import shutil
 import struct
@@ -21,7 +22,26 @@ OP_PING = 0
 OP_CALL = 1
 
 T_NONE, T_BOOL, T_INT, T_FLOAT, T_COMPLEX, T_STR, T_HANDLE, T_INTS, T_LIST = range(9)
-T_DTYPE, T_NDARRAY, T_SPEC, T_ARRAYINFO, T_INDEX = range(9, 14)
+T_DTYPE, T_NDARRAY, T_SPEC, T_ARRAYINFO, T_INDEX, T_SHMARRAY = range(9, 15)
+
+
+def _shm_dir():
+    """Where large arrays cross as files (CUBED_JAVA_SHM_DIR; /dev/shm where it exists, else the
+    temporary folder); "off" sends every array through the pipe."""
+    d = os.environ.get("CUBED_JAVA_SHM_DIR")
+    if d == "off":
+        return None
+    if d:
+        return d
+    if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK):
+        return "/dev/shm"
+    import tempfile
+
+    return tempfile.gettempdir()
+
+
+#: Arrays of at least this many bytes cross through a shared file (CUBED_JAVA_SHM_MIN).
+SHM_MIN_BYTES = int(os.environ.get("CUBED_JAVA_SHM_MIN", 1 << 20))
 
 _U8 = struct.Struct("<B")
 _I32 = struct.Struct("<i")
@@ -143,9 +163,19 @@ class Bridge:
     def __init__(self, cp=None, jvm_options=None):
         opts = jvm_options if jvm_options is not None else os.environ.get(
             "CUBED_JAVA_OPTS", "-Xmx4g -XX:+UseParallelGC").split()
-        cmd = [_java(), *opts, "-cp", cp or classpath(), "dev.cubed.bridge.BridgeMain"]
+        # the JVM's own log (unified logging, e.g. JFR's start message) writes to standard
+        # output by default, which is the reply stream here: send it to standard error
+        log = ["-Xlog:disable", "-Xlog:all=warning:stderr"]
+        cmd = [_java(), *log, *opts, "-cp", cp or classpath(), "dev.cubed.bridge.BridgeMain"]
+        self.shm_dir = _shm_dir()
+        env = dict(os.environ)
+        if self.shm_dir:
+            env["CUBED_BRIDGE_SHM_DIR"] = self.shm_dir
+            env["CUBED_BRIDGE_SHM_MIN"] = str(SHM_MIN_BYTES)
+        else:
+            env.pop("CUBED_BRIDGE_SHM_DIR", None)
         self._proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                      bufsize=0)
+                                      bufsize=0, env=env)
         self._w = self._proc.stdin
         self._r = self._proc.stdout
         _widen_pipes(self._w, self._r)
@@ -211,20 +241,28 @@ class Bridge:
         # encoded before taking the lock: encoding may itself call the JVM (int() of a 0-d array)
         if len(args) > 255:
             raise ValueError(f"{name}: at most 255 arguments per call, got {len(args)}")
-        pieces = [_U8.pack(OP_CALL)]
-        _enc_str(pieces, name)
-        pieces.append(_U8.pack(len(args)))
-        for a in args:
-            _enc(pieces, a)
-        with self._lock:
-            if self._to_free:
-                free, self._to_free = self._to_free, []
-                p = [_U8.pack(OP_CALL)]
-                _enc_str(p, "free")
-                p.append(_U8.pack(1))
-                _enc(p, Ints(free))
-                self._decode_reply(self._roundtrip(p))
-            return self._decode_reply(self._roundtrip(pieces))
+        pieces = _Pieces(self.shm_dir)
+        pieces.append(_U8.pack(OP_CALL))
+        try:
+            _enc_str(pieces, name)
+            pieces.append(_U8.pack(len(args)))
+            for a in args:
+                _enc(pieces, a)
+            with self._lock:
+                if self._to_free:
+                    free, self._to_free = self._to_free, []
+                    p = [_U8.pack(OP_CALL)]
+                    _enc_str(p, "free")
+                    p.append(_U8.pack(1))
+                    _enc(p, Ints(free))
+                    self._decode_reply(self._roundtrip(p))
+                return self._decode_reply(self._roundtrip(pieces))
+        finally:
+            for f in pieces.files:
+                try:
+                    os.unlink(f)
+                except OSError:
+                    pass
 
     def release(self, handle):
         """Frees a handle with the next call (called from Array.__del__)."""
@@ -262,6 +300,40 @@ class Bridge:
 
 
 # ---- encoding ----
+class _Pieces(list):
+    """A request's pieces and the shared files made for its large arrays (unlinked after the
+    reply)."""
+
+    def __init__(self, shm_dir):
+        super().__init__()
+        self.shm_dir = shm_dir
+        self.files = []
+
+
+def _write_shared(p, a):
+    """Writes ``a`` (any layout or byte order) as little-endian C-order bytes into a new file only
+    this user can read (mkstemp: O_EXCL, mode 0600): one copy. Returns the path."""
+    import tempfile
+
+    fd, path = tempfile.mkstemp(prefix="cubed-java-", suffix=".in", dir=p.shm_dir)
+    p.files.append(path)
+    try:
+        if a.flags.c_contiguous and a.dtype.byteorder != ">":
+            # one write call: the kernel allocates the pages as it copies (no page faults)
+            mv = memoryview(a).cast("B")
+            while len(mv):
+                mv = mv[os.write(fd, mv):]
+        else:
+            os.ftruncate(fd, a.nbytes)
+            with mmap.mmap(fd, a.nbytes) as mm:
+                view = np.frombuffer(mm, dtype=a.dtype.newbyteorder("<"), count=a.size)
+                view.reshape(a.shape)[...] = a
+                del view
+    finally:
+        os.close(fd)
+    return path
+
+
 def _enc_str(p, s):
     b = s.encode("utf-8")
     p.append(_I32.pack(len(b)))
@@ -307,6 +379,14 @@ def _enc(p, v):
         _enc_index(p, v)
     elif isinstance(v, _Spec):
         p.append(_U8.pack(T_SPEC))
+    elif (isinstance(v, np.ndarray) and v.nbytes >= SHM_MIN_BYTES and v.nbytes
+          and getattr(p, "shm_dir", None)):
+        p.append(_U8.pack(T_SHMARRAY))
+        _enc_str(p, _dtype_name(v.dtype))
+        p.append(_U8.pack(v.ndim))
+        p.append(np.asarray(v.shape, dtype="<i8").tobytes())
+        p.append(_I64.pack(v.nbytes))
+        _enc_str(p, _write_shared(p, v))
     elif isinstance(v, np.ndarray):
         a = v
         if a.dtype.byteorder == ">":
@@ -380,14 +460,18 @@ def _dec(buf, pos, arrays):
                 arrays.append((out, i) + v.args)
             out[i] = v
         return out, pos
-    if tag == T_NDARRAY:
+    if tag in (T_NDARRAY, T_SHMARRAY):
         name, pos = _dec_str(buf, pos)
         ndim = buf[pos]
         pos += 1
         shape = struct.unpack_from(f"<{ndim}q", buf, pos)
         pos += 8 * ndim
         (nbytes,) = _I64.unpack_from(buf, pos)
-        return _Pending(np.dtype(name).newbyteorder("<"), shape, nbytes), pos + 8
+        dtype = np.dtype(name).newbyteorder("<")
+        if tag == T_NDARRAY:
+            return _Pending(dtype, shape, nbytes), pos + 8
+        path, pos = _dec_str(buf, pos + 8)
+        return _map_shared(dtype, shape, nbytes, path), pos
     if tag == T_ARRAYINFO:
         (h,) = _I64.unpack_from(buf, pos)
         pos += 8
@@ -404,6 +488,19 @@ def _dec(buf, pos, arrays):
             pos += 8 * n
         return ArrayInfo(h, np.dtype(name), tuple(shape), tuple(chunks)), pos
     raise errors.BridgeError(f"cubed_java: unknown tag {tag} in a reply at byte {pos - 1}")
+
+
+def _map_shared(dtype, shape, nbytes, path):
+    """The array the JVM wrote to ``path``: mapped (no copy) and the file unlinked at once (the
+    memory is freed when the array is)."""
+    fd = os.open(path, os.O_RDWR)
+    try:
+        os.unlink(path)
+        # MAP_POPULATE: the pages mapped in one call rather than one fault each
+        mm = mmap.mmap(fd, nbytes, flags=mmap.MAP_SHARED | getattr(mmap, "MAP_POPULATE", 0))
+    finally:
+        os.close(fd)
+    return np.frombuffer(mm, dtype=dtype, count=int(np.prod(shape, dtype=np.int64))).reshape(shape)
 
 
 class _Pending:

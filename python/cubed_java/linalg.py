@@ -115,10 +115,30 @@ def solve(x1, x2, /):
 
 
 def svd(x, /, *, full_matrices=True):
-    if full_matrices and x.shape[-2] != x.shape[-1]:
-        raise NotImplementedError("svd: full_matrices=True of non-square matrices is not chunked"
-                                  f" (shape {x.shape}); pass full_matrices=False")
-    return SVDResult(*_call("XpLinalg.svd", x))
+    """The SVD. With ``full_matrices`` and M != N, U (M x M) or Vh (N x N) is completed from a
+    complete QR (``qr(mode="complete")``: one whole matrix per task, refused with the sizes
+    when a matrix's factors do not fit allowed_mem): for M > N, x = Q R, the SVD of R's top N x N
+    block R1 = Ur S Vh gives U = [Q[:, :N] @ Ur, Q[:, N:]]; for M < N the same on the conjugate
+    transpose."""
+    m, n = x.shape[-2], x.shape[-1]
+    if not full_matrices or m == n:
+        return SVDResult(*_call("XpLinalg.svd", x))
+    if m < n:
+        u2, s, vh2 = svd(_conj_t(x), full_matrices=True)
+        return SVDResult(_conj_t(vh2), s, _conj_t(u2))
+    from .array_api import concat
+
+    q, r = qr(x, mode="complete")
+    ur, s, vh = _call("XpLinalg.svd", r[..., :n, :])
+    u = concat([matmul(q[..., :, :n], ur), q[..., :, n:]], axis=-1) if n else q
+    return SVDResult(u, s, vh)
+
+
+def _conj_t(a):
+    from .array_api import conj
+
+    t = matrix_transpose(a)
+    return conj(t) if np.dtype(a.dtype).kind == "c" else t
 
 
 def svdvals(x, /):

@@ -296,3 +296,22 @@ def test_handles_are_freed():
         xp.asarray(np.arange(3.0)) + 1
     s.call("echo", 0)  # flushes the pending frees
     assert s.call("handles") - before < 10
+
+
+@pytest.mark.parametrize("shape,dtype", [((7, 3), "float64"), ((3, 6), "float64"),
+                                         ((2, 5, 3), "float64"), ((4, 2), "complex128")])
+def test_svd_full_matrices_of_non_square_matrices(rng, shape, dtype):
+    a = sample(rng, dtype, shape)
+    x = xp.asarray(a, chunks=(2,) * len(shape))
+    u, s, vh = xp.linalg.svd(x, full_matrices=True)
+    m, n = shape[-2], shape[-1]
+    uu, ss, vv = u.compute(), s.compute(), vh.compute()
+    assert uu.shape == shape[:-2] + (m, m) and vv.shape == shape[:-2] + (n, n)
+    np.testing.assert_allclose(ss, np.linalg.svd(a, compute_uv=False), rtol=1e-10)
+    eye_m = np.broadcast_to(np.eye(m), uu.shape)
+    np.testing.assert_allclose(np.conj(np.swapaxes(uu, -1, -2)) @ uu, eye_m, atol=1e-10)
+    np.testing.assert_allclose(vv @ np.conj(np.swapaxes(vv, -1, -2)),
+                               np.broadcast_to(np.eye(n), vv.shape), atol=1e-10)
+    k = min(m, n)
+    recon = (uu[..., :, :k] * ss[..., None, :]) @ vv[..., :k, :]
+    np.testing.assert_allclose(recon, a, atol=1e-10)

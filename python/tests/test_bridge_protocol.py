@@ -1,4 +1,6 @@
 """The bridge refuses malformed frames with an error reply and keeps serving."""
+import os
+import stat
 import struct
 
 import numpy as np
@@ -100,3 +102,42 @@ def test_an_oversized_frame_is_skipped():
         assert b.ping() is None
     finally:
         b.close()
+
+
+@pytest.mark.parametrize("dtype,shape", [("float64", (300, 700)), ("int16", (1 << 20,)),
+                                         ("complex64", (512, 300)), ("bool", (2, 1 << 20))])
+def test_large_arrays_cross_through_owner_only_shared_files(rng, dtype, shape):
+    s = _bridge.session()
+    if s.shm_dir is None:
+        pytest.skip("shared files are off (CUBED_JAVA_SHM_DIR=off)")
+    a = (rng.random(shape) * 100).astype(dtype)
+    assert a.nbytes >= _bridge.SHM_MIN_BYTES
+    before = set(os.listdir(s.shm_dir))
+    seen = {}
+    real = _bridge._write_shared
+
+    def spy(p, arr):
+        path = real(p, arr)
+        seen["mode"] = stat.S_IMODE(os.stat(path).st_mode)
+        return path
+
+    _bridge._write_shared = spy
+    try:
+        back = s.call("echo", a[:, ::-1] if a.ndim == 2 else a)  # a strided view too
+    finally:
+        _bridge._write_shared = real
+    assert seen["mode"] == 0o600
+    np.testing.assert_array_equal(back, a[:, ::-1] if a.ndim == 2 else a)
+    assert back.dtype == a.dtype
+    leftover = {f for f in set(os.listdir(s.shm_dir)) - before if f.startswith("cubed-java-")}
+    assert not leftover, leftover
+    x = cubed_java.from_array(a, chunks=-1)
+    np.testing.assert_array_equal(x.compute(), a)
+
+
+def test_a_shared_file_of_the_wrong_size_is_refused():
+    p = call_payload("echo", b"\x0e\x07\x00\x00\x00float64\x01" + struct.pack("<qq", 4, 32)
+                     + struct.pack("<i", 9) + b"/dev/null")
+    with pytest.raises(errors.MalformedFrameError, match="not a regular file"):
+        _bridge.session().send_raw(p)
+    assert _bridge.session().ping() is None

@@ -17,14 +17,22 @@ final class Evaluator implements Serializable {
   private final Map<String, ZarrArray> stored;
   /** Source blocks (virtual or stored inputs) read in this task, by name and key; or null. */
   private final transient Map<String, NDArray> sourceCache;
+  /** Whether computed blocks are kept too ({@link #inMemory()}). */
+  private final boolean cacheAll;
 
   Evaluator(Map<String, ZarrArray> stored) {
     this(stored, null);
   }
 
   private Evaluator(Map<String, ZarrArray> stored, Map<String, NDArray> sourceCache) {
+    this(stored, sourceCache, false);
+  }
+
+  private Evaluator(Map<String, ZarrArray> stored, Map<String, NDArray> sourceCache,
+      boolean cacheAll) {
     this.stored = stored;
     this.sourceCache = sourceCache;
+    this.cacheAll = cacheAll;
   }
 
   /**
@@ -35,10 +43,18 @@ final class Evaluator implements Serializable {
     return new Evaluator(stored, new java.util.HashMap<>());
   }
 
+  /**
+   * An evaluator of a whole tiny plan in memory (no stored intermediates): it keeps every block
+   * it reads or computes, so a node feeding several others is computed once.
+   */
+  static Evaluator inMemory() {
+    return new Evaluator(Map.of(), new java.util.HashMap<>(), true);
+  }
+
   /** The block of {@code node} at {@code coords}, read if stored, computed otherwise. */
   NDArray block(ArrayNode node, long[] coords) throws Exception {
-    if (sourceCache != null
-        && (node instanceof ArrayNode.Virtual || node instanceof ArrayNode.Stored)) {
+    if (sourceCache != null && (cacheAll
+        || node instanceof ArrayNode.Virtual || node instanceof ArrayNode.Stored)) {
       String k = node.name() + Arrays.toString(coords);
       NDArray b = sourceCache.get(k);
       if (b == null) {

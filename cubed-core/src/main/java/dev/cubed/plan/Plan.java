@@ -458,6 +458,14 @@ public final class Plan {
       }
     }
     checkMemory();
+    if (read && !resume && callbacks.isEmpty() && executor.allowsInlineTinyPlans() && tiny()) {
+      try {
+        return runInline();
+      } catch (RuntimeException e) {
+        // a failing block: run the plan through the executor, which retries and reports a
+        // failure as usual (TaskFailedException with the attempts); tasks are idempotent
+      }
+    }
     Targets targets = Targets.prepare(topo, cfg.localWorkDir() ? cfg.workDirPath() : null,
         resume);
     ComputeDir cdir = openComputeDir(resume);
@@ -641,6 +649,53 @@ public final class Plan {
       }
     }
     return acc;
+  }
+
+  /**
+   * Largest total of a tiny plan's arrays (bytes) evaluated in the calling thread; system
+   * property {@code cubed.inlineMaxBytes}, 0 turns the shortcut off.
+   */
+  static long inlineMaxBytes() {
+    return Long.getLong("cubed.inlineMaxBytes", 4L << 20);
+  }
+
+  /**
+   * A plan evaluated in the calling thread: every array is one block, none is rechunked or written
+   * to a user target, and all of them together take at most {@link #inlineMaxBytes()} and the
+   * memory allowed to one task.
+   */
+  boolean tiny() {
+    long total = 0;
+    long limit = Math.min(inlineMaxBytes(), cfg.allowedMem() - cfg.reservedMem());
+    for (ArrayNode n : topo) {
+      if (n instanceof ArrayNode.Rechunked || (n instanceof ArrayNode.Computed c
+          && c.target() != null) || Shapes.size(n.numBlocks()) != 1) {
+        return false;
+      }
+      total += n.chunkBytes();
+      if (total > limit) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Evaluates a {@link #tiny()} plan in this thread, each block once, without files. */
+  private List<NDArray> runInline() {
+    Evaluator ev = Evaluator.inMemory();
+    List<NDArray> results = new ArrayList<>();
+    for (ArrayNode o : outputs) {
+      try {
+        results.add(assemble(o, ev));
+      } catch (RuntimeException e) {
+        throw e;
+      } catch (Exception e) {
+        throw new IllegalStateException("computing " + o.name() + " in the calling thread: " + e,
+            e);
+      }
+    }
+    lastSkipped = 0;
+    return results;
   }
 
   private PlanSummary.OpInfo info(String name) {

@@ -30,6 +30,16 @@ public interface Executor {
   void execute(String computeId, List<Operation> ops, List<Callback> callbacks);
 
   /**
+   * True if a plan so small that all its arrays fit one block each may be evaluated in the calling
+   * thread instead of through this executor (no threads, no intermediate files, no retries):
+   * the threads executor without injected faults says yes; executors that isolate tasks (worker
+   * processes, clusters) keep the default no.
+   */
+  default boolean allowsInlineTinyPlans() {
+    return false;
+  }
+
+  /**
    * The executor registered under a name.
    *
    * @throws IllegalArgumentException if none is

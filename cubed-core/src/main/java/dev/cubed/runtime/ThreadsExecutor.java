@@ -170,6 +170,11 @@ public final class ThreadsExecutor implements Executor {
     return "threads";
   }
 
+  @Override
+  public boolean allowsInlineTinyPlans() {
+    return config.faults() == null;
+  }
+
   /** The concurrency used by the last compute (after the memory cap). */
   public int lastConcurrency() {
     return lastConcurrency;

@@ -53,10 +53,16 @@ public final class BridgeMain {
   private final DataInputStream in;
   private final OutputStream out;
   private final Calls.Session session = new Calls.Session();
+  private final SharedMemory shm;
   private final long maxFrame;
   private final byte[] piece = new byte[IO_PIECE];
 
   BridgeMain(InputStream in, OutputStream out, long maxFrame) {
+    this(in, out, maxFrame, new SharedMemory(null, Long.MAX_VALUE));
+  }
+
+  BridgeMain(InputStream in, OutputStream out, long maxFrame, SharedMemory shm) {
+    this.shm = shm;
     this.in = new DataInputStream(new BufferedInputStream(in, 1 << 16));
     this.out = new PieceOutputStream(new BufferedOutputStream(out, 1 << 16));
     this.maxFrame = maxFrame;
@@ -82,8 +88,14 @@ public final class BridgeMain {
     // nothing else may write into the reply stream
     System.setOut(new PrintStream(new FileOutputStream(FileDescriptor.err), true));
     long maxFrame = Long.getLong("cubed.bridge.maxFrame", MAX_FRAME);
-    int status = new BridgeMain(new FileInputStream(FileDescriptor.in), realOut, maxFrame)
-        .serve();
+    SharedMemory shm = SharedMemory.fromEnv();
+    int status;
+    try {
+      status = new BridgeMain(new FileInputStream(FileDescriptor.in), realOut, maxFrame, shm)
+          .serve();
+    } finally {
+      shm.cleanUp();
+    }
     System.exit(status);
   }
 
@@ -96,6 +108,7 @@ public final class BridgeMain {
       } catch (EOFException e) {
         return 0;
       }
+      shm.cleanUp(); // reply files of the last request are mapped by the reader or unwanted
       int len = ByteBuffer.wrap(lenBytes).order(ByteOrder.LITTLE_ENDIAN).getInt();
       if (len < 0) {
         replyError("MalformedFrame", "frame length " + len + " is negative: the stream cannot"
@@ -168,7 +181,12 @@ public final class BridgeMain {
     Wire.Out o = new Wire.Out();
     o.u8(0);
     List<NDArray> arrays = new ArrayList<>();
-    writeValue(o, result, arrays);
+    try {
+      writeValue(o, result, arrays);
+    } catch (RuntimeException e) {
+      replyError(kind(e), e.getClass().getName(), String.valueOf(e.getMessage()));
+      return;
+    }
     // arrays are written after the header, from their Java arrays in 1 MiB pieces
     long total = o.size();
     for (NDArray a : arrays) {
@@ -196,28 +214,12 @@ public final class BridgeMain {
   private void writeRaw(NDArray a) throws IOException {
     int size = a.size();
     int per = IO_PIECE / Math.max(1, a.dtype().itemSize());
-    Object data = a.data();
+    ByteBuffer bb = ByteBuffer.wrap(piece).order(ByteOrder.LITTLE_ENDIAN);
     for (int off = 0; off < size; off += per) {
       int n = Math.min(per, size - off);
-      ByteBuffer bb = ByteBuffer.wrap(piece).order(ByteOrder.LITTLE_ENDIAN);
-      switch (a.dtype()) {
-        case BOOL -> {
-          boolean[] b = (boolean[]) data;
-          for (int i = 0; i < n; i++) {
-            piece[i] = (byte) (b[off + i] ? 1 : 0);
-          }
-        }
-        case INT8, UINT8 -> System.arraycopy(data, off, piece, 0, n);
-        case INT16, UINT16 -> bb.asShortBuffer().put((short[]) data, off, n);
-        case INT32, UINT32 -> bb.asIntBuffer().put((int[]) data, off, n);
-        case INT64, UINT64 -> bb.asLongBuffer().put((long[]) data, off, n);
-        case FLOAT32 -> bb.asFloatBuffer().put((float[]) data, off, n);
-        case FLOAT64 -> bb.asDoubleBuffer().put((double[]) data, off, n);
-        case COMPLEX64 -> bb.asFloatBuffer().put((float[]) data, 2 * off, 2 * n);
-        case COMPLEX128 -> bb.asDoubleBuffer().put((double[]) data, 2 * off, 2 * n);
-        default -> throw new IllegalStateException("dtype " + a.dtype());
-      }
-      out.write(piece, 0, n * a.dtype().itemSize());
+      bb.clear();
+      SharedMemory.put(a, off, n, bb);
+      out.write(piece, 0, bb.position());
     }
   }
 
@@ -302,14 +304,23 @@ public final class BridgeMain {
         }
       }
     } else if (v instanceof NDArray a) {
-      o.u8(Wire.NDARRAY);
+      boolean shared = shm.wants(a);
+      o.u8(shared ? Wire.SHMARRAY : Wire.NDARRAY);
       o.str(a.dtype().standardName());
       o.u8(a.ndim());
       for (long d : a.shape()) {
         o.i64(d);
       }
       o.i64(a.nbytes());
-      arrays.add(a);
+      if (!shared) {
+        arrays.add(a);
+        return;
+      }
+      try {
+        o.str(shm.write(a));
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException("writing a result to shared memory: " + e, e);
+      }
     } else if (v instanceof List<?> l) {
       o.u8(Wire.LIST);
       o.i32(l.size());

@@ -31,6 +31,8 @@ final class Wire {
   static final int SPEC = 11;
   static final int ARRAYINFO = 12;
   static final int INDEX = 13;
+  /** An array in a shared file: dtype, ndim, shape, byte count, path ({@link SharedMemory}). */
+  static final int SHMARRAY = 14;
 
   /** Longest string, list or index accepted in a message. */
   static final int MAX_COUNT = 1 << 24;
@@ -75,8 +77,9 @@ final class Wire {
         case NDARRAY -> readArray(b);
         case SPEC -> SessionSpec.INSTANCE;
         case INDEX -> readIndex(b);
+        case SHMARRAY -> readSharedArray(b);
         default -> throw new MalformedMessageException("unknown value tag " + tag + " at byte "
-            + (b.position() - 1) + " (known tags 0.." + INDEX + ")");
+            + (b.position() - 1) + " (known tags 0.." + SHMARRAY + ")");
       };
     } catch (BufferUnderflowException e) {
       throw new MalformedMessageException("message ends inside a value (" + b.limit()
@@ -119,6 +122,38 @@ final class Wire {
       xs[i] = b.getLong();
     }
     return xs;
+  }
+
+  static NDArray readSharedArray(ByteBuffer b) {
+    DType dtype = dtype(readString(b));
+    long[] shape = readShape(b);
+    long nbytes = b.getLong();
+    long need = Math.multiplyExact(sizeOf(shape), (long) dtype.itemSize());
+    if (nbytes != need) {
+      throw new MalformedMessageException("shared array of " + dtype + " shape "
+          + java.util.Arrays.toString(shape) + " needs " + need + " bytes; message says " + nbytes);
+    }
+    return SharedMemory.read(dtype, shape, nbytes, readString(b));
+  }
+
+  private static long[] readShape(ByteBuffer b) {
+    int ndim = b.get() & 0xff;
+    long[] shape = new long[ndim];
+    for (int i = 0; i < ndim; i++) {
+      shape[i] = b.getLong();
+      if (shape[i] < 0) {
+        throw new MalformedMessageException("negative array dimension " + shape[i]);
+      }
+    }
+    return shape;
+  }
+
+  private static long sizeOf(long[] shape) {
+    long size = 1;
+    for (long d : shape) {
+      size = Math.multiplyExact(size, d);
+    }
+    return size;
   }
 
   static NDArray readArray(ByteBuffer b) {

@@ -1,0 +1,63 @@
+package dev.cubed.bridge;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.cubed.nd.DType;
+import dev.cubed.nd.NDArray;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Random;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** Arrays through owner-only shared files: round trip per dtype, permissions, clean-up. */
+class SharedMemoryTest {
+  @TempDir
+  Path dir;
+
+  @ParameterizedTest
+  @EnumSource(DType.class)
+  void anArrayWrittenToAFileReadsBackEqualAndTheFileIsOwnerOnly(DType dtype) throws Exception {
+    NDArray a = NDArray.zeros(dtype, 3, 70_000);
+    byte[] raw = new byte[(int) a.nbytes()];
+    new Random(dtype.ordinal()).nextBytes(raw);
+    if (dtype == DType.BOOL) {
+      for (int i = 0; i < raw.length; i++) {
+        raw[i] &= 1;
+      }
+    }
+    a = NDArray.fromBytes(dtype, a.shape(), raw, java.nio.ByteOrder.LITTLE_ENDIAN);
+    SharedMemory shm = new SharedMemory(dir, 1);
+    assertThat(shm.wants(a)).isTrue();
+    Path f = Path.of(shm.write(a));
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(f)))
+        .isEqualTo("rw-------");
+    assertThat(Files.size(f)).isEqualTo(a.nbytes());
+    assertThat(Files.readAllBytes(f)).isEqualTo(raw);
+    // read as the JVM reads Python's files (a copy named like them is unlinked once mapped)
+    Path in = dir.resolve("cubed-java-test.in");
+    Files.copy(f, in);
+    NDArray back = SharedMemory.read(dtype, a.shape(), a.nbytes(), in.toString());
+    assertThat(back.toBytes(java.nio.ByteOrder.LITTLE_ENDIAN)).isEqualTo(raw);
+    assertThat(in).doesNotExist();
+    shm.cleanUp();
+    assertThat(f).doesNotExist();
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = DType.class, names = {"FLOAT64"})
+  void aFileOfTheWrongSizeOrALinkIsRefused(DType dtype) throws Exception {
+    Path f = dir.resolve("x.in");
+    Files.write(f, new byte[24]);
+    assertThatThrownBy(() -> SharedMemory.read(dtype, new long[] {4}, 32, f.toString()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("holds 24 bytes");
+    Path link = Files.createSymbolicLink(dir.resolve("link.in"), f);
+    assertThatThrownBy(() -> SharedMemory.read(dtype, new long[] {3}, 24, link.toString()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a regular file");
+    assertThat(new SharedMemory(null, 1).wants(NDArray.zeros(dtype, 10))).isFalse();
+    assertThat(new SharedMemory(dir, 1 << 20).wants(NDArray.zeros(dtype, 10))).isFalse();
+  }
+}
