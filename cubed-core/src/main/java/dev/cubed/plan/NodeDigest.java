@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.io.ObjectOutputStream;
 import java.io.OutputStream;
 import java.io.Serializable;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.DigestOutputStream;
@@ -30,7 +29,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * values) is the same in every run of the same program. A few values are replaced by a stable
  * token before they are written: an {@link ArrayNode} by its digest (so a node's digest covers its
  * whole input graph without serializing it again), an {@link NDArray} by its dtype, shape and a
- * digest of its data, a {@link FileSystemStore} by its absolute root, a named {@link MemoryStore} by
+ * 128-bit hash of its data ({@link DataHash}), a {@link FileSystemStore} by its absolute root, a named {@link MemoryStore} by
  * its name, any other store by a per-instance number (unique in this JVM, different in the next
  * one), a {@link Path} by its absolute form. If something cannot be serialized the node gets a
  * random digest instead and is marked not stable: its name then differs from run to run, and so do
@@ -96,54 +95,6 @@ final class NodeDigest {
   /** Distinguishes per-instance store ids of this JVM from those of another run. */
   private static final String JVM_TOKEN = Long.toHexString(RANDOM.nextLong());
 
-  /** Elements hashed per slice: the data is fed in pieces, never copied whole. */
-  private static final int HASH_SLICE = 1 << 16;
-
-  /**
-   * Feeds an array's elements to the digest as the bytes {@code toBytes(LITTLE_ENDIAN)} gives,
-   * slice by slice through one small buffer, so hashing a large in-memory input (fromArray) needs
-   * no second copy of it.
-   */
-  static void hashData(MessageDigest md, NDArray a) {
-    Object d = a.data();
-    if (d instanceof byte[] b) {
-      md.update(b, 0, Math.toIntExact(a.size()));
-      return;
-    }
-    java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate(HASH_SLICE * 8)
-        .order(ByteOrder.LITTLE_ENDIAN);
-    int n = d instanceof boolean[] ? Math.toIntExact(a.size())
-        : java.lang.reflect.Array.getLength(d);
-    for (int from = 0; from < n; from += HASH_SLICE) {
-      int to = Math.min(n, from + HASH_SLICE);
-      buf.clear();
-      if (d instanceof boolean[] z) {
-        for (int i = from; i < to; i++) {
-          buf.put((byte) (z[i] ? 1 : 0));
-        }
-      } else if (d instanceof short[] v) {
-        buf.asShortBuffer().put(v, from, to - from);
-        buf.position(2 * (to - from));
-      } else if (d instanceof int[] v) {
-        buf.asIntBuffer().put(v, from, to - from);
-        buf.position(4 * (to - from));
-      } else if (d instanceof long[] v) {
-        buf.asLongBuffer().put(v, from, to - from);
-        buf.position(8 * (to - from));
-      } else if (d instanceof float[] v) {
-        buf.asFloatBuffer().put(v, from, to - from);
-        buf.position(4 * (to - from));
-      } else if (d instanceof double[] v) {
-        buf.asDoubleBuffer().put(v, from, to - from);
-        buf.position(8 * (to - from));
-      } else {
-        throw new IllegalStateException("NodeDigest: unknown array data " + d.getClass());
-      }
-      buf.flip();
-      md.update(buf);
-    }
-  }
-
   private static final class HashingStream extends ObjectOutputStream {
     HashingStream(OutputStream out) throws IOException {
       super(out);
@@ -156,10 +107,8 @@ final class NodeDigest {
         return new Token("node", n.digest());
       }
       if (o instanceof NDArray a) {
-        MessageDigest md = sha256();
-        hashData(md, a);
         return new Token("ndarray", a.dtype() + java.util.Arrays.toString(a.shape()) + ":"
-            + HexFormat.of().formatHex(md.digest()));
+            + HexFormat.of().formatHex(DataHash.of(a)));
       }
       if (o instanceof dev.cubed.zarr.ZarrArray.SerializedForm z) {
         // (a ZarrArray arrives here as its serialized form: writeReplace runs before this)
