@@ -29,7 +29,7 @@ rm -rf "$snap"; mkdir -p "$snap"
 for m in cubed-cli cubed-bench cubed-s3 cubed-core; do cp -r "$here/$m/target/classes" "$snap/$m"; done
 cp="$snap/cubed-cli:$snap/cubed-bench:$snap/cubed-s3:$snap/cubed-core:$(cat "$here/cubed-cli/target/classpath.txt")"
 export MALLOC_MMAP_THRESHOLD_=1048576
-mem() { [ "$1" = quadratic_means ] && echo 1000MB || echo 500MB; }  # docs/perf/memory.md
+mem() { [ "$1" = quadratic_means ] && echo "${QM_MEM:-1000MB}" || echo 500MB; }  # docs/perf/memory.md; QM_MEM=2GB as Python Cubed
 run() { # workload executor
   local w="$1" e="$2" d="$out/$1-$2"
   rm -rf "$d"; mkdir -p "$d"

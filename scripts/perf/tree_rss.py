@@ -27,4 +27,4 @@ while p.poll() is None:
     t,c,n=tree_rss(p.pid); mx=max(mx,(t,c,n)); mc=max(mc,c); time.sleep(0.1)
 out=p.stdout.read().decode().strip().splitlines()[-1]
 j=json.loads(out)
-print(json.dumps({"workload":j["workload"],"executor":j["executor"],"wall":j["wall_seconds"],"tree_peak_rss":mx[0],"coord_peak_rss_sampled":mc,"procs":mx[2],"max_projected":j["max_projected_mem"],"allowed":j["allowed_mem"],"checksums":j["checksums"]}))
+print(json.dumps({"workload":j["workload"],"executor":j["executor"],"wall":j["wall_seconds"],"tree_peak_rss":mx[0],"coord_peak_rss_sampled":mc,"procs":mx[2],"bench_peak_rss_timed":j.get("peak_rss_bytes"),"max_projected":j["max_projected_mem"],"allowed":j["allowed_mem"],"checksums":j["checksums"]}))

@@ -182,6 +182,65 @@ class MemoryUtilizationTest {
         {N / 4, N / 4, N / 2}}));
   }
 
+  /**
+   * The bench's rechunk in small: time planes (1, Y, X) stored in Zarr, rechunked to pencils
+   * (T, 100, 100). Stage 1 copies planes into (50, 100, 300) chunks through (50, 300, 300)
+   * regions, so a task holds the region buffer, one target chunk and its encoded bytes (all but
+   * 1.4 MB of its projection) while the worker also holds the central directories of every jar on
+   * its class path. The workers here get a class path extended by generated jars whose directories
+   * add 14.7 MiB to the worker's heap, as the CLI's 222 jars (Spark, Beam) do; the strict heap
+   * bound used to allow 8 MiB for the whole idle worker, and stage 1 died with OutOfMemoryError
+   * (as {@code ./cubed bench rechunk --size medium --executor processes-strict} did).
+   */
+  @Test
+  void rechunkPlanesToPencilsWithTheCliSizedClassPath() throws Exception {
+    long t = 100;
+    long y = 300;
+    FileSystemStore store = new FileSystemStore(dir.resolve("planes"));
+    ZarrArray z = ZarrArray.create(store, "x").shape(t, y, y).chunks(1, y, y)
+        .dtype(DType.FLOAT64).build();
+    java.util.Random r = new java.util.Random(42);
+    for (long i = 0; i < t; i++) {
+      NDArray plane = NDArray.zeros(DType.FLOAT64, 1, y, y);
+      double[] d = (double[]) plane.data();
+      for (int k = 0; k < d.length; k++) {
+        d[k] = r.nextDouble();
+      }
+      z.writeChunk(new long[] {i, 0, 0}, plane);
+    }
+    String cp = System.getProperty("java.class.path");
+    String jars = generatedJars(dir.resolve("jars"), 20, 5000);
+    System.setProperty("java.class.path", cp + java.io.File.pathSeparator + jars);
+    try {
+      check("rechunk-planes", () -> Xp.rechunk(Cubed.fromZarr(z, spec), t, 100, 100));
+    } finally {
+      System.setProperty("java.class.path", cp);
+    }
+    assertTrue(table.containsKey("rechunk-planes / rechunk-stage1"), table.keySet().toString());
+  }
+
+  /**
+   * {@code n} jars of {@code entries} empty entries with 97-character names (143 bytes of central
+   * directory per entry), joined as a class path.
+   */
+  static String generatedJars(Path dir, int n, int entries) throws java.io.IOException {
+    Files.createDirectories(dir);
+    StringBuilder cp = new StringBuilder();
+    for (int j = 0; j < n; j++) {
+      Path jar = dir.resolve("filler-" + j + ".jar");
+      try (java.util.zip.ZipOutputStream out = new java.util.zip.ZipOutputStream(
+          new java.io.BufferedOutputStream(Files.newOutputStream(jar)))) {
+        for (int e = 0; e < entries; e++) {
+          String name = String.format("filler/j%03d/%s/e%07d.class", j, "x".repeat(70), e);
+          out.putNextEntry(new java.util.zip.ZipEntry(name));
+          out.closeEntry();
+        }
+      }
+      cp.append(j == 0 ? "" : java.io.File.pathSeparator).append(jar);
+    }
+    return cp.toString();
+  }
+
   @Test
   void manipulation() {
     check("concat", () -> Xp.concat(List.of(x(), y()), 0));

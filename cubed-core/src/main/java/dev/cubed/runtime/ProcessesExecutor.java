@@ -252,16 +252,19 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
 
   /**
    * The strict heap bound of one op's workers: {@code projectedMem - reservedMem + 8 MiB} (the
-   * idle worker's own heap, a few MiB), but at least {@code min(32 MiB, projectedMem)} (a fresh
-   * worker loading the codecs and the shipped functions needs more than 8 MiB of heap, and an op
-   * whose own data are a few bytes, such as the last round of a reduction, would otherwise die
-   * on that; the bound stays within the projection), plus the young generation (the generational
+   * idle worker's own heap, a few MiB) + the central directories of the class path's jars, which
+   * a worker holds from its first task function on ({@link ClassPathIndex}: 14.7 MiB with the
+   * CLI's 222 jars; without it copy tasks died in the CLI's workers), but at least
+   * {@code min(32 MiB, projectedMem)} (a fresh worker loading the codecs and the shipped
+   * functions needs more than 8 MiB of heap, and an op whose own data are a few bytes, such as
+   * the last round of a reduction, would otherwise die on that), plus the young generation (the generational
    * collector's unusable survivor space), rounded up to a MiB.
    */
   long opHeapBound(Operation op) {
     long mib = 1L << 20;
     long b = Math.max(Math.min(32 * mib, op.projectedMem()),
-        op.projectedMem() - reservedMem + IDLE_HEAP_ALLOWANCE);
+        op.projectedMem() - reservedMem + IDLE_HEAP_ALLOWANCE
+            + ClassPathIndex.workerHeapBytes());
     b += WorkerProcess.Settings.youngGen(b);
     return (b + mib - 1) / mib * mib;
   }
