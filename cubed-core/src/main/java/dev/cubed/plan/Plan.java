@@ -199,11 +199,14 @@ public final class Plan {
    * The input-block limit for c's fused task: {@code maxInputBlocks}, or more when c reads one block
    * per task of a single fused input whose own op reads more blocks per task (e.g. the first round
    * of a reduction over a matmul whose tasks stream 2k blocks): its tasks read those blocks
-   * whether c is fused or not, and storing the input would only write and re-read it.
+   * whether c is fused or not, and storing the input would only write and re-read it. Not for an
+   * empty input (nothing to read; its ops keep the default limit).
    */
   private long blockLimit(ArrayNode.Computed c) {
-    if (c.inputs().size() == 1 && c.op().readsPerInput()[0] == 1
-        && c.inputs().get(0) instanceof ArrayNode.Computed in && !materialized.contains(in.name())) {
+    int[] reads = c.op().readsPerInput();
+    if (c.inputs().size() == 1 && reads.length == 1 && reads[0] == 1
+        && c.inputs().get(0) instanceof ArrayNode.Computed in && !materialized.contains(in.name())
+        && Shapes.size(in.shape()) > 0) {
       long own = 0;
       for (int r : in.op().readsPerInput()) {
         own += r;
