@@ -191,4 +191,29 @@ class ContractionTest {
         Cubed.fromArray(w, new long[] {2, 2}, spec()), 1))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("splitEvery");
   }
+
+  /**
+   * sum(A @ B) where each matmul task reads 6 + 6 blocks (above the fusion limit of 10): the sum's
+   * first round (one block per task) is fused into the matmul tasks, so the product is never
+   * written, and the tree rounds stay separate (one task per output block, not one task overall).
+   */
+  @Test
+  void sumOfMatmulReadingMoreThanTheFusionLimitWritesNoProduct() {
+    NDArray a = random(11, DType.FLOAT64, 20, 30);
+    NDArray b = random(12, DType.FLOAT64, 30, 20);
+    CubedArray total = Xp.sum(Xp.matmul(Cubed.fromArray(a, new long[] {4, 5}, spec()),
+        Cubed.fromArray(b, new long[] {5, 4}, spec())));
+    PlanSummary p = total.plan();
+    assertThat(p.ops()).noneMatch(o -> o.name().startsWith("matmul"));
+    assertThat(p.ops()).anyMatch(o -> o.fused().stream().anyMatch(f -> f.startsWith("matmul"))
+        && o.tasks() == 25);
+    assertThat(p.intermediateBytesWritten()).isLessThan(20L * 20 * 8 / 4);
+    double want = 0;
+    NDArray prod = LinearAlgebra.matmul(a, b);
+    for (int i = 0; i < prod.size(); i++) {
+      want += prod.getDouble(i);
+    }
+    assertThat(total.compute().getDouble(0)).isCloseTo(want, org.assertj.core.data.Offset.offset(
+        1e-9 * Math.max(1, Math.abs(want))));
+  }
 }

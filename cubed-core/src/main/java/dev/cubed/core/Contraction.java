@@ -19,7 +19,9 @@ import java.util.List;
 /**
  * Chunked tensordot and matmul. The contracted block index is kept as an extra trailing output axis
  * of chunk size 1: a first op multiplies up to {@code splitEvery} pairs of input blocks along the
- * contracted axes per task (one pair held at a time, products added into an accumulator), so only
+ * contracted axes per task (one pair held at a time, products added into an accumulator; for 2-D
+ * float64/float32 matmul blocks the BLAS call adds into it, {@link LinearAlgebra#matmulAccumulate},
+ * so no product array is made per pair), so only
  * one partial product per group of {@code splitEvery} block pairs is written; rounds of tree sums
  * then add up to {@code splitEvery} partial products per task until the extra axis is gone. With
  * {@link #AUTO} the first group size follows from the output's block count (see there). The k
@@ -34,6 +36,14 @@ public final class Contraction {
   /** The product of one pair of blocks. */
   private interface PairProduct extends Serializable {
     NDArray apply(NDArray a, NDArray b);
+  }
+
+  /**
+   * {@code acc + product(a, b)}, where the task owns {@code acc} (it may be overwritten and
+   * returned).
+   */
+  private interface PairAccumulate extends Serializable {
+    NDArray apply(NDArray acc, NDArray a, NDArray b);
   }
 
   /**
@@ -98,7 +108,8 @@ public final class Contraction {
     int[] pa = ca.clone();
     int[] pb = cb.clone();
     return contract("tensordot", a, bb, shape, chunks, out, toA, toB, ca, cb,
-        (x, y) -> LinearAlgebra.tensordot(x, y, pa, pb), splitEvery);
+        (x, y) -> LinearAlgebra.tensordot(x, y, pa, pb),
+        (acc, x, y) -> Elementwise.add(acc, LinearAlgebra.tensordot(x, y, pa, pb)), splitEvery);
   }
 
   /**
@@ -188,7 +199,8 @@ public final class Contraction {
     yChunks[ys.length - 2] = x.chunks()[xs.length - 1];
     ArrayNode yy = Arrays.equals(yChunks, y.chunks()) ? y : Core.rechunk(y, yChunks);
     ArrayNode r = contract("matmul", x, yy, shape, chunks, out, toA, toB,
-        new int[] {xs.length - 1}, new int[] {ys.length - 2}, LinearAlgebra::matmul, splitEvery);
+        new int[] {xs.length - 1}, new int[] {ys.length - 2}, LinearAlgebra::matmul,
+        LinearAlgebra::matmulAccumulate, splitEvery);
     if (vec2) {
       r = Manip.squeeze(r, no - 1);
     }
@@ -235,7 +247,7 @@ public final class Contraction {
    */
   private static ArrayNode contract(String name, ArrayNode a, ArrayNode b, long[] shape,
       long[] chunks, DType out, int[] toA, int[] toB, int[] ca, int[] cb, PairProduct product,
-      int splitEvery) {
+      PairAccumulate accumulate, int splitEvery) {
     if (splitEvery < 2 && splitEvery != AUTO) {
       throw new IllegalArgumentException(name + ": splitEvery must be >= 2, got " + splitEvery);
     }
@@ -306,8 +318,9 @@ public final class Contraction {
       Iterator<NDArray> ib = (Iterator<NDArray>) args.get(1);
       NDArray acc = null;
       while (ia.hasNext()) {
-        NDArray p = product.apply(ia.next(), ib.next());
-        acc = acc == null ? p : Elementwise.add(acc, p);
+        NDArray x = ia.next();
+        NDArray y = ib.next();
+        acc = acc == null ? product.apply(x, y) : accumulate.apply(acc, x, y);
       }
       return extra ? acc.reshape(withOne(acc.shape())) : acc;
     };

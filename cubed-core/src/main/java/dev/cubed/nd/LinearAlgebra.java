@@ -78,6 +78,40 @@ public final class LinearAlgebra {
   }
 
   /**
+   * {@code acc + x1 @ x2} for 2-D operands, the running sum of a chunked contraction. When the
+   * product's dtype is float64 or float32 and {@code acc} already has that dtype and the product's
+   * shape (m, n), the product is added into {@code acc}'s own storage by one BLAS call
+   * ({@code C = A B + C}: no product array, no separate add) and {@code acc} itself is returned;
+   * otherwise the result is {@code add(acc, matmul(x1, x2))}, a new array. The caller must own
+   * {@code acc}: it may be overwritten. Sums agree with the two-step form to rounding (BLAS adds
+   * its partial dot products into C as it goes).
+   *
+   * @throws IllegalArgumentException as {@link #matmul(NDArray, NDArray)}, or if {@code acc} does
+   *     not broadcast with the product
+   */
+  public static NDArray matmulAccumulate(NDArray acc, NDArray x1, NDArray x2) {
+    DType dt = numericResult("matmul", x1, x2);
+    if ((dt == DType.FLOAT64 || dt == DType.FLOAT32) && acc.dtype() == dt && x1.ndim() == 2
+        && x2.ndim() == 2 && acc.ndim() == 2 && x1.shape(1) == x2.shape(0)
+        && acc.shape(0) == x1.shape(0) && acc.shape(1) == x2.shape(1)) {
+      int m = (int) x1.shape(0);
+      int k = (int) x1.shape(1);
+      int n = (int) x2.shape(1);
+      Object a = Compute.operand(x1, dt);
+      Object b = Compute.operand(x2, dt);
+      if (dt == DType.FLOAT64) {
+        MatmulKernels.dgemm((double[]) a, 0, (double[]) b, 0, (double[]) acc.data(), 0, m, k, n,
+            true);
+      } else {
+        MatmulKernels.sgemm((float[]) a, 0, (float[]) b, 0, (float[]) acc.data(), 0, m, k, n,
+            true);
+      }
+      return acc;
+    }
+    return Elementwise.add(acc, matmul(x1, x2));
+  }
+
+  /**
    * {@code tensordot(x1, x2, axes=n)}: contracts the last {@code n} axes of {@code x1} with the
    * first {@code n} of {@code x2}; result shape is the free axes of x1 then those of x2.
    *

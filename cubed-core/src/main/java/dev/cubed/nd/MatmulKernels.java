@@ -16,18 +16,36 @@ final class MatmulKernels {
 
   static void dgemm(double[] a, int offA, double[] b, int offB, double[] c, int offC, int m, int k,
       int n) {
+    dgemm(a, offA, b, offB, c, offC, m, k, n, false);
+  }
+
+  /**
+   * Row-major {@code c = a @ b} ({@code accumulate}: {@code c += a @ b}, one BLAS call with beta 1)
+   * for an m x k {@code a} and a k x n {@code b}. BLAS is column-major, so it computes the
+   * transposed product {@code c^T = b^T a^T} on the same storage: no operand is copied.
+   */
+  static void dgemm(double[] a, int offA, double[] b, int offB, double[] c, int offC, int m, int k,
+      int n, boolean accumulate) {
     if (m == 0 || n == 0 || k == 0) {
       return;
     }
-    Blas.INSTANCE.dgemm("N", "N", n, m, k, 1.0, b, offB, n, a, offA, k, 0.0, c, offC, n);
+    Blas.INSTANCE.dgemm("N", "N", n, m, k, 1.0, b, offB, n, a, offA, k, accumulate ? 1.0 : 0.0, c,
+        offC, n);
   }
 
   static void sgemm(float[] a, int offA, float[] b, int offB, float[] c, int offC, int m, int k,
       int n) {
+    sgemm(a, offA, b, offB, c, offC, m, k, n, false);
+  }
+
+  /** float32 {@link #dgemm(double[], int, double[], int, double[], int, int, int, int, boolean)}. */
+  static void sgemm(float[] a, int offA, float[] b, int offB, float[] c, int offC, int m, int k,
+      int n, boolean accumulate) {
     if (m == 0 || n == 0 || k == 0) {
       return;
     }
-    Blas.INSTANCE.sgemm("N", "N", n, m, k, 1.0f, b, offB, n, a, offA, k, 0.0f, c, offC, n);
+    Blas.INSTANCE.sgemm("N", "N", n, m, k, 1.0f, b, offB, n, a, offA, k,
+        accumulate ? 1.0f : 0.0f, c, offC, n);
   }
 
   /** Integer product with wrapping 64-bit arithmetic (callers narrow the result). */

@@ -34,7 +34,8 @@ import java.util.stream.Stream;
  * <p>Fusion: a computed array is stored when it is an output, has a user target, feeds a rechunk or
  * has more than one consumer (unless it is a cheap elementwise-like chain over virtual or stored
  * arrays, which each consumer recomputes), or when fusing it would break a limit: its consumer's task would read
- * more than {@code maxInputBlocks} blocks or {@code maxSourceArrays} stored arrays, exceed
+ * more than {@code maxInputBlocks} blocks (or than the input's own task reads, when the consumer
+ * reads one block of it per task) or {@code maxSourceArrays} stored arrays, exceed
  * allowedMem, or read one of its blocks more than once over all tasks. Everything else is computed
  * inline (map fusion for chains, multiple-input fusion for several predecessors).
  */
@@ -190,8 +191,29 @@ public final class Plan {
 
   private boolean fits(ArrayNode.Computed c) {
     Cost cost = opCost(c);
-    return cost.blocks() <= cfg.maxInputBlocks() && cost.sources().size() <= cfg.maxSourceArrays()
+    return cost.blocks() <= blockLimit(c) && cost.sources().size() <= cfg.maxSourceArrays()
         && cfg.reservedMem() + cost.mem() + c.chunkBytes() * cfg.writeCopies() <= cfg.allowedMem();
+  }
+
+  /**
+   * The input-block limit for c's fused task: {@code maxInputBlocks}, or more when c reads one block
+   * per task of a single fused input whose own op reads more blocks per task (e.g. the first round
+   * of a reduction over a matmul whose tasks stream 2k blocks): its tasks read those blocks
+   * whether c is fused or not, and storing the input would only write and re-read it. Not for an
+   * empty input (nothing to read; its ops keep the default limit).
+   */
+  private long blockLimit(ArrayNode.Computed c) {
+    int[] reads = c.op().readsPerInput();
+    if (c.inputs().size() == 1 && reads.length == 1 && reads[0] == 1
+        && c.inputs().get(0) instanceof ArrayNode.Computed in && !materialized.contains(in.name())
+        && Shapes.size(in.shape()) > 0) {
+      long own = 0;
+      for (int r : in.op().readsPerInput()) {
+        own += r;
+      }
+      return Math.max(cfg.maxInputBlocks(), own);
+    }
+    return cfg.maxInputBlocks();
   }
 
   /** Breadth-first over c's fused inputs: the first fused node whose own op fits the limits. */

@@ -106,6 +106,41 @@ class LinearAlgebraGoldenTest {
     }
   }
 
+  /**
+   * matmulAccumulate against add(acc, matmul): integer-valued operands make both exact, so they
+   * must agree bit for bit. 2-D float products of the accumulator's dtype and shape are added into
+   * the accumulator itself (same object back); every other case returns a new array.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"float64", "float32", "mixed", "int64", "broadcastAcc"})
+  void matmulAccumulateEqualsAddOfProduct(String kind) {
+    java.util.Random r = new java.util.Random(kind.hashCode());
+    int m = 37;
+    int k = 300;
+    int n = 23;
+    DType ta = kind.equals("float32") ? DType.FLOAT32 : kind.equals("int64") ? DType.INT64
+        : DType.FLOAT64;
+    DType tb = kind.equals("mixed") || kind.equals("float32") ? DType.FLOAT32 : ta;
+    NDArray a = NDArray.zeros(ta, m, k);
+    NDArray b = NDArray.zeros(tb, k, n);
+    for (int i = 0; i < a.size(); i++) {
+      a.setDouble(i, r.nextInt(9) - 4);
+    }
+    for (int i = 0; i < b.size(); i++) {
+      b.setDouble(i, r.nextInt(9) - 4);
+    }
+    DType tc = DType.resultType(ta, tb);
+    NDArray acc = kind.equals("broadcastAcc") ? NDArray.zeros(tc, 1, n) : NDArray.zeros(tc, m, n);
+    for (int i = 0; i < acc.size(); i++) {
+      acc.setDouble(i, r.nextInt(1000) - 500);
+    }
+    NDArray want = Elementwise.add(acc, LinearAlgebra.matmul(a, b));
+    NDArray got = LinearAlgebra.matmulAccumulate(acc, a, b);
+    NDAssert.assertExact(want, got, "matmulAccumulate " + kind);
+    boolean inPlace = !kind.equals("int64") && !kind.equals("broadcastAcc");
+    assertThat(got == acc).as("accumulated in place: " + kind).isEqualTo(inPlace);
+  }
+
   @Test
   void errorsNameFunctionAndShapes() {
     NDArray a = NDArray.zeros(DType.FLOAT64, 3, 4);
