@@ -127,7 +127,12 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
     private Duration keepAlive = Duration.ZERO;
     private boolean gcSkip = !"false".equals(System.getProperty("cubed.processes.gcSkip"));
 
-    private Builder() {}
+    private Builder() {
+      String opts = System.getProperty("cubed.processes.workerJvmOptions", "").trim();
+      if (!opts.isEmpty()) {
+        extraJvmArgs.addAll(List.of(opts.split("\\s+")));
+      }
+    }
 
     /**
      * Keeps the worker JVMs of a compute that succeeded for the next compute (of this or any
@@ -238,7 +243,11 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
       return this;
     }
 
-    /** Extra JVM options for the workers (e.g. "-Dsome.property=x"); appended last. */
+    /**
+     * Extra JVM options for the workers (e.g. "-Dsome.property=x"); appended last, after those of
+     * the system property {@code cubed.processes.workerJvmOptions} (space-separated; e.g. a JFR
+     * recording: {@code -XX:StartFlightRecording=filename=/tmp/worker-%p.jfr}).
+     */
     public Builder workerJvmArg(String arg) {
       extraJvmArgs.add(arg);
       return this;

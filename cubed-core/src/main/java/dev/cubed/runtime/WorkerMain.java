@@ -255,7 +255,8 @@ public final class WorkerMain {
     } catch (IOException | RuntimeException e) {
       // not Linux, or not allowed: VmHWM then is the process's peak since start
     }
-    awaitGcNotifications(); // the GC before the task must not count as the task's
+    // no wait for the notification of the GC before the task: the listener compares each id
+    // with the ids taken here when it arrives, so a late one is never counted as the task's
     for (GarbageCollectorMXBean g : ManagementFactory.getGarbageCollectorMXBeans()) {
       GC_ID_AT_START.put(g.getName(), g.getCollectionCount());
     }
