@@ -25,12 +25,15 @@ while [ $# -gt 0 ]; do
 done
 [ ${#wl[@]} -gt 0 ] || wl=(quadratic_means add matmul rechunk reduce)
 mkdir -p "$out"
-"$here/cubed" bench --list-executors >/dev/null  # builds if needed
 # run from a copy of the classes, so that a build during the runs (Maven recompiles a module
-# whole) cannot pull classes from under a running JVM
-snap="$out/classes"
-rm -rf "$snap"; mkdir -p "$snap"
-for m in cubed-cli cubed-bench cubed-s3 cubed-core; do cp -r "$here/$m/target/classes" "$snap/$m"; done
+# whole) cannot pull classes from under a running JVM; SNAP=DIR reuses a copy made by an earlier
+# call (several calls on the same build)
+snap="${SNAP:-$out/classes}"
+if [ -z "${SNAP:-}" ] || [ ! -d "$snap/cubed-core" ]; then
+  "$here/cubed" bench --list-executors >/dev/null  # builds if needed
+  rm -rf "$snap"; mkdir -p "$snap"
+  for m in cubed-cli cubed-bench cubed-s3 cubed-core; do cp -r "$here/$m/target/classes" "$snap/$m"; done
+fi
 cp="$snap/cubed-cli:$snap/cubed-bench:$snap/cubed-s3:$snap/cubed-core:$(cat "$here/cubed-cli/target/classpath.txt")"
 export MALLOC_MMAP_THRESHOLD_=1048576
 mem() { [ "$1" = quadratic_means ] && echo "${QM_MEM:-1000MB}" || echo 500MB; }  # docs/perf/memory.md

@@ -48,7 +48,8 @@ import javax.management.openmbean.CompositeData;
  * largest heap in use when a collection started and after one ended during the task (GC
  * notifications), the largest heap in use right after a full (major) collection during the task
  * (live data only: a lower bound on the task's peak), the heap in use at its end, and
- * {@code VmHWM}.
+ * {@code VmHWM}. With a skip slack the same check (and GC if needed) also runs right after each
+ * reply, so the collection overlaps the parent's dispatch instead of delaying the next task.
  *
  * <p>A daemon thread exits the worker (status 4) within a second once its parent process is gone,
  * even during a task, so a coordinator killed with SIGKILL leaves no worker behind (an idle worker
@@ -76,6 +77,9 @@ public final class WorkerMain {
   private static long gcsSkipped;
   private static long gcsRun;
   private static final long GC_SKIP_SLACK = Long.getLong("cubed.worker.gcSkipSlack", 0L);
+  /** With a skip slack: also run the GC check right after each reply (default on). */
+  private static final boolean POST_TASK_GC =
+      !"false".equals(System.getProperty("cubed.worker.postTaskGc"));
 
   private WorkerMain() {}
 
@@ -230,6 +234,11 @@ public final class WorkerMain {
     WorkerProtocol.write(out, WorkerProtocol.OK, WorkerProtocol.ok(new WorkerProtocol.Measured(
         baseline, end, maxBeforeGc, maxAfterGc, maxAfterMajorGc, gcsInTask, hwm, nanos,
         Math.max(0, growth))));
+    if (GC_SKIP_SLACK > 0 && POST_TASK_GC) {
+      // collect now, while the parent handles the reply and the worker would wait for its next
+      // task, rather than when that task is here (the pre-task check then finds a clean heap)
+      preTaskBaseline();
+    }
   }
 
   /**
