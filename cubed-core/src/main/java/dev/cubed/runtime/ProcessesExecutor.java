@@ -150,7 +150,9 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
      * Lets a worker skip the full GC before a task when the heap holds at most
      * {@code min(64 MiB, heap bound / 8)} above its idle baseline (default on; system property
      * {@code cubed.processes.gcSkip=false} turns it off). The measured peak stays an upper bound
-     * on the task's heap; see docs/diagnostics.md.
+     * on the task's heap; see docs/diagnostics.md. Not in {@link #heapPerOp} mode, whose figures
+     * are compared with the projections: there a full GC runs before every task, so a task is
+     * never charged what an earlier one left.
      */
     public Builder gcSkip(boolean on) {
       this.gcSkip = on;
@@ -566,7 +568,7 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
         }
       }
       WorkerProcess.Settings settings = new WorkerProcess.Settings(heapBound, jvmArgs,
-          gcSkip ? WorkerProcess.Settings.defaultGcSkipSlack(heapBound) : 0);
+          gcSkip && !heapPerOp ? WorkerProcess.Settings.defaultGcSkipSlack(heapBound) : 0);
       current = keepAliveMillis > 0 ? WorkerPool.SHARED.take(settings) : null;
       if (current == null) {
         current = WorkerProcess.start(settings);
