@@ -554,6 +554,11 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
     }
   }
 
+  /** Stops every idle worker kept for a next compute (any executor's); e.g. when a command ends. */
+  public static void stopIdleWorkers() {
+    WorkerPool.SHARED.stopAll();
+  }
+
   /** Workers kept idle for the next compute (see {@link Builder#keepAlive}), any executor's. */
   public static List<ProcessHandle> idleWorkers() {
     return WorkerPool.SHARED.idleWorkers();

@@ -80,6 +80,11 @@ final class WorkerPool {
     stopIf(i -> i.owner() == owner);
   }
 
+  /** Stops every idle worker. */
+  void stopAll() {
+    stopIf(i -> true);
+  }
+
   /** Idle workers now (for tests). */
   synchronized List<ProcessHandle> idleWorkers() {
     List<ProcessHandle> r = new ArrayList<>();
