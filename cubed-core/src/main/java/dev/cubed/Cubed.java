@@ -206,7 +206,8 @@ public final class Cubed {
    * The executor a spec names, configured from it: the threads executor with
    * {@code spec.workers()} threads (0 = one per processor) and {@code spec.attempts()} attempts;
    * the processes executor with {@code spec.workers()} worker processes, those attempts and a
-   * worker heap bound of {@code spec.allowedMem()}; {@code "processes-strict"} the same in strict
+   * worker heap bound of {@code spec.allowedMem()}, keeping its workers 30 s between computes
+   * ({@link dev.cubed.runtime.ProcessesExecutor.Builder#keepAlive}); {@code "processes-strict"} the same in strict
    * mode (each op's tasks in a heap of that op's projection, see
    * {@link dev.cubed.runtime.ProcessesExecutor.Builder#heapPerOp}); any other name through the
    * {@link dev.cubed.runtime.ExecutorFactory} registered under it (given the spec's workers,
@@ -224,6 +225,8 @@ public final class Cubed {
       return dev.cubed.runtime.ProcessesExecutor.builder().workers(workers)
           .attempts(spec.attempts()).allowedMem(spec.allowedMem())
           .reservedMem(spec.reservedMem())
+          .keepAlive(java.time.Duration.ofSeconds(Long.getLong("cubed.processes.keepAliveSeconds",
+              30L)))
           .heapPerOp("processes-strict".equals(spec.executor())).build();
     }
     java.util.Optional<dev.cubed.runtime.ExecutorFactory> f =

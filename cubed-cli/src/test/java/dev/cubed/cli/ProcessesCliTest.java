@@ -18,6 +18,9 @@ class ProcessesCliTest {
 
   @AfterEach
   void noWorkerLeftBehind() throws Exception {
+    // the commands' spec executors keep their workers for a next compute (keepAlive); a command
+    // in its own JVM ends them at exit, here the test does
+    dev.cubed.runtime.ProcessesExecutor.stopIdleWorkers();
     for (ProcessHandle h : ProcessHandle.current().children().toList()) {
       h.onExit().get(10, TimeUnit.SECONDS);
       assertThat(h.isAlive()).as("child process " + h.pid() + " outlived the command").isFalse();

@@ -1,9 +1,6 @@
 package dev.cubed.runtime;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.NotSerializableException;
-import java.io.ObjectOutputStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -22,7 +19,9 @@ import java.util.logging.Logger;
  * instead of passing silently.
  *
  * <p><b>Workers.</b> A compute starts {@code workers} JVMs (the same {@code java} and classpath as
- * this one; no set-up) and stops them when it ends, so nothing outlives {@link #execute}. Each has
+ * this one; no set-up) and stops them when it ends, so nothing outlives {@link #execute}, unless
+ * {@link Builder#keepAlive} keeps them idle for the next compute (then {@link #close}, JVM exit
+ * or the idle time stop them; {@link WorkerPool}). Each has
  * the heap bound {@code -Xmx = allowedMem} (a task's projection, reservedMem included, is at most
  * allowedMem, and reservedMem covers the worker's own heap baseline), runs the serial collector
  * (one GC thread, the smallest footprint), exits on OutOfMemoryError, and caps direct memory at
@@ -48,11 +47,14 @@ import java.util.logging.Logger;
  * is refused ({@link InsufficientHeapException}).
  *
  * <p><b>Measured memory</b> ({@link Events.TaskEnd#measuredPeakMem()}): before each task the worker
- * runs a full GC (so the task starts on a clean heap; {@code heapAtStart} is then the idle worker
- * plus the shipped functions) and (Linux) resets its VmHWM. The task's figure is its <i>peak heap
- * occupancy</i>: the largest heap in use during the task, i.e. the larger of the heap in use when
- * each collection during the task started (from GC notifications) and the heap in use at its end.
- * Reported: {@code measuredPeakMem = reservedMem + max(0, peak occupancy - heapAtStart)}, in the
+ * (Linux) resets its VmHWM and runs a full GC unless its heap holds at most a slack
+ * ({@link Builder#gcSkip}) above its <i>idle baseline</i> (the heap in use after its last full GC
+ * between tasks: the idle worker plus the shipped functions). The task's figure is its <i>peak
+ * heap growth</i> ({@link WorkerProtocol.Measured#peakGrowth}): the largest heap in use during the
+ * task (when each collection during it started, from GC notifications, and at its end) above the
+ * heap in use at its start until its first collection, and above the idle baseline from then on
+ * (so leftover garbage of earlier tasks, at most the slack, may be charged to a task that
+ * collects). Reported: {@code measuredPeakMem = reservedMem + peak growth}, in the
  * projection's terms (what the task added to the idle worker, plus the reserved memory the
  * projection also counts). This is an <b>upper bound</b> on the memory the task needed: it includes
  * garbage the collector had not reclaimed yet, so with a roomy heap (the default bound,
@@ -77,6 +79,10 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
   private final TaskRuns.Config config;
   private final List<String> extraJvmArgs;
   private final boolean heapPerOp;
+  private final long keepAliveMillis;
+  private final boolean gcSkip;
+  /** Op ids unique in this JVM, so a worker kept between computes never confuses two ops. */
+  private static final AtomicInteger OP_IDS = new AtomicInteger();
   private final List<WorkerProcess> live = new java.util.concurrent.CopyOnWriteArrayList<>();
   private volatile Consumer<List<ProcessHandle>> workerStartHook;
   private volatile long lastHeapBound;
@@ -92,6 +98,8 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
     this.reservedMem = b.reservedMem;
     this.extraJvmArgs = List.copyOf(b.extraJvmArgs);
     this.heapPerOp = b.heapPerOp;
+    this.keepAliveMillis = b.keepAlive.toMillis();
+    this.gcSkip = b.gcSkip;
     this.config = new TaskRuns.Config(b.attempts, b.taskTimeout, b.backupTasks,
         b.backupMinDuration, null, b.retryBackoff);
   }
@@ -113,8 +121,40 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
     private Duration retryBackoff = Duration.ofMillis(10);
     private final List<String> extraJvmArgs = new ArrayList<>();
     private boolean heapPerOp;
+    private Duration keepAlive = Duration.ZERO;
+    private boolean gcSkip = !"false".equals(System.getProperty("cubed.processes.gcSkip"));
 
-    private Builder() {}
+    private Builder() {
+      String opts = System.getProperty("cubed.processes.workerJvmOptions", "").trim();
+      if (!opts.isEmpty()) {
+        extraJvmArgs.addAll(List.of(opts.split("\\s+")));
+      }
+    }
+
+    /**
+     * Keeps the worker JVMs of a compute that succeeded for the next compute (of this or any
+     * executor with equal worker settings) for up to {@code idle} (default 0: workers stop when
+     * their compute ends). Idle workers are stopped by {@link ProcessesExecutor#close}, at JVM exit
+     * and after {@code idle}; they exit by themselves if this JVM dies. {@link dev.cubed.Cubed}'s
+     * spec executors keep them 30 s (system property {@code cubed.processes.keepAliveSeconds}).
+     */
+    public Builder keepAlive(Duration idle) {
+      this.keepAlive = TaskRuns.notNegative("ProcessesExecutor", "keepAlive", idle);
+      return this;
+    }
+
+    /**
+     * Lets a worker skip the full GC before a task when the heap holds at most
+     * {@code min(64 MiB, heap bound / 8)} above its idle baseline (default on; system property
+     * {@code cubed.processes.gcSkip=false} turns it off). The measured peak stays an upper bound
+     * on the task's heap; see docs/diagnostics.md. Not in {@link #heapPerOp} mode, whose figures
+     * are compared with the projections: there a full GC runs before every task, so a task is
+     * never charged what an earlier one left.
+     */
+    public Builder gcSkip(boolean on) {
+      this.gcSkip = on;
+      return this;
+    }
 
     /**
      * Strict memory (off by default): each worker's heap bound is the projection of the op whose
@@ -202,7 +242,11 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
       return this;
     }
 
-    /** Extra JVM options for the workers (e.g. "-Dsome.property=x"); appended last. */
+    /**
+     * Extra JVM options for the workers (e.g. "-Dsome.property=x"); appended last, after those of
+     * the system property {@code cubed.processes.workerJvmOptions} (space-separated; e.g. a JFR
+     * recording: {@code -XX:StartFlightRecording=filename=/tmp/worker-%p.jfr}).
+     */
     public Builder workerJvmArg(String arg) {
       extraJvmArgs.add(arg);
       return this;
@@ -303,64 +347,13 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
     }
   }
 
-  /** Serializes each op's task function once, for every worker. */
-  static byte[][] serializeFunctions(List<Operation> ops) {
-    byte[][] fns = new byte[ops.size()][];
-    for (int i = 0; i < ops.size(); i++) {
-      ByteArrayOutputStream b = new ByteArrayOutputStream();
-      try (ObjectOutputStream o = new ShippingStream(b)) {
-        o.writeObject(ops.get(i).function());
-      } catch (InMemoryStoreException e) {
-        throw new IllegalArgumentException("processes executor: operation " + ops.get(i).name()
-            + " reads or writes an in-memory store (MemoryStore" + (e.getMessage() == null ? ""
-            : " '" + e.getMessage() + "'") + "), which lives in this JVM: a worker process"
-            + " would read and write its own copy and the results would be lost. Use a"
-            + " filesystem or object store, or the threads executor", e);
-      } catch (NotSerializableException e) {
-        throw new IllegalArgumentException("processes executor: the task function of operation "
-            + ops.get(i).name() + " cannot be sent to a worker process: it holds a "
-            + e.getMessage() + ", which is not Serializable. Make the captured value Serializable"
-            + " (or transient and rebuilt on use), or use the threads executor", e);
-      } catch (IOException e) {
-        throw new IllegalArgumentException("processes executor: the task function of operation "
-            + ops.get(i).name() + " cannot be serialized: " + e, e);
-      }
-      fns[i] = b.toByteArray();
-    }
-    return fns;
-  }
-
-  /** A MemoryStore met while shipping a task function. */
-  private static final class InMemoryStoreException extends NotSerializableException {
-    private static final long serialVersionUID = 1L;
-
-    InMemoryStoreException(String name) {
-      super(name);
-    }
-  }
-
-  /** Serializes task functions for workers, refusing stores that live in this JVM. */
-  private static final class ShippingStream extends ObjectOutputStream {
-    ShippingStream(java.io.OutputStream out) throws IOException {
-      super(out);
-      enableReplaceObject(true);
-    }
-
-    @Override
-    protected Object replaceObject(Object o) throws IOException {
-      if (o instanceof dev.cubed.zarr.MemoryStore m) {
-        throw new InMemoryStoreException(m.name());
-      }
-      return o;
-    }
-  }
-
   @Override
   public void execute(String computeId, List<Operation> ops, List<Callback> callbacks) {
     long start = System.currentTimeMillis();
     long bound = heapBound(ops);
     checkFitsWorker(ops, bound);
-    byte[][] fns = serializeFunctions(ops);
+    byte[][] fns = FunctionShipping.serializeFunctions(ops);
+    int opBase = OP_IDS.getAndAdd(ops.size());
     lastHeapBound = bound;
     long numTasks = 0;
     for (Operation op : ops) {
@@ -397,7 +390,7 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
         s.busy.lockInterruptibly(); // one task at a time per worker, whatever the thread pool does
         try {
           WorkerProcess w = s.worker(heapPerOp ? opHeapBound(op) : bound);
-          WorkerProcess.Reply reply = w.run(index, fns[index], key, what);
+          WorkerProcess.Reply reply = w.run(opBase + index, fns[index], key, what);
           if (reply.failure() != null) {
             throw reply.failure();
           }
@@ -445,7 +438,7 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
       ThreadsExecutor.awaitTasks(pool, "processes executor", computeId);
       runs.close();
       for (Slot s : slots) {
-        s.close();
+        s.close(error == null && keepAliveMillis > 0);
       }
       for (Map.Entry<String, OverProjection> e : over.entrySet()) {
         e.getValue().log(e.getKey(), heapPerOp);
@@ -458,7 +451,7 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
   }
 
   private TaskRuns.Measurement measurement(WorkerProcess w, WorkerProtocol.Measured m) {
-    long measured = reservedMem + Math.max(0, m.peakOccupancy() - m.heapAtStart());
+    long measured = reservedMem + m.peakGrowth();
     return new TaskRuns.Measurement("worker pid " + w.pid(), measured, m.vmHwm());
   }
 
@@ -514,15 +507,20 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
         return current;
       }
       if (current != null) {
+        live.remove(current);
         if (current.isAlive()) {
-          current.shutdown(); // strict mode: another op's bound
+          retire(current); // strict mode: another op's bound
         } else {
           current.kill();
           LOG.info("processes executor: replacing dead worker " + current.pid());
         }
-        live.remove(current);
       }
-      current = WorkerProcess.start(new WorkerProcess.Settings(heapBound, jvmArgs));
+      WorkerProcess.Settings settings = new WorkerProcess.Settings(heapBound, jvmArgs,
+          gcSkip && !heapPerOp ? WorkerProcess.Settings.defaultGcSkipSlack(heapBound) : 0);
+      current = keepAliveMillis > 0 ? WorkerPool.SHARED.take(settings) : null;
+      if (current == null) {
+        current = WorkerProcess.start(settings);
+      }
       live.add(current);
       Consumer<List<ProcessHandle>> hook = workerStartHook;
       if (hook != null) {
@@ -531,7 +529,8 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
       return current;
     }
 
-    void close() {
+    /** Ends the slot: its worker goes back to the pool if {@code keep}, else stops. */
+    void close(boolean keep) {
       WorkerProcess w;
       synchronized (this) {
         closed = true;
@@ -539,19 +538,46 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
         current = null;
       }
       if (w != null) {
-        w.shutdown();
         live.remove(w);
+        if (keep) {
+          retire(w);
+        } else {
+          w.shutdown();
+        }
       }
     }
   }
 
-  /** Stops any worker still running (normally none: each compute stops its own). */
+  /** A worker this executor is done with: to the pool when keeping workers, else stopped. */
+  private void retire(WorkerProcess w) {
+    if (keepAliveMillis > 0) {
+      WorkerPool.SHARED.release(w, this, Math.max(workers, 1), keepAliveMillis);
+    } else {
+      w.shutdown();
+    }
+  }
+
+  /** Stops every idle worker kept for a next compute (any executor's); e.g. when a command ends. */
+  public static void stopIdleWorkers() {
+    WorkerPool.SHARED.stopAll();
+  }
+
+  /** Workers kept idle for the next compute (see {@link Builder#keepAlive}), any executor's. */
+  public static List<ProcessHandle> idleWorkers() {
+    return WorkerPool.SHARED.idleWorkers();
+  }
+
+  /**
+   * Stops any worker still running (normally none: each compute stops its own) and the idle
+   * workers this executor handed back to the pool ({@link Builder#keepAlive}).
+   */
   @Override
   public void close() {
     for (WorkerProcess w : live) {
       w.kill();
     }
     live.clear();
+    WorkerPool.SHARED.closeOwnedBy(this);
   }
 
   /** An idle worker's footprint: heap used after a GC and resident set size, bytes. */
@@ -580,7 +606,7 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
       WorkerProcess.Reply r = w.run(-1, null, new long[0], "an empty task");
       WorkerProtocol.Measured m = r.measured();
       return new WorkerBaseline(allowedMem, w.idleHeap(), w.idleRss(), m.vmHwm(),
-          Math.max(0, m.peakOccupancy() - m.heapAtStart()));
+          m.peakGrowth());
     } catch (WorkerDiedException e) {
       throw new IllegalStateException("measure-reserved-mem: " + e.getMessage(), e);
     } catch (InterruptedException e) {

@@ -38,11 +38,22 @@ import javax.management.openmbean.CompositeData;
  * worker.
  *
  * <p><b>Measurements per task</b> (see {@link ProcessesExecutor} for what is reported): before
- * the task a full GC runs and (Linux) {@code VmHWM} is reset through
- * {@code /proc/self/clear_refs}; then the heap in use at start, the largest heap in use when a
- * collection started and after one ended during the task (GC notifications), the largest heap in
- * use right after a full (major) collection during the task (live data only: a lower bound on
- * the task's peak), the heap in use at its end, and {@code VmHWM}.
+ * the task (Linux) {@code VmHWM} is reset through {@code /proc/self/clear_refs}, and a full GC
+ * runs unless the heap in use exceeds the <i>idle baseline</i> (the heap in use right after the
+ * last full GC run between tasks, i.e. the worker's own live data then) by at most the skip slack
+ * ({@code -Dcubed.worker.gcSkipSlack}, bytes; 0 = a full GC before every task); a
+ * {@link WorkerProtocol#RESET} (functions dropped) runs a GC and measures a new baseline. The reported heap at start is the baseline in
+ * both cases (right after the GC it is the heap in use), so everything above it during the task,
+ * the leftover of earlier tasks (at most the slack) included, counts as the task's. Then the
+ * largest heap in use when a collection started and after one ended during the task (GC
+ * notifications), the largest heap in use right after a full (major) collection during the task
+ * (live data only: a lower bound on the task's peak), the heap in use at its end, and
+ * {@code VmHWM}. With a skip slack the same check (and GC if needed) also runs right after each
+ * reply, so the collection overlaps the parent's dispatch instead of delaying the next task.
+ *
+ * <p>A daemon thread exits the worker (status 4) within a second once its parent process is gone,
+ * even during a task, so a coordinator killed with SIGKILL leaves no worker behind (an idle worker
+ * also ends on the end of its stdin).
  */
 public final class WorkerMain {
   private static final Set<String> HEAP_POOLS = ConcurrentHashMap.newKeySet();
@@ -53,6 +64,22 @@ public final class WorkerMain {
   private static volatile long maxBeforeGc = -1;
   private static volatile long maxAfterMajorGc = -1;
   private static volatile int gcsInTask;
+  /** Start time (ms since JVM start) and heap before the task's earliest collection so far. */
+  private static long firstGcStart = Long.MAX_VALUE;
+  private static long firstGcBefore = -1;
+  /** Largest heap before the task's collections other than the earliest. */
+  private static long laterMaxBefore = -1;
+  /** Heap in use right after the last full GC run between tasks (the worker's own live data). */
+  private static long idleBaseline = -1;
+  /** True until the first baseline is measured: GC before the next task. */
+  private static boolean baselineStale = true;
+  /** Pre-task GCs skipped and run (for tests and diagnostics; printed at exit with -Dcubed.worker.stats). */
+  private static long gcsSkipped;
+  private static long gcsRun;
+  private static final long GC_SKIP_SLACK = Long.getLong("cubed.worker.gcSkipSlack", 0L);
+  /** With a skip slack: also run the GC check right after each reply (default on). */
+  private static final boolean POST_TASK_GC =
+      !"false".equals(System.getProperty("cubed.worker.postTaskGc"));
 
   private WorkerMain() {}
 
@@ -63,6 +90,7 @@ public final class WorkerMain {
     DataOutputStream out = new DataOutputStream(new BufferedOutputStream(channel, 1 << 16));
     DataInputStream in = new DataInputStream(new BufferedInputStream(
         new FileInputStream(FileDescriptor.in), 1 << 16));
+    watchParent();
     Thread t = new Thread(null, () -> {
       try {
         loop(in, out);
@@ -74,7 +102,39 @@ public final class WorkerMain {
     }, "cubed-worker-task", ThreadsExecutor.WORKER_STACK_BYTES);
     t.start();
     t.join();
+    if (Boolean.getBoolean("cubed.worker.stats")) {
+      System.err.println("cubed worker stats: pre-task GCs run " + gcsRun + ", skipped "
+          + gcsSkipped);
+    }
     System.exit(0);
+  }
+
+  /** Exits (status 4) once the parent process is gone; checks every 500 ms. */
+  private static void watchParent() {
+    java.util.Optional<ProcessHandle> parent = ProcessHandle.current().parent();
+    if (parent.isEmpty()) {
+      return;
+    }
+    ProcessHandle p = parent.get();
+    java.util.Optional<java.time.Instant> started = p.info().startInstant();
+    Thread w = new Thread(() -> {
+      while (true) {
+        try {
+          Thread.sleep(500);
+        } catch (InterruptedException e) {
+          return;
+        }
+        java.util.Optional<ProcessHandle> now = ProcessHandle.of(p.pid());
+        boolean gone = now.isEmpty() || !now.get().isAlive()
+            || (started.isPresent() && !started.equals(now.get().info().startInstant()));
+        if (gone) {
+          System.err.println("cubed worker: parent process " + p.pid() + " is gone; exiting");
+          Runtime.getRuntime().halt(4);
+        }
+      }
+    }, "cubed-worker-parent-watch");
+    w.setDaemon(true);
+    w.start();
   }
 
   private static void loop(DataInputStream in, DataOutputStream out) throws IOException {
@@ -85,6 +145,8 @@ public final class WorkerMain {
     }
     listenToGc();
     System.gc();
+    idleBaseline = heapUsed();
+    baselineStale = false;
     WorkerProtocol.write(out, WorkerProtocol.HELLO, WorkerProtocol.hello(new WorkerProtocol.Hello(
         ProcessHandle.current().pid(), heapUsed(), procStatus("VmRSS"))));
     Map<Integer, TaskFunction> functions = new HashMap<>();
@@ -94,6 +156,15 @@ public final class WorkerMain {
       switch (f.type()) {
         case WorkerProtocol.EXIT -> {
           return;
+        }
+        case WorkerProtocol.RESET -> {
+          functions.clear();
+          badFunctions.clear();
+          // the worker's own live data shrank: a new baseline, measured now while idle (the GC
+          // also gives the idle worker's garbage back before it waits in the pool)
+          System.gc();
+          idleBaseline = heapUsed();
+          baselineStale = false;
         }
         case WorkerProtocol.DEFINE -> {
           DataInputStream d = f.data();
@@ -129,9 +200,9 @@ public final class WorkerMain {
       failure = bad.getOrDefault(op, new IllegalStateException("worker: op #" + op
           + " was never defined (protocol error)"));
     }
-    System.gc();
-    long start = heapUsed();
+    long baseline = preTaskBaseline();
     startTask();
+    long used = heapUsed(); // after the GC ids were taken: a collection from here on is the task's
     long t0 = System.nanoTime();
     if (failure == null && fn != null) {
       try {
@@ -148,8 +219,43 @@ public final class WorkerMain {
     }
     awaitGcNotifications();
     long hwm = procStatus("VmHWM");
+    boolean collected = false;
+    for (GarbageCollectorMXBean g : ManagementFactory.getGarbageCollectorMXBeans()) {
+      collected |= g.getCollectionCount() > GC_ID_AT_START.getOrDefault(g.getName(), 0L);
+    }
+    long growth;
+    synchronized (WorkerMain.class) {
+      if (gcsInTask == 0 && !collected) {
+        growth = end - used; // nothing collected: all present at the start is still there
+      } else {
+        growth = Math.max(firstGcBefore - used, Math.max(laterMaxBefore, end) - baseline);
+      }
+    }
     WorkerProtocol.write(out, WorkerProtocol.OK, WorkerProtocol.ok(new WorkerProtocol.Measured(
-        start, end, maxBeforeGc, maxAfterGc, maxAfterMajorGc, gcsInTask, hwm, nanos)));
+        baseline, end, maxBeforeGc, maxAfterGc, maxAfterMajorGc, gcsInTask, hwm, nanos,
+        Math.max(0, growth))));
+    if (GC_SKIP_SLACK > 0 && POST_TASK_GC) {
+      // collect now, while the parent handles the reply and the worker would wait for its next
+      // task, rather than when that task is here (the pre-task check then finds a clean heap)
+      preTaskBaseline();
+    }
+  }
+
+  /**
+   * Runs the pre-task full GC if needed (see the class comment) and returns the heap at start to
+   * report: the idle baseline.
+   */
+  private static long preTaskBaseline() {
+    long used = heapUsed();
+    if (baselineStale || GC_SKIP_SLACK <= 0 || used - idleBaseline > GC_SKIP_SLACK) {
+      System.gc();
+      idleBaseline = heapUsed();
+      baselineStale = false;
+      gcsRun++;
+    } else {
+      gcsSkipped++;
+    }
+    return idleBaseline;
   }
 
   private static void startTask() {
@@ -158,14 +264,20 @@ public final class WorkerMain {
     } catch (IOException | RuntimeException e) {
       // not Linux, or not allowed: VmHWM then is the process's peak since start
     }
-    awaitGcNotifications(); // the GC before the task must not count as the task's
+    // no wait for the notification of the GC before the task: the listener compares each id
+    // with the ids taken here when it arrives, so a late one is never counted as the task's
     for (GarbageCollectorMXBean g : ManagementFactory.getGarbageCollectorMXBeans()) {
       GC_ID_AT_START.put(g.getName(), g.getCollectionCount());
     }
     maxAfterGc = -1;
     maxBeforeGc = -1;
     maxAfterMajorGc = -1;
-    gcsInTask = 0;
+    synchronized (WorkerMain.class) {
+      gcsInTask = 0;
+      firstGcStart = Long.MAX_VALUE;
+      firstGcBefore = -1;
+      laterMaxBefore = -1;
+    }
   }
 
   /** Waits (at most 200 ms) until the notifications of every collection so far have arrived. */
@@ -210,6 +322,13 @@ public final class WorkerMain {
               maxAfterMajorGc = Math.max(maxAfterMajorGc, used); // live data only
             }
             gcsInTask++;
+            if (gi.getStartTime() < firstGcStart) {
+              laterMaxBefore = Math.max(laterMaxBefore, firstGcBefore);
+              firstGcStart = gi.getStartTime();
+              firstGcBefore = before;
+            } else {
+              laterMaxBefore = Math.max(laterMaxBefore, before);
+            }
           }
         }
         GC_ID_SEEN.merge(name, gi.getId(), Math::max);

@@ -33,8 +33,27 @@ final class WorkerProcess {
       new byte[0]);
   private static final int TAIL_LINES = 20;
 
-  /** How worker JVMs are started. */
-  record Settings(long heapBound, List<String> extraJvmArgs) {
+  /**
+   * How worker JVMs are started.
+   *
+   * @param heapBound -Xmx, bytes
+   * @param extraJvmArgs appended to the command's JVM options
+   * @param gcSkipSlack the worker's pre-task GC skip slack ({@link WorkerMain}); 0 = a full GC
+   *     before every task
+   */
+  record Settings(long heapBound, List<String> extraJvmArgs, long gcSkipSlack) {
+    Settings(long heapBound, List<String> extraJvmArgs) {
+      this(heapBound, extraJvmArgs, 0);
+    }
+
+    /**
+     * The default skip slack for a heap bound: {@code min(64 MiB, heapBound / 8)}, the most
+     * garbage of earlier tasks a task may start with (and be charged with, if it collects).
+     */
+    static long defaultGcSkipSlack(long heapBound) {
+      return Math.min(64L << 20, heapBound / 8);
+    }
+
     /**
      * The young generation: small ({@code max(2 MiB, heapBound / 32)}), so chunk-sized arrays are
      * allocated in the old generation and the heap bound is close to the capacity for a task's
@@ -56,6 +75,7 @@ final class WorkerProcess {
       c.add("-XX:MaxDirectMemorySize=" + Math.max(64L << 20, heapBound / 4));
       c.add("-Djdk.nio.maxCachedBufferSize=1048576");
       c.add("-Xshare:auto");
+      c.add("-Dcubed.worker.gcSkipSlack=" + gcSkipSlack);
       if (ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()) {
         c.add("--add-modules");
         c.add("jdk.incubator.vector");
@@ -126,6 +146,29 @@ final class WorkerProcess {
 
   long heapBound() {
     return settings.heapBound();
+  }
+
+  Settings settings() {
+    return settings;
+  }
+
+  /**
+   * Tells the idle worker to forget its task functions (it goes back to the pool); false if the
+   * channel is broken.
+   */
+  boolean reset() {
+    try {
+      WorkerProtocol.write(out, WorkerProtocol.RESET, new byte[0]);
+      defined.clear();
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /** Sends SIGKILL without waiting (JVM exit). */
+  void destroy() {
+    process.destroyForcibly();
   }
 
   /** Heap used by the idle worker after a GC, bytes. */

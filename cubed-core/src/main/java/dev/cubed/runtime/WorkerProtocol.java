@@ -35,6 +35,11 @@ final class WorkerProtocol {
   static final byte ERR = 5;
   /** Parent to worker: exit now. */
   static final byte EXIT = 6;
+  /**
+   * Parent to worker: forget every task function (a compute ended and the worker goes back to the
+   * pool); the next task runs after a full GC (the worker's idle baseline changed).
+   */
+  static final byte RESET = 7;
 
   private WorkerProtocol() {}
 
@@ -45,9 +50,16 @@ final class WorkerProtocol {
     }
   }
 
-  /** What a worker measured during one task (bytes; -1 = unknown). */
+  /**
+   * What a worker measured during one task (bytes; -1 = unknown). {@code heapAtStart} is the
+   * worker's idle baseline (see {@link WorkerMain}); {@code peakGrowth} the task's peak heap
+   * growth: the largest occupancy above the heap in use at its start until its first collection
+   * (exact: nothing was collected, so everything present at the start is still there), and above
+   * the idle baseline after it (the leftover of earlier tasks, at most the GC skip slack, may
+   * then be counted as the task's).
+   */
   record Measured(long heapAtStart, long heapAtEnd, long heapMaxBeforeGc, long heapMaxAfterGc,
-      long heapMaxAfterMajorGc, int gcs, long vmHwm, long nanos) {
+      long heapMaxAfterMajorGc, int gcs, long vmHwm, long nanos, long peakGrowth) {
     /**
      * The heap the task was seen to hold: the largest heap occupancy right after a collection
      * during the task if one ran (garbage removed), else the occupancy at its end (nothing was
@@ -156,13 +168,14 @@ final class WorkerProtocol {
       d.writeInt(m.gcs());
       d.writeLong(m.vmHwm());
       d.writeLong(m.nanos());
+      d.writeLong(m.peakGrowth());
     });
   }
 
   static Measured readOk(Frame f) throws IOException {
     DataInputStream d = f.data();
     return new Measured(d.readLong(), d.readLong(), d.readLong(), d.readLong(), d.readLong(),
-        d.readInt(), d.readLong(), d.readLong());
+        d.readInt(), d.readLong(), d.readLong(), d.readLong());
   }
 
   static byte[] err(Throwable t) {
