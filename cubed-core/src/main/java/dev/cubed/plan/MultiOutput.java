@@ -37,6 +37,12 @@ import java.util.function.Predicate;
  * copies, all held for the whole task by the cache), plus every member's own blocks (the member
  * and the fused arrays between it and the sources) and written chunks, summed (the members run one
  * after another, so this sum bounds the true peak).
+ *
+ * <p>Fold groups ({@link #findFolds}) come first: when the consumers of such first steps are
+ * stored ops that fold a stream of them (the first partial rounds of tree reductions, a
+ * {@link StreamFold}), one op runs those rounds together, reading each source block once per step
+ * and writing only what the ungrouped plan writes (e.g. quadratic_means: the three means' first
+ * rounds read U and V once). The per-block groups above are then sought among the rest.
  */
 final class MultiOutput {
   private MultiOutput() {}
