@@ -46,7 +46,8 @@ class DryRunTest {
     // Python Cubed's published run: 1,680 tasks, 50.5 GB of intermediate writes, 2 GB workers
     assertThat(j.get("intermediate_bytes").asLong()).isLessThanOrEqualTo(50_500_000_000L);
     assertThat(j.get("max_projected_mem").asLong()).isLessThanOrEqualTo(2_000_000_000L);
-    assertThat(j.get("tasks").asLong()).isBetween(1_000L, 1_680L);
+    // the three means' first rounds run as one fold group: 668 tasks (1,668 without it)
+    assertThat(j.get("tasks").asLong()).isBetween(600L, 1_680L);
     assertThat(j.get("bytes_read").asLong()).isGreaterThanOrEqualTo(1_516_032_000_000L);
     assertThat(j.get("plan_millis").asDouble()).isLessThan(30_000);
     assertThat(r.out()).contains("every task fits").contains("(* intermediate");

@@ -260,6 +260,18 @@ final class ReduceKernel {
     if (len == 0 || rows == 0) {
       return;
     }
+    int lead = 0;
+    while (lead < nd - 1 && os[lead] == 0) {
+      lead++;
+    }
+    boolean leading = !lastReduced;
+    for (int d = lead; d < nd && leading; d++) {
+      leading = os[d] != 0 || shape[d] == 1;
+    }
+    if (leading && lead > 0) {
+      sumLeading(mean, src, ds, shape, lead);
+      return;
+    }
     long[] idx = new long[nd];
     int o = 0;
     int i = 0;
@@ -286,6 +298,49 @@ final class ReduceKernel {
         }
       }
       o = advance(idx, shape, os, o, nd - 2);
+    }
+  }
+
+  /** State elements per tile of {@link #sumLeading}: the tile's sums stay in the CPU cache. */
+  private static final int TILE = 2048;
+
+  /**
+   * Sum or mean state over the leading {@code lead} axes of a block whose other axes are kept
+   * (e.g. a mean over time of (T, 1, Y, X) blocks): tile by tile of the state, adds the rows of
+   * every reduced index in order, so each state element gets the same additions in the same order
+   * as the row loop of {@link #sumRows}, while the state is read and written once instead of once
+   * per reduced row.
+   */
+  private static void sumLeading(boolean mean, double[] src, double[] ds, long[] shape, int lead) {
+    long reduced = 1;
+    for (int d = 0; d < lead; d++) {
+      reduced *= shape[d];
+    }
+    long keptL = 1;
+    for (int d = lead; d < shape.length; d++) {
+      keptL *= shape[d];
+    }
+    int kept = (int) keptL;
+    int rr = (int) reduced;
+    for (int e0 = 0; e0 < kept; e0 += TILE) {
+      int e1 = Math.min(kept, e0 + TILE);
+      for (int r = 0; r < rr; r++) {
+        int base = r * kept;
+        if (mean) {
+          for (int e = e0; e < e1; e++) {
+            ds[2 * e + 1] += src[base + e];
+          }
+        } else {
+          for (int e = e0; e < e1; e++) {
+            ds[e] += src[base + e];
+          }
+        }
+      }
+      if (mean) {
+        for (int e = e0; e < e1; e++) {
+          ds[2 * e] += rr;
+        }
+      }
     }
   }
 

@@ -4,13 +4,13 @@ import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import dev.cubed.plan.ArrayNode;
+import dev.cubed.plan.StreamFold;
 import dev.cubed.primitive.BlockFunction;
 import dev.cubed.primitive.BlockKeys;
 import dev.cubed.primitive.Blockwise;
 import dev.cubed.primitive.KeyFunction;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Iterator;
 import java.util.List;
 
 /**
@@ -140,15 +140,7 @@ public final class Reductions {
         }
         return List.of(BlockKeys.stream(keys));
       };
-      BlockFunction fr = (args, c) -> {
-        @SuppressWarnings("unchecked")
-        Iterator<NDArray> it = (Iterator<NDArray>) args.get(0);
-        NDArray acc = it.next().copy();
-        while (it.hasNext()) {
-          ReduceKernel.combine(kind, acc, it.next());
-        }
-        return acc;
-      };
+      BlockFunction fr = new Combine(kind);
       long outChunkBytes = cur.chunkBytes();
       cur = new ArrayNode.Computed(new Blockwise(name + "-partial", kf, fr, new int[] {1},
           new int[] {groupMax}, outChunkBytes), List.of(cur), ns, cur.chunks(), st, null);
@@ -179,6 +171,30 @@ public final class Reductions {
     };
     return new ArrayNode.Computed(new Blockwise(name, kfin, ffin, new int[] {1}, new int[] {1}, 0),
         List.of(cur), outShape, outChunks, rt, null);
+  }
+
+  /**
+   * A partial round's function: copies the first streamed state and combines the others into it.
+   * A {@link StreamFold}, so the plan may interleave the first rounds of several reductions over
+   * shared sources in one task (reading each source block once).
+   */
+  private static final class Combine implements StreamFold {
+    private static final long serialVersionUID = 1L;
+    private final ReduceKernel.Kind kind;
+
+    Combine(ReduceKernel.Kind kind) {
+      this.kind = kind;
+    }
+
+    @Override
+    public NDArray start(NDArray first) {
+      return first.copy();
+    }
+
+    @Override
+    public void add(NDArray acc, NDArray next) {
+      ReduceKernel.combine(kind, acc, next);
+    }
   }
 
   /**

@@ -166,7 +166,7 @@ final class Evaluator implements Serializable {
     return null;
   }
 
-  private static NDArray check(ArrayNode node, long[] coords, NDArray out) {
+  static NDArray check(ArrayNode node, long[] coords, NDArray out) {
     long[] expect = node.blockShape(coords);
     if (out.dtype() != node.dtype() || !Arrays.equals(out.shape(), expect)) {
       throw new IllegalStateException(node.name() + ": block " + Arrays.toString(coords)

@@ -1,5 +1,6 @@
 package dev.cubed.plan;
 
+import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import dev.cubed.primitive.BlockKeys;
 import java.util.ArrayList;
@@ -36,23 +37,179 @@ import java.util.function.Predicate;
  * copies, all held for the whole task by the cache), plus every member's own blocks (the member
  * and the fused arrays between it and the sources) and written chunks, summed (the members run one
  * after another, so this sum bounds the true peak).
+ *
+ * <p>Fold groups ({@link #findFolds}) come first: when the consumers of such first steps are
+ * stored ops that fold a stream of them (the first partial rounds of tree reductions, a
+ * {@link StreamFold}), one op runs those rounds together, reading each source block once per step
+ * and writing only what the ungrouped plan writes (e.g. quadratic_means: the three means' first
+ * rounds read U and V once). The per-block groups above are then sought among the rest.
  */
 final class MultiOutput {
   private MultiOutput() {}
 
   /**
    * A multi-output op: its name (the first member's name, '+' and the number of other members),
-   * members, projected memory, the arrays fused into its tasks.
+   * members, projected memory, the arrays fused into its tasks, whether it folds streams (the
+   * members are the first rounds of trees, see {@link #findFolds}) and the bytes of stored sources
+   * a task reads.
    */
   record Group(String name, List<ArrayNode.Computed> members, long projectedMem,
-      List<String> fused) {}
+      List<String> fused, boolean fold, long readBytesPerTask) {}
+
+  /** Plan-time key checks look at every task up to this many, else the first, middle and last. */
+  private static final long KEY_CHECK_ALL = 10_000;
+
+  /**
+   * Finds fold groups: materialized ops with one input streamed into a {@link StreamFold} (e.g.
+   * the first partial round of a tree reduction), whose input is fused and block-aligned down to
+   * virtual or stored sources, which have the same block grid and stream the same input keys in
+   * every task, and share a source. Task {@code k} of a group steps through its stream keys; at
+   * each step it reads each source block once and folds every member's block into that member's
+   * accumulator, then writes block {@code k} of every member. It writes what the ungrouped plan
+   * writes (the members are stored either way) and reads each source block once instead of once
+   * per member. Formed when its projected memory fits allowedMem: reservedMem + one step's
+   * distinct source blocks (stored ones with their read copies) + per member its accumulator (its
+   * output chunk and the op's extra memory), the fused blocks between it and the sources, and its
+   * written chunk (summed over the members). Members are added to {@code taken}.
+   */
+  static List<Group> findFolds(List<ArrayNode> topo, Set<String> materialized,
+      Predicate<ArrayNode> isOutput, PlanConfig cfg, Set<String> taken) {
+    List<ArrayNode.Computed> cands = new ArrayList<>();
+    for (ArrayNode n : topo) {
+      if (n instanceof ArrayNode.Computed c && materialized.contains(c.name()) && !isOutput.test(c)
+          && c.target() == null && c.isRegular() && c.inputs().size() == 1
+          && c.op().function() instanceof StreamFold
+          && c.inputs().get(0) instanceof ArrayNode.Computed ic
+          && !materialized.contains(ic.name()) && ic.target() == null
+          && aligned(ic, materialized) && streams(c)) {
+        cands.add(c);
+      }
+    }
+    List<Group> out = new ArrayList<>();
+    for (List<ArrayNode.Computed> g : join(cands, MultiOutput::sameStreams)) {
+      if (g.size() < 2) {
+        continue;
+      }
+      Sizes z = sizes(g, cfg);
+      long mem = cfg.reservedMem() + z.sourceMem + z.own + z.written;
+      if (z.saved <= 0 || mem > cfg.allowedMem()) {
+        continue;
+      }
+      g.forEach(m -> taken.add(m.name()));
+      long steps = g.get(0).op().readsPerInput()[0];
+      out.add(new Group(g.get(0).name() + "+" + (g.size() - 1), List.copyOf(g), mem,
+          List.copyOf(z.fused), true, ByteCounts.satMul(steps, z.storedBytes)));
+    }
+    return out;
+  }
+
+  /**
+   * Task {@code key} of a fold group: steps through the members' common stream keys; at each step
+   * reads or generates each source block once (a per-step cache, dropped at the next step) and
+   * folds every member's input block into that member's accumulator. Returns the members' blocks.
+   *
+   * @throws IllegalStateException if the members stream different keys in this task (the plan
+   *     checks this for every task when an op has at most {@value #KEY_CHECK_ALL})
+   */
+  static List<NDArray> fold(List<ArrayNode.Computed> members, long[] key, Evaluator ev)
+      throws Exception {
+    List<long[]> keys = streamKeys(members.get(0), key);
+    for (ArrayNode.Computed m : members) {
+      if (!sameKeys(keys, streamKeys(m, key))) {
+        throw new IllegalStateException("multi-output op of " + members.get(0).name() + ": "
+            + m.name() + " streams other input blocks than " + members.get(0).name()
+            + " in task " + Arrays.toString(key) + "; plan without this grouping");
+      }
+    }
+    if (keys.isEmpty()) {
+      throw new IllegalStateException(members.get(0).name() + ": task " + Arrays.toString(key)
+          + " streams no input block; a fold needs at least one");
+    }
+    NDArray[] acc = new NDArray[members.size()];
+    for (long[] k : keys) {
+      Evaluator step = ev.forTask();
+      for (int i = 0; i < acc.length; i++) {
+        ArrayNode.Computed m = members.get(i);
+        NDArray b = step.block(m.inputs().get(0), k.clone());
+        StreamFold f = (StreamFold) m.op().function();
+        if (acc[i] == null) {
+          acc[i] = f.start(b);
+        } else {
+          f.add(acc[i], b);
+        }
+      }
+    }
+    List<NDArray> out = new ArrayList<>(acc.length);
+    for (int i = 0; i < acc.length; i++) {
+      out.add(Evaluator.check(members.get(i), key, acc[i]));
+    }
+    return out;
+  }
+
+  /** True if every probed task of {@code c} reads its input as one stream of keys. */
+  private static boolean streams(ArrayNode.Computed c) {
+    for (long[] coords : probes(c.numBlocks())) {
+      List<BlockKeys> keys = c.op().keys().keys(coords);
+      if (keys.size() != 1 || !(keys.get(0) instanceof BlockKeys.Stream)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Same block grids, same input grids and the same stream keys in the probed tasks. */
+  private static boolean sameStreams(ArrayNode.Computed a, ArrayNode.Computed b) {
+    if (!Arrays.equals(a.numBlocks(), b.numBlocks())
+        || !Arrays.equals(a.inputs().get(0).numBlocks(), b.inputs().get(0).numBlocks())) {
+      return false;
+    }
+    for (long[] coords : probes(a.numBlocks())) {
+      if (!sameKeys(streamKeys(a, coords), streamKeys(b, coords))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The input keys task {@code coords} of a fold member streams. */
+  static List<long[]> streamKeys(ArrayNode.Computed c, long[] coords) {
+    return ((BlockKeys.Stream) c.op().keys().keys(coords.clone()).get(0)).keys();
+  }
+
+  static boolean sameKeys(List<long[]> a, List<long[]> b) {
+    if (a.size() != b.size()) {
+      return false;
+    }
+    for (int i = 0; i < a.size(); i++) {
+      if (!Arrays.equals(a.get(i), b.get(i))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Every task's coordinates up to {@link #KEY_CHECK_ALL} tasks, else the first, middle, last. */
+  private static List<long[]> probes(long[] nb) {
+    long total = Shapes.size(nb);
+    List<long[]> l = new ArrayList<>();
+    if (total <= KEY_CHECK_ALL) {
+      for (long f = 0; f < total; f++) {
+        l.add(Shapes.unravel(nb, f));
+      }
+    } else {
+      for (long f : new long[] {0, total / 2, total - 1}) {
+        l.add(Shapes.unravel(nb, f));
+      }
+    }
+    return l;
+  }
 
   /**
    * Finds the groups of a plan whose fusion is decided, and adds their members to
    * {@code materialized}.
    */
   static List<Group> find(List<ArrayNode> topo, Map<String, Integer> consumers,
-      Set<String> materialized, Predicate<ArrayNode> isOutput, PlanConfig cfg) {
+      Set<String> materialized, Predicate<ArrayNode> isOutput, PlanConfig cfg, Set<String> taken) {
     Map<String, ArrayNode.Computed> consumerOf = new HashMap<>();
     for (ArrayNode n : topo) {
       if (n instanceof ArrayNode.Computed c) {
@@ -66,18 +223,50 @@ final class MultiOutput {
       if (n instanceof ArrayNode.Computed c && !materialized.contains(c.name()) && !isOutput.test(c)
           && c.target() == null && consumers.getOrDefault(c.name(), 0) == 1
           && readsManyOf(consumerOf.get(c.name()), c)
+          && !taken.contains(consumerOf.get(c.name()).name())
           && aligned(c, materialized)) {
         cands.add(c);
       }
     }
-    // group by block grid, joining candidates that share a source
+    List<Group> out = new ArrayList<>();
+    for (List<ArrayNode.Computed> g : join(cands,
+        (a, b) -> Arrays.equals(a.numBlocks(), b.numBlocks()))) {
+      if (g.size() < 2) {
+        continue;
+      }
+      Sizes z = sizes(g, cfg);
+      long memberBytes = g.stream().mapToLong(ArrayNode::chunkBytes).sum();
+      // stored sources: the members' blocks are written and read back where the ungrouped plan
+      // writes nothing (they are fused into their consumers), and intermediate bytes are what
+      // object storage charges for; require a clear saving (4x) before adding them
+      long cost = z.allStored ? 4 * memberBytes : memberBytes;
+      long mem = cfg.reservedMem() + z.sourceMem + z.own + z.written;
+      if (z.saved <= cost || mem > cfg.allowedMem()) {
+        continue;
+      }
+      for (ArrayNode.Computed m : g) {
+        materialized.add(m.name());
+      }
+      // the first member's (unique) name and how many more it writes: short enough for charts
+      out.add(new Group(g.get(0).name() + "+" + (g.size() - 1), List.copyOf(g), mem,
+          List.copyOf(z.fused), false, z.storedBytes));
+    }
+    return out;
+  }
+
+  /**
+   * Joins candidates that are {@code compatible} with a group's first member and share a source
+   * with one of its members (transitively: a candidate joining two groups merges them).
+   */
+  private static List<List<ArrayNode.Computed>> join(List<ArrayNode.Computed> cands,
+      java.util.function.BiPredicate<ArrayNode.Computed, ArrayNode.Computed> compatible) {
     List<List<ArrayNode.Computed>> groups = new ArrayList<>();
     for (ArrayNode.Computed c : cands) {
       Set<String> src = sources(c, new LinkedHashSet<>());
       List<ArrayNode.Computed> joined = null;
       for (java.util.Iterator<List<ArrayNode.Computed>> it = groups.iterator(); it.hasNext();) {
         List<ArrayNode.Computed> g = it.next();
-        boolean shares = Arrays.equals(g.get(0).numBlocks(), c.numBlocks())
+        boolean shares = compatible.test(g.get(0), c)
             && g.stream().anyMatch(m -> !disjoint(sources(m, new LinkedHashSet<>()), src));
         if (shares) {
           if (joined == null) {
@@ -93,52 +282,46 @@ final class MultiOutput {
         groups.add(new ArrayList<>(List.of(c)));
       }
     }
-    List<Group> out = new ArrayList<>();
-    for (List<ArrayNode.Computed> g : groups) {
-      if (g.size() < 2) {
-        continue;
+    return groups;
+  }
+
+  /**
+   * A group's sizes: {@code saved} = source bytes its members would read beyond one read per
+   * source (per block or step), {@code sourceMem} = the distinct source blocks held (stored ones
+   * with their read copies), {@code storedBytes} = the distinct stored source bytes read,
+   * {@code own} and {@code written} = the members' own blocks and written chunks, summed.
+   */
+  private record Sizes(long saved, long sourceMem, long storedBytes, long own, long written,
+      boolean allStored, List<String> fused) {}
+
+  private static Sizes sizes(List<ArrayNode.Computed> g, PlanConfig cfg) {
+    Map<String, ArrayNode> distinct = new LinkedHashMap<>();
+    long perMemberSourceBytes = 0;
+    long own = 0;
+    long written = 0;
+    List<String> fused = new ArrayList<>();
+    for (ArrayNode.Computed m : g) {
+      Map<String, ArrayNode> ms = new LinkedHashMap<>();
+      sourceNodes(m, ms);
+      for (ArrayNode s : ms.values()) {
+        perMemberSourceBytes += s.chunkBytes();
       }
-      Map<String, ArrayNode> distinct = new LinkedHashMap<>();
-      long perMemberSourceBytes = 0;
-      long own = 0;
-      long written = 0;
-      List<String> fused = new ArrayList<>();
-      for (ArrayNode.Computed m : g) {
-        Map<String, ArrayNode> ms = new LinkedHashMap<>();
-        sourceNodes(m, ms);
-        for (ArrayNode s : ms.values()) {
-          perMemberSourceBytes += s.chunkBytes();
-        }
-        distinct.putAll(ms);
-        own += ownBytes(m, fused, true);
-        written += m.chunkBytes() * cfg.writeCopies();
-      }
-      long distinctBytes = 0;
-      long sourceMem = 0;
-      for (ArrayNode s : distinct.values()) {
-        distinctBytes += s.chunkBytes();
-        sourceMem += s instanceof ArrayNode.Stored ? s.chunkBytes() * (1 + cfg.readCopies())
-            : s.chunkBytes();
-      }
-      long saved = perMemberSourceBytes - distinctBytes;
-      long memberBytes = g.stream().mapToLong(ArrayNode::chunkBytes).sum();
-      boolean allStored = distinct.values().stream().allMatch(s -> s instanceof ArrayNode.Stored);
-      // stored sources: the members' blocks are written and read back where the ungrouped plan
-      // writes nothing (they are fused into their consumers), and intermediate bytes are what
-      // object storage charges for; require a clear saving (4x) before adding them
-      long cost = allStored ? 4 * memberBytes : memberBytes;
-      long mem = cfg.reservedMem() + sourceMem + own + written;
-      if (saved <= cost || mem > cfg.allowedMem()) {
-        continue;
-      }
-      for (ArrayNode.Computed m : g) {
-        materialized.add(m.name());
-      }
-      // the first member's (unique) name and how many more it writes: short enough for charts
-      out.add(new Group(g.get(0).name() + "+" + (g.size() - 1), List.copyOf(g), mem,
-          List.copyOf(fused)));
+      distinct.putAll(ms);
+      own += ownBytes(m, fused, true);
+      written += m.chunkBytes() * cfg.writeCopies();
     }
-    return out;
+    long distinctBytes = 0;
+    long sourceMem = 0;
+    long storedBytes = 0;
+    for (ArrayNode s : distinct.values()) {
+      distinctBytes += s.chunkBytes();
+      boolean st = s instanceof ArrayNode.Stored;
+      sourceMem += st ? s.chunkBytes() * (1 + cfg.readCopies()) : s.chunkBytes();
+      storedBytes += st ? s.chunkBytes() : 0;
+    }
+    boolean allStored = distinct.values().stream().allMatch(s -> s instanceof ArrayNode.Stored);
+    return new Sizes(perMemberSourceBytes - distinctBytes, sourceMem, storedBytes, own, written,
+        allStored, fused);
   }
 
   private static boolean disjoint(Set<String> a, Set<String> b) {

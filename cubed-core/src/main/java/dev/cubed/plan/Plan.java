@@ -50,6 +50,13 @@ public final class Plan {
   /** Multi-output ops, by member name ({@link MultiOutput}). */
   private final Map<String, MultiOutput.Group> groupOf = new HashMap<>();
 
+  /**
+   * Fold groups ({@link MultiOutput#findFolds}) are formed unless the system property
+   * {@code cubed.plan.foldGroups} is {@code false} (for measuring the plan without them).
+   */
+  private static final boolean FOLD_GROUPS =
+      !"false".equals(System.getProperty("cubed.plan.foldGroups"));
+
   private record Cost(long mem, long blocks, Set<String> sources, List<String> fused) {}
 
   private Plan(List<ArrayNode> outputs, PlanConfig cfg) {
@@ -65,8 +72,12 @@ public final class Plan {
       }
     }
     decideFusion();
-    for (MultiOutput.Group g : MultiOutput.find(topo, consumers, materialized, this::isOutput,
-        this.cfg)) {
+    Set<String> folded = new HashSet<>();
+    List<MultiOutput.Group> groups = new ArrayList<>(FOLD_GROUPS ? MultiOutput.findFolds(topo,
+        materialized, this::isOutput, this.cfg, folded) : List.of());
+    groups.addAll(MultiOutput.find(topo, consumers, materialized, this::isOutput, this.cfg,
+        folded));
+    for (MultiOutput.Group g : groups) {
       g.members().forEach(m -> groupOf.put(m.name(), g));
     }
     describe();
@@ -289,8 +300,9 @@ public final class Plan {
           for (ArrayNode.Computed m : g.members()) {
             written += Shapes.size(m.shape()) * m.dtype().itemSize();
           }
-          infos.add(new PlanSummary.OpInfo(g.name(), "blockwise", g.fused(),
-              Shapes.size(n.numBlocks()), g.projectedMem(), written, true));
+          long tasks = Shapes.size(n.numBlocks());
+          infos.add(new PlanSummary.OpInfo(g.name(), "blockwise", g.fused(), tasks,
+              g.projectedMem(), written, true, ByteCounts.satMul(tasks, g.readBytesPerTask())));
         }
       } else if (n instanceof ArrayNode.Computed c && materialized.contains(c.name())) {
         Cost cost = opCost(c);
@@ -591,6 +603,14 @@ public final class Plan {
       ZarrArray z = create(store, m.name(), m, m.chunks());
       arrays.put(m.name(), z);
       zs.add(z);
+    }
+    if (g.fold()) {
+      return new Operation(g.name(), allBlocks(members.get(0).numBlocks()), key -> {
+        List<NDArray> acc = MultiOutput.fold(members, key, ev);
+        for (int i = 0; i < members.size(); i++) {
+          zs.get(i).writeChunk(key, acc.get(i));
+        }
+      }, info(g.name()).projectedMem(), List.of());
     }
     return new Operation(g.name(), allBlocks(members.get(0).numBlocks()), key -> {
       Evaluator tev = ev.forTask();

@@ -1,0 +1,37 @@
+package dev.cubed.plan;
+
+import dev.cubed.nd.NDArray;
+import dev.cubed.primitive.BlockFunction;
+import java.util.Iterator;
+import java.util.List;
+
+/**
+ * A block function of an op with one input read as a {@link dev.cubed.primitive.BlockKeys.Stream}
+ * that folds the streamed blocks, in stream order, into an accumulator which is the output block
+ * (e.g. a partial round of a tree reduction). The plan may drive the fold itself, one block at a
+ * time, to interleave several such ops over shared sources ({@link MultiOutput}): the result must
+ * then be the same as {@link #apply}'s, which is why {@code apply} is defined here from
+ * {@link #start} and {@link #add}.
+ */
+public interface StreamFold extends BlockFunction {
+  /**
+   * A new accumulator from the stream's first block; must not be (or share storage with) the
+   * block, which the engine may cache or pass elsewhere.
+   */
+  NDArray start(NDArray first) throws Exception;
+
+  /** Folds {@code next} into {@code acc} (modified in place; {@code next} is not modified). */
+  void add(NDArray acc, NDArray next) throws Exception;
+
+  /** Folds the stream of input 0: {@code start} on the first block, {@code add} on the rest. */
+  @Override
+  default NDArray apply(List<Object> args, long[] outCoords) throws Exception {
+    @SuppressWarnings("unchecked")
+    Iterator<NDArray> it = (Iterator<NDArray>) args.get(0);
+    NDArray acc = start(it.next());
+    while (it.hasNext()) {
+      add(acc, it.next());
+    }
+    return acc;
+  }
+}

@@ -1,0 +1,58 @@
+package dev.cubed.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.cubed.nd.DType;
+import dev.cubed.nd.NDArray;
+import dev.cubed.nd.Shapes;
+import java.util.Random;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The first-round sum and mean states of {@link ReduceKernel#initial} over float64 blocks equal,
+ * bit for bit, the additions in C order of the reduced elements of each state element, for leading
+ * reduced axes (the tiled path) and for other reduced axes. Seeded shapes.
+ */
+class ReduceKernelSumTest {
+  @ParameterizedTest
+  @ValueSource(ints = {1, 2, 3, 4, 5, 6})
+  void sumAndMeanStatesEqualTheOrderedAdditions(int seed) {
+    Random r = new Random(seed);
+    long[] shape = {1 + r.nextInt(6), 1 + r.nextInt(2), 1 + r.nextInt(5), 1 + r.nextInt(3000)};
+    boolean[][] reds = {{true, false, false, false}, {true, true, false, false},
+        {false, true, false, false}, {true, false, true, false}, {false, false, false, true}};
+    NDArray x = NDArray.zeros(DType.FLOAT64, shape);
+    for (int i = 0; i < x.size(); i++) {
+      x.setDouble(i, r.nextGaussian() * Math.pow(10, r.nextInt(6)));
+    }
+    for (boolean[] red : reds) {
+      long[] ks = shape.clone();
+      for (int d = 0; d < 4; d++) {
+        ks[d] = red[d] ? 1 : shape[d];
+      }
+      int m = (int) Shapes.size(ks);
+      double[] sum = new double[m];
+      long[] count = new long[m];
+      for (int i = 0; i < x.size(); i++) {
+        long[] idx = Shapes.unravel(shape, i);
+        for (int d = 0; d < 4; d++) {
+          idx[d] = red[d] ? 0 : idx[d];
+        }
+        int o = 0;
+        for (int d = 0; d < 4; d++) {
+          o = (int) (o * ks[d] + idx[d]);
+        }
+        sum[o] += x.getDouble(i);
+        count[o]++;
+      }
+      NDArray s = ReduceKernel.initial(ReduceKernel.Kind.SUM, x, red, 0, 0);
+      NDArray mean = ReduceKernel.initial(ReduceKernel.Kind.MEAN, x, red, 0, 0);
+      for (int o = 0; o < m; o++) {
+        assertEquals(sum[o], s.getDouble(o), 0.0, "sum " + o);
+        assertEquals((double) count[o], mean.getDouble(2 * o), 0.0, "count " + o);
+        assertEquals(sum[o], mean.getDouble(2 * o + 1), 0.0, "mean's sum " + o);
+      }
+    }
+  }
+}

@@ -1,0 +1,227 @@
+package dev.cubed.plan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cubed.core.Core;
+import dev.cubed.core.Reductions;
+import dev.cubed.nd.Axes;
+import dev.cubed.nd.DType;
+import dev.cubed.nd.Elementwise;
+import dev.cubed.nd.NDArray;
+import dev.cubed.nd.Statistics;
+import dev.cubed.runtime.ThreadsExecutor;
+import dev.cubed.zarr.MemoryStore;
+import dev.cubed.zarr.Store;
+import dev.cubed.zarr.ZarrArray;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Fold groups ({@link MultiOutput#findFolds}): the first tree rounds of the three means of
+ * quadratic_means over stored U and V become one op that reads each U and V chunk once, writes
+ * what the ungrouped plan writes, and gives the kernel's results. Seeded shapes with partial edge
+ * chunks on every axis.
+ */
+class FoldGroupTest {
+  @TempDir
+  Path dir;
+
+  private PlanConfig cfg(long allowed) {
+    return new PlanConfig(dir, allowed, 1000, 10, 4, 1, 1);
+  }
+
+  /** A store that counts reads per chunk key (metadata excluded). */
+  private static final class CountingStore implements Store {
+    final MemoryStore inner = new MemoryStore();
+    final Map<String, Integer> reads = new ConcurrentHashMap<>();
+
+    private void count(String key) {
+      if (!key.endsWith(".json")) {
+        reads.merge(key, 1, Integer::sum);
+      }
+    }
+
+    @Override
+    public byte[] get(String key) {
+      count(key);
+      return inner.get(key);
+    }
+
+    @Override
+    public byte[] getRange(String key, long offset, int length) {
+      count(key);
+      return inner.getRange(key, offset, length);
+    }
+
+    @Override
+    public void put(String key, byte[] value) {
+      inner.put(key, value);
+    }
+
+    @Override
+    public void delete(String key) {
+      inner.delete(key);
+    }
+
+    @Override
+    public boolean exists(String key) {
+      return inner.exists(key);
+    }
+
+    @Override
+    public List<String> list(String prefix) {
+      return inner.list(prefix);
+    }
+  }
+
+  private static ZarrArray stored(Store store, String name, long[] shape, long[] chunks,
+      long seed) {
+    ZarrArray z = ZarrArray.create(store, name).shape(shape).chunks(chunks)
+        .dtype(DType.FLOAT64).build();
+    Random r = new Random(seed);
+    NDArray all = NDArray.zeros(DType.FLOAT64, shape);
+    for (int k = 0; k < all.size(); k++) {
+      all.setDouble(k, r.nextDouble());
+    }
+    z.write(new long[shape.length], all);
+    return z;
+  }
+
+  private static ArrayNode meanOfProduct(ArrayNode a, ArrayNode b, int splitEvery) {
+    ArrayNode prod = Core.elemwise("multiply", bl -> Elementwise.multiply(bl[0], bl[1]),
+        DType.FLOAT64, a, b);
+    return Reductions.reduce(prod, Reductions.Op.MEAN, new int[] {0}, false, splitEvery, 0);
+  }
+
+  private static PlanSummary.OpInfo groupOp(Plan p) {
+    return p.summary().ops().stream().filter(o -> o.name().contains("+")).findFirst()
+        .orElseThrow(() -> new AssertionError("no multi-output op: " + p.summary().ops()));
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 2, 3})
+  void threeMeansFoldTheirFirstRoundsReadingEachChunkOnce(int seed) throws Exception {
+    Random r = new Random(seed);
+    int tc = 2 + r.nextInt(2);
+    int t = tc * (10 + r.nextInt(4)) + 1 + r.nextInt(tc - 1); // a partial last time chunk
+    int y = 5 + r.nextInt(3);
+    int x = 6 + r.nextInt(3);
+    long[] shape = {t, 1, y, x};
+    long[] chunks = {tc, 1, 3, 4}; // partial edge chunks along y and x too
+    int split = 3;
+    CountingStore store = new CountingStore();
+    ZarrArray uz = stored(store, "U", shape, chunks, 10L * seed);
+    ZarrArray vz = stored(store, "V", shape, chunks, 10L * seed + 1);
+    ArrayNode u = new ArrayNode.Stored(uz);
+    ArrayNode v = new ArrayNode.Stored(vz);
+    List<ArrayNode> outs = List.of(meanOfProduct(u, u, split), meanOfProduct(v, v, split),
+        meanOfProduct(u, v, split));
+    Plan p = Plan.of(outs, cfg(100_000_000L));
+    PlanSummary.OpInfo g = groupOp(p);
+    assertTrue(g.name().startsWith("mean-partial-") && g.name().endsWith("+2"), g.name());
+    assertEquals(6, g.fused().size(), "three initial rounds and three products: " + g.fused());
+    assertEquals(3, g.fused().stream().filter(f -> f.startsWith("mean-initial-")).count());
+    long tb = (t + tc - 1) / tc;
+    long spatial = ((y + 2) / 3) * ((x + 3) / 4);
+    long groupTasks = ((tb + split - 1) / split) * spatial;
+    assertEquals(groupTasks, g.tasks());
+    long block = (long) tc * 3 * 4 * 8;
+    long state = 3 * 4 * 2 * 8L;
+    // reservedMem + U and V chunks with a read copy + per member its product, state, accumulator,
+    // output and written chunk
+    assertEquals(1000 + 2 * 2 * block + 3 * (block + 4 * state), g.projectedMem(), g.toString());
+    // the members' first-round states are what it writes: one state per member and task
+    long written = 3 * ((tb + split - 1) / split) * y * x * 2 * 8;
+    assertEquals(written, g.bytesWritten());
+    p.checkMemory();
+
+    store.reads.clear();
+    List<NDArray> got = p.execute(new ThreadsExecutor(2, 1), List.of());
+    long chunksPerArray = tb * spatial;
+    assertEquals(2 * chunksPerArray, store.reads.size(), "every U and V chunk read");
+    assertTrue(store.reads.values().stream().allMatch(n -> n == 1),
+        "each chunk read once: " + store.reads);
+
+    NDArray ua = uz.read();
+    NDArray va = vz.read();
+    NDArray[][] pairs = {{ua, ua}, {va, va}, {ua, va}};
+    for (int k = 0; k < 3; k++) {
+      NDArray want = Statistics.mean(Elementwise.multiply(pairs[k][0], pairs[k][1]), Axes.of(0));
+      assertEquals(want.size(), got.get(k).size());
+      for (int i = 0; i < want.size(); i++) {
+        assertEquals(want.getDouble(i), got.get(k).getDouble(i),
+            1e-14 * Math.abs(want.getDouble(i)), "mean " + k + " element " + i);
+      }
+    }
+
+    // an allowedMem one byte below the fold's projection: the ungrouped plan, which writes the
+    // same intermediate bytes in two more ops of the same tasks each, reads every chunk twice and
+    // gives the same results
+    Plan q = Plan.of(outs, cfg(g.projectedMem() - 1));
+    assertFalse(q.summary().ops().stream().anyMatch(o -> o.name().contains("+")),
+        q.summary().ops().toString());
+    assertEquals(p.summary().intermediateBytesWritten(), q.summary().intermediateBytesWritten());
+    assertEquals(p.summary().totalTasks() + 2 * groupTasks, q.summary().totalTasks());
+    assertEquals(p.summary().ops().size() + 2, q.summary().ops().size());
+    store.reads.clear();
+    List<NDArray> again = q.execute(new ThreadsExecutor(2, 1), List.of());
+    assertEquals(2 * chunksPerArray, store.reads.size());
+    assertTrue(store.reads.values().stream().allMatch(n -> n == 2),
+        "ungrouped: each chunk read by two of the three means: " + store.reads);
+    for (int k = 0; k < 3; k++) {
+      assertEquals(got.get(k), again.get(k), "fold and plain rounds combine in the same order");
+    }
+  }
+
+  @Test
+  void reductionsStreamingOtherBlocksAreNotFolded() {
+    // splitEvery 3 and 4 stream different time blocks per task: no fold group
+    long[] shape = {40, 1, 4, 5};
+    long[] chunks = {2, 1, 4, 5};
+    ArrayNode u = new ArrayNode.Stored(stored(new MemoryStore(), "U", shape, chunks, 7));
+    ArrayNode v = new ArrayNode.Stored(stored(new MemoryStore(), "V", shape, chunks, 8));
+    Plan p = Plan.of(List.of(meanOfProduct(u, u, 3), meanOfProduct(u, v, 4)),
+        cfg(100_000_000L));
+    assertFalse(p.summary().ops().stream().anyMatch(o -> o.name().contains("+")),
+        p.summary().ops().toString());
+    // the same split: folded
+    Plan q = Plan.of(List.of(meanOfProduct(u, u, 3), meanOfProduct(u, v, 3)),
+        cfg(100_000_000L));
+    assertTrue(groupOp(q).name().endsWith("+1"), q.summary().ops().toString());
+  }
+
+  @Test
+  void streamFoldApplyEqualsStartThenAdd() throws Exception {
+    StreamFold sum = new StreamFold() {
+      @Override
+      public NDArray start(NDArray first) {
+        return first.copy();
+      }
+
+      @Override
+      public void add(NDArray acc, NDArray next) {
+        for (int i = 0; i < acc.size(); i++) {
+          acc.setDouble(i, acc.getDouble(i) + next.getDouble(i));
+        }
+      }
+    };
+    NDArray a = NDArray.zeros(DType.FLOAT64, new long[] {3});
+    NDArray b = NDArray.zeros(DType.FLOAT64, new long[] {3});
+    for (int i = 0; i < 3; i++) {
+      a.setDouble(i, i);
+      b.setDouble(i, 10 * i);
+    }
+    NDArray out = sum.apply(List.of(List.of(a, b).iterator()), new long[] {0});
+    assertEquals(22.0, out.getDouble(2));
+    assertEquals(2.0, a.getDouble(2), "the first block is not modified");
+  }
+}
