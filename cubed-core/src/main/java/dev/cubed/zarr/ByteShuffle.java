@@ -8,20 +8,48 @@ import java.nio.ByteOrder;
  * Blosc's byte shuffle of one block: the {@code n = len / typeSize} items of {@code typeSize} bytes
  * are regrouped so that byte {@code b} of every item comes first for b = 0, then b = 1, and so on
  * ({@code dst[b * n + i] = src[i * typeSize + b]}); the {@code len % typeSize} trailing bytes are
- * copied unchanged. {@link #unshuffle} is the inverse. 8-byte items (float64, int64) take an 8x8
- * byte-transpose fast path over longs.
+ * copied unchanged. {@link #unshuffle} is the inverse.
+ *
+ * <p>8-byte items (float64, int64) go 8 at a time through an 8x8 byte transpose: with the JDK
+ * Vector API on a JVM with native 512-bit vectors ({@link VectorShuffle8}: one byte permutation per
+ * group), else over longs (three rounds of masked swaps). The choice is made once, when this class
+ * initializes; {@code -Dcubed.noVectorShuffle=true} forces the long path. Items left over and other
+ * item sizes use the per-byte loop of the definition. Both paths give the same bytes.
  */
 final class ByteShuffle {
   private static final VarHandle LONGS =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
+  private static final boolean VECTOR = vectorAvailable();
+
   private ByteShuffle() {}
+
+  private static boolean vectorAvailable() {
+    if (Boolean.getBoolean("cubed.noVectorShuffle")
+        || ModuleLayer.boot().findModule("jdk.incubator.vector").isEmpty()) {
+      return false;
+    }
+    try {
+      return VectorShuffle8.usable();
+    } catch (LinkageError | RuntimeException e) {
+      return false;
+    }
+  }
+
+  /** True when the Vector API path is in use (see the class comment). */
+  static boolean vectorized() {
+    return VECTOR;
+  }
 
   /** Shuffles {@code len} bytes of src from {@code so} into dst at {@code d0}. */
   static void shuffle(int typeSize, byte[] src, int so, int len, byte[] dst, int d0) {
+    checkRange(typeSize, src, so, len, dst, d0);
     int n = len / typeSize;
     int done = 0;
-    if (typeSize == 8) {
+    if (typeSize == 8 && VECTOR) {
+      done = n & ~7;
+      VectorShuffle8.shuffle(src, so, dst, d0, n, done >>> 3);
+    } else if (typeSize == 8) {
       done = n & ~7;
       long[] m = new long[8];
       for (int i = 0; i < done; i += 8) {
@@ -46,9 +74,13 @@ final class ByteShuffle {
 
   /** Inverse of {@link #shuffle}: {@code len} shuffled bytes of src at so into dst at d0. */
   static void unshuffle(int typeSize, byte[] src, int so, int len, byte[] dst, int d0) {
+    checkRange(typeSize, src, so, len, dst, d0);
     int n = len / typeSize;
     int done = 0;
-    if (typeSize == 8) {
+    if (typeSize == 8 && VECTOR) {
+      done = n & ~7;
+      VectorShuffle8.unshuffle(src, so, dst, d0, n, done >>> 3);
+    } else if (typeSize == 8) {
       done = n & ~7;
       long[] m = new long[8];
       for (int i = 0; i < done; i += 8) {
@@ -69,6 +101,15 @@ final class ByteShuffle {
     }
     int rem = len - n * typeSize;
     System.arraycopy(src, so + len - rem, dst, d0 + len - rem, rem);
+  }
+
+  private static void checkRange(int typeSize, byte[] src, int so, int len, byte[] dst, int d0) {
+    if (typeSize < 1 || len < 0 || so < 0 || d0 < 0 || so > src.length - len
+        || d0 > dst.length - len) {
+      throw new IllegalArgumentException("byte shuffle: " + len + " bytes of " + typeSize
+          + "-byte items from offset " + so + " of " + src.length + " into offset " + d0 + " of "
+          + dst.length + " do not fit; pass ranges inside both arrays");
+    }
   }
 
   /**

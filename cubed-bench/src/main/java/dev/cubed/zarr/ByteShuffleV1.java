@@ -1,0 +1,106 @@
+package dev.cubed.zarr;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
+/**
+ * The byte shuffle of {@code dev.cubed.zarr.ByteShuffle} as it was before issue 14 (an 8x8 byte
+ * transpose through a {@code long[8]} per group of 8 items), kept unchanged as the baseline of
+ * {@code ByteShuffleBench} and the reference of the bit-exactness test. Its contract:
+ * Blosc's byte shuffle of one block: the {@code n = len / typeSize} items of {@code typeSize} bytes
+ * are regrouped so that byte {@code b} of every item comes first for b = 0, then b = 1, and so on
+ * ({@code dst[b * n + i] = src[i * typeSize + b]}); the {@code len % typeSize} trailing bytes are
+ * copied unchanged. {@link #unshuffle} is the inverse. 8-byte items (float64, int64) take an 8x8
+ * byte-transpose fast path over longs.
+ */
+public final class ByteShuffleV1 {
+  private static final VarHandle LONGS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+  private ByteShuffleV1() {}
+
+  /** Shuffles {@code len} bytes of src from {@code so} into dst at {@code d0}. */
+  public static void shuffle(int typeSize, byte[] src, int so, int len, byte[] dst, int d0) {
+    int n = len / typeSize;
+    int done = 0;
+    if (typeSize == 8) {
+      done = n & ~7;
+      long[] m = new long[8];
+      for (int i = 0; i < done; i += 8) {
+        for (int r = 0; r < 8; r++) {
+          m[r] = (long) LONGS.get(src, so + (i + r) * 8);
+        }
+        transpose(m);
+        for (int b = 0; b < 8; b++) {
+          LONGS.set(dst, d0 + b * n + i, m[b]);
+        }
+      }
+    }
+    for (int b = 0; b < typeSize; b++) {
+      int base = d0 + b * n;
+      for (int i = done; i < n; i++) {
+        dst[base + i] = src[so + i * typeSize + b];
+      }
+    }
+    int rem = len - n * typeSize;
+    System.arraycopy(src, so + len - rem, dst, d0 + len - rem, rem);
+  }
+
+  /** Inverse of {@link #shuffle}: {@code len} shuffled bytes of src at so into dst at d0. */
+  public static void unshuffle(int typeSize, byte[] src, int so, int len, byte[] dst, int d0) {
+    int n = len / typeSize;
+    int done = 0;
+    if (typeSize == 8) {
+      done = n & ~7;
+      long[] m = new long[8];
+      for (int i = 0; i < done; i += 8) {
+        for (int b = 0; b < 8; b++) {
+          m[b] = (long) LONGS.get(src, so + b * n + i);
+        }
+        transpose(m);
+        for (int r = 0; r < 8; r++) {
+          LONGS.set(dst, d0 + (i + r) * 8, m[r]);
+        }
+      }
+    }
+    for (int b = 0; b < typeSize; b++) {
+      int base = so + b * n;
+      for (int i = done; i < n; i++) {
+        dst[d0 + i * typeSize + b] = src[base + i];
+      }
+    }
+    int rem = len - n * typeSize;
+    System.arraycopy(src, so + len - rem, dst, d0 + len - rem, rem);
+  }
+
+  /**
+   * Transposes the 8x8 byte matrix whose row r is the little-endian bytes of m[r]: afterwards byte
+   * c of m[r] is byte r of the old m[c]. Three rounds swap 4x4, 2x2 and 1x1 blocks.
+   */
+  static void transpose(long[] m) {
+    for (int r = 0; r < 4; r++) {
+      long a = m[r];
+      long b = m[r + 4];
+      long t = ((a >>> 32) ^ b) & 0x00000000FFFFFFFFL;
+      m[r] = a ^ (t << 32);
+      m[r + 4] = b ^ t;
+    }
+    for (int r = 0; r < 8; r += 4) {
+      for (int k = 0; k < 2; k++) {
+        long a = m[r + k];
+        long b = m[r + k + 2];
+        long t = ((a >>> 16) ^ b) & 0x0000FFFF0000FFFFL;
+        m[r + k] = a ^ (t << 16);
+        m[r + k + 2] = b ^ t;
+      }
+    }
+    for (int r = 0; r < 8; r += 2) {
+      long a = m[r];
+      long b = m[r + 1];
+      long t = ((a >>> 8) ^ b) & 0x00FF00FF00FF00FFL;
+      m[r] = a ^ (t << 8);
+      m[r + 1] = b ^ t;
+    }
+  }
+}
