@@ -10,46 +10,24 @@ import java.nio.ByteOrder;
  * ({@code dst[b * n + i] = src[i * typeSize + b]}); the {@code len % typeSize} trailing bytes are
  * copied unchanged. {@link #unshuffle} is the inverse.
  *
- * <p>8-byte items (float64, int64) go 8 at a time through an 8x8 byte transpose: with the JDK
- * Vector API on a JVM with native 512-bit vectors ({@link VectorShuffle8}: one byte permutation per
- * group), else over longs (three rounds of masked swaps). The choice is made once, when this class
- * initializes; {@code -Dcubed.noVectorShuffle=true} forces the long path. Items left over and other
- * item sizes use the per-byte loop of the definition. Both paths give the same bytes.
+ * <p>8-byte items (float64, int64) go 8 at a time through an 8x8 byte transpose over longs (three
+ * rounds of masked swaps; about 7.7 GB/s per core, {@code ByteShuffleBench}); items left over and
+ * other item sizes use the per-byte loop of the definition. A Vector API version (one byte
+ * permutation per 8 items) was 1.8x faster warm on AVX-512 but seconds slower before the JIT
+ * compiled it and no faster unshuffling, so it was not kept (docs/performance.md).
  */
 final class ByteShuffle {
   private static final VarHandle LONGS =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
-  private static final boolean VECTOR = vectorAvailable();
-
   private ByteShuffle() {}
-
-  private static boolean vectorAvailable() {
-    if (Boolean.getBoolean("cubed.noVectorShuffle")
-        || ModuleLayer.boot().findModule("jdk.incubator.vector").isEmpty()) {
-      return false;
-    }
-    try {
-      return VectorShuffle8.usable();
-    } catch (LinkageError | RuntimeException e) {
-      return false;
-    }
-  }
-
-  /** True when the Vector API path is in use (see the class comment). */
-  static boolean vectorized() {
-    return VECTOR;
-  }
 
   /** Shuffles {@code len} bytes of src from {@code so} into dst at {@code d0}. */
   static void shuffle(int typeSize, byte[] src, int so, int len, byte[] dst, int d0) {
     checkRange(typeSize, src, so, len, dst, d0);
     int n = len / typeSize;
     int done = 0;
-    if (typeSize == 8 && VECTOR) {
-      done = n & ~7;
-      VectorShuffle8.shuffle(src, so, dst, d0, n, done >>> 3);
-    } else if (typeSize == 8) {
+    if (typeSize == 8) {
       done = n & ~7;
       long[] m = new long[8];
       for (int i = 0; i < done; i += 8) {
@@ -77,10 +55,7 @@ final class ByteShuffle {
     checkRange(typeSize, src, so, len, dst, d0);
     int n = len / typeSize;
     int done = 0;
-    if (typeSize == 8 && VECTOR) {
-      done = n & ~7;
-      VectorShuffle8.unshuffle(src, so, dst, d0, n, done >>> 3);
-    } else if (typeSize == 8) {
+    if (typeSize == 8) {
       done = n & ~7;
       long[] m = new long[8];
       for (int i = 0; i < done; i += 8) {
