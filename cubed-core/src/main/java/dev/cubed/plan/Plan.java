@@ -280,7 +280,7 @@ public final class Plan {
       } else if (n instanceof ArrayNode.Rechunked r) {
         ArrayNode in = r.inputs().get(0);
         RechunkPlanner.Plan p = RechunkPlanner.plan(r.shape(), in.chunks(), r.chunks(),
-            r.dtype().itemSize(), cfg.rechunkBudget());
+            r.dtype().itemSize(), cfg.rechunkBudget(), cfg.rechunkOpBytes());
         List<long[]> chain = new ArrayList<>();
         chain.add(in.chunks());
         chain.addAll(p.intermediates());
