@@ -507,7 +507,9 @@ public final class Plan {
           for (int k = 1; k < chain.size(); k++) {
             boolean last = k == chain.size() - 1;
             ZarrArray dst = last && r.target() != null ? r.target()
-                : create(store, r.name() + (last ? "" : "-int" + k), r, chain.get(k));
+                : last ? create(store, r.name(), r, chain.get(k))
+                : create(store, r.name() + "-int" + k, r.shape(), chain.get(k), r,
+                    RechunkPlanner.intermediateCompression());
             long[] region = RechunkPlanner.copyRegion(r.shape(), chain.get(k - 1), chain.get(k),
                 r.dtype().itemSize(), cfg.rechunkBudget());
             String opName = r.name() + (chain.size() > 2 ? "-stage" + k : "");
@@ -670,6 +672,11 @@ public final class Plan {
 
   private static ZarrArray create(Store store, String path, long[] shape, long[] chunks,
       ArrayNode n) {
+    return create(store, path, shape, chunks, n, null);
+  }
+
+  private static ZarrArray create(Store store, String path, long[] shape, long[] chunks,
+      ArrayNode n, dev.cubed.zarr.Compression compression) {
     long[] c = chunks.clone();
     for (int i = 0; i < c.length; i++) {
       c[i] = Math.max(1, Math.min(c[i], Math.max(1, shape[i])));
@@ -681,8 +688,8 @@ public final class Plan {
         return z.asIntermediate();
       }
     }
-    return ZarrArray.create(store, path).shape(shape).chunks(c).dtype(n.dtype()).overwrite()
-        .build().asIntermediate();
+    return ZarrArray.create(store, path).shape(shape).chunks(c).dtype(n.dtype())
+        .compression(compression).overwrite().build().asIntermediate();
   }
 
   /** Storage of an irregular array: block i of an axis in chunk i, chunks = largest blocks. */

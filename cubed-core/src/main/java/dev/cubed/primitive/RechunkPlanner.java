@@ -1,5 +1,6 @@
 package dev.cubed.primitive;
 
+import dev.cubed.zarr.Compression;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -31,6 +32,26 @@ public final class RechunkPlanner {
   public static final long OBJECT_STORE_OP_BYTES = 4L << 20;
 
   private RechunkPlanner() {}
+
+  /**
+   * The compressor of a multistage rechunk's intermediate arrays (each written once and read once,
+   * then deleted): Blosc at level 0 without shuffle, i.e. the chunk's bytes stored as they are in a
+   * Blosc frame, streamed like the default codec (one buffer copy each way, so the memory model is
+   * unchanged), with no byte shuffle and no LZ4 on either side. The system property {@code
+   * cubed.rechunk.intermediateCompression} = {@code default} (the project default, Blosc-LZ4 level 5
+   * with byte shuffle) or {@code lz4} (Blosc-LZ4 level 5 without shuffle) selects another, for
+   * comparisons and for disks too small for the uncompressed intermediate.
+   */
+  public static Compression intermediateCompression() {
+    String v = System.getProperty("cubed.rechunk.intermediateCompression", "none");
+    return switch (v) {
+      case "none" -> Compression.blosc(Compression.BloscCodec.LZ4, 0, Compression.Shuffle.NONE);
+      case "default" -> Compression.projectDefault();
+      case "lz4" -> Compression.blosc(Compression.BloscCodec.LZ4, 5, Compression.Shuffle.NONE);
+      default -> throw new IllegalArgumentException("cubed.rechunk.intermediateCompression='" + v
+          + "': use none, lz4 or default");
+    };
+  }
 
   /** The result: chunk shapes of the intermediate arrays (source and target excluded). */
   public record Plan(List<long[]> intermediates, long ioOps) {}
