@@ -314,7 +314,7 @@ public final class Plan {
       } else if (n instanceof ArrayNode.Rechunked r) {
         ArrayNode in = r.inputs().get(0);
         RechunkPlanner.Plan p = RechunkPlanner.plan(r.shape(), in.chunks(), r.chunks(),
-            r.dtype().itemSize(), cfg.rechunkBudget());
+            r.dtype().itemSize(), cfg.rechunkBudget(), cfg.rechunkOpBytes());
         List<long[]> chain = new ArrayList<>();
         chain.add(in.chunks());
         chain.addAll(p.intermediates());
@@ -549,7 +549,9 @@ public final class Plan {
           for (int k = 1; k < chain.size(); k++) {
             boolean last = k == chain.size() - 1;
             ZarrArray dst = last && r.target() != null ? r.target()
-                : create(store, r.name() + (last ? "" : "-int" + k), r, chain.get(k));
+                : last ? create(store, r.name(), r, chain.get(k))
+                : create(store, r.name() + "-int" + k, r.shape(), chain.get(k), r,
+                    RechunkPlanner.intermediateCompression());
             long[] region = RechunkPlanner.copyRegion(r.shape(), chain.get(k - 1), chain.get(k),
                 r.dtype().itemSize(), cfg.rechunkBudget());
             String opName = r.name() + (chain.size() > 2 ? "-stage" + k : "");
@@ -767,6 +769,11 @@ public final class Plan {
 
   private static ZarrArray create(Store store, String path, long[] shape, long[] chunks,
       ArrayNode n) {
+    return create(store, path, shape, chunks, n, null);
+  }
+
+  private static ZarrArray create(Store store, String path, long[] shape, long[] chunks,
+      ArrayNode n, dev.cubed.zarr.Compression compression) {
     long[] c = chunks.clone();
     for (int i = 0; i < c.length; i++) {
       c[i] = Math.max(1, Math.min(c[i], Math.max(1, shape[i])));
@@ -778,8 +785,8 @@ public final class Plan {
         return z.asIntermediate();
       }
     }
-    return ZarrArray.create(store, path).shape(shape).chunks(c).dtype(n.dtype()).overwrite()
-        .build().asIntermediate();
+    return ZarrArray.create(store, path).shape(shape).chunks(c).dtype(n.dtype())
+        .compression(compression).overwrite().build().asIntermediate();
   }
 
   /** Storage of an irregular array: block i of an axis in chunk i, chunks = largest blocks. */

@@ -36,6 +36,15 @@ public record PlanConfig(String workDir, long allowedMem, long reservedMem, int 
     return Math.max(1, (allowedMem - reservedMem) / (3 + 2L * readCopies));
   }
 
+  /**
+   * The rechunk planner's cost of one chunk read or write, in bytes moved: an object store's when
+   * the plan touches one (read copies above 1, see {@link #rechunkBudget()}), else a local file's.
+   */
+  public long rechunkOpBytes() {
+    return readCopies > 1 ? dev.cubed.primitive.RechunkPlanner.OBJECT_STORE_OP_BYTES
+        : dev.cubed.primitive.RechunkPlanner.LOCAL_OP_BYTES;
+  }
+
   /** True if the work directory is a local directory (plain path or file:// URI). */
   public boolean localWorkDir() {
     return Stores.isLocal(workDir);
