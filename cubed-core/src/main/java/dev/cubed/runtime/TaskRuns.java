@@ -393,9 +393,12 @@ final class TaskRuns implements DagRun.TaskRunner, AutoCloseable {
         }
         boolean timedOut = r.endAttempt();
         if (err == null) {
-          long alloc = smx != null ? smx.getCurrentThreadAllocatedBytes() - alloc0 : -1;
-          t.succeed(r, attempt, startMillis, alloc,
-              probe == null ? null : probe.lastAttempt(op));
+          Measurement m = probe == null ? null : probe.lastAttempt(op);
+          // a task measured elsewhere (a worker process) did not allocate in this thread: this
+          // thread only shipped it, so its counter would be no figure of the task's
+          long alloc = m == null && smx != null ? smx.getCurrentThreadAllocatedBytes() - alloc0
+              : -1;
+          t.succeed(r, attempt, startMillis, alloc, m);
           return;
         }
         if (t.settled || stopped) {

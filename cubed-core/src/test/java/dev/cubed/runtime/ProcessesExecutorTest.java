@@ -91,6 +91,8 @@ class ProcessesExecutorTest {
       assertTrue(e.worker().startsWith("worker pid "), e.worker());
       assertTrue(e.peakRss() > 10L << 20, "peak RSS " + e.peakRss());
       assertTrue(e.measuredPeakMem() >= 1L << 20, "measured " + e.measuredPeakMem());
+      // the coordinator's thread only shipped the task: no allocation figure of the task
+      assertEquals(-1, e.allocatedBytes(), "allocated " + e.allocatedBytes());
       if (e.opName().equals("write")) {
         // the 8 MiB buffer is counted: reserved 1 MiB + at least 8 MiB of heap growth
         assertTrue(e.measuredPeakMem() >= 9L << 20, "measured " + e.measuredPeakMem());
