@@ -75,6 +75,60 @@ class ProcessesKeepAliveTest {
     assertTrue(ProcessesExecutor.idleWorkers().stream().noneMatch(started::contains));
   }
 
+  /**
+   * Two executors sharing the pool of kept workers compute at the same time, four rounds: every
+   * task runs its own compute's function exactly once, and no worker ever serves the two computes
+   * at overlapping times (a pooled worker is handed to one compute at a time).
+   */
+  @Test
+  void concurrentComputesSharingThePoolNeverShareAWorker() throws Exception {
+    ProcessesExecutor a = ProcessesExecutor.builder().workers(2).allowedMem(128L << 20)
+        .reservedMem(1L << 20).keepAlive(Duration.ofSeconds(60)).build();
+    ProcessesExecutor b = ProcessesExecutor.builder().workers(2).allowedMem(128L << 20)
+        .reservedMem(1L << 20).keepAlive(Duration.ofSeconds(60)).build();
+    String d = dir.toString();
+    java.util.concurrent.ExecutorService callers =
+        java.util.concurrent.Executors.newFixedThreadPool(2);
+    try {
+      for (int round = 0; round < 4; round++) {
+        List<java.util.concurrent.Future<ProcessesExecutorTest.Ends>> fs = new ArrayList<>();
+        for (ProcessesExecutor ex : List.of(a, b)) {
+          String tag = (ex == a ? "a" : "b") + round;
+          fs.add(callers.submit(() -> {
+            ProcessesExecutorTest.Ends ends = new ProcessesExecutorTest.Ends();
+            ex.execute("k" + tag, List.of(new Operation("op", keys(8), key -> {
+              Thread.sleep(20);
+              Path f = Path.of(d, tag + "-" + key[0]);
+              Files.writeString(f, tag, java.nio.file.StandardOpenOption.CREATE_NEW);
+            }, 8L << 20)), List.of(ends));
+            return ends;
+          }));
+        }
+        ProcessesExecutorTest.Ends ea = fs.get(0).get(120, TimeUnit.SECONDS);
+        ProcessesExecutorTest.Ends eb = fs.get(1).get(120, TimeUnit.SECONDS);
+        for (String tag : List.of("a" + round, "b" + round)) {
+          for (int i = 0; i < 8; i++) {
+            assertEquals(tag, Files.readString(dir.resolve(tag + "-" + i)),
+                "task " + i + " of compute " + tag);
+          }
+        }
+        assertEquals(8, ea.ends.size());
+        assertEquals(8, eb.ends.size());
+        for (Events.TaskEnd x : ea.ends) {
+          for (Events.TaskEnd y : eb.ends) {
+            boolean overlap = x.startMillis() < y.endMillis() && y.startMillis() < x.endMillis();
+            assertFalse(x.worker().equals(y.worker()) && overlap, "worker " + x.worker()
+                + " ran tasks of both computes at once in round " + round);
+          }
+        }
+      }
+    } finally {
+      callers.shutdownNow();
+      a.close();
+      b.close();
+    }
+  }
+
   private static long ends(List<ProcessHandle> started) {
     return started.stream().map(ProcessHandle::pid).distinct().count();
   }
