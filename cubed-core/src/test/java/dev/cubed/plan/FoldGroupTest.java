@@ -12,14 +12,13 @@ import dev.cubed.nd.Elementwise;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Statistics;
 import dev.cubed.runtime.ThreadsExecutor;
+import dev.cubed.zarr.CountingStore;
 import dev.cubed.zarr.MemoryStore;
 import dev.cubed.zarr.Store;
 import dev.cubed.zarr.ZarrArray;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -37,50 +36,6 @@ class FoldGroupTest {
 
   private PlanConfig cfg(long allowed) {
     return new PlanConfig(dir, allowed, 1000, 10, 4, 1, 1);
-  }
-
-  /** A store that counts reads per chunk key (metadata excluded). */
-  private static final class CountingStore implements Store {
-    final MemoryStore inner = new MemoryStore();
-    final Map<String, Integer> reads = new ConcurrentHashMap<>();
-
-    private void count(String key) {
-      if (!key.endsWith(".json")) {
-        reads.merge(key, 1, Integer::sum);
-      }
-    }
-
-    @Override
-    public byte[] get(String key) {
-      count(key);
-      return inner.get(key);
-    }
-
-    @Override
-    public byte[] getRange(String key, long offset, int length) {
-      count(key);
-      return inner.getRange(key, offset, length);
-    }
-
-    @Override
-    public void put(String key, byte[] value) {
-      inner.put(key, value);
-    }
-
-    @Override
-    public void delete(String key) {
-      inner.delete(key);
-    }
-
-    @Override
-    public boolean exists(String key) {
-      return inner.exists(key);
-    }
-
-    @Override
-    public List<String> list(String prefix) {
-      return inner.list(prefix);
-    }
   }
 
   private static ZarrArray stored(Store store, String name, long[] shape, long[] chunks,

@@ -5,60 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.testing.NDAssert;
-import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /** Sharded arrays: partial reads fetch only the index and the inner chunks they need. */
 class ShardingTest {
-
-  /** A store counting the bytes handed out. */
-  static final class CountingStore implements Store {
-    final MemoryStore inner = new MemoryStore();
-    final transient AtomicLong bytes = new AtomicLong();
-
-    byte[] count(byte[] b) {
-      if (b != null) {
-        bytes.addAndGet(b.length);
-      }
-      return b;
-    }
-
-    @Override
-    public byte[] get(String key) {
-      return count(inner.get(key));
-    }
-
-    @Override
-    public byte[] getRange(String key, long offset, int length) {
-      return count(inner.getRange(key, offset, length));
-    }
-
-    @Override
-    public byte[] getSuffix(String key, int length) {
-      return count(inner.getSuffix(key, length));
-    }
-
-    @Override
-    public void put(String key, byte[] value) {
-      inner.put(key, value);
-    }
-
-    @Override
-    public void delete(String key) {
-      inner.delete(key);
-    }
-
-    @Override
-    public boolean exists(String key) {
-      return inner.exists(key);
-    }
-
-    @Override
-    public List<String> list(String prefix) {
-      return inner.list(prefix);
-    }
-  }
 
   @Test
   void partialReadsUseRanges() {
