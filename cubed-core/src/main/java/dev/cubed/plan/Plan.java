@@ -7,23 +7,15 @@ import dev.cubed.primitive.CopyOp;
 import dev.cubed.primitive.RechunkPlanner;
 import dev.cubed.runtime.Callback;
 import dev.cubed.runtime.Executor;
-import dev.cubed.runtime.Operation;
 import dev.cubed.zarr.Store;
-import dev.cubed.zarr.ZarrArray;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Stream;
 
 /**
  * A finalized plan for computing some arrays: the DAG in topological order, which computed arrays
@@ -40,15 +32,15 @@ import java.util.stream.Stream;
  * inline (map fusion for chains, multiple-input fusion for several predecessors).
  */
 public final class Plan {
-  private final List<ArrayNode> outputs;
-  private final PlanConfig cfg;
-  private final List<ArrayNode> topo = new ArrayList<>();
+  final List<ArrayNode> outputs;
+  final PlanConfig cfg;
+  final List<ArrayNode> topo = new ArrayList<>();
   private final Map<String, Integer> consumers = new HashMap<>();
-  private final Set<String> materialized = new HashSet<>();
-  private final Map<String, List<long[]>> rechunkChains = new HashMap<>();
+  final Set<String> materialized = new HashSet<>();
+  final Map<String, List<long[]>> rechunkChains = new HashMap<>();
   private final List<PlanSummary.OpInfo> infos = new ArrayList<>();
   /** Multi-output ops, by member name ({@link MultiOutput}). */
-  private final Map<String, MultiOutput.Group> groupOf = new HashMap<>();
+  final Map<String, MultiOutput.Group> groupOf = new HashMap<>();
 
   /**
    * Fold groups ({@link MultiOutput#findFolds}) are formed unless the system property
@@ -411,7 +403,7 @@ public final class Plan {
    * @throws MemoryBudgetExceededException before running anything if an op does not fit
    */
   public List<NDArray> execute(Executor executor, List<Callback> callbacks) {
-    return run(executor, callbacks, true, false);
+    return new PlanRun(this).run(executor, callbacks, true, false);
   }
 
   /**
@@ -423,17 +415,17 @@ public final class Plan {
    * @throws IllegalStateException on resume if the directory holds a different plan's fingerprint
    */
   public List<NDArray> execute(Executor executor, List<Callback> callbacks, boolean resume) {
-    return run(executor, callbacks, true, resume);
+    return new PlanRun(this).run(executor, callbacks, true, resume);
   }
 
   /** Like {@link #execute} but reads nothing back (for writes to user targets). */
   public void executeNoResults(Executor executor, List<Callback> callbacks) {
-    run(executor, callbacks, false, false);
+    new PlanRun(this).run(executor, callbacks, false, false);
   }
 
   /** Like {@link #execute(Executor, List, boolean)} but reads nothing back. */
   public void executeNoResults(Executor executor, List<Callback> callbacks, boolean resume) {
-    run(executor, callbacks, false, resume);
+    new PlanRun(this).run(executor, callbacks, false, resume);
   }
 
   /** The compute id: a hash of the outputs' content names and the plan-changing settings. */
@@ -484,215 +476,15 @@ public final class Plan {
     return sb.toString();
   }
 
-  private List<NDArray> run(Executor executor, List<Callback> callbacks, boolean read,
-      boolean resume) {
-    for (Callback c : callbacks) {
-      if (c instanceof PlanCallback pc) {
-        pc.onPlan(this);
-      }
-    }
-    checkMemory();
-    if (read && !resume && callbacks.isEmpty() && executor.allowsInlineTinyPlans() && tiny()) {
-      try {
-        return runInline();
-      } catch (RuntimeException e) {
-        // a failing block: run the plan through the executor, which retries and reports a
-        // failure as usual (TaskFailedException with the attempts); tasks are idempotent
-      }
-    }
-    Targets targets = Targets.prepare(topo, cfg.localWorkDir() ? cfg.workDirPath() : null,
-        resume);
-    ComputeDir cdir = openComputeDir(resume);
-    String computeId = cdir.name();
-    Store store = cdir.store();
-    Map<String, ZarrArray> arrays = new LinkedHashMap<>();
-    for (ArrayNode n : topo) {
-      if (n instanceof ArrayNode.Stored s) {
-        arrays.put(s.name(), s.array());
-      }
-    }
-    Evaluator ev = new Evaluator(arrays);
-    List<Operation> ops = new ArrayList<>();
-    Map<String, TaskMarkers.TargetWrites> targetWrites = new HashMap<>();
-    Map<String, String> producer = new HashMap<>();
-    try {
-      for (ArrayNode n : topo) {
-        MultiOutput.Group g = groupOf.get(n.name());
-        if (g != null) {
-          if (g.members().get(0) == n) {
-            ops.add(groupOp(g, store, arrays, ev));
-          }
-          producer.put(n.name(), g.name());
-        } else if (n instanceof ArrayNode.Computed c && materialized.contains(c.name())) {
-          ZarrArray z = c.target() != null ? c.target() : c.isRegular()
-              ? create(store, c.name(), c, c.chunks()) : createPadded(store, c.name(), c);
-          arrays.put(c.name(), z);
-          if (c.target() != null) {
-            targetWrites.put(c.name(), new TaskMarkers.TargetWrites(z, key -> List.of(key)));
-          }
-          PlanSummary.OpInfo info = info(c.name());
-          List<long[]> keys = allBlocks(c.numBlocks());
-          boolean padded = !c.isRegular();
-          long[] padTo = c.chunks();
-          ops.add(new Operation(c.name(), keys, key -> z.writeChunk(key,
-              padded ? Evaluator.pad(ev.compute(c, key), padTo) : ev.compute(c, key)),
-              info.projectedMem(),
-              List.copyOf(producersRead(c, producer, new LinkedHashSet<>()))));
-          producer.put(c.name(), c.name());
-        } else if (n instanceof ArrayNode.Rechunked r) {
-          List<long[]> chain = rechunkChains.get(r.name());
-          ZarrArray src = arrays.get(r.inputs().get(0).name());
-          if (src == null) {
-            throw new IllegalStateException(r.name() + ": its input " + r.inputs().get(0).name()
-                + " is not stored; rechunk needs a stored or computed input");
-          }
-          for (int k = 1; k < chain.size(); k++) {
-            boolean last = k == chain.size() - 1;
-            ZarrArray dst = last && r.target() != null ? r.target()
-                : last ? create(store, r.name(), r, chain.get(k))
-                : create(store, r.name() + "-int" + k, r.shape(), chain.get(k), r,
-                    RechunkPlanner.intermediateCompression());
-            long[] region = RechunkPlanner.copyRegion(r.shape(), chain.get(k - 1), chain.get(k),
-                r.dtype().itemSize(), cfg.rechunkBudget());
-            String opName = r.name() + (chain.size() > 2 ? "-stage" + k : "");
-            List<String> deps = k == 1
-                ? List.copyOf(producersRead(r, producer, new LinkedHashSet<>()))
-                : List.of(ops.get(ops.size() - 1).name());
-            ops.add(CopyOp.build(opName, src, dst, region, info(opName).projectedMem(), deps));
-            if (last && r.target() != null) {
-              targetWrites.put(opName, new TaskMarkers.TargetWrites(dst, key -> TaskMarkers.regionChunks(dst,
-                  region, key)));
-            }
-            src = dst;
-          }
-          arrays.put(r.name(), src);
-          producer.put(r.name(), ops.get(ops.size() - 1).name());
-        }
-      }
-      TaskMarkers.Prepared prep = TaskMarkers.prepare(cdir, ops, targetWrites);
-      lastSkipped = prep.skipped();
-      List<Operation> toRun = prep.ops();
-      targets.run(() -> executor.execute(computeId, toRun, callbacks));
-      List<NDArray> results = new ArrayList<>();
-      for (ArrayNode o : read ? outputs : List.<ArrayNode>of()) {
-        ZarrArray z = arrays.get(o.name());
-        try {
-          results.add(z != null && o.isRegular() ? z.read() : assemble(o, ev));
-        } catch (RuntimeException e) {
-          throw e;
-        } catch (Exception e) {
-          throw new IllegalStateException("reading the result " + o.name() + ": " + e, e);
-        }
-      }
-      cdir.deleteAndRelease();
-      return results;
-    } catch (RuntimeException | Error e) {
-      keepForResume(cdir, e);
-      throw e;
-    }
-  }
-
-  /**
-   * The op of a multi-output group: creates each member's intermediate array; task {@code k} reads
-   * each source block once (a per-task cache) and writes block {@code k} of every member. Its
-   * members read only virtual or stored sources, so it depends on no other op.
-   */
-  private Operation groupOp(MultiOutput.Group g, Store store, Map<String, ZarrArray> arrays,
-      Evaluator ev) {
-    List<ArrayNode.Computed> members = g.members();
-    List<ZarrArray> zs = new ArrayList<>();
-    for (ArrayNode.Computed m : members) {
-      ZarrArray z = create(store, m.name(), m, m.chunks());
-      arrays.put(m.name(), z);
-      zs.add(z);
-    }
-    if (g.fold()) {
-      return new Operation(g.name(), allBlocks(members.get(0).numBlocks()), key -> {
-        List<NDArray> acc = MultiOutput.fold(members, key, ev);
-        for (int i = 0; i < members.size(); i++) {
-          zs.get(i).writeChunk(key, acc.get(i));
-        }
-      }, info(g.name()).projectedMem(), List.of());
-    }
-    return new Operation(g.name(), allBlocks(members.get(0).numBlocks()), key -> {
-      Evaluator tev = ev.forTask();
-      for (int i = 0; i < members.size(); i++) {
-        zs.get(i).writeChunk(key, tev.compute(members.get(i), key));
-      }
-    }, info(g.name()).projectedMem(), List.of());
-  }
-
-  private static final java.util.logging.Logger LOG =
-      java.util.logging.Logger.getLogger(Plan.class.getName());
-
-  /**
-   * Opens the compute directory (lock, fingerprint); on resume logs when the plan cannot be
-   * resumed (a node without a content name) or runs separately (locked by a live compute).
-   */
-  private ComputeDir openComputeDir(boolean resume) {
-    ComputeDir cdir = ComputeDir.open(cfg.workDir(), computeId(), fingerprint(), resume);
-    if (resume && !resumable()) {
-      String why = topo.stream().filter(n -> !n.resumable()).findFirst()
-          .map(ArrayNode::notResumableReason).orElse("?");
-      LOG.warning("resume: this plan cannot be resumed by a later run (its names are not all"
-          + " content-derived, so the next run gets another compute id): " + why);
-    }
-    if (resume && cdir.separate()) {
-      LOG.warning("resume: " + cfg.workDir() + "/compute-" + computeId() + " is locked by"
-          + " a running compute of the same plan; this run starts from scratch in "
-          + cdir.location());
-    }
-    return cdir;
-  }
-
   private volatile long lastSkipped;
+
+  void lastSkipped(long n) {
+    lastSkipped = n;
+  }
 
   /** Tasks skipped because they were complete, in this plan's last resumed run (0 otherwise). */
   public long lastSkippedTasks() {
     return lastSkipped;
-  }
-
-  /** After a failure: keeps the directory, releases its lock, says where it is and what to do. */
-  private void keepForResume(ComputeDir cdir, Throwable e) {
-    try {
-      cdir.release();
-    } catch (RuntimeException r) {
-      e.addSuppressed(r);
-    }
-    String msg = "compute failed; its intermediates and completion markers are kept in "
-        + cdir.location() + ": rerun the same program with ComputeOptions.resume() (CLI: --resume)"
-        + " to finish it, or delete it with ./cubed clean --work-dir " + cfg.workDir()
-        + (cdir.separate() || !resumable() ? " (this directory cannot be resumed: "
-        + (cdir.separate() ? "it was a separate run beside a live compute of the same plan)"
-        : "the plan has names that are not content-derived)") : "");
-    e.addSuppressed(new ComputeKeptNotice(msg));
-    LOG.warning(msg);
-  }
-
-  /** Attached (suppressed) to a compute's exception: where its kept directory is. */
-  static final class ComputeKeptNotice extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    ComputeKeptNotice(String message) {
-      super(message, null, false, false);
-    }
-  }
-
-  /**
-   * The ops whose output evaluating {@code n} reads: the producers of its stored inputs, looking
-   * through inputs that are fused into it (computed but not materialized).
-   */
-  private static Set<String> producersRead(ArrayNode n, Map<String, String> producer,
-      Set<String> acc) {
-    for (ArrayNode in : n.inputs()) {
-      String p = producer.get(in.name());
-      if (p != null) {
-        acc.add(p);
-      } else if (in instanceof ArrayNode.Computed) {
-        producersRead(in, producer, acc);
-      }
-    }
-    return acc;
   }
 
   /**
@@ -724,79 +516,8 @@ public final class Plan {
     return true;
   }
 
-  /** Evaluates a {@link #tiny()} plan in this thread, each block once, without files. */
-  private List<NDArray> runInline() {
-    Evaluator ev = Evaluator.inMemory();
-    List<NDArray> results = new ArrayList<>();
-    for (ArrayNode o : outputs) {
-      try {
-        results.add(assemble(o, ev));
-      } catch (RuntimeException e) {
-        throw e;
-      } catch (Exception e) {
-        throw new IllegalStateException("computing " + o.name() + " in the calling thread: " + e,
-            e);
-      }
-    }
-    lastSkipped = 0;
-    return results;
-  }
-
-  private PlanSummary.OpInfo info(String name) {
+  PlanSummary.OpInfo info(String name) {
     return infos.stream().filter(i -> i.name().equals(name)).findFirst().orElseThrow();
   }
 
-  private static NDArray assemble(ArrayNode n, Evaluator ev) throws Exception {
-    NDArray out = NDArray.zeros(n.dtype(), n.shape());
-    for (long[] b : allBlocks(n.numBlocks())) {
-      out.setRegion(n.blockOffset(b), ev.block(n, b));
-    }
-    return out;
-  }
-
-  static List<long[]> allBlocks(long[] grid) {
-    List<long[]> keys = new ArrayList<>();
-    long total = Shapes.size(grid);
-    for (long f = 0; f < total; f++) {
-      keys.add(Shapes.unravel(grid, f));
-    }
-    return keys;
-  }
-
-  private static ZarrArray create(Store store, String path, ArrayNode n, long[] chunks) {
-    return create(store, path, n.shape(), chunks, n);
-  }
-
-  private static ZarrArray create(Store store, String path, long[] shape, long[] chunks,
-      ArrayNode n) {
-    return create(store, path, shape, chunks, n, null);
-  }
-
-  private static ZarrArray create(Store store, String path, long[] shape, long[] chunks,
-      ArrayNode n, dev.cubed.zarr.Compression compression) {
-    long[] c = chunks.clone();
-    for (int i = 0; i < c.length; i++) {
-      c[i] = Math.max(1, Math.min(c[i], Math.max(1, shape[i])));
-    }
-    if (store.exists(path + "/zarr.json")) { // kept by an earlier run of this plan (resume)
-      ZarrArray z = ZarrArray.open(store, path);
-      if (java.util.Arrays.equals(z.shape(), shape) && java.util.Arrays.equals(z.chunks(), c)
-          && z.dtype() == n.dtype()) {
-        return z.asIntermediate();
-      }
-    }
-    return ZarrArray.create(store, path).shape(shape).chunks(c).dtype(n.dtype())
-        .compression(compression).overwrite().build().asIntermediate();
-  }
-
-  /** Storage of an irregular array: block i of an axis in chunk i, chunks = largest blocks. */
-  private static ZarrArray createPadded(Store store, String path, ArrayNode n) {
-    long[] c = n.chunks();
-    long[] g = n.numBlocks();
-    long[] shape = new long[c.length];
-    for (int i = 0; i < c.length; i++) {
-      shape[i] = g[i] * c[i];
-    }
-    return create(store, path, shape, c, n);
-  }
 }

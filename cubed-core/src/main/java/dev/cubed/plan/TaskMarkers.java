@@ -214,7 +214,7 @@ final class TaskMarkers implements java.io.Serializable {
       cg[i] = (rs + tc[i] - 1) / tc[i];
     }
     List<long[]> out = new ArrayList<>();
-    for (long[] rel : Plan.allBlocks(cg)) {
+    for (long[] rel : PlanRun.allBlocks(cg)) {
       long[] c = new long[nd];
       for (int i = 0; i < nd; i++) {
         c[i] = c0[i] + rel[i];
