@@ -122,7 +122,7 @@ public final class BeamExecutor implements Executor {
   public void execute(String computeId, List<Operation> ops, List<Callback> callbacks) {
     long start = System.currentTimeMillis();
     checkMemory(ops);
-    BeamShipping.check(ops);
+    dev.cubed.runtime.FunctionShipping.check(ops, "beam", "Beam workers");
     long checked = System.currentTimeMillis();
     int parallelism = parallelism(ops);
     lastParallelism = parallelism;

@@ -7,38 +7,59 @@ import java.io.ObjectOutputStream;
 import java.util.List;
 
 /**
- * Turns the ops' task functions into the bytes a processes-executor worker receives
- * ({@link WorkerProtocol#DEFINE}), refusing what cannot work in another JVM with an error naming
- * the op.
+ * Serializes task functions for executors that run them in another JVM (the processes executor's
+ * workers, Spark executors, Beam workers), refusing what cannot work there with an error naming the
+ * executor and the op: a task function that is not Serializable, and one that uses an in-memory
+ * store ({@link dev.cubed.zarr.MemoryStore}), which lives in this JVM (the other JVM would work on
+ * a copy and its writes would be lost).
  */
-final class FunctionShipping {
+public final class FunctionShipping {
   private FunctionShipping() {}
 
-  /** Serializes each op's task function once, for every worker. */
+  /** Serializes each op's task function once, for every worker ({@link WorkerProtocol#DEFINE}). */
   static byte[][] serializeFunctions(List<Operation> ops) {
     byte[][] fns = new byte[ops.size()][];
     for (int i = 0; i < ops.size(); i++) {
       ByteArrayOutputStream b = new ByteArrayOutputStream();
-      try (ObjectOutputStream o = new ShippingStream(b)) {
-        o.writeObject(ops.get(i).function());
-      } catch (InMemoryStoreException e) {
-        throw new IllegalArgumentException("processes executor: operation " + ops.get(i).name()
-            + " reads or writes an in-memory store (MemoryStore" + (e.getMessage() == null ? ""
-            : " '" + e.getMessage() + "'") + "), which lives in this JVM: a worker process"
-            + " would read and write its own copy and the results would be lost. Use a"
-            + " filesystem or object store, or the threads executor", e);
-      } catch (NotSerializableException e) {
-        throw new IllegalArgumentException("processes executor: the task function of operation "
-            + ops.get(i).name() + " cannot be sent to a worker process: it holds a "
-            + e.getMessage() + ", which is not Serializable. Make the captured value Serializable"
-            + " (or transient and rebuilt on use), or use the threads executor", e);
-      } catch (IOException e) {
-        throw new IllegalArgumentException("processes executor: the task function of operation "
-            + ops.get(i).name() + " cannot be serialized: " + e, e);
-      }
+      write(ops.get(i), "processes", "a worker process", b);
       fns[i] = b.toByteArray();
     }
     return fns;
+  }
+
+  /**
+   * Checks, before anything runs, that every op's task function can be shipped to another JVM
+   * (serialized to nowhere).
+   *
+   * @param executor the executor's name, for the message ("spark")
+   * @param destination where the functions go, for the message ("Spark executors")
+   * @throws IllegalArgumentException naming the executor, the op and what cannot be shipped
+   */
+  public static void check(List<Operation> ops, String executor, String destination) {
+    for (Operation op : ops) {
+      write(op, executor, destination, java.io.OutputStream.nullOutputStream());
+    }
+  }
+
+  private static void write(Operation op, String executor, String destination,
+      java.io.OutputStream out) {
+    try (ObjectOutputStream o = new ShippingStream(out)) {
+      o.writeObject(op.function());
+    } catch (InMemoryStoreException e) {
+      throw new IllegalArgumentException(executor + " executor: operation " + op.name()
+          + " reads or writes an in-memory store (MemoryStore" + (e.getMessage() == null ? ""
+          : " '" + e.getMessage() + "'") + "), which lives in this JVM: " + destination
+          + " would work on a copy and its writes would be lost. Use a filesystem every worker"
+          + " sees or an object store (s3://...), or the threads executor", e);
+    } catch (NotSerializableException e) {
+      throw new IllegalArgumentException(executor + " executor: the task function of operation "
+          + op.name() + " cannot be shipped to " + destination + ": it holds a " + e.getMessage()
+          + ", which is not Serializable. Make the captured value Serializable (or transient and"
+          + " rebuilt on use), or use the threads executor", e);
+    } catch (IOException e) {
+      throw new IllegalArgumentException(executor + " executor: the task function of operation "
+          + op.name() + " cannot be serialized: " + e, e);
+    }
   }
 
   /** A MemoryStore met while shipping a task function. */
@@ -50,7 +71,7 @@ final class FunctionShipping {
     }
   }
 
-  /** Serializes task functions for workers, refusing stores that live in this JVM. */
+  /** Serializes task functions, refusing stores that live in this JVM. */
   private static final class ShippingStream extends ObjectOutputStream {
     ShippingStream(java.io.OutputStream out) throws IOException {
       super(out);

@@ -7,10 +7,6 @@ import dev.cubed.runtime.InsufficientHeapException;
 import dev.cubed.runtime.Operation;
 import dev.cubed.runtime.TaskFailedException;
 import dev.cubed.runtime.WorkerTaskException;
-import java.io.IOException;
-import java.io.NotSerializableException;
-import java.io.ObjectOutputStream;
-import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -278,7 +274,7 @@ public final class SparkExecutor implements Executor, AutoCloseable {
   @Override
   public void execute(String computeId, List<Operation> ops, List<Callback> callbacks) {
     long start = System.currentTimeMillis();
-    checkShippable(ops);
+    dev.cubed.runtime.FunctionShipping.check(ops, "spark", "Spark executors");
     SparkContext sc = context();
     int maxAttempts = SparkCluster.maxAttempts(sc.conf(), sc.master());
     checkFits(ops, SparkCluster.slots(sc.conf(), sc.master(), Runtime.getRuntime().maxMemory()));
@@ -322,56 +318,6 @@ public final class SparkExecutor implements Executor, AutoCloseable {
             SparkCluster.mib(slots.heapBytes()), slots.slots(), slots.where()), op.name(),
             op.projectedMem(), perTask);
       }
-    }
-  }
-
-  /**
-   * Serializes every task function as Spark will, refusing one that cannot travel.
-   *
-   * @throws IllegalArgumentException naming the operation and what is not serializable
-   */
-  static void checkShippable(List<Operation> ops) {
-    for (Operation op : ops) {
-      try (ObjectOutputStream o = new ShippingCheck()) {
-        o.writeObject(op.function());
-      } catch (InMemoryStore e) {
-        throw new IllegalArgumentException("spark executor: operation " + op.name() + " reads or"
-            + " writes an in-memory store (MemoryStore '" + e.getMessage() + "'), which lives in"
-            + " this JVM: Spark tasks would write a copy and the results would be lost. Use a"
-            + " filesystem every executor sees, or an object store (s3://...)", e);
-      } catch (NotSerializableException e) {
-        throw new IllegalArgumentException("spark executor: the task function of operation "
-            + op.name() + " cannot be shipped to Spark executors: it holds a " + e.getMessage()
-            + ", which is not Serializable. Make the captured value Serializable (or transient"
-            + " and rebuilt on use), or use the threads executor", e);
-      } catch (IOException e) {
-        throw new IllegalArgumentException("spark executor: the task function of operation "
-            + op.name() + " cannot be serialized: " + e, e);
-      }
-    }
-  }
-
-  private static final class InMemoryStore extends NotSerializableException {
-    private static final long serialVersionUID = 1L;
-
-    InMemoryStore(String name) {
-      super(name);
-    }
-  }
-
-  /** Serializes to nowhere, refusing in-memory stores. */
-  private static final class ShippingCheck extends ObjectOutputStream {
-    ShippingCheck() throws IOException {
-      super(OutputStream.nullOutputStream());
-      enableReplaceObject(true);
-    }
-
-    @Override
-    protected Object replaceObject(Object o) throws IOException {
-      if (o instanceof dev.cubed.zarr.MemoryStore m) {
-        throw new InMemoryStore(m.name());
-      }
-      return o;
     }
   }
 
