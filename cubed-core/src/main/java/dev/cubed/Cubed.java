@@ -219,7 +219,7 @@ public final class Cubed {
     int workers = spec.workers() > 0 ? spec.workers() : Runtime.getRuntime().availableProcessors();
     if ("threads".equals(spec.executor())) {
       return dev.cubed.runtime.ThreadsExecutor.builder().workers(workers)
-          .attempts(spec.attempts()).build();
+          .attempts(spec.attempts()).reservedMem(spec.reservedMem()).build();
     }
     if ("processes".equals(spec.executor()) || "processes-strict".equals(spec.executor())) {
       return dev.cubed.runtime.ProcessesExecutor.builder().workers(workers)
