@@ -289,6 +289,8 @@ final class Tiles {
     private final TileReduction tr;
     private final Map<String, NDArray> leafBlocks = new HashMap<>();
     private final Map<String, NDArray> buffers = new HashMap<>();
+    /** The state region being merged (reused while tile states keep their shape). */
+    private NDArray mergeBuffer;
 
     Run(Chain ch, Evaluator ev, long[] rCoords, NDArray state, boolean fresh) throws Exception {
       this.ch = ch;
@@ -341,7 +343,12 @@ final class Tiles {
       if (first) {
         state.setRegion(at, ts);
       } else {
-        NDArray cur = state.getRegion(at, ts.shape());
+        NDArray cur = mergeBuffer == null || !Arrays.equals(mergeBuffer.shape(), ts.shape())
+            ? NDArray.zeros(state.dtype(), ts.shape()) : mergeBuffer;
+        mergeBuffer = cur;
+        int mult = state.dtype().isComplex() ? 2 : 1;
+        NDArray.copyBox(state.data(), ss, at, cur.data(), ts.shape(), new long[ss.length],
+            ts.shape(), mult);
         tr.merge(cur, ts);
         state.setRegion(at, cur);
       }
