@@ -18,7 +18,7 @@ class XpUnary {
   }
 
   /** Applies a per-block kernel elementwise; the dtype is that of the kernel on one-element inputs. */
-  static CubedArray ew(String name, Core.BlocksFunction fn, CubedArray... xs) {
+  static CubedArray ew(String name, Core.Pointwise fn, CubedArray... xs) {
     NDArray[] samples = new NDArray[xs.length];
     ArrayNode[] nodes = new ArrayNode[xs.length];
     for (int i = 0; i < xs.length; i++) {
@@ -231,7 +231,7 @@ class XpUnary {
     if (a.dtype() == t) {
       return a;
     }
-    return wrap(Core.elemwise("astype", bl -> bl[0].astype(t), t, a.node()), a);
+    return wrap(Core.pointwise("astype", bl -> bl[0].astype(t), t, a.node()), a);
   }
 
   /** Applies a function to each block (the same block grid for all inputs). */

@@ -30,6 +30,22 @@ public final class Core {
   }
 
   /**
+   * A {@link BlocksFunction} that is pointwise: each output element depends only on the input
+   * elements at the same position, for inputs of any (equal) shape. Elementwise ops built from one
+   * ({@link #pointwise}) may be evaluated tile by tile when they feed a reduction.
+   */
+  @FunctionalInterface
+  public interface Pointwise extends BlocksFunction {}
+
+  /**
+   * {@link #elemwise} of a pointwise function: the same op, marked so that a fused chain of such
+   * ops feeding a reduction runs on cache-sized tiles instead of whole blocks.
+   */
+  public static ArrayNode pointwise(String name, Pointwise fn, DType out, ArrayNode... xs) {
+    return elemwise(name, fn, out, xs);
+  }
+
+  /**
    * Elementwise {@code fn} over inputs broadcast together; the output has dtype {@code out}, the
    * broadcast shape, and the chunks of the first input that spans each axis (other inputs are
    * rechunked to match when needed).

@@ -4,6 +4,7 @@ import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.plan.ArrayNode;
 import dev.cubed.plan.ChunkGrid;
+import dev.cubed.plan.PointwiseFunction;
 import dev.cubed.primitive.BlockFunction;
 import dev.cubed.primitive.BlockKeys;
 import dev.cubed.primitive.Blockwise;
@@ -93,6 +94,44 @@ final class ElemwiseOp {
     return r;
   }
 
+  /** A pointwise op's block function: also applies to tiles ({@link PointwiseFunction}). */
+  private static final class Blocks implements PointwiseFunction {
+    private static final long serialVersionUID = 1L;
+    private final ChunkGrid grid;
+    private final Core.Pointwise fn;
+    private final DType out;
+
+    Blocks(ChunkGrid grid, Core.Pointwise fn, DType out) {
+      this.grid = grid;
+      this.fn = fn;
+      this.out = out;
+    }
+
+    @Override
+    public NDArray apply(List<Object> args, long[] c) throws Exception {
+      return apply(grid, fn, out, args, c);
+    }
+
+    @Override
+    public NDArray applyTiles(NDArray... tiles) throws Exception {
+      NDArray r = fn.apply(tiles);
+      return r.dtype() == out ? r : r.astype(out);
+    }
+
+    /** {@code fn} on the blocks of output block {@code c}, size-1 inputs broadcast first. */
+    static NDArray apply(ChunkGrid grid, Core.BlocksFunction fn, DType out, List<Object> args,
+        long[] c) throws Exception {
+      long[] bs = grid.blockShape(c);
+      NDArray[] blocks = new NDArray[args.size()];
+      for (int i = 0; i < blocks.length; i++) {
+        NDArray b = (NDArray) args.get(i);
+        blocks[i] = Arrays.equals(b.shape(), bs) ? b : b.broadcastTo(bs);
+      }
+      NDArray r = fn.apply(blocks);
+      return r.dtype() == out ? r : r.astype(out);
+    }
+  }
+
   /**
    * The elementwise op over inputs already on {@code grid} (size-1 axes broadcast): block k of the
    * output reads block k of each input (block 0 along its size-1 axes).
@@ -112,16 +151,8 @@ final class ElemwiseOp {
       }
       return l;
     };
-    BlockFunction bf = (args, c) -> {
-      long[] bs = grid.blockShape(c);
-      NDArray[] blocks = new NDArray[args.size()];
-      for (int i = 0; i < blocks.length; i++) {
-        NDArray b = (NDArray) args.get(i);
-        blocks[i] = Arrays.equals(b.shape(), bs) ? b : b.broadcastTo(bs);
-      }
-      NDArray r = fn.apply(blocks);
-      return r.dtype() == out ? r : r.astype(out);
-    };
+    BlockFunction bf = fn instanceof Core.Pointwise p ? new Blocks(grid, p, out)
+        : (args, c) -> Blocks.apply(grid, fn, out, args, c);
     int[] ones = new int[ins.size()];
     Arrays.fill(ones, 1);
     return new ArrayNode.Computed(new Blockwise(name, keys, bf, ones, ones.clone(), 0), ins, grid,

@@ -429,6 +429,20 @@ final class ReduceKernel {
     double[] db = fl ? (double[]) b.data() : null;
     long[] la = fl ? null : (long[]) a.data();
     long[] lb = fl ? null : (long[]) b.data();
+    if (kind == Kind.MEAN || (kind == Kind.SUM && !cx)) {
+      // field by field additions (count and total for mean): one tight loop
+      int n = m * k;
+      if (fl) {
+        for (int i = 0; i < n; i++) {
+          da[i] += db[i];
+        }
+      } else {
+        for (int i = 0; i < n; i++) {
+          la[i] += lb[i];
+        }
+      }
+      return a;
+    }
     for (int o = 0; o < m; o++) {
       switch (kind) {
         case SUM -> {
@@ -523,6 +537,15 @@ final class ReduceKernel {
     DType rt = resultType(kind, in);
     NDArray r = NDArray.empty(rt, shape);
     int m = r.size();
+    if (kind == Kind.MEAN && rt == DType.FLOAT64) {
+      // count and total per element: the same division as below, without per-element dispatch
+      double[] ds = (double[]) state.data();
+      double[] out = (double[]) r.data();
+      for (int o = 0; o < m; o++) {
+        out[o] = ds[2 * o + 1] / ds[2 * o];
+      }
+      return r;
+    }
     for (int o = 0; o < m; o++) {
       switch (kind) {
         case SUM, PROD, MIN, MAX -> {

@@ -5,6 +5,7 @@ import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import dev.cubed.plan.ArrayNode;
 import dev.cubed.plan.StreamFold;
+import dev.cubed.plan.TileReduction;
 import dev.cubed.primitive.BlockFunction;
 import dev.cubed.primitive.BlockKeys;
 import dev.cubed.primitive.Blockwise;
@@ -76,8 +77,7 @@ public final class Reductions {
     long[] xc = x.chunks();
     int aa = argAxis;
     KeyFunction k0 = c -> List.of(BlockKeys.one(Arrays.copyOf(c, nd)));
-    BlockFunction f0 = (args, c) -> ReduceKernel.initial(kind, (NDArray) args.get(0), red,
-        aa < 0 ? 0 : aa, aa < 0 ? 0 : c[aa] * xc[aa]);
+    BlockFunction f0 = new Initial(kind, red, aa, aa < 0 ? 0 : xc[aa]);
     boolean empty = false;
     for (int d = 0; d < nd; d++) {
       if (red[d] && x.shape()[d] == 0) {
@@ -174,6 +174,48 @@ public final class Reductions {
   }
 
   /**
+   * The first round's function: the partial states of one block. A {@link TileReduction} (states
+   * of tiles merge with {@link ReduceKernel#combine}), so the plan may evaluate a fused pointwise
+   * chain feeding it tile by tile.
+   */
+  private static final class Initial implements TileReduction {
+    private static final long serialVersionUID = 1L;
+    private final ReduceKernel.Kind kind;
+    private final boolean[] red;
+    /** The arg axis, or -1; and the input's chunk along it (block offsets for arg indices). */
+    private final int argAxis;
+    private final long argChunk;
+
+    Initial(ReduceKernel.Kind kind, boolean[] red, int argAxis, long argChunk) {
+      this.kind = kind;
+      this.red = red.clone();
+      this.argAxis = argAxis;
+      this.argChunk = argChunk;
+    }
+
+    @Override
+    public NDArray apply(List<Object> args, long[] c) {
+      return tileState((NDArray) args.get(0), new long[red.length], c);
+    }
+
+    @Override
+    public boolean[] reducedAxes() {
+      return red.clone();
+    }
+
+    @Override
+    public NDArray tileState(NDArray tile, long[] tileStart, long[] c) {
+      return ReduceKernel.initial(kind, tile, red, argAxis < 0 ? 0 : argAxis,
+          argAxis < 0 ? 0 : c[argAxis] * argChunk + tileStart[argAxis]);
+    }
+
+    @Override
+    public void merge(NDArray into, NDArray state) {
+      ReduceKernel.combine(kind, into, state);
+    }
+  }
+
+  /**
    * A partial round's function: copies the first streamed state and combines the others into it.
    * A {@link StreamFold}, so the plan may interleave the first rounds of several reductions over
    * shared sources in one task (reading each source block once).
@@ -194,6 +236,11 @@ public final class Reductions {
     @Override
     public void add(NDArray acc, NDArray next) {
       ReduceKernel.combine(kind, acc, next);
+    }
+
+    @Override
+    public boolean foldsStatesOf(TileReduction r) {
+      return r instanceof Initial i && i.kind == kind;
     }
   }
 

@@ -20,13 +20,19 @@ final class StridedCopy {
       System.arraycopy(src, 0, dst, 0, mult);
       return;
     }
+    // trailing axes the box spans whole in both arrays are contiguous in both: one run each
+    long run = box[nd - 1];
+    while (nd > 1 && box[nd - 1] == srcShape[nd - 1] && box[nd - 1] == dstShape[nd - 1]) {
+      nd--;
+      run *= box[nd - 1];
+    }
     long[] ss = Shapes.strides(srcShape);
     long[] ds = Shapes.strides(dstShape);
-    int inner = (int) box[nd - 1] * mult;
+    int inner = (int) run * mult;
     long[] idx = new long[nd - 1];
     while (true) {
-      long so = srcStart[nd - 1];
-      long dof = dstStart[nd - 1];
+      long so = srcStart[nd - 1] * ss[nd - 1];
+      long dof = dstStart[nd - 1] * ds[nd - 1];
       for (int k = 0; k < nd - 1; k++) {
         so += (srcStart[k] + idx[k]) * ss[k];
         dof += (dstStart[k] + idx[k]) * ds[k];

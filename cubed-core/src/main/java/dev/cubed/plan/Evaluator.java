@@ -19,20 +19,33 @@ final class Evaluator implements Serializable {
   private final transient Map<String, NDArray> sourceCache;
   /** Whether computed blocks are kept too ({@link #inMemory()}). */
   private final boolean cacheAll;
+  /** Bytes per array tile of tiled pointwise-to-reduction chains ({@link Tiles}); 0: off. */
+  private final long tileBytes;
 
   Evaluator(Map<String, ZarrArray> stored) {
-    this(stored, null);
+    this(stored, 0);
   }
 
-  private Evaluator(Map<String, ZarrArray> stored, Map<String, NDArray> sourceCache) {
-    this(stored, sourceCache, false);
+  /** An evaluator with tiled chains of {@code tileBytes} per array tile (0: untiled). */
+  Evaluator(Map<String, ZarrArray> stored, long tileBytes) {
+    this(stored, null, false, tileBytes);
   }
 
   private Evaluator(Map<String, ZarrArray> stored, Map<String, NDArray> sourceCache,
-      boolean cacheAll) {
+      boolean cacheAll, long tileBytes) {
     this.stored = stored;
     this.sourceCache = sourceCache;
     this.cacheAll = cacheAll;
+    this.tileBytes = tileBytes;
+  }
+
+  /** True if {@code n} is computed inline in this evaluator's tasks (not stored). */
+  boolean fused(ArrayNode n) {
+    return n instanceof ArrayNode.Computed && !stored.containsKey(n.name());
+  }
+
+  long tileBytes() {
+    return tileBytes;
   }
 
   /**
@@ -40,7 +53,7 @@ final class Evaluator implements Serializable {
    * virtual or stored input it reads, so the op's members read or generate each such block once.
    */
   Evaluator forTask() {
-    return new Evaluator(stored, new java.util.HashMap<>());
+    return new Evaluator(stored, new java.util.HashMap<>(), false, tileBytes);
   }
 
   /**
@@ -48,7 +61,7 @@ final class Evaluator implements Serializable {
    * it reads or computes, so a node feeding several others is computed once.
    */
   static Evaluator inMemory() {
-    return new Evaluator(Map.of(), new java.util.HashMap<>(), true);
+    return new Evaluator(Map.of(), new java.util.HashMap<>(), true, 0);
   }
 
   /** The block of {@code node} at {@code coords}, read if stored, computed otherwise. */
@@ -103,6 +116,11 @@ final class Evaluator implements Serializable {
       return check(node, coords, v.generator().generate(coords.clone(), node.blockShape(coords)));
     }
     if (node instanceof ArrayNode.Computed c) {
+      Tiles.Chain ch = tileBytes > 0 && c.op().function() instanceof TileReduction
+          ? Tiles.chain(c, this::fused, tileBytes, coords) : null;
+      if (ch != null) {
+        return check(node, coords, Tiles.reduceBlock(ch, this, coords));
+      }
       List<BlockKeys> keys = c.op().keys().keys(coords.clone());
       List<ArrayNode> ins = c.inputs();
       if (keys.size() != ins.size()) {

@@ -73,7 +73,7 @@ final class MultiOutput {
    * written chunk (summed over the members). Members are added to {@code taken}.
    */
   static List<Group> findFolds(List<ArrayNode> topo, Set<String> materialized,
-      Predicate<ArrayNode> isOutput, PlanConfig cfg, Set<String> taken) {
+      Predicate<ArrayNode> isOutput, PlanConfig cfg, Set<String> taken, long tileBytes) {
     List<ArrayNode.Computed> cands = new ArrayList<>();
     for (ArrayNode n : topo) {
       if (n instanceof ArrayNode.Computed c && materialized.contains(c.name()) && !isOutput.test(c)
@@ -90,8 +90,9 @@ final class MultiOutput {
       if (g.size() < 2) {
         continue;
       }
-      Sizes z = sizes(g, cfg);
-      long mem = cfg.reservedMem() + z.sourceMem + z.own + z.written;
+      Sizes z = sizes(g, cfg, fusedIn(materialized), tileBytes, true);
+      // the writes come after the last step, whose source blocks are then garbage
+      long mem = cfg.reservedMem() + z.own + Math.max(z.sourceMem, z.written);
       if (z.saved <= 0 || mem > cfg.allowedMem()) {
         continue;
       }
@@ -128,8 +129,21 @@ final class MultiOutput {
     NDArray[] acc = new NDArray[members.size()];
     for (long[] k : keys) {
       Evaluator step = ev.forTask();
+      List<Tiles.Chain> chains = new ArrayList<>();
+      List<NDArray> tiledAcc = new ArrayList<>();
+      boolean[] fresh = new boolean[acc.length];
       for (int i = 0; i < acc.length; i++) {
         ArrayNode.Computed m = members.get(i);
+        Tiles.Chain ch = foldChain(m, step, key, k);
+        if (ch != null) {
+          fresh[chains.size()] = acc[i] == null;
+          if (acc[i] == null) {
+            acc[i] = NDArray.zeros(m.dtype(), m.blockShape(key));
+          }
+          chains.add(ch);
+          tiledAcc.add(acc[i]);
+          continue;
+        }
         NDArray b = step.block(m.inputs().get(0), k.clone());
         StreamFold f = (StreamFold) m.op().function();
         if (acc[i] == null) {
@@ -138,12 +152,35 @@ final class MultiOutput {
           f.add(acc[i], b);
         }
       }
+      if (!chains.isEmpty()) {
+        Tiles.fold(chains, tiledAcc, fresh, step, k.clone());
+      }
     }
     List<NDArray> out = new ArrayList<>(acc.length);
     for (int i = 0; i < acc.length; i++) {
       out.add(Evaluator.check(members.get(i), key, acc[i]));
     }
     return out;
+  }
+
+  /**
+   * The tiled chain ({@link Tiles}) through which member {@code m} folds its input's block
+   * {@code k} straight into its accumulator (block {@code key}), or null: its input must be a
+   * fused {@link TileReduction} over a tileable chain whose states {@code m}'s fold merges, and of
+   * {@code m}'s block shape.
+   */
+  private static Tiles.Chain foldChain(ArrayNode.Computed m, Evaluator ev, long[] key, long[] k) {
+    if (ev.tileBytes() <= 0 || !(m.inputs().get(0) instanceof ArrayNode.Computed r)
+        || !ev.fused(r) || !(r.op().function() instanceof TileReduction tr)
+        || !((StreamFold) m.op().function()).foldsStatesOf(tr)
+        || !Arrays.equals(r.blockShape(k), m.blockShape(key)) || r.dtype() != m.dtype()) {
+      return null;
+    }
+    return Tiles.chain(r, ev::fused, ev.tileBytes(), k);
+  }
+
+  private static Predicate<ArrayNode> fusedIn(Set<String> materialized) {
+    return n -> n instanceof ArrayNode.Computed && !materialized.contains(n.name());
   }
 
   /** True if every probed task of {@code c} reads its input as one stream of keys. */
@@ -209,7 +246,8 @@ final class MultiOutput {
    * {@code materialized}.
    */
   static List<Group> find(List<ArrayNode> topo, Map<String, Integer> consumers,
-      Set<String> materialized, Predicate<ArrayNode> isOutput, PlanConfig cfg, Set<String> taken) {
+      Set<String> materialized, Predicate<ArrayNode> isOutput, PlanConfig cfg, Set<String> taken,
+      long tileBytes) {
     Map<String, ArrayNode.Computed> consumerOf = new HashMap<>();
     for (ArrayNode n : topo) {
       if (n instanceof ArrayNode.Computed c) {
@@ -234,7 +272,7 @@ final class MultiOutput {
       if (g.size() < 2) {
         continue;
       }
-      Sizes z = sizes(g, cfg);
+      Sizes z = sizes(g, cfg, fusedIn(materialized), tileBytes, false);
       long memberBytes = g.stream().mapToLong(ArrayNode::chunkBytes).sum();
       // stored sources: the members' blocks are written and read back where the ungrouped plan
       // writes nothing (they are fused into their consumers), and intermediate bytes are what
@@ -294,7 +332,8 @@ final class MultiOutput {
   private record Sizes(long saved, long sourceMem, long storedBytes, long own, long written,
       boolean allStored, List<String> fused) {}
 
-  private static Sizes sizes(List<ArrayNode.Computed> g, PlanConfig cfg) {
+  private static Sizes sizes(List<ArrayNode.Computed> g, PlanConfig cfg,
+      Predicate<ArrayNode> fused0, long tileBytes, boolean fold) {
     Map<String, ArrayNode> distinct = new LinkedHashMap<>();
     long perMemberSourceBytes = 0;
     long own = 0;
@@ -307,18 +346,35 @@ final class MultiOutput {
         perMemberSourceBytes += s.chunkBytes();
       }
       distinct.putAll(ms);
-      own += ownBytes(m, fused, true);
-      written += m.chunkBytes() * cfg.writeCopies();
+      Tiles.Chain ch = fold && m.inputs().get(0) instanceof ArrayNode.Computed r
+          && r.op().function() instanceof TileReduction tr
+          && ((StreamFold) m.op().function()).foldsStatesOf(tr)
+          && Arrays.equals(r.chunks(), m.chunks())
+          ? Tiles.chain(r, fused0, tileBytes, null) : null;
+      if (ch != null) {
+        // tile states go straight into the accumulator (the member's output chunk)
+        fused.add(ch.reduce().name());
+        own += m.chunkBytes() + ch.tileBytes() + leafOwnBytes(ch, fused, fused0, tileBytes);
+      } else {
+        own += ownBytes(m, fused, true, fused0, tileBytes);
+      }
+      written = fold ? Math.max(written, m.chunkBytes() * cfg.writeCopies())
+          : written + m.chunkBytes() * cfg.writeCopies();
     }
     long distinctBytes = 0;
     long sourceMem = 0;
     long storedBytes = 0;
+    long readCopy = 0;
     for (ArrayNode s : distinct.values()) {
       distinctBytes += s.chunkBytes();
       boolean st = s instanceof ArrayNode.Stored;
-      sourceMem += st ? s.chunkBytes() * (1 + cfg.readCopies()) : s.chunkBytes();
+      // the cache holds the decoded blocks; a read's stored bytes are garbage once decoded and
+      // the reads run one after another, so only the largest read's copies count
+      sourceMem += s.chunkBytes();
+      readCopy = Math.max(readCopy, st ? s.chunkBytes() * cfg.readCopies() : 0);
       storedBytes += st ? s.chunkBytes() : 0;
     }
+    sourceMem += readCopy;
     boolean allStored = distinct.values().stream().allMatch(s -> s instanceof ArrayNode.Stored);
     return new Sizes(perMemberSourceBytes - distinctBytes, sourceMem, storedBytes, own, written,
         allStored, fused);
@@ -413,15 +469,34 @@ final class MultiOutput {
    * Bytes of the blocks a member computes itself: its own block and each fused array's between it
    * and the sources (the sources are counted once for the group), plus the ops' extra memory.
    */
-  private static long ownBytes(ArrayNode.Computed c, List<String> fused, boolean top) {
+  private static long ownBytes(ArrayNode.Computed c, List<String> fused, boolean top,
+      Predicate<ArrayNode> fused0, long tileBytes) {
     long b = c.op().extraMem() + c.chunkBytes();
     if (!top) {
       fused.add(c.name());
     }
+    Tiles.Chain ch = Tiles.chain(c, fused0, tileBytes, null);
+    if (ch != null) {
+      // a tiled chain: tiles instead of the pointwise ops' blocks
+      return b + ch.tileBytes() + leafOwnBytes(ch, fused, fused0, tileBytes);
+    }
     Set<ArrayNode> seen = new LinkedHashSet<>();
     for (ArrayNode in : c.inputs()) {
       if (in instanceof ArrayNode.Computed ic && seen.add(ic)) {
-        b += ownBytes(ic, fused, false);
+        b += ownBytes(ic, fused, false, fused0, tileBytes);
+      }
+    }
+    return b;
+  }
+
+  /** A tiled chain's pointwise ops (named in {@code fused}) and its computed leaves' own bytes. */
+  private static long leafOwnBytes(Tiles.Chain ch, List<String> fused, Predicate<ArrayNode> fused0,
+      long tileBytes) {
+    ch.nodes().forEach(n -> fused.add(n.name()));
+    long b = 0;
+    for (ArrayNode leaf : ch.leaves()) {
+      if (leaf instanceof ArrayNode.Computed lc) {
+        b += ownBytes(lc, fused, false, fused0, tileBytes);
       }
     }
     return b;

@@ -49,6 +49,12 @@ public final class Plan {
   private static final boolean FOLD_GROUPS =
       !"false".equals(System.getProperty("cubed.plan.foldGroups"));
 
+  /**
+   * Bytes per array tile of tiled pointwise-to-reduction chains ({@link Tiles}; system property
+   * {@code cubed.plan.tileBytes}, 0: off), read when the plan is made and carried to its tasks.
+   */
+  final long tileBytes = Tiles.configuredTileBytes();
+
   private record Cost(long mem, long blocks, Set<String> sources, List<String> fused) {}
 
   private Plan(List<ArrayNode> outputs, PlanConfig cfg) {
@@ -66,9 +72,9 @@ public final class Plan {
     decideFusion();
     Set<String> folded = new HashSet<>();
     List<MultiOutput.Group> groups = new ArrayList<>(FOLD_GROUPS ? MultiOutput.findFolds(topo,
-        materialized, this::isOutput, this.cfg, folded) : List.of());
+        materialized, this::isOutput, this.cfg, folded, tileBytes) : List.of());
     groups.addAll(MultiOutput.find(topo, consumers, materialized, this::isOutput, this.cfg,
-        folded));
+        folded, tileBytes));
     for (MultiOutput.Group g : groups) {
       g.members().forEach(m -> groupOf.put(m.name(), g));
     }
@@ -255,6 +261,14 @@ public final class Plan {
 
   /** Cost of computing a block of {@code n} inline (excluding reservedMem and write copies). */
   private Cost opCost(ArrayNode.Computed c) {
+    Cost plain = untiledCost(c);
+    Tiles.Chain ch = Tiles.chain(c, this::fusedComputed, tileBytes, null);
+    // the same blocks and sources either way (the fusion limits do not depend on tiling)
+    return ch == null ? plain : new Cost(tiledMem(c, ch), plain.blocks(), plain.sources(),
+        plain.fused());
+  }
+
+  private Cost untiledCost(ArrayNode.Computed c) {
     long mem = c.op().extraMem() + c.chunkBytes();
     long blocks = 0;
     Set<String> sources = new LinkedHashSet<>();
@@ -268,6 +282,22 @@ public final class Plan {
       fused.addAll(ic.fused());
     }
     return new Cost(mem, blocks, sources, fused);
+  }
+
+  private boolean fusedComputed(ArrayNode n) {
+    return n instanceof ArrayNode.Computed && !materialized.contains(n.name());
+  }
+
+  /**
+   * Memory of a reduction block computed tile by tile ({@link Tiles}): the state, one tile of each
+   * pointwise op and leaf and the tile's state, and each leaf's whole block (read once).
+   */
+  private long tiledMem(ArrayNode.Computed c, Tiles.Chain ch) {
+    long mem = c.op().extraMem() + c.chunkBytes() + ch.tileBytes();
+    for (ArrayNode leaf : ch.leaves()) {
+      mem += inputCost(leaf).mem();
+    }
+    return mem;
   }
 
   private Cost inputCost(ArrayNode in) {

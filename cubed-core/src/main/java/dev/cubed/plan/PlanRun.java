@@ -57,7 +57,7 @@ final class PlanRun {
         arrays.put(s.name(), s.array());
       }
     }
-    Evaluator ev = new Evaluator(arrays);
+    Evaluator ev = new Evaluator(arrays, plan.tileBytes);
     List<Operation> ops = new ArrayList<>();
     Map<String, TaskMarkers.TargetWrites> targetWrites = new HashMap<>();
     Map<String, String> producer = new HashMap<>();

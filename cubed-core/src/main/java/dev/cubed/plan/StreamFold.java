@@ -23,6 +23,16 @@ public interface StreamFold extends BlockFunction {
   /** Folds {@code next} into {@code acc} (modified in place; {@code next} is not modified). */
   void add(NDArray acc, NDArray next) throws Exception;
 
+  /**
+   * True if this fold's {@link #start} is a copy and its {@link #add} is {@code r}'s
+   * {@link TileReduction#merge} when its stream holds blocks of {@code r}: the plan may then fold
+   * the tile states of {@code r}'s blocks straight into the accumulator ({@link Tiles}), never
+   * holding a whole block of {@code r}. False by default.
+   */
+  default boolean foldsStatesOf(TileReduction r) {
+    return false;
+  }
+
   /** Folds the stream of input 0: {@code start} on the first block, {@code add} on the rest. */
   @Override
   default NDArray apply(List<Object> args, long[] outCoords) throws Exception {

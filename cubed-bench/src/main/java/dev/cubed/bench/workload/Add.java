@@ -42,7 +42,7 @@ final class Add implements Workload {
         (s, b) -> Inputs.aBlock(s[0], s[1], (int) b[0], (int) b[1]));
     ArrayNode b = Engine.generated("B", shape, chunks,
         (s, bs) -> Inputs.bBlock(s[0], s[1], (int) bs[0], (int) bs[1]));
-    ArrayNode sum = Core.elemwise("add", bl -> Elementwise.add(bl[0], bl[1]), DType.FLOAT64, a, b);
+    ArrayNode sum = Core.pointwise("add", bl -> Elementwise.add(bl[0], bl[1]), DType.FLOAT64, a, b);
     Path out = outDir(p, ctx);
     Files.createDirectories(out);
     ZarrArray target = ZarrArray.create(new FileSystemStore(out), "C").shape(shape).chunks(chunks)

@@ -68,7 +68,7 @@ final class QuadraticMeans implements Workload {
   }
 
   private static ArrayNode meanOfProduct(ArrayNode a, ArrayNode b) {
-    ArrayNode prod = Core.elemwise("multiply", bl -> Elementwise.multiply(bl[0], bl[1]),
+    ArrayNode prod = Core.pointwise("multiply", bl -> Elementwise.multiply(bl[0], bl[1]),
         DType.FLOAT64, a, b);
     return Reductions.reduce(prod, Reductions.Op.MEAN, new int[] {0}, false, 4, 0);
   }

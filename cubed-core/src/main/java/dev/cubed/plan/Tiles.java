@@ -1,0 +1,372 @@
+package dev.cubed.plan;
+
+import dev.cubed.nd.NDArray;
+import dev.cubed.nd.Shapes;
+import dev.cubed.primitive.BlockKeys;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+
+/**
+ * Tiled evaluation of a fused pointwise chain feeding a reduction's per-block state: instead of
+ * computing whole blocks of the chain (e.g. {@code u * v}) and then reducing them, each block of
+ * the reduction's input is cut into tiles of at most {@link #configuredTileBytes()} bytes per array
+ * (regions that cover the reduced axes whole when that fits, so every state element is written by
+ * one tile; otherwise the reduced axes are split too and the tiles' states merged); for each tile
+ * the chain runs on the tiles of its leaves (the whole blocks of its sources, read once per block)
+ * and the tile's state is placed into (or merged with) the block's state or a fold's accumulator.
+ * Only tiles of the chain's arrays exist, and they stay in the CPU cache.
+ *
+ * <p>A chain qualifies when the reduction's function is a {@link TileReduction}, its input is a
+ * fused {@link PointwiseFunction} op, and each pointwise op reads, in every probed task, block
+ * {@code k} of inputs with its own shape and chunks (no broadcasting). Inputs that do not qualify
+ * (sources, stored arrays, other fused ops, broadcast inputs) are the chain's leaves: their whole
+ * blocks are held, as without tiling. Anything else runs untiled, as before.
+ */
+final class Tiles {
+  private Tiles() {}
+
+  /**
+   * Bytes per array tile: system property {@code cubed.plan.tileBytes}, default 256 KiB (a tile of
+   * each array of a chain stays in a 2 MB L2 cache); 0 turns tiled evaluation off.
+   */
+  static long configuredTileBytes() {
+    return Long.getLong("cubed.plan.tileBytes", 256L << 10);
+  }
+
+  /**
+   * A tileable chain: the reduction, its fused pointwise ops (inputs first, the reduction's input
+   * last), the leaves (distinct arrays whose whole blocks are read or computed), the input block
+   * shape and the tile shape.
+   */
+  record Chain(ArrayNode.Computed reduce, List<ArrayNode.Computed> nodes, List<ArrayNode> leaves,
+      long[] blockShape, long[] tileShape) {
+    ArrayNode.Computed top() {
+      return nodes.get(nodes.size() - 1);
+    }
+
+    /** Tiles per block. */
+    long tiles() {
+      long n = 1;
+      for (int d = 0; d < blockShape.length; d++) {
+        n *= (blockShape[d] + tileShape[d] - 1) / tileShape[d];
+      }
+      return n;
+    }
+
+    /**
+     * Bytes of one tile's arrays: a tile of every pointwise op and of every leaf (its copy), and
+     * the tile's state. This replaces the chain's whole blocks in projected memory.
+     */
+    long tileBytes() {
+      long e = Shapes.size(tileShape);
+      long b = 0;
+      for (ArrayNode n : nodes) {
+        b += e * n.dtype().itemSize();
+      }
+      for (ArrayNode n : leaves) {
+        b += e * n.dtype().itemSize();
+      }
+      return b + stateElems(tileShape) * reduce.dtype().itemSize();
+    }
+
+    private long stateElems(long[] tile) {
+      boolean[] red = ((TileReduction) reduce.op().function()).reducedAxes();
+      long n = 1;
+      for (int d = 0; d < tile.length; d++) {
+        n *= red[d] ? 1 : tile[d];
+      }
+      long[] rc = reduce.chunks();
+      for (int d = tile.length; d < rc.length; d++) {
+        n *= rc[d];
+      }
+      return n;
+    }
+  }
+
+  /**
+   * The tileable chain of reduction {@code r}, or null. {@code rCoords} null: at plan time (probes
+   * the first, middle and last task; the largest block); else for that block at run time.
+   * {@code fused} says which computed arrays are computed inline (not stored).
+   */
+  static Chain chain(ArrayNode.Computed r, Predicate<ArrayNode> fused, long tileBytes,
+      long[] rCoords) {
+    if (tileBytes <= 0 || !(r.op().function() instanceof TileReduction tr)
+        || r.inputs().size() != 1 || !r.isRegular()
+        || !(r.inputs().get(0) instanceof ArrayNode.Computed x) || !fused.test(x)) {
+      return null;
+    }
+    int nd = x.shape().length;
+    boolean[] red = tr.reducedAxes();
+    long[] rc = r.chunks();
+    if (red.length != nd || rc.length < nd || !x.isRegular()) {
+      return null;
+    }
+    for (int d = 0; d < rc.length; d++) {
+      if (d < nd ? rc[d] != (red[d] ? 1 : x.chunks()[d]) : r.numBlocks()[d] != 1) {
+        return null;
+      }
+    }
+    List<long[]> probes = rCoords != null ? List.of(rCoords) : probes(r.numBlocks());
+    List<long[]> xProbes = new ArrayList<>();
+    for (long[] c : probes) {
+      List<BlockKeys> k = r.op().keys().keys(c.clone());
+      long[] kx = Arrays.copyOf(c, nd);
+      if (k.size() != 1 || !(k.get(0) instanceof BlockKeys.One one)
+          || !Arrays.equals(one.key(), kx)) {
+        return null;
+      }
+      xProbes.add(kx);
+    }
+    if (!pointwise(x, xProbes)) {
+      return null;
+    }
+    Map<String, ArrayNode.Computed> nodes = new LinkedHashMap<>();
+    Map<String, ArrayNode> leaves = new LinkedHashMap<>();
+    walk(x, fused, xProbes, nodes, leaves);
+    long[] block = rCoords != null ? x.blockShape(xProbes.get(0)) : x.chunks();
+    if (Shapes.size(block) == 0) {
+      return null;
+    }
+    int item = 1;
+    for (ArrayNode n : nodes.values()) {
+      item = Math.max(item, n.dtype().itemSize());
+    }
+    for (ArrayNode n : leaves.values()) {
+      item = Math.max(item, n.dtype().itemSize());
+    }
+    long[] tile = tileShape(block, red, Math.max(1, tileBytes / item));
+    return new Chain(r, List.copyOf(nodes.values()), List.copyOf(leaves.values()), block, tile);
+  }
+
+  private static void walk(ArrayNode.Computed t, Predicate<ArrayNode> fused, List<long[]> probes,
+      Map<String, ArrayNode.Computed> nodes, Map<String, ArrayNode> leaves) {
+    for (ArrayNode in : t.inputs()) {
+      if (nodes.containsKey(in.name()) || leaves.containsKey(in.name())) {
+        continue;
+      }
+      if (in instanceof ArrayNode.Computed c && fused.test(c) && pointwise(c, probes)) {
+        walk(c, fused, probes, nodes, leaves);
+      } else {
+        leaves.put(in.name(), in);
+      }
+    }
+    nodes.put(t.name(), t);
+  }
+
+  /**
+   * True if {@code t}'s function is pointwise and, in each probed task, reads block {@code k} of
+   * every input, each of {@code t}'s shape and chunks (so its tiles are cut at the same place).
+   */
+  private static boolean pointwise(ArrayNode.Computed t, List<long[]> probes) {
+    if (!(t.op().function() instanceof PointwiseFunction) || !t.isRegular()) {
+      return false;
+    }
+    for (ArrayNode in : t.inputs()) {
+      if (!in.isRegular() || !Arrays.equals(in.shape(), t.shape())
+          || !Arrays.equals(in.chunks(), t.chunks())) {
+        return false;
+      }
+    }
+    for (long[] c : probes) {
+      List<BlockKeys> keys = t.op().keys().keys(c.clone());
+      if (keys.size() != t.inputs().size()) {
+        return false;
+      }
+      for (BlockKeys k : keys) {
+        if (!(k instanceof BlockKeys.One one) || !Arrays.equals(one.key(), c)) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  private static List<long[]> probes(long[] nb) {
+    long total = Shapes.size(nb);
+    List<long[]> l = new ArrayList<>();
+    for (long f : total <= 3 ? new long[] {0, total - 1} : new long[] {0, total / 2, total - 1}) {
+      if (f >= 0) {
+        l.add(Shapes.unravel(nb, f));
+      }
+    }
+    return l;
+  }
+
+  /**
+   * The tile shape for a block: the block, with kept axes shrunk from the outermost inward until a
+   * tile holds at most {@code maxElems} elements, then (if still too large) the reduced axes too.
+   */
+  static long[] tileShape(long[] block, boolean[] red, long maxElems) {
+    long[] t = block.clone();
+    for (int pass = 0; pass < 2; pass++) {
+      for (int d = 0; d < t.length; d++) {
+        if (red[d] != (pass == 1) || t[d] <= 1) {
+          continue;
+        }
+        long size = Shapes.size(t);
+        if (size <= maxElems) {
+          return t;
+        }
+        t[d] = Math.max(1, maxElems / (size / t[d]));
+      }
+    }
+    return t;
+  }
+
+  /** Block {@code rCoords} of the chain's reduction (its state), computed tile by tile. */
+  static NDArray reduceBlock(Chain ch, Evaluator ev, long[] rCoords) throws Exception {
+    NDArray state = NDArray.zeros(ch.reduce().dtype(), ch.reduce().blockShape(rCoords));
+    Run run = new Run(ch, ev, rCoords, state, true);
+    forEachTile(ch, (start, shape) -> run.tile(start, shape, new HashMap<>()));
+    return state;
+  }
+
+  /**
+   * Folds block {@code rCoords} of each chain's reduction into its accumulator tile by tile, the
+   * chains of equal block and tile shapes together (each tile of a shared leaf or pointwise op is
+   * cut or computed once for all of them). {@code fresh[i]}: accumulator {@code i} holds nothing
+   * yet (its regions are set, not merged, by the first tile reaching them).
+   */
+  static void fold(List<Chain> chains, List<NDArray> accs, boolean[] fresh, Evaluator ev,
+      long[] rCoords) throws Exception {
+    Map<String, List<Run>> together = new LinkedHashMap<>();
+    Map<String, Chain> first = new HashMap<>();
+    for (int i = 0; i < chains.size(); i++) {
+      Chain ch = chains.get(i);
+      String k = Arrays.toString(ch.blockShape()) + Arrays.toString(ch.tileShape());
+      together.computeIfAbsent(k, x -> new ArrayList<>())
+          .add(new Run(ch, ev, rCoords, accs.get(i), fresh[i]));
+      first.putIfAbsent(k, ch);
+    }
+    for (Map.Entry<String, List<Run>> e : together.entrySet()) {
+      List<Run> runs = e.getValue();
+      forEachTile(first.get(e.getKey()), (start, shape) -> {
+        Map<String, NDArray> tiles = new HashMap<>();
+        for (Run r : runs) {
+          r.tile(start, shape, tiles);
+        }
+      });
+    }
+  }
+
+  private interface TileBody {
+    void accept(long[] start, long[] shape) throws Exception;
+  }
+
+  private static void forEachTile(Chain ch, TileBody body) throws Exception {
+    long[] block = ch.blockShape();
+    long[] t = ch.tileShape();
+    int nd = block.length;
+    long[] grid = new long[nd];
+    for (int d = 0; d < nd; d++) {
+      grid[d] = (block[d] + t[d] - 1) / t[d];
+    }
+    long total = Shapes.size(grid);
+    for (long f = 0; f < total; f++) {
+      long[] idx = Shapes.unravel(grid, f);
+      long[] start = new long[nd];
+      long[] shape = new long[nd];
+      for (int d = 0; d < nd; d++) {
+        start[d] = idx[d] * t[d];
+        shape[d] = Math.min(t[d], block[d] - start[d]);
+      }
+      body.accept(start, shape);
+    }
+  }
+
+  /** One chain over one block: its leaves' blocks, reusable tile buffers, the target state. */
+  private static final class Run {
+    private final Chain ch;
+    private final long[] rCoords;
+    private final NDArray state;
+    private final boolean fresh;
+    private final boolean[] red;
+    private final TileReduction tr;
+    private final Map<String, NDArray> leafBlocks = new HashMap<>();
+    private final Map<String, NDArray> buffers = new HashMap<>();
+    /** The state region being merged (reused while tile states keep their shape). */
+    private NDArray mergeBuffer;
+
+    Run(Chain ch, Evaluator ev, long[] rCoords, NDArray state, boolean fresh) throws Exception {
+      this.ch = ch;
+      this.rCoords = rCoords;
+      this.state = state;
+      this.fresh = fresh;
+      this.tr = (TileReduction) ch.reduce().op().function();
+      this.red = tr.reducedAxes();
+      long[] kx = Arrays.copyOf(rCoords, ch.blockShape().length);
+      for (ArrayNode leaf : ch.leaves()) {
+        NDArray b = ev.block(leaf, kx);
+        if (!Arrays.equals(b.shape(), ch.blockShape())) {
+          throw new IllegalStateException(leaf.name() + ": block " + Arrays.toString(kx) + " has"
+              + " shape " + Shapes.format(b.shape()) + ", the tiled chain of " + ch.reduce().name()
+              + " expects " + Shapes.format(ch.blockShape()));
+        }
+        leafBlocks.put(leaf.name(), b);
+      }
+    }
+
+    /** Computes the reduction input's tile at {@code start} and places its state. */
+    void tile(long[] start, long[] shape, Map<String, NDArray> tiles) throws Exception {
+      for (ArrayNode leaf : ch.leaves()) {
+        tiles.computeIfAbsent(leaf.name(), n -> cut(leaf, start, shape));
+      }
+      for (ArrayNode.Computed n : ch.nodes()) {
+        if (tiles.containsKey(n.name())) {
+          continue;
+        }
+        NDArray[] in = new NDArray[n.inputs().size()];
+        for (int i = 0; i < in.length; i++) {
+          in[i] = tiles.get(n.inputs().get(i).name());
+        }
+        NDArray t = ((PointwiseFunction) n.op().function()).applyTiles(in);
+        if (t.dtype() != n.dtype() || !Arrays.equals(t.shape(), shape)) {
+          throw new IllegalStateException(n.name() + ": a pointwise tile must be " + n.dtype()
+              + " of shape " + Shapes.format(shape) + ", the function gave " + t.dtype()
+              + " of shape " + Shapes.format(t.shape()));
+        }
+        tiles.put(n.name(), t);
+      }
+      NDArray ts = tr.tileState(tiles.get(ch.top().name()), start, rCoords.clone());
+      long[] ss = state.shape();
+      long[] at = new long[ss.length];
+      boolean first = fresh;
+      for (int d = 0; d < start.length; d++) {
+        at[d] = red[d] ? 0 : start[d];
+        first &= !red[d] || start[d] == 0;
+      }
+      if (first) {
+        state.setRegion(at, ts);
+      } else {
+        NDArray cur = mergeBuffer == null || !Arrays.equals(mergeBuffer.shape(), ts.shape())
+            ? NDArray.zeros(state.dtype(), ts.shape()) : mergeBuffer;
+        mergeBuffer = cur;
+        int mult = state.dtype().isComplex() ? 2 : 1;
+        NDArray.copyBox(state.data(), ss, at, cur.data(), ts.shape(), new long[ss.length],
+            ts.shape(), mult);
+        tr.merge(cur, ts);
+        state.setRegion(at, cur);
+      }
+    }
+
+    /** The leaf's tile, copied into a buffer reused across full-size tiles. */
+    private NDArray cut(ArrayNode leaf, long[] start, long[] shape) {
+      NDArray b = leafBlocks.get(leaf.name());
+      NDArray buf = buffers.get(leaf.name());
+      if (buf == null || !Arrays.equals(buf.shape(), shape)) {
+        buf = NDArray.zeros(b.dtype(), shape);
+        if (Arrays.equals(shape, ch.tileShape())) {
+          buffers.put(leaf.name(), buf);
+        }
+      }
+      NDArray.copyBox(b.data(), b.shape(), start, buf.data(), shape, new long[shape.length], shape,
+          b.dtype().isComplex() ? 2 : 1);
+      return buf;
+    }
+  }
+}
