@@ -195,8 +195,10 @@ class RechunkRoundTripTest {
 
     ZarrArray out = ZarrArray.create(store, "dst").shape(shape).chunks(target).dtype(dtype)
         .build();
-    // storing the source into a target of other chunks rechunks straight into it (like the CLI)
-    Cubed.store(List.of(in), List.of(out), ComputeOptions.executor(new ThreadsExecutor(2, 1)));
+    // storing the source into a target of other chunks rechunks straight into it (like the CLI);
+    // storing the rechunked array does the same (its last stage writes the target)
+    CubedArray stored = seed % 2 == 0 ? in : x;
+    Cubed.store(List.of(stored), List.of(out), ComputeOptions.executor(new ThreadsExecutor(2, 1)));
     ZarrArray back = ZarrArray.open(store, "dst");
     assertThat(back.chunks()).as(what).containsExactly(target);
     NDAssert.assertExact(a, back.read(), what);
@@ -223,6 +225,14 @@ class RechunkRoundTripTest {
     assertThat(copies.get(1).projectedMem())
         .isEqualTo(100_000_000L + 2_160_000 * 2 + 80_000_000 * 2);
     assertThat(copies).allMatch(o -> o.bytesRead() == 2_880_000_000L, "each stage reads once");
+
+    // storing the rechunked array: the last stage writes the target, no blockwise copy after it
+    ZarrArray out = ZarrArray.create(store, "Y").shape(1000, 600, 600).chunks(1000, 100, 100)
+        .dtype(DType.FLOAT64).build();
+    PlanSummary s = Cubed.plan(List.of(Cubed.store(Xp.rechunk(Cubed.fromZarr(src, spec), 1000,
+        100, 100), out))).summary();
+    assertThat(s.ops()).as(s.toString()).hasSize(2).allMatch(o -> o.kind().equals("rechunk"));
+    assertThat(s.ops().get(1).intermediate()).isFalse();
   }
 
   /**
