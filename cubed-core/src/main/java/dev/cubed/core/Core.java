@@ -213,6 +213,11 @@ public final class Core {
     if (target != null && (!x.isRegular() || !Arrays.equals(target.chunks(), x.chunks()))) {
       return rechunk(x, target.chunks(), target);
     }
+    if (target != null && x instanceof ArrayNode.Rechunked r && r.target() == null) {
+      // storing a rechunk: its last stage writes the target instead of an intermediate that a
+      // blockwise copy would then read and write again (one full pass less)
+      return rechunk(r.inputs().get(0), target.chunks(), target);
+    }
     KeyFunction keys = c -> List.of(BlockKeys.one(c));
     BlockFunction bf = (args, c) -> (NDArray) args.get(0);
     return new ArrayNode.Computed(new Blockwise("store", keys, bf, new int[] {1}, new int[] {1},

@@ -97,14 +97,15 @@ final class PlanRun {
             ZarrArray dst = last && r.target() != null ? r.target()
                 : last ? create(store, r.name(), r, chain.get(k))
                 : create(store, r.name() + "-int" + k, r.shape(), chain.get(k), r,
-                    RechunkPlanner.intermediateCompression());
+                    RechunkPlanner.intermediateCompression(store.bufferCopies() > 1));
             long[] region = RechunkPlanner.copyRegion(r.shape(), chain.get(k - 1), chain.get(k),
                 r.dtype().itemSize(), plan.cfg.rechunkBudget());
             String opName = r.name() + (chain.size() > 2 ? "-stage" + k : "");
             List<String> deps = k == 1
                 ? List.copyOf(producersRead(r, producer, new LinkedHashSet<>()))
                 : List.of(ops.get(ops.size() - 1).name());
-            ops.add(CopyOp.build(opName, src, dst, region, plan.info(opName).projectedMem(), deps));
+            ops.add(CopyOp.build(opName, src, dst, region, plan.info(opName).projectedMem(), deps,
+                k > 1 && RechunkPlanner.consumeIntermediates(store.bufferCopies() > 1)));
             if (last && r.target() != null) {
               targetWrites.put(opName, new TaskMarkers.TargetWrites(dst, key -> TaskMarkers.regionChunks(dst,
                   region, key)));

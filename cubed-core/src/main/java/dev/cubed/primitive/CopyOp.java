@@ -4,16 +4,27 @@ import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import dev.cubed.runtime.Operation;
 import dev.cubed.runtime.TaskFunction;
+import dev.cubed.zarr.MissingChunkException;
 import dev.cubed.zarr.ZarrArray;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * One rechunk stage: copies {@code source} into {@code target} (same shape and dtype, other
- * chunks). Each task handles one copy region (a whole multiple of the target's chunks): it reads the
- * overlapping source blocks one at a time into a region buffer and writes the target chunks it
- * covers. Projected memory = reserved + source chunk x (1 + readCopies) + region buffer (unless the
- * region is one target chunk) + target chunk x (1 + writeCopies).
+ * chunks). Each task handles one copy region (a whole multiple of the target's chunks): it holds
+ * one buffer per target chunk of the region, reads the overlapping source chunks one at a time and
+ * copies each straight into the target chunk buffers it overlaps (no region-sized staging array,
+ * no second copy per target chunk), then writes the target chunks. Projected memory = reserved +
+ * source chunk x (1 + readCopies) + region (the target chunk buffers) + target chunk x
+ * writeCopies.
+ *
+ * <p>A consuming copy ({@code consume}, for a multistage rechunk's intermediate source read by
+ * this copy only) deletes, after its target chunks are written, the source chunks lying wholly
+ * inside its region: no other task reads them, and their file pages are freed while the stage
+ * runs instead of at the end of the compute. A consuming task run again after such a deletion
+ * (resume after a crash between the deletion and the completion marker, a retry, a backup task)
+ * finds its target chunks all written and returns; a missing source chunk with a target chunk
+ * also missing is an engine error ({@link MissingChunkException}).
  */
 public final class CopyOp {
   private CopyOp() {}
@@ -21,9 +32,8 @@ public final class CopyOp {
   /** Projected memory of a copy task. */
   public static long projectedMem(long reserved, long srcChunkBytes, long regionBytes,
       long dstChunkBytes, int readCopies, int writeCopies) {
-    long buffer = regionBytes == dstChunkBytes ? 0 : regionBytes;
-    return reserved + srcChunkBytes * (1 + readCopies) + buffer
-        + dstChunkBytes * (1 + writeCopies);
+    return reserved + srcChunkBytes * (1 + readCopies) + Math.max(regionBytes, dstChunkBytes)
+        + dstChunkBytes * writeCopies;
   }
 
   /**
@@ -33,18 +43,19 @@ public final class CopyOp {
    */
   public static Operation build(String name, ZarrArray source, ZarrArray target, long[] region,
       long projectedMem) {
-    return build(name, source, target, region, projectedMem, null);
+    return build(name, source, target, region, projectedMem, null, false);
   }
 
   /**
    * Builds the copy operation with known dependencies (see {@link Operation#dependencies()}).
    *
    * @param region copy region shape, a multiple of the target's chunks (clipped at the edges)
+   * @param consume delete the source chunks wholly inside a region once its target chunks are
+   *     written (only for an intermediate source that no other operation reads)
    */
   public static Operation build(String name, ZarrArray source, ZarrArray target, long[] region,
-      long projectedMem, List<String> dependencies) {
+      long projectedMem, List<String> dependencies, boolean consume) {
     long[] shape = target.shape();
-    long[] tc = target.chunks();
     int nd = shape.length;
     long[] grid = new long[nd];
     for (int i = 0; i < nd; i++) {
@@ -55,34 +66,132 @@ public final class CopyOp {
     for (long f = 0; f < n; f++) {
       keys.add(Shapes.unravel(grid, f));
     }
-    TaskFunction fn = key -> {
-      long[] start = new long[nd];
-      long[] rs = new long[nd];
-      for (int i = 0; i < nd; i++) {
-        start[i] = key[i] * region[i];
-        rs[i] = Math.min(region[i], shape[i] - start[i]);
-      }
-      NDArray buf = source.read(start, rs);
-      long[] c0 = new long[nd];
-      long[] cg = new long[nd];
-      for (int i = 0; i < nd; i++) {
-        c0[i] = start[i] / tc[i];
-        cg[i] = (rs[i] + tc[i] - 1) / tc[i];
-      }
-      long m = Shapes.size(cg);
-      for (long f = 0; f < m; f++) {
-        long[] rel = Shapes.unravel(cg, f);
-        long[] coords = new long[nd];
-        long[] off = new long[nd];
-        for (int i = 0; i < nd; i++) {
-          coords[i] = c0[i] + rel[i];
-          off[i] = rel[i] * tc[i];
-        }
-        long[] cs = target.chunkShape(coords);
-        NDArray chunk = m == 1 ? buf : buf.getRegion(off, cs);
-        target.writeChunk(coords, chunk);
-      }
-    };
+    long[] reg = region.clone();
+    TaskFunction fn = key -> copyRegion(source, target, reg, key, consume);
     return new Operation(name, keys, fn, projectedMem, dependencies);
+  }
+
+  /** The task: copies region {@code key} of {@code target} from {@code source}. */
+  static void copyRegion(ZarrArray source, ZarrArray target, long[] region, long[] key,
+      boolean consume) {
+    long[] shape = target.shape();
+    long[] tc = target.chunks();
+    long[] sc = source.chunks();
+    int nd = shape.length;
+    long[] start = new long[nd];
+    long[] end = new long[nd];
+    long[] t0 = new long[nd]; // first target chunk of the region
+    long[] tg = new long[nd]; // target chunks of the region per axis
+    long[] s0 = new long[nd]; // first source chunk overlapping the region
+    long[] sg = new long[nd]; // source chunks overlapping the region per axis
+    for (int i = 0; i < nd; i++) {
+      start[i] = key[i] * region[i];
+      end[i] = Math.min(shape[i], start[i] + region[i]);
+      t0[i] = start[i] / tc[i];
+      tg[i] = (end[i] - 1) / tc[i] - t0[i] + 1;
+      s0[i] = start[i] / sc[i];
+      sg[i] = (end[i] - 1) / sc[i] - s0[i] + 1;
+    }
+    int mult = target.dtype().isComplex() ? 2 : 1;
+    int nt = Math.toIntExact(Shapes.size(tg));
+    NDArray[] bufs = new NDArray[nt];
+    long[][] tStart = new long[nt][];
+    for (int f = 0; f < nt; f++) {
+      long[] c = add(t0, Shapes.unravel(tg, f));
+      tStart[f] = mul(c, tc);
+      bufs[f] = NDArray.zeros(target.dtype(), target.chunkShape(c));
+    }
+    long ns = Shapes.size(sg);
+    List<long[]> inside = new ArrayList<>();
+    long[] lo = new long[nd];
+    long[] hi = new long[nd];
+    long[] box = new long[nd];
+    long[] inSrc = new long[nd];
+    long[] inDst = new long[nd];
+    for (long f = 0; f < ns; f++) {
+      long[] c = add(s0, Shapes.unravel(sg, f));
+      NDArray src;
+      try {
+        src = source.readChunk(c);
+      } catch (MissingChunkException e) {
+        if (consume && allWritten(target, t0, tg)) {
+          return; // an earlier run of this task wrote the targets and consumed its sources
+        }
+        throw e;
+      }
+      long[] cStart = mul(c, sc);
+      long[] cShape = src.shape();
+      boolean whole = true;
+      for (int i = 0; i < nd; i++) {
+        long a = Math.max(start[i], cStart[i]);
+        long b = Math.min(end[i], cStart[i] + cShape[i]);
+        lo[i] = a / tc[i] - t0[i];
+        hi[i] = (b - 1) / tc[i] - t0[i];
+        whole &= cStart[i] >= start[i] && cStart[i] + cShape[i] <= end[i];
+      }
+      if (whole) {
+        inside.add(c);
+      }
+      long[] t = lo.clone();
+      while (true) {
+        int tf = 0;
+        for (int i = 0; i < nd; i++) {
+          tf = tf * (int) tg[i] + (int) t[i];
+        }
+        NDArray dst = bufs[tf];
+        long[] dShape = dst.shape();
+        for (int i = 0; i < nd; i++) {
+          long a = Math.max(Math.max(start[i], cStart[i]), tStart[tf][i]);
+          long b = Math.min(Math.min(end[i], cStart[i] + cShape[i]), tStart[tf][i] + dShape[i]);
+          box[i] = b - a;
+          inSrc[i] = a - cStart[i];
+          inDst[i] = a - tStart[tf][i];
+        }
+        NDArray.copyBox(src.data(), cShape, inSrc, dst.data(), dShape, inDst, box, mult);
+        int k = nd - 1;
+        while (k >= 0 && ++t[k] > hi[k]) {
+          t[k] = lo[k];
+          k--;
+        }
+        if (k < 0) {
+          break;
+        }
+      }
+    }
+    for (int f = 0; f < nt; f++) {
+      target.writeChunk(add(t0, Shapes.unravel(tg, f)), bufs[f]);
+      bufs[f] = null; // written: garbage before the next chunk is encoded
+    }
+    if (consume) {
+      for (long[] c : inside) {
+        source.store().delete(source.chunkKey(c));
+      }
+    }
+  }
+
+  private static boolean allWritten(ZarrArray target, long[] t0, long[] tg) {
+    long nt = Shapes.size(tg);
+    for (long f = 0; f < nt; f++) {
+      if (!target.chunkExists(add(t0, Shapes.unravel(tg, f)))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static long[] add(long[] a, long[] b) {
+    long[] r = new long[a.length];
+    for (int i = 0; i < a.length; i++) {
+      r[i] = a[i] + b[i];
+    }
+    return r;
+  }
+
+  private static long[] mul(long[] a, long[] b) {
+    long[] r = new long[a.length];
+    for (int i = 0; i < a.length; i++) {
+      r[i] = a[i] * b[i];
+    }
+    return r;
   }
 }

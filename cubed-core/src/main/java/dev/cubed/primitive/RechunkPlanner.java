@@ -36,21 +36,53 @@ public final class RechunkPlanner {
   /**
    * The compressor of a multistage rechunk's intermediate arrays (each written once and read once,
    * then deleted), from the system property {@code cubed.rechunk.intermediateCompression}: {@code
-   * default} (the default: the project's Blosc-LZ4 level 5 with byte shuffle), {@code none} (Blosc
-   * level 0 without shuffle: the bytes as they are in a Blosc frame, no shuffle or LZ4 on either
-   * side) or {@code lz4} (Blosc-LZ4 level 5 without shuffle). All three are streamed (one buffer
-   * copy each way), so the memory model is the same. On the shared 2-core machine the default was
-   * faster than {@code none} for the medium rechunk workload (178 vs 217 s back to back): the
-   * intermediate is 37% larger uncompressed, and the file writes cost more than the codec saved.
+   * auto} (the default: {@code none} when the intermediates are on a local file system, {@code
+   * project} on an object store), {@code none} (Blosc level 0 without shuffle: the array's bytes
+   * in a Blosc frame, no shuffle or LZ4 on either side), {@code lz4} (Blosc-LZ4 level 5 without
+   * shuffle) or {@code project} (alias {@code default}: the project's default codec, Blosc-LZ4
+   * level 5 with byte shuffle). All are streamed (one buffer copy each way), so the memory model is
+   * the same. Locally, {@code none} with consumed intermediates ({@link #consumeIntermediates})
+   * took 15% less CPU than {@code project} on the medium rechunk workload (docs/performance.md,
+   * "Rechunk"); on an object store every byte crosses the network, so the compressed form stays.
+   *
+   * @param objectStore whether the intermediates are on an object store
+   * @throws IllegalArgumentException if the property has another value
    */
-  public static Compression intermediateCompression() {
-    String v = System.getProperty("cubed.rechunk.intermediateCompression", "default");
+  public static Compression intermediateCompression(boolean objectStore) {
+    String v = System.getProperty("cubed.rechunk.intermediateCompression", "auto");
     return switch (v) {
-      case "none" -> Compression.blosc(Compression.BloscCodec.LZ4, 0, Compression.Shuffle.NONE);
-      case "default" -> Compression.projectDefault();
+      case "auto" -> objectStore ? Compression.projectDefault() : none();
+      case "none" -> none();
+      case "default", "project" -> Compression.projectDefault();
       case "lz4" -> Compression.blosc(Compression.BloscCodec.LZ4, 5, Compression.Shuffle.NONE);
       default -> throw new IllegalArgumentException("cubed.rechunk.intermediateCompression='" + v
-          + "': use none, lz4 or default");
+          + "': use auto, none, lz4 or project");
+    };
+  }
+
+  private static Compression none() {
+    return Compression.blosc(Compression.BloscCodec.LZ4, 0, Compression.Shuffle.NONE);
+  }
+
+  /**
+   * Whether the later stages of a multistage rechunk delete the intermediate chunks they have
+   * copied, each as soon as its copy region is written ({@link CopyOp}), from the system property
+   * {@code cubed.rechunk.consumeIntermediates}: {@code auto} (the default: yes on a local file
+   * system, where the freed file pages are reused by the next writes, no on an object store, where
+   * each deletion is a request and the end-of-compute cleanup deletes in batches), {@code true} or
+   * {@code false}.
+   *
+   * @param objectStore whether the intermediates are on an object store
+   * @throws IllegalArgumentException if the property has another value
+   */
+  public static boolean consumeIntermediates(boolean objectStore) {
+    String v = System.getProperty("cubed.rechunk.consumeIntermediates", "auto");
+    return switch (v) {
+      case "auto" -> !objectStore;
+      case "true" -> true;
+      case "false" -> false;
+      default -> throw new IllegalArgumentException("cubed.rechunk.consumeIntermediates='" + v
+          + "': use auto, true or false");
     };
   }
 
