@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # JMH of the Zarr chunk codec (ByteShuffleBench: byte shuffle/unshuffle of a 256 KiB block, encode
 # and decode of an 8 MB float64 chunk with Blosc-LZ4 + byte shuffle) against this tree's
-# cubed-core and, right after, against the cubed-core of a baseline commit (default: main), with
+# cubed-core and, right after, against the cubed-core of a baseline commit (default: where this branch left main), with
 # the same benchmark classes; prints MB/s and the ratio current / baseline per benchmark.
 # Usage: scripts/perf/zarr-codec-bench.sh [--base COMMIT] [--quick]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-base=main; quick=0
+base=$(git merge-base main HEAD); quick=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --base) base="$2"; shift 2 ;;

@@ -60,13 +60,27 @@ final class BloscStreams {
     Object d = java.lang.reflect.Array.newInstance(
         NDArray.backingClass(dtype).getComponentType(), (int) Shapes.size(shape) * slots);
     NDArray a = new NDArray(dtype, shape, d);
-    JavaBlosc.decompress(in, (off, src, so, len) -> fromBytes(ByteBuffer.wrap(src, so, len)
-        .order(order), dtype, d, off / item, len / item), where);
+    JavaBlosc.decompress(in, new Into(dtype, order, d), where);
     return a;
   }
 
+  /** The sink of a decode: bytes to elements of {@code d}; a float64 array directly if LE. */
+  private record Into(DType dtype, ByteOrder order, Object d)
+      implements JavaBlosc.Sink, JavaBlosc.Float64 {
+    @Override
+    public void accept(int off, byte[] src, int so, int len) {
+      int item = dtype.itemSize();
+      fromBytes(ByteBuffer.wrap(src, so, len).order(order), dtype, d, off / item, len / item);
+    }
+
+    @Override
+    public double[] doubles() {
+      return dtype == DType.FLOAT64 && order == ByteOrder.LITTLE_ENDIAN ? (double[]) d : null;
+    }
+  }
+
   /** The elements of a chunk padded to its full shape, as bytes, a range at a time. */
-  private static final class Elements implements JavaBlosc.Source {
+  private static final class Elements implements JavaBlosc.Source, JavaBlosc.Float64 {
     private final DType dtype;
     private final ByteOrder order;
     private final Object data;
@@ -93,6 +107,12 @@ final class BloscStreams {
       this.rowLen = padded ? Math.toIntExact(full[full.length - 1]) : 0;
       this.clipRowLen = padded ? (int) clip[clip.length - 1] : 0;
       this.fillRow = padded ? NDArray.full(dtype, fill, new long[] {rowLen}).data() : null;
+    }
+
+    @Override
+    public double[] doubles() {
+      return dtype == DType.FLOAT64 && order == ByteOrder.LITTLE_ENDIAN && !padded
+          ? (double[]) data : null;
     }
 
     @Override

@@ -107,6 +107,53 @@ final class ByteShuffle {
     }
   }
 
+  /**
+   * {@link #shuffleItems} of float64 items taken straight from a {@code double[]} (little-endian
+   * bytes, as {@link Double#doubleToRawLongBits}): elements {@code [e0, e0 + count)} into the byte
+   * planes at {@code dst[at + b * stride]}, saving the conversion to a byte buffer first.
+   */
+  static void shuffleDoubles(double[] src, int e0, int count, byte[] dst, int at, int stride) {
+    int done = count & ~7;
+    long[] m = new long[8];
+    for (int k = 0; k < done; k += 8) {
+      for (int r = 0; r < 8; r++) {
+        m[r] = Double.doubleToRawLongBits(src[e0 + k + r]);
+      }
+      transpose(m);
+      for (int b = 0; b < 8; b++) {
+        LONGS.set(dst, at + b * stride + k, m[b]);
+      }
+    }
+    for (int k = done; k < count; k++) {
+      long v = Double.doubleToRawLongBits(src[e0 + k]);
+      for (int b = 0; b < 8; b++) {
+        dst[at + b * stride + k] = (byte) (v >>> (8 * b));
+      }
+    }
+  }
+
+  /** Inverse of {@link #shuffleDoubles}: {@code count} items of the planes into dst at e0. */
+  static void unshuffleDoubles(byte[] src, int at, int count, double[] dst, int e0, int stride) {
+    int done = count & ~7;
+    long[] m = new long[8];
+    for (int k = 0; k < done; k += 8) {
+      for (int b = 0; b < 8; b++) {
+        m[b] = (long) LONGS.get(src, at + b * stride + k);
+      }
+      transpose(m);
+      for (int r = 0; r < 8; r++) {
+        dst[e0 + k + r] = Double.longBitsToDouble(m[r]);
+      }
+    }
+    for (int k = done; k < count; k++) {
+      long v = 0;
+      for (int b = 0; b < 8; b++) {
+        v |= (src[at + b * stride + k] & 0xFFL) << (8 * b);
+      }
+      dst[e0 + k] = Double.longBitsToDouble(v);
+    }
+  }
+
   private static void checkRange(int typeSize, byte[] src, int so, int len, byte[] dst, int d0) {
     if (typeSize < 1 || len < 0 || so < 0 || d0 < 0 || so > src.length - len
         || d0 > dst.length - len) {

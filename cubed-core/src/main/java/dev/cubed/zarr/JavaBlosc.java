@@ -68,6 +68,16 @@ final class JavaBlosc {
     void copy(int off, byte[] dst, int dstOff, int len);
   }
 
+  /**
+   * Implemented by a {@link Source} or {@link Sink} whose bytes are exactly a {@code double[]}'s
+   * elements in little-endian order (byte {@code 8 * i} starts element i): blocks of 8-byte
+   * items are then shuffled straight from, or unshuffled straight into, the array.
+   */
+  interface Float64 {
+    /** The array whose bytes the source or sink stands for, or null if it is not one now. */
+    double[] doubles();
+  }
+
   /** Where decompressed bytes go, a range at a time. */
   interface Sink {
     /** Receives bytes {@code [off, off + len)} of the output from {@code src} at {@code srcOff}. */
@@ -223,6 +233,10 @@ final class JavaBlosc {
       in.copy(off, dst, 0, rem);
       return;
     }
+    if (ts == 8 && rem == 0 && off % 8 == 0 && in instanceof Float64 f && f.doubles() != null) {
+      ByteShuffle.shuffleDoubles(f.doubles(), off / 8, n, dst, 0, n);
+      return;
+    }
     int step = subItems(ts);
     for (int k = 0; k < n; k += step) {
       int cnt = Math.min(step, n - k);
@@ -240,6 +254,10 @@ final class JavaBlosc {
     int rem = bsize - n * ts;
     if (n == 0) {
       out.accept(off, src, 0, rem);
+      return;
+    }
+    if (ts == 8 && rem == 0 && off % 8 == 0 && out instanceof Float64 f && f.doubles() != null) {
+      ByteShuffle.unshuffleDoubles(src, 0, n, f.doubles(), off / 8, n);
       return;
     }
     int step = subItems(ts);
