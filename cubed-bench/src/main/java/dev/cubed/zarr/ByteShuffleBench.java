@@ -33,8 +33,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * loop. The chunk data is the add workload's C block ({@code 1 + 0.5 sin(G i + j) + 0.5 cos(G i -
  * j)}), whose float64 mantissas compress little, as real data.
  *
- * <p>Run: {@code scripts/perf/zarr-codec-bench.sh} (this class against the current classes and
- * against a baseline commit's cubed-core, back to back).
+ * <p>Run with JMH ({@code java -cp CP org.openjdk.jmh.Main ByteShuffleBench}, the classpath of
+ * {@code scripts/perf/kernel-bench.sh}), or in CPU seconds against a baseline commit's cubed-core
+ * with {@code scripts/perf/zarr-codec-bench.sh} ({@link CodecCpuTime}; wall time on a shared
+ * machine is mostly waiting for a core).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
