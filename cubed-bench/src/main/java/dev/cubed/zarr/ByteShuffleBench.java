@@ -28,10 +28,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * for the chunk methods.
  *
  * <p>{@code shuffle}/{@code unshuffle} are {@link ByteShuffle}; {@code shuffleArrayTranspose} and
- * {@code unshuffleArrayTranspose} are the kernel of 2026-11-22 (the 8x8 transpose held in a
- * {@code long[8]}), kept here as the same-run baseline; {@code shufflePerByte} is the definition's
- * loop. The chunk data is the add workload's C block ({@code 1 + 0.5 sin(G i + j) + 0.5 cos(G i -
- * j)}), whose float64 mantissas compress little, as real data.
+ * {@code unshuffleArrayTranspose} are the loops of the 2026-11-22 kernel (8 loads, {@link
+ * ByteShuffle#transpose}, 8 stores, inline), kept here as the same-run baseline; {@code
+ * shufflePerByte} is the definition's loop. The chunk data is the add workload's C block
+ * ({@code 1 + 0.5 sin(G i + j) + 0.5 cos(G i - j)}), whose float64 mantissas compress little, as
+ * real data.
  *
  * <p>Run with JMH ({@code java -cp CP org.openjdk.jmh.Main ByteShuffleBench}, the classpath of
  * {@code scripts/perf/kernel-bench.sh}), or in CPU seconds against a baseline commit's cubed-core
@@ -152,7 +153,7 @@ public class ByteShuffleBench {
       for (int r = 0; r < 8; r++) {
         m[r] = (long) LONGS.get(plain, (i + r) * 8);
       }
-      transpose(m);
+      ByteShuffle.transpose(m);
       for (int b = 0; b < 8; b++) {
         LONGS.set(out, b * n + i, m[b]);
       }
@@ -169,7 +170,7 @@ public class ByteShuffleBench {
       for (int b = 0; b < 8; b++) {
         m[b] = (long) LONGS.get(shuffled, b * n + i);
       }
-      transpose(m);
+      ByteShuffle.transpose(m);
       for (int r = 0; r < 8; r++) {
         LONGS.set(out, (i + r) * 8, m[r]);
       }
@@ -179,31 +180,4 @@ public class ByteShuffleBench {
 
   private static final VarHandle LONGS =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-
-  /** The 2026-11-22 transpose over a {@code long[8]}, as it was. */
-  private static void transpose(long[] m) {
-    for (int r = 0; r < 4; r++) {
-      long a = m[r];
-      long b = m[r + 4];
-      long t = ((a >>> 32) ^ b) & 0x00000000FFFFFFFFL;
-      m[r] = a ^ (t << 32);
-      m[r + 4] = b ^ t;
-    }
-    for (int r = 0; r < 8; r += 4) {
-      for (int k = 0; k < 2; k++) {
-        long a = m[r + k];
-        long b = m[r + k + 2];
-        long t = ((a >>> 16) ^ b) & 0x0000FFFF0000FFFFL;
-        m[r + k] = a ^ (t << 16);
-        m[r + k + 2] = b ^ t;
-      }
-    }
-    for (int r = 0; r < 8; r += 2) {
-      long a = m[r];
-      long b = m[r + 1];
-      long t = ((a >>> 8) ^ b) & 0x00FF00FF00FF00FFL;
-      m[r] = a ^ (t << 8);
-      m[r + 1] = b ^ t;
-    }
-  }
 }

@@ -12,10 +12,12 @@ import java.util.Arrays;
  * chunk's typed array and the compressed bytes, a block at a time, so that a chunk read holds only
  * the stored bytes and the decoded array, and a chunk write only the array and one output buffer
  * (no raw byte image of the chunk, no padded copy of an edge chunk, no trimmed copy of the
- * output). Per 256 KiB block, a write reads the array once (converted to bytes a few KiB at a time
- * into a buffer that stays in the L1 cache, shuffled from there into the block), LZ4 reads the
- * block and writes the output; a read decodes LZ4 into the block and unshuffles it a few KiB at
- * a time into the small buffer, from which the elements go into the array. The memory model counts one buffer copy per chunk read or written ({@link
+ * output). Per 256 KiB block, a write reads the array once (a little-endian float64 chunk not
+ * padded is shuffled straight from its {@code double[]}; others are converted a few KiB at a time
+ * into a buffer that stays in the L1 cache and shuffled from there), LZ4 reads the block and
+ * writes the output; a read decodes LZ4 into the block and unshuffles it straight into the
+ * {@code double[]} (others: a few KiB at a time through the small buffer into the array). The
+ * memory model counts one buffer copy per chunk read or written ({@link
  * ChunkCodec#readCopies()}); these paths are what make that count true. The bytes are the same as
  * {@code bytes} codec then {@link JavaBlosc} (tested).
  */

@@ -64,10 +64,7 @@ final class ByteShuffle {
         for (int r = 0; r < 8; r++) {
           m[r] = (long) LONGS.get(src, so + (k + r) * 8);
         }
-        transpose(m);
-        for (int b = 0; b < 8; b++) {
-          LONGS.set(dst, at + b * stride + k, m[b]);
-        }
+        scatter(m, dst, at + k, stride);
       }
     }
     for (int b = 0; b < typeSize; b++) {
@@ -90,10 +87,7 @@ final class ByteShuffle {
       done = count & ~7;
       long[] m = new long[8];
       for (int k = 0; k < done; k += 8) {
-        for (int b = 0; b < 8; b++) {
-          m[b] = (long) LONGS.get(src, at + b * stride + k);
-        }
-        transpose(m);
+        gather(src, at + k, stride, m);
         for (int r = 0; r < 8; r++) {
           LONGS.set(dst, d0 + (k + r) * 8, m[r]);
         }
@@ -119,10 +113,7 @@ final class ByteShuffle {
       for (int r = 0; r < 8; r++) {
         m[r] = Double.doubleToRawLongBits(src[e0 + k + r]);
       }
-      transpose(m);
-      for (int b = 0; b < 8; b++) {
-        LONGS.set(dst, at + b * stride + k, m[b]);
-      }
+      scatter(m, dst, at + k, stride);
     }
     for (int k = done; k < count; k++) {
       long v = Double.doubleToRawLongBits(src[e0 + k]);
@@ -137,10 +128,7 @@ final class ByteShuffle {
     int done = count & ~7;
     long[] m = new long[8];
     for (int k = 0; k < done; k += 8) {
-      for (int b = 0; b < 8; b++) {
-        m[b] = (long) LONGS.get(src, at + b * stride + k);
-      }
-      transpose(m);
+      gather(src, at + k, stride, m);
       for (int r = 0; r < 8; r++) {
         dst[e0 + k + r] = Double.longBitsToDouble(m[r]);
       }
@@ -152,6 +140,22 @@ final class ByteShuffle {
       }
       dst[e0 + k] = Double.longBitsToDouble(v);
     }
+  }
+
+  /** Transposes 8 items (m[r] = item r), storing plane b's 8 bytes at {@code d + b * stride}. */
+  private static void scatter(long[] m, byte[] dst, int d, int stride) {
+    transpose(m);
+    for (int b = 0; b < 8; b++) {
+      LONGS.set(dst, d + b * stride, m[b]);
+    }
+  }
+
+  /** Loads 8 bytes of each byte plane at {@code s + b * stride} and transposes: m[r] = item r. */
+  private static void gather(byte[] src, int s, int stride, long[] m) {
+    for (int b = 0; b < 8; b++) {
+      m[b] = (long) LONGS.get(src, s + b * stride);
+    }
+    transpose(m);
   }
 
   private static void checkRange(int typeSize, byte[] src, int so, int len, byte[] dst, int d0) {

@@ -318,8 +318,10 @@ final class JavaBlosc {
   /**
    * Decompresses a buffer {@link #canDecode} accepts into {@code out} a block at a time (only
    * one block-sized scratch array is allocated: LZ4 decodes a block into it, the unshuffle reads
-   * it into an L1-sized buffer a part at a time, and {@code out} takes each part), in increasing
-   * offset order covering {@link #uncompressedSize} bytes; preconditions as {@link #decompress(byte[], String)}.
+   * it into an L1-sized buffer a part at a time, and {@code out} takes each part; a {@link
+   * Float64} sink gets 8-byte items unshuffled straight into its array), in increasing offset
+   * order covering {@link #uncompressedSize} bytes; preconditions as {@link
+   * #decompress(byte[], String)}.
    */
   static void decompress(byte[] in, Sink out, String where) {
     ByteBuffer h = ByteBuffer.wrap(in).order(ByteOrder.LITTLE_ENDIAN);
