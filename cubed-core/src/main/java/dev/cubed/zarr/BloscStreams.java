@@ -12,7 +12,12 @@ import java.util.Arrays;
  * chunk's typed array and the compressed bytes, a block at a time, so that a chunk read holds only
  * the stored bytes and the decoded array, and a chunk write only the array and one output buffer
  * (no raw byte image of the chunk, no padded copy of an edge chunk, no trimmed copy of the
- * output). The memory model counts one buffer copy per chunk read or written ({@link
+ * output). Per 256 KiB block, a write reads the array once (a little-endian float64 chunk not
+ * padded is shuffled straight from its {@code double[]}; others are converted a few KiB at a time
+ * into a buffer that stays in the L1 cache and shuffled from there), LZ4 reads the block and
+ * writes the output; a read decodes LZ4 into the block and unshuffles it straight into the
+ * {@code double[]} (others: a few KiB at a time through the small buffer into the array). The
+ * memory model counts one buffer copy per chunk read or written ({@link
  * ChunkCodec#readCopies()}); these paths are what make that count true. The bytes are the same as
  * {@code bytes} codec then {@link JavaBlosc} (tested).
  */
@@ -57,13 +62,27 @@ final class BloscStreams {
     Object d = java.lang.reflect.Array.newInstance(
         NDArray.backingClass(dtype).getComponentType(), (int) Shapes.size(shape) * slots);
     NDArray a = new NDArray(dtype, shape, d);
-    JavaBlosc.decompress(in, (off, src, so, len) -> fromBytes(ByteBuffer.wrap(src, so, len)
-        .order(order), dtype, d, off / item, len / item), where);
+    JavaBlosc.decompress(in, new Into(dtype, order, d), where);
     return a;
   }
 
+  /** The sink of a decode: bytes to elements of {@code d}; a float64 array directly if LE. */
+  private record Into(DType dtype, ByteOrder order, Object d)
+      implements JavaBlosc.Sink, JavaBlosc.Float64 {
+    @Override
+    public void accept(int off, byte[] src, int so, int len) {
+      int item = dtype.itemSize();
+      fromBytes(ByteBuffer.wrap(src, so, len).order(order), dtype, d, off / item, len / item);
+    }
+
+    @Override
+    public double[] doubles() {
+      return dtype == DType.FLOAT64 && order == ByteOrder.LITTLE_ENDIAN ? (double[]) d : null;
+    }
+  }
+
   /** The elements of a chunk padded to its full shape, as bytes, a range at a time. */
-  private static final class Elements implements JavaBlosc.Source {
+  private static final class Elements implements JavaBlosc.Source, JavaBlosc.Float64 {
     private final DType dtype;
     private final ByteOrder order;
     private final Object data;
@@ -93,32 +112,40 @@ final class BloscStreams {
     }
 
     @Override
+    public double[] doubles() {
+      return dtype == DType.FLOAT64 && order == ByteOrder.LITTLE_ENDIAN && !padded
+          ? (double[]) data : null;
+    }
+
+    @Override
     public void copy(int off, byte[] dst, int dstOff, int len) {
       int e0 = off / item;
       int e1 = (int) (((long) off + len + item - 1) / item);
       int n = e1 - e0;
-      if (scratch == null || java.lang.reflect.Array.getLength(scratch) < n * slots) {
-        scratch = java.lang.reflect.Array.newInstance(data.getClass().getComponentType(),
-            n * slots);
+      Object from = data; // an unpadded chunk converts straight from its array
+      int start = e0;
+      if (padded) {
+        if (scratch == null || java.lang.reflect.Array.getLength(scratch) < n * slots) {
+          scratch = java.lang.reflect.Array.newInstance(data.getClass().getComponentType(),
+              n * slots);
+        }
+        elements(e0, n);
+        from = scratch;
+        start = 0;
       }
-      elements(e0, n);
       if (off % item == 0 && len % item == 0) {
-        toBytes(ByteBuffer.wrap(dst, dstOff, len).order(order), n);
+        toBytes(ByteBuffer.wrap(dst, dstOff, len).order(order), from, start, n);
         return;
       }
       if (bytes == null || bytes.length < n * item) {
         bytes = new byte[n * item];
       }
-      toBytes(ByteBuffer.wrap(bytes, 0, n * item).order(order), n);
+      toBytes(ByteBuffer.wrap(bytes, 0, n * item).order(order), from, start, n);
       System.arraycopy(bytes, off - e0 * item, dst, dstOff, len);
     }
 
     /** Elements [e0, e0 + n) of the padded chunk into scratch. */
     private void elements(int e0, int n) {
-      if (!padded) {
-        System.arraycopy(data, e0 * slots, scratch, 0, n * slots);
-        return;
-      }
       int e = e0;
       int d = 0;
       while (d < n) {
@@ -156,21 +183,23 @@ final class BloscStreams {
       return out;
     }
 
-    private void toBytes(ByteBuffer bb, int n) {
+    /** Elements [e, e + n) of {@code from} (the chunk's array or the padded scratch) to bytes. */
+    private void toBytes(ByteBuffer bb, Object from, int e, int n) {
       int k = n * slots;
+      int s = e * slots;
       switch (dtype) {
         case BOOL -> {
-          boolean[] b = (boolean[]) scratch;
+          boolean[] b = (boolean[]) from;
           for (int i = 0; i < k; i++) {
-            bb.put(b[i] ? (byte) 1 : (byte) 0);
+            bb.put(b[s + i] ? (byte) 1 : (byte) 0);
           }
         }
-        case INT8, UINT8 -> bb.put((byte[]) scratch, 0, k);
-        case INT16, UINT16 -> bb.asShortBuffer().put((short[]) scratch, 0, k);
-        case INT32, UINT32 -> bb.asIntBuffer().put((int[]) scratch, 0, k);
-        case INT64, UINT64 -> bb.asLongBuffer().put((long[]) scratch, 0, k);
-        case FLOAT32, COMPLEX64 -> bb.asFloatBuffer().put((float[]) scratch, 0, k);
-        case FLOAT64, COMPLEX128 -> bb.asDoubleBuffer().put((double[]) scratch, 0, k);
+        case INT8, UINT8 -> bb.put((byte[]) from, s, k);
+        case INT16, UINT16 -> bb.asShortBuffer().put((short[]) from, s, k);
+        case INT32, UINT32 -> bb.asIntBuffer().put((int[]) from, s, k);
+        case INT64, UINT64 -> bb.asLongBuffer().put((long[]) from, s, k);
+        case FLOAT32, COMPLEX64 -> bb.asFloatBuffer().put((float[]) from, s, k);
+        case FLOAT64, COMPLEX128 -> bb.asDoubleBuffer().put((double[]) from, s, k);
       }
     }
   }

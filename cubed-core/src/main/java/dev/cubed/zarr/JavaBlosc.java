@@ -36,6 +36,17 @@ final class JavaBlosc {
   /** Block size chosen when none is given: 256 KiB (a few L2 caches' worth, as c-blosc picks). */
   static final int DEFAULT_BLOCK = 256 << 10;
   private static final LZ4Factory LZ4 = LZ4Factory.fastestInstance();
+  private static final LZ4Factory NATIVE = nativeFactory();
+
+  private static LZ4Factory nativeFactory() {
+    try {
+      LZ4Factory f = LZ4Factory.nativeInstance();
+      f.fastResetCompressor(1).close();
+      return f;
+    } catch (LinkageError | RuntimeException e) {
+      return null; // no native lz4 for this platform: the Java compressor
+    }
+  }
 
   private JavaBlosc() {}
 
@@ -55,6 +66,16 @@ final class JavaBlosc {
   interface Source {
     /** Copies bytes {@code [off, off + len)} of the input to {@code dst} at {@code dstOff}. */
     void copy(int off, byte[] dst, int dstOff, int len);
+  }
+
+  /**
+   * Implemented by a {@link Source} or {@link Sink} whose bytes are exactly a {@code double[]}'s
+   * elements in little-endian order (byte {@code 8 * i} starts element i): blocks of 8-byte
+   * items are then shuffled straight from, or unshuffled straight into, the array.
+   */
+  interface Float64 {
+    /** The array whose bytes the source or sink stands for, or null if it is not one now. */
+    double[] doubles();
   }
 
   /** Where decompressed bytes go, a range at a time. */
@@ -83,8 +104,11 @@ final class JavaBlosc {
    * {@code 16 + nbytes} bytes (the size of the stored-uncompressed form, which is used when
    * compression would not make the data smaller), of which the returned buffer's first {@code
    * remaining()} bytes are the result ({@code position} 0, backed by the whole array). Besides
-   * that buffer only two block-sized scratch arrays are allocated: the memory of a compression is
-   * one copy of the data, not the three of compress-then-trim.
+   * that buffer one block-sized array is allocated (and a second for LZ4's output only when the
+   * worst case of a stream does not fit in the rest of the output): the memory of a compression
+   * is one copy of the data, not the three of compress-then-trim. Per block the data is read
+   * once (through an L1-sized buffer into the shuffled block), LZ4 reads the shuffled block and
+   * writes its streams straight into the output.
    */
   static ByteBuffer compress(Source in, int nbytes, int typeSize, int clevel, boolean shuffle,
       int blockSize) {
@@ -93,57 +117,166 @@ final class JavaBlosc {
       throw new IllegalArgumentException("blosc: a chunk of " + nbytes + " bytes is too large");
     }
     byte[] out = new byte[HEADER + nbytes];
-    if (clevel == 0 || nbytes < MIN_BUFFERSIZE) {
-      return memcpyed(in, out, nbytes, ts, shuffle);
-    }
     int bs = blockSize > 0 ? Math.max(blockSize, MIN_BUFFERSIZE) : DEFAULT_BLOCK;
-    bs = Math.min(bs, nbytes);
+    bs = Math.max(1, Math.min(bs, nbytes));
     if (bs > ts) {
       bs = bs / ts * ts;
     }
+    boolean split = ts <= MAX_SPLITS && bs / ts >= MIN_BUFFERSIZE;
+    // as c-blosc: the shuffle flag says what was asked (it has no effect on 1-byte items)
+    int flags = (shuffle ? FLAG_SHUFFLE : 0) | (split ? 0 : FLAG_DONT_SPLIT) | (LZ4_FORMAT << 5);
+    if (clevel == 0 || nbytes < MIN_BUFFERSIZE) {
+      return memcpyed(in, out, nbytes, ts, flags, bs);
+    }
     int nblocks = (nbytes + bs - 1) / bs;
     boolean doShuffle = shuffle && ts > 1;
-    boolean split = ts <= MAX_SPLITS && bs / ts >= MIN_BUFFERSIZE;
+    LZ4Compressor comp = compressor(clevel);
+    try {
+      return compressBlocks(in, nbytes, ts, flags, bs, nblocks, doShuffle, split, out, comp);
+    } finally {
+      if (comp instanceof AutoCloseable c) {
+        try {
+          c.close();
+        } catch (Exception e) {
+          throw new IllegalStateException("closing the LZ4 compressor state failed", e);
+        }
+      }
+    }
+  }
+
+  /**
+   * The LZ4 compressor c-blosc uses at {@code clevel}: acceleration {@code 10 - clevel} (lz4's
+   * {@code LZ4_compress_fast}; the bytes then equal c-blosc's and numcodecs', tested), through
+   * lz4-java's native "fast reset" state (the hash table is reset, not cleared, per stream);
+   * where the native library does not load, lz4-java's Java compressor at acceleration 1 (still
+   * valid Blosc, not the same bytes). The caller closes a returned {@link AutoCloseable}.
+   */
+  static LZ4Compressor compressor(int clevel) {
+    if (NATIVE != null) {
+      return NATIVE.fastResetCompressor(Math.max(1, 10 - clevel));
+    }
+    return LZ4.fastCompressor();
+  }
+
+  private static ByteBuffer compressBlocks(Source in, int nbytes, int ts, int flags,
+      int bs, int nblocks, boolean doShuffle, boolean split, byte[] out, LZ4Compressor comp) {
     ByteBuffer o = ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN);
-    byte[] raw = new byte[bs];
-    byte[] tmp = doShuffle ? new byte[bs] : null;
-    LZ4Compressor comp = LZ4.fastCompressor();
-    byte[] scratch = new byte[comp.maxCompressedLength(bs)];
+    byte[] src = new byte[bs];
+    byte[] small = doShuffle ? new byte[subItems(ts) * ts + ts] : null;
+    byte[] scratch = null;
     int pos = HEADER + 4 * nblocks;
     for (int j = 0; j < nblocks; j++) {
       int off = j * bs;
       int bsize = Math.min(bs, nbytes - off);
       boolean leftover = bsize < bs;
       o.putInt(HEADER + 4 * j, pos);
-      in.copy(off, raw, 0, bsize);
-      byte[] src = raw;
       if (doShuffle) {
-        ByteShuffle.shuffle(ts, raw, 0, bsize, tmp, 0);
-        src = tmp;
+        shuffleBlock(in, off, bsize, ts, small, src);
+      } else {
+        in.copy(off, src, 0, bsize);
       }
       int nsplits = split && !leftover ? ts : 1;
       int neblock = bsize / nsplits;
+      int bound = comp.maxCompressedLength(neblock);
       for (int s = 0; s < nsplits; s++) {
-        int c = comp.compress(src, s * neblock, neblock, scratch, 0, scratch.length);
+        // straight into the output while the worst case fits there (all but the end of an
+        // incompressible chunk), else through a scratch buffer: the bytes are the same
+        boolean direct = (long) pos + 4 + bound <= out.length;
+        if (!direct && scratch == null) {
+          scratch = new byte[comp.maxCompressedLength(bs)];
+        }
+        int c = direct ? comp.compress(src, s * neblock, neblock, out, pos + 4, bound)
+            : comp.compress(src, s * neblock, neblock, scratch, 0, scratch.length);
         boolean packed = c > 0 && c < neblock;
         int len = packed ? c : neblock;
         if ((long) pos + 4 + len > out.length) { // larger than storing it: store it
-          return memcpyed(in, out, nbytes, ts, shuffle);
+          return memcpyed(in, out, nbytes, ts, flags, bs);
         }
         o.putInt(pos, len);
-        System.arraycopy(packed ? scratch : src, packed ? 0 : s * neblock, out, pos + 4, len);
+        if (!packed || !direct) {
+          System.arraycopy(packed ? scratch : src, packed ? 0 : s * neblock, out, pos + 4, len);
+        }
         pos += 4 + len;
       }
     }
-    header(out, ts, (doShuffle ? FLAG_SHUFFLE : 0) | (split ? 0 : FLAG_DONT_SPLIT)
-        | (LZ4_FORMAT << 5), nbytes, bs, pos);
+    header(out, ts, flags, nbytes, bs, pos);
     return ByteBuffer.wrap(out, 0, pos);
   }
 
-  /** The stored-uncompressed form in {@code out} (16 + nbytes bytes). */
-  private static ByteBuffer memcpyed(Source in, byte[] out, int nbytes, int ts, boolean shuffle) {
-    header(out, ts, FLAG_MEMCPYED | (shuffle && ts > 1 ? FLAG_SHUFFLE : 0) | (LZ4_FORMAT << 5),
-        nbytes, nbytes, HEADER + nbytes);
+  /** Bytes per part of a block shuffled through the small buffer: it and the part stay in L1. */
+  private static final int SUB = 8 << 10;
+
+  /**
+   * Items per part of a block in {@link #shuffleBlock} and {@link #unshuffleBlock}: about {@link
+   * #SUB} bytes, a whole number of 64-byte lines (so every part but a block's last starts at a
+   * multiple of the item size of any dtype: sinks convert whole elements) and of 8 items.
+   */
+  static int subItems(int ts) {
+    int unit = 64 / gcd(ts, 64);
+    return unit * Math.max(1, SUB / (unit * ts));
+  }
+
+  private static int gcd(int a, int b) {
+    return b == 0 ? a : gcd(b, a % b);
+  }
+
+  /**
+   * The shuffled block {@code [off, off + bsize)} of {@code in} into {@code dst}, read through
+   * {@code small} a part at a time (no block-sized unshuffled copy); the last part carries the
+   * {@code bsize % ts} trailing bytes, which stay in place.
+   */
+  private static void shuffleBlock(Source in, int off, int bsize, int ts, byte[] small,
+      byte[] dst) {
+    int n = bsize / ts;
+    int rem = bsize - n * ts;
+    if (n == 0) {
+      in.copy(off, dst, 0, rem);
+      return;
+    }
+    if (ts == 8 && rem == 0 && off % 8 == 0 && in instanceof Float64 f && f.doubles() != null) {
+      ByteShuffle.shuffleDoubles(f.doubles(), off / 8, n, dst, 0, n);
+      return;
+    }
+    int step = subItems(ts);
+    for (int k = 0; k < n; k += step) {
+      int cnt = Math.min(step, n - k);
+      int extra = k + cnt == n ? rem : 0;
+      in.copy(off + k * ts, small, 0, cnt * ts + extra);
+      ByteShuffle.shuffleItems(ts, small, 0, cnt, dst, k, n);
+      System.arraycopy(small, cnt * ts, dst, n * ts, extra);
+    }
+  }
+
+  /** Inverse of {@link #shuffleBlock}: the shuffled {@code src} block to {@code out} at off. */
+  private static void unshuffleBlock(byte[] src, int bsize, int ts, byte[] small, Sink out,
+      int off) {
+    int n = bsize / ts;
+    int rem = bsize - n * ts;
+    if (n == 0) {
+      out.accept(off, src, 0, rem);
+      return;
+    }
+    if (ts == 8 && rem == 0 && off % 8 == 0 && out instanceof Float64 f && f.doubles() != null) {
+      ByteShuffle.unshuffleDoubles(src, 0, n, f.doubles(), off / 8, n);
+      return;
+    }
+    int step = subItems(ts);
+    for (int k = 0; k < n; k += step) {
+      int cnt = Math.min(step, n - k);
+      int extra = k + cnt == n ? rem : 0;
+      ByteShuffle.unshuffleItems(ts, src, k, cnt, small, 0, n);
+      System.arraycopy(src, n * ts, small, cnt * ts, extra);
+      out.accept(off + k * ts, small, 0, cnt * ts + extra);
+    }
+  }
+
+  /**
+   * The stored-uncompressed form in {@code out} (16 + nbytes bytes): the header c-blosc writes
+   * (the compressed form's flags plus "stored", its block size), then the data unshuffled.
+   */
+  private static ByteBuffer memcpyed(Source in, byte[] out, int nbytes, int ts, int flags,
+      int bs) {
+    header(out, ts, flags | FLAG_MEMCPYED, nbytes, bs, HEADER + nbytes);
     for (int off = 0; off < nbytes; off += DEFAULT_BLOCK) {
       in.copy(off, out, HEADER + off, Math.min(DEFAULT_BLOCK, nbytes - off));
     }
@@ -184,8 +317,11 @@ final class JavaBlosc {
 
   /**
    * Decompresses a buffer {@link #canDecode} accepts into {@code out} a block at a time (only
-   * block-sized scratch arrays are allocated), in increasing offset order covering {@link
-   * #uncompressedSize} bytes; preconditions as {@link #decompress(byte[], String)}.
+   * one block-sized scratch array is allocated: LZ4 decodes a block into it, the unshuffle reads
+   * it into an L1-sized buffer a part at a time, and {@code out} takes each part; a {@link
+   * Float64} sink gets 8-byte items unshuffled straight into its array), in increasing offset
+   * order covering {@link #uncompressedSize} bytes; preconditions as {@link
+   * #decompress(byte[], String)}.
    */
   static void decompress(byte[] in, Sink out, String where) {
     ByteBuffer h = ByteBuffer.wrap(in).order(ByteOrder.LITTLE_ENDIAN);
@@ -214,7 +350,7 @@ final class JavaBlosc {
     boolean doShuffle = (flags & FLAG_SHUFFLE) != 0 && ts > 1;
     boolean dontSplit = (flags & FLAG_DONT_SPLIT) != 0;
     byte[] dst = new byte[Math.min(bs, nbytes)];
-    byte[] tmp = doShuffle ? new byte[dst.length] : null;
+    byte[] small = doShuffle ? new byte[subItems(ts) * ts + ts] : null;
     LZ4SafeDecompressor dec = LZ4.safeDecompressor();
     for (int j = 0; j < nblocks; j++) {
       int off = j * bs;
@@ -255,8 +391,7 @@ final class JavaBlosc {
         pos += c;
       }
       if (doShuffle) {
-        ByteShuffle.unshuffle(ts, dst, 0, bsize, tmp, 0);
-        out.accept(off, tmp, 0, bsize);
+        unshuffleBlock(dst, bsize, ts, small, out, off);
       } else {
         out.accept(off, dst, 0, bsize);
       }
