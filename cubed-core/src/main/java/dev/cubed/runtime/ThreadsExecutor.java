@@ -165,6 +165,11 @@ public final class ThreadsExecutor implements Executor {
     }
   }
 
+  /** Worker threads and attempts per task, as configured (for tests of the registry). */
+  int[] workersAndAttempts() {
+    return new int[] {workers, config.attempts()};
+  }
+
   @Override
   public String name() {
     return "threads";
