@@ -191,8 +191,19 @@ public final class Cubed {
   }
 
   private static void runForSideEffect(ComputeOptions opts, CubedArray... ws) {
-    Plan p = plan(List.of(ws));
-    p.executeNoResults(executor(opts, ws[0].spec()), opts.callbacks(), opts.resumes());
+    execute(plan(List.of(ws)), ws[0].spec(), opts);
+  }
+
+  /**
+   * Runs a plan made by {@link #plan} for its side effects (the stores in it) with options, on the
+   * options' executor or else the one {@code spec} names: what {@link #store(List, List,
+   * ComputeOptions)} does after planning, for a caller that planned once to print or check the
+   * plan first.
+   *
+   * @param spec the spec the plan's arrays were made with (it chooses the executor)
+   */
+  public static void execute(Plan plan, Spec spec, ComputeOptions opts) {
+    plan.executeNoResults(executor(opts, spec), opts.callbacks(), opts.resumes());
   }
 
   private static Executor executor(ComputeOptions opts, Spec spec) {
