@@ -304,10 +304,6 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
     byte[][] fns = FunctionShipping.serializeFunctions(ops);
     int opBase = OP_IDS.getAndAdd(ops.size());
     lastHeapBound = bound;
-    long numTasks = 0;
-    for (Operation op : ops) {
-      numTasks += op.keys().size();
-    }
     Slot[] slots = new Slot[workers];
     for (int i = 0; i < workers; i++) {
       slots[i] = new Slot(i, extraJvmArgs);
@@ -348,9 +344,7 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
       remote.add(new Operation(op.name(), op.keys(), fn, op.projectedMem(),
           op.hasKnownDependencies() ? op.dependencies() : null));
     }
-    for (Callback c : callbacks) {
-      c.onComputeStart(new Events.ComputeStart(computeId, ops.size(), numTasks, start));
-    }
+    Events.Running compute = Events.computeStarted(computeId, ops, start, callbacks);
     TaskRuns runs = new TaskRuns(config, pool, measured);
     Throwable error = null;
     try {
@@ -374,10 +368,7 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
         s.close(error == null && keepAliveMillis > 0);
       }
       measured.logOverProjections(heapPerOp);
-      long end = System.currentTimeMillis();
-      for (Callback c : callbacks) {
-        c.onComputeEnd(new Events.ComputeEnd(computeId, start, end, error));
-      }
+      compute.ended(error);
     }
   }
 
