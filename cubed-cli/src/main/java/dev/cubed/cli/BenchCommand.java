@@ -63,6 +63,11 @@ final class BenchCommand implements Callable<Integer> {
       + "before the measured one, to separate JIT warm-up (default: ${DEFAULT-VALUE})")
   int warmup;
 
+  @Option(names = "--plan-heap", description = "write the inputs, plan the workload without "
+      + "running it and print the JVM heap its run needs on the threads executor "
+      + "(plan-heap-bytes N); ./cubed uses it to size the heap of a bench run from its plan")
+  boolean planHeap;
+
   @Option(names = "--list-executors", description = "print the available executor names and exit")
   boolean listExecutors;
 
@@ -112,6 +117,11 @@ final class BenchCommand implements Callable<Integer> {
       }
       params.put(e.getKey(), e.getValue());
       label.append('+').append(e.getKey()).append('=').append(e.getValue());
+    }
+    if (planHeap) {
+      out.println("plan-heap-bytes " + Workloads.planHeap(w, params, ctx));
+      out.flush();
+      return 0;
     }
     for (int i = 0; i < warmup; i++) {
       Workloads.run(w, label.toString(), params, ctx);

@@ -34,6 +34,18 @@ class BenchCommandTest {
     assertThat(j.get("checksums").has("argmax_weighted")).isTrue();
   }
 
+  /** --plan-heap prints only the heap the run's plans need, below the spec's bound. */
+  @Test
+  void planHeapPrintsTheHeapThePlanNeeds(@TempDir Path dir) {
+    String[] r = run("bench", "reduce", "--size", "small", "--set", "n=60", "--set", "m=50",
+        "--set", "c=20", "--workers", "2", "--allowed-mem", "300MB", "--work-dir", dir.toString(),
+        "--plan-heap");
+    assertThat(r[0]).as(r[2]).isEqualTo("0");
+    assertThat(r[1].strip()).matches("plan-heap-bytes \\d+");
+    long bytes = Long.parseLong(r[1].strip().split(" ")[1]);
+    assertThat(bytes).isGreaterThan(100_000_000L).isLessThan(2 * 300_000_000L);
+  }
+
   @Test
   void refusesUnknownWorkloadAndParameter(@TempDir Path dir) {
     String[] r = run("bench", "nope", "--work-dir", dir.toString());

@@ -325,11 +325,10 @@ public final class Contraction {
       return extra ? acc.reshape(withOne(acc.shape())) : acc;
     };
     long outBytes = blockBytes(shape, chunks, out);
-    long promoted = (blockElems(as, a.chunks()) + blockElems(bs, b.chunks()))
-        * Math.max(out.itemSize(), 8);
     int reads = (int) Math.min(kTotal, first);
     ArrayNode cur = new ArrayNode.Computed(new Blockwise(name, keys, fn, new int[] {1, 1},
-        new int[] {reads, reads}, 3 * outBytes + promoted), List.of(a, b), s1, c1, out, null);
+        new int[] {reads, reads}, pairMem(name, a, b, as, bs, no, out, outBytes)),
+        List.of(a, b), s1, c1, out, null);
     while (cur.shape().length == no + 1) {
       cur = sumRound(name, cur, shape, chunks, out, tree, outBytes);
     }
@@ -376,6 +375,26 @@ public final class Contraction {
     int reads = (int) Math.min(g, splitEvery);
     return new ArrayNode.Computed(new Blockwise(name + "-sum", keys, fn, new int[] {1},
         new int[] {reads}, 2 * outBytes), List.of(x), s1, c1, out, null);
+  }
+
+  /**
+   * Memory a contraction task holds beyond its input blocks and its output block. A 2-D float64 or
+   * float32 matmul whose operands already have the result dtype runs the BLAS path of
+   * {@link LinearAlgebra#matmulAccumulate}: the running sum is the output block itself and each
+   * pair's product is added into it in place, with no conversion copies, so nothing more. Any other
+   * contraction may hold the previous running sum, the pair's product and the new sum (three
+   * output blocks) and a conversion of both operands to the result dtype.
+   */
+  private static long pairMem(String name, ArrayNode a, ArrayNode b, long[] as, long[] bs,
+      int no, DType out, long outBytes) {
+    boolean inPlace = name.equals("matmul") && no == 2
+        && (out == DType.FLOAT64 || out == DType.FLOAT32) && a.dtype() == out && b.dtype() == out;
+    if (inPlace) {
+      return 0;
+    }
+    long promoted = (blockElems(as, a.chunks()) + blockElems(bs, b.chunks()))
+        * Math.max(out.itemSize(), 8);
+    return 3 * outBytes + promoted;
   }
 
   private static long[] withOne(long[] s) {

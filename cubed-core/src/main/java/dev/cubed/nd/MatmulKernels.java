@@ -29,8 +29,33 @@ final class MatmulKernels {
     if (m == 0 || n == 0 || k == 0) {
       return;
     }
-    Blas.INSTANCE.dgemm("N", "N", n, m, k, 1.0, b, offB, n, a, offA, k, accumulate ? 1.0 : 0.0, c,
-        offC, n);
+    dgemmPanels(a, offA, b, offB, c, offC, m, k, n, accumulate, PANEL_FLOPS);
+  }
+
+  /** {@link #dgemm} in row panels of at most {@code panelFlops} operations per BLAS call. */
+  static void dgemmPanels(double[] a, int offA, double[] b, int offB, double[] c, int offC, int m,
+      int k, int n, boolean accumulate, long panelFlops) {
+    int rows = panelRows(m, k, n, panelFlops);
+    for (int i = 0; i < m; i += rows) {
+      int r = Math.min(rows, m - i);
+      Blas.INSTANCE.dgemm("N", "N", n, r, k, 1.0, b, offB, n, a, offA + i * k, k,
+          accumulate ? 1.0 : 0.0, c, offC + i * n, n);
+    }
+  }
+
+  /**
+   * Floating-point operations of one BLAS call at most (about 50 ms on one core here). The native
+   * BLAS binding pins its arrays for the whole call (JNI critical regions), and while any thread
+   * holds a pin the collector cannot run: another task thread that needs a collection waits for the
+   * call to end. A 2000 x 2000 block product is 16 GFLOP (0.4 s), so it runs as row panels of this
+   * many operations each; a panel still multiplies the whole of b at full BLAS rate.
+   */
+  static final long PANEL_FLOPS = 2_000_000_000L;
+
+  /** Rows of a per BLAS call for an m x k by k x n product (at least 1, at most m). */
+  static int panelRows(int m, int k, int n, long panelFlops) {
+    long perRow = 2L * k * n;
+    return (int) Math.max(1, Math.min(m, panelFlops / Math.max(1, perRow)));
   }
 
   static void sgemm(float[] a, int offA, float[] b, int offB, float[] c, int offC, int m, int k,
@@ -44,8 +69,12 @@ final class MatmulKernels {
     if (m == 0 || n == 0 || k == 0) {
       return;
     }
-    Blas.INSTANCE.sgemm("N", "N", n, m, k, 1.0f, b, offB, n, a, offA, k,
-        accumulate ? 1.0f : 0.0f, c, offC, n);
+    int rows = panelRows(m, k, n, PANEL_FLOPS);
+    for (int i = 0; i < m; i += rows) {
+      int r = Math.min(rows, m - i);
+      Blas.INSTANCE.sgemm("N", "N", n, r, k, 1.0f, b, offB, n, a, offA + i * k, k,
+          accumulate ? 1.0f : 0.0f, c, offC + i * n, n);
+    }
   }
 
   /** Integer product with wrapping 64-bit arithmetic (callers narrow the result). */

@@ -51,7 +51,7 @@ final class ExecutorRegistry {
    */
   static final List<BuiltIn> BUILT_INS = List.of(
       new BuiltIn("threads", s -> ThreadsExecutor.builder().workers(s.workers())
-          .attempts(s.attempts()).build(), ThreadsExecutor::new),
+          .attempts(s.attempts()).reservedMem(s.reservedMem()).build(), ThreadsExecutor::new),
       new BuiltIn("processes", s -> processes(s, false), ProcessesExecutor::new),
       new BuiltIn("processes-strict", s -> processes(s, true),
           () -> ProcessesExecutor.builder().heapPerOp(true).build()));

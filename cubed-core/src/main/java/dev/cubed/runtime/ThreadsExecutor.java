@@ -19,10 +19,12 @@ import java.util.logging.Logger;
  * <p><b>Memory.</b> Before anything runs: if one task of an operation projects more memory than
  * the JVM's max heap ({@link Runtime#maxMemory()}), the compute is refused with
  * {@link InsufficientHeapException} (it could not run even alone). Otherwise concurrency is capped
- * so that {@code concurrency x largest projected task memory + baseline <= max heap}, where
- * baseline is the heap in use when the compute starts (re-measured after a GC before capping), and
- * never below 1: a task that fits alone but not beside the baseline runs one at a time, with a
- * logged warning. Measured memory per task is the bytes its thread allocated (JVM thread
+ * so that {@link #heapNeeded heapNeeded(concurrency, largest projected task memory, reservedMem,
+ * baseline)} {@code <= max heap}, where baseline is the heap in use when the compute starts
+ * (re-measured after a GC before capping), and never below 1: a task that fits alone but not
+ * beside the baseline runs one at a time, with a logged warning. The tasks share this JVM, so the
+ * spec's reservedMem (a worker's own overhead, part of every task's projection) is counted once
+ * ({@link Builder#reservedMem}; 0 unless set: then every projection counts whole). Measured memory per task is the bytes its thread allocated (JVM thread
  * allocation counter), an upper bound on what it could have held at once, not a peak.
  *
  * <p><b>Failures.</b> Each task is tried up to {@code attempts} times (default 3). A deterministic
@@ -47,6 +49,7 @@ public final class ThreadsExecutor implements Executor {
   static final long STOP_WAIT_SECONDS = 60;
 
   private final int workers;
+  private final long reservedMem;
   private final TaskRuns.Config config;
   private volatile int lastConcurrency;
   private volatile TaskRuns.Stats lastStats = new TaskRuns.Stats(0, 0, 0, 0);
@@ -67,6 +70,7 @@ public final class ThreadsExecutor implements Executor {
 
   private ThreadsExecutor(Builder b) {
     this.workers = b.workers;
+    this.reservedMem = b.reservedMem;
     this.config = new TaskRuns.Config(b.attempts, b.taskTimeout, b.backupTasks,
         b.backupMinDuration, b.faults, b.retryBackoff);
   }
@@ -85,6 +89,7 @@ public final class ThreadsExecutor implements Executor {
     private Duration backupMinDuration = Duration.ofSeconds(1);
     private Faults faults;
     private Duration retryBackoff = Duration.ofMillis(10);
+    private long reservedMem;
 
     private Builder() {}
 
@@ -159,15 +164,31 @@ public final class ThreadsExecutor implements Executor {
       return this;
     }
 
+    /**
+     * The spec's reservedMem: the part of every task's projection that is a worker's own runtime
+     * overhead, which tasks on threads of this JVM share, so the memory cap counts it once
+     * ({@link #heapNeeded}); default 0 (every projection counted whole).
+     *
+     * @throws IllegalArgumentException if negative
+     */
+    public Builder reservedMem(long bytes) {
+      if (bytes < 0) {
+        throw new IllegalArgumentException("ThreadsExecutor: reservedMem must be >= 0, got "
+            + bytes);
+      }
+      this.reservedMem = bytes;
+      return this;
+    }
+
     /** The executor. */
     public ThreadsExecutor build() {
       return new ThreadsExecutor(this);
     }
   }
 
-  /** Worker threads and attempts per task, as configured (for tests of the registry). */
-  int[] workersAndAttempts() {
-    return new int[] {workers, config.attempts()};
+  /** {workers, attempts, reservedMem} as configured (for tests of the registry). */
+  long[] configuration() {
+    return new long[] {workers, config.attempts(), reservedMem};
   }
 
   @Override
@@ -194,12 +215,26 @@ public final class ThreadsExecutor implements Executor {
    * The concurrency allowed for tasks of a given projected memory: at most {@code workers}, and at
    * most {@code (maxHeap - baseline) / taskMem}, never below 1.
    */
-  static int cappedConcurrency(int workers, long taskMem, long maxHeap, long baseline) {
-    if (taskMem <= 0) {
+  static int cappedConcurrency(int workers, long taskMem, long reservedMem, long maxHeap,
+      long baseline) {
+    long own = taskMem - Math.min(reservedMem, taskMem);
+    if (own <= 0) {
       return workers;
     }
-    long fit = (maxHeap - baseline) / taskMem;
+    long fit = (maxHeap - baseline - Math.min(reservedMem, taskMem)) / own;
     return (int) Math.max(1, Math.min(workers, fit));
+  }
+
+  /**
+   * The heap that {@code concurrency} tasks of projected memory {@code taskMem} need beside
+   * {@code baseline} bytes already in use: {@code baseline + r + concurrency x (taskMem - r)} with
+   * {@code r = min(reservedMem, taskMem)}. Threads of one JVM share its runtime overhead, so the
+   * reserved part of a projection is counted once; the rest of each task's projection is its own.
+   * The compute runs at full concurrency in a heap of at least this size.
+   */
+  public static long heapNeeded(int concurrency, long taskMem, long reservedMem, long baseline) {
+    long r = Math.min(Math.max(0, reservedMem), taskMem);
+    return baseline + r + (long) Math.max(1, concurrency) * (taskMem - r);
   }
 
   /**
@@ -225,17 +260,18 @@ public final class ThreadsExecutor implements Executor {
       maxMem = Math.max(maxMem, op.projectedMem());
     }
     long baseline = rt.totalMemory() - rt.freeMemory();
-    int conc = cappedConcurrency(workers, maxMem, rt.maxMemory(), baseline);
+    int conc = cappedConcurrency(workers, maxMem, reservedMem, rt.maxMemory(), baseline);
     if (conc < workers) {
       // the heap in use may be mostly garbage: measure the live baseline after a collection
       System.gc();
       baseline = rt.totalMemory() - rt.freeMemory();
-      conc = cappedConcurrency(workers, maxMem, rt.maxMemory(), baseline);
+      conc = cappedConcurrency(workers, maxMem, reservedMem, rt.maxMemory(), baseline);
     }
     if (conc < workers) {
       LOG.warning(String.format("threads executor: concurrency capped at %d of %d workers: %d x "
-          + "projected task memory %d B + baseline %d B must fit in max heap %d B", conc, workers,
-          conc, maxMem, baseline, rt.maxMemory()));
+          + "projected task memory %d B (reserved %d B counted once) + baseline %d B must fit in"
+          + " max heap %d B", conc, workers, conc, maxMem, reservedMem, baseline,
+          rt.maxMemory()));
     }
     lastConcurrency = conc;
     Events.Running compute = Events.computeStarted(computeId, ops, start, callbacks);

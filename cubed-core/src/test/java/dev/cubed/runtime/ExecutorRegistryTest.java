@@ -20,7 +20,8 @@ class ExecutorRegistryTest {
       switch (name) {
         case "threads" -> {
           assertThat(fromSettings).isInstanceOf(ThreadsExecutor.class);
-          assertThat(((ThreadsExecutor) fromSettings).workersAndAttempts()).containsExactly(3, 2);
+          assertThat(((ThreadsExecutor) fromSettings).configuration())
+              .containsExactly(3, 2, 10_000_000L);
           assertThat(Executor.byName(name)).isInstanceOf(ThreadsExecutor.class);
         }
         case "processes", "processes-strict" -> {

@@ -11,9 +11,26 @@ import org.junit.jupiter.api.Test;
 class ThreadsExecutorTest {
   @Test
   void concurrencyIsCappedByHeap() {
-    assertThat(ThreadsExecutor.cappedConcurrency(8, 100, 1000, 200)).isEqualTo(8);
-    assertThat(ThreadsExecutor.cappedConcurrency(8, 300, 1000, 200)).isEqualTo(2);
-    assertThat(ThreadsExecutor.cappedConcurrency(8, 5000, 1000, 200)).isEqualTo(1);
+    assertThat(ThreadsExecutor.cappedConcurrency(8, 100, 0, 1000, 200)).isEqualTo(8);
+    assertThat(ThreadsExecutor.cappedConcurrency(8, 300, 0, 1000, 200)).isEqualTo(2);
+    assertThat(ThreadsExecutor.cappedConcurrency(8, 5000, 0, 1000, 200)).isEqualTo(1);
+    // reserved memory counted once: (1000 - 200 - 100) / (300 - 100) = 3 tasks, not 2
+    assertThat(ThreadsExecutor.cappedConcurrency(8, 300, 100, 1000, 200)).isEqualTo(3);
+    assertThat(ThreadsExecutor.heapNeeded(3, 300, 100, 200)).isEqualTo(900);
+    assertThat(ThreadsExecutor.heapNeeded(4, 300, 100, 200)).isEqualTo(1100);
+    // a projection below reservedMem is all reserved: any number of such tasks fit
+    assertThat(ThreadsExecutor.cappedConcurrency(8, 50, 100, 1000, 200)).isEqualTo(8);
+    assertThat(ThreadsExecutor.heapNeeded(8, 50, 100, 200)).isEqualTo(250);
+    // the two agree: the capped concurrency's heap fits, one more task's does not
+    for (long task = 120; task < 900; task += 37) {
+      int c = ThreadsExecutor.cappedConcurrency(64, task, 100, 1000, 200);
+      if (c > 1) {
+        assertThat(ThreadsExecutor.heapNeeded(c, task, 100, 200)).isLessThanOrEqualTo(1000);
+      }
+      if (c < 64) {
+        assertThat(ThreadsExecutor.heapNeeded(c + 1, task, 100, 200)).isGreaterThan(1000);
+      }
+    }
   }
 
   /** A task that fits the heap alone, but not beside another: run one at a time, not refused. */

@@ -36,6 +36,7 @@ final class Engine {
   private final PlanConfig cfg;
   private final Executor executor;
   private final List<Callback> callbacks = CALLBACKS.get();
+  private final int workers;
   private long tasks;
   private long maxProjectedMem;
   private long intermediateBytes;
@@ -51,6 +52,7 @@ final class Engine {
     this.executor = override != null ? override : dev.cubed.Cubed.executor(spec.toBuilder()
         .executor(ctx.executor()).workers(ctx.workers()).attempts(ctx.attempts())
         .executorOptions(ctx.executorOptions()).build());
+    this.workers = ctx.workers();
   }
 
   /**
@@ -93,17 +95,55 @@ final class Engine {
     });
   }
 
-  /** Plans the outputs together, runs them and returns them in memory; adds up the figures. */
+  /**
+   * Plans the outputs together, runs them and returns them in memory; adds up the figures. While
+   * probing ({@link #probing}) nothing runs and the results are zeros of the outputs' shapes.
+   */
   List<NDArray> compute(ArrayNode... outputs) {
     Plan p = plan(outputs);
+    if (PROBE.get() != null) {
+      List<NDArray> zeros = new java.util.ArrayList<>();
+      for (ArrayNode o : outputs) {
+        zeros.add(NDArray.zeros(o.dtype(), o.shape()));
+      }
+      return zeros;
+    }
     return p.execute(executor, callbacks);
   }
 
-  /** Plans and runs outputs that write to their own targets (nothing read back). */
+  /**
+   * Plans and runs outputs that write to their own targets (nothing read back); while probing
+   * ({@link #probing}) only plans.
+   */
   void run(ArrayNode... outputs) {
     Plan p = plan(outputs);
-    p.executeNoResults(executor, callbacks);
+    if (PROBE.get() == null) {
+      p.executeNoResults(executor, callbacks);
+    }
   }
+
+  /**
+   * Runs {@code body} with every compute of Engines used on this thread meanwhile planned but not
+   * run (results are zeros), and returns the largest heap any of those plans needs on the threads
+   * executor: {@link dev.cubed.runtime.ThreadsExecutor#heapNeeded} of the context's workers, the
+   * plan's largest projected task and reservedMem, beside {@code baseline} bytes in use.
+   */
+  static long probing(long baseline, java.util.concurrent.Callable<?> body) throws Exception {
+    long[] need = {0};
+    PROBE.set(need);
+    try {
+      BASELINE.set(baseline);
+      body.call();
+    } finally {
+      PROBE.remove();
+      BASELINE.remove();
+    }
+    return need[0];
+  }
+
+  /** While probing: the largest heap need seen so far (one cell), else null. */
+  private static final ThreadLocal<long[]> PROBE = new ThreadLocal<>();
+  private static final ThreadLocal<Long> BASELINE = new ThreadLocal<>();
 
   private Plan plan(ArrayNode... outputs) {
     Plan p = Plan.of(List.of(outputs), cfg);
@@ -111,6 +151,11 @@ final class Engine {
     tasks += s.totalTasks();
     maxProjectedMem = Math.max(maxProjectedMem, s.maxProjectedMem());
     intermediateBytes += s.intermediateBytesWritten();
+    long[] need = PROBE.get();
+    if (need != null) {
+      need[0] = Math.max(need[0], dev.cubed.runtime.ThreadsExecutor.heapNeeded(workers,
+          s.maxProjectedMem(), cfg.reservedMem(), BASELINE.get()));
+    }
     return p;
   }
 

@@ -99,6 +99,27 @@ public final class Workloads {
         out.maxProjectedMem(), sums);
   }
 
+  /**
+   * The JVM max heap (-Xmx) a run of this workload needs on the threads executor: writes its
+   * inputs (as {@link #run} would, so a run after this finds them cached), then plans every
+   * compute of the timed phase without running it (later computes see zeros where earlier ones
+   * would return results) and takes the largest {@link dev.cubed.runtime.ThreadsExecutor#heapNeeded}
+   * of the plans, beside the heap in use after a collection at this point, plus a slack of half
+   * that baseline and 32 MiB (collector headroom, and the baseline of the later run may differ a
+   * little). The launcher uses it to size the run's heap from its plan (docs/cli.md).
+   */
+  public static long planHeap(Workload w, Map<String, Long> params, BenchContext ctx)
+      throws Exception {
+    Files.createDirectories(ctx.workDir());
+    LibraryInit.ensure(ctx);
+    w.prepare(params, ctx);
+    System.gc();
+    Runtime rt = Runtime.getRuntime();
+    long baseline = rt.totalMemory() - rt.freeMemory();
+    long need = Engine.probing(baseline, () -> w.run(params, ctx));
+    return need + baseline / 2 + (32L << 20);
+  }
+
   /** Resets the kernel's peak-RSS mark (VmHWM) so writing the inputs does not count; Linux only. */
   private static void resetPeakRss() {
     try {

@@ -1,0 +1,62 @@
+package dev.cubed.bench.workload;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cubed.runtime.ThreadsExecutor;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@link Workloads#planHeap}: the heap a bench run needs is derived from its plans without running
+ * them, and the run then fits that heap at full concurrency.
+ */
+class PlanHeapTest {
+  @TempDir
+  Path dir;
+
+  /**
+   * add plans two computes (write C, then sum C read back); probing plans both without running:
+   * C gets its metadata but no chunk, and the need is at least the first plan's heapNeeded at the
+   * run's workers and at most that plus the slack.
+   */
+  @Test
+  void addIsPlannedNotRun() throws Exception {
+    BenchContext ctx = new BenchContext("threads", 3, 300_000_000L, dir);
+    Map<String, Long> p = Workloads.params("n", 40, "m", 40, "c", 10);
+    long heap = Workloads.planHeap(new Add(), p, ctx);
+    long block = 10 * 10 * 8;
+    long reserved = dev.cubed.Spec.fromEnv().reservedMem();
+    // at least reservedMem once plus three tasks' own part (each holds more than one block)
+    assertThat(heap).isGreaterThan(reserved + 3 * block);
+    // and no more than three whole projections (reserved counted three times) plus the slack
+    long spec = ThreadsExecutor.heapNeeded(3, 300_000_000L, 0, 0);
+    assertThat(heap).isLessThan(spec);
+    dev.cubed.zarr.ZarrArray c = dev.cubed.zarr.ZarrArray.open(new dev.cubed.zarr.FileSystemStore(
+        ctx.outputsDir().resolve(InputCache.key("add", "out", p))), "C");
+    assertThat(c.shape()).containsExactly(40, 40);
+    for (long i = 0; i < 4; i++) {
+      for (long j = 0; j < 4; j++) {
+        assertThat(c.chunkExists(i, j)).as("chunk %d.%d of C written while probing", i, j)
+            .isFalse();
+      }
+    }
+  }
+
+  /** The need grows with the workers by the tasks' own part, reservedMem counted once. */
+  @Test
+  void needGrowsWithWorkersByTheTasksOwnPart() throws Exception {
+    Map<String, Long> p = Workloads.params("n", 400, "m", 400, "c", 200);
+    long one = Workloads.planHeap(new Matmul(), p, new BenchContext("threads", 1, 300_000_000L,
+        dir));
+    long four = Workloads.planHeap(new Matmul(), p, new BenchContext("threads", 4, 300_000_000L,
+        dir));
+    long reserved = dev.cubed.Spec.fromEnv().reservedMem();
+    long block = 200 * 200 * 8;
+    // a matmul task holds its running sum and one block of each operand: 3 blocks of its own
+    long grow = four - one;
+    assertThat(grow).isBetween(3 * 3 * block - (8L << 20), 3 * 3 * block + (8L << 20));
+    assertThat(grow).as("reservedMem not counted per worker").isLessThan(3 * reserved);
+  }
+}
