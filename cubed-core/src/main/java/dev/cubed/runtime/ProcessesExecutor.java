@@ -154,8 +154,8 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
 
     /**
      * Strict memory (off by default): each worker's heap bound is the projection of the op whose
-     * task it runs ({@link ProcessesExecutor#opHeapBound}) instead of allowedMem, so a task that
-     * needs more than its op projected fails with OutOfMemoryError. Workers are restarted when
+     * task it runs (package-private {@code WorkerHeapBounds.forOp}) instead of allowedMem, so a
+     * task that needs more than its op projected fails with OutOfMemoryError. Workers are restarted when
      * the next task belongs to an op with another bound (a JVM start, ~0.2-0.5 s, per op and
      * worker). Used by the memory test suite.
      */
