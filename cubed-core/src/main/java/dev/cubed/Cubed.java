@@ -191,8 +191,19 @@ public final class Cubed {
   }
 
   private static void runForSideEffect(ComputeOptions opts, CubedArray... ws) {
-    Plan p = plan(List.of(ws));
-    p.executeNoResults(executor(opts, ws[0].spec()), opts.callbacks(), opts.resumes());
+    execute(plan(List.of(ws)), ws[0].spec(), opts);
+  }
+
+  /**
+   * Runs a plan made by {@link #plan} for its side effects (the stores in it) with options, on the
+   * options' executor or else the one {@code spec} names: what {@link #store(List, List,
+   * ComputeOptions)} does after planning, for a caller that planned once to print or check the
+   * plan first.
+   *
+   * @param spec the spec the plan's arrays were made with (it chooses the executor)
+   */
+  public static void execute(Plan plan, Spec spec, ComputeOptions opts) {
+    plan.executeNoResults(executor(opts, spec), opts.callbacks(), opts.resumes());
   }
 
   private static Executor executor(ComputeOptions opts, Spec spec) {
@@ -211,31 +222,17 @@ public final class Cubed {
    * mode (each op's tasks in a heap of that op's projection, see
    * {@link dev.cubed.runtime.ProcessesExecutor.Builder#heapPerOp}); any other name through the
    * {@link dev.cubed.runtime.ExecutorFactory} registered under it (given the spec's workers,
-   * attempts, memory and {@link Spec#executorOptions()}), else {@link Executor#byName}.
+   * attempts, memory and {@link Spec#executorOptions()}), else the {@link Executor} service of
+   * that name. All of them come from one registry ({@link dev.cubed.runtime.ExecutorFactory#find}).
    *
-   * @throws IllegalArgumentException if no executor has that name
+   * @throws IllegalArgumentException "unknown executor 'x'; available: ..." if no executor has
+   *     that name
    */
   public static Executor executor(Spec spec) {
     int workers = spec.workers() > 0 ? spec.workers() : Runtime.getRuntime().availableProcessors();
-    if ("threads".equals(spec.executor())) {
-      return dev.cubed.runtime.ThreadsExecutor.builder().workers(workers)
-          .attempts(spec.attempts()).reservedMem(spec.reservedMem()).build();
-    }
-    if ("processes".equals(spec.executor()) || "processes-strict".equals(spec.executor())) {
-      return dev.cubed.runtime.ProcessesExecutor.builder().workers(workers)
-          .attempts(spec.attempts()).allowedMem(spec.allowedMem())
-          .reservedMem(spec.reservedMem())
-          .keepAlive(java.time.Duration.ofSeconds(Long.getLong("cubed.processes.keepAliveSeconds",
-              30L)))
-          .heapPerOp("processes-strict".equals(spec.executor())).build();
-    }
-    java.util.Optional<dev.cubed.runtime.ExecutorFactory> f =
-        dev.cubed.runtime.ExecutorFactory.find(spec.executor());
-    if (f.isPresent()) {
-      return f.get().create(new dev.cubed.runtime.ExecutorSettings(workers, spec.attempts(),
-          spec.allowedMem(), spec.reservedMem(), spec.executorOptions()));
-    }
-    return Executor.byName(spec.executor());
+    return dev.cubed.runtime.ExecutorFactory.require(spec.executor()).create(
+        new dev.cubed.runtime.ExecutorSettings(workers, spec.attempts(), spec.allowedMem(),
+            spec.reservedMem(), spec.executorOptions()));
   }
 
   /**

@@ -127,15 +127,9 @@ public final class BeamExecutor implements Executor {
     int parallelism = parallelism(ops);
     lastParallelism = parallelism;
     String runId = computeId + "-" + UUID.randomUUID().toString().substring(0, 8);
-    long numTasks = 0;
-    for (Operation op : ops) {
-      numTasks += op.keys().size();
-    }
     Pipeline pipeline = ops.isEmpty() ? null : build(runId, ops, parallelism);
     long built = System.currentTimeMillis();
-    for (Callback c : callbacks) {
-      c.onComputeStart(new Events.ComputeStart(computeId, ops.size(), numTasks, start));
-    }
+    Events.Running compute = Events.computeStarted(computeId, ops, start, callbacks);
     EventRelay relay = new EventRelay(runId, ops, callbacks);
     PipelineResult result = null;
     boolean finished = false;
@@ -159,10 +153,7 @@ public final class BeamExecutor implements Executor {
       }
       awaitTasks(runId, computeId);
       InFlight.forget(runId);
-      long end = System.currentTimeMillis();
-      for (Callback c : callbacks) {
-        c.onComputeEnd(new Events.ComputeEnd(computeId, start, end, error));
-      }
+      compute.ended(error);
     }
   }
 

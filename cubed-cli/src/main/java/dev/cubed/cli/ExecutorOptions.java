@@ -12,11 +12,21 @@ import picocli.CommandLine.Option;
  */
 final class ExecutorOptions {
   @Option(names = "--executor", defaultValue = "threads", paramLabel = "NAME",
-      description = "threads (tasks on threads of this JVM), processes (each task in a worker "
-          + "JVM whose heap is --allowed-mem), processes-strict (each op's tasks in a heap of "
-          + "that op's projected memory: a task needing more fails), or an engine executor "
-          + "whose module is on the classpath (spark, beam) (default: ${DEFAULT-VALUE})")
+      completionCandidates = ExecutorNames.class,
+      description = "the executor, one of the executors available here: ${COMPLETION-CANDIDATES}"
+          + " (threads: tasks on threads of this JVM; processes: each task in a worker JVM whose"
+          + " heap is --allowed-mem; processes-strict: each op's tasks in a heap of that op's"
+          + " projected memory; engine executors such as spark or beam when their module is on"
+          + " the classpath; see docs/engine.md) (default: ${DEFAULT-VALUE})")
   String executor;
+
+  /** The executor names of the registry ({@link dev.cubed.runtime.ExecutorFactory#available}). */
+  static final class ExecutorNames implements Iterable<String> {
+    @Override
+    public java.util.Iterator<String> iterator() {
+      return dev.cubed.runtime.ExecutorFactory.available().iterator();
+    }
+  }
 
   @Option(names = "--executor-option", paramLabel = "KEY=VALUE",
       description = "an option of the executor, repeatable (e.g. spark.master=local[2]); see "
@@ -38,10 +48,10 @@ final class ExecutorOptions {
    * @throws picocli.CommandLine.ParameterException naming the bad option
    */
   void validate(CommandSpec cmd) {
-    java.util.List<String> known = dev.cubed.runtime.ExecutorFactory.available();
-    if (!known.contains(executor)) {
-      throw Cli.usage(cmd, "--executor: '" + executor + "' is not an executor here; use one of "
-          + String.join(", ", known));
+    try {
+      dev.cubed.runtime.ExecutorFactory.require(executor);
+    } catch (IllegalArgumentException e) {
+      throw Cli.usage(cmd, "--executor: " + e.getMessage());
     }
     if (workers < 0) {
       throw Cli.usage(cmd, "--workers: " + workers + " must be 0 (one per processor) or more");

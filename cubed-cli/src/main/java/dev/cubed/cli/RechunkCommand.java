@@ -2,8 +2,8 @@ package dev.cubed.cli;
 
 import dev.cubed.ComputeOptions;
 import dev.cubed.Cubed;
-import dev.cubed.CubedArray;
 import dev.cubed.Spec;
+import dev.cubed.plan.Plan;
 import dev.cubed.plan.PlanSummary;
 import dev.cubed.zarr.Stores;
 import dev.cubed.zarr.ZarrArray;
@@ -98,21 +98,24 @@ final class RechunkCommand implements Callable<Integer> {
     if (dryRun) {
       return dryRun(source, c, format, allowed, reserved);
     }
-    // a plan over --allowed-mem is refused before the target is created
-    Cubed.plan(List.of(Cubed.fromZarr(source, Spec.builder()
-        .workDir(workDir != null ? workDir : "unused")
-        .allowedMem(allowed).reservedMem(reserved).build()).rechunk(c))).checkMemory();
     Path tmpWork = workDir != null ? null : Files.createTempDirectory("cubed-rechunk");
     Spec spec = exec.apply(Spec.builder().workDir(workDir != null ? workDir : tmpWork.toString())
         .allowedMem(allowed).reservedMem(reserved)).build();
-    ZarrArray target = deferredTarget(source, c, format);
-    CubedArray x = Cubed.fromZarr(source, spec);
-    CubedArray w = Cubed.store(x, target);
-    PlanSummary plan = Cubed.plan(List.of(w)).summary();
-    System.err.print(plan);
+    // the one plan of this run: checked, printed, then run
+    Plan plan = plan(spec, source, c, format);
+    try {
+      plan.checkMemory(); // a plan over --allowed-mem is refused before the target is created
+    } catch (RuntimeException e) {
+      if (tmpWork != null) {
+        Cli.deleteTree(tmpWork);
+      }
+      throw e;
+    }
+    PlanSummary summary = plan.summary();
+    System.err.print(summary);
     long t0 = System.nanoTime();
-    Cubed.store(List.of(x), List.of(target),
-        diagnostics.apply(ComputeOptions.defaults().withResume(resume), false));
+    Cubed.execute(plan, spec, diagnostics.apply(ComputeOptions.defaults().withResume(resume),
+        false));
     diagnostics.reportWritten();
     double wall = (System.nanoTime() - t0) / 1e9;
     if (tmpWork != null) {
@@ -123,8 +126,14 @@ final class RechunkCommand implements Callable<Integer> {
         + "\"wall_seconds\": %.4f, \"peak_rss_bytes\": %d, \"intermediate_bytes\": %d, "
         + "\"tasks\": %d, \"max_projected_mem\": %d}", src, dst,
         java.util.Arrays.toString(c), spec.allowedMem(), spec.reservedMem(), wall, Cli.peakRss(),
-        plan.intermediateBytesWritten(), plan.totalTasks(), plan.maxProjectedMem()));
+        summary.intermediateBytesWritten(), summary.totalTasks(), summary.maxProjectedMem()));
     return 0;
+  }
+
+  /** The plan of this rechunk: the source stored into the (deferred) target. */
+  private Plan plan(Spec spec, ZarrArray source, long[] c, int format) {
+    return Cubed.plan(List.of(Cubed.store(Cubed.fromZarr(source, spec),
+        deferredTarget(source, c, format))));
   }
 
   /** The target, described only: the compute creates it after the memory and target checks. */
@@ -147,8 +156,7 @@ final class RechunkCommand implements Callable<Integer> {
     Spec spec = exec.apply(Spec.builder().workDir(workDir != null ? workDir
         : System.getProperty("java.io.tmpdir") + "/cubed-rechunk-dry-run").allowedMem(allowed)
         .reservedMem(reserved)).build();
-    var plan = Cubed.plan(List.of(Cubed.store(Cubed.fromZarr(source, spec),
-        deferredTarget(source, c, format))));
+    Plan plan = plan(spec, source, c, format);
     PlanSummary s = plan.summary();
     double ms = (System.nanoTime() - t0) / 1e6;
     java.io.PrintWriter out = cmd.commandLine().getOut();

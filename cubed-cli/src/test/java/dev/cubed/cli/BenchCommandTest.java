@@ -69,4 +69,17 @@ class BenchCommandTest {
     assertThat(r[0]).isEqualTo("0");
     assertThat(r[1]).contains("threads");
   }
+
+  /** --list-executors and the --executor help both come from the executor registry. */
+  @Test
+  void executorNamesInListAndHelpComeFromTheRegistry() {
+    java.util.List<String> names = dev.cubed.runtime.ExecutorFactory.available();
+    assertThat(run("bench", "add", "--list-executors")[1].strip())
+        .isEqualTo(String.join(" ", names));
+    for (String command : new String[] {"bench", "rechunk", "demo"}) {
+      String help = run(command, "--help")[1].replaceAll("\\s+", " ");
+      assertThat(help).as(command).contains("one of the executors available here: "
+          + String.join(", ", names) + " (threads:");
+    }
+  }
 }

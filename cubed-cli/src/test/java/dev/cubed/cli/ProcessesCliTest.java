@@ -61,7 +61,7 @@ class ProcessesCliTest {
   @Test
   void badExecutorOptionsAreOneLineErrors() {
     assertThat(CliErrorsTest.run("bench", "add", "--executor", "gpu").oneLineError(2, "bench"))
-        .contains("--executor: 'gpu' is not an executor here; use one of threads, processes, processes-strict");
+        .contains("--executor: unknown executor 'gpu'; available: threads, processes, processes-strict");
     assertThat(CliErrorsTest.run("demo", "--attempts", "0").oneLineError(2, "demo"))
         .contains("--attempts: 0 must be at least 1");
     assertThat(CliErrorsTest.run("measure-reserved-mem", "--allowed-mem", "10MB")

@@ -155,15 +155,15 @@ public final class NDArray {
   /** Sets every element to a value. */
   public void fill(Object value) {
     switch (dtype) {
-      case BOOL -> Arrays.fill((boolean[]) data, toBoolean(value));
-      case INT8, UINT8 -> Arrays.fill((byte[]) data, (byte) toLongBits(value));
-      case INT16, UINT16 -> Arrays.fill((short[]) data, (short) toLongBits(value));
-      case INT32, UINT32 -> Arrays.fill((int[]) data, (int) toLongBits(value));
-      case INT64, UINT64 -> Arrays.fill((long[]) data, toLongBits(value));
-      case FLOAT32 -> Arrays.fill((float[]) data, (float) toDouble(value));
-      case FLOAT64 -> Arrays.fill((double[]) data, toDouble(value));
+      case BOOL -> Arrays.fill((boolean[]) data, Scalars.toBoolean(value));
+      case INT8, UINT8 -> Arrays.fill((byte[]) data, (byte) Scalars.toLongBits(value));
+      case INT16, UINT16 -> Arrays.fill((short[]) data, (short) Scalars.toLongBits(value));
+      case INT32, UINT32 -> Arrays.fill((int[]) data, (int) Scalars.toLongBits(value));
+      case INT64, UINT64 -> Arrays.fill((long[]) data, Scalars.toLongBits(value));
+      case FLOAT32 -> Arrays.fill((float[]) data, (float) Scalars.toDouble(value));
+      case FLOAT64 -> Arrays.fill((double[]) data, Scalars.toDouble(value));
       case COMPLEX64, COMPLEX128 -> {
-        Complex c = toComplex(value);
+        Complex c = Scalars.toComplex(value);
         for (int i = 0; i < size; i++) {
           setComplex(i, c.re(), c.im());
         }
@@ -322,10 +322,10 @@ public final class NDArray {
       case INT32 -> ((int[]) data)[i];
       case UINT32 -> ((int[]) data)[i] & 0xFFFFFFFFL;
       case INT64, UINT64 -> ((long[]) data)[i];
-      case FLOAT32 -> doubleToLongBits(((float[]) data)[i], DType.INT64);
-      case FLOAT64 -> doubleToLongBits(((double[]) data)[i], DType.INT64);
-      case COMPLEX64 -> doubleToLongBits(((float[]) data)[2 * i], DType.INT64);
-      case COMPLEX128 -> doubleToLongBits(((double[]) data)[2 * i], DType.INT64);
+      case FLOAT32 -> Scalars.doubleToLongBits(((float[]) data)[i], DType.INT64);
+      case FLOAT64 -> Scalars.doubleToLongBits(((double[]) data)[i], DType.INT64);
+      case COMPLEX64 -> Scalars.doubleToLongBits(((float[]) data)[2 * i], DType.INT64);
+      case COMPLEX128 -> Scalars.doubleToLongBits(((double[]) data)[2 * i], DType.INT64);
     };
   }
 
@@ -399,10 +399,10 @@ public final class NDArray {
   public void setDouble(int i, double v) {
     switch (dtype) {
       case BOOL -> ((boolean[]) data)[i] = v != 0;
-      case INT8, UINT8 -> ((byte[]) data)[i] = (byte) doubleToLongBits(v, dtype);
-      case INT16, UINT16 -> ((short[]) data)[i] = (short) doubleToLongBits(v, dtype);
-      case INT32, UINT32 -> ((int[]) data)[i] = (int) doubleToLongBits(v, dtype);
-      case INT64, UINT64 -> ((long[]) data)[i] = doubleToLongBits(v, dtype);
+      case INT8, UINT8 -> ((byte[]) data)[i] = (byte) Scalars.doubleToLongBits(v, dtype);
+      case INT16, UINT16 -> ((short[]) data)[i] = (short) Scalars.doubleToLongBits(v, dtype);
+      case INT32, UINT32 -> ((int[]) data)[i] = (int) Scalars.doubleToLongBits(v, dtype);
+      case INT64, UINT64 -> ((long[]) data)[i] = Scalars.doubleToLongBits(v, dtype);
       case FLOAT32 -> ((float[]) data)[i] = (float) v;
       case FLOAT64 -> ((double[]) data)[i] = v;
       case COMPLEX64 -> {
@@ -494,72 +494,6 @@ public final class NDArray {
     return d * 2.0;
   }
 
-  private static final double TWO_63 = 9.223372036854775808E18;
-
-  /**
-   * Converts a double to the integer bits of an integer dtype the way NumPy's C casts do for values in
-   * range: truncation toward zero, then wrapping to the dtype's width. NaN and infinities give the
-   * minimum of int64, as on x86. uint64 handles values in [2^63, 2^64).
-   */
-  static long doubleToLongBits(double v, DType target) {
-    if (Double.isNaN(v) || Double.isInfinite(v)) {
-      return Long.MIN_VALUE;
-    }
-    if (target == DType.UINT64 && v >= TWO_63) {
-      return (long) (v - TWO_63) + Long.MIN_VALUE;
-    }
-    return (long) v;
-  }
-
-  private static boolean toBoolean(Object v) {
-    if (v instanceof Boolean b) {
-      return b;
-    }
-    if (v instanceof Complex c) {
-      return c.re() != 0 || c.im() != 0;
-    }
-    if (v instanceof Number n) {
-      return n.doubleValue() != 0;
-    }
-    throw new IllegalArgumentException("fill: unsupported value " + v);
-  }
-
-  private static long toLongBits(Object v) {
-    if (v instanceof Boolean b) {
-      return b ? 1 : 0;
-    }
-    if (v instanceof Double || v instanceof Float) {
-      return doubleToLongBits(((Number) v).doubleValue(), DType.INT64);
-    }
-    if (v instanceof Complex c) {
-      return doubleToLongBits(c.re(), DType.INT64);
-    }
-    if (v instanceof Number n) {
-      return n.longValue();
-    }
-    throw new IllegalArgumentException("fill: unsupported value " + v);
-  }
-
-  private static double toDouble(Object v) {
-    if (v instanceof Boolean b) {
-      return b ? 1 : 0;
-    }
-    if (v instanceof Complex c) {
-      return c.re();
-    }
-    if (v instanceof BigInteger b) {
-      return b.doubleValue();
-    }
-    if (v instanceof Number n) {
-      return n.doubleValue();
-    }
-    throw new IllegalArgumentException("fill: unsupported value " + v);
-  }
-
-  private static Complex toComplex(Object v) {
-    return v instanceof Complex c ? c : new Complex(toDouble(v), 0);
-  }
-
   /**
    * A copy converted to another dtype with NumPy's {@code astype} semantics: to bool is "non-zero";
    * floats to integers truncate toward zero and wrap; integers wrap to narrower integers; complex to
@@ -600,23 +534,7 @@ public final class NDArray {
 
   /** The elements as raw bytes in the given byte order (bool: one byte 0 or 1 each). */
   public byte[] toBytes(ByteOrder order) {
-    byte[] out = new byte[Math.toIntExact(nbytes())];
-    ByteBuffer bb = ByteBuffer.wrap(out).order(order);
-    switch (dtype) {
-      case BOOL -> {
-        boolean[] b = (boolean[]) data;
-        for (int i = 0; i < size; i++) {
-          out[i] = (byte) (b[i] ? 1 : 0);
-        }
-      }
-      case INT8, UINT8 -> System.arraycopy(data, 0, out, 0, size);
-      case INT16, UINT16 -> bb.asShortBuffer().put((short[]) data);
-      case INT32, UINT32 -> bb.asIntBuffer().put((int[]) data);
-      case INT64, UINT64 -> bb.asLongBuffer().put((long[]) data);
-      case FLOAT32, COMPLEX64 -> bb.asFloatBuffer().put((float[]) data);
-      case FLOAT64, COMPLEX128 -> bb.asDoubleBuffer().put((double[]) data);
-    }
-    return out;
+    return ByteCodec.encode(dtype, size, data, nbytes(), order);
   }
 
   /**
@@ -630,30 +548,7 @@ public final class NDArray {
 
   /** Decodes the remaining bytes of a buffer; see {@link #fromBytes(DType, long[], byte[], ByteOrder)}. */
   public static NDArray fromBytes(DType dtype, long[] shape, ByteBuffer bytes, ByteOrder order) {
-    int n = Shapes.intSize("fromBytes", shape);
-    long expected = (long) n * dtype.itemSize();
-    if (bytes.remaining() != expected) {
-      throw new IllegalArgumentException(
-          "fromBytes: shape " + Shapes.format(shape) + " of " + dtype + " needs " + expected
-              + " bytes, got " + bytes.remaining());
-    }
-    ByteBuffer bb = bytes.slice().order(order);
-    Object d = allocate(dtype, n);
-    switch (dtype) {
-      case BOOL -> {
-        boolean[] b = (boolean[]) d;
-        for (int i = 0; i < n; i++) {
-          b[i] = bb.get(i) != 0;
-        }
-      }
-      case INT8, UINT8 -> bb.get((byte[]) d);
-      case INT16, UINT16 -> bb.asShortBuffer().get((short[]) d);
-      case INT32, UINT32 -> bb.asIntBuffer().get((int[]) d);
-      case INT64, UINT64 -> bb.asLongBuffer().get((long[]) d);
-      case FLOAT32, COMPLEX64 -> bb.asFloatBuffer().get((float[]) d);
-      case FLOAT64, COMPLEX128 -> bb.asDoubleBuffer().get((double[]) d);
-    }
-    return new NDArray(dtype, shape, d);
+    return new NDArray(dtype, shape, ByteCodec.decode(dtype, shape, bytes, order));
   }
 
   // ------------------------------------------------------------------ shape and regions

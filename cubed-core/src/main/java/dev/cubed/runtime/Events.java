@@ -4,6 +4,45 @@ package dev.cubed.runtime;
 public final class Events {
   private Events() {}
 
+  /**
+   * Tells the callbacks that a compute of {@code ops} started at {@code startMillis} (a
+   * {@link ComputeStart} with the op and task counts) and returns the compute, whose
+   * {@link Running#ended} tells them it ended. Every executor brackets its run with these two.
+   */
+  public static Running computeStarted(String computeId, java.util.List<Operation> ops,
+      long startMillis, java.util.List<Callback> callbacks) {
+    long numTasks = 0;
+    for (Operation op : ops) {
+      numTasks += op.keys().size();
+    }
+    ComputeStart e = new ComputeStart(computeId, ops.size(), numTasks, startMillis);
+    for (Callback c : callbacks) {
+      c.onComputeStart(e);
+    }
+    return new Running(computeId, startMillis, callbacks);
+  }
+
+  /** A compute whose start was reported ({@link #computeStarted}). */
+  public static final class Running {
+    private final String computeId;
+    private final long startMillis;
+    private final java.util.List<Callback> callbacks;
+
+    private Running(String computeId, long startMillis, java.util.List<Callback> callbacks) {
+      this.computeId = computeId;
+      this.startMillis = startMillis;
+      this.callbacks = callbacks;
+    }
+
+    /** Tells the callbacks the compute ended now ({@link ComputeEnd}; null error = success). */
+    public void ended(Throwable error) {
+      ComputeEnd e = new ComputeEnd(computeId, startMillis, System.currentTimeMillis(), error);
+      for (Callback c : callbacks) {
+        c.onComputeEnd(e);
+      }
+    }
+  }
+
   /** A compute starts: its id and its operations in the order they run. */
   public record ComputeStart(String computeId, int numOps, long numTasks, long startMillis) {}
 

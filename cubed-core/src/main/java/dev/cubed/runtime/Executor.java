@@ -40,27 +40,15 @@ public interface Executor {
   }
 
   /**
-   * The executor registered under a name.
+   * The executor registered under a name, with its defaults (the threads and processes executors'
+   * no-argument constructors, "processes-strict" in strict mode, or an {@link Executor} service).
+   * Engine executors ({@link ExecutorFactory} services such as spark) need a spec's settings: use
+   * {@code Cubed.executor(spec)} or {@link ExecutorFactory#find}.
    *
-   * @throws IllegalArgumentException if none is
+   * @throws IllegalArgumentException "unknown executor 'x'; available: ..." if none has that name,
+   *     or if the name is an engine executor's
    */
   static Executor byName(String name) {
-    for (Executor e : ServiceLoader.load(Executor.class)) {
-      if (e.name().equals(name)) {
-        return e;
-      }
-    }
-    if ("threads".equals(name)) {
-      return new ThreadsExecutor();
-    }
-    if ("processes".equals(name)) {
-      return new ProcessesExecutor();
-    }
-    if ("processes-strict".equals(name)) {
-      return ProcessesExecutor.builder().heapPerOp(true).build();
-    }
-    throw new IllegalArgumentException("Executor.byName: no executor named '" + name
-        + "' is registered (known: " + String.join(", ", ExecutorFactory.available())
-        + "; engine executors such as spark or beam need their module on the classpath)");
+    return ExecutorRegistry.withDefaults(name);
   }
 }

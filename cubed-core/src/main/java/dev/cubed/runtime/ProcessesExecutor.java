@@ -5,8 +5,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -70,8 +68,6 @@ import java.util.logging.Logger;
  */
 public final class ProcessesExecutor implements Executor, AutoCloseable {
   static final Logger LOG = Logger.getLogger(ProcessesExecutor.class.getName());
-  /** Smallest heap bound given to a worker. */
-  static final long MIN_HEAP_BOUND = 64L << 20;
 
   private final int workers;
   private final long allowedMem;
@@ -158,8 +154,8 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
 
     /**
      * Strict memory (off by default): each worker's heap bound is the projection of the op whose
-     * task it runs ({@link ProcessesExecutor#opHeapBound}) instead of allowedMem, so a task that
-     * needs more than its op projected fails with OutOfMemoryError. Workers are restarted when
+     * task it runs (package-private {@code WorkerHeapBounds.forOp}) instead of allowedMem, so a
+     * task that needs more than its op projected fails with OutOfMemoryError. Workers are restarted when
      * the next task belongs to an op with another bound (a JVM start, ~0.2-0.5 s, per op and
      * worker). Used by the memory test suite.
      */
@@ -262,6 +258,15 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
     }
   }
 
+  /**
+   * The configuration as {workers, attempts, allowedMem, reservedMem, keepAliveMillis,
+   * heapPerOp ? 1 : 0} (for tests of the registry).
+   */
+  long[] configuration() {
+    return new long[] {workers, config.attempts(), allowedMem, reservedMem, keepAliveMillis,
+        heapPerOp ? 1 : 0};
+  }
+
   @Override
   public String name() {
     return "processes";
@@ -291,82 +296,20 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
     return r;
   }
 
-  /** Heap of an idle worker in strict mode (measured: 1.9 MB at -Xmx64m to 5.1 MB at 2 GB). */
-  static final long IDLE_HEAP_ALLOWANCE = 8L << 20;
-
-  /**
-   * The strict heap bound of one op's workers: {@code projectedMem - reservedMem + 8 MiB} (the
-   * idle worker's own heap, a few MiB) + the central directories of the class path's jars, which
-   * a worker holds from its first task function on ({@link ClassPathIndex}: 14.7 MiB with the
-   * CLI's 222 jars; without it copy tasks died in the CLI's workers), but at least
-   * {@code min(32 MiB, projectedMem)} (a fresh worker loading the codecs and the shipped
-   * functions needs more than 8 MiB of heap, and an op whose own data are a few bytes, such as
-   * the last round of a reduction, would otherwise die on that), plus the young generation (the generational
-   * collector's unusable survivor space), rounded up to a MiB.
-   */
-  long opHeapBound(Operation op) {
-    long mib = 1L << 20;
-    long b = Math.max(Math.min(32 * mib, op.projectedMem()),
-        op.projectedMem() - reservedMem + IDLE_HEAP_ALLOWANCE
-            + ClassPathIndex.workerHeapBytes());
-    b += WorkerProcess.Settings.youngGen(b);
-    return (b + mib - 1) / mib * mib;
-  }
-
-  /**
-   * The heap bound for a plan: allowedMem, or without one the largest projection; at least 64 MiB
-   * (a worker JVM needs a few MiB of heap of its own, so tiny test budgets get a floor).
-   */
-  long heapBound(List<Operation> ops) {
-    if (allowedMem > 0) {
-      return Math.max(MIN_HEAP_BOUND, allowedMem);
-    }
-    long max = 0;
-    for (Operation op : ops) {
-      max = Math.max(max, op.projectedMem());
-    }
-    long mib = 1L << 20;
-    return Math.max(MIN_HEAP_BOUND, (max + mib - 1) / mib * mib);
-  }
-
-  /**
-   * Refuses a plan whose largest task projects more than the heap bound.
-   *
-   * @throws InsufficientHeapException naming the first such operation
-   */
-  static void checkFitsWorker(List<Operation> ops, long heapBound) {
-    for (Operation op : ops) {
-      if (op.projectedMem() > heapBound) {
-        throw new InsufficientHeapException(String.format("processes executor: a task of"
-            + " operation %s is projected to need %,d bytes (%.1f MiB), more than the worker heap"
-            + " bound of %,d bytes (%.1f MiB, = allowedMem); nothing was run. Raise allowedMem or"
-            + " use smaller chunks so tasks project less memory", op.name(), op.projectedMem(),
-            op.projectedMem() / 1048576.0, heapBound, heapBound / 1048576.0), op.name(),
-            op.projectedMem(), heapBound);
-      }
-    }
-  }
-
   @Override
   public void execute(String computeId, List<Operation> ops, List<Callback> callbacks) {
     long start = System.currentTimeMillis();
-    long bound = heapBound(ops);
-    checkFitsWorker(ops, bound);
+    long bound = WorkerHeapBounds.forPlan(ops, allowedMem);
+    WorkerHeapBounds.checkFits(ops, bound);
     byte[][] fns = FunctionShipping.serializeFunctions(ops);
     int opBase = OP_IDS.getAndAdd(ops.size());
     lastHeapBound = bound;
-    long numTasks = 0;
-    for (Operation op : ops) {
-      numTasks += op.keys().size();
-    }
     Slot[] slots = new Slot[workers];
     for (int i = 0; i < workers; i++) {
       slots[i] = new Slot(i, extraJvmArgs);
     }
     ThreadLocal<Slot> mySlot = new ThreadLocal<>();
-    ThreadLocal<TaskRuns.Measurement> lastMeasurement = new ThreadLocal<>();
-    ThreadLocal<Long> lastLive = new ThreadLocal<>();
-    ThreadLocal<long[]> lastKey = new ThreadLocal<>();
+    TaskMeasurements measured = new TaskMeasurements(reservedMem);
     AtomicInteger threadNo = new AtomicInteger();
     ExecutorService pool = Executors.newFixedThreadPool(workers, r -> {
       Slot s = slots[threadNo.getAndIncrement() % workers];
@@ -382,23 +325,18 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
       Operation op = ops.get(i);
       int index = i;
       TaskFunction fn = key -> {
-        lastMeasurement.remove();
-        lastLive.remove();
-        lastKey.set(key);
+        measured.starting(key);
         Slot s = mySlot.get();
         String what = "task " + Arrays.toString(key) + " of " + op.name();
         s.busy.lockInterruptibly(); // one task at a time per worker, whatever the thread pool does
         try {
-          WorkerProcess w = s.worker(heapPerOp ? opHeapBound(op) : bound);
+          WorkerProcess w = s.worker(
+              heapPerOp ? WorkerHeapBounds.forOp(op, reservedMem) : bound);
           WorkerProcess.Reply reply = w.run(opBase + index, fns[index], key, what);
           if (reply.failure() != null) {
             throw reply.failure();
           }
-          WorkerProtocol.Measured wm = reply.measured();
-          lastMeasurement.set(measurement(w, wm));
-          if (wm.heapMaxAfterMajorGc() >= 0) {
-            lastLive.set(reservedMem + Math.max(0, wm.heapMaxAfterMajorGc() - wm.heapAtStart()));
-          }
+          measured.finished(w, reply.measured());
         } finally {
           s.busy.unlock();
         }
@@ -406,23 +344,12 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
       remote.add(new Operation(op.name(), op.keys(), fn, op.projectedMem(),
           op.hasKnownDependencies() ? op.dependencies() : null));
     }
-    Map<String, OverProjection> over = new ConcurrentHashMap<>();
-    TaskRuns.Probe probe = op -> {
-      TaskRuns.Measurement m = lastMeasurement.get();
-      Long live = lastLive.get();
-      if (m != null && m.measuredPeakMem() > op.projectedMem()) {
-        over.computeIfAbsent(op.name(), k -> new OverProjection(op.projectedMem()))
-            .add(lastKey.get(), m.measuredPeakMem(), live == null ? -1 : live);
-      }
-      return m;
-    };
-    for (Callback c : callbacks) {
-      c.onComputeStart(new Events.ComputeStart(computeId, ops.size(), numTasks, start));
-    }
-    TaskRuns runs = new TaskRuns(config, pool, probe);
+    Events.Running compute = Events.computeStarted(computeId, ops, start, callbacks);
+    TaskRuns runs = new TaskRuns(config, pool, measured);
     Throwable error = null;
     try {
-      startAll(slots, heapPerOp && !ops.isEmpty() ? opHeapBound(ops.get(0)) : bound);
+      startAll(slots, heapPerOp && !ops.isEmpty()
+          ? WorkerHeapBounds.forOp(ops.get(0), reservedMem) : bound);
       new DagRun(pool, () -> {
         runs.stop();
         pool.shutdownNow();
@@ -440,19 +367,9 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
       for (Slot s : slots) {
         s.close(error == null && keepAliveMillis > 0);
       }
-      for (Map.Entry<String, OverProjection> e : over.entrySet()) {
-        e.getValue().log(e.getKey(), heapPerOp);
-      }
-      long end = System.currentTimeMillis();
-      for (Callback c : callbacks) {
-        c.onComputeEnd(new Events.ComputeEnd(computeId, start, end, error));
-      }
+      measured.logOverProjections(heapPerOp);
+      compute.ended(error);
     }
-  }
-
-  private TaskRuns.Measurement measurement(WorkerProcess w, WorkerProtocol.Measured m) {
-    long measured = reservedMem + m.peakGrowth();
-    return new TaskRuns.Measurement("worker pid " + w.pid(), measured, m.vmHwm());
   }
 
   /** Starts every slot's worker at once (JVM start-up overlaps). */
@@ -591,9 +508,9 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
    * @throws IllegalStateException if the worker cannot be started
    */
   public static WorkerBaseline measureWorkerBaseline(long allowedMem) {
-    if (allowedMem < MIN_HEAP_BOUND) {
+    if (allowedMem < WorkerHeapBounds.MIN) {
       throw new IllegalArgumentException("measureWorkerBaseline: allowedMem must be >= "
-          + MIN_HEAP_BOUND + " B, got " + allowedMem);
+          + WorkerHeapBounds.MIN + " B, got " + allowedMem);
     }
     WorkerProcess w;
     try {

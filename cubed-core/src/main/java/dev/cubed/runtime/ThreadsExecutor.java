@@ -186,6 +186,11 @@ public final class ThreadsExecutor implements Executor {
     }
   }
 
+  /** {workers, attempts, reservedMem} as configured (for tests of the registry). */
+  long[] configuration() {
+    return new long[] {workers, config.attempts(), reservedMem};
+  }
+
   @Override
   public String name() {
     return "threads";
@@ -250,10 +255,8 @@ public final class ThreadsExecutor implements Executor {
     long start = System.currentTimeMillis();
     Runtime rt = Runtime.getRuntime();
     checkFitsHeap(ops, rt.maxMemory());
-    long numTasks = 0;
     long maxMem = 0;
     for (Operation op : ops) {
-      numTasks += op.keys().size();
       maxMem = Math.max(maxMem, op.projectedMem());
     }
     long baseline = rt.totalMemory() - rt.freeMemory();
@@ -271,9 +274,7 @@ public final class ThreadsExecutor implements Executor {
           rt.maxMemory()));
     }
     lastConcurrency = conc;
-    for (Callback c : callbacks) {
-      c.onComputeStart(new Events.ComputeStart(computeId, ops.size(), numTasks, start));
-    }
+    Events.Running compute = Events.computeStarted(computeId, ops, start, callbacks);
     java.util.concurrent.atomic.AtomicInteger threadNo = new java.util.concurrent.atomic.AtomicInteger();
     ExecutorService pool = Executors.newFixedThreadPool(conc, r -> {
       Thread t = new Thread(null, r, "cubed-task-" + threadNo.incrementAndGet(),
@@ -297,10 +298,7 @@ public final class ThreadsExecutor implements Executor {
       awaitTasks(pool, "threads executor", computeId);
       runs.close();
       lastStats = runs.stats();
-      long end = System.currentTimeMillis();
-      for (Callback c : callbacks) {
-        c.onComputeEnd(new Events.ComputeEnd(computeId, start, end, error));
-      }
+      compute.ended(error);
     }
   }
 

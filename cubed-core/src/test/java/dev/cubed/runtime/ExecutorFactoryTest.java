@@ -43,7 +43,8 @@ class ExecutorFactoryTest {
     assertThat(ExecutorFactory.find("recording")).isPresent();
     assertThat(ExecutorFactory.find("nope")).isEmpty();
     assertThatThrownBy(() -> Executor.byName("nope")).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("no executor named 'nope'").hasMessageContaining("recording");
+        .hasMessageContaining("unknown executor 'nope'; available: threads, processes,")
+        .hasMessageContaining("recording");
   }
 
   @Test

@@ -278,13 +278,7 @@ public final class SparkExecutor implements Executor, AutoCloseable {
     SparkContext sc = context();
     int maxAttempts = SparkCluster.maxAttempts(sc.conf(), sc.master());
     checkFits(ops, SparkCluster.slots(sc.conf(), sc.master(), Runtime.getRuntime().maxMemory()));
-    long numTasks = 0;
-    for (Operation op : ops) {
-      numTasks += op.keys().size();
-    }
-    for (Callback c : callbacks) {
-      c.onComputeStart(new Events.ComputeStart(computeId, ops.size(), numTasks, start));
-    }
+    Events.Running compute = Events.computeStarted(computeId, ops, start, callbacks);
     Throwable error = null;
     try {
       runAll(sc, computeId, ops, callbacks, maxAttempts);
@@ -292,10 +286,7 @@ public final class SparkExecutor implements Executor, AutoCloseable {
       error = e;
       throw e;
     } finally {
-      long end = System.currentTimeMillis();
-      for (Callback c : callbacks) {
-        c.onComputeEnd(new Events.ComputeEnd(computeId, start, end, error));
-      }
+      compute.ended(error);
     }
   }
 

@@ -1,0 +1,78 @@
+package dev.cubed.nd;
+
+import java.math.BigInteger;
+
+/**
+ * Conversions of one Java value (Boolean, Number, BigInteger, {@link Complex}) to the element
+ * kinds of an {@link NDArray} (bool, integer bits, double, complex), with NumPy's casting rules,
+ * for {@link NDArray#fill} and the element setters.
+ */
+final class Scalars {
+  private static final double TWO_63 = 9.223372036854775808E18;
+
+  private Scalars() {}
+
+  /**
+   * Converts a double to the integer bits of an integer dtype the way NumPy's C casts do for values in
+   * range: truncation toward zero, then wrapping to the dtype's width. NaN and infinities give the
+   * minimum of int64, as on x86. uint64 handles values in [2^63, 2^64).
+   */
+  static long doubleToLongBits(double v, DType target) {
+    if (Double.isNaN(v) || Double.isInfinite(v)) {
+      return Long.MIN_VALUE;
+    }
+    if (target == DType.UINT64 && v >= TWO_63) {
+      return (long) (v - TWO_63) + Long.MIN_VALUE;
+    }
+    return (long) v;
+  }
+
+  static boolean toBoolean(Object v) {
+    if (v instanceof Boolean b) {
+      return b;
+    }
+    if (v instanceof Complex c) {
+      return c.re() != 0 || c.im() != 0;
+    }
+    if (v instanceof Number n) {
+      return n.doubleValue() != 0;
+    }
+    throw new IllegalArgumentException("fill: unsupported value " + v);
+  }
+
+  static long toLongBits(Object v) {
+    if (v instanceof Boolean b) {
+      return b ? 1 : 0;
+    }
+    if (v instanceof Double || v instanceof Float) {
+      return doubleToLongBits(((Number) v).doubleValue(), DType.INT64);
+    }
+    if (v instanceof Complex c) {
+      return doubleToLongBits(c.re(), DType.INT64);
+    }
+    if (v instanceof Number n) {
+      return n.longValue();
+    }
+    throw new IllegalArgumentException("fill: unsupported value " + v);
+  }
+
+  static double toDouble(Object v) {
+    if (v instanceof Boolean b) {
+      return b ? 1 : 0;
+    }
+    if (v instanceof Complex c) {
+      return c.re();
+    }
+    if (v instanceof BigInteger b) {
+      return b.doubleValue();
+    }
+    if (v instanceof Number n) {
+      return n.doubleValue();
+    }
+    throw new IllegalArgumentException("fill: unsupported value " + v);
+  }
+
+  static Complex toComplex(Object v) {
+    return v instanceof Complex c ? c : new Complex(toDouble(v), 0);
+  }
+}

@@ -1,0 +1,123 @@
+package dev.cubed.runtime;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.ServiceLoader;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * The one list of executors known by name, in this order: the built-ins ("threads",
+ * "processes", "processes-strict"), then the {@link ExecutorFactory} services on the classpath
+ * (cubed-spark's "spark", cubed-beam's "beam", your own), then {@link Executor} services; the
+ * first entry of a name wins. {@link ExecutorFactory#find}, {@link ExecutorFactory#available},
+ * {@link Executor#byName} and the CLI all read it, so no caller tests names.
+ */
+final class ExecutorRegistry {
+  private ExecutorRegistry() {}
+
+  /**
+   * A built-in executor: made from a spec's settings, or with its own defaults for
+   * {@link Executor#byName}.
+   */
+  record BuiltIn(String name, Function<ExecutorSettings, Executor> fromSettings,
+      Supplier<Executor> withDefaults) implements ExecutorFactory {
+    @Override
+    public Executor create(ExecutorSettings settings) {
+      return fromSettings.apply(settings);
+    }
+  }
+
+  /** An executor registered as an {@link Executor} service: it ignores the settings. */
+  record Service(Executor executor) implements ExecutorFactory {
+    @Override
+    public String name() {
+      return executor.name();
+    }
+
+    @Override
+    public Executor create(ExecutorSettings settings) {
+      return executor;
+    }
+  }
+
+  /**
+   * The built-ins. The processes executors keep their workers between computes for
+   * {@code -Dcubed.processes.keepAliveSeconds} seconds (default 30) when made from settings.
+   */
+  static final List<BuiltIn> BUILT_INS = List.of(
+      new BuiltIn("threads", s -> ThreadsExecutor.builder().workers(s.workers())
+          .attempts(s.attempts()).reservedMem(s.reservedMem()).build(), ThreadsExecutor::new),
+      new BuiltIn("processes", s -> processes(s, false), ProcessesExecutor::new),
+      new BuiltIn("processes-strict", s -> processes(s, true),
+          () -> ProcessesExecutor.builder().heapPerOp(true).build()));
+
+  private static Executor processes(ExecutorSettings s, boolean heapPerOp) {
+    return ProcessesExecutor.builder().workers(s.workers()).attempts(s.attempts())
+        .allowedMem(s.allowedMem()).reservedMem(s.reservedMem())
+        .keepAlive(Duration.ofSeconds(Long.getLong("cubed.processes.keepAliveSeconds", 30L)))
+        .heapPerOp(heapPerOp).build();
+  }
+
+  /** Every executor available here by name, in registry order (built-ins first). */
+  static Map<String, ExecutorFactory> all() {
+    Map<String, ExecutorFactory> byName = new LinkedHashMap<>();
+    for (BuiltIn b : BUILT_INS) {
+      byName.putIfAbsent(b.name(), b);
+    }
+    for (ExecutorFactory f : ServiceLoader.load(ExecutorFactory.class)) {
+      byName.putIfAbsent(f.name(), f);
+    }
+    for (Executor e : ServiceLoader.load(Executor.class)) {
+      byName.putIfAbsent(e.name(), new Service(e));
+    }
+    return byName;
+  }
+
+  static Optional<ExecutorFactory> find(String name) {
+    return Optional.ofNullable(all().get(name));
+  }
+
+  static List<String> names() {
+    return new ArrayList<>(all().keySet());
+  }
+
+  /**
+   * The factory of a name.
+   *
+   * @throws IllegalArgumentException "unknown executor 'x'; available: ..." if none has it
+   */
+  static ExecutorFactory require(String name) {
+    Map<String, ExecutorFactory> all = all();
+    ExecutorFactory f = all.get(name);
+    if (f == null) {
+      throw new IllegalArgumentException("unknown executor '" + name + "'; available: "
+          + String.join(", ", all.keySet()) + " (engine executors such as spark or beam need"
+          + " their module, cubed-spark or cubed-beam, on the classpath)");
+    }
+    return f;
+  }
+
+  /**
+   * The executor of a name with its defaults (no spec).
+   *
+   * @throws IllegalArgumentException if the name is unknown, or names an engine executor, which
+   *     is only made from a spec's settings
+   */
+  static Executor withDefaults(String name) {
+    ExecutorFactory f = require(name);
+    if (f instanceof BuiltIn b) {
+      return b.withDefaults().get();
+    }
+    if (f instanceof Service s) {
+      return s.executor();
+    }
+    throw new IllegalArgumentException("executor '" + name + "' is made from a spec's settings,"
+        + " not with defaults: use Cubed.executor(spec) or ExecutorFactory.find(\"" + name
+        + "\").get().create(settings)");
+  }
+}

@@ -1,0 +1,46 @@
+package dev.cubed.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The worker heap bounds of the processes executor: per plan, per op (strict), and the check. */
+class WorkerHeapBoundsTest {
+  private static final long MIB = 1L << 20;
+
+  static Operation op(String name, long projected) {
+    return new Operation(name, List.<long[]>of(new long[] {0}), key -> { }, projected);
+  }
+
+  @Test
+  void planBoundIsAllowedMemElseLargestProjectionRoundedUpWithAFloor() {
+    List<Operation> ops = List.of(op("a", 100 * MIB + 1), op("b", 3 * MIB));
+    assertThat(WorkerHeapBounds.forPlan(ops, 500_000_000L)).isEqualTo(500_000_000L);
+    assertThat(WorkerHeapBounds.forPlan(ops, 1_000L)).isEqualTo(64 * MIB);
+    assertThat(WorkerHeapBounds.forPlan(ops, 0)).isEqualTo(101 * MIB);
+    assertThat(WorkerHeapBounds.forPlan(List.of(op("c", 5)), 0)).isEqualTo(64 * MIB);
+  }
+
+  @Test
+  void opBoundCoversTheProjectionMinusReservedPlusIdleHeapInWholeMiB() {
+    long reserved = 50 * MIB;
+    long b = WorkerHeapBounds.forOp(op("a", 300 * MIB), reserved);
+    assertThat(b % MIB).isZero();
+    assertThat(b).isGreaterThanOrEqualTo(300 * MIB - reserved
+        + WorkerHeapBounds.IDLE_HEAP_ALLOWANCE + ClassPathIndex.workerHeapBytes());
+    // a tiny op still gets room for a fresh worker loading codecs and functions
+    assertThat(WorkerHeapBounds.forOp(op("tiny", 4096), 0)).isGreaterThanOrEqualTo(8 * MIB);
+  }
+
+  @Test
+  void aTaskAboveTheBoundIsRefusedByName() {
+    WorkerHeapBounds.checkFits(List.of(op("fits", 64 * MIB)), 64 * MIB);
+    assertThatThrownBy(() -> WorkerHeapBounds.checkFits(
+        List.of(op("fits", MIB), op("big", 64 * MIB + 1)), 64 * MIB))
+        .isInstanceOf(InsufficientHeapException.class)
+        .hasMessageContaining("operation big is projected to need 67,108,865 bytes")
+        .hasMessageContaining("nothing was run");
+  }
+}
