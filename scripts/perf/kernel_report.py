@@ -48,7 +48,9 @@ def main():
             print(f"| {label} | {n or '—'} | {'—' if j is None else f'{j[0]:.1f}'} | — | {target}x | not measured |")
             continue
         ratio = n / j[0]
-        print(f"| {label} | {n:.1f} | {j[0]:.1f} ± {j[1]:.1f} | {ratio:.2f} | >= {target}x | "
+        # JMH reports the error as the string "NaN" when there are too few iterations (--quick)
+        err = f"± {j[1]:.1f}" if isinstance(j[1], (int, float)) else "(no error estimate)"
+        print(f"| {label} | {n:.1f} | {j[0]:.1f} {err} | {ratio:.2f} | >= {target}x | "
               f"{'yes' if ratio >= target else 'NO'} |")
 
 
