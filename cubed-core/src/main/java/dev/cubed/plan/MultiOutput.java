@@ -170,13 +170,22 @@ final class MultiOutput {
    * {@code m}'s block shape.
    */
   private static Tiles.Chain foldChain(ArrayNode.Computed m, Evaluator ev, long[] key, long[] k) {
-    if (ev.tileBytes() <= 0 || !(m.inputs().get(0) instanceof ArrayNode.Computed r)
-        || !ev.fused(r) || !(r.op().function() instanceof TileReduction tr)
-        || !((StreamFold) m.op().function()).foldsStatesOf(tr)
+    ArrayNode.Computed r = foldedReduction(m);
+    if (ev.tileBytes() <= 0 || r == null || !ev.fused(r)
         || !Arrays.equals(r.blockShape(k), m.blockShape(key)) || r.dtype() != m.dtype()) {
       return null;
     }
     return Tiles.chain(r, ev::fused, ev.tileBytes(), k);
+  }
+
+  /**
+   * The input of fold member {@code m} when it is a {@link TileReduction} whose states m's fold
+   * merges (so tile states may go straight into m's accumulator), else null.
+   */
+  private static ArrayNode.Computed foldedReduction(ArrayNode.Computed m) {
+    return m.inputs().get(0) instanceof ArrayNode.Computed r
+        && r.op().function() instanceof TileReduction tr
+        && ((StreamFold) m.op().function()).foldsStatesOf(tr) ? r : null;
   }
 
   private static Predicate<ArrayNode> fusedIn(Set<String> materialized) {
@@ -346,10 +355,8 @@ final class MultiOutput {
         perMemberSourceBytes += s.chunkBytes();
       }
       distinct.putAll(ms);
-      Tiles.Chain ch = fold && m.inputs().get(0) instanceof ArrayNode.Computed r
-          && r.op().function() instanceof TileReduction tr
-          && ((StreamFold) m.op().function()).foldsStatesOf(tr)
-          && Arrays.equals(r.chunks(), m.chunks())
+      ArrayNode.Computed r = fold ? foldedReduction(m) : null;
+      Tiles.Chain ch = r != null && Arrays.equals(r.chunks(), m.chunks())
           ? Tiles.chain(r, fused0, tileBytes, null) : null;
       if (ch != null) {
         // tile states go straight into the accumulator (the member's output chunk)

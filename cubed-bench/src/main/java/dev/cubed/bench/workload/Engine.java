@@ -129,21 +129,28 @@ final class Engine {
    * plan's largest projected task and reservedMem, beside {@code baseline} bytes in use.
    */
   static long probing(long baseline, java.util.concurrent.Callable<?> body) throws Exception {
-    long[] need = {0};
-    PROBE.set(need);
+    Probe p = new Probe(baseline);
+    PROBE.set(p);
     try {
-      BASELINE.set(baseline);
       body.call();
     } finally {
       PROBE.remove();
-      BASELINE.remove();
     }
-    return need[0];
+    return p.need;
   }
 
-  /** While probing: the largest heap need seen so far (one cell), else null. */
-  private static final ThreadLocal<long[]> PROBE = new ThreadLocal<>();
-  private static final ThreadLocal<Long> BASELINE = new ThreadLocal<>();
+  /** A probe in progress: the heap in use beside the plans, the largest need seen so far. */
+  private static final class Probe {
+    final long baseline;
+    long need;
+
+    Probe(long baseline) {
+      this.baseline = baseline;
+    }
+  }
+
+  /** The probe of this thread's computes, else null. */
+  private static final ThreadLocal<Probe> PROBE = new ThreadLocal<>();
 
   private Plan plan(ArrayNode... outputs) {
     Plan p = Plan.of(List.of(outputs), cfg);
@@ -151,10 +158,10 @@ final class Engine {
     tasks += s.totalTasks();
     maxProjectedMem = Math.max(maxProjectedMem, s.maxProjectedMem());
     intermediateBytes += s.intermediateBytesWritten();
-    long[] need = PROBE.get();
-    if (need != null) {
-      need[0] = Math.max(need[0], dev.cubed.runtime.ThreadsExecutor.heapNeeded(workers,
-          s.maxProjectedMem(), cfg.reservedMem(), BASELINE.get()));
+    Probe probe = PROBE.get();
+    if (probe != null) {
+      probe.need = Math.max(probe.need, dev.cubed.runtime.ThreadsExecutor.heapNeeded(workers,
+          s.maxProjectedMem(), cfg.reservedMem(), probe.baseline));
     }
     return p;
   }

@@ -77,10 +77,7 @@ public final class Workloads {
    */
   public static BenchResult run(Workload w, String sizeLabel, Map<String, Long> params,
       BenchContext ctx, List<dev.cubed.runtime.Callback> callbacks) throws Exception {
-    Files.createDirectories(ctx.workDir());
-    LibraryInit.ensure(ctx);
-    w.prepare(params, ctx);
-    System.gc();
+    prepareRun(w, params, ctx);
     resetPeakRss();
     Outcome out;
     long peak;
@@ -110,14 +107,20 @@ public final class Workloads {
    */
   public static long planHeap(Workload w, Map<String, Long> params, BenchContext ctx)
       throws Exception {
-    Files.createDirectories(ctx.workDir());
-    LibraryInit.ensure(ctx);
-    w.prepare(params, ctx);
-    System.gc();
+    prepareRun(w, params, ctx);
     Runtime rt = Runtime.getRuntime();
     long baseline = rt.totalMemory() - rt.freeMemory();
     long need = Engine.probing(baseline, () -> w.run(params, ctx));
     return need + baseline / 2 + (32L << 20);
+  }
+
+  /** What precedes a timed phase (and its probe): work dir, library warm-up, inputs, a GC. */
+  private static void prepareRun(Workload w, Map<String, Long> params, BenchContext ctx)
+      throws Exception {
+    Files.createDirectories(ctx.workDir());
+    LibraryInit.ensure(ctx);
+    w.prepare(params, ctx);
+    System.gc();
   }
 
   /** Resets the kernel's peak-RSS mark (VmHWM) so writing the inputs does not count; Linux only. */
