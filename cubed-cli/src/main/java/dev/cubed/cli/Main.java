@@ -28,6 +28,7 @@ import picocli.CommandLine.ParameterException;
       RechunkCommand.class,
       BenchCommand.class,
       CleanCommand.class,
+      EnvCommand.class,
       MeasureReservedMemCommand.class,
       CommandLine.HelpCommand.class
     })

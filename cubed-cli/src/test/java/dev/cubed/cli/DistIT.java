@@ -42,11 +42,19 @@ class DistIT {
   record Result(int code, String out, String err) {}
 
   static Result run(Path cwd, List<String> cmd) throws IOException, InterruptedException {
+    return run(cwd, cmd, "256m");
+  }
+
+  /** Runs {@code cmd} with CUBED_HEAP set to {@code heap}, or unset when it is null. */
+  static Result run(Path cwd, List<String> cmd, String heap)
+      throws IOException, InterruptedException {
     ProcessBuilder pb = new ProcessBuilder(cmd).directory(cwd.toFile());
     Map<String, String> env = pb.environment();
     env.keySet().removeIf(k -> k.equals("CLASSPATH") || k.startsWith("CUBED_")
         || k.startsWith("MAVEN") || k.startsWith("JAVA_TOOL"));
-    env.put("CUBED_HEAP", "256m");
+    if (heap != null) {
+      env.put("CUBED_HEAP", heap);
+    }
     env.put("JAVA_HOME", System.getProperty("java.home"));
     Path out = Files.createTempFile(dir, "out", ".txt");
     Path err = Files.createTempFile(dir, "err", ".txt");
@@ -104,5 +112,36 @@ class DistIT {
     assertThat(jar.out().strip()).isEqualTo("cubed " + System.getProperty("cubed.version"));
     assertThat(new String(Files.readAllBytes(home.resolve("bin/cubed")), StandardCharsets.UTF_8))
         .doesNotContain("mvn").doesNotContain("target/classes");
+  }
+
+  @Test
+  void launcherDerivesTheHeapFromTheSpecAndThePlanAndLoadsTheVectorModule() throws Exception {
+    Path work = Files.createDirectories(dir.resolve("env"));
+    String cubed = home.resolve("bin/cubed").toString();
+    // the heap from the spec: 2 workers x 100 MB + 192 = 382 MiB (the JVM reports a little less)
+    Result env = run(work, List.of(cubed, "env", "--allowed-mem", "100MB", "--workers", "2"), null);
+    assertThat(env.code()).as(env.err()).isZero();
+    assertThat(env.out()).contains("vector api: in use").contains("processors: ")
+        .contains("executors: threads").contains("on 2 workers: 382 MiB");
+    assertThat(maxHeapMib(env.out())).isBetween(340L, 382L);
+    // CUBED_HEAP wins
+    env = run(work, List.of(cubed, "env", "--allowed-mem", "100MB", "--workers", "2"), "600m");
+    assertThat(maxHeapMib(env.out())).as(env.err()).isBetween(540L, 600L);
+
+    // bench on the threads executor: the heap its plan needs, found by a probe JVM first
+    Result bench = run(work, List.of(cubed, "bench", "add", "--size", "small", "--workers", "2",
+        "--allowed-mem", "200MB", "--work-dir", work.toString()), null);
+    assertThat(bench.code()).as(bench.err()).isZero();
+    assertThat(bench.err()).containsPattern("cubed: heap [0-9]+m from the plan");
+    assertThat(bench.out()).contains("\"workload\":\"add\"");
+  }
+
+  private static long maxHeapMib(String envOut) {
+    for (String line : envOut.split("\n")) {
+      if (line.startsWith("max heap: ")) {
+        return Long.parseLong(line.substring(10, line.indexOf(" MiB")));
+      }
+    }
+    throw new AssertionError("no max heap line in: " + envOut);
   }
 }

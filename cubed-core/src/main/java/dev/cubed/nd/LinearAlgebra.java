@@ -18,6 +18,15 @@ public final class LinearAlgebra {
   private LinearAlgebra() {}
 
   /**
+   * Which BLAS the float32/float64 matmul uses, e.g. {@code "BLAS implementation
+   * dev.ludovic.netlib.blas.JNIBLAS (native /usr/lib/x86_64-linux-gnu/libopenblas.so.0), OpenBLAS
+   * selected automatically"}; a pure-Java implementation when no native BLAS loaded.
+   */
+  public static String blasImplementation() {
+    return Blas.describe();
+  }
+
+  /**
    * The matrix product with NumPy/standard rules: a 1-d {@code x1} is a row vector and a 1-d
    * {@code x2} a column vector (the added dimension is removed from the result); for ndim &gt; 2 the
    * leading (batch) dimensions broadcast. Result shape {@code broadcast(batch1, batch2) + (m, n)}.

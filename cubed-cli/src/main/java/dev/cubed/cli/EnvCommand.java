@@ -1,0 +1,82 @@
+package dev.cubed.cli;
+
+import dev.cubed.Spec;
+import dev.cubed.nd.FastTrig;
+import dev.cubed.nd.LinearAlgebra;
+import dev.cubed.runtime.ExecutorFactory;
+import java.io.PrintWriter;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code ./cubed env}: prints the runtime the commands run in, one {@code key: value} line each:
+ * the version, the Java runtime, processors, the JVM's maximum heap and collector, whether float64
+ * sin/cos use the Vector API, which BLAS matmul uses, the available executors and the default work
+ * directory. What to attach to a bug report, and how to check that the launcher's settings took
+ * effect: with {@code --allowed-mem} and {@code --workers} (read by the launcher, which derives the
+ * heap from them as for any command) it also prints the heap those options give.
+ */
+@Command(name = "env", mixinStandardHelpOptions = true,
+    description = "Print the runtime the commands run in: Java, heap, collector, Vector API, "
+        + "BLAS, executors, work directory.")
+final class EnvCommand implements Callable<Integer> {
+
+  @Option(names = "--allowed-mem", description = "the memory a task may use, as given to other "
+      + "commands (e.g. 500MB): print the heap the launcher derives from it")
+  String allowedMem;
+
+  @Option(names = "--workers", description = "tasks at a time, as given to other commands "
+      + "(default: one per processor)")
+  Integer workers;
+
+  @picocli.CommandLine.Spec
+  CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    for (String line : lines()) {
+      out.println(line);
+    }
+    if (allowedMem != null) {
+      long allowed;
+      try {
+        allowed = Spec.parseBytes(allowedMem);
+      } catch (IllegalArgumentException e) {
+        throw Cli.usage(spec, "--allowed-mem: " + e.getMessage());
+      }
+      int w = workers != null && workers > 0 ? workers : Runtime.getRuntime().availableProcessors();
+      out.println("heap for --allowed-mem " + allowedMem + " on " + w + " workers: "
+          + (w * allowed / (1024 * 1024) + 192) + " MiB (workers x allowed-mem + 192 MiB; "
+          + "bench sizes it from its plan instead, CUBED_HEAP overrides both)");
+    }
+    out.flush();
+    return 0;
+  }
+
+  /** The lines {@link #call()} prints. */
+  static List<String> lines() {
+    Runtime rt = Runtime.getRuntime();
+    List<String> collectors = ManagementFactory.getGarbageCollectorMXBeans().stream()
+        .map(GarbageCollectorMXBean::getName).toList();
+    return List.of(
+        "cubed: " + Main.class.getAnnotation(Command.class).version()[0].replace("cubed ", ""),
+        "java: " + System.getProperty("java.vm.name") + " " + System.getProperty("java.version")
+            + " (" + System.getProperty("java.vendor") + ") at " + System.getProperty("java.home"),
+        "processors: " + rt.availableProcessors(),
+        "max heap: " + rt.maxMemory() / (1024 * 1024) + " MiB",
+        "collector: " + String.join(", ", collectors),
+        "vector api: " + (FastTrig.vectorized()
+            ? "in use (float64 sin and cos)"
+            : "not in use (start the JVM with --add-modules jdk.incubator.vector; the ./cubed "
+                + "launcher does)"),
+        "blas: " + LinearAlgebra.blasImplementation().replaceFirst("^BLAS implementation ", ""),
+        "executors: " + String.join(" ", ExecutorFactory.available()),
+        "work dir: " + Spec.defaults().workDir());
+  }
+}
