@@ -85,7 +85,7 @@ plan_heap() {
   local out
   out="$("${java_cmd:-java}" -Xmx"${heap:-4g}" $gc_opts -Xlog:disable -Xlog:all=warning:stderr "${jvm_fixed[@]}" \
     ${CUBED_JAVA_OPTS:-} ${probe_cds[@]+"${probe_cds[@]}"} -cp "$classpath" dev.cubed.cli.Main \
-    "$@" --plan-heap 2>/dev/null | tail -1)" || return 0
+    "$@" --plan-heap 2>/dev/null | grep "^plan-heap-bytes [0-9]" | tail -1)" || return 0
   case "$out" in
     "plan-heap-bytes "[0-9]*)
       local mb=$(( (${out#plan-heap-bytes } + 1048575) / 1048576 ))
