@@ -530,6 +530,31 @@ final class ReduceKernel {
     return a;
   }
 
+  /**
+   * The mean of a real floating input from its sum state (one float64 total per element) and the
+   * number of elements reduced into each, {@code count} (the same for every element: the product
+   * of the reduced extents). Divides as {@link #finish} divides a (count, total) state, so the
+   * result is the same; 0 elements give NaN.
+   */
+  static NDArray finishMean(NDArray state, DType in, double count) {
+    long[] ss = state.shape();
+    long[] shape = java.util.Arrays.copyOf(ss, ss.length - 1);
+    NDArray r = NDArray.empty(resultType(Kind.MEAN, in), shape);
+    double[] ds = (double[]) state.data();
+    int m = r.size();
+    if (r.dtype() == DType.FLOAT64) {
+      double[] out = (double[]) r.data();
+      for (int o = 0; o < m; o++) {
+        out[o] = ds[o] / count;
+      }
+    } else {
+      for (int o = 0; o < m; o++) {
+        r.setDouble(o, ds[o] / count);
+      }
+    }
+    return r;
+  }
+
   /** The result of a state (shape = state shape without the fields axis). */
   static NDArray finish(Kind kind, NDArray state, DType in, int correction, boolean sqrt) {
     long[] ss = state.shape();

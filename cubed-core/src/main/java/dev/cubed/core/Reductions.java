@@ -43,8 +43,14 @@ public final class Reductions {
     if (splitEvery < 2) {
       throw new IllegalArgumentException(name + ": splitEvery must be >= 2, got " + splitEvery);
     }
+    // The mean of a real floating array is its sum divided by the number of elements reduced,
+    // which the shape gives: its states carry the totals only (half the bytes of (count, total)
+    // states; the same additions in the same order, so the same results). Integer inputs keep
+    // (count, total) states: their sums would be exact int64 states, not float64 ones.
+    boolean meanBySum = op == Op.MEAN && x.dtype().isFloating() && !x.dtype().isComplex();
     ReduceKernel.Kind kind = switch (op) {
       case STD -> ReduceKernel.Kind.VAR;
+      case MEAN -> meanBySum ? ReduceKernel.Kind.SUM : ReduceKernel.Kind.MEAN;
       default -> ReduceKernel.Kind.valueOf(op.name());
     };
     int nd = x.shape().length;
@@ -156,6 +162,11 @@ public final class Reductions {
     long[] outChunks = keepDims ? fc : drop(fc, red);
     boolean sqrt = op == Op.STD;
     DType rt = ReduceKernel.resultType(kind, in);
+    double count = 1;
+    for (int d = 0; d < nd; d++) {
+      count *= red[d] ? x.shape()[d] : 1;
+    }
+    double reducedCount = count;
     KeyFunction kfin = c -> {
       long[] key = new long[nd + 1];
       int j = 0;
@@ -165,7 +176,8 @@ public final class Reductions {
       return List.of(BlockKeys.one(key));
     };
     BlockFunction ffin = (args, c) -> {
-      NDArray r = ReduceKernel.finish(kind, (NDArray) args.get(0), in, correction, sqrt);
+      NDArray r = meanBySum ? ReduceKernel.finishMean((NDArray) args.get(0), in, reducedCount)
+          : ReduceKernel.finish(kind, (NDArray) args.get(0), in, correction, sqrt);
       long[] want = keepDims ? r.shape() : drop(r.shape(), red);
       return r.reshape(want);
     };

@@ -55,4 +55,39 @@ class ReduceKernelSumTest {
       }
     }
   }
+
+  /**
+   * A mean of a real floating input is planned as a sum divided by the reduced count: the same
+   * result, bit for bit, as the (count, total) mean state, for float64 and float32, and NaN for an
+   * empty reduction.
+   */
+  @ParameterizedTest
+  @ValueSource(ints = {1, 2, 3, 4})
+  void meanFromTheSumStateEqualsTheCountAndTotalState(int seed) {
+    Random r = new Random(seed);
+    long[] shape = {1 + r.nextInt(7), 1 + r.nextInt(4), 1 + r.nextInt(300)};
+    boolean[] red = {true, r.nextBoolean(), false};
+    for (DType dt : new DType[] {DType.FLOAT64, DType.FLOAT32}) {
+      NDArray x = NDArray.zeros(dt, shape);
+      for (int i = 0; i < x.size(); i++) {
+        x.setDouble(i, r.nextGaussian() * Math.pow(10, r.nextInt(8)));
+      }
+      double count = shape[0] * (red[1] ? shape[1] : 1);
+      NDArray want = ReduceKernel.finish(ReduceKernel.Kind.MEAN,
+          ReduceKernel.initial(ReduceKernel.Kind.MEAN, x, red, 0, 0), dt, 0, false);
+      NDArray got = ReduceKernel.finishMean(
+          ReduceKernel.initial(ReduceKernel.Kind.SUM, x, red, 0, 0), dt, count);
+      assertEquals(want.dtype(), got.dtype());
+      assertEquals(want.size(), got.size());
+      for (int o = 0; o < want.size(); o++) {
+        assertEquals(want.getDouble(o), got.getDouble(o), 0.0, dt + " mean " + o);
+      }
+    }
+    NDArray empty = ReduceKernel.initial(ReduceKernel.Kind.SUM,
+        NDArray.zeros(DType.FLOAT64, 0, 3), new boolean[] {true, false}, 0, 0);
+    NDArray nan = ReduceKernel.finishMean(empty, DType.FLOAT64, 0);
+    for (int o = 0; o < 3; o++) {
+      assertEquals(Double.NaN, nan.getDouble(o), 0.0);
+    }
+  }
 }

@@ -90,14 +90,14 @@ class FoldGroupTest {
     long groupTasks = ((tb + split - 1) / split) * spatial;
     assertEquals(groupTasks, g.tasks());
     long block = (long) tc * 3 * 4 * 8;
-    long state = 3 * 4 * 2 * 8L;
+    long state = 3 * 4 * 8L; // a mean of floats carries one float64 total per element
     // reservedMem + per member its product, state, accumulator and output + the larger of: U and
     // V chunks with one read copy (reads run one at a time), one written chunk (writes follow the
     // last step)
     assertEquals(1000 + 3 * (block + 3 * state) + Math.max(3 * block, state), g.projectedMem(),
         g.toString());
     // the members' first-round states are what it writes: one state per member and task
-    long written = 3 * ((tb + split - 1) / split) * y * x * 2 * 8;
+    long written = 3 * ((tb + split - 1) / split) * y * x * 8;
     assertEquals(written, g.bytesWritten());
     p.checkMemory();
 
