@@ -94,7 +94,7 @@ public final class Cubed {
 
   static PlanConfig config(Spec s) {
     return new PlanConfig(s.workLocation(), s.allowedMem(), s.reservedMem(), s.maxInputBlocks(),
-        s.maxSourceArrays(), 1, 1);
+        s.maxSourceArrays(), 0, 1);
   }
 
   /** Computes several arrays in one plan (shared inputs computed once) on the spec's executor. */

@@ -12,9 +12,9 @@ import java.nio.file.Path;
  * @param reservedMem the worker's own memory, counted in every task, bytes
  * @param maxInputBlocks fusion limit: input blocks read by one fused task
  * @param maxSourceArrays fusion limit: stored arrays read by one fused task
- * @param readCopies extra copies of each chunk read (1 locally: encoded + decoded; 2 on object
- *     stores). A plan raises it to the largest {@link dev.cubed.zarr.Store#bufferCopies()} of the
- *     stores it reads and writes
+ * @param readCopies extra copies of each chunk read (0 for local files of the default codec,
+ *     decoded a block at a time; 1 for other local chunks: encoded + decoded; 2 on object stores).
+ *     A plan raises it to what the arrays it reads and the stores it reads and writes need
  * @param writeCopies extra copies of each chunk written (1 locally, 2 on object stores; raised
  *     likewise)
  */
@@ -29,11 +29,11 @@ public record PlanConfig(String workDir, long allowedMem, long reservedMem, int 
   }
 
   /**
-   * The rechunk planner's budget: (allowedMem - reservedMem) / (3 + 2 x readCopies), i.e. /5
-   * locally and /7 on object stores.
+   * The rechunk planner's budget: (allowedMem - reservedMem) / (3 + 2 x max(readCopies, 1)),
+   * i.e. /5 locally and /7 on object stores.
    */
   public long rechunkBudget() {
-    return Math.max(1, (allowedMem - reservedMem) / (3 + 2L * readCopies));
+    return Math.max(1, (allowedMem - reservedMem) / (3 + 2L * Math.max(readCopies, 1)));
   }
 
   /**

@@ -8,8 +8,8 @@ import java.util.List;
  * The memory model's buffer copies of a plan: the largest {@link ZarrArray#readCopies()} over the
  * arrays the plan reads (stored inputs, targets) and {@link ZarrArray#writeCopies()} over those
  * it writes (targets, and the intermediates in the work directory, which use the default codec).
- * A plan on local files with the default codec (Blosc-LZ4, streamed) keeps 1 read and 1 write
- * copy; a plan touching an object store counts its transport buffer both ways (2 each), which also
+ * A plan on local files with the default codec (Blosc-LZ4, streamed) keeps no read copy (chunks
+ * are decoded from their files a block at a time) and 1 write copy; a plan touching an object store counts its transport buffer both ways (2 each), which also
  * shrinks the rechunk budget from /5 to /7 (see {@link PlanConfig#rechunkBudget()}); an array with another codec counts that
  * codec's buffers (e.g. zstd: 2 read, 4 write).
  */
@@ -27,7 +27,9 @@ final class StoreCopies {
         store = Math.max(store, a.store().bufferCopies());
       }
     }
-    int read = store;
+    // all local: intermediates (the default codec in a local directory) are decoded from their
+    // files a block at a time, with no copy of their stored bytes, and written from one buffer
+    int read = store > 1 ? store : cfg.localWorkDir() ? 0 : 1;
     int write = store;
     for (ArrayNode n : topo) {
       if (n instanceof ArrayNode.Stored s) {

@@ -43,12 +43,43 @@ final class BloscStreams {
    * @throws ZarrFormatException naming {@code where} if the buffer is corrupt or of the wrong size
    */
   static NDArray decode(byte[] in, DType dtype, long[] shape, ByteOrder order, String where) {
+    NDArray a = allocate(in, in.length, dtype, shape, shape, where);
+    if (a != null) {
+      JavaBlosc.decompress(in, new Into(dtype, order, a.data()), where);
+    }
+    return a;
+  }
+
+  /**
+   * As {@link #decode(byte[], DType, long[], ByteOrder, String)} for a buffer read a block at a
+   * time from {@code in} (whose first 16 bytes are {@code header}) of a chunk of shape {@code
+   * full}, decoded straight into an array of shape {@code clipped} (an edge chunk clipped to the
+   * array, or {@code full}): besides that array only two block-sized arrays are held, never the
+   * whole stored chunk nor the full chunk of an edge.
+   */
+  static NDArray decode(byte[] header, JavaBlosc.Input in, DType dtype, long[] full,
+      long[] clipped, ByteOrder order, String where) {
+    NDArray a = allocate(header, in.size(), dtype, full, clipped, where);
+    if (a != null) {
+      JavaBlosc.Sink sink = Arrays.equals(full, clipped) ? new Into(dtype, order, a.data())
+          : new ClipInto(dtype, order, a.data(), full, clipped);
+      JavaBlosc.decompress(header, in, sink, where);
+    }
+    return a;
+  }
+
+  /**
+   * The array a buffer of {@code size} bytes with this header decodes into, after checking the
+   * header; null if the buffer needs another path.
+   */
+  private static NDArray allocate(byte[] header, long size, DType dtype, long[] shape,
+      long[] clipped, String where) {
     long need = Shapes.size(shape) * dtype.itemSize();
-    if (need > Integer.MAX_VALUE - 8 || !JavaBlosc.canDecode(in)) {
+    if (need > Integer.MAX_VALUE - 8 || !JavaBlosc.canDecode(header)) {
       return null;
     }
-    long nbytes = BytesCodecs.Blosc.checkHeader(in, (int) need, where);
-    int bs = ByteBuffer.wrap(in).order(ByteOrder.LITTLE_ENDIAN).getInt(8);
+    long nbytes = BytesCodecs.Blosc.checkHeader(header, size, (int) need, where);
+    int bs = ByteBuffer.wrap(header).order(ByteOrder.LITTLE_ENDIAN).getInt(8);
     int item = dtype.itemSize();
     if (bs <= 0 || bs % item != 0) {
       return null;
@@ -60,10 +91,69 @@ final class BloscStreams {
     }
     int slots = dtype.isComplex() ? 2 : 1;
     Object d = java.lang.reflect.Array.newInstance(
-        NDArray.backingClass(dtype).getComponentType(), (int) Shapes.size(shape) * slots);
-    NDArray a = new NDArray(dtype, shape, d);
-    JavaBlosc.decompress(in, new Into(dtype, order, d), where);
-    return a;
+        NDArray.backingClass(dtype).getComponentType(), (int) Shapes.size(clipped) * slots);
+    return new NDArray(dtype, clipped.clone(), d);
+  }
+
+  /**
+   * The sink of a decode of an edge chunk into its clipped array: of each run of the full chunk's
+   * elements (C order), only those inside the clipped box are kept, a row segment at a time.
+   */
+  private static final class ClipInto implements JavaBlosc.Sink {
+    private final DType dtype;
+    private final ByteOrder order;
+    private final Object d;
+    private final long[] full;
+    private final long[] clipped;
+    private final int fullLast;
+    private final int clipLast;
+
+    ClipInto(DType dtype, ByteOrder order, Object d, long[] full, long[] clipped) {
+      this.dtype = dtype;
+      this.order = order;
+      this.d = d;
+      this.full = full.clone();
+      this.clipped = clipped.clone();
+      this.fullLast = (int) full[full.length - 1];
+      this.clipLast = (int) clipped[clipped.length - 1];
+    }
+
+    @Override
+    public void accept(int off, byte[] src, int so, int len) {
+      int item = dtype.itemSize();
+      int e0 = off / item;
+      int end = e0 + len / item;
+      int e = e0;
+      while (e < end) {
+        int row = e / fullLast;
+        int col = e - row * fullLast;
+        int segEnd = (int) Math.min(end, (long) (row + 1) * fullLast);
+        long target = clippedRow(row);
+        if (target >= 0 && col < clipLast) {
+          int cnt = Math.min(segEnd - e, clipLast - col);
+          fromBytes(ByteBuffer.wrap(src, so + (e - e0) * item, cnt * item).order(order), dtype,
+              d, (int) (target * clipLast + col), cnt);
+        }
+        e = segEnd;
+      }
+    }
+
+    /** The row of the clipped array that row {@code row} of the full chunk is, or -1. */
+    private long clippedRow(int row) {
+      long r = row;
+      long out = 0;
+      long stride = 1;
+      for (int k = full.length - 2; k >= 0; k--) {
+        long i = r % full[k];
+        r /= full[k];
+        if (i >= clipped[k]) {
+          return -1;
+        }
+        out += i * stride;
+        stride *= clipped[k];
+      }
+      return out;
+    }
   }
 
   /** The sink of a decode: bytes to elements of {@code d}; a float64 array directly if LE. */

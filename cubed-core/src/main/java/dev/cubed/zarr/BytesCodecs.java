@@ -293,16 +293,24 @@ final class BytesCodecs {
      * uncompressed size.
      */
     static long checkHeader(byte[] in, int maxOut, String where) {
-      if (in.length < 16) {
-        throw new ZarrFormatException(where + ": blosc data of " + in.length
+      return checkHeader(in, in.length, maxOut, where);
+    }
+
+    /**
+     * As {@link #checkHeader(byte[], int, String)} for a buffer of {@code size} bytes of which
+     * {@code header} holds the first ones (at least 16 when size allows).
+     */
+    static long checkHeader(byte[] header, long size, int maxOut, String where) {
+      if (size < 16 || header.length < 16) {
+        throw new ZarrFormatException(where + ": blosc data of " + size
             + " bytes is shorter than its 16-byte header (truncated chunk)");
       }
-      ByteBuffer h = ByteBuffer.wrap(in).order(ByteOrder.LITTLE_ENDIAN);
+      ByteBuffer h = ByteBuffer.wrap(header).order(ByteOrder.LITTLE_ENDIAN);
       long nbytes = h.getInt(4) & 0xFFFFFFFFL;
       long cbytes = h.getInt(12) & 0xFFFFFFFFL;
-      if (cbytes != in.length) {
+      if (cbytes != size) {
         throw new ZarrFormatException(where + ": blosc header declares " + cbytes
-            + " compressed bytes but the chunk has " + in.length + " (truncated or corrupt)");
+            + " compressed bytes but the chunk has " + size + " (truncated or corrupt)");
       }
       if (nbytes > maxOut) {
         throw tooBig(where, "blosc", nbytes, maxOut);

@@ -96,6 +96,18 @@ final class CodecPipeline implements ChunkCodec {
   }
 
   @Override
+  public NDArray decode(byte[] header, JavaBlosc.Input in, long[] chunkShape, long[] clipped,
+      String where) {
+    return streamed() == null ? null
+        : BloscStreams.decode(header, in, ((ArrayBytesCodec.Bytes) arrayBytes).dtype(), chunkShape, clipped, ((ArrayBytesCodec.Bytes) arrayBytes).order(), where);
+  }
+
+  @Override
+  public boolean decodesBlockwise() {
+    return streamed() != null;
+  }
+
+  @Override
   public NDArray decode(byte[] bytes, long[] chunkShape, String where) {
     if (streamed() != null) {
       NDArray a = BloscStreams.decode(bytes, ((ArrayBytesCodec.Bytes) arrayBytes).dtype(),

@@ -343,20 +343,140 @@ final class JavaBlosc {
     if (bs <= 0) {
       throw corrupt(where, "block size " + bs);
     }
-    int nblocks = (int) ((nbytes + (long) bs - 1) / bs);
-    if (HEADER + 4L * nblocks > in.length) {
-      throw corrupt(where, nblocks + " block offsets do not fit in " + in.length + " bytes");
+    Blocks b = new Blocks(flags, ts, nbytes, bs);
+    if (HEADER + 4L * b.nblocks > in.length) {
+      throw corrupt(where, b.nblocks + " block offsets do not fit in " + in.length + " bytes");
     }
-    boolean doShuffle = (flags & FLAG_SHUFFLE) != 0 && ts > 1;
-    boolean dontSplit = (flags & FLAG_DONT_SPLIT) != 0;
-    byte[] dst = new byte[Math.min(bs, nbytes)];
-    byte[] small = doShuffle ? new byte[subItems(ts) * ts + ts] : null;
-    LZ4SafeDecompressor dec = LZ4.safeDecompressor();
-    for (int j = 0; j < nblocks; j++) {
+    for (int j = 0; j < b.nblocks; j++) {
+      int pos = h.getInt(HEADER + 4 * j);
+      if (pos < HEADER) {
+        throw corrupt(where, "stream 0 of block " + j + " starts outside the buffer");
+      }
+      b.decode(j, in, pos, in.length, out, where);
+    }
+  }
+
+  /**
+   * Where a buffer's bytes come from when it is not in memory: positional reads of a file (a
+   * chunk read straight from its file a block at a time).
+   */
+  interface Input {
+    /** Its size in bytes. */
+    long size();
+
+    /**
+     * Reads bytes {@code [pos, pos + len)} into {@code dst} at 0.
+     *
+     * @throws ZarrFormatException naming where if fewer bytes are there (a file that shrank)
+     */
+    void read(long pos, byte[] dst, int len);
+  }
+
+  /**
+   * Decompresses the buffer that {@code in} holds (its 16-byte header is {@code header}, which
+   * {@link #canDecode} accepts and whose sizes the caller has checked) into {@code out} a block at
+   * a time, as {@link #decompress(byte[], Sink, String)}, reading only the header, the block
+   * offsets and one block's compressed bytes at a time: besides the output the memory held is two
+   * block-sized arrays (the block as stored and decoded).
+   *
+   * @throws ZarrFormatException naming {@code where} if the buffer is corrupt
+   */
+  static void decompress(byte[] header, Input in, Sink out, String where) {
+    ByteBuffer h = ByteBuffer.wrap(header).order(ByteOrder.LITTLE_ENDIAN);
+    int flags = header[2] & 0xFF;
+    int ts = header[3] & 0xFF;
+    int nbytes = uncompressedSize(header, where);
+    int bs = h.getInt(8);
+    long size = in.size();
+    if ((flags & FLAG_MEMCPYED) != 0) {
+      if (size < HEADER + (long) nbytes) {
+        throw corrupt(where, "stored block of " + (size - HEADER) + " bytes, header says "
+            + nbytes);
+      }
+      byte[] buf = new byte[Math.min(DEFAULT_BLOCK, nbytes)];
+      for (int off = 0; off < nbytes; off += buf.length) {
+        int len = Math.min(buf.length, nbytes - off);
+        in.read(HEADER + (long) off, buf, len);
+        out.accept(off, buf, 0, len);
+      }
+      return;
+    }
+    if (nbytes == 0) {
+      return;
+    }
+    if (bs <= 0) {
+      throw corrupt(where, "block size " + bs);
+    }
+    Blocks b = new Blocks(flags, ts, nbytes, bs);
+    if (HEADER + 4L * b.nblocks > size) {
+      throw corrupt(where, b.nblocks + " block offsets do not fit in " + size + " bytes");
+    }
+    byte[] table = new byte[4 * b.nblocks];
+    in.read(HEADER, table, table.length);
+    ByteBuffer t = ByteBuffer.wrap(table).order(ByteOrder.LITTLE_ENDIAN);
+    // a block's bytes run to the next block's start (c-blosc may write blocks out of order)
+    long[] starts = new long[b.nblocks + 1];
+    for (int j = 0; j < b.nblocks; j++) {
+      starts[j] = t.getInt(4 * j) & 0xFFFFFFFFL;
+    }
+    starts[b.nblocks] = size;
+    long[] sorted = starts.clone();
+    java.util.Arrays.sort(sorted);
+    // at most a block, its streams' sizes and LZ4's worst-case growth
+    long maxSpan = 2L * bs + 64L * MAX_SPLITS + 1024;
+    byte[] span = new byte[0];
+    for (int j = 0; j < b.nblocks; j++) {
+      long pos = starts[j];
+      int k = java.util.Arrays.binarySearch(sorted, pos);
+      while (k + 1 < sorted.length && sorted[k + 1] == pos) {
+        k++;
+      }
+      long end = k + 1 < sorted.length ? sorted[k + 1] : size;
+      if (pos < HEADER + 4L * b.nblocks || pos >= size || end - pos > maxSpan) {
+        throw corrupt(where, "block " + j + " starts at " + pos + " of " + size + " bytes with "
+            + (end - pos) + " bytes to the next block");
+      }
+      int len = (int) (end - pos);
+      if (span.length < len) {
+        span = new byte[len];
+      }
+      in.read(pos, span, len);
+      b.decode(j, span, 0, len, out, where);
+    }
+  }
+
+  /** The block layout of one buffer and the scratch arrays that decode its blocks one by one. */
+  private static final class Blocks {
+    final int nblocks;
+    private final int ts;
+    private final int nbytes;
+    private final int bs;
+    private final boolean doShuffle;
+    private final boolean dontSplit;
+    private final byte[] dst;
+    private final byte[] small;
+    private final LZ4SafeDecompressor dec = LZ4.safeDecompressor();
+
+    Blocks(int flags, int ts, int nbytes, int bs) {
+      this.ts = ts;
+      this.nbytes = nbytes;
+      this.bs = bs;
+      this.nblocks = (int) ((nbytes + (long) bs - 1) / bs);
+      this.doShuffle = (flags & FLAG_SHUFFLE) != 0 && ts > 1;
+      this.dontSplit = (flags & FLAG_DONT_SPLIT) != 0;
+      this.dst = new byte[Math.min(bs, nbytes)];
+      this.small = doShuffle ? new byte[subItems(ts) * ts + ts] : null;
+    }
+
+    /**
+     * Decodes block {@code j}, whose streams start at {@code pos} of {@code buf} (which holds
+     * bytes up to {@code limit}), into {@code out}.
+     */
+    void decode(int j, byte[] buf, int pos, int limit, Sink out, String where) {
+      ByteBuffer h = ByteBuffer.wrap(buf).order(ByteOrder.LITTLE_ENDIAN);
       int off = j * bs;
       int bsize = Math.min(bs, nbytes - off);
       boolean leftover = bsize < bs;
-      int pos = h.getInt(HEADER + 4 * j);
       int nsplits = !dontSplit && ts >= 1 && ts <= MAX_SPLITS && bs / ts >= MIN_BUFFERSIZE
           && !leftover ? ts : 1;
       if (bsize % nsplits != 0) {
@@ -365,21 +485,21 @@ final class JavaBlosc {
       }
       int neblock = bsize / nsplits;
       for (int s = 0; s < nsplits; s++) {
-        if (pos < HEADER || pos > in.length - 4) {
+        if (pos < 0 || pos > limit - 4) {
           throw corrupt(where, "stream " + s + " of block " + j + " starts outside the buffer");
         }
         int c = h.getInt(pos);
         pos += 4;
-        if (c < 0 || c > in.length - pos) {
+        if (c < 0 || c > limit - pos) {
           throw corrupt(where, "stream " + s + " of block " + j + " declares " + c
               + " bytes, more than the buffer holds");
         }
         if (c == neblock) {
-          System.arraycopy(in, pos, dst, s * neblock, neblock);
+          System.arraycopy(buf, pos, dst, s * neblock, neblock);
         } else {
           int n;
           try {
-            n = dec.decompress(in, pos, c, dst, s * neblock, neblock);
+            n = dec.decompress(buf, pos, c, dst, s * neblock, neblock);
           } catch (LZ4Exception e) {
             throw corrupt(where, "LZ4 stream " + s + " of block " + j + ": " + e.getMessage());
           }

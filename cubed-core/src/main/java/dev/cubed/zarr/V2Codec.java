@@ -69,6 +69,18 @@ final class V2Codec implements ChunkCodec {
   }
 
   @Override
+  public NDArray decode(byte[] header, JavaBlosc.Input in, long[] chunkShape, long[] clipped,
+      String where) {
+    return streamed() == null ? null
+        : BloscStreams.decode(header, in, dtype, chunkShape, clipped, order(), where);
+  }
+
+  @Override
+  public boolean decodesBlockwise() {
+    return streamed() != null;
+  }
+
+  @Override
   public NDArray decode(byte[] bytes, long[] chunkShape, String where) {
     if (streamed() != null) {
       NDArray a = BloscStreams.decode(bytes, dtype, chunkShape, order(), where);

@@ -91,6 +91,20 @@ class BloscGoldenTest {
     byte[] want = expected(c);
     assertThat(JavaBlosc.canDecode(golden)).isTrue();
     assertThat(JavaBlosc.decompress(golden, c.name())).isEqualTo(want);
+    // read a block at a time through positional reads, as from a file
+    byte[] viaInput = new byte[want.length];
+    JavaBlosc.decompress(Arrays.copyOf(golden, 16), new JavaBlosc.Input() {
+      @Override
+      public long size() {
+        return golden.length;
+      }
+
+      @Override
+      public void read(long pos, byte[] dst, int len) {
+        System.arraycopy(golden, (int) pos, dst, 0, len);
+      }
+    }, (off, src, so, len) -> System.arraycopy(src, so, viaInput, off, len), c.name());
+    assertThat(viaInput).isEqualTo(want);
     NDArray a = BloscStreams.decode(golden, c.type(), new long[] {c.n()},
         ByteOrder.LITTLE_ENDIAN, c.name());
     assertThat(a).isNotNull();

@@ -47,7 +47,7 @@ final class Engine {
         .reservedMem(Spec.fromEnv().reservedMem()).build();
     this.cfg = new PlanConfig(spec.workDir(), spec.allowedMem(), spec.reservedMem(),
         ctx.fusion() == BenchContext.Fusion.OFF ? 0 : spec.maxInputBlocks(),
-        spec.maxSourceArrays(), 1, 1);
+        spec.maxSourceArrays(), 0, 1);
     Executor override = EXECUTOR_OVERRIDE.get();
     this.executor = override != null ? override : dev.cubed.Cubed.executor(spec.toBuilder()
         .executor(ctx.executor()).workers(ctx.workers()).attempts(ctx.attempts())
