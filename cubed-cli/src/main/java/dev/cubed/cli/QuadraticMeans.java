@@ -11,7 +11,6 @@ import dev.cubed.nd.NDArray;
 import dev.cubed.plan.PlanSummary;
 import dev.cubed.zarr.FileSystemStore;
 import dev.cubed.zarr.Store;
-import dev.cubed.zarr.MemoryStore;
 import dev.cubed.zarr.ZarrArray;
 import java.nio.file.Path;
 import java.util.List;
@@ -72,16 +71,36 @@ final class QuadraticMeans {
   }
 
   /**
-   * U and V as Zarr arrays in memory with metadata only (no chunk is written or allocated): the
-   * inputs of a dry run at any size. Reading a chunk of them gives the fill value.
+   * U and V as Zarr arrays with metadata only (no chunk is written or allocated): the inputs of a
+   * dry run at any size. Reading a chunk of them gives the fill value. Their metadata is in a
+   * temporary local directory (removed when the JVM exits), where a real run's inputs are, so the
+   * plan counts what reading them costs there (chunks decoded from their files: no copy of the
+   * stored bytes) and the dry run's figures are the real run's.
    */
   static ZarrArray[] virtualInputs(Params p) {
     long[] shape = {p.t(), 1, p.y(), p.x()};
     long[] chunks = {p.tchunk(), 1, p.y(), p.x()};
-    MemoryStore store = new MemoryStore();
+    Path dir;
+    try {
+      dir = java.nio.file.Files.createTempDirectory("cubed-dry-run-");
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("cannot create a temporary directory for the dry"
+          + " run's input metadata (java.io.tmpdir=" + System.getProperty("java.io.tmpdir")
+          + ")", e);
+    }
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(dir)));
+    Store store = new FileSystemStore(dir);
     return new ZarrArray[] {
       ZarrArray.create(store, "U.zarr").shape(shape).chunks(chunks).dtype(DType.FLOAT64).build(),
       ZarrArray.create(store, "V.zarr").shape(shape).chunks(chunks).dtype(DType.FLOAT64).build()};
+  }
+
+  private static void deleteTree(Path dir) {
+    try (java.util.stream.Stream<Path> s = java.nio.file.Files.walk(dir)) {
+      s.sorted(java.util.Comparator.reverseOrder()).forEach(q -> q.toFile().delete());
+    } catch (java.io.IOException | RuntimeException e) {
+      // best effort at exit: a temporary directory of a few small metadata files
+    }
   }
 
   static double u(long t, long y, long x) {

@@ -54,11 +54,11 @@ class QuadraticMeansTest {
         .build();
     ZarrArray[] in = QuadraticMeans.writeInputs(p, dir.resolve("in"), big);
     QuadraticMeans.Result want = QuadraticMeans.run(in[0], in[1], big, ComputeOptions.defaults());
-    Spec small = Spec.builder().workDir(dir.resolve("w2")).allowedMem(400_000).reservedMem(1000)
+    Spec small = Spec.builder().workDir(dir.resolve("w2")).allowedMem(250_000).reservedMem(1000)
         .build();
     QuadraticMeans.Result got = QuadraticMeans.run(in[0], in[1], small, ComputeOptions.defaults());
     assertThat(got.plan().ops().stream().anyMatch(o -> o.kind().equals("rechunk"))).isTrue();
-    assertThat(got.plan().maxProjectedMem()).isLessThanOrEqualTo(400_000);
+    assertThat(got.plan().maxProjectedMem()).isLessThanOrEqualTo(250_000);
     assertThat(got.sumUv()).isCloseTo(want.sumUv(), Percentage.withPercentage(1e-9));
   }
 }
