@@ -15,9 +15,9 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code ./cubed env}: prints the runtime the commands run in, one {@code key: value} line each:
- * the version, the Java runtime, processors, the JVM's maximum heap and collector, whether float64
- * sin/cos use the Vector API, which BLAS matmul uses, the available executors and the default work
- * directory. What to attach to a bug report, and how to check that the launcher's settings took
+ * the version, the Java runtime, processors, the JVM's maximum heap, collector and page size,
+ * whether float64 sin/cos use the Vector API, which BLAS matmul uses, the available executors and
+ * the default work directory. What to attach to a bug report, and how to check that the launcher's settings took
  * effect: with {@code --allowed-mem} and {@code --workers} (read by the launcher, which derives the
  * heap from them as for any command) it also prints the heap those options give.
  */
@@ -59,6 +59,18 @@ final class EnvCommand implements Callable<Integer> {
     return 0;
   }
 
+  /** Whether the heap uses transparent huge pages (the launcher asks where Linux offers them). */
+  private static String hugePages() {
+    try {
+      com.sun.management.HotSpotDiagnosticMXBean hs = ManagementFactory.getPlatformMXBean(
+          com.sun.management.HotSpotDiagnosticMXBean.class);
+      return "true".equals(hs.getVMOption("UseTransparentHugePages").getValue())
+          ? "transparent huge pages for the heap" : "no (regular pages)";
+    } catch (RuntimeException e) {
+      return "unknown (" + e.getMessage() + ")";
+    }
+  }
+
   /** The lines {@link #call()} prints. */
   static List<String> lines() {
     Runtime rt = Runtime.getRuntime();
@@ -71,6 +83,7 @@ final class EnvCommand implements Callable<Integer> {
         "processors: " + rt.availableProcessors(),
         "max heap: " + rt.maxMemory() / (1024 * 1024) + " MiB",
         "collector: " + String.join(", ", collectors),
+        "huge pages: " + hugePages(),
         "vector api: " + (FastTrig.vectorized()
             ? "in use (float64 sin and cos)"
             : "not in use (start the JVM with --add-modules jdk.incubator.vector; the ./cubed "

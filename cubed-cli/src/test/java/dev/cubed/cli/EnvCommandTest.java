@@ -19,7 +19,8 @@ class EnvCommandTest {
     assertThat(run(out, err, "env")).as(err.toString()).isZero();
     String text = out.toString();
     assertThat(text.lines().map(l -> l.substring(0, l.indexOf(':'))).toList())
-        .containsExactly("cubed", "java", "processors", "max heap", "collector", "vector api",
+        .containsExactly("cubed", "java", "processors", "max heap", "collector", "huge pages",
+            "vector api",
             "blas", "executors", "work dir");
     assertThat(text).contains("processors: " + Runtime.getRuntime().availableProcessors())
         .contains("max heap: " + Runtime.getRuntime().maxMemory() / (1024 * 1024) + " MiB")

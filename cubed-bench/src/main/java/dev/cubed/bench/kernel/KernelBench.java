@@ -23,13 +23,16 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * The kernel operations whose speed issue 2 sets targets for, each timed beside NumPy's timing of
  * the same operation on the same data sizes by {@code scripts/perf/kernel_numpy.py}. Inputs are
- * uniform random doubles in [0, 1) from a fixed seed. Average time per call, milliseconds.
+ * uniform random doubles in [0, 1) from a fixed seed. Average time per call, milliseconds. The
+ * fork's heap is in transparent huge pages, as the {@code ./cubed} launcher's is where Linux offers
+ * them, and as NumPy's large arrays are (it asks for huge pages on Linux).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 3)
-@Fork(value = 1, jvmArgsAppend = {"-Xms8g", "-Xmx8g", "-XX:+UseParallelGC", "-XX:+AlwaysPreTouch"})
+@Fork(value = 1, jvmArgsAppend = {"-Xms8g", "-Xmx8g", "-XX:+UseParallelGC", "-XX:+AlwaysPreTouch",
+    "-XX:+UseTransparentHugePages"})
 public class KernelBench {
 
   static NDArray random(long seed, long... shape) {
