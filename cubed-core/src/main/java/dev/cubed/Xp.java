@@ -31,6 +31,13 @@ public final class Xp extends XpSort {
   /** Default number of blocks merged per reduced axis in each reduction round. */
   public static final int DEFAULT_SPLIT_EVERY = 4;
 
+  /**
+   * splitEvery 0, what the reductions without a splitEvery argument use: {@link
+   * #DEFAULT_SPLIT_EVERY}, or up to twice it when that spreads a reduction's first round more
+   * evenly over the spec's workers ({@link Reductions#balancedSplit}).
+   */
+  public static final int AUTO_SPLIT = 0;
+
   private Xp() {}
 
   public static CubedArray mapBlocks(Core.BlocksFunction fn, DType out, CubedArray... xs) {
@@ -76,6 +83,11 @@ public final class Xp extends XpSort {
       int correction) {
     String name = op.name().toLowerCase();
     int[] ax = axes.resolve(name, x.ndim());
+    if (splitEvery == AUTO_SPLIT) {
+      int w = x.spec().workers();
+      splitEvery = Reductions.balancedSplit(x.numBlocks(), ax,
+          w > 0 ? w : Runtime.getRuntime().availableProcessors(), DEFAULT_SPLIT_EVERY);
+    }
     if (x.dtype().isComplex() && ComplexReductions.handles(op)) {
       return ComplexReductions.reduce(x, op, axes, splitEvery, correction);
     }
@@ -88,17 +100,20 @@ public final class Xp extends XpSort {
 
   /** Sum over axes (all if none given). */
   public static CubedArray sum(CubedArray x, int... axes) {
-    return sum(x, axes(axes), DEFAULT_SPLIT_EVERY);
+    return sum(x, axes(axes), AUTO_SPLIT);
   }
 
-  /** Sum over axes with keepdims and splitEvery. */
+  /**
+   * Sum over axes with keepdims and splitEvery (blocks merged per task per round, 2 or more;
+   * {@link #AUTO_SPLIT} for the default).
+   */
   public static CubedArray sum(CubedArray x, Axes axes, int splitEvery) {
     return reduce(x, Reductions.Op.SUM, axes, splitEvery, 0);
   }
 
   /** Product over axes (all if none given); complex products keep a complex128 state. */
   public static CubedArray prod(CubedArray x, int... axes) {
-    return reduce(x, Reductions.Op.PROD, axes(axes), DEFAULT_SPLIT_EVERY, 0);
+    return reduce(x, Reductions.Op.PROD, axes(axes), AUTO_SPLIT, 0);
   }
 
   /**
@@ -108,7 +123,7 @@ public final class Xp extends XpSort {
    *     with a non-empty result (no identity; refused when built, as the kernel)
    */
   public static CubedArray min(CubedArray x, int... axes) {
-    return reduce(x, Reductions.Op.MIN, axes(axes), DEFAULT_SPLIT_EVERY, 0);
+    return reduce(x, Reductions.Op.MIN, axes(axes), AUTO_SPLIT, 0);
   }
 
   /**
@@ -118,7 +133,7 @@ public final class Xp extends XpSort {
    *     with a non-empty result (no identity; refused when built, as the kernel)
    */
   public static CubedArray max(CubedArray x, int... axes) {
-    return reduce(x, Reductions.Op.MAX, axes(axes), DEFAULT_SPLIT_EVERY, 0);
+    return reduce(x, Reductions.Op.MAX, axes(axes), AUTO_SPLIT, 0);
   }
 
   /**
@@ -127,17 +142,20 @@ public final class Xp extends XpSort {
    * @throws IllegalArgumentException for bool (mean is defined for numeric dtypes)
    */
   public static CubedArray mean(CubedArray x, int... axes) {
-    return mean(x, axes(axes), DEFAULT_SPLIT_EVERY);
+    return mean(x, axes(axes), AUTO_SPLIT);
   }
 
-  /** Mean over axes with keepdims and splitEvery. */
+  /**
+   * Mean over axes with keepdims and splitEvery (2 or more; {@link #AUTO_SPLIT} for the
+   * default).
+   */
   public static CubedArray mean(CubedArray x, Axes axes, int splitEvery) {
     return reduce(x, Reductions.Op.MEAN, axes, splitEvery, 0);
   }
 
   /** Variance (correction 0) over axes (all if none given). */
   public static CubedArray var(CubedArray x, int... axes) {
-    return reduce(x, Reductions.Op.VAR, axes(axes), DEFAULT_SPLIT_EVERY, 0);
+    return reduce(x, Reductions.Op.VAR, axes(axes), AUTO_SPLIT, 0);
   }
 
   /**
@@ -152,7 +170,7 @@ public final class Xp extends XpSort {
 
   /** Standard deviation (correction 0) over axes (all if none given). */
   public static CubedArray std(CubedArray x, int... axes) {
-    return reduce(x, Reductions.Op.STD, axes(axes), DEFAULT_SPLIT_EVERY, 0);
+    return reduce(x, Reductions.Op.STD, axes(axes), AUTO_SPLIT, 0);
   }
 
   /** Standard deviation with a degrees-of-freedom correction. */
@@ -162,12 +180,12 @@ public final class Xp extends XpSort {
 
   /** Logical AND over axes (all if none given). */
   public static CubedArray all(CubedArray x, int... axes) {
-    return reduce(x, Reductions.Op.ALL, axes(axes), DEFAULT_SPLIT_EVERY, 0);
+    return reduce(x, Reductions.Op.ALL, axes(axes), AUTO_SPLIT, 0);
   }
 
   /** Logical OR over axes (all if none given). */
   public static CubedArray any(CubedArray x, int... axes) {
-    return reduce(x, Reductions.Op.ANY, axes(axes), DEFAULT_SPLIT_EVERY, 0);
+    return reduce(x, Reductions.Op.ANY, axes(axes), AUTO_SPLIT, 0);
   }
 
   /**
@@ -198,7 +216,7 @@ public final class Xp extends XpSort {
    *     axis ("attempt to get argmax of an empty sequence", refused when built)
    */
   public static CubedArray argmax(CubedArray x, int axis) {
-    return reduce(x, Reductions.Op.ARGMAX, Axes.of(axis), DEFAULT_SPLIT_EVERY, 0);
+    return reduce(x, Reductions.Op.ARGMAX, Axes.of(axis), AUTO_SPLIT, 0);
   }
 
   /**
@@ -209,7 +227,7 @@ public final class Xp extends XpSort {
    *     axis (refused when built)
    */
   public static CubedArray argmin(CubedArray x, int axis) {
-    return reduce(x, Reductions.Op.ARGMIN, Axes.of(axis), DEFAULT_SPLIT_EVERY, 0);
+    return reduce(x, Reductions.Op.ARGMIN, Axes.of(axis), AUTO_SPLIT, 0);
   }
 
   // ------------------------------------------------------------------ manipulation, indexing

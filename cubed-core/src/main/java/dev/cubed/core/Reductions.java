@@ -30,6 +30,73 @@ public final class Reductions {
   }
 
   /**
+   * The blocks merged per task in each round of a reduction with the default split, {@code base}
+   * (for example {@link dev.cubed.Xp#DEFAULT_SPLIT_EVERY}), unless a larger one, at most twice it,
+   * spreads the first round's tasks more evenly over {@code workers}: when one reduced axis has
+   * more than {@code base} blocks and the first round has fewer than four tasks per worker, the
+   * split whose first round (tasks of s blocks and one of the rest, per block of the kept axes,
+   * longest first onto the least loaded worker) finishes in the fewest steps; the smallest such.
+   * Example: 10 blocks on 2 workers: 4 gives tasks of 4, 4 and 2 blocks, 6 steps on the longer
+   * worker; 5 gives 5 and 5, 5 steps. A task streams its blocks one at a time, so a larger split
+   * costs no memory.
+   *
+   * @param numBlocks the input's blocks per axis
+   * @param axes the reduced axes
+   */
+  public static int balancedSplit(long[] numBlocks, int[] axes, int workers, int base) {
+    boolean[] red = new boolean[numBlocks.length];
+    for (int a : axes) {
+      red[a] = true;
+    }
+    long n = 1;
+    int multi = 0;
+    long kept = 1;
+    for (int d = 0; d < numBlocks.length; d++) {
+      if (!red[d]) {
+        kept *= numBlocks[d];
+      } else if (numBlocks[d] > 1) {
+        multi++;
+        n = numBlocks[d];
+      }
+    }
+    if (workers <= 1 || multi != 1 || n <= base || kept * ((n + base - 1) / base) >= 4L * workers) {
+      return base;
+    }
+    int best = base;
+    long bestSpan = firstRoundSpan(n, base, kept, workers);
+    for (int s = base + 1; s <= 2 * base; s++) {
+      long span = firstRoundSpan(n, s, kept, workers);
+      if (span < bestSpan) {
+        best = s;
+        bestSpan = span;
+      }
+    }
+    return best;
+  }
+
+  /** Steps of the busiest worker in a first round of tasks of s blocks (longest first). */
+  private static long firstRoundSpan(long n, int s, long kept, int workers) {
+    List<Long> sizes = new ArrayList<>();
+    for (long k = 0; k < kept; k++) {
+      for (long lo = 0; lo < n; lo += s) {
+        sizes.add(Math.min(s, n - lo));
+      }
+    }
+    sizes.sort(java.util.Comparator.reverseOrder());
+    java.util.PriorityQueue<Long> loads = new java.util.PriorityQueue<>();
+    for (int w = 0; w < workers; w++) {
+      loads.add(0L);
+    }
+    long span = 0;
+    for (long z : sizes) {
+      long l = loads.poll() + z;
+      span = Math.max(span, l);
+      loads.add(l);
+    }
+    return span;
+  }
+
+  /**
    * Reduces {@code x} over {@code axes} (already normalized, distinct).
    *
    * @param correction degrees of freedom correction for var/std

@@ -58,8 +58,11 @@ final class QuadraticMeans implements Workload {
     ArrayNode u = uv.get(0);
     ArrayNode v = uv.get(1);
     Engine engine = new Engine(ctx);
-    List<NDArray> r = engine.compute(meanOfProduct(u, u), meanOfProduct(v, v),
-        meanOfProduct(u, v));
+    // the split Xp.mean uses by default (Xp.AUTO_SPLIT) for this executor's workers
+    int split = Reductions.balancedSplit(u.numBlocks(), new int[] {0}, ctx.workers(),
+        dev.cubed.Xp.DEFAULT_SPLIT_EVERY);
+    List<NDArray> r = engine.compute(meanOfProduct(u, u, split), meanOfProduct(v, v, split),
+        meanOfProduct(u, v, split));
     Map<String, Object> sums = new LinkedHashMap<>();
     sums.put("sum_uu", Checksums.sum(r.get(0)));
     sums.put("sum_vv", Checksums.sum(r.get(1)));
@@ -67,9 +70,9 @@ final class QuadraticMeans implements Workload {
     return engine.outcome(sums);
   }
 
-  private static ArrayNode meanOfProduct(ArrayNode a, ArrayNode b) {
+  private static ArrayNode meanOfProduct(ArrayNode a, ArrayNode b, int split) {
     ArrayNode prod = Core.pointwise("multiply", bl -> Elementwise.multiply(bl[0], bl[1]),
         DType.FLOAT64, a, b);
-    return Reductions.reduce(prod, Reductions.Op.MEAN, new int[] {0}, false, 4, 0);
+    return Reductions.reduce(prod, Reductions.Op.MEAN, new int[] {0}, false, split, 0);
   }
 }

@@ -29,8 +29,12 @@ final class Reduce implements Workload {
     long c = p.get("c");
     ArrayNode a = Engine.generated("A", new long[] {p.get("n"), p.get("m")}, new long[] {c, c},
         (s, b) -> Inputs.aBlock(s[0], s[1], (int) b[0], (int) b[1]));
-    ArrayNode mean = Reductions.reduce(a, Reductions.Op.MEAN, new int[] {0}, false, 4, 0);
-    ArrayNode argmax = Reductions.reduce(a, Reductions.Op.ARGMAX, new int[] {1}, false, 4, 0);
+    // the splits Xp uses by default (Xp.AUTO_SPLIT) for this executor's workers
+    int base = dev.cubed.Xp.DEFAULT_SPLIT_EVERY;
+    ArrayNode mean = Reductions.reduce(a, Reductions.Op.MEAN, new int[] {0}, false,
+        Reductions.balancedSplit(a.numBlocks(), new int[] {0}, ctx.workers(), base), 0);
+    ArrayNode argmax = Reductions.reduce(a, Reductions.Op.ARGMAX, new int[] {1}, false,
+        Reductions.balancedSplit(a.numBlocks(), new int[] {1}, ctx.workers(), base), 0);
     Engine engine = new Engine(ctx);
     List<NDArray> r = engine.compute(mean, argmax);
     Map<String, Object> sums = new LinkedHashMap<>();
