@@ -160,10 +160,30 @@ final class Engine {
     intermediateBytes += s.intermediateBytesWritten();
     Probe probe = PROBE.get();
     if (probe != null) {
+      // plus one of the plan's largest chunks: G1 puts an array of more than half a region in
+      // contiguous regions, which its full collections do not move, so the free space can be
+      // split between such arrays; without this room a run whose tasks fit their projections
+      // could still fail to place its next chunk (seen once in ten quadratic_means runs)
       probe.need = Math.max(probe.need, dev.cubed.runtime.ThreadsExecutor.heapNeeded(workers,
-          s.maxProjectedMem(), cfg.reservedMem(), probe.baseline));
+          s.maxProjectedMem(), cfg.reservedMem(), probe.baseline) + largestChunk(outputs));
     }
     return p;
+  }
+
+  /** The largest chunk, in bytes, of the outputs and every array they are computed from. */
+  private static long largestChunk(ArrayNode... outputs) {
+    long max = 0;
+    java.util.ArrayDeque<ArrayNode> todo = new java.util.ArrayDeque<>(List.of(outputs));
+    java.util.Set<ArrayNode> seen = java.util.Collections.newSetFromMap(
+        new java.util.IdentityHashMap<>());
+    while (!todo.isEmpty()) {
+      ArrayNode n = todo.pop();
+      if (seen.add(n)) {
+        max = Math.max(max, n.chunkBytes());
+        todo.addAll(n.inputs());
+      }
+    }
+    return max;
   }
 
   /** The outcome of the computes run so far with these checksums. */
