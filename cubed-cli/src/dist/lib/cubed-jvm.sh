@@ -65,13 +65,6 @@ gc_opts="${CUBED_GC_OPTS:--XX:+UseG1GC -Xms32m -XX:MinHeapFreeRatio=10 -XX:MaxHe
 # Options every JVM of this script gets (the plan probe, the archive-writing run, the run): the
 # Vector API module (FastTrig), a 1 MB cap on the per-thread temporary direct buffers of file I/O.
 jvm_fixed=(--add-modules jdk.incubator.vector -Djdk.nio.maxCachedBufferSize=1048576)
-# The heap in transparent huge pages where Linux offers them (as NumPy asks for its large
-# arrays): streaming a chunk through memory then takes fewer TLB misses (sums over a 128 MB array
-# ran 24-29% faster in the kernel benchmarks; the end-to-end workloads neither gained nor lost
-# beyond noise, peak RSS the same; docs/perf/kernel.md). Elsewhere the JVM would only warn.
-case "$(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)" in
-  *"[always]"*|*"[madvise]"*) jvm_fixed+=(-XX:+UseTransparentHugePages) ;;
-esac
 # The heap follows the plan (bench): a bench run on the threads executor first plans its workload
 # in a short JVM of its own (`bench --plan-heap`: writes the inputs if they are not cached, plans
 # every compute without running it) and then gets the heap those plans need: the live baseline,

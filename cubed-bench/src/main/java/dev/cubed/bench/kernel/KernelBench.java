@@ -24,8 +24,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * The kernel operations whose speed issue 2 sets targets for, each timed beside NumPy's timing of
  * the same operation on the same data sizes by {@code scripts/perf/kernel_numpy.py}. Inputs are
  * uniform random doubles in [0, 1) from a fixed seed. Average time per call, milliseconds. The
- * fork's heap is in transparent huge pages, as the {@code ./cubed} launcher's is where Linux offers
- * them, and as NumPy's large arrays are (it asks for huge pages on Linux).
+ * fork's heap is in transparent huge pages, as NumPy's large arrays are on Linux (NumPy asks for
+ * them), so both sides stream memory with the same page size; the {@code ./cubed} launcher offers
+ * this as an option (docs/cli.md).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
