@@ -337,17 +337,8 @@ final class JavaBlosc {
       out.accept(0, in, HEADER, nbytes);
       return;
     }
-    if (nbytes == 0) {
-      return;
-    }
-    if (bs <= 0) {
-      throw corrupt(where, "block size " + bs);
-    }
-    Blocks b = new Blocks(flags, ts, nbytes, bs);
-    if (HEADER + 4L * b.nblocks > in.length) {
-      throw corrupt(where, b.nblocks + " block offsets do not fit in " + in.length + " bytes");
-    }
-    for (int j = 0; j < b.nblocks; j++) {
+    Blocks b = layout(flags, ts, nbytes, bs, in.length, where);
+    for (int j = 0; b != null && j < b.nblocks; j++) {
       int pos = h.getInt(HEADER + 4 * j);
       if (pos < HEADER) {
         throw corrupt(where, "stream 0 of block " + j + " starts outside the buffer");
@@ -401,15 +392,9 @@ final class JavaBlosc {
       }
       return;
     }
-    if (nbytes == 0) {
+    Blocks b = layout(flags, ts, nbytes, bs, size, where);
+    if (b == null) {
       return;
-    }
-    if (bs <= 0) {
-      throw corrupt(where, "block size " + bs);
-    }
-    Blocks b = new Blocks(flags, ts, nbytes, bs);
-    if (HEADER + 4L * b.nblocks > size) {
-      throw corrupt(where, b.nblocks + " block offsets do not fit in " + size + " bytes");
     }
     byte[] table = new byte[4 * b.nblocks];
     in.read(HEADER, table, table.length);
@@ -443,6 +428,25 @@ final class JavaBlosc {
       in.read(pos, span, len);
       b.decode(j, span, 0, len, out, where);
     }
+  }
+
+  /**
+   * The block layout of a compressed buffer of {@code size} bytes after the checks both decoders
+   * make (a positive block size, the block offsets inside the buffer), or null when it holds no
+   * bytes to decode.
+   */
+  private static Blocks layout(int flags, int ts, int nbytes, int bs, long size, String where) {
+    if (nbytes == 0) {
+      return null;
+    }
+    if (bs <= 0) {
+      throw corrupt(where, "block size " + bs);
+    }
+    Blocks b = new Blocks(flags, ts, nbytes, bs);
+    if (HEADER + 4L * b.nblocks > size) {
+      throw corrupt(where, b.nblocks + " block offsets do not fit in " + size + " bytes");
+    }
+    return b;
   }
 
   /** The block layout of one buffer and the scratch arrays that decode its blocks one by one. */
