@@ -17,8 +17,8 @@ import picocli.CommandLine.Option;
  * {@code ./cubed env}: prints the runtime the commands run in, one {@code key: value} line each:
  * the version, the Java runtime, processors, the JVM's maximum heap, collector and page size,
  * whether float64 sin/cos use the Vector API, which BLAS matmul uses, the available executors and
- * the default work directory. What to attach to a bug report, and how to check that the launcher's settings took
- * effect: with {@code --allowed-mem} and {@code --workers} (read by the launcher, which derives the
+ * the default work directory. What to attach to a bug report, and how to check that the
+ * launcher's settings took effect: with {@code --allowed-mem} and {@code --workers} (read by the launcher, which derives the
  * heap from them as for any command) it also prints the heap those options give.
  */
 @Command(name = "env", mixinStandardHelpOptions = true,

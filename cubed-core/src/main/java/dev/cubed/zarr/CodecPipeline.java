@@ -99,7 +99,8 @@ final class CodecPipeline implements ChunkCodec {
   public NDArray decode(byte[] header, JavaBlosc.Input in, long[] chunkShape, long[] clipped,
       String where) {
     return streamed() == null ? null
-        : BloscStreams.decode(header, in, ((ArrayBytesCodec.Bytes) arrayBytes).dtype(), chunkShape, clipped, ((ArrayBytesCodec.Bytes) arrayBytes).order(), where);
+        : BloscStreams.decode(header, in, ((ArrayBytesCodec.Bytes) arrayBytes).dtype(),
+            chunkShape, clipped, ((ArrayBytesCodec.Bytes) arrayBytes).order(), where);
   }
 
   @Override

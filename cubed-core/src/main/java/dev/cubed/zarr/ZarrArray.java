@@ -432,8 +432,10 @@ public final class ZarrArray implements Serializable {
   /**
    * Decodes a chunk straight from its file a Blosc block at a time into its array clipped to the
    * array's edges (neither the stored bytes nor the full chunk of an edge are ever in memory; the
-   * memory model counts the chunk alone, {@link #readCopies()} = 0), or returns null when the whole-value path must decide: no such file, a link
-   * or a directory there, a value too short for a header, or a chunk the codec decodes whole.
+   * memory model counts the chunk alone, {@link #readCopies()} = 0), or returns null when the
+   * whole-value path must decide: no such file, a link or a directory there, a value too short
+   * for a header, or a chunk the codec decodes whole (a foreign Blosc variant, which then holds
+   * its stored bytes too).
    */
   private NDArray readFromFile(FileSystemStore fs, String key, long[] clipped) {
     java.nio.file.Path p = fs.resolve(key);
