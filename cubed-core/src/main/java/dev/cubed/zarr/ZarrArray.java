@@ -411,7 +411,8 @@ public final class ZarrArray implements Serializable {
     String key = Keys.join(path, meta.chunkKey(chunkCoords));
     long[] full = chunks();
     NDArray a = store instanceof FileSystemStore fs && meta.codec.decodesBlockwise()
-        ? readFromFile(fs, key, clipped) : null;
+        ? ChunkFiles.read(fs, key, meta.codec, full, clipped,
+            "zarr array '" + path + "' chunk '" + key + "' in " + store.describe()) : null;
     if (a != null) {
       return a;
     }
@@ -427,67 +428,6 @@ public final class ZarrArray implements Serializable {
     }
     a = decode(b, key); // the stored bytes are garbage once it returns
     return Arrays.equals(clipped, full) ? a : a.getRegion(new long[clipped.length], clipped);
-  }
-
-  /**
-   * Decodes a chunk straight from its file a Blosc block at a time into its array clipped to the
-   * array's edges (neither the stored bytes nor the full chunk of an edge are ever in memory; the
-   * memory model counts the chunk alone, {@link #readCopies()} = 0), or returns null when the
-   * whole-value path must decide: no such file, a link or a directory there, a value too short
-   * for a header, or a chunk the codec decodes whole (a foreign Blosc variant, which then holds
-   * its stored bytes too).
-   */
-  private NDArray readFromFile(FileSystemStore fs, String key, long[] clipped) {
-    java.nio.file.Path p = fs.resolve(key);
-    if (!java.nio.file.Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-      return null;
-    }
-    java.nio.channels.FileChannel ch;
-    try {
-      ch = java.nio.channels.FileChannel.open(p, java.nio.file.StandardOpenOption.READ,
-          java.nio.file.LinkOption.NOFOLLOW_LINKS);
-    } catch (java.io.IOException | UnsupportedOperationException e) {
-      return null;
-    }
-    String where = "zarr array '" + path + "' chunk '" + key + "' in " + store.describe();
-    try (ch) {
-      long size = ch.size();
-      if (size < 16) {
-        return null;
-      }
-      FileInput in = new FileInput(ch, size, where);
-      byte[] header = new byte[16];
-      in.read(0, header, 16);
-      return meta.codec.decode(header, in, chunks(), clipped, where);
-    } catch (java.io.IOException e) {
-      throw new ZarrStoreException("cannot read key '" + key + "' of " + store.describe(), e);
-    } catch (ZarrFormatException | ZarrStoreException e) {
-      throw e;
-    } catch (RuntimeException e) {
-      throw new ZarrFormatException(where + ": cannot decode (" + e + ")", e);
-    }
-  }
-
-  /** Positional reads of an open chunk file, in slices the JDK's temporary buffers keep small. */
-  private record FileInput(java.nio.channels.FileChannel ch, long size, String where)
-      implements JavaBlosc.Input {
-    @Override
-    public void read(long pos, byte[] dst, int len) {
-      int done = 0;
-      try {
-        while (done < len) {
-          int r = ch.read(java.nio.ByteBuffer.wrap(dst, done,
-              Math.min(FileSystemStore.IO_SLICE, len - done)), pos + done);
-          if (r < 0) {
-            throw new ZarrFormatException(where + ": the file ended at " + (pos + done)
-                + " bytes while " + size + " were expected (truncated while being read)");
-          }
-          done += r;
-        }
-      } catch (java.io.IOException e) {
-        throw new ZarrStoreException(where + ": cannot read (" + e.getMessage() + ")", e);
-      }
-    }
   }
 
   private NDArray decode(byte[] b, String key) {
@@ -510,7 +450,7 @@ public final class ZarrArray implements Serializable {
    */
   public int readCopies() {
     if (store instanceof FileSystemStore && meta.codec.decodesBlockwise()) {
-      return 0; // decoded from the file a block at a time (readChunk)
+      return 0; // decoded from the file a block at a time (ChunkFiles)
     }
     return meta.codec.readCopies() + store.bufferCopies() - 1;
   }

@@ -1,0 +1,80 @@
+package dev.cubed.zarr;
+
+import dev.cubed.nd.NDArray;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * Reads a chunk of a {@link FileSystemStore} straight from its file, a Blosc block at a time, into
+ * its array clipped to the array's edges: neither the stored bytes nor the full chunk of an edge
+ * are ever in memory, so the memory model counts the chunk alone ({@link ZarrArray#readCopies()}
+ * = 0 for codecs that {@link ChunkCodec#decodesBlockwise() decode block-wise}).
+ */
+final class ChunkFiles {
+  private ChunkFiles() {}
+
+  /**
+   * The chunk at {@code key} of {@code fs} decoded into an array of shape {@code clipped}, or null
+   * when the whole-value path must decide: no such file, a link or a directory there, a value too
+   * short for a header, or a chunk the codec decodes whole (a foreign Blosc variant, which then
+   * holds its stored bytes too).
+   *
+   * @throws ZarrFormatException naming {@code where} if the file is truncated or corrupt
+   * @throws ZarrStoreException if the file cannot be read
+   */
+  static NDArray read(FileSystemStore fs, String key, ChunkCodec codec, long[] full,
+      long[] clipped, String where) {
+    Path p = fs.resolve(key);
+    if (!Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
+      return null;
+    }
+    FileChannel ch;
+    try {
+      ch = FileChannel.open(p, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
+    } catch (IOException | UnsupportedOperationException e) {
+      return null;
+    }
+    try (ch) {
+      long size = ch.size();
+      if (size < 16) {
+        return null;
+      }
+      FileInput in = new FileInput(ch, size, where);
+      byte[] header = new byte[16];
+      in.read(0, header, 16);
+      return codec.decode(header, in, full, clipped, where);
+    } catch (IOException e) {
+      throw new ZarrStoreException("cannot read key '" + key + "' of " + fs.describe(), e);
+    } catch (ZarrFormatException | ZarrStoreException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw new ZarrFormatException(where + ": cannot decode (" + e + ")", e);
+    }
+  }
+
+  /** Positional reads of an open chunk file, in slices the JDK's temporary buffers keep small. */
+  private record FileInput(FileChannel ch, long size, String where) implements JavaBlosc.Input {
+    @Override
+    public void read(long pos, byte[] dst, int len) {
+      int done = 0;
+      try {
+        while (done < len) {
+          int r = ch.read(ByteBuffer.wrap(dst, done,
+              Math.min(FileSystemStore.IO_SLICE, len - done)), pos + done);
+          if (r < 0) {
+            throw new ZarrFormatException(where + ": the file ended at " + (pos + done)
+                + " bytes while " + size + " were expected (truncated while being read)");
+          }
+          done += r;
+        }
+      } catch (IOException e) {
+        throw new ZarrStoreException(where + ": cannot read (" + e.getMessage() + ")", e);
+      }
+    }
+  }
+}
