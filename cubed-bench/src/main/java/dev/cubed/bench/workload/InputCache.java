@@ -96,6 +96,23 @@ final class InputCache {
     return dir;
   }
 
+  /**
+   * Reads every file under {@code dir} once, in 1 MiB slices, discarding the bytes: afterwards the
+   * files are in the page cache (as far as memory allows).
+   */
+  static void warm(Path dir) throws IOException {
+    java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate(1 << 20);
+    try (java.util.stream.Stream<Path> files = Files.walk(dir)) {
+      for (Path f : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(f)) {
+          while (ch.read(buf.clear()) > 0) {
+            // discard
+          }
+        }
+      }
+    }
+  }
+
   /** Opens a cached input array. */
   static ZarrArray open(Path dir, String name) {
     return ZarrArray.open(new FileSystemStore(dir), name);

@@ -41,6 +41,11 @@ final class QuadraticMeans implements Workload {
   }
 
   @Override
+  public void warmInputs(Map<String, Long> p, BenchContext ctx) throws Exception {
+    InputCache.warm(inputs(p, ctx));
+  }
+
+  @Override
   public void prepare(Map<String, Long> p, BenchContext ctx) throws Exception {
     inputs(p, ctx);
   }

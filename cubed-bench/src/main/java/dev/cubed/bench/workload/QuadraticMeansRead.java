@@ -31,6 +31,11 @@ final class QuadraticMeansRead implements Workload {
   }
 
   @Override
+  public void warmInputs(Map<String, Long> p, BenchContext ctx) throws Exception {
+    qm.warmInputs(p, ctx);
+  }
+
+  @Override
   public Outcome run(Map<String, Long> p, BenchContext ctx) throws Exception {
     List<ArrayNode> uv = qm.storedInputs(p, ctx);
     Engine engine = new Engine(ctx);

@@ -42,6 +42,11 @@ final class Rechunk implements Workload {
   }
 
   @Override
+  public void warmInputs(Map<String, Long> p, BenchContext ctx) throws Exception {
+    InputCache.warm(inputs(p, ctx));
+  }
+
+  @Override
   public void prepare(Map<String, Long> p, BenchContext ctx) throws Exception {
     inputs(p, ctx);
     InputCache.deleteTree(ctx.outputsDir().resolve(InputCache.key(name(), "out", p)));

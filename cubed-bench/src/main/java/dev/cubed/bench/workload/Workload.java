@@ -24,6 +24,13 @@ public interface Workload {
    */
   default void prepare(Map<String, Long> params, BenchContext ctx) throws Exception {}
 
+  /**
+   * Reads the stored inputs once before the timed phase (not timed), so that a run finds them in
+   * the page cache whatever the machine did meanwhile, as its floor and the other engines' runs
+   * find theirs. The default does nothing (no stored inputs).
+   */
+  default void warmInputs(Map<String, Long> params, BenchContext ctx) throws Exception {}
+
   /** The timed phase: builds the computation, runs it, and returns checksums and plan figures. */
   Outcome run(Map<String, Long> params, BenchContext ctx) throws Exception;
 

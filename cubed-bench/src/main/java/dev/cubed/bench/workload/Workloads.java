@@ -78,6 +78,7 @@ public final class Workloads {
   public static BenchResult run(Workload w, String sizeLabel, Map<String, Long> params,
       BenchContext ctx, List<dev.cubed.runtime.Callback> callbacks) throws Exception {
     prepareRun(w, params, ctx);
+    w.warmInputs(params, ctx);
     resetPeakRss();
     Outcome out;
     long peak;

@@ -49,4 +49,18 @@ class InputCacheTest {
         .startsWith("rechunk-in-T2_Y3_")
         .matches("rechunk-in-T2_Y3_(blosclz4clevel5shuffleshuffle|zstdlevel1)");
   }
+
+  @Test
+  void warmReadsEveryFileUnderTheDirectoryAndChangesNothing() throws Exception {
+    Path d = Files.createDirectories(dir.resolve("warm/a/b"));
+    byte[] big = new byte[(3 << 20) + 17]; // more than one 1 MiB slice
+    java.util.Arrays.fill(big, (byte) 7);
+    Files.write(d.resolve("chunk"), big);
+    Files.write(dir.resolve("warm/empty"), new byte[0]);
+    InputCache.warm(dir.resolve("warm"));
+    assertThat(Files.readAllBytes(d.resolve("chunk"))).isEqualTo(big);
+    assertThat(Files.size(dir.resolve("warm/empty"))).isZero();
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> InputCache.warm(dir.resolve("none")))
+        .isInstanceOf(java.io.IOException.class);
+  }
 }
