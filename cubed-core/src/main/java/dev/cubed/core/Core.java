@@ -219,9 +219,26 @@ public final class Core {
       return rechunk(r.inputs().get(0), target.chunks(), target);
     }
     KeyFunction keys = c -> List.of(BlockKeys.one(c));
-    BlockFunction bf = (args, c) -> (NDArray) args.get(0);
-    return new ArrayNode.Computed(new Blockwise("store", keys, bf, new int[] {1}, new int[] {1},
-        0), List.of(src), x.chunkGrid(), x.dtype(), target);
+    return new ArrayNode.Computed(new Blockwise("store", keys, new StoreBlocks(), new int[] {1},
+        new int[] {1}, 0), List.of(src), x.chunkGrid(), x.dtype(), target);
+  }
+
+  /**
+   * The block function of {@link #store}: the input block as it is. Pointwise, so a stored chain
+   * of pointwise ops is written a run at a time (the plan's tiled writes).
+   */
+  private static final class StoreBlocks implements dev.cubed.plan.PointwiseFunction {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public NDArray apply(List<Object> args, long[] c) {
+      return (NDArray) args.get(0);
+    }
+
+    @Override
+    public NDArray applyTiles(NDArray... tiles) {
+      return tiles[0];
+    }
   }
 
   /** A virtual array whose blocks come from an in-memory array. */

@@ -237,6 +237,19 @@ public abstract sealed class ArrayNode implements Serializable {
     NDArray generate(long[] coords, long[] blockShape);
   }
 
+  /**
+   * A generator that can also make any box of a block, so that a chain computed a run at a time
+   * (a chunk written while it is computed) generates only the runs, never the whole block. A
+   * region must equal the same box of {@link #generate}'s block.
+   */
+  public interface RegionGenerator extends BlockGenerator {
+    /**
+     * The box {@code [start, start + shape)} (relative to the block) of the block at {@code coords}
+     * of shape {@code blockShape}: an array of {@code shape}.
+     */
+    NDArray region(long[] coords, long[] blockShape, long[] start, long[] shape);
+  }
+
   /** An array whose blocks are generated on demand (creation functions, in-memory data). */
   public static final class Virtual extends ArrayNode {
     private final BlockGenerator generator;

@@ -300,6 +300,31 @@ public final class Plan {
     return mem;
   }
 
+  /**
+   * The chain that writes {@code c} a run at a time ({@link TiledWrites}), or null: a materialized
+   * pointwise chain whose destination encodes runs (a target with the default codec, or an
+   * intermediate, which always has it), when that holds less than computing its block whole.
+   */
+  TiledWrites.Chain writeChain(ArrayNode.Computed c) {
+    if (!materialized.contains(c.name()) || (c.target() != null && !c.target().streamsWrites())) {
+      return null;
+    }
+    TiledWrites.Chain wc = TiledWrites.chain(c, this::fusedComputed, tileBytes, null);
+    return wc != null && streamedMem(wc) < opCost(c).mem() ? wc : null;
+  }
+
+  /**
+   * Memory of a block written a run at a time: one run of each array of the chain and each leaf
+   * read whole (the encoded output is counted as the write's copy).
+   */
+  private long streamedMem(TiledWrites.Chain wc) {
+    long mem = wc.runBytes();
+    for (ArrayNode leaf : wc.wholeLeaves()) {
+      mem += inputCost(leaf).mem();
+    }
+    return mem;
+  }
+
   private Cost inputCost(ArrayNode in) {
     if (in instanceof ArrayNode.Virtual) {
       return new Cost(in.chunkBytes(), 1, Set.of(), List.of());
@@ -328,7 +353,9 @@ public final class Plan {
         }
       } else if (n instanceof ArrayNode.Computed c && materialized.contains(c.name())) {
         Cost cost = opCost(c);
-        long mem = cfg.reservedMem() + cost.mem() + c.chunkBytes() * cfg.writeCopies();
+        TiledWrites.Chain wc = writeChain(c);
+        long mem = cfg.reservedMem() + (wc != null ? streamedMem(wc) : cost.mem())
+            + c.chunkBytes() * cfg.writeCopies();
         long tasks = Shapes.size(c.numBlocks());
         infos.add(new PlanSummary.OpInfo(c.name(), "blockwise", cost.fused(), tasks, mem,
             Shapes.size(c.shape()) * c.dtype().itemSize(), c.target() == null && !isOutput(c),

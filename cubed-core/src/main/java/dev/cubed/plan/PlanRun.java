@@ -80,9 +80,17 @@ final class PlanRun {
           List<long[]> keys = allBlocks(c.numBlocks());
           boolean padded = !c.isRegular();
           long[] padTo = c.chunks();
-          ops.add(new Operation(c.name(), keys, key -> z.writeChunk(key,
-              padded ? Evaluator.pad(ev.compute(c, key), padTo) : ev.compute(c, key)),
-              info.projectedMem(),
+          boolean streamed = plan.writeChain(c) != null;
+          ops.add(new Operation(c.name(), keys, key -> {
+            TiledWrites.Chain wc = streamed && z.streamsWrites()
+                ? TiledWrites.chain(c, ev::fused, ev.tileBytes(), key) : null;
+            if (wc != null) {
+              z.writeChunk(key, TiledWrites.elements(wc, ev, key));
+            } else {
+              z.writeChunk(key, padded ? Evaluator.pad(ev.compute(c, key), padTo)
+                  : ev.compute(c, key));
+            }
+          }, info.projectedMem(),
               List.copyOf(producersRead(c, producer, new LinkedHashSet<>()))));
           producer.put(c.name(), c.name());
         } else if (n instanceof ArrayNode.Rechunked r) {

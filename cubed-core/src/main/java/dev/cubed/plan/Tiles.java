@@ -143,7 +143,7 @@ final class Tiles {
     return new Chain(r, List.copyOf(nodes.values()), List.copyOf(leaves.values()), block, tile);
   }
 
-  private static void walk(ArrayNode.Computed t, Predicate<ArrayNode> fused, List<long[]> probes,
+  static void walk(ArrayNode.Computed t, Predicate<ArrayNode> fused, List<long[]> probes,
       Map<String, ArrayNode.Computed> nodes, Map<String, ArrayNode> leaves) {
     for (ArrayNode in : t.inputs()) {
       if (nodes.containsKey(in.name()) || leaves.containsKey(in.name())) {
@@ -162,7 +162,7 @@ final class Tiles {
    * True if {@code t}'s function is pointwise and, in each probed task, reads block {@code k} of
    * every input, each of {@code t}'s shape and chunks (so its tiles are cut at the same place).
    */
-  private static boolean pointwise(ArrayNode.Computed t, List<long[]> probes) {
+  static boolean pointwise(ArrayNode.Computed t, List<long[]> probes) {
     if (!(t.op().function() instanceof PointwiseFunction) || !t.isRegular()) {
       return false;
     }
@@ -186,7 +186,7 @@ final class Tiles {
     return true;
   }
 
-  private static List<long[]> probes(long[] nb) {
+  static List<long[]> probes(long[] nb) {
     long total = Shapes.size(nb);
     List<long[]> l = new ArrayList<>();
     for (long f : total <= 3 ? new long[] {0, total - 1} : new long[] {0, total / 2, total - 1}) {

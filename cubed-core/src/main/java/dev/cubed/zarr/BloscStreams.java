@@ -37,6 +37,20 @@ final class BloscStreams {
   }
 
   /**
+   * The stored bytes of a full chunk of {@code dtype} and shape {@code full} whose elements {@code
+   * src} makes a run at a time (see {@link ChunkRuns} for edge chunks), as {@link #encode(
+   * BytesCodecs.Blosc, NDArray, long[], Object, ByteOrder)} would store the same elements: the
+   * chunk never exists whole, only one run (a codec block) and the output buffer.
+   */
+  static ByteBuffer encode(BytesCodecs.Blosc blosc, ChunkElements src, DType dtype, long[] full,
+      ByteOrder order) {
+    int nbytes = Math.toIntExact(Shapes.size(full) * dtype.itemSize());
+    return JavaBlosc.compress(new Runs(src, dtype, Shapes.size(full), order), nbytes,
+        blosc.typeSize(), blosc.clevel(), blosc.shuffle() == Compression.Shuffle.BYTE,
+        blosc.blockSize());
+  }
+
+  /**
    * Decodes a Blosc buffer straight into a new array of {@code shape}, or returns null if this
    * buffer needs another path (native-only variant, or blocks not a whole number of items).
    *
@@ -224,13 +238,13 @@ final class BloscStreams {
         start = 0;
       }
       if (off % item == 0 && len % item == 0) {
-        toBytes(ByteBuffer.wrap(dst, dstOff, len).order(order), from, start, n);
+        toBytes(ByteBuffer.wrap(dst, dstOff, len).order(order), dtype, from, start, n);
         return;
       }
       if (bytes == null || bytes.length < n * item) {
         bytes = new byte[n * item];
       }
-      toBytes(ByteBuffer.wrap(bytes, 0, n * item).order(order), from, start, n);
+      toBytes(ByteBuffer.wrap(bytes, 0, n * item).order(order), dtype, from, start, n);
       System.arraycopy(bytes, off - e0 * item, dst, dstOff, len);
     }
 
@@ -272,25 +286,82 @@ final class BloscStreams {
       }
       return out;
     }
+  }
 
-    /** Elements [e, e + n) of {@code from} (the chunk's array or the padded scratch) to bytes. */
-    private void toBytes(ByteBuffer bb, Object from, int e, int n) {
-      int k = n * slots;
-      int s = e * slots;
-      switch (dtype) {
-        case BOOL -> {
-          boolean[] b = (boolean[]) from;
-          for (int i = 0; i < k; i++) {
-            bb.put(b[s + i] ? (byte) 1 : (byte) 0);
-          }
+  /** Elements [e, e + n) of {@code from} (a backing array of {@code dtype}) to bytes. */
+  private static void toBytes(ByteBuffer bb, DType dtype, Object from, int e, int n) {
+    int slots = dtype.isComplex() ? 2 : 1;
+    int k = n * slots;
+    int s = e * slots;
+    switch (dtype) {
+      case BOOL -> {
+        boolean[] b = (boolean[]) from;
+        for (int i = 0; i < k; i++) {
+          bb.put(b[s + i] ? (byte) 1 : (byte) 0);
         }
-        case INT8, UINT8 -> bb.put((byte[]) from, s, k);
-        case INT16, UINT16 -> bb.asShortBuffer().put((short[]) from, s, k);
-        case INT32, UINT32 -> bb.asIntBuffer().put((int[]) from, s, k);
-        case INT64, UINT64 -> bb.asLongBuffer().put((long[]) from, s, k);
-        case FLOAT32, COMPLEX64 -> bb.asFloatBuffer().put((float[]) from, s, k);
-        case FLOAT64, COMPLEX128 -> bb.asDoubleBuffer().put((double[]) from, s, k);
       }
+      case INT8, UINT8 -> bb.put((byte[]) from, s, k);
+      case INT16, UINT16 -> bb.asShortBuffer().put((short[]) from, s, k);
+      case INT32, UINT32 -> bb.asIntBuffer().put((int[]) from, s, k);
+      case INT64, UINT64 -> bb.asLongBuffer().put((long[]) from, s, k);
+      case FLOAT32, COMPLEX64 -> bb.asFloatBuffer().put((float[]) from, s, k);
+      case FLOAT64, COMPLEX128 -> bb.asDoubleBuffer().put((double[]) from, s, k);
+    }
+  }
+
+  /**
+   * The bytes of a chunk's elements made a run at a time ({@link ChunkElements}): a float64
+   * little-endian block is shuffled straight from its run; other reads convert from a window of at
+   * least a codec block's elements, asked for once and then served as the codec reads it in parts.
+   */
+  private static final class Runs implements JavaBlosc.Source, JavaBlosc.Float64Runs {
+    private final ChunkElements src;
+    private final DType dtype;
+    private final ByteOrder order;
+    private final int item;
+    private final long total;
+    private NDArray window;
+    private long windowStart;
+    private byte[] bytes;
+
+    Runs(ChunkElements src, DType dtype, long total, ByteOrder order) {
+      this.src = src;
+      this.dtype = dtype;
+      this.order = order;
+      this.item = dtype.itemSize();
+      this.total = total;
+    }
+
+    @Override
+    public double[] doubles(int e0, int n) {
+      if (dtype != DType.FLOAT64 || order != ByteOrder.LITTLE_ENDIAN) {
+        return null;
+      }
+      window = ChunkRuns.run(src, dtype, e0, n);
+      windowStart = e0;
+      return (double[]) window.data();
+    }
+
+    @Override
+    public void copy(int off, byte[] dst, int dstOff, int len) {
+      int e0 = off / item;
+      int e1 = (int) (((long) off + len + item - 1) / item);
+      int n = e1 - e0;
+      if (window == null || e0 < windowStart || e1 > windowStart + window.size()) {
+        int want = (int) Math.min(total - e0, Math.max(n, JavaBlosc.DEFAULT_BLOCK / item));
+        window = ChunkRuns.run(src, dtype, e0, want);
+        windowStart = e0;
+      }
+      int at = (int) (e0 - windowStart);
+      if (off % item == 0 && len % item == 0) {
+        toBytes(ByteBuffer.wrap(dst, dstOff, len).order(order), dtype, window.data(), at, n);
+        return;
+      }
+      if (bytes == null || bytes.length < n * item) {
+        bytes = new byte[n * item];
+      }
+      toBytes(ByteBuffer.wrap(bytes, 0, n * item).order(order), dtype, window.data(), at, n);
+      System.arraycopy(bytes, off - e0 * item, dst, dstOff, len);
     }
   }
 

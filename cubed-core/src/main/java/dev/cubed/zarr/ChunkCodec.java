@@ -1,5 +1,6 @@
 package dev.cubed.zarr;
 
+import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import java.io.Serializable;
 import java.util.List;
@@ -55,6 +56,26 @@ interface ChunkCodec extends Serializable {
       padded.setRegion(new long[chunkShape.length], data);
     }
     return java.nio.ByteBuffer.wrap(encode(padded));
+  }
+
+  /**
+   * Encodes a full chunk of {@code chunkShape} and {@code dtype} whose elements {@code src} makes a
+   * run at a time (edge chunks already padded, see {@link ChunkRuns#padded}), or returns null if
+   * this codec needs the whole chunk (the caller then makes it and calls {@link #encode(NDArray,
+   * long[], Object)}). The stored value is the returned buffer's remaining bytes from position 0.
+   *
+   * @throws ChunkRuns.Failed if {@code src} fails
+   */
+  default java.nio.ByteBuffer encode(ChunkElements src, DType dtype, long[] chunkShape) {
+    return null;
+  }
+
+  /**
+   * Whether {@link #encode(ChunkElements, DType, long[])} streams this codec's chunks, for the
+   * memory model: a chunk written from runs then holds only its encoded output, not the chunk.
+   */
+  default boolean encodesRuns() {
+    return false;
   }
 
   /**

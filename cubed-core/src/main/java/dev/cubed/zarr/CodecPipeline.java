@@ -54,6 +54,19 @@ final class CodecPipeline implements ChunkCodec {
         ((ArrayBytesCodec.Bytes) arrayBytes).order());
   }
 
+  @Override
+  public java.nio.ByteBuffer encode(ChunkElements src, dev.cubed.nd.DType dtype,
+      long[] chunkShape) {
+    BytesCodecs.Blosc b = streamed();
+    return b == null ? null : BloscStreams.encode(b, src, dtype, chunkShape,
+        ((ArrayBytesCodec.Bytes) arrayBytes).order());
+  }
+
+  @Override
+  public boolean encodesRuns() {
+    return streamed() != null;
+  }
+
   /**
    * 1 for the streamed default (the stored bytes); otherwise the stored bytes, one buffer per
    * bytes codec and per transpose, and two more for a sharding codec (the shard's inner chunk

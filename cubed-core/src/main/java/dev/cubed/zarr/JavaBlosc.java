@@ -78,6 +78,19 @@ final class JavaBlosc {
     double[] doubles();
   }
 
+  /**
+   * Implemented by a {@link Source} of float64 elements in little-endian order that makes them a
+   * run at a time (a chunk computed while it is encoded): a block of 8-byte items is then shuffled
+   * straight from the run's array.
+   */
+  interface Float64Runs {
+    /**
+     * Elements {@code [e0, e0 + n)} as the first {@code n} entries of an array (valid until the
+     * next call), or null if this source does not make float64 runs now.
+     */
+    double[] doubles(int e0, int n);
+  }
+
   /** Where decompressed bytes go, a range at a time. */
   interface Sink {
     /** Receives bytes {@code [off, off + len)} of the output from {@code src} at {@code srcOff}. */
@@ -236,6 +249,13 @@ final class JavaBlosc {
     if (ts == 8 && rem == 0 && off % 8 == 0 && in instanceof Float64 f && f.doubles() != null) {
       ByteShuffle.shuffleDoubles(f.doubles(), off / 8, n, dst, 0, n);
       return;
+    }
+    if (ts == 8 && rem == 0 && off % 8 == 0 && in instanceof Float64Runs r) {
+      double[] run = r.doubles(off / 8, n);
+      if (run != null) {
+        ByteShuffle.shuffleDoubles(run, 0, n, dst, 0, n);
+        return;
+      }
     }
     int step = subItems(ts);
     for (int k = 0; k < n; k += step) {

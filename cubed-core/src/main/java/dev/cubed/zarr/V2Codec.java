@@ -47,6 +47,17 @@ final class V2Codec implements ChunkCodec {
         : BloscStreams.encode(b, data, chunkShape, fill, order());
   }
 
+  @Override
+  public java.nio.ByteBuffer encode(ChunkElements src, DType type, long[] chunkShape) {
+    BytesCodecs.Blosc b = streamed();
+    return b == null ? null : BloscStreams.encode(b, src, type, chunkShape, order());
+  }
+
+  @Override
+  public boolean encodesRuns() {
+    return streamed() != null;
+  }
+
   /** 1 streamed (Blosc-LZ4, C order); else stored bytes + decompressed + F-order transpose. */
   @Override
   public int readCopies() {

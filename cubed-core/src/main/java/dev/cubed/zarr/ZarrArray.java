@@ -492,6 +492,48 @@ public final class ZarrArray implements Serializable {
     store.put(key, enc.array(), enc.remaining());
   }
 
+  /**
+   * Writes one chunk whose elements (the chunk clipped to the array, C order) {@code src} makes a
+   * run at a time, as {@link #writeChunk(long[], NDArray)} would write them: with a codec that
+   * streams ({@link #streamsWrites()}) the chunk never exists whole (one run and the encoded
+   * output do); otherwise the chunk is made from its runs first. With {@link EmptyChunks#SKIP} a
+   * chunk that is all fill value is not stored and a stored one deleted. Nothing is stored if
+   * {@code src} fails.
+   *
+   * @throws Exception what {@code src} threw
+   */
+  public void writeChunk(long[] chunkCoords, ChunkElements src) throws Exception {
+    long[] clipped = chunkShape(chunkCoords);
+    String key = Keys.join(path, meta.chunkKey(chunkCoords));
+    try {
+      if (!meta.codec.encodesRuns()) {
+        writeChunk(chunkCoords, ChunkRuns.materialize(src, meta.dtype, clipped));
+        return;
+      }
+      ChunkRuns.FillCheck check = emptyChunks == EmptyChunks.SKIP
+          ? new ChunkRuns.FillCheck(src, meta.dtype, meta.fillValue) : null;
+      ChunkElements full = ChunkRuns.padded(check != null ? check : src, meta.dtype, clipped,
+          chunks(), meta.fillValue);
+      java.nio.ByteBuffer enc = meta.codec.encode(full, meta.dtype, chunks());
+      if (check != null && check.allFill()) {
+        store.delete(key);
+        return;
+      }
+      store.put(key, enc.array(), enc.remaining());
+    } catch (ChunkRuns.Failed f) {
+      throw (Exception) f.getCause();
+    }
+  }
+
+  /**
+   * True if {@link #writeChunk(long[], ChunkElements)} encodes a chunk while its elements are made
+   * (the default Blosc-LZ4 codec), so a write holds one encoded chunk, not the chunk; false if the
+   * chunk is made whole first.
+   */
+  public boolean streamsWrites() {
+    return meta.codec.encodesRuns();
+  }
+
   /** True if the chunk is stored. */
   public boolean chunkExists(long... chunkCoords) {
     checkCoords("chunkExists", chunkCoords);

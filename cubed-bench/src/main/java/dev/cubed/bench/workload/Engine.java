@@ -85,14 +85,33 @@ final class Engine {
 
   /** A generated float64 input: no storage, each block made by {@code gen} inside its task. */
   static ArrayNode generated(String kind, long[] shape, long[] chunks, Generator gen) {
-    long[] c = chunks.clone();
-    return new ArrayNode.Virtual(kind, shape, c, DType.FLOAT64, (coords, bs) -> {
-      long[] start = new long[coords.length];
-      for (int i = 0; i < start.length; i++) {
-        start[i] = coords[i] * c[i];
+    return new ArrayNode.Virtual(kind, shape, chunks.clone(), DType.FLOAT64,
+        new Generated(chunks.clone(), gen));
+  }
+
+  /**
+   * A generated input's blocks and their regions: the generator works from global start indices,
+   * so any box of a block is made as cheaply as the block (a chain written a run at a time
+   * generates only its runs).
+   */
+  private record Generated(long[] chunks, Generator gen) implements ArrayNode.RegionGenerator {
+    @Override
+    public NDArray generate(long[] coords, long[] blockShape) {
+      return gen.make(at(coords, new long[coords.length]), blockShape);
+    }
+
+    @Override
+    public NDArray region(long[] coords, long[] blockShape, long[] start, long[] shape) {
+      return gen.make(at(coords, start), shape);
+    }
+
+    private long[] at(long[] coords, long[] offset) {
+      long[] s = new long[coords.length];
+      for (int i = 0; i < s.length; i++) {
+        s[i] = coords[i] * chunks[i] + offset[i];
       }
-      return gen.make(start, bs);
-    });
+      return s;
+    }
   }
 
   /**
