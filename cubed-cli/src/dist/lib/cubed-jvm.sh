@@ -60,8 +60,13 @@ blas_threads() {
 # live instead of growing to -Xmx (the maximum above stays the safety bound). On add (medium) this
 # halved the peak RSS against ParallelGC for about 6% more wall time; Serial kept a little less but
 # took twice the time; shrinking down to 30% free made G1 shrink and re-grow the heap around every
-# concurrent cycle and raised add's peak by a third (docs/cli.md). CUBED_GC_OPTS replaces all this.
-gc_opts="${CUBED_GC_OPTS:--XX:+UseG1GC -Xms32m -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=70 -XX:G1PeriodicGCInterval=1000}"
+# concurrent cycle and raised add's peak by a third (docs/cli.md). A concurrent cycle starts only
+# above 85% occupancy (fixed, not G1's adaptive 45%): chunk-sized arrays are humongous objects, and
+# with the heap sized to the plan each one otherwise started a concurrent cycle (rechunk medium:
+# 430 cycles, 982 pauses; 9-25% less wall time without them on add, reduce, rechunk and
+# quadratic_means; dead humongous arrays are freed by young collections either way).
+# CUBED_GC_OPTS replaces all this.
+gc_opts="${CUBED_GC_OPTS:--XX:+UseG1GC -Xms32m -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=70 -XX:G1PeriodicGCInterval=1000 -XX:-G1UseAdaptiveIHOP -XX:InitiatingHeapOccupancyPercent=85}"
 # Options every JVM of this script gets (the plan probe, the archive-writing run, the run): the
 # Vector API module (FastTrig), a 1 MB cap on the per-thread temporary direct buffers of file I/O.
 jvm_fixed=(--add-modules jdk.incubator.vector -Djdk.nio.maxCachedBufferSize=1048576)

@@ -6,6 +6,7 @@ import dev.cubed.primitive.BlockKeys;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -348,6 +349,10 @@ final class MultiOutput {
     long own = 0;
     long written = 0;
     List<String> fused = new ArrayList<>();
+    // sources whose tiles every member reading them makes by regions (no whole block), with the
+    // most a region read of them holds
+    Map<String, Long> regionOnly = new HashMap<>();
+    Set<String> wholeRead = new HashSet<>();
     for (ArrayNode.Computed m : g) {
       Map<String, ArrayNode> ms = new LinkedHashMap<>();
       sourceNodes(m, ms);
@@ -358,6 +363,13 @@ final class MultiOutput {
       ArrayNode.Computed r = fold ? foldedReduction(m) : null;
       Tiles.Chain ch = r != null && Arrays.equals(r.chunks(), m.chunks())
           ? Tiles.chain(r, fused0, tileBytes, null) : null;
+      for (ArrayNode s : ms.values()) {
+        if (ch != null && ch.leaves().contains(s) && ch.regionLeaf(s)) {
+          regionOnly.merge(s.name(), ch.regionBytes(s), Math::max);
+        } else {
+          wholeRead.add(s.name());
+        }
+      }
       if (ch != null) {
         // tile states go straight into the accumulator (the member's output chunk)
         fused.add(ch.reduce().name());
@@ -375,11 +387,17 @@ final class MultiOutput {
     for (ArrayNode s : distinct.values()) {
       distinctBytes += s.chunkBytes();
       boolean st = s instanceof ArrayNode.Stored;
+      storedBytes += st ? s.chunkBytes() : 0;
+      // read by regions only: the decoded blocks a reader keeps (plus the whole block too if a
+      // member reads it whole)
+      sourceMem += regionOnly.getOrDefault(s.name(), 0L);
+      if (!wholeRead.contains(s.name())) {
+        continue;
+      }
       // the cache holds the decoded blocks; a read's stored bytes are garbage once decoded and
       // the reads run one after another, so only the largest read's copies count
       sourceMem += s.chunkBytes();
       readCopy = Math.max(readCopy, st ? s.chunkBytes() * cfg.readCopies() : 0);
-      storedBytes += st ? s.chunkBytes() : 0;
     }
     sourceMem += readCopy;
     boolean allStored = distinct.values().stream().allMatch(s -> s instanceof ArrayNode.Stored);

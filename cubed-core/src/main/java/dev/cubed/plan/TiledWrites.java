@@ -1,6 +1,7 @@
 package dev.cubed.plan;
 
 import dev.cubed.nd.NDArray;
+import dev.cubed.nd.RunBoxes;
 import dev.cubed.nd.Shapes;
 import dev.cubed.zarr.ChunkElements;
 import java.util.ArrayList;
@@ -21,7 +22,8 @@ import java.util.function.Predicate;
  * once per block, and their runs copied out.
  *
  * <p>A run is a one-dimensional piece of each array: the pointwise functions get runs of equal
- * length, cut at the same elements of every input block ({@link PointwiseFunction}). A chain
+ * length, cut at the same elements of every input block ({@link PointwiseFunction}); generated leaves make a run as the
+ * few boxes of their block it covers ({@link RunBoxes}). A chain
  * qualifies as {@link Tiles}' chains do (each op pointwise, reading block {@code k} of inputs of
  * its own shape and chunks), with the written array itself as the top op; the plan streams it only
  * where the destination's codec encodes runs ({@link dev.cubed.zarr.ZarrArray#streamsWrites()}).
@@ -161,7 +163,7 @@ final class TiledWrites {
       if (generatesRegions(leaf)) {
         ArrayNode.RegionGenerator g =
             (ArrayNode.RegionGenerator) ((ArrayNode.Virtual) leaf).generator();
-        for (Box b : boxes(block, start, count)) {
+        for (RunBoxes.Box b : RunBoxes.of(block, start, count)) {
           NDArray r = g.region(coords.clone(), block.clone(), b.start(), b.shape());
           if (r.dtype() != leaf.dtype() || !Arrays.equals(r.shape(), b.shape())) {
             throw new IllegalStateException(leaf.name() + ": region " + Arrays.toString(b.start())
@@ -187,55 +189,5 @@ final class TiledWrites {
       System.arraycopy(whole.data(), (int) start * slots, buf.data(), 0, count * slots);
       return buf;
     }
-  }
-
-  /** A box of a block and the C-order position of its first element. */
-  record Box(long[] start, long[] shape, long flat) {}
-
-  /**
-   * The boxes that together are elements {@code [start, start + count)} of a C-order block of
-   * shape {@code block}, in order: at most {@code 2 * ndim - 1} (a partial row, whole rows, whole
-   * planes, ..., then the partial ones at the end).
-   */
-  static List<Box> boxes(long[] block, long start, long count) {
-    int nd = block.length;
-    long[] stride = new long[nd];
-    long s = 1;
-    for (int d = nd - 1; d >= 0; d--) {
-      stride[d] = s;
-      s *= block[d];
-    }
-    List<Box> out = new ArrayList<>();
-    long p = start;
-    long end = start + count;
-    if (nd == 0) {
-      if (count > 0) {
-        out.add(new Box(new long[0], new long[0], 0));
-      }
-      return out;
-    }
-    while (p < end) {
-      long[] idx = Shapes.unravel(block, p);
-      // the outermost axis k after which the position is at the start of every inner axis
-      int k = nd - 1;
-      while (k > 0 && idx[k] == 0) {
-        k--;
-      }
-      // take as many whole steps along axis k as remain, going inward while none fits
-      long m = Math.min(block[k] - idx[k], (end - p) / stride[k]);
-      while (m == 0) {
-        k++;
-        m = Math.min(block[k] - idx[k], (end - p) / stride[k]);
-      }
-      long[] bs = new long[nd];
-      long[] st = new long[nd];
-      for (int d = 0; d < nd; d++) {
-        st[d] = d <= k ? idx[d] : 0;
-        bs[d] = d < k ? 1 : d == k ? m : block[d];
-      }
-      out.add(new Box(st, bs, p));
-      p += m * stride[k];
-    }
-    return out;
   }
 }

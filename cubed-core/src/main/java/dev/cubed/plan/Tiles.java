@@ -39,6 +39,12 @@ final class Tiles {
   }
 
   /**
+   * Decoded bytes per codec block of a stored leaf read by regions, for the memory model: the
+   * default codec's block (256 KiB); a reader meeting larger blocks keeps fewer of them.
+   */
+  static final long REGION_BLOCK = 256L << 10;
+
+  /**
    * A tileable chain: the reduction, its fused pointwise ops (inputs first, the reduction's input
    * last), the leaves (distinct arrays whose whole blocks are read or computed), the input block
    * shape and the tile shape.
@@ -47,6 +53,44 @@ final class Tiles {
       long[] blockShape, long[] tileShape) {
     ArrayNode.Computed top() {
       return nodes.get(nodes.size() - 1);
+    }
+
+    /**
+     * Decoded codec blocks a region read of stored leaf {@code leaf} keeps: two per row of a tile
+     * (a row may span two blocks) and two more, at most the chunk's blocks, so that going through
+     * the tiles in order decodes each block once.
+     */
+    int cacheBlocks(ArrayNode leaf) {
+      long rows = 1;
+      for (int d = 0; d + 1 < tileShape.length; d++) {
+        rows *= tileShape[d];
+      }
+      long blocks = Math.max(1, (leaf.chunkBytes() + REGION_BLOCK - 1) / REGION_BLOCK);
+      return (int) Math.min(blocks, 2 * rows + 2);
+    }
+
+    /**
+     * True if the leaf's tiles are made without its whole block: a stored array read a few codec
+     * blocks at a time ({@link dev.cubed.zarr.ZarrArray#readsRegions()}) when that holds less
+     * than its block, or a generator that makes regions ({@link ArrayNode.RegionGenerator}).
+     */
+    boolean regionLeaf(ArrayNode leaf) {
+      if (TiledWrites.generatesRegions(leaf)) {
+        return true;
+      }
+      return leaf instanceof ArrayNode.Stored st && st.array().readsRegions()
+          && regionBytes(leaf) < leaf.chunkBytes();
+    }
+
+    /**
+     * Bytes a region leaf holds instead of its block: the decoded blocks kept and one stored
+     * block (read), or a generated tile.
+     */
+    long regionBytes(ArrayNode leaf) {
+      if (TiledWrites.generatesRegions(leaf)) {
+        return Shapes.size(tileShape) * leaf.dtype().itemSize();
+      }
+      return (cacheBlocks(leaf) + 1L) * REGION_BLOCK;
     }
 
     /** Tiles per block. */
@@ -221,8 +265,10 @@ final class Tiles {
   /** Block {@code rCoords} of the chain's reduction (its state), computed tile by tile. */
   static NDArray reduceBlock(Chain ch, Evaluator ev, long[] rCoords) throws Exception {
     NDArray state = NDArray.zeros(ch.reduce().dtype(), ch.reduce().blockShape(rCoords));
-    Run run = new Run(ch, ev, rCoords, state, true);
-    forEachTile(ch, (start, shape) -> run.tile(start, shape, new HashMap<>()));
+    try (Leaves leaves = new Leaves(ev, Arrays.copyOf(rCoords, ch.blockShape().length))) {
+      Run run = new Run(ch, leaves, rCoords, state, true);
+      forEachTile(ch, (start, shape) -> run.tile(start, shape, new HashMap<>()));
+    }
     return state;
   }
 
@@ -236,21 +282,72 @@ final class Tiles {
       long[] rCoords) throws Exception {
     Map<String, List<Run>> together = new LinkedHashMap<>();
     Map<String, Chain> first = new HashMap<>();
-    for (int i = 0; i < chains.size(); i++) {
-      Chain ch = chains.get(i);
-      String k = Arrays.toString(ch.blockShape()) + Arrays.toString(ch.tileShape());
-      together.computeIfAbsent(k, x -> new ArrayList<>())
-          .add(new Run(ch, ev, rCoords, accs.get(i), fresh[i]));
-      first.putIfAbsent(k, ch);
+    try (Leaves leaves = new Leaves(ev, Arrays.copyOf(rCoords,
+        chains.get(0).blockShape().length))) {
+      for (int i = 0; i < chains.size(); i++) {
+        Chain ch = chains.get(i);
+        String k = Arrays.toString(ch.blockShape()) + Arrays.toString(ch.tileShape());
+        together.computeIfAbsent(k, x -> new ArrayList<>())
+            .add(new Run(ch, leaves, rCoords, accs.get(i), fresh[i]));
+        first.putIfAbsent(k, ch);
+      }
+      for (Map.Entry<String, List<Run>> e : together.entrySet()) {
+        List<Run> runs = e.getValue();
+        forEachTile(first.get(e.getKey()), (start, shape) -> {
+          Map<String, NDArray> tiles = new HashMap<>();
+          for (Run r : runs) {
+            r.tile(start, shape, tiles);
+          }
+        });
+      }
     }
-    for (Map.Entry<String, List<Run>> e : together.entrySet()) {
-      List<Run> runs = e.getValue();
-      forEachTile(first.get(e.getKey()), (start, shape) -> {
-        Map<String, NDArray> tiles = new HashMap<>();
-        for (Run r : runs) {
-          r.tile(start, shape, tiles);
+  }
+
+  /**
+   * The leaves of the chains of one block, shared by them: whole blocks (read or computed once
+   * through the evaluator) and region readers of stored leaves (one per leaf, keeping as many
+   * decoded blocks as the chain needing most asks for), closed together.
+   */
+  private static final class Leaves implements AutoCloseable {
+    private final Evaluator ev;
+    private final long[] coords;
+    private final Map<String, NDArray> whole = new HashMap<>();
+    private final Map<String, dev.cubed.zarr.ChunkReader> readers = new HashMap<>();
+
+    Leaves(Evaluator ev, long[] coords) {
+      this.ev = ev;
+      this.coords = coords;
+    }
+
+    /** The leaf's whole block. */
+    NDArray block(ArrayNode leaf) throws Exception {
+      NDArray b = whole.get(leaf.name());
+      if (b == null) {
+        b = ev.block(leaf, coords.clone());
+        whole.put(leaf.name(), b);
+      }
+      return b;
+    }
+
+    /** A region reader of stored leaf {@code leaf}, or null if its chunk must be read whole. */
+    dev.cubed.zarr.ChunkReader reader(ArrayNode.Stored leaf, int cacheBlocks) {
+      if (readers.containsKey(leaf.name())) {
+        return readers.get(leaf.name());
+      }
+      dev.cubed.zarr.ChunkReader r = leaf.array().chunkReader(coords.clone(), cacheBlocks);
+      readers.put(leaf.name(), r);
+      return r;
+    }
+
+    @Override
+    public void close() {
+      for (dev.cubed.zarr.ChunkReader r : readers.values()) {
+        if (r != null) {
+          r.close();
         }
-      });
+      }
+      readers.clear();
+      whole.clear();
     }
   }
 
@@ -288,20 +385,33 @@ final class Tiles {
     private final boolean[] red;
     private final TileReduction tr;
     private final Map<String, NDArray> leafBlocks = new HashMap<>();
+    private final Map<String, dev.cubed.zarr.ChunkReader> leafReaders = new HashMap<>();
     private final Map<String, NDArray> buffers = new HashMap<>();
+    private final long[] kx;
     /** The state region being merged (reused while tile states keep their shape). */
     private NDArray mergeBuffer;
 
-    Run(Chain ch, Evaluator ev, long[] rCoords, NDArray state, boolean fresh) throws Exception {
+    Run(Chain ch, Leaves leaves, long[] rCoords, NDArray state, boolean fresh) throws Exception {
       this.ch = ch;
       this.rCoords = rCoords;
       this.state = state;
       this.fresh = fresh;
       this.tr = (TileReduction) ch.reduce().op().function();
       this.red = tr.reducedAxes();
-      long[] kx = Arrays.copyOf(rCoords, ch.blockShape().length);
+      this.kx = Arrays.copyOf(rCoords, ch.blockShape().length);
       for (ArrayNode leaf : ch.leaves()) {
-        NDArray b = ev.block(leaf, kx);
+        if (ch.regionLeaf(leaf)) {
+          if (leaf instanceof ArrayNode.Stored st) {
+            dev.cubed.zarr.ChunkReader r = leaves.reader(st, ch.cacheBlocks(leaf));
+            if (r != null) {
+              leafReaders.put(leaf.name(), r);
+              continue;
+            }
+          } else {
+            continue; // generated a tile at a time
+          }
+        }
+        NDArray b = leaves.block(leaf);
         if (!Arrays.equals(b.shape(), ch.blockShape())) {
           throw new IllegalStateException(leaf.name() + ": block " + Arrays.toString(kx) + " has"
               + " shape " + Shapes.format(b.shape()) + ", the tiled chain of " + ch.reduce().name()
@@ -354,19 +464,59 @@ final class Tiles {
       }
     }
 
-    /** The leaf's tile, copied into a buffer reused across full-size tiles. */
+    /**
+     * The leaf's tile, copied into a buffer reused across full-size tiles (from its whole block,
+     * or a row at a time from its region reader), or generated.
+     */
     private NDArray cut(ArrayNode leaf, long[] start, long[] shape) {
-      NDArray b = leafBlocks.get(leaf.name());
+      if (leaf instanceof ArrayNode.Virtual v && TiledWrites.generatesRegions(leaf)) {
+        NDArray g = ((ArrayNode.RegionGenerator) v.generator()).region(kx.clone(),
+            ch.blockShape().clone(), start.clone(), shape.clone());
+        if (g.dtype() != leaf.dtype() || !Arrays.equals(g.shape(), shape)) {
+          throw new IllegalStateException(leaf.name() + ": region " + Arrays.toString(start)
+              + " must be " + leaf.dtype() + " of shape " + Shapes.format(shape)
+              + ", the generator gave " + g.dtype() + " of shape " + Shapes.format(g.shape()));
+        }
+        return g;
+      }
       NDArray buf = buffers.get(leaf.name());
       if (buf == null || !Arrays.equals(buf.shape(), shape)) {
-        buf = NDArray.zeros(b.dtype(), shape);
+        buf = NDArray.zeros(leaf.dtype(), shape);
         if (Arrays.equals(shape, ch.tileShape())) {
           buffers.put(leaf.name(), buf);
         }
       }
+      dev.cubed.zarr.ChunkReader r = leafReaders.get(leaf.name());
+      if (r != null) {
+        readRows(r, ((ArrayNode.Stored) leaf).array().chunks(), start, shape, buf);
+        return buf;
+      }
+      NDArray b = leafBlocks.get(leaf.name());
       NDArray.copyBox(b.data(), b.shape(), start, buf.data(), shape, new long[shape.length], shape,
           b.dtype().isComplex() ? 2 : 1);
       return buf;
+    }
+
+    /** The box {@code [start, start + shape)} of a stored chunk, read a row at a time. */
+    private void readRows(dev.cubed.zarr.ChunkReader r, long[] chunk, long[] start, long[] shape,
+        NDArray buf) {
+      int nd = shape.length;
+      if (nd == 0) {
+        r.read(0, 1, buf.data(), 0);
+        return;
+      }
+      int rowLen = (int) shape[nd - 1];
+      long[] rows = Arrays.copyOf(shape, nd - 1);
+      long n = Shapes.size(rows);
+      long[] idx = new long[nd];
+      for (long f = 0; f < n; f++) {
+        long[] ri = Shapes.unravel(rows, f);
+        for (int d = 0; d < nd - 1; d++) {
+          idx[d] = start[d] + ri[d];
+        }
+        idx[nd - 1] = start[nd - 1];
+        r.read(Shapes.offset(chunk, idx), rowLen, buf.data(), (int) f * rowLen);
+      }
     }
   }
 }

@@ -1,6 +1,7 @@
 package dev.cubed.primitive;
 
 import dev.cubed.nd.NDArray;
+import dev.cubed.nd.RunBoxes;
 import dev.cubed.nd.Shapes;
 import dev.cubed.runtime.Operation;
 import dev.cubed.runtime.TaskFunction;
@@ -32,8 +33,47 @@ public final class CopyOp {
   /** Projected memory of a copy task. */
   public static long projectedMem(long reserved, long srcChunkBytes, long regionBytes,
       long dstChunkBytes, int readCopies, int writeCopies) {
+    return projectedMem(reserved, srcChunkBytes, regionBytes, dstChunkBytes, readCopies,
+        writeCopies, false);
+  }
+
+  /**
+   * Projected memory of a copy task; {@code streamed} ({@link #streams}): two source chunks (the
+   * run being copied may span two), a run and a box of it, and the encoded target chunk, instead
+   * of the target chunk buffers.
+   */
+  public static long projectedMem(long reserved, long srcChunkBytes, long regionBytes,
+      long dstChunkBytes, int readCopies, int writeCopies, boolean streamed) {
+    if (streamed) {
+      return reserved + 2 * srcChunkBytes * (1 + readCopies) + 2 * Math.min(dstChunkBytes, RUN)
+          + dstChunkBytes * writeCopies;
+    }
     return reserved + srcChunkBytes * (1 + readCopies) + Math.max(regionBytes, dstChunkBytes)
         + dstChunkBytes * writeCopies;
+  }
+
+  /** Bytes of a run of a streamed target chunk (at most; the codec's block). */
+  private static final long RUN = 256 << 10;
+
+  /**
+   * True if a copy with these chunks and region writes each target chunk while reading it from the
+   * source, a run at a time ({@link ZarrArray#writeChunk(long[], dev.cubed.zarr.ChunkElements)}),
+   * instead of filling a buffer per target chunk first: the region is one target chunk, the target
+   * encodes runs ({@code targetStreams}), and on every axis but the first a target chunk lies
+   * inside one source chunk, so the target's C-order runs walk the source chunks along the first
+   * axis, each read once while at most two are held.
+   */
+  public static boolean streams(long[] srcChunks, long[] dstChunks, long[] region,
+      boolean targetStreams) {
+    if (!targetStreams || dstChunks.length == 0 || !java.util.Arrays.equals(region, dstChunks)) {
+      return false;
+    }
+    for (int d = 1; d < dstChunks.length; d++) {
+      if (srcChunks[d] % dstChunks[d] != 0) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
@@ -73,7 +113,11 @@ public final class CopyOp {
 
   /** The task: copies region {@code key} of {@code target} from {@code source}. */
   static void copyRegion(ZarrArray source, ZarrArray target, long[] region, long[] key,
-      boolean consume) {
+      boolean consume) throws Exception {
+    if (streams(source.chunks(), target.chunks(), region, target.streamsWrites())) {
+      copyStreamed(source, target, key, consume);
+      return;
+    }
     long[] shape = target.shape();
     long[] tc = target.chunks();
     long[] sc = source.chunks();
@@ -166,6 +210,109 @@ public final class CopyOp {
       for (long[] c : inside) {
         source.store().delete(source.chunkKey(c));
       }
+    }
+  }
+
+  /**
+   * Writes target chunk {@code key} from its runs ({@link #streams}): each run is the few boxes of
+   * the chunk it covers ({@link RunBoxes}), each box copied from the one or two source chunks it
+   * overlaps along the first axis; the two source chunks read last are kept.
+   */
+  private static void copyStreamed(ZarrArray source, ZarrArray target, long[] key,
+      boolean consume) throws Exception {
+    long[] tc = target.chunks();
+    long[] sc = source.chunks();
+    int nd = tc.length;
+    long[] origin = mul(key, tc);
+    long[] cs = target.chunkShape(key);
+    int mult = target.dtype().isComplex() ? 2 : 1;
+    SourceChunks held = new SourceChunks(source);
+    try {
+      target.writeChunk(key, (start, count) -> {
+        NDArray run = NDArray.zeros(target.dtype(), new long[] {count});
+        for (RunBoxes.Box b : RunBoxes.of(cs, start, count)) {
+          NDArray box = NDArray.zeros(target.dtype(), b.shape());
+          long a0 = origin[0] + b.start()[0];
+          long a1 = a0 + b.shape()[0];
+          for (long c0 = a0 / sc[0]; c0 * sc[0] < a1; c0++) {
+            long[] c = new long[nd];
+            c[0] = c0;
+            for (int d = 1; d < nd; d++) {
+              c[d] = (origin[d] + b.start()[d]) / sc[d];
+            }
+            NDArray src = held.get(c);
+            long[] inSrc = new long[nd];
+            long[] inBox = new long[nd];
+            long[] part = b.shape().clone();
+            long lo = Math.max(a0, c0 * sc[0]);
+            long hi = Math.min(a1, c0 * sc[0] + src.shape()[0]);
+            part[0] = hi - lo;
+            inSrc[0] = lo - c0 * sc[0];
+            inBox[0] = lo - a0;
+            for (int d = 1; d < nd; d++) {
+              inSrc[d] = origin[d] + b.start()[d] - c[d] * sc[d];
+            }
+            NDArray.copyBox(src.data(), src.shape(), inSrc, box.data(), b.shape(), inBox, part,
+                mult);
+          }
+          System.arraycopy(box.data(), 0, run.data(), (int) (b.flat() - start) * mult,
+              box.size() * mult);
+        }
+        return run;
+      });
+    } catch (MissingChunkException e) {
+      if (consume && target.chunkExists(key)) {
+        return; // an earlier run of this task wrote the target and consumed its sources
+      }
+      throw e;
+    }
+    if (consume) {
+      long[] s0 = new long[nd];
+      long[] sg = new long[nd];
+      for (int i = 0; i < nd; i++) {
+        s0[i] = origin[i] / sc[i];
+        sg[i] = (origin[i] + cs[i] - 1) / sc[i] - s0[i] + 1;
+      }
+      for (long f = 0; f < Shapes.size(sg); f++) {
+        long[] c = add(s0, Shapes.unravel(sg, f));
+        boolean inside = true;
+        for (int i = 0; i < nd; i++) {
+          long cStart = c[i] * sc[i];
+          long cEnd = Math.min(source.shape()[i], cStart + sc[i]);
+          inside &= cStart >= origin[i] && cEnd <= origin[i] + cs[i];
+        }
+        if (inside) {
+          source.store().delete(source.chunkKey(c));
+        }
+      }
+    }
+  }
+
+  /** The two source chunks read last, by coordinates. */
+  private static final class SourceChunks {
+    private final ZarrArray source;
+    private long[] lastKey;
+    private NDArray last;
+    private long[] prevKey;
+    private NDArray prev;
+
+    SourceChunks(ZarrArray source) {
+      this.source = source;
+    }
+
+    NDArray get(long[] c) {
+      if (lastKey != null && java.util.Arrays.equals(lastKey, c)) {
+        return last;
+      }
+      if (prevKey != null && java.util.Arrays.equals(prevKey, c)) {
+        return prev;
+      }
+      NDArray a = source.readChunk(c);
+      prevKey = lastKey;
+      prev = last;
+      lastKey = c.clone();
+      last = a;
+      return a;
     }
   }
 

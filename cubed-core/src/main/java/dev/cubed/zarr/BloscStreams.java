@@ -171,18 +171,31 @@ final class BloscStreams {
   }
 
   /** The sink of a decode: bytes to elements of {@code d}; a float64 array directly if LE. */
-  private record Into(DType dtype, ByteOrder order, Object d)
+  private record Into(DType dtype, ByteOrder order, Object d, int first)
       implements JavaBlosc.Sink, JavaBlosc.Float64 {
+    Into(DType dtype, ByteOrder order, Object d) {
+      this(dtype, order, d, 0);
+    }
+
     @Override
     public void accept(int off, byte[] src, int so, int len) {
       int item = dtype.itemSize();
-      fromBytes(ByteBuffer.wrap(src, so, len).order(order), dtype, d, off / item, len / item);
+      fromBytes(ByteBuffer.wrap(src, so, len).order(order), dtype, d, off / item - first,
+          len / item);
     }
 
     @Override
     public double[] doubles() {
       return dtype == DType.FLOAT64 && order == ByteOrder.LITTLE_ENDIAN ? (double[]) d : null;
     }
+  }
+
+  /**
+   * A sink of decoded bytes into {@code d}, a backing array of {@code dtype} whose entry 0 holds
+   * element {@code first} of the decoded data (a block's own array).
+   */
+  static JavaBlosc.Sink into(DType dtype, ByteOrder order, Object d, int first) {
+    return new Into(dtype, order, d, first);
   }
 
   /** The elements of a chunk padded to its full shape, as bytes, a range at a time. */

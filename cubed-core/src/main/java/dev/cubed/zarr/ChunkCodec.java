@@ -70,6 +70,11 @@ interface ChunkCodec extends Serializable {
     return null;
   }
 
+  /** The byte order of the elements in a block-wise decoded chunk (the {@code bytes} codec's). */
+  default java.nio.ByteOrder byteOrder() {
+    return java.nio.ByteOrder.LITTLE_ENDIAN;
+  }
+
   /**
    * Whether {@link #encode(ChunkElements, DType, long[])} streams this codec's chunks, for the
    * memory model: a chunk written from runs then holds only its encoded output, not the chunk.

@@ -57,6 +57,11 @@ final class ChunkFiles {
     }
   }
 
+  /** Positional reads of an open chunk file of {@code size} bytes. */
+  static JavaBlosc.Input input(FileChannel ch, long size, String where) {
+    return new FileInput(ch, size, where);
+  }
+
   /** Positional reads of an open chunk file, in slices the JDK's temporary buffers keep small. */
   private record FileInput(FileChannel ch, long size, String where) implements JavaBlosc.Input {
     @Override

@@ -63,6 +63,12 @@ final class CodecPipeline implements ChunkCodec {
   }
 
   @Override
+  public java.nio.ByteOrder byteOrder() {
+    return arrayBytes instanceof ArrayBytesCodec.Bytes b ? b.order()
+        : java.nio.ByteOrder.LITTLE_ENDIAN;
+  }
+
+  @Override
   public boolean encodesRuns() {
     return streamed() != null;
   }

@@ -76,6 +76,11 @@ final class JavaBlosc {
   interface Float64 {
     /** The array whose bytes the source or sink stands for, or null if it is not one now. */
     double[] doubles();
+
+    /** The element of the whole buffer that the array's entry 0 holds (a block's array: not 0). */
+    default int first() {
+      return 0;
+    }
   }
 
   /**
@@ -247,7 +252,7 @@ final class JavaBlosc {
       return;
     }
     if (ts == 8 && rem == 0 && off % 8 == 0 && in instanceof Float64 f && f.doubles() != null) {
-      ByteShuffle.shuffleDoubles(f.doubles(), off / 8, n, dst, 0, n);
+      ByteShuffle.shuffleDoubles(f.doubles(), off / 8 - f.first(), n, dst, 0, n);
       return;
     }
     if (ts == 8 && rem == 0 && off % 8 == 0 && in instanceof Float64Runs r) {
@@ -277,7 +282,7 @@ final class JavaBlosc {
       return;
     }
     if (ts == 8 && rem == 0 && off % 8 == 0 && out instanceof Float64 f && f.doubles() != null) {
-      ByteShuffle.unshuffleDoubles(src, 0, n, f.doubles(), off / 8, n);
+      ByteShuffle.unshuffleDoubles(src, 0, n, f.doubles(), off / 8 - f.first(), n);
       return;
     }
     int step = subItems(ts);
@@ -393,51 +398,100 @@ final class JavaBlosc {
    * @throws ZarrFormatException naming {@code where} if the buffer is corrupt
    */
   static void decompress(byte[] header, Input in, Sink out, String where) {
-    ByteBuffer h = ByteBuffer.wrap(header).order(ByteOrder.LITTLE_ENDIAN);
-    int flags = header[2] & 0xFF;
-    int ts = header[3] & 0xFF;
-    int nbytes = uncompressedSize(header, where);
-    int bs = h.getInt(8);
-    long size = in.size();
-    if ((flags & FLAG_MEMCPYED) != 0) {
-      if (size < HEADER + (long) nbytes) {
-        throw corrupt(where, "stored block of " + (size - HEADER) + " bytes, header says "
-            + nbytes);
+    BlockReader r = new BlockReader(header, in, where);
+    for (int j = 0; j < r.blocks(); j++) {
+      r.decode(j, out);
+    }
+  }
+
+  /**
+   * Random access to the blocks of a buffer read from an {@link Input} (its 16-byte header, which
+   * {@link #canDecode} accepts and whose sizes the caller has checked): block {@code j} holds bytes
+   * {@code [j * blockSize(), ...)} of the decompressed data and is read and decoded alone (its
+   * stored bytes, its streams); the block offsets are read once. Holds two block-sized arrays.
+   */
+  static final class BlockReader {
+    private final Input in;
+    private final String where;
+    private final int nbytes;
+    private final int bs;
+    private final int nblocks;
+    private final boolean memcpyed;
+    private final Blocks b;
+    private final long[] starts;
+    private final long[] sorted;
+    private final long size;
+    private byte[] span = new byte[0];
+
+    BlockReader(byte[] header, Input in, String where) {
+      this.in = in;
+      this.where = where;
+      ByteBuffer h = ByteBuffer.wrap(header).order(ByteOrder.LITTLE_ENDIAN);
+      int flags = header[2] & 0xFF;
+      int ts = header[3] & 0xFF;
+      this.nbytes = uncompressedSize(header, where);
+      int blockSize = h.getInt(8);
+      this.size = in.size();
+      this.memcpyed = (flags & FLAG_MEMCPYED) != 0;
+      if (memcpyed) {
+        if (size < HEADER + (long) nbytes) {
+          throw corrupt(where, "stored block of " + (size - HEADER) + " bytes, header says "
+              + nbytes);
+        }
+        this.bs = Math.max(1, Math.min(DEFAULT_BLOCK, nbytes));
+        this.nblocks = (int) ((nbytes + (long) bs - 1) / bs);
+        this.b = null;
+        this.starts = null;
+        this.sorted = null;
+        return;
       }
-      byte[] buf = new byte[Math.min(DEFAULT_BLOCK, nbytes)];
-      for (int off = 0; off < nbytes; off += buf.length) {
-        int len = Math.min(buf.length, nbytes - off);
-        in.read(HEADER + (long) off, buf, len);
-        out.accept(off, buf, 0, len);
+      this.b = layout(flags, ts, nbytes, blockSize, size, where);
+      this.bs = Math.max(1, blockSize);
+      this.nblocks = b == null ? 0 : b.nblocks;
+      byte[] table = new byte[4 * nblocks];
+      in.read(HEADER, table, table.length);
+      ByteBuffer t = ByteBuffer.wrap(table).order(ByteOrder.LITTLE_ENDIAN);
+      // a block's bytes run to the next block's start (c-blosc may write blocks out of order)
+      this.starts = new long[nblocks + 1];
+      for (int j = 0; j < nblocks; j++) {
+        starts[j] = t.getInt(4 * j) & 0xFFFFFFFFL;
       }
-      return;
+      starts[nblocks] = size;
+      this.sorted = starts.clone();
+      java.util.Arrays.sort(sorted);
     }
-    Blocks b = layout(flags, ts, nbytes, bs, size, where);
-    if (b == null) {
-      return;
+
+    /** Decompressed bytes per block (the last may be shorter). */
+    int blockSize() {
+      return bs;
     }
-    byte[] table = new byte[4 * b.nblocks];
-    in.read(HEADER, table, table.length);
-    ByteBuffer t = ByteBuffer.wrap(table).order(ByteOrder.LITTLE_ENDIAN);
-    // a block's bytes run to the next block's start (c-blosc may write blocks out of order)
-    long[] starts = new long[b.nblocks + 1];
-    for (int j = 0; j < b.nblocks; j++) {
-      starts[j] = t.getInt(4 * j) & 0xFFFFFFFFL;
+
+    /** The number of blocks. */
+    int blocks() {
+      return nblocks;
     }
-    starts[b.nblocks] = size;
-    long[] sorted = starts.clone();
-    java.util.Arrays.sort(sorted);
-    // at most a block, its streams' sizes and LZ4's worst-case growth
-    long maxSpan = 2L * bs + 64L * MAX_SPLITS + 1024;
-    byte[] span = new byte[0];
-    for (int j = 0; j < b.nblocks; j++) {
+
+    /** Decodes block {@code j} into {@code out} (at its offsets in the decompressed data). */
+    void decode(int j, Sink out) {
+      if (memcpyed) {
+        int off = j * bs;
+        int len = Math.min(bs, nbytes - off);
+        if (span.length < len) {
+          span = new byte[len];
+        }
+        in.read(HEADER + (long) off, span, len);
+        out.accept(off, span, 0, len);
+        return;
+      }
       long pos = starts[j];
       int k = java.util.Arrays.binarySearch(sorted, pos);
       while (k + 1 < sorted.length && sorted[k + 1] == pos) {
         k++;
       }
       long end = k + 1 < sorted.length ? sorted[k + 1] : size;
-      if (pos < HEADER + 4L * b.nblocks || pos >= size || end - pos > maxSpan) {
+      // at most a block, its streams' sizes and LZ4's worst-case growth
+      long maxSpan = 2L * bs + 64L * MAX_SPLITS + 1024;
+      if (pos < HEADER + 4L * nblocks || pos >= size || end - pos > maxSpan) {
         throw corrupt(where, "block " + j + " starts at " + pos + " of " + size + " bytes with "
             + (end - pos) + " bytes to the next block");
       }

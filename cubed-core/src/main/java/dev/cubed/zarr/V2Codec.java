@@ -54,6 +54,11 @@ final class V2Codec implements ChunkCodec {
   }
 
   @Override
+  public ByteOrder byteOrder() {
+    return order();
+  }
+
+  @Override
   public boolean encodesRuns() {
     return streamed() != null;
   }

@@ -443,6 +443,32 @@ public final class ZarrArray implements Serializable {
   }
 
   /**
+   * A reader of runs of chunk {@code chunkCoords}'s elements that decodes only the codec blocks
+   * they touch, keeping up to {@code cacheBlocks} decoded ({@link ChunkReader}); null where the
+   * chunk must be read whole ({@link #readsRegions()} false, or a chunk this project's decoder
+   * cannot read block by block). A chunk not stored reads as the fill value (an intermediate's:
+   * {@link MissingChunkException}, as {@link #readChunk}).
+   */
+  public ChunkReader chunkReader(long[] chunkCoords, int cacheBlocks) {
+    checkCoords("chunkReader", chunkCoords);
+    if (!readsRegions()) {
+      return null;
+    }
+    String key = Keys.join(path, meta.chunkKey(chunkCoords));
+    return ChunkReader.open((FileSystemStore) store, key, meta.codec, meta.dtype,
+        meta.codec.byteOrder(), chunks(), meta.fillValue, missingIsError, cacheBlocks,
+        "zarr array '" + path + "' chunk '" + key + "' in " + store.describe());
+  }
+
+  /**
+   * True if chunks can be read a few codec blocks at a time ({@link #chunkReader}): the default
+   * codec in a local directory.
+   */
+  public boolean readsRegions() {
+    return store instanceof FileSystemStore && meta.codec.decodesBlockwise();
+  }
+
+  /**
    * For the memory model: chunk-sized buffers a {@link #readChunk} holds at once besides the
    * decoded array: none for the default Blosc-LZ4 in a local directory (decoded from the file a
    * block at a time, straight into the array), else the codec's (1 for the default Blosc-LZ4: the

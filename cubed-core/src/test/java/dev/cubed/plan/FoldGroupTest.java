@@ -13,6 +13,7 @@ import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Statistics;
 import dev.cubed.runtime.ThreadsExecutor;
 import dev.cubed.zarr.CountingStore;
+import dev.cubed.zarr.FileSystemStore;
 import dev.cubed.zarr.MemoryStore;
 import dev.cubed.zarr.Store;
 import dev.cubed.zarr.ZarrArray;
@@ -180,5 +181,62 @@ class FoldGroupTest {
     NDArray out = sum.apply(List.of(List.of(a, b).iterator()), new long[] {0});
     assertEquals(22.0, out.getDouble(2));
     assertEquals(2.0, a.getDouble(2), "the first block is not modified");
+  }
+  /** A mean over time of a product the plan knows is pointwise (so it is tiled). */
+  private static ArrayNode meanOfPointwiseProduct(ArrayNode a, ArrayNode b) {
+    ArrayNode prod = Core.pointwise("multiply", bl -> Elementwise.multiply(bl[0], bl[1]),
+        DType.FLOAT64, a, b);
+    return Reductions.reduce(prod, Reductions.Op.MEAN, new int[] {0}, false, 3, 0);
+  }
+
+  /**
+   * Chunks large enough that reading a few codec blocks at a time holds less than a chunk: the
+   * tiled fold reads U and V by regions from their files (the projection counts the decoded
+   * blocks a reader keeps, not the chunks), and its results are bit-identical to the same tiled
+   * fold over whole chunks (the same arrays in memory, which cannot be read by regions).
+   */
+  @Test
+  void tiledFoldReadsLargeChunksByRegionsWithTheSameResults() throws Exception {
+    // 11 time blocks (more than a fused task reads: the tree's first round is a fold group) of
+    // 3 MiB chunks: 12 codec blocks each
+    long[] shape = {44, 1, 96, 1024};
+    long[] chunks = {4, 1, 96, 1024};
+    FileSystemStore fs = new FileSystemStore(dir.resolve("files"));
+    MemoryStore mem = new MemoryStore();
+    ZarrArray uf = stored(fs, "U", shape, chunks, 7);
+    ZarrArray vf = stored(fs, "V", shape, chunks, 8);
+    ZarrArray um = stored(mem, "U", shape, chunks, 7);
+    ZarrArray vm = stored(mem, "V", shape, chunks, 8);
+    String old = System.getProperty("cubed.plan.tileBytes");
+    System.setProperty("cubed.plan.tileBytes", "8192");
+    try {
+      List<List<NDArray>> results = new java.util.ArrayList<>();
+      long[] proj = new long[2];
+      int i = 0;
+      for (ZarrArray[] uv : new ZarrArray[][] {{uf, vf}, {um, vm}}) {
+        ArrayNode u = new ArrayNode.Stored(uv[0]);
+        ArrayNode v = new ArrayNode.Stored(uv[1]);
+        List<ArrayNode> outs = List.of(meanOfPointwiseProduct(u, u), meanOfPointwiseProduct(v, v),
+            meanOfPointwiseProduct(u, v));
+        Plan p = Plan.of(outs, cfg(1L << 30));
+        proj[i++] = groupOp(p).projectedMem();
+        results.add(p.execute(new ThreadsExecutor(2, 1), List.of()));
+      }
+      for (int k = 0; k < 3; k++) {
+        assertEquals(results.get(1).get(k), results.get(0).get(k), "mean " + k);
+      }
+      long chunk = 4L * 96 * 1024 * 8;
+      // whole chunks: U and V with a read copy; by regions: (cache + 1) blocks of 256 KiB each,
+      // the cache two blocks per row of a (4, 1, 1, 256) tile and two more
+      long region = (2 * 4 + 2 + 1) * (256L << 10);
+      assertEquals(2 * chunk + chunk - 2 * region, proj[1] - proj[0],
+          "projections " + proj[0] + " (regions) and " + proj[1] + " (whole)");
+    } finally {
+      if (old == null) {
+        System.clearProperty("cubed.plan.tileBytes");
+      } else {
+        System.setProperty("cubed.plan.tileBytes", old);
+      }
+    }
   }
 }

@@ -25,8 +25,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Stored pointwise chains written a run at a time ({@link TiledWrites}): the runs of a block cover
- * it exactly ({@link TiledWrites#boxes}); the stored arrays equal the whole-block evaluation for
+ * Stored pointwise chains written a run at a time ({@link TiledWrites}): the stored arrays equal the whole-block evaluation for
  * seeded random shapes, chunks (edge blocks), dtypes and run sizes, over generated (by region and
  * by block) and stored leaves; the projection counts runs and the encoded output instead of the
  * chain's blocks, and only where the target's codec streams.
@@ -60,41 +59,6 @@ class TiledWritesTest {
       System.clearProperty(key);
     } else {
       System.setProperty(key, old);
-    }
-  }
-
-  @ParameterizedTest
-  @ValueSource(ints = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20})
-  void boxesCoverTheRunInOrder(int seed) {
-    Random r = new Random(seed);
-    int nd = r.nextInt(5);
-    long[] block = new long[nd];
-    for (int d = 0; d < nd; d++) {
-      block[d] = 1 + r.nextInt(7);
-    }
-    long total = Shapes.size(block);
-    for (int k = 0; k < 30; k++) {
-      long start = r.nextInt((int) total);
-      long count = 1 + r.nextInt((int) (total - start));
-      long at = start;
-      List<TiledWrites.Box> boxes = TiledWrites.boxes(block, start, count);
-      assertTrue(boxes.size() <= Math.max(1, 2 * nd - 1), boxes.size() + " boxes");
-      for (TiledWrites.Box b : boxes) {
-        assertEquals(at, b.flat(), "boxes in order, none missing");
-        // the box is inside the block and its elements are consecutive from b.flat()
-        long n = Shapes.size(b.shape());
-        for (long e = 0; e < n; e++) {
-          long[] rel = Shapes.unravel(b.shape(), e);
-          long[] idx = new long[nd];
-          for (int d = 0; d < nd; d++) {
-            idx[d] = b.start()[d] + rel[d];
-            assertTrue(idx[d] < block[d]);
-          }
-          assertEquals(at + e, nd == 0 ? 0 : Shapes.offset(block, idx));
-        }
-        at += n;
-      }
-      assertEquals(start + count, at, "the run covered exactly");
     }
   }
 

@@ -1,0 +1,179 @@
+package dev.cubed.zarr;
+
+import dev.cubed.nd.DType;
+import dev.cubed.nd.NDArray;
+import dev.cubed.nd.Shapes;
+import java.io.IOException;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Runs of one stored chunk's elements read without decoding the chunk: only the codec blocks
+ * (256 KiB) a run touches are read from the chunk's file and decoded, and up to a given number of
+ * decoded blocks are kept (least recently used first out), so a reader going through a chunk in
+ * tiles holds a few blocks, not the chunk. Made by {@link ZarrArray#chunkReader}; for the default
+ * codec in a local directory. A chunk that is not stored reads as the fill value. Not thread-safe;
+ * close it to release the file.
+ */
+public final class ChunkReader implements AutoCloseable {
+  private final DType dtype;
+  private final ByteOrder order;
+  private final long total;
+  private final int slots;
+  private final FileChannel ch;
+  private final JavaBlosc.BlockReader blocks;
+  private final int blockElems;
+  private final Object fillRun;
+  private final int cacheBlocks;
+  private final Map<Integer, Object> cache;
+
+  private ChunkReader(DType dtype, ByteOrder order, long[] full, FileChannel ch,
+      JavaBlosc.BlockReader blocks, Object fill, int cacheBlocks) {
+    this.dtype = dtype;
+    this.order = order;
+    this.total = Shapes.size(full);
+    this.slots = dtype.isComplex() ? 2 : 1;
+    this.ch = ch;
+    this.blocks = blocks;
+    this.blockElems = blocks == null ? 0 : blocks.blockSize() / dtype.itemSize();
+    this.fillRun = blocks == null ? fill : null;
+    this.cacheBlocks = Math.max(1, cacheBlocks);
+    this.cache = new LinkedHashMap<>(16, 0.75f, true);
+  }
+
+  /**
+   * A reader of chunk {@code key} of a default-codec array in {@code fs}, or null if this chunk
+   * needs a whole read (its blocks are not whole elements, or its codec variant is native-only).
+   */
+  static ChunkReader open(FileSystemStore fs, String key, ChunkCodec codec, DType dtype,
+      ByteOrder order, long[] full, Object fill, boolean missingIsError, int cacheBlocks,
+      String where) {
+    Path p = fs.resolve(key);
+    if (!Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
+      if (Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
+        return null;
+      }
+      if (missingIsError) {
+        throw new MissingChunkException("engine error: chunk '" + key + "' of " + where
+            + " was read before it was written; the operation producing it had not finished."
+            + " Please report this with the plan (CubedArray.plan()).");
+      }
+      Object f = NDArray.full(dtype, fill, new long[] {1}).data();
+      return new ChunkReader(dtype, order, full, null, null, f, cacheBlocks);
+    }
+    FileChannel ch;
+    try {
+      ch = FileChannel.open(p, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
+    } catch (IOException | UnsupportedOperationException e) {
+      return null;
+    }
+    boolean ok = false;
+    try {
+      long size = ch.size();
+      if (size < 16) {
+        return null;
+      }
+      JavaBlosc.Input in = ChunkFiles.input(ch, size, where);
+      byte[] header = new byte[16];
+      in.read(0, header, 16);
+      long need = Shapes.size(full) * dtype.itemSize();
+      if (!codec.decodesBlockwise() || !JavaBlosc.canDecode(header) || need > Integer.MAX_VALUE) {
+        return null;
+      }
+      BytesCodecs.Blosc.checkHeader(header, size, (int) need, where);
+      if (JavaBlosc.uncompressedSize(header, where) != need) {
+        throw new ZarrFormatException(where + ": decoded chunk has "
+            + JavaBlosc.uncompressedSize(header, where) + " bytes, expected " + need
+            + " (truncated or corrupt chunk)");
+      }
+      JavaBlosc.BlockReader r = new JavaBlosc.BlockReader(header, in, where);
+      if (r.blockSize() % dtype.itemSize() != 0) {
+        return null;
+      }
+      ok = true;
+      return new ChunkReader(dtype, order, full, ch, r, null, cacheBlocks);
+    } catch (IOException e) {
+      throw new ZarrStoreException("cannot read key '" + key + "' of " + fs.describe(), e);
+    } finally {
+      if (!ok) {
+        try {
+          ch.close();
+        } catch (IOException ignored) {
+          // nothing was read through it
+        }
+      }
+    }
+  }
+
+  /**
+   * Elements {@code [start, start + count)} of the full chunk (C order; an edge chunk's padding
+   * included) into {@code dst}, a backing array of the chunk's dtype, from element {@code at}.
+   *
+   * @throws ZarrFormatException if a block read is corrupt
+   */
+  public void read(long start, int count, Object dst, int at) {
+    if (start < 0 || count < 0 || start > total - count) {
+      throw new IllegalArgumentException("chunk reader: run [" + start + ", " + (start + count)
+          + ") outside a chunk of " + total + " elements");
+    }
+    if (blocks == null) {
+      for (int i = 0; i < count; i++) {
+        System.arraycopy(fillRun, 0, dst, (at + i) * slots, slots);
+      }
+      return;
+    }
+    long e = start;
+    int d = 0;
+    while (d < count) {
+      int j = (int) (e / blockElems);
+      int in = (int) (e - (long) j * blockElems);
+      Object block = block(j);
+      int n = Math.min(count - d, java.lang.reflect.Array.getLength(block) / slots - in);
+      System.arraycopy(block, in * slots, dst, (at + d) * slots, n * slots);
+      d += n;
+      e += n;
+    }
+  }
+
+  /** Block {@code j} decoded (from the cache, or read now). */
+  private Object block(int j) {
+    Object b = cache.get(j);
+    if (b != null) {
+      return b;
+    }
+    long first = (long) j * blockElems;
+    int n = (int) Math.min(blockElems, total - first);
+    NDArray a = NDArray.zeros(dtype, new long[] {n});
+    Object d = a.data();
+    blocks.decode(j, BloscStreams.into(dtype, order, d, (int) first));
+    if (cache.size() >= cacheBlocks) {
+      Integer eldest = cache.keySet().iterator().next();
+      cache.remove(eldest);
+    }
+    cache.put(j, d);
+    return d;
+  }
+
+  /** Decoded bytes per block: a reader holds at most its cache size times this. */
+  public long blockBytes() {
+    return (long) blockElems * dtype.itemSize();
+  }
+
+  @Override
+  public void close() {
+    cache.clear();
+    if (ch != null) {
+      try {
+        ch.close();
+      } catch (IOException ignored) {
+        // read-only channel
+      }
+    }
+  }
+}

@@ -1,0 +1,132 @@
+package dev.cubed.zarr;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cubed.nd.DType;
+import dev.cubed.nd.NDArray;
+import dev.cubed.nd.Shapes;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * {@link ChunkReader}: runs of a stored chunk read a few codec blocks at a time equal the same
+ * elements of the decoded chunk, for dtypes, edge chunks (padding), chunks stored uncompressed,
+ * small caches (blocks decoded again) and runs across blocks; a chunk not stored reads as fill
+ * (an intermediate's is an error); a truncated chunk is named.
+ */
+class ChunkReaderTest {
+  @TempDir
+  Path dir;
+
+  private static final DType[] DTYPES = {DType.FLOAT64, DType.FLOAT32, DType.INT16,
+      DType.COMPLEX128, DType.UINT8, DType.INT64};
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})
+  void runsEqualTheDecodedChunk(int seed) {
+    Random r = new Random(seed);
+    DType t = DTYPES[(seed - 1) % DTYPES.length];
+    long[] chunks = {3 + r.nextInt(4), 50 + r.nextInt(400), 100 + r.nextInt(300)};
+    long[] shape = {chunks[0] * 2 - 1, chunks[1] + 7, chunks[2] * 2 - 3}; // edge chunks
+    boolean noisy = seed % 3 == 0; // random bits: stored uncompressed
+    FileSystemStore fs = new FileSystemStore(dir);
+    ZarrArray z = ZarrArray.create(fs, "a" + seed).shape(shape).chunks(chunks).dtype(t).build();
+    NDArray a = NDArray.zeros(t, shape);
+    for (int i = 0; i < a.size(); i++) {
+      if (t.kind() == DType.Kind.FLOAT || t.isComplex()) {
+        a.setDouble(i, noisy ? Double.longBitsToDouble(r.nextLong() & 0x7FEFFFFFFFFFFFFFL)
+            : Math.sin(i * 0.001));
+      } else {
+        a.setLong(i, noisy ? r.nextLong() : i % 13);
+      }
+    }
+    z.write(new long[3], a);
+    assertTrue(z.readsRegions());
+    long[] grid = z.chunkGridShape();
+    int slots = t.isComplex() ? 2 : 1;
+    for (long f = 0; f < Shapes.size(grid); f++) {
+      long[] c = Shapes.unravel(grid, f);
+      NDArray whole = z.readChunk(c);
+      long[] clip = whole.shape();
+      NDArray full = NDArray.zeros(t, chunks); // the padded chunk (fill 0)
+      full.setRegion(new long[3], whole);
+      try (ChunkReader rd = z.chunkReader(c, 1 + r.nextInt(3))) {
+        assertNotNull(rd);
+        long total = Shapes.size(chunks);
+        for (int k = 0; k < 40; k++) {
+          long start = (long) (r.nextDouble() * total);
+          int count = (int) Math.min(total - start, 1 + r.nextInt(70_000));
+          NDArray got = NDArray.zeros(t, new long[] {count + 3});
+          rd.read(start, count, got.data(), 3);
+          for (int i = 0; i < count * slots; i += Math.max(1, count * slots / 97)) {
+            assertEquals(java.lang.reflect.Array.get(full.data(), (int) (start * slots + i)),
+                java.lang.reflect.Array.get(got.data(), 3 * slots + i),
+                "seed " + seed + " chunk " + java.util.Arrays.toString(c) + " clip "
+                    + Shapes.format(clip) + " element " + (start + i / slots));
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void missingChunkReadsAsFillOrIsAnErrorForIntermediates() throws Exception {
+    FileSystemStore fs = new FileSystemStore(dir);
+    ZarrArray z = ZarrArray.create(fs, "m").shape(100, 100).chunks(50, 50)
+        .dtype(DType.FLOAT64).fillValue(2.5).build();
+    try (ChunkReader rd = z.chunkReader(new long[] {1, 1}, 2)) {
+      double[] d = new double[10];
+      rd.read(2490, 10, d, 0);
+      for (double v : d) {
+        assertEquals(2.5, v);
+      }
+    }
+    ZarrArray i = z.asIntermediate();
+    assertThrows(MissingChunkException.class, () -> i.chunkReader(new long[] {0, 0}, 2));
+    // not a local directory: no reader (read whole)
+    ZarrArray mem = ZarrArray.create(new MemoryStore(), "m").shape(100, 100).chunks(50, 50)
+        .dtype(DType.FLOAT64).build();
+    assertFalse(mem.readsRegions());
+    assertNull(mem.chunkReader(new long[] {0, 0}, 2));
+  }
+
+  @Test
+  void truncatedChunkIsNamed() throws Exception {
+    FileSystemStore fs = new FileSystemStore(dir);
+    ZarrArray z = ZarrArray.create(fs, "t").shape(200_000).chunks(200_000)
+        .dtype(DType.FLOAT64).build();
+    NDArray a = NDArray.zeros(DType.FLOAT64, new long[] {200_000});
+    for (int k = 0; k < a.size(); k++) {
+      a.setDouble(k, Math.cos(k));
+    }
+    z.write(new long[1], a);
+    Path p = dir.resolve("t/c/0");
+    byte[] b = Files.readAllBytes(p);
+    Files.write(p, java.util.Arrays.copyOf(b, b.length - 1000));
+    ZarrFormatException e = assertThrows(ZarrFormatException.class, () -> {
+      try (ChunkReader rd = z.chunkReader(new long[] {0}, 2)) {
+        double[] d = new double[200_000];
+        rd.read(0, 200_000, d, 0);
+      }
+    });
+    assertTrue(e.getMessage().contains("'t/c/0'"), e.getMessage());
+    // the same chunk intact reads back
+    Files.write(p, b);
+    try (ChunkReader rd = z.chunkReader(new long[] {0}, 2)) {
+      double[] d = new double[5];
+      rd.read(199_995, 5, d, 0);
+      assertArrayEquals(java.util.Arrays.copyOfRange((double[]) a.data(), 199_995, 200_000), d);
+    }
+  }
+}
