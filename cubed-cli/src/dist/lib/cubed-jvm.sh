@@ -73,7 +73,7 @@ jvm_fixed=(--add-modules jdk.incubator.vector -Djdk.nio.maxCachedBufferSize=1048
 # The heap follows the plan (bench): a bench run on the threads executor first plans its workload
 # in a short JVM of its own (`bench --plan-heap`: writes the inputs if they are not cached, plans
 # every compute without running it) and then gets the heap those plans need: the live baseline,
-# the spec's reservedMem once, and workers x (largest projected task - reservedMem), plus a slack
+# and workers x (largest projected task - reservedMem), plus a slack
 # (docs/cli.md). A collector given more heap than that fills it with garbage before collecting,
 # so the process would hold several times what its tasks hold. The spec heap above stays the upper
 # bound; CUBED_HEAP (set) or CUBED_PLAN_HEAP=0 skips this.

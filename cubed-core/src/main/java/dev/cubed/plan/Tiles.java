@@ -55,6 +55,11 @@ final class Tiles {
       return nodes.get(nodes.size() - 1);
     }
 
+    /** The reduction's input: the last pointwise op, or the stored leaf of a chain without ops. */
+    String inputName() {
+      return nodes.isEmpty() ? leaves.get(0).name() : top().name();
+    }
+
     /**
      * Decoded codec blocks a region read of stored leaf {@code leaf} keeps: two per row of a tile
      * (a row may span two blocks) and two more, at most the chunk's blocks, so that going through
@@ -140,8 +145,13 @@ final class Tiles {
   static Chain chain(ArrayNode.Computed r, Predicate<ArrayNode> fused, long tileBytes,
       long[] rCoords) {
     if (tileBytes <= 0 || !(r.op().function() instanceof TileReduction tr)
-        || r.inputs().size() != 1 || !r.isRegular()
-        || !(r.inputs().get(0) instanceof ArrayNode.Computed x) || !fused.test(x)) {
+        || r.inputs().size() != 1 || !r.isRegular()) {
+      return null;
+    }
+    ArrayNode x = r.inputs().get(0);
+    // a fused pointwise chain, or a stored array read by regions (a chain without ops)
+    boolean storedLeaf = x instanceof ArrayNode.Stored st && st.array().readsRegions();
+    if (!(x instanceof ArrayNode.Computed && fused.test(x)) && !storedLeaf) {
       return null;
     }
     int nd = x.shape().length;
@@ -166,12 +176,16 @@ final class Tiles {
       }
       xProbes.add(kx);
     }
-    if (!pointwise(x, xProbes)) {
-      return null;
-    }
     Map<String, ArrayNode.Computed> nodes = new LinkedHashMap<>();
     Map<String, ArrayNode> leaves = new LinkedHashMap<>();
-    walk(x, fused, xProbes, nodes, leaves);
+    if (x instanceof ArrayNode.Computed xc) {
+      if (!pointwise(xc, xProbes)) {
+        return null;
+      }
+      walk(xc, fused, xProbes, nodes, leaves);
+    } else {
+      leaves.put(x.name(), x);
+    }
     long[] block = rCoords != null ? x.blockShape(xProbes.get(0)) : x.chunks();
     if (Shapes.size(block) == 0) {
       return null;
@@ -184,7 +198,10 @@ final class Tiles {
       item = Math.max(item, n.dtype().itemSize());
     }
     long[] tile = tileShape(block, red, Math.max(1, tileBytes / item));
-    return new Chain(r, List.copyOf(nodes.values()), List.copyOf(leaves.values()), block, tile);
+    Chain ch = new Chain(r, List.copyOf(nodes.values()), List.copyOf(leaves.values()), block,
+        tile);
+    // without ops, tiling pays only when the stored leaf is read by regions
+    return nodes.isEmpty() && !ch.regionLeaf(x) ? null : ch;
   }
 
   static void walk(ArrayNode.Computed t, Predicate<ArrayNode> fused, List<long[]> probes,
@@ -442,7 +459,7 @@ final class Tiles {
         }
         tiles.put(n.name(), t);
       }
-      NDArray ts = tr.tileState(tiles.get(ch.top().name()), start, rCoords.clone());
+      NDArray ts = tr.tileState(tiles.get(ch.inputName()), start, rCoords.clone());
       long[] ss = state.shape();
       long[] at = new long[ss.length];
       boolean first = fresh;

@@ -17,13 +17,14 @@ import java.util.logging.Logger;
  * writes after it returns.
  *
  * <p><b>Memory.</b> Before anything runs: if one task of an operation projects more memory than
- * the JVM's max heap ({@link Runtime#maxMemory()}), the compute is refused with
+ * the JVM's max heap ({@link Runtime#maxMemory()}) plus reservedMem, the compute is refused with
  * {@link InsufficientHeapException} (it could not run even alone). Otherwise concurrency is capped
  * so that {@link #heapNeeded heapNeeded(concurrency, largest projected task memory, reservedMem,
  * baseline)} {@code <= max heap}, where baseline is the heap in use when the compute starts
  * (re-measured after a GC before capping), and never below 1: a task that fits alone but not
- * beside the baseline runs one at a time, with a logged warning. The tasks share this JVM, so the
- * spec's reservedMem (a worker's own overhead, part of every task's projection) is counted once
+ * beside the baseline runs one at a time, with a logged warning. The tasks share this JVM, whose
+ * own overhead is the measured baseline and memory outside the heap, so the spec's reservedMem (a
+ * worker's own overhead, part of every task's projection) is not counted in the heap
  * ({@link Builder#reservedMem}; 0 unless set: then every projection counts whole). Measured memory per task is the bytes its thread allocated (JVM thread
  * allocation counter), an upper bound on what it could have held at once, not a peak.
  *
@@ -221,20 +222,22 @@ public final class ThreadsExecutor implements Executor {
     if (own <= 0) {
       return workers;
     }
-    long fit = (maxHeap - baseline - Math.min(reservedMem, taskMem)) / own;
+    long fit = (maxHeap - baseline) / own;
     return (int) Math.max(1, Math.min(workers, fit));
   }
 
   /**
    * The heap that {@code concurrency} tasks of projected memory {@code taskMem} need beside
-   * {@code baseline} bytes already in use: {@code baseline + r + concurrency x (taskMem - r)} with
-   * {@code r = min(reservedMem, taskMem)}. Threads of one JVM share its runtime overhead, so the
-   * reserved part of a projection is counted once; the rest of each task's projection is its own.
-   * The compute runs at full concurrency in a heap of at least this size.
+   * {@code baseline} bytes already in use: {@code baseline + concurrency x (taskMem - r)} with
+   * {@code r = min(reservedMem, taskMem)}. The reserved part of a projection is a worker's own
+   * overhead; the threads of one JVM share it, and in this JVM it is the baseline (measured: the
+   * engine's live data) and memory outside the heap (code, class data, thread stacks), so it is
+   * not counted again; the rest of each task's projection is its own. The compute runs at full
+   * concurrency in a heap of at least this size.
    */
   public static long heapNeeded(int concurrency, long taskMem, long reservedMem, long baseline) {
     long r = Math.min(Math.max(0, reservedMem), taskMem);
-    return baseline + r + (long) Math.max(1, concurrency) * (taskMem - r);
+    return baseline + (long) Math.max(1, concurrency) * (taskMem - r);
   }
 
   /**
@@ -243,9 +246,30 @@ public final class ThreadsExecutor implements Executor {
    * @throws InsufficientHeapException naming the first such operation
    */
   static void checkFitsHeap(List<Operation> ops, long maxHeap) {
+    checkFitsHeap(ops, maxHeap, 0);
+  }
+
+  /**
+   * Refuses a plan whose largest task cannot fit in the heap even alone: its projection less the
+   * reserved part (the JVM's own overhead, see {@link #heapNeeded}) is more than the max heap.
+   *
+   * @throws InsufficientHeapException naming the first such operation
+   */
+  static void checkFitsHeap(List<Operation> ops, long maxHeap, long reservedMem) {
     for (Operation op : ops) {
-      if (op.projectedMem() > maxHeap) {
-        throw new InsufficientHeapException(op.name(), op.projectedMem(), maxHeap);
+      long r = Math.min(Math.max(0, reservedMem), op.projectedMem());
+      if (op.projectedMem() - r > maxHeap) {
+        if (r == 0) {
+          throw new InsufficientHeapException(op.name(), op.projectedMem(), maxHeap);
+        }
+        throw new InsufficientHeapException(String.format("threads executor: a task of operation"
+            + " %s is projected to need %,d bytes (%.1f MiB) of which %,d are reservedMem (the"
+            + " JVM's own overhead), so %,d bytes of heap, more than the JVM's max heap of %,d"
+            + " bytes (%.1f MiB): not even one task fits; nothing was run. Lower allowedMem or use"
+            + " smaller chunks so tasks project less memory, or raise the heap (java -Xmx..., or"
+            + " CUBED_HEAP=... for the ./cubed launcher)", op.name(), op.projectedMem(),
+            op.projectedMem() / 1048576.0, r, op.projectedMem() - r, maxHeap,
+            maxHeap / 1048576.0), op.name(), op.projectedMem(), maxHeap);
       }
     }
   }
@@ -254,7 +278,7 @@ public final class ThreadsExecutor implements Executor {
   public void execute(String computeId, List<Operation> ops, List<Callback> callbacks) {
     long start = System.currentTimeMillis();
     Runtime rt = Runtime.getRuntime();
-    checkFitsHeap(ops, rt.maxMemory());
+    checkFitsHeap(ops, rt.maxMemory(), reservedMem);
     long maxMem = 0;
     for (Operation op : ops) {
       maxMem = Math.max(maxMem, op.projectedMem());
@@ -269,7 +293,7 @@ public final class ThreadsExecutor implements Executor {
     }
     if (conc < workers) {
       LOG.warning(String.format("threads executor: concurrency capped at %d of %d workers: %d x "
-          + "projected task memory %d B (reserved %d B counted once) + baseline %d B must fit in"
+          + "projected task memory %d B (less reserved %d B each) + baseline %d B must fit in"
           + " max heap %d B", conc, workers, conc, maxMem, reservedMem, baseline,
           rt.maxMemory()));
     }

@@ -142,7 +142,7 @@ final class BloscStreams {
         int row = e / fullLast;
         int col = e - row * fullLast;
         int segEnd = (int) Math.min(end, (long) (row + 1) * fullLast);
-        long target = clippedRow(row);
+        long target = ChunkRuns.clipRow(full, clipped, row);
         if (target >= 0 && col < clipLast) {
           int cnt = Math.min(segEnd - e, clipLast - col);
           fromBytes(ByteBuffer.wrap(src, so + (e - e0) * item, cnt * item).order(order), dtype,
@@ -150,23 +150,6 @@ final class BloscStreams {
         }
         e = segEnd;
       }
-    }
-
-    /** The row of the clipped array that row {@code row} of the full chunk is, or -1. */
-    private long clippedRow(int row) {
-      long r = row;
-      long out = 0;
-      long stride = 1;
-      for (int k = full.length - 2; k >= 0; k--) {
-        long i = r % full[k];
-        r /= full[k];
-        if (i >= clipped[k]) {
-          return -1;
-        }
-        out += i * stride;
-        stride *= clipped[k];
-      }
-      return out;
     }
   }
 
@@ -269,7 +252,7 @@ final class BloscStreams {
         long row = e / rowLen;
         int col = e % rowLen;
         int m = Math.min(rowLen - col, n - d);
-        long clipRow = clipRow(row);
+        long clipRow = ChunkRuns.clipRow(full, clip, row);
         int in = clipRow < 0 ? 0 : Math.max(0, Math.min(m, clipRowLen - col));
         if (in > 0) {
           System.arraycopy(data, (int) (clipRow * clipRowLen + col) * slots, scratch, d * slots,
@@ -281,23 +264,6 @@ final class BloscStreams {
         e += m;
         d += m;
       }
-    }
-
-    /** The row of the clipped chunk holding row {@code row} of the full one, or -1. */
-    private long clipRow(long row) {
-      long r = row;
-      long out = 0;
-      long stride = 1;
-      for (int i = full.length - 2; i >= 0; i--) {
-        long idx = r % full[i];
-        r /= full[i];
-        if (idx >= clip[i]) {
-          return -1;
-        }
-        out += idx * stride;
-        stride *= clip[i];
-      }
-      return out;
     }
   }
 

@@ -89,7 +89,7 @@ final class ChunkRuns {
         long c0 = -1;
         long c1 = -1;
         for (long row = firstRow; row <= lastRow; row++) {
-          long cr = clipRow(row);
+          long cr = clipRow(full, clip, row);
           if (cr >= 0) {
             c0 = c0 < 0 ? cr : c0;
             c1 = cr;
@@ -103,7 +103,7 @@ final class ChunkRuns {
           long row = e / rowLen;
           int col = (int) (e - row * rowLen);
           int m = (int) Math.min(rowLen - col, count - d);
-          long cr = clipRow(row);
+          long cr = clipRow(full, clip, row);
           int kept = cr < 0 ? 0 : (int) Math.max(0, Math.min(m, clipRowLen - col));
           if (kept > 0) {
             System.arraycopy(in.data(), (int) ((cr - c0) * clipRowLen + col) * slots, out,
@@ -117,24 +117,27 @@ final class ChunkRuns {
         }
         return buf;
       }
-
-      /** The row of the clipped chunk that row {@code row} of the full chunk is, or -1. */
-      private long clipRow(long row) {
-        long r = row;
-        long o = 0;
-        long stride = 1;
-        for (int i = nd - 2; i >= 0; i--) {
-          long idx = r % full[i];
-          r /= full[i];
-          if (idx >= clip[i]) {
-            return -1;
-          }
-          o += idx * stride;
-          stride *= clip[i];
-        }
-        return o;
-      }
     };
+  }
+
+  /**
+   * The row (C-order position over all axes but the last) of a chunk clipped to {@code clip}
+   * that row {@code row} of the full chunk of shape {@code full} is, or -1 if that row is padding.
+   */
+  static long clipRow(long[] full, long[] clip, long row) {
+    long r = row;
+    long out = 0;
+    long stride = 1;
+    for (int i = full.length - 2; i >= 0; i--) {
+      long idx = r % full[i];
+      r /= full[i];
+      if (idx >= clip[i]) {
+        return -1;
+      }
+      out += idx * stride;
+      stride *= clip[i];
+    }
+    return out;
   }
 
   /** A source that notes whether every element it made equals the fill value. */

@@ -42,24 +42,7 @@ class TiledWritesTest {
   }
 
   private static <T> T withTiles(long tileBytes, Callable<T> body) throws Exception {
-    String old = System.getProperty("cubed.plan.tileBytes");
-    String oldInline = System.getProperty("cubed.inlineMaxBytes");
-    System.setProperty("cubed.plan.tileBytes", Long.toString(tileBytes));
-    System.setProperty("cubed.inlineMaxBytes", "0");
-    try {
-      return body.call();
-    } finally {
-      restore("cubed.plan.tileBytes", old);
-      restore("cubed.inlineMaxBytes", oldInline);
-    }
-  }
-
-  private static void restore(String key, String old) {
-    if (old == null) {
-      System.clearProperty(key);
-    } else {
-      System.setProperty(key, old);
-    }
+    return TileSettings.withTiles(tileBytes, body);
   }
 
   /** Blocks and regions of an in-memory array (counting the regions made). */

@@ -14,13 +14,15 @@ class ThreadsExecutorTest {
     assertThat(ThreadsExecutor.cappedConcurrency(8, 100, 0, 1000, 200)).isEqualTo(8);
     assertThat(ThreadsExecutor.cappedConcurrency(8, 300, 0, 1000, 200)).isEqualTo(2);
     assertThat(ThreadsExecutor.cappedConcurrency(8, 5000, 0, 1000, 200)).isEqualTo(1);
-    // reserved memory counted once: (1000 - 200 - 100) / (300 - 100) = 3 tasks, not 2
-    assertThat(ThreadsExecutor.cappedConcurrency(8, 300, 100, 1000, 200)).isEqualTo(3);
-    assertThat(ThreadsExecutor.heapNeeded(3, 300, 100, 200)).isEqualTo(900);
-    assertThat(ThreadsExecutor.heapNeeded(4, 300, 100, 200)).isEqualTo(1100);
+    // reserved memory is the JVM's own (baseline and outside the heap), not counted in the heap:
+    // (1000 - 200) / (300 - 100) = 4 tasks, not 2
+    assertThat(ThreadsExecutor.cappedConcurrency(8, 300, 100, 1000, 200)).isEqualTo(4);
+    assertThat(ThreadsExecutor.heapNeeded(3, 300, 100, 200)).isEqualTo(800);
+    assertThat(ThreadsExecutor.heapNeeded(4, 300, 100, 200)).isEqualTo(1000);
+    assertThat(ThreadsExecutor.heapNeeded(5, 300, 100, 200)).isEqualTo(1200);
     // a projection below reservedMem is all reserved: any number of such tasks fit
     assertThat(ThreadsExecutor.cappedConcurrency(8, 50, 100, 1000, 200)).isEqualTo(8);
-    assertThat(ThreadsExecutor.heapNeeded(8, 50, 100, 200)).isEqualTo(250);
+    assertThat(ThreadsExecutor.heapNeeded(8, 50, 100, 200)).isEqualTo(200);
     // the two agree: the capped concurrency's heap fits, one more task's does not
     for (long task = 120; task < 900; task += 37) {
       int c = ThreadsExecutor.cappedConcurrency(64, task, 100, 1000, 200);
@@ -87,6 +89,12 @@ class ThreadsExecutorTest {
     assertThat(e.projectedMem()).isEqualTo(max + 1);
     assertThat(e.maxHeap()).isEqualTo(max);
     ThreadsExecutor.checkFitsHeap(List.of(small), max); // fits: no exception
+    // reservedMem is the JVM's own: a task projecting the max heap plus its reserved part fits
+    ThreadsExecutor.checkFitsHeap(List.of(big), max, 1);
+    InsufficientHeapException r = org.assertj.core.api.Assertions.catchThrowableOfType(
+        () -> ThreadsExecutor.checkFitsHeap(List.of(big), max - 1, 1),
+        InsufficientHeapException.class);
+    assertThat(r).hasMessageContaining("reservedMem").hasMessageContaining("too-big");
   }
 
   @Test
