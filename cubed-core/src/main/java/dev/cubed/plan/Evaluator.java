@@ -118,11 +118,6 @@ final class Evaluator implements Serializable {
     if (node instanceof ArrayNode.Computed c) {
       Tiles.Chain ch = tileBytes > 0 && c.op().function() instanceof TileReduction
           ? Tiles.chain(c, this::fused, tileBytes, coords) : null;
-      // a task of a multi-output op caches its source blocks for all members: a chain without
-      // ops (a stored input read by regions) would read the source once per member instead
-      if (ch != null && ch.nodes().isEmpty() && sourceCache != null) {
-        ch = null;
-      }
       if (ch != null) {
         return check(node, coords, Tiles.reduceBlock(ch, this, coords));
       }

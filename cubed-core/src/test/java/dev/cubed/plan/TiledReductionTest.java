@@ -297,48 +297,4 @@ class TiledReductionTest {
       assertClose(b.get(k), a.get(k), "output " + k);
     }
   }
-  /**
-   * A reduction of a stored array whose chunks are read by regions is tiled without pointwise ops
-   * (a chain of one stored leaf): the results equal the same reductions over the array in memory
-   * (whole chunks), and the first round projects the decoded blocks a reader keeps, not a chunk.
-   */
-  @Test
-  void storedInputReadByRegionsIsTiledWithoutOps() throws Exception {
-    long[] shape = {12, 96, 1024};
-    long[] chunks = {4, 96, 1024}; // 3 MiB chunks: 12 codec blocks each
-    Random r = new Random(5);
-    NDArray a = NDArray.zeros(DType.FLOAT64, shape);
-    for (int i = 0; i < a.size(); i++) {
-      a.setDouble(i, 0.5 + r.nextDouble());
-    }
-    ZarrArray files = ZarrArray.create(new FileSystemStore(dir.resolve("files")), "x")
-        .shape(shape).chunks(chunks).dtype(DType.FLOAT64).build();
-    files.write(new long[3], a);
-    ZarrArray mem = ZarrArray.create(new dev.cubed.zarr.MemoryStore(), "x").shape(shape)
-        .chunks(chunks).dtype(DType.FLOAT64).build();
-    mem.write(new long[3], a);
-    long chunk = 4L * 96 * 1024 * 8;
-    for (Reductions.Op op : new Reductions.Op[] {Reductions.Op.SUM, Reductions.Op.MAX}) {
-      int[] axes = op == Reductions.Op.SUM ? new int[] {0, 1, 2} : new int[] {0};
-      List<NDArray> got = new ArrayList<>();
-      List<Long> firstRound = new ArrayList<>();
-      for (ZarrArray z : new ZarrArray[] {files, mem}) {
-        // one output per plan: a multi-output task would read the source whole for all members
-        ArrayNode out = Reductions.reduce(new ArrayNode.Stored(z), op, axes, false, 2, 0);
-        Plan p = withTiles(8192, () -> Plan.of(List.of(out), cfg(1L << 30)));
-        String initial = op.name().toLowerCase(java.util.Locale.ROOT) + "-initial-";
-        firstRound.add(p.summary().ops().stream().filter(o -> o.name().startsWith(initial)
-            || o.fused().stream().anyMatch(f -> f.startsWith(initial))).findFirst()
-            .orElseThrow(() -> new AssertionError(p.summary().toString())).projectedMem());
-        got.add(withTiles(8192, () -> p.execute(new ThreadsExecutor(2, 1), List.of())).get(0));
-      }
-      if (op == Reductions.Op.SUM) {
-        assertClose(got.get(1), got.get(0), "sum read by regions");
-      } else {
-        assertEquals(got.get(1), got.get(0), "max read by regions");
-      }
-      assertTrue(firstRound.get(0) < firstRound.get(1) - chunk / 2, op + ": first round by "
-          + "regions " + firstRound.get(0) + " vs whole " + firstRound.get(1));
-    }
-  }
 }
