@@ -580,101 +580,17 @@ public final class ZarrArray implements Serializable {
 
   // ------------------------------------------------------------------ regions
 
-  private void checkRegion(String fn, long[] start, long[] shape) {
-    if (start.length != meta.shape.length || shape.length != meta.shape.length) {
-      throw new IllegalArgumentException(fn + ": start " + Arrays.toString(start) + " and shape "
-          + Shapes.format(shape) + " must have " + meta.shape.length + " dimensions like array '"
-          + path + "' of shape " + Shapes.format(meta.shape));
-    }
-    for (int i = 0; i < start.length; i++) {
-      if (start[i] < 0 || shape[i] < 0 || start[i] + shape[i] > meta.shape[i]) {
-        throw new IllegalArgumentException(fn + ": region at " + Arrays.toString(start)
-            + " of shape " + Shapes.format(shape) + " is outside array '" + path + "' of shape "
-            + Shapes.format(meta.shape) + " in dimension " + i);
-      }
-    }
-  }
-
-  /** Calls {@code visitor} for each chunk intersecting the box, with the intersection. */
-  private void forEachChunk(long[] start, long[] shape, ChunkVisitor visitor) {
-    int nd = start.length;
-    if (Shapes.size(shape) == 0) {
-      return;
-    }
-    long[] lo = new long[nd];
-    long[] hi = new long[nd];
-    for (int i = 0; i < nd; i++) {
-      lo[i] = start[i] / meta.chunks[i];
-      hi[i] = (start[i] + shape[i] - 1) / meta.chunks[i];
-    }
-    long[] c = lo.clone();
-    while (true) {
-      long[] cstart = new long[nd];
-      long[] inChunk = new long[nd];
-      long[] inRegion = new long[nd];
-      long[] box = new long[nd];
-      for (int i = 0; i < nd; i++) {
-        cstart[i] = c[i] * meta.chunks[i];
-        long a = Math.max(start[i], cstart[i]);
-        long b = Math.min(start[i] + shape[i], Math.min(cstart[i] + meta.chunks[i],
-            meta.shape[i]));
-        inChunk[i] = a - cstart[i];
-        inRegion[i] = a - start[i];
-        box[i] = b - a;
-      }
-      visitor.visit(c.clone(), inChunk, inRegion, box);
-      int k = nd - 1;
-      while (k >= 0) {
-        if (++c[k] <= hi[k]) {
-          break;
-        }
-        c[k] = lo[k];
-        k--;
-      }
-      if (k < 0) {
-        return;
-      }
-    }
-  }
-
-  private interface ChunkVisitor {
-    void visit(long[] coords, long[] inChunk, long[] inRegion, long[] box);
-  }
-
   /**
    * Reads the box {@code [start, start + shape)}, spanning any number of chunks.
    *
    * @throws IllegalArgumentException if the box is not inside the array
    */
   public NDArray read(long[] start, long[] shape) {
-    checkRegion("read", start, shape);
-    Shapes.intSize("read", shape);
-    NDArray out = NDArray.zeros(meta.dtype, shape);
-    int mult = meta.dtype.isComplex() ? 2 : 1;
-    ShardingCodec shard = partialShardReader();
-    forEachChunk(start, shape, (c, inChunk, inRegion, box) -> {
-      long[] cs = chunkShape(c);
-      if (shard != null && !Arrays.equals(box, cs)) {
-        String key = Keys.join(path, meta.chunkKey(c));
-        NDArray part = shard.readRegion(store, key, chunks(), inChunk, box,
-            "zarr array '" + path + "' shard '" + key + "'");
-        NDArray.copyBox(part.data(), box, new long[box.length], out.data(), shape, inRegion, box,
-            mult);
-        return;
-      }
-      NDArray chunk = readChunk(c);
-      if (Arrays.equals(box, out.shape()) && Arrays.equals(box, chunk.shape())) {
-        System.arraycopy(chunk.data(), 0, out.data(), 0, chunk.size() * mult);
-      } else {
-        NDArray.copyBox(chunk.data(), chunk.shape(), inChunk, out.data(), shape, inRegion, box,
-            mult);
-      }
-    });
-    return out;
+    return ZarrRegions.read(this, start, shape);
   }
 
   /** The sharding codec if partial shard reads apply (no codecs around the sharding codec). */
-  private ShardingCodec partialShardReader() {
+  ShardingCodec partialShardReader() {
     return meta.codec instanceof CodecPipeline p && p.arrayBytes instanceof ShardingCodec s
         && p.transposes.isEmpty() && p.bytesCodecs.isEmpty() && ndim() > 0 ? s : null;
   }
@@ -692,25 +608,7 @@ public final class ZarrArray implements Serializable {
    *     written)
    */
   public void write(long[] start, NDArray data) {
-    if (data.dtype() != meta.dtype) {
-      throw new IllegalArgumentException("write: data dtype " + data.dtype()
-          + " differs from the dtype " + meta.dtype + " of array '" + path
-          + "'; convert with astype first");
-    }
-    long[] shape = data.shape();
-    checkRegion("write", start, shape);
-    int mult = meta.dtype.isComplex() ? 2 : 1;
-    forEachChunk(start, shape, (c, inChunk, inRegion, box) -> {
-      long[] cs = chunkShape(c);
-      NDArray chunk;
-      if (Arrays.equals(box, cs)) {
-        chunk = Arrays.equals(box, shape) ? data : data.getRegion(inRegion, box);
-      } else {
-        chunk = readChunk(c);
-        NDArray.copyBox(data.data(), shape, inRegion, chunk.data(), cs, inChunk, box, mult);
-      }
-      writeChunk(c, chunk);
-    });
+    ZarrRegions.write(this, start, data);
   }
 
   // ------------------------------------------------------------------ serialization
