@@ -38,6 +38,8 @@ public final class Plan {
   private final Map<String, Integer> consumers = new HashMap<>();
   final Set<String> materialized = new HashSet<>();
   final Map<String, List<long[]>> rechunkChains = new HashMap<>();
+  /** Materialized ops whose blocks are written a run at a time ({@link #writeChain}), by name. */
+  final java.util.Set<String> streamedWrites = new java.util.HashSet<>();
   private final List<PlanSummary.OpInfo> infos = new ArrayList<>();
   /** Multi-output ops, by member name ({@link MultiOutput}). */
   final Map<String, MultiOutput.Group> groupOf = new HashMap<>();
@@ -355,6 +357,9 @@ public final class Plan {
       } else if (n instanceof ArrayNode.Computed c && materialized.contains(c.name())) {
         Cost cost = opCost(c);
         TiledWrites.Chain wc = writeChain(c);
+        if (wc != null) {
+          streamedWrites.add(c.name());
+        }
         long mem = cfg.reservedMem() + (wc != null ? streamedMem(wc) : cost.mem())
             + c.chunkBytes() * cfg.writeCopies();
         long tasks = Shapes.size(c.numBlocks());

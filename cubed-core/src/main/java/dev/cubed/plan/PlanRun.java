@@ -80,7 +80,7 @@ final class PlanRun {
           List<long[]> keys = allBlocks(c.numBlocks());
           boolean padded = !c.isRegular();
           long[] padTo = c.chunks();
-          boolean streamed = plan.writeChain(c) != null;
+          boolean streamed = plan.streamedWrites.contains(c.name());
           ops.add(new Operation(c.name(), keys, key -> {
             TiledWrites.Chain wc = streamed && z.streamsWrites()
                 ? TiledWrites.chain(c, ev::fused, ev.tileBytes(), key) : null;

@@ -96,11 +96,9 @@ final class TiledWrites {
     for (ArrayNode n : leaves.values()) {
       item = Math.max(item, n.dtype().itemSize());
     }
-    long[] block = coords != null ? c.blockShape(coords) : c.chunks().clone();
-    for (int d = 0; d < block.length && coords == null; d++) {
-      block[d] = Math.min(block[d], Math.max(c.shape()[d], 0));
-    }
-    long elems = Shapes.size(block);
+    // elements of the block (at plan time the largest: the chunk clipped to the array)
+    long elems = coords != null ? Shapes.size(c.blockShape(coords))
+        : c.chunkBytes() / c.dtype().itemSize();
     if (elems == 0) {
       return null;
     }

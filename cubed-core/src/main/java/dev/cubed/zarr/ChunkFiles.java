@@ -29,14 +29,8 @@ final class ChunkFiles {
    */
   static NDArray read(FileSystemStore fs, String key, ChunkCodec codec, long[] full,
       long[] clipped, String where) {
-    Path p = fs.resolve(key);
-    if (!Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
-      return null;
-    }
-    FileChannel ch;
-    try {
-      ch = FileChannel.open(p, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
-    } catch (IOException | UnsupportedOperationException e) {
+    FileChannel ch = openChunk(fs.resolve(key));
+    if (ch == null) {
       return null;
     }
     try (ch) {
@@ -54,6 +48,21 @@ final class ChunkFiles {
       throw e;
     } catch (RuntimeException e) {
       throw new ZarrFormatException(where + ": cannot decode (" + e + ")", e);
+    }
+  }
+
+  /**
+   * The chunk file at {@code p} opened for reading, or null if it is not a regular file (missing,
+   * a directory, a link) or cannot be opened: the caller then reads the chunk through the store.
+   */
+  static FileChannel openChunk(Path p) {
+    if (!Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
+      return null;
+    }
+    try {
+      return FileChannel.open(p, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
+    } catch (IOException | UnsupportedOperationException e) {
+      return null;
     }
   }
 

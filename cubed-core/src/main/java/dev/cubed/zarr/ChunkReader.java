@@ -9,7 +9,6 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -67,10 +66,8 @@ public final class ChunkReader implements AutoCloseable {
       Object f = NDArray.full(dtype, fill, new long[] {1}).data();
       return new ChunkReader(dtype, order, full, null, null, f, cacheBlocks);
     }
-    FileChannel ch;
-    try {
-      ch = FileChannel.open(p, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
-    } catch (IOException | UnsupportedOperationException e) {
+    FileChannel ch = ChunkFiles.openChunk(p);
+    if (ch == null) {
       return null;
     }
     boolean ok = false;
