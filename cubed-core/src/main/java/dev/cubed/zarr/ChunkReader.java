@@ -16,7 +16,9 @@ import java.util.Map;
  * Runs of one stored chunk's elements read without decoding the chunk: only the codec blocks
  * (256 KiB) a run touches are read from the chunk's file and decoded, and up to a given number of
  * decoded blocks are kept (least recently used first out), so a reader going through a chunk in
- * tiles holds a few blocks, not the chunk. Made by {@link ZarrArray#chunkReader}; for the default
+ * tiles holds a few blocks, not the chunk. The array of the block evicted is reused for the block
+ * decoded next (no allocation per block once the cache is full: a block cached for a while would
+ * otherwise survive young collections and be copied and promoted). Made by {@link ZarrArray#chunkReader}; for the default
  * codec in a local directory. A chunk that is not stored reads as the fill value. Not thread-safe;
  * close it to release the file.
  */
@@ -146,13 +148,18 @@ public final class ChunkReader implements AutoCloseable {
     }
     long first = (long) j * blockElems;
     int n = (int) Math.min(blockElems, total - first);
-    NDArray a = NDArray.zeros(dtype, new long[] {n});
-    Object d = a.data();
-    blocks.decode(j, BloscStreams.into(dtype, order, d, (int) first));
+    Object d = null;
     if (cache.size() >= cacheBlocks) {
       Integer eldest = cache.keySet().iterator().next();
-      cache.remove(eldest);
+      Object old = cache.remove(eldest);
+      if (java.lang.reflect.Array.getLength(old) == n * slots) {
+        d = old;
+      }
     }
+    if (d == null) {
+      d = NDArray.zeros(dtype, new long[] {n}).data();
+    }
+    blocks.decode(j, BloscStreams.into(dtype, order, d, (int) first));
     cache.put(j, d);
     return d;
   }

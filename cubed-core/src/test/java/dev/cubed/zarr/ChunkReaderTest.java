@@ -129,4 +129,41 @@ class ChunkReaderTest {
       assertArrayEquals(java.util.Arrays.copyOfRange((double[]) a.data(), 199_995, 200_000), d);
     }
   }
+
+  /**
+   * Evicted blocks' arrays are reused for the next block decoded: every element read back in any
+   * order equals the chunk's (no element of an earlier block left behind), the shorter last block
+   * included (its array is not one of the full blocks').
+   */
+  @ParameterizedTest
+  @ValueSource(ints = {1, 2, 3})
+  void reusedBlockArraysHoldOnlyTheirBlock(int cache) {
+    FileSystemStore fs = new FileSystemStore(dir);
+    int n = 5 * 32_768 + 1_234; // five full 256 KiB blocks of float64 and a short one
+    ZarrArray z = ZarrArray.create(fs, "r" + cache).shape(n).chunks(n).dtype(DType.FLOAT64)
+        .build();
+    double[] want = new double[n];
+    for (int k = 0; k < n; k++) {
+      want[k] = Math.sin(k * 0.37) * (1 + k % 7);
+    }
+    z.write(new long[1], new NDArray(DType.FLOAT64, new long[] {n}, want));
+    int[][] orders = {{0, 1, 2, 3, 4, 5}, {5, 4, 3, 2, 1, 0}, {2, 5, 0, 5, 3, 1, 4, 0}};
+    for (int[] order : orders) {
+      try (ChunkReader rd = z.chunkReader(new long[] {0}, cache)) {
+        double[] got = new double[n];
+        for (int b : order) {
+          int start = b * 32_768;
+          int count = Math.min(32_768, n - start);
+          rd.read(start, count, got, start);
+          assertArrayEquals(java.util.Arrays.copyOfRange(want, start, start + count),
+              java.util.Arrays.copyOfRange(got, start, start + count),
+              "block " + b + " of order " + java.util.Arrays.toString(order) + ", cache " + cache);
+        }
+        // a run across every block boundary, read last
+        double[] across = new double[n - 100];
+        rd.read(50, n - 100, across, 0);
+        assertArrayEquals(java.util.Arrays.copyOfRange(want, 50, n - 50), across);
+      }
+    }
+  }
 }
