@@ -1,20 +1,59 @@
 package dev.cubed.nd;
 
 /**
- * float64 sin and cos over arrays, with the JDK Vector API ({@code jdk.incubator.vector}) when the
- * JVM runs with {@code --add-modules jdk.incubator.vector}, and a plain {@link Math#sin} /
- * {@link Math#cos} loop otherwise. The choice is made once, when this class initializes: the
- * vector path is taken when the module is in the boot layer and its implementation class loads.
+ * float64 sin and cos over arrays, the same bits on every path: {@link TrigPoly}'s argument
+ * reduction and polynomials, on vector lanes with the JDK Vector API ({@code jdk.incubator.vector})
+ * when the JVM runs with {@code --add-modules jdk.incubator.vector} ({@link VectorTrig}), element by
+ * element otherwise. Results are within 2 ulp of the exact sin and cos (within 1 ulp for all but
+ * about one in 10,000 arguments; they may differ from {@code Math.sin}/{@code Math.cos} in the last
+ * bits) and do not depend on the machine, the module, or how far the JIT has got: a chunk
+ * recomputed by a retry or a backup task equals the first computation to the bit. (The Vector
+ * API's own {@code SIN}/{@code COS} did not: compiled, they are the JDK's vector math library, which
+ * differs from {@code Math.sin} in about one result in 500; in the Java fallback they are
+ * {@code Math.sin} itself, so a JVM's first chunks and its later ones differed.)
  *
- * <p>The vector path's lanes use the JVM's vector math routines, whose results may differ from
- * {@code Math.sin}/{@code Math.cos} in the last bit or so (about 1 ulp); elements past the last
- * full vector use {@code Math.sin}/{@code Math.cos}. The kernel's float64 {@code sin} and
- * {@code cos} and the benchmark inputs use this class.
+ * <p>The vector path is fast only once the JIT has compiled it (before that the Vector API runs in
+ * its Java fallback, hundreds of times slower than the element loop). So each JVM starts on the
+ * element loop and times the vector path on the first {@link #PROBE} elements of each call; after
+ * {@link #HOT_CALLS} calls in a row in which those ran at compiled speed it switches for good
+ * ({@link #JIT_OPTIONS} make that happen after a few hundred calls). Either way the results are the
+ * same. The kernel's float64 {@code sin} and {@code cos} and the
+ * benchmark inputs use this class.
  */
 public final class FastTrig {
   private FastTrig() {}
 
   private static final boolean VECTOR = vectorAvailable();
+
+  /**
+   * Elements per call that time the vector path while it warms up (eight 512-bit vectors: enough
+   * loop iterations that the JIT soon finds the loop hot, few enough that the Java fallback costs
+   * little before it does).
+   */
+  static final int PROBE = 64;
+
+  /**
+   * JVM options that have the JIT compile the vector loop after a few dozen calls instead of
+   * thousands (a per-method compile threshold; the results do not change, only how soon the
+   * vector path is fast): {@code ./cubed} and the processes executor's workers start with them.
+   * {@code quiet} keeps the JVM from echoing the command on standard output.
+   */
+  public static final java.util.List<String> JIT_OPTIONS = java.util.List.of(
+      "-XX:CompileCommand=quiet",
+      "-XX:CompileCommand=option,dev.cubed.nd.VectorTrig::eval,double,CompileThresholdScaling,0.01");
+
+  /** Consecutive calls at compiled speed after which the vector path is taken for good. */
+  static final int HOT_CALLS = 3;
+
+  /**
+   * A probe of {@link #PROBE} elements at or below this many nanoseconds ran compiled code (about
+   * 100 ns compiled, 50,000 in the Java fallback).
+   */
+  private static final long HOT_NANOS = 1_000;
+
+  private static volatile boolean vectorHot;
+  private static final java.util.concurrent.atomic.AtomicInteger hotStreak =
+      new java.util.concurrent.atomic.AtomicInteger();
 
   private static boolean vectorAvailable() {
     if (Boolean.getBoolean("cubed.noVectorTrig")
@@ -35,6 +74,11 @@ public final class FastTrig {
     return VECTOR;
   }
 
+  /** True once this JVM runs the vector path at compiled speed (see the class comment). */
+  static boolean vectorHot() {
+    return vectorHot;
+  }
+
   /**
    * {@code dst[dstOff + i] = sin(src[srcOff + i])} for {@code i} in {@code [0, n)}; {@code src} and
    * {@code dst} may be the same array at the same offset.
@@ -53,18 +97,35 @@ public final class FastTrig {
   private static void apply(boolean cos, double[] src, int srcOff, double[] dst, int dstOff,
       int n) {
     check(src, srcOff, dst, dstOff, n);
+    int done = 0;
     if (VECTOR) {
-      // two methods, not one with the operator as an argument: the JIT compiles a lanewise
-      // operator to vector instructions only when it is a constant
-      if (cos) {
-        VectorTrig.cos(src, srcOff, dst, dstOff, n);
-      } else {
-        VectorTrig.sin(src, srcOff, dst, dstOff, n);
+      if (vectorHot) {
+        vector(cos, src, srcOff, dst, dstOff, n);
+        return;
       }
+      done = Math.min(n, PROBE);
+      long t0 = System.nanoTime();
+      vector(cos, src, srcOff, dst, dstOff, done);
+      long t = System.nanoTime() - t0;
+      if (done == PROBE) {
+        if (t > HOT_NANOS) {
+          hotStreak.set(0);
+        } else if (hotStreak.incrementAndGet() >= HOT_CALLS) {
+          vectorHot = true;
+        }
+      }
+    }
+    for (int i = done; i < n; i++) {
+      dst[dstOff + i] = TrigPoly.eval(cos, src[srcOff + i]);
+    }
+  }
+
+  private static void vector(boolean cos, double[] src, int srcOff, double[] dst, int dstOff,
+      int n) {
+    if (cos) {
+      VectorTrig.cos(src, srcOff, dst, dstOff, n);
     } else {
-      for (int i = 0; i < n; i++) {
-        dst[dstOff + i] = cos ? Math.cos(src[srcOff + i]) : Math.sin(src[srcOff + i]);
-      }
+      VectorTrig.sin(src, srcOff, dst, dstOff, n);
     }
   }
 
