@@ -248,6 +248,27 @@ public abstract sealed class ArrayNode implements Serializable {
      * of shape {@code blockShape}: an array of {@code shape}.
      */
     NDArray region(long[] coords, long[] blockShape, long[] start, long[] shape);
+
+    /**
+     * Writes the elements of {@link #region} (C order) into {@code dst}, a backing array of
+     * {@code dtype}, from element {@code at}. The default copies {@link #region}'s result; a
+     * generator that can write in place overrides it, so that a run made a box at a time (a chunk
+     * written while it is computed) allocates nothing for its leaves.
+     *
+     * @throws IllegalStateException if {@link #region} gave another dtype or shape
+     */
+    default void regionInto(long[] coords, long[] blockShape, long[] start, long[] shape,
+        DType dtype, Object dst, int at) {
+      NDArray r = region(coords, blockShape, start, shape);
+      if (r.dtype() != dtype || !java.util.Arrays.equals(r.shape(), shape)) {
+        throw new IllegalStateException("region " + java.util.Arrays.toString(start)
+            + " of block " + java.util.Arrays.toString(coords) + " must be " + dtype
+            + " of shape " + Shapes.format(shape) + ", the generator gave " + r.dtype()
+            + " of shape " + Shapes.format(r.shape()));
+      }
+      int slots = dtype.isComplex() ? 2 : 1;
+      System.arraycopy(r.data(), 0, dst, at * slots, r.size() * slots);
+    }
   }
 
   /** An array whose blocks are generated on demand (creation functions, in-memory data). */

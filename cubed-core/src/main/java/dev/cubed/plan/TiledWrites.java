@@ -162,15 +162,12 @@ final class TiledWrites {
         ArrayNode.RegionGenerator g =
             (ArrayNode.RegionGenerator) ((ArrayNode.Virtual) leaf).generator();
         for (RunBoxes.Box b : RunBoxes.of(block, start, count)) {
-          NDArray r = g.region(coords.clone(), block.clone(), b.start(), b.shape());
-          if (r.dtype() != leaf.dtype() || !Arrays.equals(r.shape(), b.shape())) {
-            throw new IllegalStateException(leaf.name() + ": region " + Arrays.toString(b.start())
-                + " of block " + Arrays.toString(coords) + " must be " + leaf.dtype() + " of shape "
-                + Shapes.format(b.shape()) + ", the generator gave " + r.dtype() + " of shape "
-                + Shapes.format(r.shape()));
+          try {
+            g.regionInto(coords.clone(), block.clone(), b.start(), b.shape(), leaf.dtype(),
+                buf.data(), (int) (b.flat() - start));
+          } catch (IllegalStateException e) {
+            throw new IllegalStateException(leaf.name() + ": " + e.getMessage(), e);
           }
-          System.arraycopy(r.data(), 0, buf.data(), (int) (b.flat() - start) * slots,
-              r.size() * slots);
         }
         return buf;
       }

@@ -46,7 +46,12 @@ class TiledWritesTest {
   }
 
   /** Blocks and regions of an in-memory array (counting the regions made). */
-  private record Held(NDArray a, long[] chunks) implements ArrayNode.RegionGenerator {
+  private record Held(NDArray a, long[] chunks, boolean inPlace)
+      implements ArrayNode.RegionGenerator {
+    Held(NDArray a, long[] chunks) {
+      this(a, chunks, false);
+    }
+
     @Override
     public NDArray generate(long[] coords, long[] blockShape) {
       return a.getRegion(at(coords, new long[coords.length]), blockShape);
@@ -56,6 +61,28 @@ class TiledWritesTest {
     public NDArray region(long[] coords, long[] blockShape, long[] start, long[] shape) {
       REGIONS.incrementAndGet();
       return a.getRegion(at(coords, start), shape);
+    }
+
+    /** With {@code inPlace}, writes the region element by element (no array of its own). */
+    @Override
+    public void regionInto(long[] coords, long[] blockShape, long[] start, long[] shape,
+        DType dtype, Object dst, int at) {
+      if (!inPlace) {
+        ArrayNode.RegionGenerator.super.regionInto(coords, blockShape, start, shape, dtype, dst,
+            at);
+        return;
+      }
+      REGIONS.incrementAndGet();
+      long[] origin = at(coords, start);
+      long n = Shapes.size(shape);
+      for (long f = 0; f < n; f++) {
+        long[] idx = Shapes.unravel(shape, f);
+        for (int d = 0; d < idx.length; d++) {
+          idx[d] += origin[d];
+        }
+        java.lang.reflect.Array.set(dst, at + (int) f,
+            java.lang.reflect.Array.get(a.data(), (int) Shapes.offset(a.shape(), idx)));
+      }
     }
 
     private long[] at(long[] coords, long[] off) {
@@ -100,7 +127,8 @@ class TiledWritesTest {
     ZarrArray sz = ZarrArray.create(new FileSystemStore(dir.resolve("in")), "s").shape(shape)
         .chunks(chunks).dtype(t).build();
     sz.write(new long[nd], sv);
-    ArrayNode a = new ArrayNode.Virtual("a", shape, chunks, t, new Held(av, chunks));
+    // odd seeds: regions copied from the generator's arrays; even: written in place
+    ArrayNode a = new ArrayNode.Virtual("a", shape, chunks, t, new Held(av, chunks, seed % 2 == 0));
     ArrayNode b = Core.fromArray(bv, chunks); // a block generator only: read whole
     ArrayNode s = new ArrayNode.Stored(sz);
     ArrayNode f = Core.pointwise("f", x -> Elementwise.subtract(Elementwise.multiply(x[0], x[1]),
@@ -171,6 +199,42 @@ class TiledWritesTest {
     withTiles(1024, () -> z.execute(new ThreadsExecutor(2, 1), List.of()));
     assertEquals(Elementwise.add(av, bv), dflt.read());
     assertEquals(dflt.read(), zstd.read());
+  }
+
+  /** A generator whose region has the wrong shape fails the task with the leaf's name. */
+  @Test
+  void aRegionOfTheWrongShapeIsNamed() throws Exception {
+    long[] shape = {30, 40};
+    long[] chunks = {10, 40};
+    NDArray av = random(DType.FLOAT64, shape, new Random(4));
+    ArrayNode.RegionGenerator bad = new ArrayNode.RegionGenerator() {
+      @Override
+      public NDArray generate(long[] coords, long[] blockShape) {
+        return NDArray.zeros(DType.FLOAT64, blockShape);
+      }
+
+      @Override
+      public NDArray region(long[] coords, long[] blockShape, long[] start, long[] shape) {
+        return NDArray.zeros(DType.FLOAT64, new long[] {shape[0] + 1, shape[1]});
+      }
+    };
+    ArrayNode a = new ArrayNode.Virtual("wrongshape", shape, chunks, DType.FLOAT64, bad);
+    ArrayNode b = Core.fromArray(av, chunks);
+    ArrayNode sum = Core.pointwise("add", x -> Elementwise.add(x[0], x[1]), DType.FLOAT64, a, b);
+    ZarrArray target = ZarrArray.create(new FileSystemStore(dir.resolve("o")), "w").shape(shape)
+        .chunks(chunks).dtype(DType.FLOAT64).build();
+    ArrayNode st = Core.store(sum, target);
+    Plan p = withTiles(1024, () -> Plan.of(List.of(st), cfg()));
+    assertNotNull(p.writeChain((ArrayNode.Computed) st));
+    Exception e = org.junit.jupiter.api.Assertions.assertThrows(Exception.class,
+        () -> withTiles(1024, () -> p.execute(new ThreadsExecutor(2, 1), List.of())));
+    Throwable c = e;
+    while (c != null && !(c instanceof IllegalStateException)) {
+      c = c.getCause();
+    }
+    assertNotNull(c, "an IllegalStateException in the chain of " + e);
+    assertTrue(c.getMessage().matches("wrongshape-[0-9a-f]+: region \\[0, 0\\] of block \\[.*")
+        && c.getMessage().contains("the generator gave float64 of shape ("), c.getMessage());
   }
 
   @Test

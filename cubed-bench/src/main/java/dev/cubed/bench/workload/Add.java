@@ -39,9 +39,9 @@ final class Add implements Workload {
     long[] shape = {n, m};
     long[] chunks = {c, c};
     ArrayNode a = Engine.generated("A", shape, chunks,
-        (s, b) -> Inputs.aBlock(s[0], s[1], (int) b[0], (int) b[1]));
+        Inputs.A);
     ArrayNode b = Engine.generated("B", shape, chunks,
-        (s, bs) -> Inputs.bBlock(s[0], s[1], (int) bs[0], (int) bs[1]));
+        Inputs.B);
     ArrayNode sum = Core.pointwise("add", bl -> Elementwise.add(bl[0], bl[1]), DType.FLOAT64, a, b);
     Path out = outDir(p, ctx);
     Files.createDirectories(out);

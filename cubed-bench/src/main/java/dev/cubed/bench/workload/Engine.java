@@ -25,6 +25,15 @@ final class Engine {
   @FunctionalInterface
   interface Generator extends java.io.Serializable {
     NDArray make(long[] start, long[] shape);
+
+    /**
+     * Writes {@link #make}'s elements (C order) into {@code dst} from element {@code at}; the
+     * default copies make's result.
+     */
+    default void makeInto(long[] start, long[] shape, double[] dst, int at) {
+      NDArray r = make(start, shape);
+      System.arraycopy(r.data(), 0, dst, at, r.size());
+    }
   }
 
   /** An executor replacing the context's for Engines made on this thread (see withExecutor). */
@@ -103,6 +112,17 @@ final class Engine {
     @Override
     public NDArray region(long[] coords, long[] blockShape, long[] start, long[] shape) {
       return gen.make(at(coords, start), shape);
+    }
+
+    @Override
+    public void regionInto(long[] coords, long[] blockShape, long[] start, long[] shape,
+        DType dtype, Object dst, int at) {
+      if (dtype != DType.FLOAT64 || !(dst instanceof double[] d)) {
+        ArrayNode.RegionGenerator.super.regionInto(coords, blockShape, start, shape, dtype, dst,
+            at);
+        return;
+      }
+      gen.makeInto(at(coords, start), shape, d, at);
     }
 
     private long[] at(long[] coords, long[] offset) {

@@ -57,22 +57,46 @@ public final class Inputs {
     return block2d(true, i0, j0, rows, cols);
   }
 
-  /**
-   * A (sin, {@code G*i + j}) or B (cos, {@code G*i - j}): each row's arguments are written into
-   * the block, then sin/cos runs over the row in place ({@link FastTrig}: the Vector API when
-   * present), then {@code 0.5 + 0.5*v}.
-   */
+  /** A's generator (2-D start and shape), writing regions in place. */
+  static final Engine.Generator A = new TwoD(false);
+
+  /** B's generator (2-D start and shape), writing regions in place. */
+  static final Engine.Generator B = new TwoD(true);
+
+  /** The generator of A (sin) or B (cos). */
+  private record TwoD(boolean cosine) implements Engine.Generator {
+    @Override
+    public NDArray make(long[] start, long[] shape) {
+      return block2d(cosine, start[0], start[1], (int) shape[0], (int) shape[1]);
+    }
+
+    @Override
+    public void makeInto(long[] start, long[] shape, double[] dst, int at) {
+      fill2d(cosine, start[0], start[1], (int) shape[0], (int) shape[1], dst, at);
+    }
+  }
+
   private static NDArray block2d(boolean cosine, long i0, long j0, int rows, int cols) {
     double[] d = new double[Math.multiplyExact(rows, cols)];
+    fill2d(cosine, i0, j0, rows, cols, d, 0);
+    return new NDArray(DType.FLOAT64, new long[] {rows, cols}, d);
+  }
+
+  /**
+   * A (sin, {@code G*i + j}) or B (cos, {@code G*i - j}) from (i0, j0), (rows, cols) of it, into
+   * {@code d} from {@code at}: each row's arguments are written, then sin/cos runs over the row in
+   * place ({@link FastTrig}: the Vector API when present), then {@code 0.5 + 0.5*v}.
+   */
+  private static void fill2d(boolean cosine, long i0, long j0, int rows, int cols, double[] d,
+      int at) {
     for (int r = 0; r < rows; r++) {
       double gi = G * (double) (i0 + r);
-      int off = r * cols;
+      int off = at + r * cols;
       for (int c = 0; c < cols; c++) {
         d[off + c] = cosine ? gi - (double) (j0 + c) : gi + (double) (j0 + c);
       }
       trigThenScale(cosine, d, off, cols);
     }
-    return new NDArray(DType.FLOAT64, new long[] {rows, cols}, d);
   }
 
   /** {@code d[off..off+n) = 0.5 + 0.5*sin(d)} (or cos), in place. */

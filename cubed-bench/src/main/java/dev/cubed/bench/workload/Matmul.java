@@ -33,9 +33,9 @@ final class Matmul implements Workload {
     long[] shape = {n, n};
     long[] chunks = {c, c};
     ArrayNode a = Engine.generated("A", shape, chunks,
-        (s, b) -> Inputs.aBlock(s[0], s[1], (int) b[0], (int) b[1]));
+        Inputs.A);
     ArrayNode b = Engine.generated("B", shape, chunks,
-        (s, bs) -> Inputs.bBlock(s[0], s[1], (int) bs[0], (int) bs[1]));
+        Inputs.B);
     ArrayNode prod = Contraction.matmul(a, b);
     ArrayNode total = Reductions.reduce(prod, Reductions.Op.SUM, new int[] {0, 1}, false, 4, 0);
     Engine engine = new Engine(ctx);

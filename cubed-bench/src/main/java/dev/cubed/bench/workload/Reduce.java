@@ -28,7 +28,7 @@ final class Reduce implements Workload {
   public Outcome run(Map<String, Long> p, BenchContext ctx) throws Exception {
     long c = p.get("c");
     ArrayNode a = Engine.generated("A", new long[] {p.get("n"), p.get("m")}, new long[] {c, c},
-        (s, b) -> Inputs.aBlock(s[0], s[1], (int) b[0], (int) b[1]));
+        Inputs.A);
     // the splits Xp uses by default (Xp.AUTO_SPLIT) for this executor's workers
     int base = dev.cubed.Xp.DEFAULT_SPLIT_EVERY;
     ArrayNode mean = Reductions.reduce(a, Reductions.Op.MEAN, new int[] {0}, false,
