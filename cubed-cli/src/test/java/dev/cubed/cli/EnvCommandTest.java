@@ -46,4 +46,19 @@ class EnvCommandTest {
     assertThat(err.toString()).contains("cubed env: --allowed-mem").contains("lots")
         .contains("see 'cubed env --help'");
   }
+
+  /**
+   * Every JVM the launcher starts gets FastTrig's JIT options (the script keeps a copy of the list;
+   * the processes executor's workers take it from FastTrig itself).
+   */
+  @Test
+  void theLauncherStartsItsJvmsWithFastTrigsJitOptions() throws Exception {
+    String script = java.nio.file.Files.readString(java.nio.file.Path.of("src", "dist", "lib",
+        "cubed-jvm.sh"));
+    String fixed = script.substring(script.indexOf("jvm_fixed=("));
+    fixed = fixed.substring(0, fixed.indexOf(')') + 1);
+    for (String o : dev.cubed.nd.FastTrig.JIT_OPTIONS) {
+      assertThat(fixed).as("jvm_fixed in cubed-jvm.sh").contains(o);
+    }
+  }
 }

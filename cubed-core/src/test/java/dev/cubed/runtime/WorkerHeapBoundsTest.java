@@ -43,4 +43,18 @@ class WorkerHeapBoundsTest {
         .hasMessageContaining("operation big is projected to need 67,108,865 bytes")
         .hasMessageContaining("nothing was run");
   }
+
+  /** A worker runs with the Vector API module (when this JVM has it) and FastTrig's JIT options. */
+  @Test
+  void aWorkersCommandLineCarriesTheVectorModuleAndTrigJitOptions() {
+    List<String> c = new WorkerProcess.Settings(64 * MIB, List.of("-Dx=1")).command();
+    assertThat(c).contains("-Xmx" + 64 * MIB, "-Dx=1");
+    if (ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()) {
+      assertThat(c).containsSequence("--add-modules", "jdk.incubator.vector")
+          .containsAll(dev.cubed.nd.FastTrig.JIT_OPTIONS);
+      // quiet first: the JVM would otherwise echo the option on the worker's protocol stream
+      assertThat(c.indexOf("-XX:CompileCommand=quiet"))
+          .isLessThan(c.indexOf(dev.cubed.nd.FastTrig.JIT_OPTIONS.get(1)));
+    }
+  }
 }
