@@ -407,39 +407,7 @@ public final class ZarrArray implements Serializable {
    * @throws MissingChunkException if this is an intermediate and the chunk is not stored
    */
   public NDArray readChunk(long... chunkCoords) {
-    long[] clipped = chunkShape(chunkCoords);
-    String key = Keys.join(path, meta.chunkKey(chunkCoords));
-    long[] full = chunks();
-    NDArray a = store instanceof FileSystemStore fs && meta.codec.decodesBlockwise()
-        ? ChunkFiles.read(fs, key, meta.codec, full, clipped,
-            "zarr array '" + path + "' chunk '" + key + "' in " + store.describe()) : null;
-    if (a != null) {
-      return a;
-    }
-    byte[] b = store.get(key);
-    if (b == null) {
-      if (missingIsError) {
-        throw new MissingChunkException("engine error: chunk " + Arrays.toString(chunkCoords)
-            + " (key '" + key + "' in " + store.describe() + ") of intermediate array '" + path
-            + "' was read before it was written; the operation producing it had not finished."
-            + " Please report this with the plan (CubedArray.plan()).");
-      }
-      return NDArray.full(meta.dtype, meta.fillValue, clipped);
-    }
-    a = decode(b, key); // the stored bytes are garbage once it returns
-    return Arrays.equals(clipped, full) ? a : a.getRegion(new long[clipped.length], clipped);
-  }
-
-  private NDArray decode(byte[] b, String key) {
-    try {
-      return meta.codec.decode(b, chunks(), "zarr array '" + path + "' chunk '" + key + "' in "
-          + store.describe());
-    } catch (ZarrFormatException e) {
-      throw e;
-    } catch (RuntimeException e) {
-      throw new ZarrFormatException("zarr array '" + path + "' chunk '" + key + "' in "
-          + store.describe() + ": cannot decode (" + e + ")", e);
-    }
+    return ZarrChunks.read(this, chunkCoords);
   }
 
   /**
@@ -451,13 +419,7 @@ public final class ZarrArray implements Serializable {
    */
   public ChunkReader chunkReader(long[] chunkCoords, int cacheBlocks) {
     checkCoords("chunkReader", chunkCoords);
-    if (!readsRegions()) {
-      return null;
-    }
-    String key = Keys.join(path, meta.chunkKey(chunkCoords));
-    return ChunkReader.open((FileSystemStore) store, key, meta.codec, meta.dtype,
-        meta.codec.byteOrder(), chunks(), meta.fillValue, missingIsError, cacheBlocks,
-        "zarr array '" + path + "' chunk '" + key + "' in " + store.describe());
+    return readsRegions() ? ZarrChunks.reader(this, chunkCoords, cacheBlocks) : null;
   }
 
   /**
@@ -498,24 +460,7 @@ public final class ZarrArray implements Serializable {
    * @throws IllegalArgumentException on a dtype or shape mismatch (nothing is written)
    */
   public void writeChunk(long[] chunkCoords, NDArray data) {
-    long[] clipped = chunkShape(chunkCoords);
-    if (data.dtype() != meta.dtype) {
-      throw new IllegalArgumentException("writeChunk: data dtype " + data.dtype()
-          + " differs from the dtype " + meta.dtype + " of array '" + path
-          + "'; convert with astype first");
-    }
-    if (!Arrays.equals(data.shape(), clipped)) {
-      throw new IllegalArgumentException("writeChunk: data shape " + Shapes.format(data.shape())
-          + " differs from the shape " + Shapes.format(clipped) + " of chunk "
-          + Arrays.toString(chunkCoords) + " of array '" + path + "'");
-    }
-    String key = Keys.join(path, meta.chunkKey(chunkCoords));
-    if (emptyChunks == EmptyChunks.SKIP && FillValues.isAllFill(data, meta.fillValue)) {
-      store.delete(key);
-      return;
-    }
-    java.nio.ByteBuffer enc = meta.codec.encode(data, chunks(), meta.fillValue);
-    store.put(key, enc.array(), enc.remaining());
+    ZarrChunks.write(this, chunkCoords, data);
   }
 
   /**
@@ -529,26 +474,7 @@ public final class ZarrArray implements Serializable {
    * @throws Exception what {@code src} threw
    */
   public void writeChunk(long[] chunkCoords, ChunkElements src) throws Exception {
-    long[] clipped = chunkShape(chunkCoords);
-    String key = Keys.join(path, meta.chunkKey(chunkCoords));
-    try {
-      if (!meta.codec.encodesRuns()) {
-        writeChunk(chunkCoords, ChunkRuns.materialize(src, meta.dtype, clipped));
-        return;
-      }
-      ChunkRuns.FillCheck check = emptyChunks == EmptyChunks.SKIP
-          ? new ChunkRuns.FillCheck(src, meta.dtype, meta.fillValue) : null;
-      ChunkElements full = ChunkRuns.padded(check != null ? check : src, meta.dtype, clipped,
-          chunks(), meta.fillValue);
-      java.nio.ByteBuffer enc = meta.codec.encode(full, meta.dtype, chunks());
-      if (check != null && check.allFill()) {
-        store.delete(key);
-        return;
-      }
-      store.put(key, enc.array(), enc.remaining());
-    } catch (ChunkRuns.Failed f) {
-      throw (Exception) f.getCause();
-    }
+    ZarrChunks.write(this, chunkCoords, src);
   }
 
   /**

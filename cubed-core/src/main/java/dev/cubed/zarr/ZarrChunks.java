@@ -1,0 +1,112 @@
+package dev.cubed.zarr;
+
+import dev.cubed.nd.NDArray;
+import dev.cubed.nd.Shapes;
+import java.util.Arrays;
+
+/**
+ * Reading and writing one chunk of a {@link ZarrArray}: its key, the codec (decoded straight from a
+ * local file a codec block at a time where it can be), the fill value for chunks not stored and the
+ * empty-chunk policy. The contracts are those of ZarrArray's {@code readChunk}, {@code chunkReader}
+ * and {@code writeChunk}, which call these.
+ */
+final class ZarrChunks {
+  private ZarrChunks() {}
+
+  /** Chunk {@code coords}, clipped to the array; not stored: the fill value (an intermediate's: an error). */
+  static NDArray read(ZarrArray z, long[] coords) {
+    long[] clipped = z.chunkShape(coords);
+    ArrayMetadata meta = z.metadata();
+    Store store = z.store();
+    String key = Keys.join(z.path(), meta.chunkKey(coords));
+    long[] full = z.chunks();
+    NDArray a = store instanceof FileSystemStore fs && meta.codec.decodesBlockwise()
+        ? ChunkFiles.read(fs, key, meta.codec, full, clipped, where(z, key)) : null;
+    if (a != null) {
+      return a;
+    }
+    byte[] b = store.get(key);
+    if (b == null) {
+      if (z.isIntermediate()) {
+        throw new MissingChunkException("engine error: chunk " + Arrays.toString(coords)
+            + " (key '" + key + "' in " + store.describe() + ") of intermediate array '"
+            + z.path() + "' was read before it was written; the operation producing it had not"
+            + " finished. Please report this with the plan (CubedArray.plan()).");
+      }
+      return NDArray.full(meta.dtype, meta.fillValue, clipped);
+    }
+    a = decode(z, b, key); // the stored bytes are garbage once it returns
+    return Arrays.equals(clipped, full) ? a : a.getRegion(new long[clipped.length], clipped);
+  }
+
+  private static NDArray decode(ZarrArray z, byte[] b, String key) {
+    try {
+      return z.metadata().codec.decode(b, z.chunks(), where(z, key));
+    } catch (ZarrFormatException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw new ZarrFormatException(where(z, key) + ": cannot decode (" + e + ")", e);
+    }
+  }
+
+  /** A region reader of chunk {@code coords} of an array that reads regions, or null. */
+  static ChunkReader reader(ZarrArray z, long[] coords, int cacheBlocks) {
+    ArrayMetadata meta = z.metadata();
+    String key = Keys.join(z.path(), meta.chunkKey(coords));
+    return ChunkReader.open((FileSystemStore) z.store(), key, meta.codec, meta.dtype,
+        meta.codec.byteOrder(), z.chunks(), meta.fillValue, z.isIntermediate(), cacheBlocks,
+        where(z, key));
+  }
+
+  /** Writes chunk {@code coords} from {@code data} (the array's dtype, the clipped shape). */
+  static void write(ZarrArray z, long[] coords, NDArray data) {
+    long[] clipped = z.chunkShape(coords);
+    ArrayMetadata meta = z.metadata();
+    if (data.dtype() != meta.dtype) {
+      throw new IllegalArgumentException("writeChunk: data dtype " + data.dtype()
+          + " differs from the dtype " + meta.dtype + " of array '" + z.path()
+          + "'; convert with astype first");
+    }
+    if (!Arrays.equals(data.shape(), clipped)) {
+      throw new IllegalArgumentException("writeChunk: data shape " + Shapes.format(data.shape())
+          + " differs from the shape " + Shapes.format(clipped) + " of chunk "
+          + Arrays.toString(coords) + " of array '" + z.path() + "'");
+    }
+    String key = Keys.join(z.path(), meta.chunkKey(coords));
+    if (z.emptyChunks() == EmptyChunks.SKIP && FillValues.isAllFill(data, meta.fillValue)) {
+      z.store().delete(key);
+      return;
+    }
+    java.nio.ByteBuffer enc = meta.codec.encode(data, z.chunks(), meta.fillValue);
+    z.store().put(key, enc.array(), enc.remaining());
+  }
+
+  /** Writes chunk {@code coords} from elements {@code src} makes a run at a time. */
+  static void write(ZarrArray z, long[] coords, ChunkElements src) throws Exception {
+    long[] clipped = z.chunkShape(coords);
+    ArrayMetadata meta = z.metadata();
+    String key = Keys.join(z.path(), meta.chunkKey(coords));
+    try {
+      if (!meta.codec.encodesRuns()) {
+        write(z, coords, ChunkRuns.materialize(src, meta.dtype, clipped));
+        return;
+      }
+      ChunkRuns.FillCheck check = z.emptyChunks() == EmptyChunks.SKIP
+          ? new ChunkRuns.FillCheck(src, meta.dtype, meta.fillValue) : null;
+      ChunkElements full = ChunkRuns.padded(check != null ? check : src, meta.dtype, clipped,
+          z.chunks(), meta.fillValue);
+      java.nio.ByteBuffer enc = meta.codec.encode(full, meta.dtype, z.chunks());
+      if (check != null && check.allFill()) {
+        z.store().delete(key);
+        return;
+      }
+      z.store().put(key, enc.array(), enc.remaining());
+    } catch (ChunkRuns.Failed f) {
+      throw (Exception) f.getCause();
+    }
+  }
+
+  private static String where(ZarrArray z, String key) {
+    return "zarr array '" + z.path() + "' chunk '" + key + "' in " + z.store().describe();
+  }
+}
