@@ -28,14 +28,14 @@ public final class ChunkReader implements AutoCloseable {
   private final long total;
   private final int slots;
   private final FileChannel ch;
-  private final JavaBlosc.BlockReader blocks;
+  private final BloscBlockReader blocks;
   private final int blockElems;
   private final Object fillRun;
   private final int cacheBlocks;
   private final Map<Integer, Object> cache;
 
   private ChunkReader(DType dtype, ByteOrder order, long[] full, FileChannel ch,
-      JavaBlosc.BlockReader blocks, Object fill, int cacheBlocks) {
+      BloscBlockReader blocks, Object fill, int cacheBlocks) {
     this.dtype = dtype;
     this.order = order;
     this.total = Shapes.size(full);
@@ -91,7 +91,7 @@ public final class ChunkReader implements AutoCloseable {
             + JavaBlosc.uncompressedSize(header, where) + " bytes, expected " + need
             + " (truncated or corrupt chunk)");
       }
-      JavaBlosc.BlockReader r = new JavaBlosc.BlockReader(header, in, where);
+      BloscBlockReader r = new BloscBlockReader(header, in, where);
       if (r.blockSize() % dtype.itemSize() != 0) {
         return null;
       }

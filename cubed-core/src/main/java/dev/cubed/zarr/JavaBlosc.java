@@ -27,11 +27,11 @@ import net.jpountz.lz4.LZ4SafeDecompressor;
 final class JavaBlosc {
   static final int HEADER = 16;
   private static final int FLAG_SHUFFLE = 0x1;
-  private static final int FLAG_MEMCPYED = 0x2;
+  static final int FLAG_MEMCPYED = 0x2;
   private static final int FLAG_BITSHUFFLE = 0x4;
   private static final int FLAG_DONT_SPLIT = 0x10;
   private static final int LZ4_FORMAT = 1;
-  private static final int MAX_SPLITS = 16;
+  static final int MAX_SPLITS = 16;
   private static final int MIN_BUFFERSIZE = 128;
   /** Block size chosen when none is given: 256 KiB (a few L2 caches' worth, as c-blosc picks). */
   static final int DEFAULT_BLOCK = 256 << 10;
@@ -398,109 +398,9 @@ final class JavaBlosc {
    * @throws ZarrFormatException naming {@code where} if the buffer is corrupt
    */
   static void decompress(byte[] header, Input in, Sink out, String where) {
-    BlockReader r = new BlockReader(header, in, where);
+    BloscBlockReader r = new BloscBlockReader(header, in, where);
     for (int j = 0; j < r.blocks(); j++) {
       r.decode(j, out);
-    }
-  }
-
-  /**
-   * Random access to the blocks of a buffer read from an {@link Input} (its 16-byte header, which
-   * {@link #canDecode} accepts and whose sizes the caller has checked): block {@code j} holds bytes
-   * {@code [j * blockSize(), ...)} of the decompressed data and is read and decoded alone (its
-   * stored bytes, its streams); the block offsets are read once. Holds two block-sized arrays.
-   */
-  static final class BlockReader {
-    private final Input in;
-    private final String where;
-    private final int nbytes;
-    private final int bs;
-    private final int nblocks;
-    private final boolean memcpyed;
-    private final Blocks b;
-    private final long[] starts;
-    private final long[] sorted;
-    private final long size;
-    private byte[] span = new byte[0];
-
-    BlockReader(byte[] header, Input in, String where) {
-      this.in = in;
-      this.where = where;
-      ByteBuffer h = ByteBuffer.wrap(header).order(ByteOrder.LITTLE_ENDIAN);
-      int flags = header[2] & 0xFF;
-      int ts = header[3] & 0xFF;
-      this.nbytes = uncompressedSize(header, where);
-      int blockSize = h.getInt(8);
-      this.size = in.size();
-      this.memcpyed = (flags & FLAG_MEMCPYED) != 0;
-      if (memcpyed) {
-        if (size < HEADER + (long) nbytes) {
-          throw corrupt(where, "stored block of " + (size - HEADER) + " bytes, header says "
-              + nbytes);
-        }
-        this.bs = Math.max(1, Math.min(DEFAULT_BLOCK, nbytes));
-        this.nblocks = (int) ((nbytes + (long) bs - 1) / bs);
-        this.b = null;
-        this.starts = null;
-        this.sorted = null;
-        return;
-      }
-      this.b = layout(flags, ts, nbytes, blockSize, size, where);
-      this.bs = Math.max(1, blockSize);
-      this.nblocks = b == null ? 0 : b.nblocks;
-      byte[] table = new byte[4 * nblocks];
-      in.read(HEADER, table, table.length);
-      ByteBuffer t = ByteBuffer.wrap(table).order(ByteOrder.LITTLE_ENDIAN);
-      // a block's bytes run to the next block's start (c-blosc may write blocks out of order)
-      this.starts = new long[nblocks + 1];
-      for (int j = 0; j < nblocks; j++) {
-        starts[j] = t.getInt(4 * j) & 0xFFFFFFFFL;
-      }
-      starts[nblocks] = size;
-      this.sorted = starts.clone();
-      java.util.Arrays.sort(sorted);
-    }
-
-    /** Decompressed bytes per block (the last may be shorter). */
-    int blockSize() {
-      return bs;
-    }
-
-    /** The number of blocks. */
-    int blocks() {
-      return nblocks;
-    }
-
-    /** Decodes block {@code j} into {@code out} (at its offsets in the decompressed data). */
-    void decode(int j, Sink out) {
-      if (memcpyed) {
-        int off = j * bs;
-        int len = Math.min(bs, nbytes - off);
-        if (span.length < len) {
-          span = new byte[len];
-        }
-        in.read(HEADER + (long) off, span, len);
-        out.accept(off, span, 0, len);
-        return;
-      }
-      long pos = starts[j];
-      int k = java.util.Arrays.binarySearch(sorted, pos);
-      while (k + 1 < sorted.length && sorted[k + 1] == pos) {
-        k++;
-      }
-      long end = k + 1 < sorted.length ? sorted[k + 1] : size;
-      // at most a block, its streams' sizes and LZ4's worst-case growth
-      long maxSpan = 2L * bs + 64L * MAX_SPLITS + 1024;
-      if (pos < HEADER + 4L * nblocks || pos >= size || end - pos > maxSpan) {
-        throw corrupt(where, "block " + j + " starts at " + pos + " of " + size + " bytes with "
-            + (end - pos) + " bytes to the next block");
-      }
-      int len = (int) (end - pos);
-      if (span.length < len) {
-        span = new byte[len];
-      }
-      in.read(pos, span, len);
-      b.decode(j, span, 0, len, out, where);
     }
   }
 
@@ -509,7 +409,7 @@ final class JavaBlosc {
    * make (a positive block size, the block offsets inside the buffer), or null when it holds no
    * bytes to decode.
    */
-  private static Blocks layout(int flags, int ts, int nbytes, int bs, long size, String where) {
+  static Blocks layout(int flags, int ts, int nbytes, int bs, long size, String where) {
     if (nbytes == 0) {
       return null;
     }
@@ -524,7 +424,7 @@ final class JavaBlosc {
   }
 
   /** The block layout of one buffer and the scratch arrays that decode its blocks one by one. */
-  private static final class Blocks {
+  static final class Blocks {
     final int nblocks;
     private final int ts;
     private final int nbytes;
@@ -596,7 +496,7 @@ final class JavaBlosc {
     }
   }
 
-  private static ZarrFormatException corrupt(String where, String what) {
+  static ZarrFormatException corrupt(String where, String what) {
     return new ZarrFormatException(where + ": corrupt blosc data: " + what);
   }
 }

@@ -13,7 +13,10 @@ import java.util.Arrays;
 final class ZarrChunks {
   private ZarrChunks() {}
 
-  /** Chunk {@code coords}, clipped to the array; not stored: the fill value (an intermediate's: an error). */
+  /**
+   * Chunk {@code coords}, clipped to the array; a chunk not stored reads as the fill value (an
+   * intermediate's is an error).
+   */
   static NDArray read(ZarrArray z, long[] coords) {
     long[] clipped = z.chunkShape(coords);
     ArrayMetadata meta = z.metadata();

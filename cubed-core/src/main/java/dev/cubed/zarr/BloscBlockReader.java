@@ -1,0 +1,114 @@
+package dev.cubed.zarr;
+
+import static dev.cubed.zarr.JavaBlosc.DEFAULT_BLOCK;
+import static dev.cubed.zarr.JavaBlosc.FLAG_MEMCPYED;
+import static dev.cubed.zarr.JavaBlosc.HEADER;
+import static dev.cubed.zarr.JavaBlosc.MAX_SPLITS;
+import static dev.cubed.zarr.JavaBlosc.corrupt;
+import static dev.cubed.zarr.JavaBlosc.layout;
+import static dev.cubed.zarr.JavaBlosc.uncompressedSize;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * Random access to the blocks of a Blosc buffer read from a {@link JavaBlosc.Input} (its 16-byte
+ * header, which {@link JavaBlosc#canDecode} accepts and whose sizes the caller has checked): block
+ * {@code j} holds bytes {@code [j * blockSize(), ...)} of the decompressed data and is read and
+ * decoded alone (its stored bytes, its streams); the block offsets are read once. Holds two
+ * block-sized arrays. Used by {@link JavaBlosc#decompress(byte[], JavaBlosc.Input, JavaBlosc.Sink,
+ * String)} (every block in turn) and {@link ChunkReader} (the blocks a run touches).
+ */
+final class BloscBlockReader {
+  private final JavaBlosc.Input in;
+  private final String where;
+  private final int nbytes;
+  private final int bs;
+  private final int nblocks;
+  private final boolean memcpyed;
+  private final JavaBlosc.Blocks b;
+  private final long[] starts;
+  private final long[] sorted;
+  private final long size;
+  private byte[] span = new byte[0];
+
+  BloscBlockReader(byte[] header, JavaBlosc.Input in, String where) {
+    this.in = in;
+    this.where = where;
+    ByteBuffer h = ByteBuffer.wrap(header).order(ByteOrder.LITTLE_ENDIAN);
+    int flags = header[2] & 0xFF;
+    int ts = header[3] & 0xFF;
+    this.nbytes = uncompressedSize(header, where);
+    int blockSize = h.getInt(8);
+    this.size = in.size();
+    this.memcpyed = (flags & FLAG_MEMCPYED) != 0;
+    if (memcpyed) {
+      if (size < HEADER + (long) nbytes) {
+        throw corrupt(where, "stored block of " + (size - HEADER) + " bytes, header says "
+            + nbytes);
+      }
+      this.bs = Math.max(1, Math.min(DEFAULT_BLOCK, nbytes));
+      this.nblocks = (int) ((nbytes + (long) bs - 1) / bs);
+      this.b = null;
+      this.starts = null;
+      this.sorted = null;
+      return;
+    }
+    this.b = layout(flags, ts, nbytes, blockSize, size, where);
+    this.bs = Math.max(1, blockSize);
+    this.nblocks = b == null ? 0 : b.nblocks;
+    byte[] table = new byte[4 * nblocks];
+    in.read(HEADER, table, table.length);
+    ByteBuffer t = ByteBuffer.wrap(table).order(ByteOrder.LITTLE_ENDIAN);
+    // a block's bytes run to the next block's start (c-blosc may write blocks out of order)
+    this.starts = new long[nblocks + 1];
+    for (int j = 0; j < nblocks; j++) {
+      starts[j] = t.getInt(4 * j) & 0xFFFFFFFFL;
+    }
+    starts[nblocks] = size;
+    this.sorted = starts.clone();
+    java.util.Arrays.sort(sorted);
+  }
+
+  /** Decompressed bytes per block (the last may be shorter). */
+  int blockSize() {
+    return bs;
+  }
+
+  /** The number of blocks. */
+  int blocks() {
+    return nblocks;
+  }
+
+  /** Decodes block {@code j} into {@code out} (at its offsets in the decompressed data). */
+  void decode(int j, JavaBlosc.Sink out) {
+    if (memcpyed) {
+      int off = j * bs;
+      int len = Math.min(bs, nbytes - off);
+      if (span.length < len) {
+        span = new byte[len];
+      }
+      in.read(HEADER + (long) off, span, len);
+      out.accept(off, span, 0, len);
+      return;
+    }
+    long pos = starts[j];
+    int k = java.util.Arrays.binarySearch(sorted, pos);
+    while (k + 1 < sorted.length && sorted[k + 1] == pos) {
+      k++;
+    }
+    long end = k + 1 < sorted.length ? sorted[k + 1] : size;
+    // at most a block, its streams' sizes and LZ4's worst-case growth
+    long maxSpan = 2L * bs + 64L * MAX_SPLITS + 1024;
+    if (pos < HEADER + 4L * nblocks || pos >= size || end - pos > maxSpan) {
+      throw corrupt(where, "block " + j + " starts at " + pos + " of " + size + " bytes with "
+          + (end - pos) + " bytes to the next block");
+    }
+    int len = (int) (end - pos);
+    if (span.length < len) {
+      span = new byte[len];
+    }
+    in.read(pos, span, len);
+    b.decode(j, span, 0, len, out, where);
+  }
+}
