@@ -17,8 +17,7 @@ package dev.cubed.nd;
  * element loop and times the vector path on the first {@link #PROBE} elements of each call; after
  * {@link #HOT_CALLS} calls in a row in which those ran at compiled speed it switches for good
  * ({@link #JIT_OPTIONS} make that happen after a few hundred calls). Either way the results are the
- * same. The kernel's float64 {@code sin} and {@code cos} and the
- * benchmark inputs use this class.
+ * same. The kernel's float64 {@code sin} and {@code cos} and the benchmark inputs use this class.
  */
 public final class FastTrig {
   private FastTrig() {}
@@ -103,16 +102,17 @@ public final class FastTrig {
         vector(cos, src, srcOff, dst, dstOff, n);
         return;
       }
-      done = Math.min(n, PROBE);
-      long t0 = System.nanoTime();
-      vector(cos, src, srcOff, dst, dstOff, done);
-      long t = System.nanoTime() - t0;
-      if (done == PROBE) {
+      // a call shorter than a probe takes the element loop: the fallback would cost it more
+      if (n >= PROBE) {
+        long t0 = System.nanoTime();
+        vector(cos, src, srcOff, dst, dstOff, PROBE);
+        long t = System.nanoTime() - t0;
         if (t > HOT_NANOS) {
           hotStreak.set(0);
         } else if (hotStreak.incrementAndGet() >= HOT_CALLS) {
           vectorHot = true;
         }
+        done = PROBE;
       }
     }
     for (int i = done; i < n; i++) {

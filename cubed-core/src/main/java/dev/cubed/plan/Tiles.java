@@ -484,22 +484,21 @@ final class Tiles {
      * or a row at a time from its region reader), or generated.
      */
     private NDArray cut(ArrayNode leaf, long[] start, long[] shape) {
-      if (leaf instanceof ArrayNode.Virtual v && TiledWrites.generatesRegions(leaf)) {
-        NDArray g = ((ArrayNode.RegionGenerator) v.generator()).region(kx.clone(),
-            ch.blockShape().clone(), start.clone(), shape.clone());
-        if (g.dtype() != leaf.dtype() || !Arrays.equals(g.shape(), shape)) {
-          throw new IllegalStateException(leaf.name() + ": region " + Arrays.toString(start)
-              + " must be " + leaf.dtype() + " of shape " + Shapes.format(shape)
-              + ", the generator gave " + g.dtype() + " of shape " + Shapes.format(g.shape()));
-        }
-        return g;
-      }
       NDArray buf = buffers.get(leaf.name());
       if (buf == null || !Arrays.equals(buf.shape(), shape)) {
         buf = NDArray.zeros(leaf.dtype(), shape);
         if (Arrays.equals(shape, ch.tileShape())) {
           buffers.put(leaf.name(), buf);
         }
+      }
+      if (leaf instanceof ArrayNode.Virtual v && TiledWrites.generatesRegions(leaf)) {
+        try {
+          ((ArrayNode.RegionGenerator) v.generator()).regionInto(kx.clone(),
+              ch.blockShape().clone(), start.clone(), shape.clone(), leaf.dtype(), buf.data(), 0);
+        } catch (IllegalStateException e) {
+          throw new IllegalStateException(leaf.name() + ": " + e.getMessage(), e);
+        }
+        return buf;
       }
       dev.cubed.zarr.ChunkReader r = leafReaders.get(leaf.name());
       if (r != null) {

@@ -18,8 +18,8 @@ import java.util.Map;
  * decoded blocks are kept (least recently used first out), so a reader going through a chunk in
  * tiles holds a few blocks, not the chunk. The array of the block evicted is reused for the block
  * decoded next (no allocation per block once the cache is full: a block cached for a while would
- * otherwise survive young collections and be copied and promoted). Made by {@link ZarrArray#chunkReader}; for the default
- * codec in a local directory. A chunk that is not stored reads as the fill value. Not thread-safe;
+ * otherwise survive young collections and be copied and promoted). Made by
+ * {@link ZarrArray#chunkReader}; for the default codec in a local directory. A chunk that is not stored reads as the fill value. Not thread-safe;
  * close it to release the file.
  */
 public final class ChunkReader implements AutoCloseable {

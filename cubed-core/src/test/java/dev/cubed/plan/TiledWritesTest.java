@@ -10,6 +10,7 @@ import dev.cubed.nd.DType;
 import dev.cubed.nd.Elementwise;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
+import dev.cubed.nd.Statistics;
 import dev.cubed.runtime.ThreadsExecutor;
 import dev.cubed.zarr.Compression;
 import dev.cubed.zarr.FileSystemStore;
@@ -199,6 +200,38 @@ class TiledWritesTest {
     withTiles(1024, () -> z.execute(new ThreadsExecutor(2, 1), List.of()));
     assertEquals(Elementwise.add(av, bv), dflt.read());
     assertEquals(dflt.read(), zstd.read());
+  }
+
+  /**
+   * A tiled reduction chain over a generated leaf ({@link Tiles}) fills its tiles through
+   * {@code regionInto}, copied or in place: the sums equal the untiled evaluation exactly (int64),
+   * tiles splitting the reduced axis included.
+   */
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
+  void tiledReductionsOverGeneratedLeavesEqualTheWholeBlocks(boolean inPlace) throws Exception {
+    long[] shape = {23, 17};
+    long[] chunks = {10, 17};
+    NDArray av = random(DType.INT64, shape, new Random(5));
+    ArrayNode a = new ArrayNode.Virtual("a", shape, chunks, DType.INT64,
+        new Held(av, chunks, inPlace));
+    ArrayNode sq = Core.pointwise("sq", x -> Elementwise.multiply(x[0], x[0]), DType.INT64, a);
+    List<ArrayNode> outs = List.of(
+        dev.cubed.core.Reductions.reduce(sq, dev.cubed.core.Reductions.Op.SUM, new int[] {0},
+            false, 2, 1),
+        dev.cubed.core.Reductions.reduce(sq, dev.cubed.core.Reductions.Op.SUM, new int[] {1},
+            false, 2, 1));
+    List<NDArray> plain = withTiles(0, () -> Plan.of(outs, cfg())
+        .execute(new ThreadsExecutor(2, 1), List.of()));
+    for (long tb : new long[] {16, 136}) {
+      long before = REGIONS.get();
+      List<NDArray> tiled = withTiles(tb, () -> Plan.of(outs, cfg())
+          .execute(new ThreadsExecutor(2, 1), List.of()));
+      assertTrue(REGIONS.get() > before, "regions generated with tiles of " + tb + " B");
+      assertEquals(plain, tiled, "tiles of " + tb + " B");
+    }
+    assertEquals(Statistics.sum(Elementwise.multiply(av, av), dev.cubed.nd.Axes.of(0)),
+        plain.get(0));
   }
 
   /** A generator whose region has the wrong shape fails the task with the leaf's name. */

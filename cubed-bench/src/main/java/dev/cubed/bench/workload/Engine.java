@@ -25,15 +25,12 @@ final class Engine {
   @FunctionalInterface
   interface Generator extends java.io.Serializable {
     NDArray make(long[] start, long[] shape);
+  }
 
-    /**
-     * Writes {@link #make}'s elements (C order) into {@code dst} from element {@code at}; the
-     * default copies make's result.
-     */
-    default void makeInto(long[] start, long[] shape, double[] dst, int at) {
-      NDArray r = make(start, shape);
-      System.arraycopy(r.data(), 0, dst, at, r.size());
-    }
+  /** A generator that can also write {@link #make}'s elements (C order) into an array. */
+  interface InPlaceGenerator extends Generator {
+    /** Writes make's elements into {@code dst} from element {@code at}. */
+    void makeInto(long[] start, long[] shape, double[] dst, int at);
   }
 
   /** An executor replacing the context's for Engines made on this thread (see withExecutor). */
@@ -117,12 +114,12 @@ final class Engine {
     @Override
     public void regionInto(long[] coords, long[] blockShape, long[] start, long[] shape,
         DType dtype, Object dst, int at) {
-      if (dtype != DType.FLOAT64 || !(dst instanceof double[] d)) {
-        ArrayNode.RegionGenerator.super.regionInto(coords, blockShape, start, shape, dtype, dst,
-            at);
+      if (gen instanceof InPlaceGenerator g && dtype == DType.FLOAT64
+          && dst instanceof double[] d) {
+        g.makeInto(at(coords, start), shape, d, at);
         return;
       }
-      gen.makeInto(at(coords, start), shape, d, at);
+      ArrayNode.RegionGenerator.super.regionInto(coords, blockShape, start, shape, dtype, dst, at);
     }
 
     private long[] at(long[] coords, long[] offset) {

@@ -58,13 +58,13 @@ public final class Inputs {
   }
 
   /** A's generator (2-D start and shape), writing regions in place. */
-  static final Engine.Generator A = new TwoD(false);
+  static final Engine.InPlaceGenerator A = new TwoD(false);
 
   /** B's generator (2-D start and shape), writing regions in place. */
-  static final Engine.Generator B = new TwoD(true);
+  static final Engine.InPlaceGenerator B = new TwoD(true);
 
   /** The generator of A (sin) or B (cos). */
-  private record TwoD(boolean cosine) implements Engine.Generator {
+  private record TwoD(boolean cosine) implements Engine.InPlaceGenerator {
     @Override
     public NDArray make(long[] start, long[] shape) {
       return block2d(cosine, start[0], start[1], (int) shape[0], (int) shape[1]);
