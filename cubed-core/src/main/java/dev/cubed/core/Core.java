@@ -38,6 +38,29 @@ public final class Core {
   public interface Pointwise extends BlocksFunction {}
 
   /**
+   * A {@link Pointwise} function that can write its result into a buffer the plan owns: when a
+   * chain of such ops runs tile by tile (or run by run), each op's buffer is reused for every tile
+   * of the same shape instead of a new array per tile (e.g. {@code (buf, b) ->
+   * ElementwiseInto.multiply(b[0], b[1], buf)}).
+   */
+  @FunctionalInterface
+  public interface PointwiseInto extends Pointwise {
+    /**
+     * The result for {@code blocks}, written into {@code buf} and returned when {@code buf} (null,
+     * or an array of the blocks' shape and the op's output dtype that holds earlier values) can
+     * take it, else a new array. The function must not keep {@code buf}, nor return it holding
+     * anything but this result.
+     */
+    NDArray applyInto(NDArray buf, NDArray... blocks) throws Exception;
+
+    /** {@link #applyInto} without a buffer: a new array. */
+    @Override
+    default NDArray apply(NDArray... blocks) throws Exception {
+      return applyInto(null, blocks);
+    }
+  }
+
+  /**
    * {@link #elemwise} of a pointwise function: the same op, marked so that a fused chain of such
    * ops feeding a reduction runs on cache-sized tiles instead of whole blocks.
    */

@@ -118,6 +118,15 @@ final class ElemwiseOp {
       return r.dtype() == out ? r : r.astype(out);
     }
 
+    @Override
+    public NDArray applyTilesInto(NDArray buf, NDArray... tiles) throws Exception {
+      if (!(fn instanceof Core.PointwiseInto into)) {
+        return applyTiles(tiles);
+      }
+      NDArray r = into.applyInto(buf, tiles);
+      return r.dtype() == out ? r : r.astype(out);
+    }
+
     /** {@code fn} on the blocks of output block {@code c}, size-1 inputs broadcast first. */
     static NDArray apply(ChunkGrid grid, Core.BlocksFunction fn, DType out, List<Object> args,
         long[] c) throws Exception {

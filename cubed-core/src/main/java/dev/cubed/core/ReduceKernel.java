@@ -92,13 +92,34 @@ final class ReduceKernel {
 
   /** Partial states of one block; {@code argOffset} is the block's start along the arg axis. */
   static NDArray initial(Kind kind, NDArray block, boolean[] red, int argAxis, long argOffset) {
+    return initial(kind, block, red, argAxis, argOffset, null);
+  }
+
+  /**
+   * {@link #initial}, written into {@code reuse} (whose contents are overwritten) when it has the
+   * state's dtype and shape, else into a new array; the array written is returned.
+   */
+  static NDArray initial(Kind kind, NDArray block, boolean[] red, int argAxis, long argOffset,
+      NDArray reuse) {
     long[] shape = block.shape();
     int nd = shape.length;
     long[] ks = keepShape(shape, red);
     int m = (int) dev.cubed.nd.Shapes.size(ks);
     int k = kind.fields();
     DType st = stateType(kind, block.dtype());
-    NDArray state = NDArray.zeros(st, withFields(ks, k));
+    long[] stateShape = withFields(ks, k);
+    NDArray state;
+    if (reuse != null && reuse.dtype() == st
+        && java.util.Arrays.equals(reuse.shape(), stateShape)) {
+      state = reuse;
+      if (state.data() instanceof double[] d) {
+        java.util.Arrays.fill(d, 0.0);
+      } else {
+        java.util.Arrays.fill((long[]) state.data(), 0L);
+      }
+    } else {
+      state = NDArray.zeros(st, stateShape);
+    }
     long[] os = new long[nd];
     long stride = 1;
     for (int d = nd - 1; d >= 0; d--) {
@@ -111,9 +132,7 @@ final class ReduceKernel {
     double[] ds = fl ? (double[]) state.data() : null;
     long[] ls = fl ? null : (long[]) state.data();
     double[] src = block.dtype() == DType.FLOAT64 ? (double[]) block.data() : null;
-    boolean[] seen = new boolean[m];
     if (kind == Kind.PROD || kind == Kind.ALL) {
-      java.util.Arrays.fill(seen, true);
       if (cx) {
         for (int j = 0; j < m; j++) {
           ds[2 * j] = 1.0;
@@ -126,13 +145,17 @@ final class ReduceKernel {
     }
     int n = block.size();
     if (src != null && !cx && nd > 0 && (kind == Kind.SUM || kind == Kind.MEAN)) {
-      sumRows(kind == Kind.MEAN, src, ds, shape, os);
+      SumRows.sumRows(kind == Kind.MEAN, src, ds, shape, os);
       return state;
     }
     if (src != null && !cx && nd > 0 && (kind == Kind.ARGMAX || kind == Kind.ARGMIN)
         && argAxis == nd - 1 && onlyLast(red) && shape[nd - 1] > 0) {
       argRowsLast(kind, src, ds, (int) shape[nd - 1], n, argOffset);
       return state;
+    }
+    boolean[] seen = new boolean[m];
+    if (kind == Kind.PROD || kind == Kind.ALL) {
+      java.util.Arrays.fill(seen, true);
     }
     long[] idx = new long[nd];
     int o = 0;
@@ -245,110 +268,10 @@ final class ReduceKernel {
   }
 
   /**
-   * Sum (or count and sum, for mean) of a float64 block row by row along the last axis, adding in
-   * the same order as the general loop (so results are bit-identical) without its per-element
-   * dispatch and index arithmetic.
-   */
-  private static void sumRows(boolean mean, double[] src, double[] ds, long[] shape, long[] os) {
-    int nd = shape.length;
-    int len = (int) shape[nd - 1];
-    boolean lastReduced = os[nd - 1] == 0;
-    long rows = 1;
-    for (int d = 0; d < nd - 1; d++) {
-      rows *= shape[d];
-    }
-    if (len == 0 || rows == 0) {
-      return;
-    }
-    int lead = 0;
-    while (lead < nd - 1 && os[lead] == 0) {
-      lead++;
-    }
-    boolean leading = !lastReduced;
-    for (int d = lead; d < nd && leading; d++) {
-      leading = os[d] != 0 || shape[d] == 1;
-    }
-    if (leading && lead > 0) {
-      sumLeading(mean, src, ds, shape, lead);
-      return;
-    }
-    long[] idx = new long[nd];
-    int o = 0;
-    int i = 0;
-    for (long r = 0; r < rows; r++, i += len) {
-      if (lastReduced) {
-        double acc = mean ? ds[2 * o + 1] : ds[o];
-        for (int j = 0; j < len; j++) {
-          acc += src[i + j];
-        }
-        if (mean) {
-          ds[2 * o] += len;
-          ds[2 * o + 1] = acc;
-        } else {
-          ds[o] = acc;
-        }
-      } else if (mean) {
-        for (int j = 0; j < len; j++) {
-          ds[2 * (o + j)] += 1;
-          ds[2 * (o + j) + 1] += src[i + j];
-        }
-      } else {
-        for (int j = 0; j < len; j++) {
-          ds[o + j] += src[i + j];
-        }
-      }
-      o = advance(idx, shape, os, o, nd - 2);
-    }
-  }
-
-  /** State elements per tile of {@link #sumLeading}: the tile's sums stay in the CPU cache. */
-  private static final int TILE = 2048;
-
-  /**
-   * Sum or mean state over the leading {@code lead} axes of a block whose other axes are kept
-   * (e.g. a mean over time of (T, 1, Y, X) blocks): tile by tile of the state, adds the rows of
-   * every reduced index in order, so each state element gets the same additions in the same order
-   * as the row loop of {@link #sumRows}, while the state is read and written once instead of once
-   * per reduced row.
-   */
-  private static void sumLeading(boolean mean, double[] src, double[] ds, long[] shape, int lead) {
-    long reduced = 1;
-    for (int d = 0; d < lead; d++) {
-      reduced *= shape[d];
-    }
-    long keptL = 1;
-    for (int d = lead; d < shape.length; d++) {
-      keptL *= shape[d];
-    }
-    int kept = (int) keptL;
-    int rr = (int) reduced;
-    for (int e0 = 0; e0 < kept; e0 += TILE) {
-      int e1 = Math.min(kept, e0 + TILE);
-      for (int r = 0; r < rr; r++) {
-        int base = r * kept;
-        if (mean) {
-          for (int e = e0; e < e1; e++) {
-            ds[2 * e + 1] += src[base + e];
-          }
-        } else {
-          for (int e = e0; e < e1; e++) {
-            ds[e] += src[base + e];
-          }
-        }
-      }
-      if (mean) {
-        for (int e = e0; e < e1; e++) {
-          ds[2 * e] += rr;
-        }
-      }
-    }
-  }
-
-  /**
    * Steps the C-order index {@code idx} (dimensions 0..last) to the next element and returns the
    * state offset {@code o} moved along with it ({@code os} = state strides, 0 on reduced axes).
    */
-  private static int advance(long[] idx, long[] shape, long[] os, int o, int last) {
+  static int advance(long[] idx, long[] shape, long[] os, int o, int last) {
     for (int d = last; d >= 0; d--) {
       idx[d]++;
       o += (int) os[d];

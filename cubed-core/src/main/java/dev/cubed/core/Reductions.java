@@ -292,6 +292,17 @@ public final class Reductions {
     public void merge(NDArray into, NDArray state) {
       ReduceKernel.combine(kind, into, state);
     }
+
+    @Override
+    public NDArray tileStateInto(NDArray buf, NDArray tile, long[] tileStart, long[] c) {
+      return ReduceKernel.initial(kind, tile, red, argAxis < 0 ? 0 : argAxis,
+          argAxis < 0 ? 0 : c[argAxis] * argChunk + tileStart[argAxis], buf);
+    }
+
+    @Override
+    public boolean mergeInPlace(NDArray into, long[] at, NDArray state) {
+      return SumRows.combineAt(kind, into, at, state);
+    }
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.cubed.nd;
 
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.Map;
 
@@ -126,6 +127,40 @@ final class BinaryOp {
         return new NDArray(DType.BOOL, shape, out);
       }
     }
+  }
+
+  /**
+   * {@link #apply}, writing into {@code buf} when it can hold the result without a conversion:
+   * {@code buf} non-null, of the result's dtype and shape, both operands of the result's dtype,
+   * and a fast loop for it. Returns {@code buf} then, else a new array (as {@link #apply}); the
+   * result is the same either way. {@code buf} may be one of the operands.
+   */
+  NDArray applyInto(NDArray x, NDArray y, NDArray buf) {
+    if (buf == null) {
+      return apply(x, y);
+    }
+    DType r = computeType(x.dtype(), y.dtype());
+    Loops.Binary f = fast.get(r);
+    DType outType = boolOut ? DType.BOOL : r;
+    if (f == null || buf.dtype() != outType || x.dtype() != r || y.dtype() != r) {
+      return apply(x, y);
+    }
+    long[] shape = Loops.shape(name, x.shape(), y.shape());
+    if (!Arrays.equals(buf.shape(), shape)) {
+      return apply(x, y);
+    }
+    Loops.run(shape, x.shape(), x.data(), y.shape(), y.data(), buf.data(), f);
+    return buf;
+  }
+
+  /** {@link #applyInto} with a Java scalar (or an NDArray passed as Object) second. */
+  NDArray applyInto(NDArray x, Object y, NDArray buf) {
+    return applyInto(x, y instanceof NDArray a ? a : Accept.scalar(name, x.dtype(), y), buf);
+  }
+
+  /** {@link #applyInto} with a Java scalar (or an NDArray passed as Object) first. */
+  NDArray applyInto(Object x, NDArray y, NDArray buf) {
+    return applyInto(x instanceof NDArray a ? a : Accept.scalar(name, y.dtype(), x), y, buf);
   }
 
   /** With a Java scalar (or an NDArray passed as Object) as second operand. */

@@ -17,4 +17,15 @@ public interface PointwiseFunction extends BlockFunction {
    * shape and the output's dtype. Must not modify the tiles.
    */
   NDArray applyTiles(NDArray... tiles) throws Exception;
+
+  /**
+   * {@link #applyTiles}, with {@code buf}: an array of the output tile's shape and dtype that the
+   * caller owns and reuses from tile to tile (it holds an earlier tile's output, or zeros), which
+   * the function may fill and return instead of allocating a new tile. The caller uses the
+   * returned array, whichever it is, and does not touch {@code buf} until it is done with that
+   * array. {@code buf} is never one of the tiles. The default ignores it.
+   */
+  default NDArray applyTilesInto(NDArray buf, NDArray... tiles) throws Exception {
+    return applyTiles(tiles);
+  }
 }

@@ -24,4 +24,25 @@ public interface TileReduction extends BlockFunction {
 
   /** Merges {@code state} into {@code into} (same shape; position by position). */
   void merge(NDArray into, NDArray state) throws Exception;
+
+  /**
+   * {@link #tileState}, written into {@code buf} when the function can: {@code buf} is null or an
+   * array the caller owns and reuses from tile to tile (it holds an earlier tile's state), which
+   * the function may overwrite and return instead of a new array. The caller uses the returned
+   * array. The default ignores {@code buf}.
+   */
+  default NDArray tileStateInto(NDArray buf, NDArray tile, long[] tileStart, long[] outCoords)
+      throws Exception {
+    return tileState(tile, tileStart, outCoords);
+  }
+
+  /**
+   * Merges {@code state} into the box of {@code into} that starts at {@code at} and has
+   * {@code state}'s shape, in place, if the function can (the same values as {@link #merge} on a
+   * copy of that box, written back); returns false, changing nothing, if it cannot (the caller
+   * then merges through a copy). The default cannot.
+   */
+  default boolean mergeInPlace(NDArray into, long[] at, NDArray state) throws Exception {
+    return false;
+  }
 }

@@ -112,7 +112,11 @@ final class TiledWrites {
     return new Runs(ch, ev, coords.clone());
   }
 
-  /** One block of a chain: its whole leaves (read on first use), reusable run buffers. */
+  /**
+   * One block of a chain: its whole leaves (read on first use), a reusable run buffer per leaf and
+   * pointwise op (an op writes into its buffer when its function can,
+   * {@link PointwiseFunction#applyTilesInto}).
+   */
   private static final class Runs implements ChunkElements {
     private final Chain ch;
     private final Evaluator ev;
@@ -139,7 +143,8 @@ final class TiledWrites {
         for (int i = 0; i < in.length; i++) {
           in[i] = runs.get(n.inputs().get(i).name());
         }
-        NDArray t = ((PointwiseFunction) n.op().function()).applyTiles(in);
+        NDArray t = ((PointwiseFunction) n.op().function()).applyTilesInto(
+            runBuffer(n, count), in);
         if (t.dtype() != n.dtype() || t.size() != count) {
           throw new IllegalStateException(n.name() + ": a pointwise run must be " + n.dtype()
               + " of " + count + " elements, the function gave " + t.dtype() + " of shape "
@@ -150,14 +155,20 @@ final class TiledWrites {
       return runs.get(ch.top().name());
     }
 
+    /** The reused run buffer of array {@code a} (a leaf or a pointwise op), of {@code count}. */
+    private NDArray runBuffer(ArrayNode a, int count) {
+      NDArray buf = buffers.get(a.name());
+      if (buf == null || buf.size() != count) {
+        buf = NDArray.zeros(a.dtype(), new long[] {count});
+        buffers.put(a.name(), buf);
+      }
+      return buf;
+    }
+
     /** Elements {@code [start, start + count)} of the leaf's block, in a reused buffer. */
     private NDArray leafRun(ArrayNode leaf, long start, int count) throws Exception {
       int slots = leaf.dtype().isComplex() ? 2 : 1;
-      NDArray buf = buffers.get(leaf.name());
-      if (buf == null || buf.size() != count) {
-        buf = NDArray.zeros(leaf.dtype(), new long[] {count});
-        buffers.put(leaf.name(), buf);
-      }
+      NDArray buf = runBuffer(leaf, count);
       if (generatesRegions(leaf)) {
         ArrayNode.RegionGenerator g =
             (ArrayNode.RegionGenerator) ((ArrayNode.Virtual) leaf).generator();

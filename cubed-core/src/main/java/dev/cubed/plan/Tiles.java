@@ -391,7 +391,11 @@ final class Tiles {
     }
   }
 
-  /** One chain over one block: its leaves' blocks, reusable tile buffers, the target state. */
+  /**
+   * One chain over one block: its leaves' blocks, the target state, and a tile buffer per leaf and
+   * pointwise op reused by every full-size tile (a pointwise op writes into its buffer when its
+   * function can, {@link PointwiseFunction#applyTilesInto}).
+   */
   private static final class Run {
     private final Chain ch;
     private final long[] rCoords;
@@ -405,6 +409,8 @@ final class Tiles {
     private final long[] kx;
     /** The state region being merged (reused while tile states keep their shape). */
     private NDArray mergeBuffer;
+    /** The last full-size tile's state, offered to the next tile's (placed before it is reused). */
+    private NDArray stateBuffer;
 
     Run(Chain ch, Leaves leaves, long[] rCoords, NDArray state, boolean fresh) throws Exception {
       this.ch = ch;
@@ -449,7 +455,8 @@ final class Tiles {
         for (int i = 0; i < in.length; i++) {
           in[i] = tiles.get(n.inputs().get(i).name());
         }
-        NDArray t = ((PointwiseFunction) n.op().function()).applyTiles(in);
+        NDArray t = ((PointwiseFunction) n.op().function()).applyTilesInto(
+            fullTile(shape) ? buffer(n, shape) : null, in);
         if (t.dtype() != n.dtype() || !Arrays.equals(t.shape(), shape)) {
           throw new IllegalStateException(n.name() + ": a pointwise tile must be " + n.dtype()
               + " of shape " + Shapes.format(shape) + ", the function gave " + t.dtype()
@@ -457,7 +464,11 @@ final class Tiles {
         }
         tiles.put(n.name(), t);
       }
-      NDArray ts = tr.tileState(tiles.get(ch.inputName()), start, rCoords.clone());
+      NDArray ts = tr.tileStateInto(stateBuffer, tiles.get(ch.inputName()), start,
+          rCoords.clone());
+      if (fullTile(shape)) {
+        stateBuffer = ts;
+      }
       long[] ss = state.shape();
       long[] at = new long[ss.length];
       boolean first = fresh;
@@ -467,7 +478,7 @@ final class Tiles {
       }
       if (first) {
         state.setRegion(at, ts);
-      } else {
+      } else if (!tr.mergeInPlace(state, at, ts)) {
         NDArray cur = mergeBuffer == null || !Arrays.equals(mergeBuffer.shape(), ts.shape())
             ? NDArray.zeros(state.dtype(), ts.shape()) : mergeBuffer;
         mergeBuffer = cur;
@@ -479,18 +490,26 @@ final class Tiles {
       }
     }
 
+    private boolean fullTile(long[] shape) {
+      return Arrays.equals(shape, ch.tileShape());
+    }
+
+    /** The reused full-size tile buffer of array {@code a} (a leaf or a pointwise op). */
+    private NDArray buffer(ArrayNode a, long[] shape) {
+      NDArray buf = buffers.get(a.name());
+      if (buf == null) {
+        buf = NDArray.zeros(a.dtype(), shape);
+        buffers.put(a.name(), buf);
+      }
+      return buf;
+    }
+
     /**
      * The leaf's tile, copied into a buffer reused across full-size tiles (from its whole block,
      * or a row at a time from its region reader), or generated.
      */
     private NDArray cut(ArrayNode leaf, long[] start, long[] shape) {
-      NDArray buf = buffers.get(leaf.name());
-      if (buf == null || !Arrays.equals(buf.shape(), shape)) {
-        buf = NDArray.zeros(leaf.dtype(), shape);
-        if (Arrays.equals(shape, ch.tileShape())) {
-          buffers.put(leaf.name(), buf);
-        }
-      }
+      NDArray buf = fullTile(shape) ? buffer(leaf, shape) : NDArray.zeros(leaf.dtype(), shape);
       if (leaf instanceof ArrayNode.Virtual v && TiledWrites.generatesRegions(leaf)) {
         try {
           ((ArrayNode.RegionGenerator) v.generator()).regionInto(kx.clone(),

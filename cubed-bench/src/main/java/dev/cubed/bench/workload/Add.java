@@ -3,7 +3,7 @@ package dev.cubed.bench.workload;
 import dev.cubed.core.Core;
 import dev.cubed.core.Reductions;
 import dev.cubed.nd.DType;
-import dev.cubed.nd.Elementwise;
+import dev.cubed.nd.ElementwiseInto;
 import dev.cubed.nd.NDArray;
 import dev.cubed.plan.ArrayNode;
 import dev.cubed.zarr.FileSystemStore;
@@ -42,7 +42,8 @@ final class Add implements Workload {
         Inputs.A);
     ArrayNode b = Engine.generated("B", shape, chunks,
         Inputs.B);
-    ArrayNode sum = Core.pointwise("add", bl -> Elementwise.add(bl[0], bl[1]), DType.FLOAT64, a, b);
+    Core.PointwiseInto add = (buf, bl) -> ElementwiseInto.add(bl[0], bl[1], buf);
+    ArrayNode sum = Core.pointwise("add", add, DType.FLOAT64, a, b);
     Path out = outDir(p, ctx);
     Files.createDirectories(out);
     ZarrArray target = ZarrArray.create(new FileSystemStore(out), "C").shape(shape).chunks(chunks)

@@ -3,7 +3,7 @@ package dev.cubed.bench.workload;
 import dev.cubed.core.Core;
 import dev.cubed.core.Reductions;
 import dev.cubed.nd.DType;
-import dev.cubed.nd.Elementwise;
+import dev.cubed.nd.ElementwiseInto;
 import dev.cubed.nd.NDArray;
 import dev.cubed.plan.ArrayNode;
 import java.nio.file.Path;
@@ -76,8 +76,8 @@ final class QuadraticMeans implements Workload {
   }
 
   private static ArrayNode meanOfProduct(ArrayNode a, ArrayNode b, int split) {
-    ArrayNode prod = Core.pointwise("multiply", bl -> Elementwise.multiply(bl[0], bl[1]),
-        DType.FLOAT64, a, b);
+    Core.PointwiseInto multiply = (buf, bl) -> ElementwiseInto.multiply(bl[0], bl[1], buf);
+    ArrayNode prod = Core.pointwise("multiply", multiply, DType.FLOAT64, a, b);
     return Reductions.reduce(prod, Reductions.Op.MEAN, new int[] {0}, false, split, 0);
   }
 }

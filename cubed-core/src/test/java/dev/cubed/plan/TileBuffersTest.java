@@ -1,0 +1,258 @@
+package dev.cubed.plan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cubed.core.Core;
+import dev.cubed.core.Reductions;
+import dev.cubed.nd.DType;
+import dev.cubed.nd.Elementwise;
+import dev.cubed.nd.ElementwiseInto;
+import dev.cubed.nd.NDArray;
+import dev.cubed.nd.Shapes;
+import dev.cubed.runtime.ThreadsExecutor;
+import dev.cubed.zarr.FileSystemStore;
+import dev.cubed.zarr.ZarrArray;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Pointwise ops that write into the plan's reused tile buffers ({@link Core.PointwiseInto},
+ * {@link PointwiseFunction#applyTilesInto}) and tile states written into reused arrays and merged
+ * in place ({@link TileReduction#tileStateInto}, {@link TileReduction#mergeInPlace}): the same
+ * values, bit for bit, as functions that allocate every tile, for every reduction and dtype and for
+ * stored chains; one buffer per op and task, reused by every full-size tile; a function that
+ * ignores its buffer (or scribbles in it and returns another array) still gives the right answer.
+ */
+class TileBuffersTest {
+  @TempDir
+  Path dir;
+
+  /** Buffers offered to recording functions, by label; and calls with no buffer. */
+  static final Map<String, Set<NDArray>> OFFERED = new ConcurrentHashMap<>();
+  static final Map<String, AtomicLong> CALLS = new ConcurrentHashMap<>();
+  static final Map<String, AtomicLong> NO_BUFFER = new ConcurrentHashMap<>();
+
+  private PlanConfig cfg() {
+    return new PlanConfig(dir.resolve("work"), 1L << 30, 1000, 10, 4, 1, 1);
+  }
+
+  private ArrayNode stored(String name, DType t, long[] shape, long[] chunks, Random r) {
+    ZarrArray z = ZarrArray.create(new FileSystemStore(dir.resolve("in")), name).shape(shape)
+        .chunks(chunks).dtype(t).build();
+    NDArray a = NDArray.zeros(t, shape);
+    for (int i = 0; i < a.size(); i++) {
+      if (t.isFloating()) {
+        a.setDouble(i, r.nextInt(5) == 0 ? -0.0 : r.nextGaussian());
+      } else {
+        a.setLong(i, r.nextInt(9) - (t == DType.UINT8 ? 0 : 4));
+      }
+    }
+    z.write(new long[shape.length], a);
+    return new ArrayNode.Stored(z);
+  }
+
+  /** {@code (x * w - x) + x} through functions that allocate each tile. */
+  private static ArrayNode plainChain(ArrayNode x, ArrayNode w) {
+    ArrayNode p = Core.pointwise("f",
+        b -> Elementwise.subtract(Elementwise.multiply(b[0], b[1]), b[0]), x.dtype(), x, w);
+    return Core.pointwise("g", b -> Elementwise.add(b[0], b[1]), x.dtype(), p, x);
+  }
+
+  /**
+   * The same chain in three ops writing into their buffers, recorded under {@code label}; with
+   * {@code scribble} the last op fills its buffer with garbage and returns a new array instead.
+   */
+  private static ArrayNode intoChain(ArrayNode x, ArrayNode w, String label, boolean scribble) {
+    OFFERED.put(label, Collections.synchronizedSet(Collections.newSetFromMap(
+        new IdentityHashMap<>())));
+    CALLS.put(label, new AtomicLong());
+    NO_BUFFER.put(label, new AtomicLong());
+    Core.PointwiseInto mul = (buf, b) -> {
+      record(label, buf);
+      return ElementwiseInto.multiply(b[0], b[1], buf);
+    };
+    Core.PointwiseInto sub = (buf, b) -> ElementwiseInto.subtract(b[0], b[1], buf);
+    Core.PointwiseInto add = (buf, b) -> {
+      if (scribble && buf != null) {
+        for (int i = 0; i < buf.size(); i++) {
+          if (buf.dtype().isFloating()) {
+            buf.setDouble(i, Double.NaN);
+          } else {
+            buf.setLong(i, 99);
+          }
+        }
+        return Elementwise.add(b[0], b[1]);
+      }
+      return ElementwiseInto.add(b[0], b[1], buf);
+    };
+    ArrayNode m = Core.pointwise("m", mul, x.dtype(), x, w);
+    ArrayNode s = Core.pointwise("s", sub, x.dtype(), m, x);
+    return Core.pointwise("a", add, x.dtype(), s, x);
+  }
+
+  private static void record(String label, NDArray buf) {
+    CALLS.get(label).incrementAndGet();
+    if (buf == null) {
+      NO_BUFFER.get(label).incrementAndGet();
+    } else {
+      OFFERED.get(label).add(buf);
+    }
+  }
+
+  private static final DType[] DTYPES = {DType.FLOAT64, DType.FLOAT32, DType.INT32, DType.INT64,
+      DType.UINT8};
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
+  void intoChainsReduceToTheSameBitsAsAllocatingOnes(int seed) throws Exception {
+    Random r = new Random(seed);
+    DType t = DTYPES[(seed - 1) % DTYPES.length];
+    int nd = 1 + r.nextInt(3);
+    long[] shape = new long[nd];
+    long[] chunks = new long[nd];
+    for (int d = 0; d < nd; d++) {
+      shape[d] = 1 + r.nextInt(12);
+      chunks[d] = 1 + r.nextInt((int) shape[d]);
+    }
+    ArrayNode x = stored("x", t, shape, chunks, r);
+    ArrayNode w = stored("w", t, shape, chunks, r);
+    List<Integer> axes = new ArrayList<>();
+    for (int d = 0; d < nd; d++) {
+      if (r.nextBoolean()) {
+        axes.add(d);
+      }
+    }
+    if (axes.isEmpty()) {
+      axes.add(r.nextInt(nd));
+    }
+    int[] red = axes.stream().mapToInt(Integer::intValue).toArray();
+    int argAxis = r.nextInt(nd);
+    String label = "reduce-" + seed;
+    ArrayNode plain = plainChain(x, w);
+    ArrayNode into = intoChain(x, w, label, seed % 3 == 0);
+    List<ArrayNode> outsPlain = new ArrayList<>();
+    List<ArrayNode> outsInto = new ArrayList<>();
+    List<String> what = new ArrayList<>();
+    for (Reductions.Op op : Reductions.Op.values()) {
+      if (op == Reductions.Op.STD) {
+        continue;
+      }
+      int[] ax = op == Reductions.Op.ARGMIN || op == Reductions.Op.ARGMAX ? new int[] {argAxis}
+          : red;
+      outsPlain.add(Reductions.reduce(plain, op, ax, false, 2, 1));
+      outsInto.add(Reductions.reduce(into, op, ax, false, 2, 1));
+      what.add(op + " of " + t + " " + Shapes.format(shape) + " chunks " + Shapes.format(chunks)
+          + " axes " + axes);
+    }
+    // 16 B tiles split the reduced axes (states merged, in place where contiguous); 256 B tiles
+    // span them where they fit; 0: untiled
+    for (long tb : new long[] {16, 256, 0}) {
+      List<NDArray> a = TileSettings.withTiles(tb, () -> Plan.of(outsPlain, cfg())
+          .execute(new ThreadsExecutor(2, 1), List.of()));
+      List<NDArray> b = TileSettings.withTiles(tb, () -> Plan.of(outsInto, cfg())
+          .execute(new ThreadsExecutor(2, 1), List.of()));
+      for (int i = 0; i < a.size(); i++) {
+        assertEquals(a.get(i), b.get(i), what.get(i) + " tileBytes " + tb);
+      }
+    }
+    assertTrue(CALLS.get(label).get() > 0, "the recording op ran");
+  }
+
+  @Test
+  void oneBufferPerOpAndTaskReusedByEveryFullTile() throws Exception {
+    Random r = new Random(3);
+    // 4 blocks of (6, 40) float64; 256 B tiles = 32 elements: (6, 5) tiles (the reduced axis 0
+    // whole), 8 per block, all full size
+    long[] shape = {12, 80};
+    long[] chunks = {6, 40};
+    ArrayNode x = stored("x", DType.FLOAT64, shape, chunks, r);
+    ArrayNode w = stored("w", DType.FLOAT64, shape, chunks, r);
+    ArrayNode sum = Reductions.reduce(intoChain(x, w, "reuse", false), Reductions.Op.SUM,
+        new int[] {0}, false, 2, 1);
+    ArrayNode sumPlain = Reductions.reduce(plainChain(x, w), Reductions.Op.SUM, new int[] {0},
+        false, 2, 1);
+    List<NDArray> got = TileSettings.withTiles(256, () -> Plan.of(List.of(sum), cfg())
+        .execute(new ThreadsExecutor(2, 1), List.of()));
+    List<NDArray> want = TileSettings.withTiles(0, () -> Plan.of(List.of(sumPlain), cfg())
+        .execute(new ThreadsExecutor(2, 1), List.of()));
+    assertEquals(want.get(0), got.get(0));
+    // 4 blocks x 8 tiles, each offered a buffer; at most one buffer per block's task
+    assertEquals(32, CALLS.get("reuse").get());
+    assertEquals(0, NO_BUFFER.get("reuse").get());
+    int buffers = OFFERED.get("reuse").size();
+    assertTrue(buffers >= 1 && buffers <= 4, buffers + " buffers for 32 tiles");
+    for (NDArray b : OFFERED.get("reuse")) {
+      assertEquals(DType.FLOAT64, b.dtype());
+      assertEquals(List.of(6L, 5L), java.util.Arrays.stream(b.shape()).boxed().toList());
+    }
+  }
+
+  @Test
+  void edgeTilesAreOfferedNoBuffer() throws Exception {
+    Random r = new Random(4);
+    // blocks of (4, 7): 64 B tiles = 8 elements: (4, 2) tiles, the last of each block (4, 1)
+    long[] shape = {4, 14};
+    long[] chunks = {4, 7};
+    ArrayNode x = stored("x", DType.FLOAT64, shape, chunks, r);
+    ArrayNode w = stored("w", DType.FLOAT64, shape, chunks, r);
+    ArrayNode m = Reductions.reduce(intoChain(x, w, "edge", false), Reductions.Op.MEAN,
+        new int[] {0}, false, 2, 1);
+    ArrayNode mp = Reductions.reduce(plainChain(x, w), Reductions.Op.MEAN, new int[] {0}, false,
+        2, 1);
+    NDArray got = TileSettings.withTiles(64, () -> Plan.of(List.of(m), cfg())
+        .execute(new ThreadsExecutor(2, 1), List.of())).get(0);
+    NDArray want = TileSettings.withTiles(64, () -> Plan.of(List.of(mp), cfg())
+        .execute(new ThreadsExecutor(2, 1), List.of())).get(0);
+    assertEquals(want, got);
+    // 2 blocks x 4 tiles, the last of each narrower
+    assertEquals(8, CALLS.get("edge").get());
+    assertEquals(2, NO_BUFFER.get("edge").get());
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 2, 3, 4, 5, 6})
+  void storedIntoChainsEqualAllocatingOnes(int seed) throws Exception {
+    Random r = new Random(seed);
+    DType t = DTYPES[(seed - 1) % DTYPES.length];
+    int nd = 1 + r.nextInt(3);
+    long[] shape = new long[nd];
+    long[] chunks = new long[nd];
+    for (int d = 0; d < nd; d++) {
+      shape[d] = 1 + r.nextInt(d == nd - 1 ? 60 : 8);
+      chunks[d] = 1 + r.nextInt((int) shape[d]);
+    }
+    ArrayNode x = stored("x", t, shape, chunks, r);
+    ArrayNode w = stored("w", t, shape, chunks, r);
+    String label = "store-" + seed;
+    ArrayNode into = intoChain(x, w, label, seed % 2 == 0);
+    ArrayNode plain = plainChain(x, w);
+    for (long tb : new long[] {8, 40, 1L << 20}) {
+      ZarrArray ti = ZarrArray.create(new FileSystemStore(dir.resolve("out")), "i" + tb)
+          .shape(shape).chunks(chunks).dtype(t).build();
+      ZarrArray tp = ZarrArray.create(new FileSystemStore(dir.resolve("out")), "p" + tb)
+          .shape(shape).chunks(chunks).dtype(t).build();
+      ArrayNode si = Core.store(into, ti);
+      ArrayNode sp = Core.store(plain, tp);
+      TileSettings.withTiles(tb, () -> Plan.of(List.of(si, sp), cfg())
+          .execute(new ThreadsExecutor(2, 1), List.of()));
+      assertEquals(ZarrArray.open(new FileSystemStore(dir.resolve("out")), "p" + tb).read(),
+          ZarrArray.open(new FileSystemStore(dir.resolve("out")), "i" + tb).read(),
+          t + " " + Shapes.format(shape) + " chunks " + Shapes.format(chunks) + " run bytes "
+              + tb);
+    }
+    assertTrue(CALLS.get(label).get() > 0);
+  }
+}
