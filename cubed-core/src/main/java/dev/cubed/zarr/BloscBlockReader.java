@@ -30,6 +30,7 @@ final class BloscBlockReader {
   private final long[] starts;
   private final long[] sorted;
   private final long size;
+  private final int typeSize;
   private byte[] span = new byte[0];
 
   BloscBlockReader(byte[] header, JavaBlosc.Input in, String where) {
@@ -39,6 +40,7 @@ final class BloscBlockReader {
     int flags = header[2] & 0xFF;
     int ts = header[3] & 0xFF;
     this.nbytes = uncompressedSize(header, where);
+    this.typeSize = ts;
     int blockSize = h.getInt(8);
     this.size = in.size();
     this.memcpyed = (flags & FLAG_MEMCPYED) != 0;
@@ -80,6 +82,25 @@ final class BloscBlockReader {
     return nblocks;
   }
 
+  /**
+   * True if the blocks are stored compressed with the byte shuffle of {@code itemSize}-byte items
+   * (so {@link #decodeShuffled} gives their bytes still shuffled: byte {@code b} of item
+   * {@code k} of a block of {@code n} items at {@code b * n + k}).
+   */
+  boolean shuffles(int itemSize) {
+    return !memcpyed && b != null && b.shuffled() && typeSize == itemSize
+        && bs % itemSize == 0 && nbytes % itemSize == 0;
+  }
+
+  /**
+   * Decompresses block {@code j} into {@code out} (at least {@link #blockSize()} bytes) without
+   * undoing the byte shuffle; returns the block's size in bytes. Only when {@link #shuffles}.
+   */
+  int decodeShuffled(int j, byte[] out) {
+    int len = readSpan(j);
+    return b.streams(j, span, 0, len, out, where);
+  }
+
   /** Decodes block {@code j} into {@code out} (at its offsets in the decompressed data). */
   void decode(int j, JavaBlosc.Sink out) {
     if (memcpyed) {
@@ -92,6 +113,12 @@ final class BloscBlockReader {
       out.accept(off, span, 0, len);
       return;
     }
+    int len = readSpan(j);
+    b.decode(j, span, 0, len, out, where);
+  }
+
+  /** Reads block {@code j}'s stored bytes (its streams) into {@code span}; returns their size. */
+  private int readSpan(int j) {
     long pos = starts[j];
     int k = java.util.Arrays.binarySearch(sorted, pos);
     while (k + 1 < sorted.length && sorted[k + 1] == pos) {
@@ -109,6 +136,6 @@ final class BloscBlockReader {
       span = new byte[len];
     }
     in.read(pos, span, len);
-    b.decode(j, span, 0, len, out, where);
+    return len;
   }
 }

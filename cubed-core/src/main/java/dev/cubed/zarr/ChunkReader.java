@@ -16,7 +16,10 @@ import java.util.Map;
  * Runs of one stored chunk's elements read without decoding the chunk: only the codec blocks
  * (256 KiB) a run touches are read from the chunk's file and decoded, and up to a given number of
  * decoded blocks are kept (least recently used first out), so a reader going through a chunk in
- * tiles holds a few blocks, not the chunk. The array of the block evicted is reused for the block
+ * tiles holds a few blocks, not the chunk. Float64 blocks stored byte-shuffled (the default codec)
+ * are kept decompressed but still shuffled, and each run is unshuffled straight into its
+ * destination: every element is unshuffled once, as a whole-block decode would, without a second
+ * pass copying it out of a decoded block. The array of the block evicted is reused for the block
  * decoded next (no allocation per block once the cache is full: a block cached for a while would
  * otherwise survive young collections and be copied and promoted). Made by
  * {@link ZarrArray#chunkReader}; for the default codec in a local directory. A chunk that is not stored reads as the fill value. Not thread-safe;
@@ -33,6 +36,11 @@ public final class ChunkReader implements AutoCloseable {
   private final Object fillRun;
   private final int cacheBlocks;
   private final Map<Integer, Object> cache;
+  /**
+   * Little-endian float64 in byte-shuffled blocks: the cache holds blocks as decompressed (still
+   * shuffled) and each run is unshuffled straight into its destination.
+   */
+  private final boolean shuffledDoubles;
 
   private ChunkReader(DType dtype, ByteOrder order, long[] full, FileChannel ch,
       BloscBlockReader blocks, Object fill, int cacheBlocks) {
@@ -46,6 +54,8 @@ public final class ChunkReader implements AutoCloseable {
     this.fillRun = blocks == null ? fill : null;
     this.cacheBlocks = Math.max(1, cacheBlocks);
     this.cache = new LinkedHashMap<>(16, 0.75f, true);
+    this.shuffledDoubles = blocks != null && dtype == DType.FLOAT64
+        && order == ByteOrder.LITTLE_ENDIAN && blocks.shuffles(8);
   }
 
   /**
@@ -129,6 +139,19 @@ public final class ChunkReader implements AutoCloseable {
     }
     long e = start;
     int d = 0;
+    if (shuffledDoubles) {
+      while (d < count) {
+        int j = (int) (e / blockElems);
+        int in = (int) (e - (long) j * blockElems);
+        byte[] block = (byte[]) block(j);
+        int items = (int) Math.min(blockElems, total - (long) j * blockElems);
+        int n = Math.min(count - d, items - in);
+        ByteShuffle.unshuffleDoubles(block, in, n, (double[]) dst, at + d, items);
+        d += n;
+        e += n;
+      }
+      return;
+    }
     while (d < count) {
       int j = (int) (e / blockElems);
       int in = (int) (e - (long) j * blockElems);
@@ -140,7 +163,10 @@ public final class ChunkReader implements AutoCloseable {
     }
   }
 
-  /** Block {@code j} decoded (from the cache, or read now). */
+  /**
+   * Block {@code j} (from the cache, or read now): decoded into an array of the dtype, or as
+   * shuffled bytes ({@link #shuffledDoubles}).
+   */
   private Object block(int j) {
     Object b = cache.get(j);
     if (b != null) {
@@ -148,20 +174,32 @@ public final class ChunkReader implements AutoCloseable {
     }
     long first = (long) j * blockElems;
     int n = (int) Math.min(blockElems, total - first);
+    int len = shuffledDoubles ? 8 * n : n * slots;
     Object d = null;
     if (cache.size() >= cacheBlocks) {
       Integer eldest = cache.keySet().iterator().next();
       Object old = cache.remove(eldest);
-      if (java.lang.reflect.Array.getLength(old) == n * slots) {
+      if (java.lang.reflect.Array.getLength(old) == len) {
         d = old;
       }
     }
-    if (d == null) {
-      d = NDArray.zeros(dtype, new long[] {n}).data();
+    if (shuffledDoubles) {
+      byte[] bytes = d == null ? new byte[len] : (byte[]) d;
+      blocks.decodeShuffled(j, bytes);
+      d = bytes;
+    } else {
+      if (d == null) {
+        d = NDArray.zeros(dtype, new long[] {n}).data();
+      }
+      blocks.decode(j, BloscStreams.into(dtype, order, d, (int) first));
     }
-    blocks.decode(j, BloscStreams.into(dtype, order, d, (int) first));
     cache.put(j, d);
     return d;
+  }
+
+  /** True if runs are unshuffled from cached shuffled blocks (see the class comment). */
+  boolean unshufflesRuns() {
+    return shuffledDoubles;
   }
 
   /** Decoded bytes per block: a reader holds at most its cache size times this. */

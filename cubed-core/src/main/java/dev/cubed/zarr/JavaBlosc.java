@@ -451,6 +451,24 @@ final class JavaBlosc {
      * bytes up to {@code limit}), into {@code out}.
      */
     void decode(int j, byte[] buf, int pos, int limit, Sink out, String where) {
+      int bsize = streams(j, buf, pos, limit, dst, where);
+      if (doShuffle) {
+        unshuffleBlock(dst, bsize, ts, small, out, j * bs);
+      } else {
+        out.accept(j * bs, dst, 0, bsize);
+      }
+    }
+
+    /** True if the blocks' bytes are byte-shuffled (items of more than one byte). */
+    boolean shuffled() {
+      return doShuffle;
+    }
+
+    /**
+     * Decompresses block {@code j}'s streams (as {@link #decode}) into {@code target} from 0,
+     * still byte-shuffled if the data is; returns the block's size in bytes.
+     */
+    int streams(int j, byte[] buf, int pos, int limit, byte[] target, String where) {
       ByteBuffer h = ByteBuffer.wrap(buf).order(ByteOrder.LITTLE_ENDIAN);
       int off = j * bs;
       int bsize = Math.min(bs, nbytes - off);
@@ -473,11 +491,11 @@ final class JavaBlosc {
               + " bytes, more than the buffer holds");
         }
         if (c == neblock) {
-          System.arraycopy(buf, pos, dst, s * neblock, neblock);
+          System.arraycopy(buf, pos, target, s * neblock, neblock);
         } else {
           int n;
           try {
-            n = dec.decompress(buf, pos, c, dst, s * neblock, neblock);
+            n = dec.decompress(buf, pos, c, target, s * neblock, neblock);
           } catch (LZ4Exception e) {
             throw corrupt(where, "LZ4 stream " + s + " of block " + j + ": " + e.getMessage());
           }
@@ -488,11 +506,7 @@ final class JavaBlosc {
         }
         pos += c;
       }
-      if (doShuffle) {
-        unshuffleBlock(dst, bsize, ts, small, out, off);
-      } else {
-        out.accept(off, dst, 0, bsize);
-      }
+      return bsize;
     }
   }
 
