@@ -2,6 +2,7 @@ package dev.cubed.core;
 
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
+import dev.cubed.nd.Statistics;
 
 /**
  * The additive first-round states of {@link ReduceKernel}: float64 sum (and mean) states made
@@ -13,9 +14,12 @@ final class SumRows {
   private SumRows() {}
 
   /**
-   * Sum (or count and sum, for mean) of a float64 block row by row along the last axis, adding in
-   * the same order as the general loop (so results are bit-identical) without its per-element
-   * dispatch and index arithmetic.
+   * Sum (or count and sum, for mean) of a float64 block row by row, without the general loop's
+   * per-element dispatch and index arithmetic. When the last axis is reduced each row is summed as
+   * the kernel sums a contiguous run ({@link Statistics#sumRun}: eight partial sums, vectorizable
+   * and more accurate than one running sum) and added to its state element, rows in C order;
+   * otherwise each row is added element by element into its row of states, in C order (the
+   * general loop's order, {@link #sumLeading}).
    */
   static void sumRows(boolean mean, double[] src, double[] ds, long[] shape, long[] os) {
     int nd = shape.length;
@@ -45,10 +49,7 @@ final class SumRows {
     int i = 0;
     for (long r = 0; r < rows; r++, i += len) {
       if (lastReduced) {
-        double acc = mean ? ds[2 * o + 1] : ds[o];
-        for (int j = 0; j < len; j++) {
-          acc += src[i + j];
-        }
+        double acc = (mean ? ds[2 * o + 1] : ds[o]) + Statistics.sumRun(src, i, len);
         if (mean) {
           ds[2 * o] += len;
           ds[2 * o + 1] = acc;

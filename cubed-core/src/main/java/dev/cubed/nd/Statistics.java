@@ -22,6 +22,18 @@ public final class Statistics {
     INCLUDE
   }
 
+  /**
+   * The float64 sum of {@code x[from, from + n)} in the order every float64 sum of this library
+   * uses along a contiguous run: eight interleaved partial sums (element {@code k} into partial
+   * {@code k % 8}) combined pairwise, then the last {@code n % 8} elements in order. As accurate as
+   * a shallow pairwise sum and vectorizable. The chunked reductions sum a chunk's rows with it, so
+   * their row sums equal this kernel's.
+   */
+  public static double sumRun(double[] x, int from, int n) {
+    return ReduceLoops.sumRun(x, from, n);
+  }
+
+  /** Sum over all axes; see the class comment for dtypes. */
   public static NDArray sum(NDArray x) {
     return sum(x, Axes.all());
   }

@@ -12,7 +12,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * The first-round sum and mean states of {@link ReduceKernel#initial} over float64 blocks equal,
  * bit for bit, the additions in C order of the reduced elements of each state element, for leading
- * reduced axes (the tiled path) and for other reduced axes. Seeded shapes.
+ * reduced axes (the tiled path) and for other kept last axes; with the last axis reduced, the rows'
+ * run sums (eight partial sums, as the kernel's) added in C order. Seeded shapes.
  */
 class ReduceKernelSumTest {
   @ParameterizedTest
@@ -34,7 +35,8 @@ class ReduceKernelSumTest {
       int m = (int) Shapes.size(ks);
       double[] sum = new double[m];
       long[] count = new long[m];
-      for (int i = 0; i < x.size(); i++) {
+      int len = (int) shape[3];
+      for (int i = 0; i < x.size(); i += red[3] ? len : 1) {
         long[] idx = Shapes.unravel(shape, i);
         for (int d = 0; d < 4; d++) {
           idx[d] = red[d] ? 0 : idx[d];
@@ -43,8 +45,14 @@ class ReduceKernelSumTest {
         for (int d = 0; d < 4; d++) {
           o = (int) (o * ks[d] + idx[d]);
         }
-        sum[o] += x.getDouble(i);
-        count[o]++;
+        if (red[3]) {
+          // a reduced last axis: each row summed as a run, rows added in C order
+          sum[o] += eightPartials((double[]) x.data(), i, len);
+          count[o] += len;
+        } else {
+          sum[o] += x.getDouble(i);
+          count[o]++;
+        }
       }
       NDArray s = ReduceKernel.initial(ReduceKernel.Kind.SUM, x, red, 0, 0);
       NDArray mean = ReduceKernel.initial(ReduceKernel.Kind.MEAN, x, red, 0, 0);
@@ -54,6 +62,23 @@ class ReduceKernelSumTest {
         assertEquals(sum[o], mean.getDouble(2 * o + 1), 0.0, "mean's sum " + o);
       }
     }
+  }
+
+  /**
+   * The run order of the kernel's float64 sums, written out: partial {@code k % 8} takes element
+   * {@code k} of the first {@code n - n % 8}, the partials combine pairwise, the rest follow.
+   */
+  private static double eightPartials(double[] a, int from, int n) {
+    double[] p = new double[8];
+    int full = n - n % 8;
+    for (int k = 0; k < full; k++) {
+      p[k % 8] += a[from + k];
+    }
+    double s = ((p[0] + p[1]) + (p[2] + p[3])) + ((p[4] + p[5]) + (p[6] + p[7]));
+    for (int k = full; k < n; k++) {
+      s += a[from + k];
+    }
+    return s;
   }
 
   /**
