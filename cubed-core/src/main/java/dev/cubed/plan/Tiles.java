@@ -282,7 +282,11 @@ final class Tiles {
     NDArray state = NDArray.zeros(ch.reduce().dtype(), ch.reduce().blockShape(rCoords));
     try (Leaves leaves = new Leaves(ev, Arrays.copyOf(rCoords, ch.blockShape().length))) {
       Run run = new Run(ch, leaves, rCoords, state, true);
-      forEachTile(ch, (start, shape) -> run.tile(start, shape, new HashMap<>()));
+      Map<String, NDArray> tiles = new HashMap<>();
+      forEachTile(ch, (start, shape) -> {
+        tiles.clear();
+        run.tile(start, shape, tiles);
+      });
     }
     return state;
   }
@@ -307,9 +311,10 @@ final class Tiles {
         first.putIfAbsent(k, ch);
       }
       for (Map.Entry<String, List<Run>> e : together.entrySet()) {
-        List<Run> runs = e.getValue();
+        Run[] runs = e.getValue().toArray(new Run[0]);
+        Map<String, NDArray> tiles = new HashMap<>();
         forEachTile(first.get(e.getKey()), (start, shape) -> {
-          Map<String, NDArray> tiles = new HashMap<>();
+          tiles.clear();
           for (Run r : runs) {
             r.tile(start, shape, tiles);
           }
@@ -367,27 +372,36 @@ final class Tiles {
   }
 
   private interface TileBody {
+    /** One tile; {@code start} and {@code shape} are reused for the next tile: not kept. */
     void accept(long[] start, long[] shape) throws Exception;
   }
 
+  /** The block's tiles in C order of the tile grid (two arrays for all of them). */
   private static void forEachTile(Chain ch, TileBody body) throws Exception {
     long[] block = ch.blockShape();
     long[] t = ch.tileShape();
     int nd = block.length;
-    long[] grid = new long[nd];
+    long total = 1;
     for (int d = 0; d < nd; d++) {
-      grid[d] = (block[d] + t[d] - 1) / t[d];
+      total *= (block[d] + t[d] - 1) / t[d];
     }
-    long total = Shapes.size(grid);
+    long[] start = new long[nd];
+    long[] shape = new long[nd];
+    for (int d = 0; d < nd; d++) {
+      shape[d] = Math.min(t[d], block[d]);
+    }
     for (long f = 0; f < total; f++) {
-      long[] idx = Shapes.unravel(grid, f);
-      long[] start = new long[nd];
-      long[] shape = new long[nd];
-      for (int d = 0; d < nd; d++) {
-        start[d] = idx[d] * t[d];
-        shape[d] = Math.min(t[d], block[d] - start[d]);
-      }
       body.accept(start, shape);
+      // the next tile: the last axis fastest
+      for (int d = nd - 1; d >= 0; d--) {
+        start[d] += t[d];
+        if (start[d] < block[d]) {
+          shape[d] = Math.min(t[d], block[d] - start[d]);
+          break;
+        }
+        start[d] = 0;
+        shape[d] = Math.min(t[d], block[d]);
+      }
     }
   }
 
@@ -411,6 +425,10 @@ final class Tiles {
     private NDArray mergeBuffer;
     /** The last full-size tile's state, offered to the next tile's (placed before it is reused). */
     private NDArray stateBuffer;
+    private final ArrayNode[] leafArray;
+    private final ArrayNode.Computed[] nodeArray;
+    /** Row index of {@link #readRows} (reused). */
+    private final long[] rowIdx;
 
     Run(Chain ch, Leaves leaves, long[] rCoords, NDArray state, boolean fresh) throws Exception {
       this.ch = ch;
@@ -420,6 +438,9 @@ final class Tiles {
       this.tr = (TileReduction) ch.reduce().op().function();
       this.red = tr.reducedAxes();
       this.kx = Arrays.copyOf(rCoords, ch.blockShape().length);
+      this.leafArray = ch.leaves().toArray(new ArrayNode[0]);
+      this.nodeArray = ch.nodes().toArray(new ArrayNode.Computed[0]);
+      this.rowIdx = new long[ch.blockShape().length];
       for (ArrayNode leaf : ch.leaves()) {
         if (ch.regionLeaf(leaf)) {
           if (leaf instanceof ArrayNode.Stored st) {
@@ -444,10 +465,12 @@ final class Tiles {
 
     /** Computes the reduction input's tile at {@code start} and places its state. */
     void tile(long[] start, long[] shape, Map<String, NDArray> tiles) throws Exception {
-      for (ArrayNode leaf : ch.leaves()) {
-        tiles.computeIfAbsent(leaf.name(), n -> cut(leaf, start, shape));
+      for (ArrayNode leaf : leafArray) {
+        if (!tiles.containsKey(leaf.name())) {
+          tiles.put(leaf.name(), cut(leaf, start, shape));
+        }
       }
-      for (ArrayNode.Computed n : ch.nodes()) {
+      for (ArrayNode.Computed n : nodeArray) {
         if (tiles.containsKey(n.name())) {
           continue;
         }
@@ -464,7 +487,7 @@ final class Tiles {
         }
         tiles.put(n.name(), t);
       }
-      NDArray ts = tr.tileStateInto(stateBuffer, tiles.get(ch.inputName()), start,
+      NDArray ts = tr.tileStateInto(stateBuffer, tiles.get(ch.inputName()), start.clone(),
           rCoords.clone());
       if (fullTile(shape)) {
         stateBuffer = ts;
@@ -539,16 +562,21 @@ final class Tiles {
         return;
       }
       int rowLen = (int) shape[nd - 1];
-      long[] rows = Arrays.copyOf(shape, nd - 1);
-      long n = Shapes.size(rows);
-      long[] idx = new long[nd];
+      long n = 1;
+      for (int d = 0; d < nd - 1; d++) {
+        n *= shape[d];
+      }
+      long[] idx = rowIdx;
+      System.arraycopy(start, 0, idx, 0, nd);
       for (long f = 0; f < n; f++) {
-        long[] ri = Shapes.unravel(rows, f);
-        for (int d = 0; d < nd - 1; d++) {
-          idx[d] = start[d] + ri[d];
-        }
-        idx[nd - 1] = start[nd - 1];
         r.read(Shapes.offset(chunk, idx), rowLen, buf.data(), (int) f * rowLen);
+        // the next row: the second-to-last axis fastest
+        for (int d = nd - 2; d >= 0; d--) {
+          if (++idx[d] < start[d] + shape[d]) {
+            break;
+          }
+          idx[d] = start[d];
+        }
       }
     }
   }

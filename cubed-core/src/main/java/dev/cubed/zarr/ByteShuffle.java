@@ -125,8 +125,16 @@ final class ByteShuffle {
 
   /** Inverse of {@link #shuffleDoubles}: {@code count} items of the planes into dst at e0. */
   static void unshuffleDoubles(byte[] src, int at, int count, double[] dst, int e0, int stride) {
+    unshuffleDoubles(src, at, count, dst, e0, stride, new long[8]);
+  }
+
+  /**
+   * {@link #unshuffleDoubles(byte[], int, int, double[], int, int)} with the caller's 8-long
+   * scratch array (for callers unshuffling many short runs: no array per call).
+   */
+  static void unshuffleDoubles(byte[] src, int at, int count, double[] dst, int e0, int stride,
+      long[] m) {
     int done = count & ~7;
-    long[] m = new long[8];
     for (int k = 0; k < done; k += 8) {
       gather(src, at + k, stride, m);
       for (int r = 0; r < 8; r++) {

@@ -41,6 +41,7 @@ public final class ChunkReader implements AutoCloseable {
    * shuffled) and each run is unshuffled straight into its destination.
    */
   private final boolean shuffledDoubles;
+  private final long[] scratch = new long[8];
 
   private ChunkReader(DType dtype, ByteOrder order, long[] full, FileChannel ch,
       BloscBlockReader blocks, Object fill, int cacheBlocks) {
@@ -146,7 +147,7 @@ public final class ChunkReader implements AutoCloseable {
         byte[] block = (byte[]) block(j);
         int items = (int) Math.min(blockElems, total - (long) j * blockElems);
         int n = Math.min(count - d, items - in);
-        ByteShuffle.unshuffleDoubles(block, in, n, (double[]) dst, at + d, items);
+        ByteShuffle.unshuffleDoubles(block, in, n, (double[]) dst, at + d, items, scratch);
         d += n;
         e += n;
       }
