@@ -16,63 +16,21 @@ import org.junit.jupiter.params.provider.MethodSource;
  * when it fits, a new array otherwise, the buffer then untouched.
  */
 class ElementwiseIntoTest {
-  private interface Op {
-    NDArray plain(Object x, Object y);
+  /** One function: without a buffer ({@link Elementwise}) and into one. */
+  private record Op(java.util.function.BinaryOperator<NDArray> plain, Into into) {}
 
-    NDArray into(Object x, Object y, NDArray buf);
+  private interface Into {
+    NDArray apply(NDArray x, NDArray y, NDArray buf);
   }
 
   private static final String[] NAMES = {"add", "subtract", "multiply", "divide"};
 
   private static Op op(String name) {
     return switch (name) {
-      case "add" -> new Op() {
-        public NDArray plain(Object x, Object y) {
-          return x instanceof NDArray a ? (y instanceof NDArray b ? Elementwise.add(a, b)
-              : Elementwise.add(a, y)) : Elementwise.add(x, (NDArray) y);
-        }
-
-        public NDArray into(Object x, Object y, NDArray buf) {
-          return x instanceof NDArray a ? (y instanceof NDArray b ? ElementwiseInto.add(a, b, buf)
-              : ElementwiseInto.add(a, y, buf)) : ElementwiseInto.add(x, (NDArray) y, buf);
-        }
-      };
-      case "subtract" -> new Op() {
-        public NDArray plain(Object x, Object y) {
-          return x instanceof NDArray a ? (y instanceof NDArray b ? Elementwise.subtract(a, b)
-              : Elementwise.subtract(a, y)) : Elementwise.subtract(x, (NDArray) y);
-        }
-
-        public NDArray into(Object x, Object y, NDArray buf) {
-          return x instanceof NDArray a ? (y instanceof NDArray b
-              ? ElementwiseInto.subtract(a, b, buf) : ElementwiseInto.subtract(a, y, buf))
-              : ElementwiseInto.subtract(x, (NDArray) y, buf);
-        }
-      };
-      case "multiply" -> new Op() {
-        public NDArray plain(Object x, Object y) {
-          return x instanceof NDArray a ? (y instanceof NDArray b ? Elementwise.multiply(a, b)
-              : Elementwise.multiply(a, y)) : Elementwise.multiply(x, (NDArray) y);
-        }
-
-        public NDArray into(Object x, Object y, NDArray buf) {
-          return x instanceof NDArray a ? (y instanceof NDArray b
-              ? ElementwiseInto.multiply(a, b, buf) : ElementwiseInto.multiply(a, y, buf))
-              : ElementwiseInto.multiply(x, (NDArray) y, buf);
-        }
-      };
-      default -> new Op() {
-        public NDArray plain(Object x, Object y) {
-          return x instanceof NDArray a ? (y instanceof NDArray b ? Elementwise.divide(a, b)
-              : Elementwise.divide(a, y)) : Elementwise.divide(x, (NDArray) y);
-        }
-
-        public NDArray into(Object x, Object y, NDArray buf) {
-          return x instanceof NDArray a ? (y instanceof NDArray b
-              ? ElementwiseInto.divide(a, b, buf) : ElementwiseInto.divide(a, y, buf))
-              : ElementwiseInto.divide(x, (NDArray) y, buf);
-        }
-      };
+      case "add" -> new Op(Elementwise::add, ElementwiseInto::add);
+      case "subtract" -> new Op(Elementwise::subtract, ElementwiseInto::subtract);
+      case "multiply" -> new Op(Elementwise::multiply, ElementwiseInto::multiply);
+      default -> new Op(Elementwise::divide, ElementwiseInto::divide);
     };
   }
 
@@ -129,13 +87,13 @@ class ElementwiseIntoTest {
     NDArray y = random(r, ty, ys);
     NDArray want;
     try {
-      want = op.plain(x, y);
+      want = op.plain().apply(x, y);
     } catch (IllegalArgumentException refused) {
       // a dtype the function refuses (e.g. divide of bools): refused the same way with a buffer
       String msg = refused.getMessage();
       NDArray buf = NDArray.zeros(DType.FLOAT64, shape);
       try {
-        op.into(x, y, buf);
+        op.into().apply(x, y, buf);
         throw new AssertionError(name + " of " + tx + ", " + ty + ": refused without a buffer, "
             + "accepted with one");
       } catch (IllegalArgumentException e) {
@@ -144,11 +102,11 @@ class ElementwiseIntoTest {
       return;
     }
     // no buffer: a new array
-    assertThat(op.into(x, y, null)).isEqualTo(want);
+    assertThat(op.into().apply(x, y, null)).isEqualTo(want);
     // a buffer of the result's dtype and shape: used when the operands already have that dtype
     // and a native loop exists, the values equal either way
     NDArray buf = dirty(want.dtype(), want.shape(), r);
-    NDArray got = op.into(x, y, buf);
+    NDArray got = op.into().apply(x, y, buf);
     assertThat(got).isEqualTo(want);
     boolean native64 = want.dtype() == DType.FLOAT64 || want.dtype() == DType.FLOAT32
         || want.dtype() == DType.INT32 || want.dtype() == DType.INT64;
@@ -158,14 +116,14 @@ class ElementwiseIntoTest {
     // a buffer of another shape or dtype: a new array, the buffer untouched
     NDArray wrongShape = dirty(want.dtype(), new long[] {want.size() + 1}, r);
     NDArray before = wrongShape.copy();
-    NDArray g2 = op.into(x, y, wrongShape);
+    NDArray g2 = op.into().apply(x, y, wrongShape);
     assertThat(g2).isEqualTo(want);
     assertThat(g2).isNotSameAs(wrongShape);
     assertThat(wrongShape).isEqualTo(before);
     DType other = want.dtype() == DType.FLOAT64 ? DType.FLOAT32 : DType.FLOAT64;
     NDArray wrongType = dirty(other, want.shape(), r);
     NDArray before2 = wrongType.copy();
-    NDArray g3 = op.into(x, y, wrongType);
+    NDArray g3 = op.into().apply(x, y, wrongType);
     assertThat(g3).isEqualTo(want).isNotSameAs(wrongType);
     assertThat(wrongType).isEqualTo(before2);
   }
@@ -183,9 +141,9 @@ class ElementwiseIntoTest {
         NDArray y = random(r, t, new long[] {3, 7});
         NDArray row = random(r, t, new long[] {7});
         for (NDArray b : new NDArray[] {y, row}) {
-          NDArray want = op.plain(x, b);
+          NDArray want = op.plain().apply(x, b);
           NDArray buf = dirty(t, new long[] {3, 7}, r);
-          NDArray got = op.into(x, b, buf);
+          NDArray got = op.into().apply(x, b, buf);
           assertThat(got).as(name + " " + t).isSameAs(buf).isEqualTo(want);
         }
       }

@@ -171,24 +171,31 @@ class TileBuffersTest {
     assertTrue(CALLS.get(label).get() > 0, "the recording op ran");
   }
 
-  @Test
-  void oneBufferPerOpAndTaskReusedByEveryFullTile() throws Exception {
-    Random r = new Random(3);
-    // 4 blocks of (6, 40) float64; 256 B tiles = 32 elements: (6, 5) tiles (the reduced axis 0
-    // whole), 8 per block, all full size
-    long[] shape = {12, 80};
-    long[] chunks = {6, 40};
+  /**
+   * {@code op} over axis 0 of the chain of two stored float64 arrays of {@code shape} in
+   * {@code chunks}: the recording into-chain (label {@code label}) tiled at {@code tileBytes}
+   * against the allocating chain untiled ({@code sameTiles}: tiled alike); asserts the two equal.
+   */
+  private void reduceBoth(String label, Reductions.Op op, long[] shape, long[] chunks,
+      long tileBytes, boolean sameTiles, long seed) throws Exception {
+    Random r = new Random(seed);
     ArrayNode x = stored("x", DType.FLOAT64, shape, chunks, r);
     ArrayNode w = stored("w", DType.FLOAT64, shape, chunks, r);
-    ArrayNode sum = Reductions.reduce(intoChain(x, w, "reuse", false), Reductions.Op.SUM,
-        new int[] {0}, false, 2, 1);
-    ArrayNode sumPlain = Reductions.reduce(plainChain(x, w), Reductions.Op.SUM, new int[] {0},
-        false, 2, 1);
-    List<NDArray> got = TileSettings.withTiles(256, () -> Plan.of(List.of(sum), cfg())
-        .execute(new ThreadsExecutor(2, 1), List.of()));
-    List<NDArray> want = TileSettings.withTiles(0, () -> Plan.of(List.of(sumPlain), cfg())
-        .execute(new ThreadsExecutor(2, 1), List.of()));
-    assertEquals(want.get(0), got.get(0));
+    ArrayNode into = Reductions.reduce(intoChain(x, w, label, false), op, new int[] {0}, false,
+        2, 1);
+    ArrayNode plain = Reductions.reduce(plainChain(x, w), op, new int[] {0}, false, 2, 1);
+    NDArray got = TileSettings.withTiles(tileBytes, () -> Plan.of(List.of(into), cfg())
+        .execute(new ThreadsExecutor(2, 1), List.of())).get(0);
+    NDArray want = TileSettings.withTiles(sameTiles ? tileBytes : 0, () -> Plan.of(
+        List.of(plain), cfg()).execute(new ThreadsExecutor(2, 1), List.of())).get(0);
+    assertEquals(want, got, label);
+  }
+
+  @Test
+  void oneBufferPerOpAndTaskReusedByEveryFullTile() throws Exception {
+    // 4 blocks of (6, 40) float64; 256 B tiles = 32 elements: (6, 5) tiles (the reduced axis 0
+    // whole), 8 per block, all full size
+    reduceBoth("reuse", Reductions.Op.SUM, new long[] {12, 80}, new long[] {6, 40}, 256, false, 3);
     // 4 blocks x 8 tiles, each offered a buffer; at most one buffer per block's task
     assertEquals(32, CALLS.get("reuse").get());
     assertEquals(0, NO_BUFFER.get("reuse").get());
@@ -202,21 +209,8 @@ class TileBuffersTest {
 
   @Test
   void edgeTilesAreOfferedNoBuffer() throws Exception {
-    Random r = new Random(4);
     // blocks of (4, 7): 64 B tiles = 8 elements: (4, 2) tiles, the last of each block (4, 1)
-    long[] shape = {4, 14};
-    long[] chunks = {4, 7};
-    ArrayNode x = stored("x", DType.FLOAT64, shape, chunks, r);
-    ArrayNode w = stored("w", DType.FLOAT64, shape, chunks, r);
-    ArrayNode m = Reductions.reduce(intoChain(x, w, "edge", false), Reductions.Op.MEAN,
-        new int[] {0}, false, 2, 1);
-    ArrayNode mp = Reductions.reduce(plainChain(x, w), Reductions.Op.MEAN, new int[] {0}, false,
-        2, 1);
-    NDArray got = TileSettings.withTiles(64, () -> Plan.of(List.of(m), cfg())
-        .execute(new ThreadsExecutor(2, 1), List.of())).get(0);
-    NDArray want = TileSettings.withTiles(64, () -> Plan.of(List.of(mp), cfg())
-        .execute(new ThreadsExecutor(2, 1), List.of())).get(0);
-    assertEquals(want, got);
+    reduceBoth("edge", Reductions.Op.MEAN, new long[] {4, 14}, new long[] {4, 7}, 64, true, 4);
     // 2 blocks x 4 tiles, the last of each narrower
     assertEquals(8, CALLS.get("edge").get());
     assertEquals(2, NO_BUFFER.get("edge").get());
