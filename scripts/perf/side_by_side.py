@@ -3,6 +3,8 @@
 
 Run it through scripts/perf/side-by-side.sh (same arguments); --help lists them.
 
+The engine is built once first, and one small untimed `./cubed bench` writes the command's class
+data sharing archive (so no timed round is the archive-writing first run after a build).
 Per workload, per repeat, the engines run one after another in the same minutes (interleaved):
 NumPy, Dask (threads), Python Cubed (threads), then `./cubed bench WORKLOAD --size SIZE` (threads
 executor), each in a fresh process with 2 workers. For quadratic_means the read-once floor
