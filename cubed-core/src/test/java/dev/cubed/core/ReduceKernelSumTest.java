@@ -65,6 +65,30 @@ class ReduceKernelSumTest {
   }
 
   /**
+   * A sum over the last axis of a block (the chunked first round over an array with one chunk
+   * along that axis) equals the kernel's sum over that axis bit for bit: both sum each row as a
+   * run ({@link dev.cubed.nd.Statistics#sumRun}).
+   */
+  @ParameterizedTest
+  @ValueSource(ints = {1, 2, 3, 4})
+  void lastAxisSumsEqualTheKernelsBitForBit(int seed) {
+    Random r = new Random(seed);
+    long[] shape = {1 + r.nextInt(5), 1 + r.nextInt(4), 1 + r.nextInt(5000)};
+    NDArray x = NDArray.zeros(DType.FLOAT64, shape);
+    for (int i = 0; i < x.size(); i++) {
+      x.setDouble(i, r.nextGaussian() * Math.pow(10, r.nextInt(12) - 6));
+    }
+    NDArray state = ReduceKernel.initial(ReduceKernel.Kind.SUM, x,
+        new boolean[] {false, false, true}, 0, 0);
+    NDArray want = dev.cubed.nd.Statistics.sum(x, dev.cubed.nd.Axes.of(2));
+    assertEquals(want.size(), state.size());
+    for (int o = 0; o < want.size(); o++) {
+      assertEquals(Double.doubleToRawLongBits(want.getDouble(o)),
+          Double.doubleToRawLongBits(state.getDouble(o)), "row " + o);
+    }
+  }
+
+  /**
    * The run order of the kernel's float64 sums, written out: partial {@code k % 8} takes element
    * {@code k} of the first {@code n - n % 8}, the partials combine pairwise, the rest follow.
    */
