@@ -35,6 +35,7 @@ class XpUnary {
     }
     return wrap(Core.elemwise(name, fn, out, nodes), xs[0]);
   }
+
   /**
    * {@link #ew} of a function that can write into the plan's reused tile buffers (no new array
    * per tile when the op runs tile by tile).
@@ -42,7 +43,6 @@ class XpUnary {
   static CubedArray ewInto(String name, Core.PointwiseInto fn, CubedArray... xs) {
     return ew(name, fn, xs);
   }
-
 
   /** Elementwise abs (kernel: {@link Elementwise#abs}). */
   public static CubedArray abs(CubedArray x) {

@@ -284,8 +284,7 @@ public final class Reductions {
 
     @Override
     public NDArray tileState(NDArray tile, long[] tileStart, long[] c) {
-      return ReduceKernel.initial(kind, tile, red, argAxis < 0 ? 0 : argAxis,
-          argAxis < 0 ? 0 : c[argAxis] * argChunk + tileStart[argAxis]);
+      return tileStateInto(null, tile, tileStart, c);
     }
 
     @Override

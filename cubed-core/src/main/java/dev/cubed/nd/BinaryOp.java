@@ -88,18 +88,32 @@ final class BinaryOp {
   }
 
   NDArray apply(NDArray x, NDArray y) {
+    return applyInto(x, y, null);
+  }
+
+  /**
+   * {@link #apply}, writing into {@code buf} when it can hold the result without a conversion:
+   * {@code buf} non-null, of the result's dtype and shape, both operands of the result's dtype,
+   * and a fast loop for it. Returns {@code buf} then, else a new array (as {@link #apply}); the
+   * result is the same either way. {@code buf} may be one of the operands.
+   */
+  NDArray applyInto(NDArray x, NDArray y, NDArray buf) {
     DType r = computeType(x.dtype(), y.dtype());
     long[] shape = Loops.shape(name, x.shape(), y.shape());
-    x = Loops.cast(x, r);
-    y = Loops.cast(y, r);
-    int n = Shapes.intSize(name, shape);
     DType outType = boolOut ? DType.BOOL : r;
     Loops.Binary f = fast.get(r);
     if (f != null) {
-      Object out = NDArray.allocate(outType, n);
+      boolean into = buf != null && buf.dtype() == outType && x.dtype() == r && y.dtype() == r
+          && Arrays.equals(buf.shape(), shape);
+      x = Loops.cast(x, r);
+      y = Loops.cast(y, r);
+      Object out = into ? buf.data() : NDArray.allocate(outType, Shapes.intSize(name, shape));
       Loops.run(shape, x.shape(), x.data(), y.shape(), y.data(), out, f);
-      return new NDArray(outType, shape, out);
+      return into ? buf : new NDArray(outType, shape, out);
     }
+    x = Loops.cast(x, r);
+    y = Loops.cast(y, r);
+    int n = Shapes.intSize(name, shape);
     switch (r.kind()) {
       case FLOAT -> {
         Object out = boolOut ? new boolean[n] : new double[n];
@@ -127,30 +141,6 @@ final class BinaryOp {
         return new NDArray(DType.BOOL, shape, out);
       }
     }
-  }
-
-  /**
-   * {@link #apply}, writing into {@code buf} when it can hold the result without a conversion:
-   * {@code buf} non-null, of the result's dtype and shape, both operands of the result's dtype,
-   * and a fast loop for it. Returns {@code buf} then, else a new array (as {@link #apply}); the
-   * result is the same either way. {@code buf} may be one of the operands.
-   */
-  NDArray applyInto(NDArray x, NDArray y, NDArray buf) {
-    if (buf == null) {
-      return apply(x, y);
-    }
-    DType r = computeType(x.dtype(), y.dtype());
-    Loops.Binary f = fast.get(r);
-    DType outType = boolOut ? DType.BOOL : r;
-    if (f == null || buf.dtype() != outType || x.dtype() != r || y.dtype() != r) {
-      return apply(x, y);
-    }
-    long[] shape = Loops.shape(name, x.shape(), y.shape());
-    if (!Arrays.equals(buf.shape(), shape)) {
-      return apply(x, y);
-    }
-    Loops.run(shape, x.shape(), x.data(), y.shape(), y.data(), buf.data(), f);
-    return buf;
   }
 
   /** {@link #applyInto} with a Java scalar (or an NDArray passed as Object) second. */

@@ -120,13 +120,10 @@ class TileBuffersTest {
   void intoChainsReduceToTheSameBitsAsAllocatingOnes(int seed) throws Exception {
     Random r = new Random(seed);
     DType t = DTYPES[(seed - 1) % DTYPES.length];
-    int nd = 1 + r.nextInt(3);
-    long[] shape = new long[nd];
-    long[] chunks = new long[nd];
-    for (int d = 0; d < nd; d++) {
-      shape[d] = 1 + r.nextInt(12);
-      chunks[d] = 1 + r.nextInt((int) shape[d]);
-    }
+    RandomGrid g = RandomGrid.draw(r, 12, 12);
+    int nd = g.shape().length;
+    long[] shape = g.shape();
+    long[] chunks = g.chunks();
     ArrayNode x = stored("x", t, shape, chunks, r);
     ArrayNode w = stored("w", t, shape, chunks, r);
     List<Integer> axes = new ArrayList<>();
@@ -221,13 +218,9 @@ class TileBuffersTest {
   void storedIntoChainsEqualAllocatingOnes(int seed) throws Exception {
     Random r = new Random(seed);
     DType t = DTYPES[(seed - 1) % DTYPES.length];
-    int nd = 1 + r.nextInt(3);
-    long[] shape = new long[nd];
-    long[] chunks = new long[nd];
-    for (int d = 0; d < nd; d++) {
-      shape[d] = 1 + r.nextInt(d == nd - 1 ? 60 : 8);
-      chunks[d] = 1 + r.nextInt((int) shape[d]);
-    }
+    RandomGrid g = RandomGrid.draw(r, 8, 60);
+    long[] shape = g.shape();
+    long[] chunks = g.chunks();
     ArrayNode x = stored("x", t, shape, chunks, r);
     ArrayNode w = stored("w", t, shape, chunks, r);
     String label = "store-" + seed;

@@ -88,13 +88,10 @@ class TiledReductionTest {
   void tiledResultsEqualUntiledForEveryReduction(int seed) throws Exception {
     Random r = new Random(seed);
     DType t = DTYPES[(seed - 1) % DTYPES.length];
-    int nd = 1 + r.nextInt(3);
-    long[] shape = new long[nd];
-    long[] chunks = new long[nd];
-    for (int d = 0; d < nd; d++) {
-      shape[d] = 1 + r.nextInt(9);
-      chunks[d] = 1 + r.nextInt((int) shape[d]);
-    }
+    RandomGrid g = RandomGrid.draw(r, 9, 9);
+    int nd = g.shape().length;
+    long[] shape = g.shape();
+    long[] chunks = g.chunks();
     ArrayNode x = stored("x", t, shape, chunks, r);
     ArrayNode w = stored("w", t, shape, chunks, r);
     ArrayNode c = chain(x, w);

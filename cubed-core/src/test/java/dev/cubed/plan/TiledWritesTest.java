@@ -115,13 +115,10 @@ class TiledWritesTest {
   void storedChainsEqualTheWholeBlockEvaluation(int seed) throws Exception {
     Random r = new Random(seed);
     DType t = DTYPES[(seed - 1) % DTYPES.length];
-    int nd = 1 + r.nextInt(3);
-    long[] shape = new long[nd];
-    long[] chunks = new long[nd];
-    for (int d = 0; d < nd; d++) {
-      shape[d] = 1 + r.nextInt(d == nd - 1 ? 70 : 9);
-      chunks[d] = 1 + r.nextInt((int) shape[d]);
-    }
+    RandomGrid grid = RandomGrid.draw(r, 9, 70);
+    int nd = grid.shape().length;
+    long[] shape = grid.shape();
+    long[] chunks = grid.chunks();
     NDArray av = random(t, shape, r);
     NDArray bv = random(t, shape, r);
     NDArray sv = random(t, shape, r);
