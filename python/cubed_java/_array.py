@@ -27,7 +27,9 @@ class Array:
         self._handle = info.handle
         self.dtype = info.dtype
         self.shape = info.shape
-        self.chunks = info.chunks
+        # per axis a regular block size (int) or the block sizes (tuple), as the JVM sent them:
+        # a regular grid is never listed unless .chunks is read
+        self._grid = info.chunks
 
     def __del__(self):
         try:
@@ -49,12 +51,25 @@ class Array:
         return self.size * self.dtype.itemsize
 
     @property
+    def chunks(self):
+        """Dask's form: per axis the size of every block. Listed when read (a regular axis is held
+        as its block size); refused with a ValueError when it would list more than
+        ``MAX_LISTED_BLOCKS`` blocks (use ``chunksize`` and ``numblocks`` then)."""
+        from ._chunks import list_grid
+
+        return list_grid(self._grid, self.shape)
+
+    @property
     def chunksize(self):
-        return tuple(max(c) if c else 0 for c in self.chunks)
+        from ._chunks import grid_chunksize
+
+        return grid_chunksize(self._grid, self.shape)
 
     @property
     def numblocks(self):
-        return tuple(len(c) for c in self.chunks)
+        from ._chunks import grid_numblocks
+
+        return grid_numblocks(self._grid, self.shape)
 
     @property
     def device(self):
@@ -95,12 +110,13 @@ class Array:
         return a if dtype is None else a.astype(dtype)
 
     def rechunk(self, chunks):
-        from ._chunks import normalize_chunks
+        from ._chunks import compact_chunks, list_grid, regular_size
 
-        norm = normalize_chunks(chunks, self.shape, self.dtype, previous=self.chunks)
-        if all(len(set(c[:-1])) <= 1 and (len(c) < 2 or c[-1] <= c[0]) for c in norm):
-            return _call("Xp.rechunk", self, Ints(c[0] if c else 0 for c in norm))
-        return _call("Xp.rechunk", self, [Ints(c) for c in norm])
+        grid = compact_chunks(chunks, self.shape, self.dtype, previous=self._grid)
+        regular = [c if isinstance(c, int) else regular_size(c) for c in grid]
+        if all(r is not None for r in regular):
+            return _call("Xp.rechunk", self, Ints(max(1, r) for r in regular))
+        return _call("Xp.rechunk", self, [Ints(c) for c in list_grid(grid, self.shape)])
 
     def astype(self, dtype, copy=True):
         return _xp().astype(self, dtype, copy=copy)
@@ -181,7 +197,7 @@ class Array:
         if new.dtype != self.dtype:
             new = xp.astype(new, self.dtype)
         # swap states: this wrapper takes the new handle, `new` frees the old one when collected
-        for f in ("_handle", "shape", "chunks"):
+        for f in ("_handle", "shape", "_grid"):
             a, b = getattr(self, f), getattr(new, f)
             setattr(self, f, b)
             setattr(new, f, a)

@@ -6,12 +6,14 @@ Only this process holds the pipe's ends, so nobody else on the machine can drive
 from __future__ import annotations
 
 import atexit
-import glob
 import mmap
 import os
+import re
 import shutil
+import stat
 import struct
 import subprocess
+import tempfile
 import threading
 
 import numpy as np
@@ -23,6 +25,8 @@ OP_CALL = 1
 
 T_NONE, T_BOOL, T_INT, T_FLOAT, T_COMPLEX, T_STR, T_HANDLE, T_INTS, T_LIST = range(9)
 T_DTYPE, T_NDARRAY, T_SPEC, T_ARRAYINFO, T_INDEX, T_SHMARRAY = range(9, 15)
+#: In a new array's chunks: the axis is regular, its block size follows (an int64).
+REGULAR_AXIS = -1
 
 
 def _shm_dir():
@@ -35,9 +39,61 @@ def _shm_dir():
         return d
     if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK):
         return "/dev/shm"
-    import tempfile
-
     return tempfile.gettempdir()
+
+
+#: Each JVM's transfer files live in a folder of its own, ``cubed-java-<python pid>-<random>``
+#: in the shared-file folder: removed with its JVM, and found by pid when the process died.
+_SESSION_DIR = re.compile(r"cubed-java-(\d+)-")
+#: The session folders of this process's live bridges.
+_live_dirs = set()
+
+
+def _pid_alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's process
+    return True
+
+
+def remove_stale_transfer_files(base):
+    """Removes the transfer folders (and files) in ``base`` that this user owns and no live
+    bridge uses: those of dead processes (a process killed, or Ctrl-C at a bad moment in an older
+    version) and this process's folders of ended bridges. Another user's entries and those of
+    live processes are left alone. Returns the paths removed."""
+    removed = []
+    me = os.getpid()
+    try:
+        entries = list(os.scandir(base))
+    except OSError:
+        return removed
+    for e in entries:
+        m = _SESSION_DIR.match(e.name)
+        if not m:
+            continue
+        try:
+            st = e.stat(follow_symlinks=False)
+        except OSError:
+            continue
+        pid = int(m.group(1))
+        if st.st_uid != os.getuid() or e.path in _live_dirs:
+            continue
+        if pid != me and _pid_alive(pid):
+            continue
+        if stat.S_ISDIR(st.st_mode):
+            shutil.rmtree(e.path, ignore_errors=True)
+        elif stat.S_ISREG(st.st_mode):
+            try:
+                os.unlink(e.path)
+            except OSError:
+                continue
+        else:
+            continue
+        removed.append(e.path)
+    return removed
 
 
 #: Arrays of at least this many bytes cross through a shared file (CUBED_JAVA_SHM_MIN).
@@ -167,15 +223,25 @@ class Bridge:
         # output by default, which is the reply stream here: send it to standard error
         log = ["-Xlog:disable", "-Xlog:all=warning:stderr"]
         cmd = [_java(), *log, *opts, "-cp", cp or classpath(), "dev.cubed.bridge.BridgeMain"]
-        self.shm_dir = _shm_dir()
+        base = _shm_dir()
+        self.shm_dir = None
+        if base:
+            remove_stale_transfer_files(base)
+            # owner-only (mkdtemp: mode 0700), named by this process's pid
+            self.shm_dir = tempfile.mkdtemp(prefix=f"cubed-java-{os.getpid()}-", dir=base)
+            _live_dirs.add(self.shm_dir)
         env = dict(os.environ)
         if self.shm_dir:
             env["CUBED_BRIDGE_SHM_DIR"] = self.shm_dir
             env["CUBED_BRIDGE_SHM_MIN"] = str(SHM_MIN_BYTES)
         else:
             env.pop("CUBED_BRIDGE_SHM_DIR", None)
-        self._proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                      bufsize=0, env=env)
+        try:
+            self._proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                          bufsize=0, env=env)
+        except BaseException:
+            self._remove_transfer_dir()
+            raise
         self._w = self._proc.stdin
         self._r = self._proc.stdout
         _widen_pipes(self._w, self._r)
@@ -219,14 +285,29 @@ class Bridge:
             self._dead = (f"the cubed_java JVM (pid {self._proc.pid}) has stopped (exit status"
                           f" {code}; its messages are on standard error); start a new session"
                           f" with cubed_java.restart()")
+            self._end()
             raise errors.BridgeError(self._dead) from e
         except BaseException:
             # interrupted between request and reply (Ctrl-C, a timeout): the stream is out of
             # step, so this JVM is ended; the next array starts a new one
             self._dead = ("a call to the cubed_java JVM was interrupted, which ended that JVM;"
                           " arrays made before are gone (new ones start a new JVM)")
-            self._proc.kill()
+            self._end()
             raise
+
+    def _end(self):
+        """Kills the JVM, waits for it (so that it writes no more) and removes its transfer
+        folder with any file in it (a result it was writing when interrupted)."""
+        try:
+            self._proc.kill()
+            self._proc.wait()
+        finally:
+            self._remove_transfer_dir()
+
+    def _remove_transfer_dir(self):
+        if self.shm_dir:
+            shutil.rmtree(self.shm_dir, ignore_errors=True)
+            _live_dirs.discard(self.shm_dir)
 
     def send_raw(self, payload):
         """Sends one frame with this payload as is and returns the decoded reply (tests)."""
@@ -241,6 +322,8 @@ class Bridge:
         # encoded before taking the lock: encoding may itself call the JVM (int() of a 0-d array)
         if len(args) > 255:
             raise ValueError(f"{name}: at most 255 arguments per call, got {len(args)}")
+        if self._dead:
+            raise errors.BridgeError(self._dead)
         pieces = _Pieces(self.shm_dir)
         pieces.append(_U8.pack(OP_CALL))
         try:
@@ -270,13 +353,18 @@ class Bridge:
             self._to_free.append(handle)
 
     def close(self):
-        if self._proc.poll() is None:
-            try:
-                self._w.close()
-                self._proc.wait(timeout=10)
-            except Exception:
-                self._proc.kill()
-        self._dead = self._dead or "the cubed_java session was closed"
+        """Ends the JVM (closing its input; killed after 10 s) and removes its transfer folder."""
+        try:
+            if self._proc.poll() is None:
+                try:
+                    self._w.close()
+                    self._proc.wait(timeout=10)
+                except Exception:
+                    self._proc.kill()
+                    self._proc.wait()
+        finally:
+            self._dead = self._dead or "the cubed_java session was closed"
+            self._remove_transfer_dir()
 
     def _decode_reply(self, buf):
         status = buf[0]
@@ -313,8 +401,6 @@ class _Pieces(list):
 def _write_shared(p, a):
     """Writes ``a`` (any layout or byte order) as little-endian C-order bytes into a new file only
     this user can read (mkstemp: O_EXCL, mode 0600): one copy. Returns the path."""
-    import tempfile
-
     fd, path = tempfile.mkstemp(prefix="cubed-java-", suffix=".in", dir=p.shm_dir)
     p.files.append(path)
     try:
@@ -480,10 +566,14 @@ def _dec(buf, pos, arrays):
         pos += 1
         shape = struct.unpack_from(f"<{ndim}q", buf, pos)
         pos += 8 * ndim
-        chunks = []
+        chunks = []  # per axis: a regular block size (int), or the block sizes (tuple)
         for _ in range(ndim):
             (n,) = _I32.unpack_from(buf, pos)
             pos += 4
+            if n == REGULAR_AXIS:
+                chunks.append(_I64.unpack_from(buf, pos)[0])
+                pos += 8
+                continue
             chunks.append(struct.unpack_from(f"<{n}q", buf, pos))
             pos += 8 * n
         return ArrayInfo(h, np.dtype(name), tuple(shape), tuple(chunks)), pos

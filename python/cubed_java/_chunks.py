@@ -9,14 +9,6 @@ import numpy as np
 AUTO_BYTES = 64 * 1024 * 1024
 
 
-def _regular(n, c):
-    if n == 0:
-        return (0,)
-    c = max(1, min(int(c), n))
-    full, rest = divmod(n, c)
-    return (c,) * full + ((rest,) if rest else ())
-
-
 def _auto(shape, itemsize, limit, fixed):
     """Block sizes under ``limit`` bytes: axes left whole from the last, leading axes split."""
     sizes = [None if f is None else f for f in fixed]
@@ -33,9 +25,20 @@ def _auto(shape, itemsize, limit, fixed):
 
 
 def normalize_chunks(chunks, shape, dtype=np.float64, previous=None, limit=None):
-    """Block sizes per axis for ``chunks``: an int (every axis), -1 or None (whole axis), "auto",
-    a tuple of those per axis, a tuple of explicit block sizes per axis, or a dict axis -> any of
-    those (axes not named keep ``previous`` chunks or are whole)."""
+    """Block sizes per axis for ``chunks`` (Dask's form, a tuple of block sizes per axis): an int
+    (every axis), -1 or None (whole axis), "auto", a tuple of those per axis, a tuple of explicit
+    block sizes per axis, or a dict axis -> any of those (axes not named keep ``previous`` chunks
+    or are whole). Refuses (ValueError) a listing of more than MAX_LISTED_BLOCKS blocks."""
+    shape = tuple(int(s) for s in shape)
+    grid = compact_chunks(chunks, shape, dtype, previous, limit)
+    return tuple(c if isinstance(c, tuple) else _regular(shape[ax], c, ax)
+                 for ax, c in enumerate(grid))
+
+
+def compact_chunks(chunks, shape, dtype=np.float64, previous=None, limit=None):
+    """``chunks`` as normalize_chunks reads it, without listing regular axes: per axis an int
+    (a regular axis: that block size, the last block smaller) or a tuple of block sizes (an
+    explicit list, kept as given). ``previous`` may be in either form."""
     shape = tuple(int(s) for s in shape)
     ndim = len(shape)
     limit = limit or AUTO_BYTES
@@ -48,7 +51,8 @@ def normalize_chunks(chunks, shape, dtype=np.float64, previous=None, limit=None)
             elif ax - ndim in chunks:
                 per.append(chunks[ax - ndim])
             elif previous is not None:
-                per.append(tuple(previous[ax]))
+                prev = previous[ax]
+                per.append(int(prev) if isinstance(prev, (int, np.integer)) else tuple(prev))
             else:
                 per.append(-1)
     elif chunks is None or chunks == "auto" or isinstance(chunks, (int, np.integer)):
@@ -66,22 +70,77 @@ def normalize_chunks(chunks, shape, dtype=np.float64, previous=None, limit=None)
                                  f" axis length {shape[ax]}")
             fixed.append(tuple(int(x) for x in c))
         elif c is None or (isinstance(c, (int, np.integer)) and int(c) == -1):
-            fixed.append(shape[ax])
+            fixed.append(max(1, shape[ax]))
         elif c == "auto":
             fixed.append(None)
         elif isinstance(c, (int, np.integer)):
             if int(c) <= 0:
                 raise ValueError(f"chunk size {c} for axis {ax} must be positive (or -1 for"
                                  " the whole axis)")
-            fixed.append(int(c))
+            fixed.append(max(1, min(int(c), shape[ax])))
         else:
             raise ValueError(f"cannot understand chunk size {c!r} for axis {ax}")
     if any(f is None for f in fixed):
         sizes = _auto(shape, itemsize, limit,
-                      [f if not isinstance(f, tuple) else max(f) for f in fixed])
+                      [f if not isinstance(f, tuple) else max(f, default=1) for f in fixed])
         fixed = [f if f is not None else sizes[ax] for ax, f in enumerate(fixed)]
-    return tuple(f if isinstance(f, tuple) else _regular(shape[ax], f)
-                 for ax, f in enumerate(fixed))
+    return tuple(fixed)
+
+
+#: The most blocks ``.chunks`` (or normalize_chunks) lists, over all axes: 10^7 block sizes are
+#: 80 MB of tuple; more would take minutes and gigabytes for a listing nobody reads whole.
+MAX_LISTED_BLOCKS = 10_000_000
+
+
+def num_blocks(n, c):
+    """Blocks of a regular axis of length ``n`` in blocks of ``c``."""
+    return 0 if n == 0 else -(-n // c)
+
+
+def _regular(n, c, ax=0):
+    """A regular axis listed in Dask's form (a zero-length axis is one empty block)."""
+    if n == 0:
+        return (0,)
+    _check_listing(n, c, ax, num_blocks(n, c))
+    full, rest = divmod(n, c)
+    return (c,) * full + ((rest,) if rest else ())
+
+
+def _check_listing(n, c, ax, count):
+    if count > MAX_LISTED_BLOCKS:
+        raise ValueError(
+            f"chunks would list {count:,} blocks along axis {ax} (length {n:,} in blocks of"
+            f" {c:,}), more than {MAX_LISTED_BLOCKS:,}: use .chunksize and .numblocks (which"
+            f" do not list blocks), or rechunk to larger blocks")
+
+
+def list_grid(grid, shape):
+    """The Dask-form chunks of a compact grid from the JVM (a regular axis of length 0 has no
+    blocks, as the engine counts them). Refuses listings of more than MAX_LISTED_BLOCKS."""
+    out = []
+    for ax, (c, n) in enumerate(zip(grid, shape)):
+        if isinstance(c, tuple):
+            out.append(c)
+        elif n == 0:
+            out.append(())
+        else:
+            c = min(c, n)
+            _check_listing(n, c, ax, num_blocks(n, c))
+            full, rest = divmod(n, c)
+            out.append((c,) * full + ((rest,) if rest else ()))
+    return tuple(out)
+
+
+def grid_chunksize(grid, shape):
+    """The largest block per axis of a compact grid (0 for an axis without blocks)."""
+    return tuple((max(c) if c else 0) if isinstance(c, tuple) else min(c, n)
+                 for c, n in zip(grid, shape))
+
+
+def grid_numblocks(grid, shape):
+    """The number of blocks per axis of a compact grid."""
+    return tuple(len(c) if isinstance(c, tuple) else num_blocks(n, c)
+                 for c, n in zip(grid, shape))
 
 
 def regular_size(blocks):

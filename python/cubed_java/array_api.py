@@ -13,7 +13,7 @@ import numpy as np
 from . import _bridge
 from ._array import Array, _call
 from ._bridge import SPEC, Dtype, Ints
-from ._chunks import normalize_chunks, regular_size
+from ._chunks import compact_chunks, list_grid, normalize_chunks, regular_size
 
 __array_api_version__ = "2025.12"
 
@@ -78,11 +78,12 @@ def _keep(x, r, axes, keepdims):
 def _chunks_for(shape, dtype, chunks):
     if not shape:
         return None  # a 0-d array: one chunk
-    norm = normalize_chunks("auto" if chunks is None else chunks, shape, dtype)
-    regular = [regular_size(c) for c in norm]
+    # compact: a regular axis is its block size, never a list (10^9 blocks would not fit)
+    grid = compact_chunks("auto" if chunks is None else chunks, shape, dtype)
+    regular = [c if isinstance(c, int) else regular_size(c) for c in grid]
     if builtins.all(r is not None for r in regular):
         return Ints(builtins.max(1, r) for r in regular)
-    return [Ints(c) for c in norm]
+    return [Ints(c) for c in list_grid(grid, shape)]
 
 
 def from_array(x, chunks=None):
@@ -642,4 +643,4 @@ from . import fft, linalg  # noqa: E402,F401
 
 __all__ = sorted(n for n in globals() if not n.startswith("_") and n not in (
     "annotations", "builtins", "math", "np", "Array", "SPEC", "Dtype", "Ints",
-    "normalize_chunks", "regular_size", "namedtuple"))
+    "normalize_chunks", "regular_size", "compact_chunks", "list_grid", "namedtuple"))

@@ -1,8 +1,24 @@
-"""Exceptions raised for errors reported by the JVM: each carries the Java class name and message."""
+"""Exceptions raised for errors reported by the JVM: each carries the Java class name and message.
+
+Every message has the credentials of URLs in it hidden (``scheme://user:password@host`` becomes
+``scheme://***@host``): see ``redact``."""
+import re
+
+#: scheme "://" user information "@" (the user information has no '/', whitespace, quote or '@')
+_USERINFO = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*://)[^/\s@'\"<>]+@")
+
+
+def redact(text):
+    """``text`` with the user information of every URL in it (``user:password@``, or a token as
+    the user name) replaced by ``***``; text without such URLs is returned unchanged."""
+    return _USERINFO.sub(r"\1***@", text) if isinstance(text, str) else text
 
 
 class BridgeError(RuntimeError):
     """The JVM could not be started or reached, or it stopped."""
+
+    def __init__(self, message):
+        super().__init__(redact(message))
 
 
 class JavaError(Exception):
@@ -11,7 +27,7 @@ class JavaError(Exception):
     java_class = "java.lang.Exception"
 
     def __init__(self, message, java_class=None):
-        super().__init__(message)
+        super().__init__(redact(message))
         if java_class is not None:
             self.java_class = java_class
 
@@ -33,7 +49,20 @@ class JavaArithmeticError(JavaError, ArithmeticError):
 
 
 class JavaMemoryError(JavaError, MemoryError):
-    """OutOfMemoryError in the JVM (raise its heap with CUBED_JAVA_OPTS=-Xmx...)."""
+    """The JVM ran out of heap (OutOfMemoryError) during one call. The call's objects are
+    garbage afterwards, so the session and its arrays go on; the message says what to do (a
+    bigger heap with CUBED_JAVA_OPTS=-Xmx..., a smaller allowed_mem, or a smaller result)."""
+
+    def __init__(self, message, java_class=None):
+        if java_class is not None:  # from the JVM: its own words, in a sentence that helps
+            message = (
+                f"the cubed_java JVM ran out of heap memory during this call ({java_class}:"
+                f" {message}). The session is still alive: arrays made before can be used."
+                f" Give the JVM a bigger heap (CUBED_JAVA_OPTS='-Xmx8g -XX:+UseParallelGC', then"
+                f" cubed_java.restart(); the default is -Xmx4g), let tasks use less memory"
+                f" (cubed_java.configure(allowed_mem=...) well below the heap), or compute a"
+                f" smaller result at once (a slice, or to_zarr instead of compute)")
+        super().__init__(message, java_class)
 
 
 class MalformedFrameError(JavaError):

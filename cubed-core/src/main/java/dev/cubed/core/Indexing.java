@@ -192,11 +192,14 @@ public final class Indexing {
       long hi = start[i] + len[i];
       long b0 = in.blockOf(i, lo);
       long b1 = in.blockOf(i, hi - 1);
-      long[] off = in.offsets(i);
       firstBlock[i] = b0;
       sizes[i] = new long[(int) (b1 - b0 + 1)];
+      long[] at = new long[nd]; // only the selected blocks' bounds: an axis may have 10^9 blocks
       for (long b = b0; b <= b1; b++) {
-        sizes[i][(int) (b - b0)] = Math.min(hi, off[(int) b + 1]) - Math.max(lo, off[(int) b]);
+        at[i] = b;
+        long from = in.blockOffset(at)[i];
+        long to = from + in.blockShape(at)[i];
+        sizes[i][(int) (b - b0)] = Math.min(hi, to) - Math.max(lo, from);
       }
     }
     ChunkGrid grid = ChunkGrid.of(len.clone(), sizes);

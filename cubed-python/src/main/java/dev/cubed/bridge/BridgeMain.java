@@ -42,6 +42,8 @@ public final class BridgeMain {
   static final int ERR_ARITHMETIC = 4;
   static final int ERR_MEMORY = 5;
   static final int ERR_MALFORMED = 6;
+  /** In a new array's chunks on the wire: this axis is regular, its chunk size follows. */
+  static final int REGULAR_AXIS = -1;
   /** Largest request payload accepted (the Java arrays behind an NDArray are int-indexed). */
   static final int MAX_FRAME = Integer.MAX_VALUE - 16;
   /** Largest single read or write on the pipe. */
@@ -93,6 +95,12 @@ public final class BridgeMain {
     try {
       status = new BridgeMain(new FileInputStream(FileDescriptor.in), realOut, maxFrame, shm)
           .serve();
+    } catch (Throwable e) {
+      // printed here rather than by the default handler, so that URLs lose their credentials
+      java.io.StringWriter trace = new java.io.StringWriter();
+      e.printStackTrace(new java.io.PrintWriter(trace));
+      System.err.print("bridge: stopped by " + Redact.urls(trace.toString()));
+      status = 1;
     } finally {
       shm.cleanUp();
     }
@@ -106,6 +114,7 @@ public final class BridgeMain {
       try {
         in.readFully(lenBytes);
       } catch (EOFException e) {
+        shm.endOfSession();
         return 0;
       }
       shm.cleanUp(); // reply files of the last request are mapped by the reader or unwanted
@@ -116,18 +125,28 @@ public final class BridgeMain {
         return 2;
       }
       if (len > maxFrame) {
-        in.skipNBytes(len);
+        discard(len);
         replyError("MalformedFrame", "frame of " + len + " bytes exceeds the limit of " + maxFrame
             + " bytes; send the array in parts (from_array with smaller blocks)");
         continue;
       }
       long t0 = System.nanoTime();
-      byte[] payload = new byte[len];
+      byte[] payload;
+      try {
+        payload = new byte[len];
+      } catch (OutOfMemoryError e) {
+        // the frame does not fit the heap: skip it and say so; nothing else was allocated
+        discard(len);
+        replyError(ERR_MEMORY, e.getClass().getName(), memoryMessage(e) + " (reading a request"
+            + " of " + len + " bytes)");
+        continue;
+      }
       // at most 1 MiB per read: the JDK copies a read through a native buffer of the request's
       // size, so one large request would allocate and touch that much native memory each time
       for (int off = 0; off < len; ) {
         int n = in.read(payload, off, Math.min(IO_PIECE, len - off));
         if (n < 0) {
+          shm.endOfSession();
           return 0;
         }
         off += n;
@@ -175,7 +194,7 @@ public final class BridgeMain {
       if (e instanceof VirtualMachineError && !(e instanceof OutOfMemoryError)) {
         throw (VirtualMachineError) e;
       }
-      replyError(kind(e), e.getClass().getName(), String.valueOf(e.getMessage()));
+      replyError(e);
       return;
     }
     Wire.Out o = new Wire.Out();
@@ -183,8 +202,9 @@ public final class BridgeMain {
     List<NDArray> arrays = new ArrayList<>();
     try {
       writeValue(o, result, arrays);
-    } catch (RuntimeException e) {
-      replyError(kind(e), e.getClass().getName(), String.valueOf(e.getMessage()));
+    } catch (RuntimeException | OutOfMemoryError e) {
+      o = null; // the partial reply is garbage now
+      replyError(e);
       return;
     }
     // arrays are written after the header, from their Java arrays in 1 MiB pieces
@@ -210,6 +230,20 @@ public final class BridgeMain {
     }
   }
 
+  /**
+   * Reads and drops {@code n} bytes of input. Not {@code skipNBytes}: on a pipe that ends in
+   * {@code lseek}, which fails ("Illegal seek") and would end the session.
+   */
+  private void discard(long n) throws IOException {
+    while (n > 0) {
+      int k = in.read(piece, 0, (int) Math.min(piece.length, n));
+      if (k < 0) {
+        throw new EOFException("end of input inside a frame");
+      }
+      n -= k;
+    }
+  }
+
   /** Writes an array's elements little-endian without a whole-array byte copy. */
   private void writeRaw(NDArray a) throws IOException {
     int size = a.size();
@@ -230,8 +264,14 @@ public final class BridgeMain {
     out.write((n >>> 24) & 0xff);
   }
 
-  /** The error kind byte: which Python exception class the client raises. */
+  /**
+   * The error kind byte: which Python exception class the client raises. An OutOfMemoryError
+   * anywhere in the cause chain (a task thread's, wrapped by the executor) is {@link #ERR_MEMORY}.
+   */
   static int kind(Throwable e) {
+    if (outOfMemory(e) != null) {
+      return ERR_MEMORY;
+    }
     if (e instanceof IllegalArgumentException) {
       return ERR_ARGUMENT;
     } else if (e instanceof UnsupportedOperationException) {
@@ -240,10 +280,41 @@ public final class BridgeMain {
       return ERR_INDEX;
     } else if (e instanceof ArithmeticException) {
       return ERR_ARITHMETIC;
-    } else if (e instanceof OutOfMemoryError) {
-      return ERR_MEMORY;
     }
     return ERR_OTHER;
+  }
+
+  /** The OutOfMemoryError in {@code e}'s cause chain, or null. */
+  static OutOfMemoryError outOfMemory(Throwable e) {
+    for (int depth = 0; e != null && depth < 32; e = e.getCause(), depth++) {
+      if (e instanceof OutOfMemoryError oom) {
+        return oom;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The message of an out-of-memory reply: the JVM's own words and its heap limit. The call's
+   * objects are unreachable once the error has unwound it, so the session goes on.
+   */
+  static String memoryMessage(OutOfMemoryError e) {
+    return e.getMessage() + " (heap limit " + (Runtime.getRuntime().maxMemory() >> 20) + " MiB)";
+  }
+
+  /** Replies with {@code e}'s kind, class and message (an out-of-memory cause is named). */
+  private void replyError(Throwable e) throws IOException {
+    if (TRACE) {
+      java.io.StringWriter trace = new java.io.StringWriter();
+      e.printStackTrace(new java.io.PrintWriter(trace));
+      System.err.print("bridge: error reply for " + Redact.urls(trace.toString()));
+    }
+    OutOfMemoryError oom = outOfMemory(e);
+    if (oom != null) {
+      replyError(ERR_MEMORY, oom.getClass().getName(), memoryMessage(oom));
+    } else {
+      replyError(kind(e), e.getClass().getName(), String.valueOf(e.getMessage()));
+    }
   }
 
   private void replyError(String cls, String message) throws IOException {
@@ -255,7 +326,7 @@ public final class BridgeMain {
     o.u8(1);
     o.u8(kind);
     o.str(cls);
-    o.str(message);
+    o.str(Redact.urls(message));
     writeLength(o.size());
     out.write(o.buffer(), 0, o.size());
     out.flush();
@@ -297,10 +368,19 @@ public final class BridgeMain {
       for (long d : shape) {
         o.i64(d);
       }
-      for (long[] axis : x.chunks()) {
-        o.i32(axis.length);
-        for (long c : axis) {
+      // a regular grid is its chunk size per axis (never its block list: an axis of 10^9
+      // blocks would be 8 GB); an irregular one is sent as it is
+      if (x.hasRegularChunks()) {
+        for (long c : x.chunkShape()) {
+          o.i32(REGULAR_AXIS);
           o.i64(c);
+        }
+      } else {
+        for (long[] axis : x.chunks()) {
+          o.i32(axis.length);
+          for (long c : axis) {
+            o.i64(c);
+          }
         }
       }
     } else if (v instanceof NDArray a) {

@@ -25,9 +25,13 @@ import java.util.List;
  *
  * <p>Files this JVM writes for replies are unlinked by the Python side when it maps them; any
  * still present when the next request arrives or the JVM exits (the reply was never read) are
- * deleted then.
+ * deleted then. The Python side gives each JVM a folder of its own ({@code
+ * cubed-java-<python pid>-*}) and removes it with everything in it when it ends or kills that JVM
+ * (a Ctrl-C during a transfer), and removes the folders of dead processes when a session starts.
  */
 final class SharedMemory {
+  /** The prefix of every transfer file, and of the session folders the Python side makes. */
+  static final String SESSION_PREFIX = "cubed-java-";
   /** Where reply files go; null: replies always use the pipe. */
   private final Path dir;
   /** Smallest array (bytes) sent through a file. */
@@ -74,7 +78,7 @@ final class SharedMemory {
       MappedByteBuffer m = ch.map(FileChannel.MapMode.READ_ONLY, 0, nbytes);
       // the sender's file, mapped now: unlinked at once (the sender unlinks it too after the
       // reply; this keeps a killed sender from leaving it behind)
-      if (p.getFileName().toString().startsWith("cubed-java-")) {
+      if (p.getFileName().toString().startsWith(SESSION_PREFIX)) {
         Files.deleteIfExists(p);
       }
       try {
@@ -93,7 +97,7 @@ final class SharedMemory {
    * direct buffer, piece by piece, and from there into the file).
    */
   String write(NDArray a) throws IOException {
-    Path f = Files.createTempFile(dir, "cubed-java-", ".out",
+    Path f = Files.createTempFile(dir, SESSION_PREFIX, ".out",
         PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
     written.add(f);
     // written in pieces through one direct buffer: the kernel allocates the file's pages in the
@@ -123,6 +127,29 @@ final class SharedMemory {
       }
     }
     written.clear();
+  }
+
+  /**
+   * At the end of input (the parent closed the pipe or died): deletes this JVM's files and, when
+   * the folder is a session folder the Python side made for this JVM ({@code cubed-java-<pid>-*}),
+   * the transfer files left in it and the folder itself, so that a killed parent leaves nothing
+   * behind while its JVM can still clean up.
+   */
+  void endOfSession() {
+    cleanUp();
+    if (dir == null || !dir.getFileName().toString().startsWith(SESSION_PREFIX)) {
+      return;
+    }
+    try (var files = Files.newDirectoryStream(dir, SESSION_PREFIX + "*")) {
+      for (Path p : files) {
+        if (Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
+          Files.deleteIfExists(p);
+        }
+      }
+      Files.deleteIfExists(dir);
+    } catch (IOException e) {
+      // not empty (someone else's file) or already removed by the Python side: leave it
+    }
   }
 
   /**

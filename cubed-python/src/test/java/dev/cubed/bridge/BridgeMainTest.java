@@ -121,7 +121,8 @@ class BridgeMainTest {
     assertThat(Wire.readString(info)).isEqualTo("float64");
     assertThat(info.get()).isEqualTo((byte) 1);
     assertThat(info.getLong()).isEqualTo(5L);
-    assertThat(info.getInt()).isEqualTo(3); // blocks 2, 2, 1
+    assertThat(info.getInt()).isEqualTo(BridgeMain.REGULAR_AXIS); // blocks 2, 2, 1: regular
+    assertThat(info.getLong()).isEqualTo(2L);
     ByteBuffer v = r.get(2).value();
     assertThat(v.get()).isEqualTo((byte) Wire.LIST);
     assertThat(v.getInt()).isEqualTo(1);
@@ -227,5 +228,73 @@ class BridgeMainTest {
     assertThat(r.get(1).message()).contains("3").contains("2");
     assertThat(new String(r.get(1).cls().getBytes(StandardCharsets.UTF_8),
         StandardCharsets.UTF_8)).endsWith("Exception");
+  }
+
+  private static byte[] str(String v) {
+    Wire.Out o = new Wire.Out();
+    o.u8(Wire.STR);
+    o.str(v);
+    return o.toByteArray();
+  }
+
+  @Test
+  void aRegularGridIsSentAsItsChunkSizeNotItsBlocks() throws Exception {
+    int[] st = new int[1];
+    Wire.Out dt = new Wire.Out();
+    dt.u8(Wire.DTYPE);
+    dt.str("float64");
+    long n = 100_000_000L; // 10^8 blocks of one element: an 800 MB list if enumerated
+    List<Reply> r = serve(st, BridgeMain.MAX_FRAME,
+        frame(call("Xp.zeros", ints(n, 3), dt.toByteArray(), ints(1, 2), new byte[] {Wire.SPEC})),
+        frame(call("fromArray", f64Array(1, 2, 3, 4, 5), list(ints(2, 3)))));
+    assertThat(r).allMatch(x -> x.status() == 0);
+    ByteBuffer info = r.get(0).value();
+    assertThat(info.remaining()).isLessThan(100);
+    assertThat(info.get()).isEqualTo((byte) Wire.ARRAYINFO);
+    info.getLong();
+    assertThat(Wire.readString(info)).isEqualTo("float64");
+    assertThat(info.get()).isEqualTo((byte) 2);
+    assertThat(info.getLong()).isEqualTo(n);
+    assertThat(info.getLong()).isEqualTo(3L);
+    assertThat(info.getInt()).isEqualTo(BridgeMain.REGULAR_AXIS);
+    assertThat(info.getLong()).isEqualTo(1L);
+    assertThat(info.getInt()).isEqualTo(BridgeMain.REGULAR_AXIS);
+    assertThat(info.getLong()).isEqualTo(2L);
+    ByteBuffer irregular = r.get(1).value(); // blocks 2, 3: sent as they are
+    irregular.get();
+    irregular.getLong();
+    Wire.readString(irregular);
+    irregular.get();
+    irregular.getLong();
+    assertThat(irregular.getInt()).isEqualTo(2);
+    assertThat(irregular.getLong()).isEqualTo(2L);
+    assertThat(irregular.getLong()).isEqualTo(3L);
+  }
+
+  @Test
+  void anOutOfMemoryErrorAnywhereInTheCauseChainIsTheMemoryKind() {
+    OutOfMemoryError oom = new OutOfMemoryError("Java heap space");
+    assertThat(BridgeMain.kind(oom)).isEqualTo(BridgeMain.ERR_MEMORY);
+    assertThat(BridgeMain.kind(new RuntimeException("task 3 failed",
+        new java.util.concurrent.ExecutionException(oom)))).isEqualTo(BridgeMain.ERR_MEMORY);
+    assertThat(BridgeMain.kind(new IllegalArgumentException("x"))).isEqualTo(
+        BridgeMain.ERR_ARGUMENT);
+    assertThat(BridgeMain.memoryMessage(oom)).startsWith("Java heap space (heap limit ")
+        .endsWith(" MiB)");
+  }
+
+  @Test
+  void credentialsInUrlsNeverLeaveTheBridge() throws Exception {
+    int[] st = new int[1];
+    List<Reply> r = serve(st, BridgeMain.MAX_FRAME,
+        frame(call("fromZarr", str("s3://AKIAX:s3cr3t@minio.local:9000/bucket/a.zarr"))),
+        frame(call("fromZarr", str("https://ghp_T0KEN@example.org/a.zarr"))));
+    assertThat(r).allMatch(x -> x.status() == 1);
+    assertThat(r.get(0).message()).contains("s3://***@minio.local:9000/bucket/a.zarr")
+        .doesNotContain("s3cr3t").doesNotContain("AKIAX");
+    assertThat(r.get(1).message()).contains("https://***@example.org/a.zarr")
+        .doesNotContain("T0KEN");
+    assertThat(Redact.urls("plain /tmp/a@b, file:///x@y and https://h/p@q"))
+        .isEqualTo("plain /tmp/a@b, file:///x@y and https://h/p@q");
   }
 }

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Random;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -59,5 +60,27 @@ class SharedMemoryTest {
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a regular file");
     assertThat(new SharedMemory(null, 1).wants(NDArray.zeros(dtype, 10))).isFalse();
     assertThat(new SharedMemory(dir, 1 << 20).wants(NDArray.zeros(dtype, 10))).isFalse();
+  }
+
+  @Test
+  void theEndOfInputRemovesTheSessionFolderAndItsTransferFiles() throws Exception {
+    Path session = Files.createDirectory(dir.resolve("cubed-java-4242-abc"));
+    Path left = Files.writeString(session.resolve("cubed-java-1.in"), "left by a killed parent");
+    SharedMemory shm = new SharedMemory(session, 1);
+    Path written = Path.of(shm.write(NDArray.of(new double[] {1, 2, 3}, 3)));
+    assertThat(written).exists();
+    shm.endOfSession();
+    assertThat(written).doesNotExist();
+    assertThat(left).doesNotExist();
+    assertThat(session).doesNotExist();
+
+    Path plain = Files.createDirectory(dir.resolve("shared")); // a folder the user named
+    SharedMemory other = new SharedMemory(plain, 1);
+    Path mine = Path.of(other.write(NDArray.of(new double[] {1}, 1)));
+    Path theirs = Files.writeString(plain.resolve("cubed-java-2.in"), "x");
+    other.endOfSession();
+    assertThat(mine).doesNotExist();
+    assertThat(theirs).exists();
+    assertThat(plain).exists();
   }
 }

@@ -1,0 +1,209 @@
+"""Issue 24: what is left behind by an interrupt, huge lazy arrays, the JVM out of heap, and
+credentials in printed URLs."""
+import os
+import signal
+import subprocess
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import cubed_java
+import cubed_java.array_api as xp
+from cubed_java import _bridge, errors
+from cubed_java._array import Array
+from cubed_java._bridge import SPEC, Dtype, Ints
+
+#: Generous: the machine is shared and busy.
+DEADLINE_S = 300
+
+
+def _files_under(d):
+    return sorted(os.path.join(r, f) for r, _, fs in os.walk(d) for f in fs)
+
+
+def _wait_for(predicate, what):
+    end = time.monotonic() + DEADLINE_S
+    while not predicate():
+        if time.monotonic() > end:
+            raise AssertionError(f"waited {DEADLINE_S} s for {what}")
+        time.sleep(0.01)
+
+
+def _ctrl_c():
+    """What Ctrl-C does: SIGINT to this (the main) thread; Python raises KeyboardInterrupt at its
+    next bytecode, inside the call that is waiting."""
+    signal.pthread_kill(threading.get_ident(), signal.SIGINT)
+
+
+@pytest.fixture
+def shm(tmp_path, monkeypatch):
+    """A transfer folder of the test's own, and small arrays already crossing as files."""
+    monkeypatch.setenv("CUBED_JAVA_SHM_DIR", str(tmp_path))
+    monkeypatch.setattr(_bridge, "SHM_MIN_BYTES", 1 << 10)
+    return tmp_path
+
+
+def test_ctrl_c_while_the_jvm_writes_a_result_file_leaves_no_file(shm, monkeypatch):
+    b = _bridge.Bridge()
+    try:
+        assert b.ping() is None
+        big = np.arange(1 << 18, dtype=np.float64)  # 2 MiB: in and out through files
+        orig = b._read_exact
+
+        def interrupted_while_waiting(n):
+            # the JVM has made its result file: interrupt the transfer now
+            _wait_for(lambda: any(f.endswith(".out") for f in _files_under(shm)),
+                      "the JVM's result file")
+            _ctrl_c()
+            return orig(n)
+
+        monkeypatch.setattr(b, "_read_exact", interrupted_while_waiting)
+        with pytest.raises(KeyboardInterrupt):
+            b.call("echo", big)
+        assert _files_under(shm) == []
+        with pytest.raises(errors.BridgeError, match="interrupted"):
+            b.ping()
+    finally:
+        b.close()
+
+
+def test_ctrl_c_while_python_sends_an_array_file_leaves_no_file(shm, monkeypatch):
+    b = _bridge.Bridge()
+    try:
+        assert b.ping() is None
+        orig = b._write
+
+        def interrupted_while_sending(data):
+            assert any(f.endswith(".in") for f in _files_under(shm))
+            _ctrl_c()
+            return orig(data)
+
+        monkeypatch.setattr(b, "_write", interrupted_while_sending)
+        with pytest.raises(KeyboardInterrupt):
+            b.call("echo", np.ones(1 << 16))
+        assert _files_under(shm) == []
+    finally:
+        b.close()
+
+
+def _dead_pid():
+    p = subprocess.Popen(["true"])
+    p.wait()
+    with pytest.raises(ProcessLookupError):
+        os.kill(p.pid, 0)
+    return p.pid
+
+
+def test_transfer_files_of_dead_processes_are_removed_when_a_session_starts(shm):
+    dead = shm / f"cubed-java-{_dead_pid()}-stale"
+    dead.mkdir()
+    (dead / "cubed-java-123.out").write_bytes(b"x" * 4096)
+    ended = shm / f"cubed-java-{os.getpid()}-ended"  # this process's, of no live session
+    ended.mkdir()
+    (ended / "cubed-java-789.out").write_bytes(b"x")
+    live = subprocess.Popen(["sleep", "600"])
+    alive = shm / f"cubed-java-{live.pid}-inuse"  # another live process's session
+    alive.mkdir()
+    (alive / "cubed-java-456.in").write_bytes(b"y")
+    other = shm / "someone-elses.bin"
+    other.write_bytes(b"z")
+    b = _bridge.Bridge()
+    try:
+        assert not ended.exists()
+        assert b.ping() is None
+        assert not dead.exists()
+        assert (alive / "cubed-java-456.in").exists() and other.exists()
+        np.testing.assert_array_equal(b.call("echo", np.arange(4096.0)), np.arange(4096.0))
+    finally:
+        b.close()
+        live.kill()
+        live.wait()
+    # a closed session leaves nothing of its own
+    assert sorted(os.listdir(shm)) == sorted([alive.name, other.name])
+
+
+def test_a_lazy_array_of_a_billion_squared_elements_is_made_at_once_and_slices_compute():
+    cubed_java.session().ping()  # the JVM's start is not what is timed
+    t0 = time.monotonic()
+    x = xp.zeros((10**9, 10**9))  # "auto" chunks: about 10^9 blocks along the first axis
+    made = time.monotonic() - t0
+    assert made < 5, f"zeros((10**9, 10**9)) took {made:.1f} s"
+    assert x.shape == (10**9, 10**9)
+    rows, cols = x.chunksize
+    assert rows * cols * 8 <= 64 * 2**20
+    assert x.numblocks == (-(-10**9 // rows), -(-10**9 // cols))
+    np.testing.assert_array_equal(x[:3, :4].compute(), np.zeros((3, 4)))
+    np.testing.assert_array_equal((x[-2:, 5:7] + 1).compute(), np.ones((2, 2)))
+    with pytest.raises(ValueError, match="chunks would list .* blocks.*chunksize"):
+        x.chunks
+
+
+def test_chunks_stay_dask_form_and_are_listed_only_when_asked():
+    y = xp.ones((10**9, 10**9), chunks=(10**7, 10**8))
+    assert y.chunksize == (10**7, 10**8) and y.numblocks == (100, 10)
+    assert y.chunks == ((10**7,) * 100, (10**8,) * 10)
+    z = xp.asarray(np.arange(10.0), chunks=((3, 3, 4),))  # irregular: sent as it is
+    assert z.chunks == ((3, 3, 4),) and z.chunksize == (4,) and z.numblocks == (3,)
+    w = xp.asarray(np.arange(10.0), chunks=4)
+    assert w.chunks == ((4, 4, 2),)
+    assert w[1:10].chunks == ((3, 4, 2),)
+    assert xp.zeros((0, 3)).chunks == ((), (3,))
+
+
+def _small_heap_bridge():
+    # the smallest heap the engine starts in comfortably; pipe only (the frame is what overflows)
+    return _bridge.Bridge(jvm_options=["-Xmx64m", "-XX:+UseSerialGC"])
+
+
+def test_an_array_larger_than_the_heap_is_a_memory_error_and_the_session_lives_on(monkeypatch):
+    monkeypatch.setenv("CUBED_JAVA_SHM_DIR", "off")
+    b = _small_heap_bridge()
+    try:
+        small = Array(b.call("fromArray", np.arange(6.0), Ints((3,))), b)
+        with pytest.raises(errors.JavaMemoryError) as e:
+            b.call("echo", np.zeros(12_500_000))  # 100 MB frame into a 64 MB heap
+        assert isinstance(e.value, MemoryError)
+        msg = str(e.value)
+        assert "ran out of heap" in msg and "-Xmx" in msg and "allowed_mem" in msg
+        assert "still alive" in msg
+        assert b.ping() is None
+        (got,) = b.call("compute", [small])
+        np.testing.assert_array_equal(got, np.arange(6.0))
+    finally:
+        b.close()
+
+
+def test_a_compute_that_exhausts_the_heap_is_a_memory_error_and_the_session_lives_on(tmp_path):
+    b = _small_heap_bridge()
+    try:
+        b.call("configure", "work_dir", str(tmp_path))
+        before = Array(b.call("fromArray", np.arange(6.0), Ints((3,))), b)
+        big = Array(b.call("Xp.zeros", Ints((25_000_000,)), Dtype("float64"),
+                           Ints((1_000_000,)), SPEC), b)  # 200 MB result, 8 MB blocks
+        with pytest.raises(errors.JavaMemoryError, match="ran out of heap"):
+            b.call("compute", [big])
+        (got,) = b.call("compute", [before])
+        np.testing.assert_array_equal(got, np.arange(6.0))
+    finally:
+        b.close()
+
+
+@pytest.mark.parametrize("url, shown", [
+    ("s3://AKIAEXAMPLE:s3cr3t-Pa55@minio.local:9000/bucket/x.zarr",
+     "s3://***@minio.local:9000/bucket/x.zarr"),
+    ("https://user:s3cr3t-Pa55@example.org/data.zarr", "https://***@example.org/data.zarr"),
+    ("gs://s3cr3t-Pa55@bucket/x.zarr", "gs://***@bucket/x.zarr"),
+])
+def test_credentials_in_urls_are_not_printed(url, shown):
+    with pytest.raises(ValueError) as e:
+        xp.from_zarr(url)
+    assert "s3cr3t" not in str(e.value) and shown in str(e.value)
+    assert "s3cr3t" not in repr(e.value)
+    assert errors.redact(f"cannot open '{url}': no store") == f"cannot open '{shown}': no store"
+
+
+def test_redaction_leaves_urls_without_credentials_and_emails_alone():
+    text = "see https://example.org/a@b and mail me@example.org; file:///tmp/x@y"
+    assert errors.redact(text) == text
