@@ -87,8 +87,12 @@ public final class BridgeMain {
   /** Serves the parent process on stdin/stdout until it closes stdin. */
   public static void main(String[] args) throws IOException {
     OutputStream realOut = new FileOutputStream(FileDescriptor.out);
-    // nothing else may write into the reply stream
-    System.setOut(new PrintStream(new FileOutputStream(FileDescriptor.err), true));
+    // nothing else may write into the reply stream; what goes to standard error (the engine's
+    // log too) has the credentials of URLs hidden
+    PrintStream err = new PrintStream(Redact.lines(new FileOutputStream(FileDescriptor.err)), true,
+        java.nio.charset.StandardCharsets.UTF_8);
+    System.setOut(err);
+    System.setErr(err);
     long maxFrame = Long.getLong("cubed.bridge.maxFrame", MAX_FRAME);
     SharedMemory shm = SharedMemory.fromEnv();
     int status;

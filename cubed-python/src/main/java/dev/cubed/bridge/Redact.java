@@ -1,5 +1,9 @@
 package dev.cubed.bridge;
 
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.regex.Pattern;
 
 /**
@@ -7,6 +11,7 @@ import java.util.regex.Pattern;
  * the user information of {@code scheme://user:password@host/...} becomes {@code ***}, giving
  * {@code scheme://***@host/...}. A token given as the user name alone ({@code
  * https://TOKEN@host}) is hidden the same way. Text without such URLs is returned unchanged.
+ * The bridge's standard error (its own lines and the engine's log) goes through {@link #lines}.
  */
 final class Redact {
   /** scheme "://" userinfo "@": userinfo without '/', whitespace, quotes or a second '@'. */
@@ -18,5 +23,42 @@ final class Redact {
   /** {@code text} with the user information of every URL in it replaced by {@code ***}. */
   static String urls(String text) {
     return text == null ? null : USERINFO.matcher(text).replaceAll("$1***@");
+  }
+
+  /**
+   * A stream that writes {@code out} line by line with {@link #urls} applied to each line (a line
+   * is held until its newline, 64 KiB, or close: a URL split over two prints is still caught).
+   */
+  static OutputStream lines(OutputStream out) {
+    return new OutputStream() {
+      private final ByteArrayOutputStream line = new ByteArrayOutputStream();
+
+      @Override
+      public synchronized void write(int b) throws IOException {
+        line.write(b);
+        if (b == '\n' || line.size() >= 1 << 16) {
+          emit();
+        }
+      }
+
+      /** Flushes the complete lines only: a PrintStream flushes after every print. */
+      @Override
+      public synchronized void flush() throws IOException {
+        out.flush();
+      }
+
+      @Override
+      public synchronized void close() throws IOException {
+        emit();
+        out.close();
+      }
+
+      private void emit() throws IOException {
+        if (line.size() > 0) {
+          out.write(urls(line.toString(StandardCharsets.UTF_8)).getBytes(StandardCharsets.UTF_8));
+          line.reset();
+        }
+      }
+    };
   }
 }

@@ -296,5 +296,15 @@ class BridgeMainTest {
         .doesNotContain("T0KEN");
     assertThat(Redact.urls("plain /tmp/a@b, file:///x@y and https://h/p@q"))
         .isEqualTo("plain /tmp/a@b, file:///x@y and https://h/p@q");
+    // the bridge's standard error (its lines and the engine's log) goes through this stream
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    java.io.PrintStream ps = new java.io.PrintStream(Redact.lines(err), true,
+        StandardCharsets.UTF_8);
+    ps.print("WARNING: cannot write s3://AKIAX:");
+    ps.println("s3cr3t@host/work, retrying");
+    ps.println("a line without credentials");
+    assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo(
+        "WARNING: cannot write s3://***@host/work, retrying" + System.lineSeparator()
+        + "a line without credentials" + System.lineSeparator());
   }
 }
