@@ -58,7 +58,8 @@ import java.util.Set;
  * </ol>
  * A kill during 3-5 leaves the target without metadata (refused by every reader) and the mark:
  * the next write or resume of the target finishes the commit from the staging array first.
- * Object stores have no write lock: one writer at a time per target is the caller's business.
+ * After a commit, staging arrays that killed runs of other computes left for the same target are
+ * deleted (they are superseded). Object stores have no write lock: one writer at a time per target is the caller's business.
  */
 public final class StagedWrite {
   /** Infix of staging arrays: {@code .NAME.cubed-staging-TAG}. */
@@ -127,6 +128,9 @@ public final class StagedWrite {
    * @throws IllegalArgumentException if the target path holds data that may not be replaced
    */
   public static void check(ZarrArray target, boolean resume) {
+    if (interrupted(target.store(), target.path())) {
+      return; // judged after the interrupted commit is finished, under the lock (begin)
+    }
     ZarrNodes.prepare(target.store(), target.path(), mayReplace(target, resume),
         "create zarr array '" + target.path() + "' in " + target.store().describe(), true);
   }
@@ -141,8 +145,13 @@ public final class StagedWrite {
    * @throws IllegalArgumentException if the target path holds data that may not be replaced
    */
   public ZarrArray begin(boolean resume) {
+    // a commit of this same compute that a kill interrupted: the target it finishes is this
+    // compute's own output, which this run may replace like its staging array
+    boolean ours = stagingDir != null ? Files.isDirectory(backupDir)
+        : staging.store().exists(Keys.join(staging.path(), COMMIT_MARK));
     recover(target.store(), target.path());
-    check(target, resume);
+    ZarrNodes.prepare(target.store(), target.path(), ours || mayReplace(target, resume),
+        "create zarr array '" + target.path() + "' in " + target.store().describe(), true);
     Store ss = staging.store();
     String sp = staging.path();
     Map<String, Object> attrs = ZarrNodes.incompleteAttributes(target.attributes());
@@ -188,6 +197,13 @@ public final class StagedWrite {
           }
         }
         deleteTree(backupDir);
+        // staging arrays other (killed) computes left for this target: superseded now
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir.getParent(),
+            "." + dir.getFileName() + STAGING + "*")) {
+          for (Path other : ds) {
+            deleteTree(other);
+          }
+        }
       } catch (IOException e) {
         throw FileSystemStore.writeFailure("commit (rename the staging array " + stagingDir
             + " to)", dir.toString(), dir.toString(), e);
@@ -197,6 +213,9 @@ public final class StagedWrite {
       s.put(Keys.join(staging.path(), COMMIT_MARK), ("committing to '" + target.path() + "'\n")
           .getBytes(StandardCharsets.UTF_8));
       finishObjectCommit(s, target.path(), staging.path());
+      for (String other : objectStagings(s, target.path())) {
+        s.deletePrefix(other + "/"); // left by other (killed) computes: superseded now
+      }
     }
     target.markDeferredCreated();
   }
@@ -224,6 +243,28 @@ public final class StagedWrite {
       }
     }
     return any;
+  }
+
+  /** True if a commit of the target at {@code path} was interrupted (see {@link #recover}). */
+  static boolean interrupted(Store store, String path) {
+    if (store instanceof FileSystemStore fs) {
+      Path d = realDir(fs, path);
+      if (d.getParent() == null || !Files.isDirectory(d.getParent())) {
+        return false;
+      }
+      try (DirectoryStream<Path> ds = Files.newDirectoryStream(d.getParent(),
+          "." + d.getFileName() + BACKUP + "*")) {
+        return ds.iterator().hasNext();
+      } catch (IOException e) {
+        return false;
+      }
+    }
+    for (String sp : objectStagings(store, path)) {
+      if (store.exists(Keys.join(sp, COMMIT_MARK))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
