@@ -7,7 +7,6 @@ import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.zarr.FileSystemStore;
 import dev.cubed.zarr.MemoryStore;
-import dev.cubed.zarr.StagedWrite;
 import dev.cubed.zarr.Store;
 import dev.cubed.zarr.ZarrArray;
 import dev.cubed.zarr.ZarrFormatException;
@@ -156,11 +155,11 @@ class StagedCommitTest {
       Path target = parent.resolve("out.zarr");
       ZarrArray.create(new FileSystemStore(target), "").shape(12, 12).chunks(5, 5).build()
           .write(new long[2], data(1));
-      Path staging = parent.resolve(".out.zarr" + StagedWrite.STAGING + "abc");
+      Path staging = parent.resolve(".out.zarr" + ".cubed-staging-" + "abc");
       ZarrArray.create(new FileSystemStore(staging), "").shape(12, 12).chunks(5, 5).build()
           .write(new long[2], data(1000));
       // the state a kill between "rename target -> backup" and "rename staging -> target" leaves
-      Files.move(target, parent.resolve(".out.zarr" + StagedWrite.BACKUP + "abc"));
+      Files.move(target, parent.resolve(".out.zarr" + ".cubed-backup-" + "abc"));
       if (!staged) { // no staging array: the swap is rolled back
         deleteTree(staging);
       }
