@@ -89,7 +89,8 @@ public final class ZarrArray implements Serializable {
 
   /**
    * Writes this array's metadata into its store, marked incomplete ({@link #INCOMPLETE_ATTRIBUTE}),
-   * and returns the array as stored. For a deferred array the replacement rules of
+   * and returns the array as stored: an in-place creation (a compute writes a described target
+   * through a {@link StagedWrite} instead). For a deferred array the replacement rules of
    * {@link ZarrArrayBuilder#overwrite()} apply (its overwrite flag; a node this same description
    * created earlier is replaced). For an existing array (not deferred) only the mark is written.
    *
