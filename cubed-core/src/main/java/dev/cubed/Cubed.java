@@ -168,9 +168,10 @@ public final class Cubed {
   }
 
   /**
-   * {@link #toZarr(CubedArray, Store, String)} with options (executor, callbacks, resume). With
-   * {@link ComputeOptions#resume()} the target is recreated as usual and the tasks whose target
-   * chunks are gone are rerun (see {@code Plan}).
+   * {@link #toZarr(CubedArray, Store, String)} with options (executor, callbacks, resume). The
+   * new array is written beside the target and swapped in when complete; with
+   * {@link ComputeOptions#resume()} the tasks whose chunks a killed run left in that staging array
+   * are skipped (see {@link dev.cubed.zarr.StagedWrite}).
    */
   public static ZarrArray toZarr(CubedArray x, Store store, String path, ComputeOptions opts) {
     runForSideEffect(opts, toZarrLazy(x, store, path));

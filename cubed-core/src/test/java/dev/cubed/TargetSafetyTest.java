@@ -40,6 +40,11 @@ class TargetSafetyTest {
     return m;
   }
 
+  /** The write lock file of a target directory: {@code .NAME.cubed-write.lock} beside it. */
+  static Path lockFileOf(Path target) {
+    return target.getParent().resolve("." + target.getFileName() + FileSystemStore.WRITE_LOCK);
+  }
+
   private Spec spec(long allowed) {
     return Spec.builder().workDir(dir.resolve("work")).allowedMem(allowed).reservedMem(1000)
         .build();
@@ -125,7 +130,7 @@ class TargetSafetyTest {
     ZarrArray z = ZarrArray.open(new FileSystemStore(out), "");
     assertThat(z.read()).isEqualTo(data(10, 0));
     assertThat(z.isIncomplete()).isFalse();
-    assertThat(out.resolve(FileSystemStore.WRITE_LOCK)).doesNotExist();
+    assertThat(lockFileOf(out)).doesNotExist();
   }
 
   @Test
@@ -181,23 +186,64 @@ class TargetSafetyTest {
     assertThat(snapshot(outside)).isEqualTo(before);
   }
 
-  @Test
-  void failedComputeLeavesAnIncompleteTargetThatIsNotReadAsData() throws IOException {
-    Path out = dir.resolve("out.zarr");
-    CubedArray bad = Cubed.fromFunction(new long[] {20, 20}, new long[] {5, 5}, DType.FLOAT64,
+  private CubedArray failing() {
+    return Cubed.fromFunction(new long[] {20, 20}, new long[] {5, 5}, DType.FLOAT64,
         (b, i, flat, in, bc) -> {
           if (flat == 399) {
             throw new IllegalStateException("injected failure");
           }
           b.setDouble(i, flat + 1);
         }, spec(10_000_000));
-    assertThatThrownBy(() -> Cubed.toZarr(bad, new FileSystemStore(out), ""))
+  }
+
+  @Test
+  void failedComputeLeavesNoHalfWrittenNewTarget() throws IOException {
+    Path out = dir.resolve("out.zarr");
+    assertThatThrownBy(() -> Cubed.toZarr(failing(), new FileSystemStore(out), ""))
+        .hasStackTraceContaining("injected failure");
+    // the new array was staged beside the target and never swapped in
+    assertThat(out.resolve("zarr.json")).doesNotExist();
+    assertThat(lockFileOf(out)).doesNotExist();
+    try (Stream<Path> s = Files.list(dir)) {
+      assertThat(s.map(p -> p.getFileName().toString()))
+          .anyMatch(n -> n.startsWith(".out.zarr.cubed-staging-"));
+    }
+    assertThatThrownBy(() -> ZarrArray.open(new FileSystemStore(out), ""))
+        .hasMessageContaining("no zarr.json").hasMessageContaining("a compute is writing");
+    assertThatThrownBy(() -> Cubed.fromZarr(out.toString(), spec(10_000_000)))
+        .hasMessageContaining("a compute is writing");
+    // a rerun (no overwrite needed: nothing is at the target) writes it
+    CubedArray good = Cubed.fromArray(data(20, 1), new long[] {5, 5}, spec(10_000_000));
+    ZarrArray done = Cubed.toZarr(good, new FileSystemStore(out), "");
+    assertThat(done.isIncomplete()).isFalse();
+    assertThat(done.read()).isEqualTo(data(20, 1));
+  }
+
+  @Test
+  void failedOverwriteLeavesTheOldArrayIntact() throws IOException {
+    Path out = dir.resolve("out.zarr");
+    FileSystemStore st = new FileSystemStore(out);
+    Cubed.toZarr(Cubed.fromArray(data(20, 7), new long[] {5, 5}, spec(10_000_000)), st, "");
+    Map<String, String> before = snapshot(out);
+    assertThatThrownBy(() -> Cubed.toZarr(failing(), st, "", true))
+        .hasStackTraceContaining("injected failure");
+    assertThat(snapshot(out)).isEqualTo(before);
+    assertThat(Cubed.fromZarr(out.toString(), spec(10_000_000)).compute())
+        .isEqualTo(data(20, 7));
+  }
+
+  @Test
+  void failedWriteIntoAnExistingArrayLeavesItMarkedIncomplete() throws IOException {
+    Path out = dir.resolve("out.zarr");
+    ZarrArray existing = ZarrArray.create(new FileSystemStore(out), "").shape(20, 20)
+        .chunks(5, 5).build();
+    assertThatThrownBy(() -> Cubed.store(java.util.List.of(failing()),
+        java.util.List.of(existing), ComputeOptions.defaults()))
         .hasStackTraceContaining("injected failure");
     ZarrArray z = ZarrArray.open(new FileSystemStore(out), "");
     assertThat(z.isIncomplete()).isTrue();
     assertThat(Files.readString(out.resolve("zarr.json"), StandardCharsets.UTF_8))
         .contains(ZarrArray.INCOMPLETE_ATTRIBUTE);
-    assertThat(out.resolve(FileSystemStore.WRITE_LOCK)).doesNotExist();
     assertThatThrownBy(() -> Cubed.fromZarr(out.toString(), spec(10_000_000)))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("INCOMPLETE");
     assertThat(Cubed.fromZarr(z, spec(10_000_000), true).shape()).containsExactly(20, 20);

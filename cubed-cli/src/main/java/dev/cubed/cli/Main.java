@@ -108,6 +108,7 @@ public final class Main implements Runnable {
 
   private static boolean isUserError(Throwable ex) {
     return ex instanceof IllegalArgumentException || ex instanceof UncheckedIOException
+        || ex instanceof dev.cubed.plan.TargetBusyException
         || ex instanceof UnsupportedOperationException || ex instanceof java.io.IOException;
   }
 

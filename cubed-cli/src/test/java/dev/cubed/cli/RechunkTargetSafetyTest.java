@@ -133,6 +133,42 @@ class RechunkTargetSafetyTest {
   }
 
   @Test
+  void aSecondWriterIsRefusedInOneLineNamingTheHolder() throws IOException {
+    Path src = source();
+    Path dst = dir.resolve("dst.zarr");
+    // another compute holds the target's write lock (beside it; also where versions before
+    // staged writes kept it, inside the target directory)
+    List<Path> lockFiles = List.of(dir.resolve(".dst.zarr" + FileSystemStore.WRITE_LOCK),
+        Files.createDirectories(dst).resolve(FileSystemStore.WRITE_LOCK));
+    List<java.nio.channels.FileChannel> channels = new ArrayList<>();
+    try {
+      for (Path f : lockFiles) {
+        Files.writeString(f, "pid 4242 since 2026-01-01T00:00:00Z (test)\n");
+        java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(f,
+            java.nio.file.StandardOpenOption.WRITE);
+        channels.add(ch);
+        assertThat(ch.tryLock()).isNotNull();
+      }
+      StringWriter out = new StringWriter();
+      StringWriter err = new StringWriter();
+      int code = Main.execute(new PrintWriter(out), new PrintWriter(err), false, "rechunk",
+          src.toString(), dst.toString(), "--chunks", "30,2", "--reserved-mem", "1kB",
+          "--allowed-mem", "10MB", "--work-dir", dir.resolve("work").toString());
+      assertThat(code).isEqualTo(1);
+      String msg = err.toString();
+      assertThat(msg.strip().lines()).hasSize(1);
+      assertThat(msg).startsWith("cubed rechunk: ").doesNotContain("internal error")
+          .contains("being written by another compute").contains("pid 4242")
+          .contains("wait for it to finish, or choose another target");
+    } finally {
+      for (java.nio.channels.FileChannel ch : channels) {
+        ch.close();
+      }
+    }
+    assertThat(dst.resolve("zarr.json")).doesNotExist();
+  }
+
+  @Test
   void infoShowsAnIncompleteArray() {
     Path p = dir.resolve("inc.zarr");
     ZarrArray.create(new FileSystemStore(p), "").shape(4).chunks(2).dtype(DType.INT32)

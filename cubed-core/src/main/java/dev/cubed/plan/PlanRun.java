@@ -50,6 +50,7 @@ final class PlanRun {
         resume);
     ComputeDir cdir = openComputeDir(resume);
     String computeId = cdir.name();
+    targets.stage(computeId);
     Store store = cdir.store();
     Map<String, ZarrArray> arrays = new LinkedHashMap<>();
     for (ArrayNode n : plan.topo) {
@@ -70,7 +71,7 @@ final class PlanRun {
           }
           producer.put(n.name(), g.name());
         } else if (n instanceof ArrayNode.Computed c && plan.materialized.contains(c.name())) {
-          ZarrArray z = c.target() != null ? c.target() : c.isRegular()
+          ZarrArray z = c.target() != null ? targets.writeTo(c.target()) : c.isRegular()
               ? create(store, c.name(), c, c.chunks()) : createPadded(store, c.name(), c);
           arrays.put(c.name(), z);
           if (c.target() != null) {
@@ -102,7 +103,7 @@ final class PlanRun {
           }
           for (int k = 1; k < chain.size(); k++) {
             boolean last = k == chain.size() - 1;
-            ZarrArray dst = last && r.target() != null ? r.target()
+            ZarrArray dst = last && r.target() != null ? targets.writeTo(r.target())
                 : last ? create(store, r.name(), r, chain.get(k))
                 : create(store, r.name() + "-int" + k, r.shape(), chain.get(k), r,
                     RechunkPlanner.intermediateCompression(store.bufferCopies() > 1));
@@ -131,6 +132,7 @@ final class PlanRun {
       List<NDArray> results = new ArrayList<>();
       for (ArrayNode o : read ? plan.outputs : List.<ArrayNode>of()) {
         ZarrArray z = arrays.get(o.name());
+        z = z == null ? null : targets.committed(z);
         try {
           results.add(z != null && o.isRegular() ? z.read() : assemble(o, ev));
         } catch (RuntimeException e) {

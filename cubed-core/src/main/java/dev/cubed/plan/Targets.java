@@ -1,6 +1,7 @@
 package dev.cubed.plan;
 
 import dev.cubed.zarr.FileSystemStore;
+import dev.cubed.zarr.StagedWrite;
 import dev.cubed.zarr.Store;
 import dev.cubed.zarr.ZarrArray;
 import java.nio.file.Path;
@@ -12,24 +13,36 @@ import java.util.Set;
 
 /**
  * The user targets of a plan (arrays written by {@code store}/{@code toZarr}): checked before
- * anything is touched, created and locked right before the tasks run, marked complete after.
+ * anything is touched, locked right before the tasks run, and replaced only once complete.
  *
  * <p>{@link #prepare} only reads: it refuses a target that overlaps a source array of the plan,
  * another target or the work directory (compared by real paths, links resolved), a target reached
  * through a symbolic link leading out of its store root, and a target path whose contents the
- * rules of {@link dev.cubed.zarr.ZarrArrayBuilder#overwrite()} do not allow to replace. {@link #run}
- * then, for each target: takes the write lock of a filesystem target ({@code .cubed-write.lock};
- * a second writer is refused), creates it ({@link ZarrArray#createInStore}) marked incomplete
- * ({@link ZarrArray#INCOMPLETE_ATTRIBUTE}), runs the tasks, and on success removes the mark. A
- * failed or killed compute leaves its targets marked incomplete.
+ * rules of {@link dev.cubed.zarr.ZarrArrayBuilder#overwrite()} do not allow to replace.
+ * {@link #stage} names, per described (deferred) target, the staging array the tasks write
+ * ({@link StagedWrite}: a hidden sibling, deterministic per target and compute, so a resume finds
+ * it). {@link #run} then takes the write lock of each filesystem target
+ * ({@code .NAME.cubed-write.lock} beside it; a second writer is refused with a
+ * {@link TargetBusyException}), finishes a replacement an earlier kill interrupted, creates the
+ * staging arrays, runs the tasks, and on success swaps each staging array in
+ * ({@link StagedWrite#commit}). A failed or killed compute leaves the old target (or nothing)
+ * where it was and its staging array beside it.
  *
- * <p>Resume contract: with {@code resume}, an existing target whose shape, chunks and dtype match
- * the description is kept with its chunks (incomplete or not); see {@link ZarrArray#createInStore}.
+ * <p>A target that is an existing array ({@code Cubed.store(x, array)}, not described) is written
+ * in place: marked incomplete ({@link ZarrArray#INCOMPLETE_ATTRIBUTE}) while the tasks run, the
+ * mark removed after.
+ *
+ * <p>Resume contract: with {@code resume}, a staging array of the same shape, chunks and dtype
+ * left by a killed run of the same compute is kept with its chunks (tasks whose chunks are there
+ * are skipped), and an existing target array of the same shape, chunks and dtype may be replaced
+ * without overwrite (it is taken for an earlier run's output).
  */
 public final class Targets {
   private final List<ZarrArray> targets;
   private final boolean resume;
   private final String what;
+  /** Staged writes of the described targets, by target (identity); set by {@link #stage}. */
+  private final java.util.Map<ZarrArray, StagedWrite> staged = new IdentityHashMap<>();
 
   private Targets(List<ZarrArray> targets, boolean resume, String what) {
     this.targets = targets;
@@ -87,7 +100,11 @@ public final class Targets {
               + " --work-dir");
         }
       }
-      t.checkCreatable(resume);
+      if (t.isDeferred()) {
+        StagedWrite.check(t, resume);
+      } else {
+        t.checkCreatable(resume);
+      }
     }
     return new Targets(List.copyOf(targets), resume, what);
   }
@@ -98,11 +115,46 @@ public final class Targets {
   }
 
   /**
-   * Locks and creates the targets (marked incomplete), runs {@code tasks}, then marks the targets
-   * complete; locks are released in every case. If {@code tasks} throws, the targets stay marked
-   * incomplete and the exception propagates.
+   * Names the staging array of each described target for the compute {@code tag} (its compute
+   * directory's name: the same on a resume); changes nothing.
+   */
+  public void stage(String tag) {
+    tag = tag.startsWith("compute-") ? tag.substring("compute-".length()) : tag;
+    staged.clear();
+    for (ZarrArray t : targets) {
+      if (t.isDeferred()) {
+        staged.put(t, StagedWrite.of(t, tag));
+      }
+    }
+  }
+
+  /** The array the tasks writing {@code target} write: its staging array, or itself. */
+  public ZarrArray writeTo(ZarrArray target) {
+    StagedWrite w = staged.get(target);
+    return w == null ? target : w.staging();
+  }
+
+  /**
+   * Where the data written to {@code written} (an array {@link #writeTo} returned) is after a
+   * successful {@link #run}: the target of a staging array, else {@code written} itself.
+   */
+  public ZarrArray committed(ZarrArray written) {
+    for (StagedWrite w : staged.values()) {
+      if (w.staging() == written) {
+        return w.target();
+      }
+    }
+    return written;
+  }
+
+  /**
+   * Locks the targets, finishes replacements an earlier kill interrupted, creates the staging
+   * arrays (or marks existing targets incomplete), runs {@code tasks}, then swaps each staging
+   * array in (or removes the mark); locks are released in every case. If {@code tasks} throws,
+   * the targets are as they were (existing arrays written in place stay marked incomplete) and
+   * the exception propagates.
    *
-   * @throws IllegalStateException if another compute is writing one of the targets
+   * @throws TargetBusyException if another compute is writing one of the targets
    */
   public void run(Runnable tasks) {
     List<WriteLock> locks = new ArrayList<>();
@@ -110,17 +162,22 @@ public final class Targets {
       for (ZarrArray t : targets) {
         Path loc = location(t);
         if (loc != null) {
-          locks.add(WriteLock.acquire(((FileSystemStore) t.store()).root().resolve(t.path()),
-              what));
+          locks.add(WriteLock.acquire(loc, what));
         }
       }
       List<ZarrArray> created = new ArrayList<>();
       for (ZarrArray t : targets) {
-        created.add(t.createInStore(resume));
+        StagedWrite w = staged.get(t);
+        created.add(w != null ? w.begin(resume) : t.createInStore(resume));
       }
       tasks.run();
-      for (ZarrArray z : created) {
-        z.markComplete();
+      for (int i = 0; i < targets.size(); i++) {
+        StagedWrite w = staged.get(targets.get(i));
+        if (w != null) {
+          w.commit(created.get(i));
+        } else {
+          created.get(i).markComplete();
+        }
       }
     } finally {
       for (int i = locks.size() - 1; i >= 0; i--) {

@@ -16,8 +16,10 @@ import java.util.UUID;
 
 /**
  * An exclusive lock on a target directory while a compute writes it: the file
- * {@code <target>/.cubed-write.lock} locked with {@link FileChannel#tryLock()}. A second writer, in
- * another process or in this JVM, is refused at once. {@link #close()} deletes the file (while still
+ * {@code .NAME.cubed-write.lock} beside the target {@code NAME} (not inside it: a staged write
+ * renames the target directory away and a new one in) locked with {@link FileChannel#tryLock()}.
+ * A second writer, in another process or in this JVM, is refused at once with a
+ * {@link TargetBusyException}. {@link #close()} deletes the file (while still
  * holding the lock) and releases it; a file left by a killed process is not locked, so it is
  * harmless and reused.
  *
@@ -51,29 +53,40 @@ final class WriteLock implements AutoCloseable {
     this.lock = lock;
   }
 
+  /** The lock file of the target directory {@code dir}: {@code .NAME.cubed-write.lock} beside it. */
+  static Path fileFor(Path dir) {
+    Path abs = dir.toAbsolutePath().normalize();
+    if (abs.getParent() == null) {
+      throw new IllegalArgumentException("write: the target " + dir + " has no parent directory"
+          + " for its write lock; choose a target below a directory");
+    }
+    return abs.getParent().resolve("." + abs.getFileName() + FILE);
+  }
+
   /**
-   * Locks the target directory {@code dir} (created if missing).
+   * Locks the target directory {@code dir} (its parent is created if missing; the target itself
+   * is not).
    *
-   * @throws IllegalStateException if another compute holds the lock
+   * @throws TargetBusyException if another compute holds the lock
    * @throws UncheckedIOException if the lock file cannot be created
    */
   static WriteLock acquire(Path dir, String what) {
-    Path file = dir.resolve(FILE);
-    String token = "pid " + ManagementFactory.getRuntimeMXBean().getPid() + " since "
-        + Instant.now() + " (" + UUID.randomUUID() + ")\n";
+    Path file = fileFor(dir);
+    long pid = ManagementFactory.getRuntimeMXBean().getPid();
+    String token = "pid " + pid + " since " + Instant.now() + " (" + UUID.randomUUID() + ")\n";
     Path key;
     try {
-      Files.createDirectories(dir);
-      key = dir.toRealPath().resolve(FILE);
+      Files.createDirectories(file.getParent());
+      key = file.getParent().toRealPath().resolve(file.getFileName());
     } catch (IOException e) {
-      throw new UncheckedIOException(what + ": cannot create the target directory " + dir + ": "
-          + e, e);
+      throw new UncheckedIOException(what + ": cannot create the directory of the target " + dir
+          + ": " + e, e);
     }
     if (!HELD.add(key)) {
       // do not read the file: closing a descriptor of it would drop this JVM's lock
-      throw new IllegalStateException(what + ": the target " + dir + " is being written by"
-          + " another compute in this process (lock file " + file + "); wait for it to finish,"
-          + " or choose another target. Two writers are never interleaved");
+      throw new TargetBusyException(what + ": the target " + dir + " is being written by"
+          + " another compute in this process (pid " + pid + ", lock file " + file + "); wait"
+          + " for it to finish, or choose another target");
     }
     boolean ok = false;
     try {
@@ -122,16 +135,17 @@ final class WriteLock implements AutoCloseable {
     }
   }
 
-  private static IllegalStateException busy(String what, Path dir, Path file) {
-    return new IllegalStateException(what + ": the target " + dir + " is being written by"
-        + " another compute (lock file " + file + " is held" + holder(file) + "); wait for it"
-        + " to finish, or choose another target. Two writers are never interleaved");
+  private static TargetBusyException busy(String what, Path dir, Path file) {
+    return new TargetBusyException(what + ": the target " + dir + " is being written by"
+        + " another compute (lock file " + file + " held" + holder(file) + "); wait for it"
+        + " to finish, or choose another target");
   }
 
   private static String holder(Path file) {
     try {
       String s = Files.readString(file, StandardCharsets.UTF_8).trim();
-      return s.isEmpty() ? "" : " by " + s;
+      int paren = s.indexOf(" (");
+      return s.isEmpty() ? "" : " by " + (paren > 0 ? s.substring(0, paren) : s);
     } catch (IOException | RuntimeException e) {
       return "";
     }

@@ -51,7 +51,10 @@ public final class FileSystemStore implements Store {
   private static final long serialVersionUID = 1L;
   static final String TMP_PREFIX = ".cubed-tmp-";
 
-  /** Lock file a compute holds while it writes a target directory; never listed as a key. */
+  /**
+   * Name (suffix) of the lock file a compute holds while it writes a target directory
+   * ({@code .NAME.cubed-write.lock} beside the target {@code NAME}); never listed as a key.
+   */
   public static final String WRITE_LOCK = ".cubed-write.lock";
 
   private final String rootString;
@@ -367,7 +370,15 @@ public final class FileSystemStore implements Store {
       // default permissions (0666 less the umask), not createTempFile's 0600
       tmp = dir.resolve(TMP_PREFIX + p.getFileName() + "."
           + Long.toUnsignedString(ThreadLocalRandom.current().nextLong(), 36));
-      writeFully(tmp, value, length, StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW);
+      try {
+        writeFully(tmp, value, length, StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW);
+      } catch (NoSuchFileException e) {
+        // a directory cached as good was removed (a target replaced by a staged write): again
+        goodDirs.remove(dir);
+        Files.createDirectories(dir);
+        checkInsideRoot(dir, key);
+        writeFully(tmp, value, length, StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW);
+      }
       try {
         Files.move(tmp, p, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       } catch (AtomicMoveNotSupportedException e) {
@@ -448,7 +459,7 @@ public final class FileSystemStore implements Store {
     try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
       for (Path e : ds) {
         String n = e.getFileName().toString();
-        if (!n.startsWith(TMP_PREFIX) && !n.equals(WRITE_LOCK)) {
+        if (!n.startsWith(TMP_PREFIX) && !n.endsWith(WRITE_LOCK)) {
           out.add(n);
         }
       }
@@ -473,7 +484,7 @@ public final class FileSystemStore implements Store {
           }
         }
         String n = file.getFileName().toString();
-        if (attrs.isRegularFile() && !n.startsWith(TMP_PREFIX) && !n.equals(WRITE_LOCK)) {
+        if (attrs.isRegularFile() && !n.startsWith(TMP_PREFIX) && !n.endsWith(WRITE_LOCK)) {
           out.add(root.relativize(file).toString().replace('\\', '/'));
         }
         return FileVisitResult.CONTINUE;

@@ -89,7 +89,8 @@ public final class ZarrArray implements Serializable {
 
   /**
    * Writes this array's metadata into its store, marked incomplete ({@link #INCOMPLETE_ATTRIBUTE}),
-   * and returns the array as stored. For a deferred array the replacement rules of
+   * and returns the array as stored: an in-place creation (a compute writes a described target
+   * through a {@link StagedWrite} instead). For a deferred array the replacement rules of
    * {@link ZarrArrayBuilder#overwrite()} apply (its overwrite flag; a node this same description
    * created earlier is replaced). For an existing array (not deferred) only the mark is written.
    *
@@ -124,6 +125,24 @@ public final class ZarrArray implements Serializable {
     return z;
   }
 
+  /** The overwrite flag of a deferred array, or true once this description created its array. */
+  boolean deferredOverwrite() {
+    return deferred != null && (deferred.overwrite() || deferred.created().get());
+  }
+
+  /** Records that this deferred description's array now exists (it may replace it later). */
+  void markDeferredCreated() {
+    if (deferred != null) {
+      deferred.created().set(true);
+    }
+  }
+
+  /** This array's description at another location (deferred: nothing is stored). */
+  ZarrArray relocated(Store where, String at) {
+    return new ZarrArray(where, at, meta, emptyChunks, false,
+        new Deferred(false, new java.util.concurrent.atomic.AtomicBoolean()));
+  }
+
   /** True if the array carries {@link #INCOMPLETE_ATTRIBUTE}: a compute writing it did not finish. */
   public boolean isIncomplete() {
     return meta.attributes.containsKey(INCOMPLETE_ATTRIBUTE);
@@ -146,6 +165,27 @@ public final class ZarrArray implements Serializable {
    */
   public static ZarrArray open(Store store, String path) {
     String p = Keys.normalizePath(path);
+    try {
+      return openAt(store, p);
+    } catch (ZarrFormatException e) {
+      if (!e.getMessage().endsWith(NO_METADATA)) {
+        throw e;
+      }
+      // a filesystem swap of a new array that a kill interrupted: finish it, then read
+      if (store instanceof FileSystemStore && StagedWrite.recover(store, p)) {
+        return openAt(store, p);
+      }
+      String hint = StagedWrite.missingTargetHint(store, p);
+      if (hint.isEmpty()) {
+        throw e;
+      }
+      throw new ZarrFormatException(e.getMessage() + hint);
+    }
+  }
+
+  private static final String NO_METADATA = "expected array metadata there";
+
+  private static ZarrArray openAt(Store store, String p) {
     String where3 = describe(store, p, "zarr.json");
     byte[] v3 = store.get(Keys.join(p, "zarr.json"));
     if (v3 != null) {
@@ -171,7 +211,7 @@ public final class ZarrArray implements Serializable {
       return new ZarrArray(store, p, MetadataParser.parseV2(doc, attrs, where2), EmptyChunks.SKIP);
     }
     throw new ZarrFormatException("zarr array '" + p + "' in " + store.describe()
-        + ": no zarr.json (v3) or .zarray (v2) found; expected array metadata there");
+        + ": no zarr.json (v3) or .zarray (v2) found; " + NO_METADATA);
   }
 
   /** Opens the array at the root of a store location ({@link Stores#open}). */

@@ -159,6 +159,11 @@ public final class ZarrArrayBuilder {
    *   <li>files but no Zarr node at the path: refused always ("not a Zarr array ... refusing to
    *       delete N files").
    * </ul>
+   *
+   * <p>{@link #build()} replaces the node at once (it deletes the old node's keys, after marking
+   * an old array incomplete). A compute writing a {@link #buildDeferred()} target instead writes
+   * a staging array beside it and swaps it in only when complete ({@link StagedWrite}), so the old
+   * array stays whole until then.
    */
   public ZarrArrayBuilder overwrite() {
     this.overwrite = true;
@@ -188,8 +193,8 @@ public final class ZarrArrayBuilder {
 
   /**
    * Validates the description and returns the array without storing anything: a compute that
-   * writes to it creates it ({@link ZarrArray#createInStore(boolean)}) after its memory and target
-   * checks, under the rules of {@link #overwrite()}, right before its tasks run. Used for lazy
+   * writes to it checks the rules of {@link #overwrite()} after its memory check, writes a
+   * staging array beside it and swaps that in when every task succeeded ({@link StagedWrite}). Used for lazy
    * writes ({@code Cubed.toZarrLazy}), so building a plan never wipes or creates a target.
    *
    * @throws IllegalArgumentException for an invalid description

@@ -62,7 +62,12 @@ final class ZarrNodes {
   static void prepare(Store store, String path, boolean overwrite, String where,
       boolean checkOnly) {
     String prefix = path.isEmpty() ? "" : path + "/";
-    List<String> keys = store.list(prefix);
+    List<String> keys = new ArrayList<>();
+    for (String k : store.list(prefix)) {
+      if (!k.startsWith(".cubed-", prefix.length())) {
+        keys.add(k); // not a compute's own staging array (a hidden child of a store root)
+      }
+    }
     if (keys.isEmpty()) {
       return;
     }

@@ -68,7 +68,7 @@ class WriteLockTest {
     }
     ZarrArray z = Cubed.toZarr(x(), new FileSystemStore(out), "");
     assertThat(z.read()).isEqualTo(NDArray.full(DType.FLOAT64, 2.0, 10, 10));
-    assertThat(out.resolve(FileSystemStore.WRITE_LOCK)).doesNotExist();
+    assertThat(WriteLock.fileFor(out)).doesNotExist();
   }
 
   @Test
@@ -93,16 +93,16 @@ class WriteLockTest {
           dev.cubed.ComputeOptions.defaults())).isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("another target of the same compute");
     }
-    assertThat(out.resolve(FileSystemStore.WRITE_LOCK)).doesNotExist();
+    assertThat(WriteLock.fileFor(out)).doesNotExist();
     assertThat(tryInChild(out)).isEqualTo("LOCKED");
   }
 
   @Test
   void aLockFileLeftByAKilledProcessIsNotHeld() throws Exception {
     Path out = Files.createDirectories(dir.resolve("out.zarr"));
-    Files.writeString(out.resolve(FileSystemStore.WRITE_LOCK), "pid 1 since long ago\n");
+    Files.writeString(WriteLock.fileFor(out), "pid 1 since long ago\n");
     ZarrArray z = Cubed.toZarr(x(), new FileSystemStore(out), "");
     assertThat(z.read().getDouble(0)).isEqualTo(2.0);
-    assertThat(out.resolve(FileSystemStore.WRITE_LOCK)).doesNotExist();
+    assertThat(WriteLock.fileFor(out)).doesNotExist();
   }
 }
