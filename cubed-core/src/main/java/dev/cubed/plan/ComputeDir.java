@@ -440,7 +440,7 @@ public final class ComputeDir implements AutoCloseable {
       ComputeDir cd;
       try {
         cd = tryOpen(d);
-      } catch (IllegalStateException | UncheckedIOException e) {
+      } catch (IllegalArgumentException | UncheckedIOException e) {
         out.add(new Cleaned(d, false, "kept: " + e.getMessage()));
         continue;
       }

@@ -567,6 +567,22 @@ public final class Plan {
         + "\n";
   }
 
+  /**
+   * Where a failed compute kept its directory for a resume (a local path or a store URI), read
+   * from the exception it threw; null if it kept none (e.g. no task had finished, so its directory
+   * was removed) or the exception did not come from a compute.
+   */
+  public static String keptComputeDir(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      for (Throwable s : t.getSuppressed()) {
+        if (s instanceof PlanRun.ComputeKeptNotice n) {
+          return n.location;
+        }
+      }
+    }
+    return null;
+  }
+
   private volatile long lastSkipped;
 
   void lastSkipped(long n) {

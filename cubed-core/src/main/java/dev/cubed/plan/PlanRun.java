@@ -233,16 +233,18 @@ final class PlanRun {
         + (cdir.separate() || !plan.resumable() ? " (this directory cannot be resumed: "
         + (cdir.separate() ? "it was a separate run beside a live compute of the same plan)"
         : "the plan has names that are not content-derived)") : "");
-    e.addSuppressed(new ComputeKeptNotice(msg));
+    e.addSuppressed(new ComputeKeptNotice(msg, cdir.location()));
     LOG.warning(msg);
   }
 
   /** Attached (suppressed) to a compute's exception: where its kept directory is. */
   static final class ComputeKeptNotice extends RuntimeException {
     private static final long serialVersionUID = 1L;
+    final String location;
 
-    ComputeKeptNotice(String message) {
+    ComputeKeptNotice(String message, String location) {
       super(message, null, false, false);
+      this.location = location;
     }
   }
 

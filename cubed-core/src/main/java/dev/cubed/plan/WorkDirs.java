@@ -137,11 +137,11 @@ public final class WorkDirs {
    * Checks a compute directory before it is used: not a symbolic link, owned by this user; gives
    * it mode 0700 if it is ours with a wider one.
    *
-   * @throws IllegalStateException otherwise
+   * @throws IllegalArgumentException otherwise (a problem of the work directory given)
    */
   static void checkComputeDir(Path dir) throws IOException {
     if (Files.isSymbolicLink(dir)) {
-      throw new IllegalStateException("the compute directory " + dir + " is a symbolic link:"
+      throw new IllegalArgumentException("the compute directory " + dir + " is a symbolic link:"
           + " refusing to put intermediates where it leads. Remove the link (or run ./cubed"
           + " clean) and rerun");
     }
@@ -152,7 +152,7 @@ public final class WorkDirs {
         LinkOption.NOFOLLOW_LINKS);
     UserPrincipal me = currentUser(dir);
     if (!a.owner().equals(me)) {
-      throw new IllegalStateException("the compute directory " + dir + " is owned by user "
+      throw new IllegalArgumentException("the compute directory " + dir + " is owned by user "
           + a.owner().getName() + ", not by " + me.getName() + ": refusing to use or delete it."
           + " Choose a work directory of your own (--work-dir DIR, or Spec.builder().workDir(...))");
     }
