@@ -523,39 +523,7 @@ public final class Plan {
    * memory) are not part of it: two runs that plan the same tasks have the same fingerprint.
    */
   public String fingerprint() {
-    StringBuilder sb = new StringBuilder();
-    for (ArrayNode o : outputs) {
-      sb.append("output ").append(o.name()).append(' ').append(o.digest()).append('\n');
-    }
-    sb.append("config readCopies=").append(cfg.readCopies()).append(" writeCopies=")
-        .append(cfg.writeCopies()).append(" tileBytes=").append(tileBytes).append('\n');
-    for (PlanSummary.OpInfo i : infos) {
-      sb.append("op ").append(i.name()).append(' ').append(i.kind()).append(" tasks=")
-          .append(i.tasks()).append('\n');
-    }
-    Set<MultiOutput.Group> groups = new LinkedHashSet<>();
-    for (ArrayNode n : topo) {
-      MultiOutput.Group g = groupOf.get(n.name());
-      if (g != null && groups.add(g)) {
-        sb.append("group ").append(g.name()).append(g.fold() ? " fold" : " multi");
-        g.members().forEach(m -> sb.append(' ').append(m.name()));
-        sb.append('\n');
-      }
-    }
-    for (ArrayNode n : topo) {
-      List<long[]> chain = rechunkChains.get(n.name());
-      if (chain != null) {
-        sb.append("chain ").append(n.name());
-        chain.forEach(c -> sb.append(' ').append(Shapes.format(c)));
-        sb.append(" regions");
-        for (int k = 1; k < chain.size(); k++) {
-          sb.append(' ').append(Shapes.format(RechunkPlanner.copyRegion(n.shape(),
-              chain.get(k - 1), chain.get(k), n.dtype().itemSize(), cfg.rechunkBudget())));
-        }
-        sb.append('\n');
-      }
-    }
-    return sb.toString();
+    return PlanFingerprint.of(this, infos);
   }
 
   /**
