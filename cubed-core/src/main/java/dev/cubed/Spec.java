@@ -14,9 +14,15 @@ import java.util.Properties;
  * Resources for a computation: where intermediate data go ({@code workDir}), the memory a task may
  * use ({@code allowedMem}), the part of it taken by the worker itself ({@code reservedMem}) and the
  * executor's name. Immutable; build with {@link #builder()}, {@link #fromFile(Path)} or
- * {@link #fromEnv()}. Defaults: workDir = {@code java.io.tmpdir/cubed}, allowedMem 2 GB,
- * reservedMem 100 MB, executor "threads". Memory strings accept B, KB/MB/GB/TB (powers of 1000) and
- * KiB/MiB/GiB/TiB (powers of 1024).
+ * {@link #fromEnv()}. Defaults: workDir = {@code java.io.tmpdir/cubed-<user name>} (per user,
+ * see {@link dev.cubed.plan.WorkDirs#defaultWorkDir()}), allowedMem 2 GB, reservedMem 100 MB,
+ * executor "threads". Memory strings accept B, KB/MB/GB/TB (powers of 1000) and KiB/MiB/GiB/TiB
+ * (powers of 1024).
+ *
+ * <p>A local work directory must be private to the user running the compute: when a compute first
+ * uses it, it is created with mode 0700 if missing, and refused if another user owns it or its
+ * group or others may write it (see {@link dev.cubed.plan.WorkDirs}). Building a spec checks and
+ * creates nothing.
  */
 public final class Spec implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -241,7 +247,7 @@ public final class Spec implements Serializable {
 
   /** Builder of {@link Spec}. */
   public static final class Builder {
-    private String workDir = Path.of(System.getProperty("java.io.tmpdir"), "cubed").toString();
+    private String workDir = dev.cubed.plan.WorkDirs.defaultWorkDir();
     private long allowedMem = DEFAULT_ALLOWED_MEM;
     private long reservedMem = DEFAULT_RESERVED_MEM;
     private String executor = "threads";

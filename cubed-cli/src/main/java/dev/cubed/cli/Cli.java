@@ -114,6 +114,63 @@ final class Cli {
     return Math.max(20_000_000L, used * 2);
   }
 
+  /**
+   * The command line that finishes this command's compute: the same arguments as typed, with
+   * {@code --resume} added (once), as {@code ./cubed ...}; arguments that the shell would split
+   * or expand are single-quoted.
+   */
+  static String resumeCommand(CommandSpec spec) {
+    CommandSpec root = spec.root();
+    java.util.List<String> args = root.commandLine().getParseResult() != null
+        ? root.commandLine().getParseResult().originalArgs() : java.util.List.of();
+    StringBuilder b = new StringBuilder("./cubed");
+    if (root == spec) { // the command was run on its own (tests): its name is not in the args
+      b.append(' ').append(spec.name());
+    }
+    boolean hasResume = false;
+    for (String a : args) {
+      hasResume |= a.equals("--resume");
+      b.append(' ').append(a.matches("[A-Za-z0-9_@%+=:,./-]+") ? a
+          : "'" + a.replace("'", "'\\''") + "'");
+    }
+    return hasResume ? b.toString() : b.append(" --resume").toString();
+  }
+
+  /**
+   * The exception to report for a compute of {@code spec}'s command that failed: {@code e} itself,
+   * or when the compute kept finished tasks for a resume, {@code e} with the hint naming the
+   * directory and the exact command that finishes it ({@link Main} prints both on one line).
+   */
+  static RuntimeException computeFailed(CommandSpec spec, RuntimeException e) {
+    String kept = dev.cubed.plan.Plan.keptComputeDir(e);
+    if (kept == null) {
+      return e;
+    }
+    return new Resumable(e, "; its finished tasks are kept in " + kept + ": run "
+        + resumeCommand(spec) + " to finish it (./cubed clean removes them)");
+  }
+
+  /** A compute failure whose finished tasks were kept, and how to finish it. */
+  static final class Resumable extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    private final String hint;
+
+    Resumable(RuntimeException failure, String hint) {
+      super(failure.getMessage(), failure);
+      this.hint = hint;
+    }
+
+    /** What failed. */
+    Exception failure() {
+      return (Exception) getCause();
+    }
+
+    /** "; its finished tasks are kept in ...: run ./cubed ... --resume ...". */
+    String hint() {
+      return hint;
+    }
+  }
+
   /** Deletes a directory tree (best effort). */
   static void deleteTree(Path dir) {
     if (!Files.exists(dir)) {

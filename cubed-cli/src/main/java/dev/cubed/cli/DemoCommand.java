@@ -49,12 +49,14 @@ final class DemoCommand implements Callable<Integer> {
   ExecutorOptions exec = new ExecutorOptions();
 
   @Option(names = "--work-dir", description = "work directory for the inputs and intermediates,"
-      + " kept afterwards: a path or a URI such as s3://bucket/demo (default: a temporary local"
-      + " directory, deleted afterwards)")
+      + " kept afterwards: a path or a URI such as s3://bucket/demo (default: demo-SIZE in the"
+      + " private default work directory java.io.tmpdir/cubed-<user>, deleted when the demo"
+      + " succeeds)")
   String workDir;
 
-  @Option(names = "--resume", description = "finish a demo compute that failed or was killed "
-      + "in the same --work-dir: tasks already done are skipped (needs --work-dir)")
+  @Option(names = "--resume", description = "finish a demo that failed or was killed: rerun the "
+      + "same command (same --work-dir, if one was given) with --resume added; tasks already "
+      + "done are skipped")
   boolean resume;
 
   @Option(names = "--no-progress", description = "hide the progress bars (shown by default in"
@@ -85,10 +87,6 @@ final class DemoCommand implements Callable<Integer> {
       throw Cli.usage(cmd, "--split-every: " + splitEvery + " must be 2 or more (e.g."
           + " --split-every 10)");
     }
-    if (resume && workDir == null) {
-      throw Cli.usage(cmd, "--resume needs --work-dir, the directory of the run to finish"
-          + " (without it each run uses a new temporary directory)");
-    }
     long allowed = Cli.memOption(cmd, "--allowed-mem", allowedMem);
     long reserved = reservedMem != null ? Cli.memOption(cmd, "--reserved-mem", reservedMem)
         : Cli.measuredReserved();
@@ -98,15 +96,32 @@ final class DemoCommand implements Callable<Integer> {
         throw Cli.usage(cmd, "--dry-run runs nothing, so there is nothing to --resume; drop one");
       }
       return DryRun.print(cmd.commandLine().getOut(), size, p, exec.apply(Spec.builder()
-          .workDir(workDir != null ? workDir : Path.of(System.getProperty("java.io.tmpdir"),
-              "cubed-demo-dry-run").toString()).allowedMem(allowed).reservedMem(reserved)
+          .workDir(child(workDir != null ? workDir : DemoDirs.baseFor(
+              Spec.defaults().workLocation(), size).toString(), "work")).allowedMem(allowed)
+          .reservedMem(reserved)
           .maxInputBlocks(QuadraticMeans.maxInputBlocks(splitEvery))).build(),
           exec.executor, splitEvery);
     }
-    Path tmp = workDir == null ? Files.createTempDirectory("cubed-demo") : null;
-    String base = tmp != null ? tmp.toString() : workDir;
+    DemoDirs own = workDir == null
+        ? DemoDirs.open(DemoDirs.baseFor(Spec.defaults().workLocation(), size)) : null;
+    try {
+      return run(p, own, allowed, reserved);
+    } catch (RuntimeException e) {
+      if (own != null) {
+        own.close();
+      }
+      throw Cli.computeFailed(cmd, e);
+    }
+  }
+
+  private int run(QuadraticMeans.Params p, DemoDirs own, long allowed, long reserved) {
+    String base = own != null ? own.base().toString() : workDir;
     if (!base.contains("://")) {
-      Files.createDirectories(Path.of(base));
+      try {
+        Files.createDirectories(Path.of(base));
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException("cannot create " + base + ": " + e, e);
+      }
     }
     Spec spec = exec.apply(Spec.builder().workDir(child(base, "work")).allowedMem(allowed)
         .reservedMem(reserved).maxInputBlocks(QuadraticMeans.maxInputBlocks(splitEvery))).build();
@@ -116,12 +131,15 @@ final class DemoCommand implements Callable<Integer> {
     ZarrArray[] in = QuadraticMeans.writeInputs(p, Stores.open(inputs), spec);
     System.err.print(dev.cubed.Cubed.plan(java.util.List.of(
         QuadraticMeans.means(in[0], in[1], spec, splitEvery))).summary());
-    ComputeOptions opts = ComputeOptions.defaults().withResume(resume);
+    ResumeReport report = new ResumeReport(System.err, resume, spec.workLocation(),
+        Cli.resumeCommand(cmd));
+    ComputeOptions opts = ComputeOptions.defaults().withResume(resume).withCallback(report);
     opts = diagnostics.apply(opts, !noProgress);
     QuadraticMeans.Result r = QuadraticMeans.run(in[0], in[1], spec, opts, splitEvery);
+    report.afterCompute();
     diagnostics.reportWritten();
-    if (tmp != null) {
-      Cli.deleteTree(tmp);
+    if (own != null) {
+      own.deleteAndRelease();
     }
     int workers = exec.effectiveWorkers();
     String params = String.format(Locale.ROOT, "{\"T\": %d, \"Y\": %d, \"X\": %d, \"tchunk\": %d}",

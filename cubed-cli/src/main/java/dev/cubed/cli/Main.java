@@ -83,6 +83,9 @@ public final class Main implements Runnable {
 
   /** The one-line message for a failure while running, in the command line's words. */
   static String describe(Exception ex, boolean debug) {
+    if (ex instanceof Cli.Resumable r) {
+      return describe(r.failure(), debug) + r.hint();
+    }
     if (ex instanceof MemoryBudgetExceededException m) {
       return "operation '" + m.opName() + "' needs a projected " + Cli.bytes(m.projectedMem())
           + " per task, more than --allowed-mem " + Cli.bytes(m.allowedMem()) + " (of which "

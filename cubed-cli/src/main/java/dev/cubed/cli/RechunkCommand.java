@@ -7,8 +7,6 @@ import dev.cubed.plan.Plan;
 import dev.cubed.plan.PlanSummary;
 import dev.cubed.zarr.Stores;
 import dev.cubed.zarr.ZarrArray;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -48,11 +46,13 @@ final class RechunkCommand implements Callable<Integer> {
   String reservedMem;
 
   @Option(names = "--work-dir", description = "directory for intermediate arrays: a path or a "
-      + "URI such as s3://bucket/work")
+      + "URI such as s3://bucket/work (default: java.io.tmpdir/cubed-<user>, private to you; a"
+      + " local directory must be yours and not writable by group or others)")
   String workDir;
 
-  @Option(names = "--resume", description = "finish a rechunk that failed or was killed with the"
-      + " same arguments: completed stages and tasks are skipped (needs --work-dir)")
+  @Option(names = "--resume", description = "finish a rechunk that failed or was killed: rerun "
+      + "the same command (same --work-dir, if one was given) with --resume added; finished "
+      + "tasks are skipped")
   boolean resume;
 
   @Option(names = "--zarr-format", paramLabel = "2|3",
@@ -85,10 +85,7 @@ final class RechunkCommand implements Callable<Integer> {
       throw Cli.usage(cmd, "--zarr-format: " + zarrFormat + " is not a Zarr format this tool"
           + " writes; use --zarr-format 2 or --zarr-format 3 (default: the source's)");
     }
-    if (resume && workDir == null) {
-      throw Cli.usage(cmd, "--resume needs --work-dir, the directory of the run to finish"
-          + " (without it each run uses a new temporary directory)");
-    }
+    String work = workDir != null ? workDir : Spec.defaults().workLocation();
     ZarrArray source = ZarrArray.open(src);
     long[] shape = source.shape();
     long[] c = Cli.chunksOption(cmd, chunks, shape);
@@ -96,31 +93,26 @@ final class RechunkCommand implements Callable<Integer> {
     long reserved = reservedGiven != null ? reservedGiven : Cli.measuredReserved();
     Cli.checkMem(cmd, allowed, reserved, reservedGiven != null);
     if (dryRun) {
-      return dryRun(source, c, format, allowed, reserved);
+      return dryRun(source, c, format, allowed, reserved, work);
     }
-    Path tmpWork = workDir != null ? null : Files.createTempDirectory("cubed-rechunk");
-    Spec spec = exec.apply(Spec.builder().workDir(workDir != null ? workDir : tmpWork.toString())
-        .allowedMem(allowed).reservedMem(reserved)).build();
+    Spec spec = exec.apply(Spec.builder().workDir(work).allowedMem(allowed)
+        .reservedMem(reserved)).build();
     // the one plan of this run: checked, printed, then run
     Plan plan = plan(spec, source, c, format);
-    try {
-      plan.checkMemory(); // a plan over --allowed-mem is refused before the target is created
-    } catch (RuntimeException e) {
-      if (tmpWork != null) {
-        Cli.deleteTree(tmpWork);
-      }
-      throw e;
-    }
+    plan.checkMemory(); // a plan over --allowed-mem is refused before anything is created
     PlanSummary summary = plan.summary();
     System.err.print(summary);
     long t0 = System.nanoTime();
-    Cubed.execute(plan, spec, diagnostics.apply(ComputeOptions.defaults().withResume(resume),
-        false));
+    ResumeReport report = new ResumeReport(System.err, resume, work, Cli.resumeCommand(cmd));
+    try {
+      Cubed.execute(plan, spec, diagnostics.apply(ComputeOptions.defaults().withResume(resume)
+          .withCallback(report), false));
+    } catch (RuntimeException e) {
+      throw Cli.computeFailed(cmd, e);
+    }
+    report.afterCompute();
     diagnostics.reportWritten();
     double wall = (System.nanoTime() - t0) / 1e9;
-    if (tmpWork != null) {
-      Cli.deleteTree(tmpWork);
-    }
     System.out.println(String.format(Locale.ROOT, "{\"command\": \"rechunk\", \"source\": \"%s\","
         + " \"target\": \"%s\", \"chunks\": %s, \"allowed_mem\": %d, \"reserved_mem\": %d, "
         + "\"wall_seconds\": %.4f, \"peak_rss_bytes\": %d, \"intermediate_bytes\": %d, "
@@ -151,10 +143,10 @@ final class RechunkCommand implements Callable<Integer> {
    * {@code --dry-run}: prints the plan of this rechunk (the one a real run executes) and one JSON
    * line; reads only the source's metadata and writes nothing.
    */
-  private int dryRun(ZarrArray source, long[] c, int format, long allowed, long reserved) {
+  private int dryRun(ZarrArray source, long[] c, int format, long allowed, long reserved,
+      String work) {
     long t0 = System.nanoTime();
-    Spec spec = exec.apply(Spec.builder().workDir(workDir != null ? workDir
-        : System.getProperty("java.io.tmpdir") + "/cubed-rechunk-dry-run").allowedMem(allowed)
+    Spec spec = exec.apply(Spec.builder().workDir(work).allowedMem(allowed)
         .reservedMem(reserved)).build();
     Plan plan = plan(spec, source, c, format);
     PlanSummary s = plan.summary();

@@ -42,7 +42,7 @@ class CleanCommandTest {
       assertThat(left.path()).exists();
       String out = run("--work-dir", work.toString());
       assertThat(out).contains("compute-1111111111111111: removed")
-          .contains("1 compute directory removed, 1 in use");
+          .contains("1 directory removed, 1 in use");
       assertThat(left.path()).doesNotExist();
       assertThat(live.path().resolve(ComputeDir.FINGERPRINT)).exists();
       assertThat(work.resolve("compute-3333333333333333")).exists();
@@ -54,7 +54,24 @@ class CleanCommandTest {
   }
 
   @Test
-  void rechunkResumeNeedsWorkDirAndRunsWithOne() {
+  void neverFollowsASymlinkNamedLikeAComputeDir() throws Exception {
+    Path work = Files.createDirectories(dir.resolve("work"));
+    // a directory outside the work dir that looks like a compute directory, holding a victim file
+    Path outside = Files.createDirectories(dir.resolve("outside"));
+    Files.writeString(outside.resolve(ComputeDir.FINGERPRINT), "cubed-compute v1\nplan\n");
+    Files.writeString(outside.resolve(ComputeDir.LOCK), "");
+    Files.writeString(outside.resolve("victim.txt"), "precious");
+    Path link = Files.createSymbolicLink(work.resolve("compute-abcdefabcdefabcd"), outside);
+    String out = run("--work-dir", work.toString());
+    assertThat(out).contains("compute-abcdefabcdefabcd: a symbolic link")
+        .contains("not followed, nothing deleted").contains("0 directories removed");
+    assertThat(outside.resolve("victim.txt")).hasContent("precious");
+    assertThat(outside.resolve(ComputeDir.FINGERPRINT)).exists();
+    assertThat(Files.isSymbolicLink(link)).isTrue();
+  }
+
+  @Test
+  void rechunkResumeRunsWithAWorkDirAndLeavesNoComputeDir() throws Exception {
     NDArray a = NDArray.zeros(DType.INT32, 30, 20);
     for (int i = 0; i < a.size(); i++) {
       a.setLong(i, i * 31L % 1000);
@@ -62,17 +79,36 @@ class CleanCommandTest {
     ZarrArray src = ZarrArray.create(new FileSystemStore(dir.resolve("src.zarr")), "")
         .shape(a.shape()).chunks(1L, 20).dtype(DType.INT32).build();
     src.write(new long[2], a);
-    CommandLine noWork = new CommandLine(new RechunkCommand());
-    StringWriter err = new StringWriter();
-    noWork.setErr(new PrintWriter(err));
-    assertThat(noWork.execute(dir.resolve("src.zarr").toString(),
-        dir.resolve("dst.zarr").toString(), "--chunks", "30,5", "--resume")).isNotZero();
-    assertThat(err.toString()).contains("--resume needs --work-dir");
     int code = new CommandLine(new RechunkCommand()).execute(dir.resolve("src.zarr").toString(),
         dir.resolve("dst.zarr").toString(), "--chunks", "30,5", "--allowed-mem", "100kB",
         "--reserved-mem", "1kB", "--work-dir", dir.resolve("w").toString(), "--resume");
     assertThat(code).isZero();
     assertThat(ZarrArray.open(new FileSystemStore(dir.resolve("dst.zarr")), "").read())
         .isEqualTo(a);
+    try (java.util.stream.Stream<Path> s = Files.list(dir.resolve("w"))) {
+      assertThat(s.toList()).isEmpty();
+    }
+  }
+
+  /** A target refused (exists, no --overwrite) leaves nothing in the work directory. */
+  @Test
+  void aRefusedTargetLeavesNothingInTheWorkDir() throws Exception {
+    ZarrArray src = ZarrArray.create(new FileSystemStore(dir.resolve("src.zarr")), "")
+        .shape(30, 20).chunks(1L, 20).dtype(DType.INT32).build();
+    src.write(new long[2], NDArray.zeros(DType.INT32, 30, 20));
+    String[] args = {"rechunk", dir.resolve("src.zarr").toString(),
+        dir.resolve("dst.zarr").toString(), "--chunks", "30,5", "--allowed-mem", "100kB",
+        "--reserved-mem", "1kB", "--work-dir", dir.resolve("w").toString()};
+    StringWriter err = new StringWriter();
+    assertThat(Main.execute(new PrintWriter(new StringWriter()), new PrintWriter(err), false,
+        args)).isZero();
+    assertThat(Main.execute(new PrintWriter(new StringWriter()), new PrintWriter(err), false,
+        args)).isEqualTo(1);
+    assertThat(err.toString()).contains("already exists").contains("--overwrite");
+    if (Files.exists(dir.resolve("w"))) {
+      try (java.util.stream.Stream<Path> s = Files.list(dir.resolve("w"))) {
+        assertThat(s.toList()).as("nothing left in the work directory").isEmpty();
+      }
+    }
   }
 }

@@ -79,7 +79,7 @@ class S3CliTest {
     work.put("unrelated/keep", new byte[] {2});
     String[] clean = run("clean", "--work-dir", "s3://cli/work");
     assertThat(clean[0]).contains("removed s3://cli/work/compute-0123456789abcdef")
-        .contains("1 compute directory removed");
+        .contains("1 directory removed");
     assertThat(work.list("")).containsExactly("unrelated/keep");
   }
 

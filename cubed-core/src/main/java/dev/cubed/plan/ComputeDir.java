@@ -7,16 +7,20 @@ import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import dev.cubed.zarr.FileSystemStore;
@@ -63,7 +67,7 @@ public final class ComputeDir implements AutoCloseable {
     this.lock = lock;
     this.resumed = resumed;
     this.separate = separate;
-    this.store = new FileSystemStore(dir);
+    this.store = FileSystemStore.ownerOnly(dir);
     this.location = dir.toString();
   }
 
@@ -105,10 +109,10 @@ public final class ComputeDir implements AutoCloseable {
     boolean keep = false;
     if (resume && old != null) {
       String o = new String(old, StandardCharsets.UTF_8);
-      if (!o.equals(text)) {
+      if (!compared(o).equals(compared(text))) {
         throw new IllegalStateException("cannot resume in " + loc + ": it was left by a"
             + " different plan (its " + FINGERPRINT + " differs from this plan's at: "
-            + firstDifference(o, text) + "). Delete it with ./cubed clean --work-dir "
+            + firstDifference(compared(o), compared(text)) + "). Delete it with ./cubed clean --work-dir "
             + workDir + " or run without resume");
       }
       keep = true;
@@ -150,6 +154,7 @@ public final class ComputeDir implements AutoCloseable {
    */
   public static ComputeDir open(Path workDir, String id, String fingerprint, boolean resume) {
     String text = MAGIC + "\n" + fingerprint;
+    WorkDirs.ensurePrivate(workDir);
     Path dir = workDir.resolve("compute-" + id);
     ComputeDir cd = tryOpen(dir);
     boolean separate = false;
@@ -169,10 +174,10 @@ public final class ComputeDir implements AutoCloseable {
       boolean keep = false;
       if (resume && !separate && Files.exists(fp)) {
         String old = Files.readString(fp, StandardCharsets.UTF_8);
-        if (!old.equals(text)) {
+        if (!compared(old).equals(compared(text))) {
           throw new IllegalStateException("cannot resume in " + dir + ": it was left by a"
               + " different plan (its " + FINGERPRINT + " differs from this plan's at: "
-              + firstDifference(old, text) + "). Delete it with ./cubed clean --work-dir "
+              + firstDifference(compared(old), compared(text)) + "). Delete it with ./cubed clean --work-dir "
               + workDir + " or run without resume");
         }
         keep = true;
@@ -193,9 +198,18 @@ public final class ComputeDir implements AutoCloseable {
 
   private static ComputeDir tryOpen(Path dir) {
     try {
-      Files.createDirectories(dir);
-      FileChannel ch = FileChannel.open(dir.resolve(LOCK), StandardOpenOption.CREATE,
-          StandardOpenOption.WRITE);
+      try {
+        Files.createDirectory(dir, WorkDirs.dirAttribute());
+      } catch (FileAlreadyExistsException e) {
+        // an earlier run's (or a link, or someone else's: checked next)
+      }
+      WorkDirs.checkComputeDir(dir);
+      FileChannel ch = WorkDirs.posix()
+          ? FileChannel.open(dir.resolve(LOCK), Set.of(StandardOpenOption.CREATE,
+              StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS),
+              PosixFilePermissions.asFileAttribute(WorkDirs.FILE_MODE))
+          : FileChannel.open(dir.resolve(LOCK), StandardOpenOption.CREATE,
+              StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
       FileLock l;
       try {
         l = ch.tryLock();
@@ -211,6 +225,57 @@ public final class ComputeDir implements AutoCloseable {
       throw new UncheckedIOException("cannot create or lock compute directory " + dir + ": " + e,
           e);
     }
+  }
+
+  /**
+   * A compute directory in {@code workDir} left by a plan with the same outputs as
+   * {@code fingerprint} but other tasks (e.g. planned with another allowedMem), described for a
+   * message: its path, the first difference and the memory it was planned with; null if none.
+   * Symbolic links and unreadable directories are ignored.
+   */
+  public static String sameOutputsOtherPlan(Path workDir, String fingerprint) {
+    String mine = compared(MAGIC + "\n" + fingerprint);
+    String outputs = outputLines(mine);
+    if (!Files.isDirectory(workDir)) {
+      return null;
+    }
+    try (Stream<Path> s = Files.list(workDir)) {
+      for (Path d : s.sorted().toList()) {
+        Path fp = d.resolve(FINGERPRINT);
+        if (!NAME.matcher(d.getFileName().toString()).matches() || Files.isSymbolicLink(d)
+            || !Files.isRegularFile(fp, LinkOption.NOFOLLOW_LINKS)) {
+          continue;
+        }
+        String text = Files.readString(fp, StandardCharsets.UTF_8);
+        String theirs = compared(text);
+        if (theirs.startsWith(MAGIC + "\n") && outputLines(theirs).equals(outputs)
+            && !theirs.equals(mine) && !theirs.contains("separate: not resumable")) {
+          String notes = text.lines().filter(l -> l.startsWith("# planned with "))
+              .map(l -> " (" + l.substring(2) + ")").findFirst().orElse("");
+          return d + notes + ", whose plan differs at " + firstDifference(theirs, mine);
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+    return null;
+  }
+
+  private static String outputLines(String text) {
+    StringBuilder sb = new StringBuilder();
+    text.lines().filter(l -> l.startsWith("output ")).forEach(l -> sb.append(l).append('\n'));
+    return sb.toString();
+  }
+
+  /** A fingerprint text without its note lines (starting with '#'), which are never compared. */
+  static String compared(String text) {
+    StringBuilder sb = new StringBuilder();
+    for (String l : text.split("\n", -1)) {
+      if (!l.startsWith("#")) {
+        sb.append(l).append('\n');
+      }
+    }
+    return sb.toString();
   }
 
   private static String firstDifference(String a, String b) {
@@ -355,19 +420,30 @@ public final class ComputeDir implements AutoCloseable {
     if (!Files.isDirectory(workDir)) {
       return out;
     }
+    WorkDirs.checkPrivate(workDir);
     List<Path> dirs;
     try (Stream<Path> s = Files.list(workDir)) {
-      dirs = s.filter(Files::isDirectory)
-          .filter(p -> NAME.matcher(p.getFileName().toString()).matches())
+      dirs = s.filter(p -> NAME.matcher(p.getFileName().toString()).matches())
           .sorted().toList();
     } catch (IOException e) {
       throw new UncheckedIOException("listing " + workDir + ": " + e, e);
     }
     for (Path d : dirs) {
-      if (!recognised(d)) {
+      if (Files.isSymbolicLink(d)) {
+        out.add(new Cleaned(d, false, "a symbolic link, not a compute directory: not followed,"
+            + " nothing deleted (remove the link yourself if you made it)"));
         continue;
       }
-      ComputeDir cd = tryOpen(d);
+      if (!Files.isDirectory(d, LinkOption.NOFOLLOW_LINKS) || !recognised(d)) {
+        continue;
+      }
+      ComputeDir cd;
+      try {
+        cd = tryOpen(d);
+      } catch (IllegalArgumentException | UncheckedIOException e) {
+        out.add(new Cleaned(d, false, "kept: " + e.getMessage()));
+        continue;
+      }
       if (cd == null) {
         out.add(new Cleaned(d, false, "in use by a running compute (locked); kept"));
         continue;
@@ -419,13 +495,13 @@ public final class ComputeDir implements AutoCloseable {
 
   private static boolean recognised(Path d) {
     Path fp = d.resolve(FINGERPRINT);
-    if (Files.isRegularFile(fp)) {
+    if (Files.isRegularFile(fp, LinkOption.NOFOLLOW_LINKS)) {
       try {
         return Files.readString(fp, StandardCharsets.UTF_8).startsWith(MAGIC + "\n");
       } catch (IOException e) {
         return false;
       }
     }
-    return Files.isRegularFile(d.resolve(LOCK));
+    return Files.isRegularFile(d.resolve(LOCK), LinkOption.NOFOLLOW_LINKS);
   }
 }

@@ -494,16 +494,15 @@ public final class Plan {
     new PlanRun(this).run(executor, callbacks, false, resume);
   }
 
-  /** The compute id: a hash of the outputs' content names and the plan-changing settings. */
+  /**
+   * The compute id: the first 16 hex digits of the SHA-256 of {@link #fingerprint()}. It depends
+   * only on what determines the result and the tasks, never on a figure measured at run time
+   * (allowedMem and reservedMem count only through the decisions they lead to), so a rerun of the
+   * same program finds the directory of an earlier run even when the measured reserved memory
+   * differs by a few bytes.
+   */
   public String computeId() {
-    StringBuilder sb = new StringBuilder();
-    for (ArrayNode o : outputs) {
-      sb.append(o.digest()).append('\n');
-    }
-    sb.append(cfg.allowedMem()).append(' ').append(cfg.reservedMem()).append(' ')
-        .append(cfg.maxInputBlocks()).append(' ').append(cfg.maxSourceArrays()).append(' ')
-        .append(cfg.readCopies()).append(' ').append(cfg.writeCopies());
-    return NodeDigest.sha256Hex(sb.toString()).substring(0, 16);
+    return NodeDigest.sha256Hex(fingerprint()).substring(0, 16);
   }
 
   /**
@@ -516,30 +515,40 @@ public final class Plan {
 
   /**
    * The plan's fingerprint, written as plain text to the compute directory and compared on
-   * resume: outputs, settings, and every op with its kind, tasks and (for rechunks) chunk chain.
+   * resume: what determines the result and the tasks. The outputs' content digests; the read and
+   * write copies (they choose the intermediates' codec) and the tile size; every op with its kind
+   * and task count (op names are the materialized arrays' content names, which include their
+   * chunks); the members of each multi-output op; each rechunk's chunk chain and each stage's copy
+   * region (which sets what a task copies). Memory figures (allowedMem, reservedMem, projected
+   * memory) are not part of it: two runs that plan the same tasks have the same fingerprint.
    */
   public String fingerprint() {
-    StringBuilder sb = new StringBuilder();
-    for (ArrayNode o : outputs) {
-      sb.append("output ").append(o.name()).append(' ').append(o.digest()).append('\n');
-    }
-    sb.append("config allowedMem=").append(cfg.allowedMem()).append(" reservedMem=")
-        .append(cfg.reservedMem()).append(" maxInputBlocks=").append(cfg.maxInputBlocks())
-        .append(" maxSourceArrays=").append(cfg.maxSourceArrays()).append(" readCopies=")
-        .append(cfg.readCopies()).append(" writeCopies=").append(cfg.writeCopies()).append('\n');
-    for (PlanSummary.OpInfo i : infos) {
-      sb.append("op ").append(i.name()).append(' ').append(i.kind()).append(" tasks=")
-          .append(i.tasks()).append('\n');
-    }
-    for (ArrayNode n : topo) {
-      List<long[]> chain = rechunkChains.get(n.name());
-      if (chain != null) {
-        sb.append("chain ").append(n.name());
-        chain.forEach(c -> sb.append(' ').append(Shapes.format(c)));
-        sb.append('\n');
+    return PlanFingerprint.of(this, infos);
+  }
+
+  /**
+   * Notes written below the fingerprint in the compute directory and never compared: the memory
+   * figures this run planned with (a resume that plans other tasks can say why).
+   */
+  String fingerprintNotes() {
+    return "# planned with allowedMem=" + cfg.allowedMem() + " reservedMem=" + cfg.reservedMem()
+        + "\n";
+  }
+
+  /**
+   * Where a failed compute kept its directory for a resume (a local path or a store URI), read
+   * from the exception it threw; null if it kept none (e.g. no task had finished, so its directory
+   * was removed) or the exception did not come from a compute.
+   */
+  public static String keptComputeDir(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      for (Throwable s : t.getSuppressed()) {
+        if (s instanceof PlanRun.ComputeKeptNotice n) {
+          return n.location;
+        }
       }
     }
-    return sb.toString();
+    return null;
   }
 
   private volatile long lastSkipped;

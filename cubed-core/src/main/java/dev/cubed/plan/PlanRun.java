@@ -187,12 +187,21 @@ final class PlanRun {
    * resumed (a node without a content name) or runs separately (locked by a live compute).
    */
   private ComputeDir openComputeDir(boolean resume) {
-    ComputeDir cdir = ComputeDir.open(plan.cfg.workDir(), plan.computeId(), plan.fingerprint(), resume);
+    ComputeDir cdir = ComputeDir.open(plan.cfg.workDir(), plan.computeId(),
+        plan.fingerprint() + plan.fingerprintNotes(), resume);
     if (resume && !plan.resumable()) {
       String why = plan.topo.stream().filter(n -> !n.resumable()).findFirst()
           .map(ArrayNode::notResumableReason).orElse("?");
       LOG.warning("resume: this plan cannot be resumed by a later run (its names are not all"
           + " content-derived, so the next run gets another compute id): " + why);
+    }
+    if (resume && !cdir.resumed() && !cdir.separate()) {
+      String other = cdir.inStore() ? null
+          : ComputeDir.sameOutputsOtherPlan(cdir.path().getParent(), plan.fingerprint());
+      LOG.info("resume: no earlier run of this plan in " + plan.cfg.workDir() + " (no "
+          + cdir.name() + "); running every task" + (other == null ? ""
+          : ". " + other + " was left by a run of the same outputs with other tasks; it is"
+          + " not reused"));
     }
     if (resume && cdir.separate()) {
       LOG.warning("resume: " + plan.cfg.workDir() + "/compute-" + plan.computeId() + " is locked by"
@@ -202,29 +211,42 @@ final class PlanRun {
     return cdir;
   }
 
-  /** After a failure: keeps the directory, releases its lock, says where it is and what to do. */
+  /**
+   * After a failure: a directory holding no finished task of this or an earlier run is deleted
+   * (nothing to resume: e.g. a target refused before any task ran leaves nothing in the work
+   * directory); otherwise it is kept, its lock released, and the message says where it is and how
+   * to finish it.
+   */
   private void keepForResume(ComputeDir cdir, Throwable e) {
     try {
+      if (!cdir.resumed() && !TaskMarkers.any(cdir)) {
+        cdir.deleteAndRelease();
+        return;
+      }
       cdir.release();
     } catch (RuntimeException r) {
       e.addSuppressed(r);
     }
     String msg = "compute failed; its intermediates and completion markers are kept in "
-        + cdir.location() + ": rerun the same program with ComputeOptions.resume() (CLI: --resume)"
-        + " to finish it, or delete it with ./cubed clean --work-dir " + plan.cfg.workDir()
+        + cdir.location() + ": run the same program again with the same Spec work directory ("
+        + plan.cfg.workDir() + ") and ComputeOptions.defaults().resume() (CLI: the same command"
+        + " with --resume) to finish it, or delete it with ./cubed clean --work-dir "
+        + plan.cfg.workDir()
         + (cdir.separate() || !plan.resumable() ? " (this directory cannot be resumed: "
         + (cdir.separate() ? "it was a separate run beside a live compute of the same plan)"
         : "the plan has names that are not content-derived)") : "");
-    e.addSuppressed(new ComputeKeptNotice(msg));
+    e.addSuppressed(new ComputeKeptNotice(msg, cdir.location()));
     LOG.warning(msg);
   }
 
   /** Attached (suppressed) to a compute's exception: where its kept directory is. */
   static final class ComputeKeptNotice extends RuntimeException {
     private static final long serialVersionUID = 1L;
+    final String location;
 
-    ComputeKeptNotice(String message) {
+    ComputeKeptNotice(String message, String location) {
       super(message, null, false, false);
+      this.location = location;
     }
   }
 

@@ -71,7 +71,7 @@ final class TaskMarkers implements java.io.Serializable {
     }
     Path d = Path.of(root, op);
     try {
-      Files.createDirectories(d);
+      Files.createDirectories(d, WorkDirs.dirAttribute());
       ComputeDir.writeAtomically(d.resolve(keyName(key)),
           lines.isEmpty() ? "" : String.join("\n", lines) + "\n");
     } catch (IOException e) {
@@ -118,6 +118,23 @@ final class TaskMarkers implements java.io.Serializable {
   /** The target chunks one task writes. */
   interface ChunksOf extends java.io.Serializable {
     List<long[]> apply(long[] key);
+  }
+
+  /** True if any task of the compute has a completion marker (its directory holds finished work). */
+  static boolean any(ComputeDir cdir) {
+    if (cdir.inStore()) {
+      return !cdir.store().list(DIR + "/").isEmpty();
+    }
+    Path d = cdir.path().resolve(DIR);
+    if (!Files.isDirectory(d)) {
+      return false;
+    }
+    try (Stream<Path> s = Files.walk(d)) {
+      return s.anyMatch(p -> Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+          && !p.getFileName().toString().startsWith(".tmp-"));
+    } catch (IOException e) {
+      return true; // unknown: keep the directory
+    }
   }
 
   /**

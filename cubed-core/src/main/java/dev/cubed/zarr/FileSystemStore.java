@@ -9,6 +9,7 @@ import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileVisitResult;
 import java.nio.file.FileSystemException;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
@@ -19,6 +20,7 @@ import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -44,7 +46,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * not detected.
  *
  * <p>Files are created with the default permissions (0666 less the umask, usually 0644), not the
- * 0600 of temporary files, so other users can read the output. Write failures name their cause:
+ * 0600 of temporary files, so other users can read the output; a store made with
+ * {@link #ownerOnly(Path)} (the engine's compute directories) creates its files 0600 and its
+ * directories 0700 instead. Write failures name their cause:
  * a read-only file system or a permission problem, or a full disk ({@link #writeFailure}).
  */
 public final class FileSystemStore implements Store {
@@ -64,10 +68,28 @@ public final class FileSystemStore implements Store {
   /** Directories (absolute, normalized) whose real path was checked to be under the root. */
   private transient Set<Path> goodDirs = ConcurrentHashMap.newKeySet();
 
+  /** True if files are created 0600 and directories 0700 ({@link #ownerOnly(Path)}). */
+  private final boolean ownerOnly;
+
   /** A store rooted at a directory (created lazily on first write). */
   public FileSystemStore(Path root) {
+    this(root, false);
+  }
+
+  private FileSystemStore(Path root, boolean ownerOnly) {
     this.root = root.toAbsolutePath().normalize();
     this.rootString = this.root.toString();
+    this.ownerOnly = ownerOnly
+        && FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
+  }
+
+  /**
+   * A store whose files only their owner may read or write: created with mode 0600, directories
+   * 0700 (on a file system with POSIX permissions). For private data such as a compute's
+   * intermediate arrays; user targets keep the default permissions.
+   */
+  public static FileSystemStore ownerOnly(Path root) {
+    return new FileSystemStore(root, true);
   }
 
   /** The root directory. */
@@ -274,10 +296,37 @@ public final class FileSystemStore implements Store {
   private static void writeFully(Path p, byte[] value, int length, OpenOption... options)
       throws IOException {
     try (FileChannel ch = FileChannel.open(p, options)) {
-      int pos = 0;
-      while (pos < length) {
-        pos += ch.write(ByteBuffer.wrap(value, pos, Math.min(IO_SLICE, length - pos)));
+      writeAll(ch, value, length);
+    }
+  }
+
+  /** Creates {@code dir} and its parents: owner-only (0700) in an owner-only store. */
+  private void createDirs(Path dir) throws IOException {
+    if (ownerOnly) {
+      Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(
+          PosixFilePermissions.fromString("rwx------")));
+    } else {
+      Files.createDirectories(dir);
+    }
+  }
+
+  /** Writes a new file: owner-only (0600) in an owner-only store, else the umask's mode. */
+  private void writeNew(Path tmp, byte[] value, int length) throws IOException {
+    if (ownerOnly) {
+      try (FileChannel ch = FileChannel.open(tmp, java.util.Set.of(StandardOpenOption.WRITE,
+          StandardOpenOption.CREATE_NEW), PosixFilePermissions.asFileAttribute(
+              PosixFilePermissions.fromString("rw-------")))) {
+        writeAll(ch, value, length);
       }
+    } else {
+      writeFully(tmp, value, length, StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW);
+    }
+  }
+
+  private static void writeAll(FileChannel ch, byte[] value, int length) throws IOException {
+    int pos = 0;
+    while (pos < length) {
+      pos += ch.write(ByteBuffer.wrap(value, pos, Math.min(IO_SLICE, length - pos)));
     }
   }
 
@@ -364,20 +413,20 @@ public final class FileSystemStore implements Store {
     try {
       Path dir = p.getParent();
       if (!goodDirs.contains(dir)) {
-        Files.createDirectories(dir);
+        createDirs(dir);
         checkInsideRoot(dir, key); // again, now that it exists (creation raced with a link?)
       }
-      // default permissions (0666 less the umask), not createTempFile's 0600
+      // default permissions (0666 less the umask), not createTempFile's 0600, unless ownerOnly
       tmp = dir.resolve(TMP_PREFIX + p.getFileName() + "."
           + Long.toUnsignedString(ThreadLocalRandom.current().nextLong(), 36));
       try {
-        writeFully(tmp, value, length, StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW);
+        writeNew(tmp, value, length);
       } catch (NoSuchFileException e) {
         // a directory cached as good was removed (a target replaced by a staged write): again
         goodDirs.remove(dir);
-        Files.createDirectories(dir);
+        createDirs(dir);
         checkInsideRoot(dir, key);
-        writeFully(tmp, value, length, StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW);
+        writeNew(tmp, value, length);
       }
       try {
         Files.move(tmp, p, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
