@@ -108,8 +108,8 @@ final class S3Errors {
     String msg = switch (classify(e)) {
       case NO_SUCH_BUCKET -> "S3 " + op + " of " + where + ": the bucket '" + store.bucket()
           + "' does not exist at " + (store.settings().endpoint() == null ? "AWS S3"
-          : Stores.redact(store.settings().endpoint())) + "; create it first, or check the bucket name, the"
-          + " region and the endpoint (cubed.s3.endpoint / CUBED_S3_ENDPOINT)";
+          : Stores.redact(store.settings().endpoint())) + "; create it first, or check the"
+          + " bucket name, the region and the endpoint (cubed.s3.endpoint / CUBED_S3_ENDPOINT)";
       case ACCESS_DENIED -> "S3 " + op + " of " + where + ": access denied (HTTP "
           + status(e) + "); " + store.settings().describe() + ". Check that these credentials"
           + " may " + op + " in this bucket and that the endpoint and region are right";

@@ -29,7 +29,8 @@ final class ListeningSockets {
 
   /** Whether this machine has the /proc files read here. */
   static boolean available() {
-    return Files.isReadable(Path.of("/proc/net/tcp")) && Files.isDirectory(Path.of("/proc/self/fd"));
+    return Files.isReadable(Path.of("/proc/net/tcp"))
+        && Files.isDirectory(Path.of("/proc/self/fd"));
   }
 
   /** The sockets {@code pid} listens on. */
@@ -53,7 +54,8 @@ final class ListeningSockets {
       if (!Files.isReadable(t)) {
         continue;
       }
-      for (String line : Files.readAllLines(t).subList(1, Files.readAllLines(t).size())) {
+      List<String> lines = Files.readAllLines(t);
+      for (String line : lines.subList(1, lines.size())) {
         String[] f = line.trim().split("\\s+");
         if (f.length > 9 && f[3].equals("0A")) { // 0A: LISTEN
           String[] local = f[1].split(":");
