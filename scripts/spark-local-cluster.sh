@@ -7,6 +7,10 @@
 #   - a Spark Master on port $SPARK_MASTER_PORT (default 7077; web UI $SPARK_MASTER_WEBUI_PORT,
 #     default 8080) and $WORKERS Workers (default 2) of 1 core and 1 GB each; each Worker starts
 #     one executor JVM per application.
+# Spark runs with scripts/spark-local-cluster.properties: no REST submission server (port 6066
+# would run any jar posted to it, unauthenticated), and RPC authentication with a random secret
+# made at each start, kept in $STATE/spark-secret (readable by this user only, never printed):
+# only a driver given that file (--executor-option auth_secret_file=...) can use the cluster.
 # Runs in the foreground until Ctrl-C, which stops everything. Logs: $STATE (default
 # cubed-spark/target/local-cluster). Needs a JDK 17+ and Maven (first use builds the project).
 set -euo pipefail
@@ -17,7 +21,7 @@ SPARK_MASTER_WEBUI_PORT="${SPARK_MASTER_WEBUI_PORT:-8080}"
 WORKERS="${WORKERS:-2}"
 STATE="${STATE:-$here/cubed-spark/target/local-cluster}"
 access=cubed-test-access
-secret=cubed-test-secret
+s3_secret=cubed-test-secret
 
 cd "$here"
 echo "spark-local-cluster: building (the CLI and the S3 test server's classpath)..." >&2
@@ -26,6 +30,17 @@ mvn -q -B ${CUBED_MVN_FLAGS:-} test-compile dependency:build-classpath -pl cubed
   -Dmdep.includeScope=test -Dmdep.outputFile=target/test-classpath.txt >&2
 
 rm -rf "$STATE" && mkdir -p "$STATE/spark-home/jars"
+# the cluster's shared secret and Spark settings: files of this user only, so the secret is on no
+# command line and in no log
+spark_secret="$STATE/spark-secret"
+spark_props="$STATE/spark.properties"
+(
+  umask 077
+  od -An -tx1 -N32 /dev/urandom | tr -d ' \n' > "$spark_secret"
+  { cat "$here/scripts/spark-local-cluster.properties"
+    printf 'spark.authenticate.secret=%s\n' "$(cat "$spark_secret")"; } > "$spark_props"
+)
+[ "$(wc -c < "$spark_secret")" -ge 64 ] || { echo "spark-local-cluster: could not make a secret" >&2; exit 1; }
 java_bin="${JAVA_HOME:+$JAVA_HOME/bin/}java"
 pids=()
 stop() {
@@ -52,38 +67,51 @@ export SPARK_LOCAL_IP=127.0.0.1 SPARK_HOME="$STATE/spark-home" SPARK_SCALA_VERSI
 export SPARK_DIST_CLASSPATH="$cp"
 # the executors read and write S3 with the Workers' credentials (on a real cluster: instance
 # credentials or spark.executorEnv.*); the endpoint travels with each store
-export AWS_ACCESS_KEY_ID=$access AWS_SECRET_ACCESS_KEY=$secret AWS_REGION=us-east-1
+export AWS_ACCESS_KEY_ID=$access AWS_SECRET_ACCESS_KEY=$s3_secret AWS_REGION=us-east-1
 "$java_bin" -Xmx256m -cp "$cp" org.apache.spark.deploy.master.Master --host 127.0.0.1 \
-  --port "$SPARK_MASTER_PORT" --webui-port "$SPARK_MASTER_WEBUI_PORT" > "$STATE/master.log" 2>&1 &
+  --port "$SPARK_MASTER_PORT" --webui-port "$SPARK_MASTER_WEBUI_PORT" \
+  --properties-file "$spark_props" > "$STATE/master.log" 2>&1 &
 pids+=($!)
 for i in $(seq 1 "$WORKERS"); do
   mkdir -p "$STATE/worker-$i"
   "$java_bin" -Xmx256m -cp "$cp" org.apache.spark.deploy.worker.Worker \
     "spark://127.0.0.1:$SPARK_MASTER_PORT" --host 127.0.0.1 --cores 1 --memory 1g \
-    --webui-port 0 --work-dir "$STATE/worker-$i" > "$STATE/worker-$i.log" 2>&1 &
+    --webui-port 0 --work-dir "$STATE/worker-$i" --properties-file "$spark_props" \
+    > "$STATE/worker-$i.log" 2>&1 &
   pids+=($!)
 done
 
+# Polls the logs for readiness; fails at once if a process died, else after a generous deadline
+# (JVMs start slowly on a busy machine).
 wait_for() { # file text count seconds
-  for _ in $(seq 1 $(($4 * 5))); do
+  local end=$(( $(date +%s) + $4 )) p
+  while [ "$(date +%s)" -lt "$end" ]; do
     if [ "$(grep -c "$2" "$1" 2>/dev/null || true)" -ge "$3" ]; then return 0; fi
+    for p in "${pids[@]}"; do
+      kill -0 "$p" 2>/dev/null || {
+        echo "spark-local-cluster: a process (pid $p) exited while starting; see the logs in $STATE" >&2
+        exit 1
+      }
+    done
     sleep 0.2
   done
   echo "spark-local-cluster: '$2' did not appear in $1 within $4 s; see the logs in $STATE" >&2
   exit 1
 }
-wait_for "$STATE/s3.log" "S3 test server on" 1 120
-wait_for "$STATE/master.log" "Registering worker" "$WORKERS" 120
+wait_for "$STATE/s3.log" "S3 test server on" 1 600
+wait_for "$STATE/master.log" "Registering worker" "$WORKERS" 600
 
 cat <<MSG
 Ready.
   S3 test server: http://127.0.0.1:$S3_PORT (buckets data and work; example array s3://data/example.zarr)
   Spark master:   spark://127.0.0.1:$SPARK_MASTER_PORT ($WORKERS workers, 1 core and 1 GB each; UI http://127.0.0.1:$SPARK_MASTER_WEBUI_PORT)
+                  authenticated: the shared secret is in $spark_secret (this user only); no REST server
   Logs:           $STATE
 In another shell, from $here:
-  export CUBED_S3_ENDPOINT=http://127.0.0.1:$S3_PORT AWS_ACCESS_KEY_ID=$access AWS_SECRET_ACCESS_KEY=$secret AWS_REGION=us-east-1
+  export CUBED_S3_ENDPOINT=http://127.0.0.1:$S3_PORT AWS_ACCESS_KEY_ID=$access AWS_SECRET_ACCESS_KEY=$s3_secret AWS_REGION=us-east-1
   ./cubed rechunk s3://data/example.zarr s3://data/example-rechunked.zarr --chunks 200,50,50 \\
-      --work-dir s3://work/ --executor spark --executor-option spark.master=spark://127.0.0.1:$SPARK_MASTER_PORT
+      --work-dir s3://work/ --executor spark --executor-option spark.master=spark://127.0.0.1:$SPARK_MASTER_PORT \\
+      --executor-option auth_secret_file=$spark_secret
   ./cubed info s3://data/example-rechunked.zarr
 Ctrl-C stops the cluster and the server.
 MSG

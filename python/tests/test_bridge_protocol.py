@@ -87,7 +87,7 @@ def test_a_negative_length_ends_the_session_with_an_error():
         (n,) = struct.unpack("<i", b._read_exact(4))
         with pytest.raises(errors.MalformedFrameError, match="negative"):
             b._decode_reply(b._read_exact(n))
-        assert b._proc.wait(timeout=30) == 2
+        assert b._proc.wait(timeout=300) == 2
         with pytest.raises(errors.BridgeError, match="has stopped"):
             b.ping()
     finally:

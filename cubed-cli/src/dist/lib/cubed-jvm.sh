@@ -3,7 +3,8 @@
 # -Xmx value; empty means 4g), `gc_opts` and `jvm_fixed` (options every JVM of the launcher gets),
 # exports MALLOC_MMAP_THRESHOLD_ and OPENBLAS_NUM_THREADS, and defines `plan_heap "$@"`, which
 # refines `heap` for bench from the plan by running "$java_cmd" (default: java) on "$classpath"
-# with the optional array `probe_cds`.
+# with the optional array `probe_cds`. Before any JVM starts, a heap larger than this machine's
+# memory is refused with one line and exit code 2 (`check_heap`, below).
 # Native libraries (the native blosc binding for non-default Blosc variants, BLAS workspaces) may
 # malloc large transient buffers. A fixed glibc mmap threshold makes such buffers come from mmap and
 # go back to the OS when freed, instead of staying in malloc arenas (glibc's dynamic threshold
@@ -104,8 +105,92 @@ plan_heap() {
       echo "cubed: heap ${heap} from the plan (bench --plan-heap; CUBED_PLAN_HEAP=0: the spec bound)" >&2 ;;
   esac
 }
+# The machine's memory in bytes: MemTotal of /proc/meminfo, or the cgroup's memory limit when one
+# is set and lower (cgroup v2 memory.max, v1 memory.limit_in_bytes). Empty when unknown.
+# CUBED_TEST_MEMINFO and CUBED_TEST_CGROUP (files) stand in for those for the launcher's tests.
+machine_mem_bytes() {
+  local total="" lim f
+  total="$(awk '/^MemTotal:/ { printf "%.0f", $2 * 1024; exit }' \
+    "${CUBED_TEST_MEMINFO:-/proc/meminfo}" 2>/dev/null || true)"
+  for f in ${CUBED_TEST_CGROUP:-/sys/fs/cgroup/memory.max /sys/fs/cgroup/memory/memory.limit_in_bytes}; do
+    [ -r "$f" ] || continue
+    lim="$(head -c 64 "$f" 2>/dev/null | tr -d '[:space:]')"
+    case "$lim" in ''|*[!0-9]*) continue ;; esac   # "max": no limit
+    if [ -z "$total" ] || awk -v a="$lim" -v b="$total" 'BEGIN { exit !(a < b) }'; then
+      total="$lim"
+    fi
+  done
+  echo "$total"
+}
+# A -Xmx value (512m, 4g, 2048k, 1t, bytes) in bytes; empty if not of that form.
+heap_bytes() {
+  echo "$1" | awk '{
+    s = tolower($0)
+    if (!match(s, /^[0-9]+[kmgt]?$/)) exit
+    n = s + 0; u = substr(s, length(s))
+    f = (u == "k") ? 1024 : (u == "m") ? 1048576 : (u == "g") ? 1073741824 \
+      : (u == "t") ? 1099511627776 : 1
+    printf "%.0f\n", n * f
+  }'
+}
+# The option value as given on the command line (OPTION VALUE or OPTION=VALUE), or empty.
+option_value() {
+  local name="$1" prev="" a v=""
+  shift
+  for a in "$@"; do
+    [ "$prev" = "$name" ] && v="$a"
+    case "$a" in "$name"=*) v="${a#*=}" ;; esac
+    prev="$a"
+  done
+  echo "$v"
+}
+# Refuses, before any JVM starts, a heap this machine cannot give: prints one line
+# `cubed CMD: --workers N x --allowed-mem M needs a H GB heap, more than this machine's T GB of
+# memory; lower --workers or --allowed-mem` (or naming CUBED_HEAP when that set the heap) and exits
+# with 2, a usage error. The JVM would otherwise fail with "Could not reserve enough space for
+# object heap", or take memory the machine does not have.
+check_heap() {
+  [ -n "$heap" ] || return 0
+  local want have cmd=cubed
+  want="$(heap_bytes "$heap")"
+  have="$(machine_mem_bytes)"
+  [ -n "$want" ] && [ -n "$have" ] || return 0
+  awk -v a="$want" -v b="$have" 'BEGIN { exit !(a > b) }' || return 0
+  case "${1:-}" in [a-z]*) cmd="cubed $1" ;; esac
+  gb() { awk -v b="$1" 'BEGIN { g = b / 1e9; printf (g < 100 ? "%.1f" : "%.0f"), g }'; }
+  if [ -n "${CUBED_HEAP:-}" ]; then
+    echo "$cmd: CUBED_HEAP=$CUBED_HEAP asks for a $(gb "$want") GB heap, more than this" \
+      "machine's $(gb "$have") GB of memory; lower CUBED_HEAP" >&2
+  else
+    local workers allowed
+    workers="$(option_value --workers "$@")"
+    allowed="$(option_value --allowed-mem "$@")"
+    case "$workers" in
+      ''|0) workers="$(nproc 2>/dev/null || echo 2) workers (one per processor)" ;;
+      *) workers="--workers $workers" ;;
+    esac
+    echo "$cmd: $workers x --allowed-mem $allowed needs a $(gb "$want") GB heap, more than" \
+      "this machine's $(gb "$have") GB of memory; lower --workers or --allowed-mem" >&2
+  fi
+  exit 2
+}
+# A dry run plans and prints, it runs no task: its JVM needs no room for workers x --allowed-mem, so
+# the heap from the spec is capped at 1 GB for it (CUBED_HEAP still wins).
+dry_run_heap() {
+  local a
+  for a in "$@"; do
+    if [ "$a" = --dry-run ]; then
+      local b
+      b="$(heap_bytes "$heap")"
+      if [ -n "$b" ] && [ "$b" -gt 1073741824 ]; then heap=1024m; fi
+      return 0
+    fi
+  done
+}
 cubed_jvm_setup() {
   heap="${CUBED_HEAP:-$(heap_from_spec "$@")}"
+  [ -n "${CUBED_HEAP:-}" ] || dry_run_heap "$@"
+  check_heap "$@"
   if [ -z "${OPENBLAS_NUM_THREADS:-}" ] && [ -n "$(blas_threads "$@")" ]; then
     export OPENBLAS_NUM_THREADS=1
   fi

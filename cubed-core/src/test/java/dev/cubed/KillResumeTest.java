@@ -66,7 +66,7 @@ class KillResumeTest {
         }
       }
     }
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(p.waitFor(5, TimeUnit.MINUTES)).isTrue();
     return new Run(tasks, done, p.exitValue());
   }
 

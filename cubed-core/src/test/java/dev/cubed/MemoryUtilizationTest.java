@@ -86,7 +86,7 @@ class MemoryUtilizationTest {
         + spec.allowedMem() + " B, reservedMem " + spec.reservedMem() + " B\n\n" + sb);
     System.out.println(sb);
     for (ProcessHandle h : seen) {
-      h.onExit().get(10, java.util.concurrent.TimeUnit.SECONDS);
+      h.onExit().get(2, java.util.concurrent.TimeUnit.MINUTES);
       assertFalse(h.isAlive(), "worker " + h.pid() + " outlived its compute");
     }
     assertTrue(processes.liveWorkers().isEmpty());

@@ -31,7 +31,7 @@ class ProcessesEngineTest {
   @AfterEach
   void noWorkerLeftBehind() throws Exception {
     for (ProcessHandle h : seen) {
-      h.onExit().get(10, TimeUnit.SECONDS);
+      h.onExit().get(2, TimeUnit.MINUTES);
       assertFalse(h.isAlive(), "worker " + h.pid() + " outlived its compute");
     }
   }

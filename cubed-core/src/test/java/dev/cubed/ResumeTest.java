@@ -251,7 +251,7 @@ class ResumeTest {
     Process p = child("names", work.toString());
     List<String> lines = new BufferedReader(new InputStreamReader(p.getInputStream(),
         StandardCharsets.UTF_8)).lines().toList();
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(p.waitFor(5, TimeUnit.MINUTES)).isTrue();
     Plan here = Cubed.plan(List.of(ResumeChild.program(ResumeChild.spec(work))));
     List<String> expected = new ArrayList<>();
     expected.add("id " + here.computeId());
@@ -298,7 +298,7 @@ class ResumeTest {
     } finally {
       holder.getOutputStream().write('\n');
       holder.getOutputStream().flush();
-      assertThat(holder.waitFor(30, TimeUnit.SECONDS)).isTrue();
+      assertThat(holder.waitFor(5, TimeUnit.MINUTES)).isTrue();
     }
     Files.createDirectories(work.resolve("compute-notours"));
     Files.createDirectories(work.resolve("compute-0123456789abcdef")); // no lock, no fingerprint

@@ -30,4 +30,15 @@ public final class BeamExecutorFactory implements ExecutorFactory {
   public Executor create(ExecutorSettings settings) {
     return new BeamExecutor(settings);
   }
+
+  /**
+   * Accepts beam.* options only (Beam itself checks the pipeline options when the executor is
+   * created).
+   *
+   * @throws IllegalArgumentException naming an option that is not beam.* and the valid ones
+   */
+  @Override
+  public void checkOptions(java.util.Map<String, String> options) {
+    BeamOptions.checkKeys(options);
+  }
 }

@@ -25,12 +25,29 @@ record BeamOptions(String runner, long workerMemory, int tasksPerWorker, List<St
   }
 
   /**
+   * Refuses options that are not {@code beam.*} (they would otherwise be ignored silently).
+   *
+   * @throws IllegalArgumentException naming the first such option and the valid ones
+   */
+  static void checkKeys(Map<String, String> options) {
+    for (String k : options.keySet()) {
+      if (!k.startsWith(PREFIX) || k.length() == PREFIX.length()) {
+        throw new IllegalArgumentException("beam executor: unknown option '" + k + "'; the beam"
+            + " executor takes " + BeamExecutor.RUNNER + ", " + BeamExecutor.WORKER_MEMORY + ", "
+            + BeamExecutor.TASKS_PER_WORKER + " and any other beam.NAME=VALUE (Beam's pipeline"
+            + " option --NAME=VALUE, e.g. beam.targetParallelism=4)");
+      }
+    }
+  }
+
+  /**
    * Reads and checks the options.
    *
    * @throws IllegalArgumentException naming the option when one is malformed, or when Beam
    *     rejects the pipeline options (unknown option, runner not on the classpath)
    */
   static BeamOptions of(ExecutorSettings s) {
+    checkKeys(s.options());
     String runner = s.option(BeamExecutor.RUNNER, BeamExecutor.DIRECT_RUNNER).trim();
     long mem = -1;
     String memText = s.option(BeamExecutor.WORKER_MEMORY, null);

@@ -43,15 +43,22 @@ final class ExecutorOptions {
   int attempts;
 
   /**
-   * Checks the values.
+   * Checks the values, among them the executor options against what the chosen executor takes
+   * ({@link dev.cubed.runtime.ExecutorFactory#checkOptions}: the built-ins take none).
    *
    * @throws picocli.CommandLine.ParameterException naming the bad option
    */
   void validate(CommandSpec cmd) {
+    dev.cubed.runtime.ExecutorFactory factory;
     try {
-      dev.cubed.runtime.ExecutorFactory.require(executor);
+      factory = dev.cubed.runtime.ExecutorFactory.require(executor);
     } catch (IllegalArgumentException e) {
       throw Cli.usage(cmd, "--executor: " + e.getMessage());
+    }
+    try {
+      factory.checkOptions(executorOptions);
+    } catch (IllegalArgumentException e) {
+      throw Cli.usage(cmd, "--executor-option: " + e.getMessage());
     }
     if (workers < 0) {
       throw Cli.usage(cmd, "--workers: " + workers + " must be 0 (one per processor) or more");

@@ -15,7 +15,8 @@ import picocli.CommandLine.ParameterException;
  * with code 2. A failure while running (bad input data, a plan that does not fit
  * {@code --allowed-mem}, a store that cannot be written) prints one line {@code cubed CMD: message}
  * and exits with code 1. No stack trace is printed unless the environment variable
- * {@code CUBED_DEBUG} is set; an unexpected exception (a bug) says so and names CUBED_DEBUG.
+ * {@code CUBED_DEBUG} is 1, true or yes (any case; {@link #debugFrom}); an unexpected exception
+ * (a bug) says so and names CUBED_DEBUG.
  */
 @Command(
     name = "cubed",
@@ -41,7 +42,19 @@ public final class Main implements Runnable {
 
   public static void main(String[] args) {
     System.exit(execute(new PrintWriter(System.out, true), new PrintWriter(System.err, true),
-        System.getenv("CUBED_DEBUG") != null, args));
+        debugFrom(System.getenv("CUBED_DEBUG")), args));
+  }
+
+  /**
+   * Whether a {@code CUBED_DEBUG} value turns stack traces on: 1, true or yes (any case, blanks
+   * around ignored); anything else (unset, empty, 0, false, no, ...) leaves them off.
+   */
+  static boolean debugFrom(String value) {
+    if (value == null) {
+      return false;
+    }
+    String v = value.strip().toLowerCase(java.util.Locale.ROOT);
+    return v.equals("1") || v.equals("true") || v.equals("yes");
   }
 
   /**
@@ -115,8 +128,11 @@ public final class Main implements Runnable {
         || ex instanceof UnsupportedOperationException || ex instanceof java.io.IOException;
   }
 
-  /** Collapses a message to one line. */
+  /**
+   * Collapses a message to one line, with the credentials of any URL in it redacted
+   * ({@link dev.cubed.zarr.Stores#redact}: an S3 endpoint given as http://user:secret@host).
+   */
   static String oneLine(String s) {
-    return s.strip().replaceAll("\\s*\\R\\s*", " ");
+    return dev.cubed.zarr.Stores.redact(s.strip().replaceAll("\\s*\\R\\s*", " "));
   }
 }

@@ -212,7 +212,7 @@ class CliErrorsTest {
     p.getOutputStream().close();
     byte[] out = p.getInputStream().readAllBytes();
     byte[] err = p.getErrorStream().readAllBytes();
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(p.waitFor(5, TimeUnit.MINUTES)).isTrue();
     return new Result(p.exitValue(), new String(out, StandardCharsets.UTF_8),
         new String(err, StandardCharsets.UTF_8));
   }

@@ -59,7 +59,7 @@ class DistIT {
     Path out = Files.createTempFile(dir, "out", ".txt");
     Path err = Files.createTempFile(dir, "err", ".txt");
     Process p = pb.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-    assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("finished: " + cmd).isTrue();
+    assertThat(p.waitFor(10, TimeUnit.MINUTES)).as("finished: " + cmd).isTrue();
     return new Result(p.exitValue(), Files.readString(out), Files.readString(err));
   }
 

@@ -30,7 +30,7 @@ class DryRunTest {
   }
 
   @Test
-  @Timeout(60)
+  @Timeout(300)
   void terabytePlanFitsATwoGigabyteWorkerAndWritesNoMoreThanPythonCubed() throws Exception {
     Path work = dir.resolve("work");
     Runtime rt = Runtime.getRuntime();

@@ -1,6 +1,7 @@
 package dev.cubed.runtime;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -25,6 +26,16 @@ public interface ExecutorFactory {
    * @throws IllegalArgumentException if an option is missing or wrong, naming it
    */
   Executor create(ExecutorSettings settings);
+
+  /**
+   * Checks executor options before anything is planned or run (the CLI calls it to refuse a bad
+   * {@code --executor-option} as a usage error). {@link #create} must refuse the same options.
+   * The default accepts every option: a factory that knows its options overrides it.
+   *
+   * @throws IllegalArgumentException naming the first unknown or malformed option and listing
+   *     the options this executor takes
+   */
+  default void checkOptions(Map<String, String> options) {}
 
   /**
    * The factory of a name, if any: a built-in ("threads", "processes", "processes-strict"), a

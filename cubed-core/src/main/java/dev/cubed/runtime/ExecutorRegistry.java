@@ -26,13 +26,23 @@ final class ExecutorRegistry {
    */
   record BuiltIn(String name, Function<ExecutorSettings, Executor> fromSettings,
       Supplier<Executor> withDefaults) implements ExecutorFactory {
+    /** Refuses every option: the built-ins take none. */
     @Override
     public Executor create(ExecutorSettings settings) {
+      checkOptions(settings.options());
       return fromSettings.apply(settings);
+    }
+
+    @Override
+    public void checkOptions(Map<String, String> options) {
+      refuseOptions(name, options);
     }
   }
 
-  /** An executor registered as an {@link Executor} service: it ignores the settings. */
+  /**
+   * An executor registered as an {@link Executor} service: it ignores the settings and takes no
+   * options.
+   */
   record Service(Executor executor) implements ExecutorFactory {
     @Override
     public String name() {
@@ -41,8 +51,32 @@ final class ExecutorRegistry {
 
     @Override
     public Executor create(ExecutorSettings settings) {
+      checkOptions(settings.options());
       return executor;
     }
+
+    @Override
+    public void checkOptions(Map<String, String> options) {
+      refuseOptions(executor.name(), options);
+    }
+  }
+
+  /**
+   * Refuses options of an executor that takes none, naming the first and saying what sets such
+   * an executor up instead.
+   *
+   * @throws IllegalArgumentException if {@code options} is not empty
+   */
+  static void refuseOptions(String name, Map<String, String> options) {
+    if (options.isEmpty()) {
+      return;
+    }
+    String first = options.keySet().iterator().next();
+    throw new IllegalArgumentException("the " + name + " executor takes no executor options,"
+        + " got '" + first + "'" + (options.size() > 1 ? " (and " + (options.size() - 1)
+            + " more)" : "") + "; it is set up by the workers, attempts and memory settings"
+        + " (--workers, --attempts, --allowed-mem); executor options are for engine executors"
+        + " such as spark (spark.*) or beam (beam.*)");
   }
 
   /**

@@ -102,6 +102,9 @@ final class WorkerProcess {
   private final WorkerProtocol.Hello hello;
   private volatile String channelError;
 
+  /** How long a starting worker JVM may take to say hello (it fails at once if it exits). */
+  static final long START_DEADLINE_SECONDS = 600;
+
   private WorkerProcess(Settings settings, Process process) throws IOException {
     this.settings = settings;
     this.process = process;
@@ -116,7 +119,9 @@ final class WorkerProcess {
     err.start();
     WorkerProtocol.Frame f;
     try {
-      f = replies.poll(60, TimeUnit.SECONDS);
+      // a worker that dies says so at once (DEAD); one still starting on a busy machine (JVM
+      // start, class loading under load) gets minutes
+      f = replies.poll(START_DEADLINE_SECONDS, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       process.destroyForcibly();
       Thread.currentThread().interrupt();
@@ -125,7 +130,8 @@ final class WorkerProcess {
     if (f == null || f.type() != WorkerProtocol.HELLO) {
       process.destroyForcibly();
       throw new IOException("processes executor: a worker JVM did not start ("
-          + (f == null ? "no hello within 60 s" : "it exited with code " + exitCode(5))
+          + (f == null ? "no hello within " + START_DEADLINE_SECONDS + " s"
+              : "it exited with code " + exitCode(5))
           + "); command: " + String.join(" ", settings.command()) + "; its stderr: "
           + stderrText());
     }

@@ -108,7 +108,10 @@ public interface Store extends Serializable {
     return 1;
   }
 
-  /** A short description of the store for messages, e.g. {@code "file:///data/x.zarr"}. */
+  /**
+   * A short description of the store for messages, e.g. {@code "file:///data/x.zarr"}; it must
+   * not contain credentials (pass any URL through {@link Stores#redact}).
+   */
   default String describe() {
     return getClass().getSimpleName();
   }

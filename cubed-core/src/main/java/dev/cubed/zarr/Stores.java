@@ -6,6 +6,7 @@ import java.nio.file.Paths;
 import java.util.Locale;
 import java.util.ServiceLoader;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
 
 /** Opens stores from URIs or paths. */
 public final class Stores {
@@ -44,7 +45,9 @@ public final class Stores {
     try {
       uri = URI.create(uriOrPath);
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("Stores.open: malformed URI '" + uriOrPath + "'", e);
+      // the URI parser's message repeats the input: keep it out, the cause stays for debugging
+      throw new IllegalArgumentException("Stores.open: malformed URI '" + redact(uriOrPath)
+          + "'");
     }
     for (StoreProvider p : ServiceLoader.load(StoreProvider.class)) {
       if (p.supports(scheme)) {
@@ -52,9 +55,9 @@ public final class Stores {
       }
     }
     throw new IllegalArgumentException(
-        "Stores.open: no store for scheme '" + scheme + "' in '" + uriOrPath + "': supported are"
-            + " file://, memory:// and plain paths; other schemes need a StoreProvider plugin on"
-            + " the classpath");
+        "Stores.open: no store for scheme '" + scheme + "' in '" + redact(uriOrPath)
+            + "': supported are file://, memory:// and plain paths; other schemes need a"
+            + " StoreProvider plugin on the classpath");
   }
 
   /**
@@ -93,6 +96,31 @@ public final class Stores {
       throw new IllegalArgumentException("'" + uriOrPath + "' is not a local path or file:// URI");
     }
     return uriOrPath.indexOf("://") <= 1 ? Paths.get(uriOrPath) : Path.of(URI.create(uriOrPath));
+  }
+
+  /** scheme://userinfo@ (the userinfo up to the last '@' of the authority). */
+  private static final Pattern USERINFO = Pattern.compile(
+      "(?i)\\b([a-z][a-z0-9+.-]*://)[^\\s/?#'\"]*@");
+  /** The same, percent-encoded (a URL inside a query parameter): %3A%2F%2Fuserinfo%40. */
+  private static final Pattern ENCODED_USERINFO = Pattern.compile(
+      "(?i)(%3A%2F%2F)(?:(?!%2F)[^\\s/?#&'\"])*%40");
+
+  /**
+   * A text (a store URI, a message) with the credentials of every URL in it replaced by
+   * {@code ***}: {@code http://user:secret@host:9000/b} becomes {@code http://***@host:9000/b},
+   * also when such a URL sits percent-encoded inside another's query ({@code ?endpoint=http%3A%2F
+   * %2Fuser%3Asecret%40host}). Every store's {@link Store#describe()} and every message naming a
+   * store location goes through it, so a password in an endpoint URL is never printed or logged.
+   *
+   * @return the text with credentials removed; null for null
+   */
+  public static String redact(String text) {
+    if (text == null
+        || text.indexOf('@') < 0 && !text.toUpperCase(Locale.ROOT).contains("%40")) {
+      return text;
+    }
+    String r = USERINFO.matcher(text).replaceAll("$1***@");
+    return ENCODED_USERINFO.matcher(r).replaceAll("$1***%40");
   }
 
   /** The shared in-memory store of a name. */

@@ -42,7 +42,7 @@ class WriteLockTest {
     Process p = child(out.toString(), "try");
     String line = new BufferedReader(new InputStreamReader(p.getInputStream(),
         StandardCharsets.UTF_8)).readLine();
-    p.waitFor(30, TimeUnit.SECONDS);
+    p.waitFor(5, TimeUnit.MINUTES);
     return line;
   }
 
@@ -62,7 +62,7 @@ class WriteLockTest {
       assertThat(out.resolve("zarr.json")).doesNotExist(); // nothing was created
       child.getOutputStream().close();
       assertThat(r.readLine()).isEqualTo("RELEASED");
-      assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
+      assertThat(child.waitFor(5, TimeUnit.MINUTES)).isTrue();
     } finally {
       child.destroyForcibly();
     }

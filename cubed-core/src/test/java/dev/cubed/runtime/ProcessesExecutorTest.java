@@ -34,7 +34,7 @@ class ProcessesExecutorTest {
   @AfterEach
   void noWorkerLeftBehind() throws Exception {
     for (ProcessHandle h : seen) {
-      h.onExit().get(10, java.util.concurrent.TimeUnit.SECONDS);
+      h.onExit().get(2, java.util.concurrent.TimeUnit.MINUTES);
       assertFalse(h.isAlive(), "worker process " + h.pid() + " outlived its compute");
     }
   }

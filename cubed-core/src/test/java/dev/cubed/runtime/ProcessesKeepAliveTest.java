@@ -69,7 +69,7 @@ class ProcessesKeepAliveTest {
       ex.close();
     }
     for (ProcessHandle h : started) {
-      h.onExit().get(10, TimeUnit.SECONDS);
+      h.onExit().get(2, TimeUnit.MINUTES);
       assertFalse(h.isAlive(), "worker " + h.pid() + " outlived close()");
     }
     assertTrue(ProcessesExecutor.idleWorkers().stream().noneMatch(started::contains));
@@ -104,8 +104,8 @@ class ProcessesKeepAliveTest {
             return ends;
           }));
         }
-        ProcessesExecutorTest.Ends ea = fs.get(0).get(120, TimeUnit.SECONDS);
-        ProcessesExecutorTest.Ends eb = fs.get(1).get(120, TimeUnit.SECONDS);
+        ProcessesExecutorTest.Ends ea = fs.get(0).get(10, TimeUnit.MINUTES);
+        ProcessesExecutorTest.Ends eb = fs.get(1).get(10, TimeUnit.MINUTES);
         for (String tag : List.of("a" + round, "b" + round)) {
           for (int i = 0; i < 8; i++) {
             assertEquals(tag, Files.readString(dir.resolve(tag + "-" + i)),
@@ -200,7 +200,7 @@ class ProcessesKeepAliveTest {
           ProcessHandle.of(Long.parseLong(line.substring(7))).ifPresent(ws::add);
         }
       }
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
       while (!Files.exists(dir.resolve("running")) && System.nanoTime() < deadline) {
         Thread.sleep(20);
       }
@@ -208,13 +208,13 @@ class ProcessesKeepAliveTest {
       assertEquals(2, ws.stream().distinct().count(), "two workers: " + ws);
       assertTrue(ws.stream().allMatch(ProcessHandle::isAlive));
       c.destroyForcibly(); // SIGKILL: no shutdown hook runs
-      c.waitFor(10, TimeUnit.SECONDS);
+      c.waitFor(2, TimeUnit.MINUTES);
     } finally {
       c.destroyForcibly();
     }
     for (ProcessHandle h : ws) {
       try {
-        h.onExit().get(15, TimeUnit.SECONDS);
+        h.onExit().get(2, TimeUnit.MINUTES);
       } catch (java.util.concurrent.TimeoutException e) {
         h.destroyForcibly();
       }

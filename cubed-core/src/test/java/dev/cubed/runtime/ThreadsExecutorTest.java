@@ -143,7 +143,7 @@ class ThreadsExecutorTest {
     AtomicInteger aDone = new AtomicInteger();
     java.util.concurrent.atomic.AtomicBoolean cSawA = new java.util.concurrent.atomic.AtomicBoolean();
     Operation a = new Operation("a", List.of(new long[] {0}), k -> {
-      aSawB.set(bRan.await(20, java.util.concurrent.TimeUnit.SECONDS));
+      aSawB.set(bRan.await(5, java.util.concurrent.TimeUnit.MINUTES));
       aDone.incrementAndGet();
     }, 10, List.of());
     Operation b = new Operation("b", List.of(new long[] {0}), k -> bRan.countDown(), 10,

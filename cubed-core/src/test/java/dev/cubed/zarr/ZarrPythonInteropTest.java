@@ -36,7 +36,7 @@ class ZarrPythonInteropTest {
         Process p = new ProcessBuilder(py, "-c", "import zarr, numpy").redirectErrorStream(true)
             .start();
         p.getInputStream().readAllBytes();
-        if (p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0) {
+        if (p.waitFor(5, TimeUnit.MINUTES) && p.exitValue() == 0) {
           return py;
         }
       } catch (IOException | InterruptedException e) {

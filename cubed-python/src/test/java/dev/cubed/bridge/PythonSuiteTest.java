@@ -106,7 +106,7 @@ class PythonSuiteTest {
             Process pr = new ProcessBuilder(p.toString(), "-c", "import venv, ensurepip")
                 .redirectErrorStream(true).start();
             pr.getInputStream().readAllBytes();
-            if (pr.waitFor(60, TimeUnit.SECONDS) && pr.exitValue() == 0) {
+            if (pr.waitFor(5, TimeUnit.MINUTES) && pr.exitValue() == 0) {
               return p.toString();
             }
           } catch (IOException | InterruptedException e) {

@@ -1,5 +1,6 @@
 package dev.cubed.s3;
 
+import dev.cubed.zarr.Stores;
 import dev.cubed.zarr.ZarrStoreException;
 import java.io.IOException;
 import java.util.Set;
@@ -107,8 +108,8 @@ final class S3Errors {
     String msg = switch (classify(e)) {
       case NO_SUCH_BUCKET -> "S3 " + op + " of " + where + ": the bucket '" + store.bucket()
           + "' does not exist at " + (store.settings().endpoint() == null ? "AWS S3"
-          : store.settings().endpoint()) + "; create it first, or check the bucket name, the"
-          + " region and the endpoint (cubed.s3.endpoint / CUBED_S3_ENDPOINT)";
+          : Stores.redact(store.settings().endpoint())) + "; create it first, or check the"
+          + " bucket name, the region and the endpoint (cubed.s3.endpoint / CUBED_S3_ENDPOINT)";
       case ACCESS_DENIED -> "S3 " + op + " of " + where + ": access denied (HTTP "
           + status(e) + "); " + store.settings().describe() + ". Check that these credentials"
           + " may " + op + " in this bucket and that the endpoint and region are right";
@@ -118,7 +119,9 @@ final class S3Errors {
           + " raise cubed.s3.maxAttempts or retry later";
       default -> "S3 " + op + " of " + where + " failed: " + e.getMessage();
     };
-    return new ZarrStoreException(msg, new IOException(e.getMessage(), e));
+    // the SDK's own message may repeat the endpoint URL, credentials included
+    return new ZarrStoreException(Stores.redact(msg),
+        new IOException(Stores.redact(e.getMessage()), e));
   }
 
   private static String status(Throwable e) {

@@ -1,5 +1,6 @@
 package dev.cubed.s3;
 
+import dev.cubed.zarr.Stores;
 import java.io.Serializable;
 import java.net.URI;
 import java.net.URLDecoder;
@@ -51,11 +52,13 @@ public record S3Settings(String endpoint, String region, boolean pathStyle, int 
       try {
         u = URI.create(endpoint);
       } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("S3 endpoint '" + endpoint + "' is not a URI", e);
+        throw new IllegalArgumentException("S3 endpoint '" + Stores.redact(endpoint)
+            + "' is not a URI");
       }
       if (u.getScheme() == null || u.getHost() == null
           || !(u.getScheme().equals("http") || u.getScheme().equals("https"))) {
-        throw new IllegalArgumentException("S3 endpoint '" + endpoint + "' must be an http:// or"
+        throw new IllegalArgumentException("S3 endpoint '" + Stores.redact(endpoint)
+            + "' must be an http:// or"
             + " https:// URL with a host, e.g. http://127.0.0.1:9000");
       }
     }
@@ -124,16 +127,31 @@ public record S3Settings(String endpoint, String region, boolean pathStyle, int 
           StandardCharsets.UTF_8);
       switch (k) {
         case "endpoint", "region", "path_style", "max_attempts" -> out.put(k, v);
-        default -> throw new IllegalArgumentException("S3 URI " + uri + ": unknown query"
+        default -> throw new IllegalArgumentException("S3 URI " + withoutQuery(uri)
+            + ": unknown query"
             + " parameter '" + k + "' (known: endpoint, region, path_style, max_attempts)");
       }
     }
     return out;
   }
 
+  /** A URI without its query (whose values may hold anything) and with credentials redacted. */
+  static String withoutQuery(URI uri) {
+    String s = uri.toString();
+    int q = s.indexOf('?');
+    return Stores.redact(q < 0 ? s : s.substring(0, q) + "?...");
+  }
+
+  /** The settings, the endpoint's credentials redacted ({@link Stores#redact}). */
+  @Override
+  public String toString() {
+    return "S3Settings[endpoint=" + Stores.redact(endpoint) + ", region=" + region
+        + ", pathStyle=" + pathStyle + ", maxAttempts=" + maxAttempts + "]";
+  }
+
   /** For messages: where requests go and how credentials are found. */
   String describe() {
-    return (endpoint == null ? "AWS S3" : "endpoint " + endpoint)
+    return (endpoint == null ? "AWS S3" : "endpoint " + Stores.redact(endpoint))
         + (region == null ? ", region from the SDK's region chain" : ", region " + region)
         + (pathStyle ? ", path-style" : "")
         + "; credentials from the AWS SDK default chain (aws.accessKeyId/aws.secretAccessKey"

@@ -97,11 +97,12 @@ public final class S3Store implements Store {
    */
   public static S3Store open(URI uri) {
     if (uri.getScheme() == null || !uri.getScheme().equalsIgnoreCase("s3")) {
-      throw new IllegalArgumentException("not an s3:// URI: " + uri);
+      throw new IllegalArgumentException("not an s3:// URI: " + S3Settings.withoutQuery(uri));
     }
     String bucket = uri.getAuthority();
     if (bucket == null || bucket.isEmpty()) {
-      throw new IllegalArgumentException("S3 URI " + uri + " names no bucket; expected"
+      throw new IllegalArgumentException("S3 URI " + S3Settings.withoutQuery(uri)
+          + " names no bucket; expected"
           + " s3://bucket/prefix");
     }
     return new S3Store(bucket, uri.getPath(), S3Settings.resolve(uri));
@@ -368,7 +369,8 @@ public final class S3Store implements Store {
   @Override
   public String describe() {
     String where = "s3://" + bucket + "/" + prefix;
-    return settings.endpoint() == null ? where : where + " at " + settings.endpoint();
+    return settings.endpoint() == null ? where
+        : where + " at " + Stores.redact(settings.endpoint());
   }
 
   @Override

@@ -51,7 +51,14 @@ public final class S3TestServer implements AutoCloseable {
     proxy = S3Proxy.builder().blobStore(faulty).endpoint(URI.create("http://127.0.0.1:" + port))
         .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY).build();
     proxy.start();
-    for (int i = 0; i < 200 && !"STARTED".equals(proxy.getState()); i++) {
+    // poll for readiness: Jetty may take long to start on a busy machine
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MINUTES.toNanos(5);
+    while (!"STARTED".equals(proxy.getState())) {
+      if (System.nanoTime() > deadline) {
+        proxy.stop();
+        throw new IllegalStateException("the S3 test server on port " + port
+            + " did not start within 5 minutes (state " + proxy.getState() + ")");
+      }
       Thread.sleep(25);
     }
   }

@@ -70,14 +70,18 @@ public final class SparkExecutor implements Executor, AutoCloseable {
   /** The context this class started, and the settings it was started with. */
   private static SparkContext owned;
   private static Map<String, String> ownedConf;
+  private static String ownedSecret;
 
   private final SparkContext given;
   private final Map<String, String> conf;
+  /** spark.authenticate.secret read from {@link Builder#authSecretFile}; never in conf. */
+  private final String authSecret;
   private final boolean stopsOnClose;
 
   private SparkExecutor(Builder b) {
     this.given = b.context;
     this.conf = b.context == null ? b.resolvedConf() : Map.of();
+    this.authSecret = b.context == null ? b.authSecret : null;
     this.stopsOnClose = b.context == null;
   }
 
@@ -93,6 +97,7 @@ public final class SparkExecutor implements Executor, AutoCloseable {
     private int attempts = 3;
     private boolean backupTasks;
     private final Map<String, String> conf = new LinkedHashMap<>();
+    private String authSecret;
     private SparkContext context;
 
     private Builder() {}
@@ -150,6 +155,36 @@ public final class SparkExecutor implements Executor, AutoCloseable {
         return master(value);
       }
       conf.put(key, Objects.requireNonNull(value, key));
+      return this;
+    }
+
+    /**
+     * Authenticates to the cluster with the shared secret in {@code file} (its content, surrounding
+     * white space removed): sets {@code spark.authenticate=true} and passes the secret to Spark as
+     * {@code spark.authenticate.secret} when the context starts. The secret stays out of
+     * {@link SparkExecutor#settings()} and of every message (the file is named, never its
+     * content), and unlike {@code --executor-option spark.authenticate.secret=...} it never
+     * appears on a command line. A standalone cluster started with {@code spark.authenticate=true}
+     * (as {@code scripts/spark-local-cluster.sh} starts one) refuses a driver without it.
+     *
+     * @throws IllegalArgumentException if the file cannot be read or is empty
+     */
+    public Builder authSecretFile(java.nio.file.Path file) {
+      String s;
+      try {
+        s = java.nio.file.Files.readString(file).strip();
+      } catch (java.io.IOException | RuntimeException e) {
+        throw new IllegalArgumentException("spark executor: cannot read the authentication secret"
+            + " file " + file + " (" + e.getClass().getSimpleName() + "); give the file"
+            + " scripts/spark-local-cluster.sh printed, or the cluster's spark.authenticate.secret"
+            + " in a file readable by this user", e);
+      }
+      if (s.isEmpty()) {
+        throw new IllegalArgumentException("spark executor: the authentication secret file "
+            + file + " is empty");
+      }
+      this.authSecret = s;
+      conf.put("spark.authenticate", "true");
       return this;
     }
 
@@ -212,7 +247,8 @@ public final class SparkExecutor implements Executor, AutoCloseable {
       return given;
     }
     synchronized (LOCK) {
-      if (owned != null && !owned.isStopped() && conf.equals(ownedConf)) {
+      if (owned != null && !owned.isStopped() && conf.equals(ownedConf)
+          && Objects.equals(authSecret, ownedSecret)) {
         return owned;
       }
       if (owned != null) {
@@ -222,6 +258,9 @@ public final class SparkExecutor implements Executor, AutoCloseable {
       quietLogs(conf.get("spark.log.level"));
       SparkConf sc = new SparkConf(false);
       conf.forEach(sc::set);
+      if (authSecret != null) {
+        sc.set("spark.authenticate.secret", authSecret);
+      }
       try {
         owned = new SparkContext(sc);
       } catch (RuntimeException e) {
@@ -230,6 +269,7 @@ public final class SparkExecutor implements Executor, AutoCloseable {
             + " Spark context, pass it with SparkExecutor.builder().context(sc)", e);
       }
       ownedConf = conf;
+      ownedSecret = authSecret;
       return owned;
     }
   }
@@ -263,10 +303,11 @@ public final class SparkExecutor implements Executor, AutoCloseable {
       return;
     }
     synchronized (LOCK) {
-      if (owned != null && conf.equals(ownedConf)) {
+      if (owned != null && conf.equals(ownedConf) && Objects.equals(authSecret, ownedSecret)) {
         owned.stop();
         owned = null;
         ownedConf = null;
+        ownedSecret = null;
       }
     }
   }

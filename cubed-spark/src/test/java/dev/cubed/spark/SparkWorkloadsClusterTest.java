@@ -30,6 +30,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * {@code -Dcubed.spark.compare=true} each workload also runs on the threads executor in the same
  * minute, and both times are printed. Then, on the same cluster: a task failing once is retried by
  * Spark in an executor JVM, and a deterministic failure fails the compute with the task's message.
+ * The cluster runs with the settings of scripts/spark-local-cluster.sh: every process listens on
+ * 127.0.0.1 only, there is no REST submission server, and a connection without the shared secret is
+ * refused (the workloads above ran with it).
  */
 @Tag("spark")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -48,8 +51,9 @@ class SparkWorkloadsClusterTest {
     cluster = StandaloneCluster.start(dir, 2, 1, "1g", Map.of(
         "AWS_ACCESS_KEY_ID", S3TestServer.ACCESS_KEY,
         "AWS_SECRET_ACCESS_KEY", S3TestServer.SECRET_KEY, "AWS_REGION", "us-east-1"));
+    // the cluster authenticates every connection: the driver proves it knows the shared secret
     spark = SparkExecutor.builder().master(cluster.masterUrl()).attempts(3)
-        .conf("spark.executor.memory", "1g").build();
+        .conf("spark.executor.memory", "1g").authSecretFile(cluster.secretFile()).build();
     WorkloadChecks.prepare();
   }
 
@@ -111,5 +115,64 @@ class SparkWorkloadsClusterTest {
     assertThat(pids).as("executor processes of the workloads' tasks: " + WORKERS).hasSize(2);
     assertThat(cluster.executorProcesses().stream().map(p -> Long.toString(p.pid())))
         .as("they are the Workers' child processes").containsAll(pids);
+  }
+
+  @Order(4)
+  @Test
+  void everyDaemonListensOnLoopbackOnlyAndNoRestServerRuns() throws Exception {
+    org.junit.jupiter.api.Assumptions.assumeTrue(ListeningSockets.available(), "Linux /proc");
+    List<ProcessHandle> daemons = cluster.daemons();
+    assertThat(ListeningSockets.of(daemons.get(0).pid())).as("the Master's sockets")
+        .extracting(ListeningSockets.Listen::port).contains(cluster.port());
+    List<ProcessHandle> all = new java.util.ArrayList<>(daemons);
+    all.addAll(cluster.executorProcesses());
+    for (ProcessHandle p : all) {
+      List<ListeningSockets.Listen> ls = ListeningSockets.of(p.pid());
+      assertThat(ls).as("pid " + p.pid() + " listens on " + ls)
+          .allSatisfy(l -> assertThat(l.address()).isEqualTo("127.0.0.1"))
+          .noneSatisfy(l -> assertThat(l.port()).isEqualTo(6066));
+    }
+    assertThat(Files.readString(cluster.masterLog())).doesNotContain("REST server")
+        .doesNotContain(Files.readString(cluster.secretFile()).strip());
+    assertThat(java.nio.file.Files.getPosixFilePermissions(cluster.secretFile()))
+        .containsExactlyInAnyOrder(java.nio.file.attribute.PosixFilePermission.OWNER_READ,
+            java.nio.file.attribute.PosixFilePermission.OWNER_WRITE);
+  }
+
+  @Order(5)
+  @Test
+  void aConnectionWithoutTheSecretIsRefusedAndOneWithItIsAccepted() throws Exception {
+    String secret = Files.readString(cluster.secretFile()).strip();
+    // with the secret: the Master's endpoint is found (the control: the probe itself works)
+    org.apache.spark.rpc.RpcEnv with = probe(secret);
+    try {
+      assertThat(with.setupEndpointRef(new org.apache.spark.rpc.RpcAddress("127.0.0.1",
+          cluster.port()), "Master")).isNotNull();
+    } finally {
+      with.shutdown();
+    }
+    for (String wrong : new String[] {null, "not-the-secret"}) {
+      org.apache.spark.rpc.RpcEnv env = probe(wrong);
+      try {
+        assertThatThrownBy(() -> env.setupEndpointRef(new org.apache.spark.rpc.RpcAddress(
+            "127.0.0.1", cluster.port()), "Master")).as("secret " + (wrong == null ? "none"
+                : "wrong")).isInstanceOf(Exception.class);
+      } finally {
+        env.shutdown();
+      }
+    }
+  }
+
+  /** A client-mode Spark RPC environment, authenticating with {@code secret} unless null. */
+  private static org.apache.spark.rpc.RpcEnv probe(String secret) {
+    org.apache.spark.SparkConf conf = new org.apache.spark.SparkConf(false)
+        .set("spark.rpc.lookupTimeout", "300s").set("spark.rpc.askTimeout", "300s");
+    if (secret != null) {
+      conf.set("spark.authenticate", "true").set("spark.authenticate.secret", secret);
+    }
+    org.apache.spark.SecurityManager sm = new org.apache.spark.SecurityManager(conf,
+        org.apache.spark.SecurityManager.$lessinit$greater$default$2(),
+        org.apache.spark.SecurityManager.$lessinit$greater$default$3());
+    return org.apache.spark.rpc.RpcEnv.create("probe", "127.0.0.1", 0, conf, sm, true);
   }
 }

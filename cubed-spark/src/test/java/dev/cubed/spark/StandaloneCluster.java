@@ -13,18 +13,27 @@ import java.util.concurrent.TimeUnit;
 /**
  * A Spark standalone cluster on this machine, started from the Maven artifacts on this JVM's
  * classpath (no Spark distribution): one Master and {@code workers} Workers, each a child JVM
- * bound to 127.0.0.1. A Worker launches the executor JVMs of an application; they get this
+ * bound to 127.0.0.1, with the settings of {@code scripts/spark-local-cluster.properties} (no
+ * REST submission server, RPC authentication) and a random shared secret, written with those
+ * settings to {@code dir/spark.properties} and alone to {@link #secretFile()}, both readable by
+ * their owner only. A Worker launches the executor JVMs of an application; they get this
  * classpath through {@code SPARK_DIST_CLASSPATH}, and {@code SPARK_HOME} points at an empty
  * directory with an empty {@code jars/} (the launcher insists on one). Logs go to {@code dir}.
+ * Starting waits for readiness by polling the logs, for up to {@link #START_DEADLINE} (JVMs start
+ * slowly on a busy machine).
  */
 final class StandaloneCluster implements AutoCloseable {
+  /** How long the Master and the Workers may take to start before the start fails. */
+  static final java.time.Duration START_DEADLINE = java.time.Duration.ofMinutes(10);
   private final List<Process> processes = new ArrayList<>();
   private final Path dir;
   private final int port;
+  private final Path secretFile;
 
   private StandaloneCluster(Path dir, int port) {
     this.dir = dir;
     this.port = port;
+    this.secretFile = dir.resolve("spark-secret");
   }
 
   /**
@@ -48,22 +57,68 @@ final class StandaloneCluster implements AutoCloseable {
     Files.createDirectories(dir.resolve("spark-home/jars"));
     StandaloneCluster c = new StandaloneCluster(dir, port);
     try {
+      String props = c.writeSettings().toString();
       Path masterLog = dir.resolve("master.log");
       c.launch(masterLog, env, "org.apache.spark.deploy.master.Master", "--host", "127.0.0.1",
-          "--port", Integer.toString(port), "--webui-port", "0");
-      c.await(masterLog, "I have been elected leader", 1, 60);
+          "--port", Integer.toString(port), "--webui-port", "0", "--properties-file", props);
+      c.await(masterLog, "I have been elected leader", 1);
       for (int i = 0; i < workers; i++) {
         Path work = Files.createDirectories(dir.resolve("worker-" + i));
         c.launch(dir.resolve("worker-" + i + ".log"), env, "org.apache.spark.deploy.worker.Worker",
             c.masterUrl(), "--host", "127.0.0.1", "--cores", Integer.toString(cores), "--memory",
-            memory, "--webui-port", "0", "--work-dir", work.toString());
+            memory, "--webui-port", "0", "--work-dir", work.toString(), "--properties-file",
+            props);
       }
-      c.await(masterLog, "Registering worker", workers, 60);
+      c.await(masterLog, "Registering worker", workers);
       return c;
     } catch (IOException | InterruptedException | RuntimeException e) {
       c.close();
       throw e;
     }
+  }
+
+  /**
+   * Writes the secret file and the cluster's properties (the script's settings plus the secret),
+   * both created readable and writable by their owner only.
+   *
+   * @return the properties file
+   */
+  private Path writeSettings() throws IOException {
+    byte[] b = new byte[32];
+    new java.security.SecureRandom().nextBytes(b);
+    String secret = java.util.HexFormat.of().formatHex(b);
+    Path shared = Path.of(System.getProperty("user.dir")).resolveSibling("scripts")
+        .resolve("spark-local-cluster.properties");
+    Path props = dir.resolve("spark.properties");
+    ownerOnly(secretFile, secret + "\n");
+    ownerOnly(props, Files.readString(shared) + "spark.authenticate.secret=" + secret + "\n");
+    return props;
+  }
+
+  private static void ownerOnly(Path file, String text) throws IOException {
+    Files.createFile(file, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+        java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+    Files.writeString(file, text);
+  }
+
+  /** The file holding the cluster's shared secret (for {@code SparkExecutor.authSecretFile}). */
+  Path secretFile() {
+    return secretFile;
+  }
+
+  /** The Master's RPC port. */
+  int port() {
+    return port;
+  }
+
+  /** The Master's process, then the Workers'. */
+  List<ProcessHandle> daemons() {
+    return processes.stream().map(Process::toHandle).toList();
+  }
+
+  /** The Master's log. */
+  Path masterLog() {
+    return dir.resolve("master.log");
   }
 
   /** The master URL, spark://127.0.0.1:PORT. */
@@ -104,10 +159,13 @@ final class StandaloneCluster implements AutoCloseable {
     processes.add(pb.start());
   }
 
-  /** Waits until {@code log} has {@code count} lines containing {@code text}. */
-  private void await(Path log, String text, int count, int seconds)
+  /**
+   * Polls until {@code log} has {@code count} lines containing {@code text}; fails at once when a
+   * process of the cluster exits, and after {@link #START_DEADLINE}.
+   */
+  private void await(Path log, String text, int count)
       throws IOException, InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+    long deadline = System.nanoTime() + START_DEADLINE.toNanos();
     while (System.nanoTime() < deadline) {
       if (Files.exists(log)
           && Files.readAllLines(log).stream().filter(l -> l.contains(text)).count() >= count) {
@@ -122,7 +180,7 @@ final class StandaloneCluster implements AutoCloseable {
       Thread.sleep(100);
     }
     throw new IllegalStateException("the Spark cluster did not log '" + text + "' " + count
-        + " time(s) within " + seconds + " s; see " + log);
+        + " time(s) within " + START_DEADLINE.toSeconds() + " s; see " + log);
   }
 
   /** Java processes (executors) started by the Workers, i.e. descendants of the Workers. */
@@ -142,7 +200,7 @@ final class StandaloneCluster implements AutoCloseable {
       p.toHandle().descendants().forEach(ProcessHandle::destroy);
       p.destroy();
       try {
-        if (!p.waitFor(10, TimeUnit.SECONDS)) {
+        if (!p.waitFor(2, TimeUnit.MINUTES)) {
           p.destroyForcibly();
         }
       } catch (InterruptedException e) {
