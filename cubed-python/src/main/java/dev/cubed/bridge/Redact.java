@@ -4,7 +4,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.regex.Pattern;
 
 /**
  * Hides credentials in URLs before text leaves the bridge (error replies, its standard error):
@@ -14,15 +13,14 @@ import java.util.regex.Pattern;
  * The bridge's standard error (its own lines and the engine's log) goes through {@link #lines}.
  */
 final class Redact {
-  /** scheme "://" userinfo "@": userinfo without '/', whitespace, quotes or a second '@'. */
-  private static final Pattern USERINFO = Pattern.compile(
-      "([A-Za-z][A-Za-z0-9+.-]*://)[^/\\s@'\"<>]+@");
-
   private Redact() {}
 
-  /** {@code text} with the user information of every URL in it replaced by {@code ***}. */
+  /**
+   * {@code text} with the user information of every URL in it replaced by {@code ***}: the
+   * engine's one rule, {@link dev.cubed.zarr.Stores#redact}.
+   */
   static String urls(String text) {
-    return text == null ? null : USERINFO.matcher(text).replaceAll("$1***@");
+    return dev.cubed.zarr.Stores.redact(text);
   }
 
   /**
