@@ -115,7 +115,7 @@ public final class Cubed {
 
   /**
    * A lazy write of {@code x} to a new Zarr array at {@code path} of {@code store} (Zarr v3, x's
-   * chunks); compute it (or pass it to {@link #compute}) to run. Nothing is created or deleted
+   * chunks; a crc32c checksum per chunk if x's spec says {@link Spec#checksum()}); compute it (or pass it to {@link #compute}) to run. Nothing is created or deleted
    * now: the compute checks memory and the target first, then creates it. An existing Zarr node at
    * the path is refused; see {@link #toZarrLazy(CubedArray, Store, String, boolean)}.
    */
@@ -131,6 +131,9 @@ public final class Cubed {
   public static CubedArray toZarrLazy(CubedArray x, Store store, String path, boolean overwrite) {
     dev.cubed.zarr.ZarrArrayBuilder b = ZarrArray.create(store, path).shape(x.shape())
         .chunks(x.chunkShape()).dtype(x.dtype());
+    if (x.spec().checksum()) {
+      b.crc32c();
+    }
     if (overwrite) {
       b.overwrite();
     }

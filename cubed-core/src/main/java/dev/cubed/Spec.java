@@ -13,11 +13,12 @@ import java.util.Properties;
 /**
  * Resources for a computation: where intermediate data go ({@code workDir}), the memory a task may
  * use ({@code allowedMem}), the part of it taken by the worker itself ({@code reservedMem}) and the
- * executor's name. Immutable; build with {@link #builder()}, {@link #fromFile(Path)} or
- * {@link #fromEnv()}. Defaults: workDir = {@code java.io.tmpdir/cubed-<user name>} (per user,
- * see {@link dev.cubed.plan.WorkDirs#defaultWorkDir()}), allowedMem 2 GB, reservedMem 100 MB,
- * executor "threads". Memory strings accept B, KB/MB/GB/TB (powers of 1000) and KiB/MiB/GiB/TiB
- * (powers of 1024).
+ * executor's name, and whether the targets the engine creates carry checksums ({@code checksum}).
+ * Immutable; build with {@link #builder()}, {@link #fromFile(Path)} or {@link #fromEnv()}.
+ * Defaults: workDir = {@code java.io.tmpdir/cubed-<user name>} (per user, see {@link
+ * dev.cubed.plan.WorkDirs#defaultWorkDir()}), allowedMem 2 GB, reservedMem 100 MB, executor
+ * "threads", checksum false. Memory strings accept B, KB/MB/GB/TB (powers of 1000) and
+ * KiB/MiB/GiB/TiB (powers of 1024).
  *
  * <p>A local work directory must be private to the user running the compute: when a compute first
  * uses it, it is created with mode 0700 if missing, and refused if another user owns it or its
@@ -39,6 +40,7 @@ public final class Spec implements Serializable {
   private final int maxSourceArrays;
   private final int workers;
   private final int attempts;
+  private final boolean checksum;
   private final java.util.TreeMap<String, String> executorOptions;
 
   private Spec(Builder b) {
@@ -50,6 +52,7 @@ public final class Spec implements Serializable {
     this.maxSourceArrays = b.maxSourceArrays;
     this.workers = b.workers;
     this.attempts = b.attempts;
+    this.checksum = b.checksum;
     this.executorOptions = new java.util.TreeMap<>(b.executorOptions);
     if (attempts < 1) {
       throw new IllegalArgumentException("Spec: attempts must be >= 1 (1 = no retry), got "
@@ -86,6 +89,7 @@ public final class Spec implements Serializable {
     b.maxSourceArrays = maxSourceArrays;
     b.workers = workers;
     b.attempts = attempts;
+    b.checksum = checksum;
     b.executorOptions.putAll(executorOptions);
     return b;
   }
@@ -149,6 +153,16 @@ public final class Spec implements Serializable {
     return attempts;
   }
 
+  /**
+   * Whether the Zarr targets the engine creates ({@link Cubed#toZarr}, {@link Cubed#toZarrLazy},
+   * the CLI's rechunk target) get a crc32c checksum per chunk (the Zarr v3 {@code crc32c} codec
+   * after the compressor), checked whenever the chunk is read (default false). Intermediate arrays
+   * are always checksummed; targets passed to {@link Cubed#store} keep their own codecs.
+   */
+  public boolean checksum() {
+    return checksum;
+  }
+
   /** Fusion limit: input blocks one fused task may read (default 10). */
   public int maxInputBlocks() {
     return maxInputBlocks;
@@ -196,7 +210,7 @@ public final class Spec implements Serializable {
   /**
    * Reads a spec from a file: a Java properties file, or a flat YAML file of {@code key: value}
    * lines (optionally under a top-level {@code spec:} key). Keys: work_dir (or workDir),
-   * allowed_mem, reserved_mem, executor, workers, attempts, and {@code executor_option.KEY} for
+   * allowed_mem, reserved_mem, executor, workers, attempts, checksum (true/false), and {@code executor_option.KEY} for
    * each executor option KEY (e.g. {@code executor_option.spark.master: local[2]}); then
    * {@code CUBED_SPEC_*} environment variables override.
    *
@@ -242,7 +256,7 @@ public final class Spec implements Serializable {
   public String toString() {
     return "Spec[workDir=" + workDir + ", allowedMem=" + allowedMem + ", reservedMem="
         + reservedMem + ", executor=" + executor + ", workers=" + workers + ", attempts=" + attempts
-        + (executorOptions.isEmpty() ? "" : ", executorOptions=" + executorOptions) + "]";
+        + (checksum ? ", checksum=true" : "") + (executorOptions.isEmpty() ? "" : ", executorOptions=" + executorOptions) + "]";
   }
 
   /** Builder of {@link Spec}. */
@@ -255,6 +269,7 @@ public final class Spec implements Serializable {
     private int maxSourceArrays = 4;
     private int workers;
     private int attempts = 3;
+    private boolean checksum;
     private final java.util.TreeMap<String, String> executorOptions = new java.util.TreeMap<>();
 
     private Builder() {}
@@ -345,6 +360,15 @@ public final class Spec implements Serializable {
       return this;
     }
 
+    /**
+     * Whether the Zarr targets the engine creates get a crc32c checksum per chunk (see {@link
+     * Spec#checksum()}; default false).
+     */
+    public Builder checksum(boolean on) {
+      this.checksum = on;
+      return this;
+    }
+
     /** Sets the fusion limit on input blocks per task. */
     public Builder maxInputBlocks(int n) {
       this.maxInputBlocks = n;
@@ -373,19 +397,29 @@ public final class Spec implements Serializable {
         case "executor", "executor_name" -> executor(value);
         case "workers" -> workers(Integer.parseInt(value.trim()));
         case "attempts" -> attempts(Integer.parseInt(value.trim()));
+        case "checksum", "checksums" -> checksum(parseBoolean(k, value));
         case "spec" -> { }
         default -> throw new IllegalArgumentException("Spec: unknown key '" + key
             + "' (known: work_dir, allowed_mem, reserved_mem, executor, workers, attempts,"
-            + " executor_option.KEY)");
+            + " checksum, executor_option.KEY)");
       }
       return this;
+    }
+
+    private static boolean parseBoolean(String key, String value) {
+      return switch (value.strip().toLowerCase(Locale.ROOT)) {
+        case "true", "yes", "on", "1" -> true;
+        case "false", "no", "off", "0" -> false;
+        default -> throw new IllegalArgumentException("Spec: " + key + ": '" + value.strip()
+            + "' is not true or false");
+      };
     }
 
     Builder applyEnv(Map<String, String> env) {
       String[][] keys = {{"CUBED_SPEC_WORK_DIR", "work_dir"}, {"CUBED_SPEC_ALLOWED_MEM",
           "allowed_mem"}, {"CUBED_SPEC_RESERVED_MEM", "reserved_mem"}, {"CUBED_SPEC_EXECUTOR",
           "executor"}, {"CUBED_SPEC_WORKERS", "workers"},
-          {"CUBED_SPEC_ATTEMPTS", "attempts"}};
+          {"CUBED_SPEC_ATTEMPTS", "attempts"}, {"CUBED_SPEC_CHECKSUM", "checksum"}};
       for (String[] kv : keys) {
         String v = env.get(kv[0]);
         if (v != null && !v.isBlank()) {

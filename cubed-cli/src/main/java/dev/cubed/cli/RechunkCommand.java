@@ -59,6 +59,10 @@ final class RechunkCommand implements Callable<Integer> {
       description = "2 or 3 (default: the source's format)")
   Integer zarrFormat;
 
+  @Option(names = "--checksum", description = "store a crc32c checksum with every target chunk "
+      + "(Zarr v3's crc32c codec, checked on every read; needs a v3 target)")
+  boolean checksum;
+
   @Option(names = "--dry-run", description = "print the plan (ops, tasks, projected memory per "
       + "task, bytes read and written, intermediate bytes, totals) and stop: only the source's "
       + "metadata is read, nothing is run or written")
@@ -85,11 +89,19 @@ final class RechunkCommand implements Callable<Integer> {
       throw Cli.usage(cmd, "--zarr-format: " + zarrFormat + " is not a Zarr format this tool"
           + " writes; use --zarr-format 2 or --zarr-format 3 (default: the source's)");
     }
+    if (checksum && zarrFormat != null && zarrFormat == 2) {
+      throw Cli.usage(cmd, "--checksum needs a Zarr v3 target (Zarr v2 has no checksum codec);"
+          + " use --zarr-format 3, or drop --checksum");
+    }
     String work = workDir != null ? workDir : Spec.defaults().workLocation();
     ZarrArray source = ZarrArray.open(src);
     long[] shape = source.shape();
     long[] c = Cli.chunksOption(cmd, chunks, shape);
     int format = zarrFormat != null ? zarrFormat : source.zarrFormat();
+    if (checksum && format == 2) {
+      throw Cli.usage(cmd, "--checksum needs a Zarr v3 target, and the source " + src + " is"
+          + " Zarr v2 (the target keeps its format); add --zarr-format 3, or drop --checksum");
+    }
     long reserved = reservedGiven != null ? reservedGiven : Cli.measuredReserved();
     Cli.checkMem(cmd, allowed, reserved, reservedGiven != null);
     if (dryRun) {
@@ -133,6 +145,9 @@ final class RechunkCommand implements Callable<Integer> {
     dev.cubed.zarr.ZarrArrayBuilder tb = ZarrArray.create(Stores.open(dst), "")
         .shape(source.shape()).chunks(c).dtype(source.dtype()).fillValue(source.fillValue())
         .zarrFormat(format).compression(source.compression()).attributes(source.attributes());
+    if (checksum) {
+      tb.crc32c();
+    }
     if (overwrite) {
       tb.overwrite();
     }

@@ -324,9 +324,25 @@ final class PlanRun {
         return z.asIntermediate();
       }
     }
-    return ZarrArray.create(store, path).shape(shape).chunks(c).dtype(n.dtype())
-        .compression(compression).overwrite().build().asIntermediate();
+    dev.cubed.zarr.ZarrArrayBuilder b = ZarrArray.create(store, path).shape(shape).chunks(c)
+        .dtype(n.dtype()).compression(compression).overwrite();
+    if (INTERMEDIATE_CHECKSUMS) {
+      b.crc32c();
+    }
+    return b.build().asIntermediate();
   }
+
+  /**
+   * Whether intermediate arrays get a crc32c checksum per chunk (Zarr v3's {@code crc32c} codec
+   * after the compressor), checked on every read, so that a chunk changed between the op that
+   * wrote it and the op that reads it fails the reading task (a {@code ChecksumMismatchException}
+   * naming the chunk, the array and the store) instead of giving a wrong answer. On by default;
+   * the system property {@code cubed.intermediateChecksums=false} turns it off, for measuring its
+   * cost only (docs/performance.md, "Checksums"). An intermediate kept by an earlier run and
+   * reopened on resume keeps the codecs it was created with.
+   */
+  static final boolean INTERMEDIATE_CHECKSUMS =
+      !"false".equalsIgnoreCase(System.getProperty("cubed.intermediateChecksums", "true"));
 
   /** Storage of an irregular array: block i of an axis in chunk i, chunks = largest blocks. */
   private static ZarrArray createPadded(Store store, String path, ArrayNode n) {

@@ -1,5 +1,6 @@
 package dev.cubed.runtime;
 
+import dev.cubed.zarr.ChecksumMismatchException;
 import dev.cubed.zarr.MissingChunkException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -17,8 +18,12 @@ import java.util.concurrent.TimeoutException;
  *
  * <p>A failure is <b>transient</b> (retried) when it is an {@link IOException}, an
  * {@link UncheckedIOException} (including {@link dev.cubed.zarr.ZarrStoreException}), an
- * {@link OutOfMemoryError} (other tasks may have held the heap), a {@link TimeoutException} or a
- * {@link TaskTimeoutException}.
+ * {@link OutOfMemoryError} (other tasks may have held the heap), a {@link TimeoutException}, a
+ * {@link TaskTimeoutException} or a {@link ChecksumMismatchException} (a crc32c mismatch: the
+ * bytes read may have been damaged in transit or replaced while being read, and reading again is
+ * cheap; a chunk corrupt where it is stored fails every attempt, and the last attempt's error,
+ * naming the chunk, the array and the store, is the compute's). It is a format error, but it is
+ * transient, as the transient types are checked first.
  *
  * <p>The rule walks the cause chain from the outermost exception inwards and the first exception
  * of a listed type decides (so an {@code IllegalStateException} wrapping an {@code IOException} is
@@ -97,7 +102,8 @@ public final class RetryPolicy {
   private static boolean isTransientClass(Class<?> c) {
     return IOException.class.isAssignableFrom(c) || UncheckedIOException.class.isAssignableFrom(c)
         || OutOfMemoryError.class.isAssignableFrom(c) || TimeoutException.class.isAssignableFrom(c)
-        || TaskTimeoutException.class.isAssignableFrom(c);
+        || TaskTimeoutException.class.isAssignableFrom(c)
+        || ChecksumMismatchException.class.isAssignableFrom(c);
   }
 
   private static boolean isDeterministicClass(Class<?> c) {

@@ -30,10 +30,27 @@ final class BloscStreams {
    * the returned buffer's remaining bytes (its backing array may be longer).
    */
   static ByteBuffer encode(BytesCodecs.Blosc blosc, NDArray data, long[] full, Object fill,
-      ByteOrder order) {
+      ByteOrder order, boolean crc) {
     int nbytes = Math.toIntExact(Shapes.size(full) * data.dtype().itemSize());
-    return JavaBlosc.compress(new Elements(data, full, fill, order), nbytes, blosc.typeSize(),
-        blosc.clevel(), blosc.shuffle() == Compression.Shuffle.BYTE, blosc.blockSize());
+    return checked(JavaBlosc.compress(new Elements(data, full, fill, order), nbytes,
+        blosc.typeSize(), blosc.clevel(), blosc.shuffle() == Compression.Shuffle.BYTE,
+        blosc.blockSize(), crc ? 4 : 0), crc);
+  }
+
+  /** As {@link #encode(BytesCodecs.Blosc, NDArray, long[], Object, ByteOrder, boolean)} without a checksum. */
+  static ByteBuffer encode(BytesCodecs.Blosc blosc, NDArray data, long[] full, Object fill,
+      ByteOrder order) {
+    return encode(blosc, data, full, fill, order, false);
+  }
+
+  /** As {@link #decode(byte[], int, DType, long[], ByteOrder, String)} of the whole of {@code in}. */
+  static NDArray decode(byte[] in, DType dtype, long[] shape, ByteOrder order, String where) {
+    return decode(in, in.length, dtype, shape, order, where);
+  }
+
+  /** {@code b} with a crc32c checksum appended in the room left after it, if {@code crc}. */
+  private static ByteBuffer checked(ByteBuffer b, boolean crc) {
+    return crc ? BytesCodecs.Crc32c.append(b.array(), b.remaining()) : b;
   }
 
   /**
@@ -43,29 +60,31 @@ final class BloscStreams {
    * chunk never exists whole, only one run (a codec block) and the output buffer.
    */
   static ByteBuffer encode(BytesCodecs.Blosc blosc, ChunkElements src, DType dtype, long[] full,
-      ByteOrder order) {
+      ByteOrder order, boolean crc) {
     int nbytes = Math.toIntExact(Shapes.size(full) * dtype.itemSize());
-    return JavaBlosc.compress(new Runs(src, dtype, Shapes.size(full), order), nbytes,
+    return checked(JavaBlosc.compress(new Runs(src, dtype, Shapes.size(full), order), nbytes,
         blosc.typeSize(), blosc.clevel(), blosc.shuffle() == Compression.Shuffle.BYTE,
-        blosc.blockSize());
+        blosc.blockSize(), crc ? 4 : 0), crc);
   }
 
   /**
-   * Decodes a Blosc buffer straight into a new array of {@code shape}, or returns null if this
+   * Decodes a Blosc buffer (the first {@code length} bytes of {@code in}) straight into a new
+   * array of {@code shape}, or returns null if this
    * buffer needs another path (native-only variant, or blocks not a whole number of items).
    *
    * @throws ZarrFormatException naming {@code where} if the buffer is corrupt or of the wrong size
    */
-  static NDArray decode(byte[] in, DType dtype, long[] shape, ByteOrder order, String where) {
-    NDArray a = allocate(in, in.length, dtype, shape, shape, where);
+  static NDArray decode(byte[] in, int length, DType dtype, long[] shape, ByteOrder order,
+      String where) {
+    NDArray a = allocate(in, length, dtype, shape, shape, where);
     if (a != null) {
-      JavaBlosc.decompress(in, new Into(dtype, order, a.data()), where);
+      JavaBlosc.decompress(in, length, new Into(dtype, order, a.data()), where);
     }
     return a;
   }
 
   /**
-   * As {@link #decode(byte[], DType, long[], ByteOrder, String)} for a buffer read a block at a
+   * As {@link #decode(byte[], int, DType, long[], ByteOrder, String)} for a buffer read a block at a
    * time from {@code in} (whose first 16 bytes are {@code header}) of a chunk of shape {@code
    * full}, decoded straight into an array of shape {@code clipped} (an edge chunk clipped to the
    * array, or {@code full}): besides that array only two block-sized arrays are held, never the

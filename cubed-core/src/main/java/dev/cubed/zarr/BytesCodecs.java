@@ -367,20 +367,44 @@ final class BytesCodecs {
       return out;
     }
 
-    @Override
-    public byte[] decode(byte[] in, int maxOut, String where) {
-      if (in.length < 4) {
-        throw new ZarrFormatException(where + ": " + in.length
+    /**
+     * Checks the checksum at the end of the first {@code length} bytes of {@code in}; returns the
+     * length of the data before it.
+     *
+     * @throws ChecksumMismatchException naming {@code where} if the checksum does not match
+     * @throws ZarrFormatException if there are fewer than 4 bytes
+     */
+    static int verify(byte[] in, int length, String where) {
+      if (length < 4) {
+        throw new ZarrFormatException(where + ": " + length
             + " bytes cannot hold a crc32c checksum (truncated chunk)");
       }
-      int n = in.length - 4;
-      int stored = ByteBuffer.wrap(in).order(ByteOrder.LITTLE_ENDIAN).getInt(n);
-      int actual = crc(in, 0, n);
+      int n = length - 4;
+      check(ByteBuffer.wrap(in).order(ByteOrder.LITTLE_ENDIAN).getInt(n), crc(in, 0, n), where);
+      return n;
+    }
+
+    /** Throws {@link ChecksumMismatchException} naming {@code where} unless the two are equal. */
+    static void check(int stored, int actual, String where) {
       if (stored != actual) {
-        throw new ZarrFormatException(String.format(
+        throw new ChecksumMismatchException(String.format(
             "%s: crc32c checksum mismatch: stored 0x%08x, computed 0x%08x (corrupt chunk)",
             where, stored, actual));
       }
+    }
+
+    /**
+     * Appends the checksum of the first {@code length} bytes of {@code buf}'s array after them
+     * (the array has room for 4 more) and returns a buffer of the {@code length + 4} bytes.
+     */
+    static ByteBuffer append(byte[] buf, int length) {
+      ByteBuffer.wrap(buf).order(ByteOrder.LITTLE_ENDIAN).putInt(length, crc(buf, 0, length));
+      return ByteBuffer.wrap(buf, 0, length + 4);
+    }
+
+    @Override
+    public byte[] decode(byte[] in, int maxOut, String where) {
+      int n = verify(in, in.length, where);
       byte[] out = new byte[n];
       System.arraycopy(in, 0, out, 0, n);
       return out;

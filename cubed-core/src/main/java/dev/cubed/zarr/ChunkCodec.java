@@ -70,6 +70,15 @@ interface ChunkCodec extends Serializable {
     return null;
   }
 
+  /**
+   * Whether a block-wise decoded chunk ({@link #decodesBlockwise()}) ends with a 4-byte crc32c
+   * checksum of the bytes before it, which a reader of single blocks ({@link ChunkReader}) must
+   * check itself.
+   */
+  default boolean trailingCrc32c() {
+    return false;
+  }
+
   /** The byte order of the elements in a block-wise decoded chunk (the {@code bytes} codec's). */
   default java.nio.ByteOrder byteOrder() {
     return java.nio.ByteOrder.LITTLE_ENDIAN;

@@ -21,7 +21,9 @@ import java.util.Map;
  * destination: every element is unshuffled once, as a whole-block decode would, without a second
  * pass copying it out of a decoded block. The array of the block evicted is reused for the block
  * decoded next (no allocation per block once the cache is full: a block cached for a while would
- * otherwise survive young collections and be copied and promoted). Made by
+ * otherwise survive young collections and be copied and promoted). A chunk stored with a crc32c
+ * checksum is checked when the reader opens it (one sequential pass over the file through a
+ * 64 KiB buffer), since runs read single blocks. Made by
  * {@link ZarrArray#chunkReader}; for the default codec in a local directory. A chunk that is not stored reads as the fill value. Not thread-safe;
  * close it to release the file.
  */
@@ -86,10 +88,17 @@ public final class ChunkReader implements AutoCloseable {
     boolean ok = false;
     try {
       long size = ch.size();
+      JavaBlosc.Input in = ChunkFiles.input(ch, size, where);
+      if (codec.trailingCrc32c()) {
+        // runs read single blocks: the whole stored value is checked once, here, before any
+        Crc32cInput checked = new Crc32cInput(in, where);
+        checked.verify();
+        in = checked;
+        size = checked.size();
+      }
       if (size < 16) {
         return null;
       }
-      JavaBlosc.Input in = ChunkFiles.input(ch, size, where);
       byte[] header = new byte[16];
       in.read(0, header, 16);
       long need = Shapes.size(full) * dtype.itemSize();

@@ -37,11 +37,26 @@ final class CodecPipeline implements ChunkCodec {
     return inv;
   }
 
-  /** The Blosc-LZ4 codec if this chain is bytes then Java-encodable Blosc alone, else null. */
+  /**
+   * The Blosc-LZ4 codec if this chain is bytes then Java-encodable Blosc, optionally followed by
+   * crc32c ({@link #checked()}), else null.
+   */
   private BytesCodecs.Blosc streamed() {
+    int n = bytesCodecs.size();
     return transposes.isEmpty() && arrayBytes instanceof ArrayBytesCodec.Bytes
-        && bytesCodecs.size() == 1 && bytesCodecs.get(0) instanceof BytesCodecs.Blosc b
-        && b.javaEncodes() ? b : null;
+        && (n == 1 || n == 2 && bytesCodecs.get(1) instanceof BytesCodecs.Crc32c)
+        && bytesCodecs.get(0) instanceof BytesCodecs.Blosc b && b.javaEncodes() ? b : null;
+  }
+
+  /** True if the chain ends with crc32c: each stored value ends with its 4-byte checksum. */
+  boolean checked() {
+    return !bytesCodecs.isEmpty()
+        && bytesCodecs.get(bytesCodecs.size() - 1) instanceof BytesCodecs.Crc32c;
+  }
+
+  @Override
+  public boolean trailingCrc32c() {
+    return streamed() != null && checked();
   }
 
   @Override
@@ -51,7 +66,7 @@ final class CodecPipeline implements ChunkCodec {
       return ChunkCodec.super.encode(data, chunkShape, fill);
     }
     return BloscStreams.encode(b, data, chunkShape, fill,
-        ((ArrayBytesCodec.Bytes) arrayBytes).order());
+        ((ArrayBytesCodec.Bytes) arrayBytes).order(), checked());
   }
 
   @Override
@@ -59,7 +74,7 @@ final class CodecPipeline implements ChunkCodec {
       long[] chunkShape) {
     BytesCodecs.Blosc b = streamed();
     return b == null ? null : BloscStreams.encode(b, src, dtype, chunkShape,
-        ((ArrayBytesCodec.Bytes) arrayBytes).order());
+        ((ArrayBytesCodec.Bytes) arrayBytes).order(), checked());
   }
 
   @Override
@@ -117,9 +132,35 @@ final class CodecPipeline implements ChunkCodec {
   @Override
   public NDArray decode(byte[] header, JavaBlosc.Input in, long[] chunkShape, long[] clipped,
       String where) {
-    return streamed() == null ? null
-        : BloscStreams.decode(header, in, ((ArrayBytesCodec.Bytes) arrayBytes).dtype(),
-            chunkShape, clipped, ((ArrayBytesCodec.Bytes) arrayBytes).order(), where);
+    if (streamed() == null) {
+      return null;
+    }
+    ArrayBytesCodec.Bytes ab = (ArrayBytesCodec.Bytes) arrayBytes;
+    if (!checked()) {
+      return BloscStreams.decode(header, in, ab.dtype(), chunkShape, clipped, ab.order(), where);
+    }
+    // the checksum is computed from the decoder's reads; a chunk the decoder finds corrupt is
+    // reported as a checksum mismatch when its checksum is wrong (the clearer cause)
+    Crc32cInput checked = new Crc32cInput(in, where);
+    NDArray a;
+    try {
+      a = BloscStreams.decode(header, checked, ab.dtype(), chunkShape, clipped, ab.order(),
+          where);
+    } catch (ZarrFormatException e) {
+      try {
+        checked.verify();
+      } catch (ChecksumMismatchException c) {
+        c.addSuppressed(e);
+        throw c;
+      } catch (RuntimeException r) {
+        e.addSuppressed(r);
+      }
+      throw e;
+    }
+    if (a != null) {
+      checked.verify();
+    }
+    return a;
   }
 
   @Override
@@ -130,7 +171,8 @@ final class CodecPipeline implements ChunkCodec {
   @Override
   public NDArray decode(byte[] bytes, long[] chunkShape, String where) {
     if (streamed() != null) {
-      NDArray a = BloscStreams.decode(bytes, ((ArrayBytesCodec.Bytes) arrayBytes).dtype(),
+      int n = checked() ? BytesCodecs.Crc32c.verify(bytes, bytes.length, where) : bytes.length;
+      NDArray a = BloscStreams.decode(bytes, n, ((ArrayBytesCodec.Bytes) arrayBytes).dtype(),
           chunkShape, ((ArrayBytesCodec.Bytes) arrayBytes).order(), where);
       if (a != null) {
         return a;

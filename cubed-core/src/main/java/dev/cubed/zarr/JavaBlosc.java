@@ -130,11 +130,22 @@ final class JavaBlosc {
    */
   static ByteBuffer compress(Source in, int nbytes, int typeSize, int clevel, boolean shuffle,
       int blockSize) {
+    return compress(in, nbytes, typeSize, clevel, shuffle, blockSize, 0);
+  }
+
+  /**
+   * As {@link #compress(Source, int, int, int, boolean, int)}, with {@code tail} more bytes of
+   * capacity after the largest result (the buffer is {@code 16 + nbytes + tail} bytes), which the
+   * result never uses: room for a checksum appended to it without a copy.
+   */
+  static ByteBuffer compress(Source in, int nbytes, int typeSize, int clevel, boolean shuffle,
+      int blockSize, int tail) {
     int ts = typeSize < 1 || typeSize > 255 ? 1 : typeSize;
-    if (nbytes > Integer.MAX_VALUE - 32) {
+    if (nbytes > Integer.MAX_VALUE - 32 - tail) {
       throw new IllegalArgumentException("blosc: a chunk of " + nbytes + " bytes is too large");
     }
-    byte[] out = new byte[HEADER + nbytes];
+    byte[] out = new byte[HEADER + nbytes + tail];
+    int limit = HEADER + nbytes;
     int bs = blockSize > 0 ? Math.max(blockSize, MIN_BUFFERSIZE) : DEFAULT_BLOCK;
     bs = Math.max(1, Math.min(bs, nbytes));
     if (bs > ts) {
@@ -150,7 +161,8 @@ final class JavaBlosc {
     boolean doShuffle = shuffle && ts > 1;
     LZ4Compressor comp = compressor(clevel);
     try {
-      return compressBlocks(in, nbytes, ts, flags, bs, nblocks, doShuffle, split, out, comp);
+      return compressBlocks(in, nbytes, ts, flags, bs, nblocks, doShuffle, split, out, limit,
+          comp);
     } finally {
       if (comp instanceof AutoCloseable c) {
         try {
@@ -177,7 +189,8 @@ final class JavaBlosc {
   }
 
   private static ByteBuffer compressBlocks(Source in, int nbytes, int ts, int flags,
-      int bs, int nblocks, boolean doShuffle, boolean split, byte[] out, LZ4Compressor comp) {
+      int bs, int nblocks, boolean doShuffle, boolean split, byte[] out, int limit,
+      LZ4Compressor comp) {
     ByteBuffer o = ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN);
     byte[] src = new byte[bs];
     byte[] small = doShuffle ? new byte[subItems(ts) * ts + ts] : null;
@@ -207,7 +220,7 @@ final class JavaBlosc {
             : comp.compress(src, s * neblock, neblock, scratch, 0, scratch.length);
         boolean packed = c > 0 && c < neblock;
         int len = packed ? c : neblock;
-        if ((long) pos + 4 + len > out.length) { // larger than storing it: store it
+        if ((long) pos + 4 + len > limit) { // larger than storing it: store it
           return memcpyed(in, out, nbytes, ts, flags, bs);
         }
         o.putInt(pos, len);
@@ -349,26 +362,34 @@ final class JavaBlosc {
    * #decompress(byte[], String)}.
    */
   static void decompress(byte[] in, Sink out, String where) {
+    decompress(in, in.length, out, where);
+  }
+
+  /**
+   * As {@link #decompress(byte[], Sink, String)} for the buffer made of the first {@code length}
+   * bytes of {@code in} (the caller has checked the header's total size against {@code length}).
+   */
+  static void decompress(byte[] in, int length, Sink out, String where) {
     ByteBuffer h = ByteBuffer.wrap(in).order(ByteOrder.LITTLE_ENDIAN);
     int flags = in[2] & 0xFF;
     int ts = in[3] & 0xFF;
     int nbytes = uncompressedSize(in, where);
     int bs = h.getInt(8);
     if ((flags & FLAG_MEMCPYED) != 0) {
-      if (in.length < HEADER + nbytes) {
-        throw corrupt(where, "stored block of " + (in.length - HEADER) + " bytes, header says "
+      if (length < HEADER + nbytes) {
+        throw corrupt(where, "stored block of " + (length - HEADER) + " bytes, header says "
             + nbytes);
       }
       out.accept(0, in, HEADER, nbytes);
       return;
     }
-    Blocks b = layout(flags, ts, nbytes, bs, in.length, where);
+    Blocks b = layout(flags, ts, nbytes, bs, length, where);
     for (int j = 0; b != null && j < b.nblocks; j++) {
       int pos = h.getInt(HEADER + 4 * j);
       if (pos < HEADER) {
         throw corrupt(where, "stream 0 of block " + j + " starts outside the buffer");
       }
-      b.decode(j, in, pos, in.length, out, where);
+      b.decode(j, in, pos, length, out, where);
     }
   }
 

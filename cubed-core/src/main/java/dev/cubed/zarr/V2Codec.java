@@ -44,13 +44,13 @@ final class V2Codec implements ChunkCodec {
   public java.nio.ByteBuffer encode(NDArray data, long[] chunkShape, Object fill) {
     BytesCodecs.Blosc b = streamed();
     return b == null ? ChunkCodec.super.encode(data, chunkShape, fill)
-        : BloscStreams.encode(b, data, chunkShape, fill, order());
+        : BloscStreams.encode(b, data, chunkShape, fill, order(), false);
   }
 
   @Override
   public java.nio.ByteBuffer encode(ChunkElements src, DType type, long[] chunkShape) {
     BytesCodecs.Blosc b = streamed();
-    return b == null ? null : BloscStreams.encode(b, src, type, chunkShape, order());
+    return b == null ? null : BloscStreams.encode(b, src, type, chunkShape, order(), false);
   }
 
   @Override
@@ -99,7 +99,7 @@ final class V2Codec implements ChunkCodec {
   @Override
   public NDArray decode(byte[] bytes, long[] chunkShape, String where) {
     if (streamed() != null) {
-      NDArray a = BloscStreams.decode(bytes, dtype, chunkShape, order(), where);
+      NDArray a = BloscStreams.decode(bytes, bytes.length, dtype, chunkShape, order(), where);
       if (a != null) {
         return a;
       }

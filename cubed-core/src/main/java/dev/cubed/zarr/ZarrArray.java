@@ -443,7 +443,8 @@ public final class ZarrArray implements Serializable {
    * Reads one chunk, clipped to the array; a missing chunk reads as the fill value (for an
    * intermediate, see {@link #asIntermediate()}, it throws).
    *
-   * @throws ZarrFormatException if the stored chunk is truncated or corrupt (naming its key)
+   * @throws ZarrFormatException if the stored chunk is truncated or corrupt (naming its key); a
+   *     {@link ChecksumMismatchException} if its crc32c checksum does not match
    * @throws MissingChunkException if this is an intermediate and the chunk is not stored
    */
   public NDArray readChunk(long... chunkCoords) {

@@ -135,7 +135,11 @@ public final class ZarrArrayBuilder {
     return this;
   }
 
-  /** v3 only: append a crc32c checksum to each chunk (and to shard indexes). */
+  /**
+   * v3 only: append a crc32c checksum to each chunk (and to shard indexes), checked on every read
+   * ({@link ChecksumMismatchException} naming the chunk). With the default codec the chunks are
+   * still encoded and decoded streamed (the same memory model).
+   */
   public ZarrArrayBuilder crc32c() {
     this.checksum = true;
     return this;

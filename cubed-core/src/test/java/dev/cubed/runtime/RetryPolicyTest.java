@@ -3,6 +3,7 @@ package dev.cubed.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cubed.zarr.ChecksumMismatchException;
 import dev.cubed.zarr.MissingChunkException;
 import dev.cubed.zarr.ZarrFormatException;
 import dev.cubed.zarr.ZarrStoreException;
@@ -55,6 +56,40 @@ class RetryPolicyTest {
             + " deterministic error (IllegalArgumentException")
         .hasRootCauseMessage("shapes (2, 3) and (4,) do not broadcast");
     assertThat(calls.get()).isEqualTo(1);
+  }
+
+  /**
+   * Issue 24: a crc32c mismatch is retried (a read damaged in transit succeeds when read again),
+   * though it is a format error; a chunk corrupt on disk fails every attempt and the compute's
+   * error is the checksum message, naming the chunk.
+   */
+  @Test
+  void aChecksumMismatchIsRetriedThenReportedWithItsChunk() {
+    ChecksumMismatchException bad = new ChecksumMismatchException("zarr array 'a' chunk 'a/c/0/1'"
+        + " in file:///w/: crc32c checksum mismatch: stored 0x1, computed 0x2 (corrupt chunk)");
+    assertThat(RetryPolicy.isRetryable(bad)).isTrue();
+    assertThat(RetryPolicy.isRetryable(new RuntimeException(bad))).isTrue();
+    assertThat(RetryPolicy.isDeterministicRemote(List.of(
+        "dev.cubed.zarr.ChecksumMismatchException"))).isFalse();
+    assertThat(RetryPolicy.isDeterministic(new ZarrFormatException("bad json"))).isTrue();
+    AtomicInteger calls = new AtomicInteger();
+    Operation op = new Operation("read", List.<long[]>of(new long[] {0}), k -> {
+      if (calls.incrementAndGet() < 3) {
+        throw bad;
+      }
+    }, 10);
+    ThreadsExecutor ex = ThreadsExecutor.builder().workers(1).attempts(3)
+        .retryBackoff(Duration.ofMillis(1)).build();
+    ex.execute("c", List.of(op), List.of());
+    assertThat(calls.get()).as("two failed reads, then a good one").isEqualTo(3);
+    Operation always = new Operation("read", List.<long[]>of(new long[] {0}), k -> {
+      throw bad;
+    }, 10);
+    assertThatThrownBy(() -> ex.execute("c2", List.of(always), List.of()))
+        .isInstanceOfSatisfying(TaskFailedException.class,
+            e -> assertThat(e.deterministic()).isFalse())
+        .hasMessageContaining("failed after 3 attempt(s)")
+        .hasMessageContaining("chunk 'a/c/0/1' in file:///w/: crc32c checksum mismatch");
   }
 
   @Test
