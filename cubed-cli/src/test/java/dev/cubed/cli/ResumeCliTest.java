@@ -38,7 +38,7 @@ class ResumeCliTest {
         Main.class.getName()));
     cmd.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(false)
-        .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(err.toFile());
+        .redirectOutput(Path.of(err + ".out").toFile()).redirectError(err.toFile());
     pb.environment().remove("CUBED_DEBUG");
     return pb.start();
   }
@@ -102,6 +102,15 @@ class ResumeCliTest {
     p.destroyForcibly(); // kill -9
     assertThat(p.waitFor(2, TimeUnit.MINUTES)).isTrue();
     assertThat(computeDirs(work)).as("the killed run left its compute directory").hasSize(1);
+    if (!explicitWorkDir) {
+      // issue 24 row 7: what a run without --work-dir leaves is where `clean` looks by default
+      Path cleanOut = tmp.resolve("clean.txt");
+      Process c = start(cleanOut, "clean", "--dry-run");
+      assertThat(c.waitFor(5, TimeUnit.MINUTES)).isTrue();
+      assertThat(c.exitValue()).isZero();
+      assertThat(Files.readString(tmp.resolve("clean.txt.out")))
+          .contains(computeDirs(work).get(0) + ": would remove (dry run)");
+    }
 
     // run 2: the same command with --resume (a new JVM: reserved memory measured again)
     args.add("--resume");
