@@ -23,7 +23,9 @@ def compute(*arrays):
 
 def configure(**spec):
     """Sets the engine's spec for arrays made from now on: allowed_mem ("2GB"), reserved_mem,
-    work_dir, executor ("threads" or "processes"), workers. Returns the spec's description."""
+    work_dir (default: a private per-user directory, java.io.tmpdir/cubed-<user>), executor
+    ("threads" or "processes"), workers, attempts, checksum (True: a crc32c checksum per chunk of
+    the Zarr arrays written), executor_option.KEY. Returns the spec's description."""
     args = []
     for k, v in spec.items():
         args += [k, str(v)]

@@ -207,3 +207,23 @@ def test_credentials_in_urls_are_not_printed(url, shown):
 def test_redaction_leaves_urls_without_credentials_and_emails_alone():
     text = "see https://example.org/a@b and mail me@example.org; file:///tmp/x@y"
     assert errors.redact(text) == text
+
+
+def test_configure_takes_the_spec_keys_and_checksum_adds_crc32c_to_writes(tmp_path):
+    """One parser for settings (the engine's Spec): checksum and attempts are accepted, an
+    unknown key is refused naming the known ones, and checksum=True makes to_zarr write crc32c."""
+    import json
+
+    try:
+        desc = cubed_java.configure(checksum=True, attempts=2)
+        assert "checksum=true" in desc.replace(" ", "").lower()
+        x = cubed_java.from_array(np.arange(12.0).reshape(3, 4), (2, 2))
+        xp.to_zarr(x, tmp_path / "c.zarr")
+        meta = json.loads((tmp_path / "c.zarr" / "zarr.json").read_text())
+        assert "crc32c" in [c["name"] for c in meta["codecs"]]
+        np.testing.assert_array_equal(np.asarray(xp.from_zarr(tmp_path / "c.zarr")),
+                                      np.arange(12.0).reshape(3, 4))
+        with pytest.raises(ValueError, match="unknown key 'colour'.*checksum"):
+            cubed_java.configure(colour="blue")
+    finally:
+        cubed_java.configure(checksum=False, attempts=3)

@@ -254,9 +254,11 @@ public final class Spec implements Serializable {
 
   @Override
   public String toString() {
-    return "Spec[workDir=" + workDir + ", allowedMem=" + allowedMem + ", reservedMem="
-        + reservedMem + ", executor=" + executor + ", workers=" + workers + ", attempts=" + attempts
-        + (checksum ? ", checksum=true" : "") + (executorOptions.isEmpty() ? "" : ", executorOptions=" + executorOptions) + "]";
+    return "Spec[workDir=" + dev.cubed.zarr.Stores.redact(workDir) + ", allowedMem=" + allowedMem
+        + ", reservedMem=" + reservedMem + ", executor=" + executor + ", workers=" + workers
+        + ", attempts=" + attempts
+        + (checksum ? ", checksum=true" : "")
+        + (executorOptions.isEmpty() ? "" : ", executorOptions=" + executorOptions) + "]";
   }
 
   /** Builder of {@link Spec}. */
@@ -381,7 +383,15 @@ public final class Spec implements Serializable {
       return this;
     }
 
-    Builder set(String key, String value) {
+    /**
+     * Sets one setting by its name, as spec files, the environment and the Python package's
+     * {@code configure} give them: work_dir, allowed_mem, reserved_mem, executor, workers,
+     * attempts, checksum (true/false), executor_option.KEY (case and '-'/'_' do not matter; a
+     * {@code spec.} prefix is ignored).
+     *
+     * @throws IllegalArgumentException for an unknown key or a malformed value, naming it
+     */
+    public Builder set(String key, String value) {
       String raw = key.strip();
       for (String prefix : new String[] {"executor_option.", "executor-option.",
           "executorOption.", "spec.executor_option."}) {

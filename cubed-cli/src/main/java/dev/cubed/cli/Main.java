@@ -125,6 +125,7 @@ public final class Main implements Runnable {
   private static boolean isUserError(Throwable ex) {
     return ex instanceof IllegalArgumentException || ex instanceof UncheckedIOException
         || ex instanceof dev.cubed.plan.TargetBusyException
+        || ex instanceof dev.cubed.runtime.ExecutorUnavailableException
         || ex instanceof UnsupportedOperationException || ex instanceof java.io.IOException;
   }
 

@@ -164,54 +164,7 @@ public final class ZarrArray implements Serializable {
    * @throws ZarrFormatException if there is no array there, or its metadata is invalid
    */
   public static ZarrArray open(Store store, String path) {
-    String p = Keys.normalizePath(path);
-    try {
-      return openAt(store, p);
-    } catch (ZarrFormatException e) {
-      if (!e.getMessage().endsWith(NO_METADATA)) {
-        throw e;
-      }
-      // a filesystem swap of a new array that a kill interrupted: finish it, then read
-      if (store instanceof FileSystemStore && StagedWrite.recover(store, p)) {
-        return openAt(store, p);
-      }
-      String hint = StagedWrite.missingTargetHint(store, p);
-      if (hint.isEmpty()) {
-        throw e;
-      }
-      throw new ZarrFormatException(e.getMessage() + hint);
-    }
-  }
-
-  private static final String NO_METADATA = "expected array metadata there";
-
-  private static ZarrArray openAt(Store store, String p) {
-    String where3 = describe(store, p, "zarr.json");
-    byte[] v3 = store.get(Keys.join(p, "zarr.json"));
-    if (v3 != null) {
-      JsonNode doc = Json.parseObject(v3, where3);
-      JsonNode fmt = doc.get("zarr_format");
-      if (fmt == null || fmt.asInt() != 3) {
-        throw new ZarrFormatException(where3 + ": field 'zarr_format' is " + fmt
-            + ", expected 3");
-      }
-      String nt = doc.path("node_type").asText("");
-      if (!nt.equals("array")) {
-        throw new ZarrFormatException(where3 + ": node_type is '" + nt
-            + "', expected 'array' (open groups with ZarrGroup.open)");
-      }
-      return new ZarrArray(store, p, MetadataParser.parseV3(doc, where3), EmptyChunks.SKIP);
-    }
-    byte[] v2 = store.get(Keys.join(p, ".zarray"));
-    if (v2 != null) {
-      String where2 = describe(store, p, ".zarray");
-      JsonNode doc = Json.parseObject(v2, where2);
-      byte[] at = store.get(Keys.join(p, ".zattrs"));
-      JsonNode attrs = at == null ? null : Json.parseObject(at, describe(store, p, ".zattrs"));
-      return new ZarrArray(store, p, MetadataParser.parseV2(doc, attrs, where2), EmptyChunks.SKIP);
-    }
-    throw new ZarrFormatException("zarr array '" + p + "' in " + store.describe()
-        + ": no zarr.json (v3) or .zarray (v2) found; " + NO_METADATA);
+    return ZarrOpen.open(store, path);
   }
 
   /** Opens the array at the root of a store location ({@link Stores#open}). */

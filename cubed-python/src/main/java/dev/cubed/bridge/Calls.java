@@ -147,6 +147,9 @@ final class Calls {
         dev.cubed.zarr.ZarrArrayBuilder b = ZarrArray.create(store, (String) names.get(i))
             .shape(x.shape()).chunks(x.chunkShape()).dtype(x.dtype())
             .dimensionNames(((List<?>) dims.get(i)).toArray(new String[0]));
+        if (x.spec().checksum()) {
+          b.crc32c();
+        }
         if (overwrite) {
           b.overwrite();
         }
@@ -189,16 +192,7 @@ final class Calls {
       Spec.Builder b = s.spec.toBuilder();
       for (int i = 0; i + 1 < a.size(); i += 2) {
         String k = (String) a.get(i);
-        String v = String.valueOf(a.get(i + 1));
-        switch (k) {
-          case "allowed_mem" -> b.allowedMem(v);
-          case "reserved_mem" -> b.reservedMem(v);
-          case "work_dir" -> b.workDir(Path.of(v));
-          case "executor" -> b.executor(v);
-          case "workers" -> b.workers(Integer.parseInt(v));
-          default -> throw new IllegalArgumentException("configure: unknown key '" + k
-              + "' (known: allowed_mem, reserved_mem, work_dir, executor, workers)");
-        }
+        b.set(k, String.valueOf(a.get(i + 1)));
       }
       s.spec = b.build();
       return s.spec.toString();

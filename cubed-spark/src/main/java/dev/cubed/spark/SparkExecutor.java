@@ -3,6 +3,7 @@ package dev.cubed.spark;
 import dev.cubed.runtime.Callback;
 import dev.cubed.runtime.Events;
 import dev.cubed.runtime.Executor;
+import dev.cubed.runtime.ExecutorUnavailableException;
 import dev.cubed.runtime.InsufficientHeapException;
 import dev.cubed.runtime.Operation;
 import dev.cubed.runtime.TaskFailedException;
@@ -264,9 +265,9 @@ public final class SparkExecutor implements Executor, AutoCloseable {
       try {
         owned = new SparkContext(sc);
       } catch (RuntimeException e) {
-        throw new IllegalStateException("spark executor: could not start a Spark context on "
-            + conf.get("spark.master") + ": " + e.getMessage() + ". If this JVM already runs a"
-            + " Spark context, pass it with SparkExecutor.builder().context(sc)", e);
+        throw new ExecutorUnavailableException("spark executor: could not start a Spark context"
+            + " on " + conf.get("spark.master") + ": " + e.getMessage() + ". If this JVM already"
+            + " runs a Spark context, pass it with SparkExecutor.builder().context(sc)", e);
       }
       ownedConf = conf;
       ownedSecret = authSecret;
@@ -323,12 +324,36 @@ public final class SparkExecutor implements Executor, AutoCloseable {
     Throwable error = null;
     try {
       runAll(sc, computeId, ops, callbacks, maxAttempts);
-    } catch (RuntimeException | Error e) {
+    } catch (RuntimeException e) {
+      error = given == null && sc.isStopped()
+          ? contextStopped(sc.master(), authSecret != null, e) : e;
+      throw (RuntimeException) error;
+    } catch (Error e) {
       error = e;
       throw e;
     } finally {
       compute.ended(error);
     }
+  }
+
+  /**
+   * The error for a compute whose own Spark context stopped under it: on a standalone master
+   * that is a master that did not answer or refused this driver (Spark gives up registering
+   * after about a minute: "All masters are unresponsive"), most often one that requires
+   * authentication from a driver that has no secret, or not the master's.
+   */
+  static ExecutorUnavailableException contextStopped(String master, boolean hasSecret,
+      RuntimeException e) {
+    String why = master != null && master.startsWith("spark://")
+        ? " it could not register with the master at " + master + " (is it running there? "
+            + (hasSecret ? "is auth_secret_file the secret this master was started with?"
+                : "a master that requires authentication, as the cluster of"
+                + " scripts/spark-local-cluster.sh does, refuses a driver without its secret:"
+                + " pass it with --executor-option auth_secret_file=PATH, API"
+                + " SparkExecutor.builder().authSecretFile(path))")
+        : " see the Spark log above for why";
+    return new ExecutorUnavailableException("spark executor: the Spark context stopped while"
+        + " the compute ran (" + e.getMessage() + "):" + why, e);
   }
 
   /**

@@ -41,4 +41,18 @@ class SparkAuthSecretTest {
     assertThatThrownBy(() -> new SparkExecutorFactory().checkOptions(Map.of("auth_secret_file",
         " "))).hasMessageContaining("auth_secret_file needs a path");
   }
+
+  @Test
+  void aContextStoppedByAnUnansweringMasterNamesTheSecretOption() {
+    IllegalStateException cause = new IllegalStateException("SparkContext was shut down");
+    dev.cubed.runtime.ExecutorUnavailableException without = SparkExecutor.contextStopped(
+        "spark://127.0.0.1:7077", false, cause);
+    assertThat(without).hasMessageContaining("could not register with the master at"
+        + " spark://127.0.0.1:7077").hasMessageContaining("auth_secret_file=PATH")
+        .hasMessageContaining("SparkContext was shut down").hasCause(cause);
+    assertThat(SparkExecutor.contextStopped("spark://127.0.0.1:7077", true, cause))
+        .hasMessageContaining("is auth_secret_file the secret this master was started with?");
+    assertThat(SparkExecutor.contextStopped("local[2]", false, cause))
+        .hasMessageNotContaining("auth_secret_file");
+  }
 }
