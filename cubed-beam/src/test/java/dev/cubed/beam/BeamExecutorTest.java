@@ -292,10 +292,14 @@ class BeamExecutorTest {
     e.execute("par", ops, List.of());
     assertThat(e.lastParallelism()).isEqualTo(2);
     BeamOptions o = BeamOptions.of(new ExecutorSettings(2, 1, 2_000_000_000L, 1L,
-        Map.of("beam.targetParallelism", "3", "spark.master", "local[2]")));
+        Map.of("beam.targetParallelism", "3")));
     assertThat(o.pipelineArgs()).containsExactly("--runner=DirectRunner",
         "--targetParallelism=3");
     assertThat(o.pipelineOptions(2).as(org.apache.beam.runners.direct.DirectOptions.class)
         .getTargetParallelism()).isEqualTo(3);
+    // another executor's option is refused, not silently dropped (issue 24)
+    assertThatThrownBy(() -> BeamOptions.of(new ExecutorSettings(2, 1, 2_000_000_000L, 1L,
+        Map.of("spark.master", "local[2]")))).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("unknown option 'spark.master'");
   }
 }
