@@ -130,6 +130,12 @@ class Array:
         return (f"cubed_java.Array<shape={self.shape}, dtype={self.dtype}, chunksize="
                 f"{self.chunksize}>")
 
+    def _repr_inline_(self, max_width):
+        """xarray's one-line summary of a variable's data (Dataset reprs): the kind of array and
+        its block size, from metadata only (nothing is computed)."""
+        text = f"cubed_java.Array<chunksize={self.chunksize}>"
+        return text if len(text) <= max_width else text[:max(0, max_width - 3)] + "..."
+
     def __len__(self):
         if not self.shape:
             raise TypeError("len() of a 0-d array")
