@@ -69,12 +69,16 @@ class CubedJavaChunkManager(ChunkManagerEntrypoint):
         return data.rechunk(chunks)
 
     def compute(self, *data, **kwargs):
+        """The values of every cubed_java array among ``data``, in one plan (the rest as they
+        are). ``kwargs`` (from ``ds.compute(**kwargs)``/``load``): the options of
+        ``cubed_java.compute``; any other is a TypeError naming the supported ones."""
+        from ._compute import compute
+
         idx = [i for i, d in enumerate(data) if isinstance(d, Array)]
         out = list(data)
-        if idx:
-            results = _bridge.session().call("compute", [data[i] for i in idx])
-            for i, r in zip(idx, results):
-                out[i] = r
+        results = compute([data[i] for i in idx], kwargs, "compute")
+        for i, r in zip(idx, results):
+            out[i] = r
         return tuple(out)
 
     def persist(self, *data, **kwargs):

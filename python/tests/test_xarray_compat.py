@@ -135,6 +135,63 @@ def test_normalize_chunks_byte_sizes():
         normalize_chunks(("16B", "32B"), (10, 10), np.float64)
 
 
+# ---- 4. compute options ----
+
+class _History:
+    def __init__(self):
+        self.events = []
+
+    def on_compute_start(self, e):
+        self.events.append(("start", e.num_tasks))
+
+    def on_task_end(self, e):
+        self.events.append(("task", e.name, tuple(e.key)))
+
+    def on_compute_end(self, e):
+        self.events.append(("end", e.error))
+
+
+def test_compute_options_pass_through_and_unknown_ones_are_refused(computes):
+    v = np.arange(24.0).reshape(4, 6)
+    eager, lazy = _eager_lazy(v, {"x": 2})
+    hist = _History()
+    out = (lazy * 2).compute(executor="threads", workers=2, attempts=1, callbacks=[hist])
+    np.testing.assert_array_equal(out.values, v * 2)
+    assert computes == ["computeWith"]
+    assert hist.events[0][0] == "start" and hist.events[-1] == ("end", None)
+    tasks = [e for e in hist.events if e[0] == "task"]
+    assert len(tasks) == hist.events[0][1] and len(tasks) >= 2  # one per block at least
+    loaded = _eager_lazy(v, {"x": 2})[1].load(resume=False)  # load() fills in place
+    assert isinstance(loaded.data, np.ndarray)
+    np.testing.assert_array_equal(loaded.values, v)
+    # Dataset.compute and cubed_java.compute take them too
+    ds = lazy.to_dataset().compute(workers=1)
+    np.testing.assert_array_equal(ds.foo.values, v)
+    (a,) = cubed_java.compute(lazy.data, executor="threads")
+    np.testing.assert_array_equal(a, v)
+    with pytest.raises(TypeError, match=r"unsupported option\(s\) \['scheduler'\] for"
+                                        " cubed-java; supported: executor, workers"):
+        lazy.compute(scheduler="sync")
+    with pytest.raises(TypeError, match="optimize_graph"):
+        lazy.copy().load(optimize_graph=False)
+    with pytest.raises(TypeError, match="num_workers"):
+        lazy.data.compute(num_workers=2)
+    with pytest.raises(ValueError, match="unknown executor 'nope'"):
+        lazy.compute(executor="nope")
+
+
+def test_copy_and_deepcopy_keep_the_lazy_array(computes):
+    v = np.arange(24.0).reshape(4, 6)
+    eager, lazy = _eager_lazy(v, {"x": 2})
+    for c in (lazy.copy(deep=False), lazy.copy(deep=True), lazy.variable.copy(deep=True)):
+        assert isinstance(c.data, cubed_java.Array) and c.chunks == lazy.chunks
+    assert computes == []
+    deep = lazy.copy(deep=True)
+    deep.data[0, 0] = -1.0  # the copy's wrapper changes, the original's does not
+    assert float(lazy.data[0, 0]) == 0.0 and float(deep.data[0, 0]) == -1.0
+    _assert_lazy_identical(eager, lazy.copy(deep=True))
+
+
 # ---- 5. reprs compute nothing and summarize ----
 
 def test_reprs_compute_nothing_and_show_a_summary(computes):
