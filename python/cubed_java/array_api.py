@@ -288,6 +288,8 @@ def clip(x, /, min=None, max=None):  # noqa: A002
 
 
 def astype(x, dtype, /, *, copy=True, device=None):
+    if not isinstance(x, Array):  # a NumPy array among cubed_java ones (xarray's where does so)
+        x = asarray(x)
     if np.dtype(dtype) == x.dtype and not copy:
         return x
     return _call("Xp.astype", x, _dt(dtype))

@@ -73,6 +73,14 @@ def test_where_reindex_fillna_match_numpy_backed_xarray(dtype):
                            lazy.where(lazy > 3).fillna(lazy + 100))
 
 
+def test_where_with_a_lazy_condition_on_numpy_data():
+    a = np.arange(10)
+    lazy_cond = xr.DataArray(cubed_java.from_array(a > 3, chunks=5))
+    expected = xr.DataArray(a).where(a > 3)
+    for data in (xr.DataArray(a), xr.DataArray(cubed_java.from_array(a, chunks=5))):
+        _assert_lazy_identical(expected, data.where(lazy_cond))
+
+
 # ---- 2. unify_chunks ----
 
 def test_xr_unify_chunks_gives_common_chunks_per_dimension():
