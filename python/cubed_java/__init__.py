@@ -15,10 +15,16 @@ from .errors import BridgeError, JavaError
 __version__ = "0.1.0"
 
 
-def compute(*arrays):
-    """Computes several lazy arrays in one plan (shared inputs are read once); NumPy arrays."""
-    arrays = [a for a in arrays]
-    return tuple(session().call("compute", arrays)) if arrays else ()
+def compute(*arrays, **options):
+    """Computes several lazy arrays in one plan (shared inputs are read once); NumPy arrays.
+
+    Options for this compute: ``executor`` (a name), ``workers``, ``attempts``,
+    ``executor_options`` (dict), ``resume`` (bool), ``callbacks`` (objects with any of
+    ``on_compute_start on_operation_start on_task_end on_operation_end on_compute_end``, called
+    with each event after the compute has returned). Others are a TypeError."""
+    from ._compute import compute as _compute
+
+    return tuple(_compute(arrays, options, "cubed_java.compute"))
 
 
 def configure(**spec):

@@ -97,9 +97,15 @@ class Array:
         return _xp()
 
     # ---- computing ----
-    def compute(self):
-        """Runs the plan and returns the values as a NumPy array."""
-        (out,) = self._bridge.call("compute", [self])
+    def compute(self, **options):
+        """Runs the plan and returns the values as a NumPy array. Options (executor, workers,
+        attempts, executor_options, resume, callbacks): see ``cubed_java.compute``."""
+        if not options:
+            (out,) = self._bridge.call("compute", [self])
+            return out
+        from ._compute import compute
+
+        (out,) = compute([self], options, "Array.compute")
         return out
 
     def to_numpy(self):
@@ -129,6 +135,21 @@ class Array:
     def __repr__(self):
         return (f"cubed_java.Array<shape={self.shape}, dtype={self.dtype}, chunksize="
                 f"{self.chunksize}>")
+
+    def __copy__(self):
+        """A new wrapper of the same lazy array (its own handle: ``__setitem__`` on one does not
+        change the other). Nothing is computed or copied in the JVM."""
+        return Array(self._bridge.call("info", self), self._bridge)
+
+    def __deepcopy__(self, memo):
+        # the JVM's lazy arrays are immutable: a deep copy is a new wrapper, as __copy__
+        return self.__copy__()
+
+    def _repr_inline_(self, max_width):
+        """xarray's one-line summary of a variable's data (Dataset reprs): the kind of array and
+        its block size, from metadata only (nothing is computed)."""
+        text = f"cubed_java.Array<chunksize={self.chunksize}>"
+        return text if len(text) <= max_width else text[:max(0, max_width - 3)] + "..."
 
     def __len__(self):
         if not self.shape:

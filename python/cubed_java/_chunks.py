@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 
@@ -24,11 +25,34 @@ def _auto(shape, itemsize, limit, fixed):
     return sizes
 
 
+_UNITS = {"": 1, "b": 1, "k": 10**3, "kb": 10**3, "m": 10**6, "mb": 10**6, "g": 10**9,
+          "gb": 10**9, "t": 10**12, "tb": 10**12, "p": 10**15, "pb": 10**15,
+          "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40, "pib": 2**50}
+_BYTES = re.compile(r"^\s*([0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?)\s*([a-zA-Z]*)\s*$")
+
+
+def parse_bytes(text):
+    """A byte count from a size string as Dask writes them: "16B", "1KiB", "100MB", "1.5 GB",
+    "5e6" (decimal units k/M/G/T/P = 10^3..., binary KiB/MiB/... = 2^10...). ValueError else."""
+    m = _BYTES.match(str(text))
+    unit = m.group(2).lower() if m else None
+    if m is None or unit not in _UNITS:
+        raise ValueError(f"cannot understand chunk size {text!r}: an int, -1, None, \"auto\" or"
+                         " a byte size such as \"16B\", \"1KiB\", \"100MB\"")
+    n = int(float(m.group(1)) * _UNITS[unit])
+    if n < 1:
+        raise ValueError(f"chunk size {text!r} is less than one byte")
+    return n
+
+
 def normalize_chunks(chunks, shape, dtype=np.float64, previous=None, limit=None):
     """Block sizes per axis for ``chunks`` (Dask's form, a tuple of block sizes per axis): an int
-    (every axis), -1 or None (whole axis), "auto", a tuple of those per axis, a tuple of explicit
+    (every axis), -1 or None (whole axis), "auto", a byte size ("16B", "1KiB", "100MB": "auto"
+    with that limit per block, as in Dask), a tuple of those per axis, a tuple of explicit
     block sizes per axis, or a dict axis -> any of those (axes not named keep ``previous`` chunks
-    or are whole). Refuses (ValueError) a listing of more than MAX_LISTED_BLOCKS blocks."""
+    or are whole). "auto" axes get blocks of at most ``limit`` bytes (default AUTO_BYTES) with
+    the other axes' block sizes as given: the last auto axes are kept whole first, then the
+    leading ones split. Refuses (ValueError) a listing of more than MAX_LISTED_BLOCKS blocks."""
     shape = tuple(int(s) for s in shape)
     grid = compact_chunks(chunks, shape, dtype, previous, limit)
     return tuple(c if isinstance(c, tuple) else _regular(shape[ax], c, ax)
@@ -41,7 +65,6 @@ def compact_chunks(chunks, shape, dtype=np.float64, previous=None, limit=None):
     explicit list, kept as given). ``previous`` may be in either form."""
     shape = tuple(int(s) for s in shape)
     ndim = len(shape)
-    limit = limit or AUTO_BYTES
     itemsize = np.dtype(dtype).itemsize
     if isinstance(chunks, dict):
         per = []
@@ -55,13 +78,23 @@ def compact_chunks(chunks, shape, dtype=np.float64, previous=None, limit=None):
                 per.append(int(prev) if isinstance(prev, (int, np.integer)) else tuple(prev))
             else:
                 per.append(-1)
-    elif chunks is None or chunks == "auto" or isinstance(chunks, (int, np.integer)):
+    elif chunks is None or isinstance(chunks, (str, int, np.integer)):
         per = [chunks] * ndim
     else:
         per = list(chunks)
         if len(per) != ndim:
             raise ValueError(f"chunks {chunks!r} has {len(per)} entries for an array of"
                              f" {ndim} dimensions {shape}")
+    # a byte size stands for "auto" with that limit per block (one limit for all axes, as Dask)
+    for ax, c in enumerate(per):
+        if isinstance(c, str) and c != "auto":
+            parsed = parse_bytes(c)
+            if limit is not None and parsed != limit:
+                raise ValueError(f"chunks {chunks!r}: byte sizes {limit} and {parsed} (axis"
+                                 f" {ax}) differ; give one byte limit per block")
+            limit = parsed
+            per[ax] = "auto"
+    limit = limit or AUTO_BYTES
     fixed = []
     for ax, c in enumerate(per):
         if isinstance(c, (tuple, list)):

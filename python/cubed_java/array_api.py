@@ -288,6 +288,8 @@ def clip(x, /, min=None, max=None):  # noqa: A002
 
 
 def astype(x, dtype, /, *, copy=True, device=None):
+    if not isinstance(x, Array):  # a NumPy array among cubed_java ones (xarray's where does so)
+        x = asarray(x)
     if np.dtype(dtype) == x.dtype and not copy:
         return x
     return _call("Xp.astype", x, _dt(dtype))
@@ -585,14 +587,31 @@ def take_along_axis(x, indices, /, *, axis=-1):
 
 # ---- data type functions ----
 def result_type(*arrays_and_dtypes):
+    """The standard's promotion of arrays and dtypes; Python scalars are weak (they take the
+    arrays' dtype of their kind), NumPy scalars and arrays count as their dtype (NumPy 2's rule). Scalars alone give NumPy's answer (``nan`` ->
+    float64, as xarray's ``where``/``reindex``/``fillna`` ask). A dtype outside the standard's
+    (str, object, datetime) is a TypeError, which xarray's promotion expects."""
     args = []
     for a in arrays_and_dtypes:
         if isinstance(a, Array):
             args.append(a)
-        elif isinstance(a, (builtins.bool, int, float, complex)):
+        elif isinstance(a, (builtins.bool, int, float, complex)) and not isinstance(
+                a, np.generic):
             args.append(a)
         else:
-            args.append(_dt(a))
+            if isinstance(a, (np.generic, np.ndarray)):
+                a = a.dtype
+            try:
+                args.append(_dt(a))
+            except (TypeError, ValueError) as e:
+                raise TypeError(f"result_type: {a!r} is not an array, Array API dtype or Python"
+                                f" scalar ({e})") from None
+    if args and not builtins.any(isinstance(a, (Array, Dtype)) for a in args):
+        # only Python scalars: the default dtype of the highest kind, as NumPy (NEP 50)
+        kinds = [builtins.bool, int, float, complex]
+        top = builtins.max(next(i for i, t in enumerate(kinds) if isinstance(a, t))
+                           for a in args)
+        return (bool, int64, float64, complex128)[top]
     return np.dtype(_bridge.session().call("Xp.resultType", args))
 
 

@@ -48,6 +48,11 @@ class CubedJavaChunkManager(ChunkManagerEntrypoint):
 
         if isinstance(data, Array):
             return data.rechunk(chunks)
+        dtype = getattr(data, "dtype", None)
+        if dtype is not None and np.dtype(dtype).kind in _NOT_NUMERIC:
+            # strings, objects, dates: the engine has no such dtype; such a variable (a label
+            # coordinate, typically) stays in NumPy, as xarray keeps index coordinates
+            return np.asarray(data)
         src = _zarr_source(data)
         if src is not None:
             # read by the JVM from the Zarr array itself: nothing crosses the pipe, and the engine
@@ -64,20 +69,25 @@ class CubedJavaChunkManager(ChunkManagerEntrypoint):
         return data.rechunk(chunks)
 
     def compute(self, *data, **kwargs):
+        """The values of every cubed_java array among ``data``, in one plan (the rest as they
+        are). ``kwargs`` (from ``ds.compute(**kwargs)``/``load``): the options of
+        ``cubed_java.compute``; any other is a TypeError naming the supported ones."""
+        from ._compute import compute
+
         idx = [i for i, d in enumerate(data) if isinstance(d, Array)]
         out = list(data)
-        if idx:
-            results = _bridge.session().call("compute", [data[i] for i in idx])
-            for i, r in zip(idx, results):
-                out[i] = r
+        results = compute([data[i] for i in idx], kwargs, "compute")
+        for i, r in zip(idx, results):
+            out[i] = r
         return tuple(out)
 
     def persist(self, *data, **kwargs):
-        # nothing is kept in memory between computes: persisting is computing
-        from . import array_api as xp
-
-        return tuple(xp.asarray(d, chunks=d.chunks) if isinstance(d, Array) else d
-                     for d in self.compute(*data))
+        """Computes the arrays in one plan into Zarr arrays of a private temporary folder (removed
+        when Python exits) and returns lazy arrays reading them, with the same chunks: later
+        computations start from the stored values. Non-arrays are returned as they are."""
+        if kwargs:
+            raise TypeError(f"persist: options {sorted(kwargs)} are not supported by cubed-java")
+        return _persist(data)
 
     @property
     def array_api(self):
@@ -125,19 +135,141 @@ class CubedJavaChunkManager(ChunkManagerEntrypoint):
         dtype = output_dtypes[0] if output_dtypes else None
         return _map_blocks(func, *arrays, dtype=dtype, **kwargs)
 
-    def store(self, sources, targets, **kwargs):
-        if isinstance(sources, Array):
-            sources, targets = [sources], [targets]
-        for s, t in zip(sources, targets):
-            # a writable array-like target (zarr-python, NumPy): block by block
-            starts = [np.concatenate([[0], np.cumsum(c)[:-1]]).astype(int) for c in s.chunks]
-            import itertools
+    def unify_chunks(self, *args, **kwargs):
+        """Dask's unify_chunks: ``args`` alternate arrays and their dimension names (``x, ("t",
+        "y"), z, ("y",)``; an argument whose names are None is passed through). Along each name
+        the arrays get common chunks, every block boundary of any of them (an axis of length 1
+        broadcasts and keeps its one block); arrays whose chunks differ are rechunked. Returns
+        ``(chunks per name, arrays)``; NumPy arrays come back as cubed_java arrays."""
+        from . import array_api as xp
 
+        if kwargs:
+            raise TypeError(f"unify_chunks: options {sorted(kwargs)} are not supported by"
+                            " cubed-java")
+        if len(args) % 2:
+            raise ValueError(f"unify_chunks: arguments come in (array, dimension names) pairs,"
+                             f" got {len(args)} arguments")
+        pairs = []
+        for a, ind in zip(args[::2], args[1::2]):
+            if ind is not None:
+                a = a if isinstance(a, Array) else xp.asarray(a)
+                ind = tuple(ind)
+                if len(ind) != a.ndim:
+                    raise ValueError(f"unify_chunks: {len(ind)} dimension names {ind} for an"
+                                     f" array of {a.ndim} dimensions {a.shape}")
+            pairs.append((a, ind))
+        lengths, bounds = {}, {}
+        for a, ind in pairs:
+            for ax, name in enumerate(ind or ()):
+                n = a.shape[ax]
+                if n == 1:
+                    lengths.setdefault(name, 1)
+                    continue
+                if lengths.get(name, 1) not in (1, n):
+                    raise ValueError(f"unify_chunks: dimension {name!r} has length"
+                                     f" {lengths[name]} in one array and {n} in another")
+                lengths[name] = n
+                cuts = bounds.setdefault(name, set())
+                cuts.update(int(c) for c in np.cumsum(a.chunks[ax]))
+        chunkss = {}
+        for name, n in lengths.items():
+            cuts = sorted(bounds.get(name, ()))
+            chunkss[name] = tuple(int(d) for d in np.diff([0] + cuts)) if cuts else (n,)
+        out = []
+        for a, ind in pairs:
+            if ind is None:
+                out.append(a)
+                continue
+            want = tuple(chunkss[name] if a.shape[ax] == lengths[name] else a.chunks[ax]
+                         for ax, name in enumerate(ind))
+            out.append(a if want == tuple(a.chunks) else a.rechunk(want))
+        return chunkss, out
+
+    def store(self, sources, targets, regions=None, compute=True, **kwargs):
+        """Writes each source into its target (a writable array-like: zarr-python, NumPy), block
+        by block, each block computed in bounded memory. ``regions`` (what xarray passes for
+        ``to_zarr(region=...)`` and ``append_dim=``): per target, a tuple of step-1 slices, one
+        per dimension, where the source goes; None writes from the target's origin. A region that
+        does not match the source's shape, or has a step, is refused before anything is written.
+        """
+        import itertools
+
+        if not compute:
+            raise NotImplementedError(
+                "store(compute=False) / to_zarr(compute=False): cubed-java writes when asked;"
+                " call to_zarr without compute=False")
+        kwargs.pop("lock", None)
+        kwargs.pop("flush", None)
+        if kwargs:
+            raise NotImplementedError(f"store: options {sorted(kwargs)} are not supported by"
+                                      " cubed-java")
+        if isinstance(sources, Array):  # one source: regions is its region
+            sources, targets, regions = [sources], [targets], [regions]
+        if regions is None:
+            regions = [None] * len(sources)
+        if len(regions) != len(sources):
+            raise ValueError(f"store: {len(regions)} regions for {len(sources)} sources")
+        # every region checked before any write: a wrong one must not leave a half-written target
+        origins = [_region_origin(r, s.shape, i) for i, (s, r) in enumerate(zip(sources, regions))]
+        for s, t, origin in zip(sources, targets, origins):
+            starts = [np.concatenate([[0], np.cumsum(c)[:-1]]).astype(int) for c in s.chunks]
             for idx in itertools.product(*(range(len(c)) for c in s.chunks)):
                 sl = tuple(slice(int(starts[d][i]), int(starts[d][i]) + s.chunks[d][i])
                            for d, i in enumerate(idx))
-                t[sl] = s[sl].compute()
+                at = tuple(slice(o + q.start, o + q.stop) for o, q in zip(origin, sl))
+                t[at] = s[sl].compute()
         return None
+
+
+#: dtype kinds the engine has no counterpart for: strings, bytes, objects, void, dates, durations
+_NOT_NUMERIC = "OUSVMm"
+
+
+def _persist(data):
+    import tempfile
+
+    from . import _blocks
+    from . import array_api as xp
+
+    arrays = [d for d in data if isinstance(d, Array)]
+    if not arrays:
+        return tuple(data)
+    folder = tempfile.mkdtemp(prefix="cubed-java-persist-")
+    _blocks._TEMP_DIRS.append(folder)
+    names = [f"a{i}" for i in range(len(arrays))]
+    _bridge.session().call("writeDataset", folder + "/p.zarr", names, arrays,
+                           [[f"d{k}" for k in range(a.ndim)] for a in arrays], False)
+    stored = iter(xp.from_zarr(f"{folder}/p.zarr/{n}") for n in names)
+    out = []
+    for d in data:
+        if isinstance(d, Array):
+            s = next(stored)
+            out.append(s if _canonical(s._grid) == _canonical(d._grid) else s.rechunk(d._grid))
+        else:
+            out.append(d)
+    return tuple(out)
+
+
+def _region_origin(region, shape, i):
+    """Where a source of ``shape`` starts in its target, from xarray's region (a tuple of slices,
+    one per dimension, or None for the origin)."""
+    if region is None:
+        return (0,) * len(shape)
+    region = tuple(region)
+    if len(region) != len(shape):
+        raise ValueError(f"store: region {region!r} of source {i} has {len(region)} dimensions,"
+                         f" the source has {len(shape)} (shape {tuple(shape)})")
+    origin = []
+    for d, (r, n) in enumerate(zip(region, shape)):
+        if not isinstance(r, slice) or r.step not in (None, 1):
+            raise ValueError(f"store: region {region!r} of source {i}: dimension {d} must be a"
+                             " slice with step 1")
+        start = 0 if r.start is None else int(r.start)
+        if start < 0 or (r.stop is not None and int(r.stop) - start != n):
+            raise ValueError(f"store: region {region!r} of source {i}: dimension {d} spans"
+                             f" {r.start}..{r.stop} but the source has {n} elements there")
+        origin.append(start)
+    return tuple(origin)
 
 
 _CORE = re.compile(r"\(([^()]*)\)")

@@ -114,6 +114,7 @@ final class Calls {
       }
       return Cubed.compute(xs);
     });
+    OWN.put("computeWith", ComputeWith::apply);
     OWN.put("fromArray", (s, a) -> {
       NDArray x = (NDArray) arg(a, 0, NDArray.class, "fromArray");
       Object chunks = a.size() > 1 ? a.get(1) : null;
