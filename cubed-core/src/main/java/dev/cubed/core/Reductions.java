@@ -26,7 +26,12 @@ public final class Reductions {
 
   /** The reductions available. */
   public enum Op {
-    SUM, PROD, MIN, MAX, ALL, ANY, MEAN, VAR, STD, ARGMIN, ARGMAX
+    SUM, PROD, MIN, MAX, ALL, ANY, MEAN, VAR, STD, ARGMIN, ARGMAX,
+    /**
+     * The NaN-skipping reductions of real floating inputs (NaN elements left out; see
+     * {@link NanKernel} for the states and the all-NaN results).
+     */
+    NANMEAN, NANVAR, NANSTD, NANMIN, NANMAX, NANARGMIN, NANARGMAX
   }
 
   /**
@@ -117,6 +122,7 @@ public final class Reductions {
     boolean meanBySum = op == Op.MEAN && x.dtype().isFloating() && !x.dtype().isComplex();
     ReduceKernel.Kind kind = switch (op) {
       case STD -> ReduceKernel.Kind.VAR;
+      case NANSTD -> ReduceKernel.Kind.NANVAR;
       case MEAN -> meanBySum ? ReduceKernel.Kind.SUM : ReduceKernel.Kind.MEAN;
       default -> ReduceKernel.Kind.valueOf(op.name());
     };
@@ -227,7 +233,7 @@ public final class Reductions {
     }
     long[] outShape = keepDims ? fs : drop(fs, red);
     long[] outChunks = keepDims ? fc : drop(fc, red);
-    boolean sqrt = op == Op.STD;
+    boolean sqrt = op == Op.STD || op == Op.NANSTD;
     DType rt = ReduceKernel.resultType(kind, in);
     double count = 1;
     for (int d = 0; d < nd; d++) {
@@ -358,12 +364,12 @@ public final class Reductions {
     if (reduced != 0) {
       return;
     }
-    if (op == Op.ARGMIN || op == Op.ARGMAX) {
+    if (op == Op.ARGMIN || op == Op.ARGMAX || op == Op.NANARGMIN || op == Op.NANARGMAX) {
       throw new IllegalArgumentException(name + ": attempt to get " + name + " of an empty"
           + " sequence (shape " + Shapes.format(shape) + "): every reduced run must hold an"
           + " element");
     }
-    if ((op == Op.MIN || op == Op.MAX) && kept > 0) {
+    if ((op == Op.MIN || op == Op.MAX || op == Op.NANMIN || op == Op.NANMAX) && kept > 0) {
       throw new IllegalArgumentException(name + ": zero-size reduction of shape "
           + Shapes.format(shape) + ": " + name + " has no identity, so every reduced run must"
           + " hold at least one element");
