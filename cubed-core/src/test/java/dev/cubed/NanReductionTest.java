@@ -233,6 +233,79 @@ class NanReductionTest {
         .rootCause().hasMessageContaining("nanargmax: All-NaN slice encountered");
   }
 
+  /**
+   * A pointwise chain feeding the reduction is evaluated tile by tile (tiles of 16 bytes: two
+   * elements, so states of tiles holding NaN only are merged; 256 bytes), with the same results.
+   */
+  @ParameterizedTest(name = "tileBytes {0}")
+  @org.junit.jupiter.params.provider.ValueSource(longs = {16, 256, 0})
+  void tiledPointwiseChainsGiveTheSameResults(long tileBytes) {
+    NDArray a = data(DType.FLOAT64, 31);
+    a.setDouble(at(3, 6, 4), -7.5);
+    for (int i = 0; i < 7; i++) {
+      for (int j = 0; j < 9; j++) {
+        if (lanes(a, new int[] {2}).get(i * 9 + j).isEmpty()) {
+          a.setDouble(at(i, j, (i + j) % 5), i - j);
+        }
+      }
+    }
+    String old = System.getProperty("cubed.plan.tileBytes");
+    System.setProperty("cubed.plan.tileBytes", Long.toString(tileBytes));
+    try {
+      CubedArray x = Xp.multiply(Cubed.fromArray(a, new long[] {3, 4, 5}, spec()), 2.0);
+      List<NDArray> got = Cubed.compute(Xp.nanmean(x, 0, 2), Xp.nanvar(x, Axes.of(1), 1, 2),
+          Xp.nanmax(x, 0), Xp.nanargmin(x, 2));
+      NDArray a2 = a.copy();
+      for (int i = 0; i < a2.size(); i++) {
+        a2.setDouble(i, a.getDouble(i) * 2);
+      }
+      check(got.get(0), lanes(a2, new int[] {0, 2}), l -> l.stream()
+          .mapToDouble(Double::doubleValue).sum() / l.size(), 1e-12, "nanmean tiled");
+      check(got.get(1), lanes(a2, new int[] {1}), l -> refVar(l, 1), 1e-12, "nanvar tiled");
+      check(got.get(2), lanes(a2, new int[] {0}), l -> l.stream().mapToDouble(Double::doubleValue)
+          .max().orElse(Double.NaN), 0, "nanmax tiled");
+      List<List<Double>> rows = lanes(a2, new int[] {2});
+      for (int o = 0; o < rows.size(); o++) {
+        double min = rows.get(o).stream().mapToDouble(Double::doubleValue).min().getAsDouble();
+        int k = 0;
+        while (!(a2.getDouble(o * 5 + k) == min)) {
+          k++;
+        }
+        assertThat(got.get(3).getLong(o)).as("nanargmin tiled %d", o).isEqualTo(k);
+      }
+    } finally {
+      if (old == null) {
+        System.clearProperty("cubed.plan.tileBytes");
+      } else {
+        System.setProperty("cubed.plan.tileBytes", old);
+      }
+    }
+  }
+
+  /** An array 3.6 times allowedMem: every task's projected memory fits, and the results match. */
+  @Test
+  void anArrayLargerThanAllowedMemIsReducedInBoundedTasks() {
+    long allowed = 200_000;
+    Random r = new Random(9);
+    NDArray a = NDArray.zeros(DType.FLOAT64, 300, 300);
+    for (int i = 0; i < a.size(); i++) {
+      a.setDouble(i, r.nextInt(4) == 0 ? Double.NaN : r.nextGaussian());
+    }
+    assertThat(a.size() * 8L).isGreaterThan(3 * allowed);
+    CubedArray x = Cubed.fromArray(a, new long[] {30, 30}, spec());
+    CubedArray[] outs = {Xp.nanmean(x, 0), Xp.nanstd(x, 1), Xp.nanmin(x), Xp.nanargmax(x, 0)};
+    for (CubedArray o : outs) {
+      assertThat(o.plan().maxProjectedMem()).as(o.toString()).isLessThanOrEqualTo(allowed);
+    }
+    List<NDArray> got = Cubed.compute(outs);
+    check(got.get(0), lanes(a, new int[] {0}), l -> l.stream().mapToDouble(Double::doubleValue)
+        .sum() / l.size(), 1e-12, "nanmean large");
+    check(got.get(1), lanes(a, new int[] {1}), l -> Math.sqrt(refVar(l, 0)), 1e-12,
+        "nanstd large");
+    check(got.get(2), lanes(a, new int[] {0, 1}), l -> l.stream()
+        .mapToDouble(Double::doubleValue).min().orElse(Double.NaN), 0, "nanmin large");
+  }
+
   @Test
   void argReductionsTakeTheFirstOfTiesAcrossBlocks() {
     NDArray a = NDArray.zeros(DType.FLOAT64, 10);

@@ -108,10 +108,12 @@ public final class Reductions {
    * @throws IllegalArgumentException for arg reductions over more than one axis of an n-d array,
    *     or splitEvery below 2
    */
-  public static ArrayNode reduce(ArrayNode x0, Op op, int[] axes, boolean keepDims, int splitEvery,
-      int correction) {
+  public static ArrayNode reduce(ArrayNode x0, Op op0, int[] axes, boolean keepDims,
+      int splitEvery, int correction) {
     ArrayNode x = Regrid.regular(x0);
-    String name = op.name().toLowerCase();
+    String name = op0.name().toLowerCase();
+    // integer and bool inputs hold no NaN: a NaN-skipping reduction of them is the plain one
+    Op op = x.dtype().isFloating() ? op0 : withoutNan(op0);
     if (splitEvery < 2) {
       throw new IllegalArgumentException(name + ": splitEvery must be >= 2, got " + splitEvery);
     }
@@ -337,6 +339,20 @@ public final class Reductions {
     public boolean foldsStatesOf(TileReduction r) {
       return r instanceof Initial i && i.kind == kind;
     }
+  }
+
+  /** The plain reduction of a NaN-skipping one (NANMEAN -> MEAN), others unchanged. */
+  private static Op withoutNan(Op op) {
+    return switch (op) {
+      case NANMEAN -> Op.MEAN;
+      case NANVAR -> Op.VAR;
+      case NANSTD -> Op.STD;
+      case NANMIN -> Op.MIN;
+      case NANMAX -> Op.MAX;
+      case NANARGMIN -> Op.ARGMIN;
+      case NANARGMAX -> Op.ARGMAX;
+      default -> op;
+    };
   }
 
   /**
