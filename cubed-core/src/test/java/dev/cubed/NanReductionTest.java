@@ -307,6 +307,21 @@ class NanReductionTest {
   }
 
   @Test
+  void instanceFormsAreTheXpFunctions() {
+    NDArray a = data(DType.FLOAT64, 41);
+    CubedArray x = Cubed.fromArray(a, new long[] {3, 4, 2}, spec());
+    List<NDArray> got = Cubed.compute(x.nanmean(0), x.nansum(1, 2), x.nanmax(), x.nanmin(2));
+    check(got.get(0), lanes(a, new int[] {0}), l -> l.stream().mapToDouble(Double::doubleValue)
+        .sum() / l.size(), 1e-12, "x.nanmean(0)");
+    check(got.get(1), lanes(a, new int[] {1, 2}), l -> l.stream()
+        .mapToDouble(Double::doubleValue).sum(), 1e-12, "x.nansum(1, 2)");
+    check(got.get(2), lanes(a, new int[] {0, 1, 2}), l -> l.stream()
+        .mapToDouble(Double::doubleValue).max().orElse(Double.NaN), 0, "x.nanmax()");
+    check(got.get(3), lanes(a, new int[] {2}), l -> l.stream().mapToDouble(Double::doubleValue)
+        .min().orElse(Double.NaN), 0, "x.nanmin(2)");
+  }
+
+  @Test
   void argReductionsTakeTheFirstOfTiesAcrossBlocks() {
     NDArray a = NDArray.zeros(DType.FLOAT64, 10);
     double[] v = {Double.NaN, 1, Double.NaN, 3, Double.NaN, 3, -2, Double.NaN, -2, Double.NaN};
