@@ -659,6 +659,9 @@ def unique_values(x, /):
 
 
 from . import fft, linalg  # noqa: E402,F401
+from ._nan import (  # noqa: E402,F401  NumPy's nan-functions, for xarray's skipna reductions
+    nanargmax, nanargmin, nancumprod, nancumsum, nanmax, nanmean, nanmin, nanprod, nanstd, nansum,
+    nanvar)
 
 __all__ = sorted(n for n in globals() if not n.startswith("_") and n not in (
     "annotations", "builtins", "math", "np", "Array", "SPEC", "Dtype", "Ints",

@@ -246,6 +246,26 @@ public final class CubedArray {
     return Xp.astype(this, dtype);
   }
 
+  /** Sum over the given axes (all if none) with NaN counted as 0 ({@link Xp#nansum}). */
+  public CubedArray nansum(int... axes) {
+    return Xp.nansum(this, axes);
+  }
+
+  /** Mean of the non-NaN elements over the given axes (all if none; {@link Xp#nanmean}). */
+  public CubedArray nanmean(int... axes) {
+    return Xp.nanmean(this, axes);
+  }
+
+  /** Max of the non-NaN elements over the given axes (all if none; {@link Xp#nanmax}). */
+  public CubedArray nanmax(int... axes) {
+    return Xp.nanmax(this, axes);
+  }
+
+  /** Min of the non-NaN elements over the given axes (all if none; {@link Xp#nanmin}). */
+  public CubedArray nanmin(int... axes) {
+    return Xp.nanmin(this, axes);
+  }
+
   @Override
   public String toString() {
     return "CubedArray<" + node.name() + " " + node.dtype() + " " + Shapes.format(node.shape())

@@ -27,7 +27,7 @@ import dev.cubed.plan.ChunkGrid;
  * meshgrid, tril/triu, diff, unstack). Reductions, basic manipulation, indexing, contractions and
  * creation stay here.
  */
-public final class Xp extends XpSort {
+public final class Xp extends XpNan {
   /** Default number of blocks merged per reduced axis in each reduction round. */
   public static final int DEFAULT_SPLIT_EVERY = 4;
 

@@ -17,23 +17,33 @@ final class ReduceKernel {
   private ReduceKernel() {}
 
   enum Kind {
-    SUM, PROD, MIN, MAX, ALL, ANY, MEAN, VAR, ARGMIN, ARGMAX;
+    SUM, PROD, MIN, MAX, ALL, ANY, MEAN, VAR, ARGMIN, ARGMAX,
+    /** The NaN-skipping kinds (states and steps in {@link NanKernel}). */
+    NANMEAN, NANVAR, NANMIN, NANMAX, NANARGMIN, NANARGMAX;
 
     int fields() {
       return switch (this) {
-        case MEAN, ARGMIN, ARGMAX -> 2;
-        case VAR -> 3;
+        case MEAN, ARGMIN, ARGMAX, NANMEAN, NANARGMIN, NANARGMAX -> 2;
+        case VAR, NANVAR -> 3;
         default -> 1;
       };
     }
 
     boolean isArg() {
-      return this == ARGMIN || this == ARGMAX;
+      return this == ARGMIN || this == ARGMAX || this == NANARGMIN || this == NANARGMAX;
+    }
+
+    /** Whether this kind skips NaN ({@link NanKernel}). */
+    boolean isNan() {
+      return ordinal() >= NANMEAN.ordinal();
     }
   }
 
   /** The state dtype for a reduction of {@code in}. */
   static DType stateType(Kind k, DType in) {
+    if (k.isNan()) {
+      return NanKernel.stateType(k, in);
+    }
     if (in.isComplex()) {
       if (k == Kind.PROD) {
         return DType.COMPLEX128;
@@ -71,6 +81,7 @@ final class ReduceKernel {
       case ALL, ANY -> DType.BOOL;
       case MEAN, VAR -> in.isFloating() ? in : DType.FLOAT64;
       case ARGMIN, ARGMAX -> DType.INT64;
+      case NANMEAN, NANVAR, NANMIN, NANMAX, NANARGMIN, NANARGMAX -> NanKernel.resultType(k, in);
     };
   }
 
@@ -101,6 +112,9 @@ final class ReduceKernel {
    */
   static NDArray initial(Kind kind, NDArray block, boolean[] red, int argAxis, long argOffset,
       NDArray reuse) {
+    if (kind.isNan()) {
+      return NanKernel.initial(kind, block, red, argAxis, argOffset, reuse);
+    }
     long[] shape = block.shape();
     int nd = shape.length;
     long[] ks = keepShape(shape, red);
@@ -343,6 +357,9 @@ final class ReduceKernel {
 
   /** Merges state b into state a (same shape) and returns a. */
   static NDArray combine(Kind kind, NDArray a, NDArray b) {
+    if (kind.isNan()) {
+      return NanKernel.combine(kind, a, b);
+    }
     int k = kind.fields();
     int m = a.size() / k;
     boolean cx = a.dtype() == DType.COMPLEX128;
@@ -480,6 +497,9 @@ final class ReduceKernel {
 
   /** The result of a state (shape = state shape without the fields axis). */
   static NDArray finish(Kind kind, NDArray state, DType in, int correction, boolean sqrt) {
+    if (kind.isNan()) {
+      return NanKernel.finish(kind, state, in, correction, sqrt);
+    }
     long[] ss = state.shape();
     long[] shape = java.util.Arrays.copyOf(ss, ss.length - 1);
     DType rt = resultType(kind, in);

@@ -26,7 +26,12 @@ public final class Reductions {
 
   /** The reductions available. */
   public enum Op {
-    SUM, PROD, MIN, MAX, ALL, ANY, MEAN, VAR, STD, ARGMIN, ARGMAX
+    SUM, PROD, MIN, MAX, ALL, ANY, MEAN, VAR, STD, ARGMIN, ARGMAX,
+    /**
+     * The NaN-skipping reductions of real floating inputs (NaN elements left out; see
+     * {@link NanKernel} for the states and the all-NaN results).
+     */
+    NANMEAN, NANVAR, NANSTD, NANMIN, NANMAX, NANARGMIN, NANARGMAX
   }
 
   /**
@@ -103,10 +108,12 @@ public final class Reductions {
    * @throws IllegalArgumentException for arg reductions over more than one axis of an n-d array,
    *     or splitEvery below 2
    */
-  public static ArrayNode reduce(ArrayNode x0, Op op, int[] axes, boolean keepDims, int splitEvery,
-      int correction) {
+  public static ArrayNode reduce(ArrayNode x0, Op op0, int[] axes, boolean keepDims,
+      int splitEvery, int correction) {
     ArrayNode x = Regrid.regular(x0);
-    String name = op.name().toLowerCase();
+    String name = op0.name().toLowerCase();
+    // integer and bool inputs hold no NaN: a NaN-skipping reduction of them is the plain one
+    Op op = x.dtype().isFloating() ? op0 : withoutNan(op0);
     if (splitEvery < 2) {
       throw new IllegalArgumentException(name + ": splitEvery must be >= 2, got " + splitEvery);
     }
@@ -117,6 +124,7 @@ public final class Reductions {
     boolean meanBySum = op == Op.MEAN && x.dtype().isFloating() && !x.dtype().isComplex();
     ReduceKernel.Kind kind = switch (op) {
       case STD -> ReduceKernel.Kind.VAR;
+      case NANSTD -> ReduceKernel.Kind.NANVAR;
       case MEAN -> meanBySum ? ReduceKernel.Kind.SUM : ReduceKernel.Kind.MEAN;
       default -> ReduceKernel.Kind.valueOf(op.name());
     };
@@ -227,7 +235,7 @@ public final class Reductions {
     }
     long[] outShape = keepDims ? fs : drop(fs, red);
     long[] outChunks = keepDims ? fc : drop(fc, red);
-    boolean sqrt = op == Op.STD;
+    boolean sqrt = op == Op.STD || op == Op.NANSTD;
     DType rt = ReduceKernel.resultType(kind, in);
     double count = 1;
     for (int d = 0; d < nd; d++) {
@@ -333,6 +341,20 @@ public final class Reductions {
     }
   }
 
+  /** The plain reduction of a NaN-skipping one (NANMEAN -> MEAN), others unchanged. */
+  private static Op withoutNan(Op op) {
+    return switch (op) {
+      case NANMEAN -> Op.MEAN;
+      case NANVAR -> Op.VAR;
+      case NANSTD -> Op.STD;
+      case NANMIN -> Op.MIN;
+      case NANMAX -> Op.MAX;
+      case NANARGMIN -> Op.ARGMIN;
+      case NANARGMAX -> Op.ARGMAX;
+      default -> op;
+    };
+  }
+
   /**
    * Refuses, when the op is built, what the in-memory kernel ({@code dev.cubed.nd.Statistics},
    * {@code Searching}) refuses when it runs, with the same kind of message: mean, var and std of
@@ -358,12 +380,12 @@ public final class Reductions {
     if (reduced != 0) {
       return;
     }
-    if (op == Op.ARGMIN || op == Op.ARGMAX) {
+    if (op == Op.ARGMIN || op == Op.ARGMAX || op == Op.NANARGMIN || op == Op.NANARGMAX) {
       throw new IllegalArgumentException(name + ": attempt to get " + name + " of an empty"
           + " sequence (shape " + Shapes.format(shape) + "): every reduced run must hold an"
           + " element");
     }
-    if ((op == Op.MIN || op == Op.MAX) && kept > 0) {
+    if ((op == Op.MIN || op == Op.MAX || op == Op.NANMIN || op == Op.NANMAX) && kept > 0) {
       throw new IllegalArgumentException(name + ": zero-size reduction of shape "
           + Shapes.format(shape) + ": " + name + " has no identity, so every reduced run must"
           + " hold at least one element");

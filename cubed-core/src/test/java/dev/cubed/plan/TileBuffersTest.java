@@ -147,7 +147,8 @@ class TileBuffersTest {
       if (op == Reductions.Op.STD) {
         continue;
       }
-      int[] ax = op == Reductions.Op.ARGMIN || op == Reductions.Op.ARGMAX ? new int[] {argAxis}
+      int[] ax = op == Reductions.Op.ARGMIN || op == Reductions.Op.ARGMAX
+          || op == Reductions.Op.NANARGMIN || op == Reductions.Op.NANARGMAX ? new int[] {argAxis}
           : red;
       outsPlain.add(Reductions.reduce(plain, op, ax, false, 2, 1));
       outsInto.add(Reductions.reduce(into, op, ax, false, 2, 1));

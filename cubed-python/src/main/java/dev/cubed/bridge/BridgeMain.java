@@ -271,10 +271,17 @@ public final class BridgeMain {
   /**
    * The error kind byte: which Python exception class the client raises. An OutOfMemoryError
    * anywhere in the cause chain (a task thread's, wrapped by the executor) is {@link #ERR_MEMORY}.
+   * A task that failed deterministically ({@code TaskFailedException.deterministic()}: bad data,
+   * e.g. nanargmax over a slice of NaNs only) is the kind of its cause, so Python sees the
+   * ValueError NumPy would raise.
    */
   static int kind(Throwable e) {
     if (outOfMemory(e) != null) {
       return ERR_MEMORY;
+    }
+    if (e instanceof dev.cubed.runtime.TaskFailedException tf && tf.deterministic()
+        && tf.getCause() != null) {
+      return kind(tf.getCause());
     }
     if (e instanceof IllegalArgumentException) {
       return ERR_ARGUMENT;

@@ -279,6 +279,14 @@ class BridgeMainTest {
         new java.util.concurrent.ExecutionException(oom)))).isEqualTo(BridgeMain.ERR_MEMORY);
     assertThat(BridgeMain.kind(new IllegalArgumentException("x"))).isEqualTo(
         BridgeMain.ERR_ARGUMENT);
+    // a task failing deterministically has its cause's kind (a ValueError for bad data); a
+    // task that failed every attempt (transient errors) stays the generic kind
+    IllegalArgumentException bad = new IllegalArgumentException("All-NaN slice encountered");
+    assertThat(BridgeMain.kind(new dev.cubed.runtime.TaskFailedException("nanargmax",
+        new long[] {0}, 1, bad, true))).isEqualTo(BridgeMain.ERR_ARGUMENT);
+    assertThat(BridgeMain.kind(new dev.cubed.runtime.TaskFailedException("nanargmax",
+        new long[] {0}, 3, new java.io.IOException("gone"), false))).isEqualTo(
+        BridgeMain.ERR_OTHER);
     assertThat(BridgeMain.memoryMessage(oom)).startsWith("Java heap space (heap limit ")
         .endsWith(" MiB)");
   }
