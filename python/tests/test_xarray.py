@@ -88,3 +88,43 @@ def test_apply_ufunc_parallelized(uv):
     out = xr.apply_ufunc(np.cbrt, da, dask="parallelized", output_dtypes=[np.float64])
     assert isinstance(out.data, cubed_java.Array)
     np.testing.assert_allclose(out.values, np.cbrt(u), rtol=1e-12)
+
+
+def test_store_honours_xarrays_regions_and_appends():
+    """to_zarr(region=...) and to_zarr(append_dim=...) reach the chunk manager as store(...,
+    regions=[tuple of slices]) through xarray's own ArrayWriter: each source lands in its region
+    (it used to be written at the target's origin: [9, 10, 0, 0, ...])."""
+    from xarray.backends.common import ArrayWriter
+
+    target = np.zeros((10, 4))
+    a = np.arange(16.0).reshape(4, 4) + 1
+    w = ArrayWriter()
+    w.add(cubed_java.from_array(a, (3, 2)), target, region=(slice(2, 6), slice(None)))
+    w.sync()
+    want = np.zeros((10, 4))
+    want[2:6] = a
+    np.testing.assert_array_equal(target, want)
+    # an append: xarray grows the target, then writes the new part as a region at its end
+    grown = np.concatenate([target, np.zeros((3, 4))])
+    b = -np.arange(12.0).reshape(3, 4)
+    w.add(cubed_java.from_array(b, (2, 4)), grown, region=(slice(10, None), slice(0, 4)))
+    w.sync()
+    want = np.concatenate([want, b])
+    np.testing.assert_array_equal(grown, want)
+
+
+def test_store_refuses_a_region_that_does_not_fit_and_writes_nothing():
+    from cubed_java.xarray_chunkmanager import CubedJavaChunkManager
+
+    cm = CubedJavaChunkManager()
+    x = cubed_java.from_array(np.ones((4, 4)), (2, 2))
+    y = cubed_java.from_array(np.ones((2, 4)), (2, 2))
+    t1, t2 = np.zeros((10, 4)), np.zeros((10, 4))
+    with pytest.raises(ValueError, match="dimension 0 spans 2..5 but the source has 2"):
+        cm.store([x, y], [t1, t2], regions=[(slice(0, 4), slice(None)),
+                                             (slice(2, 5), slice(None))])
+    assert not t1.any() and not t2.any()
+    with pytest.raises(ValueError, match="step 1"):
+        cm.store(x, t1, regions=(slice(0, 8, 2), slice(None)))
+    with pytest.raises(NotImplementedError, match="compute=False"):
+        cm.store(x, t1, compute=False)
