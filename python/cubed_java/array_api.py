@@ -589,10 +589,17 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None):
 def isin(x1, x2, /, *, invert=False):
     """Whether each element of x1 is in x2; either (not both) may be a Python scalar (a scalar
     x1 gives a 0-d result)."""
-    a, b = _scalar_or_array(x1), _scalar_or_array(x2)
+    a, b = (_big_uint(_scalar_or_array(v)) for v in (x1, x2))
     if not isinstance(a, Array) and not isinstance(b, Array):
         a = asarray(a)
     return _call("Xp.isin", a, b, builtins.bool(invert))
+
+
+def _big_uint(v):
+    # a Python int past int64 (the bridge's scalar range) that fits uint64: a 0-d uint64 array
+    if isinstance(v, int) and not isinstance(v, builtins.bool) and 2**63 <= v < 2**64:
+        return asarray(np.uint64(v))
+    return v
 
 
 def take(x, indices, /, *, axis=None):

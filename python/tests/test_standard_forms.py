@@ -89,6 +89,9 @@ def test_isin_scalar_forms():
     assert bool(xp.isin(7, x).compute()) is False
     assert bool(xp.isin(2.5, x).compute()) is False  # compared as numbers, not cast to int
     assert bool(xp.isin(2, x, invert=True).compute()) is False
+    u = xp.asarray(np.array([2**63, 5], dtype=np.uint64))
+    assert bool(xp.isin(2**63, u).compute()) is True  # past int64: compared as uint64
+    assert bool(xp.isin(2**64 - 1, u).compute()) is False
     np.testing.assert_array_equal(xp.isin(x, 5).compute(), np.isin(a, 5))
     np.testing.assert_array_equal(xp.isin(x, 5, invert=True).compute(),
                                   np.isin(a, 5, invert=True))
