@@ -106,6 +106,8 @@ def compact_chunks(chunks, shape, dtype=np.float64, previous=None, limit=None):
             fixed.append(max(1, shape[ax]))
         elif c == "auto":
             fixed.append(None)
+        elif isinstance(c, (int, np.integer)) and int(c) == 0 and shape[ax] == 0:
+            fixed.append(1)  # a zero-length axis: one empty block, as Dask normalizes it
         elif isinstance(c, (int, np.integer)):
             if int(c) <= 0:
                 raise ValueError(f"chunk size {c} for axis {ax} must be positive (or -1 for"

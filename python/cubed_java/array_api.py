@@ -95,9 +95,22 @@ def from_array(x, chunks=None):
 
 
 def asarray(obj, /, *, dtype=None, device=None, copy=None, chunks=None):
+    """An Array API ``asarray``. For a lazy ``Array``: ``copy=None`` returns it (or its
+    conversion to ``dtype``); ``copy=True`` always a new ``Array`` object (item assignment to
+    either leaves the other unchanged: the engine's arrays are immutable and ``x[k] = v`` rebinds
+    only ``x``); ``copy=False`` returns it and raises ValueError when ``dtype`` asks for a
+    conversion. Other data always crosses into the JVM as a copy, so ``copy=False`` raises
+    ValueError for it."""
     if isinstance(obj, Array):
-        return obj if dtype is None or np.dtype(dtype) == obj.dtype else astype(obj, dtype)
-    if copy is False and not isinstance(obj, Array):
+        if dtype is not None and np.dtype(dtype) != obj.dtype:
+            if copy is False:
+                raise ValueError(f"asarray(copy=False): converting {obj.dtype} to"
+                                 f" {np.dtype(dtype)} needs a copy")
+            return astype(obj, dtype)
+        # a new handle on the same immutable plan node: a new Array that nothing done to obj
+        # (item assignment rebinds obj alone) can change
+        return _call("info", obj) if copy else obj
+    if copy is False:
         raise ValueError("asarray(copy=False): data always crosses into the JVM as a copy")
     if dtype is None and not isinstance(obj, np.generic):
         for t, d in ((builtins.bool, np.bool_), (int, np.int64), (float, np.float64),
@@ -167,13 +180,19 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None, chunks=None)
 
 
 def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True, chunks=None):
-    if not endpoint:
-        step = (stop - start) / num if num else 0
-        return linspace(start, stop - step, num, dtype=dtype, chunks=chunks) if num > 1 else \
-            full((num,), start, dtype=dtype or float64)
-    dt = np.dtype(dtype or float64)
-    c = _chunks_for((num,), dt, chunks)
-    return _call("Xp.linspace", float(start), float(stop), int(num), _dt(dt),
+    """Element i is ``start + i * step`` with ``step = (stop - start) / div`` (``div = num - 1``
+    with the endpoint, ``num`` without), computed in float64 as NumPy does (the same values, bit
+    for bit); with the endpoint the last element is exactly ``stop``."""
+    is_complex = builtins.any(isinstance(v, (complex, np.complexfloating)) for v in (start, stop))
+    dt = np.dtype(dtype or (complex128 if is_complex else float64))
+    c = _chunks_for((int(num),), dt, chunks)
+
+    def bound(v):
+        v = v.item() if isinstance(v, np.generic) else v
+        return v if isinstance(v, complex) else float(v)
+
+    return _call("Xp.linspace", bound(start), bound(stop), int(num), _dt(dt),
+                 "INCLUDE" if endpoint else "EXCLUDE",
                  int(c[0]) if isinstance(c, Ints) else int(builtins.max(c[0])), SPEC)
 
 
@@ -407,10 +426,9 @@ def _cumulative(jname, x, axis, dtype, include_initial):
                              " dimension")
         axis = 0
     dtype = _sum_dtype(x, dtype)
-    if dtype is not None and np.dtype(dtype) != x.dtype:
-        x = astype(x, dtype)
     (ax,) = _axes(x, axis)
-    r = _call(jname, x, ax)
+    # accumulates in dtype (integers wrap at its width, as NumPy's dtype= does)
+    r = _call(jname, x, ax, _dt(dtype))
     if include_initial:
         shape = tuple(1 if i == ax else n for i, n in enumerate(x.shape))
         first = (zeros if jname.endswith("Sum") else ones)(shape, dtype=r.dtype)
@@ -564,13 +582,26 @@ def nonzero(x, /):
 
 
 def searchsorted(x1, x2, /, *, side="left", sorter=None):
-    if sorter is not None:
-        raise NotImplementedError("searchsorted(sorter=...): needs take on a chunked sorter")
-    return _call("Xp.searchsorted", x1, asarray(x2), side)
+    if side not in ("left", "right"):
+        raise ValueError(f"searchsorted: side must be 'left' or 'right', got {side!r}")
+    return _call("Xp.searchsorted", x1, asarray(x2), side,
+                 None if sorter is None else asarray(sorter))
 
 
 def isin(x1, x2, /, *, invert=False):
-    return _call("Xp.isin", x1, asarray(x2), builtins.bool(invert))
+    """Whether each element of x1 is in x2; either (not both) may be a Python scalar (a scalar
+    x1 gives a 0-d result)."""
+    a, b = (_big_uint(_scalar_or_array(v)) for v in (x1, x2))
+    if not isinstance(a, Array) and not isinstance(b, Array):
+        a = asarray(a)
+    return _call("Xp.isin", a, b, builtins.bool(invert))
+
+
+def _big_uint(v):
+    # a Python int past int64 (the bridge's scalar range) that fits uint64: a 0-d uint64 array
+    if isinstance(v, int) and not isinstance(v, builtins.bool) and 2**63 <= v < 2**64:
+        return asarray(np.uint64(v))
+    return v
 
 
 def take(x, indices, /, *, axis=None):

@@ -1,5 +1,6 @@
 package dev.cubed;
 
+import dev.cubed.nd.Axes;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
@@ -229,6 +230,66 @@ public final class CubedArray {
   /** Min over the given axes (all if none). */
   public CubedArray min(int... axes) {
     return Xp.min(this, axes);
+  }
+
+  /** Sum over axes with keepdims ({@code x.sum(Axes.of(0).keepDims())}). */
+  public CubedArray sum(Axes axes) {
+    return Xp.sum(this, axes, Xp.AUTO_SPLIT);
+  }
+
+  /** Mean over axes with keepdims. */
+  public CubedArray mean(Axes axes) {
+    return Xp.mean(this, axes, Xp.AUTO_SPLIT);
+  }
+
+  /** Product over the given axes (all if none). */
+  public CubedArray prod(int... axes) {
+    return Xp.prod(this, axes);
+  }
+
+  /** Product over axes with keepdims. */
+  public CubedArray prod(Axes axes) {
+    return Xp.prod(this, axes, Xp.AUTO_SPLIT);
+  }
+
+  /** Max over axes with keepdims. */
+  public CubedArray max(Axes axes) {
+    return Xp.max(this, axes, Xp.AUTO_SPLIT);
+  }
+
+  /** Min over axes with keepdims. */
+  public CubedArray min(Axes axes) {
+    return Xp.min(this, axes, Xp.AUTO_SPLIT);
+  }
+
+  /** Logical AND over the given axes (all if none). */
+  public CubedArray all(int... axes) {
+    return Xp.all(this, axes);
+  }
+
+  /** Logical AND over axes with keepdims. */
+  public CubedArray all(Axes axes) {
+    return Xp.all(this, axes, Xp.AUTO_SPLIT);
+  }
+
+  /** Logical OR over the given axes (all if none). */
+  public CubedArray any(int... axes) {
+    return Xp.any(this, axes);
+  }
+
+  /** Logical OR over axes with keepdims. */
+  public CubedArray any(Axes axes) {
+    return Xp.any(this, axes, Xp.AUTO_SPLIT);
+  }
+
+  /** Index of the maximum: one axis or all, with keepdims (see {@link Xp#argmax(CubedArray, Axes)}). */
+  public CubedArray argmax(Axes axes) {
+    return Xp.argmax(this, axes);
+  }
+
+  /** Index of the minimum: one axis or all, with keepdims (see {@link Xp#argmin(CubedArray, Axes)}). */
+  public CubedArray argmin(Axes axes) {
+    return Xp.argmin(this, axes);
   }
 
   /** Rechunks to the given chunk shape (-1 = whole axis). */

@@ -6,6 +6,7 @@ import dev.cubed.core.Indexing;
 import dev.cubed.core.Manip;
 import dev.cubed.core.Reductions;
 import dev.cubed.nd.Axes;
+import dev.cubed.nd.Creation;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.Elementwise;
 import dev.cubed.nd.Index;
@@ -117,6 +118,14 @@ public final class Xp extends XpNan {
   }
 
   /**
+   * Product over axes with keepdims ({@code Axes.of(0).keepDims()}) and splitEvery (2 or more;
+   * {@link #AUTO_SPLIT} for the default).
+   */
+  public static CubedArray prod(CubedArray x, Axes axes, int splitEvery) {
+    return reduce(x, Reductions.Op.PROD, axes, splitEvery, 0);
+  }
+
+  /**
    * Minimum over axes (all if none given).
    *
    * @throws IllegalArgumentException for complex dtypes (not ordered), or an empty reduced axis
@@ -124,6 +133,11 @@ public final class Xp extends XpNan {
    */
   public static CubedArray min(CubedArray x, int... axes) {
     return reduce(x, Reductions.Op.MIN, axes(axes), AUTO_SPLIT, 0);
+  }
+
+  /** Minimum over axes with keepdims and splitEvery (errors as {@link #min(CubedArray, int...)}). */
+  public static CubedArray min(CubedArray x, Axes axes, int splitEvery) {
+    return reduce(x, Reductions.Op.MIN, axes, splitEvery, 0);
   }
 
   /**
@@ -134,6 +148,11 @@ public final class Xp extends XpNan {
    */
   public static CubedArray max(CubedArray x, int... axes) {
     return reduce(x, Reductions.Op.MAX, axes(axes), AUTO_SPLIT, 0);
+  }
+
+  /** Maximum over axes with keepdims and splitEvery (errors as {@link #max(CubedArray, int...)}). */
+  public static CubedArray max(CubedArray x, Axes axes, int splitEvery) {
+    return reduce(x, Reductions.Op.MAX, axes, splitEvery, 0);
   }
 
   /**
@@ -183,9 +202,19 @@ public final class Xp extends XpNan {
     return reduce(x, Reductions.Op.ALL, axes(axes), AUTO_SPLIT, 0);
   }
 
+  /** Logical AND over axes with keepdims and splitEvery. */
+  public static CubedArray all(CubedArray x, Axes axes, int splitEvery) {
+    return reduce(x, Reductions.Op.ALL, axes, splitEvery, 0);
+  }
+
   /** Logical OR over axes (all if none given). */
   public static CubedArray any(CubedArray x, int... axes) {
     return reduce(x, Reductions.Op.ANY, axes(axes), AUTO_SPLIT, 0);
+  }
+
+  /** Logical OR over axes with keepdims and splitEvery. */
+  public static CubedArray any(CubedArray x, Axes axes, int splitEvery) {
+    return reduce(x, Reductions.Op.ANY, axes, splitEvery, 0);
   }
 
   /**
@@ -199,6 +228,18 @@ public final class Xp extends XpNan {
   }
 
   /**
+   * {@code cumulative_sum(x, axis=axis, dtype=dtype)}: the sums accumulate in {@code dtype} as
+   * NumPy does (x converted to it first; integers wrap at its width, e.g. int8 sums overflow as
+   * int8), and the result has that dtype. A null dtype is the default form ({@link
+   * #cumulativeSum(CubedArray, int)}).
+   *
+   * @throws IllegalArgumentException if the axis is out of range
+   */
+  public static CubedArray cumulativeSum(CubedArray x, int axis, DType dtype) {
+    return cumulativeIn(x, dtype, cumulativeSum(inDtype(x, dtype), axis));
+  }
+
+  /**
    * Inclusive cumulative product along an axis (every dtype; integers and bool accumulate in
    * int64, uint64 for unsigned), by block scans with the block totals scanned recursively.
    *
@@ -206,6 +247,26 @@ public final class Xp extends XpNan {
    */
   public static CubedArray cumulativeProd(CubedArray x, int axis) {
     return wrap(dev.cubed.core.Scans.cumulative(x.node(), dev.cubed.core.Scans.Op.PROD, axis), x);
+  }
+
+  /**
+   * {@code cumulative_prod(x, axis=axis, dtype=dtype)}: the products accumulate in {@code dtype}
+   * (as {@link #cumulativeSum(CubedArray, int, DType)}); a null dtype is the default form.
+   *
+   * @throws IllegalArgumentException if the axis is out of range
+   */
+  public static CubedArray cumulativeProd(CubedArray x, int axis, DType dtype) {
+    return cumulativeIn(x, dtype, cumulativeProd(inDtype(x, dtype), axis));
+  }
+
+  private static CubedArray inDtype(CubedArray x, DType dtype) {
+    return dtype == null || dtype == x.dtype() ? x : Xp.astype(x, dtype);
+  }
+
+  // integer scans run in int64/uint64; wrapping the result to a narrower integer (or bool) gives
+  // what accumulating at that width gives, since + and * commute with reduction mod 2^bits
+  private static CubedArray cumulativeIn(CubedArray x, DType dtype, CubedArray r) {
+    return dtype == null || r.dtype() == dtype ? r : Xp.astype(r, dtype);
   }
 
   /**
@@ -220,6 +281,17 @@ public final class Xp extends XpNan {
   }
 
   /**
+   * {@code argmax(x, axis=..., keepdims=...)}: {@code Axes.of(axis)} (one axis) or {@link
+   * Axes#all()} (the flattened array, as {@link XpSearch#argmax(CubedArray)}), with {@link
+   * Axes#keepDims()} keeping the reduced axes with length 1.
+   *
+   * @throws IllegalArgumentException for more than one axis, and as the one-axis form
+   */
+  public static CubedArray argmax(CubedArray x, Axes axes) {
+    return argReduce("argmax", x, axes, Reductions.Op.ARGMAX);
+  }
+
+  /**
    * Index of the minimum along one axis (first occurrence; the first NaN wins, like NumPy); exact
    * for every real dtype (int64/uint64 compared as integers).
    *
@@ -230,6 +302,28 @@ public final class Xp extends XpNan {
     return reduce(x, Reductions.Op.ARGMIN, Axes.of(axis), AUTO_SPLIT, 0);
   }
 
+  /** {@code argmin(x, axis=..., keepdims=...)}: as {@link #argmax(CubedArray, Axes)}. */
+  public static CubedArray argmin(CubedArray x, Axes axes) {
+    return argReduce("argmin", x, axes, Reductions.Op.ARGMIN);
+  }
+
+  private static CubedArray argReduce(String fn, CubedArray x, Axes axes, Reductions.Op op) {
+    if (axes.isAll()) {
+      CubedArray r = op == Reductions.Op.ARGMAX ? XpSearch.argmax(x) : XpSearch.argmin(x);
+      if (!axes.isKeepDims()) {
+        return r;
+      }
+      long[] ones = new long[x.ndim()];
+      java.util.Arrays.fill(ones, 1);
+      return Xp.reshape(r, ones);
+    }
+    if (axes.raw().length != 1) {
+      throw new IllegalArgumentException(fn + ": one axis or all (the flattened array), got "
+          + axes + "; reduce one axis at a time");
+    }
+    return reduce(x, op, axes, AUTO_SPLIT, 0);
+  }
+
   // ------------------------------------------------------------------ manipulation, indexing
 
   /** Permutes the axes. */
@@ -237,8 +331,19 @@ public final class Xp extends XpNan {
     return wrap(Manip.permuteDims(x.node(), axes), x);
   }
 
-  /** Inserts a size-1 axis at {@code axis}. */
+  /**
+   * Inserts a size-1 axis at {@code axis} (an axis of the result: {@code -(ndim + 1) <= axis <=
+   * ndim}).
+   *
+   * @throws IndexOutOfBoundsException if the axis is out of that range (the standard's IndexError)
+   */
   public static CubedArray expandDims(CubedArray x, int axis) {
+    int n = x.ndim() + 1;
+    if (axis < -n || axis >= n) {
+      throw new IndexOutOfBoundsException("expand_dims: axis " + axis + " is out of range for "
+          + "an array of shape " + shapeOf(x) + " (the result has " + n + " dimensions: valid "
+          + "axes are " + -n + " to " + (n - 1) + ")");
+    }
     return wrap(Manip.expandDims(x.node(), axis), x);
   }
 
@@ -333,10 +438,30 @@ public final class Xp extends XpNan {
 
   // ------------------------------------------------------------------ creation (virtual)
 
-  /** A virtual array of one value (no storage). */
+  /**
+   * A virtual array of one value (no storage). Chunk sizes are at least 1 (-1 for a whole axis);
+   * a zero-length axis also takes 0 (Dask's normal form for it: one empty block).
+   *
+   * @throws IllegalArgumentException for a chunk size below 1 (other than -1, or 0 on a
+   *     zero-length axis)
+   */
   public static CubedArray full(long[] shape, Object value, DType dtype, long[] chunks,
       Spec spec) {
-    return new CubedArray(Core.full(shape, chunks, value, dtype), spec);
+    return new CubedArray(Core.full(shape, emptyAxisChunks(shape, chunks), value, dtype), spec);
+  }
+
+  /** The chunks with a 0 on a zero-length axis read as 1 (that axis has no elements). */
+  static long[] emptyAxisChunks(long[] shape, long[] chunks) {
+    if (chunks == null || chunks.length != shape.length) {
+      return chunks;
+    }
+    long[] c = chunks.clone();
+    for (int i = 0; i < c.length; i++) {
+      if (c[i] == 0 && shape[i] == 0) {
+        c[i] = 1;
+      }
+    }
+    return c;
   }
 
   /** Zeros (virtual). */
@@ -356,7 +481,8 @@ public final class Xp extends XpNan {
       throw new IllegalArgumentException("arange: step must not be 0");
     }
     long n = Math.max(0, (long) Math.ceil((stop - start) / step));
-    return new CubedArray(Core.fromIndex("arange", new long[] {n}, new long[] {chunk}, dtype,
+    return new CubedArray(Core.fromIndex("arange", new long[] {n},
+        emptyAxisChunks(new long[] {n}, new long[] {chunk}), dtype,
         (b, i, flat, in, bc) -> {
           if (dtype.isFloating()) {
             b.setDouble(i, start + flat * step);
@@ -369,16 +495,35 @@ public final class Xp extends XpNan {
   /** {@code num} evenly spaced values from start to stop (stop included) (virtual). */
   public static CubedArray linspace(double start, double stop, long num, DType dtype, long chunk,
       Spec spec) {
-    double step = num > 1 ? (stop - start) / (num - 1) : 0;
-    return new CubedArray(Core.fromIndex("linspace", new long[] {num}, new long[] {chunk}, dtype,
-        (b, i, flat, in, bc) -> b.setDouble(i, flat == num - 1 && num > 1 ? stop
-            : start + flat * step)), spec);
+    return linspace(start, stop, num, dtype, Creation.Endpoint.INCLUDE, chunk, spec);
+  }
+
+  /**
+   * {@code linspace(start, stop, num, dtype=dtype, endpoint=...)} (virtual), element for element
+   * the kernel's {@link Creation#linspace(Object, Object, long, DType, Creation.Endpoint)} and so
+   * NumPy's: element i is {@code start + i * step} with {@code step = (stop - start) / div} in
+   * float64 ({@code div = num - 1} with the endpoint, {@code num} without), then converted to the
+   * dtype; with the endpoint the last element is exactly stop. Start and stop may be {@link
+   * dev.cubed.nd.Complex}; a null dtype is float64 (complex128 for complex bounds).
+   *
+   * @throws IllegalArgumentException for a negative num or a dtype that is not floating (complex
+   *     for complex bounds)
+   */
+  public static CubedArray linspace(Object start, Object stop, long num, DType dtype,
+      Creation.Endpoint endpoint, long chunk, Spec spec) {
+    // the kernel on at most two elements checks num, the bounds and the dtype, and names the dtype
+    DType dt = Creation.linspace(start, stop, Math.min(num, 2), dtype, endpoint).dtype();
+    Linspace f = new Linspace(start, stop, num, endpoint == Creation.Endpoint.INCLUDE);
+    long[] shape = {num};
+    return new CubedArray(Core.fromIndex("linspace", shape,
+        emptyAxisChunks(shape, new long[] {chunk}), dt,
+        (b, i, flat, in, bc) -> f.set(b, i, flat)), spec);
   }
 
   /** Ones on diagonal {@code k} of an (n, m) array, zeros elsewhere (virtual). */
   public static CubedArray eye(long n, long m, long k, DType dtype, long[] chunks, Spec spec) {
     long[] shape = {n, m};
-    return new CubedArray(Core.fromIndex("eye", shape, chunks, dtype, (b, i, flat, in, bc) -> {
+    return new CubedArray(Core.fromIndex("eye", shape, emptyAxisChunks(shape, chunks), dtype, (b, i, flat, in, bc) -> {
       long r = flat / m;
       long c = flat % m;
       b.setObject(i, c - r == k ? (dtype.isBool() ? (Object) true : (Object) 1)

@@ -132,6 +132,51 @@ class XpSearch extends XpArith {
   }
 
   /**
+   * {@code isin(x1, x2)} with a scalar x1 ({@link Boolean}, an integer type, {@link Float}, {@link
+   * Double} or {@link dev.cubed.nd.Complex}): a 0-d bool array, whether x1 equals some element of
+   * x2 (compared as numbers, as the array form).
+   *
+   * @throws IllegalArgumentException if x1 is not such a scalar (when built)
+   */
+  public static CubedArray isin(Object x1, CubedArray x2) {
+    return isin(x1, x2, false);
+  }
+
+  /** {@code isin(x1, x2, invert)} with a scalar x1 (see {@link #isin(Object, CubedArray)}). */
+  public static CubedArray isin(Object x1, CubedArray x2, boolean invert) {
+    return isin(scalarArray("isin", x1, x2.spec()), x2, invert);
+  }
+
+  /**
+   * {@code isin(x1, x2)} with a scalar x2: whether each element of x1 equals x2 (compared as
+   * numbers; NaN equals nothing), bool with x1's shape.
+   *
+   * @throws IllegalArgumentException if x2 is not a supported scalar (when built)
+   */
+  public static CubedArray isin(CubedArray x1, Object x2) {
+    return isin(x1, x2, false);
+  }
+
+  /** {@code isin(x1, x2, invert)} with a scalar x2 (see {@link #isin(CubedArray, Object)}). */
+  public static CubedArray isin(CubedArray x1, Object x2, boolean invert) {
+    return isin(x1, scalarArray("isin", x2, x1.spec()), invert);
+  }
+
+  /** A 0-d array holding a lone scalar at the dtype NumPy gives it (uint64 past int64's range). */
+  private static CubedArray scalarArray(String fn, Object v, Spec spec) {
+    scalar(fn, v);
+    DType dt = DType.ofScalar(v);
+    if (v instanceof java.math.BigInteger b && b.bitLength() > 63) {
+      if (b.signum() < 0 || b.bitLength() > 64) {
+        throw new IllegalArgumentException(fn + ": the integer " + b + " fits neither int64 nor "
+            + "uint64");
+      }
+      dt = DType.UINT64;
+    }
+    return Xp.full(new long[0], v, dt, new long[0], spec);
+  }
+
+  /**
    * {@code take(x, indices, axis)}: elements along the axis at integer indices held in memory (any
    * shape; negative ones count from the end); the result's shape is {@code x.shape[:axis] +
    * indices.shape + x.shape[axis+1:]}. Memory: output blocks have x's largest block size along the
@@ -204,6 +249,35 @@ class XpSearch extends XpArith {
   }
 
   /**
+   * {@code searchsorted(x1, x2, side=side, sorter=sorter)}: as the side form on {@code
+   * take(x1, sorter)}, for an unsorted 1-D x1 and integer indices that sort it ascending (as
+   * {@code argsort(x1)} gives; negative ones count from the end). Memory: one task gathers x1 by
+   * the sorter, both whole (they must fit a task, as x1 must for the side form); then as the side
+   * form. A null sorter is the side form.
+   *
+   * @throws IllegalArgumentException if the sorter is not 1-D, not integer or not of x1's length,
+   *     or as the side form (when built); an index out of range fails the compute
+   */
+  public static CubedArray searchsorted(CubedArray x1, CubedArray x2, Searching.Side side,
+      CubedArray sorter) {
+    if (sorter == null) {
+      return searchsorted(x1, x2, side);
+    }
+    if (sorter.ndim() != 1 || !sorter.dtype().isInteger() || x1.ndim() != 1
+        || sorter.shape()[0] != x1.shape()[0]) {
+      throw new IllegalArgumentException("searchsorted: sorter must be a 1-d integer array of "
+          + "x1's length (indices that sort x1, e.g. argsort(x1)), got " + sorter.dtype() + " "
+          + Xp.shapeOf(sorter) + " for x1 of shape " + Xp.shapeOf(x1));
+    }
+    CubedArray sorted = x1;
+    if (x1.size() > 0) {
+      sorted = Xp.mapBlocks(b -> dev.cubed.nd.Indexing.take(b[0], b[1], 0), x1.dtype(),
+          Xp.rechunk(x1, -1), Xp.rechunk(sorter, -1));
+    }
+    return searchsorted(sorted, x2, side);
+  }
+
+  /**
    * {@code nonzero(x)}: the coordinates of the non-zero (true) elements, one int64 array per
    * dimension, in C order. Data-dependent: this call runs a counting pass at once (on x's spec:
    * x is reshaped to 1-D blocks contiguous in C order and each block's non-zeros are counted, one
@@ -237,12 +311,21 @@ class XpSearch extends XpArith {
    * the result is lazy, chunked irregularly by the counts, output block j reading one block of the
    * flattened x and mask (the mask is rechunked to x's flat blocks when they differ).
    *
+   * A 0-d mask (the standard's zero-dimensional boolean index) adds a leading axis: {@code
+   * x[true]} has shape {@code (1,) + x.shape}, {@code x[false]} {@code (0,) + x.shape}; its value
+   * is computed at once (on the mask's spec), the result stays lazy.
+   *
    * @throws IllegalArgumentException if the mask is not bool or its shape is not x's
    */
   public static CubedArray getMask(CubedArray x, CubedArray mask) {
     if (mask.dtype() != DType.BOOL) {
       throw new IllegalArgumentException("mask indexing: the mask must be bool, got "
           + mask.dtype());
+    }
+    if (mask.ndim() == 0) {
+      CubedArray e = Xp.expandDims(x, 0);
+      return mask.compute().getBoolean(0) ? e
+          : Xp.getItem(e, dev.cubed.nd.Index.slice(0L, 0L));
     }
     if (mask.ndim() >= 1 && mask.ndim() < x.ndim() && java.util.Arrays.equals(mask.shape(),
         java.util.Arrays.copyOf(x.shape(), mask.ndim()))) {

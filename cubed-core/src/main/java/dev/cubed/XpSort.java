@@ -10,8 +10,10 @@ import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import dev.cubed.nd.Sorting;
 import dev.cubed.plan.ArrayNode;
+import dev.cubed.primitive.BlockFunction;
 import dev.cubed.primitive.BlockKeys;
 import dev.cubed.primitive.Blockwise;
+import dev.cubed.primitive.KeyFunction;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -321,11 +323,6 @@ class XpSort extends XpShape {
 
     Grouping(CubedArray x, boolean needPerm) {
       this.x = x;
-      if (x.dtype().isComplex()) {
-        throw new IllegalArgumentException("unique: complex arrays are not grouped by the "
-            + "chunked unique functions (got " + x.dtype() + " of shape " + Xp.shapeOf(x)
-            + "); compute x and use the kernel's Sets.unique* on it");
-      }
       CubedArray f = x.ndim() == 1 ? x : Xp.reshape(x, x.size());
       this.flat = f;
       long n = f.size();
@@ -346,7 +343,8 @@ class XpSort extends XpShape {
         sorted = lane.result(SampleSort.Carry.VALUES, null);
         perm = needPerm ? lane.result(SampleSort.Carry.INDEX, null) : null;
       }
-      starts = wrap(Runs.starts(sorted.node()), sorted);
+      starts = wrap(f.dtype().isComplex() ? complexStarts(sorted.node())
+          : Runs.starts(sorted.node()), sorted);
       NDArray c = wrap(Selection.counts(starts.node()), starts).compute();
       blockCounts = (long[]) c.astype(DType.INT64).data();
     }
@@ -407,6 +405,44 @@ class XpSort extends XpShape {
         scattered = probe.result(SampleSort.Carry.PAYLOAD, gid);
       }
       return x.ndim() == 1 ? scattered : Xp.reshape(scattered, x.shape());
+    }
+
+    /**
+     * {@link Runs#starts} for a sorted complex 1-d array: true at the first element, at one
+     * differing from its predecessor and at every value with a NaN part (each is distinct, as the
+     * kernel's {@code Sets}); {@code -0.0} equals {@code 0.0} in either part. Block j reads blocks
+     * j-1 and j together (only the last element of j-1 is used).
+     */
+    private static ArrayNode complexStarts(ArrayNode sorted) {
+      BlockFunction bf = (args, c) -> {
+        @SuppressWarnings("unchecked")
+        List<NDArray> bs = (List<NDArray>) args.get(0);
+        NDArray cur = bs.get(bs.size() - 1);
+        int n = cur.size();
+        boolean[] out = new boolean[n];
+        boolean hasPrev = bs.size() == 2;
+        double pre = 0;
+        double pim = 0;
+        if (hasPrev) {
+          NDArray p = bs.get(0);
+          pre = p.getDouble(p.size() - 1);
+          pim = p.getImag(p.size() - 1);
+        }
+        for (int i = 0; i < n; i++) {
+          double re = cur.getDouble(i);
+          double im = cur.getImag(i);
+          // NaN compares unequal to everything, so a value with a NaN part always starts a run
+          out[i] = (i == 0 && !hasPrev) || !(re == pre && im == pim);
+          pre = re;
+          pim = im;
+        }
+        return new NDArray(DType.BOOL, new long[] {n}, out);
+      };
+      KeyFunction keys = c -> List.of(c[0] == 0 ? BlockKeys.many(List.of(new long[] {0}))
+          : BlockKeys.many(List.of(new long[] {c[0] - 1}, new long[] {c[0]})));
+      long c = sorted.chunkGrid().maxChunks()[0];
+      return new ArrayNode.Computed(new Blockwise("unique_starts", keys, bf, new int[] {2},
+          new int[] {2}, 8 * c), List.of(sorted), sorted.chunkGrid(), DType.BOOL, null);
     }
 
     private static SampleSort.Splitters evenSplitters(CubedArray perm, long n) {

@@ -84,26 +84,36 @@ final class Factorizations {
     double[] q = MatrixStack.identity(m, true);
     double[] v = new double[2 * m];
     for (int c = 0; c < k; c++) {
-      double norm2 = 0;
+      // v is a unit vector, so it is computed from the column divided by its largest part: no
+      // square over- or underflows for huge or tiny entries (LAPACK's zlarfg scales likewise)
+      double scale = 0;
       for (int i = c; i < m; i++) {
-        double x = r[2 * (i * n + c)];
-        double y = r[2 * (i * n + c) + 1];
-        norm2 += x * x + y * y;
+        scale = Math.max(scale, Math.max(Math.abs(r[2 * (i * n + c)]),
+            Math.abs(r[2 * (i * n + c) + 1])));
       }
-      if (norm2 == 0) {
+      if (scale == 0) {
         continue;
       }
+      if (!Double.isFinite(scale)) {
+        scale = 1; // NaN and infinity propagate as unscaled
+      }
+      double norm2 = 0;
+      for (int i = c; i < m; i++) {
+        double x = r[2 * (i * n + c)] / scale;
+        double y = r[2 * (i * n + c) + 1] / scale;
+        norm2 += x * x + y * y;
+      }
       double norm = Math.sqrt(norm2);
-      double x0r = r[2 * (c * n + c)];
-      double x0i = r[2 * (c * n + c) + 1];
+      double x0r = r[2 * (c * n + c)] / scale;
+      double x0i = r[2 * (c * n + c) + 1] / scale;
       double a0 = Math.hypot(x0r, x0i);
       double phr = a0 == 0 ? 1 : x0r / a0;
       double phi = a0 == 0 ? 0 : x0i / a0;
-      // v = x - alpha e1 with alpha = -phase * norm
+      // v = x - alpha e1 with alpha = -phase * norm (all divided by scale)
       double vn2 = 0;
       for (int i = c; i < m; i++) {
-        v[2 * i] = r[2 * (i * n + c)];
-        v[2 * i + 1] = r[2 * (i * n + c) + 1];
+        v[2 * i] = r[2 * (i * n + c)] / scale;
+        v[2 * i + 1] = r[2 * (i * n + c) + 1] / scale;
       }
       v[2 * c] += phr * norm;
       v[2 * c + 1] += phi * norm;
@@ -133,8 +143,11 @@ final class Factorizations {
         for (int i = c; i < m; i++) {
           double vr = v[2 * i];
           double vi = v[2 * i + 1];
-          r[2 * (i * n + j)] -= 2 * (vr * sr - vi * si);
-          r[2 * (i * n + j) + 1] -= 2 * (vr * si + vi * sr);
+          // x - 2t as (x - t) - t: 2t may overflow where the result does not
+          double tr = vr * sr - vi * si;
+          double ti = vr * si + vi * sr;
+          r[2 * (i * n + j)] = (r[2 * (i * n + j)] - tr) - tr;
+          r[2 * (i * n + j) + 1] = (r[2 * (i * n + j) + 1] - ti) - ti;
         }
       }
       // Q <- Q (I - 2 v v^H)

@@ -278,10 +278,18 @@ public final class Manipulation {
    * {@code expand_dims(x, axis)}: inserts length-1 axes at the given positions of the result
    * (each in {@code [-(ndim + len(axis)), ndim + len(axis))}, as in the 2025.12 standard).
    *
-   * @throws IllegalArgumentException for repeated or out-of-range axes
+   * @throws IndexOutOfBoundsException for an axis out of that range (the standard's IndexError)
+   * @throws IllegalArgumentException for repeated axes
    */
   public static NDArray expandDims(NDArray x, int... axes) {
     int outNd = x.ndim() + axes.length;
+    for (int a : axes) {
+      if (a < -outNd || a >= outNd) {
+        throw new IndexOutOfBoundsException("expand_dims: axis " + a + " is out of range for "
+            + "an array of shape " + Shapes.format(x.shape()) + " (the result has " + outNd
+            + " dimensions: valid axes are " + -outNd + " to " + (outNd - 1) + ")");
+      }
+    }
     int[] ax = Shapes.normalizeAxes("expand_dims", axes, outNd);
     long[] s = x.shape();
     long[] out = new long[outNd];
