@@ -314,136 +314,6 @@ def astype(x, dtype, /, *, copy=True, device=None):
     return _call("Xp.astype", x, _dt(dtype))
 
 
-# ---- reductions ----
-def _reduce(jname, x, axis, keepdims, dtype=None):
-    if dtype is not None and np.dtype(dtype) != x.dtype:
-        x = astype(x, dtype)
-    axes = _axes(x, axis)
-    if not axes and x.ndim:
-        r = _no_axes(jname, x)
-    else:
-        r = _keep(x, _call(jname, x, Ints(axes)), axes, keepdims)
-    # the engine sums small integers in a wider type; a requested dtype is kept (wrapping)
-    return r if dtype is None or r.dtype == np.dtype(dtype) else astype(r, dtype)
-
-
-def _no_axes(jname, x):
-    # reducing over no axis: the standard keeps x (with the reduction's dtype rules)
-    if jname in ("Xp.sum", "Xp.prod") and x.dtype.kind in "biu":
-        return astype(x, np.uint64 if x.dtype.kind == "u" else np.int64)
-    if jname in ("Xp.all", "Xp.any"):
-        return astype(x, bool)
-    return x
-
-
-def _sum_dtype(x, dtype):
-    if dtype is not None:
-        return dtype
-    if x.dtype.kind == "b" or (x.dtype.kind == "i" and x.dtype.itemsize < 8):
-        return np.int64
-    if x.dtype.kind == "u" and x.dtype.itemsize < 8:
-        return np.uint64
-    return None
-
-
-def sum(x, /, *, axis=None, dtype=None, keepdims=False):  # noqa: A001
-    return _reduce("Xp.sum", x, axis, keepdims, _sum_dtype(x, dtype))
-
-
-def prod(x, /, *, axis=None, dtype=None, keepdims=False):
-    return _reduce("Xp.prod", x, axis, keepdims, _sum_dtype(x, dtype))
-
-
-def min(x, /, *, axis=None, keepdims=False):  # noqa: A001
-    return _reduce("Xp.min", x, axis, keepdims)
-
-
-def max(x, /, *, axis=None, keepdims=False):  # noqa: A001
-    return _reduce("Xp.max", x, axis, keepdims)
-
-
-def mean(x, /, *, axis=None, keepdims=False):
-    return _reduce("Xp.mean", x, axis, keepdims)
-
-
-def all(x, /, *, axis=None, keepdims=False):  # noqa: A001
-    return _reduce("Xp.all", x, axis, keepdims)
-
-
-def any(x, /, *, axis=None, keepdims=False):  # noqa: A001
-    return _reduce("Xp.any", x, axis, keepdims)
-
-
-def _moment(jname, x, axis, correction, keepdims):
-    axes = _axes(x, axis)
-    if not axes and x.ndim:
-        return x
-    r = _call(jname, x, Ints(axes), int(correction), 4)
-    return _keep(x, r, axes, keepdims)
-
-
-def var(x, /, *, axis=None, correction=0.0, keepdims=False):
-    if correction == int(correction):
-        return _moment("Xp.var", x, axis, int(correction), keepdims)
-    # a fractional correction: the population variance scaled by n / (n - correction)
-    axes = _axes(x, axis)
-    n = math.prod(x.shape[a] for a in axes)
-    scale = n / (n - correction) if n - correction > 0 else math.inf
-    return multiply(_moment("Xp.var", x, axis, 0, keepdims), scale)
-
-
-def std(x, /, *, axis=None, correction=0.0, keepdims=False):
-    if correction == int(correction):
-        return _moment("Xp.std", x, axis, int(correction), keepdims)
-    return sqrt(var(x, axis=axis, correction=correction, keepdims=keepdims))
-
-
-def count_nonzero(x, /, *, axis=None, keepdims=False):
-    axes = _axes(x, axis)
-    return _keep(x, _call("Xp.countNonzero", x, Ints(axes)), axes, keepdims)
-
-
-def argmax(x, /, *, axis=None, keepdims=False):
-    if axis is None:
-        r = _call("Xp.argmax", x)
-        return reshape(r, (1,) * x.ndim) if keepdims else r
-    (ax,) = _axes(x, axis)
-    return _keep(x, _call("Xp.argmax", x, ax), (ax,), keepdims)
-
-
-def argmin(x, /, *, axis=None, keepdims=False):
-    if axis is None:
-        r = _call("Xp.argmin", x)
-        return reshape(r, (1,) * x.ndim) if keepdims else r
-    (ax,) = _axes(x, axis)
-    return _keep(x, _call("Xp.argmin", x, ax), (ax,), keepdims)
-
-
-def _cumulative(jname, x, axis, dtype, include_initial):
-    if axis is None:
-        if x.ndim > 1:
-            raise ValueError(f"{jname[3:]}: axis is required for arrays of more than one"
-                             " dimension")
-        axis = 0
-    dtype = _sum_dtype(x, dtype)
-    (ax,) = _axes(x, axis)
-    # accumulates in dtype (integers wrap at its width, as NumPy's dtype= does)
-    r = _call(jname, x, ax, _dt(dtype))
-    if include_initial:
-        shape = tuple(1 if i == ax else n for i, n in enumerate(x.shape))
-        first = (zeros if jname.endswith("Sum") else ones)(shape, dtype=r.dtype)
-        r = concat([first, r], axis=ax)
-    return r
-
-
-def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
-    return _cumulative("Xp.cumulativeSum", x, axis, dtype, include_initial)
-
-
-def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
-    return _cumulative("Xp.cumulativeProd", x, axis, dtype, include_initial)
-
-
 # ---- manipulation ----
 def reshape(x, /, shape, *, copy=None):
     if copy is False:
@@ -689,6 +559,9 @@ def unique_values(x, /):
     return _call("Xp.uniqueValues", x)
 
 
+from ._reductions import (  # noqa: E402,F401  the statistical functions
+    _moment, _no_axes, _reduce, _sum_dtype, all, any, argmax, argmin, count_nonzero,
+    cumulative_prod, cumulative_sum, max, mean, min, prod, std, sum, var)
 from . import fft, linalg  # noqa: E402,F401
 from ._nan import (  # noqa: E402,F401  NumPy's nan-functions, for xarray's skipna reductions
     nanargmax, nanargmin, nancumprod, nancumsum, nanmax, nanmean, nanmin, nanprod, nanstd, nansum,
