@@ -126,7 +126,12 @@ class PythonSuiteTest {
     Map<String, String> env = pb.environment();
     env.put("PIP_RETRIES", "0"); // an unreachable index is skipped at once, not retried
     env.put("PIP_DISABLE_PIP_VERSION_CHECK", "1");
-    env.put("CUBED_JAVA_OPTS", "-Xmx1g -XX:+UseParallelGC");
+    // the JVMs' default work directory (java.io.tmpdir/cubed-<user>) inside target: computes the
+    // tests fail on purpose keep their directories for a resume, and must not land in the
+    // developer's own default work directory
+    Path tmp = MODULE.resolve("target/py-tmp").toAbsolutePath();
+    Files.createDirectories(tmp);
+    env.put("CUBED_JAVA_OPTS", "-Xmx1g -XX:+UseParallelGC -Djava.io.tmpdir=" + tmp);
     env.put("PYTHONDONTWRITEBYTECODE", "1");
     Files.writeString(log, "$ " + String.join(" ", cmd) + "\n", StandardCharsets.UTF_8,
         java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
