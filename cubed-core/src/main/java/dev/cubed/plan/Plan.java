@@ -523,17 +523,15 @@ public final class Plan {
    * memory) are not part of it: two runs that plan the same tasks have the same fingerprint.
    */
   public String fingerprint() {
-    return PlanFingerprint.of(this, infos);
+    String f = fingerprint;
+    if (f == null) {
+      f = PlanFingerprint.of(this, infos); // the plan is immutable: the same text every time
+      fingerprint = f;
+    }
+    return f;
   }
 
-  /**
-   * Notes written below the fingerprint in the compute directory and never compared: the memory
-   * figures this run planned with (a resume that plans other tasks can say why).
-   */
-  String fingerprintNotes() {
-    return "# planned with allowedMem=" + cfg.allowedMem() + " reservedMem=" + cfg.reservedMem()
-        + "\n";
-  }
+  private volatile String fingerprint;
 
   /**
    * Where a failed compute kept its directory for a resume (a local path or a store URI), read

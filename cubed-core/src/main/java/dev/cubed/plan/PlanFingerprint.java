@@ -45,4 +45,13 @@ final class PlanFingerprint {
     }
     return sb.toString();
   }
+
+  /**
+   * Notes written below the fingerprint in the compute directory and never compared: the memory
+   * figures a run planned with (a resume that plans other tasks can say why).
+   */
+  static String notes(PlanConfig cfg) {
+    return "# planned with allowedMem=" + cfg.allowedMem() + " reservedMem=" + cfg.reservedMem()
+        + "\n";
+  }
 }

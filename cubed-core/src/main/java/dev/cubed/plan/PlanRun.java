@@ -188,7 +188,7 @@ final class PlanRun {
    */
   private ComputeDir openComputeDir(boolean resume) {
     ComputeDir cdir = ComputeDir.open(plan.cfg.workDir(), plan.computeId(),
-        plan.fingerprint() + plan.fingerprintNotes(), resume);
+        plan.fingerprint() + PlanFingerprint.notes(plan.cfg), resume);
     if (resume && !plan.resumable()) {
       String why = plan.topo.stream().filter(n -> !n.resumable()).findFirst()
           .map(ArrayNode::notResumableReason).orElse("?");
