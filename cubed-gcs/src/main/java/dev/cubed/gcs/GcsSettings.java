@@ -1,0 +1,184 @@
+package dev.cubed.gcs;
+
+import dev.cubed.zarr.Stores;
+import java.io.Serializable;
+import java.net.URI;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * How to reach Google Cloud Storage, without credentials (those always come from Application
+ * Default Credentials in the JVM that uses the store, so they are never serialized with a store).
+ *
+ * <p>Each setting is taken from the first of: the store URI's query parameter, the system
+ * property, the environment variable; otherwise the default.
+ *
+ * <table>
+ *   <caption>Settings</caption>
+ *   <tr><th>query</th><th>system property</th><th>environment</th><th>default</th></tr>
+ *   <tr><td>endpoint</td><td>cubed.gcs.endpoint</td><td>CUBED_GCS_ENDPOINT, then
+ *       STORAGE_EMULATOR_HOST</td><td>none: https://storage.googleapis.com</td></tr>
+ *   <tr><td>project</td><td>cubed.gcs.project</td><td>CUBED_GCS_PROJECT</td>
+ *       <td>the SDK's (GOOGLE_CLOUD_PROJECT, the credentials' project)</td></tr>
+ *   <tr><td>credentials</td><td>cubed.gcs.credentials</td><td>CUBED_GCS_CREDENTIALS</td>
+ *       <td>{@code none} when an endpoint is set (emulators), else {@code default}</td></tr>
+ *   <tr><td>max_attempts</td><td>cubed.gcs.maxAttempts</td><td>CUBED_GCS_MAX_ATTEMPTS</td>
+ *       <td>8</td></tr>
+ * </table>
+ *
+ * @param endpoint endpoint override (e.g. {@code http://127.0.0.1:4443}), or null for Google's
+ * @param project project id, or null for the SDK's default
+ * @param anonymous true to send no credentials ({@code credentials=none}), false for Application
+ *     Default Credentials ({@code credentials=default})
+ * @param maxAttempts attempts per request, including the first (retries with backoff)
+ */
+public record GcsSettings(String endpoint, String project, boolean anonymous, int maxAttempts)
+    implements Serializable {
+  /** Default attempts per request. */
+  public static final int DEFAULT_MAX_ATTEMPTS = 8;
+
+  /**
+   * Checks the settings.
+   *
+   * @throws IllegalArgumentException for a malformed endpoint or maxAttempts below 1
+   */
+  public GcsSettings {
+    if (endpoint != null) {
+      endpoint = normalizeEndpoint(endpoint);
+    }
+    if (maxAttempts < 1) {
+      throw new IllegalArgumentException("GCS max_attempts must be at least 1, got "
+          + maxAttempts);
+    }
+  }
+
+  /**
+   * {@code host:port} (the form of STORAGE_EMULATOR_HOST) becomes {@code http://host:port}; a
+   * trailing '/' is dropped.
+   */
+  private static String normalizeEndpoint(String endpoint) {
+    String e = endpoint.trim();
+    if (!e.contains("://")) {
+      e = "http://" + e;
+    }
+    while (e.endsWith("/")) {
+      e = e.substring(0, e.length() - 1);
+    }
+    URI u;
+    try {
+      u = URI.create(e);
+    } catch (IllegalArgumentException x) {
+      throw new IllegalArgumentException("GCS endpoint '" + Stores.redact(endpoint)
+          + "' is not a URI");
+    }
+    if (u.getHost() == null
+        || !(u.getScheme().equals("http") || u.getScheme().equals("https"))) {
+      throw new IllegalArgumentException("GCS endpoint '" + Stores.redact(endpoint)
+          + "' must be host:port or an http:// or https:// URL with a host, e.g."
+          + " http://127.0.0.1:4443");
+    }
+    return e;
+  }
+
+  /** The settings for a store URI, from its query, the system properties and the environment. */
+  public static GcsSettings resolve(URI uri) {
+    return resolve(uri, System::getProperty, System::getenv);
+  }
+
+  static GcsSettings resolve(URI uri, Function<String, String> props,
+      Function<String, String> env) {
+    Map<String, String> q = query(uri);
+    String endpoint = pick(q, "endpoint", "cubed.gcs.endpoint", "CUBED_GCS_ENDPOINT", props,
+        env);
+    if (endpoint == null) {
+      endpoint = blankToNull(env.apply("STORAGE_EMULATOR_HOST"));
+    }
+    String project = pick(q, "project", "cubed.gcs.project", "CUBED_GCS_PROJECT", props, env);
+    String cred = pick(q, "credentials", "cubed.gcs.credentials", "CUBED_GCS_CREDENTIALS", props,
+        env);
+    String ma = pick(q, "max_attempts", "cubed.gcs.maxAttempts", "CUBED_GCS_MAX_ATTEMPTS",
+        props, env);
+    boolean anonymous;
+    if (cred == null) {
+      anonymous = endpoint != null;
+    } else {
+      anonymous = switch (cred.toLowerCase(Locale.ROOT)) {
+        case "none" -> true;
+        case "default" -> false;
+        default -> throw new IllegalArgumentException("GCS credentials '" + cred
+            + "' is neither 'default' (Application Default Credentials) nor 'none'");
+      };
+    }
+    int attempts;
+    try {
+      attempts = ma == null ? DEFAULT_MAX_ATTEMPTS : Integer.parseInt(ma.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("GCS max_attempts '" + ma + "' is not an integer", e);
+    }
+    return new GcsSettings(endpoint, project, anonymous, attempts);
+  }
+
+  private static String pick(Map<String, String> q, String param, String prop, String envName,
+      Function<String, String> props, Function<String, String> env) {
+    String v = blankToNull(q.get(param));
+    if (v == null) {
+      v = blankToNull(props.apply(prop));
+    }
+    if (v == null) {
+      v = blankToNull(env.apply(envName));
+    }
+    return v;
+  }
+
+  private static String blankToNull(String v) {
+    return v == null || v.isBlank() ? null : v.trim();
+  }
+
+  private static Map<String, String> query(URI uri) {
+    Map<String, String> out = new HashMap<>();
+    String raw = uri.getRawQuery();
+    if (raw == null || raw.isEmpty()) {
+      return out;
+    }
+    for (String part : raw.split("&")) {
+      int eq = part.indexOf('=');
+      String k = URLDecoder.decode(eq < 0 ? part : part.substring(0, eq), StandardCharsets.UTF_8);
+      String v = eq < 0 ? "" : URLDecoder.decode(part.substring(eq + 1), StandardCharsets.UTF_8);
+      switch (k) {
+        case "endpoint", "project", "credentials", "max_attempts" -> out.put(k, v);
+        default -> throw new IllegalArgumentException("GCS URI " + withoutQuery(uri)
+            + ": unknown query parameter '" + k
+            + "' (known: endpoint, project, credentials, max_attempts)");
+      }
+    }
+    return out;
+  }
+
+  /** A URI without its query (whose values may hold anything) and with credentials redacted. */
+  static String withoutQuery(URI uri) {
+    String s = uri.toString();
+    int q = s.indexOf('?');
+    return Stores.redact(q < 0 ? s : s.substring(0, q) + "?...");
+  }
+
+  /** The settings, the endpoint's credentials redacted ({@link Stores#redact}). */
+  @Override
+  public String toString() {
+    return "GcsSettings[endpoint=" + Stores.redact(endpoint) + ", project=" + project
+        + ", anonymous=" + anonymous + ", maxAttempts=" + maxAttempts + "]";
+  }
+
+  /** For messages: where requests go and how credentials are found. */
+  String describe() {
+    return (endpoint == null ? "Google Cloud Storage" : "endpoint " + Stores.redact(endpoint))
+        + (project == null ? "" : ", project " + project)
+        + (anonymous ? "; no credentials sent (credentials=none)"
+            : "; credentials from Application Default Credentials"
+            + " (GOOGLE_APPLICATION_CREDENTIALS, gcloud auth application-default login,"
+            + " the metadata server of GCE/GKE/Cloud Run)");
+  }
+}
