@@ -20,6 +20,11 @@ class BeamWorkloadsS3Test extends BeamWorkloadsContract {
     return Map.of();
   }
 
+  @Override
+  String workerPattern() {
+    return "[^/]+/direct-runner-worker.*";
+  }
+
   /** Computes, ops and tasks of a workload, and the idle time between an op and the next. */
   static final class Gaps implements Callback {
     int computes;

@@ -60,4 +60,10 @@ class FlinkWorkloadsS3Test extends BeamWorkloadsContract {
     return Map.of("beam.runner", "FlinkRunner", "beam.flinkMaster", master,
         "beam.parallelism", "2", "beam.filesToStage", emptyJar.toString());
   }
+
+  /** Flink task threads: {@code TASK NAME (SUBTASK/PARALLELISM)#ATTEMPT}, parallelism 2. */
+  @Override
+  String workerPattern() {
+    return "[^/]+/.+ \\([12]/2\\)#[0-9]+";
+  }
 }
