@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Tag;
  * with 2 slots), reached the way a user reaches a Flink cluster, {@code beam.runner=FlinkRunner}
  * and {@code beam.flinkMaster=host:port}; each compute is a Flink job submitted over REST. The
  * TaskManager shares this JVM's class path, so the job stages one empty jar ({@code
- * beam.filesToStage}) instead of the whole test class path Beam would detect (hundreds of
- * megabytes uploaded per job; a real cluster needs the launcher's jars, see docs/beam.md).
+ * beam.filesToStage}) instead of the whole test class path Beam would detect (273 jars,
+ * 229 MB, uploaded per job; a real cluster needs the launcher's jars, see docs/beam.md).
  */
 @Tag("flink")
 class FlinkWorkloadsS3Test extends BeamWorkloadsContract {
