@@ -191,6 +191,20 @@ class Array:
                                     ("dl_device", dl_device), ("copy", copy)) if v is not None}
         return self.compute().__dlpack__(**kwargs)
 
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        """NumPy ufuncs on cubed_java arrays (``np.sqrt(x)``; xarray's ``np.sqrt(da)``, as in
+        ``weighted(...).std()``): a plain call of a ufunc the namespace has (``np.arctan2`` as
+        ``atan2``, ...) is that lazy function. Anything else (``out=``, ``dtype=``, ``reduce``,
+        ``accumulate``, a ufunc the namespace lacks) computes the arrays and runs NumPy's ufunc,
+        as NumPy converted them before this method existed."""
+        if method == "__call__" and ufunc.nout == 1 and ufunc.nin == len(inputs) and (
+                set(kwargs) <= {"out"} and kwargs.get("out") is None):
+            f = getattr(_xp(), _UFUNC_NAMES.get(ufunc.__name__, ufunc.__name__), None)
+            if callable(f):
+                return f(*inputs)
+        arrays = [i.compute() if isinstance(i, Array) else i for i in inputs]
+        return getattr(ufunc, method)(*arrays, **kwargs)
+
     def __dlpack_device__(self):
         return (1, 0)
 
@@ -340,6 +354,15 @@ class Array:
             other = other.item()
         return getattr(_xp(), name)(other, self) if reflected else getattr(_xp(), name)(
             self, other)
+
+
+#: NumPy ufunc names whose Array API function is named differently
+_UFUNC_NAMES = {
+    "absolute": "abs", "arccos": "acos", "arccosh": "acosh", "arcsin": "asin", "arcsinh": "asinh",
+    "arctan": "atan", "arctanh": "atanh", "arctan2": "atan2", "power": "pow",
+    "invert": "bitwise_invert", "left_shift": "bitwise_left_shift",
+    "right_shift": "bitwise_right_shift", "conjugate": "conj", "true_divide": "divide",
+}
 
 
 def _is_int_array(k):

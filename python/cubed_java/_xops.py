@@ -93,3 +93,26 @@ def sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=Fa
 #: ``xp.lib.stride_tricks.sliding_window_view``, where xarray's rolling looks for it
 lib = types.SimpleNamespace(stride_tricks=types.SimpleNamespace(
     sliding_window_view=sliding_window_view))
+
+
+def einsum(subscripts, *operands, dtype=None, optimize=False, **kwargs):
+    """NumPy's ``einsum`` (dev.cubed.Xp.einsum) over cubed_java arrays (NumPy arrays are
+    converted): the forms xarray's ``dot`` and ``weighted`` build (``"...ab,...b->...a"``), and
+    NumPy's others without a repeated label in one operand. ``optimize`` is accepted and ignored
+    (the engine contracts left to right); ``out``/``order``/``casting`` are refused."""
+    if kwargs:
+        raise NotImplementedError(f"einsum: options {sorted(kwargs)} are not supported by"
+                                  " cubed_java")
+    if not isinstance(subscripts, str):
+        raise NotImplementedError("einsum: only the subscripts-string form is supported by"
+                                  " cubed_java")
+    xp = _xp()
+    ops = [o if isinstance(o, Array) else xp.asarray(o) for o in operands]
+    r = _call("Xp.einsum", subscripts, ops)
+    return r if dtype is None else xp.astype(r, dtype)
+
+
+def transpose(x, axes=None):
+    """NumPy's ``transpose`` (xarray moves dimensions with it): ``permute_dims``, the axes
+    reversed when None."""
+    return _xp().permute_dims(x, tuple(range(x.ndim))[::-1] if axes is None else tuple(axes))
