@@ -116,3 +116,36 @@ def transpose(x, axes=None):
     """NumPy's ``transpose`` (xarray moves dimensions with it): ``permute_dims``, the axes
     reversed when None."""
     return _xp().permute_dims(x, tuple(range(x.ndim))[::-1] if axes is None else tuple(axes))
+
+
+def _quantile(name, x, q, axis, method, keepdims, kwargs):
+    if kwargs.pop("overwrite_input", False) or kwargs.pop("out", None) is not None or kwargs:
+        raise NotImplementedError(f"{name}: options out/overwrite_input/{sorted(kwargs)} are not"
+                                  " supported by cubed_java")
+    if method != "linear":
+        raise NotImplementedError(f"{name}: method {method!r} is not supported by cubed_java"
+                                  " (only 'linear', NumPy's default)")
+    x = x if isinstance(x, Array) else _xp().asarray(x)
+    qa = np.asarray(q, dtype=np.float64)
+    if axis is None:
+        axes = tuple(range(x.ndim))
+    else:
+        axes = tuple(int(a) % x.ndim for a in ((axis,) if np.ndim(axis) == 0 else axis))
+    r = _call(f"Xp.{name}", x, np.atleast_1d(qa), Ints(axes))
+    if keepdims:
+        for a in sorted(axes):
+            r = _xp().expand_dims(r, axis=a + 1)
+    return r[0] if qa.ndim == 0 else r
+
+
+def quantile(x, q, axis=None, *, method="linear", keepdims=False, **kwargs):
+    """NumPy's ``quantile`` (method "linear") lazily (dev.cubed.Xp.quantile: the reduced axes
+    sorted, each q read from the sorted lanes; bounded like ``sort``). The q axis comes first, as
+    in NumPy; a lane holding NaN gives NaN."""
+    return _quantile("quantile", x, q, axis, method, keepdims, kwargs)
+
+
+def nanquantile(x, q, axis=None, *, method="linear", keepdims=False, **kwargs):
+    """NumPy's ``nanquantile`` (method "linear") lazily: as ``quantile`` among each lane's
+    non-NaN values; xarray's ``quantile`` (default skipna) calls it through the namespace."""
+    return _quantile("nanquantile", x, q, axis, method, keepdims, kwargs)

@@ -1,6 +1,7 @@
 package dev.cubed;
 
 import dev.cubed.nd.DType;
+import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -38,6 +39,28 @@ class XpQuantile extends XpEinsum {
    */
   public static CubedArray nanquantile(CubedArray x, double[] q, int... axes) {
     return quantile(x, q, axes, true);
+  }
+
+  /** {@link #quantile(CubedArray, double[], int...)} with the quantiles in a 0-d or 1-D array. */
+  public static CubedArray quantile(CubedArray x, NDArray q, int... axes) {
+    return quantile(x, doubles("quantile", q), axes, false);
+  }
+
+  /** {@link #nanquantile(CubedArray, double[], int...)} with the quantiles in an array. */
+  public static CubedArray nanquantile(CubedArray x, NDArray q, int... axes) {
+    return quantile(x, doubles("nanquantile", q), axes, true);
+  }
+
+  private static double[] doubles(String fn, NDArray q) {
+    if (q.ndim() > 1 || q.dtype().isComplex()) {
+      throw new IllegalArgumentException(fn + ": q must be a number or a 1-d array of numbers,"
+          + " got " + q.dtype() + " of shape " + Shapes.format(q.shape()));
+    }
+    double[] d = new double[q.size()];
+    for (int i = 0; i < d.length; i++) {
+      d[i] = q.getDouble(i);
+    }
+    return d;
   }
 
   private static CubedArray quantile(CubedArray x, double[] q, int[] axes, boolean skipNan) {
