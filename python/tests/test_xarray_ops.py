@@ -55,6 +55,8 @@ def _check(eager, lazy, op, computes):
     pytest.param(lambda d: d[:, [3, 1, 4]], id="getitem-second-axis"),
     pytest.param(lambda d: d.sel(x=[2.9, 7.6, 0.2], method="nearest"), id="sel-nearest"),
     pytest.param(lambda d: d.reindex(x=[3.0, 0.0, 4.5]), id="reindex-existing-labels"),
+    pytest.param(lambda d: d.reindex(t=[5, 1, 7], x=[3.0, 0.0, 16.5]), id="reindex-two-dims"),
+    pytest.param(lambda d: d.variable[[0, 1], [0, 1, 2]], id="variable-orthogonal-lists"),
 ])
 def test_integer_array_indexing_on_any_axis(rng, computes, op):
     eager, lazy = _pair(rng)
