@@ -191,6 +191,20 @@ class Array:
                                     ("dl_device", dl_device), ("copy", copy)) if v is not None}
         return self.compute().__dlpack__(**kwargs)
 
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        """NumPy ufuncs on cubed_java arrays (``np.sqrt(x)``; xarray's ``np.sqrt(da)``, as in
+        ``weighted(...).std()``): a plain call of a ufunc the namespace has (``np.arctan2`` as
+        ``atan2``, ...) is that lazy function. Anything else (``out=``, ``dtype=``, ``reduce``,
+        ``accumulate``, a ufunc the namespace lacks) computes the arrays and runs NumPy's ufunc,
+        as NumPy converted them before this method existed."""
+        if method == "__call__" and ufunc.nout == 1 and ufunc.nin == len(inputs) and (
+                set(kwargs) <= {"out"} and kwargs.get("out") is None):
+            f = getattr(_xp(), _UFUNC_NAMES.get(ufunc.__name__, ufunc.__name__), None)
+            if callable(f):
+                return f(*inputs)
+        arrays = [i.compute() if isinstance(i, Array) else i for i in inputs]
+        return getattr(ufunc, method)(*arrays, **kwargs)
+
     def __dlpack_device__(self):
         return (1, 0)
 
@@ -288,24 +302,47 @@ class Array:
         return _call("Xp.getItem", self, IndexSpec(norm))
 
     def _take(self, key):
-        """Integer-array indexing: ints and integer arrays (computed here, they go to the JVM as
-        data) on leading axes, then only ``...`` or nothing (dev.cubed.XpIndexing.getItem)."""
-        if key and key[-1] is Ellipsis:
-            key = key[:-1]
-        if builtins.any(k is Ellipsis or k is None or isinstance(k, slice) for k in key):
-            raise NotImplementedError("__getitem__: integer-array indices mixed with slices, None"
-                                      " or a middle ... are not supported (use ints and integer"
-                                      " arrays on leading axes, then ...)")
-        if len(key) > self.ndim:
-            raise IndexError(f"__getitem__: {len(key)} indices for an array of {self.ndim}"
+        """Integer-array indexing mixed with ints, slices, None and ``...`` (NumPy's rules): the
+        basic entries are applied first (each integer array's axis kept whole), then the integer
+        arrays and ints (computed here, they go to the JVM as data) index their axes together
+        through dev.cubed.XpIndexing.getItem(x, axes, indices): broadcast together, their
+        dimensions replace the indexed axes when those are adjacent, else they come first.
+        Indices outside ``[-n, n)`` are an IndexError."""
+        consuming = builtins.sum(k is not None and k is not Ellipsis for k in key)
+        if builtins.sum(k is Ellipsis for k in key) > 1:
+            raise IndexError("__getitem__: at most one ... in an index")
+        if consuming > self.ndim:
+            raise IndexError(f"__getitem__: {consuming} indices for an array of {self.ndim}"
                              " dimensions")
-        idx = []
-        for k in key:
+        fill = (slice(None),) * (self.ndim - consuming)
+        at = [i for i, k in enumerate(key) if k is Ellipsis]
+        if at:
+            key = key[:at[0]] + fill + key[at[0] + 1:]
+        else:
+            key = key + fill
+        basic, axes, idx = [], [], []
+        for pos, k in enumerate(key):
+            if k is None or isinstance(k, slice):
+                basic.append(k)
+                continue
+            if isinstance(k, (bool, np.bool_)):
+                raise NotImplementedError("__getitem__: boolean scalar indices are not supported")
             a = k.compute() if isinstance(k, Array) else np.asarray(k)
             if a.dtype.kind not in "iu":
                 raise IndexError(f"__getitem__: index arrays must be integers, got {a.dtype}")
+            basic.append(slice(None))
+            axes.append(pos)
             idx.append(a.astype(np.int64))
-        return _call("XpIndexing.getItem", self, list(idx))
+        y = self
+        if builtins.any(k is None or k != slice(None) for k in basic):
+            y = _call("Xp.getItem", self, IndexSpec(basic))
+        for pos, a in zip(axes, idx):
+            n = y.shape[pos]
+            bad = (a < -n) | (a >= n)
+            if bad.any():
+                raise IndexError(f"__getitem__: index {int(a[bad].flat[0])} (entry {pos} of the"
+                                 f" key) is out of bounds for an axis of size {n}")
+        return _call("XpIndexing.getItem", y, Ints(axes), list(idx))
 
     # ---- operators ----
     def _bin(self, name, other, reflected=False):
@@ -317,6 +354,15 @@ class Array:
             other = other.item()
         return getattr(_xp(), name)(other, self) if reflected else getattr(_xp(), name)(
             self, other)
+
+
+#: NumPy ufunc names whose Array API function is named differently
+_UFUNC_NAMES = {
+    "absolute": "abs", "arccos": "acos", "arccosh": "acosh", "arcsin": "asin", "arcsinh": "asinh",
+    "arctan": "atan", "arctanh": "atanh", "arctan2": "atan2", "power": "pow",
+    "invert": "bitwise_invert", "left_shift": "bitwise_left_shift",
+    "right_shift": "bitwise_right_shift", "conjugate": "conj", "true_divide": "divide",
+}
 
 
 def _is_int_array(k):

@@ -566,6 +566,7 @@ from . import fft, linalg  # noqa: E402,F401
 from ._nan import (  # noqa: E402,F401  NumPy's nan-functions, for xarray's skipna reductions
     nanargmax, nanargmin, nancumprod, nancumsum, nanmax, nanmean, nanmin, nanprod, nanstd, nansum,
     nanvar)
+from ._xops import einsum, lib, nanquantile, pad, quantile, transpose  # noqa: E402,F401  NumPy functions xarray asks for
 
 __all__ = sorted(n for n in globals() if not n.startswith("_") and n not in (
     "annotations", "builtins", "math", "np", "Array", "SPEC", "Dtype", "Ints",

@@ -107,6 +107,11 @@ class CubedJavaChunkManager(ChunkManagerEntrypoint):
 
     def apply_gufunc(self, func, signature, *args, axes=None, keepdims=False, output_dtypes=None,
                      vectorize=None, **kwargs):
+        if _dispatches_through_namespace(func):
+            # xarray's own wrapper calls the array namespace (nanquantile, moveaxis): called on
+            # the lazy arrays it builds the engine's plan, no Python function runs per block
+            return func(*args, **{k: v for k, v in kwargs.items()
+                                  if k not in ("allow_rechunk", "meta", "output_sizes")})
         # dask-only options: cubed-java always rechunks core dimensions into one block
         kwargs.pop("allow_rechunk", None)
         kwargs.pop("meta", None)
@@ -270,6 +275,20 @@ def _region_origin(region, shape, i):
                              f" {r.start}..{r.stop} but the source has {n} elements there")
         origin.append(start)
     return tuple(origin)
+
+
+#: xarray functions handed to apply_gufunc that only call the array's namespace (so they are
+#: lazy on cubed_java arrays): (module, qualified name)
+_NAMESPACE_FUNCS = {("xarray.core.variable", "Variable.quantile.<locals>._wrapper")}
+
+
+def _dispatches_through_namespace(func):
+    import functools
+
+    while isinstance(func, functools.partial):
+        func = func.func
+    return (getattr(func, "__module__", None), getattr(func, "__qualname__", None)) in \
+        _NAMESPACE_FUNCS
 
 
 _CORE = re.compile(r"\(([^()]*)\)")

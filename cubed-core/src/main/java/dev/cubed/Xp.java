@@ -25,10 +25,11 @@ import dev.cubed.plan.ChunkGrid;
  * elementwise), {@code XpLogic} (comparison, logical, bitwise), {@code XpArith} (arithmetic; both
  * with scalar operands), {@code XpSearch} (searching, selection, take, data types, {@link #info()}),
  * {@code XpManip} (flip, roll, moveaxis, vecdot, {@code *_like}) and {@code XpShape} (tile, repeat,
- * meshgrid, tril/triu, diff, unstack). Reductions, basic manipulation, indexing, contractions and
- * creation stay here.
+ * meshgrid, tril/triu, diff, unstack), {@code XpSort}, {@code XpNan} (nansum, nanmean, ...),
+ * {@code XpPad} (pad), {@code XpEinsum} (einsum) and {@code XpQuantile} (quantile, nanquantile).
+ * Reductions, basic manipulation, indexing, contractions and creation stay here.
  */
-public final class Xp extends XpNan {
+public final class Xp extends XpQuantile {
   /** Default number of blocks merged per reduced axis in each reduction round. */
   public static final int DEFAULT_SPLIT_EVERY = 4;
 

@@ -1,0 +1,250 @@
+package dev.cubed;
+
+import dev.cubed.nd.DType;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * {@code einsum} (NumPy's Einstein summation) on chunked arrays (reached as {@code Xp.einsum};
+ * this class is not public). Lazy: each operand's labels found nowhere else are summed out first;
+ * then the operands are folded left to right, each step a broadcast {@code multiply} of the two
+ * (their axes aligned by label) followed by a {@code sum} over the labels no later operand and not
+ * the output needs; the result is permuted to the output's order.
+ *
+ * <p>Memory: a step's product block has, per label of the two operands, that label's block size,
+ * so a task holds the outer product of one block of each (as Dask's and Cubed's blockwise einsum);
+ * the plan's memory check refuses a step whose blocks do not fit. Rechunk the operands to smaller
+ * blocks along their non-shared axes if it does.
+ */
+class XpEinsum extends XpPad {
+  XpEinsum() {}
+
+  /** First code of the labels standing for ellipsis dimensions (counted from the right). */
+  private static final int ELLIPSIS = 0x10000;
+
+  /**
+   * {@code einsum(subscripts, operands...)}: subscripts as NumPy's ({@code "ij,jk->ik"},
+   * {@code "...ab,...b->...a"}, {@code "ij"} for the implicit output: the labels seen once, in
+   * alphabetical order, after the ellipsis dimensions). Ellipsis dimensions broadcast (right
+   * aligned), as do labels of length 1. The result's dtype is the operands' promoted dtype (as
+   * {@code multiply}; NumPy's too).
+   *
+   * @throws IllegalArgumentException for malformed subscripts, a label repeated in one operand
+   *     (diagonals are not supported), an output label that is in no operand or repeated,
+   *     subscripts that do not match an operand's number of dimensions, or lengths of one label
+   *     that differ (other than 1)
+   */
+  public static CubedArray einsum(String subscripts, CubedArray... operands) {
+    String fn = "einsum";
+    String s = subscripts.replace(" ", "");
+    int arrow = s.indexOf("->");
+    String[] ins = (arrow < 0 ? s : s.substring(0, arrow)).split(",", -1);
+    if (operands.length == 0 || ins.length != operands.length) {
+      throw new IllegalArgumentException(fn + ": subscripts '" + subscripts + "' name "
+          + ins.length + " operands but " + operands.length + " were given");
+    }
+    int maxEll = 0;
+    List<List<Integer>> labels = new ArrayList<>();
+    for (int i = 0; i < ins.length; i++) {
+      List<Integer> l = parse(fn, subscripts, ins[i], operands[i].ndim(), true);
+      if (new TreeSet<>(l).size() != l.size()) {
+        throw new IllegalArgumentException(fn + ": operand " + i + " repeats a label in '"
+            + ins[i] + "' (diagonals are not supported; use diagonal first)");
+      }
+      for (int c : l) {
+        if (c >= ELLIPSIS) {
+          maxEll = Math.max(maxEll, c - ELLIPSIS + 1);
+        }
+      }
+      labels.add(l);
+    }
+    List<Integer> out;
+    if (arrow >= 0) {
+      String o = s.substring(arrow + 2);
+      out = parse(fn, subscripts, o, -1, false);
+      if (o.contains("...")) {
+        out = expandOutputEllipsis(o, maxEll);
+      }
+      if (new TreeSet<>(out).size() != out.size()) {
+        throw new IllegalArgumentException(fn + ": the output '" + o + "' repeats a label");
+      }
+    } else {
+      out = new ArrayList<>();
+      for (int k = maxEll - 1; k >= 0; k--) {
+        out.add(ELLIPSIS + k);
+      }
+      TreeSet<Integer> once = new TreeSet<>();
+      for (int c = 'A'; c <= 'z'; c++) {
+        int count = 0;
+        for (List<Integer> l : labels) {
+          count += l.contains(c) ? 1 : 0;
+        }
+        if (count == 1) {
+          once.add(c);
+        }
+      }
+      out.addAll(once);
+    }
+    for (int c : out) {
+      if (labels.stream().noneMatch(l -> l.contains(c))) {
+        throw new IllegalArgumentException(fn + ": output label '" + name(c)
+            + "' is in no operand of '" + subscripts + "'");
+      }
+    }
+    checkLengths(fn, labels, operands);
+    CubedArray[] ops = operands.clone();
+    for (int i = 0; i < ops.length; i++) {
+      // labels of this operand needed by no other operand and not by the output: summed now
+      List<Integer> mine = labels.get(i);
+      List<Integer> drop = new ArrayList<>();
+      for (int c : mine) {
+        boolean elsewhere = out.contains(c);
+        for (int j = 0; j < ops.length && !elsewhere; j++) {
+          elsewhere = j != i && labels.get(j).contains(c);
+        }
+        if (!elsewhere) {
+          drop.add(c);
+        }
+      }
+      ops[i] = sumOut(ops[i], mine, drop);
+      List<Integer> kept = new ArrayList<>(mine);
+      kept.removeAll(drop);
+      labels.set(i, kept);
+    }
+    CubedArray acc = ops[0];
+    List<Integer> accL = labels.get(0);
+    for (int j = 1; j < ops.length; j++) {
+      Set<Integer> keep = new LinkedHashSet<>(out);
+      for (int k = j + 1; k < ops.length; k++) {
+        keep.addAll(labels.get(k));
+      }
+      List<Integer> union = new ArrayList<>(accL);
+      for (int c : labels.get(j)) {
+        if (!union.contains(c)) {
+          union.add(c);
+        }
+      }
+      CubedArray prod = Xp.multiply(align(acc, accL, union), align(ops[j], labels.get(j), union));
+      List<Integer> drop = new ArrayList<>();
+      for (int c : union) {
+        if (!keep.contains(c)) {
+          drop.add(c);
+        }
+      }
+      acc = sumOut(prod, union, drop);
+      union.removeAll(drop);
+      accL = union;
+    }
+    DType dtype = Xp.resultType((Object[]) Arrays.stream(operands).map(CubedArray::dtype).toArray(DType[]::new));
+    int[] perm = new int[out.size()];
+    for (int d = 0; d < perm.length; d++) {
+      perm[d] = accL.indexOf(out.get(d));
+    }
+    CubedArray r = isIdentity(perm) ? acc : Xp.permuteDims(acc, perm);
+    return r.dtype() == dtype ? r : Xp.astype(r, dtype);
+  }
+
+  /** One operand's labels: letters, and for its ellipsis the codes ELLIPSIS + k (k from the right). */
+  private static List<Integer> parse(String fn, String all, String sub, int ndim, boolean input) {
+    int ell = sub.indexOf("...");
+    if (ell >= 0 && sub.indexOf("...", ell + 1) >= 0) {
+      throw new IllegalArgumentException(fn + ": '" + sub + "' in '" + all
+          + "' has more than one ellipsis");
+    }
+    String letters = ell < 0 ? sub : sub.substring(0, ell) + sub.substring(ell + 3);
+    for (char ch : letters.toCharArray()) {
+      if (!(ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z')) {
+        throw new IllegalArgumentException(fn + ": '" + ch + "' in '" + all
+            + "' is not a subscript label (letters a-z, A-Z, and ...)");
+      }
+    }
+    List<Integer> l = new ArrayList<>();
+    if (!input) {
+      letters.chars().forEach(l::add);
+      return l;
+    }
+    int nEll = ndim - letters.length();
+    if (nEll < 0 || ell < 0 && nEll != 0) {
+      throw new IllegalArgumentException(fn + ": subscripts '" + sub + "' do not match an operand"
+          + " of " + ndim + " dimensions");
+    }
+    String head = ell < 0 ? letters : sub.substring(0, ell);
+    head.chars().forEach(l::add);
+    for (int k = nEll - 1; k >= 0; k--) {
+      l.add(ELLIPSIS + k);
+    }
+    if (ell >= 0) {
+      sub.substring(ell + 3).chars().forEach(l::add);
+    }
+    return l;
+  }
+
+  private static List<Integer> expandOutputEllipsis(String o, int maxEll) {
+    int ell = o.indexOf("...");
+    List<Integer> l = new ArrayList<>();
+    o.substring(0, ell).chars().forEach(l::add);
+    for (int k = maxEll - 1; k >= 0; k--) {
+      l.add(ELLIPSIS + k);
+    }
+    o.substring(ell + 3).chars().forEach(l::add);
+    return l;
+  }
+
+  private static void checkLengths(String fn, List<List<Integer>> labels, CubedArray[] ops) {
+    java.util.Map<Integer, Long> len = new java.util.HashMap<>();
+    for (int i = 0; i < ops.length; i++) {
+      List<Integer> l = labels.get(i);
+      for (int d = 0; d < l.size(); d++) {
+        long n = ops[i].shape()[d];
+        Long had = len.get(l.get(d));
+        if (had != null && had != n && had != 1 && n != 1) {
+          throw new IllegalArgumentException(fn + ": label '" + name(l.get(d)) + "' has length "
+              + had + " in one operand and " + n + " in operand " + i);
+        }
+        if (had == null || had == 1) {
+          len.put(l.get(d), n);
+        }
+      }
+    }
+  }
+
+  private static String name(int c) {
+    return c >= ELLIPSIS ? "..." : String.valueOf((char) c);
+  }
+
+  /** x (axes labelled l) summed over the labels in drop. */
+  private static CubedArray sumOut(CubedArray x, List<Integer> l, List<Integer> drop) {
+    if (drop.isEmpty()) {
+      return x;
+    }
+    int[] axes = drop.stream().mapToInt(l::indexOf).toArray();
+    return Xp.sum(x, axes);
+  }
+
+  /** x (axes labelled l) with an axis per label of union, in its order (length 1 where absent). */
+  private static CubedArray align(CubedArray x, List<Integer> l, List<Integer> union) {
+    CubedArray r = x;
+    List<Integer> have = new ArrayList<>(l);
+    for (int c : union) {
+      if (!have.contains(c)) {
+        r = Xp.expandDims(r, r.ndim());
+        have.add(c);
+      }
+    }
+    int[] perm = union.stream().mapToInt(have::indexOf).toArray();
+    return isIdentity(perm) ? r : Xp.permuteDims(r, perm);
+  }
+
+  private static boolean isIdentity(int[] perm) {
+    for (int d = 0; d < perm.length; d++) {
+      if (perm[d] != d) {
+        return false;
+      }
+    }
+    return true;
+  }
+}

@@ -1,0 +1,81 @@
+package dev.cubed;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.cubed.nd.DType;
+import dev.cubed.nd.NDArray;
+import org.junit.jupiter.api.Test;
+
+class XpEinsumTest {
+  private static final Spec SPEC = Spec.builder().build();
+
+  private static CubedArray arange(DType t, long[] shape, long[] chunks) {
+    long n = 1;
+    for (long s : shape) {
+      n *= s;
+    }
+    return Cubed.fromArray(NDArray.arange(0, n, 1, t).reshape(shape), chunks, SPEC);
+  }
+
+  private static long[] longs(NDArray a) {
+    long[] out = new long[a.size()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = a.getLong(i);
+    }
+    return out;
+  }
+
+  @Test
+  void matrixProductAndItsImplicitForm() {
+    CubedArray a = arange(DType.INT64, new long[] {2, 3}, new long[] {1, 2});
+    CubedArray b = arange(DType.INT64, new long[] {3, 2}, new long[] {2, 1});
+    // numpy: np.arange(6).reshape(2, 3) @ np.arange(6).reshape(3, 2) = [[10, 13], [28, 40]]
+    assertThat(longs(Xp.einsum("ij,jk->ik", a, b).compute())).containsExactly(10, 13, 28, 40);
+    assertThat(longs(Xp.einsum("ij,jk", a, b).compute())).containsExactly(10, 13, 28, 40);
+    assertThat(longs(Xp.einsum("ij,jk->ki", a, b).compute())).containsExactly(10, 28, 13, 40);
+  }
+
+  @Test
+  void xarrayDotFormsWithEllipsisBroadcastAndSumOut() {
+    // xr.dot(da(t, x), w(x)) is einsum("...ab,...b->...a") after moving core dims last
+    CubedArray x = arange(DType.FLOAT64, new long[] {2, 3, 4}, new long[] {1, 2, 3});
+    CubedArray w = arange(DType.FLOAT64, new long[] {4}, new long[] {3});
+    NDArray r = Xp.einsum("...ab,...b->...a", x, w).compute();
+    assertThat(r.shape()).containsExactly(2, 3);
+    // element (1, 2): sum_b (1*12 + 2*4 + b) * b = sum_b (20 + b) * b over b < 4 = 120 + 14
+    assertThat(r.getDouble(5)).isEqualTo(134.0);
+    // a label only in one operand is summed out first: "ab,b->" = sum(x) over a, dot with w
+    CubedArray m = arange(DType.FLOAT64, new long[] {3, 4}, new long[] {2, 2});
+    assertThat(Xp.einsum("ab,b->", m, w).compute().getDouble(0))
+        .isEqualTo((0 + 4 + 8) * 0 + (1 + 5 + 9) * 1 + (2 + 6 + 10) * 2 + (3 + 7 + 11) * 3.0);
+    // three operands, and a transpose of one
+    assertThat(Xp.einsum("a,a,a->", w, w, w).compute().getDouble(0)).isEqualTo(0 + 1 + 8 + 27.0);
+    assertThat(Xp.einsum("ab->ba", m).shape()).containsExactly(4, 3);
+  }
+
+  @Test
+  void dtypeIsTheOperandsPromotion() {
+    CubedArray a = arange(DType.INT32, new long[] {4}, new long[] {3});
+    CubedArray f = arange(DType.FLOAT32, new long[] {4}, new long[] {2});
+    assertThat(Xp.einsum("i,i->", a, a).dtype()).isEqualTo(DType.INT32);
+    assertThat(Xp.einsum("i,i->", a, a).compute().getLong(0)).isEqualTo(14);
+    assertThat(Xp.einsum("i,i->i", a, f).dtype()).isEqualTo(DType.FLOAT64);
+  }
+
+  @Test
+  void refusesMalformedSubscripts() {
+    CubedArray m = arange(DType.FLOAT64, new long[] {3, 3}, new long[] {2, 2});
+    CubedArray v = arange(DType.FLOAT64, new long[] {4}, new long[] {2});
+    assertThatThrownBy(() -> Xp.einsum("ii->i", m)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("diagonals are not supported");
+    assertThatThrownBy(() -> Xp.einsum("ij,j->i", m, v))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("label 'j' has length");
+    assertThatThrownBy(() -> Xp.einsum("i->i", m)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("do not match an operand of 2 dimensions");
+    assertThatThrownBy(() -> Xp.einsum("ij->k", m)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("output label 'k' is in no operand");
+    assertThatThrownBy(() -> Xp.einsum("ij,jk->ik", m)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("name 2 operands but 1");
+  }
+}
