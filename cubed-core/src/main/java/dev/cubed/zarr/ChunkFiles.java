@@ -90,5 +90,22 @@ final class ChunkFiles {
         throw new ZarrStoreException(where + ": cannot read (" + e.getMessage() + ")", e);
       }
     }
+
+    @Override
+    public void read(long pos, ByteBuffer dst) {
+      long at = pos;
+      try {
+        while (dst.hasRemaining()) {
+          int r = ch.read(dst, at);
+          if (r < 0) {
+            throw new ZarrFormatException(where + ": the file ended at " + at + " bytes while "
+                + size + " were expected (truncated while being read)");
+          }
+          at += r;
+        }
+      } catch (IOException e) {
+        throw new ZarrStoreException(where + ": cannot read (" + e.getMessage() + ")", e);
+      }
+    }
   }
 }

@@ -431,8 +431,8 @@ public final class ZarrArray implements Serializable {
    * stored bytes) plus the store's transport buffers ({@link Store#bufferCopies()} - 1).
    */
   public int readCopies() {
-    if (readsRegions()) {
-      return 0; // decoded from the file a block at a time (ChunkFiles)
+    if (store instanceof FileSystemStore && meta.codec.decodesStreamed()) {
+      return 0; // decoded from the file a block or a slice at a time (ChunkFiles)
     }
     return meta.codec.readCopies() + store.bufferCopies() - 1;
   }
