@@ -326,69 +326,27 @@ final class ReduceKernel {
   }
 
   /**
-   * argmax/argmin of a float64 block along its last axis, row by row, with the result of the
-   * general loop (the first NaN wins, else the first occurrence of the extreme; -0.0 and 0.0 tie,
-   * so the first of them wins): a branch-free pass finds the row's extreme (NaN if it has one),
-   * then a scan finds its first index. State: (index + argOffset, value) per row.
+   * argmax/argmin of a float64 block along its last axis, row by row: the same comparisons in the
+   * same order as the general loop (first NaN wins, then the first strict improvement), without
+   * its per-element dispatch and index arithmetic. State: (index + argOffset, value) per row.
    */
   private static void argRowsLast(Kind kind, double[] src, double[] ds, int len, int n,
       long argOffset) {
     int rows = n / len;
-    boolean max = kind == Kind.ARGMAX;
     for (int r = 0; r < rows; r++) {
       int base = r * len;
-      double m = max ? rowMax(src, base, len) : rowMin(src, base, len);
+      double bv = src[base];
       int bi = 0;
-      if (Double.isNaN(m)) {
-        while (!Double.isNaN(src[base + bi])) {
-          bi++;
-        }
-      } else {
-        while (src[base + bi] != m) {
-          bi++;
+      for (int j = 1; j < len; j++) {
+        double v = src[base + j];
+        if (better(kind, v, bv)) {
+          bv = v;
+          bi = j;
         }
       }
       ds[2 * r] = argOffset + bi;
-      ds[2 * r + 1] = src[base + bi];
+      ds[2 * r + 1] = bv;
     }
-  }
-
-  /** The largest of {@code src[base, base + len)} (len >= 1), NaN if one is NaN. */
-  static double rowMax(double[] src, int base, int len) {
-    double m0 = src[base];
-    double m1 = m0;
-    double m2 = m0;
-    double m3 = m0;
-    int j = 0;
-    for (; j + 4 <= len; j += 4) {
-      m0 = Math.max(m0, src[base + j]);
-      m1 = Math.max(m1, src[base + j + 1]);
-      m2 = Math.max(m2, src[base + j + 2]);
-      m3 = Math.max(m3, src[base + j + 3]);
-    }
-    for (; j < len; j++) {
-      m0 = Math.max(m0, src[base + j]);
-    }
-    return Math.max(Math.max(m0, m1), Math.max(m2, m3));
-  }
-
-  /** The smallest of {@code src[base, base + len)} (len >= 1), NaN if one is NaN. */
-  static double rowMin(double[] src, int base, int len) {
-    double m0 = src[base];
-    double m1 = m0;
-    double m2 = m0;
-    double m3 = m0;
-    int j = 0;
-    for (; j + 4 <= len; j += 4) {
-      m0 = Math.min(m0, src[base + j]);
-      m1 = Math.min(m1, src[base + j + 1]);
-      m2 = Math.min(m2, src[base + j + 2]);
-      m3 = Math.min(m3, src[base + j + 3]);
-    }
-    for (; j < len; j++) {
-      m0 = Math.min(m0, src[base + j]);
-    }
-    return Math.min(Math.min(m0, m1), Math.min(m2, m3));
   }
 
   /** Whether integer value v strictly beats the current best c. */
