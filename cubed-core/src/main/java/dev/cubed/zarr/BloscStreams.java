@@ -94,9 +94,7 @@ final class BloscStreams {
       long[] clipped, ByteOrder order, String where) {
     NDArray a = allocate(header, in.size(), dtype, full, clipped, where);
     if (a != null) {
-      JavaBlosc.Sink sink = Arrays.equals(full, clipped) ? new Into(dtype, order, a.data())
-          : new ClipInto(dtype, order, a.data(), full, clipped);
-      JavaBlosc.decompress(header, in, sink, where);
+      JavaBlosc.decompress(header, in, into(a, order, full, clipped), where);
     }
     return a;
   }
@@ -122,10 +120,25 @@ final class BloscStreams {
           + need + " (" + dtype + " chunk of shape " + Shapes.format(shape)
           + "; truncated or corrupt chunk)");
     }
+    return newArray(dtype, clipped);
+  }
+
+  /** A new array of {@code dtype} and {@code shape} (zeros), its backing array allocated here. */
+  static NDArray newArray(DType dtype, long[] shape) {
     int slots = dtype.isComplex() ? 2 : 1;
     Object d = java.lang.reflect.Array.newInstance(
-        NDArray.backingClass(dtype).getComponentType(), (int) Shapes.size(clipped) * slots);
-    return new NDArray(dtype, clipped.clone(), d);
+        NDArray.backingClass(dtype).getComponentType(), (int) Shapes.size(shape) * slots);
+    return new NDArray(dtype, shape.clone(), d);
+  }
+
+  /**
+   * The sink of a decode of a chunk of shape {@code full} (its bytes in C order, items in {@code
+   * order}) into {@code a}, an array of shape {@code clipped}: the whole chunk, or the part of an
+   * edge chunk inside the array.
+   */
+  static JavaBlosc.Sink into(NDArray a, ByteOrder order, long[] full, long[] clipped) {
+    return Arrays.equals(full, clipped) ? new Into(a.dtype(), order, a.data())
+        : new ClipInto(a.dtype(), order, a.data(), full, clipped);
   }
 
   /**
@@ -153,9 +166,15 @@ final class BloscStreams {
 
     @Override
     public void accept(int off, byte[] src, int so, int len) {
+      accept(off, ByteBuffer.wrap(src, so, len));
+    }
+
+    @Override
+    public void accept(int off, ByteBuffer src) {
       int item = dtype.itemSize();
+      int so = src.position();
       int e0 = off / item;
-      int end = e0 + len / item;
+      int end = e0 + src.remaining() / item;
       int e = e0;
       while (e < end) {
         int row = e / fullLast;
@@ -164,8 +183,8 @@ final class BloscStreams {
         long target = ChunkRuns.clipRow(full, clipped, row);
         if (target >= 0 && col < clipLast) {
           int cnt = Math.min(segEnd - e, clipLast - col);
-          fromBytes(ByteBuffer.wrap(src, so + (e - e0) * item, cnt * item).order(order), dtype,
-              d, (int) (target * clipLast + col), cnt);
+          fromBytes(src.slice(so + (e - e0) * item, cnt * item).order(order), dtype, d,
+              (int) (target * clipLast + col), cnt);
         }
         e = segEnd;
       }
@@ -181,9 +200,13 @@ final class BloscStreams {
 
     @Override
     public void accept(int off, byte[] src, int so, int len) {
+      accept(off, ByteBuffer.wrap(src, so, len));
+    }
+
+    @Override
+    public void accept(int off, ByteBuffer src) {
       int item = dtype.itemSize();
-      fromBytes(ByteBuffer.wrap(src, so, len).order(order), dtype, d, off / item - first,
-          len / item);
+      fromBytes(src.slice().order(order), dtype, d, off / item - first, src.remaining() / item);
     }
 
     @Override

@@ -283,6 +283,15 @@ final class BytesCodecs {
       return decodeNative(in, nbytes, where);
     }
 
+    /**
+     * Whether {@link BloscStreams} decodes chunks written with these settings (LZ4 or zstd, no
+     * bit shuffle), a block at a time straight into the array.
+     */
+    boolean javaDecodes() {
+      return (cname == Compression.BloscCodec.LZ4 || cname == Compression.BloscCodec.ZSTD)
+          && shuffle != Compression.Shuffle.BIT;
+    }
+
     /** Whether {@link BloscStreams} encodes with these settings (LZ4, no bit shuffle). */
     boolean javaEncodes() {
       return cname == Compression.BloscCodec.LZ4 && shuffle != Compression.Shuffle.BIT;

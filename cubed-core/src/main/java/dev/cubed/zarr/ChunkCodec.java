@@ -44,6 +44,17 @@ interface ChunkCodec extends Serializable {
   }
 
   /**
+   * Whether {@link #decode(byte[], JavaBlosc.Input, long[], long[], String)} decodes this codec's
+   * chunks from a local file holding neither the stored nor the decoded bytes of a chunk, only
+   * small reused buffers besides the array (block-wise Blosc, and the {@code bytes} serializer
+   * followed by zstd, gzip or zlib: {@link StreamedDecode}), for the memory model: a chunk read
+   * from a local file then holds no copy.
+   */
+  default boolean decodesStreamed() {
+    return decodesBlockwise();
+  }
+
+  /**
    * Encodes {@code data}, a chunk clipped to the array, padded to {@code chunkShape} with {@code
    * fill}: the stored value is the returned buffer's remaining bytes from position 0 (its backing
    * array may be longer). The default pads, then {@link #encode(NDArray)}; codecs that stream

@@ -10,10 +10,11 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
- * Reads a chunk of a {@link FileSystemStore} straight from its file, a Blosc block at a time, into
- * its array clipped to the array's edges: neither the stored bytes nor the full chunk of an edge
- * are ever in memory, so the memory model counts the chunk alone ({@link ZarrArray#readCopies()}
- * = 0 for codecs that {@link ChunkCodec#decodesBlockwise() decode block-wise}).
+ * Reads a chunk of a {@link FileSystemStore} straight from its file, a Blosc block at a time (or a
+ * slice of a zstd, gzip or zlib stream at a time, {@link StreamedDecode}), into its array clipped
+ * to the array's edges: neither the stored bytes nor the full chunk of an edge are ever in memory,
+ * so the memory model counts the chunk alone ({@link ZarrArray#readCopies()} = 0 for codecs that
+ * {@link ChunkCodec#decodesStreamed() decode streamed}).
  */
 final class ChunkFiles {
   private ChunkFiles() {}
@@ -85,6 +86,23 @@ final class ChunkFiles {
                 + " bytes while " + size + " were expected (truncated while being read)");
           }
           done += r;
+        }
+      } catch (IOException e) {
+        throw new ZarrStoreException(where + ": cannot read (" + e.getMessage() + ")", e);
+      }
+    }
+
+    @Override
+    public void read(long pos, ByteBuffer dst) {
+      long at = pos;
+      try {
+        while (dst.hasRemaining()) {
+          int r = ch.read(dst, at);
+          if (r < 0) {
+            throw new ZarrFormatException(where + ": the file ended at " + at + " bytes while "
+                + size + " were expected (truncated while being read)");
+          }
+          at += r;
         }
       } catch (IOException e) {
         throw new ZarrStoreException(where + ": cannot read (" + e.getMessage() + ")", e);

@@ -48,6 +48,27 @@ final class CodecPipeline implements ChunkCodec {
         && bytesCodecs.get(0) instanceof BytesCodecs.Blosc b && b.javaEncodes() ? b : null;
   }
 
+  /**
+   * The Blosc codec if this chain is bytes then Blosc that {@link BloscStreams} decodes (LZ4 or
+   * zstd, no bit shuffle), optionally followed by crc32c, else null.
+   */
+  private BytesCodecs.Blosc decodedBlockwise() {
+    int n = bytesCodecs.size();
+    return transposes.isEmpty() && arrayBytes instanceof ArrayBytesCodec.Bytes
+        && (n == 1 || n == 2 && bytesCodecs.get(1) instanceof BytesCodecs.Crc32c)
+        && bytesCodecs.get(0) instanceof BytesCodecs.Blosc b && b.javaDecodes() ? b : null;
+  }
+
+  /**
+   * The compressor if this chain is bytes then one zstd, gzip or zlib codec ({@link
+   * StreamedDecode}), else null.
+   */
+  private BytesCodec streamCompressor() {
+    return transposes.isEmpty() && arrayBytes instanceof ArrayBytesCodec.Bytes
+        && bytesCodecs.size() == 1 && StreamedDecode.decodes(bytesCodecs.get(0))
+        ? bytesCodecs.get(0) : null;
+  }
+
   /** True if the chain ends with crc32c: each stored value ends with its 4-byte checksum. */
   boolean checked() {
     return !bytesCodecs.isEmpty()
@@ -95,7 +116,7 @@ final class CodecPipeline implements ChunkCodec {
    */
   @Override
   public int readCopies() {
-    if (streamed() != null) {
+    if (decodedBlockwise() != null) {
       return 1;
     }
     return 1 + bytesCodecs.size() + transposes.size()
@@ -132,10 +153,15 @@ final class CodecPipeline implements ChunkCodec {
   @Override
   public NDArray decode(byte[] header, JavaBlosc.Input in, long[] chunkShape, long[] clipped,
       String where) {
-    if (streamed() == null) {
+    ArrayBytesCodec.Bytes ab = arrayBytes instanceof ArrayBytesCodec.Bytes b ? b : null;
+    BytesCodec compressor = streamCompressor();
+    if (compressor != null) {
+      return StreamedDecode.decode(compressor, in, ab.dtype(), chunkShape, clipped, ab.order(),
+          where);
+    }
+    if (decodedBlockwise() == null) {
       return null;
     }
-    ArrayBytesCodec.Bytes ab = (ArrayBytesCodec.Bytes) arrayBytes;
     if (!checked()) {
       return BloscStreams.decode(header, in, ab.dtype(), chunkShape, clipped, ab.order(), where);
     }
@@ -165,12 +191,17 @@ final class CodecPipeline implements ChunkCodec {
 
   @Override
   public boolean decodesBlockwise() {
-    return streamed() != null;
+    return decodedBlockwise() != null;
+  }
+
+  @Override
+  public boolean decodesStreamed() {
+    return decodedBlockwise() != null || streamCompressor() != null;
   }
 
   @Override
   public NDArray decode(byte[] bytes, long[] chunkShape, String where) {
-    if (streamed() != null) {
+    if (decodedBlockwise() != null) {
       int n = checked() ? BytesCodecs.Crc32c.verify(bytes, bytes.length, where) : bytes.length;
       NDArray a = BloscStreams.decode(bytes, n, ((ArrayBytesCodec.Bytes) arrayBytes).dtype(),
           chunkShape, ((ArrayBytesCodec.Bytes) arrayBytes).order(), where);

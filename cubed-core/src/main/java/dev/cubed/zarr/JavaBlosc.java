@@ -31,6 +31,8 @@ final class JavaBlosc {
   private static final int FLAG_BITSHUFFLE = 0x4;
   private static final int FLAG_DONT_SPLIT = 0x10;
   private static final int LZ4_FORMAT = 1;
+  /** c-blosc's format code of zstd streams (what zarr-python 3's blosc codec writes). */
+  private static final int ZSTD_FORMAT = 4;
   static final int MAX_SPLITS = 16;
   private static final int MIN_BUFFERSIZE = 128;
   /** Block size chosen when none is given: 256 KiB (a few L2 caches' worth, as c-blosc picks). */
@@ -59,7 +61,8 @@ final class JavaBlosc {
     if ((flags & FLAG_MEMCPYED) != 0) {
       return true;
     }
-    return (flags >>> 5) == LZ4_FORMAT && (flags & FLAG_BITSHUFFLE) == 0;
+    return ((flags >>> 5) == LZ4_FORMAT || (flags >>> 5) == ZSTD_FORMAT)
+        && (flags & FLAG_BITSHUFFLE) == 0;
   }
 
   /** The bytes to compress, read a range at a time (so the whole input need not exist). */
@@ -100,6 +103,17 @@ final class JavaBlosc {
   interface Sink {
     /** Receives bytes {@code [off, off + len)} of the output from {@code src} at {@code srcOff}. */
     void accept(int off, byte[] src, int srcOff, int len);
+
+    /**
+     * Receives bytes {@code [off, off + src.remaining())} of the output from {@code src}'s
+     * position (a whole number of items; the buffer's order is not used). The default copies
+     * them to an array first; the sinks of {@link BloscStreams} read the buffer directly.
+     */
+    default void accept(int off, ByteBuffer src) {
+      byte[] b = new byte[src.remaining()];
+      src.duplicate().get(b);
+      accept(off, b, 0, b.length);
+    }
   }
 
   /**
@@ -407,6 +421,19 @@ final class JavaBlosc {
      * @throws ZarrFormatException naming where if fewer bytes are there (a file that shrank)
      */
     void read(long pos, byte[] dst, int len);
+
+    /**
+     * Reads bytes {@code [pos, pos + dst.remaining())} into {@code dst} from its position, which
+     * ends at its limit. The default goes through an array; a file's input reads straight into
+     * the buffer (a direct buffer then takes no copy in the JDK either).
+     *
+     * @throws ZarrFormatException naming where if fewer bytes are there (a file that shrank)
+     */
+    default void read(long pos, ByteBuffer dst) {
+      byte[] b = new byte[dst.remaining()];
+      read(pos, b, b.length);
+      dst.put(b);
+    }
   }
 
   /**
@@ -455,8 +482,10 @@ final class JavaBlosc {
     private final byte[] dst;
     private final byte[] small;
     private final LZ4SafeDecompressor dec = LZ4.safeDecompressor();
+    private final boolean zstd;
 
     Blocks(int flags, int ts, int nbytes, int bs) {
+      this.zstd = (flags >>> 5) == ZSTD_FORMAT;
       this.ts = ts;
       this.nbytes = nbytes;
       this.bs = bs;
@@ -515,13 +544,16 @@ final class JavaBlosc {
           System.arraycopy(buf, pos, target, s * neblock, neblock);
         } else {
           int n;
+          String name = zstd ? "zstd" : "LZ4";
           try {
-            n = dec.decompress(buf, pos, c, target, s * neblock, neblock);
-          } catch (LZ4Exception e) {
-            throw corrupt(where, "LZ4 stream " + s + " of block " + j + ": " + e.getMessage());
+            n = zstd ? StreamedDecode.zstdContext().decompressByteArray(target, s * neblock,
+                neblock, buf, pos, c) : dec.decompress(buf, pos, c, target, s * neblock, neblock);
+          } catch (LZ4Exception | com.github.luben.zstd.ZstdException e) {
+            throw corrupt(where, name + " stream " + s + " of block " + j + ": "
+                + e.getMessage());
           }
           if (n != neblock) {
-            throw corrupt(where, "LZ4 stream " + s + " of block " + j + " decoded to " + n
+            throw corrupt(where, name + " stream " + s + " of block " + j + " decoded to " + n
                 + " bytes, expected " + neblock);
           }
         }

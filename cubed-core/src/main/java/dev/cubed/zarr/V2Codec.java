@@ -40,6 +40,17 @@ final class V2Codec implements ChunkCodec {
     return !fortran && compressor instanceof BytesCodecs.Blosc b && b.javaEncodes() ? b : null;
   }
 
+  /** The Blosc compressor if {@link BloscStreams} decodes its chunks (C order), else null. */
+  private BytesCodecs.Blosc decodedBlockwise() {
+    return !fortran && compressor instanceof BytesCodecs.Blosc b && b.javaDecodes() ? b : null;
+  }
+
+  /** The compressor if {@link StreamedDecode} decodes its chunks (C order), else null. */
+  private BytesCodec streamCompressor() {
+    return !fortran && compressor != null && StreamedDecode.decodes(compressor) ? compressor
+        : null;
+  }
+
   @Override
   public java.nio.ByteBuffer encode(NDArray data, long[] chunkShape, Object fill) {
     BytesCodecs.Blosc b = streamed();
@@ -66,7 +77,7 @@ final class V2Codec implements ChunkCodec {
   /** 1 streamed (Blosc-LZ4, C order); else stored bytes + decompressed + F-order transpose. */
   @Override
   public int readCopies() {
-    return streamed() != null ? 1
+    return decodedBlockwise() != null ? 1
         : 1 + (compressor == null ? 0 : 1) + (fortran ? 1 : 0);
   }
 
@@ -87,18 +98,27 @@ final class V2Codec implements ChunkCodec {
   @Override
   public NDArray decode(byte[] header, JavaBlosc.Input in, long[] chunkShape, long[] clipped,
       String where) {
-    return streamed() == null ? null
+    BytesCodec c = streamCompressor();
+    if (c != null) {
+      return StreamedDecode.decode(c, in, dtype, chunkShape, clipped, order(), where);
+    }
+    return decodedBlockwise() == null ? null
         : BloscStreams.decode(header, in, dtype, chunkShape, clipped, order(), where);
   }
 
   @Override
   public boolean decodesBlockwise() {
-    return streamed() != null;
+    return decodedBlockwise() != null;
+  }
+
+  @Override
+  public boolean decodesStreamed() {
+    return decodedBlockwise() != null || streamCompressor() != null;
   }
 
   @Override
   public NDArray decode(byte[] bytes, long[] chunkShape, String where) {
-    if (streamed() != null) {
+    if (decodedBlockwise() != null) {
       NDArray a = BloscStreams.decode(bytes, bytes.length, dtype, chunkShape, order(), where);
       if (a != null) {
         return a;

@@ -426,13 +426,14 @@ public final class ZarrArray implements Serializable {
 
   /**
    * For the memory model: chunk-sized buffers a {@link #readChunk} holds at once besides the
-   * decoded array: none for the default Blosc-LZ4 in a local directory (decoded from the file a
-   * block at a time, straight into the array), else the codec's (1 for the default Blosc-LZ4: the
+   * decoded array: none in a local directory for Blosc-LZ4 (the default) and Blosc-zstd (decoded
+   * from the file a block at a time, straight into the array) and for bytes + zstd, gzip or zlib
+   * (zarr-python 3's default; decoded from the file a slice at a time), else the codec's (1 for the default Blosc-LZ4: the
    * stored bytes) plus the store's transport buffers ({@link Store#bufferCopies()} - 1).
    */
   public int readCopies() {
-    if (readsRegions()) {
-      return 0; // decoded from the file a block at a time (ChunkFiles)
+    if (store instanceof FileSystemStore && meta.codec.decodesStreamed()) {
+      return 0; // decoded from the file a block or a slice at a time (ChunkFiles)
     }
     return meta.codec.readCopies() + store.bufferCopies() - 1;
   }

@@ -23,7 +23,7 @@ final class ZarrChunks {
     Store store = z.store();
     String key = Keys.join(z.path(), meta.chunkKey(coords));
     long[] full = z.chunks();
-    NDArray a = store instanceof FileSystemStore fs && meta.codec.decodesBlockwise()
+    NDArray a = store instanceof FileSystemStore fs && meta.codec.decodesStreamed()
         ? ChunkFiles.read(fs, key, meta.codec, full, clipped, where(z, key)) : null;
     if (a != null) {
       return a;
