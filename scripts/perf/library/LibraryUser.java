@@ -2,13 +2,17 @@ import dev.cubed.Cubed;
 import dev.cubed.CubedArray;
 import dev.cubed.Spec;
 import dev.cubed.Xp;
+import dev.cubed.ComputeOptions;
+import dev.cubed.zarr.Compression;
 import dev.cubed.zarr.Store;
+import dev.cubed.zarr.ZarrArray;
+import java.util.List;
 import dev.cubed.zarr.Stores;
 import java.nio.file.Path;
 
 /**
  * A library user's program (public API only), for measuring memory and time outside the bench:
- * {@code java -cp <jars> --add-modules jdk.incubator.vector LibraryUser add|rechunk DATA OUT}.
+ * {@code java -cp <jars> --add-modules jdk.incubator.vector LibraryUser add|add-zstd|rechunk DATA OUT [ALLOWED_MEM]}.
  * DATA holds the zarr-python stores A, B (14000,14000) chunks 2000 and R (500,600,600) chunks
  * (1,600,600) (scripts/perf/library/make_inputs.py); OUT is a scratch directory for the results.
  * allowedMem 500 MB, 2 workers, the threads executor (docs/library.md, docs/performance.md).
@@ -18,7 +22,7 @@ public final class LibraryUser {
     String mode = args[0];
     String data = args[1];
     String out = args[2];
-    Spec spec = Spec.builder().allowedMem("500MB").workers(2).workDir(Path.of(out, "work"))
+    Spec spec = Spec.builder().allowedMem(args.length > 3 ? args[3] : "500MB").workers(2).workDir(Path.of(out, "work"))
         .build();
     Store store = Stores.open(out);
     long t0 = System.nanoTime();
@@ -33,6 +37,17 @@ public final class LibraryUser {
         long t2 = System.nanoTime();
         System.out.printf("add: toZarr %.2f s, sum %.2f s, sum=%s%n", (t1 - t0) / 1e9,
             (t2 - t1) / 1e9, s);
+      }
+      case "add-zstd" -> { // the same, C written with zarr-python 3's default codec (zstd)
+        CubedArray a = Cubed.fromZarr(data + "/A", spec);
+        CubedArray b = Cubed.fromZarr(data + "/B", spec);
+        CubedArray sum = Xp.add(a, b);
+        ZarrArray target = ZarrArray.create(store, "C").shape(sum.shape())
+            .chunks(sum.chunkShape()).dtype(sum.dtype()).compression(Compression.zstd(0))
+            .overwrite().buildDeferred();
+        Cubed.store(List.of(sum), List.of(target), ComputeOptions.defaults());
+        long t1 = System.nanoTime();
+        System.out.printf("add-zstd: toZarr %.2f s%n", (t1 - t0) / 1e9);
       }
       case "rechunk" -> {
         CubedArray r = Cubed.fromZarr(data + "/R", spec);
