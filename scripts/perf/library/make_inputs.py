@@ -1,3 +1,8 @@
+# The inputs of LibraryUser.java and dask_user.py, written by zarr-python 3 with its defaults
+# (Zarr v3, bytes + zstd level 0): A, B (14000, 14000) float64 in chunks of 2000,
+# A[i,j] = 0.5 + 0.5 sin(phi i + j), B[i,j] = 0.5 + 0.5 cos(phi i - j), phi = 0.6180339887498949,
+# block by block; R (500, 600, 600) in chunks (1, 600, 600), 0.5 + 0.5 sin(phi k + 0.01 i + 0.001 j).
+# Usage: python make_inputs.py DATA_DIR   (a Python with zarr >= 3 and numpy)
 import sys, numpy as np, zarr
 root = sys.argv[1]
 PHI = 0.6180339887498949
