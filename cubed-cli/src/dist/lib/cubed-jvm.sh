@@ -66,7 +66,8 @@ blas_threads() {
 # with the heap sized to the plan each one otherwise started a concurrent cycle (rechunk medium:
 # 430 cycles, 982 pauses; 9-25% less wall time without them on add, reduce, rechunk and
 # quadratic_means; dead humongous arrays are freed by young collections either way).
-# CUBED_GC_OPTS replaces all this.
+# CUBED_GC_OPTS replaces all this. The same list is dev.cubed.JvmOptions.GC_OPTIONS, which `cubed
+# env` prints for programs embedding the engine (EnvCommandTest keeps the two equal).
 gc_opts="${CUBED_GC_OPTS:--XX:+UseG1GC -Xms32m -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=70 -XX:G1PeriodicGCInterval=1000 -XX:-G1UseAdaptiveIHOP -XX:InitiatingHeapOccupancyPercent=85}"
 # Options every JVM of this script gets (the plan probe, the archive-writing run, the run): the
 # Vector API module (FastTrig) and FastTrig's JIT options (its vector loop compiled after a few

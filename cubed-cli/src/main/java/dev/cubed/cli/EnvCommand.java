@@ -1,5 +1,6 @@
 package dev.cubed.cli;
 
+import dev.cubed.JvmOptions;
 import dev.cubed.Spec;
 import dev.cubed.nd.FastTrig;
 import dev.cubed.nd.LinearAlgebra;
@@ -19,7 +20,9 @@ import picocli.CommandLine.Option;
  * whether float64 sin/cos use the Vector API, which BLAS matmul uses, the available executors and
  * the default work directory. What to attach to a bug report, and how to check that the
  * launcher's settings took effect: with {@code --allowed-mem} and {@code --workers} (read by the launcher, which derives the
- * heap from them as for any command) it also prints the heap those options give.
+ * heap from them as for any command) it also prints the heap those options give, and the JVM
+ * options a program embedding the engine should start with for that spec
+ * ({@link JvmOptions#line}, with {@code --reserved-mem} or the spec default).
  */
 @Command(name = "env", mixinStandardHelpOptions = true,
     description = "Print the runtime the commands run in: Java, heap, collector, Vector API, "
@@ -34,6 +37,10 @@ final class EnvCommand implements Callable<Integer> {
       + "(default: one per processor)")
   Integer workers;
 
+  @Option(names = "--reserved-mem", description = "the worker's own memory counted in every "
+      + "task (default: the spec default, 100MB): used for the JVM options line")
+  String reservedMem;
+
   @picocli.CommandLine.Spec
   CommandSpec spec;
 
@@ -43,17 +50,27 @@ final class EnvCommand implements Callable<Integer> {
     for (String line : lines()) {
       out.println(line);
     }
+    if (workers != null && workers < 0) {
+      throw Cli.usage(spec, "--workers: " + workers + " is negative (e.g. --workers 2; 0 or no"
+          + " --workers: one per processor)");
+    }
+    if (reservedMem != null && allowedMem == null) {
+      throw Cli.usage(spec, "--reserved-mem needs --allowed-mem (e.g. --allowed-mem 500MB"
+          + " --reserved-mem 100MB)");
+    }
     if (allowedMem != null) {
-      long allowed;
-      try {
-        allowed = Spec.parseBytes(allowedMem);
-      } catch (IllegalArgumentException e) {
-        throw Cli.usage(spec, "--allowed-mem: " + e.getMessage());
-      }
+      long allowed = Cli.memOption(spec, "--allowed-mem", allowedMem);
+      long reserved = reservedMem == null ? Spec.DEFAULT_RESERVED_MEM
+          : Cli.memOption(spec, "--reserved-mem", reservedMem);
+      Cli.checkMem(spec, allowed, reserved, reservedMem != null);
       int w = workers != null && workers > 0 ? workers : Runtime.getRuntime().availableProcessors();
       out.println("heap for --allowed-mem " + allowedMem + " on " + w + " workers: "
           + (w * allowed / (1024 * 1024) + 192) + " MiB (workers x allowed-mem + 192 MiB; "
           + "bench sizes it from its plan instead, CUBED_HEAP overrides both)");
+      Spec s = Spec.builder().allowedMem(allowed).reservedMem(reserved).workers(w).build();
+      out.println("jvm options: " + JvmOptions.line(s));
+      out.println("  (for a program embedding the engine with this spec and the threads"
+          + " executor: paste into a java command or JAVA_TOOL_OPTIONS; docs/library.md)");
     }
     out.flush();
     return 0;

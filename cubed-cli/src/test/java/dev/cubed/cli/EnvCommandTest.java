@@ -39,6 +39,60 @@ class EnvCommandTest {
   }
 
   @Test
+  void printsTheJvmOptionsOfTheSpecForALibraryUser() {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    assertThat(run(out, err, "env", "--allowed-mem", "500MB", "--workers", "2")).as(err.toString())
+        .isZero();
+    // 2 x (500 MB - 100 MB reserved) + 192 MiB = 1001326592 B = 955 MiB
+    String line = out.toString().lines().filter(l -> l.startsWith("jvm options: ")).findFirst()
+        .orElseThrow();
+    assertThat(line).isEqualTo("jvm options: -Xmx955m -XX:+UseG1GC -Xms32m"
+        + " -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=70 -XX:G1PeriodicGCInterval=1000"
+        + " -XX:-G1UseAdaptiveIHOP -XX:InitiatingHeapOccupancyPercent=85"
+        + " --add-modules=jdk.incubator.vector -XX:CompileCommand=quiet"
+        + " -XX:CompileCommand=option,dev.cubed.nd.VectorTrig::eval,double,"
+        + "CompileThresholdScaling,0.01 -Djdk.nio.maxCachedBufferSize=1048576");
+    assertThat(line.substring("jvm options: ".length())).isEqualTo(dev.cubed.JvmOptions.line(
+        dev.cubed.Spec.builder().allowedMem("500MB").workers(2).build()));
+    StringWriter out2 = new StringWriter();
+    assertThat(run(out2, new StringWriter(), "env", "--allowed-mem", "2GiB", "--workers", "3",
+        "--reserved-mem", "48MiB")).isZero();
+    // 3 x (2048 - 48) MiB + 192 MiB
+    assertThat(out2.toString()).contains("jvm options: -Xmx6192m ");
+  }
+
+  @Test
+  void badValuesAreRefusedWithOneLine() {
+    String[][] cases = {
+        {"--allowed-mem 0", "--allowed-mem: '0' must be more than 0 bytes"},
+        {"--allowed-mem 500MB --workers -1", "--workers: -1 is negative"},
+        {"--allowed-mem 100MB --reserved-mem 200MB", "--allowed-mem 100.0 MB is not more than"
+            + " --reserved-mem 200.0 MB"},
+        {"--reserved-mem 10MB", "--reserved-mem needs --allowed-mem"},
+        {"--allowed-mem 500MB --reserved-mem x", "--reserved-mem: 'x' is not a memory size"},
+        {"--allowed-mem 500MB --workers two", "Invalid value for option '--workers'"}};
+    for (String[] c : cases) {
+      StringWriter out = new StringWriter();
+      StringWriter err = new StringWriter();
+      assertThat(run(out, err, ("env " + c[0]).split(" "))).as(c[0]).isEqualTo(2);
+      assertThat(err.toString()).as(c[0]).startsWith("cubed env: ").contains(c[1]);
+      assertThat(err.toString().strip().lines().count()).as(err.toString()).isEqualTo(1);
+      assertThat(out.toString()).as(c[0]).doesNotContain("jvm options");
+    }
+  }
+
+  /** The launcher starts its JVMs with the collector options JvmOptions gives library users. */
+  @Test
+  void theLauncherUsesTheLibrarysCollectorOptions() throws Exception {
+    String script = java.nio.file.Files.readString(java.nio.file.Path.of("src", "dist", "lib",
+        "cubed-jvm.sh"));
+    String gc = script.substring(script.indexOf("gc_opts=\"${CUBED_GC_OPTS:-") + 26);
+    gc = gc.substring(0, gc.indexOf('}'));
+    assertThat(gc).isEqualTo(String.join(" ", dev.cubed.JvmOptions.GC_OPTIONS));
+  }
+
+  @Test
   void aMalformedAllowedMemIsAUsageError() {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();

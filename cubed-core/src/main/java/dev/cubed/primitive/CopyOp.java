@@ -227,11 +227,21 @@ public final class CopyOp {
     long[] cs = target.chunkShape(key);
     int mult = target.dtype().isComplex() ? 2 : 1;
     SourceChunks held = new SourceChunks(source);
+    // the run and the box scratch are reused from run to run (ChunkElements: the writer consumes
+    // a run before asking for the next), so a task makes no garbage per run
+    NDArray[] reuse = new NDArray[2];
     try {
       target.writeChunk(key, (start, count) -> {
-        NDArray run = NDArray.zeros(target.dtype(), new long[] {count});
+        if (reuse[0] == null || reuse[0].size() != count) {
+          reuse[0] = NDArray.zeros(target.dtype(), new long[] {count});
+        }
+        NDArray run = reuse[0];
         for (RunBoxes.Box b : RunBoxes.of(cs, start, count)) {
-          NDArray box = NDArray.zeros(target.dtype(), b.shape());
+          long boxSize = Shapes.size(b.shape());
+          if (reuse[1] == null || reuse[1].size() < boxSize) {
+            reuse[1] = NDArray.zeros(target.dtype(), new long[] {Math.max(boxSize, count)});
+          }
+          NDArray box = reuse[1]; // the box's elements in C order at its start
           long a0 = origin[0] + b.start()[0];
           long a1 = a0 + b.shape()[0];
           for (long c0 = a0 / sc[0]; c0 * sc[0] < a1; c0++) {
@@ -256,7 +266,7 @@ public final class CopyOp {
                 mult);
           }
           System.arraycopy(box.data(), 0, run.data(), (int) (b.flat() - start) * mult,
-              box.size() * mult);
+              (int) boxSize * mult);
         }
         return run;
       });

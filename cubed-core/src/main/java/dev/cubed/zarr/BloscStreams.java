@@ -32,9 +32,11 @@ final class BloscStreams {
   static ByteBuffer encode(BytesCodecs.Blosc blosc, NDArray data, long[] full, Object fill,
       ByteOrder order, boolean crc) {
     int nbytes = Math.toIntExact(Shapes.size(full) * data.dtype().itemSize());
-    return checked(JavaBlosc.compress(new Elements(data, full, fill, order), nbytes,
-        blosc.typeSize(), blosc.clevel(), blosc.shuffle() == Compression.Shuffle.BYTE,
-        blosc.blockSize(), crc ? 4 : 0), crc);
+    try (EncodeBuffers bufs = EncodeBuffers.acquire()) {
+      return checked(JavaBlosc.compress(new Elements(data, full, fill, order), nbytes,
+          blosc.typeSize(), blosc.clevel(), blosc.shuffle() == Compression.Shuffle.BYTE,
+          blosc.blockSize(), crc ? 4 : 0, bufs), crc);
+    }
   }
 
   /** As {@link #encode(BytesCodecs.Blosc, NDArray, long[], Object, ByteOrder, boolean)} without a checksum. */
@@ -62,9 +64,11 @@ final class BloscStreams {
   static ByteBuffer encode(BytesCodecs.Blosc blosc, ChunkElements src, DType dtype, long[] full,
       ByteOrder order, boolean crc) {
     int nbytes = Math.toIntExact(Shapes.size(full) * dtype.itemSize());
-    return checked(JavaBlosc.compress(new Runs(src, dtype, Shapes.size(full), order), nbytes,
-        blosc.typeSize(), blosc.clevel(), blosc.shuffle() == Compression.Shuffle.BYTE,
-        blosc.blockSize(), crc ? 4 : 0), crc);
+    try (EncodeBuffers bufs = EncodeBuffers.acquire()) {
+      return checked(JavaBlosc.compress(new Runs(src, dtype, Shapes.size(full), order), nbytes,
+          blosc.typeSize(), blosc.clevel(), blosc.shuffle() == Compression.Shuffle.BYTE,
+          blosc.blockSize(), crc ? 4 : 0, bufs), crc);
+    }
   }
 
   /**
@@ -224,7 +228,7 @@ final class BloscStreams {
   }
 
   /** The elements of a chunk padded to its full shape, as bytes, a range at a time. */
-  private static final class Elements implements JavaBlosc.Source, JavaBlosc.Float64 {
+  static final class Elements implements JavaBlosc.Source, JavaBlosc.Float64 {
     private final DType dtype;
     private final ByteOrder order;
     private final Object data;
@@ -335,7 +339,7 @@ final class BloscStreams {
    * little-endian block is shuffled straight from its run; other reads convert from a window of at
    * least a codec block's elements, asked for once and then served as the codec reads it in parts.
    */
-  private static final class Runs implements JavaBlosc.Source, JavaBlosc.Float64Runs {
+  static final class Runs implements JavaBlosc.Source, JavaBlosc.Float64Runs {
     private final ChunkElements src;
     private final DType dtype;
     private final ByteOrder order;

@@ -57,8 +57,9 @@ interface ChunkCodec extends Serializable {
   /**
    * Encodes {@code data}, a chunk clipped to the array, padded to {@code chunkShape} with {@code
    * fill}: the stored value is the returned buffer's remaining bytes from position 0 (its backing
-   * array may be longer). The default pads, then {@link #encode(NDArray)}; codecs that stream
-   * override it.
+   * array may be longer, and may be this thread's reused output buffer, {@link EncodeBuffers}:
+   * store it before this thread encodes again). The default pads, then {@link #encode(NDArray)};
+   * codecs that stream override it.
    */
   default java.nio.ByteBuffer encode(NDArray data, long[] chunkShape, Object fill) {
     NDArray padded = data;
@@ -73,7 +74,8 @@ interface ChunkCodec extends Serializable {
    * Encodes a full chunk of {@code chunkShape} and {@code dtype} whose elements {@code src} makes a
    * run at a time (edge chunks already padded, see {@link ChunkRuns#padded}), or returns null if
    * this codec needs the whole chunk (the caller then makes it and calls {@link #encode(NDArray,
-   * long[], Object)}). The stored value is the returned buffer's remaining bytes from position 0.
+   * long[], Object)}). The stored value is the returned buffer's remaining bytes from position 0
+   * (possibly in this thread's reused output buffer, as there).
    *
    * @throws ChunkRuns.Failed if {@code src} fails
    */

@@ -69,6 +69,17 @@ final class CodecPipeline implements ChunkCodec {
         ? bytesCodecs.get(0) : null;
   }
 
+  /**
+   * The zstd codec if this chain is bytes then zstd (zarr-python 3's default), optionally followed
+   * by crc32c, else null: such chunks are encoded as they are made ({@link ZstdStreams}).
+   */
+  private BytesCodecs.Zstd streamedZstd() {
+    int n = bytesCodecs.size();
+    return transposes.isEmpty() && arrayBytes instanceof ArrayBytesCodec.Bytes
+        && (n == 1 || n == 2 && bytesCodecs.get(1) instanceof BytesCodecs.Crc32c)
+        && bytesCodecs.get(0) instanceof BytesCodecs.Zstd z ? z : null;
+  }
+
   /** True if the chain ends with crc32c: each stored value ends with its 4-byte checksum. */
   boolean checked() {
     return !bytesCodecs.isEmpty()
@@ -84,7 +95,9 @@ final class CodecPipeline implements ChunkCodec {
   public java.nio.ByteBuffer encode(NDArray data, long[] chunkShape, Object fill) {
     BytesCodecs.Blosc b = streamed();
     if (b == null) {
-      return ChunkCodec.super.encode(data, chunkShape, fill);
+      BytesCodecs.Zstd z = streamedZstd();
+      return z == null ? ChunkCodec.super.encode(data, chunkShape, fill) : ZstdStreams.encode(z,
+          data, chunkShape, fill, ((ArrayBytesCodec.Bytes) arrayBytes).order(), checked());
     }
     return BloscStreams.encode(b, data, chunkShape, fill,
         ((ArrayBytesCodec.Bytes) arrayBytes).order(), checked());
@@ -94,7 +107,12 @@ final class CodecPipeline implements ChunkCodec {
   public java.nio.ByteBuffer encode(ChunkElements src, dev.cubed.nd.DType dtype,
       long[] chunkShape) {
     BytesCodecs.Blosc b = streamed();
-    return b == null ? null : BloscStreams.encode(b, src, dtype, chunkShape,
+    if (b == null) {
+      BytesCodecs.Zstd z = streamedZstd();
+      return z == null ? null : ZstdStreams.encode(z, src, dtype, chunkShape,
+          ((ArrayBytesCodec.Bytes) arrayBytes).order(), checked());
+    }
+    return BloscStreams.encode(b, src, dtype, chunkShape,
         ((ArrayBytesCodec.Bytes) arrayBytes).order(), checked());
   }
 
@@ -106,7 +124,7 @@ final class CodecPipeline implements ChunkCodec {
 
   @Override
   public boolean encodesRuns() {
-    return streamed() != null;
+    return streamed() != null || streamedZstd() != null;
   }
 
   /**
@@ -124,13 +142,14 @@ final class CodecPipeline implements ChunkCodec {
   }
 
   /**
-   * 1 for the streamed default (the output buffer); otherwise the padded chunk, the raw bytes, two
+   * 1 for the streamed default and for streamed zstd (the output buffer); otherwise the padded
+   * chunk, the raw bytes, two
    * buffers per bytes codec (its worst-case output and the trimmed copy), one per transpose and
    * two more for a sharding codec.
    */
   @Override
   public int writeCopies() {
-    if (streamed() != null) {
+    if (streamed() != null || streamedZstd() != null) {
       return 1;
     }
     return 2 + 2 * bytesCodecs.size() + transposes.size()

@@ -154,11 +154,22 @@ final class JavaBlosc {
    */
   static ByteBuffer compress(Source in, int nbytes, int typeSize, int clevel, boolean shuffle,
       int blockSize, int tail) {
+    return compress(in, nbytes, typeSize, clevel, shuffle, blockSize, tail, null);
+  }
+
+  /**
+   * As {@link #compress(Source, int, int, int, boolean, int, int)}, into {@code bufs}' output and
+   * block buffers when not null (the result's backing array is then the reused output buffer,
+   * which may be longer than {@code 16 + nbytes + tail}).
+   */
+  static ByteBuffer compress(Source in, int nbytes, int typeSize, int clevel, boolean shuffle,
+      int blockSize, int tail, EncodeBuffers bufs) {
     int ts = typeSize < 1 || typeSize > 255 ? 1 : typeSize;
     if (nbytes > Integer.MAX_VALUE - 32 - tail) {
       throw new IllegalArgumentException("blosc: a chunk of " + nbytes + " bytes is too large");
     }
-    byte[] out = new byte[HEADER + nbytes + tail];
+    byte[] out = bufs != null ? bufs.output(HEADER + nbytes + tail)
+        : new byte[HEADER + nbytes + tail];
     int limit = HEADER + nbytes;
     int bs = blockSize > 0 ? Math.max(blockSize, MIN_BUFFERSIZE) : DEFAULT_BLOCK;
     bs = Math.max(1, Math.min(bs, nbytes));
@@ -176,7 +187,7 @@ final class JavaBlosc {
     LZ4Compressor comp = compressor(clevel);
     try {
       return compressBlocks(in, nbytes, ts, flags, bs, nblocks, doShuffle, split, out, limit,
-          comp);
+          comp, bufs != null ? bufs.block(bs) : new byte[bs]);
     } finally {
       if (comp instanceof AutoCloseable c) {
         try {
@@ -204,9 +215,8 @@ final class JavaBlosc {
 
   private static ByteBuffer compressBlocks(Source in, int nbytes, int ts, int flags,
       int bs, int nblocks, boolean doShuffle, boolean split, byte[] out, int limit,
-      LZ4Compressor comp) {
+      LZ4Compressor comp, byte[] src) {
     ByteBuffer o = ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN);
-    byte[] src = new byte[bs];
     byte[] small = doShuffle ? new byte[subItems(ts) * ts + ts] : null;
     byte[] scratch = null;
     int pos = HEADER + 4 * nblocks;

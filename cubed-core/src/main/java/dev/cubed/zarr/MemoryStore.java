@@ -63,6 +63,16 @@ public final class MemoryStore implements Store {
     map.put(Keys.check(key), value.clone());
   }
 
+  /** Keeps one copy of the prefix (never {@code value} itself, which the caller reuses). */
+  @Override
+  public void put(String key, byte[] value, int length) {
+    if (length < 0 || length > value.length) {
+      throw new IllegalArgumentException("put: length " + length + " outside [0, "
+          + value.length + "] (key '" + key + "')");
+    }
+    map.put(Keys.check(key), Arrays.copyOf(value, length));
+  }
+
   @Override
   public void delete(String key) {
     map.remove(Keys.check(key));

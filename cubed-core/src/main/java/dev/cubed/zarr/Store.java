@@ -48,8 +48,10 @@ public interface Store extends Serializable {
 
   /**
    * Stores the first {@code length} bytes of {@code value} (a codec's output buffer may be longer
-   * than its result). The default copies them and calls {@link #put(String, byte[])}; stores that
-   * can write a prefix without the copy override it.
+   * than its result). {@code value} stays the caller's: the chunk writer reuses it for the next
+   * chunk once this returns, so a store that keeps the bytes after returning keeps a copy. The
+   * default copies them and calls {@link #put(String, byte[])}; stores that can write a prefix
+   * without the copy (and without keeping the array) override it.
    *
    * @throws IllegalArgumentException if {@code length} is outside [0, value.length]
    */
@@ -58,7 +60,7 @@ public interface Store extends Serializable {
       throw new IllegalArgumentException("put: length " + length + " outside [0, "
           + value.length + "] (key '" + key + "')");
     }
-    put(key, length == value.length ? value : java.util.Arrays.copyOf(value, length));
+    put(key, java.util.Arrays.copyOf(value, length));
   }
 
   /** Removes a key; no error if it is absent. */

@@ -169,6 +169,8 @@ class TiledWritesTest {
     ZarrArray dflt = ZarrArray.create(new FileSystemStore(dir.resolve("o")), "d").shape(shape)
         .chunks(chunks).dtype(DType.FLOAT64).build();
     ZarrArray zstd = ZarrArray.create(new FileSystemStore(dir.resolve("o")), "z").shape(shape)
+        .chunks(chunks).dtype(DType.FLOAT64).compression(Compression.gzip(1)).build();
+    ZarrArray zs = ZarrArray.create(new FileSystemStore(dir.resolve("o")), "zs").shape(shape)
         .chunks(chunks).dtype(DType.FLOAT64).compression(Compression.zstd(1)).build();
     ArrayNode sd = Core.store(sum, dflt);
     ArrayNode sz = Core.store(sum, zstd);
@@ -187,7 +189,12 @@ class TiledWritesTest {
     assertEquals(1000 + 5 * 1024 + block + block, w, streamed.summary().toString());
     // reserved + store, add, a and b blocks + the encoded output
     assertEquals(1000 + 4 * block + block, u, whole.summary().toString());
-    // zstd encodes whole chunks: not streamed, the whole-block projection (its own copies)
+    // zstd (zarr-python 3's default) streams like the default: the same projection
+    ArrayNode szs = Core.store(sum, zs);
+    Plan zsp = withTiles(1024, () -> Plan.of(List.of(szs), cfg()));
+    assertNotNull(zsp.writeChain((ArrayNode.Computed) szs));
+    assertEquals(w, zsp.summary().ops().get(0).projectedMem(), zsp.summary().toString());
+    // gzip encodes whole chunks: not streamed, the whole-block projection (its own copies)
     Plan z = withTiles(1024, () -> Plan.of(List.of(sz), cfg()));
     assertNull(z.writeChain((ArrayNode.Computed) sz));
     Plan zw = withTiles(0, () -> Plan.of(List.of(sz), cfg()));
@@ -195,8 +202,10 @@ class TiledWritesTest {
         z.summary().ops().get(0).projectedMem());
     withTiles(1024, () -> streamed.execute(new ThreadsExecutor(2, 1), List.of()));
     withTiles(1024, () -> z.execute(new ThreadsExecutor(2, 1), List.of()));
+    withTiles(1024, () -> zsp.execute(new ThreadsExecutor(2, 1), List.of()));
     assertEquals(Elementwise.add(av, bv), dflt.read());
     assertEquals(dflt.read(), zstd.read());
+    assertEquals(dflt.read(), zs.read());
   }
 
   /**

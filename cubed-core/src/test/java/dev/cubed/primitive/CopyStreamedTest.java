@@ -72,9 +72,9 @@ class CopyStreamedTest {
     }
     assertEquals(a, dst.read(), "seed " + seed + " " + dt + " " + Shapes.format(shape) + " "
         + Shapes.format(sc) + " -> " + Shapes.format(tc));
-    // the same through the buffered copy (zstd target: not streamed)
+    // the same through the buffered copy (gzip target: not streamed)
     ZarrArray z = ZarrArray.create(s, "z").shape(shape).chunks(tc).dtype(dt)
-        .compression(Compression.zstd(1)).build();
+        .compression(Compression.gzip(1)).build();
     assertFalse(CopyOp.streams(sc, tc, tc, z.streamsWrites()));
     for (long f = 0; f < Shapes.size(grid); f++) {
       CopyOp.copyRegion(src, z, tc, Shapes.unravel(grid, f), false);
