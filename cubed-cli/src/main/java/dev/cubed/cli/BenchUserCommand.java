@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
 import picocli.CommandLine.Unmatched;
 
 /**
@@ -17,12 +19,16 @@ import picocli.CommandLine.Unmatched;
     + " stored Zarr inputs and print its JSON line; --help lists the expressions."})
 final class BenchUserCommand implements Callable<Integer> {
 
+  @Spec
+  CommandSpec spec;
+
   /** Every argument, in order: {@link UserPath} parses them. */
   @Unmatched
   List<String> args = new ArrayList<>();
 
   @Override
   public Integer call() {
-    return UserPath.run("cubed bench-user", args.toArray(String[]::new), System.out, System.err);
+    return UserPath.run("cubed bench-user", args.toArray(String[]::new),
+        spec.commandLine().getOut(), spec.commandLine().getErr());
   }
 }

@@ -8,7 +8,7 @@ import dev.cubed.bench.workload.BenchResult;
 import dev.cubed.runtime.Callback;
 import dev.cubed.runtime.Events;
 import java.io.IOException;
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
@@ -37,7 +37,8 @@ public final class UserPath {
 
   /** Runs {@link #run} with the standard streams and exits with its code. */
   public static void main(String[] args) {
-    System.exit(run("userpath", args, System.out, System.err));
+    System.exit(run("userpath", args, new PrintWriter(System.out, true),
+        new PrintWriter(System.err, true)));
   }
 
   /**
@@ -46,16 +47,18 @@ public final class UserPath {
    * @param prog the program name used in messages ("cubed bench-user" from the CLI)
    * @return 0 on success, 2 on a usage error, 1 on a failure (one line on {@code err} each)
    */
-  public static int run(String prog, String[] args, PrintStream out, PrintStream err) {
+  public static int run(String prog, String[] args, PrintWriter out, PrintWriter err) {
     Options o;
     try {
       o = Options.parse(args);
     } catch (IllegalArgumentException e) {
       err.println(prog + ": " + e.getMessage());
+      err.flush();
       return 2;
     }
     if (o == null) {
       out.println(usage(prog));
+      out.flush();
       return 0;
     }
     try {
@@ -64,6 +67,7 @@ public final class UserPath {
       return 0;
     } catch (RuntimeException | IOException e) {
       err.println(prog + ": " + o.expression.name() + ": " + e);
+      err.flush();
       return 1;
     }
   }

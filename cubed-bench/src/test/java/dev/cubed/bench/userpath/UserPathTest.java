@@ -8,9 +8,8 @@ import dev.cubed.nd.NDArray;
 import dev.cubed.zarr.Compression;
 import dev.cubed.zarr.FileSystemStore;
 import dev.cubed.zarr.ZarrArray;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -118,15 +117,13 @@ class UserPathTest {
 
   @SuppressWarnings("unchecked")
   static Map<String, Object> runExpression(String name) throws Exception {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
     int rc = UserPath.run("userpath", new String[] {name, "--inputs", inputs.toString(),
         "--workers", "2", "--allowed-mem", "200MB", "--work-dir", dir.resolve("work").toString(),
-        "--size", "tiny"}, new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
-    assertThat(rc).as(err.toString(StandardCharsets.UTF_8)).isZero();
-    Map<String, Object> json = new ObjectMapper().readValue(
-        out.toString(StandardCharsets.UTF_8).strip(), Map.class);
+        "--size", "tiny"}, new PrintWriter(out), new PrintWriter(err));
+    assertThat(rc).as(err.toString()).isZero();
+    Map<String, Object> json = new ObjectMapper().readValue(out.toString().strip(), Map.class);
     assertThat(json).containsEntry("workload", name).containsEntry("api", "public")
         .containsKeys("wall_seconds", "peak_rss_bytes", "tasks");
     return (Map<String, Object>) json.get("checksums");
@@ -278,11 +275,11 @@ class UserPathTest {
   @ParameterizedTest
   @ValueSource(strings = {"no_such_expression", "--inputs"})
   void usageErrorsExitTwoWithOneLine(String arg) {
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int rc = UserPath.run("userpath", new String[] {arg}, new PrintStream(new ByteArrayOutputStream()),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
+    StringWriter err = new StringWriter();
+    int rc = UserPath.run("userpath", new String[] {arg}, new PrintWriter(new StringWriter()),
+        new PrintWriter(err));
     assertThat(rc).isEqualTo(2);
-    assertThat(err.toString(StandardCharsets.UTF_8).strip()).startsWith("userpath: ")
+    assertThat(err.toString().strip()).startsWith("userpath: ")
         .doesNotContain("\n");
   }
 }
