@@ -18,6 +18,10 @@ Dask and Python Cubed come from the anchor scripts (a directory holding add.py, 
 each printing one JSON line) run with a Python that has dask, xarray, zarr and cubed installed
 (scripts/perf/make-anchors-env.sh builds one). Without them the runner says so and runs the
 project's own NumPy baseline (scripts/perf/workloads_numpy.py) beside the engine.
+
+With --user-path it runs instead the user-path expressions (public API, zarr-python inputs, JVM
+defaults and documented options) and the five workloads on both input sets beside Dask
+(userpath_runner.py beside this script says how).
 """
 import argparse
 import datetime
@@ -134,7 +138,8 @@ def main():
         "2 workers each, and writes one table (wall, ratio to Dask, peak RSS of the process tree, "
         "checksum agreement) into docs/performance.md.",
         epilog="Example: scripts/perf/side-by-side.sh --size medium --anchors DIR "
-        "--anchors-python /work/pyenv-anchors/bin/python. Without --anchors (or CUBED_ANCHORS_DIR) "
+        "--anchors-python /work/pyenv-anchors/bin/python; add --user-path for the user-path "
+        "table (public API, zarr-python inputs, JVM defaults and documented options). Without --anchors (or CUBED_ANCHORS_DIR) "
         "only NumPy runs beside the engine. Environment: CUBED_HEAP and CUBED_JAVA_OPTS reach "
         "./cubed as usual.")
     ap.add_argument("--size", choices=["small", "medium"], default="medium")
@@ -164,7 +169,12 @@ def main():
                     help="run nothing: make the table from the raw records of an earlier run "
                     "(target/perf/side-by-side-SIZE.jsonl; pass the same --size, --only, "
                     "--engines) and write or print it as usual")
+    import userpath_runner
+    userpath_runner.add_arguments(ap)
     a = ap.parse_args()
+    if a.user_path:
+        userpath_runner.run(a)
+        return
     only = a.only.split()
     for w in only:
         if w not in WORKLOADS:

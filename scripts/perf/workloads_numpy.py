@@ -28,25 +28,26 @@ SIZES = {
 }
 
 
-def idx(n):
-    return np.arange(n, dtype=np.float64)
+def idx(n, start=0):
+    """The indices start .. start+n-1 as float64 (start > 0: a block of a larger array)."""
+    return np.arange(start, start + n, dtype=np.float64)
 
 
-def make_a(n, m):
-    return 0.5 + 0.5 * np.sin(G * idx(n)[:, None] + idx(m)[None, :])
+def make_a(n, m, i0=0, j0=0):
+    return 0.5 + 0.5 * np.sin(G * idx(n, i0)[:, None] + idx(m, j0)[None, :])
 
 
-def make_b(n, m):
-    return 0.5 + 0.5 * np.cos(G * idx(n)[:, None] - idx(m)[None, :])
+def make_b(n, m, i0=0, j0=0):
+    return 0.5 + 0.5 * np.cos(G * idx(n, i0)[:, None] - idx(m, j0)[None, :])
 
 
-def make_x(T, Y, X):
-    return 0.5 + 0.5 * np.sin(G * idx(T)[:, None, None] + S * idx(Y)[None, :, None]
+def make_x(T, Y, X, t0=0):
+    return 0.5 + 0.5 * np.sin(G * idx(T, t0)[:, None, None] + S * idx(Y)[None, :, None]
                              + idx(X)[None, None, :])
 
 
-def make_uv(T, Y, X):
-    t = idx(T)[:, None, None, None]
+def make_uv(T, Y, X, t0=0):
+    t = idx(T, t0)[:, None, None, None]
     y = idx(Y)[None, None, :, None]
     x = idx(X)[None, None, None, :]
     u = 0.5 + 0.5 * np.sin(G * t + S * y + x)

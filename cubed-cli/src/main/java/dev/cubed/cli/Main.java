@@ -28,6 +28,7 @@ import picocli.CommandLine.ParameterException;
       DemoCommand.class,
       RechunkCommand.class,
       BenchCommand.class,
+      BenchUserCommand.class,
       CleanCommand.class,
       EnvCommand.class,
       MeasureReservedMemCommand.class,

@@ -1,0 +1,322 @@
+"""The user-path half of the side-by-side runner (scripts/perf/side-by-side.sh --user-path).
+
+One run, pair by pair on the same stores (interleaved: for each expression the engine in every JVM
+setting, then Dask, in the same minutes):
+
+1. The user-path expressions (dev.cubed.bench.userpath.UserPath, public API only) on inputs
+   zarr-python wrote with its defaults (scripts/perf/userpath_dask.py write), each started as a
+   user starts their program: `java --add-modules jdk.incubator.vector [OPTIONS] -cp <cubed-bench
+   jar and its runtime classpath> dev.cubed.bench.userpath.UserPath ...`, in two JVM settings:
+   "defaults" (no other option: no -Xmx) and "documented" (--jvm-options, by default -Xmx of
+   workers x allowedMem + reservedMem); beside them the same expression in Dask (threads, 2
+   workers, `dask.array.from_zarr` on the same stores).
+2. The five bench workloads (`./cubed bench`, its launcher and heap) on the engine-written inputs
+   and on the zarr-python input set (`--inputs zarr-python --inputs-dir DIR`, written by
+   scripts/perf/write_inputs_zarr_python.py; skipped with a note while ./cubed bench refuses the
+   option or the writer is absent), beside Dask from the anchor scripts (--anchors).
+
+Before each pair the stored inputs are read once (untimed), so every run finds them in the page
+cache. The table goes into docs/performance.md between <!-- side-by-side:user-path:SIZE:... -->
+markers; the raw records into target/perf/userpath-SIZE.jsonl.
+"""
+import datetime
+import glob
+import json
+import os
+import platform
+import subprocess
+import sys
+
+import side_by_side as sbs
+
+ROOT = sbs.ROOT
+EXPRESSIONS = ["quadratic_means", "where_chain", "std_time", "mean_argmax", "rechunk",
+               "add_to_zarr", "broadcast_row", "slice_sum", "concat_sum"]
+INPUTS = {"quadratic_means": "UV", "where_chain": "UV", "std_time": "U", "mean_argmax": "A",
+          "rechunk": "R", "add_to_zarr": "AB", "broadcast_row": "AB", "slice_sum": "A",
+          "concat_sum": "AB"}
+ALLOWED = {"quadratic_means": "2GB", "where_chain": "2GB", "std_time": "2GB"}  # else 500MB
+RESERVED = 100_000_000  # Spec.DEFAULT_RESERVED_MEM
+UNITS = {"KB": 10**3, "MB": 10**6, "GB": 10**9, "TB": 10**12}
+DEFAULT_JVM_OPTIONS = "-Xmx{xmx}"
+SETTINGS = ["defaults", "documented"]
+
+
+def add_arguments(ap):
+    g = ap.add_argument_group("user path (--user-path)")
+    g.add_argument("--user-path", action="store_true",
+                   help="run the user-path expressions and the bench workloads on both input "
+                   "sets beside Dask instead of the default table (needs --anchors-python)")
+    g.add_argument("--expressions", default=" ".join(EXPRESSIONS),
+                   help="user-path expressions, space-separated (default: all nine)")
+    g.add_argument("--jvm-options", default=DEFAULT_JVM_OPTIONS,
+                   help="the documented JVM options of the engine's second setting; {xmx} is "
+                   "workers x allowedMem + reservedMem in bytes (default: %(default)s)")
+    g.add_argument("--inputs-dir", default=None,
+                   help="where the zarr-python inputs go (default target/perf/userpath-inputs-SIZE"
+                   "; the bench's in target/perf/bench-inputs-SIZE)")
+    g.add_argument("--no-bench", action="store_true",
+                   help="user-path expressions only (no ./cubed bench rows)")
+
+
+def bytes_of(text):
+    t = text.strip().upper()
+    for u, f in UNITS.items():
+        if t.endswith(u):
+            return int(float(t[:-len(u)]) * f)
+    return int(t.rstrip("B"))
+
+
+def user_classpath():
+    jars = [j for j in glob.glob(os.path.join(ROOT, "cubed-bench", "target", "cubed-bench-*.jar"))
+            if not j.endswith(("-sources.jar", "-javadoc.jar", "-tests.jar"))]
+    cp_file = os.path.join(ROOT, "cubed-bench", "target", "classpath.txt")
+    if not jars or not os.path.exists(cp_file):
+        raise SystemExit("side-by-side: no cubed-bench jar or cubed-bench/target/classpath.txt; "
+                         "run ./cubed once to build")
+    with open(cp_file) as f:
+        return jars[0] + ":" + f.read().strip()
+
+
+def warm(paths):
+    """Reads every file under paths once (untimed): the inputs in the page cache for each run."""
+    for p in paths:
+        for d, _, files in os.walk(p):
+            for n in files:
+                with open(os.path.join(d, n), "rb") as f:
+                    while f.read(1 << 24):
+                        pass
+
+
+def run(a):
+    if a.render:
+        with open(a.render) as f:
+            records = [json.loads(l) for l in f if l.strip()]
+        records = [r for r in records if r["size"] == a.size]
+        t = min(r["time"] for r in records)
+        emit(a, records, datetime.datetime.fromisoformat(t), records_path=a.render)
+        return
+    probe = subprocess.run([a.anchors_python, "-c", "import dask, zarr, psutil"],
+                           capture_output=True, text=True)
+    if probe.returncode != 0:
+        raise SystemExit("side-by-side --user-path: %s cannot import dask, zarr, psutil (%s); "
+                         "scripts/perf/make-anchors-env.sh builds that Python, pass it as "
+                         "--anchors-python" % (a.anchors_python,
+                                               (probe.stderr.strip().splitlines() or ["?"])[-1]))
+    exprs = a.expressions.split()
+    for e in exprs:
+        if e not in EXPRESSIONS:
+            raise SystemExit("side-by-side: unknown expression %r (known: %s)"
+                             % (e, ", ".join(EXPRESSIONS)))
+    env = dict(os.environ)
+    env["CUBED_SKIP_BUILD"] = "1"
+    subprocess.run([os.path.join(ROOT, "cubed"), "bench-user", "--help"], cwd=ROOT, check=True,
+                   stdout=subprocess.DEVNULL)  # builds once (also cubed-bench's classpath.txt)
+    cp = user_classpath()
+    perf = os.path.join(ROOT, "target", "perf")
+    inputs = a.inputs_dir or os.path.join(perf, "userpath-inputs-" + a.size)
+    print("== writing the zarr-python inputs into %s (untimed)" % inputs, file=sys.stderr)
+    subprocess.run([a.anchors_python, "scripts/perf/userpath_dask.py", "write", "--size", a.size,
+                    "--dir", inputs], cwd=ROOT, check=True)
+    raw = os.path.join(perf, "userpath-%s.jsonl" % a.size)
+    open(raw, "w").close()
+    records = []
+    started = datetime.datetime.now(datetime.timezone.utc)
+
+    def record(rec, cmd, j, peak, err):
+        rec.update({"size": a.size, "command": " ".join(cmd), "sampled_peak_rss_bytes": peak,
+                    "time": datetime.datetime.now(datetime.timezone.utc).isoformat()})
+        if err:
+            rec["error"] = err
+            print("   failed: " + err, file=sys.stderr)
+        else:
+            rec["wall_s"] = j.get("wall_seconds", j.get("wall_s"))
+            rec["peak_rss_bytes"] = max(peak, j.get("peak_rss_bytes") or 0,
+                                        int(j.get("peak_rss_tree_mb", 0) * 1e6))
+            rec["checksum"] = j.get("checksums", j.get("checksum"))
+            print("   wall %.2f s, peak RSS %s" % (rec["wall_s"], sbs.fmt_bytes(
+                rec["peak_rss_bytes"])), file=sys.stderr)
+        records.append(rec)
+        with open(raw, "a") as f:
+            f.write(json.dumps(rec) + "\n")
+
+    for r in range(a.repeat):
+        for e in exprs:
+            allowed = a.allowed_mem or ALLOWED.get(e, "500MB")
+            xmx = a.workers * bytes_of(allowed) + RESERVED
+            warm([os.path.join(inputs, n + ".zarr") for n in INPUTS[e]])
+            for setting in SETTINGS:
+                opts = [] if setting == "defaults" else a.jvm_options.format(xmx=xmx).split()
+                cmd = (["java", "--add-modules", "jdk.incubator.vector"] + opts
+                       + ["-cp", cp, "dev.cubed.bench.userpath.UserPath", e, "--inputs", inputs,
+                          "--workers", str(a.workers), "--allowed-mem", allowed, "--size",
+                          a.size, "--work-dir", os.path.join(perf, "userpath-work"),
+                          "--out", os.path.join(perf, "userpath-out", "java")])
+                print("== %s %s java (%s) round %d" % (e, a.size, setting, r + 1), file=sys.stderr)
+                j, peak, err = sbs.run_sampled(cmd, env, a.timeout)
+                record({"kind": "user", "name": e, "engine": "java", "setting": setting,
+                        "jvm_options": " ".join(opts), "round": r + 1}, cmd, j, peak, err)
+            cmd = [a.anchors_python, "scripts/perf/userpath_dask.py", "run", e, "--dir", inputs,
+                   "--out", os.path.join(perf, "userpath-out", "dask"), "--workers",
+                   str(a.workers), "--size", a.size]
+            print("== %s %s dask round %d" % (e, a.size, r + 1), file=sys.stderr)
+            j, peak, err = sbs.run_sampled(cmd, env, a.timeout)
+            record({"kind": "user", "name": e, "engine": "dask", "round": r + 1}, cmd, j, peak,
+                   err)
+        if not a.no_bench:
+            bench_rounds(a, env, perf, r, record)
+    emit(a, records, started, records_path=raw)
+
+
+def bench_rounds(a, env, perf, r, record):
+    """The five workloads: ./cubed bench on both input sets, Dask from the anchor scripts."""
+    bdir = os.path.join(perf, "bench-inputs-" + a.size)
+    writer = os.path.join(ROOT, "scripts", "perf", "write_inputs_zarr_python.py")
+    zp_note = None
+    if not os.path.exists(writer):
+        zp_note = "scripts/perf/write_inputs_zarr_python.py is absent"
+    else:
+        w = subprocess.run([a.anchors_python, writer, "--size", a.size, "--dir", bdir], cwd=ROOT,
+                           capture_output=True, text=True)
+        if w.returncode != 0:
+            zp_note = "write_inputs_zarr_python.py failed: %s" % (
+                (w.stderr.strip().splitlines() or ["?"])[-1])
+    anchors_ok = bool(a.anchors) and all(os.path.isfile(os.path.join(a.anchors, w + ".py"))
+                                         for w in sbs.WORKLOADS)
+    for w in sbs.WORKLOADS:
+        allowed = a.allowed_mem or sbs.PY_CUBED_ALLOWED.get(w, sbs.DEFAULT_ALLOWED)
+        base = ["./cubed", "bench", w, "--size", a.size, "--executor", "threads", "--workers",
+                str(a.workers), "--allowed-mem", allowed]
+        for inputs in ("engine", "zarr-python"):
+            if inputs == "zarr-python" and zp_note:
+                record({"kind": "bench", "name": w, "engine": "java", "inputs": inputs,
+                        "round": r + 1}, base, None, 0, "skipped: " + zp_note)
+                continue
+            cmd = base + (["--inputs", "zarr-python", "--inputs-dir", bdir]
+                          if inputs == "zarr-python" else [])
+            print("== bench %s %s java (%s inputs) round %d" % (w, a.size, inputs, r + 1),
+                  file=sys.stderr)
+            j, peak, err = sbs.run_sampled(cmd, env, a.timeout)
+            if err and inputs == "zarr-python" and "exit 2" in err:
+                err = "skipped: ./cubed bench refused --inputs zarr-python (%s)" % err[:120]
+            record({"kind": "bench", "name": w, "engine": "java", "inputs": inputs,
+                    "round": r + 1}, cmd, j, peak, err)
+        if anchors_ok:
+            cmd = [a.anchors_python, os.path.join(a.anchors, w + ".py"), "--engine",
+                   "dask-threads", "--size", a.size, "--workers", str(a.workers)]
+            print("== bench %s %s dask round %d" % (w, a.size, r + 1), file=sys.stderr)
+            j, peak, err = sbs.run_sampled(cmd, env, a.timeout)
+            record({"kind": "bench", "name": w, "engine": "dask", "round": r + 1}, cmd, j, peak,
+                   err)
+
+
+def median_ok(rs):
+    ok = [x for x in rs if "wall_s" in x]
+    if not ok:
+        return None, None, (rs[0].get("error", "not run") if rs else "not run")
+    walls = sorted(x["wall_s"] for x in ok)
+    return walls[len(walls) // 2], max(x["peak_rss_bytes"] for x in ok), None
+
+
+def emit(a, records, started, records_path):
+    table = render(a, records, started)
+    if a.no_doc:
+        print(table)
+        return
+    sbs.write_section(a.doc, "user-path:" + a.size, table)
+    print("side-by-side: wrote the user-path %s table into %s (raw records: %s)"
+          % (a.size, os.path.relpath(a.doc, ROOT), os.path.relpath(records_path, ROOT)),
+          file=sys.stderr)
+
+
+def render(a, records, started):
+    def gb(b):
+        return "%.2f" % (b / 1e9)
+
+    java = subprocess.run(["java", "-version"], capture_output=True, text=True).stderr
+    lines = ["### User path and both input sets beside Dask, size %s" % a.size, "",
+             "Measured %s UTC on %d cores, %.1f GB memory (%s); %s; %d round(s), pairs "
+             "interleaved; wall = median of the rounds (timed phase), peak RSS = largest "
+             "(process tree, sampled every 50 ms). Checksums: this engine against Dask "
+             "within relative 1e-9 (bench rows without Dask: against docs/benchmarks.md)."
+             % (started.strftime("%Y-%m-%d %H:%M"), os.cpu_count(),
+                os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 1e9,
+                platform.machine(), (java.splitlines() or ["?"])[0], a.repeat), "",
+             "Commands (from the repository root; $ANCHORS_PYTHON is the Python of "
+             "scripts/perf/make-anchors-env.sh, $ANCHORS the anchor scripts' directory):", "",
+             "```"]
+    lines.append("scripts/perf/side-by-side.sh --user-path --size %s%s --anchors-python "
+                 "$ANCHORS_PYTHON%s%s" % (a.size, " --repeat %d" % a.repeat if a.repeat != 1
+                                          else "", " --anchors $ANCHORS" if a.anchors else "",
+                                          "" if a.jvm_options == DEFAULT_JVM_OPTIONS else
+                                          " --jvm-options '%s'" % a.jvm_options))
+    seen = set()
+    for r in records:
+        key = (r["kind"], r["engine"], r.get("setting"), r.get("inputs"))
+        if key in seen or "error" in r and r["error"].startswith("skipped"):
+            continue
+        seen.add(key)
+        c = r["command"].replace(ROOT + "/", "")
+        c = c.replace(a.anchors_python + " ", "$ANCHORS_PYTHON ", 1)
+        if a.anchors:
+            c = c.replace(os.path.join(a.anchors, ""), "$ANCHORS/")
+        parts = c.split(" ")
+        if "-cp" in parts:
+            parts[parts.index("-cp") + 1] = "<cubed-bench jar>:$(cat cubed-bench/target/classpath.txt)"
+        lines.append(" ".join(parts))
+    lines += ["```", "(one line per kind of run, shown for the first expression or workload; "
+              "the others differ only in the name and --allowed-mem: 2GB for the U, V "
+              "expressions and quadratic_means, 500MB for the rest)", ""]
+    lines += ["| expression | input set | JVM setting | this engine s | Dask s | time vs Dask "
+              "| peak RSS this / Dask GB | checksums agree |", "|---|---|---|---:|---:|---:|---|---|"]
+
+    def group(pred):
+        return [x for x in records if pred(x)]
+
+    for e in [x for x in EXPRESSIONS if any(r["name"] == x and r["kind"] == "user"
+                                            for r in records)]:
+        dask = group(lambda x: x["kind"] == "user" and x["name"] == e and x["engine"] == "dask")
+        dw, dp, derr = median_ok(dask)
+        for s in SETTINGS:
+            js = group(lambda x: x["kind"] == "user" and x["name"] == e and x["engine"] == "java"
+                       and x.get("setting") == s)
+            if not js:
+                continue
+            label = "defaults" if s == "defaults" else "documented (%s)" % js[0]["jvm_options"]
+            lines.append(row(e, "zarr-python (v3, zstd)", label, js, dask, dw, dp, derr, gb))
+    for w in sbs.WORKLOADS:
+        dask = group(lambda x: x["kind"] == "bench" and x["name"] == w and x["engine"] == "dask")
+        dw, dp, derr = median_ok(dask)
+        for inputs in ("engine", "zarr-python"):
+            js = group(lambda x: x["kind"] == "bench" and x["name"] == w and x["engine"] == "java"
+                       and x.get("inputs") == inputs)
+            if not js:
+                continue
+            label = ("engine-written (Blosc-LZ4)" if inputs == "engine"
+                     else "zarr-python (v3, zstd)")
+            ref = None if dask else sbs.REFERENCE.get(a.size, {}).get(w)
+            lines.append(row("bench " + w, label, "./cubed launcher (plan heap)", js, dask, dw,
+                             dp, derr, gb, ref))
+    return "\n".join(lines) + "\n"
+
+
+def row(name, inputs, setting, js, dask, dw, dp, derr, gb, ref=None):
+    jw, jp, jerr = median_ok(js)
+    if jerr:
+        return "| %s | %s | %s | %s | | | | |" % (name, inputs, setting, jerr[:100])
+    d_s = "%.2f" % dw if dw is not None else ("—" if not dask else "failed: " + derr[:60])
+    ratio = "%.2fx" % (jw / dw) if dw else "—"
+    rss = "%s / %s" % (gb(jp), gb(dp) if dp is not None else "—")
+    want = None
+    ok_d = [x for x in dask if "checksum" in x]
+    if ok_d:
+        want = sbs.checksum_values(ok_d[0]["checksum"])
+    elif ref is not None:
+        want = ref
+    if want is None:
+        chk = "—"
+    else:
+        got = [sbs.checksum_values(x["checksum"]) for x in js if "checksum" in x]
+        chk = "yes" if all(sbs.agree(g, want) for g in got) else "NO: %s vs %s" % (got[0], want)
+    return "| %s | %s | %s | %.2f | %s | %s | %s | %s |" % (name, inputs, setting, jw, d_s, ratio,
+                                                        rss, chk)
