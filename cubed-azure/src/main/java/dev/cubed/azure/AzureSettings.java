@@ -66,6 +66,14 @@ public record AzureSettings(String account, int attempts) implements Serializabl
     }
   };
 
+  static {
+    // the SDK sets Content-Length itself; without this the JDK client ignores it (it computes the
+    // same value) and the SDK logs a warning per client. Read when the first JDK client is built.
+    if (System.getProperty("jdk.httpclient.allowRestrictedHeaders") == null) {
+      System.setProperty("jdk.httpclient.allowRestrictedHeaders", "content-length");
+    }
+  }
+
   /** The connection string from the environment or the system property, or null. */
   static String connectionString() {
     String p = System.getProperty(CONNECTION_STRING_PROPERTY);
