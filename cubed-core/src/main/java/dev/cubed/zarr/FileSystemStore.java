@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileVisitResult;
 import java.nio.file.FileSystemException;
@@ -236,6 +237,9 @@ public final class FileSystemStore implements Store {
       if (Files.isSymbolicLink(p)) {
         return readLink(key, p);
       }
+      if (underAFile(p)) {
+        return null;
+      }
       throw new ZarrStoreException("cannot read key '" + key + "' of " + describe(), e);
     }
   }
@@ -372,6 +376,9 @@ public final class FileSystemStore implements Store {
     } catch (NoSuchFileException e) {
       return null;
     } catch (IOException e) {
+      if (underAFile(p)) {
+        return null;
+      }
       throw new ZarrStoreException("cannot read key '" + key + "' of " + describe(), e);
     }
   }
@@ -392,6 +399,9 @@ public final class FileSystemStore implements Store {
     } catch (NoSuchFileException e) {
       return null;
     } catch (IOException e) {
+      if (underAFile(p)) {
+        return null;
+      }
       throw new ZarrStoreException("cannot read key '" + key + "' of " + describe(), e);
     }
   }
@@ -447,12 +457,38 @@ public final class FileSystemStore implements Store {
     }
   }
 
+  /**
+   * True if a segment above {@code p} is a file ("a/b/c" when "a/b" is a value): the key is absent
+   * (the OS says "Not a directory").
+   */
+  private boolean underAFile(Path p) {
+    for (Path q = p.getParent(); q != null && q.startsWith(root) && !q.equals(root);
+        q = q.getParent()) {
+      if (Files.isRegularFile(q, LinkOption.NOFOLLOW_LINKS)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Removes a key's file, then the directories above it that became empty (up to the root), so
+   * {@link #listChildren} never names a "directory" without keys. A concurrent put into a removed
+   * directory recreates it (see {@link #put(String, byte[], int)}).
+   */
   @Override
   public void delete(String key) {
     Path p = resolve(key);
     try {
-      if (!Files.isDirectory(p)) {
-        Files.deleteIfExists(p);
+      if (!Files.isDirectory(p) && Files.deleteIfExists(p)) {
+        for (Path d = p.getParent(); d != null && !d.equals(root) && d.startsWith(root);
+            d = d.getParent()) {
+          try {
+            Files.delete(d);
+          } catch (DirectoryNotEmptyException | NoSuchFileException e) {
+            break;
+          }
+        }
       }
     } catch (IOException e) {
       throw writeFailure("delete", key, describe(), e);

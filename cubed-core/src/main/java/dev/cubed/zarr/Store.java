@@ -13,6 +13,10 @@ import java.util.List;
  *
  * <p>Failures of the underlying storage are reported as {@link ZarrStoreException} (an unchecked
  * {@link java.io.UncheckedIOException}); invalid keys as {@link IllegalArgumentException}.
+ *
+ * <p>A read-only store (e.g. one reading over plain HTTP) refuses {@code put}, {@code delete} and
+ * {@code deletePrefix} with an {@link UnsupportedOperationException} whose one-line message names
+ * the store ({@link #describe()}) and says it is read-only.
  */
 public interface Store extends Serializable {
 

@@ -17,7 +17,8 @@ public final class Stores {
   /**
    * Opens a store: {@code "file:///abs/dir"} or a plain path gives a {@link FileSystemStore};
    * {@code "memory://name"} the JVM-wide {@link MemoryStore} of that name (created on first use);
-   * other schemes are looked up among the {@link StoreProvider} plugins.
+   * other schemes are looked up among the {@link StoreProvider} plugins ({@code http} and {@code
+   * https}: the read-only {@link HttpStore}, built in).
    *
    * @throws IllegalArgumentException for an unsupported scheme, naming the URI and the schemes
    *     available
@@ -56,8 +57,9 @@ public final class Stores {
     }
     throw new IllegalArgumentException(
         "Stores.open: no store for scheme '" + scheme + "' in '" + redact(uriOrPath)
-            + "': supported are file://, memory:// and plain paths; other schemes need a"
-            + " StoreProvider plugin on the classpath");
+            + "': supported are plain paths, file://, memory:// and http(s):// (read-only);"
+            + " other schemes need a StoreProvider plugin on the classpath (cubed-s3 for s3://,"
+            + " cubed-azure for az://)");
   }
 
   /**

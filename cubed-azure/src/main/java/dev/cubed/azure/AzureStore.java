@@ -1,0 +1,383 @@
+package dev.cubed.azure;
+
+import com.azure.core.util.BinaryData;
+import com.azure.core.util.Context;
+import com.azure.storage.blob.BlobClient;
+import com.azure.storage.blob.BlobContainerClient;
+import com.azure.storage.blob.models.BlobErrorCode;
+import com.azure.storage.blob.models.BlobItem;
+import com.azure.storage.blob.models.BlobRange;
+import com.azure.storage.blob.models.BlobStorageException;
+import com.azure.storage.blob.models.ListBlobsOptions;
+import dev.cubed.zarr.Store;
+import dev.cubed.zarr.Stores;
+import dev.cubed.zarr.ZarrStoreException;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A {@link Store} on Azure Blob Storage: key {@code k} is the blob {@code prefix + k} of a
+ * container. Opened by {@link Stores#open} for {@code az://container/path} and {@code
+ * abfs[s]://container@ACCOUNT.dfs.core.windows.net/path} (optionally {@code ?max_attempts=N}).
+ *
+ * <p>Credentials and endpoint: see {@link AzureSettings} (a connection string from {@code
+ * AZURE_STORAGE_CONNECTION_STRING}, else the SDK's default chain for the named account). A put
+ * replaces a blob atomically (one Put Blob); a put into a container that does not exist creates
+ * it. Throttling (429), 5xx and I/O failures are retried by the SDK's exponential retry policy.
+ * Messages never contain keys or signatures ({@link AzureSettings#redact}).
+ */
+public final class AzureStore implements Store {
+  private static final long serialVersionUID = 1L;
+
+  private final String container;
+  private final String prefix; // "" or ending with '/'
+  private final AzureSettings settings;
+  private transient volatile BlobContainerClient client;
+
+  /**
+   * A store below {@code prefix} of a container.
+   *
+   * @throws IllegalArgumentException for an invalid container name or prefix
+   */
+  public AzureStore(String container, String prefix, AzureSettings settings) {
+    if (container == null || !container.matches("[a-z0-9$][a-z0-9-]{1,62}")) {
+      throw new IllegalArgumentException("Azure store: container name '" + container
+          + "' is not valid (3-63 lower-case letters, digits and '-')");
+    }
+    String p = prefix == null ? "" : prefix;
+    while (p.startsWith("/")) {
+      p = p.substring(1);
+    }
+    if (!p.isEmpty() && !p.endsWith("/")) {
+      p = p + "/";
+    }
+    if (!p.isEmpty()) {
+      Stores.checkPrefix(p);
+    }
+    this.container = container;
+    this.prefix = p;
+    this.settings = Objects.requireNonNull(settings);
+  }
+
+  /**
+   * Opens {@code az://container/path} or {@code abfs[s]://container@account.dfs.core.windows.net
+   * /path}; {@code ?max_attempts=N} sets the tries per request.
+   *
+   * @throws IllegalArgumentException for a malformed URI
+   */
+  public static AzureStore open(URI uri) {
+    String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(
+        java.util.Locale.ROOT);
+    String shown = AzureSettings.redact(uri.getScheme() + "://" + uri.getRawAuthority()
+        + uri.getRawPath());
+    String container;
+    String account = System.getenv(AzureSettings.ACCOUNT);
+    if (scheme.equals("az")) {
+      container = uri.getAuthority();
+    } else if (scheme.equals("abfs") || scheme.equals("abfss")) {
+      container = uri.getUserInfo();
+      String host = uri.getHost();
+      if (host == null || container == null) {
+        throw new IllegalArgumentException("Azure URI " + shown + " is not abfs://container@"
+            + "ACCOUNT.dfs.core.windows.net/path");
+      }
+      account = host.substring(0, host.indexOf('.') < 0 ? host.length() : host.indexOf('.'));
+    } else {
+      throw new IllegalArgumentException("not an az:// or abfs:// URI: " + shown);
+    }
+    if (container == null || container.isEmpty()) {
+      throw new IllegalArgumentException("Azure URI " + shown + " names no container; expected"
+          + " az://container/path");
+    }
+    int attempts = AzureSettings.DEFAULT_ATTEMPTS;
+    if (uri.getQuery() != null) {
+      for (String kv : uri.getQuery().split("&")) {
+        if (kv.startsWith("max_attempts=")) {
+          try {
+            attempts = Integer.parseInt(kv.substring("max_attempts=".length()));
+          } catch (NumberFormatException e) {
+            attempts = 0;
+          }
+          if (attempts < 1) {
+            throw new IllegalArgumentException("Azure URI " + shown + ": max_attempts must be"
+                + " a positive integer");
+          }
+        } else if (!kv.isEmpty()) {
+          throw new IllegalArgumentException("Azure URI " + shown + ": unknown option '"
+              + kv.split("=")[0] + "' (known: max_attempts)");
+        }
+      }
+    }
+    return new AzureStore(container, uri.getPath(), new AzureSettings(account, attempts));
+  }
+
+  /** The container. */
+  public String container() {
+    return container;
+  }
+
+  /** The blob name prefix ("" or ending with '/'). */
+  public String prefix() {
+    return prefix;
+  }
+
+  /** How the service is reached. */
+  public AzureSettings settings() {
+    return settings;
+  }
+
+  BlobContainerClient client() {
+    BlobContainerClient c = client;
+    if (c == null) {
+      c = settings.client().getBlobContainerClient(container);
+      client = c;
+    }
+    return c;
+  }
+
+  private BlobClient blob(String key) {
+    return client().getBlobClient(prefix + Stores.checkKey(key));
+  }
+
+  /** The exception for a failed operation, saying what, where, why and what to do. */
+  ZarrStoreException failure(String op, String key, RuntimeException e) {
+    String where = "Azure " + op + (key == null ? "" : " of key '" + key + "'") + " of "
+        + describe();
+    String why;
+    if (e instanceof BlobStorageException b) {
+      int st = b.getStatusCode();
+      BlobErrorCode code = b.getErrorCode();
+      if (BlobErrorCode.CONTAINER_NOT_FOUND.equals(code)) {
+        why = "container '" + container + "' does not exist";
+      } else if (st == 403 || st == 401) {
+        why = "access denied (HTTP " + st + " " + code + "): check the credentials from "
+            + settings.credentialSource();
+      } else {
+        why = "HTTP " + st + (code == null ? "" : " " + code)
+            + (st == 429 || st >= 500 ? " after " + settings.attempts() + " attempts" : "");
+      }
+    } else {
+      Throwable root = e;
+      while (root.getCause() != null && root.getCause() != root) {
+        root = root.getCause();
+      }
+      why = "failed after " + settings.attempts() + " attempts: "
+          + root.getClass().getSimpleName() + (root.getMessage() == null ? ""
+              : ": " + AzureSettings.redact(root.getMessage()));
+    }
+    return new ZarrStoreException(where + ": " + why, new IOException(
+        AzureSettings.redact(String.valueOf(e.getMessage())), null));
+  }
+
+  private static boolean missing(BlobStorageException e) {
+    return e.getStatusCode() == 404 && !BlobErrorCode.CONTAINER_NOT_FOUND.equals(
+        e.getErrorCode());
+  }
+
+  @Override
+  public byte[] get(String key) {
+    BlobClient b = blob(key);
+    try {
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      b.downloadStream(out);
+      return out.toByteArray();
+    } catch (BlobStorageException e) {
+      if (missing(e) || BlobErrorCode.CONTAINER_NOT_FOUND.equals(e.getErrorCode())) {
+        return null;
+      }
+      throw failure("read", key, e);
+    } catch (RuntimeException e) {
+      throw failure("read", key, e);
+    }
+  }
+
+  @Override
+  public byte[] getRange(String key, long offset, int length) {
+    if (offset < 0 || length < 0) {
+      throw new IllegalArgumentException("getRange: offset " + offset + " and length " + length
+          + " must be >= 0 (key '" + key + "')");
+    }
+    BlobClient b = blob(key);
+    if (length == 0) {
+      return exists(key) ? new byte[0] : null;
+    }
+    try {
+      ByteArrayOutputStream out = new ByteArrayOutputStream(length);
+      b.downloadStreamWithResponse(out, new BlobRange(offset, (long) length), null, null, false,
+          null, Context.NONE);
+      return out.toByteArray();
+    } catch (BlobStorageException e) {
+      if (missing(e) || BlobErrorCode.CONTAINER_NOT_FOUND.equals(e.getErrorCode())) {
+        return null;
+      }
+      if (e.getStatusCode() == 416) { // the value ends before the offset
+        return new byte[0];
+      }
+      throw failure("range read", key, e);
+    } catch (RuntimeException e) {
+      throw failure("range read", key, e);
+    }
+  }
+
+  @Override
+  public byte[] getSuffix(String key, int length) {
+    if (length < 0) {
+      throw new IllegalArgumentException("getSuffix: length " + length + " must be >= 0 (key '"
+          + key + "')");
+    }
+    BlobClient b = blob(key);
+    long size;
+    try {
+      size = b.getProperties().getBlobSize();
+    } catch (BlobStorageException e) {
+      if (e.getStatusCode() == 404) {
+        return null;
+      }
+      throw failure("size read", key, e);
+    } catch (RuntimeException e) {
+      throw failure("size read", key, e);
+    }
+    return getRange(key, Math.max(0, size - length), (int) Math.min(length, size));
+  }
+
+  @Override
+  public void put(String key, byte[] value) {
+    put(key, value, value.length);
+  }
+
+  @Override
+  public void put(String key, byte[] value, int length) {
+    if (length < 0 || length > value.length) {
+      throw new IllegalArgumentException("put: length " + length + " outside [0, "
+          + value.length + "] (key '" + key + "')");
+    }
+    BlobClient b = blob(key);
+    BinaryData data = BinaryData.fromByteBuffer(ByteBuffer.wrap(value, 0, length));
+    try {
+      try {
+        b.upload(data, true);
+      } catch (BlobStorageException e) {
+        if (!BlobErrorCode.CONTAINER_NOT_FOUND.equals(e.getErrorCode())) {
+          throw e;
+        }
+        client().createIfNotExists();
+        b.upload(data, true);
+      }
+    } catch (RuntimeException e) {
+      throw failure("write", key, e);
+    }
+  }
+
+  @Override
+  public void delete(String key) {
+    BlobClient b = blob(key);
+    try {
+      b.deleteIfExists();
+    } catch (BlobStorageException e) {
+      if (e.getStatusCode() != 404) {
+        throw failure("delete", key, e);
+      }
+    } catch (RuntimeException e) {
+      throw failure("delete", key, e);
+    }
+  }
+
+  @Override
+  public boolean exists(String key) {
+    BlobClient b = blob(key);
+    try {
+      return b.exists();
+    } catch (BlobStorageException e) {
+      if (e.getStatusCode() == 404) {
+        return false;
+      }
+      throw failure("existence check", key, e);
+    } catch (RuntimeException e) {
+      throw failure("existence check", key, e);
+    }
+  }
+
+  @Override
+  public List<String> list(String prefix) {
+    String pre = this.prefix + Stores.checkPrefix(prefix);
+    List<String> out = new ArrayList<>();
+    try {
+      for (BlobItem item : client().listBlobs(new ListBlobsOptions().setPrefix(pre), null)) {
+        out.add(item.getName().substring(this.prefix.length()));
+      }
+    } catch (BlobStorageException e) {
+      if (BlobErrorCode.CONTAINER_NOT_FOUND.equals(e.getErrorCode())) {
+        return List.of();
+      }
+      throw failure("listing of prefix '" + prefix + "'", null, e);
+    } catch (RuntimeException e) {
+      throw failure("listing of prefix '" + prefix + "'", null, e);
+    }
+    out.sort(null);
+    return out;
+  }
+
+  @Override
+  public List<String> listChildren(String prefix) {
+    String p = Stores.checkPrefix(prefix);
+    if (!p.isEmpty() && !p.endsWith("/")) {
+      return Store.super.listChildren(prefix);
+    }
+    String pre = this.prefix + p;
+    List<String> out = new ArrayList<>();
+    try {
+      for (BlobItem item : client().listBlobsByHierarchy("/",
+          new ListBlobsOptions().setPrefix(pre), null)) {
+        String name = item.getName().substring(pre.length());
+        out.add(name.endsWith("/") ? name.substring(0, name.length() - 1) : name);
+      }
+    } catch (BlobStorageException e) {
+      if (BlobErrorCode.CONTAINER_NOT_FOUND.equals(e.getErrorCode())) {
+        return List.of();
+      }
+      throw failure("listing of prefix '" + prefix + "'", null, e);
+    } catch (RuntimeException e) {
+      throw failure("listing of prefix '" + prefix + "'", null, e);
+    }
+    out.sort(null);
+    return out;
+  }
+
+  /** 2: the encoded bytes and the HTTP client's buffer of them. */
+  @Override
+  public int bufferCopies() {
+    return 2;
+  }
+
+  @Override
+  public String describe() {
+    String endpoint;
+    try {
+      endpoint = settings.client().getAccountUrl();
+    } catch (RuntimeException e) {
+      endpoint = "(no credentials)";
+    }
+    return "az://" + container + "/" + prefix + " at " + AzureSettings.redact(endpoint);
+  }
+
+  @Override
+  public String toString() {
+    return "AzureStore(az://" + container + "/" + prefix + ")";
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof AzureStore a && a.container.equals(container) && a.prefix.equals(prefix)
+        && a.settings.equals(settings);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(container, prefix, settings);
+  }
+}
