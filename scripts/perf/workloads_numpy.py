@@ -28,30 +28,44 @@ SIZES = {
 }
 
 
-def idx(n):
-    return np.arange(n, dtype=np.float64)
+def idx(n, start=0):
+    """The indices start .. start+n-1 as float64 (exact below 2**53)."""
+    return np.arange(start, start + n, dtype=np.float64)
 
 
-def make_a(n, m):
-    return 0.5 + 0.5 * np.sin(G * idx(n)[:, None] + idx(m)[None, :])
+# The formulas of docs/benchmarks.md; the optional origins give the block of an array whose first
+# element has those global indices (scripts/perf/write_inputs_zarr_python.py writes block by block).
+
+def make_a(n, m, i0=0, j0=0):
+    return 0.5 + 0.5 * np.sin(G * idx(n, i0)[:, None] + idx(m, j0)[None, :])
 
 
-def make_b(n, m):
-    return 0.5 + 0.5 * np.cos(G * idx(n)[:, None] - idx(m)[None, :])
+def make_b(n, m, i0=0, j0=0):
+    return 0.5 + 0.5 * np.cos(G * idx(n, i0)[:, None] - idx(m, j0)[None, :])
 
 
-def make_x(T, Y, X):
-    return 0.5 + 0.5 * np.sin(G * idx(T)[:, None, None] + S * idx(Y)[None, :, None]
-                             + idx(X)[None, None, :])
+def make_x(T, Y, X, t0=0, y0=0, x0=0):
+    return 0.5 + 0.5 * np.sin(G * idx(T, t0)[:, None, None] + S * idx(Y, y0)[None, :, None]
+                             + idx(X, x0)[None, None, :])
+
+
+def _tyx4(T, Y, X, t0, y0, x0):
+    return (idx(T, t0)[:, None, None, None], idx(Y, y0)[None, None, :, None],
+            idx(X, x0)[None, None, None, :])
+
+
+def make_u(T, Y, X, t0=0, y0=0, x0=0):
+    t, y, x = _tyx4(T, Y, X, t0, y0, x0)
+    return 0.5 + 0.5 * np.sin(G * t + S * y + x)
+
+
+def make_v(T, Y, X, t0=0, y0=0, x0=0):
+    t, y, x = _tyx4(T, Y, X, t0, y0, x0)
+    return 0.5 + 0.5 * np.cos(G * t - S * y + x)
 
 
 def make_uv(T, Y, X):
-    t = idx(T)[:, None, None, None]
-    y = idx(Y)[None, None, :, None]
-    x = idx(X)[None, None, None, :]
-    u = 0.5 + 0.5 * np.sin(G * t + S * y + x)
-    v = 0.5 + 0.5 * np.cos(G * t - S * y + x)
-    return u, v
+    return make_u(T, Y, X), make_v(T, Y, X)
 
 
 def run(workload, p):
