@@ -119,7 +119,7 @@ def main():
     print(json.dumps({"workload": a.workload, "size": a.size, "params": p, "executor": "numpy",
                       "workers": 1, "allowed_mem": None, "wall_seconds": round(wall, 4),
                       "peak_rss_bytes": rss, "intermediate_bytes": 0, "tasks": 0,
-                      "max_projected_mem": None, "checksums": sums}))
+                      "max_projected_mem": None, "checksums": sums, "inputs": "numpy"}))
 
 
 if __name__ == "__main__":

@@ -79,6 +79,31 @@ public record InputSet(String name, Path dir) {
         + " small and medium sizes only, not " + params + " (drop --set)");
   }
 
+  /** How to write the inputs of size {@code size} into this set's directory. */
+  private String how(String size) {
+    return "; write the inputs with: PYTHON scripts/perf/write_inputs_zarr_python.py --size "
+        + size + " --out " + dir + " (PYTHON: a Python with zarr-python 3, e.g. of"
+        + " scripts/perf/make-anchors-env.sh)";
+  }
+
+  private static String size(Workload w, Path workloadDir) {
+    return workloadDir.getFileName().toString().substring(w.name().length() + 1);
+  }
+
+  /**
+   * Reads a workload's zarr-python inputs once (not timed; see {@link Workload#warmInputs}).
+   *
+   * @throws IllegalArgumentException if they are missing, saying how to write them
+   */
+  void warm(Workload w, Map<String, Long> params) throws java.io.IOException {
+    Path d = workloadDir(w, params);
+    if (!Files.isDirectory(d)) {
+      throw new IllegalArgumentException("bench " + w.name() + ": no zarr-python inputs " + d
+          + how(size(w, d)));
+    }
+    InputCache.warm(d);
+  }
+
   /**
    * Opens the zarr-python input {@code name} of a workload, checking its shape and chunks.
    *
@@ -88,10 +113,7 @@ public record InputSet(String name, Path dir) {
   ZarrArray open(Workload w, Map<String, Long> params, String name, long[] shape,
       long[] chunks) {
     Path d = workloadDir(w, params);
-    String size = d.getFileName().toString().substring(w.name().length() + 1);
-    String how = "; write the inputs with: PYTHON scripts/perf/write_inputs_zarr_python.py"
-        + " --size " + size + " --out " + dir + " (PYTHON: a Python with zarr-python 3, e.g. of"
-        + " scripts/perf/make-anchors-env.sh)";
+    String how = how(size(w, d));
     if (!Files.exists(d.resolve(name).resolve("zarr.json"))
         && !Files.exists(d.resolve(name).resolve(".zarray"))) {
       throw new IllegalArgumentException("bench " + w.name() + ": no zarr-python input "

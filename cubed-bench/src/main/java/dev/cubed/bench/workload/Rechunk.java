@@ -42,8 +42,11 @@ final class Rechunk implements Workload {
 
   @Override
   public void warmInputs(Map<String, Long> p, BenchContext ctx) throws Exception {
-    InputCache.warm(ctx.inputSet().isZarrPython() ? ctx.inputSet().workloadDir(this, p)
-        : inputs(p, ctx));
+    if (ctx.inputSet().isZarrPython()) {
+      ctx.inputSet().warm(this, p);
+    } else {
+      InputCache.warm(inputs(p, ctx));
+    }
   }
 
   @Override

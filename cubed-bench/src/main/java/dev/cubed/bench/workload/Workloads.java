@@ -140,7 +140,7 @@ public final class Workloads {
   static void warmZarrPython(Workload w, Map<String, Long> params, BenchContext ctx)
       throws java.io.IOException {
     if (ctx.inputSet().isZarrPython()) {
-      InputCache.warm(ctx.inputSet().workloadDir(w, params));
+      ctx.inputSet().warm(w, params);
     }
   }
 
