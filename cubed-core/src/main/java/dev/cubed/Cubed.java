@@ -110,6 +110,7 @@ public final class Cubed {
    */
   public static List<NDArray> compute(ComputeOptions options, CubedArray... arrays) {
     Plan p = plan(List.of(arrays));
+    options.report(p, List.of(arrays));
     return p.execute(executor(options, arrays[0].spec()), options.callbacks(), options.resumes());
   }
 
@@ -195,7 +196,9 @@ public final class Cubed {
   }
 
   private static void runForSideEffect(ComputeOptions opts, CubedArray... ws) {
-    execute(plan(List.of(ws)), ws[0].spec(), opts);
+    Plan p = plan(List.of(ws));
+    opts.report(p, List.of(ws));
+    execute(p, ws[0].spec(), opts);
   }
 
   /**

@@ -179,6 +179,30 @@ class FromFunctionTest {
         .isGreaterThan(unfused.intermediateBytes());
   }
 
+  @Test
+  void computesPassTheFiguresOfTheirOnePlanToTheSink() throws Exception {
+    Spec s = spec();
+    CubedArray x = Cubed.fromFunction(new long[] {40, 30}, new long[] {20, 30}, DType.FLOAT64,
+        FILL, s);
+    List<PlanFigures> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+    ComputeOptions o = ComputeOptions.executor(new ThreadsExecutor(2, 1))
+        .withPlanFigures(seen::add);
+    CubedArray m = Xp.mean(x, 0);
+    CubedArray t = Xp.sum(x, Axes.all(), 2);
+    PlanFigures want = Cubed.summary(List.of(m, t));
+    Cubed.compute(o, m, t);
+    assertThat(seen).containsExactly(want);
+    Cubed.store(List.of(Xp.add(x, x)), List.of(ZarrArray.create(new FileSystemStore(dir), "s")
+        .shape(40, 30).chunks(20, 30).dtype(DType.FLOAT64).build()), o);
+    assertThat(seen).hasSize(2);
+    assertThat(seen.get(1).tasks()).isEqualTo(2);
+    assertThat(o.resume().withExecutor(null).withResume(false)).as("copies keep the sink")
+        .satisfies(c -> {
+          Cubed.compute(c, m);
+          assertThat(seen).hasSize(3);
+        });
+  }
+
   /** Exact comparison of two float64 arrays. */
   static final class NDAssertLite {
     static void same(NDArray want, NDArray got) {

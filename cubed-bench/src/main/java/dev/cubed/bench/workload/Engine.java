@@ -19,8 +19,9 @@ import java.util.Map;
  * dev.cubed.Xp}, {@link Spec}, {@link ComputeOptions}): the {@link Spec} of a {@link
  * BenchContext} (fusion off = {@code maxInputBlocks(0)}), its executor, generated inputs ({@link
  * Cubed#fromFunction(long[], long[], DType, FillFunction, Spec)}) and computes that add up the
- * figures of their plans ({@link Cubed#summary}). While the launcher probes the heap a run needs
- * ({@link #probing}), computes are planned and not run.
+ * figures of their plans ({@link ComputeOptions#withPlanFigures}: each compute plans once). While
+ * the launcher probes the heap a run needs ({@link #probing}), computes are planned ({@link
+ * Cubed#summary}) and not run.
  */
 final class Engine {
   /** An executor replacing the context's for Engines made on this thread (see withExecutor). */
@@ -54,7 +55,7 @@ final class Engine {
     for (Callback c : CALLBACKS.get()) {
       o = o.withCallback(c);
     }
-    this.options = o;
+    this.options = o.withPlanFigures(this::add);
     this.workers = ctx.workers();
   }
 
@@ -119,7 +120,7 @@ final class Engine {
    * and the results are zeros of the outputs' shapes.
    */
   List<NDArray> compute(CubedArray... outputs) {
-    if (count(outputs)) {
+    if (probed(outputs)) {
       List<NDArray> zeros = new java.util.ArrayList<>();
       for (CubedArray o : outputs) {
         zeros.add(NDArray.zeros(o.dtype(), o.shape()));
@@ -138,24 +139,29 @@ final class Engine {
     for (int i = 0; i < arrays.size(); i++) {
       lazy.add(Cubed.store(arrays.get(i), targets.get(i)));
     }
-    if (!count(lazy.toArray(new CubedArray[0]))) {
+    if (!probed(lazy.toArray(new CubedArray[0]))) {
       Cubed.store(arrays, targets, options);
     }
   }
 
-  /**
-   * Adds the figures of the plan of {@code outputs}; true while probing (after updating the
-   * probe's need).
-   */
-  private boolean count(CubedArray... outputs) {
-    PlanFigures f = Cubed.summary(List.of(outputs));
+  /** Adds the figures of a plan (the computes pass them as they plan, see withPlanFigures). */
+  private void add(PlanFigures f) {
     tasks += f.tasks();
     maxProjectedMem = Math.max(maxProjectedMem, f.maxProjectedMem());
     intermediateBytes += f.intermediateBytes();
+  }
+
+  /**
+   * While probing: plans {@code outputs} ({@link Cubed#summary}), adds the figures, updates the
+   * probe's need and returns true; otherwise false (nothing planned here).
+   */
+  private boolean probed(CubedArray... outputs) {
     Probe probe = PROBE.get();
     if (probe == null) {
       return false;
     }
+    PlanFigures f = Cubed.summary(List.of(outputs));
+    add(f);
     // plus one of the plan's largest chunks: G1 puts an array of more than half a region in
     // contiguous regions, which its full collections do not move, so the free space can be
     // split between such arrays; without this room a run whose tasks fit their projections
