@@ -9,9 +9,10 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * What computing some arrays together will cost, from their plan (made by {@link
- * Cubed#summary(List)} without running anything): the figures a program needs to size its JVM or
- * to report a run.
+ * What computing some arrays together will cost, from their plan: made by {@link
+ * Cubed#summary(List)} without running anything, or passed by a compute to the sink of {@link
+ * ComputeOptions#withPlanFigures} before its tasks run. The figures a program needs to size its
+ * JVM or to report a run.
  *
  * @param tasks tasks of every operation of the plan (after fusion)
  * @param ops operations of the plan (after fusion)
