@@ -29,9 +29,12 @@ SIZES = {
 
 
 def idx(n, start=0):
-    """The indices start .. start+n-1 as float64 (start > 0: a block of a larger array)."""
+    """The indices start .. start+n-1 as float64 (exact below 2**53)."""
     return np.arange(start, start + n, dtype=np.float64)
 
+
+# The formulas of docs/benchmarks.md; the optional origins give the block of an array whose first
+# element has those global indices (scripts/perf/write_inputs_zarr_python.py writes block by block).
 
 def make_a(n, m, i0=0, j0=0):
     return 0.5 + 0.5 * np.sin(G * idx(n, i0)[:, None] + idx(m, j0)[None, :])
@@ -41,18 +44,28 @@ def make_b(n, m, i0=0, j0=0):
     return 0.5 + 0.5 * np.cos(G * idx(n, i0)[:, None] - idx(m, j0)[None, :])
 
 
-def make_x(T, Y, X, t0=0):
-    return 0.5 + 0.5 * np.sin(G * idx(T, t0)[:, None, None] + S * idx(Y)[None, :, None]
-                             + idx(X)[None, None, :])
+def make_x(T, Y, X, t0=0, y0=0, x0=0):
+    return 0.5 + 0.5 * np.sin(G * idx(T, t0)[:, None, None] + S * idx(Y, y0)[None, :, None]
+                             + idx(X, x0)[None, None, :])
+
+
+def _tyx4(T, Y, X, t0, y0, x0):
+    return (idx(T, t0)[:, None, None, None], idx(Y, y0)[None, None, :, None],
+            idx(X, x0)[None, None, None, :])
+
+
+def make_u(T, Y, X, t0=0, y0=0, x0=0):
+    t, y, x = _tyx4(T, Y, X, t0, y0, x0)
+    return 0.5 + 0.5 * np.sin(G * t + S * y + x)
+
+
+def make_v(T, Y, X, t0=0, y0=0, x0=0):
+    t, y, x = _tyx4(T, Y, X, t0, y0, x0)
+    return 0.5 + 0.5 * np.cos(G * t - S * y + x)
 
 
 def make_uv(T, Y, X, t0=0):
-    t = idx(T, t0)[:, None, None, None]
-    y = idx(Y)[None, None, :, None]
-    x = idx(X)[None, None, None, :]
-    u = 0.5 + 0.5 * np.sin(G * t + S * y + x)
-    v = 0.5 + 0.5 * np.cos(G * t - S * y + x)
-    return u, v
+    return make_u(T, Y, X, t0), make_v(T, Y, X, t0)
 
 
 def run(workload, p):
@@ -106,7 +119,7 @@ def main():
     print(json.dumps({"workload": a.workload, "size": a.size, "params": p, "executor": "numpy",
                       "workers": 1, "allowed_mem": None, "wall_seconds": round(wall, 4),
                       "peak_rss_bytes": rss, "intermediate_bytes": 0, "tasks": 0,
-                      "max_projected_mem": None, "checksums": sums}))
+                      "max_projected_mem": None, "checksums": sums, "inputs": "numpy"}))
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ import dev.cubed.runtime.Callback;
 import dev.cubed.runtime.Executor;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * How to run a compute: the executor (default: the spec's, found by name), event callbacks and
@@ -14,16 +15,42 @@ public final class ComputeOptions {
   private final Executor executor;
   private final List<Callback> callbacks;
   private final boolean resume;
+  private final Consumer<PlanFigures> figures;
 
-  private ComputeOptions(Executor executor, List<Callback> callbacks, boolean resume) {
+  private ComputeOptions(Executor executor, List<Callback> callbacks, boolean resume,
+      Consumer<PlanFigures> figures) {
     this.executor = executor;
     this.callbacks = List.copyOf(callbacks);
     this.resume = resume;
+    this.figures = figures;
+  }
+
+  private ComputeOptions(Executor executor, List<Callback> callbacks, boolean resume) {
+    this(executor, callbacks, resume, null);
   }
 
   /** The spec's executor, no callbacks, no resume. */
   public static ComputeOptions defaults() {
     return new ComputeOptions(null, List.of(), false);
+  }
+
+  /**
+   * A copy whose computes ({@link Cubed#compute(ComputeOptions, CubedArray...)}, {@link
+   * Cubed#toZarr(CubedArray, dev.cubed.zarr.Store, String, ComputeOptions)}, {@link
+   * Cubed#store(List, List, ComputeOptions)}) pass the figures of their plan to {@code sink} once
+   * it is made, before any task runs (the plan is made once: what {@link Cubed#summary} gives
+   * without running). One sink; a later call replaces it.
+   */
+  public ComputeOptions withPlanFigures(Consumer<PlanFigures> sink) {
+    return new ComputeOptions(executor, callbacks, resume, java.util.Objects.requireNonNull(sink,
+        "sink"));
+  }
+
+  /** Passes a plan's figures to the sink of {@link #withPlanFigures}, if any. */
+  void report(dev.cubed.plan.Plan plan, List<CubedArray> arrays) {
+    if (figures != null) {
+      figures.accept(PlanFigures.of(plan.summary(), arrays));
+    }
   }
 
   /**
@@ -34,12 +61,12 @@ public final class ComputeOptions {
    * Block functions must be deterministic for the result to equal an uninterrupted run's.
    */
   public ComputeOptions resume() {
-    return new ComputeOptions(executor, callbacks, true);
+    return new ComputeOptions(executor, callbacks, true, figures);
   }
 
   /** A copy with resume on or off. */
   public ComputeOptions withResume(boolean on) {
-    return new ComputeOptions(executor, callbacks, on);
+    return new ComputeOptions(executor, callbacks, on, figures);
   }
 
   /** Whether to resume (see {@link #resume()}). */
@@ -54,14 +81,14 @@ public final class ComputeOptions {
 
   /** A copy with another executor. */
   public ComputeOptions withExecutor(Executor e) {
-    return new ComputeOptions(e, callbacks, resume);
+    return new ComputeOptions(e, callbacks, resume, figures);
   }
 
   /** A copy with one more callback. */
   public ComputeOptions withCallback(Callback c) {
     List<Callback> l = new ArrayList<>(callbacks);
     l.add(c);
-    return new ComputeOptions(executor, l, resume);
+    return new ComputeOptions(executor, l, resume, figures);
   }
 
   /** The executor, or null for the spec's. */

@@ -110,6 +110,7 @@ public final class Cubed {
    */
   public static List<NDArray> compute(ComputeOptions options, CubedArray... arrays) {
     Plan p = plan(List.of(arrays));
+    options.report(p, List.of(arrays));
     return p.execute(executor(options, arrays[0].spec()), options.callbacks(), options.resumes());
   }
 
@@ -195,7 +196,9 @@ public final class Cubed {
   }
 
   private static void runForSideEffect(ComputeOptions opts, CubedArray... ws) {
-    execute(plan(List.of(ws)), ws[0].spec(), opts);
+    Plan p = plan(List.of(ws));
+    opts.report(p, List.of(ws));
+    execute(p, ws[0].spec(), opts);
   }
 
   /**
@@ -237,6 +240,49 @@ public final class Cubed {
     return dev.cubed.runtime.ExecutorFactory.require(spec.executor()).create(
         new dev.cubed.runtime.ExecutorSettings(workers, spec.attempts(), spec.allowedMem(),
             spec.reservedMem(), spec.executorOptions()));
+  }
+
+  /**
+   * The figures of the plan computing {@code arrays} together (tasks, largest projected task
+   * memory, intermediate bytes, largest chunk), planned as {@link #compute(CubedArray...)} would
+   * plan them but not run: nothing is read, written or created.
+   *
+   * @throws IllegalArgumentException if the list is empty
+   * @throws dev.cubed.plan.MemoryBudgetExceededException if an op does not fit the spec's memory
+   */
+  public static PlanFigures summary(List<CubedArray> arrays) {
+    return PlanFigures.of(plan(arrays).summary(), arrays);
+  }
+
+  /**
+   * A virtual array (no storage) made a block at a time by {@code f} inside the tasks that read
+   * it: {@code f} gets each block's grid index, global start and shape (see {@link
+   * BlockFunction} for its contract). Chunks as {@link #fromArray(NDArray, long[], Spec)}'s (-1 =
+   * whole axis).
+   *
+   * @throws IllegalArgumentException for chunks that do not fit the shape
+   */
+  public static CubedArray fromFunction(long[] shape, long[] chunks, DType dtype,
+      BlockFunction f, Spec spec) {
+    long[] c = Core.normChunks(shape, chunks);
+    return new CubedArray(new ArrayNode.Virtual("from_function", shape, c, dtype,
+        FunctionBlocks.of(java.util.Objects.requireNonNull(f, "f"), c, dtype)), spec);
+  }
+
+  /**
+   * A virtual array (no storage) whose boxes are written in place by {@code f} inside the tasks
+   * that read it (see {@link FillFunction} for its contract): whole blocks, or only the part of a
+   * block a task uses (a chain of elementwise ops written to a target a run at a time, a rechunk
+   * or slice reading a region), so the engine makes nothing larger than what it reads. Chunks as
+   * {@link #fromArray(NDArray, long[], Spec)}'s (-1 = whole axis).
+   *
+   * @throws IllegalArgumentException for chunks that do not fit the shape
+   */
+  public static CubedArray fromFunction(long[] shape, long[] chunks, DType dtype,
+      FillFunction f, Spec spec) {
+    long[] c = Core.normChunks(shape, chunks);
+    return new CubedArray(new ArrayNode.Virtual("from_function", shape, c, dtype,
+        FunctionBlocks.of(java.util.Objects.requireNonNull(f, "f"), c, dtype)), spec);
   }
 
   /**

@@ -2,11 +2,11 @@ package dev.cubed.bench;
 
 import dev.cubed.Cubed;
 import dev.cubed.CubedArray;
+import dev.cubed.PlanFigures;
 import dev.cubed.Spec;
 import dev.cubed.Xp;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
-import dev.cubed.plan.PlanSummary;
 import dev.cubed.primitive.BlockFunction;
 import dev.cubed.primitive.BlockKeys;
 import dev.cubed.primitive.Blockwise;
@@ -70,7 +70,7 @@ public final class SortBench {
       long t1 = System.nanoTime();
       CubedArray in = blockStats(x, false);
       CubedArray out = blockStats(s, true);
-      PlanSummary summary = Cubed.plan(List.of(in, out)).summary();
+      PlanFigures summary = Cubed.summary(List.of(in, out));
       System.err.println(summary);
       List<NDArray> r = Cubed.compute(in, out);
       long t2 = System.nanoTime();
@@ -91,7 +91,7 @@ public final class SortBench {
           + "\"intermediate_bytes\": %d, \"peak_rss\": %d, \"max_heap\": %d, \"check\": \"%s\", "
           + "\"ranks\": [%s]}%n", n, chunk, spec.allowedMem(), spec.reservedMem(), workers, seed,
           (t1 - t0) / 1e9, (t2 - t1) / 1e9, (t2 - t0) / 1e9, summary.maxProjectedMem(),
-          summary.intermediateBytesWritten(), rss.peakBytes(), Runtime.getRuntime().maxMemory(),
+          summary.intermediateBytes(), rss.peakBytes(), Runtime.getRuntime().maxMemory(),
           verdict, q);
       if (!verdict.equals("ok")) {
         System.exit(1);

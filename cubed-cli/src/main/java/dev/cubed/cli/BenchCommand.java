@@ -2,6 +2,7 @@ package dev.cubed.cli;
 
 import dev.cubed.bench.workload.BenchContext;
 import dev.cubed.bench.workload.BenchResult;
+import dev.cubed.bench.workload.InputSet;
 import dev.cubed.bench.workload.Workload;
 import dev.cubed.bench.workload.Workloads;
 import java.io.PrintWriter;
@@ -18,7 +19,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code ./cubed bench WORKLOAD --size small|medium [--executor NAME] [--workers N]
- * [--allowed-mem M] [--work-dir D] [--no-fusion] [--set KEY=VALUE...] [--warmup N]}: runs one
+ * [--allowed-mem M] [--work-dir D] [--no-fusion] [--set KEY=VALUE...] [--warmup N]
+ * [--inputs engine|zarr-python --inputs-dir DIR]}: runs one
  * workload of docs/benchmarks.md (quadratic_means, add, matmul, rechunk, reduce; also
  * quadratic_means_read, the read-once floor of quadratic_means) and prints its one
  * JSON line on standard output. Stored inputs are written once and cached under the work
@@ -68,6 +70,18 @@ final class BenchCommand implements Callable<Integer> {
       + "(plan-heap-bytes N); ./cubed uses it to size the heap of a bench run from its plan")
   boolean planHeap;
 
+  @Option(names = "--inputs", defaultValue = "engine", paramLabel = "SET",
+      description = "where the inputs come from: engine (the bench's own: stored inputs written by"
+          + " the engine and cached under the work directory, generated ones made in the tasks) or"
+          + " zarr-python (every input read from the arrays scripts/perf/"
+          + "write_inputs_zarr_python.py wrote under --inputs-dir); reported in the JSON line's"
+          + " inputs field (default: ${DEFAULT-VALUE})")
+  String inputs;
+
+  @Option(names = "--inputs-dir", paramLabel = "DIR", description = "the directory of"
+      + " --inputs zarr-python: DIR/WORKLOAD-SIZE/NAME, e.g. DIR/add-medium/A")
+  Path inputsDir;
+
   @Option(names = "--list-executors", description = "print the available executor names and exit")
   boolean listExecutors;
 
@@ -108,6 +122,21 @@ final class BenchCommand implements Callable<Integer> {
     BenchContext ctx = new BenchContext(exec.executor, exec.effectiveWorkers(), allowed, dir,
         noFusion ? BenchContext.Fusion.OFF : BenchContext.Fusion.ON, exec.attempts,
         exec.executorOptions);
+    if (!InputSet.NAMES.contains(inputs)) {
+      throw Cli.usage(spec, "--inputs: '" + inputs + "' is not " + String.join(" or ",
+          InputSet.NAMES));
+    }
+    if (inputs.equals("zarr-python") != (inputsDir != null)) {
+      throw Cli.usage(spec, inputsDir == null
+          ? "--inputs zarr-python needs --inputs-dir DIR (where scripts/perf/"
+              + "write_inputs_zarr_python.py wrote the inputs)"
+          : "--inputs-dir is read with --inputs zarr-python only");
+    }
+    if (inputsDir != null && !overrides.isEmpty()) {
+      throw Cli.usage(spec, "--set: the zarr-python inputs have the named sizes only; drop --set"
+          + " or use --inputs engine");
+    }
+    ctx = ctx.withInputSet(InputSet.parse(inputs, inputsDir));
     Map<String, Long> params = new LinkedHashMap<>(w.params(size));
     StringBuilder label = new StringBuilder(size);
     for (Map.Entry<String, Long> e : overrides.entrySet()) {

@@ -57,6 +57,23 @@ class BenchCommandTest {
   }
 
   @Test
+  void refusesInputSetsWithoutTheirDirectoryOrUnknown(@TempDir Path dir) {
+    String[] r = run("bench", "reduce", "--inputs", "zarr-python", "--work-dir", dir.toString());
+    assertThat(r[0]).isEqualTo("2");
+    assertThat(r[2]).contains("--inputs zarr-python needs --inputs-dir DIR");
+    r = run("bench", "reduce", "--inputs", "nope", "--work-dir", dir.toString());
+    assertThat(r[0]).isEqualTo("2");
+    assertThat(r[2]).contains("--inputs: 'nope' is not engine or zarr-python");
+    r = run("bench", "reduce", "--inputs-dir", dir.toString(), "--work-dir", dir.toString());
+    assertThat(r[0]).isEqualTo("2");
+    assertThat(r[2]).contains("--inputs-dir is read with --inputs zarr-python only");
+    r = run("bench", "reduce", "--inputs", "zarr-python", "--inputs-dir", dir.toString(),
+        "--set", "n=6", "--work-dir", dir.toString());
+    assertThat(r[0]).isEqualTo("2");
+    assertThat(r[2]).contains("the zarr-python inputs have the named sizes only");
+  }
+
+  @Test
   void parsesMemorySizes() {
     assertThat(BenchCommand.parseBytes("2GB")).isEqualTo(2_000_000_000L);
     assertThat(BenchCommand.parseBytes("1GiB")).isEqualTo(1L << 30);

@@ -1,11 +1,10 @@
 package dev.cubed.bench.workload;
 
-import dev.cubed.core.Core;
-import dev.cubed.core.Reductions;
+import dev.cubed.CubedArray;
+import dev.cubed.Xp;
+import dev.cubed.nd.Axes;
 import dev.cubed.nd.DType;
-import dev.cubed.nd.ElementwiseInto;
 import dev.cubed.nd.NDArray;
-import dev.cubed.plan.ArrayNode;
 import dev.cubed.zarr.FileSystemStore;
 import dev.cubed.zarr.ZarrArray;
 import java.nio.file.Files;
@@ -15,9 +14,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * add: C = A + B of shape (n, m) with chunks (c, c), generated chunk by chunk and written to Zarr
- * (under {@code workDir/outputs}); then sum(C) read back in a second compute. Checksum: sum. A
- * stale C is removed before timing and C itself after it.
+ * add: C = A + B of shape (n, m) with chunks (c, c), generated chunk by chunk (or read from
+ * zarr-python's input set) and written to Zarr (under {@code workDir/outputs}) with {@code
+ * Cubed.store}; then sum(C) read back in a second compute. Checksum: sum. A stale C is removed
+ * before timing and C itself after it.
  */
 final class Add implements Workload {
   @Override
@@ -33,26 +33,19 @@ final class Add implements Workload {
 
   @Override
   public Outcome run(Map<String, Long> p, BenchContext ctx) throws Exception {
-    long n = p.get("n");
-    long m = p.get("m");
     long c = p.get("c");
-    long[] shape = {n, m};
+    long[] shape = {p.get("n"), p.get("m")};
     long[] chunks = {c, c};
-    ArrayNode a = Engine.generated("A", shape, chunks,
-        Inputs.A);
-    ArrayNode b = Engine.generated("B", shape, chunks,
-        Inputs.B);
-    Core.PointwiseInto add = (buf, bl) -> ElementwiseInto.add(bl[0], bl[1], buf);
-    ArrayNode sum = Core.pointwise("add", add, DType.FLOAT64, a, b);
+    Engine engine = new Engine(ctx);
+    CubedArray a = engine.input(ctx, this, p, "A", shape, chunks, Inputs.A);
+    CubedArray b = engine.input(ctx, this, p, "B", shape, chunks, Inputs.B);
     Path out = outDir(p, ctx);
     Files.createDirectories(out);
     ZarrArray target = ZarrArray.create(new FileSystemStore(out), "C").shape(shape).chunks(chunks)
         .dtype(DType.FLOAT64).overwrite().build();
-    Engine engine = new Engine(ctx);
-    engine.run(Core.store(sum, target));
-    ArrayNode stored = new ArrayNode.Stored(ZarrArray.open(new FileSystemStore(out), "C"));
-    List<NDArray> r = engine.compute(Reductions.reduce(stored, Reductions.Op.SUM,
-        new int[] {0, 1}, false, 4, 0));
+    engine.store(List.of(Xp.add(a, b)), List.of(target));
+    CubedArray stored = engine.stored(ZarrArray.open(new FileSystemStore(out), "C"));
+    List<NDArray> r = engine.compute(Xp.sum(stored, Axes.all(), 4));
     Map<String, Object> sums = new LinkedHashMap<>();
     sums.put("sum", Checksums.sum(r.get(0)));
     return engine.outcome(sums);
@@ -60,6 +53,11 @@ final class Add implements Workload {
 
   private Path outDir(Map<String, Long> p, BenchContext ctx) {
     return ctx.outputsDir().resolve(InputCache.key(name(), "out", p));
+  }
+
+  @Override
+  public void warmInputs(Map<String, Long> p, BenchContext ctx) throws Exception {
+    Workloads.warmZarrPython(this, p, ctx);
   }
 
   /** Removes a stale C of an earlier run (not timed). */

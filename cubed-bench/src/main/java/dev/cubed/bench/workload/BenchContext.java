@@ -16,9 +16,11 @@ import java.util.Objects;
  * @param attempts attempts per task (1 = no retry), >= 1
  * @param executorOptions options of an engine executor chosen by name (e.g. {@code spark.master};
  *     see {@code Spec.executorOption}); empty for none
+ * @param inputSet where the workload's inputs come from ({@link InputSet#ENGINE}: the bench's own)
  */
 public record BenchContext(String executor, int workers, long allowedMem, Path workDir,
-    Fusion fusion, int attempts, java.util.Map<String, String> executorOptions) {
+    Fusion fusion, int attempts, java.util.Map<String, String> executorOptions,
+    InputSet inputSet) {
   /** Whether the engine fuses ops. */
   public enum Fusion {
     /** The engine's default fusion. */
@@ -54,6 +56,20 @@ public record BenchContext(String executor, int workers, long allowedMem, Path w
     }
     executorOptions = java.util.Map.copyOf(Objects.requireNonNull(executorOptions,
         "executorOptions"));
+    Objects.requireNonNull(inputSet, "inputSet");
+  }
+
+  /** A context with the engine's own inputs. */
+  public BenchContext(String executor, int workers, long allowedMem, Path workDir,
+      Fusion fusion, int attempts, java.util.Map<String, String> executorOptions) {
+    this(executor, workers, allowedMem, workDir, fusion, attempts, executorOptions,
+        InputSet.ENGINE);
+  }
+
+  /** This context with the inputs of {@code set}. */
+  public BenchContext withInputSet(InputSet set) {
+    return new BenchContext(executor, workers, allowedMem, workDir, fusion, attempts,
+        executorOptions, set);
   }
 
   /** A context without executor options. */

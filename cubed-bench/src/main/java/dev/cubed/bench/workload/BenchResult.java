@@ -22,14 +22,24 @@ import java.util.Map;
  * @param tasks tasks run
  * @param maxProjectedMem largest projected memory of any op, bytes
  * @param checksums the checksums, by name
+ * @param inputs the input set the run read: "engine" (the bench's own) or "zarr-python" (see
+ *     {@link InputSet})
  */
 public record BenchResult(String workload, String size, Map<String, Long> params, String executor,
     int workers, long allowedMem, double wallSeconds, long peakRssBytes, long intermediateBytes,
-    long tasks, long maxProjectedMem, Map<String, Object> checksums) {
+    long tasks, long maxProjectedMem, Map<String, Object> checksums, String inputs) {
   /** The JSON field names in print order. */
   public static final List<String> FIELDS = List.of("workload", "size", "params", "executor",
       "workers", "allowed_mem", "wall_seconds", "peak_rss_bytes", "intermediate_bytes", "tasks",
-      "max_projected_mem", "checksums");
+      "max_projected_mem", "checksums", "inputs");
+
+  /** A result of the engine's own inputs. */
+  public BenchResult(String workload, String size, Map<String, Long> params, String executor,
+      int workers, long allowedMem, double wallSeconds, long peakRssBytes, long intermediateBytes,
+      long tasks, long maxProjectedMem, Map<String, Object> checksums) {
+    this(workload, size, params, executor, workers, allowedMem, wallSeconds, peakRssBytes,
+        intermediateBytes, tasks, maxProjectedMem, checksums, InputSet.ENGINE.name());
+  }
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -48,6 +58,7 @@ public record BenchResult(String workload, String size, Map<String, Long> params
     m.put("tasks", tasks);
     m.put("max_projected_mem", maxProjectedMem);
     m.put("checksums", checksums);
+    m.put("inputs", inputs);
     return m;
   }
 

@@ -1,47 +1,40 @@
 package dev.cubed.bench.workload;
 
+import dev.cubed.ComputeOptions;
+import dev.cubed.Cubed;
+import dev.cubed.CubedArray;
+import dev.cubed.FillFunction;
+import dev.cubed.PlanFigures;
 import dev.cubed.Spec;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
-import dev.cubed.plan.ArrayNode;
-import dev.cubed.plan.Plan;
-import dev.cubed.plan.PlanConfig;
-import dev.cubed.plan.PlanSummary;
 import dev.cubed.runtime.Callback;
 import dev.cubed.runtime.Executor;
+import dev.cubed.zarr.ZarrArray;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The engine calls the workloads share: the plan settings of a {@link BenchContext}, the executor,
- * virtual (generated) inputs and running a plan while adding up its figures. Workloads build their
- * array DAGs on the engine's core layer ({@code dev.cubed.core}, {@code dev.cubed.plan}): generated
- * inputs are virtual arrays made a whole block at a time from the block's start indices (the
- * facade's {@code Cubed.fromFunction} sets one element per call), and the plan's summary (tasks,
- * projected memory, intermediate bytes) is read from the same {@code Plan} that runs.
+ * What the workloads share, on the library's public API only ({@link Cubed}, {@link
+ * dev.cubed.Xp}, {@link Spec}, {@link ComputeOptions}): the {@link Spec} of a {@link
+ * BenchContext} (fusion off = {@code maxInputBlocks(0)}), its executor, generated inputs ({@link
+ * Cubed#fromFunction(long[], long[], DType, FillFunction, Spec)}) and computes that add up the
+ * figures of their plans ({@link ComputeOptions#withPlanFigures}: each compute plans once). While
+ * the launcher probes the heap a run needs ({@link #probing}), computes are planned ({@link
+ * Cubed#summary}) and not run.
  */
 final class Engine {
-  /** A block of a generated input from its global start indices and its (clipped) shape. */
-  @FunctionalInterface
-  interface Generator extends java.io.Serializable {
-    NDArray make(long[] start, long[] shape);
-  }
-
-  /** A generator that can also write {@link #make}'s elements (C order) into an array. */
-  interface InPlaceGenerator extends Generator {
-    /** Writes make's elements into {@code dst} from element {@code at}. */
-    void makeInto(long[] start, long[] shape, double[] dst, int at);
-  }
-
   /** An executor replacing the context's for Engines made on this thread (see withExecutor). */
   private static final ThreadLocal<Executor> EXECUTOR_OVERRIDE = new ThreadLocal<>();
 
   /** Callbacks for the computes of Engines made on this thread meanwhile (see withCallbacks). */
   private static final ThreadLocal<List<Callback>> CALLBACKS = ThreadLocal.withInitial(List::of);
 
-  private final PlanConfig cfg;
-  private final Executor executor;
-  private final List<Callback> callbacks = CALLBACKS.get();
+  /** The probe of this thread's computes, else null. */
+  private static final ThreadLocal<Probe> PROBE = new ThreadLocal<>();
+
+  private final Spec spec;
+  private final ComputeOptions options;
   private final int workers;
   private long tasks;
   private long maxProjectedMem;
@@ -49,16 +42,48 @@ final class Engine {
 
   Engine(BenchContext ctx) {
     // reservedMem as the environment sets it (CUBED_SPEC_RESERVED_MEM), default 100 MB
-    Spec spec = Spec.builder().workDir(ctx.workDir()).allowedMem(ctx.allowedMem())
-        .reservedMem(Spec.fromEnv().reservedMem()).build();
-    this.cfg = new PlanConfig(spec.workDir(), spec.allowedMem(), spec.reservedMem(),
-        ctx.fusion() == BenchContext.Fusion.OFF ? 0 : spec.maxInputBlocks(),
-        spec.maxSourceArrays(), 0, 1);
+    Spec.Builder b = Spec.builder().workDir(ctx.workDir()).allowedMem(ctx.allowedMem())
+        .reservedMem(Spec.fromEnv().reservedMem()).executor(ctx.executor())
+        .workers(ctx.workers()).attempts(ctx.attempts()).executorOptions(ctx.executorOptions());
+    if (ctx.fusion() == BenchContext.Fusion.OFF) {
+      b.maxInputBlocks(0);
+    }
+    this.spec = b.build();
     Executor override = EXECUTOR_OVERRIDE.get();
-    this.executor = override != null ? override : dev.cubed.Cubed.executor(spec.toBuilder()
-        .executor(ctx.executor()).workers(ctx.workers()).attempts(ctx.attempts())
-        .executorOptions(ctx.executorOptions()).build());
+    ComputeOptions o = ComputeOptions.executor(override != null ? override
+        : Cubed.executor(spec));
+    for (Callback c : CALLBACKS.get()) {
+      o = o.withCallback(c);
+    }
+    this.options = o.withPlanFigures(this::add);
     this.workers = ctx.workers();
+  }
+
+  /** The spec of this engine's arrays. */
+  Spec spec() {
+    return spec;
+  }
+
+  /** A generated float64 input: no storage, its boxes made by {@code f} inside the tasks. */
+  CubedArray generated(long[] shape, long[] chunks, FillFunction f) {
+    return Cubed.fromFunction(shape, chunks, DType.FLOAT64, f, spec);
+  }
+
+  /**
+   * A generated input of workload {@code w}: made by {@code f} inside the tasks, or with
+   * zarr-python's input set ({@link BenchContext#inputSet()}) read from the array {@code name}
+   * zarr-python wrote.
+   */
+  CubedArray input(BenchContext ctx, Workload w, Map<String, Long> params, String name,
+      long[] shape, long[] chunks, FillFunction f) {
+    return ctx.inputSet().isZarrPython()
+        ? stored(ctx.inputSet().open(w, params, name, shape, chunks))
+        : generated(shape, chunks, f);
+  }
+
+  /** A stored input. */
+  CubedArray stored(ZarrArray z) {
+    return Cubed.fromZarr(z, spec);
   }
 
   /**
@@ -89,80 +114,69 @@ final class Engine {
     }
   }
 
-  /** A generated float64 input: no storage, each block made by {@code gen} inside its task. */
-  static ArrayNode generated(String kind, long[] shape, long[] chunks, Generator gen) {
-    return new ArrayNode.Virtual(kind, shape, chunks.clone(), DType.FLOAT64,
-        new Generated(chunks.clone(), gen));
-  }
-
   /**
-   * A generated input's blocks and their regions: the generator works from global start indices,
-   * so any box of a block is made as cheaply as the block (a chain written a run at a time
-   * generates only its runs).
+   * Computes the outputs in one plan ({@link Cubed#compute(ComputeOptions, CubedArray...)}) and
+   * returns them in memory; adds up the figures. While probing ({@link #probing}) nothing runs
+   * and the results are zeros of the outputs' shapes.
    */
-  private record Generated(long[] chunks, Generator gen) implements ArrayNode.RegionGenerator {
-    @Override
-    public NDArray generate(long[] coords, long[] blockShape) {
-      return gen.make(at(coords, new long[coords.length]), blockShape);
-    }
-
-    @Override
-    public NDArray region(long[] coords, long[] blockShape, long[] start, long[] shape) {
-      return gen.make(at(coords, start), shape);
-    }
-
-    @Override
-    public void regionInto(long[] coords, long[] blockShape, long[] start, long[] shape,
-        DType dtype, Object dst, int at) {
-      if (gen instanceof InPlaceGenerator g && dtype == DType.FLOAT64
-          && dst instanceof double[] d) {
-        g.makeInto(at(coords, start), shape, d, at);
-        return;
-      }
-      ArrayNode.RegionGenerator.super.regionInto(coords, blockShape, start, shape, dtype, dst, at);
-    }
-
-    private long[] at(long[] coords, long[] offset) {
-      long[] s = new long[coords.length];
-      for (int i = 0; i < s.length; i++) {
-        s[i] = coords[i] * chunks[i] + offset[i];
-      }
-      return s;
-    }
-  }
-
-  /**
-   * Plans the outputs together, runs them and returns them in memory; adds up the figures. While
-   * probing ({@link #probing}) nothing runs and the results are zeros of the outputs' shapes.
-   */
-  List<NDArray> compute(ArrayNode... outputs) {
-    Plan p = plan(outputs);
-    if (PROBE.get() != null) {
+  List<NDArray> compute(CubedArray... outputs) {
+    if (probed(outputs)) {
       List<NDArray> zeros = new java.util.ArrayList<>();
-      for (ArrayNode o : outputs) {
+      for (CubedArray o : outputs) {
         zeros.add(NDArray.zeros(o.dtype(), o.shape()));
       }
       return zeros;
     }
-    return p.execute(executor, callbacks);
+    return Cubed.compute(options, outputs);
   }
 
   /**
-   * Plans and runs outputs that write to their own targets (nothing read back); while probing
-   * ({@link #probing}) only plans.
+   * Computes the arrays into their Zarr targets in one plan ({@link Cubed#store(List, List,
+   * ComputeOptions)}); while probing ({@link #probing}) only plans.
    */
-  void run(ArrayNode... outputs) {
-    Plan p = plan(outputs);
-    if (PROBE.get() == null) {
-      p.executeNoResults(executor, callbacks);
+  void store(List<CubedArray> arrays, List<ZarrArray> targets) {
+    List<CubedArray> lazy = new java.util.ArrayList<>();
+    for (int i = 0; i < arrays.size(); i++) {
+      lazy.add(Cubed.store(arrays.get(i), targets.get(i)));
     }
+    if (!probed(lazy.toArray(new CubedArray[0]))) {
+      Cubed.store(arrays, targets, options);
+    }
+  }
+
+  /** Adds the figures of a plan (the computes pass them as they plan, see withPlanFigures). */
+  private void add(PlanFigures f) {
+    tasks += f.tasks();
+    maxProjectedMem = Math.max(maxProjectedMem, f.maxProjectedMem());
+    intermediateBytes += f.intermediateBytes();
+  }
+
+  /**
+   * While probing: plans {@code outputs} ({@link Cubed#summary}), adds the figures, updates the
+   * probe's need and returns true; otherwise false (nothing planned here).
+   */
+  private boolean probed(CubedArray... outputs) {
+    Probe probe = PROBE.get();
+    if (probe == null) {
+      return false;
+    }
+    PlanFigures f = Cubed.summary(List.of(outputs));
+    add(f);
+    // plus one of the plan's largest chunks: G1 puts an array of more than half a region in
+    // contiguous regions, which its full collections do not move, so the free space can be
+    // split between such arrays; without this room a run whose tasks fit their projections
+    // could still fail to place its next chunk (seen once in ten quadratic_means runs)
+    probe.need = Math.max(probe.need, dev.cubed.runtime.ThreadsExecutor.heapNeeded(workers,
+        f.maxProjectedMem(), f.reservedMem(), probe.baseline) + f.largestChunkBytes());
+    return true;
   }
 
   /**
    * Runs {@code body} with every compute of Engines used on this thread meanwhile planned but not
    * run (results are zeros), and returns the largest heap any of those plans needs on the threads
    * executor: {@link dev.cubed.runtime.ThreadsExecutor#heapNeeded} of the context's workers, the
-   * plan's largest projected task and reservedMem, beside {@code baseline} bytes in use.
+   * plan's largest projected task and reservedMem, beside {@code baseline} bytes in use, plus the
+   * plan's largest chunk.
    */
   static long probing(long baseline, java.util.concurrent.Callable<?> body) throws Exception {
     Probe p = new Probe(baseline);
@@ -183,43 +197,6 @@ final class Engine {
     Probe(long baseline) {
       this.baseline = baseline;
     }
-  }
-
-  /** The probe of this thread's computes, else null. */
-  private static final ThreadLocal<Probe> PROBE = new ThreadLocal<>();
-
-  private Plan plan(ArrayNode... outputs) {
-    Plan p = Plan.of(List.of(outputs), cfg);
-    PlanSummary s = p.summary();
-    tasks += s.totalTasks();
-    maxProjectedMem = Math.max(maxProjectedMem, s.maxProjectedMem());
-    intermediateBytes += s.intermediateBytesWritten();
-    Probe probe = PROBE.get();
-    if (probe != null) {
-      // plus one of the plan's largest chunks: G1 puts an array of more than half a region in
-      // contiguous regions, which its full collections do not move, so the free space can be
-      // split between such arrays; without this room a run whose tasks fit their projections
-      // could still fail to place its next chunk (seen once in ten quadratic_means runs)
-      probe.need = Math.max(probe.need, dev.cubed.runtime.ThreadsExecutor.heapNeeded(workers,
-          s.maxProjectedMem(), cfg.reservedMem(), probe.baseline) + largestChunk(outputs));
-    }
-    return p;
-  }
-
-  /** The largest chunk, in bytes, of the outputs and every array they are computed from. */
-  private static long largestChunk(ArrayNode... outputs) {
-    long max = 0;
-    java.util.ArrayDeque<ArrayNode> todo = new java.util.ArrayDeque<>(List.of(outputs));
-    java.util.Set<ArrayNode> seen = java.util.Collections.newSetFromMap(
-        new java.util.IdentityHashMap<>());
-    while (!todo.isEmpty()) {
-      ArrayNode n = todo.pop();
-      if (seen.add(n)) {
-        max = Math.max(max, n.chunkBytes());
-        todo.addAll(n.inputs());
-      }
-    }
-    return max;
   }
 
   /** The outcome of the computes run so far with these checksums. */

@@ -1,5 +1,6 @@
 package dev.cubed.bench.workload;
 
+import dev.cubed.FillFunction;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.FastTrig;
 import dev.cubed.nd.NDArray;
@@ -57,22 +58,17 @@ public final class Inputs {
     return block2d(true, i0, j0, rows, cols);
   }
 
-  /** A's generator (2-D start and shape), writing regions in place. */
-  static final Engine.InPlaceGenerator A = new TwoD(false);
+  /** A's boxes (2-D global start and shape), written in place. */
+  static final FillFunction A = new TwoD(false);
 
-  /** B's generator (2-D start and shape), writing regions in place. */
-  static final Engine.InPlaceGenerator B = new TwoD(true);
+  /** B's boxes (2-D global start and shape), written in place. */
+  static final FillFunction B = new TwoD(true);
 
-  /** The generator of A (sin) or B (cos). */
-  private record TwoD(boolean cosine) implements Engine.InPlaceGenerator {
+  /** The boxes of A (sin) or B (cos). */
+  private record TwoD(boolean cosine) implements FillFunction {
     @Override
-    public NDArray make(long[] start, long[] shape) {
-      return block2d(cosine, start[0], start[1], (int) shape[0], (int) shape[1]);
-    }
-
-    @Override
-    public void makeInto(long[] start, long[] shape, double[] dst, int at) {
-      fill2d(cosine, start[0], start[1], (int) shape[0], (int) shape[1], dst, at);
+    public void fill(long[] start, long[] shape, Object dst, int at) {
+      fill2d(cosine, start[0], start[1], (int) shape[0], (int) shape[1], (double[]) dst, at);
     }
   }
 

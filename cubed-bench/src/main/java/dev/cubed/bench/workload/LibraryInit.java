@@ -1,9 +1,10 @@
 package dev.cubed.bench.workload;
 
-import dev.cubed.core.Reductions;
+import dev.cubed.CubedArray;
+import dev.cubed.Xp;
+import dev.cubed.nd.Axes;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
-import dev.cubed.plan.ArrayNode;
 import dev.cubed.zarr.FileSystemStore;
 import dev.cubed.zarr.ZarrArray;
 import java.nio.file.Files;
@@ -34,12 +35,13 @@ final class LibraryInit {
       NDArray block = NDArray.full(DType.FLOAT64, 1.5, 2, 2);
       z.writeChunk(new long[] {0, 0}, block);
       ZarrArray.open(new FileSystemStore(dir), "probe").read();
-      ArrayNode a = Engine.generated("init", new long[] {4, 4}, new long[] {2, 2},
-          (s, b) -> NDArray.full(DType.FLOAT64, 1.0, b));
       BenchContext small = new BenchContext(ctx.executor(), ctx.workers(), ctx.allowedMem(),
           dir, ctx.fusion(), ctx.attempts(), ctx.executorOptions());
-      new Engine(small).compute(Reductions.reduce(a, Reductions.Op.SUM, new int[] {0, 1}, false,
-          4, 0));
+      Engine engine = new Engine(small);
+      CubedArray ones = engine.generated(new long[] {4, 4}, new long[] {2, 2},
+          (start, shape, dst, at) -> java.util.Arrays.fill((double[]) dst, at,
+              at + (int) (shape[0] * shape[1]), 1.0));
+      engine.compute(Xp.sum(ones, Axes.all(), 4));
     } finally {
       InputCache.deleteTree(dir);
     }

@@ -1,18 +1,17 @@
 package dev.cubed.bench.workload;
 
-import dev.cubed.core.Contraction;
-import dev.cubed.core.Reductions;
-import dev.cubed.nd.DType;
+import dev.cubed.CubedArray;
+import dev.cubed.Xp;
+import dev.cubed.nd.Axes;
 import dev.cubed.nd.NDArray;
-import dev.cubed.plan.ArrayNode;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * matmul: sum(A @ B) for square n x n inputs with chunks (c, c), generated chunk by chunk; the
- * product is the engine's streamed contraction ({@link Contraction#matmul}), the sum a tree
- * reduction over it.
+ * matmul: sum(A @ B) for square n x n inputs with chunks (c, c), generated chunk by chunk (or
+ * read from zarr-python's input set); the product is {@code Xp.matmul} (the engine's streamed
+ * contraction), the sum a tree reduction over it.
  */
 final class Matmul implements Workload {
   @Override
@@ -27,19 +26,20 @@ final class Matmul implements Workload {
   }
 
   @Override
+  public void warmInputs(Map<String, Long> p, BenchContext ctx) throws Exception {
+    Workloads.warmZarrPython(this, p, ctx);
+  }
+
+  @Override
   public Outcome run(Map<String, Long> p, BenchContext ctx) throws Exception {
     long n = p.get("n");
     long c = p.get("c");
     long[] shape = {n, n};
     long[] chunks = {c, c};
-    ArrayNode a = Engine.generated("A", shape, chunks,
-        Inputs.A);
-    ArrayNode b = Engine.generated("B", shape, chunks,
-        Inputs.B);
-    ArrayNode prod = Contraction.matmul(a, b);
-    ArrayNode total = Reductions.reduce(prod, Reductions.Op.SUM, new int[] {0, 1}, false, 4, 0);
     Engine engine = new Engine(ctx);
-    List<NDArray> r = engine.compute(total);
+    CubedArray a = engine.input(ctx, this, p, "A", shape, chunks, Inputs.A);
+    CubedArray b = engine.input(ctx, this, p, "B", shape, chunks, Inputs.B);
+    List<NDArray> r = engine.compute(Xp.sum(Xp.matmul(a, b), Axes.all(), 4));
     Map<String, Object> sums = new LinkedHashMap<>();
     sums.put("sum", Checksums.sum(r.get(0)));
     return engine.outcome(sums);

@@ -1,11 +1,9 @@
 package dev.cubed.bench.workload;
 
-import dev.cubed.core.Core;
-import dev.cubed.core.Reductions;
-import dev.cubed.nd.DType;
-import dev.cubed.nd.ElementwiseInto;
+import dev.cubed.CubedArray;
+import dev.cubed.Xp;
 import dev.cubed.nd.NDArray;
-import dev.cubed.plan.ArrayNode;
+import dev.cubed.zarr.ZarrArray;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,7 +11,9 @@ import java.util.Map;
 
 /**
  * quadratic_means: U and V stored in Zarr with chunks (tchunk, 1, Y, X); the means over time of
- * U*U, V*V and U*V (three arrays of shape (1, Y, X)) in one compute. Checksums: the sum of each.
+ * U*U, V*V and U*V (three arrays of shape (1, Y, X)) in one compute, as a user writes it:
+ * {@code Xp.mean(Xp.multiply(u, u), 0)} and so on with the default split. Checksums: the sum of
+ * each.
  */
 final class QuadraticMeans implements Workload {
   @Override
@@ -42,42 +42,44 @@ final class QuadraticMeans implements Workload {
 
   @Override
   public void warmInputs(Map<String, Long> p, BenchContext ctx) throws Exception {
-    InputCache.warm(inputs(p, ctx));
+    if (ctx.inputSet().isZarrPython()) {
+      ctx.inputSet().warm(this, p);
+    } else {
+      InputCache.warm(inputs(p, ctx));
+    }
   }
 
   @Override
   public void prepare(Map<String, Long> p, BenchContext ctx) throws Exception {
-    inputs(p, ctx);
+    if (!ctx.inputSet().isZarrPython()) {
+      inputs(p, ctx);
+    }
   }
 
-  /** U and V as stored arrays (written first if not cached). */
-  List<ArrayNode> storedInputs(Map<String, Long> p, BenchContext ctx) throws Exception {
+  /** U and V as stored arrays of the context's input set (the engine's written first if absent). */
+  List<ZarrArray> storedInputs(Map<String, Long> p, BenchContext ctx) throws Exception {
+    if (ctx.inputSet().isZarrPython()) {
+      long[] shape = {p.get("T"), 1, p.get("Y"), p.get("X")};
+      long[] chunks = {p.get("tchunk"), 1, p.get("Y"), p.get("X")};
+      return List.of(ctx.inputSet().open(this, p, "U", shape, chunks),
+          ctx.inputSet().open(this, p, "V", shape, chunks));
+    }
     Path dir = inputs(p, ctx);
-    return List.of(new ArrayNode.Stored(InputCache.open(dir, "U")),
-        new ArrayNode.Stored(InputCache.open(dir, "V")));
+    return List.of(InputCache.open(dir, "U"), InputCache.open(dir, "V"));
   }
 
   @Override
   public Outcome run(Map<String, Long> p, BenchContext ctx) throws Exception {
-    List<ArrayNode> uv = storedInputs(p, ctx);
-    ArrayNode u = uv.get(0);
-    ArrayNode v = uv.get(1);
     Engine engine = new Engine(ctx);
-    // the split Xp.mean uses by default (Xp.AUTO_SPLIT) for this executor's workers
-    int split = Reductions.balancedSplit(u.numBlocks(), new int[] {0}, ctx.workers(),
-        dev.cubed.Xp.DEFAULT_SPLIT_EVERY);
-    List<NDArray> r = engine.compute(meanOfProduct(u, u, split), meanOfProduct(v, v, split),
-        meanOfProduct(u, v, split));
+    List<ZarrArray> uv = storedInputs(p, ctx);
+    CubedArray u = engine.stored(uv.get(0));
+    CubedArray v = engine.stored(uv.get(1));
+    List<NDArray> r = engine.compute(Xp.mean(Xp.multiply(u, u), 0),
+        Xp.mean(Xp.multiply(v, v), 0), Xp.mean(Xp.multiply(u, v), 0));
     Map<String, Object> sums = new LinkedHashMap<>();
     sums.put("sum_uu", Checksums.sum(r.get(0)));
     sums.put("sum_vv", Checksums.sum(r.get(1)));
     sums.put("sum_uv", Checksums.sum(r.get(2)));
     return engine.outcome(sums);
-  }
-
-  private static ArrayNode meanOfProduct(ArrayNode a, ArrayNode b, int split) {
-    Core.PointwiseInto multiply = (buf, bl) -> ElementwiseInto.multiply(bl[0], bl[1], buf);
-    ArrayNode prod = Core.pointwise("multiply", multiply, DType.FLOAT64, a, b);
-    return Reductions.reduce(prod, Reductions.Op.MEAN, new int[] {0}, false, split, 0);
   }
 }

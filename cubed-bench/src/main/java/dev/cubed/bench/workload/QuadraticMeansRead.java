@@ -1,8 +1,9 @@
 package dev.cubed.bench.workload;
 
-import dev.cubed.core.Reductions;
+import dev.cubed.Xp;
+import dev.cubed.nd.Axes;
 import dev.cubed.nd.NDArray;
-import dev.cubed.plan.ArrayNode;
+import dev.cubed.zarr.ZarrArray;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,12 +38,10 @@ final class QuadraticMeansRead implements Workload {
 
   @Override
   public Outcome run(Map<String, Long> p, BenchContext ctx) throws Exception {
-    List<ArrayNode> uv = qm.storedInputs(p, ctx);
+    List<ZarrArray> uv = qm.storedInputs(p, ctx);
     Engine engine = new Engine(ctx);
-    int[] all = {0, 1, 2, 3};
-    List<NDArray> r = engine.compute(
-        Reductions.reduce(uv.get(0), Reductions.Op.SUM, all, false, 4, 0),
-        Reductions.reduce(uv.get(1), Reductions.Op.SUM, all, false, 4, 0));
+    List<NDArray> r = engine.compute(Xp.sum(engine.stored(uv.get(0)), Axes.all(), 4),
+        Xp.sum(engine.stored(uv.get(1)), Axes.all(), 4));
     Map<String, Object> sums = new LinkedHashMap<>();
     sums.put("sum_u", Checksums.sum(r.get(0)));
     sums.put("sum_v", Checksums.sum(r.get(1)));

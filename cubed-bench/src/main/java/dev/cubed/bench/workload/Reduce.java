@@ -1,16 +1,17 @@
 package dev.cubed.bench.workload;
 
-import dev.cubed.core.Reductions;
+import dev.cubed.CubedArray;
+import dev.cubed.Xp;
 import dev.cubed.nd.NDArray;
-import dev.cubed.plan.ArrayNode;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * reduce: the mean over axis 0 and the argmax over axis 1 of A (n, m) with chunks (c, c),
- * generated chunk by chunk, in one compute. Checksums: sum and sum of squares of the mean vector,
- * sum of the argmax vector and sum(argmax[i] * (i % 1000)).
+ * generated chunk by chunk (or read from zarr-python's input set), in one compute: {@code
+ * Xp.mean(a, 0)} and {@code Xp.argmax(a, 1)} with the default splits. Checksums: sum and sum of
+ * squares of the mean vector, sum of the argmax vector and sum(argmax[i] * (i % 1000)).
  */
 final class Reduce implements Workload {
   @Override
@@ -25,18 +26,17 @@ final class Reduce implements Workload {
   }
 
   @Override
+  public void warmInputs(Map<String, Long> p, BenchContext ctx) throws Exception {
+    Workloads.warmZarrPython(this, p, ctx);
+  }
+
+  @Override
   public Outcome run(Map<String, Long> p, BenchContext ctx) throws Exception {
     long c = p.get("c");
-    ArrayNode a = Engine.generated("A", new long[] {p.get("n"), p.get("m")}, new long[] {c, c},
-        Inputs.A);
-    // the splits Xp uses by default (Xp.AUTO_SPLIT) for this executor's workers
-    int base = dev.cubed.Xp.DEFAULT_SPLIT_EVERY;
-    ArrayNode mean = Reductions.reduce(a, Reductions.Op.MEAN, new int[] {0}, false,
-        Reductions.balancedSplit(a.numBlocks(), new int[] {0}, ctx.workers(), base), 0);
-    ArrayNode argmax = Reductions.reduce(a, Reductions.Op.ARGMAX, new int[] {1}, false,
-        Reductions.balancedSplit(a.numBlocks(), new int[] {1}, ctx.workers(), base), 0);
     Engine engine = new Engine(ctx);
-    List<NDArray> r = engine.compute(mean, argmax);
+    CubedArray a = engine.input(ctx, this, p, "A", new long[] {p.get("n"), p.get("m")},
+        new long[] {c, c}, Inputs.A);
+    List<NDArray> r = engine.compute(Xp.mean(a, 0), Xp.argmax(a, 1));
     Map<String, Object> sums = new LinkedHashMap<>();
     sums.put("mean_sum", Checksums.sum(r.get(0)));
     sums.put("mean_sumsq", Checksums.sumSquares(r.get(0)));

@@ -94,7 +94,7 @@ public final class Workloads {
     sums.putAll(w.checksumsAfterTiming(params, ctx));
     return new BenchResult(w.name(), sizeLabel, params, ctx.executorLabel(), ctx.workers(),
         ctx.allowedMem(), wall, peak, out.intermediateBytes(), out.tasks(),
-        out.maxProjectedMem(), sums);
+        out.maxProjectedMem(), sums, ctx.inputSet().name());
   }
 
   /**
@@ -130,6 +130,17 @@ public final class Workloads {
       Files.writeString(Path.of("/proc/self/clear_refs"), "5");
     } catch (Exception | Error e) {
       // not Linux or not permitted: the peak then includes the input-writing phase
+    }
+  }
+
+  /**
+   * Reads a workload's zarr-python inputs once before timing (see {@link Workload#warmInputs})
+   * when its context reads them; nothing otherwise.
+   */
+  static void warmZarrPython(Workload w, Map<String, Long> params, BenchContext ctx)
+      throws java.io.IOException {
+    if (ctx.inputSet().isZarrPython()) {
+      ctx.inputSet().warm(w, params);
     }
   }
 
