@@ -38,8 +38,25 @@ INPUTS = {"quadratic_means": "UV", "where_chain": "UV", "std_time": "U", "mean_a
 ALLOWED = {"quadratic_means": "2GB", "where_chain": "2GB", "std_time": "2GB"}  # else 500MB
 RESERVED = 100_000_000  # Spec.DEFAULT_RESERVED_MEM
 UNITS = {"KB": 10**3, "MB": 10**6, "GB": 10**9, "TB": 10**12}
-DEFAULT_JVM_OPTIONS = "-Xmx{xmx}"
+DEFAULT_JVM_OPTIONS = "env"
 SETTINGS = ["defaults", "documented"]
+
+
+_ENV_OPTIONS = {}
+
+
+def documented_options(a, allowed):
+    """The JVM options docs/library.md gives for this spec: `./cubed env`'s 'jvm options:' line."""
+    key = (allowed, a.workers)
+    if key not in _ENV_OPTIONS:
+        out = subprocess.run(["./cubed", "env", "--allowed-mem", allowed, "--workers",
+                              str(a.workers)], cwd=ROOT, capture_output=True, text=True,
+                             check=True).stdout
+        line = [x for x in out.splitlines() if x.startswith("jvm options:")]
+        if not line:
+            raise SystemExit("side-by-side: `./cubed env` printed no 'jvm options:' line")
+        _ENV_OPTIONS[key] = line[0][len("jvm options:"):].split()
+    return _ENV_OPTIONS[key]
 
 
 def add_arguments(ap):
@@ -50,8 +67,10 @@ def add_arguments(ap):
     g.add_argument("--expressions", default=" ".join(EXPRESSIONS),
                    help="user-path expressions, space-separated (default: all nine)")
     g.add_argument("--jvm-options", default=DEFAULT_JVM_OPTIONS,
-                   help="the documented JVM options of the engine's second setting; {xmx} is "
-                   "workers x allowedMem + reservedMem in bytes (default: %(default)s)")
+                   help="the engine's second setting: 'env' (default) takes the 'jvm options:' line that "
+                   "`./cubed env --allowed-mem M --workers N` prints for each expression's spec "
+                   "(docs/library.md); anything else is used as given, {xmx} standing for "
+                   "workers x allowedMem + reservedMem in bytes")
     g.add_argument("--inputs-dir", default=None,
                    help="where the zarr-python inputs go (default target/perf/userpath-inputs-SIZE"
                    "; the bench's in target/perf/bench-inputs-SIZE)")
@@ -146,7 +165,8 @@ def run(a):
             xmx = a.workers * bytes_of(allowed) + RESERVED
             warm([os.path.join(inputs, n + ".zarr") for n in INPUTS[e]])
             for setting in SETTINGS:
-                opts = [] if setting == "defaults" else a.jvm_options.format(xmx=xmx).split()
+                opts = ([] if setting == "defaults" else documented_options(a, allowed)
+                        if a.jvm_options == "env" else a.jvm_options.format(xmx=xmx).split())
                 cmd = (["java", "--add-modules", "jdk.incubator.vector"] + opts
                        + ["-cp", cp, "dev.cubed.bench.userpath.UserPath", e, "--inputs", inputs,
                           "--workers", str(a.workers), "--allowed-mem", allowed, "--size",
@@ -176,7 +196,7 @@ def bench_rounds(a, env, perf, r, record):
     if not os.path.exists(writer):
         zp_note = "scripts/perf/write_inputs_zarr_python.py is absent"
     else:
-        w = subprocess.run([a.anchors_python, writer, "--size", a.size, "--dir", bdir], cwd=ROOT,
+        w = subprocess.run([a.anchors_python, writer, "--size", a.size, "--out", bdir], cwd=ROOT,
                            capture_output=True, text=True)
         if w.returncode != 0:
             zp_note = "write_inputs_zarr_python.py failed: %s" % (
