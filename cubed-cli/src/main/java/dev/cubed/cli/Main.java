@@ -1,8 +1,11 @@
 package dev.cubed.cli;
 
 import dev.cubed.plan.MemoryBudgetExceededException;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ParameterException;
@@ -42,8 +45,27 @@ public final class Main implements Runnable {
   }
 
   public static void main(String[] args) {
-    System.exit(execute(new PrintWriter(System.out, true), new PrintWriter(System.err, true),
-        debugFrom(System.getenv("CUBED_DEBUG")), args));
+    int rc = execute(new PrintWriter(System.out, true), new PrintWriter(System.err, true),
+        debugFrom(System.getenv("CUBED_DEBUG")), args);
+    recordExitStatus(System.getProperty("cubed.exitStatusFile"), rc);
+    System.exit(rc);
+  }
+
+  /**
+   * Writes the command's exit status to {@code file} (when not null) before the JVM exits. The
+   * launcher asks for it on the run that writes the class-data-sharing archive at exit: if the JVM
+   * then dies while dumping (a JDK 17 fault seen with some libraries' lambdas), the command itself
+   * had finished, and the launcher exits with this status instead of the crash's.
+   */
+  static void recordExitStatus(String file, int rc) {
+    if (file == null || file.isEmpty()) {
+      return;
+    }
+    try {
+      Files.writeString(Path.of(file), Integer.toString(rc));
+    } catch (IOException | RuntimeException e) {
+      // the launcher then reports the JVM's own status, as before
+    }
   }
 
   /**
