@@ -65,12 +65,18 @@ class JavaMemoryError(JavaError, MemoryError):
         super().__init__(message, java_class)
 
 
+class JavaOSError(JavaError, OSError):
+    """A store could not be read or written: an unreachable server, a failing disk, a service
+    that kept failing after the store's own retries (Java's IOException/UncheckedIOException)."""
+
+
 class MalformedFrameError(JavaError):
     """The JVM refused a message that does not follow the bridge protocol."""
 
 
 _BY_KIND = {1: JavaValueError, 2: JavaNotImplementedError, 3: JavaIndexError,
-            4: JavaArithmeticError, 5: JavaMemoryError, 6: MalformedFrameError}
+            4: JavaArithmeticError, 5: JavaMemoryError, 6: MalformedFrameError,
+            7: JavaOSError}
 
 
 def from_java(kind, java_class, message):

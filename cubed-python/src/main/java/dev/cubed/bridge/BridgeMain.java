@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -42,6 +43,8 @@ public final class BridgeMain {
   static final int ERR_ARITHMETIC = 4;
   static final int ERR_MEMORY = 5;
   static final int ERR_MALFORMED = 6;
+  /** A store could not be read or written (unreachable server, I/O failure): Python's OSError. */
+  static final int ERR_IO = 7;
   /** In a new array's chunks on the wire: this axis is regular, its chunk size follows. */
   static final int REGULAR_AXIS = -1;
   /** Largest request payload accepted (the Java arrays behind an NDArray are int-indexed). */
@@ -291,6 +294,8 @@ public final class BridgeMain {
       return ERR_INDEX;
     } else if (e instanceof ArithmeticException) {
       return ERR_ARITHMETIC;
+    } else if (e instanceof UncheckedIOException || e instanceof IOException) {
+      return ERR_IO;
     }
     return ERR_OTHER;
   }

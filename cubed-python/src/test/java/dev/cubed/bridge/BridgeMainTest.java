@@ -287,6 +287,9 @@ class BridgeMainTest {
     assertThat(BridgeMain.kind(new dev.cubed.runtime.TaskFailedException("nanargmax",
         new long[] {0}, 3, new java.io.IOException("gone"), false))).isEqualTo(
         BridgeMain.ERR_OTHER);
+    // a store that cannot be reached (the HTTP store after its retries) is Python's OSError
+    assertThat(BridgeMain.kind(new dev.cubed.zarr.ZarrStoreException("HTTP read failed",
+        new java.io.IOException("refused")))).isEqualTo(BridgeMain.ERR_IO);
     assertThat(BridgeMain.memoryMessage(oom)).startsWith("Java heap space (heap limit ")
         .endsWith(" MiB)");
   }
@@ -300,8 +303,11 @@ class BridgeMainTest {
     assertThat(r).allMatch(x -> x.status() == 1);
     assertThat(r.get(0).message()).contains("s3://***@minio.local:9000/bucket/a.zarr")
         .doesNotContain("s3cr3t").doesNotContain("AKIAX");
-    assertThat(r.get(1).message()).contains("https://***@example.org/a.zarr")
+    // https:// is the HTTP store: an unknown host fails its reads (after retries), and the
+    // message names the location with the credentials left out
+    assertThat(r.get(1).message()).contains("https://").contains("example.org/a.zarr")
         .doesNotContain("T0KEN");
+    assertThat(r.get(1).kind()).isEqualTo(BridgeMain.ERR_IO);
     assertThat(Redact.urls("plain /tmp/a@b, file:///x@y and https://h/p@q"))
         .isEqualTo("plain /tmp/a@b, file:///x@y and https://h/p@q");
     // the bridge's standard error (its lines and the engine's log) goes through this stream
