@@ -80,9 +80,15 @@ def copy_engine(entries, out):
     os.makedirs(out, exist_ok=True)
     names = []
     modules = set()
+    seen = set()
     for e in entries:
+        if os.path.realpath(e) in seen:
+            continue
+        seen.add(os.path.realpath(e))
         if os.path.isdir(e):
             module = _module_of(e)
+            if module in modules:
+                continue  # Maven lists core's classes folder too when run up to the tests
             modules.add(module)
             name = f"{module}.jar"
             _jar_dir(e, os.path.join(out, name))
