@@ -19,6 +19,7 @@ import threading
 import numpy as np
 
 from . import errors
+from ._engine import classpath  # noqa: F401 (the class path; re-exported)
 
 OP_PING = 0
 OP_CALL = 1
@@ -134,55 +135,6 @@ class ArrayInfo:
         self.dtype = dtype
         self.shape = shape
         self.chunks = chunks
-
-
-def _find_repo():
-    home = os.environ.get("CUBED_JAVA_HOME")
-    if home:
-        return home
-    try:
-        from ._location import REPO  # written at install time
-
-        if os.path.isfile(os.path.join(REPO, "cubed-python", "pom.xml")):
-            return REPO
-    except ImportError:
-        pass
-    # an in-place checkout (tests run from the source tree)
-    here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    if os.path.isfile(os.path.join(here, "cubed-python", "pom.xml")):
-        return here
-    raise errors.BridgeError(
-        "cubed_java cannot find the Cubed for Java repository: set CUBED_JAVA_HOME to the"
-        " repository folder (the one with cubed-python/pom.xml), or CUBED_JAVA_CLASSPATH to a"
-        " class path holding dev.cubed.bridge.BridgeMain")
-
-
-def classpath():
-    """The JVM class path: CUBED_JAVA_CLASSPATH, or the repository's built classes (built with
-    Maven, offline, on first use)."""
-    cp = os.environ.get("CUBED_JAVA_CLASSPATH")
-    if cp:
-        return cp
-    repo = _find_repo()
-    cp_file = os.path.join(repo, "cubed-python", "target", "classpath.txt")
-    classes = os.path.join(repo, "cubed-python", "target", "classes")
-    marker = os.path.join(classes, "dev", "cubed", "bridge", "BridgeMain.class")
-    if not (os.path.isfile(cp_file) and os.path.isfile(marker)):
-        mvn = shutil.which("mvn")
-        if mvn is None:
-            raise errors.BridgeError(
-                f"cubed_java: the engine is not built ({marker} missing) and mvn is not on PATH:"
-                f" run `mvn -B -o package -DskipTests -pl cubed-python -am` in {repo}")
-        cmd = [mvn, "-q", "-B", "-o", "package", "-DskipTests", "-pl", "cubed-python", "-am"]
-        r = subprocess.run(cmd, cwd=repo, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-        if r.returncode != 0 or not os.path.isfile(cp_file):
-            tail = r.stdout.decode(errors="replace")[-2000:]
-            raise errors.BridgeError(f"cubed_java: building the engine failed ({' '.join(cmd)}"
-                                     f" in {repo}, exit {r.returncode}):\n{tail}")
-    with open(cp_file, encoding="utf-8") as f:
-        deps = f.read().strip()
-    core = os.path.join(repo, "cubed-core", "target", "classes")
-    return os.pathsep.join([classes, core, deps])
 
 
 def _java():

@@ -22,8 +22,10 @@ import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
 
 /**
- * The Python package as a user gets it: a fresh virtual environment, {@code pip install
- * ./python[test]} (offline from the machine's package index and wheels), then its pytest suite;
+ * The Python package as a user gets it: a fresh virtual environment, a wheel built once with
+ * {@code pip wheel ./python} (carrying this module's classes and class path as jars) installed
+ * with its {@code [test]} extra (offline from the machine's package index and wheels), then its
+ * pytest suite;
  * each pytest case is reported as one test here, so Surefire counts them.
  *
  * <p>Skipped (with the reason) where {@code python3} or its venv module is missing; where pip
@@ -46,11 +48,23 @@ class PythonSuiteTest {
     Assumptions.assumeTrue(mk.code == 0, "python3 -m venv failed (exit " + mk.code + "): the"
         + " cubed_java Python suite is skipped; see " + log);
     String vpy = venv.resolve("bin/python").toString();
-    Result pip = run(log, 600, vpy, "-m", "pip", "install", "-q",
-        REPO.resolve("python").toString() + "[test]");
+    // the package as a user installs it: a wheel carrying the engine's jars (built from this
+    // module's classes and class path as Maven just made them: no Maven inside Maven)
+    Path wheels = MODULE.resolve("target/py-wheel");
+    deleteTree(wheels);
+    Result pip = run(log, 600, vpy, "-m", "pip", "wheel", "-q", "--no-deps", "-w",
+        wheels.toString(), REPO.resolve("python").toString());
+    if (pip.code == 0) {
+      Path wheel;
+      try (Stream<Path> s = Files.list(wheels)) {
+        wheel = s.filter(f -> f.toString().endsWith(".whl")).findFirst().orElseThrow();
+      }
+      pip = run(log, 600, vpy, "-m", "pip", "install", "-q", wheel + "[test]");
+    }
     if (pip.code != 0) {
-      String why = "pip install ./python[test] failed (exit " + pip.code + "; numpy, xarray"
-          + " and pytest must come from the machine's package index or wheels): see " + log;
+      String why = "pip wheel ./python, or installing it with [test], failed (exit " + pip.code
+          + "; setuptools, numpy, xarray and pytest must come from the machine's package index"
+          + " or wheels): see " + log;
       if ("true".equals(System.getenv("CI"))) {
         throw new AssertionError(why + "\n" + pip.tail);
       }
@@ -133,6 +147,10 @@ class PythonSuiteTest {
     Files.createDirectories(tmp);
     env.put("CUBED_JAVA_OPTS", "-Xmx1g -XX:+UseParallelGC -Djava.io.tmpdir=" + tmp);
     env.put("PYTHONDONTWRITEBYTECODE", "1");
+    env.put("CUBED_JAVA_BUILD", "prebuilt"); // the wheel takes this clone's build as it is
+    env.put("CUBED_JAVA_EXPECT_JARS", "1"); // test_install.py: the installed wheel carries jars
+    env.remove("CUBED_JAVA_HOME");
+    env.remove("CUBED_JAVA_CLASSPATH");
     Files.writeString(log, "$ " + String.join(" ", cmd) + "\n", StandardCharsets.UTF_8,
         java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
     Process p = pb.start();
