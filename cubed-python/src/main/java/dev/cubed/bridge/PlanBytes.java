@@ -110,8 +110,9 @@ final class PlanBytes {
           + " engine (" + e + "): it was pickled by a different build of Cubed for Java, or"
           + " names classes outside the engine; unpickle it with the same build", e);
     } catch (ObjectStreamException e) {
-      throw new IllegalArgumentException("deserialize: the pickled array is damaged (" + e
-          + ")", e);
+      throw new IllegalArgumentException("deserialize: the pickled array cannot be read by this"
+          + " engine (" + e + "): it is damaged, or was pickled by a different build of Cubed"
+          + " for Java; unpickle it with the same build", e);
     }
   }
 
