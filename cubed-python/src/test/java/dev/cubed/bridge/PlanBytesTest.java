@@ -53,6 +53,16 @@ class PlanBytesTest {
   }
 
   @Test
+  void aComplexScalarInAnOpTravels() throws Throwable {
+    Calls.Session s = new Calls.Session();
+    Wire.Handle x = put(s, call(s, "fromArray", NDArray.of(new double[] {1, 2}), new long[] {1}));
+    Wire.Handle y = put(s, call(s, "Xp.multiply", x, new dev.cubed.nd.Complex(0, 2)));
+    CubedArray back = (CubedArray) call(s, "deserialize", call(s, "serialize", y));
+    assertThat(back.dtype()).isEqualTo(DType.COMPLEX128);
+    assertThat(values(back)).containsExactly(0, 2, 0, 4); // interleaved re, im
+  }
+
+  @Test
   void aZarrInputIsReferencedByItsStoreAndReadWhenComputed() throws Throwable {
     Calls.Session s = new Calls.Session();
     String path = tmp.resolve("in.zarr").toString();
