@@ -16,6 +16,25 @@ def _xp():
     return array_api
 
 
+#: The version of the pickled form made by ``Array.__reduce__``.
+_PICKLE_FORMAT = 1
+
+
+def _unpickle(fmt, data, meta):
+    """An array from ``Array.__reduce__``'s bytes, in this process's JVM."""
+    if fmt != _PICKLE_FORMAT:
+        raise ValueError(f"cubed_java: this pickled array has format {fmt!r}; this version of"
+                         f" cubed_java reads format {_PICKLE_FORMAT}")
+    bridge = _bridge.session()
+    info = bridge.call("deserialize", np.frombuffer(data, dtype=np.uint8))
+    a = Array(info, bridge)
+    if a.shape != tuple(meta["shape"]) or a.dtype != np.dtype(meta["dtype"]):
+        raise ValueError(f"cubed_java: the unpickled plan gives shape {a.shape} and dtype"
+                         f" {a.dtype}, the pickle says {tuple(meta['shape'])} and"
+                         f" {meta['dtype']}: the pickle is damaged")
+    return a
+
+
 class Array:
     """A lazy chunked array computed by Cubed for Java. Operations build new lazy arrays in the
     JVM; ``compute()`` (or ``numpy.asarray``) runs the plan and returns a NumPy array."""
@@ -144,6 +163,25 @@ class Array:
     def __deepcopy__(self, memo):
         # the JVM's lazy arrays are immutable: a deep copy is a new wrapper, as __copy__
         return self.__copy__()
+
+    def __reduce__(self):
+        """Pickling (``pickle``, ``cloudpickle``, xarray objects holding this array): by plan,
+        not by data. The bytes are the JVM's serialization of the array's op graph and spec (an
+        input read from Zarr is referenced by its store; ``from_array`` data is part of the
+        graph) with the shape, dtype and chunks; nothing is computed. Unpickling, in this
+        process or another one (which starts its own JVM), gives an array computing the same
+        values. A plan holding a Java value that cannot be serialized raises
+        ``pickle.PicklingError`` naming it."""
+        import pickle
+
+        from .errors import JavaError
+
+        try:
+            data = self._bridge.call("serialize", self)
+        except JavaError as e:
+            raise pickle.PicklingError(f"cannot pickle a cubed_java.Array: {e}") from None
+        meta = {"shape": self.shape, "dtype": self.dtype.str, "chunks": self._grid}
+        return _unpickle, (_PICKLE_FORMAT, data.tobytes(), meta)
 
     def _repr_inline_(self, max_width):
         """xarray's one-line summary of a variable's data (Dataset reprs): the kind of array and

@@ -16,8 +16,17 @@ import java.util.List;
  * A lazy chunked array: an op in a plan plus the {@link Spec} it runs under. Nothing is computed
  * until {@link #compute()} (or {@link Cubed#compute}/{@link Cubed#toZarr}). Instance methods forward
  * to {@link Xp}. Chunks are regular (every chunk has the same shape except the clipped edge ones).
+ *
+ * <p>Serializable as its plan, not its data: the op graph (whose nodes and task functions are
+ * {@code Serializable} by design; stored inputs are referenced by their store) and the spec. An
+ * op holding a value that is not {@code Serializable} (for example {@link Cubed#fromArray}'s
+ * in-memory {@link NDArray}, or a captured non-serializable object) makes Java serialization throw
+ * {@link java.io.NotSerializableException} naming that value's class, unless the stream replaces
+ * it (the Python bridge replaces in-memory arrays by their contents).
  */
-public final class CubedArray {
+public final class CubedArray implements java.io.Serializable {
+  private static final long serialVersionUID = 1L;
+
   private final ArrayNode node;
   private final Spec spec;
 

@@ -4,7 +4,7 @@ package dev.cubed.nd;
  * A complex scalar (real and imaginary parts as doubles), used for complex fill values, scalar
  * arguments and element access of complex arrays.
  */
-public record Complex(double re, double im) {
+public record Complex(double re, double im) implements java.io.Serializable {
 
   public static final Complex ZERO = new Complex(0, 0);
 

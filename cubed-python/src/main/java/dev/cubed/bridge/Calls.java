@@ -115,6 +115,20 @@ final class Calls {
       return Cubed.compute(xs);
     });
     OWN.put("computeWith", ComputeWith::apply);
+    // serialize(handle): the array's plan as bytes (uint8), nothing computed (see PlanBytes)
+    OWN.put("serialize", (s, a) -> {
+      byte[] b = PlanBytes.write(s.get(a.isEmpty() ? null : a.get(0), "serialize"));
+      return new NDArray(DType.UINT8, new long[] {b.length}, b);
+    });
+    // deserialize(uint8 array): a new handle for the array serialize wrote (any bridge process)
+    OWN.put("deserialize", (s, a) -> {
+      NDArray b = (NDArray) arg(a, 0, NDArray.class, "deserialize");
+      if (b == null || b.dtype() != DType.UINT8 || b.ndim() != 1) {
+        throw new IllegalArgumentException("deserialize: expected a 1-D uint8 array of bytes,"
+            + " got " + describe(b));
+      }
+      return PlanBytes.read((byte[]) b.data());
+    });
     OWN.put("fromArray", (s, a) -> {
       NDArray x = (NDArray) arg(a, 0, NDArray.class, "fromArray");
       Object chunks = a.size() > 1 ? a.get(1) : null;
