@@ -9,6 +9,7 @@ import com.azure.storage.blob.models.BlobItem;
 import com.azure.storage.blob.models.BlobRange;
 import com.azure.storage.blob.models.BlobStorageException;
 import com.azure.storage.blob.models.ListBlobsOptions;
+import dev.cubed.zarr.ObjectStores;
 import dev.cubed.zarr.Store;
 import dev.cubed.zarr.Stores;
 import dev.cubed.zarr.ZarrStoreException;
@@ -198,10 +199,7 @@ public final class AzureStore implements Store {
 
   @Override
   public byte[] getRange(String key, long offset, int length) {
-    if (offset < 0 || length < 0) {
-      throw new IllegalArgumentException("getRange: offset " + offset + " and length " + length
-          + " must be >= 0 (key '" + key + "')");
-    }
+    Stores.checkRange(key, offset, length);
     BlobClient b = blob(key);
     if (length == 0) {
       return exists(key) ? new byte[0] : null;
@@ -226,10 +224,7 @@ public final class AzureStore implements Store {
 
   @Override
   public byte[] getSuffix(String key, int length) {
-    if (length < 0) {
-      throw new IllegalArgumentException("getSuffix: length " + length + " must be >= 0 (key '"
-          + key + "')");
-    }
+    Stores.checkSuffix(key, length);
     BlobClient b = blob(key);
     long size;
     try {
@@ -252,10 +247,7 @@ public final class AzureStore implements Store {
 
   @Override
   public void put(String key, byte[] value, int length) {
-    if (length < 0 || length > value.length) {
-      throw new IllegalArgumentException("put: length " + length + " outside [0, "
-          + value.length + "] (key '" + key + "')");
-    }
+    Stores.checkLength(key, value, length);
     BlobClient b = blob(key);
     BinaryData data = BinaryData.fromByteBuffer(ByteBuffer.wrap(value, 0, length));
     try {
@@ -304,47 +296,37 @@ public final class AzureStore implements Store {
 
   @Override
   public List<String> list(String prefix) {
-    String pre = this.prefix + Stores.checkPrefix(prefix);
-    List<String> out = new ArrayList<>();
-    try {
-      for (BlobItem item : client().listBlobs(new ListBlobsOptions().setPrefix(pre), null)) {
-        out.add(item.getName().substring(this.prefix.length()));
-      }
-    } catch (BlobStorageException e) {
-      if (BlobErrorCode.CONTAINER_NOT_FOUND.equals(e.getErrorCode())) {
-        return List.of();
-      }
-      throw failure("listing of prefix '" + prefix + "'", null, e);
-    } catch (RuntimeException e) {
-      throw failure("listing of prefix '" + prefix + "'", null, e);
-    }
+    List<String> out = listing(prefix, this.prefix + Stores.checkPrefix(prefix), false);
     out.sort(null);
     return out;
   }
 
   @Override
   public List<String> listChildren(String prefix) {
-    String p = Stores.checkPrefix(prefix);
-    if (!p.isEmpty() && !p.endsWith("/")) {
-      return Store.super.listChildren(prefix);
-    }
-    String pre = this.prefix + p;
+    return Stores.listChildren(this, prefix, p -> listing(prefix, this.prefix + p, true));
+  }
+
+  /**
+   * The keys under blob-name prefix {@code pre} (with {@code oneLevel}: the child names one level
+   * below it), unsorted; none if the container does not exist.
+   */
+  private List<String> listing(String prefix, String pre, boolean oneLevel) {
     List<String> out = new ArrayList<>();
+    ListBlobsOptions options = new ListBlobsOptions().setPrefix(pre);
     try {
-      for (BlobItem item : client().listBlobsByHierarchy("/",
-          new ListBlobsOptions().setPrefix(pre), null)) {
-        String name = item.getName().substring(pre.length());
-        out.add(name.endsWith("/") ? name.substring(0, name.length() - 1) : name);
+      for (BlobItem item : oneLevel ? client().listBlobsByHierarchy("/", options, null)
+          : client().listBlobs(options, null)) {
+        out.add(oneLevel ? ObjectStores.childName(item.getName(), pre.length())
+            : item.getName().substring(this.prefix.length()));
       }
     } catch (BlobStorageException e) {
       if (BlobErrorCode.CONTAINER_NOT_FOUND.equals(e.getErrorCode())) {
-        return List.of();
+        return new ArrayList<>();
       }
       throw failure("listing of prefix '" + prefix + "'", null, e);
     } catch (RuntimeException e) {
       throw failure("listing of prefix '" + prefix + "'", null, e);
     }
-    out.sort(null);
     return out;
   }
 

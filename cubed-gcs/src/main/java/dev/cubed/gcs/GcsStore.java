@@ -13,6 +13,7 @@ import com.google.cloud.storage.Storage.BlobField;
 import com.google.cloud.storage.Storage.BlobGetOption;
 import com.google.cloud.storage.Storage.BlobListOption;
 import com.google.cloud.storage.StorageRetryStrategy;
+import dev.cubed.zarr.ObjectStores;
 import dev.cubed.zarr.Store;
 import dev.cubed.zarr.Stores;
 import java.io.IOException;
@@ -65,22 +66,8 @@ public final class GcsStore implements Store {
    * @throws IllegalArgumentException for an empty bucket or a malformed prefix
    */
   public GcsStore(String bucket, String prefix, GcsSettings settings) {
-    if (bucket == null || bucket.isEmpty() || bucket.contains("/")) {
-      throw new IllegalArgumentException("GCS bucket name '" + bucket
-          + "' is empty or has a '/'");
-    }
-    this.bucket = bucket;
-    String p = prefix == null ? "" : prefix;
-    while (p.startsWith("/")) {
-      p = p.substring(1);
-    }
-    while (p.endsWith("/")) {
-      p = p.substring(0, p.length() - 1);
-    }
-    if (!p.isEmpty()) {
-      Stores.checkKey(p);
-    }
-    this.prefix = p.isEmpty() ? "" : p + "/";
+    this.bucket = ObjectStores.checkBucket("GCS", bucket);
+    this.prefix = ObjectStores.rootPrefix(prefix);
     this.settings = Objects.requireNonNull(settings);
   }
 
@@ -182,19 +169,13 @@ public final class GcsStore implements Store {
 
   @Override
   public byte[] getRange(String key, long offset, int length) {
-    if (offset < 0 || length < 0) {
-      throw new IllegalArgumentException("getRange of key '" + key + "' of " + describe()
-          + ": negative offset " + offset + " or length " + length);
-    }
+    ObjectStores.checkRange(this, key, offset, length);
     return read(key, offset, length, false);
   }
 
   @Override
   public byte[] getSuffix(String key, int length) {
-    if (length < 0) {
-      throw new IllegalArgumentException("getSuffix of key '" + key + "' of " + describe()
-          + ": negative length " + length);
-    }
+    ObjectStores.checkSuffix(this, key, length);
     return read(key, 0, length, true);
   }
 
@@ -264,10 +245,7 @@ public final class GcsStore implements Store {
   /** One single-request upload of the first {@code length} bytes, without copying them. */
   @Override
   public void put(String key, byte[] value, int length) {
-    if (length < 0 || length > value.length) {
-      throw new IllegalArgumentException("put: length " + length + " outside [0, "
-          + value.length + "] (key '" + key + "')");
-    }
+    Stores.checkLength(key, value, length);
     BlobId id = object(key);
     try {
       client().create(BlobInfo.newBuilder(id).build(), value, 0, length);
@@ -331,8 +309,7 @@ public final class GcsStore implements Store {
     String p = prefix + Stores.checkPrefix(keyPrefix);
     TreeSet<String> out = new TreeSet<>();
     for (Blob b : listing(p, true, keyPrefix)) {
-      String n = b.getName().substring(p.length());
-      out.add(n.endsWith("/") ? n.substring(0, n.length() - 1) : n);
+      out.add(ObjectStores.childName(b.getName(), p.length()));
     }
     out.remove("");
     return new ArrayList<>(out);
@@ -369,9 +346,7 @@ public final class GcsStore implements Store {
 
   @Override
   public String describe() {
-    String where = "gs://" + bucket + "/" + prefix;
-    return settings.endpoint() == null ? where
-        : where + " at " + Stores.redact(settings.endpoint());
+    return ObjectStores.describe("gs", bucket, prefix, settings.endpoint());
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.cubed.s3;
 
+import dev.cubed.zarr.ObjectStores;
 import dev.cubed.zarr.Store;
 import dev.cubed.zarr.Stores;
 import java.io.IOException;
@@ -70,21 +71,8 @@ public final class S3Store implements Store {
    * @throws IllegalArgumentException for an empty bucket or a malformed prefix
    */
   public S3Store(String bucket, String prefix, S3Settings settings) {
-    if (bucket == null || bucket.isEmpty() || bucket.contains("/")) {
-      throw new IllegalArgumentException("S3 bucket name '" + bucket + "' is empty or has a '/'");
-    }
-    this.bucket = bucket;
-    String p = prefix == null ? "" : prefix;
-    while (p.startsWith("/")) {
-      p = p.substring(1);
-    }
-    while (p.endsWith("/")) {
-      p = p.substring(0, p.length() - 1);
-    }
-    if (!p.isEmpty()) {
-      Stores.checkKey(p);
-    }
-    this.prefix = p.isEmpty() ? "" : p + "/";
+    this.bucket = ObjectStores.checkBucket("S3", bucket);
+    this.prefix = ObjectStores.rootPrefix(prefix);
     this.settings = Objects.requireNonNull(settings);
   }
 
@@ -201,10 +189,7 @@ public final class S3Store implements Store {
 
   @Override
   public byte[] getRange(String key, long offset, int length) {
-    if (offset < 0 || length < 0) {
-      throw new IllegalArgumentException("getRange of key '" + key + "' of " + describe()
-          + ": negative offset " + offset + " or length " + length);
-    }
+    ObjectStores.checkRange(this, key, offset, length);
     if (length == 0) {
       return exists(key) ? new byte[0] : null;
     }
@@ -213,10 +198,7 @@ public final class S3Store implements Store {
 
   @Override
   public byte[] getSuffix(String key, int length) {
-    if (length < 0) {
-      throw new IllegalArgumentException("getSuffix of key '" + key + "' of " + describe()
-          + ": negative length " + length);
-    }
+    ObjectStores.checkSuffix(this, key, length);
     if (length == 0) {
       return exists(key) ? new byte[0] : null;
     }
@@ -333,8 +315,7 @@ public final class S3Store implements Store {
         out.add(o.key().substring(p.length()));
       }
       for (CommonPrefix cp : page.commonPrefixes()) {
-        String n = cp.prefix().substring(p.length());
-        out.add(n.endsWith("/") ? n.substring(0, n.length() - 1) : n);
+        out.add(ObjectStores.childName(cp.prefix(), p.length()));
       }
     }
     out.remove("");
@@ -368,9 +349,7 @@ public final class S3Store implements Store {
 
   @Override
   public String describe() {
-    String where = "s3://" + bucket + "/" + prefix;
-    return settings.endpoint() == null ? where
-        : where + " at " + Stores.redact(settings.endpoint());
+    return ObjectStores.describe("s3", bucket, prefix, settings.endpoint());
   }
 
   @Override
