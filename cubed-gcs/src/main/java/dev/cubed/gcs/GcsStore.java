@@ -15,6 +15,7 @@ import com.google.cloud.storage.Storage.BlobListOption;
 import com.google.cloud.storage.StorageRetryStrategy;
 import dev.cubed.zarr.ObjectStores;
 import dev.cubed.zarr.Store;
+import dev.cubed.zarr.StoreSettings;
 import dev.cubed.zarr.Stores;
 import java.io.IOException;
 import java.net.URI;
@@ -80,11 +81,11 @@ public final class GcsStore implements Store {
    */
   public static GcsStore open(URI uri) {
     if (uri.getScheme() == null || !uri.getScheme().equalsIgnoreCase("gs")) {
-      throw new IllegalArgumentException("not a gs:// URI: " + GcsSettings.withoutQuery(uri));
+      throw new IllegalArgumentException("not a gs:// URI: " + StoreSettings.withoutQuery(uri));
     }
     String bucket = uri.getAuthority();
     if (bucket == null || bucket.isEmpty()) {
-      throw new IllegalArgumentException("GCS URI " + GcsSettings.withoutQuery(uri)
+      throw new IllegalArgumentException("GCS URI " + StoreSettings.withoutQuery(uri)
           + " names no bucket; expected gs://bucket/prefix");
     }
     return new GcsStore(bucket, uri.getPath(), GcsSettings.resolve(uri));

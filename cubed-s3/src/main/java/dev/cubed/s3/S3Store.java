@@ -2,6 +2,7 @@ package dev.cubed.s3;
 
 import dev.cubed.zarr.ObjectStores;
 import dev.cubed.zarr.Store;
+import dev.cubed.zarr.StoreSettings;
 import dev.cubed.zarr.Stores;
 import java.io.IOException;
 import java.io.ObjectInputStream;
@@ -85,11 +86,11 @@ public final class S3Store implements Store {
    */
   public static S3Store open(URI uri) {
     if (uri.getScheme() == null || !uri.getScheme().equalsIgnoreCase("s3")) {
-      throw new IllegalArgumentException("not an s3:// URI: " + S3Settings.withoutQuery(uri));
+      throw new IllegalArgumentException("not an s3:// URI: " + StoreSettings.withoutQuery(uri));
     }
     String bucket = uri.getAuthority();
     if (bucket == null || bucket.isEmpty()) {
-      throw new IllegalArgumentException("S3 URI " + S3Settings.withoutQuery(uri)
+      throw new IllegalArgumentException("S3 URI " + StoreSettings.withoutQuery(uri)
           + " names no bucket; expected"
           + " s3://bucket/prefix");
     }
