@@ -9,6 +9,7 @@ import com.azure.storage.blob.models.BlobItem;
 import com.azure.storage.blob.models.BlobRange;
 import com.azure.storage.blob.models.BlobStorageException;
 import com.azure.storage.blob.models.ListBlobsOptions;
+import dev.cubed.zarr.ObjectStore;
 import dev.cubed.zarr.ObjectStores;
 import dev.cubed.zarr.Store;
 import dev.cubed.zarr.Stores;
@@ -19,7 +20,6 @@ import java.net.URI;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * A {@link Store} on Azure Blob Storage: key {@code k} is the blob {@code prefix + k} of a
@@ -32,12 +32,9 @@ import java.util.Objects;
  * it. Throttling (429), 5xx and I/O failures are retried by the SDK's exponential retry policy.
  * Messages never contain keys or signatures ({@link AzureSettings#redact}).
  */
-public final class AzureStore implements Store {
+public final class AzureStore extends ObjectStore<AzureSettings> {
   private static final long serialVersionUID = 1L;
 
-  private final String container;
-  private final String prefix; // "" or ending with '/'
-  private final AzureSettings settings;
   private transient volatile BlobContainerClient client;
 
   /**
@@ -46,10 +43,19 @@ public final class AzureStore implements Store {
    * @throws IllegalArgumentException for an invalid container name or prefix
    */
   public AzureStore(String container, String prefix, AzureSettings settings) {
+    super(checkContainer(container), blobPrefix(prefix), settings);
+  }
+
+  private static String checkContainer(String container) {
     if (container == null || !container.matches("[a-z0-9$][a-z0-9-]{1,62}")) {
       throw new IllegalArgumentException("Azure store: container name '" + container
           + "' is not valid (3-63 lower-case letters, digits and '-')");
     }
+    return container;
+  }
+
+  /** "" or the prefix without leading '/' and with a trailing one. */
+  private static String blobPrefix(String prefix) {
     String p = prefix == null ? "" : prefix;
     while (p.startsWith("/")) {
       p = p.substring(1);
@@ -60,9 +66,7 @@ public final class AzureStore implements Store {
     if (!p.isEmpty()) {
       Stores.checkPrefix(p);
     }
-    this.container = container;
-    this.prefix = p;
-    this.settings = Objects.requireNonNull(settings);
+    return p;
   }
 
   /**
@@ -119,30 +123,20 @@ public final class AzureStore implements Store {
 
   /** The container. */
   public String container() {
-    return container;
-  }
-
-  /** The blob name prefix ("" or ending with '/'). */
-  public String prefix() {
-    return prefix;
-  }
-
-  /** How the service is reached. */
-  public AzureSettings settings() {
-    return settings;
+    return bucket;
   }
 
   BlobContainerClient client() {
     BlobContainerClient c = client;
     if (c == null) {
-      c = settings.client().getBlobContainerClient(container);
+      c = settings.client().getBlobContainerClient(bucket);
       client = c;
     }
     return c;
   }
 
   private BlobClient blob(String key) {
-    return client().getBlobClient(prefix + Stores.checkKey(key));
+    return client().getBlobClient(objectName(key));
   }
 
   /** The exception for a failed operation, saying what, where, why and what to do. */
@@ -154,7 +148,7 @@ public final class AzureStore implements Store {
       int st = b.getStatusCode();
       BlobErrorCode code = b.getErrorCode();
       if (BlobErrorCode.CONTAINER_NOT_FOUND.equals(code)) {
-        why = "container '" + container + "' does not exist";
+        why = "container '" + bucket + "' does not exist";
       } else if (st == 403 || st == 401) {
         why = "access denied (HTTP " + st + " " + code + "): check the credentials from "
             + settings.credentialSource();
@@ -317,7 +311,7 @@ public final class AzureStore implements Store {
       for (BlobItem item : oneLevel ? client().listBlobsByHierarchy("/", options, null)
           : client().listBlobs(options, null)) {
         out.add(oneLevel ? ObjectStores.childName(item.getName(), pre.length())
-            : item.getName().substring(this.prefix.length()));
+            : keyOf(item.getName()));
       }
     } catch (BlobStorageException e) {
       if (BlobErrorCode.CONTAINER_NOT_FOUND.equals(e.getErrorCode())) {
@@ -344,22 +338,11 @@ public final class AzureStore implements Store {
     } catch (RuntimeException e) {
       endpoint = "(no credentials)";
     }
-    return "az://" + container + "/" + prefix + " at " + AzureSettings.redact(endpoint);
+    return "az://" + bucket + "/" + prefix + " at " + AzureSettings.redact(endpoint);
   }
 
   @Override
   public String toString() {
-    return "AzureStore(az://" + container + "/" + prefix + ")";
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof AzureStore a && a.container.equals(container) && a.prefix.equals(prefix)
-        && a.settings.equals(settings);
-  }
-
-  @Override
-  public int hashCode() {
-    return Objects.hash(container, prefix, settings);
+    return "AzureStore(az://" + bucket + "/" + prefix + ")";
   }
 }

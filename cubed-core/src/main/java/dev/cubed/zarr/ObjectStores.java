@@ -48,6 +48,22 @@ public final class ObjectStores {
   }
 
   /**
+   * The bucket named by the authority of an object-store URI.
+   *
+   * @param scheme the URI's scheme as messages show it, e.g. "s3"
+   * @throws IllegalArgumentException "SERVICE URI U names no bucket; expected
+   *     SCHEME://bucket/prefix" (the URI shown by {@link StoreSettings#withoutQuery})
+   */
+  public static String bucketOf(java.net.URI uri, String service, String scheme) {
+    String bucket = uri.getAuthority();
+    if (bucket == null || bucket.isEmpty()) {
+      throw new IllegalArgumentException(service + " URI " + StoreSettings.withoutQuery(uri)
+          + " names no bucket; expected " + scheme + "://bucket/prefix");
+    }
+    return bucket;
+  }
+
+  /**
    * Checks the arguments of {@link Store#getRange} of an object store.
    *
    * @throws IllegalArgumentException "getRange of key 'K' of STORE: negative offset O or length
@@ -113,7 +129,21 @@ public final class ObjectStores {
     /** Transient failures (5xx, throttling, timeouts...) until the attempts were spent. */
     TRANSIENT,
     /** Anything else. */
-    OTHER
+    OTHER;
+
+    /**
+     * A service's own classification by constant name: {@code NO_SUCH_BUCKET}, {@code
+     * ACCESS_DENIED} and {@code TRANSIENT} map to the constants of those names, any other
+     * constant (e.g. {@code PERMANENT}) to {@link #OTHER}.
+     */
+    public static Failure of(Enum<?> kind) {
+      return switch (kind.name()) {
+        case "NO_SUCH_BUCKET" -> NO_SUCH_BUCKET;
+        case "ACCESS_DENIED" -> ACCESS_DENIED;
+        case "TRANSIENT" -> TRANSIENT;
+        default -> OTHER;
+      };
+    }
   }
 
   /**

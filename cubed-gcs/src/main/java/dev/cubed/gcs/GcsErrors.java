@@ -77,18 +77,9 @@ final class GcsErrors {
    */
   static ZarrStoreException failure(String op, String key, GcsStore store, Throwable e) {
     GcsSettings s = store.settings();
-    return ObjectStores.failure(SERVICE, failureKind(classify(e)), op, key,
+    return ObjectStores.failure(SERVICE, ObjectStores.Failure.of(classify(e)), op, key,
         new ObjectStores.Target(store, store.bucket(), s.endpoint(), s.describe(),
             s.maxAttempts()), code(e), e);
-  }
-
-  private static ObjectStores.Failure failureKind(Kind kind) {
-    return switch (kind) {
-      case NO_SUCH_BUCKET -> ObjectStores.Failure.NO_SUCH_BUCKET;
-      case ACCESS_DENIED -> ObjectStores.Failure.ACCESS_DENIED;
-      case TRANSIENT -> ObjectStores.Failure.TRANSIENT;
-      default -> ObjectStores.Failure.OTHER;
-    };
   }
 
   private static String code(Throwable e) {

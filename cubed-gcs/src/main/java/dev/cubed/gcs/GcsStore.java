@@ -13,6 +13,7 @@ import com.google.cloud.storage.Storage.BlobField;
 import com.google.cloud.storage.Storage.BlobGetOption;
 import com.google.cloud.storage.Storage.BlobListOption;
 import com.google.cloud.storage.StorageRetryStrategy;
+import dev.cubed.zarr.ObjectStore;
 import dev.cubed.zarr.ObjectStores;
 import dev.cubed.zarr.Store;
 import dev.cubed.zarr.StoreSettings;
@@ -23,7 +24,6 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -45,7 +45,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * shared per settings within a JVM. The memory model counts {@link #bufferCopies() 2 copies} of
  * every chunk read or written.
  */
-public final class GcsStore implements Store {
+public final class GcsStore extends ObjectStore<GcsSettings> {
   private static final long serialVersionUID = 1L;
   private static final ConcurrentHashMap<GcsSettings, Storage> CLIENTS =
       new ConcurrentHashMap<>();
@@ -55,10 +55,6 @@ public final class GcsStore implements Store {
   /** Objects per batch delete request (the JSON API's batch limit is 100). */
   static final int DELETE_BATCH = 100;
 
-  private final String bucket;
-  /** "" or an object-name prefix ending with '/'. */
-  private final String prefix;
-  private final GcsSettings settings;
   private transient volatile Storage client;
 
   /**
@@ -67,9 +63,7 @@ public final class GcsStore implements Store {
    * @throws IllegalArgumentException for an empty bucket or a malformed prefix
    */
   public GcsStore(String bucket, String prefix, GcsSettings settings) {
-    this.bucket = ObjectStores.checkBucket("GCS", bucket);
-    this.prefix = ObjectStores.rootPrefix(prefix);
-    this.settings = Objects.requireNonNull(settings);
+    super(ObjectStores.checkBucket("GCS", bucket), ObjectStores.rootPrefix(prefix), settings);
   }
 
   /**
@@ -83,27 +77,13 @@ public final class GcsStore implements Store {
     if (uri.getScheme() == null || !uri.getScheme().equalsIgnoreCase("gs")) {
       throw new IllegalArgumentException("not a gs:// URI: " + StoreSettings.withoutQuery(uri));
     }
-    String bucket = uri.getAuthority();
-    if (bucket == null || bucket.isEmpty()) {
-      throw new IllegalArgumentException("GCS URI " + StoreSettings.withoutQuery(uri)
-          + " names no bucket; expected gs://bucket/prefix");
-    }
+    String bucket = ObjectStores.bucketOf(uri, "GCS", "gs");
     return new GcsStore(bucket, uri.getPath(), GcsSettings.resolve(uri));
   }
 
   /** The bucket. */
   public String bucket() {
     return bucket;
-  }
-
-  /** The object-name prefix ("" or ending with '/'). */
-  public String prefix() {
-    return prefix;
-  }
-
-  /** How the service is reached. */
-  public GcsSettings settings() {
-    return settings;
   }
 
   Storage client() {
@@ -152,7 +132,7 @@ public final class GcsStore implements Store {
   }
 
   private BlobId object(String key) {
-    return BlobId.of(bucket, prefix + Stores.checkKey(key));
+    return BlobId.of(bucket, objectName(key));
   }
 
   @Override
@@ -300,7 +280,7 @@ public final class GcsStore implements Store {
     String p = prefix + Stores.checkPrefix(keyPrefix);
     TreeSet<String> out = new TreeSet<>();
     for (Blob b : listing(p, false, keyPrefix)) {
-      out.add(b.getName().substring(prefix.length()));
+      out.add(keyOf(b.getName()));
     }
     return new ArrayList<>(out);
   }
@@ -348,21 +328,5 @@ public final class GcsStore implements Store {
   @Override
   public String describe() {
     return ObjectStores.describe("gs", bucket, prefix, settings.endpoint());
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof GcsStore s && s.bucket.equals(bucket) && s.prefix.equals(prefix)
-        && s.settings.equals(settings);
-  }
-
-  @Override
-  public int hashCode() {
-    return Objects.hash(bucket, prefix, settings);
-  }
-
-  @Override
-  public String toString() {
-    return describe();
   }
 }

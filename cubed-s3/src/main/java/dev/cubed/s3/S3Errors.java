@@ -95,18 +95,9 @@ final class S3Errors {
    */
   static ZarrStoreException failure(String op, String key, S3Store store, RuntimeException e) {
     S3Settings s = store.settings();
-    return ObjectStores.failure(SERVICE, failureKind(classify(e)), op, key,
+    return ObjectStores.failure(SERVICE, ObjectStores.Failure.of(classify(e)), op, key,
         new ObjectStores.Target(store, store.bucket(), s.endpoint(), s.describe(),
             s.maxAttempts()), status(e), e);
-  }
-
-  private static ObjectStores.Failure failureKind(Kind kind) {
-    return switch (kind) {
-      case NO_SUCH_BUCKET -> ObjectStores.Failure.NO_SUCH_BUCKET;
-      case ACCESS_DENIED -> ObjectStores.Failure.ACCESS_DENIED;
-      case TRANSIENT -> ObjectStores.Failure.TRANSIENT;
-      default -> ObjectStores.Failure.OTHER;
-    };
   }
 
   private static String status(Throwable e) {
