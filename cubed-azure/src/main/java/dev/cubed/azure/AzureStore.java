@@ -20,6 +20,8 @@ import java.net.URI;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * A {@link Store} on Azure Blob Storage: key {@code k} is the blob {@code prefix + k} of a
@@ -174,21 +176,35 @@ public final class AzureStore extends ObjectStore<AzureSettings> {
         e.getErrorCode());
   }
 
+  /**
+   * The result of a request for {@code key}, or {@code ifAbsent} if it fails with a
+   * BlobStorageException that {@code absent} accepts; any other failure becomes the store's
+   * exception for {@code op}.
+   */
+  private <T> T request(String op, String key, Supplier<T> call,
+      Predicate<BlobStorageException> absent, T ifAbsent) {
+    try {
+      return call.get();
+    } catch (RuntimeException e) {
+      if (e instanceof BlobStorageException b && absent.test(b)) {
+        return ifAbsent;
+      }
+      throw failure(op, key, e);
+    }
+  }
+
+  private static boolean notFound(BlobStorageException e) {
+    return e.getStatusCode() == 404;
+  }
+
   @Override
   public byte[] get(String key) {
     BlobClient b = blob(key);
-    try {
+    return request("read", key, () -> {
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       b.downloadStream(out);
       return out.toByteArray();
-    } catch (BlobStorageException e) {
-      if (missing(e) || BlobErrorCode.CONTAINER_NOT_FOUND.equals(e.getErrorCode())) {
-        return null;
-      }
-      throw failure("read", key, e);
-    } catch (RuntimeException e) {
-      throw failure("read", key, e);
-    }
+    }, e -> missing(e) || BlobErrorCode.CONTAINER_NOT_FOUND.equals(e.getErrorCode()), null);
   }
 
   @Override
@@ -220,17 +236,12 @@ public final class AzureStore extends ObjectStore<AzureSettings> {
   public byte[] getSuffix(String key, int length) {
     Stores.checkSuffix(key, length);
     BlobClient b = blob(key);
-    long size;
-    try {
-      size = b.getProperties().getBlobSize();
-    } catch (BlobStorageException e) {
-      if (e.getStatusCode() == 404) {
-        return null;
-      }
-      throw failure("size read", key, e);
-    } catch (RuntimeException e) {
-      throw failure("size read", key, e);
+    Long blobSize = request("size read", key, () -> b.getProperties().getBlobSize(),
+        AzureStore::notFound, null);
+    if (blobSize == null) {
+      return null;
     }
+    long size = blobSize;
     return getRange(key, Math.max(0, size - length), (int) Math.min(length, size));
   }
 
@@ -262,30 +273,13 @@ public final class AzureStore extends ObjectStore<AzureSettings> {
   @Override
   public void delete(String key) {
     BlobClient b = blob(key);
-    try {
-      b.deleteIfExists();
-    } catch (BlobStorageException e) {
-      if (e.getStatusCode() != 404) {
-        throw failure("delete", key, e);
-      }
-    } catch (RuntimeException e) {
-      throw failure("delete", key, e);
-    }
+    request("delete", key, b::deleteIfExists, AzureStore::notFound, false);
   }
 
   @Override
   public boolean exists(String key) {
     BlobClient b = blob(key);
-    try {
-      return b.exists();
-    } catch (BlobStorageException e) {
-      if (e.getStatusCode() == 404) {
-        return false;
-      }
-      throw failure("existence check", key, e);
-    } catch (RuntimeException e) {
-      throw failure("existence check", key, e);
-    }
+    return request("existence check", key, b::exists, AzureStore::notFound, false);
   }
 
   @Override
@@ -305,23 +299,16 @@ public final class AzureStore extends ObjectStore<AzureSettings> {
    * below it), unsorted; none if the container does not exist.
    */
   private List<String> listing(String prefix, String pre, boolean oneLevel) {
-    List<String> out = new ArrayList<>();
     ListBlobsOptions options = new ListBlobsOptions().setPrefix(pre);
-    try {
+    return request("listing of prefix '" + prefix + "'", null, () -> {
+      List<String> out = new ArrayList<>();
       for (BlobItem item : oneLevel ? client().listBlobsByHierarchy("/", options, null)
           : client().listBlobs(options, null)) {
         out.add(oneLevel ? ObjectStores.childName(item.getName(), pre.length())
             : keyOf(item.getName()));
       }
-    } catch (BlobStorageException e) {
-      if (BlobErrorCode.CONTAINER_NOT_FOUND.equals(e.getErrorCode())) {
-        return new ArrayList<>();
-      }
-      throw failure("listing of prefix '" + prefix + "'", null, e);
-    } catch (RuntimeException e) {
-      throw failure("listing of prefix '" + prefix + "'", null, e);
-    }
-    return out;
+      return out;
+    }, e -> BlobErrorCode.CONTAINER_NOT_FOUND.equals(e.getErrorCode()), new ArrayList<>());
   }
 
   /** 2: the encoded bytes and the HTTP client's buffer of them. */
