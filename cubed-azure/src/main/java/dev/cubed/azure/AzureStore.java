@@ -9,6 +9,8 @@ import com.azure.storage.blob.models.BlobItem;
 import com.azure.storage.blob.models.BlobRange;
 import com.azure.storage.blob.models.BlobStorageException;
 import com.azure.storage.blob.models.ListBlobsOptions;
+import dev.cubed.zarr.ObjectStore;
+import dev.cubed.zarr.ObjectStores;
 import dev.cubed.zarr.Store;
 import dev.cubed.zarr.Stores;
 import dev.cubed.zarr.ZarrStoreException;
@@ -18,7 +20,8 @@ import java.net.URI;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * A {@link Store} on Azure Blob Storage: key {@code k} is the blob {@code prefix + k} of a
@@ -31,12 +34,9 @@ import java.util.Objects;
  * it. Throttling (429), 5xx and I/O failures are retried by the SDK's exponential retry policy.
  * Messages never contain keys or signatures ({@link AzureSettings#redact}).
  */
-public final class AzureStore implements Store {
+public final class AzureStore extends ObjectStore<AzureSettings> {
   private static final long serialVersionUID = 1L;
 
-  private final String container;
-  private final String prefix; // "" or ending with '/'
-  private final AzureSettings settings;
   private transient volatile BlobContainerClient client;
 
   /**
@@ -45,10 +45,19 @@ public final class AzureStore implements Store {
    * @throws IllegalArgumentException for an invalid container name or prefix
    */
   public AzureStore(String container, String prefix, AzureSettings settings) {
+    super(checkContainer(container), blobPrefix(prefix), settings);
+  }
+
+  private static String checkContainer(String container) {
     if (container == null || !container.matches("[a-z0-9$][a-z0-9-]{1,62}")) {
       throw new IllegalArgumentException("Azure store: container name '" + container
           + "' is not valid (3-63 lower-case letters, digits and '-')");
     }
+    return container;
+  }
+
+  /** "" or the prefix without leading '/' and with a trailing one. */
+  private static String blobPrefix(String prefix) {
     String p = prefix == null ? "" : prefix;
     while (p.startsWith("/")) {
       p = p.substring(1);
@@ -59,9 +68,7 @@ public final class AzureStore implements Store {
     if (!p.isEmpty()) {
       Stores.checkPrefix(p);
     }
-    this.container = container;
-    this.prefix = p;
-    this.settings = Objects.requireNonNull(settings);
+    return p;
   }
 
   /**
@@ -118,30 +125,20 @@ public final class AzureStore implements Store {
 
   /** The container. */
   public String container() {
-    return container;
-  }
-
-  /** The blob name prefix ("" or ending with '/'). */
-  public String prefix() {
-    return prefix;
-  }
-
-  /** How the service is reached. */
-  public AzureSettings settings() {
-    return settings;
+    return bucket;
   }
 
   BlobContainerClient client() {
     BlobContainerClient c = client;
     if (c == null) {
-      c = settings.client().getBlobContainerClient(container);
+      c = settings.client().getBlobContainerClient(bucket);
       client = c;
     }
     return c;
   }
 
   private BlobClient blob(String key) {
-    return client().getBlobClient(prefix + Stores.checkKey(key));
+    return client().getBlobClient(objectName(key));
   }
 
   /** The exception for a failed operation, saying what, where, why and what to do. */
@@ -153,7 +150,7 @@ public final class AzureStore implements Store {
       int st = b.getStatusCode();
       BlobErrorCode code = b.getErrorCode();
       if (BlobErrorCode.CONTAINER_NOT_FOUND.equals(code)) {
-        why = "container '" + container + "' does not exist";
+        why = "container '" + bucket + "' does not exist";
       } else if (st == 403 || st == 401) {
         why = "access denied (HTTP " + st + " " + code + "): check the credentials from "
             + settings.credentialSource();
@@ -179,29 +176,40 @@ public final class AzureStore implements Store {
         e.getErrorCode());
   }
 
+  /**
+   * The result of a request for {@code key}, or {@code ifAbsent} if it fails with a
+   * BlobStorageException that {@code absent} accepts; any other failure becomes the store's
+   * exception for {@code op}.
+   */
+  private <T> T request(String op, String key, Supplier<T> call,
+      Predicate<BlobStorageException> absent, T ifAbsent) {
+    try {
+      return call.get();
+    } catch (RuntimeException e) {
+      if (e instanceof BlobStorageException b && absent.test(b)) {
+        return ifAbsent;
+      }
+      throw failure(op, key, e);
+    }
+  }
+
+  private static boolean notFound(BlobStorageException e) {
+    return e.getStatusCode() == 404;
+  }
+
   @Override
   public byte[] get(String key) {
     BlobClient b = blob(key);
-    try {
+    return request("read", key, () -> {
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       b.downloadStream(out);
       return out.toByteArray();
-    } catch (BlobStorageException e) {
-      if (missing(e) || BlobErrorCode.CONTAINER_NOT_FOUND.equals(e.getErrorCode())) {
-        return null;
-      }
-      throw failure("read", key, e);
-    } catch (RuntimeException e) {
-      throw failure("read", key, e);
-    }
+    }, e -> missing(e) || BlobErrorCode.CONTAINER_NOT_FOUND.equals(e.getErrorCode()), null);
   }
 
   @Override
   public byte[] getRange(String key, long offset, int length) {
-    if (offset < 0 || length < 0) {
-      throw new IllegalArgumentException("getRange: offset " + offset + " and length " + length
-          + " must be >= 0 (key '" + key + "')");
-    }
+    Stores.checkRange(key, offset, length);
     BlobClient b = blob(key);
     if (length == 0) {
       return exists(key) ? new byte[0] : null;
@@ -226,22 +234,14 @@ public final class AzureStore implements Store {
 
   @Override
   public byte[] getSuffix(String key, int length) {
-    if (length < 0) {
-      throw new IllegalArgumentException("getSuffix: length " + length + " must be >= 0 (key '"
-          + key + "')");
-    }
+    Stores.checkSuffix(key, length);
     BlobClient b = blob(key);
-    long size;
-    try {
-      size = b.getProperties().getBlobSize();
-    } catch (BlobStorageException e) {
-      if (e.getStatusCode() == 404) {
-        return null;
-      }
-      throw failure("size read", key, e);
-    } catch (RuntimeException e) {
-      throw failure("size read", key, e);
+    Long blobSize = request("size read", key, () -> b.getProperties().getBlobSize(),
+        AzureStore::notFound, null);
+    if (blobSize == null) {
+      return null;
     }
+    long size = blobSize;
     return getRange(key, Math.max(0, size - length), (int) Math.min(length, size));
   }
 
@@ -252,10 +252,7 @@ public final class AzureStore implements Store {
 
   @Override
   public void put(String key, byte[] value, int length) {
-    if (length < 0 || length > value.length) {
-      throw new IllegalArgumentException("put: length " + length + " outside [0, "
-          + value.length + "] (key '" + key + "')");
-    }
+    Stores.checkLength(key, value, length);
     BlobClient b = blob(key);
     BinaryData data = BinaryData.fromByteBuffer(ByteBuffer.wrap(value, 0, length));
     try {
@@ -276,76 +273,42 @@ public final class AzureStore implements Store {
   @Override
   public void delete(String key) {
     BlobClient b = blob(key);
-    try {
-      b.deleteIfExists();
-    } catch (BlobStorageException e) {
-      if (e.getStatusCode() != 404) {
-        throw failure("delete", key, e);
-      }
-    } catch (RuntimeException e) {
-      throw failure("delete", key, e);
-    }
+    request("delete", key, b::deleteIfExists, AzureStore::notFound, false);
   }
 
   @Override
   public boolean exists(String key) {
     BlobClient b = blob(key);
-    try {
-      return b.exists();
-    } catch (BlobStorageException e) {
-      if (e.getStatusCode() == 404) {
-        return false;
-      }
-      throw failure("existence check", key, e);
-    } catch (RuntimeException e) {
-      throw failure("existence check", key, e);
-    }
+    return request("existence check", key, b::exists, AzureStore::notFound, false);
   }
 
   @Override
   public List<String> list(String prefix) {
-    String pre = this.prefix + Stores.checkPrefix(prefix);
-    List<String> out = new ArrayList<>();
-    try {
-      for (BlobItem item : client().listBlobs(new ListBlobsOptions().setPrefix(pre), null)) {
-        out.add(item.getName().substring(this.prefix.length()));
-      }
-    } catch (BlobStorageException e) {
-      if (BlobErrorCode.CONTAINER_NOT_FOUND.equals(e.getErrorCode())) {
-        return List.of();
-      }
-      throw failure("listing of prefix '" + prefix + "'", null, e);
-    } catch (RuntimeException e) {
-      throw failure("listing of prefix '" + prefix + "'", null, e);
-    }
+    List<String> out = listing(prefix, this.prefix + Stores.checkPrefix(prefix), false);
     out.sort(null);
     return out;
   }
 
   @Override
   public List<String> listChildren(String prefix) {
-    String p = Stores.checkPrefix(prefix);
-    if (!p.isEmpty() && !p.endsWith("/")) {
-      return Store.super.listChildren(prefix);
-    }
-    String pre = this.prefix + p;
-    List<String> out = new ArrayList<>();
-    try {
-      for (BlobItem item : client().listBlobsByHierarchy("/",
-          new ListBlobsOptions().setPrefix(pre), null)) {
-        String name = item.getName().substring(pre.length());
-        out.add(name.endsWith("/") ? name.substring(0, name.length() - 1) : name);
+    return Stores.listChildren(this, prefix, p -> listing(prefix, this.prefix + p, true));
+  }
+
+  /**
+   * The keys under blob-name prefix {@code pre} (with {@code oneLevel}: the child names one level
+   * below it), unsorted; none if the container does not exist.
+   */
+  private List<String> listing(String prefix, String pre, boolean oneLevel) {
+    ListBlobsOptions options = new ListBlobsOptions().setPrefix(pre);
+    return request("listing of prefix '" + prefix + "'", null, () -> {
+      List<String> out = new ArrayList<>();
+      for (BlobItem item : oneLevel ? client().listBlobsByHierarchy("/", options, null)
+          : client().listBlobs(options, null)) {
+        out.add(oneLevel ? ObjectStores.childName(item.getName(), pre.length())
+            : keyOf(item.getName()));
       }
-    } catch (BlobStorageException e) {
-      if (BlobErrorCode.CONTAINER_NOT_FOUND.equals(e.getErrorCode())) {
-        return List.of();
-      }
-      throw failure("listing of prefix '" + prefix + "'", null, e);
-    } catch (RuntimeException e) {
-      throw failure("listing of prefix '" + prefix + "'", null, e);
-    }
-    out.sort(null);
-    return out;
+      return out;
+    }, e -> BlobErrorCode.CONTAINER_NOT_FOUND.equals(e.getErrorCode()), new ArrayList<>());
   }
 
   /** 2: the encoded bytes and the HTTP client's buffer of them. */
@@ -362,22 +325,11 @@ public final class AzureStore implements Store {
     } catch (RuntimeException e) {
       endpoint = "(no credentials)";
     }
-    return "az://" + container + "/" + prefix + " at " + AzureSettings.redact(endpoint);
+    return "az://" + bucket + "/" + prefix + " at " + AzureSettings.redact(endpoint);
   }
 
   @Override
   public String toString() {
-    return "AzureStore(az://" + container + "/" + prefix + ")";
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof AzureStore a && a.container.equals(container) && a.prefix.equals(prefix)
-        && a.settings.equals(settings);
-  }
-
-  @Override
-  public int hashCode() {
-    return Objects.hash(container, prefix, settings);
+    return "AzureStore(az://" + bucket + "/" + prefix + ")";
   }
 }

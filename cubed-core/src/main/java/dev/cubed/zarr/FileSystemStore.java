@@ -336,11 +336,7 @@ public final class FileSystemStore implements Store {
 
   @Override
   public byte[] getRange(String key, long offset, int length) {
-    if (offset < 0 || length < 0) {
-      throw new IllegalArgumentException(
-          "getRange: offset " + offset + " and length " + length + " must be >= 0 (key '" + key
-              + "')");
-    }
+    Stores.checkRange(key, offset, length);
     Path p = resolve(key);
     if (Files.isDirectory(p)) {
       throw directoryAsValue(key, p);
@@ -385,10 +381,7 @@ public final class FileSystemStore implements Store {
 
   @Override
   public byte[] getSuffix(String key, int length) {
-    if (length < 0) {
-      throw new IllegalArgumentException("getSuffix: length " + length + " must be >= 0 (key '"
-          + key + "')");
-    }
+    Stores.checkSuffix(key, length);
     Path p = resolve(key);
     try {
       long size = Files.size(p);
@@ -414,10 +407,7 @@ public final class FileSystemStore implements Store {
   /** Writes the prefix straight from {@code value} (no copy). */
   @Override
   public void put(String key, byte[] value, int length) {
-    if (length < 0 || length > value.length) {
-      throw new IllegalArgumentException("put: length " + length + " outside [0, "
-          + value.length + "] (key '" + key + "')");
-    }
+    Stores.checkLength(key, value, length);
     Path p = resolve(key);
     Path tmp = null;
     try {
@@ -532,10 +522,11 @@ public final class FileSystemStore implements Store {
 
   @Override
   public List<String> listChildren(String prefix) {
-    String pre = Keys.checkPrefix(prefix);
-    if (!pre.isEmpty() && !pre.endsWith("/")) {
-      return Store.super.listChildren(prefix);
-    }
+    return Stores.listChildren(this, prefix, pre -> directoryNames(pre, prefix));
+  }
+
+  /** The names in the directory of {@code pre} ("" or ending with '/'), without our own files. */
+  private List<String> directoryNames(String pre, String prefix) {
     Path dir = pre.isEmpty() ? root : resolveDir(pre.substring(0, pre.length() - 1));
     if (!Files.isDirectory(dir)) {
       return List.of();
@@ -551,7 +542,6 @@ public final class FileSystemStore implements Store {
     } catch (IOException e) {
       throw new ZarrStoreException("cannot list prefix '" + prefix + "' of " + describe(), e);
     }
-    Collections.sort(out);
     return out;
   }
 

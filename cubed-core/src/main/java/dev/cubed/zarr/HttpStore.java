@@ -253,10 +253,7 @@ public final class HttpStore implements Store {
 
   @Override
   public byte[] getRange(String key, long offset, int length) {
-    if (offset < 0 || length < 0) {
-      throw new IllegalArgumentException("getRange: offset " + offset + " and length " + length
-          + " must be >= 0 (key '" + key + "')");
-    }
+    Stores.checkRange(key, offset, length);
     Keys.check(key);
     if (length == 0) {
       return exists(key) ? new byte[0] : null;
@@ -284,10 +281,7 @@ public final class HttpStore implements Store {
 
   @Override
   public byte[] getSuffix(String key, int length) {
-    if (length < 0) {
-      throw new IllegalArgumentException("getSuffix: length " + length + " must be >= 0 (key '"
-          + key + "')");
-    }
+    Stores.checkSuffix(key, length);
     Keys.check(key);
     if (length == 0) {
       return exists(key) ? new byte[0] : null;
@@ -351,13 +345,8 @@ public final class HttpStore implements Store {
 
   @Override
   public List<String> listChildren(String prefix) {
-    String pre = Keys.checkPrefix(prefix);
-    if (!pre.isEmpty() && !pre.endsWith("/")) {
-      return Store.super.listChildren(prefix);
-    }
-    List<String> out = new ArrayList<>(HttpListing.entries(this, pre).keySet());
-    Collections.sort(out);
-    return out;
+    return Stores.listChildren(this, prefix,
+        pre -> new ArrayList<>(HttpListing.entries(this, pre).keySet()));
   }
 
   private UnsupportedOperationException readOnly(String op, String key) {

@@ -44,11 +44,7 @@ public final class MemoryStore implements Store {
 
   @Override
   public byte[] getRange(String key, long offset, int length) {
-    if (offset < 0 || length < 0) {
-      throw new IllegalArgumentException(
-          "getRange: offset " + offset + " and length " + length + " must be >= 0 (key '" + key
-              + "')");
-    }
+    Stores.checkRange(key, offset, length);
     byte[] v = map.get(Keys.check(key));
     if (v == null) {
       return null;
@@ -66,10 +62,7 @@ public final class MemoryStore implements Store {
   /** Keeps one copy of the prefix (never {@code value} itself, which the caller reuses). */
   @Override
   public void put(String key, byte[] value, int length) {
-    if (length < 0 || length > value.length) {
-      throw new IllegalArgumentException("put: length " + length + " outside [0, "
-          + value.length + "] (key '" + key + "')");
-    }
+    Stores.checkLength(key, value, length);
     map.put(Keys.check(key), Arrays.copyOf(value, length));
   }
 

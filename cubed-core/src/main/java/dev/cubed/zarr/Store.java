@@ -60,10 +60,7 @@ public interface Store extends Serializable {
    * @throws IllegalArgumentException if {@code length} is outside [0, value.length]
    */
   default void put(String key, byte[] value, int length) {
-    if (length < 0 || length > value.length) {
-      throw new IllegalArgumentException("put: length " + length + " outside [0, "
-          + value.length + "] (key '" + key + "')");
-    }
+    Stores.checkLength(key, value, length);
     put(key, java.util.Arrays.copyOf(value, length));
   }
 
@@ -95,13 +92,7 @@ public interface Store extends Serializable {
    * override it for speed.
    */
   default List<String> listChildren(String prefix) {
-    java.util.TreeSet<String> names = new java.util.TreeSet<>();
-    for (String k : list(prefix)) {
-      String rest = k.substring(prefix.length());
-      int slash = rest.indexOf('/');
-      names.add(slash < 0 ? rest : rest.substring(0, slash));
-    }
-    return new java.util.ArrayList<>(names);
+    return Stores.childrenFromList(this, prefix);
   }
 
   /**

@@ -3,9 +3,14 @@ package dev.cubed.zarr;
 import java.net.URI;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.Locale;
 import java.util.ServiceLoader;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /** Opens stores from URIs or paths. */
@@ -76,6 +81,75 @@ public final class Stores {
   /** Checks a list prefix ("" or a key prefix, which may end with '/'); see {@link #checkKey}. */
   public static String checkPrefix(String prefix) {
     return Keys.checkPrefix(prefix);
+  }
+
+  /**
+   * Checks the arguments of {@link Store#getRange} the way the built-in stores do.
+   *
+   * @throws IllegalArgumentException "getRange: offset O and length L must be &gt;= 0 (key 'K')"
+   *     if {@code offset} or {@code length} is negative
+   */
+  public static void checkRange(String key, long offset, int length) {
+    if (offset < 0 || length < 0) {
+      throw new IllegalArgumentException("getRange: offset " + offset + " and length " + length
+          + " must be >= 0 (key '" + key + "')");
+    }
+  }
+
+  /**
+   * Checks the argument of {@link Store#getSuffix} the way the built-in stores do.
+   *
+   * @throws IllegalArgumentException "getSuffix: length L must be &gt;= 0 (key 'K')" if {@code
+   *     length} is negative
+   */
+  public static void checkSuffix(String key, int length) {
+    if (length < 0) {
+      throw new IllegalArgumentException("getSuffix: length " + length + " must be >= 0 (key '"
+          + key + "')");
+    }
+  }
+
+  /**
+   * Checks the length of {@link Store#put(String, byte[], int)}.
+   *
+   * @throws IllegalArgumentException "put: length L outside [0, N] (key 'K')" if {@code length}
+   *     is negative or beyond {@code value.length}
+   */
+  public static void checkLength(String key, byte[] value, int length) {
+    if (length < 0 || length > value.length) {
+      throw new IllegalArgumentException("put: length " + length + " outside [0, "
+          + value.length + "] (key '" + key + "')");
+    }
+  }
+
+  /**
+   * {@link Store#listChildren} of a store that can list one level of a "directory" quickly: a
+   * prefix that is "" or ends with '/' goes to {@code directory} (given the checked prefix; its
+   * names are returned sorted), any other prefix is answered from {@link Store#list} as the
+   * interface's default does.
+   *
+   * @throws IllegalArgumentException for a malformed prefix ({@link #checkPrefix})
+   */
+  public static List<String> listChildren(Store store, String prefix,
+      Function<String, List<String>> directory) {
+    String pre = Keys.checkPrefix(prefix);
+    if (!pre.isEmpty() && !pre.endsWith("/")) {
+      return childrenFromList(store, prefix);
+    }
+    List<String> out = new ArrayList<>(directory.apply(pre));
+    Collections.sort(out);
+    return out;
+  }
+
+  /** The default {@link Store#listChildren}: first segments of {@link Store#list}, sorted. */
+  static List<String> childrenFromList(Store store, String prefix) {
+    TreeSet<String> names = new TreeSet<>();
+    for (String k : store.list(prefix)) {
+      String rest = k.substring(prefix.length());
+      int slash = rest.indexOf('/');
+      names.add(slash < 0 ? rest : rest.substring(0, slash));
+    }
+    return new ArrayList<>(names);
   }
 
   /**

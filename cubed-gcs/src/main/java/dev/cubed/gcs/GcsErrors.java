@@ -1,9 +1,8 @@
 package dev.cubed.gcs;
 
 import com.google.cloud.BaseServiceException;
-import dev.cubed.zarr.Stores;
+import dev.cubed.zarr.ObjectStores;
 import dev.cubed.zarr.ZarrStoreException;
-import java.io.IOException;
 
 /**
  * Classification of the Cloud Storage client's exceptions for the GCS store, and how each failure
@@ -28,11 +27,16 @@ final class GcsErrors {
     PERMANENT
   }
 
+  private static final ObjectStores.Service SERVICE = new ObjectStores.Service("GCS",
+      "Google Cloud Storage", "",
+      "cubed.gcs.endpoint / CUBED_GCS_ENDPOINT / STORAGE_EMULATOR_HOST", "the endpoint is right",
+      "cubed.gcs.maxAttempts");
+
   /** Classifies an exception thrown by the Storage client (or by a read channel). */
   static Kind classify(Throwable e) {
     BaseServiceException se = serviceException(e);
     if (se == null) {
-      return hasIoCause(e) ? Kind.TRANSIENT : Kind.PERMANENT;
+      return ObjectStores.hasIoCause(e) ? Kind.TRANSIENT : Kind.PERMANENT;
     }
     int code = se.getCode();
     String msg = String.valueOf(se.getMessage()).toLowerCase(java.util.Locale.ROOT);
@@ -46,7 +50,7 @@ final class GcsErrors {
     if (code == 416) {
       return Kind.RANGE_NOT_SATISFIABLE;
     }
-    if (code == 408 || code == 429 || code >= 500 || code == 0 && hasIoCause(e)
+    if (code == 408 || code == 429 || code >= 500 || code == 0 && ObjectStores.hasIoCause(e)
         || se.isRetryable()) {
       return Kind.TRANSIENT;
     }
@@ -66,43 +70,16 @@ final class GcsErrors {
     return null;
   }
 
-  private static boolean hasIoCause(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof IOException || t instanceof java.io.UncheckedIOException) {
-        return true;
-      }
-      if (t.getCause() == t) {
-        break;
-      }
-    }
-    return false;
-  }
-
   /**
    * The store's exception for a failed request after the client's retries: names the operation,
    * the key and the bucket; says whether the retries were spent, access was denied (and how
    * credentials were chosen) or the bucket is missing. Endpoint credentials are redacted.
    */
   static ZarrStoreException failure(String op, String key, GcsStore store, Throwable e) {
-    String where = "key '" + key + "' of bucket '" + store.bucket() + "' (" + store.describe()
-        + ")";
     GcsSettings s = store.settings();
-    String msg = switch (classify(e)) {
-      case NO_SUCH_BUCKET -> "GCS " + op + " of " + where + ": the bucket '" + store.bucket()
-          + "' does not exist at " + (s.endpoint() == null ? "Google Cloud Storage"
-          : Stores.redact(s.endpoint())) + "; create it first, or check the bucket name and"
-          + " the endpoint (cubed.gcs.endpoint / CUBED_GCS_ENDPOINT / STORAGE_EMULATOR_HOST)";
-      case ACCESS_DENIED -> "GCS " + op + " of " + where + ": access denied (HTTP "
-          + code(e) + "); " + s.describe() + ". Check that these credentials may " + op
-          + " in this bucket and that the endpoint is right";
-      case TRANSIENT -> "GCS " + op + " of " + where + " failed after " + s.maxAttempts()
-          + " attempts with exponential backoff (transient error: " + e.getMessage()
-          + "); the service may be overloaded or unreachable; raise cubed.gcs.maxAttempts or"
-          + " retry later";
-      default -> "GCS " + op + " of " + where + " failed: " + e.getMessage();
-    };
-    return new ZarrStoreException(Stores.redact(msg),
-        new IOException(Stores.redact(e.getMessage()), e));
+    return ObjectStores.failure(SERVICE, ObjectStores.Failure.of(classify(e)), op, key,
+        new ObjectStores.Target(store, store.bucket(), s.endpoint(), s.describe(),
+            s.maxAttempts()), code(e), e);
   }
 
   private static String code(Throwable e) {

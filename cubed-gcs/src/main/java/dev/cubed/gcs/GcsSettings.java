@@ -1,13 +1,11 @@
 package dev.cubed.gcs;
 
+import dev.cubed.zarr.StoreSettings;
 import dev.cubed.zarr.Stores;
 import java.io.Serializable;
 import java.net.URI;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
-import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.function.Function;
 
 /**
@@ -50,10 +48,7 @@ public record GcsSettings(String endpoint, String project, boolean anonymous, in
     if (endpoint != null) {
       endpoint = normalizeEndpoint(endpoint);
     }
-    if (maxAttempts < 1) {
-      throw new IllegalArgumentException("GCS max_attempts must be at least 1, got "
-          + maxAttempts);
-    }
+    StoreSettings.checkMaxAttempts("GCS", maxAttempts);
   }
 
   /**
@@ -91,17 +86,14 @@ public record GcsSettings(String endpoint, String project, boolean anonymous, in
 
   static GcsSettings resolve(URI uri, Function<String, String> props,
       Function<String, String> env) {
-    Map<String, String> q = query(uri);
-    String endpoint = pick(q, "endpoint", "cubed.gcs.endpoint", "CUBED_GCS_ENDPOINT", props,
-        env);
+    StoreSettings q = StoreSettings.of(uri, "GCS", "",
+        List.of("endpoint", "project", "credentials", "max_attempts"), props, env);
+    String endpoint = q.get("endpoint");
     if (endpoint == null) {
-      endpoint = blankToNull(env.apply("STORAGE_EMULATOR_HOST"));
+      endpoint = q.env("STORAGE_EMULATOR_HOST");
     }
-    String project = pick(q, "project", "cubed.gcs.project", "CUBED_GCS_PROJECT", props, env);
-    String cred = pick(q, "credentials", "cubed.gcs.credentials", "CUBED_GCS_CREDENTIALS", props,
-        env);
-    String ma = pick(q, "max_attempts", "cubed.gcs.maxAttempts", "CUBED_GCS_MAX_ATTEMPTS",
-        props, env);
+    String project = q.get("project");
+    String cred = q.get("credentials");
     boolean anonymous;
     if (cred == null) {
       anonymous = endpoint != null;
@@ -113,56 +105,7 @@ public record GcsSettings(String endpoint, String project, boolean anonymous, in
             + "' is neither 'default' (Application Default Credentials) nor 'none'");
       };
     }
-    int attempts;
-    try {
-      attempts = ma == null ? DEFAULT_MAX_ATTEMPTS : Integer.parseInt(ma.trim());
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("GCS max_attempts '" + ma + "' is not an integer", e);
-    }
-    return new GcsSettings(endpoint, project, anonymous, attempts);
-  }
-
-  private static String pick(Map<String, String> q, String param, String prop, String envName,
-      Function<String, String> props, Function<String, String> env) {
-    String v = blankToNull(q.get(param));
-    if (v == null) {
-      v = blankToNull(props.apply(prop));
-    }
-    if (v == null) {
-      v = blankToNull(env.apply(envName));
-    }
-    return v;
-  }
-
-  private static String blankToNull(String v) {
-    return v == null || v.isBlank() ? null : v.trim();
-  }
-
-  private static Map<String, String> query(URI uri) {
-    Map<String, String> out = new HashMap<>();
-    String raw = uri.getRawQuery();
-    if (raw == null || raw.isEmpty()) {
-      return out;
-    }
-    for (String part : raw.split("&")) {
-      int eq = part.indexOf('=');
-      String k = URLDecoder.decode(eq < 0 ? part : part.substring(0, eq), StandardCharsets.UTF_8);
-      String v = eq < 0 ? "" : URLDecoder.decode(part.substring(eq + 1), StandardCharsets.UTF_8);
-      switch (k) {
-        case "endpoint", "project", "credentials", "max_attempts" -> out.put(k, v);
-        default -> throw new IllegalArgumentException("GCS URI " + withoutQuery(uri)
-            + ": unknown query parameter '" + k
-            + "' (known: endpoint, project, credentials, max_attempts)");
-      }
-    }
-    return out;
-  }
-
-  /** A URI without its query (whose values may hold anything) and with credentials redacted. */
-  static String withoutQuery(URI uri) {
-    String s = uri.toString();
-    int q = s.indexOf('?');
-    return Stores.redact(q < 0 ? s : s.substring(0, q) + "?...");
+    return new GcsSettings(endpoint, project, anonymous, q.maxAttempts(DEFAULT_MAX_ATTEMPTS));
   }
 
   /** The settings, the endpoint's credentials redacted ({@link Stores#redact}). */

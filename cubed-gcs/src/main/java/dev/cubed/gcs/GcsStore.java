@@ -13,7 +13,10 @@ import com.google.cloud.storage.Storage.BlobField;
 import com.google.cloud.storage.Storage.BlobGetOption;
 import com.google.cloud.storage.Storage.BlobListOption;
 import com.google.cloud.storage.StorageRetryStrategy;
+import dev.cubed.zarr.ObjectStore;
+import dev.cubed.zarr.ObjectStores;
 import dev.cubed.zarr.Store;
+import dev.cubed.zarr.StoreSettings;
 import dev.cubed.zarr.Stores;
 import java.io.IOException;
 import java.net.URI;
@@ -21,7 +24,6 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -43,7 +45,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * shared per settings within a JVM. The memory model counts {@link #bufferCopies() 2 copies} of
  * every chunk read or written.
  */
-public final class GcsStore implements Store {
+public final class GcsStore extends ObjectStore<GcsSettings> {
   private static final long serialVersionUID = 1L;
   private static final ConcurrentHashMap<GcsSettings, Storage> CLIENTS =
       new ConcurrentHashMap<>();
@@ -53,10 +55,6 @@ public final class GcsStore implements Store {
   /** Objects per batch delete request (the JSON API's batch limit is 100). */
   static final int DELETE_BATCH = 100;
 
-  private final String bucket;
-  /** "" or an object-name prefix ending with '/'. */
-  private final String prefix;
-  private final GcsSettings settings;
   private transient volatile Storage client;
 
   /**
@@ -65,23 +63,7 @@ public final class GcsStore implements Store {
    * @throws IllegalArgumentException for an empty bucket or a malformed prefix
    */
   public GcsStore(String bucket, String prefix, GcsSettings settings) {
-    if (bucket == null || bucket.isEmpty() || bucket.contains("/")) {
-      throw new IllegalArgumentException("GCS bucket name '" + bucket
-          + "' is empty or has a '/'");
-    }
-    this.bucket = bucket;
-    String p = prefix == null ? "" : prefix;
-    while (p.startsWith("/")) {
-      p = p.substring(1);
-    }
-    while (p.endsWith("/")) {
-      p = p.substring(0, p.length() - 1);
-    }
-    if (!p.isEmpty()) {
-      Stores.checkKey(p);
-    }
-    this.prefix = p.isEmpty() ? "" : p + "/";
-    this.settings = Objects.requireNonNull(settings);
+    super(ObjectStores.checkBucket("GCS", bucket), ObjectStores.rootPrefix(prefix), settings);
   }
 
   /**
@@ -93,29 +75,15 @@ public final class GcsStore implements Store {
    */
   public static GcsStore open(URI uri) {
     if (uri.getScheme() == null || !uri.getScheme().equalsIgnoreCase("gs")) {
-      throw new IllegalArgumentException("not a gs:// URI: " + GcsSettings.withoutQuery(uri));
+      throw new IllegalArgumentException("not a gs:// URI: " + StoreSettings.withoutQuery(uri));
     }
-    String bucket = uri.getAuthority();
-    if (bucket == null || bucket.isEmpty()) {
-      throw new IllegalArgumentException("GCS URI " + GcsSettings.withoutQuery(uri)
-          + " names no bucket; expected gs://bucket/prefix");
-    }
+    String bucket = ObjectStores.bucketOf(uri, "GCS", "gs");
     return new GcsStore(bucket, uri.getPath(), GcsSettings.resolve(uri));
   }
 
   /** The bucket. */
   public String bucket() {
     return bucket;
-  }
-
-  /** The object-name prefix ("" or ending with '/'). */
-  public String prefix() {
-    return prefix;
-  }
-
-  /** How the service is reached. */
-  public GcsSettings settings() {
-    return settings;
   }
 
   Storage client() {
@@ -164,7 +132,7 @@ public final class GcsStore implements Store {
   }
 
   private BlobId object(String key) {
-    return BlobId.of(bucket, prefix + Stores.checkKey(key));
+    return BlobId.of(bucket, objectName(key));
   }
 
   @Override
@@ -182,19 +150,13 @@ public final class GcsStore implements Store {
 
   @Override
   public byte[] getRange(String key, long offset, int length) {
-    if (offset < 0 || length < 0) {
-      throw new IllegalArgumentException("getRange of key '" + key + "' of " + describe()
-          + ": negative offset " + offset + " or length " + length);
-    }
+    ObjectStores.checkRange(this, key, offset, length);
     return read(key, offset, length, false);
   }
 
   @Override
   public byte[] getSuffix(String key, int length) {
-    if (length < 0) {
-      throw new IllegalArgumentException("getSuffix of key '" + key + "' of " + describe()
-          + ": negative length " + length);
-    }
+    ObjectStores.checkSuffix(this, key, length);
     return read(key, 0, length, true);
   }
 
@@ -264,10 +226,7 @@ public final class GcsStore implements Store {
   /** One single-request upload of the first {@code length} bytes, without copying them. */
   @Override
   public void put(String key, byte[] value, int length) {
-    if (length < 0 || length > value.length) {
-      throw new IllegalArgumentException("put: length " + length + " outside [0, "
-          + value.length + "] (key '" + key + "')");
-    }
+    Stores.checkLength(key, value, length);
     BlobId id = object(key);
     try {
       client().create(BlobInfo.newBuilder(id).build(), value, 0, length);
@@ -321,7 +280,7 @@ public final class GcsStore implements Store {
     String p = prefix + Stores.checkPrefix(keyPrefix);
     TreeSet<String> out = new TreeSet<>();
     for (Blob b : listing(p, false, keyPrefix)) {
-      out.add(b.getName().substring(prefix.length()));
+      out.add(keyOf(b.getName()));
     }
     return new ArrayList<>(out);
   }
@@ -331,8 +290,7 @@ public final class GcsStore implements Store {
     String p = prefix + Stores.checkPrefix(keyPrefix);
     TreeSet<String> out = new TreeSet<>();
     for (Blob b : listing(p, true, keyPrefix)) {
-      String n = b.getName().substring(p.length());
-      out.add(n.endsWith("/") ? n.substring(0, n.length() - 1) : n);
+      out.add(ObjectStores.childName(b.getName(), p.length()));
     }
     out.remove("");
     return new ArrayList<>(out);
@@ -369,24 +327,6 @@ public final class GcsStore implements Store {
 
   @Override
   public String describe() {
-    String where = "gs://" + bucket + "/" + prefix;
-    return settings.endpoint() == null ? where
-        : where + " at " + Stores.redact(settings.endpoint());
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof GcsStore s && s.bucket.equals(bucket) && s.prefix.equals(prefix)
-        && s.settings.equals(settings);
-  }
-
-  @Override
-  public int hashCode() {
-    return Objects.hash(bucket, prefix, settings);
-  }
-
-  @Override
-  public String toString() {
-    return describe();
+    return ObjectStores.describe("gs", bucket, prefix, settings.endpoint());
   }
 }

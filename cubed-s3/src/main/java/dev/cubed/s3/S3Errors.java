@@ -1,8 +1,7 @@
 package dev.cubed.s3;
 
-import dev.cubed.zarr.Stores;
+import dev.cubed.zarr.ObjectStores;
 import dev.cubed.zarr.ZarrStoreException;
-import java.io.IOException;
 import java.util.Set;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkClientException;
@@ -32,6 +31,10 @@ final class S3Errors {
     /** Anything else (400s other than the above): not retried. */
     PERMANENT
   }
+
+  private static final ObjectStores.Service SERVICE = new ObjectStores.Service("S3", "AWS S3",
+      ", the region", "cubed.s3.endpoint / CUBED_S3_ENDPOINT", "the endpoint and region are right",
+      "cubed.s3.maxAttempts");
 
   private static final Set<String> TRANSIENT_CODES = Set.of("SlowDown", "Throttling",
       "ThrottlingException", "ThrottledException", "RequestThrottledException",
@@ -73,28 +76,16 @@ final class S3Errors {
     if (e instanceof SdkClientException) {
       // no response: connection refused or reset, timeouts, truncated bodies; retried (the
       // SDK's own rule), except configuration errors without an I/O cause (e.g. no region)
-      return hasIoCause(e) || e.getMessage() != null
+      return ObjectStores.hasIoCause(e) || e.getMessage() != null
           && e.getMessage().toLowerCase(java.util.Locale.ROOT).contains("timed out")
           ? Kind.TRANSIENT : Kind.PERMANENT;
     }
-    return hasIoCause(e) ? Kind.TRANSIENT : Kind.PERMANENT;
+    return ObjectStores.hasIoCause(e) ? Kind.TRANSIENT : Kind.PERMANENT;
   }
 
   /** True if another attempt of the request may succeed (used by the client's retry strategy). */
   static boolean isTransient(Throwable e) {
     return classify(e) == Kind.TRANSIENT;
-  }
-
-  private static boolean hasIoCause(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof IOException || t instanceof java.io.UncheckedIOException) {
-        return true;
-      }
-      if (t.getCause() == t) {
-        break;
-      }
-    }
-    return false;
   }
 
   /**
@@ -103,25 +94,10 @@ final class S3Errors {
    * credentials and the endpoint were chosen) or a missing bucket.
    */
   static ZarrStoreException failure(String op, String key, S3Store store, RuntimeException e) {
-    String where = "key '" + key + "' of bucket '" + store.bucket() + "' (" + store.describe()
-        + ")";
-    String msg = switch (classify(e)) {
-      case NO_SUCH_BUCKET -> "S3 " + op + " of " + where + ": the bucket '" + store.bucket()
-          + "' does not exist at " + (store.settings().endpoint() == null ? "AWS S3"
-          : Stores.redact(store.settings().endpoint())) + "; create it first, or check the"
-          + " bucket name, the region and the endpoint (cubed.s3.endpoint / CUBED_S3_ENDPOINT)";
-      case ACCESS_DENIED -> "S3 " + op + " of " + where + ": access denied (HTTP "
-          + status(e) + "); " + store.settings().describe() + ". Check that these credentials"
-          + " may " + op + " in this bucket and that the endpoint and region are right";
-      case TRANSIENT -> "S3 " + op + " of " + where + " failed after "
-          + store.settings().maxAttempts() + " attempts with exponential backoff (transient"
-          + " error: " + e.getMessage() + "); the service may be overloaded or unreachable;"
-          + " raise cubed.s3.maxAttempts or retry later";
-      default -> "S3 " + op + " of " + where + " failed: " + e.getMessage();
-    };
-    // the SDK's own message may repeat the endpoint URL, credentials included
-    return new ZarrStoreException(Stores.redact(msg),
-        new IOException(Stores.redact(e.getMessage()), e));
+    S3Settings s = store.settings();
+    return ObjectStores.failure(SERVICE, ObjectStores.Failure.of(classify(e)), op, key,
+        new ObjectStores.Target(store, store.bucket(), s.endpoint(), s.describe(),
+            s.maxAttempts()), status(e), e);
   }
 
   private static String status(Throwable e) {

@@ -1,13 +1,11 @@
 package dev.cubed.s3;
 
+import dev.cubed.zarr.StoreSettings;
 import dev.cubed.zarr.Stores;
 import java.io.Serializable;
 import java.net.URI;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
-import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.function.Function;
 
 /**
@@ -62,10 +60,7 @@ public record S3Settings(String endpoint, String region, boolean pathStyle, int 
             + " https:// URL with a host, e.g. http://127.0.0.1:9000");
       }
     }
-    if (maxAttempts < 1) {
-      throw new IllegalArgumentException("S3 max_attempts must be at least 1, got "
-          + maxAttempts);
-    }
+    StoreSettings.checkMaxAttempts("S3", maxAttempts);
   }
 
   /** The settings for a store URI, from its query, the system properties and the environment. */
@@ -75,20 +70,13 @@ public record S3Settings(String endpoint, String region, boolean pathStyle, int 
 
   static S3Settings resolve(URI uri, Function<String, String> props,
       Function<String, String> env) {
-    Map<String, String> q = query(uri);
-    String endpoint = pick(q, "endpoint", "cubed.s3.endpoint", "CUBED_S3_ENDPOINT", props, env);
-    String region = pick(q, "region", "cubed.s3.region", "CUBED_S3_REGION", props, env);
-    String ps = pick(q, "path_style", "cubed.s3.pathStyle", "CUBED_S3_PATH_STYLE", props, env);
-    String ma = pick(q, "max_attempts", "cubed.s3.maxAttempts", "CUBED_S3_MAX_ATTEMPTS", props,
-        env);
+    StoreSettings q = StoreSettings.of(uri, "S3", "true",
+        List.of("endpoint", "region", "path_style", "max_attempts"), props, env);
+    String endpoint = q.get("endpoint");
+    String region = q.get("region");
+    String ps = q.get("path_style");
     boolean pathStyle = ps == null ? endpoint != null : parseBoolean(ps);
-    int attempts;
-    try {
-      attempts = ma == null ? DEFAULT_MAX_ATTEMPTS : Integer.parseInt(ma.trim());
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("S3 max_attempts '" + ma + "' is not an integer", e);
-    }
-    return new S3Settings(endpoint, region, pathStyle, attempts);
+    return new S3Settings(endpoint, region, pathStyle, q.maxAttempts(DEFAULT_MAX_ATTEMPTS));
   }
 
   private static boolean parseBoolean(String s) {
@@ -100,46 +88,6 @@ public record S3Settings(String endpoint, String region, boolean pathStyle, int 
       return false;
     }
     throw new IllegalArgumentException("S3 path_style '" + s + "' is not true or false");
-  }
-
-  private static String pick(Map<String, String> q, String param, String prop, String envName,
-      Function<String, String> props, Function<String, String> env) {
-    String v = q.get(param);
-    if (v == null || v.isBlank()) {
-      v = props.apply(prop);
-    }
-    if (v == null || v.isBlank()) {
-      v = env.apply(envName);
-    }
-    return v == null || v.isBlank() ? null : v.trim();
-  }
-
-  private static Map<String, String> query(URI uri) {
-    Map<String, String> out = new HashMap<>();
-    String raw = uri.getRawQuery();
-    if (raw == null || raw.isEmpty()) {
-      return out;
-    }
-    for (String part : raw.split("&")) {
-      int eq = part.indexOf('=');
-      String k = URLDecoder.decode(eq < 0 ? part : part.substring(0, eq), StandardCharsets.UTF_8);
-      String v = eq < 0 ? "true" : URLDecoder.decode(part.substring(eq + 1),
-          StandardCharsets.UTF_8);
-      switch (k) {
-        case "endpoint", "region", "path_style", "max_attempts" -> out.put(k, v);
-        default -> throw new IllegalArgumentException("S3 URI " + withoutQuery(uri)
-            + ": unknown query"
-            + " parameter '" + k + "' (known: endpoint, region, path_style, max_attempts)");
-      }
-    }
-    return out;
-  }
-
-  /** A URI without its query (whose values may hold anything) and with credentials redacted. */
-  static String withoutQuery(URI uri) {
-    String s = uri.toString();
-    int q = s.indexOf('?');
-    return Stores.redact(q < 0 ? s : s.substring(0, q) + "?...");
   }
 
   /** The settings, the endpoint's credentials redacted ({@link Stores#redact}). */

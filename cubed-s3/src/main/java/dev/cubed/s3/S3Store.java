@@ -1,6 +1,9 @@
 package dev.cubed.s3;
 
+import dev.cubed.zarr.ObjectStore;
+import dev.cubed.zarr.ObjectStores;
 import dev.cubed.zarr.Store;
+import dev.cubed.zarr.StoreSettings;
 import dev.cubed.zarr.Stores;
 import java.io.IOException;
 import java.io.ObjectInputStream;
@@ -8,7 +11,6 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
@@ -51,17 +53,13 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * are shared per settings within a JVM. The memory model counts {@link #bufferCopies() 2 copies}
  * of every chunk read or written (the SDK buffers the bytes once more than a local read does).
  */
-public final class S3Store implements Store {
+public final class S3Store extends ObjectStore<S3Settings> {
   private static final long serialVersionUID = 1L;
   private static final ConcurrentHashMap<S3Settings, S3Client> CLIENTS = new ConcurrentHashMap<>();
 
   /** Keys per listing page requested (S3's maximum; tests lower it to exercise pagination). */
   static volatile int listPageSize = 1000;
 
-  private final String bucket;
-  /** "" or a key prefix ending with '/'. */
-  private final String prefix;
-  private final S3Settings settings;
   private transient volatile S3Client client;
 
   /**
@@ -70,22 +68,7 @@ public final class S3Store implements Store {
    * @throws IllegalArgumentException for an empty bucket or a malformed prefix
    */
   public S3Store(String bucket, String prefix, S3Settings settings) {
-    if (bucket == null || bucket.isEmpty() || bucket.contains("/")) {
-      throw new IllegalArgumentException("S3 bucket name '" + bucket + "' is empty or has a '/'");
-    }
-    this.bucket = bucket;
-    String p = prefix == null ? "" : prefix;
-    while (p.startsWith("/")) {
-      p = p.substring(1);
-    }
-    while (p.endsWith("/")) {
-      p = p.substring(0, p.length() - 1);
-    }
-    if (!p.isEmpty()) {
-      Stores.checkKey(p);
-    }
-    this.prefix = p.isEmpty() ? "" : p + "/";
-    this.settings = Objects.requireNonNull(settings);
+    super(ObjectStores.checkBucket("S3", bucket), ObjectStores.rootPrefix(prefix), settings);
   }
 
   /**
@@ -97,30 +80,15 @@ public final class S3Store implements Store {
    */
   public static S3Store open(URI uri) {
     if (uri.getScheme() == null || !uri.getScheme().equalsIgnoreCase("s3")) {
-      throw new IllegalArgumentException("not an s3:// URI: " + S3Settings.withoutQuery(uri));
+      throw new IllegalArgumentException("not an s3:// URI: " + StoreSettings.withoutQuery(uri));
     }
-    String bucket = uri.getAuthority();
-    if (bucket == null || bucket.isEmpty()) {
-      throw new IllegalArgumentException("S3 URI " + S3Settings.withoutQuery(uri)
-          + " names no bucket; expected"
-          + " s3://bucket/prefix");
-    }
+    String bucket = ObjectStores.bucketOf(uri, "S3", "s3");
     return new S3Store(bucket, uri.getPath(), S3Settings.resolve(uri));
   }
 
   /** The bucket. */
   public String bucket() {
     return bucket;
-  }
-
-  /** The key prefix ("" or ending with '/'). */
-  public String prefix() {
-    return prefix;
-  }
-
-  /** How the service is reached. */
-  public S3Settings settings() {
-    return settings;
   }
 
   private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
@@ -182,13 +150,9 @@ public final class S3Store implements Store {
     return b.build();
   }
 
-  private String object(String key) {
-    return prefix + Stores.checkKey(key);
-  }
-
   @Override
   public byte[] get(String key) {
-    String k = object(key);
+    String k = objectName(key);
     try {
       return client().getObjectAsBytes(r -> r.bucket(bucket).key(k)).asByteArray();
     } catch (RuntimeException e) {
@@ -201,10 +165,7 @@ public final class S3Store implements Store {
 
   @Override
   public byte[] getRange(String key, long offset, int length) {
-    if (offset < 0 || length < 0) {
-      throw new IllegalArgumentException("getRange of key '" + key + "' of " + describe()
-          + ": negative offset " + offset + " or length " + length);
-    }
+    ObjectStores.checkRange(this, key, offset, length);
     if (length == 0) {
       return exists(key) ? new byte[0] : null;
     }
@@ -213,10 +174,7 @@ public final class S3Store implements Store {
 
   @Override
   public byte[] getSuffix(String key, int length) {
-    if (length < 0) {
-      throw new IllegalArgumentException("getSuffix of key '" + key + "' of " + describe()
-          + ": negative length " + length);
-    }
+    ObjectStores.checkSuffix(this, key, length);
     if (length == 0) {
       return exists(key) ? new byte[0] : null;
     }
@@ -224,7 +182,7 @@ public final class S3Store implements Store {
   }
 
   private byte[] ranged(String key, String range) {
-    String k = object(key);
+    String k = objectName(key);
     try {
       ResponseBytes<GetObjectResponse> r =
           client().getObjectAsBytes(b -> b.bucket(bucket).key(k).range(range));
@@ -243,7 +201,7 @@ public final class S3Store implements Store {
 
   @Override
   public void put(String key, byte[] value) {
-    String k = object(key);
+    String k = objectName(key);
     try {
       client().putObject(r -> r.bucket(bucket).key(k).contentLength((long) value.length),
           RequestBody.fromBytes(value));
@@ -254,7 +212,7 @@ public final class S3Store implements Store {
 
   @Override
   public void delete(String key) {
-    String k = object(key);
+    String k = objectName(key);
     try {
       client().deleteObject(r -> r.bucket(bucket).key(k));
     } catch (RuntimeException e) {
@@ -299,7 +257,7 @@ public final class S3Store implements Store {
 
   @Override
   public boolean exists(String key) {
-    String k = object(key);
+    String k = objectName(key);
     try {
       client().headObject(r -> r.bucket(bucket).key(k));
       return true;
@@ -317,7 +275,7 @@ public final class S3Store implements Store {
     TreeSet<String> out = new TreeSet<>();
     for (ListObjectsV2Response page : pages(p, null, keyPrefix)) {
       for (S3Object o : page.contents()) {
-        out.add(o.key().substring(prefix.length()));
+        out.add(keyOf(o.key()));
       }
     }
     return new ArrayList<>(out);
@@ -333,8 +291,7 @@ public final class S3Store implements Store {
         out.add(o.key().substring(p.length()));
       }
       for (CommonPrefix cp : page.commonPrefixes()) {
-        String n = cp.prefix().substring(p.length());
-        out.add(n.endsWith("/") ? n.substring(0, n.length() - 1) : n);
+        out.add(ObjectStores.childName(cp.prefix(), p.length()));
       }
     }
     out.remove("");
@@ -368,24 +325,6 @@ public final class S3Store implements Store {
 
   @Override
   public String describe() {
-    String where = "s3://" + bucket + "/" + prefix;
-    return settings.endpoint() == null ? where
-        : where + " at " + Stores.redact(settings.endpoint());
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof S3Store s && s.bucket.equals(bucket) && s.prefix.equals(prefix)
-        && s.settings.equals(settings);
-  }
-
-  @Override
-  public int hashCode() {
-    return Objects.hash(bucket, prefix, settings);
-  }
-
-  @Override
-  public String toString() {
-    return describe();
+    return ObjectStores.describe("s3", bucket, prefix, settings.endpoint());
   }
 }
