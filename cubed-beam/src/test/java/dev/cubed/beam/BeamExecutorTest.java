@@ -274,9 +274,10 @@ class BeamExecutorTest {
     assertThatThrownBy(() -> beam(1, Map.of(BeamExecutor.WORKER_MEMORY, "lots")))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("beam.workerMemory")
         .hasMessageContaining("lots");
-    assertThatThrownBy(() -> beam(1, Map.of(BeamExecutor.RUNNER, "FlinkRunner")))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("FlinkRunner")
-        .hasMessageContaining("beam-runners-flink");
+    // a runner whose artifact is not on the classpath (the tests have the Flink runner's)
+    assertThatThrownBy(() -> beam(1, Map.of(BeamExecutor.RUNNER, "SparkRunner")))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("SparkRunner")
+        .hasMessageContaining("beam-runners-spark-3");
     assertThatThrownBy(() -> beam(1, Map.of(BeamExecutor.TASKS_PER_WORKER, "0")))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("tasksPerWorker");
   }
