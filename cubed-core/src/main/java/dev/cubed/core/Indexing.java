@@ -232,9 +232,42 @@ public final class Indexing {
       System.arraycopy(src, (int) in * mult, dst, (int) o * mult, mult);
       return;
     }
+    if (axis == outOff.length - 1 && mult == 1 && lastAxis(src, dst, outOff[axis], inOff[axis],
+        (int) o, (int) in)) {
+      return;
+    }
     for (int j = 0; j < outOff[axis].length; j++) {
       copy(src, dst, outOff, inOff, axis + 1, o + outOff[axis][j], in + inOff[axis][j], mult);
     }
+  }
+
+  /**
+   * The last axis's selected elements copied by a typed loop (not one {@code System.arraycopy} per
+   * element); false for an element type it does not cover (then the caller copies them).
+   */
+  private static boolean lastAxis(Object src, Object dst, long[] outOff, long[] inOff, int o,
+      int in) {
+    int n = outOff.length;
+    if (src instanceof double[] s && dst instanceof double[] d) {
+      for (int j = 0; j < n; j++) {
+        d[o + (int) outOff[j]] = s[in + (int) inOff[j]];
+      }
+    } else if (src instanceof float[] s && dst instanceof float[] d) {
+      for (int j = 0; j < n; j++) {
+        d[o + (int) outOff[j]] = s[in + (int) inOff[j]];
+      }
+    } else if (src instanceof long[] s && dst instanceof long[] d) {
+      for (int j = 0; j < n; j++) {
+        d[o + (int) outOff[j]] = s[in + (int) inOff[j]];
+      }
+    } else if (src instanceof int[] s && dst instanceof int[] d) {
+      for (int j = 0; j < n; j++) {
+        d[o + (int) outOff[j]] = s[in + (int) inOff[j]];
+      }
+    } else {
+      return false;
+    }
+    return true;
   }
 
   private static List<long[]> blockKeys(long[] k, long[] chunks, long[] len, long[] start,
