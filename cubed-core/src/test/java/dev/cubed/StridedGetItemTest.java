@@ -44,4 +44,23 @@ class StridedGetItemTest extends ChunkedVsKernel {
     }
     assertNoFailures();
   }
+
+  @Test
+  void smallStepsReadEachTouchedInputBlockOnceInItsOwnTask() {
+    dev.cubed.zarr.ZarrArray z = dev.cubed.zarr.ZarrArray.create(new dev.cubed.zarr.MemoryStore(),
+        "a").shape(new long[] {120, 120}).chunks(new long[] {20, 20}).dtype(DType.FLOAT64).build();
+    Spec spec = Spec.builder().workDir(dir).allowedMem("1GB").reservedMem(1000).build();
+    CubedArray a = Cubed.fromZarr(z, spec);
+    CubedArray s = Xp.getItem(a, Index.slice(10L, 90L, 2), Index.slice(null, null, 3));
+    // rows 10, 12, ..., 88 lie in row blocks 0..4 (5, 10, 10, 10, 5 of them); columns 0, 3, ...,
+    // 117 in all 6 column blocks (7, 7, 6, 7, 7, 6)
+    org.assertj.core.api.Assertions.assertThat(s.chunks()[0])
+        .containsExactly(5, 10, 10, 10, 5);
+    org.assertj.core.api.Assertions.assertThat(s.chunks()[1])
+        .containsExactly(7, 7, 6, 7, 7, 6);
+    dev.cubed.plan.PlanSummary p = Xp.sum(s).plan();
+    org.assertj.core.api.Assertions.assertThat(p.ops().get(0).tasks()).isEqualTo(30);
+    org.assertj.core.api.Assertions.assertThat(p.ops().get(0).bytesRead())
+        .isEqualTo(30L * 20 * 20 * 8);
+  }
 }

@@ -17,8 +17,10 @@ import java.util.TreeSet;
 
 /**
  * Basic indexing (integers, slices with any step, newaxis, ellipsis) as an orthogonal chunk
- * indexer: every output block streams the input blocks holding its selected elements, one at a
- * time, copying the selected elements; the output keeps the input's chunk sizes.
+ * indexer. Unit steps give views of the input's blocks; small steps ({@link StridedBlocks}) give
+ * output blocks that follow the input's, one input block read per task; larger steps keep the
+ * input's chunk sizes, each output block streaming the input blocks holding its selected elements,
+ * one at a time, copying the selected elements.
  */
 public final class Indexing {
   private Indexing() {}
@@ -127,6 +129,9 @@ public final class Indexing {
     if (unit) {
       return selectBlocks(x0, start, len);
     }
+    if (StridedBlocks.applies(x0, step, len)) {
+      return StridedBlocks.select(x0, start, step, len);
+    }
     ArrayNode x = Regrid.regular(x0);
     long[] cin = x.chunks();
     long[] chunks = new long[nd];
@@ -226,7 +231,7 @@ public final class Indexing {
     return key;
   }
 
-  private static void copy(Object src, Object dst, long[][] outOff, long[][] inOff, int axis,
+  static void copy(Object src, Object dst, long[][] outOff, long[][] inOff, int axis,
       long o, long in, int mult) {
     if (axis == outOff.length) {
       System.arraycopy(src, (int) in * mult, dst, (int) o * mult, mult);
