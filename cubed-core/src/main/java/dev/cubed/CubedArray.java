@@ -65,7 +65,7 @@ public final class CubedArray implements java.io.Serializable {
   /**
    * The chunks in Dask form: for each axis, the size of every block along it. Regular chunks have
    * equal blocks except a smaller last one; operations such as {@code concat} and slicing with
-   * step 1 produce irregular ones (each of their tasks reads exactly one input block).
+   * step 1 or small steps produce irregular ones (each of their tasks reads exactly one input block).
    */
   public long[][] chunks() {
     long[][] r = new long[node.shape().length][];

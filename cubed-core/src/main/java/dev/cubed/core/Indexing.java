@@ -17,8 +17,10 @@ import java.util.TreeSet;
 
 /**
  * Basic indexing (integers, slices with any step, newaxis, ellipsis) as an orthogonal chunk
- * indexer: every output block streams the input blocks holding its selected elements, one at a
- * time, copying the selected elements; the output keeps the input's chunk sizes.
+ * indexer. Unit steps give views of the input's blocks; small steps ({@link StridedBlocks}) give
+ * output blocks that follow the input's, one input block read per task; larger steps keep the
+ * input's chunk sizes, each output block streaming the input blocks holding its selected elements,
+ * one at a time, copying the selected elements.
  */
 public final class Indexing {
   private Indexing() {}
@@ -127,6 +129,9 @@ public final class Indexing {
     if (unit) {
       return selectBlocks(x0, start, len);
     }
+    if (StridedBlocks.applies(x0, step, len)) {
+      return StridedBlocks.select(x0, start, step, len);
+    }
     ArrayNode x = Regrid.regular(x0);
     long[] cin = x.chunks();
     long[] chunks = new long[nd];
@@ -226,15 +231,48 @@ public final class Indexing {
     return key;
   }
 
-  private static void copy(Object src, Object dst, long[][] outOff, long[][] inOff, int axis,
+  static void copy(Object src, Object dst, long[][] outOff, long[][] inOff, int axis,
       long o, long in, int mult) {
     if (axis == outOff.length) {
       System.arraycopy(src, (int) in * mult, dst, (int) o * mult, mult);
       return;
     }
+    if (axis == outOff.length - 1 && mult == 1 && lastAxis(src, dst, outOff[axis], inOff[axis],
+        (int) o, (int) in)) {
+      return;
+    }
     for (int j = 0; j < outOff[axis].length; j++) {
       copy(src, dst, outOff, inOff, axis + 1, o + outOff[axis][j], in + inOff[axis][j], mult);
     }
+  }
+
+  /**
+   * The last axis's selected elements copied by a typed loop (not one {@code System.arraycopy} per
+   * element); false for an element type it does not cover (then the caller copies them).
+   */
+  private static boolean lastAxis(Object src, Object dst, long[] outOff, long[] inOff, int o,
+      int in) {
+    int n = outOff.length;
+    if (src instanceof double[] s && dst instanceof double[] d) {
+      for (int j = 0; j < n; j++) {
+        d[o + (int) outOff[j]] = s[in + (int) inOff[j]];
+      }
+    } else if (src instanceof float[] s && dst instanceof float[] d) {
+      for (int j = 0; j < n; j++) {
+        d[o + (int) outOff[j]] = s[in + (int) inOff[j]];
+      }
+    } else if (src instanceof long[] s && dst instanceof long[] d) {
+      for (int j = 0; j < n; j++) {
+        d[o + (int) outOff[j]] = s[in + (int) inOff[j]];
+      }
+    } else if (src instanceof int[] s && dst instanceof int[] d) {
+      for (int j = 0; j < n; j++) {
+        d[o + (int) outOff[j]] = s[in + (int) inOff[j]];
+      }
+    } else {
+      return false;
+    }
+    return true;
   }
 
   private static List<long[]> blockKeys(long[] k, long[] chunks, long[] len, long[] start,

@@ -102,6 +102,32 @@ public final class Reductions {
   }
 
   /**
+   * {@code x} itself when its blocks are regular along every axis the reduction keeps (the state
+   * arrays are regular: one state per block along a reduced axis, x's chunks along a kept one) and
+   * the reduction is not an arg reduction (those need x's regular chunk to place an index):
+   * irregular blocks along reduced axes, e.g. of a concat or a strided slice, need no rechunk.
+   * Otherwise {@code x} rechunked to its regular grid.
+   */
+  private static ArrayNode regularWhereKept(ArrayNode x, Op op, int[] axes) {
+    if (x.isRegular() || op.name().contains("ARG")) {
+      return Regrid.regular(x);
+    }
+    boolean[] red = new boolean[x.shape().length];
+    for (int a : axes) {
+      red[a] = true;
+    }
+    for (int d = 0; d < red.length; d++) {
+      long[] sizes = x.chunkGrid().sizes(d);
+      for (int b = 0; !red[d] && b < sizes.length; b++) {
+        if (b < sizes.length - 1 ? sizes[b] != sizes[0] : sizes[b] > sizes[0]) {
+          return Regrid.regular(x);
+        }
+      }
+    }
+    return x;
+  }
+
+  /**
    * Reduces {@code x} over {@code axes} (already normalized, distinct).
    *
    * @param correction degrees of freedom correction for var/std
@@ -110,7 +136,7 @@ public final class Reductions {
    */
   public static ArrayNode reduce(ArrayNode x0, Op op0, int[] axes, boolean keepDims,
       int splitEvery, int correction) {
-    ArrayNode x = Regrid.regular(x0);
+    ArrayNode x = regularWhereKept(x0, op0, axes);
     String name = op0.name().toLowerCase();
     // integer and bool inputs hold no NaN: a NaN-skipping reduction of them is the plain one
     Op op = x.dtype().isFloating() ? op0 : withoutNan(op0);

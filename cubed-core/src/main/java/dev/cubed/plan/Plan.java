@@ -149,6 +149,8 @@ public final class Plan {
             changed = true;
           }
         }
+        ArrayNode.Computed deep = changed ? null : ChainRereads.nearest(c, this::fusedComputed);
+        changed |= deep != null && materialized.add(deep.name());
         if (changed) {
           continue;
         }

@@ -1,0 +1,75 @@
+package dev.cubed.plan;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cubed.Cubed;
+import dev.cubed.CubedArray;
+import dev.cubed.Spec;
+import dev.cubed.Xp;
+import dev.cubed.nd.DType;
+import dev.cubed.nd.Index;
+import dev.cubed.nd.NDArray;
+import dev.cubed.zarr.MemoryStore;
+import dev.cubed.zarr.ZarrArray;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A fused array whose blocks the consuming op's tasks would compute more than once deep in its
+ * chain ({@link ChainRereads}) is stored instead: a row of a stored array broadcast over another
+ * reads the row's chunks once, not once per block-row of the other.
+ */
+class ChainRereadsTest {
+  @TempDir Path dir;
+
+  Spec spec() {
+    return Spec.builder().workDir(dir).allowedMem("1GB").reservedMem(1000).build();
+  }
+
+  /** A (rows x cols) float64 Zarr array in memory, chunks 10 x 10, element (i, j) = i * cols + j + seed. */
+  static ZarrArray stored(String name, long rows, long cols, double seed) {
+    ZarrArray z = ZarrArray.create(new MemoryStore(), name).shape(new long[] {rows, cols})
+        .chunks(new long[] {10, 10}).dtype(DType.FLOAT64).build();
+    double[] v = new double[(int) (rows * cols)];
+    for (int i = 0; i < v.length; i++) {
+      v[i] = i + seed;
+    }
+    z.write(new long[] {0, 0}, NDArray.of(v, rows, cols));
+    return z;
+  }
+
+  @Test
+  void broadcastRowOfStoredArrayReadsItsChunksOnce() {
+    CubedArray a = Cubed.fromZarr(stored("a", 60, 40, 0), spec());
+    CubedArray b = Cubed.fromZarr(stored("b", 30, 40, 0.5), spec());
+    CubedArray y = Xp.sum(Xp.multiply(a, Xp.getItem(b, Index.at(0), Index.all())));
+    PlanSummary s = y.plan();
+    long chunk = 10 * 10 * 8;
+    // A's 24 chunks and B's 4 chunks of row 0, each read once; then the row (4 blocks of 10
+    // elements) read once per block of A, and the partial sums
+    long stored = 24 * chunk + 4 * chunk;
+    assertThat(s.totalBytesRead()).isBetween(stored, stored + 24 * 10 * 8 + 1000);
+    PlanSummary.OpInfo row = s.ops().get(0);
+    assertThat(row.tasks()).isEqualTo(4);
+    assertThat(row.bytesRead()).isEqualTo(4 * chunk);
+    double want = 0;
+    for (int i = 0; i < 60; i++) {
+      for (int j = 0; j < 40; j++) {
+        want += (i * 40.0 + j) * (j + 0.5);
+      }
+    }
+    assertThat(y.compute().getDouble(0)).isEqualTo(want);
+  }
+
+  @Test
+  void sharedBlockNeededTwiceInOneTaskStaysFused() {
+    CubedArray x = Cubed.fromZarr(stored("x", 40, 40, 0), spec());
+    CubedArray a = Xp.multiply(x, 2.0);
+    CubedArray y = Xp.sum(Xp.add(Xp.multiply(a, a), a));
+    PlanSummary s = y.plan();
+    assertThat(s.ops().get(0).tasks()).isEqualTo(16);
+    // a (a multiply) stays fused in the first op beside multiply(a, a) and add: nothing stored
+    assertThat(new java.util.HashSet<>(s.ops().get(0).fused())).filteredOn(n -> n.startsWith("multiply")).hasSize(2);
+  }
+}
