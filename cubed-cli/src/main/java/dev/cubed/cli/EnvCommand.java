@@ -62,15 +62,24 @@ final class EnvCommand implements Callable<Integer> {
       long allowed = Cli.memOption(spec, "--allowed-mem", allowedMem);
       long reserved = reservedMem == null ? Spec.DEFAULT_RESERVED_MEM
           : Cli.memOption(spec, "--reserved-mem", reservedMem);
-      Cli.checkMem(spec, allowed, reserved, reservedMem != null);
+      if (reservedMem != null) {
+        Cli.checkMem(spec, allowed, reserved, true);
+      }
       int w = workers != null && workers > 0 ? workers : Runtime.getRuntime().availableProcessors();
       out.println("heap for --allowed-mem " + allowedMem + " on " + w + " workers: "
           + (w * allowed / (1024 * 1024) + 192) + " MiB (workers x allowed-mem + 192 MiB; "
           + "bench sizes it from its plan instead, CUBED_HEAP overrides both)");
-      Spec s = Spec.builder().allowedMem(allowed).reservedMem(reserved).workers(w).build();
-      out.println("jvm options: " + JvmOptions.line(s));
-      out.println("  (for a program embedding the engine with this spec and the threads"
-          + " executor: paste into a java command or JAVA_TOOL_OPTIONS; docs/library.md)");
+      if (allowed <= reserved) {
+        // the CLI measures its workers' reserved memory; a library Spec's default is fixed
+        out.println("jvm options: none: a library Spec with allowedMem " + Cli.bytes(allowed)
+            + " and the default reservedMem " + Cli.bytes(reserved) + " leaves tasks no room"
+            + " (its computes are refused); give --reserved-mem or a larger --allowed-mem");
+      } else {
+        Spec s = Spec.builder().allowedMem(allowed).reservedMem(reserved).workers(w).build();
+        out.println("jvm options: " + JvmOptions.line(s));
+        out.println("  (for a program embedding the engine with this spec and the threads"
+            + " executor: paste into a java command or JAVA_TOOL_OPTIONS; docs/library.md)");
+      }
     }
     out.flush();
     return 0;

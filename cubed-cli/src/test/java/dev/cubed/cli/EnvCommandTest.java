@@ -82,6 +82,22 @@ class EnvCommandTest {
     }
   }
 
+  /**
+   * Without --reserved-mem the launcher's heap line is printed whatever the size (the CLI measures
+   * its workers' reserved memory); the library line explains why there is none when the Spec's
+   * default reservedMem leaves no room.
+   */
+  @Test
+  void anAllowedMemAtTheSpecDefaultReservedStillPrintsTheLaunchersHeap() {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    assertThat(run(out, err, "env", "--allowed-mem", "100MB", "--workers", "2")).as(err.toString())
+        .isZero();
+    assertThat(out.toString()).contains("on 2 workers: 382 MiB")
+        .contains("jvm options: none: a library Spec with allowedMem 100.0 MB and the default"
+            + " reservedMem 100.0 MB leaves tasks no room");
+  }
+
   /** The launcher starts its JVMs with the collector options JvmOptions gives library users. */
   @Test
   void theLauncherUsesTheLibrarysCollectorOptions() throws Exception {
