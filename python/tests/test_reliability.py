@@ -37,6 +37,16 @@ def _ctrl_c():
     signal.pthread_kill(threading.get_ident(), signal.SIGINT)
 
 
+@pytest.fixture(autouse=True)
+def _interactive_sigint():
+    """SIGINT as in an interactive Python (KeyboardInterrupt), whatever this process inherited: a
+    test run started in the background of a non-interactive shell inherits SIGINT ignored, and
+    Python then installs no handler."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)
+
+
 @pytest.fixture
 def shm(tmp_path, monkeypatch):
     """A transfer folder of the test's own, and small arrays already crossing as files."""
