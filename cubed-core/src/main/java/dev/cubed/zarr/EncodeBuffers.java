@@ -42,14 +42,18 @@ final class EncodeBuffers implements AutoCloseable {
   /** An output buffer of at least {@code size} bytes (contents undefined). */
   byte[] output(int size) {
     byte[] b = get(output, size);
-    output = new SoftReference<>(b);
+    if (output == null || output.get() != b) {
+      output = new SoftReference<>(b);
+    }
     return b;
   }
 
   /** A codec block buffer of at least {@code size} bytes (contents undefined). */
   byte[] block(int size) {
     byte[] b = get(block, size);
-    block = new SoftReference<>(b);
+    if (block == null || block.get() != b) {
+      block = new SoftReference<>(b);
+    }
     return b;
   }
 

@@ -36,6 +36,11 @@ public abstract class ObjectStore<S extends Serializable> implements Store {
     this.settings = Objects.requireNonNull(settings);
   }
 
+  /** The bucket (the container, for Azure). */
+  public String bucket() {
+    return bucket;
+  }
+
   /** The object-name prefix ("" or ending with '/'). */
   public String prefix() {
     return prefix;

@@ -78,18 +78,16 @@ final class StreamedDecode {
     }
     Buffers b = BUFFERS.get();
     Reader r = new Reader(in, b.in, where);
-    NDArray a;
-    Output out = null;
-    if (codec instanceof BytesCodecs.Zstd) {
-      checkZstdHeader(r, (int) need, where);
-      a = BloscStreams.newArray(dtype, clipped);
-      out = new Output(b.out, BloscStreams.into(a, order, full, clipped), (int) need);
+    boolean zstd = codec instanceof BytesCodecs.Zstd;
+    if (zstd) {
+      checkZstdHeader(r, (int) need, where); // before the chunk's array is made
+    }
+    NDArray a = BloscStreams.newArray(dtype, clipped);
+    Output out = new Output(b.out, BloscStreams.into(a, order, full, clipped), (int) need);
+    if (zstd) {
       zstd(b.zstd(), r, out, where);
     } else {
-      boolean gzip = codec instanceof BytesCodecs.Gzip;
-      a = BloscStreams.newArray(dtype, clipped);
-      out = new Output(b.out, BloscStreams.into(a, order, full, clipped), (int) need);
-      inflate(gzip, r, out, b.crc, where);
+      inflate(codec instanceof BytesCodecs.Gzip, r, out, b.crc, where);
     }
     out.finish(dtype, full, where, codecName(codec));
     return a;

@@ -81,11 +81,6 @@ public final class GcsStore extends ObjectStore<GcsSettings> {
     return new GcsStore(bucket, uri.getPath(), GcsSettings.resolve(uri));
   }
 
-  /** The bucket. */
-  public String bucket() {
-    return bucket;
-  }
-
   Storage client() {
     Storage c = client;
     if (c == null) {

@@ -86,11 +86,6 @@ public final class S3Store extends ObjectStore<S3Settings> {
     return new S3Store(bucket, uri.getPath(), S3Settings.resolve(uri));
   }
 
-  /** The bucket. */
-  public String bucket() {
-    return bucket;
-  }
-
   private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
     in.defaultReadObject();
   }
