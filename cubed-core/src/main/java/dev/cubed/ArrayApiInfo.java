@@ -9,8 +9,8 @@ import java.util.Map;
 
 /**
  * The Array API inspection namespace of the chunked layer ({@code __array_namespace_info__()}),
- * returned by {@link Xp#info()}. The engine has one device, {@code "cpu"} (tasks run on JVM
- * threads or processes; the arrays live in a Zarr store).
+ * returned by {@link Xp#info()}. The engine has one device, {@code "cpu"} (tasks run on JVM threads
+ * or processes; the arrays live in a Zarr store).
  */
 public final class ArrayApiInfo {
   /** The one device name. */
@@ -90,8 +90,8 @@ public final class ArrayApiInfo {
 
   private static void checkDevice(String fn, String device) {
     if (device != null && !CPU.equals(device)) {
-      throw new IllegalArgumentException(fn + ": unknown device '" + device
-          + "'; the only device is \"cpu\"");
+      throw new IllegalArgumentException(
+          fn + ": unknown device '" + device + "'; the only device is \"cpu\"");
     }
   }
 }

@@ -12,8 +12,8 @@ import java.io.Serializable;
  * whenever it is called for the same block: a task may be retried or run twice. It must be
  * serializable with its captured values (executors may run it in another JVM), and safe to call
  * from several threads at once. A block read only in part (a rechunk, a slice, a chain written a
- * run at a time) is still made whole; a function that can make any box of the array directly
- * should be a {@link FillFunction} instead.
+ * run at a time) is still made whole; a function that can make any box of the array directly should
+ * be a {@link FillFunction} instead.
  */
 @FunctionalInterface
 public interface BlockFunction extends Serializable {

@@ -24,45 +24,59 @@ final class ComplexReductions {
 
   /**
    * Complex reductions through real ones: sum and mean reduce the real and imaginary parts
-   * separately (mean then combines them as the kernel does: a non-finite part makes the other
-   * part NaN); var = var(re) + var(im) (real), std its square root; all/any test x != 0.
+   * separately (mean then combines them as the kernel does: a non-finite part makes the other part
+   * NaN); var = var(re) + var(im) (real), std its square root; all/any test x != 0.
    */
-  static CubedArray reduce(CubedArray x, Reductions.Op op, Axes axes,
-      int splitEvery, int correction) {
+  static CubedArray reduce(
+      CubedArray x, Reductions.Op op, Axes axes, int splitEvery, int correction) {
     switch (op) {
       case SUM, MEAN -> {
         CubedArray re = Xp.reduce(Xp.real(x), op, axes, splitEvery, correction);
         CubedArray im = Xp.reduce(Xp.imag(x), op, axes, splitEvery, correction);
         DType t = x.dtype();
         boolean mean = op == Reductions.Op.MEAN;
-        return Xp.wrap(Core.elemwise(op.name().toLowerCase(), b -> {
-          NDArray out = NDArray.zeros(t, b[0].shape());
-          for (int i = 0; i < out.size(); i++) {
-            double r = b[0].getDouble(i);
-            double m = b[1].getDouble(i);
-            if (mean) {
-              // as the kernel (and NumPy, which divides by the count as a complex number): a NaN
-              // or an infinity in one part makes the other part NaN; (a + b*0)/n == a/n + (b/n)*0
-              out.setComplex(i, r + m * 0.0, m - r * 0.0);
-            } else {
-              out.setComplex(i, r, m);
-            }
-          }
-          return out;
-        }, t, re.node(), im.node()), x);
+        return Xp.wrap(
+            Core.elemwise(
+                op.name().toLowerCase(),
+                b -> {
+                  NDArray out = NDArray.zeros(t, b[0].shape());
+                  for (int i = 0; i < out.size(); i++) {
+                    double r = b[0].getDouble(i);
+                    double m = b[1].getDouble(i);
+                    if (mean) {
+                      // as the kernel (and NumPy, which divides by the count as a complex number):
+                      // a NaN
+                      // or an infinity in one part makes the other part NaN; (a + b*0)/n == a/n +
+                      // (b/n)*0
+                      out.setComplex(i, r + m * 0.0, m - r * 0.0);
+                    } else {
+                      out.setComplex(i, r, m);
+                    }
+                  }
+                  return out;
+                },
+                t,
+                re.node(),
+                im.node()),
+            x);
       }
       case VAR, STD -> {
-        CubedArray v = Xp.add(Xp.reduce(Xp.real(x), Reductions.Op.VAR, axes, splitEvery, correction),
-            Xp.reduce(Xp.imag(x), Reductions.Op.VAR, axes, splitEvery, correction));
+        CubedArray v =
+            Xp.add(
+                Xp.reduce(Xp.real(x), Reductions.Op.VAR, axes, splitEvery, correction),
+                Xp.reduce(Xp.imag(x), Reductions.Op.VAR, axes, splitEvery, correction));
         return op == Reductions.Op.STD ? Xp.sqrt(v) : v;
       }
       case ALL, ANY -> {
         CubedArray nz = Xp.ew("not_equal", b -> Elementwise.notEqual(b[0], 0), x);
         return Xp.reduce(nz, op, axes, splitEvery, correction);
       }
-      default -> throw new UnsupportedOperationException(op.name().toLowerCase()
-          + ": complex dtypes are not supported by the chunked reduction yet (got " + x.dtype()
-          + ")");
+      default ->
+          throw new UnsupportedOperationException(
+              op.name().toLowerCase()
+                  + ": complex dtypes are not supported by the chunked reduction yet (got "
+                  + x.dtype()
+                  + ")");
     }
   }
 }

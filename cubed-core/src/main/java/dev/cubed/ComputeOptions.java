@@ -17,8 +17,8 @@ public final class ComputeOptions {
   private final boolean resume;
   private final Consumer<PlanFigures> figures;
 
-  private ComputeOptions(Executor executor, List<Callback> callbacks, boolean resume,
-      Consumer<PlanFigures> figures) {
+  private ComputeOptions(
+      Executor executor, List<Callback> callbacks, boolean resume, Consumer<PlanFigures> figures) {
     this.executor = executor;
     this.callbacks = List.copyOf(callbacks);
     this.resume = resume;
@@ -42,8 +42,8 @@ public final class ComputeOptions {
    * without running). One sink; a later call replaces it.
    */
   public ComputeOptions withPlanFigures(Consumer<PlanFigures> sink) {
-    return new ComputeOptions(executor, callbacks, resume, java.util.Objects.requireNonNull(sink,
-        "sink"));
+    return new ComputeOptions(
+        executor, callbacks, resume, java.util.Objects.requireNonNull(sink, "sink"));
   }
 
   /** Passes a plan's figures to the sink of {@link #withPlanFigures}, if any. */

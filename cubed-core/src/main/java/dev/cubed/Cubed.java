@@ -22,8 +22,8 @@ public final class Cubed {
   /**
    * An array backed by an existing Zarr array (opened by path or URI).
    *
-   * @throws IllegalArgumentException if the array is marked incomplete (see
-   *     {@link #fromZarr(ZarrArray, Spec)})
+   * @throws IllegalArgumentException if the array is marked incomplete (see {@link
+   *     #fromZarr(ZarrArray, Spec)})
    */
   public static CubedArray fromZarr(String uriOrPath, Spec spec) {
     return fromZarr(ZarrArray.open(uriOrPath), spec);
@@ -32,10 +32,10 @@ public final class Cubed {
   /**
    * An array backed by an existing Zarr array.
    *
-   * @throws IllegalArgumentException if the array is marked incomplete
-   *     ({@link ZarrArray#INCOMPLETE_ATTRIBUTE}: a compute writing it failed or was killed, so
-   *     missing chunks would read as fill values); {@link #fromZarr(ZarrArray, Spec, boolean)}
-   *     reads it anyway
+   * @throws IllegalArgumentException if the array is marked incomplete ({@link
+   *     ZarrArray#INCOMPLETE_ATTRIBUTE}: a compute writing it failed or was killed, so missing
+   *     chunks would read as fill values); {@link #fromZarr(ZarrArray, Spec, boolean)} reads it
+   *     anyway
    */
   public static CubedArray fromZarr(ZarrArray array, Spec spec) {
     return fromZarr(array, spec, false);
@@ -47,10 +47,14 @@ public final class Cubed {
    */
   public static CubedArray fromZarr(ZarrArray array, Spec spec, boolean allowIncomplete) {
     if (array.isIncomplete() && !allowIncomplete) {
-      throw new IllegalArgumentException("fromZarr: " + array + " is INCOMPLETE: "
-          + array.attributes().get(ZarrArray.INCOMPLETE_ATTRIBUTE) + ". Its missing chunks"
-          + " would read as fill values; rerun the compute that writes it, or pass"
-          + " allowIncomplete=true to read it anyway");
+      throw new IllegalArgumentException(
+          "fromZarr: "
+              + array
+              + " is INCOMPLETE: "
+              + array.attributes().get(ZarrArray.INCOMPLETE_ATTRIBUTE)
+              + ". Its missing chunks"
+              + " would read as fill values; rerun the compute that writes it, or pass"
+              + " allowIncomplete=true to read it anyway");
     }
     return new CubedArray(new ArrayNode.Stored(array), spec);
   }
@@ -70,8 +74,8 @@ public final class Cubed {
    * @throws IllegalArgumentException if a list does not add up to its axis or has a size below 1
    */
   public static CubedArray fromArray(NDArray a, long[][] blockSizes, Spec spec) {
-    return new CubedArray(Core.fromArray(a, dev.cubed.plan.ChunkGrid.of(a.shape(), blockSizes)),
-        spec);
+    return new CubedArray(
+        Core.fromArray(a, dev.cubed.plan.ChunkGrid.of(a.shape(), blockSizes)), spec);
   }
 
   /** {@link #fromArray} with the whole array as one chunk. */
@@ -93,8 +97,14 @@ public final class Cubed {
   }
 
   static PlanConfig config(Spec s) {
-    return new PlanConfig(s.workLocation(), s.allowedMem(), s.reservedMem(), s.maxInputBlocks(),
-        s.maxSourceArrays(), 0, 1);
+    return new PlanConfig(
+        s.workLocation(),
+        s.allowedMem(),
+        s.reservedMem(),
+        s.maxInputBlocks(),
+        s.maxSourceArrays(),
+        0,
+        1);
   }
 
   /** Computes several arrays in one plan (shared inputs computed once) on the spec's executor. */
@@ -116,9 +126,10 @@ public final class Cubed {
 
   /**
    * A lazy write of {@code x} to a new Zarr array at {@code path} of {@code store} (Zarr v3, x's
-   * chunks; a crc32c checksum per chunk if x's spec says {@link Spec#checksum()}); compute it (or pass it to {@link #compute}) to run. Nothing is created or deleted
-   * now: the compute checks memory and the target first, then creates it. An existing Zarr node at
-   * the path is refused; see {@link #toZarrLazy(CubedArray, Store, String, boolean)}.
+   * chunks; a crc32c checksum per chunk if x's spec says {@link Spec#checksum()}); compute it (or
+   * pass it to {@link #compute}) to run. Nothing is created or deleted now: the compute checks
+   * memory and the target first, then creates it. An existing Zarr node at the path is refused; see
+   * {@link #toZarrLazy(CubedArray, Store, String, boolean)}.
    */
   public static CubedArray toZarrLazy(CubedArray x, Store store, String path) {
     return toZarrLazy(x, store, path, false);
@@ -130,8 +141,8 @@ public final class Cubed {
    * refused in any case, see {@link dev.cubed.zarr.ZarrArrayBuilder#overwrite()}).
    */
   public static CubedArray toZarrLazy(CubedArray x, Store store, String path, boolean overwrite) {
-    dev.cubed.zarr.ZarrArrayBuilder b = ZarrArray.create(store, path).shape(x.shape())
-        .chunks(x.chunkShape()).dtype(x.dtype());
+    dev.cubed.zarr.ZarrArrayBuilder b =
+        ZarrArray.create(store, path).shape(x.shape()).chunks(x.chunkShape()).dtype(x.dtype());
     if (x.spec().checksum()) {
       b.crc32c();
     }
@@ -154,8 +165,8 @@ public final class Cubed {
    * Computes {@code x} and writes it to a new Zarr array at {@code path} of {@code store}; an
    * existing Zarr node there is refused (see {@link #toZarr(CubedArray, Store, String, boolean)}).
    *
-   * @throws IllegalArgumentException if the path holds anything, if it overlaps a source array
-   *     or leads out of the store through a link (nothing is changed)
+   * @throws IllegalArgumentException if the path holds anything, if it overlaps a source array or
+   *     leads out of the store through a link (nothing is changed)
    */
   public static ZarrArray toZarr(CubedArray x, Store store, String path) {
     return toZarr(x, store, path, false);
@@ -172,10 +183,10 @@ public final class Cubed {
   }
 
   /**
-   * {@link #toZarr(CubedArray, Store, String)} with options (executor, callbacks, resume). The
-   * new array is written beside the target and swapped in when complete; with
-   * {@link ComputeOptions#resume()} the tasks whose chunks a killed run left in that staging array
-   * are skipped (see {@link dev.cubed.zarr.StagedWrite}).
+   * {@link #toZarr(CubedArray, Store, String)} with options (executor, callbacks, resume). The new
+   * array is written beside the target and swapped in when complete; with {@link
+   * ComputeOptions#resume()} the tasks whose chunks a killed run left in that staging array are
+   * skipped (see {@link dev.cubed.zarr.StagedWrite}).
    */
   public static ZarrArray toZarr(CubedArray x, Store store, String path, ComputeOptions opts) {
     runForSideEffect(opts, toZarrLazy(x, store, path));
@@ -185,8 +196,8 @@ public final class Cubed {
   /** Computes and writes several arrays to their targets in one plan. */
   public static void store(List<CubedArray> xs, List<ZarrArray> targets, ComputeOptions opts) {
     if (xs.size() != targets.size()) {
-      throw new IllegalArgumentException("store: " + xs.size() + " arrays but " + targets.size()
-          + " targets");
+      throw new IllegalArgumentException(
+          "store: " + xs.size() + " arrays but " + targets.size() + " targets");
     }
     CubedArray[] ws = new CubedArray[xs.size()];
     for (int i = 0; i < ws.length; i++) {
@@ -204,8 +215,8 @@ public final class Cubed {
   /**
    * Runs a plan made by {@link #plan} for its side effects (the stores in it) with options, on the
    * options' executor or else the one {@code spec} names: what {@link #store(List, List,
-   * ComputeOptions)} does after planning, for a caller that planned once to print or check the
-   * plan first.
+   * ComputeOptions)} does after planning, for a caller that planned once to print or check the plan
+   * first.
    *
    * @param spec the spec the plan's arrays were made with (it chooses the executor)
    */
@@ -221,25 +232,30 @@ public final class Cubed {
   }
 
   /**
-   * The executor a spec names, configured from it: the threads executor with
-   * {@code spec.workers()} threads (0 = one per processor) and {@code spec.attempts()} attempts;
-   * the processes executor with {@code spec.workers()} worker processes, those attempts and a
-   * worker heap bound of {@code spec.allowedMem()}, keeping its workers 30 s between computes
-   * ({@link dev.cubed.runtime.ProcessesExecutor.Builder#keepAlive}); {@code "processes-strict"} the same in strict
-   * mode (each op's tasks in a heap of that op's projection, see
-   * {@link dev.cubed.runtime.ProcessesExecutor.Builder#heapPerOp}); any other name through the
-   * {@link dev.cubed.runtime.ExecutorFactory} registered under it (given the spec's workers,
-   * attempts, memory and {@link Spec#executorOptions()}), else the {@link Executor} service of
-   * that name. All of them come from one registry ({@link dev.cubed.runtime.ExecutorFactory#find}).
+   * The executor a spec names, configured from it: the threads executor with {@code spec.workers()}
+   * threads (0 = one per processor) and {@code spec.attempts()} attempts; the processes executor
+   * with {@code spec.workers()} worker processes, those attempts and a worker heap bound of {@code
+   * spec.allowedMem()}, keeping its workers 30 s between computes ({@link
+   * dev.cubed.runtime.ProcessesExecutor.Builder#keepAlive}); {@code "processes-strict"} the same in
+   * strict mode (each op's tasks in a heap of that op's projection, see {@link
+   * dev.cubed.runtime.ProcessesExecutor.Builder#heapPerOp}); any other name through the {@link
+   * dev.cubed.runtime.ExecutorFactory} registered under it (given the spec's workers, attempts,
+   * memory and {@link Spec#executorOptions()}), else the {@link Executor} service of that name. All
+   * of them come from one registry ({@link dev.cubed.runtime.ExecutorFactory#find}).
    *
-   * @throws IllegalArgumentException "unknown executor 'x'; available: ..." if no executor has
-   *     that name
+   * @throws IllegalArgumentException "unknown executor 'x'; available: ..." if no executor has that
+   *     name
    */
   public static Executor executor(Spec spec) {
     int workers = spec.workers() > 0 ? spec.workers() : Runtime.getRuntime().availableProcessors();
-    return dev.cubed.runtime.ExecutorFactory.require(spec.executor()).create(
-        new dev.cubed.runtime.ExecutorSettings(workers, spec.attempts(), spec.allowedMem(),
-            spec.reservedMem(), spec.executorOptions()));
+    return dev.cubed.runtime.ExecutorFactory.require(spec.executor())
+        .create(
+            new dev.cubed.runtime.ExecutorSettings(
+                workers,
+                spec.attempts(),
+                spec.allowedMem(),
+                spec.reservedMem(),
+                spec.executorOptions()));
   }
 
   /**
@@ -255,42 +271,53 @@ public final class Cubed {
   }
 
   /**
-   * A virtual array (no storage) made a block at a time by {@code f} inside the tasks that read
-   * it: {@code f} gets each block's grid index, global start and shape (see {@link
-   * BlockFunction} for its contract). Chunks as {@link #fromArray(NDArray, long[], Spec)}'s (-1 =
-   * whole axis).
+   * A virtual array (no storage) made a block at a time by {@code f} inside the tasks that read it:
+   * {@code f} gets each block's grid index, global start and shape (see {@link BlockFunction} for
+   * its contract). Chunks as {@link #fromArray(NDArray, long[], Spec)}'s (-1 = whole axis).
    *
    * @throws IllegalArgumentException for chunks that do not fit the shape
    */
-  public static CubedArray fromFunction(long[] shape, long[] chunks, DType dtype,
-      BlockFunction f, Spec spec) {
+  public static CubedArray fromFunction(
+      long[] shape, long[] chunks, DType dtype, BlockFunction f, Spec spec) {
     long[] c = Core.normChunks(shape, chunks);
-    return new CubedArray(new ArrayNode.Virtual("from_function", shape, c, dtype,
-        FunctionBlocks.of(java.util.Objects.requireNonNull(f, "f"), c, dtype)), spec);
+    return new CubedArray(
+        new ArrayNode.Virtual(
+            "from_function",
+            shape,
+            c,
+            dtype,
+            FunctionBlocks.of(java.util.Objects.requireNonNull(f, "f"), c, dtype)),
+        spec);
   }
 
   /**
    * A virtual array (no storage) whose boxes are written in place by {@code f} inside the tasks
    * that read it (see {@link FillFunction} for its contract): whole blocks, or only the part of a
-   * block a task uses (a chain of elementwise ops written to a target a run at a time, a rechunk
-   * or slice reading a region), so the engine makes nothing larger than what it reads. Chunks as
+   * block a task uses (a chain of elementwise ops written to a target a run at a time, a rechunk or
+   * slice reading a region), so the engine makes nothing larger than what it reads. Chunks as
    * {@link #fromArray(NDArray, long[], Spec)}'s (-1 = whole axis).
    *
    * @throws IllegalArgumentException for chunks that do not fit the shape
    */
-  public static CubedArray fromFunction(long[] shape, long[] chunks, DType dtype,
-      FillFunction f, Spec spec) {
+  public static CubedArray fromFunction(
+      long[] shape, long[] chunks, DType dtype, FillFunction f, Spec spec) {
     long[] c = Core.normChunks(shape, chunks);
-    return new CubedArray(new ArrayNode.Virtual("from_function", shape, c, dtype,
-        FunctionBlocks.of(java.util.Objects.requireNonNull(f, "f"), c, dtype)), spec);
+    return new CubedArray(
+        new ArrayNode.Virtual(
+            "from_function",
+            shape,
+            c,
+            dtype,
+            FunctionBlocks.of(java.util.Objects.requireNonNull(f, "f"), c, dtype)),
+        spec);
   }
 
   /**
    * A virtual array (no storage) whose elements are set by {@code f} from their flat C-order index
    * in the whole array, block by block.
    */
-  public static CubedArray fromFunction(long[] shape, long[] chunks, DType dtype,
-      Core.IndexFunction f, Spec spec) {
+  public static CubedArray fromFunction(
+      long[] shape, long[] chunks, DType dtype, Core.IndexFunction f, Spec spec) {
     return new CubedArray(Core.fromIndex("from_function", shape, chunks, dtype, f), spec);
   }
 
@@ -299,8 +326,14 @@ public final class Cubed {
    * a counter-based generator (SplitMix64 finalizer) keyed by (seed, flat index i).
    */
   public static CubedArray random(long[] shape, long[] chunks, long seed, Spec spec) {
-    return new CubedArray(Core.fromIndex("random", shape, chunks, DType.FLOAT64,
-        (b, i, flat, in, bc) -> b.setDouble(i, uniform(seed, flat))), spec);
+    return new CubedArray(
+        Core.fromIndex(
+            "random",
+            shape,
+            chunks,
+            DType.FLOAT64,
+            (b, i, flat, in, bc) -> b.setDouble(i, uniform(seed, flat))),
+        spec);
   }
 
   static double uniform(long seed, long index) {

@@ -6,23 +6,21 @@ import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import dev.cubed.plan.ArrayNode;
 import dev.cubed.plan.PlanSummary;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
 /**
  * A lazy chunked array: an op in a plan plus the {@link Spec} it runs under. Nothing is computed
- * until {@link #compute()} (or {@link Cubed#compute}/{@link Cubed#toZarr}). Instance methods forward
- * to {@link Xp}. Chunks are regular (every chunk has the same shape except the clipped edge ones).
+ * until {@link #compute()} (or {@link Cubed#compute}/{@link Cubed#toZarr}). Instance methods
+ * forward to {@link Xp}. Chunks are regular (every chunk has the same shape except the clipped edge
+ * ones).
  *
  * <p>Serializable as its plan, not its data: the op graph (whose nodes and task functions are
- * {@code Serializable} by design; stored inputs are referenced by their store) and the spec. An
- * op holding a value that is not {@code Serializable} (for example {@link Cubed#fromArray}'s
- * in-memory {@link NDArray}, or a captured non-serializable object) makes Java serialization throw
- * {@link java.io.NotSerializableException} naming that value's class, unless the stream replaces
- * it (the Python bridge replaces in-memory arrays by their contents).
+ * {@code Serializable} by design; stored inputs are referenced by their store) and the spec. An op
+ * holding a value that is not {@code Serializable} (for example {@link Cubed#fromArray}'s in-memory
+ * {@link NDArray}, or a captured non-serializable object) makes Java serialization throw {@link
+ * java.io.NotSerializableException} naming that value's class, unless the stream replaces it (the
+ * Python bridge replaces in-memory arrays by their contents).
  */
 public final class CubedArray implements java.io.Serializable {
   private static final long serialVersionUID = 1L;
@@ -64,8 +62,8 @@ public final class CubedArray implements java.io.Serializable {
 
   /**
    * The chunks in Dask form: for each axis, the size of every block along it. Regular chunks have
-   * equal blocks except a smaller last one; operations such as {@code concat} and slicing with
-   * step 1 or small steps produce irregular ones (each of their tasks reads exactly one input block).
+   * equal blocks except a smaller last one; operations such as {@code concat} and slicing with step
+   * 1 or small steps produce irregular ones (each of their tasks reads exactly one input block).
    */
   public long[][] chunks() {
     long[][] r = new long[node.shape().length][];
@@ -148,8 +146,8 @@ public final class CubedArray implements java.io.Serializable {
 
   /**
    * {@code this + other}, other a Java scalar ({@link Boolean}, an integer type, {@link Float},
-   * {@link Double}, {@link dev.cubed.nd.Complex}) with the scalar promotion rules of {@link Xp}, or a
-   * CubedArray.
+   * {@link Double}, {@link dev.cubed.nd.Complex}) with the scalar promotion rules of {@link Xp}, or
+   * a CubedArray.
    */
   public CubedArray add(Object other) {
     return other instanceof CubedArray o ? Xp.add(this, o) : Xp.add(this, other);
@@ -212,8 +210,7 @@ public final class CubedArray implements java.io.Serializable {
 
   /** {@code this >= other}, bool (other a scalar or a CubedArray). */
   public CubedArray greaterEqual(Object other) {
-    return other instanceof CubedArray o ? Xp.greaterEqual(this, o)
-        : Xp.greaterEqual(this, other);
+    return other instanceof CubedArray o ? Xp.greaterEqual(this, o) : Xp.greaterEqual(this, other);
   }
 
   /** {@code this.T} for 2-D and {@code this.mT} in general: the last two axes swapped. */
@@ -291,12 +288,16 @@ public final class CubedArray implements java.io.Serializable {
     return Xp.any(this, axes, Xp.AUTO_SPLIT);
   }
 
-  /** Index of the maximum: one axis or all, with keepdims (see {@link Xp#argmax(CubedArray, Axes)}). */
+  /**
+   * Index of the maximum: one axis or all, with keepdims (see {@link Xp#argmax(CubedArray, Axes)}).
+   */
   public CubedArray argmax(Axes axes) {
     return Xp.argmax(this, axes);
   }
 
-  /** Index of the minimum: one axis or all, with keepdims (see {@link Xp#argmin(CubedArray, Axes)}). */
+  /**
+   * Index of the minimum: one axis or all, with keepdims (see {@link Xp#argmin(CubedArray, Axes)}).
+   */
   public CubedArray argmin(Axes axes) {
     return Xp.argmin(this, axes);
   }
@@ -306,7 +307,10 @@ public final class CubedArray implements java.io.Serializable {
     return Xp.rechunk(this, chunks);
   }
 
-  /** Rechunks to explicit block sizes per axis (Dask form; see {@link Xp#rechunk(CubedArray, long[][])}). */
+  /**
+   * Rechunks to explicit block sizes per axis (Dask form; see {@link Xp#rechunk(CubedArray,
+   * long[][])}).
+   */
   public CubedArray rechunk(long[][] blockSizes) {
     return Xp.rechunk(this, blockSizes);
   }
@@ -338,7 +342,14 @@ public final class CubedArray implements java.io.Serializable {
 
   @Override
   public String toString() {
-    return "CubedArray<" + node.name() + " " + node.dtype() + " " + Shapes.format(node.shape())
-        + " chunks=" + Shapes.format(node.chunks()) + ">";
+    return "CubedArray<"
+        + node.name()
+        + " "
+        + node.dtype()
+        + " "
+        + Shapes.format(node.shape())
+        + " chunks="
+        + Shapes.format(node.chunks())
+        + ">";
   }
 }

@@ -7,9 +7,9 @@ import java.util.Arrays;
 
 /**
  * The engine's generators behind {@link Cubed#fromFunction}: a {@link BlockFunction} makes whole
- * blocks (the engine slices a part it needs), a {@link FillFunction} makes whole blocks and any
- * box of one in place ({@link ArrayNode.RegionGenerator}), so the engine's run-at-a-time writes
- * and region reads make only what they use.
+ * blocks (the engine slices a part it needs), a {@link FillFunction} makes whole blocks and any box
+ * of one in place ({@link ArrayNode.RegionGenerator}), so the engine's run-at-a-time writes and
+ * region reads make only what they use.
  */
 final class FunctionBlocks {
   private FunctionBlocks() {}
@@ -38,10 +38,16 @@ final class FunctionBlocks {
     public NDArray generate(long[] coords, long[] blockShape) {
       NDArray b = f.apply(coords.clone(), globalStart(coords, chunks, null), blockShape.clone());
       if (b == null || b.dtype() != dtype || !Arrays.equals(b.shape(), blockShape)) {
-        throw new IllegalStateException("fromFunction: the block function gave "
-            + (b == null ? "null" : b.dtype() + " of shape " + Arrays.toString(b.shape()))
-            + " for block " + Arrays.toString(coords) + "; it must return " + dtype
-            + " of shape " + Arrays.toString(blockShape) + " (the block's shape)");
+        throw new IllegalStateException(
+            "fromFunction: the block function gave "
+                + (b == null ? "null" : b.dtype() + " of shape " + Arrays.toString(b.shape()))
+                + " for block "
+                + Arrays.toString(coords)
+                + "; it must return "
+                + dtype
+                + " of shape "
+                + Arrays.toString(blockShape)
+                + " (the block's shape)");
       }
       return b;
     }
@@ -64,11 +70,17 @@ final class FunctionBlocks {
     }
 
     @Override
-    public void regionInto(long[] coords, long[] blockShape, long[] start, long[] shape,
-        DType dt, Object dst, int at) {
+    public void regionInto(
+        long[] coords,
+        long[] blockShape,
+        long[] start,
+        long[] shape,
+        DType dt,
+        Object dst,
+        int at) {
       if (dt != dtype) {
-        throw new IllegalStateException("fromFunction: asked for " + dt + " but the array is "
-            + dtype);
+        throw new IllegalStateException(
+            "fromFunction: asked for " + dt + " but the array is " + dtype);
       }
       f.fill(globalStart(coords, chunks, start), shape.clone(), dst, at);
     }

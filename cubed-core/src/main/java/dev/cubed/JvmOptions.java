@@ -16,12 +16,12 @@ import java.util.List;
  * <p>The heap, for the threads executor (every task in this JVM): {@code workers x (allowedMem -
  * reservedMem) + 192 MiB}, {@link ThreadsExecutor#heapNeeded} for tasks as large as the spec
  * allows: each task's projected memory, checked against {@code allowedMem} before anything runs,
- * counts {@code reservedMem} for the worker's own baseline, which the tasks of one JVM share;
- * 192 MiB is the engine's own live data (plan, Zarr metadata, results). In a smaller heap the
- * threads executor runs fewer tasks at once. A plan whose tasks project less than
- * {@code allowedMem} ({@code plan()} prints its largest) runs in less: a spec with
- * {@code allowedMem} near that figure gives a tighter heap.
- * For other executors the tasks run elsewhere and this JVM is their coordinator: 512 MiB.
+ * counts {@code reservedMem} for the worker's own baseline, which the tasks of one JVM share; 192
+ * MiB is the engine's own live data (plan, Zarr metadata, results). In a smaller heap the threads
+ * executor runs fewer tasks at once. A plan whose tasks project less than {@code allowedMem}
+ * ({@code plan()} prints its largest) runs in less: a spec with {@code allowedMem} near that figure
+ * gives a tighter heap. For other executors the tasks run elsewhere and this JVM is their
+ * coordinator: 512 MiB.
  */
 public final class JvmOptions {
   private JvmOptions() {}
@@ -34,38 +34,43 @@ public final class JvmOptions {
 
   /**
    * The collector options: G1 starting from a small heap, shrinking it after collections to keep
-   * 10-70% free and collecting after a second without a collection, so the process holds about
-   * what the tasks hold live; concurrent cycles only above 85% occupancy (chunk-sized arrays are
+   * 10-70% free and collecting after a second without a collection, so the process holds about what
+   * the tasks hold live; concurrent cycles only above 85% occupancy (chunk-sized arrays are
    * humongous objects, each of which would otherwise start one). The same list as the launcher's
    * ({@code cubed-cli/src/dist/lib/cubed-jvm.sh}; docs/cli.md compares the collectors).
    */
-  public static final List<String> GC_OPTIONS = List.of("-XX:+UseG1GC", "-Xms32m",
-      "-XX:MinHeapFreeRatio=10", "-XX:MaxHeapFreeRatio=70", "-XX:G1PeriodicGCInterval=1000",
-      "-XX:-G1UseAdaptiveIHOP", "-XX:InitiatingHeapOccupancyPercent=85");
+  public static final List<String> GC_OPTIONS =
+      List.of(
+          "-XX:+UseG1GC",
+          "-Xms32m",
+          "-XX:MinHeapFreeRatio=10",
+          "-XX:MaxHeapFreeRatio=70",
+          "-XX:G1PeriodicGCInterval=1000",
+          "-XX:-G1UseAdaptiveIHOP",
+          "-XX:InitiatingHeapOccupancyPercent=85");
 
   /**
-   * The maximum heap for computes with {@code spec}, bytes: for the threads executor
-   * {@code workers x (allowedMem - reservedMem) + 192 MiB} with {@code workers} the spec's (0: one
-   * per available processor of this JVM); for any other executor 512 MiB.
+   * The maximum heap for computes with {@code spec}, bytes: for the threads executor {@code workers
+   * x (allowedMem - reservedMem) + 192 MiB} with {@code workers} the spec's (0: one per available
+   * processor of this JVM); for any other executor 512 MiB.
    */
   public static long heapBytes(Spec spec) {
     if (!"threads".equals(spec.executor())) {
       return COORDINATOR_BYTES;
     }
-    int workers = spec.workers() > 0 ? spec.workers()
-        : Runtime.getRuntime().availableProcessors();
+    int workers = spec.workers() > 0 ? spec.workers() : Runtime.getRuntime().availableProcessors();
     // the threads executor runs all its workers at once in a heap of this size (and fewer in a
     // smaller one): the same rule, with the engine's baseline in place of the measured one
-    return ThreadsExecutor.heapNeeded(workers, spec.allowedMem(), spec.reservedMem(),
-        BASELINE_BYTES);
+    return ThreadsExecutor.heapNeeded(
+        workers, spec.allowedMem(), spec.reservedMem(), BASELINE_BYTES);
   }
 
   /**
-   * The options, in order: {@code -Xmx} ({@link #heapBytes}, in MiB rounded up), the
-   * {@link #GC_OPTIONS}, {@code --add-modules=jdk.incubator.vector} (float64 sin and cos through
-   * the Vector API), {@link FastTrig#JIT_OPTIONS}, and a 1 MiB cap on the per-thread temporary
-   * direct buffers of file I/O ({@code -Djdk.nio.maxCachedBufferSize=1048576}). Each works on a
-   * {@code java} command line and in {@code JAVA_TOOL_OPTIONS}.
+   * The options, in order: {@code -Xmx} ({@link #heapBytes}, in MiB rounded up), the {@link
+   * #GC_OPTIONS}, {@code --add-modules=jdk.incubator.vector} (float64 sin and cos through the
+   * Vector API), {@link FastTrig#JIT_OPTIONS}, and a 1 MiB cap on the per-thread temporary direct
+   * buffers of file I/O ({@code -Djdk.nio.maxCachedBufferSize=1048576}). Each works on a {@code
+   * java} command line and in {@code JAVA_TOOL_OPTIONS}.
    */
   public static List<String> forSpec(Spec spec) {
     List<String> out = new ArrayList<>();

@@ -11,8 +11,8 @@ import java.util.Set;
 /**
  * What computing some arrays together will cost, from their plan: made by {@link
  * Cubed#summary(List)} without running anything, or passed by a compute to the sink of {@link
- * ComputeOptions#withPlanFigures} before its tasks run. The figures a program needs to size its
- * JVM or to report a run.
+ * ComputeOptions#withPlanFigures} before its tasks run. The figures a program needs to size its JVM
+ * or to report a run.
  *
  * @param tasks tasks of every operation of the plan (after fusion)
  * @param ops operations of the plan (after fusion)
@@ -24,8 +24,13 @@ import java.util.Set;
  *     computed from (a heap holding a task needs room for one such contiguous array)
  * @param reservedMem the spec's reservedMem, bytes (each worker's baseline beside its task)
  */
-public record PlanFigures(long tasks, int ops, long maxProjectedMem, long intermediateBytes,
-    long largestChunkBytes, long reservedMem) {
+public record PlanFigures(
+    long tasks,
+    int ops,
+    long maxProjectedMem,
+    long intermediateBytes,
+    long largestChunkBytes,
+    long reservedMem) {
   static PlanFigures of(PlanSummary s, List<CubedArray> arrays) {
     long max = 0;
     ArrayDeque<ArrayNode> todo = new ArrayDeque<>();
@@ -40,7 +45,12 @@ public record PlanFigures(long tasks, int ops, long maxProjectedMem, long interm
         todo.addAll(n.inputs());
       }
     }
-    return new PlanFigures(s.totalTasks(), s.ops().size(), s.maxProjectedMem(),
-        s.intermediateBytesWritten(), max, s.reservedMem());
+    return new PlanFigures(
+        s.totalTasks(),
+        s.ops().size(),
+        s.maxProjectedMem(),
+        s.intermediateBytesWritten(),
+        max,
+        s.reservedMem());
   }
 }

@@ -27,8 +27,10 @@ import java.util.Properties;
  */
 public final class Spec implements Serializable {
   private static final long serialVersionUID = 1L;
+
   /** Default allowed memory per task: 2 GB. */
   public static final long DEFAULT_ALLOWED_MEM = 2_000_000_000L;
+
   /** Default reserved memory per task: 100 MB. */
   public static final long DEFAULT_RESERVED_MEM = 100_000_000L;
 
@@ -55,16 +57,20 @@ public final class Spec implements Serializable {
     this.checksum = b.checksum;
     this.executorOptions = new java.util.TreeMap<>(b.executorOptions);
     if (attempts < 1) {
-      throw new IllegalArgumentException("Spec: attempts must be >= 1 (1 = no retry), got "
-          + attempts);
+      throw new IllegalArgumentException(
+          "Spec: attempts must be >= 1 (1 = no retry), got " + attempts);
     }
     if (workers < 0) {
-      throw new IllegalArgumentException("Spec: workers must be >= 0 (0 = one per processor), got "
-          + workers);
+      throw new IllegalArgumentException(
+          "Spec: workers must be >= 0 (0 = one per processor), got " + workers);
     }
     if (reservedMem < 0 || allowedMem <= reservedMem) {
-      throw new IllegalArgumentException("Spec: allowedMem (" + allowedMem
-          + " B) must exceed reservedMem (" + reservedMem + " B), and reservedMem must be >= 0");
+      throw new IllegalArgumentException(
+          "Spec: allowedMem ("
+              + allowedMem
+              + " B) must exceed reservedMem ("
+              + reservedMem
+              + " B), and reservedMem must be >= 0");
     }
   }
 
@@ -102,15 +108,18 @@ public final class Spec implements Serializable {
    */
   public Path workDir() {
     if (!dev.cubed.zarr.Stores.isLocal(workDir)) {
-      throw new IllegalStateException("the work directory " + workDir + " is not a local"
-          + " directory; use Spec.workLocation()");
+      throw new IllegalStateException(
+          "the work directory "
+              + workDir
+              + " is not a local"
+              + " directory; use Spec.workLocation()");
     }
     return dev.cubed.zarr.Stores.localPath(workDir);
   }
 
   /**
-   * Where intermediate arrays go, as given: a local path, a {@code file://} URI or a store URI
-   * such as {@code s3://bucket/work} (needs the store's plugin, e.g. cubed-s3, on the classpath).
+   * Where intermediate arrays go, as given: a local path, a {@code file://} URI or a store URI such
+   * as {@code s3://bucket/work} (needs the store's plugin, e.g. cubed-s3, on the classpath).
    */
   public String workLocation() {
     return workDir;
@@ -186,33 +195,41 @@ public final class Spec implements Serializable {
       i++;
     }
     if (i == 0) {
-      throw new IllegalArgumentException("parseBytes: '" + text
-          + "' is not a memory size (expected e.g. 2GB, 500MB, 1GiB or a number of bytes)");
+      throw new IllegalArgumentException(
+          "parseBytes: '"
+              + text
+              + "' is not a memory size (expected e.g. 2GB, 500MB, 1GiB or a number of bytes)");
     }
     double num = Double.parseDouble(s.substring(0, i));
     String unit = s.substring(i);
-    double mult = switch (unit) {
-      case "", "B" -> 1;
-      case "K", "KB" -> 1e3;
-      case "M", "MB" -> 1e6;
-      case "G", "GB" -> 1e9;
-      case "T", "TB" -> 1e12;
-      case "KIB" -> 1024.0;
-      case "MIB" -> 1024.0 * 1024;
-      case "GIB" -> 1024.0 * 1024 * 1024;
-      case "TIB" -> 1024.0 * 1024 * 1024 * 1024;
-      default -> throw new IllegalArgumentException("parseBytes: unknown unit '" + unit + "' in '"
-          + text + "' (use B, KB, MB, GB, TB, KiB, MiB, GiB or TiB)");
-    };
+    double mult =
+        switch (unit) {
+          case "", "B" -> 1;
+          case "K", "KB" -> 1e3;
+          case "M", "MB" -> 1e6;
+          case "G", "GB" -> 1e9;
+          case "T", "TB" -> 1e12;
+          case "KIB" -> 1024.0;
+          case "MIB" -> 1024.0 * 1024;
+          case "GIB" -> 1024.0 * 1024 * 1024;
+          case "TIB" -> 1024.0 * 1024 * 1024 * 1024;
+          default ->
+              throw new IllegalArgumentException(
+                  "parseBytes: unknown unit '"
+                      + unit
+                      + "' in '"
+                      + text
+                      + "' (use B, KB, MB, GB, TB, KiB, MiB, GiB or TiB)");
+        };
     return Math.round(num * mult);
   }
 
   /**
    * Reads a spec from a file: a Java properties file, or a flat YAML file of {@code key: value}
    * lines (optionally under a top-level {@code spec:} key). Keys: work_dir (or workDir),
-   * allowed_mem, reserved_mem, executor, workers, attempts, checksum (true/false), and {@code executor_option.KEY} for
-   * each executor option KEY (e.g. {@code executor_option.spark.master: local[2]}); then
-   * {@code CUBED_SPEC_*} environment variables override.
+   * allowed_mem, reserved_mem, executor, workers, attempts, checksum (true/false), and {@code
+   * executor_option.KEY} for each executor option KEY (e.g. {@code executor_option.spark.master:
+   * local[2]}); then {@code CUBED_SPEC_*} environment variables override.
    *
    * @throws IllegalArgumentException if the file cannot be read or holds a bad value
    */
@@ -254,11 +271,21 @@ public final class Spec implements Serializable {
 
   @Override
   public String toString() {
-    return "Spec[workDir=" + dev.cubed.zarr.Stores.redact(workDir) + ", allowedMem=" + allowedMem
-        + ", reservedMem=" + reservedMem + ", executor=" + executor + ", workers=" + workers
-        + ", attempts=" + attempts
+    return "Spec[workDir="
+        + dev.cubed.zarr.Stores.redact(workDir)
+        + ", allowedMem="
+        + allowedMem
+        + ", reservedMem="
+        + reservedMem
+        + ", executor="
+        + executor
+        + ", workers="
+        + workers
+        + ", attempts="
+        + attempts
         + (checksum ? ", checksum=true" : "")
-        + (executorOptions.isEmpty() ? "" : ", executorOptions=" + executorOptions) + "]";
+        + (executorOptions.isEmpty() ? "" : ", executorOptions=" + executorOptions)
+        + "]";
   }
 
   /** Builder of {@link Spec}. */
@@ -277,8 +304,8 @@ public final class Spec implements Serializable {
     private Builder() {}
 
     /**
-     * Sets one option of the executor chosen by name (see {@link Spec#executorOptions()}); a
-     * {@code null} value removes it.
+     * Sets one option of the executor chosen by name (see {@link Spec#executorOptions()}); a {@code
+     * null} value removes it.
      *
      * @throws IllegalArgumentException if the key is blank
      */
@@ -319,10 +346,9 @@ public final class Spec implements Serializable {
     }
 
     /**
-     * Sets the work directory from a local path or a URI: {@code /tmp/cubed},
-     * {@code file:///tmp/cubed} or an object store location such as {@code s3://bucket/work}
-     * (intermediates, completion markers and the fingerprint are then objects; see
-     * docs/s3.md).
+     * Sets the work directory from a local path or a URI: {@code /tmp/cubed}, {@code
+     * file:///tmp/cubed} or an object store location such as {@code s3://bucket/work}
+     * (intermediates, completion markers and the fingerprint are then objects; see docs/s3.md).
      *
      * @throws IllegalArgumentException if the location is empty
      */
@@ -384,17 +410,19 @@ public final class Spec implements Serializable {
     }
 
     /**
-     * Sets one setting by its name, as spec files, the environment and the Python package's
-     * {@code configure} give them: work_dir, allowed_mem, reserved_mem, executor, workers,
-     * attempts, checksum (true/false), executor_option.KEY (case and '-'/'_' do not matter; a
-     * {@code spec.} prefix is ignored).
+     * Sets one setting by its name, as spec files, the environment and the Python package's {@code
+     * configure} give them: work_dir, allowed_mem, reserved_mem, executor, workers, attempts,
+     * checksum (true/false), executor_option.KEY (case and '-'/'_' do not matter; a {@code spec.}
+     * prefix is ignored).
      *
      * @throws IllegalArgumentException for an unknown key or a malformed value, naming it
      */
     public Builder set(String key, String value) {
       String raw = key.strip();
-      for (String prefix : new String[] {"executor_option.", "executor-option.",
-          "executorOption.", "spec.executor_option."}) {
+      for (String prefix :
+          new String[] {
+            "executor_option.", "executor-option.", "executorOption.", "spec.executor_option."
+          }) {
         if (raw.startsWith(prefix)) {
           return executorOption(raw.substring(prefix.length()), value.strip());
         }
@@ -408,10 +436,13 @@ public final class Spec implements Serializable {
         case "workers" -> workers(Integer.parseInt(value.trim()));
         case "attempts" -> attempts(Integer.parseInt(value.trim()));
         case "checksum", "checksums" -> checksum(parseBoolean(k, value));
-        case "spec" -> { }
-        default -> throw new IllegalArgumentException("Spec: unknown key '" + key
-            + "' (known: work_dir, allowed_mem, reserved_mem, executor, workers, attempts,"
-            + " checksum, executor_option.KEY)");
+        case "spec" -> {}
+        default ->
+            throw new IllegalArgumentException(
+                "Spec: unknown key '"
+                    + key
+                    + "' (known: work_dir, allowed_mem, reserved_mem, executor, workers, attempts,"
+                    + " checksum, executor_option.KEY)");
       }
       return this;
     }
@@ -420,16 +451,22 @@ public final class Spec implements Serializable {
       return switch (value.strip().toLowerCase(Locale.ROOT)) {
         case "true", "yes", "on", "1" -> true;
         case "false", "no", "off", "0" -> false;
-        default -> throw new IllegalArgumentException("Spec: " + key + ": '" + value.strip()
-            + "' is not true or false");
+        default ->
+            throw new IllegalArgumentException(
+                "Spec: " + key + ": '" + value.strip() + "' is not true or false");
       };
     }
 
     Builder applyEnv(Map<String, String> env) {
-      String[][] keys = {{"CUBED_SPEC_WORK_DIR", "work_dir"}, {"CUBED_SPEC_ALLOWED_MEM",
-          "allowed_mem"}, {"CUBED_SPEC_RESERVED_MEM", "reserved_mem"}, {"CUBED_SPEC_EXECUTOR",
-          "executor"}, {"CUBED_SPEC_WORKERS", "workers"},
-          {"CUBED_SPEC_ATTEMPTS", "attempts"}, {"CUBED_SPEC_CHECKSUM", "checksum"}};
+      String[][] keys = {
+        {"CUBED_SPEC_WORK_DIR", "work_dir"},
+        {"CUBED_SPEC_ALLOWED_MEM", "allowed_mem"},
+        {"CUBED_SPEC_RESERVED_MEM", "reserved_mem"},
+        {"CUBED_SPEC_EXECUTOR", "executor"},
+        {"CUBED_SPEC_WORKERS", "workers"},
+        {"CUBED_SPEC_ATTEMPTS", "attempts"},
+        {"CUBED_SPEC_CHECKSUM", "checksum"}
+      };
       for (String[] kv : keys) {
         String v = env.get(kv[0]);
         if (v != null && !v.isBlank()) {

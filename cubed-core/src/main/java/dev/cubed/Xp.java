@@ -8,7 +8,6 @@ import dev.cubed.core.Reductions;
 import dev.cubed.nd.Axes;
 import dev.cubed.nd.Creation;
 import dev.cubed.nd.DType;
-import dev.cubed.nd.Elementwise;
 import dev.cubed.nd.Index;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
@@ -20,13 +19,13 @@ import dev.cubed.plan.ChunkGrid;
  * functions broadcast; reductions are trees with {@code splitEvery} (default 4) blocks merged per
  * reduced axis per round.
  *
- * <p>{@code Xp} is the one public entry point; its families are declared in package-private
- * classes it extends (static methods reached as {@code Xp.name}): {@code XpUnary} (unary
- * elementwise), {@code XpLogic} (comparison, logical, bitwise), {@code XpArith} (arithmetic; both
- * with scalar operands), {@code XpSearch} (searching, selection, take, data types, {@link #info()}),
- * {@code XpManip} (flip, roll, moveaxis, vecdot, {@code *_like}) and {@code XpShape} (tile, repeat,
- * meshgrid, tril/triu, diff, unstack), {@code XpSort}, {@code XpNan} (nansum, nanmean, ...),
- * {@code XpPad} (pad), {@code XpEinsum} (einsum) and {@code XpQuantile} (quantile, nanquantile).
+ * <p>{@code Xp} is the one public entry point; its families are declared in package-private classes
+ * it extends (static methods reached as {@code Xp.name}): {@code XpUnary} (unary elementwise),
+ * {@code XpLogic} (comparison, logical, bitwise), {@code XpArith} (arithmetic; both with scalar
+ * operands), {@code XpSearch} (searching, selection, take, data types, {@link #info()}), {@code
+ * XpManip} (flip, roll, moveaxis, vecdot, {@code *_like}) and {@code XpShape} (tile, repeat,
+ * meshgrid, tril/triu, diff, unstack), {@code XpSort}, {@code XpNan} (nansum, nanmean, ...), {@code
+ * XpPad} (pad), {@code XpEinsum} (einsum) and {@code XpQuantile} (quantile, nanquantile).
  * Reductions, basic manipulation, indexing, contractions and creation stay here.
  */
 public final class Xp extends XpQuantile {
@@ -54,8 +53,8 @@ public final class Xp extends XpQuantile {
    * General blockwise: {@code op}'s key function maps each output block (of the given shape and
    * chunks) to the input blocks it reads (one, several together, or several one at a time).
    */
-  public static CubedArray blockwise(dev.cubed.primitive.Blockwise op, long[] shape,
-      long[] chunks, DType out, CubedArray... xs) {
+  public static CubedArray blockwise(
+      dev.cubed.primitive.Blockwise op, long[] shape, long[] chunks, DType out, CubedArray... xs) {
     ArrayNode[] ns = new ArrayNode[xs.length];
     for (int i = 0; i < xs.length; i++) {
       ns[i] = xs[i].node();
@@ -81,14 +80,18 @@ public final class Xp extends XpQuantile {
 
   // ------------------------------------------------------------------ reductions
 
-  static CubedArray reduce(CubedArray x, Reductions.Op op, Axes axes, int splitEvery,
-      int correction) {
+  static CubedArray reduce(
+      CubedArray x, Reductions.Op op, Axes axes, int splitEvery, int correction) {
     String name = op.name().toLowerCase();
     int[] ax = axes.resolve(name, x.ndim());
     if (splitEvery == AUTO_SPLIT) {
       int w = x.spec().workers();
-      splitEvery = Reductions.balancedSplit(x.numBlocks(), ax,
-          w > 0 ? w : Runtime.getRuntime().availableProcessors(), DEFAULT_SPLIT_EVERY);
+      splitEvery =
+          Reductions.balancedSplit(
+              x.numBlocks(),
+              ax,
+              w > 0 ? w : Runtime.getRuntime().availableProcessors(),
+              DEFAULT_SPLIT_EVERY);
     }
     if (x.dtype().isComplex() && ComplexReductions.handles(op)) {
       return ComplexReductions.reduce(x, op, axes, splitEvery, correction);
@@ -106,8 +109,8 @@ public final class Xp extends XpQuantile {
   }
 
   /**
-   * Sum over axes with keepdims and splitEvery (blocks merged per task per round, 2 or more;
-   * {@link #AUTO_SPLIT} for the default).
+   * Sum over axes with keepdims and splitEvery (blocks merged per task per round, 2 or more; {@link
+   * #AUTO_SPLIT} for the default).
    */
   public static CubedArray sum(CubedArray x, Axes axes, int splitEvery) {
     return reduce(x, Reductions.Op.SUM, axes, splitEvery, 0);
@@ -136,7 +139,9 @@ public final class Xp extends XpQuantile {
     return reduce(x, Reductions.Op.MIN, axes(axes), AUTO_SPLIT, 0);
   }
 
-  /** Minimum over axes with keepdims and splitEvery (errors as {@link #min(CubedArray, int...)}). */
+  /**
+   * Minimum over axes with keepdims and splitEvery (errors as {@link #min(CubedArray, int...)}).
+   */
   public static CubedArray min(CubedArray x, Axes axes, int splitEvery) {
     return reduce(x, Reductions.Op.MIN, axes, splitEvery, 0);
   }
@@ -151,7 +156,9 @@ public final class Xp extends XpQuantile {
     return reduce(x, Reductions.Op.MAX, axes(axes), AUTO_SPLIT, 0);
   }
 
-  /** Maximum over axes with keepdims and splitEvery (errors as {@link #max(CubedArray, int...)}). */
+  /**
+   * Maximum over axes with keepdims and splitEvery (errors as {@link #max(CubedArray, int...)}).
+   */
   public static CubedArray max(CubedArray x, Axes axes, int splitEvery) {
     return reduce(x, Reductions.Op.MAX, axes, splitEvery, 0);
   }
@@ -166,8 +173,7 @@ public final class Xp extends XpQuantile {
   }
 
   /**
-   * Mean over axes with keepdims and splitEvery (2 or more; {@link #AUTO_SPLIT} for the
-   * default).
+   * Mean over axes with keepdims and splitEvery (2 or more; {@link #AUTO_SPLIT} for the default).
    */
   public static CubedArray mean(CubedArray x, Axes axes, int splitEvery) {
     return reduce(x, Reductions.Op.MEAN, axes, splitEvery, 0);
@@ -179,8 +185,8 @@ public final class Xp extends XpQuantile {
   }
 
   /**
-   * Variance with a degrees-of-freedom correction: sum of squared deviations divided by
-   * {@code max(count - correction, 0)} (NaN or infinity when the correction reaches the count).
+   * Variance with a degrees-of-freedom correction: sum of squared deviations divided by {@code
+   * max(count - correction, 0)} (NaN or infinity when the correction reaches the count).
    *
    * @throws IllegalArgumentException for bool (numeric dtypes only)
    */
@@ -241,8 +247,8 @@ public final class Xp extends XpQuantile {
   }
 
   /**
-   * Inclusive cumulative product along an axis (every dtype; integers and bool accumulate in
-   * int64, uint64 for unsigned), by block scans with the block totals scanned recursively.
+   * Inclusive cumulative product along an axis (every dtype; integers and bool accumulate in int64,
+   * uint64 for unsigned), by block scans with the block totals scanned recursively.
    *
    * @throws IllegalArgumentException if the axis is out of range
    */
@@ -274,8 +280,8 @@ public final class Xp extends XpQuantile {
    * Index of the maximum along one axis (first occurrence; the first NaN wins, like NumPy); exact
    * for every real dtype (int64/uint64 compared as integers).
    *
-   * @throws IllegalArgumentException for complex dtypes (not ordered), a bad axis, or an empty
-   *     axis ("attempt to get argmax of an empty sequence", refused when built)
+   * @throws IllegalArgumentException for complex dtypes (not ordered), a bad axis, or an empty axis
+   *     ("attempt to get argmax of an empty sequence", refused when built)
    */
   public static CubedArray argmax(CubedArray x, int axis) {
     return reduce(x, Reductions.Op.ARGMAX, Axes.of(axis), AUTO_SPLIT, 0);
@@ -296,8 +302,8 @@ public final class Xp extends XpQuantile {
    * Index of the minimum along one axis (first occurrence; the first NaN wins, like NumPy); exact
    * for every real dtype (int64/uint64 compared as integers).
    *
-   * @throws IllegalArgumentException for complex dtypes (not ordered), a bad axis, or an empty
-   *     axis (refused when built)
+   * @throws IllegalArgumentException for complex dtypes (not ordered), a bad axis, or an empty axis
+   *     (refused when built)
    */
   public static CubedArray argmin(CubedArray x, int axis) {
     return reduce(x, Reductions.Op.ARGMIN, Axes.of(axis), AUTO_SPLIT, 0);
@@ -319,8 +325,11 @@ public final class Xp extends XpQuantile {
       return Xp.reshape(r, ones);
     }
     if (axes.raw().length != 1) {
-      throw new IllegalArgumentException(fn + ": one axis or all (the flattened array), got "
-          + axes + "; reduce one axis at a time");
+      throw new IllegalArgumentException(
+          fn
+              + ": one axis or all (the flattened array), got "
+              + axes
+              + "; reduce one axis at a time");
     }
     return reduce(x, op, axes, AUTO_SPLIT, 0);
   }
@@ -341,9 +350,20 @@ public final class Xp extends XpQuantile {
   public static CubedArray expandDims(CubedArray x, int axis) {
     int n = x.ndim() + 1;
     if (axis < -n || axis >= n) {
-      throw new IndexOutOfBoundsException("expand_dims: axis " + axis + " is out of range for "
-          + "an array of shape " + shapeOf(x) + " (the result has " + n + " dimensions: valid "
-          + "axes are " + -n + " to " + (n - 1) + ")");
+      throw new IndexOutOfBoundsException(
+          "expand_dims: axis "
+              + axis
+              + " is out of range for "
+              + "an array of shape "
+              + shapeOf(x)
+              + " (the result has "
+              + n
+              + " dimensions: valid "
+              + "axes are "
+              + -n
+              + " to "
+              + (n - 1)
+              + ")");
     }
     return wrap(Manip.expandDims(x.node(), axis), x);
   }
@@ -372,8 +392,8 @@ public final class Xp extends XpQuantile {
    * Reshape in C order (one size may be -1); the input is rechunked to contiguous blocks when
    * needed.
    *
-   * @throws IllegalArgumentException if the sizes differ, or -1 cannot be inferred (next to a 0,
-   *     or not dividing the size), as the kernel
+   * @throws IllegalArgumentException if the sizes differ, or -1 cannot be inferred (next to a 0, or
+   *     not dividing the size), as the kernel
    */
   public static CubedArray reshape(CubedArray x, long... shape) {
     if (java.util.Arrays.equals(x.shape(), shape)) {
@@ -393,7 +413,8 @@ public final class Xp extends XpQuantile {
    * group size is automatic ({@code Contraction.AUTO}: no partial products are written when the
    * output has at least 16 blocks), later rounds sum 4 per task.
    *
-   * @throws IllegalArgumentException for 0-d or bool operands, misaligned or non-broadcasting shapes
+   * @throws IllegalArgumentException for 0-d or bool operands, misaligned or non-broadcasting
+   *     shapes
    */
   public static CubedArray matmul(CubedArray a, CubedArray b) {
     return wrap(Contraction.matmul(a.node(), b.node()), a);
@@ -413,7 +434,8 @@ public final class Xp extends XpQuantile {
    * Tensor contraction over the paired axes (result axes: a's free axes, then b's), with the
    * automatic first-round group of {@link #matmul(CubedArray, CubedArray)}.
    *
-   * @throws IllegalArgumentException if the axes are invalid, paired sizes differ or a dtype is bool
+   * @throws IllegalArgumentException if the axes are invalid, paired sizes differ or a dtype is
+   *     bool
    */
   public static CubedArray tensordot(CubedArray a, CubedArray b, int[] axesA, int[] axesB) {
     return wrap(Contraction.tensordot(a.node(), b.node(), axesA, axesB), a);
@@ -425,8 +447,8 @@ public final class Xp extends XpQuantile {
    *
    * @throws IllegalArgumentException also if splitEvery is below 2
    */
-  public static CubedArray tensordot(CubedArray a, CubedArray b, int[] axesA, int[] axesB,
-      int splitEvery) {
+  public static CubedArray tensordot(
+      CubedArray a, CubedArray b, int[] axesA, int[] axesB, int splitEvery) {
     checkSplit("tensordot", splitEvery);
     return wrap(Contraction.tensordot(a.node(), b.node(), axesA, axesB, splitEvery), a);
   }
@@ -440,14 +462,13 @@ public final class Xp extends XpQuantile {
   // ------------------------------------------------------------------ creation (virtual)
 
   /**
-   * A virtual array of one value (no storage). Chunk sizes are at least 1 (-1 for a whole axis);
-   * a zero-length axis also takes 0 (Dask's normal form for it: one empty block).
+   * A virtual array of one value (no storage). Chunk sizes are at least 1 (-1 for a whole axis); a
+   * zero-length axis also takes 0 (Dask's normal form for it: one empty block).
    *
-   * @throws IllegalArgumentException for a chunk size below 1 (other than -1, or 0 on a
-   *     zero-length axis)
+   * @throws IllegalArgumentException for a chunk size below 1 (other than -1, or 0 on a zero-length
+   *     axis)
    */
-  public static CubedArray full(long[] shape, Object value, DType dtype, long[] chunks,
-      Spec spec) {
+  public static CubedArray full(long[] shape, Object value, DType dtype, long[] chunks, Spec spec) {
     return new CubedArray(Core.full(shape, emptyAxisChunks(shape, chunks), value, dtype), spec);
   }
 
@@ -476,26 +497,31 @@ public final class Xp extends XpQuantile {
   }
 
   /** {@code start + i * step} for i in [0, ceil((stop - start) / step)) (virtual). */
-  public static CubedArray arange(double start, double stop, double step, DType dtype,
-      long chunk, Spec spec) {
+  public static CubedArray arange(
+      double start, double stop, double step, DType dtype, long chunk, Spec spec) {
     if (step == 0) {
       throw new IllegalArgumentException("arange: step must not be 0");
     }
     long n = Math.max(0, (long) Math.ceil((stop - start) / step));
-    return new CubedArray(Core.fromIndex("arange", new long[] {n},
-        emptyAxisChunks(new long[] {n}, new long[] {chunk}), dtype,
-        (b, i, flat, in, bc) -> {
-          if (dtype.isFloating()) {
-            b.setDouble(i, start + flat * step);
-          } else {
-            b.setLong(i, (long) (start + flat * step));
-          }
-        }), spec);
+    return new CubedArray(
+        Core.fromIndex(
+            "arange",
+            new long[] {n},
+            emptyAxisChunks(new long[] {n}, new long[] {chunk}),
+            dtype,
+            (b, i, flat, in, bc) -> {
+              if (dtype.isFloating()) {
+                b.setDouble(i, start + flat * step);
+              } else {
+                b.setLong(i, (long) (start + flat * step));
+              }
+            }),
+        spec);
   }
 
   /** {@code num} evenly spaced values from start to stop (stop included) (virtual). */
-  public static CubedArray linspace(double start, double stop, long num, DType dtype, long chunk,
-      Spec spec) {
+  public static CubedArray linspace(
+      double start, double stop, long num, DType dtype, long chunk, Spec spec) {
     return linspace(start, stop, num, dtype, Creation.Endpoint.INCLUDE, chunk, spec);
   }
 
@@ -510,26 +536,47 @@ public final class Xp extends XpQuantile {
    * @throws IllegalArgumentException for a negative num or a dtype that is not floating (complex
    *     for complex bounds)
    */
-  public static CubedArray linspace(Object start, Object stop, long num, DType dtype,
-      Creation.Endpoint endpoint, long chunk, Spec spec) {
+  public static CubedArray linspace(
+      Object start,
+      Object stop,
+      long num,
+      DType dtype,
+      Creation.Endpoint endpoint,
+      long chunk,
+      Spec spec) {
     // the kernel on at most two elements checks num, the bounds and the dtype, and names the dtype
     DType dt = Creation.linspace(start, stop, Math.min(num, 2), dtype, endpoint).dtype();
     Linspace f = new Linspace(start, stop, num, endpoint == Creation.Endpoint.INCLUDE);
     long[] shape = {num};
-    return new CubedArray(Core.fromIndex("linspace", shape,
-        emptyAxisChunks(shape, new long[] {chunk}), dt,
-        (b, i, flat, in, bc) -> f.set(b, i, flat)), spec);
+    return new CubedArray(
+        Core.fromIndex(
+            "linspace",
+            shape,
+            emptyAxisChunks(shape, new long[] {chunk}),
+            dt,
+            (b, i, flat, in, bc) -> f.set(b, i, flat)),
+        spec);
   }
 
   /** Ones on diagonal {@code k} of an (n, m) array, zeros elsewhere (virtual). */
   public static CubedArray eye(long n, long m, long k, DType dtype, long[] chunks, Spec spec) {
     long[] shape = {n, m};
-    return new CubedArray(Core.fromIndex("eye", shape, emptyAxisChunks(shape, chunks), dtype, (b, i, flat, in, bc) -> {
-      long r = flat / m;
-      long c = flat % m;
-      b.setObject(i, c - r == k ? (dtype.isBool() ? (Object) true : (Object) 1)
-          : (dtype.isBool() ? (Object) false : (Object) 0));
-    }), spec);
+    return new CubedArray(
+        Core.fromIndex(
+            "eye",
+            shape,
+            emptyAxisChunks(shape, chunks),
+            dtype,
+            (b, i, flat, in, bc) -> {
+              long r = flat / m;
+              long c = flat % m;
+              b.setObject(
+                  i,
+                  c - r == k
+                      ? (dtype.isBool() ? (Object) true : (Object) 1)
+                      : (dtype.isBool() ? (Object) false : (Object) 0));
+            }),
+        spec);
   }
 
   /** The shape of an array as text, e.g. "(3, 4)". */

@@ -56,7 +56,10 @@ class XpArith extends XpLogic {
     return ew("atan2", b -> Elementwise.atan2(s, b[0]), x2);
   }
 
-  /** Elementwise copysign with broadcasting (kernel: {@link Elementwise#copysign(NDArray, NDArray)}). */
+  /**
+   * Elementwise copysign with broadcasting (kernel: {@link Elementwise#copysign(NDArray,
+   * NDArray)}).
+   */
   public static CubedArray copysign(CubedArray x1, CubedArray x2) {
     return ew("copysign", b -> Elementwise.copysign(b[0], b[1]), x1, x2);
   }
@@ -78,7 +81,9 @@ class XpArith extends XpLogic {
     return ew("copysign", b -> Elementwise.copysign(s, b[0]), x2);
   }
 
-  /** Elementwise divide with broadcasting (kernel: {@link Elementwise#divide(NDArray, NDArray)}). */
+  /**
+   * Elementwise divide with broadcasting (kernel: {@link Elementwise#divide(NDArray, NDArray)}).
+   */
   public static CubedArray divide(CubedArray x1, CubedArray x2) {
     return ewInto("divide", (buf, b) -> ElementwiseInto.divide(b[0], b[1], buf), x1, x2);
   }
@@ -100,7 +105,10 @@ class XpArith extends XpLogic {
     return ewInto("divide", (buf, b) -> ElementwiseInto.divide(s, b[0], buf), x2);
   }
 
-  /** Elementwise floor_divide with broadcasting (kernel: {@link Elementwise#floorDivide(NDArray, NDArray)}). */
+  /**
+   * Elementwise floor_divide with broadcasting (kernel: {@link Elementwise#floorDivide(NDArray,
+   * NDArray)}).
+   */
   public static CubedArray floorDivide(CubedArray x1, CubedArray x2) {
     return ew("floor_divide", b -> Elementwise.floorDivide(b[0], b[1]), x1, x2);
   }
@@ -144,7 +152,10 @@ class XpArith extends XpLogic {
     return ew("hypot", b -> Elementwise.hypot(s, b[0]), x2);
   }
 
-  /** Elementwise logaddexp with broadcasting (kernel: {@link Elementwise#logaddexp(NDArray, NDArray)}). */
+  /**
+   * Elementwise logaddexp with broadcasting (kernel: {@link Elementwise#logaddexp(NDArray,
+   * NDArray)}).
+   */
   public static CubedArray logaddexp(CubedArray x1, CubedArray x2) {
     return ew("logaddexp", b -> Elementwise.logaddexp(b[0], b[1]), x1, x2);
   }
@@ -166,7 +177,9 @@ class XpArith extends XpLogic {
     return ew("logaddexp", b -> Elementwise.logaddexp(s, b[0]), x2);
   }
 
-  /** Elementwise maximum with broadcasting (kernel: {@link Elementwise#maximum(NDArray, NDArray)}). */
+  /**
+   * Elementwise maximum with broadcasting (kernel: {@link Elementwise#maximum(NDArray, NDArray)}).
+   */
   public static CubedArray maximum(CubedArray x1, CubedArray x2) {
     return ew("maximum", b -> Elementwise.maximum(b[0], b[1]), x1, x2);
   }
@@ -188,7 +201,9 @@ class XpArith extends XpLogic {
     return ew("maximum", b -> Elementwise.maximum(s, b[0]), x2);
   }
 
-  /** Elementwise minimum with broadcasting (kernel: {@link Elementwise#minimum(NDArray, NDArray)}). */
+  /**
+   * Elementwise minimum with broadcasting (kernel: {@link Elementwise#minimum(NDArray, NDArray)}).
+   */
   public static CubedArray minimum(CubedArray x1, CubedArray x2) {
     return ew("minimum", b -> Elementwise.minimum(b[0], b[1]), x1, x2);
   }
@@ -210,7 +225,10 @@ class XpArith extends XpLogic {
     return ew("minimum", b -> Elementwise.minimum(s, b[0]), x2);
   }
 
-  /** Elementwise multiply with broadcasting (kernel: {@link Elementwise#multiply(NDArray, NDArray)}). */
+  /**
+   * Elementwise multiply with broadcasting (kernel: {@link Elementwise#multiply(NDArray,
+   * NDArray)}).
+   */
   public static CubedArray multiply(CubedArray x1, CubedArray x2) {
     return ewInto("multiply", (buf, b) -> ElementwiseInto.multiply(b[0], b[1], buf), x1, x2);
   }
@@ -232,7 +250,10 @@ class XpArith extends XpLogic {
     return ewInto("multiply", (buf, b) -> ElementwiseInto.multiply(s, b[0], buf), x2);
   }
 
-  /** Elementwise nextafter with broadcasting (kernel: {@link Elementwise#nextafter(NDArray, NDArray)}). */
+  /**
+   * Elementwise nextafter with broadcasting (kernel: {@link Elementwise#nextafter(NDArray,
+   * NDArray)}).
+   */
   public static CubedArray nextafter(CubedArray x1, CubedArray x2) {
     return ew("nextafter", b -> Elementwise.nextafter(b[0], b[1]), x1, x2);
   }
@@ -276,7 +297,10 @@ class XpArith extends XpLogic {
     return ew("pow", b -> Elementwise.pow(s, b[0]), x2);
   }
 
-  /** Elementwise remainder with broadcasting (kernel: {@link Elementwise#remainder(NDArray, NDArray)}). */
+  /**
+   * Elementwise remainder with broadcasting (kernel: {@link Elementwise#remainder(NDArray,
+   * NDArray)}).
+   */
   public static CubedArray remainder(CubedArray x1, CubedArray x2) {
     return ew("remainder", b -> Elementwise.remainder(b[0], b[1]), x1, x2);
   }
@@ -298,7 +322,10 @@ class XpArith extends XpLogic {
     return ew("remainder", b -> Elementwise.remainder(s, b[0]), x2);
   }
 
-  /** Elementwise subtract with broadcasting (kernel: {@link Elementwise#subtract(NDArray, NDArray)}). */
+  /**
+   * Elementwise subtract with broadcasting (kernel: {@link Elementwise#subtract(NDArray,
+   * NDArray)}).
+   */
   public static CubedArray subtract(CubedArray x1, CubedArray x2) {
     return ewInto("subtract", (buf, b) -> ElementwiseInto.subtract(b[0], b[1], buf), x1, x2);
   }

@@ -9,15 +9,15 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * {@code einsum} (NumPy's Einstein summation) on chunked arrays (reached as {@code Xp.einsum};
- * this class is not public). Lazy: each operand's labels found nowhere else are summed out first;
- * then the operands are folded left to right, each step a broadcast {@code multiply} of the two
- * (their axes aligned by label) followed by a {@code sum} over the labels no later operand and not
- * the output needs; the result is permuted to the output's order.
+ * {@code einsum} (NumPy's Einstein summation) on chunked arrays (reached as {@code Xp.einsum}; this
+ * class is not public). Lazy: each operand's labels found nowhere else are summed out first; then
+ * the operands are folded left to right, each step a broadcast {@code multiply} of the two (their
+ * axes aligned by label) followed by a {@code sum} over the labels no later operand and not the
+ * output needs; the result is permuted to the output's order.
  *
- * <p>Memory: a step's product block has, per label of the two operands, that label's block size,
- * so a task holds the outer product of one block of each (as Dask's and Cubed's blockwise einsum);
- * the plan's memory check refuses a step whose blocks do not fit. Rechunk the operands to smaller
+ * <p>Memory: a step's product block has, per label of the two operands, that label's block size, so
+ * a task holds the outer product of one block of each (as Dask's and Cubed's blockwise einsum); the
+ * plan's memory check refuses a step whose blocks do not fit. Rechunk the operands to smaller
  * blocks along their non-shared axes if it does.
  */
 class XpEinsum extends XpPad {
@@ -27,8 +27,8 @@ class XpEinsum extends XpPad {
   private static final int ELLIPSIS = 0x10000;
 
   /**
-   * {@code einsum(subscripts, operands...)}: subscripts as NumPy's ({@code "ij,jk->ik"},
-   * {@code "...ab,...b->...a"}, {@code "ij"} for the implicit output: the labels seen once, in
+   * {@code einsum(subscripts, operands...)}: subscripts as NumPy's ({@code "ij,jk->ik"}, {@code
+   * "...ab,...b->...a"}, {@code "ij"} for the implicit output: the labels seen once, in
    * alphabetical order, after the ellipsis dimensions). Ellipsis dimensions broadcast (right
    * aligned), as do labels of length 1. The result's dtype is the operands' promoted dtype (as
    * {@code multiply}; NumPy's too).
@@ -44,16 +44,28 @@ class XpEinsum extends XpPad {
     int arrow = s.indexOf("->");
     String[] ins = (arrow < 0 ? s : s.substring(0, arrow)).split(",", -1);
     if (operands.length == 0 || ins.length != operands.length) {
-      throw new IllegalArgumentException(fn + ": subscripts '" + subscripts + "' name "
-          + ins.length + " operands but " + operands.length + " were given");
+      throw new IllegalArgumentException(
+          fn
+              + ": subscripts '"
+              + subscripts
+              + "' name "
+              + ins.length
+              + " operands but "
+              + operands.length
+              + " were given");
     }
     int maxEll = 0;
     List<List<Integer>> labels = new ArrayList<>();
     for (int i = 0; i < ins.length; i++) {
       List<Integer> l = parse(fn, subscripts, ins[i], operands[i].ndim(), true);
       if (new TreeSet<>(l).size() != l.size()) {
-        throw new IllegalArgumentException(fn + ": operand " + i + " repeats a label in '"
-            + ins[i] + "' (diagonals are not supported; use diagonal first)");
+        throw new IllegalArgumentException(
+            fn
+                + ": operand "
+                + i
+                + " repeats a label in '"
+                + ins[i]
+                + "' (diagonals are not supported; use diagonal first)");
       }
       for (int c : l) {
         if (c >= ELLIPSIS) {
@@ -91,8 +103,8 @@ class XpEinsum extends XpPad {
     }
     for (int c : out) {
       if (labels.stream().noneMatch(l -> l.contains(c))) {
-        throw new IllegalArgumentException(fn + ": output label '" + name(c)
-            + "' is in no operand of '" + subscripts + "'");
+        throw new IllegalArgumentException(
+            fn + ": output label '" + name(c) + "' is in no operand of '" + subscripts + "'");
       }
     }
     checkLengths(fn, labels, operands);
@@ -139,7 +151,9 @@ class XpEinsum extends XpPad {
       union.removeAll(drop);
       accL = union;
     }
-    DType dtype = Xp.resultType((Object[]) Arrays.stream(operands).map(CubedArray::dtype).toArray(DType[]::new));
+    DType dtype =
+        Xp.resultType(
+            (Object[]) Arrays.stream(operands).map(CubedArray::dtype).toArray(DType[]::new));
     int[] perm = new int[out.size()];
     for (int d = 0; d < perm.length; d++) {
       perm[d] = accL.indexOf(out.get(d));
@@ -148,18 +162,25 @@ class XpEinsum extends XpPad {
     return r.dtype() == dtype ? r : Xp.astype(r, dtype);
   }
 
-  /** One operand's labels: letters, and for its ellipsis the codes ELLIPSIS + k (k from the right). */
+  /**
+   * One operand's labels: letters, and for its ellipsis the codes ELLIPSIS + k (k from the right).
+   */
   private static List<Integer> parse(String fn, String all, String sub, int ndim, boolean input) {
     int ell = sub.indexOf("...");
     if (ell >= 0 && sub.indexOf("...", ell + 1) >= 0) {
-      throw new IllegalArgumentException(fn + ": '" + sub + "' in '" + all
-          + "' has more than one ellipsis");
+      throw new IllegalArgumentException(
+          fn + ": '" + sub + "' in '" + all + "' has more than one ellipsis");
     }
     String letters = ell < 0 ? sub : sub.substring(0, ell) + sub.substring(ell + 3);
     for (char ch : letters.toCharArray()) {
       if (!(ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z')) {
-        throw new IllegalArgumentException(fn + ": '" + ch + "' in '" + all
-            + "' is not a subscript label (letters a-z, A-Z, and ...)");
+        throw new IllegalArgumentException(
+            fn
+                + ": '"
+                + ch
+                + "' in '"
+                + all
+                + "' is not a subscript label (letters a-z, A-Z, and ...)");
       }
     }
     List<Integer> l = new ArrayList<>();
@@ -169,8 +190,14 @@ class XpEinsum extends XpPad {
     }
     int nEll = ndim - letters.length();
     if (nEll < 0 || ell < 0 && nEll != 0) {
-      throw new IllegalArgumentException(fn + ": subscripts '" + sub + "' do not match an operand"
-          + " of " + ndim + " dimensions");
+      throw new IllegalArgumentException(
+          fn
+              + ": subscripts '"
+              + sub
+              + "' do not match an operand"
+              + " of "
+              + ndim
+              + " dimensions");
     }
     String head = ell < 0 ? letters : sub.substring(0, ell);
     head.chars().forEach(l::add);
@@ -202,8 +229,16 @@ class XpEinsum extends XpPad {
         long n = ops[i].shape()[d];
         Long had = len.get(l.get(d));
         if (had != null && had != n && had != 1 && n != 1) {
-          throw new IllegalArgumentException(fn + ": label '" + name(l.get(d)) + "' has length "
-              + had + " in one operand and " + n + " in operand " + i);
+          throw new IllegalArgumentException(
+              fn
+                  + ": label '"
+                  + name(l.get(d))
+                  + "' has length "
+                  + had
+                  + " in one operand and "
+                  + n
+                  + " in operand "
+                  + i);
         }
         if (had == null || had == 1) {
           len.put(l.get(d), n);

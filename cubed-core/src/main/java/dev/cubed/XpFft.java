@@ -11,18 +11,18 @@ import dev.cubed.plan.ArrayNode;
 import java.util.Arrays;
 
 /**
- * The Array API {@code fft} extension on chunked arrays ({@code xp.fft.fft(x)} is
- * {@code XpFft.fft(x)}); dtypes, lengths ({@code n}, {@code s}), axes and {@code norm} as the
- * kernel's {@link Fft}.
+ * The Array API {@code fft} extension on chunked arrays ({@code xp.fft.fft(x)} is {@code
+ * XpFft.fft(x)}); dtypes, lengths ({@code n}, {@code s}), axes and {@code norm} as the kernel's
+ * {@link Fft}.
  *
- * <p>Memory: the transformed axes are moved last (blocks permuted, one per task), rechunked so
- * that they are whole in every block (the other axes hold as many lines per block as fit), and the
+ * <p>Memory: the transformed axes are moved last (blocks permuted, one per task), rechunked so that
+ * they are whole in every block (the other axes hold as many lines per block as fit), and the
  * kernel transforms one block per task; the projected memory counts the block in and out (one copy
  * each) and the kernel's double-precision complex buffers (three per line, of the longer of the
  * input and output lengths). When one line (one element of every other axis) does not fit a task
  * the call is refused when built, naming the function, the axes and their lengths. {@code fftshift}
- * and {@code ifftshift} are rolls ({@link Xp#roll(CubedArray, long[], int[])}: any length);
- * {@code fftfreq} and {@code rfftfreq} are virtual arrays.
+ * and {@code ifftshift} are rolls ({@link Xp#roll(CubedArray, long[], int[])}: any length); {@code
+ * fftfreq} and {@code rfftfreq} are virtual arrays.
  */
 public final class XpFft {
   private XpFft() {}
@@ -104,8 +104,7 @@ public final class XpFft {
 
   /** {@code ifftn(x, s, axes, norm)}. */
   public static CubedArray ifftn(CubedArray x, int[] s, int[] axes, Norm norm) {
-    return many("ifftn", x, s, axes, norm, Kind.COMPLEX,
-        (b, ss, ax) -> Fft.ifftn(b, ss, ax, norm));
+    return many("ifftn", x, s, axes, norm, Kind.COMPLEX, (b, ss, ax) -> Fft.ifftn(b, ss, ax, norm));
   }
 
   /** {@code rfftn(x)} over every axis. */
@@ -115,8 +114,8 @@ public final class XpFft {
 
   /** {@code rfftn(x, s, axes, norm)}: the last listed axis gets s/2 + 1 outputs. */
   public static CubedArray rfftn(CubedArray x, int[] s, int[] axes, Norm norm) {
-    return many("rfftn", x, s, axes, norm, Kind.HALF_OUT,
-        (b, ss, ax) -> Fft.rfftn(b, ss, ax, norm));
+    return many(
+        "rfftn", x, s, axes, norm, Kind.HALF_OUT, (b, ss, ax) -> Fft.rfftn(b, ss, ax, norm));
   }
 
   /** {@code irfftn(x)} over every axis. */
@@ -126,8 +125,8 @@ public final class XpFft {
 
   /** {@code irfftn(x, s, axes, norm)}: the last listed axis gets s (default 2 * (m - 1)). */
   public static CubedArray irfftn(CubedArray x, int[] s, int[] axes, Norm norm) {
-    return many("irfftn", x, s, axes, norm, Kind.HALF_IN,
-        (b, ss, ax) -> Fft.irfftn(b, ss, ax, norm));
+    return many(
+        "irfftn", x, s, axes, norm, Kind.HALF_IN, (b, ss, ax) -> Fft.irfftn(b, ss, ax, norm));
   }
 
   // ------------------------------------------------------------------ frequencies, shifts
@@ -156,11 +155,16 @@ public final class XpFft {
     return freq("rfftfreq", n, d, dtype, chunk, spec, n / 2 + 1, n / 2 + 1);
   }
 
-  private static CubedArray freq(String kind, int n, double d, DType dtype, long chunk,
-      Spec spec, long len, long positive) {
+  private static CubedArray freq(
+      String kind, int n, double d, DType dtype, long chunk, Spec spec, long len, long positive) {
     double scale = 1.0 / (n * d);
-    return new CubedArray(Core.fromIndex(kind, new long[] {len}, new long[] {chunk}, dtype,
-        (b, i, flat, in, bc) -> b.setDouble(i, (flat < positive ? flat : flat - n) * scale)),
+    return new CubedArray(
+        Core.fromIndex(
+            kind,
+            new long[] {len},
+            new long[] {chunk},
+            dtype,
+            (b, i, flat, in, bc) -> b.setDouble(i, (flat < positive ? flat : flat - n) * scale)),
         spec);
   }
 
@@ -201,7 +205,9 @@ public final class XpFft {
 
   /** How the output length follows from the transform length. */
   private enum Kind {
-    COMPLEX, HALF_OUT, HALF_IN
+    COMPLEX,
+    HALF_OUT,
+    HALF_IN
   }
 
   private interface Nd extends java.io.Serializable {
@@ -212,18 +218,24 @@ public final class XpFft {
     NDArray apply(NDArray b);
   }
 
-  private static CubedArray one(String fn, CubedArray x, Integer n, int axis, Norm norm,
-      Kind kind, One k) {
+  private static CubedArray one(
+      String fn, CubedArray x, Integer n, int axis, Norm norm, Kind kind, One k) {
     if (x.ndim() == 0) {
       Fft.fft(NDArray.ones(x.dtype()), n, axis, norm);
     }
     int ax = Shapes.normalizeAxis(fn, axis, x.ndim());
-    return many(fn, x, n == null ? null : new int[] {n}, new int[] {ax}, norm, kind,
+    return many(
+        fn,
+        x,
+        n == null ? null : new int[] {n},
+        new int[] {ax},
+        norm,
+        kind,
         (b, ss, a) -> k.apply(b));
   }
 
-  private static CubedArray many(String fn, CubedArray x, int[] s, int[] axes, Norm norm,
-      Kind kind, Nd k) {
+  private static CubedArray many(
+      String fn, CubedArray x, int[] s, int[] axes, Norm norm, Kind kind, Nd k) {
     long[] shape = x.shape();
     int nd = shape.length;
     int[][] sa = Fft.resolve(fn, shape, s, axes, kind == Kind.HALF_IN);
@@ -241,8 +253,12 @@ public final class XpFft {
     if (kind == Kind.HALF_IN && ax.length > 0) {
       probe[ax[ax.length - 1]] = 2;
     }
-    DType out = k.apply(NDArray.ones(x.dtype(), probe), ax.length == 0 ? null : ps,
-        ax.length == 0 ? null : ax).dtype();
+    DType out =
+        k.apply(
+                NDArray.ones(x.dtype(), probe),
+                ax.length == 0 ? null : ps,
+                ax.length == 0 ? null : ax)
+            .dtype();
     int na = ax.length;
     if (na == 0) {
       return Xp.astype(x, out);
@@ -276,8 +292,18 @@ public final class XpFft {
       newAxes[i] = nd - na + i;
     }
     long[] inCore = Arrays.copyOfRange(xp.shape(), nd - na, nd);
-    String what = "one line of " + StackMap.dims(inCore) + " " + x.dtype() + " along axes "
-        + Arrays.toString(ax) + " (transformed to " + StackMap.dims(outCore) + " " + out + ")";
+    String what =
+        "one line of "
+            + StackMap.dims(inCore)
+            + " "
+            + x.dtype()
+            + " along axes "
+            + Arrays.toString(ax)
+            + " (transformed to "
+            + StackMap.dims(outCore)
+            + " "
+            + out
+            + ")";
     int[] fs = ls.clone();
     Core.BlocksFunction f = b -> k.apply(b[0], fs, newAxes);
     StackMap.Spec sp = new StackMap.Spec(fn, what, f, out, outCore, 3 * 16 * longest, 0);

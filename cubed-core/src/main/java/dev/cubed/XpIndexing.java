@@ -7,26 +7,25 @@ import dev.cubed.nd.Shapes;
 import java.util.Arrays;
 
 /**
- * Integer-array indexing ({@code x[i0, i1, ...]} with integer index arrays) on chunked arrays,
- * with the index arrays in memory (as {@link Xp#take(CubedArray, NDArray, int)}).
+ * Integer-array indexing ({@code x[i0, i1, ...]} with integer index arrays) on chunked arrays, with
+ * the index arrays in memory (as {@link Xp#take(CubedArray, NDArray, int)}).
  *
- * <p>Memory: the indexed axes are moved first (blocks permuted) and, for more than one index
- * array, merged into one axis by a C-order reshape (x is rechunked to contiguous blocks, bounded,
- * when its blocks are not); the flat indices then go through {@code take}, whose output blocks each
- * read, one at a time, only the input blocks their indices fall in. Nothing of x's size is
- * allocated in a task.
+ * <p>Memory: the indexed axes are moved first (blocks permuted) and, for more than one index array,
+ * merged into one axis by a C-order reshape (x is rechunked to contiguous blocks, bounded, when its
+ * blocks are not); the flat indices then go through {@code take}, whose output blocks each read,
+ * one at a time, only the input blocks their indices fall in. Nothing of x's size is allocated in a
+ * task.
  */
 public final class XpIndexing {
   private XpIndexing() {}
 
   /**
    * {@code x[i0, i1, ..., ik-1]}: one integer array per leading axis (k at most x's number of
-   * dimensions; the remaining axes are taken whole), broadcast together. The result's shape is
-   * the broadcast index shape followed by {@code x.shape[k:]}; negative indices count from the
-   * end.
+   * dimensions; the remaining axes are taken whole), broadcast together. The result's shape is the
+   * broadcast index shape followed by {@code x.shape[k:]}; negative indices count from the end.
    *
-   * @throws IllegalArgumentException for no index array, more arrays than dimensions, a
-   *     non-integer dtype, shapes that do not broadcast or an index out of range (when built)
+   * @throws IllegalArgumentException for no index array, more arrays than dimensions, a non-integer
+   *     dtype, shapes that do not broadcast or an index out of range (when built)
    */
   public static CubedArray getItem(CubedArray x, NDArray... indices) {
     int[] axes = new int[indices.length];
@@ -37,8 +36,8 @@ public final class XpIndexing {
   }
 
   /**
-   * Integer arrays on the given axes (distinct; negatives from the end), the other axes whole.
-   * As in the standard and NumPy: when the axes are adjacent and in increasing order the broadcast
+   * Integer arrays on the given axes (distinct; negatives from the end), the other axes whole. As
+   * in the standard and NumPy: when the axes are adjacent and in increasing order the broadcast
    * index dimensions replace them in place; otherwise they come first.
    *
    * @throws IllegalArgumentException as {@link #getItem(CubedArray, NDArray...)}, or if axes and
@@ -49,9 +48,14 @@ public final class XpIndexing {
     int nd = x.ndim();
     int k = indices.length;
     if (k == 0 || axes.length != k || k > nd) {
-      throw new IllegalArgumentException(fn + ": expected between 1 and " + nd
-          + " index arrays, one per axis, got " + k + " arrays for axes "
-          + Arrays.toString(axes));
+      throw new IllegalArgumentException(
+          fn
+              + ": expected between 1 and "
+              + nd
+              + " index arrays, one per axis, got "
+              + k
+              + " arrays for axes "
+              + Arrays.toString(axes));
     }
     int[] ax = new int[k];
     boolean[] seen = new boolean[nd];
@@ -59,8 +63,8 @@ public final class XpIndexing {
     for (int i = 0; i < k; i++) {
       ax[i] = Shapes.normalizeAxis(fn, axes[i], nd);
       if (seen[ax[i]]) {
-        throw new IllegalArgumentException(fn + ": axis " + axes[i] + " is indexed twice in "
-            + Arrays.toString(axes));
+        throw new IllegalArgumentException(
+            fn + ": axis " + axes[i] + " is indexed twice in " + Arrays.toString(axes));
       }
       seen[ax[i]] = true;
       shapes[i] = indices[i].shape();

@@ -11,28 +11,29 @@ import dev.cubed.nd.Shapes;
 import java.util.Arrays;
 
 /**
- * The Array API {@code linalg} extension on chunked arrays ({@code xp.linalg.qr(x)} is
- * {@code XpLinalg.qr(x)}; matmul, tensordot, vecdot and matrix_transpose are on {@link Xp}).
+ * The Array API {@code linalg} extension on chunked arrays ({@code xp.linalg.qr(x)} is {@code
+ * XpLinalg.qr(x)}; matmul, tensordot, vecdot and matrix_transpose are on {@link Xp}).
  *
  * <p>Memory, by family:
+ *
  * <ul>
- *   <li>{@code qr}, {@code svd}, {@code svdvals} of a 2-D array: tall-and-skinny (TSQR, see
- *       {@link Tsqr}): row blocks of whole rows are factored one per task and the stacked R
- *       factors in one task; both must fit (refused when built, naming the function and sizes).
- *       Stacks of matrices (3-D and more) are factored one whole matrix at a time, as below.</li>
+ *   <li>{@code qr}, {@code svd}, {@code svdvals} of a 2-D array: tall-and-skinny (TSQR, see {@link
+ *       Tsqr}): row blocks of whole rows are factored one per task and the stacked R factors in one
+ *       task; both must fit (refused when built, naming the function and sizes). Stacks of matrices
+ *       (3-D and more) are factored one whole matrix at a time, as below.
  *   <li>The square-matrix functions ({@code cholesky}, {@code det}, {@code inv}, {@code solve},
- *       {@code eigh}, {@code eigvalsh}, {@code eig}, {@code eigvals},
- *       {@code slogdet}, {@code pinv}, {@code matrix_power},
- *       {@code matrix_rank}, {@code matrix_norm} with ord 2, -2 or nuc): x is rechunked so that
- *       each matrix (the last two axes) is in one block, as many matrices per block as fit, and the
- *       kernel runs per block ({@link StackMap}); when one matrix does not fit a task the call is
- *       refused naming the function and the matrix size.</li>
+ *       {@code eigh}, {@code eigvalsh}, {@code eig}, {@code eigvals}, {@code slogdet}, {@code
+ *       pinv}, {@code matrix_power}, {@code matrix_rank}, {@code matrix_norm} with ord 2, -2 or
+ *       nuc): x is rechunked so that each matrix (the last two axes) is in one block, as many
+ *       matrices per block as fit, and the kernel runs per block ({@link StackMap}); when one
+ *       matrix does not fit a task the call is refused naming the function and the matrix size.
  *   <li>{@code vector_norm}, {@code matrix_norm} (fro, 1, -1, inf, -inf), {@code trace}: blockwise
- *       magnitudes and the reduction trees of {@link Xp}.</li>
+ *       magnitudes and the reduction trees of {@link Xp}.
  *   <li>{@code diagonal}: each output block reads only the blocks its stretch of the diagonal
- *       crosses ({@link Diagonal}); {@code outer}: a broadcast multiply; {@code cross}: the axis
- *       of length 3 is made one chunk, then blockwise.</li>
+ *       crosses ({@link Diagonal}); {@code outer}: a broadcast multiply; {@code cross}: the axis of
+ *       length 3 is made one chunk, then blockwise.
  * </ul>
+ *
  * Errors as the kernel's ({@link Linalg}): argument errors when built; a singular or not positive
  * definite matrix fails the task that meets it (the kernel's {@link Linalg.LinAlgException}).
  */
@@ -41,7 +42,9 @@ public final class XpLinalg extends XpNorms {
 
   /** QR mode: reduced (Q (M, K), R (K, N)) or R only; complete is not chunked. */
   public enum QrMode {
-    REDUCED, R, COMPLETE
+    REDUCED,
+    R,
+    COMPLETE
   }
 
   /** {@code eigh} result: ascending eigenvalues (..., M), eigenvectors as columns (..., M, M). */
@@ -70,8 +73,7 @@ public final class XpLinalg extends XpNorms {
   public static CubedArray cholesky(CubedArray x, Linalg.Triangle t) {
     stack("cholesky", x, true);
     DType out = Linalg.cholesky(sample(x, true), t).dtype();
-    return perMatrix("cholesky", x, out, new long[] {n(x), n(x)}, 3,
-        b -> Linalg.cholesky(b[0], t));
+    return perMatrix("cholesky", x, out, new long[] {n(x), n(x)}, 3, b -> Linalg.cholesky(b[0], t));
   }
 
   /** {@code det(x)}: determinants (...), x's floating dtype. */
@@ -85,9 +87,15 @@ public final class XpLinalg extends XpNorms {
   public static Slogdet slogdet(CubedArray x) {
     stack("slogdet", x, true);
     Linalg.SlogdetResult s = Linalg.slogdet(sample(x, true));
-    return new Slogdet(perMatrix("slogdet", x, s.sign().dtype(), new long[0], 3,
-        b -> Linalg.slogdet(b[0]).sign()), perMatrix("slogdet", x, s.logabsdet().dtype(),
-            new long[0], 3, b -> Linalg.slogdet(b[0]).logabsdet()));
+    return new Slogdet(
+        perMatrix("slogdet", x, s.sign().dtype(), new long[0], 3, b -> Linalg.slogdet(b[0]).sign()),
+        perMatrix(
+            "slogdet",
+            x,
+            s.logabsdet().dtype(),
+            new long[0],
+            3,
+            b -> Linalg.slogdet(b[0]).logabsdet()));
   }
 
   /** {@code inv(x)}: inverses (..., M, M). */
@@ -107,23 +115,34 @@ public final class XpLinalg extends XpNorms {
     long m = n(x1);
     long[] s2 = x2.shape();
     boolean vector = x2.ndim() == 1;
-    DType out = Linalg.solve(NDArray.zeros(x1.dtype(), emptySample(x1.shape(), s2)),
-        vector ? NDArray.zeros(x2.dtype(), s2.clone()) : NDArray.zeros(x2.dtype(),
-            emptySample(s2, x1.shape()))).dtype();
+    DType out =
+        Linalg.solve(
+                NDArray.zeros(x1.dtype(), emptySample(x1.shape(), s2)),
+                vector
+                    ? NDArray.zeros(x2.dtype(), s2.clone())
+                    : NDArray.zeros(x2.dtype(), emptySample(s2, x1.shape())))
+            .dtype();
     long[] b1 = batch(x1);
     long[] b = vector ? b1 : Shapes.broadcast(fn, b1, Arrays.copyOf(s2, s2.length - 2));
     long k = vector ? 1 : s2[s2.length - 1];
     CubedArray a = Xp.broadcastTo(x1, cat(b, m, m));
     CubedArray rhs = vector ? Xp.broadcastTo(x2, cat(b, m)) : Xp.broadcastTo(x2, cat(b, m, k));
     long[] core = vector ? new long[] {m} : new long[] {m, k};
-    return perMatrix(fn, a, out, core, 4, blk -> {
-      if (!vector) {
-        return Linalg.solve(blk[0], blk[1]);
-      }
-      long[] rs = blk[1].shape();
-      NDArray col = blk[1].reshape(cat(Arrays.copyOf(rs, rs.length - 1), m, 1));
-      return Linalg.solve(blk[0], col).reshape(rs);
-    }, rhs);
+    return perMatrix(
+        fn,
+        a,
+        out,
+        core,
+        4,
+        blk -> {
+          if (!vector) {
+            return Linalg.solve(blk[0], blk[1]);
+          }
+          long[] rs = blk[1].shape();
+          NDArray col = blk[1].reshape(cat(Arrays.copyOf(rs, rs.length - 1), m, 1));
+          return Linalg.solve(blk[0], col).reshape(rs);
+        },
+        rhs);
   }
 
   /**
@@ -146,9 +165,21 @@ public final class XpLinalg extends XpNorms {
   public static Eigh eigh(CubedArray x) {
     stack("eigh", x, true);
     Linalg.EighResult e = Linalg.eigh(sample(x, true));
-    return new Eigh(perMatrix("eigh", x, e.eigenvalues().dtype(), new long[] {n(x)}, 6,
-        b -> Linalg.eigh(b[0]).eigenvalues()), perMatrix("eigh", x, e.eigenvectors().dtype(),
-            new long[] {n(x), n(x)}, 6, b -> Linalg.eigh(b[0]).eigenvectors()));
+    return new Eigh(
+        perMatrix(
+            "eigh",
+            x,
+            e.eigenvalues().dtype(),
+            new long[] {n(x)},
+            6,
+            b -> Linalg.eigh(b[0]).eigenvalues()),
+        perMatrix(
+            "eigh",
+            x,
+            e.eigenvectors().dtype(),
+            new long[] {n(x), n(x)},
+            6,
+            b -> Linalg.eigh(b[0]).eigenvectors()));
   }
 
   /** {@code eigvalsh(x)}: ascending eigenvalues (..., M), real dtype. */
@@ -168,7 +199,12 @@ public final class XpLinalg extends XpNorms {
     stack("pinv", x, false);
     long[] s = x.shape();
     DType out = Linalg.pinv(sample(x, false), rtol).dtype();
-    return perMatrix("pinv", x, out, new long[] {s[s.length - 1], s[s.length - 2]}, 8,
+    return perMatrix(
+        "pinv",
+        x,
+        out,
+        new long[] {s[s.length - 1], s[s.length - 2]},
+        8,
         b -> Linalg.pinv(b[0], rtol));
   }
 
@@ -176,8 +212,8 @@ public final class XpLinalg extends XpNorms {
   public static CubedArray matrixPower(CubedArray x, int n) {
     stack("matrix_power", x, true);
     DType out = Linalg.matrixPower(sample(x, true), n).dtype();
-    return perMatrix("matrix_power", x, out, new long[] {n(x), n(x)}, 4,
-        b -> Linalg.matrixPower(b[0], n));
+    return perMatrix(
+        "matrix_power", x, out, new long[] {n(x), n(x)}, 4, b -> Linalg.matrixPower(b[0], n));
   }
 
   /** {@code matrix_rank(x)} with the default rtol. */
@@ -189,8 +225,8 @@ public final class XpLinalg extends XpNorms {
   public static CubedArray matrixRank(CubedArray x, double rtol) {
     stack("matrix_rank", x, false);
     Linalg.matrixRank(sample(x, false), rtol);
-    return perMatrix("matrix_rank", x, DType.INT64, new long[0], 6,
-        b -> Linalg.matrixRank(b[0], rtol));
+    return perMatrix(
+        "matrix_rank", x, DType.INT64, new long[0], 6, b -> Linalg.matrixRank(b[0], rtol));
   }
 
   /**
@@ -200,14 +236,24 @@ public final class XpLinalg extends XpNorms {
   public static Eig eig(CubedArray x) {
     stack("eig", x, true);
     Linalg.EigResult e = Linalg.eig(sample(x, true));
-    return new Eig(perMatrix("eig", x, e.eigenvalues().dtype(), new long[] {n(x)}, 8,
-        b -> Linalg.eig(b[0]).eigenvalues()), perMatrix("eig", x, e.eigenvectors().dtype(),
-            new long[] {n(x), n(x)}, 8, b -> Linalg.eig(b[0]).eigenvectors()));
+    return new Eig(
+        perMatrix(
+            "eig",
+            x,
+            e.eigenvalues().dtype(),
+            new long[] {n(x)},
+            8,
+            b -> Linalg.eig(b[0]).eigenvalues()),
+        perMatrix(
+            "eig",
+            x,
+            e.eigenvectors().dtype(),
+            new long[] {n(x), n(x)},
+            8,
+            b -> Linalg.eig(b[0]).eigenvectors()));
   }
 
-  /**
-   * {@code eigvals(x)}: complex eigenvalues (..., M) of general real or complex matrices.
-   */
+  /** {@code eigvals(x)}: complex eigenvalues (..., M) of general real or complex matrices. */
   public static CubedArray eigvals(CubedArray x) {
     stack("eigvals", x, true);
     DType out = Linalg.eigvals(sample(x, true)).dtype();
@@ -223,11 +269,10 @@ public final class XpLinalg extends XpNorms {
 
   /**
    * {@code qr(x, mode)}: in modes reduced and r a 2-D x is factored tall-and-skinny (TSQR; its
-   * columns must fit a task), stacks of matrices one whole matrix at a time. Mode complete (Q of
-   * M x M, R of M x N) factors one whole matrix per task, 2-D or stacked: Q grows with M squared,
-   * so a matrix whose complete factors do not fit a task is refused when built, naming its size.
-   * R's diagonal signs may differ from the kernel's on the same data in TSQR (QR is unique up to
-   * them).
+   * columns must fit a task), stacks of matrices one whole matrix at a time. Mode complete (Q of M
+   * x M, R of M x N) factors one whole matrix per task, 2-D or stacked: Q grows with M squared, so
+   * a matrix whose complete factors do not fit a task is refused when built, naming its size. R's
+   * diagonal signs may differ from the kernel's on the same data in TSQR (QR is unique up to them).
    *
    * @throws IllegalArgumentException if x has fewer than 2 dimensions, or one matrix's complete
    *     factors do not fit allowedMem
@@ -245,8 +290,8 @@ public final class XpLinalg extends XpNorms {
       int work = (int) Math.min(1 << 20, 4 + 2 * ((m + n - 1) / n));
       Linalg.QrMode c = Linalg.QrMode.COMPLETE;
       CubedArray q = perMatrix(fn, x, out, new long[] {m, m}, work, b -> Linalg.qr(b[0], c).Q());
-      CubedArray r = perMatrix(fn, x, out, new long[] {m, s[s.length - 1]}, work,
-          b -> Linalg.qr(b[0], c).R());
+      CubedArray r =
+          perMatrix(fn, x, out, new long[] {m, s[s.length - 1]}, work, b -> Linalg.qr(b[0], c).R());
       return new Qr(q, r);
     }
     stack(fn, x, false);
@@ -260,8 +305,10 @@ public final class XpLinalg extends XpNorms {
       return new Qr(f.q() == null ? null : XpUnary.wrap(f.q(), x), XpUnary.wrap(f.r(), x));
     }
     CubedArray r = perMatrix(fn, x, out, new long[] {k, n}, 6, b -> Linalg.qr(b[0]).R());
-    CubedArray q = mode == QrMode.R ? null
-        : perMatrix(fn, x, out, new long[] {m, k}, 6, b -> Linalg.qr(b[0]).Q());
+    CubedArray q =
+        mode == QrMode.R
+            ? null
+            : perMatrix(fn, x, out, new long[] {m, k}, 6, b -> Linalg.qr(b[0]).Q());
     return new Qr(q, r);
   }
 
@@ -280,19 +327,38 @@ public final class XpLinalg extends XpNorms {
     long k = Math.min(m, n);
     if (x.ndim() > 2) {
       Linalg.SvdMode red = Linalg.SvdMode.REDUCED;
-      return new Svd(perMatrix(fn, x, smp.U().dtype(), new long[] {m, k}, 8,
-          b -> Linalg.svd(b[0], red).U()), perMatrix(fn, x, smp.S().dtype(), new long[] {k}, 8,
-              b -> Linalg.svd(b[0], red).S()), perMatrix(fn, x, smp.Vh().dtype(),
-                  new long[] {k, n}, 8, b -> Linalg.svd(b[0], red).Vh()));
+      return new Svd(
+          perMatrix(fn, x, smp.U().dtype(), new long[] {m, k}, 8, b -> Linalg.svd(b[0], red).U()),
+          perMatrix(fn, x, smp.S().dtype(), new long[] {k}, 8, b -> Linalg.svd(b[0], red).S()),
+          perMatrix(
+              fn, x, smp.Vh().dtype(), new long[] {k, n}, 8, b -> Linalg.svd(b[0], red).Vh()));
     }
     Tsqr.Factors f = Tsqr.qr(fn, x.node(), smp.U().dtype(), budgetOf(x), true);
     CubedArray r = XpUnary.wrap(f.r(), x);
-    CubedArray ur = perMatrix(fn, r, smp.U().dtype(), new long[] {k, k}, 8,
-        b -> Linalg.svd(b[0], Linalg.SvdMode.REDUCED).U());
-    CubedArray sv = perMatrix(fn, r, smp.S().dtype(), new long[] {k}, 8,
-        b -> Linalg.svd(b[0], Linalg.SvdMode.REDUCED).S());
-    CubedArray vh = perMatrix(fn, r, smp.Vh().dtype(), new long[] {k, n}, 8,
-        b -> Linalg.svd(b[0], Linalg.SvdMode.REDUCED).Vh());
+    CubedArray ur =
+        perMatrix(
+            fn,
+            r,
+            smp.U().dtype(),
+            new long[] {k, k},
+            8,
+            b -> Linalg.svd(b[0], Linalg.SvdMode.REDUCED).U());
+    CubedArray sv =
+        perMatrix(
+            fn,
+            r,
+            smp.S().dtype(),
+            new long[] {k},
+            8,
+            b -> Linalg.svd(b[0], Linalg.SvdMode.REDUCED).S());
+    CubedArray vh =
+        perMatrix(
+            fn,
+            r,
+            smp.Vh().dtype(),
+            new long[] {k, n},
+            8,
+            b -> Linalg.svd(b[0], Linalg.SvdMode.REDUCED).Vh());
     CubedArray u = k == 0 ? XpUnary.wrap(f.q(), x) : Xp.matmul(XpUnary.wrap(f.q(), x), ur);
     return new Svd(u, sv, vh);
   }
@@ -342,12 +408,15 @@ public final class XpLinalg extends XpNorms {
     return s.dtype() == rt ? s : Xp.astype(s, rt);
   }
 
-  /** {@code outer(x1, x2)}: (M, N) products of 1-d operands, promoted dtype (a matmul over a length-1 axis, as the kernel). */
+  /**
+   * {@code outer(x1, x2)}: (M, N) products of 1-d operands, promoted dtype (a matmul over a
+   * length-1 axis, as the kernel).
+   */
   public static CubedArray outer(CubedArray x1, CubedArray x2) {
     dev.cubed.nd.LinearAlgebra.outer(NDArray.ones(x1.dtype(), 1), NDArray.ones(x2.dtype(), 1));
     if (x1.ndim() != 1 || x2.ndim() != 1) {
-      throw new IllegalArgumentException("outer: operands must be 1-d, got shapes "
-          + Xp.shapeOf(x1) + " and " + Xp.shapeOf(x2));
+      throw new IllegalArgumentException(
+          "outer: operands must be 1-d, got shapes " + Xp.shapeOf(x1) + " and " + Xp.shapeOf(x2));
     }
     return Xp.matmul(Xp.expandDims(x1, 1), Xp.expandDims(x2, 0));
   }
@@ -373,8 +442,8 @@ public final class XpLinalg extends XpNorms {
     int a2 = axis < 0 ? s2.length + axis : axis;
     CubedArray r1 = Xp.rechunk(x1, whole(x1, a1));
     CubedArray r2 = Xp.rechunk(x2, whole(x2, a2));
-    return XpUnary.wrap(Core.elemwise(fn, b -> Linalg.cross(b[0], b[1], axis), out, r1.node(),
-        r2.node()), x1);
+    return XpUnary.wrap(
+        Core.elemwise(fn, b -> Linalg.cross(b[0], b[1], axis), out, r1.node(), r2.node()), x1);
   }
 
   private static long[] probe(long[] s) {

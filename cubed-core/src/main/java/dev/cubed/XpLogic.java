@@ -1,22 +1,20 @@
 package dev.cubed;
 
-import dev.cubed.core.Core;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.Elementwise;
 import dev.cubed.nd.NDArray;
-import dev.cubed.plan.ArrayNode;
 
 /**
- * The comparison, logical and bitwise binary functions of {@link Xp} (reached as {@code Xp.add} etc.; this class is not
- * public). Every function takes two arrays (broadcast together), an array and a scalar, or a scalar
- * and an array. A scalar ({@link Boolean}, an integer type, {@link Float}/{@link Double} or {@link
- * dev.cubed.nd.Complex}) follows the standard's rule for Python scalars: it takes the array's dtype
- * when its kind fits (bool with bool, an integer with integer or floating arrays, a float with
- * floating arrays, a complex with complex arrays); where the standard leaves mixed kinds to the
- * implementation (a float with an integer or bool array, a complex with a real array, an integer
- * with a bool array) the result is NumPy 2's (NEP 50): float64, complex64/complex128 or int64 (see
- * {@link DType#resultType(DType, Object)}). Memory: one block of the array per task, as the
- * array-array form; the scalar is held in the task's closure.
+ * The comparison, logical and bitwise binary functions of {@link Xp} (reached as {@code Xp.add}
+ * etc.; this class is not public). Every function takes two arrays (broadcast together), an array
+ * and a scalar, or a scalar and an array. A scalar ({@link Boolean}, an integer type, {@link
+ * Float}/{@link Double} or {@link dev.cubed.nd.Complex}) follows the standard's rule for Python
+ * scalars: it takes the array's dtype when its kind fits (bool with bool, an integer with integer
+ * or floating arrays, a float with floating arrays, a complex with complex arrays); where the
+ * standard leaves mixed kinds to the implementation (a float with an integer or bool array, a
+ * complex with a real array, an integer with a bool array) the result is NumPy 2's (NEP 50):
+ * float64, complex64/complex128 or int64 (see {@link DType#resultType(DType, Object)}). Memory: one
+ * block of the array per task, as the array-array form; the scalar is held in the task's closure.
  */
 class XpLogic extends XpUnary {
   XpLogic() {}
@@ -28,8 +26,11 @@ class XpLogic extends XpUnary {
    */
   static Object scalar(String fn, Object s) {
     if (s instanceof CubedArray || s instanceof NDArray) {
-      throw new IllegalArgumentException(fn + ": the scalar operand is an array (" + s
-          + "); pass arrays as CubedArray (wrap an NDArray with Cubed.asarray)");
+      throw new IllegalArgumentException(
+          fn
+              + ": the scalar operand is an array ("
+              + s
+              + "); pass arrays as CubedArray (wrap an NDArray with Cubed.asarray)");
     }
     try {
       DType.scalarKind(s);
@@ -39,7 +40,10 @@ class XpLogic extends XpUnary {
     return s;
   }
 
-  /** Elementwise bitwise_and with broadcasting (kernel: {@link Elementwise#bitwiseAnd(NDArray, NDArray)}). */
+  /**
+   * Elementwise bitwise_and with broadcasting (kernel: {@link Elementwise#bitwiseAnd(NDArray,
+   * NDArray)}).
+   */
   public static CubedArray bitwiseAnd(CubedArray x1, CubedArray x2) {
     return ew("bitwise_and", b -> Elementwise.bitwiseAnd(b[0], b[1]), x1, x2);
   }
@@ -61,7 +65,10 @@ class XpLogic extends XpUnary {
     return ew("bitwise_and", b -> Elementwise.bitwiseAnd(s, b[0]), x2);
   }
 
-  /** Elementwise bitwise_left_shift with broadcasting (kernel: {@link Elementwise#bitwiseLeftShift(NDArray, NDArray)}). */
+  /**
+   * Elementwise bitwise_left_shift with broadcasting (kernel: {@link
+   * Elementwise#bitwiseLeftShift(NDArray, NDArray)}).
+   */
   public static CubedArray bitwiseLeftShift(CubedArray x1, CubedArray x2) {
     return ew("bitwise_left_shift", b -> Elementwise.bitwiseLeftShift(b[0], b[1]), x1, x2);
   }
@@ -83,7 +90,10 @@ class XpLogic extends XpUnary {
     return ew("bitwise_left_shift", b -> Elementwise.bitwiseLeftShift(s, b[0]), x2);
   }
 
-  /** Elementwise bitwise_or with broadcasting (kernel: {@link Elementwise#bitwiseOr(NDArray, NDArray)}). */
+  /**
+   * Elementwise bitwise_or with broadcasting (kernel: {@link Elementwise#bitwiseOr(NDArray,
+   * NDArray)}).
+   */
   public static CubedArray bitwiseOr(CubedArray x1, CubedArray x2) {
     return ew("bitwise_or", b -> Elementwise.bitwiseOr(b[0], b[1]), x1, x2);
   }
@@ -105,7 +115,10 @@ class XpLogic extends XpUnary {
     return ew("bitwise_or", b -> Elementwise.bitwiseOr(s, b[0]), x2);
   }
 
-  /** Elementwise bitwise_right_shift with broadcasting (kernel: {@link Elementwise#bitwiseRightShift(NDArray, NDArray)}). */
+  /**
+   * Elementwise bitwise_right_shift with broadcasting (kernel: {@link
+   * Elementwise#bitwiseRightShift(NDArray, NDArray)}).
+   */
   public static CubedArray bitwiseRightShift(CubedArray x1, CubedArray x2) {
     return ew("bitwise_right_shift", b -> Elementwise.bitwiseRightShift(b[0], b[1]), x1, x2);
   }
@@ -127,7 +140,10 @@ class XpLogic extends XpUnary {
     return ew("bitwise_right_shift", b -> Elementwise.bitwiseRightShift(s, b[0]), x2);
   }
 
-  /** Elementwise bitwise_xor with broadcasting (kernel: {@link Elementwise#bitwiseXor(NDArray, NDArray)}). */
+  /**
+   * Elementwise bitwise_xor with broadcasting (kernel: {@link Elementwise#bitwiseXor(NDArray,
+   * NDArray)}).
+   */
   public static CubedArray bitwiseXor(CubedArray x1, CubedArray x2) {
     return ew("bitwise_xor", b -> Elementwise.bitwiseXor(b[0], b[1]), x1, x2);
   }
@@ -171,7 +187,9 @@ class XpLogic extends XpUnary {
     return ew("equal", b -> Elementwise.equal(s, b[0]), x2);
   }
 
-  /** Elementwise greater with broadcasting (kernel: {@link Elementwise#greater(NDArray, NDArray)}). */
+  /**
+   * Elementwise greater with broadcasting (kernel: {@link Elementwise#greater(NDArray, NDArray)}).
+   */
   public static CubedArray greater(CubedArray x1, CubedArray x2) {
     return ew("greater", b -> Elementwise.greater(b[0], b[1]), x1, x2);
   }
@@ -193,7 +211,10 @@ class XpLogic extends XpUnary {
     return ew("greater", b -> Elementwise.greater(s, b[0]), x2);
   }
 
-  /** Elementwise greater_equal with broadcasting (kernel: {@link Elementwise#greaterEqual(NDArray, NDArray)}). */
+  /**
+   * Elementwise greater_equal with broadcasting (kernel: {@link Elementwise#greaterEqual(NDArray,
+   * NDArray)}).
+   */
   public static CubedArray greaterEqual(CubedArray x1, CubedArray x2) {
     return ew("greater_equal", b -> Elementwise.greaterEqual(b[0], b[1]), x1, x2);
   }
@@ -237,7 +258,10 @@ class XpLogic extends XpUnary {
     return ew("less", b -> Elementwise.less(s, b[0]), x2);
   }
 
-  /** Elementwise less_equal with broadcasting (kernel: {@link Elementwise#lessEqual(NDArray, NDArray)}). */
+  /**
+   * Elementwise less_equal with broadcasting (kernel: {@link Elementwise#lessEqual(NDArray,
+   * NDArray)}).
+   */
   public static CubedArray lessEqual(CubedArray x1, CubedArray x2) {
     return ew("less_equal", b -> Elementwise.lessEqual(b[0], b[1]), x1, x2);
   }
@@ -259,7 +283,10 @@ class XpLogic extends XpUnary {
     return ew("less_equal", b -> Elementwise.lessEqual(s, b[0]), x2);
   }
 
-  /** Elementwise logical_and with broadcasting (kernel: {@link Elementwise#logicalAnd(NDArray, NDArray)}). */
+  /**
+   * Elementwise logical_and with broadcasting (kernel: {@link Elementwise#logicalAnd(NDArray,
+   * NDArray)}).
+   */
   public static CubedArray logicalAnd(CubedArray x1, CubedArray x2) {
     return ew("logical_and", b -> Elementwise.logicalAnd(b[0], b[1]), x1, x2);
   }
@@ -281,7 +308,10 @@ class XpLogic extends XpUnary {
     return ew("logical_and", b -> Elementwise.logicalAnd(s, b[0]), x2);
   }
 
-  /** Elementwise logical_or with broadcasting (kernel: {@link Elementwise#logicalOr(NDArray, NDArray)}). */
+  /**
+   * Elementwise logical_or with broadcasting (kernel: {@link Elementwise#logicalOr(NDArray,
+   * NDArray)}).
+   */
   public static CubedArray logicalOr(CubedArray x1, CubedArray x2) {
     return ew("logical_or", b -> Elementwise.logicalOr(b[0], b[1]), x1, x2);
   }
@@ -303,7 +333,10 @@ class XpLogic extends XpUnary {
     return ew("logical_or", b -> Elementwise.logicalOr(s, b[0]), x2);
   }
 
-  /** Elementwise logical_xor with broadcasting (kernel: {@link Elementwise#logicalXor(NDArray, NDArray)}). */
+  /**
+   * Elementwise logical_xor with broadcasting (kernel: {@link Elementwise#logicalXor(NDArray,
+   * NDArray)}).
+   */
   public static CubedArray logicalXor(CubedArray x1, CubedArray x2) {
     return ew("logical_xor", b -> Elementwise.logicalXor(b[0], b[1]), x1, x2);
   }
@@ -325,7 +358,10 @@ class XpLogic extends XpUnary {
     return ew("logical_xor", b -> Elementwise.logicalXor(s, b[0]), x2);
   }
 
-  /** Elementwise not_equal with broadcasting (kernel: {@link Elementwise#notEqual(NDArray, NDArray)}). */
+  /**
+   * Elementwise not_equal with broadcasting (kernel: {@link Elementwise#notEqual(NDArray,
+   * NDArray)}).
+   */
   public static CubedArray notEqual(CubedArray x1, CubedArray x2) {
     return ew("not_equal", b -> Elementwise.notEqual(b[0], b[1]), x1, x2);
   }

@@ -25,8 +25,8 @@ class XpManip extends XpSearch {
   /**
    * {@code flip(x, axis=axes)}: reverses the given axes. Memory: one input block per task (block k
    * of a flipped axis reads block n-1-k); a partial edge block becomes the first block, so the
-   * result's chunks are the input's, reversed along the flipped axes (irregular when the last
-   * block was partial).
+   * result's chunks are the input's, reversed along the flipped axes (irregular when the last block
+   * was partial).
    *
    * @throws IllegalArgumentException if an axis is out of range or repeated (when built)
    */
@@ -55,11 +55,16 @@ class XpManip extends XpSearch {
   public static CubedArray roll(CubedArray x, long[] shift, int[] axes) {
     int nd = x.ndim();
     int pairs = Math.max(shift.length, axes.length);
-    if ((shift.length != pairs && shift.length != 1) || (axes.length != pairs && axes.length != 1)
+    if ((shift.length != pairs && shift.length != 1)
+        || (axes.length != pairs && axes.length != 1)
         || axes.length == 0) {
-      throw new IllegalArgumentException("roll: shift " + java.util.Arrays.toString(shift)
-          + " and axis " + java.util.Arrays.toString(axes) + " must have the same length, or one"
-          + " of them a single value (broadcast)");
+      throw new IllegalArgumentException(
+          "roll: shift "
+              + java.util.Arrays.toString(shift)
+              + " and axis "
+              + java.util.Arrays.toString(axes)
+              + " must have the same length, or one"
+              + " of them a single value (broadcast)");
     }
     long[] total = new long[nd];
     for (int i = 0; i < pairs; i++) {
@@ -86,8 +91,8 @@ class XpManip extends XpSearch {
 
   /**
    * {@code roll(x, shift)} with {@code axis=None}: rolls the flattened array (C order) and restores
-   * the shape. Memory: reshapes to 1-D and back (rechunked to contiguous blocks where needed) around
-   * the one-axis roll.
+   * the shape. Memory: reshapes to 1-D and back (rechunked to contiguous blocks where needed)
+   * around the one-axis roll.
    */
   public static CubedArray roll(CubedArray x, long shift) {
     if (x.size() == 0 || Math.floorMod(shift, x.size()) == 0) {
@@ -110,8 +115,8 @@ class XpManip extends XpSearch {
    * @throws IllegalArgumentException for lists of different lengths, axes out of range or repeated
    */
   public static CubedArray moveaxis(CubedArray x, int[] source, int[] destination) {
-    return Xp.permuteDims(x, dev.cubed.nd.Manipulation.moveaxisPermutation(source, destination,
-        x.ndim()));
+    return Xp.permuteDims(
+        x, dev.cubed.nd.Manipulation.moveaxisPermutation(source, destination, x.ndim()));
   }
 
   /**
@@ -123,8 +128,8 @@ class XpManip extends XpSearch {
   public static CubedArray matrixTranspose(CubedArray x) {
     int nd = x.ndim();
     if (nd < 2) {
-      throw new IllegalArgumentException("matrix_transpose: x must have at least 2 dimensions, "
-          + "got shape " + Xp.shapeOf(x));
+      throw new IllegalArgumentException(
+          "matrix_transpose: x must have at least 2 dimensions, " + "got shape " + Xp.shapeOf(x));
     }
     int[] perm = new int[nd];
     for (int i = 0; i < nd; i++) {
@@ -135,7 +140,9 @@ class XpManip extends XpSearch {
     return Xp.permuteDims(x, perm);
   }
 
-  /** {@code vecdot(x1, x2)} over the last axis (see {@link #vecdot(CubedArray, CubedArray, int)}). */
+  /**
+   * {@code vecdot(x1, x2)} over the last axis (see {@link #vecdot(CubedArray, CubedArray, int)}).
+   */
   public static CubedArray vecdot(CubedArray x1, CubedArray x2) {
     return vecdot(x1, x2, -1);
   }
@@ -152,19 +159,27 @@ class XpManip extends XpSearch {
    */
   public static CubedArray vecdot(CubedArray x1, CubedArray x2, int axis) {
     if (x1.ndim() == 0 || x2.ndim() == 0) {
-      throw new IllegalArgumentException("vecdot: operands must have at least 1 dimension, got "
-          + Xp.shapeOf(x1) + " and " + Xp.shapeOf(x2));
+      throw new IllegalArgumentException(
+          "vecdot: operands must have at least 1 dimension, got "
+              + Xp.shapeOf(x1)
+              + " and "
+              + Xp.shapeOf(x2));
     }
-    DType out = LinearAlgebra.vecdot(NDArray.ones(x1.dtype(), 1), NDArray.ones(x2.dtype(), 1))
-        .dtype();
+    DType out =
+        LinearAlgebra.vecdot(NDArray.ones(x1.dtype(), 1), NDArray.ones(x2.dtype(), 1)).dtype();
     long[] shape = Shapes.broadcast("vecdot", x1.shape(), x2.shape());
     int nd = shape.length;
     int a = Shapes.normalizeAxis("vecdot", axis, nd);
     int a1 = a - (nd - x1.ndim());
     int a2 = a - (nd - x2.ndim());
     if (a1 < 0 || a2 < 0 || x1.shape()[a1] != x2.shape()[a2]) {
-      throw new IllegalArgumentException("vecdot: x1 " + Xp.shapeOf(x1) + " and x2 "
-          + Xp.shapeOf(x2) + " must have the same size along axis " + axis);
+      throw new IllegalArgumentException(
+          "vecdot: x1 "
+              + Xp.shapeOf(x1)
+              + " and x2 "
+              + Xp.shapeOf(x2)
+              + " must have the same size along axis "
+              + axis);
     }
     CubedArray p = Xp.multiply(x1.dtype().isComplex() ? Xp.conj(x1) : x1, x2);
     return Xp.astype(Xp.sum(p, a), out);

@@ -98,8 +98,8 @@ class XpNan extends XpSort {
       DType t = x.dtype();
       return ew("nanmean", b -> complexOf(t, b[0], b[1]), re, im);
     }
-    return Xp.reduce(x, hasNan(x) ? Reductions.Op.NANMEAN : Reductions.Op.MEAN, axes,
-        splitEvery, 0);
+    return Xp.reduce(
+        x, hasNan(x) ? Reductions.Op.NANMEAN : Reductions.Op.MEAN, axes, splitEvery, 0);
   }
 
   /** Variance (correction 0) of the non-NaN elements over axes (all if none given). */
@@ -128,15 +128,19 @@ class XpNan extends XpSort {
     return moment(x, axes, correction, splitEvery, true);
   }
 
-  private static CubedArray moment(CubedArray x, Axes axes, int correction, int splitEvery,
-      boolean std) {
+  private static CubedArray moment(
+      CubedArray x, Axes axes, int correction, int splitEvery, boolean std) {
     if (x.dtype().isComplex()) {
-      CubedArray v = Xp.add(moment(nanPart(x, false), axes, correction, splitEvery, false),
-          moment(nanPart(x, true), axes, correction, splitEvery, false));
+      CubedArray v =
+          Xp.add(
+              moment(nanPart(x, false), axes, correction, splitEvery, false),
+              moment(nanPart(x, true), axes, correction, splitEvery, false));
       return std ? Xp.sqrt(v) : v;
     }
-    Reductions.Op op = hasNan(x) ? (std ? Reductions.Op.NANSTD : Reductions.Op.NANVAR)
-        : (std ? Reductions.Op.STD : Reductions.Op.VAR);
+    Reductions.Op op =
+        hasNan(x)
+            ? (std ? Reductions.Op.NANSTD : Reductions.Op.NANVAR)
+            : (std ? Reductions.Op.STD : Reductions.Op.VAR);
     return Xp.reduce(x, op, axes, splitEvery, correction);
   }
 
@@ -154,8 +158,7 @@ class XpNan extends XpSort {
 
   /** {@link #nanmin(CubedArray, int...)} with keepdims and splitEvery. */
   public static CubedArray nanmin(CubedArray x, Axes axes, int splitEvery) {
-    return Xp.reduce(x, realNan(x) ? Reductions.Op.NANMIN : Reductions.Op.MIN, axes, splitEvery,
-        0);
+    return Xp.reduce(x, realNan(x) ? Reductions.Op.NANMIN : Reductions.Op.MIN, axes, splitEvery, 0);
   }
 
   /**
@@ -169,8 +172,7 @@ class XpNan extends XpSort {
 
   /** {@link #nanmax(CubedArray, int...)} with keepdims and splitEvery. */
   public static CubedArray nanmax(CubedArray x, Axes axes, int splitEvery) {
-    return Xp.reduce(x, realNan(x) ? Reductions.Op.NANMAX : Reductions.Op.MAX, axes, splitEvery,
-        0);
+    return Xp.reduce(x, realNan(x) ? Reductions.Op.NANMAX : Reductions.Op.MAX, axes, splitEvery, 0);
   }
 
   /**
@@ -185,8 +187,8 @@ class XpNan extends XpSort {
 
   /** {@link #nanargmax(CubedArray, int)} with keepdims ({@code Axes.of(axis).keepDims()}). */
   public static CubedArray nanargmax(CubedArray x, Axes axis, int splitEvery) {
-    return Xp.reduce(x, realNan(x) ? Reductions.Op.NANARGMAX : Reductions.Op.ARGMAX, axis,
-        splitEvery, 0);
+    return Xp.reduce(
+        x, realNan(x) ? Reductions.Op.NANARGMAX : Reductions.Op.ARGMAX, axis, splitEvery, 0);
   }
 
   /** {@link #nanargmax(CubedArray, int)} of the flattened array (C order), int64 0-d. */
@@ -195,8 +197,8 @@ class XpNan extends XpSort {
   }
 
   /**
-   * Index of the smallest non-NaN element along one axis (first occurrence), int64. A slice of
-   * NaNs only fails the compute (IllegalArgumentException "nanargmin: All-NaN slice encountered").
+   * Index of the smallest non-NaN element along one axis (first occurrence), int64. A slice of NaNs
+   * only fails the compute (IllegalArgumentException "nanargmin: All-NaN slice encountered").
    *
    * @throws IllegalArgumentException as {@link #nanargmax(CubedArray, int)}
    */
@@ -206,8 +208,8 @@ class XpNan extends XpSort {
 
   /** {@link #nanargmin(CubedArray, int)} with keepdims ({@code Axes.of(axis).keepDims()}). */
   public static CubedArray nanargmin(CubedArray x, Axes axis, int splitEvery) {
-    return Xp.reduce(x, realNan(x) ? Reductions.Op.NANARGMIN : Reductions.Op.ARGMIN, axis,
-        splitEvery, 0);
+    return Xp.reduce(
+        x, realNan(x) ? Reductions.Op.NANARGMIN : Reductions.Op.ARGMIN, axis, splitEvery, 0);
   }
 
   /** {@link #nanargmin(CubedArray, int)} of the flattened array (C order), int64 0-d. */
@@ -222,8 +224,13 @@ class XpNan extends XpSort {
 
   private static CubedArray flatten(String fn, CubedArray x) {
     if (x.size() == 0) {
-      throw new IllegalArgumentException(fn + ": attempt to get " + fn.substring(3)
-          + " of an empty sequence (shape " + Xp.shapeOf(x) + ")");
+      throw new IllegalArgumentException(
+          fn
+              + ": attempt to get "
+              + fn.substring(3)
+              + " of an empty sequence (shape "
+              + Xp.shapeOf(x)
+              + ")");
     }
     return x.ndim() == 1 ? x : Xp.reshape(x, x.size());
   }
@@ -266,16 +273,19 @@ class XpNan extends XpSort {
    * where either part of the element is NaN (NumPy counts such an element as NaN).
    */
   private static CubedArray nanPart(CubedArray x, boolean imag) {
-    return ew(imag ? "nanimag" : "nanreal", b -> {
-      NDArray p = (imag ? Elementwise.imag(b[0]) : Elementwise.real(b[0])).copy();
-      int n = p.size();
-      for (int i = 0; i < n; i++) {
-        if (Double.isNaN(b[0].getDouble(i)) || Double.isNaN(b[0].getImag(i))) {
-          p.setDouble(i, Double.NaN);
-        }
-      }
-      return p;
-    }, x);
+    return ew(
+        imag ? "nanimag" : "nanreal",
+        b -> {
+          NDArray p = (imag ? Elementwise.imag(b[0]) : Elementwise.real(b[0])).copy();
+          int n = p.size();
+          for (int i = 0; i < n; i++) {
+            if (Double.isNaN(b[0].getDouble(i)) || Double.isNaN(b[0].getImag(i))) {
+              p.setDouble(i, Double.NaN);
+            }
+          }
+          return p;
+        },
+        x);
   }
 
   private static NDArray complexOf(DType t, NDArray re, NDArray im) {

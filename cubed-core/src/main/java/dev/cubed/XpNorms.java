@@ -10,9 +10,9 @@ import dev.cubed.nd.Shapes;
 import java.util.Arrays;
 
 /**
- * The norms of {@link XpLinalg} ({@code vector_norm}, {@code matrix_norm}; reached as
- * {@code XpLinalg.vectorNorm}; this class is not public) and the helpers that map a kernel over
- * whole matrices.
+ * The norms of {@link XpLinalg} ({@code vector_norm}, {@code matrix_norm}; reached as {@code
+ * XpLinalg.vectorNorm}; this class is not public) and the helpers that map a kernel over whole
+ * matrices.
  */
 class XpNorms {
   XpNorms() {}
@@ -36,16 +36,20 @@ class XpNorms {
 
   static String matrix(CubedArray x) {
     long[] s = x.shape();
-    return "one " + StackMap.dims(s[s.length - 2], s[s.length - 1]) + " " + x.dtype()
-        + " matrix";
+    return "one " + StackMap.dims(s[s.length - 2], s[s.length - 1]) + " " + x.dtype() + " matrix";
   }
 
   /**
-   * Maps a kernel over whole matrices. {@code work} counts the kernel's doubles per matrix
-   * element.
+   * Maps a kernel over whole matrices. {@code work} counts the kernel's doubles per matrix element.
    */
-  static CubedArray perMatrix(String fn, CubedArray x, DType out, long[] outCore,
-      int work, Core.BlocksFunction k, CubedArray... more) {
+  static CubedArray perMatrix(
+      String fn,
+      CubedArray x,
+      DType out,
+      long[] outCore,
+      int work,
+      Core.BlocksFunction k,
+      CubedArray... more) {
     long[] s = x.shape();
     long elems = s[s.length - 2] * s[s.length - 1];
     long ws = work * elems * 8L * (out.isComplex() ? 2 : 1);
@@ -62,12 +66,18 @@ class XpNorms {
   static void stack(String fn, CubedArray x, boolean square) {
     long[] s = x.shape();
     if (s.length < 2) {
-      throw new IllegalArgumentException(fn + ": x must have at least 2 dimensions (a stack of"
-          + " matrices (..., M, N)), got shape " + Shapes.format(s));
+      throw new IllegalArgumentException(
+          fn
+              + ": x must have at least 2 dimensions (a stack of"
+              + " matrices (..., M, N)), got shape "
+              + Shapes.format(s));
     }
     if (square && s[s.length - 1] != s[s.length - 2]) {
-      throw new IllegalArgumentException(fn + ": x must be a stack of square matrices"
-          + " (..., M, M), got shape " + Shapes.format(s));
+      throw new IllegalArgumentException(
+          fn
+              + ": x must be a stack of square matrices"
+              + " (..., M, M), got shape "
+              + Shapes.format(s));
     }
   }
 
@@ -80,7 +90,6 @@ class XpNorms {
     System.arraycopy(b, 0, r, a.length, b.length);
     return r;
   }
-
 
   // ------------------------------------------------------------------ norms
 
@@ -96,8 +105,8 @@ class XpNorms {
    * float64, then the reduction tree (sum, max or min) of {@link Xp}. Unlike the kernel, ord 2 is
    * not rescaled: sums of squares beyond about 1e308 overflow to inf.
    *
-   * @throws IllegalArgumentException as the kernel: bool, NaN ord, bad axes, inf/-inf over an
-   *     empty reduction
+   * @throws IllegalArgumentException as the kernel: bool, NaN ord, bad axes, inf/-inf over an empty
+   *     reduction
    */
   public static CubedArray vectorNorm(CubedArray x, Axes axes, double ord) {
     String fn = "vector_norm";
@@ -108,8 +117,13 @@ class XpNorms {
       inner *= x.shape()[a];
     }
     if (inner == 0 && Double.isInfinite(ord)) {
-      throw new IllegalArgumentException(fn + ": ord=" + (ord > 0 ? "inf" : "-inf")
-          + " is undefined for an empty reduction (shape " + Xp.shapeOf(x) + ")");
+      throw new IllegalArgumentException(
+          fn
+              + ": ord="
+              + (ord > 0 ? "inf" : "-inf")
+              + " is undefined for an empty reduction (shape "
+              + Xp.shapeOf(x)
+              + ")");
     }
     CubedArray m = magnitudes(x);
     CubedArray r;
@@ -131,7 +145,8 @@ class XpNorms {
 
   /** |x| in float64 (integers converted first, so that the most negative value has no overflow). */
   private static CubedArray magnitudes(CubedArray x) {
-    return x.dtype().isComplex() ? Xp.astype(Xp.abs(x), DType.FLOAT64)
+    return x.dtype().isComplex()
+        ? Xp.astype(Xp.abs(x), DType.FLOAT64)
         : Xp.abs(Xp.astype(x, DType.FLOAT64));
   }
 
@@ -149,8 +164,8 @@ class XpNorms {
    * @throws IllegalArgumentException as the kernel (bool, fewer than 2 dimensions, an order other
    *     than fro/nuc on empty matrices)
    */
-  public static CubedArray matrixNorm(CubedArray x, Linalg.MatrixNormOrder ord,
-      Linalg.KeepDims kd) {
+  public static CubedArray matrixNorm(
+      CubedArray x, Linalg.MatrixNormOrder ord, Linalg.KeepDims kd) {
     String fn = "matrix_norm";
     stack(fn, x, false);
     DType out = Linalg.matrixNorm(NDArray.ones(x.dtype(), 1, 1)).dtype();
@@ -160,10 +175,18 @@ class XpNorms {
     for (int d = 0; d < nd - 2; d++) {
       count *= s[d];
     }
-    if (s[nd - 1] * s[nd - 2] == 0 && ord != Linalg.MatrixNormOrder.FRO
-        && ord != Linalg.MatrixNormOrder.NUC && count > 0) {
-      throw new IllegalArgumentException(fn + ": ord " + ord + " is undefined for empty matrices"
-          + " (shape " + Shapes.format(s) + ")");
+    if (s[nd - 1] * s[nd - 2] == 0
+        && ord != Linalg.MatrixNormOrder.FRO
+        && ord != Linalg.MatrixNormOrder.NUC
+        && count > 0) {
+      throw new IllegalArgumentException(
+          fn
+              + ": ord "
+              + ord
+              + " is undefined for empty matrices"
+              + " (shape "
+              + Shapes.format(s)
+              + ")");
     }
     boolean keepdims = kd == Linalg.KeepDims.KEEP;
     Axes both = keepdims ? Axes.of(nd - 2, nd - 1).keepDims() : Axes.of(nd - 2, nd - 1);
@@ -181,11 +204,15 @@ class XpNorms {
         CubedArray m = magnitudes(x);
         CubedArray sums = Xp.sum(m, Axes.of(sumAxis).keepDims(), Xp.DEFAULT_SPLIT_EVERY);
         Axes other = keepdims ? Axes.of(nd - 2, nd - 1).keepDims() : Axes.of(nd - 2, nd - 1);
-        r = Xp.reduce(sums, max ? dev.cubed.core.Reductions.Op.MAX
-            : dev.cubed.core.Reductions.Op.MIN, other, Xp.DEFAULT_SPLIT_EVERY, 0);
+        r =
+            Xp.reduce(
+                sums,
+                max ? dev.cubed.core.Reductions.Op.MAX : dev.cubed.core.Reductions.Op.MIN,
+                other,
+                Xp.DEFAULT_SPLIT_EVERY,
+                0);
       }
     }
     return r.dtype() == out ? r : Xp.astype(r, out);
   }
-
 }

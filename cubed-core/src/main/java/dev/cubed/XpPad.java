@@ -32,8 +32,8 @@ class XpPad extends XpNan {
    *   <li>{@code "edge"}: the first/last element along the axis repeated (a non-empty axis);
    *   <li>{@code "reflect"}: mirrored without repeating the edge ({@code [3 2 | 1 2 3 | 2 1]}),
    *       widths at most n-1;
-   *   <li>{@code "symmetric"}: mirrored with the edge ({@code [2 1 | 1 2 3 | 3 2]}), widths at
-   *       most n;
+   *   <li>{@code "symmetric"}: mirrored with the edge ({@code [2 1 | 1 2 3 | 3 2]}), widths at most
+   *       n;
    *   <li>{@code "wrap"}: the other end ({@code [2 3 | 1 2 3 | 1 2]}), widths at most n.
    * </ul>
    *
@@ -46,20 +46,28 @@ class XpPad extends XpNan {
   public static CubedArray pad(CubedArray x, long[][] widths, String mode, Object value) {
     String m = mode == null ? "constant" : mode.toLowerCase(Locale.ROOT);
     if (!MODES.contains(m)) {
-      throw new IllegalArgumentException("pad: mode '" + mode + "' is not supported; use one of "
-          + MODES);
+      throw new IllegalArgumentException(
+          "pad: mode '" + mode + "' is not supported; use one of " + MODES);
     }
     int nd = x.ndim();
     if (widths.length != 1 && widths.length != nd) {
-      throw new IllegalArgumentException("pad: " + widths.length + " width pairs for an array of "
-          + nd + " dimensions (give one pair, or one per axis)");
+      throw new IllegalArgumentException(
+          "pad: "
+              + widths.length
+              + " width pairs for an array of "
+              + nd
+              + " dimensions (give one pair, or one per axis)");
     }
     CubedArray r = x;
     for (int a = 0; a < nd; a++) {
       long[] w = widths[widths.length == 1 ? 0 : a];
       if (w.length != 2 || w[0] < 0 || w[1] < 0) {
-        throw new IllegalArgumentException("pad: widths " + Arrays.toString(w) + " for axis " + a
-            + " must be two non-negative numbers (before, after)");
+        throw new IllegalArgumentException(
+            "pad: widths "
+                + Arrays.toString(w)
+                + " for axis "
+                + a
+                + " must be two non-negative numbers (before, after)");
       }
       if (w[0] == 0 && w[1] == 0) {
         continue;
@@ -83,8 +91,8 @@ class XpPad extends XpNan {
   }
 
   /** The border of width w before (or after) r along axis a. */
-  private static CubedArray border(CubedArray r, int a, long w, boolean before, String mode,
-      Object value) {
+  private static CubedArray border(
+      CubedArray r, int a, long w, boolean before, String mode, Object value) {
     long n = r.shape()[a];
     long[] shape = r.shape().clone();
     shape[a] = w;
@@ -94,8 +102,8 @@ class XpPad extends XpNan {
         try {
           NDArray.full(r.dtype(), v, 1);
         } catch (IllegalArgumentException e) {
-          throw new IllegalArgumentException("pad: constant value " + v + " does not fit "
-              + r.dtype() + ": " + e.getMessage(), e);
+          throw new IllegalArgumentException(
+              "pad: constant value " + v + " does not fit " + r.dtype() + ": " + e.getMessage(), e);
         }
         long[] chunks = r.chunkShape().clone();
         for (int d = 0; d < chunks.length; d++) {
@@ -131,12 +139,22 @@ class XpPad extends XpNan {
 
   private static void need(boolean ok, String mode, int a, long n, long w) {
     if (!ok) {
-      throw new IllegalArgumentException("pad: mode '" + mode + "' cannot add " + w
-          + " elements along axis " + a + " of length " + n + " (" + switch (mode) {
-            case "edge" -> "the axis must not be empty";
-            case "reflect" -> "at most n-1 for reflect";
-            default -> "at most n for " + mode;
-          } + "); use mode 'constant' or pad in steps");
+      throw new IllegalArgumentException(
+          "pad: mode '"
+              + mode
+              + "' cannot add "
+              + w
+              + " elements along axis "
+              + a
+              + " of length "
+              + n
+              + " ("
+              + switch (mode) {
+                case "edge" -> "the axis must not be empty";
+                case "reflect" -> "at most n-1 for reflect";
+                default -> "at most n for " + mode;
+              }
+              + "); use mode 'constant' or pad in steps");
     }
   }
 

@@ -8,14 +8,14 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * {@code quantile} and {@code nanquantile} (NumPy's, method "linear") on chunked arrays (reached
- * as {@code Xp.quantile}; this class is not public). Lazy and bounded: the reduced axes are moved
- * last and merged into one, the lanes sorted with {@link Xp#sort(CubedArray, int)} (NaN last; one
- * block per lane when a lane fits a task, else the distributed sample sort), then each quantile
- * is read from the sorted lanes: without NaN-skipping the two neighbouring positions are fixed
- * slices; with it (the non-NaN count differs per lane) each position is picked by a mask of the
- * lane's positions and a sum, so every quantile costs two passes over the sorted array. No task
- * holds more than a lane's block and its mask.
+ * {@code quantile} and {@code nanquantile} (NumPy's, method "linear") on chunked arrays (reached as
+ * {@code Xp.quantile}; this class is not public). Lazy and bounded: the reduced axes are moved last
+ * and merged into one, the lanes sorted with {@link Xp#sort(CubedArray, int)} (NaN last; one block
+ * per lane when a lane fits a task, else the distributed sample sort), then each quantile is read
+ * from the sorted lanes: without NaN-skipping the two neighbouring positions are fixed slices; with
+ * it (the non-NaN count differs per lane) each position is picked by a mask of the lane's positions
+ * and a sum, so every quantile costs two passes over the sorted array. No task holds more than a
+ * lane's block and its mask.
  */
 class XpQuantile extends XpEinsum {
   XpQuantile() {}
@@ -23,8 +23,8 @@ class XpQuantile extends XpEinsum {
   /**
    * The q-th quantiles of x over the axes (all for none), NumPy's default "linear" method: for a
    * lane of n sorted values v, position {@code (n - 1) * q} interpolated between its neighbours.
-   * The result has one leading axis per q ({@code q.length}), then x's other axes; its dtype is
-   * x's for floating x, float64 for integer and bool x. A lane holding NaN gives NaN.
+   * The result has one leading axis per q ({@code q.length}), then x's other axes; its dtype is x's
+   * for floating x, float64 for integer and bool x. A lane holding NaN gives NaN.
    *
    * @throws IllegalArgumentException for a q outside [0, 1], no q, a complex x, or repeated or
    *     out-of-range axes
@@ -34,8 +34,8 @@ class XpQuantile extends XpEinsum {
   }
 
   /**
-   * {@link #quantile} skipping NaN: each lane's quantiles among its non-NaN values (n their
-   * count); a lane of NaN only gives NaN (NumPy warns there).
+   * {@link #quantile} skipping NaN: each lane's quantiles among its non-NaN values (n their count);
+   * a lane of NaN only gives NaN (NumPy warns there).
    */
   public static CubedArray nanquantile(CubedArray x, double[] q, int... axes) {
     return quantile(x, q, axes, true);
@@ -53,8 +53,13 @@ class XpQuantile extends XpEinsum {
 
   private static double[] doubles(String fn, NDArray q) {
     if (q.ndim() > 1 || q.dtype().isComplex()) {
-      throw new IllegalArgumentException(fn + ": q must be a number or a 1-d array of numbers,"
-          + " got " + q.dtype() + " of shape " + Shapes.format(q.shape()));
+      throw new IllegalArgumentException(
+          fn
+              + ": q must be a number or a 1-d array of numbers,"
+              + " got "
+              + q.dtype()
+              + " of shape "
+              + Shapes.format(q.shape()));
     }
     double[] d = new double[q.size()];
     for (int i = 0; i < d.length; i++) {
@@ -74,8 +79,8 @@ class XpQuantile extends XpEinsum {
       }
     }
     if (x.dtype().isComplex()) {
-      throw new IllegalArgumentException(fn + ": complex values are not ordered (got "
-          + x.dtype() + ")");
+      throw new IllegalArgumentException(
+          fn + ": complex values are not ordered (got " + x.dtype() + ")");
     }
     int nd = x.ndim();
     boolean[] reduced = new boolean[nd];
@@ -83,8 +88,8 @@ class XpQuantile extends XpEinsum {
     for (int a : ax) {
       int d = Shapes.normalizeAxis(fn, a, nd);
       if (reduced[d]) {
-        throw new IllegalArgumentException(fn + ": axis " + a + " is repeated in "
-            + Arrays.toString(axes));
+        throw new IllegalArgumentException(
+            fn + ": axis " + a + " is repeated in " + Arrays.toString(axes));
       }
       reduced[d] = true;
     }
@@ -105,8 +110,8 @@ class XpQuantile extends XpEinsum {
       }
     }
     if (m == 0) {
-      throw new IllegalArgumentException(fn + ": no values along the reduced axes (shape "
-          + Shapes.format(x.shape()) + ")");
+      throw new IllegalArgumentException(
+          fn + ": no values along the reduced axes (shape " + Shapes.format(x.shape()) + ")");
     }
     DType out = x.dtype().isFloating() ? x.dtype() : DType.FLOAT64;
     CubedArray y = x.dtype() == out ? x : Xp.astype(x, out);
@@ -167,8 +172,10 @@ class XpQuantile extends XpEinsum {
       return d >= 0.5 ? Xp.subtract(b, Xp.multiply(diff, 1 - d)) : Xp.add(a, Xp.multiply(diff, d));
     }
     CubedArray tt = (CubedArray) t;
-    return Xp.where(Xp.greaterEqual(tt, 0.5), Xp.subtract(b, Xp.multiply(diff,
-        Xp.subtract(1.0, tt))), Xp.add(a, Xp.multiply(diff, tt)));
+    return Xp.where(
+        Xp.greaterEqual(tt, 0.5),
+        Xp.subtract(b, Xp.multiply(diff, Xp.subtract(1.0, tt))),
+        Xp.add(a, Xp.multiply(diff, tt)));
   }
 
   private static int[] range(int n) {

@@ -10,16 +10,16 @@ import dev.cubed.nd.Searching;
 
 /**
  * Searching, selection and data-type functions of {@link Xp} (reached as {@code Xp.where} etc.;
- * this class is not public): flattened {@code argmax}/{@code argmin}, {@code count_nonzero},
- * {@code where}, {@code clip}, {@code result_type}, {@code can_cast}.
+ * this class is not public): flattened {@code argmax}/{@code argmin}, {@code count_nonzero}, {@code
+ * where}, {@code clip}, {@code result_type}, {@code can_cast}.
  */
 class XpSearch extends XpArith {
   XpSearch() {}
 
   /**
-   * Index of the maximum of the flattened array (C order; first occurrence, the first NaN wins),
-   * as int64 0-d. Memory: the array is reshaped to 1-D (rechunked to contiguous blocks when its
-   * blocks are not, bounded), then a tree reduction keeping (value, index) per block.
+   * Index of the maximum of the flattened array (C order; first occurrence, the first NaN wins), as
+   * int64 0-d. Memory: the array is reshaped to 1-D (rechunked to contiguous blocks when its blocks
+   * are not, bounded), then a tree reduction keeping (value, index) per block.
    *
    * @throws IllegalArgumentException for complex dtypes or an empty array (refused when built)
    */
@@ -28,8 +28,8 @@ class XpSearch extends XpArith {
   }
 
   /**
-   * Index of the minimum of the flattened array (C order; first occurrence, the first NaN wins),
-   * as int64 0-d. Memory as {@link #argmax(CubedArray)}.
+   * Index of the minimum of the flattened array (C order; first occurrence, the first NaN wins), as
+   * int64 0-d. Memory as {@link #argmax(CubedArray)}.
    *
    * @throws IllegalArgumentException for complex dtypes or an empty array (refused when built)
    */
@@ -39,8 +39,8 @@ class XpSearch extends XpArith {
 
   private static CubedArray flat(String fn, CubedArray x) {
     if (x.size() == 0) {
-      throw new IllegalArgumentException(fn + ": attempt to get " + fn
-          + " of an empty sequence (shape " + Xp.shapeOf(x) + ")");
+      throw new IllegalArgumentException(
+          fn + ": attempt to get " + fn + " of an empty sequence (shape " + Xp.shapeOf(x) + ")");
     }
     return x.ndim() == 1 ? x : Xp.reshape(x, x.size());
   }
@@ -61,8 +61,8 @@ class XpSearch extends XpArith {
   }
 
   /**
-   * {@code where(condition, x1, x2)}: x1 where condition is true, else x2; all three broadcast,
-   * the result has the promoted dtype of x1 and x2. Memory: one block of each input per task.
+   * {@code where(condition, x1, x2)}: x1 where condition is true, else x2; all three broadcast, the
+   * result has the promoted dtype of x1 and x2. Memory: one block of each input per task.
    *
    * @throws IllegalArgumentException if condition is not bool or shapes do not broadcast (kernel's
    *     checks, when built)
@@ -72,8 +72,8 @@ class XpSearch extends XpArith {
   }
 
   /**
-   * {@code where} with a scalar for x2; the scalar takes x1's dtype by the scalar rules of
-   * {@link Xp} (NumPy 2's where the standard leaves mixed kinds open).
+   * {@code where} with a scalar for x2; the scalar takes x1's dtype by the scalar rules of {@link
+   * Xp} (NumPy 2's where the standard leaves mixed kinds open).
    */
   public static CubedArray where(CubedArray condition, CubedArray x1, Object x2) {
     Object s = scalar("where", x2);
@@ -101,13 +101,19 @@ class XpSearch extends XpArith {
     Object lo = min == null || minArr ? null : scalar("clip", min);
     Object hi = max == null || maxArr ? null : scalar("clip", max);
     if (minArr && maxArr) {
-      return ew("clip", b -> Elementwise.clip(b[0], b[1], b[2]), x, (CubedArray) min,
-          (CubedArray) max);
+      return ew(
+          "clip", b -> Elementwise.clip(b[0], b[1], b[2]), x, (CubedArray) min, (CubedArray) max);
     } else if (minArr) {
-      return ew("clip", b -> Elementwise.clip(Elementwise.clip(b[0], b[1], null), null, hi), x,
+      return ew(
+          "clip",
+          b -> Elementwise.clip(Elementwise.clip(b[0], b[1], null), null, hi),
+          x,
           (CubedArray) min);
     } else if (maxArr) {
-      return ew("clip", b -> Elementwise.clip(Elementwise.clip(b[0], lo, null), null, b[1]), x,
+      return ew(
+          "clip",
+          b -> Elementwise.clip(Elementwise.clip(b[0], lo, null), null, b[1]),
+          x,
           (CubedArray) max);
     }
     return ew("clip", b -> Elementwise.clip(b[0], lo, hi), x);
@@ -116,8 +122,8 @@ class XpSearch extends XpArith {
   /**
    * {@code isin(x1, x2)}: whether each element of x1 equals some element of x2 (any shape; values
    * compare as numbers across dtypes, NaN equals nothing). x2 is the test set: every task reads one
-   * block of x1 and all of x2 (the memory check counts x2 whole, plus a flattened copy), so x2
-   * must be small.
+   * block of x1 and all of x2 (the memory check counts x2 whole, plus a flattened copy), so x2 must
+   * be small.
    */
   public static CubedArray isin(CubedArray x1, CubedArray x2) {
     return isin(x1, x2, false);
@@ -168,8 +174,8 @@ class XpSearch extends XpArith {
     DType dt = DType.ofScalar(v);
     if (v instanceof java.math.BigInteger b && b.bitLength() > 63) {
       if (b.signum() < 0 || b.bitLength() > 64) {
-        throw new IllegalArgumentException(fn + ": the integer " + b + " fits neither int64 nor "
-            + "uint64");
+        throw new IllegalArgumentException(
+            fn + ": the integer " + b + " fits neither int64 nor " + "uint64");
       }
       dt = DType.UINT64;
     }
@@ -191,8 +197,8 @@ class XpSearch extends XpArith {
     if (indices.ndim() == 1 || !indices.dtype().isInteger()) {
       return wrap(dev.cubed.core.Take.take(x.node(), indices, ax), x);
     }
-    CubedArray flat = wrap(dev.cubed.core.Take.take(x.node(), indices.reshape(indices.size()),
-        ax), x);
+    CubedArray flat =
+        wrap(dev.cubed.core.Take.take(x.node(), indices.reshape(indices.size()), ax), x);
     long[] s = x.shape();
     long[] is = indices.shape();
     long[] out = new long[s.length - 1 + is.length];
@@ -223,15 +229,15 @@ class XpSearch extends XpArith {
    */
   public static CubedArray take(CubedArray x, NDArray indices) {
     if (x.ndim() != 1) {
-      throw new IllegalArgumentException("take: axis is required for an array of shape "
-          + Xp.shapeOf(x) + "; it may be omitted only for 1-d arrays");
+      throw new IllegalArgumentException(
+          "take: axis is required for an array of shape "
+              + Xp.shapeOf(x)
+              + "; it may be omitted only for 1-d arrays");
     }
     return take(x, indices, 0);
   }
 
-  /**
-   * {@code searchsorted(x1, x2)} with side LEFT (see the side form).
-   */
+  /** {@code searchsorted(x1, x2)} with side LEFT (see the side form). */
   public static CubedArray searchsorted(CubedArray x1, CubedArray x2) {
     return searchsorted(x1, x2, Searching.Side.LEFT);
   }
@@ -249,38 +255,49 @@ class XpSearch extends XpArith {
   }
 
   /**
-   * {@code searchsorted(x1, x2, side=side, sorter=sorter)}: as the side form on {@code
-   * take(x1, sorter)}, for an unsorted 1-D x1 and integer indices that sort it ascending (as
-   * {@code argsort(x1)} gives; negative ones count from the end). Memory: one task gathers x1 by
-   * the sorter, both whole (they must fit a task, as x1 must for the side form); then as the side
-   * form. A null sorter is the side form.
+   * {@code searchsorted(x1, x2, side=side, sorter=sorter)}: as the side form on {@code take(x1,
+   * sorter)}, for an unsorted 1-D x1 and integer indices that sort it ascending (as {@code
+   * argsort(x1)} gives; negative ones count from the end). Memory: one task gathers x1 by the
+   * sorter, both whole (they must fit a task, as x1 must for the side form); then as the side form.
+   * A null sorter is the side form.
    *
    * @throws IllegalArgumentException if the sorter is not 1-D, not integer or not of x1's length,
    *     or as the side form (when built); an index out of range fails the compute
    */
-  public static CubedArray searchsorted(CubedArray x1, CubedArray x2, Searching.Side side,
-      CubedArray sorter) {
+  public static CubedArray searchsorted(
+      CubedArray x1, CubedArray x2, Searching.Side side, CubedArray sorter) {
     if (sorter == null) {
       return searchsorted(x1, x2, side);
     }
-    if (sorter.ndim() != 1 || !sorter.dtype().isInteger() || x1.ndim() != 1
+    if (sorter.ndim() != 1
+        || !sorter.dtype().isInteger()
+        || x1.ndim() != 1
         || sorter.shape()[0] != x1.shape()[0]) {
-      throw new IllegalArgumentException("searchsorted: sorter must be a 1-d integer array of "
-          + "x1's length (indices that sort x1, e.g. argsort(x1)), got " + sorter.dtype() + " "
-          + Xp.shapeOf(sorter) + " for x1 of shape " + Xp.shapeOf(x1));
+      throw new IllegalArgumentException(
+          "searchsorted: sorter must be a 1-d integer array of "
+              + "x1's length (indices that sort x1, e.g. argsort(x1)), got "
+              + sorter.dtype()
+              + " "
+              + Xp.shapeOf(sorter)
+              + " for x1 of shape "
+              + Xp.shapeOf(x1));
     }
     CubedArray sorted = x1;
     if (x1.size() > 0) {
-      sorted = Xp.mapBlocks(b -> dev.cubed.nd.Indexing.take(b[0], b[1], 0), x1.dtype(),
-          Xp.rechunk(x1, -1), Xp.rechunk(sorter, -1));
+      sorted =
+          Xp.mapBlocks(
+              b -> dev.cubed.nd.Indexing.take(b[0], b[1], 0),
+              x1.dtype(),
+              Xp.rechunk(x1, -1),
+              Xp.rechunk(sorter, -1));
     }
     return searchsorted(sorted, x2, side);
   }
 
   /**
    * {@code nonzero(x)}: the coordinates of the non-zero (true) elements, one int64 array per
-   * dimension, in C order. Data-dependent: this call runs a counting pass at once (on x's spec:
-   * x is reshaped to 1-D blocks contiguous in C order and each block's non-zeros are counted, one
+   * dimension, in C order. Data-dependent: this call runs a counting pass at once (on x's spec: x
+   * is reshaped to 1-D blocks contiguous in C order and each block's non-zeros are counted, one
    * block per task, a tiny result); the returned arrays are lazy, chunked irregularly by those
    * counts (blocks with none dropped), output block j reading one block of the flattened x. x is
    * computed again when they are.
@@ -289,15 +306,16 @@ class XpSearch extends XpArith {
    */
   public static java.util.List<CubedArray> nonzero(CubedArray x) {
     if (x.ndim() == 0) {
-      throw new IllegalArgumentException("nonzero: a 0-d array is not allowed (the standard "
-          + "requires at least 1 dimension); use expand_dims first");
+      throw new IllegalArgumentException(
+          "nonzero: a 0-d array is not allowed (the standard "
+              + "requires at least 1 dimension); use expand_dims first");
     }
     CubedArray flat = x.ndim() == 1 ? x : Xp.reshape(x, x.size());
     long[] counts = blockCounts(flat);
     java.util.List<CubedArray> out = new java.util.ArrayList<>();
     for (int d = 0; d < x.ndim(); d++) {
-      out.add(wrap(dev.cubed.core.Selection.nonzeroCoordinate(flat.node(), counts, x.shape(), d),
-          x));
+      out.add(
+          wrap(dev.cubed.core.Selection.nonzeroCoordinate(flat.node(), counts, x.shape(), d), x));
     }
     return out;
   }
@@ -306,12 +324,12 @@ class XpSearch extends XpArith {
    * {@code x[mask]} for a bool mask of x's shape: the selected elements in C order, 1-D. A mask
    * over x's leading dimensions ({@code mask.shape == x.shape[:k]}, k at least 1) selects whole
    * sub-arrays: shape {@code (count,) + x.shape[k:]} (x reshaped to rows, output block (j, m)
-   * reading one block of x and one of the mask).
-   * Data-dependent: this call runs the counting pass over the mask at once (as {@link #nonzero});
-   * the result is lazy, chunked irregularly by the counts, output block j reading one block of the
-   * flattened x and mask (the mask is rechunked to x's flat blocks when they differ).
+   * reading one block of x and one of the mask). Data-dependent: this call runs the counting pass
+   * over the mask at once (as {@link #nonzero}); the result is lazy, chunked irregularly by the
+   * counts, output block j reading one block of the flattened x and mask (the mask is rechunked to
+   * x's flat blocks when they differ).
    *
-   * A 0-d mask (the standard's zero-dimensional boolean index) adds a leading axis: {@code
+   * <p>A 0-d mask (the standard's zero-dimensional boolean index) adds a leading axis: {@code
    * x[true]} has shape {@code (1,) + x.shape}, {@code x[false]} {@code (0,) + x.shape}; its value
    * is computed at once (on the mask's spec), the result stays lazy.
    *
@@ -319,22 +337,26 @@ class XpSearch extends XpArith {
    */
   public static CubedArray getMask(CubedArray x, CubedArray mask) {
     if (mask.dtype() != DType.BOOL) {
-      throw new IllegalArgumentException("mask indexing: the mask must be bool, got "
-          + mask.dtype());
+      throw new IllegalArgumentException(
+          "mask indexing: the mask must be bool, got " + mask.dtype());
     }
     if (mask.ndim() == 0) {
       CubedArray e = Xp.expandDims(x, 0);
-      return mask.compute().getBoolean(0) ? e
-          : Xp.getItem(e, dev.cubed.nd.Index.slice(0L, 0L));
+      return mask.compute().getBoolean(0) ? e : Xp.getItem(e, dev.cubed.nd.Index.slice(0L, 0L));
     }
-    if (mask.ndim() >= 1 && mask.ndim() < x.ndim() && java.util.Arrays.equals(mask.shape(),
-        java.util.Arrays.copyOf(x.shape(), mask.ndim()))) {
+    if (mask.ndim() >= 1
+        && mask.ndim() < x.ndim()
+        && java.util.Arrays.equals(mask.shape(), java.util.Arrays.copyOf(x.shape(), mask.ndim()))) {
       return XpSort.getMaskLeading(x, mask);
     }
     if (!java.util.Arrays.equals(mask.shape(), x.shape())) {
-      throw new IllegalArgumentException("mask indexing: mask shape " + Xp.shapeOf(mask)
-          + " is neither x's " + Xp.shapeOf(x) + " nor a prefix of it (x's leading "
-          + "dimensions); give a mask of x's shape or of its first dimensions");
+      throw new IllegalArgumentException(
+          "mask indexing: mask shape "
+              + Xp.shapeOf(mask)
+              + " is neither x's "
+              + Xp.shapeOf(x)
+              + " nor a prefix of it (x's leading "
+              + "dimensions); give a mask of x's shape or of its first dimensions");
     }
     CubedArray fx = x.ndim() == 1 ? x : Xp.reshape(x, x.size());
     CubedArray fm = mask.ndim() == 1 ? mask : Xp.reshape(mask, mask.size());

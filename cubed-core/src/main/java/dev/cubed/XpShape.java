@@ -11,8 +11,7 @@ import java.util.List;
 
 /**
  * Shape-building functions of {@link Xp} (reached as {@code Xp.tile} etc.; this class is not
- * public): {@code tile}, {@code repeat}, {@code meshgrid}, {@code tril}/{@code triu}, {@code
- * diff}.
+ * public): {@code tile}, {@code repeat}, {@code meshgrid}, {@code tril}/{@code triu}, {@code diff}.
  */
 class XpShape extends XpManip {
   XpShape() {}
@@ -48,16 +47,16 @@ class XpShape extends XpManip {
   }
 
   /**
-   * {@code repeat(x, repeats, axis)} with one count per element of the axis (an in-memory list;
-   * a 1-element list applies to all). Memory as {@link #repeat(CubedArray, long, int)}: output
-   * block k holds input block k's repeats (blocks repeated 0 times are dropped).
+   * {@code repeat(x, repeats, axis)} with one count per element of the axis (an in-memory list; a
+   * 1-element list applies to all). Memory as {@link #repeat(CubedArray, long, int)}: output block
+   * k holds input block k's repeats (blocks repeated 0 times are dropped).
    *
    * @throws IllegalArgumentException for a negative count, a length mismatch or a bad axis
    */
   public static CubedArray repeat(CubedArray x, long[] repeats, int axis) {
     if (x.ndim() == 0) {
-      throw new IllegalArgumentException("repeat: a 0-d array has no axis " + axis
-          + "; use repeat(x, repeats) (axis=None)");
+      throw new IllegalArgumentException(
+          "repeat: a 0-d array has no axis " + axis + "; use repeat(x, repeats) (axis=None)");
     }
     return wrap(Rearrange.repeat(x.node(), repeats, axis), x);
   }
@@ -84,8 +83,12 @@ class XpShape extends XpManip {
     long[] shape = new long[n];
     for (int i = 0; i < n; i++) {
       if (arrays[i].ndim() != 1) {
-        throw new IllegalArgumentException("meshgrid: array " + i + " has shape "
-            + Xp.shapeOf(arrays[i]) + "; every input must be 1-d");
+        throw new IllegalArgumentException(
+            "meshgrid: array "
+                + i
+                + " has shape "
+                + Xp.shapeOf(arrays[i])
+                + "; every input must be 1-d");
       }
       shape[i] = arrays[i].shape()[0];
     }
@@ -138,8 +141,8 @@ class XpShape extends XpManip {
    *
    * @throws IllegalArgumentException for a 0-d x, n below 0 or a bad axis
    */
-  public static CubedArray diff(CubedArray x, int n, int axis, CubedArray prepend,
-      CubedArray append) {
+  public static CubedArray diff(
+      CubedArray x, int n, int axis, CubedArray prepend, CubedArray append) {
     if (x.ndim() == 0) {
       throw new IllegalArgumentException("diff: a 0-d array has no axis to difference along");
     }
@@ -179,8 +182,8 @@ class XpShape extends XpManip {
   }
 
   /**
-   * {@code unstack(x, axis)}: the slices of x along the axis, as a list (each a basic-indexing view:
-   * one input block per task, no data copied until computed).
+   * {@code unstack(x, axis)}: the slices of x along the axis, as a list (each a basic-indexing
+   * view: one input block per task, no data copied until computed).
    *
    * @throws IllegalArgumentException for a 0-d x or an axis out of range
    */

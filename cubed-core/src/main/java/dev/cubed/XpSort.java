@@ -44,9 +44,9 @@ class XpSort extends XpShape {
    * shape, dtype and chunks. Always stable (so {@code stable=false} gives the same result); NaN
    * last in both directions, {@code -0.0} and {@code 0.0} equal (input order kept), bool false
    * first. When a whole lane along the axis fits a task the axis is rechunked to one block and each
-   * block sorted by the kernel; otherwise each lane goes through the distributed sample sort
-   * (two counting passes over the lane run at once when this is called, then the lazy partition
-   * and bucket sort; real and bool dtypes only). Every task's memory is within allowedMem.
+   * block sorted by the kernel; otherwise each lane goes through the distributed sample sort (two
+   * counting passes over the lane run at once when this is called, then the lazy partition and
+   * bucket sort; real and bool dtypes only). Every task's memory is within allowedMem.
    *
    * @throws IllegalArgumentException for a 0-d x, an axis out of range, or a complex x whose axis
    *     does not fit one task
@@ -83,8 +83,8 @@ class XpSort extends XpShape {
 
   private static CubedArray sorted(String fn, CubedArray x, int axis, boolean desc, boolean arg) {
     if (x.ndim() == 0) {
-      throw new IllegalArgumentException(fn + ": a 0-d array has no axis to sort; use "
-          + "expand_dims first");
+      throw new IllegalArgumentException(
+          fn + ": a 0-d array has no axis to sort; use " + "expand_dims first");
     }
     int ax = Shapes.normalizeAxis(fn, axis, x.ndim());
     Sorting.Order order = desc ? Sorting.Order.DESCENDING : Sorting.Order.ASCENDING;
@@ -142,8 +142,8 @@ class XpSort extends XpShape {
   }
 
   /** The axis rechunked to one block (other axes shrunk to fit), the kernel per block. */
-  private static CubedArray simple(String fn, CubedArray x, int ax, Sorting.Order order,
-      boolean arg) {
+  private static CubedArray simple(
+      String fn, CubedArray x, int ax, Sorting.Order order, boolean arg) {
     DType outType = arg ? DType.INT64 : x.dtype();
     long n = x.shape()[ax];
     long[] chunks = x.node().chunkGrid().maxChunks();
@@ -165,9 +165,17 @@ class XpSort extends XpShape {
     }
     ArrayNode whole = Core.rechunk(x.node(), chunks);
     long extra = 40 * n + whole.chunkBytes() / x.dtype().itemSize() * outType.itemSize();
-    Blockwise op = new Blockwise(fn, c -> List.of(BlockKeys.one(c)), (args, c) -> arg
-        ? Sorting.argsort((NDArray) args.get(0), ax, order)
-        : Sorting.sort((NDArray) args.get(0), ax, order), new int[] {1}, new int[] {1}, extra);
+    Blockwise op =
+        new Blockwise(
+            fn,
+            c -> List.of(BlockKeys.one(c)),
+            (args, c) ->
+                arg
+                    ? Sorting.argsort((NDArray) args.get(0), ax, order)
+                    : Sorting.sort((NDArray) args.get(0), ax, order),
+            new int[] {1},
+            new int[] {1},
+            extra);
     ArrayNode out = new ArrayNode.Computed(op, List.of(whole), whole.chunkGrid(), outType, null);
     return wrap(Core.rechunk(out, x.node().chunkGrid()), x);
   }
@@ -201,8 +209,8 @@ class XpSort extends XpShape {
       this.src = cmax > maxBlock ? Xp.rechunk(x0, maxBlock) : x0;
       long c = src.node().chunkGrid().maxChunks()[0];
       // largest bucket: its values, carried values (8), argsort scratch, output and its regrid
-      long m = Math.max(2, b / (SampleSort.bucketBytesPerElement(x0.dtype(), DType.INT64)
-          + 8L * 8));
+      long m =
+          Math.max(2, b / (SampleSort.bucketBytesPerElement(x0.dtype(), DType.INT64) + 8L * 8));
       SampleSort.Splitters sp = given;
       long[][] cnt = null;
       for (int attempt = 0; ; attempt++) {
@@ -238,14 +246,16 @@ class XpSort extends XpShape {
     /** The sorted values, global indices or payload values (payload: 1-d, keys' length). */
     CubedArray result(SampleSort.Carry carry, CubedArray payload) {
       ArrayNode keyNode = src.node();
-      ArrayNode vals = narrow(SampleSort.partition(keyNode, null, SampleSort.Carry.VALUES,
-          splitters, order));
+      ArrayNode vals =
+          narrow(SampleSort.partition(keyNode, null, SampleSort.Carry.VALUES, splitters, order));
       ArrayNode carried = null;
       if (carry != SampleSort.Carry.VALUES) {
         ArrayNode pay = null;
         if (carry == SampleSort.Carry.PAYLOAD) {
-          pay = payload.node().chunkGrid().equals(keyNode.chunkGrid()) ? payload.node()
-              : Core.rechunk(payload.node(), keyNode.chunkGrid());
+          pay =
+              payload.node().chunkGrid().equals(keyNode.chunkGrid())
+                  ? payload.node()
+                  : Core.rechunk(payload.node(), keyNode.chunkGrid());
         }
         carried = narrow(SampleSort.partition(keyNode, pay, carry, splitters, order));
       }
@@ -294,9 +304,9 @@ class XpSort extends XpShape {
 
   /**
    * {@code unique_inverse(x)}: values as {@link #uniqueValues} and, for each element of x, the
-   * index of its value (int64, x's shape and chunks). The inverse scatters the run numbers back
-   * to input order by a second distributed sort keyed by the sorting permutation (its splitters
-   * are known, so it needs only a counting pass).
+   * index of its value (int64, x's shape and chunks). The inverse scatters the run numbers back to
+   * input order by a second distributed sort keyed by the sorting permutation (its splitters are
+   * known, so it needs only a counting pass).
    */
   public static Uniques.Inverse uniqueInverse(CubedArray x) {
     Grouping gr = new Grouping(x, true);
@@ -328,8 +338,8 @@ class XpSort extends XpShape {
       long n = f.size();
       if (n == 0) {
         sorted = f;
-        perm = wrap(Core.elemwise("astype", b -> b[0].astype(DType.INT64), DType.INT64,
-            f.node()), f);
+        perm =
+            wrap(Core.elemwise("astype", b -> b[0].astype(DType.INT64), DType.INT64, f.node()), f);
         starts = null;
         blockCounts = null;
         return;
@@ -343,19 +353,23 @@ class XpSort extends XpShape {
         sorted = lane.result(SampleSort.Carry.VALUES, null);
         perm = needPerm ? lane.result(SampleSort.Carry.INDEX, null) : null;
       }
-      starts = wrap(f.dtype().isComplex() ? complexStarts(sorted.node())
-          : Runs.starts(sorted.node()), sorted);
+      starts =
+          wrap(
+              f.dtype().isComplex() ? complexStarts(sorted.node()) : Runs.starts(sorted.node()),
+              sorted);
       NDArray c = wrap(Selection.counts(starts.node()), starts).compute();
       blockCounts = (long[]) c.astype(DType.INT64).data();
     }
 
     CubedArray values() {
-      return starts == null ? sorted
+      return starts == null
+          ? sorted
           : wrap(Selection.masked(sorted.node(), starts.node(), blockCounts), x);
     }
 
     CubedArray indices() {
-      return starts == null ? perm
+      return starts == null
+          ? perm
           : wrap(Selection.masked(perm.node(), starts.node(), blockCounts), x);
     }
 
@@ -364,13 +378,12 @@ class XpSort extends XpShape {
         return perm;
       }
       long n = flat.size();
-      CubedArray pos = wrap(Selection.nonzeroCoordinate(starts.node(), blockCounts,
-          new long[] {n}, 0), x);
+      CubedArray pos =
+          wrap(Selection.nonzeroCoordinate(starts.node(), blockCounts, new long[] {n}, 0), x);
       long k = pos.size();
-      CubedArray end = Cubed.fromArray(NDArray.full(DType.INT64, n, 1), new long[] {1},
-          x.spec());
-      CubedArray next = k == 1 ? end
-          : Xp.concat(List.of(Xp.getItem(pos, Index.slice(1L, null)), end), 0);
+      CubedArray end = Cubed.fromArray(NDArray.full(DType.INT64, n, 1), new long[] {1}, x.spec());
+      CubedArray next =
+          k == 1 ? end : Xp.concat(List.of(Xp.getItem(pos, Index.slice(1L, null)), end), 0);
       return Xp.subtract(next, pos);
     }
 
@@ -379,25 +392,32 @@ class XpSort extends XpShape {
         return Xp.reshape(perm, x.shape());
       }
       long n = flat.size();
-      CubedArray gid = Xp.subtract(Xp.cumulativeSum(Xp.astype(starts, DType.INT64), 0),
-          (Object) 1L);
+      CubedArray gid =
+          Xp.subtract(Xp.cumulativeSum(Xp.astype(starts, DType.INT64), 0), (Object) 1L);
       CubedArray scattered;
       if (fitsOneTask(flat, n, DType.INT64)) {
         // one task: inverse[perm[i]] = gid[i]
         ArrayNode p1 = Core.rechunk(perm.node(), new long[] {-1});
         ArrayNode g1 = Core.rechunk(gid.node(), new long[] {-1});
-        Blockwise op = new Blockwise("unique_inverse",
-            c -> List.of(BlockKeys.one(0), BlockKeys.one(0)), (args, c) -> {
-              NDArray pb = (NDArray) args.get(0);
-              NDArray gb = (NDArray) args.get(1);
-              long[] r = new long[pb.size()];
-              for (int i = 0; i < r.length; i++) {
-                r[(int) pb.getLong(i)] = gb.getLong(i);
-              }
-              return new NDArray(DType.INT64, new long[] {r.length}, r);
-            }, new int[] {1, 1}, new int[] {1, 1}, 0);
-        ArrayNode inv = new ArrayNode.Computed(op, List.of(p1, g1), new long[] {n},
-            new long[] {n}, DType.INT64, null);
+        Blockwise op =
+            new Blockwise(
+                "unique_inverse",
+                c -> List.of(BlockKeys.one(0), BlockKeys.one(0)),
+                (args, c) -> {
+                  NDArray pb = (NDArray) args.get(0);
+                  NDArray gb = (NDArray) args.get(1);
+                  long[] r = new long[pb.size()];
+                  for (int i = 0; i < r.length; i++) {
+                    r[(int) pb.getLong(i)] = gb.getLong(i);
+                  }
+                  return new NDArray(DType.INT64, new long[] {r.length}, r);
+                },
+                new int[] {1, 1},
+                new int[] {1, 1},
+                0);
+        ArrayNode inv =
+            new ArrayNode.Computed(
+                op, List.of(p1, g1), new long[] {n}, new long[] {n}, DType.INT64, null);
         scattered = wrap(Core.rechunk(inv, flat.node().chunkGrid()), x);
       } else {
         // perm is a permutation of [0, n): the splitters are known (equal ranges of indices)
@@ -414,41 +434,50 @@ class XpSort extends XpShape {
      * j-1 and j together (only the last element of j-1 is used).
      */
     private static ArrayNode complexStarts(ArrayNode sorted) {
-      BlockFunction bf = (args, c) -> {
-        @SuppressWarnings("unchecked")
-        List<NDArray> bs = (List<NDArray>) args.get(0);
-        NDArray cur = bs.get(bs.size() - 1);
-        int n = cur.size();
-        boolean[] out = new boolean[n];
-        boolean hasPrev = bs.size() == 2;
-        double pre = 0;
-        double pim = 0;
-        if (hasPrev) {
-          NDArray p = bs.get(0);
-          pre = p.getDouble(p.size() - 1);
-          pim = p.getImag(p.size() - 1);
-        }
-        for (int i = 0; i < n; i++) {
-          double re = cur.getDouble(i);
-          double im = cur.getImag(i);
-          // NaN compares unequal to everything, so a value with a NaN part always starts a run
-          out[i] = (i == 0 && !hasPrev) || !(re == pre && im == pim);
-          pre = re;
-          pim = im;
-        }
-        return new NDArray(DType.BOOL, new long[] {n}, out);
-      };
-      KeyFunction keys = c -> List.of(c[0] == 0 ? BlockKeys.many(List.of(new long[] {0}))
-          : BlockKeys.many(List.of(new long[] {c[0] - 1}, new long[] {c[0]})));
+      BlockFunction bf =
+          (args, c) -> {
+            @SuppressWarnings("unchecked")
+            List<NDArray> bs = (List<NDArray>) args.get(0);
+            NDArray cur = bs.get(bs.size() - 1);
+            int n = cur.size();
+            boolean[] out = new boolean[n];
+            boolean hasPrev = bs.size() == 2;
+            double pre = 0;
+            double pim = 0;
+            if (hasPrev) {
+              NDArray p = bs.get(0);
+              pre = p.getDouble(p.size() - 1);
+              pim = p.getImag(p.size() - 1);
+            }
+            for (int i = 0; i < n; i++) {
+              double re = cur.getDouble(i);
+              double im = cur.getImag(i);
+              // NaN compares unequal to everything, so a value with a NaN part always starts a run
+              out[i] = (i == 0 && !hasPrev) || !(re == pre && im == pim);
+              pre = re;
+              pim = im;
+            }
+            return new NDArray(DType.BOOL, new long[] {n}, out);
+          };
+      KeyFunction keys =
+          c ->
+              List.of(
+                  c[0] == 0
+                      ? BlockKeys.many(List.of(new long[] {0}))
+                      : BlockKeys.many(List.of(new long[] {c[0] - 1}, new long[] {c[0]})));
       long c = sorted.chunkGrid().maxChunks()[0];
-      return new ArrayNode.Computed(new Blockwise("unique_starts", keys, bf, new int[] {2},
-          new int[] {2}, 8 * c), List.of(sorted), sorted.chunkGrid(), DType.BOOL, null);
+      return new ArrayNode.Computed(
+          new Blockwise("unique_starts", keys, bf, new int[] {2}, new int[] {2}, 8 * c),
+          List.of(sorted),
+          sorted.chunkGrid(),
+          DType.BOOL,
+          null);
     }
 
     private static SampleSort.Splitters evenSplitters(CubedArray perm, long n) {
       long b = budget(perm);
-      long m = Math.max(2, b / (SampleSort.bucketBytesPerElement(DType.INT64, DType.INT64)
-          + 8L * 8));
+      long m =
+          Math.max(2, b / (SampleSort.bucketBytesPerElement(DType.INT64, DType.INT64) + 8L * 8));
       int buckets = (int) Math.max(2, ceil(2 * n, m));
       long[] v = new long[buckets - 1];
       long[] g = new long[buckets - 1];
@@ -456,8 +485,8 @@ class XpSort extends XpShape {
         v[t - 1] = (long) ((double) t * n / buckets);
         g[t - 1] = -1;
       }
-      long[] keys = Sorting.keys(new NDArray(DType.INT64, new long[] {v.length}, v),
-          Sorting.Order.ASCENDING);
+      long[] keys =
+          Sorting.keys(new NDArray(DType.INT64, new long[] {v.length}, v), Sorting.Order.ASCENDING);
       return new SampleSort.Splitters(keys, g);
     }
   }
@@ -466,9 +495,9 @@ class XpSort extends XpShape {
 
   /**
    * {@code x[mask]} for a bool mask over x's leading dimensions ({@code mask.shape ==
-   * x.shape[:k]}): shape {@code (count,) + x.shape[k:]}. x is reshaped to (rows, rest) and the
-   * mask to 1-d blocks matching x's rows; a counting pass over the mask runs at once; output
-   * block (j, m) reads one block of x and of the mask.
+   * x.shape[:k]}): shape {@code (count,) + x.shape[k:]}. x is reshaped to (rows, rest) and the mask
+   * to 1-d blocks matching x's rows; a counting pass over the mask runs at once; output block (j,
+   * m) reads one block of x and of the mask.
    */
   static CubedArray getMaskLeading(CubedArray x, CubedArray mask) {
     int k = mask.ndim();

@@ -17,7 +17,9 @@ class XpUnary {
     return new CubedArray(n, like.spec());
   }
 
-  /** Applies a per-block kernel elementwise; the dtype is that of the kernel on one-element inputs. */
+  /**
+   * Applies a per-block kernel elementwise; the dtype is that of the kernel on one-element inputs.
+   */
   static CubedArray ew(String name, Core.Pointwise fn, CubedArray... xs) {
     NDArray[] samples = new NDArray[xs.length];
     ArrayNode[] nodes = new ArrayNode[xs.length];
@@ -37,8 +39,8 @@ class XpUnary {
   }
 
   /**
-   * {@link #ew} of a function that can write into the plan's reused tile buffers (no new array
-   * per tile when the op runs tile by tile).
+   * {@link #ew} of a function that can write into the plan's reused tile buffers (no new array per
+   * tile when the op runs tile by tile).
    */
   static CubedArray ewInto(String name, Core.PointwiseInto fn, CubedArray... xs) {
     return ew(name, fn, xs);

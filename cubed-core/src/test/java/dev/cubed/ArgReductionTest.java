@@ -15,8 +15,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /** Exact argmin/argmax for every real dtype, complex prod, multi-round trees, edge chunks. */
 class ArgReductionTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private Spec spec() {
     return EngineTestSupport.tinySpec(dir, 200_000);
@@ -30,14 +29,36 @@ class ArgReductionTest {
       int pick = r.nextInt(8);
       switch (t) {
         case BOOL -> a.setBoolean(i, r.nextBoolean());
-        case INT64 -> a.setLong(i, pick == 0 ? Long.MIN_VALUE : pick == 1 ? Long.MAX_VALUE
-            : pick == 2 ? Long.MAX_VALUE - 1 : pick == 3 ? Long.MIN_VALUE + 1
-            : (1L << 60) + r.nextInt(3));
-        case UINT64 -> a.setLong(i, pick == 0 ? -1L : pick == 1 ? -2L : pick == 2 ? 0
-            : pick == 3 ? Long.MAX_VALUE : Long.MIN_VALUE + r.nextInt(3));
-        case FLOAT32, FLOAT64 -> a.setDouble(i, pick == 0 ? Double.NaN
-            : pick == 1 ? Double.NEGATIVE_INFINITY : pick == 2 ? Double.POSITIVE_INFINITY
-            : pick == 3 ? -0.0 : r.nextInt(5) - 2);
+        case INT64 ->
+            a.setLong(
+                i,
+                pick == 0
+                    ? Long.MIN_VALUE
+                    : pick == 1
+                        ? Long.MAX_VALUE
+                        : pick == 2
+                            ? Long.MAX_VALUE - 1
+                            : pick == 3 ? Long.MIN_VALUE + 1 : (1L << 60) + r.nextInt(3));
+        case UINT64 ->
+            a.setLong(
+                i,
+                pick == 0
+                    ? -1L
+                    : pick == 1
+                        ? -2L
+                        : pick == 2
+                            ? 0
+                            : pick == 3 ? Long.MAX_VALUE : Long.MIN_VALUE + r.nextInt(3));
+        case FLOAT32, FLOAT64 ->
+            a.setDouble(
+                i,
+                pick == 0
+                    ? Double.NaN
+                    : pick == 1
+                        ? Double.NEGATIVE_INFINITY
+                        : pick == 2
+                            ? Double.POSITIVE_INFINITY
+                            : pick == 3 ? -0.0 : r.nextInt(5) - 2);
         default -> a.setLong(i, r.nextInt(7) - (t.isUnsigned() ? 0 : 3));
       }
     }
@@ -81,29 +102,37 @@ class ArgReductionTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = DType.class, names = {"BOOL", "INT8", "INT16", "INT32", "INT64", "UINT8",
-      "UINT16", "UINT32", "UINT64", "FLOAT32", "FLOAT64"})
+  @EnumSource(
+      value = DType.class,
+      names = {
+        "BOOL", "INT8", "INT16", "INT32", "INT64", "UINT8", "UINT16", "UINT32", "UINT64", "FLOAT32",
+        "FLOAT64"
+      })
   void argMinMaxExact(DType t) {
     long[] shape = {13, 7};
     NDArray a = data(t, t.ordinal() + 11, shape);
     CubedArray x = Cubed.fromArray(a, new long[] {3, 2}, spec());
     for (int axis = 0; axis < 2; axis++) {
       for (boolean max : new boolean[] {false, true}) {
-        NDArray got = Xp.reduce(x, max ? Reductions.Op.ARGMAX : Reductions.Op.ARGMIN,
-            Axes.of(axis), 2, 0).compute();
+        NDArray got =
+            Xp.reduce(x, max ? Reductions.Op.ARGMAX : Reductions.Op.ARGMIN, Axes.of(axis), 2, 0)
+                .compute();
         assertThat(got.dtype()).isEqualTo(DType.INT64);
         long lanes = shape[1 - axis];
         assertThat(got.size()).isEqualTo((int) lanes);
         for (long l = 0; l < lanes; l++) {
-          assertThat(got.getLong((int) l)).as("%s arg%s axis %d lane %d", t, max ? "max" : "min",
-              axis, l).isEqualTo(naiveArg(a, shape, axis, l, max));
+          assertThat(got.getLong((int) l))
+              .as("%s arg%s axis %d lane %d", t, max ? "max" : "min", axis, l)
+              .isEqualTo(naiveArg(a, shape, axis, l, max));
         }
       }
     }
   }
 
   @ParameterizedTest
-  @EnumSource(value = DType.class, names = {"COMPLEX64", "COMPLEX128"})
+  @EnumSource(
+      value = DType.class,
+      names = {"COMPLEX64", "COMPLEX128"})
   void complexProdAndOrderErrors(DType t) {
     Random r = new Random(3);
     NDArray a = NDArray.zeros(t, 10, 6);
@@ -129,11 +158,14 @@ class ArgReductionTest {
       assertThat(got.getDouble(j)).isCloseTo(pr, org.assertj.core.data.Offset.offset(tol));
       assertThat(got.getImag(j)).isCloseTo(pi, org.assertj.core.data.Offset.offset(tol));
     }
-    for (Reductions.Op op : new Reductions.Op[] {Reductions.Op.MIN, Reductions.Op.MAX,
-        Reductions.Op.ARGMIN, Reductions.Op.ARGMAX}) {
+    for (Reductions.Op op :
+        new Reductions.Op[] {
+          Reductions.Op.MIN, Reductions.Op.MAX, Reductions.Op.ARGMIN, Reductions.Op.ARGMAX
+        }) {
       String name = op.name().toLowerCase();
       assertThatThrownBy(() -> Xp.reduce(x, op, Axes.of(0), 2, 0))
-          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(name + ":")
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining(name + ":")
           .hasMessageContaining(t.toString());
     }
   }

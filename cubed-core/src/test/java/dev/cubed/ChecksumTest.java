@@ -28,8 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * answer; {@code Spec.checksum(true)} adds the checksum to the targets the engine creates.
  */
 class ChecksumTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   /** Random bytes: incompressible, so a chunk is stored as is and one flipped byte is one value. */
   private static NDArray randomBytes(int n, long seed) {
@@ -39,15 +38,20 @@ class ChecksumTest {
   }
 
   private Spec spec() {
-    return Spec.builder().workDir(dir.resolve("work")).allowedMem("200MB").reservedMem("1MB")
+    return Spec.builder()
+        .workDir(dir.resolve("work"))
+        .allowedMem("200MB")
+        .reservedMem("1MB")
         .build();
   }
 
   /** The directory of the intermediate array {@code name} in the work directory, or null. */
   private Path intermediate(String name) {
     try (Stream<Path> s = Files.walk(dir.resolve("work"))) {
-      return s.filter(p -> p.getFileName().toString().equals(name)
-          && Files.exists(p.resolve("zarr.json"))).findFirst().orElse(null);
+      return s.filter(
+              p -> p.getFileName().toString().equals(name) && Files.exists(p.resolve("zarr.json")))
+          .findFirst()
+          .orElse(null);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -73,22 +77,26 @@ class ChecksumTest {
     NDArray data = randomBytes(32, 1);
     CubedArray y = twoOps(data, spec());
     AtomicReference<String> meta = new AtomicReference<>();
-    Callback probe = new Callback() {
-      @Override
-      public void onOpEnd(Events.OpEnd e) {
-        Path a = intermediate(e.opName());
-        if (a != null && meta.get() == null) {
-          try {
-            meta.set(Files.readString(a.resolve("zarr.json")));
-          } catch (IOException x) {
-            throw new UncheckedIOException(x);
+    Callback probe =
+        new Callback() {
+          @Override
+          public void onOpEnd(Events.OpEnd e) {
+            Path a = intermediate(e.opName());
+            if (a != null && meta.get() == null) {
+              try {
+                meta.set(Files.readString(a.resolve("zarr.json")));
+              } catch (IOException x) {
+                throw new UncheckedIOException(x);
+              }
+            }
           }
-        }
-      }
-    };
+        };
     NDArray out = y.compute(ComputeOptions.defaults().withCallback(probe));
-    assertThat(meta.get()).as("an intermediate's metadata").isNotNull()
-        .contains("\"crc32c\"").contains("\"blosc\"");
+    assertThat(meta.get())
+        .as("an intermediate's metadata")
+        .isNotNull()
+        .contains("\"crc32c\"")
+        .contains("\"blosc\"");
     assertThat(out.equals(Cubed.fromArray(data, new long[] {16, 16}, spec()).add(1).compute()))
         .isTrue();
   }
@@ -98,25 +106,26 @@ class ChecksumTest {
     NDArray data = randomBytes(32, 2);
     CubedArray y = twoOps(data, spec());
     AtomicReference<Path> flipped = new AtomicReference<>();
-    Callback corrupt = new Callback() {
-      @Override
-      public void onOpEnd(Events.OpEnd e) {
-        Path a = intermediate(e.opName());
-        if (a != null && flipped.get() == null) {
-          Path chunk = a.resolve("c/1/0");
-          flipByte(chunk, 16 + 37); // a value: the chunk is the 16-byte header and its bytes
-          flipped.set(chunk);
-        }
-      }
-    };
+    Callback corrupt =
+        new Callback() {
+          @Override
+          public void onOpEnd(Events.OpEnd e) {
+            Path a = intermediate(e.opName());
+            if (a != null && flipped.get() == null) {
+              Path chunk = a.resolve("c/1/0");
+              flipByte(chunk, 16 + 37); // a value: the chunk is the 16-byte header and its bytes
+              flipped.set(chunk);
+            }
+          }
+        };
     assertThatThrownBy(() -> y.compute(ComputeOptions.defaults().withCallback(corrupt)))
         .isInstanceOf(TaskFailedException.class)
         .hasMessageContaining("failed after 3 attempt(s)")
         .hasMessageContaining("crc32c checksum mismatch")
         .hasMessageContaining("(corrupt chunk)")
         .hasMessageContaining("/c/1/0'")
-        .hasMessageContaining(flipped.get().getParent().getParent().getParent().getFileName()
-            .toString())
+        .hasMessageContaining(
+            flipped.get().getParent().getParent().getParent().getFileName().toString())
         .hasRootCauseInstanceOf(ChecksumMismatchException.class);
   }
 
@@ -127,8 +136,7 @@ class ChecksumTest {
     assertThat(Spec.defaults().checksum()).isFalse();
     NDArray data = randomBytes(32, 3);
     FileSystemStore store = new FileSystemStore(dir.resolve("out.zarr"));
-    ZarrArray z = Cubed.toZarr(Cubed.fromArray(data, new long[] {16, 16}, spec).add(1), store,
-        "t");
+    ZarrArray z = Cubed.toZarr(Cubed.fromArray(data, new long[] {16, 16}, spec).add(1), store, "t");
     assertThat(z.metadataJson()).contains("\"crc32c\"");
     assertThat(z.codecs().get(z.codecs().size() - 1)).containsEntry("name", "crc32c");
     NDArray expected = Cubed.fromArray(data, new long[] {16, 16}, spec()).add(1).compute();
@@ -143,15 +151,18 @@ class ChecksumTest {
 
     // without checksum(true) a target has none; a target given to store keeps its own codecs
     FileSystemStore plain = new FileSystemStore(dir.resolve("plain.zarr"));
-    assertThat(Cubed.toZarr(Cubed.fromArray(randomBytes(16, 4), new long[] {8, 8}, spec()),
-        plain, "p").metadataJson()).doesNotContain("crc32c");
-    ZarrArray own = ZarrArray.create(plain, "o").shape(16, 16).chunks(8, 8).dtype(DType.UINT8)
-        .build();
-    Cubed.store(List.of(Cubed.fromArray(randomBytes(16, 5), new long[] {8, 8}, spec)),
-        List.of(own), ComputeOptions.defaults());
+    assertThat(
+            Cubed.toZarr(Cubed.fromArray(randomBytes(16, 4), new long[] {8, 8}, spec()), plain, "p")
+                .metadataJson())
+        .doesNotContain("crc32c");
+    ZarrArray own =
+        ZarrArray.create(plain, "o").shape(16, 16).chunks(8, 8).dtype(DType.UINT8).build();
+    Cubed.store(
+        List.of(Cubed.fromArray(randomBytes(16, 5), new long[] {8, 8}, spec)),
+        List.of(own),
+        ComputeOptions.defaults());
     assertThat(ZarrArray.open(plain, "o").metadataJson()).doesNotContain("crc32c");
   }
-
 
   @Test
   void theChecksumKeyOfSpecFilesAndTheEnvironment() throws Exception {
@@ -163,10 +174,14 @@ class ChecksumTest {
     assertThat(Spec.builder().checksum(true).build().toBuilder().build().checksum()).isTrue();
     assertThat(Spec.builder().checksum(true).build().toString()).contains("checksum=true");
     Files.writeString(f, "checksum: maybe\n");
-    assertThatThrownBy(() -> Spec.fromFile(f)).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> Spec.fromFile(f))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("checksum: 'maybe' is not true or false");
-    assertThat(Spec.builder().applyEnv(java.util.Map.of("CUBED_SPEC_CHECKSUM", "true")).build()
-        .checksum()).isTrue();
+    assertThat(
+            Spec.builder()
+                .applyEnv(java.util.Map.of("CUBED_SPEC_CHECKSUM", "true"))
+                .build()
+                .checksum())
+        .isTrue();
   }
-
 }

@@ -41,9 +41,12 @@ class ChunkUnificationTest {
         for (long i = 0; i < nb[0]; i++) {
           for (long j = 0; j < nb[1]; j++) {
             BlockKeys k = rg.op().keys().keys(new long[] {i, j}).get(0);
-            long n = k instanceof BlockKeys.One ? 1
-                : k instanceof BlockKeys.Many m ? m.keys().size()
-                : ((BlockKeys.Stream) k).keys().size();
+            long n =
+                k instanceof BlockKeys.One
+                    ? 1
+                    : k instanceof BlockKeys.Many m
+                        ? m.keys().size()
+                        : ((BlockKeys.Stream) k).keys().size();
             assertThat(n).as("input blocks read for block (" + i + ", " + j + ")").isEqualTo(1);
           }
         }
@@ -62,8 +65,10 @@ class ChunkUnificationTest {
     // {2, 4, 6, 8, 10} and {1, 4, 5, 8, 9} merge to {1, 2, 4, 5, 6, 8, 9, 10}
     assertThat(w.chunks()[0]).containsExactly(1, 1, 2, 1, 1, 2, 1, 1, 2);
     assertExact(Elementwise.subtract(a, b), w.compute(), "x - u");
-    CubedArray p = Xp.add(Cubed.fromArray(a, new long[][] {{1, 2, 3, 6}}, s),
-        Cubed.fromArray(b, new long[][] {{5, 4, 2, 1}}, s));
+    CubedArray p =
+        Xp.add(
+            Cubed.fromArray(a, new long[][] {{1, 2, 3, 6}}, s),
+            Cubed.fromArray(b, new long[][] {{5, 4, 2, 1}}, s));
     // {1, 3, 6} and {5, 9, 11} merge to {1, 3, 5, 6, 9, 11}
     assertThat(p.chunks()[0]).containsExactly(1, 2, 2, 1, 3, 2, 1);
     assertExact(Elementwise.add(a, b), p.compute(), "x + y refined");

@@ -33,8 +33,10 @@ abstract class ChunkedVsKernel {
 
   In input(Random r, DType t, long[] shape) {
     NDArray a = DiffData.array(r, t, shape);
-    CubedArray c = r.nextBoolean() ? Cubed.fromArray(a, DiffData.chunks(r, shape), spec())
-        : Cubed.fromArray(a, DiffData.blocks(r, shape), spec());
+    CubedArray c =
+        r.nextBoolean()
+            ? Cubed.fromArray(a, DiffData.chunks(r, shape), spec())
+            : Cubed.fromArray(a, DiffData.blocks(r, shape), spec());
     return new In(a, c);
   }
 
@@ -47,16 +49,24 @@ abstract class ChunkedVsKernel {
   }
 
   /** Runs both forms; records a failure unless results agree or both refuse (chunked at build). */
-  void check(String what, java.util.function.Supplier<NDArray> kernel,
-      java.util.function.Supplier<CubedArray> chunked, boolean approx) {
+  void check(
+      String what,
+      java.util.function.Supplier<NDArray> kernel,
+      java.util.function.Supplier<CubedArray> chunked,
+      boolean approx) {
     NDArray want;
     try {
       want = kernel.get();
     } catch (IllegalArgumentException | ArithmeticException e) {
       try {
         CubedArray c = chunked.get();
-        failures.add(what + ": kernel refuses (" + e.getMessage() + ") but the chunked op was "
-            + "built: " + c);
+        failures.add(
+            what
+                + ": kernel refuses ("
+                + e.getMessage()
+                + ") but the chunked op was "
+                + "built: "
+                + c);
       } catch (IllegalArgumentException | ArithmeticException expected) {
         refused++;
       }
@@ -77,12 +87,12 @@ abstract class ChunkedVsKernel {
   }
 
   void assertNoFailures() {
-    String stats = compared + " compared, " + refused + " refused alike, " + failures.size()
-        + " failures";
+    String stats =
+        compared + " compared, " + refused + " refused alike, " + failures.size() + " failures";
     System.out.println(getClass().getSimpleName() + ": " + stats);
-    assertTrue(failures.isEmpty(), stats + "\n" + String.join("\n",
-        failures.subList(0, Math.min(20, failures.size()))));
+    assertTrue(
+        failures.isEmpty(),
+        stats + "\n" + String.join("\n", failures.subList(0, Math.min(20, failures.size()))));
     assertTrue(compared > 0);
   }
-
 }

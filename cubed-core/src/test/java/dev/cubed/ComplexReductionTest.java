@@ -49,7 +49,8 @@ class ComplexReductionTest {
       assertThat(v.getDouble(j)).isCloseTo(var / 9, Offset.offset(1e-12));
     }
     assertThat(Xp.any(x).compute().getBoolean(0)).isTrue();
-    assertThatThrownBy(() -> Xp.max(x)).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> Xp.max(x))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("max: not defined for complex");
   }
 }

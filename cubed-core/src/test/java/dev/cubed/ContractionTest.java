@@ -19,8 +19,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /** Chunked matmul/tensordot against the kernel on the same data, multi-round trees, edge chunks. */
 class ContractionTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private Spec spec() {
     return EngineTestSupport.tinySpec(dir, 300_000);
@@ -48,32 +47,68 @@ class ContractionTest {
   static Stream<Arguments> cases() {
     return Stream.of(
         // dtype, a shape, a chunks, b shape, b chunks
-        Arguments.of(DType.FLOAT64, new long[] {9, 23}, new long[] {4, 3}, new long[] {23, 5},
+        Arguments.of(
+            DType.FLOAT64,
+            new long[] {9, 23},
+            new long[] {4, 3},
+            new long[] {23, 5},
             new long[] {2, 2}),
-        Arguments.of(DType.FLOAT32, new long[] {9, 23}, new long[] {4, 2}, new long[] {23, 5},
+        Arguments.of(
+            DType.FLOAT32,
+            new long[] {9, 23},
+            new long[] {4, 2},
+            new long[] {23, 5},
             new long[] {3, 3}),
-        Arguments.of(DType.INT64, new long[] {7, 30}, new long[] {3, 2}, new long[] {30, 6},
+        Arguments.of(
+            DType.INT64,
+            new long[] {7, 30},
+            new long[] {3, 2},
+            new long[] {30, 6},
             new long[] {2, 4}),
-        Arguments.of(DType.UINT64, new long[] {5, 17}, new long[] {2, 3}, new long[] {17, 3},
+        Arguments.of(
+            DType.UINT64,
+            new long[] {5, 17},
+            new long[] {2, 3},
+            new long[] {17, 3},
             new long[] {3, 2}),
-        Arguments.of(DType.INT32, new long[] {6, 11}, new long[] {5, 2}, new long[] {11, 4},
+        Arguments.of(
+            DType.INT32,
+            new long[] {6, 11},
+            new long[] {5, 2},
+            new long[] {11, 4},
             new long[] {2, 3}),
-        Arguments.of(DType.UINT8, new long[] {6, 11}, new long[] {5, 1}, new long[] {11, 4},
+        Arguments.of(
+            DType.UINT8,
+            new long[] {6, 11},
+            new long[] {5, 1},
+            new long[] {11, 4},
             new long[] {2, 3}),
-        Arguments.of(DType.COMPLEX128, new long[] {4, 13}, new long[] {3, 2}, new long[] {13, 3},
+        Arguments.of(
+            DType.COMPLEX128,
+            new long[] {4, 13},
+            new long[] {3, 2},
+            new long[] {13, 3},
             new long[] {2, 2}),
         // batched with broadcast batch axes
-        Arguments.of(DType.FLOAT64, new long[] {3, 1, 5, 14}, new long[] {2, 1, 2, 3},
-            new long[] {4, 14, 3}, new long[] {3, 4, 2}),
-        Arguments.of(DType.INT64, new long[] {2, 5, 14}, new long[] {1, 2, 3},
-            new long[] {14, 3}, new long[] {5, 2}),
-        // vectors
-        Arguments.of(DType.FLOAT64, new long[] {19}, new long[] {4}, new long[] {19, 3},
+        Arguments.of(
+            DType.FLOAT64,
+            new long[] {3, 1, 5, 14},
+            new long[] {2, 1, 2, 3},
+            new long[] {4, 14, 3},
+            new long[] {3, 4, 2}),
+        Arguments.of(
+            DType.INT64,
+            new long[] {2, 5, 14},
+            new long[] {1, 2, 3},
+            new long[] {14, 3},
             new long[] {5, 2}),
-        Arguments.of(DType.INT64, new long[] {2, 19}, new long[] {1, 4}, new long[] {19},
-            new long[] {3}),
-        Arguments.of(DType.FLOAT32, new long[] {19}, new long[] {4}, new long[] {19},
-            new long[] {6}));
+        // vectors
+        Arguments.of(
+            DType.FLOAT64, new long[] {19}, new long[] {4}, new long[] {19, 3}, new long[] {5, 2}),
+        Arguments.of(
+            DType.INT64, new long[] {2, 19}, new long[] {1, 4}, new long[] {19}, new long[] {3}),
+        Arguments.of(
+            DType.FLOAT32, new long[] {19}, new long[] {4}, new long[] {19}, new long[] {6}));
   }
 
   @ParameterizedTest
@@ -83,8 +118,8 @@ class ContractionTest {
     NDArray b = random(2, t, bs);
     NDArray want = LinearAlgebra.matmul(a, b);
     for (int split : new int[] {2, 3}) {
-      CubedArray m = Xp.matmul(Cubed.fromArray(a, ac, spec()), Cubed.fromArray(b, bc, spec()),
-          split);
+      CubedArray m =
+          Xp.matmul(Cubed.fromArray(a, ac, spec()), Cubed.fromArray(b, bc, spec()), split);
       NDArray got = m.compute();
       assertThat(got.dtype()).isEqualTo(want.dtype());
       if (t.isFloating() || t.isComplex()) {
@@ -105,8 +140,12 @@ class ContractionTest {
     for (int i = 0; i < b.size(); i++) {
       b.setLong(i, 1 + (i % 3));
     }
-    NDArray got = Xp.matmul(Cubed.fromArray(a, new long[] {2, 3}, spec()),
-        Cubed.fromArray(b, new long[] {3, 1}, spec()), 2).compute();
+    NDArray got =
+        Xp.matmul(
+                Cubed.fromArray(a, new long[] {2, 3}, spec()),
+                Cubed.fromArray(b, new long[] {3, 1}, spec()),
+                2)
+            .compute();
     NDAssert.assertExact(LinearAlgebra.matmul(a, b), got, "int64 > 2^53");
   }
 
@@ -114,8 +153,11 @@ class ContractionTest {
   void multiRoundTreeWritesFewPartialProducts() {
     NDArray a = random(3, DType.FLOAT64, 8, 64);
     NDArray b = random(4, DType.FLOAT64, 64, 8);
-    CubedArray m = Xp.matmul(Cubed.fromArray(a, new long[] {8, 4}, spec()),
-        Cubed.fromArray(b, new long[] {4, 8}, spec()), 4);
+    CubedArray m =
+        Xp.matmul(
+            Cubed.fromArray(a, new long[] {8, 4}, spec()),
+            Cubed.fromArray(b, new long[] {4, 8}, spec()),
+            4);
     PlanSummary p = m.plan();
     // 16 k blocks, 4 per first-round task: 4 partial products of 8x8 float64 written, not 16
     assertThat(p.intermediateBytesWritten()).isLessThanOrEqualTo(4L * 8 * 8 * 8);
@@ -130,9 +172,14 @@ class ContractionTest {
       NDArray a = random(5, t, 5, 6, 7);
       NDArray b = random(6, t, 7, 4, 6);
       NDArray want = LinearAlgebra.tensordot(a, b, new int[] {1, 2}, new int[] {2, 0});
-      NDArray got = Xp.tensordot(Cubed.fromArray(a, new long[] {2, 4, 3}, spec()),
-          Cubed.fromArray(b, new long[] {2, 3, 5}, spec()), new int[] {1, 2}, new int[] {2, 0}, 2)
-          .compute();
+      NDArray got =
+          Xp.tensordot(
+                  Cubed.fromArray(a, new long[] {2, 4, 3}, spec()),
+                  Cubed.fromArray(b, new long[] {2, 3, 5}, spec()),
+                  new int[] {1, 2},
+                  new int[] {2, 0},
+                  2)
+              .compute();
       if (t == DType.INT64) {
         NDAssert.assertExact(want, got, "tensordot");
       } else {
@@ -145,8 +192,12 @@ class ContractionTest {
   void emptyContractionIsZeros() {
     NDArray a = NDArray.zeros(DType.FLOAT64, 3, 0);
     NDArray b = NDArray.zeros(DType.FLOAT64, 0, 2);
-    NDAssert.assertExact(LinearAlgebra.matmul(a, b), Xp.matmul(Cubed.fromArray(a,
-        new long[] {2, 1}, spec()), Cubed.fromArray(b, new long[] {1, 2}, spec())).compute(),
+    NDAssert.assertExact(
+        LinearAlgebra.matmul(a, b),
+        Xp.matmul(
+                Cubed.fromArray(a, new long[] {2, 1}, spec()),
+                Cubed.fromArray(b, new long[] {1, 2}, spec()))
+            .compute(),
         "empty");
   }
 
@@ -154,15 +205,19 @@ class ContractionTest {
   void badInputsNameTheFunction() {
     CubedArray x = Cubed.fromArray(random(1, DType.FLOAT64, 3, 4), new long[] {2, 2}, spec());
     CubedArray bx = Cubed.fromArray(NDArray.zeros(DType.BOOL, 4, 2), new long[] {2, 2}, spec());
-    assertThatThrownBy(() -> Xp.matmul(x, x)).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> Xp.matmul(x, x))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("matmul: shapes (3, 4) and (3, 4) are not aligned");
-    assertThatThrownBy(() -> Xp.matmul(x, bx)).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("matmul").hasMessageContaining("bool");
-    CubedArray b3 = Cubed.fromArray(random(1, DType.FLOAT64, 2, 4, 1), new long[] {1, 2, 1},
-        spec());
-    CubedArray a3 = Cubed.fromArray(random(1, DType.FLOAT64, 3, 3, 4), new long[] {1, 2, 2},
-        spec());
-    assertThatThrownBy(() -> Xp.matmul(a3, b3)).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> Xp.matmul(x, bx))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("matmul")
+        .hasMessageContaining("bool");
+    CubedArray b3 =
+        Cubed.fromArray(random(1, DType.FLOAT64, 2, 4, 1), new long[] {1, 2, 1}, spec());
+    CubedArray a3 =
+        Cubed.fromArray(random(1, DType.FLOAT64, 3, 3, 4), new long[] {1, 2, 2}, spec());
+    assertThatThrownBy(() -> Xp.matmul(a3, b3))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("do not broadcast");
   }
 
@@ -172,8 +227,10 @@ class ContractionTest {
     NDArray b = random(8, DType.FLOAT64, 30, 20);
     // 5 x 5 = 25 output blocks, 6 k blocks: one task per output block, no partial products (at
     // most the product itself is stored, when the fusion limits keep it from the sum)
-    CubedArray m = Xp.matmul(Cubed.fromArray(a, new long[] {4, 5}, spec()),
-        Cubed.fromArray(b, new long[] {5, 4}, spec()));
+    CubedArray m =
+        Xp.matmul(
+            Cubed.fromArray(a, new long[] {4, 5}, spec()),
+            Cubed.fromArray(b, new long[] {5, 4}, spec()));
     CubedArray total = Xp.sum(m);
     assertThat(m.plan().ops()).hasSize(1);
     assertThat(total.plan().intermediateBytesWritten()).isLessThan(20L * 20 * 8 + 1000);
@@ -181,15 +238,21 @@ class ContractionTest {
     // one output block, 40 k blocks: 16 groups of up to 3 pairs, then a tree of 4 (2 rounds)
     NDArray v = random(9, DType.FLOAT64, 2, 80);
     NDArray w = random(10, DType.FLOAT64, 80, 2);
-    CubedArray vw = Xp.matmul(Cubed.fromArray(v, new long[] {2, 2}, spec()),
-        Cubed.fromArray(w, new long[] {2, 2}, spec()));
+    CubedArray vw =
+        Xp.matmul(
+            Cubed.fromArray(v, new long[] {2, 2}, spec()),
+            Cubed.fromArray(w, new long[] {2, 2}, spec()));
     PlanSummary p = vw.plan();
-    assertThat(p.ops().stream().filter(o -> o.name().startsWith("matmul")).count())
-        .isEqualTo(3);
+    assertThat(p.ops().stream().filter(o -> o.name().startsWith("matmul")).count()).isEqualTo(3);
     NDAssert.assertClose(LinearAlgebra.matmul(v, w), vw.compute(), 1e-12, 0, "tree");
-    assertThatThrownBy(() -> Xp.matmul(Cubed.fromArray(v, new long[] {2, 2}, spec()),
-        Cubed.fromArray(w, new long[] {2, 2}, spec()), 1))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("splitEvery");
+    assertThatThrownBy(
+            () ->
+                Xp.matmul(
+                    Cubed.fromArray(v, new long[] {2, 2}, spec()),
+                    Cubed.fromArray(w, new long[] {2, 2}, spec()),
+                    1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("splitEvery");
   }
 
   /**
@@ -201,19 +264,22 @@ class ContractionTest {
   void sumOfMatmulReadingMoreThanTheFusionLimitWritesNoProduct() {
     NDArray a = random(11, DType.FLOAT64, 20, 30);
     NDArray b = random(12, DType.FLOAT64, 30, 20);
-    CubedArray total = Xp.sum(Xp.matmul(Cubed.fromArray(a, new long[] {4, 5}, spec()),
-        Cubed.fromArray(b, new long[] {5, 4}, spec())));
+    CubedArray total =
+        Xp.sum(
+            Xp.matmul(
+                Cubed.fromArray(a, new long[] {4, 5}, spec()),
+                Cubed.fromArray(b, new long[] {5, 4}, spec())));
     PlanSummary p = total.plan();
     assertThat(p.ops()).noneMatch(o -> o.name().startsWith("matmul"));
-    assertThat(p.ops()).anyMatch(o -> o.fused().stream().anyMatch(f -> f.startsWith("matmul"))
-        && o.tasks() == 25);
+    assertThat(p.ops())
+        .anyMatch(o -> o.fused().stream().anyMatch(f -> f.startsWith("matmul")) && o.tasks() == 25);
     assertThat(p.intermediateBytesWritten()).isLessThan(20L * 20 * 8 / 4);
     double want = 0;
     NDArray prod = LinearAlgebra.matmul(a, b);
     for (int i = 0; i < prod.size(); i++) {
       want += prod.getDouble(i);
     }
-    assertThat(total.compute().getDouble(0)).isCloseTo(want, org.assertj.core.data.Offset.offset(
-        1e-9 * Math.max(1, Math.abs(want))));
+    assertThat(total.compute().getDouble(0))
+        .isCloseTo(want, org.assertj.core.data.Offset.offset(1e-9 * Math.max(1, Math.abs(want))));
   }
 }

@@ -12,9 +12,21 @@ import java.util.Random;
  * or irregular Dask-style block lists).
  */
 final class DiffData {
-  static final DType[] DTYPES = {DType.BOOL, DType.INT8, DType.INT16, DType.INT32, DType.INT64,
-      DType.UINT8, DType.UINT16, DType.UINT32, DType.UINT64, DType.FLOAT32, DType.FLOAT64,
-      DType.COMPLEX64, DType.COMPLEX128};
+  static final DType[] DTYPES = {
+    DType.BOOL,
+    DType.INT8,
+    DType.INT16,
+    DType.INT32,
+    DType.INT64,
+    DType.UINT8,
+    DType.UINT16,
+    DType.UINT32,
+    DType.UINT64,
+    DType.FLOAT32,
+    DType.FLOAT64,
+    DType.COMPLEX64,
+    DType.COMPLEX128
+  };
   private static final long[] DIMS = {0, 1, 1, 2, 2, 3, 3, 4, 5, 6, 7};
 
   private DiffData() {}
@@ -45,8 +57,8 @@ final class DiffData {
       if (t.isBool()) {
         a.setBoolean(i, mode == 1 ? constant != 0 : r.nextInt(3) != 0);
       } else if (t.isFloating()) {
-        double re = mode == 0 ? (r.nextInt(3) == 0 ? -zero : zero) : mode == 1 ? constant
-            : value(r, t);
+        double re =
+            mode == 0 ? (r.nextInt(3) == 0 ? -zero : zero) : mode == 1 ? constant : value(r, t);
         if (t.isComplex()) {
           double im = mode == 0 ? zero : mode == 1 ? constant : value(r, t);
           a.setComplex(i, re, im);

@@ -26,13 +26,12 @@ import org.junit.jupiter.api.io.TempDir;
  * Seeded randomized differential test: random programs (expression DAGs) over every dtype, with
  * zero-length and size-1 axes, regular and irregular chunks, evaluated chunked (several outputs in
  * one compute, at the smallest allowedMem the plan accepts, or for a quarter of the cases at the
- * default 2 GB, where fusion goes further; sometimes one output written to a user target and
- * read back from it) and by the in-memory kernel on whole
- * arrays. Results must agree (bit-exact, NaN-aware, sign of zero included, except for floating
- * results whose summation order differs: relative tolerance against the magnitude sum of the
- * inputs), and so must errors: what the kernel refuses for any data the chunked layer must refuse
- * when the op is built; what it refuses for this data only (e.g. an integer to a negative power)
- * the chunked compute must fail on.
+ * default 2 GB, where fusion goes further; sometimes one output written to a user target and read
+ * back from it) and by the in-memory kernel on whole arrays. Results must agree (bit-exact,
+ * NaN-aware, sign of zero included, except for floating results whose summation order differs:
+ * relative tolerance against the magnitude sum of the inputs), and so must errors: what the kernel
+ * refuses for any data the chunked layer must refuse when the op is built; what it refuses for this
+ * data only (e.g. an integer to a negative power) the chunked compute must fail on.
  *
  * <p>{@code -Ddiff.cases=N} (default 1500) and {@code -Ddiff.seed=S} run more or other cases; a
  * failure names the case seed and the program, so {@code -Ddiff.only=i} replays case i alone.
@@ -41,8 +40,7 @@ class DifferentialTest {
   private static final long SEED = 0x5EED_11L;
   private static final long RESERVED = 1000;
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private final List<String> failures = new ArrayList<>();
   private final Map<String, Integer> failureKinds = new TreeMap<>();
@@ -60,13 +58,22 @@ class DifferentialTest {
     for (int i = only >= 0 ? only : 0; i < (only >= 0 ? only + 1 : cases); i++) {
       runCase(seed, i);
     }
-    String stats = String.format("differential: %d cases, %d computes, %d outputs compared, "
-        + "%d errors agreed at build, %d data-dependent errors agreed, %d failures %s in %.1f s",
-        only >= 0 ? 1 : cases, computed, outputs, agreedErrors, dataErrors, failures.size(),
-        failureKinds, (System.nanoTime() - t0) / 1e9);
+    String stats =
+        String.format(
+            "differential: %d cases, %d computes, %d outputs compared, "
+                + "%d errors agreed at build, %d data-dependent errors agreed, %d failures %s in %.1f s",
+            only >= 0 ? 1 : cases,
+            computed,
+            outputs,
+            agreedErrors,
+            dataErrors,
+            failures.size(),
+            failureKinds,
+            (System.nanoTime() - t0) / 1e9);
     System.out.println(stats);
-    assertTrue(failures.isEmpty(), stats + "\n" + String.join("\n\n",
-        failures.subList(0, Math.min(15, failures.size()))));
+    assertTrue(
+        failures.isEmpty(),
+        stats + "\n" + String.join("\n\n", failures.subList(0, Math.min(15, failures.size()))));
     assertTrue(only >= 0 || outputs > cases, "too few outputs compared: " + stats);
   }
 
@@ -79,30 +86,31 @@ class DifferentialTest {
     Spec spec = spec(1L << 30);
     List<V> vals = new ArrayList<>();
     List<String> program = new ArrayList<>();
-    DiffOps.Leaves leaves = (t, shape) -> {
-      NDArray a = DiffData.array(r, t, shape);
-      CubedArray c;
-      String how;
-      if (r.nextInt(3) == 0) {
-        long[][] b = DiffData.blocks(r, shape);
-        c = Cubed.fromArray(a, b, spec);
-        how = Arrays.deepToString(b);
-      } else {
-        long[] ch = DiffData.chunks(r, shape);
-        c = Cubed.fromArray(a, ch, spec);
-        how = Arrays.toString(ch);
-      }
-      if (shape.length > 0 && r.nextInt(4) == 0) {
-        // a leaf that comes out of an op (a computed node), not straight from memory
-        c = Xp.permuteDims(c, java.util.stream.IntStream.range(0, shape.length).toArray());
-        how += " then permute_dims (identity)";
-      }
-      V v = new V("v" + vals.size(), a, c, false, 0, false);
-      vals.add(v);
-      program.add(v.name() + " = leaf " + DiffData.describe(a) + " chunks " + how + " "
-          + brief(a));
-      return v;
-    };
+    DiffOps.Leaves leaves =
+        (t, shape) -> {
+          NDArray a = DiffData.array(r, t, shape);
+          CubedArray c;
+          String how;
+          if (r.nextInt(3) == 0) {
+            long[][] b = DiffData.blocks(r, shape);
+            c = Cubed.fromArray(a, b, spec);
+            how = Arrays.deepToString(b);
+          } else {
+            long[] ch = DiffData.chunks(r, shape);
+            c = Cubed.fromArray(a, ch, spec);
+            how = Arrays.toString(ch);
+          }
+          if (shape.length > 0 && r.nextInt(4) == 0) {
+            // a leaf that comes out of an op (a computed node), not straight from memory
+            c = Xp.permuteDims(c, java.util.stream.IntStream.range(0, shape.length).toArray());
+            how += " then permute_dims (identity)";
+          }
+          V v = new V("v" + vals.size(), a, c, false, 0, false);
+          vals.add(v);
+          program.add(
+              v.name() + " = leaf " + DiffData.describe(a) + " chunks " + how + " " + brief(a));
+          return v;
+        };
     int nLeaves = 1 + r.nextInt(2);
     for (int i = 0; i < nLeaves; i++) {
       leaves.leaf(DiffData.dtype(r), DiffData.shape(r));
@@ -125,8 +133,12 @@ class DifferentialTest {
     for (V f : failing) {
       try {
         Cubed.compute(new CubedArray(f.c().node(), spec));
-        fail(seed, index, program, "kernel", f.name() + ": the kernel refuses this data but the"
-            + " chunked compute succeeded");
+        fail(
+            seed,
+            index,
+            program,
+            "kernel",
+            f.name() + ": the kernel refuses this data but the" + " chunked compute succeeded");
       } catch (RuntimeException e) {
         dataErrors++;
       }
@@ -142,12 +154,17 @@ class DifferentialTest {
         outs.add(v);
       }
     }
-    compute(seed, index, program, outs, r.nextInt(5) == 0 ? r.nextInt(outs.size()) : -1,
+    compute(
+        seed,
+        index,
+        program,
+        outs,
+        r.nextInt(5) == 0 ? r.nextInt(outs.size()) : -1,
         r.nextInt(4) == 0);
   }
 
-  private V apply(long seed, int index, Step st, List<V> vals, List<String> program,
-      List<V> failing) {
+  private V apply(
+      long seed, int index, Step st, List<V> vals, List<String> program, List<V> failing) {
     NDArray[] ka = st.in().stream().map(V::k).toArray(NDArray[]::new);
     CubedArray[] ca = st.in().stream().map(V::c).toArray(CubedArray[]::new);
     NDArray kr = null;
@@ -168,37 +185,69 @@ class DifferentialTest {
     if (ke != null && ce != null) {
       agreedErrors++;
       if (ke instanceof IllegalArgumentException && !(ce instanceof IllegalArgumentException)) {
-        fail(seed, index, withStep(program, st), op, "the kernel refuses with " + ke
-            + " but the chunked layer with another kind: " + ce);
+        fail(
+            seed,
+            index,
+            withStep(program, st),
+            op,
+            "the kernel refuses with " + ke + " but the chunked layer with another kind: " + ce);
       }
       return null;
     }
     if (ce != null) {
-      fail(seed, index, withStep(program, st), op, "the chunked layer refuses at build what the"
-          + " kernel computes (" + DiffData.describe(kr) + "): " + ce);
+      fail(
+          seed,
+          index,
+          withStep(program, st),
+          op,
+          "the chunked layer refuses at build what the"
+              + " kernel computes ("
+              + DiffData.describe(kr)
+              + "): "
+              + ce);
       return null;
     }
     if (ke != null) {
       if (refusesAnyData(st, ka)) {
-        fail(seed, index, withStep(program, st), op, "the kernel refuses (" + ke
-            + ") but the chunked layer builds it (" + cr.dtype() + Xp.shapeOf(cr) + ")");
+        fail(
+            seed,
+            index,
+            withStep(program, st),
+            op,
+            "the kernel refuses ("
+                + ke
+                + ") but the chunked layer builds it ("
+                + cr.dtype()
+                + Xp.shapeOf(cr)
+                + ")");
       } else {
-        failing.add(new V("v" + vals.size() + "(" + ke.getMessage() + ")", null, cr, false, 0, false));
+        failing.add(
+            new V("v" + vals.size() + "(" + ke.getMessage() + ")", null, cr, false, 0, false));
       }
       return null;
     }
     if (kr.dtype() != cr.dtype() || !Arrays.equals(kr.shape(), cr.shape())) {
-      fail(seed, index, withStep(program, st), op, "built as " + cr.dtype() + Xp.shapeOf(cr)
-          + " but the kernel gives " + DiffData.describe(kr));
+      fail(
+          seed,
+          index,
+          withStep(program, st),
+          op,
+          "built as "
+              + cr.dtype()
+              + Xp.shapeOf(cr)
+              + " but the kernel gives "
+              + DiffData.describe(kr));
       return null;
     }
     boolean inApprox = st.in().stream().anyMatch(V::approx);
     boolean floating = kr.dtype().isFloating();
-    boolean ordered = st.kind() == Kind.APPROX || st.kind() == Kind.PRODUCT
-        || st.kind() == Kind.TIES;
+    boolean ordered =
+        st.kind() == Kind.APPROX || st.kind() == Kind.PRODUCT || st.kind() == Kind.TIES;
     boolean approx = ordered ? floating : st.kind() == Kind.STRUCTURAL && inApprox;
-    boolean loose = st.kind() == Kind.PRODUCT ? floating
-        : st.kind() == Kind.STRUCTURAL && st.in().stream().anyMatch(V::loose);
+    boolean loose =
+        st.kind() == Kind.PRODUCT
+            ? floating
+            : st.kind() == Kind.STRUCTURAL && st.in().stream().anyMatch(V::loose);
     double scale = 0;
     if (st.kind() == Kind.APPROX) {
       for (NDArray a : ka) {
@@ -230,12 +279,12 @@ class DifferentialTest {
   }
 
   /**
-   * Computes the outputs together at the smallest accepted allowedMem; output {@code toTarget}
-   * (if >= 0) is written to a user target (Zarr in a MemoryStore, default empty-chunk policy) and
-   * read back from it too.
+   * Computes the outputs together at the smallest accepted allowedMem; output {@code toTarget} (if
+   * >= 0) is written to a user target (Zarr in a MemoryStore, default empty-chunk policy) and read
+   * back from it too.
    */
-  private void compute(long seed, int index, List<String> program, List<V> outs, int toTarget,
-      boolean roomy) {
+  private void compute(
+      long seed, int index, List<String> program, List<V> outs, int toTarget, boolean roomy) {
     MemoryStore store = new MemoryStore();
     List<ArrayNode> nodes = new ArrayList<>();
     for (int i = 0; i < outs.size(); i++) {
@@ -262,8 +311,18 @@ class DifferentialTest {
       while (c.getCause() != null) {
         c = c.getCause();
       }
-      fail(seed, index, program, "compute", "compute of " + names(outs) + " at allowedMem "
-          + allowed + " failed: " + e + (c != e ? " (cause " + c + ")" : ""));
+      fail(
+          seed,
+          index,
+          program,
+          "compute",
+          "compute of "
+              + names(outs)
+              + " at allowedMem "
+              + allowed
+              + " failed: "
+              + e
+              + (c != e ? " (cause " + c + ")" : ""));
       return;
     }
     computed++;
@@ -272,21 +331,35 @@ class DifferentialTest {
       V v = outs.get(i < outs.size() ? i : toTarget);
       String m = compare(v.k(), got.get(i), v.approx(), v.scale(), v.loose());
       if (m != null) {
-        String line = program.stream().filter(l -> l.startsWith(v.name() + " = ")).findFirst()
-            .orElse(v.name());
+        String line =
+            program.stream()
+                .filter(l -> l.startsWith(v.name() + " = "))
+                .findFirst()
+                .orElse(v.name());
         String op = line.substring(line.indexOf(" = ") + 3);
         op = op.contains("(") ? op.substring(0, op.indexOf('(')) : op;
-        fail(seed, index, program, op, v.name() + (i >= outs.size() ? " read from its target"
-            : "") + " (computed with " + names(outs)
-            + ", allowedMem " + allowed + "): " + m);
+        fail(
+            seed,
+            index,
+            program,
+            op,
+            v.name()
+                + (i >= outs.size() ? " read from its target" : "")
+                + " (computed with "
+                + names(outs)
+                + ", allowedMem "
+                + allowed
+                + "): "
+                + m);
       }
     }
   }
 
   /** The smallest allowedMem (within 1/16) for which the plan's memory check passes. */
   private long smallestAllowedMem(List<ArrayNode> nodes) {
-    long hi = Math.max(RESERVED + 1,
-        Plan.of(nodes, Cubed.config(spec(1L << 30))).summary().maxProjectedMem());
+    long hi =
+        Math.max(
+            RESERVED + 1, Plan.of(nodes, Cubed.config(spec(1L << 30))).summary().maxProjectedMem());
     if (!fits(nodes, hi)) {
       hi = 1L << 30;
     }
@@ -323,8 +396,17 @@ class DifferentialTest {
 
   private void fail(long seed, int index, List<String> program, String kind, String message) {
     failureKinds.merge(kind, 1, Integer::sum);
-    failures.add("case " + index + " (-Ddiff.seed=" + seed + " -Ddiff.only=" + index + "): "
-        + message + "\n  " + String.join("\n  ", program));
+    failures.add(
+        "case "
+            + index
+            + " (-Ddiff.seed="
+            + seed
+            + " -Ddiff.only="
+            + index
+            + "): "
+            + message
+            + "\n  "
+            + String.join("\n  ", program));
   }
 
   /** Sum and max of the absolute finite values (complex: both parts). */
@@ -333,9 +415,16 @@ class DifferentialTest {
     double max = 0;
     boolean cx = a.dtype().isComplex();
     for (int i = 0; i < a.size(); i++) {
-      double[] parts = cx ? new double[] {a.getDouble(i), a.getImag(i)}
-          : new double[] {a.dtype().isBool() ? (a.getBoolean(i) ? 1 : 0)
-              : a.dtype().isUnsigned() ? NDArray.unsignedToDouble(a.getLong(i)) : a.getDouble(i)};
+      double[] parts =
+          cx
+              ? new double[] {a.getDouble(i), a.getImag(i)}
+              : new double[] {
+                a.dtype().isBool()
+                    ? (a.getBoolean(i) ? 1 : 0)
+                    : a.dtype().isUnsigned()
+                        ? NDArray.unsignedToDouble(a.getLong(i))
+                        : a.getDouble(i)
+              };
       for (double p : parts) {
         if (Double.isFinite(p)) {
           sum += Math.abs(p);
@@ -347,8 +436,7 @@ class DifferentialTest {
   }
 
   /** Null when equal, else what differs. */
-  static String compare(NDArray want, NDArray got, boolean approx, double scale,
-      boolean loose) {
+  static String compare(NDArray want, NDArray got, boolean approx, double scale, boolean loose) {
     if (want.dtype() != got.dtype() || !Arrays.equals(want.shape(), got.shape())) {
       return "got " + DiffData.describe(got) + ", want " + DiffData.describe(want);
     }
@@ -363,13 +451,24 @@ class DifferentialTest {
       } else if (loose && t.isComplex() && !finite(want, i)) {
         ok = !finite(got, i);
       } else {
-        ok = same(want.getDouble(i), got.getDouble(i), approx, tol, scale)
-            && (!t.isComplex() || same(want.getImag(i), got.getImag(i), approx, tol, scale));
+        ok =
+            same(want.getDouble(i), got.getDouble(i), approx, tol, scale)
+                && (!t.isComplex() || same(want.getImag(i), got.getImag(i), approx, tol, scale));
       }
       if (!ok) {
-        return "element " + i + " (of " + want.size() + ") is " + got.getObject(i) + ", want "
-            + want.getObject(i) + (approx ? " (tolerance " + tol + " x " + scale + ")" : "")
-            + "; got " + brief(got) + " want " + brief(want);
+        return "element "
+            + i
+            + " (of "
+            + want.size()
+            + ") is "
+            + got.getObject(i)
+            + ", want "
+            + want.getObject(i)
+            + (approx ? " (tolerance " + tol + " x " + scale + ")" : "")
+            + "; got "
+            + brief(got)
+            + " want "
+            + brief(want);
       }
     }
     return null;

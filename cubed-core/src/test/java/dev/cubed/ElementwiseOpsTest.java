@@ -13,8 +13,19 @@ class ElementwiseOpsTest {
   @TempDir Path dir;
 
   @ParameterizedTest
-  @EnumSource(value = DType.class, names = {"BOOL", "INT8", "INT32", "INT64", "UINT16", "FLOAT32",
-      "FLOAT64", "COMPLEX64", "COMPLEX128"})
+  @EnumSource(
+      value = DType.class,
+      names = {
+        "BOOL",
+        "INT8",
+        "INT32",
+        "INT64",
+        "UINT16",
+        "FLOAT32",
+        "FLOAT64",
+        "COMPLEX64",
+        "COMPLEX128"
+      })
   void chunkedElementwiseEqualsKernel(DType t) {
     Spec spec = EngineTestSupport.tinySpec(dir, 150_000);
     NDArray a = EngineTestSupport.randomInts(1, DType.INT32, 7, 5).astype(t);
@@ -25,7 +36,8 @@ class ElementwiseOpsTest {
     if (t == DType.BOOL) {
       NDAssert.assertExact(Elementwise.logicalAnd(a, b), Xp.logicalAnd(x, y).compute(), "and");
       org.assertj.core.api.Assertions.assertThatThrownBy(() -> Xp.add(x, y))
-          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("add");
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("add");
     } else {
       NDAssert.assertExact(Elementwise.add(a, b), Xp.add(x, y).compute(), "add " + t);
       NDAssert.assertExact(Elementwise.multiply(a, b), Xp.multiply(x, y).compute(), "mul " + t);

@@ -85,15 +85,22 @@ class EngineTest {
       want[4][j] = ss / n;
       want[5][j] = amax;
     }
-    List<NDArray> got = Cubed.compute(Xp.sum(x, axis), Xp.min(x, axis), Xp.max(x, axis),
-        Xp.mean(x, axis), Xp.var(x, axis), Xp.argmax(x, axis));
+    List<NDArray> got =
+        Cubed.compute(
+            Xp.sum(x, axis),
+            Xp.min(x, axis),
+            Xp.max(x, axis),
+            Xp.mean(x, axis),
+            Xp.var(x, axis),
+            Xp.argmax(x, axis));
     for (int r = 0; r < 6; r++) {
       NDArray g = got.get(r);
       assertThat(g.shape()).containsExactly(m);
       for (int j = 0; j < m; j++) {
-        assertThat(g.getDouble(j)).as("reduction %d at %d", r, j)
-            .isCloseTo(want[r][j], org.assertj.core.data.Offset.offset(1e-9 * (1 + Math.abs(
-                want[r][j]))));
+        assertThat(g.getDouble(j))
+            .as("reduction %d at %d", r, j)
+            .isCloseTo(
+                want[r][j], org.assertj.core.data.Offset.offset(1e-9 * (1 + Math.abs(want[r][j]))));
       }
     }
     assertThat(got.get(5).dtype()).isEqualTo(DType.INT64);
@@ -111,8 +118,8 @@ class EngineTest {
     for (int i = 0; i < a.size(); i++) {
       total += a.getDouble(i);
     }
-    assertThat(s.compute().getDouble(0)).isCloseTo(total,
-        org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(s.compute().getDouble(0))
+        .isCloseTo(total, org.assertj.core.data.Offset.offset(1e-9));
     assertThat(p.toString()).contains("Plan:").contains("sum");
     assertThat(s.dot()).startsWith("digraph");
   }
@@ -124,8 +131,13 @@ class EngineTest {
     NDArray b = EngineTestSupport.randomInts(7, DType.BOOL, 11, 5);
     CubedArray x = Cubed.fromArray(a, new long[] {3, 2}, spec);
     CubedArray y = Cubed.fromArray(b, new long[] {3, 2}, spec);
-    List<NDArray> got = Cubed.compute(Xp.sum(x), Xp.prod(Xp.astype(x, DType.INT64), 1),
-        Xp.all(y, 0), Xp.any(y, 1), Xp.min(x, 0));
+    List<NDArray> got =
+        Cubed.compute(
+            Xp.sum(x),
+            Xp.prod(Xp.astype(x, DType.INT64), 1),
+            Xp.all(y, 0),
+            Xp.any(y, 1),
+            Xp.min(x, 0));
     long s = 0;
     for (int i = 0; i < a.size(); i++) {
       s += a.getLong(i);
@@ -159,14 +171,19 @@ class EngineTest {
     Spec spec = EngineTestSupport.tinySpec(dir, 60_000);
     NDArray a = EngineTestSupport.randomDoubles(8, 30, 1, 25, 25);
     MemoryStore store = new MemoryStore();
-    ZarrArray src = ZarrArray.create(store, "src").shape(a.shape()).chunks(1L, 1, 25, 25)
-        .dtype(DType.FLOAT64).build();
+    ZarrArray src =
+        ZarrArray.create(store, "src")
+            .shape(a.shape())
+            .chunks(1L, 1, 25, 25)
+            .dtype(DType.FLOAT64)
+            .build();
     src.write(new long[4], a);
     CubedArray x = Cubed.fromZarr(src, spec);
     CubedArray r = Xp.rechunk(x, 30, 1, 5, 5);
     PlanSummary p = r.plan();
     assertThat(p.ops().stream().filter(o -> o.kind().equals("rechunk")).count())
-        .as(p.toString()).isGreaterThan(1);
+        .as(p.toString())
+        .isGreaterThan(1);
     assertThat(p.maxProjectedMem()).isLessThanOrEqualTo(60_000);
     assertThat(r.chunkShape()).containsExactly(30, 1, 5, 5);
     NDAssert.assertExact(a, r.compute(), "rechunk");
@@ -181,13 +198,20 @@ class EngineTest {
     NDArray a = EngineTestSupport.randomDoubles(9, 100, 100);
     CubedArray x = Cubed.fromArray(a, new long[] {50, 50}, spec);
     AtomicInteger runs = new AtomicInteger();
-    CubedArray y = Xp.mapBlocks(bl -> {
-      runs.incrementAndGet();
-      return bl[0];
-    }, DType.FLOAT64, x);
-    assertThatThrownBy(y::compute).isInstanceOf(MemoryBudgetExceededException.class)
-        .hasMessageContaining("map_blocks").hasMessageContaining("allowedMem")
-        .hasMessageContaining("reservedMem").hasMessageContaining("smaller chunks");
+    CubedArray y =
+        Xp.mapBlocks(
+            bl -> {
+              runs.incrementAndGet();
+              return bl[0];
+            },
+            DType.FLOAT64,
+            x);
+    assertThatThrownBy(y::compute)
+        .isInstanceOf(MemoryBudgetExceededException.class)
+        .hasMessageContaining("map_blocks")
+        .hasMessageContaining("allowedMem")
+        .hasMessageContaining("reservedMem")
+        .hasMessageContaining("smaller chunks");
     assertThat(runs.get()).isZero();
   }
 
@@ -199,19 +223,24 @@ class EngineTest {
     NDArray a = EngineTestSupport.randomDoubles(10, 8, 8);
     CubedArray x = Cubed.fromArray(a, new long[] {4, 4}, spec);
     AtomicInteger calls = new AtomicInteger();
-    CubedArray y = Xp.mapBlocks(bl -> {
-      if (calls.incrementAndGet() <= 2) {
-        throw new java.io.IOException("injected");
-      }
-      return bl[0];
-    }, DType.FLOAT64, x);
+    CubedArray y =
+        Xp.mapBlocks(
+            bl -> {
+              if (calls.incrementAndGet() <= 2) {
+                throw new java.io.IOException("injected");
+              }
+              return bl[0];
+            },
+            DType.FLOAT64,
+            x);
     List<Events.TaskEnd> ends = new java.util.concurrent.CopyOnWriteArrayList<>();
-    Callback cb = new Callback() {
-      @Override
-      public void onTaskEnd(Events.TaskEnd e) {
-        ends.add(e);
-      }
-    };
+    Callback cb =
+        new Callback() {
+          @Override
+          public void onTaskEnd(Events.TaskEnd e) {
+            ends.add(e);
+          }
+        };
     NDArray got = y.compute(ComputeOptions.executor(new ThreadsExecutor(1, 3)).withCallback(cb));
     NDAssert.assertExact(a, got, "retried");
     assertThat(ends).hasSize(4);
@@ -222,11 +251,16 @@ class EngineTest {
   void threeFailuresFailTheComputeWithCause() {
     Spec spec = EngineTestSupport.tinySpec(dir, 1_000_000);
     CubedArray x = Cubed.fromArray(EngineTestSupport.randomDoubles(11, 4, 4), (long[]) null, spec);
-    CubedArray y = Xp.mapBlocks(bl -> {
-      throw new IllegalStateException("always broken");
-    }, DType.FLOAT64, x);
+    CubedArray y =
+        Xp.mapBlocks(
+            bl -> {
+              throw new IllegalStateException("always broken");
+            },
+            DType.FLOAT64,
+            x);
     assertThatThrownBy(() -> y.compute(ComputeOptions.executor(new ThreadsExecutor(2, 3))))
-        .isInstanceOf(TaskFailedException.class).hasMessageContaining("3 attempt")
+        .isInstanceOf(TaskFailedException.class)
+        .hasMessageContaining("3 attempt")
         .hasRootCauseMessage("always broken");
   }
 
@@ -235,13 +269,15 @@ class EngineTest {
     assertThat(Spec.parseBytes("2GB")).isEqualTo(2_000_000_000L);
     assertThat(Spec.parseBytes("1.5 MiB")).isEqualTo(1_572_864L);
     assertThat(Spec.parseBytes("123")).isEqualTo(123L);
-    assertThatThrownBy(() -> Spec.parseBytes("2 parsecs")).isInstanceOf(
-        IllegalArgumentException.class).hasMessageContaining("unknown unit");
+    assertThatThrownBy(() -> Spec.parseBytes("2 parsecs"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("unknown unit");
     Spec d = Spec.defaults();
     assertThat(d.allowedMem()).isEqualTo(2_000_000_000L);
     assertThat(d.reservedMem()).isEqualTo(100_000_000L);
     Path yaml = dir.resolve("spec.yaml");
-    Files.writeString(yaml, "spec:\n  work_dir: /tmp/x\n  allowed_mem: 500MB\n  reserved_mem: 10MB\n");
+    Files.writeString(
+        yaml, "spec:\n  work_dir: /tmp/x\n  allowed_mem: 500MB\n  reserved_mem: 10MB\n");
     Spec s = Spec.fromFile(yaml);
     if (System.getenv("CUBED_SPEC_ALLOWED_MEM") == null) {
       assertThat(s.allowedMem()).isEqualTo(500_000_000L);
@@ -249,8 +285,9 @@ class EngineTest {
     }
     Path props = dir.resolve("spec.properties");
     Files.writeString(props, "allowed_mem=1GB\n");
-    assertThat(Spec.fromFile(props).allowedMem()).isIn(1_000_000_000L,
-        System.getenv("CUBED_SPEC_ALLOWED_MEM") == null ? 1_000_000_000L : -1L);
+    assertThat(Spec.fromFile(props).allowedMem())
+        .isIn(
+            1_000_000_000L, System.getenv("CUBED_SPEC_ALLOWED_MEM") == null ? 1_000_000_000L : -1L);
     assertThatThrownBy(() -> Spec.builder().allowedMem(10).reservedMem(20).build())
         .isInstanceOf(IllegalArgumentException.class);
   }
@@ -272,8 +309,11 @@ class EngineTest {
     NDArray ls = Xp.linspace(0, 1, 5, DType.FLOAT64, 2, spec).compute();
     assertThat(ls.getDouble(4)).isEqualTo(1.0);
     assertThat(ls.getDouble(1)).isEqualTo(0.25);
-    NDArray z = Xp.add(Xp.ones(new long[] {5}, DType.FLOAT64, new long[] {2}, spec),
-        Xp.zeros(new long[] {5}, DType.FLOAT64, new long[] {2}, spec)).compute();
+    NDArray z =
+        Xp.add(
+                Xp.ones(new long[] {5}, DType.FLOAT64, new long[] {2}, spec),
+                Xp.zeros(new long[] {5}, DType.FLOAT64, new long[] {2}, spec))
+            .compute();
     assertThat(z.getDouble(4)).isEqualTo(1.0);
     assertThat(Shapes.size(z.shape())).isEqualTo(5);
   }

@@ -23,26 +23,27 @@ class ExecutePlanTest {
     Spec spec = EngineTestSupport.tinySpec(dir, 10_000_000);
     MemoryStore store = new MemoryStore();
     NDArray a = EngineTestSupport.randomDoubles(7, 20, 6);
-    ZarrArray src = ZarrArray.create(store, "src").shape(a.shape()).chunks(4, 6)
-        .dtype(a.dtype()).build();
+    ZarrArray src =
+        ZarrArray.create(store, "src").shape(a.shape()).chunks(4, 6).dtype(a.dtype()).build();
     src.write(new long[2], a);
-    ZarrArray dst = ZarrArray.create(store, "dst").shape(a.shape()).chunks(20, 1)
-        .dtype(a.dtype()).build();
+    ZarrArray dst =
+        ZarrArray.create(store, "dst").shape(a.shape()).chunks(20, 1).dtype(a.dtype()).build();
     Plan plan = Cubed.plan(List.of(Cubed.store(Cubed.fromZarr(src, spec), dst)));
     long tasks = plan.summary().totalTasks();
     AtomicInteger computes = new AtomicInteger();
     AtomicInteger taskEnds = new AtomicInteger();
-    Callback c = new Callback() {
-      @Override
-      public void onComputeStart(Events.ComputeStart e) {
-        computes.incrementAndGet();
-      }
+    Callback c =
+        new Callback() {
+          @Override
+          public void onComputeStart(Events.ComputeStart e) {
+            computes.incrementAndGet();
+          }
 
-      @Override
-      public void onTaskEnd(Events.TaskEnd e) {
-        taskEnds.incrementAndGet();
-      }
-    };
+          @Override
+          public void onTaskEnd(Events.TaskEnd e) {
+            taskEnds.incrementAndGet();
+          }
+        };
     Cubed.execute(plan, spec, ComputeOptions.defaults().withCallback(c));
     assertThat(computes.get()).isEqualTo(1);
     assertThat((long) taskEnds.get()).isEqualTo(tasks);

@@ -19,8 +19,8 @@ class FusionAndPlanTest {
   @TempDir Path dir;
 
   private ZarrArray stored(MemoryStore store, String name, NDArray a, long... chunks) {
-    ZarrArray z = ZarrArray.create(store, name).shape(a.shape()).chunks(chunks)
-        .dtype(a.dtype()).build();
+    ZarrArray z =
+        ZarrArray.create(store, name).shape(a.shape()).chunks(chunks).dtype(a.dtype()).build();
     z.write(new long[a.ndim()], a);
     return z;
   }
@@ -35,7 +35,8 @@ class FusionAndPlanTest {
     CubedArray v = Cubed.fromZarr(stored(store, "v", b, 4, 6), spec);
     CubedArray m = Xp.mean(Xp.multiply(u, v), 0);
     PlanSummary p = m.plan();
-    assertThat(p.ops().get(0).fused()).anyMatch(n -> n.startsWith("multiply"))
+    assertThat(p.ops().get(0).fused())
+        .anyMatch(n -> n.startsWith("multiply"))
         .anyMatch(n -> n.startsWith("mean-initial"));
     assertThat(p.ops()).hasSizeLessThanOrEqualTo(2);
     NDArray got = m.compute();
@@ -57,7 +58,8 @@ class FusionAndPlanTest {
     List<NDArray> r = Cubed.compute(Xp.sum(sq), Xp.max(sq));
     PlanSummary p = Cubed.plan(List.of(Xp.sum(sq), Xp.max(sq))).summary();
     assertThat(p.ops()).noneMatch(o -> o.name().startsWith("multiply"));
-    assertThat(p.ops()).filteredOn(o -> !o.fused().isEmpty())
+    assertThat(p.ops())
+        .filteredOn(o -> !o.fused().isEmpty())
         .anyMatch(o -> o.fused().stream().anyMatch(f -> f.startsWith("multiply")));
     double s = 0;
     double mx = Double.NEGATIVE_INFINITY;
@@ -77,10 +79,14 @@ class FusionAndPlanTest {
     Spec spec = EngineTestSupport.tinySpec(dir, 50_000);
     CubedArray x = Cubed.fromZarr(stored(store, "big", a, 100, 100), spec);
     CubedArray r = Xp.rechunk(x, 10, 10);
-    assertThatThrownBy(r::compute).isInstanceOf(MemoryBudgetExceededException.class)
-        .hasMessageContaining("rechunk").hasMessageContaining("50000 B")
-        .satisfies(e -> assertThat(((MemoryBudgetExceededException) e).projectedMem())
-            .isGreaterThan(50_000));
+    assertThatThrownBy(r::compute)
+        .isInstanceOf(MemoryBudgetExceededException.class)
+        .hasMessageContaining("rechunk")
+        .hasMessageContaining("50000 B")
+        .satisfies(
+            e ->
+                assertThat(((MemoryBudgetExceededException) e).projectedMem())
+                    .isGreaterThan(50_000));
   }
 
   @Test
@@ -104,28 +110,39 @@ class FusionAndPlanTest {
     NDArray a = EngineTestSupport.randomDoubles(6, 6, 8);
     CubedArray x = Cubed.fromArray(a, new long[] {3, 2}, spec);
     // output block i = elementwise sum of the 4 blocks of block-row i (read one at a time)
-    dev.cubed.primitive.Blockwise op = new dev.cubed.primitive.Blockwise("row_sum",
-        c -> List.of(dev.cubed.primitive.BlockKeys.stream(List.of(new long[] {c[0], 0},
-            new long[] {c[0], 1}, new long[] {c[0], 2}, new long[] {c[0], 3}))),
-        (args, c) -> {
-          @SuppressWarnings("unchecked")
-          java.util.Iterator<NDArray> it = (java.util.Iterator<NDArray>) args.get(0);
-          NDArray acc = it.next().copy();
-          while (it.hasNext()) {
-            acc = dev.cubed.nd.Elementwise.add(acc, it.next());
-          }
-          return acc;
-        }, new int[] {1}, new int[] {4}, 0);
-    NDArray got = Xp.blockwise(op, new long[] {6, 2}, new long[] {3, 2}, DType.FLOAT64, x)
-        .compute();
+    dev.cubed.primitive.Blockwise op =
+        new dev.cubed.primitive.Blockwise(
+            "row_sum",
+            c ->
+                List.of(
+                    dev.cubed.primitive.BlockKeys.stream(
+                        List.of(
+                            new long[] {c[0], 0},
+                            new long[] {c[0], 1},
+                            new long[] {c[0], 2},
+                            new long[] {c[0], 3}))),
+            (args, c) -> {
+              @SuppressWarnings("unchecked")
+              java.util.Iterator<NDArray> it = (java.util.Iterator<NDArray>) args.get(0);
+              NDArray acc = it.next().copy();
+              while (it.hasNext()) {
+                acc = dev.cubed.nd.Elementwise.add(acc, it.next());
+              }
+              return acc;
+            },
+            new int[] {1},
+            new int[] {4},
+            0);
+    NDArray got =
+        Xp.blockwise(op, new long[] {6, 2}, new long[] {3, 2}, DType.FLOAT64, x).compute();
     for (int i = 0; i < 6; i++) {
       for (int j = 0; j < 2; j++) {
         double s = 0;
         for (int b = 0; b < 4; b++) {
           s += a.getDouble(i * 8 + b * 2 + j);
         }
-        assertThat(got.getDouble(i * 2 + j)).isCloseTo(s,
-            org.assertj.core.data.Offset.offset(1e-12));
+        assertThat(got.getDouble(i * 2 + j))
+            .isCloseTo(s, org.assertj.core.data.Offset.offset(1e-12));
       }
     }
   }
@@ -141,9 +158,9 @@ class FusionAndPlanTest {
   }
 
   /**
-   * The reduce workload of docs/benchmarks.md at a tenth of its small size: mean over axis 0 and argmax
-   * over axis 1 of a generated A in one compute. A generated elementwise from virtual arrays is no
-   * longer stored (it was: 8 * 350 * 350 B); only the small partial states are.
+   * The reduce workload of docs/benchmarks.md at a tenth of its small size: mean over axis 0 and
+   * argmax over axis 1 of a generated A in one compute. A generated elementwise from virtual arrays
+   * is no longer stored (it was: 8 * 350 * 350 B); only the small partial states are.
    */
   @Test
   void reduceWorkloadSharesTheGeneratedInput() {
@@ -162,8 +179,8 @@ class FusionAndPlanTest {
       for (int i = 0; i < n; i++) {
         s += av.getDouble((int) (i * n + j));
       }
-      assertThat(got.get(0).getDouble(j)).isCloseTo(s / n,
-          org.assertj.core.data.Offset.offset(1e-12));
+      assertThat(got.get(0).getDouble(j))
+          .isCloseTo(s / n, org.assertj.core.data.Offset.offset(1e-12));
       int best = 0;
       for (int i = 1; i < n; i++) {
         if (av.getDouble((int) (j * n + i)) > av.getDouble((int) (j * n + best))) {

@@ -25,10 +25,12 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Irregular chunk grids: produced by concat, step-1 slicing and explicit rechunks; consumed by every op. */
+/**
+ * Irregular chunk grids: produced by concat, step-1 slicing and explicit rechunks; consumed by
+ * every op.
+ */
 class IrregularChunksTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private Spec spec(long allowed, boolean fusion) {
     Spec.Builder b = EngineTestSupport.tinySpec(dir, allowed).toBuilder();
@@ -97,14 +99,19 @@ class IrregularChunksTest {
     assertClose(Statistics.mean(a, Axes.of(1)), Xp.mean(x, 1).compute(), 1e-12, 4, "mean1");
     assertClose(Statistics.sum(a), Xp.sum(x).compute(), 1e-12, 4, "sum");
     assertExact(dev.cubed.nd.Searching.argmax(a, Axes.of(1)), Xp.argmax(x, 1).compute(), "argmax");
-    assertClose(Statistics.cumulativeSum(a, 0, Statistics.Initial.EXCLUDE),
-        Xp.cumulativeSum(x, 0).compute(), 1e-12, 4, "cumsum");
+    assertClose(
+        Statistics.cumulativeSum(a, 0, Statistics.Initial.EXCLUDE),
+        Xp.cumulativeSum(x, 0).compute(),
+        1e-12,
+        4,
+        "cumsum");
     // manipulation
     assertExact(a.permuteDims(1, 0), Xp.permuteDims(x, 1, 0).compute(), "permute");
     assertThat(Xp.permuteDims(x, 1, 0).chunks())
         .isDeepEqualTo(new long[][] {{4, 1, 4}, {2, 5, 1, 4, 1}});
     assertExact(a.reshape(9, 13), Xp.reshape(x, 9, 13).compute(), "reshape");
-    assertExact(Manipulation.stack(new NDArray[] {a, a}, 0), Xp.stack(List.of(x, y), 0).compute(), "stack");
+    assertExact(
+        Manipulation.stack(new NDArray[] {a, a}, 0), Xp.stack(List.of(x, y), 0).compute(), "stack");
     // contraction
     CubedArray m = Cubed.fromArray(b, new long[] {3, 5}, s);
     assertClose(LinearAlgebra.matmul(a, b), Xp.matmul(x, m).compute(), 1e-12, 4, "matmul");
@@ -115,13 +122,18 @@ class IrregularChunksTest {
     Spec s = spec(50_000, true);
     NDArray a = EngineTestSupport.randomDoubles(6, 10, 4);
     NDArray b = EngineTestSupport.randomDoubles(7, 3, 4);
-    CubedArray c = Xp.concat(List.of(Cubed.fromArray(a, new long[] {4, 4}, s),
-        Cubed.fromArray(b, new long[] {4, 4}, s)), 0);
+    CubedArray c =
+        Xp.concat(
+            List.of(
+                Cubed.fromArray(a, new long[] {4, 4}, s), Cubed.fromArray(b, new long[] {4, 4}, s)),
+            0);
     assertThat(c.chunks()).isDeepEqualTo(new long[][] {{4, 4, 2, 3}, {4}});
     ZarrArray z = Cubed.toZarr(c, new FileSystemStore(dir.resolve("out.zarr")), "");
     assertThat(z.chunks()).containsExactly(4, 4);
-    assertExact(Manipulation.concat(new NDArray[] {a, b}, 0),
-        ZarrArray.open(new FileSystemStore(dir.resolve("out.zarr")), "").read(), "toZarr");
+    assertExact(
+        Manipulation.concat(new NDArray[] {a, b}, 0),
+        ZarrArray.open(new FileSystemStore(dir.resolve("out.zarr")), "").read(),
+        "toZarr");
   }
 
   @Test
@@ -167,20 +179,27 @@ class IrregularChunksTest {
     NDArray a = EngineTestSupport.randomDoubles(9, 17, 6);
     CubedArray x = Cubed.fromArray(a, new long[] {5, 4}, s);
     CubedArray v = Xp.getItem(x, new Index.Slice(2L, 16L, 1L), new Index.Slice(1L, 6L, 1L));
-    CubedArray w = Xp.add(Xp.concat(List.of(v, v), 0), Cubed.fromArray(
-        NDArray.full(DType.FLOAT64, 1.0, 28, 5), new long[] {28, 5}, s));
+    CubedArray w =
+        Xp.add(
+            Xp.concat(List.of(v, v), 0),
+            Cubed.fromArray(NDArray.full(DType.FLOAT64, 1.0, 28, 5), new long[] {28, 5}, s));
     PlanSummary p = w.plan();
     assertThat(p.ops()).hasSizeGreaterThanOrEqualTo(2);
     NDArray sl = a.getRegion(new long[] {2, 1}, new long[] {14, 5});
-    assertExact(dev.cubed.nd.Elementwise.add(Manipulation.concat(new NDArray[] {sl, sl}, 0),
-        NDArray.full(DType.FLOAT64, 1.0, 28, 5)), w.compute(), "stored irregular");
+    assertExact(
+        dev.cubed.nd.Elementwise.add(
+            Manipulation.concat(new NDArray[] {sl, sl}, 0),
+            NDArray.full(DType.FLOAT64, 1.0, 28, 5)),
+        w.compute(),
+        "stored irregular");
   }
 
   @Test
   void badBlockListsAreRejectedClearly() {
     assertThatThrownBy(() -> ChunkGrid.of(new long[] {10, 4}, new long[][] {{4, 4}, {4}}))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("axis 0").hasMessageContaining("add up to 8")
+        .hasMessageContaining("axis 0")
+        .hasMessageContaining("add up to 8")
         .hasMessageContaining("length 10");
     assertThatThrownBy(() -> ChunkGrid.of(new long[] {3}, new long[][] {{3, 0}}))
         .hasMessageContaining("block sizes must be >= 1");

@@ -17,8 +17,8 @@ class JvmOptionsTest {
     assertThat(JvmOptions.heapBytes(t)).isEqualTo(3 * (2000L << 20) + (192L << 20));
     // workers 0: one per processor of this JVM
     Spec u = Spec.builder().allowedMem("1GB").workers(0).build();
-    assertThat(JvmOptions.heapBytes(u)).isEqualTo(
-        Runtime.getRuntime().availableProcessors() * 900_000_000L + (192L << 20));
+    assertThat(JvmOptions.heapBytes(u))
+        .isEqualTo(Runtime.getRuntime().availableProcessors() * 900_000_000L + (192L << 20));
   }
 
   @Test
@@ -26,10 +26,14 @@ class JvmOptionsTest {
     Spec s = Spec.builder().allowedMem("500MB").workers(4).build();
     long heap = JvmOptions.heapBytes(s);
     // tasks as large as the spec allows, beside the engine's baseline, fit all four at once
-    assertThat(ThreadsExecutor.heapNeeded(4, s.allowedMem(), s.reservedMem(),
-        JvmOptions.BASELINE_BYTES)).isEqualTo(heap);
-    assertThat(ThreadsExecutor.heapNeeded(5, s.allowedMem(), s.reservedMem(),
-        JvmOptions.BASELINE_BYTES)).isGreaterThan(heap);
+    assertThat(
+            ThreadsExecutor.heapNeeded(
+                4, s.allowedMem(), s.reservedMem(), JvmOptions.BASELINE_BYTES))
+        .isEqualTo(heap);
+    assertThat(
+            ThreadsExecutor.heapNeeded(
+                5, s.allowedMem(), s.reservedMem(), JvmOptions.BASELINE_BYTES))
+        .isGreaterThan(heap);
   }
 
   @Test
@@ -43,7 +47,8 @@ class JvmOptionsTest {
     Spec s = Spec.builder().allowedMem("500MB").workers(2).build();
     List<String> o = JvmOptions.forSpec(s);
     assertThat(o.get(0)).isEqualTo("-Xmx955m"); // 1001326592 B rounded up to MiB
-    assertThat(o).containsSubsequence(JvmOptions.GC_OPTIONS)
+    assertThat(o)
+        .containsSubsequence(JvmOptions.GC_OPTIONS)
         .contains("--add-modules=jdk.incubator.vector", "-Djdk.nio.maxCachedBufferSize=1048576")
         .containsAll(dev.cubed.nd.FastTrig.JIT_OPTIONS);
     assertThat(o).allSatisfy(x -> assertThat(x).doesNotContain(" ").startsWith("-"));

@@ -29,15 +29,16 @@ class ManipOpsTest {
     NDArray e = Xp.expandDims(x, 1).compute();
     NDAssert.assertExact(a.reshape(5, 1, 7, 3), e, "expand");
     NDAssert.assertExact(a, Xp.squeeze(Xp.expandDims(x, 3), 3).compute(), "squeeze");
-    NDAssert.assertExact(a.broadcastTo(4, 5, 7, 3), Xp.broadcastTo(x, 4, 5, 7, 3).compute(),
-        "broadcast");
+    NDAssert.assertExact(
+        a.broadcastTo(4, 5, 7, 3), Xp.broadcastTo(x, 4, 5, 7, 3).compute(), "broadcast");
     NDAssert.assertExact(a.reshape(1, 5, 7, 3), Xp.reshape(x, 1, 5, 7, 3).compute(), "reshape");
     NDAssert.assertExact(a.reshape(35, 3), Xp.reshape(x, 35, 3).compute(), "reshape 2");
     NDAssert.assertExact(a.reshape(3, 35), Xp.reshape(x, 3, -1).compute(), "reshape 3");
     NDAssert.assertExact(a.reshape(105), Xp.reshape(x, 105).compute(), "reshape flat");
     NDAssert.assertExact(a, Xp.reshape(Xp.reshape(x, 15, 7), 5, 7, 3).compute(), "round trip");
-    assertThatThrownBy(() -> Xp.reshape(x, 34, 3)).isInstanceOf(
-        IllegalArgumentException.class).hasMessageContaining("reshape");
+    assertThatThrownBy(() -> Xp.reshape(x, 34, 3))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("reshape");
   }
 
   @ParameterizedTest
@@ -52,8 +53,9 @@ class ManipOpsTest {
     for (int i = 0; i < r[2]; i++) {
       assertThat(got.getDouble(i)).isEqualTo(a.getDouble((int) ((r[0] + i * r[1]) * 11 + 9)));
     }
-    NDArray g2 = Xp.getItem(x, new Index.Ellipsis(), new Index.Slice(null, null, -step),
-        new Index.NewAxis()).compute();
+    NDArray g2 =
+        Xp.getItem(x, new Index.Ellipsis(), new Index.Slice(null, null, -step), new Index.NewAxis())
+            .compute();
     long[] r2 = new Index.Slice(null, null, -step).resolve(11);
     assertThat(g2.shape()).containsExactly(13, r2[2], 1);
     for (int i = 0; i < 13; i++) {
@@ -107,7 +109,8 @@ class ManipOpsTest {
         assertThat(t.getDouble(i * 5 + j)).isCloseTo(s, org.assertj.core.data.Offset.offset(1e-12));
       }
     }
-    assertThatThrownBy(() -> Xp.matmul(x, x)).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> Xp.matmul(x, x))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("not aligned");
     NDArray total = Xp.sum(Xp.matmul(x, y)).compute();
     double s = 0;

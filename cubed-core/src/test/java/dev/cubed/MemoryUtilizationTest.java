@@ -17,7 +17,6 @@ import dev.cubed.zarr.FileSystemStore;
 import dev.cubed.zarr.ZarrArray;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -30,23 +29,23 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Python Cubed's test_mem_utilization for this engine: every operation family runs on the
- * processes executor in strict mode ({@code heapPerOp}: each task runs in a worker JVM whose heap
- * is its op's projection minus reservedMem, plus 8 MiB for the idle worker's own heap and a small
- * young generation), so a task that needs more memory than projected dies with OutOfMemoryError.
- * The assertion: every task of every family completes there (its need is within its projection),
- * and each result equals the threads executor's. The measured peak of each task (peak heap
- * occupancy, an upper bound) is recorded in a table.
+ * Python Cubed's test_mem_utilization for this engine: every operation family runs on the processes
+ * executor in strict mode ({@code heapPerOp}: each task runs in a worker JVM whose heap is its op's
+ * projection minus reservedMem, plus 8 MiB for the idle worker's own heap and a small young
+ * generation), so a task that needs more memory than projected dies with OutOfMemoryError. The
+ * assertion: every task of every family completes there (its need is within its projection), and
+ * each result equals the threads executor's. The measured peak of each task (peak heap occupancy,
+ * an upper bound) is recorded in a table.
  *
- * <p>Every family must complete: there is no list of tolerated under-projections. Ops that read
- * or write stored chunks (to-zarr, from-zarr, rechunk, reshape, getitem of a stored intermediate)
- * pass because the default codec streams between the array and the stored bytes (one buffer copy
- * per chunk, as the model counts; see docs/engine.md, "Memory model").
+ * <p>Every family must complete: there is no list of tolerated under-projections. Ops that read or
+ * write stored chunks (to-zarr, from-zarr, rechunk, reshape, getitem of a stored intermediate) pass
+ * because the default codec streams between the array and the stored bytes (one buffer copy per
+ * chunk, as the model counts; see docs/engine.md, "Memory model").
  *
- * <p>Size: CI by default (1000 x 1000 float64 chunks, 8 MB, so tasks project tens of MB); run
- * with {@code -Dcubed.memtest.chunk=4000} for a larger run (128 MB chunks, tasks of hundreds of MB;
- * allowedMem grows with the chunk). The table is written to
- * {@code target/memory-utilization-CHUNK.md}.
+ * <p>Size: CI by default (1000 x 1000 float64 chunks, 8 MB, so tasks project tens of MB); run with
+ * {@code -Dcubed.memtest.chunk=4000} for a larger run (128 MB chunks, tasks of hundreds of MB;
+ * allowedMem grows with the chunk). The table is written to {@code
+ * target/memory-utilization-CHUNK.md}.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class MemoryUtilizationTest {
@@ -54,8 +53,7 @@ class MemoryUtilizationTest {
   private static final long N = 2 * CHUNK;
   private static final long CHUNK_BYTES = CHUNK * CHUNK * 8;
 
-  @TempDir
-  static Path dir;
+  @TempDir static Path dir;
   private Spec spec;
   private ProcessesExecutor processes;
   private final Map<String, long[]> table = new TreeMap<>(); // op -> {projected, measured, tasks}
@@ -64,26 +62,50 @@ class MemoryUtilizationTest {
   @BeforeAll
   void setUp() {
     long allowed = 20 * CHUNK_BYTES + (40L << 20);
-    spec = Spec.builder().workDir(dir.resolve("work")).allowedMem(allowed)
-        .reservedMem(20L << 20).build();
-    processes = ProcessesExecutor.builder().workers(1).attempts(1).allowedMem(allowed)
-        .heapPerOp(true).reservedMem(spec.reservedMem()).build();
+    spec =
+        Spec.builder()
+            .workDir(dir.resolve("work"))
+            .allowedMem(allowed)
+            .reservedMem(20L << 20)
+            .build();
+    processes =
+        ProcessesExecutor.builder()
+            .workers(1)
+            .attempts(1)
+            .allowedMem(allowed)
+            .heapPerOp(true)
+            .reservedMem(spec.reservedMem())
+            .build();
     processes.onWorkerStart(seen::addAll);
   }
 
   @AfterAll
   void writeTableAndCheckWorkers() throws Exception {
-    StringBuilder sb = new StringBuilder("| family / op | tasks | projected MiB | measured max MiB"
-        + " (upper bound) | measured / projected |\n|---|---|---|---|---|\n");
+    StringBuilder sb =
+        new StringBuilder(
+            "| family / op | tasks | projected MiB | measured max MiB"
+                + " (upper bound) | measured / projected |\n|---|---|---|---|---|\n");
     for (Map.Entry<String, long[]> e : table.entrySet()) {
       long[] v = e.getValue();
-      sb.append(String.format("| %s | %d | %.1f | %.1f | %.2f |%n", e.getKey(), v[2],
-          v[0] / 1048576.0, v[1] / 1048576.0, (double) v[1] / v[0]));
+      sb.append(
+          String.format(
+              "| %s | %d | %.1f | %.1f | %.2f |%n",
+              e.getKey(), v[2], v[0] / 1048576.0, v[1] / 1048576.0, (double) v[1] / v[0]));
     }
     Path out = Path.of("target", "memory-utilization-" + CHUNK + ".md");
     Files.createDirectories(out.getParent());
-    Files.writeString(out, "chunk " + CHUNK + " x " + CHUNK + " float64, allowedMem "
-        + spec.allowedMem() + " B, reservedMem " + spec.reservedMem() + " B\n\n" + sb);
+    Files.writeString(
+        out,
+        "chunk "
+            + CHUNK
+            + " x "
+            + CHUNK
+            + " float64, allowedMem "
+            + spec.allowedMem()
+            + " B, reservedMem "
+            + spec.reservedMem()
+            + " B\n\n"
+            + sb);
     System.out.println(sb);
     for (ProcessHandle h : seen) {
       h.onExit().get(2, java.util.concurrent.TimeUnit.MINUTES);
@@ -111,8 +133,8 @@ class MemoryUtilizationTest {
   }
 
   /**
-   * Computes on both executors: results equal, every task measured and completed within its
-   * op's strict heap bound.
+   * Computes on both executors: results equal, every task measured and completed within its op's
+   * strict heap bound.
    */
   private void check(String family, Supplier<CubedArray> expr) {
     NDArray want = expr.get().compute(ComputeOptions.executor(new ThreadsExecutor(2, 1)));
@@ -126,7 +148,8 @@ class MemoryUtilizationTest {
     assertFalse(ends.ends.isEmpty(), family + ": no task ran");
     for (Events.TaskEnd e : ends.ends) {
       assertTrue(e.measuredPeakMem() > 0, family + ": task not measured: " + e);
-      assertTrue(e.peakRss() > 0 || !System.getProperty("os.name").startsWith("Linux"),
+      assertTrue(
+          e.peakRss() > 0 || !System.getProperty("os.name").startsWith("Linux"),
           family + ": no peak RSS: " + e);
       assertTrue(e.worker().startsWith("worker pid"), e.worker());
       String op = family + " / " + e.opName().replaceAll("-[0-9a-f]{6,}", "");
@@ -149,17 +172,38 @@ class MemoryUtilizationTest {
   void reductions() {
     check("sum", () -> Xp.sum(x(), 0));
     check("sum-all", () -> Xp.sum(x()));
-    check("prod", () -> Xp.prod(Xp.add(x(), Xp.full(new long[] {N, N}, 0.5, DType.FLOAT64,
-        new long[] {CHUNK, CHUNK}, spec)), 1));
+    check(
+        "prod",
+        () ->
+            Xp.prod(
+                Xp.add(
+                    x(),
+                    Xp.full(
+                        new long[] {N, N}, 0.5, DType.FLOAT64, new long[] {CHUNK, CHUNK}, spec)),
+                1));
     check("min", () -> Xp.min(x(), 1));
     check("max", () -> Xp.max(x(), 0));
     check("mean", () -> Xp.mean(x(), 0));
     check("var", () -> Xp.var(x(), 1));
     check("std", () -> Xp.std(x(), Axes.all(), 0, 4));
-    check("all", () -> Xp.all(Xp.greater(x(), Xp.full(new long[] {N, N}, 0.001, DType.FLOAT64,
-        new long[] {CHUNK, CHUNK}, spec)), 0));
-    check("any", () -> Xp.any(Xp.greater(x(), Xp.full(new long[] {N, N}, 0.999, DType.FLOAT64,
-        new long[] {CHUNK, CHUNK}, spec)), 1));
+    check(
+        "all",
+        () ->
+            Xp.all(
+                Xp.greater(
+                    x(),
+                    Xp.full(
+                        new long[] {N, N}, 0.001, DType.FLOAT64, new long[] {CHUNK, CHUNK}, spec)),
+                0));
+    check(
+        "any",
+        () ->
+            Xp.any(
+                Xp.greater(
+                    x(),
+                    Xp.full(
+                        new long[] {N, N}, 0.999, DType.FLOAT64, new long[] {CHUNK, CHUNK}, spec)),
+                1));
   }
 
   @Test
@@ -178,27 +222,28 @@ class MemoryUtilizationTest {
   void rechunks() {
     check("rechunk-columns", () -> Xp.rechunk(x(), N, CHUNK / 4));
     check("rechunk-smaller", () -> Xp.rechunk(x(), CHUNK / 2, CHUNK / 2));
-    check("rechunk-irregular", () -> Xp.rechunk(x(), new long[][] {{CHUNK / 2, N - CHUNK / 2},
-        {N / 4, N / 4, N / 2}}));
+    check(
+        "rechunk-irregular",
+        () -> Xp.rechunk(x(), new long[][] {{CHUNK / 2, N - CHUNK / 2}, {N / 4, N / 4, N / 2}}));
   }
 
   /**
-   * The bench's rechunk in small: time planes (1, Y, X) stored in Zarr, rechunked to pencils
-   * (T, 100, 100). Stage 1 copies planes into (50, 100, 300) chunks through (50, 300, 300)
-   * regions, so a task holds the region buffer, one target chunk and its encoded bytes (all but
-   * 1.4 MB of its projection) while the worker also holds the central directories of every jar on
-   * its class path. The workers here get a class path extended by generated jars whose directories
-   * add 14.7 MiB to the worker's heap, as the CLI's 222 jars (Spark, Beam) do; the strict heap
-   * bound used to allow 8 MiB for the whole idle worker, and stage 1 died with OutOfMemoryError
-   * (as {@code ./cubed bench rechunk --size medium --executor processes-strict} did).
+   * The bench's rechunk in small: time planes (1, Y, X) stored in Zarr, rechunked to pencils (T,
+   * 100, 100). Stage 1 copies planes into (50, 100, 300) chunks through (50, 300, 300) regions, so
+   * a task holds the region buffer, one target chunk and its encoded bytes (all but 1.4 MB of its
+   * projection) while the worker also holds the central directories of every jar on its class path.
+   * The workers here get a class path extended by generated jars whose directories add 14.7 MiB to
+   * the worker's heap, as the CLI's 222 jars (Spark, Beam) do; the strict heap bound used to allow
+   * 8 MiB for the whole idle worker, and stage 1 died with OutOfMemoryError (as {@code ./cubed
+   * bench rechunk --size medium --executor processes-strict} did).
    */
   @Test
   void rechunkPlanesToPencilsWithTheCliSizedClassPath() throws Exception {
     long t = 100;
     long y = 300;
     FileSystemStore store = new FileSystemStore(dir.resolve("planes"));
-    ZarrArray z = ZarrArray.create(store, "x").shape(t, y, y).chunks(1, y, y)
-        .dtype(DType.FLOAT64).build();
+    ZarrArray z =
+        ZarrArray.create(store, "x").shape(t, y, y).chunks(1, y, y).dtype(DType.FLOAT64).build();
     java.util.Random r = new java.util.Random(42);
     for (long i = 0; i < t; i++) {
       NDArray plane = NDArray.zeros(DType.FLOAT64, 1, y, y);
@@ -228,8 +273,9 @@ class MemoryUtilizationTest {
     StringBuilder cp = new StringBuilder();
     for (int j = 0; j < n; j++) {
       Path jar = dir.resolve("filler-" + j + ".jar");
-      try (java.util.zip.ZipOutputStream out = new java.util.zip.ZipOutputStream(
-          new java.io.BufferedOutputStream(Files.newOutputStream(jar)))) {
+      try (java.util.zip.ZipOutputStream out =
+          new java.util.zip.ZipOutputStream(
+              new java.io.BufferedOutputStream(Files.newOutputStream(jar)))) {
         for (int e = 0; e < entries; e++) {
           String name = String.format("filler/j%03d/%s/e%07d.class", j, "x".repeat(70), e);
           out.putNextEntry(new java.util.zip.ZipEntry(name));
@@ -246,27 +292,34 @@ class MemoryUtilizationTest {
     check("concat", () -> Xp.concat(List.of(x(), y()), 0));
     check("stack", () -> Xp.stack(List.of(x(), y()), 0));
     check("reshape", () -> Xp.reshape(x(), N / 2, 2 * N));
-    check("getitem", () -> Xp.getItem(x(), Index.slice(1L, N - 1, 2), Index.slice(null, null,
-        -1)));
+    check("getitem", () -> Xp.getItem(x(), Index.slice(1L, N - 1, 2), Index.slice(null, null, -1)));
   }
 
   @Test
   void scans() {
     check("cumsum", () -> Xp.cumulativeSum(x(), 0));
-    check("cumprod", () -> Xp.cumulativeProd(Xp.add(x(), Xp.full(new long[] {N, N}, 0.5,
-        DType.FLOAT64, new long[] {CHUNK, CHUNK}, spec)), 1));
+    check(
+        "cumprod",
+        () ->
+            Xp.cumulativeProd(
+                Xp.add(
+                    x(),
+                    Xp.full(
+                        new long[] {N, N}, 0.5, DType.FLOAT64, new long[] {CHUNK, CHUNK}, spec)),
+                1));
   }
 
   @Test
   void zarrRoundTrip() {
     FileSystemStore store = new FileSystemStore(dir.resolve("zarr"));
     Ends write = new Ends();
-    ZarrArray z = Cubed.toZarr(x(), store, "x",
-        ComputeOptions.executor(processes).withCallback(write));
+    ZarrArray z =
+        Cubed.toZarr(x(), store, "x", ComputeOptions.executor(processes).withCallback(write));
     record("to-zarr", write);
     Ends read = new Ends();
-    NDArray got = Xp.sum(Cubed.fromZarr(z, spec), 0)
-        .compute(ComputeOptions.executor(processes).withCallback(read));
+    NDArray got =
+        Xp.sum(Cubed.fromZarr(z, spec), 0)
+            .compute(ComputeOptions.executor(processes).withCallback(read));
     record("from-zarr", read);
     NDArray want = Xp.sum(x(), 0).compute(ComputeOptions.executor(new ThreadsExecutor(2, 1)));
     NDAssert.assertClose(want, got, 1e-12, 4, "from-zarr");

@@ -27,8 +27,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * and multi-round trees (splitEvery 2).
  */
 class NanReductionTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private static final long[] SHAPE = {7, 9, 5};
 
@@ -116,8 +115,12 @@ class NanReductionTest {
     return out.stream();
   }
 
-  private void check(NDArray got, List<List<Double>> lanes, Function<List<Double>, Double> ref,
-      double tol, String what) {
+  private void check(
+      NDArray got,
+      List<List<Double>> lanes,
+      Function<List<Double>, Double> ref,
+      double tol,
+      String what) {
     assertThat(got.size()).as(what).isEqualTo(lanes.size());
     for (int o = 0; o < lanes.size(); o++) {
       double want = ref.apply(lanes.get(o));
@@ -125,7 +128,8 @@ class NanReductionTest {
       if (Double.isNaN(want)) {
         assertThat(g).as(what + " element " + o + " of lanes " + lanes.get(o)).isNaN();
       } else {
-        assertThat(g).as(what + " element " + o + " of lanes " + lanes.get(o))
+        assertThat(g)
+            .as(what + " element " + o + " of lanes " + lanes.get(o))
             .isCloseTo(want, org.assertj.core.data.Offset.offset(tol * (1 + Math.abs(want))));
       }
     }
@@ -138,22 +142,45 @@ class NanReductionTest {
     CubedArray x = Cubed.fromArray(a, chunks, spec());
     List<List<Double>> lanes = lanes(a, axes);
     Axes ax = Axes.of(axes);
-    List<NDArray> got = Cubed.compute(Xp.nansum(x, axes), Xp.nanmean(x, ax, 2),
-        Xp.nanmin(x, axes), Xp.nanmax(x, ax, 2), Xp.nanvar(x, axes),
-        Xp.nanstd(x, ax, 1, 2), Xp.nanvar(x, ax, 3, 3), Xp.nanprod(x, axes));
-    check(got.get(0), lanes, l -> l.stream().mapToDouble(Double::doubleValue).sum(), 1e-12,
-        "nansum");
-    check(got.get(1), lanes, l -> l.stream().mapToDouble(Double::doubleValue).sum() / l.size(),
-        1e-12, "nanmean");
-    check(got.get(2), lanes, l -> l.stream().mapToDouble(Double::doubleValue).min()
-        .orElse(Double.NaN), 0, "nanmin");
-    check(got.get(3), lanes, l -> l.stream().mapToDouble(Double::doubleValue).max()
-        .orElse(Double.NaN), 0, "nanmax");
+    List<NDArray> got =
+        Cubed.compute(
+            Xp.nansum(x, axes),
+            Xp.nanmean(x, ax, 2),
+            Xp.nanmin(x, axes),
+            Xp.nanmax(x, ax, 2),
+            Xp.nanvar(x, axes),
+            Xp.nanstd(x, ax, 1, 2),
+            Xp.nanvar(x, ax, 3, 3),
+            Xp.nanprod(x, axes));
+    check(
+        got.get(0), lanes, l -> l.stream().mapToDouble(Double::doubleValue).sum(), 1e-12, "nansum");
+    check(
+        got.get(1),
+        lanes,
+        l -> l.stream().mapToDouble(Double::doubleValue).sum() / l.size(),
+        1e-12,
+        "nanmean");
+    check(
+        got.get(2),
+        lanes,
+        l -> l.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN),
+        0,
+        "nanmin");
+    check(
+        got.get(3),
+        lanes,
+        l -> l.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN),
+        0,
+        "nanmax");
     check(got.get(4), lanes, l -> refVar(l, 0), 1e-12, "nanvar");
     check(got.get(5), lanes, l -> Math.sqrt(refVar(l, 1)), 1e-12, "nanstd ddof 1");
     check(got.get(6), lanes, l -> refVar(l, 3), 1e-12, "nanvar ddof 3");
-    check(got.get(7), lanes, l -> l.stream().mapToDouble(Double::doubleValue)
-        .reduce(1, (p, v) -> p * v), 1e-12, "nanprod");
+    check(
+        got.get(7),
+        lanes,
+        l -> l.stream().mapToDouble(Double::doubleValue).reduce(1, (p, v) -> p * v),
+        1e-12,
+        "nanprod");
     // the all-NaN lanes are among the results: NaN, 0 for nansum, 1 for nanprod
     if (Arrays.equals(axes, new int[] {0})) {
       assertThat(got.get(1).getDouble(2 * 5 + 3)).isNaN();
@@ -175,7 +202,8 @@ class NanReductionTest {
     }
     assertThat(m.shape()).isEqualTo(want);
     NDArray flat = Xp.nanmean(x, axes).compute();
-    assertThat((double[]) m.compute().data()).usingElementComparator(NanReductionTest::same)
+    assertThat((double[]) m.compute().data())
+        .usingElementComparator(NanReductionTest::same)
         .containsExactly(box((double[]) flat.data()));
   }
 
@@ -188,8 +216,11 @@ class NanReductionTest {
   }
 
   static Stream<Arguments> chunkings() {
-    return Stream.of(Arguments.of(21L, new long[] {7, 9, 5}), Arguments.of(22L, new long[] {2, 3, 2}),
-        Arguments.of(23L, new long[] {3, 4, 1}), Arguments.of(24L, new long[] {1, 9, 3}));
+    return Stream.of(
+        Arguments.of(21L, new long[] {7, 9, 5}),
+        Arguments.of(22L, new long[] {2, 3, 2}),
+        Arguments.of(23L, new long[] {3, 4, 1}),
+        Arguments.of(24L, new long[] {1, 9, 3}));
   }
 
   @ParameterizedTest(name = "seed {0} chunks {1}")
@@ -229,8 +260,10 @@ class NanReductionTest {
     }
     // the axis-2 lanes x[i, 4, :] hold NaN only: NumPy raises ValueError, the compute fails
     CubedArray bad = Xp.nanargmax(Cubed.fromArray(nanLanes, chunks, spec()), 2);
-    assertThatThrownBy(bad::compute).hasRootCauseInstanceOf(IllegalArgumentException.class)
-        .rootCause().hasMessageContaining("nanargmax: All-NaN slice encountered");
+    assertThatThrownBy(bad::compute)
+        .hasRootCauseInstanceOf(IllegalArgumentException.class)
+        .rootCause()
+        .hasMessageContaining("nanargmax: All-NaN slice encountered");
   }
 
   /**
@@ -253,17 +286,29 @@ class NanReductionTest {
     System.setProperty("cubed.plan.tileBytes", Long.toString(tileBytes));
     try {
       CubedArray x = Xp.multiply(Cubed.fromArray(a, new long[] {3, 4, 5}, spec()), 2.0);
-      List<NDArray> got = Cubed.compute(Xp.nanmean(x, 0, 2), Xp.nanvar(x, Axes.of(1), 1, 2),
-          Xp.nanmax(x, 0), Xp.nanargmin(x, 2));
+      List<NDArray> got =
+          Cubed.compute(
+              Xp.nanmean(x, 0, 2),
+              Xp.nanvar(x, Axes.of(1), 1, 2),
+              Xp.nanmax(x, 0),
+              Xp.nanargmin(x, 2));
       NDArray a2 = a.copy();
       for (int i = 0; i < a2.size(); i++) {
         a2.setDouble(i, a.getDouble(i) * 2);
       }
-      check(got.get(0), lanes(a2, new int[] {0, 2}), l -> l.stream()
-          .mapToDouble(Double::doubleValue).sum() / l.size(), 1e-12, "nanmean tiled");
+      check(
+          got.get(0),
+          lanes(a2, new int[] {0, 2}),
+          l -> l.stream().mapToDouble(Double::doubleValue).sum() / l.size(),
+          1e-12,
+          "nanmean tiled");
       check(got.get(1), lanes(a2, new int[] {1}), l -> refVar(l, 1), 1e-12, "nanvar tiled");
-      check(got.get(2), lanes(a2, new int[] {0}), l -> l.stream().mapToDouble(Double::doubleValue)
-          .max().orElse(Double.NaN), 0, "nanmax tiled");
+      check(
+          got.get(2),
+          lanes(a2, new int[] {0}),
+          l -> l.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN),
+          0,
+          "nanmax tiled");
       List<List<Double>> rows = lanes(a2, new int[] {2});
       for (int o = 0; o < rows.size(); o++) {
         double min = rows.get(o).stream().mapToDouble(Double::doubleValue).min().getAsDouble();
@@ -298,12 +343,19 @@ class NanReductionTest {
       assertThat(o.plan().maxProjectedMem()).as(o.toString()).isLessThanOrEqualTo(allowed);
     }
     List<NDArray> got = Cubed.compute(outs);
-    check(got.get(0), lanes(a, new int[] {0}), l -> l.stream().mapToDouble(Double::doubleValue)
-        .sum() / l.size(), 1e-12, "nanmean large");
-    check(got.get(1), lanes(a, new int[] {1}), l -> Math.sqrt(refVar(l, 0)), 1e-12,
-        "nanstd large");
-    check(got.get(2), lanes(a, new int[] {0, 1}), l -> l.stream()
-        .mapToDouble(Double::doubleValue).min().orElse(Double.NaN), 0, "nanmin large");
+    check(
+        got.get(0),
+        lanes(a, new int[] {0}),
+        l -> l.stream().mapToDouble(Double::doubleValue).sum() / l.size(),
+        1e-12,
+        "nanmean large");
+    check(got.get(1), lanes(a, new int[] {1}), l -> Math.sqrt(refVar(l, 0)), 1e-12, "nanstd large");
+    check(
+        got.get(2),
+        lanes(a, new int[] {0, 1}),
+        l -> l.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN),
+        0,
+        "nanmin large");
   }
 
   @Test
@@ -311,14 +363,30 @@ class NanReductionTest {
     NDArray a = data(DType.FLOAT64, 41);
     CubedArray x = Cubed.fromArray(a, new long[] {3, 4, 2}, spec());
     List<NDArray> got = Cubed.compute(x.nanmean(0), x.nansum(1, 2), x.nanmax(), x.nanmin(2));
-    check(got.get(0), lanes(a, new int[] {0}), l -> l.stream().mapToDouble(Double::doubleValue)
-        .sum() / l.size(), 1e-12, "x.nanmean(0)");
-    check(got.get(1), lanes(a, new int[] {1, 2}), l -> l.stream()
-        .mapToDouble(Double::doubleValue).sum(), 1e-12, "x.nansum(1, 2)");
-    check(got.get(2), lanes(a, new int[] {0, 1, 2}), l -> l.stream()
-        .mapToDouble(Double::doubleValue).max().orElse(Double.NaN), 0, "x.nanmax()");
-    check(got.get(3), lanes(a, new int[] {2}), l -> l.stream().mapToDouble(Double::doubleValue)
-        .min().orElse(Double.NaN), 0, "x.nanmin(2)");
+    check(
+        got.get(0),
+        lanes(a, new int[] {0}),
+        l -> l.stream().mapToDouble(Double::doubleValue).sum() / l.size(),
+        1e-12,
+        "x.nanmean(0)");
+    check(
+        got.get(1),
+        lanes(a, new int[] {1, 2}),
+        l -> l.stream().mapToDouble(Double::doubleValue).sum(),
+        1e-12,
+        "x.nansum(1, 2)");
+    check(
+        got.get(2),
+        lanes(a, new int[] {0, 1, 2}),
+        l -> l.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN),
+        0,
+        "x.nanmax()");
+    check(
+        got.get(3),
+        lanes(a, new int[] {2}),
+        l -> l.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN),
+        0,
+        "x.nanmin(2)");
   }
 
   @Test
@@ -339,8 +407,9 @@ class NanReductionTest {
   void aSliceOfNaNsOnlyGivesNaNZeroAndOne() {
     NDArray a = NDArray.full(DType.FLOAT32, Double.NaN, 6, 4);
     CubedArray x = Cubed.fromArray(a, new long[] {2, 3}, spec());
-    List<NDArray> got = Cubed.compute(Xp.nanmean(x), Xp.nanmax(x, 0), Xp.nanvar(x, 1),
-        Xp.nansum(x), Xp.nanprod(x, 0));
+    List<NDArray> got =
+        Cubed.compute(
+            Xp.nanmean(x), Xp.nanmax(x, 0), Xp.nanvar(x, 1), Xp.nansum(x), Xp.nanprod(x, 0));
     assertThat(got.get(0).getDouble(0)).isNaN();
     assertThat(got.get(1).dtype()).isEqualTo(DType.FLOAT32);
     assertThat(got.get(1).getDouble(3)).isNaN();
@@ -349,7 +418,8 @@ class NanReductionTest {
     assertThat(got.get(4).getDouble(2)).isEqualTo(1.0);
     assertThatThrownBy(() -> Xp.nanargmin(x).compute())
         .hasRootCauseInstanceOf(IllegalArgumentException.class)
-        .rootCause().hasMessageContaining("All-NaN slice encountered");
+        .rootCause()
+        .hasMessageContaining("All-NaN slice encountered");
   }
 
   @Test
@@ -357,15 +427,23 @@ class NanReductionTest {
     NDArray a = data(DType.FLOAT32, 5);
     CubedArray x = Cubed.fromArray(a, new long[] {3, 4, 2}, spec());
     List<List<Double>> lanes = lanes(a, new int[] {0});
-    List<NDArray> got = Cubed.compute(Xp.nanmean(x, 0), Xp.nanmax(x, 0), Xp.nanstd(x, 0),
-        Xp.nansum(x, 0));
+    List<NDArray> got =
+        Cubed.compute(Xp.nanmean(x, 0), Xp.nanmax(x, 0), Xp.nanstd(x, 0), Xp.nansum(x, 0));
     for (NDArray g : got) {
       assertThat(g.dtype()).isEqualTo(DType.FLOAT32);
     }
-    check(got.get(0), lanes, l -> l.stream().mapToDouble(Double::doubleValue).sum() / l.size(), 1e-6,
+    check(
+        got.get(0),
+        lanes,
+        l -> l.stream().mapToDouble(Double::doubleValue).sum() / l.size(),
+        1e-6,
         "nanmean float32");
-    check(got.get(1), lanes, l -> l.stream().mapToDouble(Double::doubleValue).max()
-        .orElse(Double.NaN), 0, "nanmax float32");
+    check(
+        got.get(1),
+        lanes,
+        l -> l.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN),
+        0,
+        "nanmax float32");
     check(got.get(2), lanes, l -> Math.sqrt(refVar(l, 0)), 1e-6, "nanstd float32");
   }
 
@@ -373,15 +451,28 @@ class NanReductionTest {
   void integerInputsAreThePlainReductions() {
     NDArray a = EngineTestSupport.randomInts(3, DType.INT32, 6, 5);
     CubedArray x = Cubed.fromArray(a, new long[] {4, 2}, spec());
-    List<NDArray> nan = Cubed.compute(Xp.nanmean(x, 0), Xp.nansum(x, 1), Xp.nanmax(x),
-        Xp.nanargmin(x, 1), Xp.nanvar(x, Axes.of(0), 1, 2), Xp.nancumsum(x, 0));
-    List<NDArray> plain = Cubed.compute(Xp.mean(x, 0), Xp.sum(x, 1), Xp.max(x), Xp.argmin(x, 1),
-        Xp.var(x, Axes.of(0), 1, 2), Xp.cumulativeSum(x, 0));
+    List<NDArray> nan =
+        Cubed.compute(
+            Xp.nanmean(x, 0),
+            Xp.nansum(x, 1),
+            Xp.nanmax(x),
+            Xp.nanargmin(x, 1),
+            Xp.nanvar(x, Axes.of(0), 1, 2),
+            Xp.nancumsum(x, 0));
+    List<NDArray> plain =
+        Cubed.compute(
+            Xp.mean(x, 0),
+            Xp.sum(x, 1),
+            Xp.max(x),
+            Xp.argmin(x, 1),
+            Xp.var(x, Axes.of(0), 1, 2),
+            Xp.cumulativeSum(x, 0));
     for (int i = 0; i < nan.size(); i++) {
       assertThat(nan.get(i).dtype()).as("result %d", i).isEqualTo(plain.get(i).dtype());
       assertThat(nan.get(i).shape()).as("result %d", i).isEqualTo(plain.get(i).shape());
       for (int j = 0; j < nan.get(i).size(); j++) {
-        assertThat(nan.get(i).getDouble(j)).as("result %d element %d", i, j)
+        assertThat(nan.get(i).getDouble(j))
+            .as("result %d element %d", i, j)
             .isEqualTo(plain.get(i).getDouble(j));
       }
     }
@@ -404,18 +495,32 @@ class NanReductionTest {
         s += Double.isNaN(v) ? 0 : v;
         p *= Double.isNaN(v) ? 1 : v;
       }
-      assertThat(got.get(0).getDouble(i)).as("nancumsum %d", i).isCloseTo(s,
-          org.assertj.core.data.Offset.offset(1e-9));
-      assertThat(got.get(1).getDouble(i)).as("nancumprod %d", i).isCloseTo(p,
-          org.assertj.core.data.Offset.offset(1e-9 * (1 + Math.abs(p))));
+      assertThat(got.get(0).getDouble(i))
+          .as("nancumsum %d", i)
+          .isCloseTo(s, org.assertj.core.data.Offset.offset(1e-9));
+      assertThat(got.get(1).getDouble(i))
+          .as("nancumprod %d", i)
+          .isCloseTo(p, org.assertj.core.data.Offset.offset(1e-9 * (1 + Math.abs(p))));
     }
   }
 
   @Test
   void complexInputsCountAnElementWithANaNPartAsNaN() {
     NDArray a = NDArray.zeros(DType.COMPLEX128, 4, 3);
-    double[][] vals = {{1, 2}, {Double.NaN, 1}, {3, -1}, {2, Double.NaN}, {5, 5}, {-1, 0},
-        {Double.NaN, Double.NaN}, {0, 4}, {2, 2}, {1, 1}, {Double.NaN, 0}, {4, -2}};
+    double[][] vals = {
+      {1, 2},
+      {Double.NaN, 1},
+      {3, -1},
+      {2, Double.NaN},
+      {5, 5},
+      {-1, 0},
+      {Double.NaN, Double.NaN},
+      {0, 4},
+      {2, 2},
+      {1, 1},
+      {Double.NaN, 0},
+      {4, -2}
+    };
     for (int i = 0; i < vals.length; i++) {
       a.setComplex(i, vals[i][0], vals[i][1]);
     }
@@ -430,17 +535,19 @@ class NanReductionTest {
     // var = var(re) + var(im) = 0 + 0.25
     assertThat(got.get(2).dtype()).isEqualTo(DType.FLOAT64);
     assertThat(got.get(2).getDouble(0)).isEqualTo(0.25);
-    assertThatThrownBy(() -> Xp.nanmax(x, 0)).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> Xp.nanmax(x, 0))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("complex");
   }
 
   @Test
   void nanArgOverAnEmptyAxisIsRefusedWhenBuilt() {
-    CubedArray x = Cubed.fromArray(NDArray.zeros(DType.FLOAT64, 3, 0), new long[] {2, 1},
-        spec());
-    assertThatThrownBy(() -> Xp.nanargmax(x, 1)).isInstanceOf(IllegalArgumentException.class)
+    CubedArray x = Cubed.fromArray(NDArray.zeros(DType.FLOAT64, 3, 0), new long[] {2, 1}, spec());
+    assertThatThrownBy(() -> Xp.nanargmax(x, 1))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("nanargmax: attempt to get nanargmax of an empty sequence");
-    assertThatThrownBy(() -> Xp.nanmin(x, 1)).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> Xp.nanmin(x, 1))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("zero-size reduction");
   }
 }

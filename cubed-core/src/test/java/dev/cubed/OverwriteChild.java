@@ -12,11 +12,11 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Child JVM of {@link OverwriteKillTest} (main class on the test classpath):
- * {@code write TARGET WORK FORMAT BASE OVERWRITE RESUME SLEEP_MS} computes {@link #data} into the
- * Zarr array at the root of the directory {@code TARGET} (as {@code ./cubed rechunk SRC DST} does),
- * printing {@code task-done <op> <key>} after each task (then sleeping {@code SLEEP_MS}) and
- * {@code done} at the end.
+ * Child JVM of {@link OverwriteKillTest} (main class on the test classpath): {@code write TARGET
+ * WORK FORMAT BASE OVERWRITE RESUME SLEEP_MS} computes {@link #data} into the Zarr array at the
+ * root of the directory {@code TARGET} (as {@code ./cubed rechunk SRC DST} does), printing {@code
+ * task-done <op> <key>} after each task (then sleeping {@code SLEEP_MS}) and {@code done} at the
+ * end.
  */
 public final class OverwriteChild {
   private OverwriteChild() {}
@@ -30,14 +30,22 @@ public final class OverwriteChild {
 
   /** An N x N float64 array whose element at flat index i is {@code base + i}: 64 chunks. */
   static CubedArray data(double base, Spec spec) {
-    return Cubed.fromFunction(new long[] {N, N}, new long[] {CHUNK, CHUNK}, DType.FLOAT64,
-        (b, i, flat, in, bc) -> b.setDouble(i, base + flat), spec);
+    return Cubed.fromFunction(
+        new long[] {N, N},
+        new long[] {CHUNK, CHUNK},
+        DType.FLOAT64,
+        (b, i, flat, in, bc) -> b.setDouble(i, base + flat),
+        spec);
   }
 
   /** The deferred target at the root of {@code dir}. */
   static ZarrArray target(Path dir, int format, boolean overwrite) {
-    ZarrArrayBuilder b = ZarrArray.create(new FileSystemStore(dir), "").shape(N, N)
-        .chunks(CHUNK, CHUNK).dtype(DType.FLOAT64).zarrFormat(format);
+    ZarrArrayBuilder b =
+        ZarrArray.create(new FileSystemStore(dir), "")
+            .shape(N, N)
+            .chunks(CHUNK, CHUNK)
+            .dtype(DType.FLOAT64)
+            .zarrFormat(format);
     if (overwrite) {
       b.overwrite();
     }
@@ -55,26 +63,26 @@ public final class OverwriteChild {
     boolean overwrite = Boolean.parseBoolean(args[5]);
     boolean resume = Boolean.parseBoolean(args[6]);
     long sleepMs = Long.parseLong(args[7]);
-    Callback printer = new Callback() {
-      @Override
-      public void onTaskEnd(Events.TaskEnd e) {
-        synchronized (System.out) {
-          System.out.println("task-done " + e.opName() + " " + Arrays.toString(e.key()));
-          System.out.flush();
-        }
-        if (sleepMs > 0) {
-          try {
-            Thread.sleep(sleepMs);
-          } catch (InterruptedException ie) {
-            Thread.currentThread().interrupt();
+    Callback printer =
+        new Callback() {
+          @Override
+          public void onTaskEnd(Events.TaskEnd e) {
+            synchronized (System.out) {
+              System.out.println("task-done " + e.opName() + " " + Arrays.toString(e.key()));
+              System.out.flush();
+            }
+            if (sleepMs > 0) {
+              try {
+                Thread.sleep(sleepMs);
+              } catch (InterruptedException ie) {
+                Thread.currentThread().interrupt();
+              }
+            }
           }
-        }
-      }
-    };
-    ComputeOptions opts = ComputeOptions.executor(new ThreadsExecutor(2, 1)).withCallback(printer)
-        .withResume(resume);
-    Cubed.store(List.of(data(base, spec(work))), List.of(target(target, format, overwrite)),
-        opts);
+        };
+    ComputeOptions opts =
+        ComputeOptions.executor(new ThreadsExecutor(2, 1)).withCallback(printer).withResume(resume);
+    Cubed.store(List.of(data(base, spec(work))), List.of(target(target, format, overwrite)), opts);
     System.out.println("done");
     System.out.flush();
     System.exit(0);

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cubed.nd.NDArray;
-import dev.cubed.zarr.FileSystemStore;
 import dev.cubed.zarr.ZarrArray;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -21,12 +20,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Overwrite is a commit: a child JVM ({@link OverwriteChild}) replaces a valid Zarr array (v2 and
- * v3, at a store root as {@code ./cubed rechunk SRC DST} writes it) and is killed with
- * {@link Process#destroyForcibly()} early, mid-way and near the end of its 64 tasks (points chosen
- * by the task lines it prints, not by time). After each kill the old array must read back whole,
- * through the engine and through zarr-python (v2, when a python3 with zarr is installed); a resume
- * must then leave the new array and no staging or backup directory. A new target killed half-way
- * must be refused by zarr-python and by {@link Cubed#fromZarr}.
+ * v3, at a store root as {@code ./cubed rechunk SRC DST} writes it) and is killed with {@link
+ * Process#destroyForcibly()} early, mid-way and near the end of its 64 tasks (points chosen by the
+ * task lines it prints, not by time). After each kill the old array must read back whole, through
+ * the engine and through zarr-python (v2, when a python3 with zarr is installed); a resume must
+ * then leave the new array and no staging or backup directory. A new target killed half-way must be
+ * refused by zarr-python and by {@link Cubed#fromZarr}.
  */
 class OverwriteKillTest {
   private static final int TASKS = 64;
@@ -37,20 +36,41 @@ class OverwriteKillTest {
   record Run(int tasks, boolean done, int exit) {}
 
   /** Runs the child; kills it after {@code killAfter} task lines (never if negative). */
-  private Run run(Path target, Path work, int format, double base, boolean overwrite,
-      boolean resume, int killAfter) throws Exception {
-    List<String> cmd = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx256m", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
-        "-cp", System.getProperty("java.class.path"), OverwriteChild.class.getName(), "write",
-        target.toString(), work.toString(), String.valueOf(format), String.valueOf(base),
-        String.valueOf(overwrite), String.valueOf(resume), killAfter >= 0 ? "25" : "0"));
-    Process p = new ProcessBuilder(cmd).redirectError(tmp.resolve("child-err-" + System.nanoTime()
-        + ".txt").toFile()).start();
+  private Run run(
+      Path target,
+      Path work,
+      int format,
+      double base,
+      boolean overwrite,
+      boolean resume,
+      int killAfter)
+      throws Exception {
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m",
+                "-XX:TieredStopAtLevel=1",
+                "-Xshare:auto",
+                "-cp",
+                System.getProperty("java.class.path"),
+                OverwriteChild.class.getName(),
+                "write",
+                target.toString(),
+                work.toString(),
+                String.valueOf(format),
+                String.valueOf(base),
+                String.valueOf(overwrite),
+                String.valueOf(resume),
+                killAfter >= 0 ? "25" : "0"));
+    Process p =
+        new ProcessBuilder(cmd)
+            .redirectError(tmp.resolve("child-err-" + System.nanoTime() + ".txt").toFile())
+            .start();
     int tasks = 0;
     boolean done = false;
-    try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(),
-        StandardCharsets.UTF_8))) {
+    try (BufferedReader r =
+        new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
       String line;
       while ((line = r.readLine()) != null) {
         if (line.startsWith("task-done ")) {
@@ -78,7 +98,8 @@ class OverwriteKillTest {
   private static List<String> leftovers(Path target) throws IOException {
     try (Stream<Path> s = Files.list(target.getParent())) {
       return s.map(p -> p.getFileName().toString())
-          .filter(n -> n.startsWith("." + target.getFileName() + ".cubed-")).toList();
+          .filter(n -> n.startsWith("." + target.getFileName() + ".cubed-"))
+          .toList();
     }
   }
 
@@ -100,9 +121,11 @@ class OverwriteKillTest {
         ZarrArray after = ZarrArray.open(target.toString());
         assertThat(after.isIncomplete()).as(what).isFalse();
         assertThat(Cubed.fromZarr(target.toString(), OverwriteChild.spec(work)).compute())
-            .as(what).isEqualTo(expected(OLD));
+            .as(what)
+            .isEqualTo(expected(OLD));
         if (py != null && format == 2) {
-          assertThat(ZarrPython.read(py, target)).as(what + " (zarr-python)")
+          assertThat(ZarrPython.read(py, target))
+              .as(what + " (zarr-python)")
               .isEqualTo(ZarrPython.flat(expected(OLD)));
         }
         assertThat(leftovers(target)).as(what).anyMatch(n -> n.contains(".cubed-staging-"));
@@ -112,7 +135,8 @@ class OverwriteKillTest {
         assertThat(ZarrArray.open(target.toString()).read()).as(what).isEqualTo(expected(NEW));
         assertThat(ZarrArray.open(target.toString()).isIncomplete()).isFalse();
         if (py != null && format == 2) {
-          assertThat(ZarrPython.read(py, target)).as(what + " (zarr-python)")
+          assertThat(ZarrPython.read(py, target))
+              .as(what + " (zarr-python)")
               .isEqualTo(ZarrPython.flat(expected(NEW)));
         }
         if (killAfter > 2) { // tasks whose chunks were in the staging array were not rerun

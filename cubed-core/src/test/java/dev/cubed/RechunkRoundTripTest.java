@@ -37,10 +37,17 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class RechunkRoundTripTest {
   private static final long RESERVED = 1000;
-  private static final DType[] DTYPES = {DType.FLOAT64, DType.FLOAT32, DType.INT64, DType.INT32,
-      DType.INT16, DType.UINT8, DType.BOOL, DType.COMPLEX128};
-  private static final DType[] WIDE = {DType.FLOAT64, DType.FLOAT32, DType.INT64,
-      DType.COMPLEX128};
+  private static final DType[] DTYPES = {
+    DType.FLOAT64,
+    DType.FLOAT32,
+    DType.INT64,
+    DType.INT32,
+    DType.INT16,
+    DType.UINT8,
+    DType.BOOL,
+    DType.COMPLEX128
+  };
+  private static final DType[] WIDE = {DType.FLOAT64, DType.FLOAT32, DType.INT64, DType.COMPLEX128};
 
   @TempDir Path tmp;
 
@@ -138,8 +145,10 @@ class RechunkRoundTripTest {
     }
 
     int stages() {
-      return RechunkPlanner.plan(shape, source, target, dtype.itemSize(),
-          (allowed - RESERVED) / 5).intermediates().size() + 1;
+      return RechunkPlanner.plan(shape, source, target, dtype.itemSize(), (allowed - RESERVED) / 5)
+              .intermediates()
+              .size()
+          + 1;
     }
   }
 
@@ -162,19 +171,33 @@ class RechunkRoundTripTest {
     long allowed = t.allowed();
     NDArray a = random(dtype, seed, shape);
     FileSystemStore store = new FileSystemStore(tmp.resolve("data"));
-    ZarrArray src = ZarrArray.create(store, "src").shape(shape).chunks(source).dtype(dtype)
-        .build();
+    ZarrArray src = ZarrArray.create(store, "src").shape(shape).chunks(source).dtype(dtype).build();
     src.write(new long[nd], a);
-    Spec spec = Spec.builder().workDir(tmp.resolve("work")).allowedMem(allowed)
-        .reservedMem(RESERVED).build();
+    Spec spec =
+        Spec.builder()
+            .workDir(tmp.resolve("work"))
+            .allowedMem(allowed)
+            .reservedMem(RESERVED)
+            .build();
     CubedArray in = Cubed.fromZarr(src, spec);
     CubedArray x = Xp.rechunk(in, target);
-    String what = "seed " + seed + ": " + dtype + " " + Shapes.format(shape) + " "
-        + Arrays.toString(source) + " -> " + Arrays.toString(target) + " at " + allowed;
+    String what =
+        "seed "
+            + seed
+            + ": "
+            + dtype
+            + " "
+            + Shapes.format(shape)
+            + " "
+            + Arrays.toString(source)
+            + " -> "
+            + Arrays.toString(target)
+            + " at "
+            + allowed;
 
     PlanSummary p = x.plan();
-    List<PlanSummary.OpInfo> copies = p.ops().stream().filter(o -> o.kind().equals("rechunk"))
-        .toList();
+    List<PlanSummary.OpInfo> copies =
+        p.ops().stream().filter(o -> o.kind().equals("rechunk")).toList();
     long budget = (allowed - RESERVED) / 5;
     RechunkPlanner.Plan planned = RechunkPlanner.plan(shape, source, target, item, budget);
     if (!Arrays.equals(source, target)) {
@@ -184,20 +207,28 @@ class RechunkRoundTripTest {
       chain.addAll(planned.intermediates());
       chain.add(target);
       for (int k = 0; k < copies.size(); k++) {
-        long[] region = RechunkPlanner.copyRegion(shape, chain.get(k), chain.get(k + 1), item,
-            budget);
+        long[] region =
+            RechunkPlanner.copyRegion(shape, chain.get(k), chain.get(k + 1), item, budget);
         // every stage's target has the default codec: a stage of one target chunk per task
         // whose source chunks contain it on all axes but the first streams it
         boolean streamed = CopyOp.streams(chain.get(k), chain.get(k + 1), region, true);
-        long expected = CopyOp.projectedMem(RESERVED, bytes(chain.get(k), shape, item),
-            bytes(region, shape, item), bytes(chain.get(k + 1), shape, item), 0, 1, streamed);
-        assertThat(copies.get(k).projectedMem()).as(what + " stage " + (k + 1))
-            .isEqualTo(expected).isLessThanOrEqualTo(allowed);
+        long expected =
+            CopyOp.projectedMem(
+                RESERVED,
+                bytes(chain.get(k), shape, item),
+                bytes(region, shape, item),
+                bytes(chain.get(k + 1), shape, item),
+                0,
+                1,
+                streamed);
+        assertThat(copies.get(k).projectedMem())
+            .as(what + " stage " + (k + 1))
+            .isEqualTo(expected)
+            .isLessThanOrEqualTo(allowed);
       }
     }
 
-    ZarrArray out = ZarrArray.create(store, "dst").shape(shape).chunks(target).dtype(dtype)
-        .build();
+    ZarrArray out = ZarrArray.create(store, "dst").shape(shape).chunks(target).dtype(dtype).build();
     // storing the source into a target of other chunks rechunks straight into it (like the CLI);
     // storing the rechunked array does the same (its last stage writes the target)
     CubedArray stored = seed % 2 == 0 ? in : x;
@@ -211,13 +242,21 @@ class RechunkRoundTripTest {
   @Test
   void mediumWorkloadPlanIsTwoStagesWithEnoughTasks() {
     Store store = new FileSystemStore(tmp.resolve("data"));
-    ZarrArray src = ZarrArray.create(store, "X").shape(1000, 600, 600).chunks(1, 600, 600)
-        .dtype(DType.FLOAT64).build();
-    Spec spec = Spec.builder().workDir(tmp.resolve("work")).allowedMem(500_000_000)
-        .reservedMem(100_000_000).build();
+    ZarrArray src =
+        ZarrArray.create(store, "X")
+            .shape(1000, 600, 600)
+            .chunks(1, 600, 600)
+            .dtype(DType.FLOAT64)
+            .build();
+    Spec spec =
+        Spec.builder()
+            .workDir(tmp.resolve("work"))
+            .allowedMem(500_000_000)
+            .reservedMem(100_000_000)
+            .build();
     PlanSummary p = Xp.rechunk(Cubed.fromZarr(src, spec), 1000, 100, 100).plan();
-    List<PlanSummary.OpInfo> copies = p.ops().stream().filter(o -> o.kind().equals("rechunk"))
-        .toList();
+    List<PlanSummary.OpInfo> copies =
+        p.ops().stream().filter(o -> o.kind().equals("rechunk")).toList();
     assertThat(copies).hasSize(2);
     // stage 1: (1, 600, 600) -> (27, 100, 100), regions of (27, 600, 600): 38 tasks; a source
     // chunk is decoded from its file a block at a time (no copy of its stored bytes)
@@ -233,30 +272,35 @@ class RechunkRoundTripTest {
     assertThat(copies).allMatch(o -> o.bytesRead() == 2_880_000_000L, "each stage reads once");
 
     // storing the rechunked array: the last stage writes the target, no blockwise copy after it
-    ZarrArray out = ZarrArray.create(store, "Y").shape(1000, 600, 600).chunks(1000, 100, 100)
-        .dtype(DType.FLOAT64).build();
-    PlanSummary s = Cubed.plan(List.of(Cubed.store(Xp.rechunk(Cubed.fromZarr(src, spec), 1000,
-        100, 100), out))).summary();
+    ZarrArray out =
+        ZarrArray.create(store, "Y")
+            .shape(1000, 600, 600)
+            .chunks(1000, 100, 100)
+            .dtype(DType.FLOAT64)
+            .build();
+    PlanSummary s =
+        Cubed.plan(List.of(Cubed.store(Xp.rechunk(Cubed.fromZarr(src, spec), 1000, 100, 100), out)))
+            .summary();
     assertThat(s.ops()).as(s.toString()).hasSize(2).allMatch(o -> o.kind().equals("rechunk"));
     assertThat(s.ops().get(1).intermediate()).isFalse();
   }
 
   /**
-   * A consuming copy deletes the source chunks wholly inside its region after writing, keeps
-   * those straddling two regions, and run again (as after a crash before its completion marker)
-   * finds its targets written and returns; a missing source with a missing target is an error.
+   * A consuming copy deletes the source chunks wholly inside its region after writing, keeps those
+   * straddling two regions, and run again (as after a crash before its completion marker) finds its
+   * targets written and returns; a missing source with a missing target is an error.
    */
   @Test
   void consumingCopyDeletesItsSourceChunksAndCanRunAgain() throws Exception {
     FileSystemStore store = new FileSystemStore(tmp.resolve("data"));
     long[] shape = {40, 30};
     NDArray a = random(DType.FLOAT64, 5, shape);
-    ZarrArray src = ZarrArray.create(store, "int").shape(shape).chunks(8, 10).dtype(DType.FLOAT64)
-        .build();
+    ZarrArray src =
+        ZarrArray.create(store, "int").shape(shape).chunks(8, 10).dtype(DType.FLOAT64).build();
     src.write(new long[2], a);
     src = src.asIntermediate();
-    ZarrArray dst = ZarrArray.create(store, "dst").shape(shape).chunks(20, 30)
-        .dtype(DType.FLOAT64).build();
+    ZarrArray dst =
+        ZarrArray.create(store, "dst").shape(shape).chunks(20, 30).dtype(DType.FLOAT64).build();
     // regions of one target chunk (20 rows): source rows 16-23 straddle both regions
     var op = CopyOp.build("copy", src, dst, new long[] {20, 30}, 1, null, true);
     assertThat(op.keys()).hasSize(2);
@@ -280,6 +324,7 @@ class RechunkRoundTripTest {
 
   /** Fails the Nth chunk write into the target (static: the store must serialize by value). */
   static final AtomicInteger PUTS = new AtomicInteger();
+
   static volatile int failPutAt = -1;
 
   /** A file-system store whose chunk puts fail once {@link #failPutAt} is reached. */
@@ -345,8 +390,10 @@ class RechunkRoundTripTest {
       return 0;
     }
     try (Stream<Path> s = Files.walk(dir)) {
-      return s.filter(Files::isRegularFile).filter(f -> f.toString().contains(nameStart))
-          .filter(f -> f.toString().contains("/c/")).count();
+      return s.filter(Files::isRegularFile)
+          .filter(f -> f.toString().contains(nameStart))
+          .filter(f -> f.toString().contains("/c/"))
+          .count();
     }
   }
 
@@ -359,8 +406,8 @@ class RechunkRoundTripTest {
     long[] shape = {60, 48, 48};
     NDArray a = random(DType.FLOAT64, 11, shape);
     FileSystemStore data = new FileSystemStore(tmp.resolve("data"));
-    ZarrArray src = ZarrArray.create(data, "src").shape(shape).chunks(1, 48, 48)
-        .dtype(DType.FLOAT64).build();
+    ZarrArray src =
+        ZarrArray.create(data, "src").shape(shape).chunks(1, 48, 48).dtype(DType.FLOAT64).build();
     src.write(new long[3], a);
     Path work = tmp.resolve("work");
     long allowed = RESERVED + 5 * 60 * 16 * 16 * 8 + 5;
@@ -368,25 +415,35 @@ class RechunkRoundTripTest {
     CubedArray in = Cubed.fromZarr(src, spec);
     CubedArray x = Xp.rechunk(in, 60, 16, 16);
     assertThat(x.plan().ops().stream().filter(o -> o.kind().equals("rechunk")).count())
-        .as(x.plan().toString()).isEqualTo(2);
+        .as(x.plan().toString())
+        .isEqualTo(2);
     FailingPuts failing = new FailingPuts(new FileSystemStore(tmp.resolve("out")));
-    ZarrArray out = ZarrArray.create(failing, "dst").shape(shape).chunks(60, 16, 16)
-        .dtype(DType.FLOAT64).build();
+    ZarrArray out =
+        ZarrArray.create(failing, "dst")
+            .shape(shape)
+            .chunks(60, 16, 16)
+            .dtype(DType.FLOAT64)
+            .build();
     PUTS.set(0);
     failPutAt = 5; // 9 target chunks: the 5th write fails
     try {
-      assertThatThrownBy(() -> Cubed.store(List.of(in), List.of(out),
-          ComputeOptions.executor(new ThreadsExecutor(1, 1)))).isInstanceOf(
-          TaskFailedException.class);
+      assertThatThrownBy(
+              () ->
+                  Cubed.store(
+                      List.of(in),
+                      List.of(out),
+                      ComputeOptions.executor(new ThreadsExecutor(1, 1))))
+          .isInstanceOf(TaskFailedException.class);
     } finally {
       failPutAt = -1;
     }
     long left = storedChunks(work, "-int1");
     // intermediate chunks (6, 16, 16): 10 per target chunk, 90 in all; 4 target chunks written
-    assertThat(left).as("stage 2 consumed the intermediate chunks of the 4 target chunks written")
+    assertThat(left)
+        .as("stage 2 consumed the intermediate chunks of the 4 target chunks written")
         .isEqualTo(90 - 4 * 10);
-    Cubed.store(List.of(in), List.of(out), ComputeOptions.executor(new ThreadsExecutor(1, 1))
-        .resume());
+    Cubed.store(
+        List.of(in), List.of(out), ComputeOptions.executor(new ThreadsExecutor(1, 1)).resume());
     NDAssert.assertExact(a, ZarrArray.open(failing, "dst").read(), "resumed rechunk");
   }
 }

@@ -2,7 +2,6 @@ package dev.cubed;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cubed.nd.Axes;
 import dev.cubed.nd.NDArray;
 import dev.cubed.plan.PlanSummary;
 import java.nio.file.Path;
@@ -22,22 +21,29 @@ class ReduceIrregularTest {
     return Spec.builder().workDir(dir).allowedMem("100MB").reservedMem(1000).build();
   }
 
-  /** concat of a (25, 30) and a (25, 30) array of chunks 10: blocks (10,10,5,10,10,5) x (10,10,10). */
+  /**
+   * concat of a (25, 30) and a (25, 30) array of chunks 10: blocks (10,10,5,10,10,5) x (10,10,10).
+   */
   CubedArray concat(double[] all) {
     for (int i = 0; i < all.length; i++) {
       all[i] = (i * 37 % 101) - 50.5;
     }
     NDArray whole = NDArray.of(all, 50, 30);
-    CubedArray a = Cubed.fromArray(whole.getRegion(new long[] {0, 0}, new long[] {25, 30}),
-        new long[] {10, 10}, spec());
-    CubedArray b = Cubed.fromArray(whole.getRegion(new long[] {25, 0}, new long[] {25, 30}),
-        new long[] {10, 10}, spec());
+    CubedArray a =
+        Cubed.fromArray(
+            whole.getRegion(new long[] {0, 0}, new long[] {25, 30}), new long[] {10, 10}, spec());
+    CubedArray b =
+        Cubed.fromArray(
+            whole.getRegion(new long[] {25, 0}, new long[] {25, 30}), new long[] {10, 10}, spec());
     return Xp.concat(List.of(a, b), 0);
   }
 
   static boolean rechunks(PlanSummary s) {
-    return s.ops().stream().anyMatch(o -> o.name().startsWith("rechunk")
-        || o.fused().stream().anyMatch(f -> f.startsWith("rechunk")));
+    return s.ops().stream()
+        .anyMatch(
+            o ->
+                o.name().startsWith("rechunk")
+                    || o.fused().stream().anyMatch(f -> f.startsWith("rechunk")));
   }
 
   @Test
@@ -55,10 +61,12 @@ class ReduceIrregularTest {
       want += all[i];
       wantCols[i % 30] += all[i];
     }
-    assertThat(total.compute().getDouble(0)).isCloseTo(want, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(total.compute().getDouble(0))
+        .isCloseTo(want, org.assertj.core.data.Offset.offset(1e-9));
     NDArray got = cols.compute();
     for (int j = 0; j < 30; j++) {
-      assertThat(got.getDouble(j)).isCloseTo(wantCols[j], org.assertj.core.data.Offset.offset(1e-9));
+      assertThat(got.getDouble(j))
+          .isCloseTo(wantCols[j], org.assertj.core.data.Offset.offset(1e-9));
     }
   }
 

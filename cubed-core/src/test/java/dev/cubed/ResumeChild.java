@@ -20,9 +20,9 @@ import java.util.List;
  *
  * <ul>
  *   <li>{@code names WORK}: prints the compute id, resumable flag and op names of {@link #program}.
- *   <li>{@code run WORK TARGET toZarr|store RESUME SLEEP_MS}: computes {@link #program} into
- *       {@code TARGET/out} (toZarr recreates the target; store opens it if it exists), printing
- *       {@code task-done <op> <key>} after each task (then sleeping), and {@code done} at the end.
+ *   <li>{@code run WORK TARGET toZarr|store RESUME SLEEP_MS}: computes {@link #program} into {@code
+ *       TARGET/out} (toZarr recreates the target; store opens it if it exists), printing {@code
+ *       task-done <op> <key>} after each task (then sleeping), and {@code done} at the end.
  *   <li>{@code hold WORK ID}: opens and locks compute directory {@code ID}, prints {@code locked},
  *       holds it until a line arrives on stdin.
  * </ul>
@@ -53,11 +53,15 @@ public final class ResumeChild {
           System.out.println("op " + o.name());
         }
       }
-      case "run" -> run(Path.of(args[1]), Path.of(args[2]), args[3], Boolean.parseBoolean(args[4]),
-          Long.parseLong(args[5]));
+      case "run" ->
+          run(
+              Path.of(args[1]),
+              Path.of(args[2]),
+              args[3],
+              Boolean.parseBoolean(args[4]),
+              Long.parseLong(args[5]));
       case "hold" -> {
-        try (ComputeDir d = ComputeDir.open(Path.of(args[1]), args[2], "held by a test\n",
-            false)) {
+        try (ComputeDir d = ComputeDir.open(Path.of(args[1]), args[2], "held by a test\n", false)) {
           System.out.println("locked " + d.path());
           System.out.flush();
           new BufferedReader(new InputStreamReader(System.in)).readLine();
@@ -70,33 +74,38 @@ public final class ResumeChild {
   }
 
   private static void run(Path work, Path targetDir, String how, boolean resume, long sleepMs) {
-    Callback printer = new Callback() {
-      @Override
-      public void onTaskEnd(Events.TaskEnd e) {
-        synchronized (System.out) {
-          System.out.println("task-done " + e.opName() + " " + Arrays.toString(e.key()));
-          System.out.flush();
-        }
-        if (sleepMs > 0) {
-          try {
-            Thread.sleep(sleepMs);
-          } catch (InterruptedException ie) {
-            Thread.currentThread().interrupt();
+    Callback printer =
+        new Callback() {
+          @Override
+          public void onTaskEnd(Events.TaskEnd e) {
+            synchronized (System.out) {
+              System.out.println("task-done " + e.opName() + " " + Arrays.toString(e.key()));
+              System.out.flush();
+            }
+            if (sleepMs > 0) {
+              try {
+                Thread.sleep(sleepMs);
+              } catch (InterruptedException ie) {
+                Thread.currentThread().interrupt();
+              }
+            }
           }
-        }
-      }
-    };
-    ComputeOptions opts = ComputeOptions.executor(new ThreadsExecutor(2, 1)).withCallback(printer)
-        .withResume(resume);
+        };
+    ComputeOptions opts =
+        ComputeOptions.executor(new ThreadsExecutor(2, 1)).withCallback(printer).withResume(resume);
     CubedArray w = program(spec(work));
     FileSystemStore store = new FileSystemStore(targetDir);
     if (how.equals("toZarr")) {
       Cubed.toZarr(w, store, "out", opts);
     } else {
-      ZarrArray target = Files.exists(targetDir.resolve("out").resolve("zarr.json"))
-          ? ZarrArray.open(store, "out")
-          : ZarrArray.create(store, "out").shape(w.shape()).chunks(w.chunkShape())
-              .dtype(w.dtype()).build();
+      ZarrArray target =
+          Files.exists(targetDir.resolve("out").resolve("zarr.json"))
+              ? ZarrArray.open(store, "out")
+              : ZarrArray.create(store, "out")
+                  .shape(w.shape())
+                  .chunks(w.chunkShape())
+                  .dtype(w.dtype())
+                  .build();
       Cubed.store(List.of(w), List.of(target), opts);
     }
     System.out.println("done");

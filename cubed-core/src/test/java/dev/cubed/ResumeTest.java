@@ -31,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ResumeTest {
   /** Block calls so far; the call numbered {@link #failAt} throws (static: not part of names). */
   static final AtomicInteger CALLS = new AtomicInteger();
+
   static volatile int failAt = -1;
 
   @TempDir Path tmp;
@@ -44,16 +45,20 @@ class ResumeTest {
   private static CubedArray program(Spec spec) {
     NDArray a = EngineTestSupport.randomDoubles(5, 40, 40);
     CubedArray x = Cubed.fromArray(a, new long[] {10, 10}, spec);
-    CubedArray y = Xp.mapBlocks(b -> {
-      if (CALLS.incrementAndGet() == failAt) {
-        throw new IllegalStateException("injected failure");
-      }
-      NDArray o = b[0].copy();
-      for (int i = 0; i < o.size(); i++) {
-        o.setDouble(i, o.getDouble(i) * 2 + 1);
-      }
-      return o;
-    }, DType.FLOAT64, x);
+    CubedArray y =
+        Xp.mapBlocks(
+            b -> {
+              if (CALLS.incrementAndGet() == failAt) {
+                throw new IllegalStateException("injected failure");
+              }
+              NDArray o = b[0].copy();
+              for (int i = 0; i < o.size(); i++) {
+                o.setDouble(i, o.getDouble(i) * 2 + 1);
+              }
+              return o;
+            },
+            DType.FLOAT64,
+            x);
     CubedArray z = Xp.rechunk(y, 40, 5);
     return Xp.sum(z, 0);
   }
@@ -101,9 +106,14 @@ class ResumeTest {
     Counter first = new Counter();
     assertThatThrownBy(() -> Cubed.compute(opts(first), program(s2)))
         .isInstanceOf(TaskFailedException.class)
-        .satisfies(e -> assertThat(Arrays.stream(e.getSuppressed()).map(Throwable::getMessage))
-            .anyMatch(m -> m.contains(work.toString()) && m.contains("ComputeOptions.defaults().resume()")
-                && m.contains("./cubed clean")));
+        .satisfies(
+            e ->
+                assertThat(Arrays.stream(e.getSuppressed()).map(Throwable::getMessage))
+                    .anyMatch(
+                        m ->
+                            m.contains(work.toString())
+                                && m.contains("ComputeOptions.defaults().resume()")
+                                && m.contains("./cubed clean")));
     assertThat(first.tasks).hasSize(9);
     List<Path> kept = computeDirs(work);
     assertThat(kept).as("failure keeps the compute dir").hasSize(1);
@@ -113,8 +123,8 @@ class ResumeTest {
     failAt = -1;
     Counter resumed = new Counter();
     Plan plan = Cubed.plan(List.of(program(s2)));
-    assertThat(plan.computeId()).isEqualTo(kept.get(0).getFileName().toString()
-        .substring("compute-".length()));
+    assertThat(plan.computeId())
+        .isEqualTo(kept.get(0).getFileName().toString().substring("compute-".length()));
     NDArray got = Cubed.compute(opts(resumed).resume(), program(s2)).get(0);
     assertThat(got).isEqualTo(expected);
     assertThat(resumed.tasks).hasSize(total - 9);
@@ -163,19 +173,25 @@ class ResumeTest {
     Plan a = Cubed.plan(List.of(ResumeChild.program(spec)));
     Plan b = Cubed.plan(List.of(ResumeChild.program(spec)));
     assertThat(a.computeId()).isEqualTo(b.computeId()).hasSize(16);
-    assertThat(a.summary().ops()).extracting(o -> o.name())
+    assertThat(a.summary().ops())
+        .extracting(o -> o.name())
         .isEqualTo(b.summary().ops().stream().map(o -> o.name()).toList());
     assertThat(a.resumable()).isTrue();
-    assertThat(a.summary().ops()).allMatch(o -> o.name().matches("[a-z_]+(-[a-z_]+)*-[0-9a-f]{12}"
-        + "(-stage\\d+)?"), "content-derived names");
+    assertThat(a.summary().ops())
+        .allMatch(
+            o -> o.name().matches("[a-z_]+(-[a-z_]+)*-[0-9a-f]{12}" + "(-stage\\d+)?"),
+            "content-derived names");
 
     CubedArray r1 = Cubed.random(new long[] {20, 20}, new long[] {5, 5}, 1, spec);
     CubedArray r2 = Cubed.random(new long[] {20, 20}, new long[] {5, 5}, 2, spec);
     CubedArray r3 = Cubed.random(new long[] {20, 20}, new long[] {10, 5}, 1, spec);
-    assertThat(r1.node().name()).isEqualTo(
-        Cubed.random(new long[] {20, 20}, new long[] {5, 5}, 1, spec).node().name())
-        .isNotEqualTo(r2.node().name()).isNotEqualTo(r3.node().name()).startsWith("random-");
-    assertThat(Xp.add(r1, r2).node().name()).isNotEqualTo(Xp.add(r2, r1).node().name())
+    assertThat(r1.node().name())
+        .isEqualTo(Cubed.random(new long[] {20, 20}, new long[] {5, 5}, 1, spec).node().name())
+        .isNotEqualTo(r2.node().name())
+        .isNotEqualTo(r3.node().name())
+        .startsWith("random-");
+    assertThat(Xp.add(r1, r2).node().name())
+        .isNotEqualTo(Xp.add(r2, r1).node().name())
         .isNotEqualTo(Xp.multiply(r1, r2).node().name());
     NDArray d = EngineTestSupport.randomDoubles(1, 6, 6);
     NDArray e = d.copy();
@@ -185,9 +201,11 @@ class ResumeTest {
         .isNotEqualTo(Cubed.fromArray(e, new long[] {3, 3}, spec).node().name());
     Spec tiny = Spec.builder().workDir(tmp).allowedMem(150_000).reservedMem(1000).build();
     Plan small = Cubed.plan(List.of(ResumeChild.program(tiny)));
-    assertThat(small.fingerprint()).as("a smaller allowedMem plans other rechunk stages")
+    assertThat(small.fingerprint())
+        .as("a smaller allowedMem plans other rechunk stages")
         .isNotEqualTo(a.fingerprint());
-    assertThat(small.computeId()).as("other tasks, so another compute id")
+    assertThat(small.computeId())
+        .as("other tasks, so another compute id")
         .isNotEqualTo(a.computeId());
   }
 
@@ -199,14 +217,26 @@ class ResumeTest {
    */
   @Test
   void memoryFiguresThatPlanTheSameTasksGiveTheSameComputeId() throws Exception {
-    Spec s1 = Spec.builder().workDir(tmp.resolve("w")).allowedMem(100_000_000)
-        .reservedMem(45_672_224).build();
-    Spec s2 = Spec.builder().workDir(tmp.resolve("w")).allowedMem(100_000_000)
-        .reservedMem(45_741_056).build();
+    Spec s1 =
+        Spec.builder()
+            .workDir(tmp.resolve("w"))
+            .allowedMem(100_000_000)
+            .reservedMem(45_672_224)
+            .build();
+    Spec s2 =
+        Spec.builder()
+            .workDir(tmp.resolve("w"))
+            .allowedMem(100_000_000)
+            .reservedMem(45_741_056)
+            .build();
     Plan p1 = Cubed.plan(List.of(program(s1)));
     Plan p2 = Cubed.plan(List.of(program(s2)));
-    assertThat(p2.fingerprint()).isEqualTo(p1.fingerprint()).doesNotContain("reservedMem")
-        .doesNotContain("allowedMem").contains("chain ").contains(" regions ");
+    assertThat(p2.fingerprint())
+        .isEqualTo(p1.fingerprint())
+        .doesNotContain("reservedMem")
+        .doesNotContain("allowedMem")
+        .contains("chain ")
+        .contains(" regions ");
     assertThat(p2.computeId()).isEqualTo(p1.computeId());
 
     // a run killed with one reserved memory resumes with the other: tasks reused, dir removed
@@ -223,16 +253,15 @@ class ResumeTest {
     Plan again = Cubed.plan(List.of(program(s2)));
     again.execute(new ThreadsExecutor(1, 1), List.of(), true);
     assertThat(again.lastSkippedTasks()).isEqualTo(first.tasks.size()).isPositive();
-    assertThat(computeDirs(tmp.resolve("w"))).as("the resumed run removes its directory")
-        .isEmpty();
+    assertThat(computeDirs(tmp.resolve("w"))).as("the resumed run removes its directory").isEmpty();
   }
 
   @Test
   void aNodeThatCannotBeSerializedMakesThePlanNotResumableButStillComputes() {
     Spec spec = EngineTestSupport.tinySpec(tmp, 10_000_000);
     Object notSerializable = new Object();
-    CubedArray x = Cubed.fromArray(EngineTestSupport.randomDoubles(2, 4, 4), new long[] {2, 2},
-        spec);
+    CubedArray x =
+        Cubed.fromArray(EngineTestSupport.randomDoubles(2, 4, 4), new long[] {2, 2}, spec);
     Core.BlocksFunction f = b -> notSerializable.hashCode() == 0 ? b[0] : b[0].copy();
     CubedArray y1 = Xp.mapBlocks(f, DType.FLOAT64, x);
     CubedArray y2 = Xp.mapBlocks(f, DType.FLOAT64, x);
@@ -249,8 +278,10 @@ class ResumeTest {
   void namesAndComputeIdAreTheSameInAnotherJvm() throws Exception {
     Path work = tmp.resolve("w");
     Process p = child("names", work.toString());
-    List<String> lines = new BufferedReader(new InputStreamReader(p.getInputStream(),
-        StandardCharsets.UTF_8)).lines().toList();
+    List<String> lines =
+        new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))
+            .lines()
+            .toList();
     assertThat(p.waitFor(5, TimeUnit.MINUTES)).isTrue();
     Plan here = Cubed.plan(List.of(ResumeChild.program(ResumeChild.spec(work))));
     List<String> expected = new ArrayList<>();
@@ -261,10 +292,14 @@ class ResumeTest {
   }
 
   private Process child(String... args) throws Exception {
-    List<String> cmd = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
-        ResumeChild.class.getName()));
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1",
+                "-cp",
+                System.getProperty("java.class.path"),
+                ResumeChild.class.getName()));
     cmd.addAll(List.of(args));
     return new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
   }
@@ -275,8 +310,8 @@ class ResumeTest {
     Spec spec = ResumeChild.spec(work);
     String id = Cubed.plan(List.of(ResumeChild.program(spec))).computeId();
     Process holder = child("hold", work.toString(), id);
-    BufferedReader out = new BufferedReader(new InputStreamReader(holder.getInputStream(),
-        StandardCharsets.UTF_8));
+    BufferedReader out =
+        new BufferedReader(new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8));
     String line = out.readLine();
     assertThat(line).startsWith("locked ");
     Path held = work.resolve("compute-" + id);
@@ -290,10 +325,13 @@ class ResumeTest {
       assertThat(computeDirs(work)).containsExactly(held);
       // clean keeps the locked directory
       List<ComputeDir.Cleaned> r = ComputeDir.clean(work, false);
-      assertThat(r).singleElement().satisfies(x -> {
-        assertThat(x.removed()).isFalse();
-        assertThat(x.note()).contains("in use");
-      });
+      assertThat(r)
+          .singleElement()
+          .satisfies(
+              x -> {
+                assertThat(x.removed()).isFalse();
+                assertThat(x.note()).contains("in use");
+              });
       assertThat(marker).exists();
     } finally {
       holder.getOutputStream().write('\n');
@@ -302,10 +340,12 @@ class ResumeTest {
     }
     Files.createDirectories(work.resolve("compute-notours"));
     Files.createDirectories(work.resolve("compute-0123456789abcdef")); // no lock, no fingerprint
-    assertThat(ComputeDir.clean(work, true)).singleElement()
+    assertThat(ComputeDir.clean(work, true))
+        .singleElement()
         .satisfies(x -> assertThat(x.note()).contains("dry run"));
     assertThat(held).exists();
-    assertThat(ComputeDir.clean(work, false)).singleElement()
+    assertThat(ComputeDir.clean(work, false))
+        .singleElement()
         .satisfies(x -> assertThat(x.removed()).isTrue());
     assertThat(held).doesNotExist();
     assertThat(work.resolve("compute-notours")).as("unrecognised dirs are left alone").exists();
@@ -320,7 +360,8 @@ class ResumeTest {
       assertThat(a.separate()).isFalse();
       assertThat(b.separate()).isTrue();
       assertThat(b.path()).isNotEqualTo(a.path());
-      assertThat(b.path().getFileName().toString()).matches("compute-00000000000000aa\\.[0-9a-f]{8}");
+      assertThat(b.path().getFileName().toString())
+          .matches("compute-00000000000000aa\\.[0-9a-f]{8}");
     }
   }
 }

@@ -13,12 +13,12 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /** Recursive block scans: many blocks along the axis (several levels), edge chunks, dtypes. */
 class ScanBlocksTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @ParameterizedTest
-  @EnumSource(value = DType.class, names = {"BOOL", "INT8", "INT64", "UINT64", "FLOAT32",
-      "FLOAT64", "COMPLEX64", "COMPLEX128"})
+  @EnumSource(
+      value = DType.class,
+      names = {"BOOL", "INT8", "INT64", "UINT64", "FLOAT32", "FLOAT64", "COMPLEX64", "COMPLEX128"})
   void scansMatchNaive(DType t) {
     long n0 = 37;
     long n1 = 3;
@@ -37,8 +37,7 @@ class ScanBlocksTest {
       }
     }
     // chunk 2 along the axis: 19 blocks, totals of 10 then 5 then 3 then 2 blocks (4 levels)
-    CubedArray x = Cubed.fromArray(a, new long[] {2, 2},
-        EngineTestSupport.tinySpec(dir, 200_000));
+    CubedArray x = Cubed.fromArray(a, new long[] {2, 2}, EngineTestSupport.tinySpec(dir, 200_000));
     for (boolean prod : new boolean[] {false, true}) {
       CubedArray c = prod ? Xp.cumulativeProd(x, 0) : Xp.cumulativeSum(x, 0);
       PlanSummary p = c.plan();
@@ -63,11 +62,14 @@ class ScanBlocksTest {
               sr += xr;
               si += xi;
             }
-            assertThat(got.getDouble(f)).isCloseTo(sr,
-                org.assertj.core.data.Percentage.withPercentage(tol * 100));
+            assertThat(got.getDouble(f))
+                .isCloseTo(sr, org.assertj.core.data.Percentage.withPercentage(tol * 100));
             if (t.isComplex()) {
-              assertThat(got.getImag(f)).isCloseTo(si,
-                  org.assertj.core.data.Offset.offset(tol * Math.max(1, Math.abs(sr) + Math.abs(si))));
+              assertThat(got.getImag(f))
+                  .isCloseTo(
+                      si,
+                      org.assertj.core.data.Offset.offset(
+                          tol * Math.max(1, Math.abs(sr) + Math.abs(si))));
             }
           } else {
             long v = t.isBool() ? (a.getBoolean(f) ? 1 : 0) : a.getLong(f);

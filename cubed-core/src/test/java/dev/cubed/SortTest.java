@@ -9,9 +9,9 @@ import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Sorting;
 import java.util.Arrays;
 import java.util.Random;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 /**
  * The chunked sort and argsort against the kernel. Small shapes of every real dtype and bool over
@@ -21,8 +21,19 @@ import org.junit.jupiter.api.Test;
  * regular (partial edge) and irregular chunks, both directions.
  */
 class SortTest extends ChunkedVsKernel {
-  static final DType[] REAL = {DType.BOOL, DType.INT8, DType.INT16, DType.INT32, DType.INT64,
-      DType.UINT8, DType.UINT16, DType.UINT32, DType.UINT64, DType.FLOAT32, DType.FLOAT64};
+  static final DType[] REAL = {
+    DType.BOOL,
+    DType.INT8,
+    DType.INT16,
+    DType.INT32,
+    DType.INT64,
+    DType.UINT8,
+    DType.UINT16,
+    DType.UINT32,
+    DType.UINT64,
+    DType.FLOAT32,
+    DType.FLOAT64
+  };
 
   @Test
   void smallShapesEveryAxisAgreeWithKernel() {
@@ -34,8 +45,8 @@ class SortTest extends ChunkedVsKernel {
         boolean desc = r.nextBoolean();
         Sorting.Order o = desc ? Sorting.Order.DESCENDING : Sorting.Order.ASCENDING;
         String d = t + Arrays.toString(x.k().shape()) + " axis " + ax + " desc " + desc;
-        java.util.List<NDArray> got = Cubed.compute(Xp.sort(x.c(), ax, desc, true),
-            Xp.argsort(x.c(), ax, desc, false));
+        java.util.List<NDArray> got =
+            Cubed.compute(Xp.sort(x.c(), ax, desc, true), Xp.argsort(x.c(), ax, desc, false));
         assertBitsEqual("sort " + d, Sorting.sort(x.k(), ax, o), got.get(0));
         assertBitsEqual("argsort " + d, Sorting.argsort(x.k(), ax, o), got.get(1));
         compared += 2;
@@ -76,8 +87,8 @@ class SortTest extends ChunkedVsKernel {
       sizes.add(s);
       left -= s;
     }
-    return Cubed.fromArray(a, new long[][] {sizes.stream().mapToLong(Long::longValue).toArray()},
-        bigSpec());
+    return Cubed.fromArray(
+        a, new long[][] {sizes.stream().mapToLong(Long::longValue).toArray()}, bigSpec());
   }
 
   static void assertBitsEqual(String what, NDArray want, NDArray got) {
@@ -88,14 +99,16 @@ class SortTest extends ChunkedVsKernel {
       if (want.dtype().isRealFloating()) {
         double w = want.getDouble(i);
         double g = got.getDouble(i);
-        ok = Double.isNaN(w) ? Double.isNaN(g)
-            : Double.doubleToRawLongBits(w) == Double.doubleToRawLongBits(g);
+        ok =
+            Double.isNaN(w)
+                ? Double.isNaN(g)
+                : Double.doubleToRawLongBits(w) == Double.doubleToRawLongBits(g);
       } else {
         ok = want.getObject(i).equals(got.getObject(i));
       }
       if (!ok) {
-        throw new AssertionError(what + ": element " + i + " is " + got.getObject(i) + ", want "
-            + want.getObject(i));
+        throw new AssertionError(
+            what + ": element " + i + " is " + got.getObject(i) + ", want " + want.getObject(i));
       }
     }
   }
@@ -143,13 +156,17 @@ class SortTest extends ChunkedVsKernel {
     NDArray t = a.permuteDims(1, 0).copy();
     CubedArray ct = Cubed.fromArray(t, new long[] {300, 2}, bigSpec());
     java.util.List<NDArray> got = Cubed.compute(s, Xp.argsort(ct, 0), Xp.sort(ct, -2));
-    assertBitsEqual("sort axis 1 descending", Sorting.sort(a, 1, Sorting.Order.DESCENDING),
-        got.get(0));
+    assertBitsEqual(
+        "sort axis 1 descending", Sorting.sort(a, 1, Sorting.Order.DESCENDING), got.get(0));
     assertBitsEqual("argsort axis 0", Sorting.argsort(t, 0, Sorting.Order.ASCENDING), got.get(1));
     assertBitsEqual("sort axis -2", Sorting.sort(t, 0, Sorting.Order.ASCENDING), got.get(2));
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> Xp.sort(Cubed.fromArray(NDArray.zeros(DType.COMPLEX128, 3000), new long[] {300},
-            bigSpec())));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                Xp.sort(
+                    Cubed.fromArray(
+                        NDArray.zeros(DType.COMPLEX128, 3000), new long[] {300}, bigSpec())));
     assertTrue(e.getMessage().contains("complex"), e.getMessage());
     assertThrows(IllegalArgumentException.class, () -> Xp.sort(Xp.sum(c)));
   }

@@ -28,7 +28,10 @@ class StagedCommitTest {
   @TempDir Path dir;
 
   private Spec spec() {
-    return Spec.builder().workDir(dir.resolve("work")).allowedMem(10_000_000).reservedMem(1000)
+    return Spec.builder()
+        .workDir(dir.resolve("work"))
+        .allowedMem(10_000_000)
+        .reservedMem(1000)
         .build();
   }
 
@@ -103,8 +106,8 @@ class StagedCommitTest {
         for (int failAt = 1; failAt < 200; failAt++) {
           String what = "path '" + path + "' v" + format + " failing at commit step " + failAt;
           MemoryStore mem = new MemoryStore();
-          ZarrArray old = ZarrArray.create(mem, path).shape(12, 12).chunks(5, 5)
-              .zarrFormat(format).build();
+          ZarrArray old =
+              ZarrArray.create(mem, path).shape(12, 12).chunks(5, 5).zarrFormat(format).build();
           old.write(new long[2], data(1));
           CrashingStore crashing = new CrashingStore(mem, failAt);
           // the new array leaves one chunk all fill (stale old chunk to delete)
@@ -114,8 +117,8 @@ class StagedCommitTest {
           }
           CubedArray x = Cubed.fromArray(fresh, new long[] {5, 5}, spec());
           try {
-            Cubed.store(List.of(x), List.of(target(crashing, path, format)),
-                ComputeOptions.defaults());
+            Cubed.store(
+                List.of(x), List.of(target(crashing, path, format)), ComputeOptions.defaults());
             assertThat(ZarrArray.open(mem, path).read()).as(what).isEqualTo(fresh);
             break; // the commit had fewer steps: it completed
           } catch (IllegalStateException e) {
@@ -144,8 +147,12 @@ class StagedCommitTest {
   }
 
   private static ZarrArray target(Store store, String path, int format) {
-    return ZarrArray.create(store, path).shape(12, 12).chunks(5, 5).zarrFormat(format)
-        .overwrite().buildDeferred();
+    return ZarrArray.create(store, path)
+        .shape(12, 12)
+        .chunks(5, 5)
+        .zarrFormat(format)
+        .overwrite()
+        .buildDeferred();
   }
 
   @Test
@@ -153,18 +160,23 @@ class StagedCommitTest {
     for (boolean staged : new boolean[] {true, false}) {
       Path parent = Files.createDirectories(dir.resolve("swap-" + staged));
       Path target = parent.resolve("out.zarr");
-      ZarrArray.create(new FileSystemStore(target), "").shape(12, 12).chunks(5, 5).build()
+      ZarrArray.create(new FileSystemStore(target), "")
+          .shape(12, 12)
+          .chunks(5, 5)
+          .build()
           .write(new long[2], data(1));
       Path staging = parent.resolve(".out.zarr" + ".cubed-staging-" + "abc");
-      ZarrArray.create(new FileSystemStore(staging), "").shape(12, 12).chunks(5, 5).build()
+      ZarrArray.create(new FileSystemStore(staging), "")
+          .shape(12, 12)
+          .chunks(5, 5)
+          .build()
           .write(new long[2], data(1000));
       // the state a kill between "rename target -> backup" and "rename staging -> target" leaves
       Files.move(target, parent.resolve(".out.zarr" + ".cubed-backup-" + "abc"));
       if (!staged) { // no staging array: the swap is rolled back
         deleteTree(staging);
       }
-      assertThat(ZarrArray.open(target.toString()).read()).isEqualTo(staged ? data(1000)
-          : data(1));
+      assertThat(ZarrArray.open(target.toString()).read()).isEqualTo(staged ? data(1000) : data(1));
       try (Stream<Path> s = Files.list(parent)) {
         assertThat(s.map(p -> p.getFileName().toString())).containsExactly("out.zarr");
       }

@@ -51,13 +51,14 @@ class StandardFormsTest {
     assertThat(s8.dtype()).isEqualTo(DType.INT8);
     // NumPy: np.cumsum(a, dtype=np.int8) -> [100, -56, 44, 47, 54]
     assertThat(longs(s8.compute())).containsExactly(100, -56, 44, 47, 54);
-    CubedArray p16 = Xp.cumulativeProd(chunked(NDArray.of(new short[] {200, 200, 2}, 3), 2), 0,
-        DType.INT16);
+    CubedArray p16 =
+        Xp.cumulativeProd(chunked(NDArray.of(new short[] {200, 200, 2}, 3), 2), 0, DType.INT16);
     assertThat(p16.dtype()).isEqualTo(DType.INT16);
     // np.cumprod([200, 200, 2], dtype=np.int16) -> [200, -25536, 14464]
     assertThat(longs(p16.compute())).containsExactly(200, -25536, 14464);
-    CubedArray f = Xp.cumulativeSum(chunked(NDArray.of(new boolean[] {true, true, false}, 3), 2),
-        0, DType.FLOAT32);
+    CubedArray f =
+        Xp.cumulativeSum(
+            chunked(NDArray.of(new boolean[] {true, true, false}, 3), 2), 0, DType.FLOAT32);
     assertThat(f.dtype()).isEqualTo(DType.FLOAT32);
     assertThat(f.compute().getDouble(2)).isEqualTo(2.0);
     // a null dtype is the default form (int64 for int16)
@@ -71,18 +72,23 @@ class StandardFormsTest {
     NDArray order = dev.cubed.nd.Sorting.argsort(a);
     NDArray needles = NDArray.of(new double[] {-1, 0, 3, 3.5, 9, 10}, 6);
     for (Searching.Side side : Searching.Side.values()) {
-      CubedArray got = Xp.searchsorted(chunked(a, 4), chunked(needles, 4), side,
-          chunked(order, 2));
+      CubedArray got = Xp.searchsorted(chunked(a, 4), chunked(needles, 4), side, chunked(order, 2));
       NDArray want = Searching.searchsorted(a, needles, side, order);
       assertThat(longs(got.compute())).as(side.name()).containsExactly(longs(want));
     }
     CubedArray x1 = chunked(a, 4);
-    CubedArray viaArgsort = Xp.searchsorted(x1, chunked(needles, 4), Searching.Side.LEFT,
-        Xp.argsort(x1));
+    CubedArray viaArgsort =
+        Xp.searchsorted(x1, chunked(needles, 4), Searching.Side.LEFT, Xp.argsort(x1));
     assertThat(longs(viaArgsort.compute())).containsExactly(0, 0, 3, 5, 8, 9);
-    assertThatThrownBy(() -> Xp.searchsorted(x1, chunked(needles, 4), Searching.Side.LEFT,
-        chunked(NDArray.of(new long[] {0, 1}, 2), 2)))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("sorter");
+    assertThatThrownBy(
+            () ->
+                Xp.searchsorted(
+                    x1,
+                    chunked(needles, 4),
+                    Searching.Side.LEFT,
+                    chunked(NDArray.of(new long[] {0, 1}, 2), 2)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("sorter");
   }
 
   @Test
@@ -121,7 +127,8 @@ class StandardFormsTest {
       assertThat(m.getBoolean(i)).isEqualTo(i == 4);
     }
     assertThat(Xp.isin(x, (Object) 5, true).compute().getBoolean(4)).isFalse();
-    assertThatThrownBy(() -> Xp.isin("2", x)).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> Xp.isin("2", x))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("isin");
   }
 
@@ -141,10 +148,12 @@ class StandardFormsTest {
   void zeroDimensionalBooleanMaskAddsALeadingAxis() {
     NDArray a = NDArray.of(new long[] {0, 1, 2, 3, 4, 5}, 2, 3);
     CubedArray x = chunked(a, 1, 2);
-    CubedArray t = Xp.getMask(x, Cubed.asarray(new NDArray(DType.BOOL, new long[0],
-        new boolean[] {true}), spec()));
-    CubedArray f = Xp.getMask(x, Cubed.asarray(new NDArray(DType.BOOL, new long[0],
-        new boolean[] {false}), spec()));
+    CubedArray t =
+        Xp.getMask(
+            x, Cubed.asarray(new NDArray(DType.BOOL, new long[0], new boolean[] {true}), spec()));
+    CubedArray f =
+        Xp.getMask(
+            x, Cubed.asarray(new NDArray(DType.BOOL, new long[0], new boolean[] {false}), spec()));
     assertThat(t.shape()).containsExactly(1, 2, 3);
     assertThat(f.shape()).containsExactly(0, 2, 3);
     assertThat(longs(t.compute())).containsExactly(0, 1, 2, 3, 4, 5);
@@ -154,33 +163,51 @@ class StandardFormsTest {
   @Test
   void linspaceMatchesNumpyBitForBit() {
     // np.linspace(0.1, 1.7, 7, endpoint=False) and np.linspace(-3.3, 2.9, 11, endpoint=False)
-    String[] a = {"0x1.999999999999ap-4", "0x1.5075075075075p-2", "0x1.1d41d41d41d42p-1",
-        "0x1.9249249249249p-1", "0x1.03a83a83a83a8p+0", "0x1.3e2be2be2be2cp+0",
-        "0x1.78af8af8af8b0p+0"};
-    String[] b = {"-0x1.a666666666666p+1", "-0x1.5e4129e4129e4p+1", "-0x1.161bed61bed62p+1",
-        "-0x1.9bed61bed61bep+0", "-0x1.0ba2e8ba2e8bap+0", "-0x1.ed61bed61bed8p-2",
-        "0x1.4f2094f209500p-4", "0x1.4a7904a7904a8p-1", "0x1.3586fb586fb58p+0",
-        "0x1.c5d1745d1745cp+0", "0x1.2b0df6b0df6b0p+1"};
+    String[] a = {
+      "0x1.999999999999ap-4",
+      "0x1.5075075075075p-2",
+      "0x1.1d41d41d41d42p-1",
+      "0x1.9249249249249p-1",
+      "0x1.03a83a83a83a8p+0",
+      "0x1.3e2be2be2be2cp+0",
+      "0x1.78af8af8af8b0p+0"
+    };
+    String[] b = {
+      "-0x1.a666666666666p+1",
+      "-0x1.5e4129e4129e4p+1",
+      "-0x1.161bed61bed62p+1",
+      "-0x1.9bed61bed61bep+0",
+      "-0x1.0ba2e8ba2e8bap+0",
+      "-0x1.ed61bed61bed8p-2",
+      "0x1.4f2094f209500p-4",
+      "0x1.4a7904a7904a8p-1",
+      "0x1.3586fb586fb58p+0",
+      "0x1.c5d1745d1745cp+0",
+      "0x1.2b0df6b0df6b0p+1"
+    };
     assertBits(Xp.linspace(0.1, 1.7, 7, null, Creation.Endpoint.EXCLUDE, 3, spec()), a);
-    assertBits(Xp.linspace(-3.3, 2.9, 11, DType.FLOAT64, Creation.Endpoint.EXCLUDE, 4, spec()),
-        b);
+    assertBits(Xp.linspace(-3.3, 2.9, 11, DType.FLOAT64, Creation.Endpoint.EXCLUDE, 4, spec()), b);
     // with the endpoint, and complex bounds: the kernel's values element for element
     for (Creation.Endpoint e : Creation.Endpoint.values()) {
       NDArray want = Creation.linspace(new Complex(1, 2), new Complex(3, -1), 6, null, e);
-      assertThat(Xp.linspace(new Complex(1, 2), new Complex(3, -1), 6, null, e, 4, spec())
-          .compute()).isEqualTo(want);
+      assertThat(
+              Xp.linspace(new Complex(1, 2), new Complex(3, -1), 6, null, e, 4, spec()).compute())
+          .isEqualTo(want);
       assertThat(Xp.linspace(0.0, 1.0, 7, DType.FLOAT32, e, 2, spec()).compute())
           .isEqualTo(Creation.linspace(0.0, 1.0, 7, DType.FLOAT32, e));
     }
-    assertThatThrownBy(() -> Xp.linspace(0, 1, 3, DType.INT64, Creation.Endpoint.INCLUDE, 2,
-        spec())).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("linspace");
+    assertThatThrownBy(
+            () -> Xp.linspace(0, 1, 3, DType.INT64, Creation.Endpoint.INCLUDE, 2, spec()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("linspace");
   }
 
   private static void assertBits(CubedArray x, String[] hex) {
     NDArray got = x.compute();
     assertThat(got.size()).isEqualTo(hex.length);
     for (int i = 0; i < hex.length; i++) {
-      assertThat(Double.doubleToRawLongBits(got.getDouble(i))).as("element " + i)
+      assertThat(Double.doubleToRawLongBits(got.getDouble(i)))
+          .as("element " + i)
           .isEqualTo(Double.doubleToRawLongBits(Double.parseDouble(hex[i])));
     }
   }
@@ -193,8 +220,8 @@ class StandardFormsTest {
     for (NDArray[] qr : new NDArray[][] {{k.Q(), k.R()}, {c.Q().compute(), c.R().compute()}}) {
       NDArray q = qr[0];
       NDArray r = qr[1];
-      assertThat(Math.hypot(q.getDouble(0), q.getImag(0))).isCloseTo(1.0,
-          org.assertj.core.data.Offset.offset(1e-15));
+      assertThat(Math.hypot(q.getDouble(0), q.getImag(0)))
+          .isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-15));
       // Q R = A, and |R| = |A| (1.414e308, finite)
       double qrRe = q.getDouble(0) * r.getDouble(0) - q.getImag(0) * r.getImag(0);
       double qrIm = q.getDouble(0) * r.getImag(0) + q.getImag(0) * r.getDouble(0);
@@ -202,16 +229,20 @@ class StandardFormsTest {
       assertThat(qrIm / 1e308).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-15));
     }
     // a taller one with a huge first column: orthonormal Q, finite R
-    NDArray b = new NDArray(DType.COMPLEX128, new long[] {3, 2},
-        new double[] {1e308, 1e308, 1, 0, 0, 1e307, 2, 0, 3e307, 0, 0, -1});
+    NDArray b =
+        new NDArray(
+            DType.COMPLEX128,
+            new long[] {3, 2},
+            new double[] {1e308, 1e308, 1, 0, 0, 1e307, 2, 0, 3e307, 0, 0, -1});
     Linalg.QrResult kb = Linalg.qr(b);
     for (int i = 0; i < kb.R().size(); i++) {
       assertThat(Double.isFinite(kb.R().getDouble(i)) && Double.isFinite(kb.R().getImag(i)))
-          .as("R element " + i).isTrue();
+          .as("R element " + i)
+          .isTrue();
     }
     for (int i = 0; i < kb.Q().size(); i++) {
-      assertThat(Math.hypot(kb.Q().getDouble(i), kb.Q().getImag(i))).isLessThanOrEqualTo(1.0
-          + 1e-15);
+      assertThat(Math.hypot(kb.Q().getDouble(i), kb.Q().getImag(i)))
+          .isLessThanOrEqualTo(1.0 + 1e-15);
     }
   }
 
@@ -222,10 +253,10 @@ class StandardFormsTest {
     assertThat(x.compute().shape()).containsExactly(0, 2);
     CubedArray z = Xp.zeros(new long[] {3, 0}, DType.INT32, new long[] {2, 0}, spec());
     assertThat(z.compute().shape()).containsExactly(3, 0);
-    assertThat(Xp.eye(0, 0, 0, DType.FLOAT64, new long[] {0, 0}, spec()).compute().size())
-        .isZero();
-    assertThatThrownBy(() -> Xp.ones(new long[] {4, 2}, DType.FLOAT64, new long[] {0, 2},
-        spec())).isInstanceOf(IllegalArgumentException.class).hasMessageContaining(">= 1");
+    assertThat(Xp.eye(0, 0, 0, DType.FLOAT64, new long[] {0, 0}, spec()).compute().size()).isZero();
+    assertThatThrownBy(() -> Xp.ones(new long[] {4, 2}, DType.FLOAT64, new long[] {0, 2}, spec()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(">= 1");
   }
 
   @Test
@@ -233,26 +264,43 @@ class StandardFormsTest {
     NDArray a = EngineTestSupport.randomDoubles(3, 4, 5, 3);
     CubedArray x = chunked(a, 3, 2, 2);
     CubedArray b = Xp.greater(x, 0.0);
-    List<BiFunction<CubedArray, Axes, CubedArray>> xpForms = List.of(
-        (v, ax) -> Xp.prod(v, ax, Xp.AUTO_SPLIT), (v, ax) -> Xp.min(v, ax, Xp.AUTO_SPLIT),
-        (v, ax) -> Xp.max(v, ax, Xp.AUTO_SPLIT), (v, ax) -> Xp.sum(v, ax, Xp.AUTO_SPLIT),
-        (v, ax) -> Xp.mean(v, ax, Xp.AUTO_SPLIT), CubedArray::prod, CubedArray::min,
-        CubedArray::max, CubedArray::sum, CubedArray::mean);
-    List<Function<CubedArray, CubedArray>> plain = List.of(v -> Xp.prod(v, 0, 2),
-        v -> Xp.min(v, 0, 2), v -> Xp.max(v, 0, 2), v -> Xp.sum(v, 0, 2), v -> Xp.mean(v, 0, 2));
+    List<BiFunction<CubedArray, Axes, CubedArray>> xpForms =
+        List.of(
+            (v, ax) -> Xp.prod(v, ax, Xp.AUTO_SPLIT),
+            (v, ax) -> Xp.min(v, ax, Xp.AUTO_SPLIT),
+            (v, ax) -> Xp.max(v, ax, Xp.AUTO_SPLIT),
+            (v, ax) -> Xp.sum(v, ax, Xp.AUTO_SPLIT),
+            (v, ax) -> Xp.mean(v, ax, Xp.AUTO_SPLIT),
+            CubedArray::prod,
+            CubedArray::min,
+            CubedArray::max,
+            CubedArray::sum,
+            CubedArray::mean);
+    List<Function<CubedArray, CubedArray>> plain =
+        List.of(
+            v -> Xp.prod(v, 0, 2),
+            v -> Xp.min(v, 0, 2),
+            v -> Xp.max(v, 0, 2),
+            v -> Xp.sum(v, 0, 2),
+            v -> Xp.mean(v, 0, 2));
     for (int i = 0; i < xpForms.size(); i++) {
       CubedArray k = xpForms.get(i).apply(x, Axes.of(0, 2).keepDims());
       assertThat(k.shape()).as("form " + i).containsExactly(1, 5, 1);
-      assertThat(k.compute().reshape(5)).as("form " + i)
+      assertThat(k.compute().reshape(5))
+          .as("form " + i)
           .isEqualTo(plain.get(i % plain.size()).apply(x).compute());
     }
-    for (CubedArray k : new CubedArray[] {Xp.all(b, Axes.of(1).keepDims(), Xp.AUTO_SPLIT),
-        b.all(Axes.of(1).keepDims())}) {
+    for (CubedArray k :
+        new CubedArray[] {
+          Xp.all(b, Axes.of(1).keepDims(), Xp.AUTO_SPLIT), b.all(Axes.of(1).keepDims())
+        }) {
       assertThat(k.shape()).containsExactly(4, 1, 3);
       assertThat(k.compute().reshape(4, 3)).isEqualTo(Xp.all(b, 1).compute());
     }
-    for (CubedArray k : new CubedArray[] {Xp.any(b, Axes.all().keepDims(), Xp.AUTO_SPLIT),
-        b.any(Axes.all().keepDims())}) {
+    for (CubedArray k :
+        new CubedArray[] {
+          Xp.any(b, Axes.all().keepDims(), Xp.AUTO_SPLIT), b.any(Axes.all().keepDims())
+        }) {
       assertThat(k.shape()).containsExactly(1, 1, 1);
       assertThat(k.compute().getBoolean(0)).isEqualTo(Xp.any(b).compute().getBoolean(0));
     }
@@ -265,6 +313,7 @@ class StandardFormsTest {
     assertThat(x.argmax(Axes.of(-1)).shape()).containsExactly(4, 5);
     assertThat(Xp.argmin(x, Axes.all()).shape()).isEmpty();
     assertThatThrownBy(() -> Xp.argmax(x, Axes.of(0, 1)))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("argmax");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("argmax");
   }
 }

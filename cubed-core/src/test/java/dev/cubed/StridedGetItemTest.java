@@ -10,12 +10,21 @@ import org.junit.jupiter.api.Test;
  * Strided basic indexing (steps other than 1, negative steps, integers mixed in) on chunked arrays
  * of every dtype against the kernel's {@code Indexing.get}: random shapes, regular (partial edge)
  * and irregular chunks, at an allowedMem of 4 KB. The chunked op copies the last axis's selected
- * elements with a typed loop for double, float, long and int data and one element at a time for
- * the others.
+ * elements with a typed loop for double, float, long and int data and one element at a time for the
+ * others.
  */
 class StridedGetItemTest extends ChunkedVsKernel {
-  static final DType[] TYPES = {DType.FLOAT64, DType.FLOAT32, DType.INT64, DType.INT32,
-      DType.INT16, DType.UINT8, DType.BOOL, DType.COMPLEX128, DType.COMPLEX64};
+  static final DType[] TYPES = {
+    DType.FLOAT64,
+    DType.FLOAT32,
+    DType.INT64,
+    DType.INT32,
+    DType.INT16,
+    DType.UINT8,
+    DType.BOOL,
+    DType.COMPLEX128,
+    DType.COMPLEX64
+  };
 
   static Index randomIndex(Random r, long n, boolean allowAt) {
     if (allowAt && r.nextInt(5) == 0) {
@@ -38,8 +47,11 @@ class StridedGetItemTest extends ChunkedVsKernel {
         for (int d = 0; d < shape.length; d++) {
           idx[d] = randomIndex(r, Math.max(1, shape[d]), shape[d] > 0 && d < shape.length - 1);
         }
-        check(t + " " + java.util.Arrays.toString(shape) + " " + java.util.Arrays.toString(idx),
-            () -> Indexing.get(in.k(), idx), () -> Xp.getItem(in.c(), idx), false);
+        check(
+            t + " " + java.util.Arrays.toString(shape) + " " + java.util.Arrays.toString(idx),
+            () -> Indexing.get(in.k(), idx),
+            () -> Xp.getItem(in.c(), idx),
+            false);
       }
     }
     assertNoFailures();
@@ -47,17 +59,19 @@ class StridedGetItemTest extends ChunkedVsKernel {
 
   @Test
   void smallStepsReadEachTouchedInputBlockOnceInItsOwnTask() {
-    dev.cubed.zarr.ZarrArray z = dev.cubed.zarr.ZarrArray.create(new dev.cubed.zarr.MemoryStore(),
-        "a").shape(new long[] {120, 120}).chunks(new long[] {20, 20}).dtype(DType.FLOAT64).build();
+    dev.cubed.zarr.ZarrArray z =
+        dev.cubed.zarr.ZarrArray.create(new dev.cubed.zarr.MemoryStore(), "a")
+            .shape(new long[] {120, 120})
+            .chunks(new long[] {20, 20})
+            .dtype(DType.FLOAT64)
+            .build();
     Spec spec = Spec.builder().workDir(dir).allowedMem("1GB").reservedMem(1000).build();
     CubedArray a = Cubed.fromZarr(z, spec);
     CubedArray s = Xp.getItem(a, Index.slice(10L, 90L, 2), Index.slice(null, null, 3));
     // rows 10, 12, ..., 88 lie in row blocks 0..4 (5, 10, 10, 10, 5 of them); columns 0, 3, ...,
     // 117 in all 6 column blocks (7, 7, 6, 7, 7, 6)
-    org.assertj.core.api.Assertions.assertThat(s.chunks()[0])
-        .containsExactly(5, 10, 10, 10, 5);
-    org.assertj.core.api.Assertions.assertThat(s.chunks()[1])
-        .containsExactly(7, 7, 6, 7, 7, 6);
+    org.assertj.core.api.Assertions.assertThat(s.chunks()[0]).containsExactly(5, 10, 10, 10, 5);
+    org.assertj.core.api.Assertions.assertThat(s.chunks()[1]).containsExactly(7, 7, 6, 7, 7, 6);
     dev.cubed.plan.PlanSummary p = Xp.sum(s).plan();
     org.assertj.core.api.Assertions.assertThat(p.ops().get(0).tasks()).isEqualTo(30);
     org.assertj.core.api.Assertions.assertThat(p.ops().get(0).bytesRead())

@@ -46,7 +46,10 @@ class TargetSafetyTest {
   }
 
   private Spec spec(long allowed) {
-    return Spec.builder().workDir(dir.resolve("work")).allowedMem(allowed).reservedMem(1000)
+    return Spec.builder()
+        .workDir(dir.resolve("work"))
+        .allowedMem(allowed)
+        .reservedMem(1000)
         .build();
   }
 
@@ -60,8 +63,12 @@ class TargetSafetyTest {
 
   private Path source(String name) {
     Path p = dir.resolve(name);
-    ZarrArray z = ZarrArray.create(new FileSystemStore(p), "").shape(20, 20).chunks(5, 5)
-        .dtype(DType.FLOAT64).build();
+    ZarrArray z =
+        ZarrArray.create(new FileSystemStore(p), "")
+            .shape(20, 20)
+            .chunks(5, 5)
+            .dtype(DType.FLOAT64)
+            .build();
     z.write(new long[2], data(20, 1));
     return p;
   }
@@ -77,7 +84,8 @@ class TargetSafetyTest {
     for (boolean overwrite : new boolean[] {false, true}) {
       assertThatThrownBy(() -> Cubed.toZarr(x, new FileSystemStore(out), "", overwrite))
           .isInstanceOf(IllegalArgumentException.class)
-          .hasMessageContaining("is not a Zarr array").hasMessageContaining("refusing to delete")
+          .hasMessageContaining("is not a Zarr array")
+          .hasMessageContaining("refusing to delete")
           .hasMessageContaining("2 file(s)");
       assertThat(snapshot(out)).isEqualTo(before);
     }
@@ -91,19 +99,30 @@ class TargetSafetyTest {
     Map<String, String> before = snapshot(src);
     CubedArray x = Cubed.fromZarr(src.toString(), spec(10_000_000));
     record Case(Path root, String path, String how) {}
-    for (Case c : new Case[] {new Case(src, "", "is the same location as"),
-        new Case(data, "", "contains"), new Case(src, "inner", "is inside"),
-        new Case(dir.resolve("alias.zarr"), "", "is the same location as")}) {
-      assertThatThrownBy(() -> Cubed.toZarr(x.add(x), new FileSystemStore(c.root()), c.path(),
-          true)).as(c.toString()).isInstanceOf(IllegalArgumentException.class)
+    for (Case c :
+        new Case[] {
+          new Case(src, "", "is the same location as"),
+          new Case(data, "", "contains"),
+          new Case(src, "inner", "is inside"),
+          new Case(dir.resolve("alias.zarr"), "", "is the same location as")
+        }) {
+      assertThatThrownBy(
+              () -> Cubed.toZarr(x.add(x), new FileSystemStore(c.root()), c.path(), true))
+          .as(c.toString())
+          .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining(c.how() + " the source array")
           .hasMessageContaining(src.toRealPath().toString());
       assertThat(snapshot(src)).isEqualTo(before);
     }
     // store() into the source itself
     ZarrArray same = ZarrArray.open(new FileSystemStore(src), "");
-    assertThatThrownBy(() -> Cubed.store(java.util.List.of(x.add(x)), java.util.List.of(same),
-        ComputeOptions.defaults())).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(
+            () ->
+                Cubed.store(
+                    java.util.List.of(x.add(x)),
+                    java.util.List.of(same),
+                    ComputeOptions.defaults()))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("the source array");
     assertThat(snapshot(src)).isEqualTo(before);
   }
@@ -111,8 +130,10 @@ class TargetSafetyTest {
   @Test
   void memoryCheckRunsBeforeTheTargetIsTouched() throws IOException {
     Path out = dir.resolve("out.zarr");
-    Cubed.toZarr(Cubed.fromArray(data(40, 0), new long[] {10, 10}, spec(10_000_000)),
-        new FileSystemStore(out), "");
+    Cubed.toZarr(
+        Cubed.fromArray(data(40, 0), new long[] {10, 10}, spec(10_000_000)),
+        new FileSystemStore(out),
+        "");
     Map<String, String> before = snapshot(out);
     CubedArray big = Cubed.fromArray(data(40, 5), new long[] {40, 40}, spec(20_000));
     assertThatThrownBy(() -> Cubed.toZarr(big, new FileSystemStore(out), "", true))
@@ -123,8 +144,11 @@ class TargetSafetyTest {
   @Test
   void lazyWriteCreatesNothingUntilComputed() {
     Path out = dir.resolve("lazy.zarr");
-    CubedArray w = Cubed.toZarrLazy(Cubed.fromArray(data(10, 0), new long[] {5, 5},
-        spec(10_000_000)), new FileSystemStore(out), "");
+    CubedArray w =
+        Cubed.toZarrLazy(
+            Cubed.fromArray(data(10, 0), new long[] {5, 5}, spec(10_000_000)),
+            new FileSystemStore(out),
+            "");
     assertThat(out).doesNotExist();
     w.compute();
     ZarrArray z = ZarrArray.open(new FileSystemStore(out), "");
@@ -141,8 +165,9 @@ class TargetSafetyTest {
     Map<String, String> before = snapshot(out);
     NDArray zeros = NDArray.zeros(DType.FLOAT64, 10, 10); // all fill: no chunk is stored
     CubedArray x = Cubed.fromArray(zeros, new long[] {5, 5}, spec(10_000_000));
-    assertThatThrownBy(() -> Cubed.toZarr(x, st, "")).isInstanceOf(
-        IllegalArgumentException.class).hasMessageContaining("already exists")
+    assertThatThrownBy(() -> Cubed.toZarr(x, st, ""))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("already exists")
         .hasMessageContaining("overwrite");
     assertThat(snapshot(out)).isEqualTo(before);
     ZarrArray z = Cubed.toZarr(x, st, "", true);
@@ -157,9 +182,16 @@ class TargetSafetyTest {
     Cubed.toZarr(Cubed.fromArray(data(10, 1), new long[] {5, 5}, spec(10_000_000)), st, "");
     Files.writeString(out.resolve("notes.txt"), "mine");
     Map<String, String> before = snapshot(out);
-    assertThatThrownBy(() -> Cubed.toZarr(Cubed.fromArray(data(10, 2), new long[] {5, 5},
-        spec(10_000_000)), st, "", true)).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("notes.txt").hasMessageContaining("not part of it");
+    assertThatThrownBy(
+            () ->
+                Cubed.toZarr(
+                    Cubed.fromArray(data(10, 2), new long[] {5, 5}, spec(10_000_000)),
+                    st,
+                    "",
+                    true))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("notes.txt")
+        .hasMessageContaining("not part of it");
     assertThat(snapshot(out)).isEqualTo(before);
   }
 
@@ -187,13 +219,17 @@ class TargetSafetyTest {
   }
 
   private CubedArray failing() {
-    return Cubed.fromFunction(new long[] {20, 20}, new long[] {5, 5}, DType.FLOAT64,
+    return Cubed.fromFunction(
+        new long[] {20, 20},
+        new long[] {5, 5},
+        DType.FLOAT64,
         (b, i, flat, in, bc) -> {
           if (flat == 399) {
             throw new IllegalStateException("injected failure");
           }
           b.setDouble(i, flat + 1);
-        }, spec(10_000_000));
+        },
+        spec(10_000_000));
   }
 
   @Test
@@ -209,7 +245,8 @@ class TargetSafetyTest {
           .anyMatch(n -> n.startsWith(".out.zarr.cubed-staging-"));
     }
     assertThatThrownBy(() -> ZarrArray.open(new FileSystemStore(out), ""))
-        .hasMessageContaining("no zarr.json").hasMessageContaining("a compute is writing");
+        .hasMessageContaining("no zarr.json")
+        .hasMessageContaining("a compute is writing");
     assertThatThrownBy(() -> Cubed.fromZarr(out.toString(), spec(10_000_000)))
         .hasMessageContaining("a compute is writing");
     // a rerun (no overwrite needed: nothing is at the target) writes it
@@ -228,24 +265,28 @@ class TargetSafetyTest {
     assertThatThrownBy(() -> Cubed.toZarr(failing(), st, "", true))
         .hasStackTraceContaining("injected failure");
     assertThat(snapshot(out)).isEqualTo(before);
-    assertThat(Cubed.fromZarr(out.toString(), spec(10_000_000)).compute())
-        .isEqualTo(data(20, 7));
+    assertThat(Cubed.fromZarr(out.toString(), spec(10_000_000)).compute()).isEqualTo(data(20, 7));
   }
 
   @Test
   void failedWriteIntoAnExistingArrayLeavesItMarkedIncomplete() throws IOException {
     Path out = dir.resolve("out.zarr");
-    ZarrArray existing = ZarrArray.create(new FileSystemStore(out), "").shape(20, 20)
-        .chunks(5, 5).build();
-    assertThatThrownBy(() -> Cubed.store(java.util.List.of(failing()),
-        java.util.List.of(existing), ComputeOptions.defaults()))
+    ZarrArray existing =
+        ZarrArray.create(new FileSystemStore(out), "").shape(20, 20).chunks(5, 5).build();
+    assertThatThrownBy(
+            () ->
+                Cubed.store(
+                    java.util.List.of(failing()),
+                    java.util.List.of(existing),
+                    ComputeOptions.defaults()))
         .hasStackTraceContaining("injected failure");
     ZarrArray z = ZarrArray.open(new FileSystemStore(out), "");
     assertThat(z.isIncomplete()).isTrue();
     assertThat(Files.readString(out.resolve("zarr.json"), StandardCharsets.UTF_8))
         .contains(ZarrArray.INCOMPLETE_ATTRIBUTE);
     assertThatThrownBy(() -> Cubed.fromZarr(out.toString(), spec(10_000_000)))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("INCOMPLETE");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("INCOMPLETE");
     assertThat(Cubed.fromZarr(z, spec(10_000_000), true).shape()).containsExactly(20, 20);
     // without overwrite the incomplete array is refused too, saying so
     CubedArray good = Cubed.fromArray(data(20, 1), new long[] {5, 5}, spec(10_000_000));
@@ -260,6 +301,7 @@ class TargetSafetyTest {
   void targetContainingTheWorkDirIsRefused() {
     CubedArray x = Cubed.fromArray(data(10, 1), new long[] {5, 5}, spec(10_000_000));
     assertThatThrownBy(() -> Cubed.toZarr(x, new FileSystemStore(dir), ""))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("work directory");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("work directory");
   }
 }

@@ -29,12 +29,24 @@ class UniqueAndMaskTest extends ChunkedVsKernel {
       String d = t + Arrays.toString(x.k().shape());
       assertUniqueAll(d, Sets.uniqueAll(x.k()), Xp.uniqueAll(x.c()));
       switch (t.ordinal() % 3) {
-        case 0 -> check("unique_values " + d, () -> Sets.uniqueValues(x.k()),
-            () -> Xp.uniqueValues(x.c()), false);
-        case 1 -> check("unique_counts " + d, () -> Sets.uniqueCounts(x.k()).counts(),
-            () -> Xp.uniqueCounts(x.c()).counts(), false);
-        default -> check("unique_inverse " + d, () -> Sets.uniqueInverse(x.k()).inverseIndices(),
-            () -> Xp.uniqueInverse(x.c()).inverseIndices(), false);
+        case 0 ->
+            check(
+                "unique_values " + d,
+                () -> Sets.uniqueValues(x.k()),
+                () -> Xp.uniqueValues(x.c()),
+                false);
+        case 1 ->
+            check(
+                "unique_counts " + d,
+                () -> Sets.uniqueCounts(x.k()).counts(),
+                () -> Xp.uniqueCounts(x.c()).counts(),
+                false);
+        default ->
+            check(
+                "unique_inverse " + d,
+                () -> Sets.uniqueInverse(x.k()).inverseIndices(),
+                () -> Xp.uniqueInverse(x.c()).inverseIndices(),
+                false);
       }
       compared += 4;
     }
@@ -44,8 +56,7 @@ class UniqueAndMaskTest extends ChunkedVsKernel {
   @Test
   void distributedUniqueAgreesWithKernel() {
     Random r = new Random(52);
-    Spec spec = Spec.builder().workDir(dir).allowedMem(40_000).reservedMem(1000).workers(2)
-        .build();
+    Spec spec = Spec.builder().workDir(dir).allowedMem(40_000).reservedMem(1000).workers(2).build();
     DType[] types = {DType.FLOAT64, DType.INT16, DType.BOOL};
     for (int k = 0; k < types.length; k++) {
       DType t = types[k];
@@ -69,15 +80,21 @@ class UniqueAndMaskTest extends ChunkedVsKernel {
       assertUniqueAll(t.toString(), want, all);
       if (k == 1) {
         Uniques.Inverse ui = Xp.uniqueInverse(Xp.reshape(c, 30, 100));
-        SortTest.assertBitsEqual("unique_inverse 2-d " + t,
-            want.inverseIndices().reshape(30, 100), ui.inverseIndices().compute());
+        SortTest.assertBitsEqual(
+            "unique_inverse 2-d " + t,
+            want.inverseIndices().reshape(30, 100),
+            ui.inverseIndices().compute());
       }
     }
     // complex: grouped when the sort fits one task (StandardFormsTest); the distributed sort
     // orders real values only, so a larger complex array is refused when built
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> Xp.uniqueValues(Cubed.fromArray(NDArray.zeros(DType.COMPLEX128, 10_500),
-            new long[] {150}, spec)));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                Xp.uniqueValues(
+                    Cubed.fromArray(
+                        NDArray.zeros(DType.COMPLEX128, 10_500), new long[] {150}, spec)));
     assertTrue(e.getMessage().contains("allowedMem"), e.getMessage());
   }
 
@@ -91,8 +108,11 @@ class UniqueAndMaskTest extends ChunkedVsKernel {
         long[] s = x.k().shape();
         int k = 1 + r.nextInt(s.length - 1);
         In mask = input(r, DType.BOOL, Arrays.copyOf(s, k));
-        check("x[mask] " + t + Arrays.toString(s) + " k " + k,
-            () -> Indexing.getMask(x.k(), mask.k()), () -> Xp.getMask(x.c(), mask.c()), false);
+        check(
+            "x[mask] " + t + Arrays.toString(s) + " k " + k,
+            () -> Indexing.getMask(x.k(), mask.k()),
+            () -> Xp.getMask(x.c(), mask.c()),
+            false);
         done++;
       }
     }
@@ -100,8 +120,7 @@ class UniqueAndMaskTest extends ChunkedVsKernel {
     assertNoFailures();
     // larger than allowedMem x workers, several blocks per axis
     NDArray a = EngineTestSupport.randomDoubles(9, 60, 50, 20); // 480 KB at 40 KB x 2
-    Spec spec = Spec.builder().workDir(dir).allowedMem(40_000).reservedMem(1000).workers(2)
-        .build();
+    Spec spec = Spec.builder().workDir(dir).allowedMem(40_000).reservedMem(1000).workers(2).build();
     CubedArray c = Cubed.fromArray(a, new long[] {3, 10, 20}, spec);
     NDArray m = dev.cubed.nd.Elementwise.greater(EngineTestSupport.randomDoubles(10, 60, 50), 0.5);
     CubedArray cm = Cubed.fromArray(m, new long[] {13, 9}, spec);
@@ -109,16 +128,19 @@ class UniqueAndMaskTest extends ChunkedVsKernel {
     NDArray want = Indexing.getMask(a, m);
     assertEquals(2, sel.ndim());
     SortTest.assertBitsEqual("x[mask] leading", want, sel.compute());
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> Xp.getMask(c, Cubed.fromArray(NDArray.zeros(DType.BOOL, 50), new long[] {5},
-            spec)));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                Xp.getMask(
+                    c, Cubed.fromArray(NDArray.zeros(DType.BOOL, 50), new long[] {5}, spec)));
     assertTrue(e.getMessage().contains("prefix"), e.getMessage());
   }
 
   /** The four results of unique_all computed together, each bit-equal to the kernel's. */
   static void assertUniqueAll(String what, Sets.UniqueAll want, Uniques.All all) {
-    List<NDArray> got = Cubed.compute(all.values(), all.indices(), all.inverseIndices(),
-        all.counts());
+    List<NDArray> got =
+        Cubed.compute(all.values(), all.indices(), all.inverseIndices(), all.counts());
     SortTest.assertBitsEqual("values " + what, want.values(), got.get(0));
     SortTest.assertBitsEqual("indices " + what, want.indices(), got.get(1));
     SortTest.assertBitsEqual("inverse " + what, want.inverseIndices(), got.get(2));

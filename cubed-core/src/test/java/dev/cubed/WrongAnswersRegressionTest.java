@@ -24,8 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * result compared with the in-memory kernel on the same data).
  */
 class WrongAnswersRegressionTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private Spec spec() {
     return EngineTestSupport.tinySpec(dir, 100_000);
@@ -43,13 +42,19 @@ class WrongAnswersRegressionTest {
   void concatOfAComputedInputWithAZeroLengthAxisKeepsTheOtherInputs() {
     NDArray e = NDArray.zeros(DType.FLOAT64, 0, 3);
     NDArray o = arange(DType.FLOAT64, 4, 3);
-    CubedArray ce = Xp.add(Cubed.fromArray(e, new long[] {1, 2}, spec()),
-        Cubed.fromArray(e, new long[] {1, 2}, spec()));
+    CubedArray ce =
+        Xp.add(
+            Cubed.fromArray(e, new long[] {1, 2}, spec()),
+            Cubed.fromArray(e, new long[] {1, 2}, spec()));
     CubedArray co = Xp.negative(Cubed.fromArray(o, new long[] {3, 2}, spec()));
     for (List<CubedArray> in : List.of(List.of(ce, co), List.of(co, ce), List.of(co, ce, co))) {
       CubedArray c = Xp.concat(in, 0);
-      NDArray want = Manipulation.concat(in.stream().map(x -> x == ce ? e
-          : dev.cubed.nd.Elementwise.negative(o)).toArray(NDArray[]::new), 0);
+      NDArray want =
+          Manipulation.concat(
+              in.stream()
+                  .map(x -> x == ce ? e : dev.cubed.nd.Elementwise.negative(o))
+                  .toArray(NDArray[]::new),
+              0);
       NDAssert.assertExact(want, Cubed.compute(c).get(0), "concat " + in.size());
     }
   }
@@ -58,8 +63,10 @@ class WrongAnswersRegressionTest {
   void outputsSharingAZeroSizeIntermediateAreEachRight() {
     NDArray e = NDArray.zeros(DType.FLOAT64, 3, 0);
     NDArray o = arange(DType.FLOAT64, 3, 4);
-    CubedArray z = Xp.multiply(Cubed.fromArray(e, new long[] {2, 1}, spec()),
-        Cubed.fromArray(e, new long[] {2, 1}, spec()));
+    CubedArray z =
+        Xp.multiply(
+            Cubed.fromArray(e, new long[] {2, 1}, spec()),
+            Cubed.fromArray(e, new long[] {2, 1}, spec()));
     CubedArray s = Xp.sum(z, 1);
     CubedArray m = Xp.mean(z, 1);
     CubedArray c = Xp.concat(List.of(z, Cubed.fromArray(o, new long[] {2, 3}, spec())), 1);
@@ -75,10 +82,14 @@ class WrongAnswersRegressionTest {
     NDArray a = NDArray.zeros(DType.FLOAT64, 0, 2);
     NDArray b = arange(DType.FLOAT64, 2, 3);
     NDArray o = arange(DType.FLOAT64, 2, 3);
-    CubedArray p = Xp.matmul(Cubed.fromArray(a, new long[] {1, 1}, spec()),
-        Cubed.fromArray(b, new long[] {1, 2}, spec()));
-    CubedArray other = Xp.multiply(Cubed.fromArray(o, new long[] {1, 2}, spec()),
-        Cubed.fromArray(o, new long[] {2, 3}, spec()));
+    CubedArray p =
+        Xp.matmul(
+            Cubed.fromArray(a, new long[] {1, 1}, spec()),
+            Cubed.fromArray(b, new long[] {1, 2}, spec()));
+    CubedArray other =
+        Xp.multiply(
+            Cubed.fromArray(o, new long[] {1, 2}, spec()),
+            Cubed.fromArray(o, new long[] {2, 3}, spec()));
     CubedArray cat = Xp.concat(List.of(p, other, p), 0);
     CubedArray sum = Xp.sum(p, 0);
     CubedArray prod = Xp.prod(p, 0);
@@ -100,7 +111,8 @@ class WrongAnswersRegressionTest {
     List<NDArray> got = Cubed.compute(neg, t);
     for (NDArray g : got) {
       for (int i = 0; i < g.size(); i++) {
-        assertThat(Double.doubleToRawLongBits(g.getDouble(i))).as("element %d", i)
+        assertThat(Double.doubleToRawLongBits(g.getDouble(i)))
+            .as("element %d", i)
             .isEqualTo(Double.doubleToRawLongBits(-0.0));
       }
     }
@@ -120,8 +132,8 @@ class WrongAnswersRegressionTest {
     for (NDArray a : List.of(same, spread)) {
       for (int corr : new int[] {3, 5}) {
         CubedArray x = Cubed.fromArray(a, new long[] {2}, spec());
-        List<NDArray> got = Cubed.compute(Xp.var(x, Axes.all(), corr, 2),
-            Xp.std(x, Axes.all(), corr, 2));
+        List<NDArray> got =
+            Cubed.compute(Xp.var(x, Axes.all(), corr, 2), Xp.std(x, Axes.all(), corr, 2));
         NDAssert.assertExact(Statistics.var(a, Axes.all(), corr), got.get(0), "var " + corr);
         NDAssert.assertExact(Statistics.std(a, Axes.all(), corr), got.get(1), "std " + corr);
       }
@@ -149,29 +161,34 @@ class WrongAnswersRegressionTest {
 
   @Test
   void emptyAxisErrorsAreRaisedWhenTheOpIsBuiltAsByTheKernel() {
-    CubedArray e = Cubed.fromArray(NDArray.zeros(DType.FLOAT64, 3, 0), new long[] {2, 1},
-        spec());
-    assertThatThrownBy(() -> Xp.argmax(e, 1)).isInstanceOf(IllegalArgumentException.class)
+    CubedArray e = Cubed.fromArray(NDArray.zeros(DType.FLOAT64, 3, 0), new long[] {2, 1}, spec());
+    assertThatThrownBy(() -> Xp.argmax(e, 1))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("attempt to get argmax of an empty sequence")
         .hasMessageContaining("(3, 0)");
     assertThatThrownBy(() -> Xp.argmin(Xp.negative(e), 1))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("attempt to get argmin of an empty sequence");
-    assertThatThrownBy(() -> Xp.max(e, 1)).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("zero-size reduction").hasMessageContaining("no identity");
-    assertThatThrownBy(() -> Xp.min(e)).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> Xp.max(e, 1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("zero-size reduction")
+        .hasMessageContaining("no identity");
+    assertThatThrownBy(() -> Xp.min(e))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("zero-size reduction");
     // an empty result of an empty reduction is fine (as the kernel)
     assertThat(Cubed.compute(Xp.max(e, 0)).get(0).shape()).containsExactly(0);
     assertThat(Cubed.compute(Xp.argmax(e, 0)).get(0).shape()).containsExactly(0);
-    assertThatThrownBy(() -> Xp.reshape(e, 0, -1)).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> Xp.reshape(e, 0, -1))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("-1 cannot be inferred");
     assertThatThrownBy(() -> Manipulation.reshape(NDArray.zeros(DType.FLOAT64, 3, 0), 0, -1))
         .isInstanceOf(IllegalArgumentException.class);
     CubedArray flags = Cubed.fromArray(NDArray.ones(DType.BOOL, 4), new long[] {2}, spec());
-    for (var f : List.<java.util.function.Function<CubedArray, CubedArray>>of(Xp::mean, Xp::var,
-        Xp::std)) {
-      assertThatThrownBy(() -> f.apply(flags)).isInstanceOf(IllegalArgumentException.class)
+    for (var f :
+        List.<java.util.function.Function<CubedArray, CubedArray>>of(Xp::mean, Xp::var, Xp::std)) {
+      assertThatThrownBy(() -> f.apply(flags))
+          .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("dtype bool is not supported");
     }
     assertThatThrownBy(() -> Statistics.mean(NDArray.ones(DType.BOOL, 4)))
@@ -192,8 +209,7 @@ class WrongAnswersRegressionTest {
   @Test
   void complexInfinitiesInChunkedMatmulAndTensordotMatchNumPy() throws Exception {
     Map<String, NDArray> g;
-    try (var in = getClass().getResourceAsStream(
-        "/golden/linear_algebra/complex_infinities.npz")) {
+    try (var in = getClass().getResourceAsStream("/golden/linear_algebra/complex_infinities.npz")) {
       g = Npy.readNpz(in, "complex_infinities.npz");
     }
     for (int i = 0; i < 3; i++) {
@@ -201,14 +217,16 @@ class WrongAnswersRegressionTest {
       NDArray b = g.get("matmul" + i + "_b");
       CubedArray ca = Cubed.fromArray(a, new long[] {1, 1}, spec());
       CubedArray cb = Cubed.fromArray(b, new long[] {1, 1}, spec());
-      NDAssert.assertExact(g.get("matmul" + i + "_out"), Cubed.compute(Xp.matmul(ca, cb)).get(0),
-          "matmul " + i);
+      NDAssert.assertExact(
+          g.get("matmul" + i + "_out"), Cubed.compute(Xp.matmul(ca, cb)).get(0), "matmul " + i);
       NDArray c = g.get("tensordot" + i + "_a");
       NDArray d = g.get("tensordot" + i + "_b");
       CubedArray cc = Cubed.fromArray(c, new long[] {1, 2, 1}, spec());
       CubedArray cd = Cubed.fromArray(d, new long[] {2, 1}, spec());
-      NDAssert.assertExact(g.get("tensordot" + i + "_out"), Cubed.compute(
-          Xp.tensordot(cc, cd, new int[] {1, 2}, new int[] {0, 1})).get(0), "tensordot " + i);
+      NDAssert.assertExact(
+          g.get("tensordot" + i + "_out"),
+          Cubed.compute(Xp.tensordot(cc, cd, new int[] {1, 2}, new int[] {0, 1})).get(0),
+          "tensordot " + i);
       NDAssert.assertExact(LinearAlgebra.matmul(a, b), g.get("matmul" + i + "_out"), "kernel");
     }
   }
@@ -220,11 +238,13 @@ class WrongAnswersRegressionTest {
   @Test
   void moveaxisWithUnsortedSourceAxesMatchesTheKernel() {
     NDArray a = arange(DType.FLOAT64, 2, 3, 4);
-    int[][][] cases = {{{2, 0}, {0, 1}}, {{0, 2}, {1, 0}}, {{-1, 1}, {0, 2}}, {{1, 2, 0}, {0, 1, 2}}};
+    int[][][] cases = {
+      {{2, 0}, {0, 1}}, {{0, 2}, {1, 0}}, {{-1, 1}, {0, 2}}, {{1, 2, 0}, {0, 1, 2}}
+    };
     for (int[][] c : cases) {
       NDArray want = Manipulation.moveaxis(a, c[0], c[1]);
-      NDArray got = Xp.moveaxis(Cubed.fromArray(a, new long[] {1, 2, 3}, spec()), c[0], c[1])
-          .compute();
+      NDArray got =
+          Xp.moveaxis(Cubed.fromArray(a, new long[] {1, 2, 3}, spec()), c[0], c[1]).compute();
       NDAssert.assertExact(want, got, "moveaxis " + java.util.Arrays.deepToString(c));
     }
   }

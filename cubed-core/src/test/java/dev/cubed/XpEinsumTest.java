@@ -67,15 +67,20 @@ class XpEinsumTest {
   void refusesMalformedSubscripts() {
     CubedArray m = arange(DType.FLOAT64, new long[] {3, 3}, new long[] {2, 2});
     CubedArray v = arange(DType.FLOAT64, new long[] {4}, new long[] {2});
-    assertThatThrownBy(() -> Xp.einsum("ii->i", m)).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> Xp.einsum("ii->i", m))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("diagonals are not supported");
     assertThatThrownBy(() -> Xp.einsum("ij,j->i", m, v))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("label 'j' has length");
-    assertThatThrownBy(() -> Xp.einsum("i->i", m)).isInstanceOf(IllegalArgumentException.class)
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("label 'j' has length");
+    assertThatThrownBy(() -> Xp.einsum("i->i", m))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("do not match an operand of 2 dimensions");
-    assertThatThrownBy(() -> Xp.einsum("ij->k", m)).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> Xp.einsum("ij->k", m))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("output label 'k' is in no operand");
-    assertThatThrownBy(() -> Xp.einsum("ij,jk->ik", m)).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> Xp.einsum("ij,jk->ik", m))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("name 2 operands but 1");
   }
 }

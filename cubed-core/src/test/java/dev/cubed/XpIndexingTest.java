@@ -107,7 +107,11 @@ class XpIndexingTest extends ChunkedVsKernel {
   static NDArray indices(Random r, long n, long[] shape, boolean outOfRange) {
     NDArray a = NDArray.zeros(r.nextBoolean() ? DType.INT64 : DType.INT16, shape);
     for (int i = 0; i < a.size(); i++) {
-      a.setLong(i, n == 0 ? r.nextInt(2) : outOfRange && r.nextInt(15) == 0 ? n : r.nextInt((int) (2 * n)) - n);
+      a.setLong(
+          i,
+          n == 0
+              ? r.nextInt(2)
+              : outOfRange && r.nextInt(15) == 0 ? n : r.nextInt((int) (2 * n)) - n);
     }
     return a;
   }
@@ -147,15 +151,28 @@ class XpIndexingTest extends ChunkedVsKernel {
           }
           idx[i] = indices(r, x.k().shape(axes[i]), s);
         }
-        String d = t + Arrays.toString(x.k().shape()) + " axes " + Arrays.toString(axes)
-            + " index shape " + Arrays.toString(bshape) + " round " + round;
+        String d =
+            t
+                + Arrays.toString(x.k().shape())
+                + " axes "
+                + Arrays.toString(axes)
+                + " index shape "
+                + Arrays.toString(bshape)
+                + " round "
+                + round;
         int[] fa = axes;
         if (leading) {
-          check("x[idx] " + d, () -> reference(x.k(), fa, idx),
-              () -> XpIndexing.getItem(x.c(), idx), false);
+          check(
+              "x[idx] " + d,
+              () -> reference(x.k(), fa, idx),
+              () -> XpIndexing.getItem(x.c(), idx),
+              false);
         } else {
-          check("x[idx on axes] " + d, () -> reference(x.k(), fa, idx),
-              () -> XpIndexing.getItem(x.c(), fa, idx), false);
+          check(
+              "x[idx on axes] " + d,
+              () -> reference(x.k(), fa, idx),
+              () -> XpIndexing.getItem(x.c(), fa, idx),
+              false);
         }
       }
     }
@@ -170,23 +187,45 @@ class XpIndexingTest extends ChunkedVsKernel {
     NDArray i0 = indices(r, 200, new long[] {30, 1}, false);
     NDArray i1 = indices(r, 40, new long[] {1, 20}, false);
     NDArray got = XpIndexing.getItem(c, i0, i1).compute();
-    assertNull(DifferentialTest.compare(reference(a, new int[] {0, 1}, new NDArray[] {i0, i1}),
-        got, false, 1, false));
+    assertNull(
+        DifferentialTest.compare(
+            reference(a, new int[] {0, 1}, new NDArray[] {i0, i1}), got, false, 1, false));
     NDArray rows = indices(r, 200, new long[] {300}, false);
-    assertNull(DifferentialTest.compare(reference(a, new int[] {0}, new NDArray[] {rows}),
-        XpIndexing.getItem(c, rows).compute(), false, 1, false));
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> XpIndexing.getItem(c, NDArray.full(DType.INT64, 200L, 2)));
-    assertTrue(e.getMessage().contains("index 200 is out of bounds for axis 0 with size 200"),
+    assertNull(
+        DifferentialTest.compare(
+            reference(a, new int[] {0}, new NDArray[] {rows}),
+            XpIndexing.getItem(c, rows).compute(),
+            false,
+            1,
+            false));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> XpIndexing.getItem(c, NDArray.full(DType.INT64, 200L, 2)));
+    assertTrue(
+        e.getMessage().contains("index 200 is out of bounds for axis 0 with size 200"),
         e.getMessage());
-    e = assertThrows(IllegalArgumentException.class,
-        () -> XpIndexing.getItem(c, NDArray.zeros(DType.FLOAT64, 2)));
+    e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> XpIndexing.getItem(c, NDArray.zeros(DType.FLOAT64, 2)));
     assertTrue(e.getMessage().contains("integer dtype"), e.getMessage());
-    e = assertThrows(IllegalArgumentException.class,
-        () -> XpIndexing.getItem(c, NDArray.zeros(DType.INT64, 2), NDArray.zeros(DType.INT64, 3)));
+    e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                XpIndexing.getItem(
+                    c, NDArray.zeros(DType.INT64, 2), NDArray.zeros(DType.INT64, 3)));
     assertTrue(e.getMessage().contains("broadcast"), e.getMessage());
-    e = assertThrows(IllegalArgumentException.class, () -> XpIndexing.getItem(c, new int[] {1, 1},
-        NDArray.zeros(DType.INT64, 2), NDArray.zeros(DType.INT64, 2)));
+    e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                XpIndexing.getItem(
+                    c,
+                    new int[] {1, 1},
+                    NDArray.zeros(DType.INT64, 2),
+                    NDArray.zeros(DType.INT64, 2)));
     assertTrue(e.getMessage().contains("indexed twice"), e.getMessage());
   }
 }

@@ -8,15 +8,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cubed.nd.Axes;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.Elementwise;
-import dev.cubed.nd.LinearAlgebra;
 import dev.cubed.nd.Linalg;
+import dev.cubed.nd.LinearAlgebra;
 import dev.cubed.nd.NDArray;
 import dev.cubed.plan.PlanSummary;
 import java.util.Arrays;
 import java.util.Random;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 /**
  * The linalg extension on chunked arrays against the kernel on the same data, at an allowedMem of
@@ -49,8 +49,8 @@ class XpLinalgTest extends ChunkedVsKernel {
 
   /** Hermitian positive-definite stack: B B^H + n I. */
   static NDArray spd(Random r, DType t, long[] batch, int n) {
-    NDArray b = gauss(r, t.isComplex() ? DType.COMPLEX128 : DType.FLOAT64, XpLinalg.cat(batch, n,
-        n));
+    NDArray b =
+        gauss(r, t.isComplex() ? DType.COMPLEX128 : DType.FLOAT64, XpLinalg.cat(batch, n, n));
     NDArray bh = LinearAlgebra.matrixTranspose(t.isComplex() ? Elementwise.conj(b) : b);
     NDArray a = LinearAlgebra.matmul(b, bh);
     for (int i = 0; i < a.size(); i++) {
@@ -63,7 +63,8 @@ class XpLinalgTest extends ChunkedVsKernel {
   }
 
   CubedArray chunked(Random r, NDArray a) {
-    return r.nextBoolean() ? Cubed.fromArray(a, DiffData.chunks(r, a.shape()), spec())
+    return r.nextBoolean()
+        ? Cubed.fromArray(a, DiffData.chunks(r, a.shape()), spec())
         : Cubed.fromArray(a, DiffData.blocks(r, a.shape()), spec());
   }
 
@@ -88,20 +89,35 @@ class XpLinalgTest extends ChunkedVsKernel {
       String d = t + Arrays.toString(a.shape()) + " round " + round;
       check("det " + d, () -> Linalg.det(a), () -> XpLinalg.det(c), true);
       check("inv " + d, () -> Linalg.inv(a), () -> XpLinalg.inv(c), true);
-      check("slogdet sign " + d, () -> Linalg.slogdet(a).sign(),
-          () -> XpLinalg.slogdet(c).sign(), true);
-      check("slogdet log " + d, () -> Linalg.slogdet(a).logabsdet(),
-          () -> XpLinalg.slogdet(c).logabsdet(), true);
+      check(
+          "slogdet sign " + d,
+          () -> Linalg.slogdet(a).sign(),
+          () -> XpLinalg.slogdet(c).sign(),
+          true);
+      check(
+          "slogdet log " + d,
+          () -> Linalg.slogdet(a).logabsdet(),
+          () -> XpLinalg.slogdet(c).logabsdet(),
+          true);
       int p = r.nextInt(6) - 2;
-      check("matrix_power " + p + " " + d, () -> Linalg.matrixPower(a, p),
-          () -> XpLinalg.matrixPower(c, p), true);
+      check(
+          "matrix_power " + p + " " + d,
+          () -> Linalg.matrixPower(a, p),
+          () -> XpLinalg.matrixPower(c, p),
+          true);
       check("pinv " + d, () -> Linalg.pinv(a), () -> XpLinalg.pinv(c), true);
       check("matrix_rank " + d, () -> Linalg.matrixRank(a), () -> XpLinalg.matrixRank(c), true);
       check("svdvals " + d, () -> Linalg.svdvals(a), () -> XpLinalg.svdvals(c), true);
-      check("eig values " + d, () -> Linalg.eig(a).eigenvalues(),
-          () -> XpLinalg.eig(c).eigenvalues(), true);
-      check("eig vectors " + d, () -> Linalg.eig(a).eigenvectors(),
-          () -> XpLinalg.eig(c).eigenvectors(), true);
+      check(
+          "eig values " + d,
+          () -> Linalg.eig(a).eigenvalues(),
+          () -> XpLinalg.eig(c).eigenvalues(),
+          true);
+      check(
+          "eig vectors " + d,
+          () -> Linalg.eig(a).eigenvectors(),
+          () -> XpLinalg.eig(c).eigenvectors(),
+          true);
       check("eigvals " + d, () -> Linalg.eigvals(a), () -> XpLinalg.eigvals(c), true);
       NDArray v = gauss(r, r.nextBoolean() ? t : DType.FLOAT64, n);
       CubedArray cv = chunked(r, v);
@@ -109,23 +125,36 @@ class XpLinalgTest extends ChunkedVsKernel {
       long[] b2 = b.length > 0 && r.nextBoolean() ? new long[] {1} : b;
       NDArray m = gauss(r, t, XpLinalg.cat(b2, n, 1 + r.nextInt(3)));
       CubedArray cm = chunked(r, m);
-      check("solve matrix " + Arrays.toString(m.shape()) + " " + d, () -> Linalg.solve(a, m),
-          () -> XpLinalg.solve(c, cm), true);
+      check(
+          "solve matrix " + Arrays.toString(m.shape()) + " " + d,
+          () -> Linalg.solve(a, m),
+          () -> XpLinalg.solve(c, cm),
+          true);
       NDArray s = spd(r, t, b, n);
       CubedArray cs = chunked(r, s);
       check("cholesky " + d, () -> Linalg.cholesky(s), () -> XpLinalg.cholesky(cs), true);
-      check("cholesky upper " + d, () -> Linalg.cholesky(s, Linalg.Triangle.UPPER),
-          () -> XpLinalg.cholesky(cs, Linalg.Triangle.UPPER), true);
+      check(
+          "cholesky upper " + d,
+          () -> Linalg.cholesky(s, Linalg.Triangle.UPPER),
+          () -> XpLinalg.cholesky(cs, Linalg.Triangle.UPPER),
+          true);
       check("eigvalsh " + d, () -> Linalg.eigvalsh(s), () -> XpLinalg.eigvalsh(cs), true);
-      check("eigh values " + d, () -> Linalg.eigh(s).eigenvalues(),
-          () -> XpLinalg.eigh(cs).eigenvalues(), true);
-      check("eigh vectors " + d, () -> Linalg.eigh(s).eigenvectors(),
-          () -> XpLinalg.eigh(cs).eigenvectors(), true);
+      check(
+          "eigh values " + d,
+          () -> Linalg.eigh(s).eigenvalues(),
+          () -> XpLinalg.eigh(cs).eigenvalues(),
+          true);
+      check(
+          "eigh vectors " + d,
+          () -> Linalg.eigh(s).eigenvectors(),
+          () -> XpLinalg.eigh(cs).eigenvectors(),
+          true);
       for (Linalg.MatrixNormOrder o : Linalg.MatrixNormOrder.values()) {
         boolean keep = r.nextBoolean();
         NDArray rect = gauss(r, t, XpLinalg.cat(b, 1 + r.nextInt(4), 1 + r.nextInt(4)));
         CubedArray cr = chunked(r, rect);
-        check("matrix_norm " + o + " keep " + keep + " " + Arrays.toString(rect.shape()),
+        check(
+            "matrix_norm " + o + " keep " + keep + " " + Arrays.toString(rect.shape()),
             () -> Linalg.matrixNorm(rect, o, keep ? Linalg.KeepDims.KEEP : Linalg.KeepDims.DROP),
             () -> XpLinalg.matrixNorm(cr, o, keep ? Linalg.KeepDims.KEEP : Linalg.KeepDims.DROP),
             true);
@@ -134,8 +163,11 @@ class XpLinalgTest extends ChunkedVsKernel {
     NDArray ints = gauss(r, DType.INT32, 2, 3, 3);
     CubedArray ci = chunked(r, ints);
     check("det int32", () -> Linalg.det(ints), () -> XpLinalg.det(ci), true);
-    check("matrix_power int32", () -> Linalg.matrixPower(ints, 3),
-        () -> XpLinalg.matrixPower(ci, 3), false);
+    check(
+        "matrix_power int32",
+        () -> Linalg.matrixPower(ints, 3),
+        () -> XpLinalg.matrixPower(ci, 3),
+        false);
     NDArray rect = gauss(r, t, 2, 3, 4);
     CubedArray cr = chunked(r, rect);
     check("det of non-square", () -> Linalg.det(rect), () -> XpLinalg.det(cr), true);
@@ -146,8 +178,7 @@ class XpLinalgTest extends ChunkedVsKernel {
     check("solve misaligned", () -> Linalg.solve(sq, v4), () -> XpLinalg.solve(csq, cv4), true);
     NDArray b3 = gauss(r, t, 3, 3, 2);
     CubedArray cb3 = chunked(r, b3);
-    check("solve batch mismatch", () -> Linalg.solve(sq, b3), () -> XpLinalg.solve(csq, cb3),
-        true);
+    check("solve batch mismatch", () -> Linalg.solve(sq, b3), () -> XpLinalg.solve(csq, cb3), true);
     NDArray b1 = gauss(r, t, 3, 2);
     CubedArray cb1 = chunked(r, b1);
     check("solve 2-d rhs", () -> Linalg.solve(sq, b1), () -> XpLinalg.solve(csq, cb1), true);
@@ -168,22 +199,32 @@ class XpLinalgTest extends ChunkedVsKernel {
       int n = 1 + r.nextInt(5);
       NDArray a = gauss(r, t, m, n);
       long rows = 12 + r.nextInt(12);
-      CubedArray c = round == 1 ? Cubed.fromArray(a, new long[][] {irregular(r, m), {n}}, spec())
-          : Cubed.fromArray(a, new long[] {rows, 1 + r.nextInt(n)}, spec());
+      CubedArray c =
+          round == 1
+              ? Cubed.fromArray(a, new long[][] {irregular(r, m), {n}}, spec())
+              : Cubed.fromArray(a, new long[] {rows, 1 + r.nextInt(n)}, spec());
       String d = t + Arrays.toString(a.shape()) + " round " + round;
       XpLinalg.Qr qr = XpLinalg.qr(c);
       PlanSummary plan = qr.R().plan();
-      long blocks = plan.ops().stream().filter(o -> o.name().contains("qr_block_r")
-          || o.fused().stream().anyMatch(f -> f.contains("qr_block_r")))
-          .mapToLong(PlanSummary.OpInfo::tasks).max().orElse(0);
+      long blocks =
+          plan.ops().stream()
+              .filter(
+                  o ->
+                      o.name().contains("qr_block_r")
+                          || o.fused().stream().anyMatch(f -> f.contains("qr_block_r")))
+              .mapToLong(PlanSummary.OpInfo::tasks)
+              .max()
+              .orElse(0);
       NDArray q = qr.Q().compute();
       NDArray rr = qr.R().compute();
       Linalg.QrResult want = Linalg.qr(a);
-      check("|Q| " + d + " (" + blocks + " row blocks)", () -> Elementwise.abs(want.Q()),
-          () -> Xp.abs(qr.Q()), true);
-      check("|R| " + d, () -> Elementwise.abs(want.R()), () -> Xp.abs(qr.R()), true);
-      check("QR = x " + d, () -> a.astype(want.R().dtype()), () -> Xp.matmul(qr.Q(), qr.R()),
+      check(
+          "|Q| " + d + " (" + blocks + " row blocks)",
+          () -> Elementwise.abs(want.Q()),
+          () -> Xp.abs(qr.Q()),
           true);
+      check("|R| " + d, () -> Elementwise.abs(want.R()), () -> Xp.abs(qr.R()), true);
+      check("QR = x " + d, () -> a.astype(want.R().dtype()), () -> Xp.matmul(qr.Q(), qr.R()), true);
       check("mode r " + d, () -> rr, () -> XpLinalg.qr(c, XpLinalg.QrMode.R).R(), true);
       assertNull(XpLinalg.qr(c, XpLinalg.QrMode.R).Q());
       assertEquals(m, q.shape(0));
@@ -193,22 +234,34 @@ class XpLinalgTest extends ChunkedVsKernel {
       check("svd |U| " + d, () -> Elementwise.abs(ws.U()), () -> Xp.abs(svd.U()), true);
       check("svd |Vh| " + d, () -> Elementwise.abs(ws.Vh()), () -> Xp.abs(svd.Vh()), true);
       check("svdvals " + d, () -> Linalg.svdvals(a), () -> XpLinalg.svdvals(c), true);
-      assertTrue(blocks >= 3, d + ": TSQR should take several row blocks, took "
-          + blocks + ": " + plan);
+      assertTrue(
+          blocks >= 3, d + ": TSQR should take several row blocks, took " + blocks + ": " + plan);
     }
     for (long[] shape : new long[][] {{0, 3}, {5, 0}, {1, 4}, {3, 3}}) {
       NDArray e = gauss(r, t, shape);
       CubedArray ce = Cubed.fromArray(e, new long[] {2, 2}, spec());
       String d = "degenerate " + t + Arrays.toString(shape);
-      check("qr R " + d, () -> Elementwise.abs(Linalg.qr(e).R()), () -> Xp.abs(XpLinalg.qr(ce)
-          .R()), true);
-      check("qr Q " + d, () -> Elementwise.abs(Linalg.qr(e).Q()), () -> Xp.abs(XpLinalg.qr(ce)
-          .Q()), true);
+      check(
+          "qr R " + d,
+          () -> Elementwise.abs(Linalg.qr(e).R()),
+          () -> Xp.abs(XpLinalg.qr(ce).R()),
+          true);
+      check(
+          "qr Q " + d,
+          () -> Elementwise.abs(Linalg.qr(e).Q()),
+          () -> Xp.abs(XpLinalg.qr(ce).Q()),
+          true);
       check("svdvals " + d, () -> Linalg.svdvals(e), () -> XpLinalg.svdvals(ce), true);
-      check("svd S " + d, () -> Linalg.svd(e, Linalg.SvdMode.REDUCED).S(),
-          () -> XpLinalg.svd(ce).S(), true);
-      check("svd |U| " + d, () -> Elementwise.abs(Linalg.svd(e, Linalg.SvdMode.REDUCED).U()),
-          () -> Xp.abs(XpLinalg.svd(ce).U()), true);
+      check(
+          "svd S " + d,
+          () -> Linalg.svd(e, Linalg.SvdMode.REDUCED).S(),
+          () -> XpLinalg.svd(ce).S(),
+          true);
+      check(
+          "svd |U| " + d,
+          () -> Elementwise.abs(Linalg.svd(e, Linalg.SvdMode.REDUCED).U()),
+          () -> Xp.abs(XpLinalg.svd(ce).U()),
+          true);
     }
     assertNoFailures();
   }
@@ -232,15 +285,24 @@ class XpLinalgTest extends ChunkedVsKernel {
         In x = input(r, t, shape(r, 2));
         String d = t + Arrays.toString(x.k().shape()) + " round " + round;
         int off = r.nextInt(7) - 3;
-        check("diagonal " + off + " " + d, () -> Linalg.diagonal(x.k(), off),
-            () -> XpLinalg.diagonal(x.c(), off), false);
+        check(
+            "diagonal " + off + " " + d,
+            () -> Linalg.diagonal(x.k(), off),
+            () -> XpLinalg.diagonal(x.c(), off),
+            false);
         DType tt = r.nextInt(3) == 0 ? DType.FLOAT64 : null;
-        check("trace " + off + " " + tt + " " + d, () -> Linalg.trace(x.k(), off, tt),
-            () -> XpLinalg.trace(x.c(), off, tt), true);
+        check(
+            "trace " + off + " " + tt + " " + d,
+            () -> Linalg.trace(x.k(), off, tt),
+            () -> XpLinalg.trace(x.c(), off, tt),
+            true);
         In v1 = input(r, t, new long[] {DiffData.dim(r)});
         In v2 = input(r, DiffData.dtype(r), new long[] {DiffData.dim(r)});
-        check("outer " + d, () -> LinearAlgebra.outer(v1.k(), v2.k()),
-            () -> XpLinalg.outer(v1.c(), v2.c()), false);
+        check(
+            "outer " + d,
+            () -> LinearAlgebra.outer(v1.k(), v2.k()),
+            () -> XpLinalg.outer(v1.c(), v2.c()),
+            false);
         long[] cs = x.k().shape().clone();
         int ax = r.nextInt(cs.length);
         cs[ax] = 3;
@@ -251,16 +313,21 @@ class XpLinalgTest extends ChunkedVsKernel {
         }
         In c2 = input(r, DiffData.dtype(r), cs2);
         int axis = r.nextBoolean() ? ax : ax - cs.length;
-        check("cross axis " + axis + " " + Arrays.toString(cs) + " " + d,
-            () -> Linalg.cross(c1.k(), c2.k(), axis), () -> XpLinalg.cross(c1.c(), c2.c(), axis),
+        check(
+            "cross axis " + axis + " " + Arrays.toString(cs) + " " + d,
+            () -> Linalg.cross(c1.k(), c2.k(), axis),
+            () -> XpLinalg.cross(c1.c(), c2.c(), axis),
             true);
         double[] ords = {2, 1, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, 0, 3, -1.5};
         double ord = ords[r.nextInt(ords.length)];
         int nd = x.k().ndim();
         Axes axes = r.nextBoolean() ? Axes.all() : Axes.of(r.nextInt(nd));
         Axes ka = r.nextBoolean() ? axes.keepDims() : axes;
-        check("vector_norm " + ord + " " + ka + " " + d, () -> Linalg.vectorNorm(x.k(), ka, ord),
-            () -> XpLinalg.vectorNorm(x.c(), ka, ord), true);
+        check(
+            "vector_norm " + ord + " " + ka + " " + d,
+            () -> Linalg.vectorNorm(x.k(), ka, ord),
+            () -> XpLinalg.vectorNorm(x.c(), ka, ord),
+            true);
       }
     }
     assertNoFailures();
@@ -269,41 +336,46 @@ class XpLinalgTest extends ChunkedVsKernel {
   @Test
   void aMatrixTooLargeForATaskIsRefusedNamingTheFunctionAndSize() {
     Random r = new Random(330);
-    CubedArray big = Cubed.fromArray(gauss(r, DType.FLOAT64, 2, 40, 40), new long[] {1, 10, 10},
-        spec());
-    for (java.util.function.Supplier<Object> f : java.util.List.<java.util.function.Supplier<
-        Object>>of(() -> XpLinalg.inv(big), () -> XpLinalg.det(big), () -> XpLinalg.eigh(big),
-            () -> XpLinalg.matrixNorm(big, Linalg.MatrixNormOrder.TWO,
-                Linalg.KeepDims.DROP))) {
+    CubedArray big =
+        Cubed.fromArray(gauss(r, DType.FLOAT64, 2, 40, 40), new long[] {1, 10, 10}, spec());
+    for (java.util.function.Supplier<Object> f :
+        java.util.List.<java.util.function.Supplier<Object>>of(
+            () -> XpLinalg.inv(big),
+            () -> XpLinalg.det(big),
+            () -> XpLinalg.eigh(big),
+            () -> XpLinalg.matrixNorm(big, Linalg.MatrixNormOrder.TWO, Linalg.KeepDims.DROP))) {
       IllegalArgumentException e = assertThrows(IllegalArgumentException.class, f::get);
-      assertTrue(e.getMessage().contains("one 40x40 float64 matrix needs a projected")
-          && e.getMessage().contains("allowedMem 16384 B"), e.getMessage());
+      assertTrue(
+          e.getMessage().contains("one 40x40 float64 matrix needs a projected")
+              && e.getMessage().contains("allowedMem 16384 B"),
+          e.getMessage());
     }
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> XpLinalg.inv(big));
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> XpLinalg.inv(big));
     assertTrue(e.getMessage().startsWith("inv: "), e.getMessage());
     // the reductions need no whole matrix: fro and inf norms of the same array compute
     NDArray a = gauss(r, DType.FLOAT64, 2, 40, 40);
     CubedArray ca = Cubed.fromArray(a, new long[] {1, 10, 10}, spec());
-    assertNull(DifferentialTest.compare(Linalg.matrixNorm(a), XpLinalg.matrixNorm(ca).compute(),
-        true, 1, false));
+    assertNull(
+        DifferentialTest.compare(
+            Linalg.matrixNorm(a), XpLinalg.matrixNorm(ca).compute(), true, 1, false));
     // TSQR: the stacked R factors of many row blocks do not fit one task
-    CubedArray wide = Cubed.fromArray(gauss(r, DType.FLOAT64, 400, 12), new long[] {12, 12},
-        spec());
+    CubedArray wide =
+        Cubed.fromArray(gauss(r, DType.FLOAT64, 400, 12), new long[] {12, 12}, spec());
     e = assertThrows(IllegalArgumentException.class, () -> XpLinalg.qr(wide));
     assertTrue(e.getMessage().contains("qr: the stacked R factors"), e.getMessage());
-    CubedArray tooWide = Cubed.fromArray(gauss(r, DType.FLOAT64, 4, 400), new long[] {4, 40},
-        spec());
+    CubedArray tooWide =
+        Cubed.fromArray(gauss(r, DType.FLOAT64, 4, 400), new long[] {4, 40}, spec());
     e = assertThrows(IllegalArgumentException.class, () -> XpLinalg.svdvals(tooWide));
     assertTrue(e.getMessage().contains("svdvals: one row of 400"), e.getMessage());
     e = assertThrows(IllegalArgumentException.class, () -> XpLinalg.eigvals(big));
     assertTrue(e.getMessage().startsWith("eigvals: one 40x40 float64 matrix"), e.getMessage());
     CubedArray cx = Cubed.fromArray(gauss(r, DType.COMPLEX64, 2, 2), new long[] {1, 2}, spec());
     assertEquals(DType.COMPLEX64, XpLinalg.eigvals(cx).dtype(), "complex eigvals is built");
-    CubedArray tall = Cubed.fromArray(gauss(r, DType.FLOAT64, 60, 2), new long[] {10, 2},
-        spec());
-    e = assertThrows(IllegalArgumentException.class,
-        () -> XpLinalg.qr(tall, XpLinalg.QrMode.COMPLETE));
+    CubedArray tall = Cubed.fromArray(gauss(r, DType.FLOAT64, 60, 2), new long[] {10, 2}, spec());
+    e =
+        assertThrows(
+            IllegalArgumentException.class, () -> XpLinalg.qr(tall, XpLinalg.QrMode.COMPLETE));
     assertTrue(e.getMessage().startsWith("qr: one 60x2 float64 matrix"), e.getMessage());
   }
 
@@ -343,8 +415,14 @@ class XpLinalgTest extends ChunkedVsKernel {
     CubedArray inv = XpLinalg.inv(c);
     PlanSummary p = inv.plan();
     assertTrue(p.maxProjectedMem() <= MEM, p.toString());
-    long tasks = p.ops().stream().filter(o -> o.name().startsWith("inv")
-        || o.fused().stream().anyMatch(n -> n.startsWith("inv"))).mapToLong(PlanSummary.OpInfo::tasks).sum();
+    long tasks =
+        p.ops().stream()
+            .filter(
+                o ->
+                    o.name().startsWith("inv")
+                        || o.fused().stream().anyMatch(n -> n.startsWith("inv")))
+            .mapToLong(PlanSummary.OpInfo::tasks)
+            .sum();
     assertTrue(tasks > 1, "60 4x4 matrices at 16 KB should take several blocks: " + p);
     assertNull(DifferentialTest.compare(Linalg.inv(a), inv.compute(), true, 1, false));
   }

@@ -33,8 +33,7 @@ class XpPadTest {
         .containsExactly(Double.NaN, Double.NaN, 0, 1, 2, 3, 4, Double.NaN, Double.NaN, Double.NaN);
     assertThat(values(Xp.pad(x, w))).containsExactly(0, 0, 0, 1, 2, 3, 4, 0, 0, 0);
     assertThat(values(Xp.pad(x, w, "edge", null))).containsExactly(0, 0, 0, 1, 2, 3, 4, 4, 4, 4);
-    assertThat(values(Xp.pad(x, w, "reflect", null)))
-        .containsExactly(2, 1, 0, 1, 2, 3, 4, 3, 2, 1);
+    assertThat(values(Xp.pad(x, w, "reflect", null))).containsExactly(2, 1, 0, 1, 2, 3, 4, 3, 2, 1);
     assertThat(values(Xp.pad(x, w, "symmetric", null)))
         .containsExactly(1, 0, 0, 1, 2, 3, 4, 4, 3, 2);
     assertThat(values(Xp.pad(x, w, "wrap", null))).containsExactly(3, 4, 0, 1, 2, 3, 4, 0, 1, 2);
@@ -72,14 +71,19 @@ class XpPadTest {
   void refusesWhatItCannotDo() {
     CubedArray x = range(3, 2);
     assertThatThrownBy(() -> Xp.pad(x, new long[][] {{3, 0}}, "reflect", null))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at most n-1");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("at most n-1");
     assertThatThrownBy(() -> Xp.pad(x, new long[][] {{0, 4}}, "wrap", null))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at most n");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("at most n");
     assertThatThrownBy(() -> Xp.pad(x, new long[][] {{1, 1}}, "median", null))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not supported");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("not supported");
     assertThatThrownBy(() -> Xp.pad(x, new long[][] {{-1, 1}}, "edge", null))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("non-negative");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("non-negative");
     assertThatThrownBy(() -> Xp.pad(x, new long[][] {{1, 1}, {1, 1}}, "edge", null))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("2 width pairs");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("2 width pairs");
   }
 }

@@ -37,30 +37,31 @@ class XpQuantileTest {
     // np.quantile(a, [0, .25, .5, .9, 1], axis=1)
     CubedArray r = Xp.quantile(sample(), Q, 1);
     assertThat(r.shape()).containsExactly(5, 2);
-    assertThat(values(r)).containsExactly(new double[] {1, N, 1.5, N, 3.5, N, 7, N, 9, N},
-        within(1e-12));
+    assertThat(values(r))
+        .containsExactly(new double[] {1, N, 1.5, N, 3.5, N, 7, N, 9, N}, within(1e-12));
   }
 
   @Test
   void nanquantileSkipsNanPerLane() {
     // np.nanquantile(a, [0, .25, .5, .9, 1], axis=1)
-    assertThat(values(Xp.nanquantile(sample(), Q, 1))).containsExactly(
-        new double[] {1, 2, 1.5, 3, 3.5, 5, 7, 5.6, 9, 6}, within(1e-12));
+    assertThat(values(Xp.nanquantile(sample(), Q, 1)))
+        .containsExactly(new double[] {1, 2, 1.5, 3, 3.5, 5, 7, 5.6, 9, 6}, within(1e-12));
     // np.nanquantile(a, [0.3]) over everything
-    assertThat(values(Xp.nanquantile(sample(), new double[] {0.3}))).containsExactly(
-        new double[] {3.0}, within(1e-12));
+    assertThat(values(Xp.nanquantile(sample(), new double[] {0.3})))
+        .containsExactly(new double[] {3.0}, within(1e-12));
     // a lane of NaN only gives NaN
     NDArray nan = NDArray.full(DType.FLOAT32, N, 2, 3);
-    CubedArray all = Xp.nanquantile(Cubed.fromArray(nan, new long[] {1, 2}, SPEC),
-        new double[] {0.5}, 1);
+    CubedArray all =
+        Xp.nanquantile(Cubed.fromArray(nan, new long[] {1, 2}, SPEC), new double[] {0.5}, 1);
     assertThat(all.dtype()).isEqualTo(DType.FLOAT32);
     assertThat(values(all)).containsExactly(N, N);
   }
 
   @Test
   void integersGiveFloat64OverSeveralAxes() {
-    CubedArray x = Cubed.fromArray(NDArray.arange(0, 12, 1, DType.INT32).reshape(3, 4),
-        new long[] {2, 3}, SPEC);
+    CubedArray x =
+        Cubed.fromArray(
+            NDArray.arange(0, 12, 1, DType.INT32).reshape(3, 4), new long[] {2, 3}, SPEC);
     CubedArray r = Xp.quantile(x, new double[] {0.3, 0.75}, 0, 1);
     assertThat(r.dtype()).isEqualTo(DType.FLOAT64);
     // np.quantile(np.arange(12).reshape(3, 4), [0.3, 0.75], axis=(0, 1)); then axis=0, q=0.4
@@ -72,8 +73,10 @@ class XpQuantileTest {
   @Test
   void refusesBadArguments() {
     assertThatThrownBy(() -> Xp.quantile(sample(), new double[] {1.5}, 1))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("outside [0, 1]");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("outside [0, 1]");
     assertThatThrownBy(() -> Xp.quantile(sample(), new double[] {0.5}, 1, 1))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("repeated");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("repeated");
   }
 }

@@ -30,12 +30,18 @@ class XpSelectionTest extends ChunkedVsKernel {
         int nd = x.k().ndim();
         for (int dim = 0; dim < Math.max(1, nd); dim++) {
           int dd = dim;
-          check("nonzero dim " + dim + " " + d, () -> Searching.nonzero(x.k())[dd],
-              () -> Xp.nonzero(x.c()).get(dd), false);
+          check(
+              "nonzero dim " + dim + " " + d,
+              () -> Searching.nonzero(x.k())[dd],
+              () -> Xp.nonzero(x.c()).get(dd),
+              false);
         }
         In mask = input(r, DType.BOOL, x.k().shape());
-        check("x[mask] " + d, () -> Indexing.getMask(x.k(), mask.k()),
-            () -> Xp.getMask(x.c(), mask.c()), false);
+        check(
+            "x[mask] " + d,
+            () -> Indexing.getMask(x.k(), mask.k()),
+            () -> Xp.getMask(x.c(), mask.c()),
+            false);
       }
     }
     assertNoFailures();
@@ -44,15 +50,14 @@ class XpSelectionTest extends ChunkedVsKernel {
   @Test
   void selectionOnAnInputLargerThanAllowedMemTimesWorkers() {
     NDArray a = EngineTestSupport.randomDoubles(7, 300, 100); // 240 KB, allowedMem 16 KB
-    Spec spec = Spec.builder().workDir(dir).allowedMem(16_000).reservedMem(1000).workers(2)
-        .build();
+    Spec spec = Spec.builder().workDir(dir).allowedMem(16_000).reservedMem(1000).workers(2).build();
     CubedArray c = Cubed.fromArray(a, new long[] {7, 40}, spec);
     CubedArray mask = Xp.greater(c, 3.0);
     NDArray m = dev.cubed.nd.Elementwise.greater(a, 3.0);
     CubedArray sel = Xp.getMask(c, mask);
     assertNull(DifferentialTest.compare(Indexing.getMask(a, m), sel.compute(), false, 1, false));
-    assertTrue(!sel.hasRegularChunks(), "chunked by the counts: " + Arrays.toString(
-        sel.chunks()[0]));
+    assertTrue(
+        !sel.hasRegularChunks(), "chunked by the counts: " + Arrays.toString(sel.chunks()[0]));
     List<CubedArray> nz = Xp.nonzero(mask);
     NDArray[] want = Searching.nonzero(m);
     List<NDArray> got = Cubed.compute(nz.toArray(new CubedArray[0]));
@@ -60,8 +65,8 @@ class XpSelectionTest extends ChunkedVsKernel {
       assertNull(DifferentialTest.compare(want[i], got.get(i), false, 1, false));
     }
     assertEquals(want[0].size(), Arrays.stream(nz.get(0).chunks()[0]).sum());
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> Xp.getMask(c, c));
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> Xp.getMask(c, c));
     assertTrue(e.getMessage().contains("mask must be bool"), e.getMessage());
     assertThrows(IllegalArgumentException.class, () -> Xp.nonzero(Xp.sum(c)));
   }

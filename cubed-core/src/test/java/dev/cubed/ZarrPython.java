@@ -27,8 +27,8 @@ final class ZarrPython {
   }
 
   private static String exec(String py, String script) throws IOException, InterruptedException {
-    Process p = new ProcessBuilder(py, "-c", script + "\nprint('OK')").redirectErrorStream(true)
-        .start();
+    Process p =
+        new ProcessBuilder(py, "-c", script + "\nprint('OK')").redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     if (!p.waitFor(5, TimeUnit.MINUTES) || p.exitValue() != 0) {
       return "FAILED " + out;
@@ -38,8 +38,13 @@ final class ZarrPython {
 
   /** zarr.open(path, mode='r')[...] as flat doubles, one per line. */
   static List<Double> read(String py, Path array) throws Exception {
-    String out = exec(py, "import zarr\na = zarr.open(" + quote(array) + ", mode='r')\n"
-        + "print('\\n'.join(repr(float(v)) for v in a[...].ravel()))");
+    String out =
+        exec(
+            py,
+            "import zarr\na = zarr.open("
+                + quote(array)
+                + ", mode='r')\n"
+                + "print('\\n'.join(repr(float(v)) for v in a[...].ravel()))");
     if (!out.startsWith("OK")) {
       throw new AssertionError("zarr-python could not read " + array + ": " + out);
     }
@@ -54,8 +59,13 @@ final class ZarrPython {
 
   /** "OPENED" if zarr.open(path, mode='r') succeeds, else "REFUSED <exception type>". */
   static String open(String py, Path array) throws Exception {
-    String out = exec(py, "import zarr\ntry:\n    zarr.open(" + quote(array) + ", mode='r')\n"
-        + "    print('OPENED')\nexcept Exception as e:\n    print('REFUSED', type(e).__name__)");
+    String out =
+        exec(
+            py,
+            "import zarr\ntry:\n    zarr.open("
+                + quote(array)
+                + ", mode='r')\n"
+                + "    print('OPENED')\nexcept Exception as e:\n    print('REFUSED', type(e).__name__)");
     return out.startsWith("OK") ? out.substring(2).strip() : out;
   }
 

@@ -30,8 +30,8 @@ import java.util.function.Supplier;
  *
  * <p>Credentials and endpoint: see {@link AzureSettings} (a connection string from {@code
  * AZURE_STORAGE_CONNECTION_STRING}, else the SDK's default chain for the named account). A put
- * replaces a blob atomically (one Put Blob); a put into a container that does not exist creates
- * it. Throttling (429), 5xx and I/O failures are retried by the SDK's exponential retry policy.
+ * replaces a blob atomically (one Put Blob); a put into a container that does not exist creates it.
+ * Throttling (429), 5xx and I/O failures are retried by the SDK's exponential retry policy.
  * Messages never contain keys or signatures ({@link AzureSettings#redact}).
  */
 public final class AzureStore extends ObjectStore<AzureSettings> {
@@ -50,8 +50,10 @@ public final class AzureStore extends ObjectStore<AzureSettings> {
 
   private static String checkContainer(String container) {
     if (container == null || !container.matches("[a-z0-9$][a-z0-9-]{1,62}")) {
-      throw new IllegalArgumentException("Azure store: container name '" + container
-          + "' is not valid (3-63 lower-case letters, digits and '-')");
+      throw new IllegalArgumentException(
+          "Azure store: container name '"
+              + container
+              + "' is not valid (3-63 lower-case letters, digits and '-')");
     }
     return container;
   }
@@ -78,10 +80,10 @@ public final class AzureStore extends ObjectStore<AzureSettings> {
    * @throws IllegalArgumentException for a malformed URI
    */
   public static AzureStore open(URI uri) {
-    String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(
-        java.util.Locale.ROOT);
-    String shown = AzureSettings.redact(uri.getScheme() + "://" + uri.getRawAuthority()
-        + uri.getRawPath());
+    String scheme =
+        uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(java.util.Locale.ROOT);
+    String shown =
+        AzureSettings.redact(uri.getScheme() + "://" + uri.getRawAuthority() + uri.getRawPath());
     String container;
     String account = System.getenv(AzureSettings.ACCOUNT);
     if (scheme.equals("az")) {
@@ -90,16 +92,19 @@ public final class AzureStore extends ObjectStore<AzureSettings> {
       container = uri.getUserInfo();
       String host = uri.getHost();
       if (host == null || container == null) {
-        throw new IllegalArgumentException("Azure URI " + shown + " is not abfs://container@"
-            + "ACCOUNT.dfs.core.windows.net/path");
+        throw new IllegalArgumentException(
+            "Azure URI "
+                + shown
+                + " is not abfs://container@"
+                + "ACCOUNT.dfs.core.windows.net/path");
       }
       account = host.substring(0, host.indexOf('.') < 0 ? host.length() : host.indexOf('.'));
     } else {
       throw new IllegalArgumentException("not an az:// or abfs:// URI: " + shown);
     }
     if (container == null || container.isEmpty()) {
-      throw new IllegalArgumentException("Azure URI " + shown + " names no container; expected"
-          + " az://container/path");
+      throw new IllegalArgumentException(
+          "Azure URI " + shown + " names no container; expected" + " az://container/path");
     }
     int attempts = AzureSettings.DEFAULT_ATTEMPTS;
     if (uri.getQuery() != null) {
@@ -111,12 +116,16 @@ public final class AzureStore extends ObjectStore<AzureSettings> {
             attempts = 0;
           }
           if (attempts < 1) {
-            throw new IllegalArgumentException("Azure URI " + shown + ": max_attempts must be"
-                + " a positive integer");
+            throw new IllegalArgumentException(
+                "Azure URI " + shown + ": max_attempts must be" + " a positive integer");
           }
         } else if (!kv.isEmpty()) {
-          throw new IllegalArgumentException("Azure URI " + shown + ": unknown option '"
-              + kv.split("=")[0] + "' (known: max_attempts)");
+          throw new IllegalArgumentException(
+              "Azure URI "
+                  + shown
+                  + ": unknown option '"
+                  + kv.split("=")[0]
+                  + "' (known: max_attempts)");
         }
       }
     }
@@ -143,8 +152,8 @@ public final class AzureStore extends ObjectStore<AzureSettings> {
 
   /** The exception for a failed operation, saying what, where, why and what to do. */
   ZarrStoreException failure(String op, String key, RuntimeException e) {
-    String where = "Azure " + op + (key == null ? "" : " of key '" + key + "'") + " of "
-        + describe();
+    String where =
+        "Azure " + op + (key == null ? "" : " of key '" + key + "'") + " of " + describe();
     String why;
     if (e instanceof BlobStorageException b) {
       int st = b.getStatusCode();
@@ -152,28 +161,39 @@ public final class AzureStore extends ObjectStore<AzureSettings> {
       if (BlobErrorCode.CONTAINER_NOT_FOUND.equals(code)) {
         why = "container '" + bucket + "' does not exist";
       } else if (st == 403 || st == 401) {
-        why = "access denied (HTTP " + st + " " + code + "): check the credentials from "
-            + settings.credentialSource();
+        why =
+            "access denied (HTTP "
+                + st
+                + " "
+                + code
+                + "): check the credentials from "
+                + settings.credentialSource();
       } else {
-        why = "HTTP " + st + (code == null ? "" : " " + code)
-            + (st == 429 || st >= 500 ? " after " + settings.attempts() + " attempts" : "");
+        why =
+            "HTTP "
+                + st
+                + (code == null ? "" : " " + code)
+                + (st == 429 || st >= 500 ? " after " + settings.attempts() + " attempts" : "");
       }
     } else {
       Throwable root = e;
       while (root.getCause() != null && root.getCause() != root) {
         root = root.getCause();
       }
-      why = "failed after " + settings.attempts() + " attempts: "
-          + root.getClass().getSimpleName() + (root.getMessage() == null ? ""
-              : ": " + AzureSettings.redact(root.getMessage()));
+      why =
+          "failed after "
+              + settings.attempts()
+              + " attempts: "
+              + root.getClass().getSimpleName()
+              + (root.getMessage() == null ? "" : ": " + AzureSettings.redact(root.getMessage()));
     }
-    return new ZarrStoreException(where + ": " + why, new IOException(
-        AzureSettings.redact(String.valueOf(e.getMessage())), null));
+    return new ZarrStoreException(
+        where + ": " + why,
+        new IOException(AzureSettings.redact(String.valueOf(e.getMessage())), null));
   }
 
   private static boolean missing(BlobStorageException e) {
-    return e.getStatusCode() == 404 && !BlobErrorCode.CONTAINER_NOT_FOUND.equals(
-        e.getErrorCode());
+    return e.getStatusCode() == 404 && !BlobErrorCode.CONTAINER_NOT_FOUND.equals(e.getErrorCode());
   }
 
   /**
@@ -181,8 +201,8 @@ public final class AzureStore extends ObjectStore<AzureSettings> {
    * BlobStorageException that {@code absent} accepts; any other failure becomes the store's
    * exception for {@code op}.
    */
-  private <T> T request(String op, String key, Supplier<T> call,
-      Predicate<BlobStorageException> absent, T ifAbsent) {
+  private <T> T request(
+      String op, String key, Supplier<T> call, Predicate<BlobStorageException> absent, T ifAbsent) {
     try {
       return call.get();
     } catch (RuntimeException e) {
@@ -200,11 +220,16 @@ public final class AzureStore extends ObjectStore<AzureSettings> {
   @Override
   public byte[] get(String key) {
     BlobClient b = blob(key);
-    return request("read", key, () -> {
-      ByteArrayOutputStream out = new ByteArrayOutputStream();
-      b.downloadStream(out);
-      return out.toByteArray();
-    }, e -> missing(e) || BlobErrorCode.CONTAINER_NOT_FOUND.equals(e.getErrorCode()), null);
+    return request(
+        "read",
+        key,
+        () -> {
+          ByteArrayOutputStream out = new ByteArrayOutputStream();
+          b.downloadStream(out);
+          return out.toByteArray();
+        },
+        e -> missing(e) || BlobErrorCode.CONTAINER_NOT_FOUND.equals(e.getErrorCode()),
+        null);
   }
 
   @Override
@@ -216,8 +241,8 @@ public final class AzureStore extends ObjectStore<AzureSettings> {
     }
     try {
       ByteArrayOutputStream out = new ByteArrayOutputStream(length);
-      b.downloadStreamWithResponse(out, new BlobRange(offset, (long) length), null, null, false,
-          null, Context.NONE);
+      b.downloadStreamWithResponse(
+          out, new BlobRange(offset, (long) length), null, null, false, null, Context.NONE);
       return out.toByteArray();
     } catch (BlobStorageException e) {
       if (missing(e) || BlobErrorCode.CONTAINER_NOT_FOUND.equals(e.getErrorCode())) {
@@ -236,8 +261,9 @@ public final class AzureStore extends ObjectStore<AzureSettings> {
   public byte[] getSuffix(String key, int length) {
     Stores.checkSuffix(key, length);
     BlobClient b = blob(key);
-    Long blobSize = request("size read", key, () -> b.getProperties().getBlobSize(),
-        AzureStore::notFound, null);
+    Long blobSize =
+        request(
+            "size read", key, () -> b.getProperties().getBlobSize(), AzureStore::notFound, null);
     if (blobSize == null) {
       return null;
     }
@@ -300,15 +326,24 @@ public final class AzureStore extends ObjectStore<AzureSettings> {
    */
   private List<String> listing(String prefix, String pre, boolean oneLevel) {
     ListBlobsOptions options = new ListBlobsOptions().setPrefix(pre);
-    return request("listing of prefix '" + prefix + "'", null, () -> {
-      List<String> out = new ArrayList<>();
-      for (BlobItem item : oneLevel ? client().listBlobsByHierarchy("/", options, null)
-          : client().listBlobs(options, null)) {
-        out.add(oneLevel ? ObjectStores.childName(item.getName(), pre.length())
-            : keyOf(item.getName()));
-      }
-      return out;
-    }, e -> BlobErrorCode.CONTAINER_NOT_FOUND.equals(e.getErrorCode()), new ArrayList<>());
+    return request(
+        "listing of prefix '" + prefix + "'",
+        null,
+        () -> {
+          List<String> out = new ArrayList<>();
+          for (BlobItem item :
+              oneLevel
+                  ? client().listBlobsByHierarchy("/", options, null)
+                  : client().listBlobs(options, null)) {
+            out.add(
+                oneLevel
+                    ? ObjectStores.childName(item.getName(), pre.length())
+                    : keyOf(item.getName()));
+          }
+          return out;
+        },
+        e -> BlobErrorCode.CONTAINER_NOT_FOUND.equals(e.getErrorCode()),
+        new ArrayList<>());
   }
 
   /** 2: the encoded bytes and the HTTP client's buffer of them. */

@@ -78,11 +78,11 @@ class AzureStoreContractTest extends StoreContract {
     try (ObjectOutputStream oo = new ObjectOutputStream(bo)) {
       oo.writeObject(s);
     }
-    assertThat(bo.toString(StandardCharsets.ISO_8859_1)).doesNotContain(AzuriteServer.KEY)
+    assertThat(bo.toString(StandardCharsets.ISO_8859_1))
+        .doesNotContain(AzuriteServer.KEY)
         .doesNotContain("AccountKey");
     Store back;
-    try (ObjectInputStream oi = new ObjectInputStream(new ByteArrayInputStream(
-        bo.toByteArray()))) {
+    try (ObjectInputStream oi = new ObjectInputStream(new ByteArrayInputStream(bo.toByteArray()))) {
       back = (Store) oi.readObject();
     }
     assertThat(back).isEqualTo(s);
@@ -91,12 +91,15 @@ class AzureStoreContractTest extends StoreContract {
     assertThat(abfs.container()).isEqualTo("data");
     assertThat(abfs.prefix()).isEqualTo("x/y/");
     assertThat(abfs.settings().account()).isEqualTo("acct");
-    assertThatThrownBy(() -> Stores.open("az:///x")).isInstanceOf(
-        IllegalArgumentException.class).hasMessageContaining("names no container");
-    assertThatThrownBy(() -> Stores.open("az://Bad_Name/x")).isInstanceOf(
-        IllegalArgumentException.class).hasMessageContaining("container name 'Bad_Name'");
-    assertThatThrownBy(() -> Stores.open("az://c1/x?colour=red")).isInstanceOf(
-        IllegalArgumentException.class).hasMessageContaining("colour");
+    assertThatThrownBy(() -> Stores.open("az:///x"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("names no container");
+    assertThatThrownBy(() -> Stores.open("az://Bad_Name/x"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("container name 'Bad_Name'");
+    assertThatThrownBy(() -> Stores.open("az://c1/x?colour=red"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("colour");
     assertThat(AzureSettings.redact("AccountKey=abc;BlobEndpoint=x?sv=1&sig=zzz&se=2"))
         .isEqualTo("AccountKey=***;BlobEndpoint=x?sv=1&sig=***&se=2");
   }
@@ -105,25 +108,37 @@ class AzureStoreContractTest extends StoreContract {
   void serverErrorsAreRetriedByTheConfiguredPolicyThenReported() throws Exception {
     AtomicInteger requests = new AtomicInteger();
     HttpServer failing = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    failing.createContext("/", ex -> {
-      requests.incrementAndGet();
-      ex.getRequestBody().readAllBytes();
-      byte[] body = ("<?xml version=\"1.0\" encoding=\"utf-8\"?><Error><Code>ServerBusy</Code>"
-          + "<Message>The server is busy.</Message></Error>").getBytes(StandardCharsets.UTF_8);
-      ex.getResponseHeaders().set("Content-Type", "application/xml");
-      ex.getResponseHeaders().set("x-ms-error-code", "ServerBusy");
-      ex.sendResponseHeaders(503, body.length);
-      ex.getResponseBody().write(body);
-      ex.close();
-    });
+    failing.createContext(
+        "/",
+        ex -> {
+          requests.incrementAndGet();
+          ex.getRequestBody().readAllBytes();
+          byte[] body =
+              ("<?xml version=\"1.0\" encoding=\"utf-8\"?><Error><Code>ServerBusy</Code>"
+                      + "<Message>The server is busy.</Message></Error>")
+                  .getBytes(StandardCharsets.UTF_8);
+          ex.getResponseHeaders().set("Content-Type", "application/xml");
+          ex.getResponseHeaders().set("x-ms-error-code", "ServerBusy");
+          ex.sendResponseHeaders(503, body.length);
+          ex.getResponseBody().write(body);
+          ex.close();
+        });
     failing.start();
-    String cs = "DefaultEndpointsProtocol=http;AccountName=" + AzuriteServer.ACCOUNT
-        + ";AccountKey=" + AzuriteServer.KEY + ";BlobEndpoint=http://127.0.0.1:"
-        + failing.getAddress().getPort() + "/" + AzuriteServer.ACCOUNT + ";";
+    String cs =
+        "DefaultEndpointsProtocol=http;AccountName="
+            + AzuriteServer.ACCOUNT
+            + ";AccountKey="
+            + AzuriteServer.KEY
+            + ";BlobEndpoint=http://127.0.0.1:"
+            + failing.getAddress().getPort()
+            + "/"
+            + AzuriteServer.ACCOUNT
+            + ";";
     System.setProperty(AzureSettings.CONNECTION_STRING_PROPERTY, cs);
     try {
       Store s = Stores.open("az://retry/x?max_attempts=3");
-      assertThatThrownBy(() -> s.get("k")).isInstanceOf(ZarrStoreException.class)
+      assertThatThrownBy(() -> s.get("k"))
+          .isInstanceOf(ZarrStoreException.class)
           .hasMessageContaining("Azure read of key 'k' of az://retry/x/")
           .hasMessageContaining("HTTP 503")
           .hasMessageContaining("3 attempts")

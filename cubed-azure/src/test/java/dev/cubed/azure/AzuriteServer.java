@@ -22,11 +22,14 @@ import org.junit.jupiter.api.Assumptions;
  */
 public final class AzuriteServer implements AutoCloseable {
   public static final String VERSION = "3.37.0";
+
   /** Azurite's well-known development account and key (public, in Azurite's documentation). */
   public static final String ACCOUNT = "devstoreaccount1";
+
   public static final String KEY =
       "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
-  private static final Pattern LISTENS = Pattern.compile("listens on (http://127\\.0\\.0\\.1:\\d+)");
+  private static final Pattern LISTENS =
+      Pattern.compile("listens on (http://127\\.0\\.0\\.1:\\d+)");
 
   private final Process process;
   private final String endpoint;
@@ -57,19 +60,29 @@ public final class AzuriteServer implements AutoCloseable {
 
   /** The azurite-blob launcher, installed if absent; skips the calling test without node/npm. */
   static Path launcher() throws IOException, InterruptedException {
-    Assumptions.assumeTrue(runs("node", "--version") && runs("npm", "--version"),
+    Assumptions.assumeTrue(
+        runs("node", "--version") && runs("npm", "--version"),
         "node and npm are needed to run Azurite (the Azure tests); install Node.js, or skip the"
             + " tests with -DexcludedGroups=slow,azure");
     Path dir = projectRoot().resolve(".cache").resolve("azurite");
     Path bin = dir.resolve("node_modules").resolve(".bin").resolve("azurite-blob");
     if (!Files.isExecutable(bin)) {
       Files.createDirectories(dir);
-      Process p = new ProcessBuilder("npm", "install", "--prefix", dir.toString(), "--no-audit",
-          "--no-fund", "azurite@" + VERSION).redirectErrorStream(true).start();
+      Process p =
+          new ProcessBuilder(
+                  "npm",
+                  "install",
+                  "--prefix",
+                  dir.toString(),
+                  "--no-audit",
+                  "--no-fund",
+                  "azurite@" + VERSION)
+              .redirectErrorStream(true)
+              .start();
       String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       if (!p.waitFor(10, TimeUnit.MINUTES) || p.exitValue() != 0 || !Files.isExecutable(bin)) {
-        throw new IOException("npm install azurite@" + VERSION + " into " + dir + " failed:\n"
-            + out);
+        throw new IOException(
+            "npm install azurite@" + VERSION + " into " + dir + " failed:\n" + out);
       }
     }
     return bin;
@@ -79,28 +92,44 @@ public final class AzuriteServer implements AutoCloseable {
   public static AzuriteServer start() throws Exception {
     Path bin = launcher();
     Path work = Files.createTempDirectory("azurite");
-    Process p = new ProcessBuilder(List.of(bin.toString(), "--blobHost", "127.0.0.1",
-        "--blobPort", "0", "--inMemoryPersistence", "--skipApiVersionCheck", "--loose"))
-        .directory(work.toFile()).redirectErrorStream(true).start();
+    Process p =
+        new ProcessBuilder(
+                List.of(
+                    bin.toString(),
+                    "--blobHost",
+                    "127.0.0.1",
+                    "--blobPort",
+                    "0",
+                    "--inMemoryPersistence",
+                    "--skipApiVersionCheck",
+                    "--loose"))
+            .directory(work.toFile())
+            .redirectErrorStream(true)
+            .start();
     CompletableFuture<String> url = new CompletableFuture<>();
     StringBuilder seen = new StringBuilder();
-    Thread reader = new Thread(() -> {
-      try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(),
-          StandardCharsets.UTF_8))) {
-        for (String line; (line = r.readLine()) != null; ) {
-          if (!url.isDone()) {
-            seen.append(line).append('\n');
-            Matcher m = LISTENS.matcher(line);
-            if (m.find()) {
-              url.complete(m.group(1));
-            }
-          }
-        }
-      } catch (IOException e) {
-        // the process ended
-      }
-      url.completeExceptionally(new IOException("Azurite exited before listening:\n" + seen));
-    }, "azurite-output");
+    Thread reader =
+        new Thread(
+            () -> {
+              try (BufferedReader r =
+                  new BufferedReader(
+                      new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String line; (line = r.readLine()) != null; ) {
+                  if (!url.isDone()) {
+                    seen.append(line).append('\n');
+                    Matcher m = LISTENS.matcher(line);
+                    if (m.find()) {
+                      url.complete(m.group(1));
+                    }
+                  }
+                }
+              } catch (IOException e) {
+                // the process ended
+              }
+              url.completeExceptionally(
+                  new IOException("Azurite exited before listening:\n" + seen));
+            },
+            "azurite-output");
     reader.setDaemon(true);
     reader.start();
     try {
@@ -118,8 +147,13 @@ public final class AzuriteServer implements AutoCloseable {
 
   /** The connection string for this server (as a user would put in the environment). */
   public String connectionString() {
-    return "DefaultEndpointsProtocol=http;AccountName=" + ACCOUNT + ";AccountKey=" + KEY
-        + ";BlobEndpoint=" + endpoint() + ";";
+    return "DefaultEndpointsProtocol=http;AccountName="
+        + ACCOUNT
+        + ";AccountKey="
+        + KEY
+        + ";BlobEndpoint="
+        + endpoint()
+        + ";";
   }
 
   /** Makes {@link AzureSettings} use this server (through the system property). */
@@ -134,5 +168,4 @@ public final class AzuriteServer implements AutoCloseable {
     process.destroyForcibly(); // in memory: nothing to save (a graceful stop takes seconds)
     process.waitFor(1, TimeUnit.MINUTES);
   }
-
 }

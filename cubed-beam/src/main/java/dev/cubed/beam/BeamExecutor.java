@@ -21,29 +21,28 @@ import org.apache.beam.sdk.values.PCollection;
 import org.joda.time.Duration;
 
 /**
- * Runs a compute as one Apache Beam pipeline (executor name {@code beam}; made by
- * {@link BeamExecutorFactory} from a spec's settings).
+ * Runs a compute as one Apache Beam pipeline (executor name {@code beam}; made by {@link
+ * BeamExecutorFactory} from a spec's settings).
  *
- * <p><b>Pipeline.</b> One stage per operation: the operation's task keys as a
- * {@code PCollection} ({@code Create} of the keys), {@code Reshuffle} to spread them over the
- * workers, and a {@code DoFn} that runs the task function for each key. An operation's keys are
- * held back with {@code Wait.on} until the stages it depends on
- * ({@link Operation#dependencies()}; every earlier stage when unknown) have completed, so it
- * never reads an array that is still being written; independent stages run concurrently. Then
- * the pipeline runs and the launcher waits for it.
+ * <p><b>Pipeline.</b> One stage per operation: the operation's task keys as a {@code PCollection}
+ * ({@code Create} of the keys), {@code Reshuffle} to spread them over the workers, and a {@code
+ * DoFn} that runs the task function for each key. An operation's keys are held back with {@code
+ * Wait.on} until the stages it depends on ({@link Operation#dependencies()}; every earlier stage
+ * when unknown) have completed, so it never reads an array that is still being written; independent
+ * stages run concurrently. Then the pipeline runs and the launcher waits for it.
  *
  * <p><b>Task functions</b> travel the way Beam ships DoFns: Java-serialized with the DoFn. A
  * function that is not Serializable, or that uses an in-memory store (the runner works on a
  * deserialized copy), is refused before anything runs, naming the operation.
  *
- * <p><b>Retries.</b> Each task gets {@code attempts} tries inside the DoFn, with the
- * {@link dev.cubed.runtime.RetryPolicy} (a deterministic failure is not retried) and an
- * exponential backoff (10 ms doubling, at most 1 s). A task that fails for good fails the
- * pipeline; {@link #execute} then throws its {@link TaskFailedException} (found in the runner's
- * error chain), or an {@link IllegalStateException} with the runner's message when the chain does
- * not carry it (a remote runner). The DirectRunner does not retry bundles; distributed runners
- * (Dataflow, Flink, Spark) also re-run a failed bundle, which may run a task that already
- * succeeded again: tasks are idempotent (whole-chunk writes), so duplicates are harmless.
+ * <p><b>Retries.</b> Each task gets {@code attempts} tries inside the DoFn, with the {@link
+ * dev.cubed.runtime.RetryPolicy} (a deterministic failure is not retried) and an exponential
+ * backoff (10 ms doubling, at most 1 s). A task that fails for good fails the pipeline; {@link
+ * #execute} then throws its {@link TaskFailedException} (found in the runner's error chain), or an
+ * {@link IllegalStateException} with the runner's message when the chain does not carry it (a
+ * remote runner). The DirectRunner does not retry bundles; distributed runners (Dataflow, Flink,
+ * Spark) also re-run a failed bundle, which may run a task that already succeeded again: tasks are
+ * idempotent (whole-chunk writes), so duplicates are harmless.
  *
  * <p><b>Events</b> are reported on the launching thread: each successful task publishes a task
  * record as a Beam string-set metric, which the launcher polls while the pipeline runs and once
@@ -51,32 +50,40 @@ import org.joda.time.Duration;
  * after its last. This works on any runner that supports string-set metrics.
  *
  * <p><b>Memory.</b> With {@code beam.workerMemory} (and {@code beam.tasksPerWorker}, default 1)
- * given, an operation whose projected task memory times tasks per worker exceeds the worker
- * memory is refused before anything runs ({@link InsufficientHeapException}). With the
- * DirectRunner, all tasks share this JVM's heap: a task projecting more than the max heap is
- * refused, and the runner's parallelism is capped as the threads executor caps its threads
- * ({@code parallelism x largest task projection + heap in use <= max heap}); like the threads
- * executor it cannot bound one task's own memory. Beam itself enforces no per-task memory.
+ * given, an operation whose projected task memory times tasks per worker exceeds the worker memory
+ * is refused before anything runs ({@link InsufficientHeapException}). With the DirectRunner, all
+ * tasks share this JVM's heap: a task projecting more than the max heap is refused, and the
+ * runner's parallelism is capped as the threads executor caps its threads ({@code parallelism x
+ * largest task projection + heap in use <= max heap}); like the threads executor it cannot bound
+ * one task's own memory. Beam itself enforces no per-task memory.
  *
  * <p>{@link #execute} returns only after the pipeline has ended; after a failure on the
  * DirectRunner it also waits until no task attempt of the compute is still running in this JVM.
  */
 public final class BeamExecutor implements Executor {
   private static final Logger LOG = Logger.getLogger(BeamExecutor.class.getName());
+
   /** Executor option: the Beam runner (default {@value #DIRECT_RUNNER}). */
   public static final String RUNNER = "beam.runner";
+
   /** Executor option: memory of one Beam worker, e.g. {@code 4GB}; unset = not checked. */
   public static final String WORKER_MEMORY = "beam.workerMemory";
+
   /** Executor option: tasks one Beam worker runs at once (default 1), for the memory check. */
   public static final String TASKS_PER_WORKER = "beam.tasksPerWorker";
+
   /** The default runner, in this JVM. */
   public static final String DIRECT_RUNNER = "DirectRunner";
+
   /** How often the launcher polls the runner for progress, milliseconds. */
   static final long POLL_MILLIS = 200;
+
   /** First retry backoff, milliseconds. */
   static final long RETRY_BACKOFF_MILLIS = 10;
+
   /** Task records per string-set metric (Beam caps one at 1,000,000 characters). */
   static final int RECORDS_PER_METRIC = 2000;
+
   /** How long a failed compute waits for its running task attempts before warning again. */
   static final long STOP_WAIT_MILLIS = 60_000;
 
@@ -87,8 +94,8 @@ public final class BeamExecutor implements Executor {
 
   /**
    * Where the launcher's time went in the last compute, milliseconds: the checks (memory,
-   * serializing every task function once), building the pipeline (pipeline options, one stage
-   * per op; Beam serializes each DoFn), {@code run()} (the runner translating and starting the
+   * serializing every task function once), building the pipeline (pipeline options, one stage per
+   * op; Beam serializes each DoFn), {@code run()} (the runner translating and starting the
    * pipeline) and the run until the pipeline ended.
    */
   record Phases(long checkMillis, long buildMillis, long launchMillis, long runMillis) {}
@@ -139,8 +146,12 @@ public final class BeamExecutor implements Executor {
         result = pipeline.run();
         long launched = System.currentTimeMillis();
         finished = await(result, relay, computeId);
-        lastPhases = new Phases(checked - start, built - checked, launched - built,
-            System.currentTimeMillis() - launched);
+        lastPhases =
+            new Phases(
+                checked - start,
+                built - checked,
+                launched - built,
+                System.currentTimeMillis() - launched);
       }
       relay.finishSuccessful();
     } catch (RuntimeException | Error e) {
@@ -170,24 +181,38 @@ public final class BeamExecutor implements Executor {
         for (String d : op.dependencies()) {
           Integer j = index.get(d);
           if (j == null) {
-            throw new IllegalArgumentException("beam executor: operation " + op.name()
-                + " depends on '" + d + "', which is not an earlier operation of the compute");
+            throw new IllegalArgumentException(
+                "beam executor: operation "
+                    + op.name()
+                    + " depends on '"
+                    + d
+                    + "', which is not an earlier operation of the compute");
           }
           after.add(done.get(j));
         }
       } else {
         after.addAll(done);
       }
-      PCollection<long[]> keys = p.apply(stage + "/keys",
-          Create.of(op.keys()).withCoder(LongArrayCoder.of()));
+      PCollection<long[]> keys =
+          p.apply(stage + "/keys", Create.of(op.keys()).withCoder(LongArrayCoder.of()));
       if (!after.isEmpty()) {
         keys = keys.apply(stage + "/after", Wait.<long[]>on(after)).setCoder(LongArrayCoder.of());
       }
       int shards = Math.max(1, (op.keys().size() + RECORDS_PER_METRIC - 1) / RECORDS_PER_METRIC);
-      PCollection<String> out = keys
-          .apply(stage + "/spread", Reshuffle.<long[]>viaRandomKey()).setCoder(LongArrayCoder.of())
-          .apply(stage + "/run", ParDo.of(new TaskDoFn(runId, i, op.name(), op.function(),
-              settings.attempts(), RETRY_BACKOFF_MILLIS, shards)));
+      PCollection<String> out =
+          keys.apply(stage + "/spread", Reshuffle.<long[]>viaRandomKey())
+              .setCoder(LongArrayCoder.of())
+              .apply(
+                  stage + "/run",
+                  ParDo.of(
+                      new TaskDoFn(
+                          runId,
+                          i,
+                          op.name(),
+                          op.function(),
+                          settings.attempts(),
+                          RETRY_BACKOFF_MILLIS,
+                          shards)));
       done.add(out);
       index.put(op.name(), i);
     }
@@ -212,9 +237,15 @@ public final class BeamExecutor implements Executor {
       relay.poll(result.metrics());
       if (state != null && state.isTerminal()) {
         if (state != PipelineResult.State.DONE) {
-          throw new IllegalStateException("beam executor: the pipeline of compute " + computeId
-              + " ended " + state + " on " + options.runner() + " (see the runner's log for the"
-              + " failing step)");
+          throw new IllegalStateException(
+              "beam executor: the pipeline of compute "
+                  + computeId
+                  + " ended "
+                  + state
+                  + " on "
+                  + options.runner()
+                  + " (see the runner's log for the"
+                  + " failing step)");
         }
         return true;
       }
@@ -230,8 +261,8 @@ public final class BeamExecutor implements Executor {
   }
 
   /**
-   * The exception a failed pipeline is reported with: the task's {@link TaskFailedException} if
-   * the runner's error carries it, else an IllegalStateException with the runner's message.
+   * The exception a failed pipeline is reported with: the task's {@link TaskFailedException} if the
+   * runner's error carries it, else an IllegalStateException with the runner's message.
    */
   static RuntimeException translate(RuntimeException e, String computeId) {
     for (Throwable t = e; t != null; t = t.getCause()) {
@@ -246,8 +277,8 @@ public final class BeamExecutor implements Executor {
     while (root.getCause() != null && root.getCause() != root) {
       root = root.getCause();
     }
-    return new IllegalStateException("beam executor: the pipeline of compute " + computeId
-        + " failed: " + root, e);
+    return new IllegalStateException(
+        "beam executor: the pipeline of compute " + computeId + " failed: " + root, e);
   }
 
   private void cancel(PipelineResult result, String computeId) {
@@ -266,8 +297,11 @@ public final class BeamExecutor implements Executor {
         if (InFlight.awaitIdle(runId, STOP_WAIT_MILLIS)) {
           break;
         }
-        LOG.warning("beam executor: compute " + computeId + " has ended but some of its tasks"
-            + " are still running in this JVM; waiting for them");
+        LOG.warning(
+            "beam executor: compute "
+                + computeId
+                + " has ended but some of its tasks"
+                + " are still running in this JVM; waiting for them");
       } catch (InterruptedException e) {
         interrupted = true;
       }
@@ -278,9 +312,9 @@ public final class BeamExecutor implements Executor {
   }
 
   /**
-   * Refuses, before anything runs, an operation whose tasks cannot fit: in the worker memory
-   * given ({@code beam.workerMemory / beam.tasksPerWorker}), and with the DirectRunner in this
-   * JVM's max heap.
+   * Refuses, before anything runs, an operation whose tasks cannot fit: in the worker memory given
+   * ({@code beam.workerMemory / beam.tasksPerWorker}), and with the DirectRunner in this JVM's max
+   * heap.
    *
    * @throws InsufficientHeapException naming the first such operation
    */
@@ -289,19 +323,34 @@ public final class BeamExecutor implements Executor {
     for (Operation op : ops) {
       long need = op.projectedMem();
       if (options.workerMemory() > 0 && need * options.tasksPerWorker() > options.workerMemory()) {
-        throw new InsufficientHeapException(String.format("beam executor: a task of operation %s"
-            + " is projected to need %,d bytes (%.1f MiB); %d such tasks at once (%s) need more"
-            + " than the worker memory of %,d bytes (%s); nothing was run. Use workers with more"
-            + " memory, fewer tasks per worker, or lower allowedMem / smaller chunks",
-            op.name(), need, need / 1048576.0, options.tasksPerWorker(), TASKS_PER_WORKER,
-            options.workerMemory(), WORKER_MEMORY), op.name(), need, options.workerMemory());
+        throw new InsufficientHeapException(
+            String.format(
+                "beam executor: a task of operation %s"
+                    + " is projected to need %,d bytes (%.1f MiB); %d such tasks at once (%s) need more"
+                    + " than the worker memory of %,d bytes (%s); nothing was run. Use workers with more"
+                    + " memory, fewer tasks per worker, or lower allowedMem / smaller chunks",
+                op.name(),
+                need,
+                need / 1048576.0,
+                options.tasksPerWorker(),
+                TASKS_PER_WORKER,
+                options.workerMemory(),
+                WORKER_MEMORY),
+            op.name(),
+            need,
+            options.workerMemory());
       }
       if (options.inProcess() && need > maxHeap) {
-        throw new InsufficientHeapException(String.format("beam executor (DirectRunner, in this"
-            + " JVM): a task of operation %s is projected to need %,d bytes (%.1f MiB), more than"
-            + " the JVM's max heap of %,d bytes (%.1f MiB); nothing was run. Raise the heap"
-            + " (java -Xmx..., CUBED_HEAP=... for ./cubed) or use smaller chunks", op.name(),
-            need, need / 1048576.0, maxHeap, maxHeap / 1048576.0), op.name(), need, maxHeap);
+        throw new InsufficientHeapException(
+            String.format(
+                "beam executor (DirectRunner, in this"
+                    + " JVM): a task of operation %s is projected to need %,d bytes (%.1f MiB), more than"
+                    + " the JVM's max heap of %,d bytes (%.1f MiB); nothing was run. Raise the heap"
+                    + " (java -Xmx..., CUBED_HEAP=... for ./cubed) or use smaller chunks",
+                op.name(), need, need / 1048576.0, maxHeap, maxHeap / 1048576.0),
+            op.name(),
+            need,
+            maxHeap);
       }
     }
   }
@@ -328,9 +377,12 @@ public final class BeamExecutor implements Executor {
       conc = cap(workers, maxMem, rt.maxMemory(), baseline);
     }
     if (conc < workers) {
-      LOG.warning(String.format("beam executor (DirectRunner): parallelism capped at %d of %d"
-          + " workers: %d x projected task memory %d B + heap in use %d B must fit in max heap"
-          + " %d B", conc, workers, conc, maxMem, baseline, rt.maxMemory()));
+      LOG.warning(
+          String.format(
+              "beam executor (DirectRunner): parallelism capped at %d of %d"
+                  + " workers: %d x projected task memory %d B + heap in use %d B must fit in max heap"
+                  + " %d B",
+              conc, workers, conc, maxMem, baseline, rt.maxMemory()));
     }
     return conc;
   }

@@ -5,11 +5,11 @@ import dev.cubed.runtime.ExecutorFactory;
 import dev.cubed.runtime.ExecutorSettings;
 
 /**
- * Makes the {@code beam} executor ({@link BeamExecutor}) from a spec's settings: its workers
- * (the DirectRunner's parallelism unless {@code beam.targetParallelism} is given), attempts per
- * task and the executor options {@code beam.runner}, {@code beam.workerMemory},
- * {@code beam.tasksPerWorker} and any other {@code beam.NAME=VALUE}, passed to Beam as the
- * pipeline option {@code --NAME=VALUE}. Registered with {@link java.util.ServiceLoader}.
+ * Makes the {@code beam} executor ({@link BeamExecutor}) from a spec's settings: its workers (the
+ * DirectRunner's parallelism unless {@code beam.targetParallelism} is given), attempts per task and
+ * the executor options {@code beam.runner}, {@code beam.workerMemory}, {@code beam.tasksPerWorker}
+ * and any other {@code beam.NAME=VALUE}, passed to Beam as the pipeline option {@code
+ * --NAME=VALUE}. Registered with {@link java.util.ServiceLoader}.
  */
 public final class BeamExecutorFactory implements ExecutorFactory {
   /** Needed by {@link java.util.ServiceLoader}; cheap. */
@@ -23,8 +23,8 @@ public final class BeamExecutorFactory implements ExecutorFactory {
   /**
    * A beam executor.
    *
-   * @throws IllegalArgumentException if an option is malformed or Beam rejects the pipeline
-   *     options (an unknown option, a runner whose artifact is not on the classpath)
+   * @throws IllegalArgumentException if an option is malformed or Beam rejects the pipeline options
+   *     (an unknown option, a runner whose artifact is not on the classpath)
    */
   @Override
   public Executor create(ExecutorSettings settings) {

@@ -14,7 +14,11 @@ import org.apache.beam.sdk.options.PipelineOptionsFactory;
  * memory check), and every other {@code beam.NAME} option passed to Beam as the pipeline option
  * {@code --NAME=VALUE}.
  */
-record BeamOptions(String runner, long workerMemory, int tasksPerWorker, List<String> pipelineArgs,
+record BeamOptions(
+    String runner,
+    long workerMemory,
+    int tasksPerWorker,
+    List<String> pipelineArgs,
     boolean targetParallelismGiven) {
   static final String PREFIX = "beam.";
 
@@ -32,10 +36,18 @@ record BeamOptions(String runner, long workerMemory, int tasksPerWorker, List<St
   static void checkKeys(Map<String, String> options) {
     for (String k : options.keySet()) {
       if (!k.startsWith(PREFIX) || k.length() == PREFIX.length()) {
-        throw new IllegalArgumentException("beam executor: unknown option '" + k + "'; the beam"
-            + " executor takes " + BeamExecutor.RUNNER + ", " + BeamExecutor.WORKER_MEMORY + ", "
-            + BeamExecutor.TASKS_PER_WORKER + " and any other beam.NAME=VALUE (Beam's pipeline"
-            + " option --NAME=VALUE, e.g. beam.targetParallelism=4)");
+        throw new IllegalArgumentException(
+            "beam executor: unknown option '"
+                + k
+                + "'; the beam"
+                + " executor takes "
+                + BeamExecutor.RUNNER
+                + ", "
+                + BeamExecutor.WORKER_MEMORY
+                + ", "
+                + BeamExecutor.TASKS_PER_WORKER
+                + " and any other beam.NAME=VALUE (Beam's pipeline"
+                + " option --NAME=VALUE, e.g. beam.targetParallelism=4)");
       }
     }
   }
@@ -43,8 +55,8 @@ record BeamOptions(String runner, long workerMemory, int tasksPerWorker, List<St
   /**
    * Reads and checks the options.
    *
-   * @throws IllegalArgumentException naming the option when one is malformed, or when Beam
-   *     rejects the pipeline options (unknown option, runner not on the classpath)
+   * @throws IllegalArgumentException naming the option when one is malformed, or when Beam rejects
+   *     the pipeline options (unknown option, runner not on the classpath)
    */
   static BeamOptions of(ExecutorSettings s) {
     checkKeys(s.options());
@@ -55,13 +67,23 @@ record BeamOptions(String runner, long workerMemory, int tasksPerWorker, List<St
       try {
         mem = Spec.parseBytes(memText);
       } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("beam executor: executor option "
-            + BeamExecutor.WORKER_MEMORY + "='" + memText + "' is not a memory size (e.g. 4GB,"
-            + " 3.5GiB): " + e.getMessage(), e);
+        throw new IllegalArgumentException(
+            "beam executor: executor option "
+                + BeamExecutor.WORKER_MEMORY
+                + "='"
+                + memText
+                + "' is not a memory size (e.g. 4GB,"
+                + " 3.5GiB): "
+                + e.getMessage(),
+            e);
       }
       if (mem <= 0) {
-        throw new IllegalArgumentException("beam executor: executor option "
-            + BeamExecutor.WORKER_MEMORY + " must be positive, got '" + memText + "'");
+        throw new IllegalArgumentException(
+            "beam executor: executor option "
+                + BeamExecutor.WORKER_MEMORY
+                + " must be positive, got '"
+                + memText
+                + "'");
       }
     }
     int perWorker = 1;
@@ -73,8 +95,12 @@ record BeamOptions(String runner, long workerMemory, int tasksPerWorker, List<St
         perWorker = 0;
       }
       if (perWorker < 1) {
-        throw new IllegalArgumentException("beam executor: executor option "
-            + BeamExecutor.TASKS_PER_WORKER + " must be an integer >= 1, got '" + perText + "'");
+        throw new IllegalArgumentException(
+            "beam executor: executor option "
+                + BeamExecutor.TASKS_PER_WORKER
+                + " must be an integer >= 1, got '"
+                + perText
+                + "'");
       }
     }
     List<String> args = new ArrayList<>();
@@ -82,14 +108,19 @@ record BeamOptions(String runner, long workerMemory, int tasksPerWorker, List<St
     boolean parallelism = false;
     for (Map.Entry<String, String> e : s.options().entrySet()) {
       String k = e.getKey();
-      if (!k.startsWith(PREFIX) || k.equals(BeamExecutor.RUNNER)
-          || k.equals(BeamExecutor.WORKER_MEMORY) || k.equals(BeamExecutor.TASKS_PER_WORKER)) {
+      if (!k.startsWith(PREFIX)
+          || k.equals(BeamExecutor.RUNNER)
+          || k.equals(BeamExecutor.WORKER_MEMORY)
+          || k.equals(BeamExecutor.TASKS_PER_WORKER)) {
         continue;
       }
       String name = k.substring(PREFIX.length());
       if (name.isEmpty() || name.startsWith("-")) {
-        throw new IllegalArgumentException("beam executor: executor option '" + k + "' names no"
-            + " pipeline option; use beam.NAME=VALUE, e.g. beam.targetParallelism=4");
+        throw new IllegalArgumentException(
+            "beam executor: executor option '"
+                + k
+                + "' names no"
+                + " pipeline option; use beam.NAME=VALUE, e.g. beam.targetParallelism=4");
       }
       parallelism |= name.equals("targetParallelism");
       args.add("--" + name + "=" + e.getValue());
@@ -100,8 +131,8 @@ record BeamOptions(String runner, long workerMemory, int tasksPerWorker, List<St
   }
 
   /**
-   * The pipeline options of one run. For the DirectRunner: {@code --targetParallelism=
-   * concurrency} unless given, and {@code --blockOnRun=false} so the launcher can poll progress.
+   * The pipeline options of one run. For the DirectRunner: {@code --targetParallelism= concurrency}
+   * unless given, and {@code --blockOnRun=false} so the launcher can poll progress.
    *
    * @throws IllegalArgumentException if Beam rejects an option (naming it) or the runner
    */
@@ -114,15 +145,19 @@ record BeamOptions(String runner, long workerMemory, int tasksPerWorker, List<St
       args.add("--blockOnRun=false");
     }
     try {
-      return PipelineOptionsFactory.fromArgs(args.toArray(new String[0])).withValidation()
-          .create();
+      return PipelineOptionsFactory.fromArgs(args.toArray(new String[0])).withValidation().create();
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("beam executor: Beam rejected the pipeline options "
-          + pipelineArgs + " (from the executor options beam.*): " + e.getMessage()
-          + (e.getMessage() != null && e.getMessage().contains("runner")
-              ? ". A runner other than DirectRunner needs its artifact on the classpath"
-                  + " (e.g. beam-runners-flink-1.19, beam-runners-spark-3,"
-                  + " beam-runners-google-cloud-dataflow-java)" : ""), e);
+      throw new IllegalArgumentException(
+          "beam executor: Beam rejected the pipeline options "
+              + pipelineArgs
+              + " (from the executor options beam.*): "
+              + e.getMessage()
+              + (e.getMessage() != null && e.getMessage().contains("runner")
+                  ? ". A runner other than DirectRunner needs its artifact on the classpath"
+                      + " (e.g. beam-runners-flink-1.19, beam-runners-spark-3,"
+                      + " beam-runners-google-cloud-dataflow-java)"
+                  : ""),
+          e);
     }
   }
 }

@@ -14,12 +14,12 @@ import org.apache.beam.sdk.metrics.MetricsFilter;
 import org.apache.beam.sdk.metrics.StringSetResult;
 
 /**
- * Turns the task records a run's stages publish as Beam string-set metrics into
- * {@link Callback} events on the launching thread: an operation's {@link Events.OpStart} before
- * its first {@link Events.TaskEnd}, one TaskEnd per task (the first record of a key; a duplicate
- * from a retried bundle is ignored), and {@link Events.OpEnd} once every task has reported.
- * Metrics are the runner-independent channel: every runner aggregates them back to the
- * {@link org.apache.beam.sdk.PipelineResult}, while the job runs (attempted values) and after.
+ * Turns the task records a run's stages publish as Beam string-set metrics into {@link Callback}
+ * events on the launching thread: an operation's {@link Events.OpStart} before its first {@link
+ * Events.TaskEnd}, one TaskEnd per task (the first record of a key; a duplicate from a retried
+ * bundle is ignored), and {@link Events.OpEnd} once every task has reported. Metrics are the
+ * runner-independent channel: every runner aggregates them back to the {@link
+ * org.apache.beam.sdk.PipelineResult}, while the job runs (attempted values) and after.
  */
 final class EventRelay {
   private static final java.util.logging.Logger LOG =
@@ -41,8 +41,10 @@ final class EventRelay {
   EventRelay(String runId, List<Operation> ops, List<Callback> callbacks) {
     this.ops = ops;
     this.callbacks = callbacks;
-    this.filter = MetricsFilter.builder()
-        .addNameFilter(MetricNameFilter.inNamespace(TaskDoFn.namespace(runId))).build();
+    this.filter =
+        MetricsFilter.builder()
+            .addNameFilter(MetricNameFilter.inNamespace(TaskDoFn.namespace(runId)))
+            .build();
     this.state = new OpState[ops.size()];
     for (int i = 0; i < state.length; i++) {
       state[i] = new OpState();
@@ -58,8 +60,14 @@ final class EventRelay {
       for (String line : r.getAttempted().getStringSet()) {
         TaskRecord t = TaskRecord.decode(line);
         if (t.op() < 0 || t.op() >= ops.size()) {
-          throw new IllegalStateException("beam executor: task record '" + line + "' names"
-              + " operation " + t.op() + " but the compute has " + ops.size());
+          throw new IllegalStateException(
+              "beam executor: task record '"
+                  + line
+                  + "' names"
+                  + " operation "
+                  + t.op()
+                  + " but the compute has "
+                  + ops.size());
         }
         if (byOp[t.op()] == null) {
           byOp[t.op()] = new java.util.ArrayList<>();
@@ -87,8 +95,19 @@ final class EventRelay {
       s.startMillis = Math.min(s.startMillis, t.startMillis());
       s.endMillis = Math.max(s.endMillis, t.endMillis());
       for (Callback c : callbacks) {
-        c.onTaskEnd(new Events.TaskEnd(op.name(), t.key(), t.startMillis(), t.endMillis(),
-            t.attempts(), t.allocatedBytes(), op.projectedMem(), false, t.worker(), -1, -1));
+        c.onTaskEnd(
+            new Events.TaskEnd(
+                op.name(),
+                t.key(),
+                t.startMillis(),
+                t.endMillis(),
+                t.attempts(),
+                t.allocatedBytes(),
+                op.projectedMem(),
+                false,
+                t.worker(),
+                -1,
+                -1));
       }
     }
     if (!s.ended && s.seen.size() >= op.keys().size()) {
@@ -100,8 +119,7 @@ final class EventRelay {
     Operation op = ops.get(i);
     state[i].started = true;
     for (Callback c : callbacks) {
-      c.onOpStart(new Events.OpStart(op.name(), op.keys().size(), op.projectedMem(),
-          startMillis));
+      c.onOpStart(new Events.OpStart(op.name(), op.keys().size(), op.projectedMem(), startMillis));
     }
   }
 
@@ -112,8 +130,9 @@ final class EventRelay {
     long now = System.currentTimeMillis();
     long start = s.startMillis == Long.MAX_VALUE ? now : s.startMillis;
     for (Callback c : callbacks) {
-      c.onOpEnd(new Events.OpEnd(op.name(), op.keys().size(), start,
-          s.endMillis == 0 ? now : s.endMillis));
+      c.onOpEnd(
+          new Events.OpEnd(
+              op.name(), op.keys().size(), start, s.endMillis == 0 ? now : s.endMillis));
     }
   }
 
@@ -121,7 +140,7 @@ final class EventRelay {
    * After a successful run: reports the start and end of every operation not ended yet (those
    * without tasks), in plan order.
    *
-   * An operation with fewer task records than tasks (a runner that drops metric values) is
+   * <p>An operation with fewer task records than tasks (a runner that drops metric values) is
    * logged as a warning and ended anyway: the pipeline's success already says every task ran.
    */
   void finishSuccessful() {
@@ -132,10 +151,16 @@ final class EventRelay {
       }
       Operation op = ops.get(i);
       if (s.seen.size() < op.keys().size()) {
-        LOG.warning("beam executor: the pipeline succeeded but only " + s.seen.size() + " of the "
-            + op.keys().size() + " tasks of operation " + op.name() + " reported back through"
-            + " Beam metrics (the runner may not support string-set metrics, or dropped values);"
-            + " progress and history miss the others");
+        LOG.warning(
+            "beam executor: the pipeline succeeded but only "
+                + s.seen.size()
+                + " of the "
+                + op.keys().size()
+                + " tasks of operation "
+                + op.name()
+                + " reported back through"
+                + " Beam metrics (the runner may not support string-set metrics, or dropped values);"
+                + " progress and history miss the others");
       }
       if (!s.started) {
         start(i, System.currentTimeMillis());

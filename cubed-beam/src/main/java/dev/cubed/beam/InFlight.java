@@ -7,22 +7,25 @@ import java.util.concurrent.TimeUnit;
 /**
  * The task attempts running in this JVM, per run of a compute, and the runs that are over
  * (cancelled or failed). <b>In-process runners only</b> (the DirectRunner): it lets the launcher
- * stop retries and wait until no task of a failed run is still writing before
- * {@link BeamExecutor#execute} returns. On a remote runner the tasks run in other JVMs, where this
+ * stop retries and wait until no task of a failed run is still writing before {@link
+ * BeamExecutor#execute} returns. On a remote runner the tasks run in other JVMs, where this
  * registry is empty and a cancelled run is stopped by the runner (the job is cancelled).
  */
 final class InFlight {
   private static final Map<String, Run> RUNS = new ConcurrentHashMap<>();
-  /** Runs forgotten after they ended, newest last (bounded): a late task of one stays stopped. */
-  private static final Map<String, Boolean> ENDED = java.util.Collections.synchronizedMap(
-      new java.util.LinkedHashMap<>(16, 0.75f, false) {
-        private static final long serialVersionUID = 1L;
 
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
-          return size() > MAX_ENDED;
-        }
-      });
+  /** Runs forgotten after they ended, newest last (bounded): a late task of one stays stopped. */
+  private static final Map<String, Boolean> ENDED =
+      java.util.Collections.synchronizedMap(
+          new java.util.LinkedHashMap<>(16, 0.75f, false) {
+            private static final long serialVersionUID = 1L;
+
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+              return size() > MAX_ENDED;
+            }
+          });
+
   static final int MAX_ENDED = 10_000;
 
   /** The running attempts of one run and whether it is over. */
@@ -55,11 +58,13 @@ final class InFlight {
   private InFlight() {}
 
   private static Run run(String runId) {
-    return RUNS.computeIfAbsent(runId, k -> {
-      Run r = new Run();
-      r.over = ENDED.containsKey(k); // a late task of a forgotten run
-      return r;
-    });
+    return RUNS.computeIfAbsent(
+        runId,
+        k -> {
+          Run r = new Run();
+          r.over = ENDED.containsKey(k); // a late task of a forgotten run
+          return r;
+        });
   }
 
   /** A task of the run starts running in this JVM. */

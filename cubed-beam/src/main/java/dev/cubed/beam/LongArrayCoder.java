@@ -15,6 +15,7 @@ import org.apache.beam.sdk.coders.CoderException;
 final class LongArrayCoder extends AtomicCoder<long[]> {
   private static final long serialVersionUID = 1L;
   private static final LongArrayCoder INSTANCE = new LongArrayCoder();
+
   /** Longest key accepted when decoding (a corrupt length fails instead of allocating). */
   static final int MAX_RANK = 1024;
 
@@ -39,8 +40,12 @@ final class LongArrayCoder extends AtomicCoder<long[]> {
     DataInputStream d = new DataInputStream(in);
     int n = d.readInt();
     if (n < 0 || n > MAX_RANK) {
-      throw new CoderException("LongArrayCoder: key length " + n + " is outside [0, " + MAX_RANK
-          + "]; the encoded key is corrupt");
+      throw new CoderException(
+          "LongArrayCoder: key length "
+              + n
+              + " is outside [0, "
+              + MAX_RANK
+              + "]; the encoded key is corrupt");
     }
     long[] v = new long[n];
     for (int i = 0; i < n; i++) {

@@ -9,8 +9,8 @@ import java.util.concurrent.CancellationException;
 
 /**
  * The attempts of one task inside a Beam DoFn: up to {@code attempts} tries, each on a fresh thread
- * with a {@link ThreadsExecutor#WORKER_STACK_BYTES} stack (native kernels need more than a
- * runner thread's default stack), a deterministic failure ({@link RetryPolicy}) not retried, and an
+ * with a {@link ThreadsExecutor#WORKER_STACK_BYTES} stack (native kernels need more than a runner
+ * thread's default stack), a deterministic failure ({@link RetryPolicy}) not retried, and an
  * exponential backoff between tries (from {@code backoffMillis}, doubling, at most 1 s).
  */
 final class TaskAttempts {
@@ -29,15 +29,20 @@ final class TaskAttempts {
    * @throws CancellationException if the run ended (failed elsewhere) between attempts
    * @throws InterruptedException if the runner interrupted this thread
    */
-  static Success run(String runId, String opName, TaskFunction fn, long[] key, int attempts,
-      long backoffMillis) throws InterruptedException {
+  static Success run(
+      String runId, String opName, TaskFunction fn, long[] key, int attempts, long backoffMillis)
+      throws InterruptedException {
     long start = System.currentTimeMillis();
     Throwable last = null;
     long backoff = backoffMillis;
     for (int attempt = 1; attempt <= attempts; attempt++) {
       if (InFlight.isOver(runId)) {
-        throw new CancellationException("beam executor: task " + java.util.Arrays.toString(key)
-            + " of operation " + opName + " not attempted again: its compute has ended");
+        throw new CancellationException(
+            "beam executor: task "
+                + java.util.Arrays.toString(key)
+                + " of operation "
+                + opName
+                + " not attempted again: its compute has ended");
       }
       Attempt a = new Attempt(fn, key);
       Thread t = new Thread(null, a, "cubed-beam-task", ThreadsExecutor.WORKER_STACK_BYTES);
@@ -82,8 +87,10 @@ final class TaskAttempts {
 
     @Override
     public void run() {
-      com.sun.management.ThreadMXBean mx = ManagementFactory.getThreadMXBean()
-          instanceof com.sun.management.ThreadMXBean s ? s : null;
+      com.sun.management.ThreadMXBean mx =
+          ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean s
+              ? s
+              : null;
       long a0 = mx != null ? mx.getCurrentThreadAllocatedBytes() : -1;
       try {
         fn.run(key.clone());

@@ -8,10 +8,10 @@ import org.apache.beam.sdk.metrics.StringSet;
 import org.apache.beam.sdk.transforms.DoFn;
 
 /**
- * The stage of one operation: runs the task of each key it is given ({@link TaskAttempts}) and,
- * for each success, adds its {@link TaskRecord} to a string-set metric of the run (which the
- * launcher polls for progress events) and outputs it (the stage's output, which later stages wait
- * on). Beam serializes this DoFn, and the task function with it, to every worker.
+ * The stage of one operation: runs the task of each key it is given ({@link TaskAttempts}) and, for
+ * each success, adds its {@link TaskRecord} to a string-set metric of the run (which the launcher
+ * polls for progress events) and outputs it (the stage's output, which later stages wait on). Beam
+ * serializes this DoFn, and the task function with it, to every worker.
  */
 final class TaskDoFn extends DoFn<long[], String> {
   private static final long serialVersionUID = 1L;
@@ -26,8 +26,14 @@ final class TaskDoFn extends DoFn<long[], String> {
   private final int shards;
   private transient StringSet[] records;
 
-  TaskDoFn(String runId, int opIndex, String opName, TaskFunction fn, int attempts,
-      long backoffMillis, int shards) {
+  TaskDoFn(
+      String runId,
+      int opIndex,
+      String opName,
+      TaskFunction fn,
+      int attempts,
+      long backoffMillis,
+      int shards) {
     this.runId = runId;
     this.opIndex = opIndex;
     this.opName = opName;
@@ -65,8 +71,16 @@ final class TaskDoFn extends DoFn<long[], String> {
     InFlight.enter(runId);
     try {
       TaskAttempts.Success s = TaskAttempts.run(runId, opName, fn, key, attempts, backoffMillis);
-      String rec = new TaskRecord(opIndex, key, s.startMillis(), s.endMillis(), s.attempts(),
-          s.allocatedBytes(), HOST + "/" + Thread.currentThread().getName()).encode();
+      String rec =
+          new TaskRecord(
+                  opIndex,
+                  key,
+                  s.startMillis(),
+                  s.endMillis(),
+                  s.attempts(),
+                  s.allocatedBytes(),
+                  HOST + "/" + Thread.currentThread().getName())
+              .encode();
       records[shardOf(key, shards)].add(rec);
       out.output(rec);
     } finally {

@@ -4,8 +4,8 @@ import java.util.Arrays;
 
 /**
  * What one successful task reports back to the launcher, as one line of text (the form Beam's
- * string-set metrics and the stage's output carry):
- * {@code op;k0,k1,...;startMillis;endMillis;attempts;allocatedBytes;worker}.
+ * string-set metrics and the stage's output carry): {@code
+ * op;k0,k1,...;startMillis;endMillis;attempts;allocatedBytes;worker}.
  *
  * @param op index of the operation in the compute
  * @param key the task's key
@@ -15,8 +15,14 @@ import java.util.Arrays;
  * @param allocatedBytes bytes the successful attempt's thread allocated, -1 if unknown
  * @param worker where it ran (host and runner thread), never containing ';'
  */
-record TaskRecord(int op, long[] key, long startMillis, long endMillis, int attempts,
-    long allocatedBytes, String worker) {
+record TaskRecord(
+    int op,
+    long[] key,
+    long startMillis,
+    long endMillis,
+    int attempts,
+    long allocatedBytes,
+    String worker) {
 
   /** The record as one line. */
   String encode() {
@@ -27,9 +33,17 @@ record TaskRecord(int op, long[] key, long startMillis, long endMillis, int atte
       }
       b.append(key[i]);
     }
-    return b.append(';').append(startMillis).append(';').append(endMillis).append(';')
-        .append(attempts).append(';').append(allocatedBytes).append(';')
-        .append(worker.replace(';', '_')).toString();
+    return b.append(';')
+        .append(startMillis)
+        .append(';')
+        .append(endMillis)
+        .append(';')
+        .append(attempts)
+        .append(';')
+        .append(allocatedBytes)
+        .append(';')
+        .append(worker.replace(';', '_'))
+        .toString();
   }
 
   /**
@@ -40,18 +54,30 @@ record TaskRecord(int op, long[] key, long startMillis, long endMillis, int atte
   static TaskRecord decode(String line) {
     String[] f = line.split(";", 7);
     if (f.length != 7) {
-      throw new IllegalArgumentException("beam executor: task record '" + line
-          + "' has " + f.length + " fields, expected 7 (op;key;start;end;attempts;allocated;"
-          + "worker)");
+      throw new IllegalArgumentException(
+          "beam executor: task record '"
+              + line
+              + "' has "
+              + f.length
+              + " fields, expected 7 (op;key;start;end;attempts;allocated;"
+              + "worker)");
     }
     try {
-      long[] key = f[1].isEmpty() ? new long[0]
-          : Arrays.stream(f[1].split(",")).mapToLong(Long::parseLong).toArray();
-      return new TaskRecord(Integer.parseInt(f[0]), key, Long.parseLong(f[2]),
-          Long.parseLong(f[3]), Integer.parseInt(f[4]), Long.parseLong(f[5]), f[6]);
+      long[] key =
+          f[1].isEmpty()
+              ? new long[0]
+              : Arrays.stream(f[1].split(",")).mapToLong(Long::parseLong).toArray();
+      return new TaskRecord(
+          Integer.parseInt(f[0]),
+          key,
+          Long.parseLong(f[2]),
+          Long.parseLong(f[3]),
+          Integer.parseInt(f[4]),
+          Long.parseLong(f[5]),
+          f[6]);
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("beam executor: task record '" + line
-          + "' has a malformed number: " + e.getMessage(), e);
+      throw new IllegalArgumentException(
+          "beam executor: task record '" + line + "' has a malformed number: " + e.getMessage(), e);
     }
   }
 

@@ -25,9 +25,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The beam executor on the DirectRunner: dependency order (a chain of three ops, each reading
- * what the previous one wrote, with the first slow), events on the launching side, retries (a
- * task failing once then succeeding), a deterministic failure failing the compute with the task's
+ * The beam executor on the DirectRunner: dependency order (a chain of three ops, each reading what
+ * the previous one wrote, with the first slow), events on the launching side, retries (a task
+ * failing once then succeeding), a deterministic failure failing the compute with the task's
  * message, refusal of non-serializable functions and of tasks above the worker memory, and option
  * errors.
  */
@@ -36,7 +36,8 @@ class BeamExecutorTest {
   @TempDir Path dir;
 
   static Executor beam(int attempts, Map<String, String> options) {
-    return ExecutorFactory.find("beam").orElseThrow()
+    return ExecutorFactory.find("beam")
+        .orElseThrow()
         .create(new ExecutorSettings(2, attempts, 2_000_000_000L, 100_000_000L, options));
   }
 
@@ -93,7 +94,9 @@ class BeamExecutorTest {
     };
   }
 
-  /** Reads every file {@code from-j} (j below n) and writes {@code op-i}; fails if one is missing. */
+  /**
+   * Reads every file {@code from-j} (j below n) and writes {@code op-i}; fails if one is missing.
+   */
   static TaskFunction readAllThenWrite(String dir, String from, int n, String op) {
     return key -> {
       StringBuilder b = new StringBuilder();
@@ -111,10 +114,11 @@ class BeamExecutorTest {
   @Test
   void aChainOfThreeOpsRunsInDependencyOrderWithEventsOnTheLauncher() throws Exception {
     String d = dir.toString();
-    List<Operation> ops = List.of(
-        new Operation("a", keys(4), write(d, "a", 150), 1000, List.of()),
-        new Operation("b", keys(3), readAllThenWrite(d, "a", 4, "b"), 1000, List.of("a")),
-        new Operation("c", keys(2), readAllThenWrite(d, "b", 3, "c"), 1000, List.of("b")));
+    List<Operation> ops =
+        List.of(
+            new Operation("a", keys(4), write(d, "a", 150), 1000, List.of()),
+            new Operation("b", keys(3), readAllThenWrite(d, "a", 4, "b"), 1000, List.of("a")),
+            new Operation("c", keys(2), readAllThenWrite(d, "b", 3, "c"), 1000, List.of("b")));
     Recorder rec = new Recorder();
     long t0 = System.currentTimeMillis();
     beam(1, Map.of()).execute("chain", ops, List.of(rec));
@@ -155,9 +159,10 @@ class BeamExecutorTest {
   @Test
   void unknownDependenciesMeanEveryEarlierOp() throws Exception {
     String d = dir.toString();
-    List<Operation> ops = List.of(
-        new Operation("a", keys(3), write(d, "a", 150), 0),
-        new Operation("b", keys(2), readAllThenWrite(d, "a", 3, "b"), 0));
+    List<Operation> ops =
+        List.of(
+            new Operation("a", keys(3), write(d, "a", 150), 0),
+            new Operation("b", keys(2), readAllThenWrite(d, "a", 3, "b"), 0));
     beam(1, Map.of()).execute("nulldeps", ops, List.of());
     assertThat(Files.readString(dir.resolve("b-1"))).isEqualTo("222");
   }
@@ -177,8 +182,8 @@ class BeamExecutorTest {
   @Test
   void aTaskFailingOnceIsRetriedAndReportsTwoAttempts() throws Exception {
     Recorder rec = new Recorder();
-    List<Operation> ops = List.of(
-        new Operation("flaky", keys(3), failOnceThenWrite(dir.toString()), 0, List.of()));
+    List<Operation> ops =
+        List.of(new Operation("flaky", keys(3), failOnceThenWrite(dir.toString()), 0, List.of()));
     beam(3, Map.of()).execute("retry", ops, List.of(rec));
     for (int i = 0; i < 3; i++) {
       assertThat(dir.resolve("out-" + i)).exists();
@@ -188,8 +193,8 @@ class BeamExecutorTest {
 
   @Test
   void transientFailuresBeyondTheAttemptsFailTheCompute() {
-    List<Operation> ops = List.of(new Operation("flaky", keys(1),
-        failOnceThenWrite(dir.toString()), 0, List.of()));
+    List<Operation> ops =
+        List.of(new Operation("flaky", keys(1), failOnceThenWrite(dir.toString()), 0, List.of()));
     assertThatThrownBy(() -> beam(1, Map.of()).execute("noretry", ops, List.of()))
         .isInstanceOf(TaskFailedException.class)
         .hasMessageContaining("after 1 attempt(s)")
@@ -199,26 +204,32 @@ class BeamExecutorTest {
   @Test
   void aDeterministicFailureFailsTheComputeWithTheTasksMessageAndIsNotRetried() throws Exception {
     String d = dir.toString();
-    TaskFunction bad = key -> {
-      Files.writeString(Path.of(d, "attempt-" + key[0] + "-" + System.nanoTime()), "x");
-      if (key[0] == 2) {
-        throw new IllegalArgumentException("block 2 has a bad shape (7, 3)");
-      }
-    };
+    TaskFunction bad =
+        key -> {
+          Files.writeString(Path.of(d, "attempt-" + key[0] + "-" + System.nanoTime()), "x");
+          if (key[0] == 2) {
+            throw new IllegalArgumentException("block 2 has a bad shape (7, 3)");
+          }
+        };
     Recorder rec = new Recorder();
-    List<Operation> ops = List.of(new Operation("bad", keys(4), bad, 0, List.of()),
-        new Operation("after", keys(1), write(d, "after", 0), 0, List.of("bad")));
+    List<Operation> ops =
+        List.of(
+            new Operation("bad", keys(4), bad, 0, List.of()),
+            new Operation("after", keys(1), write(d, "after", 0), 0, List.of("bad")));
     assertThatThrownBy(() -> beam(3, Map.of()).execute("fail", ops, List.of(rec)))
-        .isInstanceOfSatisfying(TaskFailedException.class, e -> {
-          assertThat(e.opName()).isEqualTo("bad");
-          assertThat(e.key()).containsExactly(2, 0);
-          assertThat(e.deterministic()).isTrue();
-          assertThat(e.attempts()).isEqualTo(1);
-        })
+        .isInstanceOfSatisfying(
+            TaskFailedException.class,
+            e -> {
+              assertThat(e.opName()).isEqualTo("bad");
+              assertThat(e.key()).containsExactly(2, 0);
+              assertThat(e.deterministic()).isTrue();
+              assertThat(e.attempts()).isEqualTo(1);
+            })
         .hasMessageContaining("block 2 has a bad shape (7, 3)");
     try (var s = Files.list(dir)) {
       assertThat(s.filter(p -> p.getFileName().toString().startsWith("attempt-2-")).count())
-          .as("not retried").isEqualTo(1);
+          .as("not retried")
+          .isEqualTo(1);
     }
     assertThat(dir.resolve("after-0")).as("the dependent op never ran").doesNotExist();
     assertThat(rec.end.error()).isInstanceOf(TaskFailedException.class);
@@ -234,28 +245,32 @@ class BeamExecutorTest {
     List<Operation> ops = List.of(new Operation("holds-opaque", keys(1), fn, 0, List.of()));
     assertThatThrownBy(() -> beam(1, Map.of()).execute("ser", ops, List.of()))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("holds-opaque").hasMessageContaining(Opaque.class.getName())
+        .hasMessageContaining("holds-opaque")
+        .hasMessageContaining(Opaque.class.getName())
         .hasMessageContaining("not Serializable");
   }
 
   @Test
   void aTaskAboveTheWorkerMemoryIsRefusedBeforeAnythingRuns() {
     String d = dir.toString();
-    List<Operation> ops = List.of(
-        new Operation("small", keys(1), write(d, "small", 0), 100_000_000L, List.of()),
-        new Operation("big", keys(1), write(d, "big", 0), 900_000_000L, List.of("small")));
-    Executor e = beam(1, Map.of(BeamExecutor.WORKER_MEMORY, "2GB",
-        BeamExecutor.TASKS_PER_WORKER, "4"));
+    List<Operation> ops =
+        List.of(
+            new Operation("small", keys(1), write(d, "small", 0), 100_000_000L, List.of()),
+            new Operation("big", keys(1), write(d, "big", 0), 900_000_000L, List.of("small")));
+    Executor e =
+        beam(1, Map.of(BeamExecutor.WORKER_MEMORY, "2GB", BeamExecutor.TASKS_PER_WORKER, "4"));
     assertThatThrownBy(() -> e.execute("mem", ops, List.of()))
-        .isInstanceOfSatisfying(InsufficientHeapException.class,
-            x -> assertThat(x.opName()).isEqualTo("big"))
-        .hasMessageContaining("beam.workerMemory").hasMessageContaining("900,000,000");
+        .isInstanceOfSatisfying(
+            InsufficientHeapException.class, x -> assertThat(x.opName()).isEqualTo("big"))
+        .hasMessageContaining("beam.workerMemory")
+        .hasMessageContaining("900,000,000");
     assertThat(dir.resolve("small-0")).doesNotExist();
     long overHeap = Runtime.getRuntime().maxMemory() + 1;
-    List<Operation> huge = List.of(new Operation("huge", keys(1), write(d, "h", 0), overHeap,
-        List.of()));
+    List<Operation> huge =
+        List.of(new Operation("huge", keys(1), write(d, "h", 0), overHeap, List.of()));
     assertThatThrownBy(() -> beam(1, Map.of()).execute("heap", huge, List.of()))
-        .isInstanceOf(InsufficientHeapException.class).hasMessageContaining("max heap");
+        .isInstanceOf(InsufficientHeapException.class)
+        .hasMessageContaining("max heap");
   }
 
   @Test
@@ -272,14 +287,17 @@ class BeamExecutorTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("noSuchPipelineOption");
     assertThatThrownBy(() -> beam(1, Map.of(BeamExecutor.WORKER_MEMORY, "lots")))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("beam.workerMemory")
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("beam.workerMemory")
         .hasMessageContaining("lots");
     // a runner whose artifact is not on the classpath (the tests have the Flink runner's)
     assertThatThrownBy(() -> beam(1, Map.of(BeamExecutor.RUNNER, "SparkRunner")))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("SparkRunner")
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("SparkRunner")
         .hasMessageContaining("beam-runners-spark-3");
     assertThatThrownBy(() -> beam(1, Map.of(BeamExecutor.TASKS_PER_WORKER, "0")))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("tasksPerWorker");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("tasksPerWorker");
   }
 
   @Test
@@ -288,19 +306,26 @@ class BeamExecutorTest {
     assertThat(e.name()).isEqualTo("beam");
     assertThat(e.runner()).isEqualTo("DirectRunner");
     assertThat(ExecutorFactory.available()).contains("beam");
-    List<Operation> ops = List.of(new Operation("w", keys(2), write(dir.toString(), "w", 0), 0,
-        List.of()));
+    List<Operation> ops =
+        List.of(new Operation("w", keys(2), write(dir.toString(), "w", 0), 0, List.of()));
     e.execute("par", ops, List.of());
     assertThat(e.lastParallelism()).isEqualTo(2);
-    BeamOptions o = BeamOptions.of(new ExecutorSettings(2, 1, 2_000_000_000L, 1L,
-        Map.of("beam.targetParallelism", "3")));
-    assertThat(o.pipelineArgs()).containsExactly("--runner=DirectRunner",
-        "--targetParallelism=3");
-    assertThat(o.pipelineOptions(2).as(org.apache.beam.runners.direct.DirectOptions.class)
-        .getTargetParallelism()).isEqualTo(3);
+    BeamOptions o =
+        BeamOptions.of(
+            new ExecutorSettings(2, 1, 2_000_000_000L, 1L, Map.of("beam.targetParallelism", "3")));
+    assertThat(o.pipelineArgs()).containsExactly("--runner=DirectRunner", "--targetParallelism=3");
+    assertThat(
+            o.pipelineOptions(2)
+                .as(org.apache.beam.runners.direct.DirectOptions.class)
+                .getTargetParallelism())
+        .isEqualTo(3);
     // another executor's option is refused, not silently dropped (issue 24)
-    assertThatThrownBy(() -> BeamOptions.of(new ExecutorSettings(2, 1, 2_000_000_000L, 1L,
-        Map.of("spark.master", "local[2]")))).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(
+            () ->
+                BeamOptions.of(
+                    new ExecutorSettings(
+                        2, 1, 2_000_000_000L, 1L, Map.of("spark.master", "local[2]"))))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("unknown option 'spark.master'");
   }
 }

@@ -21,9 +21,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Resume on the beam executor: a compute that fails (one poisoned block, failing slowly so others
- * finish first) keeps its work directory; the same program run again with resume skips the
- * tasks that finished (their completion markers are written by the tasks themselves, inside
- * Beam) and gives the right result.
+ * finish first) keeps its work directory; the same program run again with resume skips the tasks
+ * that finished (their completion markers are written by the tasks themselves, inside Beam) and
+ * gives the right result.
  */
 @Tag("beam")
 class BeamResumeTest {
@@ -31,21 +31,30 @@ class BeamResumeTest {
 
   static CubedArray program(Spec spec, String poison, String ran) {
     // generated inside the tasks (an in-memory fromArray input cannot be shipped to workers)
-    CubedArray x = Cubed.fromFunction(new long[] {16, 4}, new long[] {1, 4}, DType.FLOAT64,
-        (b, i, flat, in, bc) -> b.setDouble(i, flat), spec);
-    CubedArray y = Xp.mapBlocks(blocks -> {
-      long row = (long) blocks[0].getDouble(0) / 4;
-      Files.writeString(Path.of(ran, "ran-" + row + "-" + System.nanoTime()), "");
-      if (row == 7 && Files.exists(Path.of(poison))) {
-        Thread.sleep(1500);
-        throw new IllegalArgumentException("poisoned row 7");
-      }
-      NDArray o = blocks[0].copy();
-      for (int i = 0; i < o.size(); i++) {
-        o.setDouble(i, o.getDouble(i) * 2);
-      }
-      return o;
-    }, DType.FLOAT64, x);
+    CubedArray x =
+        Cubed.fromFunction(
+            new long[] {16, 4},
+            new long[] {1, 4},
+            DType.FLOAT64,
+            (b, i, flat, in, bc) -> b.setDouble(i, flat),
+            spec);
+    CubedArray y =
+        Xp.mapBlocks(
+            blocks -> {
+              long row = (long) blocks[0].getDouble(0) / 4;
+              Files.writeString(Path.of(ran, "ran-" + row + "-" + System.nanoTime()), "");
+              if (row == 7 && Files.exists(Path.of(poison))) {
+                Thread.sleep(1500);
+                throw new IllegalArgumentException("poisoned row 7");
+              }
+              NDArray o = blocks[0].copy();
+              for (int i = 0; i < o.size(); i++) {
+                o.setDouble(i, o.getDouble(i) * 2);
+              }
+              return o;
+            },
+            DType.FLOAT64,
+            x);
     return Xp.sum(Xp.rechunk(y, 16, 2), 0);
   }
 
@@ -59,8 +68,15 @@ class BeamResumeTest {
   void aFailedComputeResumesOnBeamSkippingFinishedTasks() throws Exception {
     Path ran = Files.createDirectories(dir.resolve("ran"));
     Path poison = Files.writeString(dir.resolve("poison"), "x");
-    Spec spec = Spec.builder().workDir(dir.resolve("work")).allowedMem("100MB")
-        .reservedMem("1MB").executor("beam").workers(2).attempts(1).build();
+    Spec spec =
+        Spec.builder()
+            .workDir(dir.resolve("work"))
+            .allowedMem("100MB")
+            .reservedMem("1MB")
+            .executor("beam")
+            .workers(2)
+            .attempts(1)
+            .build();
     Plan p1 = Cubed.plan(List.of(program(spec, poison.toString(), ran.toString())));
     assertThatThrownBy(() -> p1.execute(Cubed.executor(spec), List.of(), true))
         .hasMessageContaining("poisoned row 7");

@@ -25,10 +25,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The five workloads at the small size on the beam executor with 2 workers, on the runner a
  * subclass names ({@link #runnerOptions()}), chosen by name through the spec as a user would
  * ({@code executor("beam")} and {@code beam.*} executor options), with stored inputs, outputs and
- * intermediates on a real S3-compatible server (s3proxy on 127.0.0.1): each gives NumPy's
- * checksums within relative 1e-9, its tasks ran inside Beam (TaskEnd events relayed from Beam
- * metrics), and its intermediates were objects under the S3 work directory while it ran. One S3
- * server per test class.
+ * intermediates on a real S3-compatible server (s3proxy on 127.0.0.1): each gives NumPy's checksums
+ * within relative 1e-9, its tasks ran inside Beam (TaskEnd events relayed from Beam metrics), and
+ * its intermediates were objects under the S3 work directory while it ran. One S3 server per test
+ * class.
  */
 @Tag("beam")
 abstract class BeamWorkloadsContract {
@@ -52,14 +52,20 @@ abstract class BeamWorkloadsContract {
   abstract Map<String, String> runnerOptions();
 
   /**
-   * The pattern every task record's worker ({@code host/thread name}) matches when the task ran
-   * on the runner under test: it tells the runners' worker threads apart.
+   * The pattern every task record's worker ({@code host/thread name}) matches when the task ran on
+   * the runner under test: it tells the runners' worker threads apart.
    */
   abstract String workerPattern();
 
   Spec spec(String executor, String workDir) {
-    Spec.Builder b = Spec.builder().workDir(workDir).allowedMem("2GB").reservedMem("100MB")
-        .executor(executor).workers(2).attempts(3);
+    Spec.Builder b =
+        Spec.builder()
+            .workDir(workDir)
+            .allowedMem("2GB")
+            .reservedMem("100MB")
+            .executor(executor)
+            .workers(2)
+            .attempts(3);
     if (executor.equals("beam")) {
       runnerOptions().forEach(b::executorOption);
     }
@@ -92,14 +98,16 @@ abstract class BeamWorkloadsContract {
   static void assertNumpy(String name, Map<String, Object> got) {
     Map<String, Object> expected = numpy.get(name);
     assertThat(got).as(name).containsOnlyKeys(expected.keySet());
-    expected.forEach((k, v) -> {
-      if (v instanceof Double d) {
-        assertThat(((Number) got.get(k)).doubleValue()).as(name + " " + k)
-            .isCloseTo(d, within(1e-9 * Math.abs(d)));
-      } else {
-        assertThat(got.get(k)).as(name + " " + k).isEqualTo(v);
-      }
-    });
+    expected.forEach(
+        (k, v) -> {
+          if (v instanceof Double d) {
+            assertThat(((Number) got.get(k)).doubleValue())
+                .as(name + " " + k)
+                .isCloseTo(d, within(1e-9 * Math.abs(d)));
+          } else {
+            assertThat(got.get(k)).as(name + " " + k).isEqualTo(v);
+          }
+        });
   }
 
   @ParameterizedTest
@@ -107,18 +115,24 @@ abstract class BeamWorkloadsContract {
   void smallWorkloadGivesNumpysChecksumsWithEverythingOnS3(String name) {
     String workDir = "s3://work/beam-" + name;
     Watch watch = new Watch(Stores.open(workDir));
-    S3Workloads w = new S3Workloads("s3://inputs/small", "s3://work/outputs/" + name,
-        ComputeOptions.defaults().withCallback(watch));
+    S3Workloads w =
+        new S3Workloads(
+            "s3://inputs/small",
+            "s3://work/outputs/" + name,
+            ComputeOptions.defaults().withCallback(watch));
     Map<String, Object> got = w.run(name, spec("beam", workDir));
     assertNumpy(name, got);
     assertThat(watch.tasks.get()).as("tasks relayed from Beam").isPositive();
-    assertThat(watch.workers).as("workers of " + name).isNotEmpty()
+    assertThat(watch.workers)
+        .as("workers of " + name)
+        .isNotEmpty()
         .allMatch(s -> s.matches(workerPattern()), "match " + workerPattern());
     if (!name.equals("matmul") && !name.equals("reduce") && !name.equals("add")) {
       return;
     }
     // multi-round reductions write intermediate arrays: they were objects in the S3 work dir
-    assertThat(watch.workKeys).as(name + " intermediates on S3")
+    assertThat(watch.workKeys)
+        .as(name + " intermediates on S3")
         .anyMatch(k -> k.matches("compute-[0-9a-f]{16}/.+"));
   }
 }

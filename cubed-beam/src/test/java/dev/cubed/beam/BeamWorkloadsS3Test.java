@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link BeamWorkloadsContract} on the DirectRunner (the default runner: no runner option), and
- * the timing of the workloads on threads against beam.
+ * {@link BeamWorkloadsContract} on the DirectRunner (the default runner: no runner option), and the
+ * timing of the workloads on threads against beam.
  */
 class BeamWorkloadsS3Test extends BeamWorkloadsContract {
   @Override
@@ -86,9 +86,11 @@ class BeamWorkloadsS3Test extends BeamWorkloadsContract {
   @Test
   @Tag("slow")
   void timeThreadsAgainstBeam() {
-    StringBuilder table = new StringBuilder("| workload | computes | ops | tasks | threads s"
-        + " | beam s | beam - threads s | beam / threads | check ms | build ms | launch ms"
-        + " | stage gaps ms |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    StringBuilder table =
+        new StringBuilder(
+            "| workload | computes | ops | tasks | threads s"
+                + " | beam s | beam - threads s | beam / threads | check ms | build ms | launch ms"
+                + " | stage gaps ms |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (String name : S3Workloads.NAMES) {
       double[] best = {Double.MAX_VALUE, Double.MAX_VALUE};
       long[] phases = new long[4];
@@ -99,9 +101,12 @@ class BeamWorkloadsS3Test extends BeamWorkloadsContract {
           Spec spec = spec(ex, "s3://work/t-" + ex);
           dev.cubed.runtime.Executor executor = dev.cubed.Cubed.executor(spec);
           Gaps g = new Gaps();
-          S3Workloads w = new S3Workloads("s3://inputs/small", "s3://work/t-" + ex + rep + name,
-              ComputeOptions.executor(e == 0 ? executor : new PhaseSum(executor, phases))
-                  .withCallback(g));
+          S3Workloads w =
+              new S3Workloads(
+                  "s3://inputs/small",
+                  "s3://work/t-" + ex + rep + name,
+                  ComputeOptions.executor(e == 0 ? executor : new PhaseSum(executor, phases))
+                      .withCallback(g));
           long t0 = System.nanoTime();
           Map<String, Object> got = w.run(name, spec);
           double s = (System.nanoTime() - t0) / 1e9;
@@ -112,10 +117,21 @@ class BeamWorkloadsS3Test extends BeamWorkloadsContract {
           best[e] = Math.min(best[e], s);
         }
       }
-      table.append(String.format("| %s | %d | %d | %d | %.2f | %.2f | %.2f | %.2f | %d | %d | %d"
-          + " | %d |%n", name, gaps.computes, gaps.ops, gaps.tasks, best[0], best[1],
-          best[1] - best[0], best[1] / best[0], phases[0] / 2, phases[1] / 2, phases[2] / 2,
-          gaps.gapMillis));
+      table.append(
+          String.format(
+              "| %s | %d | %d | %d | %.2f | %.2f | %.2f | %.2f | %d | %d | %d" + " | %d |%n",
+              name,
+              gaps.computes,
+              gaps.ops,
+              gaps.tasks,
+              best[0],
+              best[1],
+              best[1] - best[0],
+              best[1] / best[0],
+              phases[0] / 2,
+              phases[1] / 2,
+              phases[2] / 2,
+              gaps.gapMillis));
     }
     System.out.println(table);
   }

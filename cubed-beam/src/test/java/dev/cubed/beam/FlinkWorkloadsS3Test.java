@@ -14,13 +14,13 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 
 /**
- * {@link BeamWorkloadsContract} on the Flink runner: one Flink cluster for the class (a
- * MiniCluster in this JVM: a JobManager with its REST endpoint on 127.0.0.1 and one TaskManager
- * with 2 slots), reached the way a user reaches a Flink cluster, {@code beam.runner=FlinkRunner}
- * and {@code beam.flinkMaster=host:port}; each compute is a Flink job submitted over REST. The
- * TaskManager shares this JVM's class path, so the job stages one empty jar ({@code
- * beam.filesToStage}) instead of the whole test class path Beam would detect (273 jars,
- * 229 MB, uploaded per job; a real cluster needs the launcher's jars, see docs/beam.md).
+ * {@link BeamWorkloadsContract} on the Flink runner: one Flink cluster for the class (a MiniCluster
+ * in this JVM: a JobManager with its REST endpoint on 127.0.0.1 and one TaskManager with 2 slots),
+ * reached the way a user reaches a Flink cluster, {@code beam.runner=FlinkRunner} and {@code
+ * beam.flinkMaster=host:port}; each compute is a Flink job submitted over REST. The TaskManager
+ * shares this JVM's class path, so the job stages one empty jar ({@code beam.filesToStage}) instead
+ * of the whole test class path Beam would detect (273 jars, 229 MB, uploaded per job; a real
+ * cluster needs the launcher's jars, see docs/beam.md).
  */
 @Tag("flink")
 class FlinkWorkloadsS3Test extends BeamWorkloadsContract {
@@ -34,8 +34,13 @@ class FlinkWorkloadsS3Test extends BeamWorkloadsContract {
     conf.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
     conf.set(RestOptions.ADDRESS, "127.0.0.1");
     conf.set(RestOptions.BIND_PORT, "0");
-    flink = new MiniCluster(new MiniClusterConfiguration.Builder().setConfiguration(conf)
-        .setNumTaskManagers(1).setNumSlotsPerTaskManager(2).build());
+    flink =
+        new MiniCluster(
+            new MiniClusterConfiguration.Builder()
+                .setConfiguration(conf)
+                .setNumTaskManagers(1)
+                .setNumSlotsPerTaskManager(2)
+                .build());
     flink.start();
     URI rest = flink.getRestAddress().get();
     master = rest.getHost() + ":" + rest.getPort();
@@ -57,8 +62,15 @@ class FlinkWorkloadsS3Test extends BeamWorkloadsContract {
 
   @Override
   Map<String, String> runnerOptions() {
-    return Map.of("beam.runner", "FlinkRunner", "beam.flinkMaster", master,
-        "beam.parallelism", "2", "beam.filesToStage", emptyJar.toString());
+    return Map.of(
+        "beam.runner",
+        "FlinkRunner",
+        "beam.flinkMaster",
+        master,
+        "beam.parallelism",
+        "2",
+        "beam.filesToStage",
+        emptyJar.toString());
   }
 
   /** Flink task threads: {@code TASK NAME (SUBTASK/PARALLELISM)#ATTEMPT}, parallelism 2. */

@@ -10,8 +10,8 @@ import java.nio.file.Path;
  *
  * <p>The peak of this process is read exactly from {@code VmHWM} in {@code /proc/self/status} (the
  * kernel's high-water mark). The process tree's peak is the maximum, over samples taken every
- * {@code intervalMillis}, of the summed {@code VmRSS} of this process and its descendants; it is the
- * larger of the two that {@link #peakBytes()} reports. Where /proc is missing it reports -1.
+ * {@code intervalMillis}, of the summed {@code VmRSS} of this process and its descendants; it is
+ * the larger of the two that {@link #peakBytes()} reports. Where /proc is missing it reports -1.
  */
 public final class PeakRssMonitor implements AutoCloseable {
   private final Thread sampler;
@@ -19,16 +19,19 @@ public final class PeakRssMonitor implements AutoCloseable {
   private volatile long treePeak;
 
   private PeakRssMonitor(long intervalMillis) {
-    sampler = new Thread(() -> {
-      while (running) {
-        treePeak = Math.max(treePeak, treeRss());
-        try {
-          Thread.sleep(intervalMillis);
-        } catch (InterruptedException e) {
-          return;
-        }
-      }
-    }, "peak-rss-monitor");
+    sampler =
+        new Thread(
+            () -> {
+              while (running) {
+                treePeak = Math.max(treePeak, treeRss());
+                try {
+                  Thread.sleep(intervalMillis);
+                } catch (InterruptedException e) {
+                  return;
+                }
+              }
+            },
+            "peak-rss-monitor");
     sampler.setDaemon(true);
     sampler.start();
   }
@@ -65,10 +68,9 @@ public final class PeakRssMonitor implements AutoCloseable {
       return total;
     }
     try {
-      for (ProcessHandle h : (Iterable<ProcessHandle>) ProcessHandle.current().descendants()
-          ::iterator) {
-        total += Math.max(0, kb(statusField(Path.of("/proc/" + h.pid() + "/status"),
-            "VmRSS:")));
+      for (ProcessHandle h :
+          (Iterable<ProcessHandle>) ProcessHandle.current().descendants()::iterator) {
+        total += Math.max(0, kb(statusField(Path.of("/proc/" + h.pid() + "/status"), "VmRSS:")));
       }
     } catch (RuntimeException e) {
       // the process table changed or is not readable: this process alone

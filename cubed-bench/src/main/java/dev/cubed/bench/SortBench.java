@@ -15,18 +15,18 @@ import java.util.Locale;
 
 /**
  * Sorts {@code --values} float64 values of {@code Cubed.random} (seed {@code --seed}, chunks of
- * {@code --chunk}) with the chunked {@code Xp.sort} at {@code --allowed-mem}, and checks the
- * result without holding it: in the same compute, one pass over the input and one over the sorted
- * output give per block the count and two order-independent hashes of the values' bits (their
- * sums must agree: the output is a permutation of the input), and per output block whether it is
- * ascending plus its first and last values (each block's first must not be below the previous
- * block's last). Sorted and the same multiset means equal to the kernel's sort of the same
- * values. Prints one JSON line: wall seconds (eager passes and compute), the plan's largest
- * projected task, this JVM's peak RSS (VmHWM) and the values at ranks near {@code k * values / 8} (block starts) and the last
+ * {@code --chunk}) with the chunked {@code Xp.sort} at {@code --allowed-mem}, and checks the result
+ * without holding it: in the same compute, one pass over the input and one over the sorted output
+ * give per block the count and two order-independent hashes of the values' bits (their sums must
+ * agree: the output is a permutation of the input), and per output block whether it is ascending
+ * plus its first and last values (each block's first must not be below the previous block's last).
+ * Sorted and the same multiset means equal to the kernel's sort of the same values. Prints one JSON
+ * line: wall seconds (eager passes and compute), the plan's largest projected task, this JVM's peak
+ * RSS (VmHWM) and the values at ranks near {@code k * values / 8} (block starts) and the last
  * (compare with NumPy's sort of the same values: scripts/perf/sort_numpy.py).
  *
- * <p>Usage: {@code SortBench [--values N] [--chunk C] [--allowed-mem 200MB] [--reserved-mem
- * 50MB] [--workers 2] [--seed 42] [--work-dir DIR]}.
+ * <p>Usage: {@code SortBench [--values N] [--chunk C] [--allowed-mem 200MB] [--reserved-mem 50MB]
+ * [--workers 2] [--seed 42] [--work-dir DIR]}.
  */
 public final class SortBench {
   private SortBench() {}
@@ -53,9 +53,12 @@ public final class SortBench {
         case "--workers" -> workers = Integer.parseInt(v);
         case "--seed" -> seed = Long.parseLong(v);
         case "--work-dir" -> workDir = v;
-        default -> throw new IllegalArgumentException("SortBench: unknown option " + args[i]
-            + " (use --values, --chunk, --allowed-mem, --reserved-mem, --workers, --seed, "
-            + "--work-dir)");
+        default ->
+            throw new IllegalArgumentException(
+                "SortBench: unknown option "
+                    + args[i]
+                    + " (use --values, --chunk, --allowed-mem, --reserved-mem, --workers, --seed, "
+                    + "--work-dir)");
       }
     }
     Spec.Builder b = Spec.builder().allowedMem(allowed).reservedMem(reserved).workers(workers);
@@ -85,14 +88,28 @@ public final class SortBench {
         double v = Double.longBitsToDouble(ob[blk * 6 + (k == 8 ? 5 : 4)]);
         q.append(k == 0 ? "" : ", ").append(String.format(Locale.ROOT, "[%d, %.17g]", rank, v));
       }
-      System.out.printf(Locale.ROOT, "{\"values\": %d, \"chunk\": %d, \"allowed_mem\": %d, "
-          + "\"reserved_mem\": %d, \"workers\": %d, \"seed\": %d, \"eager_passes_s\": %.2f, "
-          + "\"compute_s\": %.2f, \"total_s\": %.2f, \"max_projected_task\": %d, "
-          + "\"intermediate_bytes\": %d, \"peak_rss\": %d, \"max_heap\": %d, \"check\": \"%s\", "
-          + "\"ranks\": [%s]}%n", n, chunk, spec.allowedMem(), spec.reservedMem(), workers, seed,
-          (t1 - t0) / 1e9, (t2 - t1) / 1e9, (t2 - t0) / 1e9, summary.maxProjectedMem(),
-          summary.intermediateBytes(), rss.peakBytes(), Runtime.getRuntime().maxMemory(),
-          verdict, q);
+      System.out.printf(
+          Locale.ROOT,
+          "{\"values\": %d, \"chunk\": %d, \"allowed_mem\": %d, "
+              + "\"reserved_mem\": %d, \"workers\": %d, \"seed\": %d, \"eager_passes_s\": %.2f, "
+              + "\"compute_s\": %.2f, \"total_s\": %.2f, \"max_projected_task\": %d, "
+              + "\"intermediate_bytes\": %d, \"peak_rss\": %d, \"max_heap\": %d, \"check\": \"%s\", "
+              + "\"ranks\": [%s]}%n",
+          n,
+          chunk,
+          spec.allowedMem(),
+          spec.reservedMem(),
+          workers,
+          seed,
+          (t1 - t0) / 1e9,
+          (t2 - t1) / 1e9,
+          (t2 - t0) / 1e9,
+          summary.maxProjectedMem(),
+          summary.intermediateBytes(),
+          rss.peakBytes(),
+          Runtime.getRuntime().maxMemory(),
+          verdict,
+          q);
       if (!verdict.equals("ok")) {
         System.exit(1);
       }
@@ -111,27 +128,36 @@ public final class SortBench {
    */
   static CubedArray blockStats(CubedArray x, boolean order) {
     long p = x.numBlocks()[0];
-    BlockFunction f = (args, c) -> {
-      NDArray blk = (NDArray) args.get(0);
-      double[] d = (double[]) blk.data();
-      long h1 = 0;
-      long h2 = 0;
-      long ascending = 1;
-      for (int i = 0; i < d.length; i++) {
-        long bits = Double.doubleToRawLongBits(d[i]);
-        h1 += mix(bits, 0x9E3779B97F4A7C15L);
-        h2 += mix(bits, 0x632BE59BD9B4E019L);
-        if (i > 0 && d[i] < d[i - 1]) {
-          ascending = 0;
-        }
-      }
-      long first = d.length == 0 ? 0 : Double.doubleToRawLongBits(d[0]);
-      long last = d.length == 0 ? 0 : Double.doubleToRawLongBits(d[d.length - 1]);
-      return new NDArray(DType.INT64, new long[] {1, 6},
-          new long[] {d.length, h1, h2, order ? ascending : 1, first, last});
-    };
-    Blockwise op = new Blockwise(order ? "check_sorted" : "check_input",
-        c -> List.of(BlockKeys.one(c[0])), f, new int[] {1}, new int[] {1}, 0);
+    BlockFunction f =
+        (args, c) -> {
+          NDArray blk = (NDArray) args.get(0);
+          double[] d = (double[]) blk.data();
+          long h1 = 0;
+          long h2 = 0;
+          long ascending = 1;
+          for (int i = 0; i < d.length; i++) {
+            long bits = Double.doubleToRawLongBits(d[i]);
+            h1 += mix(bits, 0x9E3779B97F4A7C15L);
+            h2 += mix(bits, 0x632BE59BD9B4E019L);
+            if (i > 0 && d[i] < d[i - 1]) {
+              ascending = 0;
+            }
+          }
+          long first = d.length == 0 ? 0 : Double.doubleToRawLongBits(d[0]);
+          long last = d.length == 0 ? 0 : Double.doubleToRawLongBits(d[d.length - 1]);
+          return new NDArray(
+              DType.INT64,
+              new long[] {1, 6},
+              new long[] {d.length, h1, h2, order ? ascending : 1, first, last});
+        };
+    Blockwise op =
+        new Blockwise(
+            order ? "check_sorted" : "check_input",
+            c -> List.of(BlockKeys.one(c[0])),
+            f,
+            new int[] {1},
+            new int[] {1},
+            0);
     return Xp.blockwise(op, new long[] {p, 6}, new long[] {1, 6}, DType.INT64, x);
   }
 
@@ -160,8 +186,13 @@ public final class SortBench {
       if (o[i] > 0) {
         double first = Double.longBitsToDouble(o[i + 4]);
         if (first < prevLast) {
-          return "output block " + i / 6 + " starts at " + first + " below the previous block's "
-              + "last " + prevLast;
+          return "output block "
+              + i / 6
+              + " starts at "
+              + first
+              + " below the previous block's "
+              + "last "
+              + prevLast;
         }
         prevLast = Double.longBitsToDouble(o[i + 5]);
       }

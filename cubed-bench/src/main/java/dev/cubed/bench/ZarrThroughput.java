@@ -42,8 +42,11 @@ public final class ZarrThroughput {
         case "--size-mb" -> sizeMb = Long.parseLong(args[i + 1]);
         case "--chunk-mb" -> chunkMb = Long.parseLong(args[i + 1]);
         case "--threads" -> threads = Integer.parseInt(args[i + 1]);
-        default -> throw new IllegalArgumentException("ZarrThroughput: unknown argument "
-            + args[i] + "; expected --dir, --size-mb, --chunk-mb, --threads");
+        default ->
+            throw new IllegalArgumentException(
+                "ZarrThroughput: unknown argument "
+                    + args[i]
+                    + "; expected --dir, --size-mb, --chunk-mb, --threads");
       }
     }
     long cols = 8192; // one row = 64 KiB
@@ -61,22 +64,32 @@ public final class ZarrThroughput {
       }
       payloads[p] = NDArray.of(d, chunkRows, cols);
     }
-    System.out.printf("Zarr throughput: float64 (%d, %d) = %d MiB, chunks (%d, %d) = %d MiB,"
-        + " %d threads, %s%n%n", rows, cols, sizeMb, chunkRows, cols, chunkMb, threads, dir);
+    System.out.printf(
+        "Zarr throughput: float64 (%d, %d) = %d MiB, chunks (%d, %d) = %d MiB,"
+            + " %d threads, %s%n%n",
+        rows, cols, sizeMb, chunkRows, cols, chunkMb, threads, dir);
     System.out.println("| codec | stored MiB | write s | write MiB/s | read s | read MiB/s |");
     System.out.println("|---|---:|---:|---:|---:|---:|");
     Object[][] codecs = {
-        {"zstd level 1", Compression.zstd(1)},
-        {"blosc lz4 (byte shuffle)", Compression.blosc(Compression.BloscCodec.LZ4, 5,
-            Compression.Shuffle.BYTE)},
-        {"none", Compression.none()}};
+      {"zstd level 1", Compression.zstd(1)},
+      {
+        "blosc lz4 (byte shuffle)",
+        Compression.blosc(Compression.BloscCodec.LZ4, 5, Compression.Shuffle.BYTE)
+      },
+      {"none", Compression.none()}
+    };
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     try {
       // warm-up (JIT, native libraries): a few chunks per codec, untimed
       for (Object[] c : codecs) {
-        ZarrArray w = ZarrArray.create(new FileSystemStore(dir.resolve("warmup.zarr")), "")
-            .shape(chunkRows * 4, cols).chunks(chunkRows, cols).dtype(DType.FLOAT64)
-            .compression((Compression) c[1]).overwrite().build();
+        ZarrArray w =
+            ZarrArray.create(new FileSystemStore(dir.resolve("warmup.zarr")), "")
+                .shape(chunkRows * 4, cols)
+                .chunks(chunkRows, cols)
+                .dtype(DType.FLOAT64)
+                .compression((Compression) c[1])
+                .overwrite()
+                .build();
         for (long k = 0; k < 4; k++) {
           w.writeChunk(new long[] {k, 0}, payloads[(int) k]);
           w.readChunk(k, 0);
@@ -87,15 +100,21 @@ public final class ZarrThroughput {
         String name = (String) c[0];
         Path adir = dir.resolve(name.split(" ")[0] + ".zarr");
         Store store = new FileSystemStore(adir);
-        ZarrArray a = ZarrArray.create(store, "").shape(rows, cols).chunks(chunkRows, cols)
-            .dtype(DType.FLOAT64).compression((Compression) c[1]).build();
+        ZarrArray a =
+            ZarrArray.create(store, "")
+                .shape(rows, cols)
+                .chunks(chunkRows, cols)
+                .dtype(DType.FLOAT64)
+                .compression((Compression) c[1])
+                .build();
         long nChunks = a.chunkGridShape()[0];
         long t0 = System.nanoTime();
         List<Future<?>> fs = new ArrayList<>();
         for (long k = 0; k < nChunks; k++) {
           long kk = k;
-          fs.add(pool.submit(() -> a.writeChunk(new long[] {kk, 0},
-              payloads[(int) (kk % payloads.length)])));
+          fs.add(
+              pool.submit(
+                  () -> a.writeChunk(new long[] {kk, 0}, payloads[(int) (kk % payloads.length)])));
         }
         for (Future<?> f : fs) {
           f.get();
@@ -116,8 +135,9 @@ public final class ZarrThroughput {
         if (Double.isNaN(sink)) {
           System.out.println("(unexpected NaN)");
         }
-        System.out.printf("| %s | %.0f | %.2f | %.0f | %.2f | %.0f |%n", name,
-            stored / 1048576.0, ws, sizeMb / ws, rsec, sizeMb / rsec);
+        System.out.printf(
+            "| %s | %.0f | %.2f | %.0f | %.2f | %.0f |%n",
+            name, stored / 1048576.0, ws, sizeMb / ws, rsec, sizeMb / rsec);
       }
     } finally {
       pool.shutdown();
@@ -128,7 +148,8 @@ public final class ZarrThroughput {
     Process p = new ProcessBuilder("cp", "-r", src.toString(), dst.toString()).inheritIO().start();
     int code = p.waitFor();
     double cs = (System.nanoTime() - t0) / 1e9;
-    System.out.printf("| `cp -r` of the uncompressed array (exit %d) | %.0f | %.2f | %.0f | | |%n",
+    System.out.printf(
+        "| `cp -r` of the uncompressed array (exit %d) | %.0f | %.2f | %.0f | | |%n",
         code, treeSize(dst) / 1048576.0, cs, sizeMb / cs);
     deleteTree(dir);
   }

@@ -23,16 +23,15 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Blosc's byte shuffle and unshuffle of one default block (256 KiB) of float64 items, and the
  * encode and decode of a whole float64 chunk with the project's default codec (Blosc-LZ4, byte
- * shuffle; {@link BloscStreams}). Average time per call in microseconds; throughput in MB/s is
- * the bytes per call divided by it: {@code bytes} for the block methods, {@code 8 * chunkSide^2}
- * for the chunk methods.
+ * shuffle; {@link BloscStreams}). Average time per call in microseconds; throughput in MB/s is the
+ * bytes per call divided by it: {@code bytes} for the block methods, {@code 8 * chunkSide^2} for
+ * the chunk methods.
  *
  * <p>{@code shuffle}/{@code unshuffle} are {@link ByteShuffle}; {@code shuffleArrayTranspose} and
  * {@code unshuffleArrayTranspose} are the loops of the 2026-11-22 kernel (8 loads, {@link
  * ByteShuffle#transpose}, 8 stores, inline), kept here as the same-run baseline; {@code
- * shufflePerByte} is the definition's loop. The chunk data is the add workload's C block
- * ({@code 1 + 0.5 sin(G i + j) + 0.5 cos(G i - j)}), whose float64 mantissas compress little, as
- * real data.
+ * shufflePerByte} is the definition's loop. The chunk data is the add workload's C block ({@code 1
+ * + 0.5 sin(G i + j) + 0.5 cos(G i - j)}), whose float64 mantissas compress little, as real data.
  *
  * <p>Run with JMH ({@code java -cp CP org.openjdk.jmh.Main ByteShuffleBench}, the classpath of
  * {@code scripts/perf/kernel-bench.sh}), or in CPU seconds against a baseline commit's cubed-core
@@ -43,7 +42,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx512m"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xmx512m"})
 @State(Scope.Thread)
 public class ByteShuffleBench {
   /** Bytes per block call; the default block of {@link JavaBlosc}. */
@@ -115,21 +116,29 @@ public class ByteShuffleBench {
   }
 
   /**
-   * The same chunk through c-blosc (the native blosc-java binding, the library numcodecs uses):
-   * the chunk's bytes, compressed, copied to a Java array.
+   * The same chunk through c-blosc (the native blosc-java binding, the library numcodecs uses): the
+   * chunk's bytes, compressed, copied to a Java array.
    */
   @Benchmark
   public byte[] encodeChunkNative() {
-    return com.scalableminds.bloscjava.Blosc.compress(chunk.toBytes(ByteOrder.LITTLE_ENDIAN), 8,
-        com.scalableminds.bloscjava.Blosc.Compressor.fromString("lz4"), 5,
-        com.scalableminds.bloscjava.Blosc.Shuffle.fromInt(1), 0, 1);
+    return com.scalableminds.bloscjava.Blosc.compress(
+        chunk.toBytes(ByteOrder.LITTLE_ENDIAN),
+        8,
+        com.scalableminds.bloscjava.Blosc.Compressor.fromString("lz4"),
+        5,
+        com.scalableminds.bloscjava.Blosc.Shuffle.fromInt(1),
+        0,
+        1);
   }
 
   /** c-blosc decoding the chunk, then the bytes to the typed array. */
   @Benchmark
   public NDArray decodeChunkNative() {
-    return NDArray.fromBytes(DType.FLOAT64, chunkShape,
-        com.scalableminds.bloscjava.Blosc.decompress(encoded), ByteOrder.LITTLE_ENDIAN);
+    return NDArray.fromBytes(
+        DType.FLOAT64,
+        chunkShape,
+        com.scalableminds.bloscjava.Blosc.decompress(encoded),
+        ByteOrder.LITTLE_ENDIAN);
   }
 
   /** The definition's per-byte loop, shuffling. */

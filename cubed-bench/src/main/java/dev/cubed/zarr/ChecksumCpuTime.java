@@ -36,16 +36,22 @@ public final class ChecksumCpuTime {
       d[i] = Math.sin(i * 1e-3) * 100 + Math.round(r.nextGaussian() * 100) / 100.0;
     }
     NDArray chunk = new NDArray(DType.FLOAT64, new long[] {side, side}, d);
-    Compression[] codecs = {Compression.projectDefault(),
-        Compression.blosc(Compression.BloscCodec.LZ4, 0, Compression.Shuffle.NONE)};
+    Compression[] codecs = {
+      Compression.projectDefault(),
+      Compression.blosc(Compression.BloscCodec.LZ4, 0, Compression.Shuffle.NONE)
+    };
     String[] codecNames = {"default", "level0"};
     List<String> names = new ArrayList<>();
     List<ZarrArray> arrays = new ArrayList<>();
     for (int c = 0; c < codecs.length; c++) {
       for (boolean crc : new boolean[] {false, true}) {
-        ZarrArrayBuilder b = ZarrArray.create(new FileSystemStore(dir), codecNames[c] + crc)
-            .shape(side, side).chunks(side, side).dtype(DType.FLOAT64).compression(codecs[c])
-            .overwrite();
+        ZarrArrayBuilder b =
+            ZarrArray.create(new FileSystemStore(dir), codecNames[c] + crc)
+                .shape(side, side)
+                .chunks(side, side)
+                .dtype(DType.FLOAT64)
+                .compression(codecs[c])
+                .overwrite();
         if (crc) {
           b.crc32c();
         }
@@ -85,14 +91,14 @@ public final class ChecksumCpuTime {
           } while (now - t0 < (long) (seconds * 1e9 * (round < 0 ? 0.5 : 1)));
           if (round >= 0) {
             mbs[o][a][round] = bytes * n / ((now - t0) / 1e3);
-            System.out.printf("round %d %s %s %.1f%n", round, ops[o], names.get(a),
-                mbs[o][a][round]);
+            System.out.printf(
+                "round %d %s %s %.1f%n", round, ops[o], names.get(a), mbs[o][a][round]);
           }
         }
       }
     }
-    System.out.println("median over " + rounds + " rounds, MB per CPU second; ratio = with crc32c"
-        + " / without");
+    System.out.println(
+        "median over " + rounds + " rounds, MB per CPU second; ratio = with crc32c" + " / without");
     for (int o = 0; o < ops.length; o++) {
       for (int a = 0; a < arrays.size(); a += 2) {
         double off = median(mbs[o][a]);
@@ -101,9 +107,15 @@ public final class ChecksumCpuTime {
         for (int k = 0; k < rounds; k++) {
           ratios[k] = mbs[o][a + 1][k] / mbs[o][a][k];
         }
-        System.out.printf("%s %s: %.0f -> %.0f MB/s, ratio %.3f (per round %s)%n", ops[o],
-            names.get(a), off, on, median(ratios), Arrays.toString(Arrays.stream(ratios)
-                .map(x -> Math.round(x * 1000) / 1000.0).toArray()));
+        System.out.printf(
+            "%s %s: %.0f -> %.0f MB/s, ratio %.3f (per round %s)%n",
+            ops[o],
+            names.get(a),
+            off,
+            on,
+            median(ratios),
+            Arrays.toString(
+                Arrays.stream(ratios).map(x -> Math.round(x * 1000) / 1000.0).toArray()));
       }
     }
     System.err.println("(sink " + sink + ")");

@@ -9,9 +9,9 @@ import java.util.function.Supplier;
 /**
  * The {@link ByteShuffleBench} operations timed in CPU seconds of the calling thread instead of
  * wall time, so that a machine shared with other jobs (time spent waiting for a core) does not
- * enter the figure: after a warm-up of {@code warmSeconds} per operation, repeats each until
- * {@code seconds} of CPU time have passed and prints one line per operation, {@code name MB/s}
- * (bytes per call divided by CPU microseconds per call). Args: {@code [seconds] [warmSeconds]}.
+ * enter the figure: after a warm-up of {@code warmSeconds} per operation, repeats each until {@code
+ * seconds} of CPU time have passed and prints one line per operation, {@code name MB/s} (bytes per
+ * call divided by CPU microseconds per call). Args: {@code [seconds] [warmSeconds]}.
  */
 public final class CodecCpuTime {
   private CodecCpuTime() {}
@@ -29,9 +29,11 @@ public final class CodecCpuTime {
     Map<String, Object[]> ops = new LinkedHashMap<>();
     ops.put("shuffle", new Object[] {(Supplier<Object>) b::shuffle, (long) b.bytes});
     ops.put("unshuffle", new Object[] {(Supplier<Object>) b::unshuffle, (long) b.bytes});
-    ops.put("shuffleArrayTranspose",
+    ops.put(
+        "shuffleArrayTranspose",
         new Object[] {(Supplier<Object>) b::shuffleArrayTranspose, (long) b.bytes});
-    ops.put("unshuffleArrayTranspose",
+    ops.put(
+        "unshuffleArrayTranspose",
         new Object[] {(Supplier<Object>) b::unshuffleArrayTranspose, (long) b.bytes});
     ops.put("encodeChunk", new Object[] {(Supplier<Object>) b::encodeChunk, chunk});
     ops.put("decodeChunk", new Object[] {(Supplier<Object>) b::decodeChunk, chunk});

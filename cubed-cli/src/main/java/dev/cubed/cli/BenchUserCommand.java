@@ -10,25 +10,30 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Unmatched;
 
 /**
- * {@code ./cubed bench-user EXPRESSION --inputs DIR ...}: the user-path benchmark
- * ({@link UserPath}, public API only) from the command line; its arguments and messages are
- * {@link UserPath}'s ({@code --help} lists the expressions). Exit codes: 0, 2 for a usage error,
- * 1 for a failure.
+ * {@code ./cubed bench-user EXPRESSION --inputs DIR ...}: the user-path benchmark ({@link
+ * UserPath}, public API only) from the command line; its arguments and messages are {@link
+ * UserPath}'s ({@code --help} lists the expressions). Exit codes: 0, 2 for a usage error, 1 for a
+ * failure.
  */
-@Command(name = "bench-user", description = {"Run one user-path expression (public API only) on"
-    + " stored Zarr inputs and print its JSON line; --help lists the expressions."})
+@Command(
+    name = "bench-user",
+    description = {
+      "Run one user-path expression (public API only) on"
+          + " stored Zarr inputs and print its JSON line; --help lists the expressions."
+    })
 final class BenchUserCommand implements Callable<Integer> {
 
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
   /** Every argument, in order: {@link UserPath} parses them. */
-  @Unmatched
-  List<String> args = new ArrayList<>();
+  @Unmatched List<String> args = new ArrayList<>();
 
   @Override
   public Integer call() {
-    return UserPath.run("cubed bench-user", args.toArray(String[]::new),
-        spec.commandLine().getOut(), spec.commandLine().getErr());
+    return UserPath.run(
+        "cubed bench-user",
+        args.toArray(String[]::new),
+        spec.commandLine().getOut(),
+        spec.commandLine().getErr());
   }
 }

@@ -20,23 +20,28 @@ import picocli.CommandLine.Option;
  * fingerprint file), skipping any that a running compute holds locked and anything it does not
  * recognise. Looks in D, where it exists {@code D/work} (where {@code demo --work-dir D} puts its
  * computes), and in the {@code D/demo-SIZE/} directories of demos run without --work-dir (removed
- * whole, inputs too, unless a running demo holds them). Never follows a symbolic link: a link
- * named like a compute directory is reported and left alone. Prints one line per directory.
+ * whole, inputs too, unless a running demo holds them). Never follows a symbolic link: a link named
+ * like a compute directory is reported and left alone. Prints one line per directory.
  */
-@Command(name = "clean", mixinStandardHelpOptions = true,
-    description = "Remove the intermediates that failed or killed computes left in a work "
-        + "directory (never one a running compute holds).")
+@Command(
+    name = "clean",
+    mixinStandardHelpOptions = true,
+    description =
+        "Remove the intermediates that failed or killed computes left in a work "
+            + "directory (never one a running compute holds).")
 final class CleanCommand implements Callable<Integer> {
-  @Option(names = "--work-dir", description = "work directory: a path or a URI such as "
-      + "s3://bucket/work (default: the private default work directory of rechunk, demo and the "
-      + "library, java.io.tmpdir/cubed-<user>)")
+  @Option(
+      names = "--work-dir",
+      description =
+          "work directory: a path or a URI such as "
+              + "s3://bucket/work (default: the private default work directory of rechunk, demo and the "
+              + "library, java.io.tmpdir/cubed-<user>)")
   String workDir;
 
   @Option(names = "--dry-run", description = "list what would be removed, remove nothing")
   boolean dryRun;
 
-  @picocli.CommandLine.Spec
-  CommandSpec spec;
+  @picocli.CommandLine.Spec CommandSpec spec;
 
   @Override
   public Integer call() {
@@ -57,9 +62,17 @@ final class CleanCommand implements Callable<Integer> {
       out.println(c.dir() + ": " + c.note());
       removed += c.removed() ? 1 : 0;
     }
-    out.println("clean " + wd + ": " + removed + " director" + (removed == 1 ? "y" : "ies")
-        + " removed, " + all.stream().filter(c -> c.note().startsWith("in use")).count()
-        + " in use" + (dryRun ? " (dry run)" : ""));
+    out.println(
+        "clean "
+            + wd
+            + ": "
+            + removed
+            + " director"
+            + (removed == 1 ? "y" : "ies")
+            + " removed, "
+            + all.stream().filter(c -> c.note().startsWith("in use")).count()
+            + " in use"
+            + (dryRun ? " (dry run)" : ""));
     out.flush();
     return 0;
   }

@@ -8,10 +8,10 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 
 /**
- * Small helpers shared by the commands, among them the parsing of option values: each refuses a
- * bad value with a picocli {@link ParameterException} whose message names the option as typed on
- * the command line, says what was wrong and gives an example; {@link Main} prints it as one line
- * and exits with code 2.
+ * Small helpers shared by the commands, among them the parsing of option values: each refuses a bad
+ * value with a picocli {@link ParameterException} whose message names the option as typed on the
+ * command line, says what was wrong and gives an example; {@link Main} prints it as one line and
+ * exits with code 2.
  */
 final class Cli {
   private Cli() {}
@@ -30,28 +30,41 @@ final class Cli {
     try {
       v = Spec.parseBytes(text);
     } catch (IllegalArgumentException e) {
-      throw usage(spec, option + ": '" + text + "' is not a memory size (e.g. " + option
-          + " 2GB, 500MB, 1GiB or a number of bytes)");
+      throw usage(
+          spec,
+          option
+              + ": '"
+              + text
+              + "' is not a memory size (e.g. "
+              + option
+              + " 2GB, 500MB, 1GiB or a number of bytes)");
     }
     if (v <= 0) {
-      throw usage(spec, option + ": '" + text + "' must be more than 0 bytes (e.g. " + option
-          + " 2GB)");
+      throw usage(
+          spec, option + ": '" + text + "' must be more than 0 bytes (e.g. " + option + " 2GB)");
     }
     return v;
   }
 
   /**
-   * Checks {@code --allowed-mem} against {@code --reserved-mem} (given, or measured when
-   * {@code reservedGiven} is false).
+   * Checks {@code --allowed-mem} against {@code --reserved-mem} (given, or measured when {@code
+   * reservedGiven} is false).
    */
   static void checkMem(CommandSpec spec, long allowed, long reserved, boolean reservedGiven) {
     if (allowed <= reserved) {
-      throw usage(spec, "--allowed-mem " + bytes(allowed) + " is not more than "
-          + (reservedGiven ? "--reserved-mem " + bytes(reserved)
-              : "the measured reserved memory " + bytes(reserved) + " (the heap in use; set"
-                  + " --reserved-mem to override)")
-          + "; tasks need room above the worker's baseline: raise --allowed-mem"
-          + (reservedGiven ? " or lower --reserved-mem" : ""));
+      throw usage(
+          spec,
+          "--allowed-mem "
+              + bytes(allowed)
+              + " is not more than "
+              + (reservedGiven
+                  ? "--reserved-mem " + bytes(reserved)
+                  : "the measured reserved memory "
+                      + bytes(reserved)
+                      + " (the heap in use; set"
+                      + " --reserved-mem to override)")
+              + "; tasks need room above the worker's baseline: raise --allowed-mem"
+              + (reservedGiven ? " or lower --reserved-mem" : ""));
     }
   }
 
@@ -67,20 +80,46 @@ final class Cli {
       try {
         c[i] = Long.parseLong(parts[i].strip());
       } catch (NumberFormatException e) {
-        throw usage(spec, "--chunks: '" + text + "' is not a list of positive integers ("
-            + example + "; -1 means the whole axis)");
+        throw usage(
+            spec,
+            "--chunks: '"
+                + text
+                + "' is not a list of positive integers ("
+                + example
+                + "; -1 means the whole axis)");
       }
       if (c[i] == 0 || c[i] < -1) {
-        throw usage(spec, "--chunks: '" + text + "' has size " + c[i] + " for axis " + i
-            + "; sizes must be >= 1, or -1 for the whole axis (" + example + ")");
+        throw usage(
+            spec,
+            "--chunks: '"
+                + text
+                + "' has size "
+                + c[i]
+                + " for axis "
+                + i
+                + "; sizes must be >= 1, or -1 for the whole axis ("
+                + example
+                + ")");
       }
     }
     if (shape != null && c.length != shape.length) {
-      throw usage(spec, "--chunks: '" + text + "' gives " + c.length + " size"
-          + (c.length == 1 ? "" : "s") + " but the source array has " + shape.length
-          + " dimension" + (shape.length == 1 ? "" : "s") + " (shape "
-          + dev.cubed.nd.Shapes.format(shape) + "); give one size per dimension (" + example
-          + ")");
+      throw usage(
+          spec,
+          "--chunks: '"
+              + text
+              + "' gives "
+              + c.length
+              + " size"
+              + (c.length == 1 ? "" : "s")
+              + " but the source array has "
+              + shape.length
+              + " dimension"
+              + (shape.length == 1 ? "" : "s")
+              + " (shape "
+              + dev.cubed.nd.Shapes.format(shape)
+              + "); give one size per dimension ("
+              + example
+              + ")");
     }
     for (int i = 0; i < c.length; i++) {
       if (c[i] == -1) {
@@ -115,14 +154,16 @@ final class Cli {
   }
 
   /**
-   * The command line that finishes this command's compute: the same arguments as typed, with
-   * {@code --resume} added (once), as {@code ./cubed ...}; arguments that the shell would split
-   * or expand are single-quoted.
+   * The command line that finishes this command's compute: the same arguments as typed, with {@code
+   * --resume} added (once), as {@code ./cubed ...}; arguments that the shell would split or expand
+   * are single-quoted.
    */
   static String resumeCommand(CommandSpec spec) {
     CommandSpec root = spec.root();
-    java.util.List<String> args = root.commandLine().getParseResult() != null
-        ? root.commandLine().getParseResult().originalArgs() : java.util.List.of();
+    java.util.List<String> args =
+        root.commandLine().getParseResult() != null
+            ? root.commandLine().getParseResult().originalArgs()
+            : java.util.List.of();
     StringBuilder b = new StringBuilder("./cubed");
     if (root == spec) { // the command was run on its own (tests): its name is not in the args
       b.append(' ').append(spec.name());
@@ -130,8 +171,8 @@ final class Cli {
     boolean hasResume = false;
     for (String a : args) {
       hasResume |= a.equals("--resume");
-      b.append(' ').append(a.matches("[A-Za-z0-9_@%+=:,./-]+") ? a
-          : "'" + a.replace("'", "'\\''") + "'");
+      b.append(' ')
+          .append(a.matches("[A-Za-z0-9_@%+=:,./-]+") ? a : "'" + a.replace("'", "'\\''") + "'");
     }
     return hasResume ? b.toString() : b.append(" --resume").toString();
   }
@@ -146,8 +187,13 @@ final class Cli {
     if (kept == null) {
       return e;
     }
-    return new Resumable(e, "; its finished tasks are kept in " + kept + ": run "
-        + resumeCommand(spec) + " to finish it (./cubed clean removes them)");
+    return new Resumable(
+        e,
+        "; its finished tasks are kept in "
+            + kept
+            + ": run "
+            + resumeCommand(spec)
+            + " to finish it (./cubed clean removes them)");
   }
 
   /** A compute failure whose finished tasks were kept, and how to finish it. */
@@ -177,13 +223,15 @@ final class Cli {
       return;
     }
     try (java.util.stream.Stream<Path> s = Files.walk(dir)) {
-      s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> {
-        try {
-          Files.deleteIfExists(p);
-        } catch (IOException e) {
-          // best effort
-        }
-      });
+      s.sorted(java.util.Comparator.reverseOrder())
+          .forEach(
+              p -> {
+                try {
+                  Files.deleteIfExists(p);
+                } catch (IOException e) {
+                  // best effort
+                }
+              });
     } catch (IOException e) {
       // best effort
     }

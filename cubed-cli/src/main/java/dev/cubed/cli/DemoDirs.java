@@ -20,8 +20,8 @@ import java.util.stream.Stream;
  * dir>/demo-<size>/} holding the inputs ({@code inputs/}) and the work directory ({@code work/}),
  * private (0700) like the default work directory, locked ({@value #LOCK}) while the demo runs so a
  * second demo of the same size is refused instead of overwriting the inputs the first one reads.
- * Stable, so {@code --resume} finds what a killed demo left; removed when the demo succeeds, and
- * by {@code ./cubed clean} when no demo holds it ({@link #clean}).
+ * Stable, so {@code --resume} finds what a killed demo left; removed when the demo succeeds, and by
+ * {@code ./cubed clean} when no demo holds it ({@link #clean}).
  */
 final class DemoDirs implements AutoCloseable {
   /** The lock file inside a demo directory (also how {@link #clean} recognises one). */
@@ -52,17 +52,25 @@ final class DemoDirs implements AutoCloseable {
     WorkDirs.ensurePrivate(base);
     DemoDirs d = tryLock(base);
     if (d == null) {
-      throw new IllegalArgumentException("another demo of this size is running in " + base
-          + " (it holds " + LOCK + "); wait for it to finish, or give this one its own"
-          + " --work-dir");
+      throw new IllegalArgumentException(
+          "another demo of this size is running in "
+              + base
+              + " (it holds "
+              + LOCK
+              + "); wait for it to finish, or give this one its own"
+              + " --work-dir");
     }
     return d;
   }
 
   private static DemoDirs tryLock(Path base) {
     try {
-      FileChannel ch = FileChannel.open(base.resolve(LOCK), StandardOpenOption.CREATE,
-          StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
+      FileChannel ch =
+          FileChannel.open(
+              base.resolve(LOCK),
+              StandardOpenOption.CREATE,
+              StandardOpenOption.WRITE,
+              LinkOption.NOFOLLOW_LINKS);
       FileLock l;
       try {
         l = ch.tryLock();
@@ -127,9 +135,14 @@ final class DemoDirs implements AutoCloseable {
     List<ComputeDir.Cleaned> out = new ArrayList<>();
     List<Path> bases;
     try (Stream<Path> s = Files.list(workDir)) {
-      bases = s.filter(p -> p.getFileName().toString().startsWith("demo-")
-          && Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)
-          && Files.isRegularFile(p.resolve(LOCK), LinkOption.NOFOLLOW_LINKS)).sorted().toList();
+      bases =
+          s.filter(
+                  p ->
+                      p.getFileName().toString().startsWith("demo-")
+                          && Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)
+                          && Files.isRegularFile(p.resolve(LOCK), LinkOption.NOFOLLOW_LINKS))
+              .sorted()
+              .toList();
     } catch (IOException e) {
       throw new UncheckedIOException("listing " + workDir + ": " + e, e);
     }
@@ -146,8 +159,9 @@ final class DemoDirs implements AutoCloseable {
         out.add(new ComputeDir.Cleaned(base, false, "would remove the demo's inputs (dry run)"));
       } else {
         d.deleteAndRelease();
-        out.add(new ComputeDir.Cleaned(base, true, "removed (inputs and work of a demo that did"
-            + " not finish)"));
+        out.add(
+            new ComputeDir.Cleaned(
+                base, true, "removed (inputs and work of a demo that did" + " not finish)"));
       }
     }
     return out;

@@ -17,21 +17,34 @@ import picocli.CommandLine.Option;
  * JSON line on standard output stays alone.
  */
 final class DiagnosticsOptions {
-  @Option(names = "--progress", description = "show a progress bar per operation on standard"
-      + " error")
+  @Option(
+      names = "--progress",
+      description = "show a progress bar per operation on standard" + " error")
   boolean progress;
 
-  @Option(names = "--history", paramLabel = "DIR", description = "write the compute's history"
-      + " to DIR: tasks.csv (one row per task), ops.csv (one row per op), plan.txt")
+  @Option(
+      names = "--history",
+      paramLabel = "DIR",
+      description =
+          "write the compute's history"
+              + " to DIR: tasks.csv (one row per task), ops.csv (one row per op), plan.txt")
   Path history;
 
-  @Option(names = "--plots", paramLabel = "DIR", description = "write DIR/timeline.svg (tasks"
-      + " over time by op and worker) and DIR/memory.svg (projected vs measured memory per op)")
+  @Option(
+      names = "--plots",
+      paramLabel = "DIR",
+      description =
+          "write DIR/timeline.svg (tasks"
+              + " over time by op and worker) and DIR/memory.svg (projected vs measured memory per op)")
   Path plots;
 
-  @Option(names = "--visualize", paramLabel = "FILE", description = "draw the plan to FILE:"
-      + " SVG for a .svg name when Graphviz 'dot' is installed (the DOT source kept beside it),"
-      + " otherwise the DOT text")
+  @Option(
+      names = "--visualize",
+      paramLabel = "FILE",
+      description =
+          "draw the plan to FILE:"
+              + " SVG for a .svg name when Graphviz 'dot' is installed (the DOT source kept beside it),"
+              + " otherwise the DOT text")
   Path visualize;
 
   /**
@@ -49,8 +62,9 @@ final class DiagnosticsOptions {
     PrintStream err = System.err;
     List<Callback> cs = new ArrayList<>();
     if (progress || progressByDefault) {
-      cs.add(new dev.cubed.diagnostics.ProgressCallback(err,
-          dev.cubed.diagnostics.ProgressCallback.stderrIsTerminal()));
+      cs.add(
+          new dev.cubed.diagnostics.ProgressCallback(
+              err, dev.cubed.diagnostics.ProgressCallback.stderrIsTerminal()));
     }
     if (history != null) {
       cs.add(Diagnostics.history(history));
@@ -79,8 +93,8 @@ final class DiagnosticsOptions {
     try {
       java.nio.file.Files.createDirectories(dir);
     } catch (java.io.IOException | UnsupportedOperationException e) {
-      throw new IllegalArgumentException(option + ": cannot create the directory " + dir + " ("
-          + e + "); give a writable path");
+      throw new IllegalArgumentException(
+          option + ": cannot create the directory " + dir + " (" + e + "); give a writable path");
     }
   }
 

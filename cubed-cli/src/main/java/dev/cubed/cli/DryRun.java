@@ -25,14 +25,23 @@ final class DryRun {
    */
   static void printPlan(PrintWriter out, PlanSummary s, long allowedMem, double planMillis) {
     out.print(s);
-    PlanSummary.OpInfo heaviest = s.ops().stream()
-        .max(java.util.Comparator.comparingLong(PlanSummary.OpInfo::projectedMem)).orElse(null);
-    out.printf(Locale.ROOT, "Totals: %d ops, %,d tasks; reads %s, writes %s, of which %s"
-        + " intermediate; largest projected memory per task %s%s against --allowed-mem %s:"
-        + " %s%n", s.ops().size(), s.totalTasks(), PlanSummary.bytes(s.totalBytesRead()),
-        PlanSummary.bytes(s.totalBytesWritten()), PlanSummary.bytes(s.intermediateBytesWritten()),
-        PlanSummary.bytes(s.maxProjectedMem()), heaviest == null ? "" : " (" + heaviest.name()
-            + ")", PlanSummary.bytes(allowedMem),
+    PlanSummary.OpInfo heaviest =
+        s.ops().stream()
+            .max(java.util.Comparator.comparingLong(PlanSummary.OpInfo::projectedMem))
+            .orElse(null);
+    out.printf(
+        Locale.ROOT,
+        "Totals: %d ops, %,d tasks; reads %s, writes %s, of which %s"
+            + " intermediate; largest projected memory per task %s%s against --allowed-mem %s:"
+            + " %s%n",
+        s.ops().size(),
+        s.totalTasks(),
+        PlanSummary.bytes(s.totalBytesRead()),
+        PlanSummary.bytes(s.totalBytesWritten()),
+        PlanSummary.bytes(s.intermediateBytesWritten()),
+        PlanSummary.bytes(s.maxProjectedMem()),
+        heaviest == null ? "" : " (" + heaviest.name() + ")",
+        PlanSummary.bytes(allowedMem),
         s.maxProjectedMem() <= allowedMem ? "every task fits" : "DOES NOT FIT");
     out.printf(Locale.ROOT, "Planned in %.0f ms.%n", planMillis);
   }
@@ -44,8 +53,13 @@ final class DryRun {
    * @throws MemoryBudgetExceededException after printing, if an op's projected memory per task
    *     exceeds {@code spec.allowedMem()} (the check a real run makes before it starts)
    */
-  static int print(PrintWriter out, String size, QuadraticMeans.Params p, Spec spec,
-      String executor, int splitEvery) {
+  static int print(
+      PrintWriter out,
+      String size,
+      QuadraticMeans.Params p,
+      Spec spec,
+      String executor,
+      int splitEvery) {
     long t0 = System.nanoTime();
     ZarrArray[] in = QuadraticMeans.virtualInputs(p);
     CubedArray[] means = QuadraticMeans.means(in[0], in[1], spec, splitEvery);
@@ -55,21 +69,54 @@ final class DryRun {
     long chunkBytes = (long) p.tchunk() * p.y() * p.x() * Double.BYTES;
     long chunks = 2L * ((p.t() + p.tchunk() - 1) / p.tchunk());
     out.printf(Locale.ROOT, "Dry run of demo --size %s: nothing is run or written.%n", size);
-    out.printf(Locale.ROOT, "Inputs U and V: float64 (%d, 1, %d, %d), chunks (%d, 1, %d, %d):"
-        + " %s in %,d chunks of %s%n", p.t(), p.y(), p.x(), p.tchunk(), p.y(), p.x(),
-        PlanSummary.bytes(QuadraticMeans.inputBytes(p)), chunks, PlanSummary.bytes(chunkBytes));
-    out.println("Outputs: mean over time of U*U, V*V and U*V, three arrays (1, " + p.y() + ", "
-        + p.x() + "), in one compute; tree reductions merge " + splitEvery + " blocks per task");
+    out.printf(
+        Locale.ROOT,
+        "Inputs U and V: float64 (%d, 1, %d, %d), chunks (%d, 1, %d, %d):"
+            + " %s in %,d chunks of %s%n",
+        p.t(),
+        p.y(),
+        p.x(),
+        p.tchunk(),
+        p.y(),
+        p.x(),
+        PlanSummary.bytes(QuadraticMeans.inputBytes(p)),
+        chunks,
+        PlanSummary.bytes(chunkBytes));
+    out.println(
+        "Outputs: mean over time of U*U, V*V and U*V, three arrays (1, "
+            + p.y()
+            + ", "
+            + p.x()
+            + "), in one compute; tree reductions merge "
+            + splitEvery
+            + " blocks per task");
     printPlan(out, s, spec.allowedMem(), ms);
-    out.println(String.format(Locale.ROOT, "{\"workload\": \"quadratic_means\", \"size\": \"%s\","
-        + " \"dry_run\": true, \"params\": {\"T\": %d, \"Y\": %d, \"X\": %d, \"tchunk\": %d},"
-        + " \"split_every\": %d, \"executor\": \"%s\", \"allowed_mem\": %d, \"reserved_mem\": %d,"
-        + " \"input_bytes\": %d, \"ops\": %d, \"tasks\": %d, \"max_projected_mem\": %d,"
-        + " \"bytes_read\": %d, \"bytes_written\": %d, \"intermediate_bytes\": %d,"
-        + " \"plan_millis\": %.1f}", size, p.t(), p.y(), p.x(), p.tchunk(), splitEvery, executor,
-        spec.allowedMem(), spec.reservedMem(), QuadraticMeans.inputBytes(p), s.ops().size(),
-        s.totalTasks(), s.maxProjectedMem(), s.totalBytesRead(), s.totalBytesWritten(),
-        s.intermediateBytesWritten(), ms));
+    out.println(
+        String.format(
+            Locale.ROOT,
+            "{\"workload\": \"quadratic_means\", \"size\": \"%s\","
+                + " \"dry_run\": true, \"params\": {\"T\": %d, \"Y\": %d, \"X\": %d, \"tchunk\": %d},"
+                + " \"split_every\": %d, \"executor\": \"%s\", \"allowed_mem\": %d, \"reserved_mem\": %d,"
+                + " \"input_bytes\": %d, \"ops\": %d, \"tasks\": %d, \"max_projected_mem\": %d,"
+                + " \"bytes_read\": %d, \"bytes_written\": %d, \"intermediate_bytes\": %d,"
+                + " \"plan_millis\": %.1f}",
+            size,
+            p.t(),
+            p.y(),
+            p.x(),
+            p.tchunk(),
+            splitEvery,
+            executor,
+            spec.allowedMem(),
+            spec.reservedMem(),
+            QuadraticMeans.inputBytes(p),
+            s.ops().size(),
+            s.totalTasks(),
+            s.maxProjectedMem(),
+            s.totalBytesRead(),
+            s.totalBytesWritten(),
+            s.intermediateBytesWritten(),
+            ms));
     out.flush();
     plan.checkMemory();
     return 0;

@@ -5,19 +5,23 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 
 /**
- * The executor options shared by every command that computes ({@code @Mixin}):
- * {@code --executor NAME}, {@code --workers N}, {@code --attempts N},
- * {@code --executor-option KEY=VALUE} (repeatable). They are applied
- * to the command's {@link Spec}, and the compute then uses {@link dev.cubed.Cubed#executor(Spec)}.
+ * The executor options shared by every command that computes ({@code @Mixin}): {@code --executor
+ * NAME}, {@code --workers N}, {@code --attempts N}, {@code --executor-option KEY=VALUE}
+ * (repeatable). They are applied to the command's {@link Spec}, and the compute then uses {@link
+ * dev.cubed.Cubed#executor(Spec)}.
  */
 final class ExecutorOptions {
-  @Option(names = "--executor", defaultValue = "threads", paramLabel = "NAME",
+  @Option(
+      names = "--executor",
+      defaultValue = "threads",
+      paramLabel = "NAME",
       completionCandidates = ExecutorNames.class,
-      description = "the executor, one of the executors available here: ${COMPLETION-CANDIDATES}"
-          + " (threads: tasks on threads of this JVM; processes: each task in a worker JVM whose"
-          + " heap is --allowed-mem; processes-strict: each op's tasks in a heap of that op's"
-          + " projected memory; engine executors such as spark or beam when their module is on"
-          + " the classpath; see docs/engine.md) (default: ${DEFAULT-VALUE})")
+      description =
+          "the executor, one of the executors available here: ${COMPLETION-CANDIDATES}"
+              + " (threads: tasks on threads of this JVM; processes: each task in a worker JVM whose"
+              + " heap is --allowed-mem; processes-strict: each op's tasks in a heap of that op's"
+              + " projected memory; engine executors such as spark or beam when their module is on"
+              + " the classpath; see docs/engine.md) (default: ${DEFAULT-VALUE})")
   String executor;
 
   /** The executor names of the registry ({@link dev.cubed.runtime.ExecutorFactory#available}). */
@@ -28,17 +32,26 @@ final class ExecutorOptions {
     }
   }
 
-  @Option(names = "--executor-option", paramLabel = "KEY=VALUE",
-      description = "an option of the executor, repeatable (e.g. spark.master=local[2]); see "
-          + "docs/distributed.md")
+  @Option(
+      names = "--executor-option",
+      paramLabel = "KEY=VALUE",
+      description =
+          "an option of the executor, repeatable (e.g. spark.master=local[2]); see "
+              + "docs/distributed.md")
   java.util.Map<String, String> executorOptions = new java.util.LinkedHashMap<>();
 
-  @Option(names = "--workers", defaultValue = "0", paramLabel = "N",
-      description = "worker threads or processes; 0 = one per processor (default: "
-          + "${DEFAULT-VALUE})")
+  @Option(
+      names = "--workers",
+      defaultValue = "0",
+      paramLabel = "N",
+      description =
+          "worker threads or processes; 0 = one per processor (default: " + "${DEFAULT-VALUE})")
   int workers;
 
-  @Option(names = "--attempts", defaultValue = "3", paramLabel = "N",
+  @Option(
+      names = "--attempts",
+      defaultValue = "3",
+      paramLabel = "N",
       description = "attempts per task, 1 = no retry (default: ${DEFAULT-VALUE})")
   int attempts;
 
@@ -70,7 +83,9 @@ final class ExecutorOptions {
 
   /** The spec builder with these options applied. */
   Spec.Builder apply(Spec.Builder b) {
-    return b.executor(executor).workers(workers).attempts(attempts)
+    return b.executor(executor)
+        .workers(workers)
+        .attempts(attempts)
         .executorOptions(executorOptions);
   }
 

@@ -16,20 +16,24 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code ./cubed info PATH}: prints the metadata of a Zarr array (format, shape, chunks, dtype, fill
- * value, codecs, chunks written of total, attributes, dimension names) or group (attributes and
- * members). PATH is a directory, a {@code file://} or {@code memory://} URI, optionally followed by
- * {@code #node/path} to name a node inside the store.
+ * {@code ./cubed info PATH}: prints the metadata of a Zarr array (format, shape, chunks, dtype,
+ * fill value, codecs, chunks written of total, attributes, dimension names) or group (attributes
+ * and members). PATH is a directory, a {@code file://} or {@code memory://} URI, optionally
+ * followed by {@code #node/path} to name a node inside the store.
  */
-@Command(name = "info", mixinStandardHelpOptions = true, description = "Print the metadata of a Zarr array or group (v2 or v3).")
+@Command(
+    name = "info",
+    mixinStandardHelpOptions = true,
+    description = "Print the metadata of a Zarr array or group (v2 or v3).")
 final class InfoCommand implements Callable<Integer> {
 
-  @Parameters(index = "0", paramLabel = "PATH",
+  @Parameters(
+      index = "0",
+      paramLabel = "PATH",
       description = "Zarr store directory or URI, optionally followed by #node/path")
   String location;
 
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
   @Override
   public Integer call() {
@@ -60,8 +64,8 @@ final class InfoCommand implements Callable<Integer> {
       group = ZarrGroup.open(store, node);
     } catch (ZarrFormatException e) {
       if (arrayError.getMessage().contains("no zarr.json")) {
-        throw new IllegalArgumentException("no Zarr array or group at " + location
-            + " (expected zarr.json, .zarray or .zgroup)");
+        throw new IllegalArgumentException(
+            "no Zarr array or group at " + location + " (expected zarr.json, .zarray or .zgroup)");
       }
       throw arrayError;
     }
@@ -71,8 +75,10 @@ final class InfoCommand implements Callable<Integer> {
   }
 
   static void printArray(PrintWriter out, ZarrArray a) {
-    out.println("Zarr array" + (a.path().isEmpty() ? "" : " '" + a.path() + "'")
-        + (a.isIncomplete() ? "  INCOMPLETE" : ""));
+    out.println(
+        "Zarr array"
+            + (a.path().isEmpty() ? "" : " '" + a.path() + "'")
+            + (a.isIncomplete() ? "  INCOMPLETE" : ""));
     if (a.isIncomplete()) {
       out.println("  INCOMPLETE:      " + a.attributes().get(ZarrArray.INCOMPLETE_ATTRIBUTE));
     }
@@ -85,8 +91,10 @@ final class InfoCommand implements Callable<Integer> {
     out.println("  chunk grid:      " + Shapes.format(a.chunkGridShape()));
     out.println("  dtype:           " + a.dtype());
     out.println("  fill value:      " + a.fillValue());
-    out.println("  " + (a.zarrFormat() == 3 ? "codecs:          " : "encoding:        ")
-        + describeCodecs(a.codecs()));
+    out.println(
+        "  "
+            + (a.zarrFormat() == 3 ? "codecs:          " : "encoding:        ")
+            + describeCodecs(a.codecs()));
     out.println("  chunks written:  " + a.chunksWritten() + " of " + a.chunkCount());
     List<String> dims = a.dimensionNames();
     out.println("  dimension names: " + (dims.isEmpty() ? "(none)" : dims));
@@ -130,9 +138,16 @@ final class InfoCommand implements Callable<Integer> {
     for (Map.Entry<String, ZarrGroup.NodeType> e : members.entrySet()) {
       if (e.getValue() == ZarrGroup.NodeType.ARRAY) {
         ZarrArray a = g.openArray(e.getKey());
-        out.println("    " + e.getKey() + "  array " + a.dtype() + " "
-            + Shapes.format(a.shape()) + " chunks " + Shapes.format(a.chunks())
-            + (a.dimensionNames().isEmpty() ? "" : " dims " + a.dimensionNames()));
+        out.println(
+            "    "
+                + e.getKey()
+                + "  array "
+                + a.dtype()
+                + " "
+                + Shapes.format(a.shape())
+                + " chunks "
+                + Shapes.format(a.chunks())
+                + (a.dimensionNames().isEmpty() ? "" : " dims " + a.dimensionNames()));
       } else {
         out.println("    " + e.getKey() + "/  group");
       }

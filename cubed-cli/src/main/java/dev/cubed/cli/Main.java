@@ -15,11 +15,11 @@ import picocli.CommandLine.ParameterException;
  *
  * <p>Errors: a bad command line (unknown option, missing parameter, malformed option value) prints
  * one line {@code cubed CMD: what was wrong; see 'cubed CMD --help'} on standard error and exits
- * with code 2. A failure while running (bad input data, a plan that does not fit
- * {@code --allowed-mem}, a store that cannot be written) prints one line {@code cubed CMD: message}
- * and exits with code 1. No stack trace is printed unless the environment variable
- * {@code CUBED_DEBUG} is 1, true or yes (any case; {@link #debugFrom}); an unexpected exception
- * (a bug) says so and names CUBED_DEBUG.
+ * with code 2. A failure while running (bad input data, a plan that does not fit {@code
+ * --allowed-mem}, a store that cannot be written) prints one line {@code cubed CMD: message} and
+ * exits with code 1. No stack trace is printed unless the environment variable {@code CUBED_DEBUG}
+ * is 1, true or yes (any case; {@link #debugFrom}); an unexpected exception (a bug) says so and
+ * names CUBED_DEBUG.
  */
 @Command(
     name = "cubed",
@@ -45,8 +45,12 @@ public final class Main implements Runnable {
   }
 
   public static void main(String[] args) {
-    int rc = execute(new PrintWriter(System.out, true), new PrintWriter(System.err, true),
-        debugFrom(System.getenv("CUBED_DEBUG")), args);
+    int rc =
+        execute(
+            new PrintWriter(System.out, true),
+            new PrintWriter(System.err, true),
+            debugFrom(System.getenv("CUBED_DEBUG")),
+            args);
     recordExitStatus(System.getProperty("cubed.exitStatusFile"), rc);
     System.exit(rc);
   }
@@ -94,26 +98,28 @@ public final class Main implements Runnable {
     CommandLine cl = new CommandLine(new Main());
     cl.setOut(out);
     cl.setErr(err);
-    cl.setParameterExceptionHandler((ParameterException ex, String[] a) -> {
-      CommandLine cmd = ex.getCommandLine();
-      String name = cmd.getCommandSpec().qualifiedName();
-      cmd.getErr().println(name + ": " + oneLine(ex.getMessage()) + "; see '" + name
-          + " --help'");
-      if (debug) {
-        ex.printStackTrace(cmd.getErr());
-      }
-      cmd.getErr().flush();
-      return 2;
-    });
-    cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
-      String name = cmd.getCommandSpec().qualifiedName();
-      cmd.getErr().println(name + ": " + describe(ex, debug));
-      if (debug) {
-        ex.printStackTrace(cmd.getErr());
-      }
-      cmd.getErr().flush();
-      return 1;
-    });
+    cl.setParameterExceptionHandler(
+        (ParameterException ex, String[] a) -> {
+          CommandLine cmd = ex.getCommandLine();
+          String name = cmd.getCommandSpec().qualifiedName();
+          cmd.getErr()
+              .println(name + ": " + oneLine(ex.getMessage()) + "; see '" + name + " --help'");
+          if (debug) {
+            ex.printStackTrace(cmd.getErr());
+          }
+          cmd.getErr().flush();
+          return 2;
+        });
+    cl.setExecutionExceptionHandler(
+        (ex, cmd, parsed) -> {
+          String name = cmd.getCommandSpec().qualifiedName();
+          cmd.getErr().println(name + ": " + describe(ex, debug));
+          if (debug) {
+            ex.printStackTrace(cmd.getErr());
+          }
+          cmd.getErr().flush();
+          return 1;
+        });
     return cl;
   }
 
@@ -123,9 +129,16 @@ public final class Main implements Runnable {
       return describe(r.failure(), debug) + r.hint();
     }
     if (ex instanceof MemoryBudgetExceededException m) {
-      return "operation '" + m.opName() + "' needs a projected " + Cli.bytes(m.projectedMem())
-          + " per task, more than --allowed-mem " + Cli.bytes(m.allowedMem()) + " (of which "
-          + "--reserved-mem " + Cli.bytes(m.reservedMem()) + " is the worker's own baseline);"
+      return "operation '"
+          + m.opName()
+          + "' needs a projected "
+          + Cli.bytes(m.projectedMem())
+          + " per task, more than --allowed-mem "
+          + Cli.bytes(m.allowedMem())
+          + " (of which "
+          + "--reserved-mem "
+          + Cli.bytes(m.reservedMem())
+          + " is the worker's own baseline);"
           + " raise --allowed-mem or use smaller chunks; nothing was run";
     }
     String msg = ex.getMessage() == null ? "" : oneLine(ex.getMessage());
@@ -135,26 +148,35 @@ public final class Main implements Runnable {
     // a task that failed on bad input (a corrupt chunk, a full disk): report that input error
     for (Throwable c = ex.getCause(); c != null && c != c.getCause(); c = c.getCause()) {
       if (isUserError(c) && c.getMessage() != null) {
-        String where = ex instanceof dev.cubed.runtime.TaskFailedException t
-            ? " (task " + java.util.Arrays.toString(t.key()) + " of operation " + t.opName() + ")"
-            : "";
+        String where =
+            ex instanceof dev.cubed.runtime.TaskFailedException t
+                ? " (task "
+                    + java.util.Arrays.toString(t.key())
+                    + " of operation "
+                    + t.opName()
+                    + ")"
+                : "";
         return oneLine(c.getMessage()) + where;
       }
     }
-    return "internal error: " + ex.getClass().getName() + (msg.isEmpty() ? "" : ": " + msg)
+    return "internal error: "
+        + ex.getClass().getName()
+        + (msg.isEmpty() ? "" : ": " + msg)
         + (debug ? "" : " (run with CUBED_DEBUG=1 for the stack trace, and please report it)");
   }
 
   private static boolean isUserError(Throwable ex) {
-    return ex instanceof IllegalArgumentException || ex instanceof UncheckedIOException
+    return ex instanceof IllegalArgumentException
+        || ex instanceof UncheckedIOException
         || ex instanceof dev.cubed.plan.TargetBusyException
         || ex instanceof dev.cubed.runtime.ExecutorUnavailableException
-        || ex instanceof UnsupportedOperationException || ex instanceof java.io.IOException;
+        || ex instanceof UnsupportedOperationException
+        || ex instanceof java.io.IOException;
   }
 
   /**
-   * Collapses a message to one line, with the credentials of any URL in it redacted
-   * ({@link dev.cubed.zarr.Stores#redact}: an S3 endpoint given as http://user:secret@host).
+   * Collapses a message to one line, with the credentials of any URL in it redacted ({@link
+   * dev.cubed.zarr.Stores#redact}: an S3 endpoint given as http://user:secret@host).
    */
   static String oneLine(String s) {
     return dev.cubed.zarr.Stores.redact(s.strip().replaceAll("\\s*\\R\\s*", " "));

@@ -16,16 +16,21 @@ import picocli.CommandLine.Spec;
  * resident set size, and the suggested {@code --reserved-mem}. Prints a human summary on standard
  * error and one JSON line on standard output.
  */
-@Command(name = "measure-reserved-mem", mixinStandardHelpOptions = true,
-    description = "Measure an idle processes-executor worker (heap after GC, RSS) and suggest "
-        + "--reserved-mem.")
+@Command(
+    name = "measure-reserved-mem",
+    mixinStandardHelpOptions = true,
+    description =
+        "Measure an idle processes-executor worker (heap after GC, RSS) and suggest "
+            + "--reserved-mem.")
 final class MeasureReservedMemCommand implements Callable<Integer> {
-  @Option(names = "--allowed-mem", defaultValue = "2GB", paramLabel = "SIZE",
+  @Option(
+      names = "--allowed-mem",
+      defaultValue = "2GB",
+      paramLabel = "SIZE",
       description = "the worker heap bound to measure with (default: ${DEFAULT-VALUE})")
   String allowedMem;
 
-  @Spec
-  CommandSpec cmd;
+  @Spec CommandSpec cmd;
 
   /**
    * The suggested reservedMem: the worker's resident set after an empty task (JVM code, metaspace,
@@ -42,8 +47,9 @@ final class MeasureReservedMemCommand implements Callable<Integer> {
   public Integer call() {
     long allowed = Cli.memOption(cmd, "--allowed-mem", allowedMem);
     if (allowed < 64L << 20) {
-      throw Cli.usage(cmd, "--allowed-mem: " + allowedMem + " is below 64MiB, the smallest"
-          + " worker heap bound");
+      throw Cli.usage(
+          cmd,
+          "--allowed-mem: " + allowedMem + " is below 64MiB, the smallest" + " worker heap bound");
     }
     ProcessesExecutor.WorkerBaseline b = ProcessesExecutor.measureWorkerBaseline(allowed);
     long s = suggested(b);
@@ -53,14 +59,21 @@ final class MeasureReservedMemCommand implements Callable<Integer> {
     err.printf(Locale.ROOT, "idle worker RSS                 %,d bytes%n", b.idleRss());
     err.printf(Locale.ROOT, "RSS after an empty task         %,d bytes%n", b.rssAfterEmptyTask());
     err.printf(Locale.ROOT, "empty task's measured heap      %,d bytes%n", b.emptyTaskMeasured());
-    err.printf(Locale.ROOT, "suggested --reserved-mem        %,d bytes (%d MB)%n", s,
-        s / 1_000_000);
+    err.printf(
+        Locale.ROOT, "suggested --reserved-mem        %,d bytes (%d MB)%n", s, s / 1_000_000);
     err.flush();
     PrintWriter out = cmd.commandLine().getOut();
-    out.printf(Locale.ROOT, "{\"command\": \"measure-reserved-mem\", \"heap_bound\": %d, "
-        + "\"idle_heap_bytes\": %d, \"idle_rss_bytes\": %d, \"rss_after_empty_task_bytes\": %d, "
-        + "\"empty_task_measured_bytes\": %d, \"suggested_reserved_mem\": %d}%n", b.heapBound(),
-        b.idleHeap(), b.idleRss(), b.rssAfterEmptyTask(), b.emptyTaskMeasured(), s);
+    out.printf(
+        Locale.ROOT,
+        "{\"command\": \"measure-reserved-mem\", \"heap_bound\": %d, "
+            + "\"idle_heap_bytes\": %d, \"idle_rss_bytes\": %d, \"rss_after_empty_task_bytes\": %d, "
+            + "\"empty_task_measured_bytes\": %d, \"suggested_reserved_mem\": %d}%n",
+        b.heapBound(),
+        b.idleHeap(),
+        b.idleRss(),
+        b.rssAfterEmptyTask(),
+        b.emptyTaskMeasured(),
+        s);
     out.flush();
     return 0;
   }

@@ -27,14 +27,14 @@ final class QuadraticMeans {
   private QuadraticMeans() {}
 
   /**
-   * The parameters of a size: {@code small} and {@code medium} of docs/benchmarks.md, or the total size
-   * of U and V (e.g. {@code 1.5TB}, {@code 150GB}) on medium's (Y, X) grid and time chunk, labelled
-   * the way Python Cubed's published series labels it: one time step of U and V is 2 * 987 * 1920
-   * * 8 B = 30.3 MB, and the series calls T = 50, 500, 5,000, 50,000 "1.5GB" ... "1.5TB", so T =
-   * size / 30 MB (rounded up to whole time chunks); {@code 1.5TB} is T = 50,000 (1.52 TB).
+   * The parameters of a size: {@code small} and {@code medium} of docs/benchmarks.md, or the total
+   * size of U and V (e.g. {@code 1.5TB}, {@code 150GB}) on medium's (Y, X) grid and time chunk,
+   * labelled the way Python Cubed's published series labels it: one time step of U and V is 2 * 987
+   * * 1920 * 8 B = 30.3 MB, and the series calls T = 50, 500, 5,000, 50,000 "1.5GB" ... "1.5TB", so
+   * T = size / 30 MB (rounded up to whole time chunks); {@code 1.5TB} is T = 50,000 (1.52 TB).
    *
-   * @throws IllegalArgumentException if {@code size} is neither a name nor a byte size, or is
-   *     below one time chunk (300 MB)
+   * @throws IllegalArgumentException if {@code size} is neither a name nor a byte size, or is below
+   *     one time chunk (300 MB)
    */
   static Params params(String size) {
     switch (size) {
@@ -49,15 +49,22 @@ final class QuadraticMeans {
     try {
       bytes = dev.cubed.Spec.parseBytes(size);
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("'" + size + "' is not small, medium or a total input"
-          + " size such as 1.5TB or 150GB", e);
+      throw new IllegalArgumentException(
+          "'" + size + "' is not small, medium or a total input" + " size such as 1.5TB or 150GB",
+          e);
     }
     int tchunk = 10;
-    long chunks = (bytes + BYTES_PER_LABELLED_STEP * tchunk - 1) / (BYTES_PER_LABELLED_STEP * tchunk);
+    long chunks =
+        (bytes + BYTES_PER_LABELLED_STEP * tchunk - 1) / (BYTES_PER_LABELLED_STEP * tchunk);
     if (bytes < BYTES_PER_LABELLED_STEP * tchunk || chunks * tchunk > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException("'" + size + "' is out of range: give a total input"
-          + " size from 300MB (one time chunk of " + tchunk + " steps) to "
-          + PlanSummary.bytes((Integer.MAX_VALUE / tchunk) * tchunk * BYTES_PER_LABELLED_STEP));
+      throw new IllegalArgumentException(
+          "'"
+              + size
+              + "' is out of range: give a total input"
+              + " size from 300MB (one time chunk of "
+              + tchunk
+              + " steps) to "
+              + PlanSummary.bytes((Integer.MAX_VALUE / tchunk) * tchunk * BYTES_PER_LABELLED_STEP));
     }
     return new Params((int) (chunks * tchunk), 987, 1920, tchunk);
   }
@@ -84,15 +91,19 @@ final class QuadraticMeans {
     try {
       dir = java.nio.file.Files.createTempDirectory("cubed-dry-run-");
     } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException("cannot create a temporary directory for the dry"
-          + " run's input metadata (java.io.tmpdir=" + System.getProperty("java.io.tmpdir")
-          + ")", e);
+      throw new java.io.UncheckedIOException(
+          "cannot create a temporary directory for the dry"
+              + " run's input metadata (java.io.tmpdir="
+              + System.getProperty("java.io.tmpdir")
+              + ")",
+          e);
     }
     Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(dir)));
     Store store = new FileSystemStore(dir);
     return new ZarrArray[] {
       ZarrArray.create(store, "U.zarr").shape(shape).chunks(chunks).dtype(DType.FLOAT64).build(),
-      ZarrArray.create(store, "V.zarr").shape(shape).chunks(chunks).dtype(DType.FLOAT64).build()};
+      ZarrArray.create(store, "V.zarr").shape(shape).chunks(chunks).dtype(DType.FLOAT64).build()
+    };
   }
 
   private static void deleteTree(Path dir) {
@@ -122,20 +133,42 @@ final class QuadraticMeans {
     long[] chunks = {p.tchunk(), 1, p.y(), p.x()};
     long yx = (long) p.y() * p.x();
     long xs = p.x();
-    CubedArray u = Cubed.fromFunction(shape, chunks, DType.FLOAT64, (b, i, flat, in, bc) -> {
-      long t = flat / yx;
-      long r = flat % yx;
-      b.setDouble(i, u(t, r / xs, r % xs));
-    }, spec);
-    CubedArray v = Cubed.fromFunction(shape, chunks, DType.FLOAT64, (b, i, flat, in, bc) -> {
-      long t = flat / yx;
-      long r = flat % yx;
-      b.setDouble(i, v(t, r / xs, r % xs));
-    }, spec);
-    ZarrArray uz = ZarrArray.create(store, "U.zarr").shape(shape).chunks(chunks)
-        .dtype(DType.FLOAT64).overwrite().build();
-    ZarrArray vz = ZarrArray.create(store, "V.zarr").shape(shape).chunks(chunks)
-        .dtype(DType.FLOAT64).overwrite().build();
+    CubedArray u =
+        Cubed.fromFunction(
+            shape,
+            chunks,
+            DType.FLOAT64,
+            (b, i, flat, in, bc) -> {
+              long t = flat / yx;
+              long r = flat % yx;
+              b.setDouble(i, u(t, r / xs, r % xs));
+            },
+            spec);
+    CubedArray v =
+        Cubed.fromFunction(
+            shape,
+            chunks,
+            DType.FLOAT64,
+            (b, i, flat, in, bc) -> {
+              long t = flat / yx;
+              long r = flat % yx;
+              b.setDouble(i, v(t, r / xs, r % xs));
+            },
+            spec);
+    ZarrArray uz =
+        ZarrArray.create(store, "U.zarr")
+            .shape(shape)
+            .chunks(chunks)
+            .dtype(DType.FLOAT64)
+            .overwrite()
+            .build();
+    ZarrArray vz =
+        ZarrArray.create(store, "V.zarr")
+            .shape(shape)
+            .chunks(chunks)
+            .dtype(DType.FLOAT64)
+            .overwrite()
+            .build();
     Cubed.store(List.of(u, v), List.of(uz, vz), ComputeOptions.defaults());
     return new ZarrArray[] {uz, vz};
   }
@@ -164,8 +197,8 @@ final class QuadraticMeans {
   }
 
   /**
-   * Plans the three means (lazy). If the plan on the stored chunks does not fit allowedMem, U and
-   * V are first rechunked along y (halving the y chunk until the plan fits), as a user would.
+   * Plans the three means (lazy). If the plan on the stored chunks does not fit allowedMem, U and V
+   * are first rechunked along y (halving the y chunk until the plan fits), as a user would.
    */
   static CubedArray[] means(ZarrArray uz, ZarrArray vz, Spec spec, int splitEvery) {
     CubedArray u = Cubed.fromZarr(uz, spec);
@@ -184,8 +217,11 @@ final class QuadraticMeans {
 
   private static CubedArray[] means(CubedArray u, CubedArray v, int splitEvery) {
     Axes time = Axes.of(0);
-    return new CubedArray[] {Xp.mean(Xp.multiply(u, u), time, splitEvery),
-        Xp.mean(Xp.multiply(v, v), time, splitEvery), Xp.mean(Xp.multiply(u, v), time, splitEvery)};
+    return new CubedArray[] {
+      Xp.mean(Xp.multiply(u, u), time, splitEvery),
+      Xp.mean(Xp.multiply(v, v), time, splitEvery),
+      Xp.mean(Xp.multiply(u, v), time, splitEvery)
+    };
   }
 
   static double sum(NDArray a) {

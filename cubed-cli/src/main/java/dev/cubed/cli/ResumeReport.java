@@ -54,20 +54,32 @@ final class ResumeReport implements PlanCallback, Callback {
     }
     reported = true;
     if (!resume) {
-      err.println("work directory " + workDir + "; if this run is interrupted, finish it with: "
-          + resumeCommand);
+      err.println(
+          "work directory "
+              + workDir
+              + "; if this run is interrupted, finish it with: "
+              + resumeCommand);
       return;
     }
     long total = p.summary().totalTasks();
     long done = p.lastSkippedTasks();
-    String line = "resume: " + done + " of " + total + " tasks already done, running "
-        + (total - done);
+    String line =
+        "resume: " + done + " of " + total + " tasks already done, running " + (total - done);
     if (done == 0) {
-      String other = Stores.isLocal(workDir)
-          ? ComputeDir.sameOutputsOtherPlan(Stores.localPath(workDir), p.fingerprint()) : null;
-      line += " (no earlier run of these tasks in " + workDir + ")" + (other == null ? ""
-          : "; " + other + " was left by this command with other tasks and is not reused: rerun"
-          + " with the --allowed-mem and --reserved-mem it names to reuse it");
+      String other =
+          Stores.isLocal(workDir)
+              ? ComputeDir.sameOutputsOtherPlan(Stores.localPath(workDir), p.fingerprint())
+              : null;
+      line +=
+          " (no earlier run of these tasks in "
+              + workDir
+              + ")"
+              + (other == null
+                  ? ""
+                  : "; "
+                      + other
+                      + " was left by this command with other tasks and is not reused: rerun"
+                      + " with the --allowed-mem and --reserved-mem it names to reuse it");
     }
     err.println(line);
   }

@@ -29,8 +29,11 @@ class ArtifactsTest {
 
   static String ownVersion(String pom) {
     // the project's version: the first <version> outside <parent> and <dependencies>
-    String head = pom.replaceAll("(?s)<!--.*?-->", "").replaceAll("(?s)<parent>.*?</parent>", "")
-        .replaceAll("(?s)<dependencyManagement>.*", "").replaceAll("(?s)<dependencies>.*", "");
+    String head =
+        pom.replaceAll("(?s)<!--.*?-->", "")
+            .replaceAll("(?s)<parent>.*?</parent>", "")
+            .replaceAll("(?s)<dependencyManagement>.*", "")
+            .replaceAll("(?s)<dependencies>.*", "");
     return all(Pattern.compile("<version>([^<]+)</version>"), head).get(0);
   }
 
@@ -39,8 +42,12 @@ class ArtifactsTest {
     String root = Files.readString(ROOT.resolve("pom.xml"));
     String bom = Files.readString(ROOT.resolve("cubed-bom/pom.xml"));
     List<String> modules = all(Pattern.compile("<module>([^<]+)</module>"), root);
-    List<String> managed = all(Pattern.compile("<artifactId>(cubed-[^<]+)</artifactId>"
-        + "<version>\\$\\{project.version}</version>"), bom);
+    List<String> managed =
+        all(
+            Pattern.compile(
+                "<artifactId>(cubed-[^<]+)</artifactId>"
+                    + "<version>\\$\\{project.version}</version>"),
+            bom);
     assertThat(modules).contains("cubed-bom", "cubed-core", "cubed-cli");
     for (String m : modules) {
       if (!m.equals("cubed-bom")) {

@@ -43,12 +43,27 @@ class AzureCliTest {
     for (int i = 0; i < a.size(); i++) {
       a.setLong(i, (i * 7919L) % 100_003);
     }
-    ZarrArray.create(new FileSystemStore(dir.resolve("src.zarr")), "").shape(60, 40)
-        .chunks(60, 1).dtype(DType.INT32).zarrFormat(2).build().write(new long[2], a);
-    S3CliTest.run("rechunk", dir.resolve("src.zarr").toString(), "az://cli/in.zarr",
-        "--chunks", "60,4");
-    S3CliTest.run("rechunk", "az://cli/in.zarr", "az://cli/out.zarr", "--chunks", "4,40",
-        "--allowed-mem", "12kB", "--reserved-mem", "1kB", "--work-dir", "az://cli/work");
+    ZarrArray.create(new FileSystemStore(dir.resolve("src.zarr")), "")
+        .shape(60, 40)
+        .chunks(60, 1)
+        .dtype(DType.INT32)
+        .zarrFormat(2)
+        .build()
+        .write(new long[2], a);
+    S3CliTest.run(
+        "rechunk", dir.resolve("src.zarr").toString(), "az://cli/in.zarr", "--chunks", "60,4");
+    S3CliTest.run(
+        "rechunk",
+        "az://cli/in.zarr",
+        "az://cli/out.zarr",
+        "--chunks",
+        "4,40",
+        "--allowed-mem",
+        "12kB",
+        "--reserved-mem",
+        "1kB",
+        "--work-dir",
+        "az://cli/work");
     ZarrArray out = ZarrArray.open("az://cli/out.zarr");
     assertThat(out.chunks()).containsExactly(4, 40);
     assertThat(out.read()).isEqualTo(a);
@@ -57,8 +72,12 @@ class AzureCliTest {
 
     // an HTTP input, rechunked to local disk
     try (HttpTestServer http = HttpTestServer.start(dir)) {
-      S3CliTest.run("rechunk", http.url() + "src.zarr", dir.resolve("back.zarr").toString(),
-          "--chunks", "20,20");
+      S3CliTest.run(
+          "rechunk",
+          http.url() + "src.zarr",
+          dir.resolve("back.zarr").toString(),
+          "--chunks",
+          "20,20");
       assertThat(ZarrArray.open(dir.resolve("back.zarr").toString()).read()).isEqualTo(a);
     }
   }

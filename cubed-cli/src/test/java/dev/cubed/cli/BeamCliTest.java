@@ -37,8 +37,12 @@ class BeamCliTest {
       for (int i = 0; i < a.size(); i++) {
         a.setDouble(i, (i * 7919L) % 1000 / 8.0);
       }
-      ZarrArray.create(Stores.open("s3://beam/src.zarr"), "").shape(48, 36).chunks(48, 1)
-          .dtype(DType.FLOAT32).build().write(new long[2], a);
+      ZarrArray.create(Stores.open("s3://beam/src.zarr"), "")
+          .shape(48, 36)
+          .chunks(48, 1)
+          .dtype(DType.FLOAT32)
+          .build()
+          .write(new long[2], a);
       Path h = dir.resolve("history");
       PrintStream savedOut = System.out;
       ByteArrayOutputStream sysOut = new ByteArrayOutputStream();
@@ -46,11 +50,30 @@ class BeamCliTest {
       int code;
       try {
         System.setOut(new PrintStream(sysOut, true, StandardCharsets.UTF_8));
-        code = Main.execute(new PrintWriter(new StringWriter(), true), new PrintWriter(err, true),
-            false, "rechunk", "s3://beam/src.zarr", "s3://beam/dst.zarr", "--chunks", "1,36",
-            "--allowed-mem", "20kB", "--reserved-mem", "1kB", "--work-dir", "s3://beam/work",
-            "--executor", "beam", "--workers", "2",
-            "--executor-option", "beam.targetParallelism=2", "--history", h.toString());
+        code =
+            Main.execute(
+                new PrintWriter(new StringWriter(), true),
+                new PrintWriter(err, true),
+                false,
+                "rechunk",
+                "s3://beam/src.zarr",
+                "s3://beam/dst.zarr",
+                "--chunks",
+                "1,36",
+                "--allowed-mem",
+                "20kB",
+                "--reserved-mem",
+                "1kB",
+                "--work-dir",
+                "s3://beam/work",
+                "--executor",
+                "beam",
+                "--workers",
+                "2",
+                "--executor-option",
+                "beam.targetParallelism=2",
+                "--history",
+                h.toString());
       } finally {
         System.setOut(savedOut);
       }

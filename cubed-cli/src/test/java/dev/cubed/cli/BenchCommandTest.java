@@ -23,8 +23,22 @@ class BenchCommandTest {
 
   @Test
   void printsOneJsonLineWithOverriddenParameters(@TempDir Path dir) throws Exception {
-    String[] r = run("bench", "reduce", "--size", "small", "--set", "n=6", "--set", "m=5",
-        "--set", "c=2", "--allowed-mem", "300MB", "--work-dir", dir.toString());
+    String[] r =
+        run(
+            "bench",
+            "reduce",
+            "--size",
+            "small",
+            "--set",
+            "n=6",
+            "--set",
+            "m=5",
+            "--set",
+            "c=2",
+            "--allowed-mem",
+            "300MB",
+            "--work-dir",
+            dir.toString());
     assertThat(r[0]).as(r[2]).isEqualTo("0");
     assertThat(r[1].strip().lines().count()).isEqualTo(1);
     JsonNode j = new ObjectMapper().readTree(r[1]);
@@ -37,9 +51,25 @@ class BenchCommandTest {
   /** --plan-heap prints only the heap the run's plans need, below the spec's bound. */
   @Test
   void planHeapPrintsTheHeapThePlanNeeds(@TempDir Path dir) {
-    String[] r = run("bench", "reduce", "--size", "small", "--set", "n=60", "--set", "m=50",
-        "--set", "c=20", "--workers", "2", "--allowed-mem", "300MB", "--work-dir", dir.toString(),
-        "--plan-heap");
+    String[] r =
+        run(
+            "bench",
+            "reduce",
+            "--size",
+            "small",
+            "--set",
+            "n=60",
+            "--set",
+            "m=50",
+            "--set",
+            "c=20",
+            "--workers",
+            "2",
+            "--allowed-mem",
+            "300MB",
+            "--work-dir",
+            dir.toString(),
+            "--plan-heap");
     assertThat(r[0]).as(r[2]).isEqualTo("0");
     assertThat(r[1].strip()).matches("plan-heap-bytes \\d+");
     long bytes = Long.parseLong(r[1].strip().split(" ")[1]);
@@ -67,8 +97,18 @@ class BenchCommandTest {
     r = run("bench", "reduce", "--inputs-dir", dir.toString(), "--work-dir", dir.toString());
     assertThat(r[0]).isEqualTo("2");
     assertThat(r[2]).contains("--inputs-dir is read with --inputs zarr-python only");
-    r = run("bench", "reduce", "--inputs", "zarr-python", "--inputs-dir", dir.toString(),
-        "--set", "n=6", "--work-dir", dir.toString());
+    r =
+        run(
+            "bench",
+            "reduce",
+            "--inputs",
+            "zarr-python",
+            "--inputs-dir",
+            dir.toString(),
+            "--set",
+            "n=6",
+            "--work-dir",
+            dir.toString());
     assertThat(r[0]).isEqualTo("2");
     assertThat(r[2]).contains("the zarr-python inputs have the named sizes only");
   }
@@ -95,8 +135,10 @@ class BenchCommandTest {
         .isEqualTo(String.join(" ", names));
     for (String command : new String[] {"bench", "rechunk", "demo"}) {
       String help = run(command, "--help")[1].replaceAll("\\s+", " ");
-      assertThat(help).as(command).contains("one of the executors available here: "
-          + String.join(", ", names) + " (threads:");
+      assertThat(help)
+          .as(command)
+          .contains(
+              "one of the executors available here: " + String.join(", ", names) + " (threads:");
     }
   }
 }

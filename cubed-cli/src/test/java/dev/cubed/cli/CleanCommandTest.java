@@ -37,11 +37,14 @@ class CleanCommandTest {
     Files.writeString(work.resolve("notes.txt"), "keep");
     try {
       String dry = run("--work-dir", work.toString(), "--dry-run");
-      assertThat(dry).contains("compute-1111111111111111: would remove (dry run)")
-          .contains("compute-2222222222222222: in use").doesNotContain("3333");
+      assertThat(dry)
+          .contains("compute-1111111111111111: would remove (dry run)")
+          .contains("compute-2222222222222222: in use")
+          .doesNotContain("3333");
       assertThat(left.path()).exists();
       String out = run("--work-dir", work.toString());
-      assertThat(out).contains("compute-1111111111111111: removed")
+      assertThat(out)
+          .contains("compute-1111111111111111: removed")
           .contains("1 directory removed, 1 in use");
       assertThat(left.path()).doesNotExist();
       assertThat(live.path().resolve(ComputeDir.FINGERPRINT)).exists();
@@ -63,8 +66,10 @@ class CleanCommandTest {
     Files.writeString(outside.resolve("victim.txt"), "precious");
     Path link = Files.createSymbolicLink(work.resolve("compute-abcdefabcdefabcd"), outside);
     String out = run("--work-dir", work.toString());
-    assertThat(out).contains("compute-abcdefabcdefabcd: a symbolic link")
-        .contains("not followed, nothing deleted").contains("0 directories removed");
+    assertThat(out)
+        .contains("compute-abcdefabcdefabcd: a symbolic link")
+        .contains("not followed, nothing deleted")
+        .contains("0 directories removed");
     assertThat(outside.resolve("victim.txt")).hasContent("precious");
     assertThat(outside.resolve(ComputeDir.FINGERPRINT)).exists();
     assertThat(Files.isSymbolicLink(link)).isTrue();
@@ -76,12 +81,27 @@ class CleanCommandTest {
     for (int i = 0; i < a.size(); i++) {
       a.setLong(i, i * 31L % 1000);
     }
-    ZarrArray src = ZarrArray.create(new FileSystemStore(dir.resolve("src.zarr")), "")
-        .shape(a.shape()).chunks(1L, 20).dtype(DType.INT32).build();
+    ZarrArray src =
+        ZarrArray.create(new FileSystemStore(dir.resolve("src.zarr")), "")
+            .shape(a.shape())
+            .chunks(1L, 20)
+            .dtype(DType.INT32)
+            .build();
     src.write(new long[2], a);
-    int code = new CommandLine(new RechunkCommand()).execute(dir.resolve("src.zarr").toString(),
-        dir.resolve("dst.zarr").toString(), "--chunks", "30,5", "--allowed-mem", "100kB",
-        "--reserved-mem", "1kB", "--work-dir", dir.resolve("w").toString(), "--resume");
+    int code =
+        new CommandLine(new RechunkCommand())
+            .execute(
+                dir.resolve("src.zarr").toString(),
+                dir.resolve("dst.zarr").toString(),
+                "--chunks",
+                "30,5",
+                "--allowed-mem",
+                "100kB",
+                "--reserved-mem",
+                "1kB",
+                "--work-dir",
+                dir.resolve("w").toString(),
+                "--resume");
     assertThat(code).isZero();
     assertThat(ZarrArray.open(new FileSystemStore(dir.resolve("dst.zarr")), "").read())
         .isEqualTo(a);
@@ -93,17 +113,31 @@ class CleanCommandTest {
   /** A target refused (exists, no --overwrite) leaves nothing in the work directory. */
   @Test
   void aRefusedTargetLeavesNothingInTheWorkDir() throws Exception {
-    ZarrArray src = ZarrArray.create(new FileSystemStore(dir.resolve("src.zarr")), "")
-        .shape(30, 20).chunks(1L, 20).dtype(DType.INT32).build();
+    ZarrArray src =
+        ZarrArray.create(new FileSystemStore(dir.resolve("src.zarr")), "")
+            .shape(30, 20)
+            .chunks(1L, 20)
+            .dtype(DType.INT32)
+            .build();
     src.write(new long[2], NDArray.zeros(DType.INT32, 30, 20));
-    String[] args = {"rechunk", dir.resolve("src.zarr").toString(),
-        dir.resolve("dst.zarr").toString(), "--chunks", "30,5", "--allowed-mem", "100kB",
-        "--reserved-mem", "1kB", "--work-dir", dir.resolve("w").toString()};
+    String[] args = {
+      "rechunk",
+      dir.resolve("src.zarr").toString(),
+      dir.resolve("dst.zarr").toString(),
+      "--chunks",
+      "30,5",
+      "--allowed-mem",
+      "100kB",
+      "--reserved-mem",
+      "1kB",
+      "--work-dir",
+      dir.resolve("w").toString()
+    };
     StringWriter err = new StringWriter();
-    assertThat(Main.execute(new PrintWriter(new StringWriter()), new PrintWriter(err), false,
-        args)).isZero();
-    assertThat(Main.execute(new PrintWriter(new StringWriter()), new PrintWriter(err), false,
-        args)).isEqualTo(1);
+    assertThat(Main.execute(new PrintWriter(new StringWriter()), new PrintWriter(err), false, args))
+        .isZero();
+    assertThat(Main.execute(new PrintWriter(new StringWriter()), new PrintWriter(err), false, args))
+        .isEqualTo(1);
     assertThat(err.toString()).contains("already exists").contains("--overwrite");
     if (Files.exists(dir.resolve("w"))) {
       try (java.util.stream.Stream<Path> s = Files.list(dir.resolve("w"))) {

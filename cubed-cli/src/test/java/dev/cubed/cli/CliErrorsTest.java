@@ -35,7 +35,9 @@ class CliErrorsTest {
       assertThat(code).as(err).isEqualTo(expectedCode);
       List<String> lines = err.lines().toList();
       assertThat(lines).as(err).hasSize(1);
-      assertThat(err).doesNotContain("at dev.cubed").doesNotContain("Exception")
+      assertThat(err)
+          .doesNotContain("at dev.cubed")
+          .doesNotContain("Exception")
           .startsWith("cubed " + command + ": ");
       if (expectedCode == 2) {
         assertThat(err).contains("see 'cubed " + command + " --help'").doesNotContain("Usage:");
@@ -53,16 +55,20 @@ class CliErrorsTest {
 
   @BeforeEach
   void source() {
-    ZarrArray a = ZarrArray.create(new FileSystemStore(dir.resolve("src.zarr")), "")
-        .shape(40, 30, 20).chunks(40, 30, 20).dtype(DType.INT16).build();
+    ZarrArray a =
+        ZarrArray.create(new FileSystemStore(dir.resolve("src.zarr")), "")
+            .shape(40, 30, 20)
+            .chunks(40, 30, 20)
+            .dtype(DType.INT16)
+            .build();
     a.write(new long[3], NDArray.full(DType.INT16, 3, 40, 30, 20));
     src = dir.resolve("src.zarr").toString();
     dst = dir.resolve("dst.zarr").toString();
   }
 
   Result rechunk(String... opts) {
-    List<String> a = new ArrayList<>(List.of("rechunk", src, dst, "--work-dir",
-        dir.resolve("work").toString()));
+    List<String> a =
+        new ArrayList<>(List.of("rechunk", src, dst, "--work-dir", dir.resolve("work").toString()));
     a.addAll(List.of(opts));
     Result r = run(a.toArray(String[]::new));
     if (r.code() != 0) {
@@ -93,12 +99,14 @@ class CliErrorsTest {
         .contains("--chunks: '1000,abc' is not a list of positive integers")
         .contains("e.g. --chunks 1000,100,100");
     assertThat(rechunk("--chunks", "0,10,10").oneLineError(2, "rechunk"))
-        .contains("--chunks: '0,10,10' has size 0 for axis 0").contains(">= 1, or -1");
+        .contains("--chunks: '0,10,10' has size 0 for axis 0")
+        .contains(">= 1, or -1");
     assertThat(rechunk("--chunks", "-5").oneLineError(2, "rechunk"))
         .contains("--chunks: '-5' has size -5 for axis 0");
     assertThat(rechunk("--chunks", "10,10").oneLineError(2, "rechunk"))
-        .contains("--chunks: '10,10' gives 2 sizes but the source array has 3 dimensions"
-            + " (shape (40, 30, 20))");
+        .contains(
+            "--chunks: '10,10' gives 2 sizes but the source array has 3 dimensions"
+                + " (shape (40, 30, 20))");
     assertThat(rechunk("--chunks", "10,10,10,10").oneLineError(2, "rechunk"))
         .contains("gives 4 sizes but the source array has 3 dimensions");
     assertThat(rechunk().oneLineError(2, "rechunk")).contains("--chunks");
@@ -108,15 +116,17 @@ class CliErrorsTest {
   void malformedAllowedMem() {
     assertThat(rechunk("--chunks", "40,7,5", "--allowed-mem", "lots").oneLineError(2, "rechunk"))
         .contains("--allowed-mem: 'lots' is not a memory size (e.g. --allowed-mem 2GB");
-    assertThat(rechunk("--chunks", "40,7,5", "--allowed-mem", "-1GB")
-        .oneLineError(2, "rechunk")).contains("--allowed-mem: '-1GB' is not a memory size");
+    assertThat(rechunk("--chunks", "40,7,5", "--allowed-mem", "-1GB").oneLineError(2, "rechunk"))
+        .contains("--allowed-mem: '-1GB' is not a memory size");
     assertThat(rechunk("--chunks", "40,7,5", "--allowed-mem", "0").oneLineError(2, "rechunk"))
         .contains("--allowed-mem: '0' must be more than 0 bytes");
-    assertThat(rechunk("--chunks", "40,7,5", "--allowed-mem", "10MB", "--reserved-mem", "20MB")
-        .oneLineError(2, "rechunk")).contains("--allowed-mem 10.0 MB is not more than"
-            + " --reserved-mem 20.0 MB").contains("raise --allowed-mem or lower --reserved-mem");
-    assertThat(rechunk("--chunks", "40,7,5", "--reserved-mem", "1.2.3")
-        .oneLineError(2, "rechunk")).contains("--reserved-mem: '1.2.3' is not a memory size");
+    assertThat(
+            rechunk("--chunks", "40,7,5", "--allowed-mem", "10MB", "--reserved-mem", "20MB")
+                .oneLineError(2, "rechunk"))
+        .contains("--allowed-mem 10.0 MB is not more than" + " --reserved-mem 20.0 MB")
+        .contains("raise --allowed-mem or lower --reserved-mem");
+    assertThat(rechunk("--chunks", "40,7,5", "--reserved-mem", "1.2.3").oneLineError(2, "rechunk"))
+        .contains("--reserved-mem: '1.2.3' is not a memory size");
     assertThat(run("demo", "--allowed-mem", "lots").oneLineError(2, "demo"))
         .contains("--allowed-mem: 'lots'");
     assertThat(run("bench", "add", "--allowed-mem", "-1").oneLineError(2, "bench"))
@@ -126,9 +136,11 @@ class CliErrorsTest {
   @Test
   void malformedZarrFormat() {
     assertThat(rechunk("--chunks", "40,7,5", "--zarr-format", "5").oneLineError(2, "rechunk"))
-        .contains("--zarr-format: 5 is not a Zarr format").contains("--zarr-format 2");
-    assertThat(rechunk("--chunks", "40,7,5", "--zarr-format", "three")
-        .oneLineError(2, "rechunk")).contains("--zarr-format").contains("three");
+        .contains("--zarr-format: 5 is not a Zarr format")
+        .contains("--zarr-format 2");
+    assertThat(rechunk("--chunks", "40,7,5", "--zarr-format", "three").oneLineError(2, "rechunk"))
+        .contains("--zarr-format")
+        .contains("three");
   }
 
   @Test
@@ -136,7 +148,8 @@ class CliErrorsTest {
     assertThat(rechunk("--chunks", "4,4,4", "--chunkz", "4").oneLineError(2, "rechunk"))
         .contains("Unknown options: '--chunkz'");
     assertThat(run("info").oneLineError(2, "info")).contains("PATH");
-    assertThat(run("bench").oneLineError(2, "bench")).contains("missing WORKLOAD")
+    assertThat(run("bench").oneLineError(2, "bench"))
+        .contains("missing WORKLOAD")
         .contains("quadratic_means");
     assertThat(run("bench", "add", "--workers", "-1").oneLineError(2, "bench"))
         .contains("--workers: -1 must be 0 (one per processor) or more");
@@ -145,17 +158,23 @@ class CliErrorsTest {
   @Test
   void planOverMemoryBudgetInCliWords() {
     // one 48 kB source chunk cannot be read within a 20 kB budget
-    String line = rechunk("--chunks", "40,7,5", "--allowed-mem", "20kB", "--reserved-mem", "1kB")
-        .oneLineError(1, "rechunk");
-    assertThat(line).contains("more than --allowed-mem 20.0 kB").contains("--reserved-mem 1.0 kB")
-        .contains("raise --allowed-mem").doesNotContain("allowedMem")
-        .doesNotContain("Spec.builder").contains("nothing was run");
+    String line =
+        rechunk("--chunks", "40,7,5", "--allowed-mem", "20kB", "--reserved-mem", "1kB")
+            .oneLineError(1, "rechunk");
+    assertThat(line)
+        .contains("more than --allowed-mem 20.0 kB")
+        .contains("--reserved-mem 1.0 kB")
+        .contains("raise --allowed-mem")
+        .doesNotContain("allowedMem")
+        .doesNotContain("Spec.builder")
+        .contains("nothing was run");
   }
 
   @Test
   void badZarrInputIsOneLine() throws Exception {
     Files.writeString(dir.resolve("src.zarr/zarr.json"), "{\"zarr_format\": 3, \"shape\": [");
-    assertThat(run("info", src).oneLineError(1, "info")).contains("zarr.json")
+    assertThat(run("info", src).oneLineError(1, "info"))
+        .contains("zarr.json")
         .contains("not valid JSON");
     assertThat(rechunk("--chunks", "40,7,5").oneLineError(1, "rechunk")).contains("zarr.json");
     assertThat(run("info", dir + "#../../etc").oneLineError(1, "info"))
@@ -169,18 +188,35 @@ class CliErrorsTest {
     Path chunk = dir.resolve("src.zarr/c/0/0/0");
     byte[] b = Files.readAllBytes(chunk);
     Files.write(chunk, java.util.Arrays.copyOf(b, b.length / 2));
-    Result r = run("rechunk", src, dst, "--chunks", "40,7,5", "--allowed-mem", "500kB",
-        "--reserved-mem", "1kB", "--work-dir", dir.resolve("work").toString());
-    assertThat(r.oneLineError(1, "rechunk")).contains("chunk 'c/0/0/0' in ")
-        .contains("src.zarr").contains("truncated or corrupt").contains("of operation rechunk");
+    Result r =
+        run(
+            "rechunk",
+            src,
+            dst,
+            "--chunks",
+            "40,7,5",
+            "--allowed-mem",
+            "500kB",
+            "--reserved-mem",
+            "1kB",
+            "--work-dir",
+            dir.resolve("work").toString());
+    assertThat(r.oneLineError(1, "rechunk"))
+        .contains("chunk 'c/0/0/0' in ")
+        .contains("src.zarr")
+        .contains("truncated or corrupt")
+        .contains("of operation rechunk");
   }
 
   @Test
   void internalErrorsNameCubedDebug() {
     // a setup problem of the executor (e.g. a Spark master refusing a driver without its
     // secret) is the user's to fix: one line, no "internal error"
-    assertThat(Main.describe(new dev.cubed.runtime.ExecutorUnavailableException(
-        "spark executor: the Spark context stopped", new IllegalStateException("x")), false))
+    assertThat(
+            Main.describe(
+                new dev.cubed.runtime.ExecutorUnavailableException(
+                    "spark executor: the Spark context stopped", new IllegalStateException("x")),
+                false))
         .isEqualTo("spark executor: the Spark context stopped");
     assertThat(Main.describe(new NullPointerException("boom"), false))
         .startsWith("internal error: java.lang.NullPointerException: boom")
@@ -203,10 +239,15 @@ class CliErrorsTest {
   }
 
   static Result child(boolean debug, String... args) throws Exception {
-    List<String> cmd = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
-        "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
-        Main.class.getName()));
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m",
+                "-XX:TieredStopAtLevel=1",
+                "-cp",
+                System.getProperty("java.class.path"),
+                Main.class.getName()));
     cmd.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(cmd);
     pb.environment().remove("CUBED_DEBUG");
@@ -218,7 +259,9 @@ class CliErrorsTest {
     byte[] out = p.getInputStream().readAllBytes();
     byte[] err = p.getErrorStream().readAllBytes();
     assertThat(p.waitFor(5, TimeUnit.MINUTES)).isTrue();
-    return new Result(p.exitValue(), new String(out, StandardCharsets.UTF_8),
+    return new Result(
+        p.exitValue(),
+        new String(out, StandardCharsets.UTF_8),
         new String(err, StandardCharsets.UTF_8));
   }
 }

@@ -41,8 +41,11 @@ class DiagnosticsOptionsTest {
       System.setOut(savedOut);
       System.setErr(savedErr);
     }
-    return new String[] {String.valueOf(code), out + sysOut.toString(StandardCharsets.UTF_8),
-        err + sysErr.toString(StandardCharsets.UTF_8)};
+    return new String[] {
+      String.valueOf(code),
+      out + sysOut.toString(StandardCharsets.UTF_8),
+      err + sysErr.toString(StandardCharsets.UTF_8)
+    };
   }
 
   private static void assertFiles(Path h, Path p, long tasks) throws Exception {
@@ -67,8 +70,18 @@ class DiagnosticsOptionsTest {
     Path h = dir.resolve("h");
     Path p = dir.resolve("p");
     Path pic = dir.resolve("plan.svg");
-    String[] r = run("demo", "--progress", "--history", h.toString(), "--plots", p.toString(),
-        "--visualize", pic.toString(), "--work-dir", dir.resolve("work").toString());
+    String[] r =
+        run(
+            "demo",
+            "--progress",
+            "--history",
+            h.toString(),
+            "--plots",
+            p.toString(),
+            "--visualize",
+            pic.toString(),
+            "--work-dir",
+            dir.resolve("work").toString());
     assertThat(r[0]).as(r[2]).isEqualTo("0");
     JsonNode j = new ObjectMapper().readTree(r[1]);
     assertFiles(h, p, j.get("tasks").asLong());
@@ -95,15 +108,32 @@ class DiagnosticsOptionsTest {
     for (int i = 0; i < a.size(); i++) {
       a.setDouble(i, i);
     }
-    ZarrArray src = ZarrArray.create(new FileSystemStore(dir.resolve("src.zarr")), "")
-        .shape(a.shape()).chunks(1L, 18).dtype(DType.FLOAT32).build();
+    ZarrArray src =
+        ZarrArray.create(new FileSystemStore(dir.resolve("src.zarr")), "")
+            .shape(a.shape())
+            .chunks(1L, 18)
+            .dtype(DType.FLOAT32)
+            .build();
     src.write(new long[2], a);
     Path h = dir.resolve("h");
     Path p = dir.resolve("p");
-    String[] r = run("rechunk", dir.resolve("src.zarr").toString(),
-        dir.resolve("dst.zarr").toString(), "--chunks", "24,3", "--allowed-mem", "100kB",
-        "--reserved-mem", "1kB", "--history", h.toString(), "--plots", p.toString(),
-        "--visualize", dir.resolve("plan.dot").toString());
+    String[] r =
+        run(
+            "rechunk",
+            dir.resolve("src.zarr").toString(),
+            dir.resolve("dst.zarr").toString(),
+            "--chunks",
+            "24,3",
+            "--allowed-mem",
+            "100kB",
+            "--reserved-mem",
+            "1kB",
+            "--history",
+            h.toString(),
+            "--plots",
+            p.toString(),
+            "--visualize",
+            dir.resolve("plan.dot").toString());
     assertThat(r[0]).as(r[2]).isEqualTo("0");
     JsonNode j = new ObjectMapper().readTree(r[1]);
     assertFiles(h, p, j.get("tasks").asLong());
@@ -115,26 +145,60 @@ class DiagnosticsOptionsTest {
   @Test
   void unusableHistoryDirectoryIsRefusedBeforeRunning() throws Exception {
     NDArray a = NDArray.zeros(DType.FLOAT32, 4, 4);
-    ZarrArray.create(new FileSystemStore(dir.resolve("src.zarr")), "").shape(a.shape())
-        .chunks(1L, 4).dtype(DType.FLOAT32).build().write(new long[2], a);
+    ZarrArray.create(new FileSystemStore(dir.resolve("src.zarr")), "")
+        .shape(a.shape())
+        .chunks(1L, 4)
+        .dtype(DType.FLOAT32)
+        .build()
+        .write(new long[2], a);
     Files.writeString(dir.resolve("file"), "x");
     Path bad = dir.resolve("file/h");
-    String[] r = run("rechunk", dir.resolve("src.zarr").toString(),
-        dir.resolve("dst.zarr").toString(), "--chunks", "4,2", "--allowed-mem", "100kB",
-        "--reserved-mem", "1kB", "--history", bad.toString());
+    String[] r =
+        run(
+            "rechunk",
+            dir.resolve("src.zarr").toString(),
+            dir.resolve("dst.zarr").toString(),
+            "--chunks",
+            "4,2",
+            "--allowed-mem",
+            "100kB",
+            "--reserved-mem",
+            "1kB",
+            "--history",
+            bad.toString());
     assertThat(r[0]).isEqualTo("1");
     assertThat(r[2]).contains("--history: cannot create the directory " + bad);
-    assertThat(Files.exists(dir.resolve("dst.zarr/zarr.json"))
-        || Files.exists(dir.resolve("dst.zarr/.zarray"))).as("target not created").isFalse();
+    assertThat(
+            Files.exists(dir.resolve("dst.zarr/zarr.json"))
+                || Files.exists(dir.resolve("dst.zarr/.zarray")))
+        .as("target not created")
+        .isFalse();
   }
 
   @Test
   void benchLeavesHistoryCharts() throws Exception {
     Path h = dir.resolve("h");
     Path p = dir.resolve("p");
-    String[] r = run("bench", "reduce", "--size", "small", "--set", "n=6", "--set", "m=5",
-        "--set", "c=2", "--allowed-mem", "300MB", "--work-dir", dir.resolve("w").toString(),
-        "--history", h.toString(), "--plots", p.toString());
+    String[] r =
+        run(
+            "bench",
+            "reduce",
+            "--size",
+            "small",
+            "--set",
+            "n=6",
+            "--set",
+            "m=5",
+            "--set",
+            "c=2",
+            "--allowed-mem",
+            "300MB",
+            "--work-dir",
+            dir.resolve("w").toString(),
+            "--history",
+            h.toString(),
+            "--plots",
+            p.toString());
     assertThat(r[0]).as(r[2]).isEqualTo("0");
     JsonNode j = new ObjectMapper().readTree(r[1]);
     assertFiles(h, p, j.get("tasks").asLong());

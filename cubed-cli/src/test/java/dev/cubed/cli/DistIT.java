@@ -22,9 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The distribution archive ({@code target/cubed-cli-VERSION-dist.tar.gz}, built in the package
- * phase) unpacked in a temporary directory runs without Maven and without the repository's
- * classes: {@code bin/cubed info}, a small {@code bin/cubed rechunk} whose output this JVM reads
- * back, and {@code java -jar lib/cubed-cli-VERSION.jar}. Run by failsafe after packaging.
+ * phase) unpacked in a temporary directory runs without Maven and without the repository's classes:
+ * {@code bin/cubed info}, a small {@code bin/cubed rechunk} whose output this JVM reads back, and
+ * {@code java -jar lib/cubed-cli-VERSION.jar}. Run by failsafe after packaging.
  */
 class DistIT {
   @TempDir static Path dir;
@@ -50,8 +50,13 @@ class DistIT {
       throws IOException, InterruptedException {
     ProcessBuilder pb = new ProcessBuilder(cmd).directory(cwd.toFile());
     Map<String, String> env = pb.environment();
-    env.keySet().removeIf(k -> k.equals("CLASSPATH") || k.startsWith("CUBED_")
-        || k.startsWith("MAVEN") || k.startsWith("JAVA_TOOL"));
+    env.keySet()
+        .removeIf(
+            k ->
+                k.equals("CLASSPATH")
+                    || k.startsWith("CUBED_")
+                    || k.startsWith("MAVEN")
+                    || k.startsWith("JAVA_TOOL"));
     if (heap != null) {
       env.put("CUBED_HEAP", heap);
     }
@@ -72,18 +77,32 @@ class DistIT {
       jars = s.map(p -> p.getFileName().toString()).sorted().toList();
     }
     String v = System.getProperty("cubed.version");
-    assertThat(jars).contains("cubed-cli-" + v + ".jar", "cubed-core-" + v + ".jar",
-        "cubed-s3-" + v + ".jar", "cubed-bench-" + v + ".jar");
-    assertThat(jars).anyMatch(j -> j.startsWith("picocli-"))
-        .noneMatch(j -> j.startsWith("jmh-") || j.startsWith("progressbar-")
-            || j.startsWith("junit") || j.startsWith("s3proxy") || j.startsWith("assertj"));
+    assertThat(jars)
+        .contains(
+            "cubed-cli-" + v + ".jar",
+            "cubed-core-" + v + ".jar",
+            "cubed-s3-" + v + ".jar",
+            "cubed-bench-" + v + ".jar");
+    assertThat(jars)
+        .anyMatch(j -> j.startsWith("picocli-"))
+        .noneMatch(
+            j ->
+                j.startsWith("jmh-")
+                    || j.startsWith("progressbar-")
+                    || j.startsWith("junit")
+                    || j.startsWith("s3proxy")
+                    || j.startsWith("assertj"));
   }
 
   @Test
   void launcherRunsInfoAndRechunkFromTheUnpackedArchive() throws Exception {
     Path work = Files.createDirectories(dir.resolve("job"));
-    ZarrArray in = ZarrArray.create(new FileSystemStore(work.resolve("in.zarr")), "")
-        .shape(6, 8).chunks(2, 8).dtype(DType.INT32).build();
+    ZarrArray in =
+        ZarrArray.create(new FileSystemStore(work.resolve("in.zarr")), "")
+            .shape(6, 8)
+            .chunks(2, 8)
+            .dtype(DType.INT32)
+            .build();
     int[] values = new int[48];
     Arrays.setAll(values, i -> i * 7 - 20);
     in.write(new long[2], NDArray.of(values, 6, 8));
@@ -93,8 +112,20 @@ class DistIT {
     assertThat(info.code()).as(info.err()).isZero();
     assertThat(info.out()).contains("(6, 8)").contains("int32");
 
-    Result re = run(work, List.of(cubed, "rechunk", "in.zarr", "out.zarr", "--chunks", "6,2",
-        "--allowed-mem", "100MB", "--reserved-mem", "10MB"));
+    Result re =
+        run(
+            work,
+            List.of(
+                cubed,
+                "rechunk",
+                "in.zarr",
+                "out.zarr",
+                "--chunks",
+                "6,2",
+                "--allowed-mem",
+                "100MB",
+                "--reserved-mem",
+                "10MB"));
     assertThat(re.code()).as(re.err()).isZero();
     ZarrArray out = ZarrArray.open(new FileSystemStore(work.resolve("out.zarr")), "");
     assertThat(out.chunks()).containsExactly(6, 2);
@@ -105,13 +136,20 @@ class DistIT {
     }
     assertThat(gotValues).containsExactlyElementsOf(Arrays.stream(values).boxed().toList());
 
-    Result jar = run(work, List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-        .toString(), "-jar", home.resolve("lib/cubed-cli-" + System.getProperty("cubed.version")
-        + ".jar").toString(), "--version"));
+    Result jar =
+        run(
+            work,
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar",
+                home.resolve("lib/cubed-cli-" + System.getProperty("cubed.version") + ".jar")
+                    .toString(),
+                "--version"));
     assertThat(jar.code()).as(jar.err()).isZero();
     assertThat(jar.out().strip()).isEqualTo("cubed " + System.getProperty("cubed.version"));
     assertThat(new String(Files.readAllBytes(home.resolve("bin/cubed")), StandardCharsets.UTF_8))
-        .doesNotContain("mvn").doesNotContain("target/classes");
+        .doesNotContain("mvn")
+        .doesNotContain("target/classes");
   }
 
   @Test
@@ -123,16 +161,33 @@ class DistIT {
     assertThat(env.code()).as(env.err()).isZero();
     // regular pages unless asked for (CUBED_JAVA_OPTS=-XX:+UseTransparentHugePages, docs/cli.md)
     assertThat(env.out()).contains("huge pages: no");
-    assertThat(env.out()).contains("vector api: in use").contains("processors: ")
-        .contains("executors: threads").contains("on 2 workers: 382 MiB");
+    assertThat(env.out())
+        .contains("vector api: in use")
+        .contains("processors: ")
+        .contains("executors: threads")
+        .contains("on 2 workers: 382 MiB");
     assertThat(maxHeapMib(env.out())).isBetween(340L, 382L);
     // CUBED_HEAP wins
     env = run(work, List.of(cubed, "env", "--allowed-mem", "100MB", "--workers", "2"), "600m");
     assertThat(maxHeapMib(env.out())).as(env.err()).isBetween(540L, 600L);
 
     // bench on the threads executor: the heap its plan needs, found by a probe JVM first
-    Result bench = run(work, List.of(cubed, "bench", "add", "--size", "small", "--workers", "2",
-        "--allowed-mem", "200MB", "--work-dir", work.toString()), null);
+    Result bench =
+        run(
+            work,
+            List.of(
+                cubed,
+                "bench",
+                "add",
+                "--size",
+                "small",
+                "--workers",
+                "2",
+                "--allowed-mem",
+                "200MB",
+                "--work-dir",
+                work.toString()),
+            null);
     assertThat(bench.code()).as(bench.err()).isZero();
     assertThat(bench.err()).containsPattern("cubed: heap [0-9]+m from the plan");
     assertThat(bench.out()).contains("\"workload\":\"add\"");

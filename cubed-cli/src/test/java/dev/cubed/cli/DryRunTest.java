@@ -35,8 +35,18 @@ class DryRunTest {
     Path work = dir.resolve("work");
     Runtime rt = Runtime.getRuntime();
     long usedBefore = rt.totalMemory() - rt.freeMemory();
-    CliErrorsTest.Result r = CliErrorsTest.run("demo", "--size", "1.5TB", "--dry-run",
-        "--allowed-mem", "2GB", "--reserved-mem", "100MB", "--work-dir", work.toString());
+    CliErrorsTest.Result r =
+        CliErrorsTest.run(
+            "demo",
+            "--size",
+            "1.5TB",
+            "--dry-run",
+            "--allowed-mem",
+            "2GB",
+            "--reserved-mem",
+            "100MB",
+            "--work-dir",
+            work.toString());
     long usedAfter = rt.totalMemory() - rt.freeMemory();
     assertThat(r.code()).as(r.err()).isZero();
     JsonNode j = lastJson(r.out());
@@ -58,18 +68,41 @@ class DryRunTest {
 
   @Test
   void largerSplitWritesLessAndTooLittleMemoryFailsAfterPrinting() throws Exception {
-    CliErrorsTest.Result r = CliErrorsTest.run("demo", "--size", "1.5TB", "--dry-run",
-        "--split-every", "16", "--reserved-mem", "100MB");
+    CliErrorsTest.Result r =
+        CliErrorsTest.run(
+            "demo",
+            "--size",
+            "1.5TB",
+            "--dry-run",
+            "--split-every",
+            "16",
+            "--reserved-mem",
+            "100MB");
     assertThat(r.code()).as(r.err()).isZero();
-    assertThat(lastJson(r.out()).get("intermediate_bytes").asLong())
-        .isLessThan(35_000_000_000L);
+    assertThat(lastJson(r.out()).get("intermediate_bytes").asLong()).isLessThan(35_000_000_000L);
     // the fold task reads U and V a few codec blocks at a time: 150 GB fits in 100 MB per task
     // (85.8 MB projected), not in 60 MB
-    CliErrorsTest.Result fits = CliErrorsTest.run("demo", "--size", "150GB", "--dry-run",
-        "--allowed-mem", "100MB", "--reserved-mem", "10MB");
+    CliErrorsTest.Result fits =
+        CliErrorsTest.run(
+            "demo",
+            "--size",
+            "150GB",
+            "--dry-run",
+            "--allowed-mem",
+            "100MB",
+            "--reserved-mem",
+            "10MB");
     assertThat(fits.code()).as(fits.err()).isZero();
-    CliErrorsTest.Result tight = CliErrorsTest.run("demo", "--size", "150GB", "--dry-run",
-        "--allowed-mem", "60MB", "--reserved-mem", "10MB");
+    CliErrorsTest.Result tight =
+        CliErrorsTest.run(
+            "demo",
+            "--size",
+            "150GB",
+            "--dry-run",
+            "--allowed-mem",
+            "60MB",
+            "--reserved-mem",
+            "10MB");
     assertThat(tight.out()).contains("DOES NOT FIT");
     assertThat(tight.oneLineError(1, "demo")).contains("more than --allowed-mem 60.0 MB");
   }
@@ -79,22 +112,28 @@ class DryRunTest {
     assertThat(CliErrorsTest.run("demo", "--size", "1.5XB", "--dry-run").oneLineError(2, "demo"))
         .contains("'1.5XB' is not small, medium or a total input size such as 1.5TB");
     assertThat(CliErrorsTest.run("demo", "--size", "100MB", "--dry-run").oneLineError(2, "demo"))
-        .contains("out of range").contains("300MB");
-    assertThat(CliErrorsTest.run("demo", "--dry-run", "--split-every", "1")
-        .oneLineError(2, "demo")).contains("--split-every: 1 must be 2 or more");
+        .contains("out of range")
+        .contains("300MB");
+    assertThat(CliErrorsTest.run("demo", "--dry-run", "--split-every", "1").oneLineError(2, "demo"))
+        .contains("--split-every: 1 must be 2 or more");
   }
 
   @Test
   void dryRunPlanIsThePlanOfARealRun() {
     QuadraticMeans.Params p = new QuadraticMeans.Params(40, 6, 8, 5);
-    Spec spec = Spec.builder().workDir(dir.resolve("work")).allowedMem(60_000).reservedMem(1_000)
-        .maxInputBlocks(QuadraticMeans.maxInputBlocks(3)).build();
+    Spec spec =
+        Spec.builder()
+            .workDir(dir.resolve("work"))
+            .allowedMem(60_000)
+            .reservedMem(1_000)
+            .maxInputBlocks(QuadraticMeans.maxInputBlocks(3))
+            .build();
     ZarrArray[] virtual = QuadraticMeans.virtualInputs(p);
-    PlanSummary planned = Cubed.plan(List.of(QuadraticMeans.means(virtual[0], virtual[1], spec,
-        3))).summary();
+    PlanSummary planned =
+        Cubed.plan(List.of(QuadraticMeans.means(virtual[0], virtual[1], spec, 3))).summary();
     ZarrArray[] stored = QuadraticMeans.writeInputs(p, dir.resolve("in"), spec);
-    QuadraticMeans.Result ran = QuadraticMeans.run(stored[0], stored[1], spec,
-        ComputeOptions.defaults(), 3);
+    QuadraticMeans.Result ran =
+        QuadraticMeans.run(stored[0], stored[1], spec, ComputeOptions.defaults(), 3);
     assertThat(planned.totalTasks()).isEqualTo(ran.plan().totalTasks());
     assertThat(planned.intermediateBytesWritten()).isEqualTo(ran.plan().intermediateBytesWritten());
     assertThat(planned.totalBytesRead()).isEqualTo(ran.plan().totalBytesRead());
@@ -104,13 +143,27 @@ class DryRunTest {
 
   @Test
   void rechunkDryRunPrintsThePlanOfTheRealRunAndWritesNothing() throws Exception {
-    ZarrArray a = ZarrArray.create(new dev.cubed.zarr.FileSystemStore(dir.resolve("src.zarr")),
-        "").shape(40, 300).chunks(1, 300).dtype(dev.cubed.nd.DType.FLOAT64).build();
+    ZarrArray a =
+        ZarrArray.create(new dev.cubed.zarr.FileSystemStore(dir.resolve("src.zarr")), "")
+            .shape(40, 300)
+            .chunks(1, 300)
+            .dtype(dev.cubed.nd.DType.FLOAT64)
+            .build();
     a.write(new long[2], dev.cubed.nd.NDArray.full(dev.cubed.nd.DType.FLOAT64, 1.5, 40, 300));
     String src = dir.resolve("src.zarr").toString();
     String dst = dir.resolve("dst.zarr").toString();
-    CliErrorsTest.Result dry = CliErrorsTest.run("rechunk", src, dst, "--chunks", "40,10",
-        "--allowed-mem", "200kB", "--reserved-mem", "1kB", "--dry-run");
+    CliErrorsTest.Result dry =
+        CliErrorsTest.run(
+            "rechunk",
+            src,
+            dst,
+            "--chunks",
+            "40,10",
+            "--allowed-mem",
+            "200kB",
+            "--reserved-mem",
+            "1kB",
+            "--dry-run");
     assertThat(dry.code()).as(dry.err()).isZero();
     assertThat(dry.out()).contains("nothing is run or written").contains("every task fits");
     assertThat(Path.of(dst)).doesNotExist();
@@ -123,8 +176,19 @@ class DryRunTest {
     CliErrorsTest.Result real;
     try {
       System.setOut(new java.io.PrintStream(stdout, true, java.nio.charset.StandardCharsets.UTF_8));
-      real = CliErrorsTest.run("rechunk", src, dst, "--chunks", "40,10", "--allowed-mem", "200kB",
-          "--reserved-mem", "1kB", "--work-dir", dir.resolve("work").toString());
+      real =
+          CliErrorsTest.run(
+              "rechunk",
+              src,
+              dst,
+              "--chunks",
+              "40,10",
+              "--allowed-mem",
+              "200kB",
+              "--reserved-mem",
+              "1kB",
+              "--work-dir",
+              dir.resolve("work").toString());
     } finally {
       System.setOut(saved);
     }

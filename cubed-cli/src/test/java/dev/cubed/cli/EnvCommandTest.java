@@ -19,10 +19,19 @@ class EnvCommandTest {
     assertThat(run(out, err, "env")).as(err.toString()).isZero();
     String text = out.toString();
     assertThat(text.lines().map(l -> l.substring(0, l.indexOf(':'))).toList())
-        .containsExactly("cubed", "java", "processors", "max heap", "collector", "huge pages",
+        .containsExactly(
+            "cubed",
+            "java",
+            "processors",
+            "max heap",
+            "collector",
+            "huge pages",
             "vector api",
-            "blas", "executors", "work dir");
-    assertThat(text).contains("processors: " + Runtime.getRuntime().availableProcessors())
+            "blas",
+            "executors",
+            "work dir");
+    assertThat(text)
+        .contains("processors: " + Runtime.getRuntime().availableProcessors())
         .contains("max heap: " + Runtime.getRuntime().maxMemory() / (1024 * 1024) + " MiB")
         .containsPattern("executors: threads processes");
     // the test JVM runs with --add-modules jdk.incubator.vector (the build's argLine)
@@ -42,22 +51,37 @@ class EnvCommandTest {
   void printsTheJvmOptionsOfTheSpecForALibraryUser() {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    assertThat(run(out, err, "env", "--allowed-mem", "500MB", "--workers", "2")).as(err.toString())
+    assertThat(run(out, err, "env", "--allowed-mem", "500MB", "--workers", "2"))
+        .as(err.toString())
         .isZero();
     // 2 x (500 MB - 100 MB reserved) + 192 MiB = 1001326592 B = 955 MiB
-    String line = out.toString().lines().filter(l -> l.startsWith("jvm options: ")).findFirst()
-        .orElseThrow();
-    assertThat(line).isEqualTo("jvm options: -Xmx955m -XX:+UseG1GC -Xms32m"
-        + " -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=70 -XX:G1PeriodicGCInterval=1000"
-        + " -XX:-G1UseAdaptiveIHOP -XX:InitiatingHeapOccupancyPercent=85"
-        + " --add-modules=jdk.incubator.vector -XX:CompileCommand=quiet"
-        + " -XX:CompileCommand=option,dev.cubed.nd.VectorTrig::eval,double,"
-        + "CompileThresholdScaling,0.01 -Djdk.nio.maxCachedBufferSize=1048576");
-    assertThat(line.substring("jvm options: ".length())).isEqualTo(dev.cubed.JvmOptions.line(
-        dev.cubed.Spec.builder().allowedMem("500MB").workers(2).build()));
+    String line =
+        out.toString().lines().filter(l -> l.startsWith("jvm options: ")).findFirst().orElseThrow();
+    assertThat(line)
+        .isEqualTo(
+            "jvm options: -Xmx955m -XX:+UseG1GC -Xms32m"
+                + " -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=70 -XX:G1PeriodicGCInterval=1000"
+                + " -XX:-G1UseAdaptiveIHOP -XX:InitiatingHeapOccupancyPercent=85"
+                + " --add-modules=jdk.incubator.vector -XX:CompileCommand=quiet"
+                + " -XX:CompileCommand=option,dev.cubed.nd.VectorTrig::eval,double,"
+                + "CompileThresholdScaling,0.01 -Djdk.nio.maxCachedBufferSize=1048576");
+    assertThat(line.substring("jvm options: ".length()))
+        .isEqualTo(
+            dev.cubed.JvmOptions.line(
+                dev.cubed.Spec.builder().allowedMem("500MB").workers(2).build()));
     StringWriter out2 = new StringWriter();
-    assertThat(run(out2, new StringWriter(), "env", "--allowed-mem", "2GiB", "--workers", "3",
-        "--reserved-mem", "48MiB")).isZero();
+    assertThat(
+            run(
+                out2,
+                new StringWriter(),
+                "env",
+                "--allowed-mem",
+                "2GiB",
+                "--workers",
+                "3",
+                "--reserved-mem",
+                "48MiB"))
+        .isZero();
     // 3 x (2048 - 48) MiB + 192 MiB
     assertThat(out2.toString()).contains("jvm options: -Xmx6192m ");
   }
@@ -65,13 +89,16 @@ class EnvCommandTest {
   @Test
   void badValuesAreRefusedWithOneLine() {
     String[][] cases = {
-        {"--allowed-mem 0", "--allowed-mem: '0' must be more than 0 bytes"},
-        {"--allowed-mem 500MB --workers -1", "--workers: -1 is negative"},
-        {"--allowed-mem 100MB --reserved-mem 200MB", "--allowed-mem 100.0 MB is not more than"
-            + " --reserved-mem 200.0 MB"},
-        {"--reserved-mem 10MB", "--reserved-mem needs --allowed-mem"},
-        {"--allowed-mem 500MB --reserved-mem x", "--reserved-mem: 'x' is not a memory size"},
-        {"--allowed-mem 500MB --workers two", "Invalid value for option '--workers'"}};
+      {"--allowed-mem 0", "--allowed-mem: '0' must be more than 0 bytes"},
+      {"--allowed-mem 500MB --workers -1", "--workers: -1 is negative"},
+      {
+        "--allowed-mem 100MB --reserved-mem 200MB",
+        "--allowed-mem 100.0 MB is not more than" + " --reserved-mem 200.0 MB"
+      },
+      {"--reserved-mem 10MB", "--reserved-mem needs --allowed-mem"},
+      {"--allowed-mem 500MB --reserved-mem x", "--reserved-mem: 'x' is not a memory size"},
+      {"--allowed-mem 500MB --workers two", "Invalid value for option '--workers'"}
+    };
     for (String[] c : cases) {
       StringWriter out = new StringWriter();
       StringWriter err = new StringWriter();
@@ -91,18 +118,21 @@ class EnvCommandTest {
   void anAllowedMemAtTheSpecDefaultReservedStillPrintsTheLaunchersHeap() {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    assertThat(run(out, err, "env", "--allowed-mem", "100MB", "--workers", "2")).as(err.toString())
+    assertThat(run(out, err, "env", "--allowed-mem", "100MB", "--workers", "2"))
+        .as(err.toString())
         .isZero();
-    assertThat(out.toString()).contains("on 2 workers: 382 MiB")
-        .contains("jvm options: none: a library Spec with allowedMem 100.0 MB and the default"
-            + " reservedMem 100.0 MB leaves tasks no room");
+    assertThat(out.toString())
+        .contains("on 2 workers: 382 MiB")
+        .contains(
+            "jvm options: none: a library Spec with allowedMem 100.0 MB and the default"
+                + " reservedMem 100.0 MB leaves tasks no room");
   }
 
   /** The launcher starts its JVMs with the collector options JvmOptions gives library users. */
   @Test
   void theLauncherUsesTheLibrarysCollectorOptions() throws Exception {
-    String script = java.nio.file.Files.readString(java.nio.file.Path.of("src", "dist", "lib",
-        "cubed-jvm.sh"));
+    String script =
+        java.nio.file.Files.readString(java.nio.file.Path.of("src", "dist", "lib", "cubed-jvm.sh"));
     String gc = script.substring(script.indexOf("gc_opts=\"${CUBED_GC_OPTS:-") + 26);
     gc = gc.substring(0, gc.indexOf('}'));
     assertThat(gc).isEqualTo(String.join(" ", dev.cubed.JvmOptions.GC_OPTIONS));
@@ -113,7 +143,9 @@ class EnvCommandTest {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     assertThat(run(out, err, "env", "--allowed-mem", "lots")).isEqualTo(2);
-    assertThat(err.toString()).contains("cubed env: --allowed-mem").contains("lots")
+    assertThat(err.toString())
+        .contains("cubed env: --allowed-mem")
+        .contains("lots")
         .contains("see 'cubed env --help'");
   }
 
@@ -123,8 +155,8 @@ class EnvCommandTest {
    */
   @Test
   void theLauncherStartsItsJvmsWithFastTrigsJitOptions() throws Exception {
-    String script = java.nio.file.Files.readString(java.nio.file.Path.of("src", "dist", "lib",
-        "cubed-jvm.sh"));
+    String script =
+        java.nio.file.Files.readString(java.nio.file.Path.of("src", "dist", "lib", "cubed-jvm.sh"));
     String fixed = script.substring(script.indexOf("jvm_fixed=("));
     fixed = fixed.substring(0, fixed.indexOf(')') + 1);
     for (String o : dev.cubed.nd.FastTrig.JIT_OPTIONS) {

@@ -31,22 +31,38 @@ class InfoCommandTest {
   void printsArrayAndGroupMetadata(@TempDir Path dir) {
     FileSystemStore store = new FileSystemStore(dir.resolve("g.zarr"));
     ZarrGroup g = ZarrGroup.create(store, "", 3, Map.of("title", "demo"));
-    var a = g.createArray("temp").shape(10, 6).chunks(4, 4).dtype(DType.FLOAT32)
-        .fillValue(Double.NaN).compression(Compression.zstd(1)).dimensionNames("y", "x")
-        .attributes(Map.of("units", "K")).build();
+    var a =
+        g.createArray("temp")
+            .shape(10, 6)
+            .chunks(4, 4)
+            .dtype(DType.FLOAT32)
+            .fillValue(Double.NaN)
+            .compression(Compression.zstd(1))
+            .dimensionNames("y", "x")
+            .attributes(Map.of("units", "K"))
+            .build();
     a.write(new long[] {0, 0}, NDArray.full(DType.FLOAT32, 1.5, 4, 4));
     g.createGroup("sub", Map.of());
 
     String[] r = run("info", dir.resolve("g.zarr") + "#temp");
     assertThat(r[0]).as(r[2]).isEqualTo("0");
-    assertThat(r[1]).contains("format:          v3").contains("shape:           (10, 6)")
-        .contains("chunks:          (4, 4)").contains("dtype:           float32")
-        .contains("fill value:      NaN").contains("zstd").contains("chunks written:  1 of 6")
-        .contains("[y, x]").contains("units: K");
+    assertThat(r[1])
+        .contains("format:          v3")
+        .contains("shape:           (10, 6)")
+        .contains("chunks:          (4, 4)")
+        .contains("dtype:           float32")
+        .contains("fill value:      NaN")
+        .contains("zstd")
+        .contains("chunks written:  1 of 6")
+        .contains("[y, x]")
+        .contains("units: K");
 
     r = run("info", dir.resolve("g.zarr").toString());
     assertThat(r[0]).isEqualTo("0");
-    assertThat(r[1]).contains("Zarr group").contains("title: demo").contains("temp  array float32")
+    assertThat(r[1])
+        .contains("Zarr group")
+        .contains("title: demo")
+        .contains("temp  array float32")
         .contains("sub/  group");
 
     r = run("info", dir.resolve("missing").toString());
@@ -55,9 +71,11 @@ class InfoCommandTest {
 
   @Test
   void printsV2Fixture() throws Exception {
-    Path fx = Path.of(InfoCommandTest.class.getResource("/").toURI())
-        .resolve("../../../cubed-core/src/test/resources/fixtures/zarr/v2_f8_blosc_zstd_bitshuffle.zarr")
-        .normalize();
+    Path fx =
+        Path.of(InfoCommandTest.class.getResource("/").toURI())
+            .resolve(
+                "../../../cubed-core/src/test/resources/fixtures/zarr/v2_f8_blosc_zstd_bitshuffle.zarr")
+            .normalize();
     String[] r = run("info", fx.toString());
     assertThat(r[0]).as(r[2]).isEqualTo("0");
     assertThat(r[1]).contains("format:          v2").contains("blosc").contains("float64");

@@ -50,8 +50,12 @@ class LauncherEnvTest {
   }
 
   private String corruptArray() throws Exception {
-    ZarrArray a = ZarrArray.create(new FileSystemStore(dir.resolve("src.zarr")), "")
-        .shape(4, 3).chunks(4, 3).dtype(DType.INT16).build();
+    ZarrArray a =
+        ZarrArray.create(new FileSystemStore(dir.resolve("src.zarr")), "")
+            .shape(4, 3)
+            .chunks(4, 3)
+            .dtype(DType.INT16)
+            .build();
     a.write(new long[2], NDArray.full(DType.INT16, 3, 4, 3));
     Files.writeString(dir.resolve("src.zarr/zarr.json"), "[]");
     return dir.resolve("src.zarr").toString();
@@ -59,29 +63,37 @@ class LauncherEnvTest {
 
   /** Main in a child JVM with CUBED_DEBUG set to {@code debug}. */
   static CliErrorsTest.Result child(String debug, String... args) throws Exception {
-    List<String> cmd = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
-        "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
-        Main.class.getName()));
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m",
+                "-XX:TieredStopAtLevel=1",
+                "-cp",
+                System.getProperty("java.class.path"),
+                Main.class.getName()));
     cmd.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(cmd);
     pb.environment().put("CUBED_DEBUG", debug);
     Process p = pb.start();
     p.getOutputStream().close();
     // read standard error on its own thread: neither pipe can fill up and block the child
-    java.util.concurrent.CompletableFuture<byte[]> err = java.util.concurrent.CompletableFuture
-        .supplyAsync(() -> {
-          try {
-            return p.getErrorStream().readAllBytes();
-          } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-          }
-        });
+    java.util.concurrent.CompletableFuture<byte[]> err =
+        java.util.concurrent.CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return p.getErrorStream().readAllBytes();
+              } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+              }
+            });
     byte[] out = p.getInputStream().readAllBytes();
     // the streams are at their end: the child has exited or is exiting; a generous bound for
     // a busy machine
     assertThat(p.waitFor(10, TimeUnit.MINUTES)).as("child exited").isTrue();
-    return new CliErrorsTest.Result(p.exitValue(), new String(out, StandardCharsets.UTF_8),
+    return new CliErrorsTest.Result(
+        p.exitValue(),
+        new String(out, StandardCharsets.UTF_8),
         new String(err.get(10, TimeUnit.MINUTES), StandardCharsets.UTF_8));
   }
 }

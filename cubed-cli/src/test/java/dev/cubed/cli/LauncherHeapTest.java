@@ -19,8 +19,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The launchers (the source tree's {@code ./cubed} and the distribution's {@code bin/cubed}, both
  * through {@code lib/cubed-jvm.sh}) refuse, before any JVM starts, a heap the machine cannot give:
  * one line naming --workers/--allowed-mem, the heap and the machine's memory, exit code 2. A dry
- * run gets a small heap instead. Each runs with bash on copies of the scripts whose {@code java}
- * is a stand-in that records its arguments.
+ * run gets a small heap instead. Each runs with bash on copies of the scripts whose {@code java} is
+ * a stand-in that records its arguments.
  */
 class LauncherHeapTest {
   @TempDir Path dir;
@@ -33,8 +33,9 @@ class LauncherHeapTest {
     Path jvmSh = module.resolve("src/dist/lib/cubed-jvm.sh");
     Path fakeJava = dir.resolve("jdk/bin/java");
     Files.createDirectories(fakeJava.getParent());
-    Files.writeString(fakeJava, "#!/usr/bin/env bash\nprintf '%s\\n' \"$@\" > \""
-        + dir.resolve("java-args.txt") + "\"\n");
+    Files.writeString(
+        fakeJava,
+        "#!/usr/bin/env bash\nprintf '%s\\n' \"$@\" > \"" + dir.resolve("java-args.txt") + "\"\n");
     Files.setPosixFilePermissions(fakeJava, PosixFilePermissions.fromString("rwxr-xr-x"));
     if (kind.equals("dist")) {
       Path home = dir.resolve("dist");
@@ -66,42 +67,58 @@ class LauncherHeapTest {
     env.put("CUBED_CDS", "0");
     env.putAll(extraEnv);
     Path err = dir.resolve("err.txt");
-    pb.redirectErrorStream(false).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+    pb.redirectErrorStream(false)
+        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
         .redirectError(err.toFile());
     Files.deleteIfExists(dir.resolve("java-args.txt"));
     Process p = pb.start();
     // a shell script and a stand-in java: seconds, but the machine may be busy
     assertThat(p.waitFor(10, TimeUnit.MINUTES)).as("launcher finished").isTrue();
     Path javaArgs = dir.resolve("java-args.txt");
-    return new Run(p.exitValue(), Files.readString(err, StandardCharsets.UTF_8),
+    return new Run(
+        p.exitValue(),
+        Files.readString(err, StandardCharsets.UTF_8),
         Files.exists(javaArgs) ? Files.readString(javaArgs) : null);
   }
 
   @ParameterizedTest
   @ValueSource(strings = {"source", "dist"})
-  void workersTimesAllowedMemBeyondTheMachineIsRefusedBeforeAnyJvm(String kind)
-      throws Exception {
+  void workersTimesAllowedMemBeyondTheMachineIsRefusedBeforeAnyJvm(String kind) throws Exception {
     Path l = launcher(kind);
     Run r = run(l, Map.of(), "demo", "--workers", "100000", "--allowed-mem", "1GB");
     assertThat(r.code()).as(r.err()).isEqualTo(2);
-    assertThat(r.err().lines().toList()).as(r.err()).singleElement().asString()
-        .startsWith("cubed demo: --workers 100000 x --allowed-mem 1GB needs a 100000 GB heap,"
-            + " more than this machine's ")
+    assertThat(r.err().lines().toList())
+        .as(r.err())
+        .singleElement()
+        .asString()
+        .startsWith(
+            "cubed demo: --workers 100000 x --allowed-mem 1GB needs a 100000 GB heap,"
+                + " more than this machine's ")
         .endsWith(" GB of memory; lower --workers or --allowed-mem");
     assertThat(r.javaArgs()).as("no JVM started").isNull();
 
     r = run(l, Map.of(), "rechunk", "a.zarr", "b.zarr", "--chunks", "10", "--allowed-mem=1000TB");
     assertThat(r.code()).as(r.err()).isEqualTo(2);
-    assertThat(r.err()).startsWith("cubed rechunk: ").contains("workers (one per processor) x"
-        + " --allowed-mem 1000TB needs a ").contains("lower --workers or --allowed-mem");
+    assertThat(r.err())
+        .startsWith("cubed rechunk: ")
+        .contains("workers (one per processor) x" + " --allowed-mem 1000TB needs a ")
+        .contains("lower --workers or --allowed-mem");
     assertThat(r.javaArgs()).isNull();
   }
 
   @ParameterizedTest
   @ValueSource(strings = {"source", "dist"})
   void aDryRunIsNotRefusedAndGetsASmallHeap(String kind) throws Exception {
-    Run r = run(launcher(kind), Map.of(), "demo", "--workers", "100000", "--allowed-mem", "1GB",
-        "--dry-run");
+    Run r =
+        run(
+            launcher(kind),
+            Map.of(),
+            "demo",
+            "--workers",
+            "100000",
+            "--allowed-mem",
+            "1GB",
+            "--dry-run");
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.javaArgs()).as("java started").isNotNull();
     assertThat(r.javaArgs().lines()).contains("-Xmx1024m");
@@ -124,8 +141,8 @@ class LauncherHeapTest {
     Files.writeString(meminfo, "MemTotal:        2097152 kB\nMemFree:          1000 kB\n");
     Path cgroup = dir.resolve("memory.max");
     Files.writeString(cgroup, "max\n");
-    Map<String, String> env = Map.of("CUBED_TEST_MEMINFO", meminfo.toString(),
-        "CUBED_TEST_CGROUP", cgroup.toString());
+    Map<String, String> env =
+        Map.of("CUBED_TEST_MEMINFO", meminfo.toString(), "CUBED_TEST_CGROUP", cgroup.toString());
     Run r = run(l, env, "demo", "--workers", "2", "--allowed-mem", "1GB");
     assertThat(r.code()).as(r.err()).isEqualTo(2);
     assertThat(r.err()).contains("needs a 2.2 GB heap, more than this machine's 2.1 GB");
@@ -136,10 +153,21 @@ class LauncherHeapTest {
     assertThat(r.code()).as(r.err()).isEqualTo(2);
     assertThat(r.err()).contains("more than this machine's 0.5 GB of memory");
 
-    r = run(l, Map.of("CUBED_TEST_MEMINFO", meminfo.toString(), "CUBED_TEST_CGROUP",
-        cgroup.toString(), "CUBED_HEAP", "8g"), "info", "x.zarr");
+    r =
+        run(
+            l,
+            Map.of(
+                "CUBED_TEST_MEMINFO",
+                meminfo.toString(),
+                "CUBED_TEST_CGROUP",
+                cgroup.toString(),
+                "CUBED_HEAP",
+                "8g"),
+            "info",
+            "x.zarr");
     assertThat(r.code()).as(r.err()).isEqualTo(2);
-    assertThat(r.err()).startsWith("cubed info: CUBED_HEAP=8g asks for a 8.6 GB heap")
+    assertThat(r.err())
+        .startsWith("cubed info: CUBED_HEAP=8g asks for a 8.6 GB heap")
         .contains("lower CUBED_HEAP");
   }
 }

@@ -33,13 +33,32 @@ class ProcessesCliTest {
     for (int i = 0; i < a.size(); i++) {
       a.setLong(i, i * 31L % 1000);
     }
-    ZarrArray src = ZarrArray.create(new FileSystemStore(dir.resolve("src.zarr")), "")
-        .shape(a.shape()).chunks(1L, 30).dtype(DType.INT32).build();
+    ZarrArray src =
+        ZarrArray.create(new FileSystemStore(dir.resolve("src.zarr")), "")
+            .shape(a.shape())
+            .chunks(1L, 30)
+            .dtype(DType.INT32)
+            .build();
     src.write(new long[2], a);
-    CliErrorsTest.Result r = CliErrorsTest.run("rechunk", dir.resolve("src.zarr").toString(),
-        dir.resolve("dst.zarr").toString(), "--chunks", "40,6", "--allowed-mem", "100MB",
-        "--reserved-mem", "10MB", "--work-dir", dir.resolve("work").toString(), "--executor",
-        "processes", "--workers", "2", "--attempts", "2");
+    CliErrorsTest.Result r =
+        CliErrorsTest.run(
+            "rechunk",
+            dir.resolve("src.zarr").toString(),
+            dir.resolve("dst.zarr").toString(),
+            "--chunks",
+            "40,6",
+            "--allowed-mem",
+            "100MB",
+            "--reserved-mem",
+            "10MB",
+            "--work-dir",
+            dir.resolve("work").toString(),
+            "--executor",
+            "processes",
+            "--workers",
+            "2",
+            "--attempts",
+            "2");
     assertThat(r.code()).as(r.err()).isZero();
     ZarrArray dst = ZarrArray.open(new FileSystemStore(dir.resolve("dst.zarr")), "");
     assertThat(dst.chunks()).containsExactly(40, 6);
@@ -51,20 +70,23 @@ class ProcessesCliTest {
     CliErrorsTest.Result r = CliErrorsTest.run("measure-reserved-mem", "--allowed-mem", "128MiB");
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.err()).contains("idle worker RSS").contains("suggested --reserved-mem");
-    assertThat(r.out()).startsWith("{\"command\": \"measure-reserved-mem\", \"heap_bound\": "
-        + (128L << 20));
-    long suggested = Long.parseLong(r.out().replaceAll("(?s).*\"suggested_reserved_mem\": (\\d+).*",
-        "$1"));
+    assertThat(r.out())
+        .startsWith("{\"command\": \"measure-reserved-mem\", \"heap_bound\": " + (128L << 20));
+    long suggested =
+        Long.parseLong(r.out().replaceAll("(?s).*\"suggested_reserved_mem\": (\\d+).*", "$1"));
     assertThat(suggested).isBetween(20_000_000L, 300_000_000L);
   }
 
   @Test
   void badExecutorOptionsAreOneLineErrors() {
     assertThat(CliErrorsTest.run("bench", "add", "--executor", "gpu").oneLineError(2, "bench"))
-        .contains("--executor: unknown executor 'gpu'; available: threads, processes, processes-strict");
+        .contains(
+            "--executor: unknown executor 'gpu'; available: threads, processes, processes-strict");
     assertThat(CliErrorsTest.run("demo", "--attempts", "0").oneLineError(2, "demo"))
         .contains("--attempts: 0 must be at least 1");
-    assertThat(CliErrorsTest.run("measure-reserved-mem", "--allowed-mem", "10MB")
-        .oneLineError(2, "measure-reserved-mem")).contains("below 64MiB");
+    assertThat(
+            CliErrorsTest.run("measure-reserved-mem", "--allowed-mem", "10MB")
+                .oneLineError(2, "measure-reserved-mem"))
+        .contains("below 64MiB");
   }
 }

@@ -16,8 +16,8 @@ class QuadraticMeansTest {
   @Test
   void checksumsMatchDirectComputationWithTinyMemory() {
     QuadraticMeans.Params p = new QuadraticMeans.Params(23, 7, 9, 5);
-    Spec spec = Spec.builder().workDir(dir.resolve("work")).allowedMem(40_000).reservedMem(1_000)
-        .build();
+    Spec spec =
+        Spec.builder().workDir(dir.resolve("work")).allowedMem(40_000).reservedMem(1_000).build();
     ZarrArray[] in = QuadraticMeans.writeInputs(p, dir.resolve("in"), spec);
     QuadraticMeans.Result r = QuadraticMeans.run(in[0], in[1], spec, ComputeOptions.defaults(), 2);
     double uu = 0;
@@ -50,12 +50,12 @@ class QuadraticMeansTest {
   @Test
   void rechunksInputsWhenStoredChunksDoNotFit() {
     QuadraticMeans.Params p = new QuadraticMeans.Params(10, 40, 30, 10);
-    Spec big = Spec.builder().workDir(dir.resolve("w1")).allowedMem(10_000_000).reservedMem(1000)
-        .build();
+    Spec big =
+        Spec.builder().workDir(dir.resolve("w1")).allowedMem(10_000_000).reservedMem(1000).build();
     ZarrArray[] in = QuadraticMeans.writeInputs(p, dir.resolve("in"), big);
     QuadraticMeans.Result want = QuadraticMeans.run(in[0], in[1], big, ComputeOptions.defaults());
-    Spec small = Spec.builder().workDir(dir.resolve("w2")).allowedMem(250_000).reservedMem(1000)
-        .build();
+    Spec small =
+        Spec.builder().workDir(dir.resolve("w2")).allowedMem(250_000).reservedMem(1000).build();
     QuadraticMeans.Result got = QuadraticMeans.run(in[0], in[1], small, ComputeOptions.defaults());
     assertThat(got.plan().ops().stream().anyMatch(o -> o.kind().equals("rechunk"))).isTrue();
     assertThat(got.plan().maxProjectedMem()).isLessThanOrEqualTo(250_000);

@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code cubed rechunk --checksum} (issue 24): the v3 target stores a crc32c checksum per chunk,
- * a changed byte in it is reported (exit 1, one line naming the chunk) when it is read, and a v2
+ * {@code cubed rechunk --checksum} (issue 24): the v3 target stores a crc32c checksum per chunk, a
+ * changed byte in it is reported (exit 1, one line naming the chunk) when it is read, and a v2
  * target is refused as a usage error before anything is written.
  */
 class RechunkChecksumTest {
@@ -34,8 +34,13 @@ class RechunkChecksumTest {
     if (Files.exists(p)) {
       return p.toString();
     }
-    ZarrArray.create(new FileSystemStore(p), "").shape(40, 30).chunks(40, 5).zarrFormat(format)
-        .dtype(DType.FLOAT64).build().write(new long[2], data());
+    ZarrArray.create(new FileSystemStore(p), "")
+        .shape(40, 30)
+        .chunks(40, 5)
+        .zarrFormat(format)
+        .dtype(DType.FLOAT64)
+        .build()
+        .write(new long[2], data());
     return p.toString();
   }
 
@@ -67,26 +72,31 @@ class RechunkChecksumTest {
     byte[] b = Files.readAllBytes(chunk);
     b[b.length / 2] ^= 0x01;
     Files.write(chunk, b);
-    CliErrorsTest.Result again = rechunk(dst, dir.resolve("again.zarr").toString(), "--chunks",
-        "40,30");
+    CliErrorsTest.Result again =
+        rechunk(dst, dir.resolve("again.zarr").toString(), "--chunks", "40,30");
     String line = again.oneLineError(1, "rechunk");
-    assertThat(line).contains("chunk 'c/2/0' in file://").contains("dst.zarr")
-        .contains("crc32c checksum mismatch").contains("(corrupt chunk)");
+    assertThat(line)
+        .contains("chunk 'c/2/0' in file://")
+        .contains("dst.zarr")
+        .contains("crc32c checksum mismatch")
+        .contains("(corrupt chunk)");
   }
 
   @Test
   void aV2TargetIsRefusedBeforeAnythingIsWritten() {
     String dst = dir.resolve("v2.zarr").toString();
-    String line = rechunk(source(2), dst, "--chunks", "8,30", "--checksum").oneLineError(2,
-        "rechunk");
+    String line =
+        rechunk(source(2), dst, "--chunks", "8,30", "--checksum").oneLineError(2, "rechunk");
     assertThat(line).contains("--checksum needs a Zarr v3 target").contains("--zarr-format 3");
-    line = rechunk(source(3), dst, "--chunks", "8,30", "--checksum", "--zarr-format", "2")
-        .oneLineError(2, "rechunk");
+    line =
+        rechunk(source(3), dst, "--chunks", "8,30", "--checksum", "--zarr-format", "2")
+            .oneLineError(2, "rechunk");
     assertThat(line).contains("--checksum needs a Zarr v3 target");
     assertThat(Path.of(dst)).doesNotExist();
 
-    assertThat(rechunk(source(2), dst, "--chunks", "8,30", "--checksum", "--zarr-format", "3")
-        .code()).isZero();
+    assertThat(
+            rechunk(source(2), dst, "--chunks", "8,30", "--checksum", "--zarr-format", "3").code())
+        .isZero();
     assertThat(ZarrArray.open(dst).zarrFormat()).isEqualTo(3);
     assertThat(ZarrArray.open(dst).read().equals(data())).isTrue();
   }

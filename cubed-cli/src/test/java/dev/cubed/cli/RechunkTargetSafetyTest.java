@@ -29,9 +29,13 @@ class RechunkTargetSafetyTest {
     try (Stream<Path> s = Files.walk(root)) {
       for (Path p : (Iterable<Path>) s::iterator) {
         String rel = root.relativize(p).toString();
-        m.put(rel, Files.isSymbolicLink(p) ? "link->" + Files.readSymbolicLink(p)
-            : Files.isRegularFile(p) ? java.util.Base64.getEncoder().encodeToString(
-                Files.readAllBytes(p)) : "dir");
+        m.put(
+            rel,
+            Files.isSymbolicLink(p)
+                ? "link->" + Files.readSymbolicLink(p)
+                : Files.isRegularFile(p)
+                    ? java.util.Base64.getEncoder().encodeToString(Files.readAllBytes(p))
+                    : "dir");
       }
     }
     return m;
@@ -43,15 +47,28 @@ class RechunkTargetSafetyTest {
     for (int i = 0; i < a.size(); i++) {
       a.setLong(i, i + 1);
     }
-    ZarrArray.create(new FileSystemStore(p), "").shape(30, 20).chunks(3, 20)
-        .dtype(DType.INT32).build().write(new long[2], a);
+    ZarrArray.create(new FileSystemStore(p), "")
+        .shape(30, 20)
+        .chunks(3, 20)
+        .dtype(DType.INT32)
+        .build()
+        .write(new long[2], a);
     return p;
   }
 
   /** Runs the command; returns its exit code and the text it printed on stderr. */
   private Object[] rechunk(Path src, Path dst, String... extra) {
-    List<String> args = new ArrayList<>(List.of(src.toString(), dst.toString(), "--chunks",
-        "30,2", "--reserved-mem", "1kB", "--work-dir", dir.resolve("work").toString()));
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                src.toString(),
+                dst.toString(),
+                "--chunks",
+                "30,2",
+                "--reserved-mem",
+                "1kB",
+                "--work-dir",
+                dir.resolve("work").toString()));
     args.addAll(List.of(extra));
     if (!args.contains("--allowed-mem")) {
       args.addAll(List.of("--allowed-mem", "10MB"));
@@ -138,27 +155,45 @@ class RechunkTargetSafetyTest {
     Path dst = dir.resolve("dst.zarr");
     // another compute holds the target's write lock (beside it; also where versions before
     // staged writes kept it, inside the target directory)
-    List<Path> lockFiles = List.of(dir.resolve(".dst.zarr" + FileSystemStore.WRITE_LOCK),
-        Files.createDirectories(dst).resolve(FileSystemStore.WRITE_LOCK));
+    List<Path> lockFiles =
+        List.of(
+            dir.resolve(".dst.zarr" + FileSystemStore.WRITE_LOCK),
+            Files.createDirectories(dst).resolve(FileSystemStore.WRITE_LOCK));
     List<java.nio.channels.FileChannel> channels = new ArrayList<>();
     try {
       for (Path f : lockFiles) {
         Files.writeString(f, "pid 4242 since 2026-01-01T00:00:00Z (test)\n");
-        java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(f,
-            java.nio.file.StandardOpenOption.WRITE);
+        java.nio.channels.FileChannel ch =
+            java.nio.channels.FileChannel.open(f, java.nio.file.StandardOpenOption.WRITE);
         channels.add(ch);
         assertThat(ch.tryLock()).isNotNull();
       }
       StringWriter out = new StringWriter();
       StringWriter err = new StringWriter();
-      int code = Main.execute(new PrintWriter(out), new PrintWriter(err), false, "rechunk",
-          src.toString(), dst.toString(), "--chunks", "30,2", "--reserved-mem", "1kB",
-          "--allowed-mem", "10MB", "--work-dir", dir.resolve("work").toString());
+      int code =
+          Main.execute(
+              new PrintWriter(out),
+              new PrintWriter(err),
+              false,
+              "rechunk",
+              src.toString(),
+              dst.toString(),
+              "--chunks",
+              "30,2",
+              "--reserved-mem",
+              "1kB",
+              "--allowed-mem",
+              "10MB",
+              "--work-dir",
+              dir.resolve("work").toString());
       assertThat(code).isEqualTo(1);
       String msg = err.toString();
       assertThat(msg.strip().lines()).hasSize(1);
-      assertThat(msg).startsWith("cubed rechunk: ").doesNotContain("internal error")
-          .contains("being written by another compute").contains("pid 4242")
+      assertThat(msg)
+          .startsWith("cubed rechunk: ")
+          .doesNotContain("internal error")
+          .contains("being written by another compute")
+          .contains("pid 4242")
           .contains("wait for it to finish, or choose another target");
     } finally {
       for (java.nio.channels.FileChannel ch : channels) {
@@ -171,13 +206,18 @@ class RechunkTargetSafetyTest {
   @Test
   void infoShowsAnIncompleteArray() {
     Path p = dir.resolve("inc.zarr");
-    ZarrArray.create(new FileSystemStore(p), "").shape(4).chunks(2).dtype(DType.INT32)
-        .attributes(Map.of(ZarrArray.INCOMPLETE_ATTRIBUTE, ZarrArray.INCOMPLETE_TEXT)).build();
+    ZarrArray.create(new FileSystemStore(p), "")
+        .shape(4)
+        .chunks(2)
+        .dtype(DType.INT32)
+        .attributes(Map.of(ZarrArray.INCOMPLETE_ATTRIBUTE, ZarrArray.INCOMPLETE_TEXT))
+        .build();
     StringWriter out = new StringWriter();
     CommandLine cl = new CommandLine(new InfoCommand());
     cl.setOut(new PrintWriter(out));
     assertThat(cl.execute(p.toString())).isZero();
-    assertThat(out.toString()).contains("Zarr array  INCOMPLETE")
+    assertThat(out.toString())
+        .contains("Zarr array  INCOMPLETE")
         .contains("compute that has not finished");
   }
 }

@@ -16,29 +16,38 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Kill -9 and resume through the command line: the CLI's main in a child JVM runs {@code rechunk}
  * with default options (reserved memory measured afresh by each run, and in one case the default
- * work directory), is killed once some task markers exist, and the same command with
- * {@code --resume} reuses the finished tasks, prints how many, gives the source's data, and leaves
- * no compute directory behind.
+ * work directory), is killed once some task markers exist, and the same command with {@code
+ * --resume} reuses the finished tasks, prints how many, gives the source's data, and leaves no
+ * compute directory behind.
  */
 class ResumeCliTest {
   @TempDir Path tmp;
 
   private Process start(Path err, String... args) throws IOException {
-    List<String> cmd = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
-        "-XX:ActiveProcessorCount=1", "-XX:TieredStopAtLevel=1",
-        "-Djava.io.tmpdir=" + tmp.resolve("tmpdir"), "-cp", System.getProperty("java.class.path"),
-        Main.class.getName()));
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx512m",
+                "-XX:ActiveProcessorCount=1",
+                "-XX:TieredStopAtLevel=1",
+                "-Djava.io.tmpdir=" + tmp.resolve("tmpdir"),
+                "-cp",
+                System.getProperty("java.class.path"),
+                Main.class.getName()));
     cmd.addAll(List.of(args));
-    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(false)
-        .redirectOutput(Path.of(err + ".out").toFile()).redirectError(err.toFile());
+    ProcessBuilder pb =
+        new ProcessBuilder(cmd)
+            .redirectErrorStream(false)
+            .redirectOutput(Path.of(err + ".out").toFile())
+            .redirectError(err.toFile());
     pb.environment().remove("CUBED_DEBUG");
     return pb.start();
   }
@@ -48,10 +57,14 @@ class ResumeCliTest {
       return 0;
     }
     try (Stream<Path> s = Files.walk(work)) {
-      return s.filter(p -> Files.isRegularFile(p) && p.getParent() != null
-          && p.getParent().getParent() != null
-          && p.getParent().getParent().getFileName().toString().equals(".done")
-          && !p.getFileName().toString().startsWith(".tmp-")).count();
+      return s.filter(
+              p ->
+                  Files.isRegularFile(p)
+                      && p.getParent() != null
+                      && p.getParent().getParent() != null
+                      && p.getParent().getParent().getFileName().toString().equals(".done")
+                      && !p.getFileName().toString().startsWith(".tmp-"))
+          .count();
     }
   }
 
@@ -72,14 +85,29 @@ class ResumeCliTest {
     for (int i = 0; i < a.size(); i++) {
       a.setDouble(i, (i * 2654435761L % 100003) / 7.0);
     }
-    ZarrArray src = ZarrArray.create(new FileSystemStore(tmp.resolve("src.zarr")), "")
-        .shape(a.shape()).chunks(1, 60, 60).dtype(DType.FLOAT64).build();
+    ZarrArray src =
+        ZarrArray.create(new FileSystemStore(tmp.resolve("src.zarr")), "")
+            .shape(a.shape())
+            .chunks(1, 60, 60)
+            .dtype(DType.FLOAT64)
+            .build();
     src.write(new long[3], a);
-    Path work = explicitWorkDir ? tmp.resolve("wd")
-        : tmp.resolve("tmpdir").resolve("cubed-"
-            + System.getProperty("user.name").replaceAll("[^A-Za-z0-9._-]", "_"));
-    List<String> args = new ArrayList<>(List.of("rechunk", tmp.resolve("src.zarr").toString(),
-        tmp.resolve("dst.zarr").toString(), "--chunks", "200,20,20", "--allowed-mem", "100MB"));
+    Path work =
+        explicitWorkDir
+            ? tmp.resolve("wd")
+            : tmp.resolve("tmpdir")
+                .resolve(
+                    "cubed-" + System.getProperty("user.name").replaceAll("[^A-Za-z0-9._-]", "_"));
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "rechunk",
+                tmp.resolve("src.zarr").toString(),
+                tmp.resolve("dst.zarr").toString(),
+                "--chunks",
+                "200,20,20",
+                "--allowed-mem",
+                "100MB"));
     if (explicitWorkDir) {
       args.addAll(List.of("--work-dir", work.toString()));
     }
@@ -96,8 +124,15 @@ class ResumeCliTest {
       }
       p.waitFor(20, TimeUnit.MILLISECONDS); // poll the markers (returns at once if it exits)
     }
-    assertThat(p.isAlive()).as("the first run is still running when its first task markers"
-        + " appear in " + work + " (stderr: " + Files.readString(err1) + ")").isTrue();
+    assertThat(p.isAlive())
+        .as(
+            "the first run is still running when its first task markers"
+                + " appear in "
+                + work
+                + " (stderr: "
+                + Files.readString(err1)
+                + ")")
+        .isTrue();
     assertThat(seen).isPositive();
     p.destroyForcibly(); // kill -9
     assertThat(p.waitFor(2, TimeUnit.MINUTES)).isTrue();
@@ -119,8 +154,8 @@ class ResumeCliTest {
     assertThat(q.waitFor(5, TimeUnit.MINUTES)).isTrue();
     String log = Files.readString(err2, StandardCharsets.UTF_8);
     assertThat(q.exitValue()).as(log).isZero();
-    Matcher m = Pattern.compile("resume: (\\d+) of (\\d+) tasks already done, running (\\d+)")
-        .matcher(log);
+    Matcher m =
+        Pattern.compile("resume: (\\d+) of (\\d+) tasks already done, running (\\d+)").matcher(log);
     assertThat(m.find()).as("a resume line in: " + log).isTrue();
     long reused = Long.parseLong(m.group(1));
     long total = Long.parseLong(m.group(2));
@@ -129,7 +164,8 @@ class ResumeCliTest {
     assertThat(ZarrArray.open(new FileSystemStore(tmp.resolve("dst.zarr")), "").read())
         .isEqualTo(a);
     assertThat(computeDirs(work)).as("the resumed run removed its compute directory").isEmpty();
-    assertThat(Files.readString(err1)).as("the killed run said how to finish it")
+    assertThat(Files.readString(err1))
+        .as("the killed run said how to finish it")
         .contains("finish it with: ./cubed " + String.join(" ", args));
   }
 }

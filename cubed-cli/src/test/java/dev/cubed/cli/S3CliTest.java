@@ -52,12 +52,28 @@ class S3CliTest {
     for (int i = 0; i < a.size(); i++) {
       a.setLong(i, (i * 7919L) % 100_003);
     }
-    ZarrArray src = ZarrArray.create(new FileSystemStore(dir.resolve("src.zarr")), "")
-        .shape(60, 40).chunks(60, 1).dtype(DType.INT32).zarrFormat(2).build();
+    ZarrArray src =
+        ZarrArray.create(new FileSystemStore(dir.resolve("src.zarr")), "")
+            .shape(60, 40)
+            .chunks(60, 1)
+            .dtype(DType.INT32)
+            .zarrFormat(2)
+            .build();
     src.write(new long[2], a);
-    run("rechunk", dir.resolve("src.zarr").toString(), "s3://cli/mid.zarr",
-        "--chunks", "1,40", "--allowed-mem", "12kB", "--reserved-mem", "1kB", "--work-dir",
-        "s3://cli/work", "--zarr-format", "3");
+    run(
+        "rechunk",
+        dir.resolve("src.zarr").toString(),
+        "s3://cli/mid.zarr",
+        "--chunks",
+        "1,40",
+        "--allowed-mem",
+        "12kB",
+        "--reserved-mem",
+        "1kB",
+        "--work-dir",
+        "s3://cli/work",
+        "--zarr-format",
+        "3");
     ZarrArray mid = ZarrArray.open("s3://cli/mid.zarr");
     assertThat(mid.chunks()).containsExactly(1, 40);
     assertThat(mid.zarrFormat()).isEqualTo(3);
@@ -66,31 +82,49 @@ class S3CliTest {
     assertThat(work.list("")).isEmpty(); // the compute's intermediates were removed
     String[] info = run("info", "s3://cli/mid.zarr");
     assertThat(info[0]).contains("60").contains("40").contains("int32");
-    run("rechunk", "s3://cli/mid.zarr", dir.resolve("back.zarr").toString(), "--chunks",
-        "60,1", "--allowed-mem", "12kB", "--reserved-mem", "1kB", "--work-dir",
+    run(
+        "rechunk",
+        "s3://cli/mid.zarr",
+        dir.resolve("back.zarr").toString(),
+        "--chunks",
+        "60,1",
+        "--allowed-mem",
+        "12kB",
+        "--reserved-mem",
+        "1kB",
+        "--work-dir",
         "s3://cli/work");
     ZarrArray back = ZarrArray.open(dir.resolve("back.zarr").toString());
     assertThat(back.chunks()).containsExactly(60, 1);
     assertThat(back.read()).isEqualTo(a);
     // clean on an S3 work directory: a left-over compute is recognised by its fingerprint
-    work.put("compute-0123456789abcdef/fingerprint.txt",
+    work.put(
+        "compute-0123456789abcdef/fingerprint.txt",
         "cubed-compute v1\nold\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
     work.put("compute-0123456789abcdef/x/c/0", new byte[] {1});
     work.put("unrelated/keep", new byte[] {2});
     String[] clean = run("clean", "--work-dir", "s3://cli/work");
-    assertThat(clean[0]).contains("removed s3://cli/work/compute-0123456789abcdef")
+    assertThat(clean[0])
+        .contains("removed s3://cli/work/compute-0123456789abcdef")
         .contains("1 directory removed");
     assertThat(work.list("")).containsExactly("unrelated/keep");
   }
 
   @Test
   void demoWithAnS3WorkDirKeepsItsInputsAndIntermediatesInTheBucket() {
-    run("demo", "--size", "small", "--work-dir", "s3://cli/demo/", "--no-progress",
-        "--allowed-mem", "300MB");
+    run(
+        "demo",
+        "--size",
+        "small",
+        "--work-dir",
+        "s3://cli/demo/",
+        "--no-progress",
+        "--allowed-mem",
+        "300MB");
     Store demo = Stores.open("s3://cli/demo");
     assertThat(demo.list("")).contains("inputs/U.zarr/zarr.json", "inputs/V.zarr/zarr.json");
-    assertThat(ZarrArray.open("s3://cli/demo/inputs/U.zarr").shape()).containsExactly(50, 1, 247,
-        480);
+    assertThat(ZarrArray.open("s3://cli/demo/inputs/U.zarr").shape())
+        .containsExactly(50, 1, 247, 480);
     // nothing went to a local folder named after the scheme (the option was once a Path)
     assertThat(Path.of("s3:")).doesNotExist();
     assertThat(DemoCommand.child("s3://b/p", "work")).isEqualTo("s3://b/p/work");

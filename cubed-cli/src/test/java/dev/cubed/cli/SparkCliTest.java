@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@code ./cubed rechunk s3://... s3://... --executor spark --executor-option spark.master=...}
- * against the S3 test server on 127.0.0.1: the executor is found by name, its option reaches
- * Spark, and the target holds the source's values in the new chunks.
+ * against the S3 test server on 127.0.0.1: the executor is found by name, its option reaches Spark,
+ * and the target holds the source's values in the new chunks.
  */
 @Tag("spark")
 class SparkCliTest {
@@ -37,13 +37,29 @@ class SparkCliTest {
     for (int i = 0; i < a.size(); i++) {
       a.setDouble(i, Math.sin(i * 0.37));
     }
-    ZarrArray src = ZarrArray.create(Stores.open("s3://spark-cli/src.zarr"), "").shape(48, 30)
-        .chunks(48, 1).dtype(DType.FLOAT64).build();
+    ZarrArray src =
+        ZarrArray.create(Stores.open("s3://spark-cli/src.zarr"), "")
+            .shape(48, 30)
+            .chunks(48, 1)
+            .dtype(DType.FLOAT64)
+            .build();
     src.write(new long[2], a);
-    S3CliTest.run("rechunk", "s3://spark-cli/src.zarr", "s3://spark-cli/dst.zarr",
-        "--chunks", "1,30",
-        "--allowed-mem", "64kB", "--reserved-mem", "1kB", "--work-dir", "s3://spark-cli/work",
-        "--executor", "spark", "--executor-option", "spark.master=local[2]");
+    S3CliTest.run(
+        "rechunk",
+        "s3://spark-cli/src.zarr",
+        "s3://spark-cli/dst.zarr",
+        "--chunks",
+        "1,30",
+        "--allowed-mem",
+        "64kB",
+        "--reserved-mem",
+        "1kB",
+        "--work-dir",
+        "s3://spark-cli/work",
+        "--executor",
+        "spark",
+        "--executor-option",
+        "spark.master=local[2]");
     ZarrArray dst = ZarrArray.open("s3://spark-cli/dst.zarr");
     assertThat(dst.chunks()).containsExactly(1, 30);
     assertThat(dst.read()).isEqualTo(a);

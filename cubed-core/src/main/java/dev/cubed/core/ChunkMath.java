@@ -7,8 +7,8 @@ import java.io.Serializable;
 /**
  * Small per-chunk elementwise kernels used by the engine until the kernel classes of dev.cubed.nd
  * cover them. Inputs are converted to the result dtype first; float64/float32 work on the backing
- * arrays directly, integers in long arithmetic (wrapping), bool via long 0/1. Complex dtypes are not
- * supported here (UnsupportedOperationException).
+ * arrays directly, integers in long arithmetic (wrapping), bool via long 0/1. Complex dtypes are
+ * not supported here (UnsupportedOperationException).
  */
 final class ChunkMath {
   private ChunkMath() {}
@@ -27,56 +27,61 @@ final class ChunkMath {
     long l(long a);
   }
 
-  static final BinOp ADD = new BinOp() {
-    public double d(double a, double b) {
-      return a + b;
-    }
+  static final BinOp ADD =
+      new BinOp() {
+        public double d(double a, double b) {
+          return a + b;
+        }
 
-    public long l(long a, long b) {
-      return a + b;
-    }
-  };
-  static final BinOp SUB = new BinOp() {
-    public double d(double a, double b) {
-      return a - b;
-    }
+        public long l(long a, long b) {
+          return a + b;
+        }
+      };
+  static final BinOp SUB =
+      new BinOp() {
+        public double d(double a, double b) {
+          return a - b;
+        }
 
-    public long l(long a, long b) {
-      return a - b;
-    }
-  };
-  static final BinOp MUL = new BinOp() {
-    public double d(double a, double b) {
-      return a * b;
-    }
+        public long l(long a, long b) {
+          return a - b;
+        }
+      };
+  static final BinOp MUL =
+      new BinOp() {
+        public double d(double a, double b) {
+          return a * b;
+        }
 
-    public long l(long a, long b) {
-      return a * b;
-    }
-  };
-  static final BinOp DIV = new BinOp() {
-    public double d(double a, double b) {
-      return a / b;
-    }
+        public long l(long a, long b) {
+          return a * b;
+        }
+      };
+  static final BinOp DIV =
+      new BinOp() {
+        public double d(double a, double b) {
+          return a / b;
+        }
 
-    public long l(long a, long b) {
-      throw new UnsupportedOperationException("divide of integers gives floats");
-    }
-  };
-  static final UnOp NEG = new UnOp() {
-    public double d(double a) {
-      return -a;
-    }
+        public long l(long a, long b) {
+          throw new UnsupportedOperationException("divide of integers gives floats");
+        }
+      };
+  static final UnOp NEG =
+      new UnOp() {
+        public double d(double a) {
+          return -a;
+        }
 
-    public long l(long a) {
-      return -a;
-    }
-  };
+        public long l(long a) {
+          return -a;
+        }
+      };
 
   static void checkReal(String fn, DType t) {
     if (t.isComplex()) {
-      throw new UnsupportedOperationException(fn + ": complex dtypes are not supported by the engine"
-          + " kernels yet (got " + t + ")");
+      throw new UnsupportedOperationException(
+          fn + ": complex dtypes are not supported by the engine" + " kernels yet (got " + t + ")");
     }
   }
 

@@ -21,14 +21,14 @@ import java.util.List;
  * of chunk size 1: a first op multiplies up to {@code splitEvery} pairs of input blocks along the
  * contracted axes per task (one pair held at a time, products added into an accumulator; for 2-D
  * float64/float32 matmul blocks the BLAS call adds into it, {@link LinearAlgebra#matmulAccumulate},
- * so no product array is made per pair), so only
- * one partial product per group of {@code splitEvery} block pairs is written; rounds of tree sums
- * then add up to {@code splitEvery} partial products per task until the extra axis is gone. With
- * {@link #AUTO} the first group size follows from the output's block count (see there). The k
- * blocks along the contracted axes are never concatenated. Block products are the kernel's
- * ({@link LinearAlgebra#matmul}, {@link LinearAlgebra#tensordot}), so integer products are exact
- * (wrapping like NumPy's) and float32 stays float32. Contracted (and batch) axes of {@code b} are
- * rechunked to {@code a}'s chunks when they differ.
+ * so no product array is made per pair), so only one partial product per group of {@code
+ * splitEvery} block pairs is written; rounds of tree sums then add up to {@code splitEvery} partial
+ * products per task until the extra axis is gone. With {@link #AUTO} the first group size follows
+ * from the output's block count (see there). The k blocks along the contracted axes are never
+ * concatenated. Block products are the kernel's ({@link LinearAlgebra#matmul}, {@link
+ * LinearAlgebra#tensordot}), so integer products are exact (wrapping like NumPy's) and float32
+ * stays float32. Contracted (and batch) axes of {@code b} are rechunked to {@code a}'s chunks when
+ * they differ.
  */
 public final class Contraction {
   private Contraction() {}
@@ -52,13 +52,17 @@ public final class Contraction {
    * @throws IllegalArgumentException if contracted sizes differ, the axes are invalid or a dtype is
    *     bool, or splitEvery is below 2 and not {@link #AUTO}
    */
-  public static ArrayNode tensordot(ArrayNode a0, ArrayNode b0, int[] axesA, int[] axesB,
-      int splitEvery) {
+  public static ArrayNode tensordot(
+      ArrayNode a0, ArrayNode b0, int[] axesA, int[] axesB, int splitEvery) {
     ArrayNode a = Regrid.regular(a0);
     ArrayNode b = Regrid.regular(b0);
     if (axesA.length != axesB.length) {
-      throw new IllegalArgumentException("tensordot: axes " + Arrays.toString(axesA) + " and "
-          + Arrays.toString(axesB) + " must have the same length");
+      throw new IllegalArgumentException(
+          "tensordot: axes "
+              + Arrays.toString(axesA)
+              + " and "
+              + Arrays.toString(axesB)
+              + " must have the same length");
     }
     int na = a.shape().length;
     int nb = b.shape().length;
@@ -69,8 +73,11 @@ public final class Contraction {
       cb[i] = Shapes.normalizeAxis("tensordot", axesB[i], nb);
       for (int j = 0; j < i; j++) {
         if (ca[j] == ca[i] || cb[j] == cb[i]) {
-          throw new IllegalArgumentException("tensordot: repeated axis in "
-              + Arrays.toString(axesA) + " / " + Arrays.toString(axesB));
+          throw new IllegalArgumentException(
+              "tensordot: repeated axis in "
+                  + Arrays.toString(axesA)
+                  + " / "
+                  + Arrays.toString(axesB));
         }
       }
     }
@@ -78,10 +85,20 @@ public final class Contraction {
     long[] bChunks = b.chunks();
     for (int i = 0; i < ca.length; i++) {
       if (a.shape()[ca[i]] != b.shape()[cb[i]]) {
-        throw new IllegalArgumentException("tensordot: shapes " + Shapes.format(a.shape())
-            + " and " + Shapes.format(b.shape()) + " are not aligned: dimension " + ca[i]
-            + " of x1 (" + a.shape()[ca[i]] + ") != dimension " + cb[i] + " of x2 ("
-            + b.shape()[cb[i]] + ")");
+        throw new IllegalArgumentException(
+            "tensordot: shapes "
+                + Shapes.format(a.shape())
+                + " and "
+                + Shapes.format(b.shape())
+                + " are not aligned: dimension "
+                + ca[i]
+                + " of x1 ("
+                + a.shape()[ca[i]]
+                + ") != dimension "
+                + cb[i]
+                + " of x2 ("
+                + b.shape()[cb[i]]
+                + ")");
       }
       bChunks[cb[i]] = a.chunks()[ca[i]];
     }
@@ -107,9 +124,20 @@ public final class Contraction {
     }
     int[] pa = ca.clone();
     int[] pb = cb.clone();
-    return contract("tensordot", a, bb, shape, chunks, out, toA, toB, ca, cb,
+    return contract(
+        "tensordot",
+        a,
+        bb,
+        shape,
+        chunks,
+        out,
+        toA,
+        toB,
+        ca,
+        cb,
         (x, y) -> LinearAlgebra.tensordot(x, y, pa, pb),
-        (acc, x, y) -> Elementwise.add(acc, LinearAlgebra.tensordot(x, y, pa, pb)), splitEvery);
+        (acc, x, y) -> Elementwise.add(acc, LinearAlgebra.tensordot(x, y, pa, pb)),
+        splitEvery);
   }
 
   /**
@@ -135,8 +163,12 @@ public final class Contraction {
     long[] s1 = a.shape();
     long[] s2 = b.shape();
     if (s1.length == 0 || s2.length == 0) {
-      throw new IllegalArgumentException("matmul: operands must have at least one dimension, got "
-          + "shapes " + Shapes.format(s1) + " and " + Shapes.format(s2));
+      throw new IllegalArgumentException(
+          "matmul: operands must have at least one dimension, got "
+              + "shapes "
+              + Shapes.format(s1)
+              + " and "
+              + Shapes.format(s2));
     }
     DType out = numeric("matmul", a.dtype(), b.dtype());
     boolean vec1 = s1.length == 1;
@@ -144,9 +176,20 @@ public final class Contraction {
     long k1 = s1[s1.length - 1];
     long k2 = vec2 ? s2[0] : s2[s2.length - 2];
     if (k1 != k2) {
-      throw new IllegalArgumentException("matmul: shapes " + Shapes.format(s1) + " and "
-          + Shapes.format(s2) + " are not aligned: dimension " + (s1.length - 1) + " of x1 ("
-          + k1 + ") != dimension " + (vec2 ? 0 : s2.length - 2) + " of x2 (" + k2 + ")");
+      throw new IllegalArgumentException(
+          "matmul: shapes "
+              + Shapes.format(s1)
+              + " and "
+              + Shapes.format(s2)
+              + " are not aligned: dimension "
+              + (s1.length - 1)
+              + " of x1 ("
+              + k1
+              + ") != dimension "
+              + (vec2 ? 0 : s2.length - 2)
+              + " of x2 ("
+              + k2
+              + ")");
     }
     ArrayNode x = vec1 ? Manip.expandDims(a, 0) : a;
     ArrayNode y = vec2 ? Manip.expandDims(b, 1) : b;
@@ -158,9 +201,17 @@ public final class Contraction {
     try {
       batch = Shapes.broadcast("matmul", batchX, batchY);
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("matmul: batch dimensions " + Shapes.format(batchX)
-          + " and " + Shapes.format(batchY) + " of shapes " + Shapes.format(s1) + " and "
-          + Shapes.format(s2) + " do not broadcast", e);
+      throw new IllegalArgumentException(
+          "matmul: batch dimensions "
+              + Shapes.format(batchX)
+              + " and "
+              + Shapes.format(batchY)
+              + " of shapes "
+              + Shapes.format(s1)
+              + " and "
+              + Shapes.format(s2)
+              + " do not broadcast",
+          e);
     }
     int nBatch = batch.length;
     int no = nBatch + 2;
@@ -198,9 +249,21 @@ public final class Contraction {
     toB[nBatch + 1] = ys.length - 1;
     yChunks[ys.length - 2] = x.chunks()[xs.length - 1];
     ArrayNode yy = Arrays.equals(yChunks, y.chunks()) ? y : Core.rechunk(y, yChunks);
-    ArrayNode r = contract("matmul", x, yy, shape, chunks, out, toA, toB,
-        new int[] {xs.length - 1}, new int[] {ys.length - 2}, LinearAlgebra::matmul,
-        LinearAlgebra::matmulAccumulate, splitEvery);
+    ArrayNode r =
+        contract(
+            "matmul",
+            x,
+            yy,
+            shape,
+            chunks,
+            out,
+            toA,
+            toB,
+            new int[] {xs.length - 1},
+            new int[] {ys.length - 2},
+            LinearAlgebra::matmul,
+            LinearAlgebra::matmulAccumulate,
+            splitEvery);
     if (vec2) {
       r = Manip.squeeze(r, no - 1);
     }
@@ -233,8 +296,8 @@ public final class Contraction {
 
   private static DType numeric(String fn, DType a, DType b) {
     if (a.isBool() || b.isBool()) {
-      throw new IllegalArgumentException(fn + ": operands must have a numeric dtype, got " + a
-          + " and " + b);
+      throw new IllegalArgumentException(
+          fn + ": operands must have a numeric dtype, got " + a + " and " + b);
     }
     return DType.resultType(a, b);
   }
@@ -245,9 +308,20 @@ public final class Contraction {
    * broadcast by the block product). Contracted axes {@code ca[j]} of a pair with {@code cb[j]} of
    * b and have equal chunks.
    */
-  private static ArrayNode contract(String name, ArrayNode a, ArrayNode b, long[] shape,
-      long[] chunks, DType out, int[] toA, int[] toB, int[] ca, int[] cb, PairProduct product,
-      PairAccumulate accumulate, int splitEvery) {
+  private static ArrayNode contract(
+      String name,
+      ArrayNode a,
+      ArrayNode b,
+      long[] shape,
+      long[] chunks,
+      DType out,
+      int[] toA,
+      int[] toB,
+      int[] ca,
+      int[] cb,
+      PairProduct product,
+      PairAccumulate accumulate,
+      int splitEvery) {
     if (splitEvery < 2 && splitEvery != AUTO) {
       throw new IllegalArgumentException(name + ": splitEvery must be >= 2, got " + splitEvery);
     }
@@ -286,49 +360,62 @@ public final class Contraction {
     }
     long total = kTotal;
     long se = first;
-    KeyFunction keys = c -> {
-      long g = extra ? c[no] : 0;
-      List<long[]> ka = new ArrayList<>();
-      List<long[]> kb = new ArrayList<>();
-      for (long f = g * se; f < Math.min(total, (g + 1) * se); f++) {
-        long[] k = Shapes.unravel(kGrid, f);
-        long[] x = new long[na];
-        long[] y = new long[nb];
-        for (int i = 0; i < no; i++) {
-          if (toA[i] >= 0) {
-            x[toA[i]] = as[toA[i]] == 1 ? 0 : c[i];
+    KeyFunction keys =
+        c -> {
+          long g = extra ? c[no] : 0;
+          List<long[]> ka = new ArrayList<>();
+          List<long[]> kb = new ArrayList<>();
+          for (long f = g * se; f < Math.min(total, (g + 1) * se); f++) {
+            long[] k = Shapes.unravel(kGrid, f);
+            long[] x = new long[na];
+            long[] y = new long[nb];
+            for (int i = 0; i < no; i++) {
+              if (toA[i] >= 0) {
+                x[toA[i]] = as[toA[i]] == 1 ? 0 : c[i];
+              }
+              if (toB[i] >= 0) {
+                y[toB[i]] = bs[toB[i]] == 1 ? 0 : c[i];
+              }
+            }
+            for (int i = 0; i < ca.length; i++) {
+              x[ca[i]] = k[i];
+              y[cb[i]] = k[i];
+            }
+            ka.add(x);
+            kb.add(y);
           }
-          if (toB[i] >= 0) {
-            y[toB[i]] = bs[toB[i]] == 1 ? 0 : c[i];
+          return List.of(BlockKeys.stream(ka), BlockKeys.stream(kb));
+        };
+    BlockFunction fn =
+        (args, c) -> {
+          @SuppressWarnings("unchecked")
+          Iterator<NDArray> ia = (Iterator<NDArray>) args.get(0);
+          @SuppressWarnings("unchecked")
+          Iterator<NDArray> ib = (Iterator<NDArray>) args.get(1);
+          NDArray acc = null;
+          while (ia.hasNext()) {
+            NDArray x = ia.next();
+            NDArray y = ib.next();
+            acc = acc == null ? product.apply(x, y) : accumulate.apply(acc, x, y);
           }
-        }
-        for (int i = 0; i < ca.length; i++) {
-          x[ca[i]] = k[i];
-          y[cb[i]] = k[i];
-        }
-        ka.add(x);
-        kb.add(y);
-      }
-      return List.of(BlockKeys.stream(ka), BlockKeys.stream(kb));
-    };
-    BlockFunction fn = (args, c) -> {
-      @SuppressWarnings("unchecked")
-      Iterator<NDArray> ia = (Iterator<NDArray>) args.get(0);
-      @SuppressWarnings("unchecked")
-      Iterator<NDArray> ib = (Iterator<NDArray>) args.get(1);
-      NDArray acc = null;
-      while (ia.hasNext()) {
-        NDArray x = ia.next();
-        NDArray y = ib.next();
-        acc = acc == null ? product.apply(x, y) : accumulate.apply(acc, x, y);
-      }
-      return extra ? acc.reshape(withOne(acc.shape())) : acc;
-    };
+          return extra ? acc.reshape(withOne(acc.shape())) : acc;
+        };
     long outBytes = blockBytes(shape, chunks, out);
     int reads = (int) Math.min(kTotal, first);
-    ArrayNode cur = new ArrayNode.Computed(new Blockwise(name, keys, fn, new int[] {1, 1},
-        new int[] {reads, reads}, pairMem(name, a, b, as, bs, no, out, outBytes)),
-        List.of(a, b), s1, c1, out, null);
+    ArrayNode cur =
+        new ArrayNode.Computed(
+            new Blockwise(
+                name,
+                keys,
+                fn,
+                new int[] {1, 1},
+                new int[] {reads, reads},
+                pairMem(name, a, b, as, bs, no, out, outBytes)),
+            List.of(a, b),
+            s1,
+            c1,
+            out,
+            null);
     while (cur.shape().length == no + 1) {
       cur = sumRound(name, cur, shape, chunks, out, tree, outBytes);
     }
@@ -336,8 +423,14 @@ public final class Contraction {
   }
 
   /** One round of the tree sum over the trailing partial-product axis. */
-  private static ArrayNode sumRound(String name, ArrayNode x, long[] shape, long[] chunks,
-      DType out, int splitEvery, long outBytes) {
+  private static ArrayNode sumRound(
+      String name,
+      ArrayNode x,
+      long[] shape,
+      long[] chunks,
+      DType out,
+      int splitEvery,
+      long outBytes) {
     int no = shape.length;
     long g = x.shape()[no];
     long groups = (g + splitEvery - 1) / splitEvery;
@@ -349,51 +442,69 @@ public final class Contraction {
       c1[no] = 1;
     }
     int se = splitEvery;
-    KeyFunction keys = c -> {
-      long grp = extra ? c[no] : 0;
-      List<long[]> ks = new ArrayList<>();
-      for (long j = grp * se; j < Math.min(g, (grp + 1) * se); j++) {
-        long[] k = Arrays.copyOf(c, no + 1);
-        k[no] = j;
-        ks.add(k);
-      }
-      return List.of(BlockKeys.stream(ks));
-    };
-    BlockFunction fn = (args, c) -> {
-      @SuppressWarnings("unchecked")
-      Iterator<NDArray> it = (Iterator<NDArray>) args.get(0);
-      NDArray acc = it.next();
-      while (it.hasNext()) {
-        acc = Elementwise.add(acc, it.next());
-      }
-      if (extra) {
-        return acc;
-      }
-      long[] s = acc.shape();
-      return acc.reshape(Arrays.copyOf(s, s.length - 1));
-    };
+    KeyFunction keys =
+        c -> {
+          long grp = extra ? c[no] : 0;
+          List<long[]> ks = new ArrayList<>();
+          for (long j = grp * se; j < Math.min(g, (grp + 1) * se); j++) {
+            long[] k = Arrays.copyOf(c, no + 1);
+            k[no] = j;
+            ks.add(k);
+          }
+          return List.of(BlockKeys.stream(ks));
+        };
+    BlockFunction fn =
+        (args, c) -> {
+          @SuppressWarnings("unchecked")
+          Iterator<NDArray> it = (Iterator<NDArray>) args.get(0);
+          NDArray acc = it.next();
+          while (it.hasNext()) {
+            acc = Elementwise.add(acc, it.next());
+          }
+          if (extra) {
+            return acc;
+          }
+          long[] s = acc.shape();
+          return acc.reshape(Arrays.copyOf(s, s.length - 1));
+        };
     int reads = (int) Math.min(g, splitEvery);
-    return new ArrayNode.Computed(new Blockwise(name + "-sum", keys, fn, new int[] {1},
-        new int[] {reads}, 2 * outBytes), List.of(x), s1, c1, out, null);
+    return new ArrayNode.Computed(
+        new Blockwise(name + "-sum", keys, fn, new int[] {1}, new int[] {reads}, 2 * outBytes),
+        List.of(x),
+        s1,
+        c1,
+        out,
+        null);
   }
 
   /**
    * Memory a contraction task holds beyond its input blocks and its output block. A 2-D float64 or
-   * float32 matmul whose operands already have the result dtype runs the BLAS path of
-   * {@link LinearAlgebra#matmulAccumulate}: the running sum is the output block itself and each
-   * pair's product is added into it in place, with no conversion copies, so nothing more. Any other
-   * contraction may hold the previous running sum, the pair's product and the new sum (three
-   * output blocks) and a conversion of both operands to the result dtype.
+   * float32 matmul whose operands already have the result dtype runs the BLAS path of {@link
+   * LinearAlgebra#matmulAccumulate}: the running sum is the output block itself and each pair's
+   * product is added into it in place, with no conversion copies, so nothing more. Any other
+   * contraction may hold the previous running sum, the pair's product and the new sum (three output
+   * blocks) and a conversion of both operands to the result dtype.
    */
-  private static long pairMem(String name, ArrayNode a, ArrayNode b, long[] as, long[] bs,
-      int no, DType out, long outBytes) {
-    boolean inPlace = name.equals("matmul") && no == 2
-        && (out == DType.FLOAT64 || out == DType.FLOAT32) && a.dtype() == out && b.dtype() == out;
+  private static long pairMem(
+      String name,
+      ArrayNode a,
+      ArrayNode b,
+      long[] as,
+      long[] bs,
+      int no,
+      DType out,
+      long outBytes) {
+    boolean inPlace =
+        name.equals("matmul")
+            && no == 2
+            && (out == DType.FLOAT64 || out == DType.FLOAT32)
+            && a.dtype() == out
+            && b.dtype() == out;
     if (inPlace) {
       return 0;
     }
-    long promoted = (blockElems(as, a.chunks()) + blockElems(bs, b.chunks()))
-        * Math.max(out.itemSize(), 8);
+    long promoted =
+        (blockElems(as, a.chunks()) + blockElems(bs, b.chunks())) * Math.max(out.itemSize(), 8);
     return 3 * outBytes + promoted;
   }
 

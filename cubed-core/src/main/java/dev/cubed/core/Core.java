@@ -129,39 +129,52 @@ public final class Core {
     ArrayNode first = xs[0];
     for (ArrayNode x : xs) {
       if ((!x.isRegular() || !first.isRegular()) && !x.chunkGrid().equals(first.chunkGrid())) {
-        throw new IllegalArgumentException("map_blocks: inputs have chunk grids "
-            + first.chunkGrid() + " and " + x.chunkGrid() + "; rechunk them to the same grid "
-            + "first");
+        throw new IllegalArgumentException(
+            "map_blocks: inputs have chunk grids "
+                + first.chunkGrid()
+                + " and "
+                + x.chunkGrid()
+                + "; rechunk them to the same grid "
+                + "first");
       }
       if (!Arrays.equals(x.numBlocks(), first.numBlocks())) {
-        throw new IllegalArgumentException("map_blocks: inputs have block grids "
-            + Shapes.format(first.numBlocks()) + " and " + Shapes.format(x.numBlocks())
-            + "; rechunk them to the same grid first");
+        throw new IllegalArgumentException(
+            "map_blocks: inputs have block grids "
+                + Shapes.format(first.numBlocks())
+                + " and "
+                + Shapes.format(x.numBlocks())
+                + "; rechunk them to the same grid first");
       }
     }
-    KeyFunction keys = c -> {
-      List<BlockKeys> l = new ArrayList<>();
-      for (int i = 0; i < xs.length; i++) {
-        l.add(BlockKeys.one(c));
-      }
-      return l;
-    };
-    BlockFunction bf = (args, c) -> {
-      NDArray[] b = new NDArray[args.size()];
-      for (int i = 0; i < b.length; i++) {
-        b[i] = (NDArray) args.get(i);
-      }
-      return fn.apply(b);
-    };
+    KeyFunction keys =
+        c -> {
+          List<BlockKeys> l = new ArrayList<>();
+          for (int i = 0; i < xs.length; i++) {
+            l.add(BlockKeys.one(c));
+          }
+          return l;
+        };
+    BlockFunction bf =
+        (args, c) -> {
+          NDArray[] b = new NDArray[args.size()];
+          for (int i = 0; i < b.length; i++) {
+            b[i] = (NDArray) args.get(i);
+          }
+          return fn.apply(b);
+        };
     int[] ones = new int[xs.length];
     Arrays.fill(ones, 1);
-    return new ArrayNode.Computed(new Blockwise("map_blocks", keys, bf, ones, ones.clone(), 0),
-        List.of(xs), first.chunkGrid(), out, null);
+    return new ArrayNode.Computed(
+        new Blockwise("map_blocks", keys, bf, ones, ones.clone(), 0),
+        List.of(xs),
+        first.chunkGrid(),
+        out,
+        null);
   }
 
   /** General blockwise: the caller's key function, block function and memory description. */
-  public static ArrayNode blockwise(Blockwise op, long[] shape, long[] chunks, DType out,
-      ArrayNode... xs) {
+  public static ArrayNode blockwise(
+      Blockwise op, long[] shape, long[] chunks, DType out, ArrayNode... xs) {
     return new ArrayNode.Computed(op, List.of(xs), shape, chunks, out, null);
   }
 
@@ -180,16 +193,21 @@ public final class Core {
     ArrayNode x = Regrid.regular(x0);
     long[] shape = x.shape();
     if (chunks.length != shape.length) {
-      throw new IllegalArgumentException("rechunk: chunks " + Arrays.toString(chunks)
-          + " must have one entry per dimension of shape " + Shapes.format(shape));
+      throw new IllegalArgumentException(
+          "rechunk: chunks "
+              + Arrays.toString(chunks)
+              + " must have one entry per dimension of shape "
+              + Shapes.format(shape));
     }
     long[] c = new long[chunks.length];
     for (int i = 0; i < c.length; i++) {
       if (chunks[i] == -1) {
         c[i] = Math.max(1, shape[i]);
       } else if (chunks[i] < 1) {
-        throw new IllegalArgumentException("rechunk: chunk sizes must be >= 1 (or -1 for the "
-            + "whole axis), got " + Arrays.toString(chunks));
+        throw new IllegalArgumentException(
+            "rechunk: chunk sizes must be >= 1 (or -1 for the "
+                + "whole axis), got "
+                + Arrays.toString(chunks));
       } else {
         c[i] = Math.min(chunks[i], Math.max(1, shape[i]));
       }
@@ -214,8 +232,10 @@ public final class Core {
       return rechunk(x, grid.maxChunks());
     }
     int nd = x.shape().length;
-    ArrayNode src = Regrid.maxOverlap(x.chunkGrid(), grid) > (1 << Math.min(nd, 20))
-        ? rechunk(x, grid.maxChunks()) : x;
+    ArrayNode src =
+        Regrid.maxOverlap(x.chunkGrid(), grid) > (1 << Math.min(nd, 20))
+            ? rechunk(x, grid.maxChunks())
+            : x;
     return Regrid.to(src, grid);
   }
 
@@ -226,11 +246,19 @@ public final class Core {
 
   /** A blockwise copy of {@code x} written to {@code target} (same shape, chunks and dtype). */
   public static ArrayNode store(ArrayNode x, ZarrArray target) {
-    if (target != null && (!Arrays.equals(target.shape(), x.shape())
-        || target.dtype() != x.dtype())) {
-      throw new IllegalArgumentException("store: target " + target + " has shape "
-          + Shapes.format(target.shape()) + " and dtype " + target.dtype() + " but the array has "
-          + Shapes.format(x.shape()) + " and " + x.dtype());
+    if (target != null
+        && (!Arrays.equals(target.shape(), x.shape()) || target.dtype() != x.dtype())) {
+      throw new IllegalArgumentException(
+          "store: target "
+              + target
+              + " has shape "
+              + Shapes.format(target.shape())
+              + " and dtype "
+              + target.dtype()
+              + " but the array has "
+              + Shapes.format(x.shape())
+              + " and "
+              + x.dtype());
     }
     ArrayNode src = x;
     if (target != null && (!x.isRegular() || !Arrays.equals(target.chunks(), x.chunks()))) {
@@ -242,13 +270,17 @@ public final class Core {
       return rechunk(r.inputs().get(0), target.chunks(), target);
     }
     KeyFunction keys = c -> List.of(BlockKeys.one(c));
-    return new ArrayNode.Computed(new Blockwise("store", keys, new StoreBlocks(), new int[] {1},
-        new int[] {1}, 0), List.of(src), x.chunkGrid(), x.dtype(), target);
+    return new ArrayNode.Computed(
+        new Blockwise("store", keys, new StoreBlocks(), new int[] {1}, new int[] {1}, 0),
+        List.of(src),
+        x.chunkGrid(),
+        x.dtype(),
+        target);
   }
 
   /**
-   * The block function of {@link #store}: the input block as it is. Pointwise, so a stored chain
-   * of pointwise ops is written a run at a time (the plan's tiled writes).
+   * The block function of {@link #store}: the input block as it is. Pointwise, so a stored chain of
+   * pointwise ops is written a run at a time (the plan's tiled writes).
    */
   private static final class StoreBlocks implements dev.cubed.plan.PointwiseFunction {
     private static final long serialVersionUID = 1L;
@@ -268,13 +300,18 @@ public final class Core {
   public static ArrayNode fromArray(NDArray a, long[] chunks) {
     NDArray held = a;
     long[] c = normChunks(a.shape(), chunks);
-    return new ArrayNode.Virtual("from_array", a.shape(), c, a.dtype(), (coords, bs) -> {
-      long[] start = new long[coords.length];
-      for (int i = 0; i < start.length; i++) {
-        start[i] = coords[i] * c[i];
-      }
-      return held.getRegion(start, bs);
-    });
+    return new ArrayNode.Virtual(
+        "from_array",
+        a.shape(),
+        c,
+        a.dtype(),
+        (coords, bs) -> {
+          long[] start = new long[coords.length];
+          for (int i = 0; i < start.length; i++) {
+            start[i] = coords[i] * c[i];
+          }
+          return held.getRegion(start, bs);
+        });
   }
 
   /**
@@ -283,47 +320,59 @@ public final class Core {
    */
   public static ArrayNode fromArray(NDArray a, dev.cubed.plan.ChunkGrid grid) {
     NDArray held = a;
-    return new ArrayNode.Virtual("from_array", grid, a.dtype(),
+    return new ArrayNode.Virtual(
+        "from_array",
+        grid,
+        a.dtype(),
         (coords, bs) -> held.getRegion(grid.blockOffset(coords), bs));
   }
 
   /** A virtual array filled with one value. */
   public static ArrayNode full(long[] shape, long[] chunks, Object value, DType dtype) {
-    return new ArrayNode.Virtual("full", shape, normChunks(shape, chunks), dtype,
+    return new ArrayNode.Virtual(
+        "full",
+        shape,
+        normChunks(shape, chunks),
+        dtype,
         (coords, bs) -> NDArray.full(dtype, value, bs));
   }
 
   /** A virtual array filled with one value on any chunk grid (e.g. another array's, for *_like). */
   public static ArrayNode full(ChunkGrid grid, Object value, DType dtype) {
-    return new ArrayNode.Virtual("full", grid, dtype, (coords, bs) -> NDArray.full(dtype, value,
-        bs));
+    return new ArrayNode.Virtual(
+        "full", grid, dtype, (coords, bs) -> NDArray.full(dtype, value, bs));
   }
 
   /** A virtual array whose element at flat index i is {@code f(i)}. */
-  public static ArrayNode fromIndex(String kind, long[] shape, long[] chunks, DType dtype,
-      IndexFunction f) {
+  public static ArrayNode fromIndex(
+      String kind, long[] shape, long[] chunks, DType dtype, IndexFunction f) {
     long[] c = normChunks(shape, chunks);
-    return new ArrayNode.Virtual(kind, shape, c, dtype, (coords, bs) -> {
-      NDArray out = NDArray.empty(dtype, bs);
-      int nd = bs.length;
-      long[] strides = Shapes.strides(shape);
-      long[] idx = new long[nd];
-      int n = out.size();
-      for (int i = 0; i < n; i++) {
-        long flat = 0;
-        for (int d = 0; d < nd; d++) {
-          flat += (coords[d] * c[d] + idx[d]) * strides[d];
-        }
-        f.set(out, i, flat, idx, coords);
-        for (int d = nd - 1; d >= 0; d--) {
-          if (++idx[d] < bs[d]) {
-            break;
+    return new ArrayNode.Virtual(
+        kind,
+        shape,
+        c,
+        dtype,
+        (coords, bs) -> {
+          NDArray out = NDArray.empty(dtype, bs);
+          int nd = bs.length;
+          long[] strides = Shapes.strides(shape);
+          long[] idx = new long[nd];
+          int n = out.size();
+          for (int i = 0; i < n; i++) {
+            long flat = 0;
+            for (int d = 0; d < nd; d++) {
+              flat += (coords[d] * c[d] + idx[d]) * strides[d];
+            }
+            f.set(out, i, flat, idx, coords);
+            for (int d = nd - 1; d >= 0; d--) {
+              if (++idx[d] < bs[d]) {
+                break;
+              }
+              idx[d] = 0;
+            }
           }
-          idx[d] = 0;
-        }
-      }
-      return out;
-    });
+          return out;
+        });
   }
 
   /** Sets element {@code i} of a block from the element's flat index in the whole array. */
@@ -339,8 +388,10 @@ public final class Core {
     for (int i = 0; i < c.length; i++) {
       long want = chunks == null || chunks[i] == -1 ? shape[i] : chunks[i];
       if (chunks != null && chunks[i] < 1 && chunks[i] != -1) {
-        throw new IllegalArgumentException("chunks: sizes must be >= 1 (or -1 for the whole "
-            + "axis), got " + Arrays.toString(chunks));
+        throw new IllegalArgumentException(
+            "chunks: sizes must be >= 1 (or -1 for the whole "
+                + "axis), got "
+                + Arrays.toString(chunks));
       }
       c[i] = Math.max(1, Math.min(want, Math.max(1, shape[i])));
     }

@@ -17,9 +17,9 @@ import java.util.List;
 /**
  * {@code linalg.diagonal} on chunked arrays without gathering a matrix: output block k along the
  * diagonal covers diagonal positions {@code [k*c, (k+1)*c)} (c: x's largest row chunk) and reads,
- * one at a time, only the input blocks that stretch of the diagonal crosses (at most about
- * {@code 2c / min chunk} of them), cutting the square piece of each and taking its main diagonal.
- * Memory per task: one input block, the pieces and their concatenation (two output blocks).
+ * one at a time, only the input blocks that stretch of the diagonal crosses (at most about {@code
+ * 2c / min chunk} of them), cutting the square piece of each and taking its main diagonal. Memory
+ * per task: one input block, the pieces and their concatenation (two output blocks).
  */
 public final class Diagonal {
   private Diagonal() {}
@@ -34,8 +34,10 @@ public final class Diagonal {
     long[] s = x.shape();
     int nd = s.length;
     if (nd < 2) {
-      throw new IllegalArgumentException("diagonal: x must have at least 2 dimensions (a stack of"
-          + " matrices (..., M, N)), got " + nd);
+      throw new IllegalArgumentException(
+          "diagonal: x must have at least 2 dimensions (a stack of"
+              + " matrices (..., M, N)), got "
+              + nd);
     }
     long r0 = Math.max(-offset, 0);
     long c0 = Math.max(offset, 0);
@@ -77,40 +79,46 @@ public final class Diagonal {
       sizes[nd - 2][k] = Math.min(c, len - k * c);
     }
     ChunkGrid grid = ChunkGrid.of(outShape, sizes);
-    KeyFunction keys = co -> {
-      List<long[]> l = new ArrayList<>();
-      for (long[] seg : segs[(int) co[nd - 2]]) {
-        long[] key = Arrays.copyOf(co, nd);
-        key[nd - 2] = seg[0];
-        key[nd - 1] = seg[1];
-        l.add(key);
-      }
-      return List.of(BlockKeys.stream(l));
-    };
-    BlockFunction bf = (args, co) -> {
-      @SuppressWarnings("unchecked")
-      Iterator<NDArray> blocks = (Iterator<NDArray>) args.get(0);
-      long[][] mine = segs[(int) co[nd - 2]];
-      NDArray[] pieces = new NDArray[mine.length];
-      for (int p = 0; p < mine.length; p++) {
-        long[] seg = mine[p];
-        NDArray b = blocks.next();
-        long n = seg[3] - seg[2];
-        long[] start = new long[nd];
-        long[] shape = b.shape().clone();
-        start[nd - 2] = r0 + seg[2] - rowOff[(int) seg[0]];
-        start[nd - 1] = c0 + seg[2] - colOff[(int) seg[1]];
-        shape[nd - 2] = n;
-        shape[nd - 1] = n;
-        pieces[p] = Linalg.diagonal(b.getRegion(start, shape), 0);
-      }
-      return pieces.length == 1 ? pieces[0] : Manipulation.concat(pieces, nd - 2);
-    };
+    KeyFunction keys =
+        co -> {
+          List<long[]> l = new ArrayList<>();
+          for (long[] seg : segs[(int) co[nd - 2]]) {
+            long[] key = Arrays.copyOf(co, nd);
+            key[nd - 2] = seg[0];
+            key[nd - 1] = seg[1];
+            l.add(key);
+          }
+          return List.of(BlockKeys.stream(l));
+        };
+    BlockFunction bf =
+        (args, co) -> {
+          @SuppressWarnings("unchecked")
+          Iterator<NDArray> blocks = (Iterator<NDArray>) args.get(0);
+          long[][] mine = segs[(int) co[nd - 2]];
+          NDArray[] pieces = new NDArray[mine.length];
+          for (int p = 0; p < mine.length; p++) {
+            long[] seg = mine[p];
+            NDArray b = blocks.next();
+            long n = seg[3] - seg[2];
+            long[] start = new long[nd];
+            long[] shape = b.shape().clone();
+            start[nd - 2] = r0 + seg[2] - rowOff[(int) seg[0]];
+            start[nd - 1] = c0 + seg[2] - colOff[(int) seg[1]];
+            shape[nd - 2] = n;
+            shape[nd - 1] = n;
+            pieces[p] = Linalg.diagonal(b.getRegion(start, shape), 0);
+          }
+          return pieces.length == 1 ? pieces[0] : Manipulation.concat(pieces, nd - 2);
+        };
     long outBlock = x.dtype().itemSize() * c;
     for (int d = 0; d < nd - 2; d++) {
       outBlock *= Math.max(1, in.maxChunks()[d]);
     }
-    return new ArrayNode.Computed(new Blockwise("diagonal", keys, bf, new int[] {1},
-        new int[] {maxReads}, 2 * outBlock), List.of(x), grid, x.dtype(), null);
+    return new ArrayNode.Computed(
+        new Blockwise("diagonal", keys, bf, new int[] {1}, new int[] {maxReads}, 2 * outBlock),
+        List.of(x),
+        grid,
+        x.dtype(),
+        null);
   }
 }

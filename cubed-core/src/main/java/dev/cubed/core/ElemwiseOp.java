@@ -17,17 +17,16 @@ import java.util.List;
  * The elementwise op on a chunk grid ({@link #op}), and its set-up when an input has an irregular
  * chunk grid ({@link #irregular}). The output takes, on each axis, the common refinement of the
  * inputs' block boundaries there ({@link #unifiedAxis}; the first spanning input's blocks when the
- * refinement would be too fine); inputs whose blocks differ are moved to those sizes by
- * {@link Regrid#to} (for a refinement each of their output blocks reads one input block), so every
- * task then reads exactly one block of each input. Inputs with equal
- * grids (e.g. two slices {@code x[3:17]} and {@code y[3:17]} of equally chunked arrays) are read
- * as they are.
+ * refinement would be too fine); inputs whose blocks differ are moved to those sizes by {@link
+ * Regrid#to} (for a refinement each of their output blocks reads one input block), so every task
+ * then reads exactly one block of each input. Inputs with equal grids (e.g. two slices {@code
+ * x[3:17]} and {@code y[3:17]} of equally chunked arrays) are read as they are.
  */
 final class ElemwiseOp {
   private ElemwiseOp() {}
 
-  static ArrayNode irregular(String name, Core.BlocksFunction fn, DType out, long[] shape,
-      ArrayNode... xs) {
+  static ArrayNode irregular(
+      String name, Core.BlocksFunction fn, DType out, long[] shape, ArrayNode... xs) {
     int nd = shape.length;
     long[][] sizes = new long[nd][];
     for (int d = 0; d < nd; d++) {
@@ -52,9 +51,9 @@ final class ElemwiseOp {
 
   /**
    * The block sizes of output axis {@code d}: the common refinement of the block boundaries of all
-   * inputs spanning it (every output block lies inside one block of each input, Dask's
-   * {@code unify_chunks}), unless that has more than twice the blocks of the finest input there
-   * (too many small blocks), in which case the first spanning input's blocks are used.
+   * inputs spanning it (every output block lies inside one block of each input, Dask's {@code
+   * unify_chunks}), unless that has more than twice the blocks of the finest input there (too many
+   * small blocks), in which case the first spanning input's blocks are used.
    */
   static long[] unifiedAxis(long[] shape, int d, ArrayNode... xs) {
     int nd = shape.length;
@@ -128,8 +127,9 @@ final class ElemwiseOp {
     }
 
     /** {@code fn} on the blocks of output block {@code c}, size-1 inputs broadcast first. */
-    static NDArray apply(ChunkGrid grid, Core.BlocksFunction fn, DType out, List<Object> args,
-        long[] c) throws Exception {
+    static NDArray apply(
+        ChunkGrid grid, Core.BlocksFunction fn, DType out, List<Object> args, long[] c)
+        throws Exception {
       long[] bs = grid.blockShape(c);
       NDArray[] blocks = new NDArray[args.size()];
       for (int i = 0; i < blocks.length; i++) {
@@ -145,26 +145,34 @@ final class ElemwiseOp {
    * The elementwise op over inputs already on {@code grid} (size-1 axes broadcast): block k of the
    * output reads block k of each input (block 0 along its size-1 axes).
    */
-  static ArrayNode op(String name, Core.BlocksFunction fn, DType out, ChunkGrid grid,
-      long[][] inShapes, List<ArrayNode> ins) {
+  static ArrayNode op(
+      String name,
+      Core.BlocksFunction fn,
+      DType out,
+      ChunkGrid grid,
+      long[][] inShapes,
+      List<ArrayNode> ins) {
     int nd = grid.shape().length;
-    KeyFunction keys = c -> {
-      List<BlockKeys> l = new ArrayList<>();
-      for (long[] s : inShapes) {
-        int off = nd - s.length;
-        long[] k = new long[s.length];
-        for (int d = 0; d < s.length; d++) {
-          k[d] = s[d] == 1 ? 0 : c[off + d];
-        }
-        l.add(BlockKeys.one(k));
-      }
-      return l;
-    };
-    BlockFunction bf = fn instanceof Core.Pointwise p ? new Blocks(grid, p, out)
-        : (args, c) -> Blocks.apply(grid, fn, out, args, c);
+    KeyFunction keys =
+        c -> {
+          List<BlockKeys> l = new ArrayList<>();
+          for (long[] s : inShapes) {
+            int off = nd - s.length;
+            long[] k = new long[s.length];
+            for (int d = 0; d < s.length; d++) {
+              k[d] = s[d] == 1 ? 0 : c[off + d];
+            }
+            l.add(BlockKeys.one(k));
+          }
+          return l;
+        };
+    BlockFunction bf =
+        fn instanceof Core.Pointwise p
+            ? new Blocks(grid, p, out)
+            : (args, c) -> Blocks.apply(grid, fn, out, args, c);
     int[] ones = new int[ins.size()];
     Arrays.fill(ones, 1);
-    return new ArrayNode.Computed(new Blockwise(name, keys, bf, ones, ones.clone(), 0), ins, grid,
-        out, null);
+    return new ArrayNode.Computed(
+        new Blockwise(name, keys, bf, ones, ones.clone(), 0), ins, grid, out, null);
   }
 }

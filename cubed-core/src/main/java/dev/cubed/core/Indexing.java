@@ -49,8 +49,8 @@ public final class Indexing {
       }
     }
     if (consumed > nd) {
-      throw new IllegalArgumentException("getitem: " + consumed + " indices for an array of shape "
-          + Shapes.format(x.shape()));
+      throw new IllegalArgumentException(
+          "getitem: " + consumed + " indices for an array of shape " + Shapes.format(x.shape()));
     }
     int fill = nd - consumed;
     int at = ell >= 0 ? ell : idx.size();
@@ -73,8 +73,14 @@ public final class Indexing {
       if (i instanceof Index.At a) {
         long p = a.index() < 0 ? a.index() + n : a.index();
         if (p < 0 || p >= n) {
-          throw new IllegalArgumentException("getitem: index " + a.index() + " is out of bounds "
-              + "for axis " + d + " with size " + n);
+          throw new IllegalArgumentException(
+              "getitem: index "
+                  + a.index()
+                  + " is out of bounds "
+                  + "for axis "
+                  + d
+                  + " with size "
+                  + n);
         }
         start[d] = p;
         step[d] = 1;
@@ -140,49 +146,55 @@ public final class Indexing {
     }
     KeyFunction keys = k -> List.of(BlockKeys.stream(blockKeys(k, chunks, len, start, step, cin)));
     int mult = x.dtype().isComplex() ? 2 : 1;
-    BlockFunction fn = (args, k) -> {
-      long[] bs = new long[nd];
-      for (int i = 0; i < nd; i++) {
-        bs[i] = Math.min(chunks[i], len[i] - k[i] * chunks[i]);
-      }
-      NDArray out = NDArray.zeros(x.dtype(), bs);
-      long[] os = Shapes.strides(bs);
-      @SuppressWarnings("unchecked")
-      Iterator<NDArray> it = (Iterator<NDArray>) args.get(0);
-      for (long[] key : blockKeys(k, chunks, len, start, step, cin)) {
-        NDArray blk = it.next();
-        long[] is = Shapes.strides(blk.shape());
-        // per axis: (output offset, input offset) pairs falling in this block
-        long[][] outOff = new long[nd][];
-        long[][] inOff = new long[nd][];
-        for (int i = 0; i < nd; i++) {
-          List<long[]> pairs = new ArrayList<>();
-          for (long o = 0; o < bs[i]; o++) {
-            long p = start[i] + (k[i] * chunks[i] + o) * step[i];
-            if (p / cin[i] == key[i]) {
-              pairs.add(new long[] {o, p - key[i] * cin[i]});
+    BlockFunction fn =
+        (args, k) -> {
+          long[] bs = new long[nd];
+          for (int i = 0; i < nd; i++) {
+            bs[i] = Math.min(chunks[i], len[i] - k[i] * chunks[i]);
+          }
+          NDArray out = NDArray.zeros(x.dtype(), bs);
+          long[] os = Shapes.strides(bs);
+          @SuppressWarnings("unchecked")
+          Iterator<NDArray> it = (Iterator<NDArray>) args.get(0);
+          for (long[] key : blockKeys(k, chunks, len, start, step, cin)) {
+            NDArray blk = it.next();
+            long[] is = Shapes.strides(blk.shape());
+            // per axis: (output offset, input offset) pairs falling in this block
+            long[][] outOff = new long[nd][];
+            long[][] inOff = new long[nd][];
+            for (int i = 0; i < nd; i++) {
+              List<long[]> pairs = new ArrayList<>();
+              for (long o = 0; o < bs[i]; o++) {
+                long p = start[i] + (k[i] * chunks[i] + o) * step[i];
+                if (p / cin[i] == key[i]) {
+                  pairs.add(new long[] {o, p - key[i] * cin[i]});
+                }
+              }
+              outOff[i] = new long[pairs.size()];
+              inOff[i] = new long[pairs.size()];
+              for (int j = 0; j < pairs.size(); j++) {
+                outOff[i][j] = pairs.get(j)[0] * os[i];
+                inOff[i][j] = pairs.get(j)[1] * is[i];
+              }
             }
+            copy(blk.data(), out.data(), outOff, inOff, 0, 0, 0, mult);
           }
-          outOff[i] = new long[pairs.size()];
-          inOff[i] = new long[pairs.size()];
-          for (int j = 0; j < pairs.size(); j++) {
-            outOff[i][j] = pairs.get(j)[0] * os[i];
-            inOff[i][j] = pairs.get(j)[1] * is[i];
-          }
-        }
-        copy(blk.data(), out.data(), outOff, inOff, 0, 0, 0, mult);
-      }
-      return out;
-    };
+          return out;
+        };
     long[] shape = len.clone();
-    return new ArrayNode.Computed(new Blockwise("getitem", keys, fn, new int[] {1},
-        new int[] {Integer.MAX_VALUE / 4}, 0), List.of(x), shape, chunks, x.dtype(), null);
+    return new ArrayNode.Computed(
+        new Blockwise("getitem", keys, fn, new int[] {1}, new int[] {Integer.MAX_VALUE / 4}, 0),
+        List.of(x),
+        shape,
+        chunks,
+        x.dtype(),
+        null);
   }
 
   /**
    * {@code x[start : start + len]} with step 1 on every axis, without moving data: the output's
-   * blocks are the parts of the input's blocks inside the selection (e.g. {@code x[3:17]} of
-   * chunks 5 gives blocks (2, 5, 5, 2)), so each task reads exactly one input block.
+   * blocks are the parts of the input's blocks inside the selection (e.g. {@code x[3:17]} of chunks
+   * 5 gives blocks (2, 5, 5, 2)), so each task reads exactly one input block.
    */
   private static ArrayNode selectBlocks(ArrayNode x, long[] start, long[] len) {
     int nd = start.length;
@@ -209,18 +221,23 @@ public final class Indexing {
     }
     ChunkGrid grid = ChunkGrid.of(len.clone(), sizes);
     KeyFunction keys = k -> List.of(BlockKeys.one(inKey(firstBlock, k)));
-    BlockFunction fn = (args, k) -> {
-      NDArray blk = (NDArray) args.get(0);
-      long[] bs = grid.blockShape(k);
-      long[] blockStart = in.blockOffset(inKey(firstBlock, k));
-      long[] from = new long[nd];
-      for (int i = 0; i < nd; i++) {
-        from[i] = Math.max(start[i], blockStart[i]) - blockStart[i];
-      }
-      return Arrays.equals(bs, blk.shape()) ? blk : blk.getRegion(from, bs);
-    };
-    return new ArrayNode.Computed(new Blockwise("getitem", keys, fn, new int[] {1},
-        new int[] {1}, 0), List.of(x), grid, x.dtype(), null);
+    BlockFunction fn =
+        (args, k) -> {
+          NDArray blk = (NDArray) args.get(0);
+          long[] bs = grid.blockShape(k);
+          long[] blockStart = in.blockOffset(inKey(firstBlock, k));
+          long[] from = new long[nd];
+          for (int i = 0; i < nd; i++) {
+            from[i] = Math.max(start[i], blockStart[i]) - blockStart[i];
+          }
+          return Arrays.equals(bs, blk.shape()) ? blk : blk.getRegion(from, bs);
+        };
+    return new ArrayNode.Computed(
+        new Blockwise("getitem", keys, fn, new int[] {1}, new int[] {1}, 0),
+        List.of(x),
+        grid,
+        x.dtype(),
+        null);
   }
 
   private static long[] inKey(long[] firstBlock, long[] k) {
@@ -231,14 +248,22 @@ public final class Indexing {
     return key;
   }
 
-  static void copy(Object src, Object dst, long[][] outOff, long[][] inOff, int axis,
-      long o, long in, int mult) {
+  static void copy(
+      Object src,
+      Object dst,
+      long[][] outOff,
+      long[][] inOff,
+      int axis,
+      long o,
+      long in,
+      int mult) {
     if (axis == outOff.length) {
       System.arraycopy(src, (int) in * mult, dst, (int) o * mult, mult);
       return;
     }
-    if (axis == outOff.length - 1 && mult == 1 && lastAxis(src, dst, outOff[axis], inOff[axis],
-        (int) o, (int) in)) {
+    if (axis == outOff.length - 1
+        && mult == 1
+        && lastAxis(src, dst, outOff[axis], inOff[axis], (int) o, (int) in)) {
       return;
     }
     for (int j = 0; j < outOff[axis].length; j++) {
@@ -250,8 +275,8 @@ public final class Indexing {
    * The last axis's selected elements copied by a typed loop (not one {@code System.arraycopy} per
    * element); false for an element type it does not cover (then the caller copies them).
    */
-  private static boolean lastAxis(Object src, Object dst, long[] outOff, long[] inOff, int o,
-      int in) {
+  private static boolean lastAxis(
+      Object src, Object dst, long[] outOff, long[] inOff, int o, int in) {
     int n = outOff.length;
     if (src instanceof double[] s && dst instanceof double[] d) {
       for (int j = 0; j < n; j++) {
@@ -275,8 +300,8 @@ public final class Indexing {
     return true;
   }
 
-  private static List<long[]> blockKeys(long[] k, long[] chunks, long[] len, long[] start,
-      long[] step, long[] cin) {
+  private static List<long[]> blockKeys(
+      long[] k, long[] chunks, long[] len, long[] start, long[] step, long[] cin) {
     int nd = k.length;
     long[][] per = new long[nd][];
     long[] counts = new long[nd];

@@ -17,17 +17,26 @@ import java.util.List;
 public final class Manip {
   private Manip() {}
 
-  private static ArrayNode oneToOne(String name, ArrayNode x, long[] shape, long[] chunks,
-      KeyFunction keys, BlockFunction fn) {
-    return new ArrayNode.Computed(new Blockwise(name, keys, fn, new int[] {1}, new int[] {1}, 0),
-        List.of(x), shape, chunks, x.dtype(), null);
+  private static ArrayNode oneToOne(
+      String name, ArrayNode x, long[] shape, long[] chunks, KeyFunction keys, BlockFunction fn) {
+    return new ArrayNode.Computed(
+        new Blockwise(name, keys, fn, new int[] {1}, new int[] {1}, 0),
+        List.of(x),
+        shape,
+        chunks,
+        x.dtype(),
+        null);
   }
 
   /** A one-block-to-one-block op whose output grid has the given block sizes per axis. */
-  private static ArrayNode oneToOne(String name, ArrayNode x, long[] shape, long[][] sizes,
-      KeyFunction keys, BlockFunction fn) {
-    return new ArrayNode.Computed(new Blockwise(name, keys, fn, new int[] {1}, new int[] {1}, 0),
-        List.of(x), ChunkGrid.of(shape, sizes), x.dtype(), null);
+  private static ArrayNode oneToOne(
+      String name, ArrayNode x, long[] shape, long[][] sizes, KeyFunction keys, BlockFunction fn) {
+    return new ArrayNode.Computed(
+        new Blockwise(name, keys, fn, new int[] {1}, new int[] {1}, 0),
+        List.of(x),
+        ChunkGrid.of(shape, sizes),
+        x.dtype(),
+        null);
   }
 
   /**
@@ -42,8 +51,12 @@ public final class Manip {
       ax[i] = Shapes.normalizeAxis("permute_dims", axes[i], nd);
     }
     if (ax.length != nd || Arrays.stream(ax).distinct().count() != nd) {
-      throw new IllegalArgumentException("permute_dims: axes " + Arrays.toString(axes)
-          + " must name each of the " + nd + " dimensions once");
+      throw new IllegalArgumentException(
+          "permute_dims: axes "
+              + Arrays.toString(axes)
+              + " must name each of the "
+              + nd
+              + " dimensions once");
     }
     long[] s = new long[nd];
     long[][] c = new long[nd][];
@@ -51,13 +64,19 @@ public final class Manip {
       s[i] = x.shape()[ax[i]];
       c[i] = x.chunkGrid().sizes(ax[i]);
     }
-    return oneToOne("permute_dims", x, s, c, k -> {
-      long[] in = new long[nd];
-      for (int i = 0; i < nd; i++) {
-        in[ax[i]] = k[i];
-      }
-      return List.of(BlockKeys.one(in));
-    }, (args, k) -> ((NDArray) args.get(0)).permuteDims(ax));
+    return oneToOne(
+        "permute_dims",
+        x,
+        s,
+        c,
+        k -> {
+          long[] in = new long[nd];
+          for (int i = 0; i < nd; i++) {
+            in[ax[i]] = k[i];
+          }
+          return List.of(BlockKeys.one(in));
+        },
+        (args, k) -> ((NDArray) args.get(0)).permuteDims(ax));
   }
 
   /**
@@ -74,22 +93,28 @@ public final class Manip {
       s[i] = i == a ? 1 : x.shape()[j];
       c[i] = i == a ? new long[] {1} : x.chunkGrid().sizes(j++);
     }
-    return oneToOne("expand_dims", x, s, c, k -> {
-      long[] in = new long[nd - 1];
-      for (int i = 0, j = 0; i < nd; i++) {
-        if (i != a) {
-          in[j++] = k[i];
-        }
-      }
-      return List.of(BlockKeys.one(in));
-    }, (args, k) -> {
-      NDArray b = (NDArray) args.get(0);
-      long[] bs = new long[nd];
-      for (int i = 0, j = 0; i < nd; i++) {
-        bs[i] = i == a ? 1 : b.shape(j++);
-      }
-      return b.reshape(bs);
-    });
+    return oneToOne(
+        "expand_dims",
+        x,
+        s,
+        c,
+        k -> {
+          long[] in = new long[nd - 1];
+          for (int i = 0, j = 0; i < nd; i++) {
+            if (i != a) {
+              in[j++] = k[i];
+            }
+          }
+          return List.of(BlockKeys.one(in));
+        },
+        (args, k) -> {
+          NDArray b = (NDArray) args.get(0);
+          long[] bs = new long[nd];
+          for (int i = 0, j = 0; i < nd; i++) {
+            bs[i] = i == a ? 1 : b.shape(j++);
+          }
+          return b.reshape(bs);
+        });
   }
 
   /**
@@ -103,8 +128,14 @@ public final class Manip {
     boolean[] drop = new boolean[nd];
     for (int a : ax) {
       if (x.shape()[a] != 1) {
-        throw new IllegalArgumentException("squeeze: axis " + a + " of shape "
-            + Shapes.format(x.shape()) + " has size " + x.shape()[a] + ", not 1");
+        throw new IllegalArgumentException(
+            "squeeze: axis "
+                + a
+                + " of shape "
+                + Shapes.format(x.shape())
+                + " has size "
+                + x.shape()[a]
+                + ", not 1");
       }
       drop[a] = true;
     }
@@ -117,22 +148,28 @@ public final class Manip {
         c[j++] = x.chunkGrid().sizes(i);
       }
     }
-    return oneToOne("squeeze", x, s, c, k -> {
-      long[] in = new long[nd];
-      for (int i = 0, j = 0; i < nd; i++) {
-        in[i] = drop[i] ? 0 : k[j++];
-      }
-      return List.of(BlockKeys.one(in));
-    }, (args, k) -> {
-      NDArray b = (NDArray) args.get(0);
-      long[] bs = new long[no];
-      for (int i = 0, j = 0; i < nd; i++) {
-        if (!drop[i]) {
-          bs[j++] = b.shape(i);
-        }
-      }
-      return b.reshape(bs);
-    });
+    return oneToOne(
+        "squeeze",
+        x,
+        s,
+        c,
+        k -> {
+          long[] in = new long[nd];
+          for (int i = 0, j = 0; i < nd; i++) {
+            in[i] = drop[i] ? 0 : k[j++];
+          }
+          return List.of(BlockKeys.one(in));
+        },
+        (args, k) -> {
+          NDArray b = (NDArray) args.get(0);
+          long[] bs = new long[no];
+          for (int i = 0, j = 0; i < nd; i++) {
+            if (!drop[i]) {
+              bs[j++] = b.shape(i);
+            }
+          }
+          return b.reshape(bs);
+        });
   }
 
   /**
@@ -151,29 +188,35 @@ public final class Manip {
       c[i] = kept ? x.chunks()[i - off] : Math.max(1, shape[i]);
     }
     long[] xs = x.shape();
-    return oneToOne("broadcast_to", x, shape, c, k -> {
-      long[] in = new long[xs.length];
-      for (int i = 0; i < xs.length; i++) {
-        in[i] = xs[i] == shape[i + off] ? k[i + off] : 0;
-      }
-      return List.of(BlockKeys.one(in));
-    }, (args, k) -> {
-      long[] bs = new long[nd];
-      for (int i = 0; i < nd; i++) {
-        bs[i] = Math.min(c[i], shape[i] - k[i] * c[i]);
-      }
-      return ((NDArray) args.get(0)).broadcastTo(bs).copy();
-    });
+    return oneToOne(
+        "broadcast_to",
+        x,
+        shape,
+        c,
+        k -> {
+          long[] in = new long[xs.length];
+          for (int i = 0; i < xs.length; i++) {
+            in[i] = xs[i] == shape[i + off] ? k[i + off] : 0;
+          }
+          return List.of(BlockKeys.one(in));
+        },
+        (args, k) -> {
+          long[] bs = new long[nd];
+          for (int i = 0; i < nd; i++) {
+            bs[i] = Math.min(c[i], shape[i] - k[i] * c[i]);
+          }
+          return ((NDArray) args.get(0)).broadcastTo(bs).copy();
+        });
   }
 
   /**
-   * Joins arrays along an existing axis without moving data: the output's blocks along
-   * {@code axis} are the inputs' blocks in order (Dask-style; e.g. two arrays of length 10 in
-   * chunks of 4 give blocks (4, 4, 2, 4, 4, 2)), so each task reads exactly one input block. On
-   * the other axes the inputs take the first array's block sizes ({@link Regrid#to} moves an input
-   * whose blocks differ there). The grid is regular when the blocks happen to line up.
+   * Joins arrays along an existing axis without moving data: the output's blocks along {@code axis}
+   * are the inputs' blocks in order (Dask-style; e.g. two arrays of length 10 in chunks of 4 give
+   * blocks (4, 4, 2, 4, 4, 2)), so each task reads exactly one input block. On the other axes the
+   * inputs take the first array's block sizes ({@link Regrid#to} moves an input whose blocks differ
+   * there). The grid is regular when the blocks happen to line up.
    *
-   * Mixed dtypes promote by the standard's rules (each input is converted first).
+   * <p>Mixed dtypes promote by the standard's rules (each input is converted first).
    *
    * @throws IllegalArgumentException for no arrays, 0-d arrays, or shapes that differ off the axis
    */
@@ -207,13 +250,23 @@ public final class Manip {
       ArrayNode x = xs.get(j);
       for (int i = 0; i < nd; i++) {
         if (x.shape().length != nd) {
-          throw new IllegalArgumentException("concat: array 0 has shape "
-              + Shapes.format(first.shape()) + " and array " + j + " has shape "
-              + Shapes.format(x.shape()) + "; all arrays must have the same number of dimensions");
+          throw new IllegalArgumentException(
+              "concat: array 0 has shape "
+                  + Shapes.format(first.shape())
+                  + " and array "
+                  + j
+                  + " has shape "
+                  + Shapes.format(x.shape())
+                  + "; all arrays must have the same number of dimensions");
         }
         if (i != a && x.shape()[i] != first.shape()[i]) {
-          throw new IllegalArgumentException("concat: shapes " + Shapes.format(first.shape())
-              + " and " + Shapes.format(x.shape()) + " differ in dimension " + i);
+          throw new IllegalArgumentException(
+              "concat: shapes "
+                  + Shapes.format(first.shape())
+                  + " and "
+                  + Shapes.format(x.shape())
+                  + " differ in dimension "
+                  + i);
         }
       }
       long[][] want = new long[nd][];
@@ -231,30 +284,37 @@ public final class Manip {
     }
     long[][] sizes = new long[nd][];
     for (int i = 0; i < nd; i++) {
-      sizes[i] = i == a ? axisSizes.stream().mapToLong(Long::longValue).toArray()
-          : first.chunkGrid().sizes(i);
+      sizes[i] =
+          i == a
+              ? axisSizes.stream().mapToLong(Long::longValue).toArray()
+              : first.chunkGrid().sizes(i);
     }
     int nIn = ins.size();
     long[][] own = owner.toArray(new long[0][]);
-    KeyFunction keys = k -> {
-      long[] o = own[(int) k[a]];
-      List<BlockKeys> l = new ArrayList<>(nIn);
-      for (int j = 0; j < nIn; j++) {
-        if (j == o[0]) {
-          long[] key = k.clone();
-          key[a] = o[1];
-          l.add(BlockKeys.one(key));
-        } else {
-          l.add(BlockKeys.stream(List.of()));
-        }
-      }
-      return l;
-    };
+    KeyFunction keys =
+        k -> {
+          long[] o = own[(int) k[a]];
+          List<BlockKeys> l = new ArrayList<>(nIn);
+          for (int j = 0; j < nIn; j++) {
+            if (j == o[0]) {
+              long[] key = k.clone();
+              key[a] = o[1];
+              l.add(BlockKeys.one(key));
+            } else {
+              l.add(BlockKeys.stream(List.of()));
+            }
+          }
+          return l;
+        };
     BlockFunction fn = (args, k) -> (NDArray) args.get((int) own[(int) k[a]][0]);
     int[] held = new int[nIn];
     Arrays.fill(held, 1);
-    return new ArrayNode.Computed(new Blockwise("concat", keys, fn, held, held.clone(), 0), ins,
-        ChunkGrid.of(shape, sizes), first.dtype(), null);
+    return new ArrayNode.Computed(
+        new Blockwise("concat", keys, fn, held, held.clone(), 0),
+        ins,
+        ChunkGrid.of(shape, sizes),
+        first.dtype(),
+        null);
   }
 
   /** Joins arrays of equal shape along a new axis (mixed dtypes promote, as in concat). */
@@ -267,8 +327,12 @@ public final class Manip {
     List<ArrayNode> ex = new ArrayList<>();
     for (ArrayNode x : xs) {
       if (!Arrays.equals(x.shape(), xs.get(0).shape())) {
-        throw new IllegalArgumentException("stack: shapes " + Shapes.format(xs.get(0).shape())
-            + " and " + Shapes.format(x.shape()) + " differ");
+        throw new IllegalArgumentException(
+            "stack: shapes "
+                + Shapes.format(xs.get(0).shape())
+                + " and "
+                + Shapes.format(x.shape())
+                + " differ");
       }
       ex.add(expandDims(x, a));
     }

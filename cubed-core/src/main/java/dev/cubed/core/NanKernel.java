@@ -5,17 +5,17 @@ import dev.cubed.nd.NDArray;
 import java.util.Arrays;
 
 /**
- * Per-chunk parts of the NaN-skipping tree reductions (the {@code NAN*} kinds of
- * {@link ReduceKernel.Kind}; {@link ReduceKernel} hands them here). Inputs are real floating
- * (float32, float64; integer and bool inputs take the plain reductions, which have no NaN to
- * skip, and complex ones are composed from real parts by the API). Every state is float64 and
- * counts only the non-NaN elements:
+ * Per-chunk parts of the NaN-skipping tree reductions (the {@code NAN*} kinds of {@link
+ * ReduceKernel.Kind}; {@link ReduceKernel} hands them here). Inputs are real floating (float32,
+ * float64; integer and bool inputs take the plain reductions, which have no NaN to skip, and
+ * complex ones are composed from real parts by the API). Every state is float64 and counts only the
+ * non-NaN elements:
  *
  * <ul>
  *   <li>NANMEAN: (count, total); the mean is total / count, NaN for a slice of NaNs only (0 / 0).
- *   <li>NANVAR: (count, mean, M2), merged with Chan's formula as VAR; the variance is
- *       {@code M2 / (count - correction)}, NaN when {@code count - correction <= 0} (NumPy's
- *       nanvar, without its RuntimeWarning).
+ *   <li>NANVAR: (count, mean, M2), merged with Chan's formula as VAR; the variance is {@code M2 /
+ *       (count - correction)}, NaN when {@code count - correction <= 0} (NumPy's nanvar, without
+ *       its RuntimeWarning).
  *   <li>NANMIN / NANMAX: (value), NaN while no non-NaN element was seen; a merge takes the other
  *       side when one is NaN (fmin / fmax), so a slice of NaNs only gives NaN.
  *   <li>NANARGMIN / NANARGMAX: (index, value), index -1 while no non-NaN element was seen; ties
@@ -29,9 +29,13 @@ final class NanKernel {
   /** The state dtype (float64) after checking the input is real floating. */
   static DType stateType(ReduceKernel.Kind k, DType in) {
     if (!in.isRealFloating()) {
-      throw new IllegalArgumentException(k.name().toLowerCase() + ": the NaN-skipping kernel takes"
-          + " float32 or float64, got " + in + " (integer and bool inputs have no NaN: use the"
-          + " plain reduction; complex inputs go through dev.cubed.Xp, which reduces their parts)");
+      throw new IllegalArgumentException(
+          k.name().toLowerCase()
+              + ": the NaN-skipping kernel takes"
+              + " float32 or float64, got "
+              + in
+              + " (integer and bool inputs have no NaN: use the"
+              + " plain reduction; complex inputs go through dev.cubed.Xp, which reduces their parts)");
     }
     return DType.FLOAT64;
   }
@@ -42,8 +46,13 @@ final class NanKernel {
   }
 
   /** Partial states of one block (see {@link ReduceKernel#initial}). */
-  static NDArray initial(ReduceKernel.Kind kind, NDArray block, boolean[] red, int argAxis,
-      long argOffset, NDArray reuse) {
+  static NDArray initial(
+      ReduceKernel.Kind kind,
+      NDArray block,
+      boolean[] red,
+      int argAxis,
+      long argOffset,
+      NDArray reuse) {
     DType st = stateType(kind, block.dtype());
     long[] shape = block.shape();
     int nd = shape.length;
@@ -56,8 +65,10 @@ final class NanKernel {
     int k = kind.fields();
     long[] stateShape = Arrays.copyOf(ks, nd + 1);
     stateShape[nd] = k;
-    NDArray state = reuse != null && reuse.dtype() == st && Arrays.equals(reuse.shape(),
-        stateShape) ? reuse : NDArray.zeros(st, stateShape);
+    NDArray state =
+        reuse != null && reuse.dtype() == st && Arrays.equals(reuse.shape(), stateShape)
+            ? reuse
+            : NDArray.zeros(st, stateShape);
     double[] ds = (double[]) state.data();
     fillEmpty(kind, ds);
     long[] os = new long[nd];
@@ -121,8 +132,7 @@ final class NanKernel {
 
   /** Whether non-NaN v strictly beats non-NaN c. */
   private static boolean beats(ReduceKernel.Kind kind, double v, double c) {
-    return kind == ReduceKernel.Kind.NANMAX || kind == ReduceKernel.Kind.NANARGMAX ? v > c
-        : v < c;
+    return kind == ReduceKernel.Kind.NANMAX || kind == ReduceKernel.Kind.NANARGMAX ? v > c : v < c;
   }
 
   /** Merges state b into state a (same shape) and returns a. */
@@ -180,8 +190,8 @@ final class NanKernel {
   }
 
   /** The result of a state (shape = state shape without the fields axis). */
-  static NDArray finish(ReduceKernel.Kind kind, NDArray state, DType in, int correction,
-      boolean sqrt) {
+  static NDArray finish(
+      ReduceKernel.Kind kind, NDArray state, DType in, int correction, boolean sqrt) {
     long[] ss = state.shape();
     long[] shape = Arrays.copyOf(ss, ss.length - 1);
     NDArray r = NDArray.empty(resultType(kind, in), shape);
@@ -199,9 +209,12 @@ final class NanKernel {
         case NANARGMIN, NANARGMAX -> {
           if (ds[2 * o] < 0) {
             String plain = kind.name().substring(3).toLowerCase();
-            throw new IllegalArgumentException(kind.name().toLowerCase() + ": All-NaN slice"
-                + " encountered: a slice along the reduced axis holds only NaN values, so it has"
-                + " no index; fill the NaNs first (where(isnan(x), value, x)) or use " + plain);
+            throw new IllegalArgumentException(
+                kind.name().toLowerCase()
+                    + ": All-NaN slice"
+                    + " encountered: a slice along the reduced axis holds only NaN values, so it has"
+                    + " no index; fill the NaNs first (where(isnan(x), value, x)) or use "
+                    + plain);
           }
           r.setLong(o, (long) ds[2 * o]);
         }

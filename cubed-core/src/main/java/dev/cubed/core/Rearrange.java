@@ -21,10 +21,10 @@ public final class Rearrange {
   private Rearrange() {}
 
   /**
-   * Reverses the given axes (every axis when {@code axes} is null, as the kernel).
-   * The output's block sizes along a flipped axis are the input's in reverse order (a partial last
-   * block becomes the first one, so regular chunks with a partial edge become irregular); output
-   * block k along it is input block {@code n-1-k} reversed. One input block per task.
+   * Reverses the given axes (every axis when {@code axes} is null, as the kernel). The output's
+   * block sizes along a flipped axis are the input's in reverse order (a partial last block becomes
+   * the first one, so regular chunks with a partial edge become irregular); output block k along it
+   * is input block {@code n-1-k} reversed. One input block per task.
    *
    * @throws IllegalArgumentException naming flip if an axis is out of range or repeated
    */
@@ -58,18 +58,23 @@ public final class Rearrange {
     ChunkGrid grid = ChunkGrid.of(shape, sizes);
     long[] nb = in.numBlocks();
     int[] fax = ax.clone();
-    KeyFunction keys = c -> {
-      long[] k = c.clone();
-      for (int d = 0; d < nd; d++) {
-        if (flipped[d]) {
-          k[d] = nb[d] - 1 - c[d];
-        }
-      }
-      return List.of(BlockKeys.one(k));
-    };
+    KeyFunction keys =
+        c -> {
+          long[] k = c.clone();
+          for (int d = 0; d < nd; d++) {
+            if (flipped[d]) {
+              k[d] = nb[d] - 1 - c[d];
+            }
+          }
+          return List.of(BlockKeys.one(k));
+        };
     BlockFunction bf = (args, c) -> Manipulation.flip((NDArray) args.get(0), fax);
-    return new ArrayNode.Computed(new Blockwise("flip", keys, bf, new int[] {1}, new int[] {1}, 0),
-        List.of(x), grid, x.dtype(), null);
+    return new ArrayNode.Computed(
+        new Blockwise("flip", keys, bf, new int[] {1}, new int[] {1}, 0),
+        List.of(x),
+        grid,
+        x.dtype(),
+        null);
   }
 
   /**
@@ -84,16 +89,21 @@ public final class Rearrange {
     long[] shape = x.shape();
     int nd = shape.length;
     if (reps.length != nd) {
-      throw new IllegalArgumentException("tile: " + reps.length + " repetitions for an array of "
-          + "shape " + Shapes.format(shape) + "; give one per axis");
+      throw new IllegalArgumentException(
+          "tile: "
+              + reps.length
+              + " repetitions for an array of "
+              + "shape "
+              + Shapes.format(shape)
+              + "; give one per axis");
     }
     ChunkGrid in = x.chunkGrid();
     long[] out = new long[nd];
     long[][] sizes = new long[nd][];
     for (int d = 0; d < nd; d++) {
       if (reps[d] < 0) {
-        throw new IllegalArgumentException("tile: repetitions must be >= 0, got "
-            + Arrays.toString(reps));
+        throw new IllegalArgumentException(
+            "tile: repetitions must be >= 0, got " + Arrays.toString(reps));
       }
       long[] s = in.sizes(d);
       out[d] = Math.multiplyExact(shape[d], reps[d]);
@@ -104,16 +114,21 @@ public final class Rearrange {
     }
     ChunkGrid grid = ChunkGrid.of(out, sizes);
     long[] nb = in.numBlocks();
-    KeyFunction keys = c -> {
-      long[] k = new long[nd];
-      for (int d = 0; d < nd; d++) {
-        k[d] = c[d] % nb[d];
-      }
-      return List.of(BlockKeys.one(k));
-    };
+    KeyFunction keys =
+        c -> {
+          long[] k = new long[nd];
+          for (int d = 0; d < nd; d++) {
+            k[d] = c[d] % nb[d];
+          }
+          return List.of(BlockKeys.one(k));
+        };
     BlockFunction bf = (args, c) -> (NDArray) args.get(0);
-    return new ArrayNode.Computed(new Blockwise("tile", keys, bf, new int[] {1}, new int[] {1}, 0),
-        List.of(x), grid, x.dtype(), null);
+    return new ArrayNode.Computed(
+        new Blockwise("tile", keys, bf, new int[] {1}, new int[] {1}, 0),
+        List.of(x),
+        grid,
+        x.dtype(),
+        null);
   }
 
   /**
@@ -130,9 +145,17 @@ public final class Rearrange {
     int ax = Shapes.normalizeAxis("repeat", axis, shape.length);
     long n = shape[ax];
     if (repeats.length != 1 && repeats.length != n) {
-      throw new IllegalArgumentException("repeat: " + repeats.length + " repeats for axis " + axis
-          + " of length " + n + " (shape " + Shapes.format(shape) + "); give one repeat or one "
-          + "per element");
+      throw new IllegalArgumentException(
+          "repeat: "
+              + repeats.length
+              + " repeats for axis "
+              + axis
+              + " of length "
+              + n
+              + " (shape "
+              + Shapes.format(shape)
+              + "); give one repeat or one "
+              + "per element");
     }
     for (long r : repeats) {
       if (r < 0) {
@@ -165,21 +188,27 @@ public final class Rearrange {
     ChunkGrid grid = ChunkGrid.of(out, sizes);
     long[][] map = slices.toArray(new long[0][]);
     long[] reps = repeats.clone();
-    KeyFunction keys = c -> {
-      long[] k = c.clone();
-      k[ax] = map[(int) c[ax]][0];
-      return List.of(BlockKeys.one(k));
-    };
-    BlockFunction bf = (args, c) -> {
-      NDArray b = (NDArray) args.get(0);
-      long[] r = reps;
-      if (reps.length != 1) {
-        long first = map[(int) c[ax]][1];
-        r = Arrays.copyOfRange(reps, (int) first, (int) first + (int) b.shape(ax));
-      }
-      return Manipulation.repeat(b, r, ax);
-    };
-    return new ArrayNode.Computed(new Blockwise("repeat", keys, bf, new int[] {1}, new int[] {1},
-        0), List.of(x), grid, x.dtype(), null);
+    KeyFunction keys =
+        c -> {
+          long[] k = c.clone();
+          k[ax] = map[(int) c[ax]][0];
+          return List.of(BlockKeys.one(k));
+        };
+    BlockFunction bf =
+        (args, c) -> {
+          NDArray b = (NDArray) args.get(0);
+          long[] r = reps;
+          if (reps.length != 1) {
+            long first = map[(int) c[ax]][1];
+            r = Arrays.copyOfRange(reps, (int) first, (int) first + (int) b.shape(ax));
+          }
+          return Manipulation.repeat(b, r, ax);
+        };
+    return new ArrayNode.Computed(
+        new Blockwise("repeat", keys, bf, new int[] {1}, new int[] {1}, 0),
+        List.of(x),
+        grid,
+        x.dtype(),
+        null);
   }
 }

@@ -6,20 +6,34 @@ import dev.cubed.nd.NDArray;
 /**
  * Per-chunk parts of the tree reductions: {@code initial} turns a block into partial states (one
  * per output element, reduced axes kept with extent 1, an extra last axis of {@code fields}
- * entries), {@code combine} merges two states, {@code finish} turns a state into the result.
- * States are int64/uint64 (integer sums, products, min/max, all/any) or float64: mean carries
- * (count, total), var/std carry (count, mean, M2) merged with Chan's formula, argmin/argmax carry
- * (index, value) with the block's offset added to local indices: float64 states for floating inputs
- * (NaN wins, like NumPy), int64/uint64 states for integer and bool inputs (values compared exactly,
+ * entries), {@code combine} merges two states, {@code finish} turns a state into the result. States
+ * are int64/uint64 (integer sums, products, min/max, all/any) or float64: mean carries (count,
+ * total), var/std carry (count, mean, M2) merged with Chan's formula, argmin/argmax carry (index,
+ * value) with the block's offset added to local indices: float64 states for floating inputs (NaN
+ * wins, like NumPy), int64/uint64 states for integer and bool inputs (values compared exactly,
  * unsigned for unsigned inputs). Complex products carry a complex128 state.
  */
 final class ReduceKernel {
   private ReduceKernel() {}
 
   enum Kind {
-    SUM, PROD, MIN, MAX, ALL, ANY, MEAN, VAR, ARGMIN, ARGMAX,
+    SUM,
+    PROD,
+    MIN,
+    MAX,
+    ALL,
+    ANY,
+    MEAN,
+    VAR,
+    ARGMIN,
+    ARGMAX,
     /** The NaN-skipping kinds (states and steps in {@link NanKernel}). */
-    NANMEAN, NANVAR, NANMIN, NANMAX, NANARGMIN, NANARGMAX;
+    NANMEAN,
+    NANVAR,
+    NANMIN,
+    NANMAX,
+    NANARGMIN,
+    NANARGMAX;
 
     int fields() {
       return switch (this) {
@@ -49,8 +63,12 @@ final class ReduceKernel {
         return DType.COMPLEX128;
       }
       if (k == Kind.MIN || k == Kind.MAX || k.isArg()) {
-        throw new IllegalArgumentException(k.name().toLowerCase() + ": not defined for complex "
-            + "dtypes (got " + in + "); the standard orders only real values");
+        throw new IllegalArgumentException(
+            k.name().toLowerCase()
+                + ": not defined for complex "
+                + "dtypes (got "
+                + in
+                + "); the standard orders only real values");
       }
     }
     ChunkMath.checkReal(k.name().toLowerCase(), in);
@@ -75,8 +93,8 @@ final class ReduceKernel {
   /** The result dtype. */
   static DType resultType(Kind k, DType in) {
     return switch (k) {
-      case SUM, PROD -> in.isFloating() || in.isComplex() ? in
-          : (in.isUnsigned() ? DType.UINT64 : DType.INT64);
+      case SUM, PROD ->
+          in.isFloating() || in.isComplex() ? in : (in.isUnsigned() ? DType.UINT64 : DType.INT64);
       case MIN, MAX -> in;
       case ALL, ANY -> DType.BOOL;
       case MEAN, VAR -> in.isFloating() ? in : DType.FLOAT64;
@@ -110,8 +128,8 @@ final class ReduceKernel {
    * {@link #initial}, written into {@code reuse} (whose contents are overwritten) when it has the
    * state's dtype and shape, else into a new array; the array written is returned.
    */
-  static NDArray initial(Kind kind, NDArray block, boolean[] red, int argAxis, long argOffset,
-      NDArray reuse) {
+  static NDArray initial(
+      Kind kind, NDArray block, boolean[] red, int argAxis, long argOffset, NDArray reuse) {
     if (kind.isNan()) {
       return NanKernel.initial(kind, block, red, argAxis, argOffset, reuse);
     }
@@ -123,7 +141,8 @@ final class ReduceKernel {
     DType st = stateType(kind, block.dtype());
     long[] stateShape = withFields(ks, k);
     NDArray state;
-    if (reuse != null && reuse.dtype() == st
+    if (reuse != null
+        && reuse.dtype() == st
         && java.util.Arrays.equals(reuse.shape(), stateShape)) {
       state = reuse;
       if (state.data() instanceof double[] d) {
@@ -162,8 +181,13 @@ final class ReduceKernel {
       SumRows.sumRows(kind == Kind.MEAN, src, ds, shape, os);
       return state;
     }
-    if (src != null && !cx && nd > 0 && (kind == Kind.ARGMAX || kind == Kind.ARGMIN)
-        && argAxis == nd - 1 && onlyLast(red) && shape[nd - 1] > 0) {
+    if (src != null
+        && !cx
+        && nd > 0
+        && (kind == Kind.ARGMAX || kind == Kind.ARGMIN)
+        && argAxis == nd - 1
+        && onlyLast(red)
+        && shape[nd - 1] > 0) {
       argRowsLast(kind, src, ds, (int) shape[nd - 1], n, argOffset);
       return state;
     }
@@ -218,8 +242,8 @@ final class ReduceKernel {
             }
           } else {
             long v = block.dtype().isBool() ? (block.getBoolean(i) ? 1 : 0) : block.getLong(i);
-            int c = seen[o] ? (unsigned ? Long.compareUnsigned(v, ls[o]) : Long.compare(v, ls[o]))
-                : 0;
+            int c =
+                seen[o] ? (unsigned ? Long.compareUnsigned(v, ls[o]) : Long.compare(v, ls[o])) : 0;
             if (!seen[o] || (max ? c > 0 : c < 0)) {
               seen[o] = true;
               ls[o] = v;
@@ -275,8 +299,8 @@ final class ReduceKernel {
       o = advance(idx, shape, os, o, nd - 1);
     }
     if ((kind == Kind.MIN || kind == Kind.MAX) && n == 0) {
-      throw new IllegalArgumentException(kind.name().toLowerCase()
-          + ": zero-size reduction has no identity");
+      throw new IllegalArgumentException(
+          kind.name().toLowerCase() + ": zero-size reduction has no identity");
     }
     return state;
   }
@@ -327,11 +351,11 @@ final class ReduceKernel {
 
   /**
    * argmax/argmin of a float64 block along its last axis, row by row: the same comparisons in the
-   * same order as the general loop (first NaN wins, then the first strict improvement), without
-   * its per-element dispatch and index arithmetic. State: (index + argOffset, value) per row.
+   * same order as the general loop (first NaN wins, then the first strict improvement), without its
+   * per-element dispatch and index arithmetic. State: (index + argOffset, value) per row.
    */
-  private static void argRowsLast(Kind kind, double[] src, double[] ds, int len, int n,
-      long argOffset) {
+  private static void argRowsLast(
+      Kind kind, double[] src, double[] ds, int len, int n, long argOffset) {
     int rows = n / len;
     for (int r = 0; r < rows; r++) {
       int base = r * len;
@@ -409,8 +433,8 @@ final class ReduceKernel {
         case MIN, MAX -> {
           boolean max = kind == Kind.MAX;
           if (fl) {
-            if (Double.isNaN(db[o]) || (!Double.isNaN(da[o]) && (max ? db[o] > da[o]
-                : db[o] < da[o]))) {
+            if (Double.isNaN(db[o])
+                || (!Double.isNaN(da[o]) && (max ? db[o] > da[o] : db[o] < da[o]))) {
               da[o] = db[o];
             }
           } else {
@@ -456,9 +480,12 @@ final class ReduceKernel {
           }
           double va = da[2 * o + 1];
           double vb = db[2 * o + 1];
-          boolean takeB = better(kind, vb, va) || (!better(kind, va, vb)
-              && !(Double.isNaN(va) && !Double.isNaN(vb)) && db[2 * o] < da[2 * o]
-              && (va == vb || (Double.isNaN(va) && Double.isNaN(vb))));
+          boolean takeB =
+              better(kind, vb, va)
+                  || (!better(kind, va, vb)
+                      && !(Double.isNaN(va) && !Double.isNaN(vb))
+                      && db[2 * o] < da[2 * o]
+                      && (va == vb || (Double.isNaN(va) && Double.isNaN(vb))));
           if (takeB) {
             da[2 * o] = db[2 * o];
             da[2 * o + 1] = vb;
@@ -472,9 +499,9 @@ final class ReduceKernel {
 
   /**
    * The mean of a real floating input from its sum state (one float64 total per element) and the
-   * number of elements reduced into each, {@code count} (the same for every element: the product
-   * of the reduced extents). Divides as {@link #finish} divides a (count, total) state, so the
-   * result is the same; 0 elements give NaN.
+   * number of elements reduced into each, {@code count} (the same for every element: the product of
+   * the reduced extents). Divides as {@link #finish} divides a (count, total) state, so the result
+   * is the same; 0 elements give NaN.
    */
   static NDArray finishMean(NDArray state, DType in, double count) {
     long[] ss = state.shape();
@@ -530,12 +557,15 @@ final class ReduceKernel {
         case VAR -> {
           // as the kernel and NumPy: the divisor is max(count - correction, 0), so a correction
           // at or above the count gives NaN (no spread) or infinity, never a negative or 0
-          double v = state.getDouble(3 * o + 2)
-              / Math.max(state.getDouble(3 * o) - correction, 0);
+          double v = state.getDouble(3 * o + 2) / Math.max(state.getDouble(3 * o) - correction, 0);
           r.setDouble(o, sqrt ? Math.sqrt(v) : v);
         }
-        case ARGMIN, ARGMAX -> r.setLong(o, state.dtype() == DType.FLOAT64
-            ? (long) state.getDouble(2 * o) : ((long[]) state.data())[2 * o]);
+        case ARGMIN, ARGMAX ->
+            r.setLong(
+                o,
+                state.dtype() == DType.FLOAT64
+                    ? (long) state.getDouble(2 * o)
+                    : ((long[]) state.data())[2 * o]);
         default -> throw new IllegalStateException();
       }
     }

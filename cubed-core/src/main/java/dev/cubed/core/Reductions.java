@@ -26,12 +26,28 @@ public final class Reductions {
 
   /** The reductions available. */
   public enum Op {
-    SUM, PROD, MIN, MAX, ALL, ANY, MEAN, VAR, STD, ARGMIN, ARGMAX,
+    SUM,
+    PROD,
+    MIN,
+    MAX,
+    ALL,
+    ANY,
+    MEAN,
+    VAR,
+    STD,
+    ARGMIN,
+    ARGMAX,
     /**
-     * The NaN-skipping reductions of real floating inputs (NaN elements left out; see
-     * {@link NanKernel} for the states and the all-NaN results).
+     * The NaN-skipping reductions of real floating inputs (NaN elements left out; see {@link
+     * NanKernel} for the states and the all-NaN results).
      */
-    NANMEAN, NANVAR, NANSTD, NANMIN, NANMAX, NANARGMIN, NANARGMAX
+    NANMEAN,
+    NANVAR,
+    NANSTD,
+    NANMIN,
+    NANMAX,
+    NANARGMIN,
+    NANARGMAX
   }
 
   /**
@@ -131,11 +147,11 @@ public final class Reductions {
    * Reduces {@code x} over {@code axes} (already normalized, distinct).
    *
    * @param correction degrees of freedom correction for var/std
-   * @throws IllegalArgumentException for arg reductions over more than one axis of an n-d array,
-   *     or splitEvery below 2
+   * @throws IllegalArgumentException for arg reductions over more than one axis of an n-d array, or
+   *     splitEvery below 2
    */
-  public static ArrayNode reduce(ArrayNode x0, Op op0, int[] axes, boolean keepDims,
-      int splitEvery, int correction) {
+  public static ArrayNode reduce(
+      ArrayNode x0, Op op0, int[] axes, boolean keepDims, int splitEvery, int correction) {
     ArrayNode x = regularWhereKept(x0, op0, axes);
     String name = op0.name().toLowerCase();
     // integer and bool inputs hold no NaN: a NaN-skipping reduction of them is the plain one
@@ -148,12 +164,13 @@ public final class Reductions {
     // states; the same additions in the same order, so the same results). Integer inputs keep
     // (count, total) states: their sums would be exact int64 states, not float64 ones.
     boolean meanBySum = op == Op.MEAN && x.dtype().isFloating() && !x.dtype().isComplex();
-    ReduceKernel.Kind kind = switch (op) {
-      case STD -> ReduceKernel.Kind.VAR;
-      case NANSTD -> ReduceKernel.Kind.NANVAR;
-      case MEAN -> meanBySum ? ReduceKernel.Kind.SUM : ReduceKernel.Kind.MEAN;
-      default -> ReduceKernel.Kind.valueOf(op.name());
-    };
+    ReduceKernel.Kind kind =
+        switch (op) {
+          case STD -> ReduceKernel.Kind.VAR;
+          case NANSTD -> ReduceKernel.Kind.NANVAR;
+          case MEAN -> meanBySum ? ReduceKernel.Kind.SUM : ReduceKernel.Kind.MEAN;
+          default -> ReduceKernel.Kind.valueOf(op.name());
+        };
     int nd = x.shape().length;
     boolean[] red = new boolean[nd];
     for (int a : axes) {
@@ -162,8 +179,12 @@ public final class Reductions {
     int argAxis = -1;
     if (kind.isArg()) {
       if (axes.length != 1 && nd != 1) {
-        throw new IllegalArgumentException(name + ": reduces over one axis; flatten with reshape "
-            + "to reduce an array of shape " + Shapes.format(x.shape()) + " over all axes");
+        throw new IllegalArgumentException(
+            name
+                + ": reduces over one axis; flatten with reshape "
+                + "to reduce an array of shape "
+                + Shapes.format(x.shape())
+                + " over all axes");
       }
       argAxis = nd == 0 ? -1 : axes.length == 1 ? axes[0] : 0;
     }
@@ -195,16 +216,28 @@ public final class Reductions {
     ArrayNode cur;
     if (empty) {
       // a reduction over an empty axis: identity states, generated without reading x
-      cur = new ArrayNode.Virtual(name + "-empty", s0, c0, st, (c, bs) -> {
-        long[] blk = new long[nd];
-        for (int d = 0; d < nd; d++) {
-          blk[d] = red[d] ? 0 : bs[d];
-        }
-        return ReduceKernel.initial(kind, NDArray.zeros(in, blk), red, 0, 0);
-      });
+      cur =
+          new ArrayNode.Virtual(
+              name + "-empty",
+              s0,
+              c0,
+              st,
+              (c, bs) -> {
+                long[] blk = new long[nd];
+                for (int d = 0; d < nd; d++) {
+                  blk[d] = red[d] ? 0 : bs[d];
+                }
+                return ReduceKernel.initial(kind, NDArray.zeros(in, blk), red, 0, 0);
+              });
     } else {
-      cur = new ArrayNode.Computed(new Blockwise(name + "-initial", k0, f0, new int[] {1},
-          new int[] {1}, 0), List.of(x), s0, c0, st, null);
+      cur =
+          new ArrayNode.Computed(
+              new Blockwise(name + "-initial", k0, f0, new int[] {1}, new int[] {1}, 0),
+              List.of(x),
+              s0,
+              c0,
+              st,
+              null);
     }
     // partial reduce rounds
     while (true) {
@@ -225,32 +258,40 @@ public final class Reductions {
         }
       }
       long[] inShape = cs;
-      KeyFunction kf = c -> {
-        List<long[]> keys = new ArrayList<>();
-        long[] lo = c.clone();
-        long[] cnt = new long[nd + 1];
-        Arrays.fill(cnt, 1);
-        for (int d = 0; d < nd; d++) {
-          if (red[d]) {
-            lo[d] = c[d] * splitEvery;
-            cnt[d] = Math.min(splitEvery, inShape[d] - lo[d]);
-          }
-        }
-        long total = Shapes.size(cnt);
-        for (long f = 0; f < total; f++) {
-          long[] rel = Shapes.unravel(cnt, f);
-          long[] key = lo.clone();
-          for (int d = 0; d < nd; d++) {
-            key[d] += rel[d];
-          }
-          keys.add(key);
-        }
-        return List.of(BlockKeys.stream(keys));
-      };
+      KeyFunction kf =
+          c -> {
+            List<long[]> keys = new ArrayList<>();
+            long[] lo = c.clone();
+            long[] cnt = new long[nd + 1];
+            Arrays.fill(cnt, 1);
+            for (int d = 0; d < nd; d++) {
+              if (red[d]) {
+                lo[d] = c[d] * splitEvery;
+                cnt[d] = Math.min(splitEvery, inShape[d] - lo[d]);
+              }
+            }
+            long total = Shapes.size(cnt);
+            for (long f = 0; f < total; f++) {
+              long[] rel = Shapes.unravel(cnt, f);
+              long[] key = lo.clone();
+              for (int d = 0; d < nd; d++) {
+                key[d] += rel[d];
+              }
+              keys.add(key);
+            }
+            return List.of(BlockKeys.stream(keys));
+          };
       BlockFunction fr = new Combine(kind);
       long outChunkBytes = cur.chunkBytes();
-      cur = new ArrayNode.Computed(new Blockwise(name + "-partial", kf, fr, new int[] {1},
-          new int[] {groupMax}, outChunkBytes), List.of(cur), ns, cur.chunks(), st, null);
+      cur =
+          new ArrayNode.Computed(
+              new Blockwise(
+                  name + "-partial", kf, fr, new int[] {1}, new int[] {groupMax}, outChunkBytes),
+              List.of(cur),
+              ns,
+              cur.chunks(),
+              st,
+              null);
     }
     // finish
     long[] fs = new long[nd];
@@ -268,35 +309,46 @@ public final class Reductions {
       count *= red[d] ? x.shape()[d] : 1;
     }
     double reducedCount = count;
-    KeyFunction kfin = c -> {
-      long[] key = new long[nd + 1];
-      int j = 0;
-      for (int d = 0; d < nd; d++) {
-        key[d] = red[d] ? 0 : c[keepDims ? d : j++];
-      }
-      return List.of(BlockKeys.one(key));
-    };
-    BlockFunction ffin = (args, c) -> {
-      NDArray r = meanBySum ? ReduceKernel.finishMean((NDArray) args.get(0), in, reducedCount)
-          : ReduceKernel.finish(kind, (NDArray) args.get(0), in, correction, sqrt);
-      long[] want = keepDims ? r.shape() : drop(r.shape(), red);
-      return r.reshape(want);
-    };
-    return new ArrayNode.Computed(new Blockwise(name, kfin, ffin, new int[] {1}, new int[] {1}, 0),
-        List.of(cur), outShape, outChunks, rt, null);
+    KeyFunction kfin =
+        c -> {
+          long[] key = new long[nd + 1];
+          int j = 0;
+          for (int d = 0; d < nd; d++) {
+            key[d] = red[d] ? 0 : c[keepDims ? d : j++];
+          }
+          return List.of(BlockKeys.one(key));
+        };
+    BlockFunction ffin =
+        (args, c) -> {
+          NDArray r =
+              meanBySum
+                  ? ReduceKernel.finishMean((NDArray) args.get(0), in, reducedCount)
+                  : ReduceKernel.finish(kind, (NDArray) args.get(0), in, correction, sqrt);
+          long[] want = keepDims ? r.shape() : drop(r.shape(), red);
+          return r.reshape(want);
+        };
+    return new ArrayNode.Computed(
+        new Blockwise(name, kfin, ffin, new int[] {1}, new int[] {1}, 0),
+        List.of(cur),
+        outShape,
+        outChunks,
+        rt,
+        null);
   }
 
   /**
-   * The first round's function: the partial states of one block. A {@link TileReduction} (states
-   * of tiles merge with {@link ReduceKernel#combine}), so the plan may evaluate a fused pointwise
+   * The first round's function: the partial states of one block. A {@link TileReduction} (states of
+   * tiles merge with {@link ReduceKernel#combine}), so the plan may evaluate a fused pointwise
    * chain feeding it tile by tile.
    */
   private static final class Initial implements TileReduction {
     private static final long serialVersionUID = 1L;
     private final ReduceKernel.Kind kind;
     private final boolean[] red;
+
     /** The arg axis, or -1; and the input's chunk along it (block offsets for arg indices). */
     private final int argAxis;
+
     private final long argChunk;
 
     Initial(ReduceKernel.Kind kind, boolean[] red, int argAxis, long argChunk) {
@@ -328,8 +380,13 @@ public final class Reductions {
 
     @Override
     public NDArray tileStateInto(NDArray buf, NDArray tile, long[] tileStart, long[] c) {
-      return ReduceKernel.initial(kind, tile, red, argAxis < 0 ? 0 : argAxis,
-          argAxis < 0 ? 0 : c[argAxis] * argChunk + tileStart[argAxis], buf);
+      return ReduceKernel.initial(
+          kind,
+          tile,
+          red,
+          argAxis < 0 ? 0 : argAxis,
+          argAxis < 0 ? 0 : c[argAxis] * argChunk + tileStart[argAxis],
+          buf);
     }
 
     @Override
@@ -339,8 +396,8 @@ public final class Reductions {
   }
 
   /**
-   * A partial round's function: copies the first streamed state and combines the others into it.
-   * A {@link StreamFold}, so the plan may interleave the first rounds of several reductions over
+   * A partial round's function: copies the first streamed state and combines the others into it. A
+   * {@link StreamFold}, so the plan may interleave the first rounds of several reductions over
    * shared sources in one task (reading each source block once).
    */
   private static final class Combine implements StreamFold {
@@ -385,14 +442,17 @@ public final class Reductions {
    * Refuses, when the op is built, what the in-memory kernel ({@code dev.cubed.nd.Statistics},
    * {@code Searching}) refuses when it runs, with the same kind of message: mean, var and std of
    * bool (defined for numeric dtypes only), argmin/argmax over an empty axis (NumPy's "attempt to
-   * get argmax of an empty sequence"), and min/max over an empty axis when the result is not
-   * empty (no identity).
+   * get argmax of an empty sequence"), and min/max over an empty axis when the result is not empty
+   * (no identity).
    */
   private static void checkAsKernel(String name, Op op, long[] shape, DType in, boolean[] red) {
     if (in.isBool() && (op == Op.MEAN || op == Op.VAR || op == Op.STD)) {
-      throw new IllegalArgumentException(name + ": dtype bool is not supported: " + name
-          + " is defined for numeric dtypes (integer, real or complex floating); convert with"
-          + " astype first");
+      throw new IllegalArgumentException(
+          name
+              + ": dtype bool is not supported: "
+              + name
+              + " is defined for numeric dtypes (integer, real or complex floating); convert with"
+              + " astype first");
     }
     long reduced = 1;
     long kept = 1;
@@ -407,14 +467,25 @@ public final class Reductions {
       return;
     }
     if (op == Op.ARGMIN || op == Op.ARGMAX || op == Op.NANARGMIN || op == Op.NANARGMAX) {
-      throw new IllegalArgumentException(name + ": attempt to get " + name + " of an empty"
-          + " sequence (shape " + Shapes.format(shape) + "): every reduced run must hold an"
-          + " element");
+      throw new IllegalArgumentException(
+          name
+              + ": attempt to get "
+              + name
+              + " of an empty"
+              + " sequence (shape "
+              + Shapes.format(shape)
+              + "): every reduced run must hold an"
+              + " element");
     }
     if ((op == Op.MIN || op == Op.MAX || op == Op.NANMIN || op == Op.NANMAX) && kept > 0) {
-      throw new IllegalArgumentException(name + ": zero-size reduction of shape "
-          + Shapes.format(shape) + ": " + name + " has no identity, so every reduced run must"
-          + " hold at least one element");
+      throw new IllegalArgumentException(
+          name
+              + ": zero-size reduction of shape "
+              + Shapes.format(shape)
+              + ": "
+              + name
+              + " has no identity, so every reduced run must"
+              + " hold at least one element");
     }
   }
 

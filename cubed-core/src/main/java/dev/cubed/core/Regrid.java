@@ -33,9 +33,11 @@ public final class Regrid {
    */
   public static ArrayNode to(ArrayNode x, ChunkGrid grid) {
     if (!java.util.Arrays.equals(grid.shape(), x.shape())) {
-      throw new IllegalArgumentException("rechunk: chunk grid of shape "
-          + dev.cubed.nd.Shapes.format(grid.shape()) + " for an array of shape "
-          + dev.cubed.nd.Shapes.format(x.shape()));
+      throw new IllegalArgumentException(
+          "rechunk: chunk grid of shape "
+              + dev.cubed.nd.Shapes.format(grid.shape())
+              + " for an array of shape "
+              + dev.cubed.nd.Shapes.format(x.shape()));
     }
     if (grid.equals(x.chunkGrid())) {
       return x;
@@ -45,35 +47,41 @@ public final class Regrid {
     int held = maxOverlap(in, grid);
     KeyFunction keys = k -> List.of(BlockKeys.many(inputBlocks(k, grid, in)));
     boolean complex = x.dtype().isComplex();
-    BlockFunction fn = (args, k) -> {
-      long[] start = grid.blockOffset(k);
-      long[] bs = grid.blockShape(k);
-      @SuppressWarnings("unchecked")
-      List<NDArray> blocks = (List<NDArray>) args.get(0);
-      List<long[]> ks = inputBlocks(k, grid, in);
-      if (ks.size() == 1 && java.util.Arrays.equals(blocks.get(0).shape(), bs)) {
-        return blocks.get(0);
-      }
-      NDArray out = NDArray.zeros(x.dtype(), bs);
-      for (int b = 0; b < ks.size(); b++) {
-        NDArray blk = blocks.get(b);
-        long[] bStart = in.blockOffset(ks.get(b));
-        long[] src = new long[nd];
-        long[] dst = new long[nd];
-        long[] box = new long[nd];
-        for (int i = 0; i < nd; i++) {
-          long lo = Math.max(start[i], bStart[i]);
-          long hi = Math.min(start[i] + bs[i], bStart[i] + blk.shape(i));
-          src[i] = lo - bStart[i];
-          dst[i] = lo - start[i];
-          box[i] = hi - lo;
-        }
-        NDArray.copyBox(blk.data(), blk.shape(), src, out.data(), bs, dst, box, complex ? 2 : 1);
-      }
-      return out;
-    };
-    return new ArrayNode.Computed(new Blockwise("rechunk-blocks", keys, fn, new int[] {held},
-        new int[] {held}, 0), List.of(x), grid, x.dtype(), null);
+    BlockFunction fn =
+        (args, k) -> {
+          long[] start = grid.blockOffset(k);
+          long[] bs = grid.blockShape(k);
+          @SuppressWarnings("unchecked")
+          List<NDArray> blocks = (List<NDArray>) args.get(0);
+          List<long[]> ks = inputBlocks(k, grid, in);
+          if (ks.size() == 1 && java.util.Arrays.equals(blocks.get(0).shape(), bs)) {
+            return blocks.get(0);
+          }
+          NDArray out = NDArray.zeros(x.dtype(), bs);
+          for (int b = 0; b < ks.size(); b++) {
+            NDArray blk = blocks.get(b);
+            long[] bStart = in.blockOffset(ks.get(b));
+            long[] src = new long[nd];
+            long[] dst = new long[nd];
+            long[] box = new long[nd];
+            for (int i = 0; i < nd; i++) {
+              long lo = Math.max(start[i], bStart[i]);
+              long hi = Math.min(start[i] + bs[i], bStart[i] + blk.shape(i));
+              src[i] = lo - bStart[i];
+              dst[i] = lo - start[i];
+              box[i] = hi - lo;
+            }
+            NDArray.copyBox(
+                blk.data(), blk.shape(), src, out.data(), bs, dst, box, complex ? 2 : 1);
+          }
+          return out;
+        };
+    return new ArrayNode.Computed(
+        new Blockwise("rechunk-blocks", keys, fn, new int[] {held}, new int[] {held}, 0),
+        List.of(x),
+        grid,
+        x.dtype(),
+        null);
   }
 
   /** The most blocks of {@code in} that one block of {@code out} overlaps (same shape). */

@@ -12,10 +12,10 @@ import java.util.Iterator;
 import java.util.List;
 
 /**
- * Chunked reshape in C order. Input and output use "flat" chunkings (leading axes chunk 1, one
- * axis partly, trailing axes whole) so every block is one contiguous range of the flattened array;
- * the input is rechunked to such a chunking when needed, and each output block streams the input
- * blocks overlapping its range, copying the overlaps.
+ * Chunked reshape in C order. Input and output use "flat" chunkings (leading axes chunk 1, one axis
+ * partly, trailing axes whole) so every block is one contiguous range of the flattened array; the
+ * input is rechunked to such a chunking when needed, and each output block streams the input blocks
+ * overlapping its range, copying the overlaps.
  */
 public final class Reshape {
   private Reshape() {}
@@ -53,8 +53,8 @@ public final class Reshape {
     for (int i = 0; i < s.length; i++) {
       if (s[i] == -1) {
         if (unknown >= 0) {
-          throw new IllegalArgumentException("reshape: only one dimension may be -1, got "
-              + Shapes.format(shape));
+          throw new IllegalArgumentException(
+              "reshape: only one dimension may be -1, got " + Shapes.format(shape));
         }
         unknown = i;
       } else {
@@ -65,46 +65,67 @@ public final class Reshape {
     if (unknown >= 0) {
       // as the kernel (and NumPy): -1 is ambiguous next to a 0 and must divide the size evenly
       if (known == 0 || size % known != 0) {
-        throw new IllegalArgumentException("reshape: cannot reshape an array of shape "
-            + Shapes.format(x.shape()) + " (size " + size + ") into shape " + Shapes.format(shape)
-            + (known == 0 ? ": -1 cannot be inferred when another dimension is 0; give every size"
-                : ": the size is not a multiple of " + known));
+        throw new IllegalArgumentException(
+            "reshape: cannot reshape an array of shape "
+                + Shapes.format(x.shape())
+                + " (size "
+                + size
+                + ") into shape "
+                + Shapes.format(shape)
+                + (known == 0
+                    ? ": -1 cannot be inferred when another dimension is 0; give every size"
+                    : ": the size is not a multiple of " + known));
       }
       s[unknown] = size / known;
     }
     if (Shapes.size(s) != size) {
-      throw new IllegalArgumentException("reshape: cannot reshape an array of shape "
-          + Shapes.format(x.shape()) + " (size " + size + ") into shape " + Shapes.format(shape));
+      throw new IllegalArgumentException(
+          "reshape: cannot reshape an array of shape "
+              + Shapes.format(x.shape())
+              + " (size "
+              + size
+              + ") into shape "
+              + Shapes.format(shape));
     }
     long elems = Shapes.size(x.chunks());
     long[] inChunks = flatChunks(x.shape(), elems);
     ArrayNode in = java.util.Arrays.equals(inChunks, x.chunks()) ? x : Core.rechunk(x, inChunks);
     long[] outChunks = flatChunks(s, elems);
     long[] inShape = x.shape();
-    KeyFunction keys = k -> List.of(BlockKeys.stream(overlapping(range(s, outChunks, k),
-        inShape, inChunks)));
+    KeyFunction keys =
+        k -> List.of(BlockKeys.stream(overlapping(range(s, outChunks, k), inShape, inChunks)));
     int mult = x.dtype().isComplex() ? 2 : 1;
-    BlockFunction fn = (args, k) -> {
-      long[] r = range(s, outChunks, k);
-      long[] bs = new long[s.length];
-      for (int i = 0; i < s.length; i++) {
-        bs[i] = Math.min(outChunks[i], s[i] - k[i] * outChunks[i]);
-      }
-      NDArray out = NDArray.zeros(x.dtype(), bs);
-      @SuppressWarnings("unchecked")
-      Iterator<NDArray> it = (Iterator<NDArray>) args.get(0);
-      for (long[] key : overlapping(r, inShape, inChunks)) {
-        NDArray blk = it.next();
-        long[] ir = range(inShape, inChunks, key);
-        long from = Math.max(r[0], ir[0]);
-        long to = Math.min(r[1], ir[1]);
-        System.arraycopy(blk.data(), (int) (from - ir[0]) * mult, out.data(),
-            (int) (from - r[0]) * mult, (int) (to - from) * mult);
-      }
-      return out;
-    };
-    return new ArrayNode.Computed(new Blockwise("reshape", keys, fn, new int[] {1},
-        new int[] {Integer.MAX_VALUE / 4}, 0), List.of(in), s, outChunks, x.dtype(), null);
+    BlockFunction fn =
+        (args, k) -> {
+          long[] r = range(s, outChunks, k);
+          long[] bs = new long[s.length];
+          for (int i = 0; i < s.length; i++) {
+            bs[i] = Math.min(outChunks[i], s[i] - k[i] * outChunks[i]);
+          }
+          NDArray out = NDArray.zeros(x.dtype(), bs);
+          @SuppressWarnings("unchecked")
+          Iterator<NDArray> it = (Iterator<NDArray>) args.get(0);
+          for (long[] key : overlapping(r, inShape, inChunks)) {
+            NDArray blk = it.next();
+            long[] ir = range(inShape, inChunks, key);
+            long from = Math.max(r[0], ir[0]);
+            long to = Math.min(r[1], ir[1]);
+            System.arraycopy(
+                blk.data(),
+                (int) (from - ir[0]) * mult,
+                out.data(),
+                (int) (from - r[0]) * mult,
+                (int) (to - from) * mult);
+          }
+          return out;
+        };
+    return new ArrayNode.Computed(
+        new Blockwise("reshape", keys, fn, new int[] {1}, new int[] {Integer.MAX_VALUE / 4}, 0),
+        List.of(in),
+        s,
+        outChunks,
+        x.dtype(),
+        null);
   }
 
   /** Flat range [start, end) of block {@code k} of a flat chunking. */

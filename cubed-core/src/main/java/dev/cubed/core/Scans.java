@@ -17,16 +17,17 @@ import java.util.List;
  * array holds each block's total (one entry per block along the axis, chunked {@code max(2, chunk)}
  * entries per block so it is no bigger than the input's chunks); the totals are scanned recursively
  * the same way; and each scanned block is combined with the scanned total of the block before it
- * (one extra block read per task, never the O(k^2) reads of folding all earlier totals). Real,
- * bool and complex dtypes; sums/products of integers and bool accumulate in int64 (uint64 for
- * unsigned), floats and complex in their own dtype.
+ * (one extra block read per task, never the O(k^2) reads of folding all earlier totals). Real, bool
+ * and complex dtypes; sums/products of integers and bool accumulate in int64 (uint64 for unsigned),
+ * floats and complex in their own dtype.
  */
 public final class Scans {
   private Scans() {}
 
   /** The scans available. */
   public enum Op {
-    SUM, PROD
+    SUM,
+    PROD
   }
 
   /**
@@ -57,51 +58,76 @@ public final class Scans {
     long[] tc = xc.clone();
     ts[a] = nb;
     tc[a] = ct;
-    KeyFunction tk = c -> {
-      List<long[]> keys = new ArrayList<>();
-      for (long j = c[a] * ct; j < Math.min(nb, (c[a] + 1) * ct); j++) {
-        long[] k = c.clone();
-        k[a] = j;
-        keys.add(k);
-      }
-      return List.of(BlockKeys.stream(keys));
-    };
-    ArrayNode totals = new ArrayNode.Computed(new Blockwise(name + "-totals", tk, (args, c) -> {
-      @SuppressWarnings("unchecked")
-      Iterator<NDArray> it = (Iterator<NDArray>) args.get(0);
-      List<NDArray> parts = new ArrayList<>();
-      while (it.hasNext()) {
-        NDArray s = total(it.next(), a, out, prod);
-        parts.add(s);
-      }
-      return concatAlong(parts, a, out);
-    }, new int[] {1}, new int[] {(int) Math.min(nb, ct)}, 2 * chunkBytes(x.shape(), xc, out)),
-        List.of(x), ts, tc, out, null);
+    KeyFunction tk =
+        c -> {
+          List<long[]> keys = new ArrayList<>();
+          for (long j = c[a] * ct; j < Math.min(nb, (c[a] + 1) * ct); j++) {
+            long[] k = c.clone();
+            k[a] = j;
+            keys.add(k);
+          }
+          return List.of(BlockKeys.stream(keys));
+        };
+    ArrayNode totals =
+        new ArrayNode.Computed(
+            new Blockwise(
+                name + "-totals",
+                tk,
+                (args, c) -> {
+                  @SuppressWarnings("unchecked")
+                  Iterator<NDArray> it = (Iterator<NDArray>) args.get(0);
+                  List<NDArray> parts = new ArrayList<>();
+                  while (it.hasNext()) {
+                    NDArray s = total(it.next(), a, out, prod);
+                    parts.add(s);
+                  }
+                  return concatAlong(parts, a, out);
+                },
+                new int[] {1},
+                new int[] {(int) Math.min(nb, ct)},
+                2 * chunkBytes(x.shape(), xc, out)),
+            List.of(x),
+            ts,
+            tc,
+            out,
+            null);
     ArrayNode scannedTotals = scanAlong(name, totals, out, prod, a);
-    KeyFunction fk = c -> {
-      if (c[a] == 0) {
-        return List.of(BlockKeys.one(c), BlockKeys.stream(List.of()));
-      }
-      long[] k = c.clone();
-      k[a] = (c[a] - 1) / ct;
-      return List.of(BlockKeys.one(c), BlockKeys.stream(List.of(k)));
-    };
-    return new ArrayNode.Computed(new Blockwise(name, fk, (args, c) -> {
-      NDArray s = (NDArray) args.get(0);
-      @SuppressWarnings("unchecked")
-      Iterator<NDArray> it = (Iterator<NDArray>) args.get(1);
-      if (!it.hasNext()) {
-        return s;
-      }
-      NDArray tb = it.next();
-      long[] start = new long[nd];
-      long[] shape = tb.shape();
-      start[a] = (c[a] - 1) % ct;
-      shape[a] = 1;
-      NDArray off = tb.getRegion(start, shape);
-      return combine(s, off.broadcastTo(s.shape()), out, prod);
-    }, new int[] {1, 1}, new int[] {1, 1}, chunkBytes(x.shape(), xc, out)),
-        List.of(scanned, scannedTotals), x.shape(), xc, out, null);
+    KeyFunction fk =
+        c -> {
+          if (c[a] == 0) {
+            return List.of(BlockKeys.one(c), BlockKeys.stream(List.of()));
+          }
+          long[] k = c.clone();
+          k[a] = (c[a] - 1) / ct;
+          return List.of(BlockKeys.one(c), BlockKeys.stream(List.of(k)));
+        };
+    return new ArrayNode.Computed(
+        new Blockwise(
+            name,
+            fk,
+            (args, c) -> {
+              NDArray s = (NDArray) args.get(0);
+              @SuppressWarnings("unchecked")
+              Iterator<NDArray> it = (Iterator<NDArray>) args.get(1);
+              if (!it.hasNext()) {
+                return s;
+              }
+              NDArray tb = it.next();
+              long[] start = new long[nd];
+              long[] shape = tb.shape();
+              start[a] = (c[a] - 1) % ct;
+              shape[a] = 1;
+              NDArray off = tb.getRegion(start, shape);
+              return combine(s, off.broadcastTo(s.shape()), out, prod);
+            },
+            new int[] {1, 1},
+            new int[] {1, 1},
+            chunkBytes(x.shape(), xc, out)),
+        List.of(scanned, scannedTotals),
+        x.shape(),
+        xc,
+        out,
+        null);
   }
 
   private static long chunkBytes(long[] shape, long[] chunks, DType t) {
@@ -171,7 +197,8 @@ public final class Scans {
               x.setComplex(q, pr + qr, pi + qi);
             }
           } else if (fl) {
-            x.setDouble(q, prod ? x.getDouble(p) * x.getDouble(q) : x.getDouble(p) + x.getDouble(q));
+            x.setDouble(
+                q, prod ? x.getDouble(p) * x.getDouble(q) : x.getDouble(p) + x.getDouble(q));
           } else {
             x.setLong(q, prod ? x.getLong(p) * x.getLong(q) : x.getLong(p) + x.getLong(q));
           }

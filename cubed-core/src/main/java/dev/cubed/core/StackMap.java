@@ -14,17 +14,17 @@ import java.util.List;
 
 /**
  * A kernel function mapped over stacks of items whose trailing "core" axes must be whole in one
- * task: square matrices for the batched {@code linalg} functions, transformed lines for the
- * {@code fft} functions. Each input is rechunked so its core axes are one block and its leading
- * (batch) axes hold as many items per block as the task's memory allows; the function then runs on
- * one block of each input per task.
+ * task: square matrices for the batched {@code linalg} functions, transformed lines for the {@code
+ * fft} functions. Each input is rechunked so its core axes are one block and its leading (batch)
+ * axes hold as many items per block as the task's memory allows; the function then runs on one
+ * block of each input per task.
  *
  * <p>Memory of one task holding {@code g} items (local stores: one extra copy read and written):
  * {@code reservedMem + g * (2 * sum(inItem) + 2 * outItem + perItemExtra) + fixedExtra}, where
  * {@code perItemExtra} is the kernel's work per item held at once for the whole block (a converted
- * copy, transform buffers) and {@code fixedExtra} its work for the one item it handles at a time
- * (a factorization's workspace). That is the {@link Blockwise} model of the op, so the plan's
- * memory check projects the same figure.
+ * copy, transform buffers) and {@code fixedExtra} its work for the one item it handles at a time (a
+ * factorization's workspace). That is the {@link Blockwise} model of the op, so the plan's memory
+ * check projects the same figure.
  */
 public final class StackMap {
   private StackMap() {}
@@ -48,8 +48,14 @@ public final class StackMap {
    * @param perItemExtra kernel memory per item of a block, bytes
    * @param fixedExtra kernel memory for the one item processed at a time, bytes
    */
-  public record Spec(String fn, String what, Core.BlocksFunction kernel, DType out,
-      long[] outCore, long perItemExtra, long fixedExtra) {}
+  public record Spec(
+      String fn,
+      String what,
+      Core.BlocksFunction kernel,
+      DType out,
+      long[] outCore,
+      long perItemExtra,
+      long fixedExtra) {}
 
   /**
    * Maps {@code s.kernel} over inputs that share the batch shape {@code batch} (the first axes of
@@ -63,8 +69,12 @@ public final class StackMap {
     long inItem = 0;
     for (ArrayNode x : xs) {
       if (x.shape().length < nb || !Arrays.equals(Arrays.copyOf(x.shape(), nb), batch)) {
-        throw new IllegalArgumentException(s.fn() + ": input of shape " + Shapes.format(x.shape())
-            + " does not have the batch shape " + Shapes.format(batch));
+        throw new IllegalArgumentException(
+            s.fn()
+                + ": input of shape "
+                + Shapes.format(x.shape())
+                + " does not have the batch shape "
+                + Shapes.format(batch));
       }
       inItem += itemBytes(x.shape(), nb, x.dtype());
     }
@@ -76,11 +86,19 @@ public final class StackMap {
     long room = budget.allowedMem() - budget.reservedMem() - s.fixedExtra();
     long one = budget.reservedMem() + perItem + s.fixedExtra();
     if (room < perItem) {
-      throw new IllegalArgumentException(s.fn() + ": " + s.what() + " needs a projected "
-          + one + " B per task (reservedMem " + budget.reservedMem() + " B, the input and output "
-          + "read and written with one copy each, and the kernel's work), more than allowedMem "
-          + budget.allowedMem() + " B; each must fit one task: raise allowedMem "
-          + "(Spec.builder().allowedMem(...)) or use smaller ones; nothing was run");
+      throw new IllegalArgumentException(
+          s.fn()
+              + ": "
+              + s.what()
+              + " needs a projected "
+              + one
+              + " B per task (reservedMem "
+              + budget.reservedMem()
+              + " B, the input and output "
+              + "read and written with one copy each, and the kernel's work), more than allowedMem "
+              + budget.allowedMem()
+              + " B; each must fit one task: raise allowedMem "
+              + "(Spec.builder().allowedMem(...)) or use smaller ones; nothing was run");
     }
     long g = Math.max(1, room / Math.max(1, perItem));
     g = Math.min(g, Math.max(1, originalItemsPerBlock(xs[0], nb)));
@@ -109,26 +127,33 @@ public final class StackMap {
     for (int i = 0; i < xs.length; i++) {
       inNd[i] = xs[i].shape().length;
     }
-    KeyFunction keys = co -> {
-      List<BlockKeys> l = new ArrayList<>();
-      for (int nd : inNd) {
-        l.add(BlockKeys.one(Arrays.copyOf(Arrays.copyOf(co, nb), nd)));
-      }
-      return l;
-    };
+    KeyFunction keys =
+        co -> {
+          List<BlockKeys> l = new ArrayList<>();
+          for (int nd : inNd) {
+            l.add(BlockKeys.one(Arrays.copyOf(Arrays.copyOf(co, nb), nd)));
+          }
+          return l;
+        };
     Core.BlocksFunction k = s.kernel();
-    BlockFunction bf = (args, co) -> {
-      NDArray[] b = new NDArray[args.size()];
-      for (int i = 0; i < b.length; i++) {
-        b[i] = (NDArray) args.get(i);
-      }
-      return k.apply(b);
-    };
+    BlockFunction bf =
+        (args, co) -> {
+          NDArray[] b = new NDArray[args.size()];
+          for (int i = 0; i < b.length; i++) {
+            b[i] = (NDArray) args.get(i);
+          }
+          return k.apply(b);
+        };
     int[] ones = new int[xs.length];
     Arrays.fill(ones, 1);
     long extra = s.fixedExtra() + perItemExtraOf(s, bc);
-    return new ArrayNode.Computed(new Blockwise(s.fn(), keys, bf, ones, ones.clone(), extra),
-        ins, outShape, outChunks, s.out(), null);
+    return new ArrayNode.Computed(
+        new Blockwise(s.fn(), keys, bf, ones, ones.clone(), extra),
+        ins,
+        outShape,
+        outChunks,
+        s.out(),
+        null);
   }
 
   private static long perItemExtraOf(Spec s, long[] bc) {

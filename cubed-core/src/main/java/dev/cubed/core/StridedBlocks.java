@@ -30,14 +30,16 @@ final class StridedBlocks {
 
   /**
    * True if every axis's step is at most {@link #MAX_STEP} (absolute) and, unless 1, at most half
-   * its largest chunk, every axis selects something, and no axis touches more than
-   * {@link #MAX_BLOCKS_PER_AXIS} input blocks.
+   * its largest chunk, every axis selects something, and no axis touches more than {@link
+   * #MAX_BLOCKS_PER_AXIS} input blocks.
    */
   static boolean applies(ArrayNode x, long[] step, long[] len) {
     long[] cmax = x.chunkGrid().maxChunks();
     for (int i = 0; i < step.length; i++) {
       long s = Math.abs(step[i]);
-      if (len[i] <= 0 || s > MAX_STEP || (s > 1 && 2 * s > cmax[i])
+      if (len[i] <= 0
+          || s > MAX_STEP
+          || (s > 1 && 2 * s > cmax[i])
           || x.chunkGrid().numBlocks()[i] > MAX_BLOCKS_PER_AXIS) {
         return false;
       }
@@ -77,30 +79,35 @@ final class StridedBlocks {
     ChunkGrid grid = ChunkGrid.of(len.clone(), sizes);
     KeyFunction keys = k -> List.of(BlockKeys.one(inKey(inBlock, k)));
     int mult = x.dtype().isComplex() ? 2 : 1;
-    BlockFunction fn = (args, k) -> {
-      NDArray blk = (NDArray) args.get(0);
-      long[] key = inKey(inBlock, k);
-      long[] blockStart = in.blockOffset(key);
-      long[] bs = grid.blockShape(k);
-      NDArray out = NDArray.zeros(x.dtype(), bs);
-      long[] os = Shapes.strides(bs);
-      long[] is = Shapes.strides(blk.shape());
-      long[][] outOff = new long[nd][];
-      long[][] inOff = new long[nd][];
-      for (int i = 0; i < nd; i++) {
-        long p0 = start[i] + firstOut[i][(int) k[i]] * step[i] - blockStart[i];
-        outOff[i] = new long[(int) bs[i]];
-        inOff[i] = new long[(int) bs[i]];
-        for (int j = 0; j < bs[i]; j++) {
-          outOff[i][j] = j * os[i];
-          inOff[i][j] = (p0 + j * step[i]) * is[i];
-        }
-      }
-      Indexing.copy(blk.data(), out.data(), outOff, inOff, 0, 0, 0, mult);
-      return out;
-    };
-    return new ArrayNode.Computed(new Blockwise("getitem", keys, fn, new int[] {1},
-        new int[] {1}, 0), List.of(x), grid, x.dtype(), null);
+    BlockFunction fn =
+        (args, k) -> {
+          NDArray blk = (NDArray) args.get(0);
+          long[] key = inKey(inBlock, k);
+          long[] blockStart = in.blockOffset(key);
+          long[] bs = grid.blockShape(k);
+          NDArray out = NDArray.zeros(x.dtype(), bs);
+          long[] os = Shapes.strides(bs);
+          long[] is = Shapes.strides(blk.shape());
+          long[][] outOff = new long[nd][];
+          long[][] inOff = new long[nd][];
+          for (int i = 0; i < nd; i++) {
+            long p0 = start[i] + firstOut[i][(int) k[i]] * step[i] - blockStart[i];
+            outOff[i] = new long[(int) bs[i]];
+            inOff[i] = new long[(int) bs[i]];
+            for (int j = 0; j < bs[i]; j++) {
+              outOff[i][j] = j * os[i];
+              inOff[i][j] = (p0 + j * step[i]) * is[i];
+            }
+          }
+          Indexing.copy(blk.data(), out.data(), outOff, inOff, 0, 0, 0, mult);
+          return out;
+        };
+    return new ArrayNode.Computed(
+        new Blockwise("getitem", keys, fn, new int[] {1}, new int[] {1}, 0),
+        List.of(x),
+        grid,
+        x.dtype(),
+        null);
   }
 
   private static long[] inKey(long[][] inBlock, long[] k) {

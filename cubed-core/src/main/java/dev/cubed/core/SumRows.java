@@ -5,10 +5,10 @@ import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Statistics;
 
 /**
- * The additive first-round states of {@link ReduceKernel}: float64 sum (and mean) states made
- * row by row in the order of the general loop, and sum/mean states merged in place into a box of
- * a larger state (the tiled evaluation's accumulators) with the additions that
- * {@link ReduceKernel#combine} makes.
+ * The additive first-round states of {@link ReduceKernel}: float64 sum (and mean) states made row
+ * by row in the order of the general loop, and sum/mean states merged in place into a box of a
+ * larger state (the tiled evaluation's accumulators) with the additions that {@link
+ * ReduceKernel#combine} makes.
  */
 final class SumRows {
   private SumRows() {}
@@ -18,8 +18,8 @@ final class SumRows {
    * per-element dispatch and index arithmetic. When the last axis is reduced each row is summed as
    * the kernel sums a contiguous run ({@link Statistics#sumRun}: eight partial sums, vectorizable
    * and more accurate than one running sum) and added to its state element, rows in C order;
-   * otherwise each row is added element by element into its row of states, in C order (the
-   * general loop's order, {@link #sumLeading}).
+   * otherwise each row is added element by element into its row of states, in C order (the general
+   * loop's order, {@link #sumLeading}).
    */
   static void sumRows(boolean mean, double[] src, double[] ds, long[] shape, long[] os) {
     int nd = shape.length;
@@ -74,11 +74,11 @@ final class SumRows {
   private static final int TILE = 2048;
 
   /**
-   * Sum or mean state over the leading {@code lead} axes of a block whose other axes are kept
-   * (e.g. a mean over time of (T, 1, Y, X) blocks): tile by tile of the state, adds the rows of
-   * every reduced index in order, so each state element gets the same additions in the same order
-   * as the row loop of {@link #sumRows}, while the state is read and written once instead of once
-   * per reduced row.
+   * Sum or mean state over the leading {@code lead} axes of a block whose other axes are kept (e.g.
+   * a mean over time of (T, 1, Y, X) blocks): tile by tile of the state, adds the rows of every
+   * reduced index in order, so each state element gets the same additions in the same order as the
+   * row loop of {@link #sumRows}, while the state is read and written once instead of once per
+   * reduced row.
    */
   private static void sumLeading(boolean mean, double[] src, double[] ds, long[] shape, int lead) {
     long reduced = 1;
@@ -130,12 +130,13 @@ final class SumRows {
   /**
    * Merges state {@code b} into the box of {@code a} at {@code at} with {@code b}'s shape, in
    * place, when the merge is one addition per entry (sum of real or integer states, mean) and the
-   * box is contiguous in {@code a}: the same additions as {@link ReduceKernel#combine} on a copy
-   * of the box. Returns false, changing nothing, otherwise.
+   * box is contiguous in {@code a}: the same additions as {@link ReduceKernel#combine} on a copy of
+   * the box. Returns false, changing nothing, otherwise.
    */
   static boolean combineAt(ReduceKernel.Kind kind, NDArray a, long[] at, NDArray b) {
-    boolean additive = kind == ReduceKernel.Kind.MEAN
-        || (kind == ReduceKernel.Kind.SUM && a.dtype() != DType.COMPLEX128);
+    boolean additive =
+        kind == ReduceKernel.Kind.MEAN
+            || (kind == ReduceKernel.Kind.SUM && a.dtype() != DType.COMPLEX128);
     long off = additive && a.dtype() == b.dtype() ? contiguousOffset(a.shape(), at, b.shape()) : -1;
     if (off < 0) {
       return false;

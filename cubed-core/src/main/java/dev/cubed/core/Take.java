@@ -25,12 +25,12 @@ public final class Take {
   private Take() {}
 
   /**
-   * Elements of x along {@code axis} at the 1-D in-memory {@code indices} (negative ones count
-   * from the end). The output has x's chunks on the other axes and blocks of x's largest block
-   * size along {@code axis}; output block k reads, one at a time, the input blocks holding the
-   * indices {@code [k*c, (k+1)*c)} (at most c blocks, usually one or two for sorted indices),
-   * gathering from each the elements it needs and putting them in order at the end (about two
-   * output blocks of extra memory).
+   * Elements of x along {@code axis} at the 1-D in-memory {@code indices} (negative ones count from
+   * the end). The output has x's chunks on the other axes and blocks of x's largest block size
+   * along {@code axis}; output block k reads, one at a time, the input blocks holding the indices
+   * {@code [k*c, (k+1)*c)} (at most c blocks, usually one or two for sorted indices), gathering
+   * from each the elements it needs and putting them in order at the end (about two output blocks
+   * of extra memory).
    *
    * @throws IllegalArgumentException naming take for non-integer or non-1-D indices, an axis out of
    *     range, or an index outside {@code [-n, n)}
@@ -40,8 +40,11 @@ public final class Take {
     int nd = shape.length;
     int ax = Shapes.normalizeAxis("take", axis, nd);
     if (!indices.dtype().isInteger() || indices.ndim() != 1) {
-      throw new IllegalArgumentException("take: indices must be a 1-d integer array here, got "
-          + indices.dtype() + " of shape " + Shapes.format(indices.shape()));
+      throw new IllegalArgumentException(
+          "take: indices must be a 1-d integer array here, got "
+              + indices.dtype()
+              + " of shape "
+              + Shapes.format(indices.shape()));
     }
     long n = shape[ax];
     int len = indices.size();
@@ -49,8 +52,13 @@ public final class Take {
     for (int i = 0; i < len; i++) {
       long v = indices.getLong(i);
       if (indices.dtype().isUnsigned() && v < 0 || v < -n || v >= n) {
-        throw new IllegalArgumentException("take: index " + indices.getObject(i)
-            + " is out of bounds for axis " + axis + " with size " + n);
+        throw new IllegalArgumentException(
+            "take: index "
+                + indices.getObject(i)
+                + " is out of bounds for axis "
+                + axis
+                + " with size "
+                + n);
       }
       idx[i] = v < 0 ? v + n : v;
     }
@@ -84,62 +92,70 @@ public final class Take {
       needed[k] = s.stream().mapToInt(Integer::intValue).toArray();
       maxReads = Math.max(maxReads, needed[k].length);
     }
-    KeyFunction keys = co -> {
-      List<long[]> l = new ArrayList<>();
-      for (int b : needed[(int) co[ax]]) {
-        long[] key = co.clone();
-        key[ax] = b;
-        l.add(key);
-      }
-      return List.of(BlockKeys.stream(l));
-    };
-    BlockFunction bf = (args, co) -> {
-      @SuppressWarnings("unchecked")
-      Iterator<NDArray> blocks = (Iterator<NDArray>) args.get(0);
-      int k = (int) co[ax];
-      int from = (int) (k * c);
-      int to = (int) Math.min(len, from + c);
-      List<NDArray> pieces = new ArrayList<>();
-      long[] order = new long[to - from];
-      int placed = 0;
-      for (int b : needed[k]) {
-        NDArray block = blocks.next();
-        List<Long> local = new ArrayList<>();
-        for (int i = from; i < to; i++) {
-          if (blockOf[i] == b) {
-            local.add(idx[i] - starts[b]);
-            order[i - from] = placed++;
+    KeyFunction keys =
+        co -> {
+          List<long[]> l = new ArrayList<>();
+          for (int b : needed[(int) co[ax]]) {
+            long[] key = co.clone();
+            key[ax] = b;
+            l.add(key);
           }
-        }
-        NDArray li = NDArray.empty(DType.INT64, local.size());
-        for (int i = 0; i < local.size(); i++) {
-          li.setLong(i, local.get(i));
-        }
-        pieces.add(Indexing.take(block, li, ax));
-      }
-      NDArray all = pieces.size() == 1 ? pieces.get(0)
-          : Manipulation.concat(pieces.toArray(new NDArray[0]), ax);
-      NDArray perm = NDArray.empty(DType.INT64, order.length);
-      for (int i = 0; i < order.length; i++) {
-        perm.setLong(i, order[i]);
-      }
-      return Indexing.take(all, perm, ax);
-    };
+          return List.of(BlockKeys.stream(l));
+        };
+    BlockFunction bf =
+        (args, co) -> {
+          @SuppressWarnings("unchecked")
+          Iterator<NDArray> blocks = (Iterator<NDArray>) args.get(0);
+          int k = (int) co[ax];
+          int from = (int) (k * c);
+          int to = (int) Math.min(len, from + c);
+          List<NDArray> pieces = new ArrayList<>();
+          long[] order = new long[to - from];
+          int placed = 0;
+          for (int b : needed[k]) {
+            NDArray block = blocks.next();
+            List<Long> local = new ArrayList<>();
+            for (int i = from; i < to; i++) {
+              if (blockOf[i] == b) {
+                local.add(idx[i] - starts[b]);
+                order[i - from] = placed++;
+              }
+            }
+            NDArray li = NDArray.empty(DType.INT64, local.size());
+            for (int i = 0; i < local.size(); i++) {
+              li.setLong(i, local.get(i));
+            }
+            pieces.add(Indexing.take(block, li, ax));
+          }
+          NDArray all =
+              pieces.size() == 1
+                  ? pieces.get(0)
+                  : Manipulation.concat(pieces.toArray(new NDArray[0]), ax);
+          NDArray perm = NDArray.empty(DType.INT64, order.length);
+          for (int i = 0; i < order.length; i++) {
+            perm.setLong(i, order[i]);
+          }
+          return Indexing.take(all, perm, ax);
+        };
     long outBlock = x.dtype().itemSize();
     for (int d = 0; d < nd; d++) {
       outBlock *= d == ax ? c : Math.max(1, in.maxChunks()[d]);
     }
-    return new ArrayNode.Computed(new Blockwise("take", keys, bf, new int[] {1},
-        new int[] {maxReads}, 2 * outBlock), List.of(x), grid, x.dtype(), null);
+    return new ArrayNode.Computed(
+        new Blockwise("take", keys, bf, new int[] {1}, new int[] {maxReads}, 2 * outBlock),
+        List.of(x),
+        grid,
+        x.dtype(),
+        null);
   }
 
   /**
    * {@code take_along_axis(x, indices, axis)} with the indices in memory (x's number of dimensions;
    * the other dimensions broadcast against x's). x is rechunked to one block along the axis (the
-   * memory check refuses when a whole axis of x's blocks does not fit a task); the output has
-   * that grid on the other axes (whole where x has size 1 and the indices do not) and one block of
-   * {@code indices.shape[axis]} along the axis; each task reads one block of x and cuts its part
-   * of the indices from the in-memory array.
+   * memory check refuses when a whole axis of x's blocks does not fit a task); the output has that
+   * grid on the other axes (whole where x has size 1 and the indices do not) and one block of
+   * {@code indices.shape[axis]} along the axis; each task reads one block of x and cuts its part of
+   * the indices from the in-memory array.
    *
    * @throws IllegalArgumentException as the kernel: a dimension mismatch, non-integer indices,
    *     shapes that do not broadcast or an index out of range (checked when built)
@@ -149,9 +165,15 @@ public final class Take {
     long[] xs = x0.shape();
     int nd = xs.length;
     if (indices.ndim() != nd) {
-      throw new IllegalArgumentException(fn + ": indices of shape "
-          + Shapes.format(indices.shape()) + " must have as many dimensions as x of shape "
-          + Shapes.format(xs) + " (" + nd + ")");
+      throw new IllegalArgumentException(
+          fn
+              + ": indices of shape "
+              + Shapes.format(indices.shape())
+              + " must have as many dimensions as x of shape "
+              + Shapes.format(xs)
+              + " ("
+              + nd
+              + ")");
     }
     int ax = Shapes.normalizeAxis(fn, axis, nd);
     long[] is = indices.shape();
@@ -175,23 +197,29 @@ public final class Take {
       }
     }
     ChunkGrid grid = ChunkGrid.of(out, sizes);
-    KeyFunction keys = c -> {
-      long[] k = c.clone();
-      for (int d = 0; d < nd; d++) {
-        if (d == ax || xs[d] != out[d]) {
-          k[d] = 0;
-        }
-      }
-      return List.of(BlockKeys.one(k));
-    };
+    KeyFunction keys =
+        c -> {
+          long[] k = c.clone();
+          for (int d = 0; d < nd; d++) {
+            if (d == ax || xs[d] != out[d]) {
+              k[d] = 0;
+            }
+          }
+          return List.of(BlockKeys.one(k));
+        };
     NDArray held = ib;
-    BlockFunction bf = (args, c) -> {
-      NDArray b = (NDArray) args.get(0);
-      NDArray part = held.getRegion(grid.blockOffset(c), grid.blockShape(c));
-      return Indexing.takeAlongAxis(b, part, ax);
-    };
-    return new ArrayNode.Computed(new Blockwise(fn, keys, bf, new int[] {1}, new int[] {1},
-        ib.size() * 8L), List.of(x), grid, x0.dtype(), null);
+    BlockFunction bf =
+        (args, c) -> {
+          NDArray b = (NDArray) args.get(0);
+          NDArray part = held.getRegion(grid.blockOffset(c), grid.blockShape(c));
+          return Indexing.takeAlongAxis(b, part, ax);
+        };
+    return new ArrayNode.Computed(
+        new Blockwise(fn, keys, bf, new int[] {1}, new int[] {1}, ib.size() * 8L),
+        List.of(x),
+        grid,
+        x0.dtype(),
+        null);
   }
 
   private static long[] offsets(long[] sizes) {

@@ -1,8 +1,8 @@
 package dev.cubed.core;
 
 import dev.cubed.nd.DType;
-import dev.cubed.nd.LinearAlgebra;
 import dev.cubed.nd.Linalg;
+import dev.cubed.nd.LinearAlgebra;
 import dev.cubed.nd.NDArray;
 import dev.cubed.plan.ArrayNode;
 import dev.cubed.plan.ChunkGrid;
@@ -20,9 +20,9 @@ import java.util.List;
  * times the matching rows of Q2.
  *
  * <p>Memory per task: a row block of x with its factors (about {@code 6 * rows * n} doubles of
- * kernel work besides the block), or the stacked R factors ({@code K x n}, K the sum of
- * {@code min(rows_i, n)}) with their factors. Each must fit one task; otherwise the build refuses
- * naming qr and the sizes.
+ * kernel work besides the block), or the stacked R factors ({@code K x n}, K the sum of {@code
+ * min(rows_i, n)}) with their factors. Each must fit one task; otherwise the build refuses naming
+ * qr and the sizes.
  */
 public final class Tsqr {
   private Tsqr() {}
@@ -44,8 +44,8 @@ public final class Tsqr {
    * @throws IllegalArgumentException naming fn if a row block of one row, or the stacked R factors,
    *     do not fit one task
    */
-  public static Factors qr(String fn, ArrayNode x, DType out, StackMap.Budget budget,
-      boolean wantQ) {
+  public static Factors qr(
+      String fn, ArrayNode x, DType out, StackMap.Budget budget, boolean wantQ) {
     long m = x.shape()[0];
     long n = x.shape()[1];
     long room = budget.allowedMem() - budget.reservedMem();
@@ -54,13 +54,22 @@ public final class Tsqr {
     // per row: the x row read (2 copies), Q row and R row written (2 copies each), kernel work
     long perRow = 2L * n * it + 2L * n * ot + 2L * n * ot + work(1, n, out);
     if (room < perRow) {
-      throw new IllegalArgumentException(fn + ": one row of " + n + " " + x.dtype()
-          + " elements with its factors needs a projected " + (budget.reservedMem() + perRow)
-          + " B per task, more than allowedMem " + budget.allowedMem() + " B; the columns of a "
-          + "tall-and-skinny matrix must fit one task: raise allowedMem; nothing was run");
+      throw new IllegalArgumentException(
+          fn
+              + ": one row of "
+              + n
+              + " "
+              + x.dtype()
+              + " elements with its factors needs a projected "
+              + (budget.reservedMem() + perRow)
+              + " B per task, more than allowedMem "
+              + budget.allowedMem()
+              + " B; the columns of a "
+              + "tall-and-skinny matrix must fit one task: raise allowedMem; nothing was run");
     }
-    long rows = Math.max(1, Math.min(Math.max(n, x.chunkGrid().maxChunks()[0]),
-        room / Math.max(1, perRow)));
+    long rows =
+        Math.max(
+            1, Math.min(Math.max(n, x.chunkGrid().maxChunks()[0]), room / Math.max(1, perRow)));
     ArrayNode xr = Core.rechunk(x, new long[] {rows, -1});
     long[] rowSizes = xr.chunkGrid().sizes(0);
     int nb = rowSizes.length;
@@ -74,21 +83,46 @@ public final class Tsqr {
       kTotal += kSizes[i];
     }
     long k2 = Math.min(kTotal, n);
-    long stackTask = budget.reservedMem() + 2 * kTotal * n * ot + 2 * (kTotal * k2 + k2 * n) * ot
-        + work(kTotal, n, out);
+    long stackTask =
+        budget.reservedMem()
+            + 2 * kTotal * n * ot
+            + 2 * (kTotal * k2 + k2 * n) * ot
+            + work(kTotal, n, out);
     if (stackTask > budget.allowedMem()) {
-      throw new IllegalArgumentException(fn + ": the stacked R factors of the " + nb
-          + " row blocks (" + kTotal + "x" + n + " " + out + ") need a projected " + stackTask
-          + " B in one task, more than allowedMem " + budget.allowedMem() + " B (one level of "
-          + "TSQR): raise allowedMem, or use taller row blocks; nothing was run");
+      throw new IllegalArgumentException(
+          fn
+              + ": the stacked R factors of the "
+              + nb
+              + " row blocks ("
+              + kTotal
+              + "x"
+              + n
+              + " "
+              + out
+              + ") need a projected "
+              + stackTask
+              + " B in one task, more than allowedMem "
+              + budget.allowedMem()
+              + " B (one level of "
+              + "TSQR): raise allowedMem, or use taller row blocks; nothing was run");
     }
     // R_i per row block
     ChunkGrid rGrid = ChunkGrid.of(new long[] {kTotal, n}, new long[][] {kSizes, {n}});
     BlockFunction rf = (args, co) -> Linalg.qr(cast((NDArray) args.get(0), out)).R();
     long rowBlock = rows * n * it;
-    ArrayNode rs = new ArrayNode.Computed(new Blockwise(fn + "_block_r", oneKey(), rf,
-        new int[] {1}, new int[] {1}, rowBlock / it * 8 + work(rows, n, out)), List.of(xr), rGrid,
-        out, null);
+    ArrayNode rs =
+        new ArrayNode.Computed(
+            new Blockwise(
+                fn + "_block_r",
+                oneKey(),
+                rf,
+                new int[] {1},
+                new int[] {1},
+                rowBlock / it * 8 + work(rows, n, out)),
+            List.of(xr),
+            rGrid,
+            out,
+            null);
     ArrayNode rWhole = Core.rechunk(rs, new long[] {-1, -1});
     ArrayNode r = whole(fn + "_merge_r", rWhole, new long[] {k2, n}, out, false, kTotal, n);
     if (!wantQ) {
@@ -98,18 +132,29 @@ public final class Tsqr {
     ArrayNode q2r = Core.rechunk(q2, ChunkGrid.of(q2.shape(), new long[][] {kSizes, {k2}}));
     ChunkGrid qGrid = ChunkGrid.of(new long[] {m, k2}, new long[][] {rowSizes, {k2}});
     KeyFunction qk = co -> List.of(BlockKeys.one(co[0], 0), BlockKeys.one(co[0], 0));
-    BlockFunction qf = (args, co) -> {
-      NDArray qi = Linalg.qr(cast((NDArray) args.get(0), out)).Q();
-      return LinearAlgebra.matmul(qi, (NDArray) args.get(1));
-    };
-    ArrayNode q = new ArrayNode.Computed(new Blockwise(fn + "_q", qk, qf, new int[] {1, 1},
-        new int[] {1, 1}, rowBlock / it * 8 + work(rows, n, out) + rows * n * ot), List.of(xr,
-            q2r), qGrid, out, null);
+    BlockFunction qf =
+        (args, co) -> {
+          NDArray qi = Linalg.qr(cast((NDArray) args.get(0), out)).Q();
+          return LinearAlgebra.matmul(qi, (NDArray) args.get(1));
+        };
+    ArrayNode q =
+        new ArrayNode.Computed(
+            new Blockwise(
+                fn + "_q",
+                qk,
+                qf,
+                new int[] {1, 1},
+                new int[] {1, 1},
+                rowBlock / it * 8 + work(rows, n, out) + rows * n * ot),
+            List.of(xr, q2r),
+            qGrid,
+            out,
+            null);
     return new Factors(q, r);
   }
 
-  private static Factors single(String fn, ArrayNode xr, DType out, StackMap.Budget budget,
-      boolean wantQ) {
+  private static Factors single(
+      String fn, ArrayNode xr, DType out, StackMap.Budget budget, boolean wantQ) {
     long m = xr.shape()[0];
     long n = xr.shape()[1];
     long k = Math.min(m, n);
@@ -120,17 +165,23 @@ public final class Tsqr {
   }
 
   /** One task reading the whole (one-block) input and writing Q or R of its QR as one block. */
-  private static ArrayNode whole(String name, ArrayNode in, long[] shape, DType out, boolean q,
-      long m, long n) {
-    BlockFunction f = (args, co) -> {
-      NDArray a = cast((NDArray) args.get(0), out);
-      Linalg.QrResult qr = Linalg.qr(a);
-      return q ? qr.Q() : qr.R();
-    };
+  private static ArrayNode whole(
+      String name, ArrayNode in, long[] shape, DType out, boolean q, long m, long n) {
+    BlockFunction f =
+        (args, co) -> {
+          NDArray a = cast((NDArray) args.get(0), out);
+          Linalg.QrResult qr = Linalg.qr(a);
+          return q ? qr.Q() : qr.R();
+        };
     long[] chunks = {Math.max(1, shape[0]), Math.max(1, shape[1])};
     KeyFunction keys = co -> List.of(BlockKeys.one(0, 0));
-    return new ArrayNode.Computed(new Blockwise(name, keys, f, new int[] {1}, new int[] {1},
-        m * n * 8 + work(m, n, out)), List.of(in), shape, chunks, out, null);
+    return new ArrayNode.Computed(
+        new Blockwise(name, keys, f, new int[] {1}, new int[] {1}, m * n * 8 + work(m, n, out)),
+        List.of(in),
+        shape,
+        chunks,
+        out,
+        null);
   }
 
   private static KeyFunction oneKey() {

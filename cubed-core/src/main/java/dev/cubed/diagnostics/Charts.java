@@ -44,9 +44,18 @@ final class Charts {
   }
 
   /** Distinct colours for up to 10 ops (then repeated), readable on white. */
-  private static final Color[] PALETTE = {new Color(0x1f77b4), new Color(0xff7f0e),
-      new Color(0x2ca02c), new Color(0xd62728), new Color(0x9467bd), new Color(0x8c564b),
-      new Color(0xe377c2), new Color(0x7f7f7f), new Color(0xbcbd22), new Color(0x17becf)};
+  private static final Color[] PALETTE = {
+    new Color(0x1f77b4),
+    new Color(0xff7f0e),
+    new Color(0x2ca02c),
+    new Color(0xd62728),
+    new Color(0x9467bd),
+    new Color(0x8c564b),
+    new Color(0xe377c2),
+    new Color(0x7f7f7f),
+    new Color(0xbcbd22),
+    new Color(0x17becf)
+  };
 
   private static final double MB = 1e6;
 
@@ -56,16 +65,19 @@ final class Charts {
    * greedily into rows that do not overlap in time).
    */
   static JFreeChart timeline(List<Recorder.ComputeRecord> computes, List<TaskRecord> tasks) {
-    long t0 = computes.stream().mapToLong(c -> c.start).min()
-        .orElse(tasks.stream().mapToLong(t -> t.event().startMillis()).min().orElse(0));
+    long t0 =
+        computes.stream()
+            .mapToLong(c -> c.start)
+            .min()
+            .orElse(tasks.stream().mapToLong(t -> t.event().startMillis()).min().orElse(0));
     boolean named = !tasks.isEmpty() && tasks.stream().allMatch(t -> t.event().worker() != null);
     List<TaskRecord> sorted = new ArrayList<>(tasks);
     sorted.sort(Comparator.comparingLong(t -> t.event().startMillis()));
     Map<TaskRecord, Integer> lane = new LinkedHashMap<>();
     List<String> laneNames = new ArrayList<>();
     if (named) {
-      List<String> workers = new ArrayList<>(sorted.stream().map(t -> t.event().worker())
-          .distinct().toList());
+      List<String> workers =
+          new ArrayList<>(sorted.stream().map(t -> t.event().worker()).distinct().toList());
       workers.sort(Charts::naturalCompare);
       laneNames.addAll(workers);
       for (TaskRecord t : sorted) {
@@ -86,8 +98,9 @@ final class Charts {
         lane.put(t, l);
       }
     }
-    long tEnd = Math.max(t0 + 1, sorted.stream().mapToLong(t -> t.event().endMillis()).max()
-        .orElse(t0 + 1));
+    long tEnd =
+        Math.max(
+            t0 + 1, sorted.stream().mapToLong(t -> t.event().endMillis()).max().orElse(t0 + 1));
     double minWidth = (tEnd - t0) / 1e3 / 400; // visible even for a 1 ms task
     boolean several = computes.size() > 1;
     Map<String, XYIntervalSeries> series = new LinkedHashMap<>();
@@ -107,8 +120,9 @@ final class Charts {
     }
     XYIntervalSeriesCollection data = new XYIntervalSeriesCollection();
     series.values().forEach(data::addSeries);
-    SymbolAxis yAxis = new SymbolAxis(named ? "worker" : "task slot (no worker names)",
-        laneNames.toArray(new String[0]));
+    SymbolAxis yAxis =
+        new SymbolAxis(
+            named ? "worker" : "task slot (no worker names)", laneNames.toArray(new String[0]));
     yAxis.setGridBandsVisible(false);
     NumberAxis xAxis = new NumberAxis("seconds since the compute started");
     XYBarRenderer r = new XYBarRenderer();
@@ -124,9 +138,18 @@ final class Charts {
     XYPlot plot = new XYPlot(data, xAxis, yAxis, r);
     plot.setOrientation(PlotOrientation.VERTICAL);
     style(plot);
-    JFreeChart chart = new JFreeChart(String.format(Locale.ROOT,
-        "Timeline: %d tasks of %d ops on %d %s", tasks.size(), series.size(), laneNames.size(),
-        named ? "workers" : "task slots"), new Font("SansSerif", Font.BOLD, 15), plot, true);
+    JFreeChart chart =
+        new JFreeChart(
+            String.format(
+                Locale.ROOT,
+                "Timeline: %d tasks of %d ops on %d %s",
+                tasks.size(),
+                series.size(),
+                laneNames.size(),
+                named ? "workers" : "task slots"),
+            new Font("SansSerif", Font.BOLD, 15),
+            plot,
+            true);
     chart.setBackgroundPaint(Color.WHITE);
     chart.addSubtitle(new TextTitle("bars: one per task, from its start to its end; colour: op"));
     return chart;
@@ -142,16 +165,18 @@ final class Charts {
     boolean anyMeasured = tasks.stream().anyMatch(t -> t.event().measuredPeakMem() >= 0);
     String projected = "projected per task (plan)";
     String measured = "measured peak heap (max over tasks)";
-    String allocated = "allocated by the task's thread (max over tasks; threads executor:"
-        + " NOT a peak)";
+    String allocated =
+        "allocated by the task's thread (max over tasks; threads executor:" + " NOT a peak)";
     String rss = "peak RSS of the worker process (max over tasks)";
     boolean anyRss = tasks.stream().anyMatch(t -> t.event().peakRss() >= 0);
     for (Recorder.ComputeRecord c : computes) {
       for (String op : Recorder.opNames(c, tasks)) {
         String cat = several ? c.seq + ": " + op : op;
-        List<Events.TaskEnd> ts = tasks.stream()
-            .filter(t -> t.compute() == c.seq && t.op().equals(op)).map(TaskRecord::event)
-            .toList();
+        List<Events.TaskEnd> ts =
+            tasks.stream()
+                .filter(t -> t.compute() == c.seq && t.op().equals(op))
+                .map(TaskRecord::event)
+                .toList();
         data.addValue(Recorder.projected(c, op, tasks) / MB, projected, cat);
         if (anyMeasured) {
           long m = ts.stream().mapToLong(Events.TaskEnd::measuredPeakMem).max().orElse(-1);
@@ -166,15 +191,25 @@ final class Charts {
         }
       }
     }
-    JFreeChart chart = ChartFactory.createBarChart(anyMeasured
-        ? "Memory per task: projected vs measured, by op"
-        : "Memory per task: projected vs allocated (no measured peak), by op", "op", "MB", data,
-        PlotOrientation.HORIZONTAL, true, false, false);
+    JFreeChart chart =
+        ChartFactory.createBarChart(
+            anyMeasured
+                ? "Memory per task: projected vs measured, by op"
+                : "Memory per task: projected vs allocated (no measured peak), by op",
+            "op",
+            "MB",
+            data,
+            PlotOrientation.HORIZONTAL,
+            true,
+            false,
+            false);
     chart.setBackgroundPaint(Color.WHITE);
     chart.getTitle().setFont(new Font("SansSerif", Font.BOLD, 15));
     if (!anyMeasured) {
-      chart.addSubtitle(new TextTitle("this executor cannot measure a task's peak (one heap for"
-          + " all tasks); allocated bytes include garbage and can exceed the peak"));
+      chart.addSubtitle(
+          new TextTitle(
+              "this executor cannot measure a task's peak (one heap for"
+                  + " all tasks); allocated bytes include garbage and can exceed the peak"));
     }
     CategoryPlot plot = chart.getCategoryPlot();
     style(plot);
@@ -188,8 +223,8 @@ final class Charts {
     r.setSeriesPaint(0, new Color(0x1f77b4));
     r.setSeriesPaint(1, anyMeasured ? new Color(0xd62728) : new Color(0xbbbbbb));
     r.setSeriesPaint(2, new Color(0xff7f0e));
-    r.setDefaultItemLabelGenerator(new StandardCategoryItemLabelGenerator("{2}",
-        new java.text.DecimalFormat("0.0")));
+    r.setDefaultItemLabelGenerator(
+        new StandardCategoryItemLabelGenerator("{2}", new java.text.DecimalFormat("0.0")));
     r.setDefaultItemLabelsVisible(true);
     r.setDefaultItemLabelFont(new Font("SansSerif", Font.PLAIN, 10));
     NumberAxis v = (NumberAxis) plot.getRangeAxis();
@@ -230,8 +265,8 @@ final class Charts {
     String pa = a.replaceAll("\\d+$", "");
     String pb = b.replaceAll("\\d+$", "");
     if (pa.equals(pb) && a.length() > pa.length() && b.length() > pb.length()) {
-      return Long.compare(Long.parseLong(a.substring(pa.length())),
-          Long.parseLong(b.substring(pb.length())));
+      return Long.compare(
+          Long.parseLong(a.substring(pa.length())), Long.parseLong(b.substring(pb.length())));
     }
     return a.compareTo(b);
   }

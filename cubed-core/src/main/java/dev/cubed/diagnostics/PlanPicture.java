@@ -11,11 +11,12 @@ import java.util.concurrent.TimeUnit;
 /**
  * The plan as a picture: its DOT text ({@link Plan#dot()}) always, rendered to SVG by Graphviz
  * {@code dot} (a child process, {@value #TIMEOUT_SECONDS} s timeout) when the file name ends in
- * {@code .svg} and {@code dot} is on the PATH. Without {@code dot}, the DOT text is written next
- * to the requested file ({@code plan.svg} -> {@code plan.dot}) and the result says so.
+ * {@code .svg} and {@code dot} is on the PATH. Without {@code dot}, the DOT text is written next to
+ * the requested file ({@code plan.svg} -> {@code plan.dot}) and the result says so.
  */
 public final class PlanPicture {
   static final long TIMEOUT_SECONDS = 60;
+
   /** The Graphviz executable; tests point it at a missing one to check the fallback. */
   static volatile String dotCommand = "dot";
 
@@ -41,8 +42,8 @@ public final class PlanPicture {
     String dot = plan.dot();
     String name = file.getFileName().toString();
     boolean wantSvg = name.toLowerCase(java.util.Locale.ROOT).endsWith(".svg");
-    Path dotFile = wantSvg ? file.resolveSibling(name.substring(0, name.length() - 4) + ".dot")
-        : file;
+    Path dotFile =
+        wantSvg ? file.resolveSibling(name.substring(0, name.length() - 4) + ".dot") : file;
     try {
       Path parent = file.toAbsolutePath().getParent();
       if (parent != null) {
@@ -56,9 +57,20 @@ public final class PlanPicture {
       return new Result(dotFile, dotFile, false, null);
     }
     String why = render(dotFile, file);
-    return why == null ? new Result(file, dotFile, true, null)
-        : new Result(dotFile, dotFile, false, why + "; wrote the DOT text to " + dotFile
-            + " (render it with: dot -Tsvg " + dotFile + " -o " + file + ")");
+    return why == null
+        ? new Result(file, dotFile, true, null)
+        : new Result(
+            dotFile,
+            dotFile,
+            false,
+            why
+                + "; wrote the DOT text to "
+                + dotFile
+                + " (render it with: dot -Tsvg "
+                + dotFile
+                + " -o "
+                + file
+                + ")");
   }
 
   /** Runs {@code dot -Tsvg}; null on success, else why it failed. */
@@ -67,10 +79,16 @@ public final class PlanPicture {
     Path err;
     try {
       err = Files.createTempFile("cubed-dot", ".err");
-      p = new ProcessBuilder(dotCommand, "-Tsvg", dotFile.toString(), "-o", svg.toString())
-          .redirectErrorStream(true).redirectOutput(err.toFile()).start();
+      p =
+          new ProcessBuilder(dotCommand, "-Tsvg", dotFile.toString(), "-o", svg.toString())
+              .redirectErrorStream(true)
+              .redirectOutput(err.toFile())
+              .start();
     } catch (IOException e) {
-      return "Graphviz '" + dotCommand + "' is not installed or not on the PATH (" + e.getMessage()
+      return "Graphviz '"
+          + dotCommand
+          + "' is not installed or not on the PATH ("
+          + e.getMessage()
           + "); install it (Debian/Ubuntu: apt-get install graphviz) for an SVG";
     }
     try {

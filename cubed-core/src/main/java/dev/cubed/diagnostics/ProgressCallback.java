@@ -18,10 +18,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * each finished task and stays (complete) when the op ends. Ops running concurrently each have
  * their own bar. On a terminal the bars are redrawn in place, one line each (ANSI cursor moves,
  * five times a second); otherwise (a log file, CI) each bar prints a plain line when it starts, at
- * most every five seconds while it advances, and when it completes. A line reads
- * {@code NAME  42% [=====     ] 21/50 (0:00:07 / 0:00:10)}: percent, bar, tasks done of all,
- * elapsed and estimated remaining time ({@code ?} before the first task ends). The rendering is
- * this class's own, so the core needs no terminal library.
+ * most every five seconds while it advances, and when it completes. A line reads {@code NAME 42%
+ * [===== ] 21/50 (0:00:07 / 0:00:10)}: percent, bar, tasks done of all, elapsed and estimated
+ * remaining time ({@code ?} before the first task ends). The rendering is this class's own, so the
+ * core needs no terminal library.
  */
 public final class ProgressCallback implements Callback {
   static final int BAR_WIDTH = 40;
@@ -31,8 +31,10 @@ public final class ProgressCallback implements Callback {
   private final PrintStream out;
   private final boolean interactive;
   private final Map<String, Bar> bars = new ConcurrentHashMap<>();
+
   /** Bars in the order their ops started (interactive mode: the lines on screen). */
   private final List<Bar> order = new ArrayList<>();
+
   private int frozen;
   private int drawn;
   private ScheduledExecutorService redrawer;
@@ -43,14 +45,14 @@ public final class ProgressCallback implements Callback {
   }
 
   /**
-   * Whether standard error is a terminal: on Linux, whether file descriptor 2 is a tty device
-   * (so {@code ./cubed demo > out.json} still gets redrawn bars); elsewhere whether the JVM has a
+   * Whether standard error is a terminal: on Linux, whether file descriptor 2 is a tty device (so
+   * {@code ./cubed demo > out.json} still gets redrawn bars); elsewhere whether the JVM has a
    * console.
    */
   public static boolean stderrIsTerminal() {
     try {
-      String target = java.nio.file.Files.readSymbolicLink(java.nio.file.Path.of(
-          "/proc/self/fd/2")).toString();
+      String target =
+          java.nio.file.Files.readSymbolicLink(java.nio.file.Path.of("/proc/self/fd/2")).toString();
       return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty");
     } catch (java.io.IOException | UnsupportedOperationException | SecurityException e) {
       return System.console() != null;
@@ -90,8 +92,17 @@ public final class ProgressCallback implements Callback {
       int filled = max == 0 ? BAR_WIDTH : (int) (BAR_WIDTH * d / max);
       long elapsed = Math.max(0, nowMillis - startMillis);
       String eta = d == 0 ? "?" : clock(d >= max ? 0 : elapsed * (max - d) / d);
-      return String.format(Locale.ROOT, "%-28s %3d%% [%s%s] %d/%d (%s / %s)", name, pct,
-          "=".repeat(filled), " ".repeat(BAR_WIDTH - filled), d, max, clock(elapsed), eta);
+      return String.format(
+          Locale.ROOT,
+          "%-28s %3d%% [%s%s] %d/%d (%s / %s)",
+          name,
+          pct,
+          "=".repeat(filled),
+          " ".repeat(BAR_WIDTH - filled),
+          d,
+          max,
+          clock(elapsed),
+          eta);
     }
 
     /** The line without its times (to print a log line only when the bar moved). */
@@ -118,13 +129,15 @@ public final class ProgressCallback implements Callback {
       synchronized (this) {
         order.add(bar);
         if (redrawer == null) {
-          redrawer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "cubed-progress");
-            t.setDaemon(true);
-            return t;
-          });
-          redrawer.scheduleAtFixedRate(this::redraw, REDRAW_MILLIS, REDRAW_MILLIS,
-              TimeUnit.MILLISECONDS);
+          redrawer =
+              Executors.newSingleThreadScheduledExecutor(
+                  r -> {
+                    Thread t = new Thread(r, "cubed-progress");
+                    t.setDaemon(true);
+                    return t;
+                  });
+          redrawer.scheduleAtFixedRate(
+              this::redraw, REDRAW_MILLIS, REDRAW_MILLIS, TimeUnit.MILLISECONDS);
         }
       }
       redraw();
@@ -201,8 +214,8 @@ public final class ProgressCallback implements Callback {
 
   /**
    * Terminal mode: moves the cursor up over the bars drawn last time and draws them again. Bars at
-   * the top that are complete stay on screen and leave the redrawn region, so it never grows
-   * beyond the ops still running plus those started after them.
+   * the top that are complete stay on screen and leave the redrawn region, so it never grows beyond
+   * the ops still running plus those started after them.
    */
   private synchronized void redraw() {
     if (frozen >= order.size() && drawn == 0) {

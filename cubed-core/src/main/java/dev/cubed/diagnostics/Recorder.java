@@ -11,8 +11,8 @@ import java.util.Map;
 
 /**
  * Records the events of one or more computes (one at a time) for the history and the plots. The
- * same instance may be passed to several computes in a row: its records accumulate and
- * {@link #computeEnded} is called after each, with everything recorded so far. Thread-safe.
+ * same instance may be passed to several computes in a row: its records accumulate and {@link
+ * #computeEnded} is called after each, with everything recorded so far. Thread-safe.
  */
 abstract class Recorder implements PlanCallback {
   /** One compute: id, start and end, plan summary (null if run without a plan). */
@@ -46,8 +46,7 @@ abstract class Recorder implements PlanCallback {
 
   @Override
   public synchronized void onComputeStart(Events.ComputeStart e) {
-    current = new ComputeRecord(computes.size() + 1, e.computeId(), e.startMillis(),
-        pendingPlan);
+    current = new ComputeRecord(computes.size() + 1, e.computeId(), e.startMillis(), pendingPlan);
     pendingPlan = null;
     computes.add(current);
   }
@@ -68,8 +67,8 @@ abstract class Recorder implements PlanCallback {
 
   @Override
   public synchronized void onTaskEnd(Events.TaskEnd e) {
-    tasks.add(current == null ? new TaskRecord(0, "", e)
-        : new TaskRecord(current.seq, current.id, e));
+    tasks.add(
+        current == null ? new TaskRecord(0, "", e) : new TaskRecord(current.seq, current.id, e));
   }
 
   @Override
@@ -104,8 +103,11 @@ abstract class Recorder implements PlanCallback {
     if (s != null) {
       return s.projectedMem();
     }
-    return tasks.stream().filter(t -> t.compute() == c.seq && t.op().equals(op)).mapToLong(t -> t.event().projectedMem())
-        .max().orElse(0);
+    return tasks.stream()
+        .filter(t -> t.compute() == c.seq && t.op().equals(op))
+        .mapToLong(t -> t.event().projectedMem())
+        .max()
+        .orElse(0);
   }
 
   /** The kind of an op ("blockwise", "rechunk") from the plan, or "" without one. */

@@ -6,8 +6,8 @@ import dev.cubed.runtime.Events;
  * One finished task as the diagnostics keep it: the task-end event and the compute it belongs to.
  * Measured values are -1 where the executor could not measure them.
  *
- * @param compute the compute's number in the recorder (1 = first), since one plan run twice has
- *     the same compute id
+ * @param compute the compute's number in the recorder (1 = first), since one plan run twice has the
+ *     same compute id
  */
 record TaskRecord(int compute, String computeId, Events.TaskEnd event) {
   String op() {

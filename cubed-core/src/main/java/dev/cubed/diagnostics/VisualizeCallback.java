@@ -8,8 +8,8 @@ import java.util.function.Consumer;
 /**
  * Draws the plan of each compute it is passed to ({@link PlanPicture#write}) before the compute
  * runs. The first compute's picture goes to the given file, later ones to {@code name-2.svg},
- * {@code name-3.svg}, ... Each result (and the reason when no SVG could be rendered) is passed to
- * a reporter, by default a line on standard error.
+ * {@code name-3.svg}, ... Each result (and the reason when no SVG could be rendered) is passed to a
+ * reporter, by default a line on standard error.
  */
 public final class VisualizeCallback implements PlanCallback {
   private final Path file;
@@ -40,12 +40,15 @@ public final class VisualizeCallback implements PlanCallback {
     if (count > 1) {
       String n = file.getFileName().toString();
       int dot = n.lastIndexOf('.');
-      f = file.resolveSibling(dot > 0 ? n.substring(0, dot) + "-" + count + n.substring(dot)
-          : n + "-" + count);
+      f =
+          file.resolveSibling(
+              dot > 0 ? n.substring(0, dot) + "-" + count + n.substring(dot) : n + "-" + count);
     }
     PlanPicture.Result r = PlanPicture.write(plan, f);
     last = r;
-    report.accept(r.svg() ? "plan picture: " + r.file() + " (DOT source: " + r.dotFile() + ")"
-        : r.note() != null ? "plan picture: " + r.note() : "plan picture (DOT): " + r.file());
+    report.accept(
+        r.svg()
+            ? "plan picture: " + r.file() + " (DOT source: " + r.dotFile() + ")"
+            : r.note() != null ? "plan picture: " + r.note() : "plan picture (DOT): " + r.file());
   }
 }

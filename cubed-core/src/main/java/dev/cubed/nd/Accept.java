@@ -43,10 +43,16 @@ enum Accept {
     for (int i = 0; i < inputs.length; i++) {
       b.append(i == 0 ? "" : " and ").append(inputs[i]);
     }
-    String promoted = (inputs.length > 1 || inputs[0] != computed)
-        ? " (promoted to " + computed + ")" : "";
+    String promoted =
+        (inputs.length > 1 || inputs[0] != computed) ? " (promoted to " + computed + ")" : "";
     throw new IllegalArgumentException(
-        fn + ": dtype " + b + promoted + " is not supported: " + fn + " is defined for "
+        fn
+            + ": dtype "
+            + b
+            + promoted
+            + " is not supported: "
+            + fn
+            + " is defined for "
             + description);
   }
 
@@ -59,13 +65,21 @@ enum Accept {
   static NDArray scalar(String fn, DType array, Object value) {
     DType r = DType.resultType(array, value);
     if (r.isInteger() && DType.scalarKind(value) == DType.Kind.SIGNED) {
-      BigInteger v = value instanceof BigInteger b
-          ? b : BigInteger.valueOf(((Number) value).longValue());
+      BigInteger v =
+          value instanceof BigInteger b ? b : BigInteger.valueOf(((Number) value).longValue());
       DType.IInfo info = r.iinfo();
       if (v.compareTo(info.min()) < 0 || v.compareTo(info.max()) > 0) {
         throw new IllegalArgumentException(
-            fn + ": scalar " + v + " is out of range for dtype " + r + " (" + info.min() + " to "
-                + info.max() + "); a Java integer scalar takes the array's dtype and must fit it");
+            fn
+                + ": scalar "
+                + v
+                + " is out of range for dtype "
+                + r
+                + " ("
+                + info.min()
+                + " to "
+                + info.max()
+                + "); a Java integer scalar takes the array's dtype and must fit it");
       }
       if (r == DType.UINT64) {
         return NDArray.scalar(r, v.longValue());

@@ -54,7 +54,8 @@ public final class Axes {
   }
 
   /**
-   * The axes normalized against an array of {@code ndim} dimensions: sorted, non-negative, distinct.
+   * The axes normalized against an array of {@code ndim} dimensions: sorted, non-negative,
+   * distinct.
    *
    * @throws IllegalArgumentException naming {@code function} for an out-of-range or repeated axis
    */
@@ -93,7 +94,9 @@ public final class Axes {
 
   @Override
   public String toString() {
-    return "Axes(" + (axes == null ? "all" : Arrays.toString(axes)) + (keepDims ? ", keepdims" : "")
+    return "Axes("
+        + (axes == null ? "all" : Arrays.toString(axes))
+        + (keepDims ? ", keepdims" : "")
         + ")";
   }
 }

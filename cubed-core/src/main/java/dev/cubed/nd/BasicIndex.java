@@ -5,14 +5,16 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * A basic index ({@link Index}[]: integers, slices, new axes, at most one ellipsis) resolved against
- * a shape, as NumPy does it. This is the shared contract for in-memory and chunked indexing.
+ * A basic index ({@link Index}[]: integers, slices, new axes, at most one ellipsis) resolved
+ * against a shape, as NumPy does it. This is the shared contract for in-memory and chunked
+ * indexing.
  *
  * <p>For each axis {@code k} of the indexed array the selection is the arithmetic progression
  * {@code start(k) + i * step(k)} for {@code i < length(k)}; an integer index gives {@code length 1,
  * step 1} and {@link #isDropped(int) drops} the axis from the output. {@link #outputShape()} is the
  * result shape: the kept axes' lengths in order, with a 1 inserted where each new axis stands
- * (missing trailing indices mean full slices; an ellipsis expands to as many full slices as needed).
+ * (missing trailing indices mean full slices; an ellipsis expands to as many full slices as
+ * needed).
  */
 public final class BasicIndex {
   private final long[] shape;
@@ -22,7 +24,12 @@ public final class BasicIndex {
   private final boolean[] dropped;
   private final long[] outputShape;
 
-  private BasicIndex(long[] shape, long[] start, long[] step, long[] length, boolean[] dropped,
+  private BasicIndex(
+      long[] shape,
+      long[] start,
+      long[] step,
+      long[] length,
+      boolean[] dropped,
       long[] outputShape) {
     this.shape = shape;
     this.start = start;
@@ -56,8 +63,14 @@ public final class BasicIndex {
     }
     if (consuming > nd) {
       throw new IllegalArgumentException(
-          function + ": too many indices for array: array of shape " + Shapes.format(shape)
-              + " is " + nd + "-dimensional, but " + consuming + " were indexed");
+          function
+              + ": too many indices for array: array of shape "
+              + Shapes.format(shape)
+              + " is "
+              + nd
+              + "-dimensional, but "
+              + consuming
+              + " were indexed");
     }
     long[] start = new long[nd];
     long[] step = new long[nd];
@@ -85,9 +98,19 @@ public final class BasicIndex {
         long i = at.index() < 0 ? at.index() + n : at.index();
         if (i < 0 || i >= n) {
           throw new IllegalArgumentException(
-              function + ": index " + at.index() + " is out of bounds for axis " + axis
-                  + " with size " + n + " (array shape " + Shapes.format(shape)
-                  + "); valid indices are -" + n + " to " + (n - 1));
+              function
+                  + ": index "
+                  + at.index()
+                  + " is out of bounds for axis "
+                  + axis
+                  + " with size "
+                  + n
+                  + " (array shape "
+                  + Shapes.format(shape)
+                  + "); valid indices are -"
+                  + n
+                  + " to "
+                  + (n - 1));
         }
         start[axis] = i;
         step[axis] = 1;
@@ -103,7 +126,12 @@ public final class BasicIndex {
         axis++;
       }
     }
-    return new BasicIndex(shape.clone(), start, step, length, dropped,
+    return new BasicIndex(
+        shape.clone(),
+        start,
+        step,
+        length,
+        dropped,
         out.stream().mapToLong(Long::longValue).toArray());
   }
 

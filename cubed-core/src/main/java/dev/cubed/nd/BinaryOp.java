@@ -6,9 +6,9 @@ import java.util.Map;
 
 /**
  * One binary elementwise function: which dtypes it accepts, how integers promote, and a row loop
- * per kind (generic representations of {@link Loops}) plus optional fast loops on native storage of one
- * dtype. {@link #apply} promotes both operands to the result dtype, broadcasts and runs the loop.
- * Instances are configured once, in static initializers of the implementation classes.
+ * per kind (generic representations of {@link Loops}) plus optional fast loops on native storage of
+ * one dtype. {@link #apply} promotes both operands to the result dtype, broadcasts and runs the
+ * loop. Instances are configured once, in static initializers of the implementation classes.
  */
 final class BinaryOp {
   final String name;
@@ -93,9 +93,9 @@ final class BinaryOp {
 
   /**
    * {@link #apply}, writing into {@code buf} when it can hold the result without a conversion:
-   * {@code buf} non-null, of the result's dtype and shape, both operands of the result's dtype,
-   * and a fast loop for it. Returns {@code buf} then, else a new array (as {@link #apply}); the
-   * result is the same either way. {@code buf} may be one of the operands.
+   * {@code buf} non-null, of the result's dtype and shape, both operands of the result's dtype, and
+   * a fast loop for it. Returns {@code buf} then, else a new array (as {@link #apply}); the result
+   * is the same either way. {@code buf} may be one of the operands.
    */
   NDArray applyInto(NDArray x, NDArray y, NDArray buf) {
     DType r = computeType(x.dtype(), y.dtype());
@@ -103,8 +103,12 @@ final class BinaryOp {
     DType outType = boolOut ? DType.BOOL : r;
     Loops.Binary f = fast.get(r);
     if (f != null) {
-      boolean into = buf != null && buf.dtype() == outType && x.dtype() == r && y.dtype() == r
-          && Arrays.equals(buf.shape(), shape);
+      boolean into =
+          buf != null
+              && buf.dtype() == outType
+              && x.dtype() == r
+              && y.dtype() == r
+              && Arrays.equals(buf.shape(), shape);
       x = Loops.cast(x, r);
       y = Loops.cast(y, r);
       Object out = into ? buf.data() : NDArray.allocate(outType, Shapes.intSize(name, shape));
@@ -117,9 +121,10 @@ final class BinaryOp {
     switch (r.kind()) {
       case FLOAT -> {
         Object out = boolOut ? new boolean[n] : new double[n];
-        Loops.run(shape, x.shape(), Loops.doubles(x), y.shape(), Loops.doubles(y), out,
-            need(real, r));
-        return boolOut ? new NDArray(outType, shape, out)
+        Loops.run(
+            shape, x.shape(), Loops.doubles(x), y.shape(), Loops.doubles(y), out, need(real, r));
+        return boolOut
+            ? new NDArray(outType, shape, out)
             : Loops.fromDoubles(r, shape, (double[]) out);
       }
       case SIGNED, UNSIGNED -> {
@@ -130,9 +135,16 @@ final class BinaryOp {
       }
       case COMPLEX -> {
         Object out = boolOut ? new boolean[n] : new double[2 * n];
-        Loops.run(shape, x.shape(), Loops.complexes(x), y.shape(), Loops.complexes(y), out,
+        Loops.run(
+            shape,
+            x.shape(),
+            Loops.complexes(x),
+            y.shape(),
+            Loops.complexes(y),
+            out,
             need(complex, r));
-        return boolOut ? new NDArray(outType, shape, out)
+        return boolOut
+            ? new NDArray(outType, shape, out)
             : Loops.fromComplexes(r, shape, (double[]) out);
       }
       default -> {
@@ -166,7 +178,12 @@ final class BinaryOp {
   private Loops.Binary need(Loops.Binary l, DType r) {
     if (l == null) {
       throw new IllegalArgumentException(
-          name + ": dtype " + r + " is not supported: " + name + " is defined for "
+          name
+              + ": dtype "
+              + r
+              + " is not supported: "
+              + name
+              + " is defined for "
               + accept.description());
     }
     return l;

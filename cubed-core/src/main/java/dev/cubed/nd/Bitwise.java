@@ -9,28 +9,37 @@ package dev.cubed.nd;
 final class Bitwise {
   private Bitwise() {}
 
-  static final BinaryOp AND = BinaryOp.of("bitwise_and", Accept.INTEGER_OR_BOOL)
-      .ints(Kernels.ints((a, b) -> a & b)).bools(Kernels.bools((a, b) -> a & b));
-  static final BinaryOp OR = BinaryOp.of("bitwise_or", Accept.INTEGER_OR_BOOL)
-      .ints(Kernels.ints((a, b) -> a | b)).bools(Kernels.bools((a, b) -> a | b));
-  static final BinaryOp XOR = BinaryOp.of("bitwise_xor", Accept.INTEGER_OR_BOOL)
-      .ints(Kernels.ints((a, b) -> a ^ b)).bools(Kernels.bools((a, b) -> a ^ b));
+  static final BinaryOp AND =
+      BinaryOp.of("bitwise_and", Accept.INTEGER_OR_BOOL)
+          .ints(Kernels.ints((a, b) -> a & b))
+          .bools(Kernels.bools((a, b) -> a & b));
+  static final BinaryOp OR =
+      BinaryOp.of("bitwise_or", Accept.INTEGER_OR_BOOL)
+          .ints(Kernels.ints((a, b) -> a | b))
+          .bools(Kernels.bools((a, b) -> a | b));
+  static final BinaryOp XOR =
+      BinaryOp.of("bitwise_xor", Accept.INTEGER_OR_BOOL)
+          .ints(Kernels.ints((a, b) -> a ^ b))
+          .bools(Kernels.bools((a, b) -> a ^ b));
 
-  static final BinaryOp LEFT_SHIFT = BinaryOp.of("bitwise_left_shift", Accept.INTEGER)
-      .ints(Kernels.ints((a, b) -> b < 0 || b >= 64 ? 0 : a << b));
+  static final BinaryOp LEFT_SHIFT =
+      BinaryOp.of("bitwise_left_shift", Accept.INTEGER)
+          .ints(Kernels.ints((a, b) -> b < 0 || b >= 64 ? 0 : a << b));
 
-  static final BinaryOp RIGHT_SHIFT = BinaryOp.of("bitwise_right_shift", Accept.INTEGER)
-      .ints(Kernels.ints((a, b) -> b < 0 || b >= 64 ? (a < 0 ? -1 : 0) : a >> b))
-      .u64(Kernels.ints((a, b) -> b < 0 || b >= 64 ? 0 : a >>> b));
+  static final BinaryOp RIGHT_SHIFT =
+      BinaryOp.of("bitwise_right_shift", Accept.INTEGER)
+          .ints(Kernels.ints((a, b) -> b < 0 || b >= 64 ? (a < 0 ? -1 : 0) : a >> b))
+          .u64(Kernels.ints((a, b) -> b < 0 || b >= 64 ? 0 : a >>> b));
 
-  private static final Loops.Unary NOT = (x, out, n) -> {
-    boolean[] a = (boolean[]) x;
-    boolean[] o = (boolean[]) out;
-    for (int i = 0; i < n; i++) {
-      o[i] = !a[i];
-    }
-  };
+  private static final Loops.Unary NOT =
+      (x, out, n) -> {
+        boolean[] a = (boolean[]) x;
+        boolean[] o = (boolean[]) out;
+        for (int i = 0; i < n; i++) {
+          o[i] = !a[i];
+        }
+      };
 
-  static final UnaryOp INVERT = UnaryOp.of("bitwise_invert", Accept.INTEGER_OR_BOOL)
-      .ints(Kernels.ints(a -> ~a)).bools(NOT);
+  static final UnaryOp INVERT =
+      UnaryOp.of("bitwise_invert", Accept.INTEGER_OR_BOOL).ints(Kernels.ints(a -> ~a)).bools(NOT);
 }

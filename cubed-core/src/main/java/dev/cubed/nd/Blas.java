@@ -7,16 +7,16 @@ import java.nio.file.Path;
 /**
  * The BLAS used for float32/float64 matmul, chosen once.
  *
- * <p>{@code dev.ludovic.netlib} loads, in order: a native BLAS through its JNI shim (class
- * {@code JNIBLAS}), a Vector API implementation (only with {@code --add-modules
- * jdk.incubator.vector}) and plain Java. The JNI shim {@code dlopen}s the library named by the
- * system property {@code dev.ludovic.netlib.blas.nativeLibPath} (a full path) or
- * {@code dev.ludovic.netlib.blas.nativeLib} (a soname, default {@code libblas.so.3}, which Debian's
- * alternatives may point at the reference BLAS or at OpenBLAS). So that matmul gets the optimized
- * OpenBLAS whenever it is installed, this class sets {@code nativeLibPath} to the first existing
- * {@code libopenblas.so.0} in the usual library directories, unless either property is already set
- * (a user's choice wins). The chosen class is logged at DEBUG level on logger
- * {@code dev.cubed.nd.Blas}; {@link #describe()} reports it.
+ * <p>{@code dev.ludovic.netlib} loads, in order: a native BLAS through its JNI shim (class {@code
+ * JNIBLAS}), a Vector API implementation (only with {@code --add-modules jdk.incubator.vector}) and
+ * plain Java. The JNI shim {@code dlopen}s the library named by the system property {@code
+ * dev.ludovic.netlib.blas.nativeLibPath} (a full path) or {@code dev.ludovic.netlib.blas.nativeLib}
+ * (a soname, default {@code libblas.so.3}, which Debian's alternatives may point at the reference
+ * BLAS or at OpenBLAS). So that matmul gets the optimized OpenBLAS whenever it is installed, this
+ * class sets {@code nativeLibPath} to the first existing {@code libopenblas.so.0} in the usual
+ * library directories, unless either property is already set (a user's choice wins). The chosen
+ * class is logged at DEBUG level on logger {@code dev.cubed.nd.Blas}; {@link #describe()} reports
+ * it.
  */
 final class Blas {
   private Blas() {}
@@ -32,6 +32,7 @@ final class Blas {
   };
 
   private static final String chosenPath;
+
   /** The BLAS instance. */
   static final BLAS INSTANCE;
 
@@ -52,11 +53,16 @@ final class Blas {
     System.getLogger(Blas.class.getName()).log(System.Logger.Level.DEBUG, describe());
   }
 
-  /** Which implementation is in use, e.g. {@code "JNIBLAS (native /usr/lib/.../libopenblas.so.0)"}. */
+  /**
+   * Which implementation is in use, e.g. {@code "JNIBLAS (native /usr/lib/.../libopenblas.so.0)"}.
+   */
   static String describe() {
-    String lib = System.getProperty("dev.ludovic.netlib.blas.nativeLibPath",
-        System.getProperty("dev.ludovic.netlib.blas.nativeLib", "libblas.so.3"));
-    return "BLAS implementation " + INSTANCE.getClass().getName()
+    String lib =
+        System.getProperty(
+            "dev.ludovic.netlib.blas.nativeLibPath",
+            System.getProperty("dev.ludovic.netlib.blas.nativeLib", "libblas.so.3"));
+    return "BLAS implementation "
+        + INSTANCE.getClass().getName()
         + (INSTANCE.getClass().getSimpleName().startsWith("JNI") ? " (native " + lib + ")" : "")
         + (chosenPath != null ? ", OpenBLAS selected automatically" : "");
   }

@@ -4,9 +4,9 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /**
- * The raw byte encoding of an {@link NDArray}'s elements ({@link NDArray#toBytes},
- * {@link NDArray#fromBytes}): C order, the given byte order, one byte 0 or 1 per bool, complex
- * numbers as (re, im) pairs.
+ * The raw byte encoding of an {@link NDArray}'s elements ({@link NDArray#toBytes}, {@link
+ * NDArray#fromBytes}): C order, the given byte order, one byte 0 or 1 per bool, complex numbers as
+ * (re, im) pairs.
  */
 final class ByteCodec {
   private ByteCodec() {}
@@ -42,8 +42,14 @@ final class ByteCodec {
     long expected = (long) n * dtype.itemSize();
     if (bytes.remaining() != expected) {
       throw new IllegalArgumentException(
-          "fromBytes: shape " + Shapes.format(shape) + " of " + dtype + " needs " + expected
-              + " bytes, got " + bytes.remaining());
+          "fromBytes: shape "
+              + Shapes.format(shape)
+              + " of "
+              + dtype
+              + " needs "
+              + expected
+              + " bytes, got "
+              + bytes.remaining());
     }
     ByteBuffer bb = bytes.slice().order(order);
     Object d = NDArray.allocate(dtype, n);

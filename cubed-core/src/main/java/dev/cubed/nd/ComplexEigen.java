@@ -5,11 +5,11 @@ import java.util.Arrays;
 /**
  * Eigenvalues and right eigenvectors of one general complex n x n matrix, in float64: Householder
  * reduction to upper Hessenberg form, then the shifted complex QR algorithm (Wilkinson shifts,
- * deflation on negligible subdiagonals, an exceptional shift every 10 iterations without
- * deflation) to the Schur form A = Z T Z^H; eigenvalues are diag(T), eigenvectors come from
- * back-substitution on T (a zero pivot replaced by a tiny one, as LAPACK's {@code ztrevc}),
- * transformed by Z and scaled to unit 2-norm with the largest component real (as {@code zgeev}).
- * Matrices are row-major with separate real and imaginary arrays.
+ * deflation on negligible subdiagonals, an exceptional shift every 10 iterations without deflation)
+ * to the Schur form A = Z T Z^H; eigenvalues are diag(T), eigenvectors come from back-substitution
+ * on T (a zero pivot replaced by a tiny one, as LAPACK's {@code ztrevc}), transformed by Z and
+ * scaled to unit 2-norm with the largest component real (as {@code zgeev}). Matrices are row-major
+ * with separate real and imaginary arrays.
  */
 final class ComplexEigen {
   private static final double EPS = Math.ulp(1.0);
@@ -22,11 +22,15 @@ final class ComplexEigen {
   static final int ITERATIONS_PER_EIGENVALUE = 30;
 
   final int n;
+
   /** Schur form T (upper triangular after {@link #schur}), row-major. */
   final double[] tr;
+
   final double[] ti;
+
   /** Unitary Z (A = Z T Z^H), row-major; null when vectors were not asked for. */
   final double[] zr;
+
   final double[] zi;
 
   private ComplexEigen(int n, double[] ar, double[] ai, boolean vectors) {
@@ -46,16 +50,16 @@ final class ComplexEigen {
    * Decomposes the n x n complex matrix given as interleaved (re, im) pairs, row-major.
    *
    * @param where appended to the non-convergence message (e.g. which matrix of a stack)
-   * @throws ArithmeticException if the QR iteration does not converge within
-   *     {@value #ITERATIONS_PER_EIGENVALUE} iterations per eigenvalue
+   * @throws ArithmeticException if the QR iteration does not converge within {@value
+   *     #ITERATIONS_PER_EIGENVALUE} iterations per eigenvalue
    */
   static ComplexEigen of(String fn, String where, double[] interleaved, int n, boolean vectors) {
     return of(fn, where, interleaved, n, vectors, ITERATIONS_PER_EIGENVALUE * Math.max(10, n));
   }
 
   /** As {@link #of(String, String, double[], int, boolean)} with an explicit iteration limit. */
-  static ComplexEigen of(String fn, String where, double[] interleaved, int n, boolean vectors,
-      int limit) {
+  static ComplexEigen of(
+      String fn, String where, double[] interleaved, int n, boolean vectors, int limit) {
     double[] ar = new double[n * n];
     double[] ai = new double[n * n];
     for (int i = 0; i < n * n; i++) {
@@ -193,17 +197,27 @@ final class ComplexEigen {
         continue;
       }
       if (++total > limit) {
-        throw new ArithmeticException(fn + ": the complex QR algorithm did not converge after "
-            + limit + " iterations (" + (hi + 1) + " of " + n + " eigenvalues left)" + where
-            + "; the matrix may be badly scaled, rescale it or check it for huge entries");
+        throw new ArithmeticException(
+            fn
+                + ": the complex QR algorithm did not converge after "
+                + limit
+                + " iterations ("
+                + (hi + 1)
+                + " of "
+                + n
+                + " eigenvalues left)"
+                + where
+                + "; the matrix may be badly scaled, rescale it or check it for huge entries");
       }
       sinceDeflation++;
       double mur;
       double mui;
       if (sinceDeflation % EXCEPTIONAL_EVERY == 0) {
         // exceptional shift: move off the Wilkinson shift by 3/4 of the last subdiagonal
-        mur = tr[hi * n + hi] + 0.75 * Math.abs(tr[hi * n + hi - 1]) + 0.5 * Math.abs(ti[hi * n
-            + hi - 1]);
+        mur =
+            tr[hi * n + hi]
+                + 0.75 * Math.abs(tr[hi * n + hi - 1])
+                + 0.5 * Math.abs(ti[hi * n + hi - 1]);
         mui = ti[hi * n + hi];
       } else {
         double[] mu = wilkinson(hi);
@@ -261,8 +275,8 @@ final class ComplexEigen {
    * One explicitly shifted QR step on the unreduced block [l, hi]: T - mu I = Q R by Givens
    * rotations, T = R Q + mu I, applied to the whole rows/columns so T stays a Schur form of A.
    */
-  private void qrStep(int l, int hi, double mur, double mui, double[] cs, double[] sr,
-      double[] si) {
+  private void qrStep(
+      int l, int hi, double mur, double mui, double[] cs, double[] sr, double[] si) {
     for (int i = l; i <= hi; i++) {
       tr[i * n + i] -= mur;
       ti[i * n + i] -= mui;
@@ -326,8 +340,8 @@ final class ComplexEigen {
   }
 
   /** Columns k, k+1 of rows 0..last times G^H: p' = c p + conj(s) q, q' = -s p + c q. */
-  private void rotateColumns(double[] mr, double[] mi, int k, int last, double c, double s1,
-      double s2) {
+  private void rotateColumns(
+      double[] mr, double[] mi, int k, int last, double c, double s1, double s2) {
     for (int i = 0; i <= last; i++) {
       int p = i * n + k;
       int q = p + 1;
@@ -343,10 +357,10 @@ final class ComplexEigen {
   }
 
   /**
-   * Right eigenvectors as columns of a row-major interleaved n x n matrix: for each k, solve
-   * (T - T[k][k] I) x = 0 with x_k = 1 by back-substitution (pivots smaller than
-   * max(eps |T[k][k]|, safe minimum) are replaced by that bound), then v = Z x scaled to unit
-   * 2-norm with its largest-modulus component real and positive.
+   * Right eigenvectors as columns of a row-major interleaved n x n matrix: for each k, solve (T -
+   * T[k][k] I) x = 0 with x_k = 1 by back-substitution (pivots smaller than max(eps |T[k][k]|, safe
+   * minimum) are replaced by that bound), then v = Z x scaled to unit 2-norm with its
+   * largest-modulus component real and positive.
    */
   double[] eigenvectors() {
     double[] out = new double[2 * n * n];

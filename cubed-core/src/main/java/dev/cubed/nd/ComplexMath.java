@@ -3,9 +3,9 @@ package dev.cubed.nd;
 /**
  * Complex elementary functions on (re, im) pairs of doubles, each writing its result into {@code
  * r[0], r[1]}. Special values (infinities, NaN, signed zeros) follow C99 Annex G as glibc
- * implements it, which is what NumPy calls; expm1, log1p, log2, log10, pow, reciprocal, division and sign
- * follow NumPy's own formulas. Finite arguments of the inverse functions use Kahan's formulas
- * ("Branch cuts for complex elementary functions", 1987).
+ * implements it, which is what NumPy calls; expm1, log1p, log2, log10, pow, reciprocal, division
+ * and sign follow NumPy's own formulas. Finite arguments of the inverse functions use Kahan's
+ * formulas ("Branch cuts for complex elementary functions", 1987).
  */
 final class ComplexMath {
   private ComplexMath() {}
@@ -240,16 +240,17 @@ final class ComplexMath {
   }
 
   /** NumPy's complex64 log1p, in float arithmetic (1 + z rounds to float first). */
-  static final Loops.Unary LOG1P_COMPLEX64 = (in, out, n) -> {
-    float[] a = (float[]) in;
-    float[] o = (float[]) out;
-    for (int i = 0; i < n; i++) {
-      float xp1 = a[2 * i] + 1.0f;
-      float im = a[2 * i + 1];
-      o[2 * i + 1] = (float) Math.atan2(im, xp1);
-      o[2 * i] = (float) Math.log((float) Math.hypot(xp1, im));
-    }
-  };
+  static final Loops.Unary LOG1P_COMPLEX64 =
+      (in, out, n) -> {
+        float[] a = (float[]) in;
+        float[] o = (float[]) out;
+        for (int i = 0; i < n; i++) {
+          float xp1 = a[2 * i] + 1.0f;
+          float im = a[2 * i + 1];
+          o[2 * i + 1] = (float) Math.atan2(im, xp1);
+          o[2 * i] = (float) Math.log((float) Math.hypot(xp1, im));
+        }
+      };
 
   static void sinh(double x, double y, double[] r) {
     if (y == 0) {
@@ -282,8 +283,8 @@ final class ComplexMath {
   static void cosh(double x, double y, double[] r) {
     if (y == 0) {
       r[0] = Math.cosh(x);
-      r[1] = Double.isFinite(x) ? Math.sinh(x) * y
-          : (Double.isNaN(x) ? y : Math.copySign(1.0, x) * y);
+      r[1] =
+          Double.isFinite(x) ? Math.sinh(x) * y : (Double.isNaN(x) ? y : Math.copySign(1.0, x) * y);
     } else if (x == 0 && !Double.isFinite(y)) {
       r[0] = Double.NaN;
       r[1] = 0.0;
@@ -477,8 +478,11 @@ final class ComplexMath {
         double d = (1 - x) * (1 - x) + y * y;
         double q = 4 * x / d;
         // log1p where the ratio is near 1; otherwise log of the ratio, whose parts are exact-ish
-        r[0] = 0.25 * (Math.abs(q) < 0.5 ? Math.log1p(q)
-            : Math.log((1 + x) * (1 + x) + y * y) - Math.log(d));
+        r[0] =
+            0.25
+                * (Math.abs(q) < 0.5
+                    ? Math.log1p(q)
+                    : Math.log((1 + x) * (1 + x) + y * y) - Math.log(d));
         r[1] = 0.5 * Math.atan2(2 * y, (1 - x) * (1 + x) - y * y);
       }
     }
@@ -490,9 +494,7 @@ final class ComplexMath {
     rotateMinusI(r);
   }
 
-  /**
-   * NumPy's complex power: small integer powers by repeated multiplication, else exp(b log a).
-   */
+  /** NumPy's complex power: small integer powers by repeated multiplication, else exp(b log a). */
   static void pow(double ar, double ai, double br, double bi, double[] r) {
     if (br == 0 && bi == 0) {
       r[0] = 1;

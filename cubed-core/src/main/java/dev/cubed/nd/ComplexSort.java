@@ -3,10 +3,10 @@ package dev.cubed.nd;
 /**
  * Stable argsort of complex values in NumPy's lexicographic order (an extension: the standard does
  * not define sorting of complex numbers). Values fall in four groups, in this order: both parts
- * finite-or-infinite ({@code R + Rj}), imaginary part NaN ({@code R + nanj}), real part NaN
- * ({@code nan + Rj}), both NaN. Within a group values compare by real part, then imaginary part,
- * ignoring the NaN parts; {@code -0.0 == 0.0}. Descending order reverses the comparison inside each
- * group but keeps the NaN groups last; ties keep their input order either way.
+ * finite-or-infinite ({@code R + Rj}), imaginary part NaN ({@code R + nanj}), real part NaN ({@code
+ * nan + Rj}), both NaN. Within a group values compare by real part, then imaginary part, ignoring
+ * the NaN parts; {@code -0.0 == 0.0}. Descending order reverses the comparison inside each group
+ * but keeps the NaN groups last; ties keep their input order either way.
  */
 final class ComplexSort {
   private ComplexSort() {}
@@ -48,8 +48,8 @@ final class ComplexSort {
     return x < y ? -1 : (x > y ? 1 : 0);
   }
 
-  private static void mergeSort(double[] re, double[] im, boolean desc, int[] a, int[] tmp, int lo,
-      int hi) {
+  private static void mergeSort(
+      double[] re, double[] im, boolean desc, int[] a, int[] tmp, int lo, int hi) {
     if (hi - lo <= 16) {
       for (int i = lo + 1; i < hi; i++) {
         int v = a[i];

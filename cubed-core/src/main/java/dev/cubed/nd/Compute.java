@@ -45,17 +45,16 @@ final class Compute {
     };
   }
 
-  static void gemm(DType dt, Object a, int offA, Object b, int offB, Object c, int offC, int m,
-      int k, int n) {
+  static void gemm(
+      DType dt, Object a, int offA, Object b, int offB, Object c, int offC, int m, int k, int n) {
     switch (dt) {
-      case FLOAT64 -> MatmulKernels.dgemm((double[]) a, offA, (double[]) b, offB, (double[]) c,
-          offC, m, k, n);
-      case FLOAT32 -> MatmulKernels.sgemm((float[]) a, offA, (float[]) b, offB, (float[]) c, offC,
-          m, k, n);
-      case COMPLEX64, COMPLEX128 -> MatmulKernels.zgemm((double[]) a, offA, (double[]) b, offB,
-          (double[]) c, offC, m, k, n);
-      default -> MatmulKernels.lgemm((long[]) a, offA, (long[]) b, offB, (long[]) c, offC, m, k,
-          n);
+      case FLOAT64 ->
+          MatmulKernels.dgemm((double[]) a, offA, (double[]) b, offB, (double[]) c, offC, m, k, n);
+      case FLOAT32 ->
+          MatmulKernels.sgemm((float[]) a, offA, (float[]) b, offB, (float[]) c, offC, m, k, n);
+      case COMPLEX64, COMPLEX128 ->
+          MatmulKernels.zgemm((double[]) a, offA, (double[]) b, offB, (double[]) c, offC, m, k, n);
+      default -> MatmulKernels.lgemm((long[]) a, offA, (long[]) b, offB, (long[]) c, offC, m, k, n);
     }
   }
 

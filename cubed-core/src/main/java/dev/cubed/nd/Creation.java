@@ -34,8 +34,12 @@ public final class Creation {
     if (step == 0) {
       throw new IllegalArgumentException("arange: step must not be zero");
     }
-    long n = Math.max(0, step > 0 ? Math.floorDiv(stop - start + step - 1, step)
-        : Math.floorDiv(start - stop - step - 1, -step));
+    long n =
+        Math.max(
+            0,
+            step > 0
+                ? Math.floorDiv(stop - start + step - 1, step)
+                : Math.floorDiv(start - stop - step - 1, -step));
     long[] v = new long[Shapes.intSize("arange", new long[] {n})];
     for (int i = 0; i < v.length; i++) {
       v[i] = start + i * step;
@@ -45,8 +49,8 @@ public final class Creation {
 
   /**
    * {@code arange(start, stop, step, dtype=dtype)} with NumPy's exact semantics: the length is
-   * {@code ceil((stop - start) / step)}; the first two elements are {@code start} and {@code start +
-   * step} converted to the dtype, and element {@code i} is {@code first + i * (second - first)}
+   * {@code ceil((stop - start) / step)}; the first two elements are {@code start} and {@code start
+   * + step} converted to the dtype, and element {@code i} is {@code first + i * (second - first)}
    * computed in the dtype (so an integer dtype with a fractional step advances by the truncated
    * difference, as NumPy's does). A null dtype means float64.
    *
@@ -58,8 +62,7 @@ public final class Creation {
       throw new IllegalArgumentException("arange: step must be a non-zero number, got " + step);
     }
     if (dt.isBool() || dt.isComplex()) {
-      throw new IllegalArgumentException(
-          "arange: dtype must be a real numeric dtype, got " + dt);
+      throw new IllegalArgumentException("arange: dtype must be a real numeric dtype, got " + dt);
     }
     double len = Math.ceil((stop - start) / step);
     long n = Double.isNaN(len) ? 0 : (long) Math.max(0, len);
@@ -98,16 +101,16 @@ public final class Creation {
   }
 
   /**
-   * {@code linspace(start, stop, num, dtype=dtype, endpoint=...)}: element {@code i} is {@code start
-   * + i * ((stop - start) / div)} computed in float64 ({@code div = num - 1} with the endpoint, else
-   * {@code num}), then converted to the dtype; with the endpoint the last element is exactly stop. A
-   * null dtype means float64. Start and stop may be {@link Complex} (then the dtype defaults to
-   * complex128).
+   * {@code linspace(start, stop, num, dtype=dtype, endpoint=...)}: element {@code i} is {@code
+   * start + i * ((stop - start) / div)} computed in float64 ({@code div = num - 1} with the
+   * endpoint, else {@code num}), then converted to the dtype; with the endpoint the last element is
+   * exactly stop. A null dtype means float64. Start and stop may be {@link Complex} (then the dtype
+   * defaults to complex128).
    *
    * @throws IllegalArgumentException for a negative num or a non-floating dtype
    */
-  public static NDArray linspace(Object start, Object stop, long num, DType dtype,
-      Endpoint endpoint) {
+  public static NDArray linspace(
+      Object start, Object stop, long num, DType dtype, Endpoint endpoint) {
     boolean complex = start instanceof Complex || stop instanceof Complex;
     DType dt = dtype == null ? (complex ? DType.COMPLEX128 : DType.FLOAT64) : dtype;
     if (num < 0) {
@@ -115,8 +118,10 @@ public final class Creation {
     }
     if (!dt.isFloating() || (complex && !dt.isComplex())) {
       throw new IllegalArgumentException(
-          "linspace: dtype must be a " + (complex ? "complex" : "floating-point")
-              + " dtype for these bounds, got " + dt);
+          "linspace: dtype must be a "
+              + (complex ? "complex" : "floating-point")
+              + " dtype for these bounds, got "
+              + dt);
     }
     Complex s = toComplex(start);
     Complex e = toComplex(stop);
@@ -257,15 +262,16 @@ public final class Creation {
       return NDArray.scalar(dt, obj);
     } else {
       throw new IllegalArgumentException(
-          "asarray: unsupported object " + (obj == null ? "null" : obj.getClass().getName())
+          "asarray: unsupported object "
+              + (obj == null ? "null" : obj.getClass().getName())
               + "; expected an NDArray, a primitive Java array or a scalar");
     }
     return dtype == null || dtype == a.dtype() ? a : a.astype(dtype);
   }
 
   /**
-   * {@code asarray(obj, dtype=dtype, copy=...)}: {@link Manipulation.Copy#ALWAYS} always returns new
-   * data; {@link Manipulation.Copy#NEVER} returns the given NDArray itself and fails when a
+   * {@code asarray(obj, dtype=dtype, copy=...)}: {@link Manipulation.Copy#ALWAYS} always returns
+   * new data; {@link Manipulation.Copy#NEVER} returns the given NDArray itself and fails when a
    * conversion (a Java array, a scalar or another dtype) needs a copy.
    *
    * @throws IllegalArgumentException as {@link #asarray(Object, DType)}, or when {@code NEVER}
@@ -276,7 +282,8 @@ public final class Creation {
         && !(obj instanceof NDArray x && (dtype == null || dtype == x.dtype()))) {
       throw new IllegalArgumentException(
           "asarray: copy=False, but converting "
-              + (obj instanceof NDArray x ? "a " + x.dtype() + " array to " + dtype
+              + (obj instanceof NDArray x
+                  ? "a " + x.dtype() + " array to " + dtype
                   : obj == null ? "null" : "a " + obj.getClass().getSimpleName())
               + " needs a copy");
     }
@@ -293,8 +300,8 @@ public final class Creation {
 
   /**
    * {@code meshgrid(*arrays, indexing=...)}: coordinate arrays from 1-d arrays (each keeps its
-   * dtype). With {@link MeshIndexing#XY} and at least two inputs the output shape is {@code (n1, n0,
-   * n2, ...)}, with {@link MeshIndexing#IJ} it is {@code (n0, n1, n2, ...)}.
+   * dtype). With {@link MeshIndexing#XY} and at least two inputs the output shape is {@code (n1,
+   * n0, n2, ...)}, with {@link MeshIndexing#IJ} it is {@code (n0, n1, n2, ...)}.
    *
    * @throws IllegalArgumentException if an input is not 1-d
    */
@@ -304,7 +311,10 @@ public final class Creation {
     for (int i = 0; i < n; i++) {
       if (arrays[i].ndim() != 1) {
         throw new IllegalArgumentException(
-            "meshgrid: array " + i + " has shape " + Shapes.format(arrays[i].shape())
+            "meshgrid: array "
+                + i
+                + " has shape "
+                + Shapes.format(arrays[i].shape())
                 + "; every input must be 1-d");
       }
       shape[i] = arrays[i].shape(0);

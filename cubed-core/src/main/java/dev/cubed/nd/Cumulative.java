@@ -4,8 +4,8 @@ package dev.cubed.nd;
 final class Cumulative {
   private Cumulative() {}
 
-  static NDArray run(String fn, NDArray x, int axis, Statistics.Initial initial,
-      ReduceLoops.Op op) {
+  static NDArray run(
+      String fn, NDArray x, int axis, Statistics.Initial initial, ReduceLoops.Op op) {
     if (x.dtype().isBool()) {
       x = x.astype(DType.INT64);
     }

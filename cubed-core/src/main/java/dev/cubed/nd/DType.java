@@ -6,8 +6,8 @@ import java.util.Locale;
 /**
  * The 13 data types of the Python Array API standard.
  *
- * <p>Each dtype knows its item size, its {@link Kind}, its Zarr v2 and v3 names and its
- * in-memory representation inside {@link NDArray}:
+ * <p>Each dtype knows its item size, its {@link Kind}, its Zarr v2 and v3 names and its in-memory
+ * representation inside {@link NDArray}:
  *
  * <table>
  *   <caption>backing arrays</caption>
@@ -28,8 +28,8 @@ import java.util.Locale;
  *
  * <p>Type promotion ({@link #resultType(DType, DType)}) follows the standard's promotion table
  * within a kind. Where the standard leaves mixed kinds to the implementation (bool with numbers,
- * integers with floats, {@code int64} with {@code uint64}), this library follows NumPy 2, so results
- * agree with NumPy's for the same inputs.
+ * integers with floats, {@code int64} with {@code uint64}), this library follows NumPy 2, so
+ * results agree with NumPy's for the same inputs.
  */
 public enum DType {
   BOOL("bool", Kind.BOOL, 1, "|b1", "?"),
@@ -161,8 +161,9 @@ public enum DType {
     return switch (this) {
       case FLOAT32, COMPLEX64 -> COMPLEX64;
       case FLOAT64, COMPLEX128 -> COMPLEX128;
-      default -> throw new IllegalArgumentException(
-          "complexOf: " + standardName + " is not a floating-point dtype");
+      default ->
+          throw new IllegalArgumentException(
+              "complexOf: " + standardName + " is not a floating-point dtype");
     };
   }
 
@@ -188,7 +189,9 @@ public enum DType {
       }
     }
     throw new IllegalArgumentException(
-        "unknown dtype name '" + name + "': expected one of bool, int8, int16, int32, int64, uint8,"
+        "unknown dtype name '"
+            + name
+            + "': expected one of bool, int8, int16, int32, int64, uint8,"
             + " uint16, uint32, uint64, float32, float64, complex64, complex128");
   }
 
@@ -204,7 +207,8 @@ public enum DType {
       throw new IllegalArgumentException("empty dtype string");
     }
     char order = s.charAt(0);
-    String body = (order == '<' || order == '>' || order == '|' || order == '=') ? s.substring(1) : s;
+    String body =
+        (order == '<' || order == '>' || order == '|' || order == '=') ? s.substring(1) : s;
     for (DType d : values()) {
       if (d.zarrV2Name.substring(1).equals(body)) {
         return d;
@@ -214,7 +218,9 @@ public enum DType {
       return BOOL;
     }
     throw new IllegalArgumentException(
-        "unsupported dtype string '" + typeString + "': expected a NumPy type string of an Array"
+        "unsupported dtype string '"
+            + typeString
+            + "': expected a NumPy type string of an Array"
             + " API dtype, such as '<f8', '<i4', '|u1', '|b1', '<c16' (strings, objects, datetimes"
             + " and structured types are not supported)");
   }
@@ -235,8 +241,8 @@ public enum DType {
   // ---------------------------------------------------------------- promotion
 
   /**
-   * The dtype of an operation on arrays of these two dtypes, per the standard's promotion table (and
-   * NumPy for mixed kinds).
+   * The dtype of an operation on arrays of these two dtypes, per the standard's promotion table
+   * (and NumPy for mixed kinds).
    */
   public static DType resultType(DType a, DType b) {
     if (a == b) {
@@ -293,15 +299,15 @@ public enum DType {
   }
 
   /**
-   * The dtype of an operation between an array of dtype {@code array} and a Java scalar, following the
-   * standard: the scalar takes the array's dtype when its kind fits (bool with bool, an integer with
-   * integer or floating arrays, a float with floating arrays, a complex with complex arrays). Otherwise
-   * (a float with an integer or bool array, a complex with a real array, a number with a bool array)
-   * the result is NumPy's: the default float or complex type of matching precision.
+   * The dtype of an operation between an array of dtype {@code array} and a Java scalar, following
+   * the standard: the scalar takes the array's dtype when its kind fits (bool with bool, an integer
+   * with integer or floating arrays, a float with floating arrays, a complex with complex arrays).
+   * Otherwise (a float with an integer or bool array, a complex with a real array, a number with a
+   * bool array) the result is NumPy's: the default float or complex type of matching precision.
    *
-   * @param scalar a {@link Boolean}, an integral {@link Number} ({@link Byte}, {@link Short}, {@link
-   *     Integer}, {@link Long}, {@link BigInteger}), a {@link Float} or {@link Double}, or a {@link
-   *     Complex}
+   * @param scalar a {@link Boolean}, an integral {@link Number} ({@link Byte}, {@link Short},
+   *     {@link Integer}, {@link Long}, {@link BigInteger}), a {@link Float} or {@link Double}, or a
+   *     {@link Complex}
    */
   public static DType resultType(DType array, Object scalar) {
     Kind sk = scalarKind(scalar);
@@ -360,7 +366,8 @@ public enum DType {
   // ---------------------------------------------------------------- finfo / iinfo
 
   /** Machine limits of a floating-point dtype (the standard's {@code finfo}). */
-  public record FInfo(DType dtype, int bits, double eps, double max, double min, double smallestNormal) {}
+  public record FInfo(
+      DType dtype, int bits, double eps, double max, double min, double smallestNormal) {}
 
   /** Machine limits of an integer dtype (the standard's {@code iinfo}). */
   public record IInfo(DType dtype, int bits, BigInteger min, BigInteger max) {}
@@ -372,12 +379,15 @@ public enum DType {
    */
   public FInfo finfo() {
     return switch (realPart()) {
-      case FLOAT32 -> new FInfo(FLOAT32, 32, Math.ulp(1.0f), Float.MAX_VALUE, -Float.MAX_VALUE,
-          Float.MIN_NORMAL);
-      case FLOAT64 -> new FInfo(FLOAT64, 64, Math.ulp(1.0), Double.MAX_VALUE, -Double.MAX_VALUE,
-          Double.MIN_NORMAL);
-      default -> throw new IllegalArgumentException(
-          "finfo: " + standardName + " is not a floating-point dtype; use iinfo for integers");
+      case FLOAT32 ->
+          new FInfo(
+              FLOAT32, 32, Math.ulp(1.0f), Float.MAX_VALUE, -Float.MAX_VALUE, Float.MIN_NORMAL);
+      case FLOAT64 ->
+          new FInfo(
+              FLOAT64, 64, Math.ulp(1.0), Double.MAX_VALUE, -Double.MAX_VALUE, Double.MIN_NORMAL);
+      default ->
+          throw new IllegalArgumentException(
+              "finfo: " + standardName + " is not a floating-point dtype; use iinfo for integers");
     };
   }
 
@@ -396,6 +406,7 @@ public enum DType {
       BigInteger max = BigInteger.ONE.shiftLeft(bits - 1).subtract(BigInteger.ONE);
       return new IInfo(this, bits, max.negate().subtract(BigInteger.ONE), max);
     }
-    return new IInfo(this, bits, BigInteger.ZERO, BigInteger.ONE.shiftLeft(bits).subtract(BigInteger.ONE));
+    return new IInfo(
+        this, bits, BigInteger.ZERO, BigInteger.ONE.shiftLeft(bits).subtract(BigInteger.ONE));
   }
 }

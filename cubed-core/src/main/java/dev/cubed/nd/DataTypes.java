@@ -10,7 +10,10 @@ import java.util.List;
 public final class DataTypes {
   private DataTypes() {}
 
-  /** {@code astype(x, dtype)} with {@code copy=True}: always a new array (see {@link NDArray#astype}). */
+  /**
+   * {@code astype(x, dtype)} with {@code copy=True}: always a new array (see {@link
+   * NDArray#astype}).
+   */
   public static NDArray astype(NDArray x, DType dtype) {
     return x.astype(dtype);
   }
@@ -33,8 +36,8 @@ public final class DataTypes {
   }
 
   /**
-   * {@code can_cast(from_, to)} with NumPy's "safe" rule: true when every value of {@code from}
-   * is exactly representable in {@code to} (equivalently, promoting the two gives {@code to}).
+   * {@code can_cast(from_, to)} with NumPy's "safe" rule: true when every value of {@code from} is
+   * exactly representable in {@code to} (equivalently, promoting the two gives {@code to}).
    */
   public static boolean canCast(DType from, DType to) {
     return DType.resultType(from, to) == to;
@@ -47,8 +50,8 @@ public final class DataTypes {
 
   /**
    * {@code isdtype(dtype, kind)}: whether the dtype is of any of the kinds, each a {@link DType}
-   * (equality) or one of the strings "bool", "signed integer", "unsigned integer", "integral", "real
-   * floating", "complex floating", "numeric". Several kinds form the standard's tuple.
+   * (equality) or one of the strings "bool", "signed integer", "unsigned integer", "integral",
+   * "real floating", "complex floating", "numeric". Several kinds form the standard's tuple.
    *
    * @throws IllegalArgumentException for an unknown kind string or another kind object
    */
@@ -59,19 +62,23 @@ public final class DataTypes {
           return true;
         }
       } else if (k instanceof String s) {
-        boolean match = switch (s) {
-          case "bool" -> dtype.isBool();
-          case "signed integer" -> dtype.isSigned();
-          case "unsigned integer" -> dtype.isUnsigned();
-          case "integral" -> dtype.isInteger();
-          case "real floating" -> dtype.isRealFloating();
-          case "complex floating" -> dtype.isComplex();
-          case "numeric" -> dtype.isNumeric();
-          default -> throw new IllegalArgumentException(
-              "isdtype: unknown kind \"" + s + "\"; expected a dtype or one of \"bool\", \"signed"
-                  + " integer\", \"unsigned integer\", \"integral\", \"real floating\", \"complex"
-                  + " floating\", \"numeric\"");
-        };
+        boolean match =
+            switch (s) {
+              case "bool" -> dtype.isBool();
+              case "signed integer" -> dtype.isSigned();
+              case "unsigned integer" -> dtype.isUnsigned();
+              case "integral" -> dtype.isInteger();
+              case "real floating" -> dtype.isRealFloating();
+              case "complex floating" -> dtype.isComplex();
+              case "numeric" -> dtype.isNumeric();
+              default ->
+                  throw new IllegalArgumentException(
+                      "isdtype: unknown kind \""
+                          + s
+                          + "\"; expected a dtype or one of \"bool\", \"signed"
+                          + " integer\", \"unsigned integer\", \"integral\", \"real floating\", \"complex"
+                          + " floating\", \"numeric\"");
+            };
         if (match) {
           return true;
         }

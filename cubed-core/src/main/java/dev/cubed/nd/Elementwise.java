@@ -12,20 +12,22 @@ package dev.cubed.nd;
  *       function and both shapes.
  *   <li>Binary functions promote both operands with {@link DType#resultType(DType, DType)}. The
  *       overloads taking an {@link Object} accept a Java scalar ({@link Boolean}, an integer type,
- *       {@link Float}/{@link Double} or {@link Complex}), which takes the array's dtype as in {@link
- *       DType#resultType(DType, Object)}; an integer scalar out of the integer dtype's range throws.
- *   <li>Each function accepts the dtypes the standard defines it for (stated per method); integer and
- *       bool inputs of functions defined only for floating types are promoted to float64, as NumPy
- *       does (NumPy picks float16/float32 for small integers; this library has no float16). Any other
- *       dtype throws an {@link IllegalArgumentException} naming the function, the dtypes and the rule.
+ *       {@link Float}/{@link Double} or {@link Complex}), which takes the array's dtype as in
+ *       {@link DType#resultType(DType, Object)}; an integer scalar out of the integer dtype's range
+ *       throws.
+ *   <li>Each function accepts the dtypes the standard defines it for (stated per method); integer
+ *       and bool inputs of functions defined only for floating types are promoted to float64, as
+ *       NumPy does (NumPy picks float16/float32 for small integers; this library has no float16).
+ *       Any other dtype throws an {@link IllegalArgumentException} naming the function, the dtypes
+ *       and the rule.
  *   <li>Comparison, logical and classification functions return bool arrays; abs, real and imag of
- *       complex arrays return the real dtype of the same precision; every other function returns the
- *       promoted dtype.
+ *       complex arrays return the real dtype of the same precision; every other function returns
+ *       the promoted dtype.
  *   <li>Special values follow the standard (IEEE 754 and C99 Annex G as NumPy on Linux): NaN
  *       propagates, signed zeros and infinities as specified; integer arithmetic wraps (two's
  *       complement); integer floor_divide and remainder by zero give 0; round is half to even.
- *   <li>float32 and complex64 results are computed in double precision and rounded once, except
- *       the IEEE-exact operations (+ - * / sqrt, comparisons), which are exact either way.
+ *   <li>float32 and complex64 results are computed in double precision and rounded once, except the
+ *       IEEE-exact operations (+ - * / sqrt, comparisons), which are exact either way.
  * </ul>
  */
 public final class Elementwise {
@@ -697,8 +699,8 @@ public final class Elementwise {
 
   /**
    * {@code clip}: {@code min(max(x, min), max)} elementwise, in x's dtype (the standard's rule);
-   * {@code min} and/or {@code max} may be null (no bound). NaN in x or in a bound gives NaN. dtypes:
-   * real numeric. The result has the broadcast shape of x and the bounds.
+   * {@code min} and/or {@code max} may be null (no bound). NaN in x or in a bound gives NaN.
+   * dtypes: real numeric. The result has the broadcast shape of x and the bounds.
    */
   public static NDArray clip(NDArray x, NDArray min, NDArray max) {
     return Arithmetic.clip(x, min, max);

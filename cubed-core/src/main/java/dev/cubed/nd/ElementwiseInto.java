@@ -8,17 +8,15 @@ package dev.cubed.nd;
  * <p>Each function returns {@code buf} holding the result when {@code buf} is non-null, has the
  * result's dtype and (broadcast) shape, both operands already have the result dtype, and a native
  * loop exists for it (float64, float32, int32, int64); otherwise it returns a new array, exactly as
- * the {@link Elementwise} function of the same name would. The values are the same either way, so
- * a caller always uses the returned array, never {@code buf} itself. Unlike NumPy's {@code out=},
- * a buffer that cannot take the result is therefore not an error. {@code buf} may be one of the
+ * the {@link Elementwise} function of the same name would. The values are the same either way, so a
+ * caller always uses the returned array, never {@code buf} itself. Unlike NumPy's {@code out=}, a
+ * buffer that cannot take the result is therefore not an error. {@code buf} may be one of the
  * operands (each element is read before it is written).
  */
 public final class ElementwiseInto {
   private ElementwiseInto() {}
 
-  /**
-   * {@link Elementwise#add(NDArray, NDArray)}, into {@code buf} when it fits (class comment).
-   */
+  /** {@link Elementwise#add(NDArray, NDArray)}, into {@code buf} when it fits (class comment). */
   public static NDArray add(NDArray x1, NDArray x2, NDArray buf) {
     return Arithmetic.ADD.applyInto(x1, x2, buf);
   }

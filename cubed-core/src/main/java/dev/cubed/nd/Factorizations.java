@@ -4,8 +4,8 @@ import dev.ludovic.netlib.lapack.LAPACK;
 import org.netlib.util.intW;
 
 /**
- * Cholesky and QR of one matrix. Real matrices use LAPACK ({@code dpotrf}, {@code dgeqrf} +
- * {@code dorgqr}); complex matrices use the Java algorithms below on interleaved re,im pairs
+ * Cholesky and QR of one matrix. Real matrices use LAPACK ({@code dpotrf}, {@code dgeqrf} + {@code
+ * dorgqr}); complex matrices use the Java algorithms below on interleaved re,im pairs
  * (Cholesky-Banachiewicz; Householder reflections).
  */
 final class Factorizations {
@@ -88,8 +88,9 @@ final class Factorizations {
       // square over- or underflows for huge or tiny entries (LAPACK's zlarfg scales likewise)
       double scale = 0;
       for (int i = c; i < m; i++) {
-        scale = Math.max(scale, Math.max(Math.abs(r[2 * (i * n + c)]),
-            Math.abs(r[2 * (i * n + c) + 1])));
+        scale =
+            Math.max(
+                scale, Math.max(Math.abs(r[2 * (i * n + c)]), Math.abs(r[2 * (i * n + c) + 1])));
       }
       if (scale == 0) {
         continue;

@@ -3,14 +3,14 @@ package dev.cubed.nd;
 /**
  * float64 sin and cos over arrays, the same bits on every path: {@link TrigPoly}'s argument
  * reduction and polynomials, on vector lanes with the JDK Vector API ({@code jdk.incubator.vector})
- * when the JVM runs with {@code --add-modules jdk.incubator.vector} ({@link VectorTrig}), element by
- * element otherwise. Results are within 2 ulp of the exact sin and cos (within 1 ulp for all but
+ * when the JVM runs with {@code --add-modules jdk.incubator.vector} ({@link VectorTrig}), element
+ * by element otherwise. Results are within 2 ulp of the exact sin and cos (within 1 ulp for all but
  * about one in 10,000 arguments; they may differ from {@code Math.sin}/{@code Math.cos} in the last
  * bits) and do not depend on the machine, the module, or how far the JIT has got: a chunk
- * recomputed by a retry or a backup task equals the first computation to the bit. (The Vector
- * API's own {@code SIN}/{@code COS} did not: compiled, they are the JDK's vector math library, which
- * differs from {@code Math.sin} in about one result in 500; in the Java fallback they are
- * {@code Math.sin} itself, so a JVM's first chunks and its later ones differed.)
+ * recomputed by a retry or a backup task equals the first computation to the bit. (The Vector API's
+ * own {@code SIN}/{@code COS} did not: compiled, they are the JDK's vector math library, which
+ * differs from {@code Math.sin} in about one result in 500; in the Java fallback they are {@code
+ * Math.sin} itself, so a JVM's first chunks and its later ones differed.)
  *
  * <p>The vector path is fast only once the JIT has compiled it (before that the Vector API runs in
  * its Java fallback, hundreds of times slower than the element loop). So each JVM starts on the
@@ -33,13 +33,14 @@ public final class FastTrig {
 
   /**
    * JVM options that have the JIT compile the vector loop after a few dozen calls instead of
-   * thousands (a per-method compile threshold; the results do not change, only how soon the
-   * vector path is fast): {@code ./cubed} and the processes executor's workers start with them.
-   * {@code quiet} keeps the JVM from echoing the command on standard output.
+   * thousands (a per-method compile threshold; the results do not change, only how soon the vector
+   * path is fast): {@code ./cubed} and the processes executor's workers start with them. {@code
+   * quiet} keeps the JVM from echoing the command on standard output.
    */
-  public static final java.util.List<String> JIT_OPTIONS = java.util.List.of(
-      "-XX:CompileCommand=quiet",
-      "-XX:CompileCommand=option,dev.cubed.nd.VectorTrig::eval,double,CompileThresholdScaling,0.01");
+  public static final java.util.List<String> JIT_OPTIONS =
+      java.util.List.of(
+          "-XX:CompileCommand=quiet",
+          "-XX:CompileCommand=option,dev.cubed.nd.VectorTrig::eval,double,CompileThresholdScaling,0.01");
 
   /** Consecutive calls at compiled speed after which the vector path is taken for good. */
   static final int HOT_CALLS = 3;
@@ -93,8 +94,8 @@ public final class FastTrig {
     apply(true, src, srcOff, dst, dstOff, n);
   }
 
-  private static void apply(boolean cos, double[] src, int srcOff, double[] dst, int dstOff,
-      int n) {
+  private static void apply(
+      boolean cos, double[] src, int srcOff, double[] dst, int dstOff, int n) {
     check(src, srcOff, dst, dstOff, n);
     int done = 0;
     if (VECTOR) {
@@ -120,8 +121,8 @@ public final class FastTrig {
     }
   }
 
-  private static void vector(boolean cos, double[] src, int srcOff, double[] dst, int dstOff,
-      int n) {
+  private static void vector(
+      boolean cos, double[] src, int srcOff, double[] dst, int dstOff, int n) {
     if (cos) {
       VectorTrig.cos(src, srcOff, dst, dstOff, n);
     } else {
@@ -131,9 +132,18 @@ public final class FastTrig {
 
   private static void check(double[] src, int srcOff, double[] dst, int dstOff, int n) {
     if (n < 0 || srcOff < 0 || dstOff < 0 || srcOff > src.length - n || dstOff > dst.length - n) {
-      throw new ArrayIndexOutOfBoundsException("FastTrig: range of " + n + " elements from "
-          + srcOff + " (source length " + src.length + ") or " + dstOff + " (destination length "
-          + dst.length + ") leaves its array");
+      throw new ArrayIndexOutOfBoundsException(
+          "FastTrig: range of "
+              + n
+              + " elements from "
+              + srcOff
+              + " (source length "
+              + src.length
+              + ") or "
+              + dstOff
+              + " (destination length "
+              + dst.length
+              + ") leaves its array");
     }
   }
 

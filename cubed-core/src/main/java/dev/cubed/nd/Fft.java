@@ -9,15 +9,15 @@ import java.util.Arrays;
  * <p>Every transform runs in double precision, for any length in O(n log n) (mixed radix 4/2/odd
  * primes for lengths whose prime factors are at most 23, powers of two included; Bluestein
  * otherwise; real transforms of even length packed into half-length complex ones). Results of
- * {@code float32}/{@code complex64} inputs are computed in double and rounded once to
- * {@code complex64}/{@code float32}.
+ * {@code float32}/{@code complex64} inputs are computed in double and rounded once to {@code
+ * complex64}/{@code float32}.
  *
  * <p>Dtypes follow NumPy: complex transforms ({@code fft, ifft, fftn, ifftn}) accept any numeric or
- * bool input, promoting {@code float32} to {@code complex64} and every other real type to
- * {@code complex128}; {@code rfft, rfftn, ihfft} accept only real (bool, integer, real floating)
- * input, {@code float32} giving {@code complex64} and the rest {@code complex128};
- * {@code irfft, irfftn, hfft} return {@code float32} for {@code complex64}/{@code float32} input and
- * {@code float64} otherwise.
+ * bool input, promoting {@code float32} to {@code complex64} and every other real type to {@code
+ * complex128}; {@code rfft, rfftn, ihfft} accept only real (bool, integer, real floating) input,
+ * {@code float32} giving {@code complex64} and the rest {@code complex128}; {@code irfft, irfftn,
+ * hfft} return {@code float32} for {@code complex64}/{@code float32} input and {@code float64}
+ * otherwise.
  *
  * <p>Lengths: {@code n} (or an entry of {@code s}) zero-pads or truncates the input along its axis;
  * {@code null} means the input's length (for {@code irfft}/{@code hfft}: {@code 2 * (m - 1)} where
@@ -29,7 +29,9 @@ import java.util.Arrays;
 public final class Fft {
   private Fft() {}
 
-  /** Normalization mode of the standard ({@code "backward"}, {@code "ortho"}, {@code "forward"}). */
+  /**
+   * Normalization mode of the standard ({@code "backward"}, {@code "ortho"}, {@code "forward"}).
+   */
   public enum Norm {
     /** No scaling on the forward transform, {@code 1/n} on the inverse (the default). */
     BACKWARD,
@@ -128,8 +130,8 @@ public final class Fft {
   }
 
   /**
-   * Inverse of {@link #rfft}: real output of length {@code n} (default {@code 2 * (m - 1)}) from the
-   * first {@code n/2 + 1} input terms (truncated or zero-padded).
+   * Inverse of {@link #rfft}: real output of length {@code n} (default {@code 2 * (m - 1)}) from
+   * the first {@code n/2 + 1} input terms (truncated or zero-padded).
    */
   public static NDArray irfft(NDArray x, Integer n, int axis, Norm norm) {
     return irfft1("irfft", x, n, axis, norm, false);
@@ -141,8 +143,8 @@ public final class Fft {
   }
 
   /**
-   * N-dimensional transform of real input: {@code rfft} on the last listed axis, then {@code fft} on
-   * the others. Arguments as in {@link #fftn}; at least one axis.
+   * N-dimensional transform of real input: {@code rfft} on the last listed axis, then {@code fft}
+   * on the others. Arguments as in {@link #fftn}; at least one axis.
    */
   public static NDArray rfftn(NDArray x, int[] s, int[] axes, Norm norm) {
     String fn = "rfftn";
@@ -156,12 +158,20 @@ public final class Fft {
     int last = ax.length - 1;
     int[] shape = intShape(x);
     double[] buf = realBuffer(x);
-    buf = FftAxis.realForward(buf, shape, ax[last], ls[last],
-        norm.scale(ls[last], Direction.FORWARD), fn);
+    buf =
+        FftAxis.realForward(
+            buf, shape, ax[last], ls[last], norm.scale(ls[last], Direction.FORWARD), fn);
     shape[ax[last]] = ls[last] / 2 + 1;
     for (int i = last - 1; i >= 0; i--) {
-      buf = FftAxis.complex(buf, shape, ax[i], ls[i], Direction.FORWARD,
-          norm.scale(ls[i], Direction.FORWARD), fn);
+      buf =
+          FftAxis.complex(
+              buf,
+              shape,
+              ax[i],
+              ls[i],
+              Direction.FORWARD,
+              norm.scale(ls[i], Direction.FORWARD),
+              fn);
       shape[ax[i]] = ls[i];
     }
     return complexResult(buf, shape, x.dtype());
@@ -188,12 +198,20 @@ public final class Fft {
     int[] shape = intShape(x);
     double[] buf = complexBuffer(x);
     for (int i = last - 1; i >= 0; i--) {
-      buf = FftAxis.complex(buf, shape, ax[i], ls[i], Direction.BACKWARD,
-          norm.scale(ls[i], Direction.BACKWARD), fn);
+      buf =
+          FftAxis.complex(
+              buf,
+              shape,
+              ax[i],
+              ls[i],
+              Direction.BACKWARD,
+              norm.scale(ls[i], Direction.BACKWARD),
+              fn);
       shape[ax[i]] = ls[i];
     }
-    buf = FftAxis.realBackward(buf, shape, ax[last], ls[last],
-        norm.scale(ls[last], Direction.BACKWARD), fn);
+    buf =
+        FftAxis.realBackward(
+            buf, shape, ax[last], ls[last], norm.scale(ls[last], Direction.BACKWARD), fn);
     shape[ax[last]] = ls[last];
     return realResult(buf, shape, x.dtype());
   }
@@ -204,8 +222,8 @@ public final class Fft {
   }
 
   /**
-   * Transform of a Hermitian-symmetric signal given by its first half: real output of length
-   * {@code n} (default {@code 2 * (m - 1)}); equals {@code irfft(conj(x))} with the normalization
+   * Transform of a Hermitian-symmetric signal given by its first half: real output of length {@code
+   * n} (default {@code 2 * (m - 1)}); equals {@code irfft(conj(x))} with the normalization
    * direction swapped.
    */
   public static NDArray hfft(NDArray x, Integer n, int axis, Norm norm) {
@@ -242,11 +260,12 @@ public final class Fft {
   }
 
   /**
-   * Sample frequencies of an {@code fft} of length {@code n} with sample spacing {@code d}:
-   * {@code [0, 1, ..., (n-1)/2, -(n/2), ..., -1] / (d * n)}, shape {@code (n,)}.
+   * Sample frequencies of an {@code fft} of length {@code n} with sample spacing {@code d}: {@code
+   * [0, 1, ..., (n-1)/2, -(n/2), ..., -1] / (d * n)}, shape {@code (n,)}.
    *
    * @param dtype float32 or float64
-   * @throws IllegalArgumentException if {@code n < 1}, {@code d == 0} or the dtype is not real floating
+   * @throws IllegalArgumentException if {@code n < 1}, {@code d == 0} or the dtype is not real
+   *     floating
    */
   public static NDArray fftfreq(int n, double d, DType dtype) {
     return FftFreq.fftfreq("fftfreq", n, d, dtype, false);
@@ -288,15 +307,18 @@ public final class Fft {
     return ifftshift(x, (int[]) null);
   }
 
-  /** Inverse of {@link #fftshift}: rolls each axis in {@code axes} (null: all) by {@code -(len / 2)}. */
+  /**
+   * Inverse of {@link #fftshift}: rolls each axis in {@code axes} (null: all) by {@code -(len /
+   * 2)}.
+   */
   public static NDArray ifftshift(NDArray x, int... axes) {
     return FftFreq.shift("ifftshift", x, axes, true);
   }
 
   // ------------------------------------------------------------------ drivers
 
-  private static NDArray complex1(String fn, NDArray x, Integer n, int axis, Norm norm,
-      Direction dir) {
+  private static NDArray complex1(
+      String fn, NDArray x, Integer n, int axis, Norm norm, Direction dir) {
     int ax = Shapes.normalizeAxis(fn, axis, x.ndim());
     int len = length(fn, n, (int) x.shape(ax));
     int[] shape = intShape(x);
@@ -305,8 +327,8 @@ public final class Fft {
     return complexResult(buf, shape, x.dtype());
   }
 
-  private static NDArray complexN(String fn, NDArray x, int[] s, int[] axes, Norm norm,
-      Direction dir) {
+  private static NDArray complexN(
+      String fn, NDArray x, int[] s, int[] axes, Norm norm, Direction dir) {
     int[][] sa = resolve(fn, x.shape(), s, axes, false);
     int[] shape = intShape(x);
     double[] buf = complexBuffer(x);
@@ -324,14 +346,14 @@ public final class Fft {
     int ax = Shapes.normalizeAxis(fn, axis, x.ndim());
     int len = length(fn, n, (int) x.shape(ax));
     int[] shape = intShape(x);
-    double[] buf = FftAxis.realForward(realBuffer(x), shape, ax, len,
-        norm.scale(len, Direction.FORWARD), fn);
+    double[] buf =
+        FftAxis.realForward(realBuffer(x), shape, ax, len, norm.scale(len, Direction.FORWARD), fn);
     shape[ax] = len / 2 + 1;
     return complexResult(buf, shape, x.dtype());
   }
 
-  private static NDArray irfft1(String fn, NDArray x, Integer n, int axis, Norm norm,
-      boolean conjugate) {
+  private static NDArray irfft1(
+      String fn, NDArray x, Integer n, int axis, Norm norm, boolean conjugate) {
     int ax = Shapes.normalizeAxis(fn, axis, x.ndim());
     int len = n != null ? length(fn, n, 0) : length(fn, null, 2 * ((int) x.shape(ax) - 1));
     int[] shape = intShape(x);
@@ -341,8 +363,8 @@ public final class Fft {
         in[i] = -in[i];
       }
     }
-    double[] buf = FftAxis.realBackward(in, shape, ax, len,
-        norm.scale(len, Direction.BACKWARD), fn);
+    double[] buf =
+        FftAxis.realBackward(in, shape, ax, len, norm.scale(len, Direction.BACKWARD), fn);
     shape[ax] = len;
     return realResult(buf, shape, x.dtype());
   }
@@ -352,7 +374,10 @@ public final class Fft {
     int len = n != null ? n : dflt;
     if (len < 1) {
       throw new IllegalArgumentException(
-          fn + ": invalid number of data points " + len + (n == null ? " (from the input shape)" : "")
+          fn
+              + ": invalid number of data points "
+              + len
+              + (n == null ? " (from the input shape)" : "")
               + "; n must be >= 1");
     }
     return len;
@@ -360,8 +385,8 @@ public final class Fft {
 
   /**
    * Resolves {@code s} and {@code axes} of an n-d transform into {lengths, axes} in the order given
-   * (duplicates rejected). {@code lastHalf} marks irfftn, whose last default length is
-   * {@code 2 * (m - 1)}.
+   * (duplicates rejected). {@code lastHalf} marks irfftn, whose last default length is {@code 2 *
+   * (m - 1)}.
    */
   public static int[][] resolve(String fn, long[] shape, int[] s, int[] axes, boolean lastHalf) {
     int nd = shape.length;
@@ -370,8 +395,13 @@ public final class Fft {
       int k = s == null ? nd : s.length;
       if (k > nd) {
         throw new IllegalArgumentException(
-            fn + ": s " + Arrays.toString(s) + " has more entries than the " + nd
-                + " dimension(s) of shape " + Shapes.format(shape));
+            fn
+                + ": s "
+                + Arrays.toString(s)
+                + " has more entries than the "
+                + nd
+                + " dimension(s) of shape "
+                + Shapes.format(shape));
       }
       ax = new int[k];
       for (int i = 0; i < k; i++) {
@@ -380,7 +410,11 @@ public final class Fft {
     } else {
       if (s != null && s.length != axes.length) {
         throw new IllegalArgumentException(
-            fn + ": s " + Arrays.toString(s) + " and axes " + Arrays.toString(axes)
+            fn
+                + ": s "
+                + Arrays.toString(s)
+                + " and axes "
+                + Arrays.toString(axes)
                 + " must have the same length");
       }
       ax = new int[axes.length];
@@ -389,7 +423,11 @@ public final class Fft {
         ax[i] = Shapes.normalizeAxis(fn, axes[i], nd);
         if (seen[ax[i]]) {
           throw new IllegalArgumentException(
-              fn + ": axis " + axes[i] + " is repeated in axes " + Arrays.toString(axes)
+              fn
+                  + ": axis "
+                  + axes[i]
+                  + " is repeated in axes "
+                  + Arrays.toString(axes)
                   + "; each axis may appear once");
         }
         seen[ax[i]] = true;
@@ -401,7 +439,11 @@ public final class Fft {
       if (given) {
         if (s[i] < 1) {
           throw new IllegalArgumentException(
-              fn + ": invalid number of data points " + s[i] + " in s " + Arrays.toString(s)
+              fn
+                  + ": invalid number of data points "
+                  + s[i]
+                  + " in s "
+                  + Arrays.toString(s)
                   + "; each entry must be >= 1 (or -1 for the input's length)");
         }
         ls[i] = s[i];
@@ -410,8 +452,14 @@ public final class Fft {
         ls[i] = lastHalf && i == ax.length - 1 ? 2 * (m - 1) : m;
         if (ls[i] < 1) {
           throw new IllegalArgumentException(
-              fn + ": invalid number of data points " + ls[i] + " for axis " + ax[i] + " of shape "
-                  + Shapes.format(shape) + "; it must be >= 1");
+              fn
+                  + ": invalid number of data points "
+                  + ls[i]
+                  + " for axis "
+                  + ax[i]
+                  + " of shape "
+                  + Shapes.format(shape)
+                  + "; it must be >= 1");
         }
       }
     }
@@ -423,7 +471,11 @@ public final class Fft {
   private static void checkReal(String fn, NDArray x) {
     if (x.dtype().isComplex()) {
       throw new IllegalArgumentException(
-          fn + ": input dtype " + x.dtype() + " is complex; " + fn
+          fn
+              + ": input dtype "
+              + x.dtype()
+              + " is complex; "
+              + fn
               + " needs a real-valued array (bool, integer, float32 or float64)");
     }
   }

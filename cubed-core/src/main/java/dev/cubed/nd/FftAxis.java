@@ -2,9 +2,9 @@ package dev.cubed.nd;
 
 /**
  * One-axis transforms on C-order double work buffers: complex data interleaved (re, im), real data
- * plain. Each method reads lines along {@code axis} of {@code shape}, zero-pads or truncates them to
- * the transform length, runs an {@link FftPlan} and scales by {@code scale}; it returns a new buffer
- * whose shape is {@code shape} with the axis length replaced (see the method).
+ * plain. Each method reads lines along {@code axis} of {@code shape}, zero-pads or truncates them
+ * to the transform length, runs an {@link FftPlan} and scales by {@code scale}; it returns a new
+ * buffer whose shape is {@code shape} with the axis length replaced (see the method).
  */
 final class FftAxis {
   private FftAxis() {}
@@ -25,7 +25,8 @@ final class FftAxis {
   private static int outSize(long outer, int len, long inner, String fn) {
     long s = outer * len * inner;
     if (s > Integer.MAX_VALUE - 8 || 2 * s > Integer.MAX_VALUE - 8) {
-      throw new IllegalArgumentException(fn + ": result of " + s + " elements is too large for one chunk");
+      throw new IllegalArgumentException(
+          fn + ": result of " + s + " elements is too large for one chunk");
     }
     return (int) s;
   }
@@ -34,8 +35,8 @@ final class FftAxis {
    * Complex to complex along an axis: output axis length {@code n}. {@link Direction#BACKWARD}
    * selects the positive exponent.
    */
-  static double[] complex(double[] in, int[] shape, int axis, int n, Direction dir, double scale,
-      String fn) {
+  static double[] complex(
+      double[] in, int[] shape, int axis, int n, Direction dir, double scale, String fn) {
     long[] g = geometry(shape, axis);
     long outer = g[0];
     int inner = (int) g[1];
@@ -86,7 +87,9 @@ final class FftAxis {
     return out;
   }
 
-  /** Real to half spectrum along an axis (forward): output axis length {@code n / 2 + 1}, complex. */
+  /**
+   * Real to half spectrum along an axis (forward): output axis length {@code n / 2 + 1}, complex.
+   */
   static double[] realForward(double[] in, int[] shape, int axis, int n, double scale, String fn) {
     long[] g = geometry(shape, axis);
     long outer = g[0];
@@ -174,5 +177,8 @@ final class FftAxis {
   }
 
   /** Sign of the exponent of a complex transform. */
-  enum Direction { FORWARD, BACKWARD }
+  enum Direction {
+    FORWARD,
+    BACKWARD
+  }
 }

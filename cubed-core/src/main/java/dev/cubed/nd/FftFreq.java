@@ -1,6 +1,9 @@
 package dev.cubed.nd;
 
-/** Sample frequencies and zero-frequency shifts ({@code fftfreq}, {@code rfftfreq}, {@code fftshift}). */
+/**
+ * Sample frequencies and zero-frequency shifts ({@code fftfreq}, {@code rfftfreq}, {@code
+ * fftshift}).
+ */
 final class FftFreq {
   private FftFreq() {}
 

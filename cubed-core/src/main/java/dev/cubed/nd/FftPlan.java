@@ -32,7 +32,11 @@ final class FftPlan {
         }
       };
 
-  private enum Kind { TRIVIAL, MIXED, BLUESTEIN }
+  private enum Kind {
+    TRIVIAL,
+    MIXED,
+    BLUESTEIN
+  }
 
   final int n;
   private final Kind kind;
@@ -64,7 +68,8 @@ final class FftPlan {
 
   private FftPlan(int n) {
     if (n < 1) {
-      throw new IllegalArgumentException("fft: invalid number of data points " + n + "; it must be >= 1");
+      throw new IllegalArgumentException(
+          "fft: invalid number of data points " + n + "; it must be >= 1");
     }
     this.n = n;
     int[][] f = factorize(n);
@@ -243,7 +248,7 @@ final class FftPlan {
   /** {@link #forward(double[], double[])} using scratch space from {@link #newWork()}. */
   void forward(double[] re, double[] im, Work w) {
     switch (kind) {
-      case TRIVIAL -> { }
+      case TRIVIAL -> {}
       case MIXED -> mixed(re, im, w);
       case BLUESTEIN -> bluestein(re, im, w);
     }
@@ -273,8 +278,16 @@ final class FftPlan {
     work(re, im, 0, w.a, w.b, 0, 1, 0, w.s);
   }
 
-  private void work(double[] oR, double[] oI, int oOff, double[] iR, double[] iI, int iOff,
-      int fstride, int fi, double[] scratch) {
+  private void work(
+      double[] oR,
+      double[] oI,
+      int oOff,
+      double[] iR,
+      double[] iI,
+      int iOff,
+      int fstride,
+      int fi,
+      double[] scratch) {
     int p = factors[fi];
     int m = rest[fi];
     if (m == 1) {
@@ -347,8 +360,8 @@ final class FftPlan {
     }
   }
 
-  private void bflyGeneric(double[] r, double[] i, int off, int fstride, int p, int m,
-      double[] scratch) {
+  private void bflyGeneric(
+      double[] r, double[] i, int off, int fstride, int p, int m, double[] scratch) {
     int baseStep = fstride * m; // tw[baseStep] = exp(-2 pi i / p)
     for (int u = 0; u < m; u++) {
       for (int q = 0; q < p; q++) {

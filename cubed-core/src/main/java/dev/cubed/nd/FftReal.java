@@ -6,9 +6,9 @@ import java.util.Map;
 /**
  * Real-input forward and real-output inverse DFTs of one length. Even lengths {@code n = 2h} pack
  * the real line into a complex line of length {@code h} ({@code z_j = x_2j + i x_2j+1}), run one
- * half-length {@link FftPlan} and untangle the even and odd spectra with the twiddles
- * {@code exp(-2 pi i k / n)}; odd lengths run the full complex transform. Both directions are
- * unnormalized, like {@link FftPlan}. Immutable and thread-safe; {@link #of} caches recent lengths.
+ * half-length {@link FftPlan} and untangle the even and odd spectra with the twiddles {@code exp(-2
+ * pi i k / n)}; odd lengths run the full complex transform. Both directions are unnormalized, like
+ * {@link FftPlan}. Immutable and thread-safe; {@link #of} caches recent lengths.
  */
 final class FftReal {
   private static final int CACHE_SIZE = 32;
@@ -70,11 +70,11 @@ final class FftReal {
 
   /**
    * Forward transform of {@code x[0..n)}: writes the {@code n/2 + 1} non-negative frequency terms
-   * to {@code outRe/outIm} (length >= n/2 + 1). {@code re, im} are work arrays of
-   * {@link #workLength()}, {@code w} from {@link #newWork()}.
+   * to {@code outRe/outIm} (length >= n/2 + 1). {@code re, im} are work arrays of {@link
+   * #workLength()}, {@code w} from {@link #newWork()}.
    */
-  void forward(double[] x, double[] outRe, double[] outIm, double[] re, double[] im,
-      FftPlan.Work w) {
+  void forward(
+      double[] x, double[] outRe, double[] outIm, double[] re, double[] im, FftPlan.Work w) {
     if (!packed) {
       System.arraycopy(x, 0, re, 0, n);
       java.util.Arrays.fill(im, 0, n, 0.0);
@@ -104,11 +104,12 @@ final class FftReal {
 
   /**
    * Unnormalized inverse: from the half spectrum {@code inRe/inIm[0..n/2]} (imaginary parts of the
-   * zero and, for even n, Nyquist terms ignored) writes the real line to {@code y[0..n)}.
-   * {@code re, im} are work arrays of {@link #workLength()}, {@code w} from {@link #newWork()}; the inputs are not modified.
+   * zero and, for even n, Nyquist terms ignored) writes the real line to {@code y[0..n)}. {@code
+   * re, im} are work arrays of {@link #workLength()}, {@code w} from {@link #newWork()}; the inputs
+   * are not modified.
    */
-  void backward(double[] inRe, double[] inIm, double[] y, double[] re, double[] im,
-      FftPlan.Work w) {
+  void backward(
+      double[] inRe, double[] inIm, double[] y, double[] re, double[] im, FftPlan.Work w) {
     int h = n / 2;
     if (!packed) {
       re[0] = inRe[0];

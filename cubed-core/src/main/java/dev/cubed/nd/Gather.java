@@ -1,9 +1,10 @@
 package dev.cubed.nd;
 
 /**
- * Element-moving kernels shared by manipulation and indexing: orthogonal gather/scatter (one list of
- * positions per axis, innermost runs copied with {@link System#arraycopy}) and flat gather/scatter
- * by element index. All work on the primitive backing arrays; complex data moves in (re, im) pairs.
+ * Element-moving kernels shared by manipulation and indexing: orthogonal gather/scatter (one list
+ * of positions per axis, innermost runs copied with {@link System#arraycopy}) and flat
+ * gather/scatter by element index. All work on the primitive backing arrays; complex data moves in
+ * (re, im) pairs.
  */
 final class Gather {
   private Gather() {}
@@ -13,8 +14,8 @@ final class Gather {
   }
 
   /**
-   * A new array of {@code x}'s dtype whose element at {@code (i0, i1, ...)} is
-   * {@code x[pos[0][i0], pos[1][i1], ...]}; the result shape is the lengths of {@code pos}.
+   * A new array of {@code x}'s dtype whose element at {@code (i0, i1, ...)} is {@code x[pos[0][i0],
+   * pos[1][i1], ...]}; the result shape is the lengths of {@code pos}.
    */
   static NDArray orthogonal(NDArray x, int[][] pos) {
     int nd = pos.length;
@@ -35,8 +36,8 @@ final class Gather {
   }
 
   /**
-   * Writes {@code src} (shape = lengths of {@code pos}, same dtype as {@code dst}) into
-   * {@code dst[pos[0][i0], pos[1][i1], ...]}.
+   * Writes {@code src} (shape = lengths of {@code pos}, same dtype as {@code dst}) into {@code
+   * dst[pos[0][i0], pos[1][i1], ...]}.
    */
   static void scatterOrthogonal(NDArray dst, int[][] pos, NDArray src) {
     if (src.size() == 0) {
@@ -50,8 +51,8 @@ final class Gather {
   }
 
   /** gather: dense[j] = big[offset(j)]; scatter (gather=false): big[offset(j)] = dense[j]. */
-  private static void walk(Object big, long[] bigShape, int[][] pos, Object dense, int mult,
-      boolean gather) {
+  private static void walk(
+      Object big, long[] bigShape, int[][] pos, Object dense, int mult, boolean gather) {
     int nd = pos.length;
     long[] strides = Shapes.strides(bigShape);
     int[] inner = pos[nd - 1];
@@ -252,7 +253,8 @@ final class Gather {
     DType dtype = dst.dtype();
     NDArray v;
     if (value instanceof NDArray a) {
-      // a value sharing the destination's data is copied first, so overlapping writes read old values
+      // a value sharing the destination's data is copied first, so overlapping writes read old
+      // values
       v = a.dtype() != dtype ? a.astype(dtype) : a.data() == dst.data() ? a.copy() : a;
       Shapes.checkBroadcastTo(fn, v.shape(), shape);
       return java.util.Arrays.equals(v.shape(), shape) ? v : v.broadcastTo(shape);

@@ -49,11 +49,11 @@ final class GeneralEigen {
       String jobvr = vectors ? "V" : "N";
       lapack.dgeev("N", jobvr, n, cm, n, wr, wi, vl, 1, vr, vectors ? n : 1, wq, -1, info);
       double[] work = new double[Math.max(1, (int) wq[0])];
-      lapack.dgeev("N", jobvr, n, cm, n, wr, wi, vl, 1, vr, vectors ? n : 1, work, work.length,
-          info);
+      lapack.dgeev(
+          "N", jobvr, n, cm, n, wr, wi, vl, 1, vr, vectors ? n : 1, work, work.length, info);
       if (info.val != 0) {
-        throw new Linalg.LinAlgException(fn + ": eigenvalue computation did not converge"
-            + st.where(b));
+        throw new Linalg.LinAlgException(
+            fn + ": eigenvalue computation did not converge" + st.where(b));
       }
       double[] wc = new double[2 * n];
       for (int i = 0; i < n; i++) {

@@ -1,8 +1,8 @@
 package dev.cubed.nd;
 
 /**
- * One entry of a basic index (the standard's "indexing" section): an integer, a slice, a new axis or
- * an ellipsis. A full index is an {@code Index[]}; an array indexed by it returns a copy.
+ * One entry of a basic index (the standard's "indexing" section): an integer, a slice, a new axis
+ * or an ellipsis. A full index is an {@code Index[]}; an array indexed by it returns a copy.
  *
  * <pre>{@code
  * a.get(Index.at(0), Index.slice(null, null, -2), Index.newAxis())   // a[0, ::-2, None]
@@ -26,8 +26,8 @@ public sealed interface Index {
 
     /**
      * Resolves the slice against a dimension of length {@code n} with Python's rules, returning
-     * {@code {start, step, length}}: the selected positions are {@code start + i * step} for
-     * {@code i < length}.
+     * {@code {start, step, length}}: the selected positions are {@code start + i * step} for {@code
+     * i < length}.
      */
     public long[] resolve(long n) {
       long lo;
@@ -50,7 +50,9 @@ public sealed interface Index {
 
     @Override
     public String toString() {
-      return (start == null ? "" : start) + ":" + (stop == null ? "" : stop)
+      return (start == null ? "" : start)
+          + ":"
+          + (stop == null ? "" : stop)
           + (step == 1 ? "" : ":" + step);
     }
   }

@@ -13,8 +13,8 @@ public final class Indexing {
   /**
    * {@code x[index]} with basic indexing; a copy. All-integer indices give a 0-d array.
    *
-   * @throws IllegalArgumentException for too many indices, several ellipses, or an integer index out
-   *     of bounds (the message names the index, the axis and its size)
+   * @throws IllegalArgumentException for too many indices, several ellipses, or an integer index
+   *     out of bounds (the message names the index, the axis and its size)
    */
   public static NDArray get(NDArray x, Index... index) {
     BasicIndex bi = BasicIndex.resolve("__getitem__", index, x.shape());
@@ -39,7 +39,8 @@ public final class Indexing {
   public static NDArray take(NDArray x, NDArray indices) {
     if (x.ndim() != 1) {
       throw new IllegalArgumentException(
-          "take: axis is required for an array of shape " + Shapes.format(x.shape())
+          "take: axis is required for an array of shape "
+              + Shapes.format(x.shape())
               + "; it may be omitted only for 1-d arrays");
     }
     return take(x, indices, 0);
@@ -47,11 +48,11 @@ public final class Indexing {
 
   /**
    * The standard's {@code take}: elements along {@code axis} at integer {@code indices} (any shape;
-   * negative values count from the end). The result shape is {@code x.shape[:axis] + indices.shape +
-   * x.shape[axis+1:]}.
+   * negative values count from the end). The result shape is {@code x.shape[:axis] + indices.shape
+   * + x.shape[axis+1:]}.
    *
-   * @throws IllegalArgumentException for a non-integer index dtype, an axis out of range, or an index
-   *     outside {@code [-n, n)} (naming the index, the axis and its size)
+   * @throws IllegalArgumentException for a non-integer index dtype, an axis out of range, or an
+   *     index outside {@code [-n, n)} (naming the index, the axis and its size)
    */
   public static NDArray take(NDArray x, NDArray indices, int axis) {
     int ax = Shapes.normalizeAxis("take", axis, x.ndim());
@@ -89,15 +90,22 @@ public final class Indexing {
    * ...]} along {@code axis}. {@code indices} has x's number of dimensions; the other dimensions
    * broadcast against x's.
    *
-   * @throws IllegalArgumentException for a non-integer index dtype, a dimension mismatch, shapes that
-   *     do not broadcast, or an index out of range
+   * @throws IllegalArgumentException for a non-integer index dtype, a dimension mismatch, shapes
+   *     that do not broadcast, or an index out of range
    */
   public static NDArray takeAlongAxis(NDArray x, NDArray indices, int axis) {
     String fn = "take_along_axis";
     if (indices.ndim() != x.ndim()) {
       throw new IllegalArgumentException(
-          fn + ": indices of shape " + Shapes.format(indices.shape()) + " must have as many"
-              + " dimensions as x of shape " + Shapes.format(x.shape()) + " (" + x.ndim() + ")");
+          fn
+              + ": indices of shape "
+              + Shapes.format(indices.shape())
+              + " must have as many"
+              + " dimensions as x of shape "
+              + Shapes.format(x.shape())
+              + " ("
+              + x.ndim()
+              + ")");
     }
     int ax = Shapes.normalizeAxis(fn, axis, x.ndim());
     long[] xs = x.shape();
@@ -128,8 +136,8 @@ public final class Indexing {
 
   /**
    * {@code x[mask]} for a boolean {@code mask} whose shape equals the leading {@code mask.ndim}
-   * dimensions of x: a new array of shape {@code (count,) + x.shape[mask.ndim:]} holding the selected
-   * elements (or sub-arrays) in C order.
+   * dimensions of x: a new array of shape {@code (count,) + x.shape[mask.ndim:]} holding the
+   * selected elements (or sub-arrays) in C order.
    *
    * @throws IllegalArgumentException if the mask is not bool or its shape does not match
    */
@@ -179,22 +187,37 @@ public final class Indexing {
   private static int[] maskPositions(String fn, NDArray x, NDArray mask) {
     if (mask.dtype() != DType.BOOL) {
       throw new IllegalArgumentException(
-          fn + ": a mask index must be bool, got " + mask.dtype() + "; use take for integer"
+          fn
+              + ": a mask index must be bool, got "
+              + mask.dtype()
+              + "; use take for integer"
               + " indices");
     }
     long[] ms = mask.shape();
     long[] xs = x.shape();
     if (ms.length > xs.length) {
       throw new IllegalArgumentException(
-          fn + ": too many indices for array: boolean mask of shape " + Shapes.format(ms)
-              + " has more dimensions than the array of shape " + Shapes.format(xs));
+          fn
+              + ": too many indices for array: boolean mask of shape "
+              + Shapes.format(ms)
+              + " has more dimensions than the array of shape "
+              + Shapes.format(xs));
     }
     for (int k = 0; k < ms.length; k++) {
       if (ms[k] != xs[k]) {
         throw new IllegalArgumentException(
-            fn + ": boolean mask of shape " + Shapes.format(ms) + " does not match the array of"
-                + " shape " + Shapes.format(xs) + " along axis " + k + ": size of axis is " + xs[k]
-                + " but size of the mask axis is " + ms[k]
+            fn
+                + ": boolean mask of shape "
+                + Shapes.format(ms)
+                + " does not match the array of"
+                + " shape "
+                + Shapes.format(xs)
+                + " along axis "
+                + k
+                + ": size of axis is "
+                + xs[k]
+                + " but size of the mask axis is "
+                + ms[k]
                 + "; a mask must equal the leading dimensions");
       }
     }
@@ -234,8 +257,17 @@ public final class Indexing {
       long r = v < 0 && !u64 ? v + n : v;
       if (r < 0 || r >= n || (u64 && v < 0)) {
         throw new IllegalArgumentException(
-            fn + ": index " + (u64 ? Long.toUnsignedString(v) : v) + " is out of bounds for axis "
-                + axis + " with size " + n + "; valid indices are -" + n + " to " + (n - 1));
+            fn
+                + ": index "
+                + (u64 ? Long.toUnsignedString(v) : v)
+                + " is out of bounds for axis "
+                + axis
+                + " with size "
+                + n
+                + "; valid indices are -"
+                + n
+                + " to "
+                + (n - 1));
       }
       out[i] = (int) r;
     }

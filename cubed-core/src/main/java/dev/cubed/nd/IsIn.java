@@ -66,8 +66,8 @@ final class IsIn {
       boolean big1 = d1 == DType.UINT64;
       for (int i = 0; i < n; i++) {
         long v = x1.getLong(i);
-        boolean found = big1 && v < 0 ? Arrays.binarySearch(big, v) >= 0
-            : Arrays.binarySearch(small, v) >= 0;
+        boolean found =
+            big1 && v < 0 ? Arrays.binarySearch(big, v) >= 0 : Arrays.binarySearch(small, v) >= 0;
         out[i] = found != invert;
       }
     }

@@ -12,7 +12,10 @@ final class Jacobi {
 
   private Jacobi() {}
 
-  /** max |a_i| over the parts, for scaling into a range where squares neither overflow nor underflow. */
+  /**
+   * max |a_i| over the parts, for scaling into a range where squares neither overflow nor
+   * underflow.
+   */
   private static double maxAbs(double[] a) {
     double m = 0;
     for (double v : a) {
@@ -67,8 +70,9 @@ final class Jacobi {
       double off = 0;
       for (int p = 0; p < n; p++) {
         for (int q = p + 1; q < n; q++) {
-          off += a[2 * (p * n + q)] * a[2 * (p * n + q)]
-              + a[2 * (p * n + q) + 1] * a[2 * (p * n + q) + 1];
+          off +=
+              a[2 * (p * n + q)] * a[2 * (p * n + q)]
+                  + a[2 * (p * n + q) + 1] * a[2 * (p * n + q) + 1];
         }
       }
       if (off <= tol || off == 0 || Double.isNaN(off)) {
@@ -226,7 +230,9 @@ final class Jacobi {
     for (int c = 0; c < n; c++) {
       double s2 = 0;
       for (int r = 0; r < m; r++) {
-        s2 += u[2 * (r * n + c)] * u[2 * (r * n + c)] + u[2 * (r * n + c) + 1] * u[2 * (r * n + c) + 1];
+        s2 +=
+            u[2 * (r * n + c)] * u[2 * (r * n + c)]
+                + u[2 * (r * n + c) + 1] * u[2 * (r * n + c) + 1];
       }
       sv[c] = Math.sqrt(s2);
     }

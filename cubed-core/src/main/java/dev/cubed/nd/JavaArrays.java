@@ -2,7 +2,9 @@ package dev.cubed.nd;
 
 import java.util.Objects;
 
-/** Copies nested rectangular Java arrays into {@link NDArray}s (behind {@link NDArray#fromJava}). */
+/**
+ * Copies nested rectangular Java arrays into {@link NDArray}s (behind {@link NDArray#fromJava}).
+ */
 final class JavaArrays {
   private JavaArrays() {}
 
@@ -23,14 +25,19 @@ final class JavaArrays {
       dims.add((long) java.lang.reflect.Array.getLength(cur));
     }
     DType dtype =
-        leafType == double.class ? DType.FLOAT64
-            : leafType == float.class ? DType.FLOAT32
-            : leafType == long.class ? DType.INT64
-            : leafType == int.class ? DType.INT32
-            : leafType == short.class ? DType.INT16
-            : leafType == byte.class ? DType.INT8
-            : leafType == boolean.class ? DType.BOOL
-            : null;
+        leafType == double.class
+            ? DType.FLOAT64
+            : leafType == float.class
+                ? DType.FLOAT32
+                : leafType == long.class
+                    ? DType.INT64
+                    : leafType == int.class
+                        ? DType.INT32
+                        : leafType == short.class
+                            ? DType.INT16
+                            : leafType == byte.class
+                                ? DType.INT8
+                                : leafType == boolean.class ? DType.BOOL : null;
     if (dtype == null) {
       throw new IllegalArgumentException(
           "fromJava: unsupported element type " + leafType + "; use primitive arrays");
@@ -53,8 +60,13 @@ final class JavaArrays {
     int n = java.lang.reflect.Array.getLength(arr);
     if (n != shape[depth]) {
       throw new IllegalArgumentException(
-          "fromJava: ragged array: dimension " + depth + " has length " + n + " here but "
-              + shape[depth] + " elsewhere");
+          "fromJava: ragged array: dimension "
+              + depth
+              + " has length "
+              + n
+              + " here but "
+              + shape[depth]
+              + " elsewhere");
     }
     if (depth == shape.length - 1) {
       System.arraycopy(arr, 0, dst, pos[0], n);

@@ -6,8 +6,8 @@ import java.util.function.LongBinaryOperator;
 import java.util.function.LongUnaryOperator;
 
 /**
- * Builders turning per-element functions into row loops over the generic representations of
- * {@link Loops}: real floats as {@code double[]}, integers as {@code long[]}, complex numbers as
+ * Builders turning per-element functions into row loops over the generic representations of {@link
+ * Loops}: real floats as {@code double[]}, integers as {@code long[]}, complex numbers as
  * interleaved {@code double[]}, bools as {@code boolean[]}. Predicates write {@code boolean[]}.
  * Complex element functions write their result into a scratch {@code double[2]}.
  */
@@ -203,8 +203,8 @@ final class Kernels {
   }
 
   /** Copies the input (for functions that are the identity on a kind, e.g. floor on integers). */
-  static final Loops.Unary IDENTITY = (x, out, n) ->
-      System.arraycopy(x, 0, out, 0, java.lang.reflect.Array.getLength(out));
+  static final Loops.Unary IDENTITY =
+      (x, out, n) -> System.arraycopy(x, 0, out, 0, java.lang.reflect.Array.getLength(out));
 
   static Loops.Unary complex(C1 f) {
     return (x, out, n) -> {

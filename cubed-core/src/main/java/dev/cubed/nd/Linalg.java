@@ -3,14 +3,14 @@ package dev.cubed.nd;
 /**
  * The Array API {@code linalg} extension on in-memory arrays. Every function works on stacks of
  * matrices: the last two axes hold the matrices and any leading axes are batch axes (a batch may be
- * empty, giving an empty result). Matrix products ({@code matmul}, {@code matrix_transpose},
- * {@code outer}, {@code tensordot}, {@code vecdot}) live in {@code LinearAlgebra}.
+ * empty, giving an empty result). Matrix products ({@code matmul}, {@code matrix_transpose}, {@code
+ * outer}, {@code tensordot}, {@code vecdot}) live in {@code LinearAlgebra}.
  *
- * <p>Dtypes: the factorization functions are defined for float32, float64, complex64 and
- * complex128 and return the input's precision; integer inputs are promoted to float64 (as NumPy),
- * bool is rejected. All arithmetic runs in double precision (float32 inputs are widened and the
- * results rounded back). Real matrices use LAPACK; complex matrices use Java implementations (LU,
- * Cholesky, Householder QR, Jacobi eigensolver and one-sided Jacobi SVD).
+ * <p>Dtypes: the factorization functions are defined for float32, float64, complex64 and complex128
+ * and return the input's precision; integer inputs are promoted to float64 (as NumPy), bool is
+ * rejected. All arithmetic runs in double precision (float32 inputs are widened and the results
+ * rounded back). Real matrices use LAPACK; complex matrices use Java implementations (LU, Cholesky,
+ * Householder QR, Jacobi eigensolver and one-sided Jacobi SVD).
  *
  * <p>Errors: bad shapes or dtypes raise {@link IllegalArgumentException} naming the function;
  * singular or non-positive-definite matrices raise {@link LinAlgException} naming the function and
@@ -31,30 +31,43 @@ public final class Linalg {
 
   /** Which Cholesky factor to return: lower L (A = L L^H) or upper U = L^H (A = U^H U). */
   public enum Triangle {
-    LOWER, UPPER
+    LOWER,
+    UPPER
   }
 
   /** QR mode: reduced (Q m x k, R k x n, k = min(m, n)) or complete (Q m x m, R m x n). */
   public enum QrMode {
-    REDUCED, COMPLETE
+    REDUCED,
+    COMPLETE
   }
 
   /** SVD shape: full (U m x m, Vh n x n) or reduced (U m x k, Vh k x n). */
   public enum SvdMode {
-    FULL, REDUCED
+    FULL,
+    REDUCED
   }
 
   /** Whether reduced axes stay as length-1 dimensions. */
   public enum KeepDims {
-    DROP, KEEP
+    DROP,
+    KEEP
   }
 
   /** The {@code ord} of {@code matrix_norm}: "fro", "nuc", 1, -1, 2, -2, inf, -inf. */
   public enum MatrixNormOrder {
-    FRO, NUC, ONE, NEG_ONE, TWO, NEG_TWO, INF, NEG_INF
+    FRO,
+    NUC,
+    ONE,
+    NEG_ONE,
+    TWO,
+    NEG_TWO,
+    INF,
+    NEG_INF
   }
 
-  /** Result of {@link #eigh}: eigenvalues ascending (..., M), eigenvectors as columns (..., M, M). */
+  /**
+   * Result of {@link #eigh}: eigenvalues ascending (..., M), eigenvectors as columns (..., M, M).
+   */
   public record EighResult(NDArray eigenvalues, NDArray eigenvectors) {}
 
   /** Result of {@link #qr}: Q with orthonormal columns and upper-triangular R, A = Q R. */
@@ -185,8 +198,8 @@ public final class Linalg {
   }
 
   /**
-   * Singular value decomposition of each matrix of {@code x} (..., M, N): U (..., M, M or K),
-   * S (..., K) descending in the real dtype, Vh (..., N or K, N); K = min(M, N).
+   * Singular value decomposition of each matrix of {@code x} (..., M, N): U (..., M, M or K), S
+   * (..., K) descending in the real dtype, Vh (..., N or K, N); K = min(M, N).
    */
   public static SvdResult svd(NDArray x, SvdMode mode) {
     String fn = "svd";
@@ -221,8 +234,9 @@ public final class Linalg {
     int k = Math.min(st.rows, st.cols);
     NDArray s = NDArray.zeros(dt.realPart(), st.shapeWith(k));
     for (int b = 0; b < st.count; b++) {
-      Spectral.Svd r = Spectral.svd(fn, st.where(b), st.get(b), st.rows, st.cols, st.complex,
-          Spectral.Job.VALUES);
+      Spectral.Svd r =
+          Spectral.svd(
+              fn, st.where(b), st.get(b), st.rows, st.cols, st.complex, Spectral.Job.VALUES);
       MatrixStack.write(s, b * k, k, r.s(), false);
     }
     return s;
@@ -293,23 +307,33 @@ public final class Linalg {
   public static NDArray solve(NDArray x1, NDArray x2) {
     String fn = "solve";
     MatrixStack a = MatrixStack.square(fn, x1);
-    DType dt = DType.resultType(MatrixStack.floating(fn, x1.dtype()),
-        MatrixStack.floating(fn, x2.dtype()));
+    DType dt =
+        DType.resultType(
+            MatrixStack.floating(fn, x1.dtype()), MatrixStack.floating(fn, x2.dtype()));
     int m = a.rows;
     boolean cx = dt.isComplex();
     NDArray lhs = x1.dtype() == dt ? x1 : x1.astype(dt);
     NDArray rhs = x2.dtype() == dt ? x2 : x2.astype(dt);
     if (x2.ndim() == 0) {
-      throw new IllegalArgumentException(fn + ": x2 must be a vector (M,) or a stack (..., M, K),"
-          + " got a 0-d array");
+      throw new IllegalArgumentException(
+          fn + ": x2 must be a vector (M,) or a stack (..., M, K)," + " got a 0-d array");
     }
     boolean vector = x2.ndim() == 1;
     long[] s2 = x2.shape();
     long rowsB = vector ? s2[0] : s2[s2.length - 2];
     if (rowsB != m) {
-      throw new IllegalArgumentException(fn + ": x1 " + Shapes.format(x1.shape()) + " and x2 "
-          + Shapes.format(s2) + " are not aligned: x2 needs " + m + " rows (dimension "
-          + (vector ? 0 : s2.length - 2) + "), got " + rowsB);
+      throw new IllegalArgumentException(
+          fn
+              + ": x1 "
+              + Shapes.format(x1.shape())
+              + " and x2 "
+              + Shapes.format(s2)
+              + " are not aligned: x2 needs "
+              + m
+              + " rows (dimension "
+              + (vector ? 0 : s2.length - 2)
+              + "), got "
+              + rowsB);
     }
     int k = vector ? 1 : (int) s2[s2.length - 1];
     long[] batch;
@@ -406,16 +430,18 @@ public final class Linalg {
     DType real = MatrixStack.floating(fn, x.dtype()).realPart();
     double[] out = new double[st.count];
     if (rtolArray == null) {
-      java.util.Arrays.fill(out, Double.isNaN(rtol)
-          ? Math.max(st.rows, st.cols) * real.finfo().eps() : rtol);
+      java.util.Arrays.fill(
+          out, Double.isNaN(rtol) ? Math.max(st.rows, st.cols) * real.finfo().eps() : rtol);
       return out;
     }
     if (!rtolArray.dtype().isRealNumeric()) {
-      throw new IllegalArgumentException(fn + ": rtol must have a real dtype, got "
-          + rtolArray.dtype());
+      throw new IllegalArgumentException(
+          fn + ": rtol must have a real dtype, got " + rtolArray.dtype());
     }
-    NDArray r = java.util.Arrays.equals(rtolArray.shape(), st.batch) ? rtolArray
-        : rtolArray.broadcastTo(st.batch);
+    NDArray r =
+        java.util.Arrays.equals(rtolArray.shape(), st.batch)
+            ? rtolArray
+            : rtolArray.broadcastTo(st.batch);
     for (int b = 0; b < st.count; b++) {
       out[b] = r.getDouble(b);
     }
@@ -436,8 +462,8 @@ public final class Linalg {
   }
 
   /**
-   * {@code pinv} with a per-matrix relative tolerance: {@code rtol} is a real array that
-   * broadcasts against the batch shape (...) of x.
+   * {@code pinv} with a per-matrix relative tolerance: {@code rtol} is a real array that broadcasts
+   * against the batch shape (...) of x.
    */
   public static NDArray pinv(NDArray x, NDArray rtol) {
     return pinvImpl(x, rtols("pinv", x, Double.NaN, rtol));
@@ -525,8 +551,8 @@ public final class Linalg {
   }
 
   /**
-   * The diagonal at {@code offset} (positive: above the main one) of each matrix (..., M, N),
-   * shape (..., L); any dtype.
+   * The diagonal at {@code offset} (positive: above the main one) of each matrix (..., M, N), shape
+   * (..., L); any dtype.
    */
   public static NDArray diagonal(NDArray x, int offset) {
     return MatrixOps.diagonal(x, offset);

@@ -3,14 +3,13 @@ package dev.cubed.nd;
 import java.util.Arrays;
 
 /**
- * The standard's linear algebra functions of the main namespace ({@code matmul},
- * {@code tensordot}, {@code vecdot}, {@code matrix_transpose}) and {@code linalg.outer}, for
- * in-memory arrays.
+ * The standard's linear algebra functions of the main namespace ({@code matmul}, {@code tensordot},
+ * {@code vecdot}, {@code matrix_transpose}) and {@code linalg.outer}, for in-memory arrays.
  *
- * <p>All products need numeric dtypes (bool is rejected) and return the promoted dtype
- * ({@link DType#resultType(DType, DType)}). float64/float32 products run on BLAS dgemm/sgemm (see
- * {@code Blas} for how the native OpenBLAS is selected); integer products wrap on overflow like
- * NumPy's; complex64 products are computed in complex128 and rounded once.
+ * <p>All products need numeric dtypes (bool is rejected) and return the promoted dtype ({@link
+ * DType#resultType(DType, DType)}). float64/float32 products run on BLAS dgemm/sgemm (see {@code
+ * Blas} for how the native OpenBLAS is selected); integer products wrap on overflow like NumPy's;
+ * complex64 products are computed in complex128 and rounded once.
  *
  * <p>Errors are {@link IllegalArgumentException}s naming the function and the shapes or dtypes.
  */
@@ -27,8 +26,8 @@ public final class LinearAlgebra {
   }
 
   /**
-   * The matrix product with NumPy/standard rules: a 1-d {@code x1} is a row vector and a 1-d
-   * {@code x2} a column vector (the added dimension is removed from the result); for ndim &gt; 2 the
+   * The matrix product with NumPy/standard rules: a 1-d {@code x1} is a row vector and a 1-d {@code
+   * x2} a column vector (the added dimension is removed from the result); for ndim &gt; 2 the
    * leading (batch) dimensions broadcast. Result shape {@code broadcast(batch1, batch2) + (m, n)}.
    *
    * @throws IllegalArgumentException for a 0-d or bool operand, misaligned inner dimensions or
@@ -38,8 +37,12 @@ public final class LinearAlgebra {
     String f = "matmul";
     DType dt = numericResult(f, x1, x2);
     if (x1.ndim() == 0 || x2.ndim() == 0) {
-      throw new IllegalArgumentException(f + ": operands must have at least one dimension, got shapes "
-          + Shapes.format(x1.shape()) + " and " + Shapes.format(x2.shape()));
+      throw new IllegalArgumentException(
+          f
+              + ": operands must have at least one dimension, got shapes "
+              + Shapes.format(x1.shape())
+              + " and "
+              + Shapes.format(x2.shape()));
     }
     long[] s1 = x1.shape();
     long[] s2 = x2.shape();
@@ -50,9 +53,21 @@ public final class LinearAlgebra {
     int ka = a.length - 1;
     int kb = b.length - 2;
     if (a[ka] != b[kb]) {
-      throw new IllegalArgumentException(f + ": shapes " + Shapes.format(s1) + " and "
-          + Shapes.format(s2) + " are not aligned: dimension " + (s1.length - 1) + " of x1 ("
-          + a[ka] + ") != dimension " + (vec2 ? 0 : s2.length - 2) + " of x2 (" + b[kb] + ")");
+      throw new IllegalArgumentException(
+          f
+              + ": shapes "
+              + Shapes.format(s1)
+              + " and "
+              + Shapes.format(s2)
+              + " are not aligned: dimension "
+              + (s1.length - 1)
+              + " of x1 ("
+              + a[ka]
+              + ") != dimension "
+              + (vec2 ? 0 : s2.length - 2)
+              + " of x2 ("
+              + b[kb]
+              + ")");
     }
     long[] batch1 = Arrays.copyOf(a, a.length - 2);
     long[] batch2 = Arrays.copyOf(b, b.length - 2);
@@ -60,9 +75,18 @@ public final class LinearAlgebra {
     try {
       batch = Shapes.broadcast(f, batch1, batch2);
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(f + ": batch dimensions " + Shapes.format(batch1) + " and "
-          + Shapes.format(batch2) + " of shapes " + Shapes.format(s1) + " and " + Shapes.format(s2)
-          + " do not broadcast", e);
+      throw new IllegalArgumentException(
+          f
+              + ": batch dimensions "
+              + Shapes.format(batch1)
+              + " and "
+              + Shapes.format(batch2)
+              + " of shapes "
+              + Shapes.format(s1)
+              + " and "
+              + Shapes.format(s2)
+              + " do not broadcast",
+          e);
     }
     int m = (int) a[a.length - 2];
     int k = (int) a[ka];
@@ -89,31 +113,35 @@ public final class LinearAlgebra {
   /**
    * {@code acc + x1 @ x2} for 2-D operands, the running sum of a chunked contraction. When the
    * product's dtype is float64 or float32 and {@code acc} already has that dtype and the product's
-   * shape (m, n), the product is added into {@code acc}'s own storage by one BLAS call
-   * ({@code C = A B + C}: no product array, no separate add) and {@code acc} itself is returned;
-   * otherwise the result is {@code add(acc, matmul(x1, x2))}, a new array. The caller must own
-   * {@code acc}: it may be overwritten. Sums agree with the two-step form to rounding (BLAS adds
-   * its partial dot products into C as it goes).
+   * shape (m, n), the product is added into {@code acc}'s own storage by one BLAS call ({@code C =
+   * A B + C}: no product array, no separate add) and {@code acc} itself is returned; otherwise the
+   * result is {@code add(acc, matmul(x1, x2))}, a new array. The caller must own {@code acc}: it
+   * may be overwritten. Sums agree with the two-step form to rounding (BLAS adds its partial dot
+   * products into C as it goes).
    *
    * @throws IllegalArgumentException as {@link #matmul(NDArray, NDArray)}, or if {@code acc} does
    *     not broadcast with the product
    */
   public static NDArray matmulAccumulate(NDArray acc, NDArray x1, NDArray x2) {
     DType dt = numericResult("matmul", x1, x2);
-    if ((dt == DType.FLOAT64 || dt == DType.FLOAT32) && acc.dtype() == dt && x1.ndim() == 2
-        && x2.ndim() == 2 && acc.ndim() == 2 && x1.shape(1) == x2.shape(0)
-        && acc.shape(0) == x1.shape(0) && acc.shape(1) == x2.shape(1)) {
+    if ((dt == DType.FLOAT64 || dt == DType.FLOAT32)
+        && acc.dtype() == dt
+        && x1.ndim() == 2
+        && x2.ndim() == 2
+        && acc.ndim() == 2
+        && x1.shape(1) == x2.shape(0)
+        && acc.shape(0) == x1.shape(0)
+        && acc.shape(1) == x2.shape(1)) {
       int m = (int) x1.shape(0);
       int k = (int) x1.shape(1);
       int n = (int) x2.shape(1);
       Object a = Compute.operand(x1, dt);
       Object b = Compute.operand(x2, dt);
       if (dt == DType.FLOAT64) {
-        MatmulKernels.dgemm((double[]) a, 0, (double[]) b, 0, (double[]) acc.data(), 0, m, k, n,
-            true);
+        MatmulKernels.dgemm(
+            (double[]) a, 0, (double[]) b, 0, (double[]) acc.data(), 0, m, k, n, true);
       } else {
-        MatmulKernels.sgemm((float[]) a, 0, (float[]) b, 0, (float[]) acc.data(), 0, m, k, n,
-            true);
+        MatmulKernels.sgemm((float[]) a, 0, (float[]) b, 0, (float[]) acc.data(), 0, m, k, n, true);
       }
       return acc;
     }
@@ -129,9 +157,14 @@ public final class LinearAlgebra {
    */
   public static NDArray tensordot(NDArray x1, NDArray x2, int n) {
     if (n < 0 || n > x1.ndim() || n > x2.ndim()) {
-      throw new IllegalArgumentException("tensordot: axes=" + n + " must be between 0 and the ndim"
-          + " of both operands, got shapes " + Shapes.format(x1.shape()) + " and "
-          + Shapes.format(x2.shape()));
+      throw new IllegalArgumentException(
+          "tensordot: axes="
+              + n
+              + " must be between 0 and the ndim"
+              + " of both operands, got shapes "
+              + Shapes.format(x1.shape())
+              + " and "
+              + Shapes.format(x2.shape()));
     }
     int[] a1 = new int[n];
     int[] a2 = new int[n];
@@ -154,8 +187,13 @@ public final class LinearAlgebra {
     String f = "tensordot";
     DType dt = numericResult(f, x1, x2);
     if (axes1.length != axes2.length) {
-      throw new IllegalArgumentException(f + ": axes " + Arrays.toString(axes1) + " and "
-          + Arrays.toString(axes2) + " must have the same length");
+      throw new IllegalArgumentException(
+          f
+              + ": axes "
+              + Arrays.toString(axes1)
+              + " and "
+              + Arrays.toString(axes2)
+              + " must have the same length");
     }
     int[] c1 = normalizeUnsorted(f, axes1, x1.ndim());
     int[] c2 = normalizeUnsorted(f, axes2, x2.ndim());
@@ -164,9 +202,21 @@ public final class LinearAlgebra {
     long kk = 1;
     for (int i = 0; i < c1.length; i++) {
       if (s1[c1[i]] != s2[c2[i]]) {
-        throw new IllegalArgumentException(f + ": shapes " + Shapes.format(s1) + " and "
-            + Shapes.format(s2) + " are not aligned: dimension " + c1[i] + " of x1 (" + s1[c1[i]]
-            + ") != dimension " + c2[i] + " of x2 (" + s2[c2[i]] + ")");
+        throw new IllegalArgumentException(
+            f
+                + ": shapes "
+                + Shapes.format(s1)
+                + " and "
+                + Shapes.format(s2)
+                + " are not aligned: dimension "
+                + c1[i]
+                + " of x1 ("
+                + s1[c1[i]]
+                + ") != dimension "
+                + c2[i]
+                + " of x2 ("
+                + s2[c2[i]]
+                + ")");
       }
       kk *= s1[c1[i]];
     }
@@ -190,8 +240,18 @@ public final class LinearAlgebra {
     NDArray b = isIdentity(perm2) ? x2 : x2.permuteDims(perm2);
     a = a.reshape(m, kk);
     b = b.reshape(kk, n);
-    NDArray r = batchedProduct(dt, a, new long[0], b, new long[0], new long[0], (int) m, (int) kk,
-        (int) n, new long[] {m, n});
+    NDArray r =
+        batchedProduct(
+            dt,
+            a,
+            new long[0],
+            b,
+            new long[0],
+            new long[0],
+            (int) m,
+            (int) kk,
+            (int) n,
+            new long[] {m, n});
     return r.reshape(outShape);
   }
 
@@ -213,17 +273,31 @@ public final class LinearAlgebra {
     String f = "vecdot";
     DType dt = numericResult(f, x1, x2);
     if (x1.ndim() == 0 || x2.ndim() == 0) {
-      throw new IllegalArgumentException(f + ": operands must have at least one dimension, got shapes "
-          + Shapes.format(x1.shape()) + " and " + Shapes.format(x2.shape()));
+      throw new IllegalArgumentException(
+          f
+              + ": operands must have at least one dimension, got shapes "
+              + Shapes.format(x1.shape())
+              + " and "
+              + Shapes.format(x2.shape()));
     }
     long[] full = Shapes.broadcast(f, x1.shape(), x2.shape());
     int ax = Shapes.normalizeAxis(f, axis, full.length);
     long d1 = dimFromEnd(x1.shape(), full.length - ax);
     long d2 = dimFromEnd(x2.shape(), full.length - ax);
     if (d1 != d2) {
-      throw new IllegalArgumentException(f + ": shapes " + Shapes.format(x1.shape()) + " and "
-          + Shapes.format(x2.shape()) + " differ along the contracted axis " + axis + " (" + d1
-          + " != " + d2 + ")");
+      throw new IllegalArgumentException(
+          f
+              + ": shapes "
+              + Shapes.format(x1.shape())
+              + " and "
+              + Shapes.format(x2.shape())
+              + " differ along the contracted axis "
+              + axis
+              + " ("
+              + d1
+              + " != "
+              + d2
+              + ")");
     }
     return VecdotKernel.vecdot(dt, x1, x2, full, ax);
   }
@@ -236,8 +310,10 @@ public final class LinearAlgebra {
   public static NDArray matrixTranspose(NDArray x) {
     int nd = x.ndim();
     if (nd < 2) {
-      throw new IllegalArgumentException("matrix_transpose: x must have at least 2 dimensions, got"
-          + " shape " + Shapes.format(x.shape()));
+      throw new IllegalArgumentException(
+          "matrix_transpose: x must have at least 2 dimensions, got"
+              + " shape "
+              + Shapes.format(x.shape()));
     }
     int[] perm = new int[nd];
     for (int i = 0; i < nd; i++) {
@@ -257,8 +333,12 @@ public final class LinearAlgebra {
     String f = "outer";
     numericResult(f, x1, x2);
     if (x1.ndim() != 1 || x2.ndim() != 1) {
-      throw new IllegalArgumentException(f + ": operands must be 1-d, got shapes "
-          + Shapes.format(x1.shape()) + " and " + Shapes.format(x2.shape()));
+      throw new IllegalArgumentException(
+          f
+              + ": operands must be 1-d, got shapes "
+              + Shapes.format(x1.shape())
+              + " and "
+              + Shapes.format(x2.shape()));
     }
     return matmul(x1.reshape(x1.shape(0), 1), x2.reshape(1, x2.shape(0)));
   }
@@ -267,12 +347,22 @@ public final class LinearAlgebra {
 
   static DType numericResult(String f, NDArray x1, NDArray x2) {
     if (!x1.dtype().isNumeric()) {
-      throw new IllegalArgumentException(f + ": x1 has dtype " + x1.dtype() + ", but " + f
-          + " is defined for numeric dtypes only");
+      throw new IllegalArgumentException(
+          f
+              + ": x1 has dtype "
+              + x1.dtype()
+              + ", but "
+              + f
+              + " is defined for numeric dtypes only");
     }
     if (!x2.dtype().isNumeric()) {
-      throw new IllegalArgumentException(f + ": x2 has dtype " + x2.dtype() + ", but " + f
-          + " is defined for numeric dtypes only");
+      throw new IllegalArgumentException(
+          f
+              + ": x2 has dtype "
+              + x2.dtype()
+              + ", but "
+              + f
+              + " is defined for numeric dtypes only");
     }
     return DType.resultType(x1.dtype(), x2.dtype());
   }
@@ -282,8 +372,17 @@ public final class LinearAlgebra {
     return i < 0 ? 1 : shape[i];
   }
 
-  private static NDArray batchedProduct(DType dt, NDArray x1, long[] batch1, NDArray x2,
-      long[] batch2, long[] batch, int m, int k, int n, long[] outShape) {
+  private static NDArray batchedProduct(
+      DType dt,
+      NDArray x1,
+      long[] batch1,
+      NDArray x2,
+      long[] batch2,
+      long[] batch,
+      int m,
+      int k,
+      int n,
+      long[] outShape) {
     Object a = Compute.operand(x1, dt);
     Object b = Compute.operand(x2, dt);
     Object c = Compute.allocate(dt, Shapes.intSize("matmul", outShape));
@@ -310,7 +409,9 @@ public final class LinearAlgebra {
     return Compute.result(dt, c, outShape);
   }
 
-  /** Element strides of each broadcast batch dimension (0 where the operand has size 1 or lacks it). */
+  /**
+   * Element strides of each broadcast batch dimension (0 where the operand has size 1 or lacks it).
+   */
   private static long[] batchStrides(long[] own, int nd, long matrixSize) {
     long[] st = new long[nd];
     long s = matrixSize;
@@ -327,8 +428,8 @@ public final class LinearAlgebra {
     for (int i = 0; i < axes.length; i++) {
       out[i] = Shapes.normalizeAxis(f, axes[i], nd);
       if (seen[out[i]]) {
-        throw new IllegalArgumentException(f + ": axis " + axes[i] + " is repeated in "
-            + Arrays.toString(axes));
+        throw new IllegalArgumentException(
+            f + ": axis " + axes[i] + " is repeated in " + Arrays.toString(axes));
       }
       seen[out[i]] = true;
     }

@@ -6,18 +6,18 @@ import java.util.Arrays;
  * Broadcasting loop machinery of the elementwise functions: a binary loop works on one row (a run
  * along the innermost broadcast axis) of the backing arrays, and {@link #run} walks the rows of the
  * broadcast result with an odometer over the outer axes, after dropping length-1 axes and merging
- * axes that are contiguous in every operand. Same-shape operands and array-with-one-element operands
- * are a single row. Also the widening/narrowing helpers the generic (non fast-path) kernels use: real
- * floats are computed as {@code double[]}, integers as {@code long[]} and complex numbers as
- * interleaved {@code double[]}.
+ * axes that are contiguous in every operand. Same-shape operands and array-with-one-element
+ * operands are a single row. Also the widening/narrowing helpers the generic (non fast-path)
+ * kernels use: real floats are computed as {@code double[]}, integers as {@code long[]} and complex
+ * numbers as interleaved {@code double[]}.
  */
 final class Loops {
   private Loops() {}
 
   /**
    * One row of a binary elementwise function: {@code out[oo + i] = f(x[xo + i*xs], y[yo + i*ys])}
-   * for {@code i < n}. Offsets and strides count elements (complex loops double them); strides are 0
-   * (broadcast) or 1.
+   * for {@code i < n}. Offsets and strides count elements (complex loops double them); strides are
+   * 0 (broadcast) or 1.
    */
   @FunctionalInterface
   interface Binary {
@@ -39,7 +39,8 @@ final class Loops {
    * Runs a binary loop over the broadcast of {@code xd} (shape {@code xs}) and {@code yd} (shape
    * {@code ys}) into {@code out}, which holds {@code shape} in C order.
    */
-  static void run(long[] shape, long[] xs, Object xd, long[] ys, Object yd, Object out, Binary loop) {
+  static void run(
+      long[] shape, long[] xs, Object xd, long[] ys, Object yd, Object out, Binary loop) {
     long total = Shapes.size(shape);
     if (total == 0) {
       return;
@@ -72,7 +73,9 @@ final class Loops {
       if (d == 1) {
         continue;
       }
-      if (m > 0 && sx[a] == (long) stx[m - 1] * dim[m - 1] && sy[a] == (long) sty[m - 1] * dim[m - 1]) {
+      if (m > 0
+          && sx[a] == (long) stx[m - 1] * dim[m - 1]
+          && sy[a] == (long) sty[m - 1] * dim[m - 1]) {
         dim[m - 1] *= d;
         continue;
       }
@@ -161,8 +164,8 @@ final class Loops {
   }
 
   /**
-   * Integer elements as longs, sign- or zero-extended by dtype (int64/uint64: the backing array, not
-   * copied; uint64 keeps its bits).
+   * Integer elements as longs, sign- or zero-extended by dtype (int64/uint64: the backing array,
+   * not copied; uint64 keeps its bits).
    */
   static long[] longs(NDArray x) {
     Object d = x.data();

@@ -24,8 +24,8 @@ public final class Manipulation {
    * {@code concat(arrays, axis=axis)}: joins arrays of equal ndim whose shapes agree except along
    * {@code axis}; mixed dtypes promote with {@link DType#resultType(DType, DType...)}.
    *
-   * @throws IllegalArgumentException for no arrays, 0-d arrays, an axis out of range, or shapes that
-   *     differ off the axis
+   * @throws IllegalArgumentException for no arrays, 0-d arrays, an axis out of range, or shapes
+   *     that differ off the axis
    */
   public static NDArray concat(NDArray[] arrays, int axis) {
     if (arrays.length == 0) {
@@ -47,8 +47,14 @@ public final class Manipulation {
       }
       if (!ok) {
         throw new IllegalArgumentException(
-            "concat: array 0 has shape " + Shapes.format(arrays[0].shape()) + " and array " + i
-                + " has shape " + Shapes.format(s) + "; all dimensions except axis " + axis
+            "concat: array 0 has shape "
+                + Shapes.format(arrays[0].shape())
+                + " and array "
+                + i
+                + " has shape "
+                + Shapes.format(s)
+                + "; all dimensions except axis "
+                + axis
                 + " must match");
       }
       out[ax] += s[ax];
@@ -87,8 +93,13 @@ public final class Manipulation {
     for (int i = 1; i < arrays.length; i++) {
       if (!Arrays.equals(arrays[i].shape(), s0)) {
         throw new IllegalArgumentException(
-            "stack: array 0 has shape " + Shapes.format(s0) + " and array " + i + " has shape "
-                + Shapes.format(arrays[i].shape()) + "; all input arrays must have the same shape");
+            "stack: array 0 has shape "
+                + Shapes.format(s0)
+                + " and array "
+                + i
+                + " has shape "
+                + Shapes.format(arrays[i].shape())
+                + "; all input arrays must have the same shape");
       }
     }
     int ax = Shapes.normalizeAxis("stack", axis, s0.length + 1);
@@ -155,8 +166,11 @@ public final class Manipulation {
   public static int[] moveaxisPermutation(int[] source, int[] destination, int nd) {
     if (source.length != destination.length) {
       throw new IllegalArgumentException(
-          "moveaxis: source " + Arrays.toString(source) + " and destination "
-              + Arrays.toString(destination) + " must have the same number of elements");
+          "moveaxis: source "
+              + Arrays.toString(source)
+              + " and destination "
+              + Arrays.toString(destination)
+              + " must have the same number of elements");
     }
     int[] src = new int[source.length];
     int[] dst = new int[source.length];
@@ -218,10 +232,14 @@ public final class Manipulation {
   public static NDArray roll(NDArray x, long[] shift, int[] axes) {
     int nd = x.ndim();
     int pairs = Math.max(shift.length, axes.length);
-    if ((shift.length != pairs && shift.length != 1) || (axes.length != pairs && axes.length != 1)
+    if ((shift.length != pairs && shift.length != 1)
+        || (axes.length != pairs && axes.length != 1)
         || axes.length == 0) {
       throw new IllegalArgumentException(
-          "roll: shift " + Arrays.toString(shift) + " and axis " + Arrays.toString(axes)
+          "roll: shift "
+              + Arrays.toString(shift)
+              + " and axis "
+              + Arrays.toString(axes)
               + " must have the same length, or one of them a single value (broadcast)");
     }
     long[] total = new long[nd];
@@ -260,8 +278,13 @@ public final class Manipulation {
     for (int a : ax) {
       if (s[a] != 1) {
         throw new IllegalArgumentException(
-            "squeeze: cannot remove axis " + a + " of length " + s[a] + " from shape "
-                + Shapes.format(s) + "; only axes of length 1 can be squeezed");
+            "squeeze: cannot remove axis "
+                + a
+                + " of length "
+                + s[a]
+                + " from shape "
+                + Shapes.format(s)
+                + "; only axes of length 1 can be squeezed");
       }
     }
     long[] out = new long[s.length - ax.length];
@@ -275,8 +298,8 @@ public final class Manipulation {
   }
 
   /**
-   * {@code expand_dims(x, axis)}: inserts length-1 axes at the given positions of the result
-   * (each in {@code [-(ndim + len(axis)), ndim + len(axis))}, as in the 2025.12 standard).
+   * {@code expand_dims(x, axis)}: inserts length-1 axes at the given positions of the result (each
+   * in {@code [-(ndim + len(axis)), ndim + len(axis))}, as in the 2025.12 standard).
    *
    * @throws IndexOutOfBoundsException for an axis out of that range (the standard's IndexError)
    * @throws IllegalArgumentException for repeated axes
@@ -285,9 +308,19 @@ public final class Manipulation {
     int outNd = x.ndim() + axes.length;
     for (int a : axes) {
       if (a < -outNd || a >= outNd) {
-        throw new IndexOutOfBoundsException("expand_dims: axis " + a + " is out of range for "
-            + "an array of shape " + Shapes.format(x.shape()) + " (the result has " + outNd
-            + " dimensions: valid axes are " + -outNd + " to " + (outNd - 1) + ")");
+        throw new IndexOutOfBoundsException(
+            "expand_dims: axis "
+                + a
+                + " is out of range for "
+                + "an array of shape "
+                + Shapes.format(x.shape())
+                + " (the result has "
+                + outNd
+                + " dimensions: valid axes are "
+                + -outNd
+                + " to "
+                + (outNd - 1)
+                + ")");
       }
     }
     int[] ax = Shapes.normalizeAxes("expand_dims", axes, outNd);
@@ -302,8 +335,8 @@ public final class Manipulation {
 
   /**
    * {@code repeat(x, repeats, axis)}: each element repeated along {@code axis}; {@code repeats} has
-   * one value for all elements or one per element of that axis. Use {@link #repeat(NDArray, long[])}
-   * for {@code axis=None}.
+   * one value for all elements or one per element of that axis. Use {@link #repeat(NDArray,
+   * long[])} for {@code axis=None}.
    *
    * @throws IllegalArgumentException for negative repeats, a repeats length mismatch or a bad axis
    */
@@ -312,8 +345,15 @@ public final class Manipulation {
     long n = x.shape(ax);
     if (repeats.length != 1 && repeats.length != n) {
       throw new IllegalArgumentException(
-          "repeat: " + repeats.length + " repeats for axis " + axis + " of length " + n
-              + " (shape " + Shapes.format(x.shape()) + "); give one repeat or one per element");
+          "repeat: "
+              + repeats.length
+              + " repeats for axis "
+              + axis
+              + " of length "
+              + n
+              + " (shape "
+              + Shapes.format(x.shape())
+              + "); give one repeat or one per element");
     }
     long total = 0;
     for (int i = 0; i < n; i++) {
@@ -357,8 +397,11 @@ public final class Manipulation {
   private static long[] repeatValues(NDArray repeats) {
     if (!repeats.dtype().isInteger() || repeats.ndim() > 1) {
       throw new IllegalArgumentException(
-          "repeat: repeats must be a 0-d or 1-d integer array, got " + repeats.dtype() + " of"
-              + " shape " + Shapes.format(repeats.shape()));
+          "repeat: repeats must be a 0-d or 1-d integer array, got "
+              + repeats.dtype()
+              + " of"
+              + " shape "
+              + Shapes.format(repeats.shape()));
     }
     long[] r = new long[repeats.size()];
     for (int i = 0; i < r.length; i++) {

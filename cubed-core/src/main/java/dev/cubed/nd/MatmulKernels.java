@@ -2,10 +2,10 @@ package dev.cubed.nd;
 
 /**
  * Row-major matrix products {@code C[m,n] = A[m,k] B[k,n]} on backing arrays, with element offsets
- * into each. float64/float32 call BLAS dgemm/sgemm: a row-major product is the column-major
- * product {@code C^T = B^T A^T}, so the operands are passed swapped with no copies. int64 (used for
- * every integer dtype, wrapping like NumPy) and complex128 (interleaved) use cache-blocked i-k-j
- * loops. {@code C} must be zero-filled before the loops (BLAS calls use beta 0).
+ * into each. float64/float32 call BLAS dgemm/sgemm: a row-major product is the column-major product
+ * {@code C^T = B^T A^T}, so the operands are passed swapped with no copies. int64 (used for every
+ * integer dtype, wrapping like NumPy) and complex128 (interleaved) use cache-blocked i-k-j loops.
+ * {@code C} must be zero-filled before the loops (BLAS calls use beta 0).
  */
 final class MatmulKernels {
   private MatmulKernels() {}
@@ -14,8 +14,8 @@ final class MatmulKernels {
   private static final int BK = 256;
   private static final int BJ = 1024;
 
-  static void dgemm(double[] a, int offA, double[] b, int offB, double[] c, int offC, int m, int k,
-      int n) {
+  static void dgemm(
+      double[] a, int offA, double[] b, int offB, double[] c, int offC, int m, int k, int n) {
     dgemm(a, offA, b, offB, c, offC, m, k, n, false);
   }
 
@@ -24,8 +24,17 @@ final class MatmulKernels {
    * for an m x k {@code a} and a k x n {@code b}. BLAS is column-major, so it computes the
    * transposed product {@code c^T = b^T a^T} on the same storage: no operand is copied.
    */
-  static void dgemm(double[] a, int offA, double[] b, int offB, double[] c, int offC, int m, int k,
-      int n, boolean accumulate) {
+  static void dgemm(
+      double[] a,
+      int offA,
+      double[] b,
+      int offB,
+      double[] c,
+      int offC,
+      int m,
+      int k,
+      int n,
+      boolean accumulate) {
     if (m == 0 || n == 0 || k == 0) {
       return;
     }
@@ -33,13 +42,38 @@ final class MatmulKernels {
   }
 
   /** {@link #dgemm} in row panels of at most {@code panelFlops} operations per BLAS call. */
-  static void dgemmPanels(double[] a, int offA, double[] b, int offB, double[] c, int offC, int m,
-      int k, int n, boolean accumulate, long panelFlops) {
+  static void dgemmPanels(
+      double[] a,
+      int offA,
+      double[] b,
+      int offB,
+      double[] c,
+      int offC,
+      int m,
+      int k,
+      int n,
+      boolean accumulate,
+      long panelFlops) {
     int rows = panelRows(m, k, n, panelFlops);
     for (int i = 0; i < m; i += rows) {
       int r = Math.min(rows, m - i);
-      Blas.INSTANCE.dgemm("N", "N", n, r, k, 1.0, b, offB, n, a, offA + i * k, k,
-          accumulate ? 1.0 : 0.0, c, offC + i * n, n);
+      Blas.INSTANCE.dgemm(
+          "N",
+          "N",
+          n,
+          r,
+          k,
+          1.0,
+          b,
+          offB,
+          n,
+          a,
+          offA + i * k,
+          k,
+          accumulate ? 1.0 : 0.0,
+          c,
+          offC + i * n,
+          n);
     }
   }
 
@@ -58,28 +92,54 @@ final class MatmulKernels {
     return (int) Math.max(1, Math.min(m, panelFlops / Math.max(1, perRow)));
   }
 
-  static void sgemm(float[] a, int offA, float[] b, int offB, float[] c, int offC, int m, int k,
-      int n) {
+  static void sgemm(
+      float[] a, int offA, float[] b, int offB, float[] c, int offC, int m, int k, int n) {
     sgemm(a, offA, b, offB, c, offC, m, k, n, false);
   }
 
-  /** float32 {@link #dgemm(double[], int, double[], int, double[], int, int, int, int, boolean)}. */
-  static void sgemm(float[] a, int offA, float[] b, int offB, float[] c, int offC, int m, int k,
-      int n, boolean accumulate) {
+  /**
+   * float32 {@link #dgemm(double[], int, double[], int, double[], int, int, int, int, boolean)}.
+   */
+  static void sgemm(
+      float[] a,
+      int offA,
+      float[] b,
+      int offB,
+      float[] c,
+      int offC,
+      int m,
+      int k,
+      int n,
+      boolean accumulate) {
     if (m == 0 || n == 0 || k == 0) {
       return;
     }
     int rows = panelRows(m, k, n, PANEL_FLOPS);
     for (int i = 0; i < m; i += rows) {
       int r = Math.min(rows, m - i);
-      Blas.INSTANCE.sgemm("N", "N", n, r, k, 1.0f, b, offB, n, a, offA + i * k, k,
-          accumulate ? 1.0f : 0.0f, c, offC + i * n, n);
+      Blas.INSTANCE.sgemm(
+          "N",
+          "N",
+          n,
+          r,
+          k,
+          1.0f,
+          b,
+          offB,
+          n,
+          a,
+          offA + i * k,
+          k,
+          accumulate ? 1.0f : 0.0f,
+          c,
+          offC + i * n,
+          n);
     }
   }
 
   /** Integer product with wrapping 64-bit arithmetic (callers narrow the result). */
-  static void lgemm(long[] a, int offA, long[] b, int offB, long[] c, int offC, int m, int k,
-      int n) {
+  static void lgemm(
+      long[] a, int offA, long[] b, int offB, long[] c, int offC, int m, int k, int n) {
     for (int i0 = 0; i0 < m; i0 += BI) {
       int i1 = Math.min(m, i0 + BI);
       for (int k0 = 0; k0 < k; k0 += BK) {
@@ -105,8 +165,8 @@ final class MatmulKernels {
   }
 
   /** Complex product on interleaved (re, im) arrays; offsets count complex elements. */
-  static void zgemm(double[] a, int offA, double[] b, int offB, double[] c, int offC, int m, int k,
-      int n) {
+  static void zgemm(
+      double[] a, int offA, double[] b, int offB, double[] c, int offC, int m, int k, int n) {
     for (int i0 = 0; i0 < m; i0 += BI) {
       int i1 = Math.min(m, i0 + BI);
       for (int k0 = 0; k0 < k; k0 += BK) {

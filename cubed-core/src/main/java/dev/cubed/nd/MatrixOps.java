@@ -78,22 +78,42 @@ final class MatrixOps {
     MatrixStack.requireNumeric(fn, x1.dtype());
     MatrixStack.requireNumeric(fn, x2.dtype());
     if (x1.ndim() == 0 || x2.ndim() == 0) {
-      throw new IllegalArgumentException(fn + ": x1 and x2 must have at least one dimension, got"
-          + " shapes " + Shapes.format(x1.shape()) + " and " + Shapes.format(x2.shape()));
+      throw new IllegalArgumentException(
+          fn
+              + ": x1 and x2 must have at least one dimension, got"
+              + " shapes "
+              + Shapes.format(x1.shape())
+              + " and "
+              + Shapes.format(x2.shape()));
     }
     int minNd = Math.min(x1.ndim(), x2.ndim());
     if (axis >= 0 && x1.ndim() != x2.ndim() || axis < -minNd || axis >= minNd) {
-      throw new IllegalArgumentException(fn + ": axis " + axis + " must be in [-" + minNd
-          + ", -1] for shapes " + Shapes.format(x1.shape()) + " and " + Shapes.format(x2.shape())
-          + " (non-negative only when both have the same number of dimensions)");
+      throw new IllegalArgumentException(
+          fn
+              + ": axis "
+              + axis
+              + " must be in [-"
+              + minNd
+              + ", -1] for shapes "
+              + Shapes.format(x1.shape())
+              + " and "
+              + Shapes.format(x2.shape())
+              + " (non-negative only when both have the same number of dimensions)");
     }
     long[] s1 = x1.shape();
     long[] s2 = x2.shape();
     int a1 = axis < 0 ? s1.length + axis : axis;
     int a2 = axis < 0 ? s2.length + axis : axis;
     if (s1[a1] != 3 || s2[a2] != 3) {
-      throw new IllegalArgumentException(fn + ": the vectors along axis " + axis + " must have 3"
-          + " elements, got shapes " + Shapes.format(s1) + " and " + Shapes.format(s2));
+      throw new IllegalArgumentException(
+          fn
+              + ": the vectors along axis "
+              + axis
+              + " must have 3"
+              + " elements, got shapes "
+              + Shapes.format(s1)
+              + " and "
+              + Shapes.format(s2));
     }
     DType rt = DType.resultType(x1.dtype(), x2.dtype());
     long[] os = Shapes.broadcast(fn, s1, s2);
@@ -144,8 +164,10 @@ final class MatrixOps {
           int k = p + ((c + 2) % 3) * inner;
           int o = w * (p + c * inner);
           if (!cx) {
-            r[o] = f32 ? (float) ((float) (u[j] * v[k]) - (float) (u[k] * v[j]))
-                : u[j] * v[k] - u[k] * v[j];
+            r[o] =
+                f32
+                    ? (float) ((float) (u[j] * v[k]) - (float) (u[k] * v[j]))
+                    : u[j] * v[k] - u[k] * v[j];
           } else {
             double re = mulRe(u, v, w * j, w * k) - mulRe(u, v, w * k, w * j);
             double im = mulIm(u, v, w * j, w * k) - mulIm(u, v, w * k, w * j);
@@ -209,8 +231,8 @@ final class MatrixOps {
       if (power < 0) {
         LuKernel.Factor f = LuKernel.factor(a, m, cx);
         if (f.zeroPivot() >= 0) {
-          throw new Linalg.LinAlgException(fn + ": singular matrix" + st.where(b)
-              + "; a negative power needs the inverse");
+          throw new Linalg.LinAlgException(
+              fn + ": singular matrix" + st.where(b) + "; a negative power needs the inverse");
         }
         a = LuKernel.inverse(f);
       }

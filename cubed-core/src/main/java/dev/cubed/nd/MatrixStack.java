@@ -31,8 +31,11 @@ final class MatrixStack {
   /** A stack over {@code x}, which must have at least two dimensions. */
   static MatrixStack of(String function, NDArray x) {
     if (x.ndim() < 2) {
-      throw new IllegalArgumentException(function + ": x must have at least 2 dimensions (a stack of"
-          + " matrices (..., M, N)), got shape " + Shapes.format(x.shape()));
+      throw new IllegalArgumentException(
+          function
+              + ": x must have at least 2 dimensions (a stack of"
+              + " matrices (..., M, N)), got shape "
+              + Shapes.format(x.shape()));
     }
     return new MatrixStack(function, x);
   }
@@ -41,8 +44,11 @@ final class MatrixStack {
   static MatrixStack square(String function, NDArray x) {
     MatrixStack s = of(function, x);
     if (s.rows != s.cols) {
-      throw new IllegalArgumentException(function + ": x must be a stack of square matrices"
-          + " (..., M, M), got shape " + Shapes.format(x.shape()));
+      throw new IllegalArgumentException(
+          function
+              + ": x must be a stack of square matrices"
+              + " (..., M, M), got shape "
+              + Shapes.format(x.shape()));
     }
     return s;
   }
@@ -53,8 +59,10 @@ final class MatrixStack {
    */
   static DType floating(String function, DType dt) {
     if (dt.isBool()) {
-      throw new IllegalArgumentException(function + ": x has dtype bool; expected a floating-point"
-          + " (or integer, promoted to float64) dtype");
+      throw new IllegalArgumentException(
+          function
+              + ": x has dtype bool; expected a floating-point"
+              + " (or integer, promoted to float64) dtype");
     }
     return dt.defaultFloating();
   }
@@ -62,8 +70,8 @@ final class MatrixStack {
   /** Rejects bool for functions defined on numeric dtypes. */
   static void requireNumeric(String function, DType dt) {
     if (!dt.isNumeric()) {
-      throw new IllegalArgumentException(function + ": x has dtype " + dt
-          + "; expected a numeric dtype");
+      throw new IllegalArgumentException(
+          function + ": x has dtype " + dt + "; expected a numeric dtype");
     }
   }
 
@@ -76,7 +84,9 @@ final class MatrixStack {
     return read(array, b * matSize(), matSize());
   }
 
-  /** {@code n} elements of {@code a} from flat offset {@code off} as doubles (complex interleaved). */
+  /**
+   * {@code n} elements of {@code a} from flat offset {@code off} as doubles (complex interleaved).
+   */
   static double[] read(NDArray a, int off, int n) {
     Object d = a.data();
     switch (a.dtype()) {
@@ -84,29 +94,32 @@ final class MatrixStack {
         return Arrays.copyOfRange((double[]) d, off, off + n);
       case COMPLEX128:
         return Arrays.copyOfRange((double[]) d, 2 * off, 2 * off + 2 * n);
-      case FLOAT32: {
-        float[] f = (float[]) d;
-        double[] r = new double[n];
-        for (int i = 0; i < n; i++) {
-          r[i] = f[off + i];
+      case FLOAT32:
+        {
+          float[] f = (float[]) d;
+          double[] r = new double[n];
+          for (int i = 0; i < n; i++) {
+            r[i] = f[off + i];
+          }
+          return r;
         }
-        return r;
-      }
-      case COMPLEX64: {
-        float[] f = (float[]) d;
-        double[] r = new double[2 * n];
-        for (int i = 0; i < 2 * n; i++) {
-          r[i] = f[2 * off + i];
+      case COMPLEX64:
+        {
+          float[] f = (float[]) d;
+          double[] r = new double[2 * n];
+          for (int i = 0; i < 2 * n; i++) {
+            r[i] = f[2 * off + i];
+          }
+          return r;
         }
-        return r;
-      }
-      default: {
-        double[] r = new double[n];
-        for (int i = 0; i < n; i++) {
-          r[i] = a.getDouble(off + i);
+      default:
+        {
+          double[] r = new double[n];
+          for (int i = 0; i < n; i++) {
+            r[i] = a.getDouble(off + i);
+          }
+          return r;
         }
-        return r;
-      }
     }
   }
 

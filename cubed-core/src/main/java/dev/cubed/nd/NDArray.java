@@ -11,11 +11,11 @@ import java.util.Objects;
  * memory. This is the unit every chunk task of the engine computes with.
  *
  * <p>The shape is a {@code long[]} (so chunked arrays and in-memory chunks share shape arithmetic),
- * but an {@code NDArray} holds at most {@link Integer#MAX_VALUE} - 8 elements (complex types: half of
- * that). See {@link DType} for the backing array of each dtype.
+ * but an {@code NDArray} holds at most {@link Integer#MAX_VALUE} - 8 elements (complex types: half
+ * of that). See {@link DType} for the backing array of each dtype.
  *
- * <p>An {@code NDArray} is mutable through its setters and {@link #setRegion}; the shape and dtype are
- * fixed. {@link #data()} exposes the backing array without copying, for kernels and codecs.
+ * <p>An {@code NDArray} is mutable through its setters and {@link #setRegion}; the shape and dtype
+ * are fixed. {@link #data()} exposes the backing array without copying, for kernels and codecs.
  * Operations that return new arrays never alias their inputs unless documented ({@link #reshape}).
  */
 public final class NDArray {
@@ -37,15 +37,25 @@ public final class NDArray {
     Class<?> expected = backingClass(dtype);
     if (data.getClass() != expected) {
       throw new IllegalArgumentException(
-          "NDArray: a " + dtype + " array is backed by " + expected.getSimpleName() + ", not "
+          "NDArray: a "
+              + dtype
+              + " array is backed by "
+              + expected.getSimpleName()
+              + ", not "
               + data.getClass().getSimpleName());
     }
     int len = java.lang.reflect.Array.getLength(data);
     int want = dtype.isComplex() ? 2 * size : size;
     if (len != want) {
       throw new IllegalArgumentException(
-          "NDArray: shape " + Shapes.format(shape) + " of " + dtype + " needs a backing array of "
-              + want + " elements, got " + len);
+          "NDArray: shape "
+              + Shapes.format(shape)
+              + " of "
+              + dtype
+              + " needs a backing array of "
+              + want
+              + " elements, got "
+              + len);
     }
   }
 
@@ -187,9 +197,11 @@ public final class NDArray {
 
   /**
    * {@code num} evenly spaced values over [start, stop] (or [start, stop) without endpoint), like
-   * NumPy: element {@code i} is {@code start + i * step}, the last exactly {@code stop} with endpoint.
+   * NumPy: element {@code i} is {@code start + i * step}, the last exactly {@code stop} with
+   * endpoint.
    */
-  public static NDArray linspace(double start, double stop, long num, boolean endpoint, DType dtype) {
+  public static NDArray linspace(
+      double start, double stop, long num, boolean endpoint, DType dtype) {
     if (num < 0) {
       throw new IllegalArgumentException("linspace: num must be >= 0, got " + num);
     }
@@ -280,7 +292,10 @@ public final class NDArray {
 
   // ------------------------------------------------------------------ element access (flat index)
 
-  /** Element {@code i} (flat C-order) as a double; unsigned types convert as unsigned; complex: real part. */
+  /**
+   * Element {@code i} (flat C-order) as a double; unsigned types convert as unsigned; complex: real
+   * part.
+   */
   public double getDouble(int i) {
     return switch (dtype) {
       case BOOL -> ((boolean[]) data)[i] ? 1 : 0;
@@ -341,8 +356,8 @@ public final class NDArray {
 
   /**
    * Element {@code i} as a Java object: Boolean, Byte/Short/Integer/Long for signed integers, a
-   * Short/Integer/Long/BigInteger holding the unsigned value for unsigned integers, Float, Double, or
-   * {@link Complex}.
+   * Short/Integer/Long/BigInteger holding the unsigned value for unsigned integers, Float, Double,
+   * or {@link Complex}.
    */
   public Object getObject(int i) {
     return switch (dtype) {
@@ -380,8 +395,12 @@ public final class NDArray {
   public int flatIndex(long... index) {
     if (index.length != shape.length) {
       throw new IllegalArgumentException(
-          "index: " + index.length + " indices for an array of " + shape.length
-              + " dimensions, shape " + Shapes.format(shape));
+          "index: "
+              + index.length
+              + " indices for an array of "
+              + shape.length
+              + " dimensions, shape "
+              + Shapes.format(shape));
     }
     long off = 0;
     for (int k = 0; k < index.length; k++) {
@@ -417,8 +436,8 @@ public final class NDArray {
   }
 
   /**
-   * Sets element {@code i} from integer bits: integers wrap to the dtype's width (two's complement, as
-   * NumPy), floats get the value of the signed long.
+   * Sets element {@code i} from integer bits: integers wrap to the dtype's width (two's complement,
+   * as NumPy), floats get the value of the signed long.
    */
   public void setLong(int i, long v) {
     switch (dtype) {
@@ -455,7 +474,10 @@ public final class NDArray {
     }
   }
 
-  /** Sets element {@code i} from a Boolean, Number or {@link Complex}, converting as {@link #astype}. */
+  /**
+   * Sets element {@code i} from a Boolean, Number or {@link Complex}, converting as {@link
+   * #astype}.
+   */
   public void setObject(int i, Object value) {
     if (value instanceof Complex c) {
       setComplex(i, c.re(), c.im());
@@ -496,8 +518,8 @@ public final class NDArray {
 
   /**
    * A copy converted to another dtype with NumPy's {@code astype} semantics: to bool is "non-zero";
-   * floats to integers truncate toward zero and wrap; integers wrap to narrower integers; complex to
-   * real keeps the real part; uint64 converts as unsigned.
+   * floats to integers truncate toward zero and wrap; integers wrap to narrower integers; complex
+   * to real keeps the real part; uint64 converts as unsigned.
    */
   public NDArray astype(DType target) {
     if (target == dtype) {
@@ -546,7 +568,10 @@ public final class NDArray {
     return fromBytes(dtype, shape, ByteBuffer.wrap(bytes), order);
   }
 
-  /** Decodes the remaining bytes of a buffer; see {@link #fromBytes(DType, long[], byte[], ByteOrder)}. */
+  /**
+   * Decodes the remaining bytes of a buffer; see {@link #fromBytes(DType, long[], byte[],
+   * ByteOrder)}.
+   */
   public static NDArray fromBytes(DType dtype, long[] shape, ByteBuffer bytes, ByteOrder order) {
     return new NDArray(dtype, shape, ByteCodec.decode(dtype, shape, bytes, order));
   }
@@ -554,8 +579,8 @@ public final class NDArray {
   // ------------------------------------------------------------------ shape and regions
 
   /**
-   * The same data with a new shape of equal size (shares the backing array). One dimension may be -1
-   * and is inferred.
+   * The same data with a new shape of equal size (shares the backing array). One dimension may be
+   * -1 and is inferred.
    */
   public NDArray reshape(long... newShape) {
     long[] s = newShape.clone();
@@ -564,8 +589,8 @@ public final class NDArray {
     for (int i = 0; i < s.length; i++) {
       if (s[i] == -1) {
         if (infer >= 0) {
-          throw new IllegalArgumentException("reshape: only one dimension may be -1, got "
-              + Shapes.format(newShape));
+          throw new IllegalArgumentException(
+              "reshape: only one dimension may be -1, got " + Shapes.format(newShape));
         }
         infer = i;
       } else {
@@ -574,15 +599,24 @@ public final class NDArray {
     }
     if (infer >= 0) {
       if (known == 0 || size % known != 0) {
-        throw new IllegalArgumentException("reshape: cannot reshape array of size " + size
-            + " into shape " + Shapes.format(newShape));
+        throw new IllegalArgumentException(
+            "reshape: cannot reshape array of size "
+                + size
+                + " into shape "
+                + Shapes.format(newShape));
       }
       s[infer] = size / known;
     }
     if (Shapes.size(s) != size) {
       throw new IllegalArgumentException(
-          "reshape: cannot reshape array of shape " + Shapes.format(shape) + " (size " + size
-              + ") into shape " + Shapes.format(newShape) + " (size " + Shapes.size(s)
+          "reshape: cannot reshape array of shape "
+              + Shapes.format(shape)
+              + " (size "
+              + size
+              + ") into shape "
+              + Shapes.format(newShape)
+              + " (size "
+              + Shapes.size(s)
               + "); the sizes must be equal");
     }
     return new NDArray(dtype, s, data);
@@ -596,7 +630,14 @@ public final class NDArray {
   public NDArray getRegion(long[] start, long[] regionShape) {
     checkRegion("getRegion", start, regionShape, shape);
     NDArray out = zeros(dtype, regionShape);
-    copyBox(data, shape, start, out.data, regionShape, new long[shape.length], regionShape,
+    copyBox(
+        data,
+        shape,
+        start,
+        out.data,
+        regionShape,
+        new long[shape.length],
+        regionShape,
         dtype.isComplex() ? 2 : 1);
     return out;
   }
@@ -609,25 +650,49 @@ public final class NDArray {
   public void setRegion(long[] start, NDArray src) {
     if (src.dtype != dtype) {
       throw new IllegalArgumentException(
-          "setRegion: source dtype " + src.dtype + " differs from destination dtype " + dtype
+          "setRegion: source dtype "
+              + src.dtype
+              + " differs from destination dtype "
+              + dtype
               + "; convert with astype first");
     }
     checkRegion("setRegion", start, src.shape, shape);
-    copyBox(src.data, src.shape, new long[shape.length], data, shape, start, src.shape,
+    copyBox(
+        src.data,
+        src.shape,
+        new long[shape.length],
+        data,
+        shape,
+        start,
+        src.shape,
         dtype.isComplex() ? 2 : 1);
   }
 
   private static void checkRegion(String fn, long[] start, long[] region, long[] shape) {
     if (start.length != shape.length || region.length != shape.length) {
       throw new IllegalArgumentException(
-          fn + ": start " + Arrays.toString(start) + " and region " + Shapes.format(region)
-              + " must have " + shape.length + " dimensions like the array " + Shapes.format(shape));
+          fn
+              + ": start "
+              + Arrays.toString(start)
+              + " and region "
+              + Shapes.format(region)
+              + " must have "
+              + shape.length
+              + " dimensions like the array "
+              + Shapes.format(shape));
     }
     for (int i = 0; i < shape.length; i++) {
       if (start[i] < 0 || region[i] < 0 || start[i] + region[i] > shape[i]) {
         throw new IllegalArgumentException(
-            fn + ": region at " + Arrays.toString(start) + " of shape " + Shapes.format(region)
-                + " is outside the array of shape " + Shapes.format(shape) + " in dimension " + i);
+            fn
+                + ": region at "
+                + Arrays.toString(start)
+                + " of shape "
+                + Shapes.format(region)
+                + " is outside the array of shape "
+                + Shapes.format(shape)
+                + " in dimension "
+                + i);
       }
     }
   }
@@ -637,9 +702,14 @@ public final class NDArray {
    * for interleaved complex data.
    */
   public static void copyBox(
-      Object src, long[] srcShape, long[] srcStart,
-      Object dst, long[] dstShape, long[] dstStart,
-      long[] box, int mult) {
+      Object src,
+      long[] srcShape,
+      long[] srcStart,
+      Object dst,
+      long[] dstShape,
+      long[] dstStart,
+      long[] box,
+      int mult) {
     StridedCopy.copyBox(src, srcShape, srcStart, dst, dstShape, dstStart, box, mult);
   }
 
@@ -651,8 +721,13 @@ public final class NDArray {
     int nd = shape.length;
     if (axes.length != nd) {
       throw new IllegalArgumentException(
-          "permute_dims: axes " + Arrays.toString(axes) + " must name each of the " + nd
-              + " axes of shape " + Shapes.format(shape) + " once");
+          "permute_dims: axes "
+              + Arrays.toString(axes)
+              + " must name each of the "
+              + nd
+              + " axes of shape "
+              + Shapes.format(shape)
+              + " once");
     }
     int[] ax = new int[nd];
     boolean[] seen = new boolean[nd];
@@ -660,8 +735,12 @@ public final class NDArray {
       ax[i] = Shapes.normalizeAxis("permute_dims", axes[i], nd);
       if (seen[ax[i]]) {
         throw new IllegalArgumentException(
-            "permute_dims: axes " + Arrays.toString(axes) + " repeat axis " + axes[i]
-                + "; it must be a permutation of 0.." + (nd - 1));
+            "permute_dims: axes "
+                + Arrays.toString(axes)
+                + " repeat axis "
+                + axes[i]
+                + "; it must be a permutation of 0.."
+                + (nd - 1));
       }
       seen[ax[i]] = true;
     }
@@ -746,8 +825,12 @@ public final class NDArray {
   /** NumPy-like text: the dtype, shape and (up to 1000) elements. */
   @Override
   public String toString() {
-    StringBuilder b = new StringBuilder("NDArray(").append(dtype).append(", ")
-        .append(Shapes.format(shape)).append(", [");
+    StringBuilder b =
+        new StringBuilder("NDArray(")
+            .append(dtype)
+            .append(", ")
+            .append(Shapes.format(shape))
+            .append(", [");
     int n = Math.min(size, 1000);
     for (int i = 0; i < n; i++) {
       if (i > 0) {

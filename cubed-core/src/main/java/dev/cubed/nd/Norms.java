@@ -57,8 +57,13 @@ final class Norms {
     NDArray result = NDArray.zeros(out, outShape);
     int outer = result.size();
     if (inner == 0 && Double.isInfinite(ord)) {
-      throw new IllegalArgumentException(fn + ": ord=" + (ord > 0 ? "inf" : "-inf")
-          + " is undefined for an empty reduction (shape " + Shapes.format(s) + ")");
+      throw new IllegalArgumentException(
+          fn
+              + ": ord="
+              + (ord > 0 ? "inf" : "-inf")
+              + " is undefined for an empty reduction (shape "
+              + Shapes.format(s)
+              + ")");
     }
     double[] mag = magnitudes(y);
     double[] r = new double[outer];
@@ -133,10 +138,18 @@ final class Norms {
     NDArray result = NDArray.zeros(out, shape);
     int m = st.rows;
     int n = st.cols;
-    if (m * n == 0 && ord != Linalg.MatrixNormOrder.FRO && ord != Linalg.MatrixNormOrder.NUC
+    if (m * n == 0
+        && ord != Linalg.MatrixNormOrder.FRO
+        && ord != Linalg.MatrixNormOrder.NUC
         && st.count > 0) {
-      throw new IllegalArgumentException(fn + ": ord " + ord + " is undefined for empty matrices"
-          + " (shape " + Shapes.format(x.shape()) + ")");
+      throw new IllegalArgumentException(
+          fn
+              + ": ord "
+              + ord
+              + " is undefined for empty matrices"
+              + " (shape "
+              + Shapes.format(x.shape())
+              + ")");
     }
     boolean cx = st.complex;
     double[] r = new double[st.count];
@@ -146,44 +159,49 @@ final class Norms {
       for (int i = 0; i < m * n; i++) {
         mag[i] = cx ? Math.hypot(a[2 * i], a[2 * i + 1]) : Math.abs(a[i]);
       }
-      r[b] = switch (ord) {
-        case FRO -> reduce(mag, 0, m * n, 2);
-        case NUC, TWO, NEG_TWO -> {
-          double[] s = Spectral.svd(fn, st.where(b), a, m, n, cx, Spectral.Job.VALUES).s();
-          if (ord == Linalg.MatrixNormOrder.NUC) {
-            double sum = 0;
-            for (double v : s) {
-              sum += v;
+      r[b] =
+          switch (ord) {
+            case FRO -> reduce(mag, 0, m * n, 2);
+            case NUC, TWO, NEG_TWO -> {
+              double[] s = Spectral.svd(fn, st.where(b), a, m, n, cx, Spectral.Job.VALUES).s();
+              if (ord == Linalg.MatrixNormOrder.NUC) {
+                double sum = 0;
+                for (double v : s) {
+                  sum += v;
+                }
+                yield sum;
+              }
+              yield ord == Linalg.MatrixNormOrder.TWO ? s[0] : s[s.length - 1];
             }
-            yield sum;
-          }
-          yield ord == Linalg.MatrixNormOrder.TWO ? s[0] : s[s.length - 1];
-        }
-        case ONE, NEG_ONE -> {
-          double best = ord == Linalg.MatrixNormOrder.ONE ? Double.NEGATIVE_INFINITY
-              : Double.POSITIVE_INFINITY;
-          for (int j = 0; j < n; j++) {
-            double sum = 0;
-            for (int i = 0; i < m; i++) {
-              sum += mag[i * n + j];
+            case ONE, NEG_ONE -> {
+              double best =
+                  ord == Linalg.MatrixNormOrder.ONE
+                      ? Double.NEGATIVE_INFINITY
+                      : Double.POSITIVE_INFINITY;
+              for (int j = 0; j < n; j++) {
+                double sum = 0;
+                for (int i = 0; i < m; i++) {
+                  sum += mag[i * n + j];
+                }
+                best = ord == Linalg.MatrixNormOrder.ONE ? max(best, sum) : min(best, sum);
+              }
+              yield best;
             }
-            best = ord == Linalg.MatrixNormOrder.ONE ? max(best, sum) : min(best, sum);
-          }
-          yield best;
-        }
-        case INF, NEG_INF -> {
-          double best = ord == Linalg.MatrixNormOrder.INF ? Double.NEGATIVE_INFINITY
-              : Double.POSITIVE_INFINITY;
-          for (int i = 0; i < m; i++) {
-            double sum = 0;
-            for (int j = 0; j < n; j++) {
-              sum += mag[i * n + j];
+            case INF, NEG_INF -> {
+              double best =
+                  ord == Linalg.MatrixNormOrder.INF
+                      ? Double.NEGATIVE_INFINITY
+                      : Double.POSITIVE_INFINITY;
+              for (int i = 0; i < m; i++) {
+                double sum = 0;
+                for (int j = 0; j < n; j++) {
+                  sum += mag[i * n + j];
+                }
+                best = ord == Linalg.MatrixNormOrder.INF ? max(best, sum) : min(best, sum);
+              }
+              yield best;
             }
-            best = ord == Linalg.MatrixNormOrder.INF ? max(best, sum) : min(best, sum);
-          }
-          yield best;
-        }
-      };
+          };
     }
     MatrixStack.write(result, 0, st.count, r, false);
     return result;

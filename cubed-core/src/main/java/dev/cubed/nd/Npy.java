@@ -60,11 +60,13 @@ public final class Npy {
       throw new IllegalArgumentException("npy: " + name + " has unsupported version " + major);
     }
     if (headerLen < 0 || headerLen > 1 << 20) {
-      throw new IllegalArgumentException("npy: " + name + " declares an absurd header length "
-          + headerLen);
+      throw new IllegalArgumentException(
+          "npy: " + name + " declares an absurd header length " + headerLen);
     }
-    String header = new String(in.readNBytes(headerLen),
-        major == 3 ? StandardCharsets.UTF_8 : StandardCharsets.ISO_8859_1);
+    String header =
+        new String(
+            in.readNBytes(headerLen),
+            major == 3 ? StandardCharsets.UTF_8 : StandardCharsets.ISO_8859_1);
     Matcher d = DESCR.matcher(header);
     Matcher f = FORTRAN.matcher(header);
     Matcher s = SHAPE.matcher(header);
@@ -98,13 +100,13 @@ public final class Npy {
     }
     long nbytes = Shapes.size(shape) * dtype.itemSize();
     if (nbytes > Integer.MAX_VALUE - 8) {
-      throw new IllegalArgumentException("npy: " + name + " holds " + nbytes
-          + " bytes, more than one in-memory array can");
+      throw new IllegalArgumentException(
+          "npy: " + name + " holds " + nbytes + " bytes, more than one in-memory array can");
     }
     byte[] body = in.readNBytes((int) nbytes);
     if (body.length != nbytes) {
-      throw new IllegalArgumentException("npy: " + name + " is truncated: expected " + nbytes
-          + " data bytes, got " + body.length);
+      throw new IllegalArgumentException(
+          "npy: " + name + " is truncated: expected " + nbytes + " data bytes, got " + body.length);
     }
     if (!fortran) {
       return NDArray.fromBytes(dtype, shape, body, order);
@@ -135,8 +137,12 @@ public final class Npy {
       sb.append(shape[i]).append(shape.length == 1 ? "," : (i < shape.length - 1 ? ", " : ""));
     }
     sb.append(')');
-    String header = "{'descr': '" + array.dtype().typeString(false)
-        + "', 'fortran_order': False, 'shape': " + sb + ", }";
+    String header =
+        "{'descr': '"
+            + array.dtype().typeString(false)
+            + "', 'fortran_order': False, 'shape': "
+            + sb
+            + ", }";
     int total = MAGIC.length + 2 + 2 + header.length() + 1;
     int pad = (64 - total % 64) % 64;
     header = header + " ".repeat(pad) + "\n";
@@ -161,7 +167,9 @@ public final class Npy {
     return b.toByteArray();
   }
 
-  /** Reads every array of an {@code .npz} archive, keyed by name without the {@code .npy} suffix. */
+  /**
+   * Reads every array of an {@code .npz} archive, keyed by name without the {@code .npy} suffix.
+   */
   public static Map<String, NDArray> readNpz(Path path) {
     try (InputStream in = Files.newInputStream(path)) {
       return readNpz(in, path.toString());

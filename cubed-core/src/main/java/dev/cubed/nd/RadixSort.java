@@ -10,28 +10,35 @@ import java.util.concurrent.ForkJoinPool;
  *   <li>small ranges: binary-insertion sort;
  *   <li>medium ranges: least-significant-digit radix sort (8- or 11-bit digits) that skips digits
  *       on which all keys agree, so narrow types pay only for the bits they use;
- *   <li>large ranges: one most-significant-digit pass on the 16 bits below the highest bit in
- *       which keys differ, then an LSD sort of each bucket over the remaining lower bits; buckets
- *       are small enough to stay in cache, which is what makes 10^7 doubles fast.
+ *   <li>large ranges: one most-significant-digit pass on the 16 bits below the highest bit in which
+ *       keys differ, then an LSD sort of each bucket over the remaining lower bits; buckets are
+ *       small enough to stay in cache, which is what makes 10^7 doubles fast.
  * </ul>
+ *
  * Every stage is stable, which argsort, descending sorts and unique need. Inputs of at least 2^20
  * keys sort their top-level buckets in parallel on a pool with one thread per processor.
  */
 final class RadixSort {
   private static final int PARALLEL_MIN = 1 << 20;
+
   /**
    * Pool for the bucket phase of large sorts: one thread per processor (the common pool keeps one
    * processor for the caller, i.e. a single thread on a 2-core machine). Daemon threads, created on
    * first use.
    */
-  private static final ForkJoinPool POOL = new ForkJoinPool(
-      Math.max(1, Runtime.getRuntime().availableProcessors()), p -> {
-        java.util.concurrent.ForkJoinWorkerThread t =
-            ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(p);
-        t.setDaemon(true);
-        t.setName("cubed-sort-" + t.getPoolIndex());
-        return t;
-      }, null, false);
+  private static final ForkJoinPool POOL =
+      new ForkJoinPool(
+          Math.max(1, Runtime.getRuntime().availableProcessors()),
+          p -> {
+            java.util.concurrent.ForkJoinWorkerThread t =
+                ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(p);
+            t.setDaemon(true);
+            t.setName("cubed-sort-" + t.getPoolIndex());
+            return t;
+          },
+          null,
+          false);
+
   private RadixSort() {}
 
   private static final int SMALL = 48;
@@ -47,8 +54,10 @@ final class RadixSort {
       return;
     }
     long[] tk = tmpKeys != null && tmpKeys.length >= n ? tmpKeys : new long[n];
-    int[] tp = payload == null ? null
-        : (tmpPayload != null && tmpPayload.length >= n ? tmpPayload : new int[n]);
+    int[] tp =
+        payload == null
+            ? null
+            : (tmpPayload != null && tmpPayload.length >= n ? tmpPayload : new int[n]);
     if (n < MSD_MIN) {
       lsd(keys, payload, 0, n, tk, tp, 64, new int[8 * 256]);
       return;
@@ -62,8 +71,8 @@ final class RadixSort {
    * the range differ and distributes on the (up to) {@code MSD_BITS} (top level) or 11 bits below
    * it, so shared leading bits cost nothing and buckets quickly become small and cache-resident.
    */
-  private static void msd(long[] a, int[] ap, long[] b, int[] bp, int from, int to, int depth,
-      int[][] countPool) {
+  private static void msd(
+      long[] a, int[] ap, long[] b, int[] bp, int from, int to, int depth, int[][] countPool) {
     int n = to - from;
     if (n <= SMALL) {
       insertion(a, ap, from, to);
@@ -144,13 +153,17 @@ final class RadixSort {
   private static long parallelDiff(long[] a, int from, int to) {
     long first = a[from];
     long[] d = new long[POOL.getParallelism()];
-    runParts(from, to, d.length, (p, lo, hi) -> {
-      long x = 0;
-      for (int i = lo; i < hi; i++) {
-        x |= a[i] ^ first;
-      }
-      d[p] = x;
-    });
+    runParts(
+        from,
+        to,
+        d.length,
+        (p, lo, hi) -> {
+          long x = 0;
+          for (int i = lo; i < hi; i++) {
+            x |= a[i] ^ first;
+          }
+          d[p] = x;
+        });
     long diff = 0;
     for (long x : d) {
       diff |= x;
@@ -164,17 +177,21 @@ final class RadixSort {
    * scatter into {@code b}; the result is copied back to {@code a} and the buckets are sorted in
    * parallel. {@code start} receives the bucket bounds.
    */
-  private static void parallelDistribute(long[] a, int[] ap, long[] b, int[] bp, int from, int to,
-      int shift, int mask, int[] start) {
+  private static void parallelDistribute(
+      long[] a, int[] ap, long[] b, int[] bp, int from, int to, int shift, int mask, int[] start) {
     int parts = POOL.getParallelism();
     int buckets = mask + 1;
     int[][] count = new int[parts][buckets];
-    runParts(from, to, parts, (p, lo, hi) -> {
-      int[] c = count[p];
-      for (int i = lo; i < hi; i++) {
-        c[(int) (a[i] >>> shift) & mask]++;
-      }
-    });
+    runParts(
+        from,
+        to,
+        parts,
+        (p, lo, hi) -> {
+          int[] c = count[p];
+          for (int i = lo; i < hi; i++) {
+            c[(int) (a[i] >>> shift) & mask]++;
+          }
+        });
     int sum = from;
     for (int k = 0; k < buckets; k++) {
       start[k] = sum;
@@ -185,28 +202,36 @@ final class RadixSort {
       }
     }
     start[buckets] = to;
-    runParts(from, to, parts, (p, lo, hi) -> {
-      int[] w = count[p];
-      if (ap == null) {
-        for (int i = lo; i < hi; i++) {
-          long k = a[i];
-          b[w[(int) (k >>> shift) & mask]++] = k;
-        }
-      } else {
-        for (int i = lo; i < hi; i++) {
-          long k = a[i];
-          int q = w[(int) (k >>> shift) & mask]++;
-          b[q] = k;
-          bp[q] = ap[i];
-        }
-      }
-    });
-    runParts(from, to, parts, (p, lo, hi) -> {
-      System.arraycopy(b, lo, a, lo, hi - lo);
-      if (ap != null) {
-        System.arraycopy(bp, lo, ap, lo, hi - lo);
-      }
-    });
+    runParts(
+        from,
+        to,
+        parts,
+        (p, lo, hi) -> {
+          int[] w = count[p];
+          if (ap == null) {
+            for (int i = lo; i < hi; i++) {
+              long k = a[i];
+              b[w[(int) (k >>> shift) & mask]++] = k;
+            }
+          } else {
+            for (int i = lo; i < hi; i++) {
+              long k = a[i];
+              int q = w[(int) (k >>> shift) & mask]++;
+              b[q] = k;
+              bp[q] = ap[i];
+            }
+          }
+        });
+    runParts(
+        from,
+        to,
+        parts,
+        (p, lo, hi) -> {
+          System.arraycopy(b, lo, a, lo, hi - lo);
+          if (ap != null) {
+            System.arraycopy(bp, lo, ap, lo, hi - lo);
+          }
+        });
     if (shift > 0) {
       sortBucketsInParallel(a, ap, b, bp, start, buckets, to - from);
     }
@@ -225,10 +250,11 @@ final class RadixSort {
       int part = p;
       int lo = (int) (from + n * p / parts);
       int hi = (int) (from + n * (p + 1) / parts);
-      jobs.add(() -> {
-        job.run(part, lo, hi);
-        return null;
-      });
+      jobs.add(
+          () -> {
+            job.run(part, lo, hi);
+            return null;
+          });
     }
     invokeAll(jobs);
   }
@@ -246,8 +272,16 @@ final class RadixSort {
     }
   }
 
-  private static void sortBuckets(long[] a, int[] ap, long[] b, int[] bp, int[] start, int kFrom,
-      int kTo, int depth, int[][] countPool) {
+  private static void sortBuckets(
+      long[] a,
+      int[] ap,
+      long[] b,
+      int[] bp,
+      int[] start,
+      int kFrom,
+      int kTo,
+      int depth,
+      int[][] countPool) {
     for (int k = kFrom; k < kTo; k++) {
       int s = start[k];
       int e = start[k + 1];
@@ -262,11 +296,11 @@ final class RadixSort {
   }
 
   /**
-   * Sorts the top-level buckets of a large input on the common fork-join pool, in contiguous
-   * groups of buckets holding about equal numbers of keys (buckets are disjoint ranges).
+   * Sorts the top-level buckets of a large input on the common fork-join pool, in contiguous groups
+   * of buckets holding about equal numbers of keys (buckets are disjoint ranges).
    */
-  private static void sortBucketsInParallel(long[] a, int[] ap, long[] b, int[] bp, int[] start,
-      int buckets, int n) {
+  private static void sortBucketsInParallel(
+      long[] a, int[] ap, long[] b, int[] bp, int[] start, int buckets, int n) {
     int parts = Math.min(4 * POOL.getParallelism(), 64);
     int[] cut = new int[parts + 1];
     int k = 0;
@@ -284,21 +318,29 @@ final class RadixSort {
       int lo = cuts[p];
       int hi = cuts[p + 1];
       if (lo < hi) {
-        jobs.add(() -> {
-          sortBuckets(a, ap, b, bp, start, lo, hi, 1, new int[8][]);
-          return null;
-        });
+        jobs.add(
+            () -> {
+              sortBuckets(a, ap, b, bp, start, lo, hi, 1, new int[8][]);
+              return null;
+            });
       }
     }
     invokeAll(jobs);
   }
 
   /**
-   * Stable LSD sort of {@code keys[from, to)} on their low {@code bits} bits (higher bits are
-   * equal within the range); the result ends in {@code keys}/{@code payload}.
+   * Stable LSD sort of {@code keys[from, to)} on their low {@code bits} bits (higher bits are equal
+   * within the range); the result ends in {@code keys}/{@code payload}.
    */
-  private static void lsd(long[] keys, int[] payload, int from, int to, long[] tmp, int[] tmpP,
-      int bits, int[] countBuf) {
+  private static void lsd(
+      long[] keys,
+      int[] payload,
+      int from,
+      int to,
+      long[] tmp,
+      int[] tmpP,
+      int bits,
+      int[] countBuf) {
     int n = to - from;
     if (n <= SMALL) {
       insertion(keys, payload, from, to);

@@ -56,7 +56,8 @@ final class RealMath {
     if (a < 0x1p-28) {
       return x;
     }
-    double r = a < 0.5 ? 0.5 * Math.log1p(2 * a + 2 * a * a / (1 - a)) : 0.5 * Math.log1p(2 * a / (1 - a));
+    double r =
+        a < 0.5 ? 0.5 * Math.log1p(2 * a + 2 * a * a / (1 - a)) : 0.5 * Math.log1p(2 * a / (1 - a));
     return Math.copySign(r, x);
   }
 

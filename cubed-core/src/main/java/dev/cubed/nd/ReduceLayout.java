@@ -3,14 +3,15 @@ package dev.cubed.nd;
 /**
  * An array viewed as {@code [outer, reduced, inner]} for a reduction over a set of axes: when the
  * reduced axes are one contiguous block no data moves; otherwise the reduced axes are permuted to
- * the end (one copy) and {@code inner} is 1. Element {@code (o, r, i)} is at flat index
- * {@code (o * reduced + r) * inner + i} of {@link #data}.
+ * the end (one copy) and {@code inner} is 1. Element {@code (o, r, i)} is at flat index {@code (o *
+ * reduced + r) * inner + i} of {@link #data}.
  */
 final class ReduceLayout {
   final NDArray data;
   final int outer;
   final int reduced;
   final int inner;
+
   /** The result's shape (reduced axes dropped, or 1 with keepdims). */
   final long[] outShape;
 

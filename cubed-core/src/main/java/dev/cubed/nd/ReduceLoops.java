@@ -3,10 +3,10 @@ package dev.cubed.nd;
 /**
  * The loops behind the reductions of {@link Statistics}, over a {@link ReduceLayout}: each returns
  * one value per output element ({@code outer * inner}). Sums keep eight independent accumulators
- * along contiguous runs, one run at a time (fast, and accurate like a shallow pairwise sum; two runs
- * interleaved were measured up to three times slower on rows of 64-1000 elements and 1.4 times on
- * rows of 4000, docs/perf/kernel.md); runs along a strided axis accumulate whole rows at a time (a
- * vectorizable inner loop).
+ * along contiguous runs, one run at a time (fast, and accurate like a shallow pairwise sum; two
+ * runs interleaved were measured up to three times slower on rows of 64-1000 elements and 1.4 times
+ * on rows of 4000, docs/perf/kernel.md); runs along a strided axis accumulate whole rows at a time
+ * (a vectorizable inner loop).
  */
 final class ReduceLoops {
   private ReduceLoops() {}
@@ -28,12 +28,13 @@ final class ReduceLoops {
     if (inner == 1) {
       for (int o = 0; o < outer; o++) {
         int base = o * r;
-        out[o] = switch (op) {
-          case SUM -> sumRun(x, base, r);
-          case PROD -> prodRun(x, base, r);
-          case MIN -> minRun(x, base, r);
-          case MAX -> maxRun(x, base, r);
-        };
+        out[o] =
+            switch (op) {
+              case SUM -> sumRun(x, base, r);
+              case PROD -> prodRun(x, base, r);
+              case MIN -> minRun(x, base, r);
+              case MAX -> maxRun(x, base, r);
+            };
       }
       return out;
     }
@@ -170,12 +171,15 @@ final class ReduceLoops {
         long acc = r > 0 ? x[l.at(o, 0, i)] : id;
         for (int k = 1; k < r; k++) {
           long v = x[l.at(o, k, i)];
-          acc = switch (op) {
-            case SUM -> acc + v;
-            case PROD -> acc * v;
-            case MIN -> (unsigned ? Long.compareUnsigned(v, acc) : Long.compare(v, acc)) < 0 ? v : acc;
-            case MAX -> (unsigned ? Long.compareUnsigned(v, acc) : Long.compare(v, acc)) > 0 ? v : acc;
-          };
+          acc =
+              switch (op) {
+                case SUM -> acc + v;
+                case PROD -> acc * v;
+                case MIN ->
+                    (unsigned ? Long.compareUnsigned(v, acc) : Long.compare(v, acc)) < 0 ? v : acc;
+                case MAX ->
+                    (unsigned ? Long.compareUnsigned(v, acc) : Long.compare(v, acc)) > 0 ? v : acc;
+              };
         }
         out[o * inner + i] = acc;
       }

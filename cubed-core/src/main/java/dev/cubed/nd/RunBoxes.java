@@ -15,9 +15,9 @@ public final class RunBoxes {
   public record Box(long[] start, long[] shape, long flat) {}
 
   /**
-   * The boxes that together are elements {@code [start, start + count)} of a C-order block of
-   * shape {@code block}, in order: at most {@code 2 * ndim - 1} (a partial row, whole rows, whole
-   * planes, ..., then the partial ones at the end); one empty-shaped box for a 0-d block.
+   * The boxes that together are elements {@code [start, start + count)} of a C-order block of shape
+   * {@code block}, in order: at most {@code 2 * ndim - 1} (a partial row, whole rows, whole planes,
+   * ..., then the partial ones at the end); one empty-shaped box for a 0-d block.
    *
    * @throws IllegalArgumentException if the run leaves the block
    */
@@ -25,8 +25,17 @@ public final class RunBoxes {
     int nd = block.length;
     long total = Shapes.size(block);
     if (start < 0 || count < 0 || start > total - count) {
-      throw new IllegalArgumentException("run [" + start + ", " + (start + count) + ") is outside"
-          + " a block of shape " + Shapes.format(block) + " (" + total + " elements)");
+      throw new IllegalArgumentException(
+          "run ["
+              + start
+              + ", "
+              + (start + count)
+              + ") is outside"
+              + " a block of shape "
+              + Shapes.format(block)
+              + " ("
+              + total
+              + " elements)");
     }
     List<Box> out = new ArrayList<>();
     if (nd == 0) {

@@ -3,9 +3,9 @@ package dev.cubed.nd;
 import java.math.BigInteger;
 
 /**
- * Conversions of one Java value (Boolean, Number, BigInteger, {@link Complex}) to the element
- * kinds of an {@link NDArray} (bool, integer bits, double, complex), with NumPy's casting rules,
- * for {@link NDArray#fill} and the element setters.
+ * Conversions of one Java value (Boolean, Number, BigInteger, {@link Complex}) to the element kinds
+ * of an {@link NDArray} (bool, integer bits, double, complex), with NumPy's casting rules, for
+ * {@link NDArray#fill} and the element setters.
  */
 final class Scalars {
   private static final double TWO_63 = 9.223372036854775808E18;
@@ -13,9 +13,9 @@ final class Scalars {
   private Scalars() {}
 
   /**
-   * Converts a double to the integer bits of an integer dtype the way NumPy's C casts do for values in
-   * range: truncation toward zero, then wrapping to the dtype's width. NaN and infinities give the
-   * minimum of int64, as on x86. uint64 handles values in [2^63, 2^64).
+   * Converts a double to the integer bits of an integer dtype the way NumPy's C casts do for values
+   * in range: truncation toward zero, then wrapping to the dtype's width. NaN and infinities give
+   * the minimum of int64, as on x86. uint64 handles values in [2^63, 2^64).
    */
   static long doubleToLongBits(double v, DType target) {
     if (Double.isNaN(v) || Double.isInfinite(v)) {

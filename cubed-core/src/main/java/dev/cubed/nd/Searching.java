@@ -18,7 +18,9 @@ public final class Searching {
     RIGHT
   }
 
-  /** Index of the minimum of the flattened array (first occurrence; a NaN counts as the minimum). */
+  /**
+   * Index of the minimum of the flattened array (first occurrence; a NaN counts as the minimum).
+   */
   public static NDArray argmin(NDArray x) {
     return arg("argmin", x, null, false, true);
   }
@@ -44,8 +46,13 @@ public final class Searching {
   private static NDArray arg(String fn, NDArray x, Axes axis, boolean keep, boolean min) {
     DType dt = x.dtype();
     if (dt.isComplex()) {
-      throw new IllegalArgumentException(fn + ": dtype " + dt + " is not supported: " + fn
-          + " is defined for real dtypes (complex numbers have no order)");
+      throw new IllegalArgumentException(
+          fn
+              + ": dtype "
+              + dt
+              + " is not supported: "
+              + fn
+              + " is defined for real dtypes (complex numbers have no order)");
     }
     Axes ax = axis == null || axis.isAll() ? Axes.all() : axis;
     if (!ax.isAll() && ax.raw().length != 1) {
@@ -55,8 +62,14 @@ public final class Searching {
     Axes red = ax.isAll() ? Axes.of(0) : Axes.of(ax.raw()[0]);
     ReduceLayout l = ReduceLayout.of(fn, src, keep ? red.keepDims() : red);
     if (l.reduced == 0) {
-      throw new IllegalArgumentException(fn + ": attempt to get " + fn + " of an empty sequence"
-          + " (shape " + Shapes.format(x.shape()) + "): every reduced run must hold an element");
+      throw new IllegalArgumentException(
+          fn
+              + ": attempt to get "
+              + fn
+              + " of an empty sequence"
+              + " (shape "
+              + Shapes.format(x.shape())
+              + "): every reduced run must hold an element");
     }
     long[] out = new long[l.outSize()];
     if (dt.isRealFloating()) {
@@ -121,8 +134,8 @@ public final class Searching {
    */
   public static NDArray[] nonzero(NDArray x) {
     if (x.ndim() == 0) {
-      throw new IllegalArgumentException("nonzero: a 0-d array is not supported; use"
-          + " expand_dims or reshape it to 1-d first");
+      throw new IllegalArgumentException(
+          "nonzero: a 0-d array is not supported; use" + " expand_dims or reshape it to 1-d first");
     }
     List<Integer> hits = new ArrayList<>();
     for (int i = 0; i < x.size(); i++) {
@@ -151,8 +164,7 @@ public final class Searching {
    */
   public static NDArray where(NDArray condition, NDArray x1, NDArray x2) {
     if (!condition.dtype().isBool()) {
-      throw new IllegalArgumentException("where: condition must be bool, got "
-          + condition.dtype());
+      throw new IllegalArgumentException("where: condition must be bool, got " + condition.dtype());
     }
     long[] shape = Shapes.broadcast("where", condition.shape(), x1.shape(), x2.shape());
     DType rt = DType.resultType(x1.dtype(), x2.dtype());
@@ -187,12 +199,12 @@ public final class Searching {
    */
   public static NDArray searchsorted(NDArray x1, NDArray x2, Side side, NDArray sorter) {
     if (x1.ndim() != 1) {
-      throw new IllegalArgumentException("searchsorted: x1 must be 1-d, got shape "
-          + Shapes.format(x1.shape()));
+      throw new IllegalArgumentException(
+          "searchsorted: x1 must be 1-d, got shape " + Shapes.format(x1.shape()));
     }
     if (x1.dtype().isComplex() || x2.dtype().isComplex()) {
-      throw new IllegalArgumentException("searchsorted: complex dtypes have no order ("
-          + x1.dtype() + ", " + x2.dtype() + ")");
+      throw new IllegalArgumentException(
+          "searchsorted: complex dtypes have no order (" + x1.dtype() + ", " + x2.dtype() + ")");
     }
     DType ct = DType.resultType(x1.dtype(), x2.dtype());
     NDArray s = sorter == null ? x1 : Indexing.take(x1, sorter, 0);

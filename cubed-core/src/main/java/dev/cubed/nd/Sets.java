@@ -8,15 +8,15 @@ package dev.cubed.nd;
  * flattened, values come out sorted ascending (the order of {@link Sorting}: NaN last, complex
  * lexicographic), {@code -0.0} equals {@code 0.0} (the first occurrence's value is kept) and every
  * NaN (for complex: any value with a NaN part) is a distinct value with count 1. Index arrays are
- * int64; {@code indices} are the first occurrence of each value in the flattened input;
- * {@code inverseIndices} has the input's shape. A 0-d input counts as one element.
+ * int64; {@code indices} are the first occurrence of each value in the flattened input; {@code
+ * inverseIndices} has the input's shape. A 0-d input counts as one element.
  */
 public final class Sets {
   private Sets() {}
 
   /** Result of {@link #uniqueAll}. All arrays are 1-d except {@code inverseIndices}. */
-  public record UniqueAll(NDArray values, NDArray indices, NDArray inverseIndices,
-      NDArray counts) {}
+  public record UniqueAll(
+      NDArray values, NDArray indices, NDArray inverseIndices, NDArray counts) {}
 
   /** Result of {@link #uniqueCounts}. */
   public record UniqueCounts(NDArray values, NDArray counts) {}

@@ -13,8 +13,8 @@ public final class Shapes {
   /**
    * Number of elements of a shape (1 for a 0-d shape).
    *
-   * @throws IllegalArgumentException if a dimension is negative or the product does not fit a
-   *     long (more than 2^63-1 elements), naming the shape
+   * @throws IllegalArgumentException if a dimension is negative or the product does not fit a long
+   *     (more than 2^63-1 elements), naming the shape
    */
   public static long size(long[] shape) {
     long n = 1;
@@ -28,8 +28,12 @@ public final class Shapes {
         if (hasZero(shape)) {
           return 0;
         }
-        throw new IllegalArgumentException("shape " + format(shape) + " has about "
-            + approxProduct(shape) + " elements, more than 2^63-1 (about 9.2e18)");
+        throw new IllegalArgumentException(
+            "shape "
+                + format(shape)
+                + " has about "
+                + approxProduct(shape)
+                + " elements, more than 2^63-1 (about 9.2e18)");
       }
     }
     return n;
@@ -56,17 +60,23 @@ public final class Shapes {
     }
   }
 
-  private static IllegalArgumentException tooManyBytes(String function, long[] shape,
-      DType dtype, Exception cause) {
+  private static IllegalArgumentException tooManyBytes(
+      String function, long[] shape, DType dtype, Exception cause) {
     double bytes = 1;
     for (long d : shape) {
       bytes *= d;
     }
     bytes *= dtype.itemSize();
-    return new IllegalArgumentException(String.format(java.util.Locale.ROOT,
-        "%s: array of shape %s %s is about %.1e bytes: more than 2^63-1 (about 9.2e18) bytes, the"
-            + " most an array may hold; use a smaller shape", function, format(shape), dtype,
-        bytes), cause);
+    return new IllegalArgumentException(
+        String.format(
+            java.util.Locale.ROOT,
+            "%s: array of shape %s %s is about %.1e bytes: more than 2^63-1 (about 9.2e18) bytes, the"
+                + " most an array may hold; use a smaller shape",
+            function,
+            format(shape),
+            dtype,
+            bytes),
+        cause);
   }
 
   private static boolean hasZero(long[] shape) {
@@ -96,8 +106,14 @@ public final class Shapes {
     long n = size(shape);
     if (n > Integer.MAX_VALUE - 8) {
       throw new IllegalArgumentException(
-          function + ": shape " + format(shape) + " has " + n + " elements; an in-memory array (one"
-              + " chunk) holds at most " + (Integer.MAX_VALUE - 8)
+          function
+              + ": shape "
+              + format(shape)
+              + " has "
+              + n
+              + " elements; an in-memory array (one"
+              + " chunk) holds at most "
+              + (Integer.MAX_VALUE - 8)
               + ": use smaller chunks or a chunked CubedArray");
     }
     return (int) n;
@@ -146,8 +162,8 @@ public final class Shapes {
   }
 
   /**
-   * The broadcast shape of several shapes (NumPy rules: align trailing dimensions; each pair equal or
-   * one of them 1).
+   * The broadcast shape of several shapes (NumPy rules: align trailing dimensions; each pair equal
+   * or one of them 1).
    *
    * @param function the name reported in the error message
    * @throws IllegalArgumentException naming the function, the shapes and the dimension that fails
@@ -172,8 +188,17 @@ public final class Shapes {
             all.append(all.length() == 0 ? "" : " and ").append(format(t));
           }
           throw new IllegalArgumentException(
-              function + ": shapes " + all + " do not broadcast: dimension " + (off + i)
-                  + " (counted in the " + nd + "-d result) is " + o + " in one and " + d
+              function
+                  + ": shapes "
+                  + all
+                  + " do not broadcast: dimension "
+                  + (off + i)
+                  + " (counted in the "
+                  + nd
+                  + "-d result) is "
+                  + o
+                  + " in one and "
+                  + d
                   + " in another; broadcast dimensions must be equal or 1");
         }
       }
@@ -187,15 +212,28 @@ public final class Shapes {
   public static void checkBroadcastTo(String function, long[] from, long[] to) {
     if (from.length > to.length) {
       throw new IllegalArgumentException(
-          function + ": cannot broadcast shape " + format(from) + " to " + format(to)
+          function
+              + ": cannot broadcast shape "
+              + format(from)
+              + " to "
+              + format(to)
               + ": the target has fewer dimensions");
     }
     int off = to.length - from.length;
     for (int i = 0; i < from.length; i++) {
       if (from[i] != 1 && from[i] != to[off + i]) {
         throw new IllegalArgumentException(
-            function + ": cannot broadcast shape " + format(from) + " to " + format(to)
-                + ": dimension " + i + " is " + from[i] + ", which is neither 1 nor " + to[off + i]);
+            function
+                + ": cannot broadcast shape "
+                + format(from)
+                + " to "
+                + format(to)
+                + ": dimension "
+                + i
+                + " is "
+                + from[i]
+                + ", which is neither 1 nor "
+                + to[off + i]);
       }
     }
   }
@@ -209,15 +247,20 @@ public final class Shapes {
     int a = axis < 0 ? axis + ndim : axis;
     if (a < 0 || a >= ndim) {
       throw new IllegalArgumentException(
-          function + ": axis " + axis + " is out of range for an array of " + ndim
-              + " dimension(s); valid axes are " + (ndim == 0 ? "none" : (-ndim + " to " + (ndim - 1))));
+          function
+              + ": axis "
+              + axis
+              + " is out of range for an array of "
+              + ndim
+              + " dimension(s); valid axes are "
+              + (ndim == 0 ? "none" : (-ndim + " to " + (ndim - 1))));
     }
     return a;
   }
 
   /**
-   * Normalizes an axis tuple: null means all axes; negatives are counted from the end; duplicates are
-   * an error. The result is sorted ascending.
+   * Normalizes an axis tuple: null means all axes; negatives are counted from the end; duplicates
+   * are an error. The result is sorted ascending.
    */
   public static int[] normalizeAxes(String function, int[] axes, int ndim) {
     if (axes == null) {
@@ -233,7 +276,11 @@ public final class Shapes {
       int a = normalizeAxis(function, axes[i], ndim);
       if (seen[a]) {
         throw new IllegalArgumentException(
-            function + ": axis " + axes[i] + " is repeated in " + Arrays.toString(axes)
+            function
+                + ": axis "
+                + axes[i]
+                + " is repeated in "
+                + Arrays.toString(axes)
                 + "; each axis may appear once");
       }
       seen[a] = true;

@@ -1,10 +1,10 @@
 package dev.cubed.nd;
 
 /**
- * Maps the elements of a real or bool array to unsigned 64-bit keys whose unsigned order is the sort
- * order, and back. Floats: {@code -0.0} and {@code 0.0} get the same key, every NaN gets the largest
- * key (NaN sorts last, as in NumPy). Descending order complements the keys of non-NaN values, so NaN
- * still sorts last and equal elements keep their relative order under a stable sort.
+ * Maps the elements of a real or bool array to unsigned 64-bit keys whose unsigned order is the
+ * sort order, and back. Floats: {@code -0.0} and {@code 0.0} get the same key, every NaN gets the
+ * largest key (NaN sorts last, as in NumPy). Descending order complements the keys of non-NaN
+ * values, so NaN still sorts last and equal elements keep their relative order under a stable sort.
  */
 final class SortKeys {
   private SortKeys() {}
@@ -17,8 +17,8 @@ final class SortKeys {
    *
    * @return true if the lane holds a negative zero (whose sign the keys do not keep)
    */
-  static boolean keys(DType dt, Object data, int base, int stride, int n, long[] keys,
-      boolean descending) {
+  static boolean keys(
+      DType dt, Object data, int base, int stride, int n, long[] keys, boolean descending) {
     boolean negZero = false;
     switch (dt) {
       case BOOL -> {
@@ -135,8 +135,8 @@ final class SortKeys {
    * Writes the values of sorted keys {@code keys[0, n)} to {@code data[base + i * stride]} (the
    * inverse of {@link #keys}; NaN becomes the canonical quiet NaN, zeros are positive).
    */
-  static void restore(DType dt, long[] keys, int n, boolean descending, Object data, int base,
-      int stride) {
+  static void restore(
+      DType dt, long[] keys, int n, boolean descending, Object data, int base, int stride) {
     boolean floating = dt.isRealFloating();
     if (descending) {
       for (int i = 0; i < n; i++) {

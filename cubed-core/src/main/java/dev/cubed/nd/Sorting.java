@@ -138,18 +138,21 @@ public final class Sorting {
   }
 
   /**
-   * The sort keys of a 1-d real or bool array: unsigned 64-bit numbers whose unsigned order
-   * ({@link Long#compareUnsigned}) is the order of {@link #sort} in the given direction; equal
-   * keys are equal values ({@code -0.0} and {@code 0.0} share a key), and every NaN has the key
-   * {@code -1L} (the largest, in both directions), so NaN sorts last. The chunked sort routes
-   * elements by these keys.
+   * The sort keys of a 1-d real or bool array: unsigned 64-bit numbers whose unsigned order ({@link
+   * Long#compareUnsigned}) is the order of {@link #sort} in the given direction; equal keys are
+   * equal values ({@code -0.0} and {@code 0.0} share a key), and every NaN has the key {@code -1L}
+   * (the largest, in both directions), so NaN sorts last. The chunked sort routes elements by these
+   * keys.
    *
    * @throws IllegalArgumentException for a complex dtype or an array that is not 1-d
    */
   public static long[] keys(NDArray x, Order order) {
     if (x.ndim() != 1 || x.dtype().isComplex()) {
-      throw new IllegalArgumentException("sort keys: expected a 1-d real or bool array, got "
-          + x.dtype() + " of shape " + Shapes.format(x.shape()));
+      throw new IllegalArgumentException(
+          "sort keys: expected a 1-d real or bool array, got "
+              + x.dtype()
+              + " of shape "
+              + Shapes.format(x.shape()));
     }
     long[] k = new long[x.size()];
     SortKeys.keys(x.dtype(), x.data(), 0, 1, x.size(), k, order == Order.DESCENDING);

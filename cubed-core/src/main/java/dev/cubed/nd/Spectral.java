@@ -5,20 +5,23 @@ import org.netlib.util.intW;
 
 /**
  * Hermitian eigendecomposition and singular value decomposition of one matrix. Real matrices use
- * LAPACK ({@code dsyevd}, {@code dgesdd}); complex matrices use the Jacobi methods in
- * {@link Jacobi}.
+ * LAPACK ({@code dsyevd}, {@code dgesdd}); complex matrices use the Jacobi methods in {@link
+ * Jacobi}.
  */
 final class Spectral {
   private Spectral() {}
 
-  /** Eigenvalues ascending ({@code w}) and eigenvectors as columns ({@code v}, null if not asked). */
+  /**
+   * Eigenvalues ascending ({@code w}) and eigenvectors as columns ({@code v}, null if not asked).
+   */
   record Eig(double[] w, double[] v) {}
 
   /**
    * Eigen-decomposition of the Hermitian matrix given by the lower triangle of {@code a}; {@code
    * where} locates the matrix in its stack for error messages.
    */
-  static Eig eigh(String function, String where, double[] a, int n, boolean complex, boolean vectors) {
+  static Eig eigh(
+      String function, String where, double[] a, int n, boolean complex, boolean vectors) {
     if (n == 0) {
       return new Eig(new double[0], new double[0]);
     }
@@ -38,7 +41,8 @@ final class Spectral {
     int[] iwork = new int[Math.max(1, iwq[0])];
     lapack.dsyevd(jobz, "U", n, buf, n, w, work, work.length, iwork, iwork.length, info);
     if (info.val > 0) {
-      throw new Linalg.LinAlgException(function + ": eigenvalue computation did not converge" + where);
+      throw new Linalg.LinAlgException(
+          function + ": eigenvalue computation did not converge" + where);
     }
     return new Eig(w, vectors ? MatrixStack.transpose(buf, n, n) : null);
   }
@@ -51,7 +55,9 @@ final class Spectral {
 
   /** Which parts an SVD returns. */
   enum Job {
-    VALUES, REDUCED, FULL
+    VALUES,
+    REDUCED,
+    FULL
   }
 
   /**
@@ -60,7 +66,8 @@ final class Spectral {
    * @throws Linalg.LinAlgException if the matrix holds NaN or infinity (NumPy: "SVD did not
    *     converge") or LAPACK does not converge
    */
-  static Svd svd(String function, String where, double[] a, int m, int n, boolean complex, Job job) {
+  static Svd svd(
+      String function, String where, double[] a, int m, int n, boolean complex, Job job) {
     int k = Math.min(m, n);
     int uc = job == Job.FULL ? m : k;
     int vr = job == Job.FULL ? n : k;
@@ -81,8 +88,8 @@ final class Spectral {
     }
     for (double v : a) {
       if (!Double.isFinite(v)) {
-        throw new Linalg.LinAlgException(function + ": SVD did not converge: the matrix contains NaN"
-            + " or infinity" + where);
+        throw new Linalg.LinAlgException(
+            function + ": SVD did not converge: the matrix contains NaN" + " or infinity" + where);
       }
     }
     if (complex) {
@@ -93,11 +100,12 @@ final class Spectral {
     // U = V' (read VT' row-major) and Vh = U'^T (read U' row-major).
     int lm = n;
     int ln = m;
-    String jobz = switch (job) {
-      case VALUES -> "N";
-      case REDUCED -> "S";
-      case FULL -> "A";
-    };
+    String jobz =
+        switch (job) {
+          case VALUES -> "N";
+          case REDUCED -> "S";
+          case FULL -> "A";
+        };
     double[] buf = a.clone();
     double[] s = new double[k];
     double[] up;
@@ -131,7 +139,7 @@ final class Spectral {
     if (job == Job.VALUES) {
       return new Svd(null, s, null, 0, 0);
     }
-    return new Svd(java.util.Arrays.copyOf(vtp, uc * ln), s, java.util.Arrays.copyOf(up, lm * vr),
-        uc, vr);
+    return new Svd(
+        java.util.Arrays.copyOf(vtp, uc * ln), s, java.util.Arrays.copyOf(up, lm * vr), uc, vr);
   }
 }

@@ -88,8 +88,7 @@ public final class Statistics {
     ReduceLayout l = ReduceLayout.of("mean", x, axes);
     DType rt = x.dtype().defaultFloating();
     if (rt.isComplex()) {
-      double[] s = ReduceLoops.complexes(Loops.complexes(l.data),
-          l, ReduceLoops.Op.SUM);
+      double[] s = ReduceLoops.complexes(Loops.complexes(l.data), l, ReduceLoops.Op.SUM);
       for (int i = 0; i < s.length; i += 2) {
         // NumPy divides by the count as a complex number (Smith's algorithm), so a NaN or an
         // infinity in one part makes the other part NaN too
@@ -152,16 +151,24 @@ public final class Statistics {
 
   private static int oneAxis(String fn, NDArray x) {
     if (x.ndim() != 1) {
-      throw new IllegalArgumentException(fn + ": an array of shape " + Shapes.format(x.shape())
-          + " needs an explicit axis; only 1-d arrays default to axis 0");
+      throw new IllegalArgumentException(
+          fn
+              + ": an array of shape "
+              + Shapes.format(x.shape())
+              + " needs an explicit axis; only 1-d arrays default to axis 0");
     }
     return 0;
   }
 
   static void checkNumeric(String fn, NDArray x) {
     if (!x.dtype().isNumeric()) {
-      throw new IllegalArgumentException(fn + ": dtype " + x.dtype() + " is not supported: " + fn
-          + " is defined for numeric dtypes (integer, real or complex floating)");
+      throw new IllegalArgumentException(
+          fn
+              + ": dtype "
+              + x.dtype()
+              + " is not supported: "
+              + fn
+              + " is defined for numeric dtypes (integer, real or complex floating)");
     }
   }
 
@@ -182,8 +189,8 @@ public final class Statistics {
     NDArray in = x.dtype() == rt || (rt.isInteger() && x.dtype().isInteger()) ? x : x.astype(rt);
     ReduceLayout l = ReduceLayout.of(fn, in, axes);
     if (rt.isComplex()) {
-      return Loops.fromComplexes(rt, l.outShape,
-          ReduceLoops.complexes(Loops.complexes(l.data), l, op));
+      return Loops.fromComplexes(
+          rt, l.outShape, ReduceLoops.complexes(Loops.complexes(l.data), l, op));
     }
     if (rt.isRealFloating()) {
       return Loops.fromDoubles(rt, l.outShape, ReduceLoops.doubles(Loops.doubles(l.data), l, op));
@@ -194,30 +201,42 @@ public final class Statistics {
   private static NDArray minMax(String fn, NDArray x, Axes axes, ReduceLoops.Op op) {
     DType dt = x.dtype();
     if (dt.isComplex()) {
-      throw new IllegalArgumentException(fn + ": dtype " + dt + " is not supported: " + fn
-          + " is defined for real dtypes (complex numbers have no order)");
+      throw new IllegalArgumentException(
+          fn
+              + ": dtype "
+              + dt
+              + " is not supported: "
+              + fn
+              + " is defined for real dtypes (complex numbers have no order)");
     }
     ReduceLayout l = ReduceLayout.of(fn, x, axes);
     if (l.reduced == 0 && l.outSize() > 0) {
-      throw new IllegalArgumentException(fn + ": zero-size reduction over the axes " + axes
-          + " of shape " + Shapes.format(x.shape()) + ": " + fn + " has no identity, so every"
-          + " reduced run must hold at least one element");
+      throw new IllegalArgumentException(
+          fn
+              + ": zero-size reduction over the axes "
+              + axes
+              + " of shape "
+              + Shapes.format(x.shape())
+              + ": "
+              + fn
+              + " has no identity, so every"
+              + " reduced run must hold at least one element");
     }
     if (dt.isBool()) {
       NDArray asInt = x.astype(DType.INT8);
       ReduceLayout li = ReduceLayout.of(fn, asInt, axes);
-      return Loops.fromLongs(DType.INT8, li.outShape,
-          ReduceLoops.longs(Loops.longs(li.data), li, op, false)).astype(DType.BOOL);
+      return Loops.fromLongs(
+              DType.INT8, li.outShape, ReduceLoops.longs(Loops.longs(li.data), li, op, false))
+          .astype(DType.BOOL);
     }
     if (dt.isRealFloating()) {
       return Loops.fromDoubles(dt, l.outShape, ReduceLoops.doubles(Loops.doubles(l.data), l, op));
     }
-    return Loops.fromLongs(dt, l.outShape,
-        ReduceLoops.longs(Loops.longs(l.data), l, op, dt == DType.UINT64));
+    return Loops.fromLongs(
+        dt, l.outShape, ReduceLoops.longs(Loops.longs(l.data), l, op, dt == DType.UINT64));
   }
 
-  private static NDArray varStd(String fn, NDArray x, Axes axes, double correction,
-      boolean sqrt) {
+  private static NDArray varStd(String fn, NDArray x, Axes axes, double correction, boolean sqrt) {
     checkNumeric(fn, x);
     ReduceLayout l = ReduceLayout.of(fn, x, axes);
     DType rt = x.dtype().defaultFloating().realPart();

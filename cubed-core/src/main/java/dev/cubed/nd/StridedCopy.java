@@ -2,16 +2,21 @@ package dev.cubed.nd;
 
 /**
  * Strided copies between C-order backing arrays (package-private machinery behind {@link
- * NDArray#copyBox}, {@link NDArray#permuteDims} and {@link NDArray#broadcastTo}). Offsets and strides
- * count elements; {@code mult} is 2 for interleaved complex data.
+ * NDArray#copyBox}, {@link NDArray#permuteDims} and {@link NDArray#broadcastTo}). Offsets and
+ * strides count elements; {@code mult} is 2 for interleaved complex data.
  */
 final class StridedCopy {
   private StridedCopy() {}
 
   static void copyBox(
-      Object src, long[] srcShape, long[] srcStart,
-      Object dst, long[] dstShape, long[] dstStart,
-      long[] box, int mult) {
+      Object src,
+      long[] srcShape,
+      long[] srcStart,
+      Object dst,
+      long[] dstShape,
+      long[] dstStart,
+      long[] box,
+      int mult) {
     int nd = box.length;
     if (Shapes.size(box) == 0) {
       return;
@@ -52,10 +57,10 @@ final class StridedCopy {
     }
   }
 
-
   /**
-   * Fills {@code dst} (C order, shape {@code outShape}) with {@code src[sum(idx[k] * srcStride[k])]}:
-   * a permutation when the strides are permuted C strides, a broadcast when some strides are 0.
+   * Fills {@code dst} (C order, shape {@code outShape}) with {@code src[sum(idx[k] *
+   * srcStride[k])]}: a permutation when the strides are permuted C strides, a broadcast when some
+   * strides are 0.
    */
   static void gatherStrided(Object src, int[] srcStride, Object dst, long[] outShape, int mult) {
     int nd = outShape.length;
@@ -92,8 +97,8 @@ final class StridedCopy {
   }
 
   /** dst[dstPos + j] = src[srcPos + j * stride] for j in [0, n), element-wise (complex: pairs). */
-  private static void gather(Object src, int srcPos, int stride, Object dst, int dstPos, int n,
-      int mult) {
+  private static void gather(
+      Object src, int srcPos, int stride, Object dst, int dstPos, int n, int mult) {
     if (mult == 2) {
       if (src instanceof double[] s) {
         double[] d = (double[]) dst;

@@ -4,18 +4,18 @@ package dev.cubed.nd;
  * float64 sin and cos as one sequence of IEEE operations (additions, multiplications and fused
  * multiply-adds, each exactly rounded), so that {@link VectorTrig}, which performs the same
  * operations on vector lanes, gives the same bits on every lane, whether the JIT has compiled it to
- * vector instructions or it runs in the Vector API's Java fallback. This is what makes
- * {@link FastTrig} deterministic: a chunk computed early in a JVM's life (interpreted) and the same
- * chunk computed later (compiled), on another worker, or without the Vector API module, are equal.
+ * vector instructions or it runs in the Vector API's Java fallback. This is what makes {@link
+ * FastTrig} deterministic: a chunk computed early in a JVM's life (interpreted) and the same chunk
+ * computed later (compiled), on another worker, or without the Vector API module, are equal.
  *
- * <p>The argument is reduced to {@code r} in about [-pi/4, pi/4] and a quadrant {@code q} by
- * {@code n = round(x * 2/pi)} and {@code r = x - n * pi/2}, pi/2 in four parts of which the first
- * three have 33 significant bits (their products with {@code n}, below 2^20, are exact); then
- * minimax polynomials of degree 13 (sin) and 14 (cos) on r, the coefficients of the widely used
- * fdlibm kernels, without fdlibm's correction for the rounding of r. Error: within 2 ulp of the
- * exact result, within 1 ulp for all but about one argument in 10,000 ({@code FastTrigTest}). Arguments beyond {@link #LIMIT} in magnitude, infinities and NaN go to
- * {@link Math#sin}/{@link Math#cos}, which are themselves the same in interpreted and compiled
- * code.
+ * <p>The argument is reduced to {@code r} in about [-pi/4, pi/4] and a quadrant {@code q} by {@code
+ * n = round(x * 2/pi)} and {@code r = x - n * pi/2}, pi/2 in four parts of which the first three
+ * have 33 significant bits (their products with {@code n}, below 2^20, are exact); then minimax
+ * polynomials of degree 13 (sin) and 14 (cos) on r, the coefficients of the widely used fdlibm
+ * kernels, without fdlibm's correction for the rounding of r. Error: within 2 ulp of the exact
+ * result, within 1 ulp for all but about one argument in 10,000 ({@code FastTrigTest}). Arguments
+ * beyond {@link #LIMIT} in magnitude, infinities and NaN go to {@link Math#sin}/{@link Math#cos},
+ * which are themselves the same in interpreted and compiled code.
  */
 final class TrigPoly {
   private TrigPoly() {}
@@ -23,12 +23,16 @@ final class TrigPoly {
   /** Largest |x| reduced here: 2^19 * pi/2 (n stays below 2^20). */
   static final double LIMIT = 823549.6653753264;
 
-  /** Below this |x| (2^-27), sin x is x and cos x is 1 when rounded (this keeps sin(-0.0) = -0.0). */
+  /**
+   * Below this |x| (2^-27), sin x is x and cos x is 1 when rounded (this keeps sin(-0.0) = -0.0).
+   */
   static final double TINY = 0x1p-27;
 
   static final double INV_PIO2 = 6.36619772367581382433e-01;
+
   /** 1.5 * 2^52: adding it rounds to an integer held in the low bits of the sum. */
   static final double ROUNDER = 0x1.8p52;
+
   static final double P1 = 1.57079632673412561417e+00;
   static final double P2 = 6.07710050630396597660e-11;
   static final double P3 = 2.02226624871116645580e-21;
@@ -77,8 +81,8 @@ final class TrigPoly {
   /** cos(r) for |r| <= about pi/4. */
   static double cosKernel(double r) {
     double z = r * r;
-    double p = z * Math.fma(z, Math.fma(z, Math.fma(z, Math.fma(z, Math.fma(z, C6, C5), C4),
-        C3), C2), C1);
+    double p =
+        z * Math.fma(z, Math.fma(z, Math.fma(z, Math.fma(z, Math.fma(z, C6, C5), C4), C3), C2), C1);
     double hz = 0.5 * z;
     double w = 1.0 - hz;
     return w + (((1.0 - w) - hz) + z * p);

@@ -84,11 +84,12 @@ final class UnaryOp {
     x = Loops.cast(x, r);
     long[] shape = x.shape();
     int n = x.size();
-    DType outType = switch (outRule) {
-      case SAME -> r;
-      case BOOL -> DType.BOOL;
-      case REAL_OF_COMPLEX -> r.realPart();
-    };
+    DType outType =
+        switch (outRule) {
+          case SAME -> r;
+          case BOOL -> DType.BOOL;
+          case REAL_OF_COMPLEX -> r.realPart();
+        };
     Loops.Unary f = fast.get(r);
     if (f != null) {
       Object out = NDArray.allocate(outType, n);
@@ -100,7 +101,8 @@ final class UnaryOp {
       case FLOAT -> {
         Object out = boolOut ? new boolean[n] : new double[n];
         need(real, r).run(Loops.doubles(x), out, n);
-        return boolOut ? new NDArray(outType, shape, out)
+        return boolOut
+            ? new NDArray(outType, shape, out)
             : Loops.fromDoubles(r, shape, (double[]) out);
       }
       case SIGNED, UNSIGNED -> {
@@ -115,7 +117,8 @@ final class UnaryOp {
         if (boolOut) {
           return new NDArray(outType, shape, out);
         }
-        return outType.isComplex() ? Loops.fromComplexes(outType, shape, (double[]) out)
+        return outType.isComplex()
+            ? Loops.fromComplexes(outType, shape, (double[]) out)
             : Loops.fromDoubles(outType, shape, (double[]) out);
       }
       default -> {
@@ -129,7 +132,12 @@ final class UnaryOp {
   private Loops.Unary need(Loops.Unary l, DType r) {
     if (l == null) {
       throw new IllegalArgumentException(
-          name + ": dtype " + r + " is not supported: " + name + " is defined for "
+          name
+              + ": dtype "
+              + r
+              + " is not supported: "
+              + name
+              + " is defined for "
               + accept.description());
     }
     return l;

@@ -8,8 +8,10 @@ package dev.cubed.nd;
 final class Unique {
   private final NDArray flat;
   private final int[] perm;
+
   /** Start of each group in sorted order; starts[groups] == n. */
   private final int[] starts;
+
   private final int groups;
 
   private Unique(NDArray flat, int[] perm, int[] starts, int groups) {

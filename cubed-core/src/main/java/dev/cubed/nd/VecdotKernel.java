@@ -2,8 +2,8 @@ package dev.cubed.nd;
 
 /**
  * {@code vecdot}: broadcasts both operands to the full shape, moves the contracted axis last and
- * sums {@code conj(x1) * x2} over each lane in the working representation of {@link Compute}.
- * Real floats accumulate in double (float32 rounds once at the end).
+ * sums {@code conj(x1) * x2} over each lane in the working representation of {@link Compute}. Real
+ * floats accumulate in double (float32 rounds once at the end).
  */
 final class VecdotKernel {
   private VecdotKernel() {}

@@ -13,18 +13,20 @@ import java.util.Objects;
 
 /**
  * A node of the array-level DAG: an array of known shape, dtype and chunk grid (regular, or
- * irregular where an operation produces it: {@link ChunkGrid}), made by one of
- * four means: stored in Zarr ({@link Stored}), generated per block without storage ({@link Virtual}),
- * computed blockwise from other arrays ({@link Computed}) or rechunked from another array
- * ({@link Rechunked}). Nodes are immutable.
+ * irregular where an operation produces it: {@link ChunkGrid}), made by one of four means: stored
+ * in Zarr ({@link Stored}), generated per block without storage ({@link Virtual}), computed
+ * blockwise from other arrays ({@link Computed}) or rechunked from another array ({@link
+ * Rechunked}). Nodes are immutable.
  *
  * <p>Names are derived from content ({@link #name()}), so the same program builds the same names in
  * every run: the basis of resuming a compute ({@code Plan}).
  */
 public abstract sealed class ArrayNode implements Serializable {
   private static final long serialVersionUID = 1L;
+
   /** Hex digits of the content digest in a name. */
   static final int NAME_HEX = 12;
+
   private final String prefix;
   private String name;
   private String digest;
@@ -44,8 +46,12 @@ public abstract sealed class ArrayNode implements Serializable {
     this.shape = shape.clone();
     this.dtype = Objects.requireNonNull(dtype);
     if (!java.util.Arrays.equals(grid.shape(), shape)) {
-      throw new IllegalArgumentException(prefix + ": chunk grid of shape "
-          + Shapes.format(grid.shape()) + " for an array of shape " + Shapes.format(shape));
+      throw new IllegalArgumentException(
+          prefix
+              + ": chunk grid of shape "
+              + Shapes.format(grid.shape())
+              + " for an array of shape "
+              + Shapes.format(shape));
     }
     this.grid = grid;
     this.chunks = grid.maxChunks();
@@ -56,8 +62,8 @@ public abstract sealed class ArrayNode implements Serializable {
   }
 
   /**
-   * Refuses a computed or rechunked array with more blocks than an operation may have tasks
-   * ({@link PlanSummary#MAX_TASKS_PER_OP}): its op would list that many task keys in memory.
+   * Refuses a computed or rechunked array with more blocks than an operation may have tasks ({@link
+   * PlanSummary#MAX_TASKS_PER_OP}): its op would list that many task keys in memory.
    */
   private static void checkTaskCount(String name, long[] shape, ChunkGrid grid) {
     long[] nb = grid.numBlocks();
@@ -66,13 +72,19 @@ public abstract sealed class ArrayNode implements Serializable {
       approx *= b;
     }
     if (approx > PlanSummary.MAX_TASKS_PER_OP) {
-      throw new IllegalArgumentException(String.format(java.util.Locale.ROOT,
-          "%s: array of shape %s in chunks %s has %s blocks, so its operation would have that"
-              + " many tasks: more than the %d tasks per operation the engine supports (task"
-              + " keys are held in memory); use larger chunks", name, Shapes.format(shape), grid,
-          approx < 9.2e18 ? String.valueOf(Shapes.size(nb))
-              : String.format(java.util.Locale.ROOT, "about %.1e", approx),
-          PlanSummary.MAX_TASKS_PER_OP));
+      throw new IllegalArgumentException(
+          String.format(
+              java.util.Locale.ROOT,
+              "%s: array of shape %s in chunks %s has %s blocks, so its operation would have that"
+                  + " many tasks: more than the %d tasks per operation the engine supports (task"
+                  + " keys are held in memory); use larger chunks",
+              name,
+              Shapes.format(shape),
+              grid,
+              approx < 9.2e18
+                  ? String.valueOf(Shapes.size(nb))
+                  : String.format(java.util.Locale.ROOT, "about %.1e", approx),
+              PlanSummary.MAX_TASKS_PER_OP));
     }
   }
 
@@ -85,27 +97,31 @@ public abstract sealed class ArrayNode implements Serializable {
   }
 
   /**
-   * Sets the name from the content; every subclass constructor calls this last. The content is
-   * the node kind, prefix, shape, chunk grid, dtype, the inputs' digests and the kind's own
-   * parameters ({@link #writeContent}); see {@link NodeDigest}.
+   * Sets the name from the content; every subclass constructor calls this last. The content is the
+   * node kind, prefix, shape, chunk grid, dtype, the inputs' digests and the kind's own parameters
+   * ({@link #writeContent}); see {@link NodeDigest}.
    */
   final void initName() {
-    NodeDigest.Result r = NodeDigest.of(out -> {
-      out.writeUTF(getClass().getSimpleName());
-      out.writeUTF(prefix);
-      out.writeObject(shape);
-      out.writeObject(grid);
-      out.writeUTF(dtype.name());
-      for (ArrayNode in : inputs()) {
-        out.writeUTF(in.digest());
-      }
-      writeContent(out);
-    });
+    NodeDigest.Result r =
+        NodeDigest.of(
+            out -> {
+              out.writeUTF(getClass().getSimpleName());
+              out.writeUTF(prefix);
+              out.writeObject(shape);
+              out.writeObject(grid);
+              out.writeUTF(dtype.name());
+              for (ArrayNode in : inputs()) {
+                out.writeUTF(in.digest());
+              }
+              writeContent(out);
+            });
     this.digest = r.hex();
     this.name = prefix + "-" + r.hex().substring(0, NAME_HEX);
     this.resumable = r.stable();
-    this.notResumableReason = r.stable() ? null
-        : name + " (" + prefix + "): its parameters cannot be serialized: " + r.reason();
+    this.notResumableReason =
+        r.stable()
+            ? null
+            : name + " (" + prefix + "): its parameters cannot be serialized: " + r.reason();
     for (ArrayNode in : inputs()) {
       if (resumable && !in.resumable) {
         resumable = false;
@@ -119,8 +135,8 @@ public abstract sealed class ArrayNode implements Serializable {
 
   /**
    * The name, used for op names and intermediate paths: {@code <prefix>-<12 hex digits>} of a
-   * SHA-256 digest of the node's content, so the same program gives the same names in every run
-   * and different arrays different names (a 48-bit prefix of the digest; the plan checks the full
+   * SHA-256 digest of the node's content, so the same program gives the same names in every run and
+   * different arrays different names (a 48-bit prefix of the digest; the plan checks the full
    * digest of nodes sharing a name). A node whose parameters cannot be serialized gets a random
    * name ({@link #resumable()} false).
    */
@@ -238,9 +254,9 @@ public abstract sealed class ArrayNode implements Serializable {
   }
 
   /**
-   * A generator that can also make any box of a block, so that a chain computed a run at a time
-   * (a chunk written while it is computed) generates only the runs, never the whole block. A
-   * region must equal the same box of {@link #generate}'s block.
+   * A generator that can also make any box of a block, so that a chain computed a run at a time (a
+   * chunk written while it is computed) generates only the runs, never the whole block. A region
+   * must equal the same box of {@link #generate}'s block.
    */
   public interface RegionGenerator extends BlockGenerator {
     /**
@@ -250,21 +266,36 @@ public abstract sealed class ArrayNode implements Serializable {
     NDArray region(long[] coords, long[] blockShape, long[] start, long[] shape);
 
     /**
-     * Writes the elements of {@link #region} (C order) into {@code dst}, a backing array of
-     * {@code dtype}, from element {@code at}. The default copies {@link #region}'s result; a
-     * generator that can write in place overrides it, so that a run made a box at a time (a chunk
-     * written while it is computed) allocates nothing for its leaves.
+     * Writes the elements of {@link #region} (C order) into {@code dst}, a backing array of {@code
+     * dtype}, from element {@code at}. The default copies {@link #region}'s result; a generator
+     * that can write in place overrides it, so that a run made a box at a time (a chunk written
+     * while it is computed) allocates nothing for its leaves.
      *
      * @throws IllegalStateException if {@link #region} gave another dtype or shape
      */
-    default void regionInto(long[] coords, long[] blockShape, long[] start, long[] shape,
-        DType dtype, Object dst, int at) {
+    default void regionInto(
+        long[] coords,
+        long[] blockShape,
+        long[] start,
+        long[] shape,
+        DType dtype,
+        Object dst,
+        int at) {
       NDArray r = region(coords, blockShape, start, shape);
       if (r.dtype() != dtype || !java.util.Arrays.equals(r.shape(), shape)) {
-        throw new IllegalStateException("region " + java.util.Arrays.toString(start)
-            + " of block " + java.util.Arrays.toString(coords) + " must be " + dtype
-            + " of shape " + Shapes.format(shape) + ", the generator gave " + r.dtype()
-            + " of shape " + Shapes.format(r.shape()));
+        throw new IllegalStateException(
+            "region "
+                + java.util.Arrays.toString(start)
+                + " of block "
+                + java.util.Arrays.toString(coords)
+                + " must be "
+                + dtype
+                + " of shape "
+                + Shapes.format(shape)
+                + ", the generator gave "
+                + r.dtype()
+                + " of shape "
+                + Shapes.format(r.shape()));
       }
       int slots = dtype.isComplex() ? 2 : 1;
       System.arraycopy(r.data(), 0, dst, at * slots, r.size() * slots);
@@ -276,7 +307,8 @@ public abstract sealed class ArrayNode implements Serializable {
     private final BlockGenerator generator;
 
     /** A virtual array. */
-    public Virtual(String kind, long[] shape, long[] chunks, DType dtype, BlockGenerator generator) {
+    public Virtual(
+        String kind, long[] shape, long[] chunks, DType dtype, BlockGenerator generator) {
       super(kind, shape, chunks, dtype);
       this.generator = Objects.requireNonNull(generator);
       initName();
@@ -312,25 +344,39 @@ public abstract sealed class ArrayNode implements Serializable {
     private final ZarrArray target;
 
     /** A computed array (target may be null). */
-    public Computed(Blockwise op, List<ArrayNode> inputs, long[] shape, long[] chunks, DType dtype,
+    public Computed(
+        Blockwise op,
+        List<ArrayNode> inputs,
+        long[] shape,
+        long[] chunks,
+        DType dtype,
         ZarrArray target) {
       this(op, inputs, gridOfComputed(op, shape, chunks), dtype, target);
     }
 
     /** A computed array on any chunk grid (a user target needs a regular grid). */
-    public Computed(Blockwise op, List<ArrayNode> inputs, ChunkGrid grid, DType dtype,
-        ZarrArray target) {
+    public Computed(
+        Blockwise op, List<ArrayNode> inputs, ChunkGrid grid, DType dtype, ZarrArray target) {
       super(op.name(), grid.shape(), grid, dtype);
       this.op = op;
       this.inputs = List.copyOf(inputs);
       this.target = target;
       if (op.heldPerInput().length != inputs.size()) {
-        throw new IllegalArgumentException("blockwise " + op.name() + ": " + inputs.size()
-            + " inputs but the op describes " + op.heldPerInput().length);
+        throw new IllegalArgumentException(
+            "blockwise "
+                + op.name()
+                + ": "
+                + inputs.size()
+                + " inputs but the op describes "
+                + op.heldPerInput().length);
       }
       if (target != null && !grid.isRegular()) {
-        throw new IllegalArgumentException("blockwise " + op.name() + ": an irregular chunk grid "
-            + grid + " cannot be written to a Zarr target; rechunk to regular chunks first");
+        throw new IllegalArgumentException(
+            "blockwise "
+                + op.name()
+                + ": an irregular chunk grid "
+                + grid
+                + " cannot be written to a Zarr target; rechunk to regular chunks first");
       }
       initName();
     }

@@ -1,6 +1,8 @@
 package dev.cubed.plan;
 
-/** Saturating byte arithmetic and the read volume of a rechunk stage, for {@link Plan}'s summary. */
+/**
+ * Saturating byte arithmetic and the read volume of a rechunk stage, for {@link Plan}'s summary.
+ */
 final class ByteCounts {
   private ByteCounts() {}
 

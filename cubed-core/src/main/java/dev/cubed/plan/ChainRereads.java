@@ -1,7 +1,7 @@
 package dev.cubed.plan;
 
-import dev.cubed.primitive.BlockKeys;
 import dev.cubed.nd.Shapes;
+import dev.cubed.primitive.BlockKeys;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -68,8 +68,8 @@ final class ChainRereads {
   }
 
   /** Names of the fused arrays c's task needs a block of, one entry per distinct block. */
-  private static List<String> blocksOfOneTask(ArrayNode.Computed c, long[] task,
-      Predicate<ArrayNode> fused) {
+  private static List<String> blocksOfOneTask(
+      ArrayNode.Computed c, long[] task, Predicate<ArrayNode> fused) {
     Set<String> visited = new LinkedHashSet<>();
     List<String> names = new ArrayList<>();
     Deque<Object[]> todo = new ArrayDeque<>();

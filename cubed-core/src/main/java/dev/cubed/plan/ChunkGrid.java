@@ -7,16 +7,19 @@ import java.util.Arrays;
 /**
  * How an array of a given shape is split into blocks: per axis, the sizes of its blocks in order
  * (Dask's chunks tuple). A grid is regular when on every axis all blocks have one size except a
- * smaller last one; regular grids are stored as that size (no per-block lists), irregular ones
- * as the lists with their running offsets. Immutable and serializable.
+ * smaller last one; regular grids are stored as that size (no per-block lists), irregular ones as
+ * the lists with their running offsets. Immutable and serializable.
  */
 public final class ChunkGrid implements Serializable {
   private static final long serialVersionUID = 1L;
   private final long[] shape;
+
   /** Regular chunk size per axis (as given: may exceed the axis), or null when irregular. */
   private final long[] regular;
+
   /** Irregular grids: per axis the block sizes. */
   private final long[][] sizes;
+
   /** Irregular grids: per axis the block starts, with the axis length appended. */
   private final long[][] offsets;
 
@@ -44,13 +47,16 @@ public final class ChunkGrid implements Serializable {
    */
   public static ChunkGrid regular(long[] shape, long[] chunks) {
     if (shape.length != chunks.length) {
-      throw new IllegalArgumentException("chunks " + Shapes.format(chunks)
-          + " must have one entry per dimension of shape " + Shapes.format(shape));
+      throw new IllegalArgumentException(
+          "chunks "
+              + Shapes.format(chunks)
+              + " must have one entry per dimension of shape "
+              + Shapes.format(shape));
     }
     for (long c : chunks) {
       if (c < 1) {
-        throw new IllegalArgumentException("chunk sizes must be >= 1, got "
-            + Shapes.format(chunks));
+        throw new IllegalArgumentException(
+            "chunk sizes must be >= 1, got " + Shapes.format(chunks));
       }
     }
     return new ChunkGrid(shape.clone(), chunks.clone(), null);
@@ -64,9 +70,12 @@ public final class ChunkGrid implements Serializable {
    */
   public static ChunkGrid of(long[] shape, long[][] blockSizes) {
     if (blockSizes.length != shape.length) {
-      throw new IllegalArgumentException("chunks: " + blockSizes.length
-          + " lists of block sizes for an array of shape " + Shapes.format(shape)
-          + "; give one list per axis");
+      throw new IllegalArgumentException(
+          "chunks: "
+              + blockSizes.length
+              + " lists of block sizes for an array of shape "
+              + Shapes.format(shape)
+              + "; give one list per axis");
     }
     long[][] s = new long[shape.length][];
     boolean isRegular = true;
@@ -76,15 +85,27 @@ public final class ChunkGrid implements Serializable {
       long sum = 0;
       for (long b : s[i]) {
         if (b < 1) {
-          throw new IllegalArgumentException("chunks: axis " + i + " has a block of size " + b
-              + " in " + Arrays.toString(s[i]) + "; block sizes must be >= 1");
+          throw new IllegalArgumentException(
+              "chunks: axis "
+                  + i
+                  + " has a block of size "
+                  + b
+                  + " in "
+                  + Arrays.toString(s[i])
+                  + "; block sizes must be >= 1");
         }
         sum += b;
       }
       if (sum != shape[i]) {
-        throw new IllegalArgumentException("chunks: the blocks of axis " + i + " "
-            + Arrays.toString(s[i]) + " add up to " + sum + " but the axis has length "
-            + shape[i]);
+        throw new IllegalArgumentException(
+            "chunks: the blocks of axis "
+                + i
+                + " "
+                + Arrays.toString(s[i])
+                + " add up to "
+                + sum
+                + " but the axis has length "
+                + shape[i]);
       }
       if (s[i].length == 0) {
         reg[i] = 1;
@@ -97,7 +118,8 @@ public final class ChunkGrid implements Serializable {
         }
       }
     }
-    return isRegular ? new ChunkGrid(shape.clone(), reg, null)
+    return isRegular
+        ? new ChunkGrid(shape.clone(), reg, null)
         : new ChunkGrid(shape.clone(), null, s);
   }
 
@@ -133,8 +155,10 @@ public final class ChunkGrid implements Serializable {
   public long[] numBlocks() {
     long[] g = new long[shape.length];
     for (int i = 0; i < g.length; i++) {
-      g[i] = regular == null ? sizes[i].length
-          : shape[i] == 0 ? 0 : (shape[i] - 1) / regular[i] + 1; // no overflow near 2^63
+      g[i] =
+          regular == null
+              ? sizes[i].length
+              : shape[i] == 0 ? 0 : (shape[i] - 1) / regular[i] + 1; // no overflow near 2^63
     }
     return g;
   }
@@ -143,8 +167,10 @@ public final class ChunkGrid implements Serializable {
   public long[] blockShape(long[] coords) {
     long[] s = new long[shape.length];
     for (int i = 0; i < s.length; i++) {
-      s[i] = regular != null ? Math.min(regular[i], shape[i] - coords[i] * regular[i])
-          : sizes[i][(int) coords[i]];
+      s[i] =
+          regular != null
+              ? Math.min(regular[i], shape[i] - coords[i] * regular[i])
+              : sizes[i][(int) coords[i]];
     }
     return s;
   }
@@ -184,7 +210,9 @@ public final class ChunkGrid implements Serializable {
     return o;
   }
 
-  /** The block along {@code axis} holding element index {@code index} ({@code 0 <= index < length}). */
+  /**
+   * The block along {@code axis} holding element index {@code index} ({@code 0 <= index < length}).
+   */
   public long blockOf(int axis, long index) {
     if (regular != null) {
       return index / regular[axis];

@@ -1,5 +1,8 @@
 package dev.cubed.plan;
 
+import dev.cubed.zarr.FileSystemStore;
+import dev.cubed.zarr.Store;
+import dev.cubed.zarr.Stores;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
@@ -23,31 +26,31 @@ import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import dev.cubed.zarr.FileSystemStore;
-import dev.cubed.zarr.Store;
-import dev.cubed.zarr.Stores;
 
 /**
  * The directory of one compute, {@code workDir/compute-<id>/}: intermediate Zarr arrays, the
  * completion markers ({@link TaskMarkers}, under {@code .done/}), a plain-text fingerprint of the
- * plan ({@value #FINGERPRINT}) and a lock file ({@value #LOCK}) locked exclusively
- * ({@link FileChannel#tryLock()}) for the compute's lifetime.
+ * plan ({@value #FINGERPRINT}) and a lock file ({@value #LOCK}) locked exclusively ({@link
+ * FileChannel#tryLock()}) for the compute's lifetime.
  *
  * <p>Opening: the lock is taken first. If another live compute (another JVM, or another thread of
  * this one) holds it, this compute runs in a separate directory {@code compute-<id>.<random>},
  * which is never resumed (its fingerprint says so) and is removed on success like any other.
  * Without resume an existing directory's contents are deleted (under the lock) so stale data never
- * mixes with new; with resume its fingerprint must equal this plan's, otherwise the open is refused.
- * Nothing read from the directory is ever deserialized: markers are empty files, the fingerprint
- * is compared as text.
+ * mixes with new; with resume its fingerprint must equal this plan's, otherwise the open is
+ * refused. Nothing read from the directory is ever deserialized: markers are empty files, the
+ * fingerprint is compared as text.
  */
 public final class ComputeDir implements AutoCloseable {
   /** The lock file's name inside a compute directory. */
   public static final String LOCK = "cubed.lock";
+
   /** The fingerprint file's name inside a compute directory. */
   public static final String FINGERPRINT = "fingerprint.txt";
+
   /** First line of every fingerprint file (identifies compute directories for {@link #clean}). */
   static final String MAGIC = "cubed-compute v1";
+
   private static final Pattern NAME = Pattern.compile("compute-[0-9a-f]{16}(\\.[0-9a-f]{8})?");
   private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -56,12 +59,14 @@ public final class ComputeDir implements AutoCloseable {
   private final FileLock lock;
   private final boolean resumed;
   private final boolean separate;
+
   /** The compute directory as a store: in store mode its own store, locally a FileSystemStore. */
   private final Store store;
+
   private final String location;
 
-  private ComputeDir(Path dir, FileChannel channel, FileLock lock, boolean resumed,
-      boolean separate) {
+  private ComputeDir(
+      Path dir, FileChannel channel, FileLock lock, boolean resumed, boolean separate) {
     this.dir = dir;
     this.channel = channel;
     this.lock = lock;
@@ -85,11 +90,11 @@ public final class ComputeDir implements AutoCloseable {
   /**
    * Opens the directory of compute {@code id} under a work directory given as a location: a local
    * path or {@code file://} URI behaves exactly like {@link #open(Path, String, String, boolean)};
-   * any other location (e.g. {@code s3://bucket/work}) is opened with {@link Stores#open} and
-   * holds the compute as objects: intermediates, markers and the fingerprint are keys under
-   * {@code compute-<id>/}. Object stores have no lock: two computes of the same plan on one work
-   * location at the same time are not detected (the compute id is derived from the plan's
-   * content, so they would share the directory); run one at a time.
+   * any other location (e.g. {@code s3://bucket/work}) is opened with {@link Stores#open} and holds
+   * the compute as objects: intermediates, markers and the fingerprint are keys under {@code
+   * compute-<id>/}. Object stores have no lock: two computes of the same plan on one work location
+   * at the same time are not detected (the compute id is derived from the plan's content, so they
+   * would share the directory); run one at a time.
    *
    * @throws IllegalStateException on resume when the directory holds another plan's fingerprint
    */
@@ -100,8 +105,8 @@ public final class ComputeDir implements AutoCloseable {
     return openInStore(workDir, id, fingerprint, resume);
   }
 
-  private static ComputeDir openInStore(String workDir, String id, String fingerprint,
-      boolean resume) {
+  private static ComputeDir openInStore(
+      String workDir, String id, String fingerprint, boolean resume) {
     String text = MAGIC + "\n" + fingerprint;
     String loc = child(workDir, "compute-" + id);
     Store st = Stores.open(loc);
@@ -110,10 +115,17 @@ public final class ComputeDir implements AutoCloseable {
     if (resume && old != null) {
       String o = new String(old, StandardCharsets.UTF_8);
       if (!compared(o).equals(compared(text))) {
-        throw new IllegalStateException("cannot resume in " + loc + ": it was left by a"
-            + " different plan (its " + FINGERPRINT + " differs from this plan's at: "
-            + firstDifference(compared(o), compared(text)) + "). Delete it with ./cubed clean --work-dir "
-            + workDir + " or run without resume");
+        throw new IllegalStateException(
+            "cannot resume in "
+                + loc
+                + ": it was left by a"
+                + " different plan (its "
+                + FINGERPRINT
+                + " differs from this plan's at: "
+                + firstDifference(compared(o), compared(text))
+                + "). Delete it with ./cubed clean --work-dir "
+                + workDir
+                + " or run without resume");
       }
       keep = true;
     }
@@ -175,10 +187,17 @@ public final class ComputeDir implements AutoCloseable {
       if (resume && !separate && Files.exists(fp)) {
         String old = Files.readString(fp, StandardCharsets.UTF_8);
         if (!compared(old).equals(compared(text))) {
-          throw new IllegalStateException("cannot resume in " + dir + ": it was left by a"
-              + " different plan (its " + FINGERPRINT + " differs from this plan's at: "
-              + firstDifference(compared(old), compared(text)) + "). Delete it with ./cubed clean --work-dir "
-              + workDir + " or run without resume");
+          throw new IllegalStateException(
+              "cannot resume in "
+                  + dir
+                  + ": it was left by a"
+                  + " different plan (its "
+                  + FINGERPRINT
+                  + " differs from this plan's at: "
+                  + firstDifference(compared(old), compared(text))
+                  + "). Delete it with ./cubed clean --work-dir "
+                  + workDir
+                  + " or run without resume");
         }
         keep = true;
       }
@@ -204,12 +223,20 @@ public final class ComputeDir implements AutoCloseable {
         // an earlier run's (or a link, or someone else's: checked next)
       }
       WorkDirs.checkComputeDir(dir);
-      FileChannel ch = WorkDirs.posix()
-          ? FileChannel.open(dir.resolve(LOCK), Set.of(StandardOpenOption.CREATE,
-              StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS),
-              PosixFilePermissions.asFileAttribute(WorkDirs.FILE_MODE))
-          : FileChannel.open(dir.resolve(LOCK), StandardOpenOption.CREATE,
-              StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
+      FileChannel ch =
+          WorkDirs.posix()
+              ? FileChannel.open(
+                  dir.resolve(LOCK),
+                  Set.of(
+                      StandardOpenOption.CREATE,
+                      StandardOpenOption.WRITE,
+                      LinkOption.NOFOLLOW_LINKS),
+                  PosixFilePermissions.asFileAttribute(WorkDirs.FILE_MODE))
+              : FileChannel.open(
+                  dir.resolve(LOCK),
+                  StandardOpenOption.CREATE,
+                  StandardOpenOption.WRITE,
+                  LinkOption.NOFOLLOW_LINKS);
       FileLock l;
       try {
         l = ch.tryLock();
@@ -222,16 +249,16 @@ public final class ComputeDir implements AutoCloseable {
       }
       return new ComputeDir(dir, ch, l, false, false);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot create or lock compute directory " + dir + ": " + e,
-          e);
+      throw new UncheckedIOException(
+          "cannot create or lock compute directory " + dir + ": " + e, e);
     }
   }
 
   /**
-   * A compute directory in {@code workDir} left by a plan with the same outputs as
-   * {@code fingerprint} but other tasks (e.g. planned with another allowedMem), described for a
-   * message: its path, the first difference and the memory it was planned with; null if none.
-   * Symbolic links and unreadable directories are ignored.
+   * A compute directory in {@code workDir} left by a plan with the same outputs as {@code
+   * fingerprint} but other tasks (e.g. planned with another allowedMem), described for a message:
+   * its path, the first difference and the memory it was planned with; null if none. Symbolic links
+   * and unreadable directories are ignored.
    */
   public static String sameOutputsOtherPlan(Path workDir, String fingerprint) {
     String mine = compared(MAGIC + "\n" + fingerprint);
@@ -242,16 +269,23 @@ public final class ComputeDir implements AutoCloseable {
     try (Stream<Path> s = Files.list(workDir)) {
       for (Path d : s.sorted().toList()) {
         Path fp = d.resolve(FINGERPRINT);
-        if (!NAME.matcher(d.getFileName().toString()).matches() || Files.isSymbolicLink(d)
+        if (!NAME.matcher(d.getFileName().toString()).matches()
+            || Files.isSymbolicLink(d)
             || !Files.isRegularFile(fp, LinkOption.NOFOLLOW_LINKS)) {
           continue;
         }
         String text = Files.readString(fp, StandardCharsets.UTF_8);
         String theirs = compared(text);
-        if (theirs.startsWith(MAGIC + "\n") && outputLines(theirs).equals(outputs)
-            && !theirs.equals(mine) && !theirs.contains("separate: not resumable")) {
-          String notes = text.lines().filter(l -> l.startsWith("# planned with "))
-              .map(l -> " (" + l.substring(2) + ")").findFirst().orElse("");
+        if (theirs.startsWith(MAGIC + "\n")
+            && outputLines(theirs).equals(outputs)
+            && !theirs.equals(mine)
+            && !theirs.contains("separate: not resumable")) {
+          String notes =
+              text.lines()
+                  .filter(l -> l.startsWith("# planned with "))
+                  .map(l -> " (" + l.substring(2) + ")")
+                  .findFirst()
+                  .orElse("");
           return d + notes + ", whose plan differs at " + firstDifference(theirs, mine);
         }
       }
@@ -299,8 +333,8 @@ public final class ComputeDir implements AutoCloseable {
    */
   public Path path() {
     if (dir == null) {
-      throw new IllegalStateException("the compute directory " + location
-          + " is on an object store, not a local directory");
+      throw new IllegalStateException(
+          "the compute directory " + location + " is on an object store, not a local directory");
     }
     return dir;
   }
@@ -407,10 +441,10 @@ public final class ComputeDir implements AutoCloseable {
   public record Cleaned(Path dir, boolean removed, String note) {}
 
   /**
-   * Removes what old computes left in {@code workDir}: every directory named
-   * {@code compute-<16 hex>[.<8 hex>]} that holds a lock file or a fingerprint starting with the
-   * compute marker line, unless a live compute holds its lock (reported, kept). Anything else in
-   * {@code workDir} is left alone.
+   * Removes what old computes left in {@code workDir}: every directory named {@code compute-<16
+   * hex>[.<8 hex>]} that holds a lock file or a fingerprint starting with the compute marker line,
+   * unless a live compute holds its lock (reported, kept). Anything else in {@code workDir} is left
+   * alone.
    *
    * @param dryRun report only, delete nothing
    * @return one entry per recognised directory
@@ -423,15 +457,18 @@ public final class ComputeDir implements AutoCloseable {
     WorkDirs.checkPrivate(workDir);
     List<Path> dirs;
     try (Stream<Path> s = Files.list(workDir)) {
-      dirs = s.filter(p -> NAME.matcher(p.getFileName().toString()).matches())
-          .sorted().toList();
+      dirs = s.filter(p -> NAME.matcher(p.getFileName().toString()).matches()).sorted().toList();
     } catch (IOException e) {
       throw new UncheckedIOException("listing " + workDir + ": " + e, e);
     }
     for (Path d : dirs) {
       if (Files.isSymbolicLink(d)) {
-        out.add(new Cleaned(d, false, "a symbolic link, not a compute directory: not followed,"
-            + " nothing deleted (remove the link yourself if you made it)"));
+        out.add(
+            new Cleaned(
+                d,
+                false,
+                "a symbolic link, not a compute directory: not followed,"
+                    + " nothing deleted (remove the link yourself if you made it)"));
         continue;
       }
       if (!Files.isDirectory(d, LinkOption.NOFOLLOW_LINKS) || !recognised(d)) {
@@ -460,11 +497,11 @@ public final class ComputeDir implements AutoCloseable {
   }
 
   /**
-   * {@link #clean(Path, boolean)} for a work directory given as a location: a local path or
-   * {@code file://} URI is cleaned as a directory; on an object store (e.g. {@code s3://b/work})
-   * every {@code compute-<id>/} prefix whose fingerprint object starts with the compute marker
-   * line is deleted. Object stores have no locks, so a compute running there at the same time
-   * loses its intermediates: clean only when none runs.
+   * {@link #clean(Path, boolean)} for a work directory given as a location: a local path or {@code
+   * file://} URI is cleaned as a directory; on an object store (e.g. {@code s3://b/work}) every
+   * {@code compute-<id>/} prefix whose fingerprint object starts with the compute marker line is
+   * deleted. Object stores have no locks, so a compute running there at the same time loses its
+   * intermediates: clean only when none runs.
    *
    * @return one entry per recognised directory; {@link Cleaned#dir()} is a path only locally
    */

@@ -12,9 +12,9 @@ import java.nio.ByteOrder;
  * through two independent lanes whose every step is a bijection of the lane's state for a given
  * word: two arrays that differ in a single word always hash differently, and arrays that differ
  * more collide with probability about 2^-128. The hash is the same in every JVM and on every
- * platform. It is not a cryptographic hash: it names data for the plan's cache and resume, it is
- * no defence against someone crafting collisions (and a plan's inputs come from its own user).
- * About 1-2 ns per element on one core, against 5-10 ns for SHA-256 of the same bytes.
+ * platform. It is not a cryptographic hash: it names data for the plan's cache and resume, it is no
+ * defence against someone crafting collisions (and a plan's inputs come from its own user). About
+ * 1-2 ns per element on one core, against 5-10 ns for SHA-256 of the same bytes.
  */
 final class DataHash {
   private static final VarHandle LONGS =
@@ -30,8 +30,10 @@ final class DataHash {
   static byte[] of(NDArray a) {
     Object d = a.data();
     // elements of the backing array: two per complex element; booleans and bytes by size
-    int n = d instanceof boolean[] || d instanceof byte[] ? Math.toIntExact(a.size())
-        : java.lang.reflect.Array.getLength(d);
+    int n =
+        d instanceof boolean[] || d instanceof byte[]
+            ? Math.toIntExact(a.size())
+            : java.lang.reflect.Array.getLength(d);
     Lanes s = new Lanes();
     if (d instanceof double[] v) {
       for (int i = 0; i < n; i++) {
@@ -95,7 +97,9 @@ final class DataHash {
     }
   }
 
-  /** A 64-bit finalizer (xor-shift and multiply rounds): every input bit reaches every output bit. */
+  /**
+   * A 64-bit finalizer (xor-shift and multiply rounds): every input bit reaches every output bit.
+   */
   private static long mix(long z) {
     z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
     z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;

@@ -11,14 +11,19 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
-/** Computes blocks of nodes inside a task, reading stored arrays and computing fused ones inline. */
+/**
+ * Computes blocks of nodes inside a task, reading stored arrays and computing fused ones inline.
+ */
 final class Evaluator implements Serializable {
   private static final long serialVersionUID = 1L;
   private final Map<String, ZarrArray> stored;
+
   /** Source blocks (virtual or stored inputs) read in this task, by name and key; or null. */
   private final transient Map<String, NDArray> sourceCache;
+
   /** Whether computed blocks are kept too ({@link #inMemory()}). */
   private final boolean cacheAll;
+
   /** Bytes per array tile of tiled pointwise-to-reduction chains ({@link Tiles}); 0: off. */
   private final long tileBytes;
 
@@ -31,8 +36,11 @@ final class Evaluator implements Serializable {
     this(stored, null, false, tileBytes);
   }
 
-  private Evaluator(Map<String, ZarrArray> stored, Map<String, NDArray> sourceCache,
-      boolean cacheAll, long tileBytes) {
+  private Evaluator(
+      Map<String, ZarrArray> stored,
+      Map<String, NDArray> sourceCache,
+      boolean cacheAll,
+      long tileBytes) {
     this.stored = stored;
     this.sourceCache = sourceCache;
     this.cacheAll = cacheAll;
@@ -57,8 +65,8 @@ final class Evaluator implements Serializable {
   }
 
   /**
-   * An evaluator of a whole tiny plan in memory (no stored intermediates): it keeps every block
-   * it reads or computes, so a node feeding several others is computed once.
+   * An evaluator of a whole tiny plan in memory (no stored intermediates): it keeps every block it
+   * reads or computes, so a node feeding several others is computed once.
    */
   static Evaluator inMemory() {
     return new Evaluator(Map.of(), new java.util.HashMap<>(), true, 0);
@@ -66,8 +74,8 @@ final class Evaluator implements Serializable {
 
   /** The block of {@code node} at {@code coords}, read if stored, computed otherwise. */
   NDArray block(ArrayNode node, long[] coords) throws Exception {
-    if (sourceCache != null && (cacheAll
-        || node instanceof ArrayNode.Virtual || node instanceof ArrayNode.Stored)) {
+    if (sourceCache != null
+        && (cacheAll || node instanceof ArrayNode.Virtual || node instanceof ArrayNode.Stored)) {
       String k = node.name() + Arrays.toString(coords);
       NDArray b = sourceCache.get(k);
       if (b == null) {
@@ -89,11 +97,13 @@ final class Evaluator implements Serializable {
   }
 
   /**
-   * An irregular array is stored in a padded layout: block (i, j, ...) fills the start of Zarr chunk
-   * (i, j, ...) of an array whose chunks are the largest block per axis. This reads a block back.
+   * An irregular array is stored in a padded layout: block (i, j, ...) fills the start of Zarr
+   * chunk (i, j, ...) of an array whose chunks are the largest block per axis. This reads a block
+   * back.
    */
   static NDArray unpad(NDArray chunk, long[] blockShape) {
-    return Arrays.equals(chunk.shape(), blockShape) ? chunk
+    return Arrays.equals(chunk.shape(), blockShape)
+        ? chunk
         : chunk.getRegion(new long[blockShape.length], blockShape);
   }
 
@@ -116,16 +126,23 @@ final class Evaluator implements Serializable {
       return check(node, coords, v.generator().generate(coords.clone(), node.blockShape(coords)));
     }
     if (node instanceof ArrayNode.Computed c) {
-      Tiles.Chain ch = tileBytes > 0 && c.op().function() instanceof TileReduction
-          ? Tiles.chain(c, this::fused, tileBytes, coords) : null;
+      Tiles.Chain ch =
+          tileBytes > 0 && c.op().function() instanceof TileReduction
+              ? Tiles.chain(c, this::fused, tileBytes, coords)
+              : null;
       if (ch != null) {
         return check(node, coords, Tiles.reduceBlock(ch, this, coords));
       }
       List<BlockKeys> keys = c.op().keys().keys(coords.clone());
       List<ArrayNode> ins = c.inputs();
       if (keys.size() != ins.size()) {
-        throw new IllegalStateException(c.name() + ": key function gave " + keys.size()
-            + " entries for " + ins.size() + " inputs");
+        throw new IllegalStateException(
+            c.name()
+                + ": key function gave "
+                + keys.size()
+                + " entries for "
+                + ins.size()
+                + " inputs");
       }
       List<Object> args = new ArrayList<>(ins.size());
       for (int i = 0; i < ins.size(); i++) {
@@ -142,29 +159,32 @@ final class Evaluator implements Serializable {
           args.add(l);
         } else {
           Iterator<long[]> it = ((BlockKeys.Stream) k).keys().iterator();
-          args.add(new Iterator<NDArray>() {
-            @Override
-            public boolean hasNext() {
-              return it.hasNext();
-            }
+          args.add(
+              new Iterator<NDArray>() {
+                @Override
+                public boolean hasNext() {
+                  return it.hasNext();
+                }
 
-            @Override
-            public NDArray next() {
-              try {
-                return block(in, it.next());
-              } catch (RuntimeException e) {
-                throw e;
-              } catch (Exception e) {
-                throw new IllegalStateException(e);
-              }
-            }
-          });
+                @Override
+                public NDArray next() {
+                  try {
+                    return block(in, it.next());
+                  } catch (RuntimeException e) {
+                    throw e;
+                  } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                  }
+                }
+              });
         }
       }
       return check(node, coords, c.op().function().apply(args, coords.clone()));
     }
-    throw new IllegalStateException(node.name() + " is not stored: rechunked arrays must be "
-        + "materialized before they are read");
+    throw new IllegalStateException(
+        node.name()
+            + " is not stored: rechunked arrays must be "
+            + "materialized before they are read");
   }
 
   /**
@@ -172,11 +192,12 @@ final class Evaluator implements Serializable {
    * the same single key (e.g. {@code x * x}): it is read or computed once, not twice. Block
    * functions never modify their arguments, so sharing is safe.
    */
-  private static NDArray sameBlockAsEarlierArg(List<ArrayNode> ins, List<BlockKeys> keys,
-      List<Object> args, int i) {
+  private static NDArray sameBlockAsEarlierArg(
+      List<ArrayNode> ins, List<BlockKeys> keys, List<Object> args, int i) {
     long[] key = ((BlockKeys.One) keys.get(i)).key();
     for (int j = 0; j < i; j++) {
-      if (ins.get(j) == ins.get(i) && keys.get(j) instanceof BlockKeys.One o
+      if (ins.get(j) == ins.get(i)
+          && keys.get(j) instanceof BlockKeys.One o
           && Arrays.equals(o.key(), key)) {
         return (NDArray) args.get(j);
       }
@@ -187,9 +208,18 @@ final class Evaluator implements Serializable {
   static NDArray check(ArrayNode node, long[] coords, NDArray out) {
     long[] expect = node.blockShape(coords);
     if (out.dtype() != node.dtype() || !Arrays.equals(out.shape(), expect)) {
-      throw new IllegalStateException(node.name() + ": block " + Arrays.toString(coords)
-          + " must be " + node.dtype() + " of shape " + Shapes.format(expect) + ", the function gave "
-          + out.dtype() + " of shape " + Shapes.format(out.shape()));
+      throw new IllegalStateException(
+          node.name()
+              + ": block "
+              + Arrays.toString(coords)
+              + " must be "
+              + node.dtype()
+              + " of shape "
+              + Shapes.format(expect)
+              + ", the function gave "
+              + out.dtype()
+              + " of shape "
+              + Shapes.format(out.shape()));
     }
     return out;
   }

@@ -12,13 +12,25 @@ public final class MemoryBudgetExceededException extends IllegalStateException {
   private final long allowedMem;
   private final long reservedMem;
 
-  MemoryBudgetExceededException(String opName, long projectedMem, long allowedMem,
-      long reservedMem) {
-    super("operation '" + opName + "' needs a projected " + PlanSummary.bytes(projectedMem)
-        + " (" + projectedMem + " B) per task, more than allowedMem " + PlanSummary.bytes(allowedMem)
-        + " (" + allowedMem + " B; reservedMem " + PlanSummary.bytes(reservedMem) + " = "
-        + reservedMem + " B of it is the worker's own baseline). Use smaller chunks (rechunk the "
-        + "inputs), or raise allowedMem (Spec.builder().allowedMem(...)); nothing was run");
+  MemoryBudgetExceededException(
+      String opName, long projectedMem, long allowedMem, long reservedMem) {
+    super(
+        "operation '"
+            + opName
+            + "' needs a projected "
+            + PlanSummary.bytes(projectedMem)
+            + " ("
+            + projectedMem
+            + " B) per task, more than allowedMem "
+            + PlanSummary.bytes(allowedMem)
+            + " ("
+            + allowedMem
+            + " B; reservedMem "
+            + PlanSummary.bytes(reservedMem)
+            + " = "
+            + reservedMem
+            + " B of it is the worker's own baseline). Use smaller chunks (rechunk the "
+            + "inputs), or raise allowedMem (Spec.builder().allowedMem(...)); nothing was run");
     this.opName = opName;
     this.projectedMem = projectedMem;
     this.allowedMem = allowedMem;

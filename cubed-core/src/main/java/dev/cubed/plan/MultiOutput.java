@@ -19,31 +19,30 @@ import java.util.function.Predicate;
  * every op that needs it.
  *
  * <p>When several reductions (or other many-block consumers) read the same virtual or stored
- * source, each fuses its first, block-aligned step (e.g. a reduction's per-block state over
- * {@code x}, or over {@code u * v}) into its own tasks, so every source block is read or generated
- * once per consumer. A group gathers such first steps ("members"): computed arrays that are fused,
- * have one consumer that reads several of their blocks per task, are block-aligned down to their
- * sources (block {@code k} of the member reads block {@code k} of each input, through fused
- * aligned arrays only), have the same block grid, and share a source. The group's members are
- * stored, by one op whose task {@code k} reads each source block {@code k} once (the task's
- * {@link Evaluator#forTask() cache}) and writes block {@code k} of every member.
+ * source, each fuses its first, block-aligned step (e.g. a reduction's per-block state over {@code
+ * x}, or over {@code u * v}) into its own tasks, so every source block is read or generated once
+ * per consumer. A group gathers such first steps ("members"): computed arrays that are fused, have
+ * one consumer that reads several of their blocks per task, are block-aligned down to their sources
+ * (block {@code k} of the member reads block {@code k} of each input, through fused aligned arrays
+ * only), have the same block grid, and share a source. The group's members are stored, by one op
+ * whose task {@code k} reads each source block {@code k} once (the task's {@link
+ * Evaluator#forTask() cache}) and writes block {@code k} of every member.
  *
- * <p>A group is formed only when it saves work, i.e. the source bytes its members would read
- * beyond one read per source exceed the bytes it writes (four times those bytes when every source
- * is stored: the ungrouped plan writes nothing for the members, which it fuses into their
- * consumers, so the group adds intermediate writes and their read-back, and intermediate bytes are
- * what object storage charges for; generated sources save compute instead), and when its
- * projected memory fits
+ * <p>A group is formed only when it saves work, i.e. the source bytes its members would read beyond
+ * one read per source exceed the bytes it writes (four times those bytes when every source is
+ * stored: the ungrouped plan writes nothing for the members, which it fuses into their consumers,
+ * so the group adds intermediate writes and their read-back, and intermediate bytes are what object
+ * storage charges for; generated sources save compute instead), and when its projected memory fits
  * allowedMem: reservedMem, plus each distinct source block once (stored ones with their read
- * copies, all held for the whole task by the cache), plus every member's own blocks (the member
- * and the fused arrays between it and the sources) and written chunks, summed (the members run one
+ * copies, all held for the whole task by the cache), plus every member's own blocks (the member and
+ * the fused arrays between it and the sources) and written chunks, summed (the members run one
  * after another, so this sum bounds the true peak).
  *
- * <p>Fold groups ({@link #findFolds}) come first: when the consumers of such first steps are
- * stored ops that fold a stream of them (the first partial rounds of tree reductions, a
- * {@link StreamFold}), one op runs those rounds together, reading each source block once per step
- * and writing only what the ungrouped plan writes (e.g. quadratic_means: the three means' first
- * rounds read U and V once). The per-block groups above are then sought among the rest.
+ * <p>Fold groups ({@link #findFolds}) come first: when the consumers of such first steps are stored
+ * ops that fold a stream of them (the first partial rounds of tree reductions, a {@link
+ * StreamFold}), one op runs those rounds together, reading each source block once per step and
+ * writing only what the ungrouped plan writes (e.g. quadratic_means: the three means' first rounds
+ * read U and V once). The per-block groups above are then sought among the rest.
  */
 final class MultiOutput {
   private MultiOutput() {}
@@ -54,35 +53,51 @@ final class MultiOutput {
    * members are the first rounds of trees, see {@link #findFolds}) and the bytes of stored sources
    * a task reads.
    */
-  record Group(String name, List<ArrayNode.Computed> members, long projectedMem,
-      List<String> fused, boolean fold, long readBytesPerTask) {}
+  record Group(
+      String name,
+      List<ArrayNode.Computed> members,
+      long projectedMem,
+      List<String> fused,
+      boolean fold,
+      long readBytesPerTask) {}
 
   /** Plan-time key checks look at every task up to this many, else the first, middle and last. */
   private static final long KEY_CHECK_ALL = 10_000;
 
   /**
-   * Finds fold groups: materialized ops with one input streamed into a {@link StreamFold} (e.g.
-   * the first partial round of a tree reduction), whose input is fused and block-aligned down to
+   * Finds fold groups: materialized ops with one input streamed into a {@link StreamFold} (e.g. the
+   * first partial round of a tree reduction), whose input is fused and block-aligned down to
    * virtual or stored sources, which have the same block grid and stream the same input keys in
    * every task, and share a source. Task {@code k} of a group steps through its stream keys; at
    * each step it reads each source block once and folds every member's block into that member's
    * accumulator, then writes block {@code k} of every member. It writes what the ungrouped plan
-   * writes (the members are stored either way) and reads each source block once instead of once
-   * per member. Formed when its projected memory fits allowedMem: reservedMem + one step's
-   * distinct source blocks (stored ones with their read copies) + per member its accumulator (its
-   * output chunk and the op's extra memory), the fused blocks between it and the sources, and its
-   * written chunk (summed over the members). Members are added to {@code taken}.
+   * writes (the members are stored either way) and reads each source block once instead of once per
+   * member. Formed when its projected memory fits allowedMem: reservedMem + one step's distinct
+   * source blocks (stored ones with their read copies) + per member its accumulator (its output
+   * chunk and the op's extra memory), the fused blocks between it and the sources, and its written
+   * chunk (summed over the members). Members are added to {@code taken}.
    */
-  static List<Group> findFolds(List<ArrayNode> topo, Set<String> materialized,
-      Predicate<ArrayNode> isOutput, PlanConfig cfg, Set<String> taken, long tileBytes) {
+  static List<Group> findFolds(
+      List<ArrayNode> topo,
+      Set<String> materialized,
+      Predicate<ArrayNode> isOutput,
+      PlanConfig cfg,
+      Set<String> taken,
+      long tileBytes) {
     List<ArrayNode.Computed> cands = new ArrayList<>();
     for (ArrayNode n : topo) {
-      if (n instanceof ArrayNode.Computed c && materialized.contains(c.name()) && !isOutput.test(c)
-          && c.target() == null && c.isRegular() && c.inputs().size() == 1
+      if (n instanceof ArrayNode.Computed c
+          && materialized.contains(c.name())
+          && !isOutput.test(c)
+          && c.target() == null
+          && c.isRegular()
+          && c.inputs().size() == 1
           && c.op().function() instanceof StreamFold
           && c.inputs().get(0) instanceof ArrayNode.Computed ic
-          && !materialized.contains(ic.name()) && ic.target() == null
-          && aligned(ic, materialized) && streams(c)) {
+          && !materialized.contains(ic.name())
+          && ic.target() == null
+          && aligned(ic, materialized)
+          && streams(c)) {
         cands.add(c);
       }
     }
@@ -99,8 +114,14 @@ final class MultiOutput {
       }
       g.forEach(m -> taken.add(m.name()));
       long steps = g.get(0).op().readsPerInput()[0];
-      out.add(new Group(g.get(0).name() + "+" + (g.size() - 1), List.copyOf(g), mem,
-          List.copyOf(z.fused), true, ByteCounts.satMul(steps, z.storedBytes)));
+      out.add(
+          new Group(
+              g.get(0).name() + "+" + (g.size() - 1),
+              List.copyOf(g),
+              mem,
+              List.copyOf(z.fused),
+              true,
+              ByteCounts.satMul(steps, z.storedBytes)));
     }
     return out;
   }
@@ -118,14 +139,24 @@ final class MultiOutput {
     List<long[]> keys = streamKeys(members.get(0), key);
     for (ArrayNode.Computed m : members) {
       if (!sameKeys(keys, streamKeys(m, key))) {
-        throw new IllegalStateException("multi-output op of " + members.get(0).name() + ": "
-            + m.name() + " streams other input blocks than " + members.get(0).name()
-            + " in task " + Arrays.toString(key) + "; plan without this grouping");
+        throw new IllegalStateException(
+            "multi-output op of "
+                + members.get(0).name()
+                + ": "
+                + m.name()
+                + " streams other input blocks than "
+                + members.get(0).name()
+                + " in task "
+                + Arrays.toString(key)
+                + "; plan without this grouping");
       }
     }
     if (keys.isEmpty()) {
-      throw new IllegalStateException(members.get(0).name() + ": task " + Arrays.toString(key)
-          + " streams no input block; a fold needs at least one");
+      throw new IllegalStateException(
+          members.get(0).name()
+              + ": task "
+              + Arrays.toString(key)
+              + " streams no input block; a fold needs at least one");
     }
     NDArray[] acc = new NDArray[members.size()];
     for (long[] k : keys) {
@@ -165,15 +196,18 @@ final class MultiOutput {
   }
 
   /**
-   * The tiled chain ({@link Tiles}) through which member {@code m} folds its input's block
-   * {@code k} straight into its accumulator (block {@code key}), or null: its input must be a
-   * fused {@link TileReduction} over a tileable chain whose states {@code m}'s fold merges, and of
-   * {@code m}'s block shape.
+   * The tiled chain ({@link Tiles}) through which member {@code m} folds its input's block {@code
+   * k} straight into its accumulator (block {@code key}), or null: its input must be a fused {@link
+   * TileReduction} over a tileable chain whose states {@code m}'s fold merges, and of {@code m}'s
+   * block shape.
    */
   private static Tiles.Chain foldChain(ArrayNode.Computed m, Evaluator ev, long[] key, long[] k) {
     ArrayNode.Computed r = foldedReduction(m);
-    if (ev.tileBytes() <= 0 || r == null || !ev.fused(r)
-        || !Arrays.equals(r.blockShape(k), m.blockShape(key)) || r.dtype() != m.dtype()) {
+    if (ev.tileBytes() <= 0
+        || r == null
+        || !ev.fused(r)
+        || !Arrays.equals(r.blockShape(k), m.blockShape(key))
+        || r.dtype() != m.dtype()) {
       return null;
     }
     return Tiles.chain(r, ev::fused, ev.tileBytes(), k);
@@ -185,8 +219,10 @@ final class MultiOutput {
    */
   private static ArrayNode.Computed foldedReduction(ArrayNode.Computed m) {
     return m.inputs().get(0) instanceof ArrayNode.Computed r
-        && r.op().function() instanceof TileReduction tr
-        && ((StreamFold) m.op().function()).foldsStatesOf(tr) ? r : null;
+            && r.op().function() instanceof TileReduction tr
+            && ((StreamFold) m.op().function()).foldsStatesOf(tr)
+        ? r
+        : null;
   }
 
   private static Predicate<ArrayNode> fusedIn(Set<String> materialized) {
@@ -252,11 +288,16 @@ final class MultiOutput {
   }
 
   /**
-   * Finds the groups of a plan whose fusion is decided, and adds their members to
-   * {@code materialized}.
+   * Finds the groups of a plan whose fusion is decided, and adds their members to {@code
+   * materialized}.
    */
-  static List<Group> find(List<ArrayNode> topo, Map<String, Integer> consumers,
-      Set<String> materialized, Predicate<ArrayNode> isOutput, PlanConfig cfg, Set<String> taken,
+  static List<Group> find(
+      List<ArrayNode> topo,
+      Map<String, Integer> consumers,
+      Set<String> materialized,
+      Predicate<ArrayNode> isOutput,
+      PlanConfig cfg,
+      Set<String> taken,
       long tileBytes) {
     Map<String, ArrayNode.Computed> consumerOf = new HashMap<>();
     for (ArrayNode n : topo) {
@@ -268,8 +309,11 @@ final class MultiOutput {
     }
     List<ArrayNode.Computed> cands = new ArrayList<>();
     for (ArrayNode n : topo) {
-      if (n instanceof ArrayNode.Computed c && !materialized.contains(c.name()) && !isOutput.test(c)
-          && c.target() == null && consumers.getOrDefault(c.name(), 0) == 1
+      if (n instanceof ArrayNode.Computed c
+          && !materialized.contains(c.name())
+          && !isOutput.test(c)
+          && c.target() == null
+          && consumers.getOrDefault(c.name(), 0) == 1
           && readsManyOf(consumerOf.get(c.name()), c)
           && !taken.contains(consumerOf.get(c.name()).name())
           && aligned(c, materialized)) {
@@ -277,8 +321,8 @@ final class MultiOutput {
       }
     }
     List<Group> out = new ArrayList<>();
-    for (List<ArrayNode.Computed> g : join(cands,
-        (a, b) -> Arrays.equals(a.numBlocks(), b.numBlocks()))) {
+    for (List<ArrayNode.Computed> g :
+        join(cands, (a, b) -> Arrays.equals(a.numBlocks(), b.numBlocks()))) {
       if (g.size() < 2) {
         continue;
       }
@@ -296,8 +340,14 @@ final class MultiOutput {
         materialized.add(m.name());
       }
       // the first member's (unique) name and how many more it writes: short enough for charts
-      out.add(new Group(g.get(0).name() + "+" + (g.size() - 1), List.copyOf(g), mem,
-          List.copyOf(z.fused), false, z.storedBytes));
+      out.add(
+          new Group(
+              g.get(0).name() + "+" + (g.size() - 1),
+              List.copyOf(g),
+              mem,
+              List.copyOf(z.fused),
+              false,
+              z.storedBytes));
     }
     return out;
   }
@@ -306,16 +356,18 @@ final class MultiOutput {
    * Joins candidates that are {@code compatible} with a group's first member and share a source
    * with one of its members (transitively: a candidate joining two groups merges them).
    */
-  private static List<List<ArrayNode.Computed>> join(List<ArrayNode.Computed> cands,
+  private static List<List<ArrayNode.Computed>> join(
+      List<ArrayNode.Computed> cands,
       java.util.function.BiPredicate<ArrayNode.Computed, ArrayNode.Computed> compatible) {
     List<List<ArrayNode.Computed>> groups = new ArrayList<>();
     for (ArrayNode.Computed c : cands) {
       Set<String> src = sources(c, new LinkedHashSet<>());
       List<ArrayNode.Computed> joined = null;
-      for (java.util.Iterator<List<ArrayNode.Computed>> it = groups.iterator(); it.hasNext();) {
+      for (java.util.Iterator<List<ArrayNode.Computed>> it = groups.iterator(); it.hasNext(); ) {
         List<ArrayNode.Computed> g = it.next();
-        boolean shares = compatible.test(g.get(0), c)
-            && g.stream().anyMatch(m -> !disjoint(sources(m, new LinkedHashSet<>()), src));
+        boolean shares =
+            compatible.test(g.get(0), c)
+                && g.stream().anyMatch(m -> !disjoint(sources(m, new LinkedHashSet<>()), src));
         if (shares) {
           if (joined == null) {
             g.add(c);
@@ -334,16 +386,26 @@ final class MultiOutput {
   }
 
   /**
-   * A group's sizes: {@code saved} = source bytes its members would read beyond one read per
-   * source (per block or step), {@code sourceMem} = the distinct source blocks held (stored ones
-   * with their read copies), {@code storedBytes} = the distinct stored source bytes read,
-   * {@code own} and {@code written} = the members' own blocks and written chunks, summed.
+   * A group's sizes: {@code saved} = source bytes its members would read beyond one read per source
+   * (per block or step), {@code sourceMem} = the distinct source blocks held (stored ones with
+   * their read copies), {@code storedBytes} = the distinct stored source bytes read, {@code own}
+   * and {@code written} = the members' own blocks and written chunks, summed.
    */
-  private record Sizes(long saved, long sourceMem, long storedBytes, long own, long written,
-      boolean allStored, List<String> fused) {}
+  private record Sizes(
+      long saved,
+      long sourceMem,
+      long storedBytes,
+      long own,
+      long written,
+      boolean allStored,
+      List<String> fused) {}
 
-  private static Sizes sizes(List<ArrayNode.Computed> g, PlanConfig cfg,
-      Predicate<ArrayNode> fused0, long tileBytes, boolean fold) {
+  private static Sizes sizes(
+      List<ArrayNode.Computed> g,
+      PlanConfig cfg,
+      Predicate<ArrayNode> fused0,
+      long tileBytes,
+      boolean fold) {
     Map<String, ArrayNode> distinct = new LinkedHashMap<>();
     long perMemberSourceBytes = 0;
     long own = 0;
@@ -361,8 +423,10 @@ final class MultiOutput {
       }
       distinct.putAll(ms);
       ArrayNode.Computed r = fold ? foldedReduction(m) : null;
-      Tiles.Chain ch = r != null && Arrays.equals(r.chunks(), m.chunks())
-          ? Tiles.chain(r, fused0, tileBytes, null) : null;
+      Tiles.Chain ch =
+          r != null && Arrays.equals(r.chunks(), m.chunks())
+              ? Tiles.chain(r, fused0, tileBytes, null)
+              : null;
       for (ArrayNode s : ms.values()) {
         if (ch != null && ch.leaves().contains(s) && ch.regionLeaf(s)) {
           regionOnly.merge(s.name(), ch.regionBytes(s), Math::max);
@@ -377,8 +441,10 @@ final class MultiOutput {
       } else {
         own += ownBytes(m, fused, true, fused0, tileBytes);
       }
-      written = fold ? Math.max(written, m.chunkBytes() * cfg.writeCopies())
-          : written + m.chunkBytes() * cfg.writeCopies();
+      written =
+          fold
+              ? Math.max(written, m.chunkBytes() * cfg.writeCopies())
+              : written + m.chunkBytes() * cfg.writeCopies();
     }
     long distinctBytes = 0;
     long sourceMem = 0;
@@ -401,8 +467,14 @@ final class MultiOutput {
     }
     sourceMem += readCopy;
     boolean allStored = distinct.values().stream().allMatch(s -> s instanceof ArrayNode.Stored);
-    return new Sizes(perMemberSourceBytes - distinctBytes, sourceMem, storedBytes, own, written,
-        allStored, fused);
+    return new Sizes(
+        perMemberSourceBytes - distinctBytes,
+        sourceMem,
+        storedBytes,
+        own,
+        written,
+        allStored,
+        fused);
   }
 
   private static boolean disjoint(Set<String> a, Set<String> b) {
@@ -421,8 +493,8 @@ final class MultiOutput {
   /**
    * True if block {@code k} of {@code c} reads block {@code k} (its leading coordinates) of every
    * input, every input is a virtual or stored source of the same leading block grid or a fused
-   * computed array aligned the same way (recomputed per member if several read it), and {@code c}'s trailing grid axes (if
-   * {@code c} has more axes than an input) have one block.
+   * computed array aligned the same way (recomputed per member if several read it), and {@code c}'s
+   * trailing grid axes (if {@code c} has more axes than an input) have one block.
    */
   private static boolean aligned(ArrayNode.Computed c, Set<String> materialized) {
     if (!c.isRegular() || c.inputs().isEmpty()) {
@@ -436,7 +508,8 @@ final class MultiOutput {
     long[] nb = c.numBlocks();
     for (ArrayNode in : c.inputs()) {
       long[] inb = in.numBlocks();
-      if (!in.isRegular() || inb.length > nb.length
+      if (!in.isRegular()
+          || inb.length > nb.length
           || !Arrays.equals(inb, Arrays.copyOf(nb, inb.length))) {
         return false;
       }
@@ -446,8 +519,7 @@ final class MultiOutput {
         }
       }
       if (in instanceof ArrayNode.Computed ic) {
-        if (materialized.contains(ic.name()) || ic.target() != null
-            || !aligned(ic, materialized)) {
+        if (materialized.contains(ic.name()) || ic.target() != null || !aligned(ic, materialized)) {
           return false;
         }
       } else if (!(in instanceof ArrayNode.Virtual) && !(in instanceof ArrayNode.Stored)) {
@@ -494,8 +566,12 @@ final class MultiOutput {
    * Bytes of the blocks a member computes itself: its own block and each fused array's between it
    * and the sources (the sources are counted once for the group), plus the ops' extra memory.
    */
-  private static long ownBytes(ArrayNode.Computed c, List<String> fused, boolean top,
-      Predicate<ArrayNode> fused0, long tileBytes) {
+  private static long ownBytes(
+      ArrayNode.Computed c,
+      List<String> fused,
+      boolean top,
+      Predicate<ArrayNode> fused0,
+      long tileBytes) {
     long b = c.op().extraMem() + c.chunkBytes();
     if (!top) {
       fused.add(c.name());
@@ -515,8 +591,8 @@ final class MultiOutput {
   }
 
   /** A tiled chain's pointwise ops (named in {@code fused}) and its computed leaves' own bytes. */
-  private static long leafOwnBytes(Tiles.Chain ch, List<String> fused, Predicate<ArrayNode> fused0,
-      long tileBytes) {
+  private static long leafOwnBytes(
+      Tiles.Chain ch, List<String> fused, Predicate<ArrayNode> fused0, long tileBytes) {
     ch.nodes().forEach(n -> fused.add(n.name()));
     long b = 0;
     for (ArrayNode leaf : ch.leaves()) {

@@ -26,19 +26,21 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>A node's content is written with Java serialization into a SHA-256 digest (nothing is kept or
  * written anywhere). Lambdas in block, key and generator functions are {@code Serializable}; their
  * serialized form ({@code SerializedLambda}: capturing class, implementation method, captured
- * values) is the same in every run of the same program. A few values are replaced by a stable
- * token before they are written: an {@link ArrayNode} by its digest (so a node's digest covers its
- * whole input graph without serializing it again), an {@link NDArray} by its dtype, shape and a
- * 128-bit hash of its data ({@link DataHash}), a {@link FileSystemStore} by its absolute root, a named {@link MemoryStore} by
- * its name, any other store by a per-instance number (unique in this JVM, different in the next
- * one), a {@link Path} by its absolute form. If something cannot be serialized the node gets a
- * random digest instead and is marked not stable: its name then differs from run to run, and so do
- * the names of every node built on it, so a resume recomputes them rather than reusing anything.
+ * values) is the same in every run of the same program. A few values are replaced by a stable token
+ * before they are written: an {@link ArrayNode} by its digest (so a node's digest covers its whole
+ * input graph without serializing it again), an {@link NDArray} by its dtype, shape and a 128-bit
+ * hash of its data ({@link DataHash}), a {@link FileSystemStore} by its absolute root, a named
+ * {@link MemoryStore} by its name, any other store by a per-instance number (unique in this JVM,
+ * different in the next one), a {@link Path} by its absolute form. If something cannot be
+ * serialized the node gets a random digest instead and is marked not stable: its name then differs
+ * from run to run, and so do the names of every node built on it, so a resume recomputes them
+ * rather than reusing anything.
  */
 final class NodeDigest {
   private static final SecureRandom RANDOM = new SecureRandom();
   private static final AtomicLong INSTANCES = new AtomicLong();
-  private static final Map<Store, Long> STORE_IDS = Collections.synchronizedMap(new WeakHashMap<>());
+  private static final Map<Store, Long> STORE_IDS =
+      Collections.synchronizedMap(new WeakHashMap<>());
 
   private NodeDigest() {}
 
@@ -56,8 +58,8 @@ final class NodeDigest {
 
   static Result of(Content content) {
     MessageDigest md = sha256();
-    try (ObjectOutputStream out = new HashingStream(new DigestOutputStream(
-        OutputStream.nullOutputStream(), md))) {
+    try (ObjectOutputStream out =
+        new HashingStream(new DigestOutputStream(OutputStream.nullOutputStream(), md))) {
       content.write(out);
       out.flush();
     } catch (IOException | RuntimeException e) {
@@ -88,8 +90,11 @@ final class NodeDigest {
     if (s instanceof MemoryStore m && m.name() != null) {
       return "memory://" + m.name();
     }
-    return s.getClass().getName() + "#" + STORE_IDS.computeIfAbsent(s,
-        k -> INSTANCES.incrementAndGet()) + "@" + JVM_TOKEN;
+    return s.getClass().getName()
+        + "#"
+        + STORE_IDS.computeIfAbsent(s, k -> INSTANCES.incrementAndGet())
+        + "@"
+        + JVM_TOKEN;
   }
 
   /** Distinguishes per-instance store ids of this JVM from those of another run. */
@@ -107,8 +112,12 @@ final class NodeDigest {
         return new Token("node", n.digest());
       }
       if (o instanceof NDArray a) {
-        return new Token("ndarray", a.dtype() + java.util.Arrays.toString(a.shape()) + ":"
-            + HexFormat.of().formatHex(DataHash.of(a)));
+        return new Token(
+            "ndarray",
+            a.dtype()
+                + java.util.Arrays.toString(a.shape())
+                + ":"
+                + HexFormat.of().formatHex(DataHash.of(a)));
       }
       if (o instanceof dev.cubed.zarr.ZarrArray.SerializedForm z) {
         // (a ZarrArray arrives here as its serialized form: writeReplace runs before this)

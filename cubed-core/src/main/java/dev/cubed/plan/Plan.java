@@ -7,7 +7,6 @@ import dev.cubed.primitive.CopyOp;
 import dev.cubed.primitive.RechunkPlanner;
 import dev.cubed.runtime.Callback;
 import dev.cubed.runtime.Executor;
-import dev.cubed.zarr.Store;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -25,9 +24,9 @@ import java.util.Set;
  *
  * <p>Fusion: a computed array is stored when it is an output, has a user target, feeds a rechunk or
  * has more than one consumer (unless it is a cheap elementwise-like chain over virtual or stored
- * arrays, which each consumer recomputes), or when fusing it would break a limit: its consumer's task would read
- * more than {@code maxInputBlocks} blocks (or than the input's own task reads, when the consumer
- * reads one block of it per task) or {@code maxSourceArrays} stored arrays, exceed
+ * arrays, which each consumer recomputes), or when fusing it would break a limit: its consumer's
+ * task would read more than {@code maxInputBlocks} blocks (or than the input's own task reads, when
+ * the consumer reads one block of it per task) or {@code maxSourceArrays} stored arrays, exceed
  * allowedMem, or read one of its blocks more than once over all tasks. Everything else is computed
  * inline (map fusion for chains, multiple-input fusion for several predecessors).
  */
@@ -38,15 +37,18 @@ public final class Plan {
   private final Map<String, Integer> consumers = new HashMap<>();
   final Set<String> materialized = new HashSet<>();
   final Map<String, List<long[]>> rechunkChains = new HashMap<>();
+
   /** Materialized ops whose blocks are written a run at a time ({@link #writeChain}), by name. */
   final java.util.Set<String> streamedWrites = new java.util.HashSet<>();
+
   private final List<PlanSummary.OpInfo> infos = new ArrayList<>();
+
   /** Multi-output ops, by member name ({@link MultiOutput}). */
   final Map<String, MultiOutput.Group> groupOf = new HashMap<>();
 
   /**
-   * Fold groups ({@link MultiOutput#findFolds}) are formed unless the system property
-   * {@code cubed.plan.foldGroups} is {@code false} (for measuring the plan without them).
+   * Fold groups ({@link MultiOutput#findFolds}) are formed unless the system property {@code
+   * cubed.plan.foldGroups} is {@code false} (for measuring the plan without them).
    */
   private static final boolean FOLD_GROUPS =
       !"false".equals(System.getProperty("cubed.plan.foldGroups"));
@@ -73,10 +75,15 @@ public final class Plan {
     }
     decideFusion();
     Set<String> folded = new HashSet<>();
-    List<MultiOutput.Group> groups = new ArrayList<>(FOLD_GROUPS ? MultiOutput.findFolds(topo,
-        materialized, this::isOutput, this.cfg, folded, tileBytes) : List.of());
-    groups.addAll(MultiOutput.find(topo, consumers, materialized, this::isOutput, this.cfg,
-        folded, tileBytes));
+    List<MultiOutput.Group> groups =
+        new ArrayList<>(
+            FOLD_GROUPS
+                ? MultiOutput.findFolds(
+                    topo, materialized, this::isOutput, this.cfg, folded, tileBytes)
+                : List.of());
+    groups.addAll(
+        MultiOutput.find(
+            topo, consumers, materialized, this::isOutput, this.cfg, folded, tileBytes));
     for (MultiOutput.Group g : groups) {
       g.members().forEach(m -> groupOf.put(m.name(), g));
     }
@@ -96,9 +103,15 @@ public final class Plan {
     ArrayNode prev = seen.putIfAbsent(n.name(), n);
     if (prev != null) {
       if (!prev.digest().equals(n.digest())) {
-        throw new IllegalStateException("two different arrays share the name " + n.name()
-            + " (digests " + prev.digest() + " and " + n.digest() + "): a collision of the first"
-            + " 48 bits of their content digests; change either array slightly (e.g. its chunks)");
+        throw new IllegalStateException(
+            "two different arrays share the name "
+                + n.name()
+                + " (digests "
+                + prev.digest()
+                + " and "
+                + n.digest()
+                + "): a collision of the first"
+                + " 48 bits of their content digests; change either array slightly (e.g. its chunks)");
       }
       return;
     }
@@ -115,7 +128,8 @@ public final class Plan {
   private void decideFusion() {
     for (ArrayNode n : topo) {
       if (n instanceof ArrayNode.Computed c) {
-        if (isOutput(c) || c.target() != null
+        if (isOutput(c)
+            || c.target() != null
             || (consumers.getOrDefault(c.name(), 0) > 1 && !shareable(c))) {
           materialized.add(c.name());
         }
@@ -173,8 +187,8 @@ public final class Plan {
    * consumer instead of being stored: every op of its fused chain reads one block of each input per
    * task (elementwise-like, no trees or streams), the chain starts from virtual or stored arrays,
    * and no computed array inside the chain has several consumers itself (so recomputation does not
-   * nest: a block is computed at most once per consumer in a task, never exponentially often).
-   * Then several reductions of one input share its read (each reads the sources once) and nothing is
+   * nest: a block is computed at most once per consumer in a task, never exponentially often). Then
+   * several reductions of one input share its read (each reads the sources once) and nothing is
    * written for it.
    */
   private boolean shareable(ArrayNode.Computed c) {
@@ -204,21 +218,25 @@ public final class Plan {
 
   private boolean fits(ArrayNode.Computed c) {
     Cost cost = opCost(c);
-    return cost.blocks() <= blockLimit(c) && cost.sources().size() <= cfg.maxSourceArrays()
+    return cost.blocks() <= blockLimit(c)
+        && cost.sources().size() <= cfg.maxSourceArrays()
         && cfg.reservedMem() + cost.mem() + c.chunkBytes() * cfg.writeCopies() <= cfg.allowedMem();
   }
 
   /**
-   * The input-block limit for c's fused task: {@code maxInputBlocks}, or more when c reads one block
-   * per task of a single fused input whose own op reads more blocks per task (e.g. the first round
-   * of a reduction over a matmul whose tasks stream 2k blocks): its tasks read those blocks
+   * The input-block limit for c's fused task: {@code maxInputBlocks}, or more when c reads one
+   * block per task of a single fused input whose own op reads more blocks per task (e.g. the first
+   * round of a reduction over a matmul whose tasks stream 2k blocks): its tasks read those blocks
    * whether c is fused or not, and storing the input would only write and re-read it. Not for an
    * empty input (nothing to read; its ops keep the default limit).
    */
   private long blockLimit(ArrayNode.Computed c) {
     int[] reads = c.op().readsPerInput();
-    if (c.inputs().size() == 1 && reads.length == 1 && reads[0] == 1
-        && c.inputs().get(0) instanceof ArrayNode.Computed in && !materialized.contains(in.name())
+    if (c.inputs().size() == 1
+        && reads.length == 1
+        && reads[0] == 1
+        && c.inputs().get(0) instanceof ArrayNode.Computed in
+        && !materialized.contains(in.name())
         && Shapes.size(in.shape()) > 0) {
       long own = 0;
       for (int r : in.op().readsPerInput()) {
@@ -268,8 +286,9 @@ public final class Plan {
     Cost plain = untiledCost(c);
     Tiles.Chain ch = Tiles.chain(c, this::fusedComputed, tileBytes, null);
     // the same blocks and sources either way (the fusion limits do not depend on tiling)
-    return ch == null ? plain : new Cost(tiledMem(c, ch), plain.blocks(), plain.sources(),
-        plain.fused());
+    return ch == null
+        ? plain
+        : new Cost(tiledMem(c, ch), plain.blocks(), plain.sources(), plain.fused());
   }
 
   private Cost untiledCost(ArrayNode.Computed c) {
@@ -353,8 +372,16 @@ public final class Plan {
             written += Shapes.size(m.shape()) * m.dtype().itemSize();
           }
           long tasks = Shapes.size(n.numBlocks());
-          infos.add(new PlanSummary.OpInfo(g.name(), "blockwise", g.fused(), tasks,
-              g.projectedMem(), written, true, ByteCounts.satMul(tasks, g.readBytesPerTask())));
+          infos.add(
+              new PlanSummary.OpInfo(
+                  g.name(),
+                  "blockwise",
+                  g.fused(),
+                  tasks,
+                  g.projectedMem(),
+                  written,
+                  true,
+                  ByteCounts.satMul(tasks, g.readBytesPerTask())));
         }
       } else if (n instanceof ArrayNode.Computed c && materialized.contains(c.name())) {
         Cost cost = opCost(c);
@@ -362,16 +389,31 @@ public final class Plan {
         if (wc != null) {
           streamedWrites.add(c.name());
         }
-        long mem = cfg.reservedMem() + (wc != null ? streamedMem(wc) : cost.mem())
-            + c.chunkBytes() * cfg.writeCopies();
+        long mem =
+            cfg.reservedMem()
+                + (wc != null ? streamedMem(wc) : cost.mem())
+                + c.chunkBytes() * cfg.writeCopies();
         long tasks = Shapes.size(c.numBlocks());
-        infos.add(new PlanSummary.OpInfo(c.name(), "blockwise", cost.fused(), tasks, mem,
-            Shapes.size(c.shape()) * c.dtype().itemSize(), c.target() == null && !isOutput(c),
-            ByteCounts.satMul(tasks, readBytesPerTask(c))));
+        infos.add(
+            new PlanSummary.OpInfo(
+                c.name(),
+                "blockwise",
+                cost.fused(),
+                tasks,
+                mem,
+                Shapes.size(c.shape()) * c.dtype().itemSize(),
+                c.target() == null && !isOutput(c),
+                ByteCounts.satMul(tasks, readBytesPerTask(c))));
       } else if (n instanceof ArrayNode.Rechunked r) {
         ArrayNode in = r.inputs().get(0);
-        RechunkPlanner.Plan p = RechunkPlanner.plan(r.shape(), in.chunks(), r.chunks(),
-            r.dtype().itemSize(), cfg.rechunkBudget(), cfg.rechunkOpBytes());
+        RechunkPlanner.Plan p =
+            RechunkPlanner.plan(
+                r.shape(),
+                in.chunks(),
+                r.chunks(),
+                r.dtype().itemSize(),
+                cfg.rechunkBudget(),
+                cfg.rechunkOpBytes());
         List<long[]> chain = new ArrayList<>();
         chain.add(in.chunks());
         chain.addAll(p.intermediates());
@@ -379,24 +421,44 @@ public final class Plan {
         rechunkChains.put(r.name(), chain);
         int item = r.dtype().itemSize();
         for (int k = 1; k < chain.size(); k++) {
-          long[] region = RechunkPlanner.copyRegion(r.shape(), chain.get(k - 1), chain.get(k),
-              item, cfg.rechunkBudget());
+          long[] region =
+              RechunkPlanner.copyRegion(
+                  r.shape(), chain.get(k - 1), chain.get(k), item, cfg.rechunkBudget());
           boolean last = k == chain.size() - 1;
           // intermediates and a rechunk's own output have the default codec, which streams
-          boolean streamed = CopyOp.streams(chain.get(k - 1), chain.get(k), region,
-              !last || r.target() == null || r.target().streamsWrites());
-          long mem = CopyOp.projectedMem(cfg.reservedMem(), bytes(chain.get(k - 1), r.shape(), item),
-              bytes(region, r.shape(), item), bytes(chain.get(k), r.shape(), item),
-              cfg.readCopies(), cfg.writeCopies(), streamed);
+          boolean streamed =
+              CopyOp.streams(
+                  chain.get(k - 1),
+                  chain.get(k),
+                  region,
+                  !last || r.target() == null || r.target().streamsWrites());
+          long mem =
+              CopyOp.projectedMem(
+                  cfg.reservedMem(),
+                  bytes(chain.get(k - 1), r.shape(), item),
+                  bytes(region, r.shape(), item),
+                  bytes(chain.get(k), r.shape(), item),
+                  cfg.readCopies(),
+                  cfg.writeCopies(),
+                  streamed);
           long tasks = 1;
           for (int i = 0; i < region.length; i++) {
             tasks *= (r.shape()[i] + region[i] - 1) / region[i];
           }
-          long read = k == 1 && in instanceof ArrayNode.Virtual ? 0
-              : ByteCounts.regionReadBytes(r.shape(), chain.get(k - 1), region, item);
-          infos.add(new PlanSummary.OpInfo(r.name() + (chain.size() > 2 ? "-stage" + k : ""),
-              "rechunk", List.of(), tasks, mem, Shapes.size(r.shape()) * item,
-              !last || (r.target() == null && !isOutput(r)), read));
+          long read =
+              k == 1 && in instanceof ArrayNode.Virtual
+                  ? 0
+                  : ByteCounts.regionReadBytes(r.shape(), chain.get(k - 1), region, item);
+          infos.add(
+              new PlanSummary.OpInfo(
+                  r.name() + (chain.size() > 2 ? "-stage" + k : ""),
+                  "rechunk",
+                  List.of(),
+                  tasks,
+                  mem,
+                  Shapes.size(r.shape()) * item,
+                  !last || (r.target() == null && !isOutput(r)),
+                  read));
         }
       }
     }
@@ -442,12 +504,14 @@ public final class Plan {
    * @throws MemoryBudgetExceededException naming the largest op
    */
   public void checkMemory() {
-    infos.stream().max(Comparator.comparingLong(PlanSummary.OpInfo::projectedMem))
+    infos.stream()
+        .max(Comparator.comparingLong(PlanSummary.OpInfo::projectedMem))
         .filter(o -> o.projectedMem() > cfg.allowedMem())
-        .ifPresent(o -> {
-          throw new MemoryBudgetExceededException(o.name(), o.projectedMem(), cfg.allowedMem(),
-              cfg.reservedMem());
-        });
+        .ifPresent(
+            o -> {
+              throw new MemoryBudgetExceededException(
+                  o.name(), o.projectedMem(), cfg.allowedMem(), cfg.reservedMem());
+            });
   }
 
   /**
@@ -464,8 +528,8 @@ public final class Plan {
    * Checks memory, runs every op on the executor, reads the outputs into memory and deletes the
    * compute directory {@code workDir/compute-<id>/} with the intermediate arrays. On failure the
    * directory is kept for a resume (see {@link #execute(Executor, List, boolean)}). User targets
-   * are checked after the memory check and before anything is written, and created right before
-   * the tasks run ({@link Targets}).
+   * are checked after the memory check and before anything is written, and created right before the
+   * tasks run ({@link Targets}).
    *
    * @return one array per output, in order
    * @throws MemoryBudgetExceededException before running anything if an op does not fit
@@ -476,8 +540,8 @@ public final class Plan {
 
   /**
    * Like {@link #execute(Executor, List)}; with {@code resume} a compute directory left by an
-   * earlier failed or killed run of the same plan is reused and every task with a completion
-   * marker is skipped (ops with all tasks done are not run at all). Without {@code resume} such a
+   * earlier failed or killed run of the same plan is reused and every task with a completion marker
+   * is skipped (ops with all tasks done are not run at all). Without {@code resume} such a
    * directory is emptied first.
    *
    * @throws IllegalStateException on resume if the directory holds a different plan's fingerprint
@@ -516,13 +580,13 @@ public final class Plan {
   }
 
   /**
-   * The plan's fingerprint, written as plain text to the compute directory and compared on
-   * resume: what determines the result and the tasks. The outputs' content digests; the read and
-   * write copies (they choose the intermediates' codec) and the tile size; every op with its kind
-   * and task count (op names are the materialized arrays' content names, which include their
-   * chunks); the members of each multi-output op; each rechunk's chunk chain and each stage's copy
-   * region (which sets what a task copies). Memory figures (allowedMem, reservedMem, projected
-   * memory) are not part of it: two runs that plan the same tasks have the same fingerprint.
+   * The plan's fingerprint, written as plain text to the compute directory and compared on resume:
+   * what determines the result and the tasks. The outputs' content digests; the read and write
+   * copies (they choose the intermediates' codec) and the tile size; every op with its kind and
+   * task count (op names are the materialized arrays' content names, which include their chunks);
+   * the members of each multi-output op; each rechunk's chunk chain and each stage's copy region
+   * (which sets what a task copies). Memory figures (allowedMem, reservedMem, projected memory) are
+   * not part of it: two runs that plan the same tasks have the same fingerprint.
    */
   public String fingerprint() {
     String f = fingerprint;
@@ -536,9 +600,9 @@ public final class Plan {
   private volatile String fingerprint;
 
   /**
-   * Where a failed compute kept its directory for a resume (a local path or a store URI), read
-   * from the exception it threw; null if it kept none (e.g. no task had finished, so its directory
-   * was removed) or the exception did not come from a compute.
+   * Where a failed compute kept its directory for a resume (a local path or a store URI), read from
+   * the exception it threw; null if it kept none (e.g. no task had finished, so its directory was
+   * removed) or the exception did not come from a compute.
    */
   public static String keptComputeDir(Throwable failure) {
     for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
@@ -563,8 +627,8 @@ public final class Plan {
   }
 
   /**
-   * Largest total of a tiny plan's arrays (bytes) evaluated in the calling thread; system
-   * property {@code cubed.inlineMaxBytes}, 0 turns the shortcut off.
+   * Largest total of a tiny plan's arrays (bytes) evaluated in the calling thread; system property
+   * {@code cubed.inlineMaxBytes}, 0 turns the shortcut off.
    */
   static long inlineMaxBytes() {
     return Long.getLong("cubed.inlineMaxBytes", 4L << 20);
@@ -579,8 +643,9 @@ public final class Plan {
     long total = 0;
     long limit = Math.min(inlineMaxBytes(), cfg.allowedMem() - cfg.reservedMem());
     for (ArrayNode n : topo) {
-      if (n instanceof ArrayNode.Rechunked || (n instanceof ArrayNode.Computed c
-          && c.target() != null) || Shapes.size(n.numBlocks()) != 1) {
+      if (n instanceof ArrayNode.Rechunked
+          || (n instanceof ArrayNode.Computed c && c.target() != null)
+          || Shapes.size(n.numBlocks()) != 1) {
         return false;
       }
       total += n.chunkBytes();
@@ -594,5 +659,4 @@ public final class Plan {
   PlanSummary.OpInfo info(String name) {
     return infos.stream().filter(i -> i.name().equals(name)).findFirst().orElseThrow();
   }
-
 }

@@ -4,8 +4,8 @@ import dev.cubed.runtime.Callback;
 
 /**
  * A {@link Callback} that also wants the plan: {@link Plan} calls {@link #onPlan} once per compute,
- * before the memory check and before any task runs (so a picture of a plan that is then refused
- * can still be drawn). Diagnostics use it for the plan summary and picture.
+ * before the memory check and before any task runs (so a picture of a plan that is then refused can
+ * still be drawn). Diagnostics use it for the plan summary and picture.
  */
 public interface PlanCallback extends Callback {
   /** Called with the plan about to run, on the thread that started the compute. */

@@ -18,19 +18,37 @@ import java.nio.file.Path;
  * @param writeCopies extra copies of each chunk written (1 locally, 2 on object stores; raised
  *     likewise)
  */
-public record PlanConfig(String workDir, long allowedMem, long reservedMem, int maxInputBlocks,
-    int maxSourceArrays, int readCopies, int writeCopies) {
+public record PlanConfig(
+    String workDir,
+    long allowedMem,
+    long reservedMem,
+    int maxInputBlocks,
+    int maxSourceArrays,
+    int readCopies,
+    int writeCopies) {
 
   /** A configuration with a local work directory. */
-  public PlanConfig(Path workDir, long allowedMem, long reservedMem, int maxInputBlocks,
-      int maxSourceArrays, int readCopies, int writeCopies) {
-    this(workDir.toString(), allowedMem, reservedMem, maxInputBlocks, maxSourceArrays, readCopies,
+  public PlanConfig(
+      Path workDir,
+      long allowedMem,
+      long reservedMem,
+      int maxInputBlocks,
+      int maxSourceArrays,
+      int readCopies,
+      int writeCopies) {
+    this(
+        workDir.toString(),
+        allowedMem,
+        reservedMem,
+        maxInputBlocks,
+        maxSourceArrays,
+        readCopies,
         writeCopies);
   }
 
   /**
-   * The rechunk planner's budget: (allowedMem - reservedMem) / (3 + 2 x max(readCopies, 1)),
-   * i.e. /5 locally and /7 on object stores.
+   * The rechunk planner's budget: (allowedMem - reservedMem) / (3 + 2 x max(readCopies, 1)), i.e.
+   * /5 locally and /7 on object stores.
    */
   public long rechunkBudget() {
     return Math.max(1, (allowedMem - reservedMem) / (3 + 2L * Math.max(readCopies, 1)));
@@ -41,7 +59,8 @@ public record PlanConfig(String workDir, long allowedMem, long reservedMem, int 
    * the plan touches one (read copies above 1, see {@link #rechunkBudget()}), else a local file's.
    */
   public long rechunkOpBytes() {
-    return readCopies > 1 ? dev.cubed.primitive.RechunkPlanner.OBJECT_STORE_OP_BYTES
+    return readCopies > 1
+        ? dev.cubed.primitive.RechunkPlanner.OBJECT_STORE_OP_BYTES
         : dev.cubed.primitive.RechunkPlanner.LOCAL_OP_BYTES;
   }
 
@@ -65,7 +84,13 @@ public record PlanConfig(String workDir, long allowedMem, long reservedMem, int 
     if (read <= readCopies && write <= writeCopies) {
       return this;
     }
-    return new PlanConfig(workDir, allowedMem, reservedMem, maxInputBlocks, maxSourceArrays,
-        Math.max(read, readCopies), Math.max(write, writeCopies));
+    return new PlanConfig(
+        workDir,
+        allowedMem,
+        reservedMem,
+        maxInputBlocks,
+        maxSourceArrays,
+        Math.max(read, readCopies),
+        Math.max(write, writeCopies));
   }
 }

@@ -15,11 +15,21 @@ final class PlanFingerprint {
     for (ArrayNode o : plan.outputs) {
       sb.append("output ").append(o.name()).append(' ').append(o.digest()).append('\n');
     }
-    sb.append("config readCopies=").append(plan.cfg.readCopies()).append(" writeCopies=")
-        .append(plan.cfg.writeCopies()).append(" tileBytes=").append(plan.tileBytes).append('\n');
+    sb.append("config readCopies=")
+        .append(plan.cfg.readCopies())
+        .append(" writeCopies=")
+        .append(plan.cfg.writeCopies())
+        .append(" tileBytes=")
+        .append(plan.tileBytes)
+        .append('\n');
     for (PlanSummary.OpInfo i : infos) {
-      sb.append("op ").append(i.name()).append(' ').append(i.kind()).append(" tasks=")
-          .append(i.tasks()).append('\n');
+      sb.append("op ")
+          .append(i.name())
+          .append(' ')
+          .append(i.kind())
+          .append(" tasks=")
+          .append(i.tasks())
+          .append('\n');
     }
     Set<MultiOutput.Group> groups = new LinkedHashSet<>();
     for (ArrayNode n : plan.topo) {
@@ -37,8 +47,15 @@ final class PlanFingerprint {
         chain.forEach(c -> sb.append(' ').append(Shapes.format(c)));
         sb.append(" regions");
         for (int k = 1; k < chain.size(); k++) {
-          sb.append(' ').append(Shapes.format(RechunkPlanner.copyRegion(n.shape(),
-              chain.get(k - 1), chain.get(k), n.dtype().itemSize(), plan.cfg.rechunkBudget())));
+          sb.append(' ')
+              .append(
+                  Shapes.format(
+                      RechunkPlanner.copyRegion(
+                          n.shape(),
+                          chain.get(k - 1),
+                          chain.get(k),
+                          n.dtype().itemSize(),
+                          plan.cfg.rechunkBudget())));
         }
         sb.append('\n');
       }
@@ -51,7 +68,10 @@ final class PlanFingerprint {
    * figures a run planned with (a resume that plans other tasks can say why).
    */
   static String notes(PlanConfig cfg) {
-    return "# planned with allowedMem=" + cfg.allowedMem() + " reservedMem=" + cfg.reservedMem()
+    return "# planned with allowedMem="
+        + cfg.allowedMem()
+        + " reservedMem="
+        + cfg.reservedMem()
         + "\n";
   }
 }

@@ -21,7 +21,10 @@ final class PlanGraph {
 
   private PlanGraph() {}
 
-  static String dot(List<ArrayNode> topo, Set<String> materialized, List<PlanSummary.OpInfo> infos,
+  static String dot(
+      List<ArrayNode> topo,
+      Set<String> materialized,
+      List<PlanSummary.OpInfo> infos,
       PlanConfig cfg) {
     PlanSummary summary = new PlanSummary(infos, cfg.allowedMem(), cfg.reservedMem());
     long maxMem = summary.maxProjectedMem();
@@ -40,10 +43,16 @@ final class PlanGraph {
     StringBuilder sb = new StringBuilder();
     sb.append("digraph cubed {\n  rankdir=TB;\n  compound=true;\n")
         .append("  graph [fontname=\"Helvetica\", fontsize=11, labelloc=t, label=")
-        .append(quote(String.format(Locale.ROOT, "%d ops, %d tasks, max projected memory %s"
-            + " (allowed %s), %s written", infos.size(), summary.totalTasks(),
-            PlanSummary.bytes(maxMem), PlanSummary.bytes(cfg.allowedMem()),
-            PlanSummary.bytes(summary.totalBytesWritten()))))
+        .append(
+            quote(
+                String.format(
+                    Locale.ROOT,
+                    "%d ops, %d tasks, max projected memory %s" + " (allowed %s), %s written",
+                    infos.size(),
+                    summary.totalTasks(),
+                    PlanSummary.bytes(maxMem),
+                    PlanSummary.bytes(cfg.allowedMem()),
+                    PlanSummary.bytes(summary.totalBytesWritten()))))
         .append("];\n  node [fontname=\"Helvetica\", fontsize=10];\n")
         .append("  edge [color=\"#555555\"];\n");
     // clusters: one per stored array (ops of a multi-stage rechunk share their array's cluster)
@@ -65,30 +74,51 @@ final class PlanGraph {
       }
     }
     for (ArrayNode n : loose) {
-      sb.append("  ").append(node(n, materialized, fusedInto.get(n.name()), null, false))
+      sb.append("  ")
+          .append(node(n, materialized, fusedInto.get(n.name()), null, false))
           .append('\n');
     }
     int k = 0;
     for (Map.Entry<String, List<ArrayNode>> e : members.entrySet()) {
       List<PlanSummary.OpInfo> ops = opsOfArray.get(e.getKey());
       boolean heaviest = ops.stream().anyMatch(o -> o.projectedMem() == maxMem && maxMem > 0);
-      sb.append("  subgraph cluster_").append(k++).append(" {\n")
-          .append("    label=").append(quote("op " + e.getKey()
-              + (ops.size() > 1 ? " (" + ops.size() + " stages)" : "") + (heaviest ? "\n(largest projected memory)" : "")))
-          .append("; fontcolor=").append(heaviest ? quote(HEAVIEST_COLOR) : "black").append(";\n")
+      sb.append("  subgraph cluster_")
+          .append(k++)
+          .append(" {\n")
+          .append("    label=")
+          .append(
+              quote(
+                  "op "
+                      + e.getKey()
+                      + (ops.size() > 1 ? " (" + ops.size() + " stages)" : "")
+                      + (heaviest ? "\n(largest projected memory)" : "")))
+          .append("; fontcolor=")
+          .append(heaviest ? quote(HEAVIEST_COLOR) : "black")
+          .append(";\n")
           .append("    labeljust=l; style=\"rounded,filled\"; fillcolor=\"#f4f4f4\";")
-          .append(heaviest ? " color=\"" + HEAVIEST_COLOR + "\"; penwidth=3;"
-              : " color=\"#888888\";").append('\n');
+          .append(
+              heaviest ? " color=\"" + HEAVIEST_COLOR + "\"; penwidth=3;" : " color=\"#888888\";")
+          .append('\n');
       for (ArrayNode n : e.getValue()) {
         // the stored array carries its op's figures
-        sb.append("    ").append(node(n, materialized, fusedInto.get(n.name()),
-            n.name().equals(e.getKey()) ? opLines(ops) : null, heaviest)).append('\n');
+        sb.append("    ")
+            .append(
+                node(
+                    n,
+                    materialized,
+                    fusedInto.get(n.name()),
+                    n.name().equals(e.getKey()) ? opLines(ops) : null,
+                    heaviest))
+            .append('\n');
       }
       sb.append("  }\n");
     }
     for (ArrayNode n : topo) {
       for (ArrayNode in : new java.util.LinkedHashSet<>(n.inputs())) {
-        sb.append("  ").append(quote(in.name())).append(" -> ").append(quote(n.name()))
+        sb.append("  ")
+            .append(quote(in.name()))
+            .append(" -> ")
+            .append(quote(n.name()))
             .append(";\n");
       }
     }
@@ -117,20 +147,32 @@ final class PlanGraph {
       if (l.length() > 0) {
         l.append('\n');
       }
-      l.append(String.format(Locale.ROOT, "%s%s: %d task%s, %s/task, writes %s",
-          ops.size() > 1 ? o.name().substring(o.name().lastIndexOf('-') + 1) + " " : "",
-          o.kind(), o.tasks(), o.tasks() == 1 ? "" : "s", PlanSummary.bytes(o.projectedMem()),
-          PlanSummary.bytes(o.bytesWritten())));
+      l.append(
+          String.format(
+              Locale.ROOT,
+              "%s%s: %d task%s, %s/task, writes %s",
+              ops.size() > 1 ? o.name().substring(o.name().lastIndexOf('-') + 1) + " " : "",
+              o.kind(),
+              o.tasks(),
+              o.tasks() == 1 ? "" : "s",
+              PlanSummary.bytes(o.projectedMem()),
+              PlanSummary.bytes(o.bytesWritten())));
       if (!o.fused().isEmpty()) {
-        l.append("\nfused: ").append(o.fused().size()).append(" array")
+        l.append("\nfused: ")
+            .append(o.fused().size())
+            .append(" array")
             .append(o.fused().size() == 1 ? "" : "s");
       }
     }
     return l.toString();
   }
 
-  private static String node(ArrayNode n, Set<String> materialized,
-      List<PlanSummary.OpInfo> fusedInto, String opLines, boolean heaviest) {
+  private static String node(
+      ArrayNode n,
+      Set<String> materialized,
+      List<PlanSummary.OpInfo> fusedInto,
+      String opLines,
+      boolean heaviest) {
     String desc = n.dtype() + " " + Shapes.format(n.shape()) + "\nchunks " + n.chunkGrid();
     String what;
     String attrs;
@@ -141,18 +183,25 @@ final class PlanGraph {
       what = "virtual (made in tasks)";
       attrs = "shape=ellipse, style=dashed";
     } else if (materialized.contains(n.name())) {
-      boolean target = n instanceof ArrayNode.Computed c && c.target() != null
-          || n instanceof ArrayNode.Rechunked r && r.target() != null;
-      what = (n instanceof ArrayNode.Rechunked ? "rechunked, " : "") + (target ? "stored to target"
-          : "stored");
+      boolean target =
+          n instanceof ArrayNode.Computed c && c.target() != null
+              || n instanceof ArrayNode.Rechunked r && r.target() != null;
+      what =
+          (n instanceof ArrayNode.Rechunked ? "rechunked, " : "")
+              + (target ? "stored to target" : "stored");
       attrs = "shape=box, style=filled, fillcolor=\"#fdd0a2\"";
     } else {
-      what = fusedInto == null || fusedInto.isEmpty() ? "computed"
-          : fusedInto.size() == 1 ? "fused" : "fused into " + fusedInto.size() + " ops";
+      what =
+          fusedInto == null || fusedInto.isEmpty()
+              ? "computed"
+              : fusedInto.size() == 1 ? "fused" : "fused into " + fusedInto.size() + " ops";
       attrs = "shape=box, style=\"dashed,rounded\"";
     }
-    return quote(n.name()) + " [label=" + quote(n.name() + "\n" + what + "\n"
-        + (opLines != null ? opLines + "\n" : "") + desc) + ", " + attrs
+    return quote(n.name())
+        + " [label="
+        + quote(n.name() + "\n" + what + "\n" + (opLines != null ? opLines + "\n" : "") + desc)
+        + ", "
+        + attrs
         + (heaviest && opLines != null ? ", color=" + quote(HEAVIEST_COLOR) + ", penwidth=2" : "")
         + "];";
   }

@@ -46,8 +46,8 @@ final class PlanRun {
         // failure as usual (TaskFailedException with the attempts); tasks are idempotent
       }
     }
-    Targets targets = Targets.prepare(plan.topo, plan.cfg.localWorkDir() ? plan.cfg.workDirPath() : null,
-        resume);
+    Targets targets =
+        Targets.prepare(plan.topo, plan.cfg.localWorkDir() ? plan.cfg.workDirPath() : null, resume);
     ComputeDir cdir = openComputeDir(resume);
     String computeId = cdir.name();
     targets.stage(computeId);
@@ -71,8 +71,12 @@ final class PlanRun {
           }
           producer.put(n.name(), g.name());
         } else if (n instanceof ArrayNode.Computed c && plan.materialized.contains(c.name())) {
-          ZarrArray z = c.target() != null ? targets.writeTo(c.target()) : c.isRegular()
-              ? create(store, c.name(), c, c.chunks()) : createPadded(store, c.name(), c);
+          ZarrArray z =
+              c.target() != null
+                  ? targets.writeTo(c.target())
+                  : c.isRegular()
+                      ? create(store, c.name(), c, c.chunks())
+                      : createPadded(store, c.name(), c);
           arrays.put(c.name(), z);
           if (c.target() != null) {
             targetWrites.put(c.name(), new TaskMarkers.TargetWrites(z, key -> List.of(key)));
@@ -82,42 +86,76 @@ final class PlanRun {
           boolean padded = !c.isRegular();
           long[] padTo = c.chunks();
           boolean streamed = plan.streamedWrites.contains(c.name());
-          ops.add(new Operation(c.name(), keys, key -> {
-            TiledWrites.Chain wc = streamed && z.streamsWrites()
-                ? TiledWrites.chain(c, ev::fused, ev.tileBytes(), key) : null;
-            if (wc != null) {
-              z.writeChunk(key, TiledWrites.elements(wc, ev, key));
-            } else {
-              z.writeChunk(key, padded ? Evaluator.pad(ev.compute(c, key), padTo)
-                  : ev.compute(c, key));
-            }
-          }, info.projectedMem(),
-              List.copyOf(producersRead(c, producer, new LinkedHashSet<>()))));
+          ops.add(
+              new Operation(
+                  c.name(),
+                  keys,
+                  key -> {
+                    TiledWrites.Chain wc =
+                        streamed && z.streamsWrites()
+                            ? TiledWrites.chain(c, ev::fused, ev.tileBytes(), key)
+                            : null;
+                    if (wc != null) {
+                      z.writeChunk(key, TiledWrites.elements(wc, ev, key));
+                    } else {
+                      z.writeChunk(
+                          key,
+                          padded ? Evaluator.pad(ev.compute(c, key), padTo) : ev.compute(c, key));
+                    }
+                  },
+                  info.projectedMem(),
+                  List.copyOf(producersRead(c, producer, new LinkedHashSet<>()))));
           producer.put(c.name(), c.name());
         } else if (n instanceof ArrayNode.Rechunked r) {
           List<long[]> chain = plan.rechunkChains.get(r.name());
           ZarrArray src = arrays.get(r.inputs().get(0).name());
           if (src == null) {
-            throw new IllegalStateException(r.name() + ": its input " + r.inputs().get(0).name()
-                + " is not stored; rechunk needs a stored or computed input");
+            throw new IllegalStateException(
+                r.name()
+                    + ": its input "
+                    + r.inputs().get(0).name()
+                    + " is not stored; rechunk needs a stored or computed input");
           }
           for (int k = 1; k < chain.size(); k++) {
             boolean last = k == chain.size() - 1;
-            ZarrArray dst = last && r.target() != null ? targets.writeTo(r.target())
-                : last ? create(store, r.name(), r, chain.get(k))
-                : create(store, r.name() + "-int" + k, r.shape(), chain.get(k), r,
-                    RechunkPlanner.intermediateCompression(store.bufferCopies() > 1));
-            long[] region = RechunkPlanner.copyRegion(r.shape(), chain.get(k - 1), chain.get(k),
-                r.dtype().itemSize(), plan.cfg.rechunkBudget());
+            ZarrArray dst =
+                last && r.target() != null
+                    ? targets.writeTo(r.target())
+                    : last
+                        ? create(store, r.name(), r, chain.get(k))
+                        : create(
+                            store,
+                            r.name() + "-int" + k,
+                            r.shape(),
+                            chain.get(k),
+                            r,
+                            RechunkPlanner.intermediateCompression(store.bufferCopies() > 1));
+            long[] region =
+                RechunkPlanner.copyRegion(
+                    r.shape(),
+                    chain.get(k - 1),
+                    chain.get(k),
+                    r.dtype().itemSize(),
+                    plan.cfg.rechunkBudget());
             String opName = r.name() + (chain.size() > 2 ? "-stage" + k : "");
-            List<String> deps = k == 1
-                ? List.copyOf(producersRead(r, producer, new LinkedHashSet<>()))
-                : List.of(ops.get(ops.size() - 1).name());
-            ops.add(CopyOp.build(opName, src, dst, region, plan.info(opName).projectedMem(), deps,
-                k > 1 && RechunkPlanner.consumeIntermediates(store.bufferCopies() > 1)));
+            List<String> deps =
+                k == 1
+                    ? List.copyOf(producersRead(r, producer, new LinkedHashSet<>()))
+                    : List.of(ops.get(ops.size() - 1).name());
+            ops.add(
+                CopyOp.build(
+                    opName,
+                    src,
+                    dst,
+                    region,
+                    plan.info(opName).projectedMem(),
+                    deps,
+                    k > 1 && RechunkPlanner.consumeIntermediates(store.bufferCopies() > 1)));
             if (last && r.target() != null) {
-              targetWrites.put(opName, new TaskMarkers.TargetWrites(dst, key -> TaskMarkers.regionChunks(dst,
-                  region, key)));
+              targetWrites.put(
+                  opName,
+                  new TaskMarkers.TargetWrites(
+                      dst, key -> TaskMarkers.regionChunks(dst, region, key)));
             }
             src = dst;
           }
@@ -154,8 +192,8 @@ final class PlanRun {
    * each source block once (a per-task cache) and writes block {@code k} of every member. Its
    * members read only virtual or stored sources, so it depends on no other op.
    */
-  private Operation groupOp(MultiOutput.Group g, Store store, Map<String, ZarrArray> arrays,
-      Evaluator ev) {
+  private Operation groupOp(
+      MultiOutput.Group g, Store store, Map<String, ZarrArray> arrays, Evaluator ev) {
     List<ArrayNode.Computed> members = g.members();
     List<ZarrArray> zs = new ArrayList<>();
     for (ArrayNode.Computed m : members) {
@@ -164,49 +202,84 @@ final class PlanRun {
       zs.add(z);
     }
     if (g.fold()) {
-      return new Operation(g.name(), allBlocks(members.get(0).numBlocks()), key -> {
-        List<NDArray> acc = MultiOutput.fold(members, key, ev);
-        for (int i = 0; i < members.size(); i++) {
-          zs.get(i).writeChunk(key, acc.get(i));
-        }
-      }, plan.info(g.name()).projectedMem(), List.of());
+      return new Operation(
+          g.name(),
+          allBlocks(members.get(0).numBlocks()),
+          key -> {
+            List<NDArray> acc = MultiOutput.fold(members, key, ev);
+            for (int i = 0; i < members.size(); i++) {
+              zs.get(i).writeChunk(key, acc.get(i));
+            }
+          },
+          plan.info(g.name()).projectedMem(),
+          List.of());
     }
-    return new Operation(g.name(), allBlocks(members.get(0).numBlocks()), key -> {
-      Evaluator tev = ev.forTask();
-      for (int i = 0; i < members.size(); i++) {
-        zs.get(i).writeChunk(key, tev.compute(members.get(i), key));
-      }
-    }, plan.info(g.name()).projectedMem(), List.of());
+    return new Operation(
+        g.name(),
+        allBlocks(members.get(0).numBlocks()),
+        key -> {
+          Evaluator tev = ev.forTask();
+          for (int i = 0; i < members.size(); i++) {
+            zs.get(i).writeChunk(key, tev.compute(members.get(i), key));
+          }
+        },
+        plan.info(g.name()).projectedMem(),
+        List.of());
   }
 
   private static final java.util.logging.Logger LOG =
       java.util.logging.Logger.getLogger(Plan.class.getName());
 
   /**
-   * Opens the compute directory (lock, fingerprint); on resume logs when the plan cannot be
-   * resumed (a node without a content name) or runs separately (locked by a live compute).
+   * Opens the compute directory (lock, fingerprint); on resume logs when the plan cannot be resumed
+   * (a node without a content name) or runs separately (locked by a live compute).
    */
   private ComputeDir openComputeDir(boolean resume) {
-    ComputeDir cdir = ComputeDir.open(plan.cfg.workDir(), plan.computeId(),
-        plan.fingerprint() + PlanFingerprint.notes(plan.cfg), resume);
+    ComputeDir cdir =
+        ComputeDir.open(
+            plan.cfg.workDir(),
+            plan.computeId(),
+            plan.fingerprint() + PlanFingerprint.notes(plan.cfg),
+            resume);
     if (resume && !plan.resumable()) {
-      String why = plan.topo.stream().filter(n -> !n.resumable()).findFirst()
-          .map(ArrayNode::notResumableReason).orElse("?");
-      LOG.warning("resume: this plan cannot be resumed by a later run (its names are not all"
-          + " content-derived, so the next run gets another compute id): " + why);
+      String why =
+          plan.topo.stream()
+              .filter(n -> !n.resumable())
+              .findFirst()
+              .map(ArrayNode::notResumableReason)
+              .orElse("?");
+      LOG.warning(
+          "resume: this plan cannot be resumed by a later run (its names are not all"
+              + " content-derived, so the next run gets another compute id): "
+              + why);
     }
     if (resume && !cdir.resumed() && !cdir.separate()) {
-      String other = cdir.inStore() ? null
-          : ComputeDir.sameOutputsOtherPlan(cdir.path().getParent(), plan.fingerprint());
-      LOG.info("resume: no earlier run of this plan in " + plan.cfg.workDir() + " (no "
-          + cdir.name() + "); running every task" + (other == null ? ""
-          : ". " + other + " was left by a run of the same outputs with other tasks; it is"
-          + " not reused"));
+      String other =
+          cdir.inStore()
+              ? null
+              : ComputeDir.sameOutputsOtherPlan(cdir.path().getParent(), plan.fingerprint());
+      LOG.info(
+          "resume: no earlier run of this plan in "
+              + plan.cfg.workDir()
+              + " (no "
+              + cdir.name()
+              + "); running every task"
+              + (other == null
+                  ? ""
+                  : ". "
+                      + other
+                      + " was left by a run of the same outputs with other tasks; it is"
+                      + " not reused"));
     }
     if (resume && cdir.separate()) {
-      LOG.warning("resume: " + plan.cfg.workDir() + "/compute-" + plan.computeId() + " is locked by"
-          + " a running compute of the same plan; this run starts from scratch in "
-          + cdir.location());
+      LOG.warning(
+          "resume: "
+              + plan.cfg.workDir()
+              + "/compute-"
+              + plan.computeId()
+              + " is locked by"
+              + " a running compute of the same plan; this run starts from scratch in "
+              + cdir.location());
     }
     return cdir;
   }
@@ -227,14 +300,20 @@ final class PlanRun {
     } catch (RuntimeException r) {
       e.addSuppressed(r);
     }
-    String msg = "compute failed; its intermediates and completion markers are kept in "
-        + cdir.location() + ": run the same program again with the same Spec work directory ("
-        + plan.cfg.workDir() + ") and ComputeOptions.defaults().resume() (CLI: the same command"
-        + " with --resume) to finish it, or delete it with ./cubed clean --work-dir "
-        + plan.cfg.workDir()
-        + (cdir.separate() || !plan.resumable() ? " (this directory cannot be resumed: "
-        + (cdir.separate() ? "it was a separate run beside a live compute of the same plan)"
-        : "the plan has names that are not content-derived)") : "");
+    String msg =
+        "compute failed; its intermediates and completion markers are kept in "
+            + cdir.location()
+            + ": run the same program again with the same Spec work directory ("
+            + plan.cfg.workDir()
+            + ") and ComputeOptions.defaults().resume() (CLI: the same command"
+            + " with --resume) to finish it, or delete it with ./cubed clean --work-dir "
+            + plan.cfg.workDir()
+            + (cdir.separate() || !plan.resumable()
+                ? " (this directory cannot be resumed: "
+                    + (cdir.separate()
+                        ? "it was a separate run beside a live compute of the same plan)"
+                        : "the plan has names that are not content-derived)")
+                : "");
     e.addSuppressed(new ComputeKeptNotice(msg, cdir.location()));
     LOG.warning(msg);
   }
@@ -254,8 +333,8 @@ final class PlanRun {
    * The ops whose output evaluating {@code n} reads: the producers of its stored inputs, looking
    * through inputs that are fused into it (computed but not plan.materialized).
    */
-  private static Set<String> producersRead(ArrayNode n, Map<String, String> producer,
-      Set<String> acc) {
+  private static Set<String> producersRead(
+      ArrayNode n, Map<String, String> producer, Set<String> acc) {
     for (ArrayNode in : n.inputs()) {
       String p = producer.get(in.name());
       if (p != null) {
@@ -277,8 +356,8 @@ final class PlanRun {
       } catch (RuntimeException e) {
         throw e;
       } catch (Exception e) {
-        throw new IllegalStateException("computing " + o.name() + " in the calling thread: " + e,
-            e);
+        throw new IllegalStateException(
+            "computing " + o.name() + " in the calling thread: " + e, e);
       }
     }
     plan.lastSkipped(0);
@@ -306,26 +385,37 @@ final class PlanRun {
     return create(store, path, n.shape(), chunks, n);
   }
 
-  private static ZarrArray create(Store store, String path, long[] shape, long[] chunks,
-      ArrayNode n) {
+  private static ZarrArray create(
+      Store store, String path, long[] shape, long[] chunks, ArrayNode n) {
     return create(store, path, shape, chunks, n, null);
   }
 
-  private static ZarrArray create(Store store, String path, long[] shape, long[] chunks,
-      ArrayNode n, dev.cubed.zarr.Compression compression) {
+  private static ZarrArray create(
+      Store store,
+      String path,
+      long[] shape,
+      long[] chunks,
+      ArrayNode n,
+      dev.cubed.zarr.Compression compression) {
     long[] c = chunks.clone();
     for (int i = 0; i < c.length; i++) {
       c[i] = Math.max(1, Math.min(c[i], Math.max(1, shape[i])));
     }
     if (store.exists(path + "/zarr.json")) { // kept by an earlier run of this plan (resume)
       ZarrArray z = ZarrArray.open(store, path);
-      if (java.util.Arrays.equals(z.shape(), shape) && java.util.Arrays.equals(z.chunks(), c)
+      if (java.util.Arrays.equals(z.shape(), shape)
+          && java.util.Arrays.equals(z.chunks(), c)
           && z.dtype() == n.dtype()) {
         return z.asIntermediate();
       }
     }
-    dev.cubed.zarr.ZarrArrayBuilder b = ZarrArray.create(store, path).shape(shape).chunks(c)
-        .dtype(n.dtype()).compression(compression).overwrite();
+    dev.cubed.zarr.ZarrArrayBuilder b =
+        ZarrArray.create(store, path)
+            .shape(shape)
+            .chunks(c)
+            .dtype(n.dtype())
+            .compression(compression)
+            .overwrite();
     if (INTERMEDIATE_CHECKSUMS) {
       b.crc32c();
     }
@@ -334,12 +424,12 @@ final class PlanRun {
 
   /**
    * Whether intermediate arrays get a crc32c checksum per chunk (Zarr v3's {@code crc32c} codec
-   * after the compressor), checked on every read, so that a chunk changed between the op that
-   * wrote it and the op that reads it fails the reading task (a {@code ChecksumMismatchException}
-   * naming the chunk, the array and the store) instead of giving a wrong answer. On by default;
-   * the system property {@code cubed.intermediateChecksums=false} turns it off, for measuring its
-   * cost only (docs/performance.md, "Checksums"). An intermediate kept by an earlier run and
-   * reopened on resume keeps the codecs it was created with.
+   * after the compressor), checked on every read, so that a chunk changed between the op that wrote
+   * it and the op that reads it fails the reading task (a {@code ChecksumMismatchException} naming
+   * the chunk, the array and the store) instead of giving a wrong answer. On by default; the system
+   * property {@code cubed.intermediateChecksums=false} turns it off, for measuring its cost only
+   * (docs/performance.md, "Checksums"). An intermediate kept by an earlier run and reopened on
+   * resume keeps the codecs it was created with.
    */
   static final boolean INTERMEDIATE_CHECKSUMS =
       !"false".equalsIgnoreCase(System.getProperty("cubed.intermediateChecksums", "true"));

@@ -34,31 +34,59 @@ public record PlanSummary(List<OpInfo> ops, long allowedMem, long reservedMem) {
    * @param bytesRead bytes of stored array data read by all tasks (uncompressed; an upper bound:
    *     every block read counts as a whole chunk, generated inputs count nothing)
    */
-  public record OpInfo(String name, String kind, List<String> fused, long tasks, long projectedMem,
-      long bytesWritten, boolean intermediate, long bytesRead) {
+  public record OpInfo(
+      String name,
+      String kind,
+      List<String> fused,
+      long tasks,
+      long projectedMem,
+      long bytesWritten,
+      boolean intermediate,
+      long bytesRead) {
     /**
      * Checks the counts.
      *
-     * @throws IllegalArgumentException if a count is negative (an overflow upstream) or
-     *     {@code tasks} exceeds {@link #MAX_TASKS_PER_OP}
+     * @throws IllegalArgumentException if a count is negative (an overflow upstream) or {@code
+     *     tasks} exceeds {@link #MAX_TASKS_PER_OP}
      */
     public OpInfo {
       if (tasks < 0 || projectedMem < 0 || bytesWritten < 0 || bytesRead < 0) {
-        throw new IllegalArgumentException("operation '" + name + "': negative count (tasks "
-            + tasks + ", projected memory " + projectedMem + " B, bytes written " + bytesWritten
-            + " B, bytes read " + bytesRead + " B): an array size overflowed; use a smaller shape"
-            + " or larger chunks");
+        throw new IllegalArgumentException(
+            "operation '"
+                + name
+                + "': negative count (tasks "
+                + tasks
+                + ", projected memory "
+                + projectedMem
+                + " B, bytes written "
+                + bytesWritten
+                + " B, bytes read "
+                + bytesRead
+                + " B): an array size overflowed; use a smaller shape"
+                + " or larger chunks");
       }
       if (tasks > MAX_TASKS_PER_OP) {
-        throw new IllegalArgumentException("operation '" + name + "' has " + tasks
-            + " tasks, more than the " + MAX_TASKS_PER_OP + " tasks per operation the engine"
-            + " supports (task keys are held in memory); use larger chunks");
+        throw new IllegalArgumentException(
+            "operation '"
+                + name
+                + "' has "
+                + tasks
+                + " tasks, more than the "
+                + MAX_TASKS_PER_OP
+                + " tasks per operation the engine"
+                + " supports (task keys are held in memory); use larger chunks");
       }
     }
 
     /** An op whose reads are not counted (bytesRead 0). */
-    public OpInfo(String name, String kind, List<String> fused, long tasks, long projectedMem,
-        long bytesWritten, boolean intermediate) {
+    public OpInfo(
+        String name,
+        String kind,
+        List<String> fused,
+        long tasks,
+        long projectedMem,
+        long bytesWritten,
+        boolean intermediate) {
       this(name, kind, fused, tasks, projectedMem, bytesWritten, intermediate, 0);
     }
   }
@@ -85,8 +113,8 @@ public record PlanSummary(List<OpInfo> ops, long allowedMem, long reservedMem) {
 
   /** Bytes written to intermediate arrays (saturating at {@link Long#MAX_VALUE}). */
   public long intermediateBytesWritten() {
-    return saturatingSum(ops.stream().filter(OpInfo::intermediate)
-        .mapToLong(OpInfo::bytesWritten).toArray());
+    return saturatingSum(
+        ops.stream().filter(OpInfo::intermediate).mapToLong(OpInfo::bytesWritten).toArray());
   }
 
   private static long saturatingSum(long[] values) {
@@ -115,17 +143,43 @@ public record PlanSummary(List<OpInfo> ops, long allowedMem, long reservedMem) {
   @Override
   public String toString() {
     StringBuilder sb = new StringBuilder();
-    sb.append(String.format(Locale.ROOT, "Plan: %d ops, %d tasks, max projected memory %s "
-        + "(allowed %s, reserved %s), %s to read, %s to write (%s intermediate)%n", ops.size(),
-        totalTasks(), bytes(maxProjectedMem()), bytes(allowedMem), bytes(reservedMem),
-        bytes(totalBytesRead()), bytes(totalBytesWritten()), bytes(intermediateBytesWritten())));
-    sb.append(String.format(Locale.ROOT, "  %-28s %-9s %7s %12s %12s %12s  %s%n", "op", "kind",
-        "tasks", "projected", "reads", "writes", "fused"));
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "Plan: %d ops, %d tasks, max projected memory %s "
+                + "(allowed %s, reserved %s), %s to read, %s to write (%s intermediate)%n",
+            ops.size(),
+            totalTasks(),
+            bytes(maxProjectedMem()),
+            bytes(allowedMem),
+            bytes(reservedMem),
+            bytes(totalBytesRead()),
+            bytes(totalBytesWritten()),
+            bytes(intermediateBytesWritten())));
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "  %-28s %-9s %7s %12s %12s %12s  %s%n",
+            "op",
+            "kind",
+            "tasks",
+            "projected",
+            "reads",
+            "writes",
+            "fused"));
     for (OpInfo o : ops) {
-      sb.append(String.format(Locale.ROOT, "  %-28s %-9s %7d %12s %12s %12s%s  %s%n", o.name(),
-          o.kind(), o.tasks(), bytes(o.projectedMem()), bytes(o.bytesRead()),
-          bytes(o.bytesWritten()), o.intermediate() ? "*" : " ",
-          o.fused().isEmpty() ? "" : String.join(",", o.fused())));
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "  %-28s %-9s %7d %12s %12s %12s%s  %s%n",
+              o.name(),
+              o.kind(),
+              o.tasks(),
+              bytes(o.projectedMem()),
+              bytes(o.bytesRead()),
+              bytes(o.bytesWritten()),
+              o.intermediate() ? "*" : " ",
+              o.fused().isEmpty() ? "" : String.join(",", o.fused())));
     }
     if (ops.stream().anyMatch(OpInfo::intermediate)) {
       sb.append("  (* intermediate: written to the work directory, deleted after the compute)")

@@ -12,8 +12,8 @@ import dev.cubed.primitive.BlockFunction;
  */
 public interface PointwiseFunction extends BlockFunction {
   /**
-   * The function on one tile per input, all of the same shape (the same region, or the same run
-   * of elements flattened to one dimension, of each input block): the tile of the output, of that
+   * The function on one tile per input, all of the same shape (the same region, or the same run of
+   * elements flattened to one dimension, of each input block): the tile of the output, of that
    * shape and the output's dtype. Must not modify the tiles.
    */
   NDArray applyTiles(NDArray... tiles) throws Exception;
@@ -21,9 +21,9 @@ public interface PointwiseFunction extends BlockFunction {
   /**
    * {@link #applyTiles}, with {@code buf}: an array of the output tile's shape and dtype that the
    * caller owns and reuses from tile to tile (it holds an earlier tile's output, or zeros), which
-   * the function may fill and return instead of allocating a new tile. The caller uses the
-   * returned array, whichever it is, and does not touch {@code buf} until it is done with that
-   * array. {@code buf} is never one of the tiles. The default ignores it.
+   * the function may fill and return instead of allocating a new tile. The caller uses the returned
+   * array, whichever it is, and does not touch {@code buf} until it is done with that array. {@code
+   * buf} is never one of the tiles. The default ignores it.
    */
   default NDArray applyTilesInto(NDArray buf, NDArray... tiles) throws Exception {
     return applyTiles(tiles);

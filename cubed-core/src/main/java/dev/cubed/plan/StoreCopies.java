@@ -6,13 +6,13 @@ import java.util.List;
 
 /**
  * The memory model's buffer copies of a plan: the largest {@link ZarrArray#readCopies()} over the
- * arrays the plan reads (stored inputs, targets) and {@link ZarrArray#writeCopies()} over those
- * it writes (targets, and the intermediates in the work directory, which use the default codec).
- * A plan on local files with the default codec (Blosc-LZ4, streamed) keeps no read copy (chunks
- * are decoded from their files a block at a time) and 1 write copy; a plan touching an object
- * store counts its transport buffer both ways (2 each), which also shrinks the rechunk budget from
- * /5 to /7 (see {@link PlanConfig#rechunkBudget()}); an array with another codec counts that
- * codec's buffers (e.g. zstd: 2 read, 4 write).
+ * arrays the plan reads (stored inputs, targets) and {@link ZarrArray#writeCopies()} over those it
+ * writes (targets, and the intermediates in the work directory, which use the default codec). A
+ * plan on local files with the default codec (Blosc-LZ4, streamed) keeps no read copy (chunks are
+ * decoded from their files a block at a time) and 1 write copy; a plan touching an object store
+ * counts its transport buffer both ways (2 each), which also shrinks the rechunk budget from /5 to
+ * /7 (see {@link PlanConfig#rechunkBudget()}); an array with another codec counts that codec's
+ * buffers (e.g. zstd: 2 read, 4 write).
  */
 final class StoreCopies {
   private StoreCopies() {}
@@ -45,8 +45,10 @@ final class StoreCopies {
 
   /** The stored input or target array of a node, or null. */
   private static ZarrArray stored(ArrayNode n) {
-    return n instanceof ArrayNode.Stored s ? s.array()
-        : n instanceof ArrayNode.Computed c ? c.target()
-        : n instanceof ArrayNode.Rechunked r ? r.target() : null;
+    return n instanceof ArrayNode.Stored s
+        ? s.array()
+        : n instanceof ArrayNode.Computed c
+            ? c.target()
+            : n instanceof ArrayNode.Rechunked r ? r.target() : null;
   }
 }

@@ -17,30 +17,30 @@ import java.util.Set;
  *
  * <p>{@link #prepare} only reads: it refuses a target that overlaps a source array of the plan,
  * another target or the work directory (compared by real paths, links resolved), a target reached
- * through a symbolic link leading out of its store root, and a target path whose contents the
- * rules of {@link dev.cubed.zarr.ZarrArrayBuilder#overwrite()} do not allow to replace.
- * {@link #stage} names, per described (deferred) target, the staging array the tasks write
- * ({@link StagedWrite}: a hidden sibling, deterministic per target and compute, so a resume finds
- * it). {@link #run} then takes the write lock of each filesystem target
- * ({@code .NAME.cubed-write.lock} beside it; a second writer is refused with a
- * {@link TargetBusyException}), finishes a replacement an earlier kill interrupted, creates the
- * staging arrays, runs the tasks, and on success swaps each staging array in
- * ({@link StagedWrite#commit}). A failed or killed compute leaves the old target (or nothing)
- * where it was and its staging array beside it.
+ * through a symbolic link leading out of its store root, and a target path whose contents the rules
+ * of {@link dev.cubed.zarr.ZarrArrayBuilder#overwrite()} do not allow to replace. {@link #stage}
+ * names, per described (deferred) target, the staging array the tasks write ({@link StagedWrite}: a
+ * hidden sibling, deterministic per target and compute, so a resume finds it). {@link #run} then
+ * takes the write lock of each filesystem target ({@code .NAME.cubed-write.lock} beside it; a
+ * second writer is refused with a {@link TargetBusyException}), finishes a replacement an earlier
+ * kill interrupted, creates the staging arrays, runs the tasks, and on success swaps each staging
+ * array in ({@link StagedWrite#commit}). A failed or killed compute leaves the old target (or
+ * nothing) where it was and its staging array beside it.
  *
  * <p>A target that is an existing array ({@code Cubed.store(x, array)}, not described) is written
  * in place: marked incomplete ({@link ZarrArray#INCOMPLETE_ATTRIBUTE}) while the tasks run, the
  * mark removed after.
  *
- * <p>Resume contract: with {@code resume}, a staging array of the same shape, chunks and dtype
- * left by a killed run of the same compute is kept with its chunks (tasks whose chunks are there
- * are skipped), and an existing target array of the same shape, chunks and dtype may be replaced
+ * <p>Resume contract: with {@code resume}, a staging array of the same shape, chunks and dtype left
+ * by a killed run of the same compute is kept with its chunks (tasks whose chunks are there are
+ * skipped), and an existing target array of the same shape, chunks and dtype may be replaced
  * without overwrite (it is taken for an earlier run's output).
  */
 public final class Targets {
   private final List<ZarrArray> targets;
   private final boolean resume;
   private final String what;
+
   /** Staged writes of the described targets, by target (identity); set by {@link #stage}. */
   private final java.util.Map<ZarrArray, StagedWrite> staged = new IdentityHashMap<>();
 
@@ -61,8 +61,10 @@ public final class Targets {
     List<ZarrArray> targets = new ArrayList<>();
     List<ZarrArray> sources = new ArrayList<>();
     for (ArrayNode n : nodes) {
-      ZarrArray t = n instanceof ArrayNode.Computed c ? c.target()
-          : n instanceof ArrayNode.Rechunked r ? r.target() : null;
+      ZarrArray t =
+          n instanceof ArrayNode.Computed c
+              ? c.target()
+              : n instanceof ArrayNode.Rechunked r ? r.target() : null;
       if (t != null && seen.add(t)) {
         targets.add(t);
       }
@@ -77,27 +79,45 @@ public final class Targets {
       for (ZarrArray s : sources) {
         String how = overlap(t, s);
         if (how != null) {
-          throw new IllegalArgumentException(what + ": the target " + describe(t) + " " + how
-              + " the source array " + describe(s) + ": writing it would modify or delete the"
-              + " source. Choose a target outside the source (and not containing it)");
+          throw new IllegalArgumentException(
+              what
+                  + ": the target "
+                  + describe(t)
+                  + " "
+                  + how
+                  + " the source array "
+                  + describe(s)
+                  + ": writing it would modify or delete the"
+                  + " source. Choose a target outside the source (and not containing it)");
         }
       }
       for (int j = 0; j < i; j++) {
         String how = overlap(t, targets.get(j));
         if (how != null) {
-          throw new IllegalArgumentException(what + ": the target " + describe(t) + " " + how
-              + " another target of the same compute, " + describe(targets.get(j))
-              + "; give each target its own location");
+          throw new IllegalArgumentException(
+              what
+                  + ": the target "
+                  + describe(t)
+                  + " "
+                  + how
+                  + " another target of the same compute, "
+                  + describe(targets.get(j))
+                  + "; give each target its own location");
         }
       }
       Path loc = location(t);
       if (loc != null && workDir != null) {
         Path wd = FileSystemStore.realPathOfExisting(workDir);
         if (wd.startsWith(loc)) {
-          throw new IllegalArgumentException(what + ": the target " + describe(t)
-              + (wd.equals(loc) ? " is" : " contains") + " the work directory " + workDir
-              + ", which holds the compute's intermediate arrays; choose another target or"
-              + " --work-dir");
+          throw new IllegalArgumentException(
+              what
+                  + ": the target "
+                  + describe(t)
+                  + (wd.equals(loc) ? " is" : " contains")
+                  + " the work directory "
+                  + workDir
+                  + ", which holds the compute's intermediate arrays; choose another target or"
+                  + " --work-dir");
         }
       }
       if (t.isDeferred()) {
@@ -150,9 +170,9 @@ public final class Targets {
   /**
    * Locks the targets, finishes replacements an earlier kill interrupted, creates the staging
    * arrays (or marks existing targets incomplete), runs {@code tasks}, then swaps each staging
-   * array in (or removes the mark); locks are released in every case. If {@code tasks} throws,
-   * the targets are as they were (existing arrays written in place stay marked incomplete) and
-   * the exception propagates.
+   * array in (or removes the mark); locks are released in every case. If {@code tasks} throws, the
+   * targets are as they were (existing arrays written in place stay marked incomplete) and the
+   * exception propagates.
    *
    * @throws TargetBusyException if another compute is writing one of the targets
    */
@@ -201,10 +221,15 @@ public final class Targets {
       Path root = FileSystemStore.realPathOfExisting(fs.root());
       Path loc = location(t);
       if (!loc.startsWith(root)) {
-        throw new IllegalArgumentException("write: the target " + describe(t) + " is reached"
-            + " through a symbolic link leading outside the store root (to " + loc + "); the"
-            + " store never follows links out of its root. Remove the link or write to the real"
-            + " location");
+        throw new IllegalArgumentException(
+            "write: the target "
+                + describe(t)
+                + " is reached"
+                + " through a symbolic link leading outside the store root (to "
+                + loc
+                + "); the"
+                + " store never follows links out of its root. Remove the link or write to the real"
+                + " location");
       }
     }
   }
@@ -214,15 +239,18 @@ public final class Targets {
     Path a = location(t);
     Path b = location(s);
     if (a != null && b != null) {
-      return a.equals(b) ? "is the same location as" : b.startsWith(a) ? "contains"
-          : a.startsWith(b) ? "is inside" : null;
+      return a.equals(b)
+          ? "is the same location as"
+          : b.startsWith(a) ? "contains" : a.startsWith(b) ? "is inside" : null;
     }
     if (a == null && b == null && t.store() == s.store()) {
       String p = t.path();
       String q = s.path();
-      return p.equals(q) ? "is the same location as"
-          : p.isEmpty() || q.startsWith(p + "/") ? "contains"
-          : q.isEmpty() || p.startsWith(q + "/") ? "is inside" : null;
+      return p.equals(q)
+          ? "is the same location as"
+          : p.isEmpty() || q.startsWith(p + "/")
+              ? "contains"
+              : q.isEmpty() || p.startsWith(q + "/") ? "is inside" : null;
     }
     return null;
   }

@@ -1,37 +1,38 @@
 package dev.cubed.plan;
 
+import dev.cubed.runtime.Operation;
+import dev.cubed.runtime.TaskFunction;
+import dev.cubed.zarr.Store;
+import dev.cubed.zarr.ZarrArray;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import dev.cubed.runtime.Operation;
-import dev.cubed.runtime.TaskFunction;
-import dev.cubed.zarr.Store;
-import dev.cubed.zarr.ZarrArray;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Set;
-import java.util.logging.Logger;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.logging.Logger;
 import java.util.stream.Stream;
 
 /**
- * Completion markers of tasks, one file per finished task:
- * {@code <computeDir>/.done/<op>/<k0.k1...>} (a scalar key is {@code _}), created after the task's
- * writes succeeded, atomically (written under a temporary name and renamed), so a marker that
- * exists survives kill -9 and means the task's output is complete. A marker is empty, or for a
- * task writing to a user target lists the target chunk keys that were stored when it finished
- * (one per line): the plan accepts it on resume only if those chunks still exist, so a target
- * recreated between runs is written again. Marker text is read as text, nothing is deserialized.
+ * Completion markers of tasks, one file per finished task: {@code
+ * <computeDir>/.done/<op>/<k0.k1...>} (a scalar key is {@code _}), created after the task's writes
+ * succeeded, atomically (written under a temporary name and renamed), so a marker that exists
+ * survives kill -9 and means the task's output is complete. A marker is empty, or for a task
+ * writing to a user target lists the target chunk keys that were stored when it finished (one per
+ * line): the plan accepts it on resume only if those chunks still exist, so a target recreated
+ * between runs is written again. Marker text is read as text, nothing is deserialized.
  */
 final class TaskMarkers implements java.io.Serializable {
   private static final long serialVersionUID = 1L;
   static final String DIR = ".done";
   private static final Logger LOG = Logger.getLogger(TaskMarkers.class.getName());
   private final String root;
+
   /** Set when the compute directory is on an object store: markers are objects there. */
   private final Store store;
 
@@ -65,18 +66,28 @@ final class TaskMarkers implements java.io.Serializable {
   /** Records that task {@code key} of {@code op} finished; {@code lines} is the marker text. */
   void mark(String op, long[] key, List<String> lines) {
     if (store != null) {
-      store.put(DIR + "/" + op + "/" + keyName(key), (lines.isEmpty() ? ""
-          : String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8));
+      store.put(
+          DIR + "/" + op + "/" + keyName(key),
+          (lines.isEmpty() ? "" : String.join("\n", lines) + "\n")
+              .getBytes(StandardCharsets.UTF_8));
       return;
     }
     Path d = Path.of(root, op);
     try {
       Files.createDirectories(d, WorkDirs.dirAttribute());
-      ComputeDir.writeAtomically(d.resolve(keyName(key)),
-          lines.isEmpty() ? "" : String.join("\n", lines) + "\n");
+      ComputeDir.writeAtomically(
+          d.resolve(keyName(key)), lines.isEmpty() ? "" : String.join("\n", lines) + "\n");
     } catch (IOException e) {
-      throw new UncheckedIOException("writing the completion marker of task "
-          + keyName(key) + " of " + op + " under " + d + ": " + e, e);
+      throw new UncheckedIOException(
+          "writing the completion marker of task "
+              + keyName(key)
+              + " of "
+              + op
+              + " under "
+              + d
+              + ": "
+              + e,
+          e);
     }
   }
 
@@ -88,8 +99,8 @@ final class TaskMarkers implements java.io.Serializable {
       for (String k : store.list(prefix)) {
         byte[] v = store.get(k);
         if (v != null) {
-          out.put(k.substring(prefix.length()),
-              new String(v, StandardCharsets.UTF_8).lines().toList());
+          out.put(
+              k.substring(prefix.length()), new String(v, StandardCharsets.UTF_8).lines().toList());
         }
       }
       return out;
@@ -112,15 +123,16 @@ final class TaskMarkers implements java.io.Serializable {
   }
 
   /** The target a task writes to and the target chunks a task key covers. */
-  record TargetWrites(ZarrArray target, ChunksOf chunksOf)
-      implements java.io.Serializable {}
+  record TargetWrites(ZarrArray target, ChunksOf chunksOf) implements java.io.Serializable {}
 
   /** The target chunks one task writes. */
   interface ChunksOf extends java.io.Serializable {
     List<long[]> apply(long[] key);
   }
 
-  /** True if any task of the compute has a completion marker (its directory holds finished work). */
+  /**
+   * True if any task of the compute has a completion marker (its directory holds finished work).
+   */
   static boolean any(ComputeDir cdir) {
     if (cdir.inStore()) {
       return !cdir.store().list(DIR + "/").isEmpty();
@@ -130,8 +142,10 @@ final class TaskMarkers implements java.io.Serializable {
       return false;
     }
     try (Stream<Path> s = Files.walk(d)) {
-      return s.anyMatch(p -> Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)
-          && !p.getFileName().toString().startsWith(".tmp-"));
+      return s.anyMatch(
+          p ->
+              Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                  && !p.getFileName().toString().startsWith(".tmp-"));
     } catch (IOException e) {
       return true; // unknown: keep the directory
     }
@@ -142,8 +156,8 @@ final class TaskMarkers implements java.io.Serializable {
    * the tasks with a valid marker are left out, ops with none left are dropped (and removed from
    * the others' dependencies), and the skipped count is logged.
    */
-  static Prepared prepare(ComputeDir cdir, List<Operation> ops,
-      Map<String, TargetWrites> targetWrites) {
+  static Prepared prepare(
+      ComputeDir cdir, List<Operation> ops, Map<String, TargetWrites> targetWrites) {
     TaskMarkers markers = TaskMarkers.of(cdir);
     List<Operation> out = new ArrayList<>();
     Set<String> dropped = new HashSet<>();
@@ -155,8 +169,7 @@ final class TaskMarkers implements java.io.Serializable {
       total += keys.size();
       if (cdir.resumed()) {
         Map<String, List<String>> done = markers.done(op.name());
-        keys = keys.stream().filter(k -> !validMarker(done.get(keyName(k)), tw))
-            .toList();
+        keys = keys.stream().filter(k -> !validMarker(done.get(keyName(k)), tw)).toList();
         skipped += op.keys().size() - keys.size();
         if (keys.isEmpty() && !op.keys().isEmpty()) {
           dropped.add(op.name());
@@ -165,17 +178,31 @@ final class TaskMarkers implements java.io.Serializable {
       }
       TaskFunction f = op.function();
       String name = op.name();
-      TaskFunction marked = key -> {
-        f.run(key);
-        markers.mark(name, key, tw == null ? List.of() : storedChunks(tw, key));
-      };
-      List<String> deps = op.dependencies() == null ? null
-          : op.dependencies().stream().filter(d -> !dropped.contains(d)).toList();
+      TaskFunction marked =
+          key -> {
+            f.run(key);
+            markers.mark(name, key, tw == null ? List.of() : storedChunks(tw, key));
+          };
+      List<String> deps =
+          op.dependencies() == null
+              ? null
+              : op.dependencies().stream().filter(d -> !dropped.contains(d)).toList();
       out.add(new Operation(name, keys, marked, op.projectedMem(), deps));
     }
     if (cdir.resumed()) {
-      LOG.info("resume " + cdir.location() + ": " + skipped + " of " + total + " tasks already done ("
-          + dropped.size() + " of " + ops.size() + " ops complete), running " + (total - skipped));
+      LOG.info(
+          "resume "
+              + cdir.location()
+              + ": "
+              + skipped
+              + " of "
+              + total
+              + " tasks already done ("
+              + dropped.size()
+              + " of "
+              + ops.size()
+              + " ops complete), running "
+              + (total - skipped));
     }
     return new Prepared(out, skipped);
   }
@@ -240,5 +267,4 @@ final class TaskMarkers implements java.io.Serializable {
     }
     return out;
   }
-
 }

@@ -37,10 +37,10 @@ public interface TileReduction extends BlockFunction {
   }
 
   /**
-   * Merges {@code state} into the box of {@code into} that starts at {@code at} and has
-   * {@code state}'s shape, in place, if the function can (the same values as {@link #merge} on a
-   * copy of that box, written back); returns false, changing nothing, if it cannot (the caller
-   * then merges through a copy). The default cannot.
+   * Merges {@code state} into the box of {@code into} that starts at {@code at} and has {@code
+   * state}'s shape, in place, if the function can (the same values as {@link #merge} on a copy of
+   * that box, written back); returns false, changing nothing, if it cannot (the caller then merges
+   * through a copy). The default cannot.
    */
   default boolean mergeInPlace(NDArray into, long[] at, NDArray state) throws Exception {
     return false;

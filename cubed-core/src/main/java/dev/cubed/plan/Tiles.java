@@ -49,8 +49,12 @@ final class Tiles {
    * last), the leaves (distinct arrays whose whole blocks are read or computed), the input block
    * shape and the tile shape.
    */
-  record Chain(ArrayNode.Computed reduce, List<ArrayNode.Computed> nodes, List<ArrayNode> leaves,
-      long[] blockShape, long[] tileShape) {
+  record Chain(
+      ArrayNode.Computed reduce,
+      List<ArrayNode.Computed> nodes,
+      List<ArrayNode> leaves,
+      long[] blockShape,
+      long[] tileShape) {
     ArrayNode.Computed top() {
       return nodes.get(nodes.size() - 1);
     }
@@ -76,20 +80,21 @@ final class Tiles {
 
     /**
      * True if the leaf's tiles are made without its whole block: a stored array read a few codec
-     * blocks at a time ({@link dev.cubed.zarr.ZarrArray#readsRegions()}) when that holds less
-     * than its block, or a generator that makes regions ({@link ArrayNode.RegionGenerator}).
+     * blocks at a time ({@link dev.cubed.zarr.ZarrArray#readsRegions()}) when that holds less than
+     * its block, or a generator that makes regions ({@link ArrayNode.RegionGenerator}).
      */
     boolean regionLeaf(ArrayNode leaf) {
       if (TiledWrites.generatesRegions(leaf)) {
         return true;
       }
-      return leaf instanceof ArrayNode.Stored st && st.array().readsRegions()
+      return leaf instanceof ArrayNode.Stored st
+          && st.array().readsRegions()
           && regionBytes(leaf) < leaf.chunkBytes();
     }
 
     /**
-     * Bytes a region leaf holds instead of its block: the decoded blocks kept and one stored
-     * block (read), or a generated tile.
+     * Bytes a region leaf holds instead of its block: the decoded blocks kept and one stored block
+     * (read), or a generated tile.
      */
     long regionBytes(ArrayNode leaf) {
       if (TiledWrites.generatesRegions(leaf)) {
@@ -139,13 +144,15 @@ final class Tiles {
 
   /**
    * The tileable chain of reduction {@code r}, or null. {@code rCoords} null: at plan time (probes
-   * the first, middle and last task; the largest block); else for that block at run time.
-   * {@code fused} says which computed arrays are computed inline (not stored).
+   * the first, middle and last task; the largest block); else for that block at run time. {@code
+   * fused} says which computed arrays are computed inline (not stored).
    */
-  static Chain chain(ArrayNode.Computed r, Predicate<ArrayNode> fused, long tileBytes,
-      long[] rCoords) {
-    if (tileBytes <= 0 || !(r.op().function() instanceof TileReduction tr)
-        || r.inputs().size() != 1 || !r.isRegular()) {
+  static Chain chain(
+      ArrayNode.Computed r, Predicate<ArrayNode> fused, long tileBytes, long[] rCoords) {
+    if (tileBytes <= 0
+        || !(r.op().function() instanceof TileReduction tr)
+        || r.inputs().size() != 1
+        || !r.isRegular()) {
       return null;
     }
     ArrayNode x = r.inputs().get(0);
@@ -171,7 +178,8 @@ final class Tiles {
     for (long[] c : probes) {
       List<BlockKeys> k = r.op().keys().keys(c.clone());
       long[] kx = Arrays.copyOf(c, nd);
-      if (k.size() != 1 || !(k.get(0) instanceof BlockKeys.One one)
+      if (k.size() != 1
+          || !(k.get(0) instanceof BlockKeys.One one)
           || !Arrays.equals(one.key(), kx)) {
         return null;
       }
@@ -202,8 +210,12 @@ final class Tiles {
     return new Chain(r, List.copyOf(nodes.values()), List.copyOf(leaves.values()), block, tile);
   }
 
-  static void walk(ArrayNode.Computed t, Predicate<ArrayNode> fused, List<long[]> probes,
-      Map<String, ArrayNode.Computed> nodes, Map<String, ArrayNode> leaves) {
+  static void walk(
+      ArrayNode.Computed t,
+      Predicate<ArrayNode> fused,
+      List<long[]> probes,
+      Map<String, ArrayNode.Computed> nodes,
+      Map<String, ArrayNode> leaves) {
     for (ArrayNode in : t.inputs()) {
       if (nodes.containsKey(in.name()) || leaves.containsKey(in.name())) {
         continue;
@@ -226,7 +238,8 @@ final class Tiles {
       return false;
     }
     for (ArrayNode in : t.inputs()) {
-      if (!in.isRegular() || !Arrays.equals(in.shape(), t.shape())
+      if (!in.isRegular()
+          || !Arrays.equals(in.shape(), t.shape())
           || !Arrays.equals(in.chunks(), t.chunks())) {
         return false;
       }
@@ -283,10 +296,12 @@ final class Tiles {
     try (Leaves leaves = new Leaves(ev, Arrays.copyOf(rCoords, ch.blockShape().length))) {
       Run run = new Run(ch, leaves, rCoords, state, true);
       Map<String, NDArray> tiles = new HashMap<>();
-      forEachTile(ch, (start, shape) -> {
-        tiles.clear();
-        run.tile(start, shape, tiles);
-      });
+      forEachTile(
+          ch,
+          (start, shape) -> {
+            tiles.clear();
+            run.tile(start, shape, tiles);
+          });
     }
     return state;
   }
@@ -297,28 +312,32 @@ final class Tiles {
    * cut or computed once for all of them). {@code fresh[i]}: accumulator {@code i} holds nothing
    * yet (its regions are set, not merged, by the first tile reaching them).
    */
-  static void fold(List<Chain> chains, List<NDArray> accs, boolean[] fresh, Evaluator ev,
-      long[] rCoords) throws Exception {
+  static void fold(
+      List<Chain> chains, List<NDArray> accs, boolean[] fresh, Evaluator ev, long[] rCoords)
+      throws Exception {
     Map<String, List<Run>> together = new LinkedHashMap<>();
     Map<String, Chain> first = new HashMap<>();
-    try (Leaves leaves = new Leaves(ev, Arrays.copyOf(rCoords,
-        chains.get(0).blockShape().length))) {
+    try (Leaves leaves =
+        new Leaves(ev, Arrays.copyOf(rCoords, chains.get(0).blockShape().length))) {
       for (int i = 0; i < chains.size(); i++) {
         Chain ch = chains.get(i);
         String k = Arrays.toString(ch.blockShape()) + Arrays.toString(ch.tileShape());
-        together.computeIfAbsent(k, x -> new ArrayList<>())
+        together
+            .computeIfAbsent(k, x -> new ArrayList<>())
             .add(new Run(ch, leaves, rCoords, accs.get(i), fresh[i]));
         first.putIfAbsent(k, ch);
       }
       for (Map.Entry<String, List<Run>> e : together.entrySet()) {
         Run[] runs = e.getValue().toArray(new Run[0]);
         Map<String, NDArray> tiles = new HashMap<>();
-        forEachTile(first.get(e.getKey()), (start, shape) -> {
-          tiles.clear();
-          for (Run r : runs) {
-            r.tile(start, shape, tiles);
-          }
-        });
+        forEachTile(
+            first.get(e.getKey()),
+            (start, shape) -> {
+              tiles.clear();
+              for (Run r : runs) {
+                r.tile(start, shape, tiles);
+              }
+            });
       }
     }
   }
@@ -421,12 +440,16 @@ final class Tiles {
     private final Map<String, dev.cubed.zarr.ChunkReader> leafReaders = new HashMap<>();
     private final Map<String, NDArray> buffers = new HashMap<>();
     private final long[] kx;
+
     /** The state region being merged (reused while tile states keep their shape). */
     private NDArray mergeBuffer;
+
     /** The last full-size tile's state, offered to the next tile's (placed before it is reused). */
     private NDArray stateBuffer;
+
     private final ArrayNode[] leafArray;
     private final ArrayNode.Computed[] nodeArray;
+
     /** Row index of {@link #readRows} (reused). */
     private final long[] rowIdx;
 
@@ -455,9 +478,17 @@ final class Tiles {
         }
         NDArray b = leaves.block(leaf);
         if (!Arrays.equals(b.shape(), ch.blockShape())) {
-          throw new IllegalStateException(leaf.name() + ": block " + Arrays.toString(kx) + " has"
-              + " shape " + Shapes.format(b.shape()) + ", the tiled chain of " + ch.reduce().name()
-              + " expects " + Shapes.format(ch.blockShape()));
+          throw new IllegalStateException(
+              leaf.name()
+                  + ": block "
+                  + Arrays.toString(kx)
+                  + " has"
+                  + " shape "
+                  + Shapes.format(b.shape())
+                  + ", the tiled chain of "
+                  + ch.reduce().name()
+                  + " expects "
+                  + Shapes.format(ch.blockShape()));
         }
         leafBlocks.put(leaf.name(), b);
       }
@@ -478,17 +509,25 @@ final class Tiles {
         for (int i = 0; i < in.length; i++) {
           in[i] = tiles.get(n.inputs().get(i).name());
         }
-        NDArray t = ((PointwiseFunction) n.op().function()).applyTilesInto(
-            fullTile(shape) ? buffer(n, shape) : null, in);
+        NDArray t =
+            ((PointwiseFunction) n.op().function())
+                .applyTilesInto(fullTile(shape) ? buffer(n, shape) : null, in);
         if (t.dtype() != n.dtype() || !Arrays.equals(t.shape(), shape)) {
-          throw new IllegalStateException(n.name() + ": a pointwise tile must be " + n.dtype()
-              + " of shape " + Shapes.format(shape) + ", the function gave " + t.dtype()
-              + " of shape " + Shapes.format(t.shape()));
+          throw new IllegalStateException(
+              n.name()
+                  + ": a pointwise tile must be "
+                  + n.dtype()
+                  + " of shape "
+                  + Shapes.format(shape)
+                  + ", the function gave "
+                  + t.dtype()
+                  + " of shape "
+                  + Shapes.format(t.shape()));
         }
         tiles.put(n.name(), t);
       }
-      NDArray ts = tr.tileStateInto(stateBuffer, tiles.get(ch.inputName()), start.clone(),
-          rCoords.clone());
+      NDArray ts =
+          tr.tileStateInto(stateBuffer, tiles.get(ch.inputName()), start.clone(), rCoords.clone());
       if (fullTile(shape)) {
         stateBuffer = ts;
       }
@@ -502,12 +541,14 @@ final class Tiles {
       if (first) {
         state.setRegion(at, ts);
       } else if (!tr.mergeInPlace(state, at, ts)) {
-        NDArray cur = mergeBuffer == null || !Arrays.equals(mergeBuffer.shape(), ts.shape())
-            ? NDArray.zeros(state.dtype(), ts.shape()) : mergeBuffer;
+        NDArray cur =
+            mergeBuffer == null || !Arrays.equals(mergeBuffer.shape(), ts.shape())
+                ? NDArray.zeros(state.dtype(), ts.shape())
+                : mergeBuffer;
         mergeBuffer = cur;
         int mult = state.dtype().isComplex() ? 2 : 1;
-        NDArray.copyBox(state.data(), ss, at, cur.data(), ts.shape(), new long[ss.length],
-            ts.shape(), mult);
+        NDArray.copyBox(
+            state.data(), ss, at, cur.data(), ts.shape(), new long[ss.length], ts.shape(), mult);
         tr.merge(cur, ts);
         state.setRegion(at, cur);
       }
@@ -528,15 +569,22 @@ final class Tiles {
     }
 
     /**
-     * The leaf's tile, copied into a buffer reused across full-size tiles (from its whole block,
-     * or a row at a time from its region reader), or generated.
+     * The leaf's tile, copied into a buffer reused across full-size tiles (from its whole block, or
+     * a row at a time from its region reader), or generated.
      */
     private NDArray cut(ArrayNode leaf, long[] start, long[] shape) {
       NDArray buf = fullTile(shape) ? buffer(leaf, shape) : NDArray.zeros(leaf.dtype(), shape);
       if (leaf instanceof ArrayNode.Virtual v && TiledWrites.generatesRegions(leaf)) {
         try {
-          ((ArrayNode.RegionGenerator) v.generator()).regionInto(kx.clone(),
-              ch.blockShape().clone(), start.clone(), shape.clone(), leaf.dtype(), buf.data(), 0);
+          ((ArrayNode.RegionGenerator) v.generator())
+              .regionInto(
+                  kx.clone(),
+                  ch.blockShape().clone(),
+                  start.clone(),
+                  shape.clone(),
+                  leaf.dtype(),
+                  buf.data(),
+                  0);
         } catch (IllegalStateException e) {
           throw new IllegalStateException(leaf.name() + ": " + e.getMessage(), e);
         }
@@ -548,14 +596,21 @@ final class Tiles {
         return buf;
       }
       NDArray b = leafBlocks.get(leaf.name());
-      NDArray.copyBox(b.data(), b.shape(), start, buf.data(), shape, new long[shape.length], shape,
+      NDArray.copyBox(
+          b.data(),
+          b.shape(),
+          start,
+          buf.data(),
+          shape,
+          new long[shape.length],
+          shape,
           b.dtype().isComplex() ? 2 : 1);
       return buf;
     }
 
     /** The box {@code [start, start + shape)} of a stored chunk, read a row at a time. */
-    private void readRows(dev.cubed.zarr.ChunkReader r, long[] chunk, long[] start, long[] shape,
-        NDArray buf) {
+    private void readRows(
+        dev.cubed.zarr.ChunkReader r, long[] chunk, long[] start, long[] shape, NDArray buf) {
       int nd = shape.length;
       if (nd == 0) {
         r.read(0, 1, buf.data(), 0);

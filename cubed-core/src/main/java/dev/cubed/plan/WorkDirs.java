@@ -7,17 +7,17 @@ import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.UserPrincipal;
 import java.util.Set;
 
 /**
- * Local work directories are private to the user running the compute: the default one is
- * {@code java.io.tmpdir/cubed-<user name>} ({@link #defaultWorkDir()}), and a local work directory
- * is created with mode 0700 and refused ({@link #ensurePrivate}) when another user owns it (or owns
+ * Local work directories are private to the user running the compute: the default one is {@code
+ * java.io.tmpdir/cubed-<user name>} ({@link #defaultWorkDir()}), and a local work directory is
+ * created with mode 0700 and refused ({@link #ensurePrivate}) when another user owns it (or owns
  * the symbolic link it is) or when its group or others may write it: such a user could read the
  * intermediates or swap their chunks. Compute directories are created 0700 and refused when they
  * are a symbolic link or belong to someone else ({@link #checkComputeDir}). On a file system
@@ -28,6 +28,7 @@ public final class WorkDirs {
 
   /** rwx------ */
   static final Set<PosixFilePermission> DIR_MODE = PosixFilePermissions.fromString("rwx------");
+
   /** rw------- */
   static final Set<PosixFilePermission> FILE_MODE = PosixFilePermissions.fromString("rw-------");
 
@@ -38,7 +39,8 @@ public final class WorkDirs {
 
   /** The attribute creating a directory 0700 (none without POSIX permissions). */
   static FileAttribute<?>[] dirAttribute() {
-    return posix() ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(DIR_MODE)}
+    return posix()
+        ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(DIR_MODE)}
         : new FileAttribute<?>[0];
   }
 
@@ -59,8 +61,8 @@ public final class WorkDirs {
   }
 
   /**
-   * Creates the local work directory if missing (its last component with mode 0700, missing
-   * parents as usual) and checks that it is private to this user.
+   * Creates the local work directory if missing (its last component with mode 0700, missing parents
+   * as usual) and checks that it is private to this user.
    *
    * @throws IllegalArgumentException if another user owns it (or the link it is), or its group or
    *     others may write it; the message says what to do
@@ -97,30 +99,51 @@ public final class WorkDirs {
       if (Files.isSymbolicLink(workDir)) {
         UserPrincipal linkOwner = Files.getOwner(workDir, LinkOption.NOFOLLOW_LINKS);
         if (!linkOwner.equals(me)) {
-          throw new IllegalArgumentException("the work directory " + workDir + " is a symbolic"
-              + " link owned by user " + linkOwner.getName() + ", not by " + me.getName()
-              + " who runs this compute: that user chooses where the intermediates go. "
-              + whatToDo(workDir));
+          throw new IllegalArgumentException(
+              "the work directory "
+                  + workDir
+                  + " is a symbolic"
+                  + " link owned by user "
+                  + linkOwner.getName()
+                  + ", not by "
+                  + me.getName()
+                  + " who runs this compute: that user chooses where the intermediates go. "
+                  + whatToDo(workDir));
         }
       }
       if (!Files.isDirectory(workDir)) {
-        throw new IllegalArgumentException("the work directory " + workDir + " is not a"
-            + " directory; " + whatToDo(workDir));
+        throw new IllegalArgumentException(
+            "the work directory " + workDir + " is not a" + " directory; " + whatToDo(workDir));
       }
       PosixFileAttributes a = Files.readAttributes(workDir, PosixFileAttributes.class);
       if (!a.owner().equals(me)) {
-        throw new IllegalArgumentException("the work directory " + workDir + " is owned by user "
-            + a.owner().getName() + ", not by " + me.getName() + " who runs this compute: that"
-            + " user could read or replace the intermediate arrays. " + whatToDo(workDir));
+        throw new IllegalArgumentException(
+            "the work directory "
+                + workDir
+                + " is owned by user "
+                + a.owner().getName()
+                + ", not by "
+                + me.getName()
+                + " who runs this compute: that"
+                + " user could read or replace the intermediate arrays. "
+                + whatToDo(workDir));
       }
       Set<PosixFilePermission> p = a.permissions();
       if (p.contains(PosixFilePermission.GROUP_WRITE)
           || p.contains(PosixFilePermission.OTHERS_WRITE)) {
-        throw new IllegalArgumentException("the work directory " + workDir + " can be written"
-            + " by " + (p.contains(PosixFilePermission.OTHERS_WRITE) ? "other users" : "its group")
-            + " (mode " + PosixFilePermissions.toString(p) + "): they could replace the"
-            + " intermediate arrays. Run chmod 700 " + workDir + ", or choose another work"
-            + " directory (--work-dir DIR, or Spec.builder().workDir(...))");
+        throw new IllegalArgumentException(
+            "the work directory "
+                + workDir
+                + " can be written"
+                + " by "
+                + (p.contains(PosixFilePermission.OTHERS_WRITE) ? "other users" : "its group")
+                + " (mode "
+                + PosixFilePermissions.toString(p)
+                + "): they could replace the"
+                + " intermediate arrays. Run chmod 700 "
+                + workDir
+                + ", or choose another work"
+                + " directory (--work-dir DIR, or Spec.builder().workDir(...))");
       }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot check the work directory " + workDir + ": " + e, e);
@@ -129,32 +152,42 @@ public final class WorkDirs {
 
   private static String whatToDo(Path workDir) {
     return "Choose a work directory of your own (--work-dir DIR, or Spec.builder().workDir(...))"
-        + (workDir.toString().equals(defaultWorkDir()) ? ", or remove " + workDir
-            + " if it is not yours" : "");
+        + (workDir.toString().equals(defaultWorkDir())
+            ? ", or remove " + workDir + " if it is not yours"
+            : "");
   }
 
   /**
-   * Checks a compute directory before it is used: not a symbolic link, owned by this user; gives
-   * it mode 0700 if it is ours with a wider one.
+   * Checks a compute directory before it is used: not a symbolic link, owned by this user; gives it
+   * mode 0700 if it is ours with a wider one.
    *
    * @throws IllegalArgumentException otherwise (a problem of the work directory given)
    */
   static void checkComputeDir(Path dir) throws IOException {
     if (Files.isSymbolicLink(dir)) {
-      throw new IllegalArgumentException("the compute directory " + dir + " is a symbolic link:"
-          + " refusing to put intermediates where it leads. Remove the link (or run ./cubed"
-          + " clean) and rerun");
+      throw new IllegalArgumentException(
+          "the compute directory "
+              + dir
+              + " is a symbolic link:"
+              + " refusing to put intermediates where it leads. Remove the link (or run ./cubed"
+              + " clean) and rerun");
     }
     if (!posix()) {
       return;
     }
-    PosixFileAttributes a = Files.readAttributes(dir, PosixFileAttributes.class,
-        LinkOption.NOFOLLOW_LINKS);
+    PosixFileAttributes a =
+        Files.readAttributes(dir, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
     UserPrincipal me = currentUser(dir);
     if (!a.owner().equals(me)) {
-      throw new IllegalArgumentException("the compute directory " + dir + " is owned by user "
-          + a.owner().getName() + ", not by " + me.getName() + ": refusing to use or delete it."
-          + " Choose a work directory of your own (--work-dir DIR, or Spec.builder().workDir(...))");
+      throw new IllegalArgumentException(
+          "the compute directory "
+              + dir
+              + " is owned by user "
+              + a.owner().getName()
+              + ", not by "
+              + me.getName()
+              + ": refusing to use or delete it."
+              + " Choose a work directory of your own (--work-dir DIR, or Spec.builder().workDir(...))");
     }
     if (!a.permissions().equals(DIR_MODE)) {
       Files.setPosixFilePermissions(dir, DIR_MODE);
@@ -162,16 +195,17 @@ public final class WorkDirs {
   }
 
   /**
-   * The user running this JVM as the file system sees it: the owner of {@code /proc/self} on
-   * Linux (the effective user, even without a passwd entry), else the principal of
-   * {@code user.name}.
+   * The user running this JVM as the file system sees it: the owner of {@code /proc/self} on Linux
+   * (the effective user, even without a passwd entry), else the principal of {@code user.name}.
    */
   static UserPrincipal currentUser(Path onFileSystemOf) throws IOException {
     Path self = Path.of("/proc/self");
     if (Files.exists(self)) {
       return Files.getOwner(self);
     }
-    return onFileSystemOf.getFileSystem().getUserPrincipalLookupService()
+    return onFileSystemOf
+        .getFileSystem()
+        .getUserPrincipalLookupService()
         .lookupPrincipalByName(System.getProperty("user.name"));
   }
 }

@@ -15,22 +15,22 @@ import java.time.Instant;
 import java.util.UUID;
 
 /**
- * An exclusive lock on a target directory while a compute writes it: the file
- * {@code .NAME.cubed-write.lock} beside the target {@code NAME} (not inside it: a staged write
- * renames the target directory away and a new one in) locked with {@link FileChannel#tryLock()}.
- * A second writer, in another process or in this JVM, is refused at once with a
- * {@link TargetBusyException}. {@link #close()} deletes the file (while still
- * holding the lock) and releases it; a file left by a killed process is not locked, so it is
- * harmless and reused.
+ * An exclusive lock on a target directory while a compute writes it: the file {@code
+ * .NAME.cubed-write.lock} beside the target {@code NAME} (not inside it: a staged write renames the
+ * target directory away and a new one in) locked with {@link FileChannel#tryLock()}. A second
+ * writer, in another process or in this JVM, is refused at once with a {@link TargetBusyException}.
+ * {@link #close()} deletes the file (while still holding the lock) and releases it; a file left by
+ * a killed process is not locked, so it is harmless and reused.
  *
  * <p>The holder writes a unique token into the locked file and reads it back through the path, so a
  * writer that locked a file another holder had just deleted notices and treats the target as busy.
- * POSIX locks belong to the process and are dropped when any descriptor of the file is closed, so
- * a holder never closes a descriptor of its lock file before {@link #close()}, and this JVM keeps a
+ * POSIX locks belong to the process and are dropped when any descriptor of the file is closed, so a
+ * holder never closes a descriptor of its lock file before {@link #close()}, and this JVM keeps a
  * set of the lock files it holds and refuses a second writer from it without opening the file.
  */
 final class WriteLock implements AutoCloseable {
   static final String FILE = dev.cubed.zarr.FileSystemStore.WRITE_LOCK;
+
   /**
    * Lock files held by this JVM (real paths). Checked before opening a channel: on Linux, closing
    * any channel of a file drops the process's POSIX lock on it, so a refused second attempt in this
@@ -38,6 +38,7 @@ final class WriteLock implements AutoCloseable {
    */
   private static final java.util.Set<Path> HELD =
       java.util.concurrent.ConcurrentHashMap.newKeySet();
+
   private final Path key;
 
   private final Path file;
@@ -53,19 +54,24 @@ final class WriteLock implements AutoCloseable {
     this.lock = lock;
   }
 
-  /** The lock file of the target directory {@code dir}: {@code .NAME.cubed-write.lock} beside it. */
+  /**
+   * The lock file of the target directory {@code dir}: {@code .NAME.cubed-write.lock} beside it.
+   */
   static Path fileFor(Path dir) {
     Path abs = dir.toAbsolutePath().normalize();
     if (abs.getParent() == null) {
-      throw new IllegalArgumentException("write: the target " + dir + " has no parent directory"
-          + " for its write lock; choose a target below a directory");
+      throw new IllegalArgumentException(
+          "write: the target "
+              + dir
+              + " has no parent directory"
+              + " for its write lock; choose a target below a directory");
     }
     return abs.getParent().resolve("." + abs.getFileName() + FILE);
   }
 
   /**
-   * Locks the target directory {@code dir} (its parent is created if missing; the target itself
-   * is not).
+   * Locks the target directory {@code dir} (its parent is created if missing; the target itself is
+   * not).
    *
    * @throws TargetBusyException if another compute holds the lock
    * @throws UncheckedIOException if the lock file cannot be created
@@ -79,19 +85,28 @@ final class WriteLock implements AutoCloseable {
       Files.createDirectories(file.getParent());
       key = file.getParent().toRealPath().resolve(file.getFileName());
     } catch (IOException e) {
-      throw new UncheckedIOException(what + ": cannot create the directory of the target " + dir
-          + ": " + e, e);
+      throw new UncheckedIOException(
+          what + ": cannot create the directory of the target " + dir + ": " + e, e);
     }
     if (!HELD.add(key)) {
       // do not read the file: closing a descriptor of it would drop this JVM's lock
-      throw new TargetBusyException(what + ": the target " + dir + " is being written by"
-          + " another compute in this process (pid " + pid + ", lock file " + file + "); wait"
-          + " for it to finish, or choose another target");
+      throw new TargetBusyException(
+          what
+              + ": the target "
+              + dir
+              + " is being written by"
+              + " another compute in this process (pid "
+              + pid
+              + ", lock file "
+              + file
+              + "); wait"
+              + " for it to finish, or choose another target");
     }
     boolean ok = false;
     try {
-      FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-          StandardOpenOption.READ);
+      FileChannel ch =
+          FileChannel.open(
+              file, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.READ);
       FileLock lock = null;
       try {
         try {
@@ -110,8 +125,7 @@ final class WriteLock implements AutoCloseable {
           while (check.read(back) > 0 && back.hasRemaining()) {
             // read up to one byte more than the token
           }
-          if (new String(back.array(), 0, back.position(), StandardCharsets.UTF_8)
-              .equals(token)) {
+          if (new String(back.array(), 0, back.position(), StandardCharsets.UTF_8).equals(token)) {
             ok = true;
             return new WriteLock(key, file, ch, check, lock);
           }
@@ -126,8 +140,7 @@ final class WriteLock implements AutoCloseable {
         }
       }
     } catch (IOException e) {
-      throw new UncheckedIOException(what + ": cannot create the write lock " + file + ": " + e,
-          e);
+      throw new UncheckedIOException(what + ": cannot create the write lock " + file + ": " + e, e);
     } finally {
       if (!ok) {
         HELD.remove(key);
@@ -136,9 +149,17 @@ final class WriteLock implements AutoCloseable {
   }
 
   private static TargetBusyException busy(String what, Path dir, Path file) {
-    return new TargetBusyException(what + ": the target " + dir + " is being written by"
-        + " another compute (lock file " + file + " held" + holder(file) + "); wait for it"
-        + " to finish, or choose another target");
+    return new TargetBusyException(
+        what
+            + ": the target "
+            + dir
+            + " is being written by"
+            + " another compute (lock file "
+            + file
+            + " held"
+            + holder(file)
+            + "); wait for it"
+            + " to finish, or choose another target");
   }
 
   private static String holder(Path file) {

@@ -5,12 +5,11 @@ import java.io.Serializable;
 import java.util.List;
 
 /**
- * Computes one output block. {@code args} holds, per input, an {@link NDArray} (for
- * {@link BlockKeys.One}), a {@code List<NDArray>} ({@link BlockKeys.Many}) or an
- * {@code Iterator<NDArray>} ({@link BlockKeys.Stream}). The result must have the output's dtype and
- * the output block's (edge-clipped) shape. A function must not modify its input blocks: the engine
- * may pass one block object for several arguments (e.g. both inputs of {@code x * x}) and may cache
- * blocks.
+ * Computes one output block. {@code args} holds, per input, an {@link NDArray} (for {@link
+ * BlockKeys.One}), a {@code List<NDArray>} ({@link BlockKeys.Many}) or an {@code Iterator<NDArray>}
+ * ({@link BlockKeys.Stream}). The result must have the output's dtype and the output block's
+ * (edge-clipped) shape. A function must not modify its input blocks: the engine may pass one block
+ * object for several arguments (e.g. both inputs of {@code x * x}) and may cache blocks.
  */
 @FunctionalInterface
 public interface BlockFunction extends Serializable {

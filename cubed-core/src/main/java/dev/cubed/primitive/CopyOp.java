@@ -14,41 +14,55 @@ import java.util.List;
  * One rechunk stage: copies {@code source} into {@code target} (same shape and dtype, other
  * chunks). Each task handles one copy region (a whole multiple of the target's chunks): it holds
  * one buffer per target chunk of the region, reads the overlapping source chunks one at a time and
- * copies each straight into the target chunk buffers it overlaps (no region-sized staging array,
- * no second copy per target chunk), then writes the target chunks. Projected memory = reserved +
- * source chunk x (1 + readCopies) + region (the target chunk buffers) + target chunk x
- * writeCopies.
+ * copies each straight into the target chunk buffers it overlaps (no region-sized staging array, no
+ * second copy per target chunk), then writes the target chunks. Projected memory = reserved +
+ * source chunk x (1 + readCopies) + region (the target chunk buffers) + target chunk x writeCopies.
  *
- * <p>A consuming copy ({@code consume}, for a multistage rechunk's intermediate source read by
- * this copy only) deletes, after its target chunks are written, the source chunks lying wholly
- * inside its region: no other task reads them, and their file pages are freed while the stage
- * runs instead of at the end of the compute. A consuming task run again after such a deletion
- * (resume after a crash between the deletion and the completion marker, a retry, a backup task)
- * finds its target chunks all written and returns; a missing source chunk with a target chunk
- * also missing is an engine error ({@link MissingChunkException}).
+ * <p>A consuming copy ({@code consume}, for a multistage rechunk's intermediate source read by this
+ * copy only) deletes, after its target chunks are written, the source chunks lying wholly inside
+ * its region: no other task reads them, and their file pages are freed while the stage runs instead
+ * of at the end of the compute. A consuming task run again after such a deletion (resume after a
+ * crash between the deletion and the completion marker, a retry, a backup task) finds its target
+ * chunks all written and returns; a missing source chunk with a target chunk also missing is an
+ * engine error ({@link MissingChunkException}).
  */
 public final class CopyOp {
   private CopyOp() {}
 
   /** Projected memory of a copy task. */
-  public static long projectedMem(long reserved, long srcChunkBytes, long regionBytes,
-      long dstChunkBytes, int readCopies, int writeCopies) {
-    return projectedMem(reserved, srcChunkBytes, regionBytes, dstChunkBytes, readCopies,
-        writeCopies, false);
+  public static long projectedMem(
+      long reserved,
+      long srcChunkBytes,
+      long regionBytes,
+      long dstChunkBytes,
+      int readCopies,
+      int writeCopies) {
+    return projectedMem(
+        reserved, srcChunkBytes, regionBytes, dstChunkBytes, readCopies, writeCopies, false);
   }
 
   /**
    * Projected memory of a copy task; {@code streamed} ({@link #streams}): two source chunks (the
-   * run being copied may span two), a run and a box of it, and the encoded target chunk, instead
-   * of the target chunk buffers.
+   * run being copied may span two), a run and a box of it, and the encoded target chunk, instead of
+   * the target chunk buffers.
    */
-  public static long projectedMem(long reserved, long srcChunkBytes, long regionBytes,
-      long dstChunkBytes, int readCopies, int writeCopies, boolean streamed) {
+  public static long projectedMem(
+      long reserved,
+      long srcChunkBytes,
+      long regionBytes,
+      long dstChunkBytes,
+      int readCopies,
+      int writeCopies,
+      boolean streamed) {
     if (streamed) {
-      return reserved + 2 * srcChunkBytes * (1 + readCopies) + 2 * Math.min(dstChunkBytes, RUN)
+      return reserved
+          + 2 * srcChunkBytes * (1 + readCopies)
+          + 2 * Math.min(dstChunkBytes, RUN)
           + dstChunkBytes * writeCopies;
     }
-    return reserved + srcChunkBytes * (1 + readCopies) + Math.max(regionBytes, dstChunkBytes)
+    return reserved
+        + srcChunkBytes * (1 + readCopies)
+        + Math.max(regionBytes, dstChunkBytes)
         + dstChunkBytes * writeCopies;
   }
 
@@ -63,8 +77,8 @@ public final class CopyOp {
    * inside one source chunk, so the target's C-order runs walk the source chunks along the first
    * axis, each read once while at most two are held.
    */
-  public static boolean streams(long[] srcChunks, long[] dstChunks, long[] region,
-      boolean targetStreams) {
+  public static boolean streams(
+      long[] srcChunks, long[] dstChunks, long[] region, boolean targetStreams) {
     if (!targetStreams || dstChunks.length == 0 || !java.util.Arrays.equals(region, dstChunks)) {
       return false;
     }
@@ -81,8 +95,8 @@ public final class CopyOp {
    *
    * @param region copy region shape, a multiple of the target's chunks (clipped at the edges)
    */
-  public static Operation build(String name, ZarrArray source, ZarrArray target, long[] region,
-      long projectedMem) {
+  public static Operation build(
+      String name, ZarrArray source, ZarrArray target, long[] region, long projectedMem) {
     return build(name, source, target, region, projectedMem, null, false);
   }
 
@@ -93,8 +107,14 @@ public final class CopyOp {
    * @param consume delete the source chunks wholly inside a region once its target chunks are
    *     written (only for an intermediate source that no other operation reads)
    */
-  public static Operation build(String name, ZarrArray source, ZarrArray target, long[] region,
-      long projectedMem, List<String> dependencies, boolean consume) {
+  public static Operation build(
+      String name,
+      ZarrArray source,
+      ZarrArray target,
+      long[] region,
+      long projectedMem,
+      List<String> dependencies,
+      boolean consume) {
     long[] shape = target.shape();
     int nd = shape.length;
     long[] grid = new long[nd];
@@ -112,8 +132,9 @@ public final class CopyOp {
   }
 
   /** The task: copies region {@code key} of {@code target} from {@code source}. */
-  static void copyRegion(ZarrArray source, ZarrArray target, long[] region, long[] key,
-      boolean consume) throws Exception {
+  static void copyRegion(
+      ZarrArray source, ZarrArray target, long[] region, long[] key, boolean consume)
+      throws Exception {
     if (streams(source.chunks(), target.chunks(), region, target.streamsWrites())) {
       copyStreamed(source, target, key, consume);
       return;
@@ -218,8 +239,8 @@ public final class CopyOp {
    * the chunk it covers ({@link RunBoxes}), each box copied from the one or two source chunks it
    * overlaps along the first axis; the two source chunks read last are kept.
    */
-  private static void copyStreamed(ZarrArray source, ZarrArray target, long[] key,
-      boolean consume) throws Exception {
+  private static void copyStreamed(ZarrArray source, ZarrArray target, long[] key, boolean consume)
+      throws Exception {
     long[] tc = target.chunks();
     long[] sc = source.chunks();
     int nd = tc.length;
@@ -231,45 +252,47 @@ public final class CopyOp {
     // a run before asking for the next), so a task makes no garbage per run
     NDArray[] reuse = new NDArray[2];
     try {
-      target.writeChunk(key, (start, count) -> {
-        if (reuse[0] == null || reuse[0].size() != count) {
-          reuse[0] = NDArray.zeros(target.dtype(), new long[] {count});
-        }
-        NDArray run = reuse[0];
-        for (RunBoxes.Box b : RunBoxes.of(cs, start, count)) {
-          long boxSize = Shapes.size(b.shape());
-          if (reuse[1] == null || reuse[1].size() < boxSize) {
-            reuse[1] = NDArray.zeros(target.dtype(), new long[] {Math.max(boxSize, count)});
-          }
-          NDArray box = reuse[1]; // the box's elements in C order at its start
-          long a0 = origin[0] + b.start()[0];
-          long a1 = a0 + b.shape()[0];
-          for (long c0 = a0 / sc[0]; c0 * sc[0] < a1; c0++) {
-            long[] c = new long[nd];
-            c[0] = c0;
-            for (int d = 1; d < nd; d++) {
-              c[d] = (origin[d] + b.start()[d]) / sc[d];
+      target.writeChunk(
+          key,
+          (start, count) -> {
+            if (reuse[0] == null || reuse[0].size() != count) {
+              reuse[0] = NDArray.zeros(target.dtype(), new long[] {count});
             }
-            NDArray src = held.get(c);
-            long[] inSrc = new long[nd];
-            long[] inBox = new long[nd];
-            long[] part = b.shape().clone();
-            long lo = Math.max(a0, c0 * sc[0]);
-            long hi = Math.min(a1, c0 * sc[0] + src.shape()[0]);
-            part[0] = hi - lo;
-            inSrc[0] = lo - c0 * sc[0];
-            inBox[0] = lo - a0;
-            for (int d = 1; d < nd; d++) {
-              inSrc[d] = origin[d] + b.start()[d] - c[d] * sc[d];
+            NDArray run = reuse[0];
+            for (RunBoxes.Box b : RunBoxes.of(cs, start, count)) {
+              long boxSize = Shapes.size(b.shape());
+              if (reuse[1] == null || reuse[1].size() < boxSize) {
+                reuse[1] = NDArray.zeros(target.dtype(), new long[] {Math.max(boxSize, count)});
+              }
+              NDArray box = reuse[1]; // the box's elements in C order at its start
+              long a0 = origin[0] + b.start()[0];
+              long a1 = a0 + b.shape()[0];
+              for (long c0 = a0 / sc[0]; c0 * sc[0] < a1; c0++) {
+                long[] c = new long[nd];
+                c[0] = c0;
+                for (int d = 1; d < nd; d++) {
+                  c[d] = (origin[d] + b.start()[d]) / sc[d];
+                }
+                NDArray src = held.get(c);
+                long[] inSrc = new long[nd];
+                long[] inBox = new long[nd];
+                long[] part = b.shape().clone();
+                long lo = Math.max(a0, c0 * sc[0]);
+                long hi = Math.min(a1, c0 * sc[0] + src.shape()[0]);
+                part[0] = hi - lo;
+                inSrc[0] = lo - c0 * sc[0];
+                inBox[0] = lo - a0;
+                for (int d = 1; d < nd; d++) {
+                  inSrc[d] = origin[d] + b.start()[d] - c[d] * sc[d];
+                }
+                NDArray.copyBox(
+                    src.data(), src.shape(), inSrc, box.data(), b.shape(), inBox, part, mult);
+              }
+              System.arraycopy(
+                  box.data(), 0, run.data(), (int) (b.flat() - start) * mult, (int) boxSize * mult);
             }
-            NDArray.copyBox(src.data(), src.shape(), inSrc, box.data(), b.shape(), inBox, part,
-                mult);
-          }
-          System.arraycopy(box.data(), 0, run.data(), (int) (b.flat() - start) * mult,
-              (int) boxSize * mult);
-        }
-        return run;
-      });
+            return run;
+          });
     } catch (MissingChunkException e) {
       if (consume && target.chunkExists(key)) {
         return; // an earlier run of this task wrote the target and consumed its sources

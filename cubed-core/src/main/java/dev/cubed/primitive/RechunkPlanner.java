@@ -13,18 +13,18 @@ import java.util.List;
  * geometrically between read and write chunks and each intermediate array's chunks are the
  * elementwise minimum of its two neighbouring stage shapes (a one-stage plan whose intermediate
  * equals the read or write chunks is a direct copy). Intermediates equal to the source or target
- * chunks are dropped. The candidates are these plans and the direct copy; the one moving the
- * fewest bytes wins: for each copy, the bytes it reads (whole source chunks, once per copy region
- * they overlap), the bytes it writes (the array) and {@code opBytes} per chunk read or written
- * (the per-request cost, which keeps intermediate chunks from becoming tiny); on a tie the plan
- * with fewer stages.
+ * chunks are dropped. The candidates are these plans and the direct copy; the one moving the fewest
+ * bytes wins: for each copy, the bytes it reads (whole source chunks, once per copy region they
+ * overlap), the bytes it writes (the array) and {@code opBytes} per chunk read or written (the
+ * per-request cost, which keeps intermediate chunks from becoming tiny); on a tie the plan with
+ * fewer stages.
  */
 public final class RechunkPlanner {
   private static final int MAX_STAGES = 10;
 
   /**
-   * The cost of one chunk read or write on a local store, in bytes moved: a file opened, written
-   * or read, and closed (about 0.1-0.3 ms, the time to copy 256 KiB).
+   * The cost of one chunk read or write on a local store, in bytes moved: a file opened, written or
+   * read, and closed (about 0.1-0.3 ms, the time to copy 256 KiB).
    */
   public static final long LOCAL_OP_BYTES = 256L << 10;
 
@@ -37,8 +37,8 @@ public final class RechunkPlanner {
    * The compressor of a multistage rechunk's intermediate arrays (each written once and read once,
    * then deleted), from the system property {@code cubed.rechunk.intermediateCompression}: {@code
    * auto} (the default: {@code none} when the intermediates are on a local file system, {@code
-   * project} on an object store), {@code none} (Blosc level 0 without shuffle: the array's bytes
-   * in a Blosc frame, no shuffle or LZ4 on either side), {@code lz4} (Blosc-LZ4 level 5 without
+   * project} on an object store), {@code none} (Blosc level 0 without shuffle: the array's bytes in
+   * a Blosc frame, no shuffle or LZ4 on either side), {@code lz4} (Blosc-LZ4 level 5 without
    * shuffle) or {@code project} (alias {@code default}: the project's default codec, Blosc-LZ4
    * level 5 with byte shuffle). All are streamed (one buffer copy each way), so the memory model is
    * the same. Locally, {@code none} with consumed intermediates ({@link #consumeIntermediates})
@@ -55,8 +55,9 @@ public final class RechunkPlanner {
       case "none" -> none();
       case "default", "project" -> Compression.projectDefault();
       case "lz4" -> Compression.blosc(Compression.BloscCodec.LZ4, 5, Compression.Shuffle.NONE);
-      default -> throw new IllegalArgumentException("cubed.rechunk.intermediateCompression='" + v
-          + "': use auto, none, lz4 or project");
+      default ->
+          throw new IllegalArgumentException(
+              "cubed.rechunk.intermediateCompression='" + v + "': use auto, none, lz4 or project");
     };
   }
 
@@ -81,8 +82,9 @@ public final class RechunkPlanner {
       case "auto" -> !objectStore;
       case "true" -> true;
       case "false" -> false;
-      default -> throw new IllegalArgumentException("cubed.rechunk.consumeIntermediates='" + v
-          + "': use auto, true or false");
+      default ->
+          throw new IllegalArgumentException(
+              "cubed.rechunk.consumeIntermediates='" + v + "': use auto, true or false");
     };
   }
 
@@ -90,7 +92,8 @@ public final class RechunkPlanner {
   public record Plan(List<long[]> intermediates, long ioOps) {}
 
   /** Grows {@code chunks} axis by axis (last first) by whole multiples while within the budget. */
-  static long[] consolidate(long[] shape, long[] chunks, int itemSize, long maxMem, boolean[] axes) {
+  static long[] consolidate(
+      long[] shape, long[] chunks, int itemSize, long maxMem, boolean[] axes) {
     long[] c = chunks.clone();
     for (int i = c.length - 1; i >= 0; i--) {
       if (!axes[i]) {
@@ -130,8 +133,8 @@ public final class RechunkPlanner {
    * @param opBytes the cost of one chunk read or write, in bytes moved ({@link #LOCAL_OP_BYTES}
    *     locally, {@link #OBJECT_STORE_OP_BYTES} when an object store is involved)
    */
-  public static Plan plan(long[] shape, long[] source, long[] target, int itemSize, long maxMem,
-      long opBytes) {
+  public static Plan plan(
+      long[] shape, long[] source, long[] target, int itemSize, long maxMem, long opBytes) {
     int nd = shape.length;
     boolean[] all = new boolean[nd];
     Arrays.fill(all, true);
@@ -150,8 +153,9 @@ public final class RechunkPlanner {
         long[] s = new long[nd];
         double f = (double) k / stages;
         for (int i = 0; i < nd; i++) {
-          s[i] = Math.max(1, Math.round(Math.exp(Math.log(read[i]) * (1 - f)
-              + Math.log(write[i]) * f)));
+          s[i] =
+              Math.max(
+                  1, Math.round(Math.exp(Math.log(read[i]) * (1 - f) + Math.log(write[i]) * f)));
         }
         stageShapes.add(s);
       }
@@ -165,7 +169,9 @@ public final class RechunkPlanner {
           m[i] = Math.min(a[i], b[i]);
         }
         boolean direct = stages == 1 && (Arrays.equals(m, read) || Arrays.equals(m, write));
-        if (!direct && !Arrays.equals(m, source) && !Arrays.equals(m, target)
+        if (!direct
+            && !Arrays.equals(m, source)
+            && !Arrays.equals(m, target)
             && (ints.isEmpty() || !Arrays.equals(ints.get(ints.size() - 1), m))) {
           ints.add(m);
         }
@@ -190,8 +196,10 @@ public final class RechunkPlanner {
         long[] region = copyRegion(shape, from, to, itemSize, maxMem);
         long ops = ioOps(shape, from, to, itemSize, maxMem);
         io += ops;
-        cost += (double) readBytes(shape, from, region, itemSize)
-            + (double) itemSize * elements(shape) + (double) opBytes * ops;
+        cost +=
+            (double) readBytes(shape, from, region, itemSize)
+                + (double) itemSize * elements(shape)
+                + (double) opBytes * ops;
       }
       // strictly cheaper only: on a tie the plan with fewer stages (found first) stays
       if (cost < bestCost) {

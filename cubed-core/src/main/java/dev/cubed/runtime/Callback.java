@@ -18,8 +18,8 @@ public interface Callback {
   default void onOpEnd(Events.OpEnd e) {}
 
   /**
-   * Called once per successful task: for the run that won when a backup ran too, never for a
-   * failed attempt.
+   * Called once per successful task: for the run that won when a backup ran too, never for a failed
+   * attempt.
    */
   default void onTaskEnd(Events.TaskEnd e) {}
 }

@@ -27,8 +27,8 @@ import java.util.jar.Manifest;
  * task starts.
  *
  * <p>Per jar: central directory size + end record (22 bytes) + 14 bytes per entry + 2 KiB (the
- * loader, jar and zip objects). Read from each jar's end-of-central-directory record (zip64
- * records honoured); a jar that cannot be read counts nothing (the worker cannot open it either).
+ * loader, jar and zip objects). Read from each jar's end-of-central-directory record (zip64 records
+ * honoured); a jar that cannot be read counts nothing (the worker cannot open it either).
  */
 final class ClassPathIndex {
   private static final long PER_ENTRY = 14;
@@ -85,7 +85,8 @@ final class ClassPathIndex {
         }
         long entries = le16(b, i + 10);
         long cenSize = le32(b, i + 12) & 0xffffffffL;
-        if ((entries == 0xffff || cenSize == 0xffffffffL) && i >= 20
+        if ((entries == 0xffff || cenSize == 0xffffffffL)
+            && i >= 20
             && le32(b, i - 20) == ZIP64_LOCATOR_SIG) {
           long endPos = le64(b, i - 20 + 8);
           byte[] z = new byte[56];

@@ -13,8 +13,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * One compute's schedule: an operation's tasks are queued on the pool as soon as every operation
- * it depends on has finished, so independent operations (e.g. the branches of a plan with several
+ * One compute's schedule: an operation's tasks are queued on the pool as soon as every operation it
+ * depends on has finished, so independent operations (e.g. the branches of a plan with several
  * outputs) share the workers instead of running one after the other. An operation finishes when
  * each of its keys has reported one success. The first failure cancels the rest and is rethrown.
  */
@@ -50,8 +50,12 @@ final class DagRun {
   private final AtomicInteger opsLeft;
   private final CompletableFuture<Void> done = new CompletableFuture<>();
 
-  DagRun(java.util.concurrent.Executor pool, Runnable onFailure, List<Operation> ops,
-      List<Callback> callbacks, TaskRunner runner) {
+  DagRun(
+      java.util.concurrent.Executor pool,
+      Runnable onFailure,
+      List<Operation> ops,
+      List<Callback> callbacks,
+      TaskRunner runner) {
     this.pool = pool;
     this.onFailure = onFailure;
     this.runner = runner;
@@ -74,8 +78,12 @@ final class DagRun {
         for (String d : op.dependencies()) {
           Integer j = index.get(d);
           if (j == null) {
-            throw new IllegalArgumentException("threads executor: operation " + op.name()
-                + " depends on '" + d + "', which is not an earlier operation of the plan");
+            throw new IllegalArgumentException(
+                "threads executor: operation "
+                    + op.name()
+                    + " depends on '"
+                    + d
+                    + "', which is not an earlier operation of the plan");
           }
           deps.add(j);
         }
@@ -91,8 +99,8 @@ final class DagRun {
       tasksLeft[i] = new AtomicInteger(op.keys().size());
       started[i] = new AtomicBoolean();
       if (index.put(op.name(), i) != null) {
-        throw new IllegalArgumentException("threads executor: two operations are named "
-            + op.name());
+        throw new IllegalArgumentException(
+            "threads executor: two operations are named " + op.name());
       }
     }
   }
@@ -138,8 +146,10 @@ final class DagRun {
   /** Starts op i's tasks; an op is started at most once, whoever calls this. */
   private void startOp(int i) {
     if (!started[i].compareAndSet(false, true)) {
-      throw new IllegalStateException("threads executor: operation " + ops.get(i).name()
-          + " was started twice (scheduler bug)");
+      throw new IllegalStateException(
+          "threads executor: operation "
+              + ops.get(i).name()
+              + " was started twice (scheduler bug)");
     }
     if (done.isDone()) {
       return;
@@ -167,25 +177,26 @@ final class DagRun {
       return;
     }
     AtomicBoolean reported = new AtomicBoolean();
-    Outcome outcome = new Outcome() {
-      @Override
-      public void succeeded() {
-        if (reported.compareAndSet(false, true) && tasksLeft[i].decrementAndGet() == 0) {
-          try {
-            finishOp(i);
-          } catch (Throwable t) {
-            fail(t); // a callback or a dependent's start failed
+    Outcome outcome =
+        new Outcome() {
+          @Override
+          public void succeeded() {
+            if (reported.compareAndSet(false, true) && tasksLeft[i].decrementAndGet() == 0) {
+              try {
+                finishOp(i);
+              } catch (Throwable t) {
+                fail(t); // a callback or a dependent's start failed
+              }
+            }
           }
-        }
-      }
 
-      @Override
-      public void failed(Throwable error) {
-        if (reported.compareAndSet(false, true)) {
-          fail(error);
-        }
-      }
-    };
+          @Override
+          public void failed(Throwable error) {
+            if (reported.compareAndSet(false, true)) {
+              fail(error);
+            }
+          }
+        };
     try {
       runner.run(ops.get(i), key, callbacks, outcome);
     } catch (Throwable t) {

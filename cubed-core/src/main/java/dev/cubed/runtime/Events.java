@@ -5,12 +5,15 @@ public final class Events {
   private Events() {}
 
   /**
-   * Tells the callbacks that a compute of {@code ops} started at {@code startMillis} (a
-   * {@link ComputeStart} with the op and task counts) and returns the compute, whose
-   * {@link Running#ended} tells them it ended. Every executor brackets its run with these two.
+   * Tells the callbacks that a compute of {@code ops} started at {@code startMillis} (a {@link
+   * ComputeStart} with the op and task counts) and returns the compute, whose {@link Running#ended}
+   * tells them it ended. Every executor brackets its run with these two.
    */
-  public static Running computeStarted(String computeId, java.util.List<Operation> ops,
-      long startMillis, java.util.List<Callback> callbacks) {
+  public static Running computeStarted(
+      String computeId,
+      java.util.List<Operation> ops,
+      long startMillis,
+      java.util.List<Callback> callbacks) {
     long numTasks = 0;
     for (Operation op : ops) {
       numTasks += op.keys().size();
@@ -63,28 +66,61 @@ public final class Events {
    *     counter; an upper bound on the heap it could have held, NOT its peak), -1 if unavailable
    * @param projectedMem the task's projected memory (the plan's memory model), bytes
    * @param backup true if the successful run was a backup task (a duplicate launched because the
-   *     original ran much longer than its op's other tasks); the attempts count is the winning run's
+   *     original ran much longer than its op's other tasks); the attempts count is the winning
+   *     run's
    * @param worker where the winning run ran (a thread name, or a worker process id), or null
-   * @param measuredPeakMem the task's measured peak memory in bytes, as comparable with
-   *     {@code projectedMem} as the executor can make it (a worker process: peak heap used during
-   *     the task plus the worker's reserved baseline), -1 if the executor cannot measure a peak
-   *     (the threads executor shares one heap between tasks: see {@code allocatedBytes})
+   * @param measuredPeakMem the task's measured peak memory in bytes, as comparable with {@code
+   *     projectedMem} as the executor can make it (a worker process: peak heap used during the task
+   *     plus the worker's reserved baseline), -1 if the executor cannot measure a peak (the threads
+   *     executor shares one heap between tasks: see {@code allocatedBytes})
    * @param peakRss peak resident set size of the worker process during the task, bytes; -1 if
    *     unknown or not per task (threads executor)
    */
-  public record TaskEnd(String opName, long[] key, long startMillis, long endMillis, int attempts,
-      long allocatedBytes, long projectedMem, boolean backup, String worker, long measuredPeakMem,
+  public record TaskEnd(
+      String opName,
+      long[] key,
+      long startMillis,
+      long endMillis,
+      int attempts,
+      long allocatedBytes,
+      long projectedMem,
+      boolean backup,
+      String worker,
+      long measuredPeakMem,
       long peakRss) {
     /** A task end without per-task measurements (worker unknown, peaks -1). */
-    public TaskEnd(String opName, long[] key, long startMillis, long endMillis, int attempts,
-        long allocatedBytes, long projectedMem, boolean backup) {
-      this(opName, key, startMillis, endMillis, attempts, allocatedBytes, projectedMem, backup,
-          null, -1, -1);
+    public TaskEnd(
+        String opName,
+        long[] key,
+        long startMillis,
+        long endMillis,
+        int attempts,
+        long allocatedBytes,
+        long projectedMem,
+        boolean backup) {
+      this(
+          opName,
+          key,
+          startMillis,
+          endMillis,
+          attempts,
+          allocatedBytes,
+          projectedMem,
+          backup,
+          null,
+          -1,
+          -1);
     }
 
     /** A task end of an original (non-backup) run without per-task measurements. */
-    public TaskEnd(String opName, long[] key, long startMillis, long endMillis, int attempts,
-        long allocatedBytes, long projectedMem) {
+    public TaskEnd(
+        String opName,
+        long[] key,
+        long startMillis,
+        long endMillis,
+        int attempts,
+        long allocatedBytes,
+        long projectedMem) {
       this(opName, key, startMillis, endMillis, attempts, allocatedBytes, projectedMem, false);
     }
 

@@ -6,11 +6,11 @@ import java.util.ServiceLoader;
 /**
  * Runs a plan's operations. Operations are given in a valid order (each after the operations it
  * depends on); an executor may run the tasks of one operation in any order and concurrently, and
- * must finish an operation before starting a later one unless it knows they are independent.
- * An operation's tasks are idempotent ({@link TaskFunction}), so an executor may retry a task or
- * run a duplicate (backup) of it; each task must succeed at least once before the operations that
- * depend on it start, and {@link #execute} must not return while any task it started is still
- * running. Implementations are found with {@link ServiceLoader} by {@link #name()}.
+ * must finish an operation before starting a later one unless it knows they are independent. An
+ * operation's tasks are idempotent ({@link TaskFunction}), so an executor may retry a task or run a
+ * duplicate (backup) of it; each task must succeed at least once before the operations that depend
+ * on it start, and {@link #execute} must not return while any task it started is still running.
+ * Implementations are found with {@link ServiceLoader} by {@link #name()}.
  */
 public interface Executor {
   /** The name this executor is found by (e.g. "threads"). */
@@ -31,8 +31,8 @@ public interface Executor {
 
   /**
    * True if a plan so small that all its arrays fit one block each may be evaluated in the calling
-   * thread instead of through this executor (no threads, no intermediate files, no retries):
-   * the threads executor without injected faults says yes; executors that isolate tasks (worker
+   * thread instead of through this executor (no threads, no intermediate files, no retries): the
+   * threads executor without injected faults says yes; executors that isolate tasks (worker
    * processes, clusters) keep the default no.
    */
   default boolean allowsInlineTinyPlans() {

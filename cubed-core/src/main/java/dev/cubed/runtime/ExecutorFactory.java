@@ -8,10 +8,10 @@ import java.util.Optional;
  * Creates an executor, chosen by name, from a spec's settings (workers, attempts, memory and
  * executor-specific options such as a Spark master URL). Executors of other engines (cubed-spark,
  * cubed-beam, your own) implement this and register it with {@link java.util.ServiceLoader}: list
- * the class name in {@code META-INF/services/dev.cubed.runtime.ExecutorFactory}. Then
- * {@code Spec.builder().executor(name)} and {@code --executor name} find it when its jar is on the
- * classpath. Implementations need a public no-argument constructor and must be cheap to
- * construct (they are created whenever executors are listed).
+ * the class name in {@code META-INF/services/dev.cubed.runtime.ExecutorFactory}. Then {@code
+ * Spec.builder().executor(name)} and {@code --executor name} find it when its jar is on the
+ * classpath. Implementations need a public no-argument constructor and must be cheap to construct
+ * (they are created whenever executors are listed).
  */
 public interface ExecutorFactory {
   /**
@@ -29,11 +29,11 @@ public interface ExecutorFactory {
 
   /**
    * Checks executor options before anything is planned or run (the CLI calls it to refuse a bad
-   * {@code --executor-option} as a usage error). {@link #create} must refuse the same options.
-   * The default accepts every option: a factory that knows its options overrides it.
+   * {@code --executor-option} as a usage error). {@link #create} must refuse the same options. The
+   * default accepts every option: a factory that knows its options overrides it.
    *
-   * @throws IllegalArgumentException naming the first unknown or malformed option and listing
-   *     the options this executor takes
+   * @throws IllegalArgumentException naming the first unknown or malformed option and listing the
+   *     options this executor takes
    */
   default void checkOptions(Map<String, String> options) {}
 

@@ -11,21 +11,24 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * The one list of executors known by name, in this order: the built-ins ("threads",
- * "processes", "processes-strict"), then the {@link ExecutorFactory} services on the classpath
- * (cubed-spark's "spark", cubed-beam's "beam", your own), then {@link Executor} services; the
- * first entry of a name wins. {@link ExecutorFactory#find}, {@link ExecutorFactory#available},
- * {@link Executor#byName} and the CLI all read it, so no caller tests names.
+ * The one list of executors known by name, in this order: the built-ins ("threads", "processes",
+ * "processes-strict"), then the {@link ExecutorFactory} services on the classpath (cubed-spark's
+ * "spark", cubed-beam's "beam", your own), then {@link Executor} services; the first entry of a
+ * name wins. {@link ExecutorFactory#find}, {@link ExecutorFactory#available}, {@link
+ * Executor#byName} and the CLI all read it, so no caller tests names.
  */
 final class ExecutorRegistry {
   private ExecutorRegistry() {}
 
   /**
-   * A built-in executor: made from a spec's settings, or with its own defaults for
-   * {@link Executor#byName}.
+   * A built-in executor: made from a spec's settings, or with its own defaults for {@link
+   * Executor#byName}.
    */
-  record BuiltIn(String name, Function<ExecutorSettings, Executor> fromSettings,
-      Supplier<Executor> withDefaults) implements ExecutorFactory {
+  record BuiltIn(
+      String name,
+      Function<ExecutorSettings, Executor> fromSettings,
+      Supplier<Executor> withDefaults)
+      implements ExecutorFactory {
     /** Refuses every option: the built-ins take none. */
     @Override
     public Executor create(ExecutorSettings settings) {
@@ -62,8 +65,8 @@ final class ExecutorRegistry {
   }
 
   /**
-   * Refuses options of an executor that takes none, naming the first and saying what sets such
-   * an executor up instead.
+   * Refuses options of an executor that takes none, naming the first and saying what sets such an
+   * executor up instead.
    *
    * @throws IllegalArgumentException if {@code options} is not empty
    */
@@ -72,29 +75,49 @@ final class ExecutorRegistry {
       return;
     }
     String first = options.keySet().iterator().next();
-    throw new IllegalArgumentException("the " + name + " executor takes no executor options,"
-        + " got '" + first + "'" + (options.size() > 1 ? " (and " + (options.size() - 1)
-            + " more)" : "") + "; it is set up by the workers, attempts and memory settings"
-        + " (--workers, --attempts, --allowed-mem); executor options are for engine executors"
-        + " such as spark (spark.*) or beam (beam.*)");
+    throw new IllegalArgumentException(
+        "the "
+            + name
+            + " executor takes no executor options,"
+            + " got '"
+            + first
+            + "'"
+            + (options.size() > 1 ? " (and " + (options.size() - 1) + " more)" : "")
+            + "; it is set up by the workers, attempts and memory settings"
+            + " (--workers, --attempts, --allowed-mem); executor options are for engine executors"
+            + " such as spark (spark.*) or beam (beam.*)");
   }
 
   /**
-   * The built-ins. The processes executors keep their workers between computes for
-   * {@code -Dcubed.processes.keepAliveSeconds} seconds (default 30) when made from settings.
+   * The built-ins. The processes executors keep their workers between computes for {@code
+   * -Dcubed.processes.keepAliveSeconds} seconds (default 30) when made from settings.
    */
-  static final List<BuiltIn> BUILT_INS = List.of(
-      new BuiltIn("threads", s -> ThreadsExecutor.builder().workers(s.workers())
-          .attempts(s.attempts()).reservedMem(s.reservedMem()).build(), ThreadsExecutor::new),
-      new BuiltIn("processes", s -> processes(s, false), ProcessesExecutor::new),
-      new BuiltIn("processes-strict", s -> processes(s, true),
-          () -> ProcessesExecutor.builder().heapPerOp(true).build()));
+  static final List<BuiltIn> BUILT_INS =
+      List.of(
+          new BuiltIn(
+              "threads",
+              s ->
+                  ThreadsExecutor.builder()
+                      .workers(s.workers())
+                      .attempts(s.attempts())
+                      .reservedMem(s.reservedMem())
+                      .build(),
+              ThreadsExecutor::new),
+          new BuiltIn("processes", s -> processes(s, false), ProcessesExecutor::new),
+          new BuiltIn(
+              "processes-strict",
+              s -> processes(s, true),
+              () -> ProcessesExecutor.builder().heapPerOp(true).build()));
 
   private static Executor processes(ExecutorSettings s, boolean heapPerOp) {
-    return ProcessesExecutor.builder().workers(s.workers()).attempts(s.attempts())
-        .allowedMem(s.allowedMem()).reservedMem(s.reservedMem())
+    return ProcessesExecutor.builder()
+        .workers(s.workers())
+        .attempts(s.attempts())
+        .allowedMem(s.allowedMem())
+        .reservedMem(s.reservedMem())
         .keepAlive(Duration.ofSeconds(Long.getLong("cubed.processes.keepAliveSeconds", 30L)))
-        .heapPerOp(heapPerOp).build();
+        .heapPerOp(heapPerOp)
+        .build();
   }
 
   /** Every executor available here by name, in registry order (built-ins first). */
@@ -129,9 +152,13 @@ final class ExecutorRegistry {
     Map<String, ExecutorFactory> all = all();
     ExecutorFactory f = all.get(name);
     if (f == null) {
-      throw new IllegalArgumentException("unknown executor '" + name + "'; available: "
-          + String.join(", ", all.keySet()) + " (engine executors such as spark or beam need"
-          + " their module, cubed-spark or cubed-beam, on the classpath)");
+      throw new IllegalArgumentException(
+          "unknown executor '"
+              + name
+              + "'; available: "
+              + String.join(", ", all.keySet())
+              + " (engine executors such as spark or beam need"
+              + " their module, cubed-spark or cubed-beam, on the classpath)");
     }
     return f;
   }
@@ -139,8 +166,8 @@ final class ExecutorRegistry {
   /**
    * The executor of a name with its defaults (no spec).
    *
-   * @throws IllegalArgumentException if the name is unknown, or names an engine executor, which
-   *     is only made from a spec's settings
+   * @throws IllegalArgumentException if the name is unknown, or names an engine executor, which is
+   *     only made from a spec's settings
    */
   static Executor withDefaults(String name) {
     ExecutorFactory f = require(name);
@@ -150,8 +177,12 @@ final class ExecutorRegistry {
     if (f instanceof Service s) {
       return s.executor();
     }
-    throw new IllegalArgumentException("executor '" + name + "' is made from a spec's settings,"
-        + " not with defaults: use Cubed.executor(spec) or ExecutorFactory.find(\"" + name
-        + "\").get().create(settings)");
+    throw new IllegalArgumentException(
+        "executor '"
+            + name
+            + "' is made from a spec's settings,"
+            + " not with defaults: use Cubed.executor(spec) or ExecutorFactory.find(\""
+            + name
+            + "\").get().create(settings)");
   }
 }

@@ -17,8 +17,9 @@ import java.util.TreeMap;
  * @param options executor-specific options by key (for example {@code spark.master}); never null,
  *     unmodifiable, sorted by key
  */
-public record ExecutorSettings(int workers, int attempts, long allowedMem, long reservedMem,
-    Map<String, String> options) implements Serializable {
+public record ExecutorSettings(
+    int workers, int attempts, long allowedMem, long reservedMem, Map<String, String> options)
+    implements Serializable {
 
   /**
    * Checks and copies the values.
@@ -31,12 +32,16 @@ public record ExecutorSettings(int workers, int attempts, long allowedMem, long 
       throw new IllegalArgumentException("ExecutorSettings: workers must be >= 1, got " + workers);
     }
     if (attempts < 1) {
-      throw new IllegalArgumentException("ExecutorSettings: attempts must be >= 1 (1 = no retry),"
-          + " got " + attempts);
+      throw new IllegalArgumentException(
+          "ExecutorSettings: attempts must be >= 1 (1 = no retry)," + " got " + attempts);
     }
     if (reservedMem < 0 || allowedMem <= reservedMem) {
-      throw new IllegalArgumentException("ExecutorSettings: allowedMem (" + allowedMem
-          + " B) must exceed reservedMem (" + reservedMem + " B), and reservedMem must be >= 0");
+      throw new IllegalArgumentException(
+          "ExecutorSettings: allowedMem ("
+              + allowedMem
+              + " B) must exceed reservedMem ("
+              + reservedMem
+              + " B), and reservedMem must be >= 0");
     }
     options = java.util.Collections.unmodifiableMap(new TreeMap<>(Objects.requireNonNull(options)));
   }
@@ -55,9 +60,15 @@ public record ExecutorSettings(int workers, int attempts, long allowedMem, long 
   public String requireOption(String key) {
     String v = options.get(key);
     if (v == null) {
-      throw new IllegalArgumentException("executor option '" + key + "' is not set: give it with"
-          + " Spec.builder().executorOption(\"" + key + "\", value) or --executor-option "
-          + key + "=VALUE");
+      throw new IllegalArgumentException(
+          "executor option '"
+              + key
+              + "' is not set: give it with"
+              + " Spec.builder().executorOption(\""
+              + key
+              + "\", value) or --executor-option "
+              + key
+              + "=VALUE");
     }
     return v;
   }

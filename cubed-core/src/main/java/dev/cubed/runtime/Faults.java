@@ -7,16 +7,16 @@ import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Faults injected into task attempts by {@link ThreadsExecutor} (option
- * {@link ThreadsExecutor.Builder#faults}), to test that computes survive them and to check a setup.
+ * Faults injected into task attempts by {@link ThreadsExecutor} (option {@link
+ * ThreadsExecutor.Builder#faults}), to test that computes survive them and to check a setup.
  *
- * <p>For each attempt, before the task function runs: with probability {@code hangRate} the
- * attempt hangs (sleeps until interrupted, so only a task timeout or a backup task rescues it);
- * otherwise a random delay in {@code [minDelay, maxDelay]} is slept, then with probability
- * {@code failBeforeRate} an {@link InjectedFault} (an {@link IOException}, hence transient and
- * retried) is thrown before the function runs. After the function succeeded, with probability
- * {@code failAfterRate} an {@link InjectedFault} is thrown anyway (the task's output is already
- * written: this exercises idempotent retries).
+ * <p>For each attempt, before the task function runs: with probability {@code hangRate} the attempt
+ * hangs (sleeps until interrupted, so only a task timeout or a backup task rescues it); otherwise a
+ * random delay in {@code [minDelay, maxDelay]} is slept, then with probability {@code
+ * failBeforeRate} an {@link InjectedFault} (an {@link IOException}, hence transient and retried) is
+ * thrown before the function runs. After the function succeeded, with probability {@code
+ * failAfterRate} an {@link InjectedFault} is thrown anyway (the task's output is already written:
+ * this exercises idempotent retries).
  *
  * <p>Decisions are a pure function of (seed, op name, key, attempt number, backup or not), so a
  * seeded run injects the same faults whatever the thread interleaving. Counters report what was
@@ -106,8 +106,8 @@ public final class Faults {
      */
     public Builder delay(Duration min, Duration max) {
       if (min.isNegative() || max.compareTo(min) < 0) {
-        throw new IllegalArgumentException("Faults.delay: need 0 <= min <= max, got min " + min
-            + " and max " + max);
+        throw new IllegalArgumentException(
+            "Faults.delay: need 0 <= min <= max, got min " + min + " and max " + max);
       }
       this.minDelay = min;
       this.maxDelay = max;
@@ -121,16 +121,20 @@ public final class Faults {
      */
     public Faults build() {
       if (failBeforeRate + hangRate > 1) {
-        throw new IllegalArgumentException("Faults: failBefore (" + failBeforeRate + ") + hang ("
-            + hangRate + ") must not exceed 1");
+        throw new IllegalArgumentException(
+            "Faults: failBefore ("
+                + failBeforeRate
+                + ") + hang ("
+                + hangRate
+                + ") must not exceed 1");
       }
       return new Faults(this);
     }
 
     private static double rate(String name, double r) {
       if (!(r >= 0 && r <= 1)) {
-        throw new IllegalArgumentException("Faults." + name + ": a probability in [0, 1] is"
-            + " needed, got " + r);
+        throw new IllegalArgumentException(
+            "Faults." + name + ": a probability in [0, 1] is" + " needed, got " + r);
       }
       return r;
     }
@@ -171,10 +175,18 @@ public final class Faults {
     SplittableRandom r = random(op.name(), key, attempt, backup);
     double before = r.nextDouble();
     double after = r.nextDouble();
-    long delay = maxDelayNanos > minDelayNanos
-        ? minDelayNanos + r.nextLong(maxDelayNanos - minDelayNanos + 1) : minDelayNanos;
-    String where = "task " + Arrays.toString(key) + " of " + op.name() + ", attempt " + attempt
-        + (backup ? " (backup)" : "");
+    long delay =
+        maxDelayNanos > minDelayNanos
+            ? minDelayNanos + r.nextLong(maxDelayNanos - minDelayNanos + 1)
+            : minDelayNanos;
+    String where =
+        "task "
+            + Arrays.toString(key)
+            + " of "
+            + op.name()
+            + ", attempt "
+            + attempt
+            + (backup ? " (backup)" : "");
     if (before < hangRate) {
       hangs.incrementAndGet();
       Thread.sleep(Long.MAX_VALUE); // until interrupted by a timeout, a winning backup or a stop

@@ -41,24 +41,42 @@ public final class FunctionShipping {
     }
   }
 
-  private static void write(Operation op, String executor, String destination,
-      java.io.OutputStream out) {
+  private static void write(
+      Operation op, String executor, String destination, java.io.OutputStream out) {
     try (ObjectOutputStream o = new ShippingStream(out)) {
       o.writeObject(op.function());
     } catch (InMemoryStoreException e) {
-      throw new IllegalArgumentException(executor + " executor: operation " + op.name()
-          + " reads or writes an in-memory store (MemoryStore" + (e.getMessage() == null ? ""
-          : " '" + e.getMessage() + "'") + "), which lives in this JVM: " + destination
-          + " would work on a copy and its writes would be lost. Use a filesystem every worker"
-          + " sees or an object store (s3://...), or the threads executor", e);
+      throw new IllegalArgumentException(
+          executor
+              + " executor: operation "
+              + op.name()
+              + " reads or writes an in-memory store (MemoryStore"
+              + (e.getMessage() == null ? "" : " '" + e.getMessage() + "'")
+              + "), which lives in this JVM: "
+              + destination
+              + " would work on a copy and its writes would be lost. Use a filesystem every worker"
+              + " sees or an object store (s3://...), or the threads executor",
+          e);
     } catch (NotSerializableException e) {
-      throw new IllegalArgumentException(executor + " executor: the task function of operation "
-          + op.name() + " cannot be shipped to " + destination + ": it holds a " + e.getMessage()
-          + ", which is not Serializable. Make the captured value Serializable (or transient and"
-          + " rebuilt on use), or use the threads executor", e);
+      throw new IllegalArgumentException(
+          executor
+              + " executor: the task function of operation "
+              + op.name()
+              + " cannot be shipped to "
+              + destination
+              + ": it holds a "
+              + e.getMessage()
+              + ", which is not Serializable. Make the captured value Serializable (or transient and"
+              + " rebuilt on use), or use the threads executor",
+          e);
     } catch (IOException e) {
-      throw new IllegalArgumentException(executor + " executor: the task function of operation "
-          + op.name() + " cannot be serialized: " + e, e);
+      throw new IllegalArgumentException(
+          executor
+              + " executor: the task function of operation "
+              + op.name()
+              + " cannot be serialized: "
+              + e,
+          e);
     }
   }
 

@@ -10,13 +10,18 @@ public final class InsufficientHeapException extends IllegalStateException {
   private final long projectedMem;
   private final long maxHeap;
 
-  /** Operation {@code opName} projects {@code projectedMem} bytes per task; the heap is {@code maxHeap}. */
+  /**
+   * Operation {@code opName} projects {@code projectedMem} bytes per task; the heap is {@code
+   * maxHeap}.
+   */
   public InsufficientHeapException(String opName, long projectedMem, long maxHeap) {
-    super(String.format("threads executor: a task of operation %s is projected to need %,d bytes"
-        + " (%.1f MiB), more than the JVM's max heap of %,d bytes (%.1f MiB), so not even one task"
-        + " fits; nothing was run. Lower allowedMem or use smaller chunks so tasks project less"
-        + " memory, or raise the heap (java -Xmx..., or CUBED_HEAP=... for the ./cubed launcher)",
-        opName, projectedMem, projectedMem / 1048576.0, maxHeap, maxHeap / 1048576.0));
+    super(
+        String.format(
+            "threads executor: a task of operation %s is projected to need %,d bytes"
+                + " (%.1f MiB), more than the JVM's max heap of %,d bytes (%.1f MiB), so not even one task"
+                + " fits; nothing was run. Lower allowedMem or use smaller chunks so tasks project less"
+                + " memory, or raise the heap (java -Xmx..., or CUBED_HEAP=... for the ./cubed launcher)",
+            opName, projectedMem, projectedMem / 1048576.0, maxHeap, maxHeap / 1048576.0));
     this.opName = opName;
     this.projectedMem = projectedMem;
     this.maxHeap = maxHeap;

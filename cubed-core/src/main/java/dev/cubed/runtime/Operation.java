@@ -4,9 +4,9 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * One operation of a plan as an executor sees it: a name, the keys of its tasks, the function run for
- * each key, the projected memory of one task in bytes (from the memory model) and the operations it
- * depends on.
+ * One operation of a plan as an executor sees it: a name, the keys of its tasks, the function run
+ * for each key, the projected memory of one task in bytes (from the memory model) and the
+ * operations it depends on.
  *
  * @param name operation name (unique in a plan)
  * @param keys one key per task (typically output block coordinates)
@@ -17,7 +17,11 @@ import java.util.Objects;
  *     them). An operation with known dependencies may run concurrently with any other operation
  *     that it does not depend on, directly or indirectly.
  */
-public record Operation(String name, List<long[]> keys, TaskFunction function, long projectedMem,
+public record Operation(
+    String name,
+    List<long[]> keys,
+    TaskFunction function,
+    long projectedMem,
     List<String> dependencies) {
   /** Validates the fields. */
   public Operation {
@@ -25,8 +29,8 @@ public record Operation(String name, List<long[]> keys, TaskFunction function, l
     Objects.requireNonNull(keys);
     Objects.requireNonNull(function);
     if (projectedMem < 0) {
-      throw new IllegalArgumentException("Operation " + name + ": projectedMem " + projectedMem
-          + " must be >= 0");
+      throw new IllegalArgumentException(
+          "Operation " + name + ": projectedMem " + projectedMem + " must be >= 0");
     }
     dependencies = dependencies == null ? null : List.copyOf(dependencies);
   }

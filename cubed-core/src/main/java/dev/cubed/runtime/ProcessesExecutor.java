@@ -18,24 +18,24 @@ import java.util.logging.Logger;
  *
  * <p><b>Workers.</b> A compute starts {@code workers} JVMs (the same {@code java} and classpath as
  * this one; no set-up) and stops them when it ends, so nothing outlives {@link #execute}, unless
- * {@link Builder#keepAlive} keeps them idle for the next compute (then {@link #close}, JVM exit
- * or the idle time stop them; {@link WorkerPool}). Each has
- * the heap bound {@code -Xmx = allowedMem} (a task's projection, reservedMem included, is at most
- * allowedMem, and reservedMem covers the worker's own heap baseline), runs the serial collector
- * (one GC thread, the smallest footprint), exits on OutOfMemoryError, and caps direct memory at
- * {@code max(64 MiB, allowedMem / 4)}. Without an allowedMem (e.g. {@code Executor.byName}), the
- * heap bound is the plan's largest projected task memory; either way at least 64 MiB. A worker's whole
- * footprint is the heap bound plus the JVM's own overhead (metaspace, code, GC and thread
- * structures), measured by {@link #measureWorkerBaseline}.
+ * {@link Builder#keepAlive} keeps them idle for the next compute (then {@link #close}, JVM exit or
+ * the idle time stop them; {@link WorkerPool}). Each has the heap bound {@code -Xmx = allowedMem}
+ * (a task's projection, reservedMem included, is at most allowedMem, and reservedMem covers the
+ * worker's own heap baseline), runs the serial collector (one GC thread, the smallest footprint),
+ * exits on OutOfMemoryError, and caps direct memory at {@code max(64 MiB, allowedMem / 4)}. Without
+ * an allowedMem (e.g. {@code Executor.byName}), the heap bound is the plan's largest projected task
+ * memory; either way at least 64 MiB. A worker's whole footprint is the heap bound plus the JVM's
+ * own overhead (metaspace, code, GC and thread structures), measured by {@link
+ * #measureWorkerBaseline}.
  *
  * <p><b>Channel.</b> The worker's stdin and stdout (never a network port) carry length-prefixed
- * frames ({@link WorkerProtocol}); the worker sends user prints to stderr. Each op's task
- * function is Java-serialized once per compute and sent once to each worker that runs one of its
- * tasks; after that a task is (op index, key). Results come back as status frames: success with
+ * frames ({@link WorkerProtocol}); the worker sends user prints to stderr. Each op's task function
+ * is Java-serialized once per compute and sent once to each worker that runs one of its tasks;
+ * after that a task is (op index, key). Results come back as status frames: success with
  * measurements, or the failure as text ({@link WorkerTaskException}: class names, message, stack).
  *
- * <p><b>Scheduling and failures.</b> As the threads executor: {@link DagRun} starts an op when
- * its dependencies are done, and each task's attempts, retries ({@link RetryPolicy}), timeouts and
+ * <p><b>Scheduling and failures.</b> As the threads executor: {@link DagRun} starts an op when its
+ * dependencies are done, and each task's attempts, retries ({@link RetryPolicy}), timeouts and
  * backups are run by {@link TaskRuns}, on {@code workers} dispatcher threads, each bound to one
  * worker process, which it sends the task to and waits. A worker that dies (OutOfMemoryError,
  * killed) is detected by the end of its channel ({@link WorkerDiedException}, transient), replaced
@@ -45,26 +45,25 @@ import java.util.logging.Logger;
  * is refused ({@link InsufficientHeapException}).
  *
  * <p><b>Measured memory</b> ({@link Events.TaskEnd#measuredPeakMem()}): before each task the worker
- * (Linux) resets its VmHWM and runs a full GC unless its heap holds at most a slack
- * ({@link Builder#gcSkip}) above its <i>idle baseline</i> (the heap in use after its last full GC
- * between tasks: the idle worker plus the shipped functions). The task's figure is its <i>peak
- * heap growth</i> ({@link WorkerProtocol.Measured#peakGrowth}): the largest heap in use during the
- * task (when each collection during it started, from GC notifications, and at its end) above the
- * heap in use at its start until its first collection, and above the idle baseline from then on
- * (so leftover garbage of earlier tasks, at most the slack, may be charged to a task that
- * collects). Reported: {@code measuredPeakMem = reservedMem + peak growth}, in the
- * projection's terms (what the task added to the idle worker, plus the reserved memory the
- * projection also counts). This is an <b>upper bound</b> on the memory the task needed: it includes
- * garbage the collector had not reclaimed yet, so with a roomy heap (the default bound,
- * allowedMem) it approaches what the task allocated. The enforced check is the heap bound: with
- * {@link Builder#heapPerOp} every task runs in a heap of its own op's projection and one that
- * needs more fails with OutOfMemoryError. {@code peakRss} is the worker's VmHWM during the task
- * (whole process: JVM + heap). A task whose measured peak exceeds its projection has a TaskEnd with
- * {@code exceedsProjection()} true; the log gets one line per op when the compute ends: a WARNING
- * only if some task's live data after a full collection during the task (garbage-free, a lower
- * bound on its need) exceeded the projection, which proves the op under-projected; otherwise an
- * INFO line (FINE in heapPerOp mode) with the count and the worst task, since the occupancy alone
- * is no evidence.
+ * (Linux) resets its VmHWM and runs a full GC unless its heap holds at most a slack ({@link
+ * Builder#gcSkip}) above its <i>idle baseline</i> (the heap in use after its last full GC between
+ * tasks: the idle worker plus the shipped functions). The task's figure is its <i>peak heap
+ * growth</i> ({@link WorkerProtocol.Measured#peakGrowth}): the largest heap in use during the task
+ * (when each collection during it started, from GC notifications, and at its end) above the heap in
+ * use at its start until its first collection, and above the idle baseline from then on (so
+ * leftover garbage of earlier tasks, at most the slack, may be charged to a task that collects).
+ * Reported: {@code measuredPeakMem = reservedMem + peak growth}, in the projection's terms (what
+ * the task added to the idle worker, plus the reserved memory the projection also counts). This is
+ * an <b>upper bound</b> on the memory the task needed: it includes garbage the collector had not
+ * reclaimed yet, so with a roomy heap (the default bound, allowedMem) it approaches what the task
+ * allocated. The enforced check is the heap bound: with {@link Builder#heapPerOp} every task runs
+ * in a heap of its own op's projection and one that needs more fails with OutOfMemoryError. {@code
+ * peakRss} is the worker's VmHWM during the task (whole process: JVM + heap). A task whose measured
+ * peak exceeds its projection has a TaskEnd with {@code exceedsProjection()} true; the log gets one
+ * line per op when the compute ends: a WARNING only if some task's live data after a full
+ * collection during the task (garbage-free, a lower bound on its need) exceeded the projection,
+ * which proves the op under-projected; otherwise an INFO line (FINE in heapPerOp mode) with the
+ * count and the worst task, since the occupancy alone is no evidence.
  */
 public final class ProcessesExecutor implements Executor, AutoCloseable {
   static final Logger LOG = Logger.getLogger(ProcessesExecutor.class.getName());
@@ -77,8 +76,10 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
   private final boolean heapPerOp;
   private final long keepAliveMillis;
   private final boolean gcSkip;
+
   /** Op ids unique in this JVM, so a worker kept between computes never confuses two ops. */
   private static final AtomicInteger OP_IDS = new AtomicInteger();
+
   private final List<WorkerProcess> live = new java.util.concurrent.CopyOnWriteArrayList<>();
   private volatile Consumer<List<ProcessHandle>> workerStartHook;
   private volatile long lastHeapBound;
@@ -96,8 +97,9 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
     this.heapPerOp = b.heapPerOp;
     this.keepAliveMillis = b.keepAlive.toMillis();
     this.gcSkip = b.gcSkip;
-    this.config = new TaskRuns.Config(b.attempts, b.taskTimeout, b.backupTasks,
-        b.backupMinDuration, null, b.retryBackoff);
+    this.config =
+        new TaskRuns.Config(
+            b.attempts, b.taskTimeout, b.backupTasks, b.backupMinDuration, null, b.retryBackoff);
   }
 
   /** A builder with the defaults: workers = available processors, 3 attempts. */
@@ -140,12 +142,12 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
     }
 
     /**
-     * Lets a worker skip the full GC before a task when the heap holds at most
-     * {@code min(64 MiB, heap bound / 8)} above its idle baseline (default on; system property
-     * {@code cubed.processes.gcSkip=false} turns it off). The measured peak stays an upper bound
-     * on the task's heap; see docs/diagnostics.md. Not in {@link #heapPerOp} mode, whose figures
-     * are compared with the projections: there a full GC runs before every task, so a task is
-     * never charged what an earlier one left.
+     * Lets a worker skip the full GC before a task when the heap holds at most {@code min(64 MiB,
+     * heap bound / 8)} above its idle baseline (default on; system property {@code
+     * cubed.processes.gcSkip=false} turns it off). The measured peak stays an upper bound on the
+     * task's heap; see docs/diagnostics.md. Not in {@link #heapPerOp} mode, whose figures are
+     * compared with the projections: there a full GC runs before every task, so a task is never
+     * charged what an earlier one left.
      */
     public Builder gcSkip(boolean on) {
       this.gcSkip = on;
@@ -155,8 +157,8 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
     /**
      * Strict memory (off by default): each worker's heap bound is the projection of the op whose
      * task it runs (package-private {@code WorkerHeapBounds.forOp}) instead of allowedMem, so a
-     * task that needs more than its op projected fails with OutOfMemoryError. Workers are restarted when
-     * the next task belongs to an op with another bound (a JVM start, ~0.2-0.5 s, per op and
+     * task that needs more than its op projected fails with OutOfMemoryError. Workers are restarted
+     * when the next task belongs to an op with another bound (a JVM start, ~0.2-0.5 s, per op and
      * worker). Used by the memory test suite.
      */
     public Builder heapPerOp(boolean on) {
@@ -185,15 +187,15 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
     }
 
     /**
-     * The memory a task may use (the spec's allowedMem): each worker's heap bound (-Xmx).
-     * 0 (the default) derives the bound from each plan's largest projected task memory.
+     * The memory a task may use (the spec's allowedMem): each worker's heap bound (-Xmx). 0 (the
+     * default) derives the bound from each plan's largest projected task memory.
      *
      * @throws IllegalArgumentException if negative or below reservedMem
      */
     public Builder allowedMem(long bytes) {
       if (bytes < 0) {
-        throw new IllegalArgumentException("ProcessesExecutor: allowedMem must be >= 0, got "
-            + bytes);
+        throw new IllegalArgumentException(
+            "ProcessesExecutor: allowedMem must be >= 0, got " + bytes);
       }
       this.allowedMem = bytes;
       return this;
@@ -207,8 +209,8 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
      */
     public Builder reservedMem(long bytes) {
       if (bytes < 0) {
-        throw new IllegalArgumentException("ProcessesExecutor: reservedMem must be >= 0, got "
-            + bytes);
+        throw new IllegalArgumentException(
+            "ProcessesExecutor: reservedMem must be >= 0, got " + bytes);
       }
       this.reservedMem = bytes;
       return this;
@@ -251,20 +253,25 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
     /** The executor. */
     public ProcessesExecutor build() {
       if (allowedMem > 0 && reservedMem >= allowedMem) {
-        throw new IllegalArgumentException("ProcessesExecutor: reservedMem (" + reservedMem
-            + " B) must be below allowedMem (" + allowedMem + " B)");
+        throw new IllegalArgumentException(
+            "ProcessesExecutor: reservedMem ("
+                + reservedMem
+                + " B) must be below allowedMem ("
+                + allowedMem
+                + " B)");
       }
       return new ProcessesExecutor(this);
     }
   }
 
   /**
-   * The configuration as {workers, attempts, allowedMem, reservedMem, keepAliveMillis,
-   * heapPerOp ? 1 : 0} (for tests of the registry).
+   * The configuration as {workers, attempts, allowedMem, reservedMem, keepAliveMillis, heapPerOp ?
+   * 1 : 0} (for tests of the registry).
    */
   long[] configuration() {
-    return new long[] {workers, config.attempts(), allowedMem, reservedMem, keepAliveMillis,
-        heapPerOp ? 1 : 0};
+    return new long[] {
+      workers, config.attempts(), allowedMem, reservedMem, keepAliveMillis, heapPerOp ? 1 : 0
+    };
   }
 
   @Override
@@ -311,49 +318,69 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
     ThreadLocal<Slot> mySlot = new ThreadLocal<>();
     TaskMeasurements measured = new TaskMeasurements(reservedMem);
     AtomicInteger threadNo = new AtomicInteger();
-    ExecutorService pool = Executors.newFixedThreadPool(workers, r -> {
-      Slot s = slots[threadNo.getAndIncrement() % workers];
-      Thread t = new Thread(() -> {
-        mySlot.set(s);
-        r.run();
-      }, "cubed-dispatch-" + s.index);
-      t.setDaemon(true);
-      return t;
-    });
+    ExecutorService pool =
+        Executors.newFixedThreadPool(
+            workers,
+            r -> {
+              Slot s = slots[threadNo.getAndIncrement() % workers];
+              Thread t =
+                  new Thread(
+                      () -> {
+                        mySlot.set(s);
+                        r.run();
+                      },
+                      "cubed-dispatch-" + s.index);
+              t.setDaemon(true);
+              return t;
+            });
     List<Operation> remote = new ArrayList<>(ops.size());
     for (int i = 0; i < ops.size(); i++) {
       Operation op = ops.get(i);
       int index = i;
-      TaskFunction fn = key -> {
-        measured.starting(key);
-        Slot s = mySlot.get();
-        String what = "task " + Arrays.toString(key) + " of " + op.name();
-        s.busy.lockInterruptibly(); // one task at a time per worker, whatever the thread pool does
-        try {
-          WorkerProcess w = s.worker(
-              heapPerOp ? WorkerHeapBounds.forOp(op, reservedMem) : bound);
-          WorkerProcess.Reply reply = w.run(opBase + index, fns[index], key, what);
-          if (reply.failure() != null) {
-            throw reply.failure();
-          }
-          measured.finished(w, reply.measured());
-        } finally {
-          s.busy.unlock();
-        }
-      };
-      remote.add(new Operation(op.name(), op.keys(), fn, op.projectedMem(),
-          op.hasKnownDependencies() ? op.dependencies() : null));
+      TaskFunction fn =
+          key -> {
+            measured.starting(key);
+            Slot s = mySlot.get();
+            String what = "task " + Arrays.toString(key) + " of " + op.name();
+            s.busy.lockInterruptibly(); // one task at a time per worker, whatever the thread pool
+            // does
+            try {
+              WorkerProcess w =
+                  s.worker(heapPerOp ? WorkerHeapBounds.forOp(op, reservedMem) : bound);
+              WorkerProcess.Reply reply = w.run(opBase + index, fns[index], key, what);
+              if (reply.failure() != null) {
+                throw reply.failure();
+              }
+              measured.finished(w, reply.measured());
+            } finally {
+              s.busy.unlock();
+            }
+          };
+      remote.add(
+          new Operation(
+              op.name(),
+              op.keys(),
+              fn,
+              op.projectedMem(),
+              op.hasKnownDependencies() ? op.dependencies() : null));
     }
     Events.Running compute = Events.computeStarted(computeId, ops, start, callbacks);
     TaskRuns runs = new TaskRuns(config, pool, measured);
     Throwable error = null;
     try {
-      startAll(slots, heapPerOp && !ops.isEmpty()
-          ? WorkerHeapBounds.forOp(ops.get(0), reservedMem) : bound);
-      new DagRun(pool, () -> {
-        runs.stop();
-        pool.shutdownNow();
-      }, remote, callbacks, runs).run();
+      startAll(
+          slots,
+          heapPerOp && !ops.isEmpty() ? WorkerHeapBounds.forOp(ops.get(0), reservedMem) : bound);
+      new DagRun(
+              pool,
+              () -> {
+                runs.stop();
+                pool.shutdownNow();
+              },
+              remote,
+              callbacks,
+              runs)
+          .run();
     } catch (RuntimeException | Error e) {
       error = e;
       throw e;
@@ -377,13 +404,16 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
     List<Thread> ts = new ArrayList<>();
     List<Throwable> errors = new java.util.concurrent.CopyOnWriteArrayList<>();
     for (Slot s : slots) {
-      Thread t = new Thread(() -> {
-        try {
-          s.worker(firstBound);
-        } catch (IOException | RuntimeException e) {
-          errors.add(e);
-        }
-      }, "cubed-worker-start-" + s.index);
+      Thread t =
+          new Thread(
+              () -> {
+                try {
+                  s.worker(firstBound);
+                } catch (IOException | RuntimeException e) {
+                  errors.add(e);
+                }
+              },
+              "cubed-worker-start-" + s.index);
       t.start();
       ts.add(t);
     }
@@ -396,8 +426,12 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
       }
     }
     if (!errors.isEmpty()) {
-      IllegalStateException e = new IllegalStateException("processes executor: could not start"
-          + " worker processes: " + errors.get(0).getMessage(), errors.get(0));
+      IllegalStateException e =
+          new IllegalStateException(
+              "processes executor: could not start"
+                  + " worker processes: "
+                  + errors.get(0).getMessage(),
+              errors.get(0));
       throw e;
     }
   }
@@ -406,7 +440,8 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
   private final class Slot {
     final int index;
     final List<String> jvmArgs;
-    final java.util.concurrent.locks.ReentrantLock busy = new java.util.concurrent.locks.ReentrantLock();
+    final java.util.concurrent.locks.ReentrantLock busy =
+        new java.util.concurrent.locks.ReentrantLock();
     private WorkerProcess current;
     private boolean closed;
 
@@ -432,8 +467,11 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
           LOG.info("processes executor: replacing dead worker " + current.pid());
         }
       }
-      WorkerProcess.Settings settings = new WorkerProcess.Settings(heapBound, jvmArgs,
-          gcSkip && !heapPerOp ? WorkerProcess.Settings.defaultGcSkipSlack(heapBound) : 0);
+      WorkerProcess.Settings settings =
+          new WorkerProcess.Settings(
+              heapBound,
+              jvmArgs,
+              gcSkip && !heapPerOp ? WorkerProcess.Settings.defaultGcSkipSlack(heapBound) : 0);
       current = keepAliveMillis > 0 ? WorkerPool.SHARED.take(settings) : null;
       if (current == null) {
         current = WorkerProcess.start(settings);
@@ -485,8 +523,8 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
   }
 
   /**
-   * Stops any worker still running (normally none: each compute stops its own) and the idle
-   * workers this executor handed back to the pool ({@link Builder#keepAlive}).
+   * Stops any worker still running (normally none: each compute stops its own) and the idle workers
+   * this executor handed back to the pool ({@link Builder#keepAlive}).
    */
   @Override
   public void close() {
@@ -498,7 +536,11 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
   }
 
   /** An idle worker's footprint: heap used after a GC and resident set size, bytes. */
-  public record WorkerBaseline(long heapBound, long idleHeap, long idleRss, long rssAfterEmptyTask,
+  public record WorkerBaseline(
+      long heapBound,
+      long idleHeap,
+      long idleRss,
+      long rssAfterEmptyTask,
       long emptyTaskMeasured) {}
 
   /**
@@ -509,21 +551,23 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
    */
   public static WorkerBaseline measureWorkerBaseline(long allowedMem) {
     if (allowedMem < WorkerHeapBounds.MIN) {
-      throw new IllegalArgumentException("measureWorkerBaseline: allowedMem must be >= "
-          + WorkerHeapBounds.MIN + " B, got " + allowedMem);
+      throw new IllegalArgumentException(
+          "measureWorkerBaseline: allowedMem must be >= "
+              + WorkerHeapBounds.MIN
+              + " B, got "
+              + allowedMem);
     }
     WorkerProcess w;
     try {
       w = WorkerProcess.start(new WorkerProcess.Settings(allowedMem, List.of()));
     } catch (IOException e) {
-      throw new IllegalStateException("measure-reserved-mem: could not start a worker: "
-          + e.getMessage(), e);
+      throw new IllegalStateException(
+          "measure-reserved-mem: could not start a worker: " + e.getMessage(), e);
     }
     try {
       WorkerProcess.Reply r = w.run(-1, null, new long[0], "an empty task");
       WorkerProtocol.Measured m = r.measured();
-      return new WorkerBaseline(allowedMem, w.idleHeap(), w.idleRss(), m.vmHwm(),
-          m.peakGrowth());
+      return new WorkerBaseline(allowedMem, w.idleHeap(), w.idleRss(), m.vmHwm(), m.peakGrowth());
     } catch (WorkerDiedException e) {
       throw new IllegalStateException("measure-reserved-mem: " + e.getMessage(), e);
     } catch (InterruptedException e) {

@@ -13,29 +13,29 @@ import java.util.concurrent.TimeoutException;
  * retried and the compute fails at once) when it is an {@link IllegalArgumentException} (bad
  * arguments, dtype and shape errors, and {@link dev.cubed.zarr.ZarrFormatException}, which extends
  * it), a {@link MissingChunkException} (an engine error: an intermediate chunk that should exist
- * does not), an {@link UnsupportedOperationException}, a {@link ClassCastException} or an
- * {@link ArithmeticException}.
+ * does not), an {@link UnsupportedOperationException}, a {@link ClassCastException} or an {@link
+ * ArithmeticException}.
  *
- * <p>A failure is <b>transient</b> (retried) when it is an {@link IOException}, an
- * {@link UncheckedIOException} (including {@link dev.cubed.zarr.ZarrStoreException}), an
- * {@link OutOfMemoryError} (other tasks may have held the heap), a {@link TimeoutException}, a
- * {@link TaskTimeoutException} or a {@link ChecksumMismatchException} (a crc32c mismatch: the
- * bytes read may have been damaged in transit or replaced while being read, and reading again is
- * cheap; a chunk corrupt where it is stored fails every attempt, and the last attempt's error,
- * naming the chunk, the array and the store, is the compute's). It is a format error, but it is
- * transient, as the transient types are checked first.
+ * <p>A failure is <b>transient</b> (retried) when it is an {@link IOException}, an {@link
+ * UncheckedIOException} (including {@link dev.cubed.zarr.ZarrStoreException}), an {@link
+ * OutOfMemoryError} (other tasks may have held the heap), a {@link TimeoutException}, a {@link
+ * TaskTimeoutException} or a {@link ChecksumMismatchException} (a crc32c mismatch: the bytes read
+ * may have been damaged in transit or replaced while being read, and reading again is cheap; a
+ * chunk corrupt where it is stored fails every attempt, and the last attempt's error, naming the
+ * chunk, the array and the store, is the compute's). It is a format error, but it is transient, as
+ * the transient types are checked first.
  *
- * <p>The rule walks the cause chain from the outermost exception inwards and the first exception
- * of a listed type decides (so an {@code IllegalStateException} wrapping an {@code IOException} is
+ * <p>The rule walks the cause chain from the outermost exception inwards and the first exception of
+ * a listed type decides (so an {@code IllegalStateException} wrapping an {@code IOException} is
  * transient, and a {@code RuntimeException} wrapping an {@code IllegalArgumentException} is
- * deterministic). A chain with no listed type, e.g. a plain {@code RuntimeException} or
- * {@code IllegalStateException} thrown by user code, is treated as transient and retried.
+ * deterministic). A chain with no listed type, e.g. a plain {@code RuntimeException} or {@code
+ * IllegalStateException} thrown by user code, is treated as transient and retried.
  *
  * <p>A failure inside a worker process arrives as a {@link WorkerTaskException}, which carries only
  * class names: it is classified by walking those names ({@link #isDeterministicRemote}) with the
  * same rule, each name resolved to its class in this JVM (the worker runs the same classpath); a
- * name that does not resolve is skipped. A dead worker ({@link WorkerDiedException}, an
- * {@link IOException}) is transient.
+ * name that does not resolve is skipped. A dead worker ({@link WorkerDiedException}, an {@link
+ * IOException}) is transient.
  */
 public final class RetryPolicy {
   private static final int MAX_DEPTH = 16;
@@ -65,9 +65,8 @@ public final class RetryPolicy {
   }
 
   /**
-   * The rule applied to a remote failure's cause chain given as class names, outermost first.
-   * Names that do not resolve to a class here are skipped; a chain with no listed type is
-   * transient.
+   * The rule applied to a remote failure's cause chain given as class names, outermost first. Names
+   * that do not resolve to a class here are skipped; a chain with no listed type is transient.
    */
   public static boolean isDeterministicRemote(java.util.List<String> classChain) {
     int depth = 0;
@@ -100,8 +99,10 @@ public final class RetryPolicy {
   }
 
   private static boolean isTransientClass(Class<?> c) {
-    return IOException.class.isAssignableFrom(c) || UncheckedIOException.class.isAssignableFrom(c)
-        || OutOfMemoryError.class.isAssignableFrom(c) || TimeoutException.class.isAssignableFrom(c)
+    return IOException.class.isAssignableFrom(c)
+        || UncheckedIOException.class.isAssignableFrom(c)
+        || OutOfMemoryError.class.isAssignableFrom(c)
+        || TimeoutException.class.isAssignableFrom(c)
         || TaskTimeoutException.class.isAssignableFrom(c)
         || ChecksumMismatchException.class.isAssignableFrom(c);
   }

@@ -24,14 +24,24 @@ public final class TaskFailedException extends RuntimeException {
    * @param attempts attempts made
    * @param deterministic true if the failure was deterministic and therefore not retried
    */
-  public TaskFailedException(String opName, long[] key, int attempts, Throwable cause,
-      boolean deterministic) {
-    super("task " + Arrays.toString(key) + " of operation " + opName + " failed "
-        + (deterministic
-            ? "on attempt " + attempts + ", not retried: deterministic error (" + typeOf(cause)
-                + " would recur on every attempt)"
-            : "after " + attempts + " attempt(s)")
-        + ": " + cause, cause);
+  public TaskFailedException(
+      String opName, long[] key, int attempts, Throwable cause, boolean deterministic) {
+    super(
+        "task "
+            + Arrays.toString(key)
+            + " of operation "
+            + opName
+            + " failed "
+            + (deterministic
+                ? "on attempt "
+                    + attempts
+                    + ", not retried: deterministic error ("
+                    + typeOf(cause)
+                    + " would recur on every attempt)"
+                : "after " + attempts + " attempt(s)")
+            + ": "
+            + cause,
+        cause);
     this.opName = opName;
     this.key = key.clone();
     this.attempts = attempts;

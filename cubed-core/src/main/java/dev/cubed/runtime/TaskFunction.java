@@ -3,8 +3,8 @@ package dev.cubed.runtime;
 import java.io.Serializable;
 
 /**
- * The work of one task: a serializable function of a chunk key (the output block's coordinates).
- * It must be idempotent, since a failed task is retried and a backup may run it twice.
+ * The work of one task: a serializable function of a chunk key (the output block's coordinates). It
+ * must be idempotent, since a failed task is retried and a backup may run it twice.
  */
 @FunctionalInterface
 public interface TaskFunction extends Serializable {

@@ -4,14 +4,13 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The measured memory of the tasks of one compute on the {@link ProcessesExecutor}: what the
- * worker reported for the task that just ran on the current dispatcher thread (handed to
- * {@link TaskRuns} through {@link #probe()} for {@link Events.TaskEnd}), and the tasks whose
- * measured peak exceeded their op's projection, logged once per op when the compute ends
- * ({@link OverProjection}).
+ * The measured memory of the tasks of one compute on the {@link ProcessesExecutor}: what the worker
+ * reported for the task that just ran on the current dispatcher thread (handed to {@link TaskRuns}
+ * through {@link #probe()} for {@link Events.TaskEnd}), and the tasks whose measured peak exceeded
+ * their op's projection, logged once per op when the compute ends ({@link OverProjection}).
  *
- * <p>A dispatcher thread runs one task at a time and {@link TaskRuns} asks the probe on that
- * thread right after the attempt succeeded, so the figures are kept per thread.
+ * <p>A dispatcher thread runs one task at a time and {@link TaskRuns} asks the probe on that thread
+ * right after the attempt succeeded, so the figures are kept per thread.
  */
 final class TaskMeasurements implements TaskRuns.Probe {
   private final long reservedMem;
@@ -33,13 +32,13 @@ final class TaskMeasurements implements TaskRuns.Probe {
   }
 
   /**
-   * Keeps what worker {@code w} measured for the task that ran on this thread: measured peak
-   * {@code reservedMem + peak growth}, the worker's VmHWM, and (when a full collection ran during
-   * the task) the live data after it, {@code reservedMem} included.
+   * Keeps what worker {@code w} measured for the task that ran on this thread: measured peak {@code
+   * reservedMem + peak growth}, the worker's VmHWM, and (when a full collection ran during the
+   * task) the live data after it, {@code reservedMem} included.
    */
   void finished(WorkerProcess w, WorkerProtocol.Measured m) {
-    last.set(new TaskRuns.Measurement("worker pid " + w.pid(), reservedMem + m.peakGrowth(),
-        m.vmHwm()));
+    last.set(
+        new TaskRuns.Measurement("worker pid " + w.pid(), reservedMem + m.peakGrowth(), m.vmHwm()));
     if (m.heapMaxAfterMajorGc() >= 0) {
       lastLive.set(reservedMem + Math.max(0, m.heapMaxAfterMajorGc() - m.heapAtStart()));
     }

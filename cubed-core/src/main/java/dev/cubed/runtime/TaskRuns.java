@@ -16,12 +16,12 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Logger;
 
 /**
- * The attempts of the tasks of one compute on the threads executor: retries (with
- * {@link RetryPolicy} and exponential backoff), task timeouts, backup tasks and injected faults.
+ * The attempts of the tasks of one compute on the threads executor: retries (with {@link
+ * RetryPolicy} and exponential backoff), task timeouts, backup tasks and injected faults.
  *
  * <p>A task has one original <i>run</i> and at most one backup run; each run is a sequence of up to
- * {@code attempts} attempts on a pool thread. The first successful attempt of either run wins:
- * it reports the {@link Events.TaskEnd} and the task's success, and interrupts the other run, whose
+ * {@code attempts} attempts on a pool thread. The first successful attempt of either run wins: it
+ * reports the {@link Events.TaskEnd} and the task's success, and interrupts the other run, whose
  * outcome (result or error) is then ignored. The task fails when a deterministic error occurs, or
  * when every run has used all its attempts. A daemon monitor thread checks the running attempts
  * every few milliseconds: it interrupts an attempt older than the task timeout (a failed attempt,
@@ -30,17 +30,26 @@ import java.util.logging.Logger;
  */
 final class TaskRuns implements DagRun.TaskRunner, AutoCloseable {
   private static final Logger LOG = Logger.getLogger(ThreadsExecutor.class.getName());
+
   /** Backups are considered once this many tasks of an op have started... */
   static final int BACKUP_MIN_STARTED = 10;
+
   /** ...and at least this fraction of them has finished... */
   static final double BACKUP_MIN_FINISHED_FRACTION = 0.5;
+
   /** ...for a task running this many times longer than the median finished task. */
   static final double BACKUP_SLOW_FACTOR = 3.0;
+
   private static final long MAX_BACKOFF_NANOS = 1_000_000_000L;
 
   /** The executor options that shape attempts. */
-  record Config(int attempts, Duration timeout, boolean backups, Duration backupMinDuration,
-      Faults faults, Duration retryBackoff) {
+  record Config(
+      int attempts,
+      Duration timeout,
+      boolean backups,
+      Duration backupMinDuration,
+      Faults faults,
+      Duration retryBackoff) {
     boolean needsMonitor() {
       return timeout != null || backups;
     }
@@ -179,8 +188,8 @@ final class TaskRuns implements DagRun.TaskRunner, AutoCloseable {
         return false;
       }
       long[] d = finishedNanos.stream().mapToLong(Long::longValue).sorted().toArray();
-      double median = d.length % 2 == 1 ? d[d.length / 2]
-          : (d[d.length / 2 - 1] + d[d.length / 2]) / 2.0;
+      double median =
+          d.length % 2 == 1 ? d[d.length / 2] : (d[d.length / 2 - 1] + d[d.length / 2]) / 2.0;
       return elapsed > BACKUP_SLOW_FACTOR * median;
     }
   }
@@ -198,8 +207,8 @@ final class TaskRuns implements DagRun.TaskRunner, AutoCloseable {
     boolean backupLaunched; // guarded by this
     int liveRuns = 1; // guarded by this
 
-    Task(Operation op, long[] key, List<Callback> callbacks, DagRun.Outcome outcome,
-        OpStats stats) {
+    Task(
+        Operation op, long[] key, List<Callback> callbacks, DagRun.Outcome outcome, OpStats stats) {
       this.op = op;
       this.key = key;
       this.callbacks = callbacks;
@@ -233,10 +242,19 @@ final class TaskRuns implements DagRun.TaskRunner, AutoCloseable {
       try {
         long end = System.currentTimeMillis();
         for (Callback c : callbacks) {
-          c.onTaskEnd(new Events.TaskEnd(op.name(), key.clone(), startMillis, end, attempt,
-              allocated, op.projectedMem(), winner.backup,
-              m != null && m.worker() != null ? m.worker() : winner.workerName(),
-              m == null ? -1 : m.measuredPeakMem(), m == null ? -1 : m.peakRss()));
+          c.onTaskEnd(
+              new Events.TaskEnd(
+                  op.name(),
+                  key.clone(),
+                  startMillis,
+                  end,
+                  attempt,
+                  allocated,
+                  op.projectedMem(),
+                  winner.backup,
+                  m != null && m.worker() != null ? m.worker() : winner.workerName(),
+                  m == null ? -1 : m.measuredPeakMem(),
+                  m == null ? -1 : m.peakRss()));
         }
       } catch (Throwable e) {
         outcome.failed(e);
@@ -282,16 +300,21 @@ final class TaskRuns implements DagRun.TaskRunner, AutoCloseable {
       Run b = new Run(this, true);
       runs.add(b);
       try {
-        pool.execute(() -> {
-          try {
-            execRun(b);
-          } catch (Throwable e) {
-            failNow(e);
-          }
-        });
+        pool.execute(
+            () -> {
+              try {
+                execRun(b);
+              } catch (Throwable e) {
+                failNow(e);
+              }
+            });
         backupsLaunched.incrementAndGet();
-        LOG.info("threads executor: " + describe() + " is running "
-            + BACKUP_SLOW_FACTOR + "x longer than the op's median task; launched a backup");
+        LOG.info(
+            "threads executor: "
+                + describe()
+                + " is running "
+                + BACKUP_SLOW_FACTOR
+                + "x longer than the op's median task; launched a backup");
       } catch (RejectedExecutionException e) {
         synchronized (this) {
           liveRuns--; // the pool is shut down: the compute is over
@@ -396,8 +419,8 @@ final class TaskRuns implements DagRun.TaskRunner, AutoCloseable {
           Measurement m = probe == null ? null : probe.lastAttempt(op);
           // a task measured elsewhere (a worker process) did not allocate in this thread: this
           // thread only shipped it, so its counter would be no figure of the task's
-          long alloc = m == null && smx != null ? smx.getCurrentThreadAllocatedBytes() - alloc0
-              : -1;
+          long alloc =
+              m == null && smx != null ? smx.getCurrentThreadAllocatedBytes() - alloc0 : -1;
           t.succeed(r, attempt, startMillis, alloc, m);
           return;
         }
@@ -413,8 +436,13 @@ final class TaskRuns implements DagRun.TaskRunner, AutoCloseable {
         } else {
           last = err;
         }
-        LOG.fine(t.describe() + (r.backup ? " (backup)" : "") + " failed (attempt " + attempt
-            + "): " + last);
+        LOG.fine(
+            t.describe()
+                + (r.backup ? " (backup)" : "")
+                + " failed (attempt "
+                + attempt
+                + "): "
+                + last);
         if (attempt < cfg.attempts()) {
           retries.incrementAndGet();
           if (!backoff(attempt)) {

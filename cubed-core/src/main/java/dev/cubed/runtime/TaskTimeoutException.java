@@ -12,9 +12,16 @@ public final class TaskTimeoutException extends RuntimeException {
 
   /** An attempt of task {@code key} of {@code opName} exceeded {@code timeout}. */
   public TaskTimeoutException(String opName, long[] key, Duration timeout, Throwable cause) {
-    super("task " + Arrays.toString(key) + " of operation " + opName + " timed out: an attempt ran"
-        + " longer than the task timeout of " + timeout.toMillis() + " ms and was interrupted"
-        + " (raise ThreadsExecutor.builder().taskTimeout(...) if tasks are legitimately this slow)",
+    super(
+        "task "
+            + Arrays.toString(key)
+            + " of operation "
+            + opName
+            + " timed out: an attempt ran"
+            + " longer than the task timeout of "
+            + timeout.toMillis()
+            + " ms and was interrupted"
+            + " (raise ThreadsExecutor.builder().taskTimeout(...) if tasks are legitimately this slow)",
         cause);
   }
 }

@@ -17,20 +17,24 @@ final class WorkerHeapBounds {
   private WorkerHeapBounds() {}
 
   /**
-   * The strict heap bound of one op's workers ({@link ProcessesExecutor.Builder#heapPerOp}):
-   * {@code projectedMem - reservedMem + 8 MiB} (the idle worker's own heap, a few MiB) + the central directories of the class path's jars, which
-   * a worker holds from its first task function on ({@link ClassPathIndex}: 14.7 MiB with the
-   * CLI's 222 jars; without it copy tasks died in the CLI's workers), but at least
-   * {@code min(32 MiB, projectedMem)} (a fresh worker loading the codecs and the shipped
-   * functions needs more than 8 MiB of heap, and an op whose own data are a few bytes, such as
-   * the last round of a reduction, would otherwise die on that), plus the young generation (the
-   * generational collector's unusable survivor space), rounded up to a MiB.
+   * The strict heap bound of one op's workers ({@link ProcessesExecutor.Builder#heapPerOp}): {@code
+   * projectedMem - reservedMem + 8 MiB} (the idle worker's own heap, a few MiB) + the central
+   * directories of the class path's jars, which a worker holds from its first task function on
+   * ({@link ClassPathIndex}: 14.7 MiB with the CLI's 222 jars; without it copy tasks died in the
+   * CLI's workers), but at least {@code min(32 MiB, projectedMem)} (a fresh worker loading the
+   * codecs and the shipped functions needs more than 8 MiB of heap, and an op whose own data are a
+   * few bytes, such as the last round of a reduction, would otherwise die on that), plus the young
+   * generation (the generational collector's unusable survivor space), rounded up to a MiB.
    */
   static long forOp(Operation op, long reservedMem) {
     long mib = 1L << 20;
-    long b = Math.max(Math.min(32 * mib, op.projectedMem()),
-        op.projectedMem() - reservedMem + IDLE_HEAP_ALLOWANCE
-            + ClassPathIndex.workerHeapBytes());
+    long b =
+        Math.max(
+            Math.min(32 * mib, op.projectedMem()),
+            op.projectedMem()
+                - reservedMem
+                + IDLE_HEAP_ALLOWANCE
+                + ClassPathIndex.workerHeapBytes());
     b += WorkerProcess.Settings.youngGen(b);
     return (b + mib - 1) / mib * mib;
   }
@@ -60,12 +64,20 @@ final class WorkerHeapBounds {
   static void checkFits(List<Operation> ops, long heapBound) {
     for (Operation op : ops) {
       if (op.projectedMem() > heapBound) {
-        throw new InsufficientHeapException(String.format("processes executor: a task of"
-            + " operation %s is projected to need %,d bytes (%.1f MiB), more than the worker heap"
-            + " bound of %,d bytes (%.1f MiB, = allowedMem); nothing was run. Raise allowedMem or"
-            + " use smaller chunks so tasks project less memory", op.name(), op.projectedMem(),
-            op.projectedMem() / 1048576.0, heapBound, heapBound / 1048576.0), op.name(),
-            op.projectedMem(), heapBound);
+        throw new InsufficientHeapException(
+            String.format(
+                "processes executor: a task of"
+                    + " operation %s is projected to need %,d bytes (%.1f MiB), more than the worker heap"
+                    + " bound of %,d bytes (%.1f MiB, = allowedMem); nothing was run. Raise allowedMem or"
+                    + " use smaller chunks so tasks project less memory",
+                op.name(),
+                op.projectedMem(),
+                op.projectedMem() / 1048576.0,
+                heapBound,
+                heapBound / 1048576.0),
+            op.name(),
+            op.projectedMem(),
+            heapBound);
       }
     }
   }

@@ -30,25 +30,24 @@ import javax.management.NotificationEmitter;
 import javax.management.openmbean.CompositeData;
 
 /**
- * The main class of a processes-executor worker JVM (started by {@link ProcessesExecutor}; not
- * for people to run). It reads frames ({@link WorkerProtocol}) from stdin and answers on stdout,
- * which it takes for itself at start: {@code System.out} is redirected to stderr so that a task
- * printing cannot corrupt the channel. Tasks run one at a time, on a thread with a 16 MiB stack
- * (as the threads executor's, for native kernels). End of stdin (the parent is gone) ends the
- * worker.
+ * The main class of a processes-executor worker JVM (started by {@link ProcessesExecutor}; not for
+ * people to run). It reads frames ({@link WorkerProtocol}) from stdin and answers on stdout, which
+ * it takes for itself at start: {@code System.out} is redirected to stderr so that a task printing
+ * cannot corrupt the channel. Tasks run one at a time, on a thread with a 16 MiB stack (as the
+ * threads executor's, for native kernels). End of stdin (the parent is gone) ends the worker.
  *
- * <p><b>Measurements per task</b> (see {@link ProcessesExecutor} for what is reported): before
- * the task (Linux) {@code VmHWM} is reset through {@code /proc/self/clear_refs}, and a full GC
- * runs unless the heap in use exceeds the <i>idle baseline</i> (the heap in use right after the
- * last full GC run between tasks, i.e. the worker's own live data then) by at most the skip slack
- * ({@code -Dcubed.worker.gcSkipSlack}, bytes; 0 = a full GC before every task); a
- * {@link WorkerProtocol#RESET} (functions dropped) runs a GC and measures a new baseline. The reported heap at start is the baseline in
- * both cases (right after the GC it is the heap in use), so everything above it during the task,
- * the leftover of earlier tasks (at most the slack) included, counts as the task's. Then the
- * largest heap in use when a collection started and after one ended during the task (GC
- * notifications), the largest heap in use right after a full (major) collection during the task
- * (live data only: a lower bound on the task's peak), the heap in use at its end, and
- * {@code VmHWM}. With a skip slack the same check (and GC if needed) also runs right after each
+ * <p><b>Measurements per task</b> (see {@link ProcessesExecutor} for what is reported): before the
+ * task (Linux) {@code VmHWM} is reset through {@code /proc/self/clear_refs}, and a full GC runs
+ * unless the heap in use exceeds the <i>idle baseline</i> (the heap in use right after the last
+ * full GC run between tasks, i.e. the worker's own live data then) by at most the skip slack
+ * ({@code -Dcubed.worker.gcSkipSlack}, bytes; 0 = a full GC before every task); a {@link
+ * WorkerProtocol#RESET} (functions dropped) runs a GC and measures a new baseline. The reported
+ * heap at start is the baseline in both cases (right after the GC it is the heap in use), so
+ * everything above it during the task, the leftover of earlier tasks (at most the slack) included,
+ * counts as the task's. Then the largest heap in use when a collection started and after one ended
+ * during the task (GC notifications), the largest heap in use right after a full (major) collection
+ * during the task (live data only: a lower bound on the task's peak), the heap in use at its end,
+ * and {@code VmHWM}. With a skip slack the same check (and GC if needed) also runs right after each
  * reply, so the collection overlaps the parent's dispatch instead of delaying the next task.
  *
  * <p>A daemon thread exits the worker (status 4) within a second once its parent process is gone,
@@ -57,26 +56,41 @@ import javax.management.openmbean.CompositeData;
  */
 public final class WorkerMain {
   private static final Set<String> HEAP_POOLS = ConcurrentHashMap.newKeySet();
-  /** Per collector: the last GC id that belongs to an earlier task (ids above it are this task's). */
+
+  /**
+   * Per collector: the last GC id that belongs to an earlier task (ids above it are this task's).
+   */
   private static final Map<String, Long> GC_ID_AT_START = new ConcurrentHashMap<>();
+
   private static final Map<String, Long> GC_ID_SEEN = new ConcurrentHashMap<>();
   private static volatile long maxAfterGc = -1;
   private static volatile long maxBeforeGc = -1;
   private static volatile long maxAfterMajorGc = -1;
   private static volatile int gcsInTask;
+
   /** Start time (ms since JVM start) and heap before the task's earliest collection so far. */
   private static long firstGcStart = Long.MAX_VALUE;
+
   private static long firstGcBefore = -1;
+
   /** Largest heap before the task's collections other than the earliest. */
   private static long laterMaxBefore = -1;
+
   /** Heap in use right after the last full GC run between tasks (the worker's own live data). */
   private static long idleBaseline = -1;
+
   /** True until the first baseline is measured: GC before the next task. */
   private static boolean baselineStale = true;
-  /** Pre-task GCs skipped and run (for tests and diagnostics; printed at exit with -Dcubed.worker.stats). */
+
+  /**
+   * Pre-task GCs skipped and run (for tests and diagnostics; printed at exit with
+   * -Dcubed.worker.stats).
+   */
   private static long gcsSkipped;
+
   private static long gcsRun;
   private static final long GC_SKIP_SLACK = Long.getLong("cubed.worker.gcSkipSlack", 0L);
+
   /** With a skip slack: also run the GC check right after each reply (default on). */
   private static final boolean POST_TASK_GC =
       !"false".equals(System.getProperty("cubed.worker.postTaskGc"));
@@ -88,23 +102,29 @@ public final class WorkerMain {
     FileOutputStream channel = new FileOutputStream(FileDescriptor.out);
     System.setOut(System.err); // user prints go to stderr, never into the channel
     DataOutputStream out = new DataOutputStream(new BufferedOutputStream(channel, 1 << 16));
-    DataInputStream in = new DataInputStream(new BufferedInputStream(
-        new FileInputStream(FileDescriptor.in), 1 << 16));
+    DataInputStream in =
+        new DataInputStream(
+            new BufferedInputStream(new FileInputStream(FileDescriptor.in), 1 << 16));
     watchParent();
-    Thread t = new Thread(null, () -> {
-      try {
-        loop(in, out);
-      } catch (EOFException e) {
-        // the parent closed the channel
-      } catch (Throwable e) {
-        System.err.println("cubed worker: channel failed: " + e);
-      }
-    }, "cubed-worker-task", ThreadsExecutor.WORKER_STACK_BYTES);
+    Thread t =
+        new Thread(
+            null,
+            () -> {
+              try {
+                loop(in, out);
+              } catch (EOFException e) {
+                // the parent closed the channel
+              } catch (Throwable e) {
+                System.err.println("cubed worker: channel failed: " + e);
+              }
+            },
+            "cubed-worker-task",
+            ThreadsExecutor.WORKER_STACK_BYTES);
     t.start();
     t.join();
     if (Boolean.getBoolean("cubed.worker.stats")) {
-      System.err.println("cubed worker stats: pre-task GCs run " + gcsRun + ", skipped "
-          + gcsSkipped);
+      System.err.println(
+          "cubed worker stats: pre-task GCs run " + gcsRun + ", skipped " + gcsSkipped);
     }
     System.exit(0);
   }
@@ -117,22 +137,29 @@ public final class WorkerMain {
     }
     ProcessHandle p = parent.get();
     java.util.Optional<java.time.Instant> started = p.info().startInstant();
-    Thread w = new Thread(() -> {
-      while (true) {
-        try {
-          Thread.sleep(500);
-        } catch (InterruptedException e) {
-          return;
-        }
-        java.util.Optional<ProcessHandle> now = ProcessHandle.of(p.pid());
-        boolean gone = now.isEmpty() || !now.get().isAlive()
-            || (started.isPresent() && !started.equals(now.get().info().startInstant()));
-        if (gone) {
-          System.err.println("cubed worker: parent process " + p.pid() + " is gone; exiting");
-          Runtime.getRuntime().halt(4);
-        }
-      }
-    }, "cubed-worker-parent-watch");
+    Thread w =
+        new Thread(
+            () -> {
+              while (true) {
+                try {
+                  Thread.sleep(500);
+                } catch (InterruptedException e) {
+                  return;
+                }
+                java.util.Optional<ProcessHandle> now = ProcessHandle.of(p.pid());
+                boolean gone =
+                    now.isEmpty()
+                        || !now.get().isAlive()
+                        || (started.isPresent()
+                            && !started.equals(now.get().info().startInstant()));
+                if (gone) {
+                  System.err.println(
+                      "cubed worker: parent process " + p.pid() + " is gone; exiting");
+                  Runtime.getRuntime().halt(4);
+                }
+              }
+            },
+            "cubed-worker-parent-watch");
     w.setDaemon(true);
     w.start();
   }
@@ -147,8 +174,12 @@ public final class WorkerMain {
     System.gc();
     idleBaseline = heapUsed();
     baselineStale = false;
-    WorkerProtocol.write(out, WorkerProtocol.HELLO, WorkerProtocol.hello(new WorkerProtocol.Hello(
-        ProcessHandle.current().pid(), heapUsed(), procStatus("VmRSS"))));
+    WorkerProtocol.write(
+        out,
+        WorkerProtocol.HELLO,
+        WorkerProtocol.hello(
+            new WorkerProtocol.Hello(
+                ProcessHandle.current().pid(), heapUsed(), procStatus("VmRSS"))));
     Map<Integer, TaskFunction> functions = new HashMap<>();
     Map<Integer, Throwable> badFunctions = new HashMap<>();
     while (true) {
@@ -174,8 +205,11 @@ public final class WorkerMain {
           try {
             functions.put(op, deserialize(fn));
           } catch (Exception | LinkageError e) {
-            badFunctions.put(op, new IllegalStateException("worker: cannot deserialize the task"
-                + " function of op #" + op + ": " + e, e));
+            badFunctions.put(
+                op,
+                new IllegalStateException(
+                    "worker: cannot deserialize the task" + " function of op #" + op + ": " + e,
+                    e));
           }
         }
         case WorkerProtocol.TASK -> {
@@ -192,13 +226,21 @@ public final class WorkerMain {
     }
   }
 
-  private static void runTask(int op, long[] key, Map<Integer, TaskFunction> functions,
-      Map<Integer, Throwable> bad, DataOutputStream out) throws IOException {
+  private static void runTask(
+      int op,
+      long[] key,
+      Map<Integer, TaskFunction> functions,
+      Map<Integer, Throwable> bad,
+      DataOutputStream out)
+      throws IOException {
     TaskFunction fn = functions.get(op);
     Throwable failure = null;
     if (op >= 0 && fn == null) {
-      failure = bad.getOrDefault(op, new IllegalStateException("worker: op #" + op
-          + " was never defined (protocol error)"));
+      failure =
+          bad.getOrDefault(
+              op,
+              new IllegalStateException(
+                  "worker: op #" + op + " was never defined (protocol error)"));
     }
     long baseline = preTaskBaseline();
     startTask();
@@ -231,9 +273,20 @@ public final class WorkerMain {
         growth = Math.max(firstGcBefore - used, Math.max(laterMaxBefore, end) - baseline);
       }
     }
-    WorkerProtocol.write(out, WorkerProtocol.OK, WorkerProtocol.ok(new WorkerProtocol.Measured(
-        baseline, end, maxBeforeGc, maxAfterGc, maxAfterMajorGc, gcsInTask, hwm, nanos,
-        Math.max(0, growth))));
+    WorkerProtocol.write(
+        out,
+        WorkerProtocol.OK,
+        WorkerProtocol.ok(
+            new WorkerProtocol.Measured(
+                baseline,
+                end,
+                maxBeforeGc,
+                maxAfterGc,
+                maxAfterMajorGc,
+                gcsInTask,
+                hwm,
+                nanos,
+                Math.max(0, growth))));
     if (GC_SKIP_SLACK > 0 && POST_TASK_GC) {
       // collect now, while the parent handles the reply and the worker would wait for its next
       // task, rather than when that task is here (the pre-task check then finds a clean heap)
@@ -302,37 +355,40 @@ public final class WorkerMain {
       if (!(g instanceof NotificationEmitter em)) {
         continue;
       }
-      em.addNotificationListener((n, hb) -> {
-        if (!GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(
-            n.getType())) {
-          return;
-        }
-        GarbageCollectionNotificationInfo info = GarbageCollectionNotificationInfo.from(
-            (CompositeData) n.getUserData());
-        GcInfo gi = info.getGcInfo();
-        String name = info.getGcName();
-        Long atStart = GC_ID_AT_START.get(name);
-        if (atStart != null && gi.getId() > atStart) {
-          long used = heapOf(gi.getMemoryUsageAfterGc());
-          long before = heapOf(gi.getMemoryUsageBeforeGc());
-          synchronized (WorkerMain.class) {
-            maxAfterGc = Math.max(maxAfterGc, used);
-            maxBeforeGc = Math.max(maxBeforeGc, before);
-            if (info.getGcAction().contains("major")) {
-              maxAfterMajorGc = Math.max(maxAfterMajorGc, used); // live data only
+      em.addNotificationListener(
+          (n, hb) -> {
+            if (!GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(
+                n.getType())) {
+              return;
             }
-            gcsInTask++;
-            if (gi.getStartTime() < firstGcStart) {
-              laterMaxBefore = Math.max(laterMaxBefore, firstGcBefore);
-              firstGcStart = gi.getStartTime();
-              firstGcBefore = before;
-            } else {
-              laterMaxBefore = Math.max(laterMaxBefore, before);
+            GarbageCollectionNotificationInfo info =
+                GarbageCollectionNotificationInfo.from((CompositeData) n.getUserData());
+            GcInfo gi = info.getGcInfo();
+            String name = info.getGcName();
+            Long atStart = GC_ID_AT_START.get(name);
+            if (atStart != null && gi.getId() > atStart) {
+              long used = heapOf(gi.getMemoryUsageAfterGc());
+              long before = heapOf(gi.getMemoryUsageBeforeGc());
+              synchronized (WorkerMain.class) {
+                maxAfterGc = Math.max(maxAfterGc, used);
+                maxBeforeGc = Math.max(maxBeforeGc, before);
+                if (info.getGcAction().contains("major")) {
+                  maxAfterMajorGc = Math.max(maxAfterMajorGc, used); // live data only
+                }
+                gcsInTask++;
+                if (gi.getStartTime() < firstGcStart) {
+                  laterMaxBefore = Math.max(laterMaxBefore, firstGcBefore);
+                  firstGcStart = gi.getStartTime();
+                  firstGcBefore = before;
+                } else {
+                  laterMaxBefore = Math.max(laterMaxBefore, before);
+                }
+              }
             }
-          }
-        }
-        GC_ID_SEEN.merge(name, gi.getId(), Math::max);
-      }, null, null);
+            GC_ID_SEEN.merge(name, gi.getId(), Math::max);
+          },
+          null,
+          null);
     }
   }
 
@@ -374,17 +430,18 @@ public final class WorkerMain {
 
   private static TaskFunction deserialize(byte[] bytes) throws IOException, ClassNotFoundException {
     ClassLoader cl = WorkerMain.class.getClassLoader();
-    try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes)) {
-      @Override
-      protected Class<?> resolveClass(ObjectStreamClass desc)
-          throws IOException, ClassNotFoundException {
-        try {
-          return Class.forName(desc.getName(), false, cl);
-        } catch (ClassNotFoundException e) {
-          return super.resolveClass(desc);
-        }
-      }
-    }) {
+    try (ObjectInputStream in =
+        new ObjectInputStream(new ByteArrayInputStream(bytes)) {
+          @Override
+          protected Class<?> resolveClass(ObjectStreamClass desc)
+              throws IOException, ClassNotFoundException {
+            try {
+              return Class.forName(desc.getName(), false, cl);
+            } catch (ClassNotFoundException e) {
+              return super.resolveClass(desc);
+            }
+          }
+        }) {
       return (TaskFunction) in.readObject();
     }
   }

@@ -9,15 +9,15 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Idle worker JVMs kept between the computes of a run (processes executors built with
- * {@link ProcessesExecutor.Builder#keepAlive}), so that a run of several computes (a benchmark
- * workload, a sort, successive {@code compute()} calls of a session) starts its workers once and
- * they keep their JIT-compiled code. A worker is handed back after a compute that succeeded, told
- * to forget its task functions ({@link WorkerProtocol#RESET}), and taken by the next compute whose
- * worker settings (heap bound, JVM options) are equal. Idle workers are stopped after their idle
- * time, when the pool holds more than the releasing executor's worker count, on
- * {@link ProcessesExecutor#close}, and at JVM exit (shutdown hook); a worker whose coordinator
- * died exits by itself (end of its stdin, or its parent watch, see {@link WorkerMain}).
+ * Idle worker JVMs kept between the computes of a run (processes executors built with {@link
+ * ProcessesExecutor.Builder#keepAlive}), so that a run of several computes (a benchmark workload, a
+ * sort, successive {@code compute()} calls of a session) starts its workers once and they keep
+ * their JIT-compiled code. A worker is handed back after a compute that succeeded, told to forget
+ * its task functions ({@link WorkerProtocol#RESET}), and taken by the next compute whose worker
+ * settings (heap bound, JVM options) are equal. Idle workers are stopped after their idle time,
+ * when the pool holds more than the releasing executor's worker count, on {@link
+ * ProcessesExecutor#close}, and at JVM exit (shutdown hook); a worker whose coordinator died exits
+ * by itself (end of its stdin, or its parent watch, see {@link WorkerMain}).
  */
 final class WorkerPool {
   static final WorkerPool SHARED = new WorkerPool();
@@ -62,11 +62,13 @@ final class WorkerPool {
         evicted.add(idle.removeFirst());
       }
       if (reaper == null) {
-        reaper = Executors.newSingleThreadScheduledExecutor(r -> {
-          Thread t = new Thread(r, "cubed-worker-pool-reaper");
-          t.setDaemon(true);
-          return t;
-        });
+        reaper =
+            Executors.newSingleThreadScheduledExecutor(
+                r -> {
+                  Thread t = new Thread(r, "cubed-worker-pool-reaper");
+                  t.setDaemon(true);
+                  return t;
+                });
         reaper.scheduleWithFixedDelay(this::reap, 1, 1, TimeUnit.SECONDS);
       }
     }

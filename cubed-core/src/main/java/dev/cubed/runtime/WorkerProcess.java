@@ -29,8 +29,7 @@ import java.util.logging.Logger;
  */
 final class WorkerProcess {
   private static final Logger LOG = Logger.getLogger(ProcessesExecutor.class.getName());
-  private static final WorkerProtocol.Frame DEAD = new WorkerProtocol.Frame((byte) -1,
-      new byte[0]);
+  private static final WorkerProtocol.Frame DEAD = new WorkerProtocol.Frame((byte) -1, new byte[0]);
   private static final int TAIL_LINES = 20;
 
   /**
@@ -47,8 +46,8 @@ final class WorkerProcess {
     }
 
     /**
-     * The default skip slack for a heap bound: {@code min(64 MiB, heapBound / 8)}, the most
-     * garbage of earlier tasks a task may start with (and be charged with, if it collects).
+     * The default skip slack for a heap bound: {@code min(64 MiB, heapBound / 8)}, the most garbage
+     * of earlier tasks a task may start with (and be charged with, if it collects).
      */
     static long defaultGcSkipSlack(long heapBound) {
       return Math.min(64L << 20, heapBound / 8);
@@ -109,8 +108,8 @@ final class WorkerProcess {
     this.settings = settings;
     this.process = process;
     this.out = new DataOutputStream(new BufferedOutputStream(process.getOutputStream(), 1 << 16));
-    DataInputStream in = new DataInputStream(new BufferedInputStream(process.getInputStream(),
-        1 << 16));
+    DataInputStream in =
+        new DataInputStream(new BufferedInputStream(process.getInputStream(), 1 << 16));
     Thread reader = new Thread(() -> readLoop(in), "cubed-worker-reader-" + process.pid());
     reader.setDaemon(true);
     reader.start();
@@ -129,11 +128,15 @@ final class WorkerProcess {
     }
     if (f == null || f.type() != WorkerProtocol.HELLO) {
       process.destroyForcibly();
-      throw new IOException("processes executor: a worker JVM did not start ("
-          + (f == null ? "no hello within " + START_DEADLINE_SECONDS + " s"
-              : "it exited with code " + exitCode(5))
-          + "); command: " + String.join(" ", settings.command()) + "; its stderr: "
-          + stderrText());
+      throw new IOException(
+          "processes executor: a worker JVM did not start ("
+              + (f == null
+                  ? "no hello within " + START_DEADLINE_SECONDS + " s"
+                  : "it exited with code " + exitCode(5))
+              + "); command: "
+              + String.join(" ", settings.command())
+              + "; its stderr: "
+              + stderrText());
     }
     hello = WorkerProtocol.readHello(f);
   }
@@ -211,8 +214,9 @@ final class WorkerProcess {
   }
 
   private void stderrLoop() {
-    try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getErrorStream(),
-        StandardCharsets.UTF_8))) {
+    try (BufferedReader r =
+        new BufferedReader(
+            new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8))) {
       String line;
       while ((line = r.readLine()) != null) {
         synchronized (stderrTail) {
@@ -253,8 +257,8 @@ final class WorkerProcess {
    * not got it yet.
    *
    * @throws WorkerDiedException if the worker died or its channel broke (it is killed then)
-   * @throws InterruptedException if this thread was interrupted (timeout, a backup won, the
-   *     compute ended): the worker is killed, as its task cannot be stopped otherwise
+   * @throws InterruptedException if this thread was interrupted (timeout, a backup won, the compute
+   *     ended): the worker is killed, as its task cannot be stopped otherwise
    */
   Reply run(int op, byte[] function, long[] key, String what)
       throws WorkerDiedException, InterruptedException {
@@ -280,8 +284,10 @@ final class WorkerProcess {
       }
       if (f.type() == WorkerProtocol.ERR) {
         WorkerProtocol.Failure fl = WorkerProtocol.readErr(f);
-        return new Reply(null, new WorkerTaskException(fl.classChain(), fl.message(),
-            fl.stackText(), "worker pid " + pid()));
+        return new Reply(
+            null,
+            new WorkerTaskException(
+                fl.classChain(), fl.message(), fl.stackText(), "worker pid " + pid()));
       }
     } catch (IOException e) {
       kill();
@@ -296,14 +302,22 @@ final class WorkerProcess {
       kill();
     }
     boolean oom = code == 3 || stderrText().contains("OutOfMemoryError");
-    String msg = oom
-        ? String.format("java.lang.OutOfMemoryError: worker process %d ran out of heap during %s"
-            + " and exited (code %d): the task needed more than the worker heap bound -Xmx %,d"
-            + " bytes (%.1f MiB: allowedMem, or the op's projection with heapPerOp), so the projected memory is an under-estimate;"
-            + " worker stderr: %s", pid(), what, code, settings.heapBound(),
-            settings.heapBound() / 1048576.0, stderrText())
-        : String.format("worker process %d died during %s (%s; exit code %d%s); worker stderr: %s",
-            pid(), what, how, code, code == 137 ? ", killed by SIGKILL" : "", stderrText());
+    String msg =
+        oom
+            ? String.format(
+                "java.lang.OutOfMemoryError: worker process %d ran out of heap during %s"
+                    + " and exited (code %d): the task needed more than the worker heap bound -Xmx %,d"
+                    + " bytes (%.1f MiB: allowedMem, or the op's projection with heapPerOp), so the projected memory is an under-estimate;"
+                    + " worker stderr: %s",
+                pid(),
+                what,
+                code,
+                settings.heapBound(),
+                settings.heapBound() / 1048576.0,
+                stderrText())
+            : String.format(
+                "worker process %d died during %s (%s; exit code %d%s); worker stderr: %s",
+                pid(), what, how, code, code == 137 ? ", killed by SIGKILL" : "", stderrText());
     return new WorkerDiedException(msg, pid(), code, oom);
   }
 

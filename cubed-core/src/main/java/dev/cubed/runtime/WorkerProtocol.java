@@ -11,30 +11,37 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The frames exchanged between the processes executor and its worker JVMs over the worker's
- * stdin (parent to worker) and stdout (worker to parent). A frame is
- * {@code int MAGIC, byte type, int length, byte[length] payload}; a wrong magic or a length out of
- * range means the stream is corrupt (the peer is treated as dead). Payloads are written with
- * {@link DataOutputStream}; only {@link #DEFINE} carries Java-serialized bytes (a task function),
- * and only on this private pipe between processes of the same installation.
+ * The frames exchanged between the processes executor and its worker JVMs over the worker's stdin
+ * (parent to worker) and stdout (worker to parent). A frame is {@code int MAGIC, byte type, int
+ * length, byte[length] payload}; a wrong magic or a length out of range means the stream is corrupt
+ * (the peer is treated as dead). Payloads are written with {@link DataOutputStream}; only {@link
+ * #DEFINE} carries Java-serialized bytes (a task function), and only on this private pipe between
+ * processes of the same installation.
  */
 final class WorkerProtocol {
   static final int MAGIC = 0xC0BE_D10A;
+
   /** Largest payload accepted (a serialized task function can be large; 1 GiB is corrupt). */
   static final int MAX_PAYLOAD = 1 << 30;
 
   /** Worker to parent, once at start: pid, heap used after a GC, VmRSS (or -1). */
   static final byte HELLO = 1;
+
   /** Parent to worker: op index, serialized {@link TaskFunction}. */
   static final byte DEFINE = 2;
+
   /** Parent to worker: op index ({@code -1} = an empty task), key. */
   static final byte TASK = 3;
+
   /** Worker to parent: the task succeeded, with its measurements ({@link Measured}). */
   static final byte OK = 4;
+
   /** Worker to parent: the task failed ({@link Failure}). */
   static final byte ERR = 5;
+
   /** Parent to worker: exit now. */
   static final byte EXIT = 6;
+
   /**
    * Parent to worker: forget every task function (a compute ended and the worker goes back to the
    * pool); the next task runs after a full GC (the worker's idle baseline changed).
@@ -55,11 +62,19 @@ final class WorkerProtocol {
    * worker's idle baseline (see {@link WorkerMain}); {@code peakGrowth} the task's peak heap
    * growth: the largest occupancy above the heap in use at its start until its first collection
    * (exact: nothing was collected, so everything present at the start is still there), and above
-   * the idle baseline after it (the leftover of earlier tasks, at most the GC skip slack, may
-   * then be counted as the task's).
+   * the idle baseline after it (the leftover of earlier tasks, at most the GC skip slack, may then
+   * be counted as the task's).
    */
-  record Measured(long heapAtStart, long heapAtEnd, long heapMaxBeforeGc, long heapMaxAfterGc,
-      long heapMaxAfterMajorGc, int gcs, long vmHwm, long nanos, long peakGrowth) {
+  record Measured(
+      long heapAtStart,
+      long heapAtEnd,
+      long heapMaxBeforeGc,
+      long heapMaxAfterGc,
+      long heapMaxAfterMajorGc,
+      int gcs,
+      long vmHwm,
+      long nanos,
+      long peakGrowth) {
     /**
      * The heap the task was seen to hold: the largest heap occupancy right after a collection
      * during the task if one ran (garbage removed), else the occupancy at its end (nothing was
@@ -95,8 +110,11 @@ final class WorkerProtocol {
   static Frame read(DataInputStream in) throws IOException {
     int magic = in.readInt();
     if (magic != MAGIC) {
-      throw new IOException(String.format("corrupt worker channel: frame magic 0x%08X, expected"
-          + " 0x%08X (something else wrote to the channel)", magic, MAGIC));
+      throw new IOException(
+          String.format(
+              "corrupt worker channel: frame magic 0x%08X, expected"
+                  + " 0x%08X (something else wrote to the channel)",
+              magic, MAGIC));
     }
     byte type = in.readByte();
     int len = in.readInt();
@@ -141,41 +159,52 @@ final class WorkerProtocol {
   }
 
   static byte[] task(int op, long[] key) {
-    return payload(d -> {
-      d.writeInt(op);
-      d.writeInt(key.length);
-      for (long k : key) {
-        d.writeLong(k);
-      }
-    });
+    return payload(
+        d -> {
+          d.writeInt(op);
+          d.writeInt(key.length);
+          for (long k : key) {
+            d.writeLong(k);
+          }
+        });
   }
 
   static byte[] define(int op, byte[] function) {
-    return payload(d -> {
-      d.writeInt(op);
-      d.writeInt(function.length);
-      d.write(function);
-    });
+    return payload(
+        d -> {
+          d.writeInt(op);
+          d.writeInt(function.length);
+          d.write(function);
+        });
   }
 
   static byte[] ok(Measured m) {
-    return payload(d -> {
-      d.writeLong(m.heapAtStart());
-      d.writeLong(m.heapAtEnd());
-      d.writeLong(m.heapMaxBeforeGc());
-      d.writeLong(m.heapMaxAfterGc());
-      d.writeLong(m.heapMaxAfterMajorGc());
-      d.writeInt(m.gcs());
-      d.writeLong(m.vmHwm());
-      d.writeLong(m.nanos());
-      d.writeLong(m.peakGrowth());
-    });
+    return payload(
+        d -> {
+          d.writeLong(m.heapAtStart());
+          d.writeLong(m.heapAtEnd());
+          d.writeLong(m.heapMaxBeforeGc());
+          d.writeLong(m.heapMaxAfterGc());
+          d.writeLong(m.heapMaxAfterMajorGc());
+          d.writeInt(m.gcs());
+          d.writeLong(m.vmHwm());
+          d.writeLong(m.nanos());
+          d.writeLong(m.peakGrowth());
+        });
   }
 
   static Measured readOk(Frame f) throws IOException {
     DataInputStream d = f.data();
-    return new Measured(d.readLong(), d.readLong(), d.readLong(), d.readLong(), d.readLong(),
-        d.readInt(), d.readLong(), d.readLong(), d.readLong());
+    return new Measured(
+        d.readLong(),
+        d.readLong(),
+        d.readLong(),
+        d.readLong(),
+        d.readLong(),
+        d.readInt(),
+        d.readLong(),
+        d.readLong(),
+        d.readLong());
   }
 
   static byte[] err(Throwable t) {
@@ -187,14 +216,15 @@ final class WorkerProtocol {
     t.printStackTrace(new java.io.PrintWriter(sw));
     String stack = sw.toString();
     String text = stack.length() > 16_000 ? stack.substring(0, 16_000) + "\n\t..." : stack;
-    return payload(d -> {
-      d.writeInt(chain.size());
-      for (String c : chain) {
-        writeString(d, c);
-      }
-      writeString(d, t.getMessage());
-      writeString(d, text);
-    });
+    return payload(
+        d -> {
+          d.writeInt(chain.size());
+          for (String c : chain) {
+            writeString(d, c);
+          }
+          writeString(d, t.getMessage());
+          writeString(d, text);
+        });
   }
 
   static Failure readErr(Frame f) throws IOException {
@@ -208,11 +238,12 @@ final class WorkerProtocol {
   }
 
   static byte[] hello(Hello h) {
-    return payload(d -> {
-      d.writeLong(h.pid());
-      d.writeLong(h.heapAfterGc());
-      d.writeLong(h.rss());
-    });
+    return payload(
+        d -> {
+          d.writeLong(h.pid());
+          d.writeLong(h.heapAfterGc());
+          d.writeLong(h.rss());
+        });
   }
 
   static Hello readHello(Frame f) throws IOException {

@@ -5,8 +5,8 @@ import java.util.List;
 /**
  * A task failed with an exception inside a worker process. The exception object itself is never
  * shipped back (only text is), so this carries the remote exception's class name, the class names
- * of its cause chain (outermost first), its message and its stack trace as text.
- * {@link RetryPolicy} classifies it by those class names, as it would the original exception.
+ * of its cause chain (outermost first), its message and its stack trace as text. {@link
+ * RetryPolicy} classifies it by those class names, as it would the original exception.
  */
 public final class WorkerTaskException extends RuntimeException {
   private static final long serialVersionUID = 1L;
@@ -21,11 +21,15 @@ public final class WorkerTaskException extends RuntimeException {
    * @param remoteStackTrace its printed stack trace (causes included)
    * @param worker the worker it happened in (e.g. "worker pid 1234")
    */
-  public WorkerTaskException(List<String> remoteClassChain, String remoteMessage,
-      String remoteStackTrace, String worker) {
-    super(first(remoteClassChain) + (remoteMessage == null || remoteMessage.isEmpty() ? ""
-        : ": " + remoteMessage) + " (in " + worker + "; remote stack trace: "
-        + "WorkerTaskException.remoteStackTrace())");
+  public WorkerTaskException(
+      List<String> remoteClassChain, String remoteMessage, String remoteStackTrace, String worker) {
+    super(
+        first(remoteClassChain)
+            + (remoteMessage == null || remoteMessage.isEmpty() ? "" : ": " + remoteMessage)
+            + " (in "
+            + worker
+            + "; remote stack trace: "
+            + "WorkerTaskException.remoteStackTrace())");
     this.remoteClassChain = List.copyOf(remoteClassChain);
     this.remoteStackTrace = remoteStackTrace;
   }

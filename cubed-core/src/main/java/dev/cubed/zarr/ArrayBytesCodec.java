@@ -33,9 +33,17 @@ interface ArrayBytesCodec extends Serializable {
     public NDArray decode(byte[] b, long[] shape, String where) {
       long need = dev.cubed.nd.Shapes.size(shape) * dtype.itemSize();
       if (b.length != need) {
-        throw new ZarrFormatException(where + ": decoded chunk has " + b.length
-            + " bytes, expected " + need + " (" + dtype + " chunk of shape "
-            + dev.cubed.nd.Shapes.format(shape) + "; truncated or corrupt chunk)");
+        throw new ZarrFormatException(
+            where
+                + ": decoded chunk has "
+                + b.length
+                + " bytes, expected "
+                + need
+                + " ("
+                + dtype
+                + " chunk of shape "
+                + dev.cubed.nd.Shapes.format(shape)
+                + "; truncated or corrupt chunk)");
       }
       return NDArray.fromBytes(dtype, shape, b, order());
     }

@@ -26,17 +26,27 @@ final class ArrayMetadata implements Serializable {
   final boolean v3DefaultKeys; // "c/" prefix
   final ChunkCodec codec;
 
-  ArrayMetadata(int zarrFormat, long[] shape, int[] chunks, DType dtype, Object fillValue,
-      Map<String, Object> attributes, List<String> dimensionNames, String separator,
-      boolean v3DefaultKeys, ChunkCodec codec) {
+  ArrayMetadata(
+      int zarrFormat,
+      long[] shape,
+      int[] chunks,
+      DType dtype,
+      Object fillValue,
+      Map<String, Object> attributes,
+      List<String> dimensionNames,
+      String separator,
+      boolean v3DefaultKeys,
+      ChunkCodec codec) {
     this.zarrFormat = zarrFormat;
     this.shape = shape;
     this.chunks = chunks;
     this.dtype = dtype;
     this.fillValue = fillValue;
     this.attributes = new LinkedHashMap<>(attributes);
-    this.dimensionNames = dimensionNames == null ? null
-        : java.util.Collections.unmodifiableList(new ArrayList<>(dimensionNames));
+    this.dimensionNames =
+        dimensionNames == null
+            ? null
+            : java.util.Collections.unmodifiableList(new ArrayList<>(dimensionNames));
     this.separator = separator;
     this.v3DefaultKeys = v3DefaultKeys;
     this.codec = codec;
@@ -45,29 +55,52 @@ final class ArrayMetadata implements Serializable {
   /** Checks shape and chunks for absurd sizes; {@code where} names the document. */
   static void checkSizes(long[] shape, int[] chunks, DType dtype, String where) {
     if (shape.length > MAX_DIMS) {
-      throw new ZarrFormatException(where + ": field 'shape' has " + shape.length
-          + " dimensions, more than the " + MAX_DIMS + " supported");
+      throw new ZarrFormatException(
+          where
+              + ": field 'shape' has "
+              + shape.length
+              + " dimensions, more than the "
+              + MAX_DIMS
+              + " supported");
     }
     if (chunks.length != shape.length) {
-      throw new ZarrFormatException(where + ": chunk shape " + Arrays.toString(chunks) + " has "
-          + chunks.length + " dimensions but shape " + Arrays.toString(shape) + " has "
-          + shape.length);
+      throw new ZarrFormatException(
+          where
+              + ": chunk shape "
+              + Arrays.toString(chunks)
+              + " has "
+              + chunks.length
+              + " dimensions but shape "
+              + Arrays.toString(shape)
+              + " has "
+              + shape.length);
     }
     long elems = 1;
     for (int i = 0; i < shape.length; i++) {
       if (shape[i] < 0) {
-        throw new ZarrFormatException(where + ": field 'shape' has negative extent " + shape[i]
-            + " in dimension " + i);
+        throw new ZarrFormatException(
+            where + ": field 'shape' has negative extent " + shape[i] + " in dimension " + i);
       }
       if (chunks[i] < 1) {
-        throw new ZarrFormatException(where + ": chunk shape has extent " + chunks[i]
-            + " in dimension " + i + "; expected >= 1");
+        throw new ZarrFormatException(
+            where
+                + ": chunk shape has extent "
+                + chunks[i]
+                + " in dimension "
+                + i
+                + "; expected >= 1");
       }
       elems *= chunks[i];
       if (elems * dtype.itemSize() > MAX_CHUNK_BYTES) {
-        throw new ZarrFormatException(where + ": chunk shape " + Arrays.toString(chunks) + " of "
-            + dtype + " exceeds the limit of " + MAX_CHUNK_BYTES
-            + " bytes (2^31 elements) per chunk");
+        throw new ZarrFormatException(
+            where
+                + ": chunk shape "
+                + Arrays.toString(chunks)
+                + " of "
+                + dtype
+                + " exceeds the limit of "
+                + MAX_CHUNK_BYTES
+                + " bytes (2^31 elements) per chunk");
       }
     }
     try {
@@ -79,24 +112,38 @@ final class ArrayMetadata implements Serializable {
 
   static long[] longArray(JsonNode n, String where, String field) {
     if (n == null || !n.isArray()) {
-      throw new ZarrFormatException(where + ": field '" + field
-          + "' is missing or not a list of integers");
+      throw new ZarrFormatException(
+          where + ": field '" + field + "' is missing or not a list of integers");
     }
     if (n.size() > MAX_DIMS) {
-      throw new ZarrFormatException(where + ": field '" + field + "' has " + n.size()
-          + " entries, more than the " + MAX_DIMS + " supported dimensions");
+      throw new ZarrFormatException(
+          where
+              + ": field '"
+              + field
+              + "' has "
+              + n.size()
+              + " entries, more than the "
+              + MAX_DIMS
+              + " supported dimensions");
     }
     long[] out = new long[n.size()];
     for (int i = 0; i < out.length; i++) {
       JsonNode e = n.get(i);
       if (!e.isIntegralNumber() || !e.canConvertToLong()) {
-        throw new ZarrFormatException(where + ": field '" + field + "' entry " + i + " (" + e
-            + ") is not an integer that fits in 64 bits");
+        throw new ZarrFormatException(
+            where
+                + ": field '"
+                + field
+                + "' entry "
+                + i
+                + " ("
+                + e
+                + ") is not an integer that fits in 64 bits");
       }
       out[i] = e.longValue();
       if (out[i] < 0 || out[i] > (1L << 62)) {
-        throw new ZarrFormatException(where + ": field '" + field + "' entry " + i + " ("
-            + out[i] + ") is outside 0..2^62");
+        throw new ZarrFormatException(
+            where + ": field '" + field + "' entry " + i + " (" + out[i] + ") is outside 0..2^62");
       }
     }
     return out;
@@ -106,8 +153,8 @@ final class ArrayMetadata implements Serializable {
     int[] out = new int[c.length];
     for (int i = 0; i < c.length; i++) {
       if (c[i] > Integer.MAX_VALUE || c[i] < 1) {
-        throw new ZarrFormatException(where + ": chunk extent " + c[i] + " in dimension " + i
-            + " is outside 1..2^31-1");
+        throw new ZarrFormatException(
+            where + ": chunk extent " + c[i] + " in dimension " + i + " is outside 1..2^31-1");
       }
       out[i] = (int) c[i];
     }
@@ -179,8 +226,9 @@ final class ArrayMetadata implements Serializable {
     m.put("shape", toList(shape));
     m.put("data_type", dtype.zarrV3Name());
     m.put("chunk_grid", BytesCodecs.doc("name", "regular", "chunk_shape", toList(chunks)));
-    m.put("chunk_key_encoding", BytesCodecs.doc("name", v3DefaultKeys ? "default" : "v2",
-        "separator", separator));
+    m.put(
+        "chunk_key_encoding",
+        BytesCodecs.doc("name", v3DefaultKeys ? "default" : "v2", "separator", separator));
     m.put("fill_value", FillValues.toJson(dtype, fillValue));
     m.put("codecs", codec.describe());
     m.put("attributes", attributes);

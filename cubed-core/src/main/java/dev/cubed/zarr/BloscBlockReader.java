@@ -46,8 +46,8 @@ final class BloscBlockReader {
     this.memcpyed = (flags & FLAG_MEMCPYED) != 0;
     if (memcpyed) {
       if (size < HEADER + (long) nbytes) {
-        throw corrupt(where, "stored block of " + (size - HEADER) + " bytes, header says "
-            + nbytes);
+        throw corrupt(
+            where, "stored block of " + (size - HEADER) + " bytes, header says " + nbytes);
       }
       this.bs = Math.max(1, Math.min(DEFAULT_BLOCK, nbytes));
       this.nblocks = (int) ((nbytes + (long) bs - 1) / bs);
@@ -84,12 +84,16 @@ final class BloscBlockReader {
 
   /**
    * True if the blocks are stored compressed with the byte shuffle of {@code itemSize}-byte items
-   * (so {@link #decodeShuffled} gives their bytes still shuffled: byte {@code b} of item
-   * {@code k} of a block of {@code n} items at {@code b * n + k}).
+   * (so {@link #decodeShuffled} gives their bytes still shuffled: byte {@code b} of item {@code k}
+   * of a block of {@code n} items at {@code b * n + k}).
    */
   boolean shuffles(int itemSize) {
-    return !memcpyed && b != null && b.shuffled() && typeSize == itemSize
-        && bs % itemSize == 0 && nbytes % itemSize == 0;
+    return !memcpyed
+        && b != null
+        && b.shuffled()
+        && typeSize == itemSize
+        && bs % itemSize == 0
+        && nbytes % itemSize == 0;
   }
 
   /**
@@ -128,8 +132,17 @@ final class BloscBlockReader {
     // at most a block, its streams' sizes and LZ4's worst-case growth
     long maxSpan = 2L * bs + 64L * MAX_SPLITS + 1024;
     if (pos < HEADER + 4L * nblocks || pos >= size || end - pos > maxSpan) {
-      throw corrupt(where, "block " + j + " starts at " + pos + " of " + size + " bytes with "
-          + (end - pos) + " bytes to the next block");
+      throw corrupt(
+          where,
+          "block "
+              + j
+              + " starts at "
+              + pos
+              + " of "
+              + size
+              + " bytes with "
+              + (end - pos)
+              + " bytes to the next block");
     }
     int len = (int) (end - pos);
     if (span.length < len) {

@@ -11,15 +11,15 @@ import java.util.Arrays;
  * Encodes and decodes a chunk with Blosc-LZ4 (the project's default codec) straight between the
  * chunk's typed array and the compressed bytes, a block at a time, so that a chunk read holds only
  * the stored bytes and the decoded array, and a chunk write only the array and one output buffer
- * (no raw byte image of the chunk, no padded copy of an edge chunk, no trimmed copy of the
- * output). Per 256 KiB block, a write reads the array once (a little-endian float64 chunk not
- * padded is shuffled straight from its {@code double[]}; others are converted a few KiB at a time
- * into a buffer that stays in the L1 cache and shuffled from there), LZ4 reads the block and
- * writes the output; a read decodes LZ4 into the block and unshuffles it straight into the
- * {@code double[]} (others: a few KiB at a time through the small buffer into the array). The
- * memory model counts one buffer copy per chunk read or written ({@link
- * ChunkCodec#readCopies()}); these paths are what make that count true. The bytes are the same as
- * {@code bytes} codec then {@link JavaBlosc} (tested).
+ * (no raw byte image of the chunk, no padded copy of an edge chunk, no trimmed copy of the output).
+ * Per 256 KiB block, a write reads the array once (a little-endian float64 chunk not padded is
+ * shuffled straight from its {@code double[]}; others are converted a few KiB at a time into a
+ * buffer that stays in the L1 cache and shuffled from there), LZ4 reads the block and writes the
+ * output; a read decodes LZ4 into the block and unshuffles it straight into the {@code double[]}
+ * (others: a few KiB at a time through the small buffer into the array). The memory model counts
+ * one buffer copy per chunk read or written ({@link ChunkCodec#readCopies()}); these paths are what
+ * make that count true. The bytes are the same as {@code bytes} codec then {@link JavaBlosc}
+ * (tested).
  */
 final class BloscStreams {
   private BloscStreams() {}
@@ -29,23 +29,41 @@ final class BloscStreams {
    * {@code fill}, as the {@code bytes} codec in {@code order} then {@code blosc} would encode it:
    * the returned buffer's remaining bytes (its backing array may be longer).
    */
-  static ByteBuffer encode(BytesCodecs.Blosc blosc, NDArray data, long[] full, Object fill,
-      ByteOrder order, boolean crc) {
+  static ByteBuffer encode(
+      BytesCodecs.Blosc blosc,
+      NDArray data,
+      long[] full,
+      Object fill,
+      ByteOrder order,
+      boolean crc) {
     int nbytes = Math.toIntExact(Shapes.size(full) * data.dtype().itemSize());
     try (EncodeBuffers bufs = EncodeBuffers.acquire()) {
-      return checked(JavaBlosc.compress(new Elements(data, full, fill, order), nbytes,
-          blosc.typeSize(), blosc.clevel(), blosc.shuffle() == Compression.Shuffle.BYTE,
-          blosc.blockSize(), crc ? 4 : 0, bufs), crc);
+      return checked(
+          JavaBlosc.compress(
+              new Elements(data, full, fill, order),
+              nbytes,
+              blosc.typeSize(),
+              blosc.clevel(),
+              blosc.shuffle() == Compression.Shuffle.BYTE,
+              blosc.blockSize(),
+              crc ? 4 : 0,
+              bufs),
+          crc);
     }
   }
 
-  /** As {@link #encode(BytesCodecs.Blosc, NDArray, long[], Object, ByteOrder, boolean)} without a checksum. */
-  static ByteBuffer encode(BytesCodecs.Blosc blosc, NDArray data, long[] full, Object fill,
-      ByteOrder order) {
+  /**
+   * As {@link #encode(BytesCodecs.Blosc, NDArray, long[], Object, ByteOrder, boolean)} without a
+   * checksum.
+   */
+  static ByteBuffer encode(
+      BytesCodecs.Blosc blosc, NDArray data, long[] full, Object fill, ByteOrder order) {
     return encode(blosc, data, full, fill, order, false);
   }
 
-  /** As {@link #decode(byte[], int, DType, long[], ByteOrder, String)} of the whole of {@code in}. */
+  /**
+   * As {@link #decode(byte[], int, DType, long[], ByteOrder, String)} of the whole of {@code in}.
+   */
   static NDArray decode(byte[] in, DType dtype, long[] shape, ByteOrder order, String where) {
     return decode(in, in.length, dtype, shape, order, where);
   }
@@ -61,25 +79,38 @@ final class BloscStreams {
    * BytesCodecs.Blosc, NDArray, long[], Object, ByteOrder)} would store the same elements: the
    * chunk never exists whole, only one run (a codec block) and the output buffer.
    */
-  static ByteBuffer encode(BytesCodecs.Blosc blosc, ChunkElements src, DType dtype, long[] full,
-      ByteOrder order, boolean crc) {
+  static ByteBuffer encode(
+      BytesCodecs.Blosc blosc,
+      ChunkElements src,
+      DType dtype,
+      long[] full,
+      ByteOrder order,
+      boolean crc) {
     int nbytes = Math.toIntExact(Shapes.size(full) * dtype.itemSize());
     try (EncodeBuffers bufs = EncodeBuffers.acquire()) {
-      return checked(JavaBlosc.compress(new Runs(src, dtype, Shapes.size(full), order), nbytes,
-          blosc.typeSize(), blosc.clevel(), blosc.shuffle() == Compression.Shuffle.BYTE,
-          blosc.blockSize(), crc ? 4 : 0, bufs), crc);
+      return checked(
+          JavaBlosc.compress(
+              new Runs(src, dtype, Shapes.size(full), order),
+              nbytes,
+              blosc.typeSize(),
+              blosc.clevel(),
+              blosc.shuffle() == Compression.Shuffle.BYTE,
+              blosc.blockSize(),
+              crc ? 4 : 0,
+              bufs),
+          crc);
     }
   }
 
   /**
-   * Decodes a Blosc buffer (the first {@code length} bytes of {@code in}) straight into a new
-   * array of {@code shape}, or returns null if this
-   * buffer needs another path (native-only variant, or blocks not a whole number of items).
+   * Decodes a Blosc buffer (the first {@code length} bytes of {@code in}) straight into a new array
+   * of {@code shape}, or returns null if this buffer needs another path (native-only variant, or
+   * blocks not a whole number of items).
    *
    * @throws ZarrFormatException naming {@code where} if the buffer is corrupt or of the wrong size
    */
-  static NDArray decode(byte[] in, int length, DType dtype, long[] shape, ByteOrder order,
-      String where) {
+  static NDArray decode(
+      byte[] in, int length, DType dtype, long[] shape, ByteOrder order, String where) {
     NDArray a = allocate(in, length, dtype, shape, shape, where);
     if (a != null) {
       JavaBlosc.decompress(in, length, new Into(dtype, order, a.data()), where);
@@ -88,14 +119,20 @@ final class BloscStreams {
   }
 
   /**
-   * As {@link #decode(byte[], int, DType, long[], ByteOrder, String)} for a buffer read a block at a
-   * time from {@code in} (whose first 16 bytes are {@code header}) of a chunk of shape {@code
+   * As {@link #decode(byte[], int, DType, long[], ByteOrder, String)} for a buffer read a block at
+   * a time from {@code in} (whose first 16 bytes are {@code header}) of a chunk of shape {@code
    * full}, decoded straight into an array of shape {@code clipped} (an edge chunk clipped to the
    * array, or {@code full}): besides that array only two block-sized arrays are held, never the
    * whole stored chunk nor the full chunk of an edge.
    */
-  static NDArray decode(byte[] header, JavaBlosc.Input in, DType dtype, long[] full,
-      long[] clipped, ByteOrder order, String where) {
+  static NDArray decode(
+      byte[] header,
+      JavaBlosc.Input in,
+      DType dtype,
+      long[] full,
+      long[] clipped,
+      ByteOrder order,
+      String where) {
     NDArray a = allocate(header, in.size(), dtype, full, clipped, where);
     if (a != null) {
       JavaBlosc.decompress(header, in, into(a, order, full, clipped), where);
@@ -107,8 +144,8 @@ final class BloscStreams {
    * The array a buffer of {@code size} bytes with this header decodes into, after checking the
    * header; null if the buffer needs another path.
    */
-  private static NDArray allocate(byte[] header, long size, DType dtype, long[] shape,
-      long[] clipped, String where) {
+  private static NDArray allocate(
+      byte[] header, long size, DType dtype, long[] shape, long[] clipped, String where) {
     long need = Shapes.size(shape) * dtype.itemSize();
     if (need > Integer.MAX_VALUE - 8 || !JavaBlosc.canDecode(header)) {
       return null;
@@ -120,9 +157,17 @@ final class BloscStreams {
       return null;
     }
     if (nbytes != need) {
-      throw new ZarrFormatException(where + ": decoded chunk has " + nbytes + " bytes, expected "
-          + need + " (" + dtype + " chunk of shape " + Shapes.format(shape)
-          + "; truncated or corrupt chunk)");
+      throw new ZarrFormatException(
+          where
+              + ": decoded chunk has "
+              + nbytes
+              + " bytes, expected "
+              + need
+              + " ("
+              + dtype
+              + " chunk of shape "
+              + Shapes.format(shape)
+              + "; truncated or corrupt chunk)");
     }
     return newArray(dtype, clipped);
   }
@@ -130,8 +175,9 @@ final class BloscStreams {
   /** A new array of {@code dtype} and {@code shape} (zeros), its backing array allocated here. */
   static NDArray newArray(DType dtype, long[] shape) {
     int slots = dtype.isComplex() ? 2 : 1;
-    Object d = java.lang.reflect.Array.newInstance(
-        NDArray.backingClass(dtype).getComponentType(), (int) Shapes.size(shape) * slots);
+    Object d =
+        java.lang.reflect.Array.newInstance(
+            NDArray.backingClass(dtype).getComponentType(), (int) Shapes.size(shape) * slots);
     return new NDArray(dtype, shape.clone(), d);
   }
 
@@ -141,7 +187,8 @@ final class BloscStreams {
    * edge chunk inside the array.
    */
   static JavaBlosc.Sink into(NDArray a, ByteOrder order, long[] full, long[] clipped) {
-    return Arrays.equals(full, clipped) ? new Into(a.dtype(), order, a.data())
+    return Arrays.equals(full, clipped)
+        ? new Into(a.dtype(), order, a.data())
         : new ClipInto(a.dtype(), order, a.data(), full, clipped);
   }
 
@@ -187,8 +234,12 @@ final class BloscStreams {
         long target = ChunkRuns.clipRow(full, clipped, row);
         if (target >= 0 && col < clipLast) {
           int cnt = Math.min(segEnd - e, clipLast - col);
-          fromBytes(src.slice(so + (e - e0) * item, cnt * item).order(order), dtype, d,
-              (int) (target * clipLast + col), cnt);
+          fromBytes(
+              src.slice(so + (e - e0) * item, cnt * item).order(order),
+              dtype,
+              d,
+              (int) (target * clipLast + col),
+              cnt);
         }
         e = segEnd;
       }
@@ -260,7 +311,8 @@ final class BloscStreams {
     @Override
     public double[] doubles() {
       return dtype == DType.FLOAT64 && order == ByteOrder.LITTLE_ENDIAN && !padded
-          ? (double[]) data : null;
+          ? (double[]) data
+          : null;
     }
 
     @Override
@@ -272,8 +324,8 @@ final class BloscStreams {
       int start = e0;
       if (padded) {
         if (scratch == null || java.lang.reflect.Array.getLength(scratch) < n * slots) {
-          scratch = java.lang.reflect.Array.newInstance(data.getClass().getComponentType(),
-              n * slots);
+          scratch =
+              java.lang.reflect.Array.newInstance(data.getClass().getComponentType(), n * slots);
         }
         elements(e0, n);
         from = scratch;
@@ -301,8 +353,8 @@ final class BloscStreams {
         long clipRow = ChunkRuns.clipRow(full, clip, row);
         int in = clipRow < 0 ? 0 : Math.max(0, Math.min(m, clipRowLen - col));
         if (in > 0) {
-          System.arraycopy(data, (int) (clipRow * clipRowLen + col) * slots, scratch, d * slots,
-              in * slots);
+          System.arraycopy(
+              data, (int) (clipRow * clipRowLen + col) * slots, scratch, d * slots, in * slots);
         }
         if (m > in) {
           System.arraycopy(fillRow, 0, scratch, (d + in) * slots, (m - in) * slots);

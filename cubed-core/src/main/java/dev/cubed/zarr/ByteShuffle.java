@@ -15,13 +15,13 @@ import java.nio.ByteOrder;
  * buffer that stays in the L1 cache and shuffle from (or unshuffle into) it, instead of making a
  * block-sized byte image first ({@link JavaBlosc}).
  *
- * <p>8-byte items (float64, int64) go 8 at a time through an 8x8 byte transpose over longs
- * (three rounds of masked swaps, then eight 8-byte stores, one per output stream);
- * items left over and other item sizes use the per-byte loop of the definition. The kernel is
- * bound by its eight scattered stores (loads, for unshuffle), not by the swaps: on AVX-512 with
- * JDK 17, a Vector API version with one byte permutation per 8 items ran at the same speed, and
- * one that also transposed 64 items across eight vectors (two-vector lane selections) 4x slower,
- * so neither was kept (docs/perf/zarr.md).
+ * <p>8-byte items (float64, int64) go 8 at a time through an 8x8 byte transpose over longs (three
+ * rounds of masked swaps, then eight 8-byte stores, one per output stream); items left over and
+ * other item sizes use the per-byte loop of the definition. The kernel is bound by its eight
+ * scattered stores (loads, for unshuffle), not by the swaps: on AVX-512 with JDK 17, a Vector API
+ * version with one byte permutation per 8 items ran at the same speed, and one that also transposed
+ * 64 items across eight vectors (two-vector lane selections) 4x slower, so neither was kept
+ * (docs/perf/zarr.md).
  */
 final class ByteShuffle {
   private static final VarHandle LONGS =
@@ -54,8 +54,8 @@ final class ByteShuffle {
    * count; for items {@code [i0, i0 + count)} of it, {@code at} is the block's start plus i0.
    * Ranges are the caller's to check (package-private, used per block by {@link JavaBlosc}).
    */
-  static void shuffleItems(int typeSize, byte[] src, int so, int count, byte[] dst, int at,
-      int stride) {
+  static void shuffleItems(
+      int typeSize, byte[] src, int so, int count, byte[] dst, int at, int stride) {
     int done = 0;
     if (typeSize == 8) {
       done = count & ~7;
@@ -77,11 +77,11 @@ final class ByteShuffle {
 
   /**
    * Inverse of {@link #shuffleItems}: items {@code [k, k + count)} of streams {@code stride} bytes
-   * apart starting at {@code at} (byte b of item k at {@code src[at + b * stride + k]}) into
-   * {@code count} contiguous items of dst at {@code d0}.
+   * apart starting at {@code at} (byte b of item k at {@code src[at + b * stride + k]}) into {@code
+   * count} contiguous items of dst at {@code d0}.
    */
-  static void unshuffleItems(int typeSize, byte[] src, int at, int count, byte[] dst, int d0,
-      int stride) {
+  static void unshuffleItems(
+      int typeSize, byte[] src, int at, int count, byte[] dst, int d0, int stride) {
     int done = 0;
     if (typeSize == 8) {
       done = count & ~7;
@@ -132,8 +132,8 @@ final class ByteShuffle {
    * {@link #unshuffleDoubles(byte[], int, int, double[], int, int)} with the caller's 8-long
    * scratch array (for callers unshuffling many short runs: no array per call).
    */
-  static void unshuffleDoubles(byte[] src, int at, int count, double[] dst, int e0, int stride,
-      long[] m) {
+  static void unshuffleDoubles(
+      byte[] src, int at, int count, double[] dst, int e0, int stride, long[] m) {
     int done = count & ~7;
     for (int k = 0; k < done; k += 8) {
       gather(src, at + k, stride, m);
@@ -167,11 +167,26 @@ final class ByteShuffle {
   }
 
   private static void checkRange(int typeSize, byte[] src, int so, int len, byte[] dst, int d0) {
-    if (typeSize < 1 || len < 0 || so < 0 || d0 < 0 || so > src.length - len
+    if (typeSize < 1
+        || len < 0
+        || so < 0
+        || d0 < 0
+        || so > src.length - len
         || d0 > dst.length - len) {
-      throw new IllegalArgumentException("byte shuffle: " + len + " bytes of " + typeSize
-          + "-byte items from offset " + so + " of " + src.length + " into offset " + d0 + " of "
-          + dst.length + " do not fit; pass ranges inside both arrays");
+      throw new IllegalArgumentException(
+          "byte shuffle: "
+              + len
+              + " bytes of "
+              + typeSize
+              + "-byte items from offset "
+              + so
+              + " of "
+              + src.length
+              + " into offset "
+              + d0
+              + " of "
+              + dst.length
+              + " do not fit; pass ranges inside both arrays");
     }
   }
 

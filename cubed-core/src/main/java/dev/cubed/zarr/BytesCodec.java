@@ -3,15 +3,17 @@ package dev.cubed.zarr;
 import java.io.Serializable;
 import java.util.Map;
 
-/** A bytes-to-bytes codec (compressor or checksum). Implementations are immutable and thread-safe. */
+/**
+ * A bytes-to-bytes codec (compressor or checksum). Implementations are immutable and thread-safe.
+ */
 interface BytesCodec extends Serializable {
 
   /** Encodes bytes. */
   byte[] encode(byte[] in);
 
   /**
-   * Decodes bytes whose decoded length is at most {@code maxOut}; larger declared sizes are rejected
-   * before allocating.
+   * Decodes bytes whose decoded length is at most {@code maxOut}; larger declared sizes are
+   * rejected before allocating.
    *
    * @throws ZarrFormatException naming {@code where} for corrupt or truncated input
    */

@@ -37,14 +37,26 @@ final class BytesCodecs {
   }
 
   static ZarrFormatException tooBig(String where, String codec, long declared, int max) {
-    return new ZarrFormatException(where + ": " + codec + " data declares " + declared
-        + " decoded bytes, more than the " + max + " bytes expected for the chunk");
+    return new ZarrFormatException(
+        where
+            + ": "
+            + codec
+            + " data declares "
+            + declared
+            + " decoded bytes, more than the "
+            + max
+            + " bytes expected for the chunk");
   }
 
   static ZarrFormatException oversized(String where, String codec, int max) {
-    return new ZarrFormatException(where + ": " + codec + " data decodes to more than the " + max
-        + " bytes expected for the chunk (oversized or corrupt chunk; it was not truncated to"
-        + " fit)");
+    return new ZarrFormatException(
+        where
+            + ": "
+            + codec
+            + " data decodes to more than the "
+            + max
+            + " bytes expected for the chunk (oversized or corrupt chunk; it was not truncated to"
+            + " fit)");
   }
 
   /** Zstandard. */
@@ -77,8 +89,8 @@ final class BytesCodecs {
         if (declared < 0 && String.valueOf(e.getMessage()).contains("too small")) {
           throw oversized(where, "zstd", maxOut);
         }
-        throw new ZarrFormatException(where + ": corrupt or truncated zstd data: "
-            + e.getMessage(), e);
+        throw new ZarrFormatException(
+            where + ": corrupt or truncated zstd data: " + e.getMessage(), e);
       }
     }
 
@@ -114,11 +126,12 @@ final class BytesCodecs {
     @Override
     public byte[] encode(byte[] in) {
       ByteArrayOutputStream bos = new ByteArrayOutputStream(in.length / 2 + 64);
-      try (GZIPOutputStream gz = new GZIPOutputStream(bos, 65536) {
-        {
-          def.setLevel(level);
-        }
-      }) {
+      try (GZIPOutputStream gz =
+          new GZIPOutputStream(bos, 65536) {
+            {
+              def.setLevel(level);
+            }
+          }) {
         gz.write(in);
       } catch (IOException e) {
         throw new IllegalStateException(e);
@@ -131,8 +144,8 @@ final class BytesCodecs {
       try (GZIPInputStream gz = new GZIPInputStream(new ByteArrayInputStream(in), 65536)) {
         return readBounded(gz, maxOut, where, "gzip");
       } catch (IOException e) {
-        throw new ZarrFormatException(where + ": corrupt or truncated gzip data: "
-            + e.getMessage(), e);
+        throw new ZarrFormatException(
+            where + ": corrupt or truncated gzip data: " + e.getMessage(), e);
       }
     }
 
@@ -222,8 +235,8 @@ final class BytesCodecs {
     @Override
     public byte[] decode(byte[] in, int maxOut, String where) {
       if (in.length < 4) {
-        throw new ZarrFormatException(where + ": lz4 data of " + in.length
-            + " bytes is shorter than its 4-byte size header");
+        throw new ZarrFormatException(
+            where + ": lz4 data of " + in.length + " bytes is shorter than its 4-byte size header");
       }
       int size = ByteBuffer.wrap(in).order(ByteOrder.LITTLE_ENDIAN).getInt();
       if (size < 0 || size > maxOut) {
@@ -231,15 +244,17 @@ final class BytesCodecs {
       }
       byte[] out = new byte[size];
       try {
-        int n = LZ4Factory.fastestInstance().safeDecompressor()
-            .decompress(in, 4, in.length - 4, out, 0, size);
+        int n =
+            LZ4Factory.fastestInstance()
+                .safeDecompressor()
+                .decompress(in, 4, in.length - 4, out, 0, size);
         if (n != size) {
-          throw new ZarrFormatException(where + ": lz4 data decodes to " + n
-              + " bytes but declares " + size);
+          throw new ZarrFormatException(
+              where + ": lz4 data decodes to " + n + " bytes but declares " + size);
         }
       } catch (LZ4Exception e) {
-        throw new ZarrFormatException(where + ": corrupt or truncated lz4 data: "
-            + e.getMessage(), e);
+        throw new ZarrFormatException(
+            where + ": corrupt or truncated lz4 data: " + e.getMessage(), e);
       }
       return out;
     }
@@ -261,17 +276,27 @@ final class BytesCodecs {
    * native buffers outside the heap, works without the native library); other compressors and bit
    * shuffle go through the native blosc-java binding.
    */
-  record Blosc(Compression.BloscCodec cname, int clevel, Compression.Shuffle shuffle,
-      int typeSize, int blockSize) implements BytesCodec {
+  record Blosc(
+      Compression.BloscCodec cname,
+      int clevel,
+      Compression.Shuffle shuffle,
+      int typeSize,
+      int blockSize)
+      implements BytesCodec {
     @Override
     public byte[] encode(byte[] in) {
       if (cname == Compression.BloscCodec.LZ4 && shuffle != Compression.Shuffle.BIT) {
-        return JavaBlosc.compress(in, typeSize, clevel, shuffle == Compression.Shuffle.BYTE,
-            blockSize);
+        return JavaBlosc.compress(
+            in, typeSize, clevel, shuffle == Compression.Shuffle.BYTE, blockSize);
       }
-      return com.scalableminds.bloscjava.Blosc.compress(in, typeSize,
-          Compressor.fromString(cname.id()), clevel,
-          com.scalableminds.bloscjava.Blosc.Shuffle.fromInt(shuffle.v2Code), blockSize, 1);
+      return com.scalableminds.bloscjava.Blosc.compress(
+          in,
+          typeSize,
+          Compressor.fromString(cname.id()),
+          clevel,
+          com.scalableminds.bloscjava.Blosc.Shuffle.fromInt(shuffle.v2Code),
+          blockSize,
+          1);
     }
 
     @Override
@@ -284,8 +309,8 @@ final class BytesCodecs {
     }
 
     /**
-     * Whether {@link BloscStreams} decodes chunks written with these settings (LZ4 or zstd, no
-     * bit shuffle), a block at a time straight into the array.
+     * Whether {@link BloscStreams} decodes chunks written with these settings (LZ4 or zstd, no bit
+     * shuffle), a block at a time straight into the array.
      */
     boolean javaDecodes() {
       return (cname == Compression.BloscCodec.LZ4 || cname == Compression.BloscCodec.ZSTD)
@@ -311,15 +336,23 @@ final class BytesCodecs {
      */
     static long checkHeader(byte[] header, long size, int maxOut, String where) {
       if (size < 16 || header.length < 16) {
-        throw new ZarrFormatException(where + ": blosc data of " + size
-            + " bytes is shorter than its 16-byte header (truncated chunk)");
+        throw new ZarrFormatException(
+            where
+                + ": blosc data of "
+                + size
+                + " bytes is shorter than its 16-byte header (truncated chunk)");
       }
       ByteBuffer h = ByteBuffer.wrap(header).order(ByteOrder.LITTLE_ENDIAN);
       long nbytes = h.getInt(4) & 0xFFFFFFFFL;
       long cbytes = h.getInt(12) & 0xFFFFFFFFL;
       if (cbytes != size) {
-        throw new ZarrFormatException(where + ": blosc header declares " + cbytes
-            + " compressed bytes but the chunk has " + size + " (truncated or corrupt)");
+        throw new ZarrFormatException(
+            where
+                + ": blosc header declares "
+                + cbytes
+                + " compressed bytes but the chunk has "
+                + size
+                + " (truncated or corrupt)");
       }
       if (nbytes > maxOut) {
         throw tooBig(where, "blosc", nbytes, maxOut);
@@ -332,31 +365,61 @@ final class BytesCodecs {
       try {
         out = com.scalableminds.bloscjava.Blosc.decompress(in);
       } catch (UnsatisfiedLinkError e) {
-        throw new UnsupportedOperationException(where + ": this blosc chunk uses compressor code "
-            + ((in[2] & 0xFF) >>> 5) + (((in[2] & 0x4) != 0) ? " with bit shuffle" : "")
-            + ", which needs the native blosc library, and it does not load on this platform ("
-            + e.getMessage() + "); LZ4 with no or byte shuffle is decoded without it", e);
+        throw new UnsupportedOperationException(
+            where
+                + ": this blosc chunk uses compressor code "
+                + ((in[2] & 0xFF) >>> 5)
+                + (((in[2] & 0x4) != 0) ? " with bit shuffle" : "")
+                + ", which needs the native blosc library, and it does not load on this platform ("
+                + e.getMessage()
+                + "); LZ4 with no or byte shuffle is decoded without it",
+            e);
       } catch (RuntimeException e) {
         throw new ZarrFormatException(where + ": corrupt blosc data: " + e.getMessage(), e);
       }
       if (out == null || out.length != nbytes) {
-        throw new ZarrFormatException(where + ": corrupt blosc data (decoded "
-            + (out == null ? "nothing" : out.length + " bytes") + ", header says " + nbytes + ")");
+        throw new ZarrFormatException(
+            where
+                + ": corrupt blosc data (decoded "
+                + (out == null ? "nothing" : out.length + " bytes")
+                + ", header says "
+                + nbytes
+                + ")");
       }
       return out;
     }
 
     @Override
     public Map<String, Object> v3Json() {
-      return doc("name", "blosc", "typesize", typeSize, "cname", cname.id(), "clevel", clevel,
-          "shuffle", shuffle.v3Name, "blocksize", blockSize);
+      return doc(
+          "name",
+          "blosc",
+          "typesize",
+          typeSize,
+          "cname",
+          cname.id(),
+          "clevel",
+          clevel,
+          "shuffle",
+          shuffle.v3Name,
+          "blocksize",
+          blockSize);
     }
 
     @Override
     public Map<String, Object> v2Json() {
       // no "typesize": zarr-python 2 / older numcodecs reject it in v2 metadata
-      return doc("id", "blosc", "cname", cname.id(), "clevel", clevel, "shuffle",
-          shuffle.v2Code, "blocksize", blockSize);
+      return doc(
+          "id",
+          "blosc",
+          "cname",
+          cname.id(),
+          "clevel",
+          clevel,
+          "shuffle",
+          shuffle.v2Code,
+          "blocksize",
+          blockSize);
     }
   }
 
@@ -385,8 +448,8 @@ final class BytesCodecs {
      */
     static int verify(byte[] in, int length, String where) {
       if (length < 4) {
-        throw new ZarrFormatException(where + ": " + length
-            + " bytes cannot hold a crc32c checksum (truncated chunk)");
+        throw new ZarrFormatException(
+            where + ": " + length + " bytes cannot hold a crc32c checksum (truncated chunk)");
       }
       int n = length - 4;
       check(ByteBuffer.wrap(in).order(ByteOrder.LITTLE_ENDIAN).getInt(n), crc(in, 0, n), where);
@@ -396,15 +459,16 @@ final class BytesCodecs {
     /** Throws {@link ChecksumMismatchException} naming {@code where} unless the two are equal. */
     static void check(int stored, int actual, String where) {
       if (stored != actual) {
-        throw new ChecksumMismatchException(String.format(
-            "%s: crc32c checksum mismatch: stored 0x%08x, computed 0x%08x (corrupt chunk)",
-            where, stored, actual));
+        throw new ChecksumMismatchException(
+            String.format(
+                "%s: crc32c checksum mismatch: stored 0x%08x, computed 0x%08x (corrupt chunk)",
+                where, stored, actual));
       }
     }
 
     /**
-     * Appends the checksum of the first {@code length} bytes of {@code buf}'s array after them
-     * (the array has room for 4 more) and returns a buffer of the {@code length + 4} bytes.
+     * Appends the checksum of the first {@code length} bytes of {@code buf}'s array after them (the
+     * array has room for 4 more) and returns a buffer of the {@code length + 4} bytes.
      */
     static ByteBuffer append(byte[] buf, int length) {
       ByteBuffer.wrap(buf).order(ByteOrder.LITTLE_ENDIAN).putInt(length, crc(buf, 0, length));

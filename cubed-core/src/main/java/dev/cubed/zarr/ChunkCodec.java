@@ -22,22 +22,20 @@ interface ChunkCodec extends Serializable {
   /**
    * Decodes a chunk of {@code chunkShape} whose stored bytes are read a block at a time from {@code
    * in} (the first 16 bytes are {@code header}) straight into an array of shape {@code clipped}
-   * (the chunk clipped to the array), or returns null if this codec, or this chunk, needs the
-   * whole stored value (the caller then reads it and calls {@link #decode(byte[], long[],
-   * String)}).
+   * (the chunk clipped to the array), or returns null if this codec, or this chunk, needs the whole
+   * stored value (the caller then reads it and calls {@link #decode(byte[], long[], String)}).
    *
    * @throws ZarrFormatException naming {@code where} if corrupt
    */
-  default NDArray decode(byte[] header, JavaBlosc.Input in, long[] chunkShape, long[] clipped,
-      String where) {
+  default NDArray decode(
+      byte[] header, JavaBlosc.Input in, long[] chunkShape, long[] clipped, String where) {
     return null;
   }
 
   /**
    * Whether {@link #decode(byte[], JavaBlosc.Input, long[], long[], String)} decodes this codec's
-   * chunks
-   * (those this project writes), for the memory model: a chunk read from a local file then holds
-   * no copy of its stored bytes.
+   * chunks (those this project writes), for the memory model: a chunk read from a local file then
+   * holds no copy of its stored bytes.
    */
   default boolean decodesBlockwise() {
     return false;

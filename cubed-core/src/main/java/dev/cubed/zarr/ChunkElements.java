@@ -9,8 +9,8 @@ import dev.cubed.nd.NDArray;
  * the whole chunk.
  *
  * <p>The writer asks for runs in increasing order, usually one codec block (256 KiB) each, but may
- * ask for any run again (a chunk that does not compress is encoded a second time, stored as it
- * is), so a run's elements must not depend on which runs were asked for before.
+ * ask for any run again (a chunk that does not compress is encoded a second time, stored as it is),
+ * so a run's elements must not depend on which runs were asked for before.
  */
 @FunctionalInterface
 public interface ChunkElements {

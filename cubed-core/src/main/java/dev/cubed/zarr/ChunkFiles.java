@@ -28,8 +28,8 @@ final class ChunkFiles {
    * @throws ZarrFormatException naming {@code where} if the file is truncated or corrupt
    * @throws ZarrStoreException if the file cannot be read
    */
-  static NDArray read(FileSystemStore fs, String key, ChunkCodec codec, long[] full,
-      long[] clipped, String where) {
+  static NDArray read(
+      FileSystemStore fs, String key, ChunkCodec codec, long[] full, long[] clipped, String where) {
     FileChannel ch = openChunk(fs.resolve(key));
     if (ch == null) {
       return null;
@@ -53,8 +53,8 @@ final class ChunkFiles {
   }
 
   /**
-   * The chunk file at {@code p} opened for reading, or null if it is not a regular file (missing,
-   * a directory, a link) or cannot be opened: the caller then reads the chunk through the store.
+   * The chunk file at {@code p} opened for reading, or null if it is not a regular file (missing, a
+   * directory, a link) or cannot be opened: the caller then reads the chunk through the store.
    */
   static FileChannel openChunk(Path p) {
     if (!Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
@@ -79,11 +79,18 @@ final class ChunkFiles {
       int done = 0;
       try {
         while (done < len) {
-          int r = ch.read(ByteBuffer.wrap(dst, done,
-              Math.min(FileSystemStore.IO_SLICE, len - done)), pos + done);
+          int r =
+              ch.read(
+                  ByteBuffer.wrap(dst, done, Math.min(FileSystemStore.IO_SLICE, len - done)),
+                  pos + done);
           if (r < 0) {
-            throw new ZarrFormatException(where + ": the file ended at " + (pos + done)
-                + " bytes while " + size + " were expected (truncated while being read)");
+            throw new ZarrFormatException(
+                where
+                    + ": the file ended at "
+                    + (pos + done)
+                    + " bytes while "
+                    + size
+                    + " were expected (truncated while being read)");
           }
           done += r;
         }
@@ -99,8 +106,13 @@ final class ChunkFiles {
         while (dst.hasRemaining()) {
           int r = ch.read(dst, at);
           if (r < 0) {
-            throw new ZarrFormatException(where + ": the file ended at " + at + " bytes while "
-                + size + " were expected (truncated while being read)");
+            throw new ZarrFormatException(
+                where
+                    + ": the file ended at "
+                    + at
+                    + " bytes while "
+                    + size
+                    + " were expected (truncated while being read)");
           }
           at += r;
         }

@@ -13,8 +13,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Runs of one stored chunk's elements read without decoding the chunk: only the codec blocks
- * (256 KiB) a run touches are read from the chunk's file and decoded, and up to a given number of
+ * Runs of one stored chunk's elements read without decoding the chunk: only the codec blocks (256
+ * KiB) a run touches are read from the chunk's file and decoded, and up to a given number of
  * decoded blocks are kept (least recently used first out), so a reader going through a chunk in
  * tiles holds a few blocks, not the chunk. Float64 blocks stored byte-shuffled (the default codec)
  * are kept decompressed but still shuffled, and each run is unshuffled straight into its
@@ -22,9 +22,9 @@ import java.util.Map;
  * pass copying it out of a decoded block. The array of the block evicted is reused for the block
  * decoded next (no allocation per block once the cache is full: a block cached for a while would
  * otherwise survive young collections and be copied and promoted). A chunk stored with a crc32c
- * checksum is checked when the reader opens it (one sequential pass over the file through a
- * 64 KiB buffer), since runs read single blocks. Made by
- * {@link ZarrArray#chunkReader}; for the default codec in a local directory. A chunk that is not stored reads as the fill value. Not thread-safe;
+ * checksum is checked when the reader opens it (one sequential pass over the file through a 64 KiB
+ * buffer), since runs read single blocks. Made by {@link ZarrArray#chunkReader}; for the default
+ * codec in a local directory. A chunk that is not stored reads as the fill value. Not thread-safe;
  * close it to release the file.
  */
 public final class ChunkReader implements AutoCloseable {
@@ -38,15 +38,23 @@ public final class ChunkReader implements AutoCloseable {
   private final Object fillRun;
   private final int cacheBlocks;
   private final Map<Integer, Object> cache;
+
   /**
    * Little-endian float64 in byte-shuffled blocks: the cache holds blocks as decompressed (still
    * shuffled) and each run is unshuffled straight into its destination.
    */
   private final boolean shuffledDoubles;
+
   private final long[] scratch = new long[8];
 
-  private ChunkReader(DType dtype, ByteOrder order, long[] full, FileChannel ch,
-      BloscBlockReader blocks, Object fill, int cacheBlocks) {
+  private ChunkReader(
+      DType dtype,
+      ByteOrder order,
+      long[] full,
+      FileChannel ch,
+      BloscBlockReader blocks,
+      Object fill,
+      int cacheBlocks) {
     this.dtype = dtype;
     this.order = order;
     this.total = Shapes.size(full);
@@ -57,16 +65,27 @@ public final class ChunkReader implements AutoCloseable {
     this.fillRun = blocks == null ? fill : null;
     this.cacheBlocks = Math.max(1, cacheBlocks);
     this.cache = new LinkedHashMap<>(16, 0.75f, true);
-    this.shuffledDoubles = blocks != null && dtype == DType.FLOAT64
-        && order == ByteOrder.LITTLE_ENDIAN && blocks.shuffles(8);
+    this.shuffledDoubles =
+        blocks != null
+            && dtype == DType.FLOAT64
+            && order == ByteOrder.LITTLE_ENDIAN
+            && blocks.shuffles(8);
   }
 
   /**
    * A reader of chunk {@code key} of a default-codec array in {@code fs}, or null if this chunk
    * needs a whole read (its blocks are not whole elements, or its codec variant is native-only).
    */
-  static ChunkReader open(FileSystemStore fs, String key, ChunkCodec codec, DType dtype,
-      ByteOrder order, long[] full, Object fill, boolean missingIsError, int cacheBlocks,
+  static ChunkReader open(
+      FileSystemStore fs,
+      String key,
+      ChunkCodec codec,
+      DType dtype,
+      ByteOrder order,
+      long[] full,
+      Object fill,
+      boolean missingIsError,
+      int cacheBlocks,
       String where) {
     Path p = fs.resolve(key);
     if (!Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
@@ -74,9 +93,13 @@ public final class ChunkReader implements AutoCloseable {
         return null;
       }
       if (missingIsError) {
-        throw new MissingChunkException("engine error: chunk '" + key + "' of " + where
-            + " was read before it was written; the operation producing it had not finished."
-            + " Please report this with the plan (CubedArray.plan()).");
+        throw new MissingChunkException(
+            "engine error: chunk '"
+                + key
+                + "' of "
+                + where
+                + " was read before it was written; the operation producing it had not finished."
+                + " Please report this with the plan (CubedArray.plan()).");
       }
       Object f = NDArray.full(dtype, fill, new long[] {1}).data();
       return new ChunkReader(dtype, order, full, null, null, f, cacheBlocks);
@@ -107,9 +130,13 @@ public final class ChunkReader implements AutoCloseable {
       }
       BytesCodecs.Blosc.checkHeader(header, size, (int) need, where);
       if (JavaBlosc.uncompressedSize(header, where) != need) {
-        throw new ZarrFormatException(where + ": decoded chunk has "
-            + JavaBlosc.uncompressedSize(header, where) + " bytes, expected " + need
-            + " (truncated or corrupt chunk)");
+        throw new ZarrFormatException(
+            where
+                + ": decoded chunk has "
+                + JavaBlosc.uncompressedSize(header, where)
+                + " bytes, expected "
+                + need
+                + " (truncated or corrupt chunk)");
       }
       BloscBlockReader r = new BloscBlockReader(header, in, where);
       if (r.blockSize() % dtype.itemSize() != 0) {
@@ -138,8 +165,14 @@ public final class ChunkReader implements AutoCloseable {
    */
   public void read(long start, int count, Object dst, int at) {
     if (start < 0 || count < 0 || start > total - count) {
-      throw new IllegalArgumentException("chunk reader: run [" + start + ", " + (start + count)
-          + ") outside a chunk of " + total + " elements");
+      throw new IllegalArgumentException(
+          "chunk reader: run ["
+              + start
+              + ", "
+              + (start + count)
+              + ") outside a chunk of "
+              + total
+              + " elements");
     }
     if (blocks == null) {
       for (int i = 0; i < count; i++) {

@@ -40,9 +40,17 @@ final class ChunkRuns {
       throw new Failed(e);
     }
     if (r == null || r.dtype() != dtype || r.size() != n) {
-      throw new IllegalStateException("chunk elements: run [" + e0 + ", " + (e0 + n) + ") must be "
-          + n + " elements of " + dtype + ", the source gave "
-          + (r == null ? "null" : r.size() + " elements of " + r.dtype()));
+      throw new IllegalStateException(
+          "chunk elements: run ["
+              + e0
+              + ", "
+              + (e0 + n)
+              + ") must be "
+              + n
+              + " elements of "
+              + dtype
+              + ", the source gave "
+              + (r == null ? "null" : r.size() + " elements of " + r.dtype()));
     }
     return r;
   }
@@ -62,11 +70,11 @@ final class ChunkRuns {
 
   /**
    * The runs of a full chunk of shape {@code full} whose clipped part (of shape {@code clip}, an
-   * edge chunk) {@code src} makes: elements outside the clipped box are {@code fill}. Each run
-   * asks {@code src} for one run: the clipped rows the full run touches, which are consecutive.
+   * edge chunk) {@code src} makes: elements outside the clipped box are {@code fill}. Each run asks
+   * {@code src} for one run: the clipped rows the full run touches, which are consecutive.
    */
-  static ChunkElements padded(ChunkElements src, DType dtype, long[] clip, long[] full,
-      Object fill) {
+  static ChunkElements padded(
+      ChunkElements src, DType dtype, long[] clip, long[] full, Object fill) {
     if (Arrays.equals(clip, full)) {
       return src;
     }
@@ -95,8 +103,10 @@ final class ChunkRuns {
             c1 = cr;
           }
         }
-        NDArray in = c0 < 0 || clipRowLen == 0 ? null
-            : ChunkRuns.run(src, dtype, c0 * clipRowLen, (int) ((c1 - c0 + 1) * clipRowLen));
+        NDArray in =
+            c0 < 0 || clipRowLen == 0
+                ? null
+                : ChunkRuns.run(src, dtype, c0 * clipRowLen, (int) ((c1 - c0 + 1) * clipRowLen));
         long e = start;
         int d = 0;
         while (d < count) {
@@ -106,8 +116,12 @@ final class ChunkRuns {
           long cr = clipRow(full, clip, row);
           int kept = cr < 0 ? 0 : (int) Math.max(0, Math.min(m, clipRowLen - col));
           if (kept > 0) {
-            System.arraycopy(in.data(), (int) ((cr - c0) * clipRowLen + col) * slots, out,
-                d * slots, kept * slots);
+            System.arraycopy(
+                in.data(),
+                (int) ((cr - c0) * clipRowLen + col) * slots,
+                out,
+                d * slots,
+                kept * slots);
           }
           if (m > kept) {
             System.arraycopy(fillRow, 0, out, (d + kept) * slots, (m - kept) * slots);
@@ -121,8 +135,8 @@ final class ChunkRuns {
   }
 
   /**
-   * The row (C-order position over all axes but the last) of a chunk clipped to {@code clip}
-   * that row {@code row} of the full chunk of shape {@code full} is, or -1 if that row is padding.
+   * The row (C-order position over all axes but the last) of a chunk clipped to {@code clip} that
+   * row {@code row} of the full chunk of shape {@code full} is, or -1 if that row is padding.
    */
   static long clipRow(long[] full, long[] clip, long row) {
     long r = row;

@@ -43,9 +43,13 @@ final class CodecPipeline implements ChunkCodec {
    */
   private BytesCodecs.Blosc streamed() {
     int n = bytesCodecs.size();
-    return transposes.isEmpty() && arrayBytes instanceof ArrayBytesCodec.Bytes
-        && (n == 1 || n == 2 && bytesCodecs.get(1) instanceof BytesCodecs.Crc32c)
-        && bytesCodecs.get(0) instanceof BytesCodecs.Blosc b && b.javaEncodes() ? b : null;
+    return transposes.isEmpty()
+            && arrayBytes instanceof ArrayBytesCodec.Bytes
+            && (n == 1 || n == 2 && bytesCodecs.get(1) instanceof BytesCodecs.Crc32c)
+            && bytesCodecs.get(0) instanceof BytesCodecs.Blosc b
+            && b.javaEncodes()
+        ? b
+        : null;
   }
 
   /**
@@ -54,9 +58,13 @@ final class CodecPipeline implements ChunkCodec {
    */
   private BytesCodecs.Blosc decodedBlockwise() {
     int n = bytesCodecs.size();
-    return transposes.isEmpty() && arrayBytes instanceof ArrayBytesCodec.Bytes
-        && (n == 1 || n == 2 && bytesCodecs.get(1) instanceof BytesCodecs.Crc32c)
-        && bytesCodecs.get(0) instanceof BytesCodecs.Blosc b && b.javaDecodes() ? b : null;
+    return transposes.isEmpty()
+            && arrayBytes instanceof ArrayBytesCodec.Bytes
+            && (n == 1 || n == 2 && bytesCodecs.get(1) instanceof BytesCodecs.Crc32c)
+            && bytesCodecs.get(0) instanceof BytesCodecs.Blosc b
+            && b.javaDecodes()
+        ? b
+        : null;
   }
 
   /**
@@ -64,9 +72,12 @@ final class CodecPipeline implements ChunkCodec {
    * StreamedDecode}), else null.
    */
   private BytesCodec streamCompressor() {
-    return transposes.isEmpty() && arrayBytes instanceof ArrayBytesCodec.Bytes
-        && bytesCodecs.size() == 1 && StreamedDecode.decodes(bytesCodecs.get(0))
-        ? bytesCodecs.get(0) : null;
+    return transposes.isEmpty()
+            && arrayBytes instanceof ArrayBytesCodec.Bytes
+            && bytesCodecs.size() == 1
+            && StreamedDecode.decodes(bytesCodecs.get(0))
+        ? bytesCodecs.get(0)
+        : null;
   }
 
   /**
@@ -75,9 +86,12 @@ final class CodecPipeline implements ChunkCodec {
    */
   private BytesCodecs.Zstd streamedZstd() {
     int n = bytesCodecs.size();
-    return transposes.isEmpty() && arrayBytes instanceof ArrayBytesCodec.Bytes
-        && (n == 1 || n == 2 && bytesCodecs.get(1) instanceof BytesCodecs.Crc32c)
-        && bytesCodecs.get(0) instanceof BytesCodecs.Zstd z ? z : null;
+    return transposes.isEmpty()
+            && arrayBytes instanceof ArrayBytesCodec.Bytes
+            && (n == 1 || n == 2 && bytesCodecs.get(1) instanceof BytesCodecs.Crc32c)
+            && bytesCodecs.get(0) instanceof BytesCodecs.Zstd z
+        ? z
+        : null;
   }
 
   /** True if the chain ends with crc32c: each stored value ends with its 4-byte checksum. */
@@ -96,29 +110,34 @@ final class CodecPipeline implements ChunkCodec {
     BytesCodecs.Blosc b = streamed();
     if (b == null) {
       BytesCodecs.Zstd z = streamedZstd();
-      return z == null ? ChunkCodec.super.encode(data, chunkShape, fill) : ZstdStreams.encode(z,
-          data, chunkShape, fill, ((ArrayBytesCodec.Bytes) arrayBytes).order(), checked());
+      return z == null
+          ? ChunkCodec.super.encode(data, chunkShape, fill)
+          : ZstdStreams.encode(
+              z, data, chunkShape, fill, ((ArrayBytesCodec.Bytes) arrayBytes).order(), checked());
     }
-    return BloscStreams.encode(b, data, chunkShape, fill,
-        ((ArrayBytesCodec.Bytes) arrayBytes).order(), checked());
+    return BloscStreams.encode(
+        b, data, chunkShape, fill, ((ArrayBytesCodec.Bytes) arrayBytes).order(), checked());
   }
 
   @Override
-  public java.nio.ByteBuffer encode(ChunkElements src, dev.cubed.nd.DType dtype,
-      long[] chunkShape) {
+  public java.nio.ByteBuffer encode(
+      ChunkElements src, dev.cubed.nd.DType dtype, long[] chunkShape) {
     BytesCodecs.Blosc b = streamed();
     if (b == null) {
       BytesCodecs.Zstd z = streamedZstd();
-      return z == null ? null : ZstdStreams.encode(z, src, dtype, chunkShape,
-          ((ArrayBytesCodec.Bytes) arrayBytes).order(), checked());
+      return z == null
+          ? null
+          : ZstdStreams.encode(
+              z, src, dtype, chunkShape, ((ArrayBytesCodec.Bytes) arrayBytes).order(), checked());
     }
-    return BloscStreams.encode(b, src, dtype, chunkShape,
-        ((ArrayBytesCodec.Bytes) arrayBytes).order(), checked());
+    return BloscStreams.encode(
+        b, src, dtype, chunkShape, ((ArrayBytesCodec.Bytes) arrayBytes).order(), checked());
   }
 
   @Override
   public java.nio.ByteOrder byteOrder() {
-    return arrayBytes instanceof ArrayBytesCodec.Bytes b ? b.order()
+    return arrayBytes instanceof ArrayBytesCodec.Bytes b
+        ? b.order()
         : java.nio.ByteOrder.LITTLE_ENDIAN;
   }
 
@@ -128,31 +147,34 @@ final class CodecPipeline implements ChunkCodec {
   }
 
   /**
-   * 1 for the streamed default (the stored bytes); otherwise the stored bytes, one buffer per
-   * bytes codec and per transpose, and two more for a sharding codec (the shard's inner chunk
-   * buffers), an estimate from the code paths.
+   * 1 for the streamed default (the stored bytes); otherwise the stored bytes, one buffer per bytes
+   * codec and per transpose, and two more for a sharding codec (the shard's inner chunk buffers),
+   * an estimate from the code paths.
    */
   @Override
   public int readCopies() {
     if (decodedBlockwise() != null) {
       return 1;
     }
-    return 1 + bytesCodecs.size() + transposes.size()
+    return 1
+        + bytesCodecs.size()
+        + transposes.size()
         + (arrayBytes instanceof ShardingCodec ? 2 : 0);
   }
 
   /**
    * 1 for the streamed default and for streamed zstd (the output buffer); otherwise the padded
-   * chunk, the raw bytes, two
-   * buffers per bytes codec (its worst-case output and the trimmed copy), one per transpose and
-   * two more for a sharding codec.
+   * chunk, the raw bytes, two buffers per bytes codec (its worst-case output and the trimmed copy),
+   * one per transpose and two more for a sharding codec.
    */
   @Override
   public int writeCopies() {
     if (streamed() != null || streamedZstd() != null) {
       return 1;
     }
-    return 2 + 2 * bytesCodecs.size() + transposes.size()
+    return 2
+        + 2 * bytesCodecs.size()
+        + transposes.size()
         + (arrayBytes instanceof ShardingCodec ? 2 : 0);
   }
 
@@ -170,13 +192,13 @@ final class CodecPipeline implements ChunkCodec {
   }
 
   @Override
-  public NDArray decode(byte[] header, JavaBlosc.Input in, long[] chunkShape, long[] clipped,
-      String where) {
+  public NDArray decode(
+      byte[] header, JavaBlosc.Input in, long[] chunkShape, long[] clipped, String where) {
     ArrayBytesCodec.Bytes ab = arrayBytes instanceof ArrayBytesCodec.Bytes b ? b : null;
     BytesCodec compressor = streamCompressor();
     if (compressor != null) {
-      return StreamedDecode.decode(compressor, in, ab.dtype(), chunkShape, clipped, ab.order(),
-          where);
+      return StreamedDecode.decode(
+          compressor, in, ab.dtype(), chunkShape, clipped, ab.order(), where);
     }
     if (decodedBlockwise() == null) {
       return null;
@@ -189,8 +211,7 @@ final class CodecPipeline implements ChunkCodec {
     Crc32cInput checked = new Crc32cInput(in, where);
     NDArray a;
     try {
-      a = BloscStreams.decode(header, checked, ab.dtype(), chunkShape, clipped, ab.order(),
-          where);
+      a = BloscStreams.decode(header, checked, ab.dtype(), chunkShape, clipped, ab.order(), where);
     } catch (ZarrFormatException e) {
       try {
         checked.verify();
@@ -222,8 +243,14 @@ final class CodecPipeline implements ChunkCodec {
   public NDArray decode(byte[] bytes, long[] chunkShape, String where) {
     if (decodedBlockwise() != null) {
       int n = checked() ? BytesCodecs.Crc32c.verify(bytes, bytes.length, where) : bytes.length;
-      NDArray a = BloscStreams.decode(bytes, n, ((ArrayBytesCodec.Bytes) arrayBytes).dtype(),
-          chunkShape, ((ArrayBytesCodec.Bytes) arrayBytes).order(), where);
+      NDArray a =
+          BloscStreams.decode(
+              bytes,
+              n,
+              ((ArrayBytesCodec.Bytes) arrayBytes).dtype(),
+              chunkShape,
+              ((ArrayBytesCodec.Bytes) arrayBytes).order(),
+              where);
       if (a != null) {
         return a;
       }

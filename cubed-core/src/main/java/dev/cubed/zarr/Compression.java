@@ -8,18 +8,28 @@ import java.util.Objects;
  * The compressor of a new array: an immutable value chosen with the static factories.
  *
  * <p>In Zarr v3 it becomes the bytes-to-bytes codec after the {@code bytes} codec; in Zarr v2 the
- * {@code compressor} of {@code .zarray}. {@link #zlib} and {@link #lz4} exist only in v2 (numcodecs);
- * asking for them in a v3 array is an {@link UnsupportedOperationException} at build time.
+ * {@code compressor} of {@code .zarray}. {@link #zlib} and {@link #lz4} exist only in v2
+ * (numcodecs); asking for them in a v3 array is an {@link UnsupportedOperationException} at build
+ * time.
  */
 public final class Compression implements Serializable {
   private static final long serialVersionUID = 1L;
 
   /** The compressor families. */
-  public enum Kind { NONE, ZSTD, GZIP, ZLIB, LZ4, BLOSC }
+  public enum Kind {
+    NONE,
+    ZSTD,
+    GZIP,
+    ZLIB,
+    LZ4,
+    BLOSC
+  }
 
   /** Blosc's shuffle filter. */
   public enum Shuffle {
-    NONE(0, "noshuffle"), BYTE(1, "shuffle"), BIT(2, "bitshuffle");
+    NONE(0, "noshuffle"),
+    BYTE(1, "shuffle"),
+    BIT(2, "bitshuffle");
 
     final int v2Code;
     final String v3Name;
@@ -38,8 +48,8 @@ public final class Compression implements Serializable {
       if (code == -1) {
         return BYTE; // numcodecs AUTOSHUFFLE: byte shuffle for items wider than one byte
       }
-      throw new ZarrFormatException(where + ": blosc shuffle " + code
-          + " is not one of 0 (none), 1 (byte), 2 (bit)");
+      throw new ZarrFormatException(
+          where + ": blosc shuffle " + code + " is not one of 0 (none), 1 (byte), 2 (bit)");
     }
 
     static Shuffle fromV3(String name, String where) {
@@ -48,14 +58,18 @@ public final class Compression implements Serializable {
           return s;
         }
       }
-      throw new ZarrFormatException(where + ": blosc shuffle '" + name
-          + "' is not one of noshuffle, shuffle, bitshuffle");
+      throw new ZarrFormatException(
+          where + ": blosc shuffle '" + name + "' is not one of noshuffle, shuffle, bitshuffle");
     }
   }
 
   /** Blosc's internal compressors. */
   public enum BloscCodec {
-    LZ4, LZ4HC, BLOSCLZ, ZSTD, ZLIB;
+    LZ4,
+    LZ4HC,
+    BLOSCLZ,
+    ZSTD,
+    ZLIB;
 
     /** The name used in metadata ({@code "lz4"}, {@code "blosclz"}, ...). */
     public String id() {
@@ -68,8 +82,8 @@ public final class Compression implements Serializable {
           return c;
         }
       }
-      throw new ZarrFormatException(where + ": blosc cname '" + id
-          + "' is not one of lz4, lz4hc, blosclz, zstd, zlib");
+      throw new ZarrFormatException(
+          where + ": blosc cname '" + id + "' is not one of lz4, lz4hc, blosclz, zstd, zlib");
     }
   }
 
@@ -103,8 +117,8 @@ public final class Compression implements Serializable {
   /** Zstandard at a level (-131072..22; 1 is fast, 3 the library default). */
   public static Compression zstd(int level) {
     if (level < -131072 || level > 22) {
-      throw new IllegalArgumentException("Compression.zstd: level " + level
-          + " outside -131072..22");
+      throw new IllegalArgumentException(
+          "Compression.zstd: level " + level + " outside -131072..22");
     }
     return new Compression(Kind.ZSTD, level, null, null);
   }
@@ -129,14 +143,14 @@ public final class Compression implements Serializable {
     if (clevel < 0 || clevel > 9) {
       throw new IllegalArgumentException("Compression.blosc: clevel " + clevel + " outside 0..9");
     }
-    return new Compression(Kind.BLOSC, clevel, Objects.requireNonNull(codec),
-        Objects.requireNonNull(shuffle));
+    return new Compression(
+        Kind.BLOSC, clevel, Objects.requireNonNull(codec), Objects.requireNonNull(shuffle));
   }
 
   private static int checkDeflate(String name, int level) {
     if (level < 0 || level > 9) {
-      throw new IllegalArgumentException("Compression." + name + ": level " + level
-          + " outside 0..9");
+      throw new IllegalArgumentException(
+          "Compression." + name + ": level " + level + " outside 0..9");
     }
     return level;
   }
@@ -195,8 +209,11 @@ public final class Compression implements Serializable {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof Compression c && c.kind == kind && c.level == level
-        && c.bloscCodec == bloscCodec && c.shuffle == shuffle;
+    return o instanceof Compression c
+        && c.kind == kind
+        && c.level == level
+        && c.bloscCodec == bloscCodec
+        && c.shuffle == shuffle;
   }
 
   @Override
@@ -208,8 +225,8 @@ public final class Compression implements Serializable {
   public String toString() {
     return switch (kind) {
       case NONE -> "none";
-      case BLOSC -> "blosc(" + bloscCodec.id() + ", clevel=" + level + ", shuffle="
-          + shuffle.v3Name + ")";
+      case BLOSC ->
+          "blosc(" + bloscCodec.id() + ", clevel=" + level + ", shuffle=" + shuffle.v3Name + ")";
       default -> kind.name().toLowerCase(Locale.ROOT) + "(level=" + level + ")";
     };
   }

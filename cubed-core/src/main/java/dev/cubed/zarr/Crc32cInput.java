@@ -6,12 +6,12 @@ import java.util.zip.CRC32C;
 
 /**
  * A stored value with a trailing crc32c checksum (4 little-endian bytes), read through positional
- * reads of the whole value ({@code in}): it shows the bytes before the checksum ({@link #size()}
- * is 4 less) and computes their checksum from the reads the decoder makes, so a chunk decoded a
- * block at a time is checked without a second pass over it when its blocks are read in order (as
- * this project writes them). Bytes the decoder skips are read here, in order, through a small
- * buffer; bytes read again are not counted again. {@link #verify()} reads what is left and checks.
- * Not thread-safe.
+ * reads of the whole value ({@code in}): it shows the bytes before the checksum ({@link #size()} is
+ * 4 less) and computes their checksum from the reads the decoder makes, so a chunk decoded a block
+ * at a time is checked without a second pass over it when its blocks are read in order (as this
+ * project writes them). Bytes the decoder skips are read here, in order, through a small buffer;
+ * bytes read again are not counted again. {@link #verify()} reads what is left and checks. Not
+ * thread-safe.
  */
 final class Crc32cInput implements JavaBlosc.Input {
   private static final int GAP_BUFFER = 64 << 10;
@@ -19,8 +19,10 @@ final class Crc32cInput implements JavaBlosc.Input {
   private final long size;
   private final String where;
   private final CRC32C crc = new CRC32C();
+
   /** The first byte not yet in {@link #crc}. */
   private long next;
+
   private byte[] gap;
 
   /**
@@ -28,8 +30,8 @@ final class Crc32cInput implements JavaBlosc.Input {
    */
   Crc32cInput(JavaBlosc.Input in, String where) {
     if (in.size() < 4) {
-      throw new ZarrFormatException(where + ": " + in.size()
-          + " bytes cannot hold a crc32c checksum (truncated chunk)");
+      throw new ZarrFormatException(
+          where + ": " + in.size() + " bytes cannot hold a crc32c checksum (truncated chunk)");
     }
     this.in = in;
     this.size = in.size() - 4;
@@ -44,8 +46,15 @@ final class Crc32cInput implements JavaBlosc.Input {
   @Override
   public void read(long pos, byte[] dst, int len) {
     if (pos < 0 || len < 0 || pos > size - len) {
-      throw new ZarrFormatException(where + ": read of bytes [" + pos + ", " + (pos + len)
-          + ") outside the " + size + " bytes before the crc32c checksum (corrupt chunk)");
+      throw new ZarrFormatException(
+          where
+              + ": read of bytes ["
+              + pos
+              + ", "
+              + (pos + len)
+              + ") outside the "
+              + size
+              + " bytes before the crc32c checksum (corrupt chunk)");
     }
     catchUp(pos);
     in.read(pos, dst, len);
@@ -78,7 +87,9 @@ final class Crc32cInput implements JavaBlosc.Input {
     catchUp(size);
     byte[] stored = new byte[4];
     in.read(size, stored, 4);
-    BytesCodecs.Crc32c.check(ByteBuffer.wrap(stored).order(ByteOrder.LITTLE_ENDIAN).getInt(),
-        (int) crc.getValue(), where);
+    BytesCodecs.Crc32c.check(
+        ByteBuffer.wrap(stored).order(ByteOrder.LITTLE_ENDIAN).getInt(),
+        (int) crc.getValue(),
+        where);
   }
 }

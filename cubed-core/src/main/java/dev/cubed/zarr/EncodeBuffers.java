@@ -4,17 +4,17 @@ import java.lang.ref.SoftReference;
 
 /**
  * The buffers a chunk encode writes into, one set per thread and reused by that thread's next
- * encode, so that writing a chunk makes no chunk-sized garbage: the encoded output (the one
- * buffer the memory model counts per write, {@link ChunkCodec#writeCopies()}) and a codec block.
- * A thread that writes chunks keeps the output buffer of the largest encoded chunk it wrote until
- * the thread ends (the threads executor's threads end with their compute) or the collector needs
- * the memory (soft references).
+ * encode, so that writing a chunk makes no chunk-sized garbage: the encoded output (the one buffer
+ * the memory model counts per write, {@link ChunkCodec#writeCopies()}) and a codec block. A thread
+ * that writes chunks keeps the output buffer of the largest encoded chunk it wrote until the thread
+ * ends (the threads executor's threads end with their compute) or the collector needs the memory
+ * (soft references).
  *
  * <p>Use: {@code try (EncodeBuffers b = EncodeBuffers.acquire()) { ... b.output(n) ... }}. The
- * output stays valid after {@link #close()} until this thread's next encode: the caller stores
- * its bytes ({@link Store#put(String, byte[], int)}, which does not keep the array) before
- * encoding again. An encode that starts while another is running on the same thread (a chunk
- * source that itself writes chunks) gets fresh buffers, so the outer one's are never overwritten.
+ * output stays valid after {@link #close()} until this thread's next encode: the caller stores its
+ * bytes ({@link Store#put(String, byte[], int)}, which does not keep the array) before encoding
+ * again. An encode that starts while another is running on the same thread (a chunk source that
+ * itself writes chunks) gets fresh buffers, so the outer one's are never overwritten.
  */
 final class EncodeBuffers implements AutoCloseable {
   private static final ThreadLocal<EncodeBuffers> LOCAL =

@@ -12,18 +12,18 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A {@link Store} that injects transient storage failures into another store, to test that
- * computes survive them (with the executor's retries) and to check a setup.
+ * A {@link Store} that injects transient storage failures into another store, to test that computes
+ * survive them (with the executor's retries) and to check a setup.
  *
  * <p>Each {@link #put} fails with probability {@code putFailRate} (a {@link ZarrStoreException}
  * thrown before anything is written) or with probability {@code partialPutRate} after leaving a
  * partial temporary file: when the wrapped store is a {@link FileSystemStore}, half of the value is
  * written to a {@code .cubed-tmp-*} file next to the key (what a writer killed mid-write leaves),
  * then the exception is thrown; the key itself is untouched, so readers keep seeing the old value
- * and {@link #list} (which ignores temporary files) does not show the junk. Each read
- * ({@link #get}, {@link #getRange}, {@link #getSuffix}) fails with probability {@code getFailRate}.
- * Other calls pass through. All injected failures are {@link ZarrStoreException}s, which the
- * executor retries.
+ * and {@link #list} (which ignores temporary files) does not show the junk. Each read ({@link
+ * #get}, {@link #getRange}, {@link #getSuffix}) fails with probability {@code getFailRate}. Other
+ * calls pass through. All injected failures are {@link ZarrStoreException}s, which the executor
+ * retries.
  *
  * <p>Decisions are a pure function of (seed, kind of call, key, how many such calls this instance
  * has seen for the key), so a seeded run is reproducible whatever the thread interleaving.
@@ -47,24 +47,28 @@ public final class FaultyStore implements Store {
    * @throws IllegalArgumentException if a rate is outside [0, 1] or putFailRate + partialPutRate
    *     exceeds 1
    */
-  public FaultyStore(Store delegate, long seed, double putFailRate, double partialPutRate,
-      double getFailRate) {
+  public FaultyStore(
+      Store delegate, long seed, double putFailRate, double partialPutRate, double getFailRate) {
     this.delegate = java.util.Objects.requireNonNull(delegate, "delegate");
     this.seed = seed;
     this.putFailRate = rate("putFailRate", putFailRate);
     this.partialPutRate = rate("partialPutRate", partialPutRate);
     this.getFailRate = rate("getFailRate", getFailRate);
     if (putFailRate + partialPutRate > 1) {
-      throw new IllegalArgumentException("FaultyStore: putFailRate (" + putFailRate
-          + ") + partialPutRate (" + partialPutRate + ") must not exceed 1");
+      throw new IllegalArgumentException(
+          "FaultyStore: putFailRate ("
+              + putFailRate
+              + ") + partialPutRate ("
+              + partialPutRate
+              + ") must not exceed 1");
     }
     init();
   }
 
   private static double rate(String name, double r) {
     if (!(r >= 0 && r <= 1)) {
-      throw new IllegalArgumentException("FaultyStore: " + name + " must be a probability in"
-          + " [0, 1], got " + r);
+      throw new IllegalArgumentException(
+          "FaultyStore: " + name + " must be a probability in" + " [0, 1], got " + r);
     }
     return r;
   }
@@ -100,8 +104,9 @@ public final class FaultyStore implements Store {
 
   private ZarrStoreException fault(String what, String key) {
     injected.incrementAndGet();
-    return new ZarrStoreException("injected transient failure: " + what + " key '" + key + "' of "
-        + describe(), new IOException("injected by FaultyStore"));
+    return new ZarrStoreException(
+        "injected transient failure: " + what + " key '" + key + "' of " + describe(),
+        new IOException("injected by FaultyStore"));
   }
 
   private void maybeFailRead(String key) {
@@ -151,12 +156,17 @@ public final class FaultyStore implements Store {
     Path p = fs.resolve(key); // the store's own checks: inside the root, no link out
     try {
       Files.createDirectories(p.getParent());
-      Path tmp = Files.createTempFile(p.getParent(),
-          FileSystemStore.TMP_PREFIX + p.getFileName() + ".", "");
+      Path tmp =
+          Files.createTempFile(
+              p.getParent(), FileSystemStore.TMP_PREFIX + p.getFileName() + ".", "");
       Files.write(tmp, Arrays.copyOf(value, value.length / 2));
     } catch (IOException e) {
-      throw new ZarrStoreException("FaultyStore: cannot leave a partial temporary file for key '"
-          + key + "' of " + describe(), e);
+      throw new ZarrStoreException(
+          "FaultyStore: cannot leave a partial temporary file for key '"
+              + key
+              + "' of "
+              + describe(),
+          e);
     }
   }
 

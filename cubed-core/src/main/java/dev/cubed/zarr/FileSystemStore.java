@@ -8,9 +8,9 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.DirectoryStream;
-import java.nio.file.FileVisitResult;
 import java.nio.file.FileSystemException;
 import java.nio.file.FileSystems;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
@@ -33,39 +33,40 @@ import java.util.concurrent.ThreadLocalRandom;
  * A {@link Store} on a local directory: key {@code a/b/c} is the file {@code root/a/b/c}.
  *
  * <p>{@link #put} writes a temporary file (named {@code .cubed-tmp-*}) in the key's directory and
- * renames it over the target atomically, so readers and crashed writers never expose a partial value,
- * and many threads or processes may write different keys at once. Keys escaping the root are
+ * renames it over the target atomically, so readers and crashed writers never expose a partial
+ * value, and many threads or processes may write different keys at once. Keys escaping the root are
  * rejected. Leftover temporary files of crashed writers are ignored by {@link #list}.
  *
- * <p>Links: the store never follows a symbolic link out of its root. Before any read, write,
- * delete or listing, the real path of the deepest existing directory on the key's path must lie
- * under the root's real path; otherwise the operation is refused with an
- * {@link IllegalArgumentException} naming the link. A value that is itself a link is read only when
- * it leads to a file inside the root; {@link #put} replaces a link by a file (the rename does not
- * follow it). Directories found good are cached per store instance (a concurrent set), so the hot
- * path costs one set lookup per operation; a directory replaced by a link after it was checked is
- * not detected.
+ * <p>Links: the store never follows a symbolic link out of its root. Before any read, write, delete
+ * or listing, the real path of the deepest existing directory on the key's path must lie under the
+ * root's real path; otherwise the operation is refused with an {@link IllegalArgumentException}
+ * naming the link. A value that is itself a link is read only when it leads to a file inside the
+ * root; {@link #put} replaces a link by a file (the rename does not follow it). Directories found
+ * good are cached per store instance (a concurrent set), so the hot path costs one set lookup per
+ * operation; a directory replaced by a link after it was checked is not detected.
  *
  * <p>Files are created with the default permissions (0666 less the umask, usually 0644), not the
- * 0600 of temporary files, so other users can read the output; a store made with
- * {@link #ownerOnly(Path)} (the engine's compute directories) creates its files 0600 and its
- * directories 0700 instead. Write failures name their cause:
- * a read-only file system or a permission problem, or a full disk ({@link #writeFailure}).
+ * 0600 of temporary files, so other users can read the output; a store made with {@link
+ * #ownerOnly(Path)} (the engine's compute directories) creates its files 0600 and its directories
+ * 0700 instead. Write failures name their cause: a read-only file system or a permission problem,
+ * or a full disk ({@link #writeFailure}).
  */
 public final class FileSystemStore implements Store {
   private static final long serialVersionUID = 1L;
   static final String TMP_PREFIX = ".cubed-tmp-";
 
   /**
-   * Name (suffix) of the lock file a compute holds while it writes a target directory
-   * ({@code .NAME.cubed-write.lock} beside the target {@code NAME}); never listed as a key.
+   * Name (suffix) of the lock file a compute holds while it writes a target directory ({@code
+   * .NAME.cubed-write.lock} beside the target {@code NAME}); never listed as a key.
    */
   public static final String WRITE_LOCK = ".cubed-write.lock";
 
   private final String rootString;
   private transient Path root;
+
   /** The root's real path once the root exists (links resolved). */
   private transient volatile Path rootReal;
+
   /** Directories (absolute, normalized) whose real path was checked to be under the root. */
   private transient Set<Path> goodDirs = ConcurrentHashMap.newKeySet();
 
@@ -80,8 +81,8 @@ public final class FileSystemStore implements Store {
   private FileSystemStore(Path root, boolean ownerOnly) {
     this.root = root.toAbsolutePath().normalize();
     this.rootString = this.root.toString();
-    this.ownerOnly = ownerOnly
-        && FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
+    this.ownerOnly =
+        ownerOnly && FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
   }
 
   /**
@@ -145,10 +146,17 @@ public final class FileSystemStore implements Store {
       return; // the root does not exist yet: nothing below it exists, so no link can be there
     }
     if (!real.startsWith(rr)) {
-      throw new IllegalArgumentException("store key '" + key + "' of " + describe() + ": "
-          + linkOnPath(dir) + " is a symbolic link leading outside the store root (to " + real
-          + "); the store never follows links out of its root. Remove the link or open the store"
-          + " at the real location");
+      throw new IllegalArgumentException(
+          "store key '"
+              + key
+              + "' of "
+              + describe()
+              + ": "
+              + linkOnPath(dir)
+              + " is a symbolic link leading outside the store root (to "
+              + real
+              + "); the store never follows links out of its root. Remove the link or open the store"
+              + " at the real location");
     }
     if (Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS) || Files.isDirectory(dir)) {
       goodDirs.add(dir);
@@ -198,28 +206,47 @@ public final class FileSystemStore implements Store {
    * The exception for a failed write of {@code key}: a read-only file system or denied permission,
    * and a full disk, are named as such with what to do; other errors keep their own message.
    */
-  static ZarrStoreException writeFailure(String action, String key, String where,
-      IOException e) {
-    String reason = e instanceof FileSystemException fe && fe.getReason() != null
-        ? fe.getReason() : String.valueOf(e.getMessage());
+  static ZarrStoreException writeFailure(String action, String key, String where, IOException e) {
+    String reason =
+        e instanceof FileSystemException fe && fe.getReason() != null
+            ? fe.getReason()
+            : String.valueOf(e.getMessage());
     String head = "cannot " + action + " key '" + key + "' of " + where + ": ";
-    if (e instanceof AccessDeniedException || reason.contains("Read-only file system")
+    if (e instanceof AccessDeniedException
+        || reason.contains("Read-only file system")
         || reason.contains("Permission denied")) {
-      return new ZarrStoreException(head + "the location is read-only or not writable by this"
-          + " user (" + (e instanceof FileSystemException fe ? fe.getFile() : "") + " "
-          + reason + "); choose a writable path or fix its permissions", e);
+      return new ZarrStoreException(
+          head
+              + "the location is read-only or not writable by this"
+              + " user ("
+              + (e instanceof FileSystemException fe ? fe.getFile() : "")
+              + " "
+              + reason
+              + "); choose a writable path or fix its permissions",
+          e);
     }
     if (reason.contains("No space left on device") || reason.contains("Disk quota exceeded")) {
-      return new ZarrStoreException(head + "no space left on device (" + reason + "); free"
-          + " space or write the output and the work directory (--work-dir) elsewhere", e);
+      return new ZarrStoreException(
+          head
+              + "no space left on device ("
+              + reason
+              + "); free"
+              + " space or write the output and the work directory (--work-dir) elsewhere",
+          e);
     }
     return new ZarrStoreException(head + e, e);
   }
 
   private ZarrStoreException directoryAsValue(String key, Path p) {
-    return new ZarrStoreException("key '" + key + "' of " + describe() + " is a directory ("
-        + p + ") where a value (a chunk or metadata file) should be a file; the array is"
-        + " corrupt there: remove the directory or rewrite the array",
+    return new ZarrStoreException(
+        "key '"
+            + key
+            + "' of "
+            + describe()
+            + " is a directory ("
+            + p
+            + ") where a value (a chunk or metadata file) should be a file; the array is"
+            + " corrupt there: remove the directory or rewrite the array",
         new IOException(p + " is a directory"));
   }
 
@@ -249,9 +276,17 @@ public final class FileSystemStore implements Store {
     Path real = realPathOfExisting(p);
     Path rr = rootReal();
     if (rr == null || !real.startsWith(rr)) {
-      throw new IllegalArgumentException("store key '" + key + "' of " + describe() + ": " + p
-          + " is a symbolic link leading outside the store root (to " + real + "); the store"
-          + " never follows links out of its root");
+      throw new IllegalArgumentException(
+          "store key '"
+              + key
+              + "' of "
+              + describe()
+              + ": "
+              + p
+              + " is a symbolic link leading outside the store root (to "
+              + real
+              + "); the store"
+              + " never follows links out of its root");
     }
     if (Files.isDirectory(real)) {
       throw directoryAsValue(key, p);
@@ -272,8 +307,7 @@ public final class FileSystemStore implements Store {
 
   /** Reads a whole file in {@link #IO_SLICE} slices. */
   static byte[] readFully(Path p) throws IOException {
-    try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ,
-        LinkOption.NOFOLLOW_LINKS)) {
+    try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
       long size = ch.size();
       if (size > Integer.MAX_VALUE - 8) {
         throw new IOException(p + " has " + size + " bytes, more than one value can hold");
@@ -293,8 +327,13 @@ public final class FileSystemStore implements Store {
 
   /** Writes a whole file in {@link #IO_SLICE} slices. */
   static void writeFully(Path p, byte[] value) throws IOException {
-    writeFully(p, value, value.length, StandardOpenOption.WRITE,
-        StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.CREATE);
+    writeFully(
+        p,
+        value,
+        value.length,
+        StandardOpenOption.WRITE,
+        StandardOpenOption.TRUNCATE_EXISTING,
+        StandardOpenOption.CREATE);
   }
 
   private static void writeFully(Path p, byte[] value, int length, OpenOption... options)
@@ -307,8 +346,8 @@ public final class FileSystemStore implements Store {
   /** Creates {@code dir} and its parents: owner-only (0700) in an owner-only store. */
   private void createDirs(Path dir) throws IOException {
     if (ownerOnly) {
-      Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(
-          PosixFilePermissions.fromString("rwx------")));
+      Files.createDirectories(
+          dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
     } else {
       Files.createDirectories(dir);
     }
@@ -317,9 +356,11 @@ public final class FileSystemStore implements Store {
   /** Writes a new file: owner-only (0600) in an owner-only store, else the umask's mode. */
   private void writeNew(Path tmp, byte[] value, int length) throws IOException {
     if (ownerOnly) {
-      try (FileChannel ch = FileChannel.open(tmp, java.util.Set.of(StandardOpenOption.WRITE,
-          StandardOpenOption.CREATE_NEW), PosixFilePermissions.asFileAttribute(
-              PosixFilePermissions.fromString("rw-------")))) {
+      try (FileChannel ch =
+          FileChannel.open(
+              tmp,
+              java.util.Set.of(StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW),
+              PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")))) {
         writeAll(ch, value, length);
       }
     } else {
@@ -347,7 +388,8 @@ public final class FileSystemStore implements Store {
         return null;
       }
       int from = (int) Math.min(offset, all.length);
-      return java.util.Arrays.copyOfRange(all, from, (int) Math.min(all.length, from + (long) length));
+      return java.util.Arrays.copyOfRange(
+          all, from, (int) Math.min(all.length, from + (long) length));
     }
     try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ)) {
       long size = ch.size();
@@ -417,8 +459,12 @@ public final class FileSystemStore implements Store {
         checkInsideRoot(dir, key); // again, now that it exists (creation raced with a link?)
       }
       // default permissions (0666 less the umask), not createTempFile's 0600, unless ownerOnly
-      tmp = dir.resolve(TMP_PREFIX + p.getFileName() + "."
-          + Long.toUnsignedString(ThreadLocalRandom.current().nextLong(), 36));
+      tmp =
+          dir.resolve(
+              TMP_PREFIX
+                  + p.getFileName()
+                  + "."
+                  + Long.toUnsignedString(ThreadLocalRandom.current().nextLong(), 36));
       try {
         writeNew(tmp, value, length);
       } catch (NoSuchFileException e) {
@@ -452,7 +498,8 @@ public final class FileSystemStore implements Store {
    * (the OS says "Not a directory").
    */
   private boolean underAFile(Path p) {
-    for (Path q = p.getParent(); q != null && q.startsWith(root) && !q.equals(root);
+    for (Path q = p.getParent();
+        q != null && q.startsWith(root) && !q.equals(root);
         q = q.getParent()) {
       if (Files.isRegularFile(q, LinkOption.NOFOLLOW_LINKS)) {
         return true;
@@ -471,7 +518,8 @@ public final class FileSystemStore implements Store {
     Path p = resolve(key);
     try {
       if (!Files.isDirectory(p) && Files.deleteIfExists(p)) {
-        for (Path d = p.getParent(); d != null && !d.equals(root) && d.startsWith(root);
+        for (Path d = p.getParent();
+            d != null && !d.equals(root) && d.startsWith(root);
             d = d.getParent()) {
           try {
             Files.delete(d);
@@ -546,30 +594,38 @@ public final class FileSystemStore implements Store {
   }
 
   private void walk(Path start, List<String> out) throws IOException {
-    Files.walkFileTree(start, new SimpleFileVisitor<>() {
-      @Override
-      public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-        if (attrs.isSymbolicLink()) {
-          Path real = realPathOfExisting(file);
-          Path rr = rootReal();
-          if (rr != null && !real.startsWith(rr)) {
-            throw new IllegalArgumentException(file + " in " + describe() + " is a symbolic link"
-                + " leading outside the store root (to " + real + "); the store never follows"
-                + " links out of its root. Remove the link");
+    Files.walkFileTree(
+        start,
+        new SimpleFileVisitor<>() {
+          @Override
+          public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+            if (attrs.isSymbolicLink()) {
+              Path real = realPathOfExisting(file);
+              Path rr = rootReal();
+              if (rr != null && !real.startsWith(rr)) {
+                throw new IllegalArgumentException(
+                    file
+                        + " in "
+                        + describe()
+                        + " is a symbolic link"
+                        + " leading outside the store root (to "
+                        + real
+                        + "); the store never follows"
+                        + " links out of its root. Remove the link");
+              }
+            }
+            String n = file.getFileName().toString();
+            if (attrs.isRegularFile() && !n.startsWith(TMP_PREFIX) && !n.endsWith(WRITE_LOCK)) {
+              out.add(root.relativize(file).toString().replace('\\', '/'));
+            }
+            return FileVisitResult.CONTINUE;
           }
-        }
-        String n = file.getFileName().toString();
-        if (attrs.isRegularFile() && !n.startsWith(TMP_PREFIX) && !n.endsWith(WRITE_LOCK)) {
-          out.add(root.relativize(file).toString().replace('\\', '/'));
-        }
-        return FileVisitResult.CONTINUE;
-      }
 
-      @Override
-      public FileVisitResult visitFileFailed(Path file, IOException exc) {
-        return FileVisitResult.CONTINUE;
-      }
-    });
+          @Override
+          public FileVisitResult visitFileFailed(Path file, IOException exc) {
+            return FileVisitResult.CONTINUE;
+          }
+        });
   }
 
   @Override

@@ -25,7 +25,9 @@ final class FillValues {
     return 0L;
   }
 
-  /** Normalizes a user-supplied fill value to the dtype (Boolean, Long/BigInteger, Double, Complex). */
+  /**
+   * Normalizes a user-supplied fill value to the dtype (Boolean, Long/BigInteger, Double, Complex).
+   */
   static Object normalize(DType dtype, Object v) {
     if (v == null) {
       return zero(dtype);
@@ -64,7 +66,8 @@ final class FillValues {
       BigInteger b;
       if (n.isIntegralNumber()) {
         b = n.bigIntegerValue();
-      } else if (n.isNumber() && n.doubleValue() == Math.rint(n.doubleValue())
+      } else if (n.isNumber()
+          && n.doubleValue() == Math.rint(n.doubleValue())
           && !Double.isInfinite(n.doubleValue())) {
         b = n.decimalValue().toBigInteger();
       } else {
@@ -72,14 +75,24 @@ final class FillValues {
       }
       var info = dtype.iinfo();
       if (b.compareTo(info.min()) < 0 || b.compareTo(info.max()) > 0) {
-        throw new ZarrFormatException(field + ": " + b + " is outside the range of " + dtype
-            + " [" + info.min() + ", " + info.max() + "]");
+        throw new ZarrFormatException(
+            field
+                + ": "
+                + b
+                + " is outside the range of "
+                + dtype
+                + " ["
+                + info.min()
+                + ", "
+                + info.max()
+                + "]");
       }
       return b.bitLength() < 64 ? (Object) b.longValue() : b;
     }
     if (dtype.isComplex()) {
       if (n.isArray() && n.size() == 2) {
-        return new Complex(parseReal(dtype.realPart(), n.get(0), field),
+        return new Complex(
+            parseReal(dtype.realPart(), n.get(0), field),
             parseReal(dtype.realPart(), n.get(1), field));
       }
       if (n.isNumber() || n.isTextual()) {
@@ -120,8 +133,11 @@ final class FillValues {
         }
       }
     }
-    throw new ZarrFormatException(field + ": expected a number, \"NaN\", \"Infinity\","
-        + " \"-Infinity\" or a hex bit pattern \"0x...\" for dtype " + dtype);
+    throw new ZarrFormatException(
+        field
+            + ": expected a number, \"NaN\", \"Infinity\","
+            + " \"-Infinity\" or a hex bit pattern \"0x...\" for dtype "
+            + dtype);
   }
 
   /** The JSON form of a normalized fill value (non-finite floats as strings, complex as a pair). */
@@ -146,12 +162,12 @@ final class FillValues {
   }
 
   /**
-   * True if every element equals the fill value: integers and bools by value, floats (and each
-   * part of a complex) by bit pattern, except that every NaN equals a NaN fill. Bit equality keeps
-   * the sign of zero: a chunk of -0.0 under fill value 0.0 (or +0.0 under -0.0) is not empty, so
-   * it is written and reads back with its sign. (zarr-python 3 compares with
-   * {@code np.array_equal(..., equal_nan=True)}, i.e. -0.0 == 0.0, and skips such a chunk; the
-   * chunks written here are ordinary chunks it reads correctly.)
+   * True if every element equals the fill value: integers and bools by value, floats (and each part
+   * of a complex) by bit pattern, except that every NaN equals a NaN fill. Bit equality keeps the
+   * sign of zero: a chunk of -0.0 under fill value 0.0 (or +0.0 under -0.0) is not empty, so it is
+   * written and reads back with its sign. (zarr-python 3 compares with {@code np.array_equal(...,
+   * equal_nan=True)}, i.e. -0.0 == 0.0, and skips such a chunk; the chunks written here are
+   * ordinary chunks it reads correctly.)
    */
   static boolean isAllFill(NDArray a, Object fill) {
     int n = a.size();

@@ -11,9 +11,9 @@ import java.util.Set;
 
 /**
  * The consolidated metadata at an {@link HttpStore}'s base, read once: v2 {@code .zmetadata}
- * ({@code {"metadata": {key: document}}}) or v3 {@code consolidated_metadata} in the base's
- * {@code zarr.json} ({@code {"metadata": {path: document}}}). When present it answers every
- * metadata key below the base.
+ * ({@code {"metadata": {key: document}}}) or v3 {@code consolidated_metadata} in the base's {@code
+ * zarr.json} ({@code {"metadata": {path: document}}}). When present it answers every metadata key
+ * below the base.
  */
 final class HttpConsolidated {
   private static final Set<String> NAMES = Set.of(".zarray", ".zattrs", ".zgroup", "zarr.json");
@@ -42,14 +42,16 @@ final class HttpConsolidated {
 
   /** Reads the consolidated metadata (a non-2xx answer means none; failures propagate). */
   static HttpConsolidated load(HttpStore store) {
-    HttpResponse<byte[]> r = store.send("GET", ".zmetadata", null,
-        "HTTP read of consolidated metadata '.zmetadata'");
+    HttpResponse<byte[]> r =
+        store.send("GET", ".zmetadata", null, "HTTP read of consolidated metadata '.zmetadata'");
     if (r.statusCode() / 100 == 2) {
       JsonNode doc = Json.parseObject(r.body(), store.describe() + ".zmetadata");
       JsonNode md = doc.get("metadata");
       if (md == null || !md.isObject()) {
-        throw new ZarrFormatException(store.describe() + ".zmetadata: no 'metadata' object;"
-            + " not zarr-python consolidated metadata");
+        throw new ZarrFormatException(
+            store.describe()
+                + ".zmetadata: no 'metadata' object;"
+                + " not zarr-python consolidated metadata");
       }
       Map<String, byte[]> docs = new HashMap<>();
       for (Iterator<Map.Entry<String, JsonNode>> it = md.fields(); it.hasNext(); ) {

@@ -16,8 +16,8 @@ import java.util.regex.Pattern;
  * links of a directory's page are its entries, those ending with '/' subdirectories.
  */
 final class HttpListing {
-  private static final Pattern HREF = Pattern.compile(
-      "(?i)href\\s*=\\s*(?:\"([^\"]*)\"|'([^']*)')");
+  private static final Pattern HREF =
+      Pattern.compile("(?i)href\\s*=\\s*(?:\"([^\"]*)\"|'([^']*)')");
 
   private HttpListing() {}
 
@@ -36,10 +36,15 @@ final class HttpListing {
     }
     String type = r.headers().firstValue("Content-Type").orElse("").toLowerCase(Locale.ROOT);
     if (r.statusCode() / 100 != 2 || !type.contains("html")) {
-      throw new ZarrStoreException(what + " at " + Stores.redact(r.uri().toString())
-          + ": the server gives no HTML directory listing there (HTTP " + r.statusCode()
-          + (type.isEmpty() ? "" : ", " + type) + "), so the keys cannot be listed; arrays"
-          + " opened by path need no listing (open them, not their group)",
+      throw new ZarrStoreException(
+          what
+              + " at "
+              + Stores.redact(r.uri().toString())
+              + ": the server gives no HTML directory listing there (HTTP "
+              + r.statusCode()
+              + (type.isEmpty() ? "" : ", " + type)
+              + "), so the keys cannot be listed; arrays"
+              + " opened by path need no listing (open them, not their group)",
           new IOException("no directory listing"));
     }
     Matcher m = HREF.matcher(new String(r.body(), StandardCharsets.UTF_8));
@@ -49,8 +54,13 @@ final class HttpListing {
       if (cut >= 0) {
         href = href.substring(0, cut);
       }
-      if (href.isEmpty() || href.startsWith("/") || href.startsWith(".") && (href.equals(".")
-          || href.equals("..") || href.startsWith("./") || href.startsWith("../"))
+      if (href.isEmpty()
+          || href.startsWith("/")
+          || href.startsWith(".")
+              && (href.equals(".")
+                  || href.equals("..")
+                  || href.startsWith("./")
+                  || href.startsWith("../"))
           || href.contains(":")) {
         continue; // a parent, absolute, sorting or other-site link
       }

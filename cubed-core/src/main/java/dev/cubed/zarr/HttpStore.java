@@ -20,22 +20,21 @@ import java.util.Optional;
  * http://host/path/array.zarr} and {@code https://...} through the JDK's {@link HttpClient}.
  *
  * <ul>
- *   <li>Key {@code k} is the URL {@code base/k} (each segment percent-encoded). 404 and 410 mean
- *       an absent key; other 4xx are errors naming the key and the URL.
- *   <li>Reads of part of a value (shard indexes and inner chunks) are HTTP range requests; a
- *       server that ignores {@code Range} and sends the whole value is served from it.
+ *   <li>Key {@code k} is the URL {@code base/k} (each segment percent-encoded). 404 and 410 mean an
+ *       absent key; other 4xx are errors naming the key and the URL.
+ *   <li>Reads of part of a value (shard indexes and inner chunks) are HTTP range requests; a server
+ *       that ignores {@code Range} and sends the whole value is served from it.
  *   <li>Consolidated metadata, when present at the base (v2 {@code .zmetadata}, or v3 {@code
- *       consolidated_metadata} inside the base's {@code zarr.json}), is read once and answers
- *       every metadata key ({@code .zarray}, {@code .zattrs}, {@code .zgroup}, {@code
- *       zarr.json}): a metadata key it lacks is absent, as zarr-python's consolidated stores
- *       treat it.
+ *       consolidated_metadata} inside the base's {@code zarr.json}), is read once and answers every
+ *       metadata key ({@code .zarray}, {@code .zattrs}, {@code .zgroup}, {@code zarr.json}): a
+ *       metadata key it lacks is absent, as zarr-python's consolidated stores treat it.
  *   <li>Listing follows the HTML directory listings that file servers give ({@code python3 -m
  *       http.server}, nginx {@code autoindex}, Apache); reading an array needs no listing, only
  *       groups' members and {@link #list} do. Where the server gives none, listing fails with a
  *       message saying so.
- *   <li>429 and 5xx answers and I/O failures are retried with exponential backoff (100 ms
- *       doubling, at most 5 s, or the server's {@code Retry-After} up to 30 s), {@value
- *       #DEFAULT_ATTEMPTS} attempts in all.
+ *   <li>429 and 5xx answers and I/O failures are retried with exponential backoff (100 ms doubling,
+ *       at most 5 s, or the server's {@code Retry-After} up to 30 s), {@value #DEFAULT_ATTEMPTS}
+ *       attempts in all.
  *   <li>{@code put}, {@code delete} and {@code deletePrefix} throw {@link
  *       UnsupportedOperationException} naming the URL.
  *   <li>User info in the URL ({@code https://user:password@host/...}) is sent as HTTP basic
@@ -44,8 +43,10 @@ import java.util.Optional;
  */
 public final class HttpStore implements Store {
   private static final long serialVersionUID = 1L;
+
   /** Attempts per request (the first and the retries). */
   public static final int DEFAULT_ATTEMPTS = 5;
+
   static final long FIRST_BACKOFF_MS = 100;
   private static final long MAX_BACKOFF_MS = 5_000;
   private static final long MAX_RETRY_AFTER_MS = 30_000;
@@ -67,24 +68,34 @@ public final class HttpStore implements Store {
    * @throws IllegalArgumentException for another scheme, no host, a query or a fragment
    */
   public HttpStore(URI url, int attempts) {
-    String scheme = url.getScheme() == null ? "" : url.getScheme().toLowerCase(
-        java.util.Locale.ROOT);
-    if (!scheme.equals("http") && !scheme.equals("https") || url.getHost() == null
-        || url.getRawQuery() != null || url.getRawFragment() != null || url.isOpaque()) {
-      throw new IllegalArgumentException("HTTP store: '" + Stores.redact(url.toString())
-          + "' is not an http(s)://host/path URL without query or fragment");
+    String scheme =
+        url.getScheme() == null ? "" : url.getScheme().toLowerCase(java.util.Locale.ROOT);
+    if (!scheme.equals("http") && !scheme.equals("https")
+        || url.getHost() == null
+        || url.getRawQuery() != null
+        || url.getRawFragment() != null
+        || url.isOpaque()) {
+      throw new IllegalArgumentException(
+          "HTTP store: '"
+              + Stores.redact(url.toString())
+              + "' is not an http(s)://host/path URL without query or fragment");
     }
     if (attempts < 1) {
       throw new IllegalArgumentException("HTTP store: attempts " + attempts + " must be >= 1");
     }
     String path = url.getRawPath() == null || url.getRawPath().isEmpty() ? "/" : url.getRawPath();
-    this.base = scheme + "://" + url.getRawAuthority().substring(
-        url.getRawAuthority().lastIndexOf('@') + 1) + (path.endsWith("/") ? path : path + "/");
+    this.base =
+        scheme
+            + "://"
+            + url.getRawAuthority().substring(url.getRawAuthority().lastIndexOf('@') + 1)
+            + (path.endsWith("/") ? path : path + "/");
     String info = url.getUserInfo();
-    this.authorization = info == null ? null : "Basic " + Base64.getEncoder().encodeToString(
-        info.getBytes(StandardCharsets.UTF_8));
-    this.shown = Stores.redact(url.toString().endsWith("/") ? url.toString()
-        : url.toString() + "/");
+    this.authorization =
+        info == null
+            ? null
+            : "Basic " + Base64.getEncoder().encodeToString(info.getBytes(StandardCharsets.UTF_8));
+    this.shown =
+        Stores.redact(url.toString().endsWith("/") ? url.toString() : url.toString() + "/");
     this.attempts = attempts;
   }
 
@@ -98,8 +109,11 @@ public final class HttpStore implements Store {
     if (c == null) {
       synchronized (HttpStore.class) {
         if (client == null) {
-          client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(30))
-              .followRedirects(HttpClient.Redirect.NORMAL).build();
+          client =
+              HttpClient.newBuilder()
+                  .connectTimeout(Duration.ofSeconds(30))
+                  .followRedirects(HttpClient.Redirect.NORMAL)
+                  .build();
         }
         c = client;
       }
@@ -127,11 +141,17 @@ public final class HttpStore implements Store {
     StringBuilder sb = new StringBuilder();
     for (byte b : s.getBytes(StandardCharsets.UTF_8)) {
       int c = b & 0xff;
-      if (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-'
-          || c == '.' || c == '_' || c == '~') {
+      if (c >= 'a' && c <= 'z'
+          || c >= 'A' && c <= 'Z'
+          || c >= '0' && c <= '9'
+          || c == '-'
+          || c == '.'
+          || c == '_'
+          || c == '~') {
         sb.append((char) c);
       } else {
-        sb.append('%').append(Character.toUpperCase(Character.forDigit(c >> 4, 16)))
+        sb.append('%')
+            .append(Character.toUpperCase(Character.forDigit(c >> 4, 16)))
             .append(Character.toUpperCase(Character.forDigit(c & 15, 16)));
       }
     }
@@ -144,8 +164,10 @@ public final class HttpStore implements Store {
    */
   HttpResponse<byte[]> send(String method, String path, String range, String what) {
     String u = url(path);
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(u)).timeout(TIMEOUT)
-        .method(method, HttpRequest.BodyPublishers.noBody());
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(URI.create(u))
+            .timeout(TIMEOUT)
+            .method(method, HttpRequest.BodyPublishers.noBody());
     if (range != null) {
       b.header("Range", range);
     }
@@ -170,24 +192,35 @@ public final class HttpStore implements Store {
           waitMs = Math.min(MAX_RETRY_AFTER_MS, Long.parseLong(after.get().trim()) * 1000);
         }
       } catch (IOException e) {
-        failure = e.getClass().getSimpleName() + (e.getMessage() == null ? ""
-            : ": " + Stores.redact(e.getMessage()));
+        failure =
+            e.getClass().getSimpleName()
+                + (e.getMessage() == null ? "" : ": " + Stores.redact(e.getMessage()));
         cause = e;
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw new ZarrStoreException(what + " at " + Stores.redact(u) + ": interrupted",
+        throw new ZarrStoreException(
+            what + " at " + Stores.redact(u) + ": interrupted",
             new java.io.InterruptedIOException());
       }
       if (attempt >= attempts) {
-        throw new ZarrStoreException(what + " at " + Stores.redact(u) + " failed after "
-            + attempts + " attempts: " + failure + "; the server is failing or throttling,"
-            + " retry later", cause);
+        throw new ZarrStoreException(
+            what
+                + " at "
+                + Stores.redact(u)
+                + " failed after "
+                + attempts
+                + " attempts: "
+                + failure
+                + "; the server is failing or throttling,"
+                + " retry later",
+            cause);
       }
       try {
         Thread.sleep(waitMs);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw new ZarrStoreException(what + " at " + Stores.redact(u) + ": interrupted",
+        throw new ZarrStoreException(
+            what + " at " + Stores.redact(u) + ": interrupted",
             new java.io.InterruptedIOException());
       }
     }
@@ -196,11 +229,13 @@ public final class HttpStore implements Store {
   /** The exception for an unexpected status (not 2xx, 404, 410; 416 for ranges). */
   ZarrStoreException unexpected(HttpResponse<?> r, String what) {
     int st = r.statusCode();
-    String hint = st == 401 || st == 403
-        ? "access denied: check the URL's credentials or the server's access rules"
-        : "the server refused the request";
-    return new ZarrStoreException(what + " at " + Stores.redact(r.uri().toString()) + ": HTTP "
-        + st + " (" + hint + ")", new IOException("HTTP " + st));
+    String hint =
+        st == 401 || st == 403
+            ? "access denied: check the URL's credentials or the server's access rules"
+            : "the server refused the request";
+    return new ZarrStoreException(
+        what + " at " + Stores.redact(r.uri().toString()) + ": HTTP " + st + " (" + hint + ")",
+        new IOException("HTTP " + st));
   }
 
   /**
@@ -259,8 +294,8 @@ public final class HttpStore implements Store {
       return exists(key) ? new byte[0] : null;
     }
     String what = "HTTP range read of key '" + key + "'";
-    HttpResponse<byte[]> r = send("GET", key, "bytes=" + offset + "-" + (offset + length - 1),
-        what);
+    HttpResponse<byte[]> r =
+        send("GET", key, "bytes=" + offset + "-" + (offset + length - 1), what);
     if (absent(r)) {
       return null;
     }
@@ -268,10 +303,11 @@ public final class HttpStore implements Store {
     switch (r.statusCode()) {
       case 206:
         return body.length <= length ? body : Arrays.copyOf(body, length);
-      case 200: { // the server ignored the range: the whole value
-        int from = (int) Math.min(offset, body.length);
-        return Arrays.copyOfRange(body, from, (int) Math.min(body.length, from + (long) length));
-      }
+      case 200:
+        { // the server ignored the range: the whole value
+          int from = (int) Math.min(offset, body.length);
+          return Arrays.copyOfRange(body, from, (int) Math.min(body.length, from + (long) length));
+        }
       case 416: // the value ends before the offset
         return new byte[0];
       default:
@@ -345,13 +381,18 @@ public final class HttpStore implements Store {
 
   @Override
   public List<String> listChildren(String prefix) {
-    return Stores.listChildren(this, prefix,
-        pre -> new ArrayList<>(HttpListing.entries(this, pre).keySet()));
+    return Stores.listChildren(
+        this, prefix, pre -> new ArrayList<>(HttpListing.entries(this, pre).keySet()));
   }
 
   private UnsupportedOperationException readOnly(String op, String key) {
-    return new UnsupportedOperationException(describe() + " is a read-only HTTP store: cannot "
-        + op + " '" + key + "'; write to a file://, s3:// or az:// location instead");
+    return new UnsupportedOperationException(
+        describe()
+            + " is a read-only HTTP store: cannot "
+            + op
+            + " '"
+            + key
+            + "'; write to a file://, s3:// or az:// location instead");
   }
 
   @Override
@@ -392,7 +433,9 @@ public final class HttpStore implements Store {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof HttpStore h && h.base.equals(base) && h.attempts == attempts
+    return o instanceof HttpStore h
+        && h.base.equals(base)
+        && h.attempts == attempts
         && java.util.Objects.equals(h.authorization, authorization);
   }
 

@@ -18,8 +18,8 @@ import net.jpountz.lz4.LZ4SafeDecompressor;
  * <p>Layout: a 16-byte header (format version, compressor version, flags, type size, then
  * little-endian uncompressed size, block size and total compressed size), one little-endian start
  * offset per block, then the blocks. Flags: 0x1 byte shuffle, 0x2 stored uncompressed (the data
- * follows the header directly), 0x4 bit shuffle, 0x10 blocks not split, bits 5-7 the compressor
- * (1 = LZ4). A block is split into one stream per byte of the item when its items are at most 16
+ * follows the header directly), 0x4 bit shuffle, 0x10 blocks not split, bits 5-7 the compressor (1
+ * = LZ4). A block is split into one stream per byte of the item when its items are at most 16
  * bytes, it holds at least 128 items and it is not the shorter last block; each stream is a
  * little-endian compressed size and the LZ4 block, or the raw bytes when that size equals the
  * stream's length.
@@ -31,12 +31,16 @@ final class JavaBlosc {
   private static final int FLAG_BITSHUFFLE = 0x4;
   private static final int FLAG_DONT_SPLIT = 0x10;
   private static final int LZ4_FORMAT = 1;
+
   /** c-blosc's format code of zstd streams (what zarr-python 3's blosc codec writes). */
   private static final int ZSTD_FORMAT = 4;
+
   static final int MAX_SPLITS = 16;
   private static final int MIN_BUFFERSIZE = 128;
+
   /** Block size chosen when none is given: 256 KiB (a few L2 caches' worth, as c-blosc picks). */
   static final int DEFAULT_BLOCK = 256 << 10;
+
   private static final LZ4Factory LZ4 = LZ4Factory.fastestInstance();
   private static final LZ4Factory NATIVE = nativeFactory();
 
@@ -73,8 +77,8 @@ final class JavaBlosc {
 
   /**
    * Implemented by a {@link Source} or {@link Sink} whose bytes are exactly a {@code double[]}'s
-   * elements in little-endian order (byte {@code 8 * i} starts element i): blocks of 8-byte
-   * items are then shuffled straight from, or unshuffled straight into, the array.
+   * elements in little-endian order (byte {@code 8 * i} starts element i): blocks of 8-byte items
+   * are then shuffled straight from, or unshuffled straight into, the array.
    */
   interface Float64 {
     /** The array whose bytes the source or sink stands for, or null if it is not one now. */
@@ -105,9 +109,9 @@ final class JavaBlosc {
     void accept(int off, byte[] src, int srcOff, int len);
 
     /**
-     * Receives bytes {@code [off, off + src.remaining())} of the output from {@code src}'s
-     * position (a whole number of items; the buffer's order is not used). The default copies
-     * them to an array first; the sinks of {@link BloscStreams} read the buffer directly.
+     * Receives bytes {@code [off, off + src.remaining())} of the output from {@code src}'s position
+     * (a whole number of items; the buffer's order is not used). The default copies them to an
+     * array first; the sinks of {@link BloscStreams} read the buffer directly.
      */
     default void accept(int off, ByteBuffer src) {
       byte[] b = new byte[src.remaining()];
@@ -125,9 +129,16 @@ final class JavaBlosc {
    * @param blockSize bytes per block, 0 for {@link #DEFAULT_BLOCK}
    */
   static byte[] compress(byte[] in, int typeSize, int clevel, boolean shuffle, int blockSize) {
-    ByteBuffer b = compress((off, dst, dstOff, len) -> System.arraycopy(in, off, dst, dstOff, len),
-        in.length, typeSize, clevel, shuffle, blockSize);
-    return b.remaining() == b.array().length ? b.array()
+    ByteBuffer b =
+        compress(
+            (off, dst, dstOff, len) -> System.arraycopy(in, off, dst, dstOff, len),
+            in.length,
+            typeSize,
+            clevel,
+            shuffle,
+            blockSize);
+    return b.remaining() == b.array().length
+        ? b.array()
         : java.util.Arrays.copyOf(b.array(), b.remaining());
   }
 
@@ -135,15 +146,15 @@ final class JavaBlosc {
    * Compresses {@code nbytes} bytes read from {@code in} a block at a time into one buffer of
    * {@code 16 + nbytes} bytes (the size of the stored-uncompressed form, which is used when
    * compression would not make the data smaller), of which the returned buffer's first {@code
-   * remaining()} bytes are the result ({@code position} 0, backed by the whole array). Besides
-   * that buffer one block-sized array is allocated (and a second for LZ4's output only when the
-   * worst case of a stream does not fit in the rest of the output): the memory of a compression
-   * is one copy of the data, not the three of compress-then-trim. Per block the data is read
-   * once (through an L1-sized buffer into the shuffled block), LZ4 reads the shuffled block and
-   * writes its streams straight into the output.
+   * remaining()} bytes are the result ({@code position} 0, backed by the whole array). Besides that
+   * buffer one block-sized array is allocated (and a second for LZ4's output only when the worst
+   * case of a stream does not fit in the rest of the output): the memory of a compression is one
+   * copy of the data, not the three of compress-then-trim. Per block the data is read once (through
+   * an L1-sized buffer into the shuffled block), LZ4 reads the shuffled block and writes its
+   * streams straight into the output.
    */
-  static ByteBuffer compress(Source in, int nbytes, int typeSize, int clevel, boolean shuffle,
-      int blockSize) {
+  static ByteBuffer compress(
+      Source in, int nbytes, int typeSize, int clevel, boolean shuffle, int blockSize) {
     return compress(in, nbytes, typeSize, clevel, shuffle, blockSize, 0);
   }
 
@@ -152,24 +163,31 @@ final class JavaBlosc {
    * capacity after the largest result (the buffer is {@code 16 + nbytes + tail} bytes), which the
    * result never uses: room for a checksum appended to it without a copy.
    */
-  static ByteBuffer compress(Source in, int nbytes, int typeSize, int clevel, boolean shuffle,
-      int blockSize, int tail) {
+  static ByteBuffer compress(
+      Source in, int nbytes, int typeSize, int clevel, boolean shuffle, int blockSize, int tail) {
     return compress(in, nbytes, typeSize, clevel, shuffle, blockSize, tail, null);
   }
 
   /**
    * As {@link #compress(Source, int, int, int, boolean, int, int)}, into {@code bufs}' output and
-   * block buffers when not null (the result's backing array is then the reused output buffer,
-   * which may be longer than {@code 16 + nbytes + tail}).
+   * block buffers when not null (the result's backing array is then the reused output buffer, which
+   * may be longer than {@code 16 + nbytes + tail}).
    */
-  static ByteBuffer compress(Source in, int nbytes, int typeSize, int clevel, boolean shuffle,
-      int blockSize, int tail, EncodeBuffers bufs) {
+  static ByteBuffer compress(
+      Source in,
+      int nbytes,
+      int typeSize,
+      int clevel,
+      boolean shuffle,
+      int blockSize,
+      int tail,
+      EncodeBuffers bufs) {
     int ts = typeSize < 1 || typeSize > 255 ? 1 : typeSize;
     if (nbytes > Integer.MAX_VALUE - 32 - tail) {
       throw new IllegalArgumentException("blosc: a chunk of " + nbytes + " bytes is too large");
     }
-    byte[] out = bufs != null ? bufs.output(HEADER + nbytes + tail)
-        : new byte[HEADER + nbytes + tail];
+    byte[] out =
+        bufs != null ? bufs.output(HEADER + nbytes + tail) : new byte[HEADER + nbytes + tail];
     int limit = HEADER + nbytes;
     int bs = blockSize > 0 ? Math.max(blockSize, MIN_BUFFERSIZE) : DEFAULT_BLOCK;
     bs = Math.max(1, Math.min(bs, nbytes));
@@ -186,8 +204,19 @@ final class JavaBlosc {
     boolean doShuffle = shuffle && ts > 1;
     LZ4Compressor comp = compressor(clevel);
     try {
-      return compressBlocks(in, nbytes, ts, flags, bs, nblocks, doShuffle, split, out, limit,
-          comp, bufs != null ? bufs.block(bs) : new byte[bs]);
+      return compressBlocks(
+          in,
+          nbytes,
+          ts,
+          flags,
+          bs,
+          nblocks,
+          doShuffle,
+          split,
+          out,
+          limit,
+          comp,
+          bufs != null ? bufs.block(bs) : new byte[bs]);
     } finally {
       if (comp instanceof AutoCloseable c) {
         try {
@@ -202,9 +231,9 @@ final class JavaBlosc {
   /**
    * The LZ4 compressor c-blosc uses at {@code clevel}: acceleration {@code 10 - clevel} (lz4's
    * {@code LZ4_compress_fast}; the bytes then equal c-blosc's and numcodecs', tested), through
-   * lz4-java's native "fast reset" state (the hash table is reset, not cleared, per stream);
-   * where the native library does not load, lz4-java's Java compressor at acceleration 1 (still
-   * valid Blosc, not the same bytes). The caller closes a returned {@link AutoCloseable}.
+   * lz4-java's native "fast reset" state (the hash table is reset, not cleared, per stream); where
+   * the native library does not load, lz4-java's Java compressor at acceleration 1 (still valid
+   * Blosc, not the same bytes). The caller closes a returned {@link AutoCloseable}.
    */
   static LZ4Compressor compressor(int clevel) {
     if (NATIVE != null) {
@@ -213,9 +242,19 @@ final class JavaBlosc {
     return LZ4.fastCompressor();
   }
 
-  private static ByteBuffer compressBlocks(Source in, int nbytes, int ts, int flags,
-      int bs, int nblocks, boolean doShuffle, boolean split, byte[] out, int limit,
-      LZ4Compressor comp, byte[] src) {
+  private static ByteBuffer compressBlocks(
+      Source in,
+      int nbytes,
+      int ts,
+      int flags,
+      int bs,
+      int nblocks,
+      boolean doShuffle,
+      boolean split,
+      byte[] out,
+      int limit,
+      LZ4Compressor comp,
+      byte[] src) {
     ByteBuffer o = ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN);
     byte[] small = doShuffle ? new byte[subItems(ts) * ts + ts] : null;
     byte[] scratch = null;
@@ -240,8 +279,10 @@ final class JavaBlosc {
         if (!direct && scratch == null) {
           scratch = new byte[comp.maxCompressedLength(bs)];
         }
-        int c = direct ? comp.compress(src, s * neblock, neblock, out, pos + 4, bound)
-            : comp.compress(src, s * neblock, neblock, scratch, 0, scratch.length);
+        int c =
+            direct
+                ? comp.compress(src, s * neblock, neblock, out, pos + 4, bound)
+                : comp.compress(src, s * neblock, neblock, scratch, 0, scratch.length);
         boolean packed = c > 0 && c < neblock;
         int len = packed ? c : neblock;
         if ((long) pos + 4 + len > limit) { // larger than storing it: store it
@@ -280,8 +321,8 @@ final class JavaBlosc {
    * {@code small} a part at a time (no block-sized unshuffled copy); the last part carries the
    * {@code bsize % ts} trailing bytes, which stay in place.
    */
-  private static void shuffleBlock(Source in, int off, int bsize, int ts, byte[] small,
-      byte[] dst) {
+  private static void shuffleBlock(
+      Source in, int off, int bsize, int ts, byte[] small, byte[] dst) {
     int n = bsize / ts;
     int rem = bsize - n * ts;
     if (n == 0) {
@@ -310,8 +351,8 @@ final class JavaBlosc {
   }
 
   /** Inverse of {@link #shuffleBlock}: the shuffled {@code src} block to {@code out} at off. */
-  private static void unshuffleBlock(byte[] src, int bsize, int ts, byte[] small, Sink out,
-      int off) {
+  private static void unshuffleBlock(
+      byte[] src, int bsize, int ts, byte[] small, Sink out, int off) {
     int n = bsize / ts;
     int rem = bsize - n * ts;
     if (n == 0) {
@@ -333,11 +374,10 @@ final class JavaBlosc {
   }
 
   /**
-   * The stored-uncompressed form in {@code out} (16 + nbytes bytes): the header c-blosc writes
-   * (the compressed form's flags plus "stored", its block size), then the data unshuffled.
+   * The stored-uncompressed form in {@code out} (16 + nbytes bytes): the header c-blosc writes (the
+   * compressed form's flags plus "stored", its block size), then the data unshuffled.
    */
-  private static ByteBuffer memcpyed(Source in, byte[] out, int nbytes, int ts, int flags,
-      int bs) {
+  private static ByteBuffer memcpyed(Source in, byte[] out, int nbytes, int ts, int flags, int bs) {
     header(out, ts, flags | FLAG_MEMCPYED, nbytes, bs, HEADER + nbytes);
     for (int off = 0; off < nbytes; off += DEFAULT_BLOCK) {
       in.copy(off, out, HEADER + off, Math.min(DEFAULT_BLOCK, nbytes - off));
@@ -378,12 +418,11 @@ final class JavaBlosc {
   }
 
   /**
-   * Decompresses a buffer {@link #canDecode} accepts into {@code out} a block at a time (only
-   * one block-sized scratch array is allocated: LZ4 decodes a block into it, the unshuffle reads
-   * it into an L1-sized buffer a part at a time, and {@code out} takes each part; a {@link
-   * Float64} sink gets 8-byte items unshuffled straight into its array), in increasing offset
-   * order covering {@link #uncompressedSize} bytes; preconditions as {@link
-   * #decompress(byte[], String)}.
+   * Decompresses a buffer {@link #canDecode} accepts into {@code out} a block at a time (only one
+   * block-sized scratch array is allocated: LZ4 decodes a block into it, the unshuffle reads it
+   * into an L1-sized buffer a part at a time, and {@code out} takes each part; a {@link Float64}
+   * sink gets 8-byte items unshuffled straight into its array), in increasing offset order covering
+   * {@link #uncompressedSize} bytes; preconditions as {@link #decompress(byte[], String)}.
    */
   static void decompress(byte[] in, Sink out, String where) {
     decompress(in, in.length, out, where);
@@ -401,8 +440,8 @@ final class JavaBlosc {
     int bs = h.getInt(8);
     if ((flags & FLAG_MEMCPYED) != 0) {
       if (length < HEADER + nbytes) {
-        throw corrupt(where, "stored block of " + (length - HEADER) + " bytes, header says "
-            + nbytes);
+        throw corrupt(
+            where, "stored block of " + (length - HEADER) + " bytes, header says " + nbytes);
       }
       out.accept(0, in, HEADER, nbytes);
       return;
@@ -418,8 +457,8 @@ final class JavaBlosc {
   }
 
   /**
-   * Where a buffer's bytes come from when it is not in memory: positional reads of a file (a
-   * chunk read straight from its file a block at a time).
+   * Where a buffer's bytes come from when it is not in memory: positional reads of a file (a chunk
+   * read straight from its file a block at a time).
    */
   interface Input {
     /** Its size in bytes. */
@@ -434,8 +473,8 @@ final class JavaBlosc {
 
     /**
      * Reads bytes {@code [pos, pos + dst.remaining())} into {@code dst} from its position, which
-     * ends at its limit. The default goes through an array; a file's input reads straight into
-     * the buffer (a direct buffer then takes no copy in the JDK either).
+     * ends at its limit. The default goes through an array; a file's input reads straight into the
+     * buffer (a direct buffer then takes no copy in the JDK either).
      *
      * @throws ZarrFormatException naming where if fewer bytes are there (a file that shrank)
      */
@@ -507,8 +546,8 @@ final class JavaBlosc {
     }
 
     /**
-     * Decodes block {@code j}, whose streams start at {@code pos} of {@code buf} (which holds
-     * bytes up to {@code limit}), into {@code out}.
+     * Decodes block {@code j}, whose streams start at {@code pos} of {@code buf} (which holds bytes
+     * up to {@code limit}), into {@code out}.
      */
     void decode(int j, byte[] buf, int pos, int limit, Sink out, String where) {
       int bsize = streams(j, buf, pos, limit, dst, where);
@@ -525,19 +564,21 @@ final class JavaBlosc {
     }
 
     /**
-     * Decompresses block {@code j}'s streams (as {@link #decode}) into {@code target} from 0,
-     * still byte-shuffled if the data is; returns the block's size in bytes.
+     * Decompresses block {@code j}'s streams (as {@link #decode}) into {@code target} from 0, still
+     * byte-shuffled if the data is; returns the block's size in bytes.
      */
     int streams(int j, byte[] buf, int pos, int limit, byte[] target, String where) {
       ByteBuffer h = ByteBuffer.wrap(buf).order(ByteOrder.LITTLE_ENDIAN);
       int off = j * bs;
       int bsize = Math.min(bs, nbytes - off);
       boolean leftover = bsize < bs;
-      int nsplits = !dontSplit && ts >= 1 && ts <= MAX_SPLITS && bs / ts >= MIN_BUFFERSIZE
-          && !leftover ? ts : 1;
+      int nsplits =
+          !dontSplit && ts >= 1 && ts <= MAX_SPLITS && bs / ts >= MIN_BUFFERSIZE && !leftover
+              ? ts
+              : 1;
       if (bsize % nsplits != 0) {
-        throw corrupt(where, "block " + j + " of " + bsize + " bytes is not " + nsplits
-            + " equal streams");
+        throw corrupt(
+            where, "block " + j + " of " + bsize + " bytes is not " + nsplits + " equal streams");
       }
       int neblock = bsize / nsplits;
       for (int s = 0; s < nsplits; s++) {
@@ -547,8 +588,15 @@ final class JavaBlosc {
         int c = h.getInt(pos);
         pos += 4;
         if (c < 0 || c > limit - pos) {
-          throw corrupt(where, "stream " + s + " of block " + j + " declares " + c
-              + " bytes, more than the buffer holds");
+          throw corrupt(
+              where,
+              "stream "
+                  + s
+                  + " of block "
+                  + j
+                  + " declares "
+                  + c
+                  + " bytes, more than the buffer holds");
         }
         if (c == neblock) {
           System.arraycopy(buf, pos, target, s * neblock, neblock);
@@ -556,15 +604,26 @@ final class JavaBlosc {
           int n;
           String name = zstd ? "zstd" : "LZ4";
           try {
-            n = zstd ? StreamedDecode.zstdContext().decompressByteArray(target, s * neblock,
-                neblock, buf, pos, c) : dec.decompress(buf, pos, c, target, s * neblock, neblock);
+            n =
+                zstd
+                    ? StreamedDecode.zstdContext()
+                        .decompressByteArray(target, s * neblock, neblock, buf, pos, c)
+                    : dec.decompress(buf, pos, c, target, s * neblock, neblock);
           } catch (LZ4Exception | com.github.luben.zstd.ZstdException e) {
-            throw corrupt(where, name + " stream " + s + " of block " + j + ": "
-                + e.getMessage());
+            throw corrupt(where, name + " stream " + s + " of block " + j + ": " + e.getMessage());
           }
           if (n != neblock) {
-            throw corrupt(where, name + " stream " + s + " of block " + j + " decoded to " + n
-                + " bytes, expected " + neblock);
+            throw corrupt(
+                where,
+                name
+                    + " stream "
+                    + s
+                    + " of block "
+                    + j
+                    + " decoded to "
+                    + n
+                    + " bytes, expected "
+                    + neblock);
           }
         }
         pos += c;

@@ -15,11 +15,12 @@ import java.util.Map;
 
 /** JSON reading and writing of Zarr documents (NaN/Infinity literals accepted when reading). */
 final class Json {
-  static final ObjectMapper MAPPER = JsonMapper.builder()
-      .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
-      .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
-      .enable(SerializationFeature.INDENT_OUTPUT)
-      .build();
+  static final ObjectMapper MAPPER =
+      JsonMapper.builder()
+          .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+          .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
+          .enable(SerializationFeature.INDENT_OUTPUT)
+          .build();
 
   private Json() {}
 
@@ -32,8 +33,10 @@ final class Json {
       throw new ZarrFormatException(where + ": not valid JSON: " + originalMessage(e), e);
     }
     if (n == null || !n.isObject()) {
-      throw new ZarrFormatException(where + ": expected a JSON object, got "
-          + (n == null ? "an empty document" : n.getNodeType().toString().toLowerCase()));
+      throw new ZarrFormatException(
+          where
+              + ": expected a JSON object, got "
+              + (n == null ? "an empty document" : n.getNodeType().toString().toLowerCase()));
     }
     return n;
   }

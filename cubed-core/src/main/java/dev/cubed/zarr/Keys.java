@@ -9,16 +9,22 @@ final class Keys {
     if (key == null || key.isEmpty()) {
       throw new IllegalArgumentException("store key must not be empty");
     }
-    if (key.startsWith("/") || key.contains("\\") || key.indexOf('\0') >= 0
+    if (key.startsWith("/")
+        || key.contains("\\")
+        || key.indexOf('\0') >= 0
         || (key.length() > 1 && key.charAt(1) == ':')) {
       throw new IllegalArgumentException(
-          "store key '" + key + "' is not a relative '/'-separated key (absolute paths,"
+          "store key '"
+              + key
+              + "' is not a relative '/'-separated key (absolute paths,"
               + " backslashes and drive letters are rejected)");
     }
     for (String seg : key.split("/", -1)) {
       if (seg.isEmpty() || seg.equals(".") || seg.equals("..")) {
         throw new IllegalArgumentException(
-            "store key '" + key + "' has an empty, '.' or '..' segment; keys may not escape the"
+            "store key '"
+                + key
+                + "' has an empty, '.' or '..' segment; keys may not escape the"
                 + " store root");
       }
     }

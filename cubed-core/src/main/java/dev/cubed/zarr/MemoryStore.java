@@ -8,8 +8,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * An in-memory {@link Store} backed by a {@link ConcurrentHashMap}. Values are copied on put and
- * get, so callers cannot alter stored bytes. A named store (from {@link Stores#open}
- * {@code "memory://name"}) is shared within the JVM and deserializes to the same shared instance; an
+ * get, so callers cannot alter stored bytes. A named store (from {@link Stores#open} {@code
+ * "memory://name"}) is shared within the JVM and deserializes to the same shared instance; an
  * anonymous store serializes its contents.
  */
 public final class MemoryStore implements Store {

@@ -27,8 +27,8 @@ final class MetadataParser {
       throw new ZarrFormatException(where + ": field 'zarr_format' is " + fmt + ", expected 2");
     }
     long[] shape = ArrayMetadata.longArray(doc.get("shape"), where, "shape");
-    int[] chunks = ArrayMetadata.intChunks(
-        ArrayMetadata.longArray(doc.get("chunks"), where, "chunks"), where);
+    int[] chunks =
+        ArrayMetadata.intChunks(ArrayMetadata.longArray(doc.get("chunks"), where, "chunks"), where);
     String dt = text(doc, "dtype", where);
     DType dtype;
     try {
@@ -45,15 +45,18 @@ final class MetadataParser {
     }
     JsonNode filters = doc.get("filters");
     if (filters != null && !filters.isNull() && !(filters.isArray() && filters.size() == 0)) {
-      throw new ZarrFormatException(where + ": field 'filters' " + filters
-          + " is not supported (only null); filters such as delta or categorize are not"
-          + " implemented");
+      throw new ZarrFormatException(
+          where
+              + ": field 'filters' "
+              + filters
+              + " is not supported (only null); filters such as delta or categorize are not"
+              + " implemented");
     }
     JsonNode sepNode = doc.get("dimension_separator");
     String sep = sepNode == null || sepNode.isNull() ? "." : sepNode.asText();
     if (!sep.equals(".") && !sep.equals("/")) {
-      throw new ZarrFormatException(where + ": field 'dimension_separator' is '" + sep
-          + "', expected '.' or '/'");
+      throw new ZarrFormatException(
+          where + ": field 'dimension_separator' is '" + sep + "', expected '.' or '/'");
     }
     BytesCodec comp = parseV2Compressor(doc.get("compressor"), dtype, where);
     Object fill = FillValues.parse(dtype, doc.get("fill_value"), where);
@@ -67,7 +70,16 @@ final class MetadataParser {
       }
       a.remove("_ARRAY_DIMENSIONS");
     }
-    return new ArrayMetadata(2, shape, chunks, dtype, fill, a, dims, sep, false,
+    return new ArrayMetadata(
+        2,
+        shape,
+        chunks,
+        dtype,
+        fill,
+        a,
+        dims,
+        sep,
+        false,
         new V2Codec(dtype, big, ord.equals("F"), comp));
   }
 
@@ -77,8 +89,8 @@ final class MetadataParser {
       return dflt;
     }
     if (!v.isIntegralNumber() || !v.canConvertToInt()) {
-      throw new ZarrFormatException(where + ": field '" + field + "' (" + v
-          + ") is not an integer");
+      throw new ZarrFormatException(
+          where + ": field '" + field + "' (" + v + ") is not an integer");
     }
     return v.intValue();
   }
@@ -97,13 +109,19 @@ final class MetadataParser {
       case "gzip" -> new BytesCodecs.Gzip(intField(c, "level", 1, w));
       case "zlib" -> new BytesCodecs.Zlib(intField(c, "level", 1, w));
       case "lz4" -> new BytesCodecs.Lz4(intField(c, "acceleration", 1, w));
-      case "blosc" -> new BytesCodecs.Blosc(
-          Compression.BloscCodec.fromId(c.path("cname").asText("lz4"), w),
-          intField(c, "clevel", 5, w),
-          Compression.Shuffle.fromV2(intField(c, "shuffle", 1, w), w),
-          intField(c, "typesize", dtype.itemSize(), w), intField(c, "blocksize", 0, w));
-      default -> throw new ZarrFormatException(w + ": unknown compressor id '" + id
-          + "'; supported are blosc, zstd, zlib, gzip, lz4");
+      case "blosc" ->
+          new BytesCodecs.Blosc(
+              Compression.BloscCodec.fromId(c.path("cname").asText("lz4"), w),
+              intField(c, "clevel", 5, w),
+              Compression.Shuffle.fromV2(intField(c, "shuffle", 1, w), w),
+              intField(c, "typesize", dtype.itemSize(), w),
+              intField(c, "blocksize", 0, w));
+      default ->
+          throw new ZarrFormatException(
+              w
+                  + ": unknown compressor id '"
+                  + id
+                  + "'; supported are blosc, zstd, zlib, gzip, lz4");
     };
   }
 
@@ -112,8 +130,11 @@ final class MetadataParser {
   static ArrayMetadata parseV3(JsonNode doc, String where) {
     JsonNode sts = doc.get("storage_transformers");
     if (sts != null && sts.isArray() && sts.size() > 0) {
-      throw new ZarrFormatException(where + ": field 'storage_transformers' " + sts
-          + " is not supported (expected an empty list)");
+      throw new ZarrFormatException(
+          where
+              + ": field 'storage_transformers' "
+              + sts
+              + " is not supported (expected an empty list)");
     }
     long[] shape = ArrayMetadata.longArray(doc.get("shape"), where, "shape");
     String dtName = text(doc, "data_type", where);
@@ -124,17 +145,27 @@ final class MetadataParser {
       }
     }
     if (dtype == null) {
-      throw new ZarrFormatException(where + ": field 'data_type': unknown or unsupported data"
-          + " type '" + dtName + "'; supported are bool, int8..int64, uint8..uint64, float32,"
-          + " float64, complex64, complex128");
+      throw new ZarrFormatException(
+          where
+              + ": field 'data_type': unknown or unsupported data"
+              + " type '"
+              + dtName
+              + "'; supported are bool, int8..int64, uint8..uint64, float32,"
+              + " float64, complex64, complex128");
     }
     JsonNode grid = doc.get("chunk_grid");
     if (grid == null || !"regular".equals(grid.path("name").asText())) {
-      throw new ZarrFormatException(where + ": field 'chunk_grid' " + grid
-          + " is not supported; expected {\"name\": \"regular\", ...}");
+      throw new ZarrFormatException(
+          where
+              + ": field 'chunk_grid' "
+              + grid
+              + " is not supported; expected {\"name\": \"regular\", ...}");
     }
-    int[] chunks = ArrayMetadata.intChunks(ArrayMetadata.longArray(
-        grid.path("configuration").get("chunk_shape"), where, "chunk_grid.chunk_shape"), where);
+    int[] chunks =
+        ArrayMetadata.intChunks(
+            ArrayMetadata.longArray(
+                grid.path("configuration").get("chunk_shape"), where, "chunk_grid.chunk_shape"),
+            where);
     ArrayMetadata.checkSizes(shape, chunks, dtype, where);
     JsonNode kenc = doc.get("chunk_key_encoding");
     String kname = kenc == null ? "default" : kenc.path("name").asText("default");
@@ -144,14 +175,17 @@ final class MetadataParser {
     } else if (kname.equals("v2")) {
       dflt = false;
     } else {
-      throw new ZarrFormatException(where + ": field 'chunk_key_encoding': unknown name '"
-          + kname + "', expected default or v2");
+      throw new ZarrFormatException(
+          where
+              + ": field 'chunk_key_encoding': unknown name '"
+              + kname
+              + "', expected default or v2");
     }
-    String sep = kenc == null ? "/" : kenc.path("configuration").path("separator")
-        .asText(dflt ? "/" : ".");
+    String sep =
+        kenc == null ? "/" : kenc.path("configuration").path("separator").asText(dflt ? "/" : ".");
     if (!sep.equals(".") && !sep.equals("/")) {
-      throw new ZarrFormatException(where + ": field 'chunk_key_encoding.separator' is '" + sep
-          + "', expected '.' or '/'");
+      throw new ZarrFormatException(
+          where + ": field 'chunk_key_encoding.separator' is '" + sep + "', expected '.' or '/'");
     }
     Object fill = FillValues.parse(dtype, doc.get("fill_value"), where);
     CodecPipeline codec = parseCodecs(doc.get("codecs"), dtype, fill, chunks, where, "codecs");
@@ -159,8 +193,13 @@ final class MetadataParser {
     JsonNode dn = doc.get("dimension_names");
     if (dn != null && !dn.isNull()) {
       if (!dn.isArray() || dn.size() != shape.length) {
-        throw new ZarrFormatException(where + ": field 'dimension_names' " + dn
-            + " must be a list of " + shape.length + " names (or nulls)");
+        throw new ZarrFormatException(
+            where
+                + ": field 'dimension_names' "
+                + dn
+                + " must be a list of "
+                + shape.length
+                + " names (or nulls)");
       }
       dims = new ArrayList<>();
       for (JsonNode e : dn) {
@@ -169,15 +208,27 @@ final class MetadataParser {
       dims = java.util.Collections.unmodifiableList(dims);
     }
     Map<String, Object> attrs = Json.toMap(doc.get("attributes"));
-    return new ArrayMetadata(3, shape, chunks, dtype, fill, attrs, dims == null ? null
-        : new ArrayList<>(dims), sep, dflt, codec);
+    return new ArrayMetadata(
+        3,
+        shape,
+        chunks,
+        dtype,
+        fill,
+        attrs,
+        dims == null ? null : new ArrayList<>(dims),
+        sep,
+        dflt,
+        codec);
   }
 
-  static CodecPipeline parseCodecs(JsonNode codecs, DType dtype, Object fill, int[] chunkShape,
-      String where, String field) {
+  static CodecPipeline parseCodecs(
+      JsonNode codecs, DType dtype, Object fill, int[] chunkShape, String where, String field) {
     if (codecs == null || !codecs.isArray() || codecs.size() == 0) {
-      throw new ZarrFormatException(where + ": field '" + field
-          + "' is missing or empty; expected a list with one array-to-bytes codec");
+      throw new ZarrFormatException(
+          where
+              + ": field '"
+              + field
+              + "' is missing or empty; expected a list with one array-to-bytes codec");
     }
     List<int[]> transposes = new ArrayList<>();
     ArrayBytesCodec ab = null;
@@ -210,13 +261,13 @@ final class MetadataParser {
             int[] ord = new int[ol.length];
             boolean[] seen = new boolean[nd];
             if (ol.length != nd) {
-              throw new ZarrFormatException(w + ": order " + o + " must be a permutation of 0.."
-                  + (nd - 1));
+              throw new ZarrFormatException(
+                  w + ": order " + o + " must be a permutation of 0.." + (nd - 1));
             }
             for (int k = 0; k < nd; k++) {
               if (ol[k] >= nd || seen[(int) ol[k]]) {
-                throw new ZarrFormatException(w + ": order " + o
-                    + " must be a permutation of 0.." + (nd - 1));
+                throw new ZarrFormatException(
+                    w + ": order " + o + " must be a permutation of 0.." + (nd - 1));
               }
               seen[(int) ol[k]] = true;
               ord[k] = (int) ol[k];
@@ -244,27 +295,38 @@ final class MetadataParser {
         case "zstd" -> bb.add(new BytesCodecs.Zstd(intField(conf, "level", 0, w)));
         case "gzip" -> bb.add(new BytesCodecs.Gzip(intField(conf, "level", 5, w)));
         case "crc32c" -> bb.add(new BytesCodecs.Crc32c());
-        case "blosc" -> bb.add(new BytesCodecs.Blosc(
-            Compression.BloscCodec.fromId(conf.path("cname").asText("lz4"), w),
-            intField(conf, "clevel", 5, w),
-            Compression.Shuffle.fromV3(conf.path("shuffle").asText("noshuffle"), w),
-            intField(conf, "typesize", dtype.itemSize(), w),
-            intField(conf, "blocksize", 0, w)));
-        default -> throw new ZarrFormatException(w + ": unknown codec; supported are bytes,"
-            + " transpose, sharding_indexed, zstd, gzip, blosc, crc32c");
+        case "blosc" ->
+            bb.add(
+                new BytesCodecs.Blosc(
+                    Compression.BloscCodec.fromId(conf.path("cname").asText("lz4"), w),
+                    intField(conf, "clevel", 5, w),
+                    Compression.Shuffle.fromV3(conf.path("shuffle").asText("noshuffle"), w),
+                    intField(conf, "typesize", dtype.itemSize(), w),
+                    intField(conf, "blocksize", 0, w)));
+        default ->
+            throw new ZarrFormatException(
+                w
+                    + ": unknown codec; supported are bytes,"
+                    + " transpose, sharding_indexed, zstd, gzip, blosc, crc32c");
       }
-      if (ab != null && (name.equals("zstd") || name.equals("gzip") || name.equals("crc32c")
-          || name.equals("blosc"))) {
+      if (ab != null
+          && (name.equals("zstd")
+              || name.equals("gzip")
+              || name.equals("crc32c")
+              || name.equals("blosc"))) {
         continue;
       }
       if (ab == null && !bb.isEmpty()) {
-        throw new ZarrFormatException(w + ": bytes-to-bytes codecs must follow the"
-            + " array-to-bytes codec");
+        throw new ZarrFormatException(
+            w + ": bytes-to-bytes codecs must follow the" + " array-to-bytes codec");
       }
     }
     if (ab == null) {
-      throw new ZarrFormatException(where + ": field '" + field
-          + "' has no array-to-bytes codec (bytes or sharding_indexed)");
+      throw new ZarrFormatException(
+          where
+              + ": field '"
+              + field
+              + "' has no array-to-bytes codec (bytes or sharding_indexed)");
     }
     return new CodecPipeline(transposes, ab, bb);
   }

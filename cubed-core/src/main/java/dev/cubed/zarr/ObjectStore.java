@@ -5,8 +5,8 @@ import java.util.Objects;
 
 /**
  * Base of the object-store plugins ({@code cubed-s3}, {@code cubed-gcs}, {@code cubed-azure}): a
- * {@link Store} on one bucket (or container) of an object service, rooted at an object-name
- * prefix, so that store key {@code k} is the object {@code prefix + k}.
+ * {@link Store} on one bucket (or container) of an object service, rooted at an object-name prefix,
+ * so that store key {@code k} is the object {@code prefix + k}.
  *
  * <p>It holds the bucket, the prefix and the service's settings, all serializable and without
  * credentials (a store that travels to another JVM builds its client there). Two stores are equal
@@ -20,8 +20,10 @@ public abstract class ObjectStore<S extends Serializable> implements Store {
 
   /** The bucket (or container), checked by the subclass. */
   protected final String bucket;
+
   /** "" or an object-name prefix ending with '/' (see {@link ObjectStores#rootPrefix}). */
   protected final String prefix;
+
   /** How the service is reached. */
   protected final S settings;
 
@@ -67,7 +69,9 @@ public abstract class ObjectStore<S extends Serializable> implements Store {
 
   @Override
   public boolean equals(Object o) {
-    return o != null && o.getClass() == getClass() && ((ObjectStore<?>) o).bucket.equals(bucket)
+    return o != null
+        && o.getClass() == getClass()
+        && ((ObjectStore<?>) o).bucket.equals(bucket)
         && ((ObjectStore<?>) o).prefix.equals(prefix)
         && ((ObjectStore<?>) o).settings.equals(settings);
   }

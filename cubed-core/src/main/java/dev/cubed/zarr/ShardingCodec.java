@@ -27,7 +27,12 @@ final class ShardingCodec implements ArrayBytesCodec {
   final boolean indexCrc;
   final boolean indexAtStart;
 
-  ShardingCodec(DType dtype, Object fill, int[] inner, CodecPipeline innerCodec, boolean indexCrc,
+  ShardingCodec(
+      DType dtype,
+      Object fill,
+      int[] inner,
+      CodecPipeline innerCodec,
+      boolean indexCrc,
       boolean indexAtStart) {
     this.dtype = dtype;
     this.fill = fill;
@@ -37,23 +42,34 @@ final class ShardingCodec implements ArrayBytesCodec {
     this.indexAtStart = indexAtStart;
   }
 
-  static ShardingCodec parse(JsonNode conf, DType dtype, Object fill, long[] shardShape,
-      String where) {
-    int[] inner = ArrayMetadata.intChunks(
-        ArrayMetadata.longArray(conf.get("chunk_shape"), where, "chunk_shape"), where);
+  static ShardingCodec parse(
+      JsonNode conf, DType dtype, Object fill, long[] shardShape, String where) {
+    int[] inner =
+        ArrayMetadata.intChunks(
+            ArrayMetadata.longArray(conf.get("chunk_shape"), where, "chunk_shape"), where);
     if (inner.length != shardShape.length) {
-      throw new ZarrFormatException(where + ": inner chunk_shape " + Arrays.toString(inner)
-          + " must have " + shardShape.length + " dimensions like the shard "
-          + Shapes.format(shardShape));
+      throw new ZarrFormatException(
+          where
+              + ": inner chunk_shape "
+              + Arrays.toString(inner)
+              + " must have "
+              + shardShape.length
+              + " dimensions like the shard "
+              + Shapes.format(shardShape));
     }
     for (int i = 0; i < inner.length; i++) {
       if (shardShape[i] % inner[i] != 0) {
-        throw new ZarrFormatException(where + ": shard shape " + Shapes.format(shardShape)
-            + " is not divisible by inner chunk_shape " + Arrays.toString(inner));
+        throw new ZarrFormatException(
+            where
+                + ": shard shape "
+                + Shapes.format(shardShape)
+                + " is not divisible by inner chunk_shape "
+                + Arrays.toString(inner));
       }
     }
-    CodecPipeline ic = MetadataParser.parseCodecs(conf.get("codecs"), dtype, fill, inner, where,
-        "sharding_indexed.codecs");
+    CodecPipeline ic =
+        MetadataParser.parseCodecs(
+            conf.get("codecs"), dtype, fill, inner, where, "sharding_indexed.codecs");
     JsonNode idx = conf.get("index_codecs");
     boolean crc = false;
     if (idx != null && idx.isArray()) {
@@ -66,15 +82,18 @@ final class ShardingCodec implements ArrayBytesCodec {
             throw new ZarrFormatException(where + ": big-endian shard index is not supported");
           }
         } else {
-          throw new ZarrFormatException(where + ": index codec '" + name
-              + "' is not supported; expected bytes (little) and optionally crc32c");
+          throw new ZarrFormatException(
+              where
+                  + ": index codec '"
+                  + name
+                  + "' is not supported; expected bytes (little) and optionally crc32c");
         }
       }
     }
     String loc = conf.path("index_location").asText("end");
     if (!loc.equals("end") && !loc.equals("start")) {
-      throw new ZarrFormatException(where + ": index_location '" + loc
-          + "', expected end or start");
+      throw new ZarrFormatException(
+          where + ": index_location '" + loc + "', expected end or start");
     }
     return new ShardingCodec(dtype, fill, inner, ic, crc, loc.equals("start"));
   }
@@ -144,14 +163,15 @@ final class ShardingCodec implements ArrayBytesCodec {
   }
 
   long[] decodeIndex(byte[] idx, int n, String where) {
-    byte[] b = indexCrc ? new BytesCodecs.Crc32c().decode(idx, 16 * n, where + " (shard index)")
-        : idx;
+    byte[] b =
+        indexCrc ? new BytesCodecs.Crc32c().decode(idx, 16 * n, where + " (shard index)") : idx;
     if (b.length != 16 * n) {
-      throw new ZarrFormatException(where + ": shard index has " + b.length + " bytes, expected "
-          + 16 * n);
+      throw new ZarrFormatException(
+          where + ": shard index has " + b.length + " bytes, expected " + 16 * n);
     }
-    return (long[]) NDArray.fromBytes(DType.INT64, new long[] {2L * n}, b,
-        java.nio.ByteOrder.LITTLE_ENDIAN).data();
+    return (long[])
+        NDArray.fromBytes(DType.INT64, new long[] {2L * n}, b, java.nio.ByteOrder.LITTLE_ENDIAN)
+            .data();
   }
 
   @Override
@@ -160,11 +180,18 @@ final class ShardingCodec implements ArrayBytesCodec {
     int n = (int) Shapes.size(g);
     int isz = indexSize(n);
     if (b.length < isz) {
-      throw new ZarrFormatException(where + ": shard of " + b.length
-          + " bytes is shorter than its index of " + isz + " bytes (truncated shard)");
+      throw new ZarrFormatException(
+          where
+              + ": shard of "
+              + b.length
+              + " bytes is shorter than its index of "
+              + isz
+              + " bytes (truncated shard)");
     }
-    byte[] idx = indexAtStart ? Arrays.copyOfRange(b, 0, isz)
-        : Arrays.copyOfRange(b, b.length - isz, b.length);
+    byte[] idx =
+        indexAtStart
+            ? Arrays.copyOfRange(b, 0, isz)
+            : Arrays.copyOfRange(b, b.length - isz, b.length);
     long[] index = decodeIndex(idx, n, where);
     NDArray out = NDArray.full(dtype, fill, shape);
     long[] is = innerShapeLong();
@@ -175,8 +202,17 @@ final class ShardingCodec implements ArrayBytesCodec {
         continue;
       }
       if (off < 0 || len < 0 || off + len > b.length) {
-        throw new ZarrFormatException(where + ": shard index entry " + k + " (offset " + off
-            + ", length " + len + ") lies outside the shard of " + b.length + " bytes");
+        throw new ZarrFormatException(
+            where
+                + ": shard index entry "
+                + k
+                + " (offset "
+                + off
+                + ", length "
+                + len
+                + ") lies outside the shard of "
+                + b.length
+                + " bytes");
       }
       byte[] part = Arrays.copyOfRange(b, (int) off, (int) (off + len));
       NDArray chunk = innerCodec.decode(part, is, where + " inner chunk " + k);
@@ -195,8 +231,8 @@ final class ShardingCodec implements ArrayBytesCodec {
    * requests: the index, then only the inner chunks the box touches. A missing shard or inner chunk
    * reads as the fill value.
    */
-  NDArray readRegion(Store store, String key, long[] shardShape, long[] start, long[] box,
-      String where) {
+  NDArray readRegion(
+      Store store, String key, long[] shardShape, long[] start, long[] box, String where) {
     long[] g = grid(shardShape);
     int n = (int) Shapes.size(g);
     int isz = indexSize(n);
@@ -206,8 +242,8 @@ final class ShardingCodec implements ArrayBytesCodec {
       return out;
     }
     if (idx.length != isz) {
-      throw new ZarrFormatException(where + ": shard is shorter than its index of " + isz
-          + " bytes (truncated shard)");
+      throw new ZarrFormatException(
+          where + ": shard is shorter than its index of " + isz + " bytes (truncated shard)");
     }
     long[] index = decodeIndex(idx, n, where);
     int nd = box.length;
@@ -226,13 +262,27 @@ final class ShardingCodec implements ArrayBytesCodec {
       long len = index[2 * k + 1];
       if (!(off == EMPTY && len == EMPTY)) {
         if (off < 0 || len < 0 || len > Integer.MAX_VALUE - 8) {
-          throw new ZarrFormatException(where + ": shard index entry " + k + " (offset " + off
-              + ", length " + len + ") is invalid");
+          throw new ZarrFormatException(
+              where
+                  + ": shard index entry "
+                  + k
+                  + " (offset "
+                  + off
+                  + ", length "
+                  + len
+                  + ") is invalid");
         }
         byte[] part = store.getRange(key, off, (int) len);
         if (part == null || part.length != len) {
-          throw new ZarrFormatException(where + ": shard index entry " + k + " (offset " + off
-              + ", length " + len + ") lies outside the shard (truncated shard)");
+          throw new ZarrFormatException(
+              where
+                  + ": shard index entry "
+                  + k
+                  + " (offset "
+                  + off
+                  + ", length "
+                  + len
+                  + ") lies outside the shard (truncated shard)");
         }
         NDArray chunk = innerCodec.decode(part, is, where + " inner chunk " + k);
         long[] inChunk = new long[nd];

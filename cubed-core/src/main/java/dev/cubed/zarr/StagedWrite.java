@@ -27,57 +27,65 @@ import java.util.Set;
  * never half-visible.
  *
  * <p>Names (same store, deterministic per target and compute {@code tag}, so a resume finds them):
- * for a target {@code .../NAME} the staging array is the hidden sibling
- * {@code .../.NAME.cubed-staging-TAG}; on a filesystem the old array is moved aside to
- * {@code .../.NAME.cubed-backup-TAG} during the swap. A target at a filesystem store's root is
- * staged in the root's parent directory. A target at the root of another store (no parent) is
- * staged in the hidden child {@code .cubed-staging-TAG/}, which the overwrite rules and the commit
- * leave alone.
+ * for a target {@code .../NAME} the staging array is the hidden sibling {@code
+ * .../.NAME.cubed-staging-TAG}; on a filesystem the old array is moved aside to {@code
+ * .../.NAME.cubed-backup-TAG} during the swap. A target at a filesystem store's root is staged in
+ * the root's parent directory. A target at the root of another store (no parent) is staged in the
+ * hidden child {@code .cubed-staging-TAG/}, which the overwrite rules and the commit leave alone.
  *
  * <p>Commit on a filesystem ({@link FileSystemStore}), with the target's write lock held:
+ *
  * <ol>
  *   <li>the staging array is complete; its incomplete mark is removed;
  *   <li>rename target &rarr; backup (if the target exists);
  *   <li>rename staging &rarr; target;
  *   <li>delete the backup.
  * </ol>
- * A kill between 2 and 3 leaves the old array at the backup name: the next write, resume or
- * {@link ZarrArray#open} of the target finishes the swap ({@link #recover}); a kill after 3 leaves
- * only a backup to delete.
+ *
+ * A kill between 2 and 3 leaves the old array at the backup name: the next write, resume or {@link
+ * ZarrArray#open} of the target finishes the swap ({@link #recover}); a kill after 3 leaves only a
+ * backup to delete.
  *
  * <p>Commit on other stores (memory, S3: no rename), the switch is the last write:
+ *
  * <ol>
  *   <li>the staging array is complete (every chunk stored);
  *   <li>put the commit mark {@code <staging>/.cubed-commit};
- *   <li>delete the target's metadata documents ({@code zarr.json}, {@code .zarray},
- *       {@code .zgroup}, then {@code .zattrs}): from here on no reader opens the target, so it is
- *       never read as fill values;
+ *   <li>delete the target's metadata documents ({@code zarr.json}, {@code .zarray}, {@code
+ *       .zgroup}, then {@code .zattrs}): from here on no reader opens the target, so it is never
+ *       read as fill values;
  *   <li>copy every staged chunk to the target, then delete the target's other (stale) keys;
  *   <li>write the target's metadata document (v2: {@code .zattrs}, then {@code .zarray});
  *   <li>delete the commit mark, then the staging array.
  * </ol>
- * A kill during 3-5 leaves the target without metadata (refused by every reader) and the mark:
- * the next write or resume of the target finishes the commit from the staging array first.
- * After a commit, staging arrays that killed runs of other computes left for the same target are
- * deleted (they are superseded). Object stores have no write lock: one writer at a time per target is the caller's business.
+ *
+ * A kill during 3-5 leaves the target without metadata (refused by every reader) and the mark: the
+ * next write or resume of the target finishes the commit from the staging array first. After a
+ * commit, staging arrays that killed runs of other computes left for the same target are deleted
+ * (they are superseded). Object stores have no write lock: one writer at a time per target is the
+ * caller's business.
  */
 public final class StagedWrite {
   /** Infix of staging arrays: {@code .NAME.cubed-staging-TAG}. */
   public static final String STAGING = ".cubed-staging-";
+
   /** Infix of backups of a filesystem swap: {@code .NAME.cubed-backup-TAG}. */
   public static final String BACKUP = ".cubed-backup-";
+
   static final String COMMIT_MARK = ".cubed-commit";
   private static final List<String> NODE_DOCS = List.of("zarr.json", ".zarray", ".zgroup");
 
   private final ZarrArray target;
   private final ZarrArray staging;
+
   /** Filesystem: the target's real directory, its staging and backup; null for other stores. */
   private final Path dir;
+
   private final Path stagingDir;
   private final Path backupDir;
 
-  private StagedWrite(ZarrArray target, ZarrArray staging, Path dir, Path stagingDir,
-      Path backupDir) {
+  private StagedWrite(
+      ZarrArray target, ZarrArray staging, Path dir, Path stagingDir, Path backupDir) {
     this.target = target;
     this.staging = staging;
     this.dir = dir;
@@ -93,21 +101,31 @@ public final class StagedWrite {
    */
   public static StagedWrite of(ZarrArray target, String tag) {
     if (!target.isDeferred()) {
-      throw new IllegalArgumentException("staged write: " + target + " is an existing array;"
-          + " only a described (deferred) target is staged");
+      throw new IllegalArgumentException(
+          "staged write: "
+              + target
+              + " is an existing array;"
+              + " only a described (deferred) target is staged");
     }
     if (target.store() instanceof FileSystemStore fs) {
       Path d = realDir(fs, target.path());
       if (d.getParent() == null) {
-        throw new IllegalArgumentException("write: the target " + d + " has no parent directory"
-            + " to stage the new array in; choose a target below a directory");
+        throw new IllegalArgumentException(
+            "write: the target "
+                + d
+                + " has no parent directory"
+                + " to stage the new array in; choose a target below a directory");
       }
       Path s = sibling(d, STAGING + tag);
-      return new StagedWrite(target, target.relocated(new FileSystemStore(s), ""), d, s,
-          sibling(d, BACKUP + tag));
+      return new StagedWrite(
+          target, target.relocated(new FileSystemStore(s), ""), d, s, sibling(d, BACKUP + tag));
     }
-    return new StagedWrite(target, target.relocated(target.store(),
-        objectStagingPath(target.path(), tag)), null, null, null);
+    return new StagedWrite(
+        target,
+        target.relocated(target.store(), objectStagingPath(target.path(), tag)),
+        null,
+        null,
+        null);
   }
 
   /** The target as described (where the data ends up). */
@@ -131,8 +149,12 @@ public final class StagedWrite {
     if (interrupted(target.store(), target.path())) {
       return; // judged after the interrupted commit is finished, under the lock (begin)
     }
-    ZarrNodes.prepare(target.store(), target.path(), mayReplace(target, resume),
-        "create zarr array '" + target.path() + "' in " + target.store().describe(), true);
+    ZarrNodes.prepare(
+        target.store(),
+        target.path(),
+        mayReplace(target, resume),
+        "create zarr array '" + target.path() + "' in " + target.store().describe(),
+        true);
   }
 
   /**
@@ -147,21 +169,29 @@ public final class StagedWrite {
   public ZarrArray begin(boolean resume) {
     // a commit of this same compute that a kill interrupted: the target it finishes is this
     // compute's own output, which this run may replace like its staging array
-    boolean ours = stagingDir != null ? Files.isDirectory(backupDir)
-        : staging.store().exists(Keys.join(staging.path(), COMMIT_MARK));
+    boolean ours =
+        stagingDir != null
+            ? Files.isDirectory(backupDir)
+            : staging.store().exists(Keys.join(staging.path(), COMMIT_MARK));
     recover(target.store(), target.path());
-    ZarrNodes.prepare(target.store(), target.path(), ours || mayReplace(target, resume),
-        "create zarr array '" + target.path() + "' in " + target.store().describe(), true);
+    ZarrNodes.prepare(
+        target.store(),
+        target.path(),
+        ours || mayReplace(target, resume),
+        "create zarr array '" + target.path() + "' in " + target.store().describe(),
+        true);
     Store ss = staging.store();
     String sp = staging.path();
     Map<String, Object> attrs = ZarrNodes.incompleteAttributes(target.attributes());
-    if (resume && ss.exists(Keys.join(sp, staging.zarrFormat() == 3 ? "zarr.json" : ".zarray"))
+    if (resume
+        && ss.exists(Keys.join(sp, staging.zarrFormat() == 3 ? "zarr.json" : ".zarray"))
         && !ss.exists(Keys.join(sp, COMMIT_MARK))) {
       try {
         ZarrArray old = ZarrArray.open(ss, sp);
         if (java.util.Arrays.equals(old.shape(), staging.shape())
             && java.util.Arrays.equals(old.chunks(), staging.chunks())
-            && old.dtype() == staging.dtype() && old.zarrFormat() == staging.zarrFormat()) {
+            && old.dtype() == staging.dtype()
+            && old.zarrFormat() == staging.zarrFormat()) {
           return old.withEmptyChunks(target.emptyChunks()).withAttributes(attrs);
         }
       } catch (RuntimeException e) {
@@ -198,20 +228,24 @@ public final class StagedWrite {
         }
         deleteTree(backupDir);
         // staging arrays other (killed) computes left for this target: superseded now
-        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir.getParent(),
-            "." + dir.getFileName() + STAGING + "*")) {
+        try (DirectoryStream<Path> ds =
+            Files.newDirectoryStream(dir.getParent(), "." + dir.getFileName() + STAGING + "*")) {
           for (Path other : ds) {
             deleteTree(other);
           }
         }
       } catch (IOException e) {
-        throw FileSystemStore.writeFailure("commit (rename the staging array " + stagingDir
-            + " to)", dir.toString(), dir.toString(), e);
+        throw FileSystemStore.writeFailure(
+            "commit (rename the staging array " + stagingDir + " to)",
+            dir.toString(),
+            dir.toString(),
+            e);
       }
     } else {
       Store s = target.store();
-      s.put(Keys.join(staging.path(), COMMIT_MARK), ("committing to '" + target.path() + "'\n")
-          .getBytes(StandardCharsets.UTF_8));
+      s.put(
+          Keys.join(staging.path(), COMMIT_MARK),
+          ("committing to '" + target.path() + "'\n").getBytes(StandardCharsets.UTF_8));
       finishObjectCommit(s, target.path(), staging.path());
       for (String other : objectStagings(s, target.path())) {
         s.deletePrefix(other + "/"); // left by other (killed) computes: superseded now
@@ -224,9 +258,8 @@ public final class StagedWrite {
    * Finishes or rolls back a commit of the target at {@code path} that a kill interrupted (any
    * compute's), so the path holds a whole array again: on a filesystem, a target moved to a backup
    * whose staging array was not yet renamed in is completed from the staging array (or restored
-   * from the backup when there is none), and a leftover backup is deleted; on other stores a
-   * commit mark makes the copy from its staging array finish. Does nothing when no commit was
-   * interrupted.
+   * from the backup when there is none), and a leftover backup is deleted; on other stores a commit
+   * mark makes the copy from its staging array finish. Does nothing when no commit was interrupted.
    *
    * @return true if something was finished or rolled back
    */
@@ -252,8 +285,8 @@ public final class StagedWrite {
       if (d.getParent() == null || !Files.isDirectory(d.getParent())) {
         return false;
       }
-      try (DirectoryStream<Path> ds = Files.newDirectoryStream(d.getParent(),
-          "." + d.getFileName() + BACKUP + "*")) {
+      try (DirectoryStream<Path> ds =
+          Files.newDirectoryStream(d.getParent(), "." + d.getFileName() + BACKUP + "*")) {
         return ds.iterator().hasNext();
       } catch (IOException e) {
         return false;
@@ -280,8 +313,8 @@ public final class StagedWrite {
           return "";
         }
         names = new java.util.ArrayList<>();
-        try (DirectoryStream<Path> ds = Files.newDirectoryStream(d.getParent(),
-            "." + d.getFileName() + STAGING + "*")) {
+        try (DirectoryStream<Path> ds =
+            Files.newDirectoryStream(d.getParent(), "." + d.getFileName() + STAGING + "*")) {
           for (Path p : ds) {
             names.add(p.toString());
           }
@@ -295,9 +328,13 @@ public final class StagedWrite {
           }
         }
       }
-      return names.isEmpty() ? "" : "; a compute is writing a new array there (or was killed"
-          + " writing it; its unfinished data is in " + names.get(0) + "): wait for it, or rerun"
-          + " it with --resume / ComputeOptions.resume()";
+      return names.isEmpty()
+          ? ""
+          : "; a compute is writing a new array there (or was killed"
+              + " writing it; its unfinished data is in "
+              + names.get(0)
+              + "): wait for it, or rerun"
+              + " it with --resume / ComputeOptions.resume()";
     } catch (IOException | RuntimeException e) {
       return "";
     }
@@ -327,8 +364,8 @@ public final class StagedWrite {
       try {
         deleteTree(stagingDir);
       } catch (IOException e) {
-        throw FileSystemStore.writeFailure("delete the old staging array", stagingDir.toString(),
-            stagingDir.toString(), e);
+        throw FileSystemStore.writeFailure(
+            "delete the old staging array", stagingDir.toString(), stagingDir.toString(), e);
       }
     } else {
       staging.store().deletePrefix(staging.path() + "/");
@@ -336,8 +373,7 @@ public final class StagedWrite {
   }
 
   private static Path realDir(FileSystemStore fs, String path) {
-    return FileSystemStore.realPathOfExisting(path.isEmpty() ? fs.root()
-        : fs.root().resolve(path));
+    return FileSystemStore.realPathOfExisting(path.isEmpty() ? fs.root() : fs.root().resolve(path));
   }
 
   private static Path sibling(Path d, String suffix) {
@@ -349,11 +385,16 @@ public final class StagedWrite {
       return STAGING + tag; // a hidden child: an object store root has no parent
     }
     int slash = path.lastIndexOf('/');
-    return (slash < 0 ? "" : path.substring(0, slash + 1)) + "." + path.substring(slash + 1)
-        + STAGING + tag;
+    return (slash < 0 ? "" : path.substring(0, slash + 1))
+        + "."
+        + path.substring(slash + 1)
+        + STAGING
+        + tag;
   }
 
-  /** The staging arrays (paths) of any compute for the target at {@code path} of an object store. */
+  /**
+   * The staging arrays (paths) of any compute for the target at {@code path} of an object store.
+   */
   private static List<String> objectStagings(Store store, String path) {
     int slash = path.lastIndexOf('/');
     String parent = path.isEmpty() || slash < 0 ? "" : path.substring(0, slash + 1);
@@ -417,7 +458,8 @@ public final class StagedWrite {
         if (!Files.exists(d, LinkOption.NOFOLLOW_LINKS)) {
           try {
             move(Files.isDirectory(s) ? s : b, d); // roll forward, or back when no staging
-          } catch (NoSuchFileException | FileAlreadyExistsException
+          } catch (NoSuchFileException
+              | FileAlreadyExistsException
               | DirectoryNotEmptyException e) {
             // another process finished it meanwhile
           }
@@ -428,8 +470,16 @@ public final class StagedWrite {
         any = true;
       }
     } catch (IOException e) {
-      throw new ZarrStoreException("cannot finish an interrupted replacement of " + d
-          + " (backup " + backupStart + "* in " + parent + "): " + e, e);
+      throw new ZarrStoreException(
+          "cannot finish an interrupted replacement of "
+              + d
+              + " (backup "
+              + backupStart
+              + "* in "
+              + parent
+              + "): "
+              + e,
+          e);
     }
     return any;
   }
@@ -447,29 +497,32 @@ public final class StagedWrite {
     if (!Files.exists(root, LinkOption.NOFOLLOW_LINKS)) {
       return;
     }
-    Files.walkFileTree(root, new SimpleFileVisitor<>() {
-      @Override
-      public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-        Files.deleteIfExists(file);
-        return FileVisitResult.CONTINUE;
-      }
+    Files.walkFileTree(
+        root,
+        new SimpleFileVisitor<>() {
+          @Override
+          public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
+              throws IOException {
+            Files.deleteIfExists(file);
+            return FileVisitResult.CONTINUE;
+          }
 
-      @Override
-      public FileVisitResult visitFileFailed(Path file, IOException exc) throws IOException {
-        if (exc instanceof NoSuchFileException) {
-          return FileVisitResult.CONTINUE;
-        }
-        throw exc;
-      }
+          @Override
+          public FileVisitResult visitFileFailed(Path file, IOException exc) throws IOException {
+            if (exc instanceof NoSuchFileException) {
+              return FileVisitResult.CONTINUE;
+            }
+            throw exc;
+          }
 
-      @Override
-      public FileVisitResult postVisitDirectory(Path d, IOException exc) throws IOException {
-        if (exc != null && !(exc instanceof NoSuchFileException)) {
-          throw exc;
-        }
-        Files.deleteIfExists(d);
-        return FileVisitResult.CONTINUE;
-      }
-    });
+          @Override
+          public FileVisitResult postVisitDirectory(Path d, IOException exc) throws IOException {
+            if (exc != null && !(exc instanceof NoSuchFileException)) {
+              throw exc;
+            }
+            Files.deleteIfExists(d);
+            return FileVisitResult.CONTINUE;
+          }
+        });
   }
 }

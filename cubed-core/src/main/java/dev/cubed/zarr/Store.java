@@ -6,9 +6,9 @@ import java.util.List;
 /**
  * A key-value store holding the documents and chunks of Zarr hierarchies.
  *
- * <p>Keys are relative, '/'-separated paths such as {@code "a/zarr.json"} or {@code "a/c/0/1"}; a key
- * never starts with '/' and has no empty, "." or ".." segments. Implementations are thread-safe and
- * serializable (a serialized store reopens the same storage on another JVM when the storage is
+ * <p>Keys are relative, '/'-separated paths such as {@code "a/zarr.json"} or {@code "a/c/0/1"}; a
+ * key never starts with '/' and has no empty, "." or ".." segments. Implementations are thread-safe
+ * and serializable (a serialized store reopens the same storage on another JVM when the storage is
  * shared, e.g. a filesystem path).
  *
  * <p>Failures of the underlying storage are reported as {@link ZarrStoreException} (an unchecked
@@ -32,8 +32,8 @@ public interface Store extends Serializable {
   byte[] getRange(String key, long offset, int length);
 
   /**
-   * The last {@code length} bytes of a key's value (all of it if shorter), or {@code null} if the key
-   * is absent. Used to read shard indexes stored at the end of a shard.
+   * The last {@code length} bytes of a key's value (all of it if shorter), or {@code null} if the
+   * key is absent. Used to read shard indexes stored at the end of a shard.
    */
   default byte[] getSuffix(String key, int length) {
     byte[] v = get(key);
@@ -68,8 +68,8 @@ public interface Store extends Serializable {
   void delete(String key);
 
   /**
-   * Removes every key starting with {@code prefix} ("" for the whole store; see {@link #list}).
-   * The default lists and deletes key by key; object stores override it with batch deletes.
+   * Removes every key starting with {@code prefix} ("" for the whole store; see {@link #list}). The
+   * default lists and deletes key by key; object stores override it with batch deletes.
    */
   default void deletePrefix(String prefix) {
     for (String k : list(prefix)) {
@@ -81,8 +81,8 @@ public interface Store extends Serializable {
   boolean exists(String key);
 
   /**
-   * Every key starting with {@code prefix} (recursively, at any depth), sorted. An empty prefix lists
-   * the whole store. A prefix meant as a directory should end with '/'.
+   * Every key starting with {@code prefix} (recursively, at any depth), sorted. An empty prefix
+   * lists the whole store. A prefix meant as a directory should end with '/'.
    */
   List<String> list(String prefix);
 
@@ -106,8 +106,8 @@ public interface Store extends Serializable {
   }
 
   /**
-   * A short description of the store for messages, e.g. {@code "file:///data/x.zarr"}; it must
-   * not contain credentials (pass any URL through {@link Stores#redact}).
+   * A short description of the store for messages, e.g. {@code "file:///data/x.zarr"}; it must not
+   * contain credentials (pass any URL through {@link Stores#redact}).
    */
   default String describe() {
     return getClass().getSimpleName();

@@ -23,8 +23,11 @@ public final class StoreSettings {
   private final Function<String, String> props;
   private final Function<String, String> env;
 
-  private StoreSettings(String service, Map<String, String> query,
-      Function<String, String> props, Function<String, String> env) {
+  private StoreSettings(
+      String service,
+      Map<String, String> query,
+      Function<String, String> props,
+      Function<String, String> env) {
     this.service = service;
     this.query = query;
     this.props = props;
@@ -42,21 +45,31 @@ public final class StoreSettings {
    * @throws IllegalArgumentException for a query parameter not in {@code known}: "SERVICE URI U:
    *     unknown query parameter 'P' (known: ...)", the URI shown by {@link #withoutQuery}
    */
-  public static StoreSettings of(URI uri, String service, String valueless, List<String> known,
-      Function<String, String> props, Function<String, String> env) {
+  public static StoreSettings of(
+      URI uri,
+      String service,
+      String valueless,
+      List<String> known,
+      Function<String, String> props,
+      Function<String, String> env) {
     Map<String, String> out = new HashMap<>();
     String raw = uri.getRawQuery();
     if (raw != null && !raw.isEmpty()) {
       for (String part : raw.split("&")) {
         int eq = part.indexOf('=');
-        String k = URLDecoder.decode(eq < 0 ? part : part.substring(0, eq),
-            StandardCharsets.UTF_8);
-        String v = eq < 0 ? valueless
-            : URLDecoder.decode(part.substring(eq + 1), StandardCharsets.UTF_8);
+        String k = URLDecoder.decode(eq < 0 ? part : part.substring(0, eq), StandardCharsets.UTF_8);
+        String v =
+            eq < 0 ? valueless : URLDecoder.decode(part.substring(eq + 1), StandardCharsets.UTF_8);
         if (!known.contains(k)) {
-          throw new IllegalArgumentException(service + " URI " + withoutQuery(uri)
-              + ": unknown query parameter '" + k + "' (known: " + String.join(", ", known)
-              + ")");
+          throw new IllegalArgumentException(
+              service
+                  + " URI "
+                  + withoutQuery(uri)
+                  + ": unknown query parameter '"
+                  + k
+                  + "' (known: "
+                  + String.join(", ", known)
+                  + ")");
         }
         out.put(k, v);
       }
@@ -94,8 +107,8 @@ public final class StoreSettings {
     try {
       return ma == null ? defaultAttempts : Integer.parseInt(ma.trim());
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(service + " max_attempts '" + ma
-          + "' is not an integer", e);
+      throw new IllegalArgumentException(
+          service + " max_attempts '" + ma + "' is not an integer", e);
     }
   }
 
@@ -107,16 +120,16 @@ public final class StoreSettings {
    */
   public static int checkMaxAttempts(String service, int maxAttempts) {
     if (maxAttempts < 1) {
-      throw new IllegalArgumentException(service + " max_attempts must be at least 1, got "
-          + maxAttempts);
+      throw new IllegalArgumentException(
+          service + " max_attempts must be at least 1, got " + maxAttempts);
     }
     return maxAttempts;
   }
 
   /** The system property of a parameter, e.g. {@code cubed.s3.maxAttempts}. */
   String property(String param) {
-    StringBuilder b = new StringBuilder("cubed.").append(service.toLowerCase(Locale.ROOT))
-        .append('.');
+    StringBuilder b =
+        new StringBuilder("cubed.").append(service.toLowerCase(Locale.ROOT)).append('.');
     boolean up = false;
     for (char c : param.toCharArray()) {
       if (c == '_') {

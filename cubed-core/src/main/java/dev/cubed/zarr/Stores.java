@@ -52,8 +52,7 @@ public final class Stores {
       uri = URI.create(uriOrPath);
     } catch (IllegalArgumentException e) {
       // the URI parser's message repeats the input: keep it out, the cause stays for debugging
-      throw new IllegalArgumentException("Stores.open: malformed URI '" + redact(uriOrPath)
-          + "'");
+      throw new IllegalArgumentException("Stores.open: malformed URI '" + redact(uriOrPath) + "'");
     }
     for (StoreProvider p : ServiceLoader.load(StoreProvider.class)) {
       if (p.supports(scheme)) {
@@ -61,15 +60,18 @@ public final class Stores {
       }
     }
     throw new IllegalArgumentException(
-        "Stores.open: no store for scheme '" + scheme + "' in '" + redact(uriOrPath)
+        "Stores.open: no store for scheme '"
+            + scheme
+            + "' in '"
+            + redact(uriOrPath)
             + "': supported are plain paths, file://, memory:// and http(s):// (read-only);"
             + " other schemes need a StoreProvider plugin on the classpath (cubed-s3 for s3://,"
             + " cubed-azure for az://)");
   }
 
   /**
-   * Checks a store key the way the built-in stores do (for {@link StoreProvider} plugins): relative,
-   * '/'-separated, no empty, "." or ".." segments, no backslash or drive letter.
+   * Checks a store key the way the built-in stores do (for {@link StoreProvider} plugins):
+   * relative, '/'-separated, no empty, "." or ".." segments, no backslash or drive letter.
    *
    * @return the key
    * @throws IllegalArgumentException naming the key and what is wrong with it
@@ -86,13 +88,19 @@ public final class Stores {
   /**
    * Checks the arguments of {@link Store#getRange} the way the built-in stores do.
    *
-   * @throws IllegalArgumentException "getRange: offset O and length L must be &gt;= 0 (key 'K')"
-   *     if {@code offset} or {@code length} is negative
+   * @throws IllegalArgumentException "getRange: offset O and length L must be &gt;= 0 (key 'K')" if
+   *     {@code offset} or {@code length} is negative
    */
   public static void checkRange(String key, long offset, int length) {
     if (offset < 0 || length < 0) {
-      throw new IllegalArgumentException("getRange: offset " + offset + " and length " + length
-          + " must be >= 0 (key '" + key + "')");
+      throw new IllegalArgumentException(
+          "getRange: offset "
+              + offset
+              + " and length "
+              + length
+              + " must be >= 0 (key '"
+              + key
+              + "')");
     }
   }
 
@@ -104,21 +112,21 @@ public final class Stores {
    */
   public static void checkSuffix(String key, int length) {
     if (length < 0) {
-      throw new IllegalArgumentException("getSuffix: length " + length + " must be >= 0 (key '"
-          + key + "')");
+      throw new IllegalArgumentException(
+          "getSuffix: length " + length + " must be >= 0 (key '" + key + "')");
     }
   }
 
   /**
    * Checks the length of {@link Store#put(String, byte[], int)}.
    *
-   * @throws IllegalArgumentException "put: length L outside [0, N] (key 'K')" if {@code length}
-   *     is negative or beyond {@code value.length}
+   * @throws IllegalArgumentException "put: length L outside [0, N] (key 'K')" if {@code length} is
+   *     negative or beyond {@code value.length}
    */
   public static void checkLength(String key, byte[] value, int length) {
     if (length < 0 || length > value.length) {
-      throw new IllegalArgumentException("put: length " + length + " outside [0, "
-          + value.length + "] (key '" + key + "')");
+      throw new IllegalArgumentException(
+          "put: length " + length + " outside [0, " + value.length + "] (key '" + key + "')");
     }
   }
 
@@ -130,8 +138,8 @@ public final class Stores {
    *
    * @throws IllegalArgumentException for a malformed prefix ({@link #checkPrefix})
    */
-  public static List<String> listChildren(Store store, String prefix,
-      Function<String, List<String>> directory) {
+  public static List<String> listChildren(
+      Store store, String prefix, Function<String, List<String>> directory) {
     String pre = Keys.checkPrefix(prefix);
     if (!pre.isEmpty() && !pre.endsWith("/")) {
       return childrenFromList(store, prefix);
@@ -158,8 +166,7 @@ public final class Stores {
    */
   public static boolean isLocal(String uriOrPath) {
     int colon = uriOrPath.indexOf("://");
-    return colon <= 1
-        || uriOrPath.substring(0, colon).toLowerCase(Locale.ROOT).equals("file");
+    return colon <= 1 || uriOrPath.substring(0, colon).toLowerCase(Locale.ROOT).equals("file");
   }
 
   /**
@@ -175,24 +182,24 @@ public final class Stores {
   }
 
   /** scheme://userinfo@ (the userinfo up to the last '@' of the authority). */
-  private static final Pattern USERINFO = Pattern.compile(
-      "(?i)\\b([a-z][a-z0-9+.-]*://)[^\\s/?#'\"]*@");
+  private static final Pattern USERINFO =
+      Pattern.compile("(?i)\\b([a-z][a-z0-9+.-]*://)[^\\s/?#'\"]*@");
+
   /** The same, percent-encoded (a URL inside a query parameter): %3A%2F%2Fuserinfo%40. */
-  private static final Pattern ENCODED_USERINFO = Pattern.compile(
-      "(?i)(%3A%2F%2F)(?:(?!%2F)[^\\s/?#&'\"])*%40");
+  private static final Pattern ENCODED_USERINFO =
+      Pattern.compile("(?i)(%3A%2F%2F)(?:(?!%2F)[^\\s/?#&'\"])*%40");
 
   /**
-   * A text (a store URI, a message) with the credentials of every URL in it replaced by
-   * {@code ***}: {@code http://user:secret@host:9000/b} becomes {@code http://***@host:9000/b},
-   * also when such a URL sits percent-encoded inside another's query ({@code ?endpoint=http%3A%2F
+   * A text (a store URI, a message) with the credentials of every URL in it replaced by {@code
+   * ***}: {@code http://user:secret@host:9000/b} becomes {@code http://***@host:9000/b}, also when
+   * such a URL sits percent-encoded inside another's query ({@code ?endpoint=http%3A%2F
    * %2Fuser%3Asecret%40host}). Every store's {@link Store#describe()} and every message naming a
    * store location goes through it, so a password in an endpoint URL is never printed or logged.
    *
    * @return the text with credentials removed; null for null
    */
   public static String redact(String text) {
-    if (text == null
-        || text.indexOf('@') < 0 && !text.toUpperCase(Locale.ROOT).contains("%40")) {
+    if (text == null || text.indexOf('@') < 0 && !text.toUpperCase(Locale.ROOT).contains("%40")) {
       return text;
     }
     String r = USERINFO.matcher(text).replaceAll("$1***@");

@@ -14,21 +14,21 @@ import java.util.zip.Inflater;
 /**
  * Chunks of the {@code bytes} serializer followed by one zstd, gzip or zlib compressor (what
  * zarr-python 3 writes by default is bytes + zstd) decoded from a local file as a stream, straight
- * into the chunk's array: the file is read a slice at a time into a direct buffer, the
- * decompressor writes a slice of output at a time into a second one, and each output slice is
- * copied into the array (converting the byte order if the stored one is not the machine's; an
- * edge chunk keeps only its part inside the array). Neither the stored bytes nor the decoded bytes
- * of a chunk are ever held, so a read holds the chunk's array alone ({@link
- * ZarrArray#readCopies()} 0 from a local directory), and the buffers (two direct slices and a
- * zstd context per thread) are reused from chunk to chunk. Errors are those of the whole-value
- * decoders ({@link BytesCodecs}): a corrupt or truncated stream, a declared or actual size beyond
- * the chunk's, a decoded size short of it.
+ * into the chunk's array: the file is read a slice at a time into a direct buffer, the decompressor
+ * writes a slice of output at a time into a second one, and each output slice is copied into the
+ * array (converting the byte order if the stored one is not the machine's; an edge chunk keeps only
+ * its part inside the array). Neither the stored bytes nor the decoded bytes of a chunk are ever
+ * held, so a read holds the chunk's array alone ({@link ZarrArray#readCopies()} 0 from a local
+ * directory), and the buffers (two direct slices and a zstd context per thread) are reused from
+ * chunk to chunk. Errors are those of the whole-value decoders ({@link BytesCodecs}): a corrupt or
+ * truncated stream, a declared or actual size beyond the chunk's, a decoded size short of it.
  */
 final class StreamedDecode {
   private StreamedDecode() {}
 
   /** Bytes read from the file per slice. */
   static final int IN_SLICE = 1 << 20;
+
   /** Decoded bytes per slice (a multiple of every item size; stays in the L2 cache). */
   static final int OUT_SLICE = 256 << 10;
 
@@ -57,7 +57,8 @@ final class StreamedDecode {
 
   /** Whether chunks compressed with {@code c} (after the bytes serializer) are decoded here. */
   static boolean decodes(BytesCodec c) {
-    return c instanceof BytesCodecs.Zstd || c instanceof BytesCodecs.Gzip
+    return c instanceof BytesCodecs.Zstd
+        || c instanceof BytesCodecs.Gzip
         || c instanceof BytesCodecs.Zlib;
   }
 
@@ -70,8 +71,14 @@ final class StreamedDecode {
    * @throws ZarrFormatException naming {@code where} if the value is corrupt, truncated or decodes
    *     to another size than the chunk's
    */
-  static NDArray decode(BytesCodec codec, JavaBlosc.Input in, DType dtype, long[] full,
-      long[] clipped, ByteOrder order, String where) {
+  static NDArray decode(
+      BytesCodec codec,
+      JavaBlosc.Input in,
+      DType dtype,
+      long[] full,
+      long[] clipped,
+      ByteOrder order,
+      String where) {
     long need = Shapes.size(full) * dtype.itemSize();
     if (need > Integer.MAX_VALUE - 8) {
       return null;
@@ -94,8 +101,7 @@ final class StreamedDecode {
   }
 
   private static String codecName(BytesCodec c) {
-    return c instanceof BytesCodecs.Zstd ? "zstd" : c instanceof BytesCodecs.Gzip ? "gzip"
-        : "zlib";
+    return c instanceof BytesCodecs.Zstd ? "zstd" : c instanceof BytesCodecs.Gzip ? "gzip" : "zlib";
   }
 
   /** The stored value, read a slice at a time into a direct buffer. */
@@ -135,8 +141,8 @@ final class StreamedDecode {
   }
 
   /**
-   * The decoder's output slice: full slices (and the last one) go to the sink; never more than
-   * the chunk's bytes plus one are asked of the decoder, so an oversized value is refused, not cut.
+   * The decoder's output slice: full slices (and the last one) go to the sink; never more than the
+   * chunk's bytes plus one are asked of the decoder, so an oversized value is refused, not cut.
    */
   private static final class Output {
     final ByteBuffer buf;
@@ -173,9 +179,17 @@ final class StreamedDecode {
         flush(where, codec);
       }
       if (done != need) {
-        throw new ZarrFormatException(where + ": decoded chunk has " + done + " bytes, expected "
-            + need + " (" + dtype + " chunk of shape " + Shapes.format(full)
-            + "; truncated or corrupt chunk)");
+        throw new ZarrFormatException(
+            where
+                + ": decoded chunk has "
+                + done
+                + " bytes, expected "
+                + need
+                + " ("
+                + dtype
+                + " chunk of shape "
+                + Shapes.format(full)
+                + "; truncated or corrupt chunk)");
       }
     }
   }
@@ -186,8 +200,9 @@ final class StreamedDecode {
       throw new ZarrFormatException(where + ": not a zstd frame (corrupt or truncated chunk)");
     }
     ByteBuffer b = r.buf;
-    long declared = com.github.luben.zstd.Zstd.getDirectByteBufferFrameContentSize(b,
-        b.position(), b.remaining());
+    long declared =
+        com.github.luben.zstd.Zstd.getDirectByteBufferFrameContentSize(
+            b, b.position(), b.remaining());
     if (declared < -1) {
       throw new ZarrFormatException(where + ": not a zstd frame (corrupt or truncated chunk)");
     }
@@ -211,15 +226,17 @@ final class StreamedDecode {
         int outBefore = out.buf.position();
         // true once a frame is decoded and flushed; a further frame then starts afresh
         frameDone = ctx.decompressDirectByteBufferStream(out.buf, r.buf);
-        if (!frameDone && r.buf.position() == inBefore && out.buf.position() == outBefore
+        if (!frameDone
+            && r.buf.position() == inBefore
+            && out.buf.position() == outBefore
             && (!more || out.room())) {
-          throw new ZarrFormatException(where + ": corrupt or truncated zstd data: the value"
-              + " ends inside a frame");
+          throw new ZarrFormatException(
+              where + ": corrupt or truncated zstd data: the value" + " ends inside a frame");
         }
       }
     } catch (ZstdException e) {
-      throw new ZarrFormatException(where + ": corrupt or truncated zstd data: "
-          + e.getMessage(), e);
+      throw new ZarrFormatException(
+          where + ": corrupt or truncated zstd data: " + e.getMessage(), e);
     }
   }
 
@@ -239,8 +256,11 @@ final class StreamedDecode {
         while (!inf.finished()) {
           if (inf.needsInput()) {
             if (!r.fill()) {
-              throw new ZarrFormatException(where + ": corrupt or truncated " + codec
-                  + " data: the value ends inside the compressed stream");
+              throw new ZarrFormatException(
+                  where
+                      + ": corrupt or truncated "
+                      + codec
+                      + " data: the value ends inside the compressed stream");
             }
             inf.setInput(r.buf);
           }
@@ -252,8 +272,8 @@ final class StreamedDecode {
           if (!out.room()) {
             out.flush(where, codec);
           } else if (n == 0 && inf.needsDictionary()) {
-            throw new ZarrFormatException(where + ": corrupt " + codec
-                + " data: needs a preset dictionary");
+            throw new ZarrFormatException(
+                where + ": corrupt " + codec + " data: needs a preset dictionary");
           }
         }
         if (!gzip) {
@@ -263,15 +283,15 @@ final class StreamedDecode {
         long storedCrc = u32(r, where);
         long storedSize = u32(r, where);
         if (storedCrc != crc.getValue() || storedSize != (size & 0xFFFFFFFFL)) {
-          throw new ZarrFormatException(where + ": corrupt or truncated gzip data: Corrupt GZIP"
-              + " trailer");
+          throw new ZarrFormatException(
+              where + ": corrupt or truncated gzip data: Corrupt GZIP" + " trailer");
         }
         // another member follows if the next bytes are a gzip header; else they are ignored
         member = r.fill() && (r.buf.get(r.buf.position()) & 0xFF) == 0x1f;
       }
     } catch (DataFormatException e) {
-      throw new ZarrFormatException(where + ": corrupt or truncated " + codec + " data: "
-          + e.getMessage(), e);
+      throw new ZarrFormatException(
+          where + ": corrupt or truncated " + codec + " data: " + e.getMessage(), e);
     } finally {
       inf.end();
     }
@@ -282,8 +302,8 @@ final class StreamedDecode {
     for (int i = 0; i < 4; i++) {
       int c = r.read();
       if (c < 0) {
-        throw new ZarrFormatException(where + ": corrupt or truncated gzip data: Unexpected end"
-            + " of ZLIB input stream");
+        throw new ZarrFormatException(
+            where + ": corrupt or truncated gzip data: Unexpected end" + " of ZLIB input stream");
       }
       v |= (long) c << (8 * i);
     }
@@ -296,17 +316,17 @@ final class StreamedDecode {
     for (int i = 0; i < 10; i++) {
       h[i] = r.read();
       if (h[i] < 0) {
-        throw new ZarrFormatException(where + ": corrupt or truncated gzip data: the value ends"
-            + " inside its header");
+        throw new ZarrFormatException(
+            where + ": corrupt or truncated gzip data: the value ends" + " inside its header");
       }
     }
     if (h[0] != 0x1f || h[1] != 0x8b) {
-      throw new ZarrFormatException(where + ": corrupt or truncated gzip data: Not in GZIP"
-          + " format");
+      throw new ZarrFormatException(
+          where + ": corrupt or truncated gzip data: Not in GZIP" + " format");
     }
     if (h[2] != 8) {
-      throw new ZarrFormatException(where + ": corrupt or truncated gzip data: Unsupported"
-          + " compression method");
+      throw new ZarrFormatException(
+          where + ": corrupt or truncated gzip data: Unsupported" + " compression method");
     }
     int flg = h[3];
     if ((flg & 4) != 0) { // FEXTRA
@@ -334,8 +354,8 @@ final class StreamedDecode {
   private static int checkedRead(Reader r, String where) {
     int c = r.read();
     if (c < 0) {
-      throw new ZarrFormatException(where + ": corrupt or truncated gzip data: the value ends"
-          + " inside its header");
+      throw new ZarrFormatException(
+          where + ": corrupt or truncated gzip data: the value ends" + " inside its header");
     }
     return c;
   }

@@ -47,14 +47,14 @@ final class V2Codec implements ChunkCodec {
 
   /** The compressor if {@link StreamedDecode} decodes its chunks (C order), else null. */
   private BytesCodec streamCompressor() {
-    return !fortran && compressor != null && StreamedDecode.decodes(compressor) ? compressor
-        : null;
+    return !fortran && compressor != null && StreamedDecode.decodes(compressor) ? compressor : null;
   }
 
   @Override
   public java.nio.ByteBuffer encode(NDArray data, long[] chunkShape, Object fill) {
     BytesCodecs.Blosc b = streamed();
-    return b == null ? ChunkCodec.super.encode(data, chunkShape, fill)
+    return b == null
+        ? ChunkCodec.super.encode(data, chunkShape, fill)
         : BloscStreams.encode(b, data, chunkShape, fill, order(), false);
   }
 
@@ -77,15 +77,13 @@ final class V2Codec implements ChunkCodec {
   /** 1 streamed (Blosc-LZ4, C order); else stored bytes + decompressed + F-order transpose. */
   @Override
   public int readCopies() {
-    return decodedBlockwise() != null ? 1
-        : 1 + (compressor == null ? 0 : 1) + (fortran ? 1 : 0);
+    return decodedBlockwise() != null ? 1 : 1 + (compressor == null ? 0 : 1) + (fortran ? 1 : 0);
   }
 
   /** 1 streamed; else padded chunk + raw bytes + compressor output and trim + transpose. */
   @Override
   public int writeCopies() {
-    return streamed() != null ? 1
-        : 2 + (compressor == null ? 0 : 2) + (fortran ? 1 : 0);
+    return streamed() != null ? 1 : 2 + (compressor == null ? 0 : 2) + (fortran ? 1 : 0);
   }
 
   @Override
@@ -96,13 +94,14 @@ final class V2Codec implements ChunkCodec {
   }
 
   @Override
-  public NDArray decode(byte[] header, JavaBlosc.Input in, long[] chunkShape, long[] clipped,
-      String where) {
+  public NDArray decode(
+      byte[] header, JavaBlosc.Input in, long[] chunkShape, long[] clipped, String where) {
     BytesCodec c = streamCompressor();
     if (c != null) {
       return StreamedDecode.decode(c, in, dtype, chunkShape, clipped, order(), where);
     }
-    return decodedBlockwise() == null ? null
+    return decodedBlockwise() == null
+        ? null
         : BloscStreams.decode(header, in, dtype, chunkShape, clipped, order(), where);
   }
 
@@ -127,9 +126,17 @@ final class V2Codec implements ChunkCodec {
     long need = Shapes.size(chunkShape) * dtype.itemSize();
     byte[] b = compressor == null ? bytes : compressor.decode(bytes, (int) need, where);
     if (b.length != need) {
-      throw new ZarrFormatException(where + ": decoded chunk has " + b.length
-          + " bytes, expected " + need + " (" + dtype + " chunk of shape "
-          + Shapes.format(chunkShape) + "; truncated or corrupt chunk)");
+      throw new ZarrFormatException(
+          where
+              + ": decoded chunk has "
+              + b.length
+              + " bytes, expected "
+              + need
+              + " ("
+              + dtype
+              + " chunk of shape "
+              + Shapes.format(chunkShape)
+              + "; truncated or corrupt chunk)");
     }
     int nd = chunkShape.length;
     if (fortran && nd > 1) {

@@ -23,9 +23,9 @@ import java.util.Map;
  * the fill value, as zarr-python does. Missing chunks read as the fill value.
  *
  * <p>Each stored chunk is replaced atomically (see {@link Store#put}); a write spanning several
- * chunks stores them one by one, so a crash may leave some of them written; rewriting the same
- * data is idempotent (the resume contract). Region writes that cover a chunk partially read, modify
- * and rewrite it: two writers must not write overlapping parts of one chunk concurrently.
+ * chunks stores them one by one, so a crash may leave some of them written; rewriting the same data
+ * is idempotent (the resume contract). Region writes that cover a chunk partially read, modify and
+ * rewrite it: two writers must not write overlapping parts of one chunk concurrently.
  */
 public final class ZarrArray implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -34,8 +34,10 @@ public final class ZarrArray implements Serializable {
   private final transient String path;
   private final transient ArrayMetadata meta;
   private final transient EmptyChunks emptyChunks;
+
   /** True if a missing chunk is an error on read (intermediates), not the fill value. */
   private final transient boolean missingIsError;
+
   /** Non-null while the array is only described, not yet created ({@link #isDeferred()}). */
   private final transient Deferred deferred;
 
@@ -46,9 +48,10 @@ public final class ZarrArray implements Serializable {
   public static final String INCOMPLETE_ATTRIBUTE = "cubed:incomplete";
 
   /** The text of {@link #INCOMPLETE_ATTRIBUTE} set by computes. */
-  public static final String INCOMPLETE_TEXT = "written by a compute that has not finished (or"
-      + " failed); chunks may be missing and would read as fill values. Rerun the compute (with"
-      + " --resume where offered) or delete this array";
+  public static final String INCOMPLETE_TEXT =
+      "written by a compute that has not finished (or"
+          + " failed); chunks may be missing and would read as fill values. Rerun the compute (with"
+          + " --resume where offered) or delete this array";
 
   /** A deferred creation: overwrite flag, and whether this description already created it. */
   private record Deferred(boolean overwrite, java.util.concurrent.atomic.AtomicBoolean created) {}
@@ -57,13 +60,22 @@ public final class ZarrArray implements Serializable {
     this(store, path, meta, emptyChunks, false, null);
   }
 
-  private ZarrArray(Store store, String path, ArrayMetadata meta, EmptyChunks emptyChunks,
+  private ZarrArray(
+      Store store,
+      String path,
+      ArrayMetadata meta,
+      EmptyChunks emptyChunks,
       boolean missingIsError) {
     this(store, path, meta, emptyChunks, missingIsError, null);
   }
 
-  private ZarrArray(Store store, String path, ArrayMetadata meta, EmptyChunks emptyChunks,
-      boolean missingIsError, Deferred deferred) {
+  private ZarrArray(
+      Store store,
+      String path,
+      ArrayMetadata meta,
+      EmptyChunks emptyChunks,
+      boolean missingIsError,
+      Deferred deferred) {
     this.store = store;
     this.path = path;
     this.meta = meta;
@@ -73,9 +85,14 @@ public final class ZarrArray implements Serializable {
   }
 
   /** A described, not yet created array (see {@link ZarrArrayBuilder#buildDeferred()}). */
-  static ZarrArray deferred(Store store, String path, ArrayMetadata meta, EmptyChunks emptyChunks,
-      boolean overwrite) {
-    return new ZarrArray(store, path, meta, emptyChunks, false,
+  static ZarrArray deferred(
+      Store store, String path, ArrayMetadata meta, EmptyChunks emptyChunks, boolean overwrite) {
+    return new ZarrArray(
+        store,
+        path,
+        meta,
+        emptyChunks,
+        false,
         new Deferred(overwrite, new java.util.concurrent.atomic.AtomicBoolean()));
   }
 
@@ -90,13 +107,13 @@ public final class ZarrArray implements Serializable {
   /**
    * Writes this array's metadata into its store, marked incomplete ({@link #INCOMPLETE_ATTRIBUTE}),
    * and returns the array as stored: an in-place creation (a compute writes a described target
-   * through a {@link StagedWrite} instead). For a deferred array the replacement rules of
-   * {@link ZarrArrayBuilder#overwrite()} apply (its overwrite flag; a node this same description
-   * created earlier is replaced). For an existing array (not deferred) only the mark is written.
+   * through a {@link StagedWrite} instead). For a deferred array the replacement rules of {@link
+   * ZarrArrayBuilder#overwrite()} apply (its overwrite flag; a node this same description created
+   * earlier is replaced). For an existing array (not deferred) only the mark is written.
    *
    * <p>Resume contract: with {@code resume} an existing array at the path whose shape, chunks and
-   * dtype match is kept with its chunks (only marked incomplete), whether it was incomplete or
-   * not; a mismatching one falls back to the rules above.
+   * dtype match is kept with its chunks (only marked incomplete), whether it was incomplete or not;
+   * a mismatching one falls back to the rules above.
    *
    * @throws IllegalArgumentException if the path holds data that may not be replaced
    */
@@ -117,8 +134,8 @@ public final class ZarrArray implements Serializable {
     if (deferred == null) {
       return checkOnly ? this : withAttributes(ZarrNodes.incompleteAttributes(meta.attributes));
     }
-    ZarrArray z = ZarrNodes.create(this, deferred.overwrite() || deferred.created().get(), resume,
-        checkOnly);
+    ZarrArray z =
+        ZarrNodes.create(this, deferred.overwrite() || deferred.created().get(), resume, checkOnly);
     if (!checkOnly) {
       deferred.created().set(true);
     }
@@ -139,11 +156,18 @@ public final class ZarrArray implements Serializable {
 
   /** This array's description at another location (deferred: nothing is stored). */
   ZarrArray relocated(Store where, String at) {
-    return new ZarrArray(where, at, meta, emptyChunks, false,
+    return new ZarrArray(
+        where,
+        at,
+        meta,
+        emptyChunks,
+        false,
         new Deferred(false, new java.util.concurrent.atomic.AtomicBoolean()));
   }
 
-  /** True if the array carries {@link #INCOMPLETE_ATTRIBUTE}: a compute writing it did not finish. */
+  /**
+   * True if the array carries {@link #INCOMPLETE_ATTRIBUTE}: a compute writing it did not finish.
+   */
   public boolean isIncomplete() {
     return meta.attributes.containsKey(INCOMPLETE_ATTRIBUTE);
   }
@@ -172,7 +196,10 @@ public final class ZarrArray implements Serializable {
     return open(Stores.open(uriOrPath), "");
   }
 
-  /** Starts describing a new array at {@code path} of a store; {@link ZarrArrayBuilder#build()} writes it. */
+  /**
+   * Starts describing a new array at {@code path} of a store; {@link ZarrArrayBuilder#build()}
+   * writes it.
+   */
   public static ZarrArrayBuilder create(Store store, String path) {
     return new ZarrArrayBuilder(store, Keys.normalizePath(path));
   }
@@ -188,9 +215,9 @@ public final class ZarrArray implements Serializable {
 
   /**
    * This array as an intermediate the engine writes completely before anything reads it: every
-   * chunk is stored (fill-only ones too) and reading a chunk that is not stored throws
-   * {@link MissingChunkException} instead of returning the fill value, so a task that reads
-   * before its producer finished fails loudly rather than computing with zeros.
+   * chunk is stored (fill-only ones too) and reading a chunk that is not stored throws {@link
+   * MissingChunkException} instead of returning the fill value, so a task that reads before its
+   * producer finished fails loudly rather than computing with zeros.
    */
   public ZarrArray asIntermediate() {
     return new ZarrArray(store, path, meta, EmptyChunks.WRITE, true);
@@ -203,9 +230,18 @@ public final class ZarrArray implements Serializable {
 
   /** This array with its attributes replaced (metadata rewritten atomically). */
   public ZarrArray withAttributes(Map<String, ?> attributes) {
-    ArrayMetadata m = new ArrayMetadata(meta.zarrFormat, meta.shape, meta.chunks, meta.dtype,
-        meta.fillValue, new java.util.LinkedHashMap<>(attributes), meta.dimensionNames, meta.separator, meta.v3DefaultKeys,
-        meta.codec);
+    ArrayMetadata m =
+        new ArrayMetadata(
+            meta.zarrFormat,
+            meta.shape,
+            meta.chunks,
+            meta.dtype,
+            meta.fillValue,
+            new java.util.LinkedHashMap<>(attributes),
+            meta.dimensionNames,
+            meta.separator,
+            meta.v3DefaultKeys,
+            meta.codec);
     ZarrArrayBuilder.writeMetadata(store, path, m);
     return new ZarrArray(store, path, m, emptyChunks, missingIsError, null);
   }
@@ -238,7 +274,8 @@ public final class ZarrArray implements Serializable {
   }
 
   ShardingCodec sharding() {
-    return meta.codec instanceof CodecPipeline p && p.arrayBytes instanceof ShardingCodec s ? s
+    return meta.codec instanceof CodecPipeline p && p.arrayBytes instanceof ShardingCodec s
+        ? s
         : null;
   }
 
@@ -267,11 +304,14 @@ public final class ZarrArray implements Serializable {
    * if none are declared; entries may be null in v3.
    */
   public List<String> dimensionNames() {
-    return meta.dimensionNames == null ? List.of()
+    return meta.dimensionNames == null
+        ? List.of()
         : Collections.unmodifiableList(new ArrayList<>(meta.dimensionNames));
   }
 
-  /** The codec chain as metadata documents (v3 codecs; v2: one map with order, dtype, compressor). */
+  /**
+   * The codec chain as metadata documents (v3 codecs; v2: one map with order, dtype, compressor).
+   */
   public List<Map<String, Object>> codecs() {
     return meta.codec.describe();
   }
@@ -314,7 +354,8 @@ public final class ZarrArray implements Serializable {
 
   /** The metadata document as written (zarr.json or .zarray), as JSON text. */
   public String metadataJson() {
-    return new String(Json.write(meta.zarrFormat == 3 ? meta.toV3Json() : meta.toV2Json()),
+    return new String(
+        Json.write(meta.zarrFormat == 3 ? meta.toV3Json() : meta.toV2Json()),
         java.nio.charset.StandardCharsets.UTF_8);
   }
 
@@ -333,10 +374,20 @@ public final class ZarrArray implements Serializable {
     }
     Map<String, Object> attrs = new java.util.LinkedHashMap<>(meta.attributes);
     attrs.remove(INCOMPLETE_ATTRIBUTE);
-    ArrayMetadata m = new ArrayMetadata(meta.zarrFormat, meta.shape, meta.chunks, meta.dtype,
-        meta.fillValue, attrs, meta.dimensionNames, meta.separator, meta.v3DefaultKeys,
-        meta.codec);
-    return new String(Json.write(m.zarrFormat == 3 ? m.toV3Json() : m.toV2Json()),
+    ArrayMetadata m =
+        new ArrayMetadata(
+            meta.zarrFormat,
+            meta.shape,
+            meta.chunks,
+            meta.dtype,
+            meta.fillValue,
+            attrs,
+            meta.dimensionNames,
+            meta.separator,
+            meta.v3DefaultKeys,
+            meta.codec);
+    return new String(
+        Json.write(m.zarrFormat == 3 ? m.toV3Json() : m.toV2Json()),
         java.nio.charset.StandardCharsets.UTF_8);
   }
 
@@ -363,13 +414,29 @@ public final class ZarrArray implements Serializable {
   private void checkCoords(String fn, long[] coords) {
     long[] g = chunkGridShape();
     if (coords.length != g.length) {
-      throw new IllegalArgumentException(fn + ": " + coords.length + " chunk coordinates for a "
-          + g.length + "-d array '" + path + "' (chunk grid " + Shapes.format(g) + ")");
+      throw new IllegalArgumentException(
+          fn
+              + ": "
+              + coords.length
+              + " chunk coordinates for a "
+              + g.length
+              + "-d array '"
+              + path
+              + "' (chunk grid "
+              + Shapes.format(g)
+              + ")");
     }
     for (int i = 0; i < g.length; i++) {
       if (coords[i] < 0 || coords[i] >= g[i]) {
-        throw new IndexOutOfBoundsException(fn + ": chunk coordinates " + Arrays.toString(coords)
-            + " are outside the chunk grid " + Shapes.format(g) + " of array '" + path + "'");
+        throw new IndexOutOfBoundsException(
+            fn
+                + ": chunk coordinates "
+                + Arrays.toString(coords)
+                + " are outside the chunk grid "
+                + Shapes.format(g)
+                + " of array '"
+                + path
+                + "'");
       }
     }
   }
@@ -428,8 +495,9 @@ public final class ZarrArray implements Serializable {
    * For the memory model: chunk-sized buffers a {@link #readChunk} holds at once besides the
    * decoded array: none in a local directory for Blosc-LZ4 (the default) and Blosc-zstd (decoded
    * from the file a block at a time, straight into the array) and for bytes + zstd, gzip or zlib
-   * (zarr-python 3's default; decoded from the file a slice at a time), else the codec's (1 for the default Blosc-LZ4: the
-   * stored bytes) plus the store's transport buffers ({@link Store#bufferCopies()} - 1).
+   * (zarr-python 3's default; decoded from the file a slice at a time), else the codec's (1 for the
+   * default Blosc-LZ4: the stored bytes) plus the store's transport buffers ({@link
+   * Store#bufferCopies()} - 1).
    */
   public int readCopies() {
     if (store instanceof FileSystemStore && meta.codec.decodesStreamed()) {
@@ -439,10 +507,10 @@ public final class ZarrArray implements Serializable {
   }
 
   /**
-   * For the memory model: chunk-sized buffers a {@link #writeChunk} holds at once besides the
-   * array written: the codec's (1 for the default Blosc-LZ4, which encodes straight from the
-   * array into one output buffer, padding edge chunks on the fly) plus the store's transport
-   * buffers ({@link Store#bufferCopies()} - 1).
+   * For the memory model: chunk-sized buffers a {@link #writeChunk} holds at once besides the array
+   * written: the codec's (1 for the default Blosc-LZ4, which encodes straight from the array into
+   * one output buffer, padding edge chunks on the fly) plus the store's transport buffers ({@link
+   * Store#bufferCopies()} - 1).
    */
   public int writeCopies() {
     return meta.codec.writeCopies() + store.bufferCopies() - 1;
@@ -461,10 +529,10 @@ public final class ZarrArray implements Serializable {
   /**
    * Writes one chunk whose elements (the chunk clipped to the array, C order) {@code src} makes a
    * run at a time, as {@link #writeChunk(long[], NDArray)} would write them: with a codec that
-   * streams ({@link #streamsWrites()}) the chunk never exists whole (one run and the encoded
-   * output do); otherwise the chunk is made from its runs first. With {@link EmptyChunks#SKIP} a
-   * chunk that is all fill value is not stored and a stored one deleted. Nothing is stored if
-   * {@code src} fails.
+   * streams ({@link #streamsWrites()}) the chunk never exists whole (one run and the encoded output
+   * do); otherwise the chunk is made from its runs first. With {@link EmptyChunks#SKIP} a chunk
+   * that is all fill value is not stored and a stored one deleted. Nothing is stored if {@code src}
+   * fails.
    *
    * @throws Exception what {@code src} threw
    */
@@ -512,8 +580,13 @@ public final class ZarrArray implements Serializable {
 
   /** The sharding codec if partial shard reads apply (no codecs around the sharding codec). */
   ShardingCodec partialShardReader() {
-    return meta.codec instanceof CodecPipeline p && p.arrayBytes instanceof ShardingCodec s
-        && p.transposes.isEmpty() && p.bytesCodecs.isEmpty() && ndim() > 0 ? s : null;
+    return meta.codec instanceof CodecPipeline p
+            && p.arrayBytes instanceof ShardingCodec s
+            && p.transposes.isEmpty()
+            && p.bytesCodecs.isEmpty()
+            && ndim() > 0
+        ? s
+        : null;
   }
 
   /** Reads the whole array. */
@@ -535,15 +608,22 @@ public final class ZarrArray implements Serializable {
   // ------------------------------------------------------------------ serialization
 
   private Object writeReplace() throws ObjectStreamException {
-    return new Proxy(store, path, metadataJson(), emptyChunks, missingIsError,
-        meta.zarrFormat == 2 ? new String(Json.write(meta.v2Attributes()),
-            java.nio.charset.StandardCharsets.UTF_8) : null, identityJson());
+    return new Proxy(
+        store,
+        path,
+        metadataJson(),
+        emptyChunks,
+        missingIsError,
+        meta.zarrFormat == 2
+            ? new String(Json.write(meta.v2Attributes()), java.nio.charset.StandardCharsets.UTF_8)
+            : null,
+        identityJson());
   }
 
   /**
    * The serialized form of a {@link ZarrArray} (what {@code writeReplace} gives), seen from outside
-   * so that content hashing (plan names) can identify an array by its store, path and
-   * {@link #identityJson()} rather than by metadata that carries the engine's incomplete mark.
+   * so that content hashing (plan names) can identify an array by its store, path and {@link
+   * #identityJson()} rather than by metadata that carries the engine's incomplete mark.
    */
   public interface SerializedForm {
     /** The array's store. */
@@ -556,24 +636,45 @@ public final class ZarrArray implements Serializable {
     String identity();
   }
 
-  private record Proxy(Store store, String path, String json, EmptyChunks emptyChunks,
-      boolean missingIsError, String v2Attrs, String identity)
+  private record Proxy(
+      Store store,
+      String path,
+      String json,
+      EmptyChunks emptyChunks,
+      boolean missingIsError,
+      String v2Attrs,
+      String identity)
       implements Serializable, SerializedForm {
     private Object readResolve() throws ObjectStreamException {
       String where = describe(store, path, "metadata");
-      JsonNode doc = Json.parseObject(json.getBytes(java.nio.charset.StandardCharsets.UTF_8),
-          where);
-      ArrayMetadata m = v2Attrs == null ? MetadataParser.parseV3(doc, where)
-          : MetadataParser.parseV2(doc, Json.parseObject(
-              v2Attrs.getBytes(java.nio.charset.StandardCharsets.UTF_8), where), where);
+      JsonNode doc =
+          Json.parseObject(json.getBytes(java.nio.charset.StandardCharsets.UTF_8), where);
+      ArrayMetadata m =
+          v2Attrs == null
+              ? MetadataParser.parseV3(doc, where)
+              : MetadataParser.parseV2(
+                  doc,
+                  Json.parseObject(
+                      v2Attrs.getBytes(java.nio.charset.StandardCharsets.UTF_8), where),
+                  where);
       return new ZarrArray(store, path, m, emptyChunks, missingIsError);
     }
   }
 
   @Override
   public String toString() {
-    return "ZarrArray(v" + meta.zarrFormat + " '" + path + "' " + meta.dtype + " shape "
-        + Shapes.format(meta.shape) + " chunks " + Shapes.format(meta.chunks) + " in "
-        + store.describe() + ")";
+    return "ZarrArray(v"
+        + meta.zarrFormat
+        + " '"
+        + path
+        + "' "
+        + meta.dtype
+        + " shape "
+        + Shapes.format(meta.shape)
+        + " chunks "
+        + Shapes.format(meta.chunks)
+        + " in "
+        + store.describe()
+        + ")";
   }
 }

@@ -13,8 +13,8 @@ import java.util.Map;
  *
  * <p>Defaults: Zarr format 3, dtype float64, chunks equal to the shape, fill value 0 (false for
  * bool), compression {@link Compression#projectDefault()} (blosc-lz4 with byte shuffle, or zstd(1)
- * where blosc's native library is missing), C order,
- * little endian, chunk key separator "/" (v3) or "." (v2), empty chunks skipped.
+ * where blosc's native library is missing), C order, little endian, chunk key separator "/" (v3) or
+ * "." (v2), empty chunks skipped.
  */
 public final class ZarrArrayBuilder {
   private final Store store;
@@ -164,9 +164,9 @@ public final class ZarrArrayBuilder {
    *       delete N files").
    * </ul>
    *
-   * <p>{@link #build()} replaces the node at once (it deletes the old node's keys, after marking
-   * an old array incomplete). A compute writing a {@link #buildDeferred()} target instead writes
-   * a staging array beside it and swaps it in only when complete ({@link StagedWrite}), so the old
+   * <p>{@link #build()} replaces the node at once (it deletes the old node's keys, after marking an
+   * old array incomplete). A compute writing a {@link #buildDeferred()} target instead writes a
+   * staging array beside it and swaps it in only when complete ({@link StagedWrite}), so the old
    * array stays whole until then.
    */
   public ZarrArrayBuilder overwrite() {
@@ -196,9 +196,9 @@ public final class ZarrArrayBuilder {
   }
 
   /**
-   * Validates the description and returns the array without storing anything: a compute that
-   * writes to it checks the rules of {@link #overwrite()} after its memory check, writes a
-   * staging array beside it and swaps that in when every task succeeded ({@link StagedWrite}). Used for lazy
+   * Validates the description and returns the array without storing anything: a compute that writes
+   * to it checks the rules of {@link #overwrite()} after its memory check, writes a staging array
+   * beside it and swaps that in when every task succeeded ({@link StagedWrite}). Used for lazy
    * writes ({@code Cubed.toZarrLazy}), so building a plan never wipes or creates a target.
    *
    * @throws IllegalArgumentException for an invalid description
@@ -220,20 +220,29 @@ public final class ZarrArrayBuilder {
       }
     }
     if (ch.length != shape.length) {
-      throw new IllegalArgumentException(where + ": chunks " + Arrays.toString(ch)
-          + " must have as many dimensions as shape " + Arrays.toString(shape));
+      throw new IllegalArgumentException(
+          where
+              + ": chunks "
+              + Arrays.toString(ch)
+              + " must have as many dimensions as shape "
+              + Arrays.toString(shape));
     }
     for (long s : shape) {
       if (s < 0) {
-        throw new IllegalArgumentException(where + ": shape " + Arrays.toString(shape)
-            + " has a negative extent");
+        throw new IllegalArgumentException(
+            where + ": shape " + Arrays.toString(shape) + " has a negative extent");
       }
     }
     int[] ich = ArrayMetadata.intChunks(ch, where);
     ArrayMetadata.checkSizes(shape, ich, dtype, where);
     if (dimensionNames != null && dimensionNames.size() != shape.length) {
-      throw new IllegalArgumentException(where + ": " + dimensionNames.size()
-          + " dimension names for " + shape.length + " dimensions");
+      throw new IllegalArgumentException(
+          where
+              + ": "
+              + dimensionNames.size()
+              + " dimension names for "
+              + shape.length
+              + " dimensions");
     }
     Object fill = FillValues.normalize(dtype, fillValue);
     boolean big = byteOrder == ByteOrder.BIG_ENDIAN && dtype.itemSize() > 1;
@@ -242,8 +251,8 @@ public final class ZarrArrayBuilder {
     String sep;
     if (zarrFormat == 2) {
       if (innerChunks != null || checksum || v2Keys || indexAtStart) {
-        throw new UnsupportedOperationException(where
-            + ": sharding, crc32c and chunk key encodings are Zarr v3 features");
+        throw new UnsupportedOperationException(
+            where + ": sharding, crc32c and chunk key encodings are Zarr v3 features");
       }
       sep = separator == null ? "." : separator;
       codec = new V2Codec(dtype, big, order == MemoryOrder.F, comp.codec(dtype.itemSize()));
@@ -268,14 +277,22 @@ public final class ZarrArrayBuilder {
       if (innerChunks != null) {
         int[] inner = ArrayMetadata.intChunks(innerChunks, where);
         if (inner.length != ich.length) {
-          throw new IllegalArgumentException(where + ": inner chunks "
-              + Arrays.toString(innerChunks) + " must have " + ich.length + " dimensions");
+          throw new IllegalArgumentException(
+              where
+                  + ": inner chunks "
+                  + Arrays.toString(innerChunks)
+                  + " must have "
+                  + ich.length
+                  + " dimensions");
         }
         for (int i = 0; i < inner.length; i++) {
           if (ich[i] % inner[i] != 0) {
-            throw new IllegalArgumentException(where + ": inner chunks "
-                + Arrays.toString(innerChunks) + " must divide the shard shape "
-                + Arrays.toString(ch));
+            throw new IllegalArgumentException(
+                where
+                    + ": inner chunks "
+                    + Arrays.toString(innerChunks)
+                    + " must divide the shard shape "
+                    + Arrays.toString(ch));
           }
         }
         CodecPipeline innerPipe = new CodecPipeline(transposes, ab, bytes);
@@ -287,8 +304,17 @@ public final class ZarrArrayBuilder {
       }
       codec = new CodecPipeline(transposes, ab, bytes);
     }
-    return new ArrayMetadata(zarrFormat, shape.clone(), ich, dtype, fill, attributes,
-        dimensionNames, sep, zarrFormat == 3 && !v2Keys, codec);
+    return new ArrayMetadata(
+        zarrFormat,
+        shape.clone(),
+        ich,
+        dtype,
+        fill,
+        attributes,
+        dimensionNames,
+        sep,
+        zarrFormat == 3 && !v2Keys,
+        codec);
   }
 
   static void writeMetadata(Store store, String path, ArrayMetadata m) {

@@ -23,18 +23,27 @@ final class ZarrChunks {
     Store store = z.store();
     String key = Keys.join(z.path(), meta.chunkKey(coords));
     long[] full = z.chunks();
-    NDArray a = store instanceof FileSystemStore fs && meta.codec.decodesStreamed()
-        ? ChunkFiles.read(fs, key, meta.codec, full, clipped, where(z, key)) : null;
+    NDArray a =
+        store instanceof FileSystemStore fs && meta.codec.decodesStreamed()
+            ? ChunkFiles.read(fs, key, meta.codec, full, clipped, where(z, key))
+            : null;
     if (a != null) {
       return a;
     }
     byte[] b = store.get(key);
     if (b == null) {
       if (z.isIntermediate()) {
-        throw new MissingChunkException("engine error: chunk " + Arrays.toString(coords)
-            + " (key '" + key + "' in " + store.describe() + ") of intermediate array '"
-            + z.path() + "' was read before it was written; the operation producing it had not"
-            + " finished. Please report this with the plan (CubedArray.plan()).");
+        throw new MissingChunkException(
+            "engine error: chunk "
+                + Arrays.toString(coords)
+                + " (key '"
+                + key
+                + "' in "
+                + store.describe()
+                + ") of intermediate array '"
+                + z.path()
+                + "' was read before it was written; the operation producing it had not"
+                + " finished. Please report this with the plan (CubedArray.plan()).");
       }
       return NDArray.full(meta.dtype, meta.fillValue, clipped);
     }
@@ -56,8 +65,16 @@ final class ZarrChunks {
   static ChunkReader reader(ZarrArray z, long[] coords, int cacheBlocks) {
     ArrayMetadata meta = z.metadata();
     String key = Keys.join(z.path(), meta.chunkKey(coords));
-    return ChunkReader.open((FileSystemStore) z.store(), key, meta.codec, meta.dtype,
-        meta.codec.byteOrder(), z.chunks(), meta.fillValue, z.isIntermediate(), cacheBlocks,
+    return ChunkReader.open(
+        (FileSystemStore) z.store(),
+        key,
+        meta.codec,
+        meta.dtype,
+        meta.codec.byteOrder(),
+        z.chunks(),
+        meta.fillValue,
+        z.isIntermediate(),
+        cacheBlocks,
         where(z, key));
   }
 
@@ -66,14 +83,26 @@ final class ZarrChunks {
     long[] clipped = z.chunkShape(coords);
     ArrayMetadata meta = z.metadata();
     if (data.dtype() != meta.dtype) {
-      throw new IllegalArgumentException("writeChunk: data dtype " + data.dtype()
-          + " differs from the dtype " + meta.dtype + " of array '" + z.path()
-          + "'; convert with astype first");
+      throw new IllegalArgumentException(
+          "writeChunk: data dtype "
+              + data.dtype()
+              + " differs from the dtype "
+              + meta.dtype
+              + " of array '"
+              + z.path()
+              + "'; convert with astype first");
     }
     if (!Arrays.equals(data.shape(), clipped)) {
-      throw new IllegalArgumentException("writeChunk: data shape " + Shapes.format(data.shape())
-          + " differs from the shape " + Shapes.format(clipped) + " of chunk "
-          + Arrays.toString(coords) + " of array '" + z.path() + "'");
+      throw new IllegalArgumentException(
+          "writeChunk: data shape "
+              + Shapes.format(data.shape())
+              + " differs from the shape "
+              + Shapes.format(clipped)
+              + " of chunk "
+              + Arrays.toString(coords)
+              + " of array '"
+              + z.path()
+              + "'");
     }
     String key = Keys.join(z.path(), meta.chunkKey(coords));
     if (z.emptyChunks() == EmptyChunks.SKIP && FillValues.isAllFill(data, meta.fillValue)) {
@@ -94,10 +123,13 @@ final class ZarrChunks {
         write(z, coords, ChunkRuns.materialize(src, meta.dtype, clipped));
         return;
       }
-      ChunkRuns.FillCheck check = z.emptyChunks() == EmptyChunks.SKIP
-          ? new ChunkRuns.FillCheck(src, meta.dtype, meta.fillValue) : null;
-      ChunkElements full = ChunkRuns.padded(check != null ? check : src, meta.dtype, clipped,
-          z.chunks(), meta.fillValue);
+      ChunkRuns.FillCheck check =
+          z.emptyChunks() == EmptyChunks.SKIP
+              ? new ChunkRuns.FillCheck(src, meta.dtype, meta.fillValue)
+              : null;
+      ChunkElements full =
+          ChunkRuns.padded(
+              check != null ? check : src, meta.dtype, clipped, z.chunks(), meta.fillValue);
       java.nio.ByteBuffer enc = meta.codec.encode(full, meta.dtype, z.chunks());
       if (check != null && check.allFill()) {
         z.store().delete(key);

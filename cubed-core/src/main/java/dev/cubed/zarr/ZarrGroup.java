@@ -13,7 +13,10 @@ import java.util.TreeMap;
  */
 public final class ZarrGroup {
   /** The kind of a member node. */
-  public enum NodeType { ARRAY, GROUP }
+  public enum NodeType {
+    ARRAY,
+    GROUP
+  }
 
   private final Store store;
   private final String path;
@@ -36,36 +39,42 @@ public final class ZarrGroup {
     String p = Keys.normalizePath(path);
     byte[] v3 = store.get(Keys.join(p, "zarr.json"));
     if (v3 != null) {
-      String where = "zarr group '" + p + "' (" + Keys.join(p, "zarr.json") + " in "
-          + store.describe() + ")";
+      String where =
+          "zarr group '" + p + "' (" + Keys.join(p, "zarr.json") + " in " + store.describe() + ")";
       JsonNode doc = Json.parseObject(v3, where);
       String nt = doc.path("node_type").asText("");
       if (!nt.equals("group")) {
         throw new ZarrFormatException(where + ": node_type is '" + nt + "', expected 'group'");
       }
       if (doc.path("zarr_format").asInt() != 3) {
-        throw new ZarrFormatException(where + ": field 'zarr_format' is "
-            + doc.get("zarr_format") + ", expected 3");
+        throw new ZarrFormatException(
+            where + ": field 'zarr_format' is " + doc.get("zarr_format") + ", expected 3");
       }
       return new ZarrGroup(store, p, 3, Json.toMap(doc.get("attributes")));
     }
     byte[] v2 = store.get(Keys.join(p, ".zgroup"));
     if (v2 != null) {
-      String where = "zarr group '" + p + "' (" + Keys.join(p, ".zgroup") + " in "
-          + store.describe() + ")";
+      String where =
+          "zarr group '" + p + "' (" + Keys.join(p, ".zgroup") + " in " + store.describe() + ")";
       JsonNode doc = Json.parseObject(v2, where);
       if (doc.path("zarr_format").asInt() != 2) {
-        throw new ZarrFormatException(where + ": field 'zarr_format' is "
-            + doc.get("zarr_format") + ", expected 2");
+        throw new ZarrFormatException(
+            where + ": field 'zarr_format' is " + doc.get("zarr_format") + ", expected 2");
       }
       byte[] at = store.get(Keys.join(p, ".zattrs"));
-      Map<String, Object> attrs = at == null ? Map.of()
-          : Json.toMap(Json.parseObject(at, where + " .zattrs"));
+      Map<String, Object> attrs =
+          at == null ? Map.of() : Json.toMap(Json.parseObject(at, where + " .zattrs"));
       return new ZarrGroup(store, p, 2, attrs);
     }
     String hint = store.exists(Keys.join(p, ".zarray")) ? " (an array is there)" : "";
-    throw new ZarrFormatException("zarr group '" + p + "' in " + store.describe()
-        + ": no zarr.json (v3) or .zgroup (v2) found" + hint + "; expected group metadata");
+    throw new ZarrFormatException(
+        "zarr group '"
+            + p
+            + "' in "
+            + store.describe()
+            + ": no zarr.json (v3) or .zgroup (v2) found"
+            + hint
+            + "; expected group metadata");
   }
 
   /** Opens the group at the root of a store location ({@link Stores#open}). */
@@ -78,16 +87,16 @@ public final class ZarrGroup {
    *
    * @throws IllegalArgumentException if the format is not 2 or 3, or an array is at the path
    */
-  public static ZarrGroup create(Store store, String path, int zarrFormat,
-      Map<String, ?> attributes) {
+  public static ZarrGroup create(
+      Store store, String path, int zarrFormat, Map<String, ?> attributes) {
     String p = Keys.normalizePath(path);
     if (zarrFormat != 2 && zarrFormat != 3) {
-      throw new IllegalArgumentException("create zarr group '" + p + "': format " + zarrFormat
-          + " is not 2 or 3");
+      throw new IllegalArgumentException(
+          "create zarr group '" + p + "': format " + zarrFormat + " is not 2 or 3");
     }
     if (store.exists(Keys.join(p, ".zarray")) || isV3Array(store, p)) {
-      throw new IllegalArgumentException("create zarr group '" + p + "' in " + store.describe()
-          + ": an array exists there");
+      throw new IllegalArgumentException(
+          "create zarr group '" + p + "' in " + store.describe() + ": an array exists there");
     }
     ZarrGroup g = new ZarrGroup(store, p, zarrFormat, new LinkedHashMap<>(attributes));
     g.writeMetadata();

@@ -28,6 +28,7 @@ final class ZarrNodes {
 
   private static final Set<String> METADATA =
       Set.of("zarr.json", ".zarray", ".zgroup", ".zattrs", ".zmetadata");
+
   /** Chunk keys of any encoding: v3 default ("c", "c/0/1", "c.0.1") and v2 ("0", "0.1", "0/1"). */
   private static final Pattern CHUNK = Pattern.compile("c([./]\\d+)*|\\d+([./]\\d+)*");
 
@@ -59,8 +60,8 @@ final class ZarrNodes {
   }
 
   /** {@link #prepare} that, with {@code checkOnly}, only throws and changes nothing. */
-  static void prepare(Store store, String path, boolean overwrite, String where,
-      boolean checkOnly) {
+  static void prepare(
+      Store store, String path, boolean overwrite, String where, boolean checkOnly) {
     String prefix = path.isEmpty() ? "" : path + "/";
     List<String> keys = new ArrayList<>();
     for (String k : store.list(prefix)) {
@@ -74,15 +75,28 @@ final class ZarrNodes {
     String kind = kind(store, path);
     String loc = "'" + (path.isEmpty() ? "/" : path) + "' in " + store.describe();
     if (kind == null) {
-      throw new IllegalArgumentException(where + ": " + loc + " is not a Zarr array or group"
-          + " but holds " + keys.size() + " file(s) (e.g. '" + keys.get(0) + "'): refusing to"
-          + " delete them; choose an empty or new path");
+      throw new IllegalArgumentException(
+          where
+              + ": "
+              + loc
+              + " is not a Zarr array or group"
+              + " but holds "
+              + keys.size()
+              + " file(s) (e.g. '"
+              + keys.get(0)
+              + "'): refusing to"
+              + " delete them; choose an empty or new path");
     }
     if (!overwrite) {
       boolean incomplete = kind.equals("array") && isIncomplete(store, path);
-      throw new IllegalArgumentException(where + ": a Zarr " + kind + " already exists at "
-          + loc + (incomplete ? " (INCOMPLETE: left by a compute that did not finish)" : "")
-          + "; pass --overwrite (CLI) or call overwrite() to replace it, or choose a new path");
+      throw new IllegalArgumentException(
+          where
+              + ": a Zarr "
+              + kind
+              + " already exists at "
+              + loc
+              + (incomplete ? " (INCOMPLETE: left by a compute that did not finish)" : "")
+              + "; pass --overwrite (CLI) or call overwrite() to replace it, or choose a new path");
     }
     Map<String, String> kinds = new HashMap<>();
     kinds.put(path, kind);
@@ -100,9 +114,17 @@ final class ZarrNodes {
       }
     }
     if (!foreign.isEmpty()) {
-      throw new IllegalArgumentException(where + ": the Zarr " + kind + " at " + loc
-          + " also holds " + foreign.size() + " file(s) that are not part of it (e.g. '"
-          + foreign.get(0) + "'): refusing to replace it; move them away or choose a new path");
+      throw new IllegalArgumentException(
+          where
+              + ": the Zarr "
+              + kind
+              + " at "
+              + loc
+              + " also holds "
+              + foreign.size()
+              + " file(s) that are not part of it (e.g. '"
+              + foreign.get(0)
+              + "'): refusing to replace it; move them away or choose a new path");
     }
     if (checkOnly) {
       return;
@@ -141,18 +163,24 @@ final class ZarrNodes {
       } catch (RuntimeException e) {
         // unreadable: handled by the rules below
       }
-      if (old != null && java.util.Arrays.equals(old.shape(), a.shape())
-          && java.util.Arrays.equals(old.chunks(), a.chunks()) && old.dtype() == a.dtype()) {
+      if (old != null
+          && java.util.Arrays.equals(old.shape(), a.shape())
+          && java.util.Arrays.equals(old.chunks(), a.chunks())
+          && old.dtype() == a.dtype()) {
         return checkOnly ? a : old.withEmptyChunks(a.emptyChunks()).withAttributes(attrs);
       }
     }
-    prepare(store, path, overwrite, "create zarr array '" + path + "' in " + store.describe(),
+    prepare(
+        store,
+        path,
+        overwrite,
+        "create zarr array '" + path + "' in " + store.describe(),
         checkOnly);
     return checkOnly ? a : a.withAttributes(attrs);
   }
 
-  private static boolean isZarrKey(Store store, String node, String rel,
-      Map<String, String> kinds) {
+  private static boolean isZarrKey(
+      Store store, String node, String rel, Map<String, String> kinds) {
     int slash = rel.indexOf('/');
     String kind = kinds.computeIfAbsent(node, n -> String.valueOf(kind(store, n)));
     if (METADATA.contains(rel)) {
@@ -162,8 +190,8 @@ final class ZarrNodes {
       return CHUNK.matcher(rel).matches();
     }
     if (kind.equals("group") && slash > 0) {
-      return isZarrKey(store, Keys.join(node, rel.substring(0, slash)), rel.substring(slash + 1),
-          kinds);
+      return isZarrKey(
+          store, Keys.join(node, rel.substring(0, slash)), rel.substring(slash + 1), kinds);
     }
     return false;
   }

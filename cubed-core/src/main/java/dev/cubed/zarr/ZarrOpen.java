@@ -5,9 +5,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 /**
  * Opening an array from its store: the metadata document read and checked (v3 {@code zarr.json},
  * else v2 {@code .zarray} with {@code .zattrs}), and, where none is found, what a staged write
- * left: a filesystem swap that a kill interrupted is finished ({@link StagedWrite#recover}) and
- * the array opened; otherwise the error says a compute is writing (or was killed writing) a new
- * array there. See {@link ZarrArray#open(Store, String)} for the contract.
+ * left: a filesystem swap that a kill interrupted is finished ({@link StagedWrite#recover}) and the
+ * array opened; otherwise the error says a compute is writing (or was killed writing) a new array
+ * there. See {@link ZarrArray#open(Store, String)} for the contract.
  */
 final class ZarrOpen {
   private static final String NO_METADATA = "expected array metadata there";
@@ -41,13 +41,15 @@ final class ZarrOpen {
       JsonNode doc = Json.parseObject(v3, where3);
       JsonNode fmt = doc.get("zarr_format");
       if (fmt == null || fmt.asInt() != 3) {
-        throw new ZarrFormatException(where3 + ": field 'zarr_format' is " + fmt
-            + ", expected 3");
+        throw new ZarrFormatException(where3 + ": field 'zarr_format' is " + fmt + ", expected 3");
       }
       String nt = doc.path("node_type").asText("");
       if (!nt.equals("array")) {
-        throw new ZarrFormatException(where3 + ": node_type is '" + nt
-            + "', expected 'array' (open groups with ZarrGroup.open)");
+        throw new ZarrFormatException(
+            where3
+                + ": node_type is '"
+                + nt
+                + "', expected 'array' (open groups with ZarrGroup.open)");
       }
       return new ZarrArray(store, p, MetadataParser.parseV3(doc, where3), EmptyChunks.SKIP);
     }
@@ -56,11 +58,16 @@ final class ZarrOpen {
       String where2 = ZarrArray.describe(store, p, ".zarray");
       JsonNode doc = Json.parseObject(v2, where2);
       byte[] at = store.get(Keys.join(p, ".zattrs"));
-      JsonNode attrs = at == null ? null : Json.parseObject(at, ZarrArray.describe(store, p, ".zattrs"));
+      JsonNode attrs =
+          at == null ? null : Json.parseObject(at, ZarrArray.describe(store, p, ".zattrs"));
       return new ZarrArray(store, p, MetadataParser.parseV2(doc, attrs, where2), EmptyChunks.SKIP);
     }
-    throw new ZarrFormatException("zarr array '" + p + "' in " + store.describe()
-        + ": no zarr.json (v3) or .zarray (v2) found; " + NO_METADATA);
+    throw new ZarrFormatException(
+        "zarr array '"
+            + p
+            + "' in "
+            + store.describe()
+            + ": no zarr.json (v3) or .zarray (v2) found; "
+            + NO_METADATA);
   }
-
 }

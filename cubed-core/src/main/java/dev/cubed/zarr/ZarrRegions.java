@@ -5,9 +5,9 @@ import dev.cubed.nd.Shapes;
 import java.util.Arrays;
 
 /**
- * Reads and writes of boxes of a {@link ZarrArray} that span any number of chunks: the chunks a
- * box intersects, each read (or a shard read in part) or written whole, partial chunks read,
- * modified and rewritten.
+ * Reads and writes of boxes of a {@link ZarrArray} that span any number of chunks: the chunks a box
+ * intersects, each read (or a shard read in part) or written whole, partial chunks read, modified
+ * and rewritten.
  */
 final class ZarrRegions {
   private ZarrRegions() {}
@@ -16,22 +16,39 @@ final class ZarrRegions {
     long[] ashape = z.shape();
     String path = z.path();
     if (start.length != ashape.length || shape.length != ashape.length) {
-      throw new IllegalArgumentException(fn + ": start " + Arrays.toString(start) + " and shape "
-          + Shapes.format(shape) + " must have " + ashape.length + " dimensions like array '"
-          + path + "' of shape " + Shapes.format(ashape));
+      throw new IllegalArgumentException(
+          fn
+              + ": start "
+              + Arrays.toString(start)
+              + " and shape "
+              + Shapes.format(shape)
+              + " must have "
+              + ashape.length
+              + " dimensions like array '"
+              + path
+              + "' of shape "
+              + Shapes.format(ashape));
     }
     for (int i = 0; i < start.length; i++) {
       if (start[i] < 0 || shape[i] < 0 || start[i] + shape[i] > ashape[i]) {
-        throw new IllegalArgumentException(fn + ": region at " + Arrays.toString(start)
-            + " of shape " + Shapes.format(shape) + " is outside array '" + path + "' of shape "
-            + Shapes.format(ashape) + " in dimension " + i);
+        throw new IllegalArgumentException(
+            fn
+                + ": region at "
+                + Arrays.toString(start)
+                + " of shape "
+                + Shapes.format(shape)
+                + " is outside array '"
+                + path
+                + "' of shape "
+                + Shapes.format(ashape)
+                + " in dimension "
+                + i);
       }
     }
   }
 
   /** Calls {@code visitor} for each chunk intersecting the box, with the intersection. */
-  private static void forEachChunk(ZarrArray z, long[] start, long[] shape,
-      ChunkVisitor visitor) {
+  private static void forEachChunk(ZarrArray z, long[] start, long[] shape, ChunkVisitor visitor) {
     int nd = start.length;
     long[] chunks = z.chunks();
     long[] ashape = z.shape();
@@ -53,8 +70,7 @@ final class ZarrRegions {
       for (int i = 0; i < nd; i++) {
         cstart[i] = c[i] * chunks[i];
         long a = Math.max(start[i], cstart[i]);
-        long b = Math.min(start[i] + shape[i], Math.min(cstart[i] + chunks[i],
-            ashape[i]));
+        long b = Math.min(start[i] + shape[i], Math.min(cstart[i] + chunks[i], ashape[i]));
         inChunk[i] = a - cstart[i];
         inRegion[i] = a - start[i];
         box[i] = b - a;
@@ -85,47 +101,66 @@ final class ZarrRegions {
     NDArray out = NDArray.zeros(z.dtype(), shape);
     int mult = z.dtype().isComplex() ? 2 : 1;
     ShardingCodec shard = z.partialShardReader();
-    forEachChunk(z, start, shape, (c, inChunk, inRegion, box) -> {
-      long[] cs = z.chunkShape(c);
-      if (shard != null && !Arrays.equals(box, cs)) {
-        String key = z.chunkKey(c);
-        NDArray part = shard.readRegion(z.store(), key, z.chunks(), inChunk, box,
-            "zarr array '" + z.path() + "' shard '" + key + "'");
-        NDArray.copyBox(part.data(), box, new long[box.length], out.data(), shape, inRegion, box,
-            mult);
-        return;
-      }
-      NDArray chunk = z.readChunk(c);
-      if (Arrays.equals(box, out.shape()) && Arrays.equals(box, chunk.shape())) {
-        System.arraycopy(chunk.data(), 0, out.data(), 0, chunk.size() * mult);
-      } else {
-        NDArray.copyBox(chunk.data(), chunk.shape(), inChunk, out.data(), shape, inRegion, box,
-            mult);
-      }
-    });
+    forEachChunk(
+        z,
+        start,
+        shape,
+        (c, inChunk, inRegion, box) -> {
+          long[] cs = z.chunkShape(c);
+          if (shard != null && !Arrays.equals(box, cs)) {
+            String key = z.chunkKey(c);
+            NDArray part =
+                shard.readRegion(
+                    z.store(),
+                    key,
+                    z.chunks(),
+                    inChunk,
+                    box,
+                    "zarr array '" + z.path() + "' shard '" + key + "'");
+            NDArray.copyBox(
+                part.data(), box, new long[box.length], out.data(), shape, inRegion, box, mult);
+            return;
+          }
+          NDArray chunk = z.readChunk(c);
+          if (Arrays.equals(box, out.shape()) && Arrays.equals(box, chunk.shape())) {
+            System.arraycopy(chunk.data(), 0, out.data(), 0, chunk.size() * mult);
+          } else {
+            NDArray.copyBox(
+                chunk.data(), chunk.shape(), inChunk, out.data(), shape, inRegion, box, mult);
+          }
+        });
     return out;
   }
 
   /** {@link ZarrArray#write(long[], NDArray)}: whole chunks replaced, partial ones rewritten. */
   static void write(ZarrArray z, long[] start, NDArray data) {
     if (data.dtype() != z.dtype()) {
-      throw new IllegalArgumentException("write: data dtype " + data.dtype()
-          + " differs from the dtype " + z.dtype() + " of array '" + z.path()
-          + "'; convert with astype first");
+      throw new IllegalArgumentException(
+          "write: data dtype "
+              + data.dtype()
+              + " differs from the dtype "
+              + z.dtype()
+              + " of array '"
+              + z.path()
+              + "'; convert with astype first");
     }
     long[] shape = data.shape();
     checkRegion(z, "write", start, shape);
     int mult = z.dtype().isComplex() ? 2 : 1;
-    forEachChunk(z, start, shape, (c, inChunk, inRegion, box) -> {
-      long[] cs = z.chunkShape(c);
-      NDArray chunk;
-      if (Arrays.equals(box, cs)) {
-        chunk = Arrays.equals(box, shape) ? data : data.getRegion(inRegion, box);
-      } else {
-        chunk = z.readChunk(c);
-        NDArray.copyBox(data.data(), shape, inRegion, chunk.data(), cs, inChunk, box, mult);
-      }
-      z.writeChunk(c, chunk);
-    });
+    forEachChunk(
+        z,
+        start,
+        shape,
+        (c, inChunk, inRegion, box) -> {
+          long[] cs = z.chunkShape(c);
+          NDArray chunk;
+          if (Arrays.equals(box, cs)) {
+            chunk = Arrays.equals(box, shape) ? data : data.getRegion(inRegion, box);
+          } else {
+            chunk = z.readChunk(c);
+            NDArray.copyBox(data.data(), shape, inRegion, chunk.data(), cs, inChunk, box, mult);
+          }
+          z.writeChunk(c, chunk);
+        });
   }
 }

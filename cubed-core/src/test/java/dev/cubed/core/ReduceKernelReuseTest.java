@@ -14,11 +14,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * First-round states written into a reused array ({@link ReduceKernel#initial} with a buffer)
- * equal new ones bit for bit for every kind, whatever the buffer held; a buffer of another shape or
- * dtype is left alone. In-place merges into a box ({@link SumRows#combineAt}) equal
- * {@link ReduceKernel#combine} on a copy of the box, and are refused (nothing changed) where the
- * merge is not one addition per entry or the box is not contiguous.
+ * First-round states written into a reused array ({@link ReduceKernel#initial} with a buffer) equal
+ * new ones bit for bit for every kind, whatever the buffer held; a buffer of another shape or dtype
+ * is left alone. In-place merges into a box ({@link SumRows#combineAt}) equal {@link
+ * ReduceKernel#combine} on a copy of the box, and are refused (nothing changed) where the merge is
+ * not one addition per entry or the box is not contiguous.
  */
 class ReduceKernelReuseTest {
   private static NDArray random(DType t, long[] shape, Random r) {
@@ -50,8 +50,9 @@ class ReduceKernelReuseTest {
   void statesIntoAReusedArrayEqualNewOnes(int seed) {
     Random r = new Random(seed);
     long[] shape = {1 + r.nextInt(4), 1 + r.nextInt(3), 1 + r.nextInt(40)};
-    boolean[][] reds = {{true, false, false}, {false, false, true}, {true, true, false},
-        {false, true, false}};
+    boolean[][] reds = {
+      {true, false, false}, {false, false, true}, {true, true, false}, {false, true, false}
+    };
     for (DType t : new DType[] {DType.FLOAT64, DType.INT64, DType.UINT8, DType.BOOL}) {
       NDArray x = random(t, shape, r);
       for (boolean[] red : reds) {
@@ -101,8 +102,13 @@ class ReduceKernelReuseTest {
     long a0 = 2 + r.nextInt(3);
     long b0 = 2 + r.nextInt(4);
     long c0 = 1 + r.nextInt(30);
-    for (ReduceKernel.Kind k : new ReduceKernel.Kind[] {ReduceKernel.Kind.SUM,
-        ReduceKernel.Kind.MEAN, ReduceKernel.Kind.MAX, ReduceKernel.Kind.PROD}) {
+    for (ReduceKernel.Kind k :
+        new ReduceKernel.Kind[] {
+          ReduceKernel.Kind.SUM,
+          ReduceKernel.Kind.MEAN,
+          ReduceKernel.Kind.MAX,
+          ReduceKernel.Kind.PROD
+        }) {
       for (DType t : new DType[] {DType.FLOAT64, DType.INT64}) {
         DType st = k == ReduceKernel.Kind.MEAN ? DType.FLOAT64 : t;
         long f = k.fields();
@@ -119,8 +125,14 @@ class ReduceKernelReuseTest {
         want.setRegion(at, region);
         boolean additive = k == ReduceKernel.Kind.SUM || k == ReduceKernel.Kind.MEAN;
         NDArray got = into.copy();
-        String what = k + " " + st + " at " + java.util.Arrays.toString(at) + " box "
-            + java.util.Arrays.toString(box);
+        String what =
+            k
+                + " "
+                + st
+                + " at "
+                + java.util.Arrays.toString(at)
+                + " box "
+                + java.util.Arrays.toString(box);
         assertEquals(additive, SumRows.combineAt(k, got, at, state), what);
         assertEquals(additive ? want : into, got, what);
         // not contiguous (part of C on more than one row): refused, nothing changed
@@ -143,8 +155,9 @@ class ReduceKernelReuseTest {
     assertEquals(NDArray.zeros(DType.COMPLEX128, 2, 3, 1), into);
     // a contiguous float64 sum at a row offset: merged
     NDArray f = NDArray.zeros(DType.FLOAT64, 2, 3, 1);
-    assertTrue(SumRows.combineAt(ReduceKernel.Kind.SUM, f, new long[] {1, 0, 0},
-        NDArray.ones(DType.FLOAT64, 1, 3, 1)));
+    assertTrue(
+        SumRows.combineAt(
+            ReduceKernel.Kind.SUM, f, new long[] {1, 0, 0}, NDArray.ones(DType.FLOAT64, 1, 3, 1)));
     assertEquals(3.0, f.getDouble(3) + f.getDouble(4) + f.getDouble(5));
     assertEquals(0.0, f.getDouble(0) + f.getDouble(1) + f.getDouble(2));
   }

@@ -21,8 +21,13 @@ class ReduceKernelSumTest {
   void sumAndMeanStatesEqualTheOrderedAdditions(int seed) {
     Random r = new Random(seed);
     long[] shape = {1 + r.nextInt(6), 1 + r.nextInt(2), 1 + r.nextInt(5), 1 + r.nextInt(3000)};
-    boolean[][] reds = {{true, false, false, false}, {true, true, false, false},
-        {false, true, false, false}, {true, false, true, false}, {false, false, false, true}};
+    boolean[][] reds = {
+      {true, false, false, false},
+      {true, true, false, false},
+      {false, true, false, false},
+      {true, false, true, false},
+      {false, false, false, true}
+    };
     NDArray x = NDArray.zeros(DType.FLOAT64, shape);
     for (int i = 0; i < x.size(); i++) {
       x.setDouble(i, r.nextGaussian() * Math.pow(10, r.nextInt(6)));
@@ -65,9 +70,9 @@ class ReduceKernelSumTest {
   }
 
   /**
-   * A sum over the last axis of a block (the chunked first round over an array with one chunk
-   * along that axis) equals the kernel's sum over that axis bit for bit: both sum each row as a
-   * run ({@link dev.cubed.nd.Statistics#sumRun}).
+   * A sum over the last axis of a block (the chunked first round over an array with one chunk along
+   * that axis) equals the kernel's sum over that axis bit for bit: both sum each row as a run
+   * ({@link dev.cubed.nd.Statistics#sumRun}).
    */
   @ParameterizedTest
   @ValueSource(ints = {1, 2, 3, 4})
@@ -78,13 +83,15 @@ class ReduceKernelSumTest {
     for (int i = 0; i < x.size(); i++) {
       x.setDouble(i, r.nextGaussian() * Math.pow(10, r.nextInt(12) - 6));
     }
-    NDArray state = ReduceKernel.initial(ReduceKernel.Kind.SUM, x,
-        new boolean[] {false, false, true}, 0, 0);
+    NDArray state =
+        ReduceKernel.initial(ReduceKernel.Kind.SUM, x, new boolean[] {false, false, true}, 0, 0);
     NDArray want = dev.cubed.nd.Statistics.sum(x, dev.cubed.nd.Axes.of(2));
     assertEquals(want.size(), state.size());
     for (int o = 0; o < want.size(); o++) {
-      assertEquals(Double.doubleToRawLongBits(want.getDouble(o)),
-          Double.doubleToRawLongBits(state.getDouble(o)), "row " + o);
+      assertEquals(
+          Double.doubleToRawLongBits(want.getDouble(o)),
+          Double.doubleToRawLongBits(state.getDouble(o)),
+          "row " + o);
     }
   }
 
@@ -122,18 +129,29 @@ class ReduceKernelSumTest {
         x.setDouble(i, r.nextGaussian() * Math.pow(10, r.nextInt(8)));
       }
       double count = shape[0] * (red[1] ? shape[1] : 1);
-      NDArray want = ReduceKernel.finish(ReduceKernel.Kind.MEAN,
-          ReduceKernel.initial(ReduceKernel.Kind.MEAN, x, red, 0, 0), dt, 0, false);
-      NDArray got = ReduceKernel.finishMean(
-          ReduceKernel.initial(ReduceKernel.Kind.SUM, x, red, 0, 0), dt, count);
+      NDArray want =
+          ReduceKernel.finish(
+              ReduceKernel.Kind.MEAN,
+              ReduceKernel.initial(ReduceKernel.Kind.MEAN, x, red, 0, 0),
+              dt,
+              0,
+              false);
+      NDArray got =
+          ReduceKernel.finishMean(
+              ReduceKernel.initial(ReduceKernel.Kind.SUM, x, red, 0, 0), dt, count);
       assertEquals(want.dtype(), got.dtype());
       assertEquals(want.size(), got.size());
       for (int o = 0; o < want.size(); o++) {
         assertEquals(want.getDouble(o), got.getDouble(o), 0.0, dt + " mean " + o);
       }
     }
-    NDArray empty = ReduceKernel.initial(ReduceKernel.Kind.SUM,
-        NDArray.zeros(DType.FLOAT64, 0, 3), new boolean[] {true, false}, 0, 0);
+    NDArray empty =
+        ReduceKernel.initial(
+            ReduceKernel.Kind.SUM,
+            NDArray.zeros(DType.FLOAT64, 0, 3),
+            new boolean[] {true, false},
+            0,
+            0);
     NDArray nan = ReduceKernel.finishMean(empty, DType.FLOAT64, 0);
     for (int o = 0; o < 3; o++) {
       assertEquals(Double.NaN, nan.getDouble(o), 0.0);

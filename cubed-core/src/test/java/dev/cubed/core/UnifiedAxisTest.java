@@ -31,8 +31,8 @@ class UnifiedAxisTest {
     long[] shape = {12};
     // three inputs of 3 blocks each whose boundaries never meet: 7 blocks > 2 x 3
     ArrayNode x = blocks(5, 2, 5);
-    long[] got = ElemwiseOp.unifiedAxis(shape, 0, x, blocks(1, 3, 8), blocks(3, 3, 6),
-        blocks(8, 2, 2));
+    long[] got =
+        ElemwiseOp.unifiedAxis(shape, 0, x, blocks(1, 3, 8), blocks(3, 3, 6), blocks(8, 2, 2));
     assertThat(got).containsExactly(5, 2, 5);
   }
 

@@ -48,7 +48,10 @@ class DiagnosticsTest {
   }
 
   private Spec spec() {
-    return Spec.builder().workDir(dir.resolve("work")).allowedMem(2_000_000).reservedMem(1000)
+    return Spec.builder()
+        .workDir(dir.resolve("work"))
+        .allowedMem(2_000_000)
+        .reservedMem(1000)
         .build();
   }
 
@@ -61,17 +64,19 @@ class DiagnosticsTest {
     HistoryCallback history = Diagnostics.history(dir.resolve("h"));
     List<String> reports = new ArrayList<>();
     VisualizeCallback vis = new VisualizeCallback(dir.resolve("pic/plan.svg"), reports::add);
-    ComputeOptions opts = ComputeOptions.executor(new ThreadsExecutor(2, 1))
-        .withCallback(new ProgressCallback(new PrintStream(bars, true, StandardCharsets.UTF_8),
-            false))
-        .withCallback(history).withCallback(Diagnostics.plots(dir.resolve("p")))
-        .withCallback(vis);
+    ComputeOptions opts =
+        ComputeOptions.executor(new ThreadsExecutor(2, 1))
+            .withCallback(
+                new ProgressCallback(new PrintStream(bars, true, StandardCharsets.UTF_8), false))
+            .withCallback(history)
+            .withCallback(Diagnostics.plots(dir.resolve("p")))
+            .withCallback(vis);
     List<NDArray> got = Cubed.compute(opts, w.toArray(new CubedArray[0]));
     assertThat(got).hasSize(2);
 
     // tasks.csv: one row per task of the plan, every column, parsing back
-    List<Map<String, String>> tasks = readCsv(dir.resolve("h/tasks.csv"),
-        HistoryCallback.TASK_COLUMNS);
+    List<Map<String, String>> tasks =
+        readCsv(dir.resolve("h/tasks.csv"), HistoryCallback.TASK_COLUMNS);
     assertThat((long) tasks.size()).isEqualTo(summary.totalTasks());
     Map<String, Long> perOp = new HashMap<>();
     for (Map<String, String> t : tasks) {
@@ -93,12 +98,16 @@ class DiagnosticsTest {
     }
     // ops.csv: one row per op, with its projection and no measured ratio on threads
     List<Map<String, String>> ops = readCsv(dir.resolve("h/ops.csv"), HistoryCallback.OP_COLUMNS);
-    assertThat(ops).extracting(o -> o.get("op"))
-        .containsExactlyInAnyOrderElementsOf(summary.ops().stream().map(PlanSummary.OpInfo::name)
-            .toList());
+    assertThat(ops)
+        .extracting(o -> o.get("op"))
+        .containsExactlyInAnyOrderElementsOf(
+            summary.ops().stream().map(PlanSummary.OpInfo::name).toList());
     for (Map<String, String> o : ops) {
-      PlanSummary.OpInfo info = summary.ops().stream().filter(i -> i.name().equals(o.get("op")))
-          .findFirst().orElseThrow();
+      PlanSummary.OpInfo info =
+          summary.ops().stream()
+              .filter(i -> i.name().equals(o.get("op")))
+              .findFirst()
+              .orElseThrow();
       assertThat(Long.parseLong(o.get("tasks"))).isEqualTo(info.tasks());
       assertThat(Long.parseLong(o.get("projected_mem"))).isEqualTo(info.projectedMem());
       assertThat(o.get("kind")).isEqualTo(info.kind());
@@ -109,8 +118,11 @@ class DiagnosticsTest {
       assertThat(o.get("retries")).isEqualTo("0");
     }
     String planText = Files.readString(dir.resolve("h/plan.txt"));
-    assertThat(planText).contains("compute 1: ").contains("succeeded")
-        .contains(summary.ops().get(0).name()).contains("threads executor");
+    assertThat(planText)
+        .contains("compute 1: ")
+        .contains("succeeded")
+        .contains(summary.ops().get(0).name())
+        .contains("threads executor");
 
     // the charts: well-formed SVG naming every op
     for (String f : List.of("timeline.svg", "memory.svg")) {
@@ -124,7 +136,9 @@ class DiagnosticsTest {
     // progress: a line per op ending at its task count
     String out = bars.toString(StandardCharsets.UTF_8);
     for (PlanSummary.OpInfo o : summary.ops()) {
-      assertThat(out).as("progress of " + o.name()).contains(o.name())
+      assertThat(out)
+          .as("progress of " + o.name())
+          .contains(o.name())
           .contains(o.tasks() + "/" + o.tasks());
     }
 
@@ -149,25 +163,32 @@ class DiagnosticsTest {
     while (m.find()) {
       declared.add(m.group(1));
     }
-    assertThat(declared).containsExactlyInAnyOrderElementsOf(
-        nodes.stream().map(ArrayNode::name).toList());
+    assertThat(declared)
+        .containsExactlyInAnyOrderElementsOf(nodes.stream().map(ArrayNode::name).toList());
     // a cluster per op, fused arrays listed in (and declared inside) their op's cluster
     PlanSummary s = plan.summary();
-    PlanSummary.OpInfo fusedOp = s.ops().stream().filter(o -> !o.fused().isEmpty()).findFirst()
-        .orElseThrow();
+    PlanSummary.OpInfo fusedOp =
+        s.ops().stream().filter(o -> !o.fused().isEmpty()).findFirst().orElseThrow();
     int cluster = dot.indexOf("label=\"op " + fusedOp.name());
     assertThat(cluster).isPositive();
-    String body = dot.substring(dot.lastIndexOf("subgraph cluster_", cluster),
-        dot.indexOf("\n  }\n", cluster));
+    String body =
+        dot.substring(
+            dot.lastIndexOf("subgraph cluster_", cluster), dot.indexOf("\n  }\n", cluster));
     for (String f : fusedOp.fused()) {
       assertThat(body).contains("\"" + f + "\" [label=\"" + f + "\\nfused");
     }
-    assertThat(body).contains("fused: " + fusedOp.fused().size() + " array")
+    assertThat(body)
+        .contains("fused: " + fusedOp.fused().size() + " array")
         .contains(fusedOp.tasks() + " task");
     assertThat(dot).contains("shape=ellipse, style=dashed").doesNotContain("cylinder");
     assertThat(dot).contains("(largest projected memory)").contains(PlanGraphColor.RED);
-    assertThat(count(dot, "subgraph cluster_")).isEqualTo((int) s.ops().stream()
-        .map(o -> o.name().replaceAll("-stage\\d+$", "")).distinct().count());
+    assertThat(count(dot, "subgraph cluster_"))
+        .isEqualTo(
+            (int)
+                s.ops().stream()
+                    .map(o -> o.name().replaceAll("-stage\\d+$", ""))
+                    .distinct()
+                    .count());
   }
 
   @Test
@@ -182,7 +203,8 @@ class DiagnosticsTest {
     int decl = dot.indexOf("\"" + name + "\" [label=");
     assertThat(decl).isPositive();
     assertThat(dot.substring(decl, dot.indexOf('\n', decl))).contains("fused into 2 ops");
-    assertThat(dot.substring(0, decl)).as("declared before any cluster")
+    assertThat(dot.substring(0, decl))
+        .as("declared before any cluster")
         .doesNotContain("subgraph cluster_");
   }
 
@@ -195,7 +217,9 @@ class DiagnosticsTest {
       PlanPicture.Result r = Diagnostics.visualize(plan, dir.resolve("plan.svg"));
       assertThat(r.svg()).isFalse();
       assertThat(r.file()).isEqualTo(dir.resolve("plan.dot"));
-      assertThat(r.note()).contains("not installed").contains("apt-get install graphviz")
+      assertThat(r.note())
+          .contains("not installed")
+          .contains("apt-get install graphviz")
           .contains(dir.resolve("plan.dot").toString());
       assertThat(Files.exists(dir.resolve("plan.svg"))).isFalse();
       assertThat(Files.readString(dir.resolve("plan.dot"))).isEqualTo(plan.dot());
@@ -211,8 +235,8 @@ class DiagnosticsTest {
     CubedArray s = workload(spec()).get(0);
     s.compute(opts);
     s.compute(opts);
-    List<Map<String, String>> tasks = readCsv(dir.resolve("h/tasks.csv"),
-        HistoryCallback.TASK_COLUMNS);
+    List<Map<String, String>> tasks =
+        readCsv(dir.resolve("h/tasks.csv"), HistoryCallback.TASK_COLUMNS);
     long n = s.plan().totalTasks();
     assertThat(tasks).hasSize((int) (2 * n));
     assertThat(tasks.stream().filter(t -> t.get("compute").equals("2")).count()).isEqualTo(n);
@@ -227,12 +251,15 @@ class DiagnosticsTest {
     for (Recorder r : List.of(h, p)) {
       r.onComputeStart(new Events.ComputeStart("c1", 1, 3, 1000));
       r.onOpStart(new Events.OpStart("op-a", 3, 500, 1000));
-      r.onTaskEnd(new Events.TaskEnd("op-a", new long[] {0}, 1000, 1400, 1, 10_000, 500, false,
-          "worker-1", 300, 90_000));
-      r.onTaskEnd(new Events.TaskEnd("op-a", new long[] {1}, 1000, 1600, 2, 20_000, 500, false,
-          "worker-2", 450, 95_000));
-      r.onTaskEnd(new Events.TaskEnd("op-a", new long[] {2}, 1100, 1500, 1, 20_000, 500, false,
-          "worker-1", 520, 99_000));
+      r.onTaskEnd(
+          new Events.TaskEnd(
+              "op-a", new long[] {0}, 1000, 1400, 1, 10_000, 500, false, "worker-1", 300, 90_000));
+      r.onTaskEnd(
+          new Events.TaskEnd(
+              "op-a", new long[] {1}, 1000, 1600, 2, 20_000, 500, false, "worker-2", 450, 95_000));
+      r.onTaskEnd(
+          new Events.TaskEnd(
+              "op-a", new long[] {2}, 1100, 1500, 1, 20_000, 500, false, "worker-1", 520, 99_000));
       r.onOpEnd(new Events.OpEnd("op-a", 3, 1000, 1600));
       r.onComputeEnd(new Events.ComputeEnd("c1", 1000, 1700, null));
     }

@@ -22,21 +22,30 @@ class ProgressCallbackTest {
   @Test
   void lineFormat() {
     ProgressCallback.Bar b = new ProgressCallback.Bar("op-a", 4, 1_000);
-    assertThat(b.render(1_000)).isEqualTo(String.format("%-28s", "op-a") + "   0% ["
-        + " ".repeat(40) + "] 0/4 (0:00:00 / ?)");
+    assertThat(b.render(1_000))
+        .isEqualTo(
+            String.format("%-28s", "op-a") + "   0% [" + " ".repeat(40) + "] 0/4 (0:00:00 / ?)");
     b.done.set(1);
-    assertThat(b.render(4_000)).isEqualTo(String.format("%-28s", "op-a") + "  25% ["
-        + "=".repeat(10) + " ".repeat(30) + "] 1/4 (0:00:03 / 0:00:09)");
+    assertThat(b.render(4_000))
+        .isEqualTo(
+            String.format("%-28s", "op-a")
+                + "  25% ["
+                + "=".repeat(10)
+                + " ".repeat(30)
+                + "] 1/4 (0:00:03 / 0:00:09)");
     b.done.set(4);
-    assertThat(b.render(3_602_000)).endsWith("100% [" + "=".repeat(40) + "] 4/4 (1:00:01 / 0:00:00)");
-    assertThat(new ProgressCallback.Bar("empty", 0, 0).render(0)).contains("100% [").contains("0/0");
+    assertThat(b.render(3_602_000))
+        .endsWith("100% [" + "=".repeat(40) + "] 4/4 (1:00:01 / 0:00:00)");
+    assertThat(new ProgressCallback.Bar("empty", 0, 0).render(0))
+        .contains("100% [")
+        .contains("0/0");
   }
 
   @Test
   void logModePrintsStartAndEndOfEveryOp() {
     ByteArrayOutputStream buf = new ByteArrayOutputStream();
-    ProgressCallback p = new ProgressCallback(new PrintStream(buf, true, StandardCharsets.UTF_8),
-        false);
+    ProgressCallback p =
+        new ProgressCallback(new PrintStream(buf, true, StandardCharsets.UTF_8), false);
     p.onOpStart(new Events.OpStart("a", 3, 0, 0));
     p.onOpStart(new Events.OpStart("b", 2, 0, 0));
     for (int i = 0; i < 3; i++) {
@@ -56,8 +65,8 @@ class ProgressCallbackTest {
   @Test
   void terminalModeRedrawsInPlace() {
     ByteArrayOutputStream buf = new ByteArrayOutputStream();
-    ProgressCallback p = new ProgressCallback(new PrintStream(buf, true, StandardCharsets.UTF_8),
-        true);
+    ProgressCallback p =
+        new ProgressCallback(new PrintStream(buf, true, StandardCharsets.UTF_8), true);
     p.onOpStart(new Events.OpStart("a", 2, 0, 0));
     p.onOpStart(new Events.OpStart("b", 1, 0, 0));
     p.onTaskEnd(task("a"));

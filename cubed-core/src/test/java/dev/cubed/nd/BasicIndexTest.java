@@ -9,8 +9,13 @@ class BasicIndexTest {
   @Test
   void resolvesPerAxisProgressionsAndOutputShape() {
     // x[None, 1, ..., ::-2] on (4, 5, 6)
-    BasicIndex b = BasicIndex.resolve("__getitem__", new Index[] {Index.newAxis(), Index.at(1),
-        Index.ellipsis(), Index.slice(null, null, -2)}, new long[] {4, 5, 6});
+    BasicIndex b =
+        BasicIndex.resolve(
+            "__getitem__",
+            new Index[] {
+              Index.newAxis(), Index.at(1), Index.ellipsis(), Index.slice(null, null, -2)
+            },
+            new long[] {4, 5, 6});
     assertThat(b.outputShape()).containsExactly(1, 5, 3);
     assertThat(b.selectionShape()).containsExactly(1, 5, 3);
     assertThat(b.isDropped(0)).isTrue();
@@ -26,8 +31,8 @@ class BasicIndexTest {
   void missingTrailingIndicesAreFullSlicesAndIntsGiveZeroD() {
     BasicIndex b = BasicIndex.resolve("f", new Index[] {Index.slice(1L, null)}, new long[] {3, 2});
     assertThat(b.outputShape()).containsExactly(2, 2);
-    BasicIndex c = BasicIndex.resolve("f", new Index[] {Index.at(-1), Index.at(0)},
-        new long[] {3, 2});
+    BasicIndex c =
+        BasicIndex.resolve("f", new Index[] {Index.at(-1), Index.at(0)}, new long[] {3, 2});
     assertThat(c.outputShape()).isEmpty();
     assertThat(c.start(0)).isEqualTo(2);
     assertThat(Indexing.get(NDArray.arange(6).reshape(3, 2), Index.at(-1), Index.at(0)).shape())
@@ -49,8 +54,8 @@ class BasicIndexTest {
     Indexing.set(x, new Index[] {Index.slice(null, null, -1)}, x);
     assertThat(x).isEqualTo(NDArray.of(new long[] {5, 4, 3, 2, 1, 0}));
     NDArray y = NDArray.arange(4);
-    Indexing.setMask(y, NDArray.of(new boolean[] {true, true, true, true}),
-        Manipulation.reshape(y, 4));
+    Indexing.setMask(
+        y, NDArray.of(new boolean[] {true, true, true, true}), Manipulation.reshape(y, 4));
     assertThat(y).isEqualTo(NDArray.arange(4));
     NDArray z = NDArray.arange(5);
     Indexing.set(z, new Index[] {Index.slice(1L, null)}, Indexing.get(z, Index.slice(null, 4L)));

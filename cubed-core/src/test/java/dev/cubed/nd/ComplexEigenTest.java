@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Random;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 /**
  * {@code Linalg.eig} / {@code eigvals} of complex matrices ({@link ComplexEigen}): NumPy 2.4's
@@ -43,8 +43,16 @@ class ComplexEigenTest {
           best = j;
         }
       }
-      assertTrue(bd <= tol, what + ": eigenvalue " + want[2 * i] + "+" + want[2 * i + 1]
-          + "i not found (closest off by " + bd + ")");
+      assertTrue(
+          bd <= tol,
+          what
+              + ": eigenvalue "
+              + want[2 * i]
+              + "+"
+              + want[2 * i + 1]
+              + "i not found (closest off by "
+              + bd
+              + ")");
       used[best] = true;
     }
   }
@@ -91,15 +99,33 @@ class ComplexEigenTest {
     double[][] mats = {
       {1, 2, 2, 0, 0, 0, 0, -3, 1, 0, 4, 1, 0.5, 0, 1, -1, 0, 2},
       {2, 0, 0, 1, 0, -1, 3, 0},
-      {0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0,
-        0, 0}};
+      {
+        0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0,
+        0
+      }
+    };
     int[] sizes = {3, 2, 4};
     double[][] numpy = {
-      {3.479461441342555, -0.6982074094420456, 0.4345634080020886, 1.8827785050990549,
-        -1.9140248493446435, 2.8154289043429928},
+      {
+        3.479461441342555,
+        -0.6982074094420456,
+        0.4345634080020886,
+        1.8827785050990549,
+        -1.9140248493446435,
+        2.8154289043429928
+      },
       {1.3819660112501047, 0, 3.618033988749895, 0},
-      {-0.923879532511287, -0.3826834323650894, -0.38268343236509017, 0.923879532511287,
-        0.3826834323650898, -0.9238795325112871, 0.9238795325112868, 0.3826834323650898}};
+      {
+        -0.923879532511287,
+        -0.3826834323650894,
+        -0.38268343236509017,
+        0.923879532511287,
+        0.3826834323650898,
+        -0.9238795325112871,
+        0.9238795325112868,
+        0.3826834323650898
+      }
+    };
     for (int c = 0; c < 3; c++) {
       int n = sizes[c];
       NDArray a = NDArray.zeros(DType.COMPLEX128, n, n);
@@ -126,8 +152,10 @@ class ComplexEigenTest {
         int arg = 0;
         for (int i = 1; i < n; i++) {
           if (Math.hypot(e.eigenvectors().getDouble(i * n + j), e.eigenvectors().getImag(i * n + j))
-              > Math.hypot(e.eigenvectors().getDouble(arg * n + j),
-                  e.eigenvectors().getImag(arg * n + j)) + 1e-12) {
+              > Math.hypot(
+                      e.eigenvectors().getDouble(arg * n + j),
+                      e.eigenvectors().getImag(arg * n + j))
+                  + 1e-12) {
             arg = i;
           }
         }
@@ -149,8 +177,10 @@ class ComplexEigenTest {
       assertTrue(residual(a, e.eigenvalues(), e.eigenvectors(), b, 5, 1e-12) <= 1e-10);
       NDArray one = NDArray.zeros(DType.COMPLEX128, 5, 5);
       MatrixStack.write(one, 0, 25, MatrixStack.read(a, b * 25, 25), true);
-      assertArrayEquals(MatrixStack.read(Linalg.eigvals(one), 0, 5),
-          MatrixStack.read(e.eigenvalues(), b * 5, 5), "matrix " + b + " alone as in the stack");
+      assertArrayEquals(
+          MatrixStack.read(Linalg.eigvals(one), 0, 5),
+          MatrixStack.read(e.eigenvalues(), b * 5, 5),
+          "matrix " + b + " alone as in the stack");
     }
     NDArray f = random(r, DType.COMPLEX64, 3, 4, 4);
     Linalg.EigResult g = Linalg.eig(f);
@@ -160,10 +190,10 @@ class ComplexEigenTest {
       assertTrue(residual(f, g.eigenvalues(), g.eigenvectors(), b, 4, 1e-5) <= 1e-5);
     }
     assertEquals(DType.COMPLEX64, Linalg.eigvals(f).dtype());
-    assertArrayEquals(new long[] {0, 3}, Linalg.eigvals(NDArray.zeros(DType.COMPLEX128, 0, 3, 3))
-        .shape());
-    assertArrayEquals(new long[] {0}, Linalg.eigvals(NDArray.zeros(DType.COMPLEX128, 0, 0))
-        .shape());
+    assertArrayEquals(
+        new long[] {0, 3}, Linalg.eigvals(NDArray.zeros(DType.COMPLEX128, 0, 3, 3)).shape());
+    assertArrayEquals(
+        new long[] {0}, Linalg.eigvals(NDArray.zeros(DType.COMPLEX128, 0, 0)).shape());
   }
 
   @Test
@@ -175,8 +205,11 @@ class ComplexEigenTest {
     }
     Linalg.EigResult e = Linalg.eig(id);
     assertTrue(residual(id, e.eigenvalues(), e.eigenvectors(), 0, 6, 1e-12) <= 1e-14);
-    assertSameSet(new double[] {1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0},
-        values(e.eigenvalues(), 0, 6), 1e-14, "identity");
+    assertSameSet(
+        new double[] {1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0},
+        values(e.eigenvalues(), 0, 6),
+        1e-14,
+        "identity");
     // Jordan-like: (2+i) I + superdiagonal of ones (and a 2x2 block of 3-i) under a unitary-ish
     // similarity S J S^-1; defective, so only the eigenvalues are checked, loosely
     Random r = new Random(720);
@@ -197,8 +230,11 @@ class ComplexEigenTest {
     for (int c = 0; c < n; c++) {
       double norm = 0;
       for (int i = 0; i < n; i++) {
-        norm = Math.hypot(norm, Math.hypot(je.eigenvectors().getDouble(i * n + c),
-            je.eigenvectors().getImag(i * n + c)));
+        norm =
+            Math.hypot(
+                norm,
+                Math.hypot(
+                    je.eigenvectors().getDouble(i * n + c), je.eigenvectors().getImag(i * n + c)));
       }
       assertEquals(1, norm, 1e-12, "defective matrix: still unit vectors");
     }
@@ -212,7 +248,9 @@ class ComplexEigenTest {
       NDArray h = NDArray.zeros(DType.COMPLEX128, n, n);
       for (int i = 0; i < n; i++) {
         for (int k = 0; k < n; k++) {
-          h.setComplex(i * n + k, b.getDouble(i * n + k) + b.getDouble(k * n + i),
+          h.setComplex(
+              i * n + k,
+              b.getDouble(i * n + k) + b.getDouble(k * n + i),
               b.getImag(i * n + k) - b.getImag(k * n + i));
         }
       }
@@ -242,8 +280,8 @@ class ComplexEigenTest {
         a.setDouble(i, d);
         c.setComplex(i, d, 0);
       }
-      assertSameSet(values(Linalg.eigvals(a), 0, n), values(Linalg.eigvals(c), 0, n), 1e-10,
-          "n=" + n);
+      assertSameSet(
+          values(Linalg.eigvals(a), 0, n), values(Linalg.eigvals(c), 0, n), 1e-10, "n=" + n);
       Linalg.EigResult e = Linalg.eig(c);
       assertTrue(residual(c, e.eigenvalues(), e.eigenvectors(), 0, n, 1e-12) <= 1e-10);
     }
@@ -253,8 +291,7 @@ class ComplexEigenTest {
   void nanAndNonConvergenceAreReported() {
     NDArray nan = NDArray.zeros(DType.COMPLEX128, 2, 3, 3);
     nan.setComplex(12, 0, Double.NaN);
-    Linalg.LinAlgException x = assertThrows(Linalg.LinAlgException.class,
-        () -> Linalg.eig(nan));
+    Linalg.LinAlgException x = assertThrows(Linalg.LinAlgException.class, () -> Linalg.eig(nan));
     assertTrue(x.getMessage().contains("NaN"), x.getMessage());
     // a huge-range matrix still converges (no overflow in the shifts)
     NDArray big = NDArray.zeros(DType.COMPLEX128, 3, 3);
@@ -267,10 +304,14 @@ class ComplexEigenTest {
       assertTrue(Double.isFinite(w.getDouble(i)) && Double.isFinite(w.getImag(i)));
     }
     double[] a = MatrixStack.read(random(new Random(750), DType.COMPLEX128, 6, 6), 0, 36);
-    ArithmeticException nc = assertThrows(ArithmeticException.class,
-        () -> ComplexEigen.of("eig", " (matrix 4 of the stack)", a, 6, true, 2));
-    assertTrue(nc.getMessage().startsWith("eig: the complex QR algorithm did not converge after 2 "
-        + "iterations"), nc.getMessage());
+    ArithmeticException nc =
+        assertThrows(
+            ArithmeticException.class,
+            () -> ComplexEigen.of("eig", " (matrix 4 of the stack)", a, 6, true, 2));
+    assertTrue(
+        nc.getMessage()
+            .startsWith("eig: the complex QR algorithm did not converge after 2 " + "iterations"),
+        nc.getMessage());
     assertTrue(nc.getMessage().contains("matrix 4 of the stack"), nc.getMessage());
   }
 }

@@ -16,8 +16,7 @@ class CreationMiscTest {
     assertThat(Creation.emptyLike(x, null).shape()).containsExactly(2, 0, 3);
     assertThat(Creation.zerosLike(NDArray.ones(dt), DType.INT16))
         .isEqualTo(NDArray.zeros(DType.INT16));
-    assertThat(Creation.fullLike(NDArray.zeros(dt, 2), true, null))
-        .isEqualTo(NDArray.ones(dt, 2));
+    assertThat(Creation.fullLike(NDArray.zeros(dt, 2), true, null)).isEqualTo(NDArray.ones(dt, 2));
     assertThat(Creation.asarray(x, dt)).isSameAs(x);
     assertThat(Creation.asarray(NDArray.of(new long[] {1, 0}), dt))
         .isEqualTo(NDArray.of(new long[] {1, 0}).astype(dt));
@@ -39,15 +38,16 @@ class CreationMiscTest {
   void asarrayCopyPolicy() {
     NDArray x = NDArray.of(new long[] {1, 2});
     assertThat(Creation.asarray(x, null, Manipulation.Copy.NEVER)).isSameAs(x);
-    assertThat(Creation.asarray(x, DType.INT64, Manipulation.Copy.ALWAYS)).isNotSameAs(x)
+    assertThat(Creation.asarray(x, DType.INT64, Manipulation.Copy.ALWAYS))
+        .isNotSameAs(x)
         .isEqualTo(x);
     assertThat(Creation.asarray(x, DType.INT8, Manipulation.Copy.IF_NEEDED))
         .isEqualTo(NDArray.of(new byte[] {1, 2}));
     org.assertj.core.api.Assertions.assertThatThrownBy(
-        () -> Creation.asarray(x, DType.INT8, Manipulation.Copy.NEVER))
+            () -> Creation.asarray(x, DType.INT8, Manipulation.Copy.NEVER))
         .hasMessageContaining("asarray: copy=False, but converting a int64 array to int8");
     org.assertj.core.api.Assertions.assertThatThrownBy(
-        () -> Creation.asarray(new int[] {1}, null, Manipulation.Copy.NEVER))
+            () -> Creation.asarray(new int[] {1}, null, Manipulation.Copy.NEVER))
         .hasMessageContaining("needs a copy");
   }
 

@@ -14,8 +14,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The broadcasting loop against a reference that materializes both operands with {@link
  * NDArray#broadcastTo} and combines them element by element; seeded random shapes of up to 5 axes
- * with length-1 axes in both operands, for a fast-path dtype (float64, int32), a generic one (uint8)
- * and complex128. Also the result dtypes of scalar operands and of functions promoting integers.
+ * with length-1 axes in both operands, for a fast-path dtype (float64, int32), a generic one
+ * (uint8) and complex128. Also the result dtypes of scalar operands and of functions promoting
+ * integers.
  */
 class ElementwiseBroadcastTest {
 
@@ -107,7 +108,8 @@ class ElementwiseBroadcastTest {
     NDArray b = NDArray.of(new boolean[] {true, false});
     assertThat(Elementwise.isnan(b).data()).isEqualTo(new boolean[] {false, false});
     assertThat(Elementwise.isfinite(b).data()).isEqualTo(new boolean[] {true, true});
-    assertThat(Elementwise.isinf(NDArray.of(new int[] {1})).data()).isEqualTo(new boolean[] {false});
+    assertThat(Elementwise.isinf(NDArray.of(new int[] {1})).data())
+        .isEqualTo(new boolean[] {false});
   }
 
   @Test

@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
 
-/** The exceptions of {@link Elementwise}: they name the function, the dtypes or shapes, and the rule. */
+/**
+ * The exceptions of {@link Elementwise}: they name the function, the dtypes or shapes, and the
+ * rule.
+ */
 class ElementwiseErrorsTest {
 
   static NDArray f64(long... shape) {
@@ -43,14 +46,17 @@ class ElementwiseErrorsTest {
         .hasMessageContaining("integer dtypes");
     NDArray i = NDArray.zeros(DType.INT32, 2);
     assertThatThrownBy(() -> Elementwise.logicalNot(i))
-        .hasMessageContaining("logical_not: dtype int32").hasMessageContaining("bool");
+        .hasMessageContaining("logical_not: dtype int32")
+        .hasMessageContaining("bool");
   }
 
   @Test
   void realFloatingOnlyFunctionsRejectComplex() {
     NDArray c = NDArray.zeros(DType.COMPLEX64, 2);
-    assertThatThrownBy(() -> Elementwise.atan2(c, c)).hasMessageContaining("atan2: dtype complex64");
-    assertThatThrownBy(() -> Elementwise.signbit(c)).hasMessageContaining("signbit: dtype complex64");
+    assertThatThrownBy(() -> Elementwise.atan2(c, c))
+        .hasMessageContaining("atan2: dtype complex64");
+    assertThatThrownBy(() -> Elementwise.signbit(c))
+        .hasMessageContaining("signbit: dtype complex64");
     assertThatThrownBy(() -> Elementwise.less(c, c)).hasMessageContaining("less: dtype complex64");
     assertThatThrownBy(() -> Elementwise.maximum(c, 1.0)).hasMessageContaining("maximum");
     assertThatThrownBy(() -> Elementwise.clip(c, 0.0, 1.0)).hasMessageContaining("clip");
@@ -60,7 +66,8 @@ class ElementwiseErrorsTest {
   void arithmeticOnBoolIsRejected() {
     NDArray b = NDArray.zeros(DType.BOOL, 2);
     assertThatThrownBy(() -> Elementwise.add(b, b))
-        .hasMessageContaining("add: dtype bool and bool").hasMessageContaining("numeric");
+        .hasMessageContaining("add: dtype bool and bool")
+        .hasMessageContaining("numeric");
   }
 
   @Test
@@ -72,7 +79,9 @@ class ElementwiseErrorsTest {
         .hasMessageContaining("(4,)")
         .hasMessageContaining("broadcast");
     assertThatThrownBy(() -> Elementwise.less(f64(5, 1), f64(2, 4)))
-        .hasMessageContaining("less").hasMessageContaining("(5, 1)").hasMessageContaining("(2, 4)");
+        .hasMessageContaining("less")
+        .hasMessageContaining("(5, 1)")
+        .hasMessageContaining("(2, 4)");
   }
 
   @Test
@@ -88,13 +97,15 @@ class ElementwiseErrorsTest {
   @Test
   void unsupportedScalarType() {
     assertThatThrownBy(() -> Elementwise.add(f64(2), "x"))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("unsupported scalar");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("unsupported scalar");
   }
 
   @Test
   void integerPowerWithNegativeExponent() {
     NDArray i = NDArray.of(new int[] {2, 3});
     assertThatThrownBy(() -> Elementwise.pow(i, NDArray.of(new int[] {1, -1})))
-        .hasMessageContaining("pow").hasMessageContaining("negative integer exponent (-1)");
+        .hasMessageContaining("pow")
+        .hasMessageContaining("negative integer exponent (-1)");
   }
 }

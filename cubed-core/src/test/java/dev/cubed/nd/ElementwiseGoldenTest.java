@@ -28,27 +28,32 @@ import org.junit.jupiter.params.provider.MethodSource;
  * 0-d, empty, broadcasting, scalar-operand and mixed-dtype cases).
  *
  * <p>Tolerances: integers and bools exactly. Real floating results exactly (0 ULP) for the
- * correctly rounded operations (+ - * /, sqrt, rounding, comparisons, copysign, nextafter,
- * maximum, minimum, floor_divide, remainder, abs, sign, square, reciprocal), because Java rounds
- * them as IEEE 754 requires just as NumPy does. Other real functions (exp, log, trig, hyperbolic and
- * their inverses, hypot, logaddexp, atan2, pow) within 4 ULP: NumPy's float64 kernels (glibc, or
- * SIMD kernels documented at up to 4 ULP) and float32 kernels are not correctly rounded, and ours
+ * correctly rounded operations (+ - * /, sqrt, rounding, comparisons, copysign, nextafter, maximum,
+ * minimum, floor_divide, remainder, abs, sign, square, reciprocal), because Java rounds them as
+ * IEEE 754 requires just as NumPy does. Other real functions (exp, log, trig, hyperbolic and their
+ * inverses, hypot, logaddexp, atan2, pow) within 4 ULP: NumPy's float64 kernels (glibc, or SIMD
+ * kernels documented at up to 4 ULP) and float32 kernels are not correctly rounded, and ours
  * (java.lang.Math, rounded once to float32) differ from them by at most the sum of both errors.
  * Complex results: each part within 8 ULP of the larger finite part's magnitude (4 for
- * multiply/divide/reciprocal/square), because NumPy's complex64 kernels work in float while ours work
- * in double, so a part that cancels (e.g. re*re - im*im) can differ by ULPs of the operands rather
- * than of itself. NaN positions and infinities must match exactly in every case.
+ * multiply/divide/reciprocal/square), because NumPy's complex64 kernels work in float while ours
+ * work in double, so a part that cancels (e.g. re*re - im*im) can differ by ULPs of the operands
+ * rather than of itself. NaN positions and infinities must match exactly in every case.
  */
 class ElementwiseGoldenTest {
 
-  record Bin(BiFunction<NDArray, NDArray, NDArray> aa, BiFunction<NDArray, Object, NDArray> as,
+  record Bin(
+      BiFunction<NDArray, NDArray, NDArray> aa,
+      BiFunction<NDArray, Object, NDArray> as,
       BiFunction<Object, NDArray, NDArray> sa) {}
 
   static final Map<String, Bin> BINARY = new HashMap<>();
   static final Map<String, UnaryOperator<NDArray>> UNARY = new HashMap<>();
 
-  static void bin(String name, BiFunction<NDArray, NDArray, NDArray> aa,
-      BiFunction<NDArray, Object, NDArray> as, BiFunction<Object, NDArray, NDArray> sa) {
+  static void bin(
+      String name,
+      BiFunction<NDArray, NDArray, NDArray> aa,
+      BiFunction<NDArray, Object, NDArray> as,
+      BiFunction<Object, NDArray, NDArray> sa) {
     BINARY.put(name, new Bin(aa, as, sa));
   }
 
@@ -56,16 +61,32 @@ class ElementwiseGoldenTest {
     bin("add", Elementwise::add, Elementwise::add, Elementwise::add);
     bin("atan2", Elementwise::atan2, Elementwise::atan2, Elementwise::atan2);
     bin("bitwise_and", Elementwise::bitwiseAnd, Elementwise::bitwiseAnd, Elementwise::bitwiseAnd);
-    bin("bitwise_left_shift", Elementwise::bitwiseLeftShift, Elementwise::bitwiseLeftShift, Elementwise::bitwiseLeftShift);
+    bin(
+        "bitwise_left_shift",
+        Elementwise::bitwiseLeftShift,
+        Elementwise::bitwiseLeftShift,
+        Elementwise::bitwiseLeftShift);
     bin("bitwise_or", Elementwise::bitwiseOr, Elementwise::bitwiseOr, Elementwise::bitwiseOr);
-    bin("bitwise_right_shift", Elementwise::bitwiseRightShift, Elementwise::bitwiseRightShift, Elementwise::bitwiseRightShift);
+    bin(
+        "bitwise_right_shift",
+        Elementwise::bitwiseRightShift,
+        Elementwise::bitwiseRightShift,
+        Elementwise::bitwiseRightShift);
     bin("bitwise_xor", Elementwise::bitwiseXor, Elementwise::bitwiseXor, Elementwise::bitwiseXor);
     bin("copysign", Elementwise::copysign, Elementwise::copysign, Elementwise::copysign);
     bin("divide", Elementwise::divide, Elementwise::divide, Elementwise::divide);
     bin("equal", Elementwise::equal, Elementwise::equal, Elementwise::equal);
-    bin("floor_divide", Elementwise::floorDivide, Elementwise::floorDivide, Elementwise::floorDivide);
+    bin(
+        "floor_divide",
+        Elementwise::floorDivide,
+        Elementwise::floorDivide,
+        Elementwise::floorDivide);
     bin("greater", Elementwise::greater, Elementwise::greater, Elementwise::greater);
-    bin("greater_equal", Elementwise::greaterEqual, Elementwise::greaterEqual, Elementwise::greaterEqual);
+    bin(
+        "greater_equal",
+        Elementwise::greaterEqual,
+        Elementwise::greaterEqual,
+        Elementwise::greaterEqual);
     bin("hypot", Elementwise::hypot, Elementwise::hypot, Elementwise::hypot);
     bin("less", Elementwise::less, Elementwise::less, Elementwise::less);
     bin("less_equal", Elementwise::lessEqual, Elementwise::lessEqual, Elementwise::lessEqual);
@@ -121,22 +142,46 @@ class ElementwiseGoldenTest {
     UNARY.put("trunc", Elementwise::trunc);
   }
 
-  static final Set<String> EXACT_REAL = Set.of("add", "subtract", "multiply", "divide", "sqrt",
-      "ceil", "floor", "trunc", "round", "copysign", "nextafter", "maximum", "minimum",
-      "floor_divide", "remainder", "abs", "sign", "square", "reciprocal", "negative", "positive",
-      "real", "imag", "conj", "clip");
-  static final Set<String> EXACT_COMPLEX = Set.of("add", "subtract", "negative", "positive",
-      "real", "imag", "conj", "round");
-  static final Set<String> TIGHT_COMPLEX = Set.of("multiply", "divide", "reciprocal", "square",
-      "abs", "sign");
+  static final Set<String> EXACT_REAL =
+      Set.of(
+          "add",
+          "subtract",
+          "multiply",
+          "divide",
+          "sqrt",
+          "ceil",
+          "floor",
+          "trunc",
+          "round",
+          "copysign",
+          "nextafter",
+          "maximum",
+          "minimum",
+          "floor_divide",
+          "remainder",
+          "abs",
+          "sign",
+          "square",
+          "reciprocal",
+          "negative",
+          "positive",
+          "real",
+          "imag",
+          "conj",
+          "clip");
+  static final Set<String> EXACT_COMPLEX =
+      Set.of("add", "subtract", "negative", "positive", "real", "imag", "conj", "round");
+  static final Set<String> TIGHT_COMPLEX =
+      Set.of("multiply", "divide", "reciprocal", "square", "abs", "sign");
 
   static final Path DIR = dir();
   static final Map<String, NDArray> INPUTS = Npy.readNpz(DIR.resolve("_inputs.npz"));
 
   static Path dir() {
     try {
-      return Paths.get(ElementwiseGoldenTest.class.getResource("/golden/elementwise/_inputs.npz")
-          .toURI()).getParent();
+      return Paths.get(
+              ElementwiseGoldenTest.class.getResource("/golden/elementwise/_inputs.npz").toURI())
+          .getParent();
     } catch (URISyntaxException e) {
       throw new IllegalStateException(e);
     }
@@ -145,8 +190,10 @@ class ElementwiseGoldenTest {
   static List<String> functions() {
     List<String> out = new ArrayList<>();
     try (Stream<Path> s = Files.list(DIR)) {
-      s.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".npz") && !n.startsWith("_"))
-          .sorted().forEach(n -> out.add(n.substring(0, n.length() - 4)));
+      s.map(p -> p.getFileName().toString())
+          .filter(n -> n.endsWith(".npz") && !n.startsWith("_"))
+          .sorted()
+          .forEach(n -> out.add(n.substring(0, n.length() - 4)));
     } catch (IOException e) {
       throw new IllegalStateException(e);
     }
@@ -218,9 +265,9 @@ class ElementwiseGoldenTest {
   }
 
   /**
-   * Where the kernel follows the Array API standard instead of NumPy: floor_divide with an
-   * infinite operand, complex expm1 with a non-finite real part or of 0+0j, complex tanh with an
-   * infinite real part; null elsewhere.
+   * Where the kernel follows the Array API standard instead of NumPy: floor_divide with an infinite
+   * operand, complex expm1 with a non-finite real part or of 0+0j, complex tanh with an infinite
+   * real part; null elsewhere.
    */
   static NDArray standardOverrides(String fn, String c, Map<String, NDArray> data) {
     if (fn.equals("floor_divide")) {
@@ -233,8 +280,9 @@ class ElementwiseGoldenTest {
     }
     if (fn.equals("expm1") && c.startsWith("complex")) {
       NDArray x = in(data, c, "x");
-      return Elementwise.logicalOr(Elementwise.logicalNot(Elementwise.isfinite(
-          Elementwise.real(x))), Elementwise.equal(x, 0.0));
+      return Elementwise.logicalOr(
+          Elementwise.logicalNot(Elementwise.isfinite(Elementwise.real(x))),
+          Elementwise.equal(x, 0.0));
     }
     if (fn.equals("tanh") && c.startsWith("complex")) {
       NDArray x = in(data, c, "x");
@@ -270,11 +318,21 @@ class ElementwiseGoldenTest {
     for (int i = 0; i < e.size(); i++) {
       double er = e.getDouble(i);
       double ei = e.getImag(i);
-      double mag = Math.max(Double.isFinite(er) ? Math.abs(er) : 0, Double.isFinite(ei) ? Math.abs(ei) : 0);
+      double mag =
+          Math.max(Double.isFinite(er) ? Math.abs(er) : 0, Double.isFinite(ei) ? Math.abs(ei) : 0);
       double tol = ulps * (f32 ? Math.ulp((float) mag) : Math.ulp(mag));
       if (!part(er, a.getDouble(i), tol) || !part(ei, a.getImag(i), tol)) {
-        throw new AssertionError(what + ": element " + i + " is " + a.getObject(i) + ", expected "
-            + e.getObject(i) + " (dtype " + e.dtype() + ")");
+        throw new AssertionError(
+            what
+                + ": element "
+                + i
+                + " is "
+                + a.getObject(i)
+                + ", expected "
+                + e.getObject(i)
+                + " (dtype "
+                + e.dtype()
+                + ")");
       }
     }
   }

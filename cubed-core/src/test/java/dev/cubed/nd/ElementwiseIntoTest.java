@@ -12,8 +12,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * {@link ElementwiseInto}: the same values (bit for bit) as {@link Elementwise} for every operand
- * dtype pair, shape and scalar form; written into the buffer (and the buffer returned) exactly
- * when it fits, a new array otherwise, the buffer then untouched.
+ * dtype pair, shape and scalar form; written into the buffer (and the buffer returned) exactly when
+ * it fits, a new array otherwise, the buffer then untouched.
  */
 class ElementwiseIntoTest {
   /** One function: without a buffer ({@link Elementwise}) and into one. */
@@ -34,8 +34,16 @@ class ElementwiseIntoTest {
     };
   }
 
-  private static final DType[] DTYPES = {DType.FLOAT64, DType.FLOAT32, DType.INT32, DType.INT64,
-      DType.UINT8, DType.INT16, DType.COMPLEX128, DType.BOOL};
+  private static final DType[] DTYPES = {
+    DType.FLOAT64,
+    DType.FLOAT32,
+    DType.INT32,
+    DType.INT64,
+    DType.UINT8,
+    DType.INT16,
+    DType.COMPLEX128,
+    DType.BOOL
+  };
 
   static Stream<Arguments> seeds() {
     return IntStream.range(0, 48).mapToObj(Arguments::of);
@@ -94,8 +102,8 @@ class ElementwiseIntoTest {
       NDArray buf = NDArray.zeros(DType.FLOAT64, shape);
       try {
         op.into().apply(x, y, buf);
-        throw new AssertionError(name + " of " + tx + ", " + ty + ": refused without a buffer, "
-            + "accepted with one");
+        throw new AssertionError(
+            name + " of " + tx + ", " + ty + ": refused without a buffer, " + "accepted with one");
       } catch (IllegalArgumentException e) {
         assertThat(e.getMessage()).isEqualTo(msg);
       }
@@ -108,10 +116,14 @@ class ElementwiseIntoTest {
     NDArray buf = dirty(want.dtype(), want.shape(), r);
     NDArray got = op.into().apply(x, y, buf);
     assertThat(got).isEqualTo(want);
-    boolean native64 = want.dtype() == DType.FLOAT64 || want.dtype() == DType.FLOAT32
-        || want.dtype() == DType.INT32 || want.dtype() == DType.INT64;
+    boolean native64 =
+        want.dtype() == DType.FLOAT64
+            || want.dtype() == DType.FLOAT32
+            || want.dtype() == DType.INT32
+            || want.dtype() == DType.INT64;
     boolean fits = native64 && tx == want.dtype() && ty == want.dtype();
-    assertThat(got == buf).as(name + " of " + tx + ", " + ty + " into " + want.dtype())
+    assertThat(got == buf)
+        .as(name + " of " + tx + ", " + ty + " into " + want.dtype())
         .isEqualTo(fits);
     // a buffer of another shape or dtype: a new array, the buffer untouched
     NDArray wrongShape = dirty(want.dtype(), new long[] {want.size() + 1}, r);

@@ -98,7 +98,9 @@ class FastTrigTest {
       FastTrig.sin(small, 0, out, 0, 64);
       FastTrig.cos(small, 0, out, 0, 64);
     }
-    assertEquals(FastTrig.vectorized(), FastTrig.vectorHot(),
+    assertEquals(
+        FastTrig.vectorized(),
+        FastTrig.vectorHot(),
         "the vector path should be taken once compiled");
     double[] after = new double[x.length];
     FastTrig.sin(x, 0, after, 0, x.length);
@@ -107,13 +109,25 @@ class FastTrigTest {
 
   @Test
   void vectorPathIsTakenWhenTheModuleIsPresentAndRangesAreChecked() {
-    assertEquals(ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()
-        && !Boolean.getBoolean("cubed.noVectorTrig"), FastTrig.vectorized());
-    assertThrows(ArrayIndexOutOfBoundsException.class,
+    assertEquals(
+        ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()
+            && !Boolean.getBoolean("cubed.noVectorTrig"),
+        FastTrig.vectorized());
+    assertThrows(
+        ArrayIndexOutOfBoundsException.class,
         () -> FastTrig.sin(new double[4], 1, new double[4], 0, 4));
-    double[] special = {Double.NaN, Double.POSITIVE_INFINITY, -0.0, 0.0, Double.MIN_VALUE,
-        -Double.MIN_NORMAL, 1e-300, Double.NEGATIVE_INFINITY, TrigPoly.LIMIT,
-        Math.nextUp(TrigPoly.LIMIT)};
+    double[] special = {
+      Double.NaN,
+      Double.POSITIVE_INFINITY,
+      -0.0,
+      0.0,
+      Double.MIN_VALUE,
+      -Double.MIN_NORMAL,
+      1e-300,
+      Double.NEGATIVE_INFINITY,
+      TrigPoly.LIMIT,
+      Math.nextUp(TrigPoly.LIMIT)
+    };
     double[] out = new double[special.length];
     FastTrig.sin(special, 0, out, 0, special.length);
     assertTrue(Double.isNaN(out[0]) && Double.isNaN(out[1]) && Double.isNaN(out[7]));

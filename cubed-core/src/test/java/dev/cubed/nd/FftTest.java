@@ -36,8 +36,8 @@ class FftTest {
 
   /**
    * Each length 1..120 (powers of two, mixed radix up to prime 23, Bluestein for primes >= 29)
-   * against a naive O(n^2) DFT with exactly reduced twiddles; the naive sum itself carries about
-   * n * eps error, hence the 1e-13 bound relative to the largest output.
+   * against a naive O(n^2) DFT with exactly reduced twiddles; the naive sum itself carries about n
+   * * eps error, hence the 1e-13 bound relative to the largest output.
    */
   @ParameterizedTest
   @MethodSource("smallLengths")
@@ -62,7 +62,8 @@ class FftTest {
     double tol = 1e-13 * Math.max(1, maxAbs(want));
     for (int i = 0; i < 2 * n; i++) {
       assertThat(Math.abs(got[i] - want[i])).as("fft n=%d part %d", n, i).isLessThanOrEqualTo(tol);
-      assertThat(Math.abs(gotInv[i] - wantInv[i])).as("ifft n=%d part %d", n, i)
+      assertThat(Math.abs(gotInv[i] - wantInv[i]))
+          .as("ifft n=%d part %d", n, i)
           .isLessThanOrEqualTo(tol);
     }
   }
@@ -85,7 +86,8 @@ class FftTest {
     assertThat(half).hasSize(2 * (n / 2 + 1));
     double tol = 1e-13 * Math.max(1, maxAbs(full));
     for (int i = 0; i < half.length; i++) {
-      assertThat(Math.abs(half[i] - full[i])).as("rfft n=%d part %d", n, i)
+      assertThat(Math.abs(half[i] - full[i]))
+          .as("rfft n=%d part %d", n, i)
           .isLessThanOrEqualTo(tol);
     }
     double[] back = (double[]) Fft.irfft(Fft.rfft(real), n, 0, Fft.Norm.BACKWARD).data();
@@ -95,8 +97,8 @@ class FftTest {
   }
 
   /**
-   * Seeded random data of lengths 1000-5000 covering every plan kind (4999 and 2017 are primes,
-   * 2 * 1009 has a large prime factor): the inverse round trip recovers the input and Parseval's
+   * Seeded random data of lengths 1000-5000 covering every plan kind (4999 and 2017 are primes, 2 *
+   * 1009 has a large prime factor): the inverse round trip recovers the input and Parseval's
    * identity holds, within 8 * eps * log2(n) relative to the data's scale.
    */
   @ParameterizedTest
@@ -108,7 +110,8 @@ class FftTest {
     double[] back = (double[]) Fft.ifft(big).data();
     double tol = 8 * 0x1p-52 * (Math.log(n) / Math.log(2)) * maxAbs(in);
     for (int i = 0; i < 2 * n; i++) {
-      assertThat(Math.abs(back[i] - in[i])).as("round trip n=%d part %d", n, i)
+      assertThat(Math.abs(back[i] - in[i]))
+          .as("round trip n=%d part %d", n, i)
           .isLessThanOrEqualTo(tol);
     }
     double e1 = 0;
@@ -118,7 +121,8 @@ class FftTest {
       e1 += in[i] * in[i];
       e2 += f[i] * f[i];
     }
-    assertThat(Math.abs(e1 - e2) / e1).as("Parseval n=%d", n)
+    assertThat(Math.abs(e1 - e2) / e1)
+        .as("Parseval n=%d", n)
         .isLessThanOrEqualTo(8 * 0x1p-52 * Math.log(n) / Math.log(2));
 
     // real round trip: irfft(rfft(x), n) == x
@@ -126,18 +130,19 @@ class FftTest {
     for (int i = 0; i < n; i++) {
       re[i] = in[2 * i];
     }
-    double[] rback = (double[]) Fft.irfft(Fft.rfft(NDArray.of(re, n)), n, -1, Fft.Norm.BACKWARD)
-        .data();
+    double[] rback =
+        (double[]) Fft.irfft(Fft.rfft(NDArray.of(re, n)), n, -1, Fft.Norm.BACKWARD).data();
     for (int i = 0; i < n; i++) {
-      assertThat(Math.abs(rback[i] - re[i])).as("real round trip n=%d at %d", n, i)
+      assertThat(Math.abs(rback[i] - re[i]))
+          .as("real round trip n=%d at %d", n, i)
           .isLessThanOrEqualTo(tol);
     }
   }
 
   /**
    * A pure tone exp(2 pi i k0 j / n) transforms to n at k0 and 0 elsewhere; the error stays at the
-   * eps * log2(n) level relative to n for every plan kind
-   * (measured: about 0.04-0.15 eps * log2(n)).
+   * eps * log2(n) level relative to n for every plan kind (measured: about 0.04-0.15 eps *
+   * log2(n)).
    */
   @ParameterizedTest
   @ValueSource(ints = {4096, 3000, 4999, 1021})
@@ -155,7 +160,8 @@ class FftTest {
       double wr = k == k0 ? n : 0;
       worst = Math.max(worst, Math.hypot(f[2 * k] - wr, f[2 * k + 1]));
     }
-    assertThat(worst / n).as("relative error n=%d", n)
+    assertThat(worst / n)
+        .as("relative error n=%d", n)
         .isLessThanOrEqualTo(0x1p-52 * Math.log(n) / Math.log(2));
   }
 
@@ -198,43 +204,61 @@ class FftTest {
     NDArray x = NDArray.of(new double[] {1, 2, 3, 4}, 2, 2);
     NDArray c = Fft.fft(x);
     assertThatThrownBy(() -> Fft.fft(x, 0, -1, Fft.Norm.BACKWARD))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("fft:")
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("fft:")
         .hasMessageContaining(">= 1");
     assertThatThrownBy(() -> Fft.ifft(x, null, 2, Fft.Norm.BACKWARD))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ifft:")
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("ifft:")
         .hasMessageContaining("out of range");
     assertThatThrownBy(() -> Fft.fftn(x, new int[] {2}, new int[] {0, 1}, Fft.Norm.BACKWARD))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("fftn:")
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("fftn:")
         .hasMessageContaining("same length");
     assertThatThrownBy(() -> Fft.ifftn(x, null, new int[] {0, -2}, Fft.Norm.BACKWARD))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ifftn:")
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("ifftn:")
         .hasMessageContaining("repeated");
     assertThatThrownBy(() -> Fft.fftn(x, new int[] {2, 2, 2}, null, Fft.Norm.BACKWARD))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("more entries");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("more entries");
     assertThatThrownBy(() -> Fft.rfftn(x, new int[] {0, 2}, null, Fft.Norm.BACKWARD))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("rfftn:");
-    assertThatThrownBy(() -> Fft.rfft(c)).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("rfft:").hasMessageContaining("complex128");
-    assertThatThrownBy(() -> Fft.ihfft(c)).isInstanceOf(IllegalArgumentException.class)
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("rfftn:");
+    assertThatThrownBy(() -> Fft.rfft(c))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("rfft:")
+        .hasMessageContaining("complex128");
+    assertThatThrownBy(() -> Fft.ihfft(c))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("ihfft:");
-    assertThatThrownBy(() -> Fft.rfftn(c)).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> Fft.rfftn(c))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("rfftn:");
     assertThatThrownBy(() -> Fft.irfft(NDArray.of(new double[] {1}, 1)))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("irfft:")
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("irfft:")
         .hasMessageContaining("data points 0");
     assertThatThrownBy(() -> Fft.fft(NDArray.scalar(DType.FLOAT64, 1.0)))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("fft:");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("fft:");
     assertThatThrownBy(() -> Fft.fft(NDArray.zeros(DType.FLOAT64, 3, 0)))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("data points 0");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("data points 0");
     assertThatThrownBy(() -> Fft.rfftn(x, null, new int[0], Fft.Norm.BACKWARD))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least one axis");
-    assertThatThrownBy(() -> Fft.fftfreq(0)).isInstanceOf(IllegalArgumentException.class)
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("at least one axis");
+    assertThatThrownBy(() -> Fft.fftfreq(0))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("fftfreq:");
-    assertThatThrownBy(() -> Fft.rfftfreq(4, 0.0)).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> Fft.rfftfreq(4, 0.0))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("rfftfreq:");
     assertThatThrownBy(() -> Fft.fftfreq(4, 1.0, DType.INT32))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("dtype");
-    assertThatThrownBy(() -> Fft.fftshift(x, 3)).isInstanceOf(IllegalArgumentException.class)
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("dtype");
+    assertThatThrownBy(() -> Fft.fftshift(x, 3))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("fftshift:");
   }
 }

@@ -3,7 +3,6 @@ package dev.cubed.nd;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -44,8 +43,8 @@ class GeneralEigenTest {
         a.setDouble(i, t == DType.INT32 ? r.nextInt(9) - 4 : r.nextGaussian());
       }
       Linalg.EigResult e = Linalg.eig(a);
-      assertEquals(t == DType.FLOAT32 ? DType.COMPLEX64 : DType.COMPLEX128,
-          e.eigenvalues().dtype());
+      assertEquals(
+          t == DType.FLOAT32 ? DType.COMPLEX64 : DType.COMPLEX128, e.eigenvalues().dtype());
       assertArrayEquals(new long[] {batch, n}, e.eigenvalues().shape());
       double tol = t == DType.FLOAT32 ? 1e-4 : 1e-9;
       for (int b = 0; b < batch; b++) {
@@ -80,9 +79,8 @@ class GeneralEigenTest {
     NDArray nan = NDArray.zeros(DType.FLOAT64, 2, 2);
     nan.setDouble(1, Double.NaN);
     assertThrows(Linalg.LinAlgException.class, () -> Linalg.eigvals(nan));
-    assertThrows(IllegalArgumentException.class, () -> Linalg.eig(NDArray.zeros(DType.FLOAT64,
-        2, 3)));
-    assertThrows(IllegalArgumentException.class, () -> Linalg.eig(NDArray.zeros(DType.BOOL,
-        2, 2)));
+    assertThrows(
+        IllegalArgumentException.class, () -> Linalg.eig(NDArray.zeros(DType.FLOAT64, 2, 3)));
+    assertThrows(IllegalArgumentException.class, () -> Linalg.eig(NDArray.zeros(DType.BOOL, 2, 2)));
   }
 }

@@ -48,7 +48,8 @@ final class GoldenCases {
         compared++;
       }
       if (!(r instanceof NDArray)) {
-        assertThat(g).as(area + "/" + dt + ": no extra outputs for " + c.getKey())
+        assertThat(g)
+            .as(area + "/" + dt + ": no extra outputs for " + c.getKey())
             .doesNotContainKey(c.getKey() + "_" + outs.length);
       }
     }

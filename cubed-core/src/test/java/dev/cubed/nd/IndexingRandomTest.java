@@ -72,7 +72,8 @@ class IndexingRandomTest {
         for (int k = 0; k < nd; k++) {
           mi[k] = sel.get(k)[ctr[k]];
         }
-        assertThat(got.getObject(j)).as("seed %d trial %d elem %d", seed, trial, j)
+        assertThat(got.getObject(j))
+            .as("seed %d trial %d elem %d", seed, trial, j)
             .isEqualTo(x.get(mi));
         for (int k = nd - 1; k >= 0; k--) {
           if (++ctr[k] < sel.get(k).length) {

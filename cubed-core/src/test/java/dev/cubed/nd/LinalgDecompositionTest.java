@@ -131,7 +131,8 @@ class LinalgDecompositionTest {
       double[] rec = MatrixStack.matmul(us, vhk, m, k, n, true);
       assertThat(LinalgGolden.maxDiff(rec, a)).as(what + " U S Vh = A").isLessThan(tol * scale(a));
       assertThat(orthoError(u, m, uc)).as(what + " U^H U = I").isLessThan(tol);
-      assertThat(orthoError(MatrixStack.conjTranspose(vh, vr, n), n, vr)).as(what + " Vh Vh^H = I")
+      assertThat(orthoError(MatrixStack.conjTranspose(vh, vr, n), n, vr))
+          .as(what + " Vh Vh^H = I")
           .isLessThan(tol);
       for (int i = 1; i < k; i++) {
         assertThat(s[i]).as(what + " descending").isLessThanOrEqualTo(s[i - 1]);
@@ -282,10 +283,12 @@ class LinalgDecompositionTest {
     for (int b = 0; b < 2; b++) {
       double[] am = cmat(a, b, m, m);
       double[] prod = MatrixStack.matmul(cmat(inv, b, m, m), am, m, m, m, true);
-      assertThat(LinalgGolden.maxDiff(prod, MatrixStack.identity(m, true))).as("inv " + dt)
+      assertThat(LinalgGolden.maxDiff(prod, MatrixStack.identity(m, true)))
+          .as("inv " + dt)
           .isLessThan(t);
       double[] ax = MatrixStack.matmul(am, cmat(x, b, m, 3), m, m, 3, true);
-      assertThat(LinalgGolden.maxDiff(ax, cmat(rhs, b, m, 3))).as("solve " + dt)
+      assertThat(LinalgGolden.maxDiff(ax, cmat(rhs, b, m, 3)))
+          .as("solve " + dt)
           .isLessThan(t * scale(am));
     }
     // Hermitian positive definite
@@ -303,15 +306,16 @@ class LinalgDecompositionTest {
       logProd += Math.log(w.getDouble(i));
     }
     Linalg.SlogdetResult sd = Linalg.slogdet(hx);
-    assertThat(sd.logabsdet().getDouble(0)).as("slogdet vs eigvalsh " + dt)
+    assertThat(sd.logabsdet().getDouble(0))
+        .as("slogdet vs eigvalsh " + dt)
         .isCloseTo(logProd, org.assertj.core.data.Offset.offset(t * Math.abs(logProd) + t));
     assertThat(sd.sign().getDouble(0)).isCloseTo(1.0, org.assertj.core.data.Offset.offset(t));
     double det = Linalg.det(hx).getDouble(0);
     if (logProd > Math.log(dt.realPart().finfo().max())) {
       assertThat(det).as("det overflows the dtype, as in NumPy").isInfinite();
     } else {
-      assertThat(Math.log(det)).isCloseTo(logProd,
-          org.assertj.core.data.Offset.offset(t * Math.abs(logProd) + t));
+      assertThat(Math.log(det))
+          .isCloseTo(logProd, org.assertj.core.data.Offset.offset(t * Math.abs(logProd) + t));
     }
     double[] hm = cmat(hx, 0, m, m);
     double[] l = cmat(Linalg.cholesky(hx), 0, m, m);

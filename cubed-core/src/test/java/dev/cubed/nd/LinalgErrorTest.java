@@ -21,13 +21,18 @@ class LinalgErrorTest {
   @EnumSource(names = {"FLOAT32", "FLOAT64", "COMPLEX64", "COMPLEX128", "INT64"})
   void singularMatricesAreNamed(DType dt) {
     NDArray x = stackWithSingular(dt);
-    assertThatThrownBy(() -> Linalg.inv(x)).isInstanceOf(Linalg.LinAlgException.class)
-        .hasMessageContaining("inv: singular matrix").hasMessageContaining("[1]");
+    assertThatThrownBy(() -> Linalg.inv(x))
+        .isInstanceOf(Linalg.LinAlgException.class)
+        .hasMessageContaining("inv: singular matrix")
+        .hasMessageContaining("[1]");
     NDArray b = NDArray.ones(dt, 2, 2, 1);
-    assertThatThrownBy(() -> Linalg.solve(x, b)).isInstanceOf(Linalg.LinAlgException.class)
-        .hasMessageContaining("solve: singular matrix").hasMessageContaining("[1]");
+    assertThatThrownBy(() -> Linalg.solve(x, b))
+        .isInstanceOf(Linalg.LinAlgException.class)
+        .hasMessageContaining("solve: singular matrix")
+        .hasMessageContaining("[1]");
     assertThatThrownBy(() -> Linalg.matrixPower(x, -1))
-        .isInstanceOf(Linalg.LinAlgException.class).hasMessageContaining("singular");
+        .isInstanceOf(Linalg.LinAlgException.class)
+        .hasMessageContaining("singular");
     // det and slogdet of a singular matrix are 0 and (0, -inf), not errors
     assertThat(Linalg.det(x).getDouble(1)).isZero();
     Linalg.SlogdetResult s = Linalg.slogdet(x);
@@ -41,7 +46,8 @@ class LinalgErrorTest {
   @EnumSource(names = {"FLOAT32", "FLOAT64", "COMPLEX64", "COMPLEX128"})
   void choleskyOfIndefiniteMatrix(DType dt) {
     NDArray x = NDArray.of(new double[] {4, 0, 0, 1, 1, 2, 2, 1}, 2, 2, 2).astype(dt);
-    assertThatThrownBy(() -> Linalg.cholesky(x)).isInstanceOf(Linalg.LinAlgException.class)
+    assertThatThrownBy(() -> Linalg.cholesky(x))
+        .isInstanceOf(Linalg.LinAlgException.class)
         .hasMessageContaining("cholesky: matrix is not positive definite")
         .hasMessageContaining("[1]");
   }
@@ -49,11 +55,19 @@ class LinalgErrorTest {
   @Test
   void nonSquareAndTooFewDimensions() {
     NDArray rect = NDArray.zeros(DType.FLOAT64, 2, 3, 4);
-    for (Function<NDArray, Object> f : java.util.List.<Function<NDArray, Object>>of(
-        Linalg::det, Linalg::inv, Linalg::cholesky, Linalg::eigh, Linalg::eigvalsh,
-        Linalg::slogdet, x -> Linalg.matrixPower(x, 2))) {
-      assertThatThrownBy(() -> f.apply(rect)).isInstanceOf(IllegalArgumentException.class)
-          .hasMessageContaining("square").hasMessageContaining("(2, 3, 4)");
+    for (Function<NDArray, Object> f :
+        java.util.List.<Function<NDArray, Object>>of(
+            Linalg::det,
+            Linalg::inv,
+            Linalg::cholesky,
+            Linalg::eigh,
+            Linalg::eigvalsh,
+            Linalg::slogdet,
+            x -> Linalg.matrixPower(x, 2))) {
+      assertThatThrownBy(() -> f.apply(rect))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("square")
+          .hasMessageContaining("(2, 3, 4)");
     }
     NDArray vec = NDArray.zeros(DType.FLOAT64, 3);
     assertThatThrownBy(() -> Linalg.svd(vec)).hasMessageContaining("svd: x must have at least 2");
@@ -66,12 +80,14 @@ class LinalgErrorTest {
   @Test
   void wrongDtypes() {
     NDArray b = NDArray.zeros(DType.BOOL, 2, 2);
-    assertThatThrownBy(() -> Linalg.inv(b)).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> Linalg.inv(b))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("inv: x has dtype bool");
     assertThatThrownBy(() -> Linalg.svd(b)).hasMessageContaining("svd: x has dtype bool");
     assertThatThrownBy(() -> Linalg.vectorNorm(b)).hasMessageContaining("vector_norm");
     assertThatThrownBy(() -> Linalg.trace(b)).hasMessageContaining("trace: x has dtype bool");
-    assertThatThrownBy(() -> Linalg.cross(NDArray.zeros(DType.BOOL, 3), NDArray.zeros(DType.BOOL, 3)))
+    assertThatThrownBy(
+            () -> Linalg.cross(NDArray.zeros(DType.BOOL, 3), NDArray.zeros(DType.BOOL, 3)))
         .hasMessageContaining("cross");
     assertThatThrownBy(() -> Linalg.matrixPower(b, 2)).hasMessageContaining("matrix_power");
     // diagonal is defined for every dtype
@@ -97,8 +113,7 @@ class LinalgErrorTest {
     assertThat(x.dtype()).isEqualTo(DType.FLOAT32);
     assertThat(x.getDouble(11)).isEqualTo(3.0);
     // mixed dtypes promote
-    assertThat(Linalg.solve(eyes, v.astype(DType.COMPLEX128)).dtype())
-        .isEqualTo(DType.COMPLEX128);
+    assertThat(Linalg.solve(eyes, v.astype(DType.COMPLEX128)).dtype()).isEqualTo(DType.COMPLEX128);
     // a (M, 1) x2 broadcasts as a stack of one matrix
     assertThat(Linalg.solve(eyes, v.reshape(3, 1)).shape()).containsExactly(4, 3, 1);
   }
@@ -111,8 +126,9 @@ class LinalgErrorTest {
     assertThatThrownBy(() -> Linalg.cross(v3, v3, -2)).hasMessageContaining("axis -2");
     assertThatThrownBy(() -> Linalg.cross(NDArray.zeros(DType.INT32, 2, 3), v3, 1))
         .hasMessageContaining("non-negative");
-    assertThatThrownBy(() -> Linalg.cross(NDArray.zeros(DType.INT32, 2, 3),
-        NDArray.zeros(DType.INT32, 4, 3))).hasMessageContaining("cross");
+    assertThatThrownBy(
+            () -> Linalg.cross(NDArray.zeros(DType.INT32, 2, 3), NDArray.zeros(DType.INT32, 4, 3)))
+        .hasMessageContaining("cross");
     // non-negative axis with equal ranks is accepted
     NDArray a = NDArray.of(new long[] {1, 0, 0}, 3);
     NDArray b = NDArray.of(new long[] {0, 1, 0}, 3);
@@ -126,10 +142,18 @@ class LinalgErrorTest {
         .hasMessageContaining("vector_norm: ord must be");
     assertThatThrownBy(() -> Linalg.vectorNorm(x, Axes.of(2), 2))
         .hasMessageContaining("vector_norm");
-    assertThatThrownBy(() -> Linalg.vectorNorm(NDArray.zeros(DType.FLOAT64, 0),
-        Axes.all(), Double.POSITIVE_INFINITY)).hasMessageContaining("empty");
-    assertThatThrownBy(() -> Linalg.matrixNorm(NDArray.zeros(DType.FLOAT64, 0, 2),
-        Linalg.MatrixNormOrder.TWO, Linalg.KeepDims.DROP)).hasMessageContaining("empty");
+    assertThatThrownBy(
+            () ->
+                Linalg.vectorNorm(
+                    NDArray.zeros(DType.FLOAT64, 0), Axes.all(), Double.POSITIVE_INFINITY))
+        .hasMessageContaining("empty");
+    assertThatThrownBy(
+            () ->
+                Linalg.matrixNorm(
+                    NDArray.zeros(DType.FLOAT64, 0, 2),
+                    Linalg.MatrixNormOrder.TWO,
+                    Linalg.KeepDims.DROP))
+        .hasMessageContaining("empty");
     assertThat(Linalg.vectorNorm(x).getDouble(0)).isEqualTo(13.0);
     assertThat(Linalg.vectorNorm(x, Axes.of(0, 1).keepDims(), 1).shape()).containsExactly(1, 1);
     assertThat(Linalg.vectorNorm(x, Axes.of(-1), Double.POSITIVE_INFINITY).getDouble(1))
@@ -181,10 +205,13 @@ class LinalgErrorTest {
   void svdOfNonFiniteMatrixIsAnError(DType dt) {
     NDArray x = NDArray.ones(dt, 2, 2, 2);
     x.setDouble(5, Double.NaN);
-    for (Function<NDArray, Object> f : java.util.List.<Function<NDArray, Object>>of(
-        Linalg::svd, Linalg::svdvals, Linalg::pinv, Linalg::matrixRank)) {
-      assertThatThrownBy(() -> f.apply(x)).isInstanceOf(Linalg.LinAlgException.class)
-          .hasMessageContaining("SVD did not converge").hasMessageContaining("[1]");
+    for (Function<NDArray, Object> f :
+        java.util.List.<Function<NDArray, Object>>of(
+            Linalg::svd, Linalg::svdvals, Linalg::pinv, Linalg::matrixRank)) {
+      assertThatThrownBy(() -> f.apply(x))
+          .isInstanceOf(Linalg.LinAlgException.class)
+          .hasMessageContaining("SVD did not converge")
+          .hasMessageContaining("[1]");
     }
   }
 
@@ -197,8 +224,9 @@ class LinalgErrorTest {
     int n = 160;
     NDArray a = LinalgDecompositionTest.random(DType.FLOAT64, 11, n, n);
     NDArray inv = Linalg.inv(a);
-    double[] prod = MatrixStack.matmul(MatrixStack.read(inv, 0, n * n), MatrixStack.read(a, 0, n * n),
-        n, n, n, false);
+    double[] prod =
+        MatrixStack.matmul(
+            MatrixStack.read(inv, 0, n * n), MatrixStack.read(a, 0, n * n), n, n, n, false);
     assertThat(LinalgGolden.maxDiff(prod, MatrixStack.identity(n, false))).isLessThan(1e-9);
     assertThat(Linalg.det(a).getDouble(0)).isFinite();
   }

@@ -19,26 +19,31 @@ final class LinalgGolden {
 
   /** Cases of one golden file: case name -> field -> array. */
   static synchronized Map<String, Map<String, NDArray>> cases(String function) {
-    return CACHE.computeIfAbsent(function, f -> {
-      String res = "/golden/linalg/" + f + ".npz";
-      try (InputStream in = LinalgGolden.class.getResourceAsStream(res)) {
-        if (in == null) {
-          throw new IllegalStateException("missing resource " + res);
-        }
-        Map<String, NDArray> all = Npy.readNpz(in, res);
-        Map<String, Map<String, NDArray>> byCase = new TreeMap<>();
-        for (Map.Entry<String, NDArray> e : all.entrySet()) {
-          String key = e.getKey().endsWith(".npy")
-              ? e.getKey().substring(0, e.getKey().length() - 4) : e.getKey();
-          int sep = key.indexOf("__");
-          byCase.computeIfAbsent(key.substring(0, sep), k -> new TreeMap<>())
-              .put(key.substring(sep + 2), e.getValue());
-        }
-        return byCase;
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    });
+    return CACHE.computeIfAbsent(
+        function,
+        f -> {
+          String res = "/golden/linalg/" + f + ".npz";
+          try (InputStream in = LinalgGolden.class.getResourceAsStream(res)) {
+            if (in == null) {
+              throw new IllegalStateException("missing resource " + res);
+            }
+            Map<String, NDArray> all = Npy.readNpz(in, res);
+            Map<String, Map<String, NDArray>> byCase = new TreeMap<>();
+            for (Map.Entry<String, NDArray> e : all.entrySet()) {
+              String key =
+                  e.getKey().endsWith(".npy")
+                      ? e.getKey().substring(0, e.getKey().length() - 4)
+                      : e.getKey();
+              int sep = key.indexOf("__");
+              byCase
+                  .computeIfAbsent(key.substring(0, sep), k -> new TreeMap<>())
+                  .put(key.substring(sep + 2), e.getValue());
+            }
+            return byCase;
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        });
   }
 
   static List<String> names(String function) {
@@ -63,12 +68,16 @@ final class LinalgGolden {
    */
   static void assertNormClose(NDArray expected, NDArray actual, double rtol, String what) {
     if (expected.dtype() != actual.dtype()) {
-      throw new AssertionError(what + ": dtype " + actual.dtype() + ", expected "
-          + expected.dtype());
+      throw new AssertionError(
+          what + ": dtype " + actual.dtype() + ", expected " + expected.dtype());
     }
     if (!java.util.Arrays.equals(expected.shape(), actual.shape())) {
-      throw new AssertionError(what + ": shape " + Shapes.format(actual.shape()) + ", expected "
-          + Shapes.format(expected.shape()));
+      throw new AssertionError(
+          what
+              + ": shape "
+              + Shapes.format(actual.shape())
+              + ", expected "
+              + Shapes.format(expected.shape()));
     }
     DType dt = expected.dtype();
     if (!dt.isFloating()) {
@@ -87,12 +96,27 @@ final class LinalgGolden {
       for (int part = 0; part < 2; part++) {
         double e = part == 0 ? expected.getDouble(i) : expected.getImag(i);
         double a = part == 0 ? actual.getDouble(i) : actual.getImag(i);
-        boolean ok = Double.isNaN(e) ? Double.isNaN(a)
-            : Double.isInfinite(e) ? e == a : Math.abs(e - a) <= tol;
+        boolean ok =
+            Double.isNaN(e)
+                ? Double.isNaN(a)
+                : Double.isInfinite(e) ? e == a : Math.abs(e - a) <= tol;
         if (!ok) {
-          throw new AssertionError(what + ": element " + i + (part == 0 ? " (re)" : " (im)")
-              + " is " + a + ", expected " + e + " (tolerance " + tol + ", dtype " + dt
-              + ", shape " + Shapes.format(expected.shape()) + ")");
+          throw new AssertionError(
+              what
+                  + ": element "
+                  + i
+                  + (part == 0 ? " (re)" : " (im)")
+                  + " is "
+                  + a
+                  + ", expected "
+                  + e
+                  + " (tolerance "
+                  + tol
+                  + ", dtype "
+                  + dt
+                  + ", shape "
+                  + Shapes.format(expected.shape())
+                  + ")");
         }
       }
     }

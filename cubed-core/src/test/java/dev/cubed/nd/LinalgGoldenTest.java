@@ -11,10 +11,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Compares Linalg with NumPy's outputs stored by scripts/golden/linalg.py, case by case. Results
- * of matrix algorithms are compared normwise ({@link LinalgGolden#tol}); norms elementwise
- * (relative 1e-13 for float64: a sum of positive terms in a different order; 1e-5 for float32,
- * where NumPy sums in single precision); integer results exactly.
+ * Compares Linalg with NumPy's outputs stored by scripts/golden/linalg.py, case by case. Results of
+ * matrix algorithms are compared normwise ({@link LinalgGolden#tol}); norms elementwise (relative
+ * 1e-13 for float64: a sum of positive terms in a different order; 1e-5 for float32, where NumPy
+ * sums in single precision); integer results exactly.
  */
 class LinalgGoldenTest {
 
@@ -109,8 +109,7 @@ class LinalgGoldenTest {
   void solve(String name) {
     Map<String, NDArray> c = c("solve", name);
     NDArray out = c.get("out");
-    assertNormClose(out, Linalg.solve(c.get("x1"), c.get("x2")), tol(out.dtype()),
-        "solve " + name);
+    assertNormClose(out, Linalg.solve(c.get("x1"), c.get("x2")), tol(out.dtype()), "solve " + name);
   }
 
   @ParameterizedTest
@@ -119,8 +118,11 @@ class LinalgGoldenTest {
     Map<String, NDArray> c = c("cholesky", name);
     NDArray out = c.get("out");
     assertNormClose(out, Linalg.cholesky(c.get("x")), tol(out.dtype()), "cholesky " + name);
-    assertNormClose(c.get("upper"), Linalg.cholesky(c.get("x"), Linalg.Triangle.UPPER),
-        tol(out.dtype()), "cholesky upper " + name);
+    assertNormClose(
+        c.get("upper"),
+        Linalg.cholesky(c.get("x"), Linalg.Triangle.UPPER),
+        tol(out.dtype()),
+        "cholesky upper " + name);
   }
 
   @ParameterizedTest
@@ -134,7 +136,10 @@ class LinalgGoldenTest {
       }
       int n = Integer.parseInt(e.getKey().substring(5).replace('m', '-'));
       NDArray out = e.getValue();
-      assertNormClose(out, Linalg.matrixPower(c.get("x"), n), tol(out.dtype()),
+      assertNormClose(
+          out,
+          Linalg.matrixPower(c.get("x"), n),
+          tol(out.dtype()),
           "matrix_power " + name + " n=" + n);
       checked++;
     }
@@ -147,8 +152,12 @@ class LinalgGoldenTest {
     Map<String, NDArray> c = c("pinv", name);
     NDArray out = c.get("out");
     NDArray rtol = c.get("rtol");
-    NDArray got = rtol == null ? Linalg.pinv(c.get("x"))
-        : rtol.ndim() == 0 ? Linalg.pinv(c.get("x"), rtol.getDouble(0)) : Linalg.pinv(c.get("x"), rtol);
+    NDArray got =
+        rtol == null
+            ? Linalg.pinv(c.get("x"))
+            : rtol.ndim() == 0
+                ? Linalg.pinv(c.get("x"), rtol.getDouble(0))
+                : Linalg.pinv(c.get("x"), rtol);
     // the rtol cases keep singular values down to 1e-6 (condition up to 1e6), so the result carries
     // ~cond * eps relative error: tolerance x 1e4. A wrong cut would change entries by ~1e3..1e6.
     double t = tol(out.dtype()) * (rtol == null ? 1 : 1e4);
@@ -160,9 +169,12 @@ class LinalgGoldenTest {
   void matrixRank(String name) {
     Map<String, NDArray> c = c("matrix_rank", name);
     NDArray rtol = c.get("rtol");
-    NDArray got = rtol == null ? Linalg.matrixRank(c.get("x"))
-        : rtol.ndim() == 0 ? Linalg.matrixRank(c.get("x"), rtol.getDouble(0))
-        : Linalg.matrixRank(c.get("x"), rtol);
+    NDArray got =
+        rtol == null
+            ? Linalg.matrixRank(c.get("x"))
+            : rtol.ndim() == 0
+                ? Linalg.matrixRank(c.get("x"), rtol.getDouble(0))
+                : Linalg.matrixRank(c.get("x"), rtol);
     NDAssert.assertExact(c.get("out"), got, "matrix_rank " + name);
   }
 
@@ -179,22 +191,31 @@ class LinalgGoldenTest {
       if (!e.getKey().startsWith("out_")) {
         continue;
       }
-      Linalg.MatrixNormOrder ord = switch (e.getKey().substring(4)) {
-        case "fro" -> Linalg.MatrixNormOrder.FRO;
-        case "nuc" -> Linalg.MatrixNormOrder.NUC;
-        case "1" -> Linalg.MatrixNormOrder.ONE;
-        case "m1" -> Linalg.MatrixNormOrder.NEG_ONE;
-        case "2" -> Linalg.MatrixNormOrder.TWO;
-        case "m2" -> Linalg.MatrixNormOrder.NEG_TWO;
-        case "inf" -> Linalg.MatrixNormOrder.INF;
-        case "minf" -> Linalg.MatrixNormOrder.NEG_INF;
-        default -> throw new AssertionError(e.getKey());
-      };
+      Linalg.MatrixNormOrder ord =
+          switch (e.getKey().substring(4)) {
+            case "fro" -> Linalg.MatrixNormOrder.FRO;
+            case "nuc" -> Linalg.MatrixNormOrder.NUC;
+            case "1" -> Linalg.MatrixNormOrder.ONE;
+            case "m1" -> Linalg.MatrixNormOrder.NEG_ONE;
+            case "2" -> Linalg.MatrixNormOrder.TWO;
+            case "m2" -> Linalg.MatrixNormOrder.NEG_TWO;
+            case "inf" -> Linalg.MatrixNormOrder.INF;
+            case "minf" -> Linalg.MatrixNormOrder.NEG_INF;
+            default -> throw new AssertionError(e.getKey());
+          };
       NDArray out = e.getValue();
       // singular-value norms come from an SVD: normwise tolerance; the rest are sums
-      double rt = ord == Linalg.MatrixNormOrder.NUC || ord == Linalg.MatrixNormOrder.TWO
-          || ord == Linalg.MatrixNormOrder.NEG_TWO ? tol(out.dtype()) : normRtol(out.dtype());
-      NDAssert.assertClose(out, Linalg.matrixNorm(c.get("x"), ord, Linalg.KeepDims.DROP), rt, 4,
+      double rt =
+          ord == Linalg.MatrixNormOrder.NUC
+                  || ord == Linalg.MatrixNormOrder.TWO
+                  || ord == Linalg.MatrixNormOrder.NEG_TWO
+              ? tol(out.dtype())
+              : normRtol(out.dtype());
+      NDAssert.assertClose(
+          out,
+          Linalg.matrixNorm(c.get("x"), ord, Linalg.KeepDims.DROP),
+          rt,
+          4,
           "matrix_norm " + name + " " + ord);
       NDArray kept = Linalg.matrixNorm(c.get("x"), ord, Linalg.KeepDims.KEEP);
       long[] ks = kept.shape();
@@ -216,11 +237,12 @@ class LinalgGoldenTest {
         continue;
       }
       String[] parts = e.getKey().split("_");
-      double ord = switch (parts[1]) {
-        case "inf" -> Double.POSITIVE_INFINITY;
-        case "minf" -> Double.NEGATIVE_INFINITY;
-        default -> Double.parseDouble(parts[1].replace('m', '-').replace('p', '.'));
-      };
+      double ord =
+          switch (parts[1]) {
+            case "inf" -> Double.POSITIVE_INFINITY;
+            case "minf" -> Double.NEGATIVE_INFINITY;
+            default -> Double.parseDouble(parts[1].replace('m', '-').replace('p', '.'));
+          };
       Axes axes;
       if (axesArr == null) {
         axes = Axes.all();
@@ -235,7 +257,11 @@ class LinalgGoldenTest {
         axes = axes.keepDims();
       }
       NDArray out = e.getValue();
-      NDAssert.assertClose(out, Linalg.vectorNorm(c.get("x"), axes, ord), normRtol(out.dtype()), 4,
+      NDAssert.assertClose(
+          out,
+          Linalg.vectorNorm(c.get("x"), axes, ord),
+          normRtol(out.dtype()),
+          4,
           "vector_norm " + name + " ord=" + ord + " " + axes);
       checked++;
     }
@@ -257,7 +283,11 @@ class LinalgGoldenTest {
       if (k.startsWith("diag")) {
         NDAssert.assertExact(out, Linalg.diagonal(c.get("x"), off), "diagonal " + name + " " + off);
       } else {
-        NDAssert.assertClose(out, Linalg.trace(c.get("x"), off, null), normRtol(out.dtype()), 4,
+        NDAssert.assertClose(
+            out,
+            Linalg.trace(c.get("x"), off, null),
+            normRtol(out.dtype()),
+            4,
             "trace " + name + " " + off);
       }
       checked++;
@@ -273,8 +303,8 @@ class LinalgGoldenTest {
     int axis = -Integer.parseInt(name.substring(name.lastIndexOf("_a") + 2));
     NDArray got = Linalg.cross(c.get("x1"), c.get("x2"), axis);
     // float32 products are rounded as NumPy rounds them; complex parts are computed in double
-    NDAssert.assertClose(out, got, out.dtype().isComplex() ? normRtol(out.dtype()) : 0, 1,
-        "cross " + name);
+    NDAssert.assertClose(
+        out, got, out.dtype().isComplex() ? normRtol(out.dtype()) : 0, 1, "cross " + name);
   }
 
   @ParameterizedTest

@@ -28,8 +28,22 @@ class LinearAlgebraGoldenTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-      "float32", "float64", "complex64", "complex128", "mixed"})
+  @ValueSource(
+      strings = {
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "uint8",
+        "uint16",
+        "uint32",
+        "uint64",
+        "float32",
+        "float64",
+        "complex64",
+        "complex128",
+        "mixed"
+      })
   void productsMatchNumpy(String file) throws Exception {
     Map<String, NDArray> g = SortingGoldenTest.load("linear_algebra", file);
     int checked = 0;
@@ -38,8 +52,14 @@ class LinearAlgebraGoldenTest {
       NDArray x2 = g.get("mm" + i + "_x2");
       NDArray want = g.get("mm" + i + "_out");
       NDArray got = LinearAlgebra.matmul(x1, x2);
-      String what = file + " matmul " + i + " " + Shapes.format(x1.shape()) + " @ "
-          + Shapes.format(x2.shape());
+      String what =
+          file
+              + " matmul "
+              + i
+              + " "
+              + Shapes.format(x1.shape())
+              + " @ "
+              + Shapes.format(x2.shape());
       NDArray bound = g.get("mm" + i + "_bound");
       if (bound == null) {
         NDAssert.assertExact(want, got, what);
@@ -48,21 +68,30 @@ class LinearAlgebraGoldenTest {
         assertThat(got.shape()).isEqualTo(want.shape());
         for (int e = 0; e < want.size(); e++) {
           double b = bound.getDouble(e);
-          assertThat(Math.abs(got.getDouble(e) - want.getDouble(e))).as(what + " re " + e)
+          assertThat(Math.abs(got.getDouble(e) - want.getDouble(e)))
+              .as(what + " re " + e)
               .isLessThanOrEqualTo(b);
-          assertThat(Math.abs(got.getImag(e) - want.getImag(e))).as(what + " im " + e)
+          assertThat(Math.abs(got.getImag(e) - want.getImag(e)))
+              .as(what + " im " + e)
               .isLessThanOrEqualTo(b);
         }
       }
     }
     for (int i = 0; g.containsKey("td" + i + "_x1"); i++, checked++) {
-      NDArray out = LinearAlgebra.tensordot(g.get("td" + i + "_x1"), g.get("td" + i + "_x2"),
-          ints(g.get("td" + i + "_axes1")), ints(g.get("td" + i + "_axes2")));
+      NDArray out =
+          LinearAlgebra.tensordot(
+              g.get("td" + i + "_x1"),
+              g.get("td" + i + "_x2"),
+              ints(g.get("td" + i + "_axes1")),
+              ints(g.get("td" + i + "_axes2")));
       NDAssert.assertExact(g.get("td" + i + "_out"), out, file + " tensordot " + i);
     }
     for (int i = 0; g.containsKey("vd" + i + "_x1"); i++, checked++) {
-      NDArray out = LinearAlgebra.vecdot(g.get("vd" + i + "_x1"), g.get("vd" + i + "_x2"),
-          (int) g.get("vd" + i + "_axis").getLong(0));
+      NDArray out =
+          LinearAlgebra.vecdot(
+              g.get("vd" + i + "_x1"),
+              g.get("vd" + i + "_x2"),
+              (int) g.get("vd" + i + "_axis").getLong(0));
       NDAssert.assertExact(g.get("vd" + i + "_out"), out, file + " vecdot " + i);
     }
     for (int i = 0; g.containsKey("ou" + i + "_x1"); i++, checked++) {
@@ -78,8 +107,10 @@ class LinearAlgebraGoldenTest {
     Map<String, NDArray> g = SortingGoldenTest.load("linear_algebra", dt.standardName());
     int i = 0;
     for (; g.containsKey("mt" + i + "_x"); i++) {
-      NDAssert.assertExact(g.get("mt" + i + "_out"),
-          LinearAlgebra.matrixTranspose(g.get("mt" + i + "_x")), dt + " matrix_transpose " + i);
+      NDAssert.assertExact(
+          g.get("mt" + i + "_out"),
+          LinearAlgebra.matrixTranspose(g.get("mt" + i + "_x")),
+          dt + " matrix_transpose " + i);
     }
     assertThat(i).isEqualTo(4);
   }
@@ -99,8 +130,9 @@ class LinearAlgebraGoldenTest {
       b[i] = r.nextInt(7) - 3;
     }
     NDArray c = LinearAlgebra.matmul(NDArray.of(a, m, k), NDArray.of(b, k, n));
-    NDArray cl = LinearAlgebra.matmul(NDArray.of(a, m, k).astype(DType.INT64),
-        NDArray.of(b, k, n).astype(DType.INT64));
+    NDArray cl =
+        LinearAlgebra.matmul(
+            NDArray.of(a, m, k).astype(DType.INT64), NDArray.of(b, k, n).astype(DType.INT64));
     for (int i = 0; i < m * n; i++) {
       assertThat(c.getDouble(i)).isEqualTo((double) cl.getLong(i));
     }
@@ -118,8 +150,8 @@ class LinearAlgebraGoldenTest {
     int m = 37;
     int k = 300;
     int n = 23;
-    DType ta = kind.equals("float32") ? DType.FLOAT32 : kind.equals("int64") ? DType.INT64
-        : DType.FLOAT64;
+    DType ta =
+        kind.equals("float32") ? DType.FLOAT32 : kind.equals("int64") ? DType.INT64 : DType.FLOAT64;
     DType tb = kind.equals("mixed") || kind.equals("float32") ? DType.FLOAT32 : ta;
     NDArray a = NDArray.zeros(ta, m, k);
     NDArray b = NDArray.zeros(tb, k, n);
@@ -147,10 +179,14 @@ class LinearAlgebraGoldenTest {
     NDArray b = NDArray.zeros(DType.FLOAT64, 5, 2);
     assertThatThrownBy(() -> LinearAlgebra.matmul(a, b))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("matmul: shapes (3, 4) and (5, 2) are not aligned: dimension 1 of x1 (4) != "
-            + "dimension 0 of x2 (5)");
-    assertThatThrownBy(() -> LinearAlgebra.matmul(NDArray.zeros(DType.FLOAT64, 2, 3, 4),
-        NDArray.zeros(DType.FLOAT64, 3, 4, 2))).hasMessageContaining("matmul: batch dimensions");
+        .hasMessage(
+            "matmul: shapes (3, 4) and (5, 2) are not aligned: dimension 1 of x1 (4) != "
+                + "dimension 0 of x2 (5)");
+    assertThatThrownBy(
+            () ->
+                LinearAlgebra.matmul(
+                    NDArray.zeros(DType.FLOAT64, 2, 3, 4), NDArray.zeros(DType.FLOAT64, 3, 4, 2)))
+        .hasMessageContaining("matmul: batch dimensions");
     assertThatThrownBy(() -> LinearAlgebra.matmul(NDArray.scalar(DType.FLOAT64, 1.0), a))
         .hasMessageContaining("matmul: operands must have at least one dimension");
     assertThatThrownBy(() -> LinearAlgebra.matmul(NDArray.zeros(DType.BOOL, 2, 2), a))
@@ -163,13 +199,16 @@ class LinearAlgebraGoldenTest {
         .hasMessageContaining("same length");
     assertThatThrownBy(() -> LinearAlgebra.vecdot(a, NDArray.zeros(DType.FLOAT64, 3)))
         .hasMessageContaining("vecdot:");
-    assertThatThrownBy(() -> LinearAlgebra.vecdot(NDArray.zeros(DType.FLOAT64, 3, 1),
-        NDArray.zeros(DType.FLOAT64, 3, 4), -1))
+    assertThatThrownBy(
+            () ->
+                LinearAlgebra.vecdot(
+                    NDArray.zeros(DType.FLOAT64, 3, 1), NDArray.zeros(DType.FLOAT64, 3, 4), -1))
         .hasMessageContaining("vecdot: shapes (3, 1) and (3, 4) differ along the contracted axis");
     assertThatThrownBy(() -> LinearAlgebra.vecdot(a, a, 2)).hasMessageContaining("vecdot: axis 2");
     assertThatThrownBy(() -> LinearAlgebra.matrixTranspose(NDArray.zeros(DType.INT8, 3)))
         .hasMessageContaining("matrix_transpose: x must have at least 2 dimensions");
-    assertThatThrownBy(() -> LinearAlgebra.outer(a, a)).hasMessageContaining("outer: operands must be 1-d");
+    assertThatThrownBy(() -> LinearAlgebra.outer(a, a))
+        .hasMessageContaining("outer: operands must be 1-d");
   }
 
   /**
@@ -179,20 +218,25 @@ class LinearAlgebraGoldenTest {
   @Test
   void blasProductsRunOnSmallStackThreads() throws Exception {
     Throwable[] failure = new Throwable[1];
-    Thread t = new Thread(null, () -> {
-      try {
-        for (int n : new int[] {1, 7, 100, 257, 600}) {
-          NDArray x = NDArray.ones(DType.FLOAT64, n, n);
-          assertThat(LinearAlgebra.matmul(x, x).getDouble(0)).isEqualTo(n);
-          NDArray f = x.astype(DType.FLOAT32);
-          assertThat(LinearAlgebra.matmul(f, f).getDouble(n * n - 1)).isEqualTo(n);
-          assertThat(LinearAlgebra.matmul(x, NDArray.ones(DType.FLOAT64, n)).getDouble(0))
-              .isEqualTo(n);
-        }
-      } catch (Throwable e) {
-        failure[0] = e;
-      }
-    }, "small-stack", 256 * 1024);
+    Thread t =
+        new Thread(
+            null,
+            () -> {
+              try {
+                for (int n : new int[] {1, 7, 100, 257, 600}) {
+                  NDArray x = NDArray.ones(DType.FLOAT64, n, n);
+                  assertThat(LinearAlgebra.matmul(x, x).getDouble(0)).isEqualTo(n);
+                  NDArray f = x.astype(DType.FLOAT32);
+                  assertThat(LinearAlgebra.matmul(f, f).getDouble(n * n - 1)).isEqualTo(n);
+                  assertThat(LinearAlgebra.matmul(x, NDArray.ones(DType.FLOAT64, n)).getDouble(0))
+                      .isEqualTo(n);
+                }
+              } catch (Throwable e) {
+                failure[0] = e;
+              }
+            },
+            "small-stack",
+            256 * 1024);
     t.start();
     t.join();
     assertThat(failure[0]).isNull();
@@ -202,7 +246,8 @@ class LinearAlgebraGoldenTest {
   void blasIsNativeWhenOpenBlasInstalled() {
     String d = Blas.describe();
     assertThat(d).startsWith("BLAS implementation dev.ludovic.netlib.blas.");
-    if (java.nio.file.Files.exists(java.nio.file.Path.of("/usr/lib/x86_64-linux-gnu/libopenblas.so.0"))) {
+    if (java.nio.file.Files.exists(
+        java.nio.file.Path.of("/usr/lib/x86_64-linux-gnu/libopenblas.so.0"))) {
       assertThat(d).contains("JNIBLAS").contains("libopenblas");
     }
   }

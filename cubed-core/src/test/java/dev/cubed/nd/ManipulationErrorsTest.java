@@ -38,7 +38,8 @@ class ManipulationErrorsTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("concat: array 0 has shape (2, 3, 4) and array 1 has shape (2, 5, 4)")
         .hasMessageContaining("all dimensions except axis 0 must match");
-    assertThatThrownBy(() -> Manipulation.concat(new NDArray[] {x, NDArray.zeros(DType.INT8, 2, 3)}, 0))
+    assertThatThrownBy(
+            () -> Manipulation.concat(new NDArray[] {x, NDArray.zeros(DType.INT8, 2, 3)}, 0))
         .hasMessageContaining("array 1 has shape (2, 3)");
     assertThatThrownBy(() -> Manipulation.concat(new NDArray[] {NDArray.scalar(1.0)}, 0))
         .hasMessageContaining("concat: zero-dimensional arrays cannot be concatenated");
@@ -53,8 +54,8 @@ class ManipulationErrorsTest {
   void badReshapeSqueezeRepeatTile() {
     assertThatThrownBy(() -> Manipulation.reshape(x, 5, 5))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("reshape: cannot reshape array of shape (2, 3, 4) (size 24) into"
-            + " shape (5, 5)");
+        .hasMessageContaining(
+            "reshape: cannot reshape array of shape (2, 3, 4) (size 24) into" + " shape (5, 5)");
     assertThatThrownBy(() -> Manipulation.reshape(x, -1, -1))
         .hasMessageContaining("reshape: only one dimension may be -1");
     assertThatThrownBy(() -> Manipulation.squeeze(x, 1))
@@ -79,12 +80,13 @@ class ManipulationErrorsTest {
     assertThatThrownBy(() -> Indexing.get(x, Index.at(-3)))
         .hasMessageContaining("index -3 is out of bounds for axis 0 with size 2");
     assertThatThrownBy(() -> Indexing.get(x, Index.at(0), Index.all(), Index.all(), Index.at(0)))
-        .hasMessageContaining("__getitem__: too many indices for array: array of shape (2, 3, 4)"
-            + " is 3-dimensional, but 4 were indexed");
+        .hasMessageContaining(
+            "__getitem__: too many indices for array: array of shape (2, 3, 4)"
+                + " is 3-dimensional, but 4 were indexed");
     assertThatThrownBy(() -> Indexing.get(x, Index.ellipsis(), Index.ellipsis()))
         .hasMessageContaining("single ellipsis");
-    assertThatThrownBy(() -> Indexing.set(x, new Index[] {Index.at(0)},
-        NDArray.zeros(DType.FLOAT64, 4, 3)))
+    assertThatThrownBy(
+            () -> Indexing.set(x, new Index[] {Index.at(0)}, NDArray.zeros(DType.FLOAT64, 4, 3)))
         .hasMessageContaining("__setitem__: cannot broadcast shape (4, 3) to (3, 4)");
     assertThatThrownBy(() -> Indexing.take(x, NDArray.of(new long[] {0, 5}), 2))
         .hasMessageContaining("take: index 5 is out of bounds for axis 2 with size 4");
@@ -95,8 +97,9 @@ class ManipulationErrorsTest {
     assertThatThrownBy(() -> Indexing.take(x, NDArray.of(new long[] {0})))
         .hasMessageContaining("take: axis is required for an array of shape (2, 3, 4)");
     assertThatThrownBy(() -> Indexing.takeAlongAxis(x, NDArray.zeros(DType.INT64, 2, 3), 1))
-        .hasMessageContaining("take_along_axis: indices of shape (2, 3) must have as many"
-            + " dimensions as x of shape (2, 3, 4)");
+        .hasMessageContaining(
+            "take_along_axis: indices of shape (2, 3) must have as many"
+                + " dimensions as x of shape (2, 3, 4)");
     assertThatThrownBy(() -> Indexing.takeAlongAxis(x, NDArray.zeros(DType.INT64, 3, 1, 4), 1))
         .hasMessageContaining("take_along_axis: shapes");
     assertThatThrownBy(() -> Indexing.takeAlongAxis(x, NDArray.full(DType.INT64, 9, 2, 1, 4), 1))
@@ -107,8 +110,9 @@ class ManipulationErrorsTest {
   void maskErrors() {
     assertThatThrownBy(() -> Indexing.getMask(x, NDArray.zeros(DType.BOOL, 2, 4)))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("__getitem__: boolean mask of shape (2, 4) does not match the array"
-            + " of shape (2, 3, 4) along axis 1: size of axis is 3 but size of the mask axis is 4");
+        .hasMessageContaining(
+            "__getitem__: boolean mask of shape (2, 4) does not match the array"
+                + " of shape (2, 3, 4) along axis 1: size of axis is 3 but size of the mask axis is 4");
     assertThatThrownBy(() -> Indexing.getMask(x, NDArray.zeros(DType.BOOL, 2, 3, 4, 1)))
         .hasMessageContaining("too many indices for array: boolean mask of shape (2, 3, 4, 1)");
     assertThatThrownBy(() -> Indexing.getMask(x, NDArray.zeros(DType.INT8, 2)))

@@ -19,8 +19,14 @@ class MatmulPanelsTest {
     Random r = new Random(20261123);
     Stream.Builder<Arguments> b = Stream.builder();
     for (int i = 0; i < 12; i++) {
-      b.add(Arguments.of(1 + r.nextInt(60), 1 + r.nextInt(40), 1 + r.nextInt(50), r.nextLong(),
-          1 + r.nextInt(7), r.nextBoolean()));
+      b.add(
+          Arguments.of(
+              1 + r.nextInt(60),
+              1 + r.nextInt(40),
+              1 + r.nextInt(50),
+              r.nextLong(),
+              1 + r.nextInt(7),
+              r.nextBoolean()));
     }
     return b.build();
   }
@@ -42,8 +48,9 @@ class MatmulPanelsTest {
     assertThat(MatmulKernels.panelRows(m, k, n, flops)).isEqualTo(Math.min(m, rowsPerPanel));
     MatmulKernels.dgemmPanels(a, offA, bm, offB, panels, offC, m, k, n, accumulate, flops);
     for (int i = 0; i < one.length; i++) {
-      assertThat(panels[i]).isCloseTo(one[i], org.assertj.core.data.Offset.offset(
-          1e-13 * k * (1 + Math.abs(one[i]))));
+      assertThat(panels[i])
+          .isCloseTo(
+              one[i], org.assertj.core.data.Offset.offset(1e-13 * k * (1 + Math.abs(one[i]))));
     }
     // and both are the product: spot-check against a plain triple loop (rounding aside)
     for (int i = 0; i < m; i += Math.max(1, m / 3)) {
@@ -52,8 +59,8 @@ class MatmulPanelsTest {
         for (int q = 0; q < k; q++) {
           s += a[offA + i * k + q] * bm[offB + q * n + j];
         }
-        assertThat(panels[offC + i * n + j]).isCloseTo(s, org.assertj.core.data.Offset.offset(
-            1e-12 * (1 + Math.abs(s)) * k));
+        assertThat(panels[offC + i * n + j])
+            .isCloseTo(s, org.assertj.core.data.Offset.offset(1e-12 * (1 + Math.abs(s)) * k));
       }
     }
     // nothing outside c's range is touched

@@ -6,9 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.ByteArrayInputStream;
 import java.nio.ByteOrder;
 import java.util.Random;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.Test;
 
 class NDArrayCoreTest {
 
@@ -63,8 +63,10 @@ class NDArrayCoreTest {
     NDArray a = NDArray.of(new double[] {1, 2, 3});
     NDArray b = a.broadcastTo(2, 3);
     assertThat((double[]) b.data()).containsExactly(1, 2, 3, 1, 2, 3);
-    assertThatThrownBy(() -> a.broadcastTo(2, 4)).hasMessageContaining("broadcast_to")
-        .hasMessageContaining("(3,)").hasMessageContaining("(2, 4)");
+    assertThatThrownBy(() -> a.broadcastTo(2, 4))
+        .hasMessageContaining("broadcast_to")
+        .hasMessageContaining("(3,)")
+        .hasMessageContaining("(2, 4)");
   }
 
   @Test

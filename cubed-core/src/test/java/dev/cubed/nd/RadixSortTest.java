@@ -19,7 +19,14 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class RadixSortTest {
 
-  enum Kind { RANDOM, FEW_DISTINCT, SPECIALS, ALL_EQUAL, SORTED, REVERSED }
+  enum Kind {
+    RANDOM,
+    FEW_DISTINCT,
+    SPECIALS,
+    ALL_EQUAL,
+    SORTED,
+    REVERSED
+  }
 
   static Stream<Arguments> cases() {
     int[] sizes = {0, 1, 2, 47, 48, 49, 4095, 4096, 4097, 70_000};
@@ -62,25 +69,27 @@ class RadixSortTest {
       double have = s.getDouble(i);
       if (Double.doubleToRawLongBits(have) != Double.doubleToRawLongBits(want)
           && !(Double.isNaN(have) && Double.isNaN(want))) {
-        throw new AssertionError("sort " + dt + " n=" + n + " " + kind + " " + order + " at " + i
-            + ": got " + have + ", want " + want);
+        throw new AssertionError(
+            "sort " + dt + " n=" + n + " " + kind + " " + order + " at " + i + ": got " + have
+                + ", want " + want);
       }
     }
   }
 
   private static int[] referenceArgsort(double[] v, Sorting.Order order) {
     boolean desc = order == Sorting.Order.DESCENDING;
-    Comparator<Integer> cmp = (i, j) -> {
-      double a = v[i];
-      double b = v[j];
-      boolean na = Double.isNaN(a);
-      boolean nb = Double.isNaN(b);
-      if (na || nb) {
-        return Boolean.compare(na, nb); // NaN last in both orders
-      }
-      int c = a < b ? -1 : (a > b ? 1 : 0); // -0.0 == 0.0
-      return desc ? -c : c;
-    };
+    Comparator<Integer> cmp =
+        (i, j) -> {
+          double a = v[i];
+          double b = v[j];
+          boolean na = Double.isNaN(a);
+          boolean nb = Double.isNaN(b);
+          if (na || nb) {
+            return Boolean.compare(na, nb); // NaN last in both orders
+          }
+          int c = a < b ? -1 : (a > b ? 1 : 0); // -0.0 == 0.0
+          return desc ? -c : c;
+        };
     Integer[] idx = new Integer[v.length];
     for (int i = 0; i < idx.length; i++) {
       idx[i] = i;
@@ -92,22 +101,35 @@ class RadixSortTest {
   private static double[] values(DType dt, int n, Kind kind, Random r) {
     boolean fl = dt.isRealFloating();
     double[] v = new double[n];
-    double[] specials = fl
-        ? new double[] {Double.NaN, 0.0, -0.0, Double.POSITIVE_INFINITY,
-            Double.NEGATIVE_INFINITY, 1.5, -1.5, Double.MIN_VALUE, -Double.MIN_VALUE}
-        : (dt == DType.INT64
-            ? new double[] {0, -1, 1, Integer.MAX_VALUE, Integer.MIN_VALUE, 1e15, -1e15}
-            : new double[] {0, -1, 1, Integer.MAX_VALUE, Integer.MIN_VALUE, 7, -7});
+    double[] specials =
+        fl
+            ? new double[] {
+              Double.NaN,
+              0.0,
+              -0.0,
+              Double.POSITIVE_INFINITY,
+              Double.NEGATIVE_INFINITY,
+              1.5,
+              -1.5,
+              Double.MIN_VALUE,
+              -Double.MIN_VALUE
+            }
+            : (dt == DType.INT64
+                ? new double[] {0, -1, 1, Integer.MAX_VALUE, Integer.MIN_VALUE, 1e15, -1e15}
+                : new double[] {0, -1, 1, Integer.MAX_VALUE, Integer.MIN_VALUE, 7, -7});
     for (int i = 0; i < n; i++) {
-      v[i] = switch (kind) {
-        case RANDOM -> fl ? (r.nextDouble() - 0.5) * Math.pow(10, r.nextInt(12) - 6)
-            : (dt == DType.INT64 ? (double) (r.nextLong() >> 12) : r.nextInt());
-        case FEW_DISTINCT -> r.nextInt(5) - 2;
-        case SPECIALS -> r.nextInt(3) == 0 ? r.nextInt(100) - 50
-            : specials[r.nextInt(specials.length)];
-        case ALL_EQUAL -> fl ? -0.0 : 3;
-        case SORTED, REVERSED -> i - n / 2;
-      };
+      v[i] =
+          switch (kind) {
+            case RANDOM ->
+                fl
+                    ? (r.nextDouble() - 0.5) * Math.pow(10, r.nextInt(12) - 6)
+                    : (dt == DType.INT64 ? (double) (r.nextLong() >> 12) : r.nextInt());
+            case FEW_DISTINCT -> r.nextInt(5) - 2;
+            case SPECIALS ->
+                r.nextInt(3) == 0 ? r.nextInt(100) - 50 : specials[r.nextInt(specials.length)];
+            case ALL_EQUAL -> fl ? -0.0 : 3;
+            case SORTED, REVERSED -> i - n / 2;
+          };
     }
     if (kind == Kind.REVERSED) {
       for (int i = 0; i < n / 2; i++) {

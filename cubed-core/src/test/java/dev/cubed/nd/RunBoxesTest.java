@@ -49,8 +49,8 @@ class RunBoxesTest {
 
   @Test
   void aRunOutsideTheBlockIsRefused() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> RunBoxes.of(new long[] {2, 3}, 4, 3));
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> RunBoxes.of(new long[] {2, 3}, 4, 3));
     assertTrue(e.getMessage().contains("(2, 3)"), e.getMessage());
     assertEquals(3, RunBoxes.of(new long[] {4, 5}, 3, 9).size()); // partial, whole, partial
   }

@@ -30,7 +30,8 @@ class SetsGoldenTest {
       Sets.UniqueInverse ui = Sets.uniqueInverse(x);
       NDAssert.assertExact(g.get("u" + i + "_values"), ui.values(), what + " inverse.values");
       NDAssert.assertExact(g.get("u" + i + "_inverse"), ui.inverseIndices(), what + " inverse");
-      NDAssert.assertExact(g.get("u" + i + "_values"), Sets.uniqueValues(x), what + " uniqueValues");
+      NDAssert.assertExact(
+          g.get("u" + i + "_values"), Sets.uniqueValues(x), what + " uniqueValues");
     }
     assertThat(i).isEqualTo(7);
     checkIsin(g, dt.standardName());
@@ -49,8 +50,8 @@ class SetsGoldenTest {
       NDArray x2 = g.get("i" + i + "_x2");
       String w = what + " isin " + i + " " + x1.dtype() + " in " + x2.dtype();
       NDAssert.assertExact(g.get("i" + i + "_in"), Sets.isin(x1, x2), w);
-      NDAssert.assertExact(g.get("i" + i + "_notin"), Sets.isin(x1, x2, Sets.Membership.NOT_IN),
-          w + " invert");
+      NDAssert.assertExact(
+          g.get("i" + i + "_notin"), Sets.isin(x1, x2, Sets.Membership.NOT_IN), w + " invert");
     }
     assertThat(i).isGreaterThanOrEqualTo(5);
   }

@@ -30,20 +30,25 @@ class SortingGoldenTest {
     for (int i = 0; g.containsKey("c" + i + "_x"); i++, cases++) {
       NDArray x = g.get("c" + i + "_x");
       int axis = (int) g.get("c" + i + "_axis").getLong(0);
-      Sorting.Order order = g.get("c" + i + "_desc").getBoolean(0)
-          ? Sorting.Order.DESCENDING : Sorting.Order.ASCENDING;
+      Sorting.Order order =
+          g.get("c" + i + "_desc").getBoolean(0)
+              ? Sorting.Order.DESCENDING
+              : Sorting.Order.ASCENDING;
       String what = dt + " case " + i + " shape " + Shapes.format(x.shape()) + " " + order;
-      NDAssert.assertExact(g.get("c" + i + "_argsort"), Sorting.argsort(x, axis, order),
-          "argsort " + what);
+      NDAssert.assertExact(
+          g.get("c" + i + "_argsort"), Sorting.argsort(x, axis, order), "argsort " + what);
       // exact, and -0.0/0.0 keep their input sign because the sort is stable
       NDArray sorted = Sorting.sort(x, axis, order);
       NDAssert.assertExact(g.get("c" + i + "_sort"), sorted, "sort " + what);
       NDArray want = g.get("c" + i + "_sort");
       if (dt == DType.FLOAT64 || dt == DType.FLOAT32) {
         for (int k = 0; k < want.size(); k++) {
-          assertThat(Double.doubleToRawLongBits(sorted.getDouble(k)) < 0
-              == Double.doubleToRawLongBits(want.getDouble(k)) < 0
-              || Double.isNaN(want.getDouble(k))).as("sign of zero at " + k + " " + what).isTrue();
+          assertThat(
+                  Double.doubleToRawLongBits(sorted.getDouble(k)) < 0
+                          == Double.doubleToRawLongBits(want.getDouble(k)) < 0
+                      || Double.isNaN(want.getDouble(k)))
+              .as("sign of zero at " + k + " " + what)
+              .isTrue();
         }
       }
     }
@@ -53,17 +58,20 @@ class SortingGoldenTest {
   @Test
   void zeroDimAndBadAxisAreErrors() {
     NDArray s = NDArray.scalar(DType.FLOAT64, 1.0);
-    assertThatThrownBy(() -> Sorting.sort(s)).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> Sorting.sort(s))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("sort: axis -1");
     NDArray a = NDArray.zeros(DType.INT32, 2, 3);
     assertThatThrownBy(() -> Sorting.argsort(a, 2, Sorting.Order.ASCENDING))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("argsort: axis 2");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("argsort: axis 2");
   }
 
   /** Large random lanes go through the radix path; compare with a stable reference. */
   @ParameterizedTest
-  @EnumSource(value = DType.class, names = {"INT8", "INT32", "INT64", "UINT64", "FLOAT32",
-      "FLOAT64"})
+  @EnumSource(
+      value = DType.class,
+      names = {"INT8", "INT32", "INT64", "UINT64", "FLOAT32", "FLOAT64"})
   void largeRandomMatchesReference(DType dt) {
     Random r = new Random(42 + dt.ordinal());
     int n = 20_000;
@@ -91,7 +99,9 @@ class SortingGoldenTest {
     }
   }
 
-  /** Above 2^20 keys the top-level buckets sort in parallel: check order, stability, permutation. */
+  /**
+   * Above 2^20 keys the top-level buckets sort in parallel: check order, stability, permutation.
+   */
   @Test
   void millionsOfFloatsAreSortedStably() {
     Random r = new Random(7);

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
 
-/** Bad input to Statistics, Searching and Utility: each message names function, shapes/dtypes, rule. */
+/**
+ * Bad input to Statistics, Searching and Utility: each message names function, shapes/dtypes, rule.
+ */
 class StatisticsErrorsTest {
   private final NDArray x = NDArray.arange(0, 12, 1, DType.FLOAT64).reshape(3, 4);
 
@@ -13,48 +15,65 @@ class StatisticsErrorsTest {
   void axisOutOfRange() {
     assertThatThrownBy(() -> Statistics.sum(x, Axes.of(2)))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("sum").hasMessageContaining("axis 2")
+        .hasMessageContaining("sum")
+        .hasMessageContaining("axis 2")
         .hasMessageContaining("2 dimension");
     assertThatThrownBy(() -> Statistics.mean(x, Axes.of(0, 0)))
-        .hasMessageContaining("mean").hasMessageContaining("repeated");
+        .hasMessageContaining("mean")
+        .hasMessageContaining("repeated");
   }
 
   @Test
   void emptyMinMaxAndArg() {
     NDArray e = NDArray.zeros(DType.FLOAT64, 0, 3);
     assertThatThrownBy(() -> Statistics.min(e, Axes.of(0)))
-        .hasMessageContaining("min").hasMessageContaining("(0, 3)")
+        .hasMessageContaining("min")
+        .hasMessageContaining("(0, 3)")
         .hasMessageContaining("no identity");
     assertThat(Statistics.max(e, Axes.of(1)).shape()).containsExactly(0);
-    assertThatThrownBy(() -> Searching.argmax(e)).hasMessageContaining("argmax")
+    assertThatThrownBy(() -> Searching.argmax(e))
+        .hasMessageContaining("argmax")
         .hasMessageContaining("empty");
   }
 
   @Test
   void complexHasNoOrder() {
     NDArray c = NDArray.zeros(DType.COMPLEX128, 3);
-    assertThatThrownBy(() -> Statistics.max(c)).hasMessageContaining("max")
-        .hasMessageContaining("complex128").hasMessageContaining("no order");
-    assertThatThrownBy(() -> Searching.argmin(c)).hasMessageContaining("argmin")
+    assertThatThrownBy(() -> Statistics.max(c))
+        .hasMessageContaining("max")
+        .hasMessageContaining("complex128")
+        .hasMessageContaining("no order");
+    assertThatThrownBy(() -> Searching.argmin(c))
+        .hasMessageContaining("argmin")
         .hasMessageContaining("complex128");
   }
 
   @Test
   void wrongDtypesAndShapes() {
     NDArray b = NDArray.zeros(DType.BOOL, 3);
-    assertThatThrownBy(() -> Statistics.mean(b)).hasMessageContaining("mean")
-        .hasMessageContaining("bool").hasMessageContaining("numeric");
-    assertThatThrownBy(() -> Searching.where(x, x, x)).hasMessageContaining("where")
+    assertThatThrownBy(() -> Statistics.mean(b))
+        .hasMessageContaining("mean")
+        .hasMessageContaining("bool")
+        .hasMessageContaining("numeric");
+    assertThatThrownBy(() -> Searching.where(x, x, x))
+        .hasMessageContaining("where")
         .hasMessageContaining("bool");
     assertThatThrownBy(() -> Searching.where(NDArray.zeros(DType.BOOL, 2), x, x))
-        .hasMessageContaining("where").hasMessageContaining("(2,)")
-        .hasMessageContaining("(3, 4)").hasMessageContaining("broadcast");
-    assertThatThrownBy(() -> Searching.searchsorted(x, x)).hasMessageContaining("searchsorted")
-        .hasMessageContaining("1-d").hasMessageContaining("(3, 4)");
+        .hasMessageContaining("where")
+        .hasMessageContaining("(2,)")
+        .hasMessageContaining("(3, 4)")
+        .hasMessageContaining("broadcast");
+    assertThatThrownBy(() -> Searching.searchsorted(x, x))
+        .hasMessageContaining("searchsorted")
+        .hasMessageContaining("1-d")
+        .hasMessageContaining("(3, 4)");
     assertThatThrownBy(() -> Searching.nonzero(NDArray.scalar(1.0)))
-        .hasMessageContaining("nonzero").hasMessageContaining("0-d");
-    assertThatThrownBy(() -> Statistics.cumulativeSum(x)).hasMessageContaining("cumulative_sum")
-        .hasMessageContaining("(3, 4)").hasMessageContaining("axis");
+        .hasMessageContaining("nonzero")
+        .hasMessageContaining("0-d");
+    assertThatThrownBy(() -> Statistics.cumulativeSum(x))
+        .hasMessageContaining("cumulative_sum")
+        .hasMessageContaining("(3, 4)")
+        .hasMessageContaining("axis");
   }
 
   @Test

@@ -23,16 +23,16 @@ import org.junit.jupiter.api.TestFactory;
  * sums pairwise in the input precision, this library with several double accumulators, so results
  * may differ by rounding: a float element passes if within {@code rtol} of the expected value or
  * within {@code rtol * S}, where S bounds the magnitude of intermediate sums (({@code max|x|^2 +
- * max|x|}) times the element count); rtol is 1e-12 for float64/complex128 and 2e-5 for 32-bit types.
- * NaN positions must match.
+ * max|x|}) times the element count); rtol is 1e-12 for float64/complex128 and 2e-5 for 32-bit
+ * types. NaN positions must match.
  */
 class StatisticsGoldenTest {
 
   @TestFactory
   List<DynamicTest> matchesNumpy() throws Exception {
     JsonNode root;
-    try (InputStream in = new GZIPInputStream(getClass().getResourceAsStream(
-        "/golden/statistics/cases.json.gz"))) {
+    try (InputStream in =
+        new GZIPInputStream(getClass().getResourceAsStream("/golden/statistics/cases.json.gz"))) {
       root = new ObjectMapper().readTree(in);
     }
     Map<String, NDArray> arrays;
@@ -48,21 +48,34 @@ class StatisticsGoldenTest {
       }
       String fn = c.get("fn").asText();
       JsonNode args = c.get("args");
-      String name = "#" + (i++) + " " + fn + " " + in.get(0).dtype() + " "
-          + Shapes.format(in.get(0).shape()) + " " + args;
-      tests.add(DynamicTest.dynamicTest(name, () -> {
-        if (c.path("error").asBoolean()) {
-          assertThatThrownBy(() -> call(fn, in, args)).isInstanceOf(IllegalArgumentException.class)
-              .hasMessageContaining(fn.replace("cumulative_", "cumulative_"));
-          return;
-        }
-        NDArray[] got = call(fn, in, args);
-        JsonNode outs = c.get("outputs");
-        assertThat(got).hasSize(outs.size());
-        for (int j = 0; j < got.length; j++) {
-          compare(arrays.get(outs.get(j).asText()), got[j], in.get(0), name);
-        }
-      }));
+      String name =
+          "#"
+              + (i++)
+              + " "
+              + fn
+              + " "
+              + in.get(0).dtype()
+              + " "
+              + Shapes.format(in.get(0).shape())
+              + " "
+              + args;
+      tests.add(
+          DynamicTest.dynamicTest(
+              name,
+              () -> {
+                if (c.path("error").asBoolean()) {
+                  assertThatThrownBy(() -> call(fn, in, args))
+                      .isInstanceOf(IllegalArgumentException.class)
+                      .hasMessageContaining(fn.replace("cumulative_", "cumulative_"));
+                  return;
+                }
+                NDArray[] got = call(fn, in, args);
+                JsonNode outs = c.get("outputs");
+                assertThat(got).hasSize(outs.size());
+                for (int j = 0; j < got.length; j++) {
+                  compare(arrays.get(outs.get(j).asText()), got[j], in.get(0), name);
+                }
+              }));
     }
     return tests;
   }
@@ -103,19 +116,29 @@ class StatisticsGoldenTest {
         yield one(fn.equals("argmin") ? Searching.argmin(x, axis) : Searching.argmax(x, axis));
       }
       case "cumulative_sum", "cumulative_prod" -> {
-        Statistics.Initial init = args.get("include_initial").asBoolean()
-            ? Statistics.Initial.INCLUDE : Statistics.Initial.EXCLUDE;
+        Statistics.Initial init =
+            args.get("include_initial").asBoolean()
+                ? Statistics.Initial.INCLUDE
+                : Statistics.Initial.EXCLUDE;
         int axis = args.get("axis").asInt();
-        yield one(fn.equals("cumulative_sum") ? Statistics.cumulativeSum(x, axis, init)
-            : Statistics.cumulativeProd(x, axis, init));
+        yield one(
+            fn.equals("cumulative_sum")
+                ? Statistics.cumulativeSum(x, axis, init)
+                : Statistics.cumulativeProd(x, axis, init));
       }
       case "nonzero" -> Searching.nonzero(x);
-      case "diff" -> one(Utility.diff(x, args.get("n").asInt(), args.get("axis").asInt(), null,
-          null));
+      case "diff" ->
+          one(Utility.diff(x, args.get("n").asInt(), args.get("axis").asInt(), null, null));
       case "where" -> one(Searching.where(in.get(0), in.get(1), in.get(2)));
-      case "searchsorted" -> one(Searching.searchsorted(x, in.get(1),
-          args.get("side").asText().equals("left") ? Searching.Side.LEFT : Searching.Side.RIGHT,
-          null));
+      case "searchsorted" ->
+          one(
+              Searching.searchsorted(
+                  x,
+                  in.get(1),
+                  args.get("side").asText().equals("left")
+                      ? Searching.Side.LEFT
+                      : Searching.Side.RIGHT,
+                  null));
       default -> throw new AssertionError("unknown function " + fn);
     };
   }
@@ -149,7 +172,8 @@ class StatisticsGoldenTest {
 
   private static void check(double e, double a, double rtol, double scale, String what, int i) {
     if (Double.isNaN(e) || Double.isNaN(a) || Double.isInfinite(e) || Double.isInfinite(a)) {
-      assertThat(Double.isNaN(a)).as(what + " NaN at " + i + ": " + a + " vs " + e)
+      assertThat(Double.isNaN(a))
+          .as(what + " NaN at " + i + ": " + a + " vs " + e)
           .isEqualTo(Double.isNaN(e));
       if (!Double.isNaN(e)) {
         assertThat(a).as(what + " at " + i).isEqualTo(e);
@@ -158,6 +182,7 @@ class StatisticsGoldenTest {
     }
     double d = Math.abs(e - a);
     assertThat(d <= rtol * Math.abs(e) || d <= rtol * scale)
-        .as(what + " element " + i + ": " + a + " vs NumPy " + e).isTrue();
+        .as(what + " element " + i + ": " + a + " vs NumPy " + e)
+        .isTrue();
   }
 }

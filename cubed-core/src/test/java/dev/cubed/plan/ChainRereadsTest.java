@@ -27,10 +27,17 @@ class ChainRereadsTest {
     return Spec.builder().workDir(dir).allowedMem("1GB").reservedMem(1000).build();
   }
 
-  /** A (rows x cols) float64 Zarr array in memory, chunks 10 x 10, element (i, j) = i * cols + j + seed. */
+  /**
+   * A (rows x cols) float64 Zarr array in memory, chunks 10 x 10, element (i, j) = i * cols + j +
+   * seed.
+   */
   static ZarrArray stored(String name, long rows, long cols, double seed) {
-    ZarrArray z = ZarrArray.create(new MemoryStore(), name).shape(new long[] {rows, cols})
-        .chunks(new long[] {10, 10}).dtype(DType.FLOAT64).build();
+    ZarrArray z =
+        ZarrArray.create(new MemoryStore(), name)
+            .shape(new long[] {rows, cols})
+            .chunks(new long[] {10, 10})
+            .dtype(DType.FLOAT64)
+            .build();
     double[] v = new double[(int) (rows * cols)];
     for (int i = 0; i < v.length; i++) {
       v[i] = i + seed;
@@ -70,6 +77,8 @@ class ChainRereadsTest {
     PlanSummary s = y.plan();
     assertThat(s.ops().get(0).tasks()).isEqualTo(16);
     // a (a multiply) stays fused in the first op beside multiply(a, a) and add: nothing stored
-    assertThat(new java.util.HashSet<>(s.ops().get(0).fused())).filteredOn(n -> n.startsWith("multiply")).hasSize(2);
+    assertThat(new java.util.HashSet<>(s.ops().get(0).fused()))
+        .filteredOn(n -> n.startsWith("multiply"))
+        .hasSize(2);
   }
 }

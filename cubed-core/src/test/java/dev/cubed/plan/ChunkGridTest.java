@@ -68,14 +68,18 @@ class ChunkGridTest {
   void badListsAreRejectedNamingTheAxis() {
     assertThatThrownBy(() -> ChunkGrid.of(new long[] {5}, new long[][] {{2, 0, 3}}))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("axis 0").hasMessageContaining(">= 1");
+        .hasMessageContaining("axis 0")
+        .hasMessageContaining(">= 1");
     assertThatThrownBy(() -> ChunkGrid.of(new long[] {10}, new long[][] {{4, 4}}))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("add up to 8").hasMessageContaining("length 10");
+        .hasMessageContaining("add up to 8")
+        .hasMessageContaining("length 10");
     assertThatThrownBy(() -> ChunkGrid.of(new long[] {10, 2}, new long[][] {{10}}))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("one list per axis");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("one list per axis");
     assertThatThrownBy(() -> ChunkGrid.regular(new long[] {10}, new long[] {0}))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(">= 1");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(">= 1");
   }
 
   @Test

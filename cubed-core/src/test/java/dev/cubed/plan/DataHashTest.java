@@ -41,7 +41,8 @@ class DataHashTest {
           NDArray b = copy.copy();
           double old = b.getDouble(i);
           b.setDouble(i, t == DType.BOOL ? 1 - old : old + 1 + rnd.nextInt(20));
-          assertThat(DataHash.of(b)).as(t + " n=" + n + " element " + i)
+          assertThat(DataHash.of(b))
+              .as(t + " n=" + n + " element " + i)
               .isNotEqualTo(DataHash.of(a));
           seen.add(java.util.HexFormat.of().formatHex(DataHash.of(b)));
         }

@@ -27,22 +27,21 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Fold groups ({@link MultiOutput#findFolds}): the first tree rounds of the three means of
- * quadratic_means over stored U and V become one op that reads each U and V chunk once, writes
- * what the ungrouped plan writes, and gives the kernel's results. Seeded shapes with partial edge
- * chunks on every axis.
+ * quadratic_means over stored U and V become one op that reads each U and V chunk once, writes what
+ * the ungrouped plan writes, and gives the kernel's results. Seeded shapes with partial edge chunks
+ * on every axis.
  */
 class FoldGroupTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private PlanConfig cfg(long allowed) {
     return new PlanConfig(dir, allowed, 1000, 10, 4, 1, 1);
   }
 
-  private static ZarrArray stored(Store store, String name, long[] shape, long[] chunks,
-      long seed) {
-    ZarrArray z = ZarrArray.create(store, name).shape(shape).chunks(chunks)
-        .dtype(DType.FLOAT64).build();
+  private static ZarrArray stored(
+      Store store, String name, long[] shape, long[] chunks, long seed) {
+    ZarrArray z =
+        ZarrArray.create(store, name).shape(shape).chunks(chunks).dtype(DType.FLOAT64).build();
     Random r = new Random(seed);
     NDArray all = NDArray.zeros(DType.FLOAT64, shape);
     for (int k = 0; k < all.size(); k++) {
@@ -53,13 +52,15 @@ class FoldGroupTest {
   }
 
   private static ArrayNode meanOfProduct(ArrayNode a, ArrayNode b, int splitEvery) {
-    ArrayNode prod = Core.elemwise("multiply", bl -> Elementwise.multiply(bl[0], bl[1]),
-        DType.FLOAT64, a, b);
+    ArrayNode prod =
+        Core.elemwise("multiply", bl -> Elementwise.multiply(bl[0], bl[1]), DType.FLOAT64, a, b);
     return Reductions.reduce(prod, Reductions.Op.MEAN, new int[] {0}, false, splitEvery, 0);
   }
 
   private static PlanSummary.OpInfo groupOp(Plan p) {
-    return p.summary().ops().stream().filter(o -> o.name().contains("+")).findFirst()
+    return p.summary().ops().stream()
+        .filter(o -> o.name().contains("+"))
+        .findFirst()
         .orElseThrow(() -> new AssertionError("no multi-output op: " + p.summary().ops()));
   }
 
@@ -79,8 +80,8 @@ class FoldGroupTest {
     ZarrArray vz = stored(store, "V", shape, chunks, 10L * seed + 1);
     ArrayNode u = new ArrayNode.Stored(uz);
     ArrayNode v = new ArrayNode.Stored(vz);
-    List<ArrayNode> outs = List.of(meanOfProduct(u, u, split), meanOfProduct(v, v, split),
-        meanOfProduct(u, v, split));
+    List<ArrayNode> outs =
+        List.of(meanOfProduct(u, u, split), meanOfProduct(v, v, split), meanOfProduct(u, v, split));
     Plan p = Plan.of(outs, cfg(100_000_000L));
     PlanSummary.OpInfo g = groupOp(p);
     assertTrue(g.name().startsWith("mean-partial-") && g.name().endsWith("+2"), g.name());
@@ -95,7 +96,9 @@ class FoldGroupTest {
     // reservedMem + per member its product, state, accumulator and output + the larger of: U and
     // V chunks with one read copy (reads run one at a time), one written chunk (writes follow the
     // last step)
-    assertEquals(1000 + 3 * (block + 3 * state) + Math.max(3 * block, state), g.projectedMem(),
+    assertEquals(
+        1000 + 3 * (block + 3 * state) + Math.max(3 * block, state),
+        g.projectedMem(),
         g.toString());
     // the members' first-round states are what it writes: one state per member and task
     long written = 3 * ((tb + split - 1) / split) * y * x * 8;
@@ -106,7 +109,8 @@ class FoldGroupTest {
     List<NDArray> got = p.execute(new ThreadsExecutor(2, 1), List.of());
     long chunksPerArray = tb * spatial;
     assertEquals(2 * chunksPerArray, store.reads.size(), "every U and V chunk read");
-    assertTrue(store.reads.values().stream().allMatch(n -> n == 1),
+    assertTrue(
+        store.reads.values().stream().allMatch(n -> n == 1),
         "each chunk read once: " + store.reads);
 
     NDArray ua = uz.read();
@@ -116,8 +120,11 @@ class FoldGroupTest {
       NDArray want = Statistics.mean(Elementwise.multiply(pairs[k][0], pairs[k][1]), Axes.of(0));
       assertEquals(want.size(), got.get(k).size());
       for (int i = 0; i < want.size(); i++) {
-        assertEquals(want.getDouble(i), got.get(k).getDouble(i),
-            1e-14 * Math.abs(want.getDouble(i)), "mean " + k + " element " + i);
+        assertEquals(
+            want.getDouble(i),
+            got.get(k).getDouble(i),
+            1e-14 * Math.abs(want.getDouble(i)),
+            "mean " + k + " element " + i);
       }
     }
 
@@ -125,7 +132,8 @@ class FoldGroupTest {
     // same intermediate bytes in two more ops of the same tasks each, reads every chunk twice and
     // gives the same results
     Plan q = Plan.of(outs, cfg(g.projectedMem() - 1));
-    assertFalse(q.summary().ops().stream().anyMatch(o -> o.name().contains("+")),
+    assertFalse(
+        q.summary().ops().stream().anyMatch(o -> o.name().contains("+")),
         q.summary().ops().toString());
     assertEquals(p.summary().intermediateBytesWritten(), q.summary().intermediateBytesWritten());
     assertEquals(p.summary().totalTasks() + 2 * groupTasks, q.summary().totalTasks());
@@ -133,7 +141,8 @@ class FoldGroupTest {
     store.reads.clear();
     List<NDArray> again = q.execute(new ThreadsExecutor(2, 1), List.of());
     assertEquals(2 * chunksPerArray, store.reads.size());
-    assertTrue(store.reads.values().stream().allMatch(n -> n == 2),
+    assertTrue(
+        store.reads.values().stream().allMatch(n -> n == 2),
         "ungrouped: each chunk read by two of the three means: " + store.reads);
     for (int k = 0; k < 3; k++) {
       assertEquals(got.get(k), again.get(k), "fold and plain rounds combine in the same order");
@@ -147,31 +156,31 @@ class FoldGroupTest {
     long[] chunks = {2, 1, 4, 5};
     ArrayNode u = new ArrayNode.Stored(stored(new MemoryStore(), "U", shape, chunks, 7));
     ArrayNode v = new ArrayNode.Stored(stored(new MemoryStore(), "V", shape, chunks, 8));
-    Plan p = Plan.of(List.of(meanOfProduct(u, u, 3), meanOfProduct(u, v, 4)),
-        cfg(100_000_000L));
-    assertFalse(p.summary().ops().stream().anyMatch(o -> o.name().contains("+")),
+    Plan p = Plan.of(List.of(meanOfProduct(u, u, 3), meanOfProduct(u, v, 4)), cfg(100_000_000L));
+    assertFalse(
+        p.summary().ops().stream().anyMatch(o -> o.name().contains("+")),
         p.summary().ops().toString());
     // the same split: folded
-    Plan q = Plan.of(List.of(meanOfProduct(u, u, 3), meanOfProduct(u, v, 3)),
-        cfg(100_000_000L));
+    Plan q = Plan.of(List.of(meanOfProduct(u, u, 3), meanOfProduct(u, v, 3)), cfg(100_000_000L));
     assertTrue(groupOp(q).name().endsWith("+1"), q.summary().ops().toString());
   }
 
   @Test
   void streamFoldApplyEqualsStartThenAdd() throws Exception {
-    StreamFold sum = new StreamFold() {
-      @Override
-      public NDArray start(NDArray first) {
-        return first.copy();
-      }
+    StreamFold sum =
+        new StreamFold() {
+          @Override
+          public NDArray start(NDArray first) {
+            return first.copy();
+          }
 
-      @Override
-      public void add(NDArray acc, NDArray next) {
-        for (int i = 0; i < acc.size(); i++) {
-          acc.setDouble(i, acc.getDouble(i) + next.getDouble(i));
-        }
-      }
-    };
+          @Override
+          public void add(NDArray acc, NDArray next) {
+            for (int i = 0; i < acc.size(); i++) {
+              acc.setDouble(i, acc.getDouble(i) + next.getDouble(i));
+            }
+          }
+        };
     NDArray a = NDArray.zeros(DType.FLOAT64, new long[] {3});
     NDArray b = NDArray.zeros(DType.FLOAT64, new long[] {3});
     for (int i = 0; i < 3; i++) {
@@ -182,18 +191,19 @@ class FoldGroupTest {
     assertEquals(22.0, out.getDouble(2));
     assertEquals(2.0, a.getDouble(2), "the first block is not modified");
   }
+
   /** A mean over time of a product the plan knows is pointwise (so it is tiled). */
   private static ArrayNode meanOfPointwiseProduct(ArrayNode a, ArrayNode b) {
-    ArrayNode prod = Core.pointwise("multiply", bl -> Elementwise.multiply(bl[0], bl[1]),
-        DType.FLOAT64, a, b);
+    ArrayNode prod =
+        Core.pointwise("multiply", bl -> Elementwise.multiply(bl[0], bl[1]), DType.FLOAT64, a, b);
     return Reductions.reduce(prod, Reductions.Op.MEAN, new int[] {0}, false, 3, 0);
   }
 
   /**
    * Chunks large enough that reading a few codec blocks at a time holds less than a chunk: the
-   * tiled fold reads U and V by regions from their files (the projection counts the decoded
-   * blocks a reader keeps, not the chunks), and its results are bit-identical to the same tiled
-   * fold over whole chunks (the same arrays in memory, which cannot be read by regions).
+   * tiled fold reads U and V by regions from their files (the projection counts the decoded blocks
+   * a reader keeps, not the chunks), and its results are bit-identical to the same tiled fold over
+   * whole chunks (the same arrays in memory, which cannot be read by regions).
    */
   @Test
   void tiledFoldReadsLargeChunksByRegionsWithTheSameResults() throws Exception {
@@ -216,8 +226,11 @@ class FoldGroupTest {
       for (ZarrArray[] uv : new ZarrArray[][] {{uf, vf}, {um, vm}}) {
         ArrayNode u = new ArrayNode.Stored(uv[0]);
         ArrayNode v = new ArrayNode.Stored(uv[1]);
-        List<ArrayNode> outs = List.of(meanOfPointwiseProduct(u, u), meanOfPointwiseProduct(v, v),
-            meanOfPointwiseProduct(u, v));
+        List<ArrayNode> outs =
+            List.of(
+                meanOfPointwiseProduct(u, u),
+                meanOfPointwiseProduct(v, v),
+                meanOfPointwiseProduct(u, v));
         Plan p = Plan.of(outs, cfg(1L << 30));
         proj[i++] = groupOp(p).projectedMem();
         results.add(p.execute(new ThreadsExecutor(2, 1), List.of()));
@@ -229,7 +242,9 @@ class FoldGroupTest {
       // whole chunks: U and V with a read copy; by regions: (cache + 1) blocks of 256 KiB each,
       // the cache two blocks per row of a (4, 1, 1, 256) tile and two more
       long region = (2 * 4 + 2 + 1) * (256L << 10);
-      assertEquals(2 * chunk + chunk - 2 * region, proj[1] - proj[0],
+      assertEquals(
+          2 * chunk + chunk - 2 * region,
+          proj[1] - proj[0],
           "projections " + proj[0] + " (regions) and " + proj[1] + " (whole)");
     } finally {
       if (old == null) {

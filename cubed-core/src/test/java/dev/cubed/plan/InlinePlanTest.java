@@ -25,8 +25,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /** Tiny plans evaluated in the calling thread ({@link Plan#tiny()}) against the executor path. */
 class InlinePlanTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private Spec spec() {
     return Spec.builder().workDir(dir).allowedMem(50_000_000).reservedMem(1000).build();
@@ -54,7 +53,8 @@ class InlinePlanTest {
     List<NDArray> inline = Cubed.compute(y, z);
     try (Stream<Path> s = Files.list(dir)) {
       assertThat(s.filter(f -> f.getFileName().toString().startsWith("compute-")).toList())
-          .as("no compute directory for an inline plan").isEmpty();
+          .as("no compute directory for an inline plan")
+          .isEmpty();
     }
     System.setProperty("cubed.inlineMaxBytes", "0");
     try {
@@ -84,12 +84,17 @@ class InlinePlanTest {
   void aFailingBlockGoesThroughTheExecutorsRetries() {
     CubedArray x = Cubed.fromArray(random(6, 4, 4), (long[]) null, spec());
     AtomicInteger calls = new AtomicInteger();
-    CubedArray y = Xp.mapBlocks(b -> {
-      calls.incrementAndGet();
-      throw new IllegalStateException("broken block");
-    }, DType.FLOAT64, x);
+    CubedArray y =
+        Xp.mapBlocks(
+            b -> {
+              calls.incrementAndGet();
+              throw new IllegalStateException("broken block");
+            },
+            DType.FLOAT64,
+            x);
     assertThatThrownBy(() -> y.compute(ComputeOptions.executor(new ThreadsExecutor(1, 2))))
-        .isInstanceOf(TaskFailedException.class).hasRootCauseMessage("broken block");
+        .isInstanceOf(TaskFailedException.class)
+        .hasRootCauseMessage("broken block");
     assertThat(calls.get()).as("one inline try, then the executor's 2 attempts").isEqualTo(3);
   }
 }

@@ -15,8 +15,8 @@ import dev.cubed.zarr.ZarrArray;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -28,8 +28,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class MultiOutputTest {
   private static final AtomicInteger GENERATED = new AtomicInteger();
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private PlanConfig cfg(long allowed) {
     return new PlanConfig(dir, allowed, 1000, 10, 4, 1, 1);
@@ -46,23 +45,30 @@ class MultiOutputTest {
     int n = 30 + r.nextInt(16);
     int m = 25 + r.nextInt(16);
     int c = 8 + r.nextInt(3);
-    ArrayNode a = new ArrayNode.Virtual("gen" + seed, new long[] {n, m}, new long[] {c, c},
-        DType.FLOAT64, (coords, bs) -> {
-          GENERATED.incrementAndGet();
-          NDArray b = NDArray.zeros(DType.FLOAT64, bs);
-          for (int i = 0; i < bs[0]; i++) {
-            for (int j = 0; j < bs[1]; j++) {
-              b.setDouble((int) (i * bs[1] + j), a(coords[0] * c + i, coords[1] * c + j));
-            }
-          }
-          return b;
-        });
+    ArrayNode a =
+        new ArrayNode.Virtual(
+            "gen" + seed,
+            new long[] {n, m},
+            new long[] {c, c},
+            DType.FLOAT64,
+            (coords, bs) -> {
+              GENERATED.incrementAndGet();
+              NDArray b = NDArray.zeros(DType.FLOAT64, bs);
+              for (int i = 0; i < bs[0]; i++) {
+                for (int j = 0; j < bs[1]; j++) {
+                  b.setDouble((int) (i * bs[1] + j), a(coords[0] * c + i, coords[1] * c + j));
+                }
+              }
+              return b;
+            });
     ArrayNode mean = Reductions.reduce(a, Reductions.Op.MEAN, new int[] {0}, false, 2, 0);
     ArrayNode argmax = Reductions.reduce(a, Reductions.Op.ARGMAX, new int[] {1}, false, 2, 0);
     Plan p = Plan.of(List.of(mean, argmax), cfg(100_000_000L));
-    PlanSummary.OpInfo multi = p.summary().ops().stream().filter(o -> o.name().contains("+"))
-        .findFirst().orElseThrow(() -> new AssertionError("no multi-output op: "
-            + p.summary().ops()));
+    PlanSummary.OpInfo multi =
+        p.summary().ops().stream()
+            .filter(o -> o.name().contains("+"))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("no multi-output op: " + p.summary().ops()));
     long blocks = (long) ((n + c - 1) / c) * ((m + c - 1) / c);
     assertEquals(blocks, multi.tasks());
     p.checkMemory();
@@ -94,8 +100,12 @@ class MultiOutputTest {
   }
 
   private static ZarrArray stored(String name, int t, int tc, int y, int x, boolean cos) {
-    ZarrArray z = ZarrArray.create(new MemoryStore(), name).shape(t, 1, y, x).chunks(tc, 1, y, x)
-        .dtype(DType.FLOAT64).build();
+    ZarrArray z =
+        ZarrArray.create(new MemoryStore(), name)
+            .shape(t, 1, y, x)
+            .chunks(tc, 1, y, x)
+            .dtype(DType.FLOAT64)
+            .build();
     NDArray all = NDArray.zeros(DType.FLOAT64, new long[] {t, 1, y, x});
     for (int k = 0; k < t * y * x; k++) {
       all.setDouble(k, cos ? Math.cos(0.3 * k) : Math.sin(0.7 * k));
@@ -105,8 +115,8 @@ class MultiOutputTest {
   }
 
   private static ArrayNode meanOfProduct(ArrayNode a, ArrayNode b) {
-    ArrayNode prod = Core.elemwise("multiply", bl -> Elementwise.multiply(bl[0], bl[1]),
-        DType.FLOAT64, a, b);
+    ArrayNode prod =
+        Core.elemwise("multiply", bl -> Elementwise.multiply(bl[0], bl[1]), DType.FLOAT64, a, b);
     return Reductions.reduce(prod, Reductions.Op.MEAN, new int[] {0}, false, 2, 0);
   }
 
@@ -116,9 +126,12 @@ class MultiOutputTest {
     // and reading back three mean states per block, which the ungrouped plan fuses away
     ArrayNode u = new ArrayNode.Stored(stored("U", 16, 4, 4, 5, false));
     ArrayNode v = new ArrayNode.Stored(stored("V", 16, 4, 4, 5, true));
-    Plan p = Plan.of(List.of(meanOfProduct(u, u), meanOfProduct(v, v), meanOfProduct(u, v)),
-        cfg(100_000_000L));
-    assertFalse(p.summary().ops().stream().anyMatch(o -> o.name().contains("+")),
+    Plan p =
+        Plan.of(
+            List.of(meanOfProduct(u, u), meanOfProduct(v, v), meanOfProduct(u, v)),
+            cfg(100_000_000L));
+    assertFalse(
+        p.summary().ops().stream().anyMatch(o -> o.name().contains("+")),
         p.summary().ops().toString());
   }
 
@@ -132,8 +145,11 @@ class MultiOutputTest {
     ArrayNode v = new ArrayNode.Stored(vz);
     List<ArrayNode> outs = List.of(meanOfProduct(u, u), meanOfProduct(v, v), meanOfProduct(u, v));
     Plan p = Plan.of(outs, cfg(100_000_000L));
-    PlanSummary.OpInfo multi = p.summary().ops().stream().filter(o -> o.name().contains("+"))
-        .findFirst().orElseThrow(() -> new AssertionError("no multi-output op"));
+    PlanSummary.OpInfo multi =
+        p.summary().ops().stream()
+            .filter(o -> o.name().contains("+"))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("no multi-output op"));
     assertTrue(multi.name().endsWith("+2"), multi.name()); // three members
     long block = 16 * 4 * 5 * 8;
     // reservedMem + U and V blocks and one read copy (reads run one at a time) + at least each
@@ -155,7 +171,8 @@ class MultiOutputTest {
     }
     // an allowedMem one byte below the multi-output op's projection: no such op, same results
     Plan q = Plan.of(outs, cfg(multi.projectedMem() - 1));
-    assertFalse(q.summary().ops().stream().anyMatch(o -> o.name().contains("+")),
+    assertFalse(
+        q.summary().ops().stream().anyMatch(o -> o.name().contains("+")),
         q.summary().ops().toString());
     assertTrue(q.summary().maxProjectedMem() <= multi.projectedMem() - 1);
     List<NDArray> again = q.execute(new ThreadsExecutor(2, 1), List.of());

@@ -30,15 +30,20 @@ class PlanBytesReadTest {
   }
 
   static ZarrArray stored(long[] shape, long[] chunks) {
-    return ZarrArray.create(new MemoryStore(), "a").shape(shape).chunks(chunks)
-        .dtype(DType.FLOAT64).build();
+    return ZarrArray.create(new MemoryStore(), "a")
+        .shape(shape)
+        .chunks(chunks)
+        .dtype(DType.FLOAT64)
+        .build();
   }
 
   @Test
   void elementwiseReadsEachStoredBlockOnceAndGeneratedInputsNothing() {
     CubedArray x = Cubed.fromZarr(stored(new long[] {100, 60}, new long[] {30, 20}), spec());
-    CubedArray y = Xp.add(Xp.multiply(x, x), Xp.ones(new long[] {100, 60}, DType.FLOAT64,
-        new long[] {30, 20}, spec()));
+    CubedArray y =
+        Xp.add(
+            Xp.multiply(x, x),
+            Xp.ones(new long[] {100, 60}, DType.FLOAT64, new long[] {30, 20}, spec()));
     PlanSummary s = y.plan();
     assertThat(s.ops()).hasSize(1);
     // x is read twice per task (both operands of multiply), whole chunks of 30x20 float64
@@ -62,10 +67,16 @@ class PlanBytesReadTest {
   /** Shape, source chunk and copy region along one axis, aligned and misaligned; seeded. */
   static Stream<Arguments> regions() {
     java.util.Random r = new java.util.Random(12);
-    Stream<Arguments> fixed = Stream.of(Arguments.of(100, 10, 20), Arguments.of(100, 10, 15),
-        Arguments.of(100, 30, 7), Arguments.of(7, 10, 3));
-    Stream<Arguments> random = Stream.generate(() -> Arguments.of(1 + r.nextInt(500),
-        1 + r.nextInt(60), 1 + r.nextInt(60))).limit(20);
+    Stream<Arguments> fixed =
+        Stream.of(
+            Arguments.of(100, 10, 20),
+            Arguments.of(100, 10, 15),
+            Arguments.of(100, 30, 7),
+            Arguments.of(7, 10, 3));
+    Stream<Arguments> random =
+        Stream.generate(
+                () -> Arguments.of(1 + r.nextInt(500), 1 + r.nextInt(60), 1 + r.nextInt(60)))
+            .limit(20);
     return Stream.concat(fixed, random);
   }
 
@@ -79,8 +90,10 @@ class PlanBytesReadTest {
         want += Math.min((c + 1) * from, shape) - c * from;
       }
     }
-    assertThat(ByteCounts.regionReadBytes(new long[] {shape, 3}, new long[] {from, 3},
-        new long[] {region, 3}, 8)).isEqualTo(want * 3 * 8);
+    assertThat(
+            ByteCounts.regionReadBytes(
+                new long[] {shape, 3}, new long[] {from, 3}, new long[] {region, 3}, 8))
+        .isEqualTo(want * 3 * 8);
   }
 
   @Test
@@ -103,7 +116,7 @@ class PlanBytesReadTest {
       // each stage reads at least the whole array, never more than one chunk row per region
       assertThat(o.bytesRead()).isGreaterThanOrEqualTo(200L * 200 * 8);
     }
-    assertThat(s.totalBytesRead()).isEqualTo(s.ops().stream()
-        .mapToLong(PlanSummary.OpInfo::bytesRead).sum());
+    assertThat(s.totalBytesRead())
+        .isEqualTo(s.ops().stream().mapToLong(PlanSummary.OpInfo::bytesRead).sum());
   }
 }

@@ -29,19 +29,19 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Pointwise ops that write into the plan's reused tile buffers ({@link Core.PointwiseInto},
- * {@link PointwiseFunction#applyTilesInto}) and tile states written into reused arrays and merged
- * in place ({@link TileReduction#tileStateInto}, {@link TileReduction#mergeInPlace}): the same
- * values, bit for bit, as functions that allocate every tile, for every reduction and dtype and for
- * stored chains; one buffer per op and task, reused by every full-size tile; a function that
- * ignores its buffer (or scribbles in it and returns another array) still gives the right answer.
+ * Pointwise ops that write into the plan's reused tile buffers ({@link Core.PointwiseInto}, {@link
+ * PointwiseFunction#applyTilesInto}) and tile states written into reused arrays and merged in place
+ * ({@link TileReduction#tileStateInto}, {@link TileReduction#mergeInPlace}): the same values, bit
+ * for bit, as functions that allocate every tile, for every reduction and dtype and for stored
+ * chains; one buffer per op and task, reused by every full-size tile; a function that ignores its
+ * buffer (or scribbles in it and returns another array) still gives the right answer.
  */
 class TileBuffersTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   /** Buffers offered to recording functions, by label; and calls with no buffer. */
   static final Map<String, Set<NDArray>> OFFERED = new ConcurrentHashMap<>();
+
   static final Map<String, AtomicLong> CALLS = new ConcurrentHashMap<>();
   static final Map<String, AtomicLong> NO_BUFFER = new ConcurrentHashMap<>();
 
@@ -50,8 +50,12 @@ class TileBuffersTest {
   }
 
   private ArrayNode stored(String name, DType t, long[] shape, long[] chunks, Random r) {
-    ZarrArray z = ZarrArray.create(new FileSystemStore(dir.resolve("in")), name).shape(shape)
-        .chunks(chunks).dtype(t).build();
+    ZarrArray z =
+        ZarrArray.create(new FileSystemStore(dir.resolve("in")), name)
+            .shape(shape)
+            .chunks(chunks)
+            .dtype(t)
+            .build();
     NDArray a = NDArray.zeros(t, shape);
     for (int i = 0; i < a.size(); i++) {
       if (t.isFloating()) {
@@ -66,8 +70,13 @@ class TileBuffersTest {
 
   /** {@code (x * w - x) + x} through functions that allocate each tile. */
   private static ArrayNode plainChain(ArrayNode x, ArrayNode w) {
-    ArrayNode p = Core.pointwise("f",
-        b -> Elementwise.subtract(Elementwise.multiply(b[0], b[1]), b[0]), x.dtype(), x, w);
+    ArrayNode p =
+        Core.pointwise(
+            "f",
+            b -> Elementwise.subtract(Elementwise.multiply(b[0], b[1]), b[0]),
+            x.dtype(),
+            x,
+            w);
     return Core.pointwise("g", b -> Elementwise.add(b[0], b[1]), x.dtype(), p, x);
   }
 
@@ -76,28 +85,30 @@ class TileBuffersTest {
    * {@code scribble} the last op fills its buffer with garbage and returns a new array instead.
    */
   private static ArrayNode intoChain(ArrayNode x, ArrayNode w, String label, boolean scribble) {
-    OFFERED.put(label, Collections.synchronizedSet(Collections.newSetFromMap(
-        new IdentityHashMap<>())));
+    OFFERED.put(
+        label, Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>())));
     CALLS.put(label, new AtomicLong());
     NO_BUFFER.put(label, new AtomicLong());
-    Core.PointwiseInto mul = (buf, b) -> {
-      record(label, buf);
-      return ElementwiseInto.multiply(b[0], b[1], buf);
-    };
+    Core.PointwiseInto mul =
+        (buf, b) -> {
+          record(label, buf);
+          return ElementwiseInto.multiply(b[0], b[1], buf);
+        };
     Core.PointwiseInto sub = (buf, b) -> ElementwiseInto.subtract(b[0], b[1], buf);
-    Core.PointwiseInto add = (buf, b) -> {
-      if (scribble && buf != null) {
-        for (int i = 0; i < buf.size(); i++) {
-          if (buf.dtype().isFloating()) {
-            buf.setDouble(i, Double.NaN);
-          } else {
-            buf.setLong(i, 99);
+    Core.PointwiseInto add =
+        (buf, b) -> {
+          if (scribble && buf != null) {
+            for (int i = 0; i < buf.size(); i++) {
+              if (buf.dtype().isFloating()) {
+                buf.setDouble(i, Double.NaN);
+              } else {
+                buf.setLong(i, 99);
+              }
+            }
+            return Elementwise.add(b[0], b[1]);
           }
-        }
-        return Elementwise.add(b[0], b[1]);
-      }
-      return ElementwiseInto.add(b[0], b[1], buf);
-    };
+          return ElementwiseInto.add(b[0], b[1], buf);
+        };
     ArrayNode m = Core.pointwise("m", mul, x.dtype(), x, w);
     ArrayNode s = Core.pointwise("s", sub, x.dtype(), m, x);
     return Core.pointwise("a", add, x.dtype(), s, x);
@@ -112,8 +123,9 @@ class TileBuffersTest {
     }
   }
 
-  private static final DType[] DTYPES = {DType.FLOAT64, DType.FLOAT32, DType.INT32, DType.INT64,
-      DType.UINT8};
+  private static final DType[] DTYPES = {
+    DType.FLOAT64, DType.FLOAT32, DType.INT32, DType.INT64, DType.UINT8
+  };
 
   @ParameterizedTest
   @ValueSource(ints = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
@@ -147,21 +159,35 @@ class TileBuffersTest {
       if (op == Reductions.Op.STD) {
         continue;
       }
-      int[] ax = op == Reductions.Op.ARGMIN || op == Reductions.Op.ARGMAX
-          || op == Reductions.Op.NANARGMIN || op == Reductions.Op.NANARGMAX ? new int[] {argAxis}
-          : red;
+      int[] ax =
+          op == Reductions.Op.ARGMIN
+                  || op == Reductions.Op.ARGMAX
+                  || op == Reductions.Op.NANARGMIN
+                  || op == Reductions.Op.NANARGMAX
+              ? new int[] {argAxis}
+              : red;
       outsPlain.add(Reductions.reduce(plain, op, ax, false, 2, 1));
       outsInto.add(Reductions.reduce(into, op, ax, false, 2, 1));
-      what.add(op + " of " + t + " " + Shapes.format(shape) + " chunks " + Shapes.format(chunks)
-          + " axes " + axes);
+      what.add(
+          op
+              + " of "
+              + t
+              + " "
+              + Shapes.format(shape)
+              + " chunks "
+              + Shapes.format(chunks)
+              + " axes "
+              + axes);
     }
     // 16 B tiles split the reduced axes (states merged, in place where contiguous); 256 B tiles
     // span them where they fit; 0: untiled
     for (long tb : new long[] {16, 256, 0}) {
-      List<NDArray> a = TileSettings.withTiles(tb, () -> Plan.of(outsPlain, cfg())
-          .execute(new ThreadsExecutor(2, 1), List.of()));
-      List<NDArray> b = TileSettings.withTiles(tb, () -> Plan.of(outsInto, cfg())
-          .execute(new ThreadsExecutor(2, 1), List.of()));
+      List<NDArray> a =
+          TileSettings.withTiles(
+              tb, () -> Plan.of(outsPlain, cfg()).execute(new ThreadsExecutor(2, 1), List.of()));
+      List<NDArray> b =
+          TileSettings.withTiles(
+              tb, () -> Plan.of(outsInto, cfg()).execute(new ThreadsExecutor(2, 1), List.of()));
       for (int i = 0; i < a.size(); i++) {
         assertEquals(a.get(i), b.get(i), what.get(i) + " tileBytes " + tb);
       }
@@ -170,22 +196,35 @@ class TileBuffersTest {
   }
 
   /**
-   * {@code op} over axis 0 of the chain of two stored float64 arrays of {@code shape} in
-   * {@code chunks}: the recording into-chain (label {@code label}) tiled at {@code tileBytes}
-   * against the allocating chain untiled ({@code sameTiles}: tiled alike); asserts the two equal.
+   * {@code op} over axis 0 of the chain of two stored float64 arrays of {@code shape} in {@code
+   * chunks}: the recording into-chain (label {@code label}) tiled at {@code tileBytes} against the
+   * allocating chain untiled ({@code sameTiles}: tiled alike); asserts the two equal.
    */
-  private void reduceBoth(String label, Reductions.Op op, long[] shape, long[] chunks,
-      long tileBytes, boolean sameTiles, long seed) throws Exception {
+  private void reduceBoth(
+      String label,
+      Reductions.Op op,
+      long[] shape,
+      long[] chunks,
+      long tileBytes,
+      boolean sameTiles,
+      long seed)
+      throws Exception {
     Random r = new Random(seed);
     ArrayNode x = stored("x", DType.FLOAT64, shape, chunks, r);
     ArrayNode w = stored("w", DType.FLOAT64, shape, chunks, r);
-    ArrayNode into = Reductions.reduce(intoChain(x, w, label, false), op, new int[] {0}, false,
-        2, 1);
+    ArrayNode into =
+        Reductions.reduce(intoChain(x, w, label, false), op, new int[] {0}, false, 2, 1);
     ArrayNode plain = Reductions.reduce(plainChain(x, w), op, new int[] {0}, false, 2, 1);
-    NDArray got = TileSettings.withTiles(tileBytes, () -> Plan.of(List.of(into), cfg())
-        .execute(new ThreadsExecutor(2, 1), List.of())).get(0);
-    NDArray want = TileSettings.withTiles(sameTiles ? tileBytes : 0, () -> Plan.of(
-        List.of(plain), cfg()).execute(new ThreadsExecutor(2, 1), List.of())).get(0);
+    NDArray got =
+        TileSettings.withTiles(
+                tileBytes,
+                () -> Plan.of(List.of(into), cfg()).execute(new ThreadsExecutor(2, 1), List.of()))
+            .get(0);
+    NDArray want =
+        TileSettings.withTiles(
+                sameTiles ? tileBytes : 0,
+                () -> Plan.of(List.of(plain), cfg()).execute(new ThreadsExecutor(2, 1), List.of()))
+            .get(0);
     assertEquals(want, got, label);
   }
 
@@ -228,18 +267,26 @@ class TileBuffersTest {
     ArrayNode into = intoChain(x, w, label, seed % 2 == 0);
     ArrayNode plain = plainChain(x, w);
     for (long tb : new long[] {8, 40, 1L << 20}) {
-      ZarrArray ti = ZarrArray.create(new FileSystemStore(dir.resolve("out")), "i" + tb)
-          .shape(shape).chunks(chunks).dtype(t).build();
-      ZarrArray tp = ZarrArray.create(new FileSystemStore(dir.resolve("out")), "p" + tb)
-          .shape(shape).chunks(chunks).dtype(t).build();
+      ZarrArray ti =
+          ZarrArray.create(new FileSystemStore(dir.resolve("out")), "i" + tb)
+              .shape(shape)
+              .chunks(chunks)
+              .dtype(t)
+              .build();
+      ZarrArray tp =
+          ZarrArray.create(new FileSystemStore(dir.resolve("out")), "p" + tb)
+              .shape(shape)
+              .chunks(chunks)
+              .dtype(t)
+              .build();
       ArrayNode si = Core.store(into, ti);
       ArrayNode sp = Core.store(plain, tp);
-      TileSettings.withTiles(tb, () -> Plan.of(List.of(si, sp), cfg())
-          .execute(new ThreadsExecutor(2, 1), List.of()));
-      assertEquals(ZarrArray.open(new FileSystemStore(dir.resolve("out")), "p" + tb).read(),
+      TileSettings.withTiles(
+          tb, () -> Plan.of(List.of(si, sp), cfg()).execute(new ThreadsExecutor(2, 1), List.of()));
+      assertEquals(
+          ZarrArray.open(new FileSystemStore(dir.resolve("out")), "p" + tb).read(),
           ZarrArray.open(new FileSystemStore(dir.resolve("out")), "i" + tb).read(),
-          t + " " + Shapes.format(shape) + " chunks " + Shapes.format(chunks) + " run bytes "
-              + tb);
+          t + " " + Shapes.format(shape) + " chunks " + Shapes.format(chunks) + " run bytes " + tb);
     }
     assertTrue(CALLS.get(label).get() > 0);
   }

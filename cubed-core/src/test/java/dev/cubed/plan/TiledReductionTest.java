@@ -33,8 +33,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * the chain's blocks; chains that are not pointwise or broadcast fall back to whole blocks.
  */
 class TiledReductionTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private PlanConfig cfg(long allowed) {
     return new PlanConfig(dir.resolve("work"), allowed, 1000, 10, 4, 1, 1);
@@ -45,8 +44,12 @@ class TiledReductionTest {
   }
 
   private ArrayNode stored(String name, DType t, long[] shape, long[] chunks, Random r) {
-    ZarrArray z = ZarrArray.create(new FileSystemStore(dir.resolve("in")), name).shape(shape)
-        .chunks(chunks).dtype(t).build();
+    ZarrArray z =
+        ZarrArray.create(new FileSystemStore(dir.resolve("in")), name)
+            .shape(shape)
+            .chunks(chunks)
+            .dtype(t)
+            .build();
     NDArray a = NDArray.zeros(t, shape);
     for (int i = 0; i < a.size(); i++) {
       switch (t.kind()) {
@@ -64,10 +67,12 @@ class TiledReductionTest {
   /** Two pointwise ops over two stored arrays: {@code (x * w - x) + x}, for bool xor then or. */
   private static ArrayNode chain(ArrayNode x, ArrayNode w) {
     boolean bool = x.dtype() == DType.BOOL;
-    Core.Pointwise f = bool ? b -> Elementwise.logicalXor(b[0], b[1])
-        : b -> Elementwise.subtract(Elementwise.multiply(b[0], b[1]), b[0]);
-    Core.Pointwise g = bool ? b -> Elementwise.logicalOr(b[0], b[1])
-        : b -> Elementwise.add(b[0], b[1]);
+    Core.Pointwise f =
+        bool
+            ? b -> Elementwise.logicalXor(b[0], b[1])
+            : b -> Elementwise.subtract(Elementwise.multiply(b[0], b[1]), b[0]);
+    Core.Pointwise g =
+        bool ? b -> Elementwise.logicalOr(b[0], b[1]) : b -> Elementwise.add(b[0], b[1]);
     ArrayNode p = Core.pointwise("f", f, dtypeOf(f, x.dtype()), x, w);
     return Core.pointwise("g", g, dtypeOf(g, x.dtype()), p, x);
   }
@@ -80,8 +85,9 @@ class TiledReductionTest {
     }
   }
 
-  private static final DType[] DTYPES = {DType.FLOAT64, DType.FLOAT32, DType.INT32, DType.INT64,
-      DType.UINT8, DType.BOOL};
+  private static final DType[] DTYPES = {
+    DType.FLOAT64, DType.FLOAT32, DType.INT32, DType.INT64, DType.UINT8, DType.BOOL
+  };
 
   @ParameterizedTest
   @ValueSource(ints = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})
@@ -109,13 +115,20 @@ class TiledReductionTest {
     List<Reductions.Op> ops = new ArrayList<>();
     List<ArrayNode> outs = new ArrayList<>();
     for (Reductions.Op op : Reductions.Op.values()) {
-      if (op == Reductions.Op.STD || (t == DType.BOOL && (op == Reductions.Op.MEAN
-          || op == Reductions.Op.VAR || op == Reductions.Op.NANMEAN
-          || op == Reductions.Op.NANVAR || op == Reductions.Op.NANSTD))) {
+      if (op == Reductions.Op.STD
+          || (t == DType.BOOL
+              && (op == Reductions.Op.MEAN
+                  || op == Reductions.Op.VAR
+                  || op == Reductions.Op.NANMEAN
+                  || op == Reductions.Op.NANVAR
+                  || op == Reductions.Op.NANSTD))) {
         continue;
       }
-      boolean arg = op == Reductions.Op.ARGMIN || op == Reductions.Op.ARGMAX
-          || op == Reductions.Op.NANARGMIN || op == Reductions.Op.NANARGMAX;
+      boolean arg =
+          op == Reductions.Op.ARGMIN
+              || op == Reductions.Op.ARGMAX
+              || op == Reductions.Op.NANARGMIN
+              || op == Reductions.Op.NANARGMAX;
       ops.add(op);
       outs.add(Reductions.reduce(c, op, arg ? new int[] {argAxis} : red, false, 2, 1));
     }
@@ -126,17 +139,30 @@ class TiledReductionTest {
       assertEquals(2, ch.nodes().size());
       assertEquals(List.of(x.name(), w.name()), ch.leaves().stream().map(ArrayNode::name).toList());
     }
-    List<NDArray> plain = withTiles(0, () -> Plan.of(outs, cfg(1L << 30))
-        .execute(new ThreadsExecutor(2, 1), List.of()));
+    List<NDArray> plain =
+        withTiles(
+            0, () -> Plan.of(outs, cfg(1L << 30)).execute(new ThreadsExecutor(2, 1), List.of()));
     // 16 bytes per tile: at most two elements, so reduced axes are split and states merged;
     // 256 bytes: tiles span the reduced axes where they fit
     for (long tb : new long[] {16, 256}) {
-      List<NDArray> tiled = withTiles(tb, () -> Plan.of(outs, cfg(1L << 30))
-          .execute(new ThreadsExecutor(2, 1), List.of()));
+      List<NDArray> tiled =
+          withTiles(
+              tb, () -> Plan.of(outs, cfg(1L << 30)).execute(new ThreadsExecutor(2, 1), List.of()));
       for (int i = 0; i < outs.size(); i++) {
-        assertClose(plain.get(i), tiled.get(i), ops.get(i) + " of " + t + " shape "
-            + java.util.Arrays.toString(shape) + " chunks " + java.util.Arrays.toString(chunks)
-            + " axes " + axes + " tileBytes " + tb);
+        assertClose(
+            plain.get(i),
+            tiled.get(i),
+            ops.get(i)
+                + " of "
+                + t
+                + " shape "
+                + java.util.Arrays.toString(shape)
+                + " chunks "
+                + java.util.Arrays.toString(chunks)
+                + " axes "
+                + axes
+                + " tileBytes "
+                + tb);
       }
     }
   }
@@ -157,8 +183,11 @@ class TiledReductionTest {
       if (want.dtype().isFloating()) {
         double a = want.getDouble(i);
         double b = got.getDouble(i);
-        assertTrue(a == b || Math.abs(a - b) <= 1e-9 * Math.abs(a) + 1e-12
-            || (Double.isNaN(a) && Double.isNaN(b)), what + " element " + i + ": " + a + " vs " + b);
+        assertTrue(
+            a == b
+                || Math.abs(a - b) <= 1e-9 * Math.abs(a) + 1e-12
+                || (Double.isNaN(a) && Double.isNaN(b)),
+            what + " element " + i + ": " + a + " vs " + b);
       } else {
         assertEquals(want.getObject(i), got.getObject(i), what + " element " + i);
       }
@@ -170,19 +199,20 @@ class TiledReductionTest {
     Random r = new Random(5);
     long[] shape = {24, 1, 6, 40};
     long[] chunks = {4, 1, 6, 40};
-    return List.of(stored("U", DType.FLOAT64, shape, chunks, r),
-        stored("V", DType.FLOAT64, shape, chunks, r));
+    return List.of(
+        stored("U", DType.FLOAT64, shape, chunks, r), stored("V", DType.FLOAT64, shape, chunks, r));
   }
 
   private static ArrayNode meanOf(ArrayNode a, ArrayNode b) {
-    ArrayNode p = Core.pointwise("multiply", bl -> Elementwise.multiply(bl[0], bl[1]),
-        DType.FLOAT64, a, b);
+    ArrayNode p =
+        Core.pointwise("multiply", bl -> Elementwise.multiply(bl[0], bl[1]), DType.FLOAT64, a, b);
     return Reductions.reduce(p, Reductions.Op.MEAN, new int[] {0}, false, 4, 0);
   }
 
   private static PlanSummary.OpInfo opFusing(Plan p, String prefix) {
     return p.summary().ops().stream()
-        .filter(o -> o.fused().stream().anyMatch(f -> f.startsWith(prefix))).findFirst()
+        .filter(o -> o.fused().stream().anyMatch(f -> f.startsWith(prefix)))
+        .findFirst()
         .orElseThrow(() -> new AssertionError("no op fusing " + prefix + ": " + p.summary()));
   }
 
@@ -192,8 +222,7 @@ class TiledReductionTest {
     ArrayNode mean = meanOf(uv.get(0), uv.get(1));
     // 1,024 B per tile = 128 float64 elements: a (4, 1, 6, 40) block is cut into tiles of
     // (4, 1, 1, 32) (the time axis, reduced, stays whole): 6 x 2 = 12 tiles per block
-    Tiles.Chain ch = Tiles.chain(initialOf(mean), n -> n instanceof ArrayNode.Computed, 1024,
-        null);
+    Tiles.Chain ch = Tiles.chain(initialOf(mean), n -> n instanceof ArrayNode.Computed, 1024, null);
     assertArrayEquals(new long[] {4, 1, 1, 32}, ch.tileShape());
     assertEquals(12, ch.tiles());
     // a tile of the product, of U and of V (128 x 8 B each) and the tile's mean state (32 x 8: a
@@ -211,10 +240,9 @@ class TiledReductionTest {
     PlanSummary.OpInfo u = opFusing(plain, "mean-initial-");
     assertEquals(common + ch.tileBytes(), t.projectedMem(), t.toString());
     assertEquals(common + block, u.projectedMem(), u.toString());
-    List<NDArray> got = withTiles(1024, () -> tiled.execute(new ThreadsExecutor(2, 1),
-        List.of()));
-    NDArray want = Statistics.mean(Elementwise.multiply(read(uv.get(0)), read(uv.get(1))),
-        Axes.of(0));
+    List<NDArray> got = withTiles(1024, () -> tiled.execute(new ThreadsExecutor(2, 1), List.of()));
+    NDArray want =
+        Statistics.mean(Elementwise.multiply(read(uv.get(0)), read(uv.get(1))), Axes.of(0));
     assertClose(want, got.get(0), "tiled mean of U*V");
   }
 
@@ -239,12 +267,12 @@ class TiledReductionTest {
     long tiles = (2 * 1024 + 256) * 2 + 3 * 1024 + 256;
     PlanSummary.OpInfo t = opFusing(tiled, "mean-initial-");
     assertTrue(t.name().endsWith("+2"), t.name());
-    assertEquals(1000 + 3 * state + tiles + Math.max(sources, state), t.projectedMem(),
-        t.toString());
+    assertEquals(
+        1000 + 3 * state + tiles + Math.max(sources, state), t.projectedMem(), t.toString());
     // untiled: per member accumulator, output, first-round state and product block
     PlanSummary.OpInfo p = opFusing(plain, "mean-initial-");
-    assertEquals(1000 + 3 * (3 * state + block) + Math.max(sources, state), p.projectedMem(),
-        p.toString());
+    assertEquals(
+        1000 + 3 * (3 * state + block) + Math.max(sources, state), p.projectedMem(), p.toString());
     List<NDArray> a = withTiles(1024, () -> tiled.execute(new ThreadsExecutor(2, 1), List.of()));
     List<NDArray> b = withTiles(0, () -> plain.execute(new ThreadsExecutor(2, 1), List.of()));
     for (int k = 0; k < 3; k++) {
@@ -258,31 +286,33 @@ class TiledReductionTest {
     ArrayNode u = uv.get(0);
     ArrayNode v = uv.get(1);
     // not declared pointwise (Core.elemwise): whole blocks, the same projection either way
-    ArrayNode plainProduct = Core.elemwise("multiply", bl -> Elementwise.multiply(bl[0], bl[1]),
-        DType.FLOAT64, u, v);
+    ArrayNode plainProduct =
+        Core.elemwise("multiply", bl -> Elementwise.multiply(bl[0], bl[1]), DType.FLOAT64, u, v);
     ArrayNode m1 = Reductions.reduce(plainProduct, Reductions.Op.SUM, new int[] {0}, false, 4, 0);
     assertNull(Tiles.chain(initialOf(m1), n -> n instanceof ArrayNode.Computed, 1024, null));
     // a broadcast input ((6, 40) against (24, 1, 6, 40)): whole blocks too
-    ArrayNode row = stored("row", DType.FLOAT64, new long[] {6, 40}, new long[] {6, 40},
-        new Random(3));
-    ArrayNode scaled = Core.pointwise("multiply", bl -> Elementwise.multiply(bl[0], bl[1]),
-        DType.FLOAT64, u, row);
+    ArrayNode row =
+        stored("row", DType.FLOAT64, new long[] {6, 40}, new long[] {6, 40}, new Random(3));
+    ArrayNode scaled =
+        Core.pointwise("multiply", bl -> Elementwise.multiply(bl[0], bl[1]), DType.FLOAT64, u, row);
     ArrayNode m2 = Reductions.reduce(scaled, Reductions.Op.MAX, new int[] {0, 2}, false, 4, 0);
     assertNull(Tiles.chain(initialOf(m2), n -> n instanceof ArrayNode.Computed, 1024, null));
     // a pointwise op over a fused op that is not pointwise: tiled, that op a whole-block leaf
-    ArrayNode shifted = Core.pointwise("add", bl -> Elementwise.add(bl[0], bl[1]), DType.FLOAT64,
-        plainProduct, u);
+    ArrayNode shifted =
+        Core.pointwise("add", bl -> Elementwise.add(bl[0], bl[1]), DType.FLOAT64, plainProduct, u);
     ArrayNode m3 = Reductions.reduce(shifted, Reductions.Op.VAR, new int[] {0}, false, 4, 0);
     Tiles.Chain ch = Tiles.chain(initialOf(m3), n -> n instanceof ArrayNode.Computed, 1024, null);
     assertNotNull(ch);
-    assertEquals(List.of(plainProduct.name(), u.name()),
-        ch.leaves().stream().map(ArrayNode::name).toList());
+    assertEquals(
+        List.of(plainProduct.name(), u.name()), ch.leaves().stream().map(ArrayNode::name).toList());
     List<ArrayNode> outs = List.of(m1, m2, m3);
     Plan tiled = withTiles(1024, () -> Plan.of(outs, cfg(1L << 30)));
     Plan plain = withTiles(0, () -> Plan.of(outs, cfg(1L << 30)));
-    assertEquals(opFusing(plain, "sum-initial-").projectedMem(),
+    assertEquals(
+        opFusing(plain, "sum-initial-").projectedMem(),
         opFusing(tiled, "sum-initial-").projectedMem());
-    assertEquals(opFusing(plain, "max-initial-").projectedMem(),
+    assertEquals(
+        opFusing(plain, "max-initial-").projectedMem(),
         opFusing(tiled, "max-initial-").projectedMem());
     List<NDArray> a = withTiles(1024, () -> tiled.execute(new ThreadsExecutor(2, 1), List.of()));
     List<NDArray> b = withTiles(0, () -> plain.execute(new ThreadsExecutor(2, 1), List.of()));

@@ -23,17 +23,17 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Work directories are private: the default is per user, created 0700; a work directory owned by
- * another user or writable by group/others is refused with what to do; compute directories are
- * 0700 with owner-only files and are refused when they are a link or someone else's. Another
- * user's ownership is made with {@code chown} to {@code nobody}, which needs root (these cases are
- * skipped otherwise).
+ * another user or writable by group/others is refused with what to do; compute directories are 0700
+ * with owner-only files and are refused when they are a link or someone else's. Another user's
+ * ownership is made with {@code chown} to {@code nobody}, which needs root (these cases are skipped
+ * otherwise).
  */
 class WorkDirsTest {
   @TempDir Path tmp;
 
   private static String mode(Path p) throws IOException {
-    return PosixFilePermissions.toString(Files.getPosixFilePermissions(p,
-        LinkOption.NOFOLLOW_LINKS));
+    return PosixFilePermissions.toString(
+        Files.getPosixFilePermissions(p, LinkOption.NOFOLLOW_LINKS));
   }
 
   private static boolean root() throws IOException {
@@ -47,7 +47,8 @@ class WorkDirsTest {
   @Test
   void theDefaultIsPerUserAndCreated0700() throws Exception {
     String user = System.getProperty("user.name").replaceAll("[^A-Za-z0-9._-]", "_");
-    assertThat(Spec.defaults().workLocation()).isEqualTo(WorkDirs.defaultWorkDir())
+    assertThat(Spec.defaults().workLocation())
+        .isEqualTo(WorkDirs.defaultWorkDir())
         .isEqualTo(Path.of(System.getProperty("java.io.tmpdir"), "cubed-" + user).toString());
     Path wd = tmp.resolve("a").resolve("work");
     WorkDirs.ensurePrivate(wd);
@@ -61,7 +62,8 @@ class WorkDirsTest {
     assertThatThrownBy(() -> WorkDirs.ensurePrivate(wd))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("can be written by other users (mode rwxrwxrwx)")
-        .hasMessageContaining("chmod 700 " + wd).hasMessageContaining("--work-dir")
+        .hasMessageContaining("chmod 700 " + wd)
+        .hasMessageContaining("--work-dir")
         .hasMessageContaining("Spec.builder().workDir");
     Files.setPosixFilePermissions(wd, PosixFilePermissions.fromString("rwxrwxr-x"));
     assertThatThrownBy(() -> WorkDirs.ensurePrivate(wd)).hasMessageContaining("by its group");
@@ -80,8 +82,10 @@ class WorkDirsTest {
   @Test
   void workDirOwnedByAnotherUserIsRefused() throws Exception {
     assumeThat(root()).as("chown to another user needs root").isTrue();
-    Path wd = Files.createDirectory(tmp.resolve("theirs"),
-        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    Path wd =
+        Files.createDirectory(
+            tmp.resolve("theirs"),
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
     Files.setOwner(wd, nobody(wd));
     assertThatThrownBy(() -> WorkDirs.ensurePrivate(wd))
         .isInstanceOf(IllegalArgumentException.class)
@@ -92,8 +96,12 @@ class WorkDirsTest {
     Path mine = Files.createDirectory(tmp.resolve("mine"));
     Path link = Files.createSymbolicLink(tmp.resolve("link"), mine);
     // Files.setOwner follows links: chown -h changes the link itself
-    assertThat(new ProcessBuilder("chown", "-h", "nobody", link.toString()).inheritIO().start()
-        .waitFor()).isZero();
+    assertThat(
+            new ProcessBuilder("chown", "-h", "nobody", link.toString())
+                .inheritIO()
+                .start()
+                .waitFor())
+        .isZero();
     assertThat(Files.getOwner(link, LinkOption.NOFOLLOW_LINKS).getName()).isEqualTo("nobody");
     assertThatThrownBy(() -> WorkDirs.ensurePrivate(link))
         .hasMessageContaining("is a symbolic link owned by user nobody");
@@ -146,8 +154,9 @@ class WorkDirsTest {
     Path target = tmp.resolve("t.zarr");
     Files.createDirectories(target);
     try (WriteLock held = WriteLock.acquire(target, "write")) {
-      assertThatThrownBy(() -> Cubed.toZarr(x.add(x).rechunk(20, 20),
-          new FileSystemStore(target), "")).hasMessageContaining("being written by another");
+      assertThatThrownBy(
+              () -> Cubed.toZarr(x.add(x).rechunk(20, 20), new FileSystemStore(target), ""))
+          .hasMessageContaining("being written by another");
     }
     try (Stream<Path> s = Files.list(wd)) {
       assertThat(s.toList()).as("nothing left in the work directory").isEmpty();
@@ -158,6 +167,7 @@ class WorkDirsTest {
   void notesInTheFingerprintAreNotCompared() {
     assertThat(ComputeDir.compared("a\n# planned with reservedMem=1\nb\n"))
         .isEqualTo(ComputeDir.compared("a\n# planned with reservedMem=2\nb\n"));
-    assertThat(List.of(ComputeDir.compared("a\nb\n"))).doesNotContain(ComputeDir.compared("a\nc\n"));
+    assertThat(List.of(ComputeDir.compared("a\nb\n")))
+        .doesNotContain(ComputeDir.compared("a\nc\n"));
   }
 }

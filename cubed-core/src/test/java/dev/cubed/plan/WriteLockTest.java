@@ -25,23 +25,32 @@ class WriteLockTest {
   @TempDir Path dir;
 
   private CubedArray x() {
-    Spec spec = Spec.builder().workDir(dir.resolve("work")).allowedMem(10_000_000)
-        .reservedMem(1000).build();
+    Spec spec =
+        Spec.builder()
+            .workDir(dir.resolve("work"))
+            .allowedMem(10_000_000)
+            .reservedMem(1000)
+            .build();
     return Cubed.fromArray(NDArray.full(DType.FLOAT64, 2.0, 10, 10), new long[] {5, 5}, spec);
   }
 
   private static Process child(String... args) throws java.io.IOException {
-    List<String> cmd = new java.util.ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-        System.getProperty("java.class.path"), WriteLockHolder.class.getName()));
+    List<String> cmd =
+        new java.util.ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                WriteLockHolder.class.getName()));
     cmd.addAll(List.of(args));
     return new ProcessBuilder(cmd).redirectErrorStream(true).start();
   }
 
   private static String tryInChild(Path out) throws Exception {
     Process p = child(out.toString(), "try");
-    String line = new BufferedReader(new InputStreamReader(p.getInputStream(),
-        StandardCharsets.UTF_8)).readLine();
+    String line =
+        new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))
+            .readLine();
     p.waitFor(5, TimeUnit.MINUTES);
     return line;
   }
@@ -51,8 +60,8 @@ class WriteLockTest {
     Path out = dir.resolve("out.zarr");
     Process child = child(out.toString());
     try {
-      BufferedReader r = new BufferedReader(new InputStreamReader(child.getInputStream(),
-          StandardCharsets.UTF_8));
+      BufferedReader r =
+          new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
       assertThat(r.readLine()).isEqualTo("LOCKED");
       assertThatThrownBy(() -> Cubed.toZarr(x(), new FileSystemStore(out), ""))
           .isInstanceOf(IllegalStateException.class)
@@ -76,7 +85,8 @@ class WriteLockTest {
     Path out = dir.resolve("out.zarr");
     try (WriteLock held = WriteLock.acquire(out, "test")) {
       assertThatThrownBy(() -> WriteLock.acquire(out, "second"))
-          .isInstanceOf(IllegalStateException.class).hasMessageContaining("second: the target");
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("second: the target");
       assertThatThrownBy(() -> Cubed.toZarr(x(), new FileSystemStore(out), "", true))
           .isInstanceOf(IllegalStateException.class)
           .hasMessageContaining("being written by another compute");
@@ -84,13 +94,28 @@ class WriteLockTest {
       assertThat(tryInChild(out)).isEqualTo("REFUSED");
       // same target given twice in one compute (with different data; identical writes of the
       // same data to the same target are one node, written once): refused before locking
-      ZarrArray t = ZarrArray.create(new FileSystemStore(dir.resolve("t.zarr")), "")
-          .shape(10, 10).chunks(5, 5).buildDeferred();
-      ZarrArray t2 = ZarrArray.create(new FileSystemStore(dir.resolve("t.zarr")), "")
-          .shape(10, 10).chunks(5, 5).buildDeferred();
-      assertThatThrownBy(() -> Cubed.store(List.of(x(), Cubed.fromArray(NDArray.full(DType.FLOAT64, 3.0, 10, 10),
-          new long[] {5, 5}, x().spec())), List.of(t, t2),
-          dev.cubed.ComputeOptions.defaults())).isInstanceOf(IllegalArgumentException.class)
+      ZarrArray t =
+          ZarrArray.create(new FileSystemStore(dir.resolve("t.zarr")), "")
+              .shape(10, 10)
+              .chunks(5, 5)
+              .buildDeferred();
+      ZarrArray t2 =
+          ZarrArray.create(new FileSystemStore(dir.resolve("t.zarr")), "")
+              .shape(10, 10)
+              .chunks(5, 5)
+              .buildDeferred();
+      assertThatThrownBy(
+              () ->
+                  Cubed.store(
+                      List.of(
+                          x(),
+                          Cubed.fromArray(
+                              NDArray.full(DType.FLOAT64, 3.0, 10, 10),
+                              new long[] {5, 5},
+                              x().spec())),
+                      List.of(t, t2),
+                      dev.cubed.ComputeOptions.defaults()))
+          .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("another target of the same compute");
     }
     assertThat(WriteLock.fileFor(out)).doesNotExist();

@@ -31,13 +31,15 @@ class CopyStreamedTest {
     assertTrue(CopyOp.streams(new long[] {1, 3, 4}, t, t, true));
     assertFalse(CopyOp.streams(new long[] {3, 6, 8}, t, t, false), "codec does not stream");
     assertFalse(CopyOp.streams(new long[] {3, 6, 6}, t, t, true), "4 does not divide 6");
-    assertFalse(CopyOp.streams(new long[] {3, 6, 8}, t, new long[] {10, 6, 4}, true),
+    assertFalse(
+        CopyOp.streams(new long[] {3, 6, 8}, t, new long[] {10, 6, 4}, true),
         "two target chunks per task");
     assertFalse(CopyOp.streams(new long[0], new long[0], new long[0], true));
   }
 
-  private static final DType[] DTYPES = {DType.FLOAT64, DType.INT32, DType.COMPLEX128,
-      DType.UINT8, DType.FLOAT32};
+  private static final DType[] DTYPES = {
+    DType.FLOAT64, DType.INT32, DType.COMPLEX128, DType.UINT8, DType.FLOAT32
+  };
 
   @ParameterizedTest
   @ValueSource(ints = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
@@ -70,11 +72,27 @@ class CopyStreamedTest {
     for (long f = 0; f < Shapes.size(grid); f++) {
       CopyOp.copyRegion(src, dst, tc, Shapes.unravel(grid, f), false);
     }
-    assertEquals(a, dst.read(), "seed " + seed + " " + dt + " " + Shapes.format(shape) + " "
-        + Shapes.format(sc) + " -> " + Shapes.format(tc));
+    assertEquals(
+        a,
+        dst.read(),
+        "seed "
+            + seed
+            + " "
+            + dt
+            + " "
+            + Shapes.format(shape)
+            + " "
+            + Shapes.format(sc)
+            + " -> "
+            + Shapes.format(tc));
     // the same through the buffered copy (gzip target: not streamed)
-    ZarrArray z = ZarrArray.create(s, "z").shape(shape).chunks(tc).dtype(dt)
-        .compression(Compression.gzip(1)).build();
+    ZarrArray z =
+        ZarrArray.create(s, "z")
+            .shape(shape)
+            .chunks(tc)
+            .dtype(dt)
+            .compression(Compression.gzip(1))
+            .build();
     assertFalse(CopyOp.streams(sc, tc, tc, z.streamsWrites()));
     for (long f = 0; f < Shapes.size(grid); f++) {
       CopyOp.copyRegion(src, z, tc, Shapes.unravel(grid, f), false);
@@ -93,11 +111,15 @@ class CopyStreamedTest {
     }
     MemoryStore s = new MemoryStore();
     // an intermediate: a missing chunk is an error, not fill values
-    ZarrArray src = ZarrArray.create(s, "src").shape(shape).chunks(sc).dtype(DType.FLOAT64)
-        .build().asIntermediate();
+    ZarrArray src =
+        ZarrArray.create(s, "src")
+            .shape(shape)
+            .chunks(sc)
+            .dtype(DType.FLOAT64)
+            .build()
+            .asIntermediate();
     src.write(new long[2], a);
-    ZarrArray dst = ZarrArray.create(s, "dst").shape(shape).chunks(tc).dtype(DType.FLOAT64)
-        .build();
+    ZarrArray dst = ZarrArray.create(s, "dst").shape(shape).chunks(tc).dtype(DType.FLOAT64).build();
     CopyOp.copyRegion(src, dst, tc, new long[] {0, 0}, true);
     assertFalse(src.chunkExists(0, 0));
     assertFalse(src.chunkExists(1, 0));
@@ -106,10 +128,12 @@ class CopyStreamedTest {
     CopyOp.copyRegion(src, dst, tc, new long[] {0, 0}, true);
     // a missing source with its target missing too is an engine error
     s.delete(src.chunkKey(2, 0));
-    assertThrows(MissingChunkException.class,
+    assertThrows(
+        MissingChunkException.class,
         () -> CopyOp.copyRegion(src, dst, tc, new long[] {1, 0}, true));
     assertFalse(dst.chunkExists(1, 0));
-    assertEquals(a.getRegion(new long[] {0, 0}, new long[] {6, 4}),
+    assertEquals(
+        a.getRegion(new long[] {0, 0}, new long[] {6, 4}),
         dst.read().getRegion(new long[] {0, 0}, new long[] {6, 4}));
   }
 }

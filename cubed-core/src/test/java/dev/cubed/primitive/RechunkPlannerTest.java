@@ -36,11 +36,15 @@ class RechunkPlannerTest {
   @Test
   void sameChunksOrCheapCopyIsDirect() {
     long[] shape = {100, 100};
-    assertThat(RechunkPlanner.plan(shape, new long[] {10, 10}, new long[] {10, 10}, 8, MB)
-        .intermediates()).isEmpty();
+    assertThat(
+            RechunkPlanner.plan(shape, new long[] {10, 10}, new long[] {10, 10}, 8, MB)
+                .intermediates())
+        .isEmpty();
     // merging chunks: one copy reading each source chunk once
-    assertThat(RechunkPlanner.plan(shape, new long[] {10, 10}, new long[] {50, 100}, 8, MB)
-        .intermediates()).isEmpty();
+    assertThat(
+            RechunkPlanner.plan(shape, new long[] {10, 10}, new long[] {50, 100}, 8, MB)
+                .intermediates())
+        .isEmpty();
   }
 
   @Test
@@ -49,8 +53,8 @@ class RechunkPlannerTest {
     long[] source = {1, 4000};
     long[] target = {4000, 1};
     RechunkPlanner.Plan local = RechunkPlanner.plan(shape, source, target, 8, 4 * MB);
-    RechunkPlanner.Plan remote = RechunkPlanner.plan(shape, source, target, 8, 4 * MB,
-        RechunkPlanner.OBJECT_STORE_OP_BYTES);
+    RechunkPlanner.Plan remote =
+        RechunkPlanner.plan(shape, source, target, 8, 4 * MB, RechunkPlanner.OBJECT_STORE_OP_BYTES);
     assertThat(local.intermediates()).isNotEmpty();
     assertThat(remote.ioOps()).isLessThanOrEqualTo(local.ioOps());
   }
@@ -78,8 +82,8 @@ class RechunkPlannerTest {
       target[i] = 1 + r.nextInt((int) shape[i]);
     }
     int item = r.nextBoolean() ? 8 : 4;
-    long chunkMax = Math.max(RechunkPlanner.bytes(source, item), RechunkPlanner.bytes(target,
-        item));
+    long chunkMax =
+        Math.max(RechunkPlanner.bytes(source, item), RechunkPlanner.bytes(target, item));
     long budget = chunkMax * (1 + r.nextInt(20));
     RechunkPlanner.Plan p = RechunkPlanner.plan(shape, source, target, item, budget);
     List<long[]> chain = new ArrayList<>();
@@ -94,17 +98,19 @@ class RechunkPlannerTest {
       for (int i = 0; i < nd; i++) {
         assertThat(region[i] % to[i] == 0 || region[i] == shape[i]).isTrue();
       }
-      assertThat(RechunkPlanner.bytes(region, item)).isLessThanOrEqualTo(Math.max(budget,
-          RechunkPlanner.bytes(to, item)));
-      cost += RechunkPlanner.readBytes(shape, chain.get(k - 1), region, item)
-          + RechunkPlanner.LOCAL_OP_BYTES
-          * RechunkPlanner.ioOps(shape, chain.get(k - 1), to, item, budget);
+      assertThat(RechunkPlanner.bytes(region, item))
+          .isLessThanOrEqualTo(Math.max(budget, RechunkPlanner.bytes(to, item)));
+      cost +=
+          RechunkPlanner.readBytes(shape, chain.get(k - 1), region, item)
+              + RechunkPlanner.LOCAL_OP_BYTES
+                  * RechunkPlanner.ioOps(shape, chain.get(k - 1), to, item, budget);
     }
     // the direct copy is always a candidate, so the plan moves no more than it
     long[] direct = RechunkPlanner.copyRegion(shape, source, target, item, budget);
-    double directCost = RechunkPlanner.readBytes(shape, source, direct, item)
-        + RechunkPlanner.LOCAL_OP_BYTES
-        * RechunkPlanner.ioOps(shape, source, target, item, budget);
+    double directCost =
+        RechunkPlanner.readBytes(shape, source, direct, item)
+            + RechunkPlanner.LOCAL_OP_BYTES
+                * RechunkPlanner.ioOps(shape, source, target, item, budget);
     long arrayBytes = item;
     for (long s : shape) {
       arrayBytes *= s;

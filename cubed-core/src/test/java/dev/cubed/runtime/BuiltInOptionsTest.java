@@ -16,9 +16,10 @@ class BuiltInOptionsTest {
 
   @Test
   void aSpecWithAnOptionForTheThreadsExecutorIsRefused() {
-    Spec spec = Spec.builder().workDir(tmp).executor("threads").executorOption("foo", "bar")
-        .build();
-    assertThatThrownBy(() -> Cubed.executor(spec)).isInstanceOf(IllegalArgumentException.class)
+    Spec spec =
+        Spec.builder().workDir(tmp).executor("threads").executorOption("foo", "bar").build();
+    assertThatThrownBy(() -> Cubed.executor(spec))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("the threads executor takes no executor options, got 'foo'");
   }
 

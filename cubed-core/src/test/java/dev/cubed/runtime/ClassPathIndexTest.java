@@ -22,15 +22,14 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /** The class-path heap estimate read from the jars' end records. */
 class ClassPathIndexTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   /** Writes a zip of {@code n} empty entries with random names; returns its directory bytes. */
   private long zip(Path p, int n, long seed) throws IOException {
     Random r = new Random(seed);
     long cen = 0;
-    try (ZipOutputStream out = new ZipOutputStream(new BufferedOutputStream(
-        Files.newOutputStream(p)))) {
+    try (ZipOutputStream out =
+        new ZipOutputStream(new BufferedOutputStream(Files.newOutputStream(p)))) {
       for (int i = 0; i < n; i++) {
         String name = "d" + i + "/" + "n".repeat(1 + r.nextInt(60)) + ".class";
         out.putNextEntry(new ZipEntry(name));
@@ -72,10 +71,15 @@ class ClassPathIndexTest {
       out.flush();
     }
     long[] db = ClassPathIndex.directory(booter);
-    long expect = (db[0] + 22 + 14 * db[1] + 2048) + (ca + 22 + 14 * 50 + 2048)
-        + (cb + 22 + 14 * 70 + 2048);
-    String cp = String.join(File.pathSeparator, booter.toString(), dir.toString(),
-        dir.resolve("missing.jar").toString(), a.toString()); // a.jar twice: counted once
+    long expect =
+        (db[0] + 22 + 14 * db[1] + 2048) + (ca + 22 + 14 * 50 + 2048) + (cb + 22 + 14 * 70 + 2048);
+    String cp =
+        String.join(
+            File.pathSeparator,
+            booter.toString(),
+            dir.toString(),
+            dir.resolve("missing.jar").toString(),
+            a.toString()); // a.jar twice: counted once
     assertEquals(expect, ClassPathIndex.heapBytes(cp));
   }
 

@@ -19,12 +19,24 @@ class ExecutorFactoryTest {
 
   @Test
   void specChoosesAFactoryByNameAndPassesItsSettings() {
-    Spec spec = Spec.builder().workDir(tmp).executor("recording").workers(3).attempts(2)
-        .allowedMem("300MB").reservedMem("10MB").executorOption("engine.master", "local[2]")
-        .build();
+    Spec spec =
+        Spec.builder()
+            .workDir(tmp)
+            .executor("recording")
+            .workers(3)
+            .attempts(2)
+            .allowedMem("300MB")
+            .reservedMem("10MB")
+            .executorOption("engine.master", "local[2]")
+            .build();
     RecordingExecutorFactory.CREATED.clear();
-    CubedArray x = Cubed.fromFunction(new long[] {10, 10}, new long[] {4, 4},
-        dev.cubed.nd.DType.FLOAT64, (b, i, flat, in, bc) -> b.setDouble(i, flat), spec);
+    CubedArray x =
+        Cubed.fromFunction(
+            new long[] {10, 10},
+            new long[] {4, 4},
+            dev.cubed.nd.DType.FLOAT64,
+            (b, i, flat, in, bc) -> b.setDouble(i, flat),
+            spec);
     double s = Xp.sum(x).compute().getDouble(0);
     assertThat(s).isEqualTo(99.0 * 100 / 2);
     assertThat(RecordingExecutorFactory.CREATED).hasSize(1);
@@ -38,20 +50,23 @@ class ExecutorFactoryTest {
 
   @Test
   void availableListsBuiltInsAndRegisteredFactories() {
-    assertThat(ExecutorFactory.available()).startsWith("threads", "processes")
+    assertThat(ExecutorFactory.available())
+        .startsWith("threads", "processes")
         .contains("recording");
     assertThat(ExecutorFactory.find("recording")).isPresent();
     assertThat(ExecutorFactory.find("nope")).isEmpty();
-    assertThatThrownBy(() -> Executor.byName("nope")).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> Executor.byName("nope"))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("unknown executor 'nope'; available: threads, processes,")
         .hasMessageContaining("recording");
   }
 
   @Test
   void missingRequiredOptionIsNamed() {
-    Spec spec = Spec.builder().workDir(tmp).executor("recording").executorOption("fail", "yes")
-        .build();
-    assertThatThrownBy(() -> Cubed.executor(spec)).isInstanceOf(IllegalArgumentException.class)
+    Spec spec =
+        Spec.builder().workDir(tmp).executor("recording").executorOption("fail", "yes").build();
+    assertThatThrownBy(() -> Cubed.executor(spec))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("executor option 'required.key' is not set")
         .hasMessageContaining("--executor-option required.key=VALUE");
   }
@@ -59,8 +74,10 @@ class ExecutorFactoryTest {
   @Test
   void specFileCarriesExecutorOptions() throws Exception {
     Path f = tmp.resolve("spec.yaml");
-    Files.writeString(f, "spec:\n  executor: recording\n  executor_option.spark.master: local[2]\n"
-        + "  allowed_mem: 1GB\n");
+    Files.writeString(
+        f,
+        "spec:\n  executor: recording\n  executor_option.spark.master: local[2]\n"
+            + "  allowed_mem: 1GB\n");
     Spec s = Spec.fromFile(f);
     assertThat(s.executor()).isEqualTo("recording");
     assertThat(s.executorOptions()).containsEntry("spark.master", "local[2]");

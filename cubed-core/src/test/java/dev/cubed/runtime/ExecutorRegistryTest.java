@@ -41,10 +41,15 @@ class ExecutorRegistryTest {
               .isInstanceOf(IllegalArgumentException.class)
               .hasMessageContaining("executor 'recording' is made from a spec's settings");
         }
-        default -> throw new AssertionError("cubed-core's test classpath has no executor '"
-            + name + "'; add its expected kind here");
+        default ->
+            throw new AssertionError(
+                "cubed-core's test classpath has no executor '"
+                    + name
+                    + "'; add its expected kind here");
       }
-      assertThat(ExecutorFactory.find(name)).get().extracting(ExecutorFactory::name)
+      assertThat(ExecutorFactory.find(name))
+          .get()
+          .extracting(ExecutorFactory::name)
           .isEqualTo(name);
     }
   }
@@ -53,9 +58,10 @@ class ExecutorRegistryTest {
   void unknownNameListsEveryAvailableName() {
     String all = String.join(", ", ExecutorFactory.available());
     assertThat(ExecutorFactory.find("gpu")).isEmpty();
-    for (Runnable r : new Runnable[] {() -> ExecutorFactory.require("gpu"),
-        () -> Executor.byName("gpu")}) {
-      assertThatThrownBy(r::run).isInstanceOf(IllegalArgumentException.class)
+    for (Runnable r :
+        new Runnable[] {() -> ExecutorFactory.require("gpu"), () -> Executor.byName("gpu")}) {
+      assertThatThrownBy(r::run)
+          .isInstanceOf(IllegalArgumentException.class)
           .hasMessageStartingWith("unknown executor 'gpu'; available: " + all + " (");
     }
   }

@@ -33,26 +33,41 @@ class FaultsTest {
   @Test
   void computesSurviveInjectedFailuresReproducibly() {
     Faults f1 = Faults.failing(0.3, 42);
-    Map<Long, Long> b = run(ThreadsExecutor.builder().workers(4).attempts(10)
-        .retryBackoff(Duration.ZERO).faults(f1).build());
+    Map<Long, Long> b =
+        run(
+            ThreadsExecutor.builder()
+                .workers(4)
+                .attempts(10)
+                .retryBackoff(Duration.ZERO)
+                .faults(f1)
+                .build());
     for (long i = 0; i < 60; i++) {
       assertThat(b.get(i)).isEqualTo(i * i + 1);
     }
     assertThat(f1.injectedFailures()).isGreaterThan(10);
     assertThat(f1.attemptsSeen()).isEqualTo(120 + f1.injectedFailures());
     Faults f2 = Faults.failing(0.3, 42);
-    run(ThreadsExecutor.builder().workers(2).attempts(10).retryBackoff(Duration.ZERO).faults(f2)
-        .build());
-    assertThat(f2.injectedFailures()).as("same seed, same faults").isEqualTo(
-        f1.injectedFailures());
+    run(
+        ThreadsExecutor.builder()
+            .workers(2)
+            .attempts(10)
+            .retryBackoff(Duration.ZERO)
+            .faults(f2)
+            .build());
+    assertThat(f2.injectedFailures()).as("same seed, same faults").isEqualTo(f1.injectedFailures());
   }
 
   @Test
   void hangsAreRescuedByTheTimeout() {
-    Faults f = Faults.builder().seed(3).hang(0.15)
-        .delay(Duration.ZERO, Duration.ofMillis(3)).build();
-    ThreadsExecutor ex = ThreadsExecutor.builder().workers(4).attempts(8)
-        .taskTimeout(Duration.ofMillis(150)).faults(f).build();
+    Faults f =
+        Faults.builder().seed(3).hang(0.15).delay(Duration.ZERO, Duration.ofMillis(3)).build();
+    ThreadsExecutor ex =
+        ThreadsExecutor.builder()
+            .workers(4)
+            .attempts(8)
+            .taskTimeout(Duration.ofMillis(150))
+            .faults(f)
+            .build();
     Map<Long, Long> b = run(ex);
     assertThat(b).hasSize(60);
     assertThat(f.injectedHangs()).isGreaterThan(0);
@@ -62,10 +77,13 @@ class FaultsTest {
   @Test
   void invalidRatesAreRejected() {
     assertThatThrownBy(() -> Faults.builder().failBefore(1.5))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("failBefore");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("failBefore");
     assertThatThrownBy(() -> Faults.builder().failBefore(0.6).hang(0.6).build())
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must not exceed 1");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("must not exceed 1");
     assertThatThrownBy(() -> Faults.builder().delay(Duration.ofMillis(5), Duration.ofMillis(1)))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("min <= max");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("min <= max");
   }
 }

@@ -33,8 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** {@link FaultyStore} on a real directory: its failures are transient and never visible. */
 class FaultyStoreTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private static byte[] bytes(int n, int v) {
     byte[] b = new byte[n];
@@ -67,15 +66,16 @@ class FaultyStoreTest {
 
     FaultyStore before = new FaultyStore(fs, 1, 1.0, 0, 0);
     assertThatThrownBy(() -> before.put("a/c/1", bytes(10, 3)))
-        .isInstanceOf(ZarrStoreException.class).hasMessageContaining("nothing written");
+        .isInstanceOf(ZarrStoreException.class)
+        .hasMessageContaining("nothing written");
     assertThat(fs.exists("a/c/1")).isFalse();
     assertThat(tempFiles()).hasSize(1);
 
     FaultyStore reads = new FaultyStore(fs, 1, 0, 0, 1.0);
-    assertThatThrownBy(() -> reads.get("a/c/0")).isInstanceOf(ZarrStoreException.class)
+    assertThatThrownBy(() -> reads.get("a/c/0"))
+        .isInstanceOf(ZarrStoreException.class)
         .hasMessageContaining("cannot read");
-    assertThatThrownBy(() -> reads.getRange("a/c/0", 0, 4))
-        .isInstanceOf(ZarrStoreException.class);
+    assertThatThrownBy(() -> reads.getRange("a/c/0", 0, 4)).isInstanceOf(ZarrStoreException.class);
     assertThat(RetryPolicy.isRetryable(catchIt(() -> reads.get("a/c/0")))).isTrue();
 
     FaultyStore none = new FaultyStore(fs, 1, 0, 0, 0);
@@ -109,8 +109,7 @@ class FaultyStoreTest {
       o.writeObject(a);
     }
     Store copy;
-    try (ObjectInputStream in = new ObjectInputStream(
-        new ByteArrayInputStream(bo.toByteArray()))) {
+    try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bo.toByteArray()))) {
       copy = (Store) in.readObject();
     }
     assertThat(copy.describe()).isEqualTo("faulty(" + fs.describe() + ")");
@@ -120,9 +119,11 @@ class FaultyStoreTest {
     }
     assertThat(sc.toString()).as("same rates and seed, counts afresh").isEqualTo(sa.toString());
     assertThatThrownBy(() -> new FaultyStore(fs, 1, 0.7, 0.7, 0))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must not exceed 1");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("must not exceed 1");
     assertThatThrownBy(() -> new FaultyStore(fs, 1, -0.1, 0, 0))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("putFailRate");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("putFailRate");
   }
 
   private static boolean catchOrNull(FaultyStore s, String key) {
@@ -139,8 +140,8 @@ class FaultyStoreTest {
   void computesThroughAFaultyStoreGiveExactResults() throws Exception {
     FileSystemStore fs = new FileSystemStore(dir.resolve("data"));
     FaultyStore faulty = new FaultyStore(fs, 5, 0.15, 0.1, 0.1);
-    Spec spec = Spec.builder().workDir(dir.resolve("work")).allowedMem(2_000_000)
-        .reservedMem(1000).build();
+    Spec spec =
+        Spec.builder().workDir(dir.resolve("work")).allowedMem(2_000_000).reservedMem(1000).build();
     Random r = new Random(3);
     NDArray a = NDArray.zeros(DType.FLOAT64, 24, 30);
     for (int i = 0; i < a.size(); i++) {
@@ -148,12 +149,15 @@ class FaultyStoreTest {
     }
     CubedArray x = Cubed.fromArray(a, new long[] {5, 7}, spec);
     CubedArray y = Xp.add(Xp.multiply(x, x), Xp.sin(x));
-    ZarrArray target = ZarrArray.create(fs, "out").shape(24, 30).chunks(5, 7)
-        .dtype(DType.FLOAT64).build();
-    ThreadsExecutor ex = ThreadsExecutor.builder().workers(3).attempts(10)
-        .retryBackoff(Duration.ofMillis(1)).build();
-    Cubed.store(List.of(y), List.of(openRetrying(faulty)),
-        ComputeOptions.executor(ex));
+    ZarrArray target =
+        ZarrArray.create(fs, "out").shape(24, 30).chunks(5, 7).dtype(DType.FLOAT64).build();
+    ThreadsExecutor ex =
+        ThreadsExecutor.builder()
+            .workers(3)
+            .attempts(10)
+            .retryBackoff(Duration.ofMillis(1))
+            .build();
+    Cubed.store(List.of(y), List.of(openRetrying(faulty)), ComputeOptions.executor(ex));
     NDArray expected = Elementwise.add(Elementwise.multiply(a, a), Elementwise.sin(a));
     NDAssert.assertExact(expected, target.read(), "written through the faulty store");
     long afterWrite = faulty.injectedFailures();
@@ -163,7 +167,11 @@ class FaultyStoreTest {
 
     CubedArray back = Cubed.fromZarr(openRetrying(faulty), spec);
     NDArray sum = Cubed.compute(ComputeOptions.executor(ex), Xp.sum(back, 0)).get(0);
-    NDAssert.assertClose(Statistics.sum(expected, dev.cubed.nd.Axes.of(0)), sum, 1e-12, 4,
+    NDAssert.assertClose(
+        Statistics.sum(expected, dev.cubed.nd.Axes.of(0)),
+        sum,
+        1e-12,
+        4,
         "read through the faulty store");
     assertThat(faulty.injectedFailures()).as("read faults injected").isGreaterThan(afterWrite);
   }

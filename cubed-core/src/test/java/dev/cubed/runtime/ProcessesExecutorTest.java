@@ -19,8 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The processes executor with real worker JVMs: results, kills, OOM, failures, refusals. */
 class ProcessesExecutorTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   /** Every worker process any test saw start. */
   private final Set<ProcessHandle> seen = ConcurrentHashMap.newKeySet();
@@ -61,24 +60,31 @@ class ProcessesExecutorTest {
   void runsEveryTaskInWorkerProcessesWithMeasurements() throws Exception {
     String d = dir.toString();
     long self = ProcessHandle.current().pid();
-    TaskFunction write = key -> {
-      long[] buf = new long[1 << 20]; // 8 MiB held during the task
-      buf[(int) key[0]] = key[0];
-      Files.writeString(Path.of(d, "a" + key[0]), ProcessHandle.current().pid() + " "
-          + buf[(int) key[0]]);
-    };
-    TaskFunction sum = key -> {
-      long s = 0;
-      for (int i = 0; i < 6; i++) {
-        s += Long.parseLong(Files.readString(Path.of(d, "a" + i)).split(" ")[1]);
-      }
-      Files.writeString(Path.of(d, "sum"), Long.toString(s));
-    };
-    ProcessesExecutor ex = executor(ProcessesExecutor.builder().workers(2).allowedMem(128L << 20)
-        .reservedMem(1L << 20));
+    TaskFunction write =
+        key -> {
+          long[] buf = new long[1 << 20]; // 8 MiB held during the task
+          buf[(int) key[0]] = key[0];
+          Files.writeString(
+              Path.of(d, "a" + key[0]), ProcessHandle.current().pid() + " " + buf[(int) key[0]]);
+        };
+    TaskFunction sum =
+        key -> {
+          long s = 0;
+          for (int i = 0; i < 6; i++) {
+            s += Long.parseLong(Files.readString(Path.of(d, "a" + i)).split(" ")[1]);
+          }
+          Files.writeString(Path.of(d, "sum"), Long.toString(s));
+        };
+    ProcessesExecutor ex =
+        executor(
+            ProcessesExecutor.builder().workers(2).allowedMem(128L << 20).reservedMem(1L << 20));
     Ends ends = new Ends();
-    ex.execute("c1", List.of(new Operation("write", keys(6), write, 40L << 20),
-        new Operation("sum", keys(1), sum, 40L << 20)), List.of(ends));
+    ex.execute(
+        "c1",
+        List.of(
+            new Operation("write", keys(6), write, 40L << 20),
+            new Operation("sum", keys(1), sum, 40L << 20)),
+        List.of(ends));
     assertEquals("15", Files.readString(dir.resolve("sum")));
     Set<String> pids = new java.util.HashSet<>();
     for (int i = 0; i < 6; i++) {
@@ -111,58 +117,66 @@ class ProcessesExecutorTest {
     String d = dir.toString();
     // task 3 writes its worker's pid, then waits for the test to kill that worker; on the next
     // attempt the marker exists and it just writes its result
-    TaskFunction fn = key -> {
-      Path marker = Path.of(d, "started");
-      if (key[0] == 3 && !Files.exists(marker)) {
-        Files.writeString(Path.of(d, "started.tmp"), Long.toString(ProcessHandle.current().pid()));
-        Files.move(Path.of(d, "started.tmp"), marker);
-        Thread.sleep(60_000);
-        throw new IllegalStateException("the test did not kill this worker");
-      }
-      Files.writeString(Path.of(d, "out" + key[0]), Long.toString(key[0] * 10));
-    };
-    ProcessesExecutor ex = executor(ProcessesExecutor.builder().workers(2).attempts(3)
-        .allowedMem(64L << 20));
+    TaskFunction fn =
+        key -> {
+          Path marker = Path.of(d, "started");
+          if (key[0] == 3 && !Files.exists(marker)) {
+            Files.writeString(
+                Path.of(d, "started.tmp"), Long.toString(ProcessHandle.current().pid()));
+            Files.move(Path.of(d, "started.tmp"), marker);
+            Thread.sleep(60_000);
+            throw new IllegalStateException("the test did not kill this worker");
+          }
+          Files.writeString(Path.of(d, "out" + key[0]), Long.toString(key[0] * 10));
+        };
+    ProcessesExecutor ex =
+        executor(ProcessesExecutor.builder().workers(2).attempts(3).allowedMem(64L << 20));
     Ends ends = new Ends();
-    Thread killer = new Thread(() -> {
-      try {
-        Path marker = dir.resolve("started");
-        while (!Files.exists(marker)) {
-          Thread.sleep(10);
-        }
-        long pid = Long.parseLong(Files.readString(marker));
-        ProcessHandle.of(pid).orElseThrow().destroyForcibly();
-      } catch (Exception e) {
-        throw new RuntimeException(e);
-      }
-    });
+    Thread killer =
+        new Thread(
+            () -> {
+              try {
+                Path marker = dir.resolve("started");
+                while (!Files.exists(marker)) {
+                  Thread.sleep(10);
+                }
+                long pid = Long.parseLong(Files.readString(marker));
+                ProcessHandle.of(pid).orElseThrow().destroyForcibly();
+              } catch (Exception e) {
+                throw new RuntimeException(e);
+              }
+            });
     killer.start();
     ex.execute("c2", List.of(new Operation("op", keys(6), fn, 1L << 20)), List.of(ends));
     killer.join();
     for (int i = 0; i < 6; i++) {
       assertEquals(Long.toString(i * 10L), Files.readString(dir.resolve("out" + i)));
     }
-    Events.TaskEnd three = ends.ends.stream().filter(e -> e.key()[0] == 3).findFirst()
-        .orElseThrow();
+    Events.TaskEnd three =
+        ends.ends.stream().filter(e -> e.key()[0] == 3).findFirst().orElseThrow();
     assertEquals(2, three.attempts(), "the killed attempt counts");
     assertEquals(3, seen.size(), "2 workers + 1 replacement");
   }
 
   @Test
   void outOfMemoryIsRetriedThenFailsNamingTheHeapBound() {
-    TaskFunction hog = key -> {
-      long[][] keep = new long[64][];
-      for (int i = 0; i < keep.length; i++) {
-        keep[i] = new long[1 << 20]; // 64 x 8 MiB = 512 MiB > 64 MiB heap
-      }
-      if (keep[63].length == 0) {
-        throw new IllegalStateException();
-      }
-    };
-    ProcessesExecutor ex = executor(ProcessesExecutor.builder().workers(1).attempts(2)
-        .allowedMem(64L << 20));
-    TaskFailedException e = assertThrows(TaskFailedException.class, () -> ex.execute("c3",
-        List.of(new Operation("hog", keys(1), hog, 1L << 20)), List.of()));
+    TaskFunction hog =
+        key -> {
+          long[][] keep = new long[64][];
+          for (int i = 0; i < keep.length; i++) {
+            keep[i] = new long[1 << 20]; // 64 x 8 MiB = 512 MiB > 64 MiB heap
+          }
+          if (keep[63].length == 0) {
+            throw new IllegalStateException();
+          }
+        };
+    ProcessesExecutor ex =
+        executor(ProcessesExecutor.builder().workers(1).attempts(2).allowedMem(64L << 20));
+    TaskFailedException e =
+        assertThrows(
+            TaskFailedException.class,
+            () ->
+                ex.execute("c3", List.of(new Operation("hog", keys(1), hog, 1L << 20)), List.of()));
     assertEquals(2, e.attempts());
     assertFalse(e.deterministic());
     assertTrue(e.getMessage().contains("OutOfMemoryError"), e.getMessage());
@@ -173,17 +187,22 @@ class ProcessesExecutorTest {
 
   @Test
   void deterministicRemoteFailureIsNotRetried() {
-    TaskFunction bad = key -> {
-      throw new RuntimeException("wrapped", new IllegalArgumentException("bad shape (3, 4)"));
-    };
-    ProcessesExecutor ex = executor(ProcessesExecutor.builder().workers(1).attempts(3)
-        .allowedMem(64L << 20));
-    TaskFailedException e = assertThrows(TaskFailedException.class, () -> ex.execute("c4",
-        List.of(new Operation("bad", keys(1), bad, 1L << 20)), List.of()));
+    TaskFunction bad =
+        key -> {
+          throw new RuntimeException("wrapped", new IllegalArgumentException("bad shape (3, 4)"));
+        };
+    ProcessesExecutor ex =
+        executor(ProcessesExecutor.builder().workers(1).attempts(3).allowedMem(64L << 20));
+    TaskFailedException e =
+        assertThrows(
+            TaskFailedException.class,
+            () ->
+                ex.execute("c4", List.of(new Operation("bad", keys(1), bad, 1L << 20)), List.of()));
     assertTrue(e.deterministic());
     assertEquals(1, e.attempts());
     WorkerTaskException w = (WorkerTaskException) e.getCause();
-    assertEquals(List.of("java.lang.RuntimeException", "java.lang.IllegalArgumentException"),
+    assertEquals(
+        List.of("java.lang.RuntimeException", "java.lang.IllegalArgumentException"),
         w.remoteClassChain());
     assertTrue(w.remoteStackTrace().contains("bad shape (3, 4)"), w.remoteStackTrace());
     assertTrue(e.getMessage().contains("java.lang.RuntimeException: wrapped"), e.getMessage());
@@ -192,15 +211,16 @@ class ProcessesExecutorTest {
   @Test
   void transientRemoteFailureIsRetried() throws Exception {
     String d = dir.toString();
-    TaskFunction flaky = key -> {
-      Path m = Path.of(d, "failed-once");
-      if (!Files.exists(m)) {
-        Files.writeString(m, "x");
-        throw new java.io.UncheckedIOException(new java.io.IOException("store hiccup"));
-      }
-    };
-    ProcessesExecutor ex = executor(ProcessesExecutor.builder().workers(1).attempts(3)
-        .allowedMem(64L << 20));
+    TaskFunction flaky =
+        key -> {
+          Path m = Path.of(d, "failed-once");
+          if (!Files.exists(m)) {
+            Files.writeString(m, "x");
+            throw new java.io.UncheckedIOException(new java.io.IOException("store hiccup"));
+          }
+        };
+    ProcessesExecutor ex =
+        executor(ProcessesExecutor.builder().workers(1).attempts(3).allowedMem(64L << 20));
     Ends ends = new Ends();
     ex.execute("c5", List.of(new Operation("flaky", keys(1), flaky, 1L << 20)), List.of(ends));
     assertEquals(2, ends.ends.get(0).attempts());
@@ -209,11 +229,13 @@ class ProcessesExecutorTest {
 
   @Test
   void planTooBigForTheWorkerHeapIsRefusedBeforeAnythingRuns() {
-    ProcessesExecutor ex = executor(ProcessesExecutor.builder().workers(1)
-        .allowedMem(64L << 20));
-    InsufficientHeapException e = assertThrows(InsufficientHeapException.class,
-        () -> ex.execute("c6", List.of(new Operation("big", keys(1), k -> { }, 65L << 20)),
-            List.of()));
+    ProcessesExecutor ex = executor(ProcessesExecutor.builder().workers(1).allowedMem(64L << 20));
+    InsufficientHeapException e =
+        assertThrows(
+            InsufficientHeapException.class,
+            () ->
+                ex.execute(
+                    "c6", List.of(new Operation("big", keys(1), k -> {}, 65L << 20)), List.of()));
     assertEquals("big", e.opName());
     assertTrue(e.getMessage().contains("worker heap bound of 67,108,864 bytes"), e.getMessage());
     assertTrue(seen.isEmpty(), "no worker was started");
@@ -223,23 +245,25 @@ class ProcessesExecutorTest {
   void unserializableFunctionIsRefusedWithItsOpName() {
     Object notSerializable = new Object();
     TaskFunction fn = key -> notSerializable.hashCode();
-    ProcessesExecutor ex = executor(ProcessesExecutor.builder().workers(1)
-        .allowedMem(64L << 20));
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> ex.execute("c7", List.of(new Operation("opaque", keys(1), fn, 1)), List.of()));
-    assertTrue(e.getMessage().contains("opaque") && e.getMessage().contains("java.lang.Object"),
+    ProcessesExecutor ex = executor(ProcessesExecutor.builder().workers(1).allowedMem(64L << 20));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> ex.execute("c7", List.of(new Operation("opaque", keys(1), fn, 1)), List.of()));
+    assertTrue(
+        e.getMessage().contains("opaque") && e.getMessage().contains("java.lang.Object"),
         e.getMessage());
     assertTrue(seen.isEmpty());
   }
 
   @Test
   void measuredAboveProjectionIsFlagged() {
-    TaskFunction fn = key -> {
-      long[] held = new long[4 << 20]; // 32 MiB
-      held[1] = 1;
-    };
-    ProcessesExecutor ex = executor(ProcessesExecutor.builder().workers(1)
-        .allowedMem(128L << 20));
+    TaskFunction fn =
+        key -> {
+          long[] held = new long[4 << 20]; // 32 MiB
+          held[1] = 1;
+        };
+    ProcessesExecutor ex = executor(ProcessesExecutor.builder().workers(1).allowedMem(128L << 20));
     Ends ends = new Ends();
     ex.execute("c8", List.of(new Operation("under", keys(1), fn, 8L << 20)), List.of(ends));
     Events.TaskEnd e = ends.ends.get(0);
@@ -249,36 +273,39 @@ class ProcessesExecutorTest {
 
   @Test
   void liveDataAboveProjectionIsReportedAsProven() {
-    TaskFunction fn = key -> {
-      long[] held = new long[4 << 20]; // 32 MiB, live across a full collection
-      System.gc();
-      held[1] = 1;
-    };
-    ProcessesExecutor ex = executor(ProcessesExecutor.builder().workers(1)
-        .allowedMem(128L << 20));
+    TaskFunction fn =
+        key -> {
+          long[] held = new long[4 << 20]; // 32 MiB, live across a full collection
+          System.gc();
+          held[1] = 1;
+        };
+    ProcessesExecutor ex = executor(ProcessesExecutor.builder().workers(1).allowedMem(128L << 20));
     List<String> warnings = new CopyOnWriteArrayList<>();
-    java.util.logging.Logger log = java.util.logging.Logger.getLogger(
-        ProcessesExecutor.class.getName());
-    java.util.logging.Handler h = new java.util.logging.Handler() {
-      @Override
-      public void publish(java.util.logging.LogRecord r) {
-        warnings.add(r.getMessage());
-      }
+    java.util.logging.Logger log =
+        java.util.logging.Logger.getLogger(ProcessesExecutor.class.getName());
+    java.util.logging.Handler h =
+        new java.util.logging.Handler() {
+          @Override
+          public void publish(java.util.logging.LogRecord r) {
+            warnings.add(r.getMessage());
+          }
 
-      @Override
-      public void flush() {}
+          @Override
+          public void flush() {}
 
-      @Override
-      public void close() {}
-    };
+          @Override
+          public void close() {}
+        };
     log.addHandler(h);
     try {
       ex.execute("c9", List.of(new Operation("proven", keys(1), fn, 8L << 20)), List.of());
     } finally {
       log.removeHandler(h);
     }
-    assertTrue(warnings.stream().anyMatch(w -> w.contains("operation proven")
-        && w.contains("IS under-projected")), warnings.toString());
+    assertTrue(
+        warnings.stream()
+            .anyMatch(w -> w.contains("operation proven") && w.contains("IS under-projected")),
+        warnings.toString());
   }
 
   @Test
@@ -297,12 +324,19 @@ class ProcessesExecutorTest {
 
   @Test
   void retryPolicyClassifiesRemoteClassNames() {
-    assertTrue(RetryPolicy.isDeterministicRemote(List.of("java.lang.RuntimeException",
-        "dev.cubed.zarr.ZarrFormatException")));
-    assertFalse(RetryPolicy.isDeterministicRemote(List.of("java.lang.IllegalStateException",
-        "java.io.IOException", "java.lang.IllegalArgumentException")));
+    assertTrue(
+        RetryPolicy.isDeterministicRemote(
+            List.of("java.lang.RuntimeException", "dev.cubed.zarr.ZarrFormatException")));
+    assertFalse(
+        RetryPolicy.isDeterministicRemote(
+            List.of(
+                "java.lang.IllegalStateException",
+                "java.io.IOException",
+                "java.lang.IllegalArgumentException")));
     assertFalse(RetryPolicy.isDeterministicRemote(List.of("com.example.Unknown")));
-    assertTrue(RetryPolicy.isDeterministic(new WorkerTaskException(List.of(
-        "java.lang.ArithmeticException"), "/ by zero", "", "worker pid 1")));
+    assertTrue(
+        RetryPolicy.isDeterministic(
+            new WorkerTaskException(
+                List.of("java.lang.ArithmeticException"), "/ by zero", "", "worker pid 1")));
   }
 }

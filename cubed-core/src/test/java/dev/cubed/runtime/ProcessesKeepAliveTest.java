@@ -20,12 +20,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Workers kept between computes: reused, stopped on close, gone when the coordinator is killed;
- * and the measured peak stays an upper bound when a worker skips the pre-task GC.
+ * Workers kept between computes: reused, stopped on close, gone when the coordinator is killed; and
+ * the measured peak stays an upper bound when a worker skips the pre-task GC.
  */
 class ProcessesKeepAliveTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private static List<long[]> keys(int n) {
     List<long[]> ks = new ArrayList<>();
@@ -46,20 +45,30 @@ class ProcessesKeepAliveTest {
   @Test
   void workersServeTheNextComputeAndStopOnClose() throws Exception {
     List<ProcessHandle> started = new java.util.concurrent.CopyOnWriteArrayList<>();
-    ProcessesExecutor ex = ProcessesExecutor.builder().workers(2).allowedMem(128L << 20)
-        .reservedMem(1L << 20).keepAlive(Duration.ofSeconds(60)).build();
+    ProcessesExecutor ex =
+        ProcessesExecutor.builder()
+            .workers(2)
+            .allowedMem(128L << 20)
+            .reservedMem(1L << 20)
+            .keepAlive(Duration.ofSeconds(60))
+            .build();
     ex.onWorkerStart(started::addAll);
     try {
       ProcessesExecutorTest.Ends first = new ProcessesExecutorTest.Ends();
       ProcessesExecutorTest.Ends second = new ProcessesExecutorTest.Ends();
-      ex.execute("k1", List.of(new Operation("a", keys(6), key -> { }, 8L << 20)),
-          List.of(first));
-      assertEquals(2, ProcessesExecutor.idleWorkers().stream()
-          .filter(h -> started.contains(h)).count(), "both workers wait in the pool");
+      ex.execute("k1", List.of(new Operation("a", keys(6), key -> {}, 8L << 20)), List.of(first));
+      assertEquals(
+          2,
+          ProcessesExecutor.idleWorkers().stream().filter(h -> started.contains(h)).count(),
+          "both workers wait in the pool");
       // same op index as the first compute, another function: must not run the old one
       String d = dir.toString();
-      ex.execute("k2", List.of(new Operation("b", keys(6), key -> Files.writeString(
-          Path.of(d, "b" + key[0]), "x"), 8L << 20)), List.of(second));
+      ex.execute(
+          "k2",
+          List.of(
+              new Operation(
+                  "b", keys(6), key -> Files.writeString(Path.of(d, "b" + key[0]), "x"), 8L << 20)),
+          List.of(second));
       for (int i = 0; i < 6; i++) {
         assertTrue(Files.exists(dir.resolve("b" + i)), "task " + i + " of the 2nd compute ran");
       }
@@ -82,10 +91,20 @@ class ProcessesKeepAliveTest {
    */
   @Test
   void concurrentComputesSharingThePoolNeverShareAWorker() throws Exception {
-    ProcessesExecutor a = ProcessesExecutor.builder().workers(2).allowedMem(128L << 20)
-        .reservedMem(1L << 20).keepAlive(Duration.ofSeconds(60)).build();
-    ProcessesExecutor b = ProcessesExecutor.builder().workers(2).allowedMem(128L << 20)
-        .reservedMem(1L << 20).keepAlive(Duration.ofSeconds(60)).build();
+    ProcessesExecutor a =
+        ProcessesExecutor.builder()
+            .workers(2)
+            .allowedMem(128L << 20)
+            .reservedMem(1L << 20)
+            .keepAlive(Duration.ofSeconds(60))
+            .build();
+    ProcessesExecutor b =
+        ProcessesExecutor.builder()
+            .workers(2)
+            .allowedMem(128L << 20)
+            .reservedMem(1L << 20)
+            .keepAlive(Duration.ofSeconds(60))
+            .build();
     String d = dir.toString();
     java.util.concurrent.ExecutorService callers =
         java.util.concurrent.Executors.newFixedThreadPool(2);
@@ -94,21 +113,34 @@ class ProcessesKeepAliveTest {
         List<java.util.concurrent.Future<ProcessesExecutorTest.Ends>> fs = new ArrayList<>();
         for (ProcessesExecutor ex : List.of(a, b)) {
           String tag = (ex == a ? "a" : "b") + round;
-          fs.add(callers.submit(() -> {
-            ProcessesExecutorTest.Ends ends = new ProcessesExecutorTest.Ends();
-            ex.execute("k" + tag, List.of(new Operation("op", keys(8), key -> {
-              Thread.sleep(20);
-              Path f = Path.of(d, tag + "-" + key[0]);
-              Files.writeString(f, tag, java.nio.file.StandardOpenOption.CREATE_NEW);
-            }, 8L << 20)), List.of(ends));
-            return ends;
-          }));
+          fs.add(
+              callers.submit(
+                  () -> {
+                    ProcessesExecutorTest.Ends ends = new ProcessesExecutorTest.Ends();
+                    ex.execute(
+                        "k" + tag,
+                        List.of(
+                            new Operation(
+                                "op",
+                                keys(8),
+                                key -> {
+                                  Thread.sleep(20);
+                                  Path f = Path.of(d, tag + "-" + key[0]);
+                                  Files.writeString(
+                                      f, tag, java.nio.file.StandardOpenOption.CREATE_NEW);
+                                },
+                                8L << 20)),
+                        List.of(ends));
+                    return ends;
+                  }));
         }
         ProcessesExecutorTest.Ends ea = fs.get(0).get(10, TimeUnit.MINUTES);
         ProcessesExecutorTest.Ends eb = fs.get(1).get(10, TimeUnit.MINUTES);
         for (String tag : List.of("a" + round, "b" + round)) {
           for (int i = 0; i < 8; i++) {
-            assertEquals(tag, Files.readString(dir.resolve(tag + "-" + i)),
+            assertEquals(
+                tag,
+                Files.readString(dir.resolve(tag + "-" + i)),
                 "task " + i + " of compute " + tag);
           }
         }
@@ -117,8 +149,9 @@ class ProcessesKeepAliveTest {
         for (Events.TaskEnd x : ea.ends) {
           for (Events.TaskEnd y : eb.ends) {
             boolean overlap = x.startMillis() < y.endMillis() && y.startMillis() < x.endMillis();
-            assertFalse(x.worker().equals(y.worker()) && overlap, "worker " + x.worker()
-                + " ran tasks of both computes at once in round " + round);
+            assertFalse(
+                x.worker().equals(y.worker()) && overlap,
+                "worker " + x.worker() + " ran tasks of both computes at once in round " + round);
           }
         }
       }
@@ -138,32 +171,38 @@ class ProcessesKeepAliveTest {
     // each task allocates 28 MiB and holds 24 of them: below the slack (256 MiB / 8 = 32 MiB),
     // so every other task starts without a GC on the previous one's garbage; task 5 collects
     // while it holds its arrays (the charged-from-the-baseline path)
-    TaskFunction t = key -> {
-      byte[][] garbage = new byte[4][];
-      for (int i = 0; i < garbage.length; i++) {
-        garbage[i] = new byte[1 << 20];
-      }
-      long[][] held = new long[3][];
-      for (int i = 0; i < held.length; i++) {
-        held[i] = new long[1 << 20];
-        held[i][(int) key[0]] = key[0];
-      }
-      if (key[0] == 5) {
-        System.gc();
-      }
-      if (held[2][(int) key[0]] != key[0] || garbage[3].length == 0) {
-        throw new IllegalStateException("unreachable");
-      }
-    };
+    TaskFunction t =
+        key -> {
+          byte[][] garbage = new byte[4][];
+          for (int i = 0; i < garbage.length; i++) {
+            garbage[i] = new byte[1 << 20];
+          }
+          long[][] held = new long[3][];
+          for (int i = 0; i < held.length; i++) {
+            held[i] = new long[1 << 20];
+            held[i][(int) key[0]] = key[0];
+          }
+          if (key[0] == 5) {
+            System.gc();
+          }
+          if (held[2][(int) key[0]] != key[0] || garbage[3].length == 0) {
+            throw new IllegalStateException("unreachable");
+          }
+        };
     ProcessesExecutorTest.Ends ends = new ProcessesExecutorTest.Ends();
-    try (ProcessesExecutor ex = ProcessesExecutor.builder().workers(1).allowedMem(256L << 20)
-        .reservedMem(1L << 20).build()) {
+    try (ProcessesExecutor ex =
+        ProcessesExecutor.builder()
+            .workers(1)
+            .allowedMem(256L << 20)
+            .reservedMem(1L << 20)
+            .build()) {
       ex.execute("g", List.of(new Operation("hold", keys(8), t, 60L << 20)), List.of(ends));
     }
     assertEquals(8, ends.ends.size());
     for (Events.TaskEnd e : ends.ends) {
-      assertTrue(e.measuredPeakMem() >= (1L << 20) + (24L << 20), "measured "
-          + e.measuredPeakMem() + " below the 24 MiB the task held");
+      assertTrue(
+          e.measuredPeakMem() >= (1L << 20) + (24L << 20),
+          "measured " + e.measuredPeakMem() + " below the 24 MiB the task held");
       // charged at most its allocations (28 MiB) + the slack (32 MiB) + a few MiB
       assertTrue(e.measuredPeakMem() < 68L << 20, "measured " + e.measuredPeakMem());
     }
@@ -172,28 +211,47 @@ class ProcessesKeepAliveTest {
   /** A coordinator for {@link #workersExitWhenTheCoordinatorIsKilled}: args = a marker dir. */
   public static void main(String[] args) throws Exception {
     Path d = Path.of(args[0]);
-    ProcessesExecutor ex = ProcessesExecutor.builder().workers(2).allowedMem(64L << 20)
-        .keepAlive(Duration.ofMinutes(10)).build();
+    ProcessesExecutor ex =
+        ProcessesExecutor.builder()
+            .workers(2)
+            .allowedMem(64L << 20)
+            .keepAlive(Duration.ofMinutes(10))
+            .build();
     ex.onWorkerStart(hs -> hs.forEach(h -> System.out.println("worker " + h.pid())));
-    ex.execute("c1", List.of(new Operation("quick", keys(2), key -> { }, 8L << 20)), List.of());
+    ex.execute("c1", List.of(new Operation("quick", keys(2), key -> {}, 8L << 20)), List.of());
     System.out.println("pooled");
     String dd = d.toString();
-    ex.execute("c2", List.of(new Operation("slow", keys(1), key -> {
-      Files.writeString(Path.of(dd, "running"), "1");
-      Thread.sleep(600_000);
-    }, 8L << 20)), List.of());
+    ex.execute(
+        "c2",
+        List.of(
+            new Operation(
+                "slow",
+                keys(1),
+                key -> {
+                  Files.writeString(Path.of(dd, "running"), "1");
+                  Thread.sleep(600_000);
+                },
+                8L << 20)),
+        List.of());
   }
 
   @Test
   void workersExitWhenTheCoordinatorIsKilled() throws Exception {
-    String java = System.getProperty("java.home") + File.separator + "bin" + File.separator
-        + "java";
-    Process c = new ProcessBuilder(java, "-Xmx128m", "-cp", System.getProperty("java.class.path"),
-        ProcessesKeepAliveTest.class.getName(), dir.toString())
-        .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    String java =
+        System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
+    Process c =
+        new ProcessBuilder(
+                java,
+                "-Xmx128m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                ProcessesKeepAliveTest.class.getName(),
+                dir.toString())
+            .redirectError(ProcessBuilder.Redirect.INHERIT)
+            .start();
     List<ProcessHandle> ws = new ArrayList<>();
-    try (BufferedReader r = new BufferedReader(new InputStreamReader(c.getInputStream(),
-        StandardCharsets.UTF_8))) {
+    try (BufferedReader r =
+        new BufferedReader(new InputStreamReader(c.getInputStream(), StandardCharsets.UTF_8))) {
       String line;
       while ((line = r.readLine()) != null && !line.equals("pooled")) {
         if (line.startsWith("worker ")) {

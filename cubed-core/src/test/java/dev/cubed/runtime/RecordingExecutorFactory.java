@@ -23,7 +23,9 @@ public final class RecordingExecutorFactory implements ExecutorFactory {
       settings.requireOption("required.key");
     }
     CREATED.add(settings);
-    return ThreadsExecutor.builder().workers(settings.workers()).attempts(settings.attempts())
+    return ThreadsExecutor.builder()
+        .workers(settings.workers())
+        .attempts(settings.attempts())
         .build();
   }
 }

@@ -10,15 +10,19 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
- * Forces, deterministically, the interleavings in which a scheduler can start an operation twice:
- * a pool that runs every task inline on the submitting thread makes each op finish (and start its
+ * Forces, deterministically, the interleavings in which a scheduler can start an operation twice: a
+ * pool that runs every task inline on the submitting thread makes each op finish (and start its
  * dependents) before the scheduler's start-up loop has looked at the next op. No timing involved.
  */
 class SchedulerInterleavingTest {
-  private static final Runnable NO_FAILURE_ACTION = () -> { };
+  private static final Runnable NO_FAILURE_ACTION = () -> {};
 
   private static void runInline(List<Operation> ops, List<Callback> callbacks) {
-    ThreadsExecutor.runDag(Runnable::run, NO_FAILURE_ACTION, ops, callbacks,
+    ThreadsExecutor.runDag(
+        Runnable::run,
+        NO_FAILURE_ACTION,
+        ops,
+        callbacks,
         (op, key, cbs) -> {
           try {
             op.function().run(key);
@@ -51,20 +55,27 @@ class SchedulerInterleavingTest {
     AtomicInteger bDone = new AtomicInteger();
     List<String> dSaw = new ArrayList<>();
     Operation a = new Operation("a", keys(1), k -> count(runs, "a", k), 1, List.of());
-    Operation b = new Operation("b", keys(3), k -> {
-      count(runs, "b", k);
-      bDone.incrementAndGet();
-    }, 1, List.of("a"));
+    Operation b =
+        new Operation(
+            "b",
+            keys(3),
+            k -> {
+              count(runs, "b", k);
+              bDone.incrementAndGet();
+            },
+            1,
+            List.of("a"));
     Operation c = new Operation("c", keys(1), k -> count(runs, "c", k), 1, List.of());
-    Operation d = new Operation("d", keys(1), k -> dSaw.add("b done " + bDone.get()), 1,
-        List.of("b"));
+    Operation d =
+        new Operation("d", keys(1), k -> dSaw.add("b done " + bDone.get()), 1, List.of("b"));
     List<String> opStarts = new ArrayList<>();
-    Callback cb = new Callback() {
-      @Override
-      public void onOpStart(Events.OpStart e) {
-        opStarts.add(e.opName());
-      }
-    };
+    Callback cb =
+        new Callback() {
+          @Override
+          public void onOpStart(Events.OpStart e) {
+            opStarts.add(e.opName());
+          }
+        };
     runInline(List.of(a, b, c, d), List.of(cb));
     assertThat(runs).containsOnlyKeys("a:0", "b:0", "b:1", "b:2", "c:0");
     runs.forEach((k, v) -> assertThat(v.get()).as("runs of task " + k).isEqualTo(1));
@@ -79,8 +90,9 @@ class SchedulerInterleavingTest {
     List<Operation> ops = new ArrayList<>();
     String prev = null;
     for (String n : List.of("a", "b", "c", "d")) {
-      ops.add(new Operation(n, keys(2), k -> count(runs, n, k), 1,
-          prev == null ? List.of() : List.of(prev)));
+      ops.add(
+          new Operation(
+              n, keys(2), k -> count(runs, n, k), 1, prev == null ? List.of() : List.of(prev)));
       prev = n;
     }
     ops.add(new Operation("z", keys(1), k -> count(runs, "z", k), 1, List.of()));

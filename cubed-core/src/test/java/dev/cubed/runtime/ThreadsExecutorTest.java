@@ -45,11 +45,16 @@ class ThreadsExecutorTest {
     for (int i = 0; i < 6; i++) {
       keys.add(new long[] {i});
     }
-    Operation op = new Operation("big", keys, k -> {
-      maxRunning.accumulateAndGet(running.incrementAndGet(), Math::max);
-      Thread.sleep(5);
-      running.decrementAndGet();
-    }, Runtime.getRuntime().maxMemory() / 4 * 3);
+    Operation op =
+        new Operation(
+            "big",
+            keys,
+            k -> {
+              maxRunning.accumulateAndGet(running.incrementAndGet(), Math::max);
+              Thread.sleep(5);
+              running.decrementAndGet();
+            },
+            Runtime.getRuntime().maxMemory() / 4 * 3);
     ex.execute("c1", List.of(op), List.of());
     assertThat(ex.lastConcurrency()).isEqualTo(1);
     assertThat(maxRunning.get()).isEqualTo(1);
@@ -60,19 +65,21 @@ class ThreadsExecutorTest {
   void aTaskLargerThanTheHeapIsRefusedBeforeRunning() {
     AtomicInteger ran = new AtomicInteger();
     List<String> events = Collections.synchronizedList(new ArrayList<>());
-    Callback cb = new Callback() {
-      @Override
-      public void onComputeStart(Events.ComputeStart e) {
-        events.add("start");
-      }
-    };
+    Callback cb =
+        new Callback() {
+          @Override
+          public void onComputeStart(Events.ComputeStart e) {
+            events.add("start");
+          }
+        };
     long max = Runtime.getRuntime().maxMemory();
-    Operation small = new Operation("small", List.<long[]>of(new long[] {0}),
-        k -> ran.incrementAndGet(), 10);
-    Operation big = new Operation("too-big", List.<long[]>of(new long[] {0}),
-        k -> ran.incrementAndGet(), max + 1);
+    Operation small =
+        new Operation("small", List.<long[]>of(new long[] {0}), k -> ran.incrementAndGet(), 10);
+    Operation big =
+        new Operation(
+            "too-big", List.<long[]>of(new long[] {0}), k -> ran.incrementAndGet(), max + 1);
     org.assertj.core.api.Assertions.assertThatThrownBy(
-        () -> new ThreadsExecutor(2, 3).execute("c-heap", List.of(small, big), List.of(cb)))
+            () -> new ThreadsExecutor(2, 3).execute("c-heap", List.of(small, big), List.of(cb)))
         .isInstanceOf(InsufficientHeapException.class)
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("operation too-big")
@@ -83,55 +90,68 @@ class ThreadsExecutorTest {
         .hasMessageContaining("CUBED_HEAP");
     assertThat(ran.get()).as("nothing ran").isZero();
     assertThat(events).as("no compute started").isEmpty();
-    InsufficientHeapException e = org.assertj.core.api.Assertions.catchThrowableOfType(
-        () -> ThreadsExecutor.checkFitsHeap(List.of(big), max), InsufficientHeapException.class);
+    InsufficientHeapException e =
+        org.assertj.core.api.Assertions.catchThrowableOfType(
+            () -> ThreadsExecutor.checkFitsHeap(List.of(big), max),
+            InsufficientHeapException.class);
     assertThat(e.opName()).isEqualTo("too-big");
     assertThat(e.projectedMem()).isEqualTo(max + 1);
     assertThat(e.maxHeap()).isEqualTo(max);
     ThreadsExecutor.checkFitsHeap(List.of(small), max); // fits: no exception
     // reservedMem is the JVM's own: a task projecting the max heap plus its reserved part fits
     ThreadsExecutor.checkFitsHeap(List.of(big), max, 1);
-    InsufficientHeapException r = org.assertj.core.api.Assertions.catchThrowableOfType(
-        () -> ThreadsExecutor.checkFitsHeap(List.of(big), max - 1, 1),
-        InsufficientHeapException.class);
+    InsufficientHeapException r =
+        org.assertj.core.api.Assertions.catchThrowableOfType(
+            () -> ThreadsExecutor.checkFitsHeap(List.of(big), max - 1, 1),
+            InsufficientHeapException.class);
     assertThat(r).hasMessageContaining("reservedMem").hasMessageContaining("too-big");
   }
 
   @Test
   void eventsArriveInOrderWithTimings() {
     List<String> seen = Collections.synchronizedList(new ArrayList<>());
-    Callback cb = new Callback() {
-      @Override
-      public void onComputeStart(Events.ComputeStart e) {
-        seen.add("compute-start:" + e.numOps() + ":" + e.numTasks());
-      }
+    Callback cb =
+        new Callback() {
+          @Override
+          public void onComputeStart(Events.ComputeStart e) {
+            seen.add("compute-start:" + e.numOps() + ":" + e.numTasks());
+          }
 
-      @Override
-      public void onOpStart(Events.OpStart e) {
-        seen.add("op-start:" + e.opName());
-      }
+          @Override
+          public void onOpStart(Events.OpStart e) {
+            seen.add("op-start:" + e.opName());
+          }
 
-      @Override
-      public void onTaskEnd(Events.TaskEnd e) {
-        assertThat(e.endMillis()).isGreaterThanOrEqualTo(e.startMillis());
-        seen.add("task:" + e.opName());
-      }
+          @Override
+          public void onTaskEnd(Events.TaskEnd e) {
+            assertThat(e.endMillis()).isGreaterThanOrEqualTo(e.startMillis());
+            seen.add("task:" + e.opName());
+          }
 
-      @Override
-      public void onOpEnd(Events.OpEnd e) {
-        seen.add("op-end:" + e.opName());
-      }
+          @Override
+          public void onOpEnd(Events.OpEnd e) {
+            seen.add("op-end:" + e.opName());
+          }
 
-      @Override
-      public void onComputeEnd(Events.ComputeEnd e) {
-        seen.add("compute-end:" + (e.error() == null));
-      }
-    };
-    Operation a = new Operation("a", List.of(new long[] {0}, new long[] {1}), k -> { }, 10);
-    Operation b = new Operation("b", List.of(new long[] {0}), k -> { }, 10);
+          @Override
+          public void onComputeEnd(Events.ComputeEnd e) {
+            seen.add("compute-end:" + (e.error() == null));
+          }
+        };
+    Operation a = new Operation("a", List.of(new long[] {0}, new long[] {1}), k -> {}, 10);
+    Operation b = new Operation("b", List.of(new long[] {0}), k -> {}, 10);
     new ThreadsExecutor(2, 3).execute("c2", List.of(a, b), List.of(cb));
-    assertThat(seen).containsExactly("compute-start:2:3", "op-start:a", "task:a", "task:a",
-        "op-end:a", "op-start:b", "task:b", "op-end:b", "compute-end:true");
+    assertThat(seen)
+        .containsExactly(
+            "compute-start:2:3",
+            "op-start:a",
+            "task:a",
+            "task:a",
+            "op-end:a",
+            "op-start:b",
+            "task:b",
+            "op-end:b",
+            "compute-end:true");
     assertThat(Executor.byName("threads")).isInstanceOf(ThreadsExecutor.class);
   }
 
@@ -139,17 +159,29 @@ class ThreadsExecutorTest {
   void independentOpsRunConcurrentlyAndDependentsWait() {
     // "a" cannot finish until "b" has run: with op-by-op execution this would time out
     java.util.concurrent.CountDownLatch bRan = new java.util.concurrent.CountDownLatch(1);
-    java.util.concurrent.atomic.AtomicBoolean aSawB = new java.util.concurrent.atomic.AtomicBoolean();
+    java.util.concurrent.atomic.AtomicBoolean aSawB =
+        new java.util.concurrent.atomic.AtomicBoolean();
     AtomicInteger aDone = new AtomicInteger();
-    java.util.concurrent.atomic.AtomicBoolean cSawA = new java.util.concurrent.atomic.AtomicBoolean();
-    Operation a = new Operation("a", List.of(new long[] {0}), k -> {
-      aSawB.set(bRan.await(5, java.util.concurrent.TimeUnit.MINUTES));
-      aDone.incrementAndGet();
-    }, 10, List.of());
-    Operation b = new Operation("b", List.of(new long[] {0}), k -> bRan.countDown(), 10,
-        List.of());
-    Operation c = new Operation("c", List.of(new long[] {0}, new long[] {1}),
-        k -> cSawA.set(aDone.get() == 1), 10, List.of("a"));
+    java.util.concurrent.atomic.AtomicBoolean cSawA =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    Operation a =
+        new Operation(
+            "a",
+            List.of(new long[] {0}),
+            k -> {
+              aSawB.set(bRan.await(5, java.util.concurrent.TimeUnit.MINUTES));
+              aDone.incrementAndGet();
+            },
+            10,
+            List.of());
+    Operation b = new Operation("b", List.of(new long[] {0}), k -> bRan.countDown(), 10, List.of());
+    Operation c =
+        new Operation(
+            "c",
+            List.of(new long[] {0}, new long[] {1}),
+            k -> cSawA.set(aDone.get() == 1),
+            10,
+            List.of("a"));
     new ThreadsExecutor(2, 1).execute("c3", List.of(a, b, c), List.of());
     assertThat(aSawB).isTrue();
     assertThat(cSawA).isTrue();
@@ -158,10 +190,16 @@ class ThreadsExecutorTest {
   @Test
   void unknownDependenciesMeanEveryEarlierOp() {
     List<String> order = Collections.synchronizedList(new ArrayList<>());
-    Operation a = new Operation("a", List.of(new long[] {0}), k -> {
-      Thread.sleep(50);
-      order.add("a");
-    }, 10, List.of());
+    Operation a =
+        new Operation(
+            "a",
+            List.of(new long[] {0}),
+            k -> {
+              Thread.sleep(50);
+              order.add("a");
+            },
+            10,
+            List.of());
     Operation b = new Operation("b", List.of(new long[] {0}), k -> order.add("b"), 10, List.of());
     Operation c = new Operation("c", List.of(new long[] {0}), k -> order.add("c"), 10);
     new ThreadsExecutor(2, 1).execute("c4", List.of(a, b, c), List.of());
@@ -170,10 +208,10 @@ class ThreadsExecutorTest {
 
   @Test
   void aDependencyOnALaterOrMissingOpIsRejected() {
-    Operation a = new Operation("a", List.of(new long[] {0}), k -> { }, 10, List.of("b"));
-    Operation b = new Operation("b", List.of(new long[] {0}), k -> { }, 10, List.of());
+    Operation a = new Operation("a", List.of(new long[] {0}), k -> {}, 10, List.of("b"));
+    Operation b = new Operation("b", List.of(new long[] {0}), k -> {}, 10, List.of());
     org.assertj.core.api.Assertions.assertThatThrownBy(
-        () -> new ThreadsExecutor(1, 1).execute("c5", List.of(a, b), List.of()))
+            () -> new ThreadsExecutor(1, 1).execute("c5", List.of(a, b), List.of()))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("operation a depends on 'b'")
         .hasMessageContaining("not an earlier operation");
@@ -182,13 +220,20 @@ class ThreadsExecutorTest {
   @Test
   void aFailureInOneBranchFailsTheComputeWithItsCause() {
     AtomicInteger ran = new AtomicInteger();
-    Operation bad = new Operation("bad", List.of(new long[] {0}), k -> {
-      throw new java.io.IOException("disk on fire");
-    }, 10, List.of());
-    Operation after = new Operation("after", List.of(new long[] {0}), k -> ran.incrementAndGet(),
-        10, List.of("bad"));
+    Operation bad =
+        new Operation(
+            "bad",
+            List.of(new long[] {0}),
+            k -> {
+              throw new java.io.IOException("disk on fire");
+            },
+            10,
+            List.of());
+    Operation after =
+        new Operation(
+            "after", List.of(new long[] {0}), k -> ran.incrementAndGet(), 10, List.of("bad"));
     org.assertj.core.api.Assertions.assertThatThrownBy(
-        () -> new ThreadsExecutor(2, 2).execute("c6", List.of(bad, after), List.of()))
+            () -> new ThreadsExecutor(2, 2).execute("c6", List.of(bad, after), List.of()))
         .isInstanceOf(TaskFailedException.class)
         .hasRootCauseMessage("disk on fire");
     assertThat(ran.get()).isZero();
@@ -206,21 +251,26 @@ class ThreadsExecutorTest {
     for (int i = 0; i < n; i++) {
       d[i * n + i] += n;
     }
-    dev.cubed.nd.NDArray a = new dev.cubed.nd.NDArray(dev.cubed.nd.DType.FLOAT64,
-        new long[] {n, n}, d);
+    dev.cubed.nd.NDArray a =
+        new dev.cubed.nd.NDArray(dev.cubed.nd.DType.FLOAT64, new long[] {n, n}, d);
     double[] err = new double[1];
-    Operation op = new Operation("inv", List.<long[]>of(new long[] {0}), k -> {
-      dev.cubed.nd.NDArray inv = dev.cubed.nd.Linalg.inv(a);
-      dev.cubed.nd.NDArray id = dev.cubed.nd.LinearAlgebra.matmul(a, inv);
-      double[] v = (double[]) id.data();
-      double e = 0;
-      for (int i = 0; i < n; i++) {
-        for (int j = 0; j < n; j++) {
-          e = Math.max(e, Math.abs(v[i * n + j] - (i == j ? 1 : 0)));
-        }
-      }
-      err[0] = e;
-    }, 0);
+    Operation op =
+        new Operation(
+            "inv",
+            List.<long[]>of(new long[] {0}),
+            k -> {
+              dev.cubed.nd.NDArray inv = dev.cubed.nd.Linalg.inv(a);
+              dev.cubed.nd.NDArray id = dev.cubed.nd.LinearAlgebra.matmul(a, inv);
+              double[] v = (double[]) id.data();
+              double e = 0;
+              for (int i = 0; i < n; i++) {
+                for (int j = 0; j < n; j++) {
+                  e = Math.max(e, Math.abs(v[i * n + j] - (i == j ? 1 : 0)));
+                }
+              }
+              err[0] = e;
+            },
+            0);
     ex.execute("c-stack", List.of(op), List.of());
     assertThat(err[0]).isLessThan(1e-9);
   }

@@ -50,8 +50,12 @@ class TimeoutsAndBackupsTest {
   }
 
   private static ThreadsExecutor backups(int workers) {
-    return ThreadsExecutor.builder().workers(workers).attempts(2).backupTasks(true)
-        .backupMinDuration(Duration.ofMillis(100)).build();
+    return ThreadsExecutor.builder()
+        .workers(workers)
+        .attempts(2)
+        .backupTasks(true)
+        .backupMinDuration(Duration.ofMillis(100))
+        .build();
   }
 
   @Test
@@ -60,20 +64,25 @@ class TimeoutsAndBackupsTest {
     AtomicBoolean loserInterrupted = new AtomicBoolean();
     AtomicBoolean loserExited = new AtomicBoolean();
     CountDownLatch never = new CountDownLatch(1);
-    Operation op = new Operation("op", keys(20), k -> {
-      int call = calls.computeIfAbsent(k[0], x -> new AtomicInteger()).incrementAndGet();
-      if (k[0] == 7 && call == 1) {
-        try {
-          never.await(1, TimeUnit.HOURS);
-        } catch (InterruptedException e) {
-          loserInterrupted.set(true);
-          busyFor(300); // still running after the interrupt: execute must wait for it
-          loserExited.set(true);
-          throw e;
-        }
-      }
-      Thread.sleep(5);
-    }, 10);
+    Operation op =
+        new Operation(
+            "op",
+            keys(20),
+            k -> {
+              int call = calls.computeIfAbsent(k[0], x -> new AtomicInteger()).incrementAndGet();
+              if (k[0] == 7 && call == 1) {
+                try {
+                  never.await(1, TimeUnit.HOURS);
+                } catch (InterruptedException e) {
+                  loserInterrupted.set(true);
+                  busyFor(300); // still running after the interrupt: execute must wait for it
+                  loserExited.set(true);
+                  throw e;
+                }
+              }
+              Thread.sleep(5);
+            },
+            10);
     Ends ends = new Ends();
     ThreadsExecutor ex = backups(2);
     long t0 = System.nanoTime();
@@ -97,26 +106,31 @@ class TimeoutsAndBackupsTest {
     AtomicBoolean backupExited = new AtomicBoolean();
     CountDownLatch never = new CountDownLatch(1);
     CountDownLatch backupStarted = new CountDownLatch(1);
-    Operation op = new Operation("op", keys(20), k -> {
-      int call = calls.computeIfAbsent(k[0], x -> new AtomicInteger()).incrementAndGet();
-      if (k[0] == 4 && call == 1) {
-        // slow, but finishes once its backup is running: the original wins
-        assertThat(backupStarted.await(5, TimeUnit.MINUTES)).as("backup started").isTrue();
-        busyFor(50);
-      } else if (k[0] == 4) {
-        backupStarted.countDown();
-        try {
-          never.await(1, TimeUnit.HOURS);
-        } catch (InterruptedException e) {
-          backupInterrupted.set(true);
-          busyFor(200);
-          backupExited.set(true);
-          throw new IllegalArgumentException("a loser's error is ignored, even a deterministic"
-              + " one");
-        }
-      }
-      Thread.sleep(5);
-    }, 10);
+    Operation op =
+        new Operation(
+            "op",
+            keys(20),
+            k -> {
+              int call = calls.computeIfAbsent(k[0], x -> new AtomicInteger()).incrementAndGet();
+              if (k[0] == 4 && call == 1) {
+                // slow, but finishes once its backup is running: the original wins
+                assertThat(backupStarted.await(5, TimeUnit.MINUTES)).as("backup started").isTrue();
+                busyFor(50);
+              } else if (k[0] == 4) {
+                backupStarted.countDown();
+                try {
+                  never.await(1, TimeUnit.HOURS);
+                } catch (InterruptedException e) {
+                  backupInterrupted.set(true);
+                  busyFor(200);
+                  backupExited.set(true);
+                  throw new IllegalArgumentException(
+                      "a loser's error is ignored, even a deterministic" + " one");
+                }
+              }
+              Thread.sleep(5);
+            },
+            10);
     Ends ends = new Ends();
     ThreadsExecutor ex = backups(3);
     ex.execute("c-orig", List.of(op), List.of(ends));
@@ -140,14 +154,23 @@ class TimeoutsAndBackupsTest {
   @Test
   void anAttemptPastTheTimeoutIsInterruptedAndRetried() {
     AtomicInteger calls = new AtomicInteger();
-    Operation op = new Operation("op", keys(1), k -> {
-      if (calls.incrementAndGet() == 1) {
-        Thread.sleep(3_600_000);
-      }
-    }, 10);
+    Operation op =
+        new Operation(
+            "op",
+            keys(1),
+            k -> {
+              if (calls.incrementAndGet() == 1) {
+                Thread.sleep(3_600_000);
+              }
+            },
+            10);
     Ends ends = new Ends();
-    ThreadsExecutor ex = ThreadsExecutor.builder().workers(1).attempts(3)
-        .taskTimeout(Duration.ofMillis(200)).build();
+    ThreadsExecutor ex =
+        ThreadsExecutor.builder()
+            .workers(1)
+            .attempts(3)
+            .taskTimeout(Duration.ofMillis(200))
+            .build();
     long t0 = System.nanoTime();
     ex.execute("c-timeout", List.of(op), List.of(ends));
     assertThat((System.nanoTime() - t0) / 1_000_000).isLessThan(10_000);
@@ -158,12 +181,17 @@ class TimeoutsAndBackupsTest {
   @Test
   void aTaskTimingOutOnEveryAttemptFailsTheCompute() {
     Operation op = new Operation("stuck", keys(1), k -> Thread.sleep(3_600_000), 10);
-    ThreadsExecutor ex = ThreadsExecutor.builder().workers(1).attempts(2)
-        .taskTimeout(Duration.ofMillis(100)).build();
+    ThreadsExecutor ex =
+        ThreadsExecutor.builder()
+            .workers(1)
+            .attempts(2)
+            .taskTimeout(Duration.ofMillis(100))
+            .build();
     assertThatThrownBy(() -> ex.execute("c-stuck", List.of(op), List.of()))
         .isInstanceOf(TaskFailedException.class)
         .hasMessageContaining("failed after 2 attempt(s)")
-        .cause().isInstanceOf(TaskTimeoutException.class)
+        .cause()
+        .isInstanceOf(TaskTimeoutException.class)
         .hasMessageContaining("task [0] of operation stuck timed out")
         .hasMessageContaining("task timeout of 100 ms");
   }
@@ -171,11 +199,14 @@ class TimeoutsAndBackupsTest {
   @Test
   void invalidOptionsAreRejected() {
     assertThatThrownBy(() -> ThreadsExecutor.builder().taskTimeout(Duration.ZERO))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("taskTimeout");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("taskTimeout");
     assertThatThrownBy(() -> ThreadsExecutor.builder().workers(0))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("workers");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("workers");
     assertThatThrownBy(() -> ThreadsExecutor.builder().attempts(0))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("attempts");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("attempts");
     assertThatThrownBy(() -> new ThreadsExecutor(0, 3))
         .isInstanceOf(IllegalArgumentException.class);
   }

@@ -11,7 +11,7 @@ class WorkerHeapBoundsTest {
   private static final long MIB = 1L << 20;
 
   static Operation op(String name, long projected) {
-    return new Operation(name, List.<long[]>of(new long[] {0}), key -> { }, projected);
+    return new Operation(name, List.<long[]>of(new long[] {0}), key -> {}, projected);
   }
 
   @Test
@@ -28,8 +28,12 @@ class WorkerHeapBoundsTest {
     long reserved = 50 * MIB;
     long b = WorkerHeapBounds.forOp(op("a", 300 * MIB), reserved);
     assertThat(b % MIB).isZero();
-    assertThat(b).isGreaterThanOrEqualTo(300 * MIB - reserved
-        + WorkerHeapBounds.IDLE_HEAP_ALLOWANCE + ClassPathIndex.workerHeapBytes());
+    assertThat(b)
+        .isGreaterThanOrEqualTo(
+            300 * MIB
+                - reserved
+                + WorkerHeapBounds.IDLE_HEAP_ALLOWANCE
+                + ClassPathIndex.workerHeapBytes());
     // a tiny op still gets room for a fresh worker loading codecs and functions
     assertThat(WorkerHeapBounds.forOp(op("tiny", 4096), 0)).isGreaterThanOrEqualTo(8 * MIB);
   }
@@ -37,8 +41,10 @@ class WorkerHeapBoundsTest {
   @Test
   void aTaskAboveTheBoundIsRefusedByName() {
     WorkerHeapBounds.checkFits(List.of(op("fits", 64 * MIB)), 64 * MIB);
-    assertThatThrownBy(() -> WorkerHeapBounds.checkFits(
-        List.of(op("fits", MIB), op("big", 64 * MIB + 1)), 64 * MIB))
+    assertThatThrownBy(
+            () ->
+                WorkerHeapBounds.checkFits(
+                    List.of(op("fits", MIB), op("big", 64 * MIB + 1)), 64 * MIB))
         .isInstanceOf(InsufficientHeapException.class)
         .hasMessageContaining("operation big is projected to need 67,108,865 bytes")
         .hasMessageContaining("nothing was run");
@@ -50,7 +56,8 @@ class WorkerHeapBoundsTest {
     List<String> c = new WorkerProcess.Settings(64 * MIB, List.of("-Dx=1")).command();
     assertThat(c).contains("-Xmx" + 64 * MIB, "-Dx=1");
     if (ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()) {
-      assertThat(c).containsSequence("--add-modules", "jdk.incubator.vector")
+      assertThat(c)
+          .containsSequence("--add-modules", "jdk.incubator.vector")
           .containsAll(dev.cubed.nd.FastTrig.JIT_OPTIONS);
       // quiet first: the JVM would otherwise echo the option on the worker's protocol stream
       assertThat(c.indexOf("-XX:CompileCommand=quiet"))

@@ -20,17 +20,22 @@ public final class NDAssert {
 
   /**
    * dtype and shape equal; integer/bool elements equal; float/complex elements (each part) equal
-   * within {@code max(rtol * |expected|, ulps * ulp(expected))}, NaN exactly where expected has NaN,
-   * infinities equal.
+   * within {@code max(rtol * |expected|, ulps * ulp(expected))}, NaN exactly where expected has
+   * NaN, infinities equal.
    */
-  public static void assertClose(NDArray expected, NDArray actual, double rtol, double ulps,
-      String what) {
+  public static void assertClose(
+      NDArray expected, NDArray actual, double rtol, double ulps, String what) {
     if (expected.dtype() != actual.dtype()) {
-      throw new AssertionError(what + ": dtype " + actual.dtype() + ", expected " + expected.dtype());
+      throw new AssertionError(
+          what + ": dtype " + actual.dtype() + ", expected " + expected.dtype());
     }
     if (!Arrays.equals(expected.shape(), actual.shape())) {
-      throw new AssertionError(what + ": shape " + Shapes.format(actual.shape()) + ", expected "
-          + Shapes.format(expected.shape()));
+      throw new AssertionError(
+          what
+              + ": shape "
+              + Shapes.format(actual.shape())
+              + ", expected "
+              + Shapes.format(expected.shape()));
     }
     DType dt = expected.dtype();
     for (int i = 0; i < expected.size(); i++) {
@@ -66,8 +71,18 @@ public final class NDAssert {
 
   private static AssertionError mismatch(String what, int i, NDArray e, NDArray a) {
     long[] idx = Shapes.unravel(e.shape(), i);
-    return new AssertionError(what + ": element " + Arrays.toString(idx) + " is " + a.getObject(i)
-        + ", expected " + e.getObject(i) + " (dtype " + e.dtype() + ", shape "
-        + Shapes.format(e.shape()) + ")");
+    return new AssertionError(
+        what
+            + ": element "
+            + Arrays.toString(idx)
+            + " is "
+            + a.getObject(i)
+            + ", expected "
+            + e.getObject(i)
+            + " (dtype "
+            + e.dtype()
+            + ", shape "
+            + Shapes.format(e.shape())
+            + ")");
   }
 }

@@ -32,12 +32,21 @@ class BloscFileDecodeTest {
 
   static List<Object[]> cases() {
     List<Object[]> out = new ArrayList<>();
-    DType[] types = {DType.FLOAT64, DType.FLOAT32, DType.INT16, DType.UINT8, DType.COMPLEX128,
-        DType.INT64, DType.BOOL};
-    Compression[] codecs = {Compression.projectDefault(),
-        Compression.blosc(Compression.BloscCodec.LZ4, 5, Compression.Shuffle.NONE),
-        Compression.blosc(Compression.BloscCodec.LZ4, 0, Compression.Shuffle.NONE),
-        Compression.blosc(Compression.BloscCodec.LZ4, 9, Compression.Shuffle.BYTE)};
+    DType[] types = {
+      DType.FLOAT64,
+      DType.FLOAT32,
+      DType.INT16,
+      DType.UINT8,
+      DType.COMPLEX128,
+      DType.INT64,
+      DType.BOOL
+    };
+    Compression[] codecs = {
+      Compression.projectDefault(),
+      Compression.blosc(Compression.BloscCodec.LZ4, 5, Compression.Shuffle.NONE),
+      Compression.blosc(Compression.BloscCodec.LZ4, 0, Compression.Shuffle.NONE),
+      Compression.blosc(Compression.BloscCodec.LZ4, 9, Compression.Shuffle.BYTE)
+    };
     int seed = 0;
     for (DType t : types) {
       for (Compression c : codecs) {
@@ -68,11 +77,12 @@ class BloscFileDecodeTest {
     Random r = new Random(seed);
     // up to ~1.2 MB chunks: several 256 KiB blocks and a leftover block; edge chunks
     long[] chunks = {1 + r.nextInt(5), 20 + r.nextInt(90), 50 + r.nextInt(300)};
-    long[] shape = {chunks[0] * 2 - r.nextInt((int) chunks[0]), chunks[1] + r.nextInt(40),
-        chunks[2] * 2 - 1};
+    long[] shape = {
+      chunks[0] * 2 - r.nextInt((int) chunks[0]), chunks[1] + r.nextInt(40), chunks[2] * 2 - 1
+    };
     FileSystemStore store = new FileSystemStore(dir.resolve("s" + seed));
-    ZarrArray z = ZarrArray.create(store, "a").shape(shape).chunks(chunks).dtype(t)
-        .compression(c).build();
+    ZarrArray z =
+        ZarrArray.create(store, "a").shape(shape).chunks(chunks).dtype(t).compression(c).build();
     NDArray a = random(t, shape, r);
     z.write(new long[3], a);
     assertThat(z.readCopies()).as("decoded from the file: no copy of the stored bytes").isZero();
@@ -120,8 +130,8 @@ class BloscFileDecodeTest {
   void blocksStoredOutOfOrderDecodeTheSame() throws Exception {
     long[] shape = {4, 200, 300}; // 1.92 MB: 8 blocks
     FileSystemStore store = new FileSystemStore(dir.resolve("ooo"));
-    ZarrArray z = ZarrArray.create(store, "a").shape(shape).chunks(shape).dtype(DType.FLOAT64)
-        .build();
+    ZarrArray z =
+        ZarrArray.create(store, "a").shape(shape).chunks(shape).dtype(DType.FLOAT64).build();
     NDArray a = random(DType.FLOAT64, shape, new Random(7));
     z.write(new long[3], a);
     String key = z.chunkKey(0, 0, 0);
@@ -137,36 +147,50 @@ class BloscFileDecodeTest {
   void aTruncatedOrCorruptFileNamesTheChunk(int cut) throws Exception {
     long[] shape = {4, 200, 300};
     FileSystemStore store = new FileSystemStore(dir.resolve("t" + cut));
-    ZarrArray z = ZarrArray.create(store, "a").shape(shape).chunks(shape).dtype(DType.FLOAT64)
-        .build();
+    ZarrArray z =
+        ZarrArray.create(store, "a").shape(shape).chunks(shape).dtype(DType.FLOAT64).build();
     z.write(new long[3], random(DType.FLOAT64, shape, new Random(cut)));
     String key = z.chunkKey(0, 0, 0);
     Path file = dir.resolve("t" + cut).resolve(key);
     byte[] stored = Files.readAllBytes(file);
     Files.write(file, Arrays.copyOf(stored, stored.length - cut));
     assertThatThrownBy(() -> ZarrArray.open(store, "a").readChunk(0, 0, 0))
-        .isInstanceOf(ZarrFormatException.class).hasMessageContaining("chunk '" + key + "'")
+        .isInstanceOf(ZarrFormatException.class)
+        .hasMessageContaining("chunk '" + key + "'")
         .hasMessageContaining("truncated");
     // a block offset pointing past the end, with the header's size intact
     byte[] bad = stored.clone();
-    ByteBuffer.wrap(bad).order(ByteOrder.LITTLE_ENDIAN).putInt(16 + 4 * (cut % 7),
-        bad.length + cut);
+    ByteBuffer.wrap(bad)
+        .order(ByteOrder.LITTLE_ENDIAN)
+        .putInt(16 + 4 * (cut % 7), bad.length + cut);
     Files.write(file, bad);
     assertThatThrownBy(() -> ZarrArray.open(store, "a").readChunk(0, 0, 0))
-        .isInstanceOf(ZarrFormatException.class).hasMessageContaining("chunk '" + key + "'")
+        .isInstanceOf(ZarrFormatException.class)
+        .hasMessageContaining("chunk '" + key + "'")
         .hasMessageContaining("corrupt blosc data");
   }
 
   @Test
   void aMissingChunkReadsAsFillValueAndOtherCodecsKeepTheirCopies() {
     FileSystemStore store = new FileSystemStore(dir.resolve("m"));
-    ZarrArray z = ZarrArray.create(store, "a").shape(10, 10).chunks(5, 5).dtype(DType.INT32)
-        .fillValue(7).build();
+    ZarrArray z =
+        ZarrArray.create(store, "a")
+            .shape(10, 10)
+            .chunks(5, 5)
+            .dtype(DType.INT32)
+            .fillValue(7)
+            .build();
     assertThat(z.readChunk(1, 1).getLong(0)).isEqualTo(7);
     // zstd alone is decoded from the file as a stream (StreamedDecode); with a checksum the
     // stored value is read whole
-    ZarrArray zs = ZarrArray.create(store, "z").shape(10, 10).chunks(5, 5).dtype(DType.INT32)
-        .compression(Compression.zstd(3)).crc32c().build();
+    ZarrArray zs =
+        ZarrArray.create(store, "z")
+            .shape(10, 10)
+            .chunks(5, 5)
+            .dtype(DType.INT32)
+            .compression(Compression.zstd(3))
+            .crc32c()
+            .build();
     assertThat(zs.readCopies()).isPositive();
   }
 }

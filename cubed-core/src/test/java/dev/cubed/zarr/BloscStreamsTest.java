@@ -17,8 +17,8 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The streamed Blosc-LZ4 paths give the same bytes as padding, the {@code bytes} codec and
- * {@link JavaBlosc} one after the other, and decode back to the same array, for every dtype, edge
+ * The streamed Blosc-LZ4 paths give the same bytes as padding, the {@code bytes} codec and {@link
+ * JavaBlosc} one after the other, and decode back to the same array, for every dtype, edge
  * (clipped) chunks, both byte orders, compressible and incompressible data, and block sizes that
  * split items.
  */
@@ -45,11 +45,12 @@ class BloscStreamsTest {
     int n = (int) Shapes.size(shape);
     byte[] raw = new byte[n * dt.itemSize()];
     for (int i = 0; i < raw.length; i++) {
-      raw[i] = switch (kind) {
-        case 0 -> (byte) r.nextInt(); // incompressible
-        case 1 -> (byte) (i / 97);
-        default -> (byte) (i % 16 == 0 ? r.nextInt(2) : 0);
-      };
+      raw[i] =
+          switch (kind) {
+            case 0 -> (byte) r.nextInt(); // incompressible
+            case 1 -> (byte) (i / 97);
+            default -> (byte) (i % 16 == 0 ? r.nextInt(2) : 0);
+          };
     }
     if (dt == DType.BOOL) {
       for (int i = 0; i < raw.length; i++) {
@@ -61,13 +62,14 @@ class BloscStreamsTest {
 
   @ParameterizedTest(name = "{0} full={1} clip={2} big={3} kind={4} block={5}")
   @MethodSource("cases")
-  void sameBytesAsUnstreamedAndRoundTrip(DType dt, long[] full, long[] clip, boolean big,
-      int kind, int block, long seed) {
+  void sameBytesAsUnstreamedAndRoundTrip(
+      DType dt, long[] full, long[] clip, boolean big, int kind, int block, long seed) {
     NDArray a = data(dt, clip, kind, seed);
     Object fill = dt == DType.BOOL ? Boolean.TRUE : dt.isComplex() ? 0.0 : 3;
     ByteOrder order = big ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN;
-    BytesCodecs.Blosc blosc = new BytesCodecs.Blosc(Compression.BloscCodec.LZ4, 5,
-        Compression.Shuffle.BYTE, dt.itemSize(), block);
+    BytesCodecs.Blosc blosc =
+        new BytesCodecs.Blosc(
+            Compression.BloscCodec.LZ4, 5, Compression.Shuffle.BYTE, dt.itemSize(), block);
     NDArray padded = a;
     if (!Arrays.equals(clip, full)) {
       padded = NDArray.full(dt, fill, full);
@@ -90,8 +92,8 @@ class BloscStreamsTest {
   @Test
   void streamedBufferIsOneChunkCopyAndWrongSizeIsRefused() {
     NDArray a = data(DType.FLOAT64, new long[] {500, 500}, 0, 1);
-    BytesCodecs.Blosc blosc = new BytesCodecs.Blosc(Compression.BloscCodec.LZ4, 5,
-        Compression.Shuffle.BYTE, 8, 0);
+    BytesCodecs.Blosc blosc =
+        new BytesCodecs.Blosc(Compression.BloscCodec.LZ4, 5, Compression.Shuffle.BYTE, 8, 0);
     ByteBuffer enc = BloscStreams.encode(blosc, a, a.shape(), 0.0, ByteOrder.LITTLE_ENDIAN);
     // incompressible: stored uncompressed in the one output buffer (16 + nbytes, or this
     // thread's longer buffer of an earlier chunk: EncodeBuffers), reused by the next chunk
@@ -100,8 +102,15 @@ class BloscStreamsTest {
     assertThat(BloscStreams.encode(blosc, a, a.shape(), 0.0, ByteOrder.LITTLE_ENDIAN).array())
         .isSameAs(enc.array());
     byte[] stored = Arrays.copyOf(enc.array(), enc.remaining());
-    assertThatThrownBy(() -> BloscStreams.decode(stored, DType.FLOAT64, new long[] {500, 499},
-        ByteOrder.LITTLE_ENDIAN, "arr/c/0/0"))
-        .isInstanceOf(ZarrFormatException.class).hasMessageContaining("arr/c/0/0");
+    assertThatThrownBy(
+            () ->
+                BloscStreams.decode(
+                    stored,
+                    DType.FLOAT64,
+                    new long[] {500, 499},
+                    ByteOrder.LITTLE_ENDIAN,
+                    "arr/c/0/0"))
+        .isInstanceOf(ZarrFormatException.class)
+        .hasMessageContaining("arr/c/0/0");
   }
 }

@@ -17,8 +17,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The byte shuffle is bit-exact against its definition {@code dst[b * n + i] = src[i * typeSize +
  * b]} (the 8-byte transpose included) and unshuffle inverts it, on seeded random data: item sizes
  * 1-16, lengths that are and are not multiples of the item size and of the 8-item group, and
- * offsets into larger arrays (bytes outside the range untouched); the item-range and float64
- * forms the codec uses per part of a block likewise, for item sizes 1, 2, 4, 8 and 16.
+ * offsets into larger arrays (bytes outside the range untouched); the item-range and float64 forms
+ * the codec uses per part of a block likewise, for item sizes 1, 2, 4, 8 and 16.
  */
 class ByteShuffleTest {
 
@@ -79,8 +79,8 @@ class ByteShuffleTest {
 
   /**
    * The item-range forms on a part of a block's planes (planes {@code stride} apart, part starting
-   * at item k0) equal the definition and leave every other byte alone; for 8-byte items the
-   * {@code double[]} forms give the same planes as the bytes of the array and read them back.
+   * at item k0) equal the definition and leave every other byte alone; for 8-byte items the {@code
+   * double[]} forms give the same planes as the bytes of the array and read them back.
    */
   @ParameterizedTest(name = "ts={0} count={1} stride={2} k0={3} off={4}")
   @MethodSource("rangeCases")
@@ -105,7 +105,9 @@ class ByteShuffleTest {
         .isEqualTo(Arrays.copyOfRange(items, off, off + count * ts));
     if (ts == 8) {
       double[] d = new double[off + count + 2];
-      ByteBuffer.wrap(items, off, count * 8).order(ByteOrder.LITTLE_ENDIAN).asDoubleBuffer()
+      ByteBuffer.wrap(items, off, count * 8)
+          .order(ByteOrder.LITTLE_ENDIAN)
+          .asDoubleBuffer()
           .get(d, off, count);
       byte[] fromDoubles = planes.clone();
       ByteShuffle.shuffleDoubles(d, off, count, fromDoubles, off + k0, stride);

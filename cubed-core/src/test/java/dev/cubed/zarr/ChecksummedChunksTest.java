@@ -21,15 +21,19 @@ import org.junit.jupiter.api.io.TempDir;
  * mismatch naming the chunk, never as a wrong value or a bare Blosc error.
  */
 class ChecksummedChunksTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private static final long[] SHAPE = {300, 70};
   private static final long[] CHUNKS = {128, 64}; // edge chunks on both axes
 
   private ZarrArray make(Store store, Compression c) {
-    return ZarrArray.create(store, "a").shape(SHAPE).chunks(CHUNKS).dtype(DType.FLOAT64)
-        .compression(c).crc32c().build();
+    return ZarrArray.create(store, "a")
+        .shape(SHAPE)
+        .chunks(CHUNKS)
+        .dtype(DType.FLOAT64)
+        .compression(c)
+        .crc32c()
+        .build();
   }
 
   /** Smooth values (LZ4 streams) in the first columns, random bits (raw streams) in the rest. */
@@ -57,8 +61,11 @@ class ChecksummedChunksTest {
 
   @Test
   void storedBytesAreBloscThenItsCrc32cAndRoundTrip() throws Exception {
-    for (Compression c : new Compression[] {Compression.projectDefault(),
-        Compression.blosc(Compression.BloscCodec.LZ4, 0, Compression.Shuffle.NONE)}) {
+    for (Compression c :
+        new Compression[] {
+          Compression.projectDefault(),
+          Compression.blosc(Compression.BloscCodec.LZ4, 0, Compression.Shuffle.NONE)
+        }) {
       Path root = dir.resolve("r" + c.hashCode() + ".zarr");
       ZarrArray z = make(new FileSystemStore(root), c);
       NDArray data = data();
@@ -72,7 +79,8 @@ class ChecksummedChunksTest {
           .isEqualTo((int) crc.getValue());
       byte[] blosc = Arrays.copyOf(stored, n);
       assertThat(ByteBuffer.wrap(blosc).order(ByteOrder.LITTLE_ENDIAN).getInt(12))
-          .as("blosc's own size field: the frame without the checksum").isEqualTo(n);
+          .as("blosc's own size field: the frame without the checksum")
+          .isEqualTo(n);
       // the whole-chunk path of a store without files decodes the same value
       MemoryStore ms = new MemoryStore();
       ms.put("zarr.json", Files.readAllBytes(root.resolve("a/zarr.json")));
@@ -81,8 +89,12 @@ class ChecksummedChunksTest {
       try (ChunkReader r = z.chunkReader(new long[] {0, 0}, 2)) {
         double[] run = new double[64];
         r.read(64 * 5, 64, run, 0);
-        assertThat(run).containsExactly(Arrays.copyOfRange((double[]) data.getRegion(
-            new long[] {5, 0}, new long[] {1, 64}).data(), 0, 64));
+        assertThat(run)
+            .containsExactly(
+                Arrays.copyOfRange(
+                    (double[]) data.getRegion(new long[] {5, 0}, new long[] {1, 64}).data(),
+                    0,
+                    64));
       }
     }
   }
@@ -95,35 +107,58 @@ class ChecksummedChunksTest {
     Path chunk = root.resolve("a/c/1/1"); // an edge chunk
     byte[] good = Files.readAllBytes(chunk);
     assertThat(z.readsRegions()).isTrue();
-    int[] positions = {0, 2, 5, 13, 17, 40, good.length / 3, good.length / 2, good.length - 9,
-        good.length - 5, good.length - 4, good.length - 1};
+    int[] positions = {
+      0,
+      2,
+      5,
+      13,
+      17,
+      40,
+      good.length / 3,
+      good.length / 2,
+      good.length - 9,
+      good.length - 5,
+      good.length - 4,
+      good.length - 1
+    };
     for (int at : positions) {
       byte[] bad = good.clone();
       bad[at] ^= 0x10;
       Files.write(chunk, bad);
       String key = "chunk 'a/c/1/1' in " + z.store().describe();
-      assertThatThrownBy(() -> z.readChunk(1, 1)).as("file read, byte " + at)
+      assertThatThrownBy(() -> z.readChunk(1, 1))
+          .as("file read, byte " + at)
           .isInstanceOf(ChecksumMismatchException.class)
-          .hasMessageContaining(key).hasMessageContaining("crc32c checksum mismatch")
+          .hasMessageContaining(key)
+          .hasMessageContaining("crc32c checksum mismatch")
           .hasMessageEndingWith("(corrupt chunk)");
-      assertThatThrownBy(() -> z.chunkReader(new long[] {1, 1}, 2)).as("reader, byte " + at)
-          .isInstanceOf(ChecksumMismatchException.class).hasMessageContaining(key);
+      assertThatThrownBy(() -> z.chunkReader(new long[] {1, 1}, 2))
+          .as("reader, byte " + at)
+          .isInstanceOf(ChecksumMismatchException.class)
+          .hasMessageContaining(key);
       MemoryStore ms = new MemoryStore();
       ms.put("zarr.json", Files.readAllBytes(root.resolve("a/zarr.json")));
       ms.put("c/1/1", bad);
-      assertThatThrownBy(() -> ZarrArray.open(ms, "").readChunk(1, 1)).as("memory, byte " + at)
+      assertThatThrownBy(() -> ZarrArray.open(ms, "").readChunk(1, 1))
+          .as("memory, byte " + at)
           .isInstanceOf(ChecksumMismatchException.class)
           .hasMessageContaining("chunk 'c/1/1'");
     }
     Files.write(chunk, good);
-    assertThat(z.readChunk(1, 1).equals(data().getRegion(new long[] {128, 64},
-        new long[] {128, 6}))).isTrue();
+    assertThat(
+            z.readChunk(1, 1).equals(data().getRegion(new long[] {128, 64}, new long[] {128, 6})))
+        .isTrue();
   }
 
   @Test
   void incompressibleChunksKeepRoomForTheChecksum() {
-    ZarrArray z = ZarrArray.create(new FileSystemStore(dir.resolve("i.zarr")), "a").shape(33, 17)
-        .chunks(16, 16).dtype(DType.UINT8).crc32c().build();
+    ZarrArray z =
+        ZarrArray.create(new FileSystemStore(dir.resolve("i.zarr")), "a")
+            .shape(33, 17)
+            .chunks(16, 16)
+            .dtype(DType.UINT8)
+            .crc32c()
+            .build();
     assertThat(z.streamsWrites()).as("written by the streamed encoder").isTrue();
     byte[] b = new byte[33 * 17];
     new java.util.Random(3).nextBytes(b);

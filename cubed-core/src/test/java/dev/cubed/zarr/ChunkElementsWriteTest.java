@@ -22,12 +22,21 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Chunks written from runs ({@link ZarrArray#writeChunk(long[], ChunkElements)}) store exactly the
  * bytes a write of the whole chunk stores, for every dtype, full and edge chunks, v2 and v3,
- * streaming and non-streaming codecs, incompressible data (encoded twice) and all-fill chunks;
- * a failing source stores nothing and its exception reaches the caller.
+ * streaming and non-streaming codecs, incompressible data (encoded twice) and all-fill chunks; a
+ * failing source stores nothing and its exception reaches the caller.
  */
 class ChunkElementsWriteTest {
-  private static final DType[] DTYPES = {DType.FLOAT64, DType.FLOAT32, DType.INT32, DType.INT64,
-      DType.INT8, DType.UINT16, DType.BOOL, DType.COMPLEX128, DType.COMPLEX64};
+  private static final DType[] DTYPES = {
+    DType.FLOAT64,
+    DType.FLOAT32,
+    DType.INT32,
+    DType.INT64,
+    DType.INT8,
+    DType.UINT16,
+    DType.BOOL,
+    DType.COMPLEX128,
+    DType.COMPLEX64
+  };
 
   /** The runs of {@code a} (C order), each a fresh 1-D copy; records what was asked. */
   private static final class Runs implements ChunkElements {
@@ -53,18 +62,23 @@ class ChunkElementsWriteTest {
     for (int i = 0; i < a.size(); i++) {
       switch (t.kind()) {
         case BOOL -> a.setBoolean(i, r.nextInt(3) == 0);
-        case FLOAT, COMPLEX -> a.setDouble(i, smooth ? 0.5 + 0.5 * Math.sin(0.01 * i)
-            : r.nextDouble() * 1e6 - 5e5);
+        case FLOAT, COMPLEX ->
+            a.setDouble(i, smooth ? 0.5 + 0.5 * Math.sin(0.01 * i) : r.nextDouble() * 1e6 - 5e5);
         default -> a.setLong(i, smooth ? i % 7 : r.nextInt(100) - 50);
       }
     }
     return a;
   }
 
-  private static ZarrArrayBuilder builder(MemoryStore s, String path, DType t, long[] shape,
-      long[] chunks, int format, Compression c) {
-    ZarrArrayBuilder b = ZarrArray.create(s, path).shape(shape).chunks(chunks).dtype(t)
-        .zarrFormat(format).emptyChunks(EmptyChunks.WRITE);
+  private static ZarrArrayBuilder builder(
+      MemoryStore s, String path, DType t, long[] shape, long[] chunks, int format, Compression c) {
+    ZarrArrayBuilder b =
+        ZarrArray.create(s, path)
+            .shape(shape)
+            .chunks(chunks)
+            .dtype(t)
+            .zarrFormat(format)
+            .emptyChunks(EmptyChunks.WRITE);
     return c == null ? b : b.compression(c);
   }
 
@@ -83,14 +97,21 @@ class ChunkElementsWriteTest {
     int format = seed % 3 == 0 ? 2 : 3;
     // the default (streams), zstd (streams in v3, zarr-python 3's default; whole chunk in v2),
     // gzip (whole chunk), a small block size (many runs)
-    Compression[] codecs = {null, Compression.zstd(1), Compression.gzip(1),
-        Compression.blosc(Compression.BloscCodec.LZ4, 5, Compression.Shuffle.BYTE)};
+    Compression[] codecs = {
+      null,
+      Compression.zstd(1),
+      Compression.gzip(1),
+      Compression.blosc(Compression.BloscCodec.LZ4, 5, Compression.Shuffle.BYTE)
+    };
     for (Compression c : codecs) {
       MemoryStore s = new MemoryStore();
       ZarrArray whole = builder(s, "whole", t, shape, chunks, format, c).build();
       ZarrArray runs = builder(s, "runs", t, shape, chunks, format, c).build();
-      assertEquals(c == null || c.toString().startsWith("blosc(lz4")
-          || c.kind() == Compression.Kind.ZSTD && format == 3, runs.streamsWrites(),
+      assertEquals(
+          c == null
+              || c.toString().startsWith("blosc(lz4")
+              || c.kind() == Compression.Kind.ZSTD && format == 3,
+          runs.streamsWrites(),
           "streams with " + c + " in format " + format);
       long[] grid = whole.chunkGridShape();
       for (long f = 0; f < Shapes.size(grid); f++) {
@@ -98,9 +119,21 @@ class ChunkElementsWriteTest {
         NDArray block = random(t, whole.chunkShape(key), r, f % 2 == 0);
         whole.writeChunk(key, block);
         runs.writeChunk(key, new Runs(block));
-        assertArrayEquals(s.get(whole.chunkKey(key)), s.get(runs.chunkKey(key)),
-            "chunk " + java.util.Arrays.toString(key) + " of " + t + " " + Shapes.format(shape)
-                + " chunks " + Shapes.format(chunks) + " v" + format + " " + c);
+        assertArrayEquals(
+            s.get(whole.chunkKey(key)),
+            s.get(runs.chunkKey(key)),
+            "chunk "
+                + java.util.Arrays.toString(key)
+                + " of "
+                + t
+                + " "
+                + Shapes.format(shape)
+                + " chunks "
+                + Shapes.format(chunks)
+                + " v"
+                + format
+                + " "
+                + c);
       }
       assertEquals(whole.read(), runs.read(), "read back");
     }
@@ -132,8 +165,13 @@ class ChunkElementsWriteTest {
   @Test
   void allFillChunkIsNotStoredWithSkip() throws Exception {
     MemoryStore s = new MemoryStore();
-    ZarrArray z = ZarrArray.create(s, "a").shape(10, 10).chunks(4, 4).dtype(DType.FLOAT64)
-        .fillValue(2.0).build();
+    ZarrArray z =
+        ZarrArray.create(s, "a")
+            .shape(10, 10)
+            .chunks(4, 4)
+            .dtype(DType.FLOAT64)
+            .fillValue(2.0)
+            .build();
     z.writeChunk(new long[] {0, 0}, NDArray.full(DType.FLOAT64, 5.0, new long[] {4, 4}));
     assertTrue(z.chunkExists(0, 0));
     // an edge chunk all fill: deleted (a stored one) rather than written
@@ -154,35 +192,55 @@ class ChunkElementsWriteTest {
   void failingSourceStoresNothingAndRethrows() throws Exception {
     MemoryStore s = new MemoryStore();
     // 800 KB: four runs of a 256 KiB codec block, the second fails
-    ZarrArray z = ZarrArray.create(s, "a").shape(100_000).chunks(100_000).dtype(DType.FLOAT64)
-        .build();
+    ZarrArray z =
+        ZarrArray.create(s, "a").shape(100_000).chunks(100_000).dtype(DType.FLOAT64).build();
     NDArray before = NDArray.full(DType.FLOAT64, 1.5, new long[] {100_000});
     z.writeChunk(new long[] {0}, before);
     byte[] stored = s.get("a/c/0");
     IOException boom = new IOException("disk gone");
-    IOException got = assertThrows(IOException.class, () -> z.writeChunk(new long[] {0},
-        (start, count) -> {
-          if (start > 0) {
-            throw boom;
-          }
-          return NDArray.zeros(DType.FLOAT64, new long[] {count});
-        }));
+    IOException got =
+        assertThrows(
+            IOException.class,
+            () ->
+                z.writeChunk(
+                    new long[] {0},
+                    (start, count) -> {
+                      if (start > 0) {
+                        throw boom;
+                      }
+                      return NDArray.zeros(DType.FLOAT64, new long[] {count});
+                    }));
     assertSame(boom, got);
     assertArrayEquals(stored, s.get("a/c/0"), "the earlier chunk is kept");
     // a wrong run: named
-    IllegalStateException bad = assertThrows(IllegalStateException.class,
-        () -> z.writeChunk(new long[] {0}, (start, count) -> NDArray.zeros(DType.FLOAT32,
-            new long[] {count})));
-    assertTrue(bad.getMessage().contains("float32") || bad.getMessage().contains("FLOAT32"),
+    IllegalStateException bad =
+        assertThrows(
+            IllegalStateException.class,
+            () ->
+                z.writeChunk(
+                    new long[] {0},
+                    (start, count) -> NDArray.zeros(DType.FLOAT32, new long[] {count})));
+    assertTrue(
+        bad.getMessage().contains("float32") || bad.getMessage().contains("FLOAT32"),
         bad.getMessage());
     assertArrayEquals(stored, s.get("a/c/0"));
     // a non-streaming codec: the same failure, nothing stored
-    ZarrArray zz = ZarrArray.create(s, "b").shape(1000).chunks(1000).dtype(DType.FLOAT64)
-        .compression(Compression.gzip(1)).build();
+    ZarrArray zz =
+        ZarrArray.create(s, "b")
+            .shape(1000)
+            .chunks(1000)
+            .dtype(DType.FLOAT64)
+            .compression(Compression.gzip(1))
+            .build();
     assertFalse(zz.streamsWrites());
-    assertThrows(IOException.class, () -> zz.writeChunk(new long[] {0}, (start, count) -> {
-      throw new IOException("no");
-    }));
+    assertThrows(
+        IOException.class,
+        () ->
+            zz.writeChunk(
+                new long[] {0},
+                (start, count) -> {
+                  throw new IOException("no");
+                }));
     assertNull(s.get("b/c/0"));
   }
 
@@ -195,11 +253,13 @@ class ChunkElementsWriteTest {
       clip.setLong(i, i + 1);
     }
     Runs src = new Runs(clip);
-    ChunkElements full = ChunkRuns.padded(src, DType.INT32, new long[] {3, 5}, new long[] {4, 8},
-        -1);
+    ChunkElements full =
+        ChunkRuns.padded(src, DType.INT32, new long[] {3, 5}, new long[] {4, 8}, -1);
     NDArray all = ChunkRuns.run(full, DType.INT32, 0, 32);
-    int[] want = {1, 2, 3, 4, 5, -1, -1, -1, 6, 7, 8, 9, 10, -1, -1, -1, 11, 12, 13, 14, 15, -1,
-        -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
+    int[] want = {
+      1, 2, 3, 4, 5, -1, -1, -1, 6, 7, 8, 9, 10, -1, -1, -1, 11, 12, 13, 14, 15, -1, -1, -1, -1, -1,
+      -1, -1, -1, -1, -1, -1
+    };
     assertArrayEquals(want, (int[]) all.data());
     assertEquals(1, src.asked.size());
     NDArray mid = ChunkRuns.run(full, DType.INT32, 6, 5); // -1 -1 6 7 8: rows 0 and 1

@@ -22,15 +22,15 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * {@link ChunkReader}: runs of a stored chunk read a few codec blocks at a time equal the same
  * elements of the decoded chunk, for dtypes, edge chunks (padding), chunks stored uncompressed,
- * small caches (blocks decoded again) and runs across blocks; a chunk not stored reads as fill
- * (an intermediate's is an error); a truncated chunk is named.
+ * small caches (blocks decoded again) and runs across blocks; a chunk not stored reads as fill (an
+ * intermediate's is an error); a truncated chunk is named.
  */
 class ChunkReaderTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
-  private static final DType[] DTYPES = {DType.FLOAT64, DType.FLOAT32, DType.INT16,
-      DType.COMPLEX128, DType.UINT8, DType.INT64};
+  private static final DType[] DTYPES = {
+    DType.FLOAT64, DType.FLOAT32, DType.INT16, DType.COMPLEX128, DType.UINT8, DType.INT64
+  };
 
   @ParameterizedTest
   @ValueSource(ints = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})
@@ -45,8 +45,11 @@ class ChunkReaderTest {
     NDArray a = NDArray.zeros(t, shape);
     for (int i = 0; i < a.size(); i++) {
       if (t.kind() == DType.Kind.FLOAT || t.isComplex()) {
-        a.setDouble(i, noisy ? Double.longBitsToDouble(r.nextLong() & 0x7FEFFFFFFFFFFFFFL)
-            : Math.sin(i * 0.001));
+        a.setDouble(
+            i,
+            noisy
+                ? Double.longBitsToDouble(r.nextLong() & 0x7FEFFFFFFFFFFFFFL)
+                : Math.sin(i * 0.001));
       } else {
         a.setLong(i, noisy ? r.nextLong() : i % 13);
       }
@@ -70,10 +73,17 @@ class ChunkReaderTest {
           NDArray got = NDArray.zeros(t, new long[] {count + 3});
           rd.read(start, count, got.data(), 3);
           for (int i = 0; i < count * slots; i += Math.max(1, count * slots / 97)) {
-            assertEquals(java.lang.reflect.Array.get(full.data(), (int) (start * slots + i)),
+            assertEquals(
+                java.lang.reflect.Array.get(full.data(), (int) (start * slots + i)),
                 java.lang.reflect.Array.get(got.data(), 3 * slots + i),
-                "seed " + seed + " chunk " + java.util.Arrays.toString(c) + " clip "
-                    + Shapes.format(clip) + " element " + (start + i / slots));
+                "seed "
+                    + seed
+                    + " chunk "
+                    + java.util.Arrays.toString(c)
+                    + " clip "
+                    + Shapes.format(clip)
+                    + " element "
+                    + (start + i / slots));
           }
         }
       }
@@ -83,8 +93,13 @@ class ChunkReaderTest {
   @Test
   void missingChunkReadsAsFillOrIsAnErrorForIntermediates() throws Exception {
     FileSystemStore fs = new FileSystemStore(dir);
-    ZarrArray z = ZarrArray.create(fs, "m").shape(100, 100).chunks(50, 50)
-        .dtype(DType.FLOAT64).fillValue(2.5).build();
+    ZarrArray z =
+        ZarrArray.create(fs, "m")
+            .shape(100, 100)
+            .chunks(50, 50)
+            .dtype(DType.FLOAT64)
+            .fillValue(2.5)
+            .build();
     try (ChunkReader rd = z.chunkReader(new long[] {1, 1}, 2)) {
       double[] d = new double[10];
       rd.read(2490, 10, d, 0);
@@ -95,8 +110,12 @@ class ChunkReaderTest {
     ZarrArray i = z.asIntermediate();
     assertThrows(MissingChunkException.class, () -> i.chunkReader(new long[] {0, 0}, 2));
     // not a local directory: no reader (read whole)
-    ZarrArray mem = ZarrArray.create(new MemoryStore(), "m").shape(100, 100).chunks(50, 50)
-        .dtype(DType.FLOAT64).build();
+    ZarrArray mem =
+        ZarrArray.create(new MemoryStore(), "m")
+            .shape(100, 100)
+            .chunks(50, 50)
+            .dtype(DType.FLOAT64)
+            .build();
     assertFalse(mem.readsRegions());
     assertNull(mem.chunkReader(new long[] {0, 0}, 2));
   }
@@ -104,8 +123,8 @@ class ChunkReaderTest {
   @Test
   void truncatedChunkIsNamed() throws Exception {
     FileSystemStore fs = new FileSystemStore(dir);
-    ZarrArray z = ZarrArray.create(fs, "t").shape(200_000).chunks(200_000)
-        .dtype(DType.FLOAT64).build();
+    ZarrArray z =
+        ZarrArray.create(fs, "t").shape(200_000).chunks(200_000).dtype(DType.FLOAT64).build();
     NDArray a = NDArray.zeros(DType.FLOAT64, new long[] {200_000});
     for (int k = 0; k < a.size(); k++) {
       a.setDouble(k, Math.cos(k));
@@ -114,12 +133,15 @@ class ChunkReaderTest {
     Path p = dir.resolve("t/c/0");
     byte[] b = Files.readAllBytes(p);
     Files.write(p, java.util.Arrays.copyOf(b, b.length - 1000));
-    ZarrFormatException e = assertThrows(ZarrFormatException.class, () -> {
-      try (ChunkReader rd = z.chunkReader(new long[] {0}, 2)) {
-        double[] d = new double[200_000];
-        rd.read(0, 200_000, d, 0);
-      }
-    });
+    ZarrFormatException e =
+        assertThrows(
+            ZarrFormatException.class,
+            () -> {
+              try (ChunkReader rd = z.chunkReader(new long[] {0}, 2)) {
+                double[] d = new double[200_000];
+                rd.read(0, 200_000, d, 0);
+              }
+            });
     assertTrue(e.getMessage().contains("'t/c/0'"), e.getMessage());
     // the same chunk intact reads back
     Files.write(p, b);
@@ -140,8 +162,7 @@ class ChunkReaderTest {
   void reusedBlockArraysHoldOnlyTheirBlock(int cache) {
     FileSystemStore fs = new FileSystemStore(dir);
     int n = 5 * 32_768 + 1_234; // five full 256 KiB blocks of float64 and a short one
-    ZarrArray z = ZarrArray.create(fs, "r" + cache).shape(n).chunks(n).dtype(DType.FLOAT64)
-        .build();
+    ZarrArray z = ZarrArray.create(fs, "r" + cache).shape(n).chunks(n).dtype(DType.FLOAT64).build();
     double[] want = new double[n];
     for (int k = 0; k < n; k++) {
       want[k] = Math.sin(k * 0.37) * (1 + k % 7);
@@ -155,7 +176,8 @@ class ChunkReaderTest {
           int start = b * 32_768;
           int count = Math.min(32_768, n - start);
           rd.read(start, count, got, start);
-          assertArrayEquals(java.util.Arrays.copyOfRange(want, start, start + count),
+          assertArrayEquals(
+              java.util.Arrays.copyOfRange(want, start, start + count),
               java.util.Arrays.copyOfRange(got, start, start + count),
               "block " + b + " of order " + java.util.Arrays.toString(order) + ", cache " + cache);
         }
@@ -169,9 +191,9 @@ class ChunkReaderTest {
 
   /**
    * Float64 in the default (shuffled) codec: runs are unshuffled from the cached shuffled blocks,
-   * exactly equal to the decoded chunk for every start offset modulo 8, short and long counts,
-   * runs across block boundaries and into the short last block; big-endian float64 and int64 take
-   * the decoded path and agree too.
+   * exactly equal to the decoded chunk for every start offset modulo 8, short and long counts, runs
+   * across block boundaries and into the short last block; big-endian float64 and int64 take the
+   * decoded path and agree too.
    */
   @ParameterizedTest
   @ValueSource(strings = {"float64", "float64-be", "int64"})
@@ -196,8 +218,9 @@ class ChunkReaderTest {
     Random r = new Random(kind.hashCode());
     try (ChunkReader rd = z.chunkReader(new long[] {0}, 2)) {
       assertEquals(kind.equals("float64"), rd.unshufflesRuns(), kind);
-      long[] starts = {0, 1, 7, 8, 9, 32_760, 32_767, 32_768, 65_530, 3L * 32_768 - 3,
-          n - 20, n - 1};
+      long[] starts = {
+        0, 1, 7, 8, 9, 32_760, 32_767, 32_768, 65_530, 3L * 32_768 - 3, n - 20, n - 1
+      };
       for (long start : starts) {
         for (int count : new int[] {1, 2, 7, 8, 9, 15, 16, 17, 100, 40_000}) {
           int c = (int) Math.min(count, n - start);

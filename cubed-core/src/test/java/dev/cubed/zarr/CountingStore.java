@@ -7,14 +7,16 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A memory store that counts what it hands out, for tests of read patterns: the bytes returned by
- * every read ({@link #bytes}) and the reads per key, metadata ({@code .json}) left out
- * ({@link #reads}). Writes, deletes and listings pass through uncounted.
+ * every read ({@link #bytes}) and the reads per key, metadata ({@code .json}) left out ({@link
+ * #reads}). Writes, deletes and listings pass through uncounted.
  */
 public final class CountingStore implements Store {
   /** The store holding the data. */
   public final MemoryStore inner = new MemoryStore();
+
   /** Bytes handed out by get, getRange and getSuffix. */
   public final transient AtomicLong bytes = new AtomicLong();
+
   /** Reads per key (get, getRange or getSuffix), metadata keys left out. */
   public final transient Map<String, Integer> reads = new ConcurrentHashMap<>();
 

@@ -26,11 +26,19 @@ class FileSystemStoreSafetyTest {
     Path root = Files.createDirectories(dir.resolve("root"));
     Files.createSymbolicLink(root.resolve("out"), outside);
     FileSystemStore s = new FileSystemStore(root);
-    for (Runnable r : new Runnable[] {() -> s.put("out/new", new byte[] {1}),
-        () -> s.put("out/deep/er/new", new byte[] {1}), () -> s.get("out/secret"),
-        () -> s.delete("out/secret"), () -> s.list("out/"), () -> s.listChildren("out/"),
-        () -> s.getRange("out/secret", 0, 1), () -> s.list("")}) {
-      assertThatThrownBy(r::run).isInstanceOf(IllegalArgumentException.class)
+    for (Runnable r :
+        new Runnable[] {
+          () -> s.put("out/new", new byte[] {1}),
+          () -> s.put("out/deep/er/new", new byte[] {1}),
+          () -> s.get("out/secret"),
+          () -> s.delete("out/secret"),
+          () -> s.list("out/"),
+          () -> s.listChildren("out/"),
+          () -> s.getRange("out/secret", 0, 1),
+          () -> s.list("")
+        }) {
+      assertThatThrownBy(r::run)
+          .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("symbolic link leading outside the store root")
           .hasMessageContaining(outside.toRealPath().toString());
     }
@@ -40,7 +48,8 @@ class FileSystemStoreSafetyTest {
     // a value that is a link out of the root
     Files.delete(root.resolve("out"));
     Files.createSymbolicLink(root.resolve("v"), outside.resolve("secret"));
-    assertThatThrownBy(() -> s.get("v")).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> s.get("v"))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("symbolic link leading outside");
     // links that stay inside the root are followed
     Files.createDirectories(root.resolve("real"));
@@ -75,45 +84,71 @@ class FileSystemStoreSafetyTest {
     Path chunk = dir.resolve("a.zarr/c/1/1");
     Files.delete(chunk);
     Files.createDirectories(chunk);
-    assertThatThrownBy(() -> z.readChunk(1, 1)).isInstanceOf(ZarrStoreException.class)
-        .hasMessageContaining("key 'c/1/1'").hasMessageContaining("is a directory");
+    assertThatThrownBy(() -> z.readChunk(1, 1))
+        .isInstanceOf(ZarrStoreException.class)
+        .hasMessageContaining("key 'c/1/1'")
+        .hasMessageContaining("is a directory");
     assertThatThrownBy(z::read).isInstanceOf(ZarrStoreException.class);
   }
 
   @Test
   void writeFailuresSayReadOnlyOrDiskFull() {
-    String ro = FileSystemStore.writeFailure("write", "c/0", "file:///t/",
-        new AccessDeniedException("/t/c/.cubed-tmp-0")).getMessage();
-    assertThat(ro).contains("key 'c/0'").contains("read-only or not writable")
-        .contains("/t/c/.cubed-tmp-0").contains("choose a writable path");
-    String rofs = FileSystemStore.writeFailure("write", "k", "file:///t/",
-        new FileSystemException("/t/k", null, "Read-only file system")).getMessage();
+    String ro =
+        FileSystemStore.writeFailure(
+                "write", "c/0", "file:///t/", new AccessDeniedException("/t/c/.cubed-tmp-0"))
+            .getMessage();
+    assertThat(ro)
+        .contains("key 'c/0'")
+        .contains("read-only or not writable")
+        .contains("/t/c/.cubed-tmp-0")
+        .contains("choose a writable path");
+    String rofs =
+        FileSystemStore.writeFailure(
+                "write",
+                "k",
+                "file:///t/",
+                new FileSystemException("/t/k", null, "Read-only file system"))
+            .getMessage();
     assertThat(rofs).contains("read-only");
-    String full = FileSystemStore.writeFailure("write", "c/1", "file:///t/",
-        new IOException("No space left on device")).getMessage();
-    assertThat(full).contains("key 'c/1'").contains("no space left on device")
+    String full =
+        FileSystemStore.writeFailure(
+                "write", "c/1", "file:///t/", new IOException("No space left on device"))
+            .getMessage();
+    assertThat(full)
+        .contains("key 'c/1'")
+        .contains("no space left on device")
         .contains("free space");
-    String other = FileSystemStore.writeFailure("delete", "k", "file:///t/",
-        new IOException("weird")).getMessage();
-    assertThat(other).contains("cannot delete key 'k'").contains("weird")
-        .doesNotContain("read-only").doesNotContain("space");
+    String other =
+        FileSystemStore.writeFailure("delete", "k", "file:///t/", new IOException("weird"))
+            .getMessage();
+    assertThat(other)
+        .contains("cannot delete key 'k'")
+        .contains("weird")
+        .doesNotContain("read-only")
+        .doesNotContain("space");
   }
 
   @Test
   void realWriteIntoAReadOnlyDirectoryNamesTheCause() throws IOException {
     // root ignores mode bits; the mapping is covered by writeFailuresSayReadOnlyOrDiskFull
-    org.junit.jupiter.api.Assumptions.assumeFalse("root".equals(System.getProperty("user.name")),
+    org.junit.jupiter.api.Assumptions.assumeFalse(
+        "root".equals(System.getProperty("user.name")),
         "running as root: permissions are not enforced");
     Path ro = Files.createDirectories(dir.resolve("ro"));
-    Files.setPosixFilePermissions(ro, Set.of(PosixFilePermission.OWNER_READ,
-        PosixFilePermission.OWNER_EXECUTE));
+    Files.setPosixFilePermissions(
+        ro, Set.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_EXECUTE));
     try {
       FileSystemStore s = new FileSystemStore(ro);
-      assertThatThrownBy(() -> s.put("k", new byte[] {1})).isInstanceOf(ZarrStoreException.class)
+      assertThatThrownBy(() -> s.put("k", new byte[] {1}))
+          .isInstanceOf(ZarrStoreException.class)
           .hasMessageContaining("read-only or not writable");
     } finally {
-      Files.setPosixFilePermissions(ro, Set.of(PosixFilePermission.OWNER_READ,
-          PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_EXECUTE));
+      Files.setPosixFilePermissions(
+          ro,
+          Set.of(
+              PosixFilePermission.OWNER_READ,
+              PosixFilePermission.OWNER_WRITE,
+              PosixFilePermission.OWNER_EXECUTE));
     }
   }
 }

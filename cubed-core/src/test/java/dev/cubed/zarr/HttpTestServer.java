@@ -20,8 +20,8 @@ import java.util.stream.Stream;
 
 /**
  * A static file server on 127.0.0.1 (the JDK's com.sun.net.httpserver) for the HTTP store's tests:
- * files under a directory with HEAD, byte ranges ({@code bytes=a-b}, {@code a-}, {@code -n}),
- * HTML directory listings, a log of the requests, and injected 503 answers.
+ * files under a directory with HEAD, byte ranges ({@code bytes=a-b}, {@code a-}, {@code -n}), HTML
+ * directory listings, a log of the requests, and injected 503 answers.
  */
 public final class HttpTestServer implements AutoCloseable {
   private static final Pattern RANGE = Pattern.compile("bytes=(\\d*)-(\\d*)");
@@ -114,8 +114,10 @@ public final class HttpTestServer implements AutoCloseable {
       }
     } else {
       from = Long.parseLong(m.group(1));
-      to = m.group(2).isEmpty() ? all.length - 1 : Math.min(all.length - 1,
-          Long.parseLong(m.group(2)));
+      to =
+          m.group(2).isEmpty()
+              ? all.length - 1
+              : Math.min(all.length - 1, Long.parseLong(m.group(2)));
     }
     if (from >= all.length) {
       ex.getResponseHeaders().set("Content-Range", "bytes */" + all.length);
@@ -123,7 +125,10 @@ public final class HttpTestServer implements AutoCloseable {
       return;
     }
     ex.getResponseHeaders().set("Content-Range", "bytes " + from + "-" + to + "/" + all.length);
-    reply(ex, 206, "application/octet-stream",
+    reply(
+        ex,
+        206,
+        "application/octet-stream",
         java.util.Arrays.copyOfRange(all, (int) from, (int) to + 1));
   }
 
@@ -131,8 +136,8 @@ public final class HttpTestServer implements AutoCloseable {
     StringBuilder sb = new StringBuilder("<html><body><a href=\"../\">..</a><ul>\n");
     try (Stream<Path> s = Files.list(dir)) {
       for (Path e : s.sorted().toList()) {
-        String n = HttpStore.encodeSegment(e.getFileName().toString())
-            + (Files.isDirectory(e) ? "/" : "");
+        String n =
+            HttpStore.encodeSegment(e.getFileName().toString()) + (Files.isDirectory(e) ? "/" : "");
         sb.append("<li><a href=\"").append(n).append("\">").append(n).append("</a></li>\n");
       }
     }

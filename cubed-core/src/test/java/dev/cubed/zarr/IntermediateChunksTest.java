@@ -15,12 +15,14 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** A missing intermediate chunk is an engine error; a missing user chunk is the fill value. */
 class IntermediateChunksTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private ZarrArray make(String path) {
-    return ZarrArray.create(new FileSystemStore(dir), path).shape(4, 4).chunks(2, 2)
-        .dtype(DType.FLOAT64).build();
+    return ZarrArray.create(new FileSystemStore(dir), path)
+        .shape(4, 4)
+        .chunks(2, 2)
+        .dtype(DType.FLOAT64)
+        .build();
   }
 
   @Test
@@ -57,8 +59,8 @@ class IntermediateChunksTest {
       out.writeObject(z);
     }
     ZarrArray back;
-    try (ObjectInputStream in = new ObjectInputStream(
-        new ByteArrayInputStream(bos.toByteArray()))) {
+    try (ObjectInputStream in =
+        new ObjectInputStream(new ByteArrayInputStream(bos.toByteArray()))) {
       back = (ZarrArray) in.readObject();
     }
     assertThat(back.isIntermediate()).isTrue();

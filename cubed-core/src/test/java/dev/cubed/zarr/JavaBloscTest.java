@@ -6,10 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.scalableminds.bloscjava.Blosc;
 import java.util.Random;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.Test;
 
 /** The Java Blosc-LZ4 codec is wire-compatible with c-blosc in both directions. */
 class JavaBloscTest {
@@ -17,8 +17,9 @@ class JavaBloscTest {
   static Stream<Arguments> cases() {
     Random r = new Random(20261122);
     Stream.Builder<Arguments> b = Stream.builder();
-    int[] sizes = {0, 1, 7, 127, 128, 129, 1000, 4096, 65_536 + 8, 262_144, 262_144 + 24,
-        600_000, 2_000_003};
+    int[] sizes = {
+      0, 1, 7, 127, 128, 129, 1000, 4096, 65_536 + 8, 262_144, 262_144 + 24, 600_000, 2_000_003
+    };
     int[] types = {1, 2, 4, 8, 16, 17};
     for (int n : sizes) {
       for (int ts : types) {
@@ -50,8 +51,8 @@ class JavaBloscTest {
 
   @ParameterizedTest(name = "n={0} ts={1} clevel={2} shuffle={3} kind={4}")
   @MethodSource("cases")
-  void javaEncodedDecodesNativelyAndBack(int n, int ts, int clevel, boolean shuffle, int kind,
-      long seed) {
+  void javaEncodedDecodesNativelyAndBack(
+      int n, int ts, int clevel, boolean shuffle, int kind, long seed) {
     byte[] in = data(n, seed, kind);
     byte[] ours = JavaBlosc.compress(in, ts, clevel, shuffle, 0);
     assertThat(java.nio.ByteBuffer.wrap(ours).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt(12))
@@ -59,8 +60,15 @@ class JavaBloscTest {
     assertThat(ours.length).isLessThanOrEqualTo(n + JavaBlosc.HEADER);
     assertThat(Blosc.decompress(ours)).isEqualTo(in);
     assertThat(JavaBlosc.decompress(ours, "t")).isEqualTo(in);
-    byte[] theirs = Blosc.compress(in, ts, Blosc.Compressor.fromString("lz4"), clevel,
-        Blosc.Shuffle.fromInt(shuffle ? 1 : 0), 0, 1);
+    byte[] theirs =
+        Blosc.compress(
+            in,
+            ts,
+            Blosc.Compressor.fromString("lz4"),
+            clevel,
+            Blosc.Shuffle.fromInt(shuffle ? 1 : 0),
+            0,
+            1);
     assertThat(JavaBlosc.canDecode(theirs)).isTrue();
     assertThat(JavaBlosc.decompress(theirs, "t")).isEqualTo(in);
   }
@@ -71,8 +79,9 @@ class JavaBloscTest {
     byte[] in = data(300_001, bs, 0);
     byte[] ours = JavaBlosc.compress(in, 8, 5, true, bs);
     assertThat(Blosc.decompress(ours)).isEqualTo(in);
-    byte[] theirs = Blosc.compress(in, 8, Blosc.Compressor.fromString("lz4"), 5,
-        Blosc.Shuffle.fromInt(1), bs, 1);
+    byte[] theirs =
+        Blosc.compress(
+            in, 8, Blosc.Compressor.fromString("lz4"), 5, Blosc.Shuffle.fromInt(1), bs, 1);
     assertThat(JavaBlosc.decompress(theirs, "t")).isEqualTo(in);
   }
 
@@ -118,18 +127,20 @@ class JavaBloscTest {
   @Test
   void zstdIsDecodedHereOtherVariantsAreLeftToTheNativeLibrary() {
     byte[] in = data(10_000, 1, 3);
-    byte[] zstd = Blosc.compress(in, 8, Blosc.Compressor.fromString("zstd"), 5,
-        Blosc.Shuffle.fromInt(1), 0, 1);
-    byte[] bit = Blosc.compress(in, 8, Blosc.Compressor.fromString("lz4"), 5,
-        Blosc.Shuffle.fromInt(2), 0, 1);
+    byte[] zstd =
+        Blosc.compress(
+            in, 8, Blosc.Compressor.fromString("zstd"), 5, Blosc.Shuffle.fromInt(1), 0, 1);
+    byte[] bit =
+        Blosc.compress(
+            in, 8, Blosc.Compressor.fromString("lz4"), 5, Blosc.Shuffle.fromInt(2), 0, 1);
     assertThat(zstd[2] & 0x2).as("compressed, not stored").isZero();
     assertThat(bit[2] & 0x2).as("compressed, not stored").isZero();
     // zstd with byte shuffle (zarr-python 3's blosc default) is decoded in Java
     assertThat(JavaBlosc.canDecode(zstd)).isTrue();
     assertThat(JavaBlosc.decompress(zstd, "t")).isEqualTo(in);
     assertThat(JavaBlosc.canDecode(bit)).isFalse();
-    BytesCodecs.Blosc codec = new BytesCodecs.Blosc(Compression.BloscCodec.ZSTD, 5,
-        Compression.Shuffle.BIT, 8, 0);
+    BytesCodecs.Blosc codec =
+        new BytesCodecs.Blosc(Compression.BloscCodec.ZSTD, 5, Compression.Shuffle.BIT, 8, 0);
     assertThat(codec.decode(codec.encode(in), in.length, "t")).isEqualTo(in);
   }
 
@@ -143,12 +154,15 @@ class JavaBloscTest {
     int start = h.getInt(JavaBlosc.HEADER);
     h.putInt(start, Integer.MAX_VALUE - 5);
     assertThatThrownBy(() -> JavaBlosc.decompress(bad, "arr/c/0"))
-        .isInstanceOf(ZarrFormatException.class).hasMessageContaining("arr/c/0")
+        .isInstanceOf(ZarrFormatException.class)
+        .hasMessageContaining("arr/c/0")
         .hasMessageContaining("corrupt blosc data");
     byte[] bad2 = c.clone();
-    java.nio.ByteBuffer.wrap(bad2).order(java.nio.ByteOrder.LITTLE_ENDIAN)
+    java.nio.ByteBuffer.wrap(bad2)
+        .order(java.nio.ByteOrder.LITTLE_ENDIAN)
         .putInt(JavaBlosc.HEADER, 3);
     assertThatThrownBy(() -> JavaBlosc.decompress(bad2, "arr/c/1"))
-        .isInstanceOf(ZarrFormatException.class).hasMessageContaining("outside the buffer");
+        .isInstanceOf(ZarrFormatException.class)
+        .hasMessageContaining("outside the buffer");
   }
 }

@@ -14,8 +14,14 @@ class ShardingTest {
   void partialReadsUseRanges() {
     for (boolean atStart : new boolean[] {false, true}) {
       CountingStore s = new CountingStore();
-      var b = ZarrArray.create(s, "a").shape(70, 64).chunks(64, 64).innerChunks(8, 8)
-          .dtype(DType.FLOAT64).compression(Compression.none()).crc32c();
+      var b =
+          ZarrArray.create(s, "a")
+              .shape(70, 64)
+              .chunks(64, 64)
+              .innerChunks(8, 8)
+              .dtype(DType.FLOAT64)
+              .compression(Compression.none())
+              .crc32c();
       if (atStart) {
         b.shardIndexAtStart();
       }
@@ -25,12 +31,13 @@ class ShardingTest {
       long shardBytes = s.inner.get(a.chunkKey(0, 0)).length;
       s.bytes.set(0);
       NDArray part = a.read(new long[] {10, 10}, new long[] {4, 4});
-      NDAssert.assertExact(data.getRegion(new long[] {10, 10}, new long[] {4, 4}), part,
-          "partial");
+      NDAssert.assertExact(data.getRegion(new long[] {10, 10}, new long[] {4, 4}), part, "partial");
       // index (64 entries * 16 + 4) plus one 8x8 float64 inner chunk (+4 crc)
       assertThat(s.bytes.get()).isEqualTo(64 * 16 + 4 + 8 * 8 * 8 + 4).isLessThan(shardBytes / 10);
-      NDAssert.assertExact(data.getRegion(new long[] {60, 3}, new long[] {10, 50}),
-          a.read(new long[] {60, 3}, new long[] {10, 50}), "edge shards");
+      NDAssert.assertExact(
+          data.getRegion(new long[] {60, 3}, new long[] {10, 50}),
+          a.read(new long[] {60, 3}, new long[] {10, 50}),
+          "edge shards");
       NDAssert.assertExact(data, a.read(), "whole");
       // a missing shard reads as fill, partially too
       s.inner.delete(a.chunkKey(1, 0));
@@ -41,8 +48,14 @@ class ShardingTest {
   @Test
   void emptyInnerChunksAreNotStored() {
     MemoryStore s = new MemoryStore();
-    ZarrArray a = ZarrArray.create(s, "a").shape(16, 16).chunks(16, 16).innerChunks(4, 4)
-        .dtype(DType.INT32).compression(Compression.none()).build();
+    ZarrArray a =
+        ZarrArray.create(s, "a")
+            .shape(16, 16)
+            .chunks(16, 16)
+            .innerChunks(4, 4)
+            .dtype(DType.INT32)
+            .compression(Compression.none())
+            .build();
     NDArray data = NDArray.zeros(DType.INT32, 16, 16);
     data.set(5, 0, 0);
     a.write(new long[2], data);

@@ -21,15 +21,14 @@ import org.junit.jupiter.api.Test;
  * values, ranges and suffixes, sorted listing by prefix and by child, overwrite, idempotent delete
  * and listing after delete, the keys Zarr uses ({@code ".zarray"}, {@code "zarr.json"}, {@code
  * "c/0/1"}, {@code "0.0"}), keys that would escape the store's root refused, concurrent writers of
- * different and of the same key (a reader never sees a mixture), concurrent readers, and
- * read-only stores refusing every write.
+ * different and of the same key (a reader never sees a mixture), concurrent readers, and read-only
+ * stores refusing every write.
  *
- * <p>A store's test class extends this and says how to make a store: {@link #freshStore} (an
- * empty, writable store) for a writable store; for a read-only one, {@link #readOnly()} returning
- * true and {@link #storeWith} (a store already holding given values, written by other means, e.g.
- * into the directory an HTTP server serves). It adds what is particular to that store through the
- * {@code check...} hooks and its own tests. Shared with other modules through cubed-core's
- * test-jar.
+ * <p>A store's test class extends this and says how to make a store: {@link #freshStore} (an empty,
+ * writable store) for a writable store; for a read-only one, {@link #readOnly()} returning true and
+ * {@link #storeWith} (a store already holding given values, written by other means, e.g. into the
+ * directory an HTTP server serves). It adds what is particular to that store through the {@code
+ * check...} hooks and its own tests. Shared with other modules through cubed-core's test-jar.
  */
 public abstract class StoreContract {
   /**
@@ -67,8 +66,8 @@ public abstract class StoreContract {
   }
 
   /**
-   * What {@code get} of a key that is only a prefix of other keys ("a" when "a/c/d" exists)
-   * does: absent by default; a filesystem store reports the directory as corruption.
+   * What {@code get} of a key that is only a prefix of other keys ("a" when "a/c/d" exists) does:
+   * absent by default; a filesystem store reports the directory as corruption.
    */
   protected void checkPrefixIsNoValue(Store s) {
     assertThat(s.get("a")).isNull();
@@ -121,8 +120,8 @@ public abstract class StoreContract {
       assertThat(s.get(e.getKey())).as(e.getKey()).isEqualTo(e.getValue());
       assertThat(s.exists(e.getKey())).as(e.getKey()).isTrue();
     }
-    for (String missing : List.of("a/b/c", "nope", "v3/c/0/2", "v2/.zattrs", "zarr.json",
-        "big2", "with space/x")) {
+    for (String missing :
+        List.of("a/b/c", "nope", "v3/c/0/2", "v2/.zattrs", "zarr.json", "big2", "with space/x")) {
       assertThat(s.get(missing)).as(missing).isNull();
       assertThat(s.getRange(missing, 0, 3)).as(missing).isNull();
       assertThat(s.getSuffix(missing, 3)).as(missing).isNull();
@@ -139,18 +138,17 @@ public abstract class StoreContract {
     byte[] big = values.get("big");
     assertThat(s.getRange("big", 1_000_001, 4096))
         .isEqualTo(Arrays.copyOfRange(big, 1_000_001, 1_000_001 + 4096));
-    assertThat(s.getSuffix("big", 16)).isEqualTo(Arrays.copyOfRange(big, big.length - 16,
-        big.length));
-    assertThatThrownBy(() -> s.getRange("a/b", -1, 2)).isInstanceOf(
-        IllegalArgumentException.class);
+    assertThat(s.getSuffix("big", 16))
+        .isEqualTo(Arrays.copyOfRange(big, big.length - 16, big.length));
+    assertThatThrownBy(() -> s.getRange("a/b", -1, 2)).isInstanceOf(IllegalArgumentException.class);
     assertThat(s.list("")).containsExactlyElementsOf(values.keySet().stream().sorted().toList());
     assertThat(s.list("a/")).containsExactly("a/b", "a/c/d");
     assertThat(s.list("a")).containsExactly("a/b", "a/c/d", "ab");
     assertThat(s.list("v3/c/")).containsExactly("v3/c/0/1", "v3/c/10/0");
     assertThat(s.list("v2/")).containsExactly("v2/.zarray", "v2/0.0", "v2/1.0");
     assertThat(s.list("nope/")).isEmpty();
-    assertThat(s.listChildren("")).containsExactly(".zgroup", "a", "ab", "big", "v2", "v3",
-        "with space", "z");
+    assertThat(s.listChildren(""))
+        .containsExactly(".zgroup", "a", "ab", "big", "v2", "v3", "with space", "z");
     assertThat(s.listChildren("a/")).containsExactly("b", "c");
     assertThat(s.listChildren("v3/c/")).containsExactly("0", "10");
     checkPrefixIsNoValue(s);
@@ -209,8 +207,8 @@ public abstract class StoreContract {
     assertThat(s.get("big")).isEqualTo(want);
     assertThat(s.getRange("big", 2_000_000, 100))
         .isEqualTo(Arrays.copyOfRange(want, 2_000_000, 2_000_100));
-    assertThat(s.getSuffix("big", 10)).isEqualTo(Arrays.copyOfRange(want, want.length - 10,
-        want.length));
+    assertThat(s.getSuffix("big", 10))
+        .isEqualTo(Arrays.copyOfRange(want, want.length - 10, want.length));
     byte[] other = random(bigValueBytes(), 8);
     s.put("big", other);
     assertThat(s.get("big")).isEqualTo(other);
@@ -219,8 +217,8 @@ public abstract class StoreContract {
   @Test
   void rejectsKeysEscapingTheRoot() {
     Store s = readOnly() ? storeWith("keys", Map.of()) : freshStore("keys");
-    for (String bad : List.of("../x", "/etc/passwd", "a/../../x", "a//b", "", "a/./b", "C:/x",
-        "a\\..\\b")) {
+    for (String bad :
+        List.of("../x", "/etc/passwd", "a/../../x", "a//b", "", "a/./b", "C:/x", "a\\..\\b")) {
       if (!readOnly()) {
         assertThatThrownBy(() -> s.put(bad, new byte[1]), bad)
             .isInstanceOf(IllegalArgumentException.class);
@@ -238,11 +236,18 @@ public abstract class StoreContract {
     assumeTrue(readOnly(), "a writable store");
     Store s = storeWith("refuse", Map.of("a/b", bytes(1, 2)));
     String where = s.describe();
-    List<Runnable> writes = List.of(() -> s.put("a/b", bytes(3)), () -> s.put("n", bytes(3), 1),
-        () -> s.delete("a/b"), () -> s.deletePrefix(""), () -> s.deletePrefix("a/"));
+    List<Runnable> writes =
+        List.of(
+            () -> s.put("a/b", bytes(3)),
+            () -> s.put("n", bytes(3), 1),
+            () -> s.delete("a/b"),
+            () -> s.deletePrefix(""),
+            () -> s.deletePrefix("a/"));
     for (Runnable w : writes) {
-      assertThatThrownBy(w::run).isInstanceOf(UnsupportedOperationException.class)
-          .hasMessageContaining("read-only").hasMessageContaining(where)
+      assertThatThrownBy(w::run)
+          .isInstanceOf(UnsupportedOperationException.class)
+          .hasMessageContaining("read-only")
+          .hasMessageContaining(where)
           .hasMessageNotContaining("\n");
     }
     assertThat(s.get("a/b")).containsExactly(1, 2);
@@ -261,14 +266,16 @@ public abstract class StoreContract {
       List<Future<?>> fs = new ArrayList<>();
       for (int t = 0; t < 8; t++) {
         int id = t;
-        fs.add(ex.submit(() -> {
-          for (int i = 0; i < 16; i++) {
-            String k = "c/" + ((i + id) % 16);
-            assertThat(s.get(k)).isEqualTo(values.get(k));
-            assertThat(s.getRange(k, 10, 20)).isEqualTo(Arrays.copyOfRange(values.get(k), 10,
-                30));
-          }
-        }));
+        fs.add(
+            ex.submit(
+                () -> {
+                  for (int i = 0; i < 16; i++) {
+                    String k = "c/" + ((i + id) % 16);
+                    assertThat(s.get(k)).isEqualTo(values.get(k));
+                    assertThat(s.getRange(k, 10, 20))
+                        .isEqualTo(Arrays.copyOfRange(values.get(k), 10, 30));
+                  }
+                }));
       }
       for (Future<?> f : fs) {
         f.get();
@@ -287,19 +294,21 @@ public abstract class StoreContract {
     List<Future<?>> fs = new ArrayList<>();
     for (int t = 0; t < 8; t++) {
       int id = t;
-      fs.add(ex.submit(() -> {
-        for (int i = 0; i < n; i++) {
-          s.put("k/" + id + "/" + i, new byte[] {(byte) id, (byte) i});
-          byte[] v = new byte[4096];
-          Arrays.fill(v, (byte) id);
-          s.put("shared", v);
-          byte[] r = s.get("shared");
-          byte first = r[0];
-          for (byte b : r) {
-            assertThat(b).isEqualTo(first); // never a mixture
-          }
-        }
-      }));
+      fs.add(
+          ex.submit(
+              () -> {
+                for (int i = 0; i < n; i++) {
+                  s.put("k/" + id + "/" + i, new byte[] {(byte) id, (byte) i});
+                  byte[] v = new byte[4096];
+                  Arrays.fill(v, (byte) id);
+                  s.put("shared", v);
+                  byte[] r = s.get("shared");
+                  byte first = r[0];
+                  for (byte b : r) {
+                    assertThat(b).isEqualTo(first); // never a mixture
+                  }
+                }
+              }));
     }
     for (Future<?> f : fs) {
       f.get();

@@ -14,12 +14,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The filesystem and memory stores under the {@link StoreContract}, and opening stores by
- * location ({@link Stores#open}) with serialization.
+ * The filesystem and memory stores under the {@link StoreContract}, and opening stores by location
+ * ({@link Stores#open}) with serialization.
  */
 class StoreTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   /** The filesystem store under the contract. */
   @Nested
@@ -32,8 +31,10 @@ class StoreTest {
     @Override
     protected void checkPrefixIsNoValue(Store s) {
       // a directory where a value should be is corruption, not an absent key
-      assertThatThrownBy(() -> s.get("a")).isInstanceOf(ZarrStoreException.class)
-          .hasMessageContaining("key 'a'").hasMessageContaining("is a directory");
+      assertThatThrownBy(() -> s.get("a"))
+          .isInstanceOf(ZarrStoreException.class)
+          .hasMessageContaining("key 'a'")
+          .hasMessageContaining("is a directory");
     }
 
     @Override
@@ -46,8 +47,8 @@ class StoreTest {
     @Override
     protected void afterConcurrentWriters(Store s) throws Exception {
       try (var st = Files.list(((FileSystemStore) s).root())) {
-        assertThat(st.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("k",
-            "shared"); // no temporary files left beside the values
+        assertThat(st.map(p -> p.getFileName().toString()))
+            .containsExactlyInAnyOrder("k", "shared"); // no temporary files left beside the values
       }
     }
   }
@@ -73,7 +74,8 @@ class StoreTest {
     f.put("y", new byte[] {2});
     assertThat(((Store) roundTrip(f)).get("y")).containsExactly(2);
     assertThatThrownBy(() -> Stores.open("gopher://host/x"))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("gopher")
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("gopher")
         .hasMessageContaining("StoreProvider");
     Stores.dropMemory("shared-test");
     Store plugin = Stores.open("testmem://abc/whatever");
@@ -86,8 +88,8 @@ class StoreTest {
     try (ObjectOutputStream out = new ObjectOutputStream(bos)) {
       out.writeObject(o);
     }
-    try (ObjectInputStream in = new ObjectInputStream(
-        new ByteArrayInputStream(bos.toByteArray()))) {
+    try (ObjectInputStream in =
+        new ObjectInputStream(new ByteArrayInputStream(bos.toByteArray()))) {
       return in.readObject();
     }
   }

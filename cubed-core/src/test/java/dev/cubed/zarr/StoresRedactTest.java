@@ -27,8 +27,15 @@ class StoresRedactTest {
 
   @Test
   void textWithoutCredentialsIsUnchanged() {
-    for (String s : new String[] {"s3://bucket/a/b.zarr", "/data/x@2.zarr", "mail me@host",
-        "http://127.0.0.1:9000/b?x=1", "file:///tmp/a", ""}) {
+    for (String s :
+        new String[] {
+          "s3://bucket/a/b.zarr",
+          "/data/x@2.zarr",
+          "mail me@host",
+          "http://127.0.0.1:9000/b?x=1",
+          "file:///tmp/a",
+          ""
+        }) {
       assertThat(Stores.redact(s)).isEqualTo(s);
     }
     assertThat(Stores.redact(null)).isNull();

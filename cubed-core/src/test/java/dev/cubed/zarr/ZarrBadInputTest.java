@@ -19,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** Invalid metadata and corrupt chunks give ZarrFormatException naming path, key/field and rule. */
 class ZarrBadInputTest {
 
-  static final String V3 = """
+  static final String V3 =
+      """
       {"zarr_format": 3, "node_type": "array", "shape": %s, "data_type": "%s",
        "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": %s}},
        "chunk_key_encoding": {"name": "default", "configuration": {"separator": "/"}},
@@ -28,17 +29,19 @@ class ZarrBadInputTest {
   static final String BYTES_ZSTD =
       "[{\"name\": \"bytes\", \"configuration\": {\"endian\": \"little\"}}, {\"name\": \"zstd\"}]";
 
-  static MemoryStore withV3(String shape, String dtype, String chunks, String fill,
-      String codecs) {
+  static MemoryStore withV3(String shape, String dtype, String chunks, String fill, String codecs) {
     MemoryStore s = new MemoryStore();
-    s.put("arr/zarr.json", String.format(V3, shape, dtype, chunks, fill, codecs)
-        .getBytes(StandardCharsets.UTF_8));
+    s.put(
+        "arr/zarr.json",
+        String.format(V3, shape, dtype, chunks, fill, codecs).getBytes(StandardCharsets.UTF_8));
     return s;
   }
 
   static void assertBadMetadata(Store s, String... fragments) {
-    var t = assertThatThrownBy(() -> ZarrArray.open(s, "arr"))
-        .isInstanceOf(ZarrFormatException.class).hasMessageContaining("arr");
+    var t =
+        assertThatThrownBy(() -> ZarrArray.open(s, "arr"))
+            .isInstanceOf(ZarrFormatException.class)
+            .hasMessageContaining("arr");
     for (String f : fragments) {
       t.hasMessageContaining(f);
     }
@@ -52,36 +55,52 @@ class ZarrBadInputTest {
     s.put("arr/zarr.json", "[1, 2]".getBytes(StandardCharsets.UTF_8));
     assertBadMetadata(s, "expected a JSON object");
     assertBadMetadata(withV3("[4]", "float16", "[2]", "0", BYTES_ZSTD), "data_type", "float16");
-    assertBadMetadata(withV3("[4]", "float64", "[2]", "0",
-        "[{\"name\": \"bytes\"}, {\"name\": \"lzma\"}]"), "unknown codec", "lzma");
+    assertBadMetadata(
+        withV3("[4]", "float64", "[2]", "0", "[{\"name\": \"bytes\"}, {\"name\": \"lzma\"}]"),
+        "unknown codec",
+        "lzma");
     assertBadMetadata(withV3("[-4]", "float64", "[2]", "0", BYTES_ZSTD), "shape");
-    assertBadMetadata(withV3("[99999999999999999999999]", "float64", "[2]", "0", BYTES_ZSTD),
-        "shape", "64 bits");
-    assertBadMetadata(withV3("[100000, 100000]", "float64", "[100000, 100000]", "0",
-        BYTES_ZSTD), "chunk", "2^31");
+    assertBadMetadata(
+        withV3("[99999999999999999999999]", "float64", "[2]", "0", BYTES_ZSTD), "shape", "64 bits");
+    assertBadMetadata(
+        withV3("[100000, 100000]", "float64", "[100000, 100000]", "0", BYTES_ZSTD),
+        "chunk",
+        "2^31");
     assertBadMetadata(withV3("[4]", "float64", "[0]", "0", BYTES_ZSTD), "chunk", "1..2^31-1");
     assertBadMetadata(withV3("[4]", "float64", "[2, 2]", "0", BYTES_ZSTD), "dimensions");
     assertBadMetadata(withV3("[4]", "uint8", "[2]", "300", BYTES_ZSTD), "fill_value", "range");
     assertBadMetadata(withV3("[4]", "float64", "[2]", "\"banana\"", BYTES_ZSTD), "fill_value");
-    assertBadMetadata(withV3("[4]", "float64", "[2]", "0", "[{\"name\": \"zstd\"}]"),
-        "array-to-bytes");
+    assertBadMetadata(
+        withV3("[4]", "float64", "[2]", "0", "[{\"name\": \"zstd\"}]"), "array-to-bytes");
     MemoryStore v2 = new MemoryStore();
-    v2.put("arr/.zarray", ("{\"zarr_format\": 2, \"shape\": [4], \"chunks\": [2], \"dtype\":"
-        + " \"|S5\", \"compressor\": null, \"fill_value\": null, \"order\": \"C\","
-        + " \"filters\": null}").getBytes(StandardCharsets.UTF_8));
+    v2.put(
+        "arr/.zarray",
+        ("{\"zarr_format\": 2, \"shape\": [4], \"chunks\": [2], \"dtype\":"
+                + " \"|S5\", \"compressor\": null, \"fill_value\": null, \"order\": \"C\","
+                + " \"filters\": null}")
+            .getBytes(StandardCharsets.UTF_8));
     assertBadMetadata(v2, ".zarray", "dtype", "S5");
-    v2.put("arr/.zarray", ("{\"zarr_format\": 2, \"shape\": [4], \"chunks\": [2], \"dtype\":"
-        + " \"<f8\", \"compressor\": {\"id\": \"bz2\"}, \"fill_value\": null, \"order\": \"C\","
-        + " \"filters\": null}").getBytes(StandardCharsets.UTF_8));
+    v2.put(
+        "arr/.zarray",
+        ("{\"zarr_format\": 2, \"shape\": [4], \"chunks\": [2], \"dtype\":"
+                + " \"<f8\", \"compressor\": {\"id\": \"bz2\"}, \"fill_value\": null, \"order\": \"C\","
+                + " \"filters\": null}")
+            .getBytes(StandardCharsets.UTF_8));
     assertBadMetadata(v2, "compressor", "bz2");
     assertThatThrownBy(() -> ZarrArray.open(new MemoryStore(), "nothing"))
-        .isInstanceOf(ZarrFormatException.class).hasMessageContaining("nothing")
+        .isInstanceOf(ZarrFormatException.class)
+        .hasMessageContaining("nothing")
         .hasMessageContaining("no zarr.json");
   }
 
   static ZarrArray arrayWith(Store s, int format, Compression c, boolean crc) {
-    var b = ZarrArray.create(s, "arr").zarrFormat(format).shape(8, 8).chunks(4, 4)
-        .dtype(DType.FLOAT64).compression(c);
+    var b =
+        ZarrArray.create(s, "arr")
+            .zarrFormat(format)
+            .shape(8, 8)
+            .chunks(4, 4)
+            .dtype(DType.FLOAT64)
+            .compression(c);
     if (crc) {
       b.crc32c();
     }
@@ -92,12 +111,17 @@ class ZarrBadInputTest {
 
   @Test
   void truncatedAndCorruptChunks() {
-    List<Object[]> variants = List.of(
-        new Object[] {3, Compression.zstd(1), false}, new Object[] {3, Compression.gzip(1), false},
-        new Object[] {3, Compression.none(), false}, new Object[] {3, Compression.zstd(1), true},
-        new Object[] {2, Compression.lz4(), false}, new Object[] {2, Compression.zlib(1), false},
-        new Object[] {2, Compression.blosc(Compression.BloscCodec.LZ4, 5,
-            Compression.Shuffle.BYTE), false});
+    List<Object[]> variants =
+        List.of(
+            new Object[] {3, Compression.zstd(1), false},
+            new Object[] {3, Compression.gzip(1), false},
+            new Object[] {3, Compression.none(), false},
+            new Object[] {3, Compression.zstd(1), true},
+            new Object[] {2, Compression.lz4(), false},
+            new Object[] {2, Compression.zlib(1), false},
+            new Object[] {
+              2, Compression.blosc(Compression.BloscCodec.LZ4, 5, Compression.Shuffle.BYTE), false
+            });
     for (Object[] v : variants) {
       MemoryStore s = new MemoryStore();
       ZarrArray a = arrayWith(s, (Integer) v[0], (Compression) v[1], (Boolean) v[2]);
@@ -105,13 +129,16 @@ class ZarrBadInputTest {
       byte[] good = s.get(key);
       s.put(key, Arrays.copyOf(good, good.length / 2));
       assertThatThrownBy(() -> a.readChunk(1, 0), Arrays.toString(v))
-          .isInstanceOf(ZarrFormatException.class).hasMessageContaining(key);
+          .isInstanceOf(ZarrFormatException.class)
+          .hasMessageContaining(key);
       if ((Boolean) v[2]) {
         byte[] bad = good.clone();
         bad[bad.length / 2] ^= 0x5A;
         s.put(key, bad);
-        assertThatThrownBy(() -> a.readChunk(1, 0)).isInstanceOf(ZarrFormatException.class)
-            .hasMessageContaining("crc32c").hasMessageContaining(key);
+        assertThatThrownBy(() -> a.readChunk(1, 0))
+            .isInstanceOf(ZarrFormatException.class)
+            .hasMessageContaining("crc32c")
+            .hasMessageContaining(key);
       }
       s.put(key, good);
       assertThat(a.readChunk(1, 0).shape()).containsExactly(4, 4);
@@ -125,31 +152,40 @@ class ZarrBadInputTest {
     byte[] bomb = new byte[16];
     ByteBuffer.wrap(bomb).order(ByteOrder.LITTLE_ENDIAN).putInt(Integer.MAX_VALUE);
     s.put(a.chunkKey(0, 0), bomb);
-    assertThatThrownBy(() -> a.readChunk(0, 0)).isInstanceOf(ZarrFormatException.class)
-        .hasMessageContaining("declares").hasMessageContaining("arr/0.0");
-    ZarrArray b = arrayWith(new MemoryStore(), 2,
-        Compression.blosc(Compression.BloscCodec.LZ4, 5, Compression.Shuffle.BYTE), false);
+    assertThatThrownBy(() -> a.readChunk(0, 0))
+        .isInstanceOf(ZarrFormatException.class)
+        .hasMessageContaining("declares")
+        .hasMessageContaining("arr/0.0");
+    ZarrArray b =
+        arrayWith(
+            new MemoryStore(),
+            2,
+            Compression.blosc(Compression.BloscCodec.LZ4, 5, Compression.Shuffle.BYTE),
+            false);
     byte[] blosc = b.store().get(b.chunkKey(0, 0));
     ByteBuffer.wrap(blosc).order(ByteOrder.LITTLE_ENDIAN).putInt(4, Integer.MAX_VALUE);
     b.store().put(b.chunkKey(0, 0), blosc);
-    assertThatThrownBy(() -> b.readChunk(0, 0)).isInstanceOf(ZarrFormatException.class)
+    assertThatThrownBy(() -> b.readChunk(0, 0))
+        .isInstanceOf(ZarrFormatException.class)
         .hasMessageContaining("declares");
   }
 
   @Test
   void corruptShards() {
     MemoryStore s = new MemoryStore();
-    ZarrArray a = ZarrArray.create(s, "arr").shape(8, 8).chunks(8, 8).innerChunks(4, 4)
-        .crc32c().build();
+    ZarrArray a =
+        ZarrArray.create(s, "arr").shape(8, 8).chunks(8, 8).innerChunks(4, 4).crc32c().build();
     a.write(new long[2], ZarrRoundTripTest.randomArray(DType.FLOAT64, new long[] {8, 8}, 2));
     byte[] good = s.get("arr/c/0/0");
     s.put("arr/c/0/0", Arrays.copyOf(good, 10));
-    assertThatThrownBy(() -> a.read()).isInstanceOf(ZarrFormatException.class)
+    assertThatThrownBy(() -> a.read())
+        .isInstanceOf(ZarrFormatException.class)
         .hasMessageContaining("arr/c/0/0");
     byte[] bad = good.clone();
     bad[bad.length - 10] ^= 1; // inside the index
     s.put("arr/c/0/0", bad);
-    assertThatThrownBy(() -> a.read()).isInstanceOf(ZarrFormatException.class)
+    assertThatThrownBy(() -> a.read())
+        .isInstanceOf(ZarrFormatException.class)
         .hasMessageContaining("crc32c");
   }
 
@@ -162,17 +198,22 @@ class ZarrBadInputTest {
       before.put(k, s.get(k));
     }
     assertThatThrownBy(() -> a.write(new long[] {6, 6}, NDArray.zeros(DType.FLOAT64, 4, 4)))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("outside");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("outside");
     assertThatThrownBy(() -> a.write(new long[] {0, 0}, NDArray.zeros(DType.FLOAT32, 4, 4)))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("dtype");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("dtype");
     assertThatThrownBy(() -> a.writeChunk(new long[] {1, 1}, NDArray.zeros(DType.FLOAT64, 3, 4)))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("shape");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("shape");
     assertThatThrownBy(() -> a.writeChunk(new long[] {2, 0}, NDArray.zeros(DType.FLOAT64, 4, 4)))
         .isInstanceOf(IndexOutOfBoundsException.class);
     assertThatThrownBy(() -> ZarrArray.create(s, "arr").shape(3).build())
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("overwrite");
-    assertThatThrownBy(() -> ZarrArray.create(s, "arr2").shape(3).compression(Compression.lz4())
-        .build()).isInstanceOf(UnsupportedOperationException.class);
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("overwrite");
+    assertThatThrownBy(
+            () -> ZarrArray.create(s, "arr2").shape(3).compression(Compression.lz4()).build())
+        .isInstanceOf(UnsupportedOperationException.class);
     assertThat(s.list("")).containsExactlyElementsOf(before.keySet());
     for (var e : before.entrySet()) {
       assertThat(s.get(e.getKey())).isEqualTo(e.getValue());
@@ -184,7 +225,8 @@ class ZarrBadInputTest {
     Path file = dir.resolve("file");
     Files.write(file, new byte[] {1});
     Store s = new FileSystemStore(file);
-    assertThatThrownBy(() -> s.put("a/b", new byte[1])).isInstanceOf(ZarrStoreException.class)
+    assertThatThrownBy(() -> s.put("a/b", new byte[1]))
+        .isInstanceOf(ZarrStoreException.class)
         .hasMessageContaining("a/b");
   }
 }

@@ -3,7 +3,6 @@ package dev.cubed.zarr;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.cubed.nd.DType;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -32,15 +31,24 @@ class ZarrChunkRefusalTest {
 
   static List<Variant> variants() {
     List<Variant> v = new ArrayList<>();
-    for (Compression c : List.of(Compression.none(), Compression.zstd(1), Compression.gzip(1),
-        Compression.zlib(1), Compression.lz4(),
-        Compression.blosc(Compression.BloscCodec.LZ4, 5, Compression.Shuffle.BYTE),
-        Compression.blosc(Compression.BloscCodec.ZSTD, 3, Compression.Shuffle.NONE),
-        Compression.blosc(Compression.BloscCodec.BLOSCLZ, 5, Compression.Shuffle.BIT))) {
+    for (Compression c :
+        List.of(
+            Compression.none(),
+            Compression.zstd(1),
+            Compression.gzip(1),
+            Compression.zlib(1),
+            Compression.lz4(),
+            Compression.blosc(Compression.BloscCodec.LZ4, 5, Compression.Shuffle.BYTE),
+            Compression.blosc(Compression.BloscCodec.ZSTD, 3, Compression.Shuffle.NONE),
+            Compression.blosc(Compression.BloscCodec.BLOSCLZ, 5, Compression.Shuffle.BIT))) {
       v.add(new Variant(2, c, false));
     }
-    for (Compression c : List.of(Compression.none(), Compression.zstd(1), Compression.gzip(1),
-        Compression.blosc(Compression.BloscCodec.LZ4, 5, Compression.Shuffle.BYTE))) {
+    for (Compression c :
+        List.of(
+            Compression.none(),
+            Compression.zstd(1),
+            Compression.gzip(1),
+            Compression.blosc(Compression.BloscCodec.LZ4, 5, Compression.Shuffle.BYTE))) {
       v.add(new Variant(3, c, false));
     }
     v.add(new Variant(3, Compression.zstd(1), true));
@@ -52,8 +60,10 @@ class ZarrChunkRefusalTest {
   }
 
   static void assertRefused(ZarrArray a, String key, Variant v, String... fragments) {
-    var t = assertThatThrownBy(() -> a.readChunk(1, 0), v.toString())
-        .isInstanceOf(ZarrFormatException.class).hasMessageContaining("chunk '" + key + "'");
+    var t =
+        assertThatThrownBy(() -> a.readChunk(1, 0), v.toString())
+            .isInstanceOf(ZarrFormatException.class)
+            .hasMessageContaining("chunk '" + key + "'");
     for (String f : fragments) {
       t.hasMessageContaining(f);
     }
@@ -107,9 +117,11 @@ class ZarrChunkRefusalTest {
       a.store().put(key, enc);
       // no silent truncation to the 128 bytes the chunk needs
       assertThatThrownBy(() -> a.readChunk(1, 0), v.toString())
-          .isInstanceOf(ZarrFormatException.class).hasMessageContaining(key)
-          .hasMessageMatching("(?s).*(decodes to more than the 128 bytes|declares 256 decoded"
-              + " bytes, more than the 128|decoded chunk has 256 bytes, expected 128).*");
+          .isInstanceOf(ZarrFormatException.class)
+          .hasMessageContaining(key)
+          .hasMessageMatching(
+              "(?s).*(decodes to more than the 128 bytes|declares 256 decoded"
+                  + " bytes, more than the 128|decoded chunk has 256 bytes, expected 128).*");
     }
   }
 
@@ -121,13 +133,19 @@ class ZarrChunkRefusalTest {
     ByteBuffer z = ByteBuffer.allocate(4 + 1 + 8 + 4).order(ByteOrder.LITTLE_ENDIAN);
     z.putInt(0xFD2FB528).put((byte) 0xE0).putLong(1L << 40);
     int blockHeader = 1 | (1 << 1) | (4 << 3); // last, RLE, size 4
-    z.put((byte) blockHeader).put((byte) (blockHeader >> 8)).put((byte) (blockHeader >> 16))
+    z.put((byte) blockHeader)
+        .put((byte) (blockHeader >> 8))
+        .put((byte) (blockHeader >> 16))
         .put((byte) 7);
     Variant zstd = new Variant(3, Compression.zstd(1), false);
     ZarrArray a = build(zstd);
     String key = a.chunkKey(1, 0);
     a.store().put(key, z.array());
-    assertRefused(a, key, zstd, "zstd data declares 1099511627776 decoded bytes",
+    assertRefused(
+        a,
+        key,
+        zstd,
+        "zstd data declares 1099511627776 decoded bytes",
         "more than the 128 bytes expected");
 
     Variant lz4 = new Variant(2, Compression.lz4(), false);

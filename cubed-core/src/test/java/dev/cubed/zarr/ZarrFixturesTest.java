@@ -20,7 +20,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Every fixture of fixtures/zarr/manifest.json (written by zarr-python 3 and xarray) reads exactly. */
+/**
+ * Every fixture of fixtures/zarr/manifest.json (written by zarr-python 3 and xarray) reads exactly.
+ */
 class ZarrFixturesTest {
 
   static Path root() {
@@ -40,7 +42,8 @@ class ZarrFixturesTest {
   }
 
   static Stream<Arguments> arrayFixtures() throws Exception {
-    return fixtures().stream().filter(f -> f.get("expected").isTextual())
+    return fixtures().stream()
+        .filter(f -> f.get("expected").isTextual())
         .map(f -> Arguments.of(f.get("name").asText(), f));
   }
 
@@ -75,8 +78,10 @@ class ZarrFixturesTest {
   void groupsHaveMembersAndAttributes() {
     for (String g : List.of("v2_group.zarr", "v3_group.zarr")) {
       ZarrGroup group = ZarrGroup.open(new FileSystemStore(root().resolve(g)), "");
-      assertThat(group.attributes()).containsEntry("title", "fixture group")
-          .containsEntry("answer", 42).containsEntry("nested", Map.of("a", List.of(1, 2, 3)));
+      assertThat(group.attributes())
+          .containsEntry("title", "fixture group")
+          .containsEntry("answer", 42)
+          .containsEntry("nested", Map.of("a", List.of(1, 2, 3)));
       assertThat(group.members()).containsOnlyKeys("sub");
       assertThat(group.members().get("sub")).isEqualTo(ZarrGroup.NodeType.GROUP);
       ZarrGroup sub = group.openGroup("sub");
@@ -90,33 +95,36 @@ class ZarrFixturesTest {
   @Test
   void xarrayDatasetsNameTheirDimensions() {
     for (String v : List.of("v2", "v3")) {
-      ZarrGroup ds = ZarrGroup.open(new FileSystemStore(root().resolve(v + "_xarray_dataset.zarr")),
-          "");
+      ZarrGroup ds =
+          ZarrGroup.open(new FileSystemStore(root().resolve(v + "_xarray_dataset.zarr")), "");
       assertThat(ds.members().keySet()).contains("u", "v", "time", "y", "x");
       ZarrArray u = ds.openArray("u");
       assertThat(u.dimensionNames()).containsExactly("time", "y", "x");
       assertThat(u.attributes()).doesNotContainKey("_ARRAY_DIMENSIONS");
-      NDAssert.assertExact(Npy.read(root().resolve(v + "_xarray_dataset_u.npy")), u.read(), v + " u");
+      NDAssert.assertExact(
+          Npy.read(root().resolve(v + "_xarray_dataset_u.npy")), u.read(), v + " u");
       ZarrArray vv = ds.openArray("v");
-      NDAssert.assertExact(Npy.read(root().resolve(v + "_xarray_dataset_v.npy")), vv.read(),
-          v + " v");
+      NDAssert.assertExact(
+          Npy.read(root().resolve(v + "_xarray_dataset_v.npy")), vv.read(), v + " v");
       assertThat(vv.dtype()).isEqualTo(DType.FLOAT32);
     }
   }
 
   @Test
   void dimensionNamesAndMissingChunks() {
-    ZarrArray a = ZarrArray.open(new FileSystemStore(root().resolve("v3_f8_dimension_names.zarr")),
-        "");
+    ZarrArray a =
+        ZarrArray.open(new FileSystemStore(root().resolve("v3_f8_dimension_names.zarr")), "");
     assertThat(a.dimensionNames()).containsExactly("y", "x");
-    ZarrArray m = ZarrArray.open(
-        new FileSystemStore(root().resolve("v3_f8_missing_chunks_nan_fill.zarr")), "");
+    ZarrArray m =
+        ZarrArray.open(
+            new FileSystemStore(root().resolve("v3_f8_missing_chunks_nan_fill.zarr")), "");
     assertThat((Double) m.fillValue()).isNaN();
     assertThat(m.chunksWritten()).isEqualTo(1);
     assertThat(m.chunkExists(1, 1)).isTrue();
     assertThat(m.chunkExists(0, 0)).isFalse();
-    ZarrArray m2 = ZarrArray.open(
-        new FileSystemStore(root().resolve("v2_f8_missing_chunks_nan_fill.zarr")), "");
+    ZarrArray m2 =
+        ZarrArray.open(
+            new FileSystemStore(root().resolve("v2_f8_missing_chunks_nan_fill.zarr")), "");
     assertThat(m2.chunksWritten()).isEqualTo(1);
     ZarrArray sh = ZarrArray.open(new FileSystemStore(root().resolve("v3_f8_sharded.zarr")), "");
     assertThat(sh.chunks()).containsExactly(8, 6);

@@ -31,8 +31,12 @@ class ZarrFuzzTest {
         b -> b.zarrFormat(3).compression(Compression.zstd(1)),
         b -> b.zarrFormat(3).compression(Compression.gzip(1)).crc32c(),
         b -> b.zarrFormat(3).compression(Compression.none()).chunks(8, 8).innerChunks(4, 4),
-        b -> b.zarrFormat(3).compression(Compression.zstd(1)).chunks(8, 8).innerChunks(2, 4)
-            .shardIndexAtStart(),
+        b ->
+            b.zarrFormat(3)
+                .compression(Compression.zstd(1))
+                .chunks(8, 8)
+                .innerChunks(2, 4)
+                .shardIndexAtStart(),
         b -> b.zarrFormat(2).compression(Compression.lz4()),
         b -> b.zarrFormat(2).compression(Compression.zlib(1)),
         b -> b.zarrFormat(2).compression(Compression.none()).order(MemoryOrder.F));
@@ -44,29 +48,29 @@ class ZarrFuzzTest {
     int v = 0;
     for (Consumer<ZarrArrayBuilder> variant : variants()) {
       MemoryStore s = new MemoryStore();
-      ZarrArrayBuilder b = ZarrArray.create(s, "a").shape(8, 8).chunks(4, 4)
-          .dtype(DType.FLOAT64);
+      ZarrArrayBuilder b = ZarrArray.create(s, "a").shape(8, 8).chunks(4, 4).dtype(DType.FLOAT64);
       variant.accept(b);
       ZarrArray a = b.build();
       a.write(new long[2], ZarrRoundTripTest.randomArray(DType.FLOAT64, new long[] {8, 8}, v));
       String key = a.chunkKey(0, 0);
       byte[] good = s.get(key);
       for (int t = 0; t < 90; t++) {
-        byte[] bad = switch (t % 3) {
-          case 0 -> Arrays.copyOf(good, r.nextInt(good.length));
-          case 1 -> {
-            byte[] x = good.clone();
-            for (int k = 0; k < 1 + r.nextInt(4); k++) {
-              x[r.nextInt(x.length)] = (byte) r.nextInt();
-            }
-            yield x;
-          }
-          default -> {
-            byte[] x = new byte[r.nextInt(64)];
-            r.nextBytes(x);
-            yield x;
-          }
-        };
+        byte[] bad =
+            switch (t % 3) {
+              case 0 -> Arrays.copyOf(good, r.nextInt(good.length));
+              case 1 -> {
+                byte[] x = good.clone();
+                for (int k = 0; k < 1 + r.nextInt(4); k++) {
+                  x[r.nextInt(x.length)] = (byte) r.nextInt();
+                }
+                yield x;
+              }
+              default -> {
+                byte[] x = new byte[r.nextInt(64)];
+                r.nextBytes(x);
+                yield x;
+              }
+            };
         s.put(key, bad);
         String what = "variant " + v + " mutation " + t;
         expectCleanOutcome(() -> a.readChunk(0, 0), what);
@@ -82,8 +86,15 @@ class ZarrFuzzTest {
     String alphabet = "0123456789-[]{}\",:.e truefalsnul\\";
     for (int format : new int[] {2, 3}) {
       MemoryStore s = new MemoryStore();
-      ZarrArray a = ZarrArray.create(s, "a").zarrFormat(format).shape(8, 8).chunks(4, 4)
-          .dtype(DType.INT32).fillValue(3).dimensionNames("y", "x").build();
+      ZarrArray a =
+          ZarrArray.create(s, "a")
+              .zarrFormat(format)
+              .shape(8, 8)
+              .chunks(4, 4)
+              .dtype(DType.INT32)
+              .fillValue(3)
+              .dimensionNames("y", "x")
+              .build();
       a.write(new long[2], ZarrRoundTripTest.randomArray(DType.INT32, new long[] {8, 8}, 1));
       String key = format == 3 ? "a/zarr.json" : "a/.zarray";
       String good = new String(s.get(key), StandardCharsets.UTF_8);
@@ -94,13 +105,15 @@ class ZarrFuzzTest {
           sb.setCharAt(p, alphabet.charAt(r.nextInt(alphabet.length())));
         }
         s.put(key, sb.toString().getBytes(StandardCharsets.UTF_8));
-        expectCleanOutcome(() -> {
-          ZarrArray m = ZarrArray.open(s, "a");
-          long[] sh = m.shape();
-          if (m.ndim() == 2 && sh[0] <= 64 && sh[1] <= 64 && m.chunkCount() <= 4096) {
-            m.read();
-          }
-        }, "format " + format + " mutation " + t + ": " + sb);
+        expectCleanOutcome(
+            () -> {
+              ZarrArray m = ZarrArray.open(s, "a");
+              long[] sh = m.shape();
+              if (m.ndim() == 2 && sh[0] <= 64 && sh[1] <= 64 && m.chunkCount() <= 4096) {
+                m.read();
+              }
+            },
+            "format " + format + " mutation " + t + ": " + sb);
       }
     }
   }

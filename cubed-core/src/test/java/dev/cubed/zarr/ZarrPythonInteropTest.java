@@ -33,8 +33,8 @@ class ZarrPythonInteropTest {
   static String pythonWithZarr() {
     for (String py : List.of("/usr/bin/python3", "python3", "/usr/local/bin/python3")) {
       try {
-        Process p = new ProcessBuilder(py, "-c", "import zarr, numpy").redirectErrorStream(true)
-            .start();
+        Process p =
+            new ProcessBuilder(py, "-c", "import zarr, numpy").redirectErrorStream(true).start();
         p.getInputStream().readAllBytes();
         if (p.waitFor(5, TimeUnit.MINUTES) && p.exitValue() == 0) {
           return py;
@@ -57,8 +57,7 @@ class ZarrPythonInteropTest {
     for (DType d : DType.values()) {
       for (Compression c : ZarrRoundTripTest.compressions(2)) {
         String name = "a" + (n++);
-        ZarrArray a = g.createArray(name).shape(7, 5).chunks(3, 2).dtype(d).compression(c)
-            .build();
+        ZarrArray a = g.createArray(name).shape(7, 5).chunks(3, 2).dtype(d).compression(c).build();
         NDArray data = ZarrRoundTripTest.randomArray(d, new long[] {7, 5}, n);
         a.write(new long[2], data);
         Npy.write(dir.resolve(name + ".npy"), data);
@@ -68,11 +67,19 @@ class ZarrPythonInteropTest {
     g.createGroup("sub", Map.of("k", 1));
     for (DType d : new DType[] {DType.FLOAT64, DType.INT32, DType.COMPLEX128, DType.UINT16}) {
       String name = "sub/f" + d;
-      Object fill = d.isComplex() ? new Complex(1.5, Double.NaN) : d.isFloating()
-          ? Double.NaN : 3;
-      ZarrArray a = g.createArray(name).shape(6, 5, 4).chunks(4, 2, 3).dtype(d)
-          .order(MemoryOrder.F).byteOrder(ByteOrder.BIG_ENDIAN).separator("/").fillValue(fill)
-          .dimensionNames("t", "y", "x").compression(Compression.zstd(1)).build();
+      Object fill = d.isComplex() ? new Complex(1.5, Double.NaN) : d.isFloating() ? Double.NaN : 3;
+      ZarrArray a =
+          g.createArray(name)
+              .shape(6, 5, 4)
+              .chunks(4, 2, 3)
+              .dtype(d)
+              .order(MemoryOrder.F)
+              .byteOrder(ByteOrder.BIG_ENDIAN)
+              .separator("/")
+              .fillValue(fill)
+              .dimensionNames("t", "y", "x")
+              .compression(Compression.zstd(1))
+              .build();
       NDArray data = NDArray.full(d, fill, 6, 5, 4);
       NDArray part = ZarrRoundTripTest.randomArray(d, new long[] {3, 5, 2}, 77);
       a.write(new long[] {1, 0, 1}, part);
@@ -86,12 +93,13 @@ class ZarrPythonInteropTest {
     cases.add("scalar scalar.npy");
     Files.write(dir.resolve("cases.txt"), cases);
     Path script = Paths.get(getClass().getResource("/interop/check_v2.py").toURI());
-    Process p = new ProcessBuilder(py, script.toString(), dir.toString()).redirectErrorStream(true)
-        .start();
+    Process p =
+        new ProcessBuilder(py, script.toString(), dir.toString()).redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.waitFor(300, TimeUnit.SECONDS)).isTrue();
     assertThat(p.exitValue()).as(out).isZero();
-    assertThat(out.lines().filter(l -> l.startsWith("OK ")).count()).as(out)
+    assertThat(out.lines().filter(l -> l.startsWith("OK ")).count())
+        .as(out)
         .isEqualTo(cases.size());
   }
 }

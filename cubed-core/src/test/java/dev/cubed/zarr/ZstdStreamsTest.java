@@ -24,8 +24,14 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class ZstdStreamsTest {
   static Stream<Arguments> cases() {
-    long[][][] shapes = {{{}, {}}, {{1}, {1}}, {{300}, {123}}, {{70_000}, {70_000}},
-        {{513, 257}, {400, 257}}, {{3, 20, 30}, {2, 20, 17}}};
+    long[][][] shapes = {
+      {{}, {}},
+      {{1}, {1}},
+      {{300}, {123}},
+      {{70_000}, {70_000}},
+      {{513, 257}, {400, 257}},
+      {{3, 20, 30}, {2, 20, 17}}
+    };
     Stream.Builder<Arguments> b = Stream.builder();
     for (DType dt : new DType[] {DType.FLOAT64, DType.INT16, DType.BOOL, DType.COMPLEX64}) {
       for (long[][] s : shapes) {
@@ -39,8 +45,8 @@ class ZstdStreamsTest {
 
   @ParameterizedTest(name = "{0} full={1} clip={2} big={3}")
   @MethodSource("cases")
-  void decodesToThePaddedChunkFromArrayAndRuns(DType dt, long[] full, long[] clip, boolean big,
-      long seed) {
+  void decodesToThePaddedChunkFromArrayAndRuns(
+      DType dt, long[] full, long[] clip, boolean big, long seed) {
     NDArray a = BloscStreamsTest.data(dt, clip, (int) (seed % 3), seed);
     Object fill = dt == DType.BOOL ? Boolean.TRUE : dt.isComplex() ? 0.0 : 3;
     ByteOrder order = big ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN;
@@ -54,9 +60,17 @@ class ZstdStreamsTest {
     for (boolean crc : new boolean[] {false, true}) {
       byte[] fromArray = stored(ZstdStreams.encode(zstd, a, full, fill, order, crc));
       final NDArray p = padded;
-      byte[] fromRuns = stored(ZstdStreams.encode(zstd, (start, count) ->
-          p.reshape(Shapes.size(full)).getRegion(new long[] {start}, new long[] {count}),
-          dt, full, order, crc));
+      byte[] fromRuns =
+          stored(
+              ZstdStreams.encode(
+                  zstd,
+                  (start, count) ->
+                      p.reshape(Shapes.size(full))
+                          .getRegion(new long[] {start}, new long[] {count}),
+                  dt,
+                  full,
+                  order,
+                  crc));
       for (byte[] s : new byte[][] {fromArray, fromRuns}) {
         int n = crc ? BytesCodecs.Crc32c.verify(s, s.length, "t") : s.length;
         byte[] frame = Arrays.copyOf(s, n);
@@ -75,19 +89,25 @@ class ZstdStreamsTest {
   void outputBufferReusedAcrossChunksButNotByANestedEncode() throws Exception {
     NDArray a = BloscStreamsTest.data(DType.FLOAT64, new long[] {200, 300}, 0, 5);
     BytesCodecs.Zstd zstd = new BytesCodecs.Zstd(0);
-    ByteBuffer first = ZstdStreams.encode(zstd, a, a.shape(), 0.0, ByteOrder.LITTLE_ENDIAN,
-        false);
-    ByteBuffer second = ZstdStreams.encode(zstd, a, a.shape(), 0.0, ByteOrder.LITTLE_ENDIAN,
-        false);
+    ByteBuffer first = ZstdStreams.encode(zstd, a, a.shape(), 0.0, ByteOrder.LITTLE_ENDIAN, false);
+    ByteBuffer second = ZstdStreams.encode(zstd, a, a.shape(), 0.0, ByteOrder.LITTLE_ENDIAN, false);
     assertThat(second.array()).isSameAs(first.array());
     byte[][] inner = new byte[1][];
-    ByteBuffer outer = ZstdStreams.encode(zstd, (start, count) -> {
-      if (inner[0] == null) { // a chunk source that writes a chunk itself
-        inner[0] = ZstdStreams.encode(zstd, a, a.shape(), 0.0, ByteOrder.LITTLE_ENDIAN, false)
-            .array();
-      }
-      return a.reshape(a.size()).getRegion(new long[] {start}, new long[] {count});
-    }, DType.FLOAT64, a.shape(), ByteOrder.LITTLE_ENDIAN, false);
+    ByteBuffer outer =
+        ZstdStreams.encode(
+            zstd,
+            (start, count) -> {
+              if (inner[0] == null) { // a chunk source that writes a chunk itself
+                inner[0] =
+                    ZstdStreams.encode(zstd, a, a.shape(), 0.0, ByteOrder.LITTLE_ENDIAN, false)
+                        .array();
+              }
+              return a.reshape(a.size()).getRegion(new long[] {start}, new long[] {count});
+            },
+            DType.FLOAT64,
+            a.shape(),
+            ByteOrder.LITTLE_ENDIAN,
+            false);
     assertThat(inner[0]).isNotSameAs(outer.array());
     byte[] frame = Arrays.copyOf(outer.array(), outer.remaining());
     assertThat(zstd.decode(frame, (int) a.size() * 8, "t"))
@@ -97,8 +117,13 @@ class ZstdStreamsTest {
   @Test
   void zstdArrayWrittenFromRunsReadsBack(@TempDir Path dir) throws Exception {
     FileSystemStore store = new FileSystemStore(dir);
-    ZarrArray z = ZarrArray.create(store, "z").shape(700, 500).chunks(300, 200)
-        .dtype(DType.FLOAT64).compression(Compression.zstd(0)).build();
+    ZarrArray z =
+        ZarrArray.create(store, "z")
+            .shape(700, 500)
+            .chunks(300, 200)
+            .dtype(DType.FLOAT64)
+            .compression(Compression.zstd(0))
+            .build();
     assertThat(z.streamsWrites()).isTrue();
     assertThat(z.writeCopies()).isEqualTo(1);
     NDArray all = BloscStreamsTest.data(DType.FLOAT64, new long[] {700, 500}, 1, 9);
@@ -107,8 +132,8 @@ class ZstdStreamsTest {
         long[] c = {i, j};
         long[] start = {i * 300, j * 200};
         NDArray chunk = all.getRegion(start, z.chunkShape(c)).copy();
-        z.writeChunk(c, (s, n) -> chunk.reshape(chunk.size())
-            .getRegion(new long[] {s}, new long[] {n}));
+        z.writeChunk(
+            c, (s, n) -> chunk.reshape(chunk.size()).getRegion(new long[] {s}, new long[] {n}));
       }
     }
     assertThat(ZarrArray.open(store, "z").read().toBytes(ByteOrder.LITTLE_ENDIAN))

@@ -27,10 +27,14 @@ final class GcsErrors {
     PERMANENT
   }
 
-  private static final ObjectStores.Service SERVICE = new ObjectStores.Service("GCS",
-      "Google Cloud Storage", "",
-      "cubed.gcs.endpoint / CUBED_GCS_ENDPOINT / STORAGE_EMULATOR_HOST", "the endpoint is right",
-      "cubed.gcs.maxAttempts");
+  private static final ObjectStores.Service SERVICE =
+      new ObjectStores.Service(
+          "GCS",
+          "Google Cloud Storage",
+          "",
+          "cubed.gcs.endpoint / CUBED_GCS_ENDPOINT / STORAGE_EMULATOR_HOST",
+          "the endpoint is right",
+          "cubed.gcs.maxAttempts");
 
   /** Classifies an exception thrown by the Storage client (or by a read channel). */
   static Kind classify(Throwable e) {
@@ -41,7 +45,8 @@ final class GcsErrors {
     int code = se.getCode();
     String msg = String.valueOf(se.getMessage()).toLowerCase(java.util.Locale.ROOT);
     if (code == 404) {
-      return msg.contains("bucket") && !msg.contains("object") ? Kind.NO_SUCH_BUCKET
+      return msg.contains("bucket") && !msg.contains("object")
+          ? Kind.NO_SUCH_BUCKET
           : Kind.NOT_FOUND;
     }
     if (code == 401 || code == 403) {
@@ -50,7 +55,10 @@ final class GcsErrors {
     if (code == 416) {
       return Kind.RANGE_NOT_SATISFIABLE;
     }
-    if (code == 408 || code == 429 || code >= 500 || code == 0 && ObjectStores.hasIoCause(e)
+    if (code == 408
+        || code == 429
+        || code >= 500
+        || code == 0 && ObjectStores.hasIoCause(e)
         || se.isRetryable()) {
       return Kind.TRANSIENT;
     }
@@ -71,15 +79,20 @@ final class GcsErrors {
   }
 
   /**
-   * The store's exception for a failed request after the client's retries: names the operation,
-   * the key and the bucket; says whether the retries were spent, access was denied (and how
-   * credentials were chosen) or the bucket is missing. Endpoint credentials are redacted.
+   * The store's exception for a failed request after the client's retries: names the operation, the
+   * key and the bucket; says whether the retries were spent, access was denied (and how credentials
+   * were chosen) or the bucket is missing. Endpoint credentials are redacted.
    */
   static ZarrStoreException failure(String op, String key, GcsStore store, Throwable e) {
     GcsSettings s = store.settings();
-    return ObjectStores.failure(SERVICE, ObjectStores.Failure.of(classify(e)), op, key,
-        new ObjectStores.Target(store, store.bucket(), s.endpoint(), s.describe(),
-            s.maxAttempts()), code(e), e);
+    return ObjectStores.failure(
+        SERVICE,
+        ObjectStores.Failure.of(classify(e)),
+        op,
+        key,
+        new ObjectStores.Target(store, store.bucket(), s.endpoint(), s.describe(), s.maxAttempts()),
+        code(e),
+        e);
   }
 
   private static String code(Throwable e) {

@@ -12,8 +12,8 @@ import java.util.function.Function;
  * How to reach Google Cloud Storage, without credentials (those always come from Application
  * Default Credentials in the JVM that uses the store, so they are never serialized with a store).
  *
- * <p>Each setting is taken from the first of: the store URI's query parameter, the system
- * property, the environment variable; otherwise the default.
+ * <p>Each setting is taken from the first of: the store URI's query parameter, the system property,
+ * the environment variable; otherwise the default.
  *
  * <table>
  *   <caption>Settings</caption>
@@ -67,14 +67,15 @@ public record GcsSettings(String endpoint, String project, boolean anonymous, in
     try {
       u = URI.create(e);
     } catch (IllegalArgumentException x) {
-      throw new IllegalArgumentException("GCS endpoint '" + Stores.redact(endpoint)
-          + "' is not a URI");
+      throw new IllegalArgumentException(
+          "GCS endpoint '" + Stores.redact(endpoint) + "' is not a URI");
     }
-    if (u.getHost() == null
-        || !(u.getScheme().equals("http") || u.getScheme().equals("https"))) {
-      throw new IllegalArgumentException("GCS endpoint '" + Stores.redact(endpoint)
-          + "' must be host:port or an http:// or https:// URL with a host, e.g."
-          + " http://127.0.0.1:4443");
+    if (u.getHost() == null || !(u.getScheme().equals("http") || u.getScheme().equals("https"))) {
+      throw new IllegalArgumentException(
+          "GCS endpoint '"
+              + Stores.redact(endpoint)
+              + "' must be host:port or an http:// or https:// URL with a host, e.g."
+              + " http://127.0.0.1:4443");
     }
     return e;
   }
@@ -84,10 +85,16 @@ public record GcsSettings(String endpoint, String project, boolean anonymous, in
     return resolve(uri, System::getProperty, System::getenv);
   }
 
-  static GcsSettings resolve(URI uri, Function<String, String> props,
-      Function<String, String> env) {
-    StoreSettings q = StoreSettings.of(uri, "GCS", "",
-        List.of("endpoint", "project", "credentials", "max_attempts"), props, env);
+  static GcsSettings resolve(
+      URI uri, Function<String, String> props, Function<String, String> env) {
+    StoreSettings q =
+        StoreSettings.of(
+            uri,
+            "GCS",
+            "",
+            List.of("endpoint", "project", "credentials", "max_attempts"),
+            props,
+            env);
     String endpoint = q.get("endpoint");
     if (endpoint == null) {
       endpoint = q.env("STORAGE_EMULATOR_HOST");
@@ -98,12 +105,16 @@ public record GcsSettings(String endpoint, String project, boolean anonymous, in
     if (cred == null) {
       anonymous = endpoint != null;
     } else {
-      anonymous = switch (cred.toLowerCase(Locale.ROOT)) {
-        case "none" -> true;
-        case "default" -> false;
-        default -> throw new IllegalArgumentException("GCS credentials '" + cred
-            + "' is neither 'default' (Application Default Credentials) nor 'none'");
-      };
+      anonymous =
+          switch (cred.toLowerCase(Locale.ROOT)) {
+            case "none" -> true;
+            case "default" -> false;
+            default ->
+                throw new IllegalArgumentException(
+                    "GCS credentials '"
+                        + cred
+                        + "' is neither 'default' (Application Default Credentials) nor 'none'");
+          };
     }
     return new GcsSettings(endpoint, project, anonymous, q.maxAttempts(DEFAULT_MAX_ATTEMPTS));
   }
@@ -111,17 +122,25 @@ public record GcsSettings(String endpoint, String project, boolean anonymous, in
   /** The settings, the endpoint's credentials redacted ({@link Stores#redact}). */
   @Override
   public String toString() {
-    return "GcsSettings[endpoint=" + Stores.redact(endpoint) + ", project=" + project
-        + ", anonymous=" + anonymous + ", maxAttempts=" + maxAttempts + "]";
+    return "GcsSettings[endpoint="
+        + Stores.redact(endpoint)
+        + ", project="
+        + project
+        + ", anonymous="
+        + anonymous
+        + ", maxAttempts="
+        + maxAttempts
+        + "]";
   }
 
   /** For messages: where requests go and how credentials are found. */
   String describe() {
     return (endpoint == null ? "Google Cloud Storage" : "endpoint " + Stores.redact(endpoint))
         + (project == null ? "" : ", project " + project)
-        + (anonymous ? "; no credentials sent (credentials=none)"
+        + (anonymous
+            ? "; no credentials sent (credentials=none)"
             : "; credentials from Application Default Credentials"
-            + " (GOOGLE_APPLICATION_CREDENTIALS, gcloud auth application-default login,"
-            + " the metadata server of GCE/GKE/Cloud Run)");
+                + " (GOOGLE_APPLICATION_CREDENTIALS, gcloud auth application-default login,"
+                + " the metadata server of GCE/GKE/Cloud Run)");
   }
 }

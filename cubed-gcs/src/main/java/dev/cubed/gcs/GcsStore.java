@@ -36,9 +36,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Writes are one single-request upload each, which GCS makes atomic: readers see the old object
  * or the new one. Reads of absent keys return null (404). Transient failures (408, 429, 5xx,
  * connection failures) are retried by the client with exponential backoff ({@link
- * GcsSettings#maxAttempts()} attempts), for every request including uploads (a store write
- * replayed writes the same bytes); when they are spent, or for access denied and missing buckets,
- * a {@link dev.cubed.zarr.ZarrStoreException} names the key, the bucket and the cause.
+ * GcsSettings#maxAttempts()} attempts), for every request including uploads (a store write replayed
+ * writes the same bytes); when they are spent, or for access denied and missing buckets, a {@link
+ * dev.cubed.zarr.ZarrStoreException} names the key, the bucket and the cause.
  *
  * <p>Serializable: the bucket, prefix and {@link GcsSettings} travel, never credentials; the
  * receiving JVM builds its own client (Application Default Credentials) on first use. Clients are
@@ -47,11 +47,11 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class GcsStore extends ObjectStore<GcsSettings> {
   private static final long serialVersionUID = 1L;
-  private static final ConcurrentHashMap<GcsSettings, Storage> CLIENTS =
-      new ConcurrentHashMap<>();
+  private static final ConcurrentHashMap<GcsSettings, Storage> CLIENTS = new ConcurrentHashMap<>();
 
   /** Objects per listing page requested (tests lower it to exercise pagination). */
   static volatile int listPageSize = 1000;
+
   /** Objects per batch delete request (the JSON API's batch limit is 100). */
   static final int DELETE_BATCH = 100;
 
@@ -106,11 +106,12 @@ public final class GcsStore extends ObjectStore<GcsSettings> {
   }
 
   private static Storage buildClient(GcsSettings s) {
-    HttpStorageOptions.Builder b = HttpStorageOptions.http()
-        .setRetrySettings(retrySettings(s.maxAttempts()))
-        // every request is retried, uploads included: a store write replayed writes the same
-        // bytes, a replayed delete finds nothing (which delete() accepts)
-        .setStorageRetryStrategy(StorageRetryStrategy.getUniformStorageRetryStrategy());
+    HttpStorageOptions.Builder b =
+        HttpStorageOptions.http()
+            .setRetrySettings(retrySettings(s.maxAttempts()))
+            // every request is retried, uploads included: a store write replayed writes the same
+            // bytes, a replayed delete finds nothing (which delete() accepts)
+            .setStorageRetryStrategy(StorageRetryStrategy.getUniformStorageRetryStrategy());
     if (s.endpoint() != null) {
       b.setHost(s.endpoint());
     }
@@ -187,8 +188,8 @@ public final class GcsStore extends ObjectStore<GcsSettings> {
   private Blob metadata(String key) {
     BlobId id = object(key);
     try {
-      return client().get(id, BlobGetOption.fields(BlobField.NAME, BlobField.SIZE,
-          BlobField.GENERATION));
+      return client()
+          .get(id, BlobGetOption.fields(BlobField.NAME, BlobField.SIZE, BlobField.GENERATION));
     } catch (RuntimeException e) {
       if (GcsErrors.classify(e) == GcsErrors.Kind.NOT_FOUND) {
         return null;
@@ -209,8 +210,7 @@ public final class GcsStore extends ObjectStore<GcsSettings> {
         // until the range is read or the object ends
       }
     }
-    return buf.position() == n ? buf.array()
-        : java.util.Arrays.copyOf(buf.array(), buf.position());
+    return buf.position() == n ? buf.array() : java.util.Arrays.copyOf(buf.array(), buf.position());
   }
 
   @Override
@@ -259,8 +259,7 @@ public final class GcsStore extends ObjectStore<GcsSettings> {
       try {
         client().delete(batch); // false for objects already gone: fine
       } catch (RuntimeException e) {
-        throw GcsErrors.failure("delete (batch of " + batch.size() + ")", keyPrefix + "*", this,
-            e);
+        throw GcsErrors.failure("delete (batch of " + batch.size() + ")", keyPrefix + "*", this, e);
       }
     }
   }

@@ -14,8 +14,9 @@ class GcsErrorsTest {
   void statusCodesAreClassified() {
     assertThat(GcsErrors.classify(new StorageException(404, "No such object: b/k")))
         .isEqualTo(Kind.NOT_FOUND);
-    assertThat(GcsErrors.classify(new StorageException(404,
-        "The specified bucket does not exist."))).isEqualTo(Kind.NO_SUCH_BUCKET);
+    assertThat(
+            GcsErrors.classify(new StorageException(404, "The specified bucket does not exist.")))
+        .isEqualTo(Kind.NO_SUCH_BUCKET);
     assertThat(GcsErrors.classify(new StorageException(403, "denied")))
         .isEqualTo(Kind.ACCESS_DENIED);
     assertThat(GcsErrors.classify(new StorageException(401, "login")))
@@ -23,7 +24,8 @@ class GcsErrorsTest {
     assertThat(GcsErrors.classify(new StorageException(416, "range")))
         .isEqualTo(Kind.RANGE_NOT_SATISFIABLE);
     for (int code : new int[] {408, 429, 500, 502, 503, 504}) {
-      assertThat(GcsErrors.classify(new StorageException(code, "busy"))).as("HTTP " + code)
+      assertThat(GcsErrors.classify(new StorageException(code, "busy")))
+          .as("HTTP " + code)
           .isEqualTo(Kind.TRANSIENT);
     }
     assertThat(GcsErrors.classify(new StorageException(400, "bad request")))

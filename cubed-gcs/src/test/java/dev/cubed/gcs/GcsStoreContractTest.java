@@ -37,10 +37,10 @@ class GcsStoreContractTest extends StoreContract {
 
   @BeforeAll
   static void connect() {
-    String ep = System.getProperty("cubed.gcs.testEndpoint", System.getenv(
-        "CUBED_GCS_TEST_ENDPOINT"));
-    Assumptions.assumeTrue(ep != null && !ep.isBlank(),
-        "no GCS-compatible test server: set CUBED_GCS_TEST_ENDPOINT");
+    String ep =
+        System.getProperty("cubed.gcs.testEndpoint", System.getenv("CUBED_GCS_TEST_ENDPOINT"));
+    Assumptions.assumeTrue(
+        ep != null && !ep.isBlank(), "no GCS-compatible test server: set CUBED_GCS_TEST_ENDPOINT");
     // gs:// locations opened by the engine (work directory, Cubed.fromZarr) find it here
     System.setProperty("cubed.gcs.endpoint", ep);
     System.setProperty("cubed.gcs.project", "cubed-test");
@@ -92,8 +92,8 @@ class GcsStoreContractTest extends StoreContract {
   }
 
   @Test
-  void zarrArrayWrittenAndReadBackThroughCubed(@org.junit.jupiter.api.io.TempDir
-      java.nio.file.Path tmp) {
+  void zarrArrayWrittenAndReadBackThroughCubed(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) {
     Random r = new Random(1);
     NDArray a = NDArray.zeros(DType.FLOAT64, 30, 20);
     double sum = 0;
@@ -103,12 +103,20 @@ class GcsStoreContractTest extends StoreContract {
       sum += v;
     }
     String uri = "gs://" + BUCKET + "/" + run + "rt.zarr";
-    ZarrArray.create(Stores.open(uri), "").shape(30, 20).chunks(8, 6).dtype(DType.FLOAT64)
-        .compression(Compression.zstd(3)).build().write(new long[] {0, 0}, a);
+    ZarrArray.create(Stores.open(uri), "")
+        .shape(30, 20)
+        .chunks(8, 6)
+        .dtype(DType.FLOAT64)
+        .compression(Compression.zstd(3))
+        .build()
+        .write(new long[] {0, 0}, a);
     assertThat((double[]) ZarrArray.open(uri).read().data()).containsExactly((double[]) a.data());
-    Spec spec = Spec.builder().workDir("gs://" + BUCKET + "/" + run + "work")
-        .allowedMem("100MB").reservedMem("1MB").build();
-    assertThat(Cubed.fromZarr(uri, spec).sum().compute().getDouble(0)).isCloseTo(sum,
-        within(1e-9));
+    Spec spec =
+        Spec.builder()
+            .workDir("gs://" + BUCKET + "/" + run + "work")
+            .allowedMem("100MB")
+            .reservedMem("1MB")
+            .build();
+    assertThat(Cubed.fromZarr(uri, spec).sum().compute().getDouble(0)).isCloseTo(sum, within(1e-9));
   }
 }

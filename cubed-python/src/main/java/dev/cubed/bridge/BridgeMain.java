@@ -8,9 +8,9 @@ import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.EOFException;
+import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
-import java.io.FileDescriptor;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -26,12 +26,13 @@ import java.util.List;
  * output, which only the parent process that started it can write to or read from.
  *
  * <p>Frames: a little-endian {@code int32} payload length, then the payload. A request payload is
- * an op byte ({@link #OP_PING} or {@link #OP_CALL}); a CALL carries a function name (a string
- * value body) and a count byte followed by that many tagged values ({@link Wire}). The reply is
- * one frame: status byte 0 and a tagged value, or status 1, an error kind byte ({@code ERR_*}) and
- * two strings (the Java exception's class name and its message). A malformed request gets an error reply and the server goes on; a
- * negative length, which leaves no way to find the next frame, gets an error reply and ends the
- * session (exit status 2). Everything the engine logs goes to standard error.
+ * an op byte ({@link #OP_PING} or {@link #OP_CALL}); a CALL carries a function name (a string value
+ * body) and a count byte followed by that many tagged values ({@link Wire}). The reply is one
+ * frame: status byte 0 and a tagged value, or status 1, an error kind byte ({@code ERR_*}) and two
+ * strings (the Java exception's class name and its message). A malformed request gets an error
+ * reply and the server goes on; a negative length, which leaves no way to find the next frame, gets
+ * an error reply and ends the session (exit status 2). Everything the engine logs goes to standard
+ * error.
  */
 public final class BridgeMain {
   static final int OP_PING = 0;
@@ -43,12 +44,16 @@ public final class BridgeMain {
   static final int ERR_ARITHMETIC = 4;
   static final int ERR_MEMORY = 5;
   static final int ERR_MALFORMED = 6;
+
   /** A store could not be read or written (unreachable server, I/O failure): Python's OSError. */
   static final int ERR_IO = 7;
+
   /** In a new array's chunks on the wire: this axis is regular, its chunk size follows. */
   static final int REGULAR_AXIS = -1;
+
   /** Largest request payload accepted (the Java arrays behind an NDArray are int-indexed). */
   static final int MAX_FRAME = Integer.MAX_VALUE - 16;
+
   /** Largest single read or write on the pipe. */
   static final int IO_PIECE = 1 << 20;
 
@@ -92,16 +97,19 @@ public final class BridgeMain {
     OutputStream realOut = new FileOutputStream(FileDescriptor.out);
     // nothing else may write into the reply stream; what goes to standard error (the engine's
     // log too) has the credentials of URLs hidden
-    PrintStream err = new PrintStream(Redact.lines(new FileOutputStream(FileDescriptor.err)), true,
-        java.nio.charset.StandardCharsets.UTF_8);
+    PrintStream err =
+        new PrintStream(
+            Redact.lines(new FileOutputStream(FileDescriptor.err)),
+            true,
+            java.nio.charset.StandardCharsets.UTF_8);
     System.setOut(err);
     System.setErr(err);
     long maxFrame = Long.getLong("cubed.bridge.maxFrame", MAX_FRAME);
     SharedMemory shm = SharedMemory.fromEnv();
     int status;
     try {
-      status = new BridgeMain(new FileInputStream(FileDescriptor.in), realOut, maxFrame, shm)
-          .serve();
+      status =
+          new BridgeMain(new FileInputStream(FileDescriptor.in), realOut, maxFrame, shm).serve();
     } catch (Throwable e) {
       // printed here rather than by the default handler, so that URLs lose their credentials
       java.io.StringWriter trace = new java.io.StringWriter();
@@ -127,14 +135,23 @@ public final class BridgeMain {
       shm.cleanUp(); // reply files of the last request are mapped by the reader or unwanted
       int len = ByteBuffer.wrap(lenBytes).order(ByteOrder.LITTLE_ENDIAN).getInt();
       if (len < 0) {
-        replyError("MalformedFrame", "frame length " + len + " is negative: the stream cannot"
-            + " be resynchronised; closing the session");
+        replyError(
+            "MalformedFrame",
+            "frame length "
+                + len
+                + " is negative: the stream cannot"
+                + " be resynchronised; closing the session");
         return 2;
       }
       if (len > maxFrame) {
         discard(len);
-        replyError("MalformedFrame", "frame of " + len + " bytes exceeds the limit of " + maxFrame
-            + " bytes; send the array in parts (from_array with smaller blocks)");
+        replyError(
+            "MalformedFrame",
+            "frame of "
+                + len
+                + " bytes exceeds the limit of "
+                + maxFrame
+                + " bytes; send the array in parts (from_array with smaller blocks)");
         continue;
       }
       long t0 = System.nanoTime();
@@ -144,8 +161,10 @@ public final class BridgeMain {
       } catch (OutOfMemoryError e) {
         // the frame does not fit the heap: skip it and say so; nothing else was allocated
         discard(len);
-        replyError(ERR_MEMORY, e.getClass().getName(), memoryMessage(e) + " (reading a request"
-            + " of " + len + " bytes)");
+        replyError(
+            ERR_MEMORY,
+            e.getClass().getName(),
+            memoryMessage(e) + " (reading a request" + " of " + len + " bytes)");
         continue;
       }
       // at most 1 MiB per read: the JDK copies a read through a native buffer of the request's
@@ -161,8 +180,9 @@ public final class BridgeMain {
       long t1 = System.nanoTime();
       handle(ByteBuffer.wrap(payload).order(ByteOrder.LITTLE_ENDIAN));
       if (TRACE) {
-        System.err.printf("bridge: frame %d bytes read in %.3f ms, handled and answered in %.3f"
-            + " ms%n", len, (t1 - t0) / 1e6, (System.nanoTime() - t1) / 1e6);
+        System.err.printf(
+            "bridge: frame %d bytes read in %.3f ms, handled and answered in %.3f" + " ms%n",
+            len, (t1 - t0) / 1e6, (System.nanoTime() - t1) / 1e6);
       }
     }
   }
@@ -187,8 +207,8 @@ public final class BridgeMain {
           args.add(Wire.read(b));
         }
         if (b.hasRemaining()) {
-          throw new Wire.MalformedMessageException("CALL " + name + ": " + b.remaining()
-              + " bytes left after " + n + " arguments");
+          throw new Wire.MalformedMessageException(
+              "CALL " + name + ": " + b.remaining() + " bytes left after " + n + " arguments");
         }
         result = Calls.call(session, name, args);
       } else {
@@ -220,8 +240,13 @@ public final class BridgeMain {
       total += a.nbytes();
     }
     if (total > Integer.MAX_VALUE) {
-      replyError(ERR_ARGUMENT, "java.lang.IllegalArgumentException", "the result is " + total + " bytes,"
-          + " more than one frame holds (2 GiB): compute it in parts or write it with to_zarr");
+      replyError(
+          ERR_ARGUMENT,
+          "java.lang.IllegalArgumentException",
+          "the result is "
+              + total
+              + " bytes,"
+              + " more than one frame holds (2 GiB): compute it in parts or write it with to_zarr");
       return;
     }
     long t0 = System.nanoTime();
@@ -232,14 +257,14 @@ public final class BridgeMain {
     }
     out.flush();
     if (TRACE && total > (1 << 20)) {
-      System.err.printf("bridge: reply of %d bytes written in %.3f ms%n", total,
-          (System.nanoTime() - t0) / 1e6);
+      System.err.printf(
+          "bridge: reply of %d bytes written in %.3f ms%n", total, (System.nanoTime() - t0) / 1e6);
     }
   }
 
   /**
-   * Reads and drops {@code n} bytes of input. Not {@code skipNBytes}: on a pipe that ends in
-   * {@code lseek}, which fails ("Illegal seek") and would end the session.
+   * Reads and drops {@code n} bytes of input. Not {@code skipNBytes}: on a pipe that ends in {@code
+   * lseek}, which fails ("Illegal seek") and would end the session.
    */
   private void discard(long n) throws IOException {
     while (n > 0) {
@@ -282,7 +307,8 @@ public final class BridgeMain {
     if (outOfMemory(e) != null) {
       return ERR_MEMORY;
     }
-    if (e instanceof dev.cubed.runtime.TaskFailedException tf && tf.deterministic()
+    if (e instanceof dev.cubed.runtime.TaskFailedException tf
+        && tf.deterministic()
         && tf.getCause() != null) {
       return kind(tf.getCause());
     }
@@ -349,8 +375,8 @@ public final class BridgeMain {
   }
 
   /**
-   * Encodes a result. NDArrays are encoded as their header with the raw bytes appended after
-   * the whole value (in order), so that the header stays small; the Python side reads the same way.
+   * Encodes a result. NDArrays are encoded as their header with the raw bytes appended after the
+   * whole value (in order), so that the header stays small; the Python side reads the same way.
    */
   private void writeValue(Wire.Out o, Object v, List<NDArray> arrays) {
     if (v == null) {
@@ -358,7 +384,9 @@ public final class BridgeMain {
     } else if (v instanceof Boolean x) {
       o.u8(Wire.BOOL);
       o.u8(x ? 1 : 0);
-    } else if (v instanceof Long || v instanceof Integer || v instanceof Short
+    } else if (v instanceof Long
+        || v instanceof Integer
+        || v instanceof Short
         || v instanceof Byte) {
       o.u8(Wire.INT);
       o.i64(((Number) v).longValue());

@@ -18,7 +18,6 @@ import dev.cubed.zarr.ZarrGroup;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -49,8 +48,8 @@ final class Calls {
       if (arg instanceof Wire.Handle h) {
         CubedArray x = handles.get(h.id());
         if (x == null) {
-          throw new IllegalArgumentException(fn + ": no array with handle " + h.id()
-              + " (freed, or from another bridge process)");
+          throw new IllegalArgumentException(
+              fn + ": no array with handle " + h.id() + " (freed, or from another bridge process)");
         }
         return x;
       }
@@ -65,11 +64,13 @@ final class Calls {
   }
 
   private static final Map<String, Fn> OWN = new HashMap<>();
+
   /** "Xp.add", "XpLinalg.qr", ...: the public static methods of the allowed API classes. */
   private static final Map<String, List<Method>> XP = new HashMap<>();
+
   /** The only classes whose methods a CALL may name (an explicit list, never a lookup by name). */
-  private static final List<Class<?>> API = List.of(Xp.class, XpLinalg.class, XpFft.class,
-      XpIndexing.class);
+  private static final List<Class<?>> API =
+      List.of(Xp.class, XpLinalg.class, XpFft.class, XpIndexing.class);
 
   static {
     for (Class<?> c : API) {
@@ -78,140 +79,174 @@ final class Calls {
         if (Modifier.isStatic(m.getModifiers())
             && m.getDeclaringClass().getPackageName().equals("dev.cubed")) {
           m.setAccessible(true);
-          XP.computeIfAbsent(c.getSimpleName() + "." + m.getName(), k -> new ArrayList<>())
-              .add(m);
+          XP.computeIfAbsent(c.getSimpleName() + "." + m.getName(), k -> new ArrayList<>()).add(m);
         }
       }
     }
-    OWN.put("free", (s, a) -> {
-      for (long id : (long[]) arg(a, 0, long[].class, "free")) {
-        s.handles.remove(id);
-      }
-      return null;
-    });
+    OWN.put(
+        "free",
+        (s, a) -> {
+          for (long id : (long[]) arg(a, 0, long[].class, "free")) {
+            s.handles.remove(id);
+          }
+          return null;
+        });
     // echo(value): returns its argument (measures the pipe and the encoding alone)
     OWN.put("echo", (s, a) -> a.isEmpty() ? null : a.get(0));
     // timeCompute(handle, n): n computes inside the JVM; [min, median] nanoseconds (the engine's
     // own cost of a compute, to set beside a round trip from Python)
-    OWN.put("timeCompute", (s, a) -> {
-      CubedArray x = s.get(a.get(0), "timeCompute");
-      long[] ts = new long[Math.toIntExact((Long) arg(a, 1, Long.class, "timeCompute"))];
-      for (int i = 0; i < ts.length; i++) {
-        long t0 = System.nanoTime();
-        x.compute();
-        ts[i] = System.nanoTime() - t0;
-      }
-      java.util.Arrays.sort(ts);
-      return List.of(ts[0], ts[ts.length / 2]);
-    });
+    OWN.put(
+        "timeCompute",
+        (s, a) -> {
+          CubedArray x = s.get(a.get(0), "timeCompute");
+          long[] ts = new long[Math.toIntExact((Long) arg(a, 1, Long.class, "timeCompute"))];
+          for (int i = 0; i < ts.length; i++) {
+            long t0 = System.nanoTime();
+            x.compute();
+            ts[i] = System.nanoTime() - t0;
+          }
+          java.util.Arrays.sort(ts);
+          return List.of(ts[0], ts[ts.length / 2]);
+        });
     OWN.put("handles", (s, a) -> (long) s.handles.size());
     OWN.put("info", (s, a) -> s.get(arg(a, 0, Object.class, "info"), "info"));
-    OWN.put("compute", (s, a) -> {
-      List<?> hs = (List<?>) arg(a, 0, List.class, "compute");
-      CubedArray[] xs = new CubedArray[hs.size()];
-      for (int i = 0; i < xs.length; i++) {
-        xs[i] = s.get(hs.get(i), "compute");
-      }
-      return Cubed.compute(xs);
-    });
+    OWN.put(
+        "compute",
+        (s, a) -> {
+          List<?> hs = (List<?>) arg(a, 0, List.class, "compute");
+          CubedArray[] xs = new CubedArray[hs.size()];
+          for (int i = 0; i < xs.length; i++) {
+            xs[i] = s.get(hs.get(i), "compute");
+          }
+          return Cubed.compute(xs);
+        });
     OWN.put("computeWith", ComputeWith::apply);
     // serialize(handle): the array's plan as bytes (uint8), nothing computed (see PlanBytes)
-    OWN.put("serialize", (s, a) -> {
-      byte[] b = PlanBytes.write(s.get(a.isEmpty() ? null : a.get(0), "serialize"));
-      return new NDArray(DType.UINT8, new long[] {b.length}, b);
-    });
+    OWN.put(
+        "serialize",
+        (s, a) -> {
+          byte[] b = PlanBytes.write(s.get(a.isEmpty() ? null : a.get(0), "serialize"));
+          return new NDArray(DType.UINT8, new long[] {b.length}, b);
+        });
     // deserialize(uint8 array): a new handle for the array serialize wrote (any bridge process)
-    OWN.put("deserialize", (s, a) -> {
-      NDArray b = (NDArray) arg(a, 0, NDArray.class, "deserialize");
-      if (b == null || b.dtype() != DType.UINT8 || b.ndim() != 1) {
-        throw new IllegalArgumentException("deserialize: expected a 1-D uint8 array of bytes,"
-            + " got " + describe(b));
-      }
-      return PlanBytes.read((byte[]) b.data());
-    });
-    OWN.put("fromArray", (s, a) -> {
-      NDArray x = (NDArray) arg(a, 0, NDArray.class, "fromArray");
-      Object chunks = a.size() > 1 ? a.get(1) : null;
-      if (chunks instanceof List<?> l) {
-        return Cubed.fromArray(x, blockSizes(l, "fromArray"), s.spec);
-      }
-      return Cubed.fromArray(x, (long[]) chunks, s.spec);
-    });
-    OWN.put("fromZarr", (s, a) ->
-        Cubed.fromZarr((String) arg(a, 0, String.class, "fromZarr"), s.spec));
-    OWN.put("toZarr", (s, a) -> {
-      CubedArray x = s.get(a.get(0), "toZarr");
-      String path = (String) arg(a, 1, String.class, "toZarr");
-      boolean overwrite = a.size() > 2 && Boolean.TRUE.equals(a.get(2));
-      Cubed.toZarr(x, Stores.open(path), "", overwrite);
-      return null;
-    });
-    OWN.put("writeDataset", (s, a) -> {
-      // writeDataset(group, [names], [handles], [[dims]], overwrite): a Zarr v3 group with one
-      // array per variable (dimension_names set, as xarray reads them), written in one plan
-      String group = (String) arg(a, 0, String.class, "writeDataset");
-      List<?> names = (List<?>) arg(a, 1, List.class, "writeDataset");
-      List<?> hs = (List<?>) arg(a, 2, List.class, "writeDataset");
-      List<?> dims = (List<?>) arg(a, 3, List.class, "writeDataset");
-      boolean overwrite = a.size() > 4 && Boolean.TRUE.equals(a.get(4));
-      dev.cubed.zarr.Store store = Stores.open(group);
-      ZarrGroup.create(store, "", 3, Map.of());
-      CubedArray[] ws = new CubedArray[hs.size()];
-      for (int i = 0; i < ws.length; i++) {
-        CubedArray x = s.get(hs.get(i), "writeDataset");
-        dev.cubed.zarr.ZarrArrayBuilder b = ZarrArray.create(store, (String) names.get(i))
-            .shape(x.shape()).chunks(x.chunkShape()).dtype(x.dtype())
-            .dimensionNames(((List<?>) dims.get(i)).toArray(new String[0]));
-        if (x.spec().checksum()) {
-          b.crc32c();
-        }
-        if (overwrite) {
-          b.overwrite();
-        }
-        ws[i] = Cubed.store(x, b.buildDeferred());
-      }
-      Cubed.compute(ws);
-      return null;
-    });
-    OWN.put("zarrMembers", (s, a) -> {
-      // [name, kind, name, kind, ...] of a Zarr group
-      ZarrGroup g = ZarrGroup.open((String) arg(a, 0, String.class, "zarrMembers"));
-      List<Object> out = new ArrayList<>();
-      g.members().forEach((k, v) -> {
-        out.add(k);
-        out.add(v.name().toLowerCase(Locale.ROOT));
-      });
-      return out;
-    });
-    OWN.put("zarrDims", (s, a) -> {
-      // dimension names of a Zarr array (v3 dimension_names or v2 _ARRAY_DIMENSIONS), or null
-      ZarrArray z = ZarrArray.open((String) arg(a, 0, String.class, "zarrDims"));
-      Object dims = z.dimensionNames();
-      return dims != null ? dims : z.attributes().get("_ARRAY_DIMENSIONS");
-    });
-    OWN.put("zarrCreate", (s, a) -> {
-      // zarrCreate(path, shape, chunks, dtype): an empty array map_blocks writes block by block
-      String path = (String) arg(a, 0, String.class, "zarrCreate");
-      ZarrArray.create(Stores.open(path), "").shape((long[]) a.get(1)).chunks((long[]) a.get(2))
-          .dtype((DType) a.get(3)).overwrite().build();
-      return null;
-    });
-    OWN.put("zarrWrite", (s, a) -> {
-      // zarrWrite(path, start, data): writes a region (the block of map_blocks)
-      ZarrArray z = ZarrArray.open((String) arg(a, 0, String.class, "zarrWrite"));
-      z.write((long[]) a.get(1), (NDArray) a.get(2));
-      return null;
-    });
-    OWN.put("configure", (s, a) -> {
-      // configure(key, value, ...): rebuilds the session spec (arrays made before keep theirs)
-      Spec.Builder b = s.spec.toBuilder();
-      for (int i = 0; i + 1 < a.size(); i += 2) {
-        String k = (String) a.get(i);
-        b.set(k, String.valueOf(a.get(i + 1)));
-      }
-      s.spec = b.build();
-      return s.spec.toString();
-    });
+    OWN.put(
+        "deserialize",
+        (s, a) -> {
+          NDArray b = (NDArray) arg(a, 0, NDArray.class, "deserialize");
+          if (b == null || b.dtype() != DType.UINT8 || b.ndim() != 1) {
+            throw new IllegalArgumentException(
+                "deserialize: expected a 1-D uint8 array of bytes," + " got " + describe(b));
+          }
+          return PlanBytes.read((byte[]) b.data());
+        });
+    OWN.put(
+        "fromArray",
+        (s, a) -> {
+          NDArray x = (NDArray) arg(a, 0, NDArray.class, "fromArray");
+          Object chunks = a.size() > 1 ? a.get(1) : null;
+          if (chunks instanceof List<?> l) {
+            return Cubed.fromArray(x, blockSizes(l, "fromArray"), s.spec);
+          }
+          return Cubed.fromArray(x, (long[]) chunks, s.spec);
+        });
+    OWN.put(
+        "fromZarr", (s, a) -> Cubed.fromZarr((String) arg(a, 0, String.class, "fromZarr"), s.spec));
+    OWN.put(
+        "toZarr",
+        (s, a) -> {
+          CubedArray x = s.get(a.get(0), "toZarr");
+          String path = (String) arg(a, 1, String.class, "toZarr");
+          boolean overwrite = a.size() > 2 && Boolean.TRUE.equals(a.get(2));
+          Cubed.toZarr(x, Stores.open(path), "", overwrite);
+          return null;
+        });
+    OWN.put(
+        "writeDataset",
+        (s, a) -> {
+          // writeDataset(group, [names], [handles], [[dims]], overwrite): a Zarr v3 group with one
+          // array per variable (dimension_names set, as xarray reads them), written in one plan
+          String group = (String) arg(a, 0, String.class, "writeDataset");
+          List<?> names = (List<?>) arg(a, 1, List.class, "writeDataset");
+          List<?> hs = (List<?>) arg(a, 2, List.class, "writeDataset");
+          List<?> dims = (List<?>) arg(a, 3, List.class, "writeDataset");
+          boolean overwrite = a.size() > 4 && Boolean.TRUE.equals(a.get(4));
+          dev.cubed.zarr.Store store = Stores.open(group);
+          ZarrGroup.create(store, "", 3, Map.of());
+          CubedArray[] ws = new CubedArray[hs.size()];
+          for (int i = 0; i < ws.length; i++) {
+            CubedArray x = s.get(hs.get(i), "writeDataset");
+            dev.cubed.zarr.ZarrArrayBuilder b =
+                ZarrArray.create(store, (String) names.get(i))
+                    .shape(x.shape())
+                    .chunks(x.chunkShape())
+                    .dtype(x.dtype())
+                    .dimensionNames(((List<?>) dims.get(i)).toArray(new String[0]));
+            if (x.spec().checksum()) {
+              b.crc32c();
+            }
+            if (overwrite) {
+              b.overwrite();
+            }
+            ws[i] = Cubed.store(x, b.buildDeferred());
+          }
+          Cubed.compute(ws);
+          return null;
+        });
+    OWN.put(
+        "zarrMembers",
+        (s, a) -> {
+          // [name, kind, name, kind, ...] of a Zarr group
+          ZarrGroup g = ZarrGroup.open((String) arg(a, 0, String.class, "zarrMembers"));
+          List<Object> out = new ArrayList<>();
+          g.members()
+              .forEach(
+                  (k, v) -> {
+                    out.add(k);
+                    out.add(v.name().toLowerCase(Locale.ROOT));
+                  });
+          return out;
+        });
+    OWN.put(
+        "zarrDims",
+        (s, a) -> {
+          // dimension names of a Zarr array (v3 dimension_names or v2 _ARRAY_DIMENSIONS), or null
+          ZarrArray z = ZarrArray.open((String) arg(a, 0, String.class, "zarrDims"));
+          Object dims = z.dimensionNames();
+          return dims != null ? dims : z.attributes().get("_ARRAY_DIMENSIONS");
+        });
+    OWN.put(
+        "zarrCreate",
+        (s, a) -> {
+          // zarrCreate(path, shape, chunks, dtype): an empty array map_blocks writes block by block
+          String path = (String) arg(a, 0, String.class, "zarrCreate");
+          ZarrArray.create(Stores.open(path), "")
+              .shape((long[]) a.get(1))
+              .chunks((long[]) a.get(2))
+              .dtype((DType) a.get(3))
+              .overwrite()
+              .build();
+          return null;
+        });
+    OWN.put(
+        "zarrWrite",
+        (s, a) -> {
+          // zarrWrite(path, start, data): writes a region (the block of map_blocks)
+          ZarrArray z = ZarrArray.open((String) arg(a, 0, String.class, "zarrWrite"));
+          z.write((long[]) a.get(1), (NDArray) a.get(2));
+          return null;
+        });
+    OWN.put(
+        "configure",
+        (s, a) -> {
+          // configure(key, value, ...): rebuilds the session spec (arrays made before keep theirs)
+          Spec.Builder b = s.spec.toBuilder();
+          for (int i = 0; i + 1 < a.size(); i += 2) {
+            String k = (String) a.get(i);
+            b.set(k, String.valueOf(a.get(i + 1)));
+          }
+          s.spec = b.build();
+          return s.spec.toString();
+        });
   }
 
   private Calls() {}
@@ -225,10 +260,15 @@ final class Calls {
     if (ms != null) {
       return unpackRecord(invokeBest(s, name, ms, args));
     }
-    throw new UnsupportedOperationException("no bridge function '" + name + "': the bridge"
-        + " offers " + new java.util.TreeSet<>(OWN.keySet()) + " and Xp.<method>,"
-        + " XpLinalg.<method>, XpFft.<method>, XpIndexing.<method> for the public static methods"
-        + " of those classes of dev.cubed");
+    throw new UnsupportedOperationException(
+        "no bridge function '"
+            + name
+            + "': the bridge"
+            + " offers "
+            + new java.util.TreeSet<>(OWN.keySet())
+            + " and Xp.<method>,"
+            + " XpLinalg.<method>, XpFft.<method>, XpIndexing.<method> for the public static methods"
+            + " of those classes of dev.cubed");
   }
 
   /** A record result (Qr, Svd, Eigh, ...) as the list of its components; other values as is. */
@@ -248,8 +288,14 @@ final class Calls {
 
   private static Object arg(List<Object> a, int i, Class<?> type, String fn) {
     if (i >= a.size() || (a.get(i) != null && !type.isInstance(a.get(i)))) {
-      throw new IllegalArgumentException(fn + ": argument " + i + " must be "
-          + type.getSimpleName() + ", got " + (i < a.size() ? describe(a.get(i)) : "nothing"));
+      throw new IllegalArgumentException(
+          fn
+              + ": argument "
+              + i
+              + " must be "
+              + type.getSimpleName()
+              + ", got "
+              + (i < a.size() ? describe(a.get(i)) : "nothing"));
     }
     return a.get(i);
   }
@@ -291,15 +337,18 @@ final class Calls {
     if (best == null) {
       List<String> sigs = new ArrayList<>();
       for (Method m : ms) {
-        sigs.add(m.getName() + java.util.Arrays.toString(m.getParameterTypes())
-            .replace("class ", "").replace("dev.cubed.", ""));
+        sigs.add(
+            m.getName()
+                + java.util.Arrays.toString(m.getParameterTypes())
+                    .replace("class ", "")
+                    .replace("dev.cubed.", ""));
       }
       List<String> got = new ArrayList<>();
       for (Object a : args) {
         got.add(a == null ? "None" : a.getClass().getSimpleName());
       }
-      throw new IllegalArgumentException(name + ": no overload takes " + got + "; overloads: "
-          + sigs);
+      throw new IllegalArgumentException(
+          name + ": no overload takes " + got + "; overloads: " + sigs);
     }
     Class<?>[] ps = best.getParameterTypes();
     Object[] conv = new Object[ps.length];
@@ -322,9 +371,9 @@ final class Calls {
       return p == CubedArray.class ? 3 : p == Object.class ? 1 : -1;
     }
     if (v instanceof Long) {
-      return p == long.class || p == int.class || p == Integer.class || p == Long.class ? 3
-          : p == double.class ? 2
-          : p == Object.class ? 2 : -1;
+      return p == long.class || p == int.class || p == Integer.class || p == Long.class
+          ? 3
+          : p == double.class ? 2 : p == Object.class ? 2 : -1;
     }
     if (v instanceof Double) {
       return p == double.class ? 3 : p == Object.class ? 2 : -1;
@@ -406,8 +455,8 @@ final class Calls {
           return c;
         }
       }
-      throw new IllegalArgumentException(fn + ": '" + str + "' is not one of "
-          + java.util.Arrays.toString(p.getEnumConstants()));
+      throw new IllegalArgumentException(
+          fn + ": '" + str + "' is not one of " + java.util.Arrays.toString(p.getEnumConstants()));
     }
     if (v instanceof List<?> l) {
       if (p == NDArray[].class) {

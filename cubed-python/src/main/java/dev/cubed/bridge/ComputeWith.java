@@ -13,24 +13,29 @@ import java.util.Locale;
 
 /**
  * The bridge function {@code computeWith([handles], [key, value, ...], events)}: computes the
- * arrays in one plan, as {@code compute}, with per-compute options (what the xarray chunk
- * manager's {@code compute(**kwargs)} passes). Keys: {@code executor}, {@code workers},
- * {@code attempts} and {@code executor_option.KEY} (the first array's spec with those settings
- * names the executor, as {@link Cubed#executor(Spec)} builds it) and {@code resume} (true/false,
- * {@link ComputeOptions#resume()}). Any other key is an IllegalArgumentException naming the
- * known ones. With {@code events} true the result is {@code [results, events]}: the compute's
- * events in the order they happened, each a list starting with its kind ({@code compute_start},
- * {@code op_start}, {@code task_end}, {@code op_end}, {@code compute_end}) followed by the fields
- * of the {@link Events} record; else the results alone.
+ * arrays in one plan, as {@code compute}, with per-compute options (what the xarray chunk manager's
+ * {@code compute(**kwargs)} passes). Keys: {@code executor}, {@code workers}, {@code attempts} and
+ * {@code executor_option.KEY} (the first array's spec with those settings names the executor, as
+ * {@link Cubed#executor(Spec)} builds it) and {@code resume} (true/false, {@link
+ * ComputeOptions#resume()}). Any other key is an IllegalArgumentException naming the known ones.
+ * With {@code events} true the result is {@code [results, events]}: the compute's events in the
+ * order they happened, each a list starting with its kind ({@code compute_start}, {@code op_start},
+ * {@code task_end}, {@code op_end}, {@code compute_end}) followed by the fields of the {@link
+ * Events} record; else the results alone.
  */
 final class ComputeWith {
   private ComputeWith() {}
 
   static Object apply(Calls.Session s, List<Object> a) {
-    if (a.size() != 3 || !(a.get(0) instanceof List<?> hs) || !(a.get(1) instanceof List<?> kv)
+    if (a.size() != 3
+        || !(a.get(0) instanceof List<?> hs)
+        || !(a.get(1) instanceof List<?> kv)
         || !(a.get(2) instanceof Boolean events)) {
-      throw new IllegalArgumentException("computeWith: expected ([handles], [key, value, ...],"
-          + " events), got " + a.size() + " arguments");
+      throw new IllegalArgumentException(
+          "computeWith: expected ([handles], [key, value, ...],"
+              + " events), got "
+              + a.size()
+              + " arguments");
     }
     if (hs.isEmpty()) {
       throw new IllegalArgumentException("computeWith: no arrays to compute");
@@ -51,13 +56,18 @@ final class ComputeWith {
       String k = key.toLowerCase(Locale.ROOT).replace('-', '_');
       if (k.equals("resume")) {
         resume = Boolean.parseBoolean(value.strip());
-      } else if (k.equals("executor") || k.equals("workers") || k.equals("attempts")
+      } else if (k.equals("executor")
+          || k.equals("workers")
+          || k.equals("attempts")
           || k.startsWith("executor_option.")) {
         b.set(key, value);
         settings = true;
       } else {
-        throw new IllegalArgumentException("computeWith: unknown option '" + key + "' (known:"
-            + " executor, workers, attempts, executor_option.KEY, resume)");
+        throw new IllegalArgumentException(
+            "computeWith: unknown option '"
+                + key
+                + "' (known:"
+                + " executor, workers, attempts, executor_option.KEY, resume)");
       }
     }
     ComputeOptions options = ComputeOptions.defaults().withResume(resume);
@@ -95,7 +105,11 @@ final class ComputeWith {
 
     @Override
     public void onComputeEnd(Events.ComputeEnd e) {
-      add("compute_end", e.computeId(), e.startMillis(), e.endMillis(),
+      add(
+          "compute_end",
+          e.computeId(),
+          e.startMillis(),
+          e.endMillis(),
           e.error() == null ? null : e.error().toString());
     }
 
@@ -115,8 +129,18 @@ final class ComputeWith {
       for (long k : e.key()) {
         key.add(k);
       }
-      add("task_end", e.opName(), key, e.startMillis(), e.endMillis(), e.attempts(),
-          e.allocatedBytes(), e.projectedMem(), e.backup(), e.worker(), e.measuredPeakMem(),
+      add(
+          "task_end",
+          e.opName(),
+          key,
+          e.startMillis(),
+          e.endMillis(),
+          e.attempts(),
+          e.allocatedBytes(),
+          e.projectedMem(),
+          e.backup(),
+          e.worker(),
+          e.measuredPeakMem(),
           e.peakRss());
     }
   }

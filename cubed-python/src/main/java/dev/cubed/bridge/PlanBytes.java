@@ -22,9 +22,9 @@ import java.util.Arrays;
  * A lazy array as bytes and back (Python's {@code pickle} of a {@code cubed_java.Array}): its plan,
  * not its data. The bytes are a header ({@link #MAGIC}) followed by the Java serialization of the
  * {@link CubedArray} (op graph and spec); the in-memory arrays of {@code from_array} ops are
- * written as their contents (dtype, shape, elements), which is all the data a plan carries.
- * Nothing is computed. Reading them back in any bridge process of the same build gives an array
- * that computes the same values.
+ * written as their contents (dtype, shape, elements), which is all the data a plan carries. Nothing
+ * is computed. Reading them back in any bridge process of the same build gives an array that
+ * computes the same values.
  *
  * <p>Reading accepts only classes of {@code dev.cubed} and of the JDK ({@code java.*}): bytes
  * naming anything else are refused. Reading is still running the engine's code on a described
@@ -48,18 +48,20 @@ final class PlanBytes {
     private static final long serialVersionUID = 1L;
   }
 
-  private static final ObjectInputFilter ONLY_ENGINE_CLASSES = info -> {
-    Class<?> c = info.serialClass();
-    while (c != null && c.isArray()) {
-      c = c.getComponentType();
-    }
-    if (c == null || c.isPrimitive()) {
-      return ObjectInputFilter.Status.UNDECIDED;
-    }
-    String n = c.getName();
-    return n.startsWith("dev.cubed.") || n.startsWith("java.")
-        ? ObjectInputFilter.Status.ALLOWED : ObjectInputFilter.Status.REJECTED;
-  };
+  private static final ObjectInputFilter ONLY_ENGINE_CLASSES =
+      info -> {
+        Class<?> c = info.serialClass();
+        while (c != null && c.isArray()) {
+          c = c.getComponentType();
+        }
+        if (c == null || c.isPrimitive()) {
+          return ObjectInputFilter.Status.UNDECIDED;
+        }
+        String n = c.getName();
+        return n.startsWith("dev.cubed.") || n.startsWith("java.")
+            ? ObjectInputFilter.Status.ALLOWED
+            : ObjectInputFilter.Status.REJECTED;
+      };
 
   private PlanBytes() {}
 
@@ -75,10 +77,14 @@ final class PlanBytes {
     try (ObjectOutputStream out = new Writer(bytes)) {
       out.writeObject(x);
     } catch (NotSerializableException e) {
-      throw new NotSerializablePlan("this array's plan holds a " + e.getMessage() + ", which is"
-          + " not java.io.Serializable, so the array cannot be pickled (an op made from a Java"
-          + " value that cannot travel); compute it, or write it with to_zarr and pickle"
-          + " from_zarr of the result", e);
+      throw new NotSerializablePlan(
+          "this array's plan holds a "
+              + e.getMessage()
+              + ", which is"
+              + " not java.io.Serializable, so the array cannot be pickled (an op made from a Java"
+              + " value that cannot travel); compute it, or write it with to_zarr and pickle"
+              + " from_zarr of the result",
+          e);
     }
     return bytes.toByteArray();
   }
@@ -90,29 +96,40 @@ final class PlanBytes {
    *     engine, or were written by a build whose classes differ from this one's
    */
   static CubedArray read(byte[] b) throws IOException {
-    if (b.length < MAGIC.length
-        || !Arrays.equals(Arrays.copyOf(b, MAGIC.length), MAGIC)) {
-      throw new IllegalArgumentException("deserialize: these bytes are not a pickled"
-          + " cubed_java array (they do not start with the format's header "
-          + new String(MAGIC, 0, MAGIC.length - 1, StandardCharsets.US_ASCII) + ")");
+    if (b.length < MAGIC.length || !Arrays.equals(Arrays.copyOf(b, MAGIC.length), MAGIC)) {
+      throw new IllegalArgumentException(
+          "deserialize: these bytes are not a pickled"
+              + " cubed_java array (they do not start with the format's header "
+              + new String(MAGIC, 0, MAGIC.length - 1, StandardCharsets.US_ASCII)
+              + ")");
     }
     InputStream in = new ByteArrayInputStream(b, MAGIC.length, b.length - MAGIC.length);
     try (ObjectInputStream ois = new Reader(in)) {
       ois.setObjectInputFilter(ONLY_ENGINE_CLASSES);
       Object o = ois.readObject();
       if (!(o instanceof CubedArray x)) {
-        throw new IllegalArgumentException("deserialize: the bytes hold a "
-            + (o == null ? "null" : o.getClass().getName()) + ", not an array");
+        throw new IllegalArgumentException(
+            "deserialize: the bytes hold a "
+                + (o == null ? "null" : o.getClass().getName())
+                + ", not an array");
       }
       return x;
     } catch (InvalidClassException | ClassNotFoundException e) {
-      throw new IllegalArgumentException("deserialize: the pickled array cannot be read by this"
-          + " engine (" + e + "): it was pickled by a different build of Cubed for Java, or"
-          + " names classes outside the engine; unpickle it with the same build", e);
+      throw new IllegalArgumentException(
+          "deserialize: the pickled array cannot be read by this"
+              + " engine ("
+              + e
+              + "): it was pickled by a different build of Cubed for Java, or"
+              + " names classes outside the engine; unpickle it with the same build",
+          e);
     } catch (ObjectStreamException e) {
-      throw new IllegalArgumentException("deserialize: the pickled array cannot be read by this"
-          + " engine (" + e + "): it is damaged, or was pickled by a different build of Cubed"
-          + " for Java; unpickle it with the same build", e);
+      throw new IllegalArgumentException(
+          "deserialize: the pickled array cannot be read by this"
+              + " engine ("
+              + e
+              + "): it is damaged, or was pickled by a different build of Cubed"
+              + " for Java; unpickle it with the same build",
+          e);
     }
   }
 

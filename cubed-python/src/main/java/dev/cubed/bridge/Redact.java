@@ -6,18 +6,18 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Hides credentials in URLs before text leaves the bridge (error replies, its standard error):
- * the user information of {@code scheme://user:password@host/...} becomes {@code ***}, giving
- * {@code scheme://***@host/...}. A token given as the user name alone ({@code
- * https://TOKEN@host}) is hidden the same way. Text without such URLs is returned unchanged.
- * The bridge's standard error (its own lines and the engine's log) goes through {@link #lines}.
+ * Hides credentials in URLs before text leaves the bridge (error replies, its standard error): the
+ * user information of {@code scheme://user:password@host/...} becomes {@code ***}, giving {@code
+ * scheme://***@host/...}. A token given as the user name alone ({@code https://TOKEN@host}) is
+ * hidden the same way. Text without such URLs is returned unchanged. The bridge's standard error
+ * (its own lines and the engine's log) goes through {@link #lines}.
  */
 final class Redact {
   private Redact() {}
 
   /**
-   * {@code text} with the user information of every URL in it replaced by {@code ***}: the
-   * engine's one rule, {@link dev.cubed.zarr.Stores#redact}.
+   * {@code text} with the user information of every URL in it replaced by {@code ***}: the engine's
+   * one rule, {@link dev.cubed.zarr.Stores#redact}.
    */
   static String urls(String text) {
     return dev.cubed.zarr.Stores.redact(text);

@@ -17,28 +17,31 @@ import java.util.List;
 
 /**
  * Large arrays through a shared file instead of the pipe (tag {@link Wire#SHMARRAY}): the sender
- * writes the raw little-endian bytes into a file only its user can read (mode 0600, in
- * {@code /dev/shm} where there is one) and sends the file's path over the pipe; the receiver maps
- * the file. One copy on each side (Python's array into the file; the file into the NDArray's
- * Java array, or back) instead of the pipe's four. Only the process holding the pipe can name a
- * file, so the pipe keeps its property that nobody else drives the JVM.
+ * writes the raw little-endian bytes into a file only its user can read (mode 0600, in {@code
+ * /dev/shm} where there is one) and sends the file's path over the pipe; the receiver maps the
+ * file. One copy on each side (Python's array into the file; the file into the NDArray's Java
+ * array, or back) instead of the pipe's four. Only the process holding the pipe can name a file, so
+ * the pipe keeps its property that nobody else drives the JVM.
  *
- * <p>Files this JVM writes for replies are unlinked by the Python side when it maps them; any
- * still present when the next request arrives or the JVM exits (the reply was never read) are
- * deleted then. The Python side gives each JVM a folder of its own ({@code
- * cubed-java-<python pid>-*}) and removes it with everything in it when it ends or kills that JVM
- * (a Ctrl-C during a transfer), and removes the folders of dead processes when a session starts.
+ * <p>Files this JVM writes for replies are unlinked by the Python side when it maps them; any still
+ * present when the next request arrives or the JVM exits (the reply was never read) are deleted
+ * then. The Python side gives each JVM a folder of its own ({@code cubed-java-<python pid>-*}) and
+ * removes it with everything in it when it ends or kills that JVM (a Ctrl-C during a transfer), and
+ * removes the folders of dead processes when a session starts.
  */
 final class SharedMemory {
   /** The prefix of every transfer file, and of the session folders the Python side makes. */
   static final String SESSION_PREFIX = "cubed-java-";
+
   /** Where reply files go; null: replies always use the pipe. */
   private final Path dir;
+
   /** Smallest array (bytes) sent through a file. */
   private final long minBytes;
+
   private final List<Path> written = new ArrayList<>();
-  private final ByteBuffer piece = ByteBuffer.allocateDirect(BridgeMain.IO_PIECE)
-      .order(ByteOrder.LITTLE_ENDIAN);
+  private final ByteBuffer piece =
+      ByteBuffer.allocateDirect(BridgeMain.IO_PIECE).order(ByteOrder.LITTLE_ENDIAN);
 
   SharedMemory(Path dir, long minBytes) {
     this.dir = dir;
@@ -60,20 +63,24 @@ final class SharedMemory {
   }
 
   /**
-   * Reads an array the sender wrote to a file: one copy, from the mapped file into the Java
-   * array. The file must be a regular file (not a link) of exactly {@code nbytes} bytes.
+   * Reads an array the sender wrote to a file: one copy, from the mapped file into the Java array.
+   * The file must be a regular file (not a link) of exactly {@code nbytes} bytes.
    */
   static NDArray read(DType dtype, long[] shape, long nbytes, String path) {
     Path p = Path.of(path);
     if (!Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
-      throw new Wire.MalformedMessageException("shared array file " + path
-          + " is not a regular file");
+      throw new Wire.MalformedMessageException(
+          "shared array file " + path + " is not a regular file");
     }
-    try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ,
-        LinkOption.NOFOLLOW_LINKS)) {
+    try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
       if (ch.size() != nbytes) {
-        throw new Wire.MalformedMessageException("shared array file " + path + " holds "
-            + ch.size() + " bytes; the message says " + nbytes);
+        throw new Wire.MalformedMessageException(
+            "shared array file "
+                + path
+                + " holds "
+                + ch.size()
+                + " bytes; the message says "
+                + nbytes);
       }
       MappedByteBuffer m = ch.map(FileChannel.MapMode.READ_ONLY, 0, nbytes);
       // the sender's file, mapped now: unlinked at once (the sender unlinks it too after the
@@ -87,8 +94,7 @@ final class SharedMemory {
         unmap(m);
       }
     } catch (IOException e) {
-      throw new IllegalArgumentException("cannot read the shared array file " + path + ": " + e,
-          e);
+      throw new IllegalArgumentException("cannot read the shared array file " + path + ": " + e, e);
     }
   }
 
@@ -97,8 +103,12 @@ final class SharedMemory {
    * direct buffer, piece by piece, and from there into the file).
    */
   String write(NDArray a) throws IOException {
-    Path f = Files.createTempFile(dir, SESSION_PREFIX, ".out",
-        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+    Path f =
+        Files.createTempFile(
+            dir,
+            SESSION_PREFIX,
+            ".out",
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
     written.add(f);
     // written in pieces through one direct buffer: the kernel allocates the file's pages in the
     // write calls (a fresh mapping would take one page fault per page instead)
@@ -181,8 +191,8 @@ final class SharedMemory {
 
   /**
    * Releases a mapping now rather than at some later garbage collection (the file's memory in
-   * /dev/shm is freed only when both sides have unmapped it); left to the collector where the
-   * JDK does not offer it.
+   * /dev/shm is freed only when both sides have unmapped it); left to the collector where the JDK
+   * does not offer it.
    */
   private static void unmap(MappedByteBuffer m) {
     try {

@@ -31,6 +31,7 @@ final class Wire {
   static final int SPEC = 11;
   static final int ARRAYINFO = 12;
   static final int INDEX = 13;
+
   /** An array in a shared file: dtype, ndim, shape, byte count, path ({@link SharedMemory}). */
   static final int SHMARRAY = 14;
 
@@ -43,7 +44,9 @@ final class Wire {
   record Handle(long id) {}
 
   /** The session's spec (tag {@link #SPEC}). */
-  enum SessionSpec { INSTANCE }
+  enum SessionSpec {
+    INSTANCE
+  }
 
   /** A message that does not follow the encoding; answered with an error frame. */
   static final class MalformedMessageException extends IllegalArgumentException {
@@ -78,12 +81,21 @@ final class Wire {
         case SPEC -> SessionSpec.INSTANCE;
         case INDEX -> readIndex(b);
         case SHMARRAY -> readSharedArray(b);
-        default -> throw new MalformedMessageException("unknown value tag " + tag + " at byte "
-            + (b.position() - 1) + " (known tags 0.." + SHMARRAY + ")");
+        default ->
+            throw new MalformedMessageException(
+                "unknown value tag "
+                    + tag
+                    + " at byte "
+                    + (b.position() - 1)
+                    + " (known tags 0.."
+                    + SHMARRAY
+                    + ")");
       };
     } catch (BufferUnderflowException e) {
-      throw new MalformedMessageException("message ends inside a value (" + b.limit()
-          + " bytes): the sender's frame length does not match its content");
+      throw new MalformedMessageException(
+          "message ends inside a value ("
+              + b.limit()
+              + " bytes): the sender's frame length does not match its content");
     }
   }
 
@@ -98,8 +110,14 @@ final class Wire {
   static int count(ByteBuffer b) {
     int n = b.getInt();
     if (n < 0 || n > MAX_COUNT || n > b.remaining()) {
-      throw new MalformedMessageException("count " + n + " out of range (0.." + Math.min(
-          MAX_COUNT, b.remaining()) + " at byte " + (b.position() - 4) + ")");
+      throw new MalformedMessageException(
+          "count "
+              + n
+              + " out of range (0.."
+              + Math.min(MAX_COUNT, b.remaining())
+              + " at byte "
+              + (b.position() - 4)
+              + ")");
     }
     return n;
   }
@@ -114,8 +132,8 @@ final class Wire {
   static long[] readLongs(ByteBuffer b) {
     int n = b.getInt();
     if (n < 0 || (long) n * 8 > b.remaining()) {
-      throw new MalformedMessageException("int list of " + n + " entries does not fit the "
-          + b.remaining() + " bytes left");
+      throw new MalformedMessageException(
+          "int list of " + n + " entries does not fit the " + b.remaining() + " bytes left");
     }
     long[] xs = new long[n];
     for (int i = 0; i < n; i++) {
@@ -130,8 +148,15 @@ final class Wire {
     long nbytes = b.getLong();
     long need = Math.multiplyExact(sizeOf(shape), (long) dtype.itemSize());
     if (nbytes != need) {
-      throw new MalformedMessageException("shared array of " + dtype + " shape "
-          + java.util.Arrays.toString(shape) + " needs " + need + " bytes; message says " + nbytes);
+      throw new MalformedMessageException(
+          "shared array of "
+              + dtype
+              + " shape "
+              + java.util.Arrays.toString(shape)
+              + " needs "
+              + need
+              + " bytes; message says "
+              + nbytes);
     }
     return SharedMemory.read(dtype, shape, nbytes, readString(b));
   }
@@ -170,9 +195,18 @@ final class Wire {
     }
     long nbytes = b.getLong();
     if (nbytes != size * dtype.itemSize() || nbytes > b.remaining()) {
-      throw new MalformedMessageException("array of " + dtype + " shape " + java.util.Arrays
-          .toString(shape) + " needs " + size * dtype.itemSize() + " bytes; message says "
-          + nbytes + " with " + b.remaining() + " left");
+      throw new MalformedMessageException(
+          "array of "
+              + dtype
+              + " shape "
+              + java.util.Arrays.toString(shape)
+              + " needs "
+              + size * dtype.itemSize()
+              + " bytes; message says "
+              + nbytes
+              + " with "
+              + b.remaining()
+              + " left");
     }
     ByteBuffer data = b.slice(b.position(), (int) nbytes).order(ByteOrder.LITTLE_ENDIAN);
     b.position(b.position() + (int) nbytes);
@@ -184,20 +218,23 @@ final class Wire {
     Index[] idx = new Index[n];
     for (int i = 0; i < n; i++) {
       int kind = b.get();
-      idx[i] = switch (kind) {
-        case 0 -> Index.at(b.getLong());
-        case 1 -> {
-          int mask = b.get();
-          long start = b.getLong();
-          long stop = b.getLong();
-          long step = b.getLong();
-          yield Index.slice((mask & 1) != 0 ? start : null, (mask & 2) != 0 ? stop : null, step);
-        }
-        case 2 -> Index.newAxis();
-        case 3 -> Index.ellipsis();
-        default -> throw new MalformedMessageException("unknown index kind " + kind
-            + " (0 integer, 1 slice, 2 newaxis, 3 ellipsis)");
-      };
+      idx[i] =
+          switch (kind) {
+            case 0 -> Index.at(b.getLong());
+            case 1 -> {
+              int mask = b.get();
+              long start = b.getLong();
+              long stop = b.getLong();
+              long step = b.getLong();
+              yield Index.slice(
+                  (mask & 1) != 0 ? start : null, (mask & 2) != 0 ? stop : null, step);
+            }
+            case 2 -> Index.newAxis();
+            case 3 -> Index.ellipsis();
+            default ->
+                throw new MalformedMessageException(
+                    "unknown index kind " + kind + " (0 integer, 1 slice, 2 newaxis, 3 ellipsis)");
+          };
     }
     return idx;
   }

@@ -81,8 +81,7 @@ class BridgeMainTest {
     return o.toByteArray();
   }
 
-  private static List<Reply> serve(int[] status, long maxFrame, byte[]... frames)
-      throws Exception {
+  private static List<Reply> serve(int[] status, long maxFrame, byte[]... frames) throws Exception {
     ByteArrayOutputStream in = new ByteArrayOutputStream();
     for (byte[] f : frames) {
       in.write(f);
@@ -109,10 +108,13 @@ class BridgeMainTest {
   @Test
   void aLazyOpAndItsComputeRoundTrip() throws Exception {
     int[] st = new int[1];
-    List<Reply> r = serve(st, BridgeMain.MAX_FRAME,
-        frame(call("fromArray", f64Array(1, 2, 3, 4, 5), ints(2))),
-        frame(call("Xp.multiply", handle(1), f64(10.0))),
-        frame(call("compute", list(handle(2)))));
+    List<Reply> r =
+        serve(
+            st,
+            BridgeMain.MAX_FRAME,
+            frame(call("fromArray", f64Array(1, 2, 3, 4, 5), ints(2))),
+            frame(call("Xp.multiply", handle(1), f64(10.0))),
+            frame(call("compute", list(handle(2)))));
     assertThat(st[0]).isZero();
     assertThat(r).hasSize(3).allMatch(x -> x.status() == 0);
     ByteBuffer info = r.get(1).value();
@@ -149,13 +151,16 @@ class BridgeMainTest {
     for (double x : new double[] {2, 0, 0, 3}) {
       m.f64(x);
     }
-    List<Reply> r = serve(st, BridgeMain.MAX_FRAME,
-        frame(call("fromArray", m.toByteArray(), ints(1, 2))),
-        frame(call("XpLinalg.qr", handle(1))),
-        frame(call("XpLinalg.det", handle(1))),
-        frame(call("compute", list(handle(4)))),
-        frame(call("XpNorms.vectorNorm", handle(1))),
-        frame(call("dev.cubed.Xp.add", handle(1), handle(1))));
+    List<Reply> r =
+        serve(
+            st,
+            BridgeMain.MAX_FRAME,
+            frame(call("fromArray", m.toByteArray(), ints(1, 2))),
+            frame(call("XpLinalg.qr", handle(1))),
+            frame(call("XpLinalg.det", handle(1))),
+            frame(call("compute", list(handle(4)))),
+            frame(call("XpNorms.vectorNorm", handle(1))),
+            frame(call("dev.cubed.Xp.add", handle(1), handle(1))));
     assertThat(st[0]).isZero();
     assertThat(r).hasSize(6);
     ByteBuffer qr = r.get(1).value();
@@ -183,10 +188,19 @@ class BridgeMainTest {
     byte[] badTag = call("echo", new byte[] {99});
     byte[] truncated = call("echo", new byte[] {Wire.INT, 1, 2});
     byte[] badDtype = call("echo", list(new byte[] {Wire.DTYPE, 2, 0, 0, 0, 'f', '9'}));
-    List<Reply> r = serve(st, 64,
-        frame(new byte[0]), frame(new byte[] {42}), frame(badTag), frame(truncated),
-        frame(badDtype), frame(new byte[100]), frame(call("Xp.sin", handle(77))),
-        frame(call("Runtime.exec", f64(1))), frame(new byte[] {BridgeMain.OP_PING}));
+    List<Reply> r =
+        serve(
+            st,
+            64,
+            frame(new byte[0]),
+            frame(new byte[] {42}),
+            frame(badTag),
+            frame(truncated),
+            frame(badDtype),
+            frame(new byte[100]),
+            frame(call("Xp.sin", handle(77))),
+            frame(call("Runtime.exec", f64(1))),
+            frame(new byte[] {BridgeMain.OP_PING}));
     assertThat(st[0]).isZero();
     assertThat(r).hasSize(9);
     assertThat(r.get(0).message()).contains("empty frame");
@@ -220,14 +234,17 @@ class BridgeMainTest {
   @Test
   void javaExceptionsComeBackWithClassAndMessage() throws Exception {
     int[] st = new int[1];
-    List<Reply> r = serve(st, BridgeMain.MAX_FRAME,
-        frame(call("fromArray", f64Array(1, 2, 3), ints(3))),
-        frame(call("Xp.reshape", handle(1), ints(2, 2))));
+    List<Reply> r =
+        serve(
+            st,
+            BridgeMain.MAX_FRAME,
+            frame(call("fromArray", f64Array(1, 2, 3), ints(3))),
+            frame(call("Xp.reshape", handle(1), ints(2, 2))));
     assertThat(r.get(1).status()).isEqualTo(1);
     assertThat(r.get(1).kind()).isEqualTo(BridgeMain.ERR_ARGUMENT);
     assertThat(r.get(1).message()).contains("3").contains("2");
-    assertThat(new String(r.get(1).cls().getBytes(StandardCharsets.UTF_8),
-        StandardCharsets.UTF_8)).endsWith("Exception");
+    assertThat(new String(r.get(1).cls().getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8))
+        .endsWith("Exception");
   }
 
   private static byte[] str(String v) {
@@ -244,9 +261,13 @@ class BridgeMainTest {
     dt.u8(Wire.DTYPE);
     dt.str("float64");
     long n = 100_000_000L; // 10^8 blocks of one element: an 800 MB list if enumerated
-    List<Reply> r = serve(st, BridgeMain.MAX_FRAME,
-        frame(call("Xp.zeros", ints(n, 3), dt.toByteArray(), ints(1, 2), new byte[] {Wire.SPEC})),
-        frame(call("fromArray", f64Array(1, 2, 3, 4, 5), list(ints(2, 3)))));
+    List<Reply> r =
+        serve(
+            st,
+            BridgeMain.MAX_FRAME,
+            frame(
+                call("Xp.zeros", ints(n, 3), dt.toByteArray(), ints(1, 2), new byte[] {Wire.SPEC})),
+            frame(call("fromArray", f64Array(1, 2, 3, 4, 5), list(ints(2, 3)))));
     assertThat(r).allMatch(x -> x.status() == 0);
     ByteBuffer info = r.get(0).value();
     assertThat(info.remaining()).isLessThan(100);
@@ -275,50 +296,72 @@ class BridgeMainTest {
   void anOutOfMemoryErrorAnywhereInTheCauseChainIsTheMemoryKind() {
     OutOfMemoryError oom = new OutOfMemoryError("Java heap space");
     assertThat(BridgeMain.kind(oom)).isEqualTo(BridgeMain.ERR_MEMORY);
-    assertThat(BridgeMain.kind(new RuntimeException("task 3 failed",
-        new java.util.concurrent.ExecutionException(oom)))).isEqualTo(BridgeMain.ERR_MEMORY);
-    assertThat(BridgeMain.kind(new IllegalArgumentException("x"))).isEqualTo(
-        BridgeMain.ERR_ARGUMENT);
+    assertThat(
+            BridgeMain.kind(
+                new RuntimeException(
+                    "task 3 failed", new java.util.concurrent.ExecutionException(oom))))
+        .isEqualTo(BridgeMain.ERR_MEMORY);
+    assertThat(BridgeMain.kind(new IllegalArgumentException("x")))
+        .isEqualTo(BridgeMain.ERR_ARGUMENT);
     // a task failing deterministically has its cause's kind (a ValueError for bad data); a
     // task that failed every attempt (transient errors) stays the generic kind
     IllegalArgumentException bad = new IllegalArgumentException("All-NaN slice encountered");
-    assertThat(BridgeMain.kind(new dev.cubed.runtime.TaskFailedException("nanargmax",
-        new long[] {0}, 1, bad, true))).isEqualTo(BridgeMain.ERR_ARGUMENT);
-    assertThat(BridgeMain.kind(new dev.cubed.runtime.TaskFailedException("nanargmax",
-        new long[] {0}, 3, new java.io.IOException("gone"), false))).isEqualTo(
-        BridgeMain.ERR_OTHER);
+    assertThat(
+            BridgeMain.kind(
+                new dev.cubed.runtime.TaskFailedException(
+                    "nanargmax", new long[] {0}, 1, bad, true)))
+        .isEqualTo(BridgeMain.ERR_ARGUMENT);
+    assertThat(
+            BridgeMain.kind(
+                new dev.cubed.runtime.TaskFailedException(
+                    "nanargmax", new long[] {0}, 3, new java.io.IOException("gone"), false)))
+        .isEqualTo(BridgeMain.ERR_OTHER);
     // a store that cannot be reached (the HTTP store after its retries) is Python's OSError
-    assertThat(BridgeMain.kind(new dev.cubed.zarr.ZarrStoreException("HTTP read failed",
-        new java.io.IOException("refused")))).isEqualTo(BridgeMain.ERR_IO);
-    assertThat(BridgeMain.memoryMessage(oom)).startsWith("Java heap space (heap limit ")
+    assertThat(
+            BridgeMain.kind(
+                new dev.cubed.zarr.ZarrStoreException(
+                    "HTTP read failed", new java.io.IOException("refused"))))
+        .isEqualTo(BridgeMain.ERR_IO);
+    assertThat(BridgeMain.memoryMessage(oom))
+        .startsWith("Java heap space (heap limit ")
         .endsWith(" MiB)");
   }
 
   @Test
   void credentialsInUrlsNeverLeaveTheBridge() throws Exception {
     int[] st = new int[1];
-    List<Reply> r = serve(st, BridgeMain.MAX_FRAME,
-        frame(call("fromZarr", str("s3://AKIAX:s3cr3t@minio.local:9000/bucket/a.zarr"))),
-        frame(call("fromZarr", str("https://ghp_T0KEN@example.org/a.zarr"))));
+    List<Reply> r =
+        serve(
+            st,
+            BridgeMain.MAX_FRAME,
+            frame(call("fromZarr", str("s3://AKIAX:s3cr3t@minio.local:9000/bucket/a.zarr"))),
+            frame(call("fromZarr", str("https://ghp_T0KEN@example.org/a.zarr"))));
     assertThat(r).allMatch(x -> x.status() == 1);
-    assertThat(r.get(0).message()).contains("s3://***@minio.local:9000/bucket/a.zarr")
-        .doesNotContain("s3cr3t").doesNotContain("AKIAX");
+    assertThat(r.get(0).message())
+        .contains("s3://***@minio.local:9000/bucket/a.zarr")
+        .doesNotContain("s3cr3t")
+        .doesNotContain("AKIAX");
     // https:// is the HTTP store: an unknown host fails its reads (after retries), and the
     // message names the location with the credentials left out
-    assertThat(r.get(1).message()).contains("https://").contains("example.org/a.zarr")
+    assertThat(r.get(1).message())
+        .contains("https://")
+        .contains("example.org/a.zarr")
         .doesNotContain("T0KEN");
     assertThat(r.get(1).kind()).isEqualTo(BridgeMain.ERR_IO);
     assertThat(Redact.urls("plain /tmp/a@b, file:///x@y and https://h/p@q"))
         .isEqualTo("plain /tmp/a@b, file:///x@y and https://h/p@q");
     // the bridge's standard error (its lines and the engine's log) goes through this stream
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    java.io.PrintStream ps = new java.io.PrintStream(Redact.lines(err), true,
-        StandardCharsets.UTF_8);
+    java.io.PrintStream ps =
+        new java.io.PrintStream(Redact.lines(err), true, StandardCharsets.UTF_8);
     ps.print("WARNING: cannot write s3://AKIAX:");
     ps.println("s3cr3t@host/work, retrying");
     ps.println("a line without credentials");
-    assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo(
-        "WARNING: cannot write s3://***@host/work, retrying" + System.lineSeparator()
-        + "a line without credentials" + System.lineSeparator());
+    assertThat(err.toString(StandardCharsets.UTF_8))
+        .isEqualTo(
+            "WARNING: cannot write s3://***@host/work, retrying"
+                + System.lineSeparator()
+                + "a line without credentials"
+                + System.lineSeparator());
   }
 }

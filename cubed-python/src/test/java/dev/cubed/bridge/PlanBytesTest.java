@@ -37,8 +37,8 @@ class PlanBytesTest {
   void anExpressionOverInMemoryDataComesBackInAnotherSessionWithItsSpec() throws Throwable {
     Calls.Session a = new Calls.Session();
     a.spec = Spec.builder().allowedMem("777MB").reservedMem(0).workDir(tmp).build();
-    Wire.Handle x = put(a, call(a, "fromArray", NDArray.of(new double[] {1, 2, 3, 4, 5}),
-        new long[] {2}));
+    Wire.Handle x =
+        put(a, call(a, "fromArray", NDArray.of(new double[] {1, 2, 3, 4, 5}), new long[] {2}));
     Wire.Handle y = put(a, call(a, "Xp.multiply", x, 10.0));
     NDArray bytes = (NDArray) call(a, "serialize", y);
     assertThat(bytes.dtype()).isEqualTo(DType.UINT8);
@@ -67,8 +67,11 @@ class PlanBytesTest {
     Calls.Session s = new Calls.Session();
     String path = tmp.resolve("in.zarr").toString();
     long n = 200_000;
-    Cubed.toZarr(Cubed.fromArray(NDArray.arange(n), new long[] {50_000}, s.spec),
-        Stores.open(path), "", false);
+    Cubed.toZarr(
+        Cubed.fromArray(NDArray.arange(n), new long[] {50_000}, s.spec),
+        Stores.open(path),
+        "",
+        false);
     Wire.Handle y = put(s, call(s, "Xp.add", put(s, call(s, "fromZarr", path)), 1L));
     NDArray bytes = (NDArray) call(s, "serialize", y);
     assertThat(bytes.size()).isLessThan(20_000); // 1.6 MB of data stay in the store
@@ -76,8 +79,11 @@ class PlanBytesTest {
     for (int i = 0; i < n; i++) {
       twice[i] = 2L * i;
     }
-    Cubed.toZarr(Cubed.fromArray(NDArray.of(twice, n), new long[] {50_000}, s.spec),
-        Stores.open(path), "", true);
+    Cubed.toZarr(
+        Cubed.fromArray(NDArray.of(twice, n), new long[] {50_000}, s.spec),
+        Stores.open(path),
+        "",
+        true);
     long[] got = (long[]) Cubed.compute((CubedArray) call(s, "deserialize", bytes)).get(0).data();
     assertThat(got[0]).isEqualTo(1);
     assertThat(got[(int) n - 1]).isEqualTo(2 * (n - 1) + 1);
@@ -92,8 +98,13 @@ class PlanBytesTest {
   void aPlanHoldingANonSerializableValueIsRefusedNamingIt() throws Throwable {
     Calls.Session s = new Calls.Session();
     Opaque o = new Opaque();
-    CubedArray f = Cubed.fromFunction(new long[] {4}, new long[] {2}, DType.FLOAT64,
-        (index, start, shape) -> NDArray.full(DType.FLOAT64, o.v, shape), s.spec);
+    CubedArray f =
+        Cubed.fromFunction(
+            new long[] {4},
+            new long[] {2},
+            DType.FLOAT64,
+            (index, start, shape) -> NDArray.full(DType.FLOAT64, o.v, shape),
+            s.spec);
     Wire.Handle h = put(s, f);
     assertThat(values(f)).containsExactly(3, 3, 3, 3); // it computes: only pickling fails
     assertThatThrownBy(() -> call(s, "serialize", h))
@@ -106,7 +117,8 @@ class PlanBytesTest {
   void bytesThatAreNotAPlanOrNameOtherClassesAreRefused() throws Throwable {
     Calls.Session s = new Calls.Session();
     byte[] junk = "hello".getBytes(StandardCharsets.US_ASCII);
-    assertThatThrownBy(() -> call(s, "deserialize", new NDArray(DType.UINT8, new long[] {junk.length}, junk)))
+    assertThatThrownBy(
+            () -> call(s, "deserialize", new NDArray(DType.UINT8, new long[] {junk.length}, junk)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("not a pickled cubed_java array");
     ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -115,7 +127,9 @@ class PlanBytesTest {
       oos.writeObject(new org.opentest4j.AssertionFailedError("not an engine class"));
     }
     byte[] other = out.toByteArray();
-    assertThatThrownBy(() -> call(s, "deserialize", new NDArray(DType.UINT8, new long[] {other.length}, other)))
+    assertThatThrownBy(
+            () ->
+                call(s, "deserialize", new NDArray(DType.UINT8, new long[] {other.length}, other)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("names classes outside the engine");
     assertThat(s.handles).isEmpty();

@@ -22,11 +22,10 @@ import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
 
 /**
- * The Python package as a user gets it: a fresh virtual environment, a wheel built once with
- * {@code pip wheel ./python} (carrying this module's classes and class path as jars) installed
- * with its {@code [test]} extra (offline from the machine's package index and wheels), then its
- * pytest suite;
- * each pytest case is reported as one test here, so Surefire counts them.
+ * The Python package as a user gets it: a fresh virtual environment, a wheel built once with {@code
+ * pip wheel ./python} (carrying this module's classes and class path as jars) installed with its
+ * {@code [test]} extra (offline from the machine's package index and wheels), then its pytest
+ * suite; each pytest case is reported as one test here, so Surefire counts them.
  *
  * <p>Skipped (with the reason) where {@code python3} or its venv module is missing; where pip
  * cannot install the package the test fails on CI ({@code CI=true}) and is skipped elsewhere.
@@ -38,22 +37,39 @@ class PythonSuiteTest {
   @TestFactory
   Stream<DynamicTest> pytestSuite() throws Exception {
     String python = findPython();
-    Assumptions.assumeTrue(python != null, "python3 with the venv module is not on PATH:"
-        + " the cubed_java Python suite is skipped");
+    Assumptions.assumeTrue(
+        python != null,
+        "python3 with the venv module is not on PATH:" + " the cubed_java Python suite is skipped");
     Path venv = MODULE.resolve("target/py-venv");
     deleteTree(venv);
     Path log = MODULE.resolve("target/py-suite.log");
     Files.deleteIfExists(log);
     Result mk = run(log, 300, python, "-m", "venv", venv.toString());
-    Assumptions.assumeTrue(mk.code == 0, "python3 -m venv failed (exit " + mk.code + "): the"
-        + " cubed_java Python suite is skipped; see " + log);
+    Assumptions.assumeTrue(
+        mk.code == 0,
+        "python3 -m venv failed (exit "
+            + mk.code
+            + "): the"
+            + " cubed_java Python suite is skipped; see "
+            + log);
     String vpy = venv.resolve("bin/python").toString();
     // the package as a user installs it: a wheel carrying the engine's jars (built from this
     // module's classes and class path as Maven just made them: no Maven inside Maven)
     Path wheels = MODULE.resolve("target/py-wheel");
     deleteTree(wheels);
-    Result pip = run(log, 600, vpy, "-m", "pip", "wheel", "-q", "--no-deps", "-w",
-        wheels.toString(), REPO.resolve("python").toString());
+    Result pip =
+        run(
+            log,
+            600,
+            vpy,
+            "-m",
+            "pip",
+            "wheel",
+            "-q",
+            "--no-deps",
+            "-w",
+            wheels.toString(),
+            REPO.resolve("python").toString());
     if (pip.code == 0) {
       Path wheel;
       try (Stream<Path> s = Files.list(wheels)) {
@@ -62,9 +78,12 @@ class PythonSuiteTest {
       pip = run(log, 600, vpy, "-m", "pip", "install", "-q", wheel + "[test]");
     }
     if (pip.code != 0) {
-      String why = "pip wheel ./python, or installing it with [test], failed (exit " + pip.code
-          + "; setuptools, numpy, xarray and pytest must come from the machine's package index"
-          + " or wheels): see " + log;
+      String why =
+          "pip wheel ./python, or installing it with [test], failed (exit "
+              + pip.code
+              + "; setuptools, numpy, xarray and pytest must come from the machine's package index"
+              + " or wheels): see "
+              + log;
       if ("true".equals(System.getenv("CI"))) {
         throw new AssertionError(why + "\n" + pip.tail);
       }
@@ -72,8 +91,18 @@ class PythonSuiteTest {
     }
     Path xml = MODULE.resolve("target/pytest-results.xml");
     Files.deleteIfExists(xml);
-    Result tests = run(log, 900, vpy, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-        "--junitxml=" + xml, REPO.resolve("python/tests").toString());
+    Result tests =
+        run(
+            log,
+            900,
+            vpy,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "--junitxml=" + xml,
+            REPO.resolve("python/tests").toString());
     assertThat(xml).as("pytest wrote no report (exit %d): %s", tests.code, tests.tail).exists();
     List<DynamicTest> cases = parse(xml);
     assertThat(cases).as("pytest ran no test: %s", tests.tail).isNotEmpty();
@@ -93,15 +122,20 @@ class PythonSuiteTest {
         failure = first(e, "error");
       }
       Element skipped = first(e, "skipped");
-      String failText = failure == null ? null
-          : failure.getAttribute("message") + "\n" + failure.getTextContent();
+      String failText =
+          failure == null
+              ? null
+              : failure.getAttribute("message") + "\n" + failure.getTextContent();
       String skipText = skipped == null ? null : skipped.getAttribute("message");
-      out.add(DynamicTest.dynamicTest(name, () -> {
-        if (failText != null) {
-          throw new AssertionError(name + " failed in pytest:\n" + failText);
-        }
-        Assumptions.assumeTrue(skipText == null, "pytest skipped: " + skipText);
-      }));
+      out.add(
+          DynamicTest.dynamicTest(
+              name,
+              () -> {
+                if (failText != null) {
+                  throw new AssertionError(name + " failed in pytest:\n" + failText);
+                }
+                Assumptions.assumeTrue(skipText == null, "pytest skipped: " + skipText);
+              }));
     }
     return out;
   }
@@ -117,8 +151,10 @@ class PythonSuiteTest {
         Path p = Path.of(dir, name);
         if (Files.isExecutable(p)) {
           try {
-            Process pr = new ProcessBuilder(p.toString(), "-c", "import venv, ensurepip")
-                .redirectErrorStream(true).start();
+            Process pr =
+                new ProcessBuilder(p.toString(), "-c", "import venv, ensurepip")
+                    .redirectErrorStream(true)
+                    .start();
             pr.getInputStream().readAllBytes();
             if (pr.waitFor(5, TimeUnit.MINUTES) && pr.exitValue() == 0) {
               return p.toString();
@@ -135,8 +171,10 @@ class PythonSuiteTest {
   record Result(int code, String tail) {}
 
   private static Result run(Path log, int timeoutSeconds, String... cmd) throws Exception {
-    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+    ProcessBuilder pb =
+        new ProcessBuilder(cmd)
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
     Map<String, String> env = pb.environment();
     env.put("PIP_RETRIES", "0"); // an unreachable index is skipped at once, not retried
     env.put("PIP_DISABLE_PIP_VERSION_CHECK", "1");
@@ -151,13 +189,17 @@ class PythonSuiteTest {
     env.put("CUBED_JAVA_EXPECT_JARS", "1"); // test_install.py: the installed wheel carries jars
     env.remove("CUBED_JAVA_HOME");
     env.remove("CUBED_JAVA_CLASSPATH");
-    Files.writeString(log, "$ " + String.join(" ", cmd) + "\n", StandardCharsets.UTF_8,
-        java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+    Files.writeString(
+        log,
+        "$ " + String.join(" ", cmd) + "\n",
+        StandardCharsets.UTF_8,
+        java.nio.file.StandardOpenOption.CREATE,
+        java.nio.file.StandardOpenOption.APPEND);
     Process p = pb.start();
     if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
       p.destroyForcibly();
-      throw new AssertionError(String.join(" ", cmd) + " did not finish in " + timeoutSeconds
-          + " s; see " + log);
+      throw new AssertionError(
+          String.join(" ", cmd) + " did not finish in " + timeoutSeconds + " s; see " + log);
     }
     String text = Files.readString(log, StandardCharsets.UTF_8);
     return new Result(p.exitValue(), text.substring(Math.max(0, text.length() - 3000)));

@@ -16,8 +16,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /** Arrays through owner-only shared files: round trip per dtype, permissions, clean-up. */
 class SharedMemoryTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @ParameterizedTest
   @EnumSource(DType.class)
@@ -49,15 +48,19 @@ class SharedMemoryTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = DType.class, names = {"FLOAT64"})
+  @EnumSource(
+      value = DType.class,
+      names = {"FLOAT64"})
   void aFileOfTheWrongSizeOrALinkIsRefused(DType dtype) throws Exception {
     Path f = dir.resolve("x.in");
     Files.write(f, new byte[24]);
     assertThatThrownBy(() -> SharedMemory.read(dtype, new long[] {4}, 32, f.toString()))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("holds 24 bytes");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("holds 24 bytes");
     Path link = Files.createSymbolicLink(dir.resolve("link.in"), f);
     assertThatThrownBy(() -> SharedMemory.read(dtype, new long[] {3}, 24, link.toString()))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a regular file");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("not a regular file");
     assertThat(new SharedMemory(null, 1).wants(NDArray.zeros(dtype, 10))).isFalse();
     assertThat(new SharedMemory(dir, 1 << 20).wants(NDArray.zeros(dtype, 10))).isFalse();
   }

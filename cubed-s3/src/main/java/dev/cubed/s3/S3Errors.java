@@ -32,15 +32,31 @@ final class S3Errors {
     PERMANENT
   }
 
-  private static final ObjectStores.Service SERVICE = new ObjectStores.Service("S3", "AWS S3",
-      ", the region", "cubed.s3.endpoint / CUBED_S3_ENDPOINT", "the endpoint and region are right",
-      "cubed.s3.maxAttempts");
+  private static final ObjectStores.Service SERVICE =
+      new ObjectStores.Service(
+          "S3",
+          "AWS S3",
+          ", the region",
+          "cubed.s3.endpoint / CUBED_S3_ENDPOINT",
+          "the endpoint and region are right",
+          "cubed.s3.maxAttempts");
 
-  private static final Set<String> TRANSIENT_CODES = Set.of("SlowDown", "Throttling",
-      "ThrottlingException", "ThrottledException", "RequestThrottledException",
-      "TooManyRequestsException", "RequestLimitExceeded", "BandwidthLimitExceeded",
-      "RequestThrottled", "ProvisionedThroughputExceededException", "RequestTimeout",
-      "RequestTimeoutException", "InternalError", "ServiceUnavailable");
+  private static final Set<String> TRANSIENT_CODES =
+      Set.of(
+          "SlowDown",
+          "Throttling",
+          "ThrottlingException",
+          "ThrottledException",
+          "RequestThrottledException",
+          "TooManyRequestsException",
+          "RequestLimitExceeded",
+          "BandwidthLimitExceeded",
+          "RequestThrottled",
+          "ProvisionedThroughputExceededException",
+          "RequestTimeout",
+          "RequestTimeoutException",
+          "InternalError",
+          "ServiceUnavailable");
 
   /** Classifies an exception thrown by the S3 client. */
   static Kind classify(Throwable e) {
@@ -51,8 +67,10 @@ final class S3Errors {
       return Kind.NO_SUCH_BUCKET;
     }
     if (e instanceof SdkServiceException se) {
-      String code = e instanceof AwsServiceException ae && ae.awsErrorDetails() != null
-          ? ae.awsErrorDetails().errorCode() : null;
+      String code =
+          e instanceof AwsServiceException ae && ae.awsErrorDetails() != null
+              ? ae.awsErrorDetails().errorCode()
+              : null;
       int status = se.statusCode();
       if ("NoSuchBucket".equals(code)) {
         return Kind.NO_SUCH_BUCKET;
@@ -60,15 +78,21 @@ final class S3Errors {
       if ("NoSuchKey".equals(code) || status == 404) {
         return Kind.NOT_FOUND;
       }
-      if (status == 401 || status == 403 || "AccessDenied".equals(code)
-          || "InvalidAccessKeyId".equals(code) || "SignatureDoesNotMatch".equals(code)) {
+      if (status == 401
+          || status == 403
+          || "AccessDenied".equals(code)
+          || "InvalidAccessKeyId".equals(code)
+          || "SignatureDoesNotMatch".equals(code)) {
         return Kind.ACCESS_DENIED;
       }
       if (status == 416 || "InvalidRange".equals(code)) {
         return Kind.RANGE_NOT_SATISFIABLE;
       }
-      if (status >= 500 || status == 429 || (code != null && TRANSIENT_CODES.contains(code))
-          || se.isThrottlingException() || se.isRetryableException()) {
+      if (status >= 500
+          || status == 429
+          || (code != null && TRANSIENT_CODES.contains(code))
+          || se.isThrottlingException()
+          || se.isRetryableException()) {
         return Kind.TRANSIENT;
       }
       return Kind.PERMANENT;
@@ -76,9 +100,11 @@ final class S3Errors {
     if (e instanceof SdkClientException) {
       // no response: connection refused or reset, timeouts, truncated bodies; retried (the
       // SDK's own rule), except configuration errors without an I/O cause (e.g. no region)
-      return ObjectStores.hasIoCause(e) || e.getMessage() != null
-          && e.getMessage().toLowerCase(java.util.Locale.ROOT).contains("timed out")
-          ? Kind.TRANSIENT : Kind.PERMANENT;
+      return ObjectStores.hasIoCause(e)
+              || e.getMessage() != null
+                  && e.getMessage().toLowerCase(java.util.Locale.ROOT).contains("timed out")
+          ? Kind.TRANSIENT
+          : Kind.PERMANENT;
     }
     return ObjectStores.hasIoCause(e) ? Kind.TRANSIENT : Kind.PERMANENT;
   }
@@ -95,9 +121,14 @@ final class S3Errors {
    */
   static ZarrStoreException failure(String op, String key, S3Store store, RuntimeException e) {
     S3Settings s = store.settings();
-    return ObjectStores.failure(SERVICE, ObjectStores.Failure.of(classify(e)), op, key,
-        new ObjectStores.Target(store, store.bucket(), s.endpoint(), s.describe(),
-            s.maxAttempts()), status(e), e);
+    return ObjectStores.failure(
+        SERVICE,
+        ObjectStores.Failure.of(classify(e)),
+        op,
+        key,
+        new ObjectStores.Target(store, store.bucket(), s.endpoint(), s.describe(), s.maxAttempts()),
+        status(e),
+        e);
   }
 
   private static String status(Throwable e) {

@@ -9,11 +9,11 @@ import java.util.Locale;
 import java.util.function.Function;
 
 /**
- * How to reach an S3 service, without credentials (those always come from the SDK's default
- * chain in the JVM that uses the store, so they are never serialized with a store).
+ * How to reach an S3 service, without credentials (those always come from the SDK's default chain
+ * in the JVM that uses the store, so they are never serialized with a store).
  *
- * <p>Each setting is taken from the first of: the store URI's query parameter, the system
- * property, the environment variable; otherwise the default.
+ * <p>Each setting is taken from the first of: the store URI's query parameter, the system property,
+ * the environment variable; otherwise the default.
  *
  * <table>
  *   <caption>Settings</caption>
@@ -50,14 +50,17 @@ public record S3Settings(String endpoint, String region, boolean pathStyle, int 
       try {
         u = URI.create(endpoint);
       } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("S3 endpoint '" + Stores.redact(endpoint)
-            + "' is not a URI");
+        throw new IllegalArgumentException(
+            "S3 endpoint '" + Stores.redact(endpoint) + "' is not a URI");
       }
-      if (u.getScheme() == null || u.getHost() == null
+      if (u.getScheme() == null
+          || u.getHost() == null
           || !(u.getScheme().equals("http") || u.getScheme().equals("https"))) {
-        throw new IllegalArgumentException("S3 endpoint '" + Stores.redact(endpoint)
-            + "' must be an http:// or"
-            + " https:// URL with a host, e.g. http://127.0.0.1:9000");
+        throw new IllegalArgumentException(
+            "S3 endpoint '"
+                + Stores.redact(endpoint)
+                + "' must be an http:// or"
+                + " https:// URL with a host, e.g. http://127.0.0.1:9000");
       }
     }
     StoreSettings.checkMaxAttempts("S3", maxAttempts);
@@ -68,10 +71,15 @@ public record S3Settings(String endpoint, String region, boolean pathStyle, int 
     return resolve(uri, System::getProperty, System::getenv);
   }
 
-  static S3Settings resolve(URI uri, Function<String, String> props,
-      Function<String, String> env) {
-    StoreSettings q = StoreSettings.of(uri, "S3", "true",
-        List.of("endpoint", "region", "path_style", "max_attempts"), props, env);
+  static S3Settings resolve(URI uri, Function<String, String> props, Function<String, String> env) {
+    StoreSettings q =
+        StoreSettings.of(
+            uri,
+            "S3",
+            "true",
+            List.of("endpoint", "region", "path_style", "max_attempts"),
+            props,
+            env);
     String endpoint = q.get("endpoint");
     String region = q.get("region");
     String ps = q.get("path_style");
@@ -93,8 +101,15 @@ public record S3Settings(String endpoint, String region, boolean pathStyle, int 
   /** The settings, the endpoint's credentials redacted ({@link Stores#redact}). */
   @Override
   public String toString() {
-    return "S3Settings[endpoint=" + Stores.redact(endpoint) + ", region=" + region
-        + ", pathStyle=" + pathStyle + ", maxAttempts=" + maxAttempts + "]";
+    return "S3Settings[endpoint="
+        + Stores.redact(endpoint)
+        + ", region="
+        + region
+        + ", pathStyle="
+        + pathStyle
+        + ", maxAttempts="
+        + maxAttempts
+        + "]";
   }
 
   /** For messages: where requests go and how credentials are found. */

@@ -39,8 +39,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
  * A {@link Store} on an S3 bucket (AWS S3 or an S3-compatible server), rooted at a key prefix:
- * {@code s3://bucket/some/prefix} maps store key {@code a/zarr.json} to object
- * {@code some/prefix/a/zarr.json}.
+ * {@code s3://bucket/some/prefix} maps store key {@code a/zarr.json} to object {@code
+ * some/prefix/a/zarr.json}.
  *
  * <p>Writes are one PUT each, which S3 makes atomic: readers see the old object or the new one.
  * Reads of absent keys return null (404 / NoSuchKey). Transient failures (5xx, throttling,
@@ -50,8 +50,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  *
  * <p>Serializable: the bucket, prefix and {@link S3Settings} travel, never credentials; the
  * receiving JVM builds its own client (credentials from its default chain) on first use. Clients
- * are shared per settings within a JVM. The memory model counts {@link #bufferCopies() 2 copies}
- * of every chunk read or written (the SDK buffers the bytes once more than a local read does).
+ * are shared per settings within a JVM. The memory model counts {@link #bufferCopies() 2 copies} of
+ * every chunk read or written (the SDK buffers the bytes once more than a local read does).
  */
 public final class S3Store extends ObjectStore<S3Settings> {
   private static final long serialVersionUID = 1L;
@@ -104,22 +104,27 @@ public final class S3Store extends ObjectStore<S3Settings> {
     return AwsRetryStrategy.standardRetryStrategy().toBuilder()
         .maxAttempts(maxAttempts)
         .retryOnException(S3Errors::isTransient)
-        .backoffStrategy(BackoffStrategy.exponentialDelay(Duration.ofMillis(50),
-            Duration.ofSeconds(20)))
-        .throttlingBackoffStrategy(BackoffStrategy.exponentialDelay(Duration.ofMillis(500),
-            Duration.ofSeconds(20)))
+        .backoffStrategy(
+            BackoffStrategy.exponentialDelay(Duration.ofMillis(50), Duration.ofSeconds(20)))
+        .throttlingBackoffStrategy(
+            BackoffStrategy.exponentialDelay(Duration.ofMillis(500), Duration.ofSeconds(20)))
         .circuitBreakerEnabled(false)
         .build();
   }
 
   private static S3Client buildClient(S3Settings s) {
-    S3ClientBuilder b = S3Client.builder()
-        .httpClientBuilder(UrlConnectionHttpClient.builder()
-            .connectionTimeout(Duration.ofSeconds(10)).socketTimeout(Duration.ofSeconds(60)))
-        .credentialsProvider(DefaultCredentialsProvider.builder().build())
-        .forcePathStyle(s.pathStyle())
-        .overrideConfiguration(ClientOverrideConfiguration.builder()
-            .retryStrategy(retryStrategy(s.maxAttempts())).build());
+    S3ClientBuilder b =
+        S3Client.builder()
+            .httpClientBuilder(
+                UrlConnectionHttpClient.builder()
+                    .connectionTimeout(Duration.ofSeconds(10))
+                    .socketTimeout(Duration.ofSeconds(60)))
+            .credentialsProvider(DefaultCredentialsProvider.builder().build())
+            .forcePathStyle(s.pathStyle())
+            .overrideConfiguration(
+                ClientOverrideConfiguration.builder()
+                    .retryStrategy(retryStrategy(s.maxAttempts()))
+                    .build());
     Region region = null;
     if (s.region() != null) {
       region = Region.of(s.region());
@@ -128,9 +133,13 @@ public final class S3Store extends ObjectStore<S3Settings> {
         region = DefaultAwsRegionProviderChain.builder().build().getRegion();
       } catch (SdkClientException e) {
         if (s.endpoint() == null) {
-          throw new IllegalArgumentException("S3: no region configured; set cubed.s3.region,"
-              + " CUBED_S3_REGION, aws.region or AWS_REGION, or add ?region=... to the s3:// URI"
-              + " (" + e.getMessage() + ")", e);
+          throw new IllegalArgumentException(
+              "S3: no region configured; set cubed.s3.region,"
+                  + " CUBED_S3_REGION, aws.region or AWS_REGION, or add ?region=... to the s3:// URI"
+                  + " ("
+                  + e.getMessage()
+                  + ")",
+              e);
         }
         region = Region.US_EAST_1; // S3-compatible servers ignore it, but signing needs one
       }
@@ -198,8 +207,10 @@ public final class S3Store extends ObjectStore<S3Settings> {
   public void put(String key, byte[] value) {
     String k = objectName(key);
     try {
-      client().putObject(r -> r.bucket(bucket).key(k).contentLength((long) value.length),
-          RequestBody.fromBytes(value));
+      client()
+          .putObject(
+              r -> r.bucket(bucket).key(k).contentLength((long) value.length),
+              RequestBody.fromBytes(value));
     } catch (RuntimeException e) {
       throw S3Errors.failure("write", key, this, e);
     }
@@ -219,8 +230,8 @@ public final class S3Store extends ObjectStore<S3Settings> {
   }
 
   /**
-   * Deletes every key under {@code keyPrefix} with DeleteObjects requests of up to 1,000 keys
-   * (one listing page each), instead of one request per key.
+   * Deletes every key under {@code keyPrefix} with DeleteObjects requests of up to 1,000 keys (one
+   * listing page each), instead of one request per key.
    */
   @Override
   public void deletePrefix(String keyPrefix) {
@@ -235,17 +246,30 @@ public final class S3Store extends ObjectStore<S3Settings> {
       }
       DeleteObjectsResponse r;
       try {
-        r = client().deleteObjects(b -> b.bucket(bucket)
-            .delete(d -> d.objects(ids).quiet(true)));
+        r = client().deleteObjects(b -> b.bucket(bucket).delete(d -> d.objects(ids).quiet(true)));
       } catch (RuntimeException e) {
         throw S3Errors.failure("delete (batch of " + ids.size() + ")", keyPrefix + "*", this, e);
       }
       if (r.hasErrors() && !r.errors().isEmpty()) {
         S3Error first = r.errors().get(0);
-        throw new dev.cubed.zarr.ZarrStoreException("S3 batch delete under '" + keyPrefix
-            + "' of bucket '" + bucket + "' (" + describe() + "): " + r.errors().size() + " of "
-            + ids.size() + " keys not deleted, e.g. '" + first.key() + "': " + first.code() + " "
-            + first.message(), new IOException(first.code() + " " + first.message()));
+        throw new dev.cubed.zarr.ZarrStoreException(
+            "S3 batch delete under '"
+                + keyPrefix
+                + "' of bucket '"
+                + bucket
+                + "' ("
+                + describe()
+                + "): "
+                + r.errors().size()
+                + " of "
+                + ids.size()
+                + " keys not deleted, e.g. '"
+                + first.key()
+                + "': "
+                + first.code()
+                + " "
+                + first.message(),
+            new IOException(first.code() + " " + first.message()));
       }
     }
   }
@@ -299,9 +323,13 @@ public final class S3Store extends ObjectStore<S3Settings> {
     try {
       String token = null;
       do {
-        ListObjectsV2Request.Builder rb = ListObjectsV2Request.builder().bucket(bucket)
-            .prefix(p.isEmpty() ? null : p).delimiter(delimiter).continuationToken(token)
-            .maxKeys(listPageSize);
+        ListObjectsV2Request.Builder rb =
+            ListObjectsV2Request.builder()
+                .bucket(bucket)
+                .prefix(p.isEmpty() ? null : p)
+                .delimiter(delimiter)
+                .continuationToken(token)
+                .maxKeys(listPageSize);
         ListObjectsV2Response page = client().listObjectsV2(rb.build());
         out.add(page);
         token = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;

@@ -40,8 +40,10 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("s3")
 class S3ComputeTest {
   static S3TestServer server;
+
   /** Block calls so far; the call numbered {@link #failAt} throws (static: not in node names). */
   static final AtomicInteger CALLS = new AtomicInteger();
+
   static volatile int failAt = -1;
 
   @TempDir Path tmp;
@@ -81,8 +83,13 @@ class S3ComputeTest {
     NDArray a = random(1, 30, 20);
     for (String kind : List.of("v2", "v3", "v3-sharded")) {
       Store s = Stores.open("s3://data/rt/" + kind + ".zarr");
-      var b = ZarrArray.create(s, "").shape(30, 20).chunks(8, 6).dtype(DType.FLOAT64)
-          .compression(Compression.zstd(3)).zarrFormat(kind.equals("v2") ? 2 : 3);
+      var b =
+          ZarrArray.create(s, "")
+              .shape(30, 20)
+              .chunks(8, 6)
+              .dtype(DType.FLOAT64)
+              .compression(Compression.zstd(3))
+              .zarrFormat(kind.equals("v2") ? 2 : 3);
       if (kind.equals("v3-sharded")) {
         b.innerChunks(4, 3);
       }
@@ -95,8 +102,8 @@ class S3ComputeTest {
       for (double v : values(a)) {
         sum += v;
       }
-      Spec spec = Spec.builder().workDir(tmp.resolve("w")).allowedMem("100MB")
-          .reservedMem("1MB").build();
+      Spec spec =
+          Spec.builder().workDir(tmp.resolve("w")).allowedMem("100MB").reservedMem("1MB").build();
       NDArray total = Cubed.fromZarr("s3://data/rt/" + kind + ".zarr", spec).sum().compute();
       assertThat(total.getDouble(0)).as(kind).isCloseTo(sum, within(1e-9));
     }
@@ -104,27 +111,34 @@ class S3ComputeTest {
 
   private static CubedArray program(Spec spec) {
     CubedArray x = Cubed.fromArray(random(5, 40, 40), new long[] {10, 10}, spec);
-    CubedArray y = Xp.mapBlocks(blocks -> {
-      if (CALLS.incrementAndGet() == failAt) {
-        throw new IllegalArgumentException("injected failure");
-      }
-      NDArray o = blocks[0].copy();
-      for (int i = 0; i < o.size(); i++) {
-        o.setDouble(i, o.getDouble(i) * 2 + 1);
-      }
-      return o;
-    }, DType.FLOAT64, x);
+    CubedArray y =
+        Xp.mapBlocks(
+            blocks -> {
+              if (CALLS.incrementAndGet() == failAt) {
+                throw new IllegalArgumentException("injected failure");
+              }
+              NDArray o = blocks[0].copy();
+              for (int i = 0; i < o.size(); i++) {
+                o.setDouble(i, o.getDouble(i) * 2 + 1);
+              }
+              return o;
+            },
+            DType.FLOAT64,
+            x);
     return Xp.sum(Xp.rechunk(y, 40, 5), 0);
   }
 
   private static CubedArray twice(CubedArray x) {
-    return Xp.mapBlocks(b -> {
-      NDArray o = b[0].copy();
-      for (int i = 0; i < o.size(); i++) {
-        o.setDouble(i, o.getDouble(i) * 2);
-      }
-      return o;
-    }, DType.FLOAT64, x);
+    return Xp.mapBlocks(
+        b -> {
+          NDArray o = b[0].copy();
+          for (int i = 0; i < o.size(); i++) {
+            o.setDouble(i, o.getDouble(i) * 2);
+          }
+          return o;
+        },
+        DType.FLOAT64,
+        x);
   }
 
   private static Spec s3Spec(String work) {
@@ -133,26 +147,30 @@ class S3ComputeTest {
 
   @Test
   void computeWithIntermediatesOnS3EqualsLocal() {
-    Spec local = Spec.builder().workDir(tmp.resolve("local")).allowedMem("100MB")
-        .reservedMem("1MB").build();
+    Spec local =
+        Spec.builder().workDir(tmp.resolve("local")).allowedMem("100MB").reservedMem("1MB").build();
     NDArray expected = program(local).compute();
     Store work = Stores.open("s3://work/full");
     AtomicReference<List<String>> seen = new AtomicReference<>(List.of());
-    Callback watch = new Callback() {
-      @Override
-      public void onTaskEnd(Events.TaskEnd e) {
-        List<String> keys = work.list("");
-        if (keys.size() > seen.get().size()) {
-          seen.set(keys);
-        }
-      }
-    };
-    NDArray got = Cubed.compute(ComputeOptions.executor(new ThreadsExecutor(2, 1))
-        .withCallback(watch), program(s3Spec("s3://work/full")))
-        .get(0);
+    Callback watch =
+        new Callback() {
+          @Override
+          public void onTaskEnd(Events.TaskEnd e) {
+            List<String> keys = work.list("");
+            if (keys.size() > seen.get().size()) {
+              seen.set(keys);
+            }
+          }
+        };
+    NDArray got =
+        Cubed.compute(
+                ComputeOptions.executor(new ThreadsExecutor(2, 1)).withCallback(watch),
+                program(s3Spec("s3://work/full")))
+            .get(0);
     assertThat(values(got)).containsExactly(values(expected), within(1e-9));
     // intermediates, completion markers and the fingerprint were objects under the work prefix
-    assertThat(seen.get()).anyMatch(k -> k.matches("compute-[0-9a-f]{16}/fingerprint.txt"))
+    assertThat(seen.get())
+        .anyMatch(k -> k.matches("compute-[0-9a-f]{16}/fingerprint.txt"))
         .anyMatch(k -> k.matches("compute-[0-9a-f]{16}/\\.done/.+/\\d+\\.\\d+"))
         .anyMatch(k -> k.matches("compute-[0-9a-f]{16}/.+/zarr.json"));
     // and are deleted after success
@@ -164,14 +182,18 @@ class S3ComputeTest {
     Spec spec = s3Spec("s3://work/q/?max_attempts=5&region=us-east-1");
     Store q = Stores.open("s3://work/q");
     List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
-    Callback watch = new Callback() {
-      @Override
-      public void onTaskEnd(Events.TaskEnd e) {
-        seen.addAll(q.list(""));
-      }
-    };
-    NDArray got = Cubed.compute(ComputeOptions.executor(new ThreadsExecutor(1, 1))
-        .withCallback(watch), program(spec)).get(0);
+    Callback watch =
+        new Callback() {
+          @Override
+          public void onTaskEnd(Events.TaskEnd e) {
+            seen.addAll(q.list(""));
+          }
+        };
+    NDArray got =
+        Cubed.compute(
+                ComputeOptions.executor(new ThreadsExecutor(1, 1)).withCallback(watch),
+                program(spec))
+            .get(0);
     assertThat(values(got)).hasSize(40);
     assertThat(seen).isNotEmpty().allMatch(k -> k.matches("compute-[0-9a-f]{16}/.+"));
     assertThat(Stores.open("s3://work/q").list("")).isEmpty(); // created and removed under q/
@@ -182,15 +204,26 @@ class S3ComputeTest {
   void aFailedComputeOnS3ResumesSkippingFinishedTasks() {
     Spec spec = s3Spec("s3://work/resume");
     Store work = Stores.open("s3://work/resume");
-    NDArray expected = program(Spec.builder().workDir(tmp.resolve("l")).allowedMem("100MB")
-        .reservedMem("1MB").build()).compute();
+    NDArray expected =
+        program(
+                Spec.builder()
+                    .workDir(tmp.resolve("l"))
+                    .allowedMem("100MB")
+                    .reservedMem("1MB")
+                    .build())
+            .compute();
     CALLS.set(0);
     failAt = 9; // 16 blocks: 8 done (one worker), the 9th fails
     Plan p1 = Cubed.plan(List.of(program(spec)));
     assertThatThrownBy(() -> p1.execute(new ThreadsExecutor(1, 1), List.of(), true))
         .hasMessageContaining("injected failure")
-        .satisfies(e -> assertThat(e.getSuppressed()).anyMatch(s -> s.getMessage()
-            .contains("kept in s3://work/resume/compute-" + p1.computeId())));
+        .satisfies(
+            e ->
+                assertThat(e.getSuppressed())
+                    .anyMatch(
+                        s ->
+                            s.getMessage()
+                                .contains("kept in s3://work/resume/compute-" + p1.computeId())));
     List<String> kept = work.list("");
     assertThat(kept).contains("compute-" + p1.computeId() + "/fingerprint.txt");
     assertThat(kept.stream().filter(k -> k.contains("/.done/"))).hasSize(8);
@@ -205,8 +238,8 @@ class S3ComputeTest {
 
   @Test
   void memoryModelCountsTwoBufferCopiesOnS3() {
-    Spec local = Spec.builder().workDir(tmp.resolve("m")).allowedMem("100MB").reservedMem("1MB")
-        .build();
+    Spec local =
+        Spec.builder().workDir(tmp.resolve("m")).allowedMem("100MB").reservedMem("1MB").build();
     Plan lp = Cubed.plan(List.of(program(local)));
     Plan sp = Cubed.plan(List.of(program(s3Spec("s3://work/mem"))));
     // locally the default codec's chunks are decoded from their files: no read copy
@@ -222,29 +255,46 @@ class S3ComputeTest {
     // reserved + extra + in x (1 + read copies) + out x (1 + write copies), so two more copies of
     // the input chunk (local disk: decoded from the file, none) and one more of the output chunk
     // than the same input on local disk
-    ZarrArray s3in = ZarrArray.create(Stores.open("s3://data/mem-in"), "").shape(40, 40)
-        .chunks(10, 10).dtype(DType.FLOAT64).build();
-    ZarrArray localIn = ZarrArray.create(Stores.open(tmp.resolve("mem-in").toString()), "")
-        .shape(40, 40).chunks(10, 10).dtype(DType.FLOAT64).build();
+    ZarrArray s3in =
+        ZarrArray.create(Stores.open("s3://data/mem-in"), "")
+            .shape(40, 40)
+            .chunks(10, 10)
+            .dtype(DType.FLOAT64)
+            .build();
+    ZarrArray localIn =
+        ZarrArray.create(Stores.open(tmp.resolve("mem-in").toString()), "")
+            .shape(40, 40)
+            .chunks(10, 10)
+            .dtype(DType.FLOAT64)
+            .build();
     Plan fromS3 = Cubed.plan(List.of(twice(Cubed.fromZarr(s3in, local))));
     Plan fromDisk = Cubed.plan(List.of(twice(Cubed.fromZarr(localIn, local))));
     assertThat(fromS3.fingerprint()).contains("readCopies=2 writeCopies=2");
     assertThat(fromDisk.fingerprint()).contains("readCopies=0 writeCopies=1");
-    assertThat(fromS3.summary().ops().get(0).projectedMem()
-        - fromDisk.summary().ops().get(0).projectedMem()).isEqualTo(2 * 800 + 800);
+    assertThat(
+            fromS3.summary().ops().get(0).projectedMem()
+                - fromDisk.summary().ops().get(0).projectedMem())
+        .isEqualTo(2 * 800 + 800);
     // the rechunk budget is (allowed - reserved)/7 on S3 instead of /5: with allowedMem just
     // above what a local rechunk needs, the S3 plan splits the copy into smaller regions (more
     // tasks or an extra stage) and still stays within allowedMem
-    ZarrArray wideS3 = ZarrArray.create(Stores.open("s3://data/mem-wide"), "").shape(400, 400)
-        .chunks(400, 1).dtype(DType.FLOAT64).build();
-    ZarrArray wideLocal = ZarrArray.create(Stores.open(tmp.resolve("mem-wide").toString()), "")
-        .shape(400, 400).chunks(400, 1).dtype(DType.FLOAT64).build();
-    Spec tight = Spec.builder().workDir(tmp.resolve("m")).allowedMem("3MB").reservedMem("1MB")
-        .build();
-    PlanSummary rs = Cubed.plan(List.of(Cubed.fromZarr(wideS3, tight).rechunk(1, 400)))
-        .summary();
-    PlanSummary rl = Cubed.plan(List.of(Cubed.fromZarr(wideLocal, tight).rechunk(1, 400)))
-        .summary();
+    ZarrArray wideS3 =
+        ZarrArray.create(Stores.open("s3://data/mem-wide"), "")
+            .shape(400, 400)
+            .chunks(400, 1)
+            .dtype(DType.FLOAT64)
+            .build();
+    ZarrArray wideLocal =
+        ZarrArray.create(Stores.open(tmp.resolve("mem-wide").toString()), "")
+            .shape(400, 400)
+            .chunks(400, 1)
+            .dtype(DType.FLOAT64)
+            .build();
+    Spec tight =
+        Spec.builder().workDir(tmp.resolve("m")).allowedMem("3MB").reservedMem("1MB").build();
+    PlanSummary rs = Cubed.plan(List.of(Cubed.fromZarr(wideS3, tight).rechunk(1, 400))).summary();
+    PlanSummary rl =
+        Cubed.plan(List.of(Cubed.fromZarr(wideLocal, tight).rechunk(1, 400))).summary();
     assertThat(rs.totalTasks()).isGreaterThan(rl.totalTasks());
     assertThat(rs.maxProjectedMem()).isLessThanOrEqualTo(3_000_000L);
     assertThat(rl.maxProjectedMem()).isLessThanOrEqualTo(3_000_000L);

@@ -19,9 +19,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The Store contract ({@link StoreContract}, shared with the filesystem and memory stores), run
  * against an S3Store on a real S3-compatible server (s3proxy on 127.0.0.1), plus what is
- * S3-specific:
- * ranges and suffixes, pagination, serialization without credentials, missing buckets, access
- * denied and retries spent.
+ * S3-specific: ranges and suffixes, pagination, serialization without credentials, missing buckets,
+ * access denied and retries spent.
  */
 @Tag("s3")
 class S3StoreContractTest extends StoreContract {
@@ -103,19 +102,21 @@ class S3StoreContractTest extends StoreContract {
       oo.writeObject(s);
     }
     String serialized = bo.toString(java.nio.charset.StandardCharsets.ISO_8859_1);
-    assertThat(serialized).doesNotContain(S3TestServer.SECRET_KEY)
+    assertThat(serialized)
+        .doesNotContain(S3TestServer.SECRET_KEY)
         .doesNotContain(S3TestServer.ACCESS_KEY);
     Store back;
-    try (ObjectInputStream oi = new ObjectInputStream(new ByteArrayInputStream(
-        bo.toByteArray()))) {
+    try (ObjectInputStream oi = new ObjectInputStream(new ByteArrayInputStream(bo.toByteArray()))) {
       back = (Store) oi.readObject();
     }
     assertThat(back).isEqualTo(s);
     assertThat(back.get("y")).containsExactly(2);
     assertThatThrownBy(() -> Stores.open("s3:///nobucket"))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("names no bucket");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("names no bucket");
     assertThatThrownBy(() -> Stores.open("s3://b/x?colour=red"))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("colour");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("colour");
   }
 
   @Test
@@ -158,7 +159,8 @@ class S3StoreContractTest extends StoreContract {
           .hasMessageContaining("503");
       assertThat(server.injectedFailures() - before).isEqualTo(5); // 2 + 3 attempts
       assertThatThrownBy(() -> s.put("chunk", new byte[] {3}))
-          .isInstanceOf(ZarrStoreException.class).hasMessageContaining("S3 write of key 'chunk'");
+          .isInstanceOf(ZarrStoreException.class)
+          .hasMessageContaining("S3 write of key 'chunk'");
     } finally {
       server.failNext(0, k -> false);
     }

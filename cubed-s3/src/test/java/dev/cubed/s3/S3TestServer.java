@@ -20,12 +20,13 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 /**
  * A real S3-compatible server for tests: s3proxy with its in-memory (transient) blob store,
  * listening on 127.0.0.1 at a free port, with AWS v2/v4 signatures checked against a test key.
- * {@link #failNext} makes the server answer the next reads or writes of matching keys with HTTP
- * 503 SlowDown, to exercise the client's retries.
+ * {@link #failNext} makes the server answer the next reads or writes of matching keys with HTTP 503
+ * SlowDown, to exercise the client's retries.
  */
 public final class S3TestServer implements AutoCloseable {
   /** The access key the server accepts. */
   public static final String ACCESS_KEY = "cubed-test-access";
+
   /** The secret key the server accepts. */
   public static final String SECRET_KEY = "cubed-test-secret";
 
@@ -35,29 +36,38 @@ public final class S3TestServer implements AutoCloseable {
   private final AtomicInteger injected = new AtomicInteger();
 
   private S3TestServer(int port) throws Exception {
-    BlobStore faulty = new ForwardingBlobStore(new TransientNio2BlobStore()) {
-      @Override
-      public ResponseInputStream<GetObjectResponse> getBlob(GetObjectRequest r) {
-        maybeFail(r.key());
-        return super.getBlob(r);
-      }
+    BlobStore faulty =
+        new ForwardingBlobStore(new TransientNio2BlobStore()) {
+          @Override
+          public ResponseInputStream<GetObjectResponse> getBlob(GetObjectRequest r) {
+            maybeFail(r.key());
+            return super.getBlob(r);
+          }
 
-      @Override
-      public PutObjectResponse putBlob(PutObjectRequest r, InputStream in) {
-        maybeFail(r.key());
-        return super.putBlob(r, in);
-      }
-    };
-    proxy = S3Proxy.builder().blobStore(faulty).endpoint(URI.create("http://127.0.0.1:" + port))
-        .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY).build();
+          @Override
+          public PutObjectResponse putBlob(PutObjectRequest r, InputStream in) {
+            maybeFail(r.key());
+            return super.putBlob(r, in);
+          }
+        };
+    proxy =
+        S3Proxy.builder()
+            .blobStore(faulty)
+            .endpoint(URI.create("http://127.0.0.1:" + port))
+            .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
+            .build();
     proxy.start();
     // poll for readiness: Jetty may take long to start on a busy machine
     long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MINUTES.toNanos(5);
     while (!"STARTED".equals(proxy.getState())) {
       if (System.nanoTime() > deadline) {
         proxy.stop();
-        throw new IllegalStateException("the S3 test server on port " + port
-            + " did not start within 5 minutes (state " + proxy.getState() + ")");
+        throw new IllegalStateException(
+            "the S3 test server on port "
+                + port
+                + " did not start within 5 minutes (state "
+                + proxy.getState()
+                + ")");
       }
       Thread.sleep(25);
     }
@@ -66,9 +76,14 @@ public final class S3TestServer implements AutoCloseable {
   private void maybeFail(String key) {
     if (failing.test(key) && failures.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
       injected.incrementAndGet();
-      throw S3Exception.builder().statusCode(503).message("injected SlowDown for " + key)
-          .awsErrorDetails(AwsErrorDetails.builder().errorCode("SlowDown")
-              .errorMessage("Please reduce your request rate.").build())
+      throw S3Exception.builder()
+          .statusCode(503)
+          .message("injected SlowDown for " + key)
+          .awsErrorDetails(
+              AwsErrorDetails.builder()
+                  .errorCode("SlowDown")
+                  .errorMessage("Please reduce your request rate.")
+                  .build())
           .build();
     }
   }

@@ -16,53 +16,62 @@ import java.util.Map;
 
 /**
  * The five workloads of the benchmark suite (docs/perf/workloads.md) at the small size, written
- * against the public API with their stored inputs, outputs and intermediates in object storage:
- * the inputs under {@code inputs} (a store URI, written once by {@link #writeInputs}, not timed),
+ * against the public API with their stored inputs, outputs and intermediates in object storage: the
+ * inputs under {@code inputs} (a store URI, written once by {@link #writeInputs}, not timed),
  * outputs under {@code outputs}, intermediates in the spec's work directory. Each returns the
- * suite's checksums, computed the suite's way. Shared by the Beam and Spark modules' tests
- * (this module's test-jar).
+ * suite's checksums, computed the suite's way. Shared by the Beam and Spark modules' tests (this
+ * module's test-jar).
  */
 public final class S3Workloads {
   static final double G = 0.6180339887498949;
   static final double S = 0.41421356237309515;
+
   /** The workload names, in the suite's order. */
-  public static final List<String> NAMES = List.of("quadratic_means", "add", "matmul", "rechunk",
-      "reduce");
+  public static final List<String> NAMES =
+      List.of("quadratic_means", "add", "matmul", "rechunk", "reduce");
 
   /**
    * NumPy's checksums of the small size, as docs/perf/workloads.md publishes them (from
-   * scripts/perf/workloads_numpy.py): workload name to checksum name to a Double, a Long or a
-   * List of Longs.
+   * scripts/perf/workloads_numpy.py): workload name to checksum name to a Double, a Long or a List
+   * of Longs.
    */
   public static Map<String, Map<String, Object>> numpyChecksums() throws java.io.IOException {
-    String doc = java.nio.file.Files.readString(java.nio.file.Path.of("..", "docs", "perf",
-        "workloads.md"));
+    String doc =
+        java.nio.file.Files.readString(java.nio.file.Path.of("..", "docs", "perf", "workloads.md"));
     int begin = doc.indexOf("<!-- workloads:small:begin -->");
     int end = doc.indexOf("<!-- workloads:small:end -->");
     int at = begin < 0 || end < begin ? -1 : doc.indexOf("Checksums (NumPy)", begin);
-    java.util.regex.Matcher m = java.util.regex.Pattern.compile("^- (\\w+): `(\\{.*})`$",
-        java.util.regex.Pattern.MULTILINE).matcher(at < 0 ? "" : doc.substring(at, end));
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("^- (\\w+): `(\\{.*})`$", java.util.regex.Pattern.MULTILINE)
+            .matcher(at < 0 ? "" : doc.substring(at, end));
     Map<String, Map<String, Object>> all = new LinkedHashMap<>();
-    com.fasterxml.jackson.databind.ObjectMapper om = new com.fasterxml.jackson.databind.ObjectMapper();
+    com.fasterxml.jackson.databind.ObjectMapper om =
+        new com.fasterxml.jackson.databind.ObjectMapper();
     while (at >= 0 && m.find()) {
       Map<String, Object> sums = new LinkedHashMap<>();
-      om.readTree(m.group(2)).fields().forEachRemaining(e -> {
-        com.fasterxml.jackson.databind.JsonNode v = e.getValue();
-        Object o;
-        if (v.isArray()) {
-          List<Long> l = new java.util.ArrayList<>();
-          v.forEach(x -> l.add(x.asLong()));
-          o = l;
-        } else {
-          o = v.isIntegralNumber() ? (Object) v.asLong() : (Object) v.asDouble();
-        }
-        sums.put(e.getKey(), o);
-      });
+      om.readTree(m.group(2))
+          .fields()
+          .forEachRemaining(
+              e -> {
+                com.fasterxml.jackson.databind.JsonNode v = e.getValue();
+                Object o;
+                if (v.isArray()) {
+                  List<Long> l = new java.util.ArrayList<>();
+                  v.forEach(x -> l.add(x.asLong()));
+                  o = l;
+                } else {
+                  o = v.isIntegralNumber() ? (Object) v.asLong() : (Object) v.asDouble();
+                }
+                sums.put(e.getKey(), o);
+              });
       all.put(m.group(1), sums);
     }
     if (!all.keySet().containsAll(NAMES)) {
-      throw new IllegalStateException("docs/perf/workloads.md lists NumPy checksums for "
-          + all.keySet() + ", not for every one of " + NAMES);
+      throw new IllegalStateException(
+          "docs/perf/workloads.md lists NumPy checksums for "
+              + all.keySet()
+              + ", not for every one of "
+              + NAMES);
     }
     return all;
   }
@@ -84,8 +93,13 @@ public final class S3Workloads {
     Store in = Stores.open(inputs);
     for (String name : List.of("U", "V")) {
       boolean cos = name.equals("V");
-      ZarrArray z = ZarrArray.create(in, name).shape(50, 1, 247, 480).chunks(10, 1, 247, 480)
-          .dtype(DType.FLOAT64).overwrite().build();
+      ZarrArray z =
+          ZarrArray.create(in, name)
+              .shape(50, 1, 247, 480)
+              .chunks(10, 1, 247, 480)
+              .dtype(DType.FLOAT64)
+              .overwrite()
+              .build();
       for (int c = 0; c < 5; c++) {
         NDArray b = NDArray.zeros(DType.FLOAT64, 10, 1, 247, 480);
         double[] d = (double[]) b.data();
@@ -93,16 +107,23 @@ public final class S3Workloads {
         for (int t = c * 10; t < c * 10 + 10; t++) {
           for (int y = 0; y < 247; y++) {
             for (int x = 0; x < 480; x++) {
-              d[i++] = cos ? 0.5 + 0.5 * Math.cos(G * (double) t - S * (double) y + (double) x)
-                  : 0.5 + 0.5 * Math.sin(G * (double) t + S * (double) y + (double) x);
+              d[i++] =
+                  cos
+                      ? 0.5 + 0.5 * Math.cos(G * (double) t - S * (double) y + (double) x)
+                      : 0.5 + 0.5 * Math.sin(G * (double) t + S * (double) y + (double) x);
             }
           }
         }
         z.writeChunk(new long[] {c, 0, 0, 0}, b);
       }
     }
-    ZarrArray x = ZarrArray.create(in, "X").shape(200, 250, 250).chunks(1, 250, 250)
-        .dtype(DType.FLOAT64).overwrite().build();
+    ZarrArray x =
+        ZarrArray.create(in, "X")
+            .shape(200, 250, 250)
+            .chunks(1, 250, 250)
+            .dtype(DType.FLOAT64)
+            .overwrite()
+            .build();
     for (int t = 0; t < 200; t++) {
       NDArray b = NDArray.zeros(DType.FLOAT64, 1, 250, 250);
       double[] d = (double[]) b.data();
@@ -131,16 +152,24 @@ public final class S3Workloads {
 
   /** A(i, j) = 0.5 + 0.5 sin(G i + j), generated inside the tasks. */
   static CubedArray a(long n, long m, long c, Spec spec) {
-    return Cubed.fromFunction(new long[] {n, m}, new long[] {c, c}, DType.FLOAT64,
-        (b, i, flat, in, bc) -> b.setDouble(i,
-            0.5 + 0.5 * Math.sin(G * (double) (flat / m) + (double) (flat % m))), spec);
+    return Cubed.fromFunction(
+        new long[] {n, m},
+        new long[] {c, c},
+        DType.FLOAT64,
+        (b, i, flat, in, bc) ->
+            b.setDouble(i, 0.5 + 0.5 * Math.sin(G * (double) (flat / m) + (double) (flat % m))),
+        spec);
   }
 
   /** B(i, j) = 0.5 + 0.5 cos(G i - j), generated inside the tasks. */
   static CubedArray b(long n, long m, long c, Spec spec) {
-    return Cubed.fromFunction(new long[] {n, m}, new long[] {c, c}, DType.FLOAT64,
-        (b, i, flat, in, bc) -> b.setDouble(i,
-            0.5 + 0.5 * Math.cos(G * (double) (flat / m) - (double) (flat % m))), spec);
+    return Cubed.fromFunction(
+        new long[] {n, m},
+        new long[] {c, c},
+        DType.FLOAT64,
+        (b, i, flat, in, bc) ->
+            b.setDouble(i, 0.5 + 0.5 * Math.cos(G * (double) (flat / m) - (double) (flat % m))),
+        spec);
   }
 
   static double sum(NDArray a) {
@@ -154,8 +183,9 @@ public final class S3Workloads {
   private Map<String, Object> quadraticMeans(Spec spec) {
     CubedArray u = Cubed.fromZarr(ZarrArray.open(Stores.open(inputs), "U"), spec);
     CubedArray v = Cubed.fromZarr(ZarrArray.open(Stores.open(inputs), "V"), spec);
-    List<NDArray> r = Cubed.compute(opts, Xp.mean(u.multiply(u), 0),
-        Xp.mean(v.multiply(v), 0), Xp.mean(u.multiply(v), 0));
+    List<NDArray> r =
+        Cubed.compute(
+            opts, Xp.mean(u.multiply(u), 0), Xp.mean(v.multiply(v), 0), Xp.mean(u.multiply(v), 0));
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("sum_uu", sum(r.get(0)));
     m.put("sum_vv", sum(r.get(1)));
@@ -177,8 +207,8 @@ public final class S3Workloads {
 
   private Map<String, Object> rechunk(Spec spec) {
     CubedArray x = Cubed.fromZarr(ZarrArray.open(Stores.open(inputs), "X"), spec);
-    ZarrArray out = Cubed.toZarr(x.rechunk(200, 50, 50), Stores.open(outputs),
-        "rechunk-out-" + runs, opts);
+    ZarrArray out =
+        Cubed.toZarr(x.rechunk(200, 50, 50), Stores.open(outputs), "rechunk-out-" + runs, opts);
     double sum = 0;
     double weighted = 0;
     long[] grid = out.chunkGridShape();

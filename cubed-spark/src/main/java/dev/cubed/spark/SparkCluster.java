@@ -6,12 +6,13 @@ import org.apache.spark.SparkConf;
 
 /**
  * What the executor needs to know about a Spark master: the attempts a task gets, and the memory
- * one task may use in an executor (the executor's heap less Spark's reserved 300 MiB, shared by
- * the task slots of that executor).
+ * one task may use in an executor (the executor's heap less Spark's reserved 300 MiB, shared by the
+ * task slots of that executor).
  */
 final class SparkCluster {
   /** Heap Spark reserves for itself in every executor (its RESERVED_SYSTEM_MEMORY_BYTES). */
   static final long SPARK_RESERVED = 300L << 20;
+
   private static final Pattern LOCAL =
       Pattern.compile("local(?:\\[\\s*(\\*|\\d+)\\s*(?:,\\s*(\\d+)\\s*)?])?");
   private static final Pattern LOCAL_CLUSTER =
@@ -41,7 +42,9 @@ final class SparkCluster {
   /** True if every Spark process of this master runs on this machine's loopback interface. */
   static boolean isLoopback(String master) {
     String m = master.strip();
-    return isLocal(m) || LOCAL_CLUSTER.matcher(m).matches() || m.startsWith("spark://127.0.0.1:")
+    return isLocal(m)
+        || LOCAL_CLUSTER.matcher(m).matches()
+        || m.startsWith("spark://127.0.0.1:")
         || m.startsWith("spark://localhost:");
   }
 
@@ -72,8 +75,8 @@ final class SparkCluster {
   }
 
   /**
-   * The executors' task slots and heap: local masters run tasks in the driver JVM (its max heap,
-   * N slots); local-cluster[n,cores,MB] gives both; other masters use {@code spark.executor.memory}
+   * The executors' task slots and heap: local masters run tasks in the driver JVM (its max heap, N
+   * slots); local-cluster[n,cores,MB] gives both; other masters use {@code spark.executor.memory}
    * (default 1g) and {@code spark.executor.cores} (default 1, which this executor sets for the
    * contexts it starts), divided by {@code spark.task.cpus}.
    */
@@ -82,22 +85,42 @@ final class SparkCluster {
     int taskCpus = Math.max(1, conf.getInt("spark.task.cpus", 1));
     Matcher local = LOCAL.matcher(m);
     if (local.matches()) {
-      int n = local.group(1) == null ? 1 : "*".equals(local.group(1))
-          ? Runtime.getRuntime().availableProcessors() : Integer.parseInt(local.group(1));
-      return new Slots(driverHeap, Math.max(1, n / taskCpus), "local mode: tasks run in the driver"
-          + " JVM (max heap " + mib(driverHeap) + ", -Xmx of this JVM), " + n + " at once");
+      int n =
+          local.group(1) == null
+              ? 1
+              : "*".equals(local.group(1))
+                  ? Runtime.getRuntime().availableProcessors()
+                  : Integer.parseInt(local.group(1));
+      return new Slots(
+          driverHeap,
+          Math.max(1, n / taskCpus),
+          "local mode: tasks run in the driver"
+              + " JVM (max heap "
+              + mib(driverHeap)
+              + ", -Xmx of this JVM), "
+              + n
+              + " at once");
     }
     Matcher lc = LOCAL_CLUSTER.matcher(m);
     if (lc.matches()) {
       int cores = Integer.parseInt(lc.group(2));
       long heap = Long.parseLong(lc.group(3)) << 20;
-      return new Slots(heap, Math.max(1, cores / taskCpus), "local-cluster: " + mib(heap)
-          + " per executor, " + cores + " core(s) each");
+      return new Slots(
+          heap,
+          Math.max(1, cores / taskCpus),
+          "local-cluster: " + mib(heap) + " per executor, " + cores + " core(s) each");
     }
     long heap = conf.getSizeAsBytes("spark.executor.memory", "1g");
     int cores = conf.getInt("spark.executor.cores", 1);
-    return new Slots(heap, Math.max(1, cores / taskCpus), "spark.executor.memory=" + mib(heap)
-        + ", spark.executor.cores=" + cores + ", spark.task.cpus=" + taskCpus);
+    return new Slots(
+        heap,
+        Math.max(1, cores / taskCpus),
+        "spark.executor.memory="
+            + mib(heap)
+            + ", spark.executor.cores="
+            + cores
+            + ", spark.task.cpus="
+            + taskCpus);
   }
 
   static String mib(long bytes) {

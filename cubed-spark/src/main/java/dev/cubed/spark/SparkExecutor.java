@@ -32,34 +32,33 @@ import scala.runtime.BoxedUnit;
 /**
  * Runs each operation's tasks as one Spark job: the task keys are parallelized one per partition
  * and the operation's {@link dev.cubed.runtime.TaskFunction} travels inside the job's closure,
- * Java-serialized as Spark ships closures. Operations start when the operations they depend on
- * have finished (independent operations run as concurrent jobs).
+ * Java-serialized as Spark ships closures. Operations start when the operations they depend on have
+ * finished (independent operations run as concurrent jobs).
  *
  * <p><b>Context.</b> Given one ({@link Builder#context}), the executor uses it and never stops it.
  * Otherwise it starts a {@link SparkContext} from its master and {@code spark.*} settings on the
  * first compute and keeps it for later computes in this JVM (Spark allows one context per JVM: an
  * executor with other settings stops it and starts its own); {@link #close} stops it, and Spark's
- * shutdown hook stops it at JVM exit. Defaults of a started context, each overridden by an
- * explicit setting: master {@code local[workers]}; {@code spark.task.maxFailures} = attempts
- * (local masters become {@code local[N,attempts]}, since local mode ignores that setting);
- * {@code spark.executor.cores=1} (one task per executor JVM, so its heap bounds one task);
- * {@code spark.ui.enabled=false} (and then no metrics servlet: {@link NoUiMetricsServlet});
- * {@code spark.log.level=WARN}; and for masters on this machine
- * (local, local-cluster, spark://127.0.0.1 or localhost) {@code spark.driver.host} and
- * {@code spark.driver.bindAddress} = 127.0.0.1.
+ * shutdown hook stops it at JVM exit. Defaults of a started context, each overridden by an explicit
+ * setting: master {@code local[workers]}; {@code spark.task.maxFailures} = attempts (local masters
+ * become {@code local[N,attempts]}, since local mode ignores that setting); {@code
+ * spark.executor.cores=1} (one task per executor JVM, so its heap bounds one task); {@code
+ * spark.ui.enabled=false} (and then no metrics servlet: {@link NoUiMetricsServlet}); {@code
+ * spark.log.level=WARN}; and for masters on this machine (local, local-cluster, spark://127.0.0.1
+ * or localhost) {@code spark.driver.host} and {@code spark.driver.bindAddress} = 127.0.0.1.
  *
  * <p><b>Guarantees.</b> Before anything runs: every task function must serialize (a function
- * holding something that is not Serializable, or an in-memory store, is refused with an
- * {@link IllegalArgumentException} naming the operation), and each operation's projected memory
- * must fit one task slot of the executors (heap less Spark's reserved 300 MiB, divided by the
- * task slots per executor), else {@link InsufficientHeapException}. A task is attempted up to
- * Spark's attempt count; a deterministic failure ({@link dev.cubed.runtime.RetryPolicy}) is not
- * retried and fails the compute with {@link TaskFailedException} carrying the task's message, as
- * does a task whose last attempt failed. Backup tasks are Spark's speculation
- * ({@link Builder#backupTasks}); tasks are idempotent, so a speculative duplicate is safe. One
- * difference from the threads executor: when Spark kills a losing speculative copy or cancels a
- * failed compute's jobs, the kill is asynchronous and such a copy may still be finishing in its
- * executor when {@link #execute} returns (it rewrites the same chunk with the same bytes).
+ * holding something that is not Serializable, or an in-memory store, is refused with an {@link
+ * IllegalArgumentException} naming the operation), and each operation's projected memory must fit
+ * one task slot of the executors (heap less Spark's reserved 300 MiB, divided by the task slots per
+ * executor), else {@link InsufficientHeapException}. A task is attempted up to Spark's attempt
+ * count; a deterministic failure ({@link dev.cubed.runtime.RetryPolicy}) is not retried and fails
+ * the compute with {@link TaskFailedException} carrying the task's message, as does a task whose
+ * last attempt failed. Backup tasks are Spark's speculation ({@link Builder#backupTasks}); tasks
+ * are idempotent, so a speculative duplicate is safe. One difference from the threads executor:
+ * when Spark kills a losing speculative copy or cancels a failed compute's jobs, the kill is
+ * asynchronous and such a copy may still be finishing in its executor when {@link #execute} returns
+ * (it rewrites the same chunk with the same bytes).
  *
  * <p><b>Events.</b> On the driver: compute and operation events, and one {@link Events.TaskEnd} per
  * task as its result arrives (timing, attempt, allocated bytes and the executor it ran in, measured
@@ -68,15 +67,19 @@ import scala.runtime.BoxedUnit;
  */
 public final class SparkExecutor implements Executor, AutoCloseable {
   private static final Object LOCK = new Object();
+
   /** The context this class started, and the settings it was started with. */
   private static SparkContext owned;
+
   private static Map<String, String> ownedConf;
   private static String ownedSecret;
 
   private final SparkContext given;
   private final Map<String, String> conf;
+
   /** spark.authenticate.secret read from {@link Builder#authSecretFile}; never in conf. */
   private final String authSecret;
+
   private final boolean stopsOnClose;
 
   private SparkExecutor(Builder b) {
@@ -123,8 +126,8 @@ public final class SparkExecutor implements Executor, AutoCloseable {
     }
 
     /**
-     * Attempts per task (1 = no retry): {@code spark.task.maxFailures}, or the F of
-     * {@code local[N,F]}; an explicit setting of either wins.
+     * Attempts per task (1 = no retry): {@code spark.task.maxFailures}, or the F of {@code
+     * local[N,F]}; an explicit setting of either wins.
      *
      * @throws IllegalArgumentException if below 1
      */
@@ -149,8 +152,11 @@ public final class SparkExecutor implements Executor, AutoCloseable {
      */
     public Builder conf(String key, String value) {
       if (!key.startsWith("spark.")) {
-        throw new IllegalArgumentException("SparkExecutor: '" + key + "' is not a Spark setting"
-            + " (they start with 'spark.', e.g. spark.executor.memory)");
+        throw new IllegalArgumentException(
+            "SparkExecutor: '"
+                + key
+                + "' is not a Spark setting"
+                + " (they start with 'spark.', e.g. spark.executor.memory)");
       }
       if ("spark.master".equals(key)) {
         return master(value);
@@ -162,11 +168,11 @@ public final class SparkExecutor implements Executor, AutoCloseable {
     /**
      * Authenticates to the cluster with the shared secret in {@code file} (its content, surrounding
      * white space removed): sets {@code spark.authenticate=true} and passes the secret to Spark as
-     * {@code spark.authenticate.secret} when the context starts. The secret stays out of
-     * {@link SparkExecutor#settings()} and of every message (the file is named, never its
-     * content), and unlike {@code --executor-option spark.authenticate.secret=...} it never
-     * appears on a command line. A standalone cluster started with {@code spark.authenticate=true}
-     * (as {@code scripts/spark-local-cluster.sh} starts one) refuses a driver without it.
+     * {@code spark.authenticate.secret} when the context starts. The secret stays out of {@link
+     * SparkExecutor#settings()} and of every message (the file is named, never its content), and
+     * unlike {@code --executor-option spark.authenticate.secret=...} it never appears on a command
+     * line. A standalone cluster started with {@code spark.authenticate=true} (as {@code
+     * scripts/spark-local-cluster.sh} starts one) refuses a driver without it.
      *
      * @throws IllegalArgumentException if the file cannot be read or is empty
      */
@@ -175,14 +181,20 @@ public final class SparkExecutor implements Executor, AutoCloseable {
       try {
         s = java.nio.file.Files.readString(file).strip();
       } catch (java.io.IOException | RuntimeException e) {
-        throw new IllegalArgumentException("spark executor: cannot read the authentication secret"
-            + " file " + file + " (" + e.getClass().getSimpleName() + "); give the file"
-            + " scripts/spark-local-cluster.sh printed, or the cluster's spark.authenticate.secret"
-            + " in a file readable by this user", e);
+        throw new IllegalArgumentException(
+            "spark executor: cannot read the authentication secret"
+                + " file "
+                + file
+                + " ("
+                + e.getClass().getSimpleName()
+                + "); give the file"
+                + " scripts/spark-local-cluster.sh printed, or the cluster's spark.authenticate.secret"
+                + " in a file readable by this user",
+            e);
       }
       if (s.isEmpty()) {
-        throw new IllegalArgumentException("spark executor: the authentication secret file "
-            + file + " is empty");
+        throw new IllegalArgumentException(
+            "spark executor: the authentication secret file " + file + " is empty");
       }
       this.authSecret = s;
       conf.put("spark.authenticate", "true");
@@ -212,8 +224,8 @@ public final class SparkExecutor implements Executor, AutoCloseable {
       c.putIfAbsent("spark.executor.cores", "1");
       c.putIfAbsent("spark.ui.enabled", "false");
       if ("false".equals(c.get("spark.ui.enabled"))) {
-        c.putIfAbsent("spark.metrics.conf.*.sink.servlet.class",
-            NoUiMetricsServlet.class.getName());
+        c.putIfAbsent(
+            "spark.metrics.conf.*.sink.servlet.class", NoUiMetricsServlet.class.getName());
       }
       c.putIfAbsent("spark.log.level", "WARN");
       if (backupTasks) {
@@ -248,7 +260,9 @@ public final class SparkExecutor implements Executor, AutoCloseable {
       return given;
     }
     synchronized (LOCK) {
-      if (owned != null && !owned.isStopped() && conf.equals(ownedConf)
+      if (owned != null
+          && !owned.isStopped()
+          && conf.equals(ownedConf)
           && Objects.equals(authSecret, ownedSecret)) {
         return owned;
       }
@@ -265,9 +279,15 @@ public final class SparkExecutor implements Executor, AutoCloseable {
       try {
         owned = new SparkContext(sc);
       } catch (RuntimeException e) {
-        throw new ExecutorUnavailableException("spark executor: could not start a Spark context"
-            + " on " + conf.get("spark.master") + ": " + e.getMessage() + ". If this JVM already"
-            + " runs a Spark context, pass it with SparkExecutor.builder().context(sc)", e);
+        throw new ExecutorUnavailableException(
+            "spark executor: could not start a Spark context"
+                + " on "
+                + conf.get("spark.master")
+                + ": "
+                + e.getMessage()
+                + ". If this JVM already"
+                + " runs a Spark context, pass it with SparkExecutor.builder().context(sc)",
+            e);
       }
       ownedConf = conf;
       ownedSecret = authSecret;
@@ -279,18 +299,20 @@ public final class SparkExecutor implements Executor, AutoCloseable {
   private static final List<java.util.logging.Logger> QUIET = new ArrayList<>();
 
   /**
-   * When Spark logs through java.util.logging (an SLF4J provider such as the CLI's), applies
-   * {@code spark.log.level} WARN or ERROR to Spark's loggers there too; Spark itself sets it only
-   * in log4j.
+   * When Spark logs through java.util.logging (an SLF4J provider such as the CLI's), applies {@code
+   * spark.log.level} WARN or ERROR to Spark's loggers there too; Spark itself sets it only in
+   * log4j.
    */
   private static void quietLogs(String level) {
-    java.util.logging.Level l = "WARN".equalsIgnoreCase(level) ? java.util.logging.Level.WARNING
-        : "ERROR".equalsIgnoreCase(level) ? java.util.logging.Level.SEVERE : null;
+    java.util.logging.Level l =
+        "WARN".equalsIgnoreCase(level)
+            ? java.util.logging.Level.WARNING
+            : "ERROR".equalsIgnoreCase(level) ? java.util.logging.Level.SEVERE : null;
     if (l == null) {
       return;
     }
-    for (String name : List.of("org.apache.spark", "org.sparkproject", "io.netty",
-        "org.apache.hadoop")) {
+    for (String name :
+        List.of("org.apache.spark", "org.sparkproject", "io.netty", "org.apache.hadoop")) {
       java.util.logging.Logger lg = java.util.logging.Logger.getLogger(name);
       lg.setLevel(l);
       QUIET.add(lg);
@@ -325,8 +347,8 @@ public final class SparkExecutor implements Executor, AutoCloseable {
     try {
       runAll(sc, computeId, ops, callbacks, maxAttempts);
     } catch (RuntimeException e) {
-      error = given == null && sc.isStopped()
-          ? contextStopped(sc.master(), authSecret != null, e) : e;
+      error =
+          given == null && sc.isStopped() ? contextStopped(sc.master(), authSecret != null, e) : e;
       throw (RuntimeException) error;
     } catch (Error e) {
       error = e;
@@ -337,23 +359,32 @@ public final class SparkExecutor implements Executor, AutoCloseable {
   }
 
   /**
-   * The error for a compute whose own Spark context stopped under it: on a standalone master
-   * that is a master that did not answer or refused this driver (Spark gives up registering
-   * after about a minute: "All masters are unresponsive"), most often one that requires
-   * authentication from a driver that has no secret, or not the master's.
+   * The error for a compute whose own Spark context stopped under it: on a standalone master that
+   * is a master that did not answer or refused this driver (Spark gives up registering after about
+   * a minute: "All masters are unresponsive"), most often one that requires authentication from a
+   * driver that has no secret, or not the master's.
    */
-  static ExecutorUnavailableException contextStopped(String master, boolean hasSecret,
-      RuntimeException e) {
-    String why = master != null && master.startsWith("spark://")
-        ? " it could not register with the master at " + master + " (is it running there? "
-            + (hasSecret ? "is auth_secret_file the secret this master was started with?"
-                : "a master that requires authentication, as the cluster of"
-                + " scripts/spark-local-cluster.sh does, refuses a driver without its secret:"
-                + " pass it with --executor-option auth_secret_file=PATH, API"
-                + " SparkExecutor.builder().authSecretFile(path))")
-        : " see the Spark log above for why";
-    return new ExecutorUnavailableException("spark executor: the Spark context stopped while"
-        + " the compute ran (" + e.getMessage() + "):" + why, e);
+  static ExecutorUnavailableException contextStopped(
+      String master, boolean hasSecret, RuntimeException e) {
+    String why =
+        master != null && master.startsWith("spark://")
+            ? " it could not register with the master at "
+                + master
+                + " (is it running there? "
+                + (hasSecret
+                    ? "is auth_secret_file the secret this master was started with?"
+                    : "a master that requires authentication, as the cluster of"
+                        + " scripts/spark-local-cluster.sh does, refuses a driver without its secret:"
+                        + " pass it with --executor-option auth_secret_file=PATH, API"
+                        + " SparkExecutor.builder().authSecretFile(path))")
+            : " see the Spark log above for why";
+    return new ExecutorUnavailableException(
+        "spark executor: the Spark context stopped while"
+            + " the compute ran ("
+            + e.getMessage()
+            + "):"
+            + why,
+        e);
   }
 
   /**
@@ -365,31 +396,47 @@ public final class SparkExecutor implements Executor, AutoCloseable {
     long perTask = slots.perTask();
     for (Operation op : ops) {
       if (op.projectedMem() > perTask) {
-        throw new InsufficientHeapException(String.format("spark executor: a task of operation"
-            + " %s is projected to need %,d bytes (%s), more than one task slot of the Spark"
-            + " executors gives: %,d bytes (%s) = (executor heap %s - Spark's reserved 300 MiB)"
-            + " / %d task slot(s) per executor [%s]; nothing was run. Raise"
-            + " spark.executor.memory (local mode: the driver's -Xmx), lower spark.executor.cores,"
-            + " or use smaller chunks so tasks project less memory", op.name(), op.projectedMem(),
-            SparkCluster.mib(op.projectedMem()), perTask, SparkCluster.mib(perTask),
-            SparkCluster.mib(slots.heapBytes()), slots.slots(), slots.where()), op.name(),
-            op.projectedMem(), perTask);
+        throw new InsufficientHeapException(
+            String.format(
+                "spark executor: a task of operation"
+                    + " %s is projected to need %,d bytes (%s), more than one task slot of the Spark"
+                    + " executors gives: %,d bytes (%s) = (executor heap %s - Spark's reserved 300 MiB)"
+                    + " / %d task slot(s) per executor [%s]; nothing was run. Raise"
+                    + " spark.executor.memory (local mode: the driver's -Xmx), lower spark.executor.cores,"
+                    + " or use smaller chunks so tasks project less memory",
+                op.name(),
+                op.projectedMem(),
+                SparkCluster.mib(op.projectedMem()),
+                perTask,
+                SparkCluster.mib(perTask),
+                SparkCluster.mib(slots.heapBytes()),
+                slots.slots(),
+                slots.where()),
+            op.name(),
+            op.projectedMem(),
+            perTask);
       }
     }
   }
 
   /** Runs each op once its dependencies are done; the first failure cancels the rest. */
-  private static void runAll(SparkContext sc, String computeId, List<Operation> ops,
-      List<Callback> callbacks, int maxAttempts) {
+  private static void runAll(
+      SparkContext sc,
+      String computeId,
+      List<Operation> ops,
+      List<Callback> callbacks,
+      int maxAttempts) {
     String group = "cubed-" + computeId + "-" + UUID.randomUUID();
     Map<String, CompletableFuture<Void>> byName = new HashMap<>();
     List<CompletableFuture<Void>> all = new ArrayList<>();
     AtomicReference<Throwable> first = new AtomicReference<>();
-    ExecutorService pool = Executors.newCachedThreadPool(r -> {
-      Thread t = new Thread(r, "cubed-spark-op");
-      t.setDaemon(true);
-      return t;
-    });
+    ExecutorService pool =
+        Executors.newCachedThreadPool(
+            r -> {
+              Thread t = new Thread(r, "cubed-spark-op");
+              t.setDaemon(true);
+              return t;
+            });
     try {
       for (Operation op : ops) {
         List<CompletableFuture<Void>> deps = new ArrayList<>();
@@ -397,29 +444,37 @@ public final class SparkExecutor implements Executor, AutoCloseable {
           for (String d : op.dependencies()) {
             CompletableFuture<Void> f = byName.get(d);
             if (f == null) {
-              throw new IllegalArgumentException("spark executor: operation " + op.name()
-                  + " depends on '" + d + "', which is not an earlier operation of the plan");
+              throw new IllegalArgumentException(
+                  "spark executor: operation "
+                      + op.name()
+                      + " depends on '"
+                      + d
+                      + "', which is not an earlier operation of the plan");
             }
             deps.add(f);
           }
         } else {
           deps.addAll(all);
         }
-        CompletableFuture<Void> f = CompletableFuture
-            .allOf(deps.toArray(new CompletableFuture<?>[0]))
-            .thenRunAsync(() -> {
-              if (first.get() == null) {
-                new OpJob(sc, group, op, callbacks, maxAttempts).run();
-              }
-            }, pool)
-            .whenComplete((v, t) -> {
-              if (t != null && first.compareAndSet(null, unwrap(t)) && ops.size() > 1) {
-                sc.cancelJobGroup(group); // stop the jobs of the other ops running meanwhile
-              }
-            });
+        CompletableFuture<Void> f =
+            CompletableFuture.allOf(deps.toArray(new CompletableFuture<?>[0]))
+                .thenRunAsync(
+                    () -> {
+                      if (first.get() == null) {
+                        new OpJob(sc, group, op, callbacks, maxAttempts).run();
+                      }
+                    },
+                    pool)
+                .whenComplete(
+                    (v, t) -> {
+                      if (t != null && first.compareAndSet(null, unwrap(t)) && ops.size() > 1) {
+                        sc.cancelJobGroup(
+                            group); // stop the jobs of the other ops running meanwhile
+                      }
+                    });
         if (byName.put(op.name(), f) != null) {
-          throw new IllegalArgumentException("spark executor: two operations are named "
-              + op.name());
+          throw new IllegalArgumentException(
+              "spark executor: two operations are named " + op.name());
         }
         all.add(f);
       }
@@ -464,8 +519,7 @@ public final class SparkExecutor implements Executor, AutoCloseable {
     private final java.util.concurrent.atomic.AtomicInteger received =
         new java.util.concurrent.atomic.AtomicInteger();
 
-    OpJob(SparkContext sc, String group, Operation op, List<Callback> callbacks,
-        int maxAttempts) {
+    OpJob(SparkContext sc, String group, Operation op, List<Callback> callbacks, int maxAttempts) {
       this.sc = sc;
       this.group = group;
       this.op = op;
@@ -484,7 +538,10 @@ public final class SparkExecutor implements Executor, AutoCloseable {
         sc.setLocalProperty("callSite.short", "cubed op " + op.name());
         RDD<long[]> keys = new JavaSparkContext(sc).parallelize(op.keys(), n).rdd();
         try {
-          sc.runJob(keys, new SparkTask(op.function(), maxAttempts), new Results(),
+          sc.runJob(
+              keys,
+              new SparkTask(op.function(), maxAttempts),
+              new Results(),
               scala.reflect.ClassTag$.MODULE$.apply(TaskOutcome.class));
         } catch (Exception e) { // runJob throws SparkException, a checked exception, undeclared
           TaskOutcome f = failure.get();
@@ -505,8 +562,13 @@ public final class SparkExecutor implements Executor, AutoCloseable {
     }
 
     private TaskFailedException failed(TaskOutcome f) {
-      return new TaskFailedException(op.name(), f.key(), f.attempt(), new WorkerTaskException(
-          f.failureChain(), f.failureMessage(), f.failureStack(), f.worker()), f.deterministic());
+      return new TaskFailedException(
+          op.name(),
+          f.key(),
+          f.attempt(),
+          new WorkerTaskException(
+              f.failureChain(), f.failureMessage(), f.failureStack(), f.worker()),
+          f.deterministic());
     }
 
     /** A job Spark aborted (e.g. an executor died on the last attempt), with the task if known. */
@@ -519,8 +581,8 @@ public final class SparkExecutor implements Executor, AutoCloseable {
           return new TaskFailedException(op.name(), op.keys().get(index), maxAttempts, e);
         }
       }
-      return new IllegalStateException("spark executor: the Spark job of operation " + op.name()
-          + " failed: " + msg, e);
+      return new IllegalStateException(
+          "spark executor: the Spark job of operation " + op.name() + " failed: " + msg, e);
     }
 
     /** Receives each task's result on the driver, once per task. */
@@ -534,8 +596,19 @@ public final class SparkExecutor implements Executor, AutoCloseable {
           }
           return BoxedUnit.UNIT;
         }
-        Events.TaskEnd e = new Events.TaskEnd(op.name(), o.key(), o.startMillis(), o.endMillis(),
-            o.attempt(), o.allocatedBytes(), op.projectedMem(), false, o.worker(), -1, -1);
+        Events.TaskEnd e =
+            new Events.TaskEnd(
+                op.name(),
+                o.key(),
+                o.startMillis(),
+                o.endMillis(),
+                o.attempt(),
+                o.allocatedBytes(),
+                op.projectedMem(),
+                false,
+                o.worker(),
+                -1,
+                -1);
         for (Callback c : callbacks) {
           c.onTaskEnd(e);
         }

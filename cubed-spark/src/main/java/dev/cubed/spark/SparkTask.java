@@ -17,8 +17,8 @@ import scala.runtime.AbstractFunction2;
  * The closure Spark ships for one operation: runs the operation's {@link TaskFunction} on the one
  * key of its partition, inside an executor. A transient failure before the last attempt is thrown
  * (Spark retries the task); a deterministic failure, or any failure on the last attempt, is
- * returned as a {@link TaskOutcome} so the driver learns the key, the attempts and the message,
- * and Spark does not retry what would fail again.
+ * returned as a {@link TaskOutcome} so the driver learns the key, the attempts and the message, and
+ * Spark does not retry what would fail again.
  */
 final class SparkTask extends AbstractFunction2<TaskContext, Iterator<long[]>, TaskOutcome>
     implements Serializable {
@@ -35,8 +35,10 @@ final class SparkTask extends AbstractFunction2<TaskContext, Iterator<long[]>, T
   public TaskOutcome apply(TaskContext ctx, Iterator<long[]> keys) {
     long[] key = keys.next();
     if (keys.hasNext()) {
-      throw new IllegalStateException("spark executor: partition " + ctx.partitionId()
-          + " holds more than one key; each task must be its own partition");
+      throw new IllegalStateException(
+          "spark executor: partition "
+              + ctx.partitionId()
+              + " holds more than one key; each task must be its own partition");
     }
     int attempt = ctx.attemptNumber() + 1;
     String worker = worker();
@@ -49,14 +51,31 @@ final class SparkTask extends AbstractFunction2<TaskContext, Iterator<long[]>, T
       if (!deterministic && attempt < maxAttempts) {
         throw sneaky(t);
       }
-      return new TaskOutcome(key, start, System.currentTimeMillis(), attempt, -1, worker,
-          chain(t), t.getMessage(), stack(t), deterministic);
+      return new TaskOutcome(
+          key,
+          start,
+          System.currentTimeMillis(),
+          attempt,
+          -1,
+          worker,
+          chain(t),
+          t.getMessage(),
+          stack(t),
+          deterministic);
     }
     long end = System.currentTimeMillis();
     long after = allocated();
-    return new TaskOutcome(key, start, end, attempt,
-        allocatedBefore >= 0 && after >= 0 ? after - allocatedBefore : -1, worker, null, null,
-        null, false);
+    return new TaskOutcome(
+        key,
+        start,
+        end,
+        attempt,
+        allocatedBefore >= 0 && after >= 0 ? after - allocatedBefore : -1,
+        worker,
+        null,
+        null,
+        null,
+        false);
   }
 
   /** The executor this runs in: its id, host and process id. */

@@ -4,8 +4,8 @@ import java.io.Serializable;
 import java.util.List;
 
 /**
- * What one Spark task sends back to the driver: its key, timing, attempt and where it ran, and on
- * a failure that must not be retried by Spark (deterministic, or the last attempt) the failure as
+ * What one Spark task sends back to the driver: its key, timing, attempt and where it ran, and on a
+ * failure that must not be retried by Spark (deterministic, or the last attempt) the failure as
  * text (class chain, message, stack), since exception objects of user code may not deserialize on
  * the driver.
  *
@@ -20,9 +20,18 @@ import java.util.List;
  * @param failureStack the failure's printed stack trace; null on success
  * @param deterministic true if the failure is deterministic (not retried)
  */
-record TaskOutcome(long[] key, long startMillis, long endMillis, int attempt, long allocatedBytes,
-    String worker, List<String> failureChain, String failureMessage, String failureStack,
-    boolean deterministic) implements Serializable {
+record TaskOutcome(
+    long[] key,
+    long startMillis,
+    long endMillis,
+    int attempt,
+    long allocatedBytes,
+    String worker,
+    List<String> failureChain,
+    String failureMessage,
+    String failureStack,
+    boolean deterministic)
+    implements Serializable {
 
   /** True if the task failed for good. */
   boolean failed() {

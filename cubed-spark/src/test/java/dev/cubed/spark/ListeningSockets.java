@@ -13,8 +13,8 @@ import java.util.stream.Stream;
 
 /**
  * The TCP sockets a process listens on, read from Linux's /proc: the inodes of its socket file
- * descriptors ({@code /proc/PID/fd}) matched against the LISTEN entries of
- * {@code /proc/net/tcp} and {@code tcp6}.
+ * descriptors ({@code /proc/PID/fd}) matched against the LISTEN entries of {@code /proc/net/tcp}
+ * and {@code tcp6}.
  */
 final class ListeningSockets {
   private ListeningSockets() {}
@@ -75,8 +75,12 @@ final class ListeningSockets {
   /** /proc's hex address (little-endian 32-bit words) as text: 127.0.0.1, 0.0.0.0, ::1, ::. */
   private static String address(String hex) {
     if (hex.length() == 8) {
-      return Integer.parseInt(hex.substring(6, 8), 16) + "." + Integer.parseInt(hex.substring(4, 6),
-          16) + "." + Integer.parseInt(hex.substring(2, 4), 16) + "."
+      return Integer.parseInt(hex.substring(6, 8), 16)
+          + "."
+          + Integer.parseInt(hex.substring(4, 6), 16)
+          + "."
+          + Integer.parseInt(hex.substring(2, 4), 16)
+          + "."
           + Integer.parseInt(hex.substring(0, 2), 16);
     }
     if (hex.equals("00000000000000000000000000000000")) {

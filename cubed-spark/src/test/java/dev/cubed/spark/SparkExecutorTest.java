@@ -27,15 +27,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The spark executor on {@code local[2]} (one Spark context shared by the tests of this JVM):
- * ops as jobs in dependency order with their events, retries of a transient failure, a
- * deterministic failure failing the compute with the task's message, refusal of functions that
- * cannot travel and of tasks that cannot fit an executor's task slot; the factory's options.
+ * The spark executor on {@code local[2]} (one Spark context shared by the tests of this JVM): ops
+ * as jobs in dependency order with their events, retries of a transient failure, a deterministic
+ * failure failing the compute with the task's message, refusal of functions that cannot travel and
+ * of tasks that cannot fit an executor's task slot; the factory's options.
  */
 @Tag("spark")
 class SparkExecutorTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   static SparkExecutor local() {
     return SparkTesting.local();
@@ -90,8 +89,10 @@ class SparkExecutorTest {
 
     List<Events.TaskEnd> taskEnds(String op) {
       synchronized (events) {
-        return events.stream().filter(e -> e instanceof Events.TaskEnd t && t.opName().equals(op))
-            .map(e -> (Events.TaskEnd) e).collect(Collectors.toList());
+        return events.stream()
+            .filter(e -> e instanceof Events.TaskEnd t && t.opName().equals(op))
+            .map(e -> (Events.TaskEnd) e)
+            .collect(Collectors.toList());
       }
     }
 
@@ -122,19 +123,21 @@ class SparkExecutorTest {
     }
     assertThat(r.events.get(0)).isInstanceOf(Events.ComputeStart.class);
     assertThat(((Events.ComputeStart) r.events.get(0)).numTasks()).isEqualTo(9);
-    assertThat(r.events.get(r.events.size() - 1)).isInstanceOfSatisfying(Events.ComputeEnd.class,
-        e -> assertThat(e.error()).isNull());
+    assertThat(r.events.get(r.events.size() - 1))
+        .isInstanceOfSatisfying(Events.ComputeEnd.class, e -> assertThat(e.error()).isNull());
     List<Events.TaskEnd> ta = r.taskEnds("a");
     assertThat(ta).hasSize(6);
     assertThat(ta.stream().map(t -> t.key()[0]).collect(Collectors.toSet()))
         .containsExactlyInAnyOrder(0L, 1L, 2L, 3L, 4L, 5L);
-    assertThat(ta).allSatisfy(t -> {
-      assertThat(t.attempts()).isEqualTo(1);
-      assertThat(t.worker()).startsWith("spark executor driver (pid "
-          + ProcessHandle.current().pid());
-      assertThat(t.endMillis()).isGreaterThanOrEqualTo(t.startMillis());
-      assertThat(t.projectedMem()).isEqualTo(1 << 20);
-    });
+    assertThat(ta)
+        .allSatisfy(
+            t -> {
+              assertThat(t.attempts()).isEqualTo(1);
+              assertThat(t.worker())
+                  .startsWith("spark executor driver (pid " + ProcessHandle.current().pid());
+              assertThat(t.endMillis()).isGreaterThanOrEqualTo(t.startMillis());
+              assertThat(t.projectedMem()).isEqualTo(1 << 20);
+            });
     int aEnd = r.indexOf(e -> e instanceof Events.OpEnd o && o.opName().equals("a"));
     int bStart = r.indexOf(e -> e instanceof Events.OpStart o && o.opName().equals("b"));
     int lastATask = r.events.lastIndexOf(ta.get(ta.size() - 1));
@@ -158,14 +161,18 @@ class SparkExecutorTest {
   @Test
   void aTaskThatFailsOnceIsRetriedAndSucceeds() {
     Recorder r = new Recorder();
-    local().execute("c2", List.of(new Operation("f", keys(3), failsOnce(dir.toString()), 0)),
-        List.of(r));
+    local()
+        .execute(
+            "c2", List.of(new Operation("f", keys(3), failsOnce(dir.toString()), 0)), List.of(r));
     assertThat(Path.of(dir.toString(), "ok-1")).exists();
     List<Events.TaskEnd> ends = r.taskEnds("f");
     assertThat(ends).hasSize(3);
-    assertThat(ends).filteredOn(t -> t.key()[0] == 1).singleElement()
+    assertThat(ends)
+        .filteredOn(t -> t.key()[0] == 1)
+        .singleElement()
         .satisfies(t -> assertThat(t.attempts()).isEqualTo(2));
-    assertThat(ends).filteredOn(t -> t.key()[0] != 1)
+    assertThat(ends)
+        .filteredOn(t -> t.key()[0] != 1)
         .allSatisfy(t -> assertThat(t.attempts()).isEqualTo(1));
   }
 
@@ -193,28 +200,34 @@ class SparkExecutorTest {
     Recorder r = new Recorder();
     Operation op = new Operation("bad", keys(4), failing(dir.toString(), true), 0);
     assertThatThrownBy(() -> local().execute("c3", List.of(op), List.of(r)))
-        .isInstanceOfSatisfying(TaskFailedException.class, e -> {
-          assertThat(e.opName()).isEqualTo("bad");
-          assertThat(e.key()).containsExactly(2);
-          assertThat(e.deterministic()).isTrue();
-          assertThat(e.attempts()).isEqualTo(1);
-        })
+        .isInstanceOfSatisfying(
+            TaskFailedException.class,
+            e -> {
+              assertThat(e.opName()).isEqualTo("bad");
+              assertThat(e.key()).containsExactly(2);
+              assertThat(e.deterministic()).isTrue();
+              assertThat(e.attempts()).isEqualTo(1);
+            })
         .hasMessageContaining("chunk 2 has a bad dtype")
         .hasMessageContaining("IllegalArgumentException");
     assertThat(runsOf(dir, 2)).as("not retried").isEqualTo(1);
-    assertThat(r.events.get(r.events.size() - 1)).isInstanceOfSatisfying(Events.ComputeEnd.class,
-        e -> assertThat(e.error()).isInstanceOf(TaskFailedException.class));
+    assertThat(r.events.get(r.events.size() - 1))
+        .isInstanceOfSatisfying(
+            Events.ComputeEnd.class,
+            e -> assertThat(e.error()).isInstanceOf(TaskFailedException.class));
   }
 
   @Test
   void aTransientFailureOnEveryAttemptFailsAfterAllAttempts() throws IOException {
     Operation op = new Operation("flaky", keys(3), failing(dir.toString(), false), 0);
     assertThatThrownBy(() -> local().execute("c4", List.of(op), List.of()))
-        .isInstanceOfSatisfying(TaskFailedException.class, e -> {
-          assertThat(e.key()).containsExactly(2);
-          assertThat(e.deterministic()).isFalse();
-          assertThat(e.attempts()).isEqualTo(SparkTesting.ATTEMPTS);
-        })
+        .isInstanceOfSatisfying(
+            TaskFailedException.class,
+            e -> {
+              assertThat(e.key()).containsExactly(2);
+              assertThat(e.deterministic()).isFalse();
+              assertThat(e.attempts()).isEqualTo(SparkTesting.ATTEMPTS);
+            })
         .hasMessageContaining("chunk 2 store unavailable");
     assertThat(runsOf(dir, 2)).isEqualTo(SparkTesting.ATTEMPTS);
   }
@@ -240,14 +253,15 @@ class SparkExecutorTest {
 
   @Test
   void aTaskThatCannotFitATaskSlotIsRefusedBeforeAnythingRuns() {
-    long perTask = SparkCluster.slots(new SparkConf(false), "local[2]",
-        Runtime.getRuntime().maxMemory()).perTask();
+    long perTask =
+        SparkCluster.slots(new SparkConf(false), "local[2]", Runtime.getRuntime().maxMemory())
+            .perTask();
     String d = dir.toString();
     Operation ok = new Operation("small", keys(2), writer(d, "small", null, 0), 1 << 20);
     Operation big = new Operation("huge", keys(2), writer(d, "huge", null, 0), perTask + 1);
     assertThatThrownBy(() -> local().execute("c6", List.of(ok, big), List.of()))
-        .isInstanceOfSatisfying(InsufficientHeapException.class,
-            e -> assertThat(e.opName()).isEqualTo("huge"))
+        .isInstanceOfSatisfying(
+            InsufficientHeapException.class, e -> assertThat(e.opName()).isEqualTo("huge"))
         .hasMessageContaining("operation huge")
         .hasMessageContaining("/ 2 task slot(s) per executor")
         .hasMessageContaining("spark.executor.memory");
@@ -273,28 +287,48 @@ class SparkExecutorTest {
     assertThat(SparkCluster.withAttempts("spark://h:7077", 3)).isEqualTo("spark://h:7077");
     assertThat(SparkCluster.maxAttempts(conf, "local[2,3]")).isEqualTo(3);
     assertThat(SparkCluster.maxAttempts(conf, "local[2]")).isEqualTo(1);
-    assertThat(SparkCluster.maxAttempts(conf.set("spark.task.maxFailures", "7"),
-        "spark://h:7077")).isEqualTo(7);
+    assertThat(SparkCluster.maxAttempts(conf.set("spark.task.maxFailures", "7"), "spark://h:7077"))
+        .isEqualTo(7);
   }
 
   @Test
   void theFactoryIsFoundByNameAndMapsTheSpecsSettings() {
-    Spec spec = Spec.builder().executor("spark").workers(3).attempts(5)
-        .executorOption("spark.executor.memory", "3g").executorOption("backup_tasks", "true")
-        .build();
+    Spec spec =
+        Spec.builder()
+            .executor("spark")
+            .workers(3)
+            .attempts(5)
+            .executorOption("spark.executor.memory", "3g")
+            .executorOption("backup_tasks", "true")
+            .build();
     SparkExecutor e = (SparkExecutor) Cubed.executor(spec);
     Map<String, String> s = e.settings();
-    assertThat(s).containsEntry("spark.master", "local[3,5]")
+    assertThat(s)
+        .containsEntry("spark.master", "local[3,5]")
         .containsEntry("spark.task.maxFailures", "5")
         .containsEntry("spark.executor.memory", "3g")
         .containsEntry("spark.speculation", "true")
         .containsEntry("spark.driver.host", "127.0.0.1");
-    SparkExecutor remote = (SparkExecutor) new SparkExecutorFactory().create(new ExecutorSettings(
-        2, 3, 2_000_000_000L, 100_000_000L, Map.of("spark.master", "spark://10.1.2.3:7077")));
-    assertThat(remote.settings()).containsEntry("spark.master", "spark://10.1.2.3:7077")
-        .containsEntry("spark.task.maxFailures", "3").doesNotContainKey("spark.driver.host");
-    assertThatThrownBy(() -> new SparkExecutorFactory().create(new ExecutorSettings(2, 3,
-        2_000_000_000L, 100_000_000L, Map.of("master", "local[2]"))))
+    SparkExecutor remote =
+        (SparkExecutor)
+            new SparkExecutorFactory()
+                .create(
+                    new ExecutorSettings(
+                        2,
+                        3,
+                        2_000_000_000L,
+                        100_000_000L,
+                        Map.of("spark.master", "spark://10.1.2.3:7077")));
+    assertThat(remote.settings())
+        .containsEntry("spark.master", "spark://10.1.2.3:7077")
+        .containsEntry("spark.task.maxFailures", "3")
+        .doesNotContainKey("spark.driver.host");
+    assertThatThrownBy(
+            () ->
+                new SparkExecutorFactory()
+                    .create(
+                        new ExecutorSettings(
+                            2, 3, 2_000_000_000L, 100_000_000L, Map.of("master", "local[2]"))))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("unknown option 'master'");
   }

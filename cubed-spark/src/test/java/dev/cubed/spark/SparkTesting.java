@@ -9,7 +9,10 @@ final class SparkTesting {
 
   /** A local[2] executor; every call gives the same settings, hence the same context. */
   static SparkExecutor local() {
-    return SparkExecutor.builder().master("local[2]").attempts(ATTEMPTS)
-        .conf("spark.executor.memory", "1g").build();
+    return SparkExecutor.builder()
+        .master("local[2]")
+        .attempts(ATTEMPTS)
+        .conf("spark.executor.memory", "1g")
+        .build();
   }
 }

@@ -23,14 +23,14 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The five workloads at the small size on a real multi-process Spark: a standalone Master and
- * two Workers (child JVMs on 127.0.0.1, 1 core and 1 GB each), whose two executor JVMs run every
- * task, with inputs, intermediates and outputs on the in-process S3 server; each gives NumPy's
- * checksums, and its tasks ran in executor processes other than this JVM. With
- * {@code -Dcubed.spark.compare=true} each workload also runs on the threads executor in the same
- * minute, and both times are printed. Then, on the same cluster: a task failing once is retried by
- * Spark in an executor JVM, and a deterministic failure fails the compute with the task's message.
- * The cluster runs with the settings of scripts/spark-local-cluster.sh: every process listens on
+ * The five workloads at the small size on a real multi-process Spark: a standalone Master and two
+ * Workers (child JVMs on 127.0.0.1, 1 core and 1 GB each), whose two executor JVMs run every task,
+ * with inputs, intermediates and outputs on the in-process S3 server; each gives NumPy's checksums,
+ * and its tasks ran in executor processes other than this JVM. With {@code
+ * -Dcubed.spark.compare=true} each workload also runs on the threads executor in the same minute,
+ * and both times are printed. Then, on the same cluster: a task failing once is retried by Spark in
+ * an executor JVM, and a deterministic failure fails the compute with the task's message. The
+ * cluster runs with the settings of scripts/spark-local-cluster.sh: every process listens on
  * 127.0.0.1 only, there is no REST submission server, and a connection without the shared secret is
  * refused (the workloads above ran with it).
  */
@@ -48,12 +48,27 @@ class SparkWorkloadsClusterTest {
     Path dir = Files.createTempDirectory("cubed-spark-cluster");
     // the Workers (and their executors) get S3 credentials from their environment, as on a
     // cluster with instance credentials; the endpoint travels inside each store
-    cluster = StandaloneCluster.start(dir, 2, 1, "1g", Map.of(
-        "AWS_ACCESS_KEY_ID", S3TestServer.ACCESS_KEY,
-        "AWS_SECRET_ACCESS_KEY", S3TestServer.SECRET_KEY, "AWS_REGION", "us-east-1"));
+    cluster =
+        StandaloneCluster.start(
+            dir,
+            2,
+            1,
+            "1g",
+            Map.of(
+                "AWS_ACCESS_KEY_ID",
+                S3TestServer.ACCESS_KEY,
+                "AWS_SECRET_ACCESS_KEY",
+                S3TestServer.SECRET_KEY,
+                "AWS_REGION",
+                "us-east-1"));
     // the cluster authenticates every connection: the driver proves it knows the shared secret
-    spark = SparkExecutor.builder().master(cluster.masterUrl()).attempts(3)
-        .conf("spark.executor.memory", "1g").authSecretFile(cluster.secretFile()).build();
+    spark =
+        SparkExecutor.builder()
+            .master(cluster.masterUrl())
+            .attempts(3)
+            .conf("spark.executor.memory", "1g")
+            .authSecretFile(cluster.secretFile())
+            .build();
     WorkloadChecks.prepare();
   }
 
@@ -77,8 +92,9 @@ class SparkWorkloadsClusterTest {
   void smallWorkloadGivesNumpysChecksumsOnTwoExecutorJvms(String name) {
     WorkloadChecks.Run r = WorkloadChecks.compare(name, spark, "(2 executor JVMs)");
     assertThat(r.tasks()).as("tasks reported").isGreaterThan(0);
-    assertThat(r.workers()).as("no task ran in the driver JVM").noneMatch(w -> w.contains(
-        "(pid " + ProcessHandle.current().pid() + " "));
+    assertThat(r.workers())
+        .as("no task ran in the driver JVM")
+        .noneMatch(w -> w.contains("(pid " + ProcessHandle.current().pid() + " "));
     WORKERS.addAll(r.workers());
   }
 
@@ -89,17 +105,24 @@ class SparkWorkloadsClusterTest {
     // the executors share this machine's file system: marker files count attempts across JVMs
     String d = dir.toString();
     SparkExecutorTest.Recorder r = new SparkExecutorTest.Recorder();
-    spark.execute("retry", List.of(new Operation("once", SparkExecutorTest.keys(3),
-        SparkExecutorTest.failsOnce(d), 0)), List.of(r));
-    assertThat(r.taskEnds("once")).filteredOn(t -> t.key()[0] == 1).singleElement()
+    spark.execute(
+        "retry",
+        List.of(
+            new Operation("once", SparkExecutorTest.keys(3), SparkExecutorTest.failsOnce(d), 0)),
+        List.of(r));
+    assertThat(r.taskEnds("once"))
+        .filteredOn(t -> t.key()[0] == 1)
+        .singleElement()
         .satisfies(t -> assertThat(t.attempts()).isEqualTo(2));
-    Operation bad = new Operation("bad", SparkExecutorTest.keys(4),
-        SparkExecutorTest.failing(d, true), 0);
+    Operation bad =
+        new Operation("bad", SparkExecutorTest.keys(4), SparkExecutorTest.failing(d, true), 0);
     assertThatThrownBy(() -> spark.execute("det", List.of(bad), List.of()))
-        .isInstanceOfSatisfying(TaskFailedException.class, e -> {
-          assertThat(e.key()).containsExactly(2);
-          assertThat(e.deterministic()).isTrue();
-        })
+        .isInstanceOfSatisfying(
+            TaskFailedException.class,
+            e -> {
+              assertThat(e.key()).containsExactly(2);
+              assertThat(e.deterministic()).isTrue();
+            })
         .hasMessageContaining("chunk 2 has a bad dtype")
         .hasMessageContaining("spark executor");
     assertThat(SparkExecutorTest.runsOf(dir, 2)).as("not retried").isEqualTo(1);
@@ -114,7 +137,8 @@ class SparkWorkloadsClusterTest {
     }
     assertThat(pids).as("executor processes of the workloads' tasks: " + WORKERS).hasSize(2);
     assertThat(cluster.executorProcesses().stream().map(p -> Long.toString(p.pid())))
-        .as("they are the Workers' child processes").containsAll(pids);
+        .as("they are the Workers' child processes")
+        .containsAll(pids);
   }
 
   @Order(4)
@@ -122,20 +146,25 @@ class SparkWorkloadsClusterTest {
   void everyDaemonListensOnLoopbackOnlyAndNoRestServerRuns() throws Exception {
     org.junit.jupiter.api.Assumptions.assumeTrue(ListeningSockets.available(), "Linux /proc");
     List<ProcessHandle> daemons = cluster.daemons();
-    assertThat(ListeningSockets.of(daemons.get(0).pid())).as("the Master's sockets")
-        .extracting(ListeningSockets.Listen::port).contains(cluster.port());
+    assertThat(ListeningSockets.of(daemons.get(0).pid()))
+        .as("the Master's sockets")
+        .extracting(ListeningSockets.Listen::port)
+        .contains(cluster.port());
     List<ProcessHandle> all = new java.util.ArrayList<>(daemons);
     all.addAll(cluster.executorProcesses());
     for (ProcessHandle p : all) {
       List<ListeningSockets.Listen> ls = ListeningSockets.of(p.pid());
-      assertThat(ls).as("pid " + p.pid() + " listens on " + ls)
+      assertThat(ls)
+          .as("pid " + p.pid() + " listens on " + ls)
           .allSatisfy(l -> assertThat(l.address()).isEqualTo("127.0.0.1"))
           .noneSatisfy(l -> assertThat(l.port()).isEqualTo(6066));
     }
-    assertThat(Files.readString(cluster.masterLog())).doesNotContain("REST server")
+    assertThat(Files.readString(cluster.masterLog()))
+        .doesNotContain("REST server")
         .doesNotContain(Files.readString(cluster.secretFile()).strip());
     assertThat(java.nio.file.Files.getPosixFilePermissions(cluster.secretFile()))
-        .containsExactlyInAnyOrder(java.nio.file.attribute.PosixFilePermission.OWNER_READ,
+        .containsExactlyInAnyOrder(
+            java.nio.file.attribute.PosixFilePermission.OWNER_READ,
             java.nio.file.attribute.PosixFilePermission.OWNER_WRITE);
   }
 
@@ -146,17 +175,22 @@ class SparkWorkloadsClusterTest {
     // with the secret: the Master's endpoint is found (the control: the probe itself works)
     org.apache.spark.rpc.RpcEnv with = probe(secret);
     try {
-      assertThat(with.setupEndpointRef(new org.apache.spark.rpc.RpcAddress("127.0.0.1",
-          cluster.port()), "Master")).isNotNull();
+      assertThat(
+              with.setupEndpointRef(
+                  new org.apache.spark.rpc.RpcAddress("127.0.0.1", cluster.port()), "Master"))
+          .isNotNull();
     } finally {
       with.shutdown();
     }
     for (String wrong : new String[] {null, "not-the-secret"}) {
       org.apache.spark.rpc.RpcEnv env = probe(wrong);
       try {
-        assertThatThrownBy(() -> env.setupEndpointRef(new org.apache.spark.rpc.RpcAddress(
-            "127.0.0.1", cluster.port()), "Master")).as("secret " + (wrong == null ? "none"
-                : "wrong")).isInstanceOf(Exception.class);
+        assertThatThrownBy(
+                () ->
+                    env.setupEndpointRef(
+                        new org.apache.spark.rpc.RpcAddress("127.0.0.1", cluster.port()), "Master"))
+            .as("secret " + (wrong == null ? "none" : "wrong"))
+            .isInstanceOf(Exception.class);
       } finally {
         env.shutdown();
       }
@@ -165,14 +199,18 @@ class SparkWorkloadsClusterTest {
 
   /** A client-mode Spark RPC environment, authenticating with {@code secret} unless null. */
   private static org.apache.spark.rpc.RpcEnv probe(String secret) {
-    org.apache.spark.SparkConf conf = new org.apache.spark.SparkConf(false)
-        .set("spark.rpc.lookupTimeout", "300s").set("spark.rpc.askTimeout", "300s");
+    org.apache.spark.SparkConf conf =
+        new org.apache.spark.SparkConf(false)
+            .set("spark.rpc.lookupTimeout", "300s")
+            .set("spark.rpc.askTimeout", "300s");
     if (secret != null) {
       conf.set("spark.authenticate", "true").set("spark.authenticate.secret", secret);
     }
-    org.apache.spark.SecurityManager sm = new org.apache.spark.SecurityManager(conf,
-        org.apache.spark.SecurityManager.$lessinit$greater$default$2(),
-        org.apache.spark.SecurityManager.$lessinit$greater$default$3());
+    org.apache.spark.SecurityManager sm =
+        new org.apache.spark.SecurityManager(
+            conf,
+            org.apache.spark.SecurityManager.$lessinit$greater$default$2(),
+            org.apache.spark.SecurityManager.$lessinit$greater$default$3());
     return org.apache.spark.rpc.RpcEnv.create("probe", "127.0.0.1", 0, conf, sm, true);
   }
 }

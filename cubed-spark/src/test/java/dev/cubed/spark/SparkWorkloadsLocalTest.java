@@ -10,10 +10,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The five workloads at the small size on {@code local[2]} (tasks on two threads of this JVM,
- * still shipped as serialized closures), inputs and intermediates on the in-process S3 server;
- * each gives NumPy's checksums. Tagged slow (run with {@code -DexcludedGroups=}): CI runs the same
- * workloads on two executor JVMs ({@link SparkWorkloadsClusterTest}), which is the stronger test.
+ * The five workloads at the small size on {@code local[2]} (tasks on two threads of this JVM, still
+ * shipped as serialized closures), inputs and intermediates on the in-process S3 server; each gives
+ * NumPy's checksums. Tagged slow (run with {@code -DexcludedGroups=}): CI runs the same workloads
+ * on two executor JVMs ({@link SparkWorkloadsClusterTest}), which is the stronger test.
  */
 @Tag("spark")
 @Tag("slow")

@@ -12,19 +12,19 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A Spark standalone cluster on this machine, started from the Maven artifacts on this JVM's
- * classpath (no Spark distribution): one Master and {@code workers} Workers, each a child JVM
- * bound to 127.0.0.1, with the settings of {@code scripts/spark-local-cluster.properties} (no
- * REST submission server, RPC authentication) and a random shared secret, written with those
- * settings to {@code dir/spark.properties} and alone to {@link #secretFile()}, both readable by
- * their owner only. A Worker launches the executor JVMs of an application; they get this
- * classpath through {@code SPARK_DIST_CLASSPATH}, and {@code SPARK_HOME} points at an empty
- * directory with an empty {@code jars/} (the launcher insists on one). Logs go to {@code dir}.
- * Starting waits for readiness by polling the logs, for up to {@link #START_DEADLINE} (JVMs start
- * slowly on a busy machine).
+ * classpath (no Spark distribution): one Master and {@code workers} Workers, each a child JVM bound
+ * to 127.0.0.1, with the settings of {@code scripts/spark-local-cluster.properties} (no REST
+ * submission server, RPC authentication) and a random shared secret, written with those settings to
+ * {@code dir/spark.properties} and alone to {@link #secretFile()}, both readable by their owner
+ * only. A Worker launches the executor JVMs of an application; they get this classpath through
+ * {@code SPARK_DIST_CLASSPATH}, and {@code SPARK_HOME} points at an empty directory with an empty
+ * {@code jars/} (the launcher insists on one). Logs go to {@code dir}. Starting waits for readiness
+ * by polling the logs, for up to {@link #START_DEADLINE} (JVMs start slowly on a busy machine).
  */
 final class StandaloneCluster implements AutoCloseable {
   /** How long the Master and the Workers may take to start before the start fails. */
   static final java.time.Duration START_DEADLINE = java.time.Duration.ofMinutes(10);
+
   private final List<Process> processes = new ArrayList<>();
   private final Path dir;
   private final int port;
@@ -37,13 +37,14 @@ final class StandaloneCluster implements AutoCloseable {
   }
 
   /**
-   * Starts a Master on a free port and {@code workers} Workers with {@code cores} cores and
-   * {@code memory} (e.g. "1g") each, and waits until every Worker has registered.
+   * Starts a Master on a free port and {@code workers} Workers with {@code cores} cores and {@code
+   * memory} (e.g. "1g") each, and waits until every Worker has registered.
    *
    * @param env extra environment of the Workers (and so of their executors), e.g. credentials
    */
-  static StandaloneCluster start(Path dir, int workers, int cores, String memory,
-      Map<String, String> env) throws IOException, InterruptedException {
+  static StandaloneCluster start(
+      Path dir, int workers, int cores, String memory, Map<String, String> env)
+      throws IOException, InterruptedException {
     int port;
     try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
       port = s.getLocalPort();
@@ -52,21 +53,45 @@ final class StandaloneCluster implements AutoCloseable {
   }
 
   /** As {@link #start(Path, int, int, String, Map)} with the Master on a given port. */
-  static StandaloneCluster start(Path dir, int port, int workers, int cores, String memory,
-      Map<String, String> env) throws IOException, InterruptedException {
+  static StandaloneCluster start(
+      Path dir, int port, int workers, int cores, String memory, Map<String, String> env)
+      throws IOException, InterruptedException {
     Files.createDirectories(dir.resolve("spark-home/jars"));
     StandaloneCluster c = new StandaloneCluster(dir, port);
     try {
       String props = c.writeSettings().toString();
       Path masterLog = dir.resolve("master.log");
-      c.launch(masterLog, env, "org.apache.spark.deploy.master.Master", "--host", "127.0.0.1",
-          "--port", Integer.toString(port), "--webui-port", "0", "--properties-file", props);
+      c.launch(
+          masterLog,
+          env,
+          "org.apache.spark.deploy.master.Master",
+          "--host",
+          "127.0.0.1",
+          "--port",
+          Integer.toString(port),
+          "--webui-port",
+          "0",
+          "--properties-file",
+          props);
       c.await(masterLog, "I have been elected leader", 1);
       for (int i = 0; i < workers; i++) {
         Path work = Files.createDirectories(dir.resolve("worker-" + i));
-        c.launch(dir.resolve("worker-" + i + ".log"), env, "org.apache.spark.deploy.worker.Worker",
-            c.masterUrl(), "--host", "127.0.0.1", "--cores", Integer.toString(cores), "--memory",
-            memory, "--webui-port", "0", "--work-dir", work.toString(), "--properties-file",
+        c.launch(
+            dir.resolve("worker-" + i + ".log"),
+            env,
+            "org.apache.spark.deploy.worker.Worker",
+            c.masterUrl(),
+            "--host",
+            "127.0.0.1",
+            "--cores",
+            Integer.toString(cores),
+            "--memory",
+            memory,
+            "--webui-port",
+            "0",
+            "--work-dir",
+            work.toString(),
+            "--properties-file",
             props);
       }
       c.await(masterLog, "Registering worker", workers);
@@ -87,8 +112,10 @@ final class StandaloneCluster implements AutoCloseable {
     byte[] b = new byte[32];
     new java.security.SecureRandom().nextBytes(b);
     String secret = java.util.HexFormat.of().formatHex(b);
-    Path shared = Path.of(System.getProperty("user.dir")).resolveSibling("scripts")
-        .resolve("spark-local-cluster.properties");
+    Path shared =
+        Path.of(System.getProperty("user.dir"))
+            .resolveSibling("scripts")
+            .resolve("spark-local-cluster.properties");
     Path props = dir.resolve("spark.properties");
     ownerOnly(secretFile, secret + "\n");
     ownerOnly(props, Files.readString(shared) + "spark.authenticate.secret=" + secret + "\n");
@@ -96,8 +123,10 @@ final class StandaloneCluster implements AutoCloseable {
   }
 
   private static void ownerOnly(Path file, String text) throws IOException {
-    Files.createFile(file, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
-        java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+    Files.createFile(
+        file,
+        java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+            java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
     Files.writeString(file, text);
   }
 
@@ -127,17 +156,19 @@ final class StandaloneCluster implements AutoCloseable {
   }
 
   /**
-   * The classpath of this JVM (surefire's test classpath when run by Maven), with the Servlet 6
-   * API the test S3 server needs swapped back for the Servlet 5 API Spark's web UIs need (the
-   * Master and Worker always run one).
+   * The classpath of this JVM (surefire's test classpath when run by Maven), with the Servlet 6 API
+   * the test S3 server needs swapped back for the Servlet 5 API Spark's web UIs need (the Master
+   * and Worker always run one).
    */
   static String classpath() {
     String cp = System.getProperty("surefire.test.class.path");
     cp = cp != null && !cp.isBlank() ? cp : System.getProperty("java.class.path");
     List<String> out = new ArrayList<>();
     for (String e : cp.split(File.pathSeparator)) {
-      Path servlet5 = Path.of(e.replace("/6.0.0/jakarta.servlet-api-6.0.0.jar",
-          "/5.0.0/jakarta.servlet-api-5.0.0.jar"));
+      Path servlet5 =
+          Path.of(
+              e.replace(
+                  "/6.0.0/jakarta.servlet-api-6.0.0.jar", "/5.0.0/jakarta.servlet-api-5.0.0.jar"));
       out.add(Files.exists(servlet5) ? servlet5.toString() : e);
     }
     return String.join(File.pathSeparator, out);
@@ -145,11 +176,18 @@ final class StandaloneCluster implements AutoCloseable {
 
   private void launch(Path log, Map<String, String> env, String mainClass, String... args)
       throws IOException {
-    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin",
-        "java").toString(), "-Xmx256m", "-XX:+UseSerialGC", "-cp", classpath(), mainClass));
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m",
+                "-XX:+UseSerialGC",
+                "-cp",
+                classpath(),
+                mainClass));
     cmd.addAll(List.of(args));
-    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
-        .redirectOutput(log.toFile());
+    ProcessBuilder pb =
+        new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
     Map<String, String> e = pb.environment();
     e.put("SPARK_LOCAL_IP", "127.0.0.1");
     e.put("SPARK_HOME", dir.resolve("spark-home").toString());
@@ -163,8 +201,7 @@ final class StandaloneCluster implements AutoCloseable {
    * Polls until {@code log} has {@code count} lines containing {@code text}; fails at once when a
    * process of the cluster exits, and after {@link #START_DEADLINE}.
    */
-  private void await(Path log, String text, int count)
-      throws IOException, InterruptedException {
+  private void await(Path log, String text, int count) throws IOException, InterruptedException {
     long deadline = System.nanoTime() + START_DEADLINE.toNanos();
     while (System.nanoTime() < deadline) {
       if (Files.exists(log)
@@ -173,14 +210,24 @@ final class StandaloneCluster implements AutoCloseable {
       }
       for (Process p : processes) {
         if (!p.isAlive()) {
-          throw new IllegalStateException("a Spark process exited with " + p.exitValue()
-              + " while starting the cluster; see the logs in " + dir);
+          throw new IllegalStateException(
+              "a Spark process exited with "
+                  + p.exitValue()
+                  + " while starting the cluster; see the logs in "
+                  + dir);
         }
       }
       Thread.sleep(100);
     }
-    throw new IllegalStateException("the Spark cluster did not log '" + text + "' " + count
-        + " time(s) within " + START_DEADLINE.toSeconds() + " s; see " + log);
+    throw new IllegalStateException(
+        "the Spark cluster did not log '"
+            + text
+            + "' "
+            + count
+            + " time(s) within "
+            + START_DEADLINE.toSeconds()
+            + " s; see "
+            + log);
   }
 
   /** Java processes (executors) started by the Workers, i.e. descendants of the Workers. */

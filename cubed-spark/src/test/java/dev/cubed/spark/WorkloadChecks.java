@@ -28,7 +28,10 @@ final class WorkloadChecks {
 
   /** The spec of a workload: intermediates under {@code s3://work/<name>}. */
   static Spec spec(String name) {
-    return Spec.builder().workDir("s3://work/" + name).allowedMem("2GB").reservedMem("100MB")
+    return Spec.builder()
+        .workDir("s3://work/" + name)
+        .allowedMem("2GB")
+        .reservedMem("100MB")
         .build();
   }
 
@@ -43,18 +46,21 @@ final class WorkloadChecks {
   private static Run run(String name, Executor executor, String tag) {
     Set<String> workers = ConcurrentHashMap.newKeySet();
     long[] tasks = new long[1];
-    Callback cb = new Callback() {
-      @Override
-      public void onTaskEnd(Events.TaskEnd e) {
-        workers.add(e.worker() == null ? "?" : e.worker());
-        synchronized (tasks) {
-          tasks[0]++;
-        }
-      }
-    };
+    Callback cb =
+        new Callback() {
+          @Override
+          public void onTaskEnd(Events.TaskEnd e) {
+            workers.add(e.worker() == null ? "?" : e.worker());
+            synchronized (tasks) {
+              tasks[0]++;
+            }
+          }
+        };
     long t0 = System.nanoTime();
-    Map<String, Object> got = new S3Workloads(INPUTS, "s3://data/" + tag,
-        ComputeOptions.executor(executor).withCallback(cb)).run(name, spec(name));
+    Map<String, Object> got =
+        new S3Workloads(
+                INPUTS, "s3://data/" + tag, ComputeOptions.executor(executor).withCallback(cb))
+            .run(name, spec(name));
     double secs = (System.nanoTime() - t0) / 1e9;
     Map<String, Object> expected;
     try {
@@ -63,36 +69,46 @@ final class WorkloadChecks {
       throw new java.io.UncheckedIOException(e);
     }
     assertThat(got).as(name).containsOnlyKeys(expected.keySet());
-    expected.forEach((k, v) -> {
-      Object g = got.get(k);
-      if (v instanceof Double d) {
-        assertThat(((Number) g).doubleValue()).as(name + " " + k)
-            .isCloseTo(d, within(1e-9 * Math.abs(d)));
-      } else if (v instanceof Long l) {
-        assertThat(((Number) g).longValue()).as(name + " " + k).isEqualTo(l);
-      } else {
-        assertThat(g).as(name + " " + k).isEqualTo(v);
-      }
-    });
+    expected.forEach(
+        (k, v) -> {
+          Object g = got.get(k);
+          if (v instanceof Double d) {
+            assertThat(((Number) g).doubleValue())
+                .as(name + " " + k)
+                .isCloseTo(d, within(1e-9 * Math.abs(d)));
+          } else if (v instanceof Long l) {
+            assertThat(((Number) g).longValue()).as(name + " " + k).isEqualTo(l);
+          } else {
+            assertThat(g).as(name + " " + k).isEqualTo(v);
+          }
+        });
     return new Run(workers, tasks[0], secs);
   }
 
   /**
-   * Runs {@code name} on spark and prints its time; with {@code -Dcubed.spark.compare=true} runs
-   * it on the threads executor (2 threads) first, in the same minute, and prints both times.
+   * Runs {@code name} on spark and prints its time; with {@code -Dcubed.spark.compare=true} runs it
+   * on the threads executor (2 threads) first, in the same minute, and prints both times.
    */
   static Run compare(String name, Executor spark, String label) {
     if (!Boolean.getBoolean("cubed.spark.compare")) {
       Run s = run(name, spark);
-      System.out.printf("workload %-16s spark %s %6.2f s (%d tasks, %d executors)%n", name,
-          label, s.seconds(), s.tasks(), s.workers().size());
+      System.out.printf(
+          "workload %-16s spark %s %6.2f s (%d tasks, %d executors)%n",
+          name, label, s.seconds(), s.tasks(), s.workers().size());
       return s;
     }
     Run threads = run(name, new ThreadsExecutor(2, 3));
     Run s = run(name, spark);
-    System.out.printf("workload %-16s threads %6.2f s, spark %-22s %6.2f s (%+.2f s, %d tasks,"
-        + " %d executors)%n", name, threads.seconds(), label, s.seconds(),
-        s.seconds() - threads.seconds(), s.tasks(), s.workers().size());
+    System.out.printf(
+        "workload %-16s threads %6.2f s, spark %-22s %6.2f s (%+.2f s, %d tasks,"
+            + " %d executors)%n",
+        name,
+        threads.seconds(),
+        label,
+        s.seconds(),
+        s.seconds() - threads.seconds(),
+        s.tasks(),
+        s.workers().size());
     return s;
   }
 }

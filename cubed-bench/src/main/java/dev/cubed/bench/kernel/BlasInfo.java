@@ -5,7 +5,9 @@ public final class BlasInfo {
   private BlasInfo() {}
 
   public static void main(String[] args) {
-    System.out.println(dev.ludovic.netlib.blas.BLAS.getInstance().getClass().getSimpleName()
-        + " / " + dev.ludovic.netlib.lapack.LAPACK.getInstance().getClass().getSimpleName());
+    System.out.println(
+        dev.ludovic.netlib.blas.BLAS.getInstance().getClass().getSimpleName()
+            + " / "
+            + dev.ludovic.netlib.lapack.LAPACK.getInstance().getClass().getSimpleName());
   }
 }

@@ -32,8 +32,15 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 3)
-@Fork(value = 1, jvmArgsAppend = {"-Xms8g", "-Xmx8g", "-XX:+UseParallelGC", "-XX:+AlwaysPreTouch",
-    "-XX:+UseTransparentHugePages"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {
+      "-Xms8g",
+      "-Xmx8g",
+      "-XX:+UseParallelGC",
+      "-XX:+AlwaysPreTouch",
+      "-XX:+UseTransparentHugePages"
+    })
 public class KernelBench {
 
   static NDArray random(long seed, long... shape) {

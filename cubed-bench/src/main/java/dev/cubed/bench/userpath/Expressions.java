@@ -16,44 +16,82 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The user-path expressions (docs/performance.md, "The user's path"): each written as a user of
- * the public API would write it, on stored Zarr inputs {@code U, V} (4-D), {@code A, B} (2-D) and
- * {@code R} (3-D) under one directory ({@code DIR/U.zarr}, ...); arrays they write go to
- * {@code out} (rechunked.zarr, sum_ab.zarr: the caller removes earlier ones first). Each is one compute (add_to_zarr:
- * a write, then a sum of what was written), and yields its checksums. The same expressions in Dask
- * are in {@code scripts/perf/userpath_dask.py}; both compute the same checksums.
+ * The user-path expressions (docs/performance.md, "The user's path"): each written as a user of the
+ * public API would write it, on stored Zarr inputs {@code U, V} (4-D), {@code A, B} (2-D) and
+ * {@code R} (3-D) under one directory ({@code DIR/U.zarr}, ...); arrays they write go to {@code
+ * out} (rechunked.zarr, sum_ab.zarr: the caller removes earlier ones first). Each is one compute
+ * (add_to_zarr: a write, then a sum of what was written), and yields its checksums. The same
+ * expressions in Dask are in {@code scripts/perf/userpath_dask.py}; both compute the same
+ * checksums.
  */
 final class Expressions {
   private Expressions() {}
 
   /** One expression: its inputs, its default allowedMem, and its body. */
-  record Expression(String name, String formula, List<String> inputs, String defaultAllowedMem,
-      Body body) {}
+  record Expression(
+      String name, String formula, List<String> inputs, String defaultAllowedMem, Body body) {}
 
   /** The timed body: opens the inputs, computes, returns the checksums (computed afterwards). */
   interface Body {
     Map<String, Object> run(Path inputs, Path out, Spec spec, ComputeOptions opts);
   }
 
-  static final List<Expression> ALL = List.of(
-      new Expression("quadratic_means", "mean(u*u,0), mean(v*v,0), mean(u*v,0) in one compute",
-          List.of("U", "V"), "2GB", Expressions::quadraticMeans),
-      new Expression("where_chain", "sum(where(u > 0.5, sqrt(u*v), exp(-u)))",
-          List.of("U", "V"), "2GB", Expressions::whereChain),
-      new Expression("std_time", "sqrt(mean((u - mean(u,0,keepdims))**2, 0))",
-          List.of("U"), "2GB", Expressions::stdTime),
-      new Expression("mean_argmax", "mean(A,0) and argmax(A,1) in one compute",
-          List.of("A"), "500MB", Expressions::meanArgmax),
-      new Expression("rechunk", "toZarr(R.rechunk(T, Y/6, X/6))",
-          List.of("R"), "500MB", Expressions::rechunk),
-      new Expression("add_to_zarr", "toZarr(A + B), then sum of it read back",
-          List.of("A", "B"), "500MB", Expressions::addToZarr),
-      new Expression("broadcast_row", "sum(A * B[0, :]) (a row broadcast over A)",
-          List.of("A", "B"), "500MB", Expressions::broadcastRow),
-      new Expression("slice_sum", "sum(A[n/12 : 3n/4 : 2, ::3])",
-          List.of("A"), "500MB", Expressions::sliceSum),
-      new Expression("concat_sum", "sum(concat([A, B], 0))",
-          List.of("A", "B"), "500MB", Expressions::concatSum));
+  static final List<Expression> ALL =
+      List.of(
+          new Expression(
+              "quadratic_means",
+              "mean(u*u,0), mean(v*v,0), mean(u*v,0) in one compute",
+              List.of("U", "V"),
+              "2GB",
+              Expressions::quadraticMeans),
+          new Expression(
+              "where_chain",
+              "sum(where(u > 0.5, sqrt(u*v), exp(-u)))",
+              List.of("U", "V"),
+              "2GB",
+              Expressions::whereChain),
+          new Expression(
+              "std_time",
+              "sqrt(mean((u - mean(u,0,keepdims))**2, 0))",
+              List.of("U"),
+              "2GB",
+              Expressions::stdTime),
+          new Expression(
+              "mean_argmax",
+              "mean(A,0) and argmax(A,1) in one compute",
+              List.of("A"),
+              "500MB",
+              Expressions::meanArgmax),
+          new Expression(
+              "rechunk",
+              "toZarr(R.rechunk(T, Y/6, X/6))",
+              List.of("R"),
+              "500MB",
+              Expressions::rechunk),
+          new Expression(
+              "add_to_zarr",
+              "toZarr(A + B), then sum of it read back",
+              List.of("A", "B"),
+              "500MB",
+              Expressions::addToZarr),
+          new Expression(
+              "broadcast_row",
+              "sum(A * B[0, :]) (a row broadcast over A)",
+              List.of("A", "B"),
+              "500MB",
+              Expressions::broadcastRow),
+          new Expression(
+              "slice_sum",
+              "sum(A[n/12 : 3n/4 : 2, ::3])",
+              List.of("A"),
+              "500MB",
+              Expressions::sliceSum),
+          new Expression(
+              "concat_sum",
+              "sum(concat([A, B], 0))",
+              List.of("A", "B"),
+              "500MB",
+              Expressions::concatSum));
 
   static Expression byName(String name) {
     for (Expression e : ALL) {
@@ -79,16 +117,19 @@ final class Expressions {
   static Map<String, Object> quadraticMeans(Path in, Path out, Spec spec, ComputeOptions opts) {
     CubedArray u = open(in, "U", spec);
     CubedArray v = open(in, "V", spec);
-    List<NDArray> r = Cubed.compute(opts, Xp.mean(Xp.multiply(u, u), 0),
-        Xp.mean(Xp.multiply(v, v), 0), Xp.mean(Xp.multiply(u, v), 0));
+    List<NDArray> r =
+        Cubed.compute(
+            opts,
+            Xp.mean(Xp.multiply(u, u), 0),
+            Xp.mean(Xp.multiply(v, v), 0),
+            Xp.mean(Xp.multiply(u, v), 0));
     return sums("sum_uu", r.get(0), "sum_vv", r.get(1), "sum_uv", r.get(2));
   }
 
   static Map<String, Object> whereChain(Path in, Path out, Spec spec, ComputeOptions opts) {
     CubedArray u = open(in, "U", spec);
     CubedArray v = open(in, "V", spec);
-    CubedArray w = Xp.where(Xp.greater(u, 0.5), Xp.sqrt(Xp.multiply(u, v)),
-        Xp.exp(Xp.negative(u)));
+    CubedArray w = Xp.where(Xp.greater(u, 0.5), Xp.sqrt(Xp.multiply(u, v)), Xp.exp(Xp.negative(u)));
     return sums("sum", Xp.sum(w).compute(opts));
   }
 
@@ -124,8 +165,8 @@ final class Expressions {
   static Map<String, Object> rechunk(Path in, Path out, Spec spec, ComputeOptions opts) {
     CubedArray r = open(in, "R", spec);
     long[] target = rechunkTarget(r.shape());
-    ZarrArray written = Cubed.toZarr(r.rechunk(target), new FileSystemStore(out), "rechunked.zarr",
-        opts);
+    ZarrArray written =
+        Cubed.toZarr(r.rechunk(target), new FileSystemStore(out), "rechunked.zarr", opts);
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("chunks", written.chunks());
     return m;

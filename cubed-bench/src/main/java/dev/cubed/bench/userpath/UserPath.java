@@ -37,8 +37,12 @@ public final class UserPath {
 
   /** Runs {@link #run} with the standard streams and exits with its code. */
   public static void main(String[] args) {
-    System.exit(run("userpath", args, new PrintWriter(System.out, true),
-        new PrintWriter(System.err, true)));
+    System.exit(
+        run(
+            "userpath",
+            args,
+            new PrintWriter(System.out, true),
+            new PrintWriter(System.err, true)));
   }
 
   /**
@@ -73,33 +77,47 @@ public final class UserPath {
   }
 
   static String usage(String prog) {
-    StringBuilder b = new StringBuilder("Usage: " + prog + " EXPRESSION --inputs DIR"
-        + " [--workers N] [--allowed-mem SIZE] [--work-dir DIR] [--out DIR] [--size LABEL]\n"
-        + "Runs one user-path expression through the public API on the Zarr arrays DIR/U.zarr,"
-        + " V.zarr, A.zarr, B.zarr, R.zarr and prints one JSON line (docs/performance.md).\n"
-        + "Expressions:\n");
+    StringBuilder b =
+        new StringBuilder(
+            "Usage: "
+                + prog
+                + " EXPRESSION --inputs DIR"
+                + " [--workers N] [--allowed-mem SIZE] [--work-dir DIR] [--out DIR] [--size LABEL]\n"
+                + "Runs one user-path expression through the public API on the Zarr arrays DIR/U.zarr,"
+                + " V.zarr, A.zarr, B.zarr, R.zarr and prints one JSON line (docs/performance.md).\n"
+                + "Expressions:\n");
     for (Expressions.Expression e : Expressions.ALL) {
-      b.append(String.format("  %-16s %s (inputs %s; default --allowed-mem %s)%n", e.name(),
-          e.formula(), String.join(", ", e.inputs()), e.defaultAllowedMem()));
+      b.append(
+          String.format(
+              "  %-16s %s (inputs %s; default --allowed-mem %s)%n",
+              e.name(), e.formula(), String.join(", ", e.inputs()), e.defaultAllowedMem()));
     }
     return b.append("--workers defaults to 2; --out (written arrays) to WORK_DIR/out.").toString();
   }
 
   /** Runs the expression once, timed, and returns the JSON fields. */
   static Map<String, Object> measure(Options o) throws IOException {
-    Spec spec = Spec.builder().workers(o.workers).allowedMem(o.allowedMem).workDir(o.workDir)
-        .executor("threads").build();
+    Spec spec =
+        Spec.builder()
+            .workers(o.workers)
+            .allowedMem(o.allowedMem)
+            .workDir(o.workDir)
+            .executor("threads")
+            .build();
     Files.createDirectories(o.out);
     for (String written : List.of("rechunked.zarr", "sum_ab.zarr")) {
       deleteTree(o.out.resolve(written));
     }
     AtomicLong tasks = new AtomicLong();
-    ComputeOptions opts = ComputeOptions.defaults().withCallback(new Callback() {
-      @Override
-      public void onTaskEnd(Events.TaskEnd e) {
-        tasks.incrementAndGet();
-      }
-    });
+    ComputeOptions opts =
+        ComputeOptions.defaults()
+            .withCallback(
+                new Callback() {
+                  @Override
+                  public void onTaskEnd(Events.TaskEnd e) {
+                    tasks.incrementAndGet();
+                  }
+                });
     Map<String, Object> sums;
     double wall;
     long peak;
@@ -112,8 +130,20 @@ public final class UserPath {
     if (o.expression.name().equals("rechunk")) {
       Expressions.rechunkChecksum(o.out, spec, sums);
     }
-    BenchResult r = new BenchResult(o.expression.name(), o.size, Map.of(), "threads", o.workers,
-        o.allowedMem, wall, peak, -1, tasks.get(), -1, sums);
+    BenchResult r =
+        new BenchResult(
+            o.expression.name(),
+            o.size,
+            Map.of(),
+            "threads",
+            o.workers,
+            o.allowedMem,
+            wall,
+            peak,
+            -1,
+            tasks.get(),
+            -1,
+            sums);
     Map<String, Object> m = r.toMap();
     m.put("api", "public");
     return m;
@@ -156,26 +186,33 @@ public final class UserPath {
           case "--work-dir" -> o.workDir = Path.of(v);
           case "--out" -> o.out = Path.of(v);
           case "--size" -> o.size = v;
-          default -> throw new IllegalArgumentException("unknown option " + a + " (--help lists"
-              + " them)");
+          default ->
+              throw new IllegalArgumentException(
+                  "unknown option " + a + " (--help lists" + " them)");
         }
       }
       if (o.expression == null) {
         throw new IllegalArgumentException("missing EXPRESSION: one of " + Expressions.names());
       }
       if (o.inputs == null) {
-        throw new IllegalArgumentException("missing --inputs DIR (the directory holding "
-            + String.join(", ", o.expression.inputs()) + " as NAME.zarr)");
+        throw new IllegalArgumentException(
+            "missing --inputs DIR (the directory holding "
+                + String.join(", ", o.expression.inputs())
+                + " as NAME.zarr)");
       }
       for (String name : o.expression.inputs()) {
         if (!Files.isDirectory(o.inputs.resolve(name + ".zarr"))) {
-          throw new IllegalArgumentException("--inputs: no " + name + ".zarr in " + o.inputs
-              + "; scripts/perf/userpath_dask.py write writes the inputs");
+          throw new IllegalArgumentException(
+              "--inputs: no "
+                  + name
+                  + ".zarr in "
+                  + o.inputs
+                  + "; scripts/perf/userpath_dask.py write writes the inputs");
         }
       }
       try {
-        o.allowedMem = Spec.parseBytes(allowed != null ? allowed
-            : o.expression.defaultAllowedMem());
+        o.allowedMem =
+            Spec.parseBytes(allowed != null ? allowed : o.expression.defaultAllowedMem());
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("--allowed-mem: " + e.getMessage(), e);
       }

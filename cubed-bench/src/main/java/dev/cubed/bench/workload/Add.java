@@ -27,7 +27,10 @@ final class Add implements Workload {
 
   @Override
   public Map<String, Long> params(String size) {
-    return Workloads.pick(name(), size, Workloads.params("n", 2500, "m", 2500, "c", 500),
+    return Workloads.pick(
+        name(),
+        size,
+        Workloads.params("n", 2500, "m", 2500, "c", 500),
         Workloads.params("n", 14000, "m", 14000, "c", 2000));
   }
 
@@ -41,8 +44,13 @@ final class Add implements Workload {
     CubedArray b = engine.input(ctx, this, p, "B", shape, chunks, Inputs.B);
     Path out = outDir(p, ctx);
     Files.createDirectories(out);
-    ZarrArray target = ZarrArray.create(new FileSystemStore(out), "C").shape(shape).chunks(chunks)
-        .dtype(DType.FLOAT64).overwrite().build();
+    ZarrArray target =
+        ZarrArray.create(new FileSystemStore(out), "C")
+            .shape(shape)
+            .chunks(chunks)
+            .dtype(DType.FLOAT64)
+            .overwrite()
+            .build();
     engine.store(List.of(Xp.add(a, b)), List.of(target));
     CubedArray stored = engine.stored(ZarrArray.open(new FileSystemStore(out), "C"));
     List<NDArray> r = engine.compute(Xp.sum(stored, Axes.all(), 4));

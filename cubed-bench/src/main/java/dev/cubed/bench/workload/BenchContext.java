@@ -5,8 +5,8 @@ import java.util.Objects;
 
 /**
  * How a workload runs: the executor's name, its number of workers, allowedMem and the work
- * directory (intermediate arrays under {@code workDir/compute-*}, cached stored inputs under
- * {@code workDir/inputs}, the outputs written by add and rechunk under {@code workDir/outputs}).
+ * directory (intermediate arrays under {@code workDir/compute-*}, cached stored inputs under {@code
+ * workDir/inputs}, the outputs written by add and rechunk under {@code workDir/outputs}).
  *
  * @param executor executor name ("threads" or another registered executor)
  * @param workers worker threads or processes, >= 1
@@ -18,8 +18,14 @@ import java.util.Objects;
  *     see {@code Spec.executorOption}); empty for none
  * @param inputSet where the workload's inputs come from ({@link InputSet#ENGINE}: the bench's own)
  */
-public record BenchContext(String executor, int workers, long allowedMem, Path workDir,
-    Fusion fusion, int attempts, java.util.Map<String, String> executorOptions,
+public record BenchContext(
+    String executor,
+    int workers,
+    long allowedMem,
+    Path workDir,
+    Fusion fusion,
+    int attempts,
+    java.util.Map<String, String> executorOptions,
     InputSet inputSet) {
   /** Whether the engine fuses ops. */
   public enum Fusion {
@@ -48,39 +54,44 @@ public record BenchContext(String executor, int workers, long allowedMem, Path w
       throw new IllegalArgumentException("bench: --workers must be >= 1, got " + workers);
     }
     if (allowedMem <= 0) {
-      throw new IllegalArgumentException("bench: --allowed-mem must be positive, got "
-          + allowedMem);
+      throw new IllegalArgumentException(
+          "bench: --allowed-mem must be positive, got " + allowedMem);
     }
     if (attempts < 1) {
       throw new IllegalArgumentException("bench: --attempts must be >= 1, got " + attempts);
     }
-    executorOptions = java.util.Map.copyOf(Objects.requireNonNull(executorOptions,
-        "executorOptions"));
+    executorOptions =
+        java.util.Map.copyOf(Objects.requireNonNull(executorOptions, "executorOptions"));
     Objects.requireNonNull(inputSet, "inputSet");
   }
 
   /** A context with the engine's own inputs. */
-  public BenchContext(String executor, int workers, long allowedMem, Path workDir,
-      Fusion fusion, int attempts, java.util.Map<String, String> executorOptions) {
-    this(executor, workers, allowedMem, workDir, fusion, attempts, executorOptions,
-        InputSet.ENGINE);
+  public BenchContext(
+      String executor,
+      int workers,
+      long allowedMem,
+      Path workDir,
+      Fusion fusion,
+      int attempts,
+      java.util.Map<String, String> executorOptions) {
+    this(
+        executor, workers, allowedMem, workDir, fusion, attempts, executorOptions, InputSet.ENGINE);
   }
 
   /** This context with the inputs of {@code set}. */
   public BenchContext withInputSet(InputSet set) {
-    return new BenchContext(executor, workers, allowedMem, workDir, fusion, attempts,
-        executorOptions, set);
+    return new BenchContext(
+        executor, workers, allowedMem, workDir, fusion, attempts, executorOptions, set);
   }
 
   /** A context without executor options. */
-  public BenchContext(String executor, int workers, long allowedMem, Path workDir,
-      Fusion fusion, int attempts) {
+  public BenchContext(
+      String executor, int workers, long allowedMem, Path workDir, Fusion fusion, int attempts) {
     this(executor, workers, allowedMem, workDir, fusion, attempts, java.util.Map.of());
   }
 
   /** A context with the default 3 attempts per task. */
-  public BenchContext(String executor, int workers, long allowedMem, Path workDir,
-      Fusion fusion) {
+  public BenchContext(String executor, int workers, long allowedMem, Path workDir, Fusion fusion) {
     this(executor, workers, allowedMem, workDir, fusion, 3);
   }
 
@@ -99,7 +110,10 @@ public record BenchContext(String executor, int workers, long allowedMem, Path w
 
   /** Threads executor, 2 workers, 2 GB, work dir {@code java.io.tmpdir/cubed-bench}. */
   public static BenchContext defaults() {
-    return new BenchContext("threads", 2, DEFAULT_ALLOWED_MEM,
+    return new BenchContext(
+        "threads",
+        2,
+        DEFAULT_ALLOWED_MEM,
         Path.of(System.getProperty("java.io.tmpdir"), "cubed-bench"));
   }
 

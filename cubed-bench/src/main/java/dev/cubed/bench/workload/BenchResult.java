@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The one JSON line a benchmark run prints (docs/benchmarks.md), with the field names of
- * {@code scripts/perf/workloads_numpy.py}.
+ * The one JSON line a benchmark run prints (docs/benchmarks.md), with the field names of {@code
+ * scripts/perf/workloads_numpy.py}.
  *
  * @param workload workload name
  * @param size size label ("small", "medium" or a test label)
@@ -22,23 +22,68 @@ import java.util.Map;
  * @param tasks tasks run
  * @param maxProjectedMem largest projected memory of any op, bytes
  * @param checksums the checksums, by name
- * @param inputs the input set the run read: "engine" (the bench's own) or "zarr-python" (see
- *     {@link InputSet})
+ * @param inputs the input set the run read: "engine" (the bench's own) or "zarr-python" (see {@link
+ *     InputSet})
  */
-public record BenchResult(String workload, String size, Map<String, Long> params, String executor,
-    int workers, long allowedMem, double wallSeconds, long peakRssBytes, long intermediateBytes,
-    long tasks, long maxProjectedMem, Map<String, Object> checksums, String inputs) {
+public record BenchResult(
+    String workload,
+    String size,
+    Map<String, Long> params,
+    String executor,
+    int workers,
+    long allowedMem,
+    double wallSeconds,
+    long peakRssBytes,
+    long intermediateBytes,
+    long tasks,
+    long maxProjectedMem,
+    Map<String, Object> checksums,
+    String inputs) {
   /** The JSON field names in print order. */
-  public static final List<String> FIELDS = List.of("workload", "size", "params", "executor",
-      "workers", "allowed_mem", "wall_seconds", "peak_rss_bytes", "intermediate_bytes", "tasks",
-      "max_projected_mem", "checksums", "inputs");
+  public static final List<String> FIELDS =
+      List.of(
+          "workload",
+          "size",
+          "params",
+          "executor",
+          "workers",
+          "allowed_mem",
+          "wall_seconds",
+          "peak_rss_bytes",
+          "intermediate_bytes",
+          "tasks",
+          "max_projected_mem",
+          "checksums",
+          "inputs");
 
   /** A result of the engine's own inputs. */
-  public BenchResult(String workload, String size, Map<String, Long> params, String executor,
-      int workers, long allowedMem, double wallSeconds, long peakRssBytes, long intermediateBytes,
-      long tasks, long maxProjectedMem, Map<String, Object> checksums) {
-    this(workload, size, params, executor, workers, allowedMem, wallSeconds, peakRssBytes,
-        intermediateBytes, tasks, maxProjectedMem, checksums, InputSet.ENGINE.name());
+  public BenchResult(
+      String workload,
+      String size,
+      Map<String, Long> params,
+      String executor,
+      int workers,
+      long allowedMem,
+      double wallSeconds,
+      long peakRssBytes,
+      long intermediateBytes,
+      long tasks,
+      long maxProjectedMem,
+      Map<String, Object> checksums) {
+    this(
+        workload,
+        size,
+        params,
+        executor,
+        workers,
+        allowedMem,
+        wallSeconds,
+        peakRssBytes,
+        intermediateBytes,
+        tasks,
+        maxProjectedMem,
+        checksums,
+        InputSet.ENGINE.name());
   }
 
   private static final ObjectMapper JSON = new ObjectMapper();

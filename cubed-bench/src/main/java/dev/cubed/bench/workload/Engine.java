@@ -15,13 +15,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What the workloads share, on the library's public API only ({@link Cubed}, {@link
- * dev.cubed.Xp}, {@link Spec}, {@link ComputeOptions}): the {@link Spec} of a {@link
- * BenchContext} (fusion off = {@code maxInputBlocks(0)}), its executor, generated inputs ({@link
- * Cubed#fromFunction(long[], long[], DType, FillFunction, Spec)}) and computes that add up the
- * figures of their plans ({@link ComputeOptions#withPlanFigures}: each compute plans once). While
- * the launcher probes the heap a run needs ({@link #probing}), computes are planned ({@link
- * Cubed#summary}) and not run.
+ * What the workloads share, on the library's public API only ({@link Cubed}, {@link dev.cubed.Xp},
+ * {@link Spec}, {@link ComputeOptions}): the {@link Spec} of a {@link BenchContext} (fusion off =
+ * {@code maxInputBlocks(0)}), its executor, generated inputs ({@link Cubed#fromFunction(long[],
+ * long[], DType, FillFunction, Spec)}) and computes that add up the figures of their plans ({@link
+ * ComputeOptions#withPlanFigures}: each compute plans once). While the launcher probes the heap a
+ * run needs ({@link #probing}), computes are planned ({@link Cubed#summary}) and not run.
  */
 final class Engine {
   /** An executor replacing the context's for Engines made on this thread (see withExecutor). */
@@ -42,16 +41,21 @@ final class Engine {
 
   Engine(BenchContext ctx) {
     // reservedMem as the environment sets it (CUBED_SPEC_RESERVED_MEM), default 100 MB
-    Spec.Builder b = Spec.builder().workDir(ctx.workDir()).allowedMem(ctx.allowedMem())
-        .reservedMem(Spec.fromEnv().reservedMem()).executor(ctx.executor())
-        .workers(ctx.workers()).attempts(ctx.attempts()).executorOptions(ctx.executorOptions());
+    Spec.Builder b =
+        Spec.builder()
+            .workDir(ctx.workDir())
+            .allowedMem(ctx.allowedMem())
+            .reservedMem(Spec.fromEnv().reservedMem())
+            .executor(ctx.executor())
+            .workers(ctx.workers())
+            .attempts(ctx.attempts())
+            .executorOptions(ctx.executorOptions());
     if (ctx.fusion() == BenchContext.Fusion.OFF) {
       b.maxInputBlocks(0);
     }
     this.spec = b.build();
     Executor override = EXECUTOR_OVERRIDE.get();
-    ComputeOptions o = ComputeOptions.executor(override != null ? override
-        : Cubed.executor(spec));
+    ComputeOptions o = ComputeOptions.executor(override != null ? override : Cubed.executor(spec));
     for (Callback c : CALLBACKS.get()) {
       o = o.withCallback(c);
     }
@@ -74,8 +78,14 @@ final class Engine {
    * zarr-python's input set ({@link BenchContext#inputSet()}) read from the array {@code name}
    * zarr-python wrote.
    */
-  CubedArray input(BenchContext ctx, Workload w, Map<String, Long> params, String name,
-      long[] shape, long[] chunks, FillFunction f) {
+  CubedArray input(
+      BenchContext ctx,
+      Workload w,
+      Map<String, Long> params,
+      String name,
+      long[] shape,
+      long[] chunks,
+      FillFunction f) {
     return ctx.inputSet().isZarrPython()
         ? stored(ctx.inputSet().open(w, params, name, shape, chunks))
         : generated(shape, chunks, f);
@@ -116,8 +126,8 @@ final class Engine {
 
   /**
    * Computes the outputs in one plan ({@link Cubed#compute(ComputeOptions, CubedArray...)}) and
-   * returns them in memory; adds up the figures. While probing ({@link #probing}) nothing runs
-   * and the results are zeros of the outputs' shapes.
+   * returns them in memory; adds up the figures. While probing ({@link #probing}) nothing runs and
+   * the results are zeros of the outputs' shapes.
    */
   List<NDArray> compute(CubedArray... outputs) {
     if (probed(outputs)) {
@@ -166,8 +176,12 @@ final class Engine {
     // contiguous regions, which its full collections do not move, so the free space can be
     // split between such arrays; without this room a run whose tasks fit their projections
     // could still fail to place its next chunk (seen once in ten quadratic_means runs)
-    probe.need = Math.max(probe.need, dev.cubed.runtime.ThreadsExecutor.heapNeeded(workers,
-        f.maxProjectedMem(), f.reservedMem(), probe.baseline) + f.largestChunkBytes());
+    probe.need =
+        Math.max(
+            probe.need,
+            dev.cubed.runtime.ThreadsExecutor.heapNeeded(
+                    workers, f.maxProjectedMem(), f.reservedMem(), probe.baseline)
+                + f.largestChunkBytes());
     return true;
   }
 

@@ -45,8 +45,15 @@ final class InputCache {
    */
   static String key(String workload, String size, Map<String, Long> params) {
     String codec = Compression.projectDefault().toString().replaceAll("[^A-Za-z0-9]+", "");
-    return workload + "-" + size + "-" + params.entrySet().stream()
-        .map(e -> e.getKey() + e.getValue()).collect(Collectors.joining("_")) + "_" + codec;
+    return workload
+        + "-"
+        + size
+        + "-"
+        + params.entrySet().stream()
+            .map(e -> e.getKey() + e.getValue())
+            .collect(Collectors.joining("_"))
+        + "_"
+        + codec;
   }
 
   /**
@@ -67,8 +74,13 @@ final class InputCache {
     try {
       List<Future<?>> futures = new ArrayList<>();
       for (StoredInput in : inputs) {
-        ZarrArray z = ZarrArray.create(store, in.name()).shape(in.shape()).chunks(in.chunks())
-            .dtype(DType.FLOAT64).overwrite().build();
+        ZarrArray z =
+            ZarrArray.create(store, in.name())
+                .shape(in.shape())
+                .chunks(in.chunks())
+                .dtype(DType.FLOAT64)
+                .overwrite()
+                .build();
         long[] grid = z.chunkGridShape();
         long total = 1;
         for (long g : grid) {
@@ -76,14 +88,16 @@ final class InputCache {
         }
         for (long f = 0; f < total; f++) {
           long[] coords = unravel(grid, f);
-          futures.add(pool.submit(() -> {
-            long[] start = new long[coords.length];
-            for (int i = 0; i < coords.length; i++) {
-              start[i] = coords[i] * in.chunks()[i];
-            }
-            z.writeChunk(coords, in.maker().make(start, z.chunkShape(coords)));
-            return null;
-          }));
+          futures.add(
+              pool.submit(
+                  () -> {
+                    long[] start = new long[coords.length];
+                    for (int i = 0; i < coords.length; i++) {
+                      start[i] = coords[i] * in.chunks()[i];
+                    }
+                    z.writeChunk(coords, in.maker().make(start, z.chunkShape(coords)));
+                    return null;
+                  }));
         }
       }
       for (Future<?> fu : futures) {

@@ -33,12 +33,13 @@ public record InputSet(String name, Path dir) {
   public InputSet {
     Objects.requireNonNull(name, "name");
     if (!NAMES.contains(name)) {
-      throw new IllegalArgumentException("bench: unknown --inputs '" + name + "' (use "
-          + String.join(" or ", NAMES) + ")");
+      throw new IllegalArgumentException(
+          "bench: unknown --inputs '" + name + "' (use " + String.join(" or ", NAMES) + ")");
     }
     if (name.equals("zarr-python") && dir == null) {
-      throw new IllegalArgumentException("bench: --inputs zarr-python needs --inputs-dir DIR (the"
-          + " directory scripts/perf/write_inputs_zarr_python.py wrote)");
+      throw new IllegalArgumentException(
+          "bench: --inputs zarr-python needs --inputs-dir DIR (the"
+              + " directory scripts/perf/write_inputs_zarr_python.py wrote)");
     }
   }
 
@@ -48,8 +49,8 @@ public record InputSet(String name, Path dir) {
   }
 
   /**
-   * The input set of the command line's {@code --inputs NAME} and {@code --inputs-dir DIR} (dir
-   * may be null for engine).
+   * The input set of the command line's {@code --inputs NAME} and {@code --inputs-dir DIR} (dir may
+   * be null for engine).
    *
    * @throws IllegalArgumentException as the constructor
    */
@@ -63,11 +64,11 @@ public record InputSet(String name, Path dir) {
   }
 
   /**
-   * The directory of a workload's zarr-python inputs: {@code dir/<workload>-<size>}, where size
-   * is the named size whose parameters equal {@code params}.
+   * The directory of a workload's zarr-python inputs: {@code dir/<workload>-<size>}, where size is
+   * the named size whose parameters equal {@code params}.
    *
-   * @throws IllegalArgumentException if the parameters are no named size's (e.g. set by
-   *     {@code --set}): the writer writes the named sizes only
+   * @throws IllegalArgumentException if the parameters are no named size's (e.g. set by {@code
+   *     --set}): the writer writes the named sizes only
    */
   Path workloadDir(Workload w, Map<String, Long> params) {
     for (String size : new String[] {"small", "medium"}) {
@@ -75,14 +76,22 @@ public record InputSet(String name, Path dir) {
         return dir.resolve(w.name() + "-" + size);
       }
     }
-    throw new IllegalArgumentException("bench " + w.name() + ": --inputs zarr-python has the"
-        + " small and medium sizes only, not " + params + " (drop --set)");
+    throw new IllegalArgumentException(
+        "bench "
+            + w.name()
+            + ": --inputs zarr-python has the"
+            + " small and medium sizes only, not "
+            + params
+            + " (drop --set)");
   }
 
   /** How to write the inputs of size {@code size} into this set's directory. */
   private String how(String size) {
     return "; write the inputs with: PYTHON scripts/perf/write_inputs_zarr_python.py --size "
-        + size + " --out " + dir + " (PYTHON: a Python with zarr-python 3, e.g. of"
+        + size
+        + " --out "
+        + dir
+        + " (PYTHON: a Python with zarr-python 3, e.g. of"
         + " scripts/perf/make-anchors-env.sh)";
   }
 
@@ -98,8 +107,8 @@ public record InputSet(String name, Path dir) {
   void warm(Workload w, Map<String, Long> params) throws java.io.IOException {
     Path d = workloadDir(w, params);
     if (!Files.isDirectory(d)) {
-      throw new IllegalArgumentException("bench " + w.name() + ": no zarr-python inputs " + d
-          + how(size(w, d)));
+      throw new IllegalArgumentException(
+          "bench " + w.name() + ": no zarr-python inputs " + d + how(size(w, d)));
     }
     InputCache.warm(d);
   }
@@ -107,24 +116,33 @@ public record InputSet(String name, Path dir) {
   /**
    * Opens the zarr-python input {@code name} of a workload, checking its shape and chunks.
    *
-   * @throws IllegalArgumentException if it is missing or has another shape or chunks, saying how
-   *     to write it
+   * @throws IllegalArgumentException if it is missing or has another shape or chunks, saying how to
+   *     write it
    */
-  ZarrArray open(Workload w, Map<String, Long> params, String name, long[] shape,
-      long[] chunks) {
+  ZarrArray open(Workload w, Map<String, Long> params, String name, long[] shape, long[] chunks) {
     Path d = workloadDir(w, params);
     String how = how(size(w, d));
     if (!Files.exists(d.resolve(name).resolve("zarr.json"))
         && !Files.exists(d.resolve(name).resolve(".zarray"))) {
-      throw new IllegalArgumentException("bench " + w.name() + ": no zarr-python input "
-          + d.resolve(name) + how);
+      throw new IllegalArgumentException(
+          "bench " + w.name() + ": no zarr-python input " + d.resolve(name) + how);
     }
     ZarrArray z = ZarrArray.open(new FileSystemStore(d), name);
     if (!Arrays.equals(z.shape(), shape) || !Arrays.equals(z.chunks(), chunks)) {
-      throw new IllegalArgumentException("bench " + w.name() + ": zarr-python input "
-          + d.resolve(name) + " has shape " + Arrays.toString(z.shape()) + " and chunks "
-          + Arrays.toString(z.chunks()) + ", the workload needs " + Arrays.toString(shape)
-          + " and " + Arrays.toString(chunks) + how);
+      throw new IllegalArgumentException(
+          "bench "
+              + w.name()
+              + ": zarr-python input "
+              + d.resolve(name)
+              + " has shape "
+              + Arrays.toString(z.shape())
+              + " and chunks "
+              + Arrays.toString(z.chunks())
+              + ", the workload needs "
+              + Arrays.toString(shape)
+              + " and "
+              + Arrays.toString(chunks)
+              + how);
     }
     return z;
   }

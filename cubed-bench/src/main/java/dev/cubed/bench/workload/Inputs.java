@@ -23,6 +23,7 @@ import dev.cubed.nd.NDArray;
 public final class Inputs {
   /** The golden-ratio constant G. */
   public static final double G = 0.6180339887498949;
+
   /** The silver-ratio constant S. */
   public static final double S = 0.41421356237309515;
 
@@ -83,8 +84,8 @@ public final class Inputs {
    * {@code d} from {@code at}: each row's arguments are written, then sin/cos runs over the row in
    * place ({@link FastTrig}: the Vector API when present), then {@code 0.5 + 0.5*v}.
    */
-  private static void fill2d(boolean cosine, long i0, long j0, int rows, int cols, double[] d,
-      int at) {
+  private static void fill2d(
+      boolean cosine, long i0, long j0, int rows, int cols, double[] d, int at) {
     for (int r = 0; r < rows; r++) {
       double gi = G * (double) (i0 + r);
       int off = at + r * cols;
@@ -113,8 +114,8 @@ public final class Inputs {
    *
    * @param cosine false for X and U (sin, {@code + S*y}), true for V (cos, {@code - S*y})
    */
-  public static NDArray txyBlock(boolean cosine, int dims, long t0, long y0, long x0, int nt,
-      int ny, int nx) {
+  public static NDArray txyBlock(
+      boolean cosine, int dims, long t0, long y0, long x0, int nt, int ny, int nx) {
     double[] d = new double[Math.multiplyExact(Math.multiplyExact(nt, ny), nx)];
     int k = 0;
     for (int t = 0; t < nt; t++) {

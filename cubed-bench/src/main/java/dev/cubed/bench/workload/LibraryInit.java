@@ -30,17 +30,32 @@ final class LibraryInit {
     }
     Path dir = Files.createTempDirectory(Files.createDirectories(ctx.workDir()), "init-");
     try {
-      ZarrArray z = ZarrArray.create(new FileSystemStore(dir), "probe").shape(4, 4).chunks(2, 2)
-          .dtype(DType.FLOAT64).overwrite().build();
+      ZarrArray z =
+          ZarrArray.create(new FileSystemStore(dir), "probe")
+              .shape(4, 4)
+              .chunks(2, 2)
+              .dtype(DType.FLOAT64)
+              .overwrite()
+              .build();
       NDArray block = NDArray.full(DType.FLOAT64, 1.5, 2, 2);
       z.writeChunk(new long[] {0, 0}, block);
       ZarrArray.open(new FileSystemStore(dir), "probe").read();
-      BenchContext small = new BenchContext(ctx.executor(), ctx.workers(), ctx.allowedMem(),
-          dir, ctx.fusion(), ctx.attempts(), ctx.executorOptions());
+      BenchContext small =
+          new BenchContext(
+              ctx.executor(),
+              ctx.workers(),
+              ctx.allowedMem(),
+              dir,
+              ctx.fusion(),
+              ctx.attempts(),
+              ctx.executorOptions());
       Engine engine = new Engine(small);
-      CubedArray ones = engine.generated(new long[] {4, 4}, new long[] {2, 2},
-          (start, shape, dst, at) -> java.util.Arrays.fill((double[]) dst, at,
-              at + (int) (shape[0] * shape[1]), 1.0));
+      CubedArray ones =
+          engine.generated(
+              new long[] {4, 4},
+              new long[] {2, 2},
+              (start, shape, dst, at) ->
+                  java.util.Arrays.fill((double[]) dst, at, at + (int) (shape[0] * shape[1]), 1.0));
       engine.compute(Xp.sum(ones, Axes.all(), 4));
     } finally {
       InputCache.deleteTree(dir);

@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * matmul: sum(A @ B) for square n x n inputs with chunks (c, c), generated chunk by chunk (or
- * read from zarr-python's input set); the product is {@code Xp.matmul} (the engine's streamed
+ * matmul: sum(A @ B) for square n x n inputs with chunks (c, c), generated chunk by chunk (or read
+ * from zarr-python's input set); the product is {@code Xp.matmul} (the engine's streamed
  * contraction), the sum a tree reduction over it.
  */
 final class Matmul implements Workload {
@@ -21,7 +21,10 @@ final class Matmul implements Workload {
 
   @Override
   public Map<String, Long> params(String size) {
-    return Workloads.pick(name(), size, Workloads.params("n", 2500, "c", 500),
+    return Workloads.pick(
+        name(),
+        size,
+        Workloads.params("n", 2500, "c", 500),
         Workloads.params("n", 12000, "c", 2000));
   }
 

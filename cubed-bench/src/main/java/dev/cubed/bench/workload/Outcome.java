@@ -11,8 +11,8 @@ import java.util.Map;
  * @param maxProjectedMem largest projected memory of any op, bytes
  * @param intermediateBytes bytes written to intermediate arrays (uncompressed, from the plan)
  */
-public record Outcome(Map<String, Object> checksums, long tasks, long maxProjectedMem,
-    long intermediateBytes) {
+public record Outcome(
+    Map<String, Object> checksums, long tasks, long maxProjectedMem, long intermediateBytes) {
   /** Copies the checksum map. */
   public Outcome {
     checksums = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(checksums));

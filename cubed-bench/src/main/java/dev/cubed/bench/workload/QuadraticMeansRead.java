@@ -40,8 +40,10 @@ final class QuadraticMeansRead implements Workload {
   public Outcome run(Map<String, Long> p, BenchContext ctx) throws Exception {
     List<ZarrArray> uv = qm.storedInputs(p, ctx);
     Engine engine = new Engine(ctx);
-    List<NDArray> r = engine.compute(Xp.sum(engine.stored(uv.get(0)), Axes.all(), 4),
-        Xp.sum(engine.stored(uv.get(1)), Axes.all(), 4));
+    List<NDArray> r =
+        engine.compute(
+            Xp.sum(engine.stored(uv.get(0)), Axes.all(), 4),
+            Xp.sum(engine.stored(uv.get(1)), Axes.all(), 4));
     Map<String, Object> sums = new LinkedHashMap<>();
     sums.put("sum_u", Checksums.sum(r.get(0)));
     sums.put("sum_v", Checksums.sum(r.get(1)));

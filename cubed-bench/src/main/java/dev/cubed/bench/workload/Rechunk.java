@@ -13,8 +13,8 @@ import java.util.Map;
 
 /**
  * rechunk: X (T, Y, X) stored with chunks (1, Y, X), rechunked to (T, yc, xc) and written to Zarr
- * (under {@code workDir/outputs}) by {@code Cubed.store} of X into a target with those chunks
- * (the engine's rechunk writes the target directly); the timed phase ends when it is written. Checksums,
+ * (under {@code workDir/outputs}) by {@code Cubed.store} of X into a target with those chunks (the
+ * engine's rechunk writes the target directly); the timed phase ends when it is written. Checksums,
  * read back chunk by chunk after timing: sum(out), sum(out[t,y,x] * ((t + 2y + 3x) % 7)) and the
  * target's chunk shape.
  */
@@ -26,7 +26,9 @@ final class Rechunk implements Workload {
 
   @Override
   public Map<String, Long> params(String size) {
-    return Workloads.pick(name(), size,
+    return Workloads.pick(
+        name(),
+        size,
         Workloads.params("T", 200, "Y", 250, "X", 250, "yc", 50, "xc", 50),
         Workloads.params("T", 1000, "Y", 600, "X", 600, "yc", 100, "xc", 100));
   }
@@ -34,10 +36,13 @@ final class Rechunk implements Workload {
   private Path inputs(Map<String, Long> p, BenchContext ctx) throws Exception {
     long[] shape = {p.get("T"), p.get("Y"), p.get("X")};
     long[] chunks = {1, p.get("Y"), p.get("X")};
-    InputCache.ChunkMaker x = (s, b) -> Inputs.txyBlock(false, 3, s[0], s[1], s[2], (int) b[0],
-        (int) b[1], (int) b[2]);
-    return InputCache.ensure(ctx.inputsDir(), InputCache.key(name(), "in", p),
-        List.of(new InputCache.StoredInput("X", shape, chunks, x)), ctx.workers());
+    InputCache.ChunkMaker x =
+        (s, b) -> Inputs.txyBlock(false, 3, s[0], s[1], s[2], (int) b[0], (int) b[1], (int) b[2]);
+    return InputCache.ensure(
+        ctx.inputsDir(),
+        InputCache.key(name(), "in", p),
+        List.of(new InputCache.StoredInput("X", shape, chunks, x)),
+        ctx.workers());
   }
 
   @Override
@@ -59,16 +64,27 @@ final class Rechunk implements Workload {
 
   @Override
   public Outcome run(Map<String, Long> p, BenchContext ctx) throws Exception {
-    ZarrArray src = ctx.inputSet().isZarrPython()
-        ? ctx.inputSet().open(this, p, "X", new long[] {p.get("T"), p.get("Y"), p.get("X")},
-            new long[] {1, p.get("Y"), p.get("X")})
-        : InputCache.open(inputs(p, ctx), "X");
+    ZarrArray src =
+        ctx.inputSet().isZarrPython()
+            ? ctx.inputSet()
+                .open(
+                    this,
+                    p,
+                    "X",
+                    new long[] {p.get("T"), p.get("Y"), p.get("X")},
+                    new long[] {1, p.get("Y"), p.get("X")})
+            : InputCache.open(inputs(p, ctx), "X");
     long[] chunks = {p.get("T"), p.get("yc"), p.get("xc")};
     Path out = ctx.outputsDir().resolve(InputCache.key(name(), "out", p));
     Files.createDirectories(out);
     Engine engine = new Engine(ctx);
-    ZarrArray target = ZarrArray.create(new FileSystemStore(out), "out").shape(src.shape())
-        .chunks(chunks).dtype(DType.FLOAT64).overwrite().build();
+    ZarrArray target =
+        ZarrArray.create(new FileSystemStore(out), "out")
+            .shape(src.shape())
+            .chunks(chunks)
+            .dtype(DType.FLOAT64)
+            .overwrite()
+            .build();
     engine.store(List.of(engine.stored(src)), List.of(target));
     return engine.outcome(Map.of());
   }

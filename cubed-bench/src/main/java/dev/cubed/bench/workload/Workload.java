@@ -19,8 +19,8 @@ public interface Workload {
   Map<String, Long> params(String size);
 
   /**
-   * Writes the stored inputs this workload reads (cached under the work directory); not timed.
-   * The default does nothing (inputs generated inside the computation).
+   * Writes the stored inputs this workload reads (cached under the work directory); not timed. The
+   * default does nothing (inputs generated inside the computation).
    */
   default void prepare(Map<String, Long> params, BenchContext ctx) throws Exception {}
 
@@ -35,8 +35,8 @@ public interface Workload {
   Outcome run(Map<String, Long> params, BenchContext ctx) throws Exception;
 
   /**
-   * Checksums computed after the timed phase (from what {@link #run} wrote), appended to the
-   * run's; also removes what it read. The default has none.
+   * Checksums computed after the timed phase (from what {@link #run} wrote), appended to the run's;
+   * also removes what it read. The default has none.
    */
   default Map<String, Object> checksumsAfterTiming(Map<String, Long> params, BenchContext ctx)
       throws Exception {

@@ -8,19 +8,21 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The five workloads of docs/benchmarks.md and the runner that times one of them: it writes the stored
- * inputs (cached, not timed), then times the workload's computation while {@link PeakRssMonitor}
- * samples the RSS of this JVM and its descendants, and returns the {@link BenchResult}.
+ * The five workloads of docs/benchmarks.md and the runner that times one of them: it writes the
+ * stored inputs (cached, not timed), then times the workload's computation while {@link
+ * PeakRssMonitor} samples the RSS of this JVM and its descendants, and returns the {@link
+ * BenchResult}.
  */
 public final class Workloads {
   private static final Map<String, Workload> ALL = new LinkedHashMap<>();
+
   /** Runnable by name but not one of the five: quadratic_means_read (its floor). */
-  private static final Map<String, Workload> EXTRA = Map.of("quadratic_means_read",
-      new QuadraticMeansRead());
+  private static final Map<String, Workload> EXTRA =
+      Map.of("quadratic_means_read", new QuadraticMeansRead());
 
   static {
-    for (Workload w : List.of(new QuadraticMeans(), new Add(), new Matmul(), new Rechunk(),
-        new Reduce())) {
+    for (Workload w :
+        List.of(new QuadraticMeans(), new Add(), new Matmul(), new Rechunk(), new Reduce())) {
       ALL.put(w.name(), w);
     }
   }
@@ -48,8 +50,12 @@ public final class Workloads {
   public static Workload byName(String name) {
     Workload w = ALL.containsKey(name) ? ALL.get(name) : EXTRA.get(name);
     if (w == null) {
-      throw new IllegalArgumentException("bench: unknown workload '" + name + "' (known: "
-          + String.join(", ", ALL.keySet()) + ")");
+      throw new IllegalArgumentException(
+          "bench: unknown workload '"
+              + name
+              + "' (known: "
+              + String.join(", ", ALL.keySet())
+              + ")");
     }
     return w;
   }
@@ -65,18 +71,23 @@ public final class Workloads {
   }
 
   /** Runs a workload with explicit parameters, reported with size {@code sizeLabel}. */
-  public static BenchResult run(Workload w, String sizeLabel, Map<String, Long> params,
-      BenchContext ctx) throws Exception {
+  public static BenchResult run(
+      Workload w, String sizeLabel, Map<String, Long> params, BenchContext ctx) throws Exception {
     return run(w, sizeLabel, params, ctx, List.of());
   }
 
   /**
    * Like {@link #run(Workload, String, Map, BenchContext)}, passing {@code callbacks} to the
-   * computes of the timed phase only (not to input preparation or library warm-up); their own
-   * cost (e.g. diagnostics) is then part of the wall time.
+   * computes of the timed phase only (not to input preparation or library warm-up); their own cost
+   * (e.g. diagnostics) is then part of the wall time.
    */
-  public static BenchResult run(Workload w, String sizeLabel, Map<String, Long> params,
-      BenchContext ctx, List<dev.cubed.runtime.Callback> callbacks) throws Exception {
+  public static BenchResult run(
+      Workload w,
+      String sizeLabel,
+      Map<String, Long> params,
+      BenchContext ctx,
+      List<dev.cubed.runtime.Callback> callbacks)
+      throws Exception {
     prepareRun(w, params, ctx);
     w.warmInputs(params, ctx);
     resetPeakRss();
@@ -85,25 +96,38 @@ public final class Workloads {
     double wall;
     try (PeakRssMonitor mon = PeakRssMonitor.start(20)) {
       long t0 = System.nanoTime();
-      out = callbacks.isEmpty() ? w.run(params, ctx)
-          : Engine.withCallbacks(callbacks, () -> w.run(params, ctx));
+      out =
+          callbacks.isEmpty()
+              ? w.run(params, ctx)
+              : Engine.withCallbacks(callbacks, () -> w.run(params, ctx));
       wall = (System.nanoTime() - t0) / 1e9;
       peak = mon.peakBytes();
     }
     Map<String, Object> sums = new LinkedHashMap<>(out.checksums());
     sums.putAll(w.checksumsAfterTiming(params, ctx));
-    return new BenchResult(w.name(), sizeLabel, params, ctx.executorLabel(), ctx.workers(),
-        ctx.allowedMem(), wall, peak, out.intermediateBytes(), out.tasks(),
-        out.maxProjectedMem(), sums, ctx.inputSet().name());
+    return new BenchResult(
+        w.name(),
+        sizeLabel,
+        params,
+        ctx.executorLabel(),
+        ctx.workers(),
+        ctx.allowedMem(),
+        wall,
+        peak,
+        out.intermediateBytes(),
+        out.tasks(),
+        out.maxProjectedMem(),
+        sums,
+        ctx.inputSet().name());
   }
 
   /**
-   * The JVM max heap (-Xmx) a run of this workload needs on the threads executor: writes its
-   * inputs (as {@link #run} would, so a run after this finds them cached), then plans every
-   * compute of the timed phase without running it (later computes see zeros where earlier ones
-   * would return results) and takes the largest {@link dev.cubed.runtime.ThreadsExecutor#heapNeeded}
-   * of the plans, beside the heap in use after a collection at this point, plus a slack of half
-   * that baseline and 32 MiB (collector headroom, and the baseline of the later run may differ a
+   * The JVM max heap (-Xmx) a run of this workload needs on the threads executor: writes its inputs
+   * (as {@link #run} would, so a run after this finds them cached), then plans every compute of the
+   * timed phase without running it (later computes see zeros where earlier ones would return
+   * results) and takes the largest {@link dev.cubed.runtime.ThreadsExecutor#heapNeeded} of the
+   * plans, beside the heap in use after a collection at this point, plus a slack of half that
+   * baseline and 32 MiB (collector headroom, and the baseline of the later run may differ a
    * little). The launcher uses it to size the run's heap from its plan (docs/cli.md).
    */
   public static long planHeap(Workload w, Map<String, Long> params, BenchContext ctx)
@@ -134,8 +158,8 @@ public final class Workloads {
   }
 
   /**
-   * Reads a workload's zarr-python inputs once before timing (see {@link Workload#warmInputs})
-   * when its context reads them; nothing otherwise.
+   * Reads a workload's zarr-python inputs once before timing (see {@link Workload#warmInputs}) when
+   * its context reads them; nothing otherwise.
    */
   static void warmZarrPython(Workload w, Map<String, Long> params, BenchContext ctx)
       throws java.io.IOException {
@@ -154,13 +178,14 @@ public final class Workloads {
   }
 
   /** Picks the small or medium parameters. */
-  static Map<String, Long> pick(String workload, String size, Map<String, Long> small,
-      Map<String, Long> medium) {
+  static Map<String, Long> pick(
+      String workload, String size, Map<String, Long> small, Map<String, Long> medium) {
     return switch (size) {
       case "small" -> small;
       case "medium" -> medium;
-      default -> throw new IllegalArgumentException("bench " + workload + ": unknown size '" + size
-          + "' (use small or medium)");
+      default ->
+          throw new IllegalArgumentException(
+              "bench " + workload + ": unknown size '" + size + "' (use small or medium)");
     };
   }
 }

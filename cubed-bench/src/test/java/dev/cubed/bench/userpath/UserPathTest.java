@@ -21,8 +21,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The user-path program at a tiny size on inputs this test writes (Zarr v3, zstd, edge chunks
- * smaller than the others), each expression's checksums against values computed here by plain
- * loops over the same data.
+ * smaller than the others), each expression's checksums against values computed here by plain loops
+ * over the same data.
  */
 class UserPathTest {
   static final int T = 6;
@@ -39,8 +39,7 @@ class UserPathTest {
   static double[][] b = new double[N][N];
   static double[][][] r = new double[RT][RY][RX];
 
-  @TempDir
-  static Path dir;
+  @TempDir static Path dir;
 
   static Path inputs;
 
@@ -69,13 +68,25 @@ class UserPathTest {
         }
       }
     }
-    write(store, "U", new long[] {T, 1, Y, X}, new long[] {4, 1, Y, X},
+    write(
+        store,
+        "U",
+        new long[] {T, 1, Y, X},
+        new long[] {4, 1, Y, X},
         (c) -> u[(int) c[0]][(int) c[2]][(int) c[3]]);
-    write(store, "V", new long[] {T, 1, Y, X}, new long[] {4, 1, Y, X},
+    write(
+        store,
+        "V",
+        new long[] {T, 1, Y, X},
+        new long[] {4, 1, Y, X},
         (c) -> v[(int) c[0]][(int) c[2]][(int) c[3]]);
     write(store, "A", new long[] {N, N}, new long[] {5, 5}, (c) -> a[(int) c[0]][(int) c[1]]);
     write(store, "B", new long[] {N, N}, new long[] {5, 5}, (c) -> b[(int) c[0]][(int) c[1]]);
-    write(store, "R", new long[] {RT, RY, RX}, new long[] {1, RY, RX},
+    write(
+        store,
+        "R",
+        new long[] {RT, RY, RX},
+        new long[] {1, RY, RX},
         (c) -> r[(int) c[0]][(int) c[1]][(int) c[2]]);
   }
 
@@ -85,8 +96,13 @@ class UserPathTest {
 
   /** A float64 Zarr v3 array with zstd, written chunk by chunk (edge chunks cut to the shape). */
   static void write(FileSystemStore store, String name, long[] shape, long[] chunks, Element f) {
-    ZarrArray z = ZarrArray.create(store, name + ".zarr").shape(shape).chunks(chunks)
-        .dtype(DType.FLOAT64).compression(Compression.zstd(3)).build();
+    ZarrArray z =
+        ZarrArray.create(store, name + ".zarr")
+            .shape(shape)
+            .chunks(chunks)
+            .dtype(DType.FLOAT64)
+            .compression(Compression.zstd(3))
+            .build();
     long[] grid = z.chunkGridShape();
     long count = z.chunkCount();
     for (long k = 0; k < count; k++) {
@@ -119,19 +135,37 @@ class UserPathTest {
   static Map<String, Object> runExpression(String name) throws Exception {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    int rc = UserPath.run("userpath", new String[] {name, "--inputs", inputs.toString(),
-        "--workers", "2", "--allowed-mem", "200MB", "--work-dir", dir.resolve("work").toString(),
-        "--size", "tiny"}, new PrintWriter(out), new PrintWriter(err));
+    int rc =
+        UserPath.run(
+            "userpath",
+            new String[] {
+              name,
+              "--inputs",
+              inputs.toString(),
+              "--workers",
+              "2",
+              "--allowed-mem",
+              "200MB",
+              "--work-dir",
+              dir.resolve("work").toString(),
+              "--size",
+              "tiny"
+            },
+            new PrintWriter(out),
+            new PrintWriter(err));
     assertThat(rc).as(err.toString()).isZero();
     Map<String, Object> json = new ObjectMapper().readValue(out.toString().strip(), Map.class);
-    assertThat(json).containsEntry("workload", name).containsEntry("api", "public")
+    assertThat(json)
+        .containsEntry("workload", name)
+        .containsEntry("api", "public")
         .containsKeys("wall_seconds", "peak_rss_bytes", "tasks");
     return (Map<String, Object>) json.get("checksums");
   }
 
   static void assertClose(Object actual, double expected) {
     double got = ((Number) actual).doubleValue();
-    assertThat(Math.abs(got - expected)).as("%s against %s", got, expected)
+    assertThat(Math.abs(got - expected))
+        .as("%s against %s", got, expected)
         .isLessThanOrEqualTo(1e-9 * Math.max(1, Math.abs(expected)));
   }
 
@@ -276,10 +310,13 @@ class UserPathTest {
   @ValueSource(strings = {"no_such_expression", "--inputs"})
   void usageErrorsExitTwoWithOneLine(String arg) {
     StringWriter err = new StringWriter();
-    int rc = UserPath.run("userpath", new String[] {arg}, new PrintWriter(new StringWriter()),
-        new PrintWriter(err));
+    int rc =
+        UserPath.run(
+            "userpath",
+            new String[] {arg},
+            new PrintWriter(new StringWriter()),
+            new PrintWriter(err));
     assertThat(rc).isEqualTo(2);
-    assertThat(err.toString().strip()).startsWith("userpath: ")
-        .doesNotContain("\n");
+    assertThat(err.toString().strip()).startsWith("userpath: ").doesNotContain("\n");
   }
 }

@@ -12,13 +12,16 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The JSON line of a run parses and holds every field of docs/benchmarks.md, in order. */
 class BenchResultTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void jsonLineHasEveryField() throws Exception {
-    BenchResult r = Workloads.run(new Add(), "tiny", Workloads.params("n", 5, "m", 4, "c", 2),
-        new BenchContext("threads", 2, 300_000_000L, dir));
+    BenchResult r =
+        Workloads.run(
+            new Add(),
+            "tiny",
+            Workloads.params("n", 5, "m", 4, "c", 2),
+            new BenchContext("threads", 2, 300_000_000L, dir));
     String line = r.toJson();
     assertThat(line).doesNotContain("\n");
     JsonNode j = new ObjectMapper().readTree(line);
@@ -43,8 +46,20 @@ class BenchResultTest {
   @Test
   void checksumDoublesKeepFullPrecision() throws Exception {
     double x = 0.1 + 0.2;
-    BenchResult r = new BenchResult("add", "small", Workloads.params("n", 1), "threads", 2, 1, 0.5,
-        1, 0, 1, 1, java.util.Map.of("sum", x));
+    BenchResult r =
+        new BenchResult(
+            "add",
+            "small",
+            Workloads.params("n", 1),
+            "threads",
+            2,
+            1,
+            0.5,
+            1,
+            0,
+            1,
+            1,
+            java.util.Map.of("sum", x));
     assertThat(new ObjectMapper().readTree(r.toJson()).get("checksums").get("sum").asDouble())
         .isEqualTo(x);
   }
@@ -52,9 +67,11 @@ class BenchResultTest {
   @Test
   void unknownWorkloadAndSizeAreRefused() {
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> Workloads.byName("nope"))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("quadratic_means");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("quadratic_means");
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> Workloads.byName("add").params("big"))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("small or medium");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("small or medium");
   }
 
   @Test

@@ -12,17 +12,21 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Stored inputs are written once; a cache without its completion marker is rebuilt. */
 class InputCacheTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   static final AtomicInteger MADE = new AtomicInteger();
 
   static List<InputCache.StoredInput> inputs() {
-    return List.of(new InputCache.StoredInput("X", new long[] {3, 4, 5}, new long[] {1, 4, 5},
-        (s, b) -> {
-          MADE.incrementAndGet();
-          return Inputs.txyBlock(false, 3, s[0], s[1], s[2], (int) b[0], (int) b[1], (int) b[2]);
-        }));
+    return List.of(
+        new InputCache.StoredInput(
+            "X",
+            new long[] {3, 4, 5},
+            new long[] {1, 4, 5},
+            (s, b) -> {
+              MADE.incrementAndGet();
+              return Inputs.txyBlock(
+                  false, 3, s[0], s[1], s[2], (int) b[0], (int) b[1], (int) b[2]);
+            }));
   }
 
   @Test

@@ -10,8 +10,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The pre-timing library initialization leaves nothing behind and runs once per JVM. */
 class LibraryInitTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void initializesOnceAndCleansUp() throws Exception {

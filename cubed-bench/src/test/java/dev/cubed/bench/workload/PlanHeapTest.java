@@ -13,12 +13,11 @@ import org.junit.jupiter.api.io.TempDir;
  * them, and the run then fits that heap at full concurrency.
  */
 class PlanHeapTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   /**
-   * add plans two computes (write C, then sum C read back); probing plans both without running:
-   * C gets its metadata but no chunk, and the need is at least the first plan's heapNeeded at the
+   * add plans two computes (write C, then sum C read back); probing plans both without running: C
+   * gets its metadata but no chunk, and the need is at least the first plan's heapNeeded at the
    * run's workers and at most that plus the slack.
    */
   @Test
@@ -34,12 +33,16 @@ class PlanHeapTest {
     // and no more than three whole projections (reserved counted three times) plus the slack
     long spec = ThreadsExecutor.heapNeeded(3, 300_000_000L, 0, 0);
     assertThat(heap).isLessThan(spec);
-    dev.cubed.zarr.ZarrArray c = dev.cubed.zarr.ZarrArray.open(new dev.cubed.zarr.FileSystemStore(
-        ctx.outputsDir().resolve(InputCache.key("add", "out", p))), "C");
+    dev.cubed.zarr.ZarrArray c =
+        dev.cubed.zarr.ZarrArray.open(
+            new dev.cubed.zarr.FileSystemStore(
+                ctx.outputsDir().resolve(InputCache.key("add", "out", p))),
+            "C");
     assertThat(c.shape()).containsExactly(40, 40);
     for (long i = 0; i < 4; i++) {
       for (long j = 0; j < 4; j++) {
-        assertThat(c.chunkExists(i, j)).as("chunk %d.%d of C written while probing", i, j)
+        assertThat(c.chunkExists(i, j))
+            .as("chunk %d.%d of C written while probing", i, j)
             .isFalse();
       }
     }
@@ -49,10 +52,10 @@ class PlanHeapTest {
   @Test
   void needGrowsWithWorkersByTheTasksOwnPart() throws Exception {
     Map<String, Long> p = Workloads.params("n", 400, "m", 400, "c", 200);
-    long one = Workloads.planHeap(new Matmul(), p, new BenchContext("threads", 1, 300_000_000L,
-        dir));
-    long four = Workloads.planHeap(new Matmul(), p, new BenchContext("threads", 4, 300_000_000L,
-        dir));
+    long one =
+        Workloads.planHeap(new Matmul(), p, new BenchContext("threads", 1, 300_000_000L, dir));
+    long four =
+        Workloads.planHeap(new Matmul(), p, new BenchContext("threads", 4, 300_000_000L, dir));
     long reserved = dev.cubed.Spec.fromEnv().reservedMem();
     long block = 200 * 200 * 8;
     // a matmul task holds its running sum and one block of each operand: 3 blocks of its own

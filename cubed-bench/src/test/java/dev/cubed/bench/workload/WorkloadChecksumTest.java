@@ -12,16 +12,15 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every workload at a tiny size on the engine, against checksums computed here by plain loops over
- * the index arithmetic of docs/benchmarks.md (written out again, independent of {@link Inputs}). Sizes
- * give several blocks per axis (quadratic_means 12 blocks over time, reduce 7 and 8 per axis), so
- * the reduction trees have several rounds.
+ * the index arithmetic of docs/benchmarks.md (written out again, independent of {@link Inputs}).
+ * Sizes give several blocks per axis (quadratic_means 12 blocks over time, reduce 7 and 8 per
+ * axis), so the reduction trees have several rounds.
  */
 class WorkloadChecksumTest {
   static final double G = 0.6180339887498949;
   static final double S = 0.41421356237309515;
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   BenchContext ctx() {
     return new BenchContext("threads", 2, 200_000_000L, dir);
@@ -53,8 +52,12 @@ class WorkloadChecksumTest {
     int T = 23;
     int Y = 5;
     int X = 6;
-    BenchResult r = Workloads.run(new QuadraticMeans(), "tiny",
-        Workloads.params("T", T, "Y", Y, "X", X, "tchunk", 2), ctx());
+    BenchResult r =
+        Workloads.run(
+            new QuadraticMeans(),
+            "tiny",
+            Workloads.params("T", T, "Y", Y, "X", X, "tchunk", 2),
+            ctx());
     double uu = 0;
     double vv = 0;
     double uv = 0;
@@ -85,8 +88,8 @@ class WorkloadChecksumTest {
   void add() throws Exception {
     int n = 7;
     int m = 9;
-    BenchResult r = Workloads.run(new Add(), "tiny", Workloads.params("n", n, "m", m, "c", 3),
-        ctx());
+    BenchResult r =
+        Workloads.run(new Add(), "tiny", Workloads.params("n", n, "m", m, "c", 3), ctx());
     double s = 0;
     for (int i = 0; i < n; i++) {
       for (int j = 0; j < m; j++) {
@@ -118,8 +121,12 @@ class WorkloadChecksumTest {
     int T = 6;
     int Y = 5;
     int X = 7;
-    BenchResult r = Workloads.run(new Rechunk(), "tiny",
-        Workloads.params("T", T, "Y", Y, "X", X, "yc", 2, "xc", 3), ctx());
+    BenchResult r =
+        Workloads.run(
+            new Rechunk(),
+            "tiny",
+            Workloads.params("T", T, "Y", Y, "X", X, "yc", 2, "xc", 3),
+            ctx());
     double s = 0;
     double w = 0;
     for (int t = 0; t < T; t++) {
@@ -139,8 +146,8 @@ class WorkloadChecksumTest {
   void reduce() throws Exception {
     int n = 20;
     int m = 23;
-    BenchResult r = Workloads.run(new Reduce(), "tiny", Workloads.params("n", n, "m", m, "c", 3),
-        ctx());
+    BenchResult r =
+        Workloads.run(new Reduce(), "tiny", Workloads.params("n", n, "m", m, "c", 3), ctx());
     double meanSum = 0;
     double meanSq = 0;
     for (int j = 0; j < m; j++) {
@@ -173,8 +180,12 @@ class WorkloadChecksumTest {
   void fusionOffWritesIntermediatesAndKeepsChecksums() throws Exception {
     Map<String, Long> p = Workloads.params("T", 8, "Y", 5, "X", 6, "tchunk", 2);
     BenchResult on = Workloads.run(new QuadraticMeans(), "tiny", p, ctx());
-    BenchResult off = Workloads.run(new QuadraticMeans(), "tiny", p,
-        new BenchContext("threads", 2, 200_000_000L, dir, BenchContext.Fusion.OFF));
+    BenchResult off =
+        Workloads.run(
+            new QuadraticMeans(),
+            "tiny",
+            p,
+            new BenchContext("threads", 2, 200_000_000L, dir, BenchContext.Fusion.OFF));
     assertThat(off.executor()).isEqualTo("threads+nofusion");
     assertThat(off.intermediateBytes()).isGreaterThan(on.intermediateBytes());
     assertThat(off.tasks()).isGreaterThan(on.tasks());

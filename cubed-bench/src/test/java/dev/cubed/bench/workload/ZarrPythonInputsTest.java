@@ -24,8 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ZarrPythonInputsTest {
   static final Path WRITER = Path.of("..", "scripts", "perf", "write_inputs_zarr_python.py");
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   /** Pythons here that import zarr and numpy. */
   static List<String> pythons() throws Exception {
@@ -60,19 +59,27 @@ class ZarrPythonInputsTest {
     assertThat(want.toMap()).containsEntry("inputs", "engine");
     for (String py : pys) {
       Path out = dir.resolve("zp-" + pys.indexOf(py));
-      String err = run(py, WRITER.toString(), "--out", out.toString(), "--size", "small",
-          "--workload", "reduce");
+      String err =
+          run(
+              py,
+              WRITER.toString(),
+              "--out",
+              out.toString(),
+              "--size",
+              "small",
+              "--workload",
+              "reduce");
       assertThat(err).as("the writer under %s", py).isEmpty();
       assertThat(out.resolve("reduce-small").resolve("A")).isDirectory();
-      BenchResult got = Workloads.run(w, "small", p,
-          engine.withInputSet(InputSet.zarrPython(out)));
+      BenchResult got = Workloads.run(w, "small", p, engine.withInputSet(InputSet.zarrPython(out)));
       assertThat(got.toMap()).containsEntry("inputs", "zarr-python");
       assertThat(got.checksums().get("argmax_sum")).isEqualTo(want.checksums().get("argmax_sum"));
       assertThat(got.checksums().get("argmax_weighted"))
           .isEqualTo(want.checksums().get("argmax_weighted"));
       for (String k : List.of("mean_sum", "mean_sumsq")) {
         double e = ((Number) want.checksums().get(k)).doubleValue();
-        assertThat(((Number) got.checksums().get(k)).doubleValue()).as("%s under %s", k, py)
+        assertThat(((Number) got.checksums().get(k)).doubleValue())
+            .as("%s under %s", k, py)
             .isCloseTo(e, within(1e-9 * Math.abs(e)));
       }
     }
@@ -80,14 +87,15 @@ class ZarrPythonInputsTest {
 
   @Test
   void aMissingZarrPythonInputIsRefusedSayingHowToWriteIt() {
-    BenchContext ctx = new BenchContext("threads", 1, 300_000_000L, dir.resolve("work"))
-        .withInputSet(InputSet.zarrPython(dir.resolve("none")));
+    BenchContext ctx =
+        new BenchContext("threads", 1, 300_000_000L, dir.resolve("work"))
+            .withInputSet(InputSet.zarrPython(dir.resolve("none")));
     Add w = new Add();
     assertThatThrownBy(() -> Workloads.run(w, "small", w.params("small"), ctx))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("no zarr-python inputs " + dir.resolve("none/add-small"))
-        .hasMessageContaining("write_inputs_zarr_python.py --size small --out "
-            + dir.resolve("none"));
+        .hasMessageContaining(
+            "write_inputs_zarr_python.py --size small --out " + dir.resolve("none"));
   }
 
   @Test
