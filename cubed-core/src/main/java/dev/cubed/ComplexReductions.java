@@ -31,11 +31,11 @@ final class ComplexReductions {
       CubedArray x, Reductions.Op op, Axes axes, int splitEvery, int correction) {
     switch (op) {
       case SUM, MEAN -> {
-        CubedArray re = Xp.reduce(Xp.real(x), op, axes, splitEvery, correction);
-        CubedArray im = Xp.reduce(Xp.imag(x), op, axes, splitEvery, correction);
+        CubedArray re = XpReduce.reduce(XpUnary.real(x), op, axes, splitEvery, correction);
+        CubedArray im = XpReduce.reduce(XpUnary.imag(x), op, axes, splitEvery, correction);
         DType t = x.dtype();
         boolean mean = op == Reductions.Op.MEAN;
-        return Xp.wrap(
+        return XpBlocks.wrap(
             Core.elemwise(
                 op.name().toLowerCase(),
                 b -> {
@@ -62,14 +62,14 @@ final class ComplexReductions {
       }
       case VAR, STD -> {
         CubedArray v =
-            Xp.add(
-                Xp.reduce(Xp.real(x), Reductions.Op.VAR, axes, splitEvery, correction),
-                Xp.reduce(Xp.imag(x), Reductions.Op.VAR, axes, splitEvery, correction));
-        return op == Reductions.Op.STD ? Xp.sqrt(v) : v;
+            XpBinary.ADD.apply(
+                XpReduce.reduce(XpUnary.real(x), Reductions.Op.VAR, axes, splitEvery, correction),
+                XpReduce.reduce(XpUnary.imag(x), Reductions.Op.VAR, axes, splitEvery, correction));
+        return op == Reductions.Op.STD ? XpUnary.sqrt(v) : v;
       }
       case ALL, ANY -> {
-        CubedArray nz = Xp.ew("not_equal", b -> Elementwise.notEqual(b[0], 0), x);
-        return Xp.reduce(nz, op, axes, splitEvery, correction);
+        CubedArray nz = XpBlocks.ew("not_equal", b -> Elementwise.notEqual(b[0], 0), x);
+        return XpReduce.reduce(nz, op, axes, splitEvery, correction);
       }
       default ->
           throw new UnsupportedOperationException(

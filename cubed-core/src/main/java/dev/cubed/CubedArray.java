@@ -150,67 +150,67 @@ public final class CubedArray implements java.io.Serializable {
    * a CubedArray.
    */
   public CubedArray add(Object other) {
-    return other instanceof CubedArray o ? Xp.add(this, o) : Xp.add(this, other);
+    return Xp.add(this, other);
   }
 
   /** {@code this - other} (other a scalar or a CubedArray; see {@link #add(Object)}). */
   public CubedArray subtract(Object other) {
-    return other instanceof CubedArray o ? Xp.subtract(this, o) : Xp.subtract(this, other);
+    return Xp.subtract(this, other);
   }
 
   /** {@code this * other} (other a scalar or a CubedArray; see {@link #add(Object)}). */
   public CubedArray multiply(Object other) {
-    return other instanceof CubedArray o ? Xp.multiply(this, o) : Xp.multiply(this, other);
+    return Xp.multiply(this, other);
   }
 
   /** {@code this / other} (other a scalar or a CubedArray; see {@link #add(Object)}). */
   public CubedArray divide(Object other) {
-    return other instanceof CubedArray o ? Xp.divide(this, o) : Xp.divide(this, other);
+    return Xp.divide(this, other);
   }
 
   /** {@code this // other} (other a scalar or a CubedArray; see {@link #add(Object)}). */
   public CubedArray floorDivide(Object other) {
-    return other instanceof CubedArray o ? Xp.floorDivide(this, o) : Xp.floorDivide(this, other);
+    return Xp.floorDivide(this, other);
   }
 
   /** {@code this % other} (other a scalar or a CubedArray; see {@link #add(Object)}). */
   public CubedArray remainder(Object other) {
-    return other instanceof CubedArray o ? Xp.remainder(this, o) : Xp.remainder(this, other);
+    return Xp.remainder(this, other);
   }
 
   /** {@code this ** other} (other a scalar or a CubedArray; see {@link #add(Object)}). */
   public CubedArray pow(Object other) {
-    return other instanceof CubedArray o ? Xp.pow(this, o) : Xp.pow(this, other);
+    return Xp.pow(this, other);
   }
 
   /** {@code this == other}, bool (other a scalar or a CubedArray; see {@link #add(Object)}). */
   public CubedArray equal(Object other) {
-    return other instanceof CubedArray o ? Xp.equal(this, o) : Xp.equal(this, other);
+    return Xp.equal(this, other);
   }
 
   /** {@code this != other}, bool (other a scalar or a CubedArray). */
   public CubedArray notEqual(Object other) {
-    return other instanceof CubedArray o ? Xp.notEqual(this, o) : Xp.notEqual(this, other);
+    return Xp.notEqual(this, other);
   }
 
   /** {@code this < other}, bool (other a scalar or a CubedArray). */
   public CubedArray less(Object other) {
-    return other instanceof CubedArray o ? Xp.less(this, o) : Xp.less(this, other);
+    return Xp.less(this, other);
   }
 
   /** {@code this <= other}, bool (other a scalar or a CubedArray). */
   public CubedArray lessEqual(Object other) {
-    return other instanceof CubedArray o ? Xp.lessEqual(this, o) : Xp.lessEqual(this, other);
+    return Xp.lessEqual(this, other);
   }
 
   /** {@code this > other}, bool (other a scalar or a CubedArray). */
   public CubedArray greater(Object other) {
-    return other instanceof CubedArray o ? Xp.greater(this, o) : Xp.greater(this, other);
+    return Xp.greater(this, other);
   }
 
   /** {@code this >= other}, bool (other a scalar or a CubedArray). */
   public CubedArray greaterEqual(Object other) {
-    return other instanceof CubedArray o ? Xp.greaterEqual(this, o) : Xp.greaterEqual(this, other);
+    return Xp.greaterEqual(this, other);
   }
 
   /** {@code this.T} for 2-D and {@code this.mT} in general: the last two axes swapped. */
@@ -240,12 +240,12 @@ public final class CubedArray implements java.io.Serializable {
 
   /** Sum over axes with keepdims ({@code x.sum(Axes.of(0).keepDims())}). */
   public CubedArray sum(Axes axes) {
-    return Xp.sum(this, axes, Xp.AUTO_SPLIT);
+    return Xp.sum(this, axes, XpReduce.AUTO_SPLIT);
   }
 
   /** Mean over axes with keepdims. */
   public CubedArray mean(Axes axes) {
-    return Xp.mean(this, axes, Xp.AUTO_SPLIT);
+    return Xp.mean(this, axes, XpReduce.AUTO_SPLIT);
   }
 
   /** Product over the given axes (all if none). */
@@ -255,17 +255,17 @@ public final class CubedArray implements java.io.Serializable {
 
   /** Product over axes with keepdims. */
   public CubedArray prod(Axes axes) {
-    return Xp.prod(this, axes, Xp.AUTO_SPLIT);
+    return Xp.prod(this, axes, XpReduce.AUTO_SPLIT);
   }
 
   /** Max over axes with keepdims. */
   public CubedArray max(Axes axes) {
-    return Xp.max(this, axes, Xp.AUTO_SPLIT);
+    return Xp.max(this, axes, XpReduce.AUTO_SPLIT);
   }
 
   /** Min over axes with keepdims. */
   public CubedArray min(Axes axes) {
-    return Xp.min(this, axes, Xp.AUTO_SPLIT);
+    return Xp.min(this, axes, XpReduce.AUTO_SPLIT);
   }
 
   /** Logical AND over the given axes (all if none). */
@@ -275,7 +275,7 @@ public final class CubedArray implements java.io.Serializable {
 
   /** Logical AND over axes with keepdims. */
   public CubedArray all(Axes axes) {
-    return Xp.all(this, axes, Xp.AUTO_SPLIT);
+    return Xp.all(this, axes, XpReduce.AUTO_SPLIT);
   }
 
   /** Logical OR over the given axes (all if none). */
@@ -285,7 +285,7 @@ public final class CubedArray implements java.io.Serializable {
 
   /** Logical OR over axes with keepdims. */
   public CubedArray any(Axes axes) {
-    return Xp.any(this, axes, Xp.AUTO_SPLIT);
+    return Xp.any(this, axes, XpReduce.AUTO_SPLIT);
   }
 
   /**

@@ -20,25 +20,13 @@ import java.util.TreeSet;
  * plan's memory check refuses a step whose blocks do not fit. Rechunk the operands to smaller
  * blocks along their non-shared axes if it does.
  */
-class XpEinsum extends XpPad {
-  XpEinsum() {}
+final class XpEinsum {
+  private XpEinsum() {}
 
   /** First code of the labels standing for ellipsis dimensions (counted from the right). */
   private static final int ELLIPSIS = 0x10000;
 
-  /**
-   * {@code einsum(subscripts, operands...)}: subscripts as NumPy's ({@code "ij,jk->ik"}, {@code
-   * "...ab,...b->...a"}, {@code "ij"} for the implicit output: the labels seen once, in
-   * alphabetical order, after the ellipsis dimensions). Ellipsis dimensions broadcast (right
-   * aligned), as do labels of length 1. The result's dtype is the operands' promoted dtype (as
-   * {@code multiply}; NumPy's too).
-   *
-   * @throws IllegalArgumentException for malformed subscripts, a label repeated in one operand
-   *     (diagonals are not supported), an output label that is in no operand or repeated,
-   *     subscripts that do not match an operand's number of dimensions, or lengths of one label
-   *     that differ (other than 1)
-   */
-  public static CubedArray einsum(String subscripts, CubedArray... operands) {
+  static CubedArray einsum(String subscripts, CubedArray... operands) {
     String fn = "einsum";
     String s = subscripts.replace(" ", "");
     int arrow = s.indexOf("->");
@@ -140,7 +128,8 @@ class XpEinsum extends XpPad {
           union.add(c);
         }
       }
-      CubedArray prod = Xp.multiply(align(acc, accL, union), align(ops[j], labels.get(j), union));
+      CubedArray prod =
+          XpBinary.MULTIPLY.apply(align(acc, accL, union), align(ops[j], labels.get(j), union));
       List<Integer> drop = new ArrayList<>();
       for (int c : union) {
         if (!keep.contains(c)) {
@@ -152,14 +141,14 @@ class XpEinsum extends XpPad {
       accL = union;
     }
     DType dtype =
-        Xp.resultType(
+        XpSearch.resultType(
             (Object[]) Arrays.stream(operands).map(CubedArray::dtype).toArray(DType[]::new));
     int[] perm = new int[out.size()];
     for (int d = 0; d < perm.length; d++) {
       perm[d] = accL.indexOf(out.get(d));
     }
-    CubedArray r = isIdentity(perm) ? acc : Xp.permuteDims(acc, perm);
-    return r.dtype() == dtype ? r : Xp.astype(r, dtype);
+    CubedArray r = isIdentity(perm) ? acc : XpManip.permuteDims(acc, perm);
+    return r.dtype() == dtype ? r : XpUnary.astype(r, dtype);
   }
 
   /**
@@ -257,7 +246,7 @@ class XpEinsum extends XpPad {
       return x;
     }
     int[] axes = drop.stream().mapToInt(l::indexOf).toArray();
-    return Xp.sum(x, axes);
+    return XpReduce.sum(x, axes);
   }
 
   /** x (axes labelled l) with an axis per label of union, in its order (length 1 where absent). */
@@ -266,12 +255,12 @@ class XpEinsum extends XpPad {
     List<Integer> have = new ArrayList<>(l);
     for (int c : union) {
       if (!have.contains(c)) {
-        r = Xp.expandDims(r, r.ndim());
+        r = XpManip.expandDims(r, r.ndim());
         have.add(c);
       }
     }
     int[] perm = union.stream().mapToInt(have::indexOf).toArray();
-    return isIdentity(perm) ? r : Xp.permuteDims(r, perm);
+    return isIdentity(perm) ? r : XpManip.permuteDims(r, perm);
   }
 
   private static boolean isIdentity(int[] perm) {

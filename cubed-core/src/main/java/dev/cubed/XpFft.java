@@ -198,7 +198,7 @@ public final class XpFft {
       long len = x.shape()[ax[i]];
       sh[i] = inverse ? -(len / 2) : len / 2;
     }
-    return Xp.roll(x, sh, ax);
+    return XpManip.roll(x, sh, ax);
   }
 
   // ------------------------------------------------------------------ drivers
@@ -261,7 +261,7 @@ public final class XpFft {
             .dtype();
     int na = ax.length;
     if (na == 0) {
-      return Xp.astype(x, out);
+      return XpUnary.astype(x, out);
     }
     boolean[] moved = new boolean[nd];
     for (int a : ax) {
@@ -281,7 +281,7 @@ public final class XpFft {
     for (int d = 0; d < nd; d++) {
       identity &= perm[d] == d;
     }
-    CubedArray xp = identity ? x : Xp.permuteDims(x, perm);
+    CubedArray xp = identity ? x : XpManip.permuteDims(x, perm);
     long[] batch = Arrays.copyOf(xp.shape(), nd - na);
     long[] outCore = new long[na];
     long longest = 1;
@@ -308,7 +308,7 @@ public final class XpFft {
     Core.BlocksFunction f = b -> k.apply(b[0], fs, newAxes);
     StackMap.Spec sp = new StackMap.Spec(fn, what, f, out, outCore, 3 * 16 * longest, 0);
     ArrayNode node = StackMap.map(sp, XpNorms.budgetOf(x), batch, xp.node());
-    CubedArray y = XpUnary.wrap(node, x);
+    CubedArray y = XpBlocks.wrap(node, x);
     if (identity) {
       return y;
     }
@@ -316,6 +316,6 @@ public final class XpFft {
     for (int d = 0; d < nd; d++) {
       inv[perm[d]] = d;
     }
-    return Xp.permuteDims(y, inv);
+    return XpManip.permuteDims(y, inv);
   }
 }

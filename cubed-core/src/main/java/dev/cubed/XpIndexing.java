@@ -81,7 +81,7 @@ public final class XpIndexing {
         perm[p++] = d;
       }
     }
-    CubedArray xp = isIdentity(perm) ? x : Xp.permuteDims(x, perm);
+    CubedArray xp = isIdentity(perm) ? x : XpManip.permuteDims(x, perm);
     long[] s = xp.shape();
     long flatLen = 1;
     for (int i = 0; i < k; i++) {
@@ -92,7 +92,7 @@ public final class XpIndexing {
       long[] fs = new long[nd - k + 1];
       fs[0] = flatLen;
       System.arraycopy(s, k, fs, 1, nd - k);
-      xf = Xp.reshape(xp, fs);
+      xf = XpManip.reshape(xp, fs);
     }
     NDArray flat = NDArray.zeros(DType.INT64, b);
     NDArray[] bi = new NDArray[k];
@@ -107,7 +107,7 @@ public final class XpIndexing {
       }
       flat.setLong(e, f);
     }
-    CubedArray r = Xp.take(xf, flat, 0);
+    CubedArray r = XpSearch.take(xf, flat, 0);
     boolean adjacent = true;
     for (int i = 1; i < k; i++) {
       adjacent &= ax[i] == ax[i - 1] + 1;
@@ -129,7 +129,7 @@ public final class XpIndexing {
     for (int d = nb + ax[0]; d < rn; d++) {
       back[q++] = d;
     }
-    return Xp.permuteDims(r, back);
+    return XpManip.permuteDims(r, back);
   }
 
   private static boolean isIdentity(int[] perm) {

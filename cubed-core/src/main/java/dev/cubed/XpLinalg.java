@@ -4,6 +4,7 @@ import dev.cubed.core.Core;
 import dev.cubed.core.Diagonal;
 import dev.cubed.core.StackMap;
 import dev.cubed.core.Tsqr;
+import dev.cubed.nd.Axes;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.Linalg;
 import dev.cubed.nd.NDArray;
@@ -37,7 +38,7 @@ import java.util.Arrays;
  * Errors as the kernel's ({@link Linalg}): argument errors when built; a singular or not positive
  * definite matrix fails the task that meets it (the kernel's {@link Linalg.LinAlgException}).
  */
-public final class XpLinalg extends XpNorms {
+public final class XpLinalg {
   private XpLinalg() {}
 
   /** QR mode: reduced (Q (M, K), R (K, N)) or R only; complete is not chunked. */
@@ -71,25 +72,32 @@ public final class XpLinalg extends XpNorms {
 
   /** {@code cholesky(x, upper=...)}: {@link Linalg.Triangle#UPPER} gives U = L^H. */
   public static CubedArray cholesky(CubedArray x, Linalg.Triangle t) {
-    stack("cholesky", x, true);
-    DType out = Linalg.cholesky(sample(x, true), t).dtype();
-    return perMatrix("cholesky", x, out, new long[] {n(x), n(x)}, 3, b -> Linalg.cholesky(b[0], t));
+    XpNorms.stack("cholesky", x, true);
+    DType out = Linalg.cholesky(XpNorms.sample(x, true), t).dtype();
+    return XpNorms.perMatrix(
+        "cholesky",
+        x,
+        out,
+        new long[] {XpNorms.n(x), XpNorms.n(x)},
+        3,
+        b -> Linalg.cholesky(b[0], t));
   }
 
   /** {@code det(x)}: determinants (...), x's floating dtype. */
   public static CubedArray det(CubedArray x) {
-    stack("det", x, true);
-    DType out = Linalg.det(sample(x, true)).dtype();
-    return perMatrix("det", x, out, new long[0], 3, b -> Linalg.det(b[0]));
+    XpNorms.stack("det", x, true);
+    DType out = Linalg.det(XpNorms.sample(x, true)).dtype();
+    return XpNorms.perMatrix("det", x, out, new long[0], 3, b -> Linalg.det(b[0]));
   }
 
   /** {@code slogdet(x)}: sign and log|det| (two ops reading the same rechunked x). */
   public static Slogdet slogdet(CubedArray x) {
-    stack("slogdet", x, true);
-    Linalg.SlogdetResult s = Linalg.slogdet(sample(x, true));
+    XpNorms.stack("slogdet", x, true);
+    Linalg.SlogdetResult s = Linalg.slogdet(XpNorms.sample(x, true));
     return new Slogdet(
-        perMatrix("slogdet", x, s.sign().dtype(), new long[0], 3, b -> Linalg.slogdet(b[0]).sign()),
-        perMatrix(
+        XpNorms.perMatrix(
+            "slogdet", x, s.sign().dtype(), new long[0], 3, b -> Linalg.slogdet(b[0]).sign()),
+        XpNorms.perMatrix(
             "slogdet",
             x,
             s.logabsdet().dtype(),
@@ -100,9 +108,10 @@ public final class XpLinalg extends XpNorms {
 
   /** {@code inv(x)}: inverses (..., M, M). */
   public static CubedArray inv(CubedArray x) {
-    stack("inv", x, true);
-    DType out = Linalg.inv(sample(x, true)).dtype();
-    return perMatrix("inv", x, out, new long[] {n(x), n(x)}, 4, b -> Linalg.inv(b[0]));
+    XpNorms.stack("inv", x, true);
+    DType out = Linalg.inv(XpNorms.sample(x, true)).dtype();
+    return XpNorms.perMatrix(
+        "inv", x, out, new long[] {XpNorms.n(x), XpNorms.n(x)}, 4, b -> Linalg.inv(b[0]));
   }
 
   /**
@@ -111,8 +120,8 @@ public final class XpLinalg extends XpNorms {
    */
   public static CubedArray solve(CubedArray x1, CubedArray x2) {
     String fn = "solve";
-    stack(fn, x1, true);
-    long m = n(x1);
+    XpNorms.stack(fn, x1, true);
+    long m = XpNorms.n(x1);
     long[] s2 = x2.shape();
     boolean vector = x2.ndim() == 1;
     DType out =
@@ -122,13 +131,16 @@ public final class XpLinalg extends XpNorms {
                     ? NDArray.zeros(x2.dtype(), s2.clone())
                     : NDArray.zeros(x2.dtype(), emptySample(s2, x1.shape())))
             .dtype();
-    long[] b1 = batch(x1);
+    long[] b1 = XpNorms.batch(x1);
     long[] b = vector ? b1 : Shapes.broadcast(fn, b1, Arrays.copyOf(s2, s2.length - 2));
     long k = vector ? 1 : s2[s2.length - 1];
-    CubedArray a = Xp.broadcastTo(x1, cat(b, m, m));
-    CubedArray rhs = vector ? Xp.broadcastTo(x2, cat(b, m)) : Xp.broadcastTo(x2, cat(b, m, k));
+    CubedArray a = XpManip.broadcastTo(x1, XpNorms.cat(b, m, m));
+    CubedArray rhs =
+        vector
+            ? XpManip.broadcastTo(x2, XpNorms.cat(b, m))
+            : XpManip.broadcastTo(x2, XpNorms.cat(b, m, k));
     long[] core = vector ? new long[] {m} : new long[] {m, k};
-    return perMatrix(
+    return XpNorms.perMatrix(
         fn,
         a,
         out,
@@ -139,7 +151,7 @@ public final class XpLinalg extends XpNorms {
             return Linalg.solve(blk[0], blk[1]);
           }
           long[] rs = blk[1].shape();
-          NDArray col = blk[1].reshape(cat(Arrays.copyOf(rs, rs.length - 1), m, 1));
+          NDArray col = blk[1].reshape(XpNorms.cat(Arrays.copyOf(rs, rs.length - 1), m, 1));
           return Linalg.solve(blk[0], col).reshape(rs);
         },
         rhs);
@@ -163,30 +175,31 @@ public final class XpLinalg extends XpNorms {
 
   /** {@code eigh(x)}: eigenvalues and eigenvectors of Hermitian matrices (two ops). */
   public static Eigh eigh(CubedArray x) {
-    stack("eigh", x, true);
-    Linalg.EighResult e = Linalg.eigh(sample(x, true));
+    XpNorms.stack("eigh", x, true);
+    Linalg.EighResult e = Linalg.eigh(XpNorms.sample(x, true));
     return new Eigh(
-        perMatrix(
+        XpNorms.perMatrix(
             "eigh",
             x,
             e.eigenvalues().dtype(),
-            new long[] {n(x)},
+            new long[] {XpNorms.n(x)},
             6,
             b -> Linalg.eigh(b[0]).eigenvalues()),
-        perMatrix(
+        XpNorms.perMatrix(
             "eigh",
             x,
             e.eigenvectors().dtype(),
-            new long[] {n(x), n(x)},
+            new long[] {XpNorms.n(x), XpNorms.n(x)},
             6,
             b -> Linalg.eigh(b[0]).eigenvectors()));
   }
 
   /** {@code eigvalsh(x)}: ascending eigenvalues (..., M), real dtype. */
   public static CubedArray eigvalsh(CubedArray x) {
-    stack("eigvalsh", x, true);
-    DType out = Linalg.eigvalsh(sample(x, true)).dtype();
-    return perMatrix("eigvalsh", x, out, new long[] {n(x)}, 6, b -> Linalg.eigvalsh(b[0]));
+    XpNorms.stack("eigvalsh", x, true);
+    DType out = Linalg.eigvalsh(XpNorms.sample(x, true)).dtype();
+    return XpNorms.perMatrix(
+        "eigvalsh", x, out, new long[] {XpNorms.n(x)}, 6, b -> Linalg.eigvalsh(b[0]));
   }
 
   /** {@code pinv(x)} with the default rtol. */
@@ -196,10 +209,10 @@ public final class XpLinalg extends XpNorms {
 
   /** {@code pinv(x, rtol)}: pseudo-inverses (..., N, M); NaN rtol is the default. */
   public static CubedArray pinv(CubedArray x, double rtol) {
-    stack("pinv", x, false);
+    XpNorms.stack("pinv", x, false);
     long[] s = x.shape();
-    DType out = Linalg.pinv(sample(x, false), rtol).dtype();
-    return perMatrix(
+    DType out = Linalg.pinv(XpNorms.sample(x, false), rtol).dtype();
+    return XpNorms.perMatrix(
         "pinv",
         x,
         out,
@@ -210,10 +223,15 @@ public final class XpLinalg extends XpNorms {
 
   /** {@code matrix_power(x, n)} of square matrices (integers stay exact for n at least 0). */
   public static CubedArray matrixPower(CubedArray x, int n) {
-    stack("matrix_power", x, true);
-    DType out = Linalg.matrixPower(sample(x, true), n).dtype();
-    return perMatrix(
-        "matrix_power", x, out, new long[] {n(x), n(x)}, 4, b -> Linalg.matrixPower(b[0], n));
+    XpNorms.stack("matrix_power", x, true);
+    DType out = Linalg.matrixPower(XpNorms.sample(x, true), n).dtype();
+    return XpNorms.perMatrix(
+        "matrix_power",
+        x,
+        out,
+        new long[] {XpNorms.n(x), XpNorms.n(x)},
+        4,
+        b -> Linalg.matrixPower(b[0], n));
   }
 
   /** {@code matrix_rank(x)} with the default rtol. */
@@ -223,9 +241,9 @@ public final class XpLinalg extends XpNorms {
 
   /** {@code matrix_rank(x, rtol)}: int64 ranks (...); NaN rtol is the default. */
   public static CubedArray matrixRank(CubedArray x, double rtol) {
-    stack("matrix_rank", x, false);
-    Linalg.matrixRank(sample(x, false), rtol);
-    return perMatrix(
+    XpNorms.stack("matrix_rank", x, false);
+    Linalg.matrixRank(XpNorms.sample(x, false), rtol);
+    return XpNorms.perMatrix(
         "matrix_rank", x, DType.INT64, new long[0], 6, b -> Linalg.matrixRank(b[0], rtol));
   }
 
@@ -234,30 +252,31 @@ public final class XpLinalg extends XpNorms {
    * real or complex matrices, in the kernel's order; two ops reading the same rechunked x.
    */
   public static Eig eig(CubedArray x) {
-    stack("eig", x, true);
-    Linalg.EigResult e = Linalg.eig(sample(x, true));
+    XpNorms.stack("eig", x, true);
+    Linalg.EigResult e = Linalg.eig(XpNorms.sample(x, true));
     return new Eig(
-        perMatrix(
+        XpNorms.perMatrix(
             "eig",
             x,
             e.eigenvalues().dtype(),
-            new long[] {n(x)},
+            new long[] {XpNorms.n(x)},
             8,
             b -> Linalg.eig(b[0]).eigenvalues()),
-        perMatrix(
+        XpNorms.perMatrix(
             "eig",
             x,
             e.eigenvectors().dtype(),
-            new long[] {n(x), n(x)},
+            new long[] {XpNorms.n(x), XpNorms.n(x)},
             8,
             b -> Linalg.eig(b[0]).eigenvectors()));
   }
 
   /** {@code eigvals(x)}: complex eigenvalues (..., M) of general real or complex matrices. */
   public static CubedArray eigvals(CubedArray x) {
-    stack("eigvals", x, true);
-    DType out = Linalg.eigvals(sample(x, true)).dtype();
-    return perMatrix("eigvals", x, out, new long[] {n(x)}, 6, b -> Linalg.eigvals(b[0]));
+    XpNorms.stack("eigvals", x, true);
+    DType out = Linalg.eigvals(XpNorms.sample(x, true)).dtype();
+    return XpNorms.perMatrix(
+        "eigvals", x, out, new long[] {XpNorms.n(x)}, 6, b -> Linalg.eigvals(b[0]));
   }
 
   // ------------------------------------------------------------------ QR and SVD
@@ -280,8 +299,8 @@ public final class XpLinalg extends XpNorms {
   public static Qr qr(CubedArray x, QrMode mode) {
     String fn = "qr";
     if (mode == QrMode.COMPLETE) {
-      stack(fn, x, false);
-      DType out = Linalg.qr(sample(x, false), Linalg.QrMode.COMPLETE).R().dtype();
+      XpNorms.stack(fn, x, false);
+      DType out = Linalg.qr(XpNorms.sample(x, false), Linalg.QrMode.COMPLETE).R().dtype();
       long[] s = x.shape();
       long m = s[s.length - 2];
       long n = Math.max(1, s[s.length - 1]);
@@ -289,26 +308,28 @@ public final class XpLinalg extends XpNorms {
       // and Q of M x M (M/N matrices of M x N) with its Householder workspace
       int work = (int) Math.min(1 << 20, 4 + 2 * ((m + n - 1) / n));
       Linalg.QrMode c = Linalg.QrMode.COMPLETE;
-      CubedArray q = perMatrix(fn, x, out, new long[] {m, m}, work, b -> Linalg.qr(b[0], c).Q());
+      CubedArray q =
+          XpNorms.perMatrix(fn, x, out, new long[] {m, m}, work, b -> Linalg.qr(b[0], c).Q());
       CubedArray r =
-          perMatrix(fn, x, out, new long[] {m, s[s.length - 1]}, work, b -> Linalg.qr(b[0], c).R());
+          XpNorms.perMatrix(
+              fn, x, out, new long[] {m, s[s.length - 1]}, work, b -> Linalg.qr(b[0], c).R());
       return new Qr(q, r);
     }
-    stack(fn, x, false);
-    DType out = Linalg.qr(sample(x, false)).R().dtype();
+    XpNorms.stack(fn, x, false);
+    DType out = Linalg.qr(XpNorms.sample(x, false)).R().dtype();
     long[] s = x.shape();
     long m = s[s.length - 2];
     long n = s[s.length - 1];
     long k = Math.min(m, n);
     if (x.ndim() == 2) {
-      Tsqr.Factors f = Tsqr.qr(fn, x.node(), out, budgetOf(x), mode == QrMode.REDUCED);
-      return new Qr(f.q() == null ? null : XpUnary.wrap(f.q(), x), XpUnary.wrap(f.r(), x));
+      Tsqr.Factors f = Tsqr.qr(fn, x.node(), out, XpNorms.budgetOf(x), mode == QrMode.REDUCED);
+      return new Qr(f.q() == null ? null : XpBlocks.wrap(f.q(), x), XpBlocks.wrap(f.r(), x));
     }
-    CubedArray r = perMatrix(fn, x, out, new long[] {k, n}, 6, b -> Linalg.qr(b[0]).R());
+    CubedArray r = XpNorms.perMatrix(fn, x, out, new long[] {k, n}, 6, b -> Linalg.qr(b[0]).R());
     CubedArray q =
         mode == QrMode.R
             ? null
-            : perMatrix(fn, x, out, new long[] {m, k}, 6, b -> Linalg.qr(b[0]).Q());
+            : XpNorms.perMatrix(fn, x, out, new long[] {m, k}, 6, b -> Linalg.qr(b[0]).Q());
     return new Qr(q, r);
   }
 
@@ -319,8 +340,8 @@ public final class XpLinalg extends XpNorms {
    */
   public static Svd svd(CubedArray x) {
     String fn = "svd";
-    stack(fn, x, false);
-    Linalg.SvdResult smp = Linalg.svd(sample(x, false), Linalg.SvdMode.REDUCED);
+    XpNorms.stack(fn, x, false);
+    Linalg.SvdResult smp = Linalg.svd(XpNorms.sample(x, false), Linalg.SvdMode.REDUCED);
     long[] s = x.shape();
     long m = s[s.length - 2];
     long n = s[s.length - 1];
@@ -328,15 +349,17 @@ public final class XpLinalg extends XpNorms {
     if (x.ndim() > 2) {
       Linalg.SvdMode red = Linalg.SvdMode.REDUCED;
       return new Svd(
-          perMatrix(fn, x, smp.U().dtype(), new long[] {m, k}, 8, b -> Linalg.svd(b[0], red).U()),
-          perMatrix(fn, x, smp.S().dtype(), new long[] {k}, 8, b -> Linalg.svd(b[0], red).S()),
-          perMatrix(
+          XpNorms.perMatrix(
+              fn, x, smp.U().dtype(), new long[] {m, k}, 8, b -> Linalg.svd(b[0], red).U()),
+          XpNorms.perMatrix(
+              fn, x, smp.S().dtype(), new long[] {k}, 8, b -> Linalg.svd(b[0], red).S()),
+          XpNorms.perMatrix(
               fn, x, smp.Vh().dtype(), new long[] {k, n}, 8, b -> Linalg.svd(b[0], red).Vh()));
     }
-    Tsqr.Factors f = Tsqr.qr(fn, x.node(), smp.U().dtype(), budgetOf(x), true);
-    CubedArray r = XpUnary.wrap(f.r(), x);
+    Tsqr.Factors f = Tsqr.qr(fn, x.node(), smp.U().dtype(), XpNorms.budgetOf(x), true);
+    CubedArray r = XpBlocks.wrap(f.r(), x);
     CubedArray ur =
-        perMatrix(
+        XpNorms.perMatrix(
             fn,
             r,
             smp.U().dtype(),
@@ -344,7 +367,7 @@ public final class XpLinalg extends XpNorms {
             8,
             b -> Linalg.svd(b[0], Linalg.SvdMode.REDUCED).U());
     CubedArray sv =
-        perMatrix(
+        XpNorms.perMatrix(
             fn,
             r,
             smp.S().dtype(),
@@ -352,30 +375,30 @@ public final class XpLinalg extends XpNorms {
             8,
             b -> Linalg.svd(b[0], Linalg.SvdMode.REDUCED).S());
     CubedArray vh =
-        perMatrix(
+        XpNorms.perMatrix(
             fn,
             r,
             smp.Vh().dtype(),
             new long[] {k, n},
             8,
             b -> Linalg.svd(b[0], Linalg.SvdMode.REDUCED).Vh());
-    CubedArray u = k == 0 ? XpUnary.wrap(f.q(), x) : Xp.matmul(XpUnary.wrap(f.q(), x), ur);
+    CubedArray u = k == 0 ? XpBlocks.wrap(f.q(), x) : XpManip.matmul(XpBlocks.wrap(f.q(), x), ur);
     return new Svd(u, sv, vh);
   }
 
   /** {@code svdvals(x)}: singular values (..., K) descending; 2-D through TSQR. */
   public static CubedArray svdvals(CubedArray x) {
     String fn = "svdvals";
-    stack(fn, x, false);
-    DType out = Linalg.svdvals(sample(x, false)).dtype();
+    XpNorms.stack(fn, x, false);
+    DType out = Linalg.svdvals(XpNorms.sample(x, false)).dtype();
     long[] s = x.shape();
     long k = Math.min(s[s.length - 2], s[s.length - 1]);
     CubedArray src = x;
     if (x.ndim() == 2) {
-      DType fl = Linalg.qr(sample(x, false)).R().dtype();
-      src = XpUnary.wrap(Tsqr.qr(fn, x.node(), fl, budgetOf(x), false).r(), x);
+      DType fl = Linalg.qr(XpNorms.sample(x, false)).R().dtype();
+      src = XpBlocks.wrap(Tsqr.qr(fn, x.node(), fl, XpNorms.budgetOf(x), false).r(), x);
     }
-    return perMatrix(fn, src, out, new long[] {k}, 6, b -> Linalg.svdvals(b[0]));
+    return XpNorms.perMatrix(fn, src, out, new long[] {k}, 6, b -> Linalg.svdvals(b[0]));
   }
 
   // ------------------------------------------------------------------ structure
@@ -387,7 +410,7 @@ public final class XpLinalg extends XpNorms {
 
   /** {@code diagonal(x, offset)}: diagonals at offset (positive: above the main one), (..., L). */
   public static CubedArray diagonal(CubedArray x, long offset) {
-    return XpUnary.wrap(Diagonal.diagonal(x.node(), offset), x);
+    return XpBlocks.wrap(Diagonal.diagonal(x.node(), offset), x);
   }
 
   /** {@code trace(x)} of the main diagonal, default dtype. */
@@ -400,12 +423,12 @@ public final class XpLinalg extends XpNorms {
    * integers widened to int64 and unsigned to uint64; numeric dtypes only.
    */
   public static CubedArray trace(CubedArray x, long offset, DType dtype) {
-    stack("trace", x, false);
-    DType rt = Linalg.trace(sample(x, false), 0, dtype).dtype();
+    XpNorms.stack("trace", x, false);
+    DType rt = Linalg.trace(XpNorms.sample(x, false), 0, dtype).dtype();
     CubedArray d = diagonal(x, offset);
-    CubedArray cast = d.dtype() == rt ? d : Xp.astype(d, rt);
-    CubedArray s = Xp.sum(cast, x.ndim() - 2);
-    return s.dtype() == rt ? s : Xp.astype(s, rt);
+    CubedArray cast = d.dtype() == rt ? d : XpUnary.astype(d, rt);
+    CubedArray s = XpReduce.sum(cast, x.ndim() - 2);
+    return s.dtype() == rt ? s : XpUnary.astype(s, rt);
   }
 
   /**
@@ -416,9 +439,12 @@ public final class XpLinalg extends XpNorms {
     dev.cubed.nd.LinearAlgebra.outer(NDArray.ones(x1.dtype(), 1), NDArray.ones(x2.dtype(), 1));
     if (x1.ndim() != 1 || x2.ndim() != 1) {
       throw new IllegalArgumentException(
-          "outer: operands must be 1-d, got shapes " + Xp.shapeOf(x1) + " and " + Xp.shapeOf(x2));
+          "outer: operands must be 1-d, got shapes "
+              + XpBlocks.shapeOf(x1)
+              + " and "
+              + XpBlocks.shapeOf(x2));
     }
-    return Xp.matmul(Xp.expandDims(x1, 1), Xp.expandDims(x2, 0));
+    return XpManip.matmul(XpManip.expandDims(x1, 1), XpManip.expandDims(x2, 0));
   }
 
   /** {@code cross(x1, x2)} along the last axis. */
@@ -440,9 +466,9 @@ public final class XpLinalg extends XpNorms {
     Shapes.broadcast(fn, s1, s2);
     int a1 = axis < 0 ? s1.length + axis : axis;
     int a2 = axis < 0 ? s2.length + axis : axis;
-    CubedArray r1 = Xp.rechunk(x1, whole(x1, a1));
-    CubedArray r2 = Xp.rechunk(x2, whole(x2, a2));
-    return XpUnary.wrap(
+    CubedArray r1 = XpBlocks.rechunk(x1, whole(x1, a1));
+    CubedArray r2 = XpBlocks.rechunk(x2, whole(x2, a2));
+    return XpBlocks.wrap(
         Core.elemwise(fn, b -> Linalg.cross(b[0], b[1], axis), out, r1.node(), r2.node()), x1);
   }
 
@@ -458,5 +484,45 @@ public final class XpLinalg extends XpNorms {
     long[] c = x.chunkShape();
     c[axis] = -1;
     return c;
+  }
+
+  // ------------------------------------------------------------------ norms
+
+  /** {@code vector_norm(x)}: the 2-norm over all elements. */
+  public static CubedArray vectorNorm(CubedArray x) {
+    return XpNorms.vectorNorm(x);
+  }
+
+  /**
+   * {@code vector_norm(x, axis, keepdims, ord)} (the axes and keepdims as an {@link Axes}): inf is
+   * max |x|, -inf min |x|, 0 the count of non-zeros, otherwise (sum |x|^ord)^(1/ord); the real
+   * floating dtype of x's precision (integers give float64). Memory: blockwise magnitudes in
+   * float64, then the reduction tree (sum, max or min) of {@link Xp}. Unlike the kernel, ord 2 is
+   * not rescaled: sums of squares beyond about 1e308 overflow to inf.
+   *
+   * @throws IllegalArgumentException as the kernel: bool, NaN ord, bad axes, inf/-inf over an empty
+   *     reduction
+   */
+  public static CubedArray vectorNorm(CubedArray x, Axes axes, double ord) {
+    return XpNorms.vectorNorm(x, axes, ord);
+  }
+
+  /** {@code matrix_norm(x)}: Frobenius norms, reduced axes dropped. */
+  public static CubedArray matrixNorm(CubedArray x) {
+    return XpNorms.matrixNorm(x);
+  }
+
+  /**
+   * {@code matrix_norm(x, ord, keepdims)} of each matrix (..., M, N): shape (...) or (..., 1, 1).
+   * fro, 1, -1, inf and -inf are reductions (blockwise magnitudes, sum and max/min trees: any
+   * matrix size); 2, -2 and nuc need the singular values, so each matrix must fit one task (refused
+   * when built otherwise, naming matrix_norm and the matrix size).
+   *
+   * @throws IllegalArgumentException as the kernel (bool, fewer than 2 dimensions, an order other
+   *     than fro/nuc on empty matrices)
+   */
+  public static CubedArray matrixNorm(
+      CubedArray x, Linalg.MatrixNormOrder ord, Linalg.KeepDims kd) {
+    return XpNorms.matrixNorm(x, ord, kd);
   }
 }

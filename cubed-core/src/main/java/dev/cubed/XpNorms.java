@@ -14,8 +14,8 @@ import java.util.Arrays;
  * XpLinalg.vectorNorm}; this class is not public) and the helpers that map a kernel over whole
  * matrices.
  */
-class XpNorms {
-  XpNorms() {}
+final class XpNorms {
+  private XpNorms() {}
 
   static StackMap.Budget budgetOf(CubedArray x) {
     return new StackMap.Budget(x.spec().allowedMem(), x.spec().reservedMem());
@@ -60,7 +60,7 @@ class XpNorms {
     for (int i = 0; i < more.length; i++) {
       ns[i + 1] = more[i].node();
     }
-    return XpUnary.wrap(StackMap.map(sp, budgetOf(x), batch(x), ns), x);
+    return XpBlocks.wrap(StackMap.map(sp, budgetOf(x), batch(x), ns), x);
   }
 
   static void stack(String fn, CubedArray x, boolean square) {
@@ -93,22 +93,11 @@ class XpNorms {
 
   // ------------------------------------------------------------------ norms
 
-  /** {@code vector_norm(x)}: the 2-norm over all elements. */
-  public static CubedArray vectorNorm(CubedArray x) {
+  static CubedArray vectorNorm(CubedArray x) {
     return vectorNorm(x, Axes.all(), 2);
   }
 
-  /**
-   * {@code vector_norm(x, axis, keepdims, ord)} (the axes and keepdims as an {@link Axes}): inf is
-   * max |x|, -inf min |x|, 0 the count of non-zeros, otherwise (sum |x|^ord)^(1/ord); the real
-   * floating dtype of x's precision (integers give float64). Memory: blockwise magnitudes in
-   * float64, then the reduction tree (sum, max or min) of {@link Xp}. Unlike the kernel, ord 2 is
-   * not rescaled: sums of squares beyond about 1e308 overflow to inf.
-   *
-   * @throws IllegalArgumentException as the kernel: bool, NaN ord, bad axes, inf/-inf over an empty
-   *     reduction
-   */
-  public static CubedArray vectorNorm(CubedArray x, Axes axes, double ord) {
+  static CubedArray vectorNorm(CubedArray x, Axes axes, double ord) {
     String fn = "vector_norm";
     DType out = Linalg.vectorNorm(NDArray.ones(x.dtype(), 1), Axes.all(), ord).dtype();
     int[] red = axes.resolve(fn, x.ndim());
@@ -122,50 +111,52 @@ class XpNorms {
               + ": ord="
               + (ord > 0 ? "inf" : "-inf")
               + " is undefined for an empty reduction (shape "
-              + Xp.shapeOf(x)
+              + XpBlocks.shapeOf(x)
               + ")");
     }
     CubedArray m = magnitudes(x);
     CubedArray r;
     if (ord == Double.POSITIVE_INFINITY) {
-      r = Xp.reduce(m, dev.cubed.core.Reductions.Op.MAX, axes, Xp.DEFAULT_SPLIT_EVERY, 0);
+      r =
+          XpReduce.reduce(
+              m, dev.cubed.core.Reductions.Op.MAX, axes, XpReduce.DEFAULT_SPLIT_EVERY, 0);
     } else if (ord == Double.NEGATIVE_INFINITY) {
-      r = Xp.reduce(m, dev.cubed.core.Reductions.Op.MIN, axes, Xp.DEFAULT_SPLIT_EVERY, 0);
+      r =
+          XpReduce.reduce(
+              m, dev.cubed.core.Reductions.Op.MIN, axes, XpReduce.DEFAULT_SPLIT_EVERY, 0);
     } else if (ord == 0) {
-      r = Xp.sum(Xp.astype(Xp.notEqual(m, 0.0), DType.FLOAT64), axes, Xp.DEFAULT_SPLIT_EVERY);
+      r =
+          XpReduce.sum(
+              XpUnary.astype(XpBinary.NOT_EQUAL.apply(m, 0.0), DType.FLOAT64),
+              axes,
+              XpReduce.DEFAULT_SPLIT_EVERY);
     } else if (ord == 1) {
-      r = Xp.sum(m, axes, Xp.DEFAULT_SPLIT_EVERY);
+      r = XpReduce.sum(m, axes, XpReduce.DEFAULT_SPLIT_EVERY);
     } else if (ord == 2) {
-      r = Xp.sqrt(Xp.sum(Xp.multiply(m, m), axes, Xp.DEFAULT_SPLIT_EVERY));
+      r =
+          XpUnary.sqrt(
+              XpReduce.sum(XpBinary.MULTIPLY.apply(m, m), axes, XpReduce.DEFAULT_SPLIT_EVERY));
     } else {
-      r = Xp.pow(Xp.sum(Xp.pow(m, ord), axes, Xp.DEFAULT_SPLIT_EVERY), 1 / ord);
+      r =
+          XpBinary.POW.apply(
+              XpReduce.sum(XpBinary.POW.apply(m, ord), axes, XpReduce.DEFAULT_SPLIT_EVERY),
+              1 / ord);
     }
-    return r.dtype() == out ? r : Xp.astype(r, out);
+    return r.dtype() == out ? r : XpUnary.astype(r, out);
   }
 
   /** |x| in float64 (integers converted first, so that the most negative value has no overflow). */
   private static CubedArray magnitudes(CubedArray x) {
     return x.dtype().isComplex()
-        ? Xp.astype(Xp.abs(x), DType.FLOAT64)
-        : Xp.abs(Xp.astype(x, DType.FLOAT64));
+        ? XpUnary.astype(XpUnary.abs(x), DType.FLOAT64)
+        : XpUnary.abs(XpUnary.astype(x, DType.FLOAT64));
   }
 
-  /** {@code matrix_norm(x)}: Frobenius norms, reduced axes dropped. */
-  public static CubedArray matrixNorm(CubedArray x) {
+  static CubedArray matrixNorm(CubedArray x) {
     return matrixNorm(x, Linalg.MatrixNormOrder.FRO, Linalg.KeepDims.DROP);
   }
 
-  /**
-   * {@code matrix_norm(x, ord, keepdims)} of each matrix (..., M, N): shape (...) or (..., 1, 1).
-   * fro, 1, -1, inf and -inf are reductions (blockwise magnitudes, sum and max/min trees: any
-   * matrix size); 2, -2 and nuc need the singular values, so each matrix must fit one task (refused
-   * when built otherwise, naming matrix_norm and the matrix size).
-   *
-   * @throws IllegalArgumentException as the kernel (bool, fewer than 2 dimensions, an order other
-   *     than fro/nuc on empty matrices)
-   */
-  public static CubedArray matrixNorm(
-      CubedArray x, Linalg.MatrixNormOrder ord, Linalg.KeepDims kd) {
+  static CubedArray matrixNorm(CubedArray x, Linalg.MatrixNormOrder ord, Linalg.KeepDims kd) {
     String fn = "matrix_norm";
     stack(fn, x, false);
     DType out = Linalg.matrixNorm(NDArray.ones(x.dtype(), 1, 1)).dtype();
@@ -202,17 +193,18 @@ class XpNorms {
         boolean max = ord == Linalg.MatrixNormOrder.ONE || ord == Linalg.MatrixNormOrder.INF;
         int sumAxis = cols ? nd - 2 : nd - 1;
         CubedArray m = magnitudes(x);
-        CubedArray sums = Xp.sum(m, Axes.of(sumAxis).keepDims(), Xp.DEFAULT_SPLIT_EVERY);
+        CubedArray sums =
+            XpReduce.sum(m, Axes.of(sumAxis).keepDims(), XpReduce.DEFAULT_SPLIT_EVERY);
         Axes other = keepdims ? Axes.of(nd - 2, nd - 1).keepDims() : Axes.of(nd - 2, nd - 1);
         r =
-            Xp.reduce(
+            XpReduce.reduce(
                 sums,
                 max ? dev.cubed.core.Reductions.Op.MAX : dev.cubed.core.Reductions.Op.MIN,
                 other,
-                Xp.DEFAULT_SPLIT_EVERY,
+                XpReduce.DEFAULT_SPLIT_EVERY,
                 0);
       }
     }
-    return r.dtype() == out ? r : Xp.astype(r, out);
+    return r.dtype() == out ? r : XpUnary.astype(r, out);
   }
 }

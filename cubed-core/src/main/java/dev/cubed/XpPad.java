@@ -15,35 +15,14 @@ import java.util.Locale;
  * mirrors (reflect, symmetric, wrap). Memory: as concat, one block per task; nothing of x's size is
  * held. The border blocks take x's block size along the axis (at most the width).
  */
-class XpPad extends XpNan {
-  XpPad() {}
+final class XpPad {
+  private XpPad() {}
 
   /** The modes of {@link #pad(CubedArray, long[][], String, Object)}. */
   private static final List<String> MODES =
       List.of("constant", "edge", "reflect", "symmetric", "wrap");
 
-  /**
-   * {@code pad(x, widths, mode, value)}: x with {@code widths[d][0]} elements added before and
-   * {@code widths[d][1]} after along each axis d (one pair for all axes, or one per axis), as
-   * NumPy's pad:
-   *
-   * <ul>
-   *   <li>{@code "constant"}: {@code value} (in x's dtype; null means 0);
-   *   <li>{@code "edge"}: the first/last element along the axis repeated (a non-empty axis);
-   *   <li>{@code "reflect"}: mirrored without repeating the edge ({@code [3 2 | 1 2 3 | 2 1]}),
-   *       widths at most n-1;
-   *   <li>{@code "symmetric"}: mirrored with the edge ({@code [2 1 | 1 2 3 | 3 2]}), widths at most
-   *       n;
-   *   <li>{@code "wrap"}: the other end ({@code [2 3 | 1 2 3 | 1 2]}), widths at most n.
-   * </ul>
-   *
-   * Axes are padded in order, so corners are filled as NumPy fills them.
-   *
-   * @throws IllegalArgumentException for an unknown mode, a negative width, widths that are not one
-   *     pair or one pair per axis, a value that does not fit x's dtype, or widths larger than the
-   *     mode allows (NumPy repeats the mirroring there; this pad refuses)
-   */
-  public static CubedArray pad(CubedArray x, long[][] widths, String mode, Object value) {
+  static CubedArray pad(CubedArray x, long[][] widths, String mode, Object value) {
     String m = mode == null ? "constant" : mode.toLowerCase(Locale.ROOT);
     if (!MODES.contains(m)) {
       throw new IllegalArgumentException(
@@ -80,13 +59,12 @@ class XpPad extends XpNan {
       if (w[1] > 0) {
         parts.add(border(r, a, w[1], false, m, value));
       }
-      r = Xp.concat(parts, a);
+      r = XpManip.concat(parts, a);
     }
     return r;
   }
 
-  /** {@code pad(x, widths)} with zeros. */
-  public static CubedArray pad(CubedArray x, long[][] widths) {
+  static CubedArray pad(CubedArray x, long[][] widths) {
     return pad(x, widths, "constant", null);
   }
 
@@ -109,12 +87,12 @@ class XpPad extends XpNan {
         for (int d = 0; d < chunks.length; d++) {
           chunks[d] = Math.max(1, d == a ? Math.min(w, chunks[d]) : chunks[d]);
         }
-        return Xp.full(shape, v, r.dtype(), chunks, r.spec());
+        return XpCreate.full(shape, v, r.dtype(), chunks, r.spec());
       }
       case "edge" -> {
         need(n >= 1, mode, a, n, w);
         CubedArray one = slice(r, a, before ? 0L : n - 1, before ? 1L : n, 1);
-        return Xp.broadcastTo(one, shape);
+        return XpManip.broadcastTo(one, shape);
       }
       case "reflect" -> {
         need(w <= n - 1, mode, a, n, w);
@@ -162,6 +140,6 @@ class XpPad extends XpNan {
     Index[] idx = new Index[r.ndim()];
     Arrays.fill(idx, Index.all());
     idx[a] = Index.slice(start, stop, step);
-    return Xp.getItem(r, idx);
+    return XpManip.getItem(r, idx);
   }
 }

@@ -21,63 +21,38 @@ import java.util.List;
  * Sorting, set and leading-mask functions of {@link Xp} (reached as {@code Xp.sort} etc.; this
  * class is not public). See docs/api/sorting.md for how memory is bounded.
  */
-class XpSort extends XpShape {
-  XpSort() {}
+final class XpSort {
+  private XpSort() {}
 
-  /** {@code sort(x)}: ascending along the last axis, stable. */
-  public static CubedArray sort(CubedArray x) {
+  static CubedArray sort(CubedArray x) {
     return sort(x, -1, false, true);
   }
 
-  /** {@code sort(x, axis)}: ascending, stable. */
-  public static CubedArray sort(CubedArray x, int axis) {
+  static CubedArray sort(CubedArray x, int axis) {
     return sort(x, axis, false, true);
   }
 
-  /** {@code sort(x, axis, descending)}: stable. */
-  public static CubedArray sort(CubedArray x, int axis, boolean descending) {
+  static CubedArray sort(CubedArray x, int axis, boolean descending) {
     return sort(x, axis, descending, true);
   }
 
-  /**
-   * {@code sort(x, axis=-1, descending=False, stable=True)}: a sorted copy along the axis with x's
-   * shape, dtype and chunks. Always stable (so {@code stable=false} gives the same result); NaN
-   * last in both directions, {@code -0.0} and {@code 0.0} equal (input order kept), bool false
-   * first. When a whole lane along the axis fits a task the axis is rechunked to one block and each
-   * block sorted by the kernel; otherwise each lane goes through the distributed sample sort (two
-   * counting passes over the lane run at once when this is called, then the lazy partition and
-   * bucket sort; real and bool dtypes only). Every task's memory is within allowedMem.
-   *
-   * @throws IllegalArgumentException for a 0-d x, an axis out of range, or a complex x whose axis
-   *     does not fit one task
-   */
-  public static CubedArray sort(CubedArray x, int axis, boolean descending, boolean stable) {
+  static CubedArray sort(CubedArray x, int axis, boolean descending, boolean stable) {
     return sorted("sort", x, axis, descending, false);
   }
 
-  /** {@code argsort(x)}: ascending along the last axis, stable. */
-  public static CubedArray argsort(CubedArray x) {
+  static CubedArray argsort(CubedArray x) {
     return argsort(x, -1, false, true);
   }
 
-  /** {@code argsort(x, axis)}: ascending, stable. */
-  public static CubedArray argsort(CubedArray x, int axis) {
+  static CubedArray argsort(CubedArray x, int axis) {
     return argsort(x, axis, false, true);
   }
 
-  /** {@code argsort(x, axis, descending)}: stable. */
-  public static CubedArray argsort(CubedArray x, int axis, boolean descending) {
+  static CubedArray argsort(CubedArray x, int axis, boolean descending) {
     return argsort(x, axis, descending, true);
   }
 
-  /**
-   * {@code argsort(x, axis=-1, descending=False, stable=True)}: the int64 indices along the axis
-   * that sort x (stable: ties in ascending index order, also descending), with x's shape and
-   * chunks. Paths and memory as {@link #sort(CubedArray, int, boolean, boolean)}.
-   *
-   * @throws IllegalArgumentException as sort
-   */
-  public static CubedArray argsort(CubedArray x, int axis, boolean descending, boolean stable) {
+  static CubedArray argsort(CubedArray x, int axis, boolean descending, boolean stable) {
     return sorted("argsort", x, axis, descending, true);
   }
 
@@ -91,7 +66,7 @@ class XpSort extends XpShape {
     DType outType = arg ? DType.INT64 : x.dtype();
     long n = x.shape()[ax];
     if (x.size() == 0) {
-      return arg ? Xp.astype(x, DType.INT64) : x;
+      return arg ? XpUnary.astype(x, DType.INT64) : x;
     }
     if (n <= 1 && !arg) {
       return x;
@@ -111,21 +86,21 @@ class XpSort extends XpShape {
       }
     }
     perm[nd - 1] = ax;
-    CubedArray moved = Xp.permuteDims(x, perm);
+    CubedArray moved = XpManip.permuteDims(x, perm);
     long lanes = x.size() / n;
-    CubedArray rows = Xp.reshape(moved, lanes, n);
+    CubedArray rows = XpManip.reshape(moved, lanes, n);
     List<CubedArray> out = new ArrayList<>();
     for (long l = 0; l < lanes; l++) {
-      CubedArray one = Xp.getItem(rows, Index.at(l), Index.all());
+      CubedArray one = XpManip.getItem(rows, Index.at(l), Index.all());
       out.add(lane(one, order, arg ? SampleSort.Carry.INDEX : SampleSort.Carry.VALUES));
     }
-    CubedArray joined = Xp.reshape(Xp.stack(out, 0), moved.shape());
+    CubedArray joined = XpManip.reshape(XpManip.stack(out, 0), moved.shape());
     int[] back = new int[nd];
     for (int d = 0; d < nd; d++) {
       back[perm[d]] = d;
     }
-    CubedArray r = Xp.permuteDims(joined, back);
-    return wrap(Core.rechunk(r.node(), x.node().chunkGrid()), x);
+    CubedArray r = XpManip.permuteDims(joined, back);
+    return XpBlocks.wrap(Core.rechunk(r.node(), x.node().chunkGrid()), x);
   }
 
   private static long budget(CubedArray x) {
@@ -177,7 +152,7 @@ class XpSort extends XpShape {
             new int[] {1},
             extra);
     ArrayNode out = new ArrayNode.Computed(op, List.of(whole), whole.chunkGrid(), outType, null);
-    return wrap(Core.rechunk(out, x.node().chunkGrid()), x);
+    return XpBlocks.wrap(Core.rechunk(out, x.node().chunkGrid()), x);
   }
 
   /** The distributed sort of a 1-d x (values or global indices), in x's grid. */
@@ -206,7 +181,7 @@ class XpSort extends XpShape {
       // blocks small enough for the sample, count and partition tasks (about 6 copies + keys)
       long maxBlock = Math.max(1, b / (6L * Math.max(8, x0.dtype().itemSize()) + 48));
       long cmax = x0.node().chunkGrid().maxChunks()[0];
-      this.src = cmax > maxBlock ? Xp.rechunk(x0, maxBlock) : x0;
+      this.src = cmax > maxBlock ? XpBlocks.rechunk(x0, maxBlock) : x0;
       long c = src.node().chunkGrid().maxChunks()[0];
       // largest bucket: its values, carried values (8), argsort scratch, output and its regrid
       long m =
@@ -217,10 +192,10 @@ class XpSort extends XpShape {
         long buckets = Math.max(2, ceil(2 * n, m)) << attempt;
         if (given == null) {
           int s = (int) Math.min(c, Math.min(1 << 16, ceil(4 * n, m) << attempt));
-          NDArray samples = wrap(SampleSort.samples(src.node(), s, order), src).compute();
+          NDArray samples = XpBlocks.wrap(SampleSort.samples(src.node(), s, order), src).compute();
           sp = SampleSort.Splitters.of(samples, (int) Math.min(buckets, Integer.MAX_VALUE / 2));
         }
-        NDArray cs = wrap(SampleSort.counts(src.node(), sp, order), src).compute();
+        NDArray cs = XpBlocks.wrap(SampleSort.counts(src.node(), sp, order), src).compute();
         cnt = toMatrix(cs);
         long largest = 0;
         for (int j = 0; j < sp.buckets(); j++) {
@@ -260,7 +235,7 @@ class XpSort extends XpShape {
         carried = narrow(SampleSort.partition(keyNode, pay, carry, splitters, order));
       }
       ArrayNode out = SampleSort.buckets(vals, carried, counts, g, order);
-      return wrap(SampleSort.toGrid(out, x.node().chunkGrid(), budget(x)), x);
+      return XpBlocks.wrap(SampleSort.toGrid(out, x.node().chunkGrid(), budget(x)), x);
     }
 
     private ArrayNode narrow(ArrayNode rows) {
@@ -285,39 +260,21 @@ class XpSort extends XpShape {
 
   // ------------------------------------------------------------------ unique
 
-  /**
-   * {@code unique_values(x)}: the distinct values of the flattened x, sorted ascending (NaN last,
-   * each NaN distinct; {@code -0.0} equals {@code 0.0}, the first in sorted order kept), 1-d.
-   * Memory: x is sorted as by {@link #sort(CubedArray)} (bounded), then a run-start test reading
-   * two sorted blocks per task; a counting pass over the run starts runs at once when this is
-   * called, and the result is lazy, chunked irregularly by those counts.
-   */
-  public static CubedArray uniqueValues(CubedArray x) {
+  static CubedArray uniqueValues(CubedArray x) {
     return new Grouping(x, false).values();
   }
 
-  /** {@code unique_counts(x)}: values as {@link #uniqueValues} and their counts (int64). */
-  public static Uniques.Counts uniqueCounts(CubedArray x) {
+  static Uniques.Counts uniqueCounts(CubedArray x) {
     Grouping gr = new Grouping(x, false);
     return new Uniques.Counts(gr.values(), gr.counts());
   }
 
-  /**
-   * {@code unique_inverse(x)}: values as {@link #uniqueValues} and, for each element of x, the
-   * index of its value (int64, x's shape and chunks). The inverse scatters the run numbers back to
-   * input order by a second distributed sort keyed by the sorting permutation (its splitters are
-   * known, so it needs only a counting pass).
-   */
-  public static Uniques.Inverse uniqueInverse(CubedArray x) {
+  static Uniques.Inverse uniqueInverse(CubedArray x) {
     Grouping gr = new Grouping(x, true);
     return new Uniques.Inverse(gr.values(), gr.inverse());
   }
 
-  /**
-   * {@code unique_all(x)}: values, first-occurrence indices in the flattened x (int64), inverse
-   * indices and counts; memory as {@link #uniqueValues} and {@link #uniqueInverse}.
-   */
-  public static Uniques.All uniqueAll(CubedArray x) {
+  static Uniques.All uniqueAll(CubedArray x) {
     Grouping gr = new Grouping(x, true);
     return new Uniques.All(gr.values(), gr.indices(), gr.inverse(), gr.counts());
   }
@@ -333,13 +290,14 @@ class XpSort extends XpShape {
 
     Grouping(CubedArray x, boolean needPerm) {
       this.x = x;
-      CubedArray f = x.ndim() == 1 ? x : Xp.reshape(x, x.size());
+      CubedArray f = x.ndim() == 1 ? x : XpManip.reshape(x, x.size());
       this.flat = f;
       long n = f.size();
       if (n == 0) {
         sorted = f;
         perm =
-            wrap(Core.elemwise("astype", b -> b[0].astype(DType.INT64), DType.INT64, f.node()), f);
+            XpBlocks.wrap(
+                Core.elemwise("astype", b -> b[0].astype(DType.INT64), DType.INT64, f.node()), f);
         starts = null;
         blockCounts = null;
         return;
@@ -354,23 +312,23 @@ class XpSort extends XpShape {
         perm = needPerm ? lane.result(SampleSort.Carry.INDEX, null) : null;
       }
       starts =
-          wrap(
+          XpBlocks.wrap(
               f.dtype().isComplex() ? complexStarts(sorted.node()) : Runs.starts(sorted.node()),
               sorted);
-      NDArray c = wrap(Selection.counts(starts.node()), starts).compute();
+      NDArray c = XpBlocks.wrap(Selection.counts(starts.node()), starts).compute();
       blockCounts = (long[]) c.astype(DType.INT64).data();
     }
 
     CubedArray values() {
       return starts == null
           ? sorted
-          : wrap(Selection.masked(sorted.node(), starts.node(), blockCounts), x);
+          : XpBlocks.wrap(Selection.masked(sorted.node(), starts.node(), blockCounts), x);
     }
 
     CubedArray indices() {
       return starts == null
           ? perm
-          : wrap(Selection.masked(perm.node(), starts.node(), blockCounts), x);
+          : XpBlocks.wrap(Selection.masked(perm.node(), starts.node(), blockCounts), x);
     }
 
     CubedArray counts() {
@@ -379,21 +337,25 @@ class XpSort extends XpShape {
       }
       long n = flat.size();
       CubedArray pos =
-          wrap(Selection.nonzeroCoordinate(starts.node(), blockCounts, new long[] {n}, 0), x);
+          XpBlocks.wrap(
+              Selection.nonzeroCoordinate(starts.node(), blockCounts, new long[] {n}, 0), x);
       long k = pos.size();
       CubedArray end = Cubed.fromArray(NDArray.full(DType.INT64, n, 1), new long[] {1}, x.spec());
       CubedArray next =
-          k == 1 ? end : Xp.concat(List.of(Xp.getItem(pos, Index.slice(1L, null)), end), 0);
-      return Xp.subtract(next, pos);
+          k == 1
+              ? end
+              : XpManip.concat(List.of(XpManip.getItem(pos, Index.slice(1L, null)), end), 0);
+      return XpBinary.SUBTRACT.apply(next, pos);
     }
 
     CubedArray inverse() {
       if (starts == null) {
-        return Xp.reshape(perm, x.shape());
+        return XpManip.reshape(perm, x.shape());
       }
       long n = flat.size();
       CubedArray gid =
-          Xp.subtract(Xp.cumulativeSum(Xp.astype(starts, DType.INT64), 0), (Object) 1L);
+          XpBinary.SUBTRACT.apply(
+              XpReduce.cumulativeSum(XpUnary.astype(starts, DType.INT64), 0), (Object) 1L);
       CubedArray scattered;
       if (fitsOneTask(flat, n, DType.INT64)) {
         // one task: inverse[perm[i]] = gid[i]
@@ -418,13 +380,13 @@ class XpSort extends XpShape {
         ArrayNode inv =
             new ArrayNode.Computed(
                 op, List.of(p1, g1), new long[] {n}, new long[] {n}, DType.INT64, null);
-        scattered = wrap(Core.rechunk(inv, flat.node().chunkGrid()), x);
+        scattered = XpBlocks.wrap(Core.rechunk(inv, flat.node().chunkGrid()), x);
       } else {
         // perm is a permutation of [0, n): the splitters are known (equal ranges of indices)
         Lane probe = new Lane(perm, Sorting.Order.ASCENDING, evenSplitters(perm, n));
         scattered = probe.result(SampleSort.Carry.PAYLOAD, gid);
       }
-      return x.ndim() == 1 ? scattered : Xp.reshape(scattered, x.shape());
+      return x.ndim() == 1 ? scattered : XpManip.reshape(scattered, x.shape());
     }
 
     /**
@@ -508,23 +470,23 @@ class XpSort extends XpShape {
     }
     long[] inner = java.util.Arrays.copyOfRange(xs, k, xs.length);
     long rest = Shapes.size(inner);
-    CubedArray x2 = Xp.reshape(x, rows, rest);
-    CubedArray fm = mask.ndim() == 1 ? mask : Xp.reshape(mask, rows);
+    CubedArray x2 = XpManip.reshape(x, rows, rest);
+    CubedArray fm = mask.ndim() == 1 ? mask : XpManip.reshape(mask, rows);
     long[] rowBlocks = x2.chunks()[0];
     if (!java.util.Arrays.equals(fm.chunks()[0], rowBlocks)) {
-      fm = Xp.rechunk(fm, new long[][] {rowBlocks});
+      fm = XpBlocks.rechunk(fm, new long[][] {rowBlocks});
     }
     long[] counts;
     if (rows == 0) {
       counts = new long[0];
     } else {
-      NDArray c = wrap(Selection.counts(fm.node()), fm).compute();
+      NDArray c = XpBlocks.wrap(Selection.counts(fm.node()), fm).compute();
       counts = (long[]) c.data();
     }
-    CubedArray sel = wrap(Selection.maskedRows(x2.node(), fm.node(), counts), x);
+    CubedArray sel = XpBlocks.wrap(Selection.maskedRows(x2.node(), fm.node(), counts), x);
     long[] out = new long[inner.length + 1];
     out[0] = sel.shape()[0];
     System.arraycopy(inner, 0, out, 1, inner.length);
-    return Xp.reshape(sel, out);
+    return XpManip.reshape(sel, out);
   }
 }

@@ -115,7 +115,8 @@ class ArgReductionTest {
     for (int axis = 0; axis < 2; axis++) {
       for (boolean max : new boolean[] {false, true}) {
         NDArray got =
-            Xp.reduce(x, max ? Reductions.Op.ARGMAX : Reductions.Op.ARGMIN, Axes.of(axis), 2, 0)
+            XpReduce.reduce(
+                    x, max ? Reductions.Op.ARGMAX : Reductions.Op.ARGMIN, Axes.of(axis), 2, 0)
                 .compute();
         assertThat(got.dtype()).isEqualTo(DType.INT64);
         long lanes = shape[1 - axis];
@@ -142,7 +143,7 @@ class ArgReductionTest {
       a.setComplex(i, mod * Math.cos(ang), mod * Math.sin(ang));
     }
     CubedArray x = Cubed.fromArray(a, new long[] {3, 4}, spec());
-    NDArray got = Xp.reduce(x, Reductions.Op.PROD, Axes.of(0), 2, 0).compute();
+    NDArray got = XpReduce.reduce(x, Reductions.Op.PROD, Axes.of(0), 2, 0).compute();
     assertThat(got.dtype()).isEqualTo(t);
     double tol = t == DType.COMPLEX64 ? 1e-5 : 1e-12;
     for (int j = 0; j < 6; j++) {
@@ -163,7 +164,7 @@ class ArgReductionTest {
           Reductions.Op.MIN, Reductions.Op.MAX, Reductions.Op.ARGMIN, Reductions.Op.ARGMAX
         }) {
       String name = op.name().toLowerCase();
-      assertThatThrownBy(() -> Xp.reduce(x, op, Axes.of(0), 2, 0))
+      assertThatThrownBy(() -> XpReduce.reduce(x, op, Axes.of(0), 2, 0))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining(name + ":")
           .hasMessageContaining(t.toString());

@@ -321,7 +321,7 @@ final class DiffOps {
             + ")",
         List.of(x),
         k,
-        a -> Xp.reduce(a[0], op, ax, split, corr),
+        a -> XpReduce.reduce(a[0], op, ax, split, corr),
         kind);
   }
 

@@ -195,7 +195,7 @@ class NanReductionTest {
   void keepDimsKeepsReducedAxesAsOne(long seed, long[] chunks, int[] axes) {
     NDArray a = data(DType.FLOAT64, seed);
     CubedArray x = Cubed.fromArray(a, chunks, spec());
-    CubedArray m = Xp.nanmean(x, Axes.of(axes).keepDims(), Xp.AUTO_SPLIT);
+    CubedArray m = Xp.nanmean(x, Axes.of(axes).keepDims(), XpReduce.AUTO_SPLIT);
     long[] want = SHAPE.clone();
     for (int d : axes) {
       want[d] = 1;

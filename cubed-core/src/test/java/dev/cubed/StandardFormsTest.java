@@ -266,11 +266,11 @@ class StandardFormsTest {
     CubedArray b = Xp.greater(x, 0.0);
     List<BiFunction<CubedArray, Axes, CubedArray>> xpForms =
         List.of(
-            (v, ax) -> Xp.prod(v, ax, Xp.AUTO_SPLIT),
-            (v, ax) -> Xp.min(v, ax, Xp.AUTO_SPLIT),
-            (v, ax) -> Xp.max(v, ax, Xp.AUTO_SPLIT),
-            (v, ax) -> Xp.sum(v, ax, Xp.AUTO_SPLIT),
-            (v, ax) -> Xp.mean(v, ax, Xp.AUTO_SPLIT),
+            (v, ax) -> Xp.prod(v, ax, XpReduce.AUTO_SPLIT),
+            (v, ax) -> Xp.min(v, ax, XpReduce.AUTO_SPLIT),
+            (v, ax) -> Xp.max(v, ax, XpReduce.AUTO_SPLIT),
+            (v, ax) -> Xp.sum(v, ax, XpReduce.AUTO_SPLIT),
+            (v, ax) -> Xp.mean(v, ax, XpReduce.AUTO_SPLIT),
             CubedArray::prod,
             CubedArray::min,
             CubedArray::max,
@@ -292,14 +292,14 @@ class StandardFormsTest {
     }
     for (CubedArray k :
         new CubedArray[] {
-          Xp.all(b, Axes.of(1).keepDims(), Xp.AUTO_SPLIT), b.all(Axes.of(1).keepDims())
+          Xp.all(b, Axes.of(1).keepDims(), XpReduce.AUTO_SPLIT), b.all(Axes.of(1).keepDims())
         }) {
       assertThat(k.shape()).containsExactly(4, 1, 3);
       assertThat(k.compute().reshape(4, 3)).isEqualTo(Xp.all(b, 1).compute());
     }
     for (CubedArray k :
         new CubedArray[] {
-          Xp.any(b, Axes.all().keepDims(), Xp.AUTO_SPLIT), b.any(Axes.all().keepDims())
+          Xp.any(b, Axes.all().keepDims(), XpReduce.AUTO_SPLIT), b.any(Axes.all().keepDims())
         }) {
       assertThat(k.shape()).containsExactly(1, 1, 1);
       assertThat(k.compute().getBoolean(0)).isEqualTo(Xp.any(b).compute().getBoolean(0));

@@ -50,7 +50,7 @@ class XpLinalgTest extends ChunkedVsKernel {
   /** Hermitian positive-definite stack: B B^H + n I. */
   static NDArray spd(Random r, DType t, long[] batch, int n) {
     NDArray b =
-        gauss(r, t.isComplex() ? DType.COMPLEX128 : DType.FLOAT64, XpLinalg.cat(batch, n, n));
+        gauss(r, t.isComplex() ? DType.COMPLEX128 : DType.FLOAT64, XpNorms.cat(batch, n, n));
     NDArray bh = LinearAlgebra.matrixTranspose(t.isComplex() ? Elementwise.conj(b) : b);
     NDArray a = LinearAlgebra.matmul(b, bh);
     for (int i = 0; i < a.size(); i++) {
@@ -84,7 +84,7 @@ class XpLinalgTest extends ChunkedVsKernel {
     for (int round = 0; round < 2; round++) {
       long[] b = batch(r);
       int n = 1 + r.nextInt(5);
-      NDArray a = gauss(r, t, XpLinalg.cat(b, n, n));
+      NDArray a = gauss(r, t, XpNorms.cat(b, n, n));
       CubedArray c = chunked(r, a);
       String d = t + Arrays.toString(a.shape()) + " round " + round;
       check("det " + d, () -> Linalg.det(a), () -> XpLinalg.det(c), true);
@@ -123,7 +123,7 @@ class XpLinalgTest extends ChunkedVsKernel {
       CubedArray cv = chunked(r, v);
       check("solve vector " + d, () -> Linalg.solve(a, v), () -> XpLinalg.solve(c, cv), true);
       long[] b2 = b.length > 0 && r.nextBoolean() ? new long[] {1} : b;
-      NDArray m = gauss(r, t, XpLinalg.cat(b2, n, 1 + r.nextInt(3)));
+      NDArray m = gauss(r, t, XpNorms.cat(b2, n, 1 + r.nextInt(3)));
       CubedArray cm = chunked(r, m);
       check(
           "solve matrix " + Arrays.toString(m.shape()) + " " + d,
@@ -151,7 +151,7 @@ class XpLinalgTest extends ChunkedVsKernel {
           true);
       for (Linalg.MatrixNormOrder o : Linalg.MatrixNormOrder.values()) {
         boolean keep = r.nextBoolean();
-        NDArray rect = gauss(r, t, XpLinalg.cat(b, 1 + r.nextInt(4), 1 + r.nextInt(4)));
+        NDArray rect = gauss(r, t, XpNorms.cat(b, 1 + r.nextInt(4), 1 + r.nextInt(4)));
         CubedArray cr = chunked(r, rect);
         check(
             "matrix_norm " + o + " keep " + keep + " " + Arrays.toString(rect.shape()),

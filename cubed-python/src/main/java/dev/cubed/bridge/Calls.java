@@ -25,12 +25,15 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * What a CALL message may name: the bridge's own functions (handles, compute, Zarr, spec) and the
- * public static methods of {@link Xp}, {@link XpLinalg}, {@link XpFft} and {@link XpIndexing}
- * ({@code "Xp.add"}, {@code "XpLinalg.qr"}; inherited ones included, {@code "Xp.sort"}), chosen
- * among overloads by the argument tags. Nothing else is reachable. A result that is a record
+ * What a CALL message may name: the bridge's own functions (handles, compute, Zarr, spec, {@code
+ * functions}) and the public static methods of the public facades {@link Xp}, {@link XpLinalg},
+ * {@link XpFft} and {@link XpIndexing} ({@code "Xp.add"}, {@code "XpLinalg.qr"}), chosen among
+ * overloads by the argument tags. The facades extend nothing and declare every method they offer,
+ * so the table is their declared public methods, called as any class outside {@code dev.cubed}
+ * calls them (no {@code setAccessible}). Nothing else is reachable. A result that is a record
  * ({@code XpLinalg.Qr}, {@code Uniques.All}, ...) is returned as the list of its components, in
- * declaration order.
+ * declaration order. {@code functions()} lists the table, for the test that the Python package
+ * names only functions that exist here (python/tests/test_bridge_names.py).
  */
 final class Calls {
   /** A bridge function over decoded arguments. */
@@ -65,7 +68,7 @@ final class Calls {
 
   private static final Map<String, Fn> OWN = new HashMap<>();
 
-  /** "Xp.add", "XpLinalg.qr", ...: the public static methods of the allowed API classes. */
+  /** "Xp.add", "XpLinalg.qr", ...: the public static methods the facades declare. */
   private static final Map<String, List<Method>> XP = new HashMap<>();
 
   /** The only classes whose methods a CALL may name (an explicit list, never a lookup by name). */
@@ -74,15 +77,30 @@ final class Calls {
 
   static {
     for (Class<?> c : API) {
-      for (Method m : c.getMethods()) {
-        // inherited ones too (XpLinalg's norms are declared in its package-private base)
-        if (Modifier.isStatic(m.getModifiers())
-            && m.getDeclaringClass().getPackageName().equals("dev.cubed")) {
-          m.setAccessible(true);
+      for (Method m : c.getDeclaredMethods()) {
+        if (Modifier.isStatic(m.getModifiers()) && Modifier.isPublic(m.getModifiers())) {
           XP.computeIfAbsent(c.getSimpleName() + "." + m.getName(), k -> new ArrayList<>()).add(m);
         }
       }
     }
+    // functions(): [name, parameter count, varargs] for every facade method (one entry per
+    // overload), then [name, -1, true] for each of the bridge's own functions (any count)
+    OWN.put(
+        "functions",
+        (s, a) -> {
+          List<Object> out = new ArrayList<>();
+          new java.util.TreeMap<>(XP)
+              .forEach(
+                  (name, ms) -> {
+                    for (Method m : ms) {
+                      out.add(List.of(name, (long) m.getParameterCount(), m.isVarArgs()));
+                    }
+                  });
+          for (String name : new java.util.TreeSet<>(OWN.keySet())) {
+            out.add(List.of(name, -1L, true));
+          }
+          return out;
+        });
     OWN.put(
         "free",
         (s, a) -> {
