@@ -74,9 +74,21 @@ class MalformedFrameError(JavaError):
     """The JVM refused a message that does not follow the bridge protocol."""
 
 
-_BY_KIND = {1: JavaValueError, 2: JavaNotImplementedError, 3: JavaIndexError,
-            4: JavaArithmeticError, 5: JavaMemoryError, 6: MalformedFrameError,
-            7: JavaOSError}
+#: The error kind byte of an error reply (BridgeMain.ERR_* on the Java side; the two lists are
+#: compared by tests/test_bridge_names.py).
+ERR_OTHER = 0
+ERR_ARGUMENT = 1
+ERR_UNSUPPORTED = 2
+ERR_INDEX = 3
+ERR_ARITHMETIC = 4
+ERR_MEMORY = 5
+ERR_MALFORMED = 6
+ERR_IO = 7
+
+_BY_KIND = {ERR_OTHER: JavaError, ERR_ARGUMENT: JavaValueError,
+            ERR_UNSUPPORTED: JavaNotImplementedError, ERR_INDEX: JavaIndexError,
+            ERR_ARITHMETIC: JavaArithmeticError, ERR_MEMORY: JavaMemoryError,
+            ERR_MALFORMED: MalformedFrameError, ERR_IO: JavaOSError}
 
 
 def from_java(kind, java_class, message):
