@@ -1,6 +1,6 @@
 """NumPy's nan-functions over cubed_java arrays: lazy, chunked, bounded in memory.
 
-Each calls the engine's ``Xp.nan*`` (dev.cubed.XpNan): tree reductions whose states count only
+Each calls the engine's ``Xp.nan*`` (implemented in dev.cubed.XpNan): tree reductions whose states count only
 the non-NaN elements (nanmean, nanvar/nanstd, nanmin/nanmax, nanargmin/nanargmax), or the plain
 reduction or scan over x with NaN replaced by 0 or 1 in a fused pointwise step (nansum, nanprod,
 nancumsum, nancumprod). They are exported by ``cubed_java.array_api``, which is the namespace

@@ -9,11 +9,11 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * {@code einsum} (NumPy's Einstein summation) on chunked arrays (reached as {@code Xp.einsum}; this
- * class is not public). Lazy: each operand's labels found nowhere else are summed out first; then
- * the operands are folded left to right, each step a broadcast {@code multiply} of the two (their
- * axes aligned by label) followed by a {@code sum} over the labels no later operand and not the
- * output needs; the result is permuted to the output's order.
+ * {@code einsum} (NumPy's Einstein summation) on chunked arrays (final and package-private; the
+ * contract of {@code Xp.einsum} is on {@link Xp}). Lazy: each operand's labels found nowhere else
+ * are summed out first; then the operands are folded left to right, each step a broadcast {@code
+ * multiply} of the two (their axes aligned by label) followed by a {@code sum} over the labels no
+ * later operand and not the output needs; the result is permuted to the output's order.
  *
  * <p>Memory: a step's product block has, per label of the two operands, that label's block size, so
  * a task holds the outer product of one block of each (as Dask's and Cubed's blockwise einsum); the

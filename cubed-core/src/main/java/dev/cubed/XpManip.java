@@ -13,9 +13,9 @@ import dev.cubed.nd.Shapes;
 import java.util.List;
 
 /**
- * Rearranging, creation-like and vector functions of {@link Xp} (reached as {@code Xp.flip} etc.;
- * this class is not public): {@code flip}, {@code roll}, {@code moveaxis}, {@code
- * matrix_transpose}, {@code vecdot}, {@code *_like}, {@code empty}.
+ * Rearranging, creation-like and vector functions of {@link Xp} (final and package-private; the
+ * contract of {@code Xp.flip} is on {@link Xp}): {@code flip}, {@code roll}, {@code moveaxis},
+ * {@code matrix_transpose}, {@code vecdot}, {@code *_like}, {@code empty}.
  */
 final class XpManip {
   private XpManip() {}

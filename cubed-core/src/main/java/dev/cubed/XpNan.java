@@ -7,9 +7,10 @@ import dev.cubed.nd.Elementwise;
 import dev.cubed.nd.NDArray;
 
 /**
- * The NaN-skipping functions of {@link Xp} (NumPy's {@code nansum}, {@code nanmean}, ...; reached
- * as {@code Xp.nanmean} etc.; this class is not public). Each is lazy and chunked like its plain
- * counterpart, with the same axes, keepdims ({@code Axes.of(0).keepDims()}) and splitEvery:
+ * The NaN-skipping functions of {@link Xp} (NumPy's {@code nansum}, {@code nanmean}, ...; final and
+ * package-private; the contract of {@code Xp.nanmean} is on {@link Xp}). Each is lazy and chunked
+ * like its plain counterpart, with the same axes, keepdims ({@code Axes.of(0).keepDims()}) and
+ * splitEvery:
  *
  * <ul>
  *   <li>nanmean, nanvar/nanstd, nanmin/nanmax, nanargmin/nanargmax: tree reductions whose states

@@ -8,12 +8,13 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * {@code pad} (NumPy's {@code numpy.pad}) on chunked arrays (reached as {@code Xp.pad}; this class
- * is not public). Lazy: along each padded axis the result is the concatenation of a border piece,
- * the array and another border piece, each border a virtual constant array (mode constant), a
- * broadcast one-element slice (edge) or a slice of the array itself, reversed where the mode
- * mirrors (reflect, symmetric, wrap). Memory: as concat, one block per task; nothing of x's size is
- * held. The border blocks take x's block size along the axis (at most the width).
+ * {@code pad} (NumPy's {@code numpy.pad}) on chunked arrays (final and package-private; the
+ * contract of {@code Xp.pad} is on {@link Xp}). Lazy: along each padded axis the result is the
+ * concatenation of a border piece, the array and another border piece, each border a virtual
+ * constant array (mode constant), a broadcast one-element slice (edge) or a slice of the array
+ * itself, reversed where the mode mirrors (reflect, symmetric, wrap). Memory: as concat, one block
+ * per task; nothing of x's size is held. The border blocks take x's block size along the axis (at
+ * most the width).
  */
 final class XpPad {
   private XpPad() {}

@@ -9,9 +9,9 @@ import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Searching;
 
 /**
- * Searching, selection and data-type functions of {@link Xp} (reached as {@code Xp.where} etc.;
- * this class is not public): flattened {@code argmax}/{@code argmin}, {@code count_nonzero}, {@code
- * where}, {@code clip}, {@code result_type}, {@code can_cast}.
+ * Searching, selection and data-type functions of {@link Xp} (final and package-private; the
+ * contract of {@code Xp.where} is on {@link Xp}): flattened {@code argmax}/{@code argmin}, {@code
+ * count_nonzero}, {@code where}, {@code clip}, {@code result_type}, {@code can_cast}.
  */
 final class XpSearch {
   private XpSearch() {}

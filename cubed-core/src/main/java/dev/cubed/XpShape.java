@@ -10,8 +10,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Shape-building functions of {@link Xp} (reached as {@code Xp.tile} etc.; this class is not
- * public): {@code tile}, {@code repeat}, {@code meshgrid}, {@code tril}/{@code triu}, {@code diff}.
+ * Shape-building functions of {@link Xp} (final and package-private; the contract of {@code
+ * Xp.tile} is on {@link Xp}): {@code tile}, {@code repeat}, {@code meshgrid}, {@code tril}/{@code
+ * triu}, {@code diff}.
  */
 final class XpShape {
   private XpShape() {}

@@ -18,8 +18,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Sorting, set and leading-mask functions of {@link Xp} (reached as {@code Xp.sort} etc.; this
- * class is not public). See docs/api/sorting.md for how memory is bounded.
+ * Sorting, set and leading-mask functions of {@link Xp} (final and package-private; the contract of
+ * {@code Xp.sort} is on {@link Xp}). See docs/api/sorting.md for how memory is bounded.
  */
 final class XpSort {
   private XpSort() {}

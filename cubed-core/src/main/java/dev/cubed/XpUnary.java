@@ -5,8 +5,9 @@ import dev.cubed.nd.DType;
 import dev.cubed.nd.Elementwise;
 
 /**
- * The unary elementwise family of {@link Xp} (reached as {@code Xp.sin} etc.; this class is not
- * public) and the shared helpers of the facade. Memory: one block in, one block out per task.
+ * The unary elementwise family of {@link Xp} (final and package-private; the contract of {@code
+ * Xp.sin} is on {@link Xp}) and the shared helpers of the facade. Memory: one block in, one block
+ * out per task.
  */
 final class XpUnary {
   private XpUnary() {}
