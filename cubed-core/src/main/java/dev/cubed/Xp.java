@@ -1,9 +1,9 @@
 package dev.cubed;
 
+import dev.cubed.core.BasicIndexing;
+import dev.cubed.core.ChunkedManipulation;
 import dev.cubed.core.Contraction;
 import dev.cubed.core.Core;
-import dev.cubed.core.Indexing;
-import dev.cubed.core.Manip;
 import dev.cubed.core.Reductions;
 import dev.cubed.nd.Axes;
 import dev.cubed.nd.Creation;
@@ -338,7 +338,7 @@ public final class Xp extends XpQuantile {
 
   /** Permutes the axes. */
   public static CubedArray permuteDims(CubedArray x, int... axes) {
-    return wrap(Manip.permuteDims(x.node(), axes), x);
+    return wrap(ChunkedManipulation.permuteDims(x.node(), axes), x);
   }
 
   /**
@@ -365,27 +365,29 @@ public final class Xp extends XpQuantile {
               + (n - 1)
               + ")");
     }
-    return wrap(Manip.expandDims(x.node(), axis), x);
+    return wrap(ChunkedManipulation.expandDims(x.node(), axis), x);
   }
 
   /** Removes the given size-1 axes. */
   public static CubedArray squeeze(CubedArray x, int... axes) {
-    return wrap(Manip.squeeze(x.node(), axes), x);
+    return wrap(ChunkedManipulation.squeeze(x.node(), axes), x);
   }
 
   /** Broadcasts to a shape. */
   public static CubedArray broadcastTo(CubedArray x, long... shape) {
-    return wrap(Manip.broadcastTo(x.node(), shape), x);
+    return wrap(ChunkedManipulation.broadcastTo(x.node(), shape), x);
   }
 
   /** Joins arrays along an existing axis; mixed dtypes promote (the standard's rules). */
   public static CubedArray concat(java.util.List<CubedArray> xs, int axis) {
-    return wrap(Manip.concat(xs.stream().map(CubedArray::node).toList(), axis), xs.get(0));
+    return wrap(
+        ChunkedManipulation.concat(xs.stream().map(CubedArray::node).toList(), axis), xs.get(0));
   }
 
   /** Joins arrays of equal shape along a new axis; mixed dtypes promote. */
   public static CubedArray stack(java.util.List<CubedArray> xs, int axis) {
-    return wrap(Manip.stack(xs.stream().map(CubedArray::node).toList(), axis), xs.get(0));
+    return wrap(
+        ChunkedManipulation.stack(xs.stream().map(CubedArray::node).toList(), axis), xs.get(0));
   }
 
   /**
@@ -404,7 +406,7 @@ public final class Xp extends XpQuantile {
 
   /** Basic indexing: integers, slices (any step), newaxis, ellipsis. */
   public static CubedArray getItem(CubedArray x, Index... index) {
-    return wrap(Indexing.getItem(x.node(), index), x);
+    return wrap(BasicIndexing.getItem(x.node(), index), x);
   }
 
   /**

@@ -1,7 +1,6 @@
 package dev.cubed;
 
-import dev.cubed.nd.Elementwise;
-import dev.cubed.nd.ElementwiseInto;
+import dev.cubed.nd.elementwise.Elementwise;
 
 /**
  * The arithmetic binary functions of {@link Xp} (reached as {@code Xp.add} etc.; this class is not
@@ -14,7 +13,7 @@ class XpArith extends XpLogic {
 
   /** Elementwise add with broadcasting (kernel: {@link Elementwise#add(NDArray, NDArray)}). */
   public static CubedArray add(CubedArray x1, CubedArray x2) {
-    return ewInto("add", (buf, b) -> ElementwiseInto.add(b[0], b[1], buf), x1, x2);
+    return ewInto("add", (buf, b) -> Elementwise.add(b[0], b[1], buf), x1, x2);
   }
 
   /**
@@ -25,13 +24,13 @@ class XpArith extends XpLogic {
    */
   public static CubedArray add(CubedArray x1, Object x2) {
     Object s = scalar("add", x2);
-    return ewInto("add", (buf, b) -> ElementwiseInto.add(b[0], s, buf), x1);
+    return ewInto("add", (buf, b) -> Elementwise.add(b[0], s, buf), x1);
   }
 
   /** add of a scalar and an array (promotion: see the class comment). */
   public static CubedArray add(Object x1, CubedArray x2) {
     Object s = scalar("add", x1);
-    return ewInto("add", (buf, b) -> ElementwiseInto.add(s, b[0], buf), x2);
+    return ewInto("add", (buf, b) -> Elementwise.add(s, b[0], buf), x2);
   }
 
   /** Elementwise atan2 with broadcasting (kernel: {@link Elementwise#atan2(NDArray, NDArray)}). */
@@ -85,7 +84,7 @@ class XpArith extends XpLogic {
    * Elementwise divide with broadcasting (kernel: {@link Elementwise#divide(NDArray, NDArray)}).
    */
   public static CubedArray divide(CubedArray x1, CubedArray x2) {
-    return ewInto("divide", (buf, b) -> ElementwiseInto.divide(b[0], b[1], buf), x1, x2);
+    return ewInto("divide", (buf, b) -> Elementwise.divide(b[0], b[1], buf), x1, x2);
   }
 
   /**
@@ -96,13 +95,13 @@ class XpArith extends XpLogic {
    */
   public static CubedArray divide(CubedArray x1, Object x2) {
     Object s = scalar("divide", x2);
-    return ewInto("divide", (buf, b) -> ElementwiseInto.divide(b[0], s, buf), x1);
+    return ewInto("divide", (buf, b) -> Elementwise.divide(b[0], s, buf), x1);
   }
 
   /** divide of a scalar and an array (promotion: see the class comment). */
   public static CubedArray divide(Object x1, CubedArray x2) {
     Object s = scalar("divide", x1);
-    return ewInto("divide", (buf, b) -> ElementwiseInto.divide(s, b[0], buf), x2);
+    return ewInto("divide", (buf, b) -> Elementwise.divide(s, b[0], buf), x2);
   }
 
   /**
@@ -230,7 +229,7 @@ class XpArith extends XpLogic {
    * NDArray)}).
    */
   public static CubedArray multiply(CubedArray x1, CubedArray x2) {
-    return ewInto("multiply", (buf, b) -> ElementwiseInto.multiply(b[0], b[1], buf), x1, x2);
+    return ewInto("multiply", (buf, b) -> Elementwise.multiply(b[0], b[1], buf), x1, x2);
   }
 
   /**
@@ -241,13 +240,13 @@ class XpArith extends XpLogic {
    */
   public static CubedArray multiply(CubedArray x1, Object x2) {
     Object s = scalar("multiply", x2);
-    return ewInto("multiply", (buf, b) -> ElementwiseInto.multiply(b[0], s, buf), x1);
+    return ewInto("multiply", (buf, b) -> Elementwise.multiply(b[0], s, buf), x1);
   }
 
   /** multiply of a scalar and an array (promotion: see the class comment). */
   public static CubedArray multiply(Object x1, CubedArray x2) {
     Object s = scalar("multiply", x1);
-    return ewInto("multiply", (buf, b) -> ElementwiseInto.multiply(s, b[0], buf), x2);
+    return ewInto("multiply", (buf, b) -> Elementwise.multiply(s, b[0], buf), x2);
   }
 
   /**
@@ -327,7 +326,7 @@ class XpArith extends XpLogic {
    * NDArray)}).
    */
   public static CubedArray subtract(CubedArray x1, CubedArray x2) {
-    return ewInto("subtract", (buf, b) -> ElementwiseInto.subtract(b[0], b[1], buf), x1, x2);
+    return ewInto("subtract", (buf, b) -> Elementwise.subtract(b[0], b[1], buf), x1, x2);
   }
 
   /**
@@ -338,12 +337,12 @@ class XpArith extends XpLogic {
    */
   public static CubedArray subtract(CubedArray x1, Object x2) {
     Object s = scalar("subtract", x2);
-    return ewInto("subtract", (buf, b) -> ElementwiseInto.subtract(b[0], s, buf), x1);
+    return ewInto("subtract", (buf, b) -> Elementwise.subtract(b[0], s, buf), x1);
   }
 
   /** subtract of a scalar and an array (promotion: see the class comment). */
   public static CubedArray subtract(Object x1, CubedArray x2) {
     Object s = scalar("subtract", x1);
-    return ewInto("subtract", (buf, b) -> ElementwiseInto.subtract(s, b[0], buf), x2);
+    return ewInto("subtract", (buf, b) -> Elementwise.subtract(s, b[0], buf), x2);
   }
 }

@@ -1,8 +1,8 @@
 package dev.cubed;
 
 import dev.cubed.nd.DType;
-import dev.cubed.nd.Elementwise;
 import dev.cubed.nd.NDArray;
+import dev.cubed.nd.elementwise.Elementwise;
 
 /**
  * The comparison, logical and bitwise binary functions of {@link Xp} (reached as {@code Xp.add}

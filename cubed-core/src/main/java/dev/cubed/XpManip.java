@@ -4,9 +4,9 @@ import dev.cubed.core.Core;
 import dev.cubed.core.Rearrange;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.Index;
-import dev.cubed.nd.LinearAlgebra;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
+import dev.cubed.nd.linalg.Linalg;
 import java.util.List;
 
 /**
@@ -165,8 +165,7 @@ class XpManip extends XpSearch {
               + " and "
               + Xp.shapeOf(x2));
     }
-    DType out =
-        LinearAlgebra.vecdot(NDArray.ones(x1.dtype(), 1), NDArray.ones(x2.dtype(), 1)).dtype();
+    DType out = Linalg.vecdot(NDArray.ones(x1.dtype(), 1), NDArray.ones(x2.dtype(), 1)).dtype();
     long[] shape = Shapes.broadcast("vecdot", x1.shape(), x2.shape());
     int nd = shape.length;
     int a = Shapes.normalizeAxis("vecdot", axis, nd);

@@ -2,8 +2,8 @@ package dev.cubed;
 
 import dev.cubed.core.Core;
 import dev.cubed.nd.DType;
-import dev.cubed.nd.Elementwise;
 import dev.cubed.nd.NDArray;
+import dev.cubed.nd.elementwise.Elementwise;
 import dev.cubed.plan.ArrayNode;
 
 /**

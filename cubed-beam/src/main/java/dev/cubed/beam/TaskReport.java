@@ -15,7 +15,7 @@ import java.util.Arrays;
  * @param allocatedBytes bytes the successful attempt's thread allocated, -1 if unknown
  * @param worker where it ran (host and runner thread), never containing ';'
  */
-record TaskRecord(
+record TaskReport(
     int op,
     long[] key,
     long startMillis,
@@ -51,7 +51,7 @@ record TaskRecord(
    *
    * @throws IllegalArgumentException if the line is not such a record
    */
-  static TaskRecord decode(String line) {
+  static TaskReport decode(String line) {
     String[] f = line.split(";", 7);
     if (f.length != 7) {
       throw new IllegalArgumentException(
@@ -67,7 +67,7 @@ record TaskRecord(
           f[1].isEmpty()
               ? new long[0]
               : Arrays.stream(f[1].split(",")).mapToLong(Long::parseLong).toArray();
-      return new TaskRecord(
+      return new TaskReport(
           Integer.parseInt(f[0]),
           key,
           Long.parseLong(f[2]),

@@ -16,7 +16,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 /** The quadratic_means workload of docs/benchmarks.md on the engine. */
-final class QuadraticMeans {
+final class QuadraticMeansDemo {
   static final double G = 0.6180339887498949;
   static final double S = 0.41421356237309515;
 
@@ -24,7 +24,7 @@ final class QuadraticMeans {
 
   record Result(double sumUu, double sumVv, double sumUv, double wallSeconds, PlanSummary plan) {}
 
-  private QuadraticMeans() {}
+  private QuadraticMeansDemo() {}
 
   /**
    * The parameters of a size: {@code small} and {@code medium} of docs/benchmarks.md, or the total

@@ -10,16 +10,17 @@ import org.assertj.core.data.Percentage;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class QuadraticMeansTest {
+class QuadraticMeansDemoTest {
   @TempDir Path dir;
 
   @Test
   void checksumsMatchDirectComputationWithTinyMemory() {
-    QuadraticMeans.Params p = new QuadraticMeans.Params(23, 7, 9, 5);
+    QuadraticMeansDemo.Params p = new QuadraticMeansDemo.Params(23, 7, 9, 5);
     Spec spec =
         Spec.builder().workDir(dir.resolve("work")).allowedMem(40_000).reservedMem(1_000).build();
-    ZarrArray[] in = QuadraticMeans.writeInputs(p, dir.resolve("in"), spec);
-    QuadraticMeans.Result r = QuadraticMeans.run(in[0], in[1], spec, ComputeOptions.defaults(), 2);
+    ZarrArray[] in = QuadraticMeansDemo.writeInputs(p, dir.resolve("in"), spec);
+    QuadraticMeansDemo.Result r =
+        QuadraticMeansDemo.run(in[0], in[1], spec, ComputeOptions.defaults(), 2);
     double uu = 0;
     double vv = 0;
     double uv = 0;
@@ -29,8 +30,8 @@ class QuadraticMeansTest {
         double sv = 0;
         double suv = 0;
         for (int t = 0; t < p.t(); t++) {
-          double u = 0.5 + 0.5 * Math.sin(QuadraticMeans.G * t + QuadraticMeans.S * y + x);
-          double v = 0.5 + 0.5 * Math.cos(QuadraticMeans.G * t - QuadraticMeans.S * y + x);
+          double u = 0.5 + 0.5 * Math.sin(QuadraticMeansDemo.G * t + QuadraticMeansDemo.S * y + x);
+          double v = 0.5 + 0.5 * Math.cos(QuadraticMeansDemo.G * t - QuadraticMeansDemo.S * y + x);
           su += u * u;
           sv += v * v;
           suv += u * v;
@@ -49,14 +50,16 @@ class QuadraticMeansTest {
 
   @Test
   void rechunksInputsWhenStoredChunksDoNotFit() {
-    QuadraticMeans.Params p = new QuadraticMeans.Params(10, 40, 30, 10);
+    QuadraticMeansDemo.Params p = new QuadraticMeansDemo.Params(10, 40, 30, 10);
     Spec big =
         Spec.builder().workDir(dir.resolve("w1")).allowedMem(10_000_000).reservedMem(1000).build();
-    ZarrArray[] in = QuadraticMeans.writeInputs(p, dir.resolve("in"), big);
-    QuadraticMeans.Result want = QuadraticMeans.run(in[0], in[1], big, ComputeOptions.defaults());
+    ZarrArray[] in = QuadraticMeansDemo.writeInputs(p, dir.resolve("in"), big);
+    QuadraticMeansDemo.Result want =
+        QuadraticMeansDemo.run(in[0], in[1], big, ComputeOptions.defaults());
     Spec small =
         Spec.builder().workDir(dir.resolve("w2")).allowedMem(250_000).reservedMem(1000).build();
-    QuadraticMeans.Result got = QuadraticMeans.run(in[0], in[1], small, ComputeOptions.defaults());
+    QuadraticMeansDemo.Result got =
+        QuadraticMeansDemo.run(in[0], in[1], small, ComputeOptions.defaults());
     assertThat(got.plan().ops().stream().anyMatch(o -> o.kind().equals("rechunk"))).isTrue();
     assertThat(got.plan().maxProjectedMem()).isLessThanOrEqualTo(250_000);
     assertThat(got.sumUv()).isCloseTo(want.sumUv(), Percentage.withPercentage(1e-9));

@@ -22,8 +22,8 @@ import java.util.TreeSet;
  * input's chunk sizes, each output block streaming the input blocks holding its selected elements,
  * one at a time, copying the selected elements.
  */
-public final class Indexing {
-  private Indexing() {}
+public final class BasicIndexing {
+  private BasicIndexing() {}
 
   /**
    * {@code x[index...]}.
@@ -102,9 +102,9 @@ public final class Indexing {
         drops[j++] = i;
       }
     }
-    ArrayNode r = drops.length > 0 ? Manip.squeeze(sel, drops) : sel;
+    ArrayNode r = drops.length > 0 ? ChunkedManipulation.squeeze(sel, drops) : sel;
     for (int a : newAxes) {
-      r = Manip.expandDims(r, a);
+      r = ChunkedManipulation.expandDims(r, a);
     }
     return r;
   }

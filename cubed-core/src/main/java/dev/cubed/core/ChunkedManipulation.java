@@ -14,8 +14,8 @@ import java.util.Arrays;
 import java.util.List;
 
 /** Chunked manipulation: permuteDims, expandDims, squeeze, broadcastTo, concat, stack. */
-public final class Manip {
-  private Manip() {}
+public final class ChunkedManipulation {
+  private ChunkedManipulation() {}
 
   private static ArrayNode oneToOne(
       String name, ArrayNode x, long[] shape, long[] chunks, KeyFunction keys, BlockFunction fn) {

@@ -9,7 +9,7 @@ import dev.cubed.runtime.Events;
  * @param compute the compute's number in the recorder (1 = first), since one plan run twice has the
  *     same compute id
  */
-record TaskRecord(int compute, String computeId, Events.TaskEnd event) {
+record RecordedTask(int compute, String computeId, Events.TaskEnd event) {
   String op() {
     return event.opName();
   }

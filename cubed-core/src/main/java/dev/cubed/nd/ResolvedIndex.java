@@ -16,7 +16,7 @@ import java.util.List;
  * (missing trailing indices mean full slices; an ellipsis expands to as many full slices as
  * needed).
  */
-public final class BasicIndex {
+public final class ResolvedIndex {
   private final long[] shape;
   private final long[] start;
   private final long[] step;
@@ -24,7 +24,7 @@ public final class BasicIndex {
   private final boolean[] dropped;
   private final long[] outputShape;
 
-  private BasicIndex(
+  private ResolvedIndex(
       long[] shape,
       long[] start,
       long[] step,
@@ -46,7 +46,7 @@ public final class BasicIndex {
    * @throws IllegalArgumentException for more than one ellipsis, more integer/slice entries than
    *     dimensions, or an integer outside {@code [-n, n)} (naming the index, axis and size)
    */
-  public static BasicIndex resolve(String function, Index[] index, long[] shape) {
+  public static ResolvedIndex resolve(String function, Index[] index, long[] shape) {
     int nd = shape.length;
     int consuming = 0;
     int ellipses = 0;
@@ -126,7 +126,7 @@ public final class BasicIndex {
         axis++;
       }
     }
-    return new BasicIndex(
+    return new ResolvedIndex(
         shape.clone(),
         start,
         step,

@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 
-class BasicIndexTest {
+class ResolvedIndexTest {
 
   @Test
   void resolvesPerAxisProgressionsAndOutputShape() {
     // x[None, 1, ..., ::-2] on (4, 5, 6)
-    BasicIndex b =
-        BasicIndex.resolve(
+    ResolvedIndex b =
+        ResolvedIndex.resolve(
             "__getitem__",
             new Index[] {
               Index.newAxis(), Index.at(1), Index.ellipsis(), Index.slice(null, null, -2)
@@ -29,10 +29,11 @@ class BasicIndexTest {
 
   @Test
   void missingTrailingIndicesAreFullSlicesAndIntsGiveZeroD() {
-    BasicIndex b = BasicIndex.resolve("f", new Index[] {Index.slice(1L, null)}, new long[] {3, 2});
+    ResolvedIndex b =
+        ResolvedIndex.resolve("f", new Index[] {Index.slice(1L, null)}, new long[] {3, 2});
     assertThat(b.outputShape()).containsExactly(2, 2);
-    BasicIndex c =
-        BasicIndex.resolve("f", new Index[] {Index.at(-1), Index.at(0)}, new long[] {3, 2});
+    ResolvedIndex c =
+        ResolvedIndex.resolve("f", new Index[] {Index.at(-1), Index.at(0)}, new long[] {3, 2});
     assertThat(c.outputShape()).isEmpty();
     assertThat(c.start(0)).isEqualTo(2);
     assertThat(Indexing.get(NDArray.arange(6).reshape(3, 2), Index.at(-1), Index.at(0)).shape())
@@ -41,7 +42,7 @@ class BasicIndexTest {
 
   @Test
   void emptySelections() {
-    BasicIndex b = BasicIndex.resolve("f", new Index[] {Index.slice(3L, 1L)}, new long[] {5});
+    ResolvedIndex b = ResolvedIndex.resolve("f", new Index[] {Index.slice(3L, 1L)}, new long[] {5});
     assertThat(b.length(0)).isZero();
     assertThat(b.positions(0)).isEmpty();
     assertThat(Indexing.get(NDArray.zeros(DType.INT8, 0, 3), Index.all(), Index.at(2)).shape())

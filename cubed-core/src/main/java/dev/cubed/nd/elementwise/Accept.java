@@ -1,12 +1,12 @@
-package dev.cubed.nd;
+package dev.cubed.nd.elementwise;
 
-import java.math.BigInteger;
+import dev.cubed.nd.DType;
 import java.util.function.Predicate;
 
 /**
  * The dtype categories of the standard an elementwise function accepts, with the checks that throw
- * the library's IllegalArgumentExceptions (function name, dtypes, rule) and the conversion of Java
- * scalar operands into 0-d arrays.
+ * the library's IllegalArgumentExceptions (function name, dtypes, rule). Java scalar operands
+ * become 0-d arrays through {@link dev.cubed.nd.DataTypes#scalarOperand}.
  */
 enum Accept {
   ANY("any dtype", d -> true),
@@ -54,37 +54,5 @@ enum Accept {
             + fn
             + " is defined for "
             + description);
-  }
-
-  /**
-   * A Java scalar operand as a 0-d array of the dtype it takes next to an array of dtype {@code
-   * array} ({@link DType#resultType(DType, Object)}).
-   *
-   * @throws IllegalArgumentException if an integer scalar does not fit the integer result dtype
-   */
-  static NDArray scalar(String fn, DType array, Object value) {
-    DType r = DType.resultType(array, value);
-    if (r.isInteger() && DType.scalarKind(value) == DType.Kind.SIGNED) {
-      BigInteger v =
-          value instanceof BigInteger b ? b : BigInteger.valueOf(((Number) value).longValue());
-      DType.IInfo info = r.iinfo();
-      if (v.compareTo(info.min()) < 0 || v.compareTo(info.max()) > 0) {
-        throw new IllegalArgumentException(
-            fn
-                + ": scalar "
-                + v
-                + " is out of range for dtype "
-                + r
-                + " ("
-                + info.min()
-                + " to "
-                + info.max()
-                + "); a Java integer scalar takes the array's dtype and must fit it");
-      }
-      if (r == DType.UINT64) {
-        return NDArray.scalar(r, v.longValue());
-      }
-    }
-    return NDArray.scalar(r, value);
   }
 }

@@ -1,9 +1,12 @@
-package dev.cubed.nd;
+package dev.cubed.nd.elementwise;
 
 import static dev.cubed.nd.DType.FLOAT32;
 import static dev.cubed.nd.DType.FLOAT64;
 import static dev.cubed.nd.DType.INT32;
 import static dev.cubed.nd.DType.INT64;
+
+import dev.cubed.nd.DType;
+import dev.cubed.nd.NDArray;
 
 /**
  * Arithmetic elementwise functions: add, subtract, multiply, divide, floor_divide, remainder, pow,

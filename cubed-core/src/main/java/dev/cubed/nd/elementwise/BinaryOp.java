@@ -1,5 +1,10 @@
-package dev.cubed.nd;
+package dev.cubed.nd.elementwise;
 
+import dev.cubed.nd.DType;
+import dev.cubed.nd.DataTypes;
+import dev.cubed.nd.NDArray;
+import dev.cubed.nd.Shapes;
+import dev.cubed.nd.WideArrays;
 import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.Map;
@@ -87,10 +92,6 @@ final class BinaryOp {
     return r;
   }
 
-  NDArray apply(NDArray x, NDArray y) {
-    return applyInto(x, y, null);
-  }
-
   /**
    * {@link #apply}, writing into {@code buf} when it can hold the result without a conversion:
    * {@code buf} non-null, of the result's dtype and shape, both operands of the result's dtype, and
@@ -109,43 +110,52 @@ final class BinaryOp {
               && x.dtype() == r
               && y.dtype() == r
               && Arrays.equals(buf.shape(), shape);
-      x = Loops.cast(x, r);
-      y = Loops.cast(y, r);
+      x = WideArrays.cast(x, r);
+      y = WideArrays.cast(y, r);
       Object out = into ? buf.data() : NDArray.allocate(outType, Shapes.intSize(name, shape));
       Loops.run(shape, x.shape(), x.data(), y.shape(), y.data(), out, f);
       return into ? buf : new NDArray(outType, shape, out);
     }
-    x = Loops.cast(x, r);
-    y = Loops.cast(y, r);
+    x = WideArrays.cast(x, r);
+    y = WideArrays.cast(y, r);
     int n = Shapes.intSize(name, shape);
     switch (r.kind()) {
       case FLOAT -> {
         Object out = boolOut ? new boolean[n] : new double[n];
         Loops.run(
-            shape, x.shape(), Loops.doubles(x), y.shape(), Loops.doubles(y), out, need(real, r));
+            shape,
+            x.shape(),
+            WideArrays.doubles(x),
+            y.shape(),
+            WideArrays.doubles(y),
+            out,
+            need(real, r));
         return boolOut
             ? new NDArray(outType, shape, out)
-            : Loops.fromDoubles(r, shape, (double[]) out);
+            : WideArrays.fromDoubles(r, shape, (double[]) out);
       }
       case SIGNED, UNSIGNED -> {
         Loops.Binary l = r == DType.UINT64 && u64 != null ? u64 : ints;
         Object out = boolOut ? new boolean[n] : new long[n];
-        Loops.run(shape, x.shape(), Loops.longs(x), y.shape(), Loops.longs(y), out, need(l, r));
-        return boolOut ? new NDArray(outType, shape, out) : Loops.fromLongs(r, shape, (long[]) out);
+        Loops.run(
+            shape, x.shape(), WideArrays.longs(x), y.shape(), WideArrays.longs(y), out, need(l, r));
+        return boolOut
+            ? new NDArray(outType, shape, out)
+            : WideArrays.fromLongs(r, shape, (long[]) out);
       }
       case COMPLEX -> {
         Object out = boolOut ? new boolean[n] : new double[2 * n];
         Loops.run(
             shape,
             x.shape(),
-            Loops.complexes(x),
+            WideArrays.complexes(x),
             y.shape(),
-            Loops.complexes(y),
+            WideArrays.complexes(y),
             out,
             need(complex, r));
         return boolOut
             ? new NDArray(outType, shape, out)
-            : Loops.fromComplexes(r, shape, (double[]) out);
+            : WideArrays.fromComplexes(r, shape, (double[]) out);
       }
       default -> {
         boolean[] out = new boolean[n];
@@ -155,24 +165,35 @@ final class BinaryOp {
     }
   }
 
-  /** {@link #applyInto} with a Java scalar (or an NDArray passed as Object) second. */
-  NDArray applyInto(NDArray x, Object y, NDArray buf) {
-    return applyInto(x, y instanceof NDArray a ? a : Accept.scalar(name, x.dtype(), y), buf);
+  /**
+   * {@link #applyInto(NDArray, NDArray, NDArray)} where either operand may be a Java scalar, which
+   * becomes a 0-d array of the dtype it takes next to the other ({@link DataTypes#scalarOperand}).
+   * At least one operand must be an NDArray.
+   */
+  NDArray applyInto(Object x, Object y, NDArray buf) {
+    if (x instanceof NDArray a) {
+      return applyInto(
+          a, y instanceof NDArray b ? b : DataTypes.scalarOperand(name, a.dtype(), y), buf);
+    }
+    if (y instanceof NDArray b) {
+      return applyInto(DataTypes.scalarOperand(name, b.dtype(), x), b, buf);
+    }
+    throw new IllegalArgumentException(
+        name
+            + ": at least one operand must be an NDArray, got "
+            + kind(x)
+            + " and "
+            + kind(y)
+            + "; compute two Java scalars in Java, or wrap one with NDArray.scalar");
   }
 
-  /** {@link #applyInto} with a Java scalar (or an NDArray passed as Object) first. */
-  NDArray applyInto(Object x, NDArray y, NDArray buf) {
-    return applyInto(x instanceof NDArray a ? a : Accept.scalar(name, y.dtype(), x), y, buf);
+  /** {@link #applyInto(Object, Object, NDArray)} into a new array. */
+  NDArray apply(Object x, Object y) {
+    return applyInto(x, y, null);
   }
 
-  /** With a Java scalar (or an NDArray passed as Object) as second operand. */
-  NDArray apply(NDArray x, Object y) {
-    return apply(x, y instanceof NDArray a ? a : Accept.scalar(name, x.dtype(), y));
-  }
-
-  /** With a Java scalar (or an NDArray passed as Object) as first operand. */
-  NDArray apply(Object x, NDArray y) {
-    return apply(x instanceof NDArray a ? a : Accept.scalar(name, y.dtype(), x), y);
+  private static String kind(Object v) {
+    return v == null ? "null" : v.getClass().getSimpleName();
   }
 
   private Loops.Binary need(Loops.Binary l, DType r) {

@@ -1,4 +1,4 @@
-package dev.cubed.nd;
+package dev.cubed.nd.elementwise;
 
 /**
  * Bitwise functions on integers (and, for and/or/xor/invert, bools). Shifts follow NumPy: a shift

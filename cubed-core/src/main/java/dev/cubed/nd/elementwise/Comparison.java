@@ -1,4 +1,4 @@
-package dev.cubed.nd;
+package dev.cubed.nd.elementwise;
 
 import static dev.cubed.nd.DType.FLOAT32;
 import static dev.cubed.nd.DType.FLOAT64;

@@ -1,4 +1,4 @@
-package dev.cubed.nd;
+package dev.cubed.nd.elementwise;
 
 /**
  * Complex elementary functions on (re, im) pairs of doubles, each writing its result into {@code

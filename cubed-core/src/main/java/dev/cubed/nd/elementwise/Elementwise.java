@@ -1,4 +1,7 @@
-package dev.cubed.nd;
+package dev.cubed.nd.elementwise;
+
+import dev.cubed.nd.DataTypes;
+import dev.cubed.nd.NDArray;
 
 /**
  * The elementwise functions of the Python Array API standard (2025.12) on in-memory {@link NDArray}
@@ -10,10 +13,11 @@ package dev.cubed.nd;
  *   <li>Shapes broadcast with NumPy's rules; the result is a new C-order array of the broadcast
  *       shape. Shapes that do not broadcast throw an {@link IllegalArgumentException} naming the
  *       function and both shapes.
- *   <li>Binary functions promote both operands with {@link DType#resultType(DType, DType)}. The
- *       overloads taking an {@link Object} accept a Java scalar ({@link Boolean}, an integer type,
- *       {@link Float}/{@link Double} or {@link Complex}), which takes the array's dtype as in
- *       {@link DType#resultType(DType, Object)}; an integer scalar out of the integer dtype's range
+ *   <li>Binary functions take each operand as an {@link NDArray} or a Java scalar ({@link Boolean},
+ *       an integer type, {@link Float}/{@link Double} or {@link Complex}); at least one must be an
+ *       array (two scalars throw an {@link IllegalArgumentException}). Two arrays promote with
+ *       {@link DType#resultType(DType, DType)}; a scalar takes the array's dtype as in {@link
+ *       DType#resultType(DType, Object)}, and an integer scalar out of the integer dtype's range
  *       throws.
  *   <li>Each function accepts the dtypes the standard defines it for (stated per method); integer
  *       and bool inputs of functions defined only for floating types are promoted to float64, as
@@ -34,17 +38,7 @@ public final class Elementwise {
   private Elementwise() {}
 
   /** {@code add}: x1 + x2. dtypes: numeric. */
-  public static NDArray add(NDArray x1, NDArray x2) {
-    return Arithmetic.ADD.apply(x1, x2);
-  }
-
-  /** {@code add} of an array and a Java scalar. */
-  public static NDArray add(NDArray x1, Object x2) {
-    return Arithmetic.ADD.apply(x1, x2);
-  }
-
-  /** {@code add} of a Java scalar and an array. */
-  public static NDArray add(Object x1, NDArray x2) {
+  public static NDArray add(Object x1, Object x2) {
     return Arithmetic.ADD.apply(x1, x2);
   }
 
@@ -52,32 +46,12 @@ public final class Elementwise {
    * {@code atan2}: the angle of the point (x2, x1), with C99's signed-zero and infinity cases.
    * dtypes: real floating; integers promote to float64.
    */
-  public static NDArray atan2(NDArray x1, NDArray x2) {
-    return Transcendental.ATAN2.apply(x1, x2);
-  }
-
-  /** {@code atan2} of an array and a Java scalar. */
-  public static NDArray atan2(NDArray x1, Object x2) {
-    return Transcendental.ATAN2.apply(x1, x2);
-  }
-
-  /** {@code atan2} of a Java scalar and an array. */
-  public static NDArray atan2(Object x1, NDArray x2) {
+  public static NDArray atan2(Object x1, Object x2) {
     return Transcendental.ATAN2.apply(x1, x2);
   }
 
   /** {@code bitwise_and}: x1 &amp; x2. dtypes: integer or bool. */
-  public static NDArray bitwiseAnd(NDArray x1, NDArray x2) {
-    return Bitwise.AND.apply(x1, x2);
-  }
-
-  /** {@code bitwise_and} of an array and a Java scalar. */
-  public static NDArray bitwiseAnd(NDArray x1, Object x2) {
-    return Bitwise.AND.apply(x1, x2);
-  }
-
-  /** {@code bitwise_and} of a Java scalar and an array. */
-  public static NDArray bitwiseAnd(Object x1, NDArray x2) {
+  public static NDArray bitwiseAnd(Object x1, Object x2) {
     return Bitwise.AND.apply(x1, x2);
   }
 
@@ -85,32 +59,12 @@ public final class Elementwise {
    * {@code bitwise_left_shift}: x1 &lt;&lt; x2 (a count of at least the bit width gives 0). dtypes:
    * integer.
    */
-  public static NDArray bitwiseLeftShift(NDArray x1, NDArray x2) {
-    return Bitwise.LEFT_SHIFT.apply(x1, x2);
-  }
-
-  /** {@code bitwise_left_shift} of an array and a Java scalar. */
-  public static NDArray bitwiseLeftShift(NDArray x1, Object x2) {
-    return Bitwise.LEFT_SHIFT.apply(x1, x2);
-  }
-
-  /** {@code bitwise_left_shift} of a Java scalar and an array. */
-  public static NDArray bitwiseLeftShift(Object x1, NDArray x2) {
+  public static NDArray bitwiseLeftShift(Object x1, Object x2) {
     return Bitwise.LEFT_SHIFT.apply(x1, x2);
   }
 
   /** {@code bitwise_or}: x1 | x2. dtypes: integer or bool. */
-  public static NDArray bitwiseOr(NDArray x1, NDArray x2) {
-    return Bitwise.OR.apply(x1, x2);
-  }
-
-  /** {@code bitwise_or} of an array and a Java scalar. */
-  public static NDArray bitwiseOr(NDArray x1, Object x2) {
-    return Bitwise.OR.apply(x1, x2);
-  }
-
-  /** {@code bitwise_or} of a Java scalar and an array. */
-  public static NDArray bitwiseOr(Object x1, NDArray x2) {
+  public static NDArray bitwiseOr(Object x1, Object x2) {
     return Bitwise.OR.apply(x1, x2);
   }
 
@@ -118,32 +72,12 @@ public final class Elementwise {
    * {@code bitwise_right_shift}: x1 &gt;&gt; x2, arithmetic for signed and logical for unsigned
    * dtypes. dtypes: integer.
    */
-  public static NDArray bitwiseRightShift(NDArray x1, NDArray x2) {
-    return Bitwise.RIGHT_SHIFT.apply(x1, x2);
-  }
-
-  /** {@code bitwise_right_shift} of an array and a Java scalar. */
-  public static NDArray bitwiseRightShift(NDArray x1, Object x2) {
-    return Bitwise.RIGHT_SHIFT.apply(x1, x2);
-  }
-
-  /** {@code bitwise_right_shift} of a Java scalar and an array. */
-  public static NDArray bitwiseRightShift(Object x1, NDArray x2) {
+  public static NDArray bitwiseRightShift(Object x1, Object x2) {
     return Bitwise.RIGHT_SHIFT.apply(x1, x2);
   }
 
   /** {@code bitwise_xor}: x1 ^ x2. dtypes: integer or bool. */
-  public static NDArray bitwiseXor(NDArray x1, NDArray x2) {
-    return Bitwise.XOR.apply(x1, x2);
-  }
-
-  /** {@code bitwise_xor} of an array and a Java scalar. */
-  public static NDArray bitwiseXor(NDArray x1, Object x2) {
-    return Bitwise.XOR.apply(x1, x2);
-  }
-
-  /** {@code bitwise_xor} of a Java scalar and an array. */
-  public static NDArray bitwiseXor(Object x1, NDArray x2) {
+  public static NDArray bitwiseXor(Object x1, Object x2) {
     return Bitwise.XOR.apply(x1, x2);
   }
 
@@ -151,17 +85,7 @@ public final class Elementwise {
    * {@code copysign}: |x1| with the sign bit of x2. dtypes: real floating; integers promote to
    * float64.
    */
-  public static NDArray copysign(NDArray x1, NDArray x2) {
-    return Arithmetic.COPYSIGN.apply(x1, x2);
-  }
-
-  /** {@code copysign} of an array and a Java scalar. */
-  public static NDArray copysign(NDArray x1, Object x2) {
-    return Arithmetic.COPYSIGN.apply(x1, x2);
-  }
-
-  /** {@code copysign} of a Java scalar and an array. */
-  public static NDArray copysign(Object x1, NDArray x2) {
+  public static NDArray copysign(Object x1, Object x2) {
     return Arithmetic.COPYSIGN.apply(x1, x2);
   }
 
@@ -169,32 +93,12 @@ public final class Elementwise {
    * {@code divide}: x1 / x2 (complex: Smith's algorithm). dtypes: floating; integers promote to
    * float64.
    */
-  public static NDArray divide(NDArray x1, NDArray x2) {
-    return Arithmetic.DIVIDE.apply(x1, x2);
-  }
-
-  /** {@code divide} of an array and a Java scalar. */
-  public static NDArray divide(NDArray x1, Object x2) {
-    return Arithmetic.DIVIDE.apply(x1, x2);
-  }
-
-  /** {@code divide} of a Java scalar and an array. */
-  public static NDArray divide(Object x1, NDArray x2) {
+  public static NDArray divide(Object x1, Object x2) {
     return Arithmetic.DIVIDE.apply(x1, x2);
   }
 
   /** {@code equal}: x1 == x2 as bool. dtypes: any. */
-  public static NDArray equal(NDArray x1, NDArray x2) {
-    return Comparison.EQUAL.apply(x1, x2);
-  }
-
-  /** {@code equal} of an array and a Java scalar. */
-  public static NDArray equal(NDArray x1, Object x2) {
-    return Comparison.EQUAL.apply(x1, x2);
-  }
-
-  /** {@code equal} of a Java scalar and an array. */
-  public static NDArray equal(Object x1, NDArray x2) {
+  public static NDArray equal(Object x1, Object x2) {
     return Comparison.EQUAL.apply(x1, x2);
   }
 
@@ -202,47 +106,17 @@ public final class Elementwise {
    * {@code floor_divide}: floor(x1 / x2) with Python's rules; integer division by zero gives 0.
    * dtypes: real numeric.
    */
-  public static NDArray floorDivide(NDArray x1, NDArray x2) {
-    return Arithmetic.FLOOR_DIVIDE.apply(x1, x2);
-  }
-
-  /** {@code floor_divide} of an array and a Java scalar. */
-  public static NDArray floorDivide(NDArray x1, Object x2) {
-    return Arithmetic.FLOOR_DIVIDE.apply(x1, x2);
-  }
-
-  /** {@code floor_divide} of a Java scalar and an array. */
-  public static NDArray floorDivide(Object x1, NDArray x2) {
+  public static NDArray floorDivide(Object x1, Object x2) {
     return Arithmetic.FLOOR_DIVIDE.apply(x1, x2);
   }
 
   /** {@code greater}: x1 &gt; x2 as bool. dtypes: real numeric. */
-  public static NDArray greater(NDArray x1, NDArray x2) {
-    return Comparison.GREATER.apply(x1, x2);
-  }
-
-  /** {@code greater} of an array and a Java scalar. */
-  public static NDArray greater(NDArray x1, Object x2) {
-    return Comparison.GREATER.apply(x1, x2);
-  }
-
-  /** {@code greater} of a Java scalar and an array. */
-  public static NDArray greater(Object x1, NDArray x2) {
+  public static NDArray greater(Object x1, Object x2) {
     return Comparison.GREATER.apply(x1, x2);
   }
 
   /** {@code greater_equal}: x1 &gt;= x2 as bool. dtypes: real numeric. */
-  public static NDArray greaterEqual(NDArray x1, NDArray x2) {
-    return Comparison.GREATER_EQUAL.apply(x1, x2);
-  }
-
-  /** {@code greater_equal} of an array and a Java scalar. */
-  public static NDArray greaterEqual(NDArray x1, Object x2) {
-    return Comparison.GREATER_EQUAL.apply(x1, x2);
-  }
-
-  /** {@code greater_equal} of a Java scalar and an array. */
-  public static NDArray greaterEqual(Object x1, NDArray x2) {
+  public static NDArray greaterEqual(Object x1, Object x2) {
     return Comparison.GREATER_EQUAL.apply(x1, x2);
   }
 
@@ -250,47 +124,17 @@ public final class Elementwise {
    * {@code hypot}: sqrt(x1² + x2²) without overflow. dtypes: real floating; integers promote to
    * float64.
    */
-  public static NDArray hypot(NDArray x1, NDArray x2) {
-    return Arithmetic.HYPOT.apply(x1, x2);
-  }
-
-  /** {@code hypot} of an array and a Java scalar. */
-  public static NDArray hypot(NDArray x1, Object x2) {
-    return Arithmetic.HYPOT.apply(x1, x2);
-  }
-
-  /** {@code hypot} of a Java scalar and an array. */
-  public static NDArray hypot(Object x1, NDArray x2) {
+  public static NDArray hypot(Object x1, Object x2) {
     return Arithmetic.HYPOT.apply(x1, x2);
   }
 
   /** {@code less}: x1 &lt; x2 as bool. dtypes: real numeric. */
-  public static NDArray less(NDArray x1, NDArray x2) {
-    return Comparison.LESS.apply(x1, x2);
-  }
-
-  /** {@code less} of an array and a Java scalar. */
-  public static NDArray less(NDArray x1, Object x2) {
-    return Comparison.LESS.apply(x1, x2);
-  }
-
-  /** {@code less} of a Java scalar and an array. */
-  public static NDArray less(Object x1, NDArray x2) {
+  public static NDArray less(Object x1, Object x2) {
     return Comparison.LESS.apply(x1, x2);
   }
 
   /** {@code less_equal}: x1 &lt;= x2 as bool. dtypes: real numeric. */
-  public static NDArray lessEqual(NDArray x1, NDArray x2) {
-    return Comparison.LESS_EQUAL.apply(x1, x2);
-  }
-
-  /** {@code less_equal} of an array and a Java scalar. */
-  public static NDArray lessEqual(NDArray x1, Object x2) {
-    return Comparison.LESS_EQUAL.apply(x1, x2);
-  }
-
-  /** {@code less_equal} of a Java scalar and an array. */
-  public static NDArray lessEqual(Object x1, NDArray x2) {
+  public static NDArray lessEqual(Object x1, Object x2) {
     return Comparison.LESS_EQUAL.apply(x1, x2);
   }
 
@@ -298,107 +142,37 @@ public final class Elementwise {
    * {@code logaddexp}: log(exp(x1) + exp(x2)) without overflow. dtypes: real floating; integers
    * promote to float64.
    */
-  public static NDArray logaddexp(NDArray x1, NDArray x2) {
-    return Arithmetic.LOGADDEXP.apply(x1, x2);
-  }
-
-  /** {@code logaddexp} of an array and a Java scalar. */
-  public static NDArray logaddexp(NDArray x1, Object x2) {
-    return Arithmetic.LOGADDEXP.apply(x1, x2);
-  }
-
-  /** {@code logaddexp} of a Java scalar and an array. */
-  public static NDArray logaddexp(Object x1, NDArray x2) {
+  public static NDArray logaddexp(Object x1, Object x2) {
     return Arithmetic.LOGADDEXP.apply(x1, x2);
   }
 
   /** {@code logical_and}: x1 AND x2. dtypes: bool. */
-  public static NDArray logicalAnd(NDArray x1, NDArray x2) {
-    return Comparison.LOGICAL_AND.apply(x1, x2);
-  }
-
-  /** {@code logical_and} of an array and a Java scalar. */
-  public static NDArray logicalAnd(NDArray x1, Object x2) {
-    return Comparison.LOGICAL_AND.apply(x1, x2);
-  }
-
-  /** {@code logical_and} of a Java scalar and an array. */
-  public static NDArray logicalAnd(Object x1, NDArray x2) {
+  public static NDArray logicalAnd(Object x1, Object x2) {
     return Comparison.LOGICAL_AND.apply(x1, x2);
   }
 
   /** {@code logical_or}: x1 OR x2. dtypes: bool. */
-  public static NDArray logicalOr(NDArray x1, NDArray x2) {
-    return Comparison.LOGICAL_OR.apply(x1, x2);
-  }
-
-  /** {@code logical_or} of an array and a Java scalar. */
-  public static NDArray logicalOr(NDArray x1, Object x2) {
-    return Comparison.LOGICAL_OR.apply(x1, x2);
-  }
-
-  /** {@code logical_or} of a Java scalar and an array. */
-  public static NDArray logicalOr(Object x1, NDArray x2) {
+  public static NDArray logicalOr(Object x1, Object x2) {
     return Comparison.LOGICAL_OR.apply(x1, x2);
   }
 
   /** {@code logical_xor}: x1 XOR x2. dtypes: bool. */
-  public static NDArray logicalXor(NDArray x1, NDArray x2) {
-    return Comparison.LOGICAL_XOR.apply(x1, x2);
-  }
-
-  /** {@code logical_xor} of an array and a Java scalar. */
-  public static NDArray logicalXor(NDArray x1, Object x2) {
-    return Comparison.LOGICAL_XOR.apply(x1, x2);
-  }
-
-  /** {@code logical_xor} of a Java scalar and an array. */
-  public static NDArray logicalXor(Object x1, NDArray x2) {
+  public static NDArray logicalXor(Object x1, Object x2) {
     return Comparison.LOGICAL_XOR.apply(x1, x2);
   }
 
   /** {@code maximum}: the larger element; NaN if either is NaN. dtypes: real numeric. */
-  public static NDArray maximum(NDArray x1, NDArray x2) {
-    return Arithmetic.MAXIMUM.apply(x1, x2);
-  }
-
-  /** {@code maximum} of an array and a Java scalar. */
-  public static NDArray maximum(NDArray x1, Object x2) {
-    return Arithmetic.MAXIMUM.apply(x1, x2);
-  }
-
-  /** {@code maximum} of a Java scalar and an array. */
-  public static NDArray maximum(Object x1, NDArray x2) {
+  public static NDArray maximum(Object x1, Object x2) {
     return Arithmetic.MAXIMUM.apply(x1, x2);
   }
 
   /** {@code minimum}: the smaller element; NaN if either is NaN. dtypes: real numeric. */
-  public static NDArray minimum(NDArray x1, NDArray x2) {
-    return Arithmetic.MINIMUM.apply(x1, x2);
-  }
-
-  /** {@code minimum} of an array and a Java scalar. */
-  public static NDArray minimum(NDArray x1, Object x2) {
-    return Arithmetic.MINIMUM.apply(x1, x2);
-  }
-
-  /** {@code minimum} of a Java scalar and an array. */
-  public static NDArray minimum(Object x1, NDArray x2) {
+  public static NDArray minimum(Object x1, Object x2) {
     return Arithmetic.MINIMUM.apply(x1, x2);
   }
 
   /** {@code multiply}: x1 * x2. dtypes: numeric. */
-  public static NDArray multiply(NDArray x1, NDArray x2) {
-    return Arithmetic.MULTIPLY.apply(x1, x2);
-  }
-
-  /** {@code multiply} of an array and a Java scalar. */
-  public static NDArray multiply(NDArray x1, Object x2) {
-    return Arithmetic.MULTIPLY.apply(x1, x2);
-  }
-
-  /** {@code multiply} of a Java scalar and an array. */
-  public static NDArray multiply(Object x1, NDArray x2) {
+  public static NDArray multiply(Object x1, Object x2) {
     return Arithmetic.MULTIPLY.apply(x1, x2);
   }
 
@@ -406,32 +180,12 @@ public final class Elementwise {
    * {@code nextafter}: the next representable value after x1 towards x2. dtypes: real floating;
    * integers promote to float64.
    */
-  public static NDArray nextafter(NDArray x1, NDArray x2) {
-    return Arithmetic.NEXTAFTER.apply(x1, x2);
-  }
-
-  /** {@code nextafter} of an array and a Java scalar. */
-  public static NDArray nextafter(NDArray x1, Object x2) {
-    return Arithmetic.NEXTAFTER.apply(x1, x2);
-  }
-
-  /** {@code nextafter} of a Java scalar and an array. */
-  public static NDArray nextafter(Object x1, NDArray x2) {
+  public static NDArray nextafter(Object x1, Object x2) {
     return Arithmetic.NEXTAFTER.apply(x1, x2);
   }
 
   /** {@code not_equal}: x1 != x2 as bool. dtypes: any. */
-  public static NDArray notEqual(NDArray x1, NDArray x2) {
-    return Comparison.NOT_EQUAL.apply(x1, x2);
-  }
-
-  /** {@code not_equal} of an array and a Java scalar. */
-  public static NDArray notEqual(NDArray x1, Object x2) {
-    return Comparison.NOT_EQUAL.apply(x1, x2);
-  }
-
-  /** {@code not_equal} of a Java scalar and an array. */
-  public static NDArray notEqual(Object x1, NDArray x2) {
+  public static NDArray notEqual(Object x1, Object x2) {
     return Comparison.NOT_EQUAL.apply(x1, x2);
   }
 
@@ -439,17 +193,7 @@ public final class Elementwise {
    * {@code pow}: x1 raised to x2 (integers: wrapping; a negative integer exponent throws). dtypes:
    * numeric.
    */
-  public static NDArray pow(NDArray x1, NDArray x2) {
-    return Arithmetic.POW.apply(x1, x2);
-  }
-
-  /** {@code pow} of an array and a Java scalar. */
-  public static NDArray pow(NDArray x1, Object x2) {
-    return Arithmetic.POW.apply(x1, x2);
-  }
-
-  /** {@code pow} of a Java scalar and an array. */
-  public static NDArray pow(Object x1, NDArray x2) {
+  public static NDArray pow(Object x1, Object x2) {
     return Arithmetic.POW.apply(x1, x2);
   }
 
@@ -457,32 +201,12 @@ public final class Elementwise {
    * {@code remainder}: x1 - floor_divide(x1, x2) * x2, with the sign of x2; integer remainder by
    * zero gives 0. dtypes: real numeric.
    */
-  public static NDArray remainder(NDArray x1, NDArray x2) {
-    return Arithmetic.REMAINDER.apply(x1, x2);
-  }
-
-  /** {@code remainder} of an array and a Java scalar. */
-  public static NDArray remainder(NDArray x1, Object x2) {
-    return Arithmetic.REMAINDER.apply(x1, x2);
-  }
-
-  /** {@code remainder} of a Java scalar and an array. */
-  public static NDArray remainder(Object x1, NDArray x2) {
+  public static NDArray remainder(Object x1, Object x2) {
     return Arithmetic.REMAINDER.apply(x1, x2);
   }
 
   /** {@code subtract}: x1 - x2. dtypes: numeric. */
-  public static NDArray subtract(NDArray x1, NDArray x2) {
-    return Arithmetic.SUBTRACT.apply(x1, x2);
-  }
-
-  /** {@code subtract} of an array and a Java scalar. */
-  public static NDArray subtract(NDArray x1, Object x2) {
-    return Arithmetic.SUBTRACT.apply(x1, x2);
-  }
-
-  /** {@code subtract} of a Java scalar and an array. */
-  public static NDArray subtract(Object x1, NDArray x2) {
+  public static NDArray subtract(Object x1, Object x2) {
     return Arithmetic.SUBTRACT.apply(x1, x2);
   }
 
@@ -698,26 +422,63 @@ public final class Elementwise {
   }
 
   /**
-   * {@code clip}: {@code min(max(x, min), max)} elementwise, in x's dtype (the standard's rule);
-   * {@code min} and/or {@code max} may be null (no bound). NaN in x or in a bound gives NaN.
-   * dtypes: real numeric. The result has the broadcast shape of x and the bounds.
-   */
-  public static NDArray clip(NDArray x, NDArray min, NDArray max) {
-    return Arithmetic.clip(x, min, max);
-  }
-
-  /**
-   * {@code clip} with bounds given as Java scalars (or null for no bound), which take x's dtype as
-   * in {@link DType#resultType(DType, Object)}.
+   * {@code clip}: {@code min(max(x, min), max)} elementwise, in x's dtype (the standard's rule).
+   * Each bound is an array, a Java scalar (which takes x's dtype as in {@link
+   * DType#resultType(DType, Object)}) or null (no bound). NaN in x or in a bound gives NaN. dtypes:
+   * real numeric. The result has the broadcast shape of x and the bounds.
    */
   public static NDArray clip(NDArray x, Object min, Object max) {
     return Arithmetic.clip(x, bound(x, min), bound(x, max));
+  }
+
+  // ------------------------------------------------ into a caller's buffer
+
+  /**
+   * {@link #add(Object, Object)} writing into {@code buf}, for loops that evaluate the same
+   * function over many equal-shaped pieces (the plan's tiles) and would otherwise allocate an array
+   * per piece.
+   *
+   * <p>Returns {@code buf} holding the result when {@code buf} is non-null, has the result's dtype
+   * and (broadcast) shape, both operands already have the result dtype, and a native loop exists
+   * for it (float64, float32, int32, int64); otherwise a new array, exactly as the two-operand
+   * function. The values are the same either way, so a caller always uses the returned array, never
+   * {@code buf} itself. Unlike NumPy's {@code out=}, a buffer that cannot take the result is
+   * therefore not an error. {@code buf} may be one of the operands (each element is read before it
+   * is written). The same holds for {@link #subtract(Object, Object, NDArray)}, {@link
+   * #multiply(Object, Object, NDArray)} and {@link #divide(Object, Object, NDArray)}.
+   */
+  public static NDArray add(Object x1, Object x2, NDArray buf) {
+    return Arithmetic.ADD.applyInto(x1, x2, buf);
+  }
+
+  /**
+   * {@link #subtract(Object, Object)} into {@code buf} when it fits, as {@link #add(Object, Object,
+   * NDArray)}.
+   */
+  public static NDArray subtract(Object x1, Object x2, NDArray buf) {
+    return Arithmetic.SUBTRACT.applyInto(x1, x2, buf);
+  }
+
+  /**
+   * {@link #multiply(Object, Object)} into {@code buf} when it fits, as {@link #add(Object, Object,
+   * NDArray)}.
+   */
+  public static NDArray multiply(Object x1, Object x2, NDArray buf) {
+    return Arithmetic.MULTIPLY.applyInto(x1, x2, buf);
+  }
+
+  /**
+   * {@link #divide(Object, Object)} into {@code buf} when it fits, as {@link #add(Object, Object,
+   * NDArray)}.
+   */
+  public static NDArray divide(Object x1, Object x2, NDArray buf) {
+    return Arithmetic.DIVIDE.applyInto(x1, x2, buf);
   }
 
   private static NDArray bound(NDArray x, Object b) {
     if (b == null || b instanceof NDArray) {
       return (NDArray) b;
     }
-    return Accept.scalar("clip", x.dtype(), b);
+    return DataTypes.scalarOperand("clip", x.dtype(), b);
   }
 }

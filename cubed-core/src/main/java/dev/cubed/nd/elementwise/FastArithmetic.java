@@ -1,4 +1,4 @@
-package dev.cubed.nd;
+package dev.cubed.nd.elementwise;
 
 /**
  * Row loops on native backing arrays for add, subtract, multiply (float64, float32, int32, int64)

@@ -1,4 +1,4 @@
-package dev.cubed.nd;
+package dev.cubed.nd.elementwise;
 
 /**
  * Row loops on native backing arrays for the six comparisons of int32 and int64 (signed types only;

@@ -1,4 +1,4 @@
-package dev.cubed.nd;
+package dev.cubed.nd.elementwise;
 
 /**
  * float64 sin and cos over arrays, the same bits on every path: {@link TrigPoly}'s argument
@@ -40,7 +40,7 @@ public final class FastTrig {
   public static final java.util.List<String> JIT_OPTIONS =
       java.util.List.of(
           "-XX:CompileCommand=quiet",
-          "-XX:CompileCommand=option,dev.cubed.nd.VectorTrig::eval,double,CompileThresholdScaling,0.01");
+          "-XX:CompileCommand=option,dev.cubed.nd.elementwise.VectorTrig::eval,double,CompileThresholdScaling,0.01");
 
   /** Consecutive calls at compiled speed after which the vector path is taken for good. */
   static final int HOT_CALLS = 3;

@@ -1,4 +1,4 @@
-package dev.cubed.nd;
+package dev.cubed.nd.elementwise;
 
 /**
  * Unary loops on native float64/float32 backing arrays for the cheap functions (negative, abs,

@@ -1,4 +1,4 @@
-package dev.cubed.nd;
+package dev.cubed.nd.elementwise;
 
 import java.util.function.DoubleBinaryOperator;
 import java.util.function.DoubleUnaryOperator;

@@ -1,4 +1,4 @@
-package dev.cubed.nd;
+package dev.cubed.nd.elementwise;
 
 /**
  * Scalar real functions the JDK lacks or defines differently from C99/NumPy: inverse hyperbolic

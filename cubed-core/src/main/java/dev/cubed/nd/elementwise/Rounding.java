@@ -1,4 +1,4 @@
-package dev.cubed.nd;
+package dev.cubed.nd.elementwise;
 
 /**
  * Rounding functions: ceil, floor and trunc (real numeric; integers are returned unchanged) and

@@ -1,5 +1,6 @@
-package dev.cubed.nd;
+package dev.cubed.nd.elementwise;
 
+import dev.cubed.nd.DType;
 import java.util.function.DoubleUnaryOperator;
 
 /**

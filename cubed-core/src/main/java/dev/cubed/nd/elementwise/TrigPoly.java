@@ -1,4 +1,4 @@
-package dev.cubed.nd;
+package dev.cubed.nd.elementwise;
 
 /**
  * float64 sin and cos as one sequence of IEEE operations (additions, multiplications and fused

@@ -1,5 +1,8 @@
-package dev.cubed.nd;
+package dev.cubed.nd.elementwise;
 
+import dev.cubed.nd.DType;
+import dev.cubed.nd.NDArray;
+import dev.cubed.nd.WideArrays;
 import java.util.EnumMap;
 import java.util.Map;
 
@@ -81,7 +84,7 @@ final class UnaryOp {
     DType in = x.dtype();
     DType r = toFloat && !in.isFloating() ? DType.FLOAT64 : in;
     accept.check(name, r, in);
-    x = Loops.cast(x, r);
+    x = WideArrays.cast(x, r);
     long[] shape = x.shape();
     int n = x.size();
     DType outType =
@@ -100,26 +103,28 @@ final class UnaryOp {
     switch (r.kind()) {
       case FLOAT -> {
         Object out = boolOut ? new boolean[n] : new double[n];
-        need(real, r).run(Loops.doubles(x), out, n);
+        need(real, r).run(WideArrays.doubles(x), out, n);
         return boolOut
             ? new NDArray(outType, shape, out)
-            : Loops.fromDoubles(r, shape, (double[]) out);
+            : WideArrays.fromDoubles(r, shape, (double[]) out);
       }
       case SIGNED, UNSIGNED -> {
         Loops.Unary l = r == DType.UINT64 && u64 != null ? u64 : ints;
         Object out = boolOut ? new boolean[n] : new long[n];
-        need(l, r).run(Loops.longs(x), out, n);
-        return boolOut ? new NDArray(outType, shape, out) : Loops.fromLongs(r, shape, (long[]) out);
+        need(l, r).run(WideArrays.longs(x), out, n);
+        return boolOut
+            ? new NDArray(outType, shape, out)
+            : WideArrays.fromLongs(r, shape, (long[]) out);
       }
       case COMPLEX -> {
         Object out = boolOut ? new boolean[n] : new double[outType.isComplex() ? 2 * n : n];
-        need(complex, r).run(Loops.complexes(x), out, n);
+        need(complex, r).run(WideArrays.complexes(x), out, n);
         if (boolOut) {
           return new NDArray(outType, shape, out);
         }
         return outType.isComplex()
-            ? Loops.fromComplexes(outType, shape, (double[]) out)
-            : Loops.fromDoubles(outType, shape, (double[]) out);
+            ? WideArrays.fromComplexes(outType, shape, (double[]) out)
+            : WideArrays.fromDoubles(outType, shape, (double[]) out);
       }
       default -> {
         Object out = NDArray.allocate(outType, n);

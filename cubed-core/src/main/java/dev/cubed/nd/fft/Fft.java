@@ -1,6 +1,9 @@
-package dev.cubed.nd;
+package dev.cubed.nd.fft;
 
-import dev.cubed.nd.FftAxis.Direction;
+import dev.cubed.nd.DType;
+import dev.cubed.nd.NDArray;
+import dev.cubed.nd.Shapes;
+import dev.cubed.nd.fft.FftAxis.Direction;
 import java.util.Arrays;
 
 /**

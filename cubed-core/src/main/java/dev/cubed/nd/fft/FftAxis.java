@@ -1,4 +1,4 @@
-package dev.cubed.nd;
+package dev.cubed.nd.fft;
 
 /**
  * One-axis transforms on C-order double work buffers: complex data interleaved (re, im), real data

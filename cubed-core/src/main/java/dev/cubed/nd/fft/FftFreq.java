@@ -1,4 +1,8 @@
-package dev.cubed.nd;
+package dev.cubed.nd.fft;
+
+import dev.cubed.nd.DType;
+import dev.cubed.nd.NDArray;
+import dev.cubed.nd.Shapes;
 
 /**
  * Sample frequencies and zero-frequency shifts ({@code fftfreq}, {@code rfftfreq}, {@code

@@ -1,4 +1,4 @@
-package dev.cubed.nd;
+package dev.cubed.nd.fft;
 
 import java.util.LinkedHashMap;
 import java.util.Map;

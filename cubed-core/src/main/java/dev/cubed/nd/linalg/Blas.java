@@ -1,4 +1,4 @@
-package dev.cubed.nd;
+package dev.cubed.nd.linalg;
 
 import dev.ludovic.netlib.blas.BLAS;
 import java.nio.file.Files;
@@ -15,8 +15,8 @@ import java.nio.file.Path;
  * BLAS or at OpenBLAS). So that matmul gets the optimized OpenBLAS whenever it is installed, this
  * class sets {@code nativeLibPath} to the first existing {@code libopenblas.so.0} in the usual
  * library directories, unless either property is already set (a user's choice wins). The chosen
- * class is logged at DEBUG level on logger {@code dev.cubed.nd.Blas}; {@link #describe()} reports
- * it.
+ * class is logged at DEBUG level on logger {@code dev.cubed.nd.linalg.Blas}; {@link #describe()}
+ * reports it.
  */
 final class Blas {
   private Blas() {}

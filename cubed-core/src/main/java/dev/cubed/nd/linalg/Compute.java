@@ -1,4 +1,7 @@
-package dev.cubed.nd;
+package dev.cubed.nd.linalg;
+
+import dev.cubed.nd.DType;
+import dev.cubed.nd.NDArray;
 
 /**
  * The working representation of product operands for a result dtype: float64 and float32 use their

@@ -1,4 +1,4 @@
-package dev.cubed.nd;
+package dev.cubed.nd.linalg;
 
 import dev.ludovic.netlib.lapack.LAPACK;
 import org.netlib.util.intW;

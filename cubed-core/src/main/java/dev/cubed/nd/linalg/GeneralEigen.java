@@ -1,5 +1,7 @@
-package dev.cubed.nd;
+package dev.cubed.nd.linalg;
 
+import dev.cubed.nd.DType;
+import dev.cubed.nd.NDArray;
 import dev.ludovic.netlib.lapack.LAPACK;
 import org.netlib.util.intW;
 

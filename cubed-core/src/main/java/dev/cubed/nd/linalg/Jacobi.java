@@ -1,4 +1,4 @@
-package dev.cubed.nd;
+package dev.cubed.nd.linalg;
 
 /**
  * Jacobi methods for complex matrices (interleaved re,im, row-major): the cyclic two-sided method

@@ -1,10 +1,15 @@
-package dev.cubed.nd;
+package dev.cubed.nd.linalg;
+
+import dev.cubed.nd.Axes;
+import dev.cubed.nd.DType;
+import dev.cubed.nd.NDArray;
 
 /**
  * The Array API {@code linalg} extension on in-memory arrays. Every function works on stacks of
  * matrices: the last two axes hold the matrices and any leading axes are batch axes (a batch may be
- * empty, giving an empty result). Matrix products ({@code matmul}, {@code matrix_transpose}, {@code
- * outer}, {@code tensordot}, {@code vecdot}) live in {@code LinearAlgebra}.
+ * empty, giving an empty result). The matrix products ({@code matmul}, {@code matrix_transpose},
+ * {@code outer}, {@code tensordot}, {@code vecdot}: the standard's main namespace and its {@code
+ * linalg} extension) are here too: one class for the whole of linear algebra.
  *
  * <p>Dtypes: the factorization functions are defined for float32, float64, complex64 and complex128
  * and return the input's precision; integer inputs are promoted to float64 (as NumPy), bool is
@@ -305,69 +310,7 @@ public final class Linalg {
    * @throws LinAlgException naming the matrix if one is singular
    */
   public static NDArray solve(NDArray x1, NDArray x2) {
-    String fn = "solve";
-    MatrixStack a = MatrixStack.square(fn, x1);
-    DType dt =
-        DType.resultType(
-            MatrixStack.floating(fn, x1.dtype()), MatrixStack.floating(fn, x2.dtype()));
-    int m = a.rows;
-    boolean cx = dt.isComplex();
-    NDArray lhs = x1.dtype() == dt ? x1 : x1.astype(dt);
-    NDArray rhs = x2.dtype() == dt ? x2 : x2.astype(dt);
-    if (x2.ndim() == 0) {
-      throw new IllegalArgumentException(
-          fn + ": x2 must be a vector (M,) or a stack (..., M, K)," + " got a 0-d array");
-    }
-    boolean vector = x2.ndim() == 1;
-    long[] s2 = x2.shape();
-    long rowsB = vector ? s2[0] : s2[s2.length - 2];
-    if (rowsB != m) {
-      throw new IllegalArgumentException(
-          fn
-              + ": x1 "
-              + Shapes.format(x1.shape())
-              + " and x2 "
-              + Shapes.format(s2)
-              + " are not aligned: x2 needs "
-              + m
-              + " rows (dimension "
-              + (vector ? 0 : s2.length - 2)
-              + "), got "
-              + rowsB);
-    }
-    int k = vector ? 1 : (int) s2[s2.length - 1];
-    long[] batch;
-    if (vector) {
-      batch = a.batch;
-      rhs = rhs.reshape(m, 1);
-    } else {
-      batch = Shapes.broadcast(fn, a.batch, java.util.Arrays.copyOf(s2, s2.length - 2));
-    }
-    lhs = broadcastStack(lhs, batch, m, m);
-    rhs = broadcastStack(rhs, batch, m, k);
-    MatrixStack sa = MatrixStack.of(fn, lhs);
-    long[] outShape = java.util.Arrays.copyOf(batch, batch.length + (vector ? 1 : 2));
-    outShape[batch.length] = m;
-    if (!vector) {
-      outShape[batch.length + 1] = k;
-    }
-    NDArray out = NDArray.zeros(dt, outShape);
-    for (int b = 0; b < sa.count; b++) {
-      LuKernel.Factor f = LuKernel.factor(sa.get(b), m, cx);
-      if (f.zeroPivot() >= 0) {
-        throw new LinAlgException(fn + ": singular matrix" + sa.where(b));
-      }
-      double[] rb = MatrixStack.read(rhs, b * m * k, m * k);
-      MatrixStack.write(out, b * m * k, m * k, LuKernel.solve(f, rb, k), cx);
-    }
-    return out;
-  }
-
-  private static NDArray broadcastStack(NDArray x, long[] batch, int r, int c) {
-    long[] target = java.util.Arrays.copyOf(batch, batch.length + 2);
-    target[batch.length] = r;
-    target[batch.length + 1] = c;
-    return java.util.Arrays.equals(x.shape(), target) ? x : x.broadcastTo(target);
+    return MatrixOps.solve(x1, x2);
   }
 
   /**
@@ -394,7 +337,7 @@ public final class Linalg {
    * rtol means the default max(M, N) * eps of x's floating dtype. Result int64, shape (...).
    */
   public static NDArray matrixRank(NDArray x, double rtol) {
-    return matrixRankImpl(x, rtols("matrix_rank", x, rtol, null));
+    return matrixRankImpl(x, MatrixOps.rtols("matrix_rank", x, rtol, null));
   }
 
   /**
@@ -402,7 +345,7 @@ public final class Linalg {
    * broadcasts against the batch shape (...) of x.
    */
   public static NDArray matrixRank(NDArray x, NDArray rtol) {
-    return matrixRankImpl(x, rtols("matrix_rank", x, Double.NaN, rtol));
+    return matrixRankImpl(x, MatrixOps.rtols("matrix_rank", x, Double.NaN, rtol));
   }
 
   private static NDArray matrixRankImpl(NDArray x, double[] tol) {
@@ -424,30 +367,6 @@ public final class Linalg {
     return out;
   }
 
-  /** Per-matrix relative tolerances: the array (broadcast to the batch), the scalar, or default. */
-  private static double[] rtols(String fn, NDArray x, double rtol, NDArray rtolArray) {
-    MatrixStack st = MatrixStack.of(fn, x);
-    DType real = MatrixStack.floating(fn, x.dtype()).realPart();
-    double[] out = new double[st.count];
-    if (rtolArray == null) {
-      java.util.Arrays.fill(
-          out, Double.isNaN(rtol) ? Math.max(st.rows, st.cols) * real.finfo().eps() : rtol);
-      return out;
-    }
-    if (!rtolArray.dtype().isRealNumeric()) {
-      throw new IllegalArgumentException(
-          fn + ": rtol must have a real dtype, got " + rtolArray.dtype());
-    }
-    NDArray r =
-        java.util.Arrays.equals(rtolArray.shape(), st.batch)
-            ? rtolArray
-            : rtolArray.broadcastTo(st.batch);
-    for (int b = 0; b < st.count; b++) {
-      out[b] = r.getDouble(b);
-    }
-    return out;
-  }
-
   /** {@code pinv(x)} with the default rtol max(M, N) * eps. */
   public static NDArray pinv(NDArray x) {
     return pinv(x, Double.NaN);
@@ -458,7 +377,7 @@ public final class Linalg {
    * or below {@code rtol * max(S)} count as zero (NaN rtol: max(M, N) * eps).
    */
   public static NDArray pinv(NDArray x, double rtol) {
-    return pinvImpl(x, rtols("pinv", x, rtol, null));
+    return MatrixOps.pinv(x, MatrixOps.rtols("pinv", x, rtol, null));
   }
 
   /**
@@ -466,36 +385,7 @@ public final class Linalg {
    * against the batch shape (...) of x.
    */
   public static NDArray pinv(NDArray x, NDArray rtol) {
-    return pinvImpl(x, rtols("pinv", x, Double.NaN, rtol));
-  }
-
-  private static NDArray pinvImpl(NDArray x, double[] tol) {
-    String fn = "pinv";
-    MatrixStack st = MatrixStack.of(fn, x);
-    DType dt = MatrixStack.floating(fn, x.dtype());
-    int m = st.rows;
-    int n = st.cols;
-    int k = Math.min(m, n);
-    boolean cx = st.complex;
-    NDArray out = NDArray.zeros(dt, st.shapeWith(n, m));
-    for (int b = 0; b < st.count; b++) {
-      Spectral.Svd r = Spectral.svd(fn, st.where(b), st.get(b), m, n, cx, Spectral.Job.REDUCED);
-      double cut = k == 0 ? 0 : tol[b] * r.s()[0];
-      // pinv = Vh^H diag(1/s) U^H
-      double[] v = MatrixStack.adjoint(r.vh(), k, n, cx); // n x k
-      int w = cx ? 2 : 1;
-      for (int j = 0; j < k; j++) {
-        double inv = r.s()[j] > cut ? 1 / r.s()[j] : 0;
-        for (int i = 0; i < n; i++) {
-          for (int c = 0; c < w; c++) {
-            v[w * (i * k + j) + c] *= inv;
-          }
-        }
-      }
-      double[] uh = MatrixStack.adjoint(r.u(), m, k, cx); // k x m
-      MatrixStack.write(out, b * n * m, n * m, MatrixStack.matmul(v, uh, n, k, m, cx), cx);
-    }
-    return out;
+    return MatrixOps.pinv(x, MatrixOps.rtols("pinv", x, Double.NaN, rtol));
   }
 
   // ------------------------------------------------------------------ norms
@@ -570,5 +460,103 @@ public final class Linalg {
    */
   public static NDArray cross(NDArray x1, NDArray x2, int axis) {
     return MatrixOps.cross(x1, x2, axis);
+  }
+
+  // ------------------------------------------------------------------ products
+
+  /**
+   * Which BLAS the float32/float64 matmul uses, e.g. {@code "BLAS implementation
+   * dev.ludovic.netlib.blas.JNIBLAS (native /usr/lib/x86_64-linux-gnu/libopenblas.so.0), OpenBLAS
+   * selected automatically"}; a pure-Java implementation when no native BLAS loaded.
+   */
+  public static String blasImplementation() {
+    return Products.blasImplementation();
+  }
+
+  /**
+   * The matrix product with NumPy/standard rules: a 1-d {@code x1} is a row vector and a 1-d {@code
+   * x2} a column vector (the added dimension is removed from the result); for ndim &gt; 2 the
+   * leading (batch) dimensions broadcast. Result shape {@code broadcast(batch1, batch2) + (m, n)}.
+   *
+   * @throws IllegalArgumentException for a 0-d or bool operand, misaligned inner dimensions or
+   *     batch dimensions that do not broadcast
+   */
+  public static NDArray matmul(NDArray x1, NDArray x2) {
+    return Products.matmul(x1, x2);
+  }
+
+  /**
+   * {@code acc + x1 @ x2} for 2-D operands, the running sum of a chunked contraction. When the
+   * product's dtype is float64 or float32 and {@code acc} already has that dtype and the product's
+   * shape (m, n), the product is added into {@code acc}'s own storage by one BLAS call ({@code C =
+   * A B + C}: no product array, no separate add) and {@code acc} itself is returned; otherwise the
+   * result is {@code add(acc, matmul(x1, x2))}, a new array. The caller must own {@code acc}: it
+   * may be overwritten. Sums agree with the two-step form to rounding (BLAS adds its partial dot
+   * products into C as it goes).
+   *
+   * @throws IllegalArgumentException as {@link #matmul(NDArray, NDArray)}, or if {@code acc} does
+   *     not broadcast with the product
+   */
+  public static NDArray matmulAccumulate(NDArray acc, NDArray x1, NDArray x2) {
+    return Products.matmulAccumulate(acc, x1, x2);
+  }
+
+  /**
+   * {@code tensordot(x1, x2, axes=n)}: contracts the last {@code n} axes of {@code x1} with the
+   * first {@code n} of {@code x2}; result shape is the free axes of x1 then those of x2.
+   *
+   * @throws IllegalArgumentException if n is negative or exceeds either ndim, or a contracted pair
+   *     of dimensions differs (contracted axes do not broadcast)
+   */
+  public static NDArray tensordot(NDArray x1, NDArray x2, int n) {
+    return Products.tensordot(x1, x2, n);
+  }
+
+  /**
+   * {@code tensordot(x1, x2, axes=(axes1, axes2))}: contracts axis {@code axes1[i]} of x1 with axis
+   * {@code axes2[i]} of x2 (negative axes count from the end). The result has the remaining axes of
+   * x1 in order, then those of x2.
+   *
+   * @throws IllegalArgumentException if the lists differ in length, repeat or exceed axes, or a
+   *     contracted pair of dimensions differs
+   */
+  public static NDArray tensordot(NDArray x1, NDArray x2, int[] axes1, int[] axes2) {
+    return Products.tensordot(x1, x2, axes1, axes2);
+  }
+
+  /** {@code vecdot(x1, x2, axis=-1)}. */
+  public static NDArray vecdot(NDArray x1, NDArray x2) {
+    return Products.vecdot(x1, x2);
+  }
+
+  /**
+   * The dot product {@code sum(conj(x1) * x2)} along {@code axis} of the broadcast operands (x1 is
+   * conjugated for complex dtypes). {@code axis} refers to the broadcast shape; the two operands
+   * must have the same size along it (that dimension does not broadcast). The result has the
+   * broadcast shape without that axis and the promoted dtype.
+   *
+   * @throws IllegalArgumentException for bool or 0-d operands, shapes that do not broadcast, an
+   *     out-of-range axis or different sizes along it
+   */
+  public static NDArray vecdot(NDArray x1, NDArray x2, int axis) {
+    return Products.vecdot(x1, x2, axis);
+  }
+
+  /**
+   * Swaps the last two axes (a copy); defined for every dtype.
+   *
+   * @throws IllegalArgumentException if {@code x} has fewer than two dimensions
+   */
+  public static NDArray matrixTranspose(NDArray x) {
+    return Products.matrixTranspose(x);
+  }
+
+  /**
+   * {@code linalg.outer}: {@code out[i, j] = x1[i] * x2[j]} for 1-d operands, promoted dtype.
+   *
+   * @throws IllegalArgumentException unless both operands are 1-d and numeric
+   */
+  public static NDArray outer(NDArray x1, NDArray x2) {
+    return Products.outer(x1, x2);
   }
 }

@@ -1,4 +1,4 @@
-package dev.cubed.nd;
+package dev.cubed.nd.linalg;
 
 /**
  * Row-major matrix products {@code C[m,n] = A[m,k] B[k,n]} on backing arrays, with element offsets

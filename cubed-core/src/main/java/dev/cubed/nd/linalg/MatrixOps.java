@@ -1,8 +1,14 @@
-package dev.cubed.nd;
+package dev.cubed.nd.linalg;
 
+import dev.cubed.nd.DType;
+import dev.cubed.nd.NDArray;
+import dev.cubed.nd.Shapes;
 import java.util.Arrays;
 
-/** The linalg functions that need no factorization: trace, diagonal, cross, matrix_power. */
+/**
+ * The linalg functions built on the kernels rather than being one: trace, diagonal, cross,
+ * matrix_power (no factorization), solve (LU per matrix) and pinv (SVD per matrix).
+ */
 final class MatrixOps {
   private MatrixOps() {}
 
@@ -265,5 +271,122 @@ final class MatrixOps {
       }
     }
     return o;
+  }
+
+  static NDArray solve(NDArray x1, NDArray x2) {
+    String fn = "solve";
+    MatrixStack a = MatrixStack.square(fn, x1);
+    DType dt =
+        DType.resultType(
+            MatrixStack.floating(fn, x1.dtype()), MatrixStack.floating(fn, x2.dtype()));
+    int m = a.rows;
+    boolean cx = dt.isComplex();
+    NDArray lhs = x1.dtype() == dt ? x1 : x1.astype(dt);
+    NDArray rhs = x2.dtype() == dt ? x2 : x2.astype(dt);
+    if (x2.ndim() == 0) {
+      throw new IllegalArgumentException(
+          fn + ": x2 must be a vector (M,) or a stack (..., M, K)," + " got a 0-d array");
+    }
+    boolean vector = x2.ndim() == 1;
+    long[] s2 = x2.shape();
+    long rowsB = vector ? s2[0] : s2[s2.length - 2];
+    if (rowsB != m) {
+      throw new IllegalArgumentException(
+          fn
+              + ": x1 "
+              + Shapes.format(x1.shape())
+              + " and x2 "
+              + Shapes.format(s2)
+              + " are not aligned: x2 needs "
+              + m
+              + " rows (dimension "
+              + (vector ? 0 : s2.length - 2)
+              + "), got "
+              + rowsB);
+    }
+    int k = vector ? 1 : (int) s2[s2.length - 1];
+    long[] batch;
+    if (vector) {
+      batch = a.batch;
+      rhs = rhs.reshape(m, 1);
+    } else {
+      batch = Shapes.broadcast(fn, a.batch, Arrays.copyOf(s2, s2.length - 2));
+    }
+    lhs = broadcastStack(lhs, batch, m, m);
+    rhs = broadcastStack(rhs, batch, m, k);
+    MatrixStack sa = MatrixStack.of(fn, lhs);
+    long[] outShape = Arrays.copyOf(batch, batch.length + (vector ? 1 : 2));
+    outShape[batch.length] = m;
+    if (!vector) {
+      outShape[batch.length + 1] = k;
+    }
+    NDArray out = NDArray.zeros(dt, outShape);
+    for (int b = 0; b < sa.count; b++) {
+      LuKernel.Factor f = LuKernel.factor(sa.get(b), m, cx);
+      if (f.zeroPivot() >= 0) {
+        throw new Linalg.LinAlgException(fn + ": singular matrix" + sa.where(b));
+      }
+      double[] rb = MatrixStack.read(rhs, b * m * k, m * k);
+      MatrixStack.write(out, b * m * k, m * k, LuKernel.solve(f, rb, k), cx);
+    }
+    return out;
+  }
+
+  private static NDArray broadcastStack(NDArray x, long[] batch, int r, int c) {
+    long[] target = Arrays.copyOf(batch, batch.length + 2);
+    target[batch.length] = r;
+    target[batch.length + 1] = c;
+    return Arrays.equals(x.shape(), target) ? x : x.broadcastTo(target);
+  }
+
+  /** Per-matrix relative tolerances: the array (broadcast to the batch), the scalar, or default. */
+  static double[] rtols(String fn, NDArray x, double rtol, NDArray rtolArray) {
+    MatrixStack st = MatrixStack.of(fn, x);
+    DType real = MatrixStack.floating(fn, x.dtype()).realPart();
+    double[] out = new double[st.count];
+    if (rtolArray == null) {
+      Arrays.fill(out, Double.isNaN(rtol) ? Math.max(st.rows, st.cols) * real.finfo().eps() : rtol);
+      return out;
+    }
+    if (!rtolArray.dtype().isRealNumeric()) {
+      throw new IllegalArgumentException(
+          fn + ": rtol must have a real dtype, got " + rtolArray.dtype());
+    }
+    NDArray r =
+        Arrays.equals(rtolArray.shape(), st.batch) ? rtolArray : rtolArray.broadcastTo(st.batch);
+    for (int b = 0; b < st.count; b++) {
+      out[b] = r.getDouble(b);
+    }
+    return out;
+  }
+
+  /** The pseudo-inverse with one relative tolerance per matrix ({@link #rtols}). */
+  static NDArray pinv(NDArray x, double[] tol) {
+    String fn = "pinv";
+    MatrixStack st = MatrixStack.of(fn, x);
+    DType dt = MatrixStack.floating(fn, x.dtype());
+    int m = st.rows;
+    int n = st.cols;
+    int k = Math.min(m, n);
+    boolean cx = st.complex;
+    NDArray out = NDArray.zeros(dt, st.shapeWith(n, m));
+    for (int b = 0; b < st.count; b++) {
+      Spectral.Svd r = Spectral.svd(fn, st.where(b), st.get(b), m, n, cx, Spectral.Job.REDUCED);
+      double cut = k == 0 ? 0 : tol[b] * r.s()[0];
+      // pinv = Vh^H diag(1/s) U^H
+      double[] v = MatrixStack.adjoint(r.vh(), k, n, cx); // n x k
+      int w = cx ? 2 : 1;
+      for (int j = 0; j < k; j++) {
+        double inv = r.s()[j] > cut ? 1 / r.s()[j] : 0;
+        for (int i = 0; i < n; i++) {
+          for (int c = 0; c < w; c++) {
+            v[w * (i * k + j) + c] *= inv;
+          }
+        }
+      }
+      double[] uh = MatrixStack.adjoint(r.u(), m, k, cx); // k x m
+      MatrixStack.write(out, b * n * m, n * m, MatrixStack.matmul(v, uh, n, k, m, cx), cx);
+    }
+    return out;
   }
 }

@@ -1,5 +1,8 @@
-package dev.cubed.nd;
+package dev.cubed.nd.linalg;
 
+import dev.cubed.nd.DType;
+import dev.cubed.nd.NDArray;
+import dev.cubed.nd.Shapes;
 import java.util.Arrays;
 
 /**

@@ -1,4 +1,9 @@
-package dev.cubed.nd;
+package dev.cubed.nd.linalg;
+
+import dev.cubed.nd.Axes;
+import dev.cubed.nd.DType;
+import dev.cubed.nd.NDArray;
+import dev.cubed.nd.Shapes;
 
 /** Vector and matrix norms (the standard's {@code vector_norm} and {@code matrix_norm}). */
 final class Norms {

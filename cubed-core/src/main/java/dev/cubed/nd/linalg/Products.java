@@ -1,10 +1,15 @@
-package dev.cubed.nd;
+package dev.cubed.nd.linalg;
 
+import dev.cubed.nd.DType;
+import dev.cubed.nd.NDArray;
+import dev.cubed.nd.Shapes;
+import dev.cubed.nd.elementwise.Elementwise;
 import java.util.Arrays;
 
 /**
- * The standard's linear algebra functions of the main namespace ({@code matmul}, {@code tensordot},
- * {@code vecdot}, {@code matrix_transpose}) and {@code linalg.outer}, for in-memory arrays.
+ * The products behind {@link Linalg}'s {@code matmul}, {@code tensordot}, {@code vecdot}, {@code
+ * matrix_transpose} and {@code outer} (the standard's linear algebra functions of the main
+ * namespace, also in its {@code linalg} extension), for in-memory arrays.
  *
  * <p>All products need numeric dtypes (bool is rejected) and return the promoted dtype ({@link
  * DType#resultType(DType, DType)}). float64/float32 products run on BLAS dgemm/sgemm (see {@code
@@ -13,27 +18,16 @@ import java.util.Arrays;
  *
  * <p>Errors are {@link IllegalArgumentException}s naming the function and the shapes or dtypes.
  */
-public final class LinearAlgebra {
-  private LinearAlgebra() {}
+final class Products {
+  private Products() {}
 
-  /**
-   * Which BLAS the float32/float64 matmul uses, e.g. {@code "BLAS implementation
-   * dev.ludovic.netlib.blas.JNIBLAS (native /usr/lib/x86_64-linux-gnu/libopenblas.so.0), OpenBLAS
-   * selected automatically"}; a pure-Java implementation when no native BLAS loaded.
-   */
-  public static String blasImplementation() {
+  /** {@link Linalg#blasImplementation}. */
+  static String blasImplementation() {
     return Blas.describe();
   }
 
-  /**
-   * The matrix product with NumPy/standard rules: a 1-d {@code x1} is a row vector and a 1-d {@code
-   * x2} a column vector (the added dimension is removed from the result); for ndim &gt; 2 the
-   * leading (batch) dimensions broadcast. Result shape {@code broadcast(batch1, batch2) + (m, n)}.
-   *
-   * @throws IllegalArgumentException for a 0-d or bool operand, misaligned inner dimensions or
-   *     batch dimensions that do not broadcast
-   */
-  public static NDArray matmul(NDArray x1, NDArray x2) {
+  /** {@link Linalg#matmul}. */
+  static NDArray matmul(NDArray x1, NDArray x2) {
     String f = "matmul";
     DType dt = numericResult(f, x1, x2);
     if (x1.ndim() == 0 || x2.ndim() == 0) {
@@ -110,19 +104,8 @@ public final class LinearAlgebra {
     return out;
   }
 
-  /**
-   * {@code acc + x1 @ x2} for 2-D operands, the running sum of a chunked contraction. When the
-   * product's dtype is float64 or float32 and {@code acc} already has that dtype and the product's
-   * shape (m, n), the product is added into {@code acc}'s own storage by one BLAS call ({@code C =
-   * A B + C}: no product array, no separate add) and {@code acc} itself is returned; otherwise the
-   * result is {@code add(acc, matmul(x1, x2))}, a new array. The caller must own {@code acc}: it
-   * may be overwritten. Sums agree with the two-step form to rounding (BLAS adds its partial dot
-   * products into C as it goes).
-   *
-   * @throws IllegalArgumentException as {@link #matmul(NDArray, NDArray)}, or if {@code acc} does
-   *     not broadcast with the product
-   */
-  public static NDArray matmulAccumulate(NDArray acc, NDArray x1, NDArray x2) {
+  /** {@link Linalg#matmulAccumulate}. */
+  static NDArray matmulAccumulate(NDArray acc, NDArray x1, NDArray x2) {
     DType dt = numericResult("matmul", x1, x2);
     if ((dt == DType.FLOAT64 || dt == DType.FLOAT32)
         && acc.dtype() == dt
@@ -148,14 +131,8 @@ public final class LinearAlgebra {
     return Elementwise.add(acc, matmul(x1, x2));
   }
 
-  /**
-   * {@code tensordot(x1, x2, axes=n)}: contracts the last {@code n} axes of {@code x1} with the
-   * first {@code n} of {@code x2}; result shape is the free axes of x1 then those of x2.
-   *
-   * @throws IllegalArgumentException if n is negative or exceeds either ndim, or a contracted pair
-   *     of dimensions differs (contracted axes do not broadcast)
-   */
-  public static NDArray tensordot(NDArray x1, NDArray x2, int n) {
+  /** {@link Linalg#tensordot}. */
+  static NDArray tensordot(NDArray x1, NDArray x2, int n) {
     if (n < 0 || n > x1.ndim() || n > x2.ndim()) {
       throw new IllegalArgumentException(
           "tensordot: axes="
@@ -175,15 +152,8 @@ public final class LinearAlgebra {
     return tensordot(x1, x2, a1, a2);
   }
 
-  /**
-   * {@code tensordot(x1, x2, axes=(axes1, axes2))}: contracts axis {@code axes1[i]} of x1 with axis
-   * {@code axes2[i]} of x2 (negative axes count from the end). The result has the remaining axes of
-   * x1 in order, then those of x2.
-   *
-   * @throws IllegalArgumentException if the lists differ in length, repeat or exceed axes, or a
-   *     contracted pair of dimensions differs
-   */
-  public static NDArray tensordot(NDArray x1, NDArray x2, int[] axes1, int[] axes2) {
+  /** {@link Linalg#tensordot}. */
+  static NDArray tensordot(NDArray x1, NDArray x2, int[] axes1, int[] axes2) {
     String f = "tensordot";
     DType dt = numericResult(f, x1, x2);
     if (axes1.length != axes2.length) {
@@ -255,21 +225,13 @@ public final class LinearAlgebra {
     return r.reshape(outShape);
   }
 
-  /** {@code vecdot(x1, x2, axis=-1)}. */
-  public static NDArray vecdot(NDArray x1, NDArray x2) {
+  /** {@link Linalg#vecdot}. */
+  static NDArray vecdot(NDArray x1, NDArray x2) {
     return vecdot(x1, x2, -1);
   }
 
-  /**
-   * The dot product {@code sum(conj(x1) * x2)} along {@code axis} of the broadcast operands (x1 is
-   * conjugated for complex dtypes). {@code axis} refers to the broadcast shape; the two operands
-   * must have the same size along it (that dimension does not broadcast). The result has the
-   * broadcast shape without that axis and the promoted dtype.
-   *
-   * @throws IllegalArgumentException for bool or 0-d operands, shapes that do not broadcast, an
-   *     out-of-range axis or different sizes along it
-   */
-  public static NDArray vecdot(NDArray x1, NDArray x2, int axis) {
+  /** {@link Linalg#vecdot}. */
+  static NDArray vecdot(NDArray x1, NDArray x2, int axis) {
     String f = "vecdot";
     DType dt = numericResult(f, x1, x2);
     if (x1.ndim() == 0 || x2.ndim() == 0) {
@@ -302,12 +264,8 @@ public final class LinearAlgebra {
     return VecdotKernel.vecdot(dt, x1, x2, full, ax);
   }
 
-  /**
-   * Swaps the last two axes (a copy); defined for every dtype.
-   *
-   * @throws IllegalArgumentException if {@code x} has fewer than two dimensions
-   */
-  public static NDArray matrixTranspose(NDArray x) {
+  /** {@link Linalg#matrixTranspose}. */
+  static NDArray matrixTranspose(NDArray x) {
     int nd = x.ndim();
     if (nd < 2) {
       throw new IllegalArgumentException(
@@ -324,12 +282,8 @@ public final class LinearAlgebra {
     return x.permuteDims(perm);
   }
 
-  /**
-   * {@code linalg.outer}: {@code out[i, j] = x1[i] * x2[j]} for 1-d operands, promoted dtype.
-   *
-   * @throws IllegalArgumentException unless both operands are 1-d and numeric
-   */
-  public static NDArray outer(NDArray x1, NDArray x2) {
+  /** {@link Linalg#outer}. */
+  static NDArray outer(NDArray x1, NDArray x2) {
     String f = "outer";
     numericResult(f, x1, x2);
     if (x1.ndim() != 1 || x2.ndim() != 1) {

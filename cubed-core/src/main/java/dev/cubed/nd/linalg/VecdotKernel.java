@@ -1,4 +1,8 @@
-package dev.cubed.nd;
+package dev.cubed.nd.linalg;
+
+import dev.cubed.nd.DType;
+import dev.cubed.nd.NDArray;
+import dev.cubed.nd.Shapes;
 
 /**
  * {@code vecdot}: broadcasts both operands to the full shape, moves the contracted axis last and

@@ -1,4 +1,10 @@
-package dev.cubed.nd;
+package dev.cubed.nd.reduce;
+
+import dev.cubed.nd.Axes;
+import dev.cubed.nd.DType;
+import dev.cubed.nd.NDArray;
+import dev.cubed.nd.Shapes;
+import dev.cubed.nd.WideArrays;
 
 /** Cumulative sums and products along one axis (behind {@link Statistics}). */
 final class Cumulative {
@@ -24,7 +30,7 @@ final class Cumulative {
     int inner = l.inner;
     boolean sum = op == ReduceLoops.Op.SUM;
     if (rt.isComplex()) {
-      double[] in = Loops.complexes(x);
+      double[] in = WideArrays.complexes(x);
       double[] out = new double[2 * l.outer * outLen * inner];
       for (int o = 0; o < l.outer; o++) {
         for (int i = 0; i < inner; i++) {
@@ -52,10 +58,10 @@ final class Cumulative {
           }
         }
       }
-      return Loops.fromComplexes(rt, outShape, out);
+      return WideArrays.fromComplexes(rt, outShape, out);
     }
     if (rt.isRealFloating()) {
-      double[] in = Loops.doubles(x);
+      double[] in = WideArrays.doubles(x);
       double[] out = new double[l.outer * outLen * inner];
       for (int o = 0; o < l.outer; o++) {
         for (int i = 0; i < inner; i++) {
@@ -70,9 +76,9 @@ final class Cumulative {
           }
         }
       }
-      return Loops.fromDoubles(rt, outShape, out);
+      return WideArrays.fromDoubles(rt, outShape, out);
     }
-    long[] in = Loops.longs(x);
+    long[] in = WideArrays.longs(x);
     long[] out = new long[l.outer * outLen * inner];
     for (int o = 0; o < l.outer; o++) {
       for (int i = 0; i < inner; i++) {
@@ -87,6 +93,6 @@ final class Cumulative {
         }
       }
     }
-    return Loops.fromLongs(rt, outShape, out);
+    return WideArrays.fromLongs(rt, outShape, out);
   }
 }

@@ -1,4 +1,7 @@
-package dev.cubed.nd;
+package dev.cubed.nd.reduce;
+
+import dev.cubed.nd.Axes;
+import dev.cubed.nd.NDArray;
 
 /**
  * An array viewed as {@code [outer, reduced, inner]} for a reduction over a set of axes: when the

@@ -1,4 +1,4 @@
-package dev.cubed.nd;
+package dev.cubed.nd.reduce;
 
 /**
  * The loops behind the reductions of {@link Statistics}, over a {@link ReduceLayout}: each returns

@@ -1,5 +1,12 @@
-package dev.cubed.nd;
+package dev.cubed.nd.reduce;
 
+import dev.cubed.nd.Axes;
+import dev.cubed.nd.DType;
+import dev.cubed.nd.DataTypes;
+import dev.cubed.nd.Indexing;
+import dev.cubed.nd.NDArray;
+import dev.cubed.nd.Shapes;
+import dev.cubed.nd.WideArrays;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -73,7 +80,7 @@ public final class Searching {
     }
     long[] out = new long[l.outSize()];
     if (dt.isRealFloating()) {
-      double[] d = Loops.doubles(l.data);
+      double[] d = WideArrays.doubles(l.data);
       for (int o = 0; o < l.outer; o++) {
         for (int i = 0; i < l.inner; i++) {
           int best = 0;
@@ -89,7 +96,7 @@ public final class Searching {
         }
       }
     } else {
-      long[] d = Loops.longs(dt.isBool() ? l.data.astype(DType.INT8) : l.data);
+      long[] d = WideArrays.longs(dt.isBool() ? l.data.astype(DType.INT8) : l.data);
       boolean u = dt == DType.UINT64;
       for (int o = 0; o < l.outer; o++) {
         for (int i = 0; i < l.inner; i++) {
@@ -169,8 +176,8 @@ public final class Searching {
     long[] shape = Shapes.broadcast("where", condition.shape(), x1.shape(), x2.shape());
     DType rt = DType.resultType(x1.dtype(), x2.dtype());
     NDArray c = condition.broadcastTo(shape);
-    NDArray a = Loops.cast(x1, rt).broadcastTo(shape);
-    NDArray b = Loops.cast(x2, rt).broadcastTo(shape);
+    NDArray a = WideArrays.cast(x1, rt).broadcastTo(shape);
+    NDArray b = WideArrays.cast(x2, rt).broadcastTo(shape);
     boolean[] cd = (boolean[]) c.data();
     NDArray out = b;
     int mult = rt.isComplex() ? 2 : 1;
@@ -184,12 +191,12 @@ public final class Searching {
 
   /** {@link #where(NDArray, NDArray, NDArray)} with a Java scalar for x2. */
   public static NDArray where(NDArray condition, NDArray x1, Object x2) {
-    return where(condition, x1, Accept.scalar("where", x1.dtype(), x2));
+    return where(condition, x1, DataTypes.scalarOperand("where", x1.dtype(), x2));
   }
 
   /** {@link #where(NDArray, NDArray, NDArray)} with a Java scalar for x1. */
   public static NDArray where(NDArray condition, Object x1, NDArray x2) {
-    return where(condition, Accept.scalar("where", x2.dtype(), x1), x2);
+    return where(condition, DataTypes.scalarOperand("where", x2.dtype(), x1), x2);
   }
 
   /**
@@ -208,8 +215,8 @@ public final class Searching {
     }
     DType ct = DType.resultType(x1.dtype(), x2.dtype());
     NDArray s = sorter == null ? x1 : Indexing.take(x1, sorter, 0);
-    NDArray a = Loops.cast(s, ct);
-    NDArray v = Loops.cast(x2, ct);
+    NDArray a = WideArrays.cast(s, ct);
+    NDArray v = WideArrays.cast(x2, ct);
     int n = a.size();
     long[] out = new long[v.size()];
     boolean right = side == Side.RIGHT;

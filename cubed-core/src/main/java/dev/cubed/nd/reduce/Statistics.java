@@ -1,4 +1,10 @@
-package dev.cubed.nd;
+package dev.cubed.nd.reduce;
+
+import dev.cubed.nd.Axes;
+import dev.cubed.nd.DType;
+import dev.cubed.nd.NDArray;
+import dev.cubed.nd.Shapes;
+import dev.cubed.nd.WideArrays;
 
 /**
  * The standard's statistical functions on one in-memory array: sum, prod, min, max, mean, var, std
@@ -88,7 +94,7 @@ public final class Statistics {
     ReduceLayout l = ReduceLayout.of("mean", x, axes);
     DType rt = x.dtype().defaultFloating();
     if (rt.isComplex()) {
-      double[] s = ReduceLoops.complexes(Loops.complexes(l.data), l, ReduceLoops.Op.SUM);
+      double[] s = ReduceLoops.complexes(WideArrays.complexes(l.data), l, ReduceLoops.Op.SUM);
       for (int i = 0; i < s.length; i += 2) {
         // NumPy divides by the count as a complex number (Smith's algorithm), so a NaN or an
         // infinity in one part makes the other part NaN too
@@ -97,13 +103,13 @@ public final class Statistics {
         s[i] = (a + b * 0.0) / l.reduced;
         s[i + 1] = (b - a * 0.0) / l.reduced;
       }
-      return Loops.fromComplexes(rt, l.outShape, s);
+      return WideArrays.fromComplexes(rt, l.outShape, s);
     }
-    double[] s = ReduceLoops.doubles(Loops.doubles(l.data), l, ReduceLoops.Op.SUM);
+    double[] s = ReduceLoops.doubles(WideArrays.doubles(l.data), l, ReduceLoops.Op.SUM);
     for (int i = 0; i < s.length; i++) {
       s[i] /= l.reduced;
     }
-    return Loops.fromDoubles(rt, l.outShape, s);
+    return WideArrays.fromDoubles(rt, l.outShape, s);
   }
 
   public static NDArray var(NDArray x) {
@@ -189,13 +195,15 @@ public final class Statistics {
     NDArray in = x.dtype() == rt || (rt.isInteger() && x.dtype().isInteger()) ? x : x.astype(rt);
     ReduceLayout l = ReduceLayout.of(fn, in, axes);
     if (rt.isComplex()) {
-      return Loops.fromComplexes(
-          rt, l.outShape, ReduceLoops.complexes(Loops.complexes(l.data), l, op));
+      return WideArrays.fromComplexes(
+          rt, l.outShape, ReduceLoops.complexes(WideArrays.complexes(l.data), l, op));
     }
     if (rt.isRealFloating()) {
-      return Loops.fromDoubles(rt, l.outShape, ReduceLoops.doubles(Loops.doubles(l.data), l, op));
+      return WideArrays.fromDoubles(
+          rt, l.outShape, ReduceLoops.doubles(WideArrays.doubles(l.data), l, op));
     }
-    return Loops.fromLongs(rt, l.outShape, ReduceLoops.longs(Loops.longs(l.data), l, op, false));
+    return WideArrays.fromLongs(
+        rt, l.outShape, ReduceLoops.longs(WideArrays.longs(l.data), l, op, false));
   }
 
   private static NDArray minMax(String fn, NDArray x, Axes axes, ReduceLoops.Op op) {
@@ -225,15 +233,16 @@ public final class Statistics {
     if (dt.isBool()) {
       NDArray asInt = x.astype(DType.INT8);
       ReduceLayout li = ReduceLayout.of(fn, asInt, axes);
-      return Loops.fromLongs(
-              DType.INT8, li.outShape, ReduceLoops.longs(Loops.longs(li.data), li, op, false))
+      return WideArrays.fromLongs(
+              DType.INT8, li.outShape, ReduceLoops.longs(WideArrays.longs(li.data), li, op, false))
           .astype(DType.BOOL);
     }
     if (dt.isRealFloating()) {
-      return Loops.fromDoubles(dt, l.outShape, ReduceLoops.doubles(Loops.doubles(l.data), l, op));
+      return WideArrays.fromDoubles(
+          dt, l.outShape, ReduceLoops.doubles(WideArrays.doubles(l.data), l, op));
     }
-    return Loops.fromLongs(
-        dt, l.outShape, ReduceLoops.longs(Loops.longs(l.data), l, op, dt == DType.UINT64));
+    return WideArrays.fromLongs(
+        dt, l.outShape, ReduceLoops.longs(WideArrays.longs(l.data), l, op, dt == DType.UINT64));
   }
 
   private static NDArray varStd(String fn, NDArray x, Axes axes, double correction, boolean sqrt) {
@@ -243,7 +252,7 @@ public final class Statistics {
     int n = l.reduced;
     double[] out = new double[l.outSize()];
     if (x.dtype().isComplex()) {
-      double[] c = Loops.complexes(l.data);
+      double[] c = WideArrays.complexes(l.data);
       double[] re = new double[c.length / 2];
       double[] im = new double[c.length / 2];
       for (int i = 0; i < re.length; i++) {
@@ -256,14 +265,14 @@ public final class Statistics {
         out[i] = vr[i] + vi[i];
       }
     } else {
-      out = centeredSquares(Loops.doubles(l.data), l);
+      out = centeredSquares(WideArrays.doubles(l.data), l);
     }
     double dof = n - correction;
     for (int i = 0; i < out.length; i++) {
       double v = out[i] / Math.max(dof, 0);
       out[i] = sqrt ? Math.sqrt(v) : v;
     }
-    return Loops.fromDoubles(rt, l.outShape, out);
+    return WideArrays.fromDoubles(rt, l.outShape, out);
   }
 
   /** Sum of squared deviations from the mean per output element (two passes). */

@@ -1,4 +1,13 @@
-package dev.cubed.nd;
+package dev.cubed.nd.reduce;
+
+import dev.cubed.nd.Axes;
+import dev.cubed.nd.DType;
+import dev.cubed.nd.Index;
+import dev.cubed.nd.Indexing;
+import dev.cubed.nd.Manipulation;
+import dev.cubed.nd.NDArray;
+import dev.cubed.nd.Shapes;
+import dev.cubed.nd.elementwise.Elementwise;
 
 /** The standard's utility functions on one in-memory array: all, any and diff. */
 public final class Utility {

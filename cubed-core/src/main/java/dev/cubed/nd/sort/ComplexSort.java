@@ -1,4 +1,4 @@
-package dev.cubed.nd;
+package dev.cubed.nd.sort;
 
 /**
  * Stable argsort of complex values in NumPy's lexicographic order (an extension: the standard does

@@ -1,5 +1,7 @@
-package dev.cubed.nd;
+package dev.cubed.nd.sort;
 
+import dev.cubed.nd.DType;
+import dev.cubed.nd.NDArray;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Set;

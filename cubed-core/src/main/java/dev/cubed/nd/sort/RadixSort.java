@@ -1,4 +1,4 @@
-package dev.cubed.nd;
+package dev.cubed.nd.sort;
 
 import java.util.concurrent.ForkJoinPool;
 

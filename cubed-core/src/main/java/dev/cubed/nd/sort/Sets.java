@@ -1,4 +1,6 @@
-package dev.cubed.nd;
+package dev.cubed.nd.sort;
+
+import dev.cubed.nd.NDArray;
 
 /**
  * The standard's set functions ({@code unique_all}, {@code unique_counts}, {@code unique_inverse},

@@ -1,4 +1,6 @@
-package dev.cubed.nd;
+package dev.cubed.nd.sort;
+
+import dev.cubed.nd.DType;
 
 /**
  * Maps the elements of a real or bool array to unsigned 64-bit keys whose unsigned order is the

@@ -1,4 +1,8 @@
-package dev.cubed.nd;
+package dev.cubed.nd.sort;
+
+import dev.cubed.nd.DType;
+import dev.cubed.nd.NDArray;
+import dev.cubed.nd.Shapes;
 
 /**
  * The standard's {@code sort} and {@code argsort} for in-memory arrays.

@@ -1,4 +1,7 @@
-package dev.cubed.nd;
+package dev.cubed.nd.sort;
+
+import dev.cubed.nd.DType;
+import dev.cubed.nd.NDArray;
 
 /**
  * The grouping behind the unique functions: a stable sort of the flattened input, then runs of

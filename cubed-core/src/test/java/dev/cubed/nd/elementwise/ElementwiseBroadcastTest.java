@@ -1,7 +1,11 @@
-package dev.cubed.nd;
+package dev.cubed.nd.elementwise;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cubed.nd.Complex;
+import dev.cubed.nd.DType;
+import dev.cubed.nd.NDArray;
+import dev.cubed.nd.Shapes;
 import dev.cubed.testing.NDAssert;
 import java.util.Random;
 import java.util.stream.IntStream;

@@ -1,7 +1,9 @@
-package dev.cubed.nd;
+package dev.cubed.nd.elementwise;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cubed.nd.DType;
+import dev.cubed.nd.NDArray;
 import org.junit.jupiter.api.Test;
 
 /**

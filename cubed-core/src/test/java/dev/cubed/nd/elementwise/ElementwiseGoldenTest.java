@@ -1,7 +1,11 @@
-package dev.cubed.nd;
+package dev.cubed.nd.elementwise;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cubed.nd.DType;
+import dev.cubed.nd.NDArray;
+import dev.cubed.nd.Npy;
+import dev.cubed.nd.reduce.Searching;
 import dev.cubed.testing.NDAssert;
 import java.io.IOException;
 import java.net.URISyntaxException;

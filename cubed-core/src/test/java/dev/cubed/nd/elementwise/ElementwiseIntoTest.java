@@ -1,7 +1,9 @@
-package dev.cubed.nd;
+package dev.cubed.nd.elementwise;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cubed.nd.DType;
+import dev.cubed.nd.NDArray;
 import java.util.Random;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
@@ -11,9 +13,9 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * {@link ElementwiseInto}: the same values (bit for bit) as {@link Elementwise} for every operand
- * dtype pair, shape and scalar form; written into the buffer (and the buffer returned) exactly when
- * it fits, a new array otherwise, the buffer then untouched.
+ * {@link Elementwise}: the same values (bit for bit) as {@link Elementwise} for every operand dtype
+ * pair, shape and scalar form; written into the buffer (and the buffer returned) exactly when it
+ * fits, a new array otherwise, the buffer then untouched.
  */
 class ElementwiseIntoTest {
   /** One function: without a buffer ({@link Elementwise}) and into one. */
@@ -27,10 +29,10 @@ class ElementwiseIntoTest {
 
   private static Op op(String name) {
     return switch (name) {
-      case "add" -> new Op(Elementwise::add, ElementwiseInto::add);
-      case "subtract" -> new Op(Elementwise::subtract, ElementwiseInto::subtract);
-      case "multiply" -> new Op(Elementwise::multiply, ElementwiseInto::multiply);
-      default -> new Op(Elementwise::divide, ElementwiseInto::divide);
+      case "add" -> new Op(Elementwise::add, Elementwise::add);
+      case "subtract" -> new Op(Elementwise::subtract, Elementwise::subtract);
+      case "multiply" -> new Op(Elementwise::multiply, Elementwise::multiply);
+      default -> new Op(Elementwise::divide, Elementwise::divide);
     };
   }
 
@@ -166,16 +168,16 @@ class ElementwiseIntoTest {
   void scalarOperandsFollowTheSamePromotionAndFillTheBuffer() {
     NDArray x = NDArray.arange(0, 12, 1, DType.FLOAT64).reshape(new long[] {3, 4});
     NDArray buf = NDArray.full(DType.FLOAT64, Double.NaN, 3, 4);
-    NDArray got = ElementwiseInto.multiply(x, 0.5, buf);
+    NDArray got = Elementwise.multiply(x, 0.5, buf);
     assertThat(got).isSameAs(buf).isEqualTo(Elementwise.multiply(x, 0.5));
-    NDArray got2 = ElementwiseInto.subtract(10.0, x, buf);
+    NDArray got2 = Elementwise.subtract(10.0, x, buf);
     assertThat(got2).isSameAs(buf).isEqualTo(Elementwise.subtract(10.0, x));
     // int32 array and a Java int: an int32 result, into an int32 buffer
     NDArray i = NDArray.arange(0, 6, 1, DType.INT32);
     NDArray ibuf = NDArray.zeros(DType.INT32, 6);
-    assertThat(ElementwiseInto.add(i, 3, ibuf)).isSameAs(ibuf).isEqualTo(Elementwise.add(i, 3));
+    assertThat(Elementwise.add(i, 3, ibuf)).isSameAs(ibuf).isEqualTo(Elementwise.add(i, 3));
     // int32 array divided by an int: a float64 result; an int32 buffer cannot take it
-    NDArray q = ElementwiseInto.divide(i, 4, ibuf);
+    NDArray q = Elementwise.divide(i, 4, ibuf);
     assertThat(q).isNotSameAs(ibuf).isEqualTo(Elementwise.divide(i, 4));
     assertThat(q.dtype()).isEqualTo(DType.FLOAT64);
   }
@@ -187,10 +189,10 @@ class ElementwiseIntoTest {
     NDArray y = random(r, DType.FLOAT64, new long[] {5});
     NDArray want = Elementwise.multiply(x, y);
     NDArray xs = x.copy();
-    assertThat(ElementwiseInto.multiply(xs, y, xs)).isSameAs(xs).isEqualTo(want);
+    assertThat(Elementwise.multiply(xs, y, xs)).isSameAs(xs).isEqualTo(want);
     NDArray z = random(r, DType.FLOAT64, new long[] {4, 5});
     NDArray want2 = Elementwise.subtract(x, z);
     NDArray zs = z.copy();
-    assertThat(ElementwiseInto.subtract(x, zs, zs)).isSameAs(zs).isEqualTo(want2);
+    assertThat(Elementwise.subtract(x, zs, zs)).isSameAs(zs).isEqualTo(want2);
   }
 }

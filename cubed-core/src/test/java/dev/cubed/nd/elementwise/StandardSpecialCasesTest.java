@@ -1,7 +1,10 @@
-package dev.cubed.nd;
+package dev.cubed.nd.elementwise;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cubed.nd.Complex;
+import dev.cubed.nd.DType;
+import dev.cubed.nd.NDArray;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;

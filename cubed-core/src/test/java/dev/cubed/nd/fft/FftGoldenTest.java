@@ -1,9 +1,12 @@
-package dev.cubed.nd;
+package dev.cubed.nd.fft;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cubed.nd.DType;
+import dev.cubed.nd.NDArray;
+import dev.cubed.nd.Npy;
 import dev.cubed.testing.NDAssert;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,8 +1,10 @@
-package dev.cubed.nd;
+package dev.cubed.nd.fft;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cubed.nd.DType;
+import dev.cubed.nd.NDArray;
 import java.util.Random;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;

@@ -1,10 +1,12 @@
-package dev.cubed.nd;
+package dev.cubed.nd.linalg;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cubed.nd.DType;
+import dev.cubed.nd.NDArray;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -222,7 +224,7 @@ class ComplexEigenTest {
       }
     }
     NDArray s = random(r, DType.COMPLEX128, n, n);
-    NDArray a = LinearAlgebra.matmul(LinearAlgebra.matmul(s, j), Linalg.inv(s));
+    NDArray a = Linalg.matmul(Linalg.matmul(s, j), Linalg.inv(s));
     double[] want = {2, 1, 2, 1, 2, 1, 3, -1, 3, -1};
     assertSameSet(want, values(Linalg.eigvals(a), 0, n), 1e-4, "jordan");
     assertSameSet(want, values(Linalg.eigvals(j), 0, n), 1e-12, "jordan itself");

@@ -1,9 +1,11 @@
-package dev.cubed.nd;
+package dev.cubed.nd.linalg;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.cubed.nd.DType;
+import dev.cubed.nd.NDArray;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 

@@ -1,5 +1,9 @@
-package dev.cubed.nd;
+package dev.cubed.nd.linalg;
 
+import dev.cubed.nd.DType;
+import dev.cubed.nd.NDArray;
+import dev.cubed.nd.Npy;
+import dev.cubed.nd.Shapes;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

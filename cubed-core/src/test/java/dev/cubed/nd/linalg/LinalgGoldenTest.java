@@ -1,9 +1,12 @@
-package dev.cubed.nd;
+package dev.cubed.nd.linalg;
 
-import static dev.cubed.nd.LinalgGolden.assertNormClose;
-import static dev.cubed.nd.LinalgGolden.tol;
+import static dev.cubed.nd.linalg.LinalgGolden.assertNormClose;
+import static dev.cubed.nd.linalg.LinalgGolden.tol;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cubed.nd.Axes;
+import dev.cubed.nd.DType;
+import dev.cubed.nd.NDArray;
 import dev.cubed.testing.NDAssert;
 import java.util.List;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package dev.cubed.nd;
+package dev.cubed.nd.linalg;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,8 +1,13 @@
-package dev.cubed.nd;
+package dev.cubed.nd.linalg;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cubed.nd.DType;
+import dev.cubed.nd.GoldenCases;
+import dev.cubed.nd.NDArray;
+import dev.cubed.nd.Shapes;
+import dev.cubed.nd.elementwise.Elementwise;
 import dev.cubed.testing.NDAssert;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -17,7 +22,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * by the script: 2 * gamma_k * (|x1| @ |x2|) with gamma_k = k eps / (1 - k eps), which holds for
  * any summation order (BLAS blocking and FMA differ from NumPy's), so a failure means a real error.
  */
-class LinearAlgebraGoldenTest {
+class ProductsGoldenTest {
 
   private static int[] ints(NDArray a) {
     int[] r = new int[a.size()];
@@ -45,13 +50,13 @@ class LinearAlgebraGoldenTest {
         "mixed"
       })
   void productsMatchNumpy(String file) throws Exception {
-    Map<String, NDArray> g = SortingGoldenTest.load("linear_algebra", file);
+    Map<String, NDArray> g = GoldenCases.load("linear_algebra", file);
     int checked = 0;
     for (int i = 0; g.containsKey("mm" + i + "_x1"); i++, checked++) {
       NDArray x1 = g.get("mm" + i + "_x1");
       NDArray x2 = g.get("mm" + i + "_x2");
       NDArray want = g.get("mm" + i + "_out");
-      NDArray got = LinearAlgebra.matmul(x1, x2);
+      NDArray got = Linalg.matmul(x1, x2);
       String what =
           file
               + " matmul "
@@ -79,7 +84,7 @@ class LinearAlgebraGoldenTest {
     }
     for (int i = 0; g.containsKey("td" + i + "_x1"); i++, checked++) {
       NDArray out =
-          LinearAlgebra.tensordot(
+          Linalg.tensordot(
               g.get("td" + i + "_x1"),
               g.get("td" + i + "_x2"),
               ints(g.get("td" + i + "_axes1")),
@@ -88,14 +93,14 @@ class LinearAlgebraGoldenTest {
     }
     for (int i = 0; g.containsKey("vd" + i + "_x1"); i++, checked++) {
       NDArray out =
-          LinearAlgebra.vecdot(
+          Linalg.vecdot(
               g.get("vd" + i + "_x1"),
               g.get("vd" + i + "_x2"),
               (int) g.get("vd" + i + "_axis").getLong(0));
       NDAssert.assertExact(g.get("vd" + i + "_out"), out, file + " vecdot " + i);
     }
     for (int i = 0; g.containsKey("ou" + i + "_x1"); i++, checked++) {
-      NDArray out = LinearAlgebra.outer(g.get("ou" + i + "_x1"), g.get("ou" + i + "_x2"));
+      NDArray out = Linalg.outer(g.get("ou" + i + "_x1"), g.get("ou" + i + "_x2"));
       NDAssert.assertExact(g.get("ou" + i + "_out"), out, file + " outer " + i);
     }
     assertThat(checked).isGreaterThan(10);
@@ -104,12 +109,12 @@ class LinearAlgebraGoldenTest {
   @ParameterizedTest
   @EnumSource(DType.class)
   void matrixTransposeMatchesNumpy(DType dt) throws Exception {
-    Map<String, NDArray> g = SortingGoldenTest.load("linear_algebra", dt.standardName());
+    Map<String, NDArray> g = GoldenCases.load("linear_algebra", dt.standardName());
     int i = 0;
     for (; g.containsKey("mt" + i + "_x"); i++) {
       NDAssert.assertExact(
           g.get("mt" + i + "_out"),
-          LinearAlgebra.matrixTranspose(g.get("mt" + i + "_x")),
+          Linalg.matrixTranspose(g.get("mt" + i + "_x")),
           dt + " matrix_transpose " + i);
     }
     assertThat(i).isEqualTo(4);
@@ -129,9 +134,9 @@ class LinearAlgebraGoldenTest {
     for (int i = 0; i < b.length; i++) {
       b[i] = r.nextInt(7) - 3;
     }
-    NDArray c = LinearAlgebra.matmul(NDArray.of(a, m, k), NDArray.of(b, k, n));
+    NDArray c = Linalg.matmul(NDArray.of(a, m, k), NDArray.of(b, k, n));
     NDArray cl =
-        LinearAlgebra.matmul(
+        Linalg.matmul(
             NDArray.of(a, m, k).astype(DType.INT64), NDArray.of(b, k, n).astype(DType.INT64));
     for (int i = 0; i < m * n; i++) {
       assertThat(c.getDouble(i)).isEqualTo((double) cl.getLong(i));
@@ -166,8 +171,8 @@ class LinearAlgebraGoldenTest {
     for (int i = 0; i < acc.size(); i++) {
       acc.setDouble(i, r.nextInt(1000) - 500);
     }
-    NDArray want = Elementwise.add(acc, LinearAlgebra.matmul(a, b));
-    NDArray got = LinearAlgebra.matmulAccumulate(acc, a, b);
+    NDArray want = Elementwise.add(acc, Linalg.matmul(a, b));
+    NDArray got = Linalg.matmulAccumulate(acc, a, b);
     NDAssert.assertExact(want, got, "matmulAccumulate " + kind);
     boolean inPlace = !kind.equals("int64") && !kind.equals("broadcastAcc");
     assertThat(got == acc).as("accumulated in place: " + kind).isEqualTo(inPlace);
@@ -177,37 +182,36 @@ class LinearAlgebraGoldenTest {
   void errorsNameFunctionAndShapes() {
     NDArray a = NDArray.zeros(DType.FLOAT64, 3, 4);
     NDArray b = NDArray.zeros(DType.FLOAT64, 5, 2);
-    assertThatThrownBy(() -> LinearAlgebra.matmul(a, b))
+    assertThatThrownBy(() -> Linalg.matmul(a, b))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage(
             "matmul: shapes (3, 4) and (5, 2) are not aligned: dimension 1 of x1 (4) != "
                 + "dimension 0 of x2 (5)");
     assertThatThrownBy(
             () ->
-                LinearAlgebra.matmul(
+                Linalg.matmul(
                     NDArray.zeros(DType.FLOAT64, 2, 3, 4), NDArray.zeros(DType.FLOAT64, 3, 4, 2)))
         .hasMessageContaining("matmul: batch dimensions");
-    assertThatThrownBy(() -> LinearAlgebra.matmul(NDArray.scalar(DType.FLOAT64, 1.0), a))
+    assertThatThrownBy(() -> Linalg.matmul(NDArray.scalar(DType.FLOAT64, 1.0), a))
         .hasMessageContaining("matmul: operands must have at least one dimension");
-    assertThatThrownBy(() -> LinearAlgebra.matmul(NDArray.zeros(DType.BOOL, 2, 2), a))
+    assertThatThrownBy(() -> Linalg.matmul(NDArray.zeros(DType.BOOL, 2, 2), a))
         .hasMessageContaining("matmul: x1 has dtype bool");
-    assertThatThrownBy(() -> LinearAlgebra.tensordot(a, b, 1))
+    assertThatThrownBy(() -> Linalg.tensordot(a, b, 1))
         .hasMessageContaining("tensordot: shapes (3, 4) and (5, 2) are not aligned");
-    assertThatThrownBy(() -> LinearAlgebra.tensordot(a, b, 3))
-        .hasMessageContaining("tensordot: axes=3");
-    assertThatThrownBy(() -> LinearAlgebra.tensordot(a, b, new int[] {0}, new int[] {0, 1}))
+    assertThatThrownBy(() -> Linalg.tensordot(a, b, 3)).hasMessageContaining("tensordot: axes=3");
+    assertThatThrownBy(() -> Linalg.tensordot(a, b, new int[] {0}, new int[] {0, 1}))
         .hasMessageContaining("same length");
-    assertThatThrownBy(() -> LinearAlgebra.vecdot(a, NDArray.zeros(DType.FLOAT64, 3)))
+    assertThatThrownBy(() -> Linalg.vecdot(a, NDArray.zeros(DType.FLOAT64, 3)))
         .hasMessageContaining("vecdot:");
     assertThatThrownBy(
             () ->
-                LinearAlgebra.vecdot(
+                Linalg.vecdot(
                     NDArray.zeros(DType.FLOAT64, 3, 1), NDArray.zeros(DType.FLOAT64, 3, 4), -1))
         .hasMessageContaining("vecdot: shapes (3, 1) and (3, 4) differ along the contracted axis");
-    assertThatThrownBy(() -> LinearAlgebra.vecdot(a, a, 2)).hasMessageContaining("vecdot: axis 2");
-    assertThatThrownBy(() -> LinearAlgebra.matrixTranspose(NDArray.zeros(DType.INT8, 3)))
+    assertThatThrownBy(() -> Linalg.vecdot(a, a, 2)).hasMessageContaining("vecdot: axis 2");
+    assertThatThrownBy(() -> Linalg.matrixTranspose(NDArray.zeros(DType.INT8, 3)))
         .hasMessageContaining("matrix_transpose: x must have at least 2 dimensions");
-    assertThatThrownBy(() -> LinearAlgebra.outer(a, a))
+    assertThatThrownBy(() -> Linalg.outer(a, a))
         .hasMessageContaining("outer: operands must be 1-d");
   }
 
@@ -225,10 +229,10 @@ class LinearAlgebraGoldenTest {
               try {
                 for (int n : new int[] {1, 7, 100, 257, 600}) {
                   NDArray x = NDArray.ones(DType.FLOAT64, n, n);
-                  assertThat(LinearAlgebra.matmul(x, x).getDouble(0)).isEqualTo(n);
+                  assertThat(Linalg.matmul(x, x).getDouble(0)).isEqualTo(n);
                   NDArray f = x.astype(DType.FLOAT32);
-                  assertThat(LinearAlgebra.matmul(f, f).getDouble(n * n - 1)).isEqualTo(n);
-                  assertThat(LinearAlgebra.matmul(x, NDArray.ones(DType.FLOAT64, n)).getDouble(0))
+                  assertThat(Linalg.matmul(f, f).getDouble(n * n - 1)).isEqualTo(n);
+                  assertThat(Linalg.matmul(x, NDArray.ones(DType.FLOAT64, n)).getDouble(0))
                       .isEqualTo(n);
                 }
               } catch (Throwable e) {

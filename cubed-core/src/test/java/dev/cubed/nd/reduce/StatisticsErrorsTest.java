@@ -1,8 +1,11 @@
-package dev.cubed.nd;
+package dev.cubed.nd.reduce;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cubed.nd.Axes;
+import dev.cubed.nd.DType;
+import dev.cubed.nd.NDArray;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -1,10 +1,15 @@
-package dev.cubed.nd;
+package dev.cubed.nd.reduce;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cubed.nd.Axes;
+import dev.cubed.nd.DType;
+import dev.cubed.nd.NDArray;
+import dev.cubed.nd.Npy;
+import dev.cubed.nd.Shapes;
 import dev.cubed.testing.NDAssert;
 import java.io.InputStream;
 import java.util.ArrayList;

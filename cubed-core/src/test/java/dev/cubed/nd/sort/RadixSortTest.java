@@ -1,7 +1,9 @@
-package dev.cubed.nd;
+package dev.cubed.nd.sort;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cubed.nd.DType;
+import dev.cubed.nd.NDArray;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;

@@ -1,7 +1,11 @@
-package dev.cubed.nd;
+package dev.cubed.nd.sort;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cubed.nd.DType;
+import dev.cubed.nd.GoldenCases;
+import dev.cubed.nd.NDArray;
+import dev.cubed.nd.Shapes;
 import dev.cubed.testing.NDAssert;
 import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -14,7 +18,7 @@ class SetsGoldenTest {
   @ParameterizedTest
   @EnumSource(DType.class)
   void uniqueMatchesNumpy(DType dt) throws Exception {
-    Map<String, NDArray> g = SortingGoldenTest.load("sets", dt.standardName());
+    Map<String, NDArray> g = GoldenCases.load("sets", dt.standardName());
     int i = 0;
     for (; g.containsKey("u" + i + "_x"); i++) {
       NDArray x = g.get("u" + i + "_x");
@@ -40,7 +44,7 @@ class SetsGoldenTest {
   @ParameterizedTest
   @ValueSource(strings = "isin_mixed")
   void isinMixedDtypes(String file) throws Exception {
-    checkIsin(SortingGoldenTest.load("sets", file), file);
+    checkIsin(GoldenCases.load("sets", file), file);
   }
 
   private static void checkIsin(Map<String, NDArray> g, String what) {

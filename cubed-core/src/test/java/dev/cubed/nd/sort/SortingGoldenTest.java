@@ -1,10 +1,13 @@
-package dev.cubed.nd;
+package dev.cubed.nd.sort;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cubed.nd.DType;
+import dev.cubed.nd.GoldenCases;
+import dev.cubed.nd.NDArray;
+import dev.cubed.nd.Shapes;
 import dev.cubed.testing.NDAssert;
-import java.io.InputStream;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -14,18 +17,10 @@ import org.junit.jupiter.params.provider.EnumSource;
 /** sort/argsort against NumPy golden vectors (scripts/golden/sorting.py); exact comparisons. */
 class SortingGoldenTest {
 
-  static Map<String, NDArray> load(String area, String name) throws Exception {
-    String res = "/golden/" + area + "/" + name + ".npz";
-    try (InputStream in = SortingGoldenTest.class.getResourceAsStream(res)) {
-      assertThat(in).as(res).isNotNull();
-      return Npy.readNpz(in, res);
-    }
-  }
-
   @ParameterizedTest
   @EnumSource(DType.class)
   void matchesNumpy(DType dt) throws Exception {
-    Map<String, NDArray> g = load("sorting", dt.standardName());
+    Map<String, NDArray> g = GoldenCases.load("sorting", dt.standardName());
     int cases = 0;
     for (int i = 0; g.containsKey("c" + i + "_x"); i++, cases++) {
       NDArray x = g.get("c" + i + "_x");
