@@ -16,7 +16,7 @@ import java.util.List;
  * (missing trailing indices mean full slices; an ellipsis expands to as many full slices as
  * needed).
  */
-public final class ResolvedIndex {
+final class ResolvedIndex {
   private final long[] shape;
   private final long[] start;
   private final long[] step;

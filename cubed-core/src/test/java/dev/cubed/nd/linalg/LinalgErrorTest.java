@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cubed.nd.Axes;
+import dev.cubed.nd.Creation;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.testing.NDAssert;
@@ -99,7 +100,7 @@ class LinalgErrorTest {
 
   @Test
   void solveShapeRules() {
-    NDArray a = Linalg.matrixPower(NDArray.eye(3, 3, 0, DType.FLOAT64).reshape(1, 3, 3), 1);
+    NDArray a = Linalg.matrixPower(Creation.eye(3, 3, 0, DType.FLOAT64).reshape(1, 3, 3), 1);
     assertThatThrownBy(() -> Linalg.solve(a, NDArray.zeros(DType.FLOAT64, 4)))
         .hasMessageContaining("solve: x1 (1, 3, 3) and x2 (4,) are not aligned");
     assertThatThrownBy(() -> Linalg.solve(a, NDArray.zeros(DType.FLOAT64, 2, 4, 1)))
@@ -109,7 +110,7 @@ class LinalgErrorTest {
     assertThatThrownBy(() -> Linalg.solve(batchA, NDArray.zeros(DType.FLOAT64, 3, 3, 1)))
         .hasMessageContaining("solve");
     // 1-D x2 is one vector for every matrix of the stack: result (..., M)
-    NDArray eyes = NDArray.eye(3, 3, 0, DType.FLOAT32).broadcastTo(4, 3, 3);
+    NDArray eyes = Creation.eye(3, 3, 0, DType.FLOAT32).broadcastTo(4, 3, 3);
     NDArray v = NDArray.of(new float[] {1, 2, 3}, 3);
     NDArray x = Linalg.solve(eyes, v);
     assertThat(x.shape()).containsExactly(4, 3);
