@@ -26,6 +26,18 @@ class ElementwiseErrorsTest {
   }
 
   @Test
+  void twoJavaScalarsNameTheFunctionAndWhatToDo() {
+    assertThatThrownBy(() -> Elementwise.add(1, 2.5))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(
+            "add: at least one operand must be an NDArray, got Integer and Double")
+        .hasMessageContaining("NDArray.scalar");
+    assertThatThrownBy(() -> Elementwise.multiply(null, 2, f64(2)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("multiply: at least one operand must be an NDArray, got null and");
+  }
+
+  @Test
   void mixedDtypesNamePromotion() {
     NDArray i8 = NDArray.zeros(DType.INT8, 2);
     assertThatThrownBy(() -> Elementwise.bitwiseOr(i8, f64(2)))
