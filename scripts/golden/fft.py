@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Golden vectors for dev.cubed.nd.Fft (the Array API fft extension).
+"""Golden vectors for dev.cubed.nd.fft.Fft (the Array API fft extension).
 
 Writes cubed-core/src/test/resources/golden/fft/<family>.npz (keys "<id>_out": NumPy's result;
 inputs under the key named by the case's "x", shared by cases using the same input) and

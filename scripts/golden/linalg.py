@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Golden vectors for dev.cubed.nd.Linalg (the Array API linalg extension).
+"""Golden vectors for dev.cubed.nd.linalg.Linalg (the Array API linalg extension).
 
 Writes cubed-core/src/test/resources/golden/linalg/<function>.npz. Each file holds cases named
 "<case>__<field>": inputs (x, x1, x2, parameters) and NumPy's outputs. Matrices are small and well

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Golden vectors for Statistics, Searching and Utility (dev.cubed.nd), computed by NumPy.
+"""Golden vectors for Statistics, Searching and Utility (dev.cubed.nd.reduce), computed by NumPy.
 
 Writes cubed-core/src/test/resources/golden/statistics/{cases.json, arrays.npz}: each case names
 the function, its arguments and the keys of its input and expected output arrays. Cases where

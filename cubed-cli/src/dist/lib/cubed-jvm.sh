@@ -74,7 +74,7 @@ gc_opts="${CUBED_GC_OPTS:--XX:+UseG1GC -Xms32m -XX:MinHeapFreeRatio=10 -XX:MaxHe
 # dozen calls, not thousands: FastTrig.JIT_OPTIONS, the same list), a 1 MB cap on the per-thread
 # temporary direct buffers of file I/O.
 jvm_fixed=(--add-modules jdk.incubator.vector -XX:CompileCommand=quiet
-  -XX:CompileCommand=option,dev.cubed.nd.VectorTrig::eval,double,CompileThresholdScaling,0.01
+  -XX:CompileCommand=option,dev.cubed.nd.elementwise.VectorTrig::eval,double,CompileThresholdScaling,0.01
   -Djdk.nio.maxCachedBufferSize=1048576)
 # The heap follows the plan (bench): a bench run on the threads executor first plans its workload
 # in a short JVM of its own (`bench --plan-heap`: writes the inputs if they are not cached, plans

@@ -4,8 +4,8 @@ import dev.cubed.core.Core;
 import dev.cubed.core.Reductions;
 import dev.cubed.nd.Axes;
 import dev.cubed.nd.DType;
-import dev.cubed.nd.Elementwise;
 import dev.cubed.nd.NDArray;
+import dev.cubed.nd.elementwise.Elementwise;
 
 /** Reductions of complex arrays expressed through reductions of real arrays. */
 final class ComplexReductions {

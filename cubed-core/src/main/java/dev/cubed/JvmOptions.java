@@ -1,6 +1,6 @@
 package dev.cubed;
 
-import dev.cubed.nd.FastTrig;
+import dev.cubed.nd.elementwise.FastTrig;
 import dev.cubed.runtime.ThreadsExecutor;
 import java.util.ArrayList;
 import java.util.List;

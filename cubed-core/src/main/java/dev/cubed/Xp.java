@@ -6,10 +6,10 @@ import dev.cubed.nd.Axes;
 import dev.cubed.nd.Creation;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.DataTypes;
-import dev.cubed.nd.Elementwise;
 import dev.cubed.nd.Index;
 import dev.cubed.nd.NDArray;
-import dev.cubed.nd.Searching;
+import dev.cubed.nd.elementwise.Elementwise;
+import dev.cubed.nd.reduce.Searching;
 import java.util.List;
 
 /**

@@ -1,16 +1,16 @@
 package dev.cubed;
 
 import dev.cubed.core.Core;
-import dev.cubed.nd.Elementwise;
-import dev.cubed.nd.ElementwiseInto;
 import dev.cubed.nd.NDArray;
+import dev.cubed.nd.elementwise.Elementwise;
 import java.io.Serializable;
 
 /**
- * One binary elementwise function of {@link Xp}: its standard name and the kernel for each operand
- * pair, with {@link #apply}, the one helper behind the three overloads of each binary function
- * ({@code Xp.add(array, array)}, {@code Xp.add(array, scalar)}, {@code Xp.add(scalar, array)}).
- * Package-private; the contracts are on {@link Xp}.
+ * One binary elementwise function of {@link Xp}: its standard name and its kernel (one for every
+ * operand pair: nd's binary functions take arrays and scalars), with {@link #apply}, the one helper
+ * behind the three overloads of each binary function ({@code Xp.add(array, array)}, {@code
+ * Xp.add(array, scalar)}, {@code Xp.add(scalar, array)}). Package-private; the contracts are on
+ * {@link Xp}.
  *
  * <p>Two arrays broadcast together; a scalar ({@link Boolean}, an integer type, {@link Float}/
  * {@link Double} or {@link dev.cubed.nd.Complex}) follows the standard's rule for Python scalars:
@@ -22,60 +22,36 @@ import java.io.Serializable;
  * Object)}). Memory: one block of each array per task; a scalar is held in the task's closure.
  */
 final class XpBinary {
-  /** A kernel of one operand pair ({@code A}, {@code B}: {@link NDArray} or a Java scalar). */
+  /** A kernel of two operands ({@link NDArray} or a Java scalar; at least one an array). */
   @FunctionalInterface
-  interface Kernel<A, B> extends Serializable {
-    NDArray apply(A x1, B x2);
+  interface Kernel extends Serializable {
+    NDArray apply(Object x1, Object x2);
   }
 
-  /** A kernel of one operand pair writing into the plan's reused buffer when it fits. */
+  /** A kernel of two operands writing into the plan's reused buffer when it fits. */
   @FunctionalInterface
-  interface IntoKernel<A, B> extends Serializable {
-    NDArray apply(A x1, B x2, NDArray buf);
+  interface IntoKernel extends Serializable {
+    NDArray apply(Object x1, Object x2, NDArray buf);
   }
 
   private final String name;
-  private final IntoKernel<NDArray, NDArray> arrays;
-  private final IntoKernel<NDArray, Object> arrayScalar;
-  private final IntoKernel<Object, NDArray> scalarArray;
+  private final IntoKernel kernel;
   private final boolean into;
 
-  private XpBinary(
-      String name,
-      IntoKernel<NDArray, NDArray> arrays,
-      IntoKernel<NDArray, Object> arrayScalar,
-      IntoKernel<Object, NDArray> scalarArray,
-      boolean into) {
+  private XpBinary(String name, IntoKernel kernel, boolean into) {
     this.name = name;
-    this.arrays = arrays;
-    this.arrayScalar = arrayScalar;
-    this.scalarArray = scalarArray;
+    this.kernel = kernel;
     this.into = into;
   }
 
-  /** A function whose kernels allocate their result ({@code Elementwise::atan2} three times). */
-  static XpBinary of(
-      String name,
-      Kernel<NDArray, NDArray> arrays,
-      Kernel<NDArray, Object> arrayScalar,
-      Kernel<Object, NDArray> scalarArray) {
-    return new XpBinary(
-        name,
-        (a, b, buf) -> arrays.apply(a, b),
-        (a, s, buf) -> arrayScalar.apply(a, s),
-        (s, b, buf) -> scalarArray.apply(s, b),
-        false);
+  /** A function whose kernel allocates its result ({@code Elementwise::atan2}). */
+  static XpBinary of(String name, Kernel kernel) {
+    return new XpBinary(name, (a, b, buf) -> kernel.apply(a, b), false);
   }
 
-  /**
-   * A function whose kernels can write into a buffer ({@code ElementwiseInto::add} three times).
-   */
-  static XpBinary into(
-      String name,
-      IntoKernel<NDArray, NDArray> arrays,
-      IntoKernel<NDArray, Object> arrayScalar,
-      IntoKernel<Object, NDArray> scalarArray) {
-    return new XpBinary(name, arrays, arrayScalar, scalarArray, true);
+  /** A function whose kernel can write into a buffer ({@code Elementwise::add}). */
+  static XpBinary into(String name, IntoKernel kernel) {
+    return new XpBinary(name, kernel, true);
   }
 
   /**
@@ -86,18 +62,16 @@ final class XpBinary {
    *     (checked when the op is built)
    */
   CubedArray apply(Object x1, Object x2) {
+    IntoKernel k = kernel;
     if (x1 instanceof CubedArray a && x2 instanceof CubedArray b) {
-      IntoKernel<NDArray, NDArray> k = arrays;
       return build((buf, bs) -> k.apply(bs[0], bs[1], buf), a, b);
     }
     if (x1 instanceof CubedArray a) {
       Object s = XpBlocks.scalar(name, x2);
-      IntoKernel<NDArray, Object> k = arrayScalar;
       return build((buf, bs) -> k.apply(bs[0], s, buf), a);
     }
     if (x2 instanceof CubedArray b) {
       Object s = XpBlocks.scalar(name, x1);
-      IntoKernel<Object, NDArray> k = scalarArray;
       return build((buf, bs) -> k.apply(s, bs[0], buf), b);
     }
     throw new IllegalArgumentException(
@@ -117,109 +91,61 @@ final class XpBinary {
 
   // ---------------------------------------------------------------- the functions
 
-  static final XpBinary BITWISE_AND =
-      of("bitwise_and", Elementwise::bitwiseAnd, Elementwise::bitwiseAnd, Elementwise::bitwiseAnd);
+  static final XpBinary BITWISE_AND = of("bitwise_and", Elementwise::bitwiseAnd);
 
   static final XpBinary BITWISE_LEFT_SHIFT =
-      of(
-          "bitwise_left_shift",
-          Elementwise::bitwiseLeftShift,
-          Elementwise::bitwiseLeftShift,
-          Elementwise::bitwiseLeftShift);
+      of("bitwise_left_shift", Elementwise::bitwiseLeftShift);
 
-  static final XpBinary BITWISE_OR =
-      of("bitwise_or", Elementwise::bitwiseOr, Elementwise::bitwiseOr, Elementwise::bitwiseOr);
+  static final XpBinary BITWISE_OR = of("bitwise_or", Elementwise::bitwiseOr);
 
   static final XpBinary BITWISE_RIGHT_SHIFT =
-      of(
-          "bitwise_right_shift",
-          Elementwise::bitwiseRightShift,
-          Elementwise::bitwiseRightShift,
-          Elementwise::bitwiseRightShift);
+      of("bitwise_right_shift", Elementwise::bitwiseRightShift);
 
-  static final XpBinary BITWISE_XOR =
-      of("bitwise_xor", Elementwise::bitwiseXor, Elementwise::bitwiseXor, Elementwise::bitwiseXor);
+  static final XpBinary BITWISE_XOR = of("bitwise_xor", Elementwise::bitwiseXor);
 
-  static final XpBinary EQUAL =
-      of("equal", Elementwise::equal, Elementwise::equal, Elementwise::equal);
+  static final XpBinary EQUAL = of("equal", Elementwise::equal);
 
-  static final XpBinary GREATER =
-      of("greater", Elementwise::greater, Elementwise::greater, Elementwise::greater);
+  static final XpBinary GREATER = of("greater", Elementwise::greater);
 
-  static final XpBinary GREATER_EQUAL =
-      of(
-          "greater_equal",
-          Elementwise::greaterEqual,
-          Elementwise::greaterEqual,
-          Elementwise::greaterEqual);
+  static final XpBinary GREATER_EQUAL = of("greater_equal", Elementwise::greaterEqual);
 
-  static final XpBinary LESS = of("less", Elementwise::less, Elementwise::less, Elementwise::less);
+  static final XpBinary LESS = of("less", Elementwise::less);
 
-  static final XpBinary LESS_EQUAL =
-      of("less_equal", Elementwise::lessEqual, Elementwise::lessEqual, Elementwise::lessEqual);
+  static final XpBinary LESS_EQUAL = of("less_equal", Elementwise::lessEqual);
 
-  static final XpBinary LOGICAL_AND =
-      of("logical_and", Elementwise::logicalAnd, Elementwise::logicalAnd, Elementwise::logicalAnd);
+  static final XpBinary LOGICAL_AND = of("logical_and", Elementwise::logicalAnd);
 
-  static final XpBinary LOGICAL_OR =
-      of("logical_or", Elementwise::logicalOr, Elementwise::logicalOr, Elementwise::logicalOr);
+  static final XpBinary LOGICAL_OR = of("logical_or", Elementwise::logicalOr);
 
-  static final XpBinary LOGICAL_XOR =
-      of("logical_xor", Elementwise::logicalXor, Elementwise::logicalXor, Elementwise::logicalXor);
+  static final XpBinary LOGICAL_XOR = of("logical_xor", Elementwise::logicalXor);
 
-  static final XpBinary NOT_EQUAL =
-      of("not_equal", Elementwise::notEqual, Elementwise::notEqual, Elementwise::notEqual);
+  static final XpBinary NOT_EQUAL = of("not_equal", Elementwise::notEqual);
 
-  static final XpBinary ADD =
-      into("add", ElementwiseInto::add, ElementwiseInto::add, ElementwiseInto::add);
+  static final XpBinary ADD = into("add", Elementwise::add);
 
-  static final XpBinary ATAN2 =
-      of("atan2", Elementwise::atan2, Elementwise::atan2, Elementwise::atan2);
+  static final XpBinary ATAN2 = of("atan2", Elementwise::atan2);
 
-  static final XpBinary COPYSIGN =
-      of("copysign", Elementwise::copysign, Elementwise::copysign, Elementwise::copysign);
+  static final XpBinary COPYSIGN = of("copysign", Elementwise::copysign);
 
-  static final XpBinary DIVIDE =
-      into("divide", ElementwiseInto::divide, ElementwiseInto::divide, ElementwiseInto::divide);
+  static final XpBinary DIVIDE = into("divide", Elementwise::divide);
 
-  static final XpBinary FLOOR_DIVIDE =
-      of(
-          "floor_divide",
-          Elementwise::floorDivide,
-          Elementwise::floorDivide,
-          Elementwise::floorDivide);
+  static final XpBinary FLOOR_DIVIDE = of("floor_divide", Elementwise::floorDivide);
 
-  static final XpBinary HYPOT =
-      of("hypot", Elementwise::hypot, Elementwise::hypot, Elementwise::hypot);
+  static final XpBinary HYPOT = of("hypot", Elementwise::hypot);
 
-  static final XpBinary LOGADDEXP =
-      of("logaddexp", Elementwise::logaddexp, Elementwise::logaddexp, Elementwise::logaddexp);
+  static final XpBinary LOGADDEXP = of("logaddexp", Elementwise::logaddexp);
 
-  static final XpBinary MAXIMUM =
-      of("maximum", Elementwise::maximum, Elementwise::maximum, Elementwise::maximum);
+  static final XpBinary MAXIMUM = of("maximum", Elementwise::maximum);
 
-  static final XpBinary MINIMUM =
-      of("minimum", Elementwise::minimum, Elementwise::minimum, Elementwise::minimum);
+  static final XpBinary MINIMUM = of("minimum", Elementwise::minimum);
 
-  static final XpBinary MULTIPLY =
-      into(
-          "multiply",
-          ElementwiseInto::multiply,
-          ElementwiseInto::multiply,
-          ElementwiseInto::multiply);
+  static final XpBinary MULTIPLY = into("multiply", Elementwise::multiply);
 
-  static final XpBinary NEXTAFTER =
-      of("nextafter", Elementwise::nextafter, Elementwise::nextafter, Elementwise::nextafter);
+  static final XpBinary NEXTAFTER = of("nextafter", Elementwise::nextafter);
 
-  static final XpBinary POW = of("pow", Elementwise::pow, Elementwise::pow, Elementwise::pow);
+  static final XpBinary POW = of("pow", Elementwise::pow);
 
-  static final XpBinary REMAINDER =
-      of("remainder", Elementwise::remainder, Elementwise::remainder, Elementwise::remainder);
+  static final XpBinary REMAINDER = of("remainder", Elementwise::remainder);
 
-  static final XpBinary SUBTRACT =
-      into(
-          "subtract",
-          ElementwiseInto::subtract,
-          ElementwiseInto::subtract,
-          ElementwiseInto::subtract);
+  static final XpBinary SUBTRACT = into("subtract", Elementwise::subtract);
 }

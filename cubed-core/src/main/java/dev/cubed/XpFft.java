@@ -3,10 +3,10 @@ package dev.cubed;
 import dev.cubed.core.Core;
 import dev.cubed.core.StackMap;
 import dev.cubed.nd.DType;
-import dev.cubed.nd.Fft;
-import dev.cubed.nd.Fft.Norm;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
+import dev.cubed.nd.fft.Fft;
+import dev.cubed.nd.fft.Fft.Norm;
 import dev.cubed.plan.ArrayNode;
 import java.util.Arrays;
 

@@ -6,9 +6,9 @@ import dev.cubed.core.StackMap;
 import dev.cubed.core.Tsqr;
 import dev.cubed.nd.Axes;
 import dev.cubed.nd.DType;
-import dev.cubed.nd.Linalg;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
+import dev.cubed.nd.linalg.Linalg;
 import java.util.Arrays;
 
 /**
@@ -436,7 +436,7 @@ public final class XpLinalg {
    * length-1 axis, as the kernel).
    */
   public static CubedArray outer(CubedArray x1, CubedArray x2) {
-    dev.cubed.nd.LinearAlgebra.outer(NDArray.ones(x1.dtype(), 1), NDArray.ones(x2.dtype(), 1));
+    dev.cubed.nd.linalg.Linalg.outer(NDArray.ones(x1.dtype(), 1), NDArray.ones(x2.dtype(), 1));
     if (x1.ndim() != 1 || x2.ndim() != 1) {
       throw new IllegalArgumentException(
           "outer: operands must be 1-d, got shapes "

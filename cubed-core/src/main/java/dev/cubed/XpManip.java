@@ -1,15 +1,15 @@
 package dev.cubed;
 
+import dev.cubed.core.BasicIndexing;
+import dev.cubed.core.ChunkedManipulation;
 import dev.cubed.core.Contraction;
 import dev.cubed.core.Core;
-import dev.cubed.core.Indexing;
-import dev.cubed.core.Manip;
 import dev.cubed.core.Rearrange;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.Index;
-import dev.cubed.nd.LinearAlgebra;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
+import dev.cubed.nd.linalg.Linalg;
 import java.util.List;
 
 /**
@@ -116,8 +116,7 @@ final class XpManip {
               + " and "
               + XpBlocks.shapeOf(x2));
     }
-    DType out =
-        LinearAlgebra.vecdot(NDArray.ones(x1.dtype(), 1), NDArray.ones(x2.dtype(), 1)).dtype();
+    DType out = Linalg.vecdot(NDArray.ones(x1.dtype(), 1), NDArray.ones(x2.dtype(), 1)).dtype();
     long[] shape = Shapes.broadcast("vecdot", x1.shape(), x2.shape());
     int nd = shape.length;
     int a = Shapes.normalizeAxis("vecdot", axis, nd);
@@ -180,7 +179,7 @@ final class XpManip {
   // ------------------------------------------------------------------ manipulation, indexing
 
   static CubedArray permuteDims(CubedArray x, int... axes) {
-    return XpBlocks.wrap(Manip.permuteDims(x.node(), axes), x);
+    return XpBlocks.wrap(ChunkedManipulation.permuteDims(x.node(), axes), x);
   }
 
   static CubedArray expandDims(CubedArray x, int axis) {
@@ -201,23 +200,25 @@ final class XpManip {
               + (n - 1)
               + ")");
     }
-    return XpBlocks.wrap(Manip.expandDims(x.node(), axis), x);
+    return XpBlocks.wrap(ChunkedManipulation.expandDims(x.node(), axis), x);
   }
 
   static CubedArray squeeze(CubedArray x, int... axes) {
-    return XpBlocks.wrap(Manip.squeeze(x.node(), axes), x);
+    return XpBlocks.wrap(ChunkedManipulation.squeeze(x.node(), axes), x);
   }
 
   static CubedArray broadcastTo(CubedArray x, long... shape) {
-    return XpBlocks.wrap(Manip.broadcastTo(x.node(), shape), x);
+    return XpBlocks.wrap(ChunkedManipulation.broadcastTo(x.node(), shape), x);
   }
 
   static CubedArray concat(java.util.List<CubedArray> xs, int axis) {
-    return XpBlocks.wrap(Manip.concat(xs.stream().map(CubedArray::node).toList(), axis), xs.get(0));
+    return XpBlocks.wrap(
+        ChunkedManipulation.concat(xs.stream().map(CubedArray::node).toList(), axis), xs.get(0));
   }
 
   static CubedArray stack(java.util.List<CubedArray> xs, int axis) {
-    return XpBlocks.wrap(Manip.stack(xs.stream().map(CubedArray::node).toList(), axis), xs.get(0));
+    return XpBlocks.wrap(
+        ChunkedManipulation.stack(xs.stream().map(CubedArray::node).toList(), axis), xs.get(0));
   }
 
   static CubedArray reshape(CubedArray x, long... shape) {
@@ -228,7 +229,7 @@ final class XpManip {
   }
 
   static CubedArray getItem(CubedArray x, Index... index) {
-    return XpBlocks.wrap(Indexing.getItem(x.node(), index), x);
+    return XpBlocks.wrap(BasicIndexing.getItem(x.node(), index), x);
   }
 
   static CubedArray matmul(CubedArray a, CubedArray b) {

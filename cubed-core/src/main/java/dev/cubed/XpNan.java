@@ -3,8 +3,8 @@ package dev.cubed;
 import dev.cubed.core.Reductions;
 import dev.cubed.nd.Axes;
 import dev.cubed.nd.DType;
-import dev.cubed.nd.Elementwise;
 import dev.cubed.nd.NDArray;
+import dev.cubed.nd.elementwise.Elementwise;
 
 /**
  * The NaN-skipping functions of {@link Xp} (NumPy's {@code nansum}, {@code nanmean}, ...; final and

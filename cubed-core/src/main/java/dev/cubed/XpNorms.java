@@ -4,9 +4,9 @@ import dev.cubed.core.Core;
 import dev.cubed.core.StackMap;
 import dev.cubed.nd.Axes;
 import dev.cubed.nd.DType;
-import dev.cubed.nd.Linalg;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
+import dev.cubed.nd.linalg.Linalg;
 import java.util.Arrays;
 
 /**

@@ -4,9 +4,9 @@ import dev.cubed.core.Reductions;
 import dev.cubed.nd.Axes;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.DataTypes;
-import dev.cubed.nd.Elementwise;
 import dev.cubed.nd.NDArray;
-import dev.cubed.nd.Searching;
+import dev.cubed.nd.elementwise.Elementwise;
+import dev.cubed.nd.reduce.Searching;
 
 /**
  * Searching, selection and data-type functions of {@link Xp} (final and package-private; the

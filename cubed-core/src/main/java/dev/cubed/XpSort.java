@@ -8,7 +8,7 @@ import dev.cubed.nd.DType;
 import dev.cubed.nd.Index;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
-import dev.cubed.nd.Sorting;
+import dev.cubed.nd.sort.Sorting;
 import dev.cubed.plan.ArrayNode;
 import dev.cubed.primitive.BlockFunction;
 import dev.cubed.primitive.BlockKeys;

@@ -2,7 +2,7 @@ package dev.cubed;
 
 import dev.cubed.core.Core;
 import dev.cubed.nd.DType;
-import dev.cubed.nd.Elementwise;
+import dev.cubed.nd.elementwise.Elementwise;
 
 /**
  * The unary elementwise family of {@link Xp} (final and package-private; the contract of {@code

@@ -3,8 +3,8 @@ package dev.cubed;
 import static dev.cubed.testing.NDAssert.assertExact;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cubed.nd.Elementwise;
 import dev.cubed.nd.NDArray;
+import dev.cubed.nd.elementwise.Elementwise;
 import dev.cubed.plan.ArrayNode;
 import dev.cubed.primitive.BlockKeys;
 import java.nio.file.Path;

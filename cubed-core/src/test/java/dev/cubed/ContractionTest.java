@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cubed.nd.DType;
-import dev.cubed.nd.LinearAlgebra;
 import dev.cubed.nd.NDArray;
+import dev.cubed.nd.linalg.Linalg;
 import dev.cubed.plan.PlanSummary;
 import dev.cubed.testing.NDAssert;
 import java.nio.file.Path;
@@ -116,7 +116,7 @@ class ContractionTest {
   void matmulMatchesKernel(DType t, long[] as, long[] ac, long[] bs, long[] bc) {
     NDArray a = random(1, t, as);
     NDArray b = random(2, t, bs);
-    NDArray want = LinearAlgebra.matmul(a, b);
+    NDArray want = Linalg.matmul(a, b);
     for (int split : new int[] {2, 3}) {
       CubedArray m =
           Xp.matmul(Cubed.fromArray(a, ac, spec()), Cubed.fromArray(b, bc, spec()), split);
@@ -146,7 +146,7 @@ class ContractionTest {
                 Cubed.fromArray(b, new long[] {3, 1}, spec()),
                 2)
             .compute();
-    NDAssert.assertExact(LinearAlgebra.matmul(a, b), got, "int64 > 2^53");
+    NDAssert.assertExact(Linalg.matmul(a, b), got, "int64 > 2^53");
   }
 
   @Test
@@ -163,7 +163,7 @@ class ContractionTest {
     assertThat(p.intermediateBytesWritten()).isLessThanOrEqualTo(4L * 8 * 8 * 8);
     assertThat(p.ops().stream().filter(o -> o.name().contains("matmul")).count())
         .isGreaterThanOrEqualTo(2);
-    NDAssert.assertClose(LinearAlgebra.matmul(a, b), m.compute(), 1e-12, 0, "tree");
+    NDAssert.assertClose(Linalg.matmul(a, b), m.compute(), 1e-12, 0, "tree");
   }
 
   @Test
@@ -171,7 +171,7 @@ class ContractionTest {
     for (DType t : new DType[] {DType.FLOAT64, DType.INT64, DType.FLOAT32}) {
       NDArray a = random(5, t, 5, 6, 7);
       NDArray b = random(6, t, 7, 4, 6);
-      NDArray want = LinearAlgebra.tensordot(a, b, new int[] {1, 2}, new int[] {2, 0});
+      NDArray want = Linalg.tensordot(a, b, new int[] {1, 2}, new int[] {2, 0});
       NDArray got =
           Xp.tensordot(
                   Cubed.fromArray(a, new long[] {2, 4, 3}, spec()),
@@ -193,7 +193,7 @@ class ContractionTest {
     NDArray a = NDArray.zeros(DType.FLOAT64, 3, 0);
     NDArray b = NDArray.zeros(DType.FLOAT64, 0, 2);
     NDAssert.assertExact(
-        LinearAlgebra.matmul(a, b),
+        Linalg.matmul(a, b),
         Xp.matmul(
                 Cubed.fromArray(a, new long[] {2, 1}, spec()),
                 Cubed.fromArray(b, new long[] {1, 2}, spec()))
@@ -234,7 +234,7 @@ class ContractionTest {
     CubedArray total = Xp.sum(m);
     assertThat(m.plan().ops()).hasSize(1);
     assertThat(total.plan().intermediateBytesWritten()).isLessThan(20L * 20 * 8 + 1000);
-    NDAssert.assertClose(LinearAlgebra.matmul(a, b), m.compute(), 1e-12, 0, "fold");
+    NDAssert.assertClose(Linalg.matmul(a, b), m.compute(), 1e-12, 0, "fold");
     // one output block, 40 k blocks: 16 groups of up to 3 pairs, then a tree of 4 (2 rounds)
     NDArray v = random(9, DType.FLOAT64, 2, 80);
     NDArray w = random(10, DType.FLOAT64, 80, 2);
@@ -244,7 +244,7 @@ class ContractionTest {
             Cubed.fromArray(w, new long[] {2, 2}, spec()));
     PlanSummary p = vw.plan();
     assertThat(p.ops().stream().filter(o -> o.name().startsWith("matmul")).count()).isEqualTo(3);
-    NDAssert.assertClose(LinearAlgebra.matmul(v, w), vw.compute(), 1e-12, 0, "tree");
+    NDAssert.assertClose(Linalg.matmul(v, w), vw.compute(), 1e-12, 0, "tree");
     assertThatThrownBy(
             () ->
                 Xp.matmul(
@@ -275,7 +275,7 @@ class ContractionTest {
         .anyMatch(o -> o.fused().stream().anyMatch(f -> f.startsWith("matmul")) && o.tasks() == 25);
     assertThat(p.intermediateBytesWritten()).isLessThan(20L * 20 * 8 / 4);
     double want = 0;
-    NDArray prod = LinearAlgebra.matmul(a, b);
+    NDArray prod = Linalg.matmul(a, b);
     for (int i = 0; i < prod.size(); i++) {
       want += prod.getDouble(i);
     }

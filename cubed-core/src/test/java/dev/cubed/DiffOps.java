@@ -3,15 +3,15 @@ package dev.cubed;
 import dev.cubed.core.Reductions;
 import dev.cubed.nd.Axes;
 import dev.cubed.nd.DType;
-import dev.cubed.nd.Elementwise;
 import dev.cubed.nd.Index;
-import dev.cubed.nd.LinearAlgebra;
 import dev.cubed.nd.Manipulation;
 import dev.cubed.nd.NDArray;
-import dev.cubed.nd.Searching;
 import dev.cubed.nd.Shapes;
-import dev.cubed.nd.Statistics;
-import dev.cubed.nd.Utility;
+import dev.cubed.nd.elementwise.Elementwise;
+import dev.cubed.nd.linalg.Linalg;
+import dev.cubed.nd.reduce.Searching;
+import dev.cubed.nd.reduce.Statistics;
+import dev.cubed.nd.reduce.Utility;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -559,7 +559,7 @@ final class DiffOps {
       return new Step(
           "matmul(" + p.name() + ", " + q.name() + ")",
           List.of(p, q),
-          a -> LinearAlgebra.matmul(a[0], a[1]),
+          a -> Linalg.matmul(a[0], a[1]),
           a -> Xp.matmul(a[0], a[1]),
           Kind.APPROX);
     }
@@ -599,7 +599,7 @@ final class DiffOps {
             + Arrays.toString(axB)
             + ")",
         List.of(x, y),
-        a -> LinearAlgebra.tensordot(a[0], a[1], axA, axB),
+        a -> Linalg.tensordot(a[0], a[1], axA, axB),
         a -> Xp.tensordot(a[0], a[1], axA, axB, split),
         Kind.APPROX);
   }

@@ -8,13 +8,13 @@ import dev.cubed.nd.Axes;
 import dev.cubed.nd.Complex;
 import dev.cubed.nd.Creation;
 import dev.cubed.nd.DType;
-import dev.cubed.nd.Elementwise;
-import dev.cubed.nd.LinearAlgebra;
 import dev.cubed.nd.Manipulation;
 import dev.cubed.nd.NDArray;
-import dev.cubed.nd.Searching;
-import dev.cubed.nd.Sets;
-import dev.cubed.nd.Utility;
+import dev.cubed.nd.elementwise.Elementwise;
+import dev.cubed.nd.linalg.Linalg;
+import dev.cubed.nd.reduce.Searching;
+import dev.cubed.nd.reduce.Utility;
+import dev.cubed.nd.sort.Sets;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.Arrays;
@@ -46,7 +46,7 @@ final class DiffOpsMore {
           return new Step(
               f + (left ? "(" + s + ", " + n + ")" : "(" + n + ", " + s + ")"),
               List.of(x),
-              a -> (NDArray) call(Elementwise.class, f, left, NDArray.class, s, a[0]),
+              a -> (NDArray) call(Elementwise.class, f, left, Object.class, s, a[0]),
               a -> (CubedArray) call(Xp.class, f, left, CubedArray.class, s, a[0]),
               Kind.EXACT);
         }
@@ -136,7 +136,7 @@ final class DiffOpsMore {
         return new Step(
             "matrix_transpose(" + n + ")",
             List.of(x),
-            a -> LinearAlgebra.matrixTranspose(a[0]),
+            a -> Linalg.matrixTranspose(a[0]),
             a -> Xp.matrixTranspose(a[0]),
             Kind.EXACT);
       case 9:
@@ -145,7 +145,7 @@ final class DiffOpsMore {
           return new Step(
               "vecdot(" + n + ", " + y.name() + ")",
               List.of(x, y),
-              a -> LinearAlgebra.vecdot(a[0], a[1]),
+              a -> Linalg.vecdot(a[0], a[1]),
               a -> Xp.vecdot(a[0], a[1]),
               Kind.APPROX);
         }
@@ -228,7 +228,8 @@ final class DiffOpsMore {
               List.of(y, x),
               a ->
                   Searching.searchsorted(
-                      dev.cubed.nd.Sorting.sort(a[0], 0, dev.cubed.nd.Sorting.Order.ASCENDING),
+                      dev.cubed.nd.sort.Sorting.sort(
+                          a[0], 0, dev.cubed.nd.sort.Sorting.Order.ASCENDING),
                       a[1],
                       side,
                       null),
@@ -264,7 +265,8 @@ final class DiffOpsMore {
       return leaf; // let searchsorted refuse as the kernel does
     }
     return Cubed.asarray(
-        dev.cubed.nd.Sorting.sort(k, 0, dev.cubed.nd.Sorting.Order.ASCENDING), leaf.spec());
+        dev.cubed.nd.sort.Sorting.sort(k, 0, dev.cubed.nd.sort.Sorting.Order.ASCENDING),
+        leaf.spec());
   }
 
   static Object scalar(Random r) {

@@ -1,8 +1,8 @@
 package dev.cubed;
 
 import dev.cubed.nd.DType;
-import dev.cubed.nd.Elementwise;
 import dev.cubed.nd.NDArray;
+import dev.cubed.nd.elementwise.Elementwise;
 import dev.cubed.testing.NDAssert;
 import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;

@@ -96,7 +96,7 @@ class FusionAndPlanTest {
     NDArray a = EngineTestSupport.randomInts(5, DType.INT32, 9, 7);
     CubedArray x = Cubed.fromArray(a, new long[] {4, 3}, spec);
     ZarrArray z = Cubed.toZarr(Xp.add(x, x), store, "out");
-    NDArray want = dev.cubed.nd.Elementwise.add(a, a);
+    NDArray want = dev.cubed.nd.elementwise.Elementwise.add(a, a);
     NDAssert.assertExact(want, z.read(), "toZarr");
     CubedArray back = Cubed.fromZarr(z, spec);
     assertThat(back.chunkShape()).containsExactly(4, 3);
@@ -126,7 +126,7 @@ class FusionAndPlanTest {
               java.util.Iterator<NDArray> it = (java.util.Iterator<NDArray>) args.get(0);
               NDArray acc = it.next().copy();
               while (it.hasNext()) {
-                acc = dev.cubed.nd.Elementwise.add(acc, it.next());
+                acc = dev.cubed.nd.elementwise.Elementwise.add(acc, it.next());
               }
               return acc;
             },

@@ -50,7 +50,7 @@ class JvmOptionsTest {
     assertThat(o)
         .containsSubsequence(JvmOptions.GC_OPTIONS)
         .contains("--add-modules=jdk.incubator.vector", "-Djdk.nio.maxCachedBufferSize=1048576")
-        .containsAll(dev.cubed.nd.FastTrig.JIT_OPTIONS);
+        .containsAll(dev.cubed.nd.elementwise.FastTrig.JIT_OPTIONS);
     assertThat(o).allSatisfy(x -> assertThat(x).doesNotContain(" ").startsWith("-"));
     assertThat(JvmOptions.line(s)).isEqualTo(String.join(" ", o));
   }

@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cubed.nd.Axes;
 import dev.cubed.nd.DType;
-import dev.cubed.nd.Elementwise;
 import dev.cubed.nd.Index;
 import dev.cubed.nd.Indexing;
 import dev.cubed.nd.Manipulation;
 import dev.cubed.nd.NDArray;
-import dev.cubed.nd.Statistics;
+import dev.cubed.nd.elementwise.Elementwise;
+import dev.cubed.nd.reduce.Statistics;
 import dev.cubed.runtime.Callback;
 import dev.cubed.runtime.Executor;
 import dev.cubed.runtime.Operation;

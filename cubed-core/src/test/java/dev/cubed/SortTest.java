@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
-import dev.cubed.nd.Sorting;
+import dev.cubed.nd.sort.Sorting;
 import java.util.Arrays;
 import java.util.Random;
 import org.junit.jupiter.api.Test;

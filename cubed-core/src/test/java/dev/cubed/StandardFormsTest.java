@@ -7,10 +7,10 @@ import dev.cubed.nd.Axes;
 import dev.cubed.nd.Complex;
 import dev.cubed.nd.Creation;
 import dev.cubed.nd.DType;
-import dev.cubed.nd.Linalg;
 import dev.cubed.nd.NDArray;
-import dev.cubed.nd.Searching;
-import dev.cubed.nd.Sets;
+import dev.cubed.nd.linalg.Linalg;
+import dev.cubed.nd.reduce.Searching;
+import dev.cubed.nd.sort.Sets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.function.BiFunction;
@@ -69,7 +69,7 @@ class StandardFormsTest {
   void searchsortedWithASorterSearchesTheSortedOrder() {
     double[] v = {5, 1, 9, 3, 3, 7, 0, 8, 2};
     NDArray a = NDArray.of(v, v.length);
-    NDArray order = dev.cubed.nd.Sorting.argsort(a);
+    NDArray order = dev.cubed.nd.sort.Sorting.argsort(a);
     NDArray needles = NDArray.of(new double[] {-1, 0, 3, 3.5, 9, 10}, 6);
     for (Searching.Side side : Searching.Side.values()) {
       CubedArray got = Xp.searchsorted(chunked(a, 4), chunked(needles, 4), side, chunked(order, 2));

@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cubed.nd.Axes;
 import dev.cubed.nd.DType;
-import dev.cubed.nd.LinearAlgebra;
 import dev.cubed.nd.Manipulation;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Npy;
-import dev.cubed.nd.Statistics;
+import dev.cubed.nd.linalg.Linalg;
+import dev.cubed.nd.reduce.Statistics;
 import dev.cubed.testing.NDAssert;
 import dev.cubed.zarr.MemoryStore;
 import dev.cubed.zarr.ZarrArray;
@@ -52,7 +52,7 @@ class WrongAnswersRegressionTest {
       NDArray want =
           Manipulation.concat(
               in.stream()
-                  .map(x -> x == ce ? e : dev.cubed.nd.Elementwise.negative(o))
+                  .map(x -> x == ce ? e : dev.cubed.nd.elementwise.Elementwise.negative(o))
                   .toArray(NDArray[]::new),
               0);
       NDAssert.assertExact(want, Cubed.compute(c).get(0), "concat " + in.size());
@@ -94,7 +94,7 @@ class WrongAnswersRegressionTest {
     CubedArray sum = Xp.sum(p, 0);
     CubedArray prod = Xp.prod(p, 0);
     List<NDArray> got = Cubed.compute(cat, sum, p, prod);
-    NDArray sq = dev.cubed.nd.Elementwise.multiply(o, o);
+    NDArray sq = dev.cubed.nd.elementwise.Elementwise.multiply(o, o);
     NDAssert.assertExact(sq, got.get(0), "concat");
     NDAssert.assertExact(NDArray.zeros(DType.FLOAT64, 3), got.get(1), "sum");
     assertThat(got.get(2).shape()).containsExactly(0, 3);
@@ -227,7 +227,7 @@ class WrongAnswersRegressionTest {
           g.get("tensordot" + i + "_out"),
           Cubed.compute(Xp.tensordot(cc, cd, new int[] {1, 2}, new int[] {0, 1})).get(0),
           "tensordot " + i);
-      NDAssert.assertExact(LinearAlgebra.matmul(a, b), g.get("matmul" + i + "_out"), "kernel");
+      NDAssert.assertExact(Linalg.matmul(a, b), g.get("matmul" + i + "_out"), "kernel");
     }
   }
 

@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cubed.nd.DType;
-import dev.cubed.nd.Fft;
-import dev.cubed.nd.Fft.Norm;
 import dev.cubed.nd.NDArray;
+import dev.cubed.nd.fft.Fft;
+import dev.cubed.nd.fft.Fft.Norm;
 import dev.cubed.plan.PlanSummary;
 import java.util.Arrays;
 import java.util.Random;

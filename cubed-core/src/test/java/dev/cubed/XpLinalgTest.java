@@ -7,10 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cubed.nd.Axes;
 import dev.cubed.nd.DType;
-import dev.cubed.nd.Elementwise;
-import dev.cubed.nd.Linalg;
-import dev.cubed.nd.LinearAlgebra;
 import dev.cubed.nd.NDArray;
+import dev.cubed.nd.elementwise.Elementwise;
+import dev.cubed.nd.linalg.Linalg;
 import dev.cubed.plan.PlanSummary;
 import java.util.Arrays;
 import java.util.Random;
@@ -51,8 +50,8 @@ class XpLinalgTest extends ChunkedVsKernel {
   static NDArray spd(Random r, DType t, long[] batch, int n) {
     NDArray b =
         gauss(r, t.isComplex() ? DType.COMPLEX128 : DType.FLOAT64, XpNorms.cat(batch, n, n));
-    NDArray bh = LinearAlgebra.matrixTranspose(t.isComplex() ? Elementwise.conj(b) : b);
-    NDArray a = LinearAlgebra.matmul(b, bh);
+    NDArray bh = Linalg.matrixTranspose(t.isComplex() ? Elementwise.conj(b) : b);
+    NDArray a = Linalg.matmul(b, bh);
     for (int i = 0; i < a.size(); i++) {
       long rc = i % (n * (long) n);
       if (rc / n == rc % n) {
@@ -300,7 +299,7 @@ class XpLinalgTest extends ChunkedVsKernel {
         In v2 = input(r, DiffData.dtype(r), new long[] {DiffData.dim(r)});
         check(
             "outer " + d,
-            () -> LinearAlgebra.outer(v1.k(), v2.k()),
+            () -> Linalg.outer(v1.k(), v2.k()),
             () -> XpLinalg.outer(v1.c(), v2.c()),
             false);
         long[] cs = x.k().shape().clone();

@@ -8,8 +8,8 @@ import dev.cubed.nd.Creation;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.Manipulation;
 import dev.cubed.nd.NDArray;
-import dev.cubed.nd.Sets;
-import dev.cubed.nd.Utility;
+import dev.cubed.nd.reduce.Utility;
+import dev.cubed.nd.sort.Sets;
 import dev.cubed.plan.MemoryBudgetExceededException;
 import java.util.Arrays;
 import java.util.List;
@@ -243,10 +243,11 @@ class XpShapeFunctionsTest extends ChunkedVsKernel {
       for (DType t : DiffData.DTYPES) {
         In raw = input(r, t, new long[] {DiffData.dim(r) * 2});
         NDArray sorted =
-            dev.cubed.nd.Sorting.sort(raw.k(), 0, dev.cubed.nd.Sorting.Order.ASCENDING);
+            dev.cubed.nd.sort.Sorting.sort(raw.k(), 0, dev.cubed.nd.sort.Sorting.Order.ASCENDING);
         CubedArray s = Cubed.fromArray(sorted, DiffData.blocks(r, sorted.shape()), spec());
         In v = input(r, r.nextBoolean() ? t : DiffData.dtype(r), shape(r, 0));
-        for (dev.cubed.nd.Searching.Side side : dev.cubed.nd.Searching.Side.values()) {
+        for (dev.cubed.nd.reduce.Searching.Side side :
+            dev.cubed.nd.reduce.Searching.Side.values()) {
           check(
               "searchsorted "
                   + side
@@ -256,13 +257,15 @@ class XpShapeFunctionsTest extends ChunkedVsKernel {
                   + " values "
                   + v.k().dtype()
                   + Arrays.toString(v.k().shape()),
-              () -> dev.cubed.nd.Searching.searchsorted(sorted, v.k(), side, null),
+              () -> dev.cubed.nd.reduce.Searching.searchsorted(sorted, v.k(), side, null),
               () -> Xp.searchsorted(s, v.c(), side),
               false);
         }
         check(
             "searchsorted 2-d x1 " + t,
-            () -> dev.cubed.nd.Searching.searchsorted(raw.k().reshape(1, raw.k().size()), v.k()),
+            () ->
+                dev.cubed.nd.reduce.Searching.searchsorted(
+                    raw.k().reshape(1, raw.k().size()), v.k()),
             () -> Xp.searchsorted(Xp.reshape(raw.c(), 1, raw.k().size()), v.c()),
             false);
       }

@@ -55,10 +55,10 @@ final class EventRelay {
   void poll(MetricResults metrics) {
     MetricQueryResults q = metrics.queryMetrics(filter);
     @SuppressWarnings("unchecked")
-    List<TaskRecord>[] byOp = new List[ops.size()];
+    List<TaskReport>[] byOp = new List[ops.size()];
     for (MetricResult<StringSetResult> r : q.getStringSets()) {
       for (String line : r.getAttempted().getStringSet()) {
-        TaskRecord t = TaskRecord.decode(line);
+        TaskReport t = TaskReport.decode(line);
         if (t.op() < 0 || t.op() >= ops.size()) {
           throw new IllegalStateException(
               "beam executor: task record '"
@@ -82,10 +82,10 @@ final class EventRelay {
     }
   }
 
-  private void report(int i, List<TaskRecord> records) {
+  private void report(int i, List<TaskReport> records) {
     Operation op = ops.get(i);
     OpState s = state[i];
-    for (TaskRecord t : records) {
+    for (TaskReport t : records) {
       if (!s.seen.add(t.keyText())) {
         continue;
       }

@@ -9,7 +9,7 @@ import org.apache.beam.sdk.transforms.DoFn;
 
 /**
  * The stage of one operation: runs the task of each key it is given ({@link TaskAttempts}) and, for
- * each success, adds its {@link TaskRecord} to a string-set metric of the run (which the launcher
+ * each success, adds its {@link TaskReport} to a string-set metric of the run (which the launcher
  * polls for progress events) and outputs it (the stage's output, which later stages wait on). Beam
  * serializes this DoFn, and the task function with it, to every worker.
  */
@@ -72,7 +72,7 @@ final class TaskDoFn extends DoFn<long[], String> {
     try {
       TaskAttempts.Success s = TaskAttempts.run(runId, opName, fn, key, attempts, backoffMillis);
       String rec =
-          new TaskRecord(
+          new TaskReport(
                   opIndex,
                   key,
                   s.startMillis(),

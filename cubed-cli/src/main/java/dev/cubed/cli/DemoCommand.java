@@ -39,7 +39,7 @@ final class DemoCommand implements Callable<Integer> {
 
   @Option(
       names = "--split-every",
-      defaultValue = "" + QuadraticMeans.SPLIT_EVERY,
+      defaultValue = "" + QuadraticMeansDemo.SPLIT_EVERY,
       paramLabel = "N",
       description =
           "blocks merged per task in each round of the means' tree reductions: larger"
@@ -100,9 +100,9 @@ final class DemoCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    QuadraticMeans.Params p;
+    QuadraticMeansDemo.Params p;
     try {
-      p = QuadraticMeans.params(size);
+      p = QuadraticMeansDemo.params(size);
     } catch (IllegalArgumentException e) {
       throw Cli.usage(cmd, "--size: " + e.getMessage());
     }
@@ -136,7 +136,7 @@ final class DemoCommand implements Callable<Integer> {
                               "work"))
                       .allowedMem(allowed)
                       .reservedMem(reserved)
-                      .maxInputBlocks(QuadraticMeans.maxInputBlocks(splitEvery)))
+                      .maxInputBlocks(QuadraticMeansDemo.maxInputBlocks(splitEvery)))
               .build(),
           exec.executor,
           splitEvery);
@@ -155,7 +155,7 @@ final class DemoCommand implements Callable<Integer> {
     }
   }
 
-  private int run(QuadraticMeans.Params p, DemoDirs own, long allowed, long reserved) {
+  private int run(QuadraticMeansDemo.Params p, DemoDirs own, long allowed, long reserved) {
     String base = own != null ? own.base().toString() : workDir;
     if (!base.contains("://")) {
       try {
@@ -170,7 +170,7 @@ final class DemoCommand implements Callable<Integer> {
                     .workDir(child(base, "work"))
                     .allowedMem(allowed)
                     .reservedMem(reserved)
-                    .maxInputBlocks(QuadraticMeans.maxInputBlocks(splitEvery)))
+                    .maxInputBlocks(QuadraticMeansDemo.maxInputBlocks(splitEvery)))
             .build();
     String inputs = child(base, "inputs");
     System.err.printf(
@@ -181,16 +181,16 @@ final class DemoCommand implements Callable<Integer> {
         p.y(),
         p.x(),
         inputs);
-    ZarrArray[] in = QuadraticMeans.writeInputs(p, Stores.open(inputs), spec);
+    ZarrArray[] in = QuadraticMeansDemo.writeInputs(p, Stores.open(inputs), spec);
     System.err.print(
         dev.cubed.Cubed.plan(
-                java.util.List.of(QuadraticMeans.means(in[0], in[1], spec, splitEvery)))
+                java.util.List.of(QuadraticMeansDemo.means(in[0], in[1], spec, splitEvery)))
             .summary());
     ResumeReport report =
         new ResumeReport(System.err, resume, spec.workLocation(), Cli.resumeCommand(cmd));
     ComputeOptions opts = ComputeOptions.defaults().withResume(resume).withCallback(report);
     opts = diagnostics.apply(opts, !noProgress);
-    QuadraticMeans.Result r = QuadraticMeans.run(in[0], in[1], spec, opts, splitEvery);
+    QuadraticMeansDemo.Result r = QuadraticMeansDemo.run(in[0], in[1], spec, opts, splitEvery);
     report.afterCompute();
     diagnostics.reportWritten();
     if (own != null) {

@@ -56,13 +56,13 @@ final class DryRun {
   static int print(
       PrintWriter out,
       String size,
-      QuadraticMeans.Params p,
+      QuadraticMeansDemo.Params p,
       Spec spec,
       String executor,
       int splitEvery) {
     long t0 = System.nanoTime();
-    ZarrArray[] in = QuadraticMeans.virtualInputs(p);
-    CubedArray[] means = QuadraticMeans.means(in[0], in[1], spec, splitEvery);
+    ZarrArray[] in = QuadraticMeansDemo.virtualInputs(p);
+    CubedArray[] means = QuadraticMeansDemo.means(in[0], in[1], spec, splitEvery);
     var plan = Cubed.plan(List.of(means));
     PlanSummary s = plan.summary();
     double ms = (System.nanoTime() - t0) / 1e6;
@@ -79,7 +79,7 @@ final class DryRun {
         p.tchunk(),
         p.y(),
         p.x(),
-        PlanSummary.bytes(QuadraticMeans.inputBytes(p)),
+        PlanSummary.bytes(QuadraticMeansDemo.inputBytes(p)),
         chunks,
         PlanSummary.bytes(chunkBytes));
     out.println(
@@ -109,7 +109,7 @@ final class DryRun {
             executor,
             spec.allowedMem(),
             spec.reservedMem(),
-            QuadraticMeans.inputBytes(p),
+            QuadraticMeansDemo.inputBytes(p),
             s.ops().size(),
             s.totalTasks(),
             s.maxProjectedMem(),

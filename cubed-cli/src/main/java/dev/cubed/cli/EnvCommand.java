@@ -2,8 +2,8 @@ package dev.cubed.cli;
 
 import dev.cubed.JvmOptions;
 import dev.cubed.Spec;
-import dev.cubed.nd.FastTrig;
-import dev.cubed.nd.LinearAlgebra;
+import dev.cubed.nd.elementwise.FastTrig;
+import dev.cubed.nd.linalg.Linalg;
 import dev.cubed.runtime.ExecutorFactory;
 import java.io.PrintWriter;
 import java.lang.management.GarbageCollectorMXBean;
@@ -152,7 +152,7 @@ final class EnvCommand implements Callable<Integer> {
                 ? "in use (float64 sin and cos)"
                 : "not in use (start the JVM with --add-modules jdk.incubator.vector; the ./cubed "
                     + "launcher does)"),
-        "blas: " + LinearAlgebra.blasImplementation().replaceFirst("^BLAS implementation ", ""),
+        "blas: " + Linalg.blasImplementation().replaceFirst("^BLAS implementation ", ""),
         "executors: " + String.join(" ", ExecutorFactory.available()),
         "work dir: " + Spec.defaults().workDir());
   }

@@ -120,20 +120,20 @@ class DryRunTest {
 
   @Test
   void dryRunPlanIsThePlanOfARealRun() {
-    QuadraticMeans.Params p = new QuadraticMeans.Params(40, 6, 8, 5);
+    QuadraticMeansDemo.Params p = new QuadraticMeansDemo.Params(40, 6, 8, 5);
     Spec spec =
         Spec.builder()
             .workDir(dir.resolve("work"))
             .allowedMem(60_000)
             .reservedMem(1_000)
-            .maxInputBlocks(QuadraticMeans.maxInputBlocks(3))
+            .maxInputBlocks(QuadraticMeansDemo.maxInputBlocks(3))
             .build();
-    ZarrArray[] virtual = QuadraticMeans.virtualInputs(p);
+    ZarrArray[] virtual = QuadraticMeansDemo.virtualInputs(p);
     PlanSummary planned =
-        Cubed.plan(List.of(QuadraticMeans.means(virtual[0], virtual[1], spec, 3))).summary();
-    ZarrArray[] stored = QuadraticMeans.writeInputs(p, dir.resolve("in"), spec);
-    QuadraticMeans.Result ran =
-        QuadraticMeans.run(stored[0], stored[1], spec, ComputeOptions.defaults(), 3);
+        Cubed.plan(List.of(QuadraticMeansDemo.means(virtual[0], virtual[1], spec, 3))).summary();
+    ZarrArray[] stored = QuadraticMeansDemo.writeInputs(p, dir.resolve("in"), spec);
+    QuadraticMeansDemo.Result ran =
+        QuadraticMeansDemo.run(stored[0], stored[1], spec, ComputeOptions.defaults(), 3);
     assertThat(planned.totalTasks()).isEqualTo(ran.plan().totalTasks());
     assertThat(planned.intermediateBytesWritten()).isEqualTo(ran.plan().intermediateBytesWritten());
     assertThat(planned.totalBytesRead()).isEqualTo(ran.plan().totalBytesRead());
@@ -201,10 +201,10 @@ class DryRunTest {
 
   @Test
   void sizesFollowThePublishedSeriesLabels() {
-    assertThat(QuadraticMeans.params("1.5TB").t()).isEqualTo(50_000);
-    assertThat(QuadraticMeans.params("150GB").t()).isEqualTo(5_000);
-    assertThat(QuadraticMeans.params("1.5GB").t()).isEqualTo(50);
-    assertThat(QuadraticMeans.params("301MB").t()).isEqualTo(20);
-    assertThat(QuadraticMeans.params("medium").t()).isEqualTo(100);
+    assertThat(QuadraticMeansDemo.params("1.5TB").t()).isEqualTo(50_000);
+    assertThat(QuadraticMeansDemo.params("150GB").t()).isEqualTo(5_000);
+    assertThat(QuadraticMeansDemo.params("1.5GB").t()).isEqualTo(50);
+    assertThat(QuadraticMeansDemo.params("301MB").t()).isEqualTo(20);
+    assertThat(QuadraticMeansDemo.params("medium").t()).isEqualTo(100);
   }
 }

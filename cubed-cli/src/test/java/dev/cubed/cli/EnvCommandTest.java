@@ -63,7 +63,7 @@ class EnvCommandTest {
                 + " -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=70 -XX:G1PeriodicGCInterval=1000"
                 + " -XX:-G1UseAdaptiveIHOP -XX:InitiatingHeapOccupancyPercent=85"
                 + " --add-modules=jdk.incubator.vector -XX:CompileCommand=quiet"
-                + " -XX:CompileCommand=option,dev.cubed.nd.VectorTrig::eval,double,"
+                + " -XX:CompileCommand=option,dev.cubed.nd.elementwise.VectorTrig::eval,double,"
                 + "CompileThresholdScaling,0.01 -Djdk.nio.maxCachedBufferSize=1048576");
     assertThat(line.substring("jvm options: ".length()))
         .isEqualTo(
@@ -159,7 +159,7 @@ class EnvCommandTest {
         java.nio.file.Files.readString(java.nio.file.Path.of("src", "dist", "lib", "cubed-jvm.sh"));
     String fixed = script.substring(script.indexOf("jvm_fixed=("));
     fixed = fixed.substring(0, fixed.indexOf(')') + 1);
-    for (String o : dev.cubed.nd.FastTrig.JIT_OPTIONS) {
+    for (String o : dev.cubed.nd.elementwise.FastTrig.JIT_OPTIONS) {
       assertThat(fixed).as("jvm_fixed in cubed-jvm.sh").contains(o);
     }
   }

@@ -1,10 +1,10 @@
 package dev.cubed.core;
 
 import dev.cubed.nd.DType;
-import dev.cubed.nd.Elementwise;
-import dev.cubed.nd.LinearAlgebra;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
+import dev.cubed.nd.elementwise.Elementwise;
+import dev.cubed.nd.linalg.Linalg;
 import dev.cubed.plan.ArrayNode;
 import dev.cubed.primitive.BlockFunction;
 import dev.cubed.primitive.BlockKeys;
@@ -20,15 +20,14 @@ import java.util.List;
  * Chunked tensordot and matmul. The contracted block index is kept as an extra trailing output axis
  * of chunk size 1: a first op multiplies up to {@code splitEvery} pairs of input blocks along the
  * contracted axes per task (one pair held at a time, products added into an accumulator; for 2-D
- * float64/float32 matmul blocks the BLAS call adds into it, {@link LinearAlgebra#matmulAccumulate},
- * so no product array is made per pair), so only one partial product per group of {@code
- * splitEvery} block pairs is written; rounds of tree sums then add up to {@code splitEvery} partial
- * products per task until the extra axis is gone. With {@link #AUTO} the first group size follows
- * from the output's block count (see there). The k blocks along the contracted axes are never
- * concatenated. Block products are the kernel's ({@link LinearAlgebra#matmul}, {@link
- * LinearAlgebra#tensordot}), so integer products are exact (wrapping like NumPy's) and float32
- * stays float32. Contracted (and batch) axes of {@code b} are rechunked to {@code a}'s chunks when
- * they differ.
+ * float64/float32 matmul blocks the BLAS call adds into it, {@link Linalg#matmulAccumulate}, so no
+ * product array is made per pair), so only one partial product per group of {@code splitEvery}
+ * block pairs is written; rounds of tree sums then add up to {@code splitEvery} partial products
+ * per task until the extra axis is gone. With {@link #AUTO} the first group size follows from the
+ * output's block count (see there). The k blocks along the contracted axes are never concatenated.
+ * Block products are the kernel's ({@link Linalg#matmul}, {@link Linalg#tensordot}), so integer
+ * products are exact (wrapping like NumPy's) and float32 stays float32. Contracted (and batch) axes
+ * of {@code b} are rechunked to {@code a}'s chunks when they differ.
  */
 public final class Contraction {
   private Contraction() {}
@@ -135,8 +134,8 @@ public final class Contraction {
         toB,
         ca,
         cb,
-        (x, y) -> LinearAlgebra.tensordot(x, y, pa, pb),
-        (acc, x, y) -> Elementwise.add(acc, LinearAlgebra.tensordot(x, y, pa, pb)),
+        (x, y) -> Linalg.tensordot(x, y, pa, pb),
+        (acc, x, y) -> Elementwise.add(acc, Linalg.tensordot(x, y, pa, pb)),
         splitEvery);
   }
 
@@ -191,8 +190,8 @@ public final class Contraction {
               + k2
               + ")");
     }
-    ArrayNode x = vec1 ? Manip.expandDims(a, 0) : a;
-    ArrayNode y = vec2 ? Manip.expandDims(b, 1) : b;
+    ArrayNode x = vec1 ? ChunkedManipulation.expandDims(a, 0) : a;
+    ArrayNode y = vec2 ? ChunkedManipulation.expandDims(b, 1) : b;
     long[] xs = x.shape();
     long[] ys = y.shape();
     long[] batchX = Arrays.copyOf(xs, xs.length - 2);
@@ -261,14 +260,14 @@ public final class Contraction {
             toB,
             new int[] {xs.length - 1},
             new int[] {ys.length - 2},
-            LinearAlgebra::matmul,
-            LinearAlgebra::matmulAccumulate,
+            Linalg::matmul,
+            Linalg::matmulAccumulate,
             splitEvery);
     if (vec2) {
-      r = Manip.squeeze(r, no - 1);
+      r = ChunkedManipulation.squeeze(r, no - 1);
     }
     if (vec1) {
-      r = Manip.squeeze(r, no - 2);
+      r = ChunkedManipulation.squeeze(r, no - 2);
     }
     return r;
   }
@@ -480,10 +479,10 @@ public final class Contraction {
   /**
    * Memory a contraction task holds beyond its input blocks and its output block. A 2-D float64 or
    * float32 matmul whose operands already have the result dtype runs the BLAS path of {@link
-   * LinearAlgebra#matmulAccumulate}: the running sum is the output block itself and each pair's
-   * product is added into it in place, with no conversion copies, so nothing more. Any other
-   * contraction may hold the previous running sum, the pair's product and the new sum (three output
-   * blocks) and a conversion of both operands to the result dtype.
+   * Linalg#matmulAccumulate}: the running sum is the output block itself and each pair's product is
+   * added into it in place, with no conversion copies, so nothing more. Any other contraction may
+   * hold the previous running sum, the pair's product and the new sum (three output blocks) and a
+   * conversion of both operands to the result dtype.
    */
   private static long pairMem(
       String name,

@@ -41,7 +41,7 @@ public final class Core {
    * A {@link Pointwise} function that can write its result into a buffer the plan owns: when a
    * chain of such ops runs tile by tile (or run by run), each op's buffer is reused for every tile
    * of the same shape instead of a new array per tile (e.g. {@code (buf, b) ->
-   * ElementwiseInto.multiply(b[0], b[1], buf)}).
+   * Elementwise.multiply(b[0], b[1], buf)}).
    */
   @FunctionalInterface
   public interface PointwiseInto extends Pointwise {

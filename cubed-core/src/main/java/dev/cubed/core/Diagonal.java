@@ -1,8 +1,8 @@
 package dev.cubed.core;
 
-import dev.cubed.nd.Linalg;
 import dev.cubed.nd.Manipulation;
 import dev.cubed.nd.NDArray;
+import dev.cubed.nd.linalg.Linalg;
 import dev.cubed.plan.ArrayNode;
 import dev.cubed.plan.ChunkGrid;
 import dev.cubed.primitive.BlockFunction;

@@ -439,11 +439,11 @@ public final class Reductions {
   }
 
   /**
-   * Refuses, when the op is built, what the in-memory kernel ({@code dev.cubed.nd.Statistics},
-   * {@code Searching}) refuses when it runs, with the same kind of message: mean, var and std of
-   * bool (defined for numeric dtypes only), argmin/argmax over an empty axis (NumPy's "attempt to
-   * get argmax of an empty sequence"), and min/max over an empty axis when the result is not empty
-   * (no identity).
+   * Refuses, when the op is built, what the in-memory kernel ({@code
+   * dev.cubed.nd.reduce.Statistics}, {@code Searching}) refuses when it runs, with the same kind of
+   * message: mean, var and std of bool (defined for numeric dtypes only), argmin/argmax over an
+   * empty axis (NumPy's "attempt to get argmax of an empty sequence"), and min/max over an empty
+   * axis when the result is not empty (no identity).
    */
   private static void checkAsKernel(String name, Op op, long[] shape, DType in, boolean[] red) {
     if (in.isBool() && (op == Op.MEAN || op == Op.VAR || op == Op.STD)) {

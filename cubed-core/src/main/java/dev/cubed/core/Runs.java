@@ -2,7 +2,7 @@ package dev.cubed.core;
 
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
-import dev.cubed.nd.Sorting;
+import dev.cubed.nd.sort.Sorting;
 import dev.cubed.plan.ArrayNode;
 import dev.cubed.primitive.BlockFunction;
 import dev.cubed.primitive.BlockKeys;

@@ -4,7 +4,7 @@ import dev.cubed.nd.DType;
 import dev.cubed.nd.Indexing;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
-import dev.cubed.nd.Sorting;
+import dev.cubed.nd.sort.Sorting;
 import dev.cubed.plan.ArrayNode;
 import dev.cubed.plan.ChunkGrid;
 import dev.cubed.primitive.BlockFunction;

@@ -1,9 +1,9 @@
 package dev.cubed.core;
 
 import dev.cubed.nd.DType;
-import dev.cubed.nd.Elementwise;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
+import dev.cubed.nd.elementwise.Elementwise;
 import dev.cubed.plan.ArrayNode;
 import dev.cubed.primitive.BlockKeys;
 import dev.cubed.primitive.Blockwise;

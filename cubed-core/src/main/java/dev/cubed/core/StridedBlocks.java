@@ -16,8 +16,8 @@ import java.util.List;
  * positions falling in one input block make one output block, so each task reads exactly one input
  * block and every input block the selection touches is read once (e.g. {@code x[1000:9000:2]} of
  * chunks 2000 gives blocks (500, 1000, 1000, 1000, 500), read from blocks 0 to 4). Used for small
- * steps ({@link #applies}); larger steps keep the input's chunk sizes ({@link Indexing}), since
- * their output blocks here would hold a few elements each.
+ * steps ({@link #applies}); larger steps keep the input's chunk sizes ({@link BasicIndexing}),
+ * since their output blocks here would hold a few elements each.
  */
 final class StridedBlocks {
   private StridedBlocks() {}
@@ -99,7 +99,7 @@ final class StridedBlocks {
               inOff[i][j] = (p0 + j * step[i]) * is[i];
             }
           }
-          Indexing.copy(blk.data(), out.data(), outOff, inOff, 0, 0, 0, mult);
+          BasicIndexing.copy(blk.data(), out.data(), outOff, inOff, 0, 0, 0, mult);
           return out;
         };
     return new ArrayNode.Computed(

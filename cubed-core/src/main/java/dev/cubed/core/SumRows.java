@@ -2,7 +2,7 @@ package dev.cubed.core;
 
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
-import dev.cubed.nd.Statistics;
+import dev.cubed.nd.reduce.Statistics;
 
 /**
  * The additive first-round states of {@link ReduceKernel}: float64 sum (and mean) states made row

@@ -1,9 +1,8 @@
 package dev.cubed.core;
 
 import dev.cubed.nd.DType;
-import dev.cubed.nd.Linalg;
-import dev.cubed.nd.LinearAlgebra;
 import dev.cubed.nd.NDArray;
+import dev.cubed.nd.linalg.Linalg;
 import dev.cubed.plan.ArrayNode;
 import dev.cubed.plan.ChunkGrid;
 import dev.cubed.primitive.BlockFunction;
@@ -135,7 +134,7 @@ public final class Tsqr {
     BlockFunction qf =
         (args, co) -> {
           NDArray qi = Linalg.qr(cast((NDArray) args.get(0), out)).Q();
-          return LinearAlgebra.matmul(qi, (NDArray) args.get(1));
+          return Linalg.matmul(qi, (NDArray) args.get(1));
         };
     ArrayNode q =
         new ArrayNode.Computed(

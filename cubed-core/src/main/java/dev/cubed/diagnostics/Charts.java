@@ -64,28 +64,28 @@ final class Charts {
    * op, one row per worker (or, when the executor names no workers, per task slot: tasks packed
    * greedily into rows that do not overlap in time).
    */
-  static JFreeChart timeline(List<Recorder.ComputeRecord> computes, List<TaskRecord> tasks) {
+  static JFreeChart timeline(List<Recorder.ComputeRecord> computes, List<RecordedTask> tasks) {
     long t0 =
         computes.stream()
             .mapToLong(c -> c.start)
             .min()
             .orElse(tasks.stream().mapToLong(t -> t.event().startMillis()).min().orElse(0));
     boolean named = !tasks.isEmpty() && tasks.stream().allMatch(t -> t.event().worker() != null);
-    List<TaskRecord> sorted = new ArrayList<>(tasks);
+    List<RecordedTask> sorted = new ArrayList<>(tasks);
     sorted.sort(Comparator.comparingLong(t -> t.event().startMillis()));
-    Map<TaskRecord, Integer> lane = new LinkedHashMap<>();
+    Map<RecordedTask, Integer> lane = new LinkedHashMap<>();
     List<String> laneNames = new ArrayList<>();
     if (named) {
       List<String> workers =
           new ArrayList<>(sorted.stream().map(t -> t.event().worker()).distinct().toList());
       workers.sort(Charts::naturalCompare);
       laneNames.addAll(workers);
-      for (TaskRecord t : sorted) {
+      for (RecordedTask t : sorted) {
         lane.put(t, workers.indexOf(t.event().worker()));
       }
     } else {
       List<Long> laneEnd = new ArrayList<>();
-      for (TaskRecord t : sorted) {
+      for (RecordedTask t : sorted) {
         int l = 0;
         while (l < laneEnd.size() && laneEnd.get(l) > t.event().startMillis()) {
           l++;
@@ -110,7 +110,7 @@ final class Charts {
         series.putIfAbsent(name, new XYIntervalSeries(name));
       }
     }
-    for (TaskRecord t : sorted) {
+    for (RecordedTask t : sorted) {
       String name = several ? t.compute() + ": " + t.op() : t.op();
       XYIntervalSeries s = series.computeIfAbsent(name, XYIntervalSeries::new);
       double x0 = (t.event().startMillis() - t0) / 1e3;
@@ -159,7 +159,7 @@ final class Charts {
    * Per op: projected memory per task, the largest measured peak of its tasks and, where no peak is
    * measured (threads executor), the largest bytes allocated by a task's thread, labelled as such.
    */
-  static JFreeChart memory(List<Recorder.ComputeRecord> computes, List<TaskRecord> tasks) {
+  static JFreeChart memory(List<Recorder.ComputeRecord> computes, List<RecordedTask> tasks) {
     DefaultCategoryDataset data = new DefaultCategoryDataset();
     boolean several = computes.size() > 1;
     boolean anyMeasured = tasks.stream().anyMatch(t -> t.event().measuredPeakMem() >= 0);
@@ -175,7 +175,7 @@ final class Charts {
         List<Events.TaskEnd> ts =
             tasks.stream()
                 .filter(t -> t.compute() == c.seq && t.op().equals(op))
-                .map(TaskRecord::event)
+                .map(RecordedTask::event)
                 .toList();
         data.addValue(Recorder.projected(c, op, tasks) / MB, projected, cat);
         if (anyMeasured) {

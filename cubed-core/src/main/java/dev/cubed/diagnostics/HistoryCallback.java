@@ -75,7 +75,7 @@ public final class HistoryCallback extends Recorder {
   }
 
   @Override
-  void computeEnded(List<ComputeRecord> computes, List<TaskRecord> tasks) {
+  void computeEnded(List<ComputeRecord> computes, List<RecordedTask> tasks) {
     try {
       Files.createDirectories(dir);
       Files.writeString(dir.resolve("tasks.csv"), tasksCsv(tasks));
@@ -86,9 +86,9 @@ public final class HistoryCallback extends Recorder {
     }
   }
 
-  static String tasksCsv(List<TaskRecord> tasks) {
+  static String tasksCsv(List<RecordedTask> tasks) {
     StringBuilder sb = new StringBuilder(String.join(",", TASK_COLUMNS)).append('\n');
-    for (TaskRecord t : tasks) {
+    for (RecordedTask t : tasks) {
       Events.TaskEnd e = t.event();
       row(
           sb,
@@ -109,11 +109,11 @@ public final class HistoryCallback extends Recorder {
     return sb.toString();
   }
 
-  static String opsCsv(List<ComputeRecord> computes, List<TaskRecord> tasks) {
+  static String opsCsv(List<ComputeRecord> computes, List<RecordedTask> tasks) {
     StringBuilder sb = new StringBuilder(String.join(",", OP_COLUMNS)).append('\n');
     for (ComputeRecord c : computes) {
       for (String op : opNames(c, tasks)) {
-        List<TaskRecord> ts =
+        List<RecordedTask> ts =
             tasks.stream().filter(t -> t.compute() == c.seq && t.op().equals(op)).toList();
         Events.OpStart s = c.opStarts.get(op);
         Events.OpEnd end = c.opEnds.get(op);

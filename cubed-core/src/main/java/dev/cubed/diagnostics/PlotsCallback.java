@@ -29,7 +29,7 @@ public final class PlotsCallback extends Recorder {
   }
 
   @Override
-  void computeEnded(List<ComputeRecord> computes, List<TaskRecord> tasks) {
+  void computeEnded(List<ComputeRecord> computes, List<RecordedTask> tasks) {
     try {
       long lanes = tasks.stream().map(t -> t.event().worker()).distinct().count();
       Charts.writeSvg(

@@ -35,7 +35,7 @@ abstract class Recorder implements PlanCallback {
   }
 
   private final List<ComputeRecord> computes = new ArrayList<>();
-  private final List<TaskRecord> tasks = new ArrayList<>();
+  private final List<RecordedTask> tasks = new ArrayList<>();
   private PlanSummary pendingPlan;
   private ComputeRecord current;
 
@@ -68,13 +68,15 @@ abstract class Recorder implements PlanCallback {
   @Override
   public synchronized void onTaskEnd(Events.TaskEnd e) {
     tasks.add(
-        current == null ? new TaskRecord(0, "", e) : new TaskRecord(current.seq, current.id, e));
+        current == null
+            ? new RecordedTask(0, "", e)
+            : new RecordedTask(current.seq, current.id, e));
   }
 
   @Override
   public void onComputeEnd(Events.ComputeEnd e) {
     List<ComputeRecord> cs;
-    List<TaskRecord> ts;
+    List<RecordedTask> ts;
     synchronized (this) {
       if (current != null) {
         current.end = e.endMillis();
@@ -88,10 +90,10 @@ abstract class Recorder implements PlanCallback {
   }
 
   /** Called after each compute with every compute and task recorded so far. */
-  abstract void computeEnded(List<ComputeRecord> computes, List<TaskRecord> tasks);
+  abstract void computeEnded(List<ComputeRecord> computes, List<RecordedTask> tasks);
 
   /** The projected memory per task of an op: from the plan, else from its op-start event. */
-  static long projected(ComputeRecord c, String op, List<TaskRecord> tasks) {
+  static long projected(ComputeRecord c, String op, List<RecordedTask> tasks) {
     if (c.plan != null) {
       for (PlanSummary.OpInfo o : c.plan.ops()) {
         if (o.name().equals(op)) {
@@ -123,9 +125,9 @@ abstract class Recorder implements PlanCallback {
   }
 
   /** The op names of a compute in run order (op-start order, then any seen only in tasks). */
-  static List<String> opNames(ComputeRecord c, List<TaskRecord> tasks) {
+  static List<String> opNames(ComputeRecord c, List<RecordedTask> tasks) {
     List<String> names = new ArrayList<>(c.opStarts.keySet());
-    for (TaskRecord t : tasks) {
+    for (RecordedTask t : tasks) {
       if (t.compute() == c.seq && !names.contains(t.op())) {
         names.add(t.op());
       }

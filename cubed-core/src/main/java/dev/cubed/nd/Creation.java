@@ -214,7 +214,14 @@ public final class Creation {
       throw new IllegalArgumentException(
           "eye: n_rows and n_cols must be >= 0, got " + nRows + " and " + nCols);
     }
-    return NDArray.eye(nRows, nCols, k, dtype == null ? DType.FLOAT64 : dtype);
+    NDArray a = NDArray.zeros(dtype == null ? DType.FLOAT64 : dtype, nRows, nCols);
+    for (long i = 0; i < nRows; i++) {
+      long j = i + k;
+      if (j >= 0 && j < nCols) {
+        a.setLong((int) (i * nCols + j), 1);
+      }
+    }
+    return a;
   }
 
   /** {@code eye(n)} of float64. */

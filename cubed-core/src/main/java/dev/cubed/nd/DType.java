@@ -409,4 +409,32 @@ public enum DType {
     return new IInfo(
         this, bits, BigInteger.ZERO, BigInteger.ONE.shiftLeft(bits).subtract(BigInteger.ONE));
   }
+
+  /** The Java array class backing this dtype (see the class comment). */
+  Class<?> backingClass() {
+    return switch (this) {
+      case BOOL -> boolean[].class;
+      case INT8, UINT8 -> byte[].class;
+      case INT16, UINT16 -> short[].class;
+      case INT32, UINT32 -> int[].class;
+      case INT64, UINT64 -> long[].class;
+      case FLOAT32, COMPLEX64 -> float[].class;
+      case FLOAT64, COMPLEX128 -> double[].class;
+    };
+  }
+
+  /** A new zero-filled backing array for {@code n} elements of this dtype. */
+  Object allocate(int n) {
+    return switch (this) {
+      case BOOL -> new boolean[n];
+      case INT8, UINT8 -> new byte[n];
+      case INT16, UINT16 -> new short[n];
+      case INT32, UINT32 -> new int[n];
+      case INT64, UINT64 -> new long[n];
+      case FLOAT32 -> new float[n];
+      case FLOAT64 -> new double[n];
+      case COMPLEX64 -> new float[2 * n];
+      case COMPLEX128 -> new double[2 * n];
+    };
+  }
 }

@@ -1,5 +1,6 @@
 package dev.cubed.nd;
 
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -137,5 +138,38 @@ public final class DataTypes {
   /** {@code iinfo(x)} for an array's dtype. */
   public static DType.IInfo iinfo(NDArray x) {
     return x.dtype().iinfo();
+  }
+
+  /**
+   * A Java scalar operand as a 0-d array of the dtype it takes next to an array of dtype {@code
+   * array} ({@link DType#resultType(DType, Object)}), as the binary functions of the standard take
+   * a Python scalar operand. {@code fn} names the calling function in the message.
+   *
+   * @throws IllegalArgumentException if an integer scalar does not fit the integer result dtype
+   */
+  public static NDArray scalarOperand(String fn, DType array, Object value) {
+    DType r = DType.resultType(array, value);
+    if (r.isInteger() && DType.scalarKind(value) == DType.Kind.SIGNED) {
+      BigInteger v =
+          value instanceof BigInteger b ? b : BigInteger.valueOf(((Number) value).longValue());
+      DType.IInfo info = r.iinfo();
+      if (v.compareTo(info.min()) < 0 || v.compareTo(info.max()) > 0) {
+        throw new IllegalArgumentException(
+            fn
+                + ": scalar "
+                + v
+                + " is out of range for dtype "
+                + r
+                + " ("
+                + info.min()
+                + " to "
+                + info.max()
+                + "); a Java integer scalar takes the array's dtype and must fit it");
+      }
+      if (r == DType.UINT64) {
+        return NDArray.scalar(r, v.longValue());
+      }
+    }
+    return NDArray.scalar(r, value);
   }
 }

@@ -17,7 +17,7 @@ public final class Indexing {
    *     out of bounds (the message names the index, the axis and its size)
    */
   public static NDArray get(NDArray x, Index... index) {
-    BasicIndex bi = BasicIndex.resolve("__getitem__", index, x.shape());
+    ResolvedIndex bi = ResolvedIndex.resolve("__getitem__", index, x.shape());
     return Gather.orthogonal(x, bi.intPositions()).reshape(bi.outputShape());
   }
 
@@ -30,7 +30,7 @@ public final class Indexing {
    *     selection
    */
   public static void set(NDArray x, Index[] index, Object value) {
-    BasicIndex bi = BasicIndex.resolve("__setitem__", index, x.shape());
+    ResolvedIndex bi = ResolvedIndex.resolve("__setitem__", index, x.shape());
     NDArray v = Gather.valueFor("__setitem__", value, x, bi.outputShape());
     Gather.scatterOrthogonal(x, bi.intPositions(), v.reshape(bi.selectionShape()));
   }

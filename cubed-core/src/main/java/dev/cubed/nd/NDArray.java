@@ -101,30 +101,12 @@ public final class NDArray {
 
   /** The Java array class backing a dtype. */
   public static Class<?> backingClass(DType dtype) {
-    return switch (dtype) {
-      case BOOL -> boolean[].class;
-      case INT8, UINT8 -> byte[].class;
-      case INT16, UINT16 -> short[].class;
-      case INT32, UINT32 -> int[].class;
-      case INT64, UINT64 -> long[].class;
-      case FLOAT32, COMPLEX64 -> float[].class;
-      case FLOAT64, COMPLEX128 -> double[].class;
-    };
+    return dtype.backingClass();
   }
 
   /** A new zero-filled backing array for {@code n} elements of a dtype. */
   public static Object allocate(DType dtype, int n) {
-    return switch (dtype) {
-      case BOOL -> new boolean[n];
-      case INT8, UINT8 -> new byte[n];
-      case INT16, UINT16 -> new short[n];
-      case INT32, UINT32 -> new int[n];
-      case INT64, UINT64 -> new long[n];
-      case FLOAT32 -> new float[n];
-      case FLOAT64 -> new double[n];
-      case COMPLEX64 -> new float[2 * n];
-      case COMPLEX128 -> new double[2 * n];
-    };
+    return dtype.allocate(n);
   }
 
   /** An array of zeros (false for bool). */
@@ -164,21 +146,7 @@ public final class NDArray {
 
   /** Sets every element to a value. */
   public void fill(Object value) {
-    switch (dtype) {
-      case BOOL -> Arrays.fill((boolean[]) data, Scalars.toBoolean(value));
-      case INT8, UINT8 -> Arrays.fill((byte[]) data, (byte) Scalars.toLongBits(value));
-      case INT16, UINT16 -> Arrays.fill((short[]) data, (short) Scalars.toLongBits(value));
-      case INT32, UINT32 -> Arrays.fill((int[]) data, (int) Scalars.toLongBits(value));
-      case INT64, UINT64 -> Arrays.fill((long[]) data, Scalars.toLongBits(value));
-      case FLOAT32 -> Arrays.fill((float[]) data, (float) Scalars.toDouble(value));
-      case FLOAT64 -> Arrays.fill((double[]) data, Scalars.toDouble(value));
-      case COMPLEX64, COMPLEX128 -> {
-        Complex c = Scalars.toComplex(value);
-        for (int i = 0; i < size; i++) {
-          setComplex(i, c.re(), c.im());
-        }
-      }
-    }
+    Scalars.fill(this, value);
   }
 
   /**
@@ -193,44 +161,6 @@ public final class NDArray {
   /** {@code arange(0, stop, 1)} of int64. */
   public static NDArray arange(long stop) {
     return arange(0, stop, 1, DType.INT64);
-  }
-
-  /**
-   * {@code num} evenly spaced values over [start, stop] (or [start, stop) without endpoint), like
-   * NumPy: element {@code i} is {@code start + i * step}, the last exactly {@code stop} with
-   * endpoint.
-   */
-  public static NDArray linspace(
-      double start, double stop, long num, boolean endpoint, DType dtype) {
-    if (num < 0) {
-      throw new IllegalArgumentException("linspace: num must be >= 0, got " + num);
-    }
-    if (!dtype.isFloating()) {
-      throw new IllegalArgumentException(
-          "linspace: dtype must be a floating-point dtype, got " + dtype);
-    }
-    NDArray a = zeros(dtype, num);
-    long div = endpoint ? num - 1 : num;
-    double step = div > 0 ? (stop - start) / div : 0;
-    for (int i = 0; i < num; i++) {
-      a.setDouble(i, start + i * step);
-    }
-    if (endpoint && num > 1) {
-      a.setDouble((int) num - 1, stop);
-    }
-    return a;
-  }
-
-  /** A 2-d array with ones on the k-th diagonal and zeros elsewhere. */
-  public static NDArray eye(long rows, long cols, long k, DType dtype) {
-    NDArray a = zeros(dtype, rows, cols);
-    for (long i = 0; i < rows; i++) {
-      long j = i + k;
-      if (j >= 0 && j < cols) {
-        a.setLong((int) (i * cols + j), 1);
-      }
-    }
-    return a;
   }
 
   /** Wraps a double[] as a float64 array of the given shape (not copied). */
@@ -526,29 +456,7 @@ public final class NDArray {
       return copy();
     }
     NDArray out = zeros(target, shape);
-    if (dtype.isComplex()) {
-      for (int i = 0; i < size; i++) {
-        out.setComplex(i, getDouble(i), getImag(i));
-      }
-    } else if (dtype.isInteger() || dtype.isBool()) {
-      if (target.isFloating()) {
-        for (int i = 0; i < size; i++) {
-          out.setDouble(i, getDouble(i));
-        }
-      } else {
-        for (int i = 0; i < size; i++) {
-          out.setLong(i, getLong(i));
-        }
-      }
-    } else if (target == DType.BOOL) {
-      for (int i = 0; i < size; i++) {
-        out.setBoolean(i, getDouble(i) != 0);
-      }
-    } else {
-      for (int i = 0; i < size; i++) {
-        out.setDouble(i, getDouble(i));
-      }
-    }
+    Scalars.convert(this, out);
     return out;
   }
 
@@ -583,43 +491,7 @@ public final class NDArray {
    * -1 and is inferred.
    */
   public NDArray reshape(long... newShape) {
-    long[] s = newShape.clone();
-    int infer = -1;
-    long known = 1;
-    for (int i = 0; i < s.length; i++) {
-      if (s[i] == -1) {
-        if (infer >= 0) {
-          throw new IllegalArgumentException(
-              "reshape: only one dimension may be -1, got " + Shapes.format(newShape));
-        }
-        infer = i;
-      } else {
-        known *= s[i];
-      }
-    }
-    if (infer >= 0) {
-      if (known == 0 || size % known != 0) {
-        throw new IllegalArgumentException(
-            "reshape: cannot reshape array of size "
-                + size
-                + " into shape "
-                + Shapes.format(newShape));
-      }
-      s[infer] = size / known;
-    }
-    if (Shapes.size(s) != size) {
-      throw new IllegalArgumentException(
-          "reshape: cannot reshape array of shape "
-              + Shapes.format(shape)
-              + " (size "
-              + size
-              + ") into shape "
-              + Shapes.format(newShape)
-              + " (size "
-              + Shapes.size(s)
-              + "); the sizes must be equal");
-    }
-    return new NDArray(dtype, s, data);
+    return new NDArray(dtype, StridedCopy.reshapeTarget(shape, size, newShape), data);
   }
 
   /**
@@ -628,18 +500,7 @@ public final class NDArray {
    * @throws IllegalArgumentException if the box is not inside the array
    */
   public NDArray getRegion(long[] start, long[] regionShape) {
-    checkRegion("getRegion", start, regionShape, shape);
-    NDArray out = zeros(dtype, regionShape);
-    copyBox(
-        data,
-        shape,
-        start,
-        out.data,
-        regionShape,
-        new long[shape.length],
-        regionShape,
-        dtype.isComplex() ? 2 : 1);
-    return out;
+    return StridedCopy.getRegion(this, start, regionShape);
   }
 
   /**
@@ -648,53 +509,7 @@ public final class NDArray {
    * @throws IllegalArgumentException on a dtype mismatch or a box outside this array
    */
   public void setRegion(long[] start, NDArray src) {
-    if (src.dtype != dtype) {
-      throw new IllegalArgumentException(
-          "setRegion: source dtype "
-              + src.dtype
-              + " differs from destination dtype "
-              + dtype
-              + "; convert with astype first");
-    }
-    checkRegion("setRegion", start, src.shape, shape);
-    copyBox(
-        src.data,
-        src.shape,
-        new long[shape.length],
-        data,
-        shape,
-        start,
-        src.shape,
-        dtype.isComplex() ? 2 : 1);
-  }
-
-  private static void checkRegion(String fn, long[] start, long[] region, long[] shape) {
-    if (start.length != shape.length || region.length != shape.length) {
-      throw new IllegalArgumentException(
-          fn
-              + ": start "
-              + Arrays.toString(start)
-              + " and region "
-              + Shapes.format(region)
-              + " must have "
-              + shape.length
-              + " dimensions like the array "
-              + Shapes.format(shape));
-    }
-    for (int i = 0; i < shape.length; i++) {
-      if (start[i] < 0 || region[i] < 0 || start[i] + region[i] > shape[i]) {
-        throw new IllegalArgumentException(
-            fn
-                + ": region at "
-                + Arrays.toString(start)
-                + " of shape "
-                + Shapes.format(region)
-                + " is outside the array of shape "
-                + Shapes.format(shape)
-                + " in dimension "
-                + i);
-      }
-    }
+    StridedCopy.setRegion(this, start, src);
   }
 
   /**
@@ -718,50 +533,7 @@ public final class NDArray {
    * standard's {@code permute_dims}).
    */
   public NDArray permuteDims(int... axes) {
-    int nd = shape.length;
-    if (axes.length != nd) {
-      throw new IllegalArgumentException(
-          "permute_dims: axes "
-              + Arrays.toString(axes)
-              + " must name each of the "
-              + nd
-              + " axes of shape "
-              + Shapes.format(shape)
-              + " once");
-    }
-    int[] ax = new int[nd];
-    boolean[] seen = new boolean[nd];
-    for (int i = 0; i < nd; i++) {
-      ax[i] = Shapes.normalizeAxis("permute_dims", axes[i], nd);
-      if (seen[ax[i]]) {
-        throw new IllegalArgumentException(
-            "permute_dims: axes "
-                + Arrays.toString(axes)
-                + " repeat axis "
-                + axes[i]
-                + "; it must be a permutation of 0.."
-                + (nd - 1));
-      }
-      seen[ax[i]] = true;
-    }
-    long[] outShape = new long[nd];
-    for (int i = 0; i < nd; i++) {
-      outShape[i] = shape[ax[i]];
-    }
-    NDArray out = zeros(dtype, outShape);
-    if (size == 0) {
-      return out;
-    }
-    if (nd == 0) {
-      return copy();
-    }
-    long[] inStrides = Shapes.strides(shape);
-    int[] srcStride = new int[nd];
-    for (int i = 0; i < nd; i++) {
-      srcStride[i] = (int) inStrides[ax[i]];
-    }
-    StridedCopy.gatherStrided(data, srcStride, out.data, outShape, dtype.isComplex() ? 2 : 1);
-    return out;
+    return StridedCopy.permuteDims(this, axes);
   }
 
   /**
@@ -770,26 +542,7 @@ public final class NDArray {
    * @throws IllegalArgumentException if this shape does not broadcast to {@code target}
    */
   public NDArray broadcastTo(long... target) {
-    Shapes.checkBroadcastTo("broadcast_to", shape, target);
-    if (Arrays.equals(shape, target)) {
-      return copy();
-    }
-    int nd = target.length;
-    long[] padded = new long[nd];
-    Arrays.fill(padded, 1);
-    System.arraycopy(shape, 0, padded, nd - shape.length, shape.length);
-    long[] inStrides = Shapes.strides(padded);
-    NDArray out = zeros(dtype, target);
-    int n = out.size;
-    if (n == 0) {
-      return out;
-    }
-    int[] srcStride = new int[nd];
-    for (int i = 0; i < nd; i++) {
-      srcStride[i] = padded[i] == 1 ? 0 : (int) inStrides[i];
-    }
-    StridedCopy.gatherStrided(data, srcStride, out.data, target, dtype.isComplex() ? 2 : 1);
-    return out;
+    return StridedCopy.broadcastTo(this, target);
   }
 
   // ------------------------------------------------------------------ object methods

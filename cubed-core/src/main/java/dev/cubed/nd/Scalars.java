@@ -1,11 +1,13 @@
 package dev.cubed.nd;
 
 import java.math.BigInteger;
+import java.util.Arrays;
 
 /**
  * Conversions of one Java value (Boolean, Number, BigInteger, {@link Complex}) to the element kinds
  * of an {@link NDArray} (bool, integer bits, double, complex), with NumPy's casting rules, for
- * {@link NDArray#fill} and the element setters.
+ * {@link NDArray#fill} and the element setters; and the element-by-element conversion behind {@link
+ * NDArray#astype}.
  */
 final class Scalars {
   private static final double TWO_63 = 9.223372036854775808E18;
@@ -74,5 +76,58 @@ final class Scalars {
 
   static Complex toComplex(Object v) {
     return v instanceof Complex c ? c : new Complex(toDouble(v), 0);
+  }
+
+  /**
+   * Copies every element of {@code src} into {@code dst} (same size, another dtype), converting
+   * with {@link NDArray#astype}'s rules.
+   */
+  static void convert(NDArray src, NDArray dst) {
+    int n = src.size();
+    if (src.dtype().isComplex()) {
+      for (int i = 0; i < n; i++) {
+        dst.setComplex(i, src.getDouble(i), src.getImag(i));
+      }
+    } else if (src.dtype().isInteger() || src.dtype().isBool()) {
+      if (dst.dtype().isFloating()) {
+        for (int i = 0; i < n; i++) {
+          dst.setDouble(i, src.getDouble(i));
+        }
+      } else {
+        for (int i = 0; i < n; i++) {
+          dst.setLong(i, src.getLong(i));
+        }
+      }
+    } else if (dst.dtype() == DType.BOOL) {
+      for (int i = 0; i < n; i++) {
+        dst.setBoolean(i, src.getDouble(i) != 0);
+      }
+    } else {
+      for (int i = 0; i < n; i++) {
+        dst.setDouble(i, src.getDouble(i));
+      }
+    }
+  }
+
+  /**
+   * Sets every element of {@code a} to {@code value}, converted as {@link NDArray#astype} would.
+   */
+  static void fill(NDArray a, Object value) {
+    Object data = a.data();
+    switch (a.dtype()) {
+      case BOOL -> Arrays.fill((boolean[]) data, Scalars.toBoolean(value));
+      case INT8, UINT8 -> Arrays.fill((byte[]) data, (byte) Scalars.toLongBits(value));
+      case INT16, UINT16 -> Arrays.fill((short[]) data, (short) Scalars.toLongBits(value));
+      case INT32, UINT32 -> Arrays.fill((int[]) data, (int) Scalars.toLongBits(value));
+      case INT64, UINT64 -> Arrays.fill((long[]) data, Scalars.toLongBits(value));
+      case FLOAT32 -> Arrays.fill((float[]) data, (float) Scalars.toDouble(value));
+      case FLOAT64 -> Arrays.fill((double[]) data, Scalars.toDouble(value));
+      case COMPLEX64, COMPLEX128 -> {
+        Complex c = Scalars.toComplex(value);
+        for (int i = 0; i < a.size(); i++) {
+          a.setComplex(i, c.re(), c.im());
+        }
+      }
+    }
   }
 }

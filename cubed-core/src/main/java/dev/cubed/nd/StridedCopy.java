@@ -1,9 +1,13 @@
 package dev.cubed.nd;
 
+import java.util.Arrays;
+
 /**
- * Strided copies between C-order backing arrays (package-private machinery behind {@link
- * NDArray#copyBox}, {@link NDArray#permuteDims} and {@link NDArray#broadcastTo}). Offsets and
- * strides count elements; {@code mult} is 2 for interleaved complex data.
+ * Strided copies between C-order backing arrays, and the array operations built on them: the
+ * package-private machinery behind {@link NDArray#reshape}, {@link NDArray#getRegion}, {@link
+ * NDArray#setRegion}, {@link NDArray#copyBox}, {@link NDArray#permuteDims} and {@link
+ * NDArray#broadcastTo}. Offsets and strides count elements; {@code mult} is 2 for interleaved
+ * complex data.
  */
 final class StridedCopy {
   private StridedCopy() {}
@@ -153,5 +157,189 @@ final class StridedCopy {
         d[dstPos + j] = s[srcPos + j * stride];
       }
     }
+  }
+
+  /** The shape {@code newShape} with its -1 (if any) inferred, checked against x's size. */
+  static long[] reshapeTarget(long[] shape, int size, long[] newShape) {
+    long[] s = newShape.clone();
+    int infer = -1;
+    long known = 1;
+    for (int i = 0; i < s.length; i++) {
+      if (s[i] == -1) {
+        if (infer >= 0) {
+          throw new IllegalArgumentException(
+              "reshape: only one dimension may be -1, got " + Shapes.format(newShape));
+        }
+        infer = i;
+      } else {
+        known *= s[i];
+      }
+    }
+    if (infer >= 0) {
+      if (known == 0 || size % known != 0) {
+        throw new IllegalArgumentException(
+            "reshape: cannot reshape array of size "
+                + size
+                + " into shape "
+                + Shapes.format(newShape));
+      }
+      s[infer] = size / known;
+    }
+    if (Shapes.size(s) != size) {
+      throw new IllegalArgumentException(
+          "reshape: cannot reshape array of shape "
+              + Shapes.format(shape)
+              + " (size "
+              + size
+              + ") into shape "
+              + Shapes.format(newShape)
+              + " (size "
+              + Shapes.size(s)
+              + "); the sizes must be equal");
+    }
+    return s;
+  }
+
+  static NDArray getRegion(NDArray x, long[] start, long[] regionShape) {
+    long[] shape = x.shape();
+    DType dtype = x.dtype();
+    checkRegion("getRegion", start, regionShape, shape);
+    NDArray out = NDArray.zeros(dtype, regionShape);
+    copyBox(
+        x.data(),
+        shape,
+        start,
+        out.data(),
+        regionShape,
+        new long[shape.length],
+        regionShape,
+        dtype.isComplex() ? 2 : 1);
+    return out;
+  }
+
+  static void setRegion(NDArray x, long[] start, NDArray src) {
+    long[] shape = x.shape();
+    DType dtype = x.dtype();
+    if (src.dtype() != dtype) {
+      throw new IllegalArgumentException(
+          "setRegion: source dtype "
+              + src.dtype()
+              + " differs from destination dtype "
+              + dtype
+              + "; convert with astype first");
+    }
+    checkRegion("setRegion", start, src.shape(), shape);
+    copyBox(
+        src.data(),
+        src.shape(),
+        new long[shape.length],
+        x.data(),
+        shape,
+        start,
+        src.shape(),
+        dtype.isComplex() ? 2 : 1);
+  }
+
+  private static void checkRegion(String fn, long[] start, long[] region, long[] shape) {
+    if (start.length != shape.length || region.length != shape.length) {
+      throw new IllegalArgumentException(
+          fn
+              + ": start "
+              + Arrays.toString(start)
+              + " and region "
+              + Shapes.format(region)
+              + " must have "
+              + shape.length
+              + " dimensions like the array "
+              + Shapes.format(shape));
+    }
+    for (int i = 0; i < shape.length; i++) {
+      if (start[i] < 0 || region[i] < 0 || start[i] + region[i] > shape[i]) {
+        throw new IllegalArgumentException(
+            fn
+                + ": region at "
+                + Arrays.toString(start)
+                + " of shape "
+                + Shapes.format(region)
+                + " is outside the array of shape "
+                + Shapes.format(shape)
+                + " in dimension "
+                + i);
+      }
+    }
+  }
+
+  static NDArray permuteDims(NDArray x, int... axes) {
+    long[] shape = x.shape();
+    DType dtype = x.dtype();
+    int nd = shape.length;
+    if (axes.length != nd) {
+      throw new IllegalArgumentException(
+          "permute_dims: axes "
+              + Arrays.toString(axes)
+              + " must name each of the "
+              + nd
+              + " axes of shape "
+              + Shapes.format(shape)
+              + " once");
+    }
+    int[] ax = new int[nd];
+    boolean[] seen = new boolean[nd];
+    for (int i = 0; i < nd; i++) {
+      ax[i] = Shapes.normalizeAxis("permute_dims", axes[i], nd);
+      if (seen[ax[i]]) {
+        throw new IllegalArgumentException(
+            "permute_dims: axes "
+                + Arrays.toString(axes)
+                + " repeat axis "
+                + axes[i]
+                + "; it must be a permutation of 0.."
+                + (nd - 1));
+      }
+      seen[ax[i]] = true;
+    }
+    long[] outShape = new long[nd];
+    for (int i = 0; i < nd; i++) {
+      outShape[i] = shape[ax[i]];
+    }
+    NDArray out = NDArray.zeros(dtype, outShape);
+    if (x.size() == 0) {
+      return out;
+    }
+    if (nd == 0) {
+      return x.copy();
+    }
+    long[] inStrides = Shapes.strides(shape);
+    int[] srcStride = new int[nd];
+    for (int i = 0; i < nd; i++) {
+      srcStride[i] = (int) inStrides[ax[i]];
+    }
+    gatherStrided(x.data(), srcStride, out.data(), outShape, dtype.isComplex() ? 2 : 1);
+    return out;
+  }
+
+  static NDArray broadcastTo(NDArray x, long... target) {
+    long[] shape = x.shape();
+    DType dtype = x.dtype();
+    Shapes.checkBroadcastTo("broadcast_to", shape, target);
+    if (Arrays.equals(shape, target)) {
+      return x.copy();
+    }
+    int nd = target.length;
+    long[] padded = new long[nd];
+    Arrays.fill(padded, 1);
+    System.arraycopy(shape, 0, padded, nd - shape.length, shape.length);
+    long[] inStrides = Shapes.strides(padded);
+    NDArray out = NDArray.zeros(dtype, target);
+    int n = out.size();
+    if (n == 0) {
+      return out;
+    }
+    int[] srcStride = new int[nd];
+    for (int i = 0; i < nd; i++) {
+      srcStride[i] = padded[i] == 1 ? 0 : (int) inStrides[i];
+    }
+    gatherStrided(x.data(), srcStride, out.data(), target, dtype.isComplex() ? 2 : 1);
+    return out;
   }
 }

@@ -78,7 +78,7 @@ final class WorkerProcess {
       if (ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()) {
         c.add("--add-modules");
         c.add("jdk.incubator.vector");
-        c.addAll(dev.cubed.nd.FastTrig.JIT_OPTIONS);
+        c.addAll(dev.cubed.nd.elementwise.FastTrig.JIT_OPTIONS);
       }
       String lib = System.getProperty("java.library.path");
       if (lib != null && !lib.isEmpty()) {

@@ -72,7 +72,7 @@ class ReduceKernelSumTest {
   /**
    * A sum over the last axis of a block (the chunked first round over an array with one chunk along
    * that axis) equals the kernel's sum over that axis bit for bit: both sum each row as a run
-   * ({@link dev.cubed.nd.Statistics#sumRun}).
+   * ({@link dev.cubed.nd.reduce.Statistics#sumRun}).
    */
   @ParameterizedTest
   @ValueSource(ints = {1, 2, 3, 4})
@@ -85,7 +85,7 @@ class ReduceKernelSumTest {
     }
     NDArray state =
         ReduceKernel.initial(ReduceKernel.Kind.SUM, x, new boolean[] {false, false, true}, 0, 0);
-    NDArray want = dev.cubed.nd.Statistics.sum(x, dev.cubed.nd.Axes.of(2));
+    NDArray want = dev.cubed.nd.reduce.Statistics.sum(x, dev.cubed.nd.Axes.of(2));
     assertEquals(want.size(), state.size());
     for (int o = 0; o < want.size(); o++) {
       assertEquals(

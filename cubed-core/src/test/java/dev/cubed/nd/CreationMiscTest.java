@@ -57,7 +57,8 @@ class CreationMiscTest {
     assertThat(Creation.empty(new long[] {2}, null).dtype()).isEqualTo(DType.FLOAT64);
     assertThat(Creation.full(new long[] {2}, 3, null).dtype()).isEqualTo(DType.INT64);
     assertThat(Creation.full(new long[] {2}, false, null).dtype()).isEqualTo(DType.BOOL);
-    assertThat(Creation.eye(3)).isEqualTo(NDArray.eye(3, 3, 0, DType.FLOAT64));
+    assertThat(Creation.eye(3))
+        .isEqualTo(NDArray.of(new double[] {1, 0, 0, 0, 1, 0, 0, 0, 1}, 3, 3));
     assertThat(Creation.linspace(0, 1, 5).dtype()).isEqualTo(DType.FLOAT64);
     assertThat(Creation.arange(0.0, 3.0, 1.0, null).dtype()).isEqualTo(DType.FLOAT64);
   }

@@ -9,13 +9,13 @@ import java.util.Map;
 import java.util.function.Function;
 
 /** Loads golden npz files and checks a table of named cases against them, exactly (bitwise). */
-final class GoldenCases {
+public final class GoldenCases {
   private GoldenCases() {}
 
   /** The inputs of one dtype file: x (2, 3, 4), y (2, 3, 4), s (0-d) and e (0, 3). */
-  record In(NDArray x, NDArray y, NDArray s, NDArray e) {}
+  public record In(NDArray x, NDArray y, NDArray s, NDArray e) {}
 
-  static Map<String, NDArray> load(String area, String file) {
+  public static Map<String, NDArray> load(String area, String file) {
     String res = "/golden/" + area + "/" + file + ".npz";
     try (InputStream in = GoldenCases.class.getResourceAsStream(res)) {
       assertThat(in).as(res).isNotNull();
@@ -25,7 +25,7 @@ final class GoldenCases {
     }
   }
 
-  static Map<String, Function<In, Object>> table() {
+  public static Map<String, Function<In, Object>> table() {
     return new LinkedHashMap<>();
   }
 
@@ -33,7 +33,7 @@ final class GoldenCases {
    * Runs every case on the inputs of a dtype file and compares with the stored outputs; returns the
    * number of arrays compared. Every stored output key must be covered by a case.
    */
-  static int check(String area, DType dt, Map<String, Function<In, Object>> cases) {
+  public static int check(String area, DType dt, Map<String, Function<In, Object>> cases) {
     Map<String, NDArray> g = load(area, dt.standardName());
     In in = new In(g.get("x"), g.get("y"), g.get("s"), g.get("e"));
     int compared = 0;
@@ -58,7 +58,7 @@ final class GoldenCases {
     return compared;
   }
 
-  static void same(NDArray want, NDArray got, String what) {
+  public static void same(NDArray want, NDArray got, String what) {
     NDAssert.assertExact(want, got, what);
     assertThat(got).as(what + " bitwise").isEqualTo(want);
   }

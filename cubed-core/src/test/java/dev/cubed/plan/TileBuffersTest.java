@@ -6,10 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cubed.core.Core;
 import dev.cubed.core.Reductions;
 import dev.cubed.nd.DType;
-import dev.cubed.nd.Elementwise;
-import dev.cubed.nd.ElementwiseInto;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
+import dev.cubed.nd.elementwise.Elementwise;
 import dev.cubed.runtime.ThreadsExecutor;
 import dev.cubed.zarr.FileSystemStore;
 import dev.cubed.zarr.ZarrArray;
@@ -92,9 +91,9 @@ class TileBuffersTest {
     Core.PointwiseInto mul =
         (buf, b) -> {
           record(label, buf);
-          return ElementwiseInto.multiply(b[0], b[1], buf);
+          return Elementwise.multiply(b[0], b[1], buf);
         };
-    Core.PointwiseInto sub = (buf, b) -> ElementwiseInto.subtract(b[0], b[1], buf);
+    Core.PointwiseInto sub = (buf, b) -> Elementwise.subtract(b[0], b[1], buf);
     Core.PointwiseInto add =
         (buf, b) -> {
           if (scribble && buf != null) {
@@ -107,7 +106,7 @@ class TileBuffersTest {
             }
             return Elementwise.add(b[0], b[1]);
           }
-          return ElementwiseInto.add(b[0], b[1], buf);
+          return Elementwise.add(b[0], b[1], buf);
         };
     ArrayNode m = Core.pointwise("m", mul, x.dtype(), x, w);
     ArrayNode s = Core.pointwise("s", sub, x.dtype(), m, x);

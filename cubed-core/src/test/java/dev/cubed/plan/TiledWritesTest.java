@@ -7,10 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cubed.core.Core;
 import dev.cubed.nd.DType;
-import dev.cubed.nd.Elementwise;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
-import dev.cubed.nd.Statistics;
+import dev.cubed.nd.elementwise.Elementwise;
+import dev.cubed.nd.reduce.Statistics;
 import dev.cubed.runtime.ThreadsExecutor;
 import dev.cubed.zarr.Compression;
 import dev.cubed.zarr.FileSystemStore;

@@ -259,8 +259,8 @@ class ThreadsExecutorTest {
             "inv",
             List.<long[]>of(new long[] {0}),
             k -> {
-              dev.cubed.nd.NDArray inv = dev.cubed.nd.Linalg.inv(a);
-              dev.cubed.nd.NDArray id = dev.cubed.nd.LinearAlgebra.matmul(a, inv);
+              dev.cubed.nd.NDArray inv = dev.cubed.nd.linalg.Linalg.inv(a);
+              dev.cubed.nd.NDArray id = dev.cubed.nd.linalg.Linalg.matmul(a, inv);
               double[] v = (double[]) id.data();
               double e = 0;
               for (int i = 0; i < n; i++) {

@@ -58,10 +58,10 @@ class WorkerHeapBoundsTest {
     if (ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()) {
       assertThat(c)
           .containsSequence("--add-modules", "jdk.incubator.vector")
-          .containsAll(dev.cubed.nd.FastTrig.JIT_OPTIONS);
+          .containsAll(dev.cubed.nd.elementwise.FastTrig.JIT_OPTIONS);
       // quiet first: the JVM would otherwise echo the option on the worker's protocol stream
       assertThat(c.indexOf("-XX:CompileCommand=quiet"))
-          .isLessThan(c.indexOf(dev.cubed.nd.FastTrig.JIT_OPTIONS.get(1)));
+          .isLessThan(c.indexOf(dev.cubed.nd.elementwise.FastTrig.JIT_OPTIONS.get(1)));
     }
   }
 }

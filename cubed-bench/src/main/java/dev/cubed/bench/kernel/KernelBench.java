@@ -2,11 +2,11 @@ package dev.cubed.bench.kernel;
 
 import dev.cubed.nd.Axes;
 import dev.cubed.nd.DType;
-import dev.cubed.nd.Elementwise;
-import dev.cubed.nd.LinearAlgebra;
 import dev.cubed.nd.NDArray;
-import dev.cubed.nd.Sorting;
-import dev.cubed.nd.Statistics;
+import dev.cubed.nd.elementwise.Elementwise;
+import dev.cubed.nd.linalg.Linalg;
+import dev.cubed.nd.reduce.Statistics;
+import dev.cubed.nd.sort.Sorting;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -119,7 +119,7 @@ public class KernelBench {
   @Benchmark
   @Measurement(iterations = 5, time = 5)
   public NDArray matmul_f64_2000(MatmulState s) {
-    return LinearAlgebra.matmul(s.a, s.b);
+    return Linalg.matmul(s.a, s.b);
   }
 
   @Benchmark

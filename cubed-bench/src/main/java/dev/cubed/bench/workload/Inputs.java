@@ -2,8 +2,8 @@ package dev.cubed.bench.workload;
 
 import dev.cubed.FillFunction;
 import dev.cubed.nd.DType;
-import dev.cubed.nd.FastTrig;
 import dev.cubed.nd.NDArray;
+import dev.cubed.nd.elementwise.FastTrig;
 
 /**
  * The inputs of docs/benchmarks.md, computed from index arithmetic (no random generator), evaluated
