@@ -99,8 +99,10 @@ def blockwise(func, out_ind, *args, dtype=None, adjust_chunks=None, new_axes=Non
         want = {}
         for ax, lab in enumerate(ind):
             n = v.shape[ax]
+            if n == 1:
+                continue
             target = chunk[lab] if lab in out_ind else n
-            if n == 1 or _is_grid(v.chunks[ax], n, target):
+            if _is_grid(v.chunks[ax], n, target):
                 continue
             if not align_arrays and lab in out_ind:
                 raise ValueError(f"blockwise: align_arrays=False and axis {ax} of an input has"
