@@ -228,3 +228,34 @@ def test_worker_over_its_bound_is_killed_with_a_clear_message(spec, rng):
     # the killed workers are replaced: a function within the bound runs
     ok = cubed_java.map_blocks(allocate, x, 8 * MB, dtype=np.float64)
     np.testing.assert_allclose(ok.compute(), a)
+
+
+def fail_on_block_while_flag(block, log, flag):
+    if block[0, 0] == 15.0 and os.path.exists(flag):
+        raise RuntimeError("failing while the flag exists")
+    with open(log, "a") as f:
+        f.write(f"{block[0, 0]}\n")
+    return block * 2
+
+
+def test_python_op_resumes_like_jvm_ops(tmp_path):
+    """A compute failing in one Python task keeps the blocks its other tasks wrote; resume=True
+    runs only the missing tasks (the op's name comes from its content: the pickled function)."""
+    a = np.arange(24.0).reshape(4, 6)
+    x = xp.asarray(a, chunks=(2, 3))
+    log, flag = str(tmp_path / "log"), str(tmp_path / "flag")
+    open(flag, "w").close()
+    y = cubed_java.map_blocks(fail_on_block_while_flag, x, log, flag, dtype=np.float64)
+    with pytest.raises(JavaError, match="failing while the flag exists"):
+        y.compute(attempts=1)
+    with open(log) as f:
+        first = f.read().split()
+    os.remove(flag)
+    h = History()
+    np.testing.assert_array_equal(y.compute(resume=True, callbacks=[h]), a * 2)
+    with open(log) as f:
+        done = f.read().split()
+    # the resumed compute ran only the tasks the first did not finish, once each
+    assert set(done) == {str(v) for v in (0.0, 3.0, 12.0, 15.0)}
+    assert first and len(h.tasks) < 4
+    assert len(done) - len(first) == len(h.tasks)
