@@ -62,6 +62,9 @@ final class PythonWorker {
   volatile long rssBound;
   volatile String what;
 
+  /** When this worker last went idle ({@link System#nanoTime}). */
+  volatile long idleSince;
+
   private PythonWorker(PythonWorkers.Kind kind, Process process) throws IOException {
     this.kind = kind;
     this.process = process;

@@ -13,8 +13,9 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The Python worker processes of this JVM (the bridge's, or a processes-executor worker JVM's):
  * idle workers per kind (Python executable and {@code sys.path}) kept for the next task, at most
- * {@link #MAX_IDLE} of a kind, and killed when this JVM exits (they also exit at the end of their
- * stdin, and when their parent process is gone); one task at a time per worker.
+ * {@link #MAX_IDLE} of a kind for {@link #KEEP_ALIVE_MILLIS}, and killed when this JVM exits (they
+ * also exit at the end of their stdin, and when their parent process is gone); one task at a time
+ * per worker.
  *
  * <p>A monitor thread (every {@link #POLL_MILLIS} ms) reads the VmHWM of every busy worker from
  * {@code /proc/PID/status} (the worker resets it when a task starts, so it is the task's peak
@@ -29,6 +30,12 @@ final class PythonWorkers {
 
   /** The monitor's period. */
   static final long POLL_MILLIS = 20;
+
+  /**
+   * How long an idle worker is kept for the next task (system property {@code
+   * cubed.python.keepAliveSeconds}, default 30), as the processes executor keeps its JVM workers.
+   */
+  static final long KEEP_ALIVE_MILLIS = Long.getLong("cubed.python.keepAliveSeconds", 30) * 1000;
 
   /** How a worker is started: {@code python -m cubed_java._worker} with this {@code sys.path}. */
   record Kind(String python, List<String> path) {
@@ -94,7 +101,8 @@ final class PythonWorkers {
     }
     synchronized (IDLE) {
       Deque<PythonWorker> q = IDLE.computeIfAbsent(w.kind, k -> new ArrayDeque<>());
-      if (q.size() < MAX_IDLE) {
+      if (q.size() < MAX_IDLE && KEEP_ALIVE_MILLIS > 0) {
+        w.idleSince = System.nanoTime();
         q.addFirst(w);
         return;
       }
@@ -121,6 +129,20 @@ final class PythonWorkers {
       }
       for (PythonWorker w : BUSY) {
         check(w);
+      }
+      List<PythonWorker> expired = new ArrayList<>();
+      synchronized (IDLE) {
+        long now = System.nanoTime();
+        for (Deque<PythonWorker> q : IDLE.values()) {
+          // the oldest idle workers are at the end
+          while (!q.isEmpty() && now - q.peekLast().idleSince > KEEP_ALIVE_MILLIS * 1_000_000) {
+            expired.add(q.pollLast());
+          }
+        }
+      }
+      for (PythonWorker w : expired) {
+        w.shutdown();
+        ALL.remove(w);
       }
     }
   }
