@@ -109,7 +109,20 @@ final class PythonWorker {
     }
     env.put("PYTHONUNBUFFERED", "1");
     pb.redirectError(ProcessBuilder.Redirect.PIPE);
-    return new PythonWorker(kind, pb.start());
+    Process p;
+    try {
+      p = pb.start();
+    } catch (IOException e) {
+      throw new IOException(
+          "a Python worker did not start: "
+              + String.join(" ", kind.command())
+              + ": "
+              + e.getMessage()
+              + ". The worker runs the Python that made the plan (its sys.executable), which must"
+              + " exist where the task runs",
+          e);
+    }
+    return new PythonWorker(kind, p);
   }
 
   long pid() {
