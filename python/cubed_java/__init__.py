@@ -38,9 +38,9 @@ def configure(**spec):
     return session().call("configure", *args)
 
 
-from ._blocks import map_blocks  # noqa: E402
+from ._blocks import blockwise, map_blocks  # noqa: E402
 from .dataset import open_dataset, to_zarr_dataset  # noqa: E402
 
-__all__ = ["Array", "BridgeError", "JavaError", "asarray", "compute", "configure", "errors",
-           "from_array", "from_zarr", "map_blocks", "open_dataset", "restart", "session",
+__all__ = ["Array", "BridgeError", "JavaError", "asarray", "blockwise", "compute", "configure",
+           "errors", "from_array", "from_zarr", "map_blocks", "open_dataset", "restart", "session",
            "to_zarr", "to_zarr_dataset"]

@@ -15,6 +15,7 @@ from xarray.namedarray.parallelcompat import ChunkManagerEntrypoint
 
 from . import _bridge
 from ._array import Array
+from ._blocks import blockwise as _blockwise
 from ._blocks import map_blocks as _map_blocks
 from ._chunks import AUTO_BYTES, compact_chunks, normalize_chunks, regular_size
 
@@ -104,6 +105,15 @@ class CubedJavaChunkManager(ChunkManagerEntrypoint):
             raise NotImplementedError("map_blocks(drop_axis/new_axis): cubed_java's map_blocks"
                                       " keeps the number of dimensions")
         return _map_blocks(func, *args, dtype=dtype, chunks=chunks, **kwargs)
+
+    def blockwise(self, func, out_ind, *args, adjust_chunks=None, new_axes=None,
+                  align_arrays=True, **kwargs):
+        """Dask's blockwise with a Python function: a lazy op whose tasks run in Python worker
+        processes (``cubed_java.blockwise``; ``extra_projected_mem=`` is taken from kwargs)."""
+        kwargs.pop("concatenate", None)  # contracted axes are always given whole
+        kwargs.pop("meta", None)
+        return _blockwise(func, out_ind, *args, adjust_chunks=adjust_chunks, new_axes=new_axes,
+                          align_arrays=align_arrays, **kwargs)
 
     def apply_gufunc(self, func, signature, *args, axes=None, keepdims=False, output_dtypes=None,
                      vectorize=None, **kwargs):

@@ -409,6 +409,7 @@ final class TaskRuns implements DagRun.TaskRunner, AutoCloseable {
           if (cfg.faults() != null) {
             cfg.faults().runAttempt(op, t.key, attempt, r.backup);
           } else {
+            TaskWorker.clear();
             op.function().run(t.key);
           }
         } catch (Exception | OutOfMemoryError e) {
@@ -421,6 +422,10 @@ final class TaskRuns implements DagRun.TaskRunner, AutoCloseable {
           // thread only shipped it, so its counter would be no figure of the task's
           long alloc =
               m == null && smx != null ? smx.getCurrentThreadAllocatedBytes() - alloc0 : -1;
+          Measurement ran = TaskWorker.take();
+          if (ran != null && (m == null || m.worker() == null)) {
+            m = ran; // the task's function ran (part of) it in a process of its own (Python)
+          }
           t.succeed(r, attempt, startMillis, alloc, m);
           return;
         }

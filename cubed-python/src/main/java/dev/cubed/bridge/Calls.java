@@ -139,6 +139,8 @@ final class Calls {
           return Cubed.compute(xs);
         });
     OWN.put("computeWith", ComputeWith::apply);
+    // pyBlockwise(...): a lazy op running a Python function in worker processes (PyBlockwise)
+    OWN.put("pyBlockwise", PyBlockwise::apply);
     // serialize(handle): the array's plan as bytes (uint8), nothing computed (see PlanBytes)
     OWN.put(
         "serialize",
