@@ -58,6 +58,17 @@ class Array:
 
     # ---- attributes ----
     @property
+    def name(self):
+        """A name for this array ("array-<n>", unique in this process unless set), which xarray
+        uses as a DataArray's default name, as Dask's and Python Cubed's array names."""
+        n = self.__dict__.get("_name")
+        return f"array-{self._handle:03d}" if n is None else n
+
+    @name.setter
+    def name(self, value):
+        self._name = value
+
+    @property
     def ndim(self):
         return len(self.shape)
 

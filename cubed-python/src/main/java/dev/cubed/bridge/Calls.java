@@ -149,6 +149,31 @@ final class Calls {
           }
           return Cubed.fromArray(x, (long[]) chunks, s.spec);
         });
+    // random(shape, blockSizes, seed): uniform [0, 1) float64 (Cubed.random), nothing computed
+    OWN.put(
+        "random",
+        (s, a) ->
+            Cubed.random(
+                (long[]) arg(a, 0, long[].class, "random"),
+                (long[]) arg(a, 1, long[].class, "random"),
+                (Long) arg(a, 2, Long.class, "random"),
+                s.spec));
+    // visualize(handles, path): the plan computing them together as a picture (SVG by Graphviz
+    // when the path ends in .svg and dot is installed, else its DOT text), nothing computed;
+    // [file written, whether it is an SVG, why not (or None)]
+    OWN.put(
+        "visualize",
+        (s, a) -> {
+          List<?> hs = (List<?>) arg(a, 0, List.class, "visualize");
+          List<CubedArray> xs = new ArrayList<>();
+          for (Object h : hs) {
+            xs.add(s.get(h, "visualize"));
+          }
+          var r =
+              dev.cubed.diagnostics.Diagnostics.visualize(
+                  xs, java.nio.file.Path.of((String) arg(a, 1, String.class, "visualize")));
+          return java.util.Arrays.asList(r.file().toString(), r.svg(), r.note());
+        });
     OWN.put(
         "fromZarr", (s, a) -> Cubed.fromZarr((String) arg(a, 0, String.class, "fromZarr"), s.spec));
     OWN.put(
