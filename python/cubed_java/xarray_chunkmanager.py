@@ -141,6 +141,19 @@ class CubedJavaChunkManager(ChunkManagerEntrypoint):
         dtype = output_dtypes[0] if output_dtypes else None
         return _map_blocks(func, *arrays, dtype=dtype, **kwargs)
 
+    def reduction(self, arr, func, combine_func=None, aggregate_func=None, axis=None, dtype=None,
+                  keepdims=False):
+        """xarray's ``first``/``last`` (``groupby(...).first()``, ``da.first()`` ...): the first
+        (last) non-NaN element along ``axis``, lazily through the namespace (``argmax`` of the
+        valid mask, ``take_along_axis``). Other reductions bring a Python function per block,
+        which the engine cannot run here: NotImplementedError."""
+        kind = _first_or_last(func)
+        if kind is None or not isinstance(axis, (int, np.integer)):
+            raise NotImplementedError(
+                f"reduction({getattr(func, '__qualname__', func)!r}): a reduction with a Python"
+                " function per block is not supported by cubed-java (xarray's first/last are)")
+        return _nan_first_last(arr, int(axis), kind, keepdims)
+
     def unify_chunks(self, *args, **kwargs):
         """Dask's unify_chunks: ``args`` alternate arrays and their dimension names (``x, ("t",
         "y"), z, ("y",)``; an argument whose names are None is passed through). Along each name
@@ -290,6 +303,39 @@ def _dispatches_through_namespace(func):
         func = func.func
     return (getattr(func, "__module__", None), getattr(func, "__qualname__", None)) in \
         _NAMESPACE_FUNCS
+
+
+def _first_or_last(func):
+    """"first"/"last" when func is xarray's wrapper of nputils.nanfirst/nanlast, else None."""
+    import functools
+
+    if not isinstance(func, functools.partial):
+        return None
+    inner, op = func.func, func.keywords.get("op")
+    if (getattr(inner, "__module__", None), getattr(inner, "__qualname__", None)) != (
+            "xarray.core.duck_array_ops", "_first_last_wrapper"):
+        return None
+    if getattr(op, "__module__", None) != "xarray.core.nputils":
+        return None
+    return {"nanfirst": "first", "nanlast": "last"}.get(getattr(op, "__name__", None))
+
+
+def _nan_first_last(x, axis, kind, keepdims):
+    from . import array_api as xp
+
+    axis = axis % x.ndim
+    if kind == "last":
+        x = xp.flip(x, axis=axis)
+    if x.dtype.kind in "fc":
+        valid = xp.astype(xp.logical_not(xp.isnan(x)), xp.int8)
+        idx = xp.argmax(valid, axis=axis, keepdims=True)  # the first valid one (0 if none)
+        # that element alone (a lazy one-hot select: take_along_axis would compute idx first)
+        pos = xp.reshape(xp.arange(x.shape[axis]),
+                         tuple(n if a == axis else 1 for a, n in enumerate(x.shape)))
+        out = xp.sum(xp.where(pos == idx, x, xp.zeros_like(x)), axis=axis, keepdims=True)
+    else:
+        out = x[(slice(None),) * axis + (slice(0, 1),)]
+    return out if keepdims else xp.squeeze(out, axis=axis)
 
 
 _CORE = re.compile(r"\(([^()]*)\)")

@@ -20,11 +20,6 @@ PYTHON_CUBED_LAZY = 29
 PYTHON_FUNCTIONS = {"apply_ufunc", "apply_ufunc_core_dims", "apply_ufunc_two_outputs",
                     "apply_ufunc_output_sizes", "interp"}
 
-#: Refused for now (a clear error, no wrong value): the package's own Zarr writer (used without
-#: zarr-python) has no datetime coordinates.
-REFUSED = {"zarr_roundtrip": "TypeError"}
-
-
 @pytest.fixture(scope="module")
 def results():
     return xarray_ops44.run("cubed-java")
@@ -42,9 +37,6 @@ def test_operation(results, name):
             assert status == "fails" and detail.startswith("ModuleNotFoundError"), detail
         elif status == "fails":
             assert detail.startswith("NotImplementedError"), detail
-        return
-    if name in REFUSED and status == "fails":
-        assert detail.startswith(REFUSED[name]), detail
         return
     assert status == "lazy", f"{name}: {status} ({detail})"
 
