@@ -38,9 +38,44 @@ def configure(**spec):
     return session().call("configure", *args)
 
 
+def visualize(*arrays, filename="cubed", format=None):
+    """Draws the plan computing ``arrays`` together (nothing is computed): ``filename`` plus
+    ".svg" (``format="svg"``, the default; rendered by Graphviz ``dot``, the DOT text kept beside
+    it) or ".dot" (``format="dot"``, the DOT text). A filename that has one of those suffixes is
+    used as it is. Without ``dot`` on the PATH an SVG cannot be made: the DOT text is written and
+    a warning says how to render it. Returns the path of the file written."""
+    import os
+    import warnings
+
+    name = os.fspath(filename)
+    if format is None:
+        ext = os.path.splitext(name)[1].lower()
+        format = ext[1:] if ext in (".svg", ".dot") else "svg"
+    if format not in ("svg", "dot"):
+        raise ValueError(f"visualize: format {format!r} is not supported; use 'svg' or 'dot'")
+    if not name.lower().endswith("." + format):
+        name += "." + format
+    if not arrays or not all(isinstance(a, Array) for a in arrays):
+        raise TypeError("visualize: give one or more cubed_java arrays")
+    written, _svg, note = session().call("visualize", list(arrays), os.path.abspath(name))
+    if note:
+        warnings.warn(f"visualize: {note}", stacklevel=2)
+    return written
+
+
+def __getattr__(name):
+    # the Array API namespace's functions at the top level too (``cubed_java.ones``,
+    # ``cubed_java.reshape``), as Python Cubed has them
+    from . import array_api
+
+    if name in array_api.__all__:
+        return getattr(array_api, name)
+    raise AttributeError(f"module 'cubed_java' has no attribute {name!r}")
+
+
 from ._blocks import blockwise, map_blocks  # noqa: E402
 from .dataset import open_dataset, to_zarr_dataset  # noqa: E402
 
 __all__ = ["Array", "BridgeError", "JavaError", "asarray", "blockwise", "compute", "configure",
-           "errors", "from_array", "from_zarr", "map_blocks", "open_dataset", "restart", "session",
-           "to_zarr", "to_zarr_dataset"]
+           "errors", "from_array", "from_zarr", "map_blocks", "open_dataset", "restart",
+           "session", "to_zarr", "to_zarr_dataset", "visualize"]

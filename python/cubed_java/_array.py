@@ -58,6 +58,17 @@ class Array:
 
     # ---- attributes ----
     @property
+    def name(self):
+        """A name for this array ("array-<n>", unique in this process unless set), which xarray
+        uses as a DataArray's default name, as Dask's and Python Cubed's array names."""
+        n = self.__dict__.get("_name")
+        return f"array-{self._handle:03d}" if n is None else n
+
+    @name.setter
+    def name(self, value):
+        self._name = value
+
+    @property
     def ndim(self):
         return len(self.shape)
 
@@ -142,6 +153,18 @@ class Array:
         if all(r is not None for r in regular):
             return _call("Xp.rechunk", self, Ints(max(1, r) for r in regular))
         return _call("Xp.rechunk", self, [Ints(c) for c in list_grid(grid, self.shape)])
+
+    def take(self, indices, axis=None, out=None, mode=None):
+        """NumPy's ``ndarray.take``, which ``np.take(x, ...)`` calls (xarray's ``first``/``last``
+        with ``skipna=False``): lazy for an integer or a 1-D list/array of integers along an
+        axis (``x[..., indices, ...]``); other forms compute and use NumPy."""
+        idx = np.asarray(indices)
+        if (out is None and mode in (None, "raise") and axis is not None
+                and idx.dtype.kind in "iu" and idx.ndim <= 1):
+            ax = int(axis) % self.ndim if self.ndim else 0
+            key = int(idx) if idx.ndim == 0 else idx
+            return self[(slice(None),) * ax + (key,)]
+        return np.take(np.asarray(self), indices, axis=axis, out=out, mode=mode or "raise")
 
     def astype(self, dtype, copy=True):
         return _xp().astype(self, dtype, copy=copy)

@@ -165,6 +165,12 @@ def _widen_pipes(*files):
         pass
 
 
+#: The bridge calls that run a plan (or bring an array's values into Python).
+COMPUTING_CALLS = frozenset({"compute", "computeWith", "toZarr", "writeDataset", "timeCompute"})
+#: Functions called with the call's name before each computing call (``cubed_java.testing``).
+compute_observers = []
+
+
 class Bridge:
     """One JVM child process and its handle table. Thread-safe (one call at a time)."""
 
@@ -271,6 +277,9 @@ class Bridge:
             return self._decode_reply(self._roundtrip([_U8.pack(OP_PING)]))
 
     def call(self, name, *args):
+        if compute_observers and name in COMPUTING_CALLS:
+            for observe in list(compute_observers):
+                observe(name)
         # encoded before taking the lock: encoding may itself call the JVM (int() of a 0-d array)
         if len(args) > 255:
             raise ValueError(f"{name}: at most 255 arguments per call, got {len(args)}")

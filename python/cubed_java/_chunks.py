@@ -11,17 +11,23 @@ AUTO_BYTES = 64 * 1024 * 1024
 
 
 def _auto(shape, itemsize, limit, fixed):
-    """Block sizes under ``limit`` bytes: axes left whole from the last, leading axes split."""
-    sizes = [None if f is None else f for f in fixed]
-    budget = max(1, limit // max(1, itemsize))
-    for ax in range(len(shape)):
-        if sizes[ax] is not None:
-            budget = max(1, budget // max(1, sizes[ax]))
-    for ax in reversed(range(len(shape))):
-        if sizes[ax] is None:
-            take = min(shape[ax], budget) if shape[ax] else 0
-            sizes[ax] = max(1, take)
-            budget = max(1, budget // max(1, sizes[ax]))
+    """Block sizes of the "auto" axes (``None`` in ``fixed``; the others are block sizes) under
+    ``limit`` bytes per block, by Dask's rule (without previous chunks): the auto axes share the
+    budget equally, a side of ``(limit / itemsize / other blocks) ** (1 / auto axes)``; an axis
+    shorter than that side is kept whole and the rest share what it leaves."""
+    sizes = list(fixed)
+    autos = [ax for ax, f in enumerate(sizes) if f is None]
+    while autos:
+        others = math.prod(f for f in sizes if f is not None)
+        side = (limit / max(1, itemsize) / max(1, others)) ** (1 / len(autos))
+        small = [ax for ax in autos if shape[ax] < side]
+        for ax in small:
+            sizes[ax] = max(1, shape[ax])
+        if not small:
+            for ax in autos:
+                sizes[ax] = max(1, min(int(side), shape[ax]))
+            break
+        autos = [ax for ax in autos if ax not in small]
     return sizes
 
 
@@ -51,8 +57,8 @@ def normalize_chunks(chunks, shape, dtype=np.float64, previous=None, limit=None)
     with that limit per block, as in Dask), a tuple of those per axis, a tuple of explicit
     block sizes per axis, or a dict axis -> any of those (axes not named keep ``previous`` chunks
     or are whole). "auto" axes get blocks of at most ``limit`` bytes (default AUTO_BYTES) with
-    the other axes' block sizes as given: the last auto axes are kept whole first, then the
-    leading ones split. Refuses (ValueError) a listing of more than MAX_LISTED_BLOCKS blocks."""
+    the other axes' block sizes as given, by Dask's rule (see _auto: near-square blocks, short
+    axes whole). Refuses (ValueError) a listing of more than MAX_LISTED_BLOCKS blocks."""
     shape = tuple(int(s) for s in shape)
     grid = compact_chunks(chunks, shape, dtype, previous, limit)
     return tuple(c if isinstance(c, tuple) else _regular(shape[ax], c, ax)
@@ -191,5 +197,3 @@ def regular_size(blocks):
 def ceil_div(a, b):
     return -(-a // b) if b else 0
 
-
-del math

@@ -73,11 +73,12 @@ class CubedJavaChunkManager(ChunkManagerEntrypoint):
         """The values of every cubed_java array among ``data``, in one plan (the rest as they
         are). ``kwargs`` (from ``ds.compute(**kwargs)``/``load``): the options of
         ``cubed_java.compute``; any other is a TypeError naming the supported ones."""
-        from ._compute import compute
+        import cubed_java
 
         idx = [i for i, d in enumerate(data) if isinstance(d, Array)]
         out = list(data)
-        results = compute([data[i] for i in idx], kwargs, "compute")
+        # through the module's attribute, so a test may patch cubed_java.compute
+        results = cubed_java.compute(*(data[i] for i in idx), **kwargs) if idx else ()
         for i, r in zip(idx, results):
             out[i] = r
         return tuple(out)
@@ -149,6 +150,19 @@ class CubedJavaChunkManager(ChunkManagerEntrypoint):
                       if isinstance(a, Array) else a for a in arrays]
         dtype = output_dtypes[0] if output_dtypes else None
         return _map_blocks(func, *arrays, dtype=dtype, **kwargs)
+
+    def reduction(self, arr, func, combine_func=None, aggregate_func=None, axis=None, dtype=None,
+                  keepdims=False):
+        """xarray's ``first``/``last`` (``groupby(...).first()``, ``da.first()`` ...): the first
+        (last) non-NaN element along ``axis``, lazily through the namespace (``argmax`` of the
+        valid mask, ``take_along_axis``). Other reductions bring a Python function per block,
+        which the engine cannot run here: NotImplementedError."""
+        kind = _first_or_last(func)
+        if kind is None or not isinstance(axis, (int, np.integer)):
+            raise NotImplementedError(
+                f"reduction({getattr(func, '__qualname__', func)!r}): a reduction with a Python"
+                " function per block is not supported by cubed-java (xarray's first/last are)")
+        return _nan_first_last(arr, int(axis), kind, keepdims)
 
     def unify_chunks(self, *args, **kwargs):
         """Dask's unify_chunks: ``args`` alternate arrays and their dimension names (``x, ("t",
@@ -301,6 +315,39 @@ def _dispatches_through_namespace(func):
         _NAMESPACE_FUNCS
 
 
+def _first_or_last(func):
+    """"first"/"last" when func is xarray's wrapper of nputils.nanfirst/nanlast, else None."""
+    import functools
+
+    if not isinstance(func, functools.partial):
+        return None
+    inner, op = func.func, func.keywords.get("op")
+    if (getattr(inner, "__module__", None), getattr(inner, "__qualname__", None)) != (
+            "xarray.core.duck_array_ops", "_first_last_wrapper"):
+        return None
+    if getattr(op, "__module__", None) != "xarray.core.nputils":
+        return None
+    return {"nanfirst": "first", "nanlast": "last"}.get(getattr(op, "__name__", None))
+
+
+def _nan_first_last(x, axis, kind, keepdims):
+    from . import array_api as xp
+
+    axis = axis % x.ndim
+    if kind == "last":
+        x = xp.flip(x, axis=axis)
+    if x.dtype.kind in "fc":
+        valid = xp.astype(xp.logical_not(xp.isnan(x)), xp.int8)
+        idx = xp.argmax(valid, axis=axis, keepdims=True)  # the first valid one (0 if none)
+        # that element alone (a lazy one-hot select: take_along_axis would compute idx first)
+        pos = xp.reshape(xp.arange(x.shape[axis]),
+                         tuple(n if a == axis else 1 for a, n in enumerate(x.shape)))
+        out = xp.sum(xp.where(pos == idx, x, xp.zeros_like(x)), axis=axis, keepdims=True)
+    else:
+        out = x[(slice(None),) * axis + (slice(0, 1),)]
+    return out if keepdims else xp.squeeze(out, axis=axis)
+
+
 _CORE = re.compile(r"\(([^()]*)\)")
 
 
@@ -345,3 +392,38 @@ def _parse_signature(sig):
         return [tuple(d for d in grp.split(",") if d) for grp in _CORE.findall(side)]
 
     return parse(left), parse(right)
+
+
+def _register_accessors():
+    """``ds.cubed_java`` and ``da.cubed_java``: the engine's view of an xarray object (registered
+    when xarray loads this chunk manager)."""
+    import xarray as xr
+
+    class _Accessor:
+        def __init__(self, obj):
+            self._obj = obj
+
+        def _arrays(self):
+            obj = self._obj
+            datas = ([obj[v].data for v in obj.data_vars] if isinstance(obj, xr.Dataset)
+                     else [obj.data])
+            return [d for d in datas if isinstance(d, Array)]
+
+        def visualize(self, filename="cubed", format=None):
+            """Draws the plan computing the chunked data variables together (nothing is
+            computed); see ``cubed_java.visualize``. Returns the path written."""
+            import cubed_java
+
+            arrays = self._arrays()
+            if not arrays:
+                raise ValueError("visualize: no data variable is a cubed_java array (chunk it"
+                                 " with chunked_array_type=\"cubed-java\")")
+            return cubed_java.visualize(*arrays, filename=filename, format=format)
+
+    for cls, register in ((xr.Dataset, xr.register_dataset_accessor),
+                          (xr.DataArray, xr.register_dataarray_accessor)):
+        if not hasattr(cls, "cubed_java"):
+            register("cubed_java")(_Accessor)
+
+
+_register_accessors()

@@ -76,8 +76,10 @@ def test_where_reindex_fillna_match_numpy_backed_xarray(dtype):
 def test_where_with_a_lazy_condition_on_numpy_data():
     a = np.arange(10)
     lazy_cond = xr.DataArray(cubed_java.from_array(a > 3, chunks=5))
-    expected = xr.DataArray(a).where(a > 3)
-    for data in (xr.DataArray(a), xr.DataArray(cubed_java.from_array(a, chunks=5))):
+    # named: a DataArray made from a lazy array otherwise takes the array's name ("array-<n>")
+    expected = xr.DataArray(a, name="v").where(a > 3)
+    for data in (xr.DataArray(a, name="v"),
+                 xr.DataArray(cubed_java.from_array(a, chunks=5), name="v")):
         _assert_lazy_identical(expected, data.where(lazy_cond))
 
 

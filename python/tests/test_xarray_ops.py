@@ -259,3 +259,41 @@ def test_xarray_quantile_is_lazy(rng, computes, op):
     data = got["v"].data if isinstance(got, xr.Dataset) else got.data
     assert isinstance(data, cubed_java.Array), type(data)
     xr.testing.assert_allclose(want, got.compute(), rtol=1e-12)
+
+
+# ---- 6. first/last (the chunk manager's reduction), np.take, Zarr attributes ----
+
+@pytest.mark.parametrize("skipna", [None, False])
+@pytest.mark.parametrize("how", ["first", "last"])
+def test_groupby_first_last_is_lazy(rng, computes, how, skipna):
+    eager, lazy = _pair(rng, nan=True)
+    eager = eager.assign_coords(g=("t", [0, 0, 1, 1, 1, 2]))
+    lazy = lazy.assign_coords(g=("t", [0, 0, 1, 1, 1, 2]))
+    eager[:, 5] = np.nan  # an all-NaN lane: NaN, as NumPy-backed xarray gives
+    lazy = lazy.copy(data=cubed_java.from_array(eager.values, chunks=(4, 3)))
+    _check(eager, lazy, lambda d: getattr(d.groupby("g"), how)(skipna=skipna), computes)
+
+
+def test_np_take_on_a_lazy_array_stays_lazy(rng, computes):
+    a = rng.random((6, 10))
+    x = cubed_java.from_array(a, chunks=(4, 3))
+    for indices, axis in [(0, 0), (-1, 1), ([7, 2, 2], 1), (np.array([5]), 0)]:
+        got = np.take(x, indices, axis=axis)
+        assert isinstance(got, cubed_java.Array)
+        assert computes == []
+        np.testing.assert_array_equal(got.compute(), np.take(a, indices, axis=axis))
+        computes.clear()
+
+
+def test_zarr_dataset_keeps_attributes_datetimes_and_coordinates(tmp_path):
+    eager = xr.Dataset(
+        {"v": (("t", "x"), np.arange(12.0).reshape(4, 3), {"units": "K", "scale": 2.5})},
+        coords={"t": np.arange("2024-01-01", "2024-01-05", dtype="datetime64[D]")
+                .astype("datetime64[ns]"), "x": [10, 20, 30],
+                "lat": ("x", [1.5, 2.5, 3.5])},
+        attrs={"title": "a test", "levels": [1, 2]})
+    lazy = eager.chunk({"t": 2}, chunked_array_type=CJ)
+    cubed_java.to_zarr_dataset(lazy, str(tmp_path / "d.zarr"))
+    back = cubed_java.open_dataset(str(tmp_path / "d.zarr"), chunks={"t": 2})
+    assert isinstance(back.v.data, cubed_java.Array) and "lat" in back.coords
+    xr.testing.assert_identical(eager, back.compute())

@@ -66,6 +66,10 @@ final class Calls {
     }
   }
 
+  /** Attributes cross the pipe as JSON text (writeDataset, zarrAttrs). */
+  private static final com.fasterxml.jackson.databind.ObjectMapper JSON =
+      new com.fasterxml.jackson.databind.ObjectMapper();
+
   private static final Map<String, Fn> OWN = new HashMap<>();
 
   /** "Xp.add", "XpLinalg.qr", ...: the public static methods the facades declare. */
@@ -169,6 +173,31 @@ final class Calls {
           }
           return Cubed.fromArray(x, (long[]) chunks, s.spec);
         });
+    // random(shape, blockSizes, seed): uniform [0, 1) float64 (Cubed.random), nothing computed
+    OWN.put(
+        "random",
+        (s, a) ->
+            Cubed.random(
+                (long[]) arg(a, 0, long[].class, "random"),
+                (long[]) arg(a, 1, long[].class, "random"),
+                (Long) arg(a, 2, Long.class, "random"),
+                s.spec));
+    // visualize(handles, path): the plan computing them together as a picture (SVG by Graphviz
+    // when the path ends in .svg and dot is installed, else its DOT text), nothing computed;
+    // [file written, whether it is an SVG, why not (or None)]
+    OWN.put(
+        "visualize",
+        (s, a) -> {
+          List<?> hs = (List<?>) arg(a, 0, List.class, "visualize");
+          List<CubedArray> xs = new ArrayList<>();
+          for (Object h : hs) {
+            xs.add(s.get(h, "visualize"));
+          }
+          var r =
+              dev.cubed.diagnostics.Diagnostics.visualize(
+                  xs, java.nio.file.Path.of((String) arg(a, 1, String.class, "visualize")));
+          return java.util.Arrays.asList(r.file().toString(), r.svg(), r.note());
+        });
     OWN.put(
         "fromZarr", (s, a) -> Cubed.fromZarr((String) arg(a, 0, String.class, "fromZarr"), s.spec));
     OWN.put(
@@ -183,15 +212,21 @@ final class Calls {
     OWN.put(
         "writeDataset",
         (s, a) -> {
-          // writeDataset(group, [names], [handles], [[dims]], overwrite): a Zarr v3 group with one
-          // array per variable (dimension_names set, as xarray reads them), written in one plan
+          // writeDataset(group, [names], [handles], [[dims]], overwrite[, [attrs JSON per array],
+          // group attrs JSON]): a Zarr v3 group with one array per variable (dimension_names set,
+          // as xarray reads them; user attributes from JSON objects), written in one plan
           String group = (String) arg(a, 0, String.class, "writeDataset");
           List<?> names = (List<?>) arg(a, 1, List.class, "writeDataset");
           List<?> hs = (List<?>) arg(a, 2, List.class, "writeDataset");
           List<?> dims = (List<?>) arg(a, 3, List.class, "writeDataset");
           boolean overwrite = a.size() > 4 && Boolean.TRUE.equals(a.get(4));
+          List<?> attrs = a.size() > 5 ? (List<?>) arg(a, 5, List.class, "writeDataset") : null;
+          Map<String, Object> groupAttrs =
+              a.size() > 6
+                  ? jsonObject((String) arg(a, 6, String.class, "writeDataset"), "writeDataset")
+                  : Map.of();
           dev.cubed.zarr.Store store = Stores.open(group);
-          ZarrGroup.create(store, "", 3, Map.of());
+          ZarrGroup.create(store, "", 3, groupAttrs);
           CubedArray[] ws = new CubedArray[hs.size()];
           for (int i = 0; i < ws.length; i++) {
             CubedArray x = s.get(hs.get(i), "writeDataset");
@@ -201,6 +236,9 @@ final class Calls {
                     .chunks(x.chunkShape())
                     .dtype(x.dtype())
                     .dimensionNames(((List<?>) dims.get(i)).toArray(new String[0]));
+            if (attrs != null && attrs.get(i) != null) {
+              b.attributes(jsonObject((String) attrs.get(i), "writeDataset"));
+            }
             if (x.spec().checksum()) {
               b.crc32c();
             }
@@ -225,6 +263,19 @@ final class Calls {
                     out.add(v.name().toLowerCase(Locale.ROOT));
                   });
           return out;
+        });
+    // zarrAttrs(path): the user attributes of a Zarr array or group, as a JSON object
+    OWN.put(
+        "zarrAttrs",
+        (s, a) -> {
+          String path = (String) arg(a, 0, String.class, "zarrAttrs");
+          Map<String, Object> m;
+          try {
+            m = ZarrArray.open(path).attributes();
+          } catch (RuntimeException notAnArray) {
+            m = ZarrGroup.open(path).attributes();
+          }
+          return JSON.writeValueAsString(m);
         });
     OWN.put(
         "zarrDims",
@@ -270,6 +321,21 @@ final class Calls {
   }
 
   private Calls() {}
+
+  /** A JSON object given as text (attributes), or an IllegalArgumentException naming fn. */
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> jsonObject(String text, String fn) {
+    try {
+      Object v = JSON.readValue(text, Object.class);
+      if (v instanceof Map<?, ?> m) {
+        return (Map<String, Object>) m;
+      }
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalArgumentException(
+          fn + ": attributes are not JSON: " + e.getOriginalMessage());
+    }
+    throw new IllegalArgumentException(fn + ": attributes must be a JSON object, got " + text);
+  }
 
   static Object call(Session s, String name, List<Object> args) throws Throwable {
     Fn own = OWN.get(name);
