@@ -60,17 +60,17 @@ final class TaskAttempts {
       }
       last = a.error;
       if (last instanceof Error && !(last instanceof OutOfMemoryError)) {
-        throw new TaskFailedException(opName, key, attempt, last, true);
+        throw new TaskFailedException("beam", opName, key, attempt, last, true);
       }
       if (RetryPolicy.isDeterministic(last)) {
-        throw new TaskFailedException(opName, key, attempt, last, true);
+        throw new TaskFailedException("beam", opName, key, attempt, last, true);
       }
       if (attempt < attempts && backoff > 0) {
         Thread.sleep(backoff);
         backoff = Math.min(MAX_BACKOFF_MILLIS, backoff * 2);
       }
     }
-    throw new TaskFailedException(opName, key, attempts, last);
+    throw new TaskFailedException("beam", opName, key, attempts, last, false);
   }
 
   /** One attempt, run on its own thread; records the error and the bytes allocated. */
