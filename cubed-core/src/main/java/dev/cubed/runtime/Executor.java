@@ -59,9 +59,10 @@ public interface Executor {
    * by name ({@code Cubed.executor(spec)} calls it with the spec's settings). The built-ins:
    * "threads" (workers threads, attempts, reservedMem), "processes" (workers worker JVMs with heap
    * bound {@code -Xmx = allowedMem}, or the plan's largest projected task memory when allowedMem is
-   * 0, keeping idle workers {@value ExecutorRegistry#KEEP_ALIVE_SECONDS} s between computes, see
-   * {@link ProcessesExecutor.Builder#keepAlive}) and "processes-strict" (the same in strict mode,
-   * {@link ProcessesExecutor.Builder#heapPerOp}); then the {@link ExecutorFactory} services.
+   * 0, keeping idle workers 30 s between computes (system property {@code
+   * cubed.processes.keepAliveSeconds}), see {@link ProcessesExecutor.Builder#keepAlive}) and
+   * "processes-strict" (the same in strict mode, {@link ProcessesExecutor.Builder#heapPerOp}); then
+   * the {@link ExecutorFactory} services.
    *
    * @throws IllegalArgumentException "unknown executor 'x'; available: ..." if none has that name,
    *     or if the executor refuses an option

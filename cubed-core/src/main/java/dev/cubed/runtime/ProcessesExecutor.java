@@ -129,8 +129,9 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
      * Keeps the worker JVMs of a compute that succeeded for the next compute (of this or any
      * executor with equal worker settings) for up to {@code idle} (default 0: workers stop when
      * their compute ends). Idle workers are stopped by {@link ProcessesExecutor#close}, at JVM exit
-     * and after {@code idle}; they exit by themselves if this JVM dies. {@link dev.cubed.Cubed}'s
-     * spec executors keep them 30 s (system property {@code cubed.processes.keepAliveSeconds}).
+     * and after {@code idle}; they exit by themselves if this JVM dies. Executors made by name
+     * ({@link Executor#byName(String, ExecutorSettings)}, so also {@code Cubed.executor(spec)})
+     * keep them 30 s (system property {@code cubed.processes.keepAliveSeconds}).
      */
     public Builder keepAlive(Duration idle) {
       this.keepAlive = notNegative("keepAlive", idle);

@@ -67,9 +67,6 @@ final class TaskRuns implements Scheduler.TaskRunner, AutoCloseable {
     }
   }
 
-  /** What the runs of a compute did, for tests and logs. */
-  record Stats(long backupsLaunched, long backupsWon, long timeouts, long retries) {}
-
   private final Config cfg;
   private final java.util.concurrent.Executor pool;
   private final Map<String, OpStats> opStats = new ConcurrentHashMap<>();
@@ -114,10 +111,6 @@ final class TaskRuns implements Scheduler.TaskRunner, AutoCloseable {
   /** No attempt starts after this (the compute failed or is over). */
   void stop() {
     stopped = true;
-  }
-
-  Stats stats() {
-    return new Stats(backupsLaunched.get(), backupsWon.get(), timeouts.get(), retries.get());
   }
 
   /** The report of the compute these runs served. */
