@@ -40,8 +40,6 @@ final class TaskRuns implements Scheduler.TaskRunner, AutoCloseable {
   /** ...for a task running this many times longer than the median finished task. */
   static final double BACKUP_SLOW_FACTOR = 3.0;
 
-  private static final long MAX_BACKOFF_NANOS = 1_000_000_000L;
-
   /** The executor options that shape attempts. */
   record Config(
       String executor,
@@ -444,11 +442,10 @@ final class TaskRuns implements Scheduler.TaskRunner, AutoCloseable {
 
   /** Sleeps before attempt {@code failed + 1}; false if interrupted (the task was settled). */
   private boolean backoff(int failed) {
-    long base = cfg.retryBackoff().toNanos();
-    if (base <= 0) {
+    long nanos = RetryPolicy.backoffNanos(cfg.retryBackoff().toNanos(), failed);
+    if (nanos <= 0) {
       return true;
     }
-    long nanos = Math.min(MAX_BACKOFF_NANOS, base << Math.min(20, failed - 1));
     try {
       Thread.sleep(nanos / 1_000_000, (int) (nanos % 1_000_000));
       return true;

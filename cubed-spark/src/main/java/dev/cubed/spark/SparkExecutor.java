@@ -443,7 +443,11 @@ public final class SparkExecutor implements Executor, AutoCloseable {
           ops,
           callbacks,
           pool,
-          () -> sc.cancelJobGroup(group),
+          () -> {
+            if (ops.size() > 1) {
+              sc.cancelJobGroup(group); // stop the jobs of the other ops running meanwhile
+            }
+          },
           (op, cbs) -> new OpJob(sc, group, op, cbs, maxAttempts).run());
     } finally {
       SCHEDULER.awaitStopped(pool, computeId); // each job has ended or been cancelled
