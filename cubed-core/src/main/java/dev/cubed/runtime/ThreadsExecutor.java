@@ -8,11 +8,11 @@ import java.util.logging.Logger;
 /**
  * The default executor: runs tasks on a thread pool in this JVM.
  *
- * <p><b>Scheduling.</b> Operations run as soon as the operations they depend on ({@link
- * Operation#dependencies()}) have finished, so independent operations share the workers; op events
- * of independent operations may interleave. An operation starts at most once, and {@link #execute}
- * returns (or throws) only after every task it started has stopped, so nothing writes after it
- * returns.
+ * <p><b>Scheduling</b> ({@link Scheduler#runTasks}, shared by every executor). Operations run as
+ * soon as the operations they depend on ({@link Operation#dependencies()}) have finished, so
+ * independent operations share the workers; op events of independent operations may interleave. An
+ * operation starts at most once, and {@link #execute} returns (or throws) only after every task it
+ * started has stopped, so nothing writes after it returns.
  *
  * <p><b>Memory.</b> Before anything runs: if one task of an operation projects more memory than the
  * JVM's max heap ({@link Runtime#maxMemory()}) plus reservedMem, the compute is refused with {@link
