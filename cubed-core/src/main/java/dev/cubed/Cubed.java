@@ -6,6 +6,7 @@ import dev.cubed.nd.NDArray;
 import dev.cubed.plan.ArrayNode;
 import dev.cubed.plan.Plan;
 import dev.cubed.plan.PlanConfig;
+import dev.cubed.plan.RunOptions;
 import dev.cubed.runtime.Executor;
 import dev.cubed.zarr.Store;
 import dev.cubed.zarr.ZarrArray;
@@ -121,7 +122,11 @@ public final class Cubed {
   public static List<NDArray> compute(ComputeOptions options, CubedArray... arrays) {
     Plan p = plan(List.of(arrays));
     options.report(p, List.of(arrays));
-    return p.execute(executor(options, arrays[0].spec()), options.callbacks(), options.resumes());
+    return p.run(
+            executor(options, arrays[0].spec()),
+            options.callbacks(),
+            RunOptions.defaults().resume(options.resumes()))
+        .outputs();
   }
 
   /**
@@ -221,7 +226,10 @@ public final class Cubed {
    * @param spec the spec the plan's arrays were made with (it chooses the executor)
    */
   public static void execute(Plan plan, Spec spec, ComputeOptions opts) {
-    plan.executeNoResults(executor(opts, spec), opts.callbacks(), opts.resumes());
+    plan.run(
+        executor(opts, spec),
+        opts.callbacks(),
+        RunOptions.defaults().noResults().resume(opts.resumes()));
   }
 
   private static Executor executor(ComputeOptions opts, Spec spec) {
@@ -232,30 +240,25 @@ public final class Cubed {
   }
 
   /**
-   * The executor a spec names, configured from it: the threads executor with {@code spec.workers()}
-   * threads (0 = one per processor) and {@code spec.attempts()} attempts; the processes executor
-   * with {@code spec.workers()} worker processes, those attempts and a worker heap bound of {@code
-   * spec.allowedMem()}, keeping its workers 30 s between computes ({@link
-   * dev.cubed.runtime.ProcessesExecutor.Builder#keepAlive}); {@code "processes-strict"} the same in
-   * strict mode (each op's tasks in a heap of that op's projection, see {@link
-   * dev.cubed.runtime.ProcessesExecutor.Builder#heapPerOp}); any other name through the {@link
-   * dev.cubed.runtime.ExecutorFactory} registered under it (given the spec's workers, attempts,
-   * memory and {@link Spec#executorOptions()}), else the {@link Executor} service of that name. All
-   * of them come from one registry ({@link dev.cubed.runtime.ExecutorFactory#find}).
+   * The executor a spec names, configured from it: {@code Executor.byName(spec.executor(),
+   * settings)} with the spec's workers (0 = one per processor), attempts, allowedMem, reservedMem
+   * and {@link Spec#executorOptions()}, so an executor of a name is configured the same way here
+   * and there (what each built-in makes of the settings, keep-alive and heap bound included: {@link
+   * Executor#byName(String, dev.cubed.runtime.ExecutorSettings)}).
    *
    * @throws IllegalArgumentException "unknown executor 'x'; available: ..." if no executor has that
    *     name
    */
   public static Executor executor(Spec spec) {
     int workers = spec.workers() > 0 ? spec.workers() : Runtime.getRuntime().availableProcessors();
-    return dev.cubed.runtime.ExecutorFactory.require(spec.executor())
-        .create(
-            new dev.cubed.runtime.ExecutorSettings(
-                workers,
-                spec.attempts(),
-                spec.allowedMem(),
-                spec.reservedMem(),
-                spec.executorOptions()));
+    return Executor.byName(
+        spec.executor(),
+        new dev.cubed.runtime.ExecutorSettings(
+            workers,
+            spec.attempts(),
+            spec.allowedMem(),
+            spec.reservedMem(),
+            spec.executorOptions()));
   }
 
   /**

@@ -8,6 +8,8 @@ import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.plan.ComputeDir;
 import dev.cubed.plan.Plan;
+import dev.cubed.plan.PlanResult;
+import dev.cubed.plan.RunOptions;
 import dev.cubed.runtime.Callback;
 import dev.cubed.runtime.Events;
 import dev.cubed.runtime.TaskFailedException;
@@ -251,8 +253,9 @@ class ResumeTest {
         .contains("# planned with allowedMem=100000000 reservedMem=45672224");
     failAt = -1;
     Plan again = Cubed.plan(List.of(program(s2)));
-    again.execute(new ThreadsExecutor(1, 1), List.of(), true);
-    assertThat(again.lastSkippedTasks()).isEqualTo(first.tasks.size()).isPositive();
+    PlanResult r =
+        again.run(new ThreadsExecutor(1, 1), List.of(), RunOptions.defaults().resume(true));
+    assertThat(r.skippedTasks()).isEqualTo(first.tasks.size()).isPositive();
     assertThat(computeDirs(tmp.resolve("w"))).as("the resumed run removes its directory").isEmpty();
   }
 

@@ -13,6 +13,7 @@ import dev.cubed.nd.reduce.Statistics;
 import dev.cubed.runtime.Callback;
 import dev.cubed.runtime.Executor;
 import dev.cubed.runtime.Operation;
+import dev.cubed.runtime.RunReport;
 import dev.cubed.runtime.ThreadsExecutor;
 import dev.cubed.testing.NDAssert;
 import java.nio.file.Path;
@@ -70,7 +71,7 @@ class SchedulerStressTest {
     }
 
     @Override
-    public void execute(String computeId, List<Operation> ops, List<Callback> callbacks) {
+    public RunReport execute(String computeId, List<Operation> ops, List<Callback> callbacks) {
       List<Operation> wrapped = new ArrayList<>();
       for (Operation op : ops) {
         wrapped.add(
@@ -92,7 +93,7 @@ class SchedulerStressTest {
                 op.projectedMem(),
                 op.dependencies()));
       }
-      delegate.execute(computeId, wrapped, callbacks);
+      return delegate.execute(computeId, wrapped, callbacks);
     }
   }
 

@@ -6,6 +6,8 @@ import dev.cubed.runtime.Executor;
 import dev.cubed.runtime.ExecutorSettings;
 import dev.cubed.runtime.InsufficientHeapException;
 import dev.cubed.runtime.Operation;
+import dev.cubed.runtime.RunReport;
+import dev.cubed.runtime.Scheduler;
 import dev.cubed.runtime.TaskFailedException;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,8 +30,9 @@ import org.joda.time.Duration;
  * ({@code Create} of the keys), {@code Reshuffle} to spread them over the workers, and a {@code
  * DoFn} that runs the task function for each key. An operation's keys are held back with {@code
  * Wait.on} until the stages it depends on ({@link Operation#dependencies()}; every earlier stage
- * when unknown) have completed, so it never reads an array that is still being written; independent
- * stages run concurrently. Then the pipeline runs and the launcher waits for it.
+ * when unknown; resolved by the {@link Scheduler}, whose order every executor follows) have
+ * completed, so it never reads an array that is still being written; independent stages run
+ * concurrently. Then the pipeline runs and the launcher waits for it.
  *
  * <p><b>Task functions</b> travel the way Beam ships DoFns: Java-serialized with the DoFn. A
  * function that is not Serializable, or that uses an in-memory store (the runner works on a
@@ -87,18 +90,18 @@ public final class BeamExecutor implements Executor {
   /** How long a failed compute waits for its running task attempts before warning again. */
   static final long STOP_WAIT_MILLIS = 60_000;
 
-  private final ExecutorSettings settings;
-  private final BeamOptions options;
-  private volatile int lastParallelism;
-  private volatile Phases lastPhases = new Phases(0, 0, 0, 0);
+  private static final Scheduler SCHEDULER = new Scheduler("beam");
 
   /**
-   * Where the launcher's time went in the last compute, milliseconds: the checks (memory,
-   * serializing every task function once), building the pipeline (pipeline options, one stage per
-   * op; Beam serializes each DoFn), {@code run()} (the runner translating and starting the
-   * pipeline) and the run until the pipeline ended.
+   * The phases of a compute in its {@link RunReport#phaseMillis()}: where the launcher's time went,
+   * milliseconds: the checks (memory, serializing every task function once), building the pipeline
+   * (pipeline options, one stage per op; Beam serializes each DoFn), {@code run()} (the runner
+   * translating and starting the pipeline) and the run until the pipeline ended.
    */
-  record Phases(long checkMillis, long buildMillis, long launchMillis, long runMillis) {}
+  static final List<String> PHASES = List.of("check", "build", "launch", "run");
+
+  private final ExecutorSettings settings;
+  private final BeamOptions options;
 
   BeamExecutor(ExecutorSettings settings) {
     this.settings = settings;
@@ -115,24 +118,13 @@ public final class BeamExecutor implements Executor {
     return options.runner();
   }
 
-  /** The DirectRunner parallelism of the last compute (after the memory cap); 0 before any. */
-  int lastParallelism() {
-    return lastParallelism;
-  }
-
-  /** The phases of the last compute. */
-  Phases lastPhases() {
-    return lastPhases;
-  }
-
   @Override
-  public void execute(String computeId, List<Operation> ops, List<Callback> callbacks) {
+  public RunReport execute(String computeId, List<Operation> ops, List<Callback> callbacks) {
     long start = System.currentTimeMillis();
     checkMemory(ops);
     dev.cubed.runtime.FunctionShipping.check(ops, "beam", "Beam workers");
     long checked = System.currentTimeMillis();
     int parallelism = parallelism(ops);
-    lastParallelism = parallelism;
     String runId = computeId + "-" + UUID.randomUUID().toString().substring(0, 8);
     Pipeline pipeline = ops.isEmpty() ? null : build(runId, ops, parallelism);
     long built = System.currentTimeMillis();
@@ -141,17 +133,16 @@ public final class BeamExecutor implements Executor {
     PipelineResult result = null;
     boolean finished = false;
     Throwable error = null;
+    java.util.Map<String, Long> phases = new java.util.LinkedHashMap<>();
     try {
       if (pipeline != null) {
         result = pipeline.run();
         long launched = System.currentTimeMillis();
         finished = await(result, relay, computeId);
-        lastPhases =
-            new Phases(
-                checked - start,
-                built - checked,
-                launched - built,
-                System.currentTimeMillis() - launched);
+        phases.put(PHASES.get(0), checked - start);
+        phases.put(PHASES.get(1), built - checked);
+        phases.put(PHASES.get(2), launched - built);
+        phases.put(PHASES.get(3), System.currentTimeMillis() - launched);
       }
       relay.finishSuccessful();
     } catch (RuntimeException | Error e) {
@@ -166,32 +157,20 @@ public final class BeamExecutor implements Executor {
       InFlight.forget(runId);
       compute.ended(error);
     }
+    return new RunReport("beam", parallelism, -1, -1, -1, -1, -1, phases);
   }
 
   /** Builds the pipeline: one stage per operation, each after the stages it depends on. */
   private Pipeline build(String runId, List<Operation> ops, int parallelism) {
     Pipeline p = Pipeline.create(options.pipelineOptions(parallelism));
     List<PCollection<String>> done = new ArrayList<>();
-    java.util.Map<String, Integer> index = new java.util.HashMap<>();
+    int[][] deps = SCHEDULER.dependencies(ops);
     for (int i = 0; i < ops.size(); i++) {
       Operation op = ops.get(i);
       String stage = "op" + i + " " + op.name().replaceAll("[^A-Za-z0-9_.:=-]+", "_");
       List<PCollection<?>> after = new ArrayList<>();
-      if (op.hasKnownDependencies()) {
-        for (String d : op.dependencies()) {
-          Integer j = index.get(d);
-          if (j == null) {
-            throw new IllegalArgumentException(
-                "beam executor: operation "
-                    + op.name()
-                    + " depends on '"
-                    + d
-                    + "', which is not an earlier operation of the compute");
-          }
-          after.add(done.get(j));
-        }
-      } else {
-        after.addAll(done);
+      for (int j : deps[i]) {
+        after.add(done.get(j));
       }
       PCollection<long[]> keys =
           p.apply(stage + "/keys", Create.of(op.keys()).withCoder(LongArrayCoder.of()));
@@ -214,7 +193,6 @@ public final class BeamExecutor implements Executor {
                           RETRY_BACKOFF_MILLIS,
                           shards)));
       done.add(out);
-      index.put(op.name(), i);
     }
     return p;
   }

@@ -14,8 +14,6 @@ import java.util.concurrent.CancellationException;
  * exponential backoff between tries (from {@code backoffMillis}, doubling, at most 1 s).
  */
 final class TaskAttempts {
-  private static final long MAX_BACKOFF_MILLIS = 1000;
-
   private TaskAttempts() {}
 
   /** The outcome of one successful task: attempts used and the last attempt's allocation. */
@@ -34,7 +32,6 @@ final class TaskAttempts {
       throws InterruptedException {
     long start = System.currentTimeMillis();
     Throwable last = null;
-    long backoff = backoffMillis;
     for (int attempt = 1; attempt <= attempts; attempt++) {
       if (InFlight.isOver(runId)) {
         throw new CancellationException(
@@ -60,17 +57,17 @@ final class TaskAttempts {
       }
       last = a.error;
       if (last instanceof Error && !(last instanceof OutOfMemoryError)) {
-        throw new TaskFailedException(opName, key, attempt, last, true);
+        throw new TaskFailedException("beam", opName, key, attempt, last, true);
       }
       if (RetryPolicy.isDeterministic(last)) {
-        throw new TaskFailedException(opName, key, attempt, last, true);
+        throw new TaskFailedException("beam", opName, key, attempt, last, true);
       }
-      if (attempt < attempts && backoff > 0) {
-        Thread.sleep(backoff);
-        backoff = Math.min(MAX_BACKOFF_MILLIS, backoff * 2);
+      long sleep = RetryPolicy.backoffNanos(backoffMillis * 1_000_000L, attempt);
+      if (attempt < attempts && sleep > 0) {
+        Thread.sleep(sleep / 1_000_000, (int) (sleep % 1_000_000));
       }
     }
-    throw new TaskFailedException(opName, key, attempts, last);
+    throw new TaskFailedException("beam", opName, key, attempts, last, false);
   }
 
   /** One attempt, run on its own thread; records the error and the bytes allocated. */

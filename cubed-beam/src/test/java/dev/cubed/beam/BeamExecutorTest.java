@@ -308,8 +308,7 @@ class BeamExecutorTest {
     assertThat(ExecutorFactory.available()).contains("beam");
     List<Operation> ops =
         List.of(new Operation("w", keys(2), write(dir.toString(), "w", 0), 0, List.of()));
-    e.execute("par", ops, List.of());
-    assertThat(e.lastParallelism()).isEqualTo(2);
+    assertThat(e.execute("par", ops, List.of()).concurrency()).isEqualTo(2);
     BeamOptions o =
         BeamOptions.of(
             new ExecutorSettings(2, 1, 2_000_000_000L, 1L, Map.of("beam.targetParallelism", "3")));

@@ -11,6 +11,7 @@ import dev.cubed.Xp;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.plan.Plan;
+import dev.cubed.plan.RunOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -78,14 +79,15 @@ class BeamResumeTest {
             .attempts(1)
             .build();
     Plan p1 = Cubed.plan(List.of(program(spec, poison.toString(), ran.toString())));
-    assertThatThrownBy(() -> p1.execute(Cubed.executor(spec), List.of(), true))
+    RunOptions resume = RunOptions.defaults().resume(true);
+    assertThatThrownBy(() -> p1.run(Cubed.executor(spec), List.of(), resume))
         .hasMessageContaining("poisoned row 7");
     long first = ranFiles(ran);
     assertThat(first).as("blocks run before the failure").isGreaterThan(1);
     Files.delete(poison);
     Plan p2 = Cubed.plan(List.of(program(spec, poison.toString(), ran.toString())));
     assertThat(p2.computeId()).isEqualTo(p1.computeId());
-    NDArray got = p2.execute(Cubed.executor(spec), List.of(), true).get(0);
+    NDArray got = p2.run(Cubed.executor(spec), List.of(), resume).outputs().get(0);
     long second = ranFiles(ran) - first;
     // the blocks that finished in the first run were skipped: 16 blocks in all, counting row 7
     assertThat(second).as("blocks run on resume").isLessThan(16).isEqualTo(16 - (first - 1));

@@ -4,6 +4,7 @@ import dev.cubed.ComputeOptions;
 import dev.cubed.Spec;
 import dev.cubed.runtime.Callback;
 import dev.cubed.runtime.Events;
+import dev.cubed.runtime.RunReport;
 import dev.cubed.s3.S3Workloads;
 import java.util.List;
 import java.util.Map;
@@ -69,13 +70,12 @@ class BeamWorkloadsS3Test extends BeamWorkloadsContract {
     }
 
     @Override
-    public void execute(String id, List<dev.cubed.runtime.Operation> ops, List<Callback> cbs) {
-      inner.execute(id, ops, cbs);
-      BeamExecutor.Phases p = ((BeamExecutor) inner).lastPhases();
-      sum[0] += p.checkMillis();
-      sum[1] += p.buildMillis();
-      sum[2] += p.launchMillis();
-      sum[3] += p.runMillis();
+    public RunReport execute(String id, List<dev.cubed.runtime.Operation> ops, List<Callback> cbs) {
+      RunReport r = inner.execute(id, ops, cbs);
+      for (int i = 0; i < BeamExecutor.PHASES.size(); i++) {
+        sum[i] += r.phaseMillis().getOrDefault(BeamExecutor.PHASES.get(i), 0L);
+      }
+      return r;
     }
   }
 

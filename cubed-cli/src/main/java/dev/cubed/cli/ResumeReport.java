@@ -21,6 +21,7 @@ final class ResumeReport implements PlanCallback, Callback {
   private final String workDir;
   private final String resumeCommand;
   private volatile Plan plan;
+  private volatile long skipped;
   private volatile boolean reported;
 
   ResumeReport(PrintStream err, boolean resume, String workDir, String resumeCommand) {
@@ -33,6 +34,11 @@ final class ResumeReport implements PlanCallback, Callback {
   @Override
   public void onPlan(Plan p) {
     plan = p;
+  }
+
+  @Override
+  public void onResume(long skippedTasks) {
+    skipped = skippedTasks;
   }
 
   @Override
@@ -62,7 +68,7 @@ final class ResumeReport implements PlanCallback, Callback {
       return;
     }
     long total = p.summary().totalTasks();
-    long done = p.lastSkippedTasks();
+    long done = skipped;
     String line =
         "resume: " + done + " of " + total + " tasks already done, running " + (total - done);
     if (done == 0) {

@@ -526,38 +526,30 @@ public final class Plan {
 
   /**
    * Checks memory, runs every op on the executor, reads the outputs into memory and deletes the
-   * compute directory {@code workDir/compute-<id>/} with the intermediate arrays. On failure the
-   * directory is kept for a resume (see {@link #execute(Executor, List, boolean)}). User targets
-   * are checked after the memory check and before anything is written, and created right before the
-   * tasks run ({@link Targets}).
+   * compute directory {@code workDir/compute-<id>/} with the intermediate arrays: {@code
+   * run(executor, callbacks, RunOptions.defaults()).outputs()}.
    *
    * @return one array per output, in order
    * @throws MemoryBudgetExceededException before running anything if an op does not fit
    */
   public List<NDArray> execute(Executor executor, List<Callback> callbacks) {
-    return new PlanRun(this).run(executor, callbacks, true, false);
+    return run(executor, callbacks, RunOptions.defaults()).outputs();
   }
 
   /**
-   * Like {@link #execute(Executor, List)}; with {@code resume} a compute directory left by an
-   * earlier failed or killed run of the same plan is reused and every task with a completion marker
-   * is skipped (ops with all tasks done are not run at all). Without {@code resume} such a
-   * directory is emptied first.
+   * Checks memory, runs every op on the executor and, as the options say, reads the outputs back
+   * and resumes an earlier run ({@link RunOptions#resume}); deletes the compute directory {@code
+   * workDir/compute-<id>/} with the intermediate arrays when the run succeeds. On failure the
+   * directory is kept for a resume (the exception then carries where: {@link #keptComputeDir}).
+   * User targets are checked after the memory check and before anything is written, and created
+   * right before the tasks run ({@link Targets}).
    *
+   * @return the outputs, the tasks a resume skipped and the executor's report
+   * @throws MemoryBudgetExceededException before running anything if an op does not fit
    * @throws IllegalStateException on resume if the directory holds a different plan's fingerprint
    */
-  public List<NDArray> execute(Executor executor, List<Callback> callbacks, boolean resume) {
-    return new PlanRun(this).run(executor, callbacks, true, resume);
-  }
-
-  /** Like {@link #execute} but reads nothing back (for writes to user targets). */
-  public void executeNoResults(Executor executor, List<Callback> callbacks) {
-    new PlanRun(this).run(executor, callbacks, false, false);
-  }
-
-  /** Like {@link #execute(Executor, List, boolean)} but reads nothing back. */
-  public void executeNoResults(Executor executor, List<Callback> callbacks, boolean resume) {
-    new PlanRun(this).run(executor, callbacks, false, resume);
+  public PlanResult run(Executor executor, List<Callback> callbacks, RunOptions options) {
+    return new PlanRun(this).run(executor, callbacks, options);
   }
 
   /**
@@ -613,17 +605,6 @@ public final class Plan {
       }
     }
     return null;
-  }
-
-  private volatile long lastSkipped;
-
-  void lastSkipped(long n) {
-    lastSkipped = n;
-  }
-
-  /** Tasks skipped because they were complete, in this plan's last resumed run (0 otherwise). */
-  public long lastSkippedTasks() {
-    return lastSkipped;
   }
 
   /**

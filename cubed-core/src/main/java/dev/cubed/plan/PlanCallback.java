@@ -10,4 +10,11 @@ import dev.cubed.runtime.Callback;
 public interface PlanCallback extends Callback {
   /** Called with the plan about to run, on the thread that started the compute. */
   void onPlan(Plan plan);
+
+  /**
+   * Called on a resumed run ({@link RunOptions#resume}) once the completion markers are read and
+   * before any task runs, with the tasks an earlier run had finished (skipped now; 0 when nothing
+   * was reused). Default: nothing.
+   */
+  default void onResume(long skippedTasks) {}
 }

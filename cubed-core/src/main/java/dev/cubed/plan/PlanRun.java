@@ -7,6 +7,7 @@ import dev.cubed.primitive.RechunkPlanner;
 import dev.cubed.runtime.Callback;
 import dev.cubed.runtime.Executor;
 import dev.cubed.runtime.Operation;
+import dev.cubed.runtime.RunReport;
 import dev.cubed.zarr.Store;
 import dev.cubed.zarr.ZarrArray;
 import java.util.ArrayList;
@@ -30,8 +31,10 @@ final class PlanRun {
     this.plan = plan;
   }
 
-  /** Runs the plan: see {@link Plan#execute(Executor, List, boolean)}. */
-  List<NDArray> run(Executor executor, List<Callback> callbacks, boolean read, boolean resume) {
+  /** Runs the plan: see {@link Plan#run}. */
+  PlanResult run(Executor executor, List<Callback> callbacks, RunOptions options) {
+    boolean read = options.readResults();
+    boolean resume = options.resume();
     for (Callback c : callbacks) {
       if (c instanceof PlanCallback pc) {
         pc.onPlan(plan);
@@ -40,7 +43,7 @@ final class PlanRun {
     plan.checkMemory();
     if (read && !resume && callbacks.isEmpty() && executor.allowsInlineTinyPlans() && plan.tiny()) {
       try {
-        return runInline();
+        return new PlanResult(runInline(), 0, RunReport.of(executor.name(), 1));
       } catch (RuntimeException e) {
         // a failing block: run the plan through the executor, which retries and reports a
         // failure as usual (TaskFailedException with the attempts); tasks are idempotent
@@ -164,9 +167,16 @@ final class PlanRun {
         }
       }
       TaskMarkers.Prepared prep = TaskMarkers.prepare(cdir, ops, targetWrites);
-      plan.lastSkipped(prep.skipped());
+      if (resume) {
+        for (Callback c : callbacks) {
+          if (c instanceof PlanCallback pc) {
+            pc.onResume(prep.skipped());
+          }
+        }
+      }
       List<Operation> toRun = prep.ops();
-      targets.run(() -> executor.execute(computeId, toRun, callbacks));
+      RunReport[] report = new RunReport[1];
+      targets.run(() -> report[0] = executor.execute(computeId, toRun, callbacks));
       List<NDArray> results = new ArrayList<>();
       for (ArrayNode o : read ? plan.outputs : List.<ArrayNode>of()) {
         ZarrArray z = arrays.get(o.name());
@@ -180,7 +190,7 @@ final class PlanRun {
         }
       }
       cdir.deleteAndRelease();
-      return results;
+      return new PlanResult(results, prep.skipped(), report[0]);
     } catch (RuntimeException | Error e) {
       keepForResume(cdir, e);
       throw e;
@@ -360,7 +370,6 @@ final class PlanRun {
             "computing " + o.name() + " in the calling thread: " + e, e);
       }
     }
-    plan.lastSkipped(0);
     return results;
   }
 

@@ -1,7 +1,6 @@
 package dev.cubed.runtime;
 
 import java.util.List;
-import java.util.ServiceLoader;
 
 /**
  * Runs a plan's operations. Operations are given in a valid order (each after the operations it
@@ -10,7 +9,11 @@ import java.util.ServiceLoader;
  * operation's tasks are idempotent ({@link TaskFunction}), so an executor may retry a task or run a
  * duplicate (backup) of it; each task must succeed at least once before the operations that depend
  * on it start, and {@link #execute} must not return while any task it started is still running.
- * Implementations are found with {@link ServiceLoader} by {@link #name()}.
+ * Every executor here orders its operations with the one {@link Scheduler}.
+ *
+ * <p>Executors are chosen by name ({@link #byName(String, ExecutorSettings)}): the built-ins and
+ * the {@link ExecutorFactory} services on the classpath (the one service interface: an executor of
+ * another engine registers a factory).
  */
 public interface Executor {
   /** The name this executor is found by (e.g. "threads"). */
@@ -22,12 +25,14 @@ public interface Executor {
    * @param computeId id of this compute (for events)
    * @param ops operations in dependency order
    * @param callbacks event receivers
+   * @return what the run reports (concurrency, retries, ...; figures the executor does not know are
+   *     -1)
    * @throws TaskFailedException if a task fails for good: a deterministic error, or every attempt
-   *     failed (with the last cause)
-   * @throws InsufficientHeapException (threads executor) if a task cannot fit in the heap even
-   *     alone; thrown before anything runs
+   *     failed (with the last cause); its message names the executor, the operation and the task
+   * @throws InsufficientHeapException if a task cannot fit in the memory of a worker even alone;
+   *     thrown before anything runs
    */
-  void execute(String computeId, List<Operation> ops, List<Callback> callbacks);
+  RunReport execute(String computeId, List<Operation> ops, List<Callback> callbacks);
 
   /**
    * True if a plan so small that all its arrays fit one block each may be evaluated in the calling
@@ -40,15 +45,29 @@ public interface Executor {
   }
 
   /**
-   * The executor registered under a name, with its defaults (the threads and processes executors'
-   * no-argument constructors, "processes-strict" in strict mode, or an {@link Executor} service).
-   * Engine executors ({@link ExecutorFactory} services such as spark) need a spec's settings: use
-   * {@code Cubed.executor(spec)} or {@link ExecutorFactory#find}.
+   * The executor registered under a name, with the default settings ({@link
+   * ExecutorSettings#defaults()}): the same as {@code byName(name, ExecutorSettings.defaults())}.
    *
-   * @throws IllegalArgumentException "unknown executor 'x'; available: ..." if none has that name,
-   *     or if the name is an engine executor's
+   * @throws IllegalArgumentException "unknown executor 'x'; available: ..." if none has that name
    */
   static Executor byName(String name) {
-    return ExecutorRegistry.withDefaults(name);
+    return byName(name, ExecutorSettings.defaults());
+  }
+
+  /**
+   * The executor registered under a name, configured from settings: the one way an executor is made
+   * by name ({@code Cubed.executor(spec)} calls it with the spec's settings). The built-ins:
+   * "threads" (workers threads, attempts, reservedMem), "processes" (workers worker JVMs with heap
+   * bound {@code -Xmx = allowedMem}, or the plan's largest projected task memory when allowedMem is
+   * 0, keeping idle workers 30 s between computes (system property {@code
+   * cubed.processes.keepAliveSeconds}), see {@link ProcessesExecutor.Builder#keepAlive}) and
+   * "processes-strict" (the same in strict mode, {@link ProcessesExecutor.Builder#heapPerOp}); then
+   * the {@link ExecutorFactory} services.
+   *
+   * @throws IllegalArgumentException "unknown executor 'x'; available: ..." if none has that name,
+   *     or if the executor refuses an option
+   */
+  static Executor byName(String name, ExecutorSettings settings) {
+    return ExecutorRegistry.require(name).create(settings);
   }
 }

@@ -5,13 +5,14 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Creates an executor, chosen by name, from a spec's settings (workers, attempts, memory and
- * executor-specific options such as a Spark master URL). Executors of other engines (cubed-spark,
- * cubed-beam, your own) implement this and register it with {@link java.util.ServiceLoader}: list
- * the class name in {@code META-INF/services/dev.cubed.runtime.ExecutorFactory}. Then {@code
- * Spec.builder().executor(name)} and {@code --executor name} find it when its jar is on the
- * classpath. Implementations need a public no-argument constructor and must be cheap to construct
- * (they are created whenever executors are listed).
+ * The one service interface of pluggable executors: creates an executor, chosen by name, from a
+ * spec's settings (workers, attempts, memory and executor-specific options such as a Spark master
+ * URL). Executors of other engines (cubed-spark, cubed-beam, your own) implement this and register
+ * it with {@link java.util.ServiceLoader}: list the class name in {@code
+ * META-INF/services/dev.cubed.runtime.ExecutorFactory}. Then {@code Spec.builder().executor(name)}
+ * and {@code --executor name} find it when its jar is on the classpath. Implementations need a
+ * public no-argument constructor and must be cheap to construct (they are created whenever
+ * executors are listed).
  */
 public interface ExecutorFactory {
   /**
@@ -38,8 +39,8 @@ public interface ExecutorFactory {
   default void checkOptions(Map<String, String> options) {}
 
   /**
-   * The factory of a name, if any: a built-in ("threads", "processes", "processes-strict"), a
-   * registered factory, or an {@link Executor} service (which ignores the settings).
+   * The factory of a name, if any: a built-in ("threads", "processes", "processes-strict") or a
+   * registered factory.
    */
   static Optional<ExecutorFactory> find(String name) {
     return ExecutorRegistry.find(name);
@@ -57,7 +58,7 @@ public interface ExecutorFactory {
 
   /**
    * The names of every executor available here: "threads", "processes", "processes-strict", then
-   * those registered as factories or as {@link Executor} services, in discovery order.
+   * those registered as factories, in discovery order.
    */
   static List<String> available() {
     return ExecutorRegistry.names();

@@ -8,26 +8,27 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.function.Function;
-import java.util.function.Supplier;
 
 /**
  * The one list of executors known by name, in this order: the built-ins ("threads", "processes",
  * "processes-strict"), then the {@link ExecutorFactory} services on the classpath (cubed-spark's
- * "spark", cubed-beam's "beam", your own), then {@link Executor} services; the first entry of a
- * name wins. {@link ExecutorFactory#find}, {@link ExecutorFactory#available}, {@link
- * Executor#byName} and the CLI all read it, so no caller tests names.
+ * "spark", cubed-beam's "beam", your own); the first entry of a name wins. {@link
+ * ExecutorFactory#find}, {@link ExecutorFactory#available}, {@link Executor#byName} and the CLI all
+ * read it, so no caller tests names, and every executor of a name is made one way: its factory
+ * given the settings.
  */
 final class ExecutorRegistry {
   private ExecutorRegistry() {}
 
   /**
-   * A built-in executor: made from a spec's settings, or with its own defaults for {@link
-   * Executor#byName}.
+   * How long a built-in processes executor made by name keeps its idle workers for the next compute
+   * (seconds, default 30; system property {@code cubed.processes.keepAliveSeconds}): the one
+   * keep-alive policy of executors made by name.
    */
-  record BuiltIn(
-      String name,
-      Function<ExecutorSettings, Executor> fromSettings,
-      Supplier<Executor> withDefaults)
+  static final long KEEP_ALIVE_SECONDS = 30;
+
+  /** A built-in executor, made from settings; takes no options. */
+  record BuiltIn(String name, Function<ExecutorSettings, Executor> fromSettings)
       implements ExecutorFactory {
     /** Refuses every option: the built-ins take none. */
     @Override
@@ -39,28 +40,6 @@ final class ExecutorRegistry {
     @Override
     public void checkOptions(Map<String, String> options) {
       refuseOptions(name, options);
-    }
-  }
-
-  /**
-   * An executor registered as an {@link Executor} service: it ignores the settings and takes no
-   * options.
-   */
-  record Service(Executor executor) implements ExecutorFactory {
-    @Override
-    public String name() {
-      return executor.name();
-    }
-
-    @Override
-    public Executor create(ExecutorSettings settings) {
-      checkOptions(settings.options());
-      return executor;
-    }
-
-    @Override
-    public void checkOptions(Map<String, String> options) {
-      refuseOptions(executor.name(), options);
     }
   }
 
@@ -88,34 +67,23 @@ final class ExecutorRegistry {
             + " such as spark (spark.*) or beam (beam.*)");
   }
 
-  /**
-   * The built-ins. The processes executors keep their workers between computes for {@code
-   * -Dcubed.processes.keepAliveSeconds} seconds (default 30) when made from settings.
-   */
+  /** The built-ins. */
   static final List<BuiltIn> BUILT_INS =
       List.of(
-          new BuiltIn(
-              "threads",
-              s ->
-                  ThreadsExecutor.builder()
-                      .workers(s.workers())
-                      .attempts(s.attempts())
-                      .reservedMem(s.reservedMem())
-                      .build(),
-              ThreadsExecutor::new),
-          new BuiltIn("processes", s -> processes(s, false), ProcessesExecutor::new),
-          new BuiltIn(
-              "processes-strict",
-              s -> processes(s, true),
-              () -> ProcessesExecutor.builder().heapPerOp(true).build()));
+          new BuiltIn("threads", s -> ThreadsExecutor.builder().settings(s).build()),
+          new BuiltIn("processes", s -> processes(s, false)),
+          new BuiltIn("processes-strict", s -> processes(s, true)));
 
+  /**
+   * A processes executor from settings: heap bound allowedMem (0 = from the plan), idle workers
+   * kept {@link #KEEP_ALIVE_SECONDS} s.
+   */
   private static Executor processes(ExecutorSettings s, boolean heapPerOp) {
     return ProcessesExecutor.builder()
-        .workers(s.workers())
-        .attempts(s.attempts())
-        .allowedMem(s.allowedMem())
-        .reservedMem(s.reservedMem())
-        .keepAlive(Duration.ofSeconds(Long.getLong("cubed.processes.keepAliveSeconds", 30L)))
+        .settings(s)
+        .keepAlive(
+            Duration.ofSeconds(
+                Long.getLong("cubed.processes.keepAliveSeconds", KEEP_ALIVE_SECONDS)))
         .heapPerOp(heapPerOp)
         .build();
   }
@@ -128,9 +96,6 @@ final class ExecutorRegistry {
     }
     for (ExecutorFactory f : ServiceLoader.load(ExecutorFactory.class)) {
       byName.putIfAbsent(f.name(), f);
-    }
-    for (Executor e : ServiceLoader.load(Executor.class)) {
-      byName.putIfAbsent(e.name(), new Service(e));
     }
     return byName;
   }
@@ -161,28 +126,5 @@ final class ExecutorRegistry {
               + " their module, cubed-spark or cubed-beam, on the classpath)");
     }
     return f;
-  }
-
-  /**
-   * The executor of a name with its defaults (no spec).
-   *
-   * @throws IllegalArgumentException if the name is unknown, or names an engine executor, which is
-   *     only made from a spec's settings
-   */
-  static Executor withDefaults(String name) {
-    ExecutorFactory f = require(name);
-    if (f instanceof BuiltIn b) {
-      return b.withDefaults().get();
-    }
-    if (f instanceof Service s) {
-      return s.executor();
-    }
-    throw new IllegalArgumentException(
-        "executor '"
-            + name
-            + "' is made from a spec's settings,"
-            + " not with defaults: use Cubed.executor(spec) or ExecutorFactory.find(\""
-            + name
-            + "\").get().create(settings)");
   }
 }

@@ -12,7 +12,9 @@ import java.util.TreeMap;
  * @param workers workers of the executor (threads, processes, engine executors; always at least 1:
  *     "one per processor" is resolved before the factory is called)
  * @param attempts attempts per task, 1 = no retry
- * @param allowedMem memory a task may use, bytes (the plan has been checked against it)
+ * @param allowedMem memory a task may use, bytes (the plan has been checked against it); 0 when not
+ *     given ({@link #defaults()}): the processes executor then bounds its workers' heap by the
+ *     plan's largest projected task memory
  * @param reservedMem memory of the worker itself, counted in every task's projection, bytes
  * @param options executor-specific options by key (for example {@code spark.master}); never null,
  *     unmodifiable, sorted by key
@@ -25,7 +27,7 @@ public record ExecutorSettings(
    * Checks and copies the values.
    *
    * @throws IllegalArgumentException if workers or attempts is below 1, or reservedMem is negative
-   *     or not below allowedMem
+   *     or not below a given (non-zero) allowedMem
    */
   public ExecutorSettings {
     if (workers < 1) {
@@ -35,7 +37,7 @@ public record ExecutorSettings(
       throw new IllegalArgumentException(
           "ExecutorSettings: attempts must be >= 1 (1 = no retry)," + " got " + attempts);
     }
-    if (reservedMem < 0 || allowedMem <= reservedMem) {
+    if (reservedMem < 0 || allowedMem < 0 || (allowedMem > 0 && allowedMem <= reservedMem)) {
       throw new IllegalArgumentException(
           "ExecutorSettings: allowedMem ("
               + allowedMem
@@ -44,6 +46,14 @@ public record ExecutorSettings(
               + " B), and reservedMem must be >= 0");
     }
     options = java.util.Collections.unmodifiableMap(new TreeMap<>(Objects.requireNonNull(options)));
+  }
+
+  /**
+   * The settings of an executor made by name without a spec: one worker per available processor, 3
+   * attempts, no allowedMem (0), no reservedMem, no options.
+   */
+  public static ExecutorSettings defaults() {
+    return new ExecutorSettings(Runtime.getRuntime().availableProcessors(), 3, 0, 0, Map.of());
   }
 
   /** The option of a key, or {@code fallback} when it is not set. */

@@ -34,9 +34,9 @@ import java.util.logging.Logger;
  * after that a task is (op index, key). Results come back as status frames: success with
  * measurements, or the failure as text ({@link WorkerTaskException}: class names, message, stack).
  *
- * <p><b>Scheduling and failures.</b> As the threads executor: {@link DagRun} starts an op when its
- * dependencies are done, and each task's attempts, retries ({@link RetryPolicy}), timeouts and
- * backups are run by {@link TaskRuns}, on {@code workers} dispatcher threads, each bound to one
+ * <p><b>Scheduling and failures.</b> As the threads executor: the {@link Scheduler} starts an op
+ * when its dependencies are done, and each task's attempts, retries ({@link RetryPolicy}), timeouts
+ * and backups are run by {@link TaskRuns}, on {@code workers} dispatcher threads, each bound to one
  * worker process, which it sends the task to and waits. A worker that dies (OutOfMemoryError,
  * killed) is detected by the end of its channel ({@link WorkerDiedException}, transient), replaced
  * by a new one before the next attempt, and the attempt counts. An attempt that is interrupted (a
@@ -82,7 +82,8 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
 
   private final List<WorkerProcess> live = new java.util.concurrent.CopyOnWriteArrayList<>();
   private volatile Consumer<List<ProcessHandle>> workerStartHook;
-  private volatile long lastHeapBound;
+
+  private static final Scheduler SCHEDULER = new Scheduler("processes");
 
   /** Workers = available processors, 3 attempts, heap bound from the plan. */
   public ProcessesExecutor() {
@@ -97,9 +98,7 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
     this.heapPerOp = b.heapPerOp;
     this.keepAliveMillis = b.keepAlive.toMillis();
     this.gcSkip = b.gcSkip;
-    this.config =
-        new TaskRuns.Config(
-            b.attempts, b.taskTimeout, b.backupTasks, b.backupMinDuration, null, b.retryBackoff);
+    this.config = b.config("processes", null);
   }
 
   /** A builder with the defaults: workers = available processors, 3 attempts. */
@@ -107,22 +106,19 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
     return new Builder();
   }
 
-  /** Options of a {@link ProcessesExecutor}. */
-  public static final class Builder {
-    private int workers = Runtime.getRuntime().availableProcessors();
-    private int attempts = 3;
+  /**
+   * Options of a {@link ProcessesExecutor}: those all pool executors share ({@link
+   * ExecutorBuilder}), and allowedMem, keep-alive, strict memory and the workers' JVM options.
+   */
+  public static final class Builder extends ExecutorBuilder<Builder> {
     private long allowedMem;
-    private long reservedMem;
-    private Duration taskTimeout;
-    private boolean backupTasks;
-    private Duration backupMinDuration = Duration.ofSeconds(1);
-    private Duration retryBackoff = Duration.ofMillis(10);
     private final List<String> extraJvmArgs = new ArrayList<>();
     private boolean heapPerOp;
     private Duration keepAlive = Duration.ZERO;
     private boolean gcSkip = !"false".equals(System.getProperty("cubed.processes.gcSkip"));
 
     private Builder() {
+      super("ProcessesExecutor");
       String opts = System.getProperty("cubed.processes.workerJvmOptions", "").trim();
       if (!opts.isEmpty()) {
         extraJvmArgs.addAll(List.of(opts.split("\\s+")));
@@ -133,11 +129,12 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
      * Keeps the worker JVMs of a compute that succeeded for the next compute (of this or any
      * executor with equal worker settings) for up to {@code idle} (default 0: workers stop when
      * their compute ends). Idle workers are stopped by {@link ProcessesExecutor#close}, at JVM exit
-     * and after {@code idle}; they exit by themselves if this JVM dies. {@link dev.cubed.Cubed}'s
-     * spec executors keep them 30 s (system property {@code cubed.processes.keepAliveSeconds}).
+     * and after {@code idle}; they exit by themselves if this JVM dies. Executors made by name
+     * ({@link Executor#byName(String, ExecutorSettings)}, so also {@code Cubed.executor(spec)})
+     * keep them 30 s (system property {@code cubed.processes.keepAliveSeconds}).
      */
     public Builder keepAlive(Duration idle) {
-      this.keepAlive = TaskRuns.notNegative("ProcessesExecutor", "keepAlive", idle);
+      this.keepAlive = notNegative("keepAlive", idle);
       return this;
     }
 
@@ -166,24 +163,10 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
       return this;
     }
 
-    /**
-     * Worker processes (each runs one task at a time).
-     *
-     * @throws IllegalArgumentException if below 1
-     */
-    public Builder workers(int n) {
-      this.workers = TaskRuns.atLeastOne("ProcessesExecutor", "workers", n);
-      return this;
-    }
-
-    /**
-     * Attempts per task (1 = no retry); a worker dying during a task uses one.
-     *
-     * @throws IllegalArgumentException if below 1
-     */
-    public Builder attempts(int n) {
-      this.attempts = TaskRuns.atLeastOne("ProcessesExecutor", "attempts", n);
-      return this;
+    /** Also takes allowedMem: the workers' heap bound ({@link #allowedMem}). */
+    @Override
+    public Builder settings(ExecutorSettings s) {
+      return super.settings(s).allowedMem(s.allowedMem());
     }
 
     /**
@@ -198,45 +181,6 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
             "ProcessesExecutor: allowedMem must be >= 0, got " + bytes);
       }
       this.allowedMem = bytes;
-      return this;
-    }
-
-    /**
-     * The spec's reservedMem, added to each task's measured heap growth so the measured peak is
-     * comparable with the projection (which includes it). Default 0.
-     *
-     * @throws IllegalArgumentException if negative
-     */
-    public Builder reservedMem(long bytes) {
-      if (bytes < 0) {
-        throw new IllegalArgumentException(
-            "ProcessesExecutor: reservedMem must be >= 0, got " + bytes);
-      }
-      this.reservedMem = bytes;
-      return this;
-    }
-
-    /** An attempt running longer than this kills its worker and is retried; null = none. */
-    public Builder taskTimeout(Duration timeout) {
-      this.taskTimeout = TaskRuns.positiveOrNull("ProcessesExecutor", "taskTimeout", timeout);
-      return this;
-    }
-
-    /** Backup tasks, as {@link ThreadsExecutor.Builder#backupTasks} (off by default). */
-    public Builder backupTasks(boolean on) {
-      this.backupTasks = on;
-      return this;
-    }
-
-    /** The floor of the backup rule (default 1 s). */
-    public Builder backupMinDuration(Duration min) {
-      this.backupMinDuration = TaskRuns.notNegative("ProcessesExecutor", "backupMinDuration", min);
-      return this;
-    }
-
-    /** Sleep before the 2nd attempt, doubling, at most 1 s (default 10 ms). */
-    public Builder retryBackoff(Duration backoff) {
-      this.retryBackoff = TaskRuns.notNegative("ProcessesExecutor", "retryBackoff", backoff);
       return this;
     }
 
@@ -287,11 +231,6 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
     this.workerStartHook = hook;
   }
 
-  /** The heap bound (-Xmx) given to the workers of the last compute, bytes. */
-  public long lastHeapBound() {
-    return lastHeapBound;
-  }
-
   /** The worker processes still running (empty when no compute is running). */
   public List<ProcessHandle> liveWorkers() {
     List<ProcessHandle> r = new ArrayList<>();
@@ -304,13 +243,12 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
   }
 
   @Override
-  public void execute(String computeId, List<Operation> ops, List<Callback> callbacks) {
+  public RunReport execute(String computeId, List<Operation> ops, List<Callback> callbacks) {
     long start = System.currentTimeMillis();
     long bound = WorkerHeapBounds.forPlan(ops, allowedMem);
     WorkerHeapBounds.checkFits(ops, bound);
     byte[][] fns = FunctionShipping.serializeFunctions(ops);
     int opBase = OP_IDS.getAndAdd(ops.size());
-    lastHeapBound = bound;
     Slot[] slots = new Slot[workers];
     for (int i = 0; i < workers; i++) {
       slots[i] = new Slot(i, extraJvmArgs);
@@ -371,16 +309,15 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
       startAll(
           slots,
           heapPerOp && !ops.isEmpty() ? WorkerHeapBounds.forOp(ops.get(0), reservedMem) : bound);
-      new DagRun(
-              pool,
-              () -> {
-                runs.stop();
-                pool.shutdownNow();
-              },
-              remote,
-              callbacks,
-              runs)
-          .run();
+      SCHEDULER.runTasks(
+          remote,
+          callbacks,
+          pool,
+          () -> {
+            runs.stop();
+            pool.shutdownNow();
+          },
+          runs);
     } catch (RuntimeException | Error e) {
       error = e;
       throw e;
@@ -389,7 +326,7 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
       pool.shutdownNow();
       // no dispatcher may still be talking to a worker when the slots close (an interrupt of this
       // thread does not cut the wait short)
-      ThreadsExecutor.awaitTasks(pool, "processes executor", computeId);
+      SCHEDULER.awaitStopped(pool, computeId);
       runs.close();
       for (Slot s : slots) {
         s.close(error == null && keepAliveMillis > 0);
@@ -397,6 +334,7 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
       measured.logOverProjections(heapPerOp);
       compute.ended(error);
     }
+    return runs.report(workers, bound);
   }
 
   /** Starts every slot's worker at once (JVM start-up overlaps). */

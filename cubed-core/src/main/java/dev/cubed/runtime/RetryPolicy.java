@@ -59,6 +59,22 @@ public final class RetryPolicy {
     return false;
   }
 
+  /** The longest sleep between two attempts, nanoseconds (1 s). */
+  static final long MAX_BACKOFF_NANOS = 1_000_000_000L;
+
+  /**
+   * The sleep before attempt {@code failed + 1}, nanoseconds: {@code base} before the 2nd attempt,
+   * doubled before each later one, at most 1 s; 0 if {@code base} is 0. Every executor's retries
+   * wait this long (the threads and processes executors' task runs, the beam executor's attempts
+   * inside its DoFn).
+   */
+  public static long backoffNanos(long baseNanos, int failed) {
+    if (baseNanos <= 0) {
+      return 0;
+    }
+    return Math.min(MAX_BACKOFF_NANOS, baseNanos << Math.min(20, Math.max(0, failed - 1)));
+  }
+
   /** True if another attempt may succeed (the negation of {@link #isDeterministic}). */
   public static boolean isRetryable(Throwable failure) {
     return !isDeterministic(failure);

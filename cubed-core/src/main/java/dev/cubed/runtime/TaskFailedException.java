@@ -12,6 +12,7 @@ public final class TaskFailedException extends RuntimeException {
   private final long[] key;
   private final int attempts;
   private final boolean deterministic;
+  private final String executor;
 
   /** A task that failed on all of its {@code attempts} attempts. */
   public TaskFailedException(String opName, long[] key, int attempts, Throwable cause) {
@@ -19,15 +20,34 @@ public final class TaskFailedException extends RuntimeException {
   }
 
   /**
-   * A failed task.
+   * A failed task, not yet naming the executor that ran it (the {@link Scheduler} names it when the
+   * compute fails).
    *
    * @param attempts attempts made
    * @param deterministic true if the failure was deterministic and therefore not retried
    */
   public TaskFailedException(
       String opName, long[] key, int attempts, Throwable cause, boolean deterministic) {
+    this(null, opName, key, attempts, cause, deterministic);
+  }
+
+  /**
+   * A failed task; the message starts with "EXECUTOR executor: " when the executor is known.
+   *
+   * @param executor the executor's name (e.g. "threads"), or null if not known yet
+   * @param attempts attempts made
+   * @param deterministic true if the failure was deterministic and therefore not retried
+   */
+  public TaskFailedException(
+      String executor,
+      String opName,
+      long[] key,
+      int attempts,
+      Throwable cause,
+      boolean deterministic) {
     super(
-        "task "
+        (executor == null ? "" : executor + " executor: ")
+            + "task "
             + Arrays.toString(key)
             + " of operation "
             + opName
@@ -46,6 +66,23 @@ public final class TaskFailedException extends RuntimeException {
     this.key = key.clone();
     this.attempts = attempts;
     this.deterministic = deterministic;
+    this.executor = executor;
+  }
+
+  /** This failure naming the executor that ran the task (same cause, stack and suppressed). */
+  public TaskFailedException withExecutor(String executor) {
+    TaskFailedException e =
+        new TaskFailedException(executor, opName, key, attempts, getCause(), deterministic);
+    e.setStackTrace(getStackTrace());
+    for (Throwable s : getSuppressed()) {
+      e.addSuppressed(s);
+    }
+    return e;
+  }
+
+  /** The executor that ran the task (e.g. "threads"), or null if not known. */
+  public String executor() {
+    return executor;
   }
 
   private static String typeOf(Throwable t) {

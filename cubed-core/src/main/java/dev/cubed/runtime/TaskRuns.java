@@ -16,8 +16,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Logger;
 
 /**
- * The attempts of the tasks of one compute on the threads executor: retries (with {@link
- * RetryPolicy} and exponential backoff), task timeouts, backup tasks and injected faults.
+ * The attempts of the tasks of one compute on the threads or processes executor ({@link
+ * Scheduler.TaskRunner}): retries (with {@link RetryPolicy} and exponential backoff), task
+ * timeouts, backup tasks and injected faults.
  *
  * <p>A task has one original <i>run</i> and at most one backup run; each run is a sequence of up to
  * {@code attempts} attempts on a pool thread. The first successful attempt of either run wins: it
@@ -25,10 +26,9 @@ import java.util.logging.Logger;
  * outcome (result or error) is then ignored. The task fails when a deterministic error occurs, or
  * when every run has used all its attempts. A daemon monitor thread checks the running attempts
  * every few milliseconds: it interrupts an attempt older than the task timeout (a failed attempt,
- * retried) and launches a backup when the rule of {@link ThreadsExecutor.Builder#backupTasks}
- * holds.
+ * retried) and launches a backup when the rule of {@link ExecutorBuilder#backupTasks} holds.
  */
-final class TaskRuns implements DagRun.TaskRunner, AutoCloseable {
+final class TaskRuns implements Scheduler.TaskRunner, AutoCloseable {
   private static final Logger LOG = Logger.getLogger(ThreadsExecutor.class.getName());
 
   /** Backups are considered once this many tasks of an op have started... */
@@ -40,10 +40,9 @@ final class TaskRuns implements DagRun.TaskRunner, AutoCloseable {
   /** ...for a task running this many times longer than the median finished task. */
   static final double BACKUP_SLOW_FACTOR = 3.0;
 
-  private static final long MAX_BACKOFF_NANOS = 1_000_000_000L;
-
   /** The executor options that shape attempts. */
   record Config(
+      String executor,
       int attempts,
       Duration timeout,
       boolean backups,
@@ -65,36 +64,6 @@ final class TaskRuns implements DagRun.TaskRunner, AutoCloseable {
       return Math.max(5, t);
     }
   }
-
-  /**
-   * Checks of the options both executors' builders share; {@code who} names the executor in the
-   * message (e.g. "ThreadsExecutor").
-   */
-  static int atLeastOne(String who, String option, int n) {
-    if (n < 1) {
-      throw new IllegalArgumentException(who + ": " + option + " must be >= 1, got " + n);
-    }
-    return n;
-  }
-
-  /** A timeout: positive, or null for none. */
-  static Duration positiveOrNull(String who, String option, Duration d) {
-    if (d != null && (d.isZero() || d.isNegative())) {
-      throw new IllegalArgumentException(who + ": " + option + " must be positive, got " + d);
-    }
-    return d;
-  }
-
-  /** A duration that may be zero. */
-  static Duration notNegative(String who, String option, Duration d) {
-    if (d.isNegative()) {
-      throw new IllegalArgumentException(who + ": " + option + " must be >= 0, got " + d);
-    }
-    return d;
-  }
-
-  /** What the runs of a compute did, for tests and logs. */
-  record Stats(long backupsLaunched, long backupsWon, long timeouts, long retries) {}
 
   private final Config cfg;
   private final java.util.concurrent.Executor pool;
@@ -142,8 +111,17 @@ final class TaskRuns implements DagRun.TaskRunner, AutoCloseable {
     stopped = true;
   }
 
-  Stats stats() {
-    return new Stats(backupsLaunched.get(), backupsWon.get(), timeouts.get(), retries.get());
+  /** The report of the compute these runs served. */
+  RunReport report(int concurrency, long heapBound) {
+    return new RunReport(
+        cfg.executor(),
+        concurrency,
+        heapBound,
+        retries.get(),
+        timeouts.get(),
+        backupsLaunched.get(),
+        backupsWon.get(),
+        Map.of());
   }
 
   /** Stops the monitor thread and waits for it. */
@@ -161,7 +139,7 @@ final class TaskRuns implements DagRun.TaskRunner, AutoCloseable {
   }
 
   @Override
-  public void run(Operation op, long[] key, List<Callback> callbacks, DagRun.Outcome outcome) {
+  public void run(Operation op, long[] key, List<Callback> callbacks, Scheduler.Outcome outcome) {
     OpStats s = opStats.computeIfAbsent(op.name(), n -> new OpStats());
     Task t = new Task(op, key, callbacks, outcome, s);
     Run r = new Run(t, false);
@@ -199,7 +177,7 @@ final class TaskRuns implements DagRun.TaskRunner, AutoCloseable {
     final Operation op;
     final long[] key;
     final List<Callback> callbacks;
-    final DagRun.Outcome outcome;
+    final Scheduler.Outcome outcome;
     final OpStats stats;
     final long startNanos = System.nanoTime();
     final List<Run> runs = new CopyOnWriteArrayList<>();
@@ -208,7 +186,11 @@ final class TaskRuns implements DagRun.TaskRunner, AutoCloseable {
     int liveRuns = 1; // guarded by this
 
     Task(
-        Operation op, long[] key, List<Callback> callbacks, DagRun.Outcome outcome, OpStats stats) {
+        Operation op,
+        long[] key,
+        List<Callback> callbacks,
+        Scheduler.Outcome outcome,
+        OpStats stats) {
       this.op = op;
       this.key = key;
       this.callbacks = callbacks;
@@ -232,7 +214,7 @@ final class TaskRuns implements DagRun.TaskRunner, AutoCloseable {
       stats.finished(System.nanoTime() - startNanos);
       if (winner.backup) {
         backupsWon.incrementAndGet();
-        LOG.info("threads executor: the backup of " + describe() + " finished first");
+        LOG.info(cfg.executor() + " executor: the backup of " + describe() + " finished first");
       }
       for (Run r : runs) {
         if (r != winner) {
@@ -310,7 +292,8 @@ final class TaskRuns implements DagRun.TaskRunner, AutoCloseable {
             });
         backupsLaunched.incrementAndGet();
         LOG.info(
-            "threads executor: "
+            cfg.executor()
+                + " executor: "
                 + describe()
                 + " is running "
                 + BACKUP_SLOW_FACTOR
@@ -464,11 +447,10 @@ final class TaskRuns implements DagRun.TaskRunner, AutoCloseable {
 
   /** Sleeps before attempt {@code failed + 1}; false if interrupted (the task was settled). */
   private boolean backoff(int failed) {
-    long base = cfg.retryBackoff().toNanos();
-    if (base <= 0) {
+    long nanos = RetryPolicy.backoffNanos(cfg.retryBackoff().toNanos(), failed);
+    if (nanos <= 0) {
       return true;
     }
-    long nanos = Math.min(MAX_BACKOFF_NANOS, base << Math.min(20, failed - 1));
     try {
       Thread.sleep(nanos / 1_000_000, (int) (nanos % 1_000_000));
       return true;

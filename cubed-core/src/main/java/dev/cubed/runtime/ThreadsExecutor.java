@@ -1,20 +1,18 @@
 package dev.cubed.runtime;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
 
 /**
  * The default executor: runs tasks on a thread pool in this JVM.
  *
- * <p><b>Scheduling.</b> Operations run as soon as the operations they depend on ({@link
- * Operation#dependencies()}) have finished, so independent operations share the workers; op events
- * of independent operations may interleave. An operation starts at most once, and {@link #execute}
- * returns (or throws) only after every task it started has stopped, so nothing writes after it
- * returns.
+ * <p><b>Scheduling</b> ({@link Scheduler#runTasks}, shared by every executor). Operations run as
+ * soon as the operations they depend on ({@link Operation#dependencies()}) have finished, so
+ * independent operations share the workers; op events of independent operations may interleave. An
+ * operation starts at most once, and {@link #execute} returns (or throws) only after every task it
+ * started has stopped, so nothing writes after it returns.
  *
  * <p><b>Memory.</b> Before anything runs: if one task of an operation projects more memory than the
  * JVM's max heap ({@link Runtime#maxMemory()}) plus reservedMem, the compute is refused with {@link
@@ -49,14 +47,11 @@ public final class ThreadsExecutor implements Executor {
    */
   public static final long WORKER_STACK_BYTES = 16L << 20;
 
-  /** How long a compute waits for running tasks to stop after it ended, before warning. */
-  static final long STOP_WAIT_SECONDS = 60;
+  private static final Scheduler SCHEDULER = new Scheduler("threads");
 
   private final int workers;
   private final long reservedMem;
   private final TaskRuns.Config config;
-  private volatile int lastConcurrency;
-  private volatile TaskRuns.Stats lastStats = new TaskRuns.Stats(0, 0, 0, 0);
 
   /** Workers = available processors, 3 attempts. */
   public ThreadsExecutor() {
@@ -75,14 +70,7 @@ public final class ThreadsExecutor implements Executor {
   private ThreadsExecutor(Builder b) {
     this.workers = b.workers;
     this.reservedMem = b.reservedMem;
-    this.config =
-        new TaskRuns.Config(
-            b.attempts,
-            b.taskTimeout,
-            b.backupTasks,
-            b.backupMinDuration,
-            b.faults,
-            b.retryBackoff);
+    this.config = b.config("threads", b.faults);
   }
 
   /** A builder with the defaults: workers = available processors, 3 attempts. */
@@ -90,103 +78,20 @@ public final class ThreadsExecutor implements Executor {
     return new Builder();
   }
 
-  /** Options of a {@link ThreadsExecutor}. */
-  public static final class Builder {
-    private int workers = Runtime.getRuntime().availableProcessors();
-    private int attempts = 3;
-    private Duration taskTimeout;
-    private boolean backupTasks;
-    private Duration backupMinDuration = Duration.ofSeconds(1);
+  /**
+   * Options of a {@link ThreadsExecutor}: those all pool executors share ({@link ExecutorBuilder})
+   * and injected faults.
+   */
+  public static final class Builder extends ExecutorBuilder<Builder> {
     private Faults faults;
-    private Duration retryBackoff = Duration.ofMillis(10);
-    private long reservedMem;
 
-    private Builder() {}
-
-    /**
-     * Worker threads (before the memory cap).
-     *
-     * @throws IllegalArgumentException if below 1
-     */
-    public Builder workers(int workers) {
-      this.workers = TaskRuns.atLeastOne("ThreadsExecutor", "workers", workers);
-      return this;
-    }
-
-    /**
-     * Attempts per task run (1 = no retry); a backup run has its own attempts.
-     *
-     * @throws IllegalArgumentException if below 1
-     */
-    public Builder attempts(int attempts) {
-      this.attempts = TaskRuns.atLeastOne("ThreadsExecutor", "attempts", attempts);
-      return this;
-    }
-
-    /**
-     * An attempt running longer than this is interrupted and counted as a failed attempt (then
-     * retried); {@code null} (the default) means no timeout. A task that ignores interruption
-     * cannot be stopped and keeps its worker until it returns.
-     *
-     * @throws IllegalArgumentException if not positive
-     */
-    public Builder taskTimeout(Duration timeout) {
-      this.taskTimeout = TaskRuns.positiveOrNull("ThreadsExecutor", "taskTimeout", timeout);
-      return this;
-    }
-
-    /**
-     * Backup tasks (Python Cubed's rule, off by default): once at least 10 tasks of an operation
-     * have started and at least half of those have finished, a task that has been running more than
-     * 3 times the median duration of the op's finished tasks, and at least {@link
-     * #backupMinDuration} (default 1 s), gets one duplicate run on the same pool. The first success
-     * wins; the op finishes when each key has one success.
-     */
-    public Builder backupTasks(boolean on) {
-      this.backupTasks = on;
-      return this;
-    }
-
-    /**
-     * The floor of the backup rule: no backup for a task running less than this (default 1 s).
-     *
-     * @throws IllegalArgumentException if negative
-     */
-    public Builder backupMinDuration(Duration min) {
-      this.backupMinDuration = TaskRuns.notNegative("ThreadsExecutor", "backupMinDuration", min);
-      return this;
+    private Builder() {
+      super("ThreadsExecutor");
     }
 
     /** Faults injected into every attempt (testing); {@code null} (the default) for none. */
     public Builder faults(Faults faults) {
       this.faults = faults;
-      return this;
-    }
-
-    /**
-     * Sleep before the 2nd attempt, doubled before each later one, at most 1 s (default 10 ms);
-     * {@link Duration#ZERO} retries at once.
-     *
-     * @throws IllegalArgumentException if negative
-     */
-    public Builder retryBackoff(Duration backoff) {
-      this.retryBackoff = TaskRuns.notNegative("ThreadsExecutor", "retryBackoff", backoff);
-      return this;
-    }
-
-    /**
-     * The spec's reservedMem: the part of every task's projection that is a worker's own runtime
-     * overhead, which tasks on threads of this JVM share, so the memory cap counts it once ({@link
-     * #heapNeeded}); default 0 (every projection counted whole).
-     *
-     * @throws IllegalArgumentException if negative
-     */
-    public Builder reservedMem(long bytes) {
-      if (bytes < 0) {
-        throw new IllegalArgumentException(
-            "ThreadsExecutor: reservedMem must be >= 0, got " + bytes);
-      }
-      this.reservedMem = bytes;
       return this;
     }
 
@@ -209,16 +114,6 @@ public final class ThreadsExecutor implements Executor {
   @Override
   public boolean allowsInlineTinyPlans() {
     return config.faults() == null;
-  }
-
-  /** The concurrency used by the last compute (after the memory cap). */
-  public int lastConcurrency() {
-    return lastConcurrency;
-  }
-
-  /** Backups, timeouts and retries of the last compute. */
-  TaskRuns.Stats lastStats() {
-    return lastStats;
   }
 
   /**
@@ -294,7 +189,7 @@ public final class ThreadsExecutor implements Executor {
   }
 
   @Override
-  public void execute(String computeId, List<Operation> ops, List<Callback> callbacks) {
+  public RunReport execute(String computeId, List<Operation> ops, List<Callback> callbacks) {
     long start = System.currentTimeMillis();
     Runtime rt = Runtime.getRuntime();
     checkFitsHeap(ops, rt.maxMemory(), reservedMem);
@@ -318,7 +213,6 @@ public final class ThreadsExecutor implements Executor {
                   + " max heap %d B",
               conc, workers, conc, maxMem, reservedMem, baseline, rt.maxMemory()));
     }
-    lastConcurrency = conc;
     Events.Running compute = Events.computeStarted(computeId, ops, start, callbacks);
     java.util.concurrent.atomic.AtomicInteger threadNo =
         new java.util.concurrent.atomic.AtomicInteger();
@@ -335,54 +229,26 @@ public final class ThreadsExecutor implements Executor {
     TaskRuns runs = new TaskRuns(config, pool);
     Throwable error = null;
     try {
-      new DagRun(
-              pool,
-              () -> {
-                runs.stop();
-                pool.shutdownNow();
-              },
-              ops,
-              callbacks,
-              runs)
-          .run();
+      SCHEDULER.runTasks(
+          ops,
+          callbacks,
+          pool,
+          () -> {
+            runs.stop();
+            pool.shutdownNow();
+          },
+          runs);
     } catch (RuntimeException | Error e) {
       error = e;
       throw e;
     } finally {
       runs.stop();
       pool.shutdownNow(); // interrupts the losing runs of backed-up tasks
-      awaitTasks(pool, "threads executor", computeId);
+      SCHEDULER.awaitStopped(pool, computeId);
       runs.close();
-      lastStats = runs.stats();
       compute.ended(error);
     }
-  }
-
-  /**
-   * Waits until no task of the compute is running, so nothing writes after the compute has ended (a
-   * failed compute interrupts its tasks; one that ignores interrupts is waited for, and a warning
-   * is logged each {@link #STOP_WAIT_SECONDS} seconds until it stops).
-   */
-  static void awaitTasks(ExecutorService pool, String who, String computeId) {
-    boolean interrupted = false;
-    while (true) {
-      try {
-        if (pool.awaitTermination(STOP_WAIT_SECONDS, TimeUnit.SECONDS)) {
-          break;
-        }
-        LOG.warning(
-            who
-                + ": compute "
-                + computeId
-                + " has ended but some of its tasks"
-                + " ignore interruption and are still running; waiting for them");
-      } catch (InterruptedException e) {
-        interrupted = true;
-      }
-    }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
-    }
+    return runs.report(conc, -1);
   }
 
   /** How a test runs one task (all attempts); throws when the task has failed for good. */
@@ -401,15 +267,14 @@ public final class ThreadsExecutor implements Executor {
       List<Operation> ops,
       List<Callback> callbacks,
       TaskRunner runner) {
-    new DagRun(
-            pool,
-            onFailure,
-            ops,
-            callbacks,
-            (op, key, cbs, outcome) -> {
-              runner.run(op, key, cbs);
-              outcome.succeeded();
-            })
-        .run();
+    SCHEDULER.runTasks(
+        ops,
+        callbacks,
+        pool,
+        onFailure,
+        (op, key, cbs, outcome) -> {
+          runner.run(op, key, cbs);
+          outcome.succeeded();
+        });
   }
 }

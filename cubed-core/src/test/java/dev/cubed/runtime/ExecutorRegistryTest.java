@@ -31,15 +31,17 @@ class ExecutorRegistryTest {
               .containsExactly(3, 2, 300_000_000L, 10_000_000L, 30_000L, strict);
           Executor defaults = Executor.byName(name);
           assertThat(defaults).isInstanceOf(ProcessesExecutor.class);
-          assertThat(((ProcessesExecutor) defaults).configuration()[5]).isEqualTo(strict);
-          assertThat(((ProcessesExecutor) defaults).configuration()[4]).isZero();
+          // the defaults have no allowedMem: the heap bound comes from the plan; the same
+          // keep-alive as an executor made from a spec
+          assertThat(((ProcessesExecutor) defaults).configuration())
+              .containsExactly(
+                  Runtime.getRuntime().availableProcessors(), 3, 0L, 0L, 30_000L, strict);
         }
         case "recording" -> {
           assertThat(fromSettings).isInstanceOf(ThreadsExecutor.class);
           assertThat(RecordingExecutorFactory.CREATED).contains(SETTINGS);
-          assertThatThrownBy(() -> Executor.byName("recording"))
-              .isInstanceOf(IllegalArgumentException.class)
-              .hasMessageContaining("executor 'recording' is made from a spec's settings");
+          assertThat(Executor.byName("recording")).isInstanceOf(ThreadsExecutor.class);
+          assertThat(RecordingExecutorFactory.CREATED).contains(ExecutorSettings.defaults());
         }
         default ->
             throw new AssertionError(
@@ -52,6 +54,23 @@ class ExecutorRegistryTest {
           .extracting(ExecutorFactory::name)
           .isEqualTo(name);
     }
+  }
+
+  /** One construction path: a name and settings give the same configuration both ways. */
+  @Test
+  void byNameAndCubedExecutorConfigureANameAlike() {
+    dev.cubed.Spec spec =
+        dev.cubed.Spec.builder()
+            .executor("processes")
+            .workers(3)
+            .attempts(2)
+            .allowedMem("300MB")
+            .reservedMem("10MB")
+            .build();
+    Executor viaSpec = dev.cubed.Cubed.executor(spec);
+    Executor viaName = Executor.byName("processes", SETTINGS);
+    assertThat(((ProcessesExecutor) viaSpec).configuration())
+        .containsExactly(((ProcessesExecutor) viaName).configuration());
   }
 
   @Test

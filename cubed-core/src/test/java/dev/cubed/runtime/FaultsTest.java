@@ -22,11 +22,16 @@ class FaultsTest {
 
   /** Two dependent ops: b reads what a wrote, so a lost write would show. */
   private static Map<Long, Long> run(ThreadsExecutor ex) {
+    return run(ex, new RunReport[1]);
+  }
+
+  /** As {@link #run(ThreadsExecutor)}, putting the executor's report in {@code report[0]}. */
+  private static Map<Long, Long> run(ThreadsExecutor ex, RunReport[] report) {
     Map<Long, Long> a = new ConcurrentHashMap<>();
     Map<Long, Long> b = new ConcurrentHashMap<>();
     Operation opA = new Operation("a", keys(60), k -> a.put(k[0], k[0] * k[0]), 10);
     Operation opB = new Operation("b", keys(60), k -> b.put(k[0], a.get(k[0]) + 1), 10);
-    ex.execute("c-faults", List.of(opA, opB), List.of());
+    report[0] = ex.execute("c-faults", List.of(opA, opB), List.of());
     return b;
   }
 
@@ -68,10 +73,11 @@ class FaultsTest {
             .taskTimeout(Duration.ofMillis(150))
             .faults(f)
             .build();
-    Map<Long, Long> b = run(ex);
+    RunReport[] report = new RunReport[1];
+    Map<Long, Long> b = run(ex, report);
     assertThat(b).hasSize(60);
     assertThat(f.injectedHangs()).isGreaterThan(0);
-    assertThat(ex.lastStats().timeouts()).isEqualTo(f.injectedHangs());
+    assertThat(report[0].timeouts()).isEqualTo(f.injectedHangs());
   }
 
   @Test

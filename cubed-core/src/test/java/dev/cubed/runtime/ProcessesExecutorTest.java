@@ -79,12 +79,13 @@ class ProcessesExecutorTest {
         executor(
             ProcessesExecutor.builder().workers(2).allowedMem(128L << 20).reservedMem(1L << 20));
     Ends ends = new Ends();
-    ex.execute(
-        "c1",
-        List.of(
-            new Operation("write", keys(6), write, 40L << 20),
-            new Operation("sum", keys(1), sum, 40L << 20)),
-        List.of(ends));
+    RunReport report =
+        ex.execute(
+            "c1",
+            List.of(
+                new Operation("write", keys(6), write, 40L << 20),
+                new Operation("sum", keys(1), sum, 40L << 20)),
+            List.of(ends));
     assertEquals("15", Files.readString(dir.resolve("sum")));
     Set<String> pids = new java.util.HashSet<>();
     for (int i = 0; i < 6; i++) {
@@ -107,7 +108,7 @@ class ProcessesExecutorTest {
       assertFalse(e.exceedsProjection());
     }
     assertTrue(pids.size() <= 2, "at most 2 worker processes: " + pids);
-    assertEquals(128L << 20, ex.lastHeapBound());
+    assertEquals(128L << 20, report.heapBound());
     assertTrue(ex.liveWorkers().isEmpty());
     assertEquals(2, seen.size());
   }

@@ -141,8 +141,7 @@ class RetryPolicyTest {
         .hasMessageContaining("failed after 4 attempt(s)")
         .hasRootCauseMessage("store unavailable");
     long ms = (System.nanoTime() - t0) / 1_000_000;
-    assertThat(calls.get()).isEqualTo(4);
+    assertThat(calls.get()).as("3 retries after the first attempt").isEqualTo(4);
     assertThat(ms).as("backoff 20 + 40 + 80 ms").isGreaterThanOrEqualTo(140);
-    assertThat(ex.lastStats().retries()).isEqualTo(3);
   }
 }

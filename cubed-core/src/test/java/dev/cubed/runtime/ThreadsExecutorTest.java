@@ -55,8 +55,8 @@ class ThreadsExecutorTest {
               running.decrementAndGet();
             },
             Runtime.getRuntime().maxMemory() / 4 * 3);
-    ex.execute("c1", List.of(op), List.of());
-    assertThat(ex.lastConcurrency()).isEqualTo(1);
+    RunReport report = ex.execute("c1", List.of(op), List.of());
+    assertThat(report.concurrency()).isEqualTo(1);
     assertThat(maxRunning.get()).isEqualTo(1);
   }
 

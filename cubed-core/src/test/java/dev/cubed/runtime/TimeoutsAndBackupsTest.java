@@ -86,7 +86,7 @@ class TimeoutsAndBackupsTest {
     Ends ends = new Ends();
     ThreadsExecutor ex = backups(2);
     long t0 = System.nanoTime();
-    ex.execute("c-hang", List.of(op), List.of(ends));
+    RunReport report = ex.execute("c-hang", List.of(op), List.of(ends));
     long ms = (System.nanoTime() - t0) / 1_000_000;
     assertThat(ms).as("finished quickly, not after an hour").isLessThan(20_000);
     assertThat(loserInterrupted).as("the hung original was interrupted").isTrue();
@@ -95,8 +95,8 @@ class TimeoutsAndBackupsTest {
     assertThat(ends.of(7).backup()).as("key 7 won by its backup").isTrue();
     assertThat(ends.of(3).backup()).isFalse();
     assertThat(calls.get(7L).get()).isEqualTo(2);
-    assertThat(ex.lastStats().backupsLaunched()).isEqualTo(1);
-    assertThat(ex.lastStats().backupsWon()).isEqualTo(1);
+    assertThat(report.backupsLaunched()).isEqualTo(1);
+    assertThat(report.backupsWon()).isEqualTo(1);
   }
 
   @Test
@@ -133,22 +133,22 @@ class TimeoutsAndBackupsTest {
             10);
     Ends ends = new Ends();
     ThreadsExecutor ex = backups(3);
-    ex.execute("c-orig", List.of(op), List.of(ends));
+    RunReport report = ex.execute("c-orig", List.of(op), List.of(ends));
     assertThat(ends.ends).hasSize(20);
     assertThat(ends.of(4).backup()).as("key 4 won by the original").isFalse();
     assertThat(calls.get(4L).get()).as("a backup was started").isEqualTo(2);
     assertThat(backupInterrupted).isTrue();
     assertThat(backupExited).isTrue();
-    assertThat(ex.lastStats().backupsLaunched()).isEqualTo(1);
-    assertThat(ex.lastStats().backupsWon()).isZero();
+    assertThat(report.backupsLaunched()).isEqualTo(1);
+    assertThat(report.backupsWon()).isZero();
   }
 
   @Test
   void noBackupBeforeTenTasksHaveStarted() {
     Operation op = new Operation("op", keys(5), k -> Thread.sleep(k[0] == 0 ? 600 : 5), 10);
     ThreadsExecutor ex = backups(2);
-    ex.execute("c-few", List.of(op), List.of());
-    assertThat(ex.lastStats().backupsLaunched()).isZero();
+    RunReport report = ex.execute("c-few", List.of(op), List.of());
+    assertThat(report.backupsLaunched()).isZero();
   }
 
   @Test
@@ -172,10 +172,10 @@ class TimeoutsAndBackupsTest {
             .taskTimeout(Duration.ofMillis(200))
             .build();
     long t0 = System.nanoTime();
-    ex.execute("c-timeout", List.of(op), List.of(ends));
+    RunReport report = ex.execute("c-timeout", List.of(op), List.of(ends));
     assertThat((System.nanoTime() - t0) / 1_000_000).isLessThan(10_000);
     assertThat(ends.of(0).attempts()).isEqualTo(2);
-    assertThat(ex.lastStats().timeouts()).isEqualTo(1);
+    assertThat(report.timeouts()).isEqualTo(1);
   }
 
   @Test

@@ -12,7 +12,9 @@ import dev.cubed.Xp;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.plan.Plan;
+import dev.cubed.plan.PlanResult;
 import dev.cubed.plan.PlanSummary;
+import dev.cubed.plan.RunOptions;
 import dev.cubed.runtime.Callback;
 import dev.cubed.runtime.Events;
 import dev.cubed.runtime.ThreadsExecutor;
@@ -215,7 +217,8 @@ class S3ComputeTest {
     CALLS.set(0);
     failAt = 9; // 16 blocks: 8 done (one worker), the 9th fails
     Plan p1 = Cubed.plan(List.of(program(spec)));
-    assertThatThrownBy(() -> p1.execute(new ThreadsExecutor(1, 1), List.of(), true))
+    assertThatThrownBy(
+            () -> p1.run(new ThreadsExecutor(1, 1), List.of(), RunOptions.defaults().resume(true)))
         .hasMessageContaining("injected failure")
         .satisfies(
             e ->
@@ -230,8 +233,10 @@ class S3ComputeTest {
     failAt = -1;
     Plan p2 = Cubed.plan(List.of(program(spec)));
     assertThat(p2.computeId()).isEqualTo(p1.computeId());
-    NDArray got = p2.execute(new ThreadsExecutor(1, 1), List.of(), true).get(0);
-    assertThat(p2.lastSkippedTasks()).isEqualTo(8);
+    PlanResult r2 =
+        p2.run(new ThreadsExecutor(1, 1), List.of(), RunOptions.defaults().resume(true));
+    NDArray got = r2.outputs().get(0);
+    assertThat(r2.skippedTasks()).isEqualTo(8);
     assertThat(values(got)).containsExactly(values(expected), within(1e-9));
     assertThat(work.list("")).isEmpty();
   }

@@ -6,17 +6,16 @@ import dev.cubed.runtime.Executor;
 import dev.cubed.runtime.ExecutorUnavailableException;
 import dev.cubed.runtime.InsufficientHeapException;
 import dev.cubed.runtime.Operation;
+import dev.cubed.runtime.RunReport;
+import dev.cubed.runtime.Scheduler;
 import dev.cubed.runtime.TaskFailedException;
 import dev.cubed.runtime.WorkerTaskException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicReference;
@@ -66,6 +65,7 @@ import scala.runtime.BoxedUnit;
  * speculative copy, so {@code backup} is always false here; peaks are not measured (-1).
  */
 public final class SparkExecutor implements Executor, AutoCloseable {
+  private static final Scheduler SCHEDULER = new Scheduler("spark");
   private static final Object LOCK = new Object();
 
   /** The context this class started, and the settings it was started with. */
@@ -336,7 +336,7 @@ public final class SparkExecutor implements Executor, AutoCloseable {
   }
 
   @Override
-  public void execute(String computeId, List<Operation> ops, List<Callback> callbacks) {
+  public RunReport execute(String computeId, List<Operation> ops, List<Callback> callbacks) {
     long start = System.currentTimeMillis();
     dev.cubed.runtime.FunctionShipping.check(ops, "spark", "Spark executors");
     SparkContext sc = context();
@@ -356,6 +356,7 @@ public final class SparkExecutor implements Executor, AutoCloseable {
     } finally {
       compute.ended(error);
     }
+    return RunReport.of("spark", -1);
   }
 
   /**
@@ -419,7 +420,10 @@ public final class SparkExecutor implements Executor, AutoCloseable {
     }
   }
 
-  /** Runs each op once its dependencies are done; the first failure cancels the rest. */
+  /**
+   * Runs each op as one Spark job once its dependencies are done ({@link Scheduler#runOps}); the
+   * first failure cancels the jobs of the other ops running meanwhile.
+   */
   private static void runAll(
       SparkContext sc,
       String computeId,
@@ -427,9 +431,6 @@ public final class SparkExecutor implements Executor, AutoCloseable {
       List<Callback> callbacks,
       int maxAttempts) {
     String group = "cubed-" + computeId + "-" + UUID.randomUUID();
-    Map<String, CompletableFuture<Void>> byName = new HashMap<>();
-    List<CompletableFuture<Void>> all = new ArrayList<>();
-    AtomicReference<Throwable> first = new AtomicReference<>();
     ExecutorService pool =
         Executors.newCachedThreadPool(
             r -> {
@@ -438,73 +439,19 @@ public final class SparkExecutor implements Executor, AutoCloseable {
               return t;
             });
     try {
-      for (Operation op : ops) {
-        List<CompletableFuture<Void>> deps = new ArrayList<>();
-        if (op.hasKnownDependencies()) {
-          for (String d : op.dependencies()) {
-            CompletableFuture<Void> f = byName.get(d);
-            if (f == null) {
-              throw new IllegalArgumentException(
-                  "spark executor: operation "
-                      + op.name()
-                      + " depends on '"
-                      + d
-                      + "', which is not an earlier operation of the plan");
+      SCHEDULER.runOps(
+          ops,
+          callbacks,
+          pool,
+          () -> {
+            if (ops.size() > 1) {
+              sc.cancelJobGroup(group); // stop the jobs of the other ops running meanwhile
             }
-            deps.add(f);
-          }
-        } else {
-          deps.addAll(all);
-        }
-        CompletableFuture<Void> f =
-            CompletableFuture.allOf(deps.toArray(new CompletableFuture<?>[0]))
-                .thenRunAsync(
-                    () -> {
-                      if (first.get() == null) {
-                        new OpJob(sc, group, op, callbacks, maxAttempts).run();
-                      }
-                    },
-                    pool)
-                .whenComplete(
-                    (v, t) -> {
-                      if (t != null && first.compareAndSet(null, unwrap(t)) && ops.size() > 1) {
-                        sc.cancelJobGroup(
-                            group); // stop the jobs of the other ops running meanwhile
-                      }
-                    });
-        if (byName.put(op.name(), f) != null) {
-          throw new IllegalArgumentException(
-              "spark executor: two operations are named " + op.name());
-        }
-        all.add(f);
-      }
-      for (CompletableFuture<Void> f : all) {
-        try {
-          f.join();
-        } catch (CompletionException | java.util.concurrent.CancellationException e) {
-          // the first failure is rethrown below
-        }
-      }
+          },
+          (op, cbs) -> new OpJob(sc, group, op, cbs, maxAttempts).run());
     } finally {
-      pool.shutdown();
+      SCHEDULER.awaitStopped(pool, computeId); // each job has ended or been cancelled
     }
-    Throwable t = first.get();
-    if (t instanceof RuntimeException r) {
-      throw r;
-    }
-    if (t instanceof Error e) {
-      throw e;
-    }
-    if (t != null) {
-      throw new IllegalStateException("spark executor: " + t, t);
-    }
-  }
-
-  private static Throwable unwrap(Throwable t) {
-    while (t instanceof CompletionException && t.getCause() != null) {
-      t = t.getCause();
-    }
-    return t;
   }
 
   /** One operation as one Spark job. */
@@ -529,10 +476,6 @@ public final class SparkExecutor implements Executor, AutoCloseable {
 
     void run() {
       int n = op.keys().size();
-      long start = System.currentTimeMillis();
-      for (Callback c : callbacks) {
-        c.onOpStart(new Events.OpStart(op.name(), n, op.projectedMem(), start));
-      }
       if (n > 0) {
         sc.setJobGroup(group, "cubed op " + op.name(), true);
         sc.setLocalProperty("callSite.short", "cubed op " + op.name());
@@ -555,14 +498,11 @@ public final class SparkExecutor implements Executor, AutoCloseable {
           throw failed(f);
         }
       }
-      long end = System.currentTimeMillis();
-      for (Callback c : callbacks) {
-        c.onOpEnd(new Events.OpEnd(op.name(), n, start, end));
-      }
     }
 
     private TaskFailedException failed(TaskOutcome f) {
       return new TaskFailedException(
+          "spark",
           op.name(),
           f.key(),
           f.attempt(),
@@ -578,7 +518,8 @@ public final class SparkExecutor implements Executor, AutoCloseable {
       if (m.find()) {
         int index = Integer.parseInt(m.group(1));
         if (index < op.keys().size()) {
-          return new TaskFailedException(op.name(), op.keys().get(index), maxAttempts, e);
+          return new TaskFailedException(
+              "spark", op.name(), op.keys().get(index), maxAttempts, e, false);
         }
       }
       return new IllegalStateException(

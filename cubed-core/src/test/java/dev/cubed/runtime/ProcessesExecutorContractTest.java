@@ -1,0 +1,18 @@
+package dev.cubed.runtime;
+
+import java.time.Duration;
+
+/**
+ * The processes executor under the {@link ExecutorContract}: tasks run in worker JVMs, which each
+ * compute starts and stops (no keep-alive).
+ */
+class ProcessesExecutorContractTest extends ExecutorContract {
+  @Override
+  protected Executor executor(int workers, int attempts) {
+    return ProcessesExecutor.builder()
+        .workers(workers)
+        .attempts(attempts)
+        .retryBackoff(Duration.ofMillis(1))
+        .build();
+  }
+}
