@@ -333,7 +333,9 @@ class XpSearch extends XpArith {
    * x[true]} has shape {@code (1,) + x.shape}, {@code x[false]} {@code (0,) + x.shape}; its value
    * is computed at once (on the mask's spec), the result stays lazy.
    *
-   * @throws IllegalArgumentException if the mask is not bool or its shape is not x's
+   * @throws IllegalArgumentException if the mask is not bool
+   * @throws IndexOutOfBoundsException if the mask's shape is neither x's nor a prefix of it (the
+   *     standard's IndexError; the Python bridge raises it as one)
    */
   public static CubedArray getMask(CubedArray x, CubedArray mask) {
     if (mask.dtype() != DType.BOOL) {
@@ -350,7 +352,7 @@ class XpSearch extends XpArith {
       return XpSort.getMaskLeading(x, mask);
     }
     if (!java.util.Arrays.equals(mask.shape(), x.shape())) {
-      throw new IllegalArgumentException(
+      throw new IndexOutOfBoundsException(
           "mask indexing: mask shape "
               + Xp.shapeOf(mask)
               + " is neither x's "
