@@ -6,7 +6,7 @@ import operator
 
 import numpy as np
 
-from . import _bridge
+from . import _bridge, _deferred
 from ._bridge import IndexSpec, Ints
 
 
@@ -51,10 +51,19 @@ class Array:
         self._grid = info.chunks
 
     def __del__(self):
+        if "_handle" not in self.__dict__:
+            return  # a data-dependent result whose call has not run (_deferred.py)
         try:
             self._bridge.release(self._handle)
         except Exception:
             pass
+
+    def __getattr__(self, name):
+        # only for attributes not set: a data-dependent result's handle, shape and grid are set
+        # when its deferred call runs (_deferred.py)
+        if _deferred.fill(self, name):
+            return getattr(self, name)
+        raise AttributeError(f"'Array' object has no attribute {name!r}")
 
     # ---- attributes ----
     @property
@@ -175,6 +184,9 @@ class Array:
 
     # ---- python protocols ----
     def __repr__(self):
+        if _deferred.pending(self):
+            return (f"cubed_java.Array<shape=(unknown until computed: data-dependent), dtype="
+                    f"{self.dtype}>")
         return (f"cubed_java.Array<shape={self.shape}, dtype={self.dtype}, chunksize="
                 f"{self.chunksize}>")
 
@@ -298,6 +310,17 @@ class Array:
             setattr(self, f, b)
             setattr(new, f, a)
 
+    def _get_mask(self, mask):
+        """``x[mask]``, lazy: the counting pass runs when the result is first needed
+        (_deferred.py); a mask of a shape the engine refuses is an IndexError now."""
+        k = mask.ndim
+        if not (k == 0 or (k <= self.ndim and mask.shape == self.shape[:k])):
+            raise IndexError(f"mask indexing: mask shape {mask.shape} is neither x's"
+                             f" {self.shape} nor a prefix of it (x's leading dimensions); give a"
+                             f" mask of x's shape or of its first dimensions")
+        (out,) = _deferred.call("Xp.getMask", (self, mask), (self.dtype,))
+        return out
+
     def _basic_mask_and_value(self, xp, key, value):
         key = tuple(int(k) if isinstance(k, Array) and k.ndim == 0 and k.dtype.kind in "iu"
                     else k for k in key)
@@ -339,7 +362,7 @@ class Array:
         if not isinstance(key, tuple):
             key = (key,)
         if len(key) == 1 and isinstance(key[0], Array) and key[0].dtype == np.bool_:
-            return _call("Xp.getMask", self, key[0])
+            return self._get_mask(key[0])
         if builtins.any(_is_int_array(k) for k in key):
             return self._take(key)
         zero_d = [k for k in key if isinstance(k, Array) and k.ndim == 0 and k.dtype.kind in "iu"]

@@ -10,7 +10,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from . import _bridge
+from . import _bridge, _deferred
 from ._array import Array, _call
 from ._bridge import SPEC, Dtype, Ints
 from ._chunks import compact_chunks, list_grid, normalize_chunks, regular_size
@@ -448,7 +448,11 @@ def where(condition, x1, x2, /):
 
 
 def nonzero(x, /):
-    return tuple(_call("Xp.nonzero", x))
+    # data-dependent: lazy until needed (_deferred.py)
+    if x.ndim == 0:
+        raise ValueError("nonzero: a 0-d array is not allowed (the standard requires at least 1"
+                         " dimension); use expand_dims first")
+    return tuple(_deferred.call("Xp.nonzero", (x,), (int64,) * x.ndim))
 
 
 def searchsorted(x1, x2, /, *, side="left", sorter=None):
@@ -543,20 +547,21 @@ def argsort(x, /, *, axis=-1, descending=False, stable=True):
                  builtins.bool(stable))
 
 
+# The unique_* functions are data-dependent: lazy until a result is needed (_deferred.py).
 def unique_all(x, /):
-    return UniqueAllResult(*_call("Xp.uniqueAll", x))
+    return UniqueAllResult(*_deferred.call("Xp.uniqueAll", (x,), (x.dtype,) + (int64,) * 3))
 
 
 def unique_counts(x, /):
-    return UniqueCountsResult(*_call("Xp.uniqueCounts", x))
+    return UniqueCountsResult(*_deferred.call("Xp.uniqueCounts", (x,), (x.dtype, int64)))
 
 
 def unique_inverse(x, /):
-    return UniqueInverseResult(*_call("Xp.uniqueInverse", x))
+    return UniqueInverseResult(*_deferred.call("Xp.uniqueInverse", (x,), (x.dtype, int64)))
 
 
 def unique_values(x, /):
-    return _call("Xp.uniqueValues", x)
+    return _deferred.call("Xp.uniqueValues", (x,), (x.dtype,))[0]
 
 
 from ._reductions import (  # noqa: E402,F401  the statistical functions

@@ -163,3 +163,23 @@ def test_zero_length_axis_takes_chunk_size_zero(fn):
     assert y.compute().shape == (3, 0)
     with pytest.raises(ValueError, match="chunk size 0"):
         xp.ones((4, 2), chunks=(0, 2))  # a non-empty axis still needs a positive size
+
+
+@pytest.mark.parametrize("x_shape,mask_shape", [((), (3,)), ((2, 3), (3, 2)), ((4,), (2,))])
+def test_mask_of_another_shape_is_an_index_error(x_shape, mask_shape):
+    # the standard and array-api-tests' test_getitem_masking; it was a ValueError
+    x = xp.asarray(np.ones(x_shape, dtype=np.float32))
+    mask = xp.asarray(np.ones(mask_shape, dtype=bool))
+    with pytest.raises(IndexError, match="mask shape"):
+        x[mask]
+
+
+def test_outer_keeps_the_sign_of_zero_products():
+    # array-api-tests' test_outer compares with x1[i] * x2[j] bit for bit: -0.0 * 5.0 is -0.0
+    a = np.array([-0.0, 2.0, 0.0])
+    b = np.array([5.0, -1.0], dtype=np.float32)
+    got = xp.linalg.outer(xp.asarray(a, chunks=2), xp.asarray(b, chunks=1)).compute()
+    want = np.outer(a, b)
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
+    np.testing.assert_array_equal(got, want)

@@ -1901,7 +1901,9 @@ public final class Xp {
    * x[true]} has shape {@code (1,) + x.shape}, {@code x[false]} {@code (0,) + x.shape}; its value
    * is computed at once (on the mask's spec), the result stays lazy.
    *
-   * @throws IllegalArgumentException if the mask is not bool or its shape is not x's
+   * @throws IllegalArgumentException if the mask is not bool
+   * @throws IndexOutOfBoundsException if the mask's shape is neither x's nor a prefix of it (the
+   *     standard's IndexError; the Python bridge raises it as one)
    */
   public static CubedArray getMask(CubedArray x, CubedArray mask) {
     return XpSearch.getMask(x, mask);

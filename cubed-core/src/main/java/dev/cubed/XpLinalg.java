@@ -432,8 +432,9 @@ public final class XpLinalg {
   }
 
   /**
-   * {@code outer(x1, x2)}: (M, N) products of 1-d operands, promoted dtype (a matmul over a
-   * length-1 axis, as the kernel).
+   * {@code outer(x1, x2)}: (M, N) products of 1-d operands, promoted dtype: the broadcast
+   * elementwise product of an (M, 1) and a (1, N) view, so each element is one multiplication (a
+   * matmul would add it to +0.0 and lose the sign of -0.0 products).
    */
   public static CubedArray outer(CubedArray x1, CubedArray x2) {
     dev.cubed.nd.linalg.Linalg.outer(NDArray.ones(x1.dtype(), 1), NDArray.ones(x2.dtype(), 1));
@@ -444,7 +445,7 @@ public final class XpLinalg {
               + " and "
               + XpBlocks.shapeOf(x2));
     }
-    return XpManip.matmul(XpManip.expandDims(x1, 1), XpManip.expandDims(x2, 0));
+    return XpBinary.MULTIPLY.apply(XpManip.expandDims(x1, 1), XpManip.expandDims(x2, 0));
   }
 
   /** {@code cross(x1, x2)} along the last axis. */

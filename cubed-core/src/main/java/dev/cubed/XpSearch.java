@@ -207,7 +207,7 @@ final class XpSearch {
       return XpSort.getMaskLeading(x, mask);
     }
     if (!java.util.Arrays.equals(mask.shape(), x.shape())) {
-      throw new IllegalArgumentException(
+      throw new IndexOutOfBoundsException(
           "mask indexing: mask shape "
               + XpBlocks.shapeOf(mask)
               + " is neither x's "

@@ -161,6 +161,38 @@ class StandardFormsTest {
   }
 
   @Test
+  void maskOfAnotherShapeIsAnIndexError() {
+    // the standard (and array-api-tests' test_getitem_masking): IndexError, which the bridge
+    // raises for IndexOutOfBoundsException
+    CubedArray x0 = Cubed.asarray(NDArray.of(new float[] {1f}), spec());
+    CubedArray m3 = chunked(NDArray.of(new boolean[] {true, false, true}, 3), 2);
+    assertThatThrownBy(() -> Xp.getMask(x0, m3))
+        .isInstanceOf(IndexOutOfBoundsException.class)
+        .hasMessageContaining("mask shape (3,) is neither x's ()");
+    CubedArray x23 = chunked(NDArray.of(new long[] {0, 1, 2, 3, 4, 5}, 2, 3), 1, 2);
+    CubedArray m32 = chunked(NDArray.of(new boolean[6], 3, 2), 1, 2);
+    assertThatThrownBy(() -> Xp.getMask(x23, m32)).isInstanceOf(IndexOutOfBoundsException.class);
+  }
+
+  @Test
+  void outerKeepsTheSignOfZeroProducts() {
+    // -0.0 * 5.0 is -0.0 (NumPy's outer and the product x1[i] * x2[j]); a matmul adds it to +0.0
+    NDArray a = NDArray.of(new double[] {-0.0, 2.0, 0.0}, 3);
+    NDArray b = NDArray.of(new double[] {5.0, -1.0}, 2);
+    NDArray c = XpLinalg.outer(chunked(a, 2), chunked(b, 1)).compute();
+    NDArray k = dev.cubed.nd.LinearAlgebra.outer(a, b);
+    double[] expected = {-0.0, 0.0, 10.0, -2.0, 0.0, -0.0};
+    for (int i = 0; i < expected.length; i++) {
+      assertThat(Double.doubleToRawLongBits(c.getDouble(i)))
+          .as("chunked outer element %d", i)
+          .isEqualTo(Double.doubleToRawLongBits(expected[i]));
+      assertThat(Double.doubleToRawLongBits(k.getDouble(i)))
+          .as("kernel outer element %d", i)
+          .isEqualTo(Double.doubleToRawLongBits(expected[i]));
+    }
+  }
+
+  @Test
   void linspaceMatchesNumpyBitForBit() {
     // np.linspace(0.1, 1.7, 7, endpoint=False) and np.linspace(-3.3, 2.9, 11, endpoint=False)
     String[] a = {

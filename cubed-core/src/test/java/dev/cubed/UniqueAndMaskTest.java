@@ -130,9 +130,9 @@ class UniqueAndMaskTest extends ChunkedVsKernel {
     NDArray want = Indexing.getMask(a, m);
     assertEquals(2, sel.ndim());
     SortTest.assertBitsEqual("x[mask] leading", want, sel.compute());
-    IllegalArgumentException e =
+    IndexOutOfBoundsException e =
         assertThrows(
-            IllegalArgumentException.class,
+            IndexOutOfBoundsException.class,
             () ->
                 Xp.getMask(
                     c, Cubed.fromArray(NDArray.zeros(DType.BOOL, 50), new long[] {5}, spec)));

@@ -294,7 +294,7 @@ final class Products {
               + " and "
               + Shapes.format(x2.shape()));
     }
-    return matmul(x1.reshape(x1.shape(0), 1), x2.reshape(1, x2.shape(0)));
+    return Elementwise.multiply(x1.reshape(x1.shape(0), 1), x2.reshape(1, x2.shape(0)));
   }
 
   // ------------------------------------------------------------------ helpers
