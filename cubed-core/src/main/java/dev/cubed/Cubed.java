@@ -96,15 +96,19 @@ public final class Cubed {
     return Plan.of(nodes, config(s));
   }
 
+  /** The plan settings of a spec (every setting of {@link Spec}'s table a plan uses). */
   static PlanConfig config(Spec s) {
-    return new PlanConfig(
-        s.workLocation(),
-        s.allowedMem(),
-        s.reservedMem(),
-        s.maxInputBlocks(),
-        s.maxSourceArrays(),
-        0,
-        1);
+    return PlanConfig.builder(s.workLocation())
+        .memory(s.allowedMem(), s.reservedMem())
+        .fusionLimits(s.maxInputBlocks(), s.maxSourceArrays())
+        .copies(0, 1)
+        .foldGroups(s.foldGroups())
+        .tileBytes(s.tileBytes())
+        .inlineMaxBytes(s.inlineMaxBytes())
+        .rechunkCompression(s.rechunkIntermediateCompression())
+        .rechunkConsume(s.rechunkConsumeIntermediates())
+        .intermediateChecksums(s.intermediateChecksums())
+        .build();
   }
 
   /** Computes several arrays in one plan (shared inputs computed once) on the spec's executor. */
@@ -235,9 +239,10 @@ public final class Cubed {
    * The executor a spec names, configured from it: the threads executor with {@code spec.workers()}
    * threads (0 = one per processor) and {@code spec.attempts()} attempts; the processes executor
    * with {@code spec.workers()} worker processes, those attempts and a worker heap bound of {@code
-   * spec.allowedMem()}, keeping its workers 30 s between computes ({@link
-   * dev.cubed.runtime.ProcessesExecutor.Builder#keepAlive}); {@code "processes-strict"} the same in
-   * strict mode (each op's tasks in a heap of that op's projection, see {@link
+   * spec.allowedMem()}, keeping its workers {@code spec.processesKeepAlive()} (default 30 s)
+   * between computes ({@link dev.cubed.runtime.ProcessesExecutor.Builder#keepAlive}) and taking the
+   * spec's other {@code processes_*} and {@code worker_*} settings; {@code "processes-strict"} the
+   * same in strict mode (each op's tasks in a heap of that op's projection, see {@link
    * dev.cubed.runtime.ProcessesExecutor.Builder#heapPerOp}); any other name through the {@link
    * dev.cubed.runtime.ExecutorFactory} registered under it (given the spec's workers, attempts,
    * memory and {@link Spec#executorOptions()}), else the {@link Executor} service of that name. All
@@ -255,7 +260,13 @@ public final class Cubed {
                 spec.attempts(),
                 spec.allowedMem(),
                 spec.reservedMem(),
-                spec.executorOptions()));
+                spec.executorOptions(),
+                new dev.cubed.runtime.ExecutorSettings.Processes(
+                    spec.processesKeepAlive(),
+                    spec.processesGcSkip(),
+                    spec.workerJvmOptions(),
+                    spec.workerPostTaskGc(),
+                    spec.workerStats())));
   }
 
   /**

@@ -1,6 +1,5 @@
 package dev.cubed.runtime;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -89,8 +88,9 @@ final class ExecutorRegistry {
   }
 
   /**
-   * The built-ins. The processes executors keep their workers between computes for {@code
-   * -Dcubed.processes.keepAliveSeconds} seconds (default 30) when made from settings.
+   * The built-ins. The processes executors made from settings keep their workers between computes
+   * for {@link ExecutorSettings.Processes#keepAlive()} (the spec's {@code processes_keep_alive},
+   * default 30 s) and take the other {@link ExecutorSettings.Processes} settings.
    */
   static final List<BuiltIn> BUILT_INS =
       List.of(
@@ -115,7 +115,11 @@ final class ExecutorRegistry {
         .attempts(s.attempts())
         .allowedMem(s.allowedMem())
         .reservedMem(s.reservedMem())
-        .keepAlive(Duration.ofSeconds(Long.getLong("cubed.processes.keepAliveSeconds", 30L)))
+        .keepAlive(s.processes().keepAlive())
+        .gcSkip(s.processes().gcSkip())
+        .workerJvmArgs(s.processes().workerJvmOptions())
+        .postTaskGc(s.processes().postTaskGc())
+        .workerStats(s.processes().workerStats())
         .heapPerOp(heapPerOp)
         .build();
   }

@@ -76,6 +76,8 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
   private final boolean heapPerOp;
   private final long keepAliveMillis;
   private final boolean gcSkip;
+  private final boolean postTaskGc;
+  private final boolean workerStats;
 
   /** Op ids unique in this JVM, so a worker kept between computes never confuses two ops. */
   private static final AtomicInteger OP_IDS = new AtomicInteger();
@@ -97,6 +99,8 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
     this.heapPerOp = b.heapPerOp;
     this.keepAliveMillis = b.keepAlive.toMillis();
     this.gcSkip = b.gcSkip;
+    this.postTaskGc = b.postTaskGc;
+    this.workerStats = b.workerStats;
     this.config =
         new TaskRuns.Config(
             b.attempts, b.taskTimeout, b.backupTasks, b.backupMinDuration, null, b.retryBackoff);
@@ -120,13 +124,28 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
     private final List<String> extraJvmArgs = new ArrayList<>();
     private boolean heapPerOp;
     private Duration keepAlive = Duration.ZERO;
-    private boolean gcSkip = !"false".equals(System.getProperty("cubed.processes.gcSkip"));
+    private boolean gcSkip = true;
+    private boolean postTaskGc = true;
+    private boolean workerStats;
 
-    private Builder() {
-      String opts = System.getProperty("cubed.processes.workerJvmOptions", "").trim();
-      if (!opts.isEmpty()) {
-        extraJvmArgs.addAll(List.of(opts.split("\\s+")));
-      }
+    private Builder() {}
+
+    /**
+     * With a GC skip slack ({@link #gcSkip}), whether a worker also runs the GC check right after
+     * each reply, while the parent handles it (default on; the spec's {@code worker_post_task_gc}).
+     */
+    public Builder postTaskGc(boolean on) {
+      this.postTaskGc = on;
+      return this;
+    }
+
+    /**
+     * Whether each worker prints its pre-task GCs run and skipped to stderr when it exits (default
+     * off; the spec's {@code worker_stats}).
+     */
+    public Builder workerStats(boolean on) {
+      this.workerStats = on;
+      return this;
     }
 
     /**
@@ -134,7 +153,7 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
      * executor with equal worker settings) for up to {@code idle} (default 0: workers stop when
      * their compute ends). Idle workers are stopped by {@link ProcessesExecutor#close}, at JVM exit
      * and after {@code idle}; they exit by themselves if this JVM dies. {@link dev.cubed.Cubed}'s
-     * spec executors keep them 30 s (system property {@code cubed.processes.keepAliveSeconds}).
+     * spec executors keep them 30 s (the spec's {@code processes_keep_alive}).
      */
     public Builder keepAlive(Duration idle) {
       this.keepAlive = TaskRuns.notNegative("ProcessesExecutor", "keepAlive", idle);
@@ -143,11 +162,11 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
 
     /**
      * Lets a worker skip the full GC before a task when the heap holds at most {@code min(64 MiB,
-     * heap bound / 8)} above its idle baseline (default on; system property {@code
-     * cubed.processes.gcSkip=false} turns it off). The measured peak stays an upper bound on the
-     * task's heap; see docs/diagnostics.md. Not in {@link #heapPerOp} mode, whose figures are
-     * compared with the projections: there a full GC runs before every task, so a task is never
-     * charged what an earlier one left.
+     * heap bound / 8)} above its idle baseline (default on; the spec's {@code
+     * processes_gc_skip=false} turns it off). The measured peak stays an upper bound on the task's
+     * heap; see docs/diagnostics.md. Not in {@link #heapPerOp} mode, whose figures are compared
+     * with the projections: there a full GC runs before every task, so a task is never charged what
+     * an earlier one left.
      */
     public Builder gcSkip(boolean on) {
       this.gcSkip = on;
@@ -241,12 +260,17 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
     }
 
     /**
-     * Extra JVM options for the workers (e.g. "-Dsome.property=x"); appended last, after those of
-     * the system property {@code cubed.processes.workerJvmOptions} (space-separated; e.g. a JFR
-     * recording: {@code -XX:StartFlightRecording=filename=/tmp/worker-%p.jfr}).
+     * An extra JVM option for the workers (e.g. a JFR recording: {@code
+     * -XX:StartFlightRecording=filename=/tmp/worker-%p.jfr}); appended last, in the order given.
      */
     public Builder workerJvmArg(String arg) {
       extraJvmArgs.add(arg);
+      return this;
+    }
+
+    /** {@link #workerJvmArg} for each option (the spec's {@code worker_jvm_options}). */
+    public Builder workerJvmArgs(List<String> args) {
+      args.forEach(this::workerJvmArg);
       return this;
     }
 
@@ -471,7 +495,9 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
           new WorkerProcess.Settings(
               heapBound,
               jvmArgs,
-              gcSkip && !heapPerOp ? WorkerProcess.Settings.defaultGcSkipSlack(heapBound) : 0);
+              gcSkip && !heapPerOp ? WorkerProcess.Settings.defaultGcSkipSlack(heapBound) : 0,
+              postTaskGc,
+              workerStats);
       current = keepAliveMillis > 0 ? WorkerPool.SHARED.take(settings) : null;
       if (current == null) {
         current = WorkerProcess.start(settings);
