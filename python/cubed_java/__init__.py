@@ -28,10 +28,16 @@ def compute(*arrays, **options):
 
 
 def configure(**spec):
-    """Sets the engine's spec for arrays made from now on: allowed_mem ("2GB"), reserved_mem,
-    work_dir (default: a private per-user directory, java.io.tmpdir/cubed-<user>), executor
-    ("threads" or "processes"), workers, attempts, checksum (True: a crc32c checksum per chunk of
-    the Zarr arrays written), executor_option.KEY. Returns the spec's description."""
+    """Sets the engine's spec for arrays made from now on. Keys are the engine's settings (one
+    table in docs/engine.md, "Settings"), read by the engine's one parser of settings: allowed_mem
+    ("2GB"), reserved_mem, work_dir (default: a private per-user directory,
+    java.io.tmpdir/cubed-<user>), executor ("threads" or "processes"), workers, attempts, checksum
+    (True: a crc32c checksum per chunk of the Zarr arrays written), fold_groups, tile_bytes,
+    inline_max_bytes, rechunk_intermediate_compression, rechunk_consume_intermediates,
+    intermediate_checksums, processes_keep_alive, processes_gc_skip, worker_jvm_options,
+    worker_post_task_gc, worker_stats, and executor_option.KEY (pass it as
+    ``**{"executor_option.spark.master": "local[2]"}``). A bad key or value is a ValueError naming
+    it and what it allows. Returns the spec's description."""
     args = []
     for k, v in spec.items():
         args += [k, str(v)]

@@ -245,3 +245,25 @@ def test_configure_takes_the_spec_keys_and_checksum_adds_crc32c_to_writes(tmp_pa
             cubed_java.configure(colour="blue")
     finally:
         cubed_java.configure(checksum=False, attempts=3)
+
+
+def test_configure_takes_every_engine_setting_and_refuses_bad_values_naming_them():
+    """configure goes through the engine's one parser: the plan settings are accepted (and shown
+    in the spec's description), a bad value is a ValueError naming the key and what it allows."""
+    try:
+        desc = cubed_java.configure(fold_groups=False, tile_bytes="64KiB",
+                                    rechunk_intermediate_compression="lz4", worker_stats=True)
+        for shown in ("fold_groups=false", "tile_bytes=65536",
+                      "rechunk_intermediate_compression=lz4", "worker_stats=true"):
+            assert shown in desc
+        x = cubed_java.from_array(np.arange(120.0).reshape(30, 4), (2, 4))
+        np.testing.assert_allclose(np.asarray(xp.mean(x * x, axis=0)),
+                                   np.mean(np.arange(120.0).reshape(30, 4) ** 2, axis=0))
+        with pytest.raises(ValueError, match="rechunk_intermediate_compression: 'zip' is not one of"
+                                             " auto, none, lz4, project"):
+            cubed_java.configure(rechunk_intermediate_compression="zip")
+        with pytest.raises(ValueError, match="fold_groups: 'maybe' is not true or false"):
+            cubed_java.configure(fold_groups="maybe")
+    finally:
+        cubed_java.configure(fold_groups=True, tile_bytes="256KiB",
+                             rechunk_intermediate_compression="auto", worker_stats=False)

@@ -97,15 +97,19 @@ public final class Cubed {
     return Plan.of(nodes, config(s));
   }
 
+  /** The plan settings of a spec (every setting of {@link Spec}'s table a plan uses). */
   static PlanConfig config(Spec s) {
-    return new PlanConfig(
-        s.workLocation(),
-        s.allowedMem(),
-        s.reservedMem(),
-        s.maxInputBlocks(),
-        s.maxSourceArrays(),
-        0,
-        1);
+    return PlanConfig.builder(s.workLocation())
+        .memory(s.allowedMem(), s.reservedMem())
+        .fusionLimits(s.maxInputBlocks(), s.maxSourceArrays())
+        .copies(0, 1)
+        .foldGroups(s.foldGroups())
+        .tileBytes(s.tileBytes())
+        .inlineMaxBytes(s.inlineMaxBytes())
+        .rechunkCompression(s.rechunkIntermediateCompression())
+        .rechunkConsume(s.rechunkConsumeIntermediates())
+        .intermediateChecksums(s.intermediateChecksums())
+        .build();
   }
 
   /** Computes several arrays in one plan (shared inputs computed once) on the spec's executor. */
@@ -242,8 +246,9 @@ public final class Cubed {
   /**
    * The executor a spec names, configured from it: {@code Executor.byName(spec.executor(),
    * settings)} with the spec's workers (0 = one per processor), attempts, allowedMem, reservedMem
-   * and {@link Spec#executorOptions()}, so an executor of a name is configured the same way here
-   * and there (what each built-in makes of the settings, keep-alive and heap bound included: {@link
+   * {@link Spec#executorOptions()} and the spec's {@code processes_*} and {@code worker_*}
+   * settings, so an executor of a name is configured the same way here and there (what each
+   * built-in makes of the settings, keep-alive and heap bound included: {@link
    * Executor#byName(String, dev.cubed.runtime.ExecutorSettings)}).
    *
    * @throws IllegalArgumentException "unknown executor 'x'; available: ..." if no executor has that
@@ -258,7 +263,13 @@ public final class Cubed {
             spec.attempts(),
             spec.allowedMem(),
             spec.reservedMem(),
-            spec.executorOptions()));
+            spec.executorOptions(),
+            new dev.cubed.runtime.ExecutorSettings.Processes(
+                spec.processesKeepAlive(),
+                spec.processesGcSkip(),
+                spec.workerJvmOptions(),
+                spec.workerPostTaskGc(),
+                spec.workerStats())));
   }
 
   /**

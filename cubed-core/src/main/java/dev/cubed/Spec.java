@@ -1,24 +1,77 @@
 package dev.cubed;
 
-import java.io.IOException;
-import java.io.Reader;
+import dev.cubed.primitive.RechunkPlanner.ConsumeIntermediates;
+import dev.cubed.primitive.RechunkPlanner.IntermediateCompression;
 import java.io.Serializable;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Locale;
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Properties;
 
 /**
- * Resources for a computation: where intermediate data go ({@code workDir}), the memory a task may
- * use ({@code allowedMem}), the part of it taken by the worker itself ({@code reservedMem}) and the
- * executor's name, and whether the targets the engine creates carry checksums ({@code checksum}).
- * Immutable; build with {@link #builder()}, {@link #fromFile(Path)} or {@link #fromEnv()}.
- * Defaults: workDir = {@code java.io.tmpdir/cubed-<user name>} (per user, see {@link
- * dev.cubed.plan.WorkDirs#defaultWorkDir()}), allowedMem 2 GB, reservedMem 100 MB, executor
- * "threads", checksum false. Memory strings accept B, KB/MB/GB/TB (powers of 1000) and
- * KiB/MiB/GiB/TiB (powers of 1024).
+ * Every setting of a computation, in one place. Immutable; build with {@link #builder()}, {@link
+ * #fromFile(Path)} or {@link #fromEnv()}, or set settings by name with {@link Builder#set} (the one
+ * parser of {@code key=value} settings, used by spec files, the environment, the CLI's {@code
+ * --setting KEY=VALUE} and the Python package's {@code cubed_java.configure(...)}).
+ *
+ * <p>The settings (names in snake_case; case, '-' and '_' do not matter when given; "plan id" marks
+ * the settings that change what a plan writes, which are part of its compute id, so a resume never
+ * reuses intermediates planned under other values):
+ *
+ * <table>
+ *   <caption>Settings</caption>
+ *   <tr><th>name</th><th>default</th><th>what it changes</th></tr>
+ *   <tr><td>work_dir</td><td>java.io.tmpdir/cubed-USER</td><td>where intermediate arrays go (a
+ *       local directory or a store URI such as s3://bucket/work)</td></tr>
+ *   <tr><td>allowed_mem</td><td>2GB</td><td>memory a task may use; plan id (through the
+ *       tasks)</td></tr>
+ *   <tr><td>reserved_mem</td><td>100MB</td><td>the worker's own part of allowed_mem</td></tr>
+ *   <tr><td>executor</td><td>threads</td><td>the executor by name (threads, processes,
+ *       processes-strict, spark, beam, ...)</td></tr>
+ *   <tr><td>workers</td><td>0</td><td>threads or worker processes (0: one per processor)</td></tr>
+ *   <tr><td>attempts</td><td>3</td><td>attempts per task (1: no retry)</td></tr>
+ *   <tr><td>checksum</td><td>false</td><td>crc32c per chunk of the Zarr targets the engine
+ *       creates</td></tr>
+ *   <tr><td>max_input_blocks</td><td>10</td><td>fusion limit: input blocks of a fused task (0:
+ *       no fusion); plan id (through the ops)</td></tr>
+ *   <tr><td>max_source_arrays</td><td>4</td><td>fusion limit: stored arrays a fused task
+ *       reads</td></tr>
+ *   <tr><td>fold_groups</td><td>true</td><td>reductions over one input planned as fold groups;
+ *       plan id</td></tr>
+ *   <tr><td>tile_bytes</td><td>256KiB</td><td>tiles of tiled pointwise-to-reduction chains (0:
+ *       untiled); plan id</td></tr>
+ *   <tr><td>inline_max_bytes</td><td>4MiB</td><td>tiny plans up to this size run in the calling
+ *       thread (0: never)</td></tr>
+ *   <tr><td>rechunk_intermediate_compression</td><td>auto</td><td>compressor of rechunk
+ *       intermediates: auto, none, lz4, project (alias default); plan id</td></tr>
+ *   <tr><td>rechunk_consume_intermediates</td><td>auto</td><td>later rechunk stages delete the
+ *       intermediate chunks they copied: auto, true, false; plan id</td></tr>
+ *   <tr><td>intermediate_checksums</td><td>true</td><td>crc32c per chunk of intermediate arrays;
+ *       plan id</td></tr>
+ *   <tr><td>processes_keep_alive</td><td>30</td><td>seconds the processes executors keep idle
+ *       workers for the next compute (0: off)</td></tr>
+ *   <tr><td>processes_gc_skip</td><td>true</td><td>workers may skip the full GC before a task
+ *       when the heap is near its idle baseline</td></tr>
+ *   <tr><td>worker_jvm_options</td><td>(none)</td><td>extra JVM options of worker processes,
+ *       space-separated</td></tr>
+ *   <tr><td>worker_post_task_gc</td><td>true</td><td>workers run that GC check right after
+ *       each reply</td></tr>
+ *   <tr><td>worker_stats</td><td>false</td><td>workers print their pre-task GC counts on
+ *       exit</td></tr>
+ *   <tr><td>executor_option.KEY</td><td>(none)</td><td>an option of an engine executor (e.g.
+ *       executor_option.spark.master)</td></tr>
+ * </table>
+ *
+ * <p>Memory strings accept B, KB/MB/GB/TB (powers of 1000) and KiB/MiB/GiB/TiB (powers of 1024).
+ * The environment variable {@code CUBED_SPEC_<NAME>} (e.g. {@code CUBED_SPEC_TILE_BYTES}) sets a
+ * setting in {@link #fromEnv()} and {@link #fromFile}. The system properties that set some of these
+ * before ({@code cubed.plan.foldGroups}, {@code cubed.plan.tileBytes}, {@code
+ * cubed.inlineMaxBytes}, {@code cubed.rechunk.intermediateCompression}, {@code
+ * cubed.rechunk.consumeIntermediates}, {@code cubed.intermediateChecksums}, {@code
+ * cubed.processes.keepAliveSeconds}, {@code cubed.processes.gcSkip}, {@code
+ * cubed.processes.workerJvmOptions}, {@code cubed.worker.postTaskGc}, {@code cubed.worker.stats})
+ * still work: {@link #builder()} reads them as its starting values, through the same parser.
  *
  * <p>A local work directory must be private to the user running the compute: when a compute first
  * uses it, it is created with mode 0700 if missing, and refused if another user owns it or its
@@ -34,70 +87,67 @@ public final class Spec implements Serializable {
   /** Default reserved memory per task: 100 MB. */
   public static final long DEFAULT_RESERVED_MEM = 100_000_000L;
 
-  private final String workDir;
-  private final long allowedMem;
-  private final long reservedMem;
-  private final String executor;
-  private final int maxInputBlocks;
-  private final int maxSourceArrays;
-  private final int workers;
-  private final int attempts;
-  private final boolean checksum;
-  private final java.util.TreeMap<String, String> executorOptions;
+  private final SpecValues v;
 
   private Spec(Builder b) {
-    this.workDir = b.workDir;
-    this.allowedMem = b.allowedMem;
-    this.reservedMem = b.reservedMem;
-    this.executor = b.executor;
-    this.maxInputBlocks = b.maxInputBlocks;
-    this.maxSourceArrays = b.maxSourceArrays;
-    this.workers = b.workers;
-    this.attempts = b.attempts;
-    this.checksum = b.checksum;
-    this.executorOptions = new java.util.TreeMap<>(b.executorOptions);
-    if (attempts < 1) {
+    this.v = b.v.copy();
+    if (v.maxInputBlocks < 0 || v.maxSourceArrays < 1) {
       throw new IllegalArgumentException(
-          "Spec: attempts must be >= 1 (1 = no retry), got " + attempts);
+          "Spec: max_input_blocks must be >= 0 and max_source_arrays >= 1, got "
+              + v.maxInputBlocks
+              + " and "
+              + v.maxSourceArrays);
     }
-    if (workers < 0) {
+    if (v.tileBytes < 0 || v.inlineMaxBytes < 0) {
       throw new IllegalArgumentException(
-          "Spec: workers must be >= 0 (0 = one per processor), got " + workers);
+          "Spec: tile_bytes and inline_max_bytes must be >= 0 (0: off), got "
+              + v.tileBytes
+              + " and "
+              + v.inlineMaxBytes);
     }
-    if (reservedMem < 0 || allowedMem <= reservedMem) {
+    if (v.attempts < 1) {
+      throw new IllegalArgumentException(
+          "Spec: attempts must be >= 1 (1 = no retry), got " + v.attempts);
+    }
+    if (v.workers < 0) {
+      throw new IllegalArgumentException(
+          "Spec: workers must be >= 0 (0 = one per processor), got " + v.workers);
+    }
+    if (v.reservedMem < 0 || v.allowedMem <= v.reservedMem) {
       throw new IllegalArgumentException(
           "Spec: allowedMem ("
-              + allowedMem
+              + v.allowedMem
               + " B) must exceed reservedMem ("
-              + reservedMem
+              + v.reservedMem
               + " B), and reservedMem must be >= 0");
     }
   }
 
-  /** A spec with every default. */
+  /** A spec with every default (and the old {@code -Dcubed.*} properties, see above). */
   public static Spec defaults() {
     return builder().build();
   }
 
-  /** A builder starting from the defaults. */
+  /**
+   * A builder starting from the defaults, with the old {@code -Dcubed.*} system properties of the
+   * class comment applied (through {@link Builder#set}).
+   *
+   * @throws IllegalArgumentException naming the property if one of them has a malformed value
+   */
   public static Builder builder() {
-    return new Builder();
+    Builder b = new Builder(new SpecValues());
+    SpecKeys.applyLegacyProperties(b, System::getProperty);
+    return b;
+  }
+
+  /** A builder starting from the defaults only (no system properties). */
+  static Builder plainBuilder() {
+    return new Builder(new SpecValues());
   }
 
   /** A builder starting from this spec's values. */
   public Builder toBuilder() {
-    Builder b = new Builder();
-    b.workDir = workDir;
-    b.allowedMem = allowedMem;
-    b.reservedMem = reservedMem;
-    b.executor = executor;
-    b.maxInputBlocks = maxInputBlocks;
-    b.maxSourceArrays = maxSourceArrays;
-    b.workers = workers;
-    b.attempts = attempts;
-    b.checksum = checksum;
-    b.executorOptions.putAll(executorOptions);
-    return b;
+    return new Builder(v.copy());
   }
 
   /**
@@ -107,14 +157,14 @@ public final class Spec implements Serializable {
    *     (use {@link #workLocation()})
    */
   public Path workDir() {
-    if (!dev.cubed.zarr.Stores.isLocal(workDir)) {
+    if (!dev.cubed.zarr.Stores.isLocal(v.workDir)) {
       throw new IllegalStateException(
           "the work directory "
-              + workDir
+              + v.workDir
               + " is not a local"
               + " directory; use Spec.workLocation()");
     }
-    return dev.cubed.zarr.Stores.localPath(workDir);
+    return dev.cubed.zarr.Stores.localPath(v.workDir);
   }
 
   /**
@@ -122,22 +172,22 @@ public final class Spec implements Serializable {
    * as {@code s3://bucket/work} (needs the store's plugin, e.g. cubed-s3, on the classpath).
    */
   public String workLocation() {
-    return workDir;
+    return v.workDir;
   }
 
   /** Memory a task may use, bytes. */
   public long allowedMem() {
-    return allowedMem;
+    return v.allowedMem;
   }
 
   /** Memory of the worker itself, counted in every task's projected memory, bytes. */
   public long reservedMem() {
-    return reservedMem;
+    return v.reservedMem;
   }
 
   /** The executor's name (see {@link dev.cubed.runtime.Executor#byName}). */
   public String executor() {
-    return executor;
+    return v.executor;
   }
 
   /**
@@ -146,7 +196,7 @@ public final class Spec implements Serializable {
    * default.
    */
   public Map<String, String> executorOptions() {
-    return java.util.Collections.unmodifiableMap(executorOptions);
+    return java.util.Collections.unmodifiableMap(v.executorOptions);
   }
 
   /**
@@ -154,12 +204,12 @@ public final class Spec implements Serializable {
    * the processes executor (0 = one per available processor).
    */
   public int workers() {
-    return workers;
+    return v.workers;
   }
 
   /** Attempts per task of the executor chosen by name (1 = no retry; default 3). */
   public int attempts() {
-    return attempts;
+    return v.attempts;
   }
 
   /**
@@ -169,17 +219,81 @@ public final class Spec implements Serializable {
    * are always checksummed; targets passed to {@link Cubed#store} keep their own codecs.
    */
   public boolean checksum() {
-    return checksum;
+    return v.checksum;
   }
 
   /** Fusion limit: input blocks one fused task may read (default 10). */
   public int maxInputBlocks() {
-    return maxInputBlocks;
+    return v.maxInputBlocks;
   }
 
   /** Fusion limit: stored source arrays one fused task may read (default 4). */
   public int maxSourceArrays() {
-    return maxSourceArrays;
+    return v.maxSourceArrays;
+  }
+
+  /** Whether reductions over one input are planned as fold groups (default true; plan id). */
+  public boolean foldGroups() {
+    return v.foldGroups;
+  }
+
+  /** Bytes per array tile of tiled pointwise-to-reduction chains (default 256 KiB, 0: untiled). */
+  public long tileBytes() {
+    return v.tileBytes;
+  }
+
+  /** Largest tiny plan (bytes) run in the calling thread (default 4 MiB, 0: never). */
+  public long inlineMaxBytes() {
+    return v.inlineMaxBytes;
+  }
+
+  /** The compressor of multistage rechunks' intermediate arrays (default AUTO; plan id). */
+  public IntermediateCompression rechunkIntermediateCompression() {
+    return v.rechunkIntermediateCompression;
+  }
+
+  /** Whether later rechunk stages delete the intermediates they copied (default AUTO; plan id). */
+  public ConsumeIntermediates rechunkConsumeIntermediates() {
+    return v.rechunkConsumeIntermediates;
+  }
+
+  /** Whether intermediate arrays get a crc32c checksum per chunk (default true; plan id). */
+  public boolean intermediateChecksums() {
+    return v.intermediateChecksums;
+  }
+
+  /** How long the processes executors keep idle workers for the next compute (default 30 s). */
+  public Duration processesKeepAlive() {
+    return v.processesKeepAlive;
+  }
+
+  /** Whether worker processes may skip the pre-task full GC (default true). */
+  public boolean processesGcSkip() {
+    return v.processesGcSkip;
+  }
+
+  /** Extra JVM options of worker processes (default none). */
+  public List<String> workerJvmOptions() {
+    return v.workerJvmOptions;
+  }
+
+  /** Whether worker processes run the GC check right after each reply (default true). */
+  public boolean workerPostTaskGc() {
+    return v.workerPostTaskGc;
+  }
+
+  /** Whether worker processes print their pre-task GC counts when they exit (default false). */
+  public boolean workerStats() {
+    return v.workerStats;
+  }
+
+  /**
+   * Every setting of this spec by name (the names {@link Builder#set} reads, in the order of the
+   * class comment's table), then {@code executor_option.KEY} for each executor option; values as
+   * text {@link Builder#set} reads back.
+   */
+  public Map<String, String> settings() {
+    return SpecKeys.values(this);
   }
 
   /**
@@ -189,119 +303,159 @@ public final class Spec implements Serializable {
    * @throws IllegalArgumentException if the text is not such a size
    */
   public static long parseBytes(String text) {
-    String s = text.trim().toUpperCase(Locale.ROOT).replace(" ", "").replace("_", "");
-    int i = 0;
-    while (i < s.length() && (Character.isDigit(s.charAt(i)) || s.charAt(i) == '.')) {
-      i++;
-    }
-    if (i == 0) {
-      throw new IllegalArgumentException(
-          "parseBytes: '"
-              + text
-              + "' is not a memory size (expected e.g. 2GB, 500MB, 1GiB or a number of bytes)");
-    }
-    double num = Double.parseDouble(s.substring(0, i));
-    String unit = s.substring(i);
-    double mult =
-        switch (unit) {
-          case "", "B" -> 1;
-          case "K", "KB" -> 1e3;
-          case "M", "MB" -> 1e6;
-          case "G", "GB" -> 1e9;
-          case "T", "TB" -> 1e12;
-          case "KIB" -> 1024.0;
-          case "MIB" -> 1024.0 * 1024;
-          case "GIB" -> 1024.0 * 1024 * 1024;
-          case "TIB" -> 1024.0 * 1024 * 1024 * 1024;
-          default ->
-              throw new IllegalArgumentException(
-                  "parseBytes: unknown unit '"
-                      + unit
-                      + "' in '"
-                      + text
-                      + "' (use B, KB, MB, GB, TB, KiB, MiB, GiB or TiB)");
-        };
-    return Math.round(num * mult);
+    return SpecText.parseBytes(text);
   }
 
   /**
    * Reads a spec from a file: a Java properties file, or a flat YAML file of {@code key: value}
-   * lines (optionally under a top-level {@code spec:} key). Keys: work_dir (or workDir),
-   * allowed_mem, reserved_mem, executor, workers, attempts, checksum (true/false), and {@code
-   * executor_option.KEY} for each executor option KEY (e.g. {@code executor_option.spark.master:
-   * local[2]}); then {@code CUBED_SPEC_*} environment variables override.
+   * lines (optionally under a top-level {@code spec:} key). Keys: the settings of the class
+   * comment, read by {@link Builder#set} (e.g. {@code allowed_mem: 1GB}, {@code
+   * executor_option.spark.master: local[2]}); then {@code CUBED_SPEC_*} environment variables
+   * override.
    *
    * @throws IllegalArgumentException if the file cannot be read or holds a bad value
    */
   public static Spec fromFile(Path file) {
-    Properties p = new Properties();
-    try (Reader r = Files.newBufferedReader(file)) {
-      if (file.toString().endsWith(".yaml") || file.toString().endsWith(".yml")) {
-        for (String line : Files.readAllLines(file)) {
-          String t = line.strip();
-          int c = t.indexOf(':');
-          if (t.isEmpty() || t.startsWith("#") || c < 0) {
-            continue;
-          }
-          String v = t.substring(c + 1).strip();
-          if (v.length() >= 2 && (v.startsWith("\"") || v.startsWith("'"))) {
-            v = v.substring(1, v.length() - 1);
-          }
-          if (!v.isEmpty()) {
-            p.setProperty(t.substring(0, c).strip(), v);
-          }
-        }
-      } else {
-        p.load(r);
-      }
-    } catch (IOException e) {
-      throw new IllegalArgumentException("Spec.fromFile: cannot read " + file + ": " + e, e);
-    }
     Builder b = builder();
-    for (String k : p.stringPropertyNames()) {
-      b.set(k, p.getProperty(k));
-    }
+    SpecText.readFile(file)
+        .forEach(
+            (k, v) -> {
+              try {
+                b.set(k, v);
+              } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
+              }
+            });
     return b.applyEnv(System.getenv()).build();
   }
 
-  /** The defaults overridden by {@code CUBED_SPEC_WORK_DIR}, {@code _ALLOWED_MEM}, etc. */
+  /**
+   * The defaults overridden by the environment: {@code CUBED_SPEC_<NAME>} for each setting of the
+   * class comment (e.g. {@code CUBED_SPEC_ALLOWED_MEM=1GB}, {@code CUBED_SPEC_FOLD_GROUPS=false}).
+   *
+   * @throws IllegalArgumentException naming the variable if one has a malformed value
+   */
   public static Spec fromEnv() {
     return builder().applyEnv(System.getenv()).build();
   }
 
+  /**
+   * The work directory (credentials redacted), memory, executor, workers and attempts, then every
+   * other setting that differs from its default, then the executor options.
+   */
   @Override
   public String toString() {
-    return "Spec[workDir="
-        + dev.cubed.zarr.Stores.redact(workDir)
-        + ", allowedMem="
-        + allowedMem
-        + ", reservedMem="
-        + reservedMem
-        + ", executor="
-        + executor
-        + ", workers="
-        + workers
-        + ", attempts="
-        + attempts
-        + (checksum ? ", checksum=true" : "")
-        + (executorOptions.isEmpty() ? "" : ", executorOptions=" + executorOptions)
-        + "]";
+    Map<String, String> mine = settings();
+    Map<String, String> defaults = plainBuilder().build().settings();
+    StringBuilder sb =
+        new StringBuilder("Spec[workDir=")
+            .append(dev.cubed.zarr.Stores.redact(v.workDir))
+            .append(", allowedMem=")
+            .append(v.allowedMem)
+            .append(", reservedMem=")
+            .append(v.reservedMem)
+            .append(", executor=")
+            .append(v.executor)
+            .append(", workers=")
+            .append(v.workers)
+            .append(", attempts=")
+            .append(v.attempts);
+    List<String> shown =
+        List.of("work_dir", "allowed_mem", "reserved_mem", "executor", "workers", "attempts");
+    mine.forEach(
+        (k, value) -> {
+          if (!shown.contains(k)
+              && !k.startsWith("executor_option.")
+              && !value.equals(defaults.get(k))) {
+            sb.append(", ").append(k).append('=').append(value);
+          }
+        });
+    if (!v.executorOptions.isEmpty()) {
+      sb.append(", executorOptions=").append(v.executorOptions);
+    }
+    return sb.append(']').toString();
   }
 
   /** Builder of {@link Spec}. */
   public static final class Builder {
-    private String workDir = dev.cubed.plan.WorkDirs.defaultWorkDir();
-    private long allowedMem = DEFAULT_ALLOWED_MEM;
-    private long reservedMem = DEFAULT_RESERVED_MEM;
-    private String executor = "threads";
-    private int maxInputBlocks = 10;
-    private int maxSourceArrays = 4;
-    private int workers;
-    private int attempts = 3;
-    private boolean checksum;
-    private final java.util.TreeMap<String, String> executorOptions = new java.util.TreeMap<>();
+    private final SpecValues v;
 
-    private Builder() {}
+    private Builder(SpecValues v) {
+      this.v = v;
+    }
+
+    /** See {@link Spec#foldGroups()}. */
+    public Builder foldGroups(boolean on) {
+      v.foldGroups = on;
+      return this;
+    }
+
+    /** See {@link Spec#tileBytes()}. */
+    public Builder tileBytes(long bytes) {
+      v.tileBytes = bytes;
+      return this;
+    }
+
+    /** See {@link Spec#inlineMaxBytes()}. */
+    public Builder inlineMaxBytes(long bytes) {
+      v.inlineMaxBytes = bytes;
+      return this;
+    }
+
+    /** See {@link Spec#rechunkIntermediateCompression()}. */
+    public Builder rechunkIntermediateCompression(IntermediateCompression c) {
+      v.rechunkIntermediateCompression = Objects.requireNonNull(c);
+      return this;
+    }
+
+    /** See {@link Spec#rechunkConsumeIntermediates()}. */
+    public Builder rechunkConsumeIntermediates(ConsumeIntermediates c) {
+      v.rechunkConsumeIntermediates = Objects.requireNonNull(c);
+      return this;
+    }
+
+    /** See {@link Spec#intermediateChecksums()}. */
+    public Builder intermediateChecksums(boolean on) {
+      v.intermediateChecksums = on;
+      return this;
+    }
+
+    /**
+     * See {@link Spec#processesKeepAlive()}.
+     *
+     * @throws IllegalArgumentException if negative
+     */
+    public Builder processesKeepAlive(Duration idle) {
+      if (idle.isNegative()) {
+        throw new IllegalArgumentException("Spec: processes_keep_alive must be >= 0, got " + idle);
+      }
+      v.processesKeepAlive = idle;
+      return this;
+    }
+
+    /** See {@link Spec#processesGcSkip()}. */
+    public Builder processesGcSkip(boolean on) {
+      v.processesGcSkip = on;
+      return this;
+    }
+
+    /** See {@link Spec#workerJvmOptions()}. */
+    public Builder workerJvmOptions(List<String> options) {
+      v.workerJvmOptions = List.copyOf(options);
+      return this;
+    }
+
+    /** See {@link Spec#workerPostTaskGc()}. */
+    public Builder workerPostTaskGc(boolean on) {
+      v.workerPostTaskGc = on;
+      return this;
+    }
+
+    /** See {@link Spec#workerStats()}. */
+    public Builder workerStats(boolean on) {
+      v.workerStats = on;
+      return this;
+    }
 
     /**
      * Sets one option of the executor chosen by name (see {@link Spec#executorOptions()}); a {@code
@@ -314,9 +468,9 @@ public final class Spec implements Serializable {
         throw new IllegalArgumentException("Spec: an executor option needs a non-empty key");
       }
       if (value == null) {
-        executorOptions.remove(key);
+        v.executorOptions.remove(key);
       } else {
-        executorOptions.put(key, value);
+        v.executorOptions.put(key, value);
       }
       return this;
     }
@@ -329,19 +483,19 @@ public final class Spec implements Serializable {
 
     /** Sets the attempts per task (1 = no retry) of the executor chosen by name. */
     public Builder attempts(int n) {
-      this.attempts = n;
+      v.attempts = n;
       return this;
     }
 
     /** Sets the threads executor's worker count (0 = one per available processor). */
     public Builder workers(int n) {
-      this.workers = n;
+      v.workers = n;
       return this;
     }
 
     /** Sets the work directory. */
     public Builder workDir(Path dir) {
-      this.workDir = Objects.requireNonNull(dir).toString();
+      v.workDir = Objects.requireNonNull(dir).toString();
       return this;
     }
 
@@ -356,13 +510,13 @@ public final class Spec implements Serializable {
       if (Objects.requireNonNull(uriOrPath).isBlank()) {
         throw new IllegalArgumentException("Spec: the work directory must not be empty");
       }
-      this.workDir = uriOrPath;
+      v.workDir = uriOrPath;
       return this;
     }
 
     /** Sets allowedMem in bytes. */
     public Builder allowedMem(long bytes) {
-      this.allowedMem = bytes;
+      v.allowedMem = bytes;
       return this;
     }
 
@@ -373,7 +527,7 @@ public final class Spec implements Serializable {
 
     /** Sets reservedMem in bytes. */
     public Builder reservedMem(long bytes) {
-      this.reservedMem = bytes;
+      v.reservedMem = bytes;
       return this;
     }
 
@@ -384,7 +538,7 @@ public final class Spec implements Serializable {
 
     /** Sets the executor name. */
     public Builder executor(String name) {
-      this.executor = Objects.requireNonNull(name);
+      v.executor = Objects.requireNonNull(name);
       return this;
     }
 
@@ -393,86 +547,45 @@ public final class Spec implements Serializable {
      * Spec#checksum()}; default false).
      */
     public Builder checksum(boolean on) {
-      this.checksum = on;
+      v.checksum = on;
       return this;
     }
 
     /** Sets the fusion limit on input blocks per task. */
     public Builder maxInputBlocks(int n) {
-      this.maxInputBlocks = n;
+      v.maxInputBlocks = n;
       return this;
     }
 
     /** Sets the fusion limit on stored source arrays per task. */
     public Builder maxSourceArrays(int n) {
-      this.maxSourceArrays = n;
+      v.maxSourceArrays = n;
       return this;
     }
 
     /**
-     * Sets one setting by its name, as spec files, the environment and the Python package's {@code
-     * configure} give them: work_dir, allowed_mem, reserved_mem, executor, workers, attempts,
-     * checksum (true/false), executor_option.KEY (case and '-'/'_' do not matter; a {@code spec.}
-     * prefix is ignored).
+     * Sets one setting by its name (the one parser of settings: spec files, the environment, the
+     * CLI's {@code --setting} and the Python package's {@code configure} use it): a name of the
+     * class comment's table, or {@code executor_option.KEY}. Case, '-' and '_' do not matter, a
+     * {@code spec.} prefix is ignored, and the old system property names (e.g. {@code
+     * cubed.plan.foldGroups}) are accepted.
      *
-     * @throws IllegalArgumentException for an unknown key or a malformed value, naming it
+     * @throws IllegalArgumentException for an unknown key (listing the known ones) or a malformed
+     *     value (naming the key and the values it allows)
      */
     public Builder set(String key, String value) {
-      String raw = key.strip();
-      for (String prefix :
-          new String[] {
-            "executor_option.", "executor-option.", "executorOption.", "spec.executor_option."
-          }) {
-        if (raw.startsWith(prefix)) {
-          return executorOption(raw.substring(prefix.length()), value.strip());
-        }
-      }
-      String k = key.toLowerCase(Locale.ROOT).replace("-", "_").replace("spec.", "");
-      switch (k) {
-        case "work_dir", "workdir" -> workDir(value.trim());
-        case "allowed_mem", "allowedmem" -> allowedMem(value);
-        case "reserved_mem", "reservedmem" -> reservedMem(value);
-        case "executor", "executor_name" -> executor(value);
-        case "workers" -> workers(Integer.parseInt(value.trim()));
-        case "attempts" -> attempts(Integer.parseInt(value.trim()));
-        case "checksum", "checksums" -> checksum(parseBoolean(k, value));
-        case "spec" -> {}
-        default ->
-            throw new IllegalArgumentException(
-                "Spec: unknown key '"
-                    + key
-                    + "' (known: work_dir, allowed_mem, reserved_mem, executor, workers, attempts,"
-                    + " checksum, executor_option.KEY)");
-      }
+      SpecKeys.set(this, key, value);
       return this;
     }
 
-    private static boolean parseBoolean(String key, String value) {
-      return switch (value.strip().toLowerCase(Locale.ROOT)) {
-        case "true", "yes", "on", "1" -> true;
-        case "false", "no", "off", "0" -> false;
-        default ->
-            throw new IllegalArgumentException(
-                "Spec: " + key + ": '" + value.strip() + "' is not true or false");
-      };
+    /** Sets every {@code key=value} of a map with {@link #set}, in its order. */
+    public Builder set(Map<String, String> settings) {
+      settings.forEach(this::set);
+      return this;
     }
 
     Builder applyEnv(Map<String, String> env) {
-      String[][] keys = {
-        {"CUBED_SPEC_WORK_DIR", "work_dir"},
-        {"CUBED_SPEC_ALLOWED_MEM", "allowed_mem"},
-        {"CUBED_SPEC_RESERVED_MEM", "reserved_mem"},
-        {"CUBED_SPEC_EXECUTOR", "executor"},
-        {"CUBED_SPEC_WORKERS", "workers"},
-        {"CUBED_SPEC_ATTEMPTS", "attempts"},
-        {"CUBED_SPEC_CHECKSUM", "checksum"}
-      };
-      for (String[] kv : keys) {
-        String v = env.get(kv[0]);
-        if (v != null && !v.isBlank()) {
-          set(kv[1], v);
-        }
-      }
+      SpecKeys.applyEnv(this, env);
       return this;
     }
 

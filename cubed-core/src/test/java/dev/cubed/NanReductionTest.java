@@ -282,10 +282,9 @@ class NanReductionTest {
         }
       }
     }
-    String old = System.getProperty("cubed.plan.tileBytes");
-    System.setProperty("cubed.plan.tileBytes", Long.toString(tileBytes));
-    try {
-      CubedArray x = Xp.multiply(Cubed.fromArray(a, new long[] {3, 4, 5}, spec()), 2.0);
+    {
+      Spec tiled = spec().toBuilder().tileBytes(tileBytes).build();
+      CubedArray x = Xp.multiply(Cubed.fromArray(a, new long[] {3, 4, 5}, tiled), 2.0);
       List<NDArray> got =
           Cubed.compute(
               Xp.nanmean(x, 0, 2),
@@ -317,12 +316,6 @@ class NanReductionTest {
           k++;
         }
         assertThat(got.get(3).getLong(o)).as("nanargmin tiled %d", o).isEqualTo(k);
-      }
-    } finally {
-      if (old == null) {
-        System.clearProperty("cubed.plan.tileBytes");
-      } else {
-        System.setProperty("cubed.plan.tileBytes", old);
       }
     }
   }

@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
@@ -397,27 +398,37 @@ class RechunkRoundTripTest {
     }
   }
 
+  /** A two-stage rechunk interrupted by a failing target write: its input, target and data. */
+  private record Interrupted(CubedArray in, ZarrArray out, NDArray a) {}
+
   /**
-   * A two-stage rechunk into a target whose writes fail after some stage-2 tasks finished (and
-   * consumed their intermediate chunks); the resumed compute writes the same array.
+   * Runs a two-stage rechunk (60, 48, 48) from (1, 48, 48) to (60, 16, 16) chunks into a target
+   * whose 5th chunk write fails, under the spec changed by {@code settings}; the compute directory
+   * is kept in {@code work}.
    */
-  @Test
-  void resumeAfterConsumedIntermediatesGivesTheSameResult() throws Exception {
+  private Interrupted interruptedTwoStageRechunk(Path work, Map<String, String> settings)
+      throws Exception {
     long[] shape = {60, 48, 48};
     NDArray a = random(DType.FLOAT64, 11, shape);
-    FileSystemStore data = new FileSystemStore(tmp.resolve("data"));
+    FileSystemStore data = new FileSystemStore(tmp.resolve(work.getFileName() + "-data"));
     ZarrArray src =
         ZarrArray.create(data, "src").shape(shape).chunks(1, 48, 48).dtype(DType.FLOAT64).build();
     src.write(new long[3], a);
-    Path work = tmp.resolve("work");
     long allowed = RESERVED + 5 * 60 * 16 * 16 * 8 + 5;
-    Spec spec = Spec.builder().workDir(work).allowedMem(allowed).reservedMem(RESERVED).build();
+    Spec spec =
+        Spec.builder()
+            .workDir(work)
+            .allowedMem(allowed)
+            .reservedMem(RESERVED)
+            .set(settings)
+            .build();
     CubedArray in = Cubed.fromZarr(src, spec);
     CubedArray x = Xp.rechunk(in, 60, 16, 16);
     assertThat(x.plan().ops().stream().filter(o -> o.kind().equals("rechunk")).count())
         .as(x.plan().toString())
         .isEqualTo(2);
-    FailingPuts failing = new FailingPuts(new FileSystemStore(tmp.resolve("out")));
+    FailingPuts failing =
+        new FailingPuts(new FileSystemStore(tmp.resolve(work.getFileName() + "-out")));
     ZarrArray out =
         ZarrArray.create(failing, "dst")
             .shape(shape)
@@ -437,13 +448,56 @@ class RechunkRoundTripTest {
     } finally {
       failPutAt = -1;
     }
+    return new Interrupted(in, out, a);
+  }
+
+  /**
+   * A two-stage rechunk into a target whose writes fail after some stage-2 tasks finished (and
+   * consumed their intermediate chunks); the resumed compute writes the same array.
+   */
+  @Test
+  void resumeAfterConsumedIntermediatesGivesTheSameResult() throws Exception {
+    Path work = tmp.resolve("work");
+    Interrupted r = interruptedTwoStageRechunk(work, Map.of());
     long left = storedChunks(work, "-int1");
     // intermediate chunks (6, 16, 16): 10 per target chunk, 90 in all; 4 target chunks written
     assertThat(left)
         .as("stage 2 consumed the intermediate chunks of the 4 target chunks written")
         .isEqualTo(90 - 4 * 10);
     Cubed.store(
-        List.of(in), List.of(out), ComputeOptions.executor(new ThreadsExecutor(1, 1)).resume());
-    NDAssert.assertExact(a, ZarrArray.open(failing, "dst").read(), "resumed rechunk");
+        List.of(r.in()),
+        List.of(r.out()),
+        ComputeOptions.executor(new ThreadsExecutor(1, 1)).resume());
+    NDAssert.assertExact(r.a(), ZarrArray.open(r.out().store(), "dst").read(), "resumed rechunk");
+  }
+
+  /**
+   * The spec's rechunk settings reach the run: with {@code rechunk_consume_intermediates=false}
+   * stage 2 leaves every intermediate chunk, and {@code rechunk_intermediate_compression=lz4}
+   * writes them with Blosc-LZ4 level 5 (the local default, none, is level 0).
+   */
+  @Test
+  void theSpecChoosesHowRechunkIntermediatesAreCompressedAndConsumed() throws Exception {
+    Path work = tmp.resolve("work");
+    interruptedTwoStageRechunk(
+        work,
+        Map.of(
+            "rechunk_consume_intermediates", "false", "rechunk_intermediate_compression", "lz4"));
+    assertThat(storedChunks(work, "-int1")).as("nothing consumed").isEqualTo(90);
+    assertThat(intermediateMetadata(work)).containsPattern("\"clevel\"\\s*:\\s*5");
+    Path plain = tmp.resolve("work-default");
+    interruptedTwoStageRechunk(plain, Map.of());
+    assertThat(intermediateMetadata(plain)).containsPattern("\"clevel\"\\s*:\\s*0");
+  }
+
+  private static String intermediateMetadata(Path work) throws Exception {
+    try (Stream<Path> s = Files.walk(work)) {
+      Path meta =
+          s.filter(f -> f.getFileName().toString().equals("zarr.json"))
+              .filter(f -> f.getParent().getFileName().toString().endsWith("-int1"))
+              .findFirst()
+              .orElseThrow(() -> new AssertionError("no -int1 array in " + work));
+      return Files.readString(meta);
+    }
   }
 }

@@ -66,6 +66,8 @@ final class DemoCommand implements Callable<Integer> {
 
   @picocli.CommandLine.Mixin ExecutorOptions exec = new ExecutorOptions();
 
+  @picocli.CommandLine.Mixin SettingOptions settings = new SettingOptions();
+
   @Option(
       names = "--work-dir",
       description =
@@ -107,6 +109,7 @@ final class DemoCommand implements Callable<Integer> {
       throw Cli.usage(cmd, "--size: " + e.getMessage());
     }
     exec.validate(cmd);
+    settings.validate(cmd);
     if (splitEvery < 2) {
       throw Cli.usage(
           cmd, "--split-every: " + splitEvery + " must be 2 or more (e.g." + " --split-every 10)");
@@ -125,18 +128,20 @@ final class DemoCommand implements Callable<Integer> {
           cmd.commandLine().getOut(),
           size,
           p,
-          exec.apply(
-                  Spec.builder()
-                      .workDir(
-                          child(
-                              workDir != null
-                                  ? workDir
-                                  : DemoDirs.baseFor(Spec.defaults().workLocation(), size)
-                                      .toString(),
-                              "work"))
-                      .allowedMem(allowed)
-                      .reservedMem(reserved)
-                      .maxInputBlocks(QuadraticMeansDemo.maxInputBlocks(splitEvery)))
+          settings
+              .apply(
+                  exec.apply(
+                      Spec.builder()
+                          .workDir(
+                              child(
+                                  workDir != null
+                                      ? workDir
+                                      : DemoDirs.baseFor(Spec.defaults().workLocation(), size)
+                                          .toString(),
+                                  "work"))
+                          .allowedMem(allowed)
+                          .reservedMem(reserved)
+                          .maxInputBlocks(QuadraticMeansDemo.maxInputBlocks(splitEvery))))
               .build(),
           exec.executor,
           splitEvery);
@@ -165,12 +170,14 @@ final class DemoCommand implements Callable<Integer> {
       }
     }
     Spec spec =
-        exec.apply(
-                Spec.builder()
-                    .workDir(child(base, "work"))
-                    .allowedMem(allowed)
-                    .reservedMem(reserved)
-                    .maxInputBlocks(QuadraticMeansDemo.maxInputBlocks(splitEvery)))
+        settings
+            .apply(
+                exec.apply(
+                    Spec.builder()
+                        .workDir(child(base, "work"))
+                        .allowedMem(allowed)
+                        .reservedMem(reserved)
+                        .maxInputBlocks(QuadraticMeansDemo.maxInputBlocks(splitEvery))))
             .build();
     String inputs = child(base, "inputs");
     System.err.printf(

@@ -108,11 +108,14 @@ final class RechunkCommand implements Callable<Integer> {
 
   @picocli.CommandLine.Mixin ExecutorOptions exec = new ExecutorOptions();
 
+  @picocli.CommandLine.Mixin SettingOptions settings = new SettingOptions();
+
   @Override
   public Integer call() throws Exception {
     // options first: a malformed value is refused before anything is opened or written
     Cli.chunksOption(cmd, chunks, null);
     exec.validate(cmd);
+    settings.validate(cmd);
     long allowed = Cli.memOption(cmd, "--allowed-mem", allowedMem);
     Long reservedGiven =
         reservedMem != null ? Cli.memOption(cmd, "--reserved-mem", reservedMem) : null;
@@ -149,7 +152,10 @@ final class RechunkCommand implements Callable<Integer> {
       return dryRun(source, c, format, allowed, reserved, work);
     }
     Spec spec =
-        exec.apply(Spec.builder().workDir(work).allowedMem(allowed).reservedMem(reserved)).build();
+        settings
+            .apply(
+                exec.apply(Spec.builder().workDir(work).allowedMem(allowed).reservedMem(reserved)))
+            .build();
     // the one plan of this run: checked, printed, then run
     Plan plan = plan(spec, source, c, format);
     plan.checkMemory(); // a plan over --allowed-mem is refused before anything is created
@@ -223,7 +229,10 @@ final class RechunkCommand implements Callable<Integer> {
       ZarrArray source, long[] c, int format, long allowed, long reserved, String work) {
     long t0 = System.nanoTime();
     Spec spec =
-        exec.apply(Spec.builder().workDir(work).allowedMem(allowed).reservedMem(reserved)).build();
+        settings
+            .apply(
+                exec.apply(Spec.builder().workDir(work).allowedMem(allowed).reservedMem(reserved)))
+            .build();
     Plan plan = plan(spec, source, c, format);
     PlanSummary s = plan.summary();
     double ms = (System.nanoTime() - t0) / 1e6;

@@ -47,17 +47,10 @@ public final class Plan {
   final Map<String, MultiOutput.Group> groupOf = new HashMap<>();
 
   /**
-   * Fold groups ({@link MultiOutput#findFolds}) are formed unless the system property {@code
-   * cubed.plan.foldGroups} is {@code false} (for measuring the plan without them).
+   * Bytes per array tile of tiled pointwise-to-reduction chains ({@link Tiles}; {@link
+   * PlanConfig#tileBytes()}, 0: off), carried to the plan's tasks.
    */
-  private static final boolean FOLD_GROUPS =
-      !"false".equals(System.getProperty("cubed.plan.foldGroups"));
-
-  /**
-   * Bytes per array tile of tiled pointwise-to-reduction chains ({@link Tiles}; system property
-   * {@code cubed.plan.tileBytes}, 0: off), read when the plan is made and carried to its tasks.
-   */
-  final long tileBytes = Tiles.configuredTileBytes();
+  final long tileBytes;
 
   private record Cost(long mem, long blocks, Set<String> sources, List<String> fused) {}
 
@@ -68,6 +61,7 @@ public final class Plan {
       visit(o, seen);
     }
     this.cfg = StoreCopies.apply(cfg, topo);
+    this.tileBytes = this.cfg.tileBytes();
     for (ArrayNode n : topo) {
       for (ArrayNode in : new LinkedHashSet<>(n.inputs())) {
         consumers.merge(in.name(), 1, Integer::sum);
@@ -77,7 +71,7 @@ public final class Plan {
     Set<String> folded = new HashSet<>();
     List<MultiOutput.Group> groups =
         new ArrayList<>(
-            FOLD_GROUPS
+            this.cfg.foldGroups()
                 ? MultiOutput.findFolds(
                     topo, materialized, this::isOutput, this.cfg, folded, tileBytes)
                 : List.of());
@@ -608,21 +602,13 @@ public final class Plan {
   }
 
   /**
-   * Largest total of a tiny plan's arrays (bytes) evaluated in the calling thread; system property
-   * {@code cubed.inlineMaxBytes}, 0 turns the shortcut off.
-   */
-  static long inlineMaxBytes() {
-    return Long.getLong("cubed.inlineMaxBytes", 4L << 20);
-  }
-
-  /**
    * A plan evaluated in the calling thread: every array is one block, none is rechunked or written
-   * to a user target, and all of them together take at most {@link #inlineMaxBytes()} and the
-   * memory allowed to one task.
+   * to a user target, and all of them together take at most {@link PlanConfig#inlineMaxBytes()} and
+   * the memory allowed to one task.
    */
   boolean tiny() {
     long total = 0;
-    long limit = Math.min(inlineMaxBytes(), cfg.allowedMem() - cfg.reservedMem());
+    long limit = Math.min(cfg.inlineMaxBytes(), cfg.allowedMem() - cfg.reservedMem());
     for (ArrayNode n : topo) {
       if (n instanceof ArrayNode.Rechunked
           || (n instanceof ArrayNode.Computed c && c.target() != null)

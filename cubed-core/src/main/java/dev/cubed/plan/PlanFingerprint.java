@@ -19,8 +19,8 @@ final class PlanFingerprint {
         .append(plan.cfg.readCopies())
         .append(" writeCopies=")
         .append(plan.cfg.writeCopies())
-        .append(" tileBytes=")
-        .append(plan.tileBytes)
+        .append('\n')
+        .append(plan.cfg.fingerprintLine())
         .append('\n');
     for (PlanSummary.OpInfo i : infos) {
       sb.append("op ")

@@ -132,7 +132,7 @@ final class PlanRun {
                             r.shape(),
                             chain.get(k),
                             r,
-                            RechunkPlanner.intermediateCompression(store.bufferCopies() > 1));
+                            plan.cfg.rechunkCompression().compression(store.bufferCopies() > 1));
             long[] region =
                 RechunkPlanner.copyRegion(
                     r.shape(),
@@ -153,7 +153,7 @@ final class PlanRun {
                     region,
                     plan.info(opName).projectedMem(),
                     deps,
-                    k > 1 && RechunkPlanner.consumeIntermediates(store.bufferCopies() > 1)));
+                    k > 1 && plan.cfg.rechunkConsume().consume(store.bufferCopies() > 1)));
             if (last && r.target() != null) {
               targetWrites.put(
                   opName,
@@ -390,16 +390,15 @@ final class PlanRun {
     return keys;
   }
 
-  private static ZarrArray create(Store store, String path, ArrayNode n, long[] chunks) {
+  private ZarrArray create(Store store, String path, ArrayNode n, long[] chunks) {
     return create(store, path, n.shape(), chunks, n);
   }
 
-  private static ZarrArray create(
-      Store store, String path, long[] shape, long[] chunks, ArrayNode n) {
+  private ZarrArray create(Store store, String path, long[] shape, long[] chunks, ArrayNode n) {
     return create(store, path, shape, chunks, n, null);
   }
 
-  private static ZarrArray create(
+  private ZarrArray create(
       Store store,
       String path,
       long[] shape,
@@ -425,26 +424,23 @@ final class PlanRun {
             .dtype(n.dtype())
             .compression(compression)
             .overwrite();
-    if (INTERMEDIATE_CHECKSUMS) {
+    if (plan.cfg.intermediateChecksums()) {
       b.crc32c();
     }
     return b.build().asIntermediate();
   }
 
-  /**
-   * Whether intermediate arrays get a crc32c checksum per chunk (Zarr v3's {@code crc32c} codec
-   * after the compressor), checked on every read, so that a chunk changed between the op that wrote
-   * it and the op that reads it fails the reading task (a {@code ChecksumMismatchException} naming
-   * the chunk, the array and the store) instead of giving a wrong answer. On by default; the system
-   * property {@code cubed.intermediateChecksums=false} turns it off, for measuring its cost only
-   * (docs/performance.md, "Checksums"). An intermediate kept by an earlier run and reopened on
-   * resume keeps the codecs it was created with.
+  /*
+   * Intermediate arrays get a crc32c checksum per chunk (Zarr v3's crc32c codec after the
+   * compressor) unless the plan's PlanConfig.intermediateChecksums() is off (for measuring its cost
+   * only, docs/performance.md, "Checksums"): a chunk changed between the op that wrote it and the
+   * op that reads it then fails the reading task (a ChecksumMismatchException naming the chunk, the
+   * array and the store) instead of giving a wrong answer. An intermediate kept by an earlier run
+   * and reopened on resume keeps the codecs it was created with.
    */
-  static final boolean INTERMEDIATE_CHECKSUMS =
-      !"false".equalsIgnoreCase(System.getProperty("cubed.intermediateChecksums", "true"));
 
   /** Storage of an irregular array: block i of an axis in chunk i, chunks = largest blocks. */
-  private static ZarrArray createPadded(Store store, String path, ArrayNode n) {
+  private ZarrArray createPadded(Store store, String path, ArrayNode n) {
     long[] c = n.chunks();
     long[] g = n.numBlocks();
     long[] shape = new long[c.length];

@@ -14,7 +14,7 @@ import java.util.function.Predicate;
 /**
  * Tiled evaluation of a fused pointwise chain feeding a reduction's per-block state: instead of
  * computing whole blocks of the chain (e.g. {@code u * v}) and then reducing them, each block of
- * the reduction's input is cut into tiles of at most {@link #configuredTileBytes()} bytes per array
+ * the reduction's input is cut into tiles of at most {@link PlanConfig#tileBytes()} bytes per array
  * (regions that cover the reduced axes whole when that fits, so every state element is written by
  * one tile; otherwise the reduced axes are split too and the tiles' states merged); for each tile
  * the chain runs on the tiles of its leaves (the whole blocks of its sources, read once per block)
@@ -29,14 +29,6 @@ import java.util.function.Predicate;
  */
 final class Tiles {
   private Tiles() {}
-
-  /**
-   * Bytes per array tile: system property {@code cubed.plan.tileBytes}, default 256 KiB (a tile of
-   * each array of a chain stays in a 2 MB L2 cache); 0 turns tiled evaluation off.
-   */
-  static long configuredTileBytes() {
-    return Long.getLong("cubed.plan.tileBytes", 256L << 10);
-  }
 
   /**
    * Decoded bytes per codec block of a stored leaf read by regions, for the memory model: the

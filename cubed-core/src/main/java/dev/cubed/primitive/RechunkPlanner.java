@@ -35,30 +35,35 @@ public final class RechunkPlanner {
 
   /**
    * The compressor of a multistage rechunk's intermediate arrays (each written once and read once,
-   * then deleted), from the system property {@code cubed.rechunk.intermediateCompression}: {@code
-   * auto} (the default: {@code none} when the intermediates are on a local file system, {@code
-   * project} on an object store), {@code none} (Blosc level 0 without shuffle: the array's bytes in
-   * a Blosc frame, no shuffle or LZ4 on either side), {@code lz4} (Blosc-LZ4 level 5 without
-   * shuffle) or {@code project} (alias {@code default}: the project's default codec, Blosc-LZ4
-   * level 5 with byte shuffle). All are streamed (one buffer copy each way), so the memory model is
-   * the same. Locally, {@code none} with consumed intermediates ({@link #consumeIntermediates})
-   * took 15% less CPU than {@code project} on the medium rechunk workload (docs/performance.md,
-   * "Rechunk"); on an object store every byte crosses the network, so the compressed form stays.
-   *
-   * @param objectStore whether the intermediates are on an object store
-   * @throws IllegalArgumentException if the property has another value
+   * then deleted): the spec's {@code rechunk_intermediate_compression}. {@code AUTO} (the default:
+   * {@code NONE} when the intermediates are on a local file system, {@code PROJECT} on an object
+   * store), {@code NONE} (Blosc level 0 without shuffle: the array's bytes in a Blosc frame, no
+   * shuffle or LZ4 on either side), {@code LZ4} (Blosc-LZ4 level 5 without shuffle) or {@code
+   * PROJECT} (the project's default codec, Blosc-LZ4 level 5 with byte shuffle). All are streamed
+   * (one buffer copy each way), so the memory model is the same. Locally, {@code NONE} with
+   * consumed intermediates ({@link ConsumeIntermediates}) took 15% less CPU than {@code PROJECT} on
+   * the medium rechunk workload (docs/performance.md, "Rechunk"); on an object store every byte
+   * crosses the network, so the compressed form stays.
    */
-  public static Compression intermediateCompression(boolean objectStore) {
-    String v = System.getProperty("cubed.rechunk.intermediateCompression", "auto");
-    return switch (v) {
-      case "auto" -> objectStore ? Compression.projectDefault() : none();
-      case "none" -> none();
-      case "default", "project" -> Compression.projectDefault();
-      case "lz4" -> Compression.blosc(Compression.BloscCodec.LZ4, 5, Compression.Shuffle.NONE);
-      default ->
-          throw new IllegalArgumentException(
-              "cubed.rechunk.intermediateCompression='" + v + "': use auto, none, lz4 or project");
-    };
+  public enum IntermediateCompression {
+    AUTO,
+    NONE,
+    LZ4,
+    PROJECT;
+
+    /**
+     * The compression this setting gives.
+     *
+     * @param objectStore whether the intermediates are on an object store
+     */
+    public Compression compression(boolean objectStore) {
+      return switch (this) {
+        case AUTO -> objectStore ? Compression.projectDefault() : none();
+        case NONE -> none();
+        case PROJECT -> Compression.projectDefault();
+        case LZ4 -> Compression.blosc(Compression.BloscCodec.LZ4, 5, Compression.Shuffle.NONE);
+      };
+    }
   }
 
   private static Compression none() {
@@ -67,25 +72,28 @@ public final class RechunkPlanner {
 
   /**
    * Whether the later stages of a multistage rechunk delete the intermediate chunks they have
-   * copied, each as soon as its copy region is written ({@link CopyOp}), from the system property
-   * {@code cubed.rechunk.consumeIntermediates}: {@code auto} (the default: yes on a local file
-   * system, where the freed file pages are reused by the next writes, no on an object store, where
-   * each deletion is a request and the end-of-compute cleanup deletes in batches), {@code true} or
-   * {@code false}.
-   *
-   * @param objectStore whether the intermediates are on an object store
-   * @throws IllegalArgumentException if the property has another value
+   * copied, each as soon as its copy region is written ({@link CopyOp}): the spec's {@code
+   * rechunk_consume_intermediates}. {@code AUTO} (the default: yes on a local file system, where
+   * the freed file pages are reused by the next writes, no on an object store, where each deletion
+   * is a request and the end-of-compute cleanup deletes in batches), {@code TRUE} or {@code FALSE}.
    */
-  public static boolean consumeIntermediates(boolean objectStore) {
-    String v = System.getProperty("cubed.rechunk.consumeIntermediates", "auto");
-    return switch (v) {
-      case "auto" -> !objectStore;
-      case "true" -> true;
-      case "false" -> false;
-      default ->
-          throw new IllegalArgumentException(
-              "cubed.rechunk.consumeIntermediates='" + v + "': use auto, true or false");
-    };
+  public enum ConsumeIntermediates {
+    AUTO,
+    TRUE,
+    FALSE;
+
+    /**
+     * Whether intermediates are consumed under this setting.
+     *
+     * @param objectStore whether the intermediates are on an object store
+     */
+    public boolean consume(boolean objectStore) {
+      return switch (this) {
+        case AUTO -> !objectStore;
+        case TRUE -> true;
+        case FALSE -> false;
+      };
+    }
   }
 
   /** The result: chunk shapes of the intermediate arrays (source and target excluded). */

@@ -59,10 +59,11 @@ public interface Executor {
    * by name ({@code Cubed.executor(spec)} calls it with the spec's settings). The built-ins:
    * "threads" (workers threads, attempts, reservedMem), "processes" (workers worker JVMs with heap
    * bound {@code -Xmx = allowedMem}, or the plan's largest projected task memory when allowedMem is
-   * 0, keeping idle workers 30 s between computes (system property {@code
-   * cubed.processes.keepAliveSeconds}), see {@link ProcessesExecutor.Builder#keepAlive}) and
-   * "processes-strict" (the same in strict mode, {@link ProcessesExecutor.Builder#heapPerOp}); then
-   * the {@link ExecutorFactory} services.
+   * 0, keeping idle workers between computes for the settings' {@link
+   * ExecutorSettings.Processes#keepAlive()} (default 30 s; the spec's {@code
+   * processes_keep_alive}), see {@link ProcessesExecutor.Builder#keepAlive}) and "processes-strict"
+   * (the same in strict mode, {@link ProcessesExecutor.Builder#heapPerOp}); then the {@link
+   * ExecutorFactory} services.
    *
    * @throws IllegalArgumentException "unknown executor 'x'; available: ..." if none has that name,
    *     or if the executor refuses an option

@@ -1,6 +1,5 @@
 package dev.cubed.runtime;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,13 +18,6 @@ import java.util.function.Function;
  */
 final class ExecutorRegistry {
   private ExecutorRegistry() {}
-
-  /**
-   * How long a built-in processes executor made by name keeps its idle workers for the next compute
-   * (seconds, default 30; system property {@code cubed.processes.keepAliveSeconds}): the one
-   * keep-alive policy of executors made by name.
-   */
-  static final long KEEP_ALIVE_SECONDS = 30;
 
   /** A built-in executor, made from settings; takes no options. */
   record BuiltIn(String name, Function<ExecutorSettings, Executor> fromSettings)
@@ -67,7 +59,11 @@ final class ExecutorRegistry {
             + " such as spark (spark.*) or beam (beam.*)");
   }
 
-  /** The built-ins. */
+  /**
+   * The built-ins. The processes executors made from settings keep their workers between computes
+   * for {@link ExecutorSettings.Processes#keepAlive()} (the spec's {@code processes_keep_alive},
+   * default 30 s) and take the other {@link ExecutorSettings.Processes} settings.
+   */
   static final List<BuiltIn> BUILT_INS =
       List.of(
           new BuiltIn("threads", s -> ThreadsExecutor.builder().settings(s).build()),
@@ -76,14 +72,17 @@ final class ExecutorRegistry {
 
   /**
    * A processes executor from settings: heap bound allowedMem (0 = from the plan), idle workers
-   * kept {@link #KEEP_ALIVE_SECONDS} s.
+   * kept for {@link ExecutorSettings.Processes#keepAlive()} (default 30 s), the one keep-alive
+   * policy of executors made by name.
    */
   private static Executor processes(ExecutorSettings s, boolean heapPerOp) {
     return ProcessesExecutor.builder()
         .settings(s)
-        .keepAlive(
-            Duration.ofSeconds(
-                Long.getLong("cubed.processes.keepAliveSeconds", KEEP_ALIVE_SECONDS)))
+        .keepAlive(s.processes().keepAlive())
+        .gcSkip(s.processes().gcSkip())
+        .workerJvmArgs(s.processes().workerJvmOptions())
+        .postTaskGc(s.processes().postTaskGc())
+        .workerStats(s.processes().workerStats())
         .heapPerOp(heapPerOp)
         .build();
   }

@@ -18,10 +18,51 @@ import java.util.TreeMap;
  * @param reservedMem memory of the worker itself, counted in every task's projection, bytes
  * @param options executor-specific options by key (for example {@code spark.master}); never null,
  *     unmodifiable, sorted by key
+ * @param processes the settings of the processes executors and their worker JVMs
  */
 public record ExecutorSettings(
-    int workers, int attempts, long allowedMem, long reservedMem, Map<String, String> options)
+    int workers,
+    int attempts,
+    long allowedMem,
+    long reservedMem,
+    Map<String, String> options,
+    Processes processes)
     implements Serializable {
+
+  /**
+   * The settings of the processes executors (the spec's {@code processes_*} and {@code worker_*}
+   * settings; see {@code dev.cubed.Spec}).
+   *
+   * @param keepAlive how long idle workers are kept for the next compute ({@link
+   *     ProcessesExecutor.Builder#keepAlive})
+   * @param gcSkip workers may skip the pre-task full GC ({@link ProcessesExecutor.Builder#gcSkip})
+   * @param workerJvmOptions extra JVM options of the workers
+   * @param postTaskGc workers run the GC check right after each reply
+   * @param workerStats workers print their pre-task GC counts when they exit
+   */
+  public record Processes(
+      java.time.Duration keepAlive,
+      boolean gcSkip,
+      java.util.List<String> workerJvmOptions,
+      boolean postTaskGc,
+      boolean workerStats)
+      implements Serializable {
+    /** The defaults: 30 s keep-alive, GC skip on, no extra options, post-task GC on, no stats. */
+    public static final Processes DEFAULTS =
+        new Processes(java.time.Duration.ofSeconds(30), true, java.util.List.of(), true, false);
+
+    /** Checks and copies the values. */
+    public Processes {
+      Objects.requireNonNull(keepAlive);
+      workerJvmOptions = java.util.List.copyOf(workerJvmOptions);
+    }
+  }
+
+  /** Settings with the {@link Processes#DEFAULTS}. */
+  public ExecutorSettings(
+      int workers, int attempts, long allowedMem, long reservedMem, Map<String, String> options) {
+    this(workers, attempts, allowedMem, reservedMem, options, Processes.DEFAULTS);
+  }
 
   /**
    * Checks and copies the values.
@@ -46,6 +87,7 @@ public record ExecutorSettings(
               + " B), and reservedMem must be >= 0");
     }
     options = java.util.Collections.unmodifiableMap(new TreeMap<>(Objects.requireNonNull(options)));
+    Objects.requireNonNull(processes);
   }
 
   /**

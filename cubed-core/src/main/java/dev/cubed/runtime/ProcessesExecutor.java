@@ -76,6 +76,8 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
   private final boolean heapPerOp;
   private final long keepAliveMillis;
   private final boolean gcSkip;
+  private final boolean postTaskGc;
+  private final boolean workerStats;
 
   /** Op ids unique in this JVM, so a worker kept between computes never confuses two ops. */
   private static final AtomicInteger OP_IDS = new AtomicInteger();
@@ -98,6 +100,8 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
     this.heapPerOp = b.heapPerOp;
     this.keepAliveMillis = b.keepAlive.toMillis();
     this.gcSkip = b.gcSkip;
+    this.postTaskGc = b.postTaskGc;
+    this.workerStats = b.workerStats;
     this.config = b.config("processes", null);
   }
 
@@ -115,14 +119,30 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
     private final List<String> extraJvmArgs = new ArrayList<>();
     private boolean heapPerOp;
     private Duration keepAlive = Duration.ZERO;
-    private boolean gcSkip = !"false".equals(System.getProperty("cubed.processes.gcSkip"));
+    private boolean gcSkip = true;
+    private boolean postTaskGc = true;
+    private boolean workerStats;
 
     private Builder() {
       super("ProcessesExecutor");
-      String opts = System.getProperty("cubed.processes.workerJvmOptions", "").trim();
-      if (!opts.isEmpty()) {
-        extraJvmArgs.addAll(List.of(opts.split("\\s+")));
-      }
+    }
+
+    /**
+     * With a GC skip slack ({@link #gcSkip}), whether a worker also runs the GC check right after
+     * each reply, while the parent handles it (default on; the spec's {@code worker_post_task_gc}).
+     */
+    public Builder postTaskGc(boolean on) {
+      this.postTaskGc = on;
+      return this;
+    }
+
+    /**
+     * Whether each worker prints its pre-task GCs run and skipped to stderr when it exits (default
+     * off; the spec's {@code worker_stats}).
+     */
+    public Builder workerStats(boolean on) {
+      this.workerStats = on;
+      return this;
     }
 
     /**
@@ -131,7 +151,8 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
      * their compute ends). Idle workers are stopped by {@link ProcessesExecutor#close}, at JVM exit
      * and after {@code idle}; they exit by themselves if this JVM dies. Executors made by name
      * ({@link Executor#byName(String, ExecutorSettings)}, so also {@code Cubed.executor(spec)})
-     * keep them 30 s (system property {@code cubed.processes.keepAliveSeconds}).
+     * keep them for the settings' keep-alive (the spec's {@code processes_keep_alive}, default 30
+     * s).
      */
     public Builder keepAlive(Duration idle) {
       this.keepAlive = notNegative("keepAlive", idle);
@@ -140,11 +161,11 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
 
     /**
      * Lets a worker skip the full GC before a task when the heap holds at most {@code min(64 MiB,
-     * heap bound / 8)} above its idle baseline (default on; system property {@code
-     * cubed.processes.gcSkip=false} turns it off). The measured peak stays an upper bound on the
-     * task's heap; see docs/diagnostics.md. Not in {@link #heapPerOp} mode, whose figures are
-     * compared with the projections: there a full GC runs before every task, so a task is never
-     * charged what an earlier one left.
+     * heap bound / 8)} above its idle baseline (default on; the spec's {@code
+     * processes_gc_skip=false} turns it off). The measured peak stays an upper bound on the task's
+     * heap; see docs/diagnostics.md. Not in {@link #heapPerOp} mode, whose figures are compared
+     * with the projections: there a full GC runs before every task, so a task is never charged what
+     * an earlier one left.
      */
     public Builder gcSkip(boolean on) {
       this.gcSkip = on;
@@ -185,12 +206,17 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
     }
 
     /**
-     * Extra JVM options for the workers (e.g. "-Dsome.property=x"); appended last, after those of
-     * the system property {@code cubed.processes.workerJvmOptions} (space-separated; e.g. a JFR
-     * recording: {@code -XX:StartFlightRecording=filename=/tmp/worker-%p.jfr}).
+     * An extra JVM option for the workers (e.g. a JFR recording: {@code
+     * -XX:StartFlightRecording=filename=/tmp/worker-%p.jfr}); appended last, in the order given.
      */
     public Builder workerJvmArg(String arg) {
       extraJvmArgs.add(arg);
+      return this;
+    }
+
+    /** {@link #workerJvmArg} for each option (the spec's {@code worker_jvm_options}). */
+    public Builder workerJvmArgs(List<String> args) {
+      args.forEach(this::workerJvmArg);
       return this;
     }
 
@@ -409,7 +435,9 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
           new WorkerProcess.Settings(
               heapBound,
               jvmArgs,
-              gcSkip && !heapPerOp ? WorkerProcess.Settings.defaultGcSkipSlack(heapBound) : 0);
+              gcSkip && !heapPerOp ? WorkerProcess.Settings.defaultGcSkipSlack(heapBound) : 0,
+              postTaskGc,
+              workerStats);
       current = keepAliveMillis > 0 ? WorkerPool.SHARED.take(settings) : null;
       if (current == null) {
         current = WorkerProcess.start(settings);

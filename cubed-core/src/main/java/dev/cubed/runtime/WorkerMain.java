@@ -40,7 +40,7 @@ import javax.management.openmbean.CompositeData;
  * task (Linux) {@code VmHWM} is reset through {@code /proc/self/clear_refs}, and a full GC runs
  * unless the heap in use exceeds the <i>idle baseline</i> (the heap in use right after the last
  * full GC run between tasks, i.e. the worker's own live data then) by at most the skip slack
- * ({@code -Dcubed.worker.gcSkipSlack}, bytes; 0 = a full GC before every task); a {@link
+ * ({@link Options#gcSkipSlack()}, bytes; 0 = a full GC before every task); a {@link
  * WorkerProtocol#RESET} (functions dropped) runs a GC and measures a new baseline. The reported
  * heap at start is the baseline in both cases (right after the GC it is the heap in use), so
  * everything above it during the task, the leftover of earlier tasks (at most the slack) included,
@@ -48,7 +48,11 @@ import javax.management.openmbean.CompositeData;
  * during the task (GC notifications), the largest heap in use right after a full (major) collection
  * during the task (live data only: a lower bound on the task's peak), the heap in use at its end,
  * and {@code VmHWM}. With a skip slack the same check (and GC if needed) also runs right after each
- * reply, so the collection overlaps the parent's dispatch instead of delaying the next task.
+ * reply (unless {@link Options#postTaskGc()} is off), so the collection overlaps the parent's
+ * dispatch instead of delaying the next task.
+ *
+ * <p>Its settings come on its command line, after the class name ({@link Options#args()}: {@code
+ * gcSkipSlack=N postTaskGc=true|false stats=true|false}), never from system properties.
  *
  * <p>A daemon thread exits the worker (status 4) within a second once its parent process is gone,
  * even during a task, so a coordinator killed with SIGKILL leaves no worker behind (an idle worker
@@ -83,22 +87,75 @@ public final class WorkerMain {
   private static boolean baselineStale = true;
 
   /**
-   * Pre-task GCs skipped and run (for tests and diagnostics; printed at exit with
-   * -Dcubed.worker.stats).
+   * Pre-task GCs skipped and run (for tests and diagnostics; printed at exit with {@link
+   * Options#stats()}).
    */
   private static long gcsSkipped;
 
   private static long gcsRun;
-  private static final long GC_SKIP_SLACK = Long.getLong("cubed.worker.gcSkipSlack", 0L);
 
-  /** With a skip slack: also run the GC check right after each reply (default on). */
-  private static final boolean POST_TASK_GC =
-      !"false".equals(System.getProperty("cubed.worker.postTaskGc"));
+  /** This worker's settings, from its command line (set once in {@link #main}). */
+  private static volatile Options options = new Options(0, true, false);
+
+  /**
+   * A worker's settings, passed on its command line.
+   *
+   * @param gcSkipSlack the pre-task GC skip slack, bytes (0: a full GC before every task)
+   * @param postTaskGc with a slack, also run the GC check right after each reply
+   * @param stats print the pre-task GCs run and skipped to stderr at exit
+   */
+  record Options(long gcSkipSlack, boolean postTaskGc, boolean stats) {
+    /** The command-line arguments giving these options. */
+    List<String> args() {
+      return List.of("gcSkipSlack=" + gcSkipSlack, "postTaskGc=" + postTaskGc, "stats=" + stats);
+    }
+
+    /**
+     * The options of a command line ({@link #args()}); missing ones keep their defaults (0, true,
+     * false).
+     *
+     * @throws IllegalArgumentException naming an unknown or malformed argument
+     */
+    static Options parse(String[] args) {
+      long slack = 0;
+      boolean post = true;
+      boolean stats = false;
+      for (String a : args) {
+        int eq = a.indexOf('=');
+        String k = eq < 0 ? a : a.substring(0, eq);
+        String v = eq < 0 ? "" : a.substring(eq + 1);
+        switch (k) {
+          case "gcSkipSlack" -> slack = Long.parseLong(v);
+          case "postTaskGc" -> post = bool(a, v);
+          case "stats" -> stats = bool(a, v);
+          default ->
+              throw new IllegalArgumentException(
+                  "cubed worker: unknown argument '"
+                      + a
+                      + "' (known: gcSkipSlack=N, postTaskGc=true|false, stats=true|false)");
+        }
+      }
+      return new Options(slack, post, stats);
+    }
+
+    private static boolean bool(String arg, String v) {
+      if (!v.equals("true") && !v.equals("false")) {
+        throw new IllegalArgumentException(
+            "cubed worker: '" + arg + "': the value must be true or false");
+      }
+      return v.equals("true");
+    }
+  }
 
   private WorkerMain() {}
 
-  /** Runs the worker loop; exits when stdin ends or on an EXIT frame. */
+  /**
+   * Runs the worker loop; exits when stdin ends or on an EXIT frame.
+   *
+   * @param args the worker's {@link Options} ({@link Options#args()})
+   */
   public static void main(String[] args) throws Exception {
+    options = Options.parse(args);
     FileOutputStream channel = new FileOutputStream(FileDescriptor.out);
     System.setOut(System.err); // user prints go to stderr, never into the channel
     DataOutputStream out = new DataOutputStream(new BufferedOutputStream(channel, 1 << 16));
@@ -122,7 +179,7 @@ public final class WorkerMain {
             ThreadsExecutor.WORKER_STACK_BYTES);
     t.start();
     t.join();
-    if (Boolean.getBoolean("cubed.worker.stats")) {
+    if (options.stats()) {
       System.err.println(
           "cubed worker stats: pre-task GCs run " + gcsRun + ", skipped " + gcsSkipped);
     }
@@ -287,7 +344,7 @@ public final class WorkerMain {
                 hwm,
                 nanos,
                 Math.max(0, growth))));
-    if (GC_SKIP_SLACK > 0 && POST_TASK_GC) {
+    if (options.gcSkipSlack() > 0 && options.postTaskGc()) {
       // collect now, while the parent handles the reply and the worker would wait for its next
       // task, rather than when that task is here (the pre-task check then finds a clean heap)
       preTaskBaseline();
@@ -300,7 +357,8 @@ public final class WorkerMain {
    */
   private static long preTaskBaseline() {
     long used = heapUsed();
-    if (baselineStale || GC_SKIP_SLACK <= 0 || used - idleBaseline > GC_SKIP_SLACK) {
+    long slack = options.gcSkipSlack();
+    if (baselineStale || slack <= 0 || used - idleBaseline > slack) {
       System.gc();
       idleBaseline = heapUsed();
       baselineStale = false;

@@ -39,10 +39,17 @@ final class WorkerProcess {
    * @param extraJvmArgs appended to the command's JVM options
    * @param gcSkipSlack the worker's pre-task GC skip slack ({@link WorkerMain}); 0 = a full GC
    *     before every task
+   * @param postTaskGc with a slack, the worker also runs the GC check right after each reply
+   * @param stats the worker prints its pre-task GC counts when it exits
    */
-  record Settings(long heapBound, List<String> extraJvmArgs, long gcSkipSlack) {
+  record Settings(
+      long heapBound,
+      List<String> extraJvmArgs,
+      long gcSkipSlack,
+      boolean postTaskGc,
+      boolean stats) {
     Settings(long heapBound, List<String> extraJvmArgs) {
-      this(heapBound, extraJvmArgs, 0);
+      this(heapBound, extraJvmArgs, 0, true, false);
     }
 
     /**
@@ -74,7 +81,6 @@ final class WorkerProcess {
       c.add("-XX:MaxDirectMemorySize=" + Math.max(64L << 20, heapBound / 4));
       c.add("-Djdk.nio.maxCachedBufferSize=1048576");
       c.add("-Xshare:auto");
-      c.add("-Dcubed.worker.gcSkipSlack=" + gcSkipSlack);
       if (ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()) {
         c.add("--add-modules");
         c.add("jdk.incubator.vector");
@@ -88,6 +94,7 @@ final class WorkerProcess {
       c.add("-cp");
       c.add(System.getProperty("java.class.path"));
       c.add(WorkerMain.class.getName());
+      c.addAll(new WorkerMain.Options(gcSkipSlack, postTaskGc, stats).args());
       return c;
     }
   }

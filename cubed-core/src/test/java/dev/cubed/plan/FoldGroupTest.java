@@ -35,7 +35,7 @@ class FoldGroupTest {
   @TempDir Path dir;
 
   private PlanConfig cfg(long allowed) {
-    return new PlanConfig(dir, allowed, 1000, 10, 4, 1, 1);
+    return PlanConfig.builder(dir).memory(allowed, 1000).copies(1, 1).build();
   }
 
   private static ZarrArray stored(
@@ -217,9 +217,7 @@ class FoldGroupTest {
     ZarrArray vf = stored(fs, "V", shape, chunks, 8);
     ZarrArray um = stored(mem, "U", shape, chunks, 7);
     ZarrArray vm = stored(mem, "V", shape, chunks, 8);
-    String old = System.getProperty("cubed.plan.tileBytes");
-    System.setProperty("cubed.plan.tileBytes", "8192");
-    try {
+    {
       List<List<NDArray>> results = new java.util.ArrayList<>();
       long[] proj = new long[2];
       int i = 0;
@@ -231,7 +229,7 @@ class FoldGroupTest {
                 meanOfPointwiseProduct(u, u),
                 meanOfPointwiseProduct(v, v),
                 meanOfPointwiseProduct(u, v));
-        Plan p = Plan.of(outs, cfg(1L << 30));
+        Plan p = Plan.of(outs, cfg(1L << 30).toBuilder().tileBytes(8192).build());
         proj[i++] = groupOp(p).projectedMem();
         results.add(p.execute(new ThreadsExecutor(2, 1), List.of()));
       }
@@ -246,12 +244,6 @@ class FoldGroupTest {
           2 * chunk + chunk - 2 * region,
           proj[1] - proj[0],
           "projections " + proj[0] + " (regions) and " + proj[1] + " (whole)");
-    } finally {
-      if (old == null) {
-        System.clearProperty("cubed.plan.tileBytes");
-      } else {
-        System.setProperty("cubed.plan.tileBytes", old);
-      }
     }
   }
 }

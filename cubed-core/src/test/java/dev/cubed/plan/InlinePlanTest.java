@@ -56,15 +56,15 @@ class InlinePlanTest {
           .as("no compute directory for an inline plan")
           .isEmpty();
     }
-    System.setProperty("cubed.inlineMaxBytes", "0");
-    try {
-      assertThat(Cubed.plan(List.of(y, z)).tiny()).isFalse();
-      List<NDArray> viaExecutor = Cubed.compute(y, z);
-      assertThat(inline.get(0).data()).isEqualTo(viaExecutor.get(0).data());
-      assertThat(inline.get(1).data()).isEqualTo(viaExecutor.get(1).data());
-    } finally {
-      System.clearProperty("cubed.inlineMaxBytes");
-    }
+    // the same arrays under a spec that turns the shortcut off (inline_max_bytes=0)
+    Spec noInline = spec().toBuilder().set("inline_max_bytes", "0").build();
+    CubedArray x0 = Cubed.fromArray(random(seed, 6, 7), (long[]) null, noInline);
+    CubedArray y0 = Xp.sum(x0.multiply(x0).add(x0), 0);
+    CubedArray z0 = x0.add(1.0);
+    assertThat(Cubed.plan(List.of(y0, z0)).tiny()).isFalse();
+    List<NDArray> viaExecutor = Cubed.compute(y0, z0);
+    assertThat(inline.get(0).data()).isEqualTo(viaExecutor.get(0).data());
+    assertThat(inline.get(1).data()).isEqualTo(viaExecutor.get(1).data());
     double[] xd = (double[]) x.compute().data();
     assertThat(((double[]) inline.get(1).data())[5]).isEqualTo(xd[5] + 1.0);
   }

@@ -31,7 +31,7 @@ class MultiOutputTest {
   @TempDir Path dir;
 
   private PlanConfig cfg(long allowed) {
-    return new PlanConfig(dir, allowed, 1000, 10, 4, 1, 1);
+    return PlanConfig.builder(dir).memory(allowed, 1000).copies(1, 1).build();
   }
 
   private static double a(long i, long j) {

@@ -45,7 +45,12 @@ class TileBuffersTest {
   static final Map<String, AtomicLong> NO_BUFFER = new ConcurrentHashMap<>();
 
   private PlanConfig cfg() {
-    return new PlanConfig(dir.resolve("work"), 1L << 30, 1000, 10, 4, 1, 1);
+    return PlanConfig.builder(dir.resolve("work")).memory(1L << 30, 1000).copies(1, 1).build();
+  }
+
+  /** Plans tiled at {@code tileBytes} (0: untiled), never run inline. */
+  private PlanConfig cfg(long tileBytes) {
+    return cfg().toBuilder().tileBytes(tileBytes).inlineMaxBytes(0).build();
   }
 
   private ArrayNode stored(String name, DType t, long[] shape, long[] chunks, Random r) {
@@ -181,12 +186,8 @@ class TileBuffersTest {
     // 16 B tiles split the reduced axes (states merged, in place where contiguous); 256 B tiles
     // span them where they fit; 0: untiled
     for (long tb : new long[] {16, 256, 0}) {
-      List<NDArray> a =
-          TileSettings.withTiles(
-              tb, () -> Plan.of(outsPlain, cfg()).execute(new ThreadsExecutor(2, 1), List.of()));
-      List<NDArray> b =
-          TileSettings.withTiles(
-              tb, () -> Plan.of(outsInto, cfg()).execute(new ThreadsExecutor(2, 1), List.of()));
+      List<NDArray> a = Plan.of(outsPlain, cfg(tb)).execute(new ThreadsExecutor(2, 1), List.of());
+      List<NDArray> b = Plan.of(outsInto, cfg(tb)).execute(new ThreadsExecutor(2, 1), List.of());
       for (int i = 0; i < a.size(); i++) {
         assertEquals(a.get(i), b.get(i), what.get(i) + " tileBytes " + tb);
       }
@@ -215,14 +216,10 @@ class TileBuffersTest {
         Reductions.reduce(intoChain(x, w, label, false), op, new int[] {0}, false, 2, 1);
     ArrayNode plain = Reductions.reduce(plainChain(x, w), op, new int[] {0}, false, 2, 1);
     NDArray got =
-        TileSettings.withTiles(
-                tileBytes,
-                () -> Plan.of(List.of(into), cfg()).execute(new ThreadsExecutor(2, 1), List.of()))
-            .get(0);
+        Plan.of(List.of(into), cfg(tileBytes)).execute(new ThreadsExecutor(2, 1), List.of()).get(0);
     NDArray want =
-        TileSettings.withTiles(
-                sameTiles ? tileBytes : 0,
-                () -> Plan.of(List.of(plain), cfg()).execute(new ThreadsExecutor(2, 1), List.of()))
+        Plan.of(List.of(plain), cfg(sameTiles ? tileBytes : 0))
+            .execute(new ThreadsExecutor(2, 1), List.of())
             .get(0);
     assertEquals(want, got, label);
   }
@@ -280,8 +277,7 @@ class TileBuffersTest {
               .build();
       ArrayNode si = Core.store(into, ti);
       ArrayNode sp = Core.store(plain, tp);
-      TileSettings.withTiles(
-          tb, () -> Plan.of(List.of(si, sp), cfg()).execute(new ThreadsExecutor(2, 1), List.of()));
+      Plan.of(List.of(si, sp), cfg(tb)).execute(new ThreadsExecutor(2, 1), List.of());
       assertEquals(
           ZarrArray.open(new FileSystemStore(dir.resolve("out")), "p" + tb).read(),
           ZarrArray.open(new FileSystemStore(dir.resolve("out")), "i" + tb).read(),

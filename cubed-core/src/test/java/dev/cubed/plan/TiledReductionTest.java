@@ -20,7 +20,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.Callable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -36,11 +35,12 @@ class TiledReductionTest {
   @TempDir Path dir;
 
   private PlanConfig cfg(long allowed) {
-    return new PlanConfig(dir.resolve("work"), allowed, 1000, 10, 4, 1, 1);
+    return PlanConfig.builder(dir.resolve("work")).memory(allowed, 1000).copies(1, 1).build();
   }
 
-  private static <T> T withTiles(long tileBytes, Callable<T> body) throws Exception {
-    return TileSettings.withTiles(tileBytes, body);
+  /** Plans tiled at {@code tileBytes} (0: untiled), never run inline. */
+  private PlanConfig cfg(long allowed, long tileBytes) {
+    return cfg(allowed).toBuilder().tileBytes(tileBytes).inlineMaxBytes(0).build();
   }
 
   private ArrayNode stored(String name, DType t, long[] shape, long[] chunks, Random r) {
@@ -140,14 +140,12 @@ class TiledReductionTest {
       assertEquals(List.of(x.name(), w.name()), ch.leaves().stream().map(ArrayNode::name).toList());
     }
     List<NDArray> plain =
-        withTiles(
-            0, () -> Plan.of(outs, cfg(1L << 30)).execute(new ThreadsExecutor(2, 1), List.of()));
+        Plan.of(outs, cfg(1L << 30, 0)).execute(new ThreadsExecutor(2, 1), List.of());
     // 16 bytes per tile: at most two elements, so reduced axes are split and states merged;
     // 256 bytes: tiles span the reduced axes where they fit
     for (long tb : new long[] {16, 256}) {
       List<NDArray> tiled =
-          withTiles(
-              tb, () -> Plan.of(outs, cfg(1L << 30)).execute(new ThreadsExecutor(2, 1), List.of()));
+          Plan.of(outs, cfg(1L << 30, tb)).execute(new ThreadsExecutor(2, 1), List.of());
       for (int i = 0; i < outs.size(); i++) {
         assertClose(
             plain.get(i),
@@ -230,8 +228,8 @@ class TiledReductionTest {
     assertEquals(3 * 1024 + 256, ch.tileBytes());
     long block = 4 * 6 * 40 * 8;
     long state = 6 * 40 * 8;
-    Plan tiled = withTiles(1024, () -> Plan.of(List.of(mean), cfg(1L << 30)));
-    Plan plain = withTiles(0, () -> Plan.of(List.of(mean), cfg(1L << 30)));
+    Plan tiled = Plan.of(List.of(mean), cfg(1L << 30, 1024));
+    Plan plain = Plan.of(List.of(mean), cfg(1L << 30, 0));
     // the first partial round (2 tasks streaming 4 first-round states each) is stored; its task:
     // reservedMem + accumulator and output + one first-round state + U and V with a read copy
     // each + (tiled) one tile of each array / (untiled) the product block + the written chunk
@@ -240,7 +238,7 @@ class TiledReductionTest {
     PlanSummary.OpInfo u = opFusing(plain, "mean-initial-");
     assertEquals(common + ch.tileBytes(), t.projectedMem(), t.toString());
     assertEquals(common + block, u.projectedMem(), u.toString());
-    List<NDArray> got = withTiles(1024, () -> tiled.execute(new ThreadsExecutor(2, 1), List.of()));
+    List<NDArray> got = tiled.execute(new ThreadsExecutor(2, 1), List.of());
     NDArray want =
         Statistics.mean(Elementwise.multiply(read(uv.get(0)), read(uv.get(1))), Axes.of(0));
     assertClose(want, got.get(0), "tiled mean of U*V");
@@ -256,8 +254,8 @@ class TiledReductionTest {
     ArrayNode u = uv.get(0);
     ArrayNode v = uv.get(1);
     List<ArrayNode> outs = List.of(meanOf(u, u), meanOf(v, v), meanOf(u, v));
-    Plan tiled = withTiles(1024, () -> Plan.of(outs, cfg(1L << 30)));
-    Plan plain = withTiles(0, () -> Plan.of(outs, cfg(1L << 30)));
+    Plan tiled = Plan.of(outs, cfg(1L << 30, 1024));
+    Plan plain = Plan.of(outs, cfg(1L << 30, 0));
     long block = 4 * 6 * 40 * 8;
     long state = 6 * 40 * 8;
     // U and V decoded + one read copy (reads run one at a time); writes come after the last step
@@ -273,8 +271,8 @@ class TiledReductionTest {
     PlanSummary.OpInfo p = opFusing(plain, "mean-initial-");
     assertEquals(
         1000 + 3 * (3 * state + block) + Math.max(sources, state), p.projectedMem(), p.toString());
-    List<NDArray> a = withTiles(1024, () -> tiled.execute(new ThreadsExecutor(2, 1), List.of()));
-    List<NDArray> b = withTiles(0, () -> plain.execute(new ThreadsExecutor(2, 1), List.of()));
+    List<NDArray> a = tiled.execute(new ThreadsExecutor(2, 1), List.of());
+    List<NDArray> b = plain.execute(new ThreadsExecutor(2, 1), List.of());
     for (int k = 0; k < 3; k++) {
       assertClose(b.get(k), a.get(k), "mean " + k);
     }
@@ -306,16 +304,16 @@ class TiledReductionTest {
     assertEquals(
         List.of(plainProduct.name(), u.name()), ch.leaves().stream().map(ArrayNode::name).toList());
     List<ArrayNode> outs = List.of(m1, m2, m3);
-    Plan tiled = withTiles(1024, () -> Plan.of(outs, cfg(1L << 30)));
-    Plan plain = withTiles(0, () -> Plan.of(outs, cfg(1L << 30)));
+    Plan tiled = Plan.of(outs, cfg(1L << 30, 1024));
+    Plan plain = Plan.of(outs, cfg(1L << 30, 0));
     assertEquals(
         opFusing(plain, "sum-initial-").projectedMem(),
         opFusing(tiled, "sum-initial-").projectedMem());
     assertEquals(
         opFusing(plain, "max-initial-").projectedMem(),
         opFusing(tiled, "max-initial-").projectedMem());
-    List<NDArray> a = withTiles(1024, () -> tiled.execute(new ThreadsExecutor(2, 1), List.of()));
-    List<NDArray> b = withTiles(0, () -> plain.execute(new ThreadsExecutor(2, 1), List.of()));
+    List<NDArray> a = tiled.execute(new ThreadsExecutor(2, 1), List.of());
+    List<NDArray> b = plain.execute(new ThreadsExecutor(2, 1), List.of());
     NDArray ua = read(u);
     NDArray va = read(v);
     NDArray wantSum = Statistics.sum(Elementwise.multiply(ua, va), Axes.of(0));

@@ -18,7 +18,6 @@ import dev.cubed.zarr.ZarrArray;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,11 +37,12 @@ class TiledWritesTest {
   static final AtomicLong REGIONS = new AtomicLong();
 
   private PlanConfig cfg() {
-    return new PlanConfig(dir.resolve("work"), 1L << 30, 1000, 10, 4, 1, 1);
+    return PlanConfig.builder(dir.resolve("work")).memory(1L << 30, 1000).copies(1, 1).build();
   }
 
-  private static <T> T withTiles(long tileBytes, Callable<T> body) throws Exception {
-    return TileSettings.withTiles(tileBytes, body);
+  /** Plans tiled at {@code tileBytes} (0: untiled), never run inline. */
+  private PlanConfig cfg(long tileBytes) {
+    return cfg().toBuilder().tileBytes(tileBytes).inlineMaxBytes(0).build();
   }
 
   /** Blocks and regions of an in-memory array (counting the regions made). */
@@ -157,10 +157,10 @@ class TiledWritesTest {
               .build();
       ArrayNode stored = Core.store(g, target);
       long before = REGIONS.get();
-      Plan p = withTiles(tb, () -> Plan.of(List.of(stored), cfg()));
+      Plan p = Plan.of(List.of(stored), cfg(tb));
       boolean streams = p.writeChain((ArrayNode.Computed) stored) != null;
       anyStreamed |= streams;
-      withTiles(tb, () -> p.execute(new ThreadsExecutor(2, 1), List.of()));
+      p.execute(new ThreadsExecutor(2, 1), List.of());
       assertEquals(
           want,
           ZarrArray.open(new FileSystemStore(dir.resolve("out")), "t" + tb).read(),
@@ -215,8 +215,8 @@ class TiledWritesTest {
             .build();
     ArrayNode sd = Core.store(sum, dflt);
     ArrayNode sz = Core.store(sum, zstd);
-    Plan streamed = withTiles(1024, () -> Plan.of(List.of(sd), cfg()));
-    Plan whole = withTiles(0, () -> Plan.of(List.of(sd), cfg()));
+    Plan streamed = Plan.of(List.of(sd), cfg(1024));
+    Plan whole = Plan.of(List.of(sd), cfg(0));
     TiledWrites.Chain ch = streamed.writeChain((ArrayNode.Computed) sd);
     assertNotNull(ch);
     assertEquals(128, ch.runElems());
@@ -234,17 +234,17 @@ class TiledWritesTest {
     assertEquals(1000 + 4 * block + block, u, whole.summary().toString());
     // zstd (zarr-python 3's default) streams like the default: the same projection
     ArrayNode szs = Core.store(sum, zs);
-    Plan zsp = withTiles(1024, () -> Plan.of(List.of(szs), cfg()));
+    Plan zsp = Plan.of(List.of(szs), cfg(1024));
     assertNotNull(zsp.writeChain((ArrayNode.Computed) szs));
     assertEquals(w, zsp.summary().ops().get(0).projectedMem(), zsp.summary().toString());
     // gzip encodes whole chunks: not streamed, the whole-block projection (its own copies)
-    Plan z = withTiles(1024, () -> Plan.of(List.of(sz), cfg()));
+    Plan z = Plan.of(List.of(sz), cfg(1024));
     assertNull(z.writeChain((ArrayNode.Computed) sz));
-    Plan zw = withTiles(0, () -> Plan.of(List.of(sz), cfg()));
+    Plan zw = Plan.of(List.of(sz), cfg(0));
     assertEquals(zw.summary().ops().get(0).projectedMem(), z.summary().ops().get(0).projectedMem());
-    withTiles(1024, () -> streamed.execute(new ThreadsExecutor(2, 1), List.of()));
-    withTiles(1024, () -> z.execute(new ThreadsExecutor(2, 1), List.of()));
-    withTiles(1024, () -> zsp.execute(new ThreadsExecutor(2, 1), List.of()));
+    streamed.execute(new ThreadsExecutor(2, 1), List.of());
+    z.execute(new ThreadsExecutor(2, 1), List.of());
+    zsp.execute(new ThreadsExecutor(2, 1), List.of());
     assertEquals(Elementwise.add(av, bv), dflt.read());
     assertEquals(dflt.read(), zstd.read());
     assertEquals(dflt.read(), zs.read());
@@ -270,12 +270,10 @@ class TiledWritesTest {
                 sq, dev.cubed.core.Reductions.Op.SUM, new int[] {0}, false, 2, 1),
             dev.cubed.core.Reductions.reduce(
                 sq, dev.cubed.core.Reductions.Op.SUM, new int[] {1}, false, 2, 1));
-    List<NDArray> plain =
-        withTiles(0, () -> Plan.of(outs, cfg()).execute(new ThreadsExecutor(2, 1), List.of()));
+    List<NDArray> plain = Plan.of(outs, cfg(0)).execute(new ThreadsExecutor(2, 1), List.of());
     for (long tb : new long[] {16, 136}) {
       long before = REGIONS.get();
-      List<NDArray> tiled =
-          withTiles(tb, () -> Plan.of(outs, cfg()).execute(new ThreadsExecutor(2, 1), List.of()));
+      List<NDArray> tiled = Plan.of(outs, cfg(tb)).execute(new ThreadsExecutor(2, 1), List.of());
       assertTrue(REGIONS.get() > before, "regions generated with tiles of " + tb + " B");
       assertEquals(plain, tiled, "tiles of " + tb + " B");
     }
@@ -311,12 +309,11 @@ class TiledWritesTest {
             .dtype(DType.FLOAT64)
             .build();
     ArrayNode st = Core.store(sum, target);
-    Plan p = withTiles(1024, () -> Plan.of(List.of(st), cfg()));
+    Plan p = Plan.of(List.of(st), cfg(1024));
     assertNotNull(p.writeChain((ArrayNode.Computed) st));
     Exception e =
         org.junit.jupiter.api.Assertions.assertThrows(
-            Exception.class,
-            () -> withTiles(1024, () -> p.execute(new ThreadsExecutor(2, 1), List.of())));
+            Exception.class, () -> p.execute(new ThreadsExecutor(2, 1), List.of()));
     Throwable c = e;
     while (c != null && !(c instanceof IllegalStateException)) {
       c = c.getCause();
@@ -342,7 +339,7 @@ class TiledWritesTest {
             .dtype(DType.FLOAT32)
             .build();
     ArrayNode st = Core.store(f32, target);
-    withTiles(40, () -> Plan.of(List.of(st), cfg()).execute(new ThreadsExecutor(2, 1), List.of()));
+    Plan.of(List.of(st), cfg(40)).execute(new ThreadsExecutor(2, 1), List.of());
     assertEquals(av.astype(DType.FLOAT32), target.read());
   }
 }
