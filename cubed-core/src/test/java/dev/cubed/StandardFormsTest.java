@@ -180,7 +180,7 @@ class StandardFormsTest {
     NDArray a = NDArray.of(new double[] {-0.0, 2.0, 0.0}, 3);
     NDArray b = NDArray.of(new double[] {5.0, -1.0}, 2);
     NDArray c = XpLinalg.outer(chunked(a, 2), chunked(b, 1)).compute();
-    NDArray k = dev.cubed.nd.LinearAlgebra.outer(a, b);
+    NDArray k = dev.cubed.nd.linalg.Linalg.outer(a, b);
     double[] expected = {-0.0, 0.0, 10.0, -2.0, 0.0, -0.0};
     for (int i = 0; i < expected.length; i++) {
       assertThat(Double.doubleToRawLongBits(c.getDouble(i)))
