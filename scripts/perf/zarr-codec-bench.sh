@@ -3,8 +3,9 @@
 # and decode of an 8 MB float64 chunk with Blosc-LZ4 + byte shuffle) against this tree's
 # cubed-core and against the cubed-core of a baseline commit (default: where this branch left
 # main), the two alternating for --rounds rounds (median reported), with
-# the same benchmark classes; prints MB per CPU second and the ratio current / baseline. For JMH
-# wall-time figures run ByteShuffleBench with JMH (class comment).
+# the same benchmark classes (cubed-core's test classes dev.cubed.zarr.ByteShuffleBench and
+# CodecCpuTime: they reach package-private kernels); prints MB per CPU second and the ratio
+# current / baseline.
 # Usage: scripts/perf/zarr-codec-bench.sh [--base COMMIT] [--rounds N] [--quick]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -18,8 +19,8 @@ while [ $# -gt 0 ]; do
   esac
 done
 out=target/perf; mkdir -p "$out"
-mvn -q -B -o -DskipTests -Dmaven.javadoc.skip=true -pl cubed-bench -am package
-mvn -q -B -o -pl cubed-bench dependency:build-classpath -Dmdep.outputFile="$PWD/$out/bench-cp.txt" >/dev/null
+mvn -q -B -o -DskipTests -Dmaven.javadoc.skip=true -pl cubed-core test-compile
+mvn -q -B -o -pl cubed-core dependency:build-classpath -Dmdep.outputFile="$PWD/$out/bench-cp.txt" >/dev/null
 deps=$(cat "$out/bench-cp.txt" | tr ':' '\n' | grep -v '/cubed-core' | paste -sd: -)
 # the baseline's cubed-core, compiled from `git archive` (no worktree, nothing installed)
 bdir="$PWD/$out/codec-base"; rm -rf "$bdir"; mkdir -p "$bdir"
@@ -34,7 +35,7 @@ if [ "$quick" = 1 ]; then secs=1; warm=1; rounds=1; fi
 for r in $(seq 1 "$rounds"); do
   for side in current base; do
     core=cubed-core/target/classes; [ "$side" = base ] && core="$bdir/cubed-core/target/classes"
-    java -Xmx512m -cp "cubed-bench/target/classes:$core:$deps" dev.cubed.zarr.CodecCpuTime \
+    java -Xmx512m -cp "cubed-core/target/test-classes:$core:$deps" dev.cubed.zarr.CodecCpuTime \
       "$secs" "$warm" > "$out/codec-cpu-$side-$r.txt" 2>/dev/null
   done
 done

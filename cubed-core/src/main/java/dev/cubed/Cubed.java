@@ -331,7 +331,7 @@ public final class Cubed {
    * in the whole array, block by block.
    */
   public static CubedArray fromFunction(
-      long[] shape, long[] chunks, DType dtype, Core.IndexFunction f, Spec spec) {
+      long[] shape, long[] chunks, DType dtype, dev.cubed.primitive.IndexFunction f, Spec spec) {
     return new CubedArray(Core.fromIndex("from_function", shape, chunks, dtype, f), spec);
   }
 

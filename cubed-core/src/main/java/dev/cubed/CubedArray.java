@@ -121,7 +121,7 @@ public final class CubedArray implements java.io.Serializable {
    * @return what was written
    */
   public dev.cubed.diagnostics.PlanPicture.Result visualize(Path file) {
-    return dev.cubed.diagnostics.Diagnostics.visualize(List.of(this), file);
+    return dev.cubed.diagnostics.Diagnostics.visualize(Cubed.plan(List.of(this)), file);
   }
 
   /** {@code this + other}. */

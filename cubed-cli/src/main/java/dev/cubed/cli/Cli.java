@@ -11,13 +11,14 @@ import picocli.CommandLine.ParameterException;
  * Small helpers shared by the commands, among them the parsing of option values: each refuses a bad
  * value with a picocli {@link ParameterException} whose message names the option as typed on the
  * command line, says what was wrong and gives an example; {@link Main} prints it as one line and
- * exits with code 2.
+ * exits with code 2. {@link #usage} and {@link #memOption} are public for the commands of other
+ * modules ({@link CommandProvider}).
  */
-final class Cli {
+public final class Cli {
   private Cli() {}
 
   /** A usage error of {@code spec}'s command (printed as one line, exit code 2). */
-  static ParameterException usage(CommandSpec spec, String message) {
+  public static ParameterException usage(CommandSpec spec, String message) {
     return new ParameterException(spec.commandLine(), message);
   }
 
@@ -25,7 +26,7 @@ final class Cli {
    * A memory size option ({@code --allowed-mem 2GB}): a positive number of bytes with an optional
    * unit (kB, MB, GB, TB, KiB, MiB, GiB, TiB).
    */
-  static long memOption(CommandSpec spec, String option, String text) {
+  public static long memOption(CommandSpec spec, String option, String text) {
     long v;
     try {
       v = Spec.parseBytes(text);

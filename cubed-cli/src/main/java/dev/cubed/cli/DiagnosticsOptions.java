@@ -14,9 +14,10 @@ import picocli.CommandLine.Option;
  * The diagnostics options of every command that computes ({@code @Mixin}): a progress bar per op,
  * the history as CSV, the timeline and memory charts and the plan picture (see
  * docs/diagnostics.md). Messages (progress, where the picture went) go to standard error, so the
- * JSON line on standard output stays alone.
+ * JSON line on standard output stays alone. Public for the commands of other modules ({@link
+ * CommandProvider}).
  */
-final class DiagnosticsOptions {
+public final class DiagnosticsOptions {
   @Option(
       names = "--progress",
       description = "show a progress bar per operation on standard" + " error")
@@ -53,7 +54,7 @@ final class DiagnosticsOptions {
    *
    * @throws IllegalArgumentException naming the option and path if a directory cannot be created
    */
-  List<Callback> callbacks(boolean progressByDefault) {
+  public List<Callback> callbacks(boolean progressByDefault) {
     makeDir("--history", history);
     makeDir("--plots", plots);
     if (visualize != null) {
@@ -99,7 +100,7 @@ final class DiagnosticsOptions {
   }
 
   /** One line on standard error naming the files written, if any were asked for. */
-  void reportWritten() {
+  public void reportWritten() {
     List<String> parts = new ArrayList<>();
     if (history != null) {
       parts.add("history in " + history + " (tasks.csv, ops.csv, plan.txt)");

@@ -8,9 +8,10 @@ import picocli.CommandLine.Option;
  * The executor options shared by every command that computes ({@code @Mixin}): {@code --executor
  * NAME}, {@code --workers N}, {@code --attempts N}, {@code --executor-option KEY=VALUE}
  * (repeatable). They are applied to the command's {@link Spec}, and the compute then uses {@link
- * dev.cubed.Cubed#executor(Spec)}.
+ * dev.cubed.Cubed#executor(Spec)}. Public for the commands of other modules ({@link
+ * CommandProvider}).
  */
-final class ExecutorOptions {
+public final class ExecutorOptions {
   @Option(
       names = "--executor",
       defaultValue = "threads",
@@ -61,7 +62,7 @@ final class ExecutorOptions {
    *
    * @throws picocli.CommandLine.ParameterException naming the bad option
    */
-  void validate(CommandSpec cmd) {
+  public void validate(CommandSpec cmd) {
     dev.cubed.runtime.ExecutorFactory factory;
     try {
       factory = dev.cubed.runtime.ExecutorFactory.require(executor);
@@ -90,7 +91,22 @@ final class ExecutorOptions {
   }
 
   /** The worker count actually used (0 resolved to the processor count). */
-  int effectiveWorkers() {
+  public int effectiveWorkers() {
     return workers > 0 ? workers : Runtime.getRuntime().availableProcessors();
+  }
+
+  /** The executor's name ({@code --executor}). */
+  public String executor() {
+    return executor;
+  }
+
+  /** Attempts per task ({@code --attempts}). */
+  public int attempts() {
+    return attempts;
+  }
+
+  /** The executor's options ({@code --executor-option KEY=VALUE}, in order). */
+  public java.util.Map<String, String> executorOptions() {
+    return executorOptions;
   }
 }

@@ -6,6 +6,7 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ServiceLoader;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ParameterException;
@@ -30,8 +31,6 @@ import picocli.CommandLine.ParameterException;
       InfoCommand.class,
       DemoCommand.class,
       RechunkCommand.class,
-      BenchCommand.class,
-      BenchUserCommand.class,
       CleanCommand.class,
       EnvCommand.class,
       MeasureReservedMemCommand.class,
@@ -89,13 +88,22 @@ public final class Main implements Runnable {
    *
    * @return the exit code: 0 success, 1 runtime error, 2 usage error
    */
-  static int execute(PrintWriter out, PrintWriter err, boolean debug, String... args) {
+  public static int execute(PrintWriter out, PrintWriter err, boolean debug, String... args) {
     return commandLine(out, err, debug).execute(args);
   }
 
-  /** The configured command line (handlers for usage and runtime errors). */
-  static CommandLine commandLine(PrintWriter out, PrintWriter err, boolean debug) {
+  /**
+   * The configured command line (handlers for usage and runtime errors), with the commands of every
+   * {@link CommandProvider} on the class path added after the built-in ones.
+   */
+  public static CommandLine commandLine(PrintWriter out, PrintWriter err, boolean debug) {
     CommandLine cl = new CommandLine(new Main());
+    for (CommandProvider p :
+        ServiceLoader.load(CommandProvider.class, Main.class.getClassLoader())) {
+      for (Object command : p.commands()) {
+        cl.addSubcommand(command);
+      }
+    }
     cl.setOut(out);
     cl.setErr(err);
     cl.setParameterExceptionHandler(

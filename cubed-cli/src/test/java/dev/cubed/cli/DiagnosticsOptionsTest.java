@@ -174,33 +174,4 @@ class DiagnosticsOptionsTest {
         .as("target not created")
         .isFalse();
   }
-
-  @Test
-  void benchLeavesHistoryCharts() throws Exception {
-    Path h = dir.resolve("h");
-    Path p = dir.resolve("p");
-    String[] r =
-        run(
-            "bench",
-            "reduce",
-            "--size",
-            "small",
-            "--set",
-            "n=6",
-            "--set",
-            "m=5",
-            "--set",
-            "c=2",
-            "--allowed-mem",
-            "300MB",
-            "--work-dir",
-            dir.resolve("w").toString(),
-            "--history",
-            h.toString(),
-            "--plots",
-            p.toString());
-    assertThat(r[0]).as(r[2]).isEqualTo("0");
-    JsonNode j = new ObjectMapper().readTree(r[1]);
-    assertFiles(h, p, j.get("tasks").asLong());
-  }
 }

@@ -79,7 +79,7 @@ class ProcessesCliTest {
 
   @Test
   void badExecutorOptionsAreOneLineErrors() {
-    assertThat(CliErrorsTest.run("bench", "add", "--executor", "gpu").oneLineError(2, "bench"))
+    assertThat(CliErrorsTest.run("demo", "--executor", "gpu").oneLineError(2, "demo"))
         .contains(
             "--executor: unknown executor 'gpu'; available: threads, processes, processes-strict");
     assertThat(CliErrorsTest.run("demo", "--attempts", "0").oneLineError(2, "demo"))

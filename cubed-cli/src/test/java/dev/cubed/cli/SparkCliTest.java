@@ -64,6 +64,6 @@ class SparkCliTest {
     assertThat(dst.chunks()).containsExactly(1, 30);
     assertThat(dst.read()).isEqualTo(a);
     assertThat(Stores.open("s3://spark-cli/work").list("")).isEmpty();
-    assertThat(S3CliTest.run("bench", "--list-executors")[0]).contains("spark");
+    assertThat(S3CliTest.run("demo", "--help")[0]).contains("spark");
   }
 }

@@ -8,6 +8,7 @@ import dev.cubed.plan.ChunkGrid;
 import dev.cubed.primitive.BlockFunction;
 import dev.cubed.primitive.BlockKeys;
 import dev.cubed.primitive.Blockwise;
+import dev.cubed.primitive.IndexFunction;
 import dev.cubed.primitive.KeyFunction;
 import dev.cubed.zarr.ZarrArray;
 import java.io.Serializable;
@@ -373,13 +374,6 @@ public final class Core {
           }
           return out;
         });
-  }
-
-  /** Sets element {@code i} of a block from the element's flat index in the whole array. */
-  @FunctionalInterface
-  public interface IndexFunction extends Serializable {
-    /** Sets {@code block[i]}; {@code flat} is the element's C-order index in the whole array. */
-    void set(NDArray block, int i, long flat, long[] inBlock, long[] blockCoords);
   }
 
   /** Chunks clipped to the shape; -1 = whole axis; null = whole array as one chunk. */

@@ -1,11 +1,8 @@
 package dev.cubed.diagnostics;
 
-import dev.cubed.Cubed;
-import dev.cubed.CubedArray;
 import dev.cubed.plan.Plan;
 import dev.cubed.runtime.Callback;
 import java.nio.file.Path;
-import java.util.List;
 
 /**
  * Diagnostics as callbacks, for any compute: add them to {@code ComputeOptions.withCallback} (or
@@ -18,10 +15,12 @@ import java.util.List;
  *     .withCallback(Diagnostics.plots(Path.of("p")))     // p/timeline.svg, p/memory.svg
  *     .withCallback(Diagnostics.visualizeEach(Path.of("plan.svg")));
  * Cubed.compute(opts, a, b);
- * Diagnostics.visualize(List.of(a, b), Path.of("plan.svg")); // the picture without computing
+ * Diagnostics.visualize(Cubed.plan(List.of(a, b)), Path.of("plan.svg")); // without computing
  * }</pre>
  *
- * See docs/diagnostics.md for what each writes.
+ * See docs/diagnostics.md for what each writes. This package sits below the API ({@code
+ * dev.cubed}): it knows plans and callbacks, not arrays ({@code CubedArray.visualize} calls {@link
+ * #visualize}).
  */
 public final class Diagnostics {
   private Diagnostics() {}
@@ -46,13 +45,11 @@ public final class Diagnostics {
     return new VisualizeCallback(file);
   }
 
-  /** Draws a plan now (see {@link PlanPicture#write}). */
+  /**
+   * Draws a plan now (see {@link PlanPicture#write}); for arrays, {@code
+   * Diagnostics.visualize(Cubed.plan(List.of(a, b)), file)} or {@code a.visualize(file)}.
+   */
   public static PlanPicture.Result visualize(Plan plan, Path file) {
     return PlanPicture.write(plan, file);
-  }
-
-  /** Draws the plan computing these arrays together, without running it. */
-  public static PlanPicture.Result visualize(List<CubedArray> arrays, Path file) {
-    return PlanPicture.write(Cubed.plan(arrays), file);
   }
 }

@@ -1,4 +1,4 @@
-package dev.cubed.cli;
+package dev.cubed.dist;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -21,10 +21,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The distribution archive ({@code target/cubed-cli-VERSION-dist.tar.gz}, built in the package
- * phase) unpacked in a temporary directory runs without Maven and without the repository's classes:
- * {@code bin/cubed info}, a small {@code bin/cubed rechunk} whose output this JVM reads back, and
- * {@code java -jar lib/cubed-cli-VERSION.jar}. Run by failsafe after packaging.
+ * The distribution archive ({@code cubed-dist/target/cubed-VERSION-dist.tar.gz}, built in the
+ * package phase) unpacked in a temporary directory runs without Maven and without the repository's
+ * classes: {@code bin/cubed info}, a small {@code bin/cubed rechunk} whose output this JVM reads
+ * back, and {@code java -jar lib/cubed-cli-VERSION.jar}. Run by failsafe after packaging.
  */
 class DistIT {
   @TempDir static Path dir;

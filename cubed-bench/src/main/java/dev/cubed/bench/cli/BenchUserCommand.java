@@ -1,4 +1,4 @@
-package dev.cubed.cli;
+package dev.cubed.bench.cli;
 
 import dev.cubed.bench.userpath.UserPath;
 import java.util.ArrayList;
@@ -21,7 +21,7 @@ import picocli.CommandLine.Unmatched;
       "Run one user-path expression (public API only) on"
           + " stored Zarr inputs and print its JSON line; --help lists the expressions."
     })
-final class BenchUserCommand implements Callable<Integer> {
+public final class BenchUserCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 

@@ -1,7 +1,8 @@
-package dev.cubed.cli;
+package dev.cubed.bench.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cubed.cli.Main;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import org.junit.jupiter.api.Test;

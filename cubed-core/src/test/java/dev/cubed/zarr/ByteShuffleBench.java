@@ -7,25 +7,12 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.SplittableRandom;
-import java.util.concurrent.TimeUnit;
-import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Blosc's byte shuffle and unshuffle of one default block (256 KiB) of float64 items, and the
  * encode and decode of a whole float64 chunk with the project's default codec (Blosc-LZ4, byte
- * shuffle; {@link BloscStreams}). Average time per call in microseconds; throughput in MB/s is the
- * bytes per call divided by it: {@code bytes} for the block methods, {@code 8 * chunkSide^2} for
- * the chunk methods.
+ * shuffle; {@link BloscStreams}). Throughput in MB/s is the bytes per call divided by the time per
+ * call: {@code bytes} for the block methods, {@code 8 * chunkSide^2} for the chunk methods.
  *
  * <p>{@code shuffle}/{@code unshuffle} are {@link ByteShuffle}; {@code shuffleArrayTranspose} and
  * {@code unshuffleArrayTranspose} are the loops of the 2026-11-22 kernel (8 loads, {@link
@@ -33,30 +20,20 @@ import org.openjdk.jmh.annotations.Warmup;
  * shufflePerByte} is the definition's loop. The chunk data is the add workload's C block ({@code 1
  * + 0.5 sin(G i + j) + 0.5 cos(G i - j)}), whose float64 mantissas compress little, as real data.
  *
- * <p>Run with JMH ({@code java -cp CP org.openjdk.jmh.Main ByteShuffleBench}, the classpath of
- * {@code scripts/perf/kernel-bench.sh}), or in CPU seconds against a baseline commit's cubed-core
- * with {@code scripts/perf/zarr-codec-bench.sh} ({@link CodecCpuTime}; wall time on a shared
- * machine is mostly waiting for a core).
+ * <p>The operations reach package-private kernels, so they live beside them in cubed-core's test
+ * tree (cubed-core carries no JMH, and no other module adds classes to its packages). Run them in
+ * CPU seconds, against a baseline commit's cubed-core too, with {@code
+ * scripts/perf/zarr-codec-bench.sh} ({@link CodecCpuTime}; wall time on a shared machine is mostly
+ * waiting for a core).
  */
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(
-    value = 1,
-    jvmArgsAppend = {"-Xmx512m"})
-@State(Scope.Thread)
 public class ByteShuffleBench {
   /** Bytes per block call; the default block of {@link JavaBlosc}. */
-  @Param({"262144"})
   public int bytes;
 
   /** Item size. */
-  @Param({"8"})
   public int typeSize;
 
   /** Side of the square float64 chunk of the encode/decode methods (1000: 8 MB). */
-  @Param({"1000"})
   public int chunkSide;
 
   byte[] plain;
@@ -68,7 +45,6 @@ public class ByteShuffleBench {
   byte[] encoded;
 
   /** Random bytes and their shuffle; the chunk and its encoding. */
-  @Setup
   public void setup() {
     plain = new byte[bytes];
     new SplittableRandom(14).nextBytes(plain);
@@ -90,27 +66,23 @@ public class ByteShuffleBench {
   }
 
   /** The current shuffle. */
-  @Benchmark
   public byte[] shuffle() {
     ByteShuffle.shuffle(typeSize, plain, 0, bytes, out, 0);
     return out;
   }
 
   /** The current unshuffle. */
-  @Benchmark
   public byte[] unshuffle() {
     ByteShuffle.unshuffle(typeSize, shuffled, 0, bytes, out, 0);
     return out;
   }
 
   /** Encodes the chunk (typed array to Blosc bytes). */
-  @Benchmark
   public ByteBuffer encodeChunk() {
     return BloscStreams.encode(codec, chunk, chunkShape, 0.0, ByteOrder.LITTLE_ENDIAN);
   }
 
   /** Decodes the chunk (Blosc bytes to typed array). */
-  @Benchmark
   public NDArray decodeChunk() {
     return BloscStreams.decode(encoded, DType.FLOAT64, chunkShape, ByteOrder.LITTLE_ENDIAN, "b");
   }
@@ -119,7 +91,6 @@ public class ByteShuffleBench {
    * The same chunk through c-blosc (the native blosc-java binding, the library numcodecs uses): the
    * chunk's bytes, compressed, copied to a Java array.
    */
-  @Benchmark
   public byte[] encodeChunkNative() {
     return com.scalableminds.bloscjava.Blosc.compress(
         chunk.toBytes(ByteOrder.LITTLE_ENDIAN),
@@ -132,7 +103,6 @@ public class ByteShuffleBench {
   }
 
   /** c-blosc decoding the chunk, then the bytes to the typed array. */
-  @Benchmark
   public NDArray decodeChunkNative() {
     return NDArray.fromBytes(
         DType.FLOAT64,
@@ -142,7 +112,6 @@ public class ByteShuffleBench {
   }
 
   /** The definition's per-byte loop, shuffling. */
-  @Benchmark
   public byte[] shufflePerByte() {
     int n = bytes / typeSize;
     for (int b = 0; b < typeSize; b++) {
@@ -154,7 +123,6 @@ public class ByteShuffleBench {
   }
 
   /** Baseline: the 2026-11-22 shuffle (8-byte items only). */
-  @Benchmark
   public byte[] shuffleArrayTranspose() {
     int n = bytes / 8;
     long[] m = new long[8];
@@ -171,7 +139,6 @@ public class ByteShuffleBench {
   }
 
   /** Baseline: the 2026-11-22 unshuffle (8-byte items only). */
-  @Benchmark
   public byte[] unshuffleArrayTranspose() {
     int n = bytes / 8;
     long[] m = new long[8];

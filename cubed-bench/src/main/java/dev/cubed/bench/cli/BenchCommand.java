@@ -1,10 +1,13 @@
-package dev.cubed.cli;
+package dev.cubed.bench.cli;
 
 import dev.cubed.bench.workload.BenchContext;
 import dev.cubed.bench.workload.BenchResult;
 import dev.cubed.bench.workload.InputSet;
 import dev.cubed.bench.workload.Workload;
 import dev.cubed.bench.workload.Workloads;
+import dev.cubed.cli.Cli;
+import dev.cubed.cli.DiagnosticsOptions;
+import dev.cubed.cli.ExecutorOptions;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -34,7 +37,7 @@ import picocli.CommandLine.Spec;
           + " of the repository; scripts/perf/side-by-side.sh sets them beside NumPy, Dask and"
           + " Python Cubed."
     })
-final class BenchCommand implements Callable<Integer> {
+public final class BenchCommand implements Callable<Integer> {
 
   @Parameters(
       index = "0",
@@ -155,13 +158,13 @@ final class BenchCommand implements Callable<Integer> {
     Path dir = workDir != null ? workDir : BenchContext.defaults().workDir();
     BenchContext ctx =
         new BenchContext(
-            exec.executor,
+            exec.executor(),
             exec.effectiveWorkers(),
             allowed,
             dir,
             noFusion ? BenchContext.Fusion.OFF : BenchContext.Fusion.ON,
-            exec.attempts,
-            exec.executorOptions);
+            exec.attempts(),
+            exec.executorOptions());
     if (!InputSet.NAMES.contains(inputs)) {
       throw Cli.usage(
           spec, "--inputs: '" + inputs + "' is not " + String.join(" or ", InputSet.NAMES));

@@ -1,9 +1,10 @@
-package dev.cubed.cli;
+package dev.cubed.bench.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cubed.cli.Main;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -73,7 +74,13 @@ class BenchCommandTest {
     assertThat(r[0]).as(r[2]).isEqualTo("0");
     assertThat(r[1].strip()).matches("plan-heap-bytes \\d+");
     long bytes = Long.parseLong(r[1].strip().split(" ")[1]);
-    assertThat(bytes).isGreaterThan(100_000_000L).isLessThan(2 * 300_000_000L);
+    // the plan's need holds this JVM's live heap plus a slack of 32 MiB (Workloads.planHeap); a
+    // fixed 100 MB floor held only after other tests had filled the heap (alone: 74 MB, also
+    // before the command moved here from cubed-cli)
+    Runtime rt = Runtime.getRuntime();
+    System.gc();
+    long live = rt.totalMemory() - rt.freeMemory();
+    assertThat(bytes).isGreaterThan(live + (32L << 20)).isLessThan(2 * 300_000_000L);
   }
 
   @Test

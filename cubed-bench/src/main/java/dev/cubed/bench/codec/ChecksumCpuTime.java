@@ -1,7 +1,12 @@
-package dev.cubed.zarr;
+package dev.cubed.bench.codec;
 
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
+import dev.cubed.zarr.ChunkReader;
+import dev.cubed.zarr.Compression;
+import dev.cubed.zarr.FileSystemStore;
+import dev.cubed.zarr.ZarrArray;
+import dev.cubed.zarr.ZarrArrayBuilder;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;

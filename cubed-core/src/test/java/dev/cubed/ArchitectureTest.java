@@ -1,0 +1,141 @@
+package dev.cubed;
+
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.syntax.ArchRuleDefinition;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The package rules of cubed-core's main classes (docs/architecture.md), from their byte code: the
+ * layers point down, and no two packages, at any depth, depend on each other in a cycle.
+ *
+ * <p>The layers, bottom to top: {@code nd} (arrays in memory and their kernels, with every
+ * subpackage) &lt; {@code zarr} (storage) &lt; {@code runtime} (executors, tasks) &lt; {@code
+ * primitive} (blockwise description, rechunk planner) &lt; {@code plan} (the DAG, fusion, memory
+ * check) &lt; {@code core} (the chunked operations) and {@code diagnostics} (callbacks over plans
+ * and runs; beside core, neither uses the other) &lt; the API {@code dev.cubed}. A class may use
+ * its own layer and the layers below it.
+ */
+class ArchitectureTest {
+  static JavaClasses classes;
+
+  @BeforeAll
+  static void importMainClasses() {
+    classes =
+        new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
+            .importPackages("dev.cubed");
+  }
+
+  /** The layers of cubed-core, each package (and its subpackages) in one. */
+  static final ArchRule LAYERS =
+      layeredArchitecture()
+          .consideringOnlyDependenciesInLayers()
+          .layer("nd")
+          .definedBy("dev.cubed.nd..")
+          .layer("zarr")
+          .definedBy("dev.cubed.zarr..")
+          .layer("runtime")
+          .definedBy("dev.cubed.runtime..")
+          .layer("primitive")
+          .definedBy("dev.cubed.primitive..")
+          .layer("plan")
+          .definedBy("dev.cubed.plan..")
+          .layer("core")
+          .definedBy("dev.cubed.core..")
+          .layer("diagnostics")
+          .definedBy("dev.cubed.diagnostics..")
+          .layer("api")
+          .definedBy("dev.cubed")
+          .whereLayer("api")
+          .mayNotBeAccessedByAnyLayer()
+          .whereLayer("core")
+          .mayOnlyBeAccessedByLayers("api")
+          .whereLayer("diagnostics")
+          .mayOnlyBeAccessedByLayers("api")
+          .whereLayer("plan")
+          .mayOnlyBeAccessedByLayers("core", "diagnostics", "api")
+          .whereLayer("primitive")
+          .mayOnlyBeAccessedByLayers("plan", "core", "diagnostics", "api")
+          .whereLayer("runtime")
+          .mayOnlyBeAccessedByLayers("primitive", "plan", "core", "diagnostics", "api")
+          .whereLayer("zarr")
+          .mayOnlyBeAccessedByLayers("runtime", "primitive", "plan", "core", "diagnostics", "api")
+          .whereLayer("nd")
+          .mayOnlyBeAccessedByLayers(
+              "zarr", "runtime", "primitive", "plan", "core", "diagnostics", "api");
+
+  /**
+   * No cycle between the top-level packages ({@code nd}, {@code zarr}, ... with their subpackages).
+   */
+  static final ArchRule NO_CYCLES_TOP =
+      slices().matching("dev.cubed.(*)..").should().beFreeOfCycles();
+
+  /**
+   * No cycle between any two packages at any depth: each package is its own slice, so a subpackage
+   * of nd ({@code nd.fft}, {@code nd.linalg}, ...) may use nd's base package and other subpackages,
+   * but never one that uses it back.
+   */
+  static final ArchRule NO_CYCLES_ANY_DEPTH =
+      slices().matching("dev.(**)").should().beFreeOfCycles();
+
+  /**
+   * nd's base package (the array, dtypes, shapes) is the floor of its subpackages: it uses none of
+   * them (they use it).
+   */
+  static final ArchRule ND_BASE_BELOW_ITS_SUBPACKAGES =
+      ArchRuleDefinition.noClasses()
+          .that()
+          .resideInAPackage("dev.cubed.nd")
+          .should()
+          .dependOnClassesThat()
+          .resideInAPackage("dev.cubed.nd.*..")
+          .allowEmptyShould(true);
+
+  @Test
+  void layersPointDown() {
+    LAYERS.check(classes);
+  }
+
+  @Test
+  void noCycleBetweenTopLevelPackages() {
+    NO_CYCLES_TOP.check(classes);
+  }
+
+  @Test
+  void noCycleBetweenPackagesAtAnyDepth() {
+    NO_CYCLES_ANY_DEPTH.check(classes);
+  }
+
+  @Test
+  void ndBasePackageUsesNoneOfItsSubpackages() {
+    ND_BASE_BELOW_ITS_SUBPACKAGES.check(classes);
+  }
+
+  @Test
+  void theRulesSeeTheMainClasses() {
+    // a rule over no classes would pass vacuously: the import found every layer
+    for (String p :
+        new String[] {
+          "dev.cubed",
+          "dev.cubed.nd",
+          "dev.cubed.zarr",
+          "dev.cubed.runtime",
+          "dev.cubed.primitive",
+          "dev.cubed.plan",
+          "dev.cubed.core",
+          "dev.cubed.diagnostics"
+        }) {
+      assertThat(classes.containPackage(p)).as(p).isTrue();
+    }
+    assertThat(classes.contain(ArchitectureTest.class)).isFalse();
+  }
+}
