@@ -1,9 +1,11 @@
 package dev.cubed;
 
+import dev.cubed.plan.Plan;
 import dev.cubed.runtime.Callback;
 import dev.cubed.runtime.Executor;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
@@ -42,12 +44,11 @@ public final class ComputeOptions {
    * without running). One sink; a later call replaces it.
    */
   public ComputeOptions withPlanFigures(Consumer<PlanFigures> sink) {
-    return new ComputeOptions(
-        executor, callbacks, resume, java.util.Objects.requireNonNull(sink, "sink"));
+    return new ComputeOptions(executor, callbacks, resume, Objects.requireNonNull(sink, "sink"));
   }
 
   /** Passes a plan's figures to the sink of {@link #withPlanFigures}, if any. */
-  void report(dev.cubed.plan.Plan plan, List<CubedArray> arrays) {
+  void report(Plan plan, List<CubedArray> arrays) {
     if (figures != null) {
       figures.accept(PlanFigures.of(plan.summary(), arrays));
     }

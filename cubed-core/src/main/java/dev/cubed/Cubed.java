@@ -4,14 +4,19 @@ import dev.cubed.core.Core;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.plan.ArrayNode;
+import dev.cubed.plan.ChunkGrid;
 import dev.cubed.plan.Plan;
 import dev.cubed.plan.PlanConfig;
 import dev.cubed.plan.RunOptions;
+import dev.cubed.primitive.IndexFunction;
 import dev.cubed.runtime.Executor;
+import dev.cubed.runtime.ExecutorSettings;
 import dev.cubed.zarr.Store;
 import dev.cubed.zarr.ZarrArray;
+import dev.cubed.zarr.ZarrArrayBuilder;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Entry points: creating arrays from Zarr or memory, computing several arrays in one plan, writing
@@ -75,8 +80,7 @@ public final class Cubed {
    * @throws IllegalArgumentException if a list does not add up to its axis or has a size below 1
    */
   public static CubedArray fromArray(NDArray a, long[][] blockSizes, Spec spec) {
-    return new CubedArray(
-        Core.fromArray(a, dev.cubed.plan.ChunkGrid.of(a.shape(), blockSizes)), spec);
+    return new CubedArray(Core.fromArray(a, ChunkGrid.of(a.shape(), blockSizes)), spec);
   }
 
   /** {@link #fromArray} with the whole array as one chunk. */
@@ -150,7 +154,7 @@ public final class Cubed {
    * refused in any case, see {@link dev.cubed.zarr.ZarrArrayBuilder#overwrite()}).
    */
   public static CubedArray toZarrLazy(CubedArray x, Store store, String path, boolean overwrite) {
-    dev.cubed.zarr.ZarrArrayBuilder b =
+    ZarrArrayBuilder b =
         ZarrArray.create(store, path).shape(x.shape()).chunks(x.chunkShape()).dtype(x.dtype());
     if (x.spec().checksum()) {
       b.crc32c();
@@ -258,13 +262,13 @@ public final class Cubed {
     int workers = spec.workers() > 0 ? spec.workers() : Runtime.getRuntime().availableProcessors();
     return Executor.byName(
         spec.executor(),
-        new dev.cubed.runtime.ExecutorSettings(
+        new ExecutorSettings(
             workers,
             spec.attempts(),
             spec.allowedMem(),
             spec.reservedMem(),
             spec.executorOptions(),
-            new dev.cubed.runtime.ExecutorSettings.Processes(
+            new ExecutorSettings.Processes(
                 spec.processesKeepAlive(),
                 spec.processesGcSkip(),
                 spec.workerJvmOptions(),
@@ -300,7 +304,7 @@ public final class Cubed {
             shape,
             c,
             dtype,
-            FunctionBlocks.of(java.util.Objects.requireNonNull(f, "f"), c, dtype)),
+            FunctionBlocks.of(Objects.requireNonNull(f, "f"), c, dtype)),
         spec);
   }
 
@@ -322,7 +326,7 @@ public final class Cubed {
             shape,
             c,
             dtype,
-            FunctionBlocks.of(java.util.Objects.requireNonNull(f, "f"), c, dtype)),
+            FunctionBlocks.of(Objects.requireNonNull(f, "f"), c, dtype)),
         spec);
   }
 
@@ -331,7 +335,7 @@ public final class Cubed {
    * in the whole array, block by block.
    */
   public static CubedArray fromFunction(
-      long[] shape, long[] chunks, DType dtype, dev.cubed.primitive.IndexFunction f, Spec spec) {
+      long[] shape, long[] chunks, DType dtype, IndexFunction f, Spec spec) {
     return new CubedArray(Core.fromIndex("from_function", shape, chunks, dtype, f), spec);
   }
 

@@ -1,11 +1,14 @@
 package dev.cubed;
 
+import dev.cubed.diagnostics.Diagnostics;
+import dev.cubed.diagnostics.PlanPicture;
 import dev.cubed.nd.Axes;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import dev.cubed.plan.ArrayNode;
 import dev.cubed.plan.PlanSummary;
+import java.io.Serializable;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -22,7 +25,7 @@ import java.util.List;
  * java.io.NotSerializableException} naming that value's class, unless the stream replaces it (the
  * Python bridge replaces in-memory arrays by their contents).
  */
-public final class CubedArray implements java.io.Serializable {
+public final class CubedArray implements Serializable {
   private static final long serialVersionUID = 1L;
 
   private final ArrayNode node;
@@ -120,8 +123,8 @@ public final class CubedArray implements java.io.Serializable {
    *
    * @return what was written
    */
-  public dev.cubed.diagnostics.PlanPicture.Result visualize(Path file) {
-    return dev.cubed.diagnostics.Diagnostics.visualize(Cubed.plan(List.of(this)), file);
+  public PlanPicture.Result visualize(Path file) {
+    return Diagnostics.visualize(Cubed.plan(List.of(this)), file);
   }
 
   /** {@code this + other}. */

@@ -2,9 +2,11 @@ package dev.cubed;
 
 import dev.cubed.primitive.RechunkPlanner.ConsumeIntermediates;
 import dev.cubed.primitive.RechunkPlanner.IntermediateCompression;
+import dev.cubed.zarr.Stores;
 import java.io.Serializable;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -157,14 +159,14 @@ public final class Spec implements Serializable {
    *     (use {@link #workLocation()})
    */
   public Path workDir() {
-    if (!dev.cubed.zarr.Stores.isLocal(v.workDir)) {
+    if (!Stores.isLocal(v.workDir)) {
       throw new IllegalStateException(
           "the work directory "
               + v.workDir
               + " is not a local"
               + " directory; use Spec.workLocation()");
     }
-    return dev.cubed.zarr.Stores.localPath(v.workDir);
+    return Stores.localPath(v.workDir);
   }
 
   /**
@@ -196,7 +198,7 @@ public final class Spec implements Serializable {
    * default.
    */
   public Map<String, String> executorOptions() {
-    return java.util.Collections.unmodifiableMap(v.executorOptions);
+    return Collections.unmodifiableMap(v.executorOptions);
   }
 
   /**
@@ -349,7 +351,7 @@ public final class Spec implements Serializable {
     Map<String, String> defaults = plainBuilder().build().settings();
     StringBuilder sb =
         new StringBuilder("Spec[workDir=")
-            .append(dev.cubed.zarr.Stores.redact(v.workDir))
+            .append(Stores.redact(v.workDir))
             .append(", allowedMem=")
             .append(v.allowedMem)
             .append(", reservedMem=")

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.TreeSet;
 
 /** Values of settings as text: sizes, booleans, counts, choices and spec files ({@link Spec}). */
 final class SpecText {
@@ -83,7 +84,7 @@ final class SpecText {
       throw new IllegalArgumentException("Spec.fromFile: cannot read " + file + ": " + e, e);
     }
     Map<String, String> m = new LinkedHashMap<>();
-    for (String k : new java.util.TreeSet<>(p.stringPropertyNames())) {
+    for (String k : new TreeSet<>(p.stringPropertyNames())) {
       m.put(k, p.getProperty(k));
     }
     return m;

@@ -10,6 +10,7 @@ import dev.cubed.nd.Index;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.elementwise.Elementwise;
 import dev.cubed.nd.reduce.Searching;
+import dev.cubed.primitive.Blockwise;
 import java.util.List;
 
 /**
@@ -1527,12 +1528,12 @@ public final class Xp {
   }
 
   /** Joins arrays along an existing axis; mixed dtypes promote (the standard's rules). */
-  public static CubedArray concat(java.util.List<CubedArray> xs, int axis) {
+  public static CubedArray concat(List<CubedArray> xs, int axis) {
     return XpManip.concat(xs, axis);
   }
 
   /** Joins arrays of equal shape along a new axis; mixed dtypes promote. */
-  public static CubedArray stack(java.util.List<CubedArray> xs, int axis) {
+  public static CubedArray stack(List<CubedArray> xs, int axis) {
     return XpManip.stack(xs, axis);
   }
 
@@ -1884,7 +1885,7 @@ public final class Xp {
    *
    * @throws IllegalArgumentException for a 0-d x (as the standard)
    */
-  public static java.util.List<CubedArray> nonzero(CubedArray x) {
+  public static List<CubedArray> nonzero(CubedArray x) {
     return XpSearch.nonzero(x);
   }
 
@@ -2090,7 +2091,7 @@ public final class Xp {
    * chunks) to the input blocks it reads (one, several together, or several one at a time).
    */
   public static CubedArray blockwise(
-      dev.cubed.primitive.Blockwise op, long[] shape, long[] chunks, DType out, CubedArray... xs) {
+      Blockwise op, long[] shape, long[] chunks, DType out, CubedArray... xs) {
     return XpBlocks.blockwise(op, shape, chunks, out, xs);
   }
 

@@ -6,6 +6,7 @@ import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import dev.cubed.plan.ArrayNode;
 import dev.cubed.plan.ChunkGrid;
+import dev.cubed.primitive.Blockwise;
 
 /**
  * The shared internals of the {@link Xp} implementation classes: wrapping a plan node as an array,
@@ -78,7 +79,7 @@ final class XpBlocks {
   }
 
   static CubedArray blockwise(
-      dev.cubed.primitive.Blockwise op, long[] shape, long[] chunks, DType out, CubedArray... xs) {
+      Blockwise op, long[] shape, long[] chunks, DType out, CubedArray... xs) {
     ArrayNode[] ns = new ArrayNode[xs.length];
     for (int i = 0; i < xs.length; i++) {
       ns[i] = xs[i].node();

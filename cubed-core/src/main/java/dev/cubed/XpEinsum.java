@@ -3,8 +3,10 @@ package dev.cubed;
 import dev.cubed.nd.DType;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -211,7 +213,7 @@ final class XpEinsum {
   }
 
   private static void checkLengths(String fn, List<List<Integer>> labels, CubedArray[] ops) {
-    java.util.Map<Integer, Long> len = new java.util.HashMap<>();
+    Map<Integer, Long> len = new HashMap<>();
     for (int i = 0; i < ops.length; i++) {
       List<Integer> l = labels.get(i);
       for (int d = 0; d < l.size(); d++) {

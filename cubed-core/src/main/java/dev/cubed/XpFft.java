@@ -8,6 +8,7 @@ import dev.cubed.nd.Shapes;
 import dev.cubed.nd.fft.Fft;
 import dev.cubed.nd.fft.Fft.Norm;
 import dev.cubed.plan.ArrayNode;
+import java.io.Serializable;
 import java.util.Arrays;
 
 /**
@@ -210,11 +211,11 @@ public final class XpFft {
     HALF_IN
   }
 
-  private interface Nd extends java.io.Serializable {
+  private interface Nd extends Serializable {
     NDArray apply(NDArray b, int[] s, int[] axes);
   }
 
-  private interface One extends java.io.Serializable {
+  private interface One extends Serializable {
     NDArray apply(NDArray b);
   }
 

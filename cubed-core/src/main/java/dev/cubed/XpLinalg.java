@@ -437,7 +437,7 @@ public final class XpLinalg {
    * matmul would add it to +0.0 and lose the sign of -0.0 products).
    */
   public static CubedArray outer(CubedArray x1, CubedArray x2) {
-    dev.cubed.nd.linalg.Linalg.outer(NDArray.ones(x1.dtype(), 1), NDArray.ones(x2.dtype(), 1));
+    Linalg.outer(NDArray.ones(x1.dtype(), 1), NDArray.ones(x2.dtype(), 1));
     if (x1.ndim() != 1 || x2.ndim() != 1) {
       throw new IllegalArgumentException(
           "outer: operands must be 1-d, got shapes "

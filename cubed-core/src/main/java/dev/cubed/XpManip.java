@@ -5,11 +5,14 @@ import dev.cubed.core.ChunkedManipulation;
 import dev.cubed.core.Contraction;
 import dev.cubed.core.Core;
 import dev.cubed.core.Rearrange;
+import dev.cubed.core.Reshape;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.Index;
+import dev.cubed.nd.Manipulation;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import dev.cubed.nd.linalg.Linalg;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -40,9 +43,9 @@ final class XpManip {
         || axes.length == 0) {
       throw new IllegalArgumentException(
           "roll: shift "
-              + java.util.Arrays.toString(shift)
+              + Arrays.toString(shift)
               + " and axis "
-              + java.util.Arrays.toString(axes)
+              + Arrays.toString(axes)
               + " must have the same length, or one"
               + " of them a single value (broadcast)");
     }
@@ -60,8 +63,8 @@ final class XpManip {
       long s = Math.floorMod(total[a], n);
       Index[] tail = new Index[nd];
       Index[] head = new Index[nd];
-      java.util.Arrays.fill(tail, Index.all());
-      java.util.Arrays.fill(head, Index.all());
+      Arrays.fill(tail, Index.all());
+      Arrays.fill(head, Index.all());
       tail[a] = Index.slice(n - s, n);
       head[a] = Index.slice(0L, n - s);
       r = XpManip.concat(List.of(XpManip.getItem(r, tail), XpManip.getItem(r, head)), a);
@@ -83,8 +86,7 @@ final class XpManip {
   }
 
   static CubedArray moveaxis(CubedArray x, int[] source, int[] destination) {
-    return XpManip.permuteDims(
-        x, dev.cubed.nd.Manipulation.moveaxisPermutation(source, destination, x.ndim()));
+    return XpManip.permuteDims(x, Manipulation.moveaxisPermutation(source, destination, x.ndim()));
   }
 
   static CubedArray matrixTranspose(CubedArray x) {
@@ -211,21 +213,21 @@ final class XpManip {
     return XpBlocks.wrap(ChunkedManipulation.broadcastTo(x.node(), shape), x);
   }
 
-  static CubedArray concat(java.util.List<CubedArray> xs, int axis) {
+  static CubedArray concat(List<CubedArray> xs, int axis) {
     return XpBlocks.wrap(
         ChunkedManipulation.concat(xs.stream().map(CubedArray::node).toList(), axis), xs.get(0));
   }
 
-  static CubedArray stack(java.util.List<CubedArray> xs, int axis) {
+  static CubedArray stack(List<CubedArray> xs, int axis) {
     return XpBlocks.wrap(
         ChunkedManipulation.stack(xs.stream().map(CubedArray::node).toList(), axis), xs.get(0));
   }
 
   static CubedArray reshape(CubedArray x, long... shape) {
-    if (java.util.Arrays.equals(x.shape(), shape)) {
+    if (Arrays.equals(x.shape(), shape)) {
       return x;
     }
-    return XpBlocks.wrap(dev.cubed.core.Reshape.reshape(x.node(), shape), x);
+    return XpBlocks.wrap(Reshape.reshape(x.node(), shape), x);
   }
 
   static CubedArray getItem(CubedArray x, Index... index) {

@@ -1,12 +1,14 @@
 package dev.cubed;
 
 import dev.cubed.core.Core;
+import dev.cubed.core.Reductions;
 import dev.cubed.core.StackMap;
 import dev.cubed.nd.Axes;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import dev.cubed.nd.linalg.Linalg;
+import dev.cubed.plan.ArrayNode;
 import java.util.Arrays;
 
 /**
@@ -55,7 +57,7 @@ final class XpNorms {
     long ws = work * elems * 8L * (out.isComplex() ? 2 : 1);
     long conv = elems * 8L * (out.isComplex() ? 2 : 1);
     StackMap.Spec sp = new StackMap.Spec(fn, matrix(x), k, out, outCore, conv, ws);
-    dev.cubed.plan.ArrayNode[] ns = new dev.cubed.plan.ArrayNode[1 + more.length];
+    ArrayNode[] ns = new ArrayNode[1 + more.length];
     ns[0] = x.node();
     for (int i = 0; i < more.length; i++) {
       ns[i + 1] = more[i].node();
@@ -117,13 +119,9 @@ final class XpNorms {
     CubedArray m = magnitudes(x);
     CubedArray r;
     if (ord == Double.POSITIVE_INFINITY) {
-      r =
-          XpReduce.reduce(
-              m, dev.cubed.core.Reductions.Op.MAX, axes, XpReduce.DEFAULT_SPLIT_EVERY, 0);
+      r = XpReduce.reduce(m, Reductions.Op.MAX, axes, XpReduce.DEFAULT_SPLIT_EVERY, 0);
     } else if (ord == Double.NEGATIVE_INFINITY) {
-      r =
-          XpReduce.reduce(
-              m, dev.cubed.core.Reductions.Op.MIN, axes, XpReduce.DEFAULT_SPLIT_EVERY, 0);
+      r = XpReduce.reduce(m, Reductions.Op.MIN, axes, XpReduce.DEFAULT_SPLIT_EVERY, 0);
     } else if (ord == 0) {
       r =
           XpReduce.sum(
@@ -199,7 +197,7 @@ final class XpNorms {
         r =
             XpReduce.reduce(
                 sums,
-                max ? dev.cubed.core.Reductions.Op.MAX : dev.cubed.core.Reductions.Op.MIN,
+                max ? Reductions.Op.MAX : Reductions.Op.MIN,
                 other,
                 XpReduce.DEFAULT_SPLIT_EVERY,
                 0);

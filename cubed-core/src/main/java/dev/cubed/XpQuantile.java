@@ -1,6 +1,7 @@
 package dev.cubed;
 
 import dev.cubed.nd.DType;
+import dev.cubed.nd.Index;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import java.util.ArrayList;
@@ -146,9 +147,9 @@ final class XpQuantile {
 
   /** {@code s[..., i]}. */
   private static CubedArray last(CubedArray s, long i) {
-    dev.cubed.nd.Index[] idx = new dev.cubed.nd.Index[s.ndim()];
-    Arrays.fill(idx, dev.cubed.nd.Index.all());
-    idx[s.ndim() - 1] = dev.cubed.nd.Index.at(i);
+    Index[] idx = new Index[s.ndim()];
+    Arrays.fill(idx, Index.all());
+    idx[s.ndim() - 1] = Index.at(i);
     return XpManip.getItem(s, idx);
   }
 

@@ -1,8 +1,10 @@
 package dev.cubed;
 
 import dev.cubed.core.Reductions;
+import dev.cubed.core.Scans;
 import dev.cubed.nd.Axes;
 import dev.cubed.nd.DType;
+import java.util.Arrays;
 
 /**
  * The statistical reductions, cumulative sums/products and arg-reductions behind {@link Xp}: trees
@@ -114,8 +116,7 @@ final class XpReduce {
   }
 
   static CubedArray cumulativeSum(CubedArray x, int axis) {
-    return XpBlocks.wrap(
-        dev.cubed.core.Scans.cumulative(x.node(), dev.cubed.core.Scans.Op.SUM, axis), x);
+    return XpBlocks.wrap(Scans.cumulative(x.node(), Scans.Op.SUM, axis), x);
   }
 
   static CubedArray cumulativeSum(CubedArray x, int axis, DType dtype) {
@@ -123,8 +124,7 @@ final class XpReduce {
   }
 
   static CubedArray cumulativeProd(CubedArray x, int axis) {
-    return XpBlocks.wrap(
-        dev.cubed.core.Scans.cumulative(x.node(), dev.cubed.core.Scans.Op.PROD, axis), x);
+    return XpBlocks.wrap(Scans.cumulative(x.node(), Scans.Op.PROD, axis), x);
   }
 
   static CubedArray cumulativeProd(CubedArray x, int axis, DType dtype) {
@@ -164,7 +164,7 @@ final class XpReduce {
         return r;
       }
       long[] ones = new long[x.ndim()];
-      java.util.Arrays.fill(ones, 1);
+      Arrays.fill(ones, 1);
       return XpManip.reshape(r, ones);
     }
     if (axes.raw().length != 1) {

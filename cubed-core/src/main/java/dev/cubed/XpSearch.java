@@ -1,12 +1,22 @@
 package dev.cubed;
 
+import dev.cubed.core.Positional;
 import dev.cubed.core.Reductions;
+import dev.cubed.core.Selection;
+import dev.cubed.core.Take;
 import dev.cubed.nd.Axes;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.DataTypes;
+import dev.cubed.nd.Index;
+import dev.cubed.nd.Indexing;
 import dev.cubed.nd.NDArray;
+import dev.cubed.nd.Shapes;
 import dev.cubed.nd.elementwise.Elementwise;
 import dev.cubed.nd.reduce.Searching;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 
 /**
  * Searching, selection and data-type functions of {@link Xp} (final and package-private; the
@@ -72,7 +82,7 @@ final class XpSearch {
     if (x2.size() == 0) {
       return XpManip.fullLike(x1, invert, DType.BOOL);
     }
-    return XpBlocks.wrap(dev.cubed.core.Positional.isin(x1.node(), x2.node(), invert), x1);
+    return XpBlocks.wrap(Positional.isin(x1.node(), x2.node(), invert), x1);
   }
 
   static CubedArray isin(Object x1, CubedArray x2) {
@@ -95,7 +105,7 @@ final class XpSearch {
   private static CubedArray scalarArray(String fn, Object v, Spec spec) {
     XpBlocks.scalar(fn, v);
     DType dt = DType.ofScalar(v);
-    if (v instanceof java.math.BigInteger b && b.bitLength() > 63) {
+    if (v instanceof BigInteger b && b.bitLength() > 63) {
       if (b.signum() < 0 || b.bitLength() > 64) {
         throw new IllegalArgumentException(
             fn + ": the integer " + b + " fits neither int64 nor " + "uint64");
@@ -106,12 +116,11 @@ final class XpSearch {
   }
 
   static CubedArray take(CubedArray x, NDArray indices, int axis) {
-    int ax = dev.cubed.nd.Shapes.normalizeAxis("take", axis, x.ndim());
+    int ax = Shapes.normalizeAxis("take", axis, x.ndim());
     if (indices.ndim() == 1 || !indices.dtype().isInteger()) {
-      return XpBlocks.wrap(dev.cubed.core.Take.take(x.node(), indices, ax), x);
+      return XpBlocks.wrap(Take.take(x.node(), indices, ax), x);
     }
-    CubedArray flat =
-        XpBlocks.wrap(dev.cubed.core.Take.take(x.node(), indices.reshape(indices.size()), ax), x);
+    CubedArray flat = XpBlocks.wrap(Take.take(x.node(), indices.reshape(indices.size()), ax), x);
     long[] s = x.shape();
     long[] is = indices.shape();
     long[] out = new long[s.length - 1 + is.length];
@@ -122,7 +131,7 @@ final class XpSearch {
   }
 
   static CubedArray takeAlongAxis(CubedArray x, NDArray indices, int axis) {
-    return XpBlocks.wrap(dev.cubed.core.Take.takeAlongAxis(x.node(), indices, axis), x);
+    return XpBlocks.wrap(Take.takeAlongAxis(x.node(), indices, axis), x);
   }
 
   static CubedArray take(CubedArray x, NDArray indices) {
@@ -140,7 +149,7 @@ final class XpSearch {
   }
 
   static CubedArray searchsorted(CubedArray x1, CubedArray x2, Searching.Side side) {
-    return XpBlocks.wrap(dev.cubed.core.Positional.searchsorted(x1.node(), x2.node(), side), x2);
+    return XpBlocks.wrap(Positional.searchsorted(x1.node(), x2.node(), side), x2);
   }
 
   static CubedArray searchsorted(
@@ -165,7 +174,7 @@ final class XpSearch {
     if (x1.size() > 0) {
       sorted =
           XpBlocks.mapBlocks(
-              b -> dev.cubed.nd.Indexing.take(b[0], b[1], 0),
+              b -> Indexing.take(b[0], b[1], 0),
               x1.dtype(),
               XpBlocks.rechunk(x1, -1),
               XpBlocks.rechunk(sorter, -1));
@@ -173,7 +182,7 @@ final class XpSearch {
     return searchsorted(sorted, x2, side);
   }
 
-  static java.util.List<CubedArray> nonzero(CubedArray x) {
+  static List<CubedArray> nonzero(CubedArray x) {
     if (x.ndim() == 0) {
       throw new IllegalArgumentException(
           "nonzero: a 0-d array is not allowed (the standard "
@@ -181,11 +190,9 @@ final class XpSearch {
     }
     CubedArray flat = x.ndim() == 1 ? x : XpManip.reshape(x, x.size());
     long[] counts = blockCounts(flat);
-    java.util.List<CubedArray> out = new java.util.ArrayList<>();
+    List<CubedArray> out = new ArrayList<>();
     for (int d = 0; d < x.ndim(); d++) {
-      out.add(
-          XpBlocks.wrap(
-              dev.cubed.core.Selection.nonzeroCoordinate(flat.node(), counts, x.shape(), d), x));
+      out.add(XpBlocks.wrap(Selection.nonzeroCoordinate(flat.node(), counts, x.shape(), d), x));
     }
     return out;
   }
@@ -197,16 +204,14 @@ final class XpSearch {
     }
     if (mask.ndim() == 0) {
       CubedArray e = XpManip.expandDims(x, 0);
-      return mask.compute().getBoolean(0)
-          ? e
-          : XpManip.getItem(e, dev.cubed.nd.Index.slice(0L, 0L));
+      return mask.compute().getBoolean(0) ? e : XpManip.getItem(e, Index.slice(0L, 0L));
     }
     if (mask.ndim() >= 1
         && mask.ndim() < x.ndim()
-        && java.util.Arrays.equals(mask.shape(), java.util.Arrays.copyOf(x.shape(), mask.ndim()))) {
+        && Arrays.equals(mask.shape(), Arrays.copyOf(x.shape(), mask.ndim()))) {
       return XpSort.getMaskLeading(x, mask);
     }
-    if (!java.util.Arrays.equals(mask.shape(), x.shape())) {
+    if (!Arrays.equals(mask.shape(), x.shape())) {
       throw new IndexOutOfBoundsException(
           "mask indexing: mask shape "
               + XpBlocks.shapeOf(mask)
@@ -221,14 +226,14 @@ final class XpSearch {
       fm = XpBlocks.rechunk(fm, fx.chunks());
     }
     long[] counts = blockCounts(fm);
-    return XpBlocks.wrap(dev.cubed.core.Selection.masked(fx.node(), fm.node(), counts), x);
+    return XpBlocks.wrap(Selection.masked(fx.node(), fm.node(), counts), x);
   }
 
   private static long[] blockCounts(CubedArray flat) {
     if (flat.size() == 0) {
       return new long[0];
     }
-    NDArray c = XpBlocks.wrap(dev.cubed.core.Selection.counts(flat.node()), flat).compute();
+    NDArray c = XpBlocks.wrap(Selection.counts(flat.node()), flat).compute();
     long[] r = new long[c.size()];
     for (int i = 0; i < r.length; i++) {
       r[i] = c.getLong(i);

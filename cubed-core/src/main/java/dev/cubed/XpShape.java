@@ -7,6 +7,7 @@ import dev.cubed.nd.DType;
 import dev.cubed.nd.Index;
 import dev.cubed.nd.Shapes;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -24,7 +25,7 @@ final class XpShape {
       y = XpManip.expandDims(y, 0);
     }
     long[] reps = new long[nd];
-    java.util.Arrays.fill(reps, 1);
+    Arrays.fill(reps, 1);
     System.arraycopy(repetitions, 0, reps, nd - repetitions.length, repetitions.length);
     return XpBlocks.wrap(Rearrange.tile(y.node(), reps), x);
   }
@@ -120,8 +121,8 @@ final class XpShape {
       }
       Index[] hi = new Index[nd];
       Index[] lo = new Index[nd];
-      java.util.Arrays.fill(hi, Index.all());
-      java.util.Arrays.fill(lo, Index.all());
+      Arrays.fill(hi, Index.all());
+      Arrays.fill(lo, Index.all());
       hi[ax] = Index.slice(1L, null);
       lo[ax] = Index.slice(null, len - 1);
       CubedArray h = XpManip.getItem(cur, hi);
@@ -142,7 +143,7 @@ final class XpShape {
     List<CubedArray> out = new ArrayList<>();
     for (long i = 0; i < x.shape()[ax]; i++) {
       Index[] ix = new Index[x.ndim()];
-      java.util.Arrays.fill(ix, Index.all());
+      Arrays.fill(ix, Index.all());
       ix[ax] = Index.at(i);
       out.add(XpManip.getItem(x, ix));
     }
@@ -157,7 +158,7 @@ final class XpShape {
     long[] shape = Shapes.broadcast("broadcast_arrays", shapes);
     List<CubedArray> out = new ArrayList<>();
     for (CubedArray a : arrays) {
-      out.add(java.util.Arrays.equals(a.shape(), shape) ? a : XpManip.broadcastTo(a, shape));
+      out.add(Arrays.equals(a.shape(), shape) ? a : XpManip.broadcastTo(a, shape));
     }
     return out;
   }

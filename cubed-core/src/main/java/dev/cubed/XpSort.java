@@ -15,6 +15,7 @@ import dev.cubed.primitive.BlockKeys;
 import dev.cubed.primitive.Blockwise;
 import dev.cubed.primitive.KeyFunction;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -468,12 +469,12 @@ final class XpSort {
     for (int d = 0; d < k; d++) {
       rows *= xs[d];
     }
-    long[] inner = java.util.Arrays.copyOfRange(xs, k, xs.length);
+    long[] inner = Arrays.copyOfRange(xs, k, xs.length);
     long rest = Shapes.size(inner);
     CubedArray x2 = XpManip.reshape(x, rows, rest);
     CubedArray fm = mask.ndim() == 1 ? mask : XpManip.reshape(mask, rows);
     long[] rowBlocks = x2.chunks()[0];
-    if (!java.util.Arrays.equals(fm.chunks()[0], rowBlocks)) {
+    if (!Arrays.equals(fm.chunks()[0], rowBlocks)) {
       fm = XpBlocks.rechunk(fm, new long[][] {rowBlocks});
     }
     long[] counts;

@@ -9,6 +9,7 @@ import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import java.nio.file.Path;
 import java.util.Random;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -156,8 +157,8 @@ class ArgReductionTest {
         pi = pr * xi + pi * xr;
         pr = nr;
       }
-      assertThat(got.getDouble(j)).isCloseTo(pr, org.assertj.core.data.Offset.offset(tol));
-      assertThat(got.getImag(j)).isCloseTo(pi, org.assertj.core.data.Offset.offset(tol));
+      assertThat(got.getDouble(j)).isCloseTo(pr, Offset.offset(tol));
+      assertThat(got.getImag(j)).isCloseTo(pi, Offset.offset(tol));
     }
     for (Reductions.Op op :
         new Reductions.Op[] {

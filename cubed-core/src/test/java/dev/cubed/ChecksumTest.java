@@ -16,6 +16,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
@@ -177,11 +178,7 @@ class ChecksumTest {
     assertThatThrownBy(() -> Spec.fromFile(f))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("checksum: 'maybe' is not true or false");
-    assertThat(
-            Spec.builder()
-                .applyEnv(java.util.Map.of("CUBED_SPEC_CHECKSUM", "true"))
-                .build()
-                .checksum())
+    assertThat(Spec.builder().applyEnv(Map.of("CUBED_SPEC_CHECKSUM", "true")).build().checksum())
         .isTrue();
   }
 }

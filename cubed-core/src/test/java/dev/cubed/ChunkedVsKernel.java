@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -49,11 +50,7 @@ abstract class ChunkedVsKernel {
   }
 
   /** Runs both forms; records a failure unless results agree or both refuse (chunked at build). */
-  void check(
-      String what,
-      java.util.function.Supplier<NDArray> kernel,
-      java.util.function.Supplier<CubedArray> chunked,
-      boolean approx) {
+  void check(String what, Supplier<NDArray> kernel, Supplier<CubedArray> chunked, boolean approx) {
     NDArray want;
     try {
       want = kernel.get();

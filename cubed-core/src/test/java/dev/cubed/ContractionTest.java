@@ -11,6 +11,7 @@ import dev.cubed.testing.NDAssert;
 import java.nio.file.Path;
 import java.util.Random;
 import java.util.stream.Stream;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -280,6 +281,6 @@ class ContractionTest {
       want += prod.getDouble(i);
     }
     assertThat(total.compute().getDouble(0))
-        .isCloseTo(want, org.assertj.core.data.Offset.offset(1e-9 * Math.max(1, Math.abs(want))));
+        .isCloseTo(want, Offset.offset(1e-9 * Math.max(1, Math.abs(want))));
   }
 }

@@ -3,6 +3,8 @@ package dev.cubed;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Random;
 
 /**
@@ -112,7 +114,7 @@ final class DiffData {
     long[][] b = new long[shape.length][];
     for (int i = 0; i < b.length; i++) {
       long left = shape[i];
-      java.util.List<Long> l = new java.util.ArrayList<>();
+      List<Long> l = new ArrayList<>();
       while (left > 0) {
         long s = 1 + r.nextInt((int) Math.min(left, 4));
         l.add(s);

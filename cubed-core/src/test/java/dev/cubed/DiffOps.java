@@ -4,6 +4,7 @@ import dev.cubed.core.Reductions;
 import dev.cubed.nd.Axes;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.Index;
+import dev.cubed.nd.Indexing;
 import dev.cubed.nd.Manipulation;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
@@ -14,6 +15,7 @@ import dev.cubed.nd.reduce.Statistics;
 import dev.cubed.nd.reduce.Utility;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import java.util.function.BiFunction;
@@ -405,7 +407,7 @@ final class DiffOps {
         for (int i = 0; i < nd; i++) {
           p.add(i);
         }
-        java.util.Collections.shuffle(p, r);
+        Collections.shuffle(p, r);
         int[] perm = p.stream().mapToInt(Integer::intValue).toArray();
         return new Step(
             "permute_dims(" + x.name() + ", " + Arrays.toString(perm) + ")",
@@ -492,7 +494,7 @@ final class DiffOps {
       left = 1;
     }
     f.add(left);
-    java.util.Collections.shuffle(f, r);
+    Collections.shuffle(f, r);
     long[] t = f.stream().mapToLong(Long::longValue).toArray();
     if (mode == 1) {
       t[r.nextInt(t.length)] = -1; // next to a 0 both must refuse
@@ -531,7 +533,7 @@ final class DiffOps {
     return new Step(
         "getitem(" + x.name() + ", " + Arrays.toString(ix) + ")",
         List.of(x),
-        a -> dev.cubed.nd.Indexing.get(a[0], ix),
+        a -> Indexing.get(a[0], ix),
         a -> Xp.getItem(a[0], ix),
         Kind.STRUCTURAL);
   }
@@ -568,7 +570,7 @@ final class DiffOps {
     for (int i = 0; i < nd; i++) {
       pick.add(i);
     }
-    java.util.Collections.shuffle(pick, r);
+    Collections.shuffle(pick, r);
     int[] axA = new int[k];
     int extra = r.nextInt(2);
     long[] ys = new long[k + extra];
@@ -576,7 +578,7 @@ final class DiffOps {
     for (int i = 0; i < k + extra; i++) {
       pos.add(i);
     }
-    java.util.Collections.shuffle(pos, r);
+    Collections.shuffle(pos, r);
     int[] axB = new int[k];
     for (int i = 0; i < k; i++) {
       axA[i] = pick.get(i);

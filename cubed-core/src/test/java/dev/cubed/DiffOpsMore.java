@@ -8,6 +8,7 @@ import dev.cubed.nd.Axes;
 import dev.cubed.nd.Complex;
 import dev.cubed.nd.Creation;
 import dev.cubed.nd.DType;
+import dev.cubed.nd.Indexing;
 import dev.cubed.nd.Manipulation;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.elementwise.Elementwise;
@@ -15,6 +16,7 @@ import dev.cubed.nd.linalg.Linalg;
 import dev.cubed.nd.reduce.Searching;
 import dev.cubed.nd.reduce.Utility;
 import dev.cubed.nd.sort.Sets;
+import dev.cubed.nd.sort.Sorting;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.Arrays;
@@ -196,7 +198,7 @@ final class DiffOpsMore {
           return new Step(
               "take(" + n + ", " + idx + ", " + ax + ")",
               List.of(x),
-              a -> dev.cubed.nd.Indexing.take(a[0], idx, ax),
+              a -> Indexing.take(a[0], idx, ax),
               a -> Xp.take(a[0], idx, ax),
               Kind.EXACT);
         }
@@ -215,7 +217,7 @@ final class DiffOpsMore {
           return new Step(
               "take_along_axis(" + n + ", " + idx + ", " + ax + ")",
               List.of(x),
-              a -> dev.cubed.nd.Indexing.takeAlongAxis(a[0], idx, ax),
+              a -> Indexing.takeAlongAxis(a[0], idx, ax),
               a -> Xp.takeAlongAxis(a[0], idx, ax),
               Kind.EXACT);
         }
@@ -228,11 +230,7 @@ final class DiffOpsMore {
               List.of(y, x),
               a ->
                   Searching.searchsorted(
-                      dev.cubed.nd.sort.Sorting.sort(
-                          a[0], 0, dev.cubed.nd.sort.Sorting.Order.ASCENDING),
-                      a[1],
-                      side,
-                      null),
+                      Sorting.sort(a[0], 0, Sorting.Order.ASCENDING), a[1], side, null),
               a -> Xp.searchsorted(sortedLeaf(a[0]), a[1], side),
               Kind.EXACT);
         }
@@ -264,9 +262,7 @@ final class DiffOpsMore {
     if (k.ndim() != 1 || k.dtype().isComplex()) {
       return leaf; // let searchsorted refuse as the kernel does
     }
-    return Cubed.asarray(
-        dev.cubed.nd.sort.Sorting.sort(k, 0, dev.cubed.nd.sort.Sorting.Order.ASCENDING),
-        leaf.spec());
+    return Cubed.asarray(Sorting.sort(k, 0, Sorting.Order.ASCENDING), leaf.spec());
   }
 
   static Object scalar(Random r) {

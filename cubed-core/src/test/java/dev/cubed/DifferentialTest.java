@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -102,7 +103,7 @@ class DifferentialTest {
           }
           if (shape.length > 0 && r.nextInt(4) == 0) {
             // a leaf that comes out of an op (a computed node), not straight from memory
-            c = Xp.permuteDims(c, java.util.stream.IntStream.range(0, shape.length).toArray());
+            c = Xp.permuteDims(c, IntStream.range(0, shape.length).toArray());
             how += " then permute_dims (identity)";
           }
           V v = new V("v" + vals.size(), a, c, false, 0, false);

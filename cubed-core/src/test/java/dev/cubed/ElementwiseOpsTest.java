@@ -5,6 +5,7 @@ import dev.cubed.nd.NDArray;
 import dev.cubed.nd.elementwise.Elementwise;
 import dev.cubed.testing.NDAssert;
 import java.nio.file.Path;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -35,7 +36,7 @@ class ElementwiseOpsTest {
     NDAssert.assertExact(Elementwise.equal(a, b), Xp.equal(x, y).compute(), "equal " + t);
     if (t == DType.BOOL) {
       NDAssert.assertExact(Elementwise.logicalAnd(a, b), Xp.logicalAnd(x, y).compute(), "and");
-      org.assertj.core.api.Assertions.assertThatThrownBy(() -> Xp.add(x, y))
+      Assertions.assertThatThrownBy(() -> Xp.add(x, y))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("add");
     } else {

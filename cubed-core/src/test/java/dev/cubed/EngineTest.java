@@ -15,12 +15,15 @@ import dev.cubed.runtime.ThreadsExecutor;
 import dev.cubed.testing.NDAssert;
 import dev.cubed.zarr.MemoryStore;
 import dev.cubed.zarr.ZarrArray;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -99,8 +102,7 @@ class EngineTest {
       for (int j = 0; j < m; j++) {
         assertThat(g.getDouble(j))
             .as("reduction %d at %d", r, j)
-            .isCloseTo(
-                want[r][j], org.assertj.core.data.Offset.offset(1e-9 * (1 + Math.abs(want[r][j]))));
+            .isCloseTo(want[r][j], Offset.offset(1e-9 * (1 + Math.abs(want[r][j]))));
       }
     }
     assertThat(got.get(5).dtype()).isEqualTo(DType.INT64);
@@ -118,8 +120,7 @@ class EngineTest {
     for (int i = 0; i < a.size(); i++) {
       total += a.getDouble(i);
     }
-    assertThat(s.compute().getDouble(0))
-        .isCloseTo(total, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(s.compute().getDouble(0)).isCloseTo(total, Offset.offset(1e-9));
     assertThat(p.toString()).contains("Plan:").contains("sum");
     assertThat(s.dot()).startsWith("digraph");
   }
@@ -227,13 +228,13 @@ class EngineTest {
         Xp.mapBlocks(
             bl -> {
               if (calls.incrementAndGet() <= 2) {
-                throw new java.io.IOException("injected");
+                throw new IOException("injected");
               }
               return bl[0];
             },
             DType.FLOAT64,
             x);
-    List<Events.TaskEnd> ends = new java.util.concurrent.CopyOnWriteArrayList<>();
+    List<Events.TaskEnd> ends = new CopyOnWriteArrayList<>();
     Callback cb =
         new Callback() {
           @Override

@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -196,7 +197,7 @@ class FromFunctionTest {
     Spec s = spec();
     CubedArray x =
         Cubed.fromFunction(new long[] {40, 30}, new long[] {20, 30}, DType.FLOAT64, FILL, s);
-    List<PlanFigures> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+    List<PlanFigures> seen = new CopyOnWriteArrayList<>();
     ComputeOptions o =
         ComputeOptions.executor(new ThreadsExecutor(2, 1)).withPlanFigures(seen::add);
     CubedArray m = Xp.mean(x, 0);

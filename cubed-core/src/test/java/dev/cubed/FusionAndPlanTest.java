@@ -5,13 +5,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
+import dev.cubed.nd.elementwise.Elementwise;
 import dev.cubed.plan.MemoryBudgetExceededException;
 import dev.cubed.plan.PlanSummary;
+import dev.cubed.primitive.BlockKeys;
+import dev.cubed.primitive.Blockwise;
 import dev.cubed.testing.NDAssert;
 import dev.cubed.zarr.MemoryStore;
 import dev.cubed.zarr.ZarrArray;
 import java.nio.file.Path;
+import java.util.Iterator;
 import java.util.List;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -45,7 +50,7 @@ class FusionAndPlanTest {
       for (int i = 0; i < 20; i++) {
         s += a.getDouble(i * 6 + j) * b.getDouble(i * 6 + j);
       }
-      assertThat(got.getDouble(j)).isCloseTo(s / 20, org.assertj.core.data.Offset.offset(1e-12));
+      assertThat(got.getDouble(j)).isCloseTo(s / 20, Offset.offset(1e-12));
     }
   }
 
@@ -68,7 +73,7 @@ class FusionAndPlanTest {
       s += v;
       mx = Math.max(mx, v);
     }
-    assertThat(r.get(0).getDouble(0)).isCloseTo(s, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(r.get(0).getDouble(0)).isCloseTo(s, Offset.offset(1e-9));
     assertThat(r.get(1).getDouble(0)).isEqualTo(mx);
   }
 
@@ -96,7 +101,7 @@ class FusionAndPlanTest {
     NDArray a = EngineTestSupport.randomInts(5, DType.INT32, 9, 7);
     CubedArray x = Cubed.fromArray(a, new long[] {4, 3}, spec);
     ZarrArray z = Cubed.toZarr(Xp.add(x, x), store, "out");
-    NDArray want = dev.cubed.nd.elementwise.Elementwise.add(a, a);
+    NDArray want = Elementwise.add(a, a);
     NDAssert.assertExact(want, z.read(), "toZarr");
     CubedArray back = Cubed.fromZarr(z, spec);
     assertThat(back.chunkShape()).containsExactly(4, 3);
@@ -110,12 +115,12 @@ class FusionAndPlanTest {
     NDArray a = EngineTestSupport.randomDoubles(6, 6, 8);
     CubedArray x = Cubed.fromArray(a, new long[] {3, 2}, spec);
     // output block i = elementwise sum of the 4 blocks of block-row i (read one at a time)
-    dev.cubed.primitive.Blockwise op =
-        new dev.cubed.primitive.Blockwise(
+    Blockwise op =
+        new Blockwise(
             "row_sum",
             c ->
                 List.of(
-                    dev.cubed.primitive.BlockKeys.stream(
+                    BlockKeys.stream(
                         List.of(
                             new long[] {c[0], 0},
                             new long[] {c[0], 1},
@@ -123,10 +128,10 @@ class FusionAndPlanTest {
                             new long[] {c[0], 3}))),
             (args, c) -> {
               @SuppressWarnings("unchecked")
-              java.util.Iterator<NDArray> it = (java.util.Iterator<NDArray>) args.get(0);
+              Iterator<NDArray> it = (Iterator<NDArray>) args.get(0);
               NDArray acc = it.next().copy();
               while (it.hasNext()) {
-                acc = dev.cubed.nd.elementwise.Elementwise.add(acc, it.next());
+                acc = Elementwise.add(acc, it.next());
               }
               return acc;
             },
@@ -141,8 +146,7 @@ class FusionAndPlanTest {
         for (int b = 0; b < 4; b++) {
           s += a.getDouble(i * 8 + b * 2 + j);
         }
-        assertThat(got.getDouble(i * 2 + j))
-            .isCloseTo(s, org.assertj.core.data.Offset.offset(1e-12));
+        assertThat(got.getDouble(i * 2 + j)).isCloseTo(s, Offset.offset(1e-12));
       }
     }
   }
@@ -179,8 +183,7 @@ class FusionAndPlanTest {
       for (int i = 0; i < n; i++) {
         s += av.getDouble((int) (i * n + j));
       }
-      assertThat(got.get(0).getDouble(j))
-          .isCloseTo(s / n, org.assertj.core.data.Offset.offset(1e-12));
+      assertThat(got.get(0).getDouble(j)).isCloseTo(s / n, Offset.offset(1e-12));
       int best = 0;
       for (int i = 1; i < n; i++) {
         if (av.getDouble((int) (j * n + i)) > av.getDouble((int) (j * n + best))) {
@@ -210,7 +213,7 @@ class FusionAndPlanTest {
       s += v;
       mx = Math.max(mx, v);
     }
-    assertThat(r.get(0).getDouble(0)).isCloseTo(s, org.assertj.core.data.Offset.offset(1e-9));
-    assertThat(r.get(1).getDouble(0)).isCloseTo(mx, org.assertj.core.data.Offset.offset(1e-12));
+    assertThat(r.get(0).getDouble(0)).isCloseTo(s, Offset.offset(1e-9));
+    assertThat(r.get(1).getDouble(0)).isCloseTo(mx, Offset.offset(1e-12));
   }
 }

@@ -10,7 +10,9 @@ import dev.cubed.nd.DType;
 import dev.cubed.nd.Index;
 import dev.cubed.nd.Manipulation;
 import dev.cubed.nd.NDArray;
+import dev.cubed.nd.elementwise.Elementwise;
 import dev.cubed.nd.linalg.Linalg;
+import dev.cubed.nd.reduce.Searching;
 import dev.cubed.nd.reduce.Statistics;
 import dev.cubed.plan.ArrayNode;
 import dev.cubed.plan.ChunkGrid;
@@ -92,15 +94,13 @@ class IrregularChunksTest {
     assertThat(x.hasRegularChunks()).isFalse();
     CubedArray y = Cubed.fromArray(a, new long[] {3, 3}, s);
     // elementwise between different grids (aligned by regridding) and with itself
-    assertExact(dev.cubed.nd.elementwise.Elementwise.add(a, a), Xp.add(x, y).compute(), "add");
-    assertExact(
-        dev.cubed.nd.elementwise.Elementwise.multiply(a, a), Xp.multiply(x, x).compute(), "x*x");
+    assertExact(Elementwise.add(a, a), Xp.add(x, y).compute(), "add");
+    assertExact(Elementwise.multiply(a, a), Xp.multiply(x, x).compute(), "x*x");
     // reductions over each axis and all, multi-round
     assertClose(Statistics.sum(a, Axes.of(0)), Xp.sum(x, 0).compute(), 1e-12, 4, "sum0");
     assertClose(Statistics.mean(a, Axes.of(1)), Xp.mean(x, 1).compute(), 1e-12, 4, "mean1");
     assertClose(Statistics.sum(a), Xp.sum(x).compute(), 1e-12, 4, "sum");
-    assertExact(
-        dev.cubed.nd.reduce.Searching.argmax(a, Axes.of(1)), Xp.argmax(x, 1).compute(), "argmax");
+    assertExact(Searching.argmax(a, Axes.of(1)), Xp.argmax(x, 1).compute(), "argmax");
     assertClose(
         Statistics.cumulativeSum(a, 0, Statistics.Initial.EXCLUDE),
         Xp.cumulativeSum(x, 0).compute(),
@@ -189,7 +189,7 @@ class IrregularChunksTest {
     assertThat(p.ops()).hasSizeGreaterThanOrEqualTo(2);
     NDArray sl = a.getRegion(new long[] {2, 1}, new long[] {14, 5});
     assertExact(
-        dev.cubed.nd.elementwise.Elementwise.add(
+        Elementwise.add(
             Manipulation.concat(new NDArray[] {sl, sl}, 0),
             NDArray.full(DType.FLOAT64, 1.0, 28, 5)),
         w.compute(),

@@ -9,6 +9,7 @@ import dev.cubed.nd.NDArray;
 import dev.cubed.testing.NDAssert;
 import java.nio.file.Path;
 import java.util.List;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -105,8 +106,8 @@ class ManipOpsTest {
         for (int k = 0; k < 7; k++) {
           s += a.getDouble(i * 7 + k) * b.getDouble(k * 5 + j);
         }
-        assertThat(m.getDouble(i * 5 + j)).isCloseTo(s, org.assertj.core.data.Offset.offset(1e-12));
-        assertThat(t.getDouble(i * 5 + j)).isCloseTo(s, org.assertj.core.data.Offset.offset(1e-12));
+        assertThat(m.getDouble(i * 5 + j)).isCloseTo(s, Offset.offset(1e-12));
+        assertThat(t.getDouble(i * 5 + j)).isCloseTo(s, Offset.offset(1e-12));
       }
     }
     assertThatThrownBy(() -> Xp.matmul(x, x))
@@ -117,7 +118,7 @@ class ManipOpsTest {
     for (int i = 0; i < m.size(); i++) {
       s += m.getDouble(i);
     }
-    assertThat(total.getDouble(0)).isCloseTo(s, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(total.getDouble(0)).isCloseTo(s, Offset.offset(1e-9));
     assertThat(m.dtype()).isEqualTo(DType.FLOAT64);
   }
 }

@@ -15,13 +15,20 @@ import dev.cubed.runtime.ThreadsExecutor;
 import dev.cubed.testing.NDAssert;
 import dev.cubed.zarr.FileSystemStore;
 import dev.cubed.zarr.ZarrArray;
+import java.io.BufferedOutputStream;
+import java.io.File;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -108,7 +115,7 @@ class MemoryUtilizationTest {
             + sb);
     System.out.println(sb);
     for (ProcessHandle h : seen) {
-      h.onExit().get(2, java.util.concurrent.TimeUnit.MINUTES);
+      h.onExit().get(2, TimeUnit.MINUTES);
       assertFalse(h.isAlive(), "worker " + h.pid() + " outlived its compute");
     }
     assertTrue(processes.liveWorkers().isEmpty());
@@ -244,7 +251,7 @@ class MemoryUtilizationTest {
     FileSystemStore store = new FileSystemStore(dir.resolve("planes"));
     ZarrArray z =
         ZarrArray.create(store, "x").shape(t, y, y).chunks(1, y, y).dtype(DType.FLOAT64).build();
-    java.util.Random r = new java.util.Random(42);
+    Random r = new Random(42);
     for (long i = 0; i < t; i++) {
       NDArray plane = NDArray.zeros(DType.FLOAT64, 1, y, y);
       double[] d = (double[]) plane.data();
@@ -255,7 +262,7 @@ class MemoryUtilizationTest {
     }
     String cp = System.getProperty("java.class.path");
     String jars = generatedJars(dir.resolve("jars"), 20, 5000);
-    System.setProperty("java.class.path", cp + java.io.File.pathSeparator + jars);
+    System.setProperty("java.class.path", cp + File.pathSeparator + jars);
     try {
       check("rechunk-planes", () -> Xp.rechunk(Cubed.fromZarr(z, spec), t, 100, 100));
     } finally {
@@ -268,21 +275,20 @@ class MemoryUtilizationTest {
    * {@code n} jars of {@code entries} empty entries with 97-character names (143 bytes of central
    * directory per entry), joined as a class path.
    */
-  static String generatedJars(Path dir, int n, int entries) throws java.io.IOException {
+  static String generatedJars(Path dir, int n, int entries) throws IOException {
     Files.createDirectories(dir);
     StringBuilder cp = new StringBuilder();
     for (int j = 0; j < n; j++) {
       Path jar = dir.resolve("filler-" + j + ".jar");
-      try (java.util.zip.ZipOutputStream out =
-          new java.util.zip.ZipOutputStream(
-              new java.io.BufferedOutputStream(Files.newOutputStream(jar)))) {
+      try (ZipOutputStream out =
+          new ZipOutputStream(new BufferedOutputStream(Files.newOutputStream(jar)))) {
         for (int e = 0; e < entries; e++) {
           String name = String.format("filler/j%03d/%s/e%07d.class", j, "x".repeat(70), e);
-          out.putNextEntry(new java.util.zip.ZipEntry(name));
+          out.putNextEntry(new ZipEntry(name));
           out.closeEntry();
         }
       }
-      cp.append(j == 0 ? "" : java.io.File.pathSeparator).append(jar);
+      cp.append(j == 0 ? "" : File.pathSeparator).append(jar);
     }
     return cp.toString();
   }

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.function.Function;
 import java.util.stream.Stream;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -130,7 +131,7 @@ class NanReductionTest {
       } else {
         assertThat(g)
             .as(what + " element " + o + " of lanes " + lanes.get(o))
-            .isCloseTo(want, org.assertj.core.data.Offset.offset(tol * (1 + Math.abs(want))));
+            .isCloseTo(want, Offset.offset(tol * (1 + Math.abs(want))));
       }
     }
   }
@@ -488,12 +489,10 @@ class NanReductionTest {
         s += Double.isNaN(v) ? 0 : v;
         p *= Double.isNaN(v) ? 1 : v;
       }
-      assertThat(got.get(0).getDouble(i))
-          .as("nancumsum %d", i)
-          .isCloseTo(s, org.assertj.core.data.Offset.offset(1e-9));
+      assertThat(got.get(0).getDouble(i)).as("nancumsum %d", i).isCloseTo(s, Offset.offset(1e-9));
       assertThat(got.get(1).getDouble(i))
           .as("nancumprod %d", i)
-          .isCloseTo(p, org.assertj.core.data.Offset.offset(1e-9 * (1 + Math.abs(p))));
+          .isCloseTo(p, Offset.offset(1e-9 * (1 + Math.abs(p))));
     }
   }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cubed.nd.DType;
+import dev.cubed.nd.Index;
 import dev.cubed.plan.PlanSummary;
 import dev.cubed.zarr.MemoryStore;
 import dev.cubed.zarr.ZarrArray;
@@ -67,10 +68,7 @@ class PlanOverflowTest {
         .hasMessageContaining("100000000 tasks per operation");
     // a small slice of the huge virtual array computes: only its blocks become tasks
     CubedArray corner =
-        Xp.getItem(
-            x,
-            new dev.cubed.nd.Index.Slice(0L, 3L, 1L),
-            new dev.cubed.nd.Index.Slice(999_999_998L, null, 1L));
+        Xp.getItem(x, new Index.Slice(0L, 3L, 1L), new Index.Slice(999_999_998L, null, 1L));
     assertThat(Xp.add(corner, corner).compute().shape()).containsExactly(3, 2);
   }
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.runtime.Callback;
 import dev.cubed.runtime.Events;
@@ -12,6 +13,7 @@ import dev.cubed.runtime.ProcessesExecutor;
 import dev.cubed.runtime.TaskFailedException;
 import dev.cubed.runtime.ThreadsExecutor;
 import dev.cubed.testing.NDAssert;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
@@ -138,7 +140,7 @@ class ProcessesEngineTest {
               }
               return held[7].length > 0 ? blocks[0] : blocks[0];
             },
-            dev.cubed.nd.DType.FLOAT64,
+            DType.FLOAT64,
             x);
     TaskFailedException e =
         assertThrows(TaskFailedException.class, () -> hog.compute(ComputeOptions.executor(strict)));
@@ -169,17 +171,16 @@ class ProcessesEngineTest {
                 Xp.mapBlocks(
                     blocks -> {
                       Path m = Path.of(marker);
-                      if (blocks[0].getDouble(0) == target && !java.nio.file.Files.exists(m)) {
+                      if (blocks[0].getDouble(0) == target && !Files.exists(m)) {
                         Path tmp = Path.of(marker + ".tmp");
-                        java.nio.file.Files.writeString(
-                            tmp, Long.toString(ProcessHandle.current().pid()));
-                        java.nio.file.Files.move(tmp, m);
+                        Files.writeString(tmp, Long.toString(ProcessHandle.current().pid()));
+                        Files.move(tmp, m);
                         Thread.sleep(60_000);
                         throw new IllegalStateException("the test did not kill this worker");
                       }
                       return blocks[0];
                     },
-                    dev.cubed.nd.DType.FLOAT64,
+                    DType.FLOAT64,
                     Cubed.random(shape, chunks, 11, spec)),
                 0);
     ProcessesExecutor p =
@@ -196,10 +197,10 @@ class ProcessesEngineTest {
             () -> {
               try {
                 Path m = Path.of(marker);
-                while (!java.nio.file.Files.exists(m)) {
+                while (!Files.exists(m)) {
                   Thread.sleep(10);
                 }
-                killed[0] = Long.parseLong(java.nio.file.Files.readString(m));
+                killed[0] = Long.parseLong(Files.readString(m));
                 ProcessHandle.of(killed[0]).orElseThrow().destroyForcibly();
               } catch (Exception e) {
                 throw new RuntimeException(e);

@@ -13,6 +13,7 @@ import dev.cubed.runtime.TaskFailedException;
 import dev.cubed.runtime.ThreadsExecutor;
 import dev.cubed.testing.NDAssert;
 import dev.cubed.zarr.FileSystemStore;
+import dev.cubed.zarr.MissingChunkException;
 import dev.cubed.zarr.Store;
 import dev.cubed.zarr.ZarrArray;
 import java.nio.file.Files;
@@ -318,7 +319,7 @@ class RechunkRoundTripTest {
     store.delete(dst.chunkKey(1, 0));
     ZarrArray srcAgain = src;
     assertThatThrownBy(() -> op.function().run(new long[] {1, 0}))
-        .isInstanceOf(dev.cubed.zarr.MissingChunkException.class)
+        .isInstanceOf(MissingChunkException.class)
         .hasMessageContaining("int");
     assertThat(srcAgain.chunkExists(2, 0)).isTrue();
   }

@@ -6,6 +6,7 @@ import dev.cubed.nd.NDArray;
 import dev.cubed.plan.PlanSummary;
 import java.nio.file.Path;
 import java.util.List;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -61,12 +62,10 @@ class ReduceIrregularTest {
       want += all[i];
       wantCols[i % 30] += all[i];
     }
-    assertThat(total.compute().getDouble(0))
-        .isCloseTo(want, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(total.compute().getDouble(0)).isCloseTo(want, Offset.offset(1e-9));
     NDArray got = cols.compute();
     for (int j = 0; j < 30; j++) {
-      assertThat(got.getDouble(j))
-          .isCloseTo(wantCols[j], org.assertj.core.data.Offset.offset(1e-9));
+      assertThat(got.getDouble(j)).isCloseTo(wantCols[j], Offset.offset(1e-9));
     }
   }
 
@@ -83,7 +82,7 @@ class ReduceIrregularTest {
       for (int j = 0; j < 30; j++) {
         w += all[i * 30 + j];
       }
-      assertThat(got.getDouble(i)).isCloseTo(w, org.assertj.core.data.Offset.offset(1e-9));
+      assertThat(got.getDouble(i)).isCloseTo(w, Offset.offset(1e-9));
     }
   }
 }

@@ -21,6 +21,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -66,7 +67,7 @@ class ResumeTest {
   }
 
   private static final class Counter implements Callback {
-    final List<String> tasks = java.util.Collections.synchronizedList(new ArrayList<>());
+    final List<String> tasks = Collections.synchronizedList(new ArrayList<>());
 
     @Override
     public void onTaskEnd(Events.TaskEnd e) {

@@ -7,6 +7,8 @@ import dev.cubed.nd.NDArray;
 import dev.cubed.plan.PlanSummary;
 import java.nio.file.Path;
 import java.util.Random;
+import org.assertj.core.data.Offset;
+import org.assertj.core.data.Percentage;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -62,14 +64,10 @@ class ScanBlocksTest {
               sr += xr;
               si += xi;
             }
-            assertThat(got.getDouble(f))
-                .isCloseTo(sr, org.assertj.core.data.Percentage.withPercentage(tol * 100));
+            assertThat(got.getDouble(f)).isCloseTo(sr, Percentage.withPercentage(tol * 100));
             if (t.isComplex()) {
               assertThat(got.getImag(f))
-                  .isCloseTo(
-                      si,
-                      org.assertj.core.data.Offset.offset(
-                          tol * Math.max(1, Math.abs(sr) + Math.abs(si))));
+                  .isCloseTo(si, Offset.offset(tol * Math.max(1, Math.abs(sr) + Math.abs(si))));
             }
           } else {
             long v = t.isBool() ? (a.getBoolean(f) ? 1 : 0) : a.getLong(f);

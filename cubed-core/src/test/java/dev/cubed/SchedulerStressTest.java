@@ -11,6 +11,7 @@ import dev.cubed.nd.NDArray;
 import dev.cubed.nd.elementwise.Elementwise;
 import dev.cubed.nd.reduce.Statistics;
 import dev.cubed.runtime.Callback;
+import dev.cubed.runtime.Events;
 import dev.cubed.runtime.Executor;
 import dev.cubed.runtime.Operation;
 import dev.cubed.runtime.RunReport;
@@ -104,7 +105,7 @@ class SchedulerStressTest {
   static Callback slowEvents(long seed) {
     return new Callback() {
       @Override
-      public void onOpStart(dev.cubed.runtime.Events.OpStart e) {
+      public void onOpStart(Events.OpStart e) {
         pause("start" + e.opName(), 1, 1);
       }
 

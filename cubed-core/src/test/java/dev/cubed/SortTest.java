@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.sort.Sorting;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -45,7 +47,7 @@ class SortTest extends ChunkedVsKernel {
         boolean desc = r.nextBoolean();
         Sorting.Order o = desc ? Sorting.Order.DESCENDING : Sorting.Order.ASCENDING;
         String d = t + Arrays.toString(x.k().shape()) + " axis " + ax + " desc " + desc;
-        java.util.List<NDArray> got =
+        List<NDArray> got =
             Cubed.compute(Xp.sort(x.c(), ax, desc, true), Xp.argsort(x.c(), ax, desc, false));
         assertBitsEqual("sort " + d, Sorting.sort(x.k(), ax, o), got.get(0));
         assertBitsEqual("argsort " + d, Sorting.argsort(x.k(), ax, o), got.get(1));
@@ -80,7 +82,7 @@ class SortTest extends ChunkedVsKernel {
     if (r.nextBoolean()) {
       return Cubed.fromArray(a, new long[] {100 + r.nextInt(300)}, bigSpec());
     }
-    java.util.List<Long> sizes = new java.util.ArrayList<>();
+    List<Long> sizes = new ArrayList<>();
     long left = n;
     while (left > 0) {
       long s = Math.min(left, 1 + r.nextInt(350));
@@ -118,7 +120,7 @@ class SortTest extends ChunkedVsKernel {
   @ValueSource(ints = {0, 1, 2, 3})
   void distributedSortAgreesWithKernel(int kind) {
     Random r = new Random(100 + kind);
-    java.util.List<DType> types = new java.util.ArrayList<>();
+    List<DType> types = new ArrayList<>();
     for (int i = kind; i < REAL.length; i += 4) {
       types.add(REAL[i]);
     }
@@ -137,7 +139,7 @@ class SortTest extends ChunkedVsKernel {
       assertTrue(s.plan().toString().contains("sort_buckets"), what + ": " + s.plan());
       assertTrue(Arrays.deepEquals(c.chunks(), s.chunks()), what + ": input's chunks");
       CubedArray as = Xp.argsort(c, 0, desc, true);
-      java.util.List<NDArray> got = Cubed.compute(s, as);
+      List<NDArray> got = Cubed.compute(s, as);
       assertBitsEqual("sort " + what, Sorting.sort(a, 0, o), got.get(0));
       assertBitsEqual("argsort " + what, Sorting.argsort(a, 0, o), got.get(1));
     }
@@ -155,7 +157,7 @@ class SortTest extends ChunkedVsKernel {
     assertTrue(s.plan().toString().contains("sort_buckets"), "distributed");
     NDArray t = a.permuteDims(1, 0).copy();
     CubedArray ct = Cubed.fromArray(t, new long[] {300, 2}, bigSpec());
-    java.util.List<NDArray> got = Cubed.compute(s, Xp.argsort(ct, 0), Xp.sort(ct, -2));
+    List<NDArray> got = Cubed.compute(s, Xp.argsort(ct, 0), Xp.sort(ct, -2));
     assertBitsEqual(
         "sort axis 1 descending", Sorting.sort(a, 1, Sorting.Order.DESCENDING), got.get(0));
     assertBitsEqual("argsort axis 0", Sorting.argsort(t, 0, Sorting.Order.ASCENDING), got.get(1));

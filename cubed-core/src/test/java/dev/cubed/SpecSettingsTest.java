@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.function.UnaryOperator;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -262,7 +263,7 @@ class SpecSettingsTest {
       double[] x = (double[]) a.get(k).data();
       double[] y = (double[]) b.get(k).data();
       for (int i = 0; i < x.length; i++) {
-        assertThat(y[i]).isCloseTo(x[i], org.assertj.core.data.Offset.offset(1e-12));
+        assertThat(y[i]).isCloseTo(x[i], Offset.offset(1e-12));
       }
     }
   }

@@ -10,8 +10,10 @@ import dev.cubed.zarr.MemoryStore;
 import dev.cubed.zarr.Store;
 import dev.cubed.zarr.ZarrArray;
 import dev.cubed.zarr.ZarrFormatException;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -198,9 +200,9 @@ class StagedCommitTest {
     assertThat(ZarrArray.open(mem, "t").read()).isEqualTo(data(5));
   }
 
-  private static void deleteTree(Path p) throws java.io.IOException {
+  private static void deleteTree(Path p) throws IOException {
     try (Stream<Path> s = Files.walk(p)) {
-      for (Path q : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
+      for (Path q : s.sorted(Comparator.reverseOrder()).toList()) {
         Files.delete(q);
       }
     }

@@ -11,10 +11,12 @@ import dev.cubed.nd.NDArray;
 import dev.cubed.nd.linalg.Linalg;
 import dev.cubed.nd.reduce.Searching;
 import dev.cubed.nd.sort.Sets;
+import dev.cubed.nd.sort.Sorting;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.function.BiFunction;
 import java.util.function.Function;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -69,7 +71,7 @@ class StandardFormsTest {
   void searchsortedWithASorterSearchesTheSortedOrder() {
     double[] v = {5, 1, 9, 3, 3, 7, 0, 8, 2};
     NDArray a = NDArray.of(v, v.length);
-    NDArray order = dev.cubed.nd.sort.Sorting.argsort(a);
+    NDArray order = Sorting.argsort(a);
     NDArray needles = NDArray.of(new double[] {-1, 0, 3, 3.5, 9, 10}, 6);
     for (Searching.Side side : Searching.Side.values()) {
       CubedArray got = Xp.searchsorted(chunked(a, 4), chunked(needles, 4), side, chunked(order, 2));
@@ -180,7 +182,7 @@ class StandardFormsTest {
     NDArray a = NDArray.of(new double[] {-0.0, 2.0, 0.0}, 3);
     NDArray b = NDArray.of(new double[] {5.0, -1.0}, 2);
     NDArray c = XpLinalg.outer(chunked(a, 2), chunked(b, 1)).compute();
-    NDArray k = dev.cubed.nd.linalg.Linalg.outer(a, b);
+    NDArray k = Linalg.outer(a, b);
     double[] expected = {-0.0, 0.0, 10.0, -2.0, 0.0, -0.0};
     for (int i = 0; i < expected.length; i++) {
       assertThat(Double.doubleToRawLongBits(c.getDouble(i)))
@@ -252,13 +254,12 @@ class StandardFormsTest {
     for (NDArray[] qr : new NDArray[][] {{k.Q(), k.R()}, {c.Q().compute(), c.R().compute()}}) {
       NDArray q = qr[0];
       NDArray r = qr[1];
-      assertThat(Math.hypot(q.getDouble(0), q.getImag(0)))
-          .isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-15));
+      assertThat(Math.hypot(q.getDouble(0), q.getImag(0))).isCloseTo(1.0, Offset.offset(1e-15));
       // Q R = A, and |R| = |A| (1.414e308, finite)
       double qrRe = q.getDouble(0) * r.getDouble(0) - q.getImag(0) * r.getImag(0);
       double qrIm = q.getDouble(0) * r.getImag(0) + q.getImag(0) * r.getDouble(0);
-      assertThat(qrRe / 1e308).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-15));
-      assertThat(qrIm / 1e308).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-15));
+      assertThat(qrRe / 1e308).isCloseTo(1.0, Offset.offset(1e-15));
+      assertThat(qrIm / 1e308).isCloseTo(1.0, Offset.offset(1e-15));
     }
     // a taller one with a huge first column: orthonormal Q, finite R
     NDArray b =

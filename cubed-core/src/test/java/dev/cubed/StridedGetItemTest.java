@@ -3,7 +3,12 @@ package dev.cubed;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.Index;
 import dev.cubed.nd.Indexing;
+import dev.cubed.plan.PlanSummary;
+import dev.cubed.zarr.MemoryStore;
+import dev.cubed.zarr.ZarrArray;
+import java.util.Arrays;
 import java.util.Random;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -48,7 +53,7 @@ class StridedGetItemTest extends ChunkedVsKernel {
           idx[d] = randomIndex(r, Math.max(1, shape[d]), shape[d] > 0 && d < shape.length - 1);
         }
         check(
-            t + " " + java.util.Arrays.toString(shape) + " " + java.util.Arrays.toString(idx),
+            t + " " + Arrays.toString(shape) + " " + Arrays.toString(idx),
             () -> Indexing.get(in.k(), idx),
             () -> Xp.getItem(in.c(), idx),
             false);
@@ -59,8 +64,8 @@ class StridedGetItemTest extends ChunkedVsKernel {
 
   @Test
   void smallStepsReadEachTouchedInputBlockOnceInItsOwnTask() {
-    dev.cubed.zarr.ZarrArray z =
-        dev.cubed.zarr.ZarrArray.create(new dev.cubed.zarr.MemoryStore(), "a")
+    ZarrArray z =
+        ZarrArray.create(new MemoryStore(), "a")
             .shape(new long[] {120, 120})
             .chunks(new long[] {20, 20})
             .dtype(DType.FLOAT64)
@@ -70,13 +75,12 @@ class StridedGetItemTest extends ChunkedVsKernel {
     CubedArray s = Xp.getItem(a, Index.slice(10L, 90L, 2), Index.slice(null, null, 3));
     // rows 10, 12, ..., 88 lie in row blocks 0..4 (5, 10, 10, 10, 5 of them); columns 0, 3, ...,
     // 117 in all 6 column blocks (7, 7, 6, 7, 7, 6)
-    org.assertj.core.api.Assertions.assertThat(s.chunks()[0]).containsExactly(5, 10, 10, 10, 5);
-    org.assertj.core.api.Assertions.assertThat(s.chunks()[1]).containsExactly(7, 7, 6, 7, 7, 6);
-    dev.cubed.plan.PlanSummary p = Xp.sum(s).plan();
-    org.assertj.core.api.Assertions.assertThat(p.ops().get(0).tasks()).isEqualTo(30);
-    org.assertj.core.api.Assertions.assertThat(p.ops().get(0).bytesRead())
-        .isEqualTo(30L * 20 * 20 * 8);
+    Assertions.assertThat(s.chunks()[0]).containsExactly(5, 10, 10, 10, 5);
+    Assertions.assertThat(s.chunks()[1]).containsExactly(7, 7, 6, 7, 7, 6);
+    PlanSummary p = Xp.sum(s).plan();
+    Assertions.assertThat(p.ops().get(0).tasks()).isEqualTo(30);
+    Assertions.assertThat(p.ops().get(0).bytesRead()).isEqualTo(30L * 20 * 20 * 8);
     // the sum reduces the irregular blocks as they are: nothing rechunked or stored between
-    org.assertj.core.api.Assertions.assertThat(p.intermediateBytesWritten()).isLessThan(1000);
+    Assertions.assertThat(p.intermediateBytesWritten()).isLessThan(1000);
   }
 }

@@ -12,6 +12,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Base64;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
@@ -31,7 +33,7 @@ class TargetSafetyTest {
         if (Files.isSymbolicLink(p)) {
           m.put(rel, "link->" + Files.readSymbolicLink(p));
         } else if (Files.isRegularFile(p)) {
-          m.put(rel, java.util.Base64.getEncoder().encodeToString(Files.readAllBytes(p)));
+          m.put(rel, Base64.getEncoder().encodeToString(Files.readAllBytes(p)));
         } else {
           m.put(rel + "/", "");
         }
@@ -117,11 +119,7 @@ class TargetSafetyTest {
     // store() into the source itself
     ZarrArray same = ZarrArray.open(new FileSystemStore(src), "");
     assertThatThrownBy(
-            () ->
-                Cubed.store(
-                    java.util.List.of(x.add(x)),
-                    java.util.List.of(same),
-                    ComputeOptions.defaults()))
+            () -> Cubed.store(List.of(x.add(x)), List.of(same), ComputeOptions.defaults()))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("the source array");
     assertThat(snapshot(src)).isEqualTo(before);
@@ -274,11 +272,7 @@ class TargetSafetyTest {
     ZarrArray existing =
         ZarrArray.create(new FileSystemStore(out), "").shape(20, 20).chunks(5, 5).build();
     assertThatThrownBy(
-            () ->
-                Cubed.store(
-                    java.util.List.of(failing()),
-                    java.util.List.of(existing),
-                    ComputeOptions.defaults()))
+            () -> Cubed.store(List.of(failing()), List.of(existing), ComputeOptions.defaults()))
         .hasStackTraceContaining("injected failure");
     ZarrArray z = ZarrArray.open(new FileSystemStore(out), "");
     assertThat(z.isIncomplete()).isTrue();

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.Indexing;
 import dev.cubed.nd.NDArray;
+import dev.cubed.nd.elementwise.Elementwise;
 import dev.cubed.nd.sort.Sets;
 import java.util.Arrays;
 import java.util.List;
@@ -122,9 +123,7 @@ class UniqueAndMaskTest extends ChunkedVsKernel {
     NDArray a = EngineTestSupport.randomDoubles(9, 60, 50, 20); // 480 KB at 40 KB x 2
     Spec spec = Spec.builder().workDir(dir).allowedMem(40_000).reservedMem(1000).workers(2).build();
     CubedArray c = Cubed.fromArray(a, new long[] {3, 10, 20}, spec);
-    NDArray m =
-        dev.cubed.nd.elementwise.Elementwise.greater(
-            EngineTestSupport.randomDoubles(10, 60, 50), 0.5);
+    NDArray m = Elementwise.greater(EngineTestSupport.randomDoubles(10, 60, 50), 0.5);
     CubedArray cm = Cubed.fromArray(m, new long[] {13, 9}, spec);
     CubedArray sel = Xp.getMask(c, cm);
     NDArray want = Indexing.getMask(a, m);

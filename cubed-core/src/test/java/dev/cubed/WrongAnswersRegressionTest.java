@@ -8,14 +8,17 @@ import dev.cubed.nd.DType;
 import dev.cubed.nd.Manipulation;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Npy;
+import dev.cubed.nd.elementwise.Elementwise;
 import dev.cubed.nd.linalg.Linalg;
 import dev.cubed.nd.reduce.Statistics;
 import dev.cubed.testing.NDAssert;
 import dev.cubed.zarr.MemoryStore;
 import dev.cubed.zarr.ZarrArray;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -51,9 +54,7 @@ class WrongAnswersRegressionTest {
       CubedArray c = Xp.concat(in, 0);
       NDArray want =
           Manipulation.concat(
-              in.stream()
-                  .map(x -> x == ce ? e : dev.cubed.nd.elementwise.Elementwise.negative(o))
-                  .toArray(NDArray[]::new),
+              in.stream().map(x -> x == ce ? e : Elementwise.negative(o)).toArray(NDArray[]::new),
               0);
       NDAssert.assertExact(want, Cubed.compute(c).get(0), "concat " + in.size());
     }
@@ -94,7 +95,7 @@ class WrongAnswersRegressionTest {
     CubedArray sum = Xp.sum(p, 0);
     CubedArray prod = Xp.prod(p, 0);
     List<NDArray> got = Cubed.compute(cat, sum, p, prod);
-    NDArray sq = dev.cubed.nd.elementwise.Elementwise.multiply(o, o);
+    NDArray sq = Elementwise.multiply(o, o);
     NDAssert.assertExact(sq, got.get(0), "concat");
     NDAssert.assertExact(NDArray.zeros(DType.FLOAT64, 3), got.get(1), "sum");
     assertThat(got.get(2).shape()).containsExactly(0, 3);
@@ -185,8 +186,7 @@ class WrongAnswersRegressionTest {
     assertThatThrownBy(() -> Manipulation.reshape(NDArray.zeros(DType.FLOAT64, 3, 0), 0, -1))
         .isInstanceOf(IllegalArgumentException.class);
     CubedArray flags = Cubed.fromArray(NDArray.ones(DType.BOOL, 4), new long[] {2}, spec());
-    for (var f :
-        List.<java.util.function.Function<CubedArray, CubedArray>>of(Xp::mean, Xp::var, Xp::std)) {
+    for (var f : List.<Function<CubedArray, CubedArray>>of(Xp::mean, Xp::var, Xp::std)) {
       assertThatThrownBy(() -> f.apply(flags))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("dtype bool is not supported");
@@ -245,7 +245,7 @@ class WrongAnswersRegressionTest {
       NDArray want = Manipulation.moveaxis(a, c[0], c[1]);
       NDArray got =
           Xp.moveaxis(Cubed.fromArray(a, new long[] {1, 2, 3}, spec()), c[0], c[1]).compute();
-      NDAssert.assertExact(want, got, "moveaxis " + java.util.Arrays.deepToString(c));
+      NDAssert.assertExact(want, got, "moveaxis " + Arrays.deepToString(c));
     }
   }
 }

@@ -10,7 +10,10 @@ import dev.cubed.nd.NDArray;
 import dev.cubed.nd.fft.Fft;
 import dev.cubed.nd.fft.Fft.Norm;
 import dev.cubed.plan.PlanSummary;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -88,11 +91,11 @@ class XpFftTest extends ChunkedVsKernel {
       int k = r.nextInt(nd + 1);
       int[] axes = null;
       if (r.nextBoolean()) {
-        java.util.List<Integer> all = new java.util.ArrayList<>();
+        List<Integer> all = new ArrayList<>();
         for (int i = 0; i < nd; i++) {
           all.add(i);
         }
-        java.util.Collections.shuffle(all, r);
+        Collections.shuffle(all, r);
         axes =
             all.subList(0, Math.max(1, k)).stream()
                 .mapToInt(i -> r.nextBoolean() ? i : i - nd)

@@ -7,7 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -37,8 +40,8 @@ class XpIndexingTest extends ChunkedVsKernel {
       adjacent &= ax[i] == ax[i - 1] + 1;
     }
     int at = adjacent ? ax[0] : 0;
-    java.util.List<Long> out = new java.util.ArrayList<>();
-    java.util.List<Integer> rest = new java.util.ArrayList<>();
+    List<Long> out = new ArrayList<>();
+    List<Integer> rest = new ArrayList<>();
     for (int d = 0; d < nd; d++) {
       if (!indexed[d]) {
         rest.add(d);
@@ -124,13 +127,13 @@ class XpIndexingTest extends ChunkedVsKernel {
         In x = input(r, t, shape(r, 1));
         int nd = x.k().ndim();
         int k = 1 + r.nextInt(nd);
-        java.util.List<Integer> all = new java.util.ArrayList<>();
+        List<Integer> all = new ArrayList<>();
         for (int i = 0; i < nd; i++) {
           all.add(i);
         }
         boolean leading = r.nextBoolean();
         if (!leading) {
-          java.util.Collections.shuffle(all, r);
+          Collections.shuffle(all, r);
         }
         int[] axes = all.subList(0, k).stream().mapToInt(Integer::intValue).toArray();
         if (!leading && r.nextBoolean()) {

@@ -11,8 +11,11 @@ import dev.cubed.nd.NDArray;
 import dev.cubed.nd.elementwise.Elementwise;
 import dev.cubed.nd.linalg.Linalg;
 import dev.cubed.plan.PlanSummary;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -267,7 +270,7 @@ class XpLinalgTest extends ChunkedVsKernel {
 
   /** Row blocks of 10 to 24 rows. */
   static long[] irregular(Random r, long m) {
-    java.util.List<Long> l = new java.util.ArrayList<>();
+    List<Long> l = new ArrayList<>();
     for (long left = m; left > 0; ) {
       long s = Math.min(left, 10 + r.nextInt(15));
       l.add(s);
@@ -337,8 +340,8 @@ class XpLinalgTest extends ChunkedVsKernel {
     Random r = new Random(330);
     CubedArray big =
         Cubed.fromArray(gauss(r, DType.FLOAT64, 2, 40, 40), new long[] {1, 10, 10}, spec());
-    for (java.util.function.Supplier<Object> f :
-        java.util.List.<java.util.function.Supplier<Object>>of(
+    for (Supplier<Object> f :
+        List.<Supplier<Object>>of(
             () -> XpLinalg.inv(big),
             () -> XpLinalg.det(big),
             () -> XpLinalg.eigh(big),

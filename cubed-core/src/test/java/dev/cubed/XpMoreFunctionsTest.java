@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cubed.nd.Axes;
 import dev.cubed.nd.Complex;
 import dev.cubed.nd.Creation;
 import dev.cubed.nd.DType;
@@ -17,6 +18,7 @@ import dev.cubed.nd.linalg.Linalg;
 import dev.cubed.nd.reduce.Searching;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -143,7 +145,7 @@ class XpMoreFunctionsTest extends ChunkedVsKernel {
     for (int round = 0; round < 3; round++) {
       for (DType t : DiffData.DTYPES) {
         In x = input(r, t, shape(r, 0));
-        String d = t + java.util.Arrays.toString(x.k().shape()) + " round " + round;
+        String d = t + Arrays.toString(x.k().shape()) + " round " + round;
         check("argmax " + d, () -> Searching.argmax(x.k()), () -> Xp.argmax(x.c()), false);
         check("argmin " + d, () -> Searching.argmin(x.k()), () -> Xp.argmin(x.c()), false);
         check(
@@ -155,8 +157,8 @@ class XpMoreFunctionsTest extends ChunkedVsKernel {
           int ax = r.nextInt(x.k().ndim());
           check(
               "count_nonzero axis " + ax + " " + d,
-              () -> Searching.countNonzero(x.k(), dev.cubed.nd.Axes.of(ax).keepDims()),
-              () -> Xp.countNonzero(x.c(), dev.cubed.nd.Axes.of(ax).keepDims()),
+              () -> Searching.countNonzero(x.k(), Axes.of(ax).keepDims()),
+              () -> Xp.countNonzero(x.c(), Axes.of(ax).keepDims()),
               false);
         }
         In cond = input(r, DType.BOOL, x.k().shape());
@@ -207,7 +209,7 @@ class XpMoreFunctionsTest extends ChunkedVsKernel {
       for (DType t : DiffData.DTYPES) {
         In x = input(r, t, shape(r, 1));
         int nd = x.k().ndim();
-        String d = t + java.util.Arrays.toString(x.k().shape()) + " round " + round;
+        String d = t + Arrays.toString(x.k().shape()) + " round " + round;
         int ax = r.nextInt(nd);
         check("flip all " + d, () -> Manipulation.flip(x.k()), () -> Xp.flip(x.c()), false);
         check(
@@ -269,7 +271,7 @@ class XpMoreFunctionsTest extends ChunkedVsKernel {
     NDArray a = Creation.arange(0, 10, 1, DType.FLOAT64).reshape(10);
     CubedArray c = Cubed.fromArray(a, new long[] {4}, spec());
     CubedArray f = Xp.flip(c);
-    assertEquals(List.of(2L, 4L, 4L), java.util.Arrays.stream(f.chunks()[0]).boxed().toList());
+    assertEquals(List.of(2L, 4L, 4L), Arrays.stream(f.chunks()[0]).boxed().toList());
     assertNull(DifferentialTest.compare(Manipulation.flip(a), f.compute(), false, 1, false));
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Xp.flip(c, 1));
     assertTrue(e.getMessage().contains("flip"), e.getMessage());

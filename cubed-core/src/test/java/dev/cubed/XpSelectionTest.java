@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.Indexing;
 import dev.cubed.nd.NDArray;
+import dev.cubed.nd.elementwise.Elementwise;
 import dev.cubed.nd.reduce.Searching;
 import java.util.Arrays;
 import java.util.List;
@@ -53,7 +54,7 @@ class XpSelectionTest extends ChunkedVsKernel {
     Spec spec = Spec.builder().workDir(dir).allowedMem(16_000).reservedMem(1000).workers(2).build();
     CubedArray c = Cubed.fromArray(a, new long[] {7, 40}, spec);
     CubedArray mask = Xp.greater(c, 3.0);
-    NDArray m = dev.cubed.nd.elementwise.Elementwise.greater(a, 3.0);
+    NDArray m = Elementwise.greater(a, 3.0);
     CubedArray sel = Xp.getMask(c, mask);
     assertNull(DifferentialTest.compare(Indexing.getMask(a, m), sel.compute(), false, 1, false));
     assertTrue(

@@ -6,10 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cubed.nd.Creation;
 import dev.cubed.nd.DType;
+import dev.cubed.nd.Indexing;
 import dev.cubed.nd.Manipulation;
 import dev.cubed.nd.NDArray;
+import dev.cubed.nd.reduce.Searching;
 import dev.cubed.nd.reduce.Utility;
 import dev.cubed.nd.sort.Sets;
+import dev.cubed.nd.sort.Sorting;
 import dev.cubed.plan.MemoryBudgetExceededException;
 import java.util.Arrays;
 import java.util.List;
@@ -161,7 +164,7 @@ class XpShapeFunctionsTest extends ChunkedVsKernel {
         NDArray ix = twoD ? idx.reshape(2, len / 2) : idx;
         check(
             "take " + ix + " axis " + ax + " " + d,
-            () -> dev.cubed.nd.Indexing.take(x.k(), ix, ax),
+            () -> Indexing.take(x.k(), ix, ax),
             () -> Xp.take(x.c(), ix, ax),
             false);
         check(
@@ -206,7 +209,7 @@ class XpShapeFunctionsTest extends ChunkedVsKernel {
                 + round;
         check(
             "take_along_axis " + d,
-            () -> dev.cubed.nd.Indexing.takeAlongAxis(x.k(), idx, ax),
+            () -> Indexing.takeAlongAxis(x.k(), idx, ax),
             () -> Xp.takeAlongAxis(x.c(), idx, ax),
             false);
       }
@@ -224,8 +227,7 @@ class XpShapeFunctionsTest extends ChunkedVsKernel {
       idx.setLong(i, r.nextInt(40_000) - 20_000);
     }
     NDArray got = Xp.take(c, idx).compute();
-    assertEquals(
-        null, DifferentialTest.compare(dev.cubed.nd.Indexing.take(a, idx), got, false, 1, false));
+    assertEquals(null, DifferentialTest.compare(Indexing.take(a, idx), got, false, 1, false));
     IllegalArgumentException e =
         assertThrows(
             IllegalArgumentException.class,
@@ -242,12 +244,10 @@ class XpShapeFunctionsTest extends ChunkedVsKernel {
     for (int round = 0; round < 2; round++) {
       for (DType t : DiffData.DTYPES) {
         In raw = input(r, t, new long[] {DiffData.dim(r) * 2});
-        NDArray sorted =
-            dev.cubed.nd.sort.Sorting.sort(raw.k(), 0, dev.cubed.nd.sort.Sorting.Order.ASCENDING);
+        NDArray sorted = Sorting.sort(raw.k(), 0, Sorting.Order.ASCENDING);
         CubedArray s = Cubed.fromArray(sorted, DiffData.blocks(r, sorted.shape()), spec());
         In v = input(r, r.nextBoolean() ? t : DiffData.dtype(r), shape(r, 0));
-        for (dev.cubed.nd.reduce.Searching.Side side :
-            dev.cubed.nd.reduce.Searching.Side.values()) {
+        for (Searching.Side side : Searching.Side.values()) {
           check(
               "searchsorted "
                   + side
@@ -257,15 +257,13 @@ class XpShapeFunctionsTest extends ChunkedVsKernel {
                   + " values "
                   + v.k().dtype()
                   + Arrays.toString(v.k().shape()),
-              () -> dev.cubed.nd.reduce.Searching.searchsorted(sorted, v.k(), side, null),
+              () -> Searching.searchsorted(sorted, v.k(), side, null),
               () -> Xp.searchsorted(s, v.c(), side),
               false);
         }
         check(
             "searchsorted 2-d x1 " + t,
-            () ->
-                dev.cubed.nd.reduce.Searching.searchsorted(
-                    raw.k().reshape(1, raw.k().size()), v.k()),
+            () -> Searching.searchsorted(raw.k().reshape(1, raw.k().size()), v.k()),
             () -> Xp.searchsorted(Xp.reshape(raw.c(), 1, raw.k().size()), v.c()),
             false);
       }

@@ -20,6 +20,7 @@ import java.net.URI;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
@@ -80,8 +81,7 @@ public final class AzureStore extends ObjectStore<AzureSettings> {
    * @throws IllegalArgumentException for a malformed URI
    */
   public static AzureStore open(URI uri) {
-    String scheme =
-        uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(java.util.Locale.ROOT);
+    String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
     String shown =
         AzureSettings.redact(uri.getScheme() + "://" + uri.getRawAuthority() + uri.getRawPath());
     String container;

@@ -4,13 +4,16 @@ import dev.cubed.runtime.Callback;
 import dev.cubed.runtime.Events;
 import dev.cubed.runtime.Executor;
 import dev.cubed.runtime.ExecutorSettings;
+import dev.cubed.runtime.FunctionShipping;
 import dev.cubed.runtime.InsufficientHeapException;
 import dev.cubed.runtime.Operation;
 import dev.cubed.runtime.RunReport;
 import dev.cubed.runtime.Scheduler;
 import dev.cubed.runtime.TaskFailedException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.logging.Logger;
 import org.apache.beam.sdk.Pipeline;
@@ -122,7 +125,7 @@ public final class BeamExecutor implements Executor {
   public RunReport execute(String computeId, List<Operation> ops, List<Callback> callbacks) {
     long start = System.currentTimeMillis();
     checkMemory(ops);
-    dev.cubed.runtime.FunctionShipping.check(ops, "beam", "Beam workers");
+    FunctionShipping.check(ops, "beam", "Beam workers");
     long checked = System.currentTimeMillis();
     int parallelism = parallelism(ops);
     String runId = computeId + "-" + UUID.randomUUID().toString().substring(0, 8);
@@ -133,7 +136,7 @@ public final class BeamExecutor implements Executor {
     PipelineResult result = null;
     boolean finished = false;
     Throwable error = null;
-    java.util.Map<String, Long> phases = new java.util.LinkedHashMap<>();
+    Map<String, Long> phases = new LinkedHashMap<>();
     try {
       if (pipeline != null) {
         result = pipeline.run();

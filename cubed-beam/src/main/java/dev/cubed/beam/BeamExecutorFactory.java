@@ -3,6 +3,7 @@ package dev.cubed.beam;
 import dev.cubed.runtime.Executor;
 import dev.cubed.runtime.ExecutorFactory;
 import dev.cubed.runtime.ExecutorSettings;
+import java.util.Map;
 
 /**
  * Makes the {@code beam} executor ({@link BeamExecutor}) from a spec's settings: its workers (the
@@ -38,7 +39,7 @@ public final class BeamExecutorFactory implements ExecutorFactory {
    * @throws IllegalArgumentException naming an option that is not beam.* and the valid ones
    */
   @Override
-  public void checkOptions(java.util.Map<String, String> options) {
+  public void checkOptions(Map<String, String> options) {
     BeamOptions.checkKeys(options);
   }
 }

@@ -3,9 +3,11 @@ package dev.cubed.beam;
 import dev.cubed.runtime.Callback;
 import dev.cubed.runtime.Events;
 import dev.cubed.runtime.Operation;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.logging.Logger;
 import org.apache.beam.sdk.metrics.MetricNameFilter;
 import org.apache.beam.sdk.metrics.MetricQueryResults;
 import org.apache.beam.sdk.metrics.MetricResult;
@@ -22,8 +24,7 @@ import org.apache.beam.sdk.metrics.StringSetResult;
  * org.apache.beam.sdk.PipelineResult}, while the job runs (attempted values) and after.
  */
 final class EventRelay {
-  private static final java.util.logging.Logger LOG =
-      java.util.logging.Logger.getLogger(EventRelay.class.getName());
+  private static final Logger LOG = Logger.getLogger(EventRelay.class.getName());
   private final List<Operation> ops;
   private final List<Callback> callbacks;
   private final MetricsFilter filter;
@@ -70,7 +71,7 @@ final class EventRelay {
                   + ops.size());
         }
         if (byOp[t.op()] == null) {
-          byOp[t.op()] = new java.util.ArrayList<>();
+          byOp[t.op()] = new ArrayList<>();
         }
         byOp[t.op()].add(t);
       }

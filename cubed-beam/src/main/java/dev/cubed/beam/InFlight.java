@@ -1,5 +1,7 @@
 package dev.cubed.beam;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -16,8 +18,8 @@ final class InFlight {
 
   /** Runs forgotten after they ended, newest last (bounded): a late task of one stays stopped. */
   private static final Map<String, Boolean> ENDED =
-      java.util.Collections.synchronizedMap(
-          new java.util.LinkedHashMap<>(16, 0.75f, false) {
+      Collections.synchronizedMap(
+          new LinkedHashMap<>(16, 0.75f, false) {
             private static final long serialVersionUID = 1L;
 
             @Override

@@ -1,10 +1,12 @@
 package dev.cubed.beam;
 
+import com.sun.management.ThreadMXBean;
 import dev.cubed.runtime.RetryPolicy;
 import dev.cubed.runtime.TaskFailedException;
 import dev.cubed.runtime.TaskFunction;
 import dev.cubed.runtime.ThreadsExecutor;
 import java.lang.management.ManagementFactory;
+import java.util.Arrays;
 import java.util.concurrent.CancellationException;
 
 /**
@@ -36,7 +38,7 @@ final class TaskAttempts {
       if (InFlight.isOver(runId)) {
         throw new CancellationException(
             "beam executor: task "
-                + java.util.Arrays.toString(key)
+                + Arrays.toString(key)
                 + " of operation "
                 + opName
                 + " not attempted again: its compute has ended");
@@ -84,10 +86,7 @@ final class TaskAttempts {
 
     @Override
     public void run() {
-      com.sun.management.ThreadMXBean mx =
-          ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean s
-              ? s
-              : null;
+      ThreadMXBean mx = ManagementFactory.getThreadMXBean() instanceof ThreadMXBean s ? s : null;
       long a0 = mx != null ? mx.getCurrentThreadAllocatedBytes() : -1;
       try {
         fn.run(key.clone());

@@ -20,6 +20,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.beam.runners.direct.DirectOptions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -313,11 +314,7 @@ class BeamExecutorTest {
         BeamOptions.of(
             new ExecutorSettings(2, 1, 2_000_000_000L, 1L, Map.of("beam.targetParallelism", "3")));
     assertThat(o.pipelineArgs()).containsExactly("--runner=DirectRunner", "--targetParallelism=3");
-    assertThat(
-            o.pipelineOptions(2)
-                .as(org.apache.beam.runners.direct.DirectOptions.class)
-                .getTargetParallelism())
-        .isEqualTo(3);
+    assertThat(o.pipelineOptions(2).as(DirectOptions.class).getTargetParallelism()).isEqualTo(3);
     // another executor's option is refused, not silently dropped (issue 24)
     assertThatThrownBy(
             () ->

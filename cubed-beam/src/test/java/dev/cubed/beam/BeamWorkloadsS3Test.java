@@ -1,9 +1,12 @@
 package dev.cubed.beam;
 
 import dev.cubed.ComputeOptions;
+import dev.cubed.Cubed;
 import dev.cubed.Spec;
 import dev.cubed.runtime.Callback;
 import dev.cubed.runtime.Events;
+import dev.cubed.runtime.Executor;
+import dev.cubed.runtime.Operation;
 import dev.cubed.runtime.RunReport;
 import dev.cubed.s3.S3Workloads;
 import java.util.List;
@@ -62,15 +65,14 @@ class BeamWorkloadsS3Test extends BeamWorkloadsContract {
   }
 
   /** Adds the beam executor's phases of every compute to a sum. */
-  record PhaseSum(dev.cubed.runtime.Executor inner, long[] sum)
-      implements dev.cubed.runtime.Executor {
+  record PhaseSum(Executor inner, long[] sum) implements Executor {
     @Override
     public String name() {
       return inner.name();
     }
 
     @Override
-    public RunReport execute(String id, List<dev.cubed.runtime.Operation> ops, List<Callback> cbs) {
+    public RunReport execute(String id, List<Operation> ops, List<Callback> cbs) {
       RunReport r = inner.execute(id, ops, cbs);
       for (int i = 0; i < BeamExecutor.PHASES.size(); i++) {
         sum[i] += r.phaseMillis().getOrDefault(BeamExecutor.PHASES.get(i), 0L);
@@ -99,7 +101,7 @@ class BeamWorkloadsS3Test extends BeamWorkloadsContract {
         for (int e = 0; e < 2; e++) {
           String ex = e == 0 ? "threads" : "beam";
           Spec spec = spec(ex, "s3://work/t-" + ex);
-          dev.cubed.runtime.Executor executor = dev.cubed.Cubed.executor(spec);
+          Executor executor = Cubed.executor(spec);
           Gaps g = new Gaps();
           S3Workloads w =
               new S3Workloads(

@@ -4,6 +4,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestOptions;
@@ -46,7 +47,7 @@ class FlinkWorkloadsS3Test extends BeamWorkloadsContract {
     master = rest.getHost() + ":" + rest.getPort();
     emptyJar = Files.createTempFile("cubed-flink-stage", ".jar");
     try (JarOutputStream jar = new JarOutputStream(Files.newOutputStream(emptyJar))) {
-      jar.putNextEntry(new java.util.jar.JarEntry("META-INF/"));
+      jar.putNextEntry(new JarEntry("META-INF/"));
     }
   }
 

@@ -1,9 +1,15 @@
 package dev.cubed.cli;
 
 import dev.cubed.Spec;
+import dev.cubed.nd.Shapes;
+import dev.cubed.plan.Plan;
+import dev.cubed.plan.PlanSummary;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 
@@ -117,7 +123,7 @@ public final class Cli {
               + " dimension"
               + (shape.length == 1 ? "" : "s")
               + " (shape "
-              + dev.cubed.nd.Shapes.format(shape)
+              + Shapes.format(shape)
               + "); give one size per dimension ("
               + example
               + ")");
@@ -143,7 +149,7 @@ public final class Cli {
 
   /** "2.0 GB" style, for messages (the plan summary's units). */
   static String bytes(long b) {
-    return dev.cubed.plan.PlanSummary.bytes(b);
+    return PlanSummary.bytes(b);
   }
 
   /** Heap in use after a GC (the worker's baseline), at least 20 MB. */
@@ -161,10 +167,10 @@ public final class Cli {
    */
   static String resumeCommand(CommandSpec spec) {
     CommandSpec root = spec.root();
-    java.util.List<String> args =
+    List<String> args =
         root.commandLine().getParseResult() != null
             ? root.commandLine().getParseResult().originalArgs()
-            : java.util.List.of();
+            : List.of();
     StringBuilder b = new StringBuilder("./cubed");
     if (root == spec) { // the command was run on its own (tests): its name is not in the args
       b.append(' ').append(spec.name());
@@ -184,7 +190,7 @@ public final class Cli {
    * directory and the exact command that finishes it ({@link Main} prints both on one line).
    */
   static RuntimeException computeFailed(CommandSpec spec, RuntimeException e) {
-    String kept = dev.cubed.plan.Plan.keptComputeDir(e);
+    String kept = Plan.keptComputeDir(e);
     if (kept == null) {
       return e;
     }
@@ -223,8 +229,8 @@ public final class Cli {
     if (!Files.exists(dir)) {
       return;
     }
-    try (java.util.stream.Stream<Path> s = Files.walk(dir)) {
-      s.sorted(java.util.Comparator.reverseOrder())
+    try (Stream<Path> s = Files.walk(dir)) {
+      s.sorted(Comparator.reverseOrder())
           .forEach(
               p -> {
                 try {

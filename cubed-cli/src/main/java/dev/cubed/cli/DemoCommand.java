@@ -1,11 +1,15 @@
 package dev.cubed.cli;
 
 import dev.cubed.ComputeOptions;
+import dev.cubed.Cubed;
 import dev.cubed.Spec;
 import dev.cubed.zarr.Stores;
 import dev.cubed.zarr.ZarrArray;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -165,8 +169,8 @@ final class DemoCommand implements Callable<Integer> {
     if (!base.contains("://")) {
       try {
         Files.createDirectories(Path.of(base));
-      } catch (java.io.IOException e) {
-        throw new java.io.UncheckedIOException("cannot create " + base + ": " + e, e);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot create " + base + ": " + e, e);
       }
     }
     Spec spec =
@@ -190,9 +194,7 @@ final class DemoCommand implements Callable<Integer> {
         inputs);
     ZarrArray[] in = QuadraticMeansDemo.writeInputs(p, Stores.open(inputs), spec);
     System.err.print(
-        dev.cubed.Cubed.plan(
-                java.util.List.of(QuadraticMeansDemo.means(in[0], in[1], spec, splitEvery)))
-            .summary());
+        Cubed.plan(List.of(QuadraticMeansDemo.means(in[0], in[1], spec, splitEvery))).summary());
     ResumeReport report =
         new ResumeReport(System.err, resume, spec.workLocation(), Cli.resumeCommand(cmd));
     ComputeOptions opts = ComputeOptions.defaults().withResume(resume).withCallback(report);

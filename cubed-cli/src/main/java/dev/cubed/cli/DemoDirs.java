@@ -12,6 +12,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -95,7 +96,7 @@ final class DemoDirs implements AutoCloseable {
   /** Deletes the demo directory (inputs, work, the lock file) and releases the lock. */
   void deleteAndRelease() {
     try (Stream<Path> s = Files.walk(base)) {
-      for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
+      for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
         if (!p.equals(base.resolve(LOCK)) && !p.equals(base)) {
           Files.deleteIfExists(p);
         }

@@ -2,9 +2,12 @@ package dev.cubed.cli;
 
 import dev.cubed.ComputeOptions;
 import dev.cubed.diagnostics.Diagnostics;
+import dev.cubed.diagnostics.ProgressCallback;
 import dev.cubed.diagnostics.VisualizeCallback;
 import dev.cubed.runtime.Callback;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -63,9 +66,7 @@ public final class DiagnosticsOptions {
     PrintStream err = System.err;
     List<Callback> cs = new ArrayList<>();
     if (progress || progressByDefault) {
-      cs.add(
-          new dev.cubed.diagnostics.ProgressCallback(
-              err, dev.cubed.diagnostics.ProgressCallback.stderrIsTerminal()));
+      cs.add(new ProgressCallback(err, ProgressCallback.stderrIsTerminal()));
     }
     if (history != null) {
       cs.add(Diagnostics.history(history));
@@ -92,8 +93,8 @@ public final class DiagnosticsOptions {
       return;
     }
     try {
-      java.nio.file.Files.createDirectories(dir);
-    } catch (java.io.IOException | UnsupportedOperationException e) {
+      Files.createDirectories(dir);
+    } catch (IOException | UnsupportedOperationException e) {
       throw new IllegalArgumentException(
           option + ": cannot create the directory " + dir + " (" + e + "); give a writable path");
     }

@@ -7,6 +7,7 @@ import dev.cubed.plan.MemoryBudgetExceededException;
 import dev.cubed.plan.PlanSummary;
 import dev.cubed.zarr.ZarrArray;
 import java.io.PrintWriter;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 
@@ -27,7 +28,7 @@ final class DryRun {
     out.print(s);
     PlanSummary.OpInfo heaviest =
         s.ops().stream()
-            .max(java.util.Comparator.comparingLong(PlanSummary.OpInfo::projectedMem))
+            .max(Comparator.comparingLong(PlanSummary.OpInfo::projectedMem))
             .orElse(null);
     out.printf(
         Locale.ROOT,

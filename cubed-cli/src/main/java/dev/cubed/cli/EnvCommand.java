@@ -1,5 +1,6 @@
 package dev.cubed.cli;
 
+import com.sun.management.HotSpotDiagnosticMXBean;
 import dev.cubed.JvmOptions;
 import dev.cubed.Spec;
 import dev.cubed.nd.elementwise.FastTrig;
@@ -116,8 +117,8 @@ final class EnvCommand implements Callable<Integer> {
   /** Whether the heap uses transparent huge pages (the launcher asks where Linux offers them). */
   private static String hugePages() {
     try {
-      com.sun.management.HotSpotDiagnosticMXBean hs =
-          ManagementFactory.getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class);
+      HotSpotDiagnosticMXBean hs =
+          ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
       return "true".equals(hs.getVMOption("UseTransparentHugePages").getValue())
           ? "transparent huge pages for the heap"
           : "no (regular pages)";

@@ -1,6 +1,10 @@
 package dev.cubed.cli;
 
 import dev.cubed.Spec;
+import dev.cubed.runtime.ExecutorFactory;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 
@@ -28,8 +32,8 @@ public final class ExecutorOptions {
   /** The executor names of the registry ({@link dev.cubed.runtime.ExecutorFactory#available}). */
   static final class ExecutorNames implements Iterable<String> {
     @Override
-    public java.util.Iterator<String> iterator() {
-      return dev.cubed.runtime.ExecutorFactory.available().iterator();
+    public Iterator<String> iterator() {
+      return ExecutorFactory.available().iterator();
     }
   }
 
@@ -39,7 +43,7 @@ public final class ExecutorOptions {
       description =
           "an option of the executor, repeatable (e.g. spark.master=local[2]); see "
               + "docs/distributed.md")
-  java.util.Map<String, String> executorOptions = new java.util.LinkedHashMap<>();
+  Map<String, String> executorOptions = new LinkedHashMap<>();
 
   @Option(
       names = "--workers",
@@ -63,9 +67,9 @@ public final class ExecutorOptions {
    * @throws picocli.CommandLine.ParameterException naming the bad option
    */
   public void validate(CommandSpec cmd) {
-    dev.cubed.runtime.ExecutorFactory factory;
+    ExecutorFactory factory;
     try {
-      factory = dev.cubed.runtime.ExecutorFactory.require(executor);
+      factory = ExecutorFactory.require(executor);
     } catch (IllegalArgumentException e) {
       throw Cli.usage(cmd, "--executor: " + e.getMessage());
     }
@@ -106,7 +110,7 @@ public final class ExecutorOptions {
   }
 
   /** The executor's options ({@code --executor-option KEY=VALUE}, in order). */
-  public java.util.Map<String, String> executorOptions() {
+  public Map<String, String> executorOptions() {
     return executorOptions;
   }
 }

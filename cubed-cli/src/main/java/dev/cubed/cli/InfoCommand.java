@@ -7,6 +7,7 @@ import dev.cubed.zarr.ZarrArray;
 import dev.cubed.zarr.ZarrFormatException;
 import dev.cubed.zarr.ZarrGroup;
 import java.io.PrintWriter;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -85,7 +86,7 @@ final class InfoCommand implements Callable<Integer> {
     out.println("  format:          v" + a.zarrFormat());
     out.println("  shape:           " + Shapes.format(a.shape()));
     out.println("  chunks:          " + Shapes.format(a.chunks()));
-    if (!java.util.Arrays.equals(a.innerChunks(), a.chunks())) {
+    if (!Arrays.equals(a.innerChunks(), a.chunks())) {
       out.println("  inner chunks:    " + Shapes.format(a.innerChunks()));
     }
     out.println("  chunk grid:      " + Shapes.format(a.chunkGridShape()));

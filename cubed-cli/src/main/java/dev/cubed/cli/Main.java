@@ -1,11 +1,17 @@
 package dev.cubed.cli;
 
 import dev.cubed.plan.MemoryBudgetExceededException;
+import dev.cubed.plan.TargetBusyException;
+import dev.cubed.runtime.ExecutorUnavailableException;
+import dev.cubed.runtime.TaskFailedException;
+import dev.cubed.zarr.Stores;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Locale;
 import java.util.ServiceLoader;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -79,7 +85,7 @@ public final class Main implements Runnable {
     if (value == null) {
       return false;
     }
-    String v = value.strip().toLowerCase(java.util.Locale.ROOT);
+    String v = value.strip().toLowerCase(Locale.ROOT);
     return v.equals("1") || v.equals("true") || v.equals("yes");
   }
 
@@ -157,12 +163,8 @@ public final class Main implements Runnable {
     for (Throwable c = ex.getCause(); c != null && c != c.getCause(); c = c.getCause()) {
       if (isUserError(c) && c.getMessage() != null) {
         String where =
-            ex instanceof dev.cubed.runtime.TaskFailedException t
-                ? " (task "
-                    + java.util.Arrays.toString(t.key())
-                    + " of operation "
-                    + t.opName()
-                    + ")"
+            ex instanceof TaskFailedException t
+                ? " (task " + Arrays.toString(t.key()) + " of operation " + t.opName() + ")"
                 : "";
         return oneLine(c.getMessage()) + where;
       }
@@ -176,10 +178,10 @@ public final class Main implements Runnable {
   private static boolean isUserError(Throwable ex) {
     return ex instanceof IllegalArgumentException
         || ex instanceof UncheckedIOException
-        || ex instanceof dev.cubed.plan.TargetBusyException
-        || ex instanceof dev.cubed.runtime.ExecutorUnavailableException
+        || ex instanceof TargetBusyException
+        || ex instanceof ExecutorUnavailableException
         || ex instanceof UnsupportedOperationException
-        || ex instanceof java.io.IOException;
+        || ex instanceof IOException;
   }
 
   /**
@@ -187,6 +189,6 @@ public final class Main implements Runnable {
    * dev.cubed.zarr.Stores#redact}: an S3 endpoint given as http://user:secret@host).
    */
   static String oneLine(String s) {
-    return dev.cubed.zarr.Stores.redact(s.strip().replaceAll("\\s*\\R\\s*", " "));
+    return Stores.redact(s.strip().replaceAll("\\s*\\R\\s*", " "));
   }
 }

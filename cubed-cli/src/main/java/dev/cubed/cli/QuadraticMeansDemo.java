@@ -12,8 +12,13 @@ import dev.cubed.plan.PlanSummary;
 import dev.cubed.zarr.FileSystemStore;
 import dev.cubed.zarr.Store;
 import dev.cubed.zarr.ZarrArray;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
+import java.util.stream.Stream;
 
 /** The quadratic_means workload of docs/benchmarks.md on the engine. */
 final class QuadraticMeansDemo {
@@ -47,7 +52,7 @@ final class QuadraticMeansDemo {
     }
     long bytes;
     try {
-      bytes = dev.cubed.Spec.parseBytes(size);
+      bytes = Spec.parseBytes(size);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(
           "'" + size + "' is not small, medium or a total input" + " size such as 1.5TB or 150GB",
@@ -89,9 +94,9 @@ final class QuadraticMeansDemo {
     long[] chunks = {p.tchunk(), 1, p.y(), p.x()};
     Path dir;
     try {
-      dir = java.nio.file.Files.createTempDirectory("cubed-dry-run-");
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(
+      dir = Files.createTempDirectory("cubed-dry-run-");
+    } catch (IOException e) {
+      throw new UncheckedIOException(
           "cannot create a temporary directory for the dry"
               + " run's input metadata (java.io.tmpdir="
               + System.getProperty("java.io.tmpdir")
@@ -107,9 +112,9 @@ final class QuadraticMeansDemo {
   }
 
   private static void deleteTree(Path dir) {
-    try (java.util.stream.Stream<Path> s = java.nio.file.Files.walk(dir)) {
-      s.sorted(java.util.Comparator.reverseOrder()).forEach(q -> q.toFile().delete());
-    } catch (java.io.IOException | RuntimeException e) {
+    try (Stream<Path> s = Files.walk(dir)) {
+      s.sorted(Comparator.reverseOrder()).forEach(q -> q.toFile().delete());
+    } catch (IOException | RuntimeException e) {
       // best effort at exit: a temporary directory of a few small metadata files
     }
   }

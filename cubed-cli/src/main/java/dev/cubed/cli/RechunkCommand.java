@@ -3,10 +3,14 @@ package dev.cubed.cli;
 import dev.cubed.ComputeOptions;
 import dev.cubed.Cubed;
 import dev.cubed.Spec;
+import dev.cubed.nd.Shapes;
 import dev.cubed.plan.Plan;
 import dev.cubed.plan.PlanSummary;
 import dev.cubed.zarr.Stores;
 import dev.cubed.zarr.ZarrArray;
+import dev.cubed.zarr.ZarrArrayBuilder;
+import java.io.PrintWriter;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -184,7 +188,7 @@ final class RechunkCommand implements Callable<Integer> {
                 + "\"tasks\": %d, \"max_projected_mem\": %d}",
             src,
             dst,
-            java.util.Arrays.toString(c),
+            Arrays.toString(c),
             spec.allowedMem(),
             spec.reservedMem(),
             wall,
@@ -203,7 +207,7 @@ final class RechunkCommand implements Callable<Integer> {
 
   /** The target, described only: the compute creates it after the memory and target checks. */
   private ZarrArray deferredTarget(ZarrArray source, long[] c, int format) {
-    dev.cubed.zarr.ZarrArrayBuilder tb =
+    ZarrArrayBuilder tb =
         ZarrArray.create(Stores.open(dst), "")
             .shape(source.shape())
             .chunks(c)
@@ -236,17 +240,17 @@ final class RechunkCommand implements Callable<Integer> {
     Plan plan = plan(spec, source, c, format);
     PlanSummary s = plan.summary();
     double ms = (System.nanoTime() - t0) / 1e6;
-    java.io.PrintWriter out = cmd.commandLine().getOut();
+    PrintWriter out = cmd.commandLine().getOut();
     out.println("Dry run of rechunk " + src + " -> " + dst + ": nothing is run or written.");
     out.println(
         "Source: "
             + source.dtype()
             + " "
-            + dev.cubed.nd.Shapes.format(source.shape())
+            + Shapes.format(source.shape())
             + ", chunks "
-            + dev.cubed.nd.Shapes.format(source.chunks())
+            + Shapes.format(source.chunks())
             + "; target chunks "
-            + dev.cubed.nd.Shapes.format(c));
+            + Shapes.format(c));
     DryRun.printPlan(out, s, allowed, ms);
     out.println(
         String.format(
@@ -258,7 +262,7 @@ final class RechunkCommand implements Callable<Integer> {
                 + " \"plan_millis\": %.1f}",
             src,
             dst,
-            java.util.Arrays.toString(c),
+            Arrays.toString(c),
             allowed,
             reserved,
             s.ops().size(),

@@ -11,6 +11,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -105,7 +106,7 @@ class CleanCommandTest {
     assertThat(code).isZero();
     assertThat(ZarrArray.open(new FileSystemStore(dir.resolve("dst.zarr")), "").read())
         .isEqualTo(a);
-    try (java.util.stream.Stream<Path> s = Files.list(dir.resolve("w"))) {
+    try (Stream<Path> s = Files.list(dir.resolve("w"))) {
       assertThat(s.toList()).isEmpty();
     }
   }
@@ -140,7 +141,7 @@ class CleanCommandTest {
         .isEqualTo(1);
     assertThat(err.toString()).contains("already exists").contains("--overwrite");
     if (Files.exists(dir.resolve("w"))) {
-      try (java.util.stream.Stream<Path> s = Files.list(dir.resolve("w"))) {
+      try (Stream<Path> s = Files.list(dir.resolve("w"))) {
         assertThat(s.toList()).as("nothing left in the work directory").isEmpty();
       }
     }

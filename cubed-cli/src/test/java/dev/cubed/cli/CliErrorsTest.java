@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
+import dev.cubed.runtime.ExecutorUnavailableException;
 import dev.cubed.zarr.FileSystemStore;
 import dev.cubed.zarr.ZarrArray;
 import java.io.PrintWriter;
@@ -12,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
@@ -194,7 +196,7 @@ class CliErrorsTest {
   void corruptSourceChunkIsOneLine() throws Exception {
     Path chunk = dir.resolve("src.zarr/c/0/0/0");
     byte[] b = Files.readAllBytes(chunk);
-    Files.write(chunk, java.util.Arrays.copyOf(b, b.length / 2));
+    Files.write(chunk, Arrays.copyOf(b, b.length / 2));
     Result r =
         run(
             "rechunk",
@@ -221,7 +223,7 @@ class CliErrorsTest {
     // secret) is the user's to fix: one line, no "internal error"
     assertThat(
             Main.describe(
-                new dev.cubed.runtime.ExecutorUnavailableException(
+                new ExecutorUnavailableException(
                     "spark executor: the Spark context stopped", new IllegalStateException("x")),
                 false))
         .isEqualTo("spark executor: the Spark context stopped");

@@ -7,8 +7,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cubed.ComputeOptions;
 import dev.cubed.Cubed;
 import dev.cubed.Spec;
+import dev.cubed.nd.DType;
+import dev.cubed.nd.NDArray;
 import dev.cubed.plan.PlanSummary;
+import dev.cubed.zarr.FileSystemStore;
 import dev.cubed.zarr.ZarrArray;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -144,12 +150,12 @@ class DryRunTest {
   @Test
   void rechunkDryRunPrintsThePlanOfTheRealRunAndWritesNothing() throws Exception {
     ZarrArray a =
-        ZarrArray.create(new dev.cubed.zarr.FileSystemStore(dir.resolve("src.zarr")), "")
+        ZarrArray.create(new FileSystemStore(dir.resolve("src.zarr")), "")
             .shape(40, 300)
             .chunks(1, 300)
-            .dtype(dev.cubed.nd.DType.FLOAT64)
+            .dtype(DType.FLOAT64)
             .build();
-    a.write(new long[2], dev.cubed.nd.NDArray.full(dev.cubed.nd.DType.FLOAT64, 1.5, 40, 300));
+    a.write(new long[2], NDArray.full(DType.FLOAT64, 1.5, 40, 300));
     String src = dir.resolve("src.zarr").toString();
     String dst = dir.resolve("dst.zarr").toString();
     CliErrorsTest.Result dry =
@@ -171,11 +177,11 @@ class DryRunTest {
     assertThat(planned.get("dry_run").asBoolean()).isTrue();
     assertThat(planned.get("bytes_read").asLong()).isGreaterThanOrEqualTo(40L * 300 * 8);
     // a real rechunk prints its JSON line on System.out
-    java.io.ByteArrayOutputStream stdout = new java.io.ByteArrayOutputStream();
-    java.io.PrintStream saved = System.out;
+    ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+    PrintStream saved = System.out;
     CliErrorsTest.Result real;
     try {
-      System.setOut(new java.io.PrintStream(stdout, true, java.nio.charset.StandardCharsets.UTF_8));
+      System.setOut(new PrintStream(stdout, true, StandardCharsets.UTF_8));
       real =
           CliErrorsTest.run(
               "rechunk",
@@ -193,7 +199,7 @@ class DryRunTest {
       System.setOut(saved);
     }
     assertThat(real.code()).as(real.err()).isZero();
-    JsonNode ran = lastJson(stdout.toString(java.nio.charset.StandardCharsets.UTF_8));
+    JsonNode ran = lastJson(stdout.toString(StandardCharsets.UTF_8));
     for (String k : List.of("tasks", "max_projected_mem", "intermediate_bytes")) {
       assertThat(planned.get(k).asLong()).as(k).isEqualTo(ran.get(k).asLong());
     }

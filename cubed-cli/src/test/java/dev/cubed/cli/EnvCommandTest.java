@@ -2,8 +2,13 @@ package dev.cubed.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cubed.JvmOptions;
+import dev.cubed.Spec;
+import dev.cubed.nd.elementwise.FastTrig;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 class EnvCommandTest {
@@ -66,9 +71,7 @@ class EnvCommandTest {
                 + " -XX:CompileCommand=option,dev.cubed.nd.elementwise.VectorTrig::eval,double,"
                 + "CompileThresholdScaling,0.01 -Djdk.nio.maxCachedBufferSize=1048576");
     assertThat(line.substring("jvm options: ".length()))
-        .isEqualTo(
-            dev.cubed.JvmOptions.line(
-                dev.cubed.Spec.builder().allowedMem("500MB").workers(2).build()));
+        .isEqualTo(JvmOptions.line(Spec.builder().allowedMem("500MB").workers(2).build()));
     StringWriter out2 = new StringWriter();
     assertThat(
             run(
@@ -131,11 +134,10 @@ class EnvCommandTest {
   /** The launcher starts its JVMs with the collector options JvmOptions gives library users. */
   @Test
   void theLauncherUsesTheLibrarysCollectorOptions() throws Exception {
-    String script =
-        java.nio.file.Files.readString(java.nio.file.Path.of("src", "dist", "lib", "cubed-jvm.sh"));
+    String script = Files.readString(Path.of("src", "dist", "lib", "cubed-jvm.sh"));
     String gc = script.substring(script.indexOf("gc_opts=\"${CUBED_GC_OPTS:-") + 26);
     gc = gc.substring(0, gc.indexOf('}'));
-    assertThat(gc).isEqualTo(String.join(" ", dev.cubed.JvmOptions.GC_OPTIONS));
+    assertThat(gc).isEqualTo(String.join(" ", JvmOptions.GC_OPTIONS));
   }
 
   @Test
@@ -155,11 +157,10 @@ class EnvCommandTest {
    */
   @Test
   void theLauncherStartsItsJvmsWithFastTrigsJitOptions() throws Exception {
-    String script =
-        java.nio.file.Files.readString(java.nio.file.Path.of("src", "dist", "lib", "cubed-jvm.sh"));
+    String script = Files.readString(Path.of("src", "dist", "lib", "cubed-jvm.sh"));
     String fixed = script.substring(script.indexOf("jvm_fixed=("));
     fixed = fixed.substring(0, fixed.indexOf(')') + 1);
-    for (String o : dev.cubed.nd.elementwise.FastTrig.JIT_OPTIONS) {
+    for (String o : FastTrig.JIT_OPTIONS) {
       assertThat(fixed).as("jvm_fixed in cubed-jvm.sh").contains(o);
     }
   }

@@ -6,11 +6,14 @@ import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.zarr.FileSystemStore;
 import dev.cubed.zarr.ZarrArray;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -78,13 +81,13 @@ class LauncherEnvTest {
     Process p = pb.start();
     p.getOutputStream().close();
     // read standard error on its own thread: neither pipe can fill up and block the child
-    java.util.concurrent.CompletableFuture<byte[]> err =
-        java.util.concurrent.CompletableFuture.supplyAsync(
+    CompletableFuture<byte[]> err =
+        CompletableFuture.supplyAsync(
             () -> {
               try {
                 return p.getErrorStream().readAllBytes();
-              } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException(e);
+              } catch (IOException e) {
+                throw new UncheckedIOException(e);
               }
             });
     byte[] out = p.getInputStream().readAllBytes();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
+import dev.cubed.runtime.ProcessesExecutor;
 import dev.cubed.zarr.FileSystemStore;
 import dev.cubed.zarr.ZarrArray;
 import java.nio.file.Path;
@@ -20,7 +21,7 @@ class ProcessesCliTest {
   void noWorkerLeftBehind() throws Exception {
     // the commands' spec executors keep their workers for a next compute (keepAlive); a command
     // in its own JVM ends them at exit, here the test does
-    dev.cubed.runtime.ProcessesExecutor.stopIdleWorkers();
+    ProcessesExecutor.stopIdleWorkers();
     for (ProcessHandle h : ProcessHandle.current().children().toList()) {
       h.onExit().get(2, TimeUnit.MINUTES); // returns at exit; minutes on a busy machine
       assertThat(h.isAlive()).as("child process " + h.pid() + " outlived the command").isFalse();

@@ -8,6 +8,7 @@ import dev.cubed.zarr.FileSystemStore;
 import dev.cubed.zarr.ZarrArray;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,7 +23,7 @@ class RechunkChecksumTest {
   private NDArray data() {
     NDArray a = NDArray.zeros(DType.FLOAT64, new long[] {40, 30});
     double[] d = (double[]) a.data();
-    java.util.Random r = new java.util.Random(5);
+    Random r = new Random(5);
     for (int i = 0; i < d.length; i++) {
       d[i] = Double.longBitsToDouble(r.nextLong() >>> 2);
     }

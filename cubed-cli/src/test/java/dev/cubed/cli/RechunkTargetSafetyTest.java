@@ -9,9 +9,12 @@ import dev.cubed.zarr.ZarrArray;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -34,7 +37,7 @@ class RechunkTargetSafetyTest {
             Files.isSymbolicLink(p)
                 ? "link->" + Files.readSymbolicLink(p)
                 : Files.isRegularFile(p)
-                    ? java.util.Base64.getEncoder().encodeToString(Files.readAllBytes(p))
+                    ? Base64.getEncoder().encodeToString(Files.readAllBytes(p))
                     : "dir");
       }
     }
@@ -159,12 +162,11 @@ class RechunkTargetSafetyTest {
         List.of(
             dir.resolve(".dst.zarr" + FileSystemStore.WRITE_LOCK),
             Files.createDirectories(dst).resolve(FileSystemStore.WRITE_LOCK));
-    List<java.nio.channels.FileChannel> channels = new ArrayList<>();
+    List<FileChannel> channels = new ArrayList<>();
     try {
       for (Path f : lockFiles) {
         Files.writeString(f, "pid 4242 since 2026-01-01T00:00:00Z (test)\n");
-        java.nio.channels.FileChannel ch =
-            java.nio.channels.FileChannel.open(f, java.nio.file.StandardOpenOption.WRITE);
+        FileChannel ch = FileChannel.open(f, StandardOpenOption.WRITE);
         channels.add(ch);
         assertThat(ch.tryLock()).isNotNull();
       }
@@ -196,7 +198,7 @@ class RechunkTargetSafetyTest {
           .contains("pid 4242")
           .contains("wait for it to finish, or choose another target");
     } finally {
-      for (java.nio.channels.FileChannel ch : channels) {
+      for (FileChannel ch : channels) {
         ch.close();
       }
     }

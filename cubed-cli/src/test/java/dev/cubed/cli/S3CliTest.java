@@ -11,6 +11,7 @@ import dev.cubed.zarr.Stores;
 import dev.cubed.zarr.ZarrArray;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -100,7 +101,7 @@ class S3CliTest {
     // clean on an S3 work directory: a left-over compute is recognised by its fingerprint
     work.put(
         "compute-0123456789abcdef/fingerprint.txt",
-        "cubed-compute v1\nold\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        "cubed-compute v1\nold\n".getBytes(StandardCharsets.UTF_8));
     work.put("compute-0123456789abcdef/x/c/0", new byte[] {1});
     work.put("unrelated/keep", new byte[] {2});
     String[] clean = run("clean", "--work-dir", "s3://cli/work");

@@ -5,6 +5,7 @@ import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import dev.cubed.plan.ArrayNode;
 import dev.cubed.plan.ChunkGrid;
+import dev.cubed.plan.PointwiseFunction;
 import dev.cubed.primitive.BlockFunction;
 import dev.cubed.primitive.BlockKeys;
 import dev.cubed.primitive.Blockwise;
@@ -283,7 +284,7 @@ public final class Core {
    * The block function of {@link #store}: the input block as it is. Pointwise, so a stored chain of
    * pointwise ops is written a run at a time (the plan's tiled writes).
    */
-  private static final class StoreBlocks implements dev.cubed.plan.PointwiseFunction {
+  private static final class StoreBlocks implements PointwiseFunction {
     private static final long serialVersionUID = 1L;
 
     @Override
@@ -319,7 +320,7 @@ public final class Core {
    * A virtual array whose blocks come from an in-memory array, on any chunk grid (e.g. Dask-style
    * block sizes per axis: {@code ChunkGrid.of(shape, new long[][] {{4, 4, 2}, {5}})}).
    */
-  public static ArrayNode fromArray(NDArray a, dev.cubed.plan.ChunkGrid grid) {
+  public static ArrayNode fromArray(NDArray a, ChunkGrid grid) {
     NDArray held = a;
     return new ArrayNode.Virtual(
         "from_array",

@@ -12,6 +12,7 @@ import dev.cubed.primitive.KeyFunction;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.TreeSet;
 
 /**
  * The elementwise op on a chunk grid ({@link #op}), and its set-up when an input has an irregular
@@ -57,7 +58,7 @@ final class ElemwiseOp {
    */
   static long[] unifiedAxis(long[] shape, int d, ArrayNode... xs) {
     int nd = shape.length;
-    java.util.TreeSet<Long> cuts = new java.util.TreeSet<>();
+    TreeSet<Long> cuts = new TreeSet<>();
     long[] first = null;
     int most = 0;
     for (ArrayNode x : xs) {

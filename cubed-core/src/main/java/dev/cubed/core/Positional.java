@@ -12,7 +12,9 @@ import dev.cubed.primitive.BlockFunction;
 import dev.cubed.primitive.BlockKeys;
 import dev.cubed.primitive.Blockwise;
 import dev.cubed.primitive.KeyFunction;
+import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -55,7 +57,7 @@ public final class Positional {
 
   /** A function of one block of the large input and the whole small one (flattened). */
   @FunctionalInterface
-  public interface WithWhole extends java.io.Serializable {
+  public interface WithWhole extends Serializable {
     /** Computes one output block. */
     NDArray apply(NDArray block, NDArray whole) throws Exception;
   }
@@ -96,7 +98,7 @@ public final class Positional {
 
   private static long[] onesShape(int nd) {
     long[] s = new long[nd];
-    java.util.Arrays.fill(s, 1);
+    Arrays.fill(s, 1);
     return s;
   }
 

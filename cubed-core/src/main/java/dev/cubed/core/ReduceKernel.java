@@ -2,6 +2,8 @@ package dev.cubed.core;
 
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
+import dev.cubed.nd.Shapes;
+import java.util.Arrays;
 
 /**
  * Per-chunk parts of the tree reductions: {@code initial} turns a block into partial states (one
@@ -114,7 +116,7 @@ final class ReduceKernel {
   }
 
   private static long[] withFields(long[] s, int k) {
-    long[] r = java.util.Arrays.copyOf(s, s.length + 1);
+    long[] r = Arrays.copyOf(s, s.length + 1);
     r[s.length] = k;
     return r;
   }
@@ -136,19 +138,17 @@ final class ReduceKernel {
     long[] shape = block.shape();
     int nd = shape.length;
     long[] ks = keepShape(shape, red);
-    int m = (int) dev.cubed.nd.Shapes.size(ks);
+    int m = (int) Shapes.size(ks);
     int k = kind.fields();
     DType st = stateType(kind, block.dtype());
     long[] stateShape = withFields(ks, k);
     NDArray state;
-    if (reuse != null
-        && reuse.dtype() == st
-        && java.util.Arrays.equals(reuse.shape(), stateShape)) {
+    if (reuse != null && reuse.dtype() == st && Arrays.equals(reuse.shape(), stateShape)) {
       state = reuse;
       if (state.data() instanceof double[] d) {
-        java.util.Arrays.fill(d, 0.0);
+        Arrays.fill(d, 0.0);
       } else {
-        java.util.Arrays.fill((long[]) state.data(), 0L);
+        Arrays.fill((long[]) state.data(), 0L);
       }
     } else {
       state = NDArray.zeros(st, stateShape);
@@ -171,9 +171,9 @@ final class ReduceKernel {
           ds[2 * j] = 1.0;
         }
       } else if (fl) {
-        java.util.Arrays.fill(ds, 1.0);
+        Arrays.fill(ds, 1.0);
       } else {
-        java.util.Arrays.fill(ls, 1L);
+        Arrays.fill(ls, 1L);
       }
     }
     int n = block.size();
@@ -193,7 +193,7 @@ final class ReduceKernel {
     }
     boolean[] seen = new boolean[m];
     if (kind == Kind.PROD || kind == Kind.ALL) {
-      java.util.Arrays.fill(seen, true);
+      Arrays.fill(seen, true);
     }
     long[] idx = new long[nd];
     int o = 0;
@@ -505,7 +505,7 @@ final class ReduceKernel {
    */
   static NDArray finishMean(NDArray state, DType in, double count) {
     long[] ss = state.shape();
-    long[] shape = java.util.Arrays.copyOf(ss, ss.length - 1);
+    long[] shape = Arrays.copyOf(ss, ss.length - 1);
     NDArray r = NDArray.empty(resultType(Kind.MEAN, in), shape);
     double[] ds = (double[]) state.data();
     int m = r.size();
@@ -528,7 +528,7 @@ final class ReduceKernel {
       return NanKernel.finish(kind, state, in, correction, sqrt);
     }
     long[] ss = state.shape();
-    long[] shape = java.util.Arrays.copyOf(ss, ss.length - 1);
+    long[] shape = Arrays.copyOf(ss, ss.length - 1);
     DType rt = resultType(kind, in);
     NDArray r = NDArray.empty(rt, shape);
     int m = r.size();

@@ -12,7 +12,9 @@ import dev.cubed.primitive.Blockwise;
 import dev.cubed.primitive.KeyFunction;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
+import java.util.PriorityQueue;
 
 /**
  * Tree reductions: a first round computes a partial state per block (reduced axes kept with extent
@@ -103,8 +105,8 @@ public final class Reductions {
         sizes.add(Math.min(s, n - lo));
       }
     }
-    sizes.sort(java.util.Comparator.reverseOrder());
-    java.util.PriorityQueue<Long> loads = new java.util.PriorityQueue<>();
+    sizes.sort(Comparator.reverseOrder());
+    PriorityQueue<Long> loads = new PriorityQueue<>();
     for (int w = 0; w < workers; w++) {
       loads.add(0L);
     }

@@ -1,6 +1,7 @@
 package dev.cubed.core;
 
 import dev.cubed.nd.NDArray;
+import dev.cubed.nd.Shapes;
 import dev.cubed.plan.ArrayNode;
 import dev.cubed.plan.ChunkGrid;
 import dev.cubed.primitive.BlockFunction;
@@ -8,6 +9,7 @@ import dev.cubed.primitive.BlockKeys;
 import dev.cubed.primitive.Blockwise;
 import dev.cubed.primitive.KeyFunction;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -32,12 +34,12 @@ public final class Regrid {
    * @throws IllegalArgumentException if the grid's shape differs from x's
    */
   public static ArrayNode to(ArrayNode x, ChunkGrid grid) {
-    if (!java.util.Arrays.equals(grid.shape(), x.shape())) {
+    if (!Arrays.equals(grid.shape(), x.shape())) {
       throw new IllegalArgumentException(
           "rechunk: chunk grid of shape "
-              + dev.cubed.nd.Shapes.format(grid.shape())
+              + Shapes.format(grid.shape())
               + " for an array of shape "
-              + dev.cubed.nd.Shapes.format(x.shape()));
+              + Shapes.format(x.shape()));
     }
     if (grid.equals(x.chunkGrid())) {
       return x;
@@ -54,7 +56,7 @@ public final class Regrid {
           @SuppressWarnings("unchecked")
           List<NDArray> blocks = (List<NDArray>) args.get(0);
           List<long[]> ks = inputBlocks(k, grid, in);
-          if (ks.size() == 1 && java.util.Arrays.equals(blocks.get(0).shape(), bs)) {
+          if (ks.size() == 1 && Arrays.equals(blocks.get(0).shape(), bs)) {
             return blocks.get(0);
           }
           NDArray out = NDArray.zeros(x.dtype(), bs);
@@ -115,7 +117,7 @@ public final class Regrid {
     }
     List<long[]> keys = new ArrayList<>();
     for (long f = 0; f < total; f++) {
-      long[] rel = dev.cubed.nd.Shapes.unravel(count, f);
+      long[] rel = Shapes.unravel(count, f);
       long[] key = new long[nd];
       for (int i = 0; i < nd; i++) {
         key[i] = lo[i] + rel[i];

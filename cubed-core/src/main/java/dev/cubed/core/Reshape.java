@@ -8,6 +8,7 @@ import dev.cubed.primitive.BlockKeys;
 import dev.cubed.primitive.Blockwise;
 import dev.cubed.primitive.KeyFunction;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 
@@ -89,7 +90,7 @@ public final class Reshape {
     }
     long elems = Shapes.size(x.chunks());
     long[] inChunks = flatChunks(x.shape(), elems);
-    ArrayNode in = java.util.Arrays.equals(inChunks, x.chunks()) ? x : Core.rechunk(x, inChunks);
+    ArrayNode in = Arrays.equals(inChunks, x.chunks()) ? x : Core.rechunk(x, inChunks);
     long[] outChunks = flatChunks(s, elems);
     long[] inShape = x.shape();
     KeyFunction keys =

@@ -1,5 +1,6 @@
 package dev.cubed.core;
 
+import dev.cubed.nd.Creation;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.Indexing;
 import dev.cubed.nd.NDArray;
@@ -233,7 +234,7 @@ public final class SampleSort {
           NDArray src =
               switch (carry) {
                 case VALUES -> b;
-                case INDEX -> dev.cubed.nd.Creation.arange(base, base + n, 1);
+                case INDEX -> Creation.arange(base, base + n, 1);
                 case PAYLOAD -> (NDArray) args.get(1);
               };
           // scatter: row[dest[i]] = src[i], i.e. row = src[argsort(dest)]; dest is a permutation

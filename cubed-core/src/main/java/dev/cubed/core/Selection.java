@@ -1,6 +1,7 @@
 package dev.cubed.core;
 
 import dev.cubed.nd.DType;
+import dev.cubed.nd.Indexing;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import dev.cubed.plan.ArrayNode;
@@ -10,6 +11,7 @@ import dev.cubed.primitive.BlockKeys;
 import dev.cubed.primitive.Blockwise;
 import dev.cubed.primitive.KeyFunction;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -102,8 +104,7 @@ public final class Selection {
     Plan p = plan(flatMask, counts);
     int[] map = p.map;
     KeyFunction keys = c -> List.of(BlockKeys.one(map[(int) c[0]]), BlockKeys.one(map[(int) c[0]]));
-    BlockFunction bf =
-        (args, c) -> dev.cubed.nd.Indexing.getMask((NDArray) args.get(0), (NDArray) args.get(1));
+    BlockFunction bf = (args, c) -> Indexing.getMask((NDArray) args.get(0), (NDArray) args.get(1));
     return new ArrayNode.Computed(
         new Blockwise("mask_select", keys, bf, new int[] {1, 1}, new int[] {1, 1}, 0),
         List.of(flatX, flatMask),
@@ -120,7 +121,7 @@ public final class Selection {
    */
   public static ArrayNode maskedRows(ArrayNode x2, ArrayNode flatMask, long[] counts) {
     if (x2.shape().length != 2
-        || !java.util.Arrays.equals(x2.chunkGrid().sizes(0), flatMask.chunkGrid().sizes(0))) {
+        || !Arrays.equals(x2.chunkGrid().sizes(0), flatMask.chunkGrid().sizes(0))) {
       throw new IllegalArgumentException(
           "mask indexing: x's rows "
               + x2.chunkGrid()
@@ -137,8 +138,7 @@ public final class Selection {
             new long[][] {p.grid.sizes(0), x2.chunkGrid().sizes(1)});
     KeyFunction keys =
         c -> List.of(BlockKeys.one(map[(int) c[0]], c[1]), BlockKeys.one(map[(int) c[0]]));
-    BlockFunction bf =
-        (args, c) -> dev.cubed.nd.Indexing.getMask((NDArray) args.get(0), (NDArray) args.get(1));
+    BlockFunction bf = (args, c) -> Indexing.getMask((NDArray) args.get(0), (NDArray) args.get(1));
     return new ArrayNode.Computed(
         new Blockwise("mask_select_rows", keys, bf, new int[] {1, 1}, new int[] {1, 1}, 0),
         List.of(x2, flatMask),

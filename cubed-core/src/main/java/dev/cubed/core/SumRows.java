@@ -2,6 +2,7 @@ package dev.cubed.core;
 
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
+import dev.cubed.nd.Shapes;
 import dev.cubed.nd.reduce.Statistics;
 
 /**
@@ -176,6 +177,6 @@ final class SumRows {
         return -1;
       }
     }
-    return dev.cubed.nd.Shapes.offset(shape, at);
+    return Shapes.offset(shape, at);
   }
 }

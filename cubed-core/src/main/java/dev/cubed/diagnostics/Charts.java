@@ -8,6 +8,7 @@ import java.awt.geom.Rectangle2D;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.text.DecimalFormat;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -21,6 +22,7 @@ import org.jfree.chart.axis.NumberAxis;
 import org.jfree.chart.axis.SymbolAxis;
 import org.jfree.chart.labels.StandardCategoryItemLabelGenerator;
 import org.jfree.chart.plot.CategoryPlot;
+import org.jfree.chart.plot.Plot;
 import org.jfree.chart.plot.PlotOrientation;
 import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.category.BarRenderer;
@@ -224,7 +226,7 @@ final class Charts {
     r.setSeriesPaint(1, anyMeasured ? new Color(0xd62728) : new Color(0xbbbbbb));
     r.setSeriesPaint(2, new Color(0xff7f0e));
     r.setDefaultItemLabelGenerator(
-        new StandardCategoryItemLabelGenerator("{2}", new java.text.DecimalFormat("0.0")));
+        new StandardCategoryItemLabelGenerator("{2}", new DecimalFormat("0.0")));
     r.setDefaultItemLabelsVisible(true);
     r.setDefaultItemLabelFont(new Font("SansSerif", Font.PLAIN, 10));
     NumberAxis v = (NumberAxis) plot.getRangeAxis();
@@ -232,7 +234,7 @@ final class Charts {
     return chart;
   }
 
-  private static void style(org.jfree.chart.plot.Plot plot) {
+  private static void style(Plot plot) {
     if (plot == null) {
       return;
     }

@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -41,7 +42,7 @@ public final class PlanPicture {
   public static Result write(Plan plan, Path file) {
     String dot = plan.dot();
     String name = file.getFileName().toString();
-    boolean wantSvg = name.toLowerCase(java.util.Locale.ROOT).endsWith(".svg");
+    boolean wantSvg = name.toLowerCase(Locale.ROOT).endsWith(".svg");
     Path dotFile =
         wantSvg ? file.resolveSibling(name.substring(0, name.length() - 4) + ".dot") : file;
     try {

@@ -2,7 +2,10 @@ package dev.cubed.diagnostics;
 
 import dev.cubed.runtime.Callback;
 import dev.cubed.runtime.Events;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -51,10 +54,9 @@ public final class ProgressCallback implements Callback {
    */
   public static boolean stderrIsTerminal() {
     try {
-      String target =
-          java.nio.file.Files.readSymbolicLink(java.nio.file.Path.of("/proc/self/fd/2")).toString();
+      String target = Files.readSymbolicLink(Path.of("/proc/self/fd/2")).toString();
       return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty");
-    } catch (java.io.IOException | UnsupportedOperationException | SecurityException e) {
+    } catch (IOException | UnsupportedOperationException | SecurityException e) {
       return System.console() != null;
     }
   }

@@ -1,10 +1,12 @@
 package dev.cubed.nd;
 
+import java.io.Serializable;
+
 /**
  * A complex scalar (real and imaginary parts as doubles), used for complex fill values, scalar
  * arguments and element access of complex arrays.
  */
-public record Complex(double re, double im) implements java.io.Serializable {
+public record Complex(double re, double im) implements Serializable {
 
   public static final Complex ZERO = new Complex(0, 0);
 

@@ -1,5 +1,7 @@
 package dev.cubed.nd;
 
+import java.util.Arrays;
+
 /**
  * Element-moving kernels shared by manipulation and indexing: orthogonal gather/scatter (one list
  * of positions per axis, innermost runs copied with {@link System#arraycopy}) and flat
@@ -257,7 +259,7 @@ final class Gather {
       // values
       v = a.dtype() != dtype ? a.astype(dtype) : a.data() == dst.data() ? a.copy() : a;
       Shapes.checkBroadcastTo(fn, v.shape(), shape);
-      return java.util.Arrays.equals(v.shape(), shape) ? v : v.broadcastTo(shape);
+      return Arrays.equals(v.shape(), shape) ? v : v.broadcastTo(shape);
     }
     return NDArray.full(dtype, value, shape);
   }

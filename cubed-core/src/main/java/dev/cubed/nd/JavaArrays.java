@@ -1,5 +1,8 @@
 package dev.cubed.nd;
 
+import java.lang.reflect.Array;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -10,19 +13,19 @@ final class JavaArrays {
 
   static NDArray toNDArray(Object nested) {
     Objects.requireNonNull(nested, "nested");
-    java.util.List<Long> dims = new java.util.ArrayList<>();
+    List<Long> dims = new ArrayList<>();
     Object cur = nested;
     while (cur.getClass().isArray() && cur.getClass().getComponentType().isArray()) {
-      int n = java.lang.reflect.Array.getLength(cur);
+      int n = Array.getLength(cur);
       dims.add((long) n);
       if (n == 0) {
         break;
       }
-      cur = java.lang.reflect.Array.get(cur, 0);
+      cur = Array.get(cur, 0);
     }
     Class<?> leafType = leafComponent(nested.getClass());
     if (cur.getClass().isArray() && !cur.getClass().getComponentType().isArray()) {
-      dims.add((long) java.lang.reflect.Array.getLength(cur));
+      dims.add((long) Array.getLength(cur));
     }
     DType dtype =
         leafType == double.class
@@ -57,7 +60,7 @@ final class JavaArrays {
   }
 
   private static void flatten(Object arr, int depth, long[] shape, Object dst, int[] pos) {
-    int n = java.lang.reflect.Array.getLength(arr);
+    int n = Array.getLength(arr);
     if (n != shape[depth]) {
       throw new IllegalArgumentException(
           "fromJava: ragged array: dimension "
@@ -74,7 +77,7 @@ final class JavaArrays {
       return;
     }
     for (int i = 0; i < n; i++) {
-      flatten(java.lang.reflect.Array.get(arr, i), depth + 1, shape, dst, pos);
+      flatten(Array.get(arr, i), depth + 1, shape, dst, pos);
     }
   }
 }

@@ -1,5 +1,6 @@
 package dev.cubed.nd;
 
+import java.lang.reflect.Array;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -44,7 +45,7 @@ public final class NDArray {
               + ", not "
               + data.getClass().getSimpleName());
     }
-    int len = java.lang.reflect.Array.getLength(data);
+    int len = Array.getLength(data);
     int want = dtype.isComplex() ? 2 * size : size;
     if (len != want) {
       throw new IllegalArgumentException(
@@ -216,7 +217,7 @@ public final class NDArray {
   /** A deep copy. */
   public NDArray copy() {
     Object d = allocate(dtype, size);
-    System.arraycopy(data, 0, d, 0, java.lang.reflect.Array.getLength(data));
+    System.arraycopy(data, 0, d, 0, Array.getLength(data));
     return new NDArray(dtype, shape, d);
   }
 

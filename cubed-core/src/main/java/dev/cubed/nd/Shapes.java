@@ -1,6 +1,7 @@
 package dev.cubed.nd;
 
 import java.util.Arrays;
+import java.util.Locale;
 
 /**
  * Shape arithmetic shared by every layer: sizes, C-order strides, broadcasting and axis
@@ -69,7 +70,7 @@ public final class Shapes {
     bytes *= dtype.itemSize();
     return new IllegalArgumentException(
         String.format(
-            java.util.Locale.ROOT,
+            Locale.ROOT,
             "%s: array of shape %s %s is about %.1e bytes: more than 2^63-1 (about 9.2e18) bytes, the"
                 + " most an array may hold; use a smaller shape",
             function,
@@ -93,7 +94,7 @@ public final class Shapes {
     for (long d : shape) {
       p *= d;
     }
-    return String.format(java.util.Locale.ROOT, "%.1e", p);
+    return String.format(Locale.ROOT, "%.1e", p);
   }
 
   /**

@@ -8,7 +8,9 @@ import dev.cubed.zarr.ZarrArray;
 import java.io.IOException;
 import java.io.ObjectOutputStream;
 import java.io.Serializable;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -45,7 +47,7 @@ public abstract sealed class ArrayNode implements Serializable {
     this.prefix = Objects.requireNonNull(prefix);
     this.shape = shape.clone();
     this.dtype = Objects.requireNonNull(dtype);
-    if (!java.util.Arrays.equals(grid.shape(), shape)) {
+    if (!Arrays.equals(grid.shape(), shape)) {
       throw new IllegalArgumentException(
           prefix
               + ": chunk grid of shape "
@@ -74,7 +76,7 @@ public abstract sealed class ArrayNode implements Serializable {
     if (approx > PlanSummary.MAX_TASKS_PER_OP) {
       throw new IllegalArgumentException(
           String.format(
-              java.util.Locale.ROOT,
+              Locale.ROOT,
               "%s: array of shape %s in chunks %s has %s blocks, so its operation would have that"
                   + " many tasks: more than the %d tasks per operation the engine supports (task"
                   + " keys are held in memory); use larger chunks",
@@ -83,7 +85,7 @@ public abstract sealed class ArrayNode implements Serializable {
               grid,
               approx < 9.2e18
                   ? String.valueOf(Shapes.size(nb))
-                  : String.format(java.util.Locale.ROOT, "about %.1e", approx),
+                  : String.format(Locale.ROOT, "about %.1e", approx),
               PlanSummary.MAX_TASKS_PER_OP));
     }
   }
@@ -282,12 +284,12 @@ public abstract sealed class ArrayNode implements Serializable {
         Object dst,
         int at) {
       NDArray r = region(coords, blockShape, start, shape);
-      if (r.dtype() != dtype || !java.util.Arrays.equals(r.shape(), shape)) {
+      if (r.dtype() != dtype || !Arrays.equals(r.shape(), shape)) {
         throw new IllegalStateException(
             "region "
-                + java.util.Arrays.toString(start)
+                + Arrays.toString(start)
                 + " of block "
-                + java.util.Arrays.toString(coords)
+                + Arrays.toString(coords)
                 + " must be "
                 + dtype
                 + " of shape "

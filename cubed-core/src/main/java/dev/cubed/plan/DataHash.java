@@ -3,6 +3,7 @@ package dev.cubed.plan;
 import dev.cubed.nd.NDArray;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.lang.reflect.Array;
 import java.nio.ByteOrder;
 
 /**
@@ -33,7 +34,7 @@ final class DataHash {
     int n =
         d instanceof boolean[] || d instanceof byte[]
             ? Math.toIntExact(a.size())
-            : java.lang.reflect.Array.getLength(d);
+            : Array.getLength(d);
     Lanes s = new Lanes();
     if (d instanceof double[] v) {
       for (int i = 0; i < n; i++) {

@@ -7,6 +7,7 @@ import dev.cubed.zarr.ZarrArray;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -61,7 +62,7 @@ final class Evaluator implements Serializable {
    * virtual or stored input it reads, so the op's members read or generate each such block once.
    */
   Evaluator forTask() {
-    return new Evaluator(stored, new java.util.HashMap<>(), false, tileBytes);
+    return new Evaluator(stored, new HashMap<>(), false, tileBytes);
   }
 
   /**
@@ -69,7 +70,7 @@ final class Evaluator implements Serializable {
    * reads or computes, so a node feeding several others is computed once.
    */
   static Evaluator inMemory() {
-    return new Evaluator(Map.of(), new java.util.HashMap<>(), true, 0);
+    return new Evaluator(Map.of(), new HashMap<>(), true, 0);
   }
 
   /** The block of {@code node} at {@code coords}, read if stored, computed otherwise. */

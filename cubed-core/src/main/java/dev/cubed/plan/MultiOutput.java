@@ -7,11 +7,13 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiPredicate;
 import java.util.function.Predicate;
 
 /**
@@ -358,12 +360,12 @@ final class MultiOutput {
    */
   private static List<List<ArrayNode.Computed>> join(
       List<ArrayNode.Computed> cands,
-      java.util.function.BiPredicate<ArrayNode.Computed, ArrayNode.Computed> compatible) {
+      BiPredicate<ArrayNode.Computed, ArrayNode.Computed> compatible) {
     List<List<ArrayNode.Computed>> groups = new ArrayList<>();
     for (ArrayNode.Computed c : cands) {
       Set<String> src = sources(c, new LinkedHashSet<>());
       List<ArrayNode.Computed> joined = null;
-      for (java.util.Iterator<List<ArrayNode.Computed>> it = groups.iterator(); it.hasNext(); ) {
+      for (Iterator<List<ArrayNode.Computed>> it = groups.iterator(); it.hasNext(); ) {
         List<ArrayNode.Computed> g = it.next();
         boolean shares =
             compatible.test(g.get(0), c)

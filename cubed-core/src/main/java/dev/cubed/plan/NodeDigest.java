@@ -4,6 +4,7 @@ import dev.cubed.nd.NDArray;
 import dev.cubed.zarr.FileSystemStore;
 import dev.cubed.zarr.MemoryStore;
 import dev.cubed.zarr.Store;
+import dev.cubed.zarr.ZarrArray;
 import java.io.IOException;
 import java.io.ObjectOutputStream;
 import java.io.OutputStream;
@@ -14,6 +15,7 @@ import java.security.DigestOutputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HexFormat;
 import java.util.Map;
@@ -115,11 +117,11 @@ final class NodeDigest {
         return new Token(
             "ndarray",
             a.dtype()
-                + java.util.Arrays.toString(a.shape())
+                + Arrays.toString(a.shape())
                 + ":"
                 + HexFormat.of().formatHex(DataHash.of(a)));
       }
-      if (o instanceof dev.cubed.zarr.ZarrArray.SerializedForm z) {
+      if (o instanceof ZarrArray.SerializedForm z) {
         // (a ZarrArray arrives here as its serialized form: writeReplace runs before this)
         // by location and content, without the incomplete mark a crashed compute leaves on a target
         return new Token("zarr", storeToken(z.store()) + "|" + z.path() + "|" + z.identity());

@@ -39,7 +39,7 @@ public final class Plan {
   final Map<String, List<long[]>> rechunkChains = new HashMap<>();
 
   /** Materialized ops whose blocks are written a run at a time ({@link #writeChain}), by name. */
-  final java.util.Set<String> streamedWrites = new java.util.HashSet<>();
+  final Set<String> streamedWrites = new HashSet<>();
 
   private final List<PlanSummary.OpInfo> infos = new ArrayList<>();
 

@@ -4,6 +4,7 @@ import dev.cubed.nd.Shapes;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -114,7 +115,7 @@ final class PlanGraph {
       sb.append("  }\n");
     }
     for (ArrayNode n : topo) {
-      for (ArrayNode in : new java.util.LinkedHashSet<>(n.inputs())) {
+      for (ArrayNode in : new LinkedHashSet<>(n.inputs())) {
         sb.append("  ")
             .append(quote(in.name()))
             .append(" -> ")

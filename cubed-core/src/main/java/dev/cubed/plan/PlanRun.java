@@ -8,15 +8,19 @@ import dev.cubed.runtime.Callback;
 import dev.cubed.runtime.Executor;
 import dev.cubed.runtime.Operation;
 import dev.cubed.runtime.RunReport;
+import dev.cubed.zarr.Compression;
 import dev.cubed.zarr.Store;
 import dev.cubed.zarr.ZarrArray;
+import dev.cubed.zarr.ZarrArrayBuilder;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.logging.Logger;
 
 /**
  * One run of a {@link Plan}: lowers its decisions (materialized arrays, multi-output and fold
@@ -237,8 +241,7 @@ final class PlanRun {
         List.of());
   }
 
-  private static final java.util.logging.Logger LOG =
-      java.util.logging.Logger.getLogger(Plan.class.getName());
+  private static final Logger LOG = Logger.getLogger(Plan.class.getName());
 
   /**
    * Opens the compute directory (lock, fingerprint); on resume logs when the plan cannot be resumed
@@ -399,25 +402,20 @@ final class PlanRun {
   }
 
   private ZarrArray create(
-      Store store,
-      String path,
-      long[] shape,
-      long[] chunks,
-      ArrayNode n,
-      dev.cubed.zarr.Compression compression) {
+      Store store, String path, long[] shape, long[] chunks, ArrayNode n, Compression compression) {
     long[] c = chunks.clone();
     for (int i = 0; i < c.length; i++) {
       c[i] = Math.max(1, Math.min(c[i], Math.max(1, shape[i])));
     }
     if (store.exists(path + "/zarr.json")) { // kept by an earlier run of this plan (resume)
       ZarrArray z = ZarrArray.open(store, path);
-      if (java.util.Arrays.equals(z.shape(), shape)
-          && java.util.Arrays.equals(z.chunks(), c)
+      if (Arrays.equals(z.shape(), shape)
+          && Arrays.equals(z.chunks(), c)
           && z.dtype() == n.dtype()) {
         return z.asIntermediate();
       }
     }
-    dev.cubed.zarr.ZarrArrayBuilder b =
+    ZarrArrayBuilder b =
         ZarrArray.create(store, path)
             .shape(shape)
             .chunks(c)

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -42,7 +43,7 @@ public final class Targets {
   private final String what;
 
   /** Staged writes of the described targets, by target (identity); set by {@link #stage}. */
-  private final java.util.Map<ZarrArray, StagedWrite> staged = new IdentityHashMap<>();
+  private final Map<ZarrArray, StagedWrite> staged = new IdentityHashMap<>();
 
   private Targets(List<ZarrArray> targets, boolean resume, String what) {
     this.targets = targets;

@@ -5,9 +5,11 @@ import dev.cubed.runtime.TaskFunction;
 import dev.cubed.zarr.Store;
 import dev.cubed.zarr.ZarrArray;
 import java.io.IOException;
+import java.io.Serializable;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -27,7 +29,7 @@ import java.util.stream.Stream;
  * line): the plan accepts it on resume only if those chunks still exist, so a target recreated
  * between runs is written again. Marker text is read as text, nothing is deserialized.
  */
-final class TaskMarkers implements java.io.Serializable {
+final class TaskMarkers implements Serializable {
   private static final long serialVersionUID = 1L;
   static final String DIR = ".done";
   private static final Logger LOG = Logger.getLogger(TaskMarkers.class.getName());
@@ -123,10 +125,10 @@ final class TaskMarkers implements java.io.Serializable {
   }
 
   /** The target a task writes to and the target chunks a task key covers. */
-  record TargetWrites(ZarrArray target, ChunksOf chunksOf) implements java.io.Serializable {}
+  record TargetWrites(ZarrArray target, ChunksOf chunksOf) implements Serializable {}
 
   /** The target chunks one task writes. */
-  interface ChunksOf extends java.io.Serializable {
+  interface ChunksOf extends Serializable {
     List<long[]> apply(long[] key);
   }
 
@@ -144,7 +146,7 @@ final class TaskMarkers implements java.io.Serializable {
     try (Stream<Path> s = Files.walk(d)) {
       return s.anyMatch(
           p ->
-              Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+              Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)
                   && !p.getFileName().toString().startsWith(".tmp-"));
     } catch (IOException e) {
       return true; // unknown: keep the directory

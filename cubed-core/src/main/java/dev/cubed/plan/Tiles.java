@@ -3,6 +3,7 @@ package dev.cubed.plan;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import dev.cubed.primitive.BlockKeys;
+import dev.cubed.zarr.ChunkReader;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -343,7 +344,7 @@ final class Tiles {
     private final Evaluator ev;
     private final long[] coords;
     private final Map<String, NDArray> whole = new HashMap<>();
-    private final Map<String, dev.cubed.zarr.ChunkReader> readers = new HashMap<>();
+    private final Map<String, ChunkReader> readers = new HashMap<>();
 
     Leaves(Evaluator ev, long[] coords) {
       this.ev = ev;
@@ -361,18 +362,18 @@ final class Tiles {
     }
 
     /** A region reader of stored leaf {@code leaf}, or null if its chunk must be read whole. */
-    dev.cubed.zarr.ChunkReader reader(ArrayNode.Stored leaf, int cacheBlocks) {
+    ChunkReader reader(ArrayNode.Stored leaf, int cacheBlocks) {
       if (readers.containsKey(leaf.name())) {
         return readers.get(leaf.name());
       }
-      dev.cubed.zarr.ChunkReader r = leaf.array().chunkReader(coords.clone(), cacheBlocks);
+      ChunkReader r = leaf.array().chunkReader(coords.clone(), cacheBlocks);
       readers.put(leaf.name(), r);
       return r;
     }
 
     @Override
     public void close() {
-      for (dev.cubed.zarr.ChunkReader r : readers.values()) {
+      for (ChunkReader r : readers.values()) {
         if (r != null) {
           r.close();
         }
@@ -429,7 +430,7 @@ final class Tiles {
     private final boolean[] red;
     private final TileReduction tr;
     private final Map<String, NDArray> leafBlocks = new HashMap<>();
-    private final Map<String, dev.cubed.zarr.ChunkReader> leafReaders = new HashMap<>();
+    private final Map<String, ChunkReader> leafReaders = new HashMap<>();
     private final Map<String, NDArray> buffers = new HashMap<>();
     private final long[] kx;
 
@@ -459,7 +460,7 @@ final class Tiles {
       for (ArrayNode leaf : ch.leaves()) {
         if (ch.regionLeaf(leaf)) {
           if (leaf instanceof ArrayNode.Stored st) {
-            dev.cubed.zarr.ChunkReader r = leaves.reader(st, ch.cacheBlocks(leaf));
+            ChunkReader r = leaves.reader(st, ch.cacheBlocks(leaf));
             if (r != null) {
               leafReaders.put(leaf.name(), r);
               continue;
@@ -582,7 +583,7 @@ final class Tiles {
         }
         return buf;
       }
-      dev.cubed.zarr.ChunkReader r = leafReaders.get(leaf.name());
+      ChunkReader r = leafReaders.get(leaf.name());
       if (r != null) {
         readRows(r, ((ArrayNode.Stored) leaf).array().chunks(), start, shape, buf);
         return buf;
@@ -601,8 +602,7 @@ final class Tiles {
     }
 
     /** The box {@code [start, start + shape)} of a stored chunk, read a row at a time. */
-    private void readRows(
-        dev.cubed.zarr.ChunkReader r, long[] chunk, long[] start, long[] shape, NDArray buf) {
+    private void readRows(ChunkReader r, long[] chunk, long[] start, long[] shape, NDArray buf) {
       int nd = shape.length;
       if (nd == 0) {
         r.read(0, 1, buf.data(), 0);

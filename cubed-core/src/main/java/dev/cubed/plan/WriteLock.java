@@ -1,5 +1,6 @@
 package dev.cubed.plan;
 
+import dev.cubed.zarr.FileSystemStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
@@ -12,7 +13,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * An exclusive lock on a target directory while a compute writes it: the file {@code
@@ -29,15 +32,14 @@ import java.util.UUID;
  * set of the lock files it holds and refuses a second writer from it without opening the file.
  */
 final class WriteLock implements AutoCloseable {
-  static final String FILE = dev.cubed.zarr.FileSystemStore.WRITE_LOCK;
+  static final String FILE = FileSystemStore.WRITE_LOCK;
 
   /**
    * Lock files held by this JVM (real paths). Checked before opening a channel: on Linux, closing
    * any channel of a file drops the process's POSIX lock on it, so a refused second attempt in this
    * JVM must not open (and close) the file.
    */
-  private static final java.util.Set<Path> HELD =
-      java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private static final Set<Path> HELD = ConcurrentHashMap.newKeySet();
 
   private final Path key;
 

@@ -8,6 +8,7 @@ import dev.cubed.runtime.TaskFunction;
 import dev.cubed.zarr.MissingChunkException;
 import dev.cubed.zarr.ZarrArray;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -79,7 +80,7 @@ public final class CopyOp {
    */
   public static boolean streams(
       long[] srcChunks, long[] dstChunks, long[] region, boolean targetStreams) {
-    if (!targetStreams || dstChunks.length == 0 || !java.util.Arrays.equals(region, dstChunks)) {
+    if (!targetStreams || dstChunks.length == 0 || !Arrays.equals(region, dstChunks)) {
       return false;
     }
     for (int d = 1; d < dstChunks.length; d++) {
@@ -334,10 +335,10 @@ public final class CopyOp {
     }
 
     NDArray get(long[] c) {
-      if (lastKey != null && java.util.Arrays.equals(lastKey, c)) {
+      if (lastKey != null && Arrays.equals(lastKey, c)) {
         return last;
       }
-      if (prevKey != null && java.util.Arrays.equals(prevKey, c)) {
+      if (prevKey != null && Arrays.equals(prevKey, c)) {
         return prev;
       }
       NDArray a = source.readChunk(c);

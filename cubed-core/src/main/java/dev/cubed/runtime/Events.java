@@ -1,5 +1,7 @@
 package dev.cubed.runtime;
 
+import java.util.List;
+
 /** The events an executor reports to {@link Callback}s. All times are epoch milliseconds. */
 public final class Events {
   private Events() {}
@@ -10,10 +12,7 @@ public final class Events {
    * tells them it ended. Every executor brackets its run with these two.
    */
   public static Running computeStarted(
-      String computeId,
-      java.util.List<Operation> ops,
-      long startMillis,
-      java.util.List<Callback> callbacks) {
+      String computeId, List<Operation> ops, long startMillis, List<Callback> callbacks) {
     long numTasks = 0;
     for (Operation op : ops) {
       numTasks += op.keys().size();
@@ -29,9 +28,9 @@ public final class Events {
   public static final class Running {
     private final String computeId;
     private final long startMillis;
-    private final java.util.List<Callback> callbacks;
+    private final List<Callback> callbacks;
 
-    private Running(String computeId, long startMillis, java.util.List<Callback> callbacks) {
+    private Running(String computeId, long startMillis, List<Callback> callbacks) {
       this.computeId = computeId;
       this.startMillis = startMillis;
       this.callbacks = callbacks;

@@ -1,6 +1,9 @@
 package dev.cubed.runtime;
 
 import java.io.Serializable;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
@@ -41,20 +44,20 @@ public record ExecutorSettings(
    * @param workerStats workers print their pre-task GC counts when they exit
    */
   public record Processes(
-      java.time.Duration keepAlive,
+      Duration keepAlive,
       boolean gcSkip,
-      java.util.List<String> workerJvmOptions,
+      List<String> workerJvmOptions,
       boolean postTaskGc,
       boolean workerStats)
       implements Serializable {
     /** The defaults: 30 s keep-alive, GC skip on, no extra options, post-task GC on, no stats. */
     public static final Processes DEFAULTS =
-        new Processes(java.time.Duration.ofSeconds(30), true, java.util.List.of(), true, false);
+        new Processes(Duration.ofSeconds(30), true, List.of(), true, false);
 
     /** Checks and copies the values. */
     public Processes {
       Objects.requireNonNull(keepAlive);
-      workerJvmOptions = java.util.List.copyOf(workerJvmOptions);
+      workerJvmOptions = List.copyOf(workerJvmOptions);
     }
   }
 
@@ -86,7 +89,7 @@ public record ExecutorSettings(
               + reservedMem
               + " B), and reservedMem must be >= 0");
     }
-    options = java.util.Collections.unmodifiableMap(new TreeMap<>(Objects.requireNonNull(options)));
+    options = Collections.unmodifiableMap(new TreeMap<>(Objects.requireNonNull(options)));
     Objects.requireNonNull(processes);
   }
 

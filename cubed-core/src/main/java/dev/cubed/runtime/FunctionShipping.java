@@ -1,9 +1,11 @@
 package dev.cubed.runtime;
 
+import dev.cubed.zarr.MemoryStore;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.NotSerializableException;
 import java.io.ObjectOutputStream;
+import java.io.OutputStream;
 import java.util.List;
 
 /**
@@ -37,12 +39,11 @@ public final class FunctionShipping {
    */
   public static void check(List<Operation> ops, String executor, String destination) {
     for (Operation op : ops) {
-      write(op, executor, destination, java.io.OutputStream.nullOutputStream());
+      write(op, executor, destination, OutputStream.nullOutputStream());
     }
   }
 
-  private static void write(
-      Operation op, String executor, String destination, java.io.OutputStream out) {
+  private static void write(Operation op, String executor, String destination, OutputStream out) {
     try (ObjectOutputStream o = new ShippingStream(out)) {
       o.writeObject(op.function());
     } catch (InMemoryStoreException e) {
@@ -91,14 +92,14 @@ public final class FunctionShipping {
 
   /** Serializes task functions, refusing stores that live in this JVM. */
   private static final class ShippingStream extends ObjectOutputStream {
-    ShippingStream(java.io.OutputStream out) throws IOException {
+    ShippingStream(OutputStream out) throws IOException {
       super(out);
       enableReplaceObject(true);
     }
 
     @Override
     protected Object replaceObject(Object o) throws IOException {
-      if (o instanceof dev.cubed.zarr.MemoryStore m) {
+      if (o instanceof MemoryStore m) {
         throw new InMemoryStoreException(m.name());
       }
       return o;

@@ -1,6 +1,7 @@
 package dev.cubed.runtime;
 
 import java.util.Arrays;
+import java.util.logging.Level;
 
 /**
  * The tasks of one op whose measured peak exceeded its projection, logged once per op when the
@@ -57,7 +58,7 @@ final class OverProjection {
       return;
     }
     ProcessesExecutor.LOG.log(
-        strict ? java.util.logging.Level.FINE : java.util.logging.Level.INFO,
+        strict ? Level.FINE : Level.INFO,
         String.format(
             "processes executor: %d task(s) of operation %s had a peak heap"
                 + " occupancy above the projected %,d bytes (worst: task %s, %,d bytes). The occupancy"

@@ -5,9 +5,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.logging.Logger;
 
@@ -82,7 +84,7 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
   /** Op ids unique in this JVM, so a worker kept between computes never confuses two ops. */
   private static final AtomicInteger OP_IDS = new AtomicInteger();
 
-  private final List<WorkerProcess> live = new java.util.concurrent.CopyOnWriteArrayList<>();
+  private final List<WorkerProcess> live = new CopyOnWriteArrayList<>();
   private volatile Consumer<List<ProcessHandle>> workerStartHook;
 
   private static final Scheduler SCHEDULER = new Scheduler("processes");
@@ -366,7 +368,7 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
   /** Starts every slot's worker at once (JVM start-up overlaps). */
   private void startAll(Slot[] slots, long firstBound) {
     List<Thread> ts = new ArrayList<>();
-    List<Throwable> errors = new java.util.concurrent.CopyOnWriteArrayList<>();
+    List<Throwable> errors = new CopyOnWriteArrayList<>();
     for (Slot s : slots) {
       Thread t =
           new Thread(
@@ -404,8 +406,7 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
   private final class Slot {
     final int index;
     final List<String> jvmArgs;
-    final java.util.concurrent.locks.ReentrantLock busy =
-        new java.util.concurrent.locks.ReentrantLock();
+    final ReentrantLock busy = new ReentrantLock();
     private WorkerProcess current;
     private boolean closed;
 

@@ -4,6 +4,7 @@ import dev.cubed.zarr.ChecksumMismatchException;
 import dev.cubed.zarr.MissingChunkException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.List;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -84,7 +85,7 @@ public final class RetryPolicy {
    * The rule applied to a remote failure's cause chain given as class names, outermost first. Names
    * that do not resolve to a class here are skipped; a chain with no listed type is transient.
    */
-  public static boolean isDeterministicRemote(java.util.List<String> classChain) {
+  public static boolean isDeterministicRemote(List<String> classChain) {
     int depth = 0;
     for (String name : classChain) {
       if (depth++ >= MAX_DEPTH) {

@@ -3,6 +3,7 @@ package dev.cubed.runtime;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Logger;
 
 /**
@@ -214,8 +215,7 @@ public final class ThreadsExecutor implements Executor {
               conc, workers, conc, maxMem, reservedMem, baseline, rt.maxMemory()));
     }
     Events.Running compute = Events.computeStarted(computeId, ops, start, callbacks);
-    java.util.concurrent.atomic.AtomicInteger threadNo =
-        new java.util.concurrent.atomic.AtomicInteger();
+    AtomicInteger threadNo = new AtomicInteger();
     ExecutorService pool =
         Executors.newFixedThreadPool(
             conc,

@@ -21,9 +21,11 @@ import java.lang.management.MemoryType;
 import java.lang.management.MemoryUsage;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.management.NotificationEmitter;
@@ -188,12 +190,12 @@ public final class WorkerMain {
 
   /** Exits (status 4) once the parent process is gone; checks every 500 ms. */
   private static void watchParent() {
-    java.util.Optional<ProcessHandle> parent = ProcessHandle.current().parent();
+    Optional<ProcessHandle> parent = ProcessHandle.current().parent();
     if (parent.isEmpty()) {
       return;
     }
     ProcessHandle p = parent.get();
-    java.util.Optional<java.time.Instant> started = p.info().startInstant();
+    Optional<Instant> started = p.info().startInstant();
     Thread w =
         new Thread(
             () -> {
@@ -203,7 +205,7 @@ public final class WorkerMain {
                 } catch (InterruptedException e) {
                   return;
                 }
-                java.util.Optional<ProcessHandle> now = ProcessHandle.of(p.pid());
+                Optional<ProcessHandle> now = ProcessHandle.of(p.pid());
                 boolean gone =
                     now.isEmpty()
                         || !now.get().isAlive()

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 /**
  * Idle worker JVMs kept between the computes of a run (processes executors built with {@link
@@ -101,7 +102,7 @@ final class WorkerPool {
     stopIf(i -> i.until() <= now || !i.worker().isAlive());
   }
 
-  private void stopIf(java.util.function.Predicate<Idle> p) {
+  private void stopIf(Predicate<Idle> p) {
     List<Idle> stop = new ArrayList<>();
     synchronized (this) {
       for (Iterator<Idle> it = idle.iterator(); it.hasNext(); ) {

@@ -1,5 +1,6 @@
 package dev.cubed.runtime;
 
+import dev.cubed.nd.elementwise.FastTrig;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.BufferedReader;
@@ -84,7 +85,7 @@ final class WorkerProcess {
       if (ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()) {
         c.add("--add-modules");
         c.add("jdk.incubator.vector");
-        c.addAll(dev.cubed.nd.elementwise.FastTrig.JIT_OPTIONS);
+        c.addAll(FastTrig.JIT_OPTIONS);
       }
       String lib = System.getProperty("java.library.path");
       if (lib != null && !lib.isEmpty()) {

@@ -6,6 +6,8 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -212,8 +214,8 @@ final class WorkerProtocol {
     for (Throwable c = t; c != null && chain.size() < 16; c = c.getCause()) {
       chain.add(c.getClass().getName());
     }
-    java.io.StringWriter sw = new java.io.StringWriter();
-    t.printStackTrace(new java.io.PrintWriter(sw));
+    StringWriter sw = new StringWriter();
+    t.printStackTrace(new PrintWriter(sw));
     String stack = sw.toString();
     String text = stack.length() > 16_000 ? stack.substring(0, 16_000) + "\n\t..." : stack;
     return payload(

@@ -2,6 +2,7 @@ package dev.cubed.zarr;
 
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
+import dev.cubed.nd.Shapes;
 import java.io.Serializable;
 import java.nio.ByteOrder;
 import java.util.LinkedHashMap;
@@ -31,7 +32,7 @@ interface ArrayBytesCodec extends Serializable {
 
     @Override
     public NDArray decode(byte[] b, long[] shape, String where) {
-      long need = dev.cubed.nd.Shapes.size(shape) * dtype.itemSize();
+      long need = Shapes.size(shape) * dtype.itemSize();
       if (b.length != need) {
         throw new ZarrFormatException(
             where
@@ -42,7 +43,7 @@ interface ArrayBytesCodec extends Serializable {
                 + " ("
                 + dtype
                 + " chunk of shape "
-                + dev.cubed.nd.Shapes.format(shape)
+                + Shapes.format(shape)
                 + "; truncated or corrupt chunk)");
       }
       return NDArray.fromBytes(dtype, shape, b, order());

@@ -2,12 +2,15 @@ package dev.cubed.zarr;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cubed.nd.DType;
+import dev.cubed.nd.Shapes;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /** Parsed, validated metadata of one array (v2 or v3), and its serialization. */
 final class ArrayMetadata implements Serializable {
@@ -46,7 +49,7 @@ final class ArrayMetadata implements Serializable {
     this.dimensionNames =
         dimensionNames == null
             ? null
-            : java.util.Collections.unmodifiableList(new ArrayList<>(dimensionNames));
+            : Collections.unmodifiableList(new ArrayList<>(dimensionNames));
     this.separator = separator;
     this.v3DefaultKeys = v3DefaultKeys;
     this.codec = codec;
@@ -104,7 +107,7 @@ final class ArrayMetadata implements Serializable {
       }
     }
     try {
-      dev.cubed.nd.Shapes.byteSize("field 'shape'", shape, dtype);
+      Shapes.byteSize("field 'shape'", shape, dtype);
     } catch (IllegalArgumentException e) {
       throw new ZarrFormatException(where + ": " + e.getMessage(), e);
     }
@@ -200,7 +203,7 @@ final class ArrayMetadata implements Serializable {
     } else if (nd == 0) {
       return s.equals("0");
     }
-    String[] parts = s.split(java.util.regex.Pattern.quote(separator), -1);
+    String[] parts = s.split(Pattern.quote(separator), -1);
     if (parts.length != nd) {
       return false;
     }

@@ -10,6 +10,7 @@ import static dev.cubed.zarr.JavaBlosc.uncompressedSize;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 
 /**
  * Random access to the blocks of a Blosc buffer read from a {@link JavaBlosc.Input} (its 16-byte
@@ -69,7 +70,7 @@ final class BloscBlockReader {
     }
     starts[nblocks] = size;
     this.sorted = starts.clone();
-    java.util.Arrays.sort(sorted);
+    Arrays.sort(sorted);
   }
 
   /** Decompressed bytes per block (the last may be shorter). */
@@ -124,7 +125,7 @@ final class BloscBlockReader {
   /** Reads block {@code j}'s stored bytes (its streams) into {@code span}; returns their size. */
   private int readSpan(int j) {
     long pos = starts[j];
-    int k = java.util.Arrays.binarySearch(sorted, pos);
+    int k = Arrays.binarySearch(sorted, pos);
     while (k + 1 < sorted.length && sorted[k + 1] == pos) {
       k++;
     }

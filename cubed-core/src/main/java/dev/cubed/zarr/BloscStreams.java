@@ -3,6 +3,7 @@ package dev.cubed.zarr;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
+import java.lang.reflect.Array;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
@@ -176,7 +177,7 @@ final class BloscStreams {
   static NDArray newArray(DType dtype, long[] shape) {
     int slots = dtype.isComplex() ? 2 : 1;
     Object d =
-        java.lang.reflect.Array.newInstance(
+        Array.newInstance(
             NDArray.backingClass(dtype).getComponentType(), (int) Shapes.size(shape) * slots);
     return new NDArray(dtype, shape.clone(), d);
   }
@@ -323,9 +324,8 @@ final class BloscStreams {
       Object from = data; // an unpadded chunk converts straight from its array
       int start = e0;
       if (padded) {
-        if (scratch == null || java.lang.reflect.Array.getLength(scratch) < n * slots) {
-          scratch =
-              java.lang.reflect.Array.newInstance(data.getClass().getComponentType(), n * slots);
+        if (scratch == null || Array.getLength(scratch) < n * slots) {
+          scratch = Array.newInstance(data.getClass().getComponentType(), n * slots);
         }
         elements(e0, n);
         from = scratch;

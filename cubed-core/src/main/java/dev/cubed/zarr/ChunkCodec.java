@@ -3,6 +3,9 @@ package dev.cubed.zarr;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import java.io.Serializable;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -59,13 +62,13 @@ interface ChunkCodec extends Serializable {
    * store it before this thread encodes again). The default pads, then {@link #encode(NDArray)};
    * codecs that stream override it.
    */
-  default java.nio.ByteBuffer encode(NDArray data, long[] chunkShape, Object fill) {
+  default ByteBuffer encode(NDArray data, long[] chunkShape, Object fill) {
     NDArray padded = data;
-    if (!java.util.Arrays.equals(data.shape(), chunkShape)) {
+    if (!Arrays.equals(data.shape(), chunkShape)) {
       padded = NDArray.full(data.dtype(), fill, chunkShape);
       padded.setRegion(new long[chunkShape.length], data);
     }
-    return java.nio.ByteBuffer.wrap(encode(padded));
+    return ByteBuffer.wrap(encode(padded));
   }
 
   /**
@@ -77,7 +80,7 @@ interface ChunkCodec extends Serializable {
    *
    * @throws ChunkRuns.Failed if {@code src} fails
    */
-  default java.nio.ByteBuffer encode(ChunkElements src, DType dtype, long[] chunkShape) {
+  default ByteBuffer encode(ChunkElements src, DType dtype, long[] chunkShape) {
     return null;
   }
 
@@ -91,8 +94,8 @@ interface ChunkCodec extends Serializable {
   }
 
   /** The byte order of the elements in a block-wise decoded chunk (the {@code bytes} codec's). */
-  default java.nio.ByteOrder byteOrder() {
-    return java.nio.ByteOrder.LITTLE_ENDIAN;
+  default ByteOrder byteOrder() {
+    return ByteOrder.LITTLE_ENDIAN;
   }
 
   /**

@@ -4,6 +4,7 @@ import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import java.io.IOException;
+import java.lang.reflect.Array;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -199,7 +200,7 @@ public final class ChunkReader implements AutoCloseable {
       int j = (int) (e / blockElems);
       int in = (int) (e - (long) j * blockElems);
       Object block = block(j);
-      int n = Math.min(count - d, java.lang.reflect.Array.getLength(block) / slots - in);
+      int n = Math.min(count - d, Array.getLength(block) / slots - in);
       System.arraycopy(block, in * slots, dst, (at + d) * slots, n * slots);
       d += n;
       e += n;
@@ -222,7 +223,7 @@ public final class ChunkReader implements AutoCloseable {
     if (cache.size() >= cacheBlocks) {
       Integer eldest = cache.keySet().iterator().next();
       Object old = cache.remove(eldest);
-      if (java.lang.reflect.Array.getLength(old) == len) {
+      if (Array.getLength(old) == len) {
         d = old;
       }
     }

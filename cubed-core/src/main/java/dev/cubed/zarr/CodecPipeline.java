@@ -1,7 +1,10 @@
 package dev.cubed.zarr;
 
+import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -106,7 +109,7 @@ final class CodecPipeline implements ChunkCodec {
   }
 
   @Override
-  public java.nio.ByteBuffer encode(NDArray data, long[] chunkShape, Object fill) {
+  public ByteBuffer encode(NDArray data, long[] chunkShape, Object fill) {
     BytesCodecs.Blosc b = streamed();
     if (b == null) {
       BytesCodecs.Zstd z = streamedZstd();
@@ -120,8 +123,7 @@ final class CodecPipeline implements ChunkCodec {
   }
 
   @Override
-  public java.nio.ByteBuffer encode(
-      ChunkElements src, dev.cubed.nd.DType dtype, long[] chunkShape) {
+  public ByteBuffer encode(ChunkElements src, DType dtype, long[] chunkShape) {
     BytesCodecs.Blosc b = streamed();
     if (b == null) {
       BytesCodecs.Zstd z = streamedZstd();
@@ -135,10 +137,8 @@ final class CodecPipeline implements ChunkCodec {
   }
 
   @Override
-  public java.nio.ByteOrder byteOrder() {
-    return arrayBytes instanceof ArrayBytesCodec.Bytes b
-        ? b.order()
-        : java.nio.ByteOrder.LITTLE_ENDIAN;
+  public ByteOrder byteOrder() {
+    return arrayBytes instanceof ArrayBytesCodec.Bytes b ? b.order() : ByteOrder.LITTLE_ENDIAN;
   }
 
   @Override

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -49,7 +50,7 @@ public final class FaultyStore implements Store {
    */
   public FaultyStore(
       Store delegate, long seed, double putFailRate, double partialPutRate, double getFailRate) {
-    this.delegate = java.util.Objects.requireNonNull(delegate, "delegate");
+    this.delegate = Objects.requireNonNull(delegate, "delegate");
     this.seed = seed;
     this.putFailRate = rate("putFailRate", putFailRate);
     this.partialPutRate = rate("partialPutRate", partialPutRate);

@@ -23,6 +23,7 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Set;
@@ -359,7 +360,7 @@ public final class FileSystemStore implements Store {
       try (FileChannel ch =
           FileChannel.open(
               tmp,
-              java.util.Set.of(StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW),
+              Set.of(StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW),
               PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")))) {
         writeAll(ch, value, length);
       }
@@ -388,8 +389,7 @@ public final class FileSystemStore implements Store {
         return null;
       }
       int from = (int) Math.min(offset, all.length);
-      return java.util.Arrays.copyOfRange(
-          all, from, (int) Math.min(all.length, from + (long) length));
+      return Arrays.copyOfRange(all, from, (int) Math.min(all.length, from + (long) length));
     }
     try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ)) {
       long size = ch.size();

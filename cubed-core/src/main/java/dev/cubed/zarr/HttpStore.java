@@ -1,6 +1,7 @@
 package dev.cubed.zarr;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -12,7 +13,9 @@ import java.util.Arrays;
 import java.util.Base64;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -68,8 +71,7 @@ public final class HttpStore implements Store {
    * @throws IllegalArgumentException for another scheme, no host, a query or a fragment
    */
   public HttpStore(URI url, int attempts) {
-    String scheme =
-        url.getScheme() == null ? "" : url.getScheme().toLowerCase(java.util.Locale.ROOT);
+    String scheme = url.getScheme() == null ? "" : url.getScheme().toLowerCase(Locale.ROOT);
     if (!scheme.equals("http") && !scheme.equals("https")
         || url.getHost() == null
         || url.getRawQuery() != null
@@ -199,8 +201,7 @@ public final class HttpStore implements Store {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new ZarrStoreException(
-            what + " at " + Stores.redact(u) + ": interrupted",
-            new java.io.InterruptedIOException());
+            what + " at " + Stores.redact(u) + ": interrupted", new InterruptedIOException());
       }
       if (attempt >= attempts) {
         throw new ZarrStoreException(
@@ -220,8 +221,7 @@ public final class HttpStore implements Store {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new ZarrStoreException(
-            what + " at " + Stores.redact(u) + ": interrupted",
-            new java.io.InterruptedIOException());
+            what + " at " + Stores.redact(u) + ": interrupted", new InterruptedIOException());
       }
     }
   }
@@ -436,7 +436,7 @@ public final class HttpStore implements Store {
     return o instanceof HttpStore h
         && h.base.equals(base)
         && h.attempts == attempts
-        && java.util.Objects.equals(h.authorization, authorization);
+        && Objects.equals(h.authorization, authorization);
   }
 
   @Override

@@ -1,7 +1,9 @@
 package dev.cubed.zarr;
 
+import com.github.luben.zstd.ZstdException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 import net.jpountz.lz4.LZ4Compressor;
 import net.jpountz.lz4.LZ4Exception;
 import net.jpountz.lz4.LZ4Factory;
@@ -137,9 +139,7 @@ final class JavaBlosc {
             clevel,
             shuffle,
             blockSize);
-    return b.remaining() == b.array().length
-        ? b.array()
-        : java.util.Arrays.copyOf(b.array(), b.remaining());
+    return b.remaining() == b.array().length ? b.array() : Arrays.copyOf(b.array(), b.remaining());
   }
 
   /**
@@ -609,7 +609,7 @@ final class JavaBlosc {
                     ? StreamedDecode.zstdContext()
                         .decompressByteArray(target, s * neblock, neblock, buf, pos, c)
                     : dec.decompress(buf, pos, c, target, s * neblock, neblock);
-          } catch (LZ4Exception | com.github.luben.zstd.ZstdException e) {
+          } catch (LZ4Exception | ZstdException e) {
             throw corrupt(where, name + " stream " + s + " of block " + j + ": " + e.getMessage());
           }
           if (n != neblock) {

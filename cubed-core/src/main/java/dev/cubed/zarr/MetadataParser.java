@@ -3,6 +3,7 @@ package dev.cubed.zarr;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cubed.nd.DType;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -205,7 +206,7 @@ final class MetadataParser {
       for (JsonNode e : dn) {
         dims.add(e.isNull() ? null : e.asText());
       }
-      dims = java.util.Collections.unmodifiableList(dims);
+      dims = Collections.unmodifiableList(dims);
     }
     Map<String, Object> attrs = Json.toMap(doc.get("attributes"));
     return new ArrayMetadata(

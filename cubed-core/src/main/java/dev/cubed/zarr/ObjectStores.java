@@ -2,6 +2,7 @@ package dev.cubed.zarr;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
 
 /**
  * What the object-store plugins ({@code cubed-s3}, {@code cubed-gcs}, {@code cubed-azure}) share: a
@@ -54,7 +55,7 @@ public final class ObjectStores {
    * @throws IllegalArgumentException "SERVICE URI U names no bucket; expected
    *     SCHEME://bucket/prefix" (the URI shown by {@link StoreSettings#withoutQuery})
    */
-  public static String bucketOf(java.net.URI uri, String service, String scheme) {
+  public static String bucketOf(URI uri, String service, String scheme) {
     String bucket = uri.getAuthority();
     if (bucket == null || bucket.isEmpty()) {
       throw new IllegalArgumentException(

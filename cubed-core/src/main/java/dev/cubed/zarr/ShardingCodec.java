@@ -5,6 +5,7 @@ import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import java.io.ByteArrayOutputStream;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -158,7 +159,7 @@ final class ShardingCodec implements ArrayBytesCodec {
   }
 
   byte[] encodeIndex(long[] index) {
-    byte[] b = NDArray.of(index, index.length).toBytes(java.nio.ByteOrder.LITTLE_ENDIAN);
+    byte[] b = NDArray.of(index, index.length).toBytes(ByteOrder.LITTLE_ENDIAN);
     return indexCrc ? new BytesCodecs.Crc32c().encode(b) : b;
   }
 
@@ -170,8 +171,7 @@ final class ShardingCodec implements ArrayBytesCodec {
           where + ": shard index has " + b.length + " bytes, expected " + 16 * n);
     }
     return (long[])
-        NDArray.fromBytes(DType.INT64, new long[] {2L * n}, b, java.nio.ByteOrder.LITTLE_ENDIAN)
-            .data();
+        NDArray.fromBytes(DType.INT64, new long[] {2L * n}, b, ByteOrder.LITTLE_ENDIAN).data();
   }
 
   @Override

@@ -14,6 +14,8 @@ import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -188,8 +190,8 @@ public final class StagedWrite {
         && !ss.exists(Keys.join(sp, COMMIT_MARK))) {
       try {
         ZarrArray old = ZarrArray.open(ss, sp);
-        if (java.util.Arrays.equals(old.shape(), staging.shape())
-            && java.util.Arrays.equals(old.chunks(), staging.chunks())
+        if (Arrays.equals(old.shape(), staging.shape())
+            && Arrays.equals(old.chunks(), staging.chunks())
             && old.dtype() == staging.dtype()
             && old.zarrFormat() == staging.zarrFormat()) {
           return old.withEmptyChunks(target.emptyChunks()).withAttributes(attrs);
@@ -312,7 +314,7 @@ public final class StagedWrite {
         if (d.getParent() == null || !Files.isDirectory(d.getParent())) {
           return "";
         }
-        names = new java.util.ArrayList<>();
+        names = new ArrayList<>();
         try (DirectoryStream<Path> ds =
             Files.newDirectoryStream(d.getParent(), "." + d.getFileName() + STAGING + "*")) {
           for (Path p : ds) {
@@ -349,8 +351,8 @@ public final class StagedWrite {
     if (resume && "array".equals(ZarrNodes.kind(target.store(), target.path()))) {
       try {
         ZarrArray old = ZarrArray.open(target.store(), target.path());
-        return java.util.Arrays.equals(old.shape(), target.shape())
-            && java.util.Arrays.equals(old.chunks(), target.chunks())
+        return Arrays.equals(old.shape(), target.shape())
+            && Arrays.equals(old.chunks(), target.chunks())
             && old.dtype() == target.dtype();
       } catch (RuntimeException e) {
         return false;
@@ -400,7 +402,7 @@ public final class StagedWrite {
     String parent = path.isEmpty() || slash < 0 ? "" : path.substring(0, slash + 1);
     String start = path.isEmpty() ? STAGING : "." + path.substring(slash + 1) + STAGING;
     String prefix = path.isEmpty() ? "" : parent;
-    List<String> out = new java.util.ArrayList<>();
+    List<String> out = new ArrayList<>();
     for (String n : store.listChildren(prefix)) {
       if (n.startsWith(start)) {
         out.add(prefix + n);

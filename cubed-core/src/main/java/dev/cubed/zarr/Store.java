@@ -1,6 +1,7 @@
 package dev.cubed.zarr;
 
 import java.io.Serializable;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -41,7 +42,7 @@ public interface Store extends Serializable {
       return null;
     }
     int n = Math.min(length, v.length);
-    return java.util.Arrays.copyOfRange(v, v.length - n, v.length);
+    return Arrays.copyOfRange(v, v.length - n, v.length);
   }
 
   /**
@@ -61,7 +62,7 @@ public interface Store extends Serializable {
    */
   default void put(String key, byte[] value, int length) {
     Stores.checkLength(key, value, length);
-    put(key, java.util.Arrays.copyOf(value, length));
+    put(key, Arrays.copyOf(value, length));
   }
 
   /** Removes a key; no error if it is absent. */

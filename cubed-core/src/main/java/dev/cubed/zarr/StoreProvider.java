@@ -1,5 +1,7 @@
 package dev.cubed.zarr;
 
+import java.net.URI;
+
 /**
  * A plugin opening stores for a URI scheme (e.g. {@code s3}), found with {@link
  * java.util.ServiceLoader}: list the implementation class in {@code
@@ -16,5 +18,5 @@ public interface StoreProvider {
    *
    * @throws IllegalArgumentException if the URI is malformed for the scheme
    */
-  Store open(java.net.URI uri);
+  Store open(URI uri);
 }

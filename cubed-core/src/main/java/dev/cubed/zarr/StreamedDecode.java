@@ -1,5 +1,6 @@
 package dev.cubed.zarr;
 
+import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdDecompressCtx;
 import com.github.luben.zstd.ZstdException;
 import dev.cubed.nd.DType;
@@ -200,9 +201,7 @@ final class StreamedDecode {
       throw new ZarrFormatException(where + ": not a zstd frame (corrupt or truncated chunk)");
     }
     ByteBuffer b = r.buf;
-    long declared =
-        com.github.luben.zstd.Zstd.getDirectByteBufferFrameContentSize(
-            b, b.position(), b.remaining());
+    long declared = Zstd.getDirectByteBufferFrameContentSize(b, b.position(), b.remaining());
     if (declared < -1) {
       throw new ZarrFormatException(where + ": not a zstd frame (corrupt or truncated chunk)");
     }

@@ -3,6 +3,7 @@ package dev.cubed.zarr;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
+import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -51,7 +52,7 @@ final class V2Codec implements ChunkCodec {
   }
 
   @Override
-  public java.nio.ByteBuffer encode(NDArray data, long[] chunkShape, Object fill) {
+  public ByteBuffer encode(NDArray data, long[] chunkShape, Object fill) {
     BytesCodecs.Blosc b = streamed();
     return b == null
         ? ChunkCodec.super.encode(data, chunkShape, fill)
@@ -59,7 +60,7 @@ final class V2Codec implements ChunkCodec {
   }
 
   @Override
-  public java.nio.ByteBuffer encode(ChunkElements src, DType type, long[] chunkShape) {
+  public ByteBuffer encode(ChunkElements src, DType type, long[] chunkShape) {
     BytesCodecs.Blosc b = streamed();
     return b == null ? null : BloscStreams.encode(b, src, type, chunkShape, order(), false);
   }

@@ -6,11 +6,14 @@ import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import java.io.ObjectStreamException;
 import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A Zarr array (format 2 or 3) in a {@link Store}: immutable metadata plus the store. Thread-safe;
@@ -54,7 +57,7 @@ public final class ZarrArray implements Serializable {
           + " --resume where offered) or delete this array";
 
   /** A deferred creation: overwrite flag, and whether this description already created it. */
-  private record Deferred(boolean overwrite, java.util.concurrent.atomic.AtomicBoolean created) {}
+  private record Deferred(boolean overwrite, AtomicBoolean created) {}
 
   ZarrArray(Store store, String path, ArrayMetadata meta, EmptyChunks emptyChunks) {
     this(store, path, meta, emptyChunks, false, null);
@@ -88,12 +91,7 @@ public final class ZarrArray implements Serializable {
   static ZarrArray deferred(
       Store store, String path, ArrayMetadata meta, EmptyChunks emptyChunks, boolean overwrite) {
     return new ZarrArray(
-        store,
-        path,
-        meta,
-        emptyChunks,
-        false,
-        new Deferred(overwrite, new java.util.concurrent.atomic.AtomicBoolean()));
+        store, path, meta, emptyChunks, false, new Deferred(overwrite, new AtomicBoolean()));
   }
 
   /**
@@ -157,12 +155,7 @@ public final class ZarrArray implements Serializable {
   /** This array's description at another location (deferred: nothing is stored). */
   ZarrArray relocated(Store where, String at) {
     return new ZarrArray(
-        where,
-        at,
-        meta,
-        emptyChunks,
-        false,
-        new Deferred(false, new java.util.concurrent.atomic.AtomicBoolean()));
+        where, at, meta, emptyChunks, false, new Deferred(false, new AtomicBoolean()));
   }
 
   /**
@@ -174,7 +167,7 @@ public final class ZarrArray implements Serializable {
 
   /** This array with {@link #INCOMPLETE_ATTRIBUTE} removed (metadata rewritten atomically). */
   public ZarrArray markComplete() {
-    Map<String, Object> attrs = new java.util.LinkedHashMap<>(meta.attributes);
+    Map<String, Object> attrs = new LinkedHashMap<>(meta.attributes);
     attrs.remove(INCOMPLETE_ATTRIBUTE);
     return withAttributes(attrs);
   }
@@ -237,7 +230,7 @@ public final class ZarrArray implements Serializable {
             meta.chunks,
             meta.dtype,
             meta.fillValue,
-            new java.util.LinkedHashMap<>(attributes),
+            new LinkedHashMap<>(attributes),
             meta.dimensionNames,
             meta.separator,
             meta.v3DefaultKeys,
@@ -356,7 +349,7 @@ public final class ZarrArray implements Serializable {
   public String metadataJson() {
     return new String(
         Json.write(meta.zarrFormat == 3 ? meta.toV3Json() : meta.toV2Json()),
-        java.nio.charset.StandardCharsets.UTF_8);
+        StandardCharsets.UTF_8);
   }
 
   ArrayMetadata metadata() {
@@ -372,7 +365,7 @@ public final class ZarrArray implements Serializable {
     if (!isIncomplete()) {
       return metadataJson();
     }
-    Map<String, Object> attrs = new java.util.LinkedHashMap<>(meta.attributes);
+    Map<String, Object> attrs = new LinkedHashMap<>(meta.attributes);
     attrs.remove(INCOMPLETE_ATTRIBUTE);
     ArrayMetadata m =
         new ArrayMetadata(
@@ -387,8 +380,7 @@ public final class ZarrArray implements Serializable {
             meta.v3DefaultKeys,
             meta.codec);
     return new String(
-        Json.write(m.zarrFormat == 3 ? m.toV3Json() : m.toV2Json()),
-        java.nio.charset.StandardCharsets.UTF_8);
+        Json.write(m.zarrFormat == 3 ? m.toV3Json() : m.toV2Json()), StandardCharsets.UTF_8);
   }
 
   // ------------------------------------------------------------------ chunk grid
@@ -615,7 +607,7 @@ public final class ZarrArray implements Serializable {
         emptyChunks,
         missingIsError,
         meta.zarrFormat == 2
-            ? new String(Json.write(meta.v2Attributes()), java.nio.charset.StandardCharsets.UTF_8)
+            ? new String(Json.write(meta.v2Attributes()), StandardCharsets.UTF_8)
             : null,
         identityJson());
   }
@@ -647,16 +639,12 @@ public final class ZarrArray implements Serializable {
       implements Serializable, SerializedForm {
     private Object readResolve() throws ObjectStreamException {
       String where = describe(store, path, "metadata");
-      JsonNode doc =
-          Json.parseObject(json.getBytes(java.nio.charset.StandardCharsets.UTF_8), where);
+      JsonNode doc = Json.parseObject(json.getBytes(StandardCharsets.UTF_8), where);
       ArrayMetadata m =
           v2Attrs == null
               ? MetadataParser.parseV3(doc, where)
               : MetadataParser.parseV2(
-                  doc,
-                  Json.parseObject(
-                      v2Attrs.getBytes(java.nio.charset.StandardCharsets.UTF_8), where),
-                  where);
+                  doc, Json.parseObject(v2Attrs.getBytes(StandardCharsets.UTF_8), where), where);
       return new ZarrArray(store, path, m, emptyChunks, missingIsError);
     }
   }

@@ -2,6 +2,7 @@ package dev.cubed.zarr;
 
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 /**
@@ -109,7 +110,7 @@ final class ZarrChunks {
       z.store().delete(key);
       return;
     }
-    java.nio.ByteBuffer enc = meta.codec.encode(data, z.chunks(), meta.fillValue);
+    ByteBuffer enc = meta.codec.encode(data, z.chunks(), meta.fillValue);
     z.store().put(key, enc.array(), enc.remaining());
   }
 
@@ -130,7 +131,7 @@ final class ZarrChunks {
       ChunkElements full =
           ChunkRuns.padded(
               check != null ? check : src, meta.dtype, clipped, z.chunks(), meta.fillValue);
-      java.nio.ByteBuffer enc = meta.codec.encode(full, meta.dtype, z.chunks());
+      ByteBuffer enc = meta.codec.encode(full, meta.dtype, z.chunks());
       if (check != null && check.allFill()) {
         z.store().delete(key);
         return;

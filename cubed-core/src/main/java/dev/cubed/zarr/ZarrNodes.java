@@ -1,6 +1,7 @@
 package dev.cubed.zarr;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -164,8 +165,8 @@ final class ZarrNodes {
         // unreadable: handled by the rules below
       }
       if (old != null
-          && java.util.Arrays.equals(old.shape(), a.shape())
-          && java.util.Arrays.equals(old.chunks(), a.chunks())
+          && Arrays.equals(old.shape(), a.shape())
+          && Arrays.equals(old.chunks(), a.chunks())
           && old.dtype() == a.dtype()) {
         return checkOnly ? a : old.withEmptyChunks(a.emptyChunks()).withAttributes(attrs);
       }

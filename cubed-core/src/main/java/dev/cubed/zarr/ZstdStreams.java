@@ -1,6 +1,7 @@
 package dev.cubed.zarr;
 
 import com.github.luben.zstd.EndDirective;
+import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdCompressCtx;
 import com.github.luben.zstd.ZstdException;
 import dev.cubed.nd.DType;
@@ -64,7 +65,7 @@ final class ZstdStreams {
 
   private static ByteBuffer encode(
       int level, JavaBlosc.Source in, int nbytes, int item, boolean crc) {
-    long bound = com.github.luben.zstd.Zstd.compressBound(nbytes);
+    long bound = Zstd.compressBound(nbytes);
     if (bound > Integer.MAX_VALUE - 16) {
       throw new IllegalArgumentException("zstd: a chunk of " + nbytes + " bytes is too large");
     }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
+import java.util.Arrays;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -38,9 +39,9 @@ class ReduceKernelReuseTest {
     NDArray g = NDArray.zeros(like.dtype(), like.shape());
     Object d = g.data();
     if (d instanceof double[] x) {
-      java.util.Arrays.fill(x, -7.25);
+      Arrays.fill(x, -7.25);
     } else {
-      java.util.Arrays.fill((long[]) d, -7L);
+      Arrays.fill((long[]) d, -7L);
     }
     return g;
   }
@@ -71,7 +72,7 @@ class ReduceKernelReuseTest {
           NDArray want = ReduceKernel.initial(k, x, red, argAxis, 5);
           NDArray buf = garbage(want);
           NDArray got = ReduceKernel.initial(k, x, red, argAxis, 5, buf);
-          String what = k + " of " + t + " red " + java.util.Arrays.toString(red);
+          String what = k + " of " + t + " red " + Arrays.toString(red);
           assertSame(buf, got, what);
           assertEquals(want, got, what);
           // a buffer of another shape: a new array, the buffer as it was
@@ -125,14 +126,7 @@ class ReduceKernelReuseTest {
         want.setRegion(at, region);
         boolean additive = k == ReduceKernel.Kind.SUM || k == ReduceKernel.Kind.MEAN;
         NDArray got = into.copy();
-        String what =
-            k
-                + " "
-                + st
-                + " at "
-                + java.util.Arrays.toString(at)
-                + " box "
-                + java.util.Arrays.toString(box);
+        String what = k + " " + st + " at " + Arrays.toString(at) + " box " + Arrays.toString(box);
         assertEquals(additive, SumRows.combineAt(k, got, at, state), what);
         assertEquals(additive ? want : into, got, what);
         // not contiguous (part of C on more than one row): refused, nothing changed

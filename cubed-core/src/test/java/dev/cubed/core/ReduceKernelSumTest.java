@@ -2,9 +2,11 @@ package dev.cubed.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.cubed.nd.Axes;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
+import dev.cubed.nd.reduce.Statistics;
 import java.util.Random;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -85,7 +87,7 @@ class ReduceKernelSumTest {
     }
     NDArray state =
         ReduceKernel.initial(ReduceKernel.Kind.SUM, x, new boolean[] {false, false, true}, 0, 0);
-    NDArray want = dev.cubed.nd.reduce.Statistics.sum(x, dev.cubed.nd.Axes.of(2));
+    NDArray want = Statistics.sum(x, Axes.of(2));
     assertEquals(want.size(), state.size());
     for (int o = 0; o < want.size(); o++) {
       assertEquals(

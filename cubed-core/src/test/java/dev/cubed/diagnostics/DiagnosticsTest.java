@@ -6,7 +6,9 @@ import dev.cubed.ComputeOptions;
 import dev.cubed.Cubed;
 import dev.cubed.CubedArray;
 import dev.cubed.Spec;
+import dev.cubed.TestAccess;
 import dev.cubed.Xp;
+import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.plan.ArrayNode;
 import dev.cubed.plan.Plan;
@@ -28,14 +30,15 @@ import java.util.regex.Pattern;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.w3c.dom.Document;
 
 class DiagnosticsTest {
   @TempDir Path dir;
 
   /** (x * y + 1) summed over axis 0, and x rechunked: fused ops, a tree reduction, a rechunk. */
   private List<CubedArray> workload(Spec spec) {
-    NDArray a = NDArray.zeros(dev.cubed.nd.DType.FLOAT64, 40, 30);
-    NDArray b = NDArray.zeros(dev.cubed.nd.DType.FLOAT64, 40, 30);
+    NDArray a = NDArray.zeros(DType.FLOAT64, 40, 30);
+    NDArray b = NDArray.zeros(DType.FLOAT64, 40, 30);
     for (int i = 0; i < 1200; i++) {
       a.setDouble(i, i % 7);
       b.setDouble(i, i % 5 - 2);
@@ -157,7 +160,7 @@ class DiagnosticsTest {
     Plan plan = Cubed.plan(w);
     String dot = plan.dot();
     List<ArrayNode> nodes = new ArrayList<>();
-    collect(w.stream().map(dev.cubed.TestAccess::node).toList(), nodes);
+    collect(w.stream().map(TestAccess::node).toList(), nodes);
     Matcher m = Pattern.compile("(?m)^\\s*\"([^\"]+)\" \\[label=").matcher(dot);
     List<String> declared = new ArrayList<>();
     while (m.find()) {
@@ -199,7 +202,7 @@ class DiagnosticsTest {
     // (two reductions of sq would share one multi-output op; an elementwise output does not)
     Plan plan = Cubed.plan(List.of(Xp.sum(sq, 0), Xp.add(sq, x)));
     String dot = plan.dot();
-    String name = dev.cubed.TestAccess.node(sq).name();
+    String name = TestAccess.node(sq).name();
     int decl = dot.indexOf("\"" + name + "\" [label=");
     assertThat(decl).isPositive();
     assertThat(dot.substring(decl, dot.indexOf('\n', decl))).contains("fused into 2 ops");
@@ -296,7 +299,7 @@ class DiagnosticsTest {
   static String parseSvg(Path f) throws Exception {
     DocumentBuilderFactory dbf = DocumentBuilderFactory.newInstance();
     dbf.setFeature("http://apache.org/xml/features/nonvalidating/load-external-dtd", false);
-    org.w3c.dom.Document d = dbf.newDocumentBuilder().parse(f.toFile());
+    Document d = dbf.newDocumentBuilder().parse(f.toFile());
     assertThat(d.getDocumentElement().getNodeName()).isEqualTo("svg");
     return Files.readString(f).replace("&#45;", "-"); // Graphviz escapes hyphens
   }

@@ -2,6 +2,7 @@ package dev.cubed.nd;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -43,10 +44,9 @@ class CreationMiscTest {
         .isEqualTo(x);
     assertThat(Creation.asarray(x, DType.INT8, Manipulation.Copy.IF_NEEDED))
         .isEqualTo(NDArray.of(new byte[] {1, 2}));
-    org.assertj.core.api.Assertions.assertThatThrownBy(
-            () -> Creation.asarray(x, DType.INT8, Manipulation.Copy.NEVER))
+    Assertions.assertThatThrownBy(() -> Creation.asarray(x, DType.INT8, Manipulation.Copy.NEVER))
         .hasMessageContaining("asarray: copy=False, but converting a int64 array to int8");
-    org.assertj.core.api.Assertions.assertThatThrownBy(
+    Assertions.assertThatThrownBy(
             () -> Creation.asarray(new int[] {1}, null, Manipulation.Copy.NEVER))
         .hasMessageContaining("needs a copy");
   }

@@ -3,7 +3,9 @@ package dev.cubed.nd;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cubed.testing.NDAssert;
+import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Function;
@@ -20,8 +22,8 @@ public final class GoldenCases {
     try (InputStream in = GoldenCases.class.getResourceAsStream(res)) {
       assertThat(in).as(res).isNotNull();
       return Npy.readNpz(in, res);
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 

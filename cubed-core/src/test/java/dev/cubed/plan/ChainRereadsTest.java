@@ -12,6 +12,7 @@ import dev.cubed.nd.NDArray;
 import dev.cubed.zarr.MemoryStore;
 import dev.cubed.zarr.ZarrArray;
 import java.nio.file.Path;
+import java.util.HashSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -77,7 +78,7 @@ class ChainRereadsTest {
     PlanSummary s = y.plan();
     assertThat(s.ops().get(0).tasks()).isEqualTo(16);
     // a (a multiply) stays fused in the first op beside multiply(a, a) and add: nothing stored
-    assertThat(new java.util.HashSet<>(s.ops().get(0).fused()))
+    assertThat(new HashSet<>(s.ops().get(0).fused()))
         .filteredOn(n -> n.startsWith("multiply"))
         .hasSize(2);
   }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -35,7 +36,7 @@ class DataHashTest {
         }
         assertThat(DataHash.of(copy)).as(t + " n=" + n).isEqualTo(DataHash.of(a));
         Set<String> seen = new HashSet<>();
-        seen.add(java.util.HexFormat.of().formatHex(DataHash.of(a)));
+        seen.add(HexFormat.of().formatHex(DataHash.of(a)));
         for (int k = 0; k < Math.min(n, 40); k++) {
           int i = n <= 40 ? k : rnd.nextInt((int) n);
           NDArray b = copy.copy();
@@ -44,7 +45,7 @@ class DataHashTest {
           assertThat(DataHash.of(b))
               .as(t + " n=" + n + " element " + i)
               .isNotEqualTo(DataHash.of(a));
-          seen.add(java.util.HexFormat.of().formatHex(DataHash.of(b)));
+          seen.add(HexFormat.of().formatHex(DataHash.of(b)));
         }
         if (n > 0) { // one element more (a zero) is another content
           NDArray longer = NDArray.zeros(t, new long[] {n + 1});

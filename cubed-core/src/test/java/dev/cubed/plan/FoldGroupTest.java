@@ -18,6 +18,7 @@ import dev.cubed.zarr.MemoryStore;
 import dev.cubed.zarr.Store;
 import dev.cubed.zarr.ZarrArray;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -218,7 +219,7 @@ class FoldGroupTest {
     ZarrArray um = stored(mem, "U", shape, chunks, 7);
     ZarrArray vm = stored(mem, "V", shape, chunks, 8);
     {
-      List<List<NDArray>> results = new java.util.ArrayList<>();
+      List<List<NDArray>> results = new ArrayList<>();
       long[] proj = new long[2];
       int i = 0;
       for (ZarrArray[] uv : new ZarrArray[][] {{uf, vf}, {um, vm}}) {

@@ -14,6 +14,7 @@ import dev.cubed.zarr.MemoryStore;
 import dev.cubed.zarr.ZarrArray;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,7 +42,7 @@ class MultiOutputTest {
   @ParameterizedTest
   @ValueSource(ints = {1, 2, 3})
   void twoReductionsOfAGeneratedInputGenerateEachBlockOnce(int seed) {
-    java.util.Random r = new java.util.Random(seed);
+    Random r = new Random(seed);
     int n = 30 + r.nextInt(16);
     int m = 25 + r.nextInt(16);
     int c = 8 + r.nextInt(3);

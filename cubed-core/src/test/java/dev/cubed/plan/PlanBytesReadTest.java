@@ -6,10 +6,12 @@ import dev.cubed.Cubed;
 import dev.cubed.CubedArray;
 import dev.cubed.Spec;
 import dev.cubed.Xp;
+import dev.cubed.nd.Axes;
 import dev.cubed.nd.DType;
 import dev.cubed.zarr.MemoryStore;
 import dev.cubed.zarr.ZarrArray;
 import java.nio.file.Path;
+import java.util.Random;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -55,7 +57,7 @@ class PlanBytesReadTest {
   @Test
   void treeReductionReadsEveryLevelOnce() {
     CubedArray x = Cubed.fromZarr(stored(new long[] {64, 10}, new long[] {4, 10}), spec());
-    PlanSummary s = Xp.sum(x, dev.cubed.nd.Axes.of(0), 4).plan();
+    PlanSummary s = Xp.sum(x, Axes.of(0), 4).plan();
     // the first round reads all 16 blocks of x; later rounds read the partial sums they merge
     PlanSummary.OpInfo first = s.ops().get(0);
     assertThat(first.bytesRead()).isEqualTo(64L * 10 * 8);
@@ -66,7 +68,7 @@ class PlanBytesReadTest {
 
   /** Shape, source chunk and copy region along one axis, aligned and misaligned; seeded. */
   static Stream<Arguments> regions() {
-    java.util.Random r = new java.util.Random(12);
+    Random r = new Random(12);
     Stream<Arguments> fixed =
         Stream.of(
             Arguments.of(100, 10, 20),

@@ -14,6 +14,7 @@ import dev.cubed.zarr.FileSystemStore;
 import dev.cubed.zarr.ZarrArray;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -236,7 +237,7 @@ class TileBuffersTest {
     assertTrue(buffers >= 1 && buffers <= 4, buffers + " buffers for 32 tiles");
     for (NDArray b : OFFERED.get("reuse")) {
       assertEquals(DType.FLOAT64, b.dtype());
-      assertEquals(List.of(6L, 5L), java.util.Arrays.stream(b.shape()).boxed().toList());
+      assertEquals(List.of(6L, 5L), Arrays.stream(b.shape()).boxed().toList());
     }
   }
 

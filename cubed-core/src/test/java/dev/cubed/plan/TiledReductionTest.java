@@ -18,6 +18,7 @@ import dev.cubed.zarr.FileSystemStore;
 import dev.cubed.zarr.ZarrArray;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -154,9 +155,9 @@ class TiledReductionTest {
                 + " of "
                 + t
                 + " shape "
-                + java.util.Arrays.toString(shape)
+                + Arrays.toString(shape)
                 + " chunks "
-                + java.util.Arrays.toString(chunks)
+                + Arrays.toString(chunks)
                 + " axes "
                 + axes
                 + " tileBytes "

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cubed.core.Core;
+import dev.cubed.core.Reductions;
+import dev.cubed.nd.Axes;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
@@ -15,10 +17,12 @@ import dev.cubed.runtime.ThreadsExecutor;
 import dev.cubed.zarr.Compression;
 import dev.cubed.zarr.FileSystemStore;
 import dev.cubed.zarr.ZarrArray;
+import java.lang.reflect.Array;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -86,10 +90,7 @@ class TiledWritesTest {
         for (int d = 0; d < idx.length; d++) {
           idx[d] += origin[d];
         }
-        java.lang.reflect.Array.set(
-            dst,
-            at + (int) f,
-            java.lang.reflect.Array.get(a.data(), (int) Shapes.offset(a.shape(), idx)));
+        Array.set(dst, at + (int) f, Array.get(a.data(), (int) Shapes.offset(a.shape(), idx)));
       }
     }
 
@@ -266,10 +267,8 @@ class TiledWritesTest {
     ArrayNode sq = Core.pointwise("sq", x -> Elementwise.multiply(x[0], x[0]), DType.INT64, a);
     List<ArrayNode> outs =
         List.of(
-            dev.cubed.core.Reductions.reduce(
-                sq, dev.cubed.core.Reductions.Op.SUM, new int[] {0}, false, 2, 1),
-            dev.cubed.core.Reductions.reduce(
-                sq, dev.cubed.core.Reductions.Op.SUM, new int[] {1}, false, 2, 1));
+            Reductions.reduce(sq, Reductions.Op.SUM, new int[] {0}, false, 2, 1),
+            Reductions.reduce(sq, Reductions.Op.SUM, new int[] {1}, false, 2, 1));
     List<NDArray> plain = Plan.of(outs, cfg(0)).execute(new ThreadsExecutor(2, 1), List.of());
     for (long tb : new long[] {16, 136}) {
       long before = REGIONS.get();
@@ -277,8 +276,7 @@ class TiledWritesTest {
       assertTrue(REGIONS.get() > before, "regions generated with tiles of " + tb + " B");
       assertEquals(plain, tiled, "tiles of " + tb + " B");
     }
-    assertEquals(
-        Statistics.sum(Elementwise.multiply(av, av), dev.cubed.nd.Axes.of(0)), plain.get(0));
+    assertEquals(Statistics.sum(Elementwise.multiply(av, av), Axes.of(0)), plain.get(0));
   }
 
   /** A generator whose region has the wrong shape fails the task with the leaf's name. */
@@ -312,7 +310,7 @@ class TiledWritesTest {
     Plan p = Plan.of(List.of(st), cfg(1024));
     assertNotNull(p.writeChain((ArrayNode.Computed) st));
     Exception e =
-        org.junit.jupiter.api.Assertions.assertThrows(
+        Assertions.assertThrows(
             Exception.class, () -> p.execute(new ThreadsExecutor(2, 1), List.of()));
     Throwable c = e;
     while (c != null && !(c instanceof IllegalStateException)) {

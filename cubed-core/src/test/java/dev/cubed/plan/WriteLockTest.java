@@ -3,6 +3,7 @@ package dev.cubed.plan;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cubed.ComputeOptions;
 import dev.cubed.Cubed;
 import dev.cubed.CubedArray;
 import dev.cubed.Spec;
@@ -11,10 +12,12 @@ import dev.cubed.nd.NDArray;
 import dev.cubed.zarr.FileSystemStore;
 import dev.cubed.zarr.ZarrArray;
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -34,9 +37,9 @@ class WriteLockTest {
     return Cubed.fromArray(NDArray.full(DType.FLOAT64, 2.0, 10, 10), new long[] {5, 5}, spec);
   }
 
-  private static Process child(String... args) throws java.io.IOException {
+  private static Process child(String... args) throws IOException {
     List<String> cmd =
-        new java.util.ArrayList<>(
+        new ArrayList<>(
             List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp",
@@ -114,7 +117,7 @@ class WriteLockTest {
                               new long[] {5, 5},
                               x().spec())),
                       List.of(t, t2),
-                      dev.cubed.ComputeOptions.defaults()))
+                      ComputeOptions.defaults()))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("another target of the same compute");
     }

@@ -7,6 +7,7 @@ import dev.cubed.Cubed;
 import dev.cubed.CubedArray;
 import dev.cubed.Spec;
 import dev.cubed.Xp;
+import dev.cubed.nd.DType;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -34,7 +35,7 @@ class ExecutorFactoryTest {
         Cubed.fromFunction(
             new long[] {10, 10},
             new long[] {4, 4},
-            dev.cubed.nd.DType.FLOAT64,
+            DType.FLOAT64,
             (b, i, flat, in, bc) -> b.setDouble(i, flat),
             spec);
     double s = Xp.sum(x).compute().getDouble(0);

@@ -3,6 +3,8 @@ package dev.cubed.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cubed.Cubed;
+import dev.cubed.Spec;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -59,15 +61,15 @@ class ExecutorRegistryTest {
   /** One construction path: a name and settings give the same configuration both ways. */
   @Test
   void byNameAndCubedExecutorConfigureANameAlike() {
-    dev.cubed.Spec spec =
-        dev.cubed.Spec.builder()
+    Spec spec =
+        Spec.builder()
             .executor("processes")
             .workers(3)
             .attempts(2)
             .allowedMem("300MB")
             .reservedMem("10MB")
             .build();
-    Executor viaSpec = dev.cubed.Cubed.executor(spec);
+    Executor viaSpec = Cubed.executor(spec);
     Executor viaName = Executor.byName("processes", SETTINGS);
     assertThat(((ProcessesExecutor) viaSpec).configuration())
         .containsExactly(((ProcessesExecutor) viaName).configuration());

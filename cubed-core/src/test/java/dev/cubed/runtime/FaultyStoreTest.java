@@ -8,6 +8,7 @@ import dev.cubed.Cubed;
 import dev.cubed.CubedArray;
 import dev.cubed.Spec;
 import dev.cubed.Xp;
+import dev.cubed.nd.Axes;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.elementwise.Elementwise;
@@ -25,9 +26,12 @@ import java.io.ObjectOutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,7 +41,7 @@ class FaultyStoreTest {
 
   private static byte[] bytes(int n, int v) {
     byte[] b = new byte[n];
-    java.util.Arrays.fill(b, (byte) v);
+    Arrays.fill(b, (byte) v);
     return b;
   }
 
@@ -157,7 +161,7 @@ class FaultyStoreTest {
             .attempts(10)
             .retryBackoff(Duration.ofMillis(1))
             .build();
-    List<RunReport> reports = new java.util.concurrent.CopyOnWriteArrayList<>();
+    List<RunReport> reports = new CopyOnWriteArrayList<>();
     Executor reporting =
         new Executor() {
           @Override
@@ -180,18 +184,14 @@ class FaultyStoreTest {
     assertThat(reports)
         .singleElement()
         .extracting(RunReport::retries)
-        .asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.LONG)
+        .asInstanceOf(InstanceOfAssertFactories.LONG)
         .isGreaterThan(0L);
     assertThat(fs.list("out/")).noneMatch(k -> k.contains(".cubed-tmp-"));
 
     CubedArray back = Cubed.fromZarr(openRetrying(faulty), spec);
     NDArray sum = Cubed.compute(ComputeOptions.executor(ex), Xp.sum(back, 0)).get(0);
     NDAssert.assertClose(
-        Statistics.sum(expected, dev.cubed.nd.Axes.of(0)),
-        sum,
-        1e-12,
-        4,
-        "read through the faulty store");
+        Statistics.sum(expected, Axes.of(0)), sum, 1e-12, 4, "read through the faulty store");
     assertThat(faulty.injectedFailures()).as("read faults injected").isGreaterThan(afterWrite);
   }
 

@@ -5,14 +5,21 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,7 +40,7 @@ class ProcessesExecutorTest {
   @AfterEach
   void noWorkerLeftBehind() throws Exception {
     for (ProcessHandle h : seen) {
-      h.onExit().get(2, java.util.concurrent.TimeUnit.MINUTES);
+      h.onExit().get(2, TimeUnit.MINUTES);
       assertFalse(h.isAlive(), "worker process " + h.pid() + " outlived its compute");
     }
   }
@@ -87,7 +94,7 @@ class ProcessesExecutorTest {
                 new Operation("sum", keys(1), sum, 40L << 20)),
             List.of(ends));
     assertEquals("15", Files.readString(dir.resolve("sum")));
-    Set<String> pids = new java.util.HashSet<>();
+    Set<String> pids = new HashSet<>();
     for (int i = 0; i < 6; i++) {
       String pid = Files.readString(dir.resolve("a" + i)).split(" ")[0];
       assertTrue(Long.parseLong(pid) != self, "task ran in the test JVM");
@@ -217,7 +224,7 @@ class ProcessesExecutorTest {
           Path m = Path.of(d, "failed-once");
           if (!Files.exists(m)) {
             Files.writeString(m, "x");
-            throw new java.io.UncheckedIOException(new java.io.IOException("store hiccup"));
+            throw new UncheckedIOException(new IOException("store hiccup"));
           }
         };
     ProcessesExecutor ex =
@@ -282,12 +289,11 @@ class ProcessesExecutorTest {
         };
     ProcessesExecutor ex = executor(ProcessesExecutor.builder().workers(1).allowedMem(128L << 20));
     List<String> warnings = new CopyOnWriteArrayList<>();
-    java.util.logging.Logger log =
-        java.util.logging.Logger.getLogger(ProcessesExecutor.class.getName());
-    java.util.logging.Handler h =
-        new java.util.logging.Handler() {
+    Logger log = Logger.getLogger(ProcessesExecutor.class.getName());
+    Handler h =
+        new Handler() {
           @Override
-          public void publish(java.util.logging.LogRecord r) {
+          public void publish(LogRecord r) {
             warnings.add(r.getMessage());
           }
 

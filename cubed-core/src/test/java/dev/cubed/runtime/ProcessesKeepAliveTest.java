@@ -10,12 +10,18 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -44,7 +50,7 @@ class ProcessesKeepAliveTest {
 
   @Test
   void workersServeTheNextComputeAndStopOnClose() throws Exception {
-    List<ProcessHandle> started = new java.util.concurrent.CopyOnWriteArrayList<>();
+    List<ProcessHandle> started = new CopyOnWriteArrayList<>();
     ProcessesExecutor ex =
         ProcessesExecutor.builder()
             .workers(2)
@@ -106,11 +112,10 @@ class ProcessesKeepAliveTest {
             .keepAlive(Duration.ofSeconds(60))
             .build();
     String d = dir.toString();
-    java.util.concurrent.ExecutorService callers =
-        java.util.concurrent.Executors.newFixedThreadPool(2);
+    ExecutorService callers = Executors.newFixedThreadPool(2);
     try {
       for (int round = 0; round < 4; round++) {
-        List<java.util.concurrent.Future<ProcessesExecutorTest.Ends>> fs = new ArrayList<>();
+        List<Future<ProcessesExecutorTest.Ends>> fs = new ArrayList<>();
         for (ProcessesExecutor ex : List.of(a, b)) {
           String tag = (ex == a ? "a" : "b") + round;
           fs.add(
@@ -126,8 +131,7 @@ class ProcessesKeepAliveTest {
                                 key -> {
                                   Thread.sleep(20);
                                   Path f = Path.of(d, tag + "-" + key[0]);
-                                  Files.writeString(
-                                      f, tag, java.nio.file.StandardOpenOption.CREATE_NEW);
+                                  Files.writeString(f, tag, StandardOpenOption.CREATE_NEW);
                                 },
                                 8L << 20)),
                         List.of(ends));
@@ -273,7 +277,7 @@ class ProcessesKeepAliveTest {
     for (ProcessHandle h : ws) {
       try {
         h.onExit().get(2, TimeUnit.MINUTES);
-      } catch (java.util.concurrent.TimeoutException e) {
+      } catch (TimeoutException e) {
         h.destroyForcibly();
       }
       assertFalse(h.isAlive(), "worker " + h.pid() + " outlived its killed coordinator");

@@ -2,6 +2,7 @@ package dev.cubed.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -27,7 +28,7 @@ class TaskWorkerTest {
                 TaskWorker.ranIn("python worker pid 42", 1234);
               } else if (k[0] == 2 && tries.getAndIncrement() == 0) {
                 TaskWorker.ranIn("python worker pid 43", 99);
-                throw new java.io.IOException("the worker died");
+                throw new IOException("the worker died");
               }
             },
             10);

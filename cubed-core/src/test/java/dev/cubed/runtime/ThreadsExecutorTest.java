@@ -2,10 +2,19 @@ package dev.cubed.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cubed.nd.DType;
+import dev.cubed.nd.NDArray;
+import dev.cubed.nd.linalg.Linalg;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 class ThreadsExecutorTest {
@@ -78,7 +87,7 @@ class ThreadsExecutorTest {
     Operation big =
         new Operation(
             "too-big", List.<long[]>of(new long[] {0}), k -> ran.incrementAndGet(), max + 1);
-    org.assertj.core.api.Assertions.assertThatThrownBy(
+    Assertions.assertThatThrownBy(
             () -> new ThreadsExecutor(2, 3).execute("c-heap", List.of(small, big), List.of(cb)))
         .isInstanceOf(InsufficientHeapException.class)
         .isInstanceOf(IllegalStateException.class)
@@ -91,7 +100,7 @@ class ThreadsExecutorTest {
     assertThat(ran.get()).as("nothing ran").isZero();
     assertThat(events).as("no compute started").isEmpty();
     InsufficientHeapException e =
-        org.assertj.core.api.Assertions.catchThrowableOfType(
+        Assertions.catchThrowableOfType(
             () -> ThreadsExecutor.checkFitsHeap(List.of(big), max),
             InsufficientHeapException.class);
     assertThat(e.opName()).isEqualTo("too-big");
@@ -101,7 +110,7 @@ class ThreadsExecutorTest {
     // reservedMem is the JVM's own: a task projecting the max heap plus its reserved part fits
     ThreadsExecutor.checkFitsHeap(List.of(big), max, 1);
     InsufficientHeapException r =
-        org.assertj.core.api.Assertions.catchThrowableOfType(
+        Assertions.catchThrowableOfType(
             () -> ThreadsExecutor.checkFitsHeap(List.of(big), max - 1, 1),
             InsufficientHeapException.class);
     assertThat(r).hasMessageContaining("reservedMem").hasMessageContaining("too-big");
@@ -158,18 +167,16 @@ class ThreadsExecutorTest {
   @Test
   void independentOpsRunConcurrentlyAndDependentsWait() {
     // "a" cannot finish until "b" has run: with op-by-op execution this would time out
-    java.util.concurrent.CountDownLatch bRan = new java.util.concurrent.CountDownLatch(1);
-    java.util.concurrent.atomic.AtomicBoolean aSawB =
-        new java.util.concurrent.atomic.AtomicBoolean();
+    CountDownLatch bRan = new CountDownLatch(1);
+    AtomicBoolean aSawB = new AtomicBoolean();
     AtomicInteger aDone = new AtomicInteger();
-    java.util.concurrent.atomic.AtomicBoolean cSawA =
-        new java.util.concurrent.atomic.AtomicBoolean();
+    AtomicBoolean cSawA = new AtomicBoolean();
     Operation a =
         new Operation(
             "a",
             List.of(new long[] {0}),
             k -> {
-              aSawB.set(bRan.await(5, java.util.concurrent.TimeUnit.MINUTES));
+              aSawB.set(bRan.await(5, TimeUnit.MINUTES));
               aDone.incrementAndGet();
             },
             10,
@@ -210,7 +217,7 @@ class ThreadsExecutorTest {
   void aDependencyOnALaterOrMissingOpIsRejected() {
     Operation a = new Operation("a", List.of(new long[] {0}), k -> {}, 10, List.of("b"));
     Operation b = new Operation("b", List.of(new long[] {0}), k -> {}, 10, List.of());
-    org.assertj.core.api.Assertions.assertThatThrownBy(
+    Assertions.assertThatThrownBy(
             () -> new ThreadsExecutor(1, 1).execute("c5", List.of(a, b), List.of()))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("operation a depends on 'b'")
@@ -225,14 +232,14 @@ class ThreadsExecutorTest {
             "bad",
             List.of(new long[] {0}),
             k -> {
-              throw new java.io.IOException("disk on fire");
+              throw new IOException("disk on fire");
             },
             10,
             List.of());
     Operation after =
         new Operation(
             "after", List.of(new long[] {0}), k -> ran.incrementAndGet(), 10, List.of("bad"));
-    org.assertj.core.api.Assertions.assertThatThrownBy(
+    Assertions.assertThatThrownBy(
             () -> new ThreadsExecutor(2, 2).execute("c6", List.of(bad, after), List.of()))
         .isInstanceOf(TaskFailedException.class)
         .hasRootCauseMessage("disk on fire");
@@ -244,23 +251,22 @@ class ThreadsExecutorTest {
     ThreadsExecutor ex = new ThreadsExecutor(1, 1);
     int n = 600;
     double[] d = new double[n * n];
-    java.util.Random rnd = new java.util.Random(7);
+    Random rnd = new Random(7);
     for (int i = 0; i < d.length; i++) {
       d[i] = rnd.nextDouble();
     }
     for (int i = 0; i < n; i++) {
       d[i * n + i] += n;
     }
-    dev.cubed.nd.NDArray a =
-        new dev.cubed.nd.NDArray(dev.cubed.nd.DType.FLOAT64, new long[] {n, n}, d);
+    NDArray a = new NDArray(DType.FLOAT64, new long[] {n, n}, d);
     double[] err = new double[1];
     Operation op =
         new Operation(
             "inv",
             List.<long[]>of(new long[] {0}),
             k -> {
-              dev.cubed.nd.NDArray inv = dev.cubed.nd.linalg.Linalg.inv(a);
-              dev.cubed.nd.NDArray id = dev.cubed.nd.linalg.Linalg.matmul(a, inv);
+              NDArray inv = Linalg.inv(a);
+              NDArray id = Linalg.matmul(a, inv);
               double[] v = (double[]) id.data();
               double e = 0;
               for (int i = 0; i < n; i++) {

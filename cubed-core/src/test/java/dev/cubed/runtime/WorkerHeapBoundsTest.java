@@ -3,6 +3,7 @@ package dev.cubed.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cubed.nd.elementwise.FastTrig;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -58,10 +59,10 @@ class WorkerHeapBoundsTest {
     if (ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()) {
       assertThat(c)
           .containsSequence("--add-modules", "jdk.incubator.vector")
-          .containsAll(dev.cubed.nd.elementwise.FastTrig.JIT_OPTIONS);
+          .containsAll(FastTrig.JIT_OPTIONS);
       // quiet first: the JVM would otherwise echo the option on the worker's protocol stream
       assertThat(c.indexOf("-XX:CompileCommand=quiet"))
-          .isLessThan(c.indexOf(dev.cubed.nd.elementwise.FastTrig.JIT_OPTIONS.get(1)));
+          .isLessThan(c.indexOf(FastTrig.JIT_OPTIONS.get(1)));
     }
   }
 }

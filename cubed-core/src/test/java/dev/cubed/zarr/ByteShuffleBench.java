@@ -1,11 +1,13 @@
 package dev.cubed.zarr;
 
+import com.scalableminds.bloscjava.Blosc;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /**
@@ -62,7 +64,7 @@ public class ByteShuffleBench {
     chunk = new NDArray(DType.FLOAT64, chunkShape, d);
     codec = new BytesCodecs.Blosc(Compression.BloscCodec.LZ4, 5, Compression.Shuffle.BYTE, 8, 0);
     ByteBuffer b = encodeChunk();
-    encoded = java.util.Arrays.copyOf(b.array(), b.remaining());
+    encoded = Arrays.copyOf(b.array(), b.remaining());
   }
 
   /** The current shuffle. */
@@ -92,12 +94,12 @@ public class ByteShuffleBench {
    * chunk's bytes, compressed, copied to a Java array.
    */
   public byte[] encodeChunkNative() {
-    return com.scalableminds.bloscjava.Blosc.compress(
+    return Blosc.compress(
         chunk.toBytes(ByteOrder.LITTLE_ENDIAN),
         8,
-        com.scalableminds.bloscjava.Blosc.Compressor.fromString("lz4"),
+        Blosc.Compressor.fromString("lz4"),
         5,
-        com.scalableminds.bloscjava.Blosc.Shuffle.fromInt(1),
+        Blosc.Shuffle.fromInt(1),
         0,
         1);
   }
@@ -105,10 +107,7 @@ public class ByteShuffleBench {
   /** c-blosc decoding the chunk, then the bytes to the typed array. */
   public NDArray decodeChunkNative() {
     return NDArray.fromBytes(
-        DType.FLOAT64,
-        chunkShape,
-        com.scalableminds.bloscjava.Blosc.decompress(encoded),
-        ByteOrder.LITTLE_ENDIAN);
+        DType.FLOAT64, chunkShape, Blosc.decompress(encoded), ByteOrder.LITTLE_ENDIAN);
   }
 
   /** The definition's per-byte loop, shuffling. */

@@ -10,6 +10,8 @@ import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Random;
+import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,7 +41,7 @@ class ChecksummedChunksTest {
   /** Smooth values (LZ4 streams) in the first columns, random bits (raw streams) in the rest. */
   private static NDArray data() {
     NDArray a = NDArray.zeros(DType.FLOAT64, SHAPE);
-    java.util.Random r = new java.util.Random(7);
+    Random r = new Random(7);
     double[] d = (double[]) a.data();
     for (int i = 0; i < d.length; i++) {
       d[i] = i % 70 < 40 ? Math.floor(i / 70.0) * 0.5 : Double.longBitsToDouble(r.nextLong() >>> 2);
@@ -73,7 +75,7 @@ class ChecksummedChunksTest {
       assertThat(z.read().equals(data)).as(c.toString()).isTrue();
       byte[] stored = Files.readAllBytes(root.resolve("a/c/0/0"));
       int n = stored.length - 4;
-      java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+      CRC32C crc = new CRC32C();
       crc.update(stored, 0, n);
       assertThat(ByteBuffer.wrap(stored).order(ByteOrder.LITTLE_ENDIAN).getInt(n))
           .isEqualTo((int) crc.getValue());
@@ -161,7 +163,7 @@ class ChecksummedChunksTest {
             .build();
     assertThat(z.streamsWrites()).as("written by the streamed encoder").isTrue();
     byte[] b = new byte[33 * 17];
-    new java.util.Random(3).nextBytes(b);
+    new Random(3).nextBytes(b);
     NDArray data = new NDArray(DType.UINT8, new long[] {33, 17}, b);
     z.write(new long[2], data);
     assertThat(z.read().equals(data)).isTrue();

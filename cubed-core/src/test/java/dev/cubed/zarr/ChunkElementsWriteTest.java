@@ -13,6 +13,7 @@ import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -123,7 +124,7 @@ class ChunkElementsWriteTest {
             s.get(whole.chunkKey(key)),
             s.get(runs.chunkKey(key)),
             "chunk "
-                + java.util.Arrays.toString(key)
+                + Arrays.toString(key)
                 + " of "
                 + t
                 + " "

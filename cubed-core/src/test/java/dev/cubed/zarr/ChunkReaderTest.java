@@ -11,8 +11,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
+import java.lang.reflect.Array;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -74,12 +77,12 @@ class ChunkReaderTest {
           rd.read(start, count, got.data(), 3);
           for (int i = 0; i < count * slots; i += Math.max(1, count * slots / 97)) {
             assertEquals(
-                java.lang.reflect.Array.get(full.data(), (int) (start * slots + i)),
-                java.lang.reflect.Array.get(got.data(), 3 * slots + i),
+                Array.get(full.data(), (int) (start * slots + i)),
+                Array.get(got.data(), 3 * slots + i),
                 "seed "
                     + seed
                     + " chunk "
-                    + java.util.Arrays.toString(c)
+                    + Arrays.toString(c)
                     + " clip "
                     + Shapes.format(clip)
                     + " element "
@@ -132,7 +135,7 @@ class ChunkReaderTest {
     z.write(new long[1], a);
     Path p = dir.resolve("t/c/0");
     byte[] b = Files.readAllBytes(p);
-    Files.write(p, java.util.Arrays.copyOf(b, b.length - 1000));
+    Files.write(p, Arrays.copyOf(b, b.length - 1000));
     ZarrFormatException e =
         assertThrows(
             ZarrFormatException.class,
@@ -148,7 +151,7 @@ class ChunkReaderTest {
     try (ChunkReader rd = z.chunkReader(new long[] {0}, 2)) {
       double[] d = new double[5];
       rd.read(199_995, 5, d, 0);
-      assertArrayEquals(java.util.Arrays.copyOfRange((double[]) a.data(), 199_995, 200_000), d);
+      assertArrayEquals(Arrays.copyOfRange((double[]) a.data(), 199_995, 200_000), d);
     }
   }
 
@@ -177,14 +180,14 @@ class ChunkReaderTest {
           int count = Math.min(32_768, n - start);
           rd.read(start, count, got, start);
           assertArrayEquals(
-              java.util.Arrays.copyOfRange(want, start, start + count),
-              java.util.Arrays.copyOfRange(got, start, start + count),
-              "block " + b + " of order " + java.util.Arrays.toString(order) + ", cache " + cache);
+              Arrays.copyOfRange(want, start, start + count),
+              Arrays.copyOfRange(got, start, start + count),
+              "block " + b + " of order " + Arrays.toString(order) + ", cache " + cache);
         }
         // a run across every block boundary, read last
         double[] across = new double[n - 100];
         rd.read(50, n - 100, across, 0);
-        assertArrayEquals(java.util.Arrays.copyOfRange(want, 50, n - 50), across);
+        assertArrayEquals(Arrays.copyOfRange(want, 50, n - 50), across);
       }
     }
   }
@@ -203,7 +206,7 @@ class ChunkReaderTest {
     DType t = kind.equals("int64") ? DType.INT64 : DType.FLOAT64;
     var b = ZarrArray.create(fs, "s" + kind).shape(n).chunks(n).dtype(t);
     if (kind.endsWith("-be")) {
-      b = b.byteOrder(java.nio.ByteOrder.BIG_ENDIAN);
+      b = b.byteOrder(ByteOrder.BIG_ENDIAN);
     }
     ZarrArray z = b.build();
     NDArray a = NDArray.zeros(t, new long[] {n});

@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.Set;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -131,7 +132,7 @@ class FileSystemStoreSafetyTest {
   @Test
   void realWriteIntoAReadOnlyDirectoryNamesTheCause() throws IOException {
     // root ignores mode bits; the mapping is covered by writeFailuresSayReadOnlyOrDiskFull
-    org.junit.jupiter.api.Assumptions.assumeFalse(
+    Assumptions.assumeFalse(
         "root".equals(System.getProperty("user.name")),
         "running as root: permissions are not enforced");
     Path ro = Files.createDirectories(dir.resolve("ro"));

@@ -10,12 +10,14 @@ import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Npy;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -64,7 +66,7 @@ class HttpStoreTest extends StoreContract {
         Files.write(p, e.getValue());
       }
     } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
+      throw new UncheckedIOException(e);
     }
     Store s = Stores.open(server.url() + "contract/" + name);
     assertThat(s).isInstanceOf(HttpStore.class);
@@ -137,8 +139,7 @@ class HttpStoreTest extends StoreContract {
                     || r.contains("zarr.json")); // every document came from .zmetadata
     // a sum, chunk by chunk, planned and run by the engine on the HTTP input
     NDArray sum = Cubed.compute(Xp.sum(Cubed.fromZarr(url, spec(tmp)), 0)).get(0);
-    assertThat(sum.getDouble(29))
-        .isCloseTo(sumColumn(x, 29), org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(sum.getDouble(29)).isCloseTo(sumColumn(x, 29), Offset.offset(1e-9));
 
     ZarrGroup g = ZarrGroup.open(server.url() + "py/g.zarr");
     assertThat(g.members()).containsOnlyKeys("sub", "x"); // from the directory listing

@@ -8,6 +8,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
@@ -125,11 +126,7 @@ public final class HttpTestServer implements AutoCloseable {
       return;
     }
     ex.getResponseHeaders().set("Content-Range", "bytes " + from + "-" + to + "/" + all.length);
-    reply(
-        ex,
-        206,
-        "application/octet-stream",
-        java.util.Arrays.copyOfRange(all, (int) from, (int) to + 1));
+    reply(ex, 206, "application/octet-stream", Arrays.copyOfRange(all, (int) from, (int) to + 1));
   }
 
   private static byte[] listing(Path dir) throws IOException {

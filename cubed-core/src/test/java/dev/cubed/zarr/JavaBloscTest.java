@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.scalableminds.bloscjava.Blosc;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.Random;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -34,7 +36,7 @@ class JavaBloscTest {
   static byte[] data(int n, long seed, int kind) {
     Random r = new Random(seed);
     byte[] d = new byte[n];
-    java.nio.ByteBuffer bb = java.nio.ByteBuffer.wrap(d).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    ByteBuffer bb = ByteBuffer.wrap(d).order(ByteOrder.LITTLE_ENDIAN);
     for (int i = 0; i + 8 <= n; i += 8) {
       switch (kind) {
         case 0 -> bb.putDouble(i, 0.5 + 0.5 * Math.sin(i * 0.001));
@@ -55,7 +57,7 @@ class JavaBloscTest {
       int n, int ts, int clevel, boolean shuffle, int kind, long seed) {
     byte[] in = data(n, seed, kind);
     byte[] ours = JavaBlosc.compress(in, ts, clevel, shuffle, 0);
-    assertThat(java.nio.ByteBuffer.wrap(ours).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt(12))
+    assertThat(ByteBuffer.wrap(ours).order(ByteOrder.LITTLE_ENDIAN).getInt(12))
         .isEqualTo(ours.length);
     assertThat(ours.length).isLessThanOrEqualTo(n + JavaBlosc.HEADER);
     assertThat(Blosc.decompress(ours)).isEqualTo(in);
@@ -97,7 +99,7 @@ class JavaBloscTest {
   @Test
   void clevelSetsTheLz4AccelerationAsCBloscDoes() {
     byte[] in = new byte[400_000];
-    java.nio.ByteBuffer bb = java.nio.ByteBuffer.wrap(in).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    ByteBuffer bb = ByteBuffer.wrap(in).order(ByteOrder.LITTLE_ENDIAN);
     for (int i = 0; i < in.length / 8; i++) {
       bb.putDouble(8 * i, 1 + 0.5 * Math.sin(0.618 * (i / 1000) + i % 1000));
     }
@@ -150,7 +152,7 @@ class JavaBloscTest {
     byte[] c = JavaBlosc.compress(in, 8, 5, true, 0);
     byte[] bad = c.clone();
     // point the first block's first stream size past the end
-    java.nio.ByteBuffer h = java.nio.ByteBuffer.wrap(bad).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    ByteBuffer h = ByteBuffer.wrap(bad).order(ByteOrder.LITTLE_ENDIAN);
     int start = h.getInt(JavaBlosc.HEADER);
     h.putInt(start, Integer.MAX_VALUE - 5);
     assertThatThrownBy(() -> JavaBlosc.decompress(bad, "arr/c/0"))
@@ -158,9 +160,7 @@ class JavaBloscTest {
         .hasMessageContaining("arr/c/0")
         .hasMessageContaining("corrupt blosc data");
     byte[] bad2 = c.clone();
-    java.nio.ByteBuffer.wrap(bad2)
-        .order(java.nio.ByteOrder.LITTLE_ENDIAN)
-        .putInt(JavaBlosc.HEADER, 3);
+    ByteBuffer.wrap(bad2).order(ByteOrder.LITTLE_ENDIAN).putInt(JavaBlosc.HEADER, 3);
     assertThatThrownBy(() -> JavaBlosc.decompress(bad2, "arr/c/1"))
         .isInstanceOf(ZarrFormatException.class)
         .hasMessageContaining("outside the buffer");

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -193,7 +194,7 @@ class ZarrBadInputTest {
   void failedWritesModifyNothing() {
     MemoryStore s = new MemoryStore();
     ZarrArray a = arrayWith(s, 3, Compression.zstd(1), false);
-    Map<String, byte[]> before = new java.util.TreeMap<>();
+    Map<String, byte[]> before = new TreeMap<>();
     for (String k : s.list("")) {
       before.put(k, s.get(k));
     }

@@ -12,6 +12,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -260,8 +262,8 @@ class ZarrRoundTripTest {
               .dtype(DType.INT64)
               .build();
       NDArray data = randomArray(DType.INT64, new long[] {40, 30}, 11);
-      var pool = java.util.concurrent.Executors.newFixedThreadPool(8);
-      List<java.util.concurrent.Future<?>> fs = new ArrayList<>();
+      var pool = Executors.newFixedThreadPool(8);
+      List<Future<?>> fs = new ArrayList<>();
       for (long i = 0; i < 10; i++) {
         for (long j = 0; j < 10; j++) {
           long[] c = {i, j};
@@ -295,8 +297,8 @@ class ZarrRoundTripTest {
             .compression(Compression.blosc(Compression.BloscCodec.LZ4, 5, Compression.Shuffle.BYTE))
             .build();
     NDArray data = randomArray(DType.FLOAT64, new long[] {8 * 128, 1024}, 21);
-    var pool = java.util.concurrent.Executors.newFixedThreadPool(4);
-    List<java.util.concurrent.Future<?>> fs = new ArrayList<>();
+    var pool = Executors.newFixedThreadPool(4);
+    List<Future<?>> fs = new ArrayList<>();
     for (long k = 0; k < 8; k++) {
       long kk = k;
       fs.add(
@@ -309,7 +311,7 @@ class ZarrRoundTripTest {
     for (var f : fs) {
       f.get();
     }
-    List<java.util.concurrent.Future<NDArray>> rs = new ArrayList<>();
+    List<Future<NDArray>> rs = new ArrayList<>();
     for (long k = 0; k < 8; k++) {
       long kk = k;
       rs.add(pool.submit(() -> a.readChunk(kk, 0)));

@@ -2,6 +2,7 @@ package dev.cubed.zarr;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.github.luben.zstd.Zstd;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
@@ -74,7 +75,7 @@ class ZstdStreamsTest {
       for (byte[] s : new byte[][] {fromArray, fromRuns}) {
         int n = crc ? BytesCodecs.Crc32c.verify(s, s.length, "t") : s.length;
         byte[] frame = Arrays.copyOf(s, n);
-        assertThat(com.github.luben.zstd.Zstd.getFrameContentSize(frame)).isEqualTo(want.length);
+        assertThat(Zstd.getFrameContentSize(frame)).isEqualTo(want.length);
         assertThat(zstd.decode(frame, want.length, "t")).isEqualTo(want);
       }
     }

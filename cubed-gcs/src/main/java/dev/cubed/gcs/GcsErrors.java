@@ -3,6 +3,7 @@ package dev.cubed.gcs;
 import com.google.cloud.BaseServiceException;
 import dev.cubed.zarr.ObjectStores;
 import dev.cubed.zarr.ZarrStoreException;
+import java.util.Locale;
 
 /**
  * Classification of the Cloud Storage client's exceptions for the GCS store, and how each failure
@@ -43,7 +44,7 @@ final class GcsErrors {
       return ObjectStores.hasIoCause(e) ? Kind.TRANSIENT : Kind.PERMANENT;
     }
     int code = se.getCode();
-    String msg = String.valueOf(se.getMessage()).toLowerCase(java.util.Locale.ROOT);
+    String msg = String.valueOf(se.getMessage()).toLowerCase(Locale.ROOT);
     if (code == 404) {
       return msg.contains("bucket") && !msg.contains("object")
           ? Kind.NO_SUCH_BUCKET

@@ -23,6 +23,7 @@ import java.net.URI;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
@@ -210,7 +211,7 @@ public final class GcsStore extends ObjectStore<GcsSettings> {
         // until the range is read or the object ends
       }
     }
-    return buf.position() == n ? buf.array() : java.util.Arrays.copyOf(buf.array(), buf.position());
+    return buf.position() == n ? buf.array() : Arrays.copyOf(buf.array(), buf.position());
   }
 
   @Override

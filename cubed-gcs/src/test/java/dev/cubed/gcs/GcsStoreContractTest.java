@@ -14,6 +14,8 @@ import dev.cubed.zarr.Store;
 import dev.cubed.zarr.StoreContract;
 import dev.cubed.zarr.Stores;
 import dev.cubed.zarr.ZarrArray;
+import java.net.URI;
+import java.nio.file.Path;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Assumptions;
@@ -44,7 +46,7 @@ class GcsStoreContractTest extends StoreContract {
     // gs:// locations opened by the engine (work directory, Cubed.fromZarr) find it here
     System.setProperty("cubed.gcs.endpoint", ep);
     System.setProperty("cubed.gcs.project", "cubed-test");
-    settings = GcsSettings.resolve(java.net.URI.create("gs://" + BUCKET));
+    settings = GcsSettings.resolve(URI.create("gs://" + BUCKET));
     try {
       new GcsStore(BUCKET, "", settings).client().create(BucketInfo.of(BUCKET));
     } catch (StorageException e) {
@@ -92,8 +94,7 @@ class GcsStoreContractTest extends StoreContract {
   }
 
   @Test
-  void zarrArrayWrittenAndReadBackThroughCubed(
-      @org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) {
+  void zarrArrayWrittenAndReadBackThroughCubed(@org.junit.jupiter.api.io.TempDir Path tmp) {
     Random r = new Random(1);
     NDArray a = NDArray.zeros(DType.FLOAT64, 30, 20);
     double sum = 0;

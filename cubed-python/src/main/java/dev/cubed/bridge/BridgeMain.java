@@ -4,6 +4,7 @@ import dev.cubed.CubedArray;
 import dev.cubed.nd.Complex;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
+import dev.cubed.runtime.TaskFailedException;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
@@ -11,13 +12,17 @@ import java.io.EOFException;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
+import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -79,7 +84,7 @@ public final class BridgeMain {
   }
 
   /** Splits large writes into {@link #IO_PIECE} pieces (see the read loop in serve). */
-  private static final class PieceOutputStream extends java.io.FilterOutputStream {
+  private static final class PieceOutputStream extends FilterOutputStream {
     PieceOutputStream(OutputStream out) {
       super(out);
     }
@@ -99,9 +104,7 @@ public final class BridgeMain {
     // log too) has the credentials of URLs hidden
     PrintStream err =
         new PrintStream(
-            Redact.lines(new FileOutputStream(FileDescriptor.err)),
-            true,
-            java.nio.charset.StandardCharsets.UTF_8);
+            Redact.lines(new FileOutputStream(FileDescriptor.err)), true, StandardCharsets.UTF_8);
     System.setOut(err);
     System.setErr(err);
     long maxFrame = Long.getLong("cubed.bridge.maxFrame", MAX_FRAME);
@@ -112,8 +115,8 @@ public final class BridgeMain {
           new BridgeMain(new FileInputStream(FileDescriptor.in), realOut, maxFrame, shm).serve();
     } catch (Throwable e) {
       // printed here rather than by the default handler, so that URLs lose their credentials
-      java.io.StringWriter trace = new java.io.StringWriter();
-      e.printStackTrace(new java.io.PrintWriter(trace));
+      StringWriter trace = new StringWriter();
+      e.printStackTrace(new PrintWriter(trace));
       System.err.print("bridge: stopped by " + Redact.urls(trace.toString()));
       status = 1;
     } finally {
@@ -307,9 +310,7 @@ public final class BridgeMain {
     if (outOfMemory(e) != null) {
       return ERR_MEMORY;
     }
-    if (e instanceof dev.cubed.runtime.TaskFailedException tf
-        && tf.deterministic()
-        && tf.getCause() != null) {
+    if (e instanceof TaskFailedException tf && tf.deterministic() && tf.getCause() != null) {
       return kind(tf.getCause());
     }
     if (e instanceof IllegalArgumentException) {
@@ -347,8 +348,8 @@ public final class BridgeMain {
   /** Replies with {@code e}'s kind, class and message (an out-of-memory cause is named). */
   private void replyError(Throwable e) throws IOException {
     if (TRACE) {
-      java.io.StringWriter trace = new java.io.StringWriter();
-      e.printStackTrace(new java.io.PrintWriter(trace));
+      StringWriter trace = new StringWriter();
+      e.printStackTrace(new PrintWriter(trace));
       System.err.print("bridge: error reply for " + Redact.urls(trace.toString()));
     }
     OutOfMemoryError oom = outOfMemory(e);
@@ -443,7 +444,7 @@ public final class BridgeMain {
       try {
         o.str(shm.write(a));
       } catch (IOException e) {
-        throw new java.io.UncheckedIOException("writing a result to shared memory: " + e, e);
+        throw new UncheckedIOException("writing a result to shared memory: " + e, e);
       }
     } else if (v instanceof List<?> l) {
       o.u8(Wire.LIST);

@@ -1,5 +1,7 @@
 package dev.cubed.bridge;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cubed.Cubed;
 import dev.cubed.CubedArray;
 import dev.cubed.Spec;
@@ -7,22 +9,30 @@ import dev.cubed.Xp;
 import dev.cubed.XpFft;
 import dev.cubed.XpIndexing;
 import dev.cubed.XpLinalg;
+import dev.cubed.diagnostics.Diagnostics;
 import dev.cubed.nd.Axes;
 import dev.cubed.nd.Complex;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.Index;
 import dev.cubed.nd.NDArray;
+import dev.cubed.zarr.Store;
 import dev.cubed.zarr.Stores;
 import dev.cubed.zarr.ZarrArray;
+import dev.cubed.zarr.ZarrArrayBuilder;
 import dev.cubed.zarr.ZarrGroup;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.lang.reflect.RecordComponent;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * What a CALL message may name: the bridge's own functions (handles, compute, Zarr, spec, {@code
@@ -67,8 +77,7 @@ final class Calls {
   }
 
   /** Attributes cross the pipe as JSON text (writeDataset, zarrAttrs). */
-  private static final com.fasterxml.jackson.databind.ObjectMapper JSON =
-      new com.fasterxml.jackson.databind.ObjectMapper();
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   private static final Map<String, Fn> OWN = new HashMap<>();
 
@@ -93,14 +102,14 @@ final class Calls {
         "functions",
         (s, a) -> {
           List<Object> out = new ArrayList<>();
-          new java.util.TreeMap<>(XP)
+          new TreeMap<>(XP)
               .forEach(
                   (name, ms) -> {
                     for (Method m : ms) {
                       out.add(List.of(name, (long) m.getParameterCount(), m.isVarArgs()));
                     }
                   });
-          for (String name : new java.util.TreeSet<>(OWN.keySet())) {
+          for (String name : new TreeSet<>(OWN.keySet())) {
             out.add(List.of(name, -1L, true));
           }
           return out;
@@ -127,7 +136,7 @@ final class Calls {
             x.compute();
             ts[i] = System.nanoTime() - t0;
           }
-          java.util.Arrays.sort(ts);
+          Arrays.sort(ts);
           return List.of(ts[0], ts[ts.length / 2]);
         });
     OWN.put("handles", (s, a) -> (long) s.handles.size());
@@ -194,9 +203,9 @@ final class Calls {
             xs.add(s.get(h, "visualize"));
           }
           var r =
-              dev.cubed.diagnostics.Diagnostics.visualize(
-                  xs, java.nio.file.Path.of((String) arg(a, 1, String.class, "visualize")));
-          return java.util.Arrays.asList(r.file().toString(), r.svg(), r.note());
+              Diagnostics.visualize(
+                  Cubed.plan(xs), Path.of((String) arg(a, 1, String.class, "visualize")));
+          return Arrays.asList(r.file().toString(), r.svg(), r.note());
         });
     OWN.put(
         "fromZarr", (s, a) -> Cubed.fromZarr((String) arg(a, 0, String.class, "fromZarr"), s.spec));
@@ -225,12 +234,12 @@ final class Calls {
               a.size() > 6
                   ? jsonObject((String) arg(a, 6, String.class, "writeDataset"), "writeDataset")
                   : Map.of();
-          dev.cubed.zarr.Store store = Stores.open(group);
+          Store store = Stores.open(group);
           ZarrGroup.create(store, "", 3, groupAttrs);
           CubedArray[] ws = new CubedArray[hs.size()];
           for (int i = 0; i < ws.length; i++) {
             CubedArray x = s.get(hs.get(i), "writeDataset");
-            dev.cubed.zarr.ZarrArrayBuilder b =
+            ZarrArrayBuilder b =
                 ZarrArray.create(store, (String) names.get(i))
                     .shape(x.shape())
                     .chunks(x.chunkShape())
@@ -330,7 +339,7 @@ final class Calls {
       if (v instanceof Map<?, ?> m) {
         return (Map<String, Object>) m;
       }
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+    } catch (JsonProcessingException e) {
       throw new IllegalArgumentException(
           fn + ": attributes are not JSON: " + e.getOriginalMessage());
     }
@@ -351,7 +360,7 @@ final class Calls {
             + name
             + "': the bridge"
             + " offers "
-            + new java.util.TreeSet<>(OWN.keySet())
+            + new TreeSet<>(OWN.keySet())
             + " and Xp.<method>,"
             + " XpLinalg.<method>, XpFft.<method>, XpIndexing.<method> for the public static methods"
             + " of those classes of dev.cubed");
@@ -362,9 +371,9 @@ final class Calls {
     if (v == null || !v.getClass().isRecord()) {
       return v;
     }
-    java.lang.reflect.RecordComponent[] rc = v.getClass().getRecordComponents();
+    RecordComponent[] rc = v.getClass().getRecordComponents();
     List<Object> out = new ArrayList<>(rc.length);
-    for (java.lang.reflect.RecordComponent c : rc) {
+    for (RecordComponent c : rc) {
       Method acc = c.getAccessor();
       acc.setAccessible(true);
       out.add(acc.invoke(v));
@@ -425,7 +434,7 @@ final class Calls {
       for (Method m : ms) {
         sigs.add(
             m.getName()
-                + java.util.Arrays.toString(m.getParameterTypes())
+                + Arrays.toString(m.getParameterTypes())
                     .replace("class ", "")
                     .replace("dev.cubed.", ""));
       }
@@ -542,7 +551,7 @@ final class Calls {
         }
       }
       throw new IllegalArgumentException(
-          fn + ": '" + str + "' is not one of " + java.util.Arrays.toString(p.getEnumConstants()));
+          fn + ": '" + str + "' is not one of " + Arrays.toString(p.getEnumConstants()));
     }
     if (v instanceof List<?> l) {
       if (p == NDArray[].class) {

@@ -8,6 +8,7 @@ import java.io.BufferedReader;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -101,7 +102,7 @@ final class PythonWorker {
   static PythonWorker start(PythonWorkers.Kind kind) throws IOException {
     ProcessBuilder pb = new ProcessBuilder(kind.command());
     Map<String, String> env = pb.environment();
-    env.put("PYTHONPATH", String.join(java.io.File.pathSeparator, kind.path()));
+    env.put("PYTHONPATH", String.join(File.pathSeparator, kind.path()));
     // one BLAS thread per worker: the engine runs tasks side by side, and each BLAS thread
     // reserves its own buffers
     for (String v : List.of("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")) {

@@ -1,5 +1,6 @@
 package dev.cubed.bridge;
 
+import dev.cubed.zarr.Stores;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -20,7 +21,7 @@ final class Redact {
    * one rule, {@link dev.cubed.zarr.Stores#redact}.
    */
   static String urls(String text) {
-    return dev.cubed.zarr.Stores.redact(text);
+    return Stores.redact(text);
   }
 
   /**

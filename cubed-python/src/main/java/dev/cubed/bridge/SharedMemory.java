@@ -3,6 +3,7 @@ package dev.cubed.bridge;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import java.io.IOException;
+import java.lang.reflect.Field;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
@@ -197,7 +198,7 @@ final class SharedMemory {
   private static void unmap(MappedByteBuffer m) {
     try {
       Class<?> c = Class.forName("sun.misc.Unsafe");
-      java.lang.reflect.Field f = c.getDeclaredField("theUnsafe");
+      Field f = c.getDeclaredField("theUnsafe");
       f.setAccessible(true);
       c.getMethod("invokeCleaner", ByteBuffer.class).invoke(f.get(null), m);
     } catch (ReflectiveOperationException | RuntimeException e) {

@@ -10,6 +10,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -152,7 +153,7 @@ final class Wire {
           "shared array of "
               + dtype
               + " shape "
-              + java.util.Arrays.toString(shape)
+              + Arrays.toString(shape)
               + " needs "
               + need
               + " bytes; message says "
@@ -199,7 +200,7 @@ final class Wire {
           "array of "
               + dtype
               + " shape "
-              + java.util.Arrays.toString(shape)
+              + Arrays.toString(shape)
               + " needs "
               + size * dtype.itemSize()
               + " bytes; message says "

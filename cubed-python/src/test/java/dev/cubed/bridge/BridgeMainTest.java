@@ -2,13 +2,19 @@ package dev.cubed.bridge;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cubed.runtime.TaskFailedException;
+import dev.cubed.zarr.ZarrStoreException;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 
 /** The server loop in-process: frames in, replies out, malformed frames answered and survived. */
@@ -175,7 +181,7 @@ class BridgeMainTest {
     assertThat(Wire.readString(det)).isEqualTo("float64");
     assertThat(det.get()).isEqualTo((byte) 0);
     assertThat(det.getLong()).isEqualTo(8L);
-    assertThat(det.getDouble()).isCloseTo(6.0, org.assertj.core.data.Offset.offset(1e-12));
+    assertThat(det.getDouble()).isCloseTo(6.0, Offset.offset(1e-12));
     for (int i = 4; i <= 5; i++) {
       assertThat(r.get(i).kind()).isEqualTo(BridgeMain.ERR_UNSUPPORTED);
       assertThat(r.get(i).message()).contains("no bridge function");
@@ -296,31 +302,23 @@ class BridgeMainTest {
   void anOutOfMemoryErrorAnywhereInTheCauseChainIsTheMemoryKind() {
     OutOfMemoryError oom = new OutOfMemoryError("Java heap space");
     assertThat(BridgeMain.kind(oom)).isEqualTo(BridgeMain.ERR_MEMORY);
-    assertThat(
-            BridgeMain.kind(
-                new RuntimeException(
-                    "task 3 failed", new java.util.concurrent.ExecutionException(oom))))
+    assertThat(BridgeMain.kind(new RuntimeException("task 3 failed", new ExecutionException(oom))))
         .isEqualTo(BridgeMain.ERR_MEMORY);
     assertThat(BridgeMain.kind(new IllegalArgumentException("x")))
         .isEqualTo(BridgeMain.ERR_ARGUMENT);
     // a task failing deterministically has its cause's kind (a ValueError for bad data); a
     // task that failed every attempt (transient errors) stays the generic kind
     IllegalArgumentException bad = new IllegalArgumentException("All-NaN slice encountered");
-    assertThat(
-            BridgeMain.kind(
-                new dev.cubed.runtime.TaskFailedException(
-                    "nanargmax", new long[] {0}, 1, bad, true)))
+    assertThat(BridgeMain.kind(new TaskFailedException("nanargmax", new long[] {0}, 1, bad, true)))
         .isEqualTo(BridgeMain.ERR_ARGUMENT);
     assertThat(
             BridgeMain.kind(
-                new dev.cubed.runtime.TaskFailedException(
-                    "nanargmax", new long[] {0}, 3, new java.io.IOException("gone"), false)))
+                new TaskFailedException(
+                    "nanargmax", new long[] {0}, 3, new IOException("gone"), false)))
         .isEqualTo(BridgeMain.ERR_OTHER);
     // a store that cannot be reached (the HTTP store after its retries) is Python's OSError
     assertThat(
-            BridgeMain.kind(
-                new dev.cubed.zarr.ZarrStoreException(
-                    "HTTP read failed", new java.io.IOException("refused"))))
+            BridgeMain.kind(new ZarrStoreException("HTTP read failed", new IOException("refused"))))
         .isEqualTo(BridgeMain.ERR_IO);
     assertThat(BridgeMain.memoryMessage(oom))
         .startsWith("Java heap space (heap limit ")
@@ -352,8 +350,7 @@ class BridgeMainTest {
         .isEqualTo("plain /tmp/a@b, file:///x@y and https://h/p@q");
     // the bridge's standard error (its lines and the engine's log) goes through this stream
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    java.io.PrintStream ps =
-        new java.io.PrintStream(Redact.lines(err), true, StandardCharsets.UTF_8);
+    PrintStream ps = new PrintStream(Redact.lines(err), true, StandardCharsets.UTF_8);
     ps.print("WARNING: cannot write s3://AKIAX:");
     ps.println("s3cr3t@host/work, retrying");
     ps.println("a line without credentials");

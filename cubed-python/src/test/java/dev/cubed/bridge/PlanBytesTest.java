@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.cubed.Cubed;
 import dev.cubed.CubedArray;
 import dev.cubed.Spec;
+import dev.cubed.nd.Complex;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.zarr.Stores;
@@ -16,6 +17,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.opentest4j.AssertionFailedError;
 
 /** The bridge calls serialize and deserialize (Python's pickle of an array): plans, not data. */
 class PlanBytesTest {
@@ -56,7 +58,7 @@ class PlanBytesTest {
   void aComplexScalarInAnOpTravels() throws Throwable {
     Calls.Session s = new Calls.Session();
     Wire.Handle x = put(s, call(s, "fromArray", NDArray.of(new double[] {1, 2}), new long[] {1}));
-    Wire.Handle y = put(s, call(s, "Xp.multiply", x, new dev.cubed.nd.Complex(0, 2)));
+    Wire.Handle y = put(s, call(s, "Xp.multiply", x, new Complex(0, 2)));
     CubedArray back = (CubedArray) call(s, "deserialize", call(s, "serialize", y));
     assertThat(back.dtype()).isEqualTo(DType.COMPLEX128);
     assertThat(values(back)).containsExactly(0, 2, 0, 4); // interleaved re, im
@@ -124,7 +126,7 @@ class PlanBytesTest {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     out.write("cubed-java-plan-1\n".getBytes(StandardCharsets.US_ASCII));
     try (ObjectOutputStream oos = new ObjectOutputStream(out)) {
-      oos.writeObject(new org.opentest4j.AssertionFailedError("not an engine class"));
+      oos.writeObject(new AssertionFailedError("not an engine class"));
     }
     byte[] other = out.toByteArray();
     assertThatThrownBy(

@@ -7,7 +7,9 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -193,8 +195,8 @@ class PythonSuiteTest {
         log,
         "$ " + String.join(" ", cmd) + "\n",
         StandardCharsets.UTF_8,
-        java.nio.file.StandardOpenOption.CREATE,
-        java.nio.file.StandardOpenOption.APPEND);
+        StandardOpenOption.CREATE,
+        StandardOpenOption.APPEND);
     Process p = pb.start();
     if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
       p.destroyForcibly();
@@ -213,7 +215,7 @@ class PythonSuiteTest {
   private static void deleteTree(Path p) throws IOException {
     if (Files.exists(p)) {
       try (Stream<Path> s = Files.walk(p)) {
-        s.sorted(java.util.Comparator.reverseOrder()).forEach(x -> x.toFile().delete());
+        s.sorted(Comparator.reverseOrder()).forEach(x -> x.toFile().delete());
       }
     }
   }

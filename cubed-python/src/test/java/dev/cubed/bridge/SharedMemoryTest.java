@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -29,7 +30,7 @@ class SharedMemoryTest {
         raw[i] &= 1;
       }
     }
-    a = NDArray.fromBytes(dtype, a.shape(), raw, java.nio.ByteOrder.LITTLE_ENDIAN);
+    a = NDArray.fromBytes(dtype, a.shape(), raw, ByteOrder.LITTLE_ENDIAN);
     SharedMemory shm = new SharedMemory(dir, 1);
     assertThat(shm.wants(a)).isTrue();
     Path f = Path.of(shm.write(a));
@@ -41,7 +42,7 @@ class SharedMemoryTest {
     Path in = dir.resolve("cubed-java-test.in");
     Files.copy(f, in);
     NDArray back = SharedMemory.read(dtype, a.shape(), a.nbytes(), in.toString());
-    assertThat(back.toBytes(java.nio.ByteOrder.LITTLE_ENDIAN)).isEqualTo(raw);
+    assertThat(back.toBytes(ByteOrder.LITTLE_ENDIAN)).isEqualTo(raw);
     assertThat(in).doesNotExist();
     shm.cleanUp();
     assertThat(f).doesNotExist();

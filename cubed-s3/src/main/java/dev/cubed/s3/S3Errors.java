@@ -2,6 +2,7 @@ package dev.cubed.s3;
 
 import dev.cubed.zarr.ObjectStores;
 import dev.cubed.zarr.ZarrStoreException;
+import java.util.Locale;
 import java.util.Set;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkClientException;
@@ -102,7 +103,7 @@ final class S3Errors {
       // SDK's own rule), except configuration errors without an I/O cause (e.g. no region)
       return ObjectStores.hasIoCause(e)
               || e.getMessage() != null
-                  && e.getMessage().toLowerCase(java.util.Locale.ROOT).contains("timed out")
+                  && e.getMessage().toLowerCase(Locale.ROOT).contains("timed out")
           ? Kind.TRANSIENT
           : Kind.PERMANENT;
     }

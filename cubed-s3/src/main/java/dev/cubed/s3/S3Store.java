@@ -5,6 +5,7 @@ import dev.cubed.zarr.ObjectStores;
 import dev.cubed.zarr.Store;
 import dev.cubed.zarr.StoreSettings;
 import dev.cubed.zarr.Stores;
+import dev.cubed.zarr.ZarrStoreException;
 import java.io.IOException;
 import java.io.ObjectInputStream;
 import java.net.URI;
@@ -252,7 +253,7 @@ public final class S3Store extends ObjectStore<S3Settings> {
       }
       if (r.hasErrors() && !r.errors().isEmpty()) {
         S3Error first = r.errors().get(0);
-        throw new dev.cubed.zarr.ZarrStoreException(
+        throw new ZarrStoreException(
             "S3 batch delete under '"
                 + keyPrefix
                 + "' of bucket '"

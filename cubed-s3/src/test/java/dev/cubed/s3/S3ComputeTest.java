@@ -25,6 +25,7 @@ import dev.cubed.zarr.ZarrArray;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
@@ -183,7 +184,7 @@ class S3ComputeTest {
   void aWorkDirUriWithQueryParametersKeepsThemForItsComputeDirectory() {
     Spec spec = s3Spec("s3://work/q/?max_attempts=5&region=us-east-1");
     Store q = Stores.open("s3://work/q");
-    List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+    List<String> seen = new CopyOnWriteArrayList<>();
     Callback watch =
         new Callback() {
           @Override

@@ -11,6 +11,7 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
+import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -101,7 +102,7 @@ class S3StoreContractTest extends StoreContract {
     try (ObjectOutputStream oo = new ObjectOutputStream(bo)) {
       oo.writeObject(s);
     }
-    String serialized = bo.toString(java.nio.charset.StandardCharsets.ISO_8859_1);
+    String serialized = bo.toString(StandardCharsets.ISO_8859_1);
     assertThat(serialized)
         .doesNotContain(S3TestServer.SECRET_KEY)
         .doesNotContain(S3TestServer.ACCESS_KEY);

@@ -2,6 +2,7 @@ package dev.cubed.s3;
 
 import java.io.InputStream;
 import java.net.URI;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import org.gaul.s3proxy.S3Proxy;
@@ -58,7 +59,7 @@ public final class S3TestServer implements AutoCloseable {
             .build();
     proxy.start();
     // poll for readiness: Jetty may take long to start on a busy machine
-    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MINUTES.toNanos(5);
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
     while (!"STARTED".equals(proxy.getState())) {
       if (System.nanoTime() > deadline) {
         proxy.stop();

@@ -4,6 +4,7 @@ import dev.cubed.Cubed;
 import dev.cubed.Spec;
 import dev.cubed.nd.DType;
 import dev.cubed.zarr.Stores;
+import java.util.List;
 
 /**
  * The test S3 server as a program, for trying s3:// paths and distributed executors by hand
@@ -19,10 +20,8 @@ public final class S3TestServerMain {
   /** Runs the server until the process is killed. */
   public static void main(String[] args) throws Exception {
     int port = args.length > 0 ? Integer.parseInt(args[0]) : 9000;
-    java.util.List<String> buckets =
-        args.length > 1
-            ? java.util.List.of(args).subList(1, args.length)
-            : java.util.List.of("data", "work");
+    List<String> buckets =
+        args.length > 1 ? List.of(args).subList(1, args.length) : List.of("data", "work");
     S3TestServer server = S3TestServer.start(port).useAsDefault();
     for (String b : buckets) {
       server.createBucket(b);

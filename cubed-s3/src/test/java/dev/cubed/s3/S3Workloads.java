@@ -1,5 +1,7 @@
 package dev.cubed.s3;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cubed.ComputeOptions;
 import dev.cubed.Cubed;
 import dev.cubed.CubedArray;
@@ -10,9 +12,15 @@ import dev.cubed.nd.NDArray;
 import dev.cubed.zarr.Store;
 import dev.cubed.zarr.Stores;
 import dev.cubed.zarr.ZarrArray;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The five workloads of the benchmark suite (docs/perf/workloads.md) at the small size, written
@@ -35,28 +43,26 @@ public final class S3Workloads {
    * scripts/perf/workloads_numpy.py): workload name to checksum name to a Double, a Long or a List
    * of Longs.
    */
-  public static Map<String, Map<String, Object>> numpyChecksums() throws java.io.IOException {
-    String doc =
-        java.nio.file.Files.readString(java.nio.file.Path.of("..", "docs", "perf", "workloads.md"));
+  public static Map<String, Map<String, Object>> numpyChecksums() throws IOException {
+    String doc = Files.readString(Path.of("..", "docs", "perf", "workloads.md"));
     int begin = doc.indexOf("<!-- workloads:small:begin -->");
     int end = doc.indexOf("<!-- workloads:small:end -->");
     int at = begin < 0 || end < begin ? -1 : doc.indexOf("Checksums (NumPy)", begin);
-    java.util.regex.Matcher m =
-        java.util.regex.Pattern.compile("^- (\\w+): `(\\{.*})`$", java.util.regex.Pattern.MULTILINE)
+    Matcher m =
+        Pattern.compile("^- (\\w+): `(\\{.*})`$", Pattern.MULTILINE)
             .matcher(at < 0 ? "" : doc.substring(at, end));
     Map<String, Map<String, Object>> all = new LinkedHashMap<>();
-    com.fasterxml.jackson.databind.ObjectMapper om =
-        new com.fasterxml.jackson.databind.ObjectMapper();
+    ObjectMapper om = new ObjectMapper();
     while (at >= 0 && m.find()) {
       Map<String, Object> sums = new LinkedHashMap<>();
       om.readTree(m.group(2))
           .fields()
           .forEachRemaining(
               e -> {
-                com.fasterxml.jackson.databind.JsonNode v = e.getValue();
+                JsonNode v = e.getValue();
                 Object o;
                 if (v.isArray()) {
-                  List<Long> l = new java.util.ArrayList<>();
+                  List<Long> l = new ArrayList<>();
                   v.forEach(x -> l.add(x.asLong()));
                   o = l;
                 } else {

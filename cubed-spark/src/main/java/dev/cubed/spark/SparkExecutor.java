@@ -4,12 +4,16 @@ import dev.cubed.runtime.Callback;
 import dev.cubed.runtime.Events;
 import dev.cubed.runtime.Executor;
 import dev.cubed.runtime.ExecutorUnavailableException;
+import dev.cubed.runtime.FunctionShipping;
 import dev.cubed.runtime.InsufficientHeapException;
 import dev.cubed.runtime.Operation;
 import dev.cubed.runtime.RunReport;
 import dev.cubed.runtime.Scheduler;
 import dev.cubed.runtime.TaskFailedException;
 import dev.cubed.runtime.WorkerTaskException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,13 +22,17 @@ import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkContext;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.rdd.RDD;
+import scala.reflect.ClassTag$;
 import scala.runtime.AbstractFunction2;
 import scala.runtime.BoxedUnit;
 
@@ -176,11 +184,11 @@ public final class SparkExecutor implements Executor, AutoCloseable {
      *
      * @throws IllegalArgumentException if the file cannot be read or is empty
      */
-    public Builder authSecretFile(java.nio.file.Path file) {
+    public Builder authSecretFile(Path file) {
       String s;
       try {
-        s = java.nio.file.Files.readString(file).strip();
-      } catch (java.io.IOException | RuntimeException e) {
+        s = Files.readString(file).strip();
+      } catch (IOException | RuntimeException e) {
         throw new IllegalArgumentException(
             "spark executor: cannot read the authentication secret"
                 + " file "
@@ -296,7 +304,7 @@ public final class SparkExecutor implements Executor, AutoCloseable {
   }
 
   /** Loggers of Spark and its libraries, kept so their levels stay set. */
-  private static final List<java.util.logging.Logger> QUIET = new ArrayList<>();
+  private static final List<Logger> QUIET = new ArrayList<>();
 
   /**
    * When Spark logs through java.util.logging (an SLF4J provider such as the CLI's), applies {@code
@@ -304,16 +312,16 @@ public final class SparkExecutor implements Executor, AutoCloseable {
    * log4j.
    */
   private static void quietLogs(String level) {
-    java.util.logging.Level l =
+    Level l =
         "WARN".equalsIgnoreCase(level)
-            ? java.util.logging.Level.WARNING
-            : "ERROR".equalsIgnoreCase(level) ? java.util.logging.Level.SEVERE : null;
+            ? Level.WARNING
+            : "ERROR".equalsIgnoreCase(level) ? Level.SEVERE : null;
     if (l == null) {
       return;
     }
     for (String name :
         List.of("org.apache.spark", "org.sparkproject", "io.netty", "org.apache.hadoop")) {
-      java.util.logging.Logger lg = java.util.logging.Logger.getLogger(name);
+      Logger lg = Logger.getLogger(name);
       lg.setLevel(l);
       QUIET.add(lg);
     }
@@ -338,7 +346,7 @@ public final class SparkExecutor implements Executor, AutoCloseable {
   @Override
   public RunReport execute(String computeId, List<Operation> ops, List<Callback> callbacks) {
     long start = System.currentTimeMillis();
-    dev.cubed.runtime.FunctionShipping.check(ops, "spark", "Spark executors");
+    FunctionShipping.check(ops, "spark", "Spark executors");
     SparkContext sc = context();
     int maxAttempts = SparkCluster.maxAttempts(sc.conf(), sc.master());
     checkFits(ops, SparkCluster.slots(sc.conf(), sc.master(), Runtime.getRuntime().maxMemory()));
@@ -463,8 +471,7 @@ public final class SparkExecutor implements Executor, AutoCloseable {
     private final List<Callback> callbacks;
     private final int maxAttempts;
     private final AtomicReference<TaskOutcome> failure = new AtomicReference<>();
-    private final java.util.concurrent.atomic.AtomicInteger received =
-        new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicInteger received = new AtomicInteger();
 
     OpJob(SparkContext sc, String group, Operation op, List<Callback> callbacks, int maxAttempts) {
       this.sc = sc;
@@ -485,7 +492,7 @@ public final class SparkExecutor implements Executor, AutoCloseable {
               keys,
               new SparkTask(op.function(), maxAttempts),
               new Results(),
-              scala.reflect.ClassTag$.MODULE$.apply(TaskOutcome.class));
+              ClassTag$.MODULE$.apply(TaskOutcome.class));
         } catch (Exception e) { // runJob throws SparkException, a checked exception, undeclared
           TaskOutcome f = failure.get();
           if (f != null) {

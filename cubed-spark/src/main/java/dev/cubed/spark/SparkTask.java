@@ -1,11 +1,14 @@
 package dev.cubed.spark;
 
+import com.sun.management.ThreadMXBean;
 import dev.cubed.runtime.RetryPolicy;
 import dev.cubed.runtime.TaskFunction;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Serializable;
 import java.io.StringWriter;
 import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.SparkEnv;
@@ -84,15 +87,15 @@ final class SparkTask extends AbstractFunction2<TaskContext, Iterator<long[]>, T
     String id = env == null ? "?" : env.executorId();
     String host;
     try {
-      host = java.net.InetAddress.getLocalHost().getHostName();
-    } catch (java.io.IOException e) {
+      host = InetAddress.getLocalHost().getHostName();
+    } catch (IOException e) {
       host = "unknown-host";
     }
     return "spark executor " + id + " (pid " + ProcessHandle.current().pid() + " on " + host + ")";
   }
 
   private static long allocated() {
-    if (ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean m
+    if (ManagementFactory.getThreadMXBean() instanceof ThreadMXBean m
         && m.isThreadAllocatedMemoryEnabled()) {
       return m.getCurrentThreadAllocatedBytes();
     }

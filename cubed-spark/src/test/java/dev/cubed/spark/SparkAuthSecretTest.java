@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cubed.runtime.ExecutorSettings;
+import dev.cubed.runtime.ExecutorUnavailableException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -58,7 +59,7 @@ class SparkAuthSecretTest {
   @Test
   void aContextStoppedByAnUnansweringMasterNamesTheSecretOption() {
     IllegalStateException cause = new IllegalStateException("SparkContext was shut down");
-    dev.cubed.runtime.ExecutorUnavailableException without =
+    ExecutorUnavailableException without =
         SparkExecutor.contextStopped("spark://127.0.0.1:7077", false, cause);
     assertThat(without)
         .hasMessageContaining("could not register with the master at" + " spark://127.0.0.1:7077")

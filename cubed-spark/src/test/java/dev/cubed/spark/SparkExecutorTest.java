@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 import org.apache.spark.SparkConf;
@@ -96,7 +97,7 @@ class SparkExecutorTest {
       }
     }
 
-    int indexOf(java.util.function.Predicate<Object> p) {
+    int indexOf(Predicate<Object> p) {
       synchronized (events) {
         for (int i = 0; i < events.size(); i++) {
           if (p.test(events.get(i))) {

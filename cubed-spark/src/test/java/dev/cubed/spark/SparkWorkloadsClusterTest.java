@@ -8,11 +8,18 @@ import dev.cubed.runtime.TaskFailedException;
 import dev.cubed.s3.S3TestServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.spark.SparkConf;
+import org.apache.spark.rpc.RpcAddress;
+import org.apache.spark.rpc.RpcEnv;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -131,7 +138,7 @@ class SparkWorkloadsClusterTest {
   @Order(2)
   @Test
   void theTasksRanInTwoSeparateExecutorProcesses() {
-    Set<String> pids = new java.util.TreeSet<>();
+    Set<String> pids = new TreeSet<>();
     for (String w : WORKERS) {
       pids.add(w.replaceAll(".*\\(pid (\\d+) .*", "$1"));
     }
@@ -144,13 +151,13 @@ class SparkWorkloadsClusterTest {
   @Order(4)
   @Test
   void everyDaemonListensOnLoopbackOnlyAndNoRestServerRuns() throws Exception {
-    org.junit.jupiter.api.Assumptions.assumeTrue(ListeningSockets.available(), "Linux /proc");
+    Assumptions.assumeTrue(ListeningSockets.available(), "Linux /proc");
     List<ProcessHandle> daemons = cluster.daemons();
     assertThat(ListeningSockets.of(daemons.get(0).pid()))
         .as("the Master's sockets")
         .extracting(ListeningSockets.Listen::port)
         .contains(cluster.port());
-    List<ProcessHandle> all = new java.util.ArrayList<>(daemons);
+    List<ProcessHandle> all = new ArrayList<>(daemons);
     all.addAll(cluster.executorProcesses());
     for (ProcessHandle p : all) {
       List<ListeningSockets.Listen> ls = ListeningSockets.of(p.pid());
@@ -162,10 +169,8 @@ class SparkWorkloadsClusterTest {
     assertThat(Files.readString(cluster.masterLog()))
         .doesNotContain("REST server")
         .doesNotContain(Files.readString(cluster.secretFile()).strip());
-    assertThat(java.nio.file.Files.getPosixFilePermissions(cluster.secretFile()))
-        .containsExactlyInAnyOrder(
-            java.nio.file.attribute.PosixFilePermission.OWNER_READ,
-            java.nio.file.attribute.PosixFilePermission.OWNER_WRITE);
+    assertThat(Files.getPosixFilePermissions(cluster.secretFile()))
+        .containsExactlyInAnyOrder(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE);
   }
 
   @Order(5)
@@ -173,22 +178,18 @@ class SparkWorkloadsClusterTest {
   void aConnectionWithoutTheSecretIsRefusedAndOneWithItIsAccepted() throws Exception {
     String secret = Files.readString(cluster.secretFile()).strip();
     // with the secret: the Master's endpoint is found (the control: the probe itself works)
-    org.apache.spark.rpc.RpcEnv with = probe(secret);
+    RpcEnv with = probe(secret);
     try {
-      assertThat(
-              with.setupEndpointRef(
-                  new org.apache.spark.rpc.RpcAddress("127.0.0.1", cluster.port()), "Master"))
+      assertThat(with.setupEndpointRef(new RpcAddress("127.0.0.1", cluster.port()), "Master"))
           .isNotNull();
     } finally {
       with.shutdown();
     }
     for (String wrong : new String[] {null, "not-the-secret"}) {
-      org.apache.spark.rpc.RpcEnv env = probe(wrong);
+      RpcEnv env = probe(wrong);
       try {
         assertThatThrownBy(
-                () ->
-                    env.setupEndpointRef(
-                        new org.apache.spark.rpc.RpcAddress("127.0.0.1", cluster.port()), "Master"))
+                () -> env.setupEndpointRef(new RpcAddress("127.0.0.1", cluster.port()), "Master"))
             .as("secret " + (wrong == null ? "none" : "wrong"))
             .isInstanceOf(Exception.class);
       } finally {
@@ -198,9 +199,9 @@ class SparkWorkloadsClusterTest {
   }
 
   /** A client-mode Spark RPC environment, authenticating with {@code secret} unless null. */
-  private static org.apache.spark.rpc.RpcEnv probe(String secret) {
-    org.apache.spark.SparkConf conf =
-        new org.apache.spark.SparkConf(false)
+  private static RpcEnv probe(String secret) {
+    SparkConf conf =
+        new SparkConf(false)
             .set("spark.rpc.lookupTimeout", "300s")
             .set("spark.rpc.askTimeout", "300s");
     if (secret != null) {
@@ -211,6 +212,6 @@ class SparkWorkloadsClusterTest {
             conf,
             org.apache.spark.SecurityManager.$lessinit$greater$default$2(),
             org.apache.spark.SecurityManager.$lessinit$greater$default$3());
-    return org.apache.spark.rpc.RpcEnv.create("probe", "127.0.0.1", 0, conf, sm, true);
+    return RpcEnv.create("probe", "127.0.0.1", 0, conf, sm, true);
   }
 }

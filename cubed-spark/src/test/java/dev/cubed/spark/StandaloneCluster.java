@@ -2,10 +2,15 @@ package dev.cubed.spark;
 
 import java.io.File;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -23,7 +28,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class StandaloneCluster implements AutoCloseable {
   /** How long the Master and the Workers may take to start before the start fails. */
-  static final java.time.Duration START_DEADLINE = java.time.Duration.ofMinutes(10);
+  static final Duration START_DEADLINE = Duration.ofMinutes(10);
 
   private final List<Process> processes = new ArrayList<>();
   private final Path dir;
@@ -46,7 +51,7 @@ final class StandaloneCluster implements AutoCloseable {
       Path dir, int workers, int cores, String memory, Map<String, String> env)
       throws IOException, InterruptedException {
     int port;
-    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       port = s.getLocalPort();
     }
     return start(dir, port, workers, cores, memory, env);
@@ -110,8 +115,8 @@ final class StandaloneCluster implements AutoCloseable {
    */
   private Path writeSettings() throws IOException {
     byte[] b = new byte[32];
-    new java.security.SecureRandom().nextBytes(b);
-    String secret = java.util.HexFormat.of().formatHex(b);
+    new SecureRandom().nextBytes(b);
+    String secret = HexFormat.of().formatHex(b);
     Path shared =
         Path.of(System.getProperty("user.dir"))
             .resolveSibling("scripts")
@@ -124,9 +129,7 @@ final class StandaloneCluster implements AutoCloseable {
 
   private static void ownerOnly(Path file, String text) throws IOException {
     Files.createFile(
-        file,
-        java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
-            java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+        file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
     Files.writeString(file, text);
   }
 

@@ -10,6 +10,8 @@ import dev.cubed.runtime.Events;
 import dev.cubed.runtime.Executor;
 import dev.cubed.runtime.ThreadsExecutor;
 import dev.cubed.s3.S3Workloads;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -65,8 +67,8 @@ final class WorkloadChecks {
     Map<String, Object> expected;
     try {
       expected = S3Workloads.numpyChecksums().get(name);
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
     assertThat(got).as(name).containsOnlyKeys(expected.keySet());
     expected.forEach(

@@ -1,13 +1,16 @@
 package dev.cubed.bench.kernel;
 
+import dev.ludovic.netlib.blas.BLAS;
+import dev.ludovic.netlib.lapack.LAPACK;
+
 /** Prints which BLAS and LAPACK implementations netlib selected (native OpenBLAS or pure Java). */
 public final class BlasInfo {
   private BlasInfo() {}
 
   public static void main(String[] args) {
     System.out.println(
-        dev.ludovic.netlib.blas.BLAS.getInstance().getClass().getSimpleName()
+        BLAS.getInstance().getClass().getSimpleName()
             + " / "
-            + dev.ludovic.netlib.lapack.LAPACK.getInstance().getClass().getSimpleName());
+            + LAPACK.getInstance().getClass().getSimpleName());
   }
 }

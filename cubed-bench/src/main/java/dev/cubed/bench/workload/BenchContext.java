@@ -1,6 +1,7 @@
 package dev.cubed.bench.workload;
 
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -25,7 +26,7 @@ public record BenchContext(
     Path workDir,
     Fusion fusion,
     int attempts,
-    java.util.Map<String, String> executorOptions,
+    Map<String, String> executorOptions,
     InputSet inputSet) {
   /** Whether the engine fuses ops. */
   public enum Fusion {
@@ -60,8 +61,7 @@ public record BenchContext(
     if (attempts < 1) {
       throw new IllegalArgumentException("bench: --attempts must be >= 1, got " + attempts);
     }
-    executorOptions =
-        java.util.Map.copyOf(Objects.requireNonNull(executorOptions, "executorOptions"));
+    executorOptions = Map.copyOf(Objects.requireNonNull(executorOptions, "executorOptions"));
     Objects.requireNonNull(inputSet, "inputSet");
   }
 
@@ -73,7 +73,7 @@ public record BenchContext(
       Path workDir,
       Fusion fusion,
       int attempts,
-      java.util.Map<String, String> executorOptions) {
+      Map<String, String> executorOptions) {
     this(
         executor, workers, allowedMem, workDir, fusion, attempts, executorOptions, InputSet.ENGINE);
   }
@@ -87,7 +87,7 @@ public record BenchContext(
   /** A context without executor options. */
   public BenchContext(
       String executor, int workers, long allowedMem, Path workDir, Fusion fusion, int attempts) {
-    this(executor, workers, allowedMem, workDir, fusion, attempts, java.util.Map.of());
+    this(executor, workers, allowedMem, workDir, fusion, attempts, Map.of());
   }
 
   /** A context with the default 3 attempts per task. */

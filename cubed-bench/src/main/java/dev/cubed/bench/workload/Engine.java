@@ -10,9 +10,12 @@ import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.runtime.Callback;
 import dev.cubed.runtime.Executor;
+import dev.cubed.runtime.ThreadsExecutor;
 import dev.cubed.zarr.ZarrArray;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 
 /**
  * What the workloads share, on the library's public API only ({@link Cubed}, {@link dev.cubed.Xp},
@@ -100,8 +103,7 @@ final class Engine {
    * Runs {@code body} with every Engine created on this thread meanwhile using {@code executor}
    * instead of the context's (for tests, e.g. an executor injecting faults).
    */
-  static <T> T withExecutor(Executor executor, java.util.concurrent.Callable<T> body)
-      throws Exception {
+  static <T> T withExecutor(Executor executor, Callable<T> body) throws Exception {
     EXECUTOR_OVERRIDE.set(executor);
     try {
       return body.call();
@@ -114,8 +116,7 @@ final class Engine {
    * Runs {@code body} with every Engine created on this thread meanwhile passing {@code callbacks}
    * to its computes (diagnostics: progress, history, plots, plan picture).
    */
-  static <T> T withCallbacks(List<Callback> callbacks, java.util.concurrent.Callable<T> body)
-      throws Exception {
+  static <T> T withCallbacks(List<Callback> callbacks, Callable<T> body) throws Exception {
     CALLBACKS.set(List.copyOf(callbacks));
     try {
       return body.call();
@@ -131,7 +132,7 @@ final class Engine {
    */
   List<NDArray> compute(CubedArray... outputs) {
     if (probed(outputs)) {
-      List<NDArray> zeros = new java.util.ArrayList<>();
+      List<NDArray> zeros = new ArrayList<>();
       for (CubedArray o : outputs) {
         zeros.add(NDArray.zeros(o.dtype(), o.shape()));
       }
@@ -145,7 +146,7 @@ final class Engine {
    * ComputeOptions)}); while probing ({@link #probing}) only plans.
    */
   void store(List<CubedArray> arrays, List<ZarrArray> targets) {
-    List<CubedArray> lazy = new java.util.ArrayList<>();
+    List<CubedArray> lazy = new ArrayList<>();
     for (int i = 0; i < arrays.size(); i++) {
       lazy.add(Cubed.store(arrays.get(i), targets.get(i)));
     }
@@ -179,7 +180,7 @@ final class Engine {
     probe.need =
         Math.max(
             probe.need,
-            dev.cubed.runtime.ThreadsExecutor.heapNeeded(
+            ThreadsExecutor.heapNeeded(
                     workers, f.maxProjectedMem(), f.reservedMem(), probe.baseline)
                 + f.largestChunkBytes());
     return true;
@@ -192,7 +193,7 @@ final class Engine {
    * plan's largest projected task and reservedMem, beside {@code baseline} bytes in use, plus the
    * plan's largest chunk.
    */
-  static long probing(long baseline, java.util.concurrent.Callable<?> body) throws Exception {
+  static long probing(long baseline, Callable<?> body) throws Exception {
     Probe p = new Probe(baseline);
     PROBE.set(p);
     try {

@@ -7,6 +7,8 @@ import dev.cubed.zarr.FileSystemStore;
 import dev.cubed.zarr.ZarrArray;
 import java.io.IOException;
 import java.io.Serializable;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -115,10 +117,10 @@ final class InputCache {
    * files are in the page cache (as far as memory allows).
    */
   static void warm(Path dir) throws IOException {
-    java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate(1 << 20);
-    try (java.util.stream.Stream<Path> files = Files.walk(dir)) {
+    ByteBuffer buf = ByteBuffer.allocate(1 << 20);
+    try (Stream<Path> files = Files.walk(dir)) {
       for (Path f : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
-        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(f)) {
+        try (FileChannel ch = FileChannel.open(f)) {
           while (ch.read(buf.clear()) > 0) {
             // discard
           }

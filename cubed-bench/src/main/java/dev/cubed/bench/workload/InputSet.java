@@ -2,9 +2,11 @@ package dev.cubed.bench.workload;
 
 import dev.cubed.zarr.FileSystemStore;
 import dev.cubed.zarr.ZarrArray;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -20,7 +22,7 @@ import java.util.Objects;
  */
 public record InputSet(String name, Path dir) {
   /** The names {@link #parse} accepts. */
-  public static final java.util.List<String> NAMES = java.util.List.of("engine", "zarr-python");
+  public static final List<String> NAMES = List.of("engine", "zarr-python");
 
   /** The engine's own inputs. */
   public static final InputSet ENGINE = new InputSet("engine", null);
@@ -104,7 +106,7 @@ public record InputSet(String name, Path dir) {
    *
    * @throws IllegalArgumentException if they are missing, saying how to write them
    */
-  void warm(Workload w, Map<String, Long> params) throws java.io.IOException {
+  void warm(Workload w, Map<String, Long> params) throws IOException {
     Path d = workloadDir(w, params);
     if (!Files.isDirectory(d)) {
       throw new IllegalArgumentException(

@@ -9,6 +9,7 @@ import dev.cubed.zarr.FileSystemStore;
 import dev.cubed.zarr.ZarrArray;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 
 /**
  * Loads and initializes, once per JVM and before any timed phase, the libraries a workload uses:
@@ -55,7 +56,7 @@ final class LibraryInit {
               new long[] {4, 4},
               new long[] {2, 2},
               (start, shape, dst, at) ->
-                  java.util.Arrays.fill((double[]) dst, at, at + (int) (shape[0] * shape[1]), 1.0));
+                  Arrays.fill((double[]) dst, at, at + (int) (shape[0] * shape[1]), 1.0));
       engine.compute(Xp.sum(ones, Axes.all(), 4));
     } finally {
       InputCache.deleteTree(dir);

@@ -1,5 +1,7 @@
 package dev.cubed.bench.workload;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -15,6 +17,6 @@ public record Outcome(
     Map<String, Object> checksums, long tasks, long maxProjectedMem, long intermediateBytes) {
   /** Copies the checksum map. */
   public Outcome {
-    checksums = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(checksums));
+    checksums = Collections.unmodifiableMap(new LinkedHashMap<>(checksums));
   }
 }

@@ -1,6 +1,9 @@
 package dev.cubed.bench.workload;
 
 import dev.cubed.bench.PeakRssMonitor;
+import dev.cubed.runtime.Callback;
+import dev.cubed.runtime.ExecutorFactory;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -39,7 +42,7 @@ public final class Workloads {
    * ServiceLoader (see {@link dev.cubed.runtime.ExecutorFactory#available()}).
    */
   public static List<String> executors() {
-    return dev.cubed.runtime.ExecutorFactory.available();
+    return ExecutorFactory.available();
   }
 
   /**
@@ -86,7 +89,7 @@ public final class Workloads {
       String sizeLabel,
       Map<String, Long> params,
       BenchContext ctx,
-      List<dev.cubed.runtime.Callback> callbacks)
+      List<Callback> callbacks)
       throws Exception {
     prepareRun(w, params, ctx);
     w.warmInputs(params, ctx);
@@ -162,7 +165,7 @@ public final class Workloads {
    * its context reads them; nothing otherwise.
    */
   static void warmZarrPython(Workload w, Map<String, Long> params, BenchContext ctx)
-      throws java.io.IOException {
+      throws IOException {
     if (ctx.inputSet().isZarrPython()) {
       ctx.inputSet().warm(w, params);
     }

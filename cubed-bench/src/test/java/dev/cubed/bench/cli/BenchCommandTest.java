@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cubed.cli.Main;
+import dev.cubed.runtime.ExecutorFactory;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -137,7 +139,7 @@ class BenchCommandTest {
   /** --list-executors and the --executor help both come from the executor registry. */
   @Test
   void executorNamesInListAndHelpComeFromTheRegistry() {
-    java.util.List<String> names = dev.cubed.runtime.ExecutorFactory.available();
+    List<String> names = ExecutorFactory.available();
     assertThat(run("bench", "add", "--list-executors")[1].strip())
         .isEqualTo(String.join(" ", names));
     for (String command : new String[] {"bench", "rechunk", "demo"}) {

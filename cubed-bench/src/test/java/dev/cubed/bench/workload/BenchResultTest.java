@@ -4,9 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -59,17 +62,17 @@ class BenchResultTest {
             0,
             1,
             1,
-            java.util.Map.of("sum", x));
+            Map.of("sum", x));
     assertThat(new ObjectMapper().readTree(r.toJson()).get("checksums").get("sum").asDouble())
         .isEqualTo(x);
   }
 
   @Test
   void unknownWorkloadAndSizeAreRefused() {
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> Workloads.byName("nope"))
+    Assertions.assertThatThrownBy(() -> Workloads.byName("nope"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("quadratic_means");
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> Workloads.byName("add").params("big"))
+    Assertions.assertThatThrownBy(() -> Workloads.byName("add").params("big"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("small or medium");
   }
@@ -77,7 +80,7 @@ class BenchResultTest {
   @Test
   void fieldNamesMatchTheNumpyBaselineScript() throws Exception {
     Path script = Path.of("..", "scripts", "perf", "workloads_numpy.py");
-    String text = java.nio.file.Files.readString(script);
+    String text = Files.readString(script);
     for (String f : BenchResult.FIELDS) {
       assertThat(text).as("workloads_numpy.py prints %s", f).contains("\"" + f + "\":");
     }

@@ -3,10 +3,13 @@ package dev.cubed.bench.workload;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cubed.nd.NDArray;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -58,13 +61,13 @@ class InputCacheTest {
   void warmReadsEveryFileUnderTheDirectoryAndChangesNothing() throws Exception {
     Path d = Files.createDirectories(dir.resolve("warm/a/b"));
     byte[] big = new byte[(3 << 20) + 17]; // more than one 1 MiB slice
-    java.util.Arrays.fill(big, (byte) 7);
+    Arrays.fill(big, (byte) 7);
     Files.write(d.resolve("chunk"), big);
     Files.write(dir.resolve("warm/empty"), new byte[0]);
     InputCache.warm(dir.resolve("warm"));
     assertThat(Files.readAllBytes(d.resolve("chunk"))).isEqualTo(big);
     assertThat(Files.size(dir.resolve("warm/empty"))).isZero();
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> InputCache.warm(dir.resolve("none")))
-        .isInstanceOf(java.io.IOException.class);
+    Assertions.assertThatThrownBy(() -> InputCache.warm(dir.resolve("none")))
+        .isInstanceOf(IOException.class);
   }
 }

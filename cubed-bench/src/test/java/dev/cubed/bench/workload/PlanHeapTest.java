@@ -2,7 +2,10 @@ package dev.cubed.bench.workload;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cubed.Spec;
 import dev.cubed.runtime.ThreadsExecutor;
+import dev.cubed.zarr.FileSystemStore;
+import dev.cubed.zarr.ZarrArray;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -26,18 +29,16 @@ class PlanHeapTest {
     Map<String, Long> p = Workloads.params("n", 40, "m", 40, "c", 10);
     long heap = Workloads.planHeap(new Add(), p, ctx);
     long block = 10 * 10 * 8;
-    long reserved = dev.cubed.Spec.fromEnv().reservedMem();
+    long reserved = Spec.fromEnv().reservedMem();
     // at least three tasks' own part (each holds more than one block); reservedMem is the JVM's
     // own overhead, not heap
     assertThat(heap).isGreaterThan(3 * block);
     // and no more than three whole projections (reserved counted three times) plus the slack
     long spec = ThreadsExecutor.heapNeeded(3, 300_000_000L, 0, 0);
     assertThat(heap).isLessThan(spec);
-    dev.cubed.zarr.ZarrArray c =
-        dev.cubed.zarr.ZarrArray.open(
-            new dev.cubed.zarr.FileSystemStore(
-                ctx.outputsDir().resolve(InputCache.key("add", "out", p))),
-            "C");
+    ZarrArray c =
+        ZarrArray.open(
+            new FileSystemStore(ctx.outputsDir().resolve(InputCache.key("add", "out", p))), "C");
     assertThat(c.shape()).containsExactly(40, 40);
     for (long i = 0; i < 4; i++) {
       for (long j = 0; j < 4; j++) {
@@ -56,7 +57,7 @@ class PlanHeapTest {
         Workloads.planHeap(new Matmul(), p, new BenchContext("threads", 1, 300_000_000L, dir));
     long four =
         Workloads.planHeap(new Matmul(), p, new BenchContext("threads", 4, 300_000_000L, dir));
-    long reserved = dev.cubed.Spec.fromEnv().reservedMem();
+    long reserved = Spec.fromEnv().reservedMem();
     long block = 200 * 200 * 8;
     // a matmul task holds its running sum and one block of each operand: 3 blocks of its own
     long grow = four - one;

@@ -1,5 +1,8 @@
 package dev.cubed.nd.elementwise;
 
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
 /**
  * float64 sin and cos over arrays, the same bits on every path: {@link TrigPoly}'s argument
  * reduction and polynomials, on vector lanes with the JDK Vector API ({@code jdk.incubator.vector})
@@ -37,8 +40,8 @@ public final class FastTrig {
    * path is fast): {@code ./cubed} and the processes executor's workers start with them. {@code
    * quiet} keeps the JVM from echoing the command on standard output.
    */
-  public static final java.util.List<String> JIT_OPTIONS =
-      java.util.List.of(
+  public static final List<String> JIT_OPTIONS =
+      List.of(
           "-XX:CompileCommand=quiet",
           "-XX:CompileCommand=option,dev.cubed.nd.elementwise.VectorTrig::eval,double,CompileThresholdScaling,0.01");
 
@@ -52,8 +55,7 @@ public final class FastTrig {
   private static final long HOT_NANOS = 1_000;
 
   private static volatile boolean vectorHot;
-  private static final java.util.concurrent.atomic.AtomicInteger hotStreak =
-      new java.util.concurrent.atomic.AtomicInteger();
+  private static final AtomicInteger hotStreak = new AtomicInteger();
 
   private static boolean vectorAvailable() {
     if (Boolean.getBoolean("cubed.noVectorTrig")

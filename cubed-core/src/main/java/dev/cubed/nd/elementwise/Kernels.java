@@ -1,5 +1,7 @@
 package dev.cubed.nd.elementwise;
 
+import java.lang.reflect.Array;
+import java.util.Arrays;
 import java.util.function.DoubleBinaryOperator;
 import java.util.function.DoubleUnaryOperator;
 import java.util.function.LongBinaryOperator;
@@ -204,7 +206,7 @@ final class Kernels {
 
   /** Copies the input (for functions that are the identity on a kind, e.g. floor on integers). */
   static final Loops.Unary IDENTITY =
-      (x, out, n) -> System.arraycopy(x, 0, out, 0, java.lang.reflect.Array.getLength(out));
+      (x, out, n) -> System.arraycopy(x, 0, out, 0, Array.getLength(out));
 
   static Loops.Unary complex(C1 f) {
     return (x, out, n) -> {
@@ -240,6 +242,6 @@ final class Kernels {
   }
 
   static Loops.Unary boolConst(boolean v) {
-    return (x, out, n) -> java.util.Arrays.fill((boolean[]) out, v);
+    return (x, out, n) -> Arrays.fill((boolean[]) out, v);
   }
 }

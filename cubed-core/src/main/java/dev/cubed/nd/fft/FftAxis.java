@@ -1,5 +1,7 @@
 package dev.cubed.nd.fft;
 
+import java.util.Arrays;
+
 /**
  * One-axis transforms on C-order double work buffers: complex data interleaved (re, im), real data
  * plain. Each method reads lines along {@code axis} of {@code shape}, zero-pads or truncates them
@@ -63,8 +65,8 @@ final class FftAxis {
             im[a] = in[src + 1];
           }
         }
-        java.util.Arrays.fill(re, copy, n, 0.0);
-        java.util.Arrays.fill(im, copy, n, 0.0);
+        Arrays.fill(re, copy, n, 0.0);
+        Arrays.fill(im, copy, n, 0.0);
         if (dir == Direction.FORWARD) {
           plan.forward(re, im, w);
         } else {
@@ -116,7 +118,7 @@ final class FftAxis {
             line[a] = in[(int) (inBase + (long) a * inner)];
           }
         }
-        java.util.Arrays.fill(line, copy, n, 0.0);
+        Arrays.fill(line, copy, n, 0.0);
         plan.forward(line, hr, hi, re, im, w);
         for (int a = 0; a < h; a++) {
           int dst = (int) (2 * (outBase + (long) a * inner));
@@ -158,8 +160,8 @@ final class FftAxis {
           hr[a] = in[src];
           hi[a] = in[src + 1];
         }
-        java.util.Arrays.fill(hr, copy, h, 0.0);
-        java.util.Arrays.fill(hi, copy, h, 0.0);
+        Arrays.fill(hr, copy, h, 0.0);
+        Arrays.fill(hi, copy, h, 0.0);
         plan.backward(hr, hi, line, re, im, w);
         if (inner == 1) {
           int base = (int) outBase;

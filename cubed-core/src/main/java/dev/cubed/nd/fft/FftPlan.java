@@ -1,5 +1,6 @@
 package dev.cubed.nd.fft;
 
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -203,7 +204,7 @@ final class FftPlan {
       buf[k++] = r;
       maxPrime = Math.max(maxPrime, r);
     }
-    return new int[][] {java.util.Arrays.copyOf(buf, k), {maxPrime}};
+    return new int[][] {Arrays.copyOf(buf, k), {maxPrime}};
   }
 
   /**
@@ -397,8 +398,8 @@ final class FftPlan {
     int m = sub.n;
     double[] ar = w.a;
     double[] ai = w.b;
-    java.util.Arrays.fill(ar, n, m, 0.0);
-    java.util.Arrays.fill(ai, n, m, 0.0);
+    Arrays.fill(ar, n, m, 0.0);
+    Arrays.fill(ai, n, m, 0.0);
     for (int k = 0; k < n; k++) {
       ar[k] = re[k] * chirpRe[k] - im[k] * chirpIm[k];
       ai[k] = re[k] * chirpIm[k] + im[k] * chirpRe[k];

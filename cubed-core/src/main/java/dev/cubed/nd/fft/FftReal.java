@@ -1,5 +1,6 @@
 package dev.cubed.nd.fft;
 
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -77,7 +78,7 @@ final class FftReal {
       double[] x, double[] outRe, double[] outIm, double[] re, double[] im, FftPlan.Work w) {
     if (!packed) {
       System.arraycopy(x, 0, re, 0, n);
-      java.util.Arrays.fill(im, 0, n, 0.0);
+      Arrays.fill(im, 0, n, 0.0);
       plan.forward(re, im, w);
       System.arraycopy(re, 0, outRe, 0, n / 2 + 1);
       System.arraycopy(im, 0, outIm, 0, n / 2 + 1);

@@ -1,5 +1,7 @@
 package dev.cubed.nd.linalg;
 
+import java.util.Arrays;
+
 /**
  * Jacobi methods for complex matrices (interleaved re,im, row-major): the cyclic two-sided method
  * for Hermitian eigenproblems and the one-sided (Hestenes) method for the SVD. Both converge
@@ -92,7 +94,7 @@ final class Jacobi {
     for (int i = 0; i < n; i++) {
       order[i] = i;
     }
-    java.util.Arrays.sort(order, (x, y) -> Double.compare(w[x], w[y]));
+    Arrays.sort(order, (x, y) -> Double.compare(w[x], w[y]));
     double[] ws = new double[n];
     double[] vs = vectors ? new double[2 * n * n] : null;
     for (int c = 0; c < n; c++) {
@@ -240,7 +242,7 @@ final class Jacobi {
     for (int i = 0; i < n; i++) {
       order[i] = i;
     }
-    java.util.Arrays.sort(order, (x, y) -> Double.compare(sv[y], sv[x]));
+    Arrays.sort(order, (x, y) -> Double.compare(sv[y], sv[x]));
     double[] s = new double[n];
     for (int c = 0; c < n; c++) {
       s[c] = sv[order[c]];

@@ -1,6 +1,7 @@
 package dev.cubed.nd.linalg;
 
 import dev.ludovic.netlib.lapack.LAPACK;
+import java.util.Arrays;
 import org.netlib.util.intW;
 
 /**
@@ -139,7 +140,6 @@ final class Spectral {
     if (job == Job.VALUES) {
       return new Svd(null, s, null, 0, 0);
     }
-    return new Svd(
-        java.util.Arrays.copyOf(vtp, uc * ln), s, java.util.Arrays.copyOf(up, lm * vr), uc, vr);
+    return new Svd(Arrays.copyOf(vtp, uc * ln), s, Arrays.copyOf(up, lm * vr), uc, vr);
   }
 }

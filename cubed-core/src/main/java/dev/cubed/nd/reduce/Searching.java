@@ -8,6 +8,7 @@ import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import dev.cubed.nd.WideArrays;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -117,7 +118,7 @@ public final class Searching {
     long[] shape = l.outShape;
     if (ax.isAll() && keep) {
       shape = new long[x.ndim()];
-      java.util.Arrays.fill(shape, 1);
+      Arrays.fill(shape, 1);
     } else if (ax.isAll()) {
       shape = new long[0];
     }

@@ -8,6 +8,8 @@ import dev.cubed.nd.Manipulation;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import dev.cubed.nd.elementwise.Elementwise;
+import java.util.ArrayList;
+import java.util.List;
 
 /** The standard's utility functions on one in-memory array: all, any and diff. */
 public final class Utility {
@@ -73,7 +75,7 @@ public final class Utility {
     int ax = Shapes.normalizeAxis("diff", axis, x.ndim());
     NDArray cur = x;
     if (prepend != null || append != null) {
-      java.util.List<NDArray> parts = new java.util.ArrayList<>();
+      List<NDArray> parts = new ArrayList<>();
       if (prepend != null) {
         parts.add(prepend);
       }

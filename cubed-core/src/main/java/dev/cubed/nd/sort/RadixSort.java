@@ -1,6 +1,13 @@
 package dev.cubed.nd.sort;
 
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinWorkerThread;
+import java.util.concurrent.Future;
 
 /**
  * Stable sorting of unsigned 64-bit keys, optionally carrying an {@code int} payload (the original
@@ -30,8 +37,7 @@ final class RadixSort {
       new ForkJoinPool(
           Math.max(1, Runtime.getRuntime().availableProcessors()),
           p -> {
-            java.util.concurrent.ForkJoinWorkerThread t =
-                ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(p);
+            ForkJoinWorkerThread t = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(p);
             t.setDaemon(true);
             t.setName("cubed-sort-" + t.getPoolIndex());
             return t;
@@ -97,7 +103,7 @@ final class RadixSort {
     int buckets = 1 << width;
     int mask = buckets - 1;
     if (depth >= countPool.length) {
-      countPool = java.util.Arrays.copyOf(countPool, depth + 4);
+      countPool = Arrays.copyOf(countPool, depth + 4);
     }
     int[] start = countPool[depth];
     if (start == null || start.length < 2 * buckets + 1) {
@@ -108,7 +114,7 @@ final class RadixSort {
       parallelDistribute(a, ap, b, bp, from, to, shift, mask, start);
       return;
     }
-    java.util.Arrays.fill(start, 0, buckets, 0);
+    Arrays.fill(start, 0, buckets, 0);
     for (int i = from; i < to; i++) {
       start[(int) (a[i] >>> shift) & mask]++;
     }
@@ -244,7 +250,7 @@ final class RadixSort {
 
   /** Runs {@code parts} equal parts of {@code [from, to)} on the pool and waits for them. */
   private static void runParts(int from, int to, int parts, Part job) {
-    java.util.List<java.util.concurrent.Callable<Void>> jobs = new java.util.ArrayList<>();
+    List<Callable<Void>> jobs = new ArrayList<>();
     long n = to - from;
     for (int p = 0; p < parts; p++) {
       int part = p;
@@ -259,14 +265,14 @@ final class RadixSort {
     invokeAll(jobs);
   }
 
-  private static void invokeAll(java.util.List<java.util.concurrent.Callable<Void>> jobs) {
-    for (java.util.concurrent.Future<Void> f : POOL.invokeAll(jobs)) {
+  private static void invokeAll(List<Callable<Void>> jobs) {
+    for (Future<Void> f : POOL.invokeAll(jobs)) {
       try {
         f.get();
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new IllegalStateException("sort interrupted", e);
-      } catch (java.util.concurrent.ExecutionException e) {
+      } catch (ExecutionException e) {
         throw new IllegalStateException("sort: a parallel part failed", e.getCause());
       }
     }
@@ -313,7 +319,7 @@ final class RadixSort {
     }
     cut[parts] = buckets;
     int[] cuts = cut;
-    java.util.List<java.util.concurrent.Callable<Void>> jobs = new java.util.ArrayList<>();
+    List<Callable<Void>> jobs = new ArrayList<>();
     for (int p = 0; p < parts; p++) {
       int lo = cuts[p];
       int hi = cuts[p + 1];
@@ -351,7 +357,7 @@ final class RadixSort {
     int mask = radix - 1;
     int digits = (bits + digitBits - 1) / digitBits;
     int[] counts = countBuf.length >= digits * radix ? countBuf : new int[digits * radix];
-    java.util.Arrays.fill(counts, 0, digits * radix, 0);
+    Arrays.fill(counts, 0, digits * radix, 0);
     for (int i = from; i < to; i++) {
       long k = keys[i];
       for (int d = 0; d < digits; d++) {

@@ -7,6 +7,7 @@ import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import dev.cubed.testing.NDAssert;
+import java.util.Arrays;
 import java.util.Random;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
@@ -54,7 +55,7 @@ class ElementwiseBroadcastTest {
       ys[i] = r.nextInt(3) == 0 ? 1 : out[i];
     }
     int drop = nd == 0 ? 0 : r.nextInt(nd + 1);
-    long[] yShort = java.util.Arrays.copyOfRange(ys, drop, nd);
+    long[] yShort = Arrays.copyOfRange(ys, drop, nd);
     for (DType dt : new DType[] {DType.FLOAT64, DType.INT32, DType.UINT8, DType.COMPLEX128}) {
       NDArray x = random(r, dt, xs);
       NDArray y = random(r, dt, yShort);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import java.util.Random;
+import java.util.function.BinaryOperator;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -19,7 +20,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class ElementwiseIntoTest {
   /** One function: without a buffer ({@link Elementwise}) and into one. */
-  private record Op(java.util.function.BinaryOperator<NDArray> plain, Into into) {}
+  private record Op(BinaryOperator<NDArray> plain, Into into) {}
 
   private interface Into {
     NDArray apply(NDArray x, NDArray y, NDArray buf);

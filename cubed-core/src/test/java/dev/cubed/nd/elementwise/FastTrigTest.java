@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Arrays;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -47,7 +48,7 @@ class FastTrigTest {
     FastTrig.sin(inPlace, 0, inPlace, 0, inPlace.length);
     double[] sep = new double[x.length];
     FastTrig.sin(x, 0, sep, 0, x.length);
-    assertEquals(java.util.Arrays.toString(sep), java.util.Arrays.toString(inPlace));
+    assertEquals(Arrays.toString(sep), Arrays.toString(inPlace));
   }
 
   /** The vector lanes and the element loop agree to the bit on every argument. */
@@ -91,7 +92,7 @@ class FastTrigTest {
     double[] x = arguments(r, 999);
     double[] before = new double[x.length];
     FastTrig.sin(x, 0, before, 0, x.length);
-    double[] small = java.util.Arrays.copyOf(x, 64);
+    double[] small = Arrays.copyOf(x, 64);
     double[] out = new double[64];
     long until = System.nanoTime() + 60_000_000_000L;
     while (FastTrig.vectorized() && !FastTrig.vectorHot() && System.nanoTime() < until) {

@@ -6,6 +6,7 @@ import dev.cubed.nd.Complex;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import java.util.stream.Stream;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -136,9 +137,7 @@ class StandardSpecialCasesTest {
     if (Double.isNaN(want) || Double.isInfinite(want) || want == 0) {
       assertSame(want, got, what);
     } else {
-      assertThat(got)
-          .as(what)
-          .isCloseTo(want, org.assertj.core.data.Offset.offset(4 * Math.ulp(want)));
+      assertThat(got).as(what).isCloseTo(want, Offset.offset(4 * Math.ulp(want)));
     }
   }
 }

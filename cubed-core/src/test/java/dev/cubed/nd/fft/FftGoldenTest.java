@@ -10,9 +10,11 @@ import dev.cubed.nd.Npy;
 import dev.cubed.testing.NDAssert;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -41,7 +43,7 @@ class FftGoldenTest {
               FftGoldenTest.class.getResourceAsStream("/golden/fft/" + f + ".npz")) {
             return Npy.readNpz(in, f + ".npz");
           } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
           }
         });
   }
@@ -106,7 +108,7 @@ class FftGoldenTest {
     int axis = c.get("axis").asInt();
     int[] s = ints(c.get("s"));
     int[] axes = ints(c.get("axes"));
-    Fft.Norm norm = Fft.Norm.valueOf(c.get("norm").asText().toUpperCase(java.util.Locale.ROOT));
+    Fft.Norm norm = Fft.Norm.valueOf(c.get("norm").asText().toUpperCase(Locale.ROOT));
     NDArray actual =
         switch (fn) {
           case "fft" -> Fft.fft(x, n, axis, norm);

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
+import java.util.Arrays;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -263,7 +264,7 @@ class ComplexEigenTest {
         assertEquals(0, vals[2 * i + 1], 1e-12 * n, "Hermitian: imaginary part of eigenvalue");
         sorted[i] = vals[2 * i];
       }
-      java.util.Arrays.sort(sorted);
+      Arrays.sort(sorted);
       NDArray eh = Linalg.eigvalsh(h);
       for (int i = 0; i < n; i++) {
         assertEquals(eh.getDouble(i), sorted[i], 1e-11, "eigvalsh agrees, n=" + n);

@@ -7,9 +7,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -129,7 +131,7 @@ class LinalgDecompositionTest {
           us[2 * (i * k + j) + 1] = u[2 * (i * uc + j) + 1] * s[j];
         }
       }
-      double[] vhk = java.util.Arrays.copyOf(vh, 2 * k * n);
+      double[] vhk = Arrays.copyOf(vh, 2 * k * n);
       double[] rec = MatrixStack.matmul(us, vhk, m, k, n, true);
       assertThat(LinalgGolden.maxDiff(rec, a)).as(what + " U S Vh = A").isLessThan(tol * scale(a));
       assertThat(orthoError(u, m, uc)).as(what + " U^H U = I").isLessThan(tol);
@@ -310,14 +312,13 @@ class LinalgDecompositionTest {
     Linalg.SlogdetResult sd = Linalg.slogdet(hx);
     assertThat(sd.logabsdet().getDouble(0))
         .as("slogdet vs eigvalsh " + dt)
-        .isCloseTo(logProd, org.assertj.core.data.Offset.offset(t * Math.abs(logProd) + t));
-    assertThat(sd.sign().getDouble(0)).isCloseTo(1.0, org.assertj.core.data.Offset.offset(t));
+        .isCloseTo(logProd, Offset.offset(t * Math.abs(logProd) + t));
+    assertThat(sd.sign().getDouble(0)).isCloseTo(1.0, Offset.offset(t));
     double det = Linalg.det(hx).getDouble(0);
     if (logProd > Math.log(dt.realPart().finfo().max())) {
       assertThat(det).as("det overflows the dtype, as in NumPy").isInfinite();
     } else {
-      assertThat(Math.log(det))
-          .isCloseTo(logProd, org.assertj.core.data.Offset.offset(t * Math.abs(logProd) + t));
+      assertThat(Math.log(det)).isCloseTo(logProd, Offset.offset(t * Math.abs(logProd) + t));
     }
     double[] hm = cmat(hx, 0, m, m);
     double[] l = cmat(Linalg.cholesky(hx), 0, m, m);

@@ -8,7 +8,9 @@ import dev.cubed.nd.Creation;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.testing.NDAssert;
+import java.util.List;
 import java.util.function.Function;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -60,7 +62,7 @@ class LinalgErrorTest {
   void nonSquareAndTooFewDimensions() {
     NDArray rect = NDArray.zeros(DType.FLOAT64, 2, 3, 4);
     for (Function<NDArray, Object> f :
-        java.util.List.<Function<NDArray, Object>>of(
+        List.<Function<NDArray, Object>>of(
             Linalg::det,
             Linalg::inv,
             Linalg::cholesky,
@@ -210,7 +212,7 @@ class LinalgErrorTest {
     NDArray x = NDArray.ones(dt, 2, 2, 2);
     x.setDouble(5, Double.NaN);
     for (Function<NDArray, Object> f :
-        java.util.List.<Function<NDArray, Object>>of(
+        List.<Function<NDArray, Object>>of(
             Linalg::svd, Linalg::svdvals, Linalg::pinv, Linalg::matrixRank)) {
       assertThatThrownBy(() -> f.apply(x))
           .isInstanceOf(Linalg.LinAlgException.class)
@@ -244,7 +246,7 @@ class LinalgErrorTest {
       NDArray x = NDArray.of(new double[] {3 * scale, scale, scale, 4 * scale}, 2, 2).astype(dt);
       double hi = (7 + Math.sqrt(5)) / 2;
       double lo = (7 - Math.sqrt(5)) / 2;
-      org.assertj.core.data.Offset<Double> eps = org.assertj.core.data.Offset.offset(1e-12);
+      Offset<Double> eps = Offset.offset(1e-12);
       NDArray s = Linalg.svdvals(x);
       assertThat(s.getDouble(0) / scale).isCloseTo(hi, eps);
       assertThat(s.getDouble(1) / scale).isCloseTo(lo, eps);

@@ -4,10 +4,12 @@ import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Npy;
 import dev.cubed.nd.Shapes;
+import dev.cubed.testing.NDAssert;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -75,7 +77,7 @@ final class LinalgGolden {
       throw new AssertionError(
           what + ": dtype " + actual.dtype() + ", expected " + expected.dtype());
     }
-    if (!java.util.Arrays.equals(expected.shape(), actual.shape())) {
+    if (!Arrays.equals(expected.shape(), actual.shape())) {
       throw new AssertionError(
           what
               + ": shape "
@@ -85,7 +87,7 @@ final class LinalgGolden {
     }
     DType dt = expected.dtype();
     if (!dt.isFloating()) {
-      dev.cubed.testing.NDAssert.assertExact(expected, actual, what);
+      NDAssert.assertExact(expected, actual, what);
       return;
     }
     double scale = 1;

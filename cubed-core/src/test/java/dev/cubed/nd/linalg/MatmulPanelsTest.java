@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Random;
 import java.util.stream.Stream;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -48,9 +49,7 @@ class MatmulPanelsTest {
     assertThat(MatmulKernels.panelRows(m, k, n, flops)).isEqualTo(Math.min(m, rowsPerPanel));
     MatmulKernels.dgemmPanels(a, offA, bm, offB, panels, offC, m, k, n, accumulate, flops);
     for (int i = 0; i < one.length; i++) {
-      assertThat(panels[i])
-          .isCloseTo(
-              one[i], org.assertj.core.data.Offset.offset(1e-13 * k * (1 + Math.abs(one[i]))));
+      assertThat(panels[i]).isCloseTo(one[i], Offset.offset(1e-13 * k * (1 + Math.abs(one[i]))));
     }
     // and both are the product: spot-check against a plain triple loop (rounding aside)
     for (int i = 0; i < m; i += Math.max(1, m / 3)) {
@@ -60,7 +59,7 @@ class MatmulPanelsTest {
           s += a[offA + i * k + q] * bm[offB + q * n + j];
         }
         assertThat(panels[offC + i * n + j])
-            .isCloseTo(s, org.assertj.core.data.Offset.offset(1e-12 * (1 + Math.abs(s)) * k));
+            .isCloseTo(s, Offset.offset(1e-12 * (1 + Math.abs(s)) * k));
       }
     }
     // nothing outside c's range is touched

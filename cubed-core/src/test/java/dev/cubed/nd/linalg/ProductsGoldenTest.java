@@ -9,7 +9,10 @@ import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import dev.cubed.nd.elementwise.Elementwise;
 import dev.cubed.testing.NDAssert;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -125,7 +128,7 @@ class ProductsGoldenTest {
     int m = 70;
     int k = 130;
     int n = 90;
-    java.util.Random r = new java.util.Random(5);
+    Random r = new Random(5);
     double[] a = new double[m * k];
     double[] b = new double[k * n];
     for (int i = 0; i < a.length; i++) {
@@ -151,7 +154,7 @@ class ProductsGoldenTest {
   @ParameterizedTest
   @ValueSource(strings = {"float64", "float32", "mixed", "int64", "broadcastAcc"})
   void matmulAccumulateEqualsAddOfProduct(String kind) {
-    java.util.Random r = new java.util.Random(kind.hashCode());
+    Random r = new Random(kind.hashCode());
     int m = 37;
     int k = 300;
     int n = 23;
@@ -250,8 +253,7 @@ class ProductsGoldenTest {
   void blasIsNativeWhenOpenBlasInstalled() {
     String d = Blas.describe();
     assertThat(d).startsWith("BLAS implementation dev.ludovic.netlib.blas.");
-    if (java.nio.file.Files.exists(
-        java.nio.file.Path.of("/usr/lib/x86_64-linux-gnu/libopenblas.so.0"))) {
+    if (Files.exists(Path.of("/usr/lib/x86_64-linux-gnu/libopenblas.so.0"))) {
       assertThat(d).contains("JNIBLAS").contains("libopenblas");
     }
   }

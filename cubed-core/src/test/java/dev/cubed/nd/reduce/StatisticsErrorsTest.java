@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.cubed.nd.Axes;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
+import java.util.SplittableRandom;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -83,7 +85,7 @@ class StatisticsErrorsTest {
   void fastPathsAgreeWithGenericLayout() {
     // a 2-d float64 array large enough for the unrolled paths: axis 0 (row accumulation), axis 1
     // (eight accumulators), both (flattened) and a permuted layout (axes 0 and 2 of 3-d)
-    java.util.SplittableRandom r = new java.util.SplittableRandom(7);
+    SplittableRandom r = new SplittableRandom(7);
     NDArray a = NDArray.zeros(DType.FLOAT64, 37, 53);
     double[] d = (double[]) a.data();
     for (int i = 0; i < d.length; i++) {
@@ -96,17 +98,17 @@ class StatisticsErrorsTest {
       for (int i = 0; i < 37; i++) {
         e += d[i * 53 + j];
       }
-      assertThat(s0.getDouble(j)).isCloseTo(e, org.assertj.core.data.Offset.offset(1e-12));
+      assertThat(s0.getDouble(j)).isCloseTo(e, Offset.offset(1e-12));
     }
     for (int i = 0; i < 37; i++) {
       double e = 0;
       for (int j = 0; j < 53; j++) {
         e += d[i * 53 + j];
       }
-      assertThat(s1.getDouble(i)).isCloseTo(e, org.assertj.core.data.Offset.offset(1e-12));
+      assertThat(s1.getDouble(i)).isCloseTo(e, Offset.offset(1e-12));
     }
     NDArray t = a.reshape(37, 1, 53);
     assertThat(Statistics.sum(t, Axes.of(0, 2)).getDouble(0))
-        .isCloseTo(Statistics.sum(a).getDouble(0), org.assertj.core.data.Offset.offset(1e-10));
+        .isCloseTo(Statistics.sum(a).getDouble(0), Offset.offset(1e-10));
   }
 }

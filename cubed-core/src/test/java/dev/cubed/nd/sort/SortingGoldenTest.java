@@ -8,6 +8,7 @@ import dev.cubed.nd.GoldenCases;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import dev.cubed.testing.NDAssert;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -86,7 +87,7 @@ class SortingGoldenTest {
         ref[i] = i;
       }
       boolean desc = order == Sorting.Order.DESCENDING;
-      java.util.Arrays.sort(ref, (a, b) -> compare(x, a, b, desc));
+      Arrays.sort(ref, (a, b) -> compare(x, a, b, desc));
       for (int i = 0; i < n; i++) {
         assertThat(idx.getLong(i)).as("%s %s at %d", dt, order, i).isEqualTo((long) ref[i]);
         assertThat(sorted.getObject(i)).isEqualTo(x.getObject(ref[i]));
