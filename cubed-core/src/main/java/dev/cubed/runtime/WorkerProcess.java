@@ -3,17 +3,12 @@ package dev.cubed.runtime;
 import dev.cubed.nd.elementwise.FastTrig;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
-import java.io.BufferedReader;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -31,7 +26,6 @@ import java.util.logging.Logger;
 final class WorkerProcess {
   private static final Logger LOG = Logger.getLogger(ProcessesExecutor.class.getName());
   private static final WorkerProtocol.Frame DEAD = new WorkerProtocol.Frame((byte) -1, new byte[0]);
-  private static final int TAIL_LINES = 20;
 
   /**
    * How worker JVMs are started.
@@ -104,7 +98,7 @@ final class WorkerProcess {
   private final Process process;
   private final DataOutputStream out;
   private final BlockingQueue<WorkerProtocol.Frame> replies = new LinkedBlockingQueue<>();
-  private final Deque<String> stderrTail = new ArrayDeque<>();
+  private final ChildStderr stderr;
   private final Set<Integer> defined = new HashSet<>();
   private final WorkerProtocol.Hello hello;
   private volatile String channelError;
@@ -121,9 +115,7 @@ final class WorkerProcess {
     Thread reader = new Thread(() -> readLoop(in), "cubed-worker-reader-" + process.pid());
     reader.setDaemon(true);
     reader.start();
-    Thread err = new Thread(this::stderrLoop, "cubed-worker-stderr-" + process.pid());
-    err.setDaemon(true);
-    err.start();
+    this.stderr = ChildStderr.follow(process, "cubed worker");
     WorkerProtocol.Frame f;
     try {
       // a worker that dies says so at once (DEAD); one still starting on a busy machine (JVM
@@ -140,11 +132,11 @@ final class WorkerProcess {
           "processes executor: a worker JVM did not start ("
               + (f == null
                   ? "no hello within " + START_DEADLINE_SECONDS + " s"
-                  : "it exited with code " + exitCode(5))
+                  : "it exited with code " + stderr.exitCode(5))
               + "); command: "
               + String.join(" ", settings.command())
               + "; its stderr: "
-              + stderrText());
+              + stderr.text());
     }
     hello = WorkerProtocol.readHello(f);
   }
@@ -221,42 +213,6 @@ final class WorkerProcess {
     }
   }
 
-  private void stderrLoop() {
-    try (BufferedReader r =
-        new BufferedReader(
-            new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8))) {
-      String line;
-      while ((line = r.readLine()) != null) {
-        synchronized (stderrTail) {
-          stderrTail.addLast(line);
-          if (stderrTail.size() > TAIL_LINES) {
-            stderrTail.removeFirst();
-          }
-        }
-        System.err.println("[cubed worker " + process.pid() + "] " + line);
-      }
-    } catch (IOException e) {
-      // the worker is gone
-    }
-  }
-
-  private String stderrText() {
-    synchronized (stderrTail) {
-      return stderrTail.isEmpty() ? "(empty)" : String.join(" | ", stderrTail);
-    }
-  }
-
-  private int exitCode(long waitSeconds) {
-    try {
-      if (process.waitFor(waitSeconds, TimeUnit.SECONDS)) {
-        return process.exitValue();
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    return -1;
-  }
-
   /** Result of one task: measurements on success, or the remote failure. */
   record Reply(WorkerProtocol.Measured measured, WorkerTaskException failure) {}
 
@@ -305,11 +261,11 @@ final class WorkerProcess {
   }
 
   private WorkerDiedException died(String what, String how) {
-    int code = exitCode(5);
+    int code = stderr.exitCode(5);
     if (code == -1) {
       kill();
     }
-    boolean oom = code == 3 || stderrText().contains("OutOfMemoryError");
+    boolean oom = code == 3 || stderr.text().contains("OutOfMemoryError");
     String msg =
         oom
             ? String.format(
@@ -322,10 +278,10 @@ final class WorkerProcess {
                 code,
                 settings.heapBound(),
                 settings.heapBound() / 1048576.0,
-                stderrText())
+                stderr.text())
             : String.format(
                 "worker process %d died during %s (%s; exit code %d%s); worker stderr: %s",
-                pid(), what, how, code, code == 137 ? ", killed by SIGKILL" : "", stderrText());
+                pid(), what, how, code, code == 137 ? ", killed by SIGKILL" : "", stderr.text());
     return new WorkerDiedException(msg, pid(), code, oom);
   }
 

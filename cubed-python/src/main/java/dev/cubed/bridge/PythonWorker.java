@@ -2,20 +2,17 @@ package dev.cubed.bridge;
 
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Npy;
+import dev.cubed.runtime.ChildStderr;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
-import java.io.BufferedReader;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -42,7 +39,6 @@ import java.util.concurrent.TimeUnit;
  * <p>Used by one task thread at a time; {@link PythonWorkers}' monitor may kill it meanwhile.
  */
 final class PythonWorker {
-  private static final int TAIL_LINES = 20;
 
   /** How long a starting worker may take to say hello (it fails at once if it exits). */
   static final long START_DEADLINE_SECONDS = 600;
@@ -51,7 +47,7 @@ final class PythonWorker {
   private final Process process;
   private final DataOutputStream out;
   private final DataInputStream in;
-  private final Deque<String> stderrTail = new ArrayDeque<>();
+  private final ChildStderr stderr;
   private final Set<String> defined = new HashSet<>();
 
   /** Set by the monitor before it kills this worker: why (shown as the task's failure). */
@@ -71,9 +67,7 @@ final class PythonWorker {
     this.process = process;
     this.out = new DataOutputStream(new BufferedOutputStream(process.getOutputStream(), 1 << 16));
     this.in = new DataInputStream(new BufferedInputStream(process.getInputStream(), 1 << 16));
-    Thread err = new Thread(this::stderrLoop, "cubed-python-worker-stderr-" + process.pid());
-    err.setDaemon(true);
-    err.start();
+    this.stderr = ChildStderr.follow(process, "cubed python worker");
     int type;
     try {
       // the hello comes once Python has imported NumPy and cloudpickle (seconds on a busy machine)
@@ -88,11 +82,11 @@ final class PythonWorker {
       process.destroyForcibly();
       throw new IOException(
           "a Python worker did not start (exit code "
-              + exitCode(5)
+              + stderr.exitCode(5)
               + "); command: "
               + String.join(" ", kind.command())
               + "; its stderr: "
-              + stderrText()
+              + stderr.text()
               + ". The worker runs the Python that made the plan (sys.executable) with its"
               + " sys.path: cubed_java, numpy and cloudpickle must import there");
     }
@@ -216,7 +210,7 @@ final class PythonWorker {
       kill();
       return new PythonWorkerDiedException(reason);
     }
-    int code = exitCode(5);
+    int code = stderr.exitCode(5);
     if (code == -1) {
       kill();
     }
@@ -224,7 +218,7 @@ final class PythonWorker {
         String.format(
             "Python worker pid %d died during %s (%s; exit code %d%s); it is replaced by a new"
                 + " worker for the next attempt; its stderr: %s",
-            pid(), what, how, code, code == 137 ? ", killed by SIGKILL" : "", stderrText()));
+            pid(), what, how, code, code == 137 ? ", killed by SIGKILL" : "", stderr.text()));
   }
 
   /** The worker's VmHWM (peak resident set since its last reset), bytes; -1 if unreadable. */
@@ -279,42 +273,6 @@ final class PythonWorker {
       throw new IOException("corrupt channel: a string of " + n + " bytes");
     }
     return new String(in.readNBytes(n), StandardCharsets.UTF_8);
-  }
-
-  private void stderrLoop() {
-    try (BufferedReader r =
-        new BufferedReader(
-            new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8))) {
-      String line;
-      while ((line = r.readLine()) != null) {
-        synchronized (stderrTail) {
-          stderrTail.addLast(line);
-          if (stderrTail.size() > TAIL_LINES) {
-            stderrTail.removeFirst();
-          }
-        }
-        System.err.println("[cubed python worker " + process.pid() + "] " + line);
-      }
-    } catch (IOException e) {
-      // the worker is gone
-    }
-  }
-
-  private String stderrText() {
-    synchronized (stderrTail) {
-      return stderrTail.isEmpty() ? "(empty)" : String.join(" | ", stderrTail);
-    }
-  }
-
-  private int exitCode(long waitSeconds) {
-    try {
-      if (process.waitFor(waitSeconds, TimeUnit.SECONDS)) {
-        return process.exitValue();
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    return -1;
   }
 
   /** The Python function raised: retried as the engine's policy says for user code. */
