@@ -172,8 +172,17 @@ def python_calls():
         except Unresolved as e:
             unresolved.append(f"{where}: {e}")
             continue
+        count = len(node.args) - 1
+        f = node.func
+        if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) \
+                and f.value.id == "_deferred":
+            # _deferred.call(name, (args...), dtypes): the Java call takes the tuple's items
+            if not isinstance(node.args[1], ast.Tuple):
+                unresolved.append(f"{where}: _deferred.call's arguments are not a literal tuple")
+                continue
+            count = len(node.args[1].elts)
         for name in names:
-            found.append((name, len(node.args) - 1, where))
+            found.append((name, count, where))
     return found, unresolved
 
 
