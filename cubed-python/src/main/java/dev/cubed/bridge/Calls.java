@@ -7,6 +7,7 @@ import dev.cubed.CubedArray;
 import dev.cubed.Spec;
 import dev.cubed.Xp;
 import dev.cubed.XpFft;
+import dev.cubed.XpGroupby;
 import dev.cubed.XpIndexing;
 import dev.cubed.XpLinalg;
 import dev.cubed.diagnostics.Diagnostics;
@@ -86,7 +87,7 @@ final class Calls {
 
   /** The only classes whose methods a CALL may name (an explicit list, never a lookup by name). */
   private static final List<Class<?>> API =
-      List.of(Xp.class, XpLinalg.class, XpFft.class, XpIndexing.class);
+      List.of(Xp.class, XpLinalg.class, XpFft.class, XpIndexing.class, XpGroupby.class);
 
   static {
     for (Class<?> c : API) {
