@@ -21,7 +21,7 @@ from ._array import Array, _call
 FUNCS = ("sum", "count", "mean", "min", "max")
 
 
-def groupby_reduce(obj, func, make, skipna=None):
+def groupby_reduce(obj, func, make, skipna=None, _group_first=True):
     """Reduces ``obj`` (Dataset or DataArray) by the groups of ``make(obj)`` (a function building
     xarray's GroupBy or Resample object of its argument) with ``func`` (one of :data:`FUNCS`).
     Variables whose data is a cubed_java Array holding the grouped dimension are reduced in the
@@ -33,7 +33,8 @@ def groupby_reduce(obj, func, make, skipna=None):
         raise ValueError(f"groupby_reduce: func {func!r} is not one of {', '.join(FUNCS)}")
     if isinstance(obj, xr.DataArray):
         name = obj.name if obj.name is not None else "__cubed_java_da__"
-        out = groupby_reduce(obj.to_dataset(name=name), func, make, skipna)[name]
+        # xarray keeps a DataArray's dimension order (a Dataset's variables get the group first)
+        out = groupby_reduce(obj.to_dataset(name=name), func, make, skipna, False)[name]
         return out.rename(obj.name)
     gb = make(obj)
     if len(gb.groupers) != 1:
@@ -58,9 +59,10 @@ def groupby_reduce(obj, func, make, skipna=None):
         dims = list(var.dims)
         dims[axis] = out_dim
         reduced = xr.Variable(tuple(dims), r)
-        # xarray's non-flox path puts the group dimension first
-        order = (out_dim,) + tuple(d for d in dims if d != out_dim)
-        template[v] = reduced.transpose(*order)
+        # xarray's non-flox path puts the group dimension first in a Dataset's variables
+        if _group_first:
+            reduced = reduced.transpose(out_dim, *(d for d in dims if d != out_dim))
+        template[v] = reduced
     return template[list(obj.data_vars)] if obj.data_vars else template
 
 
@@ -90,3 +92,23 @@ class GroupedReduce:
 
     def count(self):
         return groupby_reduce(self._obj, "count", self._make)
+
+
+def plan_figures(*arrays):
+    """The figures of the plan computing ``arrays`` (cubed_java Arrays, or xarray objects whose
+    chunked data variables are taken) together, nothing computed: a dict of ``tasks``, ``ops``,
+    ``max_projected_mem`` (bytes of the largest task) and ``intermediate_bytes``."""
+    from ._bridge import session
+
+    xs = []
+    for a in arrays:
+        if isinstance(a, Array):
+            xs.append(a)
+        elif hasattr(a, "data_vars"):
+            xs.extend(a[v].data for v in a.data_vars if isinstance(a[v].data, Array))
+        elif isinstance(getattr(a, "data", None), Array):
+            xs.append(a.data)
+    if not xs:
+        raise ValueError("plan_figures: no cubed_java array given")
+    tasks, ops, mem, inter = session().call("planFigures", xs)
+    return {"tasks": tasks, "ops": ops, "max_projected_mem": mem, "intermediate_bytes": inter}

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cubed.Cubed;
 import dev.cubed.CubedArray;
+import dev.cubed.PlanFigures;
 import dev.cubed.Spec;
 import dev.cubed.Xp;
 import dev.cubed.XpFft;
@@ -153,6 +154,19 @@ final class Calls {
           return Cubed.compute(xs);
         });
     OWN.put("computeWith", ComputeWith::apply);
+    // planFigures(handles): [tasks, ops, largest projected task memory, intermediate bytes] of
+    // the plan computing them together (Cubed.summary; nothing is computed)
+    OWN.put(
+        "planFigures",
+        (s, a) -> {
+          List<CubedArray> xs = new ArrayList<>();
+          for (Object h : (List<?>) arg(a, 0, List.class, "planFigures")) {
+            xs.add(s.get(h, "planFigures"));
+          }
+          PlanFigures f = Cubed.summary(xs);
+          return List.of(f.tasks(), (long) f.ops(), f.maxProjectedMem(), f.intermediateBytes());
+        });
+
     // pyBlockwise(...): a lazy op running a Python function in worker processes (PyBlockwise)
     OWN.put("pyBlockwise", PyBlockwise::apply);
     // serialize(handle): the array's plan as bytes (uint8), nothing computed (see PlanBytes)
