@@ -420,6 +420,19 @@ def _register_accessors():
                                  " with chunked_array_type=\"cubed-java\")")
             return cubed_java.visualize(*arrays, filename=filename, format=format)
 
+        def groupby(self, group=None, **kwargs):
+            """``obj.groupby(group, **kwargs)`` whose ``sum``/``mean``/``min``/``max``/``count``
+            run in the engine in bounded memory (see ``cubed_java.xarray_groupby``)."""
+            from .xarray_groupby import GroupedReduce
+
+            return GroupedReduce(self._obj, lambda o: o.groupby(group, **kwargs))
+
+        def resample(self, indexer=None, **kwargs):
+            """``obj.resample(indexer, **kwargs)`` with the reductions of ``groupby`` above."""
+            from .xarray_groupby import GroupedReduce
+
+            return GroupedReduce(self._obj, lambda o: o.resample(indexer, **kwargs))
+
     for cls, register in ((xr.Dataset, xr.register_dataset_accessor),
                           (xr.DataArray, xr.register_dataarray_accessor)):
         if not hasattr(cls, "cubed_java"):

@@ -4,9 +4,11 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cubed.Cubed;
 import dev.cubed.CubedArray;
+import dev.cubed.PlanFigures;
 import dev.cubed.Spec;
 import dev.cubed.Xp;
 import dev.cubed.XpFft;
+import dev.cubed.XpGroupby;
 import dev.cubed.XpIndexing;
 import dev.cubed.XpLinalg;
 import dev.cubed.diagnostics.Diagnostics;
@@ -86,7 +88,7 @@ final class Calls {
 
   /** The only classes whose methods a CALL may name (an explicit list, never a lookup by name). */
   private static final List<Class<?>> API =
-      List.of(Xp.class, XpLinalg.class, XpFft.class, XpIndexing.class);
+      List.of(Xp.class, XpLinalg.class, XpFft.class, XpIndexing.class, XpGroupby.class);
 
   static {
     for (Class<?> c : API) {
@@ -152,6 +154,19 @@ final class Calls {
           return Cubed.compute(xs);
         });
     OWN.put("computeWith", ComputeWith::apply);
+    // planFigures(handles): [tasks, ops, largest projected task memory, intermediate bytes] of
+    // the plan computing them together (Cubed.summary; nothing is computed)
+    OWN.put(
+        "planFigures",
+        (s, a) -> {
+          List<CubedArray> xs = new ArrayList<>();
+          for (Object h : (List<?>) arg(a, 0, List.class, "planFigures")) {
+            xs.add(s.get(h, "planFigures"));
+          }
+          PlanFigures f = Cubed.summary(xs);
+          return List.of(f.tasks(), (long) f.ops(), f.maxProjectedMem(), f.intermediateBytes());
+        });
+
     // pyBlockwise(...): a lazy op running a Python function in worker processes (PyBlockwise)
     OWN.put("pyBlockwise", PyBlockwise::apply);
     // serialize(handle): the array's plan as bytes (uint8), nothing computed (see PlanBytes)
