@@ -187,7 +187,7 @@ final class MultiOutput {
         }
       }
       if (!chains.isEmpty()) {
-        Tiles.fold(chains, tiledAcc, fresh, step, k.clone());
+        TiledEvaluation.fold(chains, tiledAcc, fresh, step, k.clone());
       }
     }
     List<NDArray> out = new ArrayList<>(acc.length);
