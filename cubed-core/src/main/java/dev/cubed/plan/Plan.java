@@ -70,7 +70,7 @@ public final class Plan {
     List<MultiOutput.Group> groups =
         new ArrayList<>(
             this.cfg.foldGroups()
-                ? MultiOutput.findFolds(
+                ? FoldGroups.findFolds(
                     topo, materialized, this::isOutput, this.cfg, folded, tileBytes)
                 : List.of());
     groups.addAll(
