@@ -347,35 +347,7 @@ public final class Spec implements Serializable {
    */
   @Override
   public String toString() {
-    Map<String, String> mine = settings();
-    Map<String, String> defaults = plainBuilder().build().settings();
-    StringBuilder sb =
-        new StringBuilder("Spec[workDir=")
-            .append(Stores.redact(v.workDir))
-            .append(", allowedMem=")
-            .append(v.allowedMem)
-            .append(", reservedMem=")
-            .append(v.reservedMem)
-            .append(", executor=")
-            .append(v.executor)
-            .append(", workers=")
-            .append(v.workers)
-            .append(", attempts=")
-            .append(v.attempts);
-    List<String> shown =
-        List.of("work_dir", "allowed_mem", "reserved_mem", "executor", "workers", "attempts");
-    mine.forEach(
-        (k, value) -> {
-          if (!shown.contains(k)
-              && !k.startsWith("executor_option.")
-              && !value.equals(defaults.get(k))) {
-            sb.append(", ").append(k).append('=').append(value);
-          }
-        });
-    if (!v.executorOptions.isEmpty()) {
-      sb.append(", executorOptions=").append(v.executorOptions);
-    }
-    return sb.append(']').toString();
+    return SpecText.describe(this);
   }
 
   /** Builder of {@link Spec}. */

@@ -1,5 +1,6 @@
 package dev.cubed;
 
+import dev.cubed.zarr.Stores;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
@@ -12,7 +13,10 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.TreeSet;
 
-/** Values of settings as text: sizes, booleans, counts, choices and spec files ({@link Spec}). */
+/**
+ * Values of settings as text: sizes, booleans, counts, choices, spec files and a spec shown as text
+ * ({@link Spec}).
+ */
 final class SpecText {
   private SpecText() {}
 
@@ -146,5 +150,38 @@ final class SpecText {
   private static IllegalArgumentException bad(String key, String value, String allowed) {
     return new IllegalArgumentException(
         "Spec: " + key + ": '" + value.strip() + "' is not " + allowed);
+  }
+
+  /** {@link Spec#toString()}: see there. */
+  static String describe(Spec spec) {
+    Map<String, String> mine = spec.settings();
+    Map<String, String> defaults = Spec.plainBuilder().build().settings();
+    StringBuilder sb =
+        new StringBuilder("Spec[workDir=")
+            .append(Stores.redact(spec.workLocation()))
+            .append(", allowedMem=")
+            .append(spec.allowedMem())
+            .append(", reservedMem=")
+            .append(spec.reservedMem())
+            .append(", executor=")
+            .append(spec.executor())
+            .append(", workers=")
+            .append(spec.workers())
+            .append(", attempts=")
+            .append(spec.attempts());
+    List<String> shown =
+        List.of("work_dir", "allowed_mem", "reserved_mem", "executor", "workers", "attempts");
+    mine.forEach(
+        (k, value) -> {
+          if (!shown.contains(k)
+              && !k.startsWith("executor_option.")
+              && !value.equals(defaults.get(k))) {
+            sb.append(", ").append(k).append('=').append(value);
+          }
+        });
+    if (!spec.executorOptions().isEmpty()) {
+      sb.append(", executorOptions=").append(spec.executorOptions());
+    }
+    return sb.append(']').toString();
   }
 }

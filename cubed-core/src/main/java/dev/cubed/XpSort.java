@@ -10,9 +10,9 @@ import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import dev.cubed.nd.sort.Sorting;
 import dev.cubed.plan.ArrayNode;
-import dev.cubed.primitive.BlockFunction;
 import dev.cubed.primitive.BlockKeys;
 import dev.cubed.primitive.Blockwise;
+import dev.cubed.primitive.BlockwiseFunction;
 import dev.cubed.primitive.KeyFunction;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -397,7 +397,7 @@ final class XpSort {
      * j-1 and j together (only the last element of j-1 is used).
      */
     private static ArrayNode complexStarts(ArrayNode sorted) {
-      BlockFunction bf =
+      BlockwiseFunction bf =
           (args, c) -> {
             @SuppressWarnings("unchecked")
             List<NDArray> bs = (List<NDArray>) args.get(0);

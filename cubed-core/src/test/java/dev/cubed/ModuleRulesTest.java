@@ -24,7 +24,8 @@ import org.junit.jupiter.api.Test;
  * built yet when it runs): no package is declared in two modules; a module's code names only
  * packages of its own and of modules its pom depends on; modules above cubed-core use only core's
  * API packages (not {@code dev.cubed.core}, core's chunked operations, nor any {@code internal}
- * package); the command line does not depend on the benchmarks.
+ * package); the command line does not depend on the benchmarks; no two main classes of the project
+ * share a simple name (one name per idea).
  */
 class ModuleRulesTest {
   /** Core's packages that other modules may not name (besides any package named internal). */
@@ -226,6 +227,31 @@ class ModuleRulesTest {
     String pom = Files.readString(root.resolve("cubed-cli/pom.xml"));
     assertThat(pom).doesNotContain("<artifactId>cubed-bench</artifactId>");
     assertThat(DEPENDS.get("cubed-cli")).doesNotContain("cubed-bench");
+  }
+
+  @Test
+  void noTwoMainClassesShareASimpleName() throws IOException {
+    Map<String, List<String>> where = new TreeMap<>();
+    for (String module : PACKAGES.keySet()) {
+      Path src = root.resolve(module).resolve("src/main/java");
+      for (Path f : javaFiles(src)) {
+        String name = f.getFileName().toString().replaceFirst("\\.java$", "");
+        if (!name.equals("package-info") && !name.equals("module-info")) {
+          where.computeIfAbsent(name, k -> new ArrayList<>()).add(root.relativize(f).toString());
+        }
+      }
+    }
+    List<String> twice = new ArrayList<>();
+    where.forEach(
+        (name, files) -> {
+          if (files.size() > 1) {
+            twice.add(name + " in " + files);
+          }
+        });
+    assertThat(where).as("main classes found").hasSizeGreaterThan(100);
+    assertThat(twice)
+        .as("one name per idea: rename one of each so that its name says what it is")
+        .isEmpty();
   }
 
   @Test

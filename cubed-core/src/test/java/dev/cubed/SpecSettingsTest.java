@@ -89,6 +89,23 @@ class SpecSettingsTest {
   }
 
   @Test
+  void toStringShowsTheMainSettingsThenOnlyThoseThatDifferFromTheirDefaults() {
+    Spec s =
+        Spec.builder()
+            .workDir("/tmp/spec-text")
+            .set("tile_bytes", "1KiB")
+            .set("executor_option.spark.master", "local[2]")
+            .build();
+    String text = s.toString();
+    assertThat(text)
+        .startsWith("Spec[workDir=/tmp/spec-text, allowedMem=" + s.allowedMem() + ", reservedMem=")
+        .contains(", tile_bytes=" + s.settings().get("tile_bytes"))
+        .contains("executorOptions={spark.master=local[2]}")
+        .doesNotContain("fold_groups=")
+        .endsWith("]");
+  }
+
+  @Test
   void namesMayComeInOtherSpellingsAndTheOldPropertyNames() {
     for (String k :
         List.of(

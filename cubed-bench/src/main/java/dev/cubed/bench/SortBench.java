@@ -7,9 +7,9 @@ import dev.cubed.Spec;
 import dev.cubed.Xp;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
-import dev.cubed.primitive.BlockFunction;
 import dev.cubed.primitive.BlockKeys;
 import dev.cubed.primitive.Blockwise;
+import dev.cubed.primitive.BlockwiseFunction;
 import java.util.List;
 import java.util.Locale;
 
@@ -128,7 +128,7 @@ public final class SortBench {
    */
   static CubedArray blockStats(CubedArray x, boolean order) {
     long p = x.numBlocks()[0];
-    BlockFunction f =
+    BlockwiseFunction f =
         (args, c) -> {
           NDArray blk = (NDArray) args.get(0);
           double[] d = (double[]) blk.data();

@@ -5,9 +5,9 @@ import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import dev.cubed.plan.ArrayNode;
 import dev.cubed.plan.ChunkGrid;
-import dev.cubed.primitive.BlockFunction;
 import dev.cubed.primitive.BlockKeys;
 import dev.cubed.primitive.Blockwise;
+import dev.cubed.primitive.BlockwiseFunction;
 import dev.cubed.primitive.KeyFunction;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -146,7 +146,7 @@ public final class BasicIndexing {
     }
     KeyFunction keys = k -> List.of(BlockKeys.stream(blockKeys(k, chunks, len, start, step, cin)));
     int mult = x.dtype().isComplex() ? 2 : 1;
-    BlockFunction fn =
+    BlockwiseFunction fn =
         (args, k) -> {
           long[] bs = new long[nd];
           for (int i = 0; i < nd; i++) {
@@ -221,7 +221,7 @@ public final class BasicIndexing {
     }
     ChunkGrid grid = ChunkGrid.of(len.clone(), sizes);
     KeyFunction keys = k -> List.of(BlockKeys.one(inKey(firstBlock, k)));
-    BlockFunction fn =
+    BlockwiseFunction fn =
         (args, k) -> {
           NDArray blk = (NDArray) args.get(0);
           long[] bs = grid.blockShape(k);

@@ -5,9 +5,9 @@ import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import dev.cubed.plan.ArrayNode;
 import dev.cubed.plan.ChunkGrid;
-import dev.cubed.primitive.BlockFunction;
 import dev.cubed.primitive.BlockKeys;
 import dev.cubed.primitive.Blockwise;
+import dev.cubed.primitive.BlockwiseFunction;
 import dev.cubed.primitive.KeyFunction;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -18,7 +18,12 @@ public final class ChunkedManipulation {
   private ChunkedManipulation() {}
 
   private static ArrayNode oneToOne(
-      String name, ArrayNode x, long[] shape, long[] chunks, KeyFunction keys, BlockFunction fn) {
+      String name,
+      ArrayNode x,
+      long[] shape,
+      long[] chunks,
+      KeyFunction keys,
+      BlockwiseFunction fn) {
     return new ArrayNode.Computed(
         new Blockwise(name, keys, fn, new int[] {1}, new int[] {1}, 0),
         List.of(x),
@@ -30,7 +35,12 @@ public final class ChunkedManipulation {
 
   /** A one-block-to-one-block op whose output grid has the given block sizes per axis. */
   private static ArrayNode oneToOne(
-      String name, ArrayNode x, long[] shape, long[][] sizes, KeyFunction keys, BlockFunction fn) {
+      String name,
+      ArrayNode x,
+      long[] shape,
+      long[][] sizes,
+      KeyFunction keys,
+      BlockwiseFunction fn) {
     return new ArrayNode.Computed(
         new Blockwise(name, keys, fn, new int[] {1}, new int[] {1}, 0),
         List.of(x),
@@ -306,7 +316,7 @@ public final class ChunkedManipulation {
           }
           return l;
         };
-    BlockFunction fn = (args, k) -> (NDArray) args.get((int) own[(int) k[a]][0]);
+    BlockwiseFunction fn = (args, k) -> (NDArray) args.get((int) own[(int) k[a]][0]);
     int[] held = new int[nIn];
     Arrays.fill(held, 1);
     return new ArrayNode.Computed(

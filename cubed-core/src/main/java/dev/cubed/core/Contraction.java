@@ -6,9 +6,9 @@ import dev.cubed.nd.Shapes;
 import dev.cubed.nd.elementwise.Elementwise;
 import dev.cubed.nd.linalg.Linalg;
 import dev.cubed.plan.ArrayNode;
-import dev.cubed.primitive.BlockFunction;
 import dev.cubed.primitive.BlockKeys;
 import dev.cubed.primitive.Blockwise;
+import dev.cubed.primitive.BlockwiseFunction;
 import dev.cubed.primitive.KeyFunction;
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -385,7 +385,7 @@ public final class Contraction {
           }
           return List.of(BlockKeys.stream(ka), BlockKeys.stream(kb));
         };
-    BlockFunction fn =
+    BlockwiseFunction fn =
         (args, c) -> {
           @SuppressWarnings("unchecked")
           Iterator<NDArray> ia = (Iterator<NDArray>) args.get(0);
@@ -452,7 +452,7 @@ public final class Contraction {
           }
           return List.of(BlockKeys.stream(ks));
         };
-    BlockFunction fn =
+    BlockwiseFunction fn =
         (args, c) -> {
           @SuppressWarnings("unchecked")
           Iterator<NDArray> it = (Iterator<NDArray>) args.get(0);

@@ -6,9 +6,9 @@ import dev.cubed.nd.Shapes;
 import dev.cubed.plan.ArrayNode;
 import dev.cubed.plan.ChunkGrid;
 import dev.cubed.plan.PointwiseFunction;
-import dev.cubed.primitive.BlockFunction;
 import dev.cubed.primitive.BlockKeys;
 import dev.cubed.primitive.Blockwise;
+import dev.cubed.primitive.BlockwiseFunction;
 import dev.cubed.primitive.IndexFunction;
 import dev.cubed.primitive.KeyFunction;
 import dev.cubed.zarr.ZarrArray;
@@ -156,7 +156,7 @@ public final class Core {
           }
           return l;
         };
-    BlockFunction bf =
+    BlockwiseFunction bf =
         (args, c) -> {
           NDArray[] b = new NDArray[args.size()];
           for (int i = 0; i < b.length; i++) {

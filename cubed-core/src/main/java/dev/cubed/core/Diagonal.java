@@ -5,9 +5,9 @@ import dev.cubed.nd.NDArray;
 import dev.cubed.nd.linalg.Linalg;
 import dev.cubed.plan.ArrayNode;
 import dev.cubed.plan.ChunkGrid;
-import dev.cubed.primitive.BlockFunction;
 import dev.cubed.primitive.BlockKeys;
 import dev.cubed.primitive.Blockwise;
+import dev.cubed.primitive.BlockwiseFunction;
 import dev.cubed.primitive.KeyFunction;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -90,7 +90,7 @@ public final class Diagonal {
           }
           return List.of(BlockKeys.stream(l));
         };
-    BlockFunction bf =
+    BlockwiseFunction bf =
         (args, co) -> {
           @SuppressWarnings("unchecked")
           Iterator<NDArray> blocks = (Iterator<NDArray>) args.get(0);

@@ -5,9 +5,9 @@ import dev.cubed.nd.NDArray;
 import dev.cubed.plan.ArrayNode;
 import dev.cubed.plan.ChunkGrid;
 import dev.cubed.plan.PointwiseFunction;
-import dev.cubed.primitive.BlockFunction;
 import dev.cubed.primitive.BlockKeys;
 import dev.cubed.primitive.Blockwise;
+import dev.cubed.primitive.BlockwiseFunction;
 import dev.cubed.primitive.KeyFunction;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -167,7 +167,7 @@ final class ElemwiseOp {
           }
           return l;
         };
-    BlockFunction bf =
+    BlockwiseFunction bf =
         fn instanceof Core.Pointwise p
             ? new Blocks(grid, p, out)
             : (args, c) -> Blocks.apply(grid, fn, out, args, c);

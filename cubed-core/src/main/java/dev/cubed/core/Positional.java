@@ -8,9 +8,9 @@ import dev.cubed.nd.reduce.Searching;
 import dev.cubed.nd.sort.Sets;
 import dev.cubed.plan.ArrayNode;
 import dev.cubed.plan.ChunkGrid;
-import dev.cubed.primitive.BlockFunction;
 import dev.cubed.primitive.BlockKeys;
 import dev.cubed.primitive.Blockwise;
+import dev.cubed.primitive.BlockwiseFunction;
 import dev.cubed.primitive.KeyFunction;
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -40,7 +40,7 @@ public final class Positional {
     }
     ChunkGrid grid = x.chunkGrid();
     KeyFunction keys = c -> List.of(BlockKeys.one(c));
-    BlockFunction bf =
+    BlockwiseFunction bf =
         (args, c) -> {
           long[] off = grid.blockOffset(c);
           long kk = k - off[nd - 1] + off[nd - 2];
@@ -127,7 +127,7 @@ public final class Positional {
     DType t2 = small.dtype();
     List<long[]> keys2 = List.copyOf(all);
     KeyFunction keys = c -> List.of(BlockKeys.one(c), BlockKeys.many(keys2));
-    BlockFunction bf =
+    BlockwiseFunction bf =
         (args, c) -> {
           NDArray b = (NDArray) args.get(0);
           @SuppressWarnings("unchecked")

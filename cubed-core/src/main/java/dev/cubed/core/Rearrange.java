@@ -5,9 +5,9 @@ import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import dev.cubed.plan.ArrayNode;
 import dev.cubed.plan.ChunkGrid;
-import dev.cubed.primitive.BlockFunction;
 import dev.cubed.primitive.BlockKeys;
 import dev.cubed.primitive.Blockwise;
+import dev.cubed.primitive.BlockwiseFunction;
 import dev.cubed.primitive.KeyFunction;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -68,7 +68,7 @@ public final class Rearrange {
           }
           return List.of(BlockKeys.one(k));
         };
-    BlockFunction bf = (args, c) -> Manipulation.flip((NDArray) args.get(0), fax);
+    BlockwiseFunction bf = (args, c) -> Manipulation.flip((NDArray) args.get(0), fax);
     return new ArrayNode.Computed(
         new Blockwise("flip", keys, bf, new int[] {1}, new int[] {1}, 0),
         List.of(x),
@@ -122,7 +122,7 @@ public final class Rearrange {
           }
           return List.of(BlockKeys.one(k));
         };
-    BlockFunction bf = (args, c) -> (NDArray) args.get(0);
+    BlockwiseFunction bf = (args, c) -> (NDArray) args.get(0);
     return new ArrayNode.Computed(
         new Blockwise("tile", keys, bf, new int[] {1}, new int[] {1}, 0),
         List.of(x),
@@ -194,7 +194,7 @@ public final class Rearrange {
           k[ax] = map[(int) c[ax]][0];
           return List.of(BlockKeys.one(k));
         };
-    BlockFunction bf =
+    BlockwiseFunction bf =
         (args, c) -> {
           NDArray b = (NDArray) args.get(0);
           long[] r = reps;

@@ -6,9 +6,9 @@ import dev.cubed.nd.Shapes;
 import dev.cubed.plan.ArrayNode;
 import dev.cubed.plan.StreamFold;
 import dev.cubed.plan.TileReduction;
-import dev.cubed.primitive.BlockFunction;
 import dev.cubed.primitive.BlockKeys;
 import dev.cubed.primitive.Blockwise;
+import dev.cubed.primitive.BlockwiseFunction;
 import dev.cubed.primitive.KeyFunction;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -207,7 +207,7 @@ public final class Reductions {
     long[] xc = x.chunks();
     int aa = argAxis;
     KeyFunction k0 = c -> List.of(BlockKeys.one(Arrays.copyOf(c, nd)));
-    BlockFunction f0 = new Initial(kind, red, aa, aa < 0 ? 0 : xc[aa]);
+    BlockwiseFunction f0 = new Initial(kind, red, aa, aa < 0 ? 0 : xc[aa]);
     boolean empty = false;
     for (int d = 0; d < nd; d++) {
       if (red[d] && x.shape()[d] == 0) {
@@ -283,7 +283,7 @@ public final class Reductions {
             }
             return List.of(BlockKeys.stream(keys));
           };
-      BlockFunction fr = new Combine(kind);
+      BlockwiseFunction fr = new Combine(kind);
       long outChunkBytes = cur.chunkBytes();
       cur =
           new ArrayNode.Computed(
@@ -320,7 +320,7 @@ public final class Reductions {
           }
           return List.of(BlockKeys.one(key));
         };
-    BlockFunction ffin =
+    BlockwiseFunction ffin =
         (args, c) -> {
           NDArray r =
               meanBySum

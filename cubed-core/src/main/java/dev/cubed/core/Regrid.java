@@ -4,9 +4,9 @@ import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import dev.cubed.plan.ArrayNode;
 import dev.cubed.plan.ChunkGrid;
-import dev.cubed.primitive.BlockFunction;
 import dev.cubed.primitive.BlockKeys;
 import dev.cubed.primitive.Blockwise;
+import dev.cubed.primitive.BlockwiseFunction;
 import dev.cubed.primitive.KeyFunction;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -49,7 +49,7 @@ public final class Regrid {
     int held = maxOverlap(in, grid);
     KeyFunction keys = k -> List.of(BlockKeys.many(inputBlocks(k, grid, in)));
     boolean complex = x.dtype().isComplex();
-    BlockFunction fn =
+    BlockwiseFunction fn =
         (args, k) -> {
           long[] start = grid.blockOffset(k);
           long[] bs = grid.blockShape(k);

@@ -3,9 +3,9 @@ package dev.cubed.core;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import dev.cubed.plan.ArrayNode;
-import dev.cubed.primitive.BlockFunction;
 import dev.cubed.primitive.BlockKeys;
 import dev.cubed.primitive.Blockwise;
+import dev.cubed.primitive.BlockwiseFunction;
 import dev.cubed.primitive.KeyFunction;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -96,7 +96,7 @@ public final class Reshape {
     KeyFunction keys =
         k -> List.of(BlockKeys.stream(overlapping(range(s, outChunks, k), inShape, inChunks)));
     int mult = x.dtype().isComplex() ? 2 : 1;
-    BlockFunction fn =
+    BlockwiseFunction fn =
         (args, k) -> {
           long[] r = range(s, outChunks, k);
           long[] bs = new long[s.length];

@@ -4,9 +4,9 @@ import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.sort.Sorting;
 import dev.cubed.plan.ArrayNode;
-import dev.cubed.primitive.BlockFunction;
 import dev.cubed.primitive.BlockKeys;
 import dev.cubed.primitive.Blockwise;
+import dev.cubed.primitive.BlockwiseFunction;
 import dev.cubed.primitive.KeyFunction;
 import java.util.List;
 
@@ -31,7 +31,7 @@ public final class Runs {
                 c[0] == 0
                     ? BlockKeys.many(List.of(new long[] {0}))
                     : BlockKeys.many(List.of(new long[] {c[0] - 1}, new long[] {c[0]})));
-    BlockFunction bf =
+    BlockwiseFunction bf =
         (args, c) -> {
           @SuppressWarnings("unchecked")
           List<NDArray> bs = (List<NDArray>) args.get(0);

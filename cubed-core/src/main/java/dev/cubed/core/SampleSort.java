@@ -8,9 +8,9 @@ import dev.cubed.nd.Shapes;
 import dev.cubed.nd.sort.Sorting;
 import dev.cubed.plan.ArrayNode;
 import dev.cubed.plan.ChunkGrid;
-import dev.cubed.primitive.BlockFunction;
 import dev.cubed.primitive.BlockKeys;
 import dev.cubed.primitive.Blockwise;
+import dev.cubed.primitive.BlockwiseFunction;
 import dev.cubed.primitive.KeyFunction;
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -120,7 +120,7 @@ public final class SampleSort {
     long p = x.numBlocks()[0];
     long c = x.chunkGrid().maxChunks()[0];
     KeyFunction keys = co -> List.of(BlockKeys.one(co[0]));
-    BlockFunction bf =
+    BlockwiseFunction bf =
         (args, co) -> {
           NDArray b = (NDArray) args.get(0);
           int n = b.size();
@@ -162,7 +162,7 @@ public final class SampleSort {
     int nb = sp.buckets();
     long c = x.chunkGrid().maxChunks()[0];
     KeyFunction keys = co -> List.of(BlockKeys.one(co[0]));
-    BlockFunction bf =
+    BlockwiseFunction bf =
         (args, co) -> {
           NDArray b = (NDArray) args.get(0);
           long[] k = Sorting.keys(b, order);
@@ -212,7 +212,7 @@ public final class SampleSort {
         carry == Carry.PAYLOAD
             ? co -> List.of(BlockKeys.one(co[0]), BlockKeys.one(co[0]))
             : co -> List.of(BlockKeys.one(co[0]));
-    BlockFunction bf =
+    BlockwiseFunction bf =
         (args, co) -> {
           NDArray b = (NDArray) args.get(0);
           int n = b.size();
@@ -323,7 +323,7 @@ public final class SampleSort {
               : List.of(BlockKeys.stream(l), BlockKeys.stream(l));
         };
     DType vt = vals.dtype();
-    BlockFunction bf =
+    BlockwiseFunction bf =
         (args, co) -> {
           int b = map[(int) co[0]];
           int n = (int) size[b];

@@ -6,9 +6,9 @@ import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import dev.cubed.plan.ArrayNode;
 import dev.cubed.plan.ChunkGrid;
-import dev.cubed.primitive.BlockFunction;
 import dev.cubed.primitive.BlockKeys;
 import dev.cubed.primitive.Blockwise;
+import dev.cubed.primitive.BlockwiseFunction;
 import dev.cubed.primitive.KeyFunction;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -31,7 +31,7 @@ public final class Selection {
     check(flat);
     long nb = flat.numBlocks()[0];
     KeyFunction keys = c -> List.of(BlockKeys.one(c));
-    BlockFunction bf =
+    BlockwiseFunction bf =
         (args, c) -> {
           NDArray b = (NDArray) args.get(0);
           long n = 0;
@@ -63,7 +63,7 @@ public final class Selection {
     long[] starts = p.inStarts;
     int[] map = p.map;
     KeyFunction keys = c -> List.of(BlockKeys.one(map[(int) c[0]]));
-    BlockFunction bf =
+    BlockwiseFunction bf =
         (args, c) -> {
           NDArray b = (NDArray) args.get(0);
           long off = starts[map[(int) c[0]]];
@@ -104,7 +104,8 @@ public final class Selection {
     Plan p = plan(flatMask, counts);
     int[] map = p.map;
     KeyFunction keys = c -> List.of(BlockKeys.one(map[(int) c[0]]), BlockKeys.one(map[(int) c[0]]));
-    BlockFunction bf = (args, c) -> Indexing.getMask((NDArray) args.get(0), (NDArray) args.get(1));
+    BlockwiseFunction bf =
+        (args, c) -> Indexing.getMask((NDArray) args.get(0), (NDArray) args.get(1));
     return new ArrayNode.Computed(
         new Blockwise("mask_select", keys, bf, new int[] {1, 1}, new int[] {1, 1}, 0),
         List.of(flatX, flatMask),
@@ -138,7 +139,8 @@ public final class Selection {
             new long[][] {p.grid.sizes(0), x2.chunkGrid().sizes(1)});
     KeyFunction keys =
         c -> List.of(BlockKeys.one(map[(int) c[0]], c[1]), BlockKeys.one(map[(int) c[0]]));
-    BlockFunction bf = (args, c) -> Indexing.getMask((NDArray) args.get(0), (NDArray) args.get(1));
+    BlockwiseFunction bf =
+        (args, c) -> Indexing.getMask((NDArray) args.get(0), (NDArray) args.get(1));
     return new ArrayNode.Computed(
         new Blockwise("mask_select_rows", keys, bf, new int[] {1, 1}, new int[] {1, 1}, 0),
         List.of(x2, flatMask),

@@ -4,9 +4,9 @@ import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import dev.cubed.plan.ArrayNode;
-import dev.cubed.primitive.BlockFunction;
 import dev.cubed.primitive.BlockKeys;
 import dev.cubed.primitive.Blockwise;
+import dev.cubed.primitive.BlockwiseFunction;
 import dev.cubed.primitive.KeyFunction;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -136,7 +136,7 @@ public final class StackMap {
           return l;
         };
     Core.BlocksFunction k = s.kernel();
-    BlockFunction bf =
+    BlockwiseFunction bf =
         (args, co) -> {
           NDArray[] b = new NDArray[args.size()];
           for (int i = 0; i < b.length; i++) {

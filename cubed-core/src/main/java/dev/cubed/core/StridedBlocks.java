@@ -4,9 +4,9 @@ import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import dev.cubed.plan.ArrayNode;
 import dev.cubed.plan.ChunkGrid;
-import dev.cubed.primitive.BlockFunction;
 import dev.cubed.primitive.BlockKeys;
 import dev.cubed.primitive.Blockwise;
+import dev.cubed.primitive.BlockwiseFunction;
 import dev.cubed.primitive.KeyFunction;
 import java.util.ArrayList;
 import java.util.List;
@@ -79,7 +79,7 @@ final class StridedBlocks {
     ChunkGrid grid = ChunkGrid.of(len.clone(), sizes);
     KeyFunction keys = k -> List.of(BlockKeys.one(inKey(inBlock, k)));
     int mult = x.dtype().isComplex() ? 2 : 1;
-    BlockFunction fn =
+    BlockwiseFunction fn =
         (args, k) -> {
           NDArray blk = (NDArray) args.get(0);
           long[] key = inKey(inBlock, k);

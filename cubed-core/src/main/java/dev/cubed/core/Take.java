@@ -7,9 +7,9 @@ import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import dev.cubed.plan.ArrayNode;
 import dev.cubed.plan.ChunkGrid;
-import dev.cubed.primitive.BlockFunction;
 import dev.cubed.primitive.BlockKeys;
 import dev.cubed.primitive.Blockwise;
+import dev.cubed.primitive.BlockwiseFunction;
 import dev.cubed.primitive.KeyFunction;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -102,7 +102,7 @@ public final class Take {
           }
           return List.of(BlockKeys.stream(l));
         };
-    BlockFunction bf =
+    BlockwiseFunction bf =
         (args, co) -> {
           @SuppressWarnings("unchecked")
           Iterator<NDArray> blocks = (Iterator<NDArray>) args.get(0);
@@ -208,7 +208,7 @@ public final class Take {
           return List.of(BlockKeys.one(k));
         };
     NDArray held = ib;
-    BlockFunction bf =
+    BlockwiseFunction bf =
         (args, c) -> {
           NDArray b = (NDArray) args.get(0);
           NDArray part = held.getRegion(grid.blockOffset(c), grid.blockShape(c));

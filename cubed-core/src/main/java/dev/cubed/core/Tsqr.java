@@ -5,9 +5,9 @@ import dev.cubed.nd.NDArray;
 import dev.cubed.nd.linalg.Linalg;
 import dev.cubed.plan.ArrayNode;
 import dev.cubed.plan.ChunkGrid;
-import dev.cubed.primitive.BlockFunction;
 import dev.cubed.primitive.BlockKeys;
 import dev.cubed.primitive.Blockwise;
+import dev.cubed.primitive.BlockwiseFunction;
 import dev.cubed.primitive.KeyFunction;
 import java.util.List;
 
@@ -107,7 +107,7 @@ public final class Tsqr {
     }
     // R_i per row block
     ChunkGrid rGrid = ChunkGrid.of(new long[] {kTotal, n}, new long[][] {kSizes, {n}});
-    BlockFunction rf = (args, co) -> Linalg.qr(cast((NDArray) args.get(0), out)).R();
+    BlockwiseFunction rf = (args, co) -> Linalg.qr(cast((NDArray) args.get(0), out)).R();
     long rowBlock = rows * n * it;
     ArrayNode rs =
         new ArrayNode.Computed(
@@ -131,7 +131,7 @@ public final class Tsqr {
     ArrayNode q2r = Core.rechunk(q2, ChunkGrid.of(q2.shape(), new long[][] {kSizes, {k2}}));
     ChunkGrid qGrid = ChunkGrid.of(new long[] {m, k2}, new long[][] {rowSizes, {k2}});
     KeyFunction qk = co -> List.of(BlockKeys.one(co[0], 0), BlockKeys.one(co[0], 0));
-    BlockFunction qf =
+    BlockwiseFunction qf =
         (args, co) -> {
           NDArray qi = Linalg.qr(cast((NDArray) args.get(0), out)).Q();
           return Linalg.matmul(qi, (NDArray) args.get(1));
@@ -166,7 +166,7 @@ public final class Tsqr {
   /** One task reading the whole (one-block) input and writing Q or R of its QR as one block. */
   private static ArrayNode whole(
       String name, ArrayNode in, long[] shape, DType out, boolean q, long m, long n) {
-    BlockFunction f =
+    BlockwiseFunction f =
         (args, co) -> {
           NDArray a = cast((NDArray) args.get(0), out);
           Linalg.QrResult qr = Linalg.qr(a);

@@ -24,15 +24,32 @@ import java.util.function.Predicate;
  * stored chunk of {@code B} once per block-row of {@code A}.
  */
 final class ChainRereads {
+  /**
+   * The most input blocks {@link #nearest} walks for one op (summed over its tasks and the chain):
+   * planning stays linear in the ops, not in tasks x chain depth, for arrays of millions of blocks.
+   */
+  static final long MAX_VISITS = 1L << 20;
+
   private ChainRereads() {}
 
   /**
    * The fused computed array nearest to {@code c} (breadth first through c's fused inputs, its
    * direct inputs excluded) some block of which c's tasks need more than once in total, or null.
    *
+   * <p>Walks c's tasks in order and stops at the first reread found or after {@link #MAX_VISITS}
+   * blocks of the chain: a reread that first shows after that many (a broadcast over more than
+   * about a million blocks of the chain) is not found, and its blocks are recomputed per task (a
+   * cost in time, never a wrong result).
+   *
    * @param fused true for a computed array fused into its consumers (not stored)
    */
   static ArrayNode.Computed nearest(ArrayNode.Computed c, Predicate<ArrayNode> fused) {
+    return nearest(c, fused, MAX_VISITS);
+  }
+
+  /** {@link #nearest(ArrayNode.Computed, Predicate)} with a given walk budget (blocks visited). */
+  static ArrayNode.Computed nearest(
+      ArrayNode.Computed c, Predicate<ArrayNode> fused, long maxVisits) {
     List<ArrayNode.Computed> deep = new ArrayList<>();
     Set<String> seen = new HashSet<>();
     Deque<ArrayNode.Computed> queue = new ArrayDeque<>();
@@ -54,8 +71,11 @@ final class ChainRereads {
     }
     Map<String, Long> need = new HashMap<>();
     long tasks = Shapes.size(c.numBlocks());
-    for (long t = 0; t < tasks; t++) {
-      for (String name : blocksOfOneTask(c, Shapes.unravel(c.numBlocks(), t), fused)) {
+    long visits = 0;
+    for (long t = 0; t < tasks && visits < maxVisits; t++) {
+      List<String> names = blocksOfOneTask(c, Shapes.unravel(c.numBlocks(), t), fused);
+      visits += names.size() + 1;
+      for (String name : names) {
         need.merge(name, 1L, Long::sum);
       }
       for (ArrayNode.Computed f : deep) {

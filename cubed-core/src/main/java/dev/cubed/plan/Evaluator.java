@@ -132,7 +132,7 @@ final class Evaluator implements Serializable {
               ? Tiles.chain(c, this::fused, tileBytes, coords)
               : null;
       if (ch != null) {
-        return check(node, coords, Tiles.reduceBlock(ch, this, coords));
+        return check(node, coords, TiledEvaluation.reduceBlock(ch, this, coords));
       }
       List<BlockKeys> keys = c.op().keys().keys(coords.clone());
       List<ArrayNode> ins = c.inputs();

@@ -1,6 +1,5 @@
 package dev.cubed.plan;
 
-import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import dev.cubed.primitive.BlockKeys;
 import java.util.ArrayList;
@@ -40,8 +39,8 @@ import java.util.function.Predicate;
  * the fused arrays between it and the sources) and written chunks, summed (the members run one
  * after another, so this sum bounds the true peak).
  *
- * <p>Fold groups ({@link #findFolds}) come first: when the consumers of such first steps are stored
- * ops that fold a stream of them (the first partial rounds of tree reductions, a {@link
+ * <p>Fold groups ({@link FoldGroups#findFolds}) come first: when the consumers of such first steps
+ * are stored ops that fold a stream of them (the first partial rounds of tree reductions, a {@link
  * StreamFold}), one op runs those rounds together, reading each source block once per step and
  * writing only what the ungrouped plan writes (e.g. quadratic_means: the three means' first rounds
  * read U and V once). The per-block groups above are then sought among the rest.
@@ -52,8 +51,8 @@ final class MultiOutput {
   /**
    * A multi-output op: its name (the first member's name, '+' and the number of other members),
    * members, projected memory, the arrays fused into its tasks, whether it folds streams (the
-   * members are the first rounds of trees, see {@link #findFolds}) and the bytes of stored sources
-   * a task reads.
+   * members are the first rounds of trees, see {@link FoldGroups#findFolds}) and the bytes of
+   * stored sources a task reads.
    */
   record Group(
       String name,
@@ -66,215 +65,8 @@ final class MultiOutput {
   /** Plan-time key checks look at every task up to this many, else the first, middle and last. */
   private static final long KEY_CHECK_ALL = 10_000;
 
-  /**
-   * Finds fold groups: materialized ops with one input streamed into a {@link StreamFold} (e.g. the
-   * first partial round of a tree reduction), whose input is fused and block-aligned down to
-   * virtual or stored sources, which have the same block grid and stream the same input keys in
-   * every task, and share a source. Task {@code k} of a group steps through its stream keys; at
-   * each step it reads each source block once and folds every member's block into that member's
-   * accumulator, then writes block {@code k} of every member. It writes what the ungrouped plan
-   * writes (the members are stored either way) and reads each source block once instead of once per
-   * member. Formed when its projected memory fits allowedMem: reservedMem + one step's distinct
-   * source blocks (stored ones with their read copies) + per member its accumulator (its output
-   * chunk and the op's extra memory), the fused blocks between it and the sources, and its written
-   * chunk (summed over the members). Members are added to {@code taken}.
-   */
-  static List<Group> findFolds(
-      List<ArrayNode> topo,
-      Set<String> materialized,
-      Predicate<ArrayNode> isOutput,
-      PlanConfig cfg,
-      Set<String> taken,
-      long tileBytes) {
-    List<ArrayNode.Computed> cands = new ArrayList<>();
-    for (ArrayNode n : topo) {
-      if (n instanceof ArrayNode.Computed c
-          && materialized.contains(c.name())
-          && !isOutput.test(c)
-          && c.target() == null
-          && c.isRegular()
-          && c.inputs().size() == 1
-          && c.op().function() instanceof StreamFold
-          && c.inputs().get(0) instanceof ArrayNode.Computed ic
-          && !materialized.contains(ic.name())
-          && ic.target() == null
-          && aligned(ic, materialized)
-          && streams(c)) {
-        cands.add(c);
-      }
-    }
-    List<Group> out = new ArrayList<>();
-    for (List<ArrayNode.Computed> g : join(cands, MultiOutput::sameStreams)) {
-      if (g.size() < 2) {
-        continue;
-      }
-      Sizes z = sizes(g, cfg, fusedIn(materialized), tileBytes, true);
-      // the writes come after the last step, whose source blocks are then garbage
-      long mem = cfg.reservedMem() + z.own + Math.max(z.sourceMem, z.written);
-      if (z.saved <= 0 || mem > cfg.allowedMem()) {
-        continue;
-      }
-      g.forEach(m -> taken.add(m.name()));
-      long steps = g.get(0).op().readsPerInput()[0];
-      out.add(
-          new Group(
-              g.get(0).name() + "+" + (g.size() - 1),
-              List.copyOf(g),
-              mem,
-              List.copyOf(z.fused),
-              true,
-              ByteCounts.satMul(steps, z.storedBytes)));
-    }
-    return out;
-  }
-
-  /**
-   * Task {@code key} of a fold group: steps through the members' common stream keys; at each step
-   * reads or generates each source block once (a per-step cache, dropped at the next step) and
-   * folds every member's input block into that member's accumulator. Returns the members' blocks.
-   *
-   * @throws IllegalStateException if the members stream different keys in this task (the plan
-   *     checks this for every task when an op has at most {@value #KEY_CHECK_ALL})
-   */
-  static List<NDArray> fold(List<ArrayNode.Computed> members, long[] key, Evaluator ev)
-      throws Exception {
-    List<long[]> keys = streamKeys(members.get(0), key);
-    for (ArrayNode.Computed m : members) {
-      if (!sameKeys(keys, streamKeys(m, key))) {
-        throw new IllegalStateException(
-            "multi-output op of "
-                + members.get(0).name()
-                + ": "
-                + m.name()
-                + " streams other input blocks than "
-                + members.get(0).name()
-                + " in task "
-                + Arrays.toString(key)
-                + "; plan without this grouping");
-      }
-    }
-    if (keys.isEmpty()) {
-      throw new IllegalStateException(
-          members.get(0).name()
-              + ": task "
-              + Arrays.toString(key)
-              + " streams no input block; a fold needs at least one");
-    }
-    NDArray[] acc = new NDArray[members.size()];
-    for (long[] k : keys) {
-      Evaluator step = ev.forTask();
-      List<Tiles.Chain> chains = new ArrayList<>();
-      List<NDArray> tiledAcc = new ArrayList<>();
-      boolean[] fresh = new boolean[acc.length];
-      for (int i = 0; i < acc.length; i++) {
-        ArrayNode.Computed m = members.get(i);
-        Tiles.Chain ch = foldChain(m, step, key, k);
-        if (ch != null) {
-          fresh[chains.size()] = acc[i] == null;
-          if (acc[i] == null) {
-            acc[i] = NDArray.zeros(m.dtype(), m.blockShape(key));
-          }
-          chains.add(ch);
-          tiledAcc.add(acc[i]);
-          continue;
-        }
-        NDArray b = step.block(m.inputs().get(0), k.clone());
-        StreamFold f = (StreamFold) m.op().function();
-        if (acc[i] == null) {
-          acc[i] = f.start(b);
-        } else {
-          f.add(acc[i], b);
-        }
-      }
-      if (!chains.isEmpty()) {
-        Tiles.fold(chains, tiledAcc, fresh, step, k.clone());
-      }
-    }
-    List<NDArray> out = new ArrayList<>(acc.length);
-    for (int i = 0; i < acc.length; i++) {
-      out.add(Evaluator.check(members.get(i), key, acc[i]));
-    }
-    return out;
-  }
-
-  /**
-   * The tiled chain ({@link Tiles}) through which member {@code m} folds its input's block {@code
-   * k} straight into its accumulator (block {@code key}), or null: its input must be a fused {@link
-   * TileReduction} over a tileable chain whose states {@code m}'s fold merges, and of {@code m}'s
-   * block shape.
-   */
-  private static Tiles.Chain foldChain(ArrayNode.Computed m, Evaluator ev, long[] key, long[] k) {
-    ArrayNode.Computed r = foldedReduction(m);
-    if (ev.tileBytes() <= 0
-        || r == null
-        || !ev.fused(r)
-        || !Arrays.equals(r.blockShape(k), m.blockShape(key))
-        || r.dtype() != m.dtype()) {
-      return null;
-    }
-    return Tiles.chain(r, ev::fused, ev.tileBytes(), k);
-  }
-
-  /**
-   * The input of fold member {@code m} when it is a {@link TileReduction} whose states m's fold
-   * merges (so tile states may go straight into m's accumulator), else null.
-   */
-  private static ArrayNode.Computed foldedReduction(ArrayNode.Computed m) {
-    return m.inputs().get(0) instanceof ArrayNode.Computed r
-            && r.op().function() instanceof TileReduction tr
-            && ((StreamFold) m.op().function()).foldsStatesOf(tr)
-        ? r
-        : null;
-  }
-
-  private static Predicate<ArrayNode> fusedIn(Set<String> materialized) {
-    return n -> n instanceof ArrayNode.Computed && !materialized.contains(n.name());
-  }
-
-  /** True if every probed task of {@code c} reads its input as one stream of keys. */
-  private static boolean streams(ArrayNode.Computed c) {
-    for (long[] coords : probes(c.numBlocks())) {
-      List<BlockKeys> keys = c.op().keys().keys(coords);
-      if (keys.size() != 1 || !(keys.get(0) instanceof BlockKeys.Stream)) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /** Same block grids, same input grids and the same stream keys in the probed tasks. */
-  private static boolean sameStreams(ArrayNode.Computed a, ArrayNode.Computed b) {
-    if (!Arrays.equals(a.numBlocks(), b.numBlocks())
-        || !Arrays.equals(a.inputs().get(0).numBlocks(), b.inputs().get(0).numBlocks())) {
-      return false;
-    }
-    for (long[] coords : probes(a.numBlocks())) {
-      if (!sameKeys(streamKeys(a, coords), streamKeys(b, coords))) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /** The input keys task {@code coords} of a fold member streams. */
-  static List<long[]> streamKeys(ArrayNode.Computed c, long[] coords) {
-    return ((BlockKeys.Stream) c.op().keys().keys(coords.clone()).get(0)).keys();
-  }
-
-  static boolean sameKeys(List<long[]> a, List<long[]> b) {
-    if (a.size() != b.size()) {
-      return false;
-    }
-    for (int i = 0; i < a.size(); i++) {
-      if (!Arrays.equals(a.get(i), b.get(i))) {
-        return false;
-      }
-    }
-    return true;
-  }
-
   /** Every task's coordinates up to {@link #KEY_CHECK_ALL} tasks, else the first, middle, last. */
-  private static List<long[]> probes(long[] nb) {
+  static List<long[]> probes(long[] nb) {
     long total = Shapes.size(nb);
     List<long[]> l = new ArrayList<>();
     if (total <= KEY_CHECK_ALL) {
@@ -328,7 +120,7 @@ final class MultiOutput {
       if (g.size() < 2) {
         continue;
       }
-      Sizes z = sizes(g, cfg, fusedIn(materialized), tileBytes, false);
+      Sizes z = sizes(g, cfg, FoldGroups.fusedIn(materialized), tileBytes, false);
       long memberBytes = g.stream().mapToLong(ArrayNode::chunkBytes).sum();
       // stored sources: the members' blocks are written and read back where the ungrouped plan
       // writes nothing (they are fused into their consumers), and intermediate bytes are what
@@ -358,7 +150,7 @@ final class MultiOutput {
    * Joins candidates that are {@code compatible} with a group's first member and share a source
    * with one of its members (transitively: a candidate joining two groups merges them).
    */
-  private static List<List<ArrayNode.Computed>> join(
+  static List<List<ArrayNode.Computed>> join(
       List<ArrayNode.Computed> cands,
       BiPredicate<ArrayNode.Computed, ArrayNode.Computed> compatible) {
     List<List<ArrayNode.Computed>> groups = new ArrayList<>();
@@ -393,7 +185,7 @@ final class MultiOutput {
    * their read copies), {@code storedBytes} = the distinct stored source bytes read, {@code own}
    * and {@code written} = the members' own blocks and written chunks, summed.
    */
-  private record Sizes(
+  record Sizes(
       long saved,
       long sourceMem,
       long storedBytes,
@@ -402,7 +194,7 @@ final class MultiOutput {
       boolean allStored,
       List<String> fused) {}
 
-  private static Sizes sizes(
+  static Sizes sizes(
       List<ArrayNode.Computed> g,
       PlanConfig cfg,
       Predicate<ArrayNode> fused0,
@@ -424,7 +216,7 @@ final class MultiOutput {
         perMemberSourceBytes += s.chunkBytes();
       }
       distinct.putAll(ms);
-      ArrayNode.Computed r = fold ? foldedReduction(m) : null;
+      ArrayNode.Computed r = fold ? FoldGroups.foldedReduction(m) : null;
       Tiles.Chain ch =
           r != null && Arrays.equals(r.chunks(), m.chunks())
               ? Tiles.chain(r, fused0, tileBytes, null)
@@ -498,7 +290,7 @@ final class MultiOutput {
    * computed array aligned the same way (recomputed per member if several read it), and {@code c}'s
    * trailing grid axes (if {@code c} has more axes than an input) have one block.
    */
-  private static boolean aligned(ArrayNode.Computed c, Set<String> materialized) {
+  static boolean aligned(ArrayNode.Computed c, Set<String> materialized) {
     if (!c.isRegular() || c.inputs().isEmpty()) {
       return false;
     }

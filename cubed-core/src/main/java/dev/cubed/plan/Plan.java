@@ -3,8 +3,6 @@ package dev.cubed.plan;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import dev.cubed.primitive.BlockKeys;
-import dev.cubed.primitive.CopyOp;
-import dev.cubed.primitive.RechunkPlanner;
 import dev.cubed.runtime.Callback;
 import dev.cubed.runtime.Executor;
 import java.util.ArrayList;
@@ -72,7 +70,7 @@ public final class Plan {
     List<MultiOutput.Group> groups =
         new ArrayList<>(
             this.cfg.foldGroups()
-                ? MultiOutput.findFolds(
+                ? FoldGroups.findFolds(
                     topo, materialized, this::isOutput, this.cfg, folded, tileBytes)
                 : List.of());
     groups.addAll(
@@ -399,61 +397,9 @@ public final class Plan {
                 c.target() == null && !isOutput(c),
                 ByteCounts.satMul(tasks, readBytesPerTask(c))));
       } else if (n instanceof ArrayNode.Rechunked r) {
-        ArrayNode in = r.inputs().get(0);
-        RechunkPlanner.Plan p =
-            RechunkPlanner.plan(
-                r.shape(),
-                in.chunks(),
-                r.chunks(),
-                r.dtype().itemSize(),
-                cfg.rechunkBudget(),
-                cfg.rechunkOpBytes());
-        List<long[]> chain = new ArrayList<>();
-        chain.add(in.chunks());
-        chain.addAll(p.intermediates());
-        chain.add(r.chunks());
-        rechunkChains.put(r.name(), chain);
-        int item = r.dtype().itemSize();
-        for (int k = 1; k < chain.size(); k++) {
-          long[] region =
-              RechunkPlanner.copyRegion(
-                  r.shape(), chain.get(k - 1), chain.get(k), item, cfg.rechunkBudget());
-          boolean last = k == chain.size() - 1;
-          // intermediates and a rechunk's own output have the default codec, which streams
-          boolean streamed =
-              CopyOp.streams(
-                  chain.get(k - 1),
-                  chain.get(k),
-                  region,
-                  !last || r.target() == null || r.target().streamsWrites());
-          long mem =
-              CopyOp.projectedMem(
-                  cfg.reservedMem(),
-                  bytes(chain.get(k - 1), r.shape(), item),
-                  bytes(region, r.shape(), item),
-                  bytes(chain.get(k), r.shape(), item),
-                  cfg.readCopies(),
-                  cfg.writeCopies(),
-                  streamed);
-          long tasks = 1;
-          for (int i = 0; i < region.length; i++) {
-            tasks *= (r.shape()[i] + region[i] - 1) / region[i];
-          }
-          long read =
-              k == 1 && in instanceof ArrayNode.Virtual
-                  ? 0
-                  : ByteCounts.regionReadBytes(r.shape(), chain.get(k - 1), region, item);
-          infos.add(
-              new PlanSummary.OpInfo(
-                  r.name() + (chain.size() > 2 ? "-stage" + k : ""),
-                  "rechunk",
-                  List.of(),
-                  tasks,
-                  mem,
-                  Shapes.size(r.shape()) * item,
-                  !last || (r.target() == null && !isOutput(r)),
-                  read));
-        }
+        RechunkStages st = RechunkStages.of(r, cfg, isOutput(r));
+        rechunkChains.put(r.name(), st.chain());
+        infos.addAll(st.infos());
       }
     }
   }
@@ -475,14 +421,6 @@ public final class Plan {
         per = in.chunkBytes();
       }
       b = ByteCounts.satAdd(b, ByteCounts.satMul(c.op().readsPerInput()[i], per));
-    }
-    return b;
-  }
-
-  private static long bytes(long[] chunks, long[] shape, int item) {
-    long b = item;
-    for (int i = 0; i < chunks.length; i++) {
-      b *= Math.min(chunks[i], shape[i]);
     }
     return b;
   }

@@ -130,7 +130,7 @@ public final class PlanConfig {
     return writeCopies;
   }
 
-  /** Whether fold groups ({@link MultiOutput#findFolds}) are formed. */
+  /** Whether fold groups ({@link FoldGroups#findFolds}) are formed. */
   public boolean foldGroups() {
     return foldGroups;
   }

@@ -220,7 +220,7 @@ final class PlanRun {
           g.name(),
           allBlocks(members.get(0).numBlocks()),
           key -> {
-            List<NDArray> acc = MultiOutput.fold(members, key, ev);
+            List<NDArray> acc = FoldGroups.fold(members, key, ev);
             for (int i = 0; i < members.size(); i++) {
               zs.get(i).writeChunk(key, acc.get(i));
             }

@@ -1,7 +1,7 @@
 package dev.cubed.plan;
 
 import dev.cubed.nd.NDArray;
-import dev.cubed.primitive.BlockFunction;
+import dev.cubed.primitive.BlockwiseFunction;
 
 /**
  * A block function that is pointwise: every output element depends only on the input elements at
@@ -10,7 +10,7 @@ import dev.cubed.primitive.BlockFunction;
  * the blocks when it feeds a {@link TileReduction} ({@link Tiles}), one-dimensional runs of the
  * blocks' elements in C order when its result is written ({@link TiledWrites}).
  */
-public interface PointwiseFunction extends BlockFunction {
+public interface PointwiseFunction extends BlockwiseFunction {
   /**
    * The function on one tile per input, all of the same shape (the same region, or the same run of
    * elements flattened to one dimension, of each input block): the tile of the output, of that

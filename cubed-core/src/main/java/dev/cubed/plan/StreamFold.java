@@ -1,7 +1,7 @@
 package dev.cubed.plan;
 
 import dev.cubed.nd.NDArray;
-import dev.cubed.primitive.BlockFunction;
+import dev.cubed.primitive.BlockwiseFunction;
 import java.util.Iterator;
 import java.util.List;
 
@@ -13,7 +13,7 @@ import java.util.List;
  * then be the same as {@link #apply}'s, which is why {@code apply} is defined here from {@link
  * #start} and {@link #add}.
  */
-public interface StreamFold extends BlockFunction {
+public interface StreamFold extends BlockwiseFunction {
   /**
    * A new accumulator from the stream's first block; must not be (or share storage with) the block,
    * which the engine may cache or pass elsewhere.

@@ -1,7 +1,7 @@
 package dev.cubed.plan;
 
 import dev.cubed.nd.NDArray;
-import dev.cubed.primitive.BlockFunction;
+import dev.cubed.primitive.BlockwiseFunction;
 
 /**
  * A block function that reduces its only input block over some axes to a state, and can do so tile
@@ -11,7 +11,7 @@ import dev.cubed.primitive.BlockFunction;
  * tile's position (reduced axes at 0). The plan uses this to evaluate a fused pointwise chain
  * feeding the reduction tile by tile, never holding the chain's whole blocks ({@link Tiles}).
  */
-public interface TileReduction extends BlockFunction {
+public interface TileReduction extends BlockwiseFunction {
   /** The reduced axes of the input block (true = reduced). */
   boolean[] reducedAxes();
 

@@ -21,7 +21,7 @@ import java.util.Objects;
 public record Blockwise(
     String name,
     KeyFunction keys,
-    BlockFunction function,
+    BlockwiseFunction function,
     int[] heldPerInput,
     int[] readsPerInput,
     long extraMem)

@@ -55,6 +55,21 @@ final class ArrayMetadata implements Serializable {
     this.codec = codec;
   }
 
+  /** This metadata with its attributes replaced. */
+  ArrayMetadata withAttributes(Map<String, ?> attrs) {
+    return new ArrayMetadata(
+        zarrFormat,
+        shape,
+        chunks,
+        dtype,
+        fillValue,
+        new LinkedHashMap<>(attrs),
+        dimensionNames,
+        separator,
+        v3DefaultKeys,
+        codec);
+  }
+
   /** Checks shape and chunks for absurd sizes; {@code where} names the document. */
   static void checkSizes(long[] shape, int[] chunks, DType dtype, String where) {
     if (shape.length > MAX_DIMS) {

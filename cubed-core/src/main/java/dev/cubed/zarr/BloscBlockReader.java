@@ -1,11 +1,11 @@
 package dev.cubed.zarr;
 
+import static dev.cubed.zarr.BloscBlocks.layout;
 import static dev.cubed.zarr.JavaBlosc.DEFAULT_BLOCK;
 import static dev.cubed.zarr.JavaBlosc.FLAG_MEMCPYED;
 import static dev.cubed.zarr.JavaBlosc.HEADER;
 import static dev.cubed.zarr.JavaBlosc.MAX_SPLITS;
 import static dev.cubed.zarr.JavaBlosc.corrupt;
-import static dev.cubed.zarr.JavaBlosc.layout;
 import static dev.cubed.zarr.JavaBlosc.uncompressedSize;
 
 import java.nio.ByteBuffer;
@@ -27,7 +27,7 @@ final class BloscBlockReader {
   private final int bs;
   private final int nblocks;
   private final boolean memcpyed;
-  private final JavaBlosc.Blocks b;
+  private final BloscBlocks b;
   private final long[] starts;
   private final long[] sorted;
   private final long size;

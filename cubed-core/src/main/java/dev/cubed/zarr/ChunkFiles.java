@@ -81,7 +81,7 @@ final class ChunkFiles {
         while (done < len) {
           int r =
               ch.read(
-                  ByteBuffer.wrap(dst, done, Math.min(FileSystemStore.IO_SLICE, len - done)),
+                  ByteBuffer.wrap(dst, done, Math.min(LocalFiles.IO_SLICE, len - done)),
                   pos + done);
           if (r < 0) {
             throw new ZarrFormatException(

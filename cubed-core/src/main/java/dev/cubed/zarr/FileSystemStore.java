@@ -4,17 +4,14 @@ import java.io.IOException;
 import java.io.ObjectInputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.DirectoryStream;
-import java.nio.file.FileSystemException;
 import java.nio.file.FileSystems;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
-import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.SimpleFileVisitor;
@@ -50,7 +47,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * 0600 of temporary files, so other users can read the output; a store made with {@link
  * #ownerOnly(Path)} (the engine's compute directories) creates its files 0600 and its directories
  * 0700 instead. Write failures name their cause: a read-only file system or a permission problem,
- * or a full disk ({@link #writeFailure}).
+ * or a full disk ({@link LocalFiles#writeFailure}).
  */
 public final class FileSystemStore implements Store {
   private static final long serialVersionUID = 1L;
@@ -203,41 +200,6 @@ public final class FileSystemStore implements Store {
     return abs;
   }
 
-  /**
-   * The exception for a failed write of {@code key}: a read-only file system or denied permission,
-   * and a full disk, are named as such with what to do; other errors keep their own message.
-   */
-  static ZarrStoreException writeFailure(String action, String key, String where, IOException e) {
-    String reason =
-        e instanceof FileSystemException fe && fe.getReason() != null
-            ? fe.getReason()
-            : String.valueOf(e.getMessage());
-    String head = "cannot " + action + " key '" + key + "' of " + where + ": ";
-    if (e instanceof AccessDeniedException
-        || reason.contains("Read-only file system")
-        || reason.contains("Permission denied")) {
-      return new ZarrStoreException(
-          head
-              + "the location is read-only or not writable by this"
-              + " user ("
-              + (e instanceof FileSystemException fe ? fe.getFile() : "")
-              + " "
-              + reason
-              + "); choose a writable path or fix its permissions",
-          e);
-    }
-    if (reason.contains("No space left on device") || reason.contains("Disk quota exceeded")) {
-      return new ZarrStoreException(
-          head
-              + "no space left on device ("
-              + reason
-              + "); free"
-              + " space or write the output and the work directory (--work-dir) elsewhere",
-          e);
-    }
-    return new ZarrStoreException(head + e, e);
-  }
-
   private ZarrStoreException directoryAsValue(String key, Path p) {
     return new ZarrStoreException(
         "key '"
@@ -255,7 +217,7 @@ public final class FileSystemStore implements Store {
   public byte[] get(String key) {
     Path p = resolve(key);
     try {
-      return readFully(p);
+      return LocalFiles.readFully(p);
     } catch (NoSuchFileException e) {
       return null;
     } catch (IOException e) {
@@ -299,51 +261,6 @@ public final class FileSystemStore implements Store {
     }
   }
 
-  /**
-   * Largest slice handed to one channel read or write. The JDK copies heap buffers through a
-   * temporary direct buffer of the slice's size and caches it per thread; whole-chunk slices would
-   * pin a chunk-sized block of native memory per thread, outside the heap the memory model bounds.
-   */
-  static final int IO_SLICE = 1 << 20;
-
-  /** Reads a whole file in {@link #IO_SLICE} slices. */
-  static byte[] readFully(Path p) throws IOException {
-    try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
-      long size = ch.size();
-      if (size > Integer.MAX_VALUE - 8) {
-        throw new IOException(p + " has " + size + " bytes, more than one value can hold");
-      }
-      byte[] out = new byte[(int) size];
-      int pos = 0;
-      while (pos < out.length) {
-        int r = ch.read(ByteBuffer.wrap(out, pos, Math.min(IO_SLICE, out.length - pos)));
-        if (r < 0) {
-          throw new IOException(p + " shrank while being read: " + pos + " of " + size + " bytes");
-        }
-        pos += r;
-      }
-      return out;
-    }
-  }
-
-  /** Writes a whole file in {@link #IO_SLICE} slices. */
-  static void writeFully(Path p, byte[] value) throws IOException {
-    writeFully(
-        p,
-        value,
-        value.length,
-        StandardOpenOption.WRITE,
-        StandardOpenOption.TRUNCATE_EXISTING,
-        StandardOpenOption.CREATE);
-  }
-
-  private static void writeFully(Path p, byte[] value, int length, OpenOption... options)
-      throws IOException {
-    try (FileChannel ch = FileChannel.open(p, options)) {
-      writeAll(ch, value, length);
-    }
-  }
-
   /** Creates {@code dir} and its parents: owner-only (0700) in an owner-only store. */
   private void createDirs(Path dir) throws IOException {
     if (ownerOnly) {
@@ -362,17 +279,11 @@ public final class FileSystemStore implements Store {
               tmp,
               Set.of(StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW),
               PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")))) {
-        writeAll(ch, value, length);
+        LocalFiles.writeAll(ch, value, length);
       }
     } else {
-      writeFully(tmp, value, length, StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW);
-    }
-  }
-
-  private static void writeAll(FileChannel ch, byte[] value, int length) throws IOException {
-    int pos = 0;
-    while (pos < length) {
-      pos += ch.write(ByteBuffer.wrap(value, pos, Math.min(IO_SLICE, length - pos)));
+      LocalFiles.writeFully(
+          tmp, value, length, StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW);
     }
   }
 
@@ -397,7 +308,8 @@ public final class FileSystemStore implements Store {
       ByteBuffer buf = ByteBuffer.allocate(n);
       long pos = offset;
       while (buf.hasRemaining()) {
-        ByteBuffer slice = buf.slice(buf.position(), Math.min(IO_SLICE, buf.remaining()));
+        ByteBuffer slice =
+            buf.slice(buf.position(), Math.min(LocalFiles.IO_SLICE, buf.remaining()));
         int r = ch.read(slice, pos);
         if (r < 0) {
           break;
@@ -481,7 +393,7 @@ public final class FileSystemStore implements Store {
       }
       tmp = null;
     } catch (IOException e) {
-      throw writeFailure("write", key, describe(), e);
+      throw LocalFiles.writeFailure("write", key, describe(), e);
     } finally {
       if (tmp != null) {
         try {
@@ -529,7 +441,7 @@ public final class FileSystemStore implements Store {
         }
       }
     } catch (IOException e) {
-      throw writeFailure("delete", key, describe(), e);
+      throw LocalFiles.writeFailure("delete", key, describe(), e);
     }
   }
 

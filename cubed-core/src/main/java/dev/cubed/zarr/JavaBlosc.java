@@ -1,13 +1,10 @@
 package dev.cubed.zarr;
 
-import com.github.luben.zstd.ZstdException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
 import net.jpountz.lz4.LZ4Compressor;
-import net.jpountz.lz4.LZ4Exception;
 import net.jpountz.lz4.LZ4Factory;
-import net.jpountz.lz4.LZ4SafeDecompressor;
 
 /**
  * The Blosc 1 container format for the LZ4 compressor with no or byte shuffle, written here so that
@@ -28,22 +25,22 @@ import net.jpountz.lz4.LZ4SafeDecompressor;
  */
 final class JavaBlosc {
   static final int HEADER = 16;
-  private static final int FLAG_SHUFFLE = 0x1;
+  static final int FLAG_SHUFFLE = 0x1;
   static final int FLAG_MEMCPYED = 0x2;
   private static final int FLAG_BITSHUFFLE = 0x4;
-  private static final int FLAG_DONT_SPLIT = 0x10;
+  static final int FLAG_DONT_SPLIT = 0x10;
   private static final int LZ4_FORMAT = 1;
 
   /** c-blosc's format code of zstd streams (what zarr-python 3's blosc codec writes). */
-  private static final int ZSTD_FORMAT = 4;
+  static final int ZSTD_FORMAT = 4;
 
   static final int MAX_SPLITS = 16;
-  private static final int MIN_BUFFERSIZE = 128;
+  static final int MIN_BUFFERSIZE = 128;
 
   /** Block size chosen when none is given: 256 KiB (a few L2 caches' worth, as c-blosc picks). */
   static final int DEFAULT_BLOCK = 256 << 10;
 
-  private static final LZ4Factory LZ4 = LZ4Factory.fastestInstance();
+  static final LZ4Factory LZ4 = LZ4Factory.fastestInstance();
   private static final LZ4Factory NATIVE = nativeFactory();
 
   private static LZ4Factory nativeFactory() {
@@ -351,8 +348,7 @@ final class JavaBlosc {
   }
 
   /** Inverse of {@link #shuffleBlock}: the shuffled {@code src} block to {@code out} at off. */
-  private static void unshuffleBlock(
-      byte[] src, int bsize, int ts, byte[] small, Sink out, int off) {
+  static void unshuffleBlock(byte[] src, int bsize, int ts, byte[] small, Sink out, int off) {
     int n = bsize / ts;
     int rem = bsize - n * ts;
     if (n == 0) {
@@ -446,7 +442,7 @@ final class JavaBlosc {
       out.accept(0, in, HEADER, nbytes);
       return;
     }
-    Blocks b = layout(flags, ts, nbytes, bs, length, where);
+    BloscBlocks b = BloscBlocks.layout(flags, ts, nbytes, bs, length, where);
     for (int j = 0; b != null && j < b.nblocks; j++) {
       int pos = h.getInt(HEADER + 4 * j);
       if (pos < HEADER) {
@@ -498,137 +494,6 @@ final class JavaBlosc {
     BloscBlockReader r = new BloscBlockReader(header, in, where);
     for (int j = 0; j < r.blocks(); j++) {
       r.decode(j, out);
-    }
-  }
-
-  /**
-   * The block layout of a compressed buffer of {@code size} bytes after the checks both decoders
-   * make (a positive block size, the block offsets inside the buffer), or null when it holds no
-   * bytes to decode.
-   */
-  static Blocks layout(int flags, int ts, int nbytes, int bs, long size, String where) {
-    if (nbytes == 0) {
-      return null;
-    }
-    if (bs <= 0) {
-      throw corrupt(where, "block size " + bs);
-    }
-    Blocks b = new Blocks(flags, ts, nbytes, bs);
-    if (HEADER + 4L * b.nblocks > size) {
-      throw corrupt(where, b.nblocks + " block offsets do not fit in " + size + " bytes");
-    }
-    return b;
-  }
-
-  /** The block layout of one buffer and the scratch arrays that decode its blocks one by one. */
-  static final class Blocks {
-    final int nblocks;
-    private final int ts;
-    private final int nbytes;
-    private final int bs;
-    private final boolean doShuffle;
-    private final boolean dontSplit;
-    private final byte[] dst;
-    private final byte[] small;
-    private final LZ4SafeDecompressor dec = LZ4.safeDecompressor();
-    private final boolean zstd;
-
-    Blocks(int flags, int ts, int nbytes, int bs) {
-      this.zstd = (flags >>> 5) == ZSTD_FORMAT;
-      this.ts = ts;
-      this.nbytes = nbytes;
-      this.bs = bs;
-      this.nblocks = (int) ((nbytes + (long) bs - 1) / bs);
-      this.doShuffle = (flags & FLAG_SHUFFLE) != 0 && ts > 1;
-      this.dontSplit = (flags & FLAG_DONT_SPLIT) != 0;
-      this.dst = new byte[Math.min(bs, nbytes)];
-      this.small = doShuffle ? new byte[subItems(ts) * ts + ts] : null;
-    }
-
-    /**
-     * Decodes block {@code j}, whose streams start at {@code pos} of {@code buf} (which holds bytes
-     * up to {@code limit}), into {@code out}.
-     */
-    void decode(int j, byte[] buf, int pos, int limit, Sink out, String where) {
-      int bsize = streams(j, buf, pos, limit, dst, where);
-      if (doShuffle) {
-        unshuffleBlock(dst, bsize, ts, small, out, j * bs);
-      } else {
-        out.accept(j * bs, dst, 0, bsize);
-      }
-    }
-
-    /** True if the blocks' bytes are byte-shuffled (items of more than one byte). */
-    boolean shuffled() {
-      return doShuffle;
-    }
-
-    /**
-     * Decompresses block {@code j}'s streams (as {@link #decode}) into {@code target} from 0, still
-     * byte-shuffled if the data is; returns the block's size in bytes.
-     */
-    int streams(int j, byte[] buf, int pos, int limit, byte[] target, String where) {
-      ByteBuffer h = ByteBuffer.wrap(buf).order(ByteOrder.LITTLE_ENDIAN);
-      int off = j * bs;
-      int bsize = Math.min(bs, nbytes - off);
-      boolean leftover = bsize < bs;
-      int nsplits =
-          !dontSplit && ts >= 1 && ts <= MAX_SPLITS && bs / ts >= MIN_BUFFERSIZE && !leftover
-              ? ts
-              : 1;
-      if (bsize % nsplits != 0) {
-        throw corrupt(
-            where, "block " + j + " of " + bsize + " bytes is not " + nsplits + " equal streams");
-      }
-      int neblock = bsize / nsplits;
-      for (int s = 0; s < nsplits; s++) {
-        if (pos < 0 || pos > limit - 4) {
-          throw corrupt(where, "stream " + s + " of block " + j + " starts outside the buffer");
-        }
-        int c = h.getInt(pos);
-        pos += 4;
-        if (c < 0 || c > limit - pos) {
-          throw corrupt(
-              where,
-              "stream "
-                  + s
-                  + " of block "
-                  + j
-                  + " declares "
-                  + c
-                  + " bytes, more than the buffer holds");
-        }
-        if (c == neblock) {
-          System.arraycopy(buf, pos, target, s * neblock, neblock);
-        } else {
-          int n;
-          String name = zstd ? "zstd" : "LZ4";
-          try {
-            n =
-                zstd
-                    ? StreamedDecode.zstdContext()
-                        .decompressByteArray(target, s * neblock, neblock, buf, pos, c)
-                    : dec.decompress(buf, pos, c, target, s * neblock, neblock);
-          } catch (LZ4Exception | ZstdException e) {
-            throw corrupt(where, name + " stream " + s + " of block " + j + ": " + e.getMessage());
-          }
-          if (n != neblock) {
-            throw corrupt(
-                where,
-                name
-                    + " stream "
-                    + s
-                    + " of block "
-                    + j
-                    + " decoded to "
-                    + n
-                    + " bytes, expected "
-                    + neblock);
-          }
-        }
-        pos += c;
-      }
-      return bsize;
     }
   }
 

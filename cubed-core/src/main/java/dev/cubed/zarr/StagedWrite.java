@@ -237,7 +237,7 @@ public final class StagedWrite {
           }
         }
       } catch (IOException e) {
-        throw FileSystemStore.writeFailure(
+        throw LocalFiles.writeFailure(
             "commit (rename the staging array " + stagingDir + " to)",
             dir.toString(),
             dir.toString(),
@@ -366,7 +366,7 @@ public final class StagedWrite {
       try {
         deleteTree(stagingDir);
       } catch (IOException e) {
-        throw FileSystemStore.writeFailure(
+        throw LocalFiles.writeFailure(
             "delete the old staging array", stagingDir.toString(), stagingDir.toString(), e);
       }
     } else {

@@ -1,6 +1,5 @@
 package dev.cubed.zarr;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
@@ -8,7 +7,6 @@ import java.io.ObjectStreamException;
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -63,7 +61,7 @@ public final class ZarrArray implements Serializable {
     this(store, path, meta, emptyChunks, false, null);
   }
 
-  private ZarrArray(
+  ZarrArray(
       Store store,
       String path,
       ArrayMetadata meta,
@@ -223,18 +221,7 @@ public final class ZarrArray implements Serializable {
 
   /** This array with its attributes replaced (metadata rewritten atomically). */
   public ZarrArray withAttributes(Map<String, ?> attributes) {
-    ArrayMetadata m =
-        new ArrayMetadata(
-            meta.zarrFormat,
-            meta.shape,
-            meta.chunks,
-            meta.dtype,
-            meta.fillValue,
-            new LinkedHashMap<>(attributes),
-            meta.dimensionNames,
-            meta.separator,
-            meta.v3DefaultKeys,
-            meta.codec);
+    ArrayMetadata m = meta.withAttributes(attributes);
     ZarrArrayBuilder.writeMetadata(store, path, m);
     return new ZarrArray(store, path, m, emptyChunks, missingIsError, null);
   }
@@ -367,18 +354,7 @@ public final class ZarrArray implements Serializable {
     }
     Map<String, Object> attrs = new LinkedHashMap<>(meta.attributes);
     attrs.remove(INCOMPLETE_ATTRIBUTE);
-    ArrayMetadata m =
-        new ArrayMetadata(
-            meta.zarrFormat,
-            meta.shape,
-            meta.chunks,
-            meta.dtype,
-            meta.fillValue,
-            attrs,
-            meta.dimensionNames,
-            meta.separator,
-            meta.v3DefaultKeys,
-            meta.codec);
+    ArrayMetadata m = meta.withAttributes(attrs);
     return new String(
         Json.write(m.zarrFormat == 3 ? m.toV3Json() : m.toV2Json()), StandardCharsets.UTF_8);
   }
@@ -403,39 +379,9 @@ public final class ZarrArray implements Serializable {
     return n;
   }
 
-  private void checkCoords(String fn, long[] coords) {
-    long[] g = chunkGridShape();
-    if (coords.length != g.length) {
-      throw new IllegalArgumentException(
-          fn
-              + ": "
-              + coords.length
-              + " chunk coordinates for a "
-              + g.length
-              + "-d array '"
-              + path
-              + "' (chunk grid "
-              + Shapes.format(g)
-              + ")");
-    }
-    for (int i = 0; i < g.length; i++) {
-      if (coords[i] < 0 || coords[i] >= g[i]) {
-        throw new IndexOutOfBoundsException(
-            fn
-                + ": chunk coordinates "
-                + Arrays.toString(coords)
-                + " are outside the chunk grid "
-                + Shapes.format(g)
-                + " of array '"
-                + path
-                + "'");
-      }
-    }
-  }
-
   /** The shape of a chunk, clipped at the array's upper edges. */
   public long[] chunkShape(long... chunkCoords) {
-    checkCoords("chunkShape", chunkCoords);
+    ZarrChunks.checkCoords(this, "chunkShape", chunkCoords);
     long[] s = new long[chunkCoords.length];
     for (int i = 0; i < s.length; i++) {
       s[i] = Math.min(meta.chunks[i], meta.shape[i] - chunkCoords[i] * meta.chunks[i]);
@@ -445,7 +391,7 @@ public final class ZarrArray implements Serializable {
 
   /** The store key of a chunk (e.g. {@code "a/c/0/1"} or {@code "a/0.1"}). */
   public String chunkKey(long... chunkCoords) {
-    checkCoords("chunkKey", chunkCoords);
+    ZarrChunks.checkCoords(this, "chunkKey", chunkCoords);
     return Keys.join(path, meta.chunkKey(chunkCoords));
   }
 
@@ -471,7 +417,7 @@ public final class ZarrArray implements Serializable {
    * {@link MissingChunkException}, as {@link #readChunk}).
    */
   public ChunkReader chunkReader(long[] chunkCoords, int cacheBlocks) {
-    checkCoords("chunkReader", chunkCoords);
+    ZarrChunks.checkCoords(this, "chunkReader", chunkCoords);
     return readsRegions() ? ZarrChunks.reader(this, chunkCoords, cacheBlocks) : null;
   }
 
@@ -543,7 +489,7 @@ public final class ZarrArray implements Serializable {
 
   /** True if the chunk is stored. */
   public boolean chunkExists(long... chunkCoords) {
-    checkCoords("chunkExists", chunkCoords);
+    ZarrChunks.checkCoords(this, "chunkExists", chunkCoords);
     return store.exists(Keys.join(path, meta.chunkKey(chunkCoords)));
   }
 
@@ -600,16 +546,7 @@ public final class ZarrArray implements Serializable {
   // ------------------------------------------------------------------ serialization
 
   private Object writeReplace() throws ObjectStreamException {
-    return new Proxy(
-        store,
-        path,
-        metadataJson(),
-        emptyChunks,
-        missingIsError,
-        meta.zarrFormat == 2
-            ? new String(Json.write(meta.v2Attributes()), StandardCharsets.UTF_8)
-            : null,
-        identityJson());
+    return ZarrArrayProxy.of(this);
   }
 
   /**
@@ -626,27 +563,6 @@ public final class ZarrArray implements Serializable {
 
     /** {@link ZarrArray#identityJson()} of the array. */
     String identity();
-  }
-
-  private record Proxy(
-      Store store,
-      String path,
-      String json,
-      EmptyChunks emptyChunks,
-      boolean missingIsError,
-      String v2Attrs,
-      String identity)
-      implements Serializable, SerializedForm {
-    private Object readResolve() throws ObjectStreamException {
-      String where = describe(store, path, "metadata");
-      JsonNode doc = Json.parseObject(json.getBytes(StandardCharsets.UTF_8), where);
-      ArrayMetadata m =
-          v2Attrs == null
-              ? MetadataParser.parseV3(doc, where)
-              : MetadataParser.parseV2(
-                  doc, Json.parseObject(v2Attrs.getBytes(StandardCharsets.UTF_8), where), where);
-      return new ZarrArray(store, path, m, emptyChunks, missingIsError);
-    }
   }
 
   @Override

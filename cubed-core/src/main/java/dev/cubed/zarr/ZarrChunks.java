@@ -145,4 +145,40 @@ final class ZarrChunks {
   private static String where(ZarrArray z, String key) {
     return "zarr array '" + z.path() + "' chunk '" + key + "' in " + z.store().describe();
   }
+
+  /**
+   * Checks that {@code coords} name a chunk of {@code z}'s grid; {@code fn} names the caller.
+   *
+   * @throws IllegalArgumentException for the wrong number of coordinates
+   * @throws IndexOutOfBoundsException for a chunk outside the grid
+   */
+  static void checkCoords(ZarrArray z, String fn, long[] coords) {
+    long[] g = z.chunkGridShape();
+    if (coords.length != g.length) {
+      throw new IllegalArgumentException(
+          fn
+              + ": "
+              + coords.length
+              + " chunk coordinates for a "
+              + g.length
+              + "-d array '"
+              + z.path()
+              + "' (chunk grid "
+              + Shapes.format(g)
+              + ")");
+    }
+    for (int i = 0; i < g.length; i++) {
+      if (coords[i] < 0 || coords[i] >= g[i]) {
+        throw new IndexOutOfBoundsException(
+            fn
+                + ": chunk coordinates "
+                + Arrays.toString(coords)
+                + " are outside the chunk grid "
+                + Shapes.format(g)
+                + " of array '"
+                + z.path()
+                + "'");
+      }
+    }
+  }
 }

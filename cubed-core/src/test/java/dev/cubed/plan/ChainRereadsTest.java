@@ -9,10 +9,14 @@ import dev.cubed.Xp;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.Index;
 import dev.cubed.nd.NDArray;
+import dev.cubed.primitive.BlockKeys;
+import dev.cubed.primitive.Blockwise;
 import dev.cubed.zarr.MemoryStore;
 import dev.cubed.zarr.ZarrArray;
 import java.nio.file.Path;
 import java.util.HashSet;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -81,5 +85,50 @@ class ChainRereadsTest {
     assertThat(new HashSet<>(s.ops().get(0).fused()))
         .filteredOn(n -> n.startsWith("multiply"))
         .hasSize(2);
+  }
+
+  /** Calls of the key functions of {@link #planningAnArrayOfTenMillionBlocksWalksABoundedPart}. */
+  static final AtomicLong KEY_CALLS = new AtomicLong();
+
+  /** An elementwise op over one input: block k of the output reads block k of the input. */
+  static ArrayNode.Computed elementwise(String name, ArrayNode in) {
+    Blockwise op =
+        new Blockwise(
+            name,
+            k -> {
+              KEY_CALLS.incrementAndGet();
+              return List.of(new BlockKeys.One(k));
+            },
+            (args, k) -> (NDArray) args.get(0),
+            new int[] {1},
+            new int[] {1},
+            0);
+    return new ArrayNode.Computed(op, List.of(in), in.shape(), in.chunks(), in.dtype(), null);
+  }
+
+  /**
+   * Planning a chain four ops deep over 10^7 one-element blocks walks a bounded part of the tasks
+   * looking for rereads deep in the chain, not every task through the whole chain: one key call per
+   * task for the direct input's rereads ({@code Plan.rereads}) and at most {@link
+   * ChainRereads#MAX_VISITS} more, not tasks x chain (4 x 10^7 key calls before the bound).
+   */
+  @Test
+  void planningAnArrayOfTenMillionBlocksWalksABoundedPart() {
+    long blocks = 10_000_000L;
+    ArrayNode v =
+        new ArrayNode.Virtual(
+            "ones",
+            new long[] {blocks},
+            new long[] {1},
+            DType.FLOAT64,
+            (coords, shape) -> NDArray.of(new double[] {1}, 1));
+    ArrayNode out = v;
+    for (String name : List.of("neg", "abs", "sqrt", "exp")) {
+      out = elementwise(name, out);
+    }
+    KEY_CALLS.set(0);
+    Plan plan = Plan.of(List.of(out), PlanConfig.builder(dir).build());
+    assertThat(plan.summary().ops()).hasSize(1);
+    assertThat(KEY_CALLS.get()).isLessThanOrEqualTo(blocks + 2 * ChainRereads.MAX_VISITS);
   }
 }

@@ -95,7 +95,7 @@ class FileSystemStoreSafetyTest {
   @Test
   void writeFailuresSayReadOnlyOrDiskFull() {
     String ro =
-        FileSystemStore.writeFailure(
+        LocalFiles.writeFailure(
                 "write", "c/0", "file:///t/", new AccessDeniedException("/t/c/.cubed-tmp-0"))
             .getMessage();
     assertThat(ro)
@@ -104,7 +104,7 @@ class FileSystemStoreSafetyTest {
         .contains("/t/c/.cubed-tmp-0")
         .contains("choose a writable path");
     String rofs =
-        FileSystemStore.writeFailure(
+        LocalFiles.writeFailure(
                 "write",
                 "k",
                 "file:///t/",
@@ -112,7 +112,7 @@ class FileSystemStoreSafetyTest {
             .getMessage();
     assertThat(rofs).contains("read-only");
     String full =
-        FileSystemStore.writeFailure(
+        LocalFiles.writeFailure(
                 "write", "c/1", "file:///t/", new IOException("No space left on device"))
             .getMessage();
     assertThat(full)
@@ -120,8 +120,7 @@ class FileSystemStoreSafetyTest {
         .contains("no space left on device")
         .contains("free space");
     String other =
-        FileSystemStore.writeFailure("delete", "k", "file:///t/", new IOException("weird"))
-            .getMessage();
+        LocalFiles.writeFailure("delete", "k", "file:///t/", new IOException("weird")).getMessage();
     assertThat(other)
         .contains("cannot delete key 'k'")
         .contains("weird")

@@ -2,7 +2,7 @@ package dev.cubed.bridge;
 
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
-import dev.cubed.primitive.BlockFunction;
+import dev.cubed.primitive.BlockwiseFunction;
 import dev.cubed.runtime.TaskWorker;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -37,7 +37,7 @@ record PyFunction(
     long[] outShape,
     long[] outChunks,
     long rssBound)
-    implements BlockFunction {
+    implements BlockwiseFunction {
   private static final long serialVersionUID = 1L;
 
   @Override

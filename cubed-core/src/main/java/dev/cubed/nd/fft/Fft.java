@@ -159,8 +159,8 @@ public final class Fft {
       throw new IllegalArgumentException(fn + ": at least one axis must be transformed");
     }
     int last = ax.length - 1;
-    int[] shape = intShape(x);
-    double[] buf = realBuffer(x);
+    int[] shape = FftBuffers.intShape(x);
+    double[] buf = FftBuffers.realBuffer(x);
     buf =
         FftAxis.realForward(
             buf, shape, ax[last], ls[last], norm.scale(ls[last], Direction.FORWARD), fn);
@@ -177,7 +177,7 @@ public final class Fft {
               fn);
       shape[ax[i]] = ls[i];
     }
-    return complexResult(buf, shape, x.dtype());
+    return FftBuffers.complexResult(buf, shape, x.dtype());
   }
 
   /** {@code irfftn(x)} over every axis. */
@@ -198,8 +198,8 @@ public final class Fft {
       throw new IllegalArgumentException(fn + ": at least one axis must be transformed");
     }
     int last = ax.length - 1;
-    int[] shape = intShape(x);
-    double[] buf = complexBuffer(x);
+    int[] shape = FftBuffers.intShape(x);
+    double[] buf = FftBuffers.complexBuffer(x);
     for (int i = last - 1; i >= 0; i--) {
       buf =
           FftAxis.complex(
@@ -216,7 +216,7 @@ public final class Fft {
         FftAxis.realBackward(
             buf, shape, ax[last], ls[last], norm.scale(ls[last], Direction.BACKWARD), fn);
     shape[ax[last]] = ls[last];
-    return realResult(buf, shape, x.dtype());
+    return FftBuffers.realResult(buf, shape, x.dtype());
   }
 
   /** {@code hfft(x)} along the last axis, output length {@code 2 * (m - 1)}. */
@@ -246,7 +246,7 @@ public final class Fft {
    */
   public static NDArray ihfft(NDArray x, Integer n, int axis, Norm norm) {
     NDArray r = rfft1("ihfft", x, n, axis, norm.swapped());
-    conjugateInPlace(r);
+    FftBuffers.conjugateInPlace(r);
     return r;
   }
 
@@ -324,43 +324,45 @@ public final class Fft {
       String fn, NDArray x, Integer n, int axis, Norm norm, Direction dir) {
     int ax = Shapes.normalizeAxis(fn, axis, x.ndim());
     int len = length(fn, n, (int) x.shape(ax));
-    int[] shape = intShape(x);
-    double[] buf = FftAxis.complex(complexBuffer(x), shape, ax, len, dir, norm.scale(len, dir), fn);
+    int[] shape = FftBuffers.intShape(x);
+    double[] buf =
+        FftAxis.complex(FftBuffers.complexBuffer(x), shape, ax, len, dir, norm.scale(len, dir), fn);
     shape[ax] = len;
-    return complexResult(buf, shape, x.dtype());
+    return FftBuffers.complexResult(buf, shape, x.dtype());
   }
 
   private static NDArray complexN(
       String fn, NDArray x, int[] s, int[] axes, Norm norm, Direction dir) {
     int[][] sa = resolve(fn, x.shape(), s, axes, false);
-    int[] shape = intShape(x);
-    double[] buf = complexBuffer(x);
+    int[] shape = FftBuffers.intShape(x);
+    double[] buf = FftBuffers.complexBuffer(x);
     for (int i = sa[1].length - 1; i >= 0; i--) {
       int a = sa[1][i];
       int len = sa[0][i];
       buf = FftAxis.complex(buf, shape, a, len, dir, norm.scale(len, dir), fn);
       shape[a] = len;
     }
-    return complexResult(buf, shape, x.dtype());
+    return FftBuffers.complexResult(buf, shape, x.dtype());
   }
 
   private static NDArray rfft1(String fn, NDArray x, Integer n, int axis, Norm norm) {
     checkReal(fn, x);
     int ax = Shapes.normalizeAxis(fn, axis, x.ndim());
     int len = length(fn, n, (int) x.shape(ax));
-    int[] shape = intShape(x);
+    int[] shape = FftBuffers.intShape(x);
     double[] buf =
-        FftAxis.realForward(realBuffer(x), shape, ax, len, norm.scale(len, Direction.FORWARD), fn);
+        FftAxis.realForward(
+            FftBuffers.realBuffer(x), shape, ax, len, norm.scale(len, Direction.FORWARD), fn);
     shape[ax] = len / 2 + 1;
-    return complexResult(buf, shape, x.dtype());
+    return FftBuffers.complexResult(buf, shape, x.dtype());
   }
 
   private static NDArray irfft1(
       String fn, NDArray x, Integer n, int axis, Norm norm, boolean conjugate) {
     int ax = Shapes.normalizeAxis(fn, axis, x.ndim());
     int len = n != null ? length(fn, n, 0) : length(fn, null, 2 * ((int) x.shape(ax) - 1));
-    int[] shape = intShape(x);
-    double[] in = complexBuffer(x);
+    int[] shape = FftBuffers.intShape(x);
+    double[] in = FftBuffers.complexBuffer(x);
     if (conjugate) {
       for (int i = 1; i < in.length; i += 2) {
         in[i] = -in[i];
@@ -369,7 +371,7 @@ public final class Fft {
     double[] buf =
         FftAxis.realBackward(in, shape, ax, len, norm.scale(len, Direction.BACKWARD), fn);
     shape[ax] = len;
-    return realResult(buf, shape, x.dtype());
+    return FftBuffers.realResult(buf, shape, x.dtype());
   }
 
   /** The transform length: {@code n} if given, else the default; must be at least 1. */
@@ -480,123 +482,6 @@ public final class Fft {
               + " is complex; "
               + fn
               + " needs a real-valued array (bool, integer, float32 or float64)");
-    }
-  }
-
-  private static boolean single(DType dt) {
-    return dt == DType.FLOAT32 || dt == DType.COMPLEX64;
-  }
-
-  private static int[] intShape(NDArray x) {
-    long[] s = x.shape();
-    int[] out = new int[s.length];
-    for (int i = 0; i < s.length; i++) {
-      out[i] = (int) s[i];
-    }
-    return out;
-  }
-
-  /** A fresh interleaved complex double copy of any input. */
-  private static double[] complexBuffer(NDArray x) {
-    int n = x.size();
-    Object d = x.data();
-    double[] out = new double[2 * n];
-    switch (x.dtype()) {
-      case COMPLEX128 -> System.arraycopy(d, 0, out, 0, 2 * n);
-      case COMPLEX64 -> {
-        float[] f = (float[]) d;
-        for (int i = 0; i < 2 * n; i++) {
-          out[i] = f[i];
-        }
-      }
-      case FLOAT64 -> {
-        double[] f = (double[]) d;
-        for (int i = 0; i < n; i++) {
-          out[2 * i] = f[i];
-        }
-      }
-      case FLOAT32 -> {
-        float[] f = (float[]) d;
-        for (int i = 0; i < n; i++) {
-          out[2 * i] = f[i];
-        }
-      }
-      default -> {
-        for (int i = 0; i < n; i++) {
-          out[2 * i] = x.getDouble(i);
-        }
-      }
-    }
-    return out;
-  }
-
-  /** A fresh real double copy of a real input. */
-  private static double[] realBuffer(NDArray x) {
-    int n = x.size();
-    Object d = x.data();
-    switch (x.dtype()) {
-      case FLOAT64 -> {
-        return ((double[]) d).clone();
-      }
-      case FLOAT32 -> {
-        float[] f = (float[]) d;
-        double[] out = new double[n];
-        for (int i = 0; i < n; i++) {
-          out[i] = f[i];
-        }
-        return out;
-      }
-      default -> {
-        double[] out = new double[n];
-        for (int i = 0; i < n; i++) {
-          out[i] = x.getDouble(i);
-        }
-        return out;
-      }
-    }
-  }
-
-  private static long[] longShape(int[] shape) {
-    long[] s = new long[shape.length];
-    for (int i = 0; i < shape.length; i++) {
-      s[i] = shape[i];
-    }
-    return s;
-  }
-
-  private static NDArray complexResult(double[] buf, int[] shape, DType in) {
-    if (single(in)) {
-      float[] f = new float[buf.length];
-      for (int i = 0; i < buf.length; i++) {
-        f[i] = (float) buf[i];
-      }
-      return new NDArray(DType.COMPLEX64, longShape(shape), f);
-    }
-    return new NDArray(DType.COMPLEX128, longShape(shape), buf);
-  }
-
-  private static NDArray realResult(double[] buf, int[] shape, DType in) {
-    if (single(in)) {
-      float[] f = new float[buf.length];
-      for (int i = 0; i < buf.length; i++) {
-        f[i] = (float) buf[i];
-      }
-      return new NDArray(DType.FLOAT32, longShape(shape), f);
-    }
-    return new NDArray(DType.FLOAT64, longShape(shape), buf);
-  }
-
-  private static void conjugateInPlace(NDArray r) {
-    Object d = r.data();
-    if (d instanceof double[] a) {
-      for (int i = 1; i < a.length; i += 2) {
-        a[i] = -a[i];
-      }
-    } else {
-      float[] a = (float[]) d;
-      for (int i = 1; i < a.length; i += 2) {
-        a[i] = -a[i];
-      }
     }
   }
 }
