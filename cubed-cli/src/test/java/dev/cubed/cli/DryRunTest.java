@@ -73,7 +73,9 @@ class DryRunTest {
     // nothing written, nothing array-sized allocated (a 151.6 MB chunk would show)
     assertThat(work).doesNotExist();
     System.out.println("dry run allocated " + allocated + " bytes on the test thread");
-    assertThat(allocated).isLessThan(100_000_000L);
+    // planning's own garbage (the block keys of the chains' tasks) is about 223 MB here; one
+    // 151.6 MB chunk allocated on top would pass the bound
+    assertThat(allocated).isLessThan(300_000_000L);
   }
 
   @Test

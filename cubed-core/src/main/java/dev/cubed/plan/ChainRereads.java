@@ -8,7 +8,6 @@ import java.util.Arrays;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -28,7 +27,7 @@ final class ChainRereads {
    * The most input blocks {@link #nearest} walks for one op (summed over its tasks and the chain):
    * planning stays linear in the ops, not in tasks x chain depth, for arrays of millions of blocks.
    */
-  static final long MAX_VISITS = 1L << 20;
+  static final long MAX_VISITS = 1L << 16;
 
   private ChainRereads() {}
 
@@ -38,8 +37,8 @@ final class ChainRereads {
    *
    * <p>Walks c's tasks in order and stops at the first reread found or after {@link #MAX_VISITS}
    * blocks of the chain: a reread that first shows after that many (a broadcast over more than
-   * about a million blocks of the chain) is not found, and its blocks are recomputed per task (a
-   * cost in time, never a wrong result).
+   * about 65,000 blocks of the chain) is not found, and its blocks are recomputed per task (a cost
+   * in time, never a wrong result).
    *
    * @param fused true for a computed array fused into its consumers (not stored)
    */
@@ -69,17 +68,18 @@ final class ChainRereads {
     if (deep.isEmpty()) {
       return null;
     }
-    Map<String, Long> need = new HashMap<>();
+    Map<String, long[]> need = new HashMap<>();
     long tasks = Shapes.size(c.numBlocks());
     long visits = 0;
     for (long t = 0; t < tasks && visits < maxVisits; t++) {
-      List<String> names = blocksOfOneTask(c, Shapes.unravel(c.numBlocks(), t), fused);
-      visits += names.size() + 1;
-      for (String name : names) {
-        need.merge(name, 1L, Long::sum);
+      List<ArrayNode> blocks = blocksOfOneTask(c, Shapes.unravel(c.numBlocks(), t), fused);
+      visits += blocks.size() + 1;
+      for (ArrayNode n : blocks) {
+        need.computeIfAbsent(n.name(), k -> new long[1])[0]++;
       }
       for (ArrayNode.Computed f : deep) {
-        if (need.getOrDefault(f.name(), 0L) > Shapes.size(f.numBlocks())) {
+        long[] count = need.get(f.name());
+        if (count != null && count[0] > Shapes.size(f.numBlocks())) {
           return f;
         }
       }
@@ -87,31 +87,57 @@ final class ChainRereads {
     return null;
   }
 
-  /** Names of the fused arrays c's task needs a block of, one entry per distinct block. */
-  private static List<String> blocksOfOneTask(
+  /** The fused arrays c's task needs a block of, one entry per distinct block. */
+  private static List<ArrayNode> blocksOfOneTask(
       ArrayNode.Computed c, long[] task, Predicate<ArrayNode> fused) {
-    Set<String> visited = new LinkedHashSet<>();
-    List<String> names = new ArrayList<>();
-    Deque<Object[]> todo = new ArrayDeque<>();
-    todo.add(new Object[] {c, task});
+    Set<Block> visited = new HashSet<>();
+    List<ArrayNode> blocks = new ArrayList<>();
+    Deque<Block> todo = new ArrayDeque<>();
+    todo.add(new Block(c, task));
     while (!todo.isEmpty()) {
-      Object[] item = todo.poll();
-      ArrayNode.Computed n = (ArrayNode.Computed) item[0];
-      List<BlockKeys> keys = n.op().keys().keys((long[]) item[1]);
+      Block item = todo.poll();
+      ArrayNode.Computed n = (ArrayNode.Computed) item.node;
+      List<BlockKeys> keys = n.op().keys().keys(item.key);
       for (int i = 0; i < n.inputs().size(); i++) {
         ArrayNode in = n.inputs().get(i);
         if (!fused.test(in)) {
           continue;
         }
         for (long[] k : list(keys.get(i))) {
-          if (visited.add(in.name() + Arrays.toString(k))) {
-            names.add(in.name());
-            todo.add(new Object[] {in, k});
+          Block b = new Block(in, k);
+          if (visited.add(b)) {
+            blocks.add(in);
+            todo.add(b);
           }
         }
       }
     }
-    return names;
+    return blocks;
+  }
+
+  /**
+   * One block of one array (the array by name, as the plan names it; the block by its coordinates).
+   */
+  private static final class Block {
+    final ArrayNode node;
+    final long[] key;
+    private final int hash;
+
+    Block(ArrayNode node, long[] key) {
+      this.node = node;
+      this.key = key;
+      this.hash = 31 * node.name().hashCode() + Arrays.hashCode(key);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Block b && b.node.name().equals(node.name()) && Arrays.equals(b.key, key);
+    }
+
+    @Override
+    public int hashCode() {
+      return hash;
+    }
   }
 
   private static List<long[]> list(BlockKeys k) {
