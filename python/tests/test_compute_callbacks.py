@@ -18,6 +18,16 @@ from cubed_java.diagnostics import (HistoryCallback, MemoryVisualizationCallback
                                     TimelineVisualizationCallback)
 
 
+@pytest.fixture
+def roomy():
+    """allowed_mem of 1 GB for this test (a Python op projects its worker's 100 MiB; an earlier
+    test may have left a smaller allowed_mem for the session), restored after."""
+    was = re.search(r"allowedMem=(\d+), reservedMem=(\d+)", cubed_java.configure()).groups()
+    cubed_java.configure(allowed_mem="1GB")
+    yield
+    cubed_java.configure(allowed_mem=was[0], reserved_mem=was[1])
+
+
 class Recorder:
     def __init__(self, on_task=None):
         self.seen = []
@@ -41,7 +51,7 @@ class Recorder:
         self.seen.append(("compute_end", e.error))
 
 
-def test_a_callback_sees_each_task_end_while_the_compute_runs(tmp_path):
+def test_a_callback_sees_each_task_end_while_the_compute_runs(tmp_path, roomy):
     flag = str(tmp_path / "a-task-end-reached-python")
 
     def f(b):
@@ -70,8 +80,7 @@ def test_a_callback_sees_each_task_end_while_the_compute_runs(tmp_path):
             tasks = [t for t in seen[i:end] if t[0] == "task_end" and t[1] == ev[1]]
             assert len(tasks) == ev[2] == len(set(tasks)), seen
     total = sum(ev[2] for ev in seen if ev[0] == "op_start")
-    assert total == seen[0][1] == sum(1 for ev in seen if ev[0] == "task_end")
-    assert ("task_end", seen[1][1], (3,)) in seen or total >= 4
+    assert total == seen[0][1] == sum(1 for ev in seen if ev[0] == "task_end") >= 4
 
 
 def test_history_and_plots_on_worker_processes(tmp_path):
