@@ -81,6 +81,7 @@ def __getattr__(name):
 
 from ._blocks import blockwise, map_blocks  # noqa: E402
 from .dataset import open_dataset, to_zarr_dataset  # noqa: E402
+from . import diagnostics  # noqa: E402,F401  (compute callbacks: cubed_java.diagnostics.ProgressBar())
 
 __all__ = ["Array", "BridgeError", "JavaError", "asarray", "blockwise", "compute", "configure",
            "errors", "from_array", "from_zarr", "map_blocks", "open_dataset", "restart",

@@ -6,6 +6,7 @@ Only this process holds the pipe's ends, so nobody else on the machine can drive
 from __future__ import annotations
 
 import atexit
+import contextlib
 import mmap
 import os
 import re
@@ -23,6 +24,9 @@ from ._engine import classpath  # noqa: F401 (the class path; re-exported)
 
 OP_PING = 0
 OP_CALL = 1
+#: first byte of a frame from the JVM: a reply's value, a reply's error, an event frame (sent
+#: before the reply of a call that streams events, while the JVM works on it)
+STATUS_OK, STATUS_ERROR, STATUS_EVENT = 0, 1, 2
 
 T_NONE, T_BOOL, T_INT, T_FLOAT, T_COMPLEX, T_STR, T_HANDLE, T_INTS, T_LIST = range(9)
 T_DTYPE, T_NDARRAY, T_SPEC, T_ARRAYINFO, T_INDEX, T_SHMARRAY = range(9, 15)
@@ -206,6 +210,8 @@ class Bridge:
         self._lock = threading.RLock()
         self._dead = None
         self._to_free = []
+        self._streaming = None  # the thread reading a call's event frames, if any
+        self._tls = threading.local()  # .on_event: see events_to
 
     # ---- frames ----
     def _send(self, pieces):
@@ -231,13 +237,21 @@ class Bridge:
             got += k
         return buf
 
-    def _roundtrip(self, pieces):
+    def _roundtrip(self, pieces, on_event=None):
         if self._dead:
             raise errors.BridgeError(self._dead)
         try:
             self._send(pieces)
-            (n,) = _I32.unpack(self._read_exact(4))
-            return self._read_exact(n)
+            while True:
+                (n,) = _I32.unpack(self._read_exact(4))
+                buf = self._read_exact(n)
+                if not buf or buf[0] != STATUS_EVENT:
+                    return buf
+                # an event frame: one plain value, handed over at once (the caller's handler
+                # must not raise: the reply is still to come)
+                value, _ = _dec(buf, 1, [])
+                if on_event is not None:
+                    on_event(value)
         except (EOFError, BrokenPipeError, OSError) as e:
             code = self._proc.poll()
             self._dead = (f"the cubed_java JVM (pid {self._proc.pid}) has stopped (exit status"
@@ -276,7 +290,22 @@ class Bridge:
         with self._lock:
             return self._decode_reply(self._roundtrip([_U8.pack(OP_PING)]))
 
+    @contextlib.contextmanager
+    def events_to(self, name, on_event):
+        """Within it, this thread's next ``call`` of function ``name`` hands each event frame the
+        JVM sends before its reply (``computeWith`` with events) to ``on_event(value)``, called in
+        this thread while the JVM goes on. ``on_event`` must not raise, and it cannot call the bridge (the JVM is
+        busy with that call): such a call is a RuntimeError."""
+        self._tls.on_event = (name, on_event)
+        try:
+            yield
+        finally:
+            self._tls.on_event = None
+
     def call(self, name, *args):
+        if self._streaming == threading.get_ident():
+            raise RuntimeError(f"{name}: a compute callback cannot call the engine while its"
+                               " compute runs; do it after compute() returns")
         if compute_observers and name in COMPUTING_CALLS:
             for observe in list(compute_observers):
                 observe(name)
@@ -300,7 +329,18 @@ class Bridge:
                     p.append(_U8.pack(1))
                     _enc(p, Ints(free))
                     self._decode_reply(self._roundtrip(p))
-                return self._decode_reply(self._roundtrip(pieces))
+                on_event = None
+                wanted = getattr(self._tls, "on_event", None)
+                if wanted is not None and wanted[0] == name:
+                    on_event, self._tls.on_event = wanted[1], None
+                if on_event is None:
+                    return self._decode_reply(self._roundtrip(pieces))
+                self._streaming = threading.get_ident()
+                try:
+                    reply = self._roundtrip(pieces, on_event)
+                finally:
+                    self._streaming = None
+                return self._decode_reply(reply)
         finally:
             for f in pieces.files:
                 try:
@@ -329,7 +369,7 @@ class Bridge:
 
     def _decode_reply(self, buf):
         status = buf[0]
-        if status == 1:
+        if status == STATUS_ERROR:
             kind = buf[1]
             pos = 2
             cls, pos = _dec_str(buf, pos)

@@ -1,7 +1,9 @@
 """Computing lazy arrays with per-compute options (``Array.compute(**options)``,
-``cubed_java.compute(*arrays, **options)`` and the xarray chunk manager's ``compute``)."""
+``cubed_java.compute(*arrays, **options)`` and the xarray chunk manager's ``compute``), and the
+live events of ``callbacks=[...]``."""
 from __future__ import annotations
 
+import re
 from types import SimpleNamespace
 
 from . import _bridge
@@ -20,6 +22,19 @@ _FIELDS = {
 _METHODS = {"compute_start": "on_compute_start", "compute_end": "on_compute_end",
             "op_start": "on_operation_start", "op_end": "on_operation_end",
             "task_end": "on_task_end"}
+_PID = re.compile(r"\bpid (\d+)")
+
+
+def event(values):
+    """The event namespace of one event frame's value ``[kind, field, ...]``. A task end also has
+    ``pid``: the process it ran in (a worker JVM or Python worker; None for a thread of the
+    bridge's JVM)."""
+    kind, *rest = values
+    e = SimpleNamespace(kind=kind, **dict(zip(_FIELDS[kind], rest)))
+    if kind == "task_end":
+        m = _PID.search(e.worker or "")
+        e.pid = int(m.group(1)) if m else None
+    return e
 
 
 def compute(arrays, options, where="compute"):
@@ -30,9 +45,11 @@ def compute(arrays, options, where="compute"):
     the executor the arrays' spec names with those settings changed; ``resume=True`` resumes an
     interrupted run of the same plan; ``callbacks``: objects whose methods ``on_compute_start``,
     ``on_operation_start``, ``on_task_end``, ``on_operation_end``, ``on_compute_end`` (any of
-    them) are called with each event (a namespace of the engine's event fields) AFTER the
-    compute has returned, in the order the events happened (the JVM cannot call Python while it
-    computes): a history, not a live progress bar. Other options are a TypeError."""
+    them) are called with each event (a namespace of the engine's event fields) WHILE the compute
+    runs, as the JVM streams them, in the order the engine reports them (``cubed_java.diagnostics``
+    has the built-in ones: progress bar, history, plots). A callback that raises does not stop the
+    compute: the first such exception is raised when the compute has ended. Other options are a
+    TypeError."""
     unknown = sorted(set(options) - set(OPTIONS))
     if unknown:
         raise TypeError(f"{where}: unsupported option(s) {unknown} for cubed-java; supported:"
@@ -52,14 +69,25 @@ def compute(arrays, options, where="compute"):
         kv += [f"executor_option.{k}", str(v)]
     if "resume" in options:
         kv += ["resume", "true" if options["resume"] else "false"]
-    reply = _bridge.session().call("computeWith", arrays, kv, bool(callbacks))
+    for cb in callbacks:  # the engine's own diagnostics (cubed_java.diagnostics) it writes itself
+        kv += list(getattr(cb, "_java_options", lambda: [])())
     if not callbacks:
-        return list(reply)
-    results, events = reply
-    for kind, *values in events:
-        event = SimpleNamespace(kind=kind, **dict(zip(_FIELDS[kind], values)))
+        return list(_bridge.session().call("computeWith", arrays, kv, False))
+    failed = []
+
+    def on_event(values):
+        e = event(values)
         for cb in callbacks:
-            method = getattr(cb, _METHODS[kind], None)
+            method = getattr(cb, _METHODS[e.kind], None)
             if method is not None:
-                method(event)
+                try:
+                    method(e)
+                except Exception as ex:  # the reply is still to come: keep reading
+                    failed.append(ex)
+
+    bridge = _bridge.session()
+    with bridge.events_to("computeWith", on_event):
+        results = bridge.call("computeWith", arrays, kv, True)
+    if failed:
+        raise failed[0]
     return list(results)

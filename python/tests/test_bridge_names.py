@@ -12,7 +12,7 @@ it so that it can.
 
 The constants are read from their declarations: ``static final int NAME = <n>;`` in Wire.java (the
 tags; ``MAX_COUNT = 1 << 24`` is no plain number and so no tag) and BridgeMain.java (``OP_*``,
-``ERR_*``, ``REGULAR_AXIS``), against ``T_*``, ``OP_*`` and ``REGULAR_AXIS`` of ``_bridge.py`` and
+``ERR_*``, ``STATUS_*``, ``REGULAR_AXIS``), against ``T_*``, ``OP_*`` and ``REGULAR_AXIS`` of ``_bridge.py`` and
 ``ERR_*`` of ``errors.py``.
 """
 import ast
@@ -230,7 +230,7 @@ def test_error_kinds_and_ops_equal_on_both_sides():
     py_err = {k: v for k, v in vars(errors).items() if re.fullmatch(r"ERR_[A-Z]+", k)}
     assert java_err == py_err
     assert set(errors._BY_KIND) == set(py_err.values())  # a Python class for every kind
-    for name in ("OP_PING", "OP_CALL", "REGULAR_AXIS"):
+    for name in ("OP_PING", "OP_CALL", "REGULAR_AXIS", "STATUS_OK", "STATUS_ERROR", "STATUS_EVENT"):
         assert main[name] == getattr(_bridge, name), name
 
 

@@ -5,6 +5,7 @@ import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import dev.cubed.plan.ArrayNode;
 import dev.cubed.plan.ChunkGrid;
+import dev.cubed.plan.HeldBlocks;
 import dev.cubed.plan.PointwiseFunction;
 import dev.cubed.primitive.BlockKeys;
 import dev.cubed.primitive.Blockwise;
@@ -298,22 +299,20 @@ public final class Core {
     }
   }
 
-  /** A virtual array whose blocks come from an in-memory array. */
+  /**
+   * A virtual array whose blocks come from an in-memory array ({@link HeldBlocks}: on an executor
+   * whose tasks run in other JVMs the plan stores the array first, so a worker reads only its
+   * blocks).
+   */
   public static ArrayNode fromArray(NDArray a, long[] chunks) {
-    NDArray held = a;
     long[] c = normChunks(a.shape(), chunks);
-    return new ArrayNode.Virtual(
-        "from_array",
-        a.shape(),
-        c,
-        a.dtype(),
-        (coords, bs) -> {
-          long[] start = new long[coords.length];
-          for (int i = 0; i < start.length; i++) {
-            start[i] = coords[i] * c[i];
-          }
-          return held.getRegion(start, bs);
-        });
+    ChunkGrid grid;
+    try {
+      grid = ChunkGrid.regular(a.shape(), c);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("from_array: " + e.getMessage(), e);
+    }
+    return new ArrayNode.Virtual("from_array", a.shape(), c, a.dtype(), new HeldBlocks(a, grid));
   }
 
   /**
@@ -321,12 +320,7 @@ public final class Core {
    * block sizes per axis: {@code ChunkGrid.of(shape, new long[][] {{4, 4, 2}, {5}})}).
    */
   public static ArrayNode fromArray(NDArray a, ChunkGrid grid) {
-    NDArray held = a;
-    return new ArrayNode.Virtual(
-        "from_array",
-        grid,
-        a.dtype(),
-        (coords, bs) -> held.getRegion(grid.blockOffset(coords), bs));
+    return new ArrayNode.Virtual("from_array", grid, a.dtype(), new HeldBlocks(a, grid));
   }
 
   /** A virtual array filled with one value. */

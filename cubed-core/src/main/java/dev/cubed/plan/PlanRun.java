@@ -65,6 +65,9 @@ final class PlanRun {
         arrays.put(s.name(), s.array());
       }
     }
+    if (!executor.runsTasksInThisJvm()) {
+      storeClientData(store, arrays);
+    }
     Evaluator ev = new Evaluator(arrays, plan.tileBytes);
     List<Operation> ops = new ArrayList<>();
     Map<String, TaskMarkers.TargetWrites> targetWrites = new HashMap<>();
@@ -391,6 +394,27 @@ final class PlanRun {
       keys.add(Shapes.unravel(grid, f));
     }
     return keys;
+  }
+
+  /**
+   * Writes each in-memory input ({@link HeldBlocks}) to the compute's store, a block at a time, in
+   * this thread, and adds it to {@code arrays}: tasks running in other JVMs read its blocks from
+   * there (the evaluator reads a node it finds in {@code arrays}), and the array is not shipped.
+   */
+  private void storeClientData(Store store, Map<String, ZarrArray> arrays) {
+    for (ArrayNode n : plan.topo) {
+      if (n instanceof ArrayNode.Virtual v && v.generator() instanceof HeldBlocks h) {
+        ZarrArray z =
+            v.isRegular()
+                ? create(store, v.name(), v, v.chunks())
+                : createPadded(store, v.name(), v);
+        for (long[] key : allBlocks(v.numBlocks())) {
+          NDArray b = h.generate(key.clone(), v.blockShape(key));
+          z.writeChunk(key, v.isRegular() ? b : Evaluator.pad(b, v.chunks()));
+        }
+        arrays.put(v.name(), z);
+      }
+    }
   }
 
   private ZarrArray create(Store store, String path, ArrayNode n, long[] chunks) {

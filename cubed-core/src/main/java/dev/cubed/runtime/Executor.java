@@ -45,6 +45,17 @@ public interface Executor {
   }
 
   /**
+   * True if the tasks run in this JVM and may read the client's in-memory data directly (the
+   * threads executor). False (the default) for executors whose tasks run in other JVMs (worker
+   * processes, clusters): the plan then first writes in-memory inputs ({@link ClientData}, e.g.
+   * {@code Cubed.fromArray}'s array) to the compute's intermediate store, once, in the client, and
+   * the tasks read the blocks they need from there.
+   */
+  default boolean runsTasksInThisJvm() {
+    return false;
+  }
+
+  /**
    * The executor registered under a name, with the default settings ({@link
    * ExecutorSettings#defaults()}): the same as {@code byName(name, ExecutorSettings.defaults())}.
    *

@@ -23,7 +23,7 @@ public final class FunctionShipping {
     byte[][] fns = new byte[ops.size()][];
     for (int i = 0; i < ops.size(); i++) {
       ByteArrayOutputStream b = new ByteArrayOutputStream();
-      write(ops.get(i), "processes", "a worker process", b);
+      write(ops.get(i), "processes", "a worker process", b, true);
       fns[i] = b.toByteArray();
     }
     return fns;
@@ -39,12 +39,13 @@ public final class FunctionShipping {
    */
   public static void check(List<Operation> ops, String executor, String destination) {
     for (Operation op : ops) {
-      write(op, executor, destination, OutputStream.nullOutputStream());
+      write(op, executor, destination, OutputStream.nullOutputStream(), false);
     }
   }
 
-  private static void write(Operation op, String executor, String destination, OutputStream out) {
-    try (ObjectOutputStream o = new ShippingStream(out)) {
+  private static void write(
+      Operation op, String executor, String destination, OutputStream out, boolean standIns) {
+    try (ObjectOutputStream o = new ShippingStream(out, standIns)) {
       o.writeObject(op.function());
     } catch (InMemoryStoreException e) {
       throw new IllegalArgumentException(
@@ -90,10 +91,18 @@ public final class FunctionShipping {
     }
   }
 
-  /** Serializes task functions, refusing stores that live in this JVM. */
+  /**
+   * Serializes task functions, refusing stores that live in this JVM; with {@code standIns}, writes
+   * {@link ClientData} as its stand-in (the processes executor, whose plans store such data first:
+   * {@link Executor#runsTasksInThisJvm()}). Spark and Beam serialize the functions themselves, so
+   * their check keeps refusing in-memory data the other JVMs would need.
+   */
   private static final class ShippingStream extends ObjectOutputStream {
-    ShippingStream(OutputStream out) throws IOException {
+    private final boolean standIns;
+
+    ShippingStream(OutputStream out, boolean standIns) throws IOException {
       super(out);
+      this.standIns = standIns;
       enableReplaceObject(true);
     }
 
@@ -101,6 +110,9 @@ public final class FunctionShipping {
     protected Object replaceObject(Object o) throws IOException {
       if (o instanceof MemoryStore m) {
         throw new InMemoryStoreException(m.name());
+      }
+      if (standIns && o instanceof ClientData d) {
+        return d.shippedForm();
       }
       return o;
     }

@@ -113,6 +113,11 @@ public final class ThreadsExecutor implements Executor {
   }
 
   @Override
+  public boolean runsTasksInThisJvm() {
+    return true;
+  }
+
+  @Override
   public boolean allowsInlineTinyPlans() {
     return config.faults() == null;
   }

@@ -34,14 +34,26 @@ import java.util.List;
  * an op byte ({@link #OP_PING} or {@link #OP_CALL}); a CALL carries a function name (a string value
  * body) and a count byte followed by that many tagged values ({@link Wire}). The reply is one
  * frame: status byte 0 and a tagged value, or status 1, an error kind byte ({@code ERR_*}) and two
- * strings (the Java exception's class name and its message). A malformed request gets an error
- * reply and the server goes on; a negative length, which leaves no way to find the next frame, gets
- * an error reply and ends the session (exit status 2). Everything the engine logs goes to standard
- * error.
+ * strings (the Java exception's class name and its message). Before it, a call that streams events
+ * ({@code computeWith} with callbacks) sends any number of event frames: status {@link
+ * #STATUS_EVENT} and one tagged value (the event as a list of plain values), written while the
+ * compute runs. A malformed request gets an error reply and the server goes on; a negative length,
+ * which leaves no way to find the next frame, gets an error reply and ends the session (exit status
+ * 2). Everything the engine logs goes to standard error.
  */
 public final class BridgeMain {
   static final int OP_PING = 0;
   static final int OP_CALL = 1;
+
+  /** First byte of a reply: the call's value follows. */
+  static final int STATUS_OK = 0;
+
+  /** First byte of a reply: an error follows. */
+  static final int STATUS_ERROR = 1;
+
+  /** First byte of an event frame, sent before the reply of a call that streams events. */
+  static final int STATUS_EVENT = 2;
+
   static final int ERR_OTHER = 0;
   static final int ERR_ARGUMENT = 1;
   static final int ERR_UNSUPPORTED = 2;
@@ -81,6 +93,29 @@ public final class BridgeMain {
     this.in = new DataInputStream(new BufferedInputStream(in, 1 << 16));
     this.out = new PieceOutputStream(new BufferedOutputStream(out, 1 << 16));
     this.maxFrame = maxFrame;
+    session.events = this::event;
+  }
+
+  /**
+   * Writes one event frame (status {@link #STATUS_EVENT} and the value) and flushes it, so the
+   * client sees it while the call goes on. Called from the compute's threads, one frame at a time;
+   * a value holding arrays is refused (events are plain values).
+   */
+  private synchronized void event(Object value) {
+    Wire.Out o = new Wire.Out();
+    o.u8(STATUS_EVENT);
+    List<NDArray> arrays = new ArrayList<>();
+    writeValue(o, value, arrays);
+    if (!arrays.isEmpty()) {
+      throw new IllegalArgumentException("an event holds no arrays");
+    }
+    try {
+      writeLength(o.size());
+      out.write(o.buffer(), 0, o.size());
+      out.flush();
+    } catch (IOException e) {
+      throw new UncheckedIOException("writing an event to the Python client", e);
+    }
   }
 
   /** Splits large writes into {@link #IO_PIECE} pieces (see the read loop in serve). */
@@ -228,7 +263,7 @@ public final class BridgeMain {
       return;
     }
     Wire.Out o = new Wire.Out();
-    o.u8(0);
+    o.u8(STATUS_OK);
     List<NDArray> arrays = new ArrayList<>();
     try {
       writeValue(o, result, arrays);
@@ -253,12 +288,14 @@ public final class BridgeMain {
       return;
     }
     long t0 = System.nanoTime();
-    writeLength((int) total);
-    out.write(o.buffer(), 0, o.size());
-    for (NDArray a : arrays) {
-      writeRaw(a);
+    synchronized (this) { // after any event frame of the call
+      writeLength((int) total);
+      out.write(o.buffer(), 0, o.size());
+      for (NDArray a : arrays) {
+        writeRaw(a);
+      }
+      out.flush();
     }
-    out.flush();
     if (TRACE && total > (1 << 20)) {
       System.err.printf(
           "bridge: reply of %d bytes written in %.3f ms%n", total, (System.nanoTime() - t0) / 1e6);
@@ -364,9 +401,9 @@ public final class BridgeMain {
     replyError(ERR_MALFORMED, cls, message);
   }
 
-  private void replyError(int kind, String cls, String message) throws IOException {
+  private synchronized void replyError(int kind, String cls, String message) throws IOException {
     Wire.Out o = new Wire.Out();
-    o.u8(1);
+    o.u8(STATUS_ERROR);
     o.u8(kind);
     o.str(cls);
     o.str(Redact.urls(message));

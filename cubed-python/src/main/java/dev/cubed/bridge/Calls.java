@@ -35,6 +35,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Consumer;
 
 /**
  * What a CALL message may name: the bridge's own functions (handles, compute, Zarr, spec, {@code
@@ -58,6 +59,15 @@ final class Calls {
     final Map<Long, CubedArray> handles = new HashMap<>();
     long nextId = 1;
     Spec spec = Spec.fromEnv();
+
+    /**
+     * Sends an event frame to the client while a call runs (set by {@link BridgeMain}); may be
+     * called from any thread.
+     */
+    Consumer<Object> events =
+        e -> {
+          throw new IllegalStateException("this session sends no events");
+        };
 
     CubedArray get(Object arg, String fn) {
       if (arg instanceof Wire.Handle h) {

@@ -101,8 +101,8 @@ class BridgeMainTest {
       ByteBuffer p = b.slice(b.position(), len).order(ByteOrder.LITTLE_ENDIAN);
       b.position(b.position() + len);
       int st = p.get();
-      if (st == 0) {
-        replies.add(new Reply(0, -1, null, null, p.slice().order(ByteOrder.LITTLE_ENDIAN)));
+      if (st == BridgeMain.STATUS_OK || st == BridgeMain.STATUS_EVENT) {
+        replies.add(new Reply(st, -1, null, null, p.slice().order(ByteOrder.LITTLE_ENDIAN)));
       } else {
         int kind = p.get();
         replies.add(new Reply(st, kind, Wire.readString(p), Wire.readString(p), null));
@@ -251,6 +251,46 @@ class BridgeMainTest {
     assertThat(r.get(1).message()).contains("3").contains("2");
     assertThat(new String(r.get(1).cls().getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8))
         .endsWith("Exception");
+  }
+
+  /** The kind (first element, a string) of an event frame's list value. */
+  private static String eventKind(Reply r) {
+    ByteBuffer v = r.value().duplicate().order(ByteOrder.LITTLE_ENDIAN);
+    assertThat(v.get()).isEqualTo((byte) Wire.LIST);
+    v.getInt();
+    assertThat(v.get()).isEqualTo((byte) Wire.STR);
+    return Wire.readString(v);
+  }
+
+  @Test
+  void computeWithEventsSendsEventFramesBeforeItsReply() throws Exception {
+    Wire.Out yes = new Wire.Out();
+    yes.u8(Wire.BOOL);
+    yes.u8(1);
+    int[] st = new int[1];
+    List<Reply> r =
+        serve(
+            st,
+            BridgeMain.MAX_FRAME,
+            frame(call("fromArray", f64Array(1, 2, 3, 4, 5), ints(2))),
+            frame(call("Xp.multiply", handle(1), f64(10.0))),
+            frame(call("computeWith", list(handle(2)), list(), yes.toByteArray())),
+            frame(call("compute", list(handle(2)))));
+    assertThat(st[0]).isZero();
+    List<Integer> statuses = r.stream().map(Reply::status).toList();
+    // fromArray, multiply; then the events (compute_start, op_start, 3 task ends, op_end,
+    // compute_end) and the compute's reply; then the plain compute's reply, with no event
+    assertThat(statuses.subList(0, 2)).containsOnly(BridgeMain.STATUS_OK);
+    assertThat(statuses.get(statuses.size() - 1)).isEqualTo(BridgeMain.STATUS_OK);
+    assertThat(statuses.get(statuses.size() - 2)).isEqualTo(BridgeMain.STATUS_OK);
+    List<String> kinds =
+        r.subList(2, r.size() - 2).stream()
+            .peek(x -> assertThat(x.status()).isEqualTo(BridgeMain.STATUS_EVENT))
+            .map(BridgeMainTest::eventKind)
+            .toList();
+    assertThat(kinds.get(0)).isEqualTo("compute_start");
+    assertThat(kinds.get(kinds.size() - 1)).isEqualTo("compute_end");
+    assertThat(kinds.stream().filter("task_end"::equals).count()).isEqualTo(3);
   }
 
   private static byte[] str(String v) {
