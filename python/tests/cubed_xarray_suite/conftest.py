@@ -20,3 +20,14 @@ def pytest_collection_modifyitems(config, items):
         need = _NEEDS.get(item.originalname if hasattr(item, "originalname") else item.name)
         if need and importlib.util.find_spec(need[0]) is None:
             item.add_marker(pytest.mark.skip(reason=need[1]))
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _engine_settings_back_to_defaults():
+    """cubed-xarray's tests set the session's spec (``configure(allowed_mem="200MB", ...)``, the
+    adaptation of ``cubed.Spec(...)``) and the setting would stay for the rest of the session:
+    after each module of the suite the session starts anew, so later tests get the defaults."""
+    yield
+    import cubed_java
+
+    cubed_java.restart()
