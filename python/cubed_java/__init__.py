@@ -44,6 +44,12 @@ def configure(**spec):
     return session().call("configure", *args)
 
 
+def settings():
+    """The session spec's every setting (the names ``configure`` takes) with its value as text:
+    ``configure(**settings())`` sets them back."""
+    return {k: v for k, v in session().call("settings")}
+
+
 def visualize(*arrays, filename="cubed", format=None):
     """Draws the plan computing ``arrays`` together (nothing is computed): ``filename`` plus
     ".svg" (``format="svg"``, the default; rendered by Graphviz ``dot``, the DOT text kept beside
@@ -85,4 +91,4 @@ from . import diagnostics  # noqa: E402,F401  (compute callbacks: cubed_java.dia
 
 __all__ = ["Array", "BridgeError", "JavaError", "asarray", "blockwise", "compute", "configure",
            "errors", "from_array", "from_zarr", "map_blocks", "open_dataset", "restart",
-           "session", "to_zarr", "to_zarr_dataset", "visualize"]
+           "session", "settings", "to_zarr", "to_zarr_dataset", "visualize"]

@@ -79,7 +79,7 @@ def test_apply_ufunc_refused_at_small_allowed_mem_runs_at_larger_in_workers(spec
         return xr.apply_ufunc(triple, da, dask="parallelized", output_dtypes=[np.float64],
                               dask_gufunc_kwargs=gufunc_kwargs)
 
-    small = 230 * MB
+    small = 134 * MB  # undeclared: 128,857,600 B; declared: 140,857,600 B
     # without the declaration the plan fits the small allowed_mem; with it, it does not: the
     # declared 12 MB are counted, and the plan is refused before anything runs
     undeclared = run(small)

@@ -267,3 +267,16 @@ def test_configure_takes_every_engine_setting_and_refuses_bad_values_naming_them
     finally:
         cubed_java.configure(fold_groups=True, tile_bytes="256KiB",
                              rechunk_intermediate_compression="auto", worker_stats=False)
+
+
+def test_settings_give_back_what_configure_changed():
+    before = cubed_java.settings()
+    assert before["allowed_mem"] and before["executor"]
+    try:
+        cubed_java.configure(allowed_mem="123MB", fold_groups=False)
+        changed = cubed_java.settings()
+        assert changed["allowed_mem"] != before["allowed_mem"]
+        assert changed["fold_groups"] != before["fold_groups"]
+    finally:
+        cubed_java.configure(**before)
+    assert cubed_java.settings() == before

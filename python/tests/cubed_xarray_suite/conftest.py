@@ -23,11 +23,12 @@ def pytest_collection_modifyitems(config, items):
 
 
 @pytest.fixture(autouse=True, scope="module")
-def _engine_settings_back_to_defaults():
+def _engine_settings_back():
     """cubed-xarray's tests set the session's spec (``configure(allowed_mem="200MB", ...)``, the
-    adaptation of ``cubed.Spec(...)``) and the setting would stay for the rest of the session:
-    after each module of the suite the session starts anew, so later tests get the defaults."""
-    yield
+    adaptation of ``cubed.Spec(...)``) and the settings would stay for the rest of the session:
+    each module of the suite gives them back when it ends."""
     import cubed_java
 
-    cubed_java.restart()
+    before = cubed_java.settings()
+    yield
+    cubed_java.configure(**before)

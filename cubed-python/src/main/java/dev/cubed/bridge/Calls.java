@@ -340,6 +340,15 @@ final class Calls {
           z.write((long[]) a.get(1), (NDArray) a.get(2));
           return null;
         });
+    // settings(): the session spec's every setting as [name, value] pairs (values as configure
+    // reads them back)
+    OWN.put(
+        "settings",
+        (s, a) -> {
+          List<Object> out = new ArrayList<>();
+          s.spec.settings().forEach((k, v) -> out.add(Arrays.asList(k, v)));
+          return out;
+        });
     OWN.put(
         "configure",
         (s, a) -> {

@@ -118,7 +118,11 @@ final class PyBlockwise {
       largest = Math.max(largest, b);
     }
     long outBytes = chunkBytes(outChunks, dtype);
-    long pythonSide = inBytes + outBytes + extra + overhead;
+    // the task's baseline is counted once: the engine's rule counts reservedMem (the baseline of
+    // the process running a task); a Python worker's own baseline (the overhead) replaces it where
+    // larger. Every copy of a block, in the JVM and in the worker, is counted.
+    long pythonSide =
+        inBytes + outBytes + extra + Math.max(0, overhead - xs[0].spec().reservedMem());
     int[] ones = new int[xs.length];
     Arrays.fill(ones, 1);
     PyFunction f =
