@@ -126,30 +126,35 @@ class CubedJavaChunkManager(ChunkManagerEntrypoint):
         # dask-only options: cubed-java always rechunks core dimensions into one block
         kwargs.pop("allow_rechunk", None)
         kwargs.pop("meta", None)
-        if kwargs.pop("output_sizes", None):
-            raise NotImplementedError("apply_gufunc(output_sizes=...): new output dimensions are"
-                                      " not supported by cubed-java")
+        output_sizes = dict(kwargs.pop("output_sizes", None) or {})
         if axes is not None or keepdims:
             raise NotImplementedError("apply_gufunc(axes/keepdims): not supported by cubed-java")
         ins, outs = _parse_signature(signature)
-        if len(outs) != 1:
-            raise NotImplementedError(f"apply_gufunc: {len(outs)} outputs in {signature!r};"
-                                      " cubed-java supports one")
-        core = ins[0] if ins else ()
-        if any(c != core for c in ins) or outs[0] != core:
-            raise NotImplementedError(
-                f"apply_gufunc: signature {signature!r} changes core dimensions; cubed-java"
-                " supports functions whose inputs and output share their core dimensions")
         if vectorize:
             func = np.vectorize(func, signature=signature)
-        arrays = list(args)
-        ncore = len(core)
-        if ncore:
-            # core dimensions (the last ones) in one block
-            arrays = [a.rechunk({ax: -1 for ax in range(a.ndim - ncore, a.ndim)})
-                      if isinstance(a, Array) else a for a in arrays]
+        if len(outs) > 1:
+            # one op per output, each running the function and keeping its part (the function
+            # runs once per output and block)
+            dtypes = list(output_dtypes) if output_dtypes else [None] * len(outs)
+            if len(dtypes) != len(outs):
+                raise ValueError(f"apply_gufunc: {len(outs)} outputs in {signature!r} but"
+                                 f" {len(dtypes)} output_dtypes")
+            return tuple(
+                self.apply_gufunc(_OutputPart(func, k), _one_output(ins, outs[k]), *args,
+                                  output_dtypes=[dtypes[k]], **dict(kwargs, output_sizes={
+                                      d: n for d, n in output_sizes.items() if d in outs[k]}))
+                for k in range(len(outs)))
         dtype = output_dtypes[0] if output_dtypes else None
-        return _map_blocks(func, *arrays, dtype=dtype, **kwargs)
+        core = ins[0] if ins else ()
+        if all(c == core for c in ins) and outs[0] == core and not output_sizes:
+            arrays = list(args)
+            ncore = len(core)
+            if ncore:
+                # core dimensions (the last ones) in one block
+                arrays = [a.rechunk({ax: -1 for ax in range(a.ndim - ncore, a.ndim)})
+                          if isinstance(a, Array) else a for a in arrays]
+            return _map_blocks(func, *arrays, dtype=dtype, **kwargs)
+        return _gufunc_blockwise(func, ins, outs[0], args, output_sizes, dtype, kwargs)
 
     def reduction(self, arr, func, combine_func=None, aggregate_func=None, axis=None, dtype=None,
                   keepdims=False):
@@ -440,3 +445,49 @@ def _register_accessors():
 
 
 _register_accessors()
+
+
+def _gufunc_blockwise(func, ins, out_core, args, output_sizes, dtype, kwargs):
+    """apply_gufunc whose signature changes core dimensions (``(i)->()``, ``(i)->(j)`` with
+    ``output_sizes``): one blockwise op; the loop dimensions (the leading ones, broadcast) keep
+    their blocks, every core dimension of an input is given whole (rechunked to one block), a core
+    dimension only the output has is a new axis of ``output_sizes[name]``."""
+    from ._pyfunc import blockwise
+
+    if len(ins) != len(args):
+        raise ValueError(f"apply_gufunc: the signature has {len(ins)} inputs, got {len(args)}")
+    nloop = max(np.ndim(a) - len(c) for a, c in zip(args, ins))
+    loop = tuple(f"__loop{k}" for k in range(nloop))
+    in_core = {d for c in ins for d in c}
+    new_axes = {}
+    for d in out_core:
+        if d not in in_core:
+            if d not in output_sizes:
+                raise ValueError(f"apply_gufunc: the output's core dimension {d!r} is in no"
+                                 " input: give its size in output_sizes")
+            new_axes[d] = int(output_sizes[d])
+    pairs = []
+    for a, c in zip(args, ins):
+        nl = np.ndim(a) - len(c)
+        if nl < 0:
+            raise ValueError(f"apply_gufunc: an input of {np.ndim(a)} dimensions for core"
+                             f" dimensions {c}")
+        if c and isinstance(a, Array):
+            a = a.rechunk({ax: -1 for ax in range(nl, a.ndim)})
+        pairs += [a, loop[nloop - nl:] + tuple(c)]
+    return blockwise(func, loop + tuple(out_core), *pairs, dtype=dtype, new_axes=new_axes,
+                     **kwargs)
+
+
+class _OutputPart:
+    """Output ``k`` of a function with several outputs (pickled to Python workers)."""
+
+    def __init__(self, func, k):
+        self.func, self.k = func, k
+
+    def __call__(self, *blocks, **kwargs):
+        return self.func(*blocks, **kwargs)[self.k]
+
+
+def _one_output(ins, out):
+    return ",".join(f"({','.join(c)})" for c in ins) + f"->({','.join(out)})"

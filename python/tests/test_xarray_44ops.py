@@ -14,11 +14,10 @@ import xarray_ops44  # noqa: E402
 #: measured once with xarray_ops44.py --backend cubed (docs/python.md lists each operation).
 PYTHON_CUBED_LAZY = 29
 
-#: Operations whose function is a Python callable xarray hands to apply_gufunc (interp's too):
-#: they need Python functions as tasks in the engine. Until then they run eagerly in the client
-#: or are refused with NotImplementedError, never a wrong value.
-PYTHON_FUNCTIONS = {"apply_ufunc", "apply_ufunc_core_dims", "apply_ufunc_two_outputs",
-                    "apply_ufunc_output_sizes", "interp"}
+#: interp needs SciPy (its Python function then runs as tasks like apply_ufunc's); without SciPy
+#: it fails with ModuleNotFoundError, never a wrong value.
+NEEDS_SCIPY = {"interp"}
+
 
 @pytest.fixture(scope="module")
 def results():
@@ -32,11 +31,8 @@ def test_the_list_has_44_operations():
 @pytest.mark.parametrize("name", list(xarray_ops44.OPS))
 def test_operation(results, name):
     status, detail = results[name]
-    if name in PYTHON_FUNCTIONS:
-        if name == "interp" and importlib.util.find_spec("scipy") is None:
-            assert status == "fails" and detail.startswith("ModuleNotFoundError"), detail
-        elif status == "fails":
-            assert detail.startswith("NotImplementedError"), detail
+    if name in NEEDS_SCIPY and importlib.util.find_spec("scipy") is None:
+        assert status == "fails" and detail.startswith("ModuleNotFoundError"), detail
         return
     assert status == "lazy", f"{name}: {status} ({detail})"
 
