@@ -98,7 +98,7 @@ final class WorkerProcess {
   private final Process process;
   private final DataOutputStream out;
   private final BlockingQueue<WorkerProtocol.Frame> replies = new LinkedBlockingQueue<>();
-  private final ChildStderr stderr;
+  private final ChildProcess child;
   private final Set<Integer> defined = new HashSet<>();
   private final WorkerProtocol.Hello hello;
   private volatile String channelError;
@@ -115,7 +115,7 @@ final class WorkerProcess {
     Thread reader = new Thread(() -> readLoop(in), "cubed-worker-reader-" + process.pid());
     reader.setDaemon(true);
     reader.start();
-    this.stderr = ChildStderr.follow(process, "cubed worker");
+    this.child = ChildProcess.follow(process, "cubed worker");
     WorkerProtocol.Frame f;
     try {
       // a worker that dies says so at once (DEAD); one still starting on a busy machine (JVM
@@ -132,11 +132,11 @@ final class WorkerProcess {
           "processes executor: a worker JVM did not start ("
               + (f == null
                   ? "no hello within " + START_DEADLINE_SECONDS + " s"
-                  : "it exited with code " + stderr.exitCode(5))
+                  : "it exited with code " + child.exitCode(5))
               + "); command: "
               + String.join(" ", settings.command())
               + "; its stderr: "
-              + stderr.text());
+              + child.text());
     }
     hello = WorkerProtocol.readHello(f);
   }
@@ -261,11 +261,11 @@ final class WorkerProcess {
   }
 
   private WorkerDiedException died(String what, String how) {
-    int code = stderr.exitCode(5);
+    int code = child.exitCode(5);
     if (code == -1) {
       kill();
     }
-    boolean oom = code == 3 || stderr.text().contains("OutOfMemoryError");
+    boolean oom = code == 3 || child.text().contains("OutOfMemoryError");
     String msg =
         oom
             ? String.format(
@@ -278,26 +278,16 @@ final class WorkerProcess {
                 code,
                 settings.heapBound(),
                 settings.heapBound() / 1048576.0,
-                stderr.text())
+                child.text())
             : String.format(
                 "worker process %d died during %s (%s; exit code %d%s); worker stderr: %s",
-                pid(), what, how, code, code == 137 ? ", killed by SIGKILL" : "", stderr.text());
+                pid(), what, how, code, code == 137 ? ", killed by SIGKILL" : "", child.text());
     return new WorkerDiedException(msg, pid(), code, oom);
   }
 
   /** Kills the worker (SIGKILL) and waits for it to exit. */
   void kill() {
-    process.destroyForcibly();
-    boolean interrupted = Thread.interrupted();
-    try {
-      process.waitFor(10, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      interrupted = true;
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-    }
+    child.kill();
   }
 
   /** Asks the worker to exit; kills it if it has not within 5 s. */

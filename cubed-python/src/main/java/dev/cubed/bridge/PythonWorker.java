@@ -2,7 +2,7 @@ package dev.cubed.bridge;
 
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Npy;
-import dev.cubed.runtime.ChildStderr;
+import dev.cubed.runtime.ChildProcess;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
@@ -17,7 +17,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 
 /**
  * One Python worker process ({@code python -m cubed_java._worker}) and its channel: its stdin (JVM
@@ -47,7 +46,7 @@ final class PythonWorker {
   private final Process process;
   private final DataOutputStream out;
   private final DataInputStream in;
-  private final ChildStderr stderr;
+  private final ChildProcess child;
   private final Set<String> defined = new HashSet<>();
 
   /** Set by the monitor before it kills this worker: why (shown as the task's failure). */
@@ -67,7 +66,7 @@ final class PythonWorker {
     this.process = process;
     this.out = new DataOutputStream(new BufferedOutputStream(process.getOutputStream(), 1 << 16));
     this.in = new DataInputStream(new BufferedInputStream(process.getInputStream(), 1 << 16));
-    this.stderr = ChildStderr.follow(process, "cubed python worker");
+    this.child = ChildProcess.follow(process, "cubed python worker");
     int type;
     try {
       // the hello comes once Python has imported NumPy and cloudpickle (seconds on a busy machine)
@@ -82,11 +81,11 @@ final class PythonWorker {
       process.destroyForcibly();
       throw new IOException(
           "a Python worker did not start (exit code "
-              + stderr.exitCode(5)
+              + child.exitCode(5)
               + "); command: "
               + String.join(" ", kind.command())
               + "; its stderr: "
-              + stderr.text()
+              + child.text()
               + ". The worker runs the Python that made the plan (sys.executable) with its"
               + " sys.path: cubed_java, numpy and cloudpickle must import there");
     }
@@ -210,7 +209,7 @@ final class PythonWorker {
       kill();
       return new PythonWorkerDiedException(reason);
     }
-    int code = stderr.exitCode(5);
+    int code = child.exitCode(5);
     if (code == -1) {
       kill();
     }
@@ -218,7 +217,7 @@ final class PythonWorker {
         String.format(
             "Python worker pid %d died during %s (%s; exit code %d%s); it is replaced by a new"
                 + " worker for the next attempt; its stderr: %s",
-            pid(), what, how, code, code == 137 ? ", killed by SIGKILL" : "", stderr.text()));
+            pid(), what, how, code, code == 137 ? ", killed by SIGKILL" : "", child.text()));
   }
 
   /** The worker's VmHWM (peak resident set since its last reset), bytes; -1 if unreadable. */
@@ -237,17 +236,7 @@ final class PythonWorker {
 
   /** Kills the worker (SIGKILL) and waits for it to exit. */
   void kill() {
-    process.destroyForcibly();
-    boolean interrupted = Thread.interrupted();
-    try {
-      process.waitFor(10, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      interrupted = true;
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-    }
+    child.kill();
   }
 
   /** Asks an idle worker to exit (it also exits at the end of its stdin). */

@@ -9,19 +9,20 @@ import java.util.Deque;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The stderr of a worker process this JVM started (a worker JVM, a Python worker): a daemon thread
- * echoes each line to this JVM's stderr with a prefix naming the process, and keeps the last {@link
- * #TAIL_LINES} lines for failure messages ({@link #text()}). The thread ends when the process
- * closes its stderr.
+ * A worker process this JVM started (a worker JVM, a Python worker), as its owner handles it: a
+ * daemon thread echoes each line of its stderr to this JVM's stderr with a prefix naming the
+ * process and keeps the last {@link #TAIL_LINES} lines for failure messages ({@link #text()}; the
+ * thread ends when the process closes its stderr), its exit code ({@link #exitCode}), and killing
+ * it ({@link #kill}).
  */
-public final class ChildStderr {
+public final class ChildProcess {
   /** How many of the last lines are kept. */
   public static final int TAIL_LINES = 20;
 
   private final Process process;
   private final Deque<String> tail = new ArrayDeque<>();
 
-  private ChildStderr(Process process) {
+  private ChildProcess(Process process) {
     this.process = process;
   }
 
@@ -31,8 +32,8 @@ public final class ChildStderr {
    * @param label how echoed lines and the thread are named, e.g. "cubed worker" gives lines "[cubed
    *     worker PID] ..."
    */
-  public static ChildStderr follow(Process process, String label) {
-    ChildStderr s = new ChildStderr(process);
+  public static ChildProcess follow(Process process, String label) {
+    ChildProcess s = new ChildProcess(process);
     Thread t =
         new Thread(
             () -> s.loop("[" + label + " " + process.pid() + "] "),
@@ -81,5 +82,20 @@ public final class ChildStderr {
       Thread.currentThread().interrupt();
     }
     return -1;
+  }
+
+  /** Kills the process (SIGKILL) and waits up to 10 s for it to exit; an interrupt is kept. */
+  public void kill() {
+    process.destroyForcibly();
+    boolean interrupted = Thread.interrupted();
+    try {
+      process.waitFor(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      interrupted = true;
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
   }
 }
