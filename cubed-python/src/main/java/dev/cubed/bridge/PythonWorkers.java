@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The Python worker processes of this JVM (the bridge's, or a processes-executor worker JVM's):
@@ -17,12 +19,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * also exit at the end of their stdin, and when their parent process is gone); one task at a time
  * per worker.
  *
- * <p>A monitor thread (every {@link #POLL_MILLIS} ms) reads the VmHWM of every busy worker from
- * {@code /proc/PID/status} (the worker resets it when a task starts, so it is the task's peak
- * resident set) and kills (SIGKILL) a worker whose peak passes its task's bound, or whose task
- * thread was interrupted (a timeout, a backup that won, a cancelled compute): a running Python
- * function cannot be stopped otherwise. The task then fails with the reason ({@link
- * PythonWorker#killedFor}) and the worker is not reused.
+ * <p>A monitor thread (every {@link #POLL_MILLIS} ms while a worker is busy, every {@link
+ * #IDLE_POLL_MILLIS} ms otherwise) reads the VmHWM of every busy worker from {@code
+ * /proc/PID/status} (the worker resets it when a task starts, so it is the task's peak resident
+ * set) and kills (SIGKILL) a worker whose peak passes its task's bound, or whose task thread was
+ * interrupted (a timeout, a backup that won, a cancelled compute): a running Python function cannot
+ * be stopped otherwise. The task then fails with the reason ({@link PythonWorker#killedFor}) and
+ * the worker is not reused.
  */
 final class PythonWorkers {
   /** Idle workers kept per kind. */
@@ -48,10 +51,15 @@ final class PythonWorkers {
   private static final Set<PythonWorker> BUSY = ConcurrentHashMap.newKeySet();
   private static final Set<PythonWorker> ALL = ConcurrentHashMap.newKeySet();
 
+  /** The monitor's period while no worker is busy (idle workers' keep-alive is in seconds). */
+  static final long IDLE_POLL_MILLIS = 1000;
+
+  private static final Thread MONITOR =
+      new Thread(PythonWorkers::monitorLoop, "cubed-python-worker-monitor");
+
   static {
-    Thread monitor = new Thread(PythonWorkers::monitorLoop, "cubed-python-worker-monitor");
-    monitor.setDaemon(true);
-    monitor.start();
+    MONITOR.setDaemon(true);
+    MONITOR.start();
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(
@@ -88,6 +96,7 @@ final class PythonWorkers {
     w.what = what;
     w.taskThread = Thread.currentThread();
     BUSY.add(w);
+    LockSupport.unpark(MONITOR); // from its idle period to POLL_MILLIS at once
   }
 
   /** The task on {@code w} ended: back to the idle workers if it is healthy, else killed. */
@@ -122,9 +131,11 @@ final class PythonWorkers {
 
   private static void monitorLoop() {
     while (true) {
-      try {
-        Thread.sleep(POLL_MILLIS);
-      } catch (InterruptedException e) {
+      // every POLL_MILLIS while a task runs; with none, the keep-alive check only, woken at once
+      // when a worker becomes busy
+      LockSupport.parkNanos(
+          TimeUnit.MILLISECONDS.toNanos(BUSY.isEmpty() ? IDLE_POLL_MILLIS : POLL_MILLIS));
+      if (Thread.interrupted()) {
         return;
       }
       for (PythonWorker w : BUSY) {
