@@ -11,7 +11,9 @@ import dev.cubed.plan.RunOptions;
 import dev.cubed.primitive.IndexFunction;
 import dev.cubed.runtime.Executor;
 import dev.cubed.runtime.ExecutorSettings;
+import dev.cubed.zarr.Compression;
 import dev.cubed.zarr.Store;
+import dev.cubed.zarr.Stores;
 import dev.cubed.zarr.ZarrArray;
 import dev.cubed.zarr.ZarrArrayBuilder;
 import java.util.ArrayList;
@@ -139,10 +141,11 @@ public final class Cubed {
 
   /**
    * A lazy write of {@code x} to a new Zarr array at {@code path} of {@code store} (Zarr v3, x's
-   * chunks; a crc32c checksum per chunk if x's spec says {@link Spec#checksum()}); compute it (or
-   * pass it to {@link #compute}) to run. Nothing is created or deleted now: the compute checks
-   * memory and the target first, then creates it. An existing Zarr node at the path is refused; see
-   * {@link #toZarrLazy(CubedArray, Store, String, boolean)}.
+   * chunks, zarr-python's default codec {@link Compression#zarrPythonDefault()}; a crc32c checksum
+   * per chunk if x's spec says {@link Spec#checksum()}); compute it (or pass it to {@link
+   * #compute}) to run. Nothing is created or deleted now: the compute checks memory and the target
+   * first, then creates it. An existing Zarr node at the path is refused; see {@link
+   * #toZarrLazy(CubedArray, Store, String, boolean)}.
    */
   public static CubedArray toZarrLazy(CubedArray x, Store store, String path) {
     return toZarrLazy(x, store, path, false);
@@ -155,7 +158,11 @@ public final class Cubed {
    */
   public static CubedArray toZarrLazy(CubedArray x, Store store, String path, boolean overwrite) {
     ZarrArrayBuilder b =
-        ZarrArray.create(store, path).shape(x.shape()).chunks(x.chunkShape()).dtype(x.dtype());
+        ZarrArray.create(store, path)
+            .shape(x.shape())
+            .chunks(x.chunkShape())
+            .dtype(x.dtype())
+            .compression(Compression.zarrPythonDefault());
     if (x.spec().checksum()) {
       b.crc32c();
     }
@@ -163,6 +170,45 @@ public final class Cubed {
       b.overwrite();
     }
     return store(x, b.buildDeferred());
+  }
+
+  /**
+   * Computes {@code x} and writes it to a new Zarr array at a path or URI ({@code "out/uv.zarr"},
+   * {@code "s3://bucket/uv.zarr"}), the counterpart of {@link #fromZarr(String, Spec)}: Zarr v3,
+   * x's chunks, zarr-python's default codec ({@code zstd}), so zarr-python, xarray and other tools
+   * read it with their defaults. An existing Zarr node there is refused; {@link #toZarr(CubedArray,
+   * String, ZarrWrite)} with {@link ZarrWrite#overwrite()} replaces it.
+   *
+   * @return the written array
+   * @throws IllegalArgumentException if the path holds anything, overlaps a source array or leads
+   *     out of its store through a link (nothing is changed)
+   */
+  public static ZarrArray toZarr(CubedArray x, String uriOrPath) {
+    return toZarr(x, uriOrPath, ZarrWrite.defaults());
+  }
+
+  /**
+   * {@link #toZarr(CubedArray, String)} with options: Zarr format, compressor, overwrite,
+   * attributes and the compute's options ({@link ZarrWrite}).
+   */
+  public static ZarrArray toZarr(CubedArray x, String uriOrPath, ZarrWrite options) {
+    Store store = Stores.open(uriOrPath);
+    ZarrArrayBuilder b =
+        ZarrArray.create(store, "")
+            .shape(x.shape())
+            .chunks(x.chunkShape())
+            .dtype(x.dtype())
+            .zarrFormat(options.format())
+            .compression(options.compressionOrDefault())
+            .attributes(options.extraAttributes());
+    if (x.spec().checksum()) {
+      b.crc32c();
+    }
+    if (options.overwrites()) {
+      b.overwrite();
+    }
+    runForSideEffect(options.computeOptions(), store(x, b.buildDeferred()));
+    return ZarrArray.open(store, "");
   }
 
   /**

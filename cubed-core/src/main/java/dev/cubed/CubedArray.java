@@ -4,12 +4,14 @@ import dev.cubed.diagnostics.Diagnostics;
 import dev.cubed.diagnostics.PlanPicture;
 import dev.cubed.nd.Axes;
 import dev.cubed.nd.DType;
+import dev.cubed.nd.Index;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import dev.cubed.plan.ArrayNode;
 import dev.cubed.plan.PlanSummary;
 import java.io.Serializable;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -125,6 +127,51 @@ public final class CubedArray implements Serializable {
    */
   public PlanPicture.Result visualize(Path file) {
     return Diagnostics.visualize(Cubed.plan(List.of(this)), file);
+  }
+
+  /**
+   * Basic indexing, NumPy's {@code x[...]}: integers, slices (any step), new axes and an ellipsis,
+   * with the rules of {@link Xp#getItem}. {@code x.get(Index.at(0), Index.slice(5, -5),
+   * Index.NEW_AXIS)} is {@code x[0, 5:-5, None]}. Lazy, as every operation.
+   */
+  public CubedArray get(Index... index) {
+    return Xp.getItem(this, index);
+  }
+
+  /**
+   * Basic indexing written as in NumPy between the brackets: {@code x.get("0, 5:-5, None")} is
+   * {@code x[0, 5:-5, None]}, {@code x.get("..., ::-1")} reverses the last axis (the syntax of
+   * {@link Index#parse}).
+   *
+   * @throws IllegalArgumentException for text that is not a basic index, naming the entry
+   */
+  public CubedArray get(String numpyIndex) {
+    return Xp.getItem(this, Index.parse(numpyIndex));
+  }
+
+  /**
+   * The slice {@code start:stop} along one axis, every other axis whole: {@code x.slice(1, 5, -5)}
+   * is {@code x[:, 5:-5]}. Negative bounds and axes count from the end; bounds are clipped as in
+   * Python.
+   *
+   * @throws IllegalArgumentException for an axis out of range
+   */
+  public CubedArray slice(int axis, long start, long stop) {
+    return slice(axis, start, stop, 1);
+  }
+
+  /** The slice {@code start:stop:step} along one axis (see {@link #slice(int, long, long)}). */
+  public CubedArray slice(int axis, long start, long stop, long step) {
+    int nd = ndim();
+    int a = axis < 0 ? axis + nd : axis;
+    if (a < 0 || a >= nd) {
+      throw new IllegalArgumentException(
+          "slice: axis " + axis + " is out of range for an array of " + nd + " dimensions");
+    }
+    Index[] idx = new Index[a + 1];
+    Arrays.fill(idx, Index.ALL);
+    idx[a] = Index.slice(start, stop, step);
+    return Xp.getItem(this, idx);
   }
 
   /** {@code this + other}. */

@@ -953,6 +953,14 @@ public final class Xp {
   }
 
   /**
+   * Sum over axes, keepdims as {@code axes} says ({@code Axes.of(0).keepDims()}), the default
+   * splitEvery (see {@link #sum(CubedArray, Axes, int)}).
+   */
+  public static CubedArray sum(CubedArray x, Axes axes) {
+    return sum(x, axes, AUTO_SPLIT);
+  }
+
+  /**
    * Sum over axes with keepdims and splitEvery (blocks merged per task per round, 2 or more; {@link
    * #AUTO_SPLIT} for the default).
    */
@@ -963,6 +971,14 @@ public final class Xp {
   /** Product over axes (all if none given); complex products keep a complex128 state. */
   public static CubedArray prod(CubedArray x, int... axes) {
     return XpReduce.prod(x, axes);
+  }
+
+  /**
+   * Product over axes, keepdims as {@code axes} says ({@code Axes.of(0).keepDims()}), the default
+   * splitEvery (see {@link #prod(CubedArray, Axes, int)}).
+   */
+  public static CubedArray prod(CubedArray x, Axes axes) {
+    return prod(x, axes, AUTO_SPLIT);
   }
 
   /**
@@ -984,6 +1000,14 @@ public final class Xp {
   }
 
   /**
+   * Minimum over axes, keepdims as {@code axes} says ({@code Axes.of(0).keepDims()}), the default
+   * splitEvery (see {@link #min(CubedArray, Axes, int)}).
+   */
+  public static CubedArray min(CubedArray x, Axes axes) {
+    return min(x, axes, AUTO_SPLIT);
+  }
+
+  /**
    * Minimum over axes with keepdims and splitEvery (errors as {@link #min(CubedArray, int...)}).
    */
   public static CubedArray min(CubedArray x, Axes axes, int splitEvery) {
@@ -998,6 +1022,14 @@ public final class Xp {
    */
   public static CubedArray max(CubedArray x, int... axes) {
     return XpReduce.max(x, axes);
+  }
+
+  /**
+   * Maximum over axes, keepdims as {@code axes} says ({@code Axes.of(0).keepDims()}), the default
+   * splitEvery (see {@link #max(CubedArray, Axes, int)}).
+   */
+  public static CubedArray max(CubedArray x, Axes axes) {
+    return max(x, axes, AUTO_SPLIT);
   }
 
   /**
@@ -1017,6 +1049,14 @@ public final class Xp {
   }
 
   /**
+   * Mean over axes, keepdims as {@code axes} says ({@code Axes.of(0).keepDims()}), the default
+   * splitEvery (see {@link #mean(CubedArray, Axes, int)}).
+   */
+  public static CubedArray mean(CubedArray x, Axes axes) {
+    return mean(x, axes, AUTO_SPLIT);
+  }
+
+  /**
    * Mean over axes with keepdims and splitEvery (2 or more; {@link #AUTO_SPLIT} for the default).
    */
   public static CubedArray mean(CubedArray x, Axes axes, int splitEvery) {
@@ -1026,6 +1066,22 @@ public final class Xp {
   /** Variance (correction 0) over axes (all if none given). */
   public static CubedArray var(CubedArray x, int... axes) {
     return XpReduce.var(x, axes);
+  }
+
+  /**
+   * Variance (correction 0) over axes, keepdims as {@code axes} says, the default splitEvery (see
+   * {@link #var(CubedArray, Axes, int, int)}).
+   */
+  public static CubedArray var(CubedArray x, Axes axes) {
+    return var(x, axes, 0, AUTO_SPLIT);
+  }
+
+  /**
+   * Variance with a degrees-of-freedom correction over axes, keepdims as {@code axes} says, the
+   * default splitEvery.
+   */
+  public static CubedArray var(CubedArray x, Axes axes, int correction) {
+    return var(x, axes, correction, AUTO_SPLIT);
   }
 
   /**
@@ -1043,6 +1099,22 @@ public final class Xp {
     return XpReduce.std(x, axes);
   }
 
+  /**
+   * Standard deviation (correction 0) over axes, keepdims as {@code axes} says, the default
+   * splitEvery (see {@link #std(CubedArray, Axes, int, int)}).
+   */
+  public static CubedArray std(CubedArray x, Axes axes) {
+    return std(x, axes, 0, AUTO_SPLIT);
+  }
+
+  /**
+   * Standard deviation with a degrees-of-freedom correction over axes, keepdims as {@code axes}
+   * says, the default splitEvery.
+   */
+  public static CubedArray std(CubedArray x, Axes axes, int correction) {
+    return std(x, axes, correction, AUTO_SPLIT);
+  }
+
   /** Standard deviation with a degrees-of-freedom correction. */
   public static CubedArray std(CubedArray x, Axes axes, int correction, int splitEvery) {
     return XpReduce.std(x, axes, correction, splitEvery);
@@ -1053,6 +1125,14 @@ public final class Xp {
     return XpReduce.all(x, axes);
   }
 
+  /**
+   * Logical AND over axes, keepdims as {@code axes} says ({@code Axes.of(0).keepDims()}), the
+   * default splitEvery (see {@link #all(CubedArray, Axes, int)}).
+   */
+  public static CubedArray all(CubedArray x, Axes axes) {
+    return all(x, axes, AUTO_SPLIT);
+  }
+
   /** Logical AND over axes with keepdims and splitEvery. */
   public static CubedArray all(CubedArray x, Axes axes, int splitEvery) {
     return XpReduce.all(x, axes, splitEvery);
@@ -1061,6 +1141,14 @@ public final class Xp {
   /** Logical OR over axes (all if none given). */
   public static CubedArray any(CubedArray x, int... axes) {
     return XpReduce.any(x, axes);
+  }
+
+  /**
+   * Logical OR over axes, keepdims as {@code axes} says ({@code Axes.of(0).keepDims()}), the
+   * default splitEvery (see {@link #any(CubedArray, Axes, int)}).
+   */
+  public static CubedArray any(CubedArray x, Axes axes) {
+    return any(x, axes, AUTO_SPLIT);
   }
 
   /** Logical OR over axes with keepdims and splitEvery. */
@@ -1177,6 +1265,14 @@ public final class Xp {
     return XpNan.nansum(x, axes);
   }
 
+  /**
+   * Sum ignoring NaN over axes, keepdims as {@code axes} says ({@code Axes.of(0).keepDims()}), the
+   * default splitEvery (see {@link #nansum(CubedArray, Axes, int)}).
+   */
+  public static CubedArray nansum(CubedArray x, Axes axes) {
+    return nansum(x, axes, AUTO_SPLIT);
+  }
+
   /** {@link #nansum(CubedArray, int...)} with keepdims and splitEvery. */
   public static CubedArray nansum(CubedArray x, Axes axes, int splitEvery) {
     return XpNan.nansum(x, axes, splitEvery);
@@ -1185,6 +1281,14 @@ public final class Xp {
   /** Product over axes (all if none given) with NaN counted as 1; NaNs only give 1. */
   public static CubedArray nanprod(CubedArray x, int... axes) {
     return XpNan.nanprod(x, axes);
+  }
+
+  /**
+   * Product ignoring NaN over axes, keepdims as {@code axes} says ({@code Axes.of(0).keepDims()}),
+   * the default splitEvery (see {@link #nanprod(CubedArray, Axes, int)}).
+   */
+  public static CubedArray nanprod(CubedArray x, Axes axes) {
+    return nanprod(x, axes, AUTO_SPLIT);
   }
 
   /** {@link #nanprod(CubedArray, int...)} with keepdims and splitEvery. */
@@ -1215,6 +1319,14 @@ public final class Xp {
     return XpNan.nanmean(x, axes);
   }
 
+  /**
+   * Mean ignoring NaN over axes, keepdims as {@code axes} says ({@code Axes.of(0).keepDims()}), the
+   * default splitEvery (see {@link #nanmean(CubedArray, Axes, int)}).
+   */
+  public static CubedArray nanmean(CubedArray x, Axes axes) {
+    return nanmean(x, axes, AUTO_SPLIT);
+  }
+
   /** {@link #nanmean(CubedArray, int...)} with keepdims and splitEvery. */
   public static CubedArray nanmean(CubedArray x, Axes axes, int splitEvery) {
     return XpNan.nanmean(x, axes, splitEvery);
@@ -1223,6 +1335,22 @@ public final class Xp {
   /** Variance (correction 0) of the non-NaN elements over axes (all if none given). */
   public static CubedArray nanvar(CubedArray x, int... axes) {
     return XpNan.nanvar(x, axes);
+  }
+
+  /**
+   * Variance ignoring NaN (correction 0) over axes, keepdims as {@code axes} says, the default
+   * splitEvery (see {@link #nanvar(CubedArray, Axes, int, int)}).
+   */
+  public static CubedArray nanvar(CubedArray x, Axes axes) {
+    return nanvar(x, axes, 0, AUTO_SPLIT);
+  }
+
+  /**
+   * Variance ignoring NaN with a degrees-of-freedom correction over axes, keepdims as {@code axes}
+   * says, the default splitEvery.
+   */
+  public static CubedArray nanvar(CubedArray x, Axes axes, int correction) {
+    return nanvar(x, axes, correction, AUTO_SPLIT);
   }
 
   /**
@@ -1241,6 +1369,22 @@ public final class Xp {
     return XpNan.nanstd(x, axes);
   }
 
+  /**
+   * Standard deviation ignoring NaN (correction 0) over axes, keepdims as {@code axes} says, the
+   * default splitEvery (see {@link #nanstd(CubedArray, Axes, int, int)}).
+   */
+  public static CubedArray nanstd(CubedArray x, Axes axes) {
+    return nanstd(x, axes, 0, AUTO_SPLIT);
+  }
+
+  /**
+   * Standard deviation ignoring NaN with a degrees-of-freedom correction over axes, keepdims as
+   * {@code axes} says, the default splitEvery.
+   */
+  public static CubedArray nanstd(CubedArray x, Axes axes, int correction) {
+    return nanstd(x, axes, correction, AUTO_SPLIT);
+  }
+
   /** The square root of {@link #nanvar(CubedArray, Axes, int, int)}. */
   public static CubedArray nanstd(CubedArray x, Axes axes, int correction, int splitEvery) {
     return XpNan.nanstd(x, axes, correction, splitEvery);
@@ -1256,6 +1400,14 @@ public final class Xp {
     return XpNan.nanmin(x, axes);
   }
 
+  /**
+   * Minimum ignoring NaN over axes, keepdims as {@code axes} says ({@code Axes.of(0).keepDims()}),
+   * the default splitEvery (see {@link #nanmin(CubedArray, Axes, int)}).
+   */
+  public static CubedArray nanmin(CubedArray x, Axes axes) {
+    return nanmin(x, axes, AUTO_SPLIT);
+  }
+
   /** {@link #nanmin(CubedArray, int...)} with keepdims and splitEvery. */
   public static CubedArray nanmin(CubedArray x, Axes axes, int splitEvery) {
     return XpNan.nanmin(x, axes, splitEvery);
@@ -1268,6 +1420,14 @@ public final class Xp {
    */
   public static CubedArray nanmax(CubedArray x, int... axes) {
     return XpNan.nanmax(x, axes);
+  }
+
+  /**
+   * Maximum ignoring NaN over axes, keepdims as {@code axes} says ({@code Axes.of(0).keepDims()}),
+   * the default splitEvery (see {@link #nanmax(CubedArray, Axes, int)}).
+   */
+  public static CubedArray nanmax(CubedArray x, Axes axes) {
+    return nanmax(x, axes, AUTO_SPLIT);
   }
 
   /** {@link #nanmax(CubedArray, int...)} with keepdims and splitEvery. */

@@ -63,28 +63,83 @@ public sealed interface Index {
   /** Stands for as many full slices as needed (Python's {@code ...}). At most one per index. */
   record Ellipsis() implements Index {}
 
+  /** The full slice {@code :}. */
+  Index ALL = new Slice(null, null, 1);
+
+  /** A new axis of length 1 (Python's {@code None}). */
+  Index NEW_AXIS = new NewAxis();
+
+  /** The ellipsis (Python's {@code ...}). */
+  Index ELLIPSIS = new Ellipsis();
+
+  /** A single position {@code i}; negative counts from the end. */
   static Index at(long i) {
     return new At(i);
   }
 
+  /** The slice {@code start:stop}; negative bounds count from the end ({@code slice(5, -5)}). */
+  static Index slice(long start, long stop) {
+    return new Slice(start, stop, 1);
+  }
+
+  /** The slice {@code start:stop:step}; step may be negative, never zero. */
+  static Index slice(long start, long stop, long step) {
+    return new Slice(start, stop, step);
+  }
+
+  /**
+   * The slice {@code start:stop} where a null bound is omitted ({@code slice(null, 5L)} is {@code
+   * :5}); {@link #from(long)} and {@link #to(long)} say the same without a null.
+   */
   static Index slice(Long start, Long stop) {
     return new Slice(start, stop, 1);
   }
 
+  /** The slice {@code start:stop:step} where a null bound is omitted. */
   static Index slice(Long start, Long stop, long step) {
     return new Slice(start, stop, step);
   }
 
-  /** The full slice {@code :}. */
+  /** The slice {@code start:} (to the end). */
+  static Index from(long start) {
+    return new Slice(start, null, 1);
+  }
+
+  /** The slice {@code :stop} (from the start). */
+  static Index to(long stop) {
+    return new Slice(null, stop, 1);
+  }
+
+  /** The slice {@code ::step} (every element with that step; negative reverses). */
+  static Index step(long step) {
+    return new Slice(null, null, step);
+  }
+
+  /** The full slice {@code :} (also {@link #ALL}). */
   static Index all() {
-    return new Slice(null, null, 1);
+    return ALL;
   }
 
+  /** A new axis (also {@link #NEW_AXIS}). */
   static Index newAxis() {
-    return new NewAxis();
+    return NEW_AXIS;
   }
 
+  /** The ellipsis (also {@link #ELLIPSIS}). */
   static Index ellipsis() {
-    return new Ellipsis();
+    return ELLIPSIS;
+  }
+
+  /**
+   * Parses an index written as in NumPy, between the brackets of {@code x[...]}: comma-separated
+   * integers, slices {@code start:stop:step} (any part may be omitted), {@code None} (or {@code
+   * np.newaxis}) and {@code ...}. {@code Index.parse("0, ::-2, None")} is {@code {at(0), step(-2),
+   * NEW_AXIS}}; {@code ""} is the empty index (the whole array).
+   *
+   * @throws IllegalArgumentException naming the part that is not one of those forms (arrays and
+   *     masks are not basic indices: use {@code Xp.take} or {@code XpIndexing})
+   */
+  static Index[] parse(String numpyIndex) {
+    return IndexParser.parse(numpyIndex);
   }
 }

@@ -109,6 +109,15 @@ public final class Compression implements Serializable {
     return blosc(BloscCodec.LZ4, 5, Shuffle.BYTE);
   }
 
+  /**
+   * What zarr-python 3 writes when given no codec, for Zarr format 2 and 3 alike: {@code zstd} at
+   * level 0 (the library's default level) without its checksum. Arrays written for other tools
+   * ({@code Cubed.toZarr}) use it, so those tools read them at their usual speed.
+   */
+  public static Compression zarrPythonDefault() {
+    return zstd(0);
+  }
+
   /** No compression. */
   public static Compression none() {
     return new Compression(Kind.NONE, 0, null, null);
