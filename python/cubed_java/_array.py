@@ -139,10 +139,11 @@ class Array:
     def compute(self, **options):
         """Runs the plan and returns the values as a NumPy array. Options (executor, workers,
         attempts, executor_options, resume, callbacks): see ``cubed_java.compute``."""
-        if not options:
+        from ._compute import GLOBAL_CALLBACKS, compute
+
+        if not options and not GLOBAL_CALLBACKS:
             (out,) = self._bridge.call("compute", [self])
             return out
-        from ._compute import compute
 
         (out,) = compute([self], options, "Array.compute")
         return out

@@ -219,40 +219,17 @@ class CubedJavaChunkManager(ChunkManagerEntrypoint):
             out.append(a if want == tuple(a.chunks) else a.rechunk(want))
         return chunkss, out
 
+    # ---- store (to_zarr, to_netcdf): one plan; the code is in _store.py ----
     def store(self, sources, targets, regions=None, compute=True, **kwargs):
-        """Writes each source into its target (a writable array-like: zarr-python, NumPy), block
-        by block, each block computed in bounded memory. ``regions`` (what xarray passes for
-        ``to_zarr(region=...)`` and ``append_dim=``): per target, a tuple of step-1 slices, one
-        per dimension, where the source goes; None writes from the target's origin. A region that
-        does not match the source's shape, or has a step, is refused before anything is written.
-        """
-        import itertools
+        """Writes each source into its target in ONE plan (``cubed_java._store``): Zarr arrays
+        the engine opens are written by its tasks, other array-likes block by block from the
+        plan's result. ``regions``: per target a tuple of step-1 slices (``to_zarr(region=...)``,
+        ``append_dim=``) or None. ``compute=False`` returns a delayed write whose ``compute()``
+        writes (what xarray's ``to_zarr(compute=False)`` returns)."""
+        from ._store import store
 
-        if not compute:
-            raise NotImplementedError(
-                "store(compute=False) / to_zarr(compute=False): cubed-java writes when asked;"
-                " call to_zarr without compute=False")
-        kwargs.pop("lock", None)
-        kwargs.pop("flush", None)
-        if kwargs:
-            raise NotImplementedError(f"store: options {sorted(kwargs)} are not supported by"
-                                      " cubed-java")
-        if isinstance(sources, Array):  # one source: regions is its region
-            sources, targets, regions = [sources], [targets], [regions]
-        if regions is None:
-            regions = [None] * len(sources)
-        if len(regions) != len(sources):
-            raise ValueError(f"store: {len(regions)} regions for {len(sources)} sources")
-        # every region checked before any write: a wrong one must not leave a half-written target
-        origins = [_region_origin(r, s.shape, i) for i, (s, r) in enumerate(zip(sources, regions))]
-        for s, t, origin in zip(sources, targets, origins):
-            starts = [np.concatenate([[0], np.cumsum(c)[:-1]]).astype(int) for c in s.chunks]
-            for idx in itertools.product(*(range(len(c)) for c in s.chunks)):
-                sl = tuple(slice(int(starts[d][i]), int(starts[d][i]) + s.chunks[d][i])
-                           for d, i in enumerate(idx))
-                at = tuple(slice(o + q.start, o + q.stop) for o, q in zip(origin, sl))
-                t[at] = s[sl].compute()
-        return None
+        return store(sources, targets, regions=regions, compute=compute, **kwargs)
+    # ---- end store ----
 
 
 #: dtype kinds the engine has no counterpart for: strings, bytes, objects, void, dates, durations
@@ -282,28 +259,6 @@ def _persist(data):
         else:
             out.append(d)
     return tuple(out)
-
-
-def _region_origin(region, shape, i):
-    """Where a source of ``shape`` starts in its target, from xarray's region (a tuple of slices,
-    one per dimension, or None for the origin)."""
-    if region is None:
-        return (0,) * len(shape)
-    region = tuple(region)
-    if len(region) != len(shape):
-        raise ValueError(f"store: region {region!r} of source {i} has {len(region)} dimensions,"
-                         f" the source has {len(shape)} (shape {tuple(shape)})")
-    origin = []
-    for d, (r, n) in enumerate(zip(region, shape)):
-        if not isinstance(r, slice) or r.step not in (None, 1):
-            raise ValueError(f"store: region {region!r} of source {i}: dimension {d} must be a"
-                             " slice with step 1")
-        start = 0 if r.start is None else int(r.start)
-        if start < 0 or (r.stop is not None and int(r.stop) - start != n):
-            raise ValueError(f"store: region {region!r} of source {i}: dimension {d} spans"
-                             f" {r.start}..{r.stop} but the source has {n} elements there")
-        origin.append(start)
-    return tuple(origin)
 
 
 #: xarray functions handed to apply_gufunc that only call the array's namespace (so they are
