@@ -45,7 +45,11 @@ class CubedJavaChunkManager(ChunkManagerEntrypoint):
                                 previous=previous_chunks, limit=limit)
 
     def from_array(self, data, chunks, **kwargs):
+        """``data`` as a lazy array with ``chunks``. ``kwargs`` (xarray's ``from_array_kwargs``):
+        see ``_check_from_array_kwargs``; an unknown key is a TypeError naming the known ones."""
         from . import array_api as xp
+
+        _check_from_array_kwargs(kwargs)
 
         if isinstance(data, Array):
             return data.rechunk(chunks)
@@ -230,6 +234,28 @@ class CubedJavaChunkManager(ChunkManagerEntrypoint):
 
         return store(sources, targets, regions=regions, compute=compute, **kwargs)
     # ---- end store ----
+
+
+# ---- from_array_kwargs ----
+#: The ``from_array_kwargs`` the chunk manager knows: Dask's ``name``, ``lock`` and
+#: ``inline_array`` (xarray passes them to every chunk manager; they change nothing here), and
+#: Python Cubed's ``spec`` (None or the session spec's description, what
+#: ``cubed_java.configure`` returns: arrays are made under the session's spec).
+FROM_ARRAY_KWARGS = ("name", "lock", "inline_array", "spec")
+
+
+def _check_from_array_kwargs(kwargs):
+    unknown = sorted(str(k) for k in kwargs if k not in FROM_ARRAY_KWARGS)
+    if unknown:
+        raise TypeError(f"from_array_kwargs {unknown} are not known to cubed-java (known:"
+                        f" {', '.join(FROM_ARRAY_KWARGS)}); set the engine's settings with"
+                        " cubed_java.configure(...)")
+    spec = kwargs.get("spec")
+    if spec is not None and not isinstance(spec, str):
+        raise TypeError(f"from_array_kwargs spec={spec!r}: cubed-java arrays use the session's"
+                        " spec; set it with cubed_java.configure(...) (pass what it returns, or"
+                        " nothing)")
+# ---- end from_array_kwargs ----
 
 
 #: dtype kinds the engine has no counterpart for: strings, bytes, objects, void, dates, durations
