@@ -68,7 +68,10 @@ class CubedJavaChunkManager(ChunkManagerEntrypoint):
             have = compact_chunks(z._grid, z.shape, z.dtype)
             return z if _canonical(want) == _canonical(have) else z.rechunk(want)
         a = np.asarray(data)
-        return xp.from_array(a, normalize_chunks(chunks, a.shape, a.dtype))
+        from ._xhooks import remember_values
+
+        # a small 1-D array (a coordinate) keeps its values beside it: idxmax looks them up
+        return remember_values(xp.from_array(a, normalize_chunks(chunks, a.shape, a.dtype)), a)
 
     def rechunk(self, data, chunks, **kwargs):
         return data.rechunk(chunks)
@@ -426,6 +429,16 @@ def _register_accessors():
 
 
 _register_accessors()
+
+
+def _install_xarray_hooks():
+    """idxmax/idxmin and polyfit lazily (``cubed_java._xhooks``)."""
+    from ._xhooks import install
+
+    install()
+
+
+_install_xarray_hooks()
 
 
 def _gufunc_blockwise(func, ins, out_core, args, output_sizes, dtype, kwargs):
