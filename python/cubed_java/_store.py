@@ -5,7 +5,8 @@ chunk manager: sources (cubed_java arrays), targets (array-likes with ``__setite
 (per target a tuple of step-1 slices, or None for the origin).
 
 - A Zarr array the engine's stores can open (zarr-python 2 or 3 on a local path, or an fsspec URL
-  of a store the engine has) is written by the engine's own tasks (bridge ``storeRegion``): the
+  of a store the engine has; one whose store, codecs or layout the engine refuses falls to the
+  next case) is written by the engine's own tasks (bridge ``storeRegion``): the
   source is rechunked to the target's chunks, shifted by the region's origin, so that each target
   chunk is written by one task; partial chunks at the region's edges are read, merged and
   rewritten. The target's metadata is left alone, so separate processes may write disjoint regions
@@ -162,6 +163,11 @@ class _StoreRun:
             at = tuple(slice(o, o + n) for o, n in zip(origin, np.shape(source)))
             target[at] = np.asarray(source)
             return
+        tshape = tuple(np.shape(target))
+        if len(tshape) != source.ndim or any(o + n > t for o, n, t in zip(origin, source.shape,
+                                                                        tshape)):
+            raise ValueError(f"store: a source of shape {source.shape} at {tuple(origin)} does not"
+                             f" fit its target of shape {tshape}")
         if source.size == 0:
             return
         tdtype = getattr(target, "dtype", None)
@@ -176,9 +182,9 @@ class _StoreRun:
                 self.writes.append(_write(source, path, origin))
                 return
             except JavaError:
-                if "://" not in path:
-                    raise
-                # a URL of a store the engine lacks: the client writes it
+                # a store, codec or layout the engine does not write (the region was checked
+                # above): the client writes the target instead, from the same plan
+                pass
         self._add_copy(source, target, origin)
 
     def _add_copy(self, source, target, origin):

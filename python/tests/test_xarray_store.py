@@ -82,6 +82,8 @@ def test_store_refuses_a_wrong_region_and_unknown_options_before_writing(rng):
         cm.store([src], [t], regions=[(slice(0, 3), slice(None))])
     with pytest.raises(TypeError, match="unsupported option.*'bogus'"):
         cm.store([src], [t], bogus=1)
+    with pytest.raises(ValueError, match=r"shape \(2, 3\) at \(3, 0\) does not fit .* \(4, 3\)"):
+        cm.store([src, src], [t, t], regions=[None, (slice(3, 5), slice(None))])
     assert not t.any()
 
 
