@@ -11,11 +11,9 @@ import cubed_java
 import cubed_java.array_api as xp
 from cubed_java.diagnostics import ProgressBar
 
-dask_array = pytest.importorskip("dask.array")
-
-
 @pytest.fixture
 def pair():
+    pytest.importorskip("dask.array")
     x = np.arange(6.0)
     a = xr.DataArray(x, dims="x").chunk(x=2)  # Dask
     b = xr.DataArray(x, dims="x").chunk(x=2, chunked_array_type="cubed-java")
