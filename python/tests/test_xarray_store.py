@@ -188,3 +188,27 @@ def test_to_zarr_compute_false_returns_a_delayed_write(rng, tmp_path):
         delayed.compute()
     assert n.count == 1
     xr.testing.assert_allclose(xr.open_zarr(tmp_path / "d.zarr").load(), want)
+
+
+@needs_zarr3
+def test_to_zarr_append_dim_writes_the_new_part_in_one_plan(rng, tmp_path):
+    """The appended slab starts inside a chunk of the store (7 of chunks of 5): that chunk is read,
+    merged and rewritten by one task."""
+    x = rng.random((12, 5))
+    ds = xr.Dataset({"a": (("t", "y"), x)}, coords={"t": np.arange(12)})
+    lazy = ds.chunk({"t": 5}, chunked_array_type="cubed-java")
+    lazy.isel(t=slice(0, 7)).to_zarr(tmp_path / "ap.zarr", mode="w")
+    with count_computes() as n:
+        lazy.isel(t=slice(7, 12)).to_zarr(tmp_path / "ap.zarr", append_dim="t")
+    assert n.count == 1
+    np.testing.assert_array_equal(xr.open_zarr(tmp_path / "ap.zarr").a.values, x)
+
+
+def test_to_netcdf_fills_its_variables_from_one_plan(rng, tmp_path):
+    pytest.importorskip("scipy")
+    want, lazy = _anomalies(rng)
+    with count_computes() as n:
+        lazy.to_netcdf(tmp_path / "o.nc", engine="scipy")
+    assert n.count == 1
+    with xr.open_dataset(tmp_path / "o.nc", engine="scipy") as back:
+        xr.testing.assert_allclose(back.load(), want)
