@@ -189,7 +189,10 @@ class _StoreRun:
 
     def _add_copy(self, source, target, origin):
         if self.temp is None:
+            from . import _blocks
+
             self.temp = tempfile.mkdtemp(prefix="cubed-java-store-")
+            _blocks._TEMP_DIRS.append(self.temp)  # removed at exit if never run
         path = os.path.join(self.temp, f"s{len(self.copies)}.zarr")
         chunks = tuple(max(1, int(c)) for c in source.chunksize)
         _bridge.session().call("zarrCreate", path, Ints(source.shape), Ints(chunks),
