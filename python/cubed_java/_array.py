@@ -139,10 +139,11 @@ class Array:
     def compute(self, **options):
         """Runs the plan and returns the values as a NumPy array. Options (executor, workers,
         attempts, executor_options, resume, callbacks): see ``cubed_java.compute``."""
-        if not options:
+        from ._compute import GLOBAL_CALLBACKS, compute
+
+        if not options and not GLOBAL_CALLBACKS:
             (out,) = self._bridge.call("compute", [self])
             return out
-        from ._compute import compute
 
         (out,) = compute([self], options, "Array.compute")
         return out
@@ -430,10 +431,17 @@ class Array:
 
     # ---- operators ----
     def _bin(self, name, other, reflected=False):
-        if isinstance(other, np.ndarray):
-            other = _xp().asarray(other)
-        elif not isinstance(other, (Array, bool, int, float, complex, np.generic)):
-            return NotImplemented
+        if not isinstance(other, (Array, bool, int, float, complex, np.generic)):
+            from . import _mixed
+
+            if not (isinstance(other, np.ndarray) or _mixed.is_dask(other)
+                    or (name in _CMPOPS.values() and _mixed.is_array_like(other))):
+                # another kind of operand: its own reflected operator may know this one (xarray
+                # objects do); Python's TypeError names both types otherwise
+                return NotImplemented
+            # NumPy and small Dask arrays become inputs; a comparison with any other array is
+            # a TypeError here, never Python's identity fallback
+            other = _mixed.as_input(other, name)
         if isinstance(other, np.generic):
             other = other.item()
         return getattr(_xp(), name)(other, self) if reflected else getattr(_xp(), name)(

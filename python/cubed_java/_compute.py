@@ -23,6 +23,9 @@ _METHODS = {"compute_start": "on_compute_start", "compute_end": "on_compute_end"
             "op_start": "on_operation_start", "op_end": "on_operation_end",
             "task_end": "on_task_end"}
 _PID = re.compile(r"\bpid (\d+)")
+#: Callbacks given to every compute of this process as well as its own (``Callback.register()``,
+#: ``with ProgressBar():``), in the order registered.
+GLOBAL_CALLBACKS = []
 
 
 def event(values):
@@ -59,6 +62,8 @@ def compute(arrays, options, where="compute"):
         return []
     options = {k: v for k, v in options.items() if v is not None}
     callbacks = list(options.pop("callbacks", None) or ())
+    # the callbacks registered for every compute (``with ProgressBar():``, ``cb.register()``)
+    callbacks += [cb for cb in GLOBAL_CALLBACKS if not any(cb is c for c in callbacks)]
     if not options and not callbacks:
         return list(_bridge.session().call("compute", arrays))
     kv = []

@@ -2,6 +2,13 @@
 ``cubed.diagnostics``): pass them in ``compute(callbacks=[...])`` (``cubed_java.compute``,
 ``Array.compute``, xarray's ``ds.compute``/``load``).
 
+Or for every compute of a block (``.values``, ``.load()``, ``to_zarr`` too), as in Dask::
+
+    with ProgressBar():
+        ds.to_zarr("out.zarr")
+
+(``ProgressBar().register()`` until ``unregister()``).
+
 - ``ProgressBar()``: one bar per operation, advanced live as tasks end (tqdm when it is installed,
   else a plain bar on standard error);
 - ``HistoryCallback(directory="history")``: the engine writes ``DIR/tasks.csv``, ``ops.csv`` and
@@ -28,7 +35,31 @@ __all__ = ["ProgressBar", "HistoryCallback", "TimelineVisualizationCallback",
 
 
 class Callback:
-    """A base class for compute callbacks (every method does nothing)."""
+    """A base class for compute callbacks (every method does nothing). A callback given to one
+    compute (``callbacks=[cb]``) sees that compute; registered (``cb.register()``, or ``with cb:``
+    for the block's duration, as in Dask and Python Cubed) it sees every compute of the process:
+    ``.values``, ``.load()``, ``to_zarr`` included."""
+
+    def register(self):
+        """Gives this callback to every compute from now on (until ``unregister()``)."""
+        from ._compute import GLOBAL_CALLBACKS
+
+        if not any(cb is self for cb in GLOBAL_CALLBACKS):
+            GLOBAL_CALLBACKS.append(self)
+        return self
+
+    def unregister(self):
+        """Stops giving this callback to every compute (a no-op when it is not registered)."""
+        from ._compute import GLOBAL_CALLBACKS
+
+        GLOBAL_CALLBACKS[:] = [cb for cb in GLOBAL_CALLBACKS if cb is not self]
+
+    def __enter__(self):
+        return self.register()
+
+    def __exit__(self, *exc):
+        self.unregister()
+        return False
 
     def on_compute_start(self, event):
         pass

@@ -91,6 +91,14 @@ _BY_KIND = {ERR_OTHER: JavaError, ERR_ARGUMENT: JavaValueError,
             ERR_MALFORMED: MalformedFrameError, ERR_IO: JavaOSError}
 
 
+#: The Java API's way to raise the memory budget in the engine's refusal, and Python's way.
+_JAVA_ALLOWED_MEM = "Spec.builder().allowedMem(...)"
+_PYTHON_ALLOWED_MEM = "cubed_java.configure(allowed_mem=...)"
+
+
 def from_java(kind, java_class, message):
-    """The Python exception for an error reply (kind: the bridge's error kind byte)."""
+    """The Python exception for an error reply (kind: the bridge's error kind byte). The engine's
+    memory refusal (MemoryBudgetExceededException) names the Python setting, not the Java one."""
+    if isinstance(message, str) and str(java_class).endswith("MemoryBudgetExceededException"):
+        message = message.replace(_JAVA_ALLOWED_MEM, _PYTHON_ALLOWED_MEM)
     return _BY_KIND.get(kind, JavaError)(message, java_class)

@@ -9,7 +9,8 @@
 
 A compute is a bridge call that runs a plan or brings an array's values into Python (``compute``
 and ``computeWith``, also from ``np.asarray``/``.values``, ``to_zarr``, ``persist``). Work the JVM
-does inside another call is not counted.
+does inside another call is not counted, nor the block reads with which xarray's ``store`` fills a
+target the engine cannot write (``zarrRead``: stored values, no plan).
 """
 from __future__ import annotations
 

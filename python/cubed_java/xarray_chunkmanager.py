@@ -45,7 +45,11 @@ class CubedJavaChunkManager(ChunkManagerEntrypoint):
                                 previous=previous_chunks, limit=limit)
 
     def from_array(self, data, chunks, **kwargs):
+        """``data`` as a lazy array with ``chunks``. ``kwargs`` (xarray's ``from_array_kwargs``):
+        see ``_check_from_array_kwargs``; an unknown key is a TypeError naming the known ones."""
         from . import array_api as xp
+
+        _check_from_array_kwargs(kwargs)
 
         if isinstance(data, Array):
             return data.rechunk(chunks)
@@ -64,7 +68,10 @@ class CubedJavaChunkManager(ChunkManagerEntrypoint):
             have = compact_chunks(z._grid, z.shape, z.dtype)
             return z if _canonical(want) == _canonical(have) else z.rechunk(want)
         a = np.asarray(data)
-        return xp.from_array(a, normalize_chunks(chunks, a.shape, a.dtype))
+        from ._xhooks import remember_values
+
+        # a small 1-D array (a coordinate) keeps its values beside it: idxmax looks them up
+        return remember_values(xp.from_array(a, normalize_chunks(chunks, a.shape, a.dtype)), a)
 
     def rechunk(self, data, chunks, **kwargs):
         return data.rechunk(chunks)
@@ -219,40 +226,39 @@ class CubedJavaChunkManager(ChunkManagerEntrypoint):
             out.append(a if want == tuple(a.chunks) else a.rechunk(want))
         return chunkss, out
 
+    # ---- store (to_zarr, to_netcdf): one plan; the code is in _store.py ----
     def store(self, sources, targets, regions=None, compute=True, **kwargs):
-        """Writes each source into its target (a writable array-like: zarr-python, NumPy), block
-        by block, each block computed in bounded memory. ``regions`` (what xarray passes for
-        ``to_zarr(region=...)`` and ``append_dim=``): per target, a tuple of step-1 slices, one
-        per dimension, where the source goes; None writes from the target's origin. A region that
-        does not match the source's shape, or has a step, is refused before anything is written.
-        """
-        import itertools
+        """Writes each source into its target in ONE plan (``cubed_java._store``): Zarr arrays
+        the engine opens are written by its tasks, other array-likes block by block from the
+        plan's result. ``regions``: per target a tuple of step-1 slices (``to_zarr(region=...)``,
+        ``append_dim=``) or None. ``compute=False`` returns a delayed write whose ``compute()``
+        writes (what xarray's ``to_zarr(compute=False)`` returns)."""
+        from ._store import store
 
-        if not compute:
-            raise NotImplementedError(
-                "store(compute=False) / to_zarr(compute=False): cubed-java writes when asked;"
-                " call to_zarr without compute=False")
-        kwargs.pop("lock", None)
-        kwargs.pop("flush", None)
-        if kwargs:
-            raise NotImplementedError(f"store: options {sorted(kwargs)} are not supported by"
-                                      " cubed-java")
-        if isinstance(sources, Array):  # one source: regions is its region
-            sources, targets, regions = [sources], [targets], [regions]
-        if regions is None:
-            regions = [None] * len(sources)
-        if len(regions) != len(sources):
-            raise ValueError(f"store: {len(regions)} regions for {len(sources)} sources")
-        # every region checked before any write: a wrong one must not leave a half-written target
-        origins = [_region_origin(r, s.shape, i) for i, (s, r) in enumerate(zip(sources, regions))]
-        for s, t, origin in zip(sources, targets, origins):
-            starts = [np.concatenate([[0], np.cumsum(c)[:-1]]).astype(int) for c in s.chunks]
-            for idx in itertools.product(*(range(len(c)) for c in s.chunks)):
-                sl = tuple(slice(int(starts[d][i]), int(starts[d][i]) + s.chunks[d][i])
-                           for d, i in enumerate(idx))
-                at = tuple(slice(o + q.start, o + q.stop) for o, q in zip(origin, sl))
-                t[at] = s[sl].compute()
-        return None
+        return store(sources, targets, regions=regions, compute=compute, **kwargs)
+    # ---- end store ----
+
+
+# ---- from_array_kwargs ----
+#: The ``from_array_kwargs`` the chunk manager knows: Dask's ``name``, ``lock`` and
+#: ``inline_array`` (xarray passes them to every chunk manager; they change nothing here), and
+#: Python Cubed's ``spec`` (None or the session spec's description, what
+#: ``cubed_java.configure`` returns: arrays are made under the session's spec).
+FROM_ARRAY_KWARGS = ("name", "lock", "inline_array", "spec")
+
+
+def _check_from_array_kwargs(kwargs):
+    unknown = sorted(str(k) for k in kwargs if k not in FROM_ARRAY_KWARGS)
+    if unknown:
+        raise TypeError(f"from_array_kwargs {unknown} are not known to cubed-java (known:"
+                        f" {', '.join(FROM_ARRAY_KWARGS)}); set the engine's settings with"
+                        " cubed_java.configure(...)")
+    spec = kwargs.get("spec")
+    if spec is not None and not isinstance(spec, str):
+        raise TypeError(f"from_array_kwargs spec={spec!r}: cubed-java arrays use the session's"
+                        " spec; set it with cubed_java.configure(...) (pass what it returns, or"
+                        " nothing)")
+# ---- end from_array_kwargs ----
 
 
 #: dtype kinds the engine has no counterpart for: strings, bytes, objects, void, dates, durations
@@ -282,28 +288,6 @@ def _persist(data):
         else:
             out.append(d)
     return tuple(out)
-
-
-def _region_origin(region, shape, i):
-    """Where a source of ``shape`` starts in its target, from xarray's region (a tuple of slices,
-    one per dimension, or None for the origin)."""
-    if region is None:
-        return (0,) * len(shape)
-    region = tuple(region)
-    if len(region) != len(shape):
-        raise ValueError(f"store: region {region!r} of source {i} has {len(region)} dimensions,"
-                         f" the source has {len(shape)} (shape {tuple(shape)})")
-    origin = []
-    for d, (r, n) in enumerate(zip(region, shape)):
-        if not isinstance(r, slice) or r.step not in (None, 1):
-            raise ValueError(f"store: region {region!r} of source {i}: dimension {d} must be a"
-                             " slice with step 1")
-        start = 0 if r.start is None else int(r.start)
-        if start < 0 or (r.stop is not None and int(r.stop) - start != n):
-            raise ValueError(f"store: region {region!r} of source {i}: dimension {d} spans"
-                             f" {r.start}..{r.stop} but the source has {n} elements there")
-        origin.append(start)
-    return tuple(origin)
 
 
 #: xarray functions handed to apply_gufunc that only call the array's namespace (so they are
@@ -445,6 +429,16 @@ def _register_accessors():
 
 
 _register_accessors()
+
+
+def _install_xarray_hooks():
+    """idxmax/idxmin and polyfit lazily (``cubed_java._xhooks``)."""
+    from ._xhooks import install
+
+    install()
+
+
+_install_xarray_hooks()
 
 
 def _gufunc_blockwise(func, ins, out_core, args, output_sizes, dtype, kwargs):

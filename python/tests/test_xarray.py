@@ -126,5 +126,7 @@ def test_store_refuses_a_region_that_does_not_fit_and_writes_nothing():
     assert not t1.any() and not t2.any()
     with pytest.raises(ValueError, match="step 1"):
         cm.store(x, t1, regions=(slice(0, 8, 2), slice(None)))
-    with pytest.raises(NotImplementedError, match="compute=False"):
-        cm.store(x, t1, compute=False)
+    delayed = cm.store(x, t1, compute=False)  # a delayed write (test_xarray_store.py)
+    assert not t1.any()
+    delayed.compute()
+    assert t1[:4].all() and not t1[4:].any()

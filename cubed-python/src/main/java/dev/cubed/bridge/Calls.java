@@ -332,6 +332,17 @@ final class Calls {
               .build();
           return null;
         });
+    // storeRegion(handle, target path, origin): a lazy write into a box of an existing Zarr array
+    OWN.put("storeRegion", StoreRegion::apply);
+    OWN.put(
+        "zarrRead",
+        (s, a) -> {
+          // zarrRead(path, start, shape): the box [start, start + shape) of a Zarr array (no plan)
+          ZarrArray z = ZarrArray.open((String) arg(a, 0, String.class, "zarrRead"));
+          return z.read(
+              (long[]) arg(a, 1, long[].class, "zarrRead"),
+              (long[]) arg(a, 2, long[].class, "zarrRead"));
+        });
     OWN.put(
         "zarrWrite",
         (s, a) -> {
