@@ -556,7 +556,7 @@ public final class SparkExecutor implements Executor, AutoCloseable {
                 false,
                 o.worker(),
                 -1,
-                -1);
+                o.peakRss());
         for (Callback c : callbacks) {
           c.onTaskEnd(e);
         }
