@@ -96,13 +96,21 @@ def test_apply_ufunc_with_scipy_runs_in_python_workers_beside_the_engine(engine,
     lazy, here = _inputs()
     assert isinstance(lazy.data, cubed_java.Array)
     out = xr.apply_ufunc(special.erf, lazy, dask="parallelized", output_dtypes=[np.float64])
+    # and a Python function raising once, in the same compute: retried by the engine
+    marker = str(tmp_path / "failed-once")
+    retried = xr.apply_ufunc(fail_once_then_erf, lazy, kwargs={"marker": marker},
+                             dask="parallelized", output_dtypes=[np.float64])
     events = Events()
-    got = out.data.compute(executor=engine, executor_options=options(), callbacks=[events])
+    got, got_retried = cubed_java.compute(out.data, retried.data, executor=engine,
+                                          executor_options=options(), callbacks=[events])
     want = xr.apply_ufunc(special.erf, here)
     xr.testing.assert_equal(out.copy(data=got), want)
+    xr.testing.assert_equal(retried.copy(data=got_retried), want)
 
     tasks = events.python()
-    assert len(tasks) == 8  # 4 x 2 blocks of 15 x 25
+    assert len(tasks) == 16  # 4 x 2 blocks of 15 x 25, two ops
+    assert os.path.exists(marker)
+    assert sorted(e.attempts for e in tasks) == [1] * 15 + [2]
     pids = {_worker_pid(e) for e in tasks}
     bridge = cubed_java.session()._proc.pid
     # neither this client nor the driver (the bridge's JVM, which launched the compute)
@@ -117,13 +125,3 @@ def test_apply_ufunc_with_scipy_runs_in_python_workers_beside_the_engine(engine,
             assert all(" in spark executor " in e.worker for e in tasks), tasks[0].worker
         else:
             assert ppid == int(os.environ["CUBED_TEST_FLINK_PID"]), (ppid, cmdline)
-
-    # a Python function raising once is retried by the engine, and the compute succeeds
-    marker = str(tmp_path / "failed-once")
-    retried = xr.apply_ufunc(fail_once_then_erf, lazy, kwargs={"marker": marker},
-                             dask="parallelized", output_dtypes=[np.float64])
-    events = Events()
-    got = retried.data.compute(executor=engine, executor_options=options(), callbacks=[events])
-    xr.testing.assert_equal(retried.copy(data=got), want)
-    assert os.path.exists(marker)
-    assert sorted(e.attempts for e in events.python()) == [1] * 7 + [2]
