@@ -125,3 +125,13 @@ def test_apply_ufunc_with_scipy_runs_in_python_workers_beside_the_engine(engine,
             assert all(" in spark executor " in e.worker for e in tasks), tasks[0].worker
         else:
             assert ppid == int(os.environ["CUBED_TEST_FLINK_PID"]), (ppid, cmdline)
+
+
+@pytest.mark.skipif(bool(SPARK_MASTER or FLINK_MASTER), reason="the bridge has the executors here")
+@pytest.mark.parametrize("engine", ["spark", "beam"])
+def test_an_executor_missing_from_the_bridges_class_path_is_refused_saying_what_to_do(engine):
+    from cubed_java.errors import JavaError
+
+    x = xp.arange(10, chunks=5)
+    with pytest.raises(JavaError, match=f"unknown executor '{engine}'.*CUBED_JAVA_CLASSPATH"):
+        x.compute(executor=engine)
