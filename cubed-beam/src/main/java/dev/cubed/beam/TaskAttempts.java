@@ -60,12 +60,7 @@ final class TaskAttempts {
         throw e;
       }
       if (a.error == null) {
-        return new Success(
-            start,
-            System.currentTimeMillis(),
-            attempt,
-            a.ran == null ? a.allocated : -1, // a task run elsewhere did not allocate here
-            a.ran);
+        return new Success(start, System.currentTimeMillis(), attempt, a.allocated, a.ran);
       }
       last = a.error;
       if (last instanceof Error && !(last instanceof OutOfMemoryError)) {

@@ -79,8 +79,7 @@ final class SparkTask extends AbstractFunction2<TaskContext, Iterator<long[]>, T
         start,
         end,
         attempt,
-        // a task run in another process did not allocate in this thread: no figure of the task
-        ran == null && allocatedBefore >= 0 && after >= 0 ? after - allocatedBefore : -1,
+        allocatedBefore >= 0 && after >= 0 ? after - allocatedBefore : -1,
         ran == null ? worker : ran.worker() + " in " + worker,
         ran == null ? -1 : ran.peakRss(),
         null,
