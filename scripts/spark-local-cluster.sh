@@ -6,7 +6,8 @@
 #     work, with an example array s3://data/example.zarr (float64, 200 x 250 x 250, 100 MB);
 #   - a Spark Master on port $SPARK_MASTER_PORT (default 7077; web UI $SPARK_MASTER_WEBUI_PORT,
 #     default 8080) and $WORKERS Workers (default 2) of 1 core and 1 GB each; each Worker starts
-#     one executor JVM per application.
+#     one executor JVM per application, with the CLI's and the Python bridge's classes (so Python
+#     functions of cubed_java clients run there, in Python workers beside the executors).
 # Spark runs with scripts/spark-local-cluster.properties: no REST submission server (port 6066
 # would run any jar posted to it, unauthenticated), and RPC authentication with a random secret
 # made at each start, kept in $STATE/spark-secret (readable by this user only, never printed):
@@ -28,6 +29,8 @@ echo "spark-local-cluster: building (the CLI and the S3 test server's classpath)
 ./cubed --version >/dev/null 2>&1 || ./cubed --help >/dev/null
 mvn -q -B ${CUBED_MVN_FLAGS:-} test-compile dependency:build-classpath -pl cubed-s3 -am \
   -Dmdep.includeScope=test -Dmdep.outputFile=target/test-classpath.txt >&2
+# the Python bridge's classes: executors run Python functions of cubed_java clients (docs/python.md)
+mvn -q -B ${CUBED_MVN_FLAGS:-} compile -pl cubed-python -am >&2
 
 rm -rf "$STATE" && mkdir -p "$STATE/spark-home/jars"
 # the cluster's shared secret and Spark settings: files of this user only, so the secret is on no
@@ -60,9 +63,11 @@ s3_cp="cubed-s3/target/test-classes:cubed-s3/target/classes:cubed-core/target/cl
   > "$STATE/s3.log" 2>&1 &
 pids+=($!)
 
-# Spark: the CLI's own classpath, also handed to the executors (SPARK_DIST_CLASSPATH)
-classes="$here/cubed-cli/target/classes:$here/cubed-bench/target/classes:$here/cubed-spark/target/classes:$here/cubed-s3/target/classes:$here/cubed-core/target/classes"
+# Spark: the CLI's own classpath with the Python bridge's classes, also handed to the executors
+# (SPARK_DIST_CLASSPATH); a cubed_java client uses it as its bridge's (CUBED_JAVA_CLASSPATH)
+classes="$here/cubed-cli/target/classes:$here/cubed-bench/target/classes:$here/cubed-spark/target/classes:$here/cubed-s3/target/classes:$here/cubed-python/target/classes:$here/cubed-core/target/classes"
 cp="$classes:$(cat cubed-cli/target/classpath.txt)"
+printf '%s\n' "$cp" > "$STATE/python-classpath"
 export SPARK_LOCAL_IP=127.0.0.1 SPARK_HOME="$STATE/spark-home" SPARK_SCALA_VERSION=2.13
 export SPARK_DIST_CLASSPATH="$cp"
 # the executors read and write S3 with the Workers' credentials (on a real cluster: instance
@@ -113,6 +118,10 @@ In another shell, from $here:
       --work-dir s3://work/ --executor spark --executor-option spark.master=spark://127.0.0.1:$SPARK_MASTER_PORT \\
       --executor-option auth_secret_file=$spark_secret
   ./cubed info s3://data/example-rechunked.zarr
+Python (cubed_java, with its functions run by Python workers beside the executors):
+  CUBED_JAVA_CLASSPATH="\$(cat $STATE/python-classpath)" python -c 'import cubed_java; ...'
+  with compute(executor="spark", executor_options={"spark.master": "spark://127.0.0.1:$SPARK_MASTER_PORT",
+      "auth_secret_file": "$spark_secret"})
 Ctrl-C stops the cluster and the server.
 MSG
 wait

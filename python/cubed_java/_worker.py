@@ -1,7 +1,8 @@
 """A Python worker process: runs the tasks of Python ops (``map_blocks``, ``blockwise``,
 ``apply_gufunc`` with a Python function) for the engine.
 
-Started by the JVM that runs the task (``python -m cubed_java._worker``, the client's
+Started by the JVM that runs the task (the bridge's, a processes-executor worker's, a Spark
+executor's or a Flink TaskManager's: ``python -m cubed_java._worker``, the client's
 ``sys.executable`` with its ``sys.path`` as PYTHONPATH), one task at a time, on its stdin and stdout
 (the frames are described in the JVM's ``dev.cubed.bridge.PythonWorker``). Functions arrive as
 cloudpickle bytes from the JVM of the same user's client: this process unpickles them, so it must

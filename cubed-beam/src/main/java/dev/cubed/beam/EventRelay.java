@@ -108,7 +108,7 @@ final class EventRelay {
                 false,
                 t.worker(),
                 -1,
-                -1));
+                t.peakRss()));
       }
     }
     if (!s.ended && s.seen.size() >= op.keys().size()) {

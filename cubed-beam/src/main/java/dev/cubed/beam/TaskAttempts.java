@@ -4,6 +4,7 @@ import com.sun.management.ThreadMXBean;
 import dev.cubed.runtime.RetryPolicy;
 import dev.cubed.runtime.TaskFailedException;
 import dev.cubed.runtime.TaskFunction;
+import dev.cubed.runtime.TaskWorker;
 import dev.cubed.runtime.ThreadsExecutor;
 import java.lang.management.ManagementFactory;
 import java.util.Arrays;
@@ -18,8 +19,12 @@ import java.util.concurrent.CancellationException;
 final class TaskAttempts {
   private TaskAttempts() {}
 
-  /** The outcome of one successful task: attempts used and the last attempt's allocation. */
-  record Success(long startMillis, long endMillis, int attempts, long allocatedBytes) {}
+  /**
+   * The outcome of one successful task: attempts used and the last attempt's allocation, and the
+   * process of its own its function ran the work in ({@link TaskWorker}), or null.
+   */
+  record Success(
+      long startMillis, long endMillis, int attempts, long allocatedBytes, TaskWorker.Ran ran) {}
 
   /**
    * Runs the task until one attempt succeeds.
@@ -55,7 +60,7 @@ final class TaskAttempts {
         throw e;
       }
       if (a.error == null) {
-        return new Success(start, System.currentTimeMillis(), attempt, a.allocated);
+        return new Success(start, System.currentTimeMillis(), attempt, a.allocated, a.ran);
       }
       last = a.error;
       if (last instanceof Error && !(last instanceof OutOfMemoryError)) {
@@ -72,12 +77,16 @@ final class TaskAttempts {
     throw new TaskFailedException("beam", opName, key, attempts, last, false);
   }
 
-  /** One attempt, run on its own thread; records the error and the bytes allocated. */
+  /**
+   * One attempt, run on its own thread; records the error, the bytes allocated and where the work
+   * ran if the function reported it.
+   */
   private static final class Attempt implements Runnable {
     private final TaskFunction fn;
     private final long[] key;
     volatile Throwable error;
     volatile long allocated = -1;
+    volatile TaskWorker.Ran ran;
 
     Attempt(TaskFunction fn, long[] key) {
       this.fn = fn;
@@ -88,8 +97,10 @@ final class TaskAttempts {
     public void run() {
       ThreadMXBean mx = ManagementFactory.getThreadMXBean() instanceof ThreadMXBean s ? s : null;
       long a0 = mx != null ? mx.getCurrentThreadAllocatedBytes() : -1;
+      TaskWorker.beginAttempt();
       try {
         fn.run(key.clone());
+        ran = TaskWorker.reported();
       } catch (Throwable e) {
         error = e;
       }

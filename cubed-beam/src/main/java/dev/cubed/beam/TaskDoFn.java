@@ -79,7 +79,11 @@ final class TaskDoFn extends DoFn<long[], String> {
                   s.endMillis(),
                   s.attempts(),
                   s.allocatedBytes(),
-                  HOST + "/" + Thread.currentThread().getName())
+                  s.ran() == null ? -1 : s.ran().peakRss(),
+                  (s.ran() == null ? "" : s.ran().worker() + " on ")
+                      + HOST
+                      + "/"
+                      + Thread.currentThread().getName())
               .encode();
       records[shardOf(key, shards)].add(rec);
       out.output(rec);

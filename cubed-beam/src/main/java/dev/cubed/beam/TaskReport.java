@@ -5,7 +5,7 @@ import java.util.Arrays;
 /**
  * What one successful task reports back to the launcher, as one line of text (the form Beam's
  * string-set metrics and the stage's output carry): {@code
- * op;k0,k1,...;startMillis;endMillis;attempts;allocatedBytes;worker}.
+ * op;k0,k1,...;startMillis;endMillis;attempts;allocatedBytes;peakRss;worker}.
  *
  * @param op index of the operation in the compute
  * @param key the task's key
@@ -13,7 +13,10 @@ import java.util.Arrays;
  * @param endMillis end of the successful attempt, epoch ms
  * @param attempts attempts used (1 = no retry)
  * @param allocatedBytes bytes the successful attempt's thread allocated, -1 if unknown
- * @param worker where it ran (host and runner thread), never containing ';'
+ * @param peakRss the peak resident set of the process of its own the task's function ran its work
+ *     in (a Python worker), bytes; -1 if unknown or none
+ * @param worker where it ran (host and runner thread, preceded by that process if any: "python
+ *     worker pid P on HOST/THREAD"), never containing ';'
  */
 record TaskReport(
     int op,
@@ -22,6 +25,7 @@ record TaskReport(
     long endMillis,
     int attempts,
     long allocatedBytes,
+    long peakRss,
     String worker) {
 
   /** The record as one line. */
@@ -42,6 +46,8 @@ record TaskReport(
         .append(';')
         .append(allocatedBytes)
         .append(';')
+        .append(peakRss)
+        .append(';')
         .append(worker.replace(';', '_'))
         .toString();
   }
@@ -52,15 +58,15 @@ record TaskReport(
    * @throws IllegalArgumentException if the line is not such a record
    */
   static TaskReport decode(String line) {
-    String[] f = line.split(";", 7);
-    if (f.length != 7) {
+    String[] f = line.split(";", 8);
+    if (f.length != 8) {
       throw new IllegalArgumentException(
           "beam executor: task record '"
               + line
               + "' has "
               + f.length
-              + " fields, expected 7 (op;key;start;end;attempts;allocated;"
-              + "worker)");
+              + " fields, expected 8 (op;key;start;end;attempts;allocated;"
+              + "peakRss;worker)");
     }
     try {
       long[] key =
@@ -74,7 +80,8 @@ record TaskReport(
           Long.parseLong(f[3]),
           Integer.parseInt(f[4]),
           Long.parseLong(f[5]),
-          f[6]);
+          Long.parseLong(f[6]),
+          f[7]);
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException(
           "beam executor: task record '" + line + "' has a malformed number: " + e.getMessage(), e);

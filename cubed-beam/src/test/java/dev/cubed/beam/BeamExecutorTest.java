@@ -12,6 +12,7 @@ import dev.cubed.runtime.InsufficientHeapException;
 import dev.cubed.runtime.Operation;
 import dev.cubed.runtime.TaskFailedException;
 import dev.cubed.runtime.TaskFunction;
+import dev.cubed.runtime.TaskWorker;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -166,6 +167,39 @@ class BeamExecutorTest {
             new Operation("b", keys(2), readAllThenWrite(d, "a", 3, "b"), 0));
     beam(1, Map.of()).execute("nulldeps", ops, List.of());
     assertThat(Files.readString(dir.resolve("b-1"))).isEqualTo("222");
+  }
+
+  /**
+   * A task function that ran its work in a process of its own ({@link TaskWorker#ranIn}, as a
+   * Python op's does) is reported as that process on the runner's thread, with its peak; the others
+   * as the runner's thread alone; key 1 recorded a process on its failed first attempt only, which
+   * its successful attempt does not inherit.
+   */
+  @Test
+  void theTaskEventNamesTheProcessTheFunctionRanItsWorkIn() throws Exception {
+    String d = dir.toString();
+    TaskFunction f =
+        key -> {
+          Path marker = Path.of(d, "ran-" + key[0]);
+          if (key[0] == 0) {
+            TaskWorker.ranIn("python worker pid 42", 1234);
+          } else if (key[0] == 1 && !Files.exists(marker)) {
+            Files.writeString(marker, "x");
+            TaskWorker.ranIn("python worker pid 43", 99);
+            throw new IOException("the worker died");
+          }
+        };
+    Recorder rec = new Recorder();
+    beam(3, Map.of())
+        .execute("ran-in", List.of(new Operation("py", keys(3), f, 0, List.of())), List.of(rec));
+    Map<Long, Events.TaskEnd> ends = new HashMap<>();
+    rec.tasks.forEach(t -> ends.put(t.key()[0], t));
+    assertThat(ends.get(0L).worker()).startsWith("python worker pid 42 on ");
+    assertThat(ends.get(0L).peakRss()).isEqualTo(1234);
+    assertThat(ends.get(2L).worker()).doesNotContain("python");
+    assertThat(ends.get(2L).peakRss()).isEqualTo(-1);
+    assertThat(ends.get(1L).attempts()).isEqualTo(2);
+    assertThat(ends.get(1L).worker()).doesNotContain("python");
   }
 
   /** Fails with an IOException the first time it runs for a key (a marker file), then writes. */

@@ -50,4 +50,21 @@ class TaskWorkerTest {
     assertThat(ends.get(2L).attempts()).isEqualTo(2);
     assertThat(ends.get(2L).worker()).doesNotContain("python");
   }
+
+  /**
+   * The hook of executors that run task functions themselves (Spark, Beam): {@link
+   * TaskWorker#reported} gives what the attempt recorded once, and {@link TaskWorker#beginAttempt}
+   * forgets an earlier attempt's record.
+   */
+  @Test
+  void engineExecutorsReadWhatTheAttemptRecordedOnce() {
+    TaskWorker.beginAttempt();
+    assertThat(TaskWorker.reported()).isNull();
+    TaskWorker.ranIn("python worker pid 7", 512);
+    assertThat(TaskWorker.reported()).isEqualTo(new TaskWorker.Ran("python worker pid 7", 512));
+    assertThat(TaskWorker.reported()).as("taken once").isNull();
+    TaskWorker.ranIn("python worker pid 8", 1);
+    TaskWorker.beginAttempt();
+    assertThat(TaskWorker.reported()).as("an earlier attempt's record is forgotten").isNull();
+  }
 }

@@ -393,8 +393,21 @@ public final class BridgeMain {
     if (oom != null) {
       replyError(ERR_MEMORY, oom.getClass().getName(), memoryMessage(oom));
     } else {
-      replyError(kind(e), e.getClass().getName(), String.valueOf(e.getMessage()));
+      replyError(kind(e), e.getClass().getName(), withHint(String.valueOf(e.getMessage())));
     }
+  }
+
+  /**
+   * The message with what a Python user does about it, where the engine's own words are not enough:
+   * an executor module missing from the bridge's class path.
+   */
+  static String withHint(String message) {
+    if (message.startsWith("unknown executor '") && message.contains("on the classpath")) {
+      return message
+          + ". From Python: start the bridge with a class path holding it, CUBED_JAVA_CLASSPATH"
+          + " (docs/python.md, \"Python functions on Spark and Beam\")";
+    }
+    return message;
   }
 
   private void replyError(String cls, String message) throws IOException {

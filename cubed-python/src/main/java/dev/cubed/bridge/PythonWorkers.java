@@ -13,11 +13,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The Python worker processes of this JVM (the bridge's, or a processes-executor worker JVM's):
- * idle workers per kind (Python executable and {@code sys.path}) kept for the next task, at most
- * {@link #MAX_IDLE} of a kind for {@link #KEEP_ALIVE_MILLIS}, and killed when this JVM exits (they
- * also exit at the end of their stdin, and when their parent process is gone); one task at a time
- * per worker.
+ * The Python worker processes of this JVM (the bridge's, a processes-executor worker JVM's, a Spark
+ * executor's or a Beam worker's: wherever a {@link PyFunction} is deserialized and run, on first
+ * use): idle workers per kind (Python executable and {@code sys.path}) kept for the next task, at
+ * most {@link #MAX_IDLE} of a kind for {@link #KEEP_ALIVE_MILLIS}, and killed when this JVM exits
+ * (they also exit at the end of their stdin, and when their parent process is gone); one task at a
+ * time per worker.
  *
  * <p>A monitor thread (every {@link #POLL_MILLIS} ms while a worker is busy, every {@link
  * #IDLE_POLL_MILLIS} ms otherwise) reads the VmHWM of every busy worker from {@code

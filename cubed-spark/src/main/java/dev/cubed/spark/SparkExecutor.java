@@ -70,7 +70,9 @@ import scala.runtime.BoxedUnit;
  * <p><b>Events.</b> On the driver: compute and operation events, and one {@link Events.TaskEnd} per
  * task as its result arrives (timing, attempt, allocated bytes and the executor it ran in, measured
  * in the executor and returned with the task's result). Spark does not tell a task whether it is a
- * speculative copy, so {@code backup} is always false here; peaks are not measured (-1).
+ * speculative copy, so {@code backup} is always false here; peaks are not measured (-1), except a
+ * Python task's {@code peakRss}: its Python worker's, with that worker named as where it ran
+ * ({@link dev.cubed.runtime.TaskWorker}).
  */
 public final class SparkExecutor implements Executor, AutoCloseable {
   private static final Scheduler SCHEDULER = new Scheduler("spark");
@@ -556,7 +558,7 @@ public final class SparkExecutor implements Executor, AutoCloseable {
                 false,
                 o.worker(),
                 -1,
-                -1);
+                o.peakRss());
         for (Callback c : callbacks) {
           c.onTaskEnd(e);
         }

@@ -3,6 +3,7 @@ package dev.cubed.spark;
 import com.sun.management.ThreadMXBean;
 import dev.cubed.runtime.RetryPolicy;
 import dev.cubed.runtime.TaskFunction;
+import dev.cubed.runtime.TaskWorker;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Serializable;
@@ -21,7 +22,9 @@ import scala.runtime.AbstractFunction2;
  * key of its partition, inside an executor. A transient failure before the last attempt is thrown
  * (Spark retries the task); a deterministic failure, or any failure on the last attempt, is
  * returned as a {@link TaskOutcome} so the driver learns the key, the attempts and the message, and
- * Spark does not retry what would fail again.
+ * Spark does not retry what would fail again. A function that ran its work in a process of its own
+ * (a Python function: {@link TaskWorker}) is reported as that process in this executor, with its
+ * peak resident set.
  */
 final class SparkTask extends AbstractFunction2<TaskContext, Iterator<long[]>, TaskOutcome>
     implements Serializable {
@@ -47,6 +50,7 @@ final class SparkTask extends AbstractFunction2<TaskContext, Iterator<long[]>, T
     String worker = worker();
     long allocatedBefore = allocated();
     long start = System.currentTimeMillis();
+    TaskWorker.beginAttempt();
     try {
       function.run(key);
     } catch (Throwable t) {
@@ -61,6 +65,7 @@ final class SparkTask extends AbstractFunction2<TaskContext, Iterator<long[]>, T
           attempt,
           -1,
           worker,
+          -1,
           chain(t),
           t.getMessage(),
           stack(t),
@@ -68,13 +73,15 @@ final class SparkTask extends AbstractFunction2<TaskContext, Iterator<long[]>, T
     }
     long end = System.currentTimeMillis();
     long after = allocated();
+    TaskWorker.Ran ran = TaskWorker.reported();
     return new TaskOutcome(
         key,
         start,
         end,
         attempt,
         allocatedBefore >= 0 && after >= 0 ? after - allocatedBefore : -1,
-        worker,
+        ran == null ? worker : ran.worker() + " in " + worker,
+        ran == null ? -1 : ran.peakRss(),
         null,
         null,
         null,

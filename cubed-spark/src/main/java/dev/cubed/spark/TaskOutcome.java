@@ -14,7 +14,9 @@ import java.util.List;
  * @param endMillis its end, epoch ms
  * @param attempt 1-based attempt number (Spark's attempt number + 1)
  * @param allocatedBytes bytes the task's thread allocated, -1 if unknown
- * @param worker the executor it ran in (id, host and process id)
+ * @param worker the executor it ran in (id, host and process id), preceded by the process of its
+ *     own the task's function ran its work in, if any ("python worker pid P in spark executor ...")
+ * @param peakRss that process's peak resident set during the task, bytes; -1 if unknown or none
  * @param failureChain class names of the failure and its causes, outermost first; null on success
  * @param failureMessage the failure's message; null on success
  * @param failureStack the failure's printed stack trace; null on success
@@ -27,6 +29,7 @@ record TaskOutcome(
     int attempt,
     long allocatedBytes,
     String worker,
+    long peakRss,
     List<String> failureChain,
     String failureMessage,
     String failureStack,

@@ -12,11 +12,13 @@ import dev.cubed.runtime.InsufficientHeapException;
 import dev.cubed.runtime.Operation;
 import dev.cubed.runtime.TaskFailedException;
 import dev.cubed.runtime.TaskFunction;
+import dev.cubed.runtime.TaskWorker;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
@@ -175,6 +177,38 @@ class SparkExecutorTest {
     assertThat(ends)
         .filteredOn(t -> t.key()[0] != 1)
         .allSatisfy(t -> assertThat(t.attempts()).isEqualTo(1));
+  }
+
+  /**
+   * A task function that ran its work in a process of its own ({@link TaskWorker#ranIn}, as a
+   * Python op's does) is reported as that process in the executor, with its peak; a task that did
+   * not is reported as the executor alone; key 1 recorded a process on its failed first attempt
+   * only, which its successful attempt does not inherit.
+   */
+  @Test
+  void theTaskEventNamesTheProcessTheFunctionRanItsWorkIn() {
+    String d = dir.toString();
+    TaskFunction f =
+        key -> {
+          Path marker = Path.of(d, "ran-" + key[0]);
+          if (key[0] == 0) {
+            TaskWorker.ranIn("python worker pid 42", 1234);
+          } else if (key[0] == 1 && !Files.exists(marker)) {
+            Files.writeString(marker, "x");
+            TaskWorker.ranIn("python worker pid 43", 99);
+            throw new IOException("the worker died");
+          }
+        };
+    Recorder r = new Recorder();
+    local().execute("ran-in", List.of(new Operation("py", keys(3), f, 0)), List.of(r));
+    Map<Long, Events.TaskEnd> ends = new HashMap<>();
+    r.taskEnds("py").forEach(t -> ends.put(t.key()[0], t));
+    assertThat(ends.get(0L).worker()).startsWith("python worker pid 42 in spark executor ");
+    assertThat(ends.get(0L).peakRss()).isEqualTo(1234);
+    assertThat(ends.get(2L).worker()).startsWith("spark executor ");
+    assertThat(ends.get(2L).peakRss()).isEqualTo(-1);
+    assertThat(ends.get(1L).attempts()).isEqualTo(2);
+    assertThat(ends.get(1L).worker()).startsWith("spark executor ");
   }
 
   /** Counts its runs in files; key 2 fails with {@code error}. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cubed.runtime.Operation;
+import dev.cubed.runtime.PythonClientRun;
 import dev.cubed.runtime.TaskFailedException;
 import dev.cubed.s3.S3TestServer;
 import java.nio.file.Files;
@@ -39,7 +40,12 @@ import org.junit.jupiter.params.provider.ValueSource;
  * an executor JVM, and a deterministic failure fails the compute with the task's message. The
  * cluster runs with the settings of scripts/spark-local-cluster.sh: every process listens on
  * 127.0.0.1 only, there is no REST submission server, and a connection without the shared secret is
- * refused (the workloads above ran with it).
+ * refused (the workloads above ran with it). Last, Python functions on the same cluster: the Python
+ * package, as a client with the spark executor in its bridge, runs {@code
+ * python/tests/test_engines_pyfunc.py} (an xarray {@code apply_ufunc} with {@code
+ * scipy.special.erf} equals NumPy-backed xarray's; its tasks ran in Python workers whose parents
+ * are the executor JVMs, neither the client nor the driver; a function raising once is retried by
+ * Spark): the executors have this module's test class path, cubed-python's classes included.
  */
 @Tag("spark")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -196,6 +202,22 @@ class SparkWorkloadsClusterTest {
         env.shutdown();
       }
     }
+  }
+
+  @Order(6)
+  @Test
+  void pythonFunctionsOfAnXarrayClientRunInPythonWorkersOfTheExecutors() throws Exception {
+    // the cluster's two cores go to one application at a time: this JVM's gives them back
+    spark.close();
+    PythonClientRun.pytest(
+        "test_engines_pyfunc.py",
+        1,
+        StandaloneCluster.classpath(),
+        Map.of(
+            "CUBED_TEST_SPARK_MASTER",
+            cluster.masterUrl(),
+            "CUBED_TEST_SPARK_SECRET_FILE",
+            cluster.secretFile().toString()));
   }
 
   /** A client-mode Spark RPC environment, authenticating with {@code secret} unless null. */
