@@ -54,10 +54,13 @@ final class PlanRun {
       }
     }
     Targets targets =
-        Targets.prepare(plan.topo, plan.cfg.localWorkDir() ? plan.cfg.workDirPath() : null, resume);
+        Targets.prepare(
+            plan.topo,
+            plan.cfg.localWorkDir() ? plan.cfg.workDirPath() : null,
+            resume,
+            CommitJournal.commitBegan(plan.cfg.workDir(), plan.computeId()));
     ComputeDir cdir = openComputeDir(resume);
     String computeId = cdir.name();
-    targets.stage(computeId);
     Store store = cdir.store();
     Map<String, ZarrArray> arrays = new LinkedHashMap<>();
     for (ArrayNode n : plan.topo) {
@@ -73,6 +76,7 @@ final class PlanRun {
     Map<String, TaskMarkers.TargetWrites> targetWrites = new HashMap<>();
     Map<String, String> producer = new HashMap<>();
     try {
+      targets.open(cdir, resume);
       for (ArrayNode n : plan.topo) {
         MultiOutput.Group g = plan.groupOf.get(n.name());
         if (g != null) {
@@ -199,7 +203,8 @@ final class PlanRun {
       cdir.deleteAndRelease();
       return new PlanResult(results, prep.skipped(), report[0]);
     } catch (RuntimeException | Error e) {
-      keepForResume(cdir, e);
+      targets.close();
+      keepForResume(cdir, targets, e);
       throw e;
     }
   }
@@ -306,9 +311,10 @@ final class PlanRun {
    * directory); otherwise it is kept, its lock released, and the message says where it is and how
    * to finish it.
    */
-  private void keepForResume(ComputeDir cdir, Throwable e) {
+  private void keepForResume(ComputeDir cdir, Targets targets, Throwable e) {
     try {
-      if (!cdir.resumed() && !TaskMarkers.any(cdir)) {
+      if (!cdir.resumed() && !TaskMarkers.any(cdir) && !CommitJournal.of(cdir).commitBegan()) {
+        targets.abandon(cdir); // its staging arrays hold no finished task either
         cdir.deleteAndRelease();
         return;
       }
