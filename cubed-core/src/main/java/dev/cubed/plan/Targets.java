@@ -20,23 +20,25 @@ import java.util.logging.Logger;
  * <p>{@link #prepare} only reads: it refuses a target that overlaps a source array of the plan,
  * another target or the work directory (compared by real paths, links resolved), a target reached
  * through a symbolic link leading out of its store root, and a target path whose contents the rules
- * of {@link dev.cubed.zarr.ZarrArrayBuilder#overwrite()} do not allow to replace. {@link #stage}
- * names, per described (deferred) target, the staging array the tasks write ({@link StagedWrite}: a
- * hidden sibling, deterministic per target and compute, so a resume finds it). {@link #run} then
+ * of {@link dev.cubed.zarr.ZarrArrayBuilder#overwrite()} do not allow to replace. {@link #open}
  * takes the write lock of each filesystem target ({@code .NAME.cubed-write.lock} beside it; a
- * second writer is refused with a {@link TargetBusyException}), finishes a replacement an earlier
- * kill interrupted, creates the staging arrays, runs the tasks, and on success swaps each staging
- * array in ({@link StagedWrite#commit}). A failed or killed compute leaves the old target (or
- * nothing) where it was and its staging array beside it.
+ * second writer is refused with a {@link TargetBusyException}), finishes a commit of the same
+ * compute that a kill interrupted (its {@link CommitJournal}), and creates each described target's
+ * staging array ({@link StagedWrite}: a hidden sibling with a random name recorded in the journal,
+ * so the compute's resume finds it and nobody else's directory is taken for it). {@link #run} runs
+ * the tasks and on success commits, a journaled step at a time. A failed or killed compute leaves
+ * the old target (or nothing) where it was and its staging array beside it.
  *
  * <p>A target that is an existing array ({@code Cubed.store(x, array)}, not described) is written
  * in place: marked incomplete ({@link ZarrArray#INCOMPLETE_ATTRIBUTE}) while the tasks run, the
- * mark removed after.
+ * mark removed in the commit.
  *
- * <p>Resume contract: with {@code resume}, a staging array of the same shape, chunks and dtype left
- * by a killed run of the same compute is kept with its chunks (tasks whose chunks are there are
- * skipped), and an existing target array of the same shape, chunks and dtype may be replaced
- * without overwrite (it is taken for an earlier run's output).
+ * <p>Resume contract: with {@code resume}, the staging array a killed run of the same compute
+ * recorded is kept with its chunks if it is still the directory it created and of the same shape,
+ * chunks and dtype (tasks whose chunks are there are skipped); a commit that run began is finished
+ * first and the task markers are then checked against the targets themselves. An existing target is
+ * replaced only with overwrite, or when the journal shows it is this compute's own committed
+ * output.
  */
 public final class Targets {
   private final List<ZarrArray> targets;
