@@ -131,6 +131,42 @@ class ChecksumTest {
   }
 
   @Test
+  void aCorruptIntermediateIsRecomputedByTheRunItsMessageNames() {
+    NDArray data = randomBytes(32, 2);
+    CubedArray y = twoOps(data, spec());
+    NDArray expected = twoOps(data, spec()).compute();
+    AtomicReference<Path> flipped = new AtomicReference<>();
+    Callback corrupt =
+        new Callback() {
+          @Override
+          public void onOpEnd(Events.OpEnd e) {
+            Path a = intermediate(e.opName());
+            if (a != null && flipped.get() == null) {
+              flipByte(a.resolve("c/1/0"), 16 + 37);
+              flipped.set(a);
+            }
+          }
+        };
+    Throwable failure =
+        org.assertj.core.api.Assertions.catchThrowable(
+            () -> y.compute(ComputeOptions.defaults().withCallback(corrupt)));
+    assertThat(failure).isInstanceOf(TaskFailedException.class);
+    assertThat(failure.getSuppressed())
+        .anyMatch(
+            s ->
+                s.getMessage().contains("failed its checksum")
+                    && s.getMessage()
+                        .contains("run the same program again (with or without resume"));
+    assertThat(dev.cubed.plan.Plan.corruptIntermediate(failure)).isTrue();
+    assertThat(dev.cubed.plan.Plan.keptComputeDir(failure)).isNull();
+    assertThat(flipped.get().getParent()).doesNotExist();
+    // follow the message: the same program again, resumed, computes the right answer
+    assertThat(y.compute(ComputeOptions.defaults().withResume(true))).isEqualTo(expected);
+    // and not resumed
+    assertThat(y.compute()).isEqualTo(expected);
+  }
+
+  @Test
   void checksumTrueAddsCrc32cToTargetsAndDetectsAFlippedByte() throws Exception {
     Spec spec = Spec.builder().workDir(dir.resolve("work")).checksum(true).build();
     assertThat(spec.checksum()).isTrue();

@@ -192,7 +192,12 @@ public final class Cli {
   static RuntimeException computeFailed(CommandSpec spec, RuntimeException e) {
     String kept = Plan.keptComputeDir(e);
     if (kept == null) {
-      return e;
+      return Plan.corruptIntermediate(e)
+          ? new Resumable(
+              e,
+              "; an intermediate chunk was corrupt, so the compute's work directory entry was"
+                  + " removed: run the same command again to compute it afresh")
+          : e;
     }
     return new Resumable(
         e,

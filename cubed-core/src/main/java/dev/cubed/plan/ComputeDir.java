@@ -130,7 +130,7 @@ public final class ComputeDir implements AutoCloseable {
       keep = true;
     }
     if (!keep) {
-      deleteAll(st);
+      deleteAll(st, true);
     }
     st.put(FINGERPRINT, text.getBytes(StandardCharsets.UTF_8));
     return new ComputeDir(st, loc, keep);
@@ -151,10 +151,21 @@ public final class ComputeDir implements AutoCloseable {
     return t;
   }
 
-  /** Deletes every key of a store, the fingerprint first (a half-deleted one is not resumed). */
-  private static void deleteAll(Store st) {
+  /**
+   * Deletes every key of a store, the fingerprint first (a half-deleted one is not resumed); with
+   * {@code keepJournal} the commit journal stays ({@link CommitJournal}: the next run settles it).
+   */
+  private static void deleteAll(Store st, boolean keepJournal) {
     st.delete(FINGERPRINT);
-    st.deletePrefix("");
+    if (!keepJournal) {
+      st.deletePrefix("");
+      return;
+    }
+    for (String k : st.list("")) {
+      if (!k.equals(CommitJournal.FILE)) {
+        st.delete(k);
+      }
+    }
   }
 
   /**
@@ -202,7 +213,7 @@ public final class ComputeDir implements AutoCloseable {
         keep = true;
       }
       if (!keep) {
-        deleteContents(dir);
+        deleteContents(dir, true);
       }
       writeAtomically(fp, separate ? text + "separate: not resumable\n" : text);
       return new ComputeDir(dir, cd.channel, cd.lock, keep, separate);
@@ -372,11 +383,11 @@ public final class ComputeDir implements AutoCloseable {
   /** Deletes the directory (after a successful compute) and releases the lock. */
   public void deleteAndRelease() {
     if (dir == null) {
-      deleteAll(store);
+      deleteAll(store, false);
       return;
     }
     try {
-      deleteContents(dir);
+      deleteContents(dir, false);
     } catch (IOException e) {
       release();
       throw new UncheckedIOException("deleting compute directory " + dir + ": " + e, e);
@@ -412,11 +423,16 @@ public final class ComputeDir implements AutoCloseable {
     release();
   }
 
-  /** Deletes everything in {@code dir} but the lock file. */
-  private static void deleteContents(Path dir) throws IOException {
+  /**
+   * Deletes everything in {@code dir} but the lock file (and, with {@code keepJournal}, the commit
+   * journal: the next run settles what it records).
+   */
+  private static void deleteContents(Path dir, boolean keepJournal) throws IOException {
     try (Stream<Path> s = Files.walk(dir)) {
       for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-        if (!p.equals(dir) && !p.equals(dir.resolve(LOCK))) {
+        if (!p.equals(dir)
+            && !p.equals(dir.resolve(LOCK))
+            && !(keepJournal && p.equals(dir.resolve(CommitJournal.FILE)))) {
           try {
             Files.deleteIfExists(p);
           } catch (NoSuchFileException e) {
@@ -485,6 +501,17 @@ public final class ComputeDir implements AutoCloseable {
         out.add(new Cleaned(d, false, "in use by a running compute (locked); kept"));
         continue;
       }
+      if (CommitJournal.of(cd).commitUnfinished()) {
+        cd.release();
+        out.add(
+            new Cleaned(
+                d,
+                false,
+                "kept: it holds the journal of an interrupted commit (a target's old array"
+                    + " may be moved aside and its new one staged beside it); finish it by"
+                    + " rerunning the same command with --resume"));
+        continue;
+      }
       if (dryRun) {
         cd.release();
         out.add(new Cleaned(d, false, "would remove (dry run)"));
@@ -520,11 +547,24 @@ public final class ComputeDir implements AutoCloseable {
         continue;
       }
       String loc = child(workDir, name);
+      byte[] j = work.get(name + "/" + CommitJournal.FILE);
+      String jt = j == null ? "" : "\n" + new String(j, StandardCharsets.UTF_8);
+      if (jt.contains("\ncommit\n") && !jt.contains("\ndone\n")) {
+        out.add(
+            new Cleaned(
+                Path.of(name),
+                false,
+                "kept "
+                    + loc
+                    + ": it holds the journal of an interrupted commit; finish it by rerunning"
+                    + " the same command with --resume"));
+        continue;
+      }
       if (dryRun) {
         out.add(new Cleaned(Path.of(name), false, "would remove " + loc + " (dry run)"));
         continue;
       }
-      deleteAll(Stores.open(loc));
+      deleteAll(Stores.open(loc), false);
       out.add(new Cleaned(Path.of(name), true, "removed " + loc));
     }
     return out;

@@ -524,6 +524,22 @@ public final class Plan {
   private volatile String fingerprint;
 
   /**
+   * True if a failed compute removed its directory because an intermediate chunk failed its
+   * checksum (a resume would have read it again): the same program run again, resumed or not,
+   * computes everything afresh.
+   */
+  public static boolean corruptIntermediate(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      for (Throwable s : t.getSuppressed()) {
+        if (s instanceof PlanRun.CorruptIntermediateNotice) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /**
    * Where a failed compute kept its directory for a resume (a local path or a store URI), read from
    * the exception it threw; null if it kept none (e.g. no task had finished, so its directory was
    * removed) or the exception did not come from a compute.

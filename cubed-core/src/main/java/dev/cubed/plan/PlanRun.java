@@ -54,10 +54,13 @@ final class PlanRun {
       }
     }
     Targets targets =
-        Targets.prepare(plan.topo, plan.cfg.localWorkDir() ? plan.cfg.workDirPath() : null, resume);
+        Targets.prepare(
+            plan.topo,
+            plan.cfg.localWorkDir() ? plan.cfg.workDirPath() : null,
+            resume,
+            CommitJournal.commitBegan(plan.cfg.workDir(), plan.computeId()));
     ComputeDir cdir = openComputeDir(resume);
     String computeId = cdir.name();
-    targets.stage(computeId);
     Store store = cdir.store();
     Map<String, ZarrArray> arrays = new LinkedHashMap<>();
     for (ArrayNode n : plan.topo) {
@@ -73,6 +76,7 @@ final class PlanRun {
     Map<String, TaskMarkers.TargetWrites> targetWrites = new HashMap<>();
     Map<String, String> producer = new HashMap<>();
     try {
+      targets.open(cdir, resume);
       for (ArrayNode n : plan.topo) {
         MultiOutput.Group g = plan.groupOf.get(n.name());
         if (g != null) {
@@ -199,7 +203,8 @@ final class PlanRun {
       cdir.deleteAndRelease();
       return new PlanResult(results, prep.skipped(), report[0]);
     } catch (RuntimeException | Error e) {
-      keepForResume(cdir, e);
+      targets.close();
+      keepForResume(cdir, targets, e);
       throw e;
     }
   }
@@ -306,9 +311,29 @@ final class PlanRun {
    * directory); otherwise it is kept, its lock released, and the message says where it is and how
    * to finish it.
    */
-  private void keepForResume(ComputeDir cdir, Throwable e) {
+  private void keepForResume(ComputeDir cdir, Targets targets, Throwable e) {
+    if (corruptIntermediate(cdir, e) && !CommitJournal.of(cdir).commitBegan()) {
+      // a resume would read the same corrupt chunk (its producer's marker says done): remove the
+      // directory so that the next run, resumed or not, computes every intermediate again
+      String msg =
+          "compute failed: an intermediate chunk in "
+              + cdir.location()
+              + " failed its checksum (it changed after it was written), so its compute directory"
+              + " was removed: run the same program again (with or without resume; CLI: the same"
+              + " command) to compute every intermediate afresh";
+      try {
+        targets.abandon(cdir);
+        cdir.deleteAndRelease();
+      } catch (RuntimeException r) {
+        e.addSuppressed(r);
+      }
+      e.addSuppressed(new CorruptIntermediateNotice(msg));
+      LOG.warning(msg);
+      return;
+    }
     try {
-      if (!cdir.resumed() && !TaskMarkers.any(cdir)) {
+      if (!cdir.resumed() && !TaskMarkers.any(cdir) && !CommitJournal.of(cdir).commitBegan()) {
+        targets.abandon(cdir); // its staging arrays hold no finished task either
         cdir.deleteAndRelease();
         return;
       }
@@ -332,6 +357,29 @@ final class PlanRun {
                 : "");
     e.addSuppressed(new ComputeKeptNotice(msg, cdir.location()));
     LOG.warning(msg);
+  }
+
+  /** True if {@code e} was caused by a checksum mismatch in a chunk of the compute directory. */
+  private static boolean corruptIntermediate(ComputeDir cdir, Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof dev.cubed.zarr.ChecksumMismatchException
+          && String.valueOf(t.getMessage()).contains("/" + cdir.name() + "/")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Attached (suppressed) to a compute's exception when a corrupt intermediate chunk made its
+   * directory useless: what was removed and what to do.
+   */
+  static final class CorruptIntermediateNotice extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    CorruptIntermediateNotice(String message) {
+      super(message, null, false, false);
+    }
   }
 
   /** Attached (suppressed) to a compute's exception: where its kept directory is. */

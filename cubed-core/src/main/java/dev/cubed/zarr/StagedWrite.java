@@ -3,105 +3,143 @@ package dev.cubed.zarr;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.DirectoryStream;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.BasicFileAttributes;
+import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * A write of a described (deferred) target that replaces the target only once the new array is
  * complete: the compute writes a staging array beside the target and swaps it in at the end, so a
- * kill at any point leaves the old array (or nothing, for a new target) readable and the new one
- * never half-visible.
+ * kill at any point leaves the old array (or nothing, for a new target) and the new one complete in
+ * its staging array, and never a mix.
  *
- * <p>Names (same store, deterministic per target and compute {@code tag}, so a resume finds them):
- * for a target {@code .../NAME} the staging array is the hidden sibling {@code
- * .../.NAME.cubed-staging-TAG}; on a filesystem the old array is moved aside to {@code
- * .../.NAME.cubed-backup-TAG} during the swap. A target at a filesystem store's root is staged in
- * the root's parent directory. A target at the root of another store (no parent) is staged in the
- * hidden child {@code .cubed-staging-TAG/}, which the overwrite rules and the commit leave alone.
+ * <p>The parent directory of a target may be writable by other local users, so a staged write
+ * trusts nothing it finds there by name. The staging array is {@code .NAME.cubed-staging-R} beside
+ * the target {@code NAME}, where R is 16 random hex digits; the old array is moved aside to {@code
+ * .NAME.cubed-backup-R'} during the swap. Both names, and on a filesystem the identity ({@link
+ * OwnDirs#identity}) of the directory created or moved aside, are recorded in the compute's {@link
+ * Journal} (a file in its private compute directory) before anything is created or renamed. A
+ * directory is reused, finished or deleted only if the journal names it and it is still that
+ * directory, owned by this user ({@link OwnDirs}); anything else beside the target is left alone
+ * and named. A target at a filesystem store's root is staged in the root's parent directory; a
+ * target at the root of another store (no parent) in the hidden child {@code .cubed-staging-R/}.
  *
- * <p>Commit on a filesystem ({@link FileSystemStore}), with the target's write lock held:
+ * <p>The commit is a recorded sequence of steps; {@link #commit} performs the steps the journal
+ * does not yet show as done, so running it again after a kill at any point (the compute's resume,
+ * or its rerun) finishes it. On a filesystem ({@link FileSystemStore}), with the target's write
+ * lock held:
  *
  * <ol>
- *   <li>the staging array is complete; its incomplete mark is removed;
- *   <li>rename target &rarr; backup (if the target exists);
- *   <li>rename staging &rarr; target;
- *   <li>delete the backup.
+ *   <li>the staging array's incomplete mark is removed;
+ *   <li>journal the backup name and the old target's identity; rename target &rarr; backup;
+ *   <li>rename staging &rarr; target; journal "swapped";
+ *   <li>delete the backup through open directory handles ({@link OwnDirs#deleteTree}); journal
+ *       "done".
  * </ol>
  *
- * A kill between 2 and 3 leaves the old array at the backup name: the next write, resume or {@link
- * ZarrArray#open} of the target finishes the swap ({@link #recover}); a kill after 3 leaves only a
- * backup to delete.
+ * Between 2 and 3 no array is at the target: the old one is whole at the backup name, the new one
+ * whole in the staging array, and a reader is told a commit was interrupted. Only the compute's own
+ * resume (or rerun) finishes it: a reader never renames or deletes anything.
  *
- * <p>Commit on other stores (memory, S3: no rename), the switch is the last write:
+ * <p>On other stores (memory, S3: no rename), the switch is the last write:
  *
  * <ol>
- *   <li>the staging array is complete (every chunk stored);
- *   <li>put the commit mark {@code <staging>/.cubed-commit};
+ *   <li>put the commit mark {@code <staging>/.cubed-commit}; journal "marked";
  *   <li>delete the target's metadata documents ({@code zarr.json}, {@code .zarray}, {@code
  *       .zgroup}, then {@code .zattrs}): from here on no reader opens the target, so it is never
  *       read as fill values;
  *   <li>copy every staged chunk to the target, then delete the target's other (stale) keys;
  *   <li>write the target's metadata document (v2: {@code .zattrs}, then {@code .zarray});
- *   <li>delete the commit mark, then the staging array.
+ *   <li>delete the commit mark, then the staging array; journal "done".
  * </ol>
  *
- * A kill during 3-5 leaves the target without metadata (refused by every reader) and the mark: the
- * next write or resume of the target finishes the commit from the staging array first. After a
- * commit, staging arrays that killed runs of other computes left for the same target are deleted
- * (they are superseded). Object stores have no write lock: one writer at a time per target is the
- * caller's business.
+ * Object stores have no owners and no write lock: one writer at a time per target is the caller's
+ * business.
  */
 public final class StagedWrite {
-  /** Infix of staging arrays: {@code .NAME.cubed-staging-TAG}. */
+  /** Infix of staging arrays: {@code .NAME.cubed-staging-R}. */
   public static final String STAGING = ".cubed-staging-";
 
-  /** Infix of backups of a filesystem swap: {@code .NAME.cubed-backup-TAG}. */
+  /** Infix of backups of a filesystem swap: {@code .NAME.cubed-backup-R}. */
   public static final String BACKUP = ".cubed-backup-";
 
   static final String COMMIT_MARK = ".cubed-commit";
   private static final List<String> NODE_DOCS = List.of("zarr.json", ".zarray", ".zgroup");
+  private static final SecureRandom RANDOM = new SecureRandom();
+  private static volatile Consumer<String> hook = s -> {};
+
+  /**
+   * The record of a compute's staged writes and commit, kept where only the compute's user can
+   * write (its compute directory). Lines are plain text; {@link #append} is durable when it
+   * returns.
+   */
+  public interface Journal {
+    /** The lines recorded so far, oldest first. */
+    List<String> lines();
+
+    /** Records one line (durably). */
+    void append(String line);
+  }
 
   private final ZarrArray target;
   private final ZarrArray staging;
+  private final int index;
+  private final Journal journal;
 
-  /** Filesystem: the target's real directory, its staging and backup; null for other stores. */
+  /** Filesystem: the target's real directory and its staging directory; null for other stores. */
   private final Path dir;
 
   private final Path stagingDir;
-  private final Path backupDir;
+  private final String stagingName;
 
   private StagedWrite(
-      ZarrArray target, ZarrArray staging, Path dir, Path stagingDir, Path backupDir) {
+      ZarrArray target,
+      ZarrArray staging,
+      int index,
+      Journal journal,
+      Path dir,
+      Path stagingDir,
+      String stagingName) {
     this.target = target;
     this.staging = staging;
+    this.index = index;
+    this.journal = journal;
     this.dir = dir;
     this.stagingDir = stagingDir;
-    this.backupDir = backupDir;
+    this.stagingName = stagingName;
   }
 
   /**
-   * The staged write of the deferred {@code target} for the compute {@code tag}. Changes nothing.
+   * Sets a hook called before every step of every commit (each journal line, rename, put and
+   * delete) with a description of the step, for fault-injection tests: an exception it throws stops
+   * the commit there, as a kill would; {@code Runtime.halt} in it is a kill. Null removes it.
+   */
+  public static void onCommitStep(Consumer<String> h) {
+    hook = h == null ? s -> {} : h;
+  }
+
+  private static void step(String what) {
+    hook.accept(what);
+  }
+
+  /**
+   * The staged write of the deferred {@code target}, number {@code index} of its compute, whose
+   * staging array is the one {@code journal} records for it (a resume) or a new random name.
+   * Changes nothing.
    *
    * @throws IllegalArgumentException if {@code target} is not deferred, or is a filesystem
    *     directory without a parent
    */
-  public static StagedWrite of(ZarrArray target, String tag) {
+  public static StagedWrite of(ZarrArray target, int index, Journal journal) {
     if (!target.isDeferred()) {
       throw new IllegalArgumentException(
           "staged write: "
@@ -109,6 +147,7 @@ public final class StagedWrite {
               + " is an existing array;"
               + " only a described (deferred) target is staged");
     }
+    String recorded = record(journal.lines(), index, "staging");
     if (target.store() instanceof FileSystemStore fs) {
       Path d = realDir(fs, target.path());
       if (d.getParent() == null) {
@@ -118,16 +157,24 @@ public final class StagedWrite {
                 + " has no parent directory"
                 + " to stage the new array in; choose a target below a directory");
       }
-      Path s = sibling(d, STAGING + tag);
+      String name = recorded != null ? recorded : "." + d.getFileName() + STAGING + random();
+      Path s = d.getParent().resolve(name);
       return new StagedWrite(
-          target, target.relocated(new FileSystemStore(s), ""), d, s, sibling(d, BACKUP + tag));
+          target, target.relocated(new FileSystemStore(s), ""), index, journal, d, s, name);
+    }
+    String p = target.path();
+    String name = recorded != null ? recorded : (p.isEmpty() ? "" : ".") + leaf(p) + STAGING;
+    if (recorded == null) {
+      name += random();
     }
     return new StagedWrite(
         target,
-        target.relocated(target.store(), objectStagingPath(target.path(), tag)),
+        target.relocated(target.store(), objectStagingPath(p, name)),
+        index,
+        journal,
         null,
         null,
-        null);
+        name);
   }
 
   /** The target as described (where the data ends up). */
@@ -141,101 +188,118 @@ public final class StagedWrite {
   }
 
   /**
-   * Checks that the target may be written under the rules of {@link ZarrArrayBuilder#overwrite()}
-   * (with {@code resume}, an existing array of the same shape, chunks and dtype may be replaced
-   * too: it is taken for an earlier run's output). Changes nothing.
+   * Checks that the target may be written under the rules of {@link ZarrArrayBuilder#overwrite()}:
+   * an existing array is replaced only when overwrite was asked, or {@code ownOutput} (this
+   * compute's journal shows the target is its own committed output). Changes nothing.
    *
    * @throws IllegalArgumentException if the target path holds data that may not be replaced
    */
-  public static void check(ZarrArray target, boolean resume) {
-    if (interrupted(target.store(), target.path())) {
-      return; // judged after the interrupted commit is finished, under the lock (begin)
-    }
+  public static void check(ZarrArray target, boolean ownOutput) {
     ZarrNodes.prepare(
         target.store(),
         target.path(),
-        mayReplace(target, resume),
+        ownOutput || target.deferredOverwrite(),
         "create zarr array '" + target.path() + "' in " + target.store().describe(),
         true);
   }
 
   /**
-   * Starts the write (the caller holds the target's write lock on a filesystem): finishes or rolls
-   * back an earlier interrupted commit of the target ({@link #recover}), checks the rules again,
-   * and creates the staging array marked incomplete. With {@code resume} a staging array of the
-   * same shape, chunks and dtype left by a killed run of this compute is kept with its chunks.
+   * Starts the write (the caller holds the target's write lock on a filesystem): checks the rules
+   * again and creates the staging array marked incomplete, recording it in the journal. With {@code
+   * resume} the staging array the journal records, if it is still the one this compute created and
+   * of the same shape, chunks and dtype, is kept with its chunks; one that is not is left alone
+   * (and named in a warning by the caller) and a new one is created.
    *
+   * @param ownOutput the target is this compute's own committed output (may be replaced)
    * @return the staging array as stored
    * @throws IllegalArgumentException if the target path holds data that may not be replaced
    */
-  public ZarrArray begin(boolean resume) {
-    // a commit of this same compute that a kill interrupted: the target it finishes is this
-    // compute's own output, which this run may replace like its staging array
-    boolean ours =
-        stagingDir != null
-            ? Files.isDirectory(backupDir)
-            : staging.store().exists(Keys.join(staging.path(), COMMIT_MARK));
-    recover(target.store(), target.path());
-    ZarrNodes.prepare(
-        target.store(),
-        target.path(),
-        ours || mayReplace(target, resume),
-        "create zarr array '" + target.path() + "' in " + target.store().describe(),
-        true);
+  public ZarrArray begin(boolean resume, boolean ownOutput) {
+    check(target, ownOutput);
+    Map<String, Object> attrs = ZarrNodes.incompleteAttributes(target.attributes());
+    List<String> lines = journal.lines();
+    boolean recorded = record(lines, index, "staging") != null;
+    if (dir != null) {
+      String id = record(lines, index, "made");
+      if (recorded && id != null && OwnDirs.notOurs(stagingDir, id) == null) {
+        if (resume) {
+          ZarrArray old = reusable();
+          if (old != null) {
+            return old.withEmptyChunks(target.emptyChunks()).withAttributes(attrs);
+          }
+        }
+        deleteOwn(stagingDir, id, true);
+      } else if (recorded && Files.exists(stagingDir, LinkOption.NOFOLLOW_LINKS)) {
+        throw new IllegalStateException(
+            "write: "
+                + stagingDir
+                + " "
+                + OwnDirs.notOurs(stagingDir, id)
+                + ": it is not the staging array this compute created, so it is left alone;"
+                + " remove it, or run without --resume (./cubed clean first)");
+      }
+      if (!recorded) {
+        journal.append("t" + index + " staging " + stagingName);
+      }
+      try {
+        Files.createDirectories(dir.getParent());
+        journal.append("t" + index + " made " + OwnDirs.create(stagingDir));
+      } catch (IOException e) {
+        throw LocalFiles.writeFailure(
+            "create the staging array", stagingDir.toString(), stagingDir.toString(), e);
+      }
+      return staging.withAttributes(attrs);
+    }
     Store ss = staging.store();
     String sp = staging.path();
-    Map<String, Object> attrs = ZarrNodes.incompleteAttributes(target.attributes());
-    if (resume
-        && ss.exists(Keys.join(sp, staging.zarrFormat() == 3 ? "zarr.json" : ".zarray"))
-        && !ss.exists(Keys.join(sp, COMMIT_MARK))) {
-      try {
-        ZarrArray old = ZarrArray.open(ss, sp);
-        if (Arrays.equals(old.shape(), staging.shape())
-            && Arrays.equals(old.chunks(), staging.chunks())
-            && old.dtype() == staging.dtype()
-            && old.zarrFormat() == staging.zarrFormat()) {
-          return old.withEmptyChunks(target.emptyChunks()).withAttributes(attrs);
-        }
-      } catch (RuntimeException e) {
-        // unreadable staging metadata: start the staging array afresh
+    if (recorded && resume && !ss.exists(Keys.join(sp, COMMIT_MARK))) {
+      ZarrArray old = reusable();
+      if (old != null) {
+        return old.withEmptyChunks(target.emptyChunks()).withAttributes(attrs);
       }
     }
-    deleteStaging();
+    if (recorded) {
+      ss.deletePrefix(sp + "/");
+    } else {
+      journal.append("t" + index + " staging " + stagingName);
+    }
     return staging.withAttributes(attrs);
   }
 
+  private ZarrArray reusable() {
+    Store ss = staging.store();
+    String sp = staging.path();
+    if (!ss.exists(Keys.join(sp, staging.zarrFormat() == 3 ? "zarr.json" : ".zarray"))) {
+      return null;
+    }
+    try {
+      ZarrArray old = ZarrArray.open(ss, sp);
+      return Arrays.equals(old.shape(), staging.shape())
+              && Arrays.equals(old.chunks(), staging.chunks())
+              && old.dtype() == staging.dtype()
+              && old.zarrFormat() == staging.zarrFormat()
+          ? old
+          : null;
+    } catch (RuntimeException e) {
+      return null; // unreadable staging metadata: start the staging array afresh
+    }
+  }
+
   /**
-   * Swaps the complete staging array in as the target (see the class comment for the order per
-   * store kind); the caller holds the target's write lock on a filesystem.
+   * Swaps the complete staging array in as the target, performing the steps of the class comment
+   * that the journal does not show as done (so a second call after a kill finishes the commit); the
+   * caller holds the target's write lock on a filesystem and has journaled that the commit began.
    *
-   * @param staged the array {@link #begin} returned, now completely written
+   * @throws IllegalStateException if the journal's record and what is beside the target disagree (a
+   *     staging array gone or replaced by another): nothing of the old array is deleted then
    */
-  public void commit(ZarrArray staged) {
+  public void commit() {
+    if (record(journal.lines(), index, "done") != null) {
+      return;
+    }
     if (dir != null) {
-      staged.markComplete();
       try {
-        if (Files.exists(backupDir, LinkOption.NOFOLLOW_LINKS)) {
-          deleteTree(backupDir);
-        }
-        Files.createDirectories(dir.getParent());
-        if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
-          move(dir, backupDir);
-        }
-        try {
-          move(stagingDir, dir);
-        } catch (NoSuchFileException e) {
-          if (!Files.isDirectory(dir)) {
-            throw e; // not finished by a reader's recovery either
-          }
-        }
-        deleteTree(backupDir);
-        // staging arrays other (killed) computes left for this target: superseded now
-        try (DirectoryStream<Path> ds =
-            Files.newDirectoryStream(dir.getParent(), "." + dir.getFileName() + STAGING + "*")) {
-          for (Path other : ds) {
-            deleteTree(other);
-          }
-        }
+        commitDir();
       } catch (IOException e) {
         throw LocalFiles.writeFailure(
             "commit (rename the staging array " + stagingDir + " to)",
@@ -244,99 +308,188 @@ public final class StagedWrite {
             e);
       }
     } else {
-      Store s = target.store();
-      s.put(
-          Keys.join(staging.path(), COMMIT_MARK),
-          ("committing to '" + target.path() + "'\n").getBytes(StandardCharsets.UTF_8));
-      finishObjectCommit(s, target.path(), staging.path());
-      for (String other : objectStagings(s, target.path())) {
-        s.deletePrefix(other + "/"); // left by other (killed) computes: superseded now
-      }
+      commitObjects();
     }
+    step("journal t" + index + " done");
+    journal.append("t" + index + " done");
     target.markDeferredCreated();
   }
 
-  /**
-   * Finishes or rolls back a commit of the target at {@code path} that a kill interrupted (any
-   * compute's), so the path holds a whole array again: on a filesystem, a target moved to a backup
-   * whose staging array was not yet renamed in is completed from the staging array (or restored
-   * from the backup when there is none), and a leftover backup is deleted; on other stores a commit
-   * mark makes the copy from its staging array finish. Does nothing when no commit was interrupted.
-   *
-   * @return true if something was finished or rolled back
-   */
-  public static boolean recover(Store store, String path) {
-    if (store instanceof FileSystemStore fs) {
-      Path d = realDir(fs, path);
-      return d.getParent() != null && recoverDir(d);
-    }
-    boolean any = false;
-    for (String sp : objectStagings(store, path)) {
-      if (store.exists(Keys.join(sp, COMMIT_MARK))) {
-        finishObjectCommit(store, path, sp);
-        any = true;
+  private void commitDir() throws IOException {
+    List<String> lines = journal.lines();
+    String sid = record(lines, index, "made");
+    String backup = record(lines, index, "backup");
+    if (record(lines, index, "swapped") == null) {
+      String why = OwnDirs.notOurs(stagingDir, sid);
+      if (why == null) {
+        step("mark the staging array complete");
+        ZarrArray.open(new FileSystemStore(stagingDir), "").markComplete();
+        boolean exists = Files.exists(dir, LinkOption.NOFOLLOW_LINKS);
+        if (backup == null) {
+          String old = exists ? OwnDirs.identity(dir) : "-";
+          backup = exists ? "." + dir.getFileName() + BACKUP + random() + " " + old : "- -";
+          step("journal t" + index + " backup");
+          journal.append("t" + index + " backup " + backup);
+          if (exists) {
+            step("rename the target to the backup");
+            move(dir, dir.resolveSibling(backup.split(" ")[0]));
+          }
+        } else if (exists) {
+          String[] b = backup.split(" ");
+          if (!b[1].equals(OwnDirs.identity(dir))) {
+            throw new IllegalStateException(
+                "cannot finish the commit of "
+                    + dir
+                    + ": a directory that is not the array this compute moved aside is there now;"
+                    + " the old array is in "
+                    + dir.resolveSibling(b[0])
+                    + " and the new one in "
+                    + stagingDir
+                    + "; nothing was deleted. Move the stranger away, then resume");
+          }
+          step("rename the target to the backup");
+          move(dir, dir.resolveSibling(b[0]));
+        }
+        step("rename the staging array to the target");
+        move(stagingDir, dir);
+      } else if (!(why.equals("is missing") && sid != null && sid.equals(OwnDirs.identity(dir)))) {
+        throw new IllegalStateException(
+            "cannot finish the commit of "
+                + dir
+                + ": its staging array "
+                + stagingDir
+                + " "
+                + why
+                + (backup != null && !backup.startsWith("-")
+                    ? "; the old array is in " + dir.resolveSibling(backup.split(" ")[0])
+                    : "")
+                + "; nothing was deleted");
       }
+      step("journal t" + index + " swapped");
+      journal.append("t" + index + " swapped");
     }
-    return any;
+    if (backup != null && !backup.startsWith("-")) {
+      String[] b = backup.split(" ");
+      deleteOwn(dir.resolveSibling(b[0]), b[1], false);
+    }
   }
 
-  /** True if a commit of the target at {@code path} was interrupted (see {@link #recover}). */
-  static boolean interrupted(Store store, String path) {
-    if (store instanceof FileSystemStore fs) {
-      Path d = realDir(fs, path);
-      if (d.getParent() == null || !Files.isDirectory(d.getParent())) {
-        return false;
-      }
-      try (DirectoryStream<Path> ds =
-          Files.newDirectoryStream(d.getParent(), "." + d.getFileName() + BACKUP + "*")) {
-        return ds.iterator().hasNext();
-      } catch (IOException e) {
-        return false;
-      }
+  private void commitObjects() {
+    Store s = target.store();
+    String sp = staging.path();
+    if (record(journal.lines(), index, "marked") == null) {
+      step("put the commit mark");
+      s.put(
+          Keys.join(sp, COMMIT_MARK),
+          ("committing to '" + target.path() + "'\n").getBytes(StandardCharsets.UTF_8));
+      step("journal t" + index + " marked");
+      journal.append("t" + index + " marked");
     }
-    for (String sp : objectStagings(store, path)) {
-      if (store.exists(Keys.join(sp, COMMIT_MARK))) {
-        return true;
-      }
+    if (s.exists(Keys.join(sp, COMMIT_MARK))) {
+      finishObjectCommit(s, target.path(), sp);
+    } else {
+      step("delete the staging array");
+      s.deletePrefix(sp + "/");
     }
-    return false;
+  }
+
+  /**
+   * Deletes the staging array an earlier run of this compute recorded in {@code journal} for target
+   * {@code index} and never committed, if it is still the one the compute created (filesystem:
+   * identity and owner); one that is not is left alone.
+   *
+   * @return a sentence naming what was left alone, or null
+   */
+  public static String discard(ZarrArray target, int index, Journal journal) {
+    List<String> lines = journal.lines();
+    if (record(lines, index, "staging") == null || record(lines, index, "marked") != null) {
+      return null;
+    }
+    StagedWrite w = of(target, index, journal);
+    if (w.dir == null) {
+      w.staging.store().deletePrefix(w.staging.path() + "/");
+      return null;
+    }
+    String id = record(lines, index, "made");
+    String why = OwnDirs.notOurs(w.stagingDir, id);
+    if (why == null) {
+      deleteOwn(w.stagingDir, id, true);
+      return null;
+    }
+    return why.equals("is missing") ? null : w.stagingDir + " " + why + ": left alone";
+  }
+
+  /**
+   * Names of entries beside the target that look like staging arrays, backups or commit marks of a
+   * compute but are not recorded in {@code journal}: they were left by other computes or put there
+   * by someone else, and are never adopted, renamed or deleted. Empty on object stores.
+   */
+  public static List<String> strangers(ZarrArray target, Journal journal) {
+    List<String> out = new ArrayList<>();
+    if (!(target.store() instanceof FileSystemStore fs)) {
+      return out;
+    }
+    Path d = realDir(fs, target.path());
+    if (d.getParent() == null || !Files.isDirectory(d.getParent())) {
+      return out;
+    }
+    String own = String.join("\n", journal.lines());
+    try (DirectoryStream<Path> ds =
+        Files.newDirectoryStream(d.getParent(), "." + d.getFileName() + ".cubed-*")) {
+      for (Path p : ds) {
+        String n = p.getFileName().toString();
+        if (!n.endsWith(FileSystemStore.WRITE_LOCK) && !own.contains(n)) {
+          out.add(p.toString());
+        }
+      }
+    } catch (IOException e) {
+      // unreadable parent: nothing to name
+    }
+    return out;
   }
 
   /**
    * A sentence for a reader who finds no array at {@code path}, when a compute is writing (or was
-   * killed writing) one there: its staging array, or an interrupted commit; "" otherwise.
+   * killed writing) one there, or something a compute leaves beside a target is there: it names
+   * what is there and says that only the compute's own resume finishes a commit; "" otherwise.
+   * Reads only.
    */
   static String missingTargetHint(Store store, String path) {
     try {
-      List<String> names;
+      List<String> names = new ArrayList<>();
       if (store instanceof FileSystemStore fs) {
         Path d = realDir(fs, path);
         if (d.getParent() == null || !Files.isDirectory(d.getParent())) {
           return "";
         }
-        names = new ArrayList<>();
         try (DirectoryStream<Path> ds =
-            Files.newDirectoryStream(d.getParent(), "." + d.getFileName() + STAGING + "*")) {
+            Files.newDirectoryStream(d.getParent(), "." + d.getFileName() + ".cubed-*")) {
           for (Path p : ds) {
-            names.add(p.toString());
+            if (!p.getFileName().toString().endsWith(FileSystemStore.WRITE_LOCK)) {
+              names.add(p.toString());
+            }
           }
         }
+        names.sort(null);
       } else {
         names = objectStagings(store, path);
         for (String sp : names) {
           if (store.exists(Keys.join(sp, COMMIT_MARK))) {
-            return "; a compute's commit of a new array there was interrupted: rerun it (with"
-                + " --resume / ComputeOptions.resume()) or write the target again to finish it";
+            return "; a compute's commit of a new array there was interrupted: rerun it with"
+                + " --resume / ComputeOptions.resume() to finish it";
           }
         }
       }
-      return names.isEmpty()
-          ? ""
-          : "; a compute is writing a new array there (or was killed"
-              + " writing it; its unfinished data is in "
-              + names.get(0)
-              + "): wait for it, or rerun"
-              + " it with --resume / ComputeOptions.resume()";
+      if (names.isEmpty()) {
+        return "";
+      }
+      boolean backup = names.stream().anyMatch(n -> n.contains(BACKUP));
+      return (backup
+              ? "; a compute's commit of a new array there was interrupted (found "
+              : "; a compute is writing a new array there, or was killed writing it (found ")
+          + String.join(", ", names)
+          + "): only that compute's own rerun with --resume / ComputeOptions.resume() finishes"
+          + " it; nothing was moved or deleted here";
     } catch (IOException | RuntimeException e) {
       return "";
     }
@@ -344,54 +497,49 @@ public final class StagedWrite {
 
   // ------------------------------------------------------------------ internals
 
-  private static boolean mayReplace(ZarrArray target, boolean resume) {
-    if (target.deferredOverwrite()) {
-      return true;
-    }
-    if (resume && "array".equals(ZarrNodes.kind(target.store(), target.path()))) {
-      try {
-        ZarrArray old = ZarrArray.open(target.store(), target.path());
-        return Arrays.equals(old.shape(), target.shape())
-            && Arrays.equals(old.chunks(), target.chunks())
-            && old.dtype() == target.dtype();
-      } catch (RuntimeException e) {
-        return false;
+  /** The value recorded last for target {@code index} and {@code verb}, or null. */
+  static String record(List<String> lines, int index, String verb) {
+    String start = "t" + index + " " + verb;
+    String out = null;
+    for (String l : lines) {
+      if (l.equals(start)) {
+        out = "";
+      } else if (l.startsWith(start + " ")) {
+        out = l.substring(start.length() + 1);
       }
     }
-    return false;
+    return out;
   }
 
-  private void deleteStaging() {
-    if (stagingDir != null) {
-      try {
-        deleteTree(stagingDir);
-      } catch (IOException e) {
-        throw LocalFiles.writeFailure(
-            "delete the old staging array", stagingDir.toString(), stagingDir.toString(), e);
-      }
-    } else {
-      staging.store().deletePrefix(staging.path() + "/");
+  private static void deleteOwn(Path p, String id, boolean mustOwn) {
+    try {
+      OwnDirs.deleteTree(p, id, mustOwn, StagedWrite::step);
+    } catch (IOException e) {
+      throw LocalFiles.writeFailure("delete", p.toString(), p.toString(), e);
     }
+  }
+
+  private static String random() {
+    byte[] b = new byte[8];
+    RANDOM.nextBytes(b);
+    return HexFormat.of().formatHex(b);
   }
 
   private static Path realDir(FileSystemStore fs, String path) {
     return FileSystemStore.realPathOfExisting(path.isEmpty() ? fs.root() : fs.root().resolve(path));
   }
 
-  private static Path sibling(Path d, String suffix) {
-    return d.getParent().resolve("." + d.getFileName() + suffix);
+  private static String leaf(String path) {
+    return path.substring(path.lastIndexOf('/') + 1);
   }
 
-  private static String objectStagingPath(String path, String tag) {
+  /** The staging path of the object-store target at {@code path} for the staging {@code name}. */
+  private static String objectStagingPath(String path, String name) {
     if (path.isEmpty()) {
-      return STAGING + tag; // a hidden child: an object store root has no parent
+      return name; // a hidden child: an object store root has no parent
     }
     int slash = path.lastIndexOf('/');
-    return (slash < 0 ? "" : path.substring(0, slash + 1))
-        + "."
-        + path.substring(slash + 1)
-        + STAGING
-        + tag;
+    return (slash < 0 ? "" : path.substring(0, slash + 1)) + name;
   }
 
   /**
@@ -411,15 +559,17 @@ public final class StagedWrite {
     return out;
   }
 
-  /** Steps 3-6 of the object-store commit (see the class comment); idempotent. */
+  /** Steps 2-5 of the object-store commit (see the class comment); idempotent. */
   private static void finishObjectCommit(Store store, String path, String stagingPath) {
     ZarrArray st = ZarrArray.open(store, stagingPath);
     for (String doc : NODE_DOCS) {
+      step("delete " + doc + " of the target");
       store.delete(Keys.join(path, doc));
     }
+    step("delete .zattrs of the target");
     store.delete(Keys.join(path, ".zattrs"));
     String sPre = stagingPath + "/";
-    Set<String> staged = new HashSet<>();
+    java.util.Set<String> staged = new java.util.HashSet<>();
     for (String k : store.list(sPre)) {
       String rel = k.substring(sPre.length());
       if (rel.equals(COMMIT_MARK) || NODE_DOCS.contains(rel) || rel.equals(".zattrs")) {
@@ -428,6 +578,7 @@ public final class StagedWrite {
       staged.add(rel);
       byte[] v = store.get(k);
       if (v != null) {
+        step("copy " + rel);
         store.put(Keys.join(path, rel), v);
       }
     }
@@ -435,55 +586,18 @@ public final class StagedWrite {
     for (String k : store.list(dPre)) {
       String rel = k.substring(dPre.length());
       if (!rel.startsWith(".cubed-") && !staged.contains(rel)) {
+        step("delete stale " + rel);
         store.delete(k);
       }
     }
-    Map<String, Object> attrs = new LinkedHashMap<>(st.attributes());
+    Map<String, Object> attrs = new java.util.LinkedHashMap<>(st.attributes());
     attrs.remove(ZarrArray.INCOMPLETE_ATTRIBUTE);
+    step("write the target's metadata");
     st.relocated(store, path).withAttributes(attrs);
+    step("delete the commit mark");
     store.delete(Keys.join(stagingPath, COMMIT_MARK));
+    step("delete the staging array");
     store.deletePrefix(sPre);
-  }
-
-  /** The filesystem recovery of {@link #recover} for the real directory {@code d}. */
-  private static boolean recoverDir(Path d) {
-    Path parent = d.getParent();
-    if (!Files.isDirectory(parent)) {
-      return false;
-    }
-    String backupStart = "." + d.getFileName() + BACKUP;
-    boolean any = false;
-    try (DirectoryStream<Path> ds = Files.newDirectoryStream(parent, backupStart + "*")) {
-      for (Path b : ds) {
-        String tag = b.getFileName().toString().substring(backupStart.length());
-        Path s = sibling(d, STAGING + tag);
-        if (!Files.exists(d, LinkOption.NOFOLLOW_LINKS)) {
-          try {
-            move(Files.isDirectory(s) ? s : b, d); // roll forward, or back when no staging
-          } catch (NoSuchFileException
-              | FileAlreadyExistsException
-              | DirectoryNotEmptyException e) {
-            // another process finished it meanwhile
-          }
-        }
-        if (Files.exists(d, LinkOption.NOFOLLOW_LINKS)) {
-          deleteTree(b);
-        }
-        any = true;
-      }
-    } catch (IOException e) {
-      throw new ZarrStoreException(
-          "cannot finish an interrupted replacement of "
-              + d
-              + " (backup "
-              + backupStart
-              + "* in "
-              + parent
-              + "): "
-              + e,
-          e);
-    }
-    return any;
   }
 
   private static void move(Path from, Path to) throws IOException {
@@ -492,39 +606,5 @@ public final class StagedWrite {
     } catch (AtomicMoveNotSupportedException e) {
       Files.move(from, to);
     }
-  }
-
-  /** Deletes a directory tree (no error if absent or deleted concurrently); links not followed. */
-  static void deleteTree(Path root) throws IOException {
-    if (!Files.exists(root, LinkOption.NOFOLLOW_LINKS)) {
-      return;
-    }
-    Files.walkFileTree(
-        root,
-        new SimpleFileVisitor<>() {
-          @Override
-          public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
-              throws IOException {
-            Files.deleteIfExists(file);
-            return FileVisitResult.CONTINUE;
-          }
-
-          @Override
-          public FileVisitResult visitFileFailed(Path file, IOException exc) throws IOException {
-            if (exc instanceof NoSuchFileException) {
-              return FileVisitResult.CONTINUE;
-            }
-            throw exc;
-          }
-
-          @Override
-          public FileVisitResult postVisitDirectory(Path d, IOException exc) throws IOException {
-            if (exc != null && !(exc instanceof NoSuchFileException)) {
-              throw exc;
-            }
-            Files.deleteIfExists(d);
-            return FileVisitResult.CONTINUE;
-          }
-        });
   }
 }

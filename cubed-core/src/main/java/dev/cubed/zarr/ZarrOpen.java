@@ -4,10 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 /**
  * Opening an array from its store: the metadata document read and checked (v3 {@code zarr.json},
- * else v2 {@code .zarray} with {@code .zattrs}), and, where none is found, what a staged write
- * left: a filesystem swap that a kill interrupted is finished ({@link StagedWrite#recover}) and the
- * array opened; otherwise the error says a compute is writing (or was killed writing) a new array
- * there. See {@link ZarrArray#open(Store, String)} for the contract.
+ * else v2 {@code .zarray} with {@code .zattrs}). Opening only reads: where no metadata is found,
+ * the error names what a staged write left beside the path (a staging array, a backup of an
+ * interrupted commit) and says that only the compute's own resume finishes it; nothing is renamed,
+ * moved or deleted. See {@link ZarrArray#open(Store, String)} for the contract.
  */
 final class ZarrOpen {
   private static final String NO_METADATA = "expected array metadata there";
@@ -21,10 +21,6 @@ final class ZarrOpen {
     } catch (ZarrFormatException e) {
       if (!e.getMessage().endsWith(NO_METADATA)) {
         throw e;
-      }
-      // a filesystem swap of a new array that a kill interrupted: finish it, then read
-      if (store instanceof FileSystemStore && StagedWrite.recover(store, p)) {
-        return openAt(store, p);
       }
       String hint = StagedWrite.missingTargetHint(store, p);
       if (hint.isEmpty()) {
