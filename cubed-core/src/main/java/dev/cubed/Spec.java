@@ -39,6 +39,10 @@ import java.util.Objects;
  *       no fusion); plan id (through the ops)</td></tr>
  *   <tr><td>max_source_arrays</td><td>4</td><td>fusion limit: stored arrays a fused task
  *       reads</td></tr>
+ *   <tr><td>scan_chain_max_blocks</td><td>0</td><td>the most blocks along the axis a scan walks
+ *       as a chain (one task per row, input read once) before the tree scan is used instead (0:
+ *       from the blocks and workers, see {@link #scanChainMaxBlocks()}); plan id (through the
+ *       ops)</td></tr>
  *   <tr><td>fold_groups</td><td>true</td><td>reductions over one input planned as fold groups;
  *       plan id</td></tr>
  *   <tr><td>tile_bytes</td><td>256KiB</td><td>tiles of tiled pointwise-to-reduction chains (0:
@@ -99,6 +103,10 @@ public final class Spec implements Serializable {
               + v.maxInputBlocks
               + " and "
               + v.maxSourceArrays);
+    }
+    if (v.scanChainMaxBlocks < 0) {
+      throw new IllegalArgumentException(
+          "Spec: scan_chain_max_blocks must be >= 0 (0: automatic), got " + v.scanChainMaxBlocks);
     }
     if (v.tileBytes < 0 || v.inlineMaxBytes < 0) {
       throw new IllegalArgumentException(
@@ -232,6 +240,19 @@ public final class Spec implements Serializable {
   /** Fusion limit: stored source arrays one fused task may read (default 4). */
   public int maxSourceArrays() {
     return v.maxSourceArrays;
+  }
+
+  /**
+   * The most blocks along the axis that a cumulative sum or product walks as a chain (default 0:
+   * automatic). A chain is one op whose tasks each walk one row of blocks in order, reading the
+   * input once and writing only the output, with one task per row (the blocks off the axis); a
+   * longer axis gets the tree scan, whose blocks are all independent but which reads the input
+   * twice and writes and reads back the scanned blocks. Automatic: {@code 4 * ceil(rows * blocks /
+   * workers) / ceil(rows / workers)}, i.e. the chain whenever there are at least a quarter as many
+   * rows as workers.
+   */
+  public int scanChainMaxBlocks() {
+    return v.scanChainMaxBlocks;
   }
 
   /** Whether reductions over one input are planned as fold groups (default true; plan id). */
@@ -528,6 +549,15 @@ public final class Spec implements Serializable {
     /** Sets the fusion limit on input blocks per task. */
     public Builder maxInputBlocks(int n) {
       v.maxInputBlocks = n;
+      return this;
+    }
+
+    /**
+     * Sets the most blocks a scan walks as a chain (0: automatic; see {@link
+     * Spec#scanChainMaxBlocks()}).
+     */
+    public Builder scanChainMaxBlocks(int n) {
+      v.scanChainMaxBlocks = n;
       return this;
     }
 

@@ -84,6 +84,11 @@ final class SpecKeys {
               (b, v) -> b.maxSourceArrays(SpecText.count("max_source_arrays", v, 1)),
               s -> Integer.toString(s.maxSourceArrays())),
           key(
+              "scan_chain_max_blocks",
+              null,
+              (b, v) -> b.scanChainMaxBlocks(SpecText.count("scan_chain_max_blocks", v, 0)),
+              s -> Integer.toString(s.scanChainMaxBlocks())),
+          key(
               "fold_groups",
               "cubed.plan.foldGroups",
               (b, v) -> b.foldGroups(SpecText.bool("fold_groups", v)),

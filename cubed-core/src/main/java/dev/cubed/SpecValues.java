@@ -22,6 +22,7 @@ final class SpecValues implements Serializable {
   String executor = "threads";
   int maxInputBlocks = 10;
   int maxSourceArrays = 4;
+  int scanChainMaxBlocks;
   int workers;
   int attempts = 3;
   boolean checksum;
@@ -47,6 +48,7 @@ final class SpecValues implements Serializable {
     c.executor = executor;
     c.maxInputBlocks = maxInputBlocks;
     c.maxSourceArrays = maxSourceArrays;
+    c.scanChainMaxBlocks = scanChainMaxBlocks;
     c.workers = workers;
     c.attempts = attempts;
     c.checksum = checksum;

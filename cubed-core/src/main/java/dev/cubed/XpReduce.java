@@ -116,7 +116,7 @@ final class XpReduce {
   }
 
   static CubedArray cumulativeSum(CubedArray x, int axis) {
-    return XpBlocks.wrap(Scans.cumulative(x.node(), Scans.Op.SUM, axis), x);
+    return XpBlocks.wrap(Scans.cumulative(x.node(), Scans.Op.SUM, axis, scanBudget(x)), x);
   }
 
   static CubedArray cumulativeSum(CubedArray x, int axis, DType dtype) {
@@ -124,11 +124,21 @@ final class XpReduce {
   }
 
   static CubedArray cumulativeProd(CubedArray x, int axis) {
-    return XpBlocks.wrap(Scans.cumulative(x.node(), Scans.Op.PROD, axis), x);
+    return XpBlocks.wrap(Scans.cumulative(x.node(), Scans.Op.PROD, axis, scanBudget(x)), x);
   }
 
   static CubedArray cumulativeProd(CubedArray x, int axis, DType dtype) {
     return cumulativeIn(x, dtype, cumulativeProd(inDtype(x, dtype), axis));
+  }
+
+  private static Scans.Budget scanBudget(CubedArray x) {
+    Spec s = x.spec();
+    int w = s.workers();
+    return new Scans.Budget(
+        w > 0 ? w : Runtime.getRuntime().availableProcessors(),
+        s.scanChainMaxBlocks(),
+        s.allowedMem(),
+        s.reservedMem());
   }
 
   private static CubedArray inDtype(CubedArray x, DType dtype) {

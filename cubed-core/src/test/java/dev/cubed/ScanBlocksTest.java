@@ -13,7 +13,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** Recursive block scans: many blocks along the axis (several levels), edge chunks, dtypes. */
+/**
+ * Block scans, both plans: the recursive tree (many blocks along the axis, several levels) and the
+ * chain; edge chunks, dtypes.
+ */
 class ScanBlocksTest {
   @TempDir Path dir;
 
@@ -39,12 +42,33 @@ class ScanBlocksTest {
       }
     }
     // chunk 2 along the axis: 19 blocks, totals of 10 then 5 then 3 then 2 blocks (4 levels)
-    CubedArray x = Cubed.fromArray(a, new long[] {2, 2}, EngineTestSupport.tinySpec(dir, 200_000));
+    for (int chainMax : new int[] {1, 0}) {
+      // 1: the tree (19 blocks along the axis exceed it); 0: automatic, the chain here
+      Spec spec =
+          Spec.builder()
+              .workDir(dir)
+              .allowedMem(200_000)
+              .reservedMem(1000)
+              .workers(2)
+              .scanChainMaxBlocks(chainMax)
+              .build();
+      check(t, a, Cubed.fromArray(a, new long[] {2, 2}, spec), chainMax == 1);
+    }
+  }
+
+  private static void check(DType t, NDArray a, CubedArray x, boolean tree) {
+    long n0 = a.shape(0);
+    long n1 = a.shape(1);
     for (boolean prod : new boolean[] {false, true}) {
       CubedArray c = prod ? Xp.cumulativeProd(x, 0) : Xp.cumulativeSum(x, 0);
       PlanSummary p = c.plan();
       long reads = p.totalTasks();
       assertThat(reads).isLessThan(19L * 19);
+      if (tree) {
+        assertThat(p.ops().size()).as("tree ops").isGreaterThan(3);
+      } else {
+        assertThat(p.ops()).as("chain ops").hasSize(1);
+      }
       NDArray got = c.compute();
       double tol = t == DType.FLOAT32 || t == DType.COMPLEX64 ? 1e-4 : 1e-9;
       for (int j = 0; j < n1; j++) {

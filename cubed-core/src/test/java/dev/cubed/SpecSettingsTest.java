@@ -40,6 +40,7 @@ class SpecSettingsTest {
     m.put("checksum", new String[] {"yes", "true"});
     m.put("max_input_blocks", new String[] {"0", "0"});
     m.put("max_source_arrays", new String[] {"2", "2"});
+    m.put("scan_chain_max_blocks", new String[] {"64", "64"});
     m.put("fold_groups", new String[] {"off", "false"});
     m.put("tile_bytes", new String[] {"8KiB", "8192"});
     m.put("inline_max_bytes", new String[] {"0", "0"});

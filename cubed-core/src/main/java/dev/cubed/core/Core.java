@@ -4,6 +4,7 @@ import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import dev.cubed.plan.ArrayNode;
+import dev.cubed.plan.ChainFunction;
 import dev.cubed.plan.ChunkGrid;
 import dev.cubed.plan.HeldBlocks;
 import dev.cubed.plan.PointwiseFunction;
@@ -271,6 +272,14 @@ public final class Core {
       // storing a rechunk: its last stage writes the target instead of an intermediate that a
       // blockwise copy would then read and write again (one full pass less)
       return rechunk(r.inputs().get(0), target.chunks(), target);
+    }
+    if (target != null
+        && x instanceof ArrayNode.Computed c
+        && c.target() == null
+        && c.op().function() instanceof ChainFunction) {
+      // storing a chain (a scan): its tasks write the target as they walk, instead of an
+      // intermediate that a blockwise copy would then read and write again
+      return new ArrayNode.Computed(c.op(), c.inputs(), c.chunkGrid(), c.dtype(), target);
     }
     KeyFunction keys = c -> List.of(BlockKeys.one(c));
     return new ArrayNode.Computed(

@@ -13,13 +13,26 @@ import java.util.Iterator;
 import java.util.List;
 
 /**
- * Cumulative sums and products along an axis, as in DESIGN.md: each block is scanned; a totals
- * array holds each block's total (one entry per block along the axis, chunked {@code max(2, chunk)}
- * entries per block so it is no bigger than the input's chunks); the totals are scanned recursively
- * the same way; and each scanned block is combined with the scanned total of the block before it
- * (one extra block read per task, never the O(k^2) reads of folding all earlier totals). Real, bool
- * and complex dtypes; sums/products of integers and bool accumulate in int64 (uint64 for unsigned),
- * floats and complex in their own dtype.
+ * Cumulative sums and products along an axis. Two plans, chosen by cost ({@link #cumulative}):
+ *
+ * <ul>
+ *   <li>The chain ({@link ScanChain}): one op whose tasks each walk one row of blocks along the
+ *       axis, scanning each block on from the carry of the blocks before it (the last slice of the
+ *       previous output block) and writing it. The input is read once, nothing but the output is
+ *       written, and the sums accumulate in NumPy's order. A task holds one block's input and
+ *       output, the next block's input (read meanwhile) and two carries. Its parallelism is the
+ *       number of rows: the blocks off the axis.
+ *   <li>The tree, as in DESIGN.md: each block is scanned; a totals array holds each block's total
+ *       (one entry per block along the axis, chunked {@code max(2, chunk)} entries per block so it
+ *       is no bigger than the input's chunks); the totals are scanned recursively the same way; and
+ *       each scanned block is combined with the scanned total of the block before it (one extra
+ *       block read per task, never the O(k^2) reads of folding all earlier totals). Every block is
+ *       independent, so all workers are busy however few the rows, but the input is read twice and
+ *       the scanned blocks and totals are written and read back.
+ * </ul>
+ *
+ * <p>Real, bool and complex dtypes; sums/products of integers and bool accumulate in int64 (uint64
+ * for unsigned), floats and complex in their own dtype.
  */
 public final class Scans {
   private Scans() {}
@@ -31,17 +44,97 @@ public final class Scans {
   }
 
   /**
-   * Inclusive scan of {@code x} along {@code axis}.
+   * What the choice between the chain and the tree depends on.
+   *
+   * @param workers the executor's workers (threads or processes), at least 1
+   * @param chainMaxBlocks the most blocks a chain task may walk along the axis; 0: automatic (see
+   *     {@link #chainLimit})
+   * @param allowedMem memory a task may use, bytes
+   * @param reservedMem the worker's own part of it, bytes
+   */
+  public record Budget(int workers, long chainMaxBlocks, long allowedMem, long reservedMem) {
+    /** Checks the figures. */
+    public Budget {
+      if (workers < 1 || chainMaxBlocks < 0) {
+        throw new IllegalArgumentException(
+            "scan budget: workers must be >= 1 and chainMaxBlocks >= 0 (0: automatic), got "
+                + workers
+                + " and "
+                + chainMaxBlocks);
+      }
+    }
+  }
+
+  /**
+   * Inclusive scan of {@code x} along {@code axis}: the chain when a chain task fits the budget's
+   * memory (one block's input twice, its output and two carries, each stored block counted with one
+   * read or write copy) and its row is at most {@link #chainLimit} blocks long; the tree otherwise.
    *
    * @throws IllegalArgumentException if the axis is out of range
    */
-  public static ArrayNode cumulative(ArrayNode x0, Op op, int axis) {
+  public static ArrayNode cumulative(ArrayNode x0, Op op, int axis, Budget budget) {
     ArrayNode x = Regrid.regular(x0);
     String name = op == Op.SUM ? "cumulative_sum" : "cumulative_prod";
     int nd = x.shape().length;
     int a = Shapes.normalizeAxis(name, axis, nd);
     DType out = ReduceKernel.resultType(ReduceKernel.Kind.SUM, x.dtype());
+    long nb = x.numBlocks()[a];
+    long rows = Math.max(1, Shapes.size(x.numBlocks()) / Math.max(1, nb));
+    long limit =
+        budget.chainMaxBlocks() > 0
+            ? budget.chainMaxBlocks()
+            : chainLimit(nb, rows, budget.workers());
+    if (nb <= limit && chainMem(x, out, a) + budget.reservedMem() <= budget.allowedMem()) {
+      return chain(name, x, out, op == Op.PROD, a);
+    }
     return scanAlong(name, x, out, op == Op.PROD, a);
+  }
+
+  /**
+   * The automatic limit on a chain's length in blocks: {@code 4 * ceil(rows * nb / workers) /
+   * ceil(rows / workers)}. A worker walks {@code ceil(rows / workers)} rows of {@code nb} blocks
+   * one after another, where a plan of independent blocks would give it {@code ceil(rows * nb /
+   * workers)} blocks; the tree reads and writes each block about four times (the input twice, the
+   * scanned blocks once each way), so the chain is the faster plan while its walk is at most four
+   * times that share. With as many rows as workers the limit is at least {@code 4 nb} (always the
+   * chain); with one row it is about {@code 4 nb / workers} (the chain up to 4 workers).
+   */
+  static long chainLimit(long nb, long rows, int workers) {
+    long share = ceilDiv(rows * Math.max(1, nb), workers);
+    return 4 * share / ceilDiv(rows, workers);
+  }
+
+  private static long ceilDiv(long a, long b) {
+    return (a + b - 1) / b;
+  }
+
+  /** A chain task's memory beside reservedMem, with one read and one write copy per block. */
+  private static long chainMem(ArrayNode x, DType out, int a) {
+    long in = x.chunkBytes();
+    long o = chunkBytes(x.shape(), x.chunks(), out);
+    return 2 * in * 2 + 2 * o + 2 * carryBytes(x, out, a);
+  }
+
+  private static long carryBytes(ArrayNode x, DType out, int a) {
+    long[] c = x.chunks();
+    c[a] = 1;
+    return chunkBytes(x.shape(), c, out);
+  }
+
+  private static ArrayNode chain(String name, ArrayNode x, DType out, boolean prod, int a) {
+    return new ArrayNode.Computed(
+        new Blockwise(
+            name,
+            c -> List.of(BlockKeys.one(c)),
+            new ScanChain(a, out, prod),
+            new int[] {1},
+            new int[] {1},
+            2 * carryBytes(x, out, a)),
+        List.of(x),
+        x.shape(),
+        x.chunks(),
+        out,
+        null);
   }
 
   private static ArrayNode scanAlong(String name, ArrayNode x, DType out, boolean prod, int a) {
@@ -140,12 +233,7 @@ public final class Scans {
 
   /** The total of one block along an axis (extent 1 along it), in dtype out. */
   private static NDArray total(NDArray b, int a, DType out, boolean prod) {
-    NDArray s = scan(b, a, out, prod);
-    long[] start = new long[b.ndim()];
-    long[] shape = s.shape();
-    start[a] = shape[a] - 1;
-    shape[a] = 1;
-    return s.getRegion(start, shape);
+    return ScanKernel.lastSlice(scan(b, a, out, prod), a);
   }
 
   private static NDArray concatAlong(List<NDArray> parts, int a, DType out) {
@@ -170,41 +258,6 @@ public final class Scans {
 
   /** Inclusive scan of one block along an axis, in dtype out. */
   static NDArray scan(NDArray b, int axis, DType out, boolean prod) {
-    NDArray x = b.dtype() == out ? b.copy() : b.astype(out);
-    long[] shape = x.shape();
-    long n = shape[axis];
-    long inner = 1;
-    for (int i = axis + 1; i < shape.length; i++) {
-      inner *= shape[i];
-    }
-    long outer = x.size() / Math.max(1, n * inner);
-    boolean fl = out.isFloating();
-    boolean cx = out.isComplex();
-    for (long o = 0; o < outer; o++) {
-      for (long in = 0; in < inner; in++) {
-        int base = (int) (o * n * inner + in);
-        for (long j = 1; j < n; j++) {
-          int p = (int) (base + (j - 1) * inner);
-          int q = (int) (base + j * inner);
-          if (cx) {
-            double pr = x.getDouble(p);
-            double pi = x.getImag(p);
-            double qr = x.getDouble(q);
-            double qi = x.getImag(q);
-            if (prod) {
-              x.setComplex(q, pr * qr - pi * qi, pr * qi + pi * qr);
-            } else {
-              x.setComplex(q, pr + qr, pi + qi);
-            }
-          } else if (fl) {
-            x.setDouble(
-                q, prod ? x.getDouble(p) * x.getDouble(q) : x.getDouble(p) + x.getDouble(q));
-          } else {
-            x.setLong(q, prod ? x.getLong(p) * x.getLong(q) : x.getLong(p) + x.getLong(q));
-          }
-        }
-      }
-    }
-    return x;
+    return ScanKernel.scan(b, axis, out, prod, null);
   }
 }

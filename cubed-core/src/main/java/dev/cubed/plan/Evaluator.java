@@ -134,58 +134,68 @@ final class Evaluator implements Serializable {
       if (ch != null) {
         return check(node, coords, TiledEvaluation.reduceBlock(ch, this, coords));
       }
-      List<BlockKeys> keys = c.op().keys().keys(coords.clone());
-      List<ArrayNode> ins = c.inputs();
-      if (keys.size() != ins.size()) {
-        throw new IllegalStateException(
-            c.name()
-                + ": key function gave "
-                + keys.size()
-                + " entries for "
-                + ins.size()
-                + " inputs");
+      if (c.op().function() instanceof ChainFunction cf) {
+        return ChainWalks.walkTo(c, cf, this, coords);
       }
-      List<Object> args = new ArrayList<>(ins.size());
-      for (int i = 0; i < ins.size(); i++) {
-        ArrayNode in = ins.get(i);
-        BlockKeys k = keys.get(i);
-        if (k instanceof BlockKeys.One one) {
-          NDArray same = sameBlockAsEarlierArg(ins, keys, args, i);
-          args.add(same != null ? same : block(in, one.key()));
-        } else if (k instanceof BlockKeys.Many many) {
-          List<NDArray> l = new ArrayList<>();
-          for (long[] kk : many.keys()) {
-            l.add(block(in, kk));
-          }
-          args.add(l);
-        } else {
-          Iterator<long[]> it = ((BlockKeys.Stream) k).keys().iterator();
-          args.add(
-              new Iterator<NDArray>() {
-                @Override
-                public boolean hasNext() {
-                  return it.hasNext();
-                }
-
-                @Override
-                public NDArray next() {
-                  try {
-                    return block(in, it.next());
-                  } catch (RuntimeException e) {
-                    throw e;
-                  } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                  }
-                }
-              });
-        }
-      }
-      return check(node, coords, c.op().function().apply(args, coords.clone()));
+      return check(node, coords, c.op().function().apply(args(c, coords), coords.clone()));
     }
     throw new IllegalStateException(
         node.name()
             + " is not stored: rechunked arrays must be "
             + "materialized before they are read");
+  }
+
+  /**
+   * The arguments of {@code c}'s block function for block {@code coords} (see {@link BlockKeys}).
+   */
+  List<Object> args(ArrayNode.Computed c, long[] coords) throws Exception {
+    List<BlockKeys> keys = c.op().keys().keys(coords.clone());
+    List<ArrayNode> ins = c.inputs();
+    if (keys.size() != ins.size()) {
+      throw new IllegalStateException(
+          c.name()
+              + ": key function gave "
+              + keys.size()
+              + " entries for "
+              + ins.size()
+              + " inputs");
+    }
+    List<Object> args = new ArrayList<>(ins.size());
+    for (int i = 0; i < ins.size(); i++) {
+      ArrayNode in = ins.get(i);
+      BlockKeys k = keys.get(i);
+      if (k instanceof BlockKeys.One one) {
+        NDArray same = sameBlockAsEarlierArg(ins, keys, args, i);
+        args.add(same != null ? same : block(in, one.key()));
+      } else if (k instanceof BlockKeys.Many many) {
+        List<NDArray> l = new ArrayList<>();
+        for (long[] kk : many.keys()) {
+          l.add(block(in, kk));
+        }
+        args.add(l);
+      } else {
+        Iterator<long[]> it = ((BlockKeys.Stream) k).keys().iterator();
+        args.add(
+            new Iterator<NDArray>() {
+              @Override
+              public boolean hasNext() {
+                return it.hasNext();
+              }
+
+              @Override
+              public NDArray next() {
+                try {
+                  return block(in, it.next());
+                } catch (RuntimeException e) {
+                  throw e;
+                } catch (Exception e) {
+                  throw new IllegalStateException(e);
+                }
+              }
+            });
+      }
+    }
+    return args;
   }
 
   /**

@@ -122,6 +122,7 @@ public final class Plan {
       if (n instanceof ArrayNode.Computed c) {
         if (isOutput(c)
             || c.target() != null
+            || isChain(c)
             || (consumers.getOrDefault(c.name(), 0) > 1 && !shareable(c))) {
           materialized.add(c.name());
         }
@@ -188,7 +189,7 @@ public final class Plan {
   }
 
   private boolean cheapChain(ArrayNode.Computed c) {
-    if (isOutput(c) || c.target() != null) {
+    if (isOutput(c) || c.target() != null || isChain(c)) {
       return false;
     }
     for (int r : c.op().readsPerInput()) {
@@ -206,6 +207,14 @@ public final class Plan {
       }
     }
     return true;
+  }
+
+  /**
+   * True if {@code c} is the array of a {@link ChainFunction}: always stored, by one task per row
+   * of blocks along the chain's axis ({@link ChainWalks}).
+   */
+  static boolean isChain(ArrayNode n) {
+    return n instanceof ArrayNode.Computed c && c.op().function() instanceof ChainFunction;
   }
 
   private boolean fits(ArrayNode.Computed c) {
@@ -377,15 +386,21 @@ public final class Plan {
         }
       } else if (n instanceof ArrayNode.Computed c && materialized.contains(c.name())) {
         Cost cost = opCost(c);
-        TiledWrites.Chain wc = writeChain(c);
+        boolean chain = isChain(c);
+        TiledWrites.Chain wc = chain ? null : writeChain(c);
         if (wc != null) {
           streamedWrites.add(c.name());
         }
         long mem =
             cfg.reservedMem()
                 + (wc != null ? streamedMem(wc) : cost.mem())
+                + (chain ? inputsMem(c) : 0)
                 + c.chunkBytes() * cfg.writeCopies();
-        long tasks = Shapes.size(c.numBlocks());
+        long blocks = Shapes.size(c.numBlocks());
+        long tasks =
+            chain
+                ? ChainWalks.tasks(c.numBlocks(), ((ChainFunction) c.op().function()).axis())
+                : blocks;
         infos.add(
             new PlanSummary.OpInfo(
                 c.name(),
@@ -395,13 +410,26 @@ public final class Plan {
                 mem,
                 Shapes.size(c.shape()) * c.dtype().itemSize(),
                 c.target() == null && !isOutput(c),
-                ByteCounts.satMul(tasks, readBytesPerTask(c))));
+                ByteCounts.satMul(blocks, readBytesPerTask(c))));
       } else if (n instanceof ArrayNode.Rechunked r) {
         RechunkStages st = RechunkStages.of(r, cfg, isOutput(r));
         rechunkChains.put(r.name(), st.chain());
         infos.addAll(st.infos());
       }
     }
+  }
+
+  /**
+   * Memory of one block's inputs of {@code c} (each held block with its read copies, fused inputs
+   * computed inline counted through): what a chain task holds again while it reads the next block's
+   * inputs ({@link ChainWalks}).
+   */
+  private long inputsMem(ArrayNode.Computed c) {
+    long mem = 0;
+    for (int i = 0; i < c.inputs().size(); i++) {
+      mem += c.op().heldPerInput()[i] * inputCost(c.inputs().get(i)).mem();
+    }
+    return mem;
   }
 
   /**

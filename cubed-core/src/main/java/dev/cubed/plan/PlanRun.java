@@ -92,10 +92,15 @@ final class PlanRun {
                       ? create(store, c.name(), c, c.chunks())
                       : createPadded(store, c.name(), c);
           arrays.put(c.name(), z);
+          PlanSummary.OpInfo info = plan.info(c.name());
+          if (c.op().function() instanceof ChainFunction cf) {
+            ops.add(chainOp(c, cf.axis(), z, ev, info, producer, targetWrites));
+            producer.put(c.name(), c.name());
+            continue;
+          }
           if (c.target() != null) {
             targetWrites.put(c.name(), new TaskMarkers.TargetWrites(z, key -> List.of(key)));
           }
-          PlanSummary.OpInfo info = plan.info(c.name());
           List<long[]> keys = allBlocks(c.numBlocks());
           boolean padded = !c.isRegular();
           long[] padTo = c.chunks();
@@ -411,6 +416,28 @@ final class PlanRun {
   }
 
   /** Evaluates a {@link Plan#tiny()} plan in this thread, each block once, without files. */
+  /** The op of a chain's array ({@link ChainWalks}): one task per row, writing the row's blocks. */
+  private Operation chainOp(
+      ArrayNode.Computed c,
+      int axis,
+      ZarrArray z,
+      Evaluator ev,
+      PlanSummary.OpInfo info,
+      Map<String, String> producer,
+      Map<String, TaskMarkers.TargetWrites> targetWrites) {
+    long[] nb = c.numBlocks();
+    if (c.target() != null) {
+      targetWrites.put(
+          c.name(), new TaskMarkers.TargetWrites(z, key -> ChainWalks.rowBlocks(nb, axis, key)));
+    }
+    return new Operation(
+        c.name(),
+        ChainWalks.rows(c, axis),
+        key -> ChainWalks.walk(c, ev, key, z::writeChunk),
+        info.projectedMem(),
+        List.copyOf(producersRead(c, producer, new LinkedHashSet<>())));
+  }
+
   private List<NDArray> runInline() {
     Evaluator ev = Evaluator.inMemory();
     List<NDArray> results = new ArrayList<>();

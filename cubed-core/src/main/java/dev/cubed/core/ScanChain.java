@@ -1,0 +1,27 @@
+package dev.cubed.core;
+
+import dev.cubed.nd.DType;
+import dev.cubed.nd.NDArray;
+import dev.cubed.plan.ChainFunction;
+import java.util.List;
+
+/**
+ * The block function of a scan planned as a chain ({@link Scans}): each block is scanned on from
+ * the carry of the blocks before it (the last slice of the previous output block), so the blocks
+ * along the axis accumulate in NumPy's order and the input is read once.
+ *
+ * @param axis the scan axis
+ * @param out the dtype the scan accumulates in
+ * @param prod products (true) or sums (false)
+ */
+record ScanChain(int axis, DType out, boolean prod) implements ChainFunction {
+  @Override
+  public NDArray step(List<Object> args, long[] outCoords, NDArray carry) {
+    return ScanKernel.scan((NDArray) args.get(0), axis, out, prod, carry);
+  }
+
+  @Override
+  public NDArray carry(NDArray block) {
+    return ScanKernel.lastSlice(block, axis);
+  }
+}

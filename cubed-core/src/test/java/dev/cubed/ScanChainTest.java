@@ -1,0 +1,215 @@
+package dev.cubed;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cubed.nd.DType;
+import dev.cubed.nd.NDArray;
+import dev.cubed.plan.PlanSummary;
+import dev.cubed.zarr.FileSystemStore;
+import dev.cubed.zarr.MemoryStore;
+import dev.cubed.zarr.ZarrArray;
+import java.nio.file.Path;
+import java.util.Random;
+import org.assertj.core.data.Offset;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Scans planned as chains (one task per row of blocks walks the axis, reading the input once)
+ * beside the tree scan: the plan figures, the choice between them, and results equal to a
+ * sequential loop in NumPy's order.
+ */
+class ScanChainTest {
+  @TempDir Path dir;
+
+  private Spec spec(String allowed, int workers, int chainMax) {
+    return Spec.builder()
+        .workDir(dir)
+        .allowedMem(allowed)
+        .workers(workers)
+        .scanChainMaxBlocks(chainMax)
+        .build();
+  }
+
+  private static ZarrArray stored(long[] shape, long[] chunks) {
+    return ZarrArray.create(new MemoryStore(), "r")
+        .shape(shape)
+        .chunks(chunks)
+        .dtype(DType.FLOAT64)
+        .build();
+  }
+
+  /** The workload of the user-path table: R (500, 600, 600) float64, one time step per chunk. */
+  @Test
+  void cumulativeSumOverOneStepBlocksReadsTheInputOnce() {
+    long[] shape = {500, 600, 600};
+    long input = 500L * 600 * 600 * 8;
+    CubedArray r = Cubed.fromZarr(stored(shape, new long[] {1, 600, 600}), spec("500MB", 2, 0));
+    PlanSummary s = Xp.cumulativeSum(r, 0).plan();
+    assertThat(s.ops()).hasSizeLessThanOrEqualTo(3);
+    assertThat(s.totalBytesRead()).isLessThanOrEqualTo(input + input / 10);
+    assertThat(s.totalBytesRead()).isEqualTo(input);
+    assertThat(s.totalBytesWritten()).isEqualTo(input);
+    assertThat(s.intermediateBytesWritten()).isZero();
+    // one row: one task walks the 500 blocks holding two input blocks (one read ahead, each with
+    // its read copy), the output block with its write copy and two carries
+    assertThat(s.ops().get(0).tasks()).isEqualTo(1);
+    long block = 600L * 600 * 8;
+    assertThat(s.maxProjectedMem()).isEqualTo(100_000_000L + 4 * block + 2 * block + 2 * block);
+
+    // written to Zarr: the chain's task writes the target itself (no copy op)
+    CubedArray w = Cubed.toZarrLazy(Xp.cumulativeSum(r, 0), new MemoryStore(), "out");
+    PlanSummary ws = w.plan();
+    assertThat(ws.ops()).hasSize(1);
+    assertThat(ws.totalBytesRead()).isEqualTo(input);
+    assertThat(ws.intermediateBytesWritten()).isZero();
+  }
+
+  @Test
+  void treeWhereTheChainWouldLeaveMostWorkersIdle() {
+    long[] shape = {64, 40};
+    // one row of 64 blocks on 16 workers: the chain limit is 4 * ceil(64 / 16) = 16 blocks
+    CubedArray one = Cubed.fromZarr(stored(shape, new long[] {1, 40}), spec("1GB", 16, 0));
+    assertThat(Xp.cumulativeSum(one, 0).plan().ops().size()).isGreaterThan(1);
+    // four rows on 16 workers: a quarter of the workers busy, the chain
+    CubedArray four = Cubed.fromZarr(stored(shape, new long[] {1, 10}), spec("1GB", 16, 0));
+    assertThat(Xp.cumulativeSum(four, 0).plan().ops()).hasSize(1);
+    assertThat(Xp.cumulativeSum(four, 0).plan().ops().get(0).tasks()).isEqualTo(4);
+    // the setting overrides the automatic limit both ways
+    CubedArray forced = Cubed.fromZarr(stored(shape, new long[] {1, 40}), spec("1GB", 16, 64));
+    assertThat(Xp.cumulativeSum(forced, 0).plan().ops()).hasSize(1);
+    CubedArray tree = Cubed.fromZarr(stored(shape, new long[] {1, 10}), spec("1GB", 2, 63));
+    assertThat(Xp.cumulativeSum(tree, 0).plan().ops().size()).isGreaterThan(1);
+  }
+
+  @Test
+  void treeWhereAChainTaskWouldNotFitAllowedMem() {
+    // blocks of 8 MB: a chain task needs 100 MB + 8 blocks and carries = 164 MB
+    long[] shape = {10, 1000, 1000};
+    CubedArray x = Cubed.fromZarr(stored(shape, new long[] {1, 1000, 1000}), spec("150MB", 2, 0));
+    PlanSummary s = Xp.cumulativeSum(x, 0).plan();
+    assertThat(s.ops().size()).isGreaterThan(1);
+    CubedArray y = Cubed.fromZarr(stored(shape, new long[] {1, 1000, 1000}), spec("200MB", 2, 0));
+    assertThat(Xp.cumulativeSum(y, 0).plan().ops()).hasSize(1);
+  }
+
+  @ParameterizedTest
+  @EnumSource(
+      value = DType.class,
+      names = {"BOOL", "INT8", "UINT8", "INT64", "UINT64", "FLOAT32", "FLOAT64", "COMPLEX128"})
+  void chainEqualsASequentialLoopBitForBit(DType t) {
+    long n0 = 23;
+    long n1 = 5;
+    Random r = new Random(t.ordinal() + 40);
+    NDArray a = NDArray.zeros(t, n0, n1);
+    for (int i = 0; i < a.size(); i++) {
+      if (t.isBool()) {
+        a.setBoolean(i, r.nextBoolean());
+      } else if (t.isComplex()) {
+        a.setComplex(i, 0.5 + r.nextDouble(), r.nextDouble() - 0.5);
+      } else if (t.isFloating()) {
+        a.setDouble(i, r.nextDouble() * 3 - 1);
+      } else {
+        // int64 sums and products wrap as NumPy's do
+        a.setLong(i, t == DType.INT64 || t == DType.UINT64 ? r.nextLong() : r.nextInt(100));
+      }
+    }
+    Spec spec = spec("200MB", 2, 0);
+    for (int axis = 0; axis < 2; axis++) {
+      // uneven edge blocks along both axes, several rows
+      CubedArray x = Cubed.fromArray(a, new long[] {3, 2}, spec);
+      for (boolean prod : new boolean[] {false, true}) {
+        CubedArray c = prod ? Xp.cumulativeProd(x, axis) : Xp.cumulativeSum(x, axis);
+        assertThat(c.plan().ops()).hasSize(1);
+        NDArray got = c.compute();
+        NDArray want = sequential(a, axis, prod, got.dtype());
+        assertThat(got).as("%s axis %d prod %s", t, axis, prod).isEqualTo(want);
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
+  void nanPropagatesFromWhereItAppearsAndMatchesTheTree(boolean prod) {
+    NDArray a = EngineTestSupport.randomDoubles(3, 17, 4);
+    a.setDouble(5 * 4 + 1, Double.NaN);
+    a.setDouble(9 * 4 + 2, Double.POSITIVE_INFINITY);
+    Spec chainSpec = spec("200MB", 2, 0);
+    Spec treeSpec = spec("200MB", 2, 1);
+    CubedArray xc = Cubed.fromArray(a, new long[] {2, 4}, chainSpec);
+    CubedArray xt = Cubed.fromArray(a, new long[] {2, 4}, treeSpec);
+    CubedArray c = prod ? Xp.cumulativeProd(xc, 0) : Xp.cumulativeSum(xc, 0);
+    CubedArray t = prod ? Xp.cumulativeProd(xt, 0) : Xp.cumulativeSum(xt, 0);
+    assertThat(c.plan().ops()).hasSize(1);
+    assertThat(t.plan().ops().size()).isGreaterThan(1);
+    NDArray got = c.compute();
+    NDArray tree = t.compute();
+    assertThat(got).isEqualTo(sequential(a, 0, prod, DType.FLOAT64));
+    for (int i = 0; i < got.size(); i++) {
+      double g = got.getDouble(i);
+      double w = tree.getDouble(i);
+      if (Double.isNaN(w) || Double.isInfinite(w)) {
+        assertThat(Double.compare(g, w)).as("element %d: %s vs %s", i, g, w).isZero();
+      } else {
+        assertThat(g).as("element %d", i).isCloseTo(w, Offset.offset(1e-6));
+      }
+    }
+    assertThat(Double.isNaN(got.getDouble(5 * 4 + 1))).isTrue();
+    assertThat(Double.isNaN(got.getDouble(16 * 4 + 1))).isTrue();
+    assertThat(Double.isNaN(got.getDouble(4 * 4 + 1))).isFalse();
+  }
+
+  @Test
+  void chainWrittenToZarrOnTheThreadsExecutorEqualsTheLoop() throws Exception {
+    NDArray a = EngineTestSupport.randomDoubles(5, 30, 6, 7);
+    Spec spec = spec("200MB", 2, 0);
+    CubedArray x = Cubed.fromArray(a, new long[] {1, 3, 7}, spec);
+    FileSystemStore store = new FileSystemStore(dir.resolve("out"));
+    CubedArray w = Cubed.toZarrLazy(Xp.cumulativeSum(x, 0), store, "cs");
+    assertThat(w.plan().ops()).hasSize(1);
+    assertThat(w.plan().ops().get(0).tasks()).isEqualTo(2);
+    Cubed.compute(w);
+    NDArray got = ZarrArray.open(store, "cs").read();
+    assertThat(got).isEqualTo(sequential(a, 0, false, DType.FLOAT64));
+  }
+
+  /** The inclusive scan along {@code axis} as NumPy computes it: one element after another. */
+  private static NDArray sequential(NDArray a, int axis, boolean prod, DType out) {
+    NDArray x = a.astype(out);
+    long[] s = x.shape();
+    int n = (int) s[axis];
+    int inner = 1;
+    for (int i = axis + 1; i < s.length; i++) {
+      inner *= (int) s[i];
+    }
+    int outer = x.size() / (n * inner);
+    for (int o = 0; o < outer; o++) {
+      for (int i = 0; i < inner; i++) {
+        for (int j = 1; j < n; j++) {
+          int p = (o * n + j - 1) * inner + i;
+          int q = p + inner;
+          if (out.isComplex()) {
+            double pr = x.getDouble(p);
+            double pi = x.getImag(p);
+            double qr = x.getDouble(q);
+            double qi = x.getImag(q);
+            if (prod) {
+              x.setComplex(q, pr * qr - pi * qi, pr * qi + pi * qr);
+            } else {
+              x.setComplex(q, pr + qr, pi + qi);
+            }
+          } else if (out.isFloating()) {
+            x.setDouble(
+                q, prod ? x.getDouble(p) * x.getDouble(q) : x.getDouble(p) + x.getDouble(q));
+          } else {
+            x.setLong(q, prod ? x.getLong(p) * x.getLong(q) : x.getLong(p) + x.getLong(q));
+          }
+        }
+      }
+    }
+    return x;
+  }
+}
