@@ -125,7 +125,7 @@ public final class BeamExecutor implements Executor {
   public RunReport execute(String computeId, List<Operation> ops, List<Callback> callbacks) {
     long start = System.currentTimeMillis();
     checkMemory(ops);
-    FunctionShipping.check(ops, "beam", "Beam workers");
+    ops = FunctionShipping.shippable(ops, "beam", "Beam workers");
     long checked = System.currentTimeMillis();
     int parallelism = parallelism(ops);
     String runId = computeId + "-" + UUID.randomUUID().toString().substring(0, 8);

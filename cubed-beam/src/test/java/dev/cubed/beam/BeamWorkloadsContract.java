@@ -9,8 +9,10 @@ import dev.cubed.runtime.Callback;
 import dev.cubed.runtime.Events;
 import dev.cubed.s3.S3TestServer;
 import dev.cubed.s3.S3Workloads;
+import dev.cubed.testing.FromArrayCase;
 import dev.cubed.zarr.Store;
 import dev.cubed.zarr.Stores;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -18,6 +20,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -27,8 +30,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * ({@code executor("beam")} and {@code beam.*} executor options), with stored inputs, outputs and
  * intermediates on a real S3-compatible server (s3proxy on 127.0.0.1): each gives NumPy's checksums
  * within relative 1e-9, its tasks ran inside Beam (TaskEnd events relayed from Beam metrics), and
- * its intermediates were objects under the S3 work directory while it ran. One S3 server per test
- * class.
+ * its intermediates were objects under the S3 work directory while it ran. A {@code
+ * Cubed.fromArray} input combined with a stored array gives the threads executor's answer (the
+ * client stores the array's blocks in the work directory once; the DoFns carry no array). One S3
+ * server per test class.
  */
 @Tag("beam")
 abstract class BeamWorkloadsContract {
@@ -108,6 +113,20 @@ abstract class BeamWorkloadsContract {
             assertThat(got.get(k)).as(name + " " + k).isEqualTo(v);
           }
         });
+  }
+
+  @Test
+  void fromArrayDataWithAStoredArrayEqualsTheThreadsExecutor() {
+    FromArrayCase.writeStored("s3://inputs/from-array.zarr");
+    List<Events.TaskEnd> ends =
+        FromArrayCase.checkAgainstThreads(
+            ComputeOptions.defaults(),
+            "beam",
+            "s3://inputs/from-array.zarr",
+            spec("beam", "s3://work/beam-from-array"));
+    assertThat(ends)
+        .extracting(Events.TaskEnd::worker)
+        .allMatch(s -> s.matches(workerPattern()), "match " + workerPattern());
   }
 
   @ParameterizedTest

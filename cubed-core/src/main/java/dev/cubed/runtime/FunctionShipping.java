@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.NotSerializableException;
 import java.io.ObjectOutputStream;
 import java.io.OutputStream;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -41,6 +42,28 @@ public final class FunctionShipping {
     for (Operation op : ops) {
       write(op, executor, destination, OutputStream.nullOutputStream(), false);
     }
+  }
+
+  /**
+   * The ops with their task functions as an executor that ships functions with its own
+   * serialization (Spark, Beam) should ship them: each checked as {@link #check} does, serialized
+   * once here with {@link ClientData} replaced by its stand-in (the plan stored such data in the
+   * work directory first: {@link Executor#runsTasksInThisJvm()} false), and deserialized where it
+   * runs, on first use.
+   *
+   * @param executor the executor's name, for messages ("spark")
+   * @param destination where the function goes, for messages ("Spark executors")
+   * @throws IllegalArgumentException naming the executor, the op and what cannot be shipped
+   */
+  public static List<Operation> shippable(
+      List<Operation> ops, String executor, String destination) {
+    List<Operation> out = new ArrayList<>(ops.size());
+    for (Operation op : ops) {
+      ByteArrayOutputStream b = new ByteArrayOutputStream();
+      write(op, executor, destination, b, true);
+      out.add(op.withFunction(new ShippedFunction(op.name(), b.toByteArray())));
+    }
+    return out;
   }
 
   private static void write(
@@ -93,9 +116,9 @@ public final class FunctionShipping {
 
   /**
    * Serializes task functions, refusing stores that live in this JVM; with {@code standIns}, writes
-   * {@link ClientData} as its stand-in (the processes executor, whose plans store such data first:
-   * {@link Executor#runsTasksInThisJvm()}). Spark and Beam serialize the functions themselves, so
-   * their check keeps refusing in-memory data the other JVMs would need.
+   * {@link ClientData} as its stand-in (executors whose plans store such data first: {@link
+   * Executor#runsTasksInThisJvm()} false; the processes executor, and Spark and Beam through {@link
+   * #shippable}). Without, {@link #check} refuses such data as not Serializable.
    */
   private static final class ShippingStream extends ObjectOutputStream {
     private final boolean standIns;

@@ -40,6 +40,11 @@ public record Operation(
     this(name, keys, function, projectedMem, null);
   }
 
+  /** This operation with another task function (everything else kept). */
+  public Operation withFunction(TaskFunction f) {
+    return new Operation(name, keys, f, projectedMem, dependencies);
+  }
+
   /** Whether the dependencies are known (otherwise: every earlier operation). */
   public boolean hasKnownDependencies() {
     return dependencies != null;

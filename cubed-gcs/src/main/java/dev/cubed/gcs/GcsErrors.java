@@ -91,7 +91,8 @@ final class GcsErrors {
         ObjectStores.Failure.of(classify(e)),
         op,
         key,
-        new ObjectStores.Target(store, store.bucket(), s.endpoint(), s.describe(), s.maxAttempts()),
+        new ObjectStores.Target(
+            store, store.bucket(), s.endpoint(), store.clientDescription(), s.maxAttempts()),
         code(e),
         e);
   }

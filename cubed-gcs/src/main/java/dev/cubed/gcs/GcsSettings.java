@@ -7,6 +7,7 @@ import java.net.URI;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
+import java.util.regex.Pattern;
 
 /**
  * How to reach Google Cloud Storage, without credentials (those always come from Application
@@ -26,6 +27,8 @@ import java.util.function.Function;
  *       <td>{@code none} when an endpoint is set (emulators), else {@code default}</td></tr>
  *   <tr><td>max_attempts</td><td>cubed.gcs.maxAttempts</td><td>CUBED_GCS_MAX_ATTEMPTS</td>
  *       <td>8</td></tr>
+ *   <tr><td>client_factory</td><td>cubed.gcs.clientFactory</td><td>CUBED_GCS_CLIENT_FACTORY</td>
+ *       <td>none: the store builds its client from the settings above</td></tr>
  * </table>
  *
  * @param endpoint endpoint override (e.g. {@code http://127.0.0.1:4443}), or null for Google's
@@ -33,8 +36,11 @@ import java.util.function.Function;
  * @param anonymous true to send no credentials ({@code credentials=none}), false for Application
  *     Default Credentials ({@code credentials=default})
  * @param maxAttempts attempts per request, including the first (retries with backoff)
+ * @param clientFactory the class name of a {@link GcsClientFactory} that builds the client, or null
+ *     for the store's own (JSON API transport with the settings above)
  */
-public record GcsSettings(String endpoint, String project, boolean anonymous, int maxAttempts)
+public record GcsSettings(
+    String endpoint, String project, boolean anonymous, int maxAttempts, String clientFactory)
     implements Serializable {
   /** Default attempts per request. */
   public static final int DEFAULT_MAX_ATTEMPTS = 8;
@@ -49,7 +55,27 @@ public record GcsSettings(String endpoint, String project, boolean anonymous, in
       endpoint = normalizeEndpoint(endpoint);
     }
     StoreSettings.checkMaxAttempts("GCS", maxAttempts);
+    if (clientFactory != null && !CLASS_NAME.matcher(clientFactory).matches()) {
+      throw new IllegalArgumentException(
+          "GCS client_factory '"
+              + clientFactory
+              + "' is not a Java class name (e.g. com.example.MyGcsClientFactory)");
+    }
   }
+
+  /**
+   * Settings without a client factory: the store builds its own client.
+   *
+   * @throws IllegalArgumentException for a malformed endpoint or maxAttempts below 1
+   */
+  public GcsSettings(String endpoint, String project, boolean anonymous, int maxAttempts) {
+    this(endpoint, project, anonymous, maxAttempts, null);
+  }
+
+  private static final Pattern CLASS_NAME =
+      Pattern.compile(
+          "\\p{javaJavaIdentifierStart}\\p{javaJavaIdentifierPart}*"
+              + "(\\.\\p{javaJavaIdentifierStart}\\p{javaJavaIdentifierPart}*)*");
 
   /**
    * {@code host:port} (the form of STORAGE_EMULATOR_HOST) becomes {@code http://host:port}; a
@@ -92,7 +118,7 @@ public record GcsSettings(String endpoint, String project, boolean anonymous, in
             uri,
             "GCS",
             "",
-            List.of("endpoint", "project", "credentials", "max_attempts"),
+            List.of("endpoint", "project", "credentials", "max_attempts", "client_factory"),
             props,
             env);
     String endpoint = q.get("endpoint");
@@ -116,7 +142,8 @@ public record GcsSettings(String endpoint, String project, boolean anonymous, in
                         + "' is neither 'default' (Application Default Credentials) nor 'none'");
           };
     }
-    return new GcsSettings(endpoint, project, anonymous, q.maxAttempts(DEFAULT_MAX_ATTEMPTS));
+    return new GcsSettings(
+        endpoint, project, anonymous, q.maxAttempts(DEFAULT_MAX_ATTEMPTS), q.get("client_factory"));
   }
 
   /** The settings, the endpoint's credentials redacted ({@link Stores#redact}). */
@@ -130,11 +157,15 @@ public record GcsSettings(String endpoint, String project, boolean anonymous, in
         + anonymous
         + ", maxAttempts="
         + maxAttempts
+        + (clientFactory == null ? "" : ", clientFactory=" + clientFactory)
         + "]";
   }
 
   /** For messages: where requests go and how credentials are found. */
   String describe() {
+    if (clientFactory != null) {
+      return "the client of " + clientFactory + " (client_factory)";
+    }
     return (endpoint == null ? "Google Cloud Storage" : "endpoint " + Stores.redact(endpoint))
         + (project == null ? "" : ", project " + project)
         + (anonymous

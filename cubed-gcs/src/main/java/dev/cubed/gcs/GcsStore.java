@@ -12,6 +12,7 @@ import com.google.cloud.storage.Storage;
 import com.google.cloud.storage.Storage.BlobField;
 import com.google.cloud.storage.Storage.BlobGetOption;
 import com.google.cloud.storage.Storage.BlobListOption;
+import com.google.cloud.storage.StorageOptions;
 import com.google.cloud.storage.StorageRetryStrategy;
 import dev.cubed.zarr.ObjectStore;
 import dev.cubed.zarr.ObjectStores;
@@ -19,12 +20,15 @@ import dev.cubed.zarr.Store;
 import dev.cubed.zarr.StoreSettings;
 import dev.cubed.zarr.Stores;
 import java.io.IOException;
+import java.io.NotSerializableException;
+import java.io.ObjectOutputStream;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -42,9 +46,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * dev.cubed.zarr.ZarrStoreException} names the key, the bucket and the cause.
  *
  * <p>Serializable: the bucket, prefix and {@link GcsSettings} travel, never credentials; the
- * receiving JVM builds its own client (Application Default Credentials) on first use. Clients are
- * shared per settings within a JVM. The memory model counts {@link #bufferCopies() 2 copies} of
- * every chunk read or written.
+ * receiving JVM builds its own client (Application Default Credentials, or the settings' {@link
+ * GcsClientFactory}) on first use. Clients are shared per settings within a JVM. A store may also
+ * be built on a given client ({@link #GcsStore(String, String, Storage)}), which stays in its JVM.
+ * The memory model counts {@link #bufferCopies() 2 copies} of every chunk read or written.
  */
 public final class GcsStore extends ObjectStore<GcsSettings> {
   private static final long serialVersionUID = 1L;
@@ -58,13 +63,50 @@ public final class GcsStore extends ObjectStore<GcsSettings> {
 
   private transient volatile Storage client;
 
+  /** The client given to the constructor, or null when the store builds its own. */
+  private final transient Storage given;
+
   /**
    * A store on {@code bucket} under {@code prefix} ("" for the bucket's root).
    *
    * @throws IllegalArgumentException for an empty bucket or a malformed prefix
    */
   public GcsStore(String bucket, String prefix, GcsSettings settings) {
+    this(bucket, prefix, settings, null);
+  }
+
+  /**
+   * A store on {@code bucket} under {@code prefix} whose requests go through {@code client}, built
+   * by the caller (other transport options or credentials, or an in-memory client in tests) instead
+   * of one built from settings. The client does not travel: such a store refuses to be serialized
+   * (for stores sent to other JVMs, name a {@link GcsClientFactory} in the {@code client_factory}
+   * setting). Two such stores are equal only if they share the client.
+   *
+   * @throws IllegalArgumentException for an empty bucket or a malformed prefix
+   * @throws NullPointerException if {@code client} is null
+   */
+  public GcsStore(String bucket, String prefix, Storage client) {
+    this(bucket, prefix, describing(Objects.requireNonNull(client, "client")), client);
+  }
+
+  private GcsStore(String bucket, String prefix, GcsSettings settings, Storage given) {
     super(ObjectStores.checkBucket("GCS", bucket), ObjectStores.rootPrefix(prefix), settings);
+    this.given = given;
+    this.client = given;
+  }
+
+  /** Settings describing a given client: its host (unless Google's), project and attempts. */
+  private static GcsSettings describing(Storage client) {
+    StorageOptions o = client.getOptions();
+    String host = o.getHost();
+    String endpoint = host == null || host.equals("https://storage.googleapis.com") ? null : host;
+    int attempts = o.getRetrySettings().getMaxAttempts();
+    return new GcsSettings(
+        endpoint,
+        o.getProjectId(),
+        false,
+        attempts < 1 ? GcsSettings.DEFAULT_MAX_ATTEMPTS : attempts,
+        null);
   }
 
   /**
@@ -91,6 +133,45 @@ public final class GcsStore extends ObjectStore<GcsSettings> {
     return c;
   }
 
+  /** For messages: how this store's client was made. */
+  String clientDescription() {
+    return given == null
+        ? settings.describe()
+        : "the Storage client given to the store (project " + settings.project() + ")";
+  }
+
+  private static Storage buildClient(GcsSettings s) {
+    return s.clientFactory() != null ? fromFactory(s) : httpClient(s);
+  }
+
+  /** The client of the settings' {@link GcsClientFactory}, checked before it is instantiated. */
+  private static Storage fromFactory(GcsSettings s) {
+    String name = s.clientFactory();
+    ClassLoader cl = Thread.currentThread().getContextClassLoader();
+    Class<?> c;
+    try {
+      c = Class.forName(name, false, cl != null ? cl : GcsStore.class.getClassLoader());
+    } catch (ClassNotFoundException | LinkageError e) {
+      throw new IllegalArgumentException(
+          "GCS client_factory class '" + name + "' is not on this JVM's classpath", e);
+    }
+    if (!GcsClientFactory.class.isAssignableFrom(c)) {
+      throw new IllegalArgumentException(
+          "GCS client_factory class '"
+              + name
+              + "' does not implement "
+              + GcsClientFactory.class.getName());
+    }
+    GcsClientFactory f;
+    try {
+      f = (GcsClientFactory) c.getConstructor().newInstance();
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalArgumentException(
+          "GCS client_factory class '" + name + "' has no public no-argument constructor: " + e, e);
+    }
+    return Objects.requireNonNull(f.create(s), () -> name + ".create returned no client");
+  }
+
   /** The client's retry timing: exponential backoff from 50 ms, doubling, at most 20 s apart. */
   static RetrySettings retrySettings(int maxAttempts) {
     return RetrySettings.newBuilder()
@@ -106,7 +187,7 @@ public final class GcsStore extends ObjectStore<GcsSettings> {
         .build();
   }
 
-  private static Storage buildClient(GcsSettings s) {
+  private static Storage httpClient(GcsSettings s) {
     HttpStorageOptions.Builder b =
         HttpStorageOptions.http()
             .setRetrySettings(retrySettings(s.maxAttempts()))
@@ -259,6 +340,11 @@ public final class GcsStore extends ObjectStore<GcsSettings> {
       List<BlobId> batch = ids.subList(i, Math.min(ids.size(), i + DELETE_BATCH));
       try {
         client().delete(batch); // false for objects already gone: fine
+      } catch (UnsupportedOperationException e) {
+        // a client without batch requests (Google's in-memory LocalStorageHelper): one by one
+        for (BlobId id : batch) {
+          delete(keyOf(id.getName()));
+        }
       } catch (RuntimeException e) {
         throw GcsErrors.failure("delete (batch of " + batch.size() + ")", keyPrefix + "*", this, e);
       }
@@ -318,6 +404,30 @@ public final class GcsStore extends ObjectStore<GcsSettings> {
   @Override
   public int bufferCopies() {
     return 2;
+  }
+
+  /** Equal stores: same bucket, prefix and settings, and the same given client (if any). */
+  @Override
+  public boolean equals(Object o) {
+    return super.equals(o) && ((GcsStore) o).given == given;
+  }
+
+  @Override
+  public int hashCode() {
+    return super.hashCode();
+  }
+
+  private void writeObject(ObjectOutputStream out) throws IOException {
+    if (given != null) {
+      throw new NotSerializableException(
+          "GCS store "
+              + describe()
+              + " uses a Storage client given to its constructor, which cannot travel to another"
+              + " JVM: name a "
+              + GcsClientFactory.class.getName()
+              + " in the client_factory setting instead");
+    }
+    out.defaultWriteObject();
   }
 
   @Override

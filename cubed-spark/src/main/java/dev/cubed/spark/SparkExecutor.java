@@ -348,7 +348,7 @@ public final class SparkExecutor implements Executor, AutoCloseable {
   @Override
   public RunReport execute(String computeId, List<Operation> ops, List<Callback> callbacks) {
     long start = System.currentTimeMillis();
-    FunctionShipping.check(ops, "spark", "Spark executors");
+    ops = FunctionShipping.shippable(ops, "spark", "Spark executors");
     SparkContext sc = context();
     int maxAttempts = SparkCluster.maxAttempts(sc.conf(), sc.master());
     checkFits(ops, SparkCluster.slots(sc.conf(), sc.master(), Runtime.getRuntime().maxMemory()));

@@ -3,10 +3,13 @@ package dev.cubed.spark;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cubed.Spec;
+import dev.cubed.runtime.Events;
 import dev.cubed.runtime.Operation;
 import dev.cubed.runtime.PythonClientRun;
 import dev.cubed.runtime.TaskFailedException;
 import dev.cubed.s3.S3TestServer;
+import dev.cubed.testing.FromArrayCase;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
@@ -36,9 +39,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * with inputs, intermediates and outputs on the in-process S3 server; each gives NumPy's checksums,
  * and its tasks ran in executor processes other than this JVM. With {@code
  * -Dcubed.spark.compare=true} each workload also runs on the threads executor in the same minute,
- * and both times are printed. Then, on the same cluster: a task failing once is retried by Spark in
- * an executor JVM, and a deterministic failure fails the compute with the task's message. The
- * cluster runs with the settings of scripts/spark-local-cluster.sh: every process listens on
+ * and both times are printed. A {@code Cubed.fromArray} input combined with a stored array gives
+ * the threads executor's answer there. Then, on the same cluster: a task failing once is retried by
+ * Spark in an executor JVM, and a deterministic failure fails the compute with the task's message.
+ * The cluster runs with the settings of scripts/spark-local-cluster.sh: every process listens on
  * 127.0.0.1 only, there is no REST submission server, and a connection without the shared secret is
  * refused (the workloads above ran with it). Last, Python functions on the same cluster: the Python
  * package, as a client with the spark executor in its bridge, runs {@code
@@ -139,6 +143,24 @@ class SparkWorkloadsClusterTest {
         .hasMessageContaining("chunk 2 has a bad dtype")
         .hasMessageContaining("spark executor");
     assertThat(SparkExecutorTest.runsOf(dir, 2)).as("not retried").isEqualTo(1);
+  }
+
+  @Order(1)
+  @Test
+  void fromArrayDataWithAStoredArrayEqualsTheThreadsExecutorOnTwoExecutorJvms() {
+    FromArrayCase.writeStored("s3://data/from-array/stored.zarr");
+    Spec spec =
+        Spec.builder()
+            .workDir("s3://work/from-array")
+            .allowedMem("100MB")
+            .reservedMem("1MB")
+            .build();
+    List<Events.TaskEnd> ends =
+        FromArrayCase.checkAgainstThreads(spark, "s3://data/from-array/stored.zarr", spec);
+    assertThat(ends)
+        .extracting(Events.TaskEnd::worker)
+        .as("no task ran in the driver JVM")
+        .noneMatch(w -> w.contains("(pid " + ProcessHandle.current().pid() + " "));
   }
 
   @Order(2)
