@@ -113,6 +113,7 @@ public final class Cubed {
         .rechunkCompression(s.rechunkIntermediateCompression())
         .rechunkConsume(s.rechunkConsumeIntermediates())
         .intermediateChecksums(s.intermediateChecksums())
+        .diskCheck(s.diskCheck())
         .build();
   }
 

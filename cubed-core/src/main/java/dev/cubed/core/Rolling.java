@@ -6,7 +6,7 @@ import dev.cubed.plan.ArrayNode;
 import dev.cubed.plan.ChunkGrid;
 import dev.cubed.primitive.BlockKeys;
 import dev.cubed.primitive.Blockwise;
-import dev.cubed.primitive.BlockwiseFunction;
+import dev.cubed.primitive.HaloFunction;
 import dev.cubed.primitive.KeyFunction;
 import java.util.ArrayList;
 import java.util.List;
@@ -79,7 +79,7 @@ public final class Rolling {
           return List.of(BlockKeys.many(ks));
         };
     boolean complex = x.dtype().isComplex();
-    BlockwiseFunction fn =
+    HaloFunction fn =
         (args, k) -> {
           @SuppressWarnings("unchecked")
           List<NDArray> blocks = (List<NDArray>) args.get(0);
