@@ -34,8 +34,8 @@ def configure(**spec):
     java.io.tmpdir/cubed-<user>), executor ("threads" or "processes"), workers, attempts, checksum
     (True: a crc32c checksum per chunk of the Zarr arrays written), fold_groups, tile_bytes,
     inline_max_bytes, rechunk_intermediate_compression, rechunk_consume_intermediates,
-    intermediate_checksums, processes_keep_alive, processes_gc_skip, worker_jvm_options,
-    worker_post_task_gc, worker_stats, and executor_option.KEY (pass it as
+    intermediate_checksums, disk_check, processes_keep_alive, processes_gc_skip,
+    worker_jvm_options, worker_post_task_gc, worker_stats, and executor_option.KEY (pass it as
     ``**{"executor_option.spark.master": "local[2]"}``). A bad key or value is a ValueError naming
     it and what it allows. Returns the spec's description."""
     args = []

@@ -185,6 +185,9 @@ class Array:
 
     # ---- python protocols ----
     def __repr__(self):
+        if "_window" in self.__dict__ and _deferred.pending(self):
+            return (f"cubed_java.Array<shape={self.shape}, dtype={self.dtype}, a window view"
+                    " (_rolling.py)>")
         if _deferred.pending(self):
             return (f"cubed_java.Array<shape=(unknown until computed: data-dependent), dtype="
                     f"{self.dtype}>")
@@ -362,6 +365,12 @@ class Array:
     def __getitem__(self, key):
         if not isinstance(key, tuple):
             key = (key,)
+        if "_window" in self.__dict__:
+            from . import _rolling
+
+            same = _rolling.whole(self, key)  # x[:, :] of a window view stays a view
+            if same is not None:
+                return same
         if len(key) == 1 and isinstance(key[0], Array) and key[0].dtype == np.bool_:
             return self._get_mask(key[0])
         if builtins.any(_is_int_array(k) for k in key):

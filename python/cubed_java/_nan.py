@@ -78,8 +78,13 @@ def _correction(fn, correction, ddof):
 
 
 def _nanmoment(jname, x, axis, dtype, correction, ddof, keepdims):
+    from . import _rolling
+
     xp = _xp()
     c = _correction(jname[3:], correction, ddof)
+    r = _rolling.reduce(jname, x, axis, keepdims, dtype, c)  # a window view: one op
+    if r is not None:
+        return r
     x = _float_for_bool(x)
     if dtype is not None and np.dtype(dtype) != x.dtype:
         x = xp.astype(x, dtype)

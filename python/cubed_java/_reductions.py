@@ -7,11 +7,15 @@ import math
 
 import numpy as np
 
+from . import _rolling
 from . import array_api as xp
 from ._array import _call
 from ._bridge import Ints
 
 def _reduce(jname, x, axis, keepdims, dtype=None):
+    r = _rolling.reduce(jname, x, axis, keepdims, dtype)  # a window view: one moving-window op
+    if r is not None:
+        return r
     if dtype is not None and np.dtype(dtype) != x.dtype:
         x = xp.astype(x, dtype)
     axes = xp._axes(x, axis)
@@ -71,6 +75,9 @@ def any(x, /, *, axis=None, keepdims=False):  # noqa: A001
 
 
 def _moment(jname, x, axis, correction, keepdims):
+    r = _rolling.reduce(jname, x, axis, keepdims, correction=correction)
+    if r is not None:
+        return r
     axes = xp._axes(x, axis)
     if not axes and x.ndim:
         return x

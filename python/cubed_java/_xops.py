@@ -61,11 +61,15 @@ def pad(array, pad_width, mode="constant", *, constant_values=0, **kwargs):
 
 def sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=False):
     """NumPy's ``lib.stride_tricks.sliding_window_view``: for each axis a new last axis of the
-    window's length, built lazily as a stack of the window's shifted slices (so a window of w
-    costs w slices of x, each bounded like x's blocks). ``writeable=True`` is refused."""
+    window's length. Along one axis the result is a window view (``_rolling.py``): reduced over
+    its window axis (as xarray's ``rolling(...).mean()`` & co. do) it is one moving-window op that
+    never writes the window axis; any other use builds it lazily as a stack of the window's
+    shifted slices (a window of w costs w slices of x, each bounded like x's blocks).
+    ``writeable=True`` is refused."""
+    from . import _rolling
+
     if writeable:
         raise ValueError("sliding_window_view: cubed_java arrays are read-only (writeable=False)")
-    xp = _xp()
     shapes = (window_shape,) if np.ndim(window_shape) == 0 else tuple(window_shape)
     if axis is None:
         axes = tuple(range(x.ndim))
@@ -81,12 +85,10 @@ def sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=Fa
         if w < 0 or w > n:
             raise ValueError(f"sliding_window_view: window {w} does not fit axis {a} of length"
                              f" {n}")
-        pieces = []
-        for i in range(w):
-            key = [slice(None)] * out.ndim
-            key[a] = slice(i, n - w + 1 + i)
-            pieces.append(out[tuple(key)])
-        out = xp.stack(pieces, axis=-1)
+    if len(shapes) == 1 and isinstance(x, Array) and int(shapes[0]) > 0:
+        return _rolling.view(x, int(shapes[0]), int(axes[0]) % x.ndim)
+    for w, a in zip(shapes, axes):
+        out = _rolling.stack(out, int(a) % x.ndim, int(w))
     return out
 
 

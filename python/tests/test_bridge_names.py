@@ -207,7 +207,8 @@ def test_the_bridge_resolves_facade_methods_only():
     java = java_functions()
     assert "Xp.add" in java and "XpLinalg.vectorNorm" in java and "XpFft.fft" in java
     assert {n.split(".")[0] for n in java if "." in n} == {"Xp", "XpLinalg", "XpFft",
-                                                           "XpIndexing", "XpGroupby"}
+                                                           "XpIndexing", "XpGroupby",
+                                                           "XpWindow"}
     assert (2, False) in java["Xp.add"]
 
 

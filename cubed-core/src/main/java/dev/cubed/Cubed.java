@@ -115,6 +115,7 @@ public final class Cubed {
         .rechunkCompression(s.rechunkIntermediateCompression())
         .rechunkConsume(s.rechunkConsumeIntermediates())
         .intermediateChecksums(s.intermediateChecksums())
+        .diskCheck(s.diskCheck())
         .build();
   }
 

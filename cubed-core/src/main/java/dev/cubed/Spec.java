@@ -55,6 +55,8 @@ import java.util.Objects;
  *       intermediate chunks they copied: auto, true, false; plan id</td></tr>
  *   <tr><td>intermediate_checksums</td><td>true</td><td>crc32c per chunk of intermediate arrays;
  *       plan id</td></tr>
+ *   <tr><td>disk_check</td><td>true</td><td>refuse, before anything runs, a plan whose
+ *       intermediate arrays exceed the free space of a local work directory's file system</td></tr>
  *   <tr><td>processes_keep_alive</td><td>30</td><td>seconds the processes executors keep idle
  *       workers for the next compute (0: off)</td></tr>
  *   <tr><td>processes_gc_skip</td><td>true</td><td>workers may skip the full GC before a task
@@ -285,6 +287,17 @@ public final class Spec implements Serializable {
     return v.intermediateChecksums;
   }
 
+  /**
+   * Whether a compute first compares the plan's intermediate bytes (uncompressed, all of them: they
+   * are deleted after the compute) with the usable space of a local work directory's file system
+   * and refuses a plan that does not fit, before anything runs (default true; object-store work
+   * directories are never checked). Turn it off when the space will be there (compressed
+   * intermediates, a cleanup running beside).
+   */
+  public boolean diskCheck() {
+    return v.diskCheck;
+  }
+
   /** How long the processes executors keep idle workers for the next compute (default 30 s). */
   public Duration processesKeepAlive() {
     return v.processesKeepAlive;
@@ -412,6 +425,12 @@ public final class Spec implements Serializable {
     /** See {@link Spec#intermediateChecksums()}. */
     public Builder intermediateChecksums(boolean on) {
       v.intermediateChecksums = on;
+      return this;
+    }
+
+    /** See {@link Spec#diskCheck()}. */
+    public Builder diskCheck(boolean on) {
+      v.diskCheck = on;
       return this;
     }
 

@@ -127,6 +127,11 @@ final class SpecKeys {
               (b, v) -> b.intermediateChecksums(SpecText.bool("intermediate_checksums", v)),
               s -> Boolean.toString(s.intermediateChecksums())),
           key(
+              "disk_check",
+              null,
+              (b, v) -> b.diskCheck(SpecText.bool("disk_check", v)),
+              s -> Boolean.toString(s.diskCheck())),
+          key(
               "processes_keep_alive",
               "cubed.processes.keepAliveSeconds",
               (b, v) ->

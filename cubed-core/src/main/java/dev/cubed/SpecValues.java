@@ -33,6 +33,7 @@ final class SpecValues implements Serializable {
   IntermediateCompression rechunkIntermediateCompression = IntermediateCompression.AUTO;
   ConsumeIntermediates rechunkConsumeIntermediates = ConsumeIntermediates.AUTO;
   boolean intermediateChecksums = true;
+  boolean diskCheck = true;
   Duration processesKeepAlive = Duration.ofSeconds(30);
   boolean processesGcSkip = true;
   List<String> workerJvmOptions = List.of();
@@ -59,6 +60,7 @@ final class SpecValues implements Serializable {
     c.rechunkIntermediateCompression = rechunkIntermediateCompression;
     c.rechunkConsumeIntermediates = rechunkConsumeIntermediates;
     c.intermediateChecksums = intermediateChecksums;
+    c.diskCheck = diskCheck;
     c.processesKeepAlive = processesKeepAlive;
     c.processesGcSkip = processesGcSkip;
     c.workerJvmOptions = workerJvmOptions;

@@ -47,6 +47,7 @@ class SpecSettingsTest {
     m.put("rechunk_intermediate_compression", new String[] {"LZ4", "lz4"});
     m.put("rechunk_consume_intermediates", new String[] {"false", "false"});
     m.put("intermediate_checksums", new String[] {"false", "false"});
+    m.put("disk_check", new String[] {"false", "false"});
     m.put("processes_keep_alive", new String[] {"0", "0"});
     m.put("processes_gc_skip", new String[] {"false", "false"});
     m.put("worker_jvm_options", new String[] {" -Da=1   -Xss4m ", "-Da=1 -Xss4m"});
@@ -131,6 +132,7 @@ class SpecSettingsTest {
     bad.put("checksum", "true or false");
     bad.put("fold_groups", "true or false");
     bad.put("intermediate_checksums", "true or false");
+    bad.put("disk_check", "true or false");
     bad.put("processes_gc_skip", "true or false");
     bad.put("worker_post_task_gc", "true or false");
     bad.put("worker_stats", "true or false");
@@ -213,6 +215,9 @@ class SpecSettingsTest {
     assertThat(c.foldGroups()).isFalse();
     assertThat(c.tileBytes()).isEqualTo(4096);
     assertThat(c.inlineMaxBytes()).isZero();
+    assertThat(c.diskCheck()).isTrue();
+    assertThat(Cubed.config(Spec.builder().set("disk_check", "false").build()).diskCheck())
+        .isFalse();
     assertThat(c.rechunkCompression()).isEqualTo(IntermediateCompression.LZ4);
     assertThat(c.rechunkConsume()).isEqualTo(ConsumeIntermediates.TRUE);
     assertThat(c.intermediateChecksums()).isFalse();
@@ -251,7 +256,12 @@ class SpecSettingsTest {
   void everySettingThatChangesAPlanIsInTheComputeId() {
     String id = plan(b -> b).computeId();
     assertThat(plan(b -> b).computeId()).as("same settings, same id").isEqualTo(id);
-    assertThat(plan(b -> b.set("attempts", "1").set("processes_keep_alive", "0")).computeId())
+    assertThat(
+            plan(b ->
+                    b.set("attempts", "1")
+                        .set("processes_keep_alive", "0")
+                        .set("disk_check", "false"))
+                .computeId())
         .as("settings of the executor only keep the id")
         .isEqualTo(id);
     Map<String, String> changes = new LinkedHashMap<>();

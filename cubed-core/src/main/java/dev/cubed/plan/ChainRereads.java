@@ -43,12 +43,30 @@ final class ChainRereads {
    * @param fused true for a computed array fused into its consumers (not stored)
    */
   static ArrayNode.Computed nearest(ArrayNode.Computed c, Predicate<ArrayNode> fused) {
-    return nearest(c, fused, MAX_VISITS);
+    return nearest(c, fused, n -> false, MAX_VISITS);
+  }
+
+  /**
+   * {@link #nearest(ArrayNode.Computed, Predicate)} where the arrays {@code accepted} holds may be
+   * recomputed (a halo op's elementwise inputs, see {@link Plan}): they are walked through, never
+   * returned.
+   */
+  static ArrayNode.Computed nearest(
+      ArrayNode.Computed c, Predicate<ArrayNode> fused, Predicate<ArrayNode> accepted) {
+    return nearest(c, fused, accepted, MAX_VISITS);
   }
 
   /** {@link #nearest(ArrayNode.Computed, Predicate)} with a given walk budget (blocks visited). */
   static ArrayNode.Computed nearest(
       ArrayNode.Computed c, Predicate<ArrayNode> fused, long maxVisits) {
+    return nearest(c, fused, n -> false, maxVisits);
+  }
+
+  private static ArrayNode.Computed nearest(
+      ArrayNode.Computed c,
+      Predicate<ArrayNode> fused,
+      Predicate<ArrayNode> accepted,
+      long maxVisits) {
     List<ArrayNode.Computed> deep = new ArrayList<>();
     Set<String> seen = new HashSet<>();
     Deque<ArrayNode.Computed> queue = new ArrayDeque<>();
@@ -58,7 +76,7 @@ final class ChainRereads {
       for (ArrayNode in : n.inputs()) {
         if (fused.test(in) && seen.add(in.name())) {
           ArrayNode.Computed f = (ArrayNode.Computed) in;
-          if (n != c) {
+          if (n != c && !accepted.test(f)) {
             deep.add(f);
           }
           queue.add(f);

@@ -3,10 +3,13 @@ package dev.cubed.plan;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import dev.cubed.primitive.BlockKeys;
+import dev.cubed.primitive.HaloFunction;
 import dev.cubed.runtime.Callback;
 import dev.cubed.runtime.Executor;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -25,8 +28,10 @@ import java.util.Set;
  * arrays, which each consumer recomputes), or when fusing it would break a limit: its consumer's
  * task would read more than {@code maxInputBlocks} blocks (or than the input's own task reads, when
  * the consumer reads one block of it per task) or {@code maxSourceArrays} stored arrays, exceed
- * allowedMem, or read one of its blocks more than once over all tasks. Everything else is computed
- * inline (map fusion for chains, multiple-input fusion for several predecessors).
+ * allowedMem, or read one of its blocks more than once over all tasks (unless the consumer is a
+ * {@link HaloFunction} op and the array a cheap chain, recomputed for the halo). Elementwise-like
+ * here includes halo ops. Everything else is computed inline (map fusion for chains, multiple-input
+ * fusion for several predecessors).
  */
 public final class Plan {
   final List<ArrayNode> outputs;
@@ -156,7 +161,8 @@ public final class Plan {
             changed = true;
           }
         }
-        ArrayNode.Computed deep = changed ? null : ChainRereads.nearest(c, this::fusedComputed);
+        ArrayNode.Computed deep =
+            changed ? null : ChainRereads.nearest(c, this::fusedComputed, this::haloInput);
         changed |= deep != null && materialized.add(deep.name());
         if (changed) {
           continue;
@@ -192,6 +198,9 @@ public final class Plan {
     if (isOutput(c) || c.target() != null || isChain(c)) {
       return false;
     }
+    if (c.op().function() instanceof HaloFunction) {
+      return elementwiseChain(c);
+    }
     for (int r : c.op().readsPerInput()) {
       if (r != 1) {
         return false;
@@ -215,6 +224,62 @@ public final class Plan {
    */
   static boolean isChain(ArrayNode n) {
     return n instanceof ArrayNode.Computed c && c.op().function() instanceof ChainFunction;
+  }
+
+  private final Map<String, Boolean> elementwise = new HashMap<>();
+  private Set<String> haloInputs;
+
+  /**
+   * Whether n is in the elementwise chain below a {@link HaloFunction} op: recomputed for the
+   * halo's reads by design, not a reread to store.
+   */
+  private boolean haloInput(ArrayNode n) {
+    if (haloInputs == null) {
+      haloInputs = new HashSet<>();
+      for (ArrayNode t : topo) {
+        if (t instanceof ArrayNode.Computed c && c.op().function() instanceof HaloFunction) {
+          Deque<ArrayNode> todo = new ArrayDeque<>(c.inputs());
+          while (!todo.isEmpty()) {
+            if (todo.pop() instanceof ArrayNode.Computed ic
+                && elementwiseChain(ic)
+                && haloInputs.add(ic.name())) {
+              todo.addAll(ic.inputs());
+            }
+          }
+        }
+      }
+    }
+    return haloInputs.contains(n.name());
+  }
+
+  /**
+   * True if every op of c's chain reads one block of each input per task (or is a {@link
+   * HaloFunction} op), from virtual or stored arrays, whatever the consumer counts inside it: what
+   * a halo op recomputes for its neighbours' reads (a bounded factor, its blocks held per task)
+   * instead of writing it.
+   */
+  private boolean elementwiseChain(ArrayNode.Computed c) {
+    Boolean known = elementwise.get(c.name());
+    if (known != null) {
+      return known;
+    }
+    boolean ok = !isOutput(c) && c.target() == null && !isChain(c);
+    if (ok && !(c.op().function() instanceof HaloFunction)) {
+      for (int r : c.op().readsPerInput()) {
+        ok &= r == 1;
+      }
+    }
+    for (ArrayNode in : c.inputs()) {
+      if (!ok) {
+        break;
+      }
+      ok =
+          in instanceof ArrayNode.Computed ic
+              ? elementwiseChain(ic)
+              : in instanceof ArrayNode.Virtual || in instanceof ArrayNode.Stored;
+    }
+    elementwise.put(c.name(), ok);
+    return ok;
   }
 
   private boolean fits(ArrayNode.Computed c) {
@@ -268,6 +333,11 @@ public final class Plan {
 
   /** True if the consumer's tasks together read some block of {@code in} more than once. */
   private boolean rereads(ArrayNode.Computed c, ArrayNode in) {
+    if (c.op().function() instanceof HaloFunction
+        && in instanceof ArrayNode.Computed ic
+        && elementwiseChain(ic)) {
+      return false; // a halo recomputes an elementwise chain's blocks its neighbours read too
+    }
     int idx = c.inputs().indexOf(in);
     long total = 0;
     long blocks = Shapes.size(in.numBlocks());
@@ -472,6 +542,19 @@ public final class Plan {
               throw new MemoryBudgetExceededException(
                   o.name(), o.projectedMem(), cfg.allowedMem(), cfg.reservedMem());
             });
+  }
+
+  /**
+   * Throws if the plan's intermediate arrays do not fit the usable space of the local work
+   * directory's file system (see {@link DiskCheck}); nothing for a store work directory or when
+   * {@link PlanConfig#diskCheck()} is off.
+   *
+   * @throws DiskSpaceExceededException naming both figures and what to change
+   */
+  public void checkDisk() {
+    if (cfg.diskCheck() && cfg.localWorkDir()) {
+      DiskCheck.check(summary().intermediateBytesWritten(), cfg.workDirPath());
+    }
   }
 
   /**

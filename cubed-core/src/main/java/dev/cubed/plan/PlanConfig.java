@@ -38,6 +38,7 @@ public final class PlanConfig {
   private final IntermediateCompression rechunkCompression;
   private final ConsumeIntermediates rechunkConsume;
   private final boolean intermediateChecksums;
+  private final boolean diskCheck;
 
   private PlanConfig(Builder b) {
     this.workDir = b.workDir;
@@ -53,6 +54,7 @@ public final class PlanConfig {
     this.rechunkCompression = b.rechunkCompression;
     this.rechunkConsume = b.rechunkConsume;
     this.intermediateChecksums = b.intermediateChecksums;
+    this.diskCheck = b.diskCheck;
   }
 
   /**
@@ -88,6 +90,7 @@ public final class PlanConfig {
     b.rechunkCompression = rechunkCompression;
     b.rechunkConsume = rechunkConsume;
     b.intermediateChecksums = intermediateChecksums;
+    b.diskCheck = diskCheck;
     return b;
   }
 
@@ -161,6 +164,14 @@ public final class PlanConfig {
   /** Whether intermediate arrays get a crc32c checksum per chunk, checked on every read. */
   public boolean intermediateChecksums() {
     return intermediateChecksums;
+  }
+
+  /**
+   * Whether a run first refuses a plan whose intermediates exceed the usable space of the local
+   * work directory's file system ({@link Plan#checkDisk()}).
+   */
+  public boolean diskCheck() {
+    return diskCheck;
   }
 
   /**
@@ -239,6 +250,8 @@ public final class PlanConfig {
         + fingerprintLine().substring("settings ".length()).replace(' ', ',')
         + ", inlineMaxBytes="
         + inlineMaxBytes
+        + ", diskCheck="
+        + diskCheck
         + "]";
   }
 
@@ -257,6 +270,7 @@ public final class PlanConfig {
     private IntermediateCompression rechunkCompression = IntermediateCompression.AUTO;
     private ConsumeIntermediates rechunkConsume = ConsumeIntermediates.AUTO;
     private boolean intermediateChecksums = true;
+    private boolean diskCheck = true;
 
     private Builder(String workDir) {
       this.workDir = Objects.requireNonNull(workDir, "workDir");
@@ -316,6 +330,12 @@ public final class PlanConfig {
     /** See {@link PlanConfig#intermediateChecksums()}. */
     public Builder intermediateChecksums(boolean on) {
       this.intermediateChecksums = on;
+      return this;
+    }
+
+    /** See {@link PlanConfig#diskCheck()}. */
+    public Builder diskCheck(boolean on) {
+      this.diskCheck = on;
       return this;
     }
 

@@ -53,6 +53,9 @@ final class PlanRun {
         // failure as usual (TaskFailedException with the attempts); tasks are idempotent
       }
     }
+    if (!resume) {
+      plan.checkDisk(); // a resume's intermediates are partly on disk already
+    }
     Targets targets =
         Targets.prepare(
             plan.topo,

@@ -11,6 +11,7 @@ import dev.cubed.XpFft;
 import dev.cubed.XpGroupby;
 import dev.cubed.XpIndexing;
 import dev.cubed.XpLinalg;
+import dev.cubed.XpWindow;
 import dev.cubed.diagnostics.Diagnostics;
 import dev.cubed.nd.Axes;
 import dev.cubed.nd.Complex;
@@ -98,7 +99,8 @@ final class Calls {
 
   /** The only classes whose methods a CALL may name (an explicit list, never a lookup by name). */
   private static final List<Class<?>> API =
-      List.of(Xp.class, XpLinalg.class, XpFft.class, XpIndexing.class, XpGroupby.class);
+      List.of(
+          Xp.class, XpLinalg.class, XpFft.class, XpIndexing.class, XpGroupby.class, XpWindow.class);
 
   static {
     for (Class<?> c : API) {
