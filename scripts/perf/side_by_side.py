@@ -324,11 +324,11 @@ def render(records, a, engines, anchors_ok, why, started, commands, only):
     except (ValueError, OSError):
         mem = 0
     lines = ["### Side by side, size %s" % a.size, ""]
-    lines.append("Measured %s UTC on %d cores, %.1f GB memory (%s); %s. %d round(s), engines "
+    lines.append("Measured on %d cores, %.1f GB memory (%s); %s. %d round(s), engines "
                  "interleaved per workload; wall = median of the rounds (timed phases only), "
                  "peak RSS = largest of the rounds (process tree, sampled every 50 ms). "
                  "Checksums compared with NumPy's within relative 1e-9."
-                 % (started.strftime("%Y-%m-%d %H:%M"), ncpu, mem, platform.machine(),
+                 % (ncpu, mem, platform.machine(),
                     java_version(), a.repeat))
     if not anchors_ok:
         lines.append("")
