@@ -11,7 +11,7 @@ executor), each in a fresh process with 2 workers. For quadratic_means the read-
 (`./cubed bench quadratic_means_read`) runs in the same round. Every process is sampled every
 50 ms for the summed RSS of its process tree. The table (median wall of the repeats, ratio to
 Dask, largest peak RSS, checksum agreement with NumPy within relative 1e-9) goes into
-docs/performance.md between the markers of its size, with the date and the commands; the raw
+docs/performance.md between the markers of its size, with the machine and the commands; the raw
 records go to target/perf/side-by-side-SIZE.jsonl.
 
 Dask and Python Cubed come from the anchor scripts (a directory holding add.py, reduce.py, ...,
