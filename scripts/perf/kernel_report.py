@@ -32,7 +32,7 @@ def main():
         java[name] = (r["primaryMetric"]["score"], r["primaryMetric"]["scoreError"])
     mem_gb = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
     print("# Kernel performance beside NumPy\n")
-    print(f"Measured {datetime.date.today()} on {os.cpu_count()} cores, {mem_gb:.0f} GB, "
+    print(f"Measured on {os.cpu_count()} cores, {mem_gb:.0f} GB, "
           f"{platform.processor() or platform.machine()}; NumPy {np_res['numpy']}; "
           f"Java {platform.java_ver()[0] or os.popen('java -version 2>&1').read().splitlines()[0]}; "
           f"BLAS: {a.blas}.\n")

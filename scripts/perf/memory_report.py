@@ -38,7 +38,7 @@ def main():
     rows = [json.loads(l) for l in open(a.results) if l.strip()]
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     out = ["# Memory bound of the threads executor", "",
-           f"Measured {now} on {machine()} by `{a.command}`; {a.workers} workers.", "",
+           f"Measured on {machine()} by `{a.command}`; {a.workers} workers.", "",
            "Each run gets a JVM heap of exactly workers x allowedMem + 192 MB (the engine's own",
            "live data), so the executor can run every task concurrently only if the memory model's",
            "projections hold. The bound promised for the process is that heap + the JVM's non-heap",

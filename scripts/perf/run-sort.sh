@@ -65,7 +65,7 @@ plan = [l.rstrip() for l in open(sys.argv[11]) if l.strip()]
 tv = open(sys.argv[12]).read()
 cpu = sum(float(re.search(r"%s time \(seconds\): ([0-9.]+)" % k, tv).group(1)) for k in ("User", "System"))
 print("# Sorting 2 GB of float64 in bounded memory\n")
-print(f"Measured {sys.argv[6]} to {sys.argv[7]} on this 2-core machine, shared with other builds "
+print(f"Measured on this 2-core machine, shared with other builds "
       f"(load average before: {sys.argv[8]}, after the Java run: {sys.argv[9]}), by\n\n    {sys.argv[10]}\n")
 print("The Java run sorts `Cubed.random` values with `Xp.sort` (distributed sample sort, see "
       "docs/api/sorting.md) and checks the result in the same compute without holding it: every "

@@ -85,9 +85,9 @@ for w in $only; do
   done
 done
 java_version=$(java -version 2>&1 | head -1)
-for doc in docs/perf/workloads.md docs/performance.md; do
+for doc in docs/perf/workloads.md; do
 python3 scripts/perf/workloads_report.py "$results" --size "$size" --runs "$runs" \
   --commands "$commands" --java "$java_version" \
   --script "scripts/perf/run-workloads.sh $size --runs $runs$([ "$fusionoff" = 1 ] && echo ' --fusion-off')$([ "$warm" != 0 ] && echo " --warm $warm")$([ "$only" != "$all" ] && echo " --only \"$only\"")" --doc "$doc"
 done
-echo "wrote docs/perf/workloads.md and docs/performance.md ($size)" >&2
+echo "wrote docs/perf/workloads.md ($size)" >&2

@@ -31,7 +31,7 @@ def main():
     first = rows[0]
     p = first["params"]
     print("# Scaling: quadratic_means with T doubling, same allowedMem\n")
-    print(f"Measured {now} on {cores} cores, {human(mem)} memory ({model}); {a.java or 'java'}. "
+    print(f"Measured on {cores} cores, {human(mem)} memory ({model}); {a.java or 'java'}. "
           f"Y={p['Y']}, X={p['X']}, tchunk={p['tchunk']}, executor {first['executor']}, "
           f"{first['workers']} workers, allowedMem {human(first['allowed_mem'])}. "
           "Wall = median of the runs at each T (one JVM per run, so JIT warm-up is included).\n")

@@ -11,7 +11,7 @@ executor), each in a fresh process with 2 workers. For quadratic_means the read-
 (`./cubed bench quadratic_means_read`) runs in the same round. Every process is sampled every
 50 ms for the summed RSS of its process tree. The table (median wall of the repeats, ratio to
 Dask, largest peak RSS, checksum agreement with NumPy within relative 1e-9) goes into
-docs/performance.md between the markers of its size, with the date and the commands; the raw
+docs/performance.md between the markers of its size, with the machine and the commands; the raw
 records go to target/perf/side-by-side-SIZE.jsonl.
 
 Dask and Python Cubed come from the anchor scripts (a directory holding add.py, reduce.py, ...,
@@ -324,11 +324,11 @@ def render(records, a, engines, anchors_ok, why, started, commands, only):
     except (ValueError, OSError):
         mem = 0
     lines = ["### Side by side, size %s" % a.size, ""]
-    lines.append("Measured %s UTC on %d cores, %.1f GB memory (%s); %s. %d round(s), engines "
+    lines.append("Measured on %d cores, %.1f GB memory (%s); %s. %d round(s), engines "
                  "interleaved per workload; wall = median of the rounds (timed phases only), "
                  "peak RSS = largest of the rounds (process tree, sampled every 50 ms). "
                  "Checksums compared with NumPy's within relative 1e-9."
-                 % (started.strftime("%Y-%m-%d %H:%M"), ncpu, mem, platform.machine(),
+                 % (ncpu, mem, platform.machine(),
                     java_version(), a.repeat))
     if not anchors_ok:
         lines.append("")

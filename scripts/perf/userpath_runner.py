@@ -255,11 +255,11 @@ def render(a, records, started):
 
     java = subprocess.run(["java", "-version"], capture_output=True, text=True).stderr
     lines = ["### User path and both input sets beside Dask, size %s" % a.size, "",
-             "Measured %s UTC on %d cores, %.1f GB memory (%s); %s; %d round(s), pairs "
+             "Measured on %d cores, %.1f GB memory (%s); %s; %d round(s), pairs "
              "interleaved; wall = median of the rounds (timed phase), peak RSS = largest "
              "(process tree, sampled every 50 ms). Checksums: this engine against Dask "
              "within relative 1e-9 (bench rows without Dask: against docs/benchmarks.md)."
-             % (started.strftime("%Y-%m-%d %H:%M"), os.cpu_count(),
+             % (os.cpu_count(),
                 os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 1e9,
                 platform.machine(), (java.splitlines() or ["?"])[0], a.repeat), "",
              "Commands (from the repository root; $ANCHORS_PYTHON is the Python of "

@@ -68,7 +68,7 @@ def section(rows, size, args):
     cores, mem, model = machine()
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     out = [f"## Size {size}", ""]
-    out.append(f"Measured {now} on {cores} cores, {human(mem)} memory ({model}); "
+    out.append(f"Measured on {cores} cores, {human(mem)} memory ({model}); "
                f"{args.java or 'java'}; NumPy {numpy_version()}. "
                f"{args.runs} run(s) of each; wall = median, RSS = largest of the runs.")
     out.append("")
