@@ -64,7 +64,9 @@ class DeserializationFiltersTest {
         .isEqualTo(java.util.Map.of("a", 1L));
     for (Object o :
         List.of(
-            new java.util.HashSet<>(List.of(1)), new java.util.HashMap<>(), new UserFunction(1))) {
+            new java.util.HashSet<>(List.of(1)),
+            new java.util.HashMap<>(),
+            new java.util.LinkedList<>())) {
       assertThatThrownBy(() -> read(write(o), DeserializationFilters::plans))
           .as(o.getClass().getName())
           .isInstanceOf(InvalidClassException.class);
