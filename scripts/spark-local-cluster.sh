@@ -12,6 +12,11 @@
 # would run any jar posted to it, unauthenticated), and RPC authentication with a random secret
 # made at each start, kept in $STATE/spark-secret (readable by this user only, never printed):
 # only a driver given that file (--executor-option auth_secret_file=...) can use the cluster.
+# The S3 test server's credentials are made the same way at each start (a random access key and
+# secret) and kept in $STATE/s3-credentials (readable by this user only, never printed; `. FILE`
+# sets them in a shell); $STATE itself is made 0700.
+# `spark-local-cluster.sh --make-credentials DIR` only makes DIR (0700) and the two secret files in
+# it, prints where they are and exits (what the tests run).
 # Runs in the foreground until Ctrl-C, which stops everything. Logs: $STATE (default
 # cubed-spark/target/local-cluster). Needs a JDK 17+ and Maven (first use builds the project).
 set -euo pipefail
@@ -21,8 +26,38 @@ SPARK_MASTER_PORT="${SPARK_MASTER_PORT:-7077}"
 SPARK_MASTER_WEBUI_PORT="${SPARK_MASTER_WEBUI_PORT:-8080}"
 WORKERS="${WORKERS:-2}"
 STATE="${STATE:-$here/cubed-spark/target/local-cluster}"
-access=cubed-test-access
-s3_secret=cubed-test-secret
+
+# Makes directory $1 (mode 0700; an existing one must be this user's) with the secrets of one
+# start, each a file of this user only (0600), so no secret is on a command line or in a log:
+#   $1/spark-secret     the Spark cluster's shared secret (32 random bytes, hex)
+#   $1/spark.properties the cluster's Spark settings with that secret
+#   $1/s3-credentials   the S3 test server's access key and secret (export lines, for `. FILE`)
+make_credentials() {
+  local dir="$1"
+  (
+    umask 077
+    mkdir -p "$dir"
+    [ -O "$dir" ] && [ ! -L "$dir" ] || { echo "spark-local-cluster: $dir is not a directory of this user" >&2; exit 1; }
+    chmod 700 "$dir"
+    od -An -tx1 -N32 /dev/urandom | tr -d ' \n' > "$dir/spark-secret"
+    { cat "$here/scripts/spark-local-cluster.properties"
+      printf 'spark.authenticate.secret=%s\n' "$(cat "$dir/spark-secret")"; } > "$dir/spark.properties"
+    { printf 'export AWS_ACCESS_KEY_ID=cubed-%s\n' "$(od -An -tx1 -N8 /dev/urandom | tr -d ' \n')"
+      printf 'export AWS_SECRET_ACCESS_KEY=%s\n' "$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')"
+      printf 'export AWS_REGION=us-east-1\n'; } > "$dir/s3-credentials"
+    chmod 600 "$dir/spark-secret" "$dir/spark.properties" "$dir/s3-credentials"
+  ) || exit 1
+  [ "$(wc -c < "$dir/spark-secret")" -ge 64 ] \
+    && [ "$(grep -c '^export AWS_SECRET_ACCESS_KEY=[0-9a-f]\{64\}$' "$dir/s3-credentials")" = 1 ] \
+    || { echo "spark-local-cluster: could not make the secrets in $dir" >&2; exit 1; }
+}
+
+if [ "${1:-}" = "--make-credentials" ]; then
+  [ -n "${2:-}" ] || { echo "usage: spark-local-cluster.sh --make-credentials DIR" >&2; exit 2; }
+  make_credentials "$2"
+  echo "spark-local-cluster: the Spark secret is in $2/spark-secret and the S3 test server's credentials in $2/s3-credentials (this user only)"
+  exit 0
+fi
 
 cd "$here"
 echo "spark-local-cluster: building (the CLI and the S3 test server's classpath)..." >&2
@@ -32,18 +67,12 @@ mvn -q -B ${CUBED_MVN_FLAGS:-} test-compile dependency:build-classpath -pl cubed
 # the Python bridge's classes: executors run Python functions of cubed_java clients (docs/python.md)
 mvn -q -B ${CUBED_MVN_FLAGS:-} compile -pl cubed-python -am >&2
 
-rm -rf "$STATE" && mkdir -p "$STATE/spark-home/jars"
-# the cluster's shared secret and Spark settings: files of this user only, so the secret is on no
-# command line and in no log
+rm -rf "$STATE"
+make_credentials "$STATE"
+mkdir -p "$STATE/spark-home/jars"
 spark_secret="$STATE/spark-secret"
 spark_props="$STATE/spark.properties"
-(
-  umask 077
-  od -An -tx1 -N32 /dev/urandom | tr -d ' \n' > "$spark_secret"
-  { cat "$here/scripts/spark-local-cluster.properties"
-    printf 'spark.authenticate.secret=%s\n' "$(cat "$spark_secret")"; } > "$spark_props"
-)
-[ "$(wc -c < "$spark_secret")" -ge 64 ] || { echo "spark-local-cluster: could not make a secret" >&2; exit 1; }
+s3_credentials="$STATE/s3-credentials"
 java_bin="${JAVA_HOME:+$JAVA_HOME/bin/}java"
 pids=()
 stop() {
@@ -59,7 +88,8 @@ trap stop INT TERM EXIT
 
 # the S3 test server
 s3_cp="cubed-s3/target/test-classes:cubed-s3/target/classes:cubed-core/target/classes:$(cat cubed-s3/target/test-classpath.txt)"
-"$java_bin" -Xmx1g -cp "$s3_cp" dev.cubed.s3.S3TestServerMain "$S3_PORT" data work \
+"$java_bin" -Xmx1g -cp "$s3_cp" dev.cubed.s3.S3TestServerMain --credentials "$s3_credentials" \
+  "$S3_PORT" data work \
   > "$STATE/s3.log" 2>&1 &
 pids+=($!)
 
@@ -71,8 +101,10 @@ printf '%s\n' "$cp" > "$STATE/python-classpath"
 export SPARK_LOCAL_IP=127.0.0.1 SPARK_HOME="$STATE/spark-home" SPARK_SCALA_VERSION=2.13
 export SPARK_DIST_CLASSPATH="$cp"
 # the executors read and write S3 with the Workers' credentials (on a real cluster: instance
-# credentials or spark.executorEnv.*); the endpoint travels with each store
-export AWS_ACCESS_KEY_ID=$access AWS_SECRET_ACCESS_KEY=$s3_secret AWS_REGION=us-east-1
+# credentials or spark.executorEnv.*), from the environment, which only this user can read; the
+# endpoint travels with each store
+# shellcheck disable=SC1090
+. "$s3_credentials"
 "$java_bin" -Xmx256m -cp "$cp" org.apache.spark.deploy.master.Master --host 127.0.0.1 \
   --port "$SPARK_MASTER_PORT" --webui-port "$SPARK_MASTER_WEBUI_PORT" \
   --properties-file "$spark_props" > "$STATE/master.log" 2>&1 &
@@ -109,11 +141,12 @@ wait_for "$STATE/master.log" "Registering worker" "$WORKERS" 600
 cat <<MSG
 Ready.
   S3 test server: http://127.0.0.1:$S3_PORT (buckets data and work; example array s3://data/example.zarr)
+                  its access key and secret are in $s3_credentials (this user only)
   Spark master:   spark://127.0.0.1:$SPARK_MASTER_PORT ($WORKERS workers, 1 core and 1 GB each; UI http://127.0.0.1:$SPARK_MASTER_WEBUI_PORT)
                   authenticated: the shared secret is in $spark_secret (this user only); no REST server
   Logs:           $STATE
 In another shell, from $here:
-  export CUBED_S3_ENDPOINT=http://127.0.0.1:$S3_PORT AWS_ACCESS_KEY_ID=$access AWS_SECRET_ACCESS_KEY=$s3_secret AWS_REGION=us-east-1
+  . $s3_credentials; export CUBED_S3_ENDPOINT=http://127.0.0.1:$S3_PORT
   ./cubed rechunk s3://data/example.zarr s3://data/example-rechunked.zarr --chunks 200,50,50 \\
       --work-dir s3://work/ --executor spark --executor-option spark.master=spark://127.0.0.1:$SPARK_MASTER_PORT \\
       --executor-option auth_secret_file=$spark_secret

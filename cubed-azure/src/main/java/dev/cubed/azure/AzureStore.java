@@ -240,7 +240,7 @@ public final class AzureStore extends ObjectStore<AzureSettings> {
       return exists(key) ? new byte[0] : null;
     }
     try {
-      ByteArrayOutputStream out = new ByteArrayOutputStream(length);
+      ByteArrayOutputStream out = new ByteArrayOutputStream(Math.min(length, 1 << 16));
       b.downloadStreamWithResponse(
           out, new BlobRange(offset, (long) length), null, null, false, null, Context.NONE);
       return out.toByteArray();

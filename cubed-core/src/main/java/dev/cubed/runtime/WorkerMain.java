@@ -502,6 +502,7 @@ public final class WorkerMain {
             }
           }
         }) {
+      in.setObjectInputFilter(DeserializationFilters.tasks(bytes.length));
       return (TaskFunction) in.readObject();
     }
   }

@@ -24,6 +24,18 @@ interface BytesCodec extends Serializable {
     return 0;
   }
 
+  /**
+   * The most bytes this codec's encoding of {@code n} bytes can take, as its library's own bound
+   * says (zstd's {@code ZSTD_compressBound}, zlib's {@code deflateBound}, LZ4's {@code
+   * LZ4_compressBound}, Blosc's {@code nbytes + BLOSC_MAX_OVERHEAD}): incompressible data stored
+   * with the format's framing. A stored chunk larger than the bound of its codecs (plus a fixed
+   * slack for headers other writers add, {@link ChunkCodec#STORED_SLACK}) is not a chunk of its
+   * array. The default is {@code n + overhead()}.
+   */
+  default long maxEncoded(long n) {
+    return n + overhead();
+  }
+
   /** The v3 codec document ({@code name} and {@code configuration}). */
   Map<String, Object> v3Json();
 

@@ -59,6 +59,11 @@ final class BytesCodecs {
             + " fit)");
   }
 
+  /** zlib's {@code compressBound}: deflate's worst case with the zlib header and trailer. */
+  static long deflateBound(long n) {
+    return n + (n >> 12) + (n >> 14) + (n >> 25) + 13;
+  }
+
   /** Zstandard. */
   record Zstd(int level) implements BytesCodec {
     @Override
@@ -92,6 +97,12 @@ final class BytesCodecs {
         throw new ZarrFormatException(
             where + ": corrupt or truncated zstd data: " + e.getMessage(), e);
       }
+    }
+
+    /** {@code ZSTD_COMPRESSBOUND}, plus a 4-byte content checksum. */
+    @Override
+    public long maxEncoded(long n) {
+      return n + (n >> 8) + (n < (128 << 10) ? ((128 << 10) - n) >> 11 : 0) + 4;
     }
 
     @Override
@@ -147,6 +158,12 @@ final class BytesCodecs {
         throw new ZarrFormatException(
             where + ": corrupt or truncated gzip data: " + e.getMessage(), e);
       }
+    }
+
+    /** zlib's {@code compressBound} with the gzip header and trailer (18 bytes). */
+    @Override
+    public long maxEncoded(long n) {
+      return deflateBound(n) + 18;
     }
 
     @Override
@@ -207,6 +224,12 @@ final class BytesCodecs {
       }
     }
 
+    /** zlib's {@code compressBound} (the zlib header and trailer included). */
+    @Override
+    public long maxEncoded(long n) {
+      return deflateBound(n);
+    }
+
     @Override
     public Map<String, Object> v3Json() {
       throw new UnsupportedOperationException(
@@ -257,6 +280,12 @@ final class BytesCodecs {
             where + ": corrupt or truncated lz4 data: " + e.getMessage(), e);
       }
       return out;
+    }
+
+    /** The 4-byte size header and {@code LZ4_COMPRESSBOUND}. */
+    @Override
+    public long maxEncoded(long n) {
+      return 4 + n + n / 255 + 16;
     }
 
     @Override
@@ -387,6 +416,15 @@ final class BytesCodecs {
                 + ")");
       }
       return out;
+    }
+
+    /**
+     * {@code nbytes + BLOSC_MAX_OVERHEAD} (16), what Blosc stores incompressible data in, with room
+     * for the block offsets and stream sizes (4 bytes each) of compressed blocks of other writers.
+     */
+    @Override
+    public long maxEncoded(long n) {
+      return n + 16 + 8 * (n / 256 + 1);
     }
 
     @Override

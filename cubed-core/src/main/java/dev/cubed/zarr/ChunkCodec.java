@@ -118,6 +118,21 @@ interface ChunkCodec extends Serializable {
    */
   int writeCopies();
 
+  /**
+   * Bytes added to every chunk's bound ({@link #maxStoredSize}) for headers and framing other
+   * writers may add beyond the codecs' own bounds (a gzip file name, zstd skippable frames): 64
+   * KiB.
+   */
+  long STORED_SLACK = 64 << 10;
+
+  /**
+   * The most bytes a stored chunk of {@code chunkShape} can take: its decoded size, each codec's
+   * worst-case growth ({@link BytesCodec#maxEncoded}; for a shard, its index and the bound of every
+   * inner chunk) and {@link #STORED_SLACK}. No chunk read holds more of a stored value than this: a
+   * larger one is refused before it is read ({@link ValueTooLargeException}).
+   */
+  long maxStoredSize(long[] chunkShape);
+
   /** The codec documents for display (v3 codec list, or v2 order/compressor). */
   List<Map<String, Object>> describe();
 }

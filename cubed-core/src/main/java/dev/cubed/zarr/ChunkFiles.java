@@ -26,16 +26,27 @@ final class ChunkFiles {
    * holds its stored bytes too).
    *
    * @throws ZarrFormatException naming {@code where} if the file is truncated or corrupt
+   * @throws ValueTooLargeException (the store's message; the caller names the chunk) if the file
+   *     holds more than {@code bound} bytes, before anything is read
    * @throws ZarrStoreException if the file cannot be read
    */
   static NDArray read(
-      FileSystemStore fs, String key, ChunkCodec codec, long[] full, long[] clipped, String where) {
+      FileSystemStore fs,
+      String key,
+      ChunkCodec codec,
+      long[] full,
+      long[] clipped,
+      long bound,
+      String where) {
     FileChannel ch = openChunk(fs.resolve(key));
     if (ch == null) {
       return null;
     }
     try (ch) {
       long size = ch.size();
+      if (size > bound) {
+        throw ValueTooLargeException.of(key, fs, size, bound);
+      }
       if (size < 16) {
         return null;
       }

@@ -80,6 +80,7 @@ public final class ChunkReader implements AutoCloseable {
   static ChunkReader open(
       FileSystemStore fs,
       String key,
+      ZarrArray z,
       ChunkCodec codec,
       DType dtype,
       ByteOrder order,
@@ -112,6 +113,10 @@ public final class ChunkReader implements AutoCloseable {
     boolean ok = false;
     try {
       long size = ch.size();
+      long bound = z.maxStoredChunkBytes();
+      if (size > bound) {
+        throw ZarrChunks.tooLarge(z, key, size, bound, null);
+      }
       JavaBlosc.Input in = ChunkFiles.input(ch, size, where);
       if (codec.trailingCrc32c()) {
         // runs read single blocks: the whole stored value is checked once, here, before any

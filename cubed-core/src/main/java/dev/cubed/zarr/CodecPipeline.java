@@ -276,6 +276,27 @@ final class CodecPipeline implements ChunkCodec {
   }
 
   @Override
+  public long maxStoredSize(long[] chunkShape) {
+    return encodedBound(chunkShape) + STORED_SLACK;
+  }
+
+  /** The codecs' own bound on a stored chunk of {@code chunkShape}, without the slack. */
+  long encodedBound(long[] chunkShape) {
+    long[] s = chunkShape;
+    for (int[] t : transposes) {
+      s = permute(s, t);
+    }
+    long b =
+        arrayBytes instanceof ShardingCodec sc
+            ? sc.maxShardSize(s)
+            : arrayBytes.maxEncodedSize(Shapes.size(s));
+    for (BytesCodec c : bytesCodecs) {
+      b = c.maxEncoded(b);
+    }
+    return b;
+  }
+
+  @Override
   public List<Map<String, Object>> describe() {
     List<Map<String, Object>> out = new ArrayList<>();
     for (int[] t : transposes) {

@@ -123,6 +123,12 @@ public final class FaultyStore implements Store {
   }
 
   @Override
+  public byte[] get(String key, long maxBytes) {
+    maybeFailRead(key);
+    return delegate.get(key, maxBytes);
+  }
+
+  @Override
   public byte[] getRange(String key, long offset, int length) {
     maybeFailRead(key);
     return delegate.getRange(key, offset, length);

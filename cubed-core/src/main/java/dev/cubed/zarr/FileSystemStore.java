@@ -215,9 +215,25 @@ public final class FileSystemStore implements Store {
 
   @Override
   public byte[] get(String key) {
+    return read(key, Stores.MAX_VALUE_BYTES);
+  }
+
+  /**
+   * The file's size, from its attributes, is checked against {@code maxBytes} before anything is
+   * read or allocated.
+   */
+  @Override
+  public byte[] get(String key, long maxBytes) {
+    Stores.checkMaxBytes(key, maxBytes);
+    return read(key, maxBytes);
+  }
+
+  private byte[] read(String key, long maxBytes) {
     Path p = resolve(key);
     try {
-      return LocalFiles.readFully(p);
+      return LocalFiles.readFully(p, maxBytes);
+    } catch (LocalFiles.TooLarge e) {
+      throw ValueTooLargeException.of(key, this, e.size, maxBytes);
     } catch (NoSuchFileException e) {
       return null;
     } catch (IOException e) {
@@ -225,7 +241,7 @@ public final class FileSystemStore implements Store {
         throw directoryAsValue(key, p);
       }
       if (Files.isSymbolicLink(p)) {
-        return readLink(key, p);
+        return readLink(key, p, maxBytes);
       }
       if (underAFile(p)) {
         return null;
@@ -235,7 +251,7 @@ public final class FileSystemStore implements Store {
   }
 
   /** Reads a value that is a symbolic link, if it leads to a file inside the root. */
-  private byte[] readLink(String key, Path p) {
+  private byte[] readLink(String key, Path p, long maxBytes) {
     Path real = realPathOfExisting(p);
     Path rr = rootReal();
     if (rr == null || !real.startsWith(rr)) {
@@ -255,7 +271,9 @@ public final class FileSystemStore implements Store {
       throw directoryAsValue(key, p);
     }
     try {
-      return Files.exists(real) ? Files.readAllBytes(real) : null;
+      return Files.exists(real) ? LocalFiles.readFully(real, maxBytes) : null;
+    } catch (LocalFiles.TooLarge e) {
+      throw ValueTooLargeException.of(key, this, e.size, maxBytes);
     } catch (IOException e) {
       throw new ZarrStoreException("cannot read key '" + key + "' of " + describe(), e);
     }
@@ -295,7 +313,7 @@ public final class FileSystemStore implements Store {
       throw directoryAsValue(key, p);
     }
     if (Files.isSymbolicLink(p)) {
-      byte[] all = readLink(key, p);
+      byte[] all = readLink(key, p, Stores.MAX_VALUE_BYTES);
       if (all == null) {
         return null;
       }
@@ -340,7 +358,7 @@ public final class FileSystemStore implements Store {
     try {
       long size = Files.size(p);
       if (Files.isSymbolicLink(p)) {
-        readLink(key, p); // refuses a link out of the root
+        readLink(key, p, Stores.MAX_VALUE_BYTES); // refuses a link out of the root
       }
       return getRange(key, Math.max(0, size - length), length);
     } catch (NoSuchFileException e) {

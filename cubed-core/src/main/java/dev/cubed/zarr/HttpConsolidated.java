@@ -42,8 +42,19 @@ final class HttpConsolidated {
 
   /** Reads the consolidated metadata (a non-2xx answer means none; failures propagate). */
   static HttpConsolidated load(HttpStore store) {
-    HttpResponse<byte[]> r =
-        store.send("GET", ".zmetadata", null, "HTTP read of consolidated metadata '.zmetadata'");
+    long max = Stores.maxMetadataBytes();
+    HttpResponse<byte[]> r;
+    try {
+      r =
+          store.send(
+              "GET",
+              ".zmetadata",
+              null,
+              "HTTP read of consolidated metadata '.zmetadata'",
+              st -> HttpBody.Cap.whole(max));
+    } catch (ValueTooLargeException e) {
+      throw Stores.metadataTooLarge(store, ".zmetadata", e, max);
+    }
     if (r.statusCode() / 100 == 2) {
       JsonNode doc = Json.parseObject(r.body(), store.describe() + ".zmetadata");
       JsonNode md = doc.get("metadata");
@@ -60,7 +71,17 @@ final class HttpConsolidated {
       }
       return new HttpConsolidated(docs);
     }
-    r = store.send("GET", "zarr.json", null, "HTTP read of key 'zarr.json'");
+    try {
+      r =
+          store.send(
+              "GET",
+              "zarr.json",
+              null,
+              "HTTP read of key 'zarr.json'",
+              st -> HttpBody.Cap.whole(max));
+    } catch (ValueTooLargeException e) {
+      throw Stores.metadataTooLarge(store, "zarr.json", e, max);
+    }
     if (r.statusCode() / 100 != 2) {
       return NONE;
     }

@@ -29,7 +29,8 @@ final class HttpListing {
    */
   static Map<String, Boolean> entries(HttpStore store, String dir) {
     String what = "HTTP listing of '" + (dir.isEmpty() ? "/" : dir) + "'";
-    HttpResponse<byte[]> r = store.send("GET", dir, null, what);
+    HttpResponse<byte[]> r =
+        store.send("GET", dir, null, what, st -> HttpBody.Cap.whole(HttpStore.MAX_LISTING_BYTES));
     Map<String, Boolean> out = new TreeMap<>();
     if (r.statusCode() == 404 || r.statusCode() == 410) {
       return out;

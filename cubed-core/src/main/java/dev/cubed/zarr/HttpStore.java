@@ -17,6 +17,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.IntFunction;
 
 /**
  * A read-only {@link Store} over plain HTTP(S), opened by {@link Stores#open} for {@code
@@ -38,6 +39,20 @@ import java.util.Optional;
  *   <li>429 and 5xx answers and I/O failures are retried with exponential backoff (100 ms doubling,
  *       at most 5 s, or the server's {@code Retry-After} up to 30 s), {@value #DEFAULT_ATTEMPTS}
  *       attempts in all.
+ *   <li>Every exchange is watched ({@link HttpBody}): one that receives no byte for the read
+ *       timeout (default {@link #DEFAULT_READ_TIMEOUT}), or is not complete by the request timeout
+ *       (default {@link #DEFAULT_REQUEST_TIMEOUT}), is aborted and counts as a failed attempt; the
+ *       last error names the key, the URL and the limit.
+ *   <li>Bodies are read as streams with a cap: a bounded read ({@link #get(String, long)}: a
+ *       chunk's bound, a metadata document's limit) refuses a larger value by its {@code
+ *       Content-Length} before reading it, or when the count passes the cap, and drops the
+ *       connection ({@link ValueTooLargeException}, not retried); range reads keep only the bytes
+ *       asked for, listings at most {@link #MAX_LISTING_BYTES}.
+ *   <li>Settings ({@link StoreSettings} of service {@code HTTP}, system properties and environment
+ *       only, as the URL's query belongs to the server): {@code max_attempts} ({@code
+ *       cubed.http.maxAttempts}, {@code CUBED_HTTP_MAX_ATTEMPTS}), {@code read_timeout} and {@code
+ *       request_timeout} in seconds ({@code cubed.http.readTimeout}, {@code
+ *       CUBED_HTTP_READ_TIMEOUT}, ...).
  *   <li>{@code put}, {@code delete} and {@code deletePrefix} throw {@link
  *       UnsupportedOperationException} naming the URL.
  *   <li>User info in the URL ({@code https://user:password@host/...}) is sent as HTTP basic
@@ -53,7 +68,15 @@ public final class HttpStore implements Store {
   static final long FIRST_BACKOFF_MS = 100;
   private static final long MAX_BACKOFF_MS = 5_000;
   private static final long MAX_RETRY_AFTER_MS = 30_000;
-  private static final Duration TIMEOUT = Duration.ofSeconds(60);
+
+  /** Default longest wait for the next byte of an answer (or for its headers): 30 s. */
+  public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofSeconds(30);
+
+  /** Default longest time for one request, its whole body included: 120 s. */
+  public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(120);
+
+  /** The most an HTML directory listing may hold: 64 MiB. */
+  static final long MAX_LISTING_BYTES = 64L << 20;
 
   private static volatile HttpClient client;
 
@@ -61,6 +84,8 @@ public final class HttpStore implements Store {
   private final String authorization; // null, or a basic authorization header value
   private final String shown; // the redacted base URL
   private final int attempts;
+  private final long readTimeoutMs;
+  private final long requestTimeoutMs;
   private transient volatile HttpConsolidated consolidated;
 
   /**
@@ -71,6 +96,20 @@ public final class HttpStore implements Store {
    * @throws IllegalArgumentException for another scheme, no host, a query or a fragment
    */
   public HttpStore(URI url, int attempts) {
+    this(url, attempts, DEFAULT_READ_TIMEOUT, DEFAULT_REQUEST_TIMEOUT);
+  }
+
+  /**
+   * A store reading below a base URL with its own timeouts.
+   *
+   * @param url an {@code http} or {@code https} URL (a trailing '/' is added)
+   * @param attempts attempts per request, at least 1
+   * @param readTimeout the longest wait for the next byte of an answer (or its headers)
+   * @param requestTimeout the longest time for one request, its whole body included
+   * @throws IllegalArgumentException for another scheme, no host, a query or a fragment, or a
+   *     timeout that is not positive
+   */
+  public HttpStore(URI url, int attempts, Duration readTimeout, Duration requestTimeout) {
     String scheme = url.getScheme() == null ? "" : url.getScheme().toLowerCase(Locale.ROOT);
     if (!scheme.equals("http") && !scheme.equals("https")
         || url.getHost() == null
@@ -99,6 +138,60 @@ public final class HttpStore implements Store {
     this.shown =
         Stores.redact(url.toString().endsWith("/") ? url.toString() : url.toString() + "/");
     this.attempts = attempts;
+    if (readTimeout.isNegative()
+        || readTimeout.isZero()
+        || requestTimeout.isNegative()
+        || requestTimeout.isZero()) {
+      throw new IllegalArgumentException(
+          "HTTP store: timeouts must be positive, got read "
+              + readTimeout
+              + " and request "
+              + requestTimeout);
+    }
+    this.readTimeoutMs = readTimeout.toMillis();
+    this.requestTimeoutMs = requestTimeout.toMillis();
+  }
+
+  /**
+   * A store of {@code url} with the settings of service {@code HTTP} ({@code max_attempts}, {@code
+   * read_timeout}, {@code request_timeout}; class comment), defaults where absent.
+   *
+   * @throws IllegalArgumentException for a malformed setting, naming it
+   */
+  public static HttpStore open(URI url, StoreSettings settings) {
+    int attempts = StoreSettings.checkMaxAttempts("HTTP", settings.maxAttempts(DEFAULT_ATTEMPTS));
+    return new HttpStore(
+        url,
+        attempts,
+        seconds(settings, "read_timeout", DEFAULT_READ_TIMEOUT),
+        seconds(settings, "request_timeout", DEFAULT_REQUEST_TIMEOUT));
+  }
+
+  private static Duration seconds(StoreSettings s, String param, Duration dflt) {
+    String v = s.get(param);
+    if (v == null) {
+      return dflt;
+    }
+    try {
+      double d = Double.parseDouble(v);
+      if (d > 0 && d <= 1e6) {
+        return Duration.ofMillis(Math.max(1, Math.round(d * 1000)));
+      }
+    } catch (NumberFormatException e) {
+      // the message below
+    }
+    throw new IllegalArgumentException(
+        "HTTP " + param + " '" + v + "' is not a positive number of seconds");
+  }
+
+  /** The longest wait for the next byte of an answer. */
+  public Duration readTimeout() {
+    return Duration.ofMillis(readTimeoutMs);
+  }
+
+  /** The longest time for one request, its whole body included. */
+  public Duration requestTimeout() {
+    return Duration.ofMillis(requestTimeoutMs);
   }
 
   /** The base URL (ending with '/', without credentials). */
@@ -161,14 +254,18 @@ public final class HttpStore implements Store {
   }
 
   /**
-   * Sends a request with retries: the response of a status other than 429/5xx, or an exception
-   * naming {@code what} and the URL once the attempts are spent.
+   * Sends a request with retries: the response of a status other than 429/5xx, its body kept as
+   * {@code caps} says for its status ({@link HttpBody}), or an exception naming {@code what} and
+   * the URL once the attempts are spent.
+   *
+   * @throws ValueTooLargeException at once (not retried) for a body over its cap
    */
-  HttpResponse<byte[]> send(String method, String path, String range, String what) {
+  HttpResponse<byte[]> send(
+      String method, String path, String range, String what, IntFunction<HttpBody.Cap> caps) {
     String u = url(path);
     HttpRequest.Builder b =
         HttpRequest.newBuilder(URI.create(u))
-            .timeout(TIMEOUT)
+            .timeout(requestTimeout())
             .method(method, HttpRequest.BodyPublishers.noBody());
     if (range != null) {
       b.header("Range", range);
@@ -182,7 +279,13 @@ public final class HttpStore implements Store {
     for (int attempt = 1; ; attempt++) {
       long waitMs = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS << Math.min(20, attempt - 1));
       try {
-        HttpResponse<byte[]> r = client().send(req, HttpResponse.BodyHandlers.ofByteArray());
+        HttpResponse<byte[]> r =
+            HttpBody.await(
+                client(),
+                req,
+                new HttpBody.Watch(caps, path, shown),
+                readTimeout(),
+                requestTimeout());
         int st = r.statusCode();
         if (st != 429 && st < 500) {
           return r;
@@ -212,8 +315,11 @@ public final class HttpStore implements Store {
                 + attempts
                 + " attempts: "
                 + failure
-                + "; the server is failing or throttling,"
-                + " retry later",
+                + (cause instanceof java.net.http.HttpTimeoutException
+                    ? "; the server stalled or is too slow (if it is only slow, raise the HTTP"
+                        + " settings read_timeout or request_timeout, in seconds:"
+                        + " CUBED_HTTP_READ_TIMEOUT, CUBED_HTTP_REQUEST_TIMEOUT)"
+                    : "; the server is failing or throttling, retry later"),
             cause);
       }
       try {
@@ -270,13 +376,29 @@ public final class HttpStore implements Store {
 
   @Override
   public byte[] get(String key) {
+    return get(key, Stores.MAX_VALUE_BYTES);
+  }
+
+  /**
+   * The body is read as a stream with the cap {@code maxBytes}: a larger value is refused by its
+   * {@code Content-Length} before it is read, or as soon as more than {@code maxBytes} bytes have
+   * come, and the connection is dropped.
+   */
+  @Override
+  public byte[] get(String key, long maxBytes) {
     Keys.check(key);
+    Stores.checkMaxBytes(key, maxBytes);
     boolean[] known = new boolean[1];
     byte[] m = fromConsolidated(key, known);
     if (known[0]) {
+      if (m != null && m.length > maxBytes) {
+        throw ValueTooLargeException.of(key, this, m.length, maxBytes);
+      }
       return m;
     }
-    HttpResponse<byte[]> r = send("GET", key, null, "HTTP read of key '" + key + "'");
+    HttpResponse<byte[]> r =
+        send(
+            "GET", key, null, "HTTP read of key '" + key + "'", st -> HttpBody.Cap.whole(maxBytes));
     if (absent(r)) {
       return null;
     }
@@ -295,7 +417,12 @@ public final class HttpStore implements Store {
     }
     String what = "HTTP range read of key '" + key + "'";
     HttpResponse<byte[]> r =
-        send("GET", key, "bytes=" + offset + "-" + (offset + length - 1), what);
+        send(
+            "GET",
+            key,
+            "bytes=" + offset + "-" + (offset + length - 1),
+            what,
+            st -> HttpBody.Cap.prefix(st == 206 ? length : offset + length));
     if (absent(r)) {
       return null;
     }
@@ -323,7 +450,13 @@ public final class HttpStore implements Store {
       return exists(key) ? new byte[0] : null;
     }
     String what = "HTTP suffix read of key '" + key + "'";
-    HttpResponse<byte[]> r = send("GET", key, "bytes=-" + length, what);
+    HttpResponse<byte[]> r =
+        send(
+            "GET",
+            key,
+            "bytes=-" + length,
+            what,
+            st -> st == 206 ? HttpBody.Cap.prefix(length) : HttpBody.Cap.suffix(length));
     if (absent(r)) {
       return null;
     }
@@ -349,7 +482,7 @@ public final class HttpStore implements Store {
       return m != null;
     }
     String what = "HTTP existence check of key '" + key + "'";
-    HttpResponse<byte[]> r = send("HEAD", key, null, what);
+    HttpResponse<byte[]> r = send("HEAD", key, null, what, st -> HttpBody.Cap.prefix(0));
     if (absent(r)) {
       return false;
     }
@@ -436,6 +569,8 @@ public final class HttpStore implements Store {
     return o instanceof HttpStore h
         && h.base.equals(base)
         && h.attempts == attempts
+        && h.readTimeoutMs == readTimeoutMs
+        && h.requestTimeoutMs == requestTimeoutMs
         && Objects.equals(h.authorization, authorization);
   }
 

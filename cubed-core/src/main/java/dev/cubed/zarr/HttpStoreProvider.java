@@ -4,7 +4,9 @@ import java.net.URI;
 
 /**
  * Opens {@code http://} and {@code https://} locations as read-only {@link HttpStore}s for {@link
- * Stores#open} (registered in cubed-core's {@code META-INF/services}).
+ * Stores#open} (registered in cubed-core's {@code META-INF/services}), with the {@code HTTP} store
+ * settings of the system properties and the environment ({@link HttpStore#open(URI,
+ * StoreSettings)}).
  */
 public final class HttpStoreProvider implements StoreProvider {
   @Override
@@ -14,6 +16,6 @@ public final class HttpStoreProvider implements StoreProvider {
 
   @Override
   public Store open(URI uri) {
-    return new HttpStore(uri, HttpStore.DEFAULT_ATTEMPTS);
+    return HttpStore.open(uri, StoreSettings.global("HTTP", System::getProperty, System::getenv));
   }
 }

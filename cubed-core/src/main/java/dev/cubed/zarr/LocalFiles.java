@@ -60,10 +60,35 @@ final class LocalFiles {
    */
   static final int IO_SLICE = 1 << 20;
 
+  /** A file larger than the bound of {@link #readFully(Path, long)}: nothing of it was read. */
+  static final class TooLarge extends IOException {
+    private static final long serialVersionUID = 1L;
+    final long size;
+
+    TooLarge(Path p, long size, long max) {
+      super(p + " has " + size + " bytes, more than the " + max + " to be read");
+      this.size = size;
+    }
+  }
+
   /** Reads a whole file in {@link #IO_SLICE} slices. */
   static byte[] readFully(Path p) throws IOException {
+    return readFully(p, Integer.MAX_VALUE - 8);
+  }
+
+  /**
+   * Reads a whole file of at most {@code max} bytes in {@link #IO_SLICE} slices; a larger file (its
+   * size taken from the open file, so it cannot grow in between) is refused before anything is read
+   * or allocated.
+   *
+   * @throws TooLarge for a file of more than {@code max} bytes
+   */
+  static byte[] readFully(Path p, long max) throws IOException {
     try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
       long size = ch.size();
+      if (size > max) {
+        throw new TooLarge(p, size, max);
+      }
       if (size > Integer.MAX_VALUE - 8) {
         throw new IOException(p + " has " + size + " bytes, more than one value can hold");
       }

@@ -43,6 +43,16 @@ public final class MemoryStore implements Store {
   }
 
   @Override
+  public byte[] get(String key, long maxBytes) {
+    Stores.checkMaxBytes(key, maxBytes);
+    byte[] v = map.get(Keys.check(key));
+    if (v != null && v.length > maxBytes) {
+      throw ValueTooLargeException.of(key, this, v.length, maxBytes);
+    }
+    return v == null ? null : v.clone();
+  }
+
+  @Override
   public byte[] getRange(String key, long offset, int length) {
     Stores.checkRange(key, offset, length);
     byte[] v = map.get(Keys.check(key));

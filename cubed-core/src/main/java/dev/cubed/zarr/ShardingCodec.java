@@ -201,6 +201,9 @@ final class ShardingCodec implements ArrayBytesCodec {
       if (off == EMPTY && len == EMPTY) {
         continue;
       }
+      if (len > maxInnerSize() && off >= 0) {
+        throw innerTooLarge(where, k, len);
+      }
       if (off < 0 || len < 0 || off + len > b.length) {
         throw new ZarrFormatException(
             where
@@ -261,6 +264,9 @@ final class ShardingCodec implements ArrayBytesCodec {
       long off = index[2 * k];
       long len = index[2 * k + 1];
       if (!(off == EMPTY && len == EMPTY)) {
+        if (len > maxInnerSize() && off >= 0) {
+          throw innerTooLarge(where, k, len);
+        }
         if (off < 0 || len < 0 || len > Integer.MAX_VALUE - 8) {
           throw new ZarrFormatException(
               where
@@ -315,6 +321,40 @@ final class ShardingCodec implements ArrayBytesCodec {
   @Override
   public long maxEncodedSize(long n) {
     return Integer.MAX_VALUE - 8;
+  }
+
+  /**
+   * The most bytes a stored shard of {@code shardShape} can take: its index and the bound of every
+   * inner chunk ({@link #maxInnerSize()}).
+   */
+  long maxShardSize(long[] shardShape) {
+    long n = Shapes.size(grid(shardShape));
+    return indexSize(n) + n * maxInnerSize();
+  }
+
+  /**
+   * The most bytes one stored inner chunk can take ({@link CodecPipeline#encodedBound} of the inner
+   * shape, plus the slack): a shard index entry declaring more is refused before it is read.
+   */
+  long maxInnerSize() {
+    return innerCodec.encodedBound(innerShapeLong()) + ChunkCodec.STORED_SLACK;
+  }
+
+  /** The exception for an index entry declaring an inner chunk larger than its bound. */
+  private ValueTooLargeException innerTooLarge(String where, int k, long len) {
+    return new ValueTooLargeException(
+        where
+            + ": shard index entry "
+            + k
+            + " declares an inner chunk of "
+            + len
+            + " bytes, more than the "
+            + maxInnerSize()
+            + " bytes an inner chunk of shape "
+            + Arrays.toString(inner)
+            + " can take with its codecs; refused before reading it (corrupt or hostile shard)",
+        len,
+        maxInnerSize());
   }
 
   @Override

@@ -33,6 +33,27 @@ public interface Store extends Serializable {
   byte[] getRange(String key, long offset, int length);
 
   /**
+   * The whole value of a key if it holds at most {@code maxBytes} bytes, or {@code null} if the key
+   * is absent; a larger value is refused before it is read whole: no more than {@code maxBytes + 1}
+   * of its bytes are read or held (none where the store knows the size first, as a file's
+   * attributes or an HTTP {@code Content-Length}). Chunk reads pass their chunk's bound ({@link
+   * ZarrArray#maxStoredChunkBytes()}), metadata reads {@link Stores#maxMetadataBytes()}. The
+   * default is a range read of {@code maxBytes + 1} bytes from offset 0.
+   *
+   * @throws ValueTooLargeException if the value holds more than {@code maxBytes} bytes, naming the
+   *     key, the store and both sizes (the value's as "more than" when it is not known)
+   * @throws IllegalArgumentException if {@code maxBytes} is negative
+   */
+  default byte[] get(String key, long maxBytes) {
+    Stores.checkMaxBytes(key, maxBytes);
+    byte[] v = getRange(key, 0, (int) Math.min(maxBytes + 1, Stores.MAX_VALUE_BYTES));
+    if (v != null && v.length > maxBytes) {
+      throw ValueTooLargeException.of(key, this, -1, maxBytes);
+    }
+    return v;
+  }
+
+  /**
    * The last {@code length} bytes of a key's value (all of it if shorter), or {@code null} if the
    * key is absent. Used to read shard indexes stored at the end of a shard.
    */

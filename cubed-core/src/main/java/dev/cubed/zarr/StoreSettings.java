@@ -78,6 +78,15 @@ public final class StoreSettings {
   }
 
   /**
+   * Settings of a service that has no URI query (JVM-wide settings, or a store whose URLs keep
+   * their queries): system properties and the environment only.
+   */
+  public static StoreSettings global(
+      String service, Function<String, String> props, Function<String, String> env) {
+    return new StoreSettings(service, Map.of(), props, env);
+  }
+
+  /**
    * A setting: the query parameter {@code param}, else its system property, else its environment
    * variable (named as the class comment says); null if all are absent or blank.
    */

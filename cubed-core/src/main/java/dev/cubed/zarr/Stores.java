@@ -19,6 +19,94 @@ public final class Stores {
 
   private Stores() {}
 
+  /** The largest value a byte array holds (a few bytes under {@code Integer.MAX_VALUE}). */
+  static final int MAX_VALUE_BYTES = Integer.MAX_VALUE - 8;
+
+  /**
+   * The default of {@link #maxMetadataBytes()}: 16 MiB, far above any real metadata document
+   * (consolidated metadata of thousands of arrays included) and far below a heap.
+   */
+  public static final long DEFAULT_MAX_METADATA_BYTES = 16L << 20;
+
+  /**
+   * The most a metadata document ({@code zarr.json}, {@code .zarray}, {@code .zattrs}, {@code
+   * .zgroup}, {@code .zmetadata}) may hold: the store setting {@code max_metadata_bytes} of service
+   * {@code STORE} (system property {@code cubed.store.maxMetadataBytes}, else the environment
+   * variable {@code CUBED_STORE_MAX_METADATA_BYTES}; {@link StoreSettings}), default {@link
+   * #DEFAULT_MAX_METADATA_BYTES}. A larger document is refused before it is read ({@link
+   * #getMetadata}).
+   *
+   * @throws IllegalArgumentException if the setting is not a positive whole number of bytes
+   */
+  public static long maxMetadataBytes() {
+    StoreSettings s = StoreSettings.global("STORE", System::getProperty, System::getenv);
+    String v = s.get("max_metadata_bytes");
+    if (v == null) {
+      return DEFAULT_MAX_METADATA_BYTES;
+    }
+    try {
+      long n = Long.parseLong(v);
+      if (n > 0) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // the message below
+    }
+    throw new IllegalArgumentException(
+        "STORE max_metadata_bytes '"
+            + v
+            + "' (cubed.store.maxMetadataBytes or CUBED_STORE_MAX_METADATA_BYTES) is not a positive"
+            + " number of bytes");
+  }
+
+  /**
+   * A metadata document of {@code store}, at most {@link #maxMetadataBytes()} bytes; null if
+   * absent.
+   *
+   * @throws ValueTooLargeException for a larger one, in one line naming the key, the store, both
+   *     sizes and the setting, before it is read whole
+   */
+  public static byte[] getMetadata(Store store, String key) {
+    long max = maxMetadataBytes();
+    try {
+      return store.get(key, max);
+    } catch (ValueTooLargeException e) {
+      throw metadataTooLarge(store, key, e, max);
+    }
+  }
+
+  /** The one-line refusal of metadata document {@code key}, from a store's refusal {@code e}. */
+  static ValueTooLargeException metadataTooLarge(
+      Store store, String key, ValueTooLargeException e, long max) {
+    {
+      ValueTooLargeException t =
+          new ValueTooLargeException(
+              "metadata document '"
+                  + key
+                  + "' of "
+                  + store.describe()
+                  + " holds "
+                  + ValueTooLargeException.sizeText(e.size(), max)
+                  + ", more than the "
+                  + max
+                  + " bytes a metadata document may hold; refused before reading it (a corrupt"
+                  + " or hostile store; raise the limit with cubed.store.maxMetadataBytes or"
+                  + " CUBED_STORE_MAX_METADATA_BYTES if the document is genuine)",
+              e.size(),
+              max);
+      t.initCause(e);
+      return t;
+    }
+  }
+
+  /** Checks a bound of {@link Store#get(String, long)}. */
+  static void checkMaxBytes(String key, long maxBytes) {
+    if (maxBytes < 0) {
+      throw new IllegalArgumentException(
+          "bounded read of key '" + key + "': negative bound " + maxBytes);
+    }
+  }
+
   /**
    * Opens a store: {@code "file:///abs/dir"} or a plain path gives a {@link FileSystemStore};
    * {@code "memory://name"} the JVM-wide {@link MemoryStore} of that name (created on first use);

@@ -151,6 +151,12 @@ final class V2Codec implements ChunkCodec {
   }
 
   @Override
+  public long maxStoredSize(long[] chunkShape) {
+    long raw = Shapes.size(chunkShape) * dtype.itemSize();
+    return (compressor == null ? raw : compressor.maxEncoded(raw)) + STORED_SLACK;
+  }
+
+  @Override
   public List<Map<String, Object>> describe() {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("order", fortran ? "F" : "C");

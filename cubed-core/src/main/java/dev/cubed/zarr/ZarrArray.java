@@ -402,11 +402,23 @@ public final class ZarrArray implements Serializable {
    * intermediate, see {@link #asIntermediate()}, it throws).
    *
    * @throws ZarrFormatException if the stored chunk is truncated or corrupt (naming its key); a
-   *     {@link ChecksumMismatchException} if its crc32c checksum does not match
+   *     {@link ChecksumMismatchException} if its crc32c checksum does not match; a {@link
+   *     ValueTooLargeException}, before it is read, if it is larger than {@link
+   *     #maxStoredChunkBytes()}
    * @throws MissingChunkException if this is an intermediate and the chunk is not stored
    */
   public NDArray readChunk(long... chunkCoords) {
     return ZarrChunks.read(this, chunkCoords);
+  }
+
+  /**
+   * The most bytes a stored chunk of this array can take: the decoded size of a full chunk plus its
+   * codecs' worst-case growth and a fixed slack ({@link ChunkCodec#STORED_SLACK}); for sharded
+   * arrays, the shard's index and every inner chunk's bound. A chunk read never holds more of a
+   * stored value than this; a larger value is refused before it is read.
+   */
+  public long maxStoredChunkBytes() {
+    return meta.codec.maxStoredSize(chunks());
   }
 
   /**

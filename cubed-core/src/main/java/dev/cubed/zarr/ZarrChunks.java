@@ -24,14 +24,21 @@ final class ZarrChunks {
     Store store = z.store();
     String key = Keys.join(z.path(), meta.chunkKey(coords));
     long[] full = z.chunks();
-    NDArray a =
-        store instanceof FileSystemStore fs && meta.codec.decodesStreamed()
-            ? ChunkFiles.read(fs, key, meta.codec, full, clipped, where(z, key))
-            : null;
-    if (a != null) {
-      return a;
+    long bound = z.maxStoredChunkBytes();
+    NDArray a;
+    byte[] b;
+    try {
+      a =
+          store instanceof FileSystemStore fs && meta.codec.decodesStreamed()
+              ? ChunkFiles.read(fs, key, meta.codec, full, clipped, bound, where(z, key))
+              : null;
+      if (a != null) {
+        return a;
+      }
+      b = store.get(key, bound);
+    } catch (ValueTooLargeException e) {
+      throw tooLarge(z, key, e.size(), bound, e);
     }
-    byte[] b = store.get(key);
     if (b == null) {
       if (z.isIntermediate()) {
         throw new MissingChunkException(
@@ -69,6 +76,7 @@ final class ZarrChunks {
     return ChunkReader.open(
         (FileSystemStore) z.store(),
         key,
+        z,
         meta.codec,
         meta.dtype,
         meta.codec.byteOrder(),
@@ -140,6 +148,33 @@ final class ZarrChunks {
     } catch (ChunkRuns.Failed f) {
       throw (Exception) f.getCause();
     }
+  }
+
+  /**
+   * The one-line refusal of a stored chunk of {@code size} bytes (-1: more than {@code bound}),
+   * naming the chunk key, the store and both sizes.
+   */
+  static ValueTooLargeException tooLarge(
+      ZarrArray z, String key, long size, long bound, Throwable cause) {
+    ValueTooLargeException e =
+        new ValueTooLargeException(
+            where(z, key)
+                + ": the stored chunk holds "
+                + ValueTooLargeException.sizeText(size, bound)
+                + ", more than the "
+                + bound
+                + " bytes a "
+                + z.metadata().dtype
+                + " chunk of shape "
+                + Shapes.format(z.chunks())
+                + " can take with its codecs (decoded size plus the codecs' worst case);"
+                + " refused before reading it (corrupt, foreign or hostile chunk)",
+            size,
+            bound);
+    if (cause != null) {
+      e.initCause(cause);
+    }
+    return e;
   }
 
   private static String where(ZarrArray z, String key) {

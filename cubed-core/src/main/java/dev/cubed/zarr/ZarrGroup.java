@@ -37,7 +37,7 @@ public final class ZarrGroup {
    */
   public static ZarrGroup open(Store store, String path) {
     String p = Keys.normalizePath(path);
-    byte[] v3 = store.get(Keys.join(p, "zarr.json"));
+    byte[] v3 = Stores.getMetadata(store, Keys.join(p, "zarr.json"));
     if (v3 != null) {
       String where =
           "zarr group '" + p + "' (" + Keys.join(p, "zarr.json") + " in " + store.describe() + ")";
@@ -52,7 +52,7 @@ public final class ZarrGroup {
       }
       return new ZarrGroup(store, p, 3, Json.toMap(doc.get("attributes")));
     }
-    byte[] v2 = store.get(Keys.join(p, ".zgroup"));
+    byte[] v2 = Stores.getMetadata(store, Keys.join(p, ".zgroup"));
     if (v2 != null) {
       String where =
           "zarr group '" + p + "' (" + Keys.join(p, ".zgroup") + " in " + store.describe() + ")";
@@ -61,7 +61,7 @@ public final class ZarrGroup {
         throw new ZarrFormatException(
             where + ": field 'zarr_format' is " + doc.get("zarr_format") + ", expected 2");
       }
-      byte[] at = store.get(Keys.join(p, ".zattrs"));
+      byte[] at = Stores.getMetadata(store, Keys.join(p, ".zattrs"));
       Map<String, Object> attrs =
           at == null ? Map.of() : Json.toMap(Json.parseObject(at, where + " .zattrs"));
       return new ZarrGroup(store, p, 2, attrs);
@@ -104,7 +104,7 @@ public final class ZarrGroup {
   }
 
   private static boolean isV3Array(Store store, String p) {
-    byte[] b = store.get(Keys.join(p, "zarr.json"));
+    byte[] b = Stores.getMetadata(store, Keys.join(p, "zarr.json"));
     return b != null && "array".equals(Json.parseObject(b, p).path("node_type").asText());
   }
 
@@ -161,7 +161,7 @@ public final class ZarrGroup {
       if (name.startsWith(".") || name.equals("zarr.json")) {
         continue;
       }
-      byte[] z = store.get(child + "/zarr.json");
+      byte[] z = Stores.getMetadata(store, child + "/zarr.json");
       if (z != null) {
         try {
           String nt = Json.parseObject(z, child).path("node_type").asText("");

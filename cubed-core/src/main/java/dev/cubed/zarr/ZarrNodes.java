@@ -35,7 +35,7 @@ final class ZarrNodes {
 
   /** "array", "group" or null (no Zarr node at {@code path}). */
   static String kind(Store store, String path) {
-    byte[] v3 = store.get(Keys.join(path, "zarr.json"));
+    byte[] v3 = Stores.getMetadata(store, Keys.join(path, "zarr.json"));
     if (v3 != null) {
       try {
         String nt = Json.parseObject(v3, path).path("node_type").asText("");

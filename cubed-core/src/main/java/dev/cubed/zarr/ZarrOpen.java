@@ -32,7 +32,7 @@ final class ZarrOpen {
 
   private static ZarrArray openAt(Store store, String p) {
     String where3 = ZarrArray.describe(store, p, "zarr.json");
-    byte[] v3 = store.get(Keys.join(p, "zarr.json"));
+    byte[] v3 = Stores.getMetadata(store, Keys.join(p, "zarr.json"));
     if (v3 != null) {
       JsonNode doc = Json.parseObject(v3, where3);
       JsonNode fmt = doc.get("zarr_format");
@@ -49,11 +49,11 @@ final class ZarrOpen {
       }
       return new ZarrArray(store, p, MetadataParser.parseV3(doc, where3), EmptyChunks.SKIP);
     }
-    byte[] v2 = store.get(Keys.join(p, ".zarray"));
+    byte[] v2 = Stores.getMetadata(store, Keys.join(p, ".zarray"));
     if (v2 != null) {
       String where2 = ZarrArray.describe(store, p, ".zarray");
       JsonNode doc = Json.parseObject(v2, where2);
-      byte[] at = store.get(Keys.join(p, ".zattrs"));
+      byte[] at = Stores.getMetadata(store, Keys.join(p, ".zattrs"));
       JsonNode attrs =
           at == null ? null : Json.parseObject(at, ZarrArray.describe(store, p, ".zattrs"));
       return new ZarrArray(store, p, MetadataParser.parseV2(doc, attrs, where2), EmptyChunks.SKIP);

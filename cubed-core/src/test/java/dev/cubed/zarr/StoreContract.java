@@ -2,6 +2,7 @@ package dev.cubed.zarr;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -152,6 +153,20 @@ public abstract class StoreContract {
     assertThat(s.listChildren("a/")).containsExactly("b", "c");
     assertThat(s.listChildren("v3/c/")).containsExactly("0", "10");
     checkPrefixIsNoValue(s);
+    // bounded reads: the whole value up to the bound, a larger one refused naming the key
+    assertThat(s.get("a/b", 5)).containsExactly(1, 2, 3, 4, 5);
+    assertThat(s.get("ab", 0)).isEmpty();
+    assertThat(s.get("nope", 10)).isNull();
+    assertThat(s.get("big", big.length)).isEqualTo(big);
+    for (String k : List.of("a/b", "big")) {
+      long max = values.get(k).length - 1;
+      ValueTooLargeException e =
+          catchThrowableOfType(() -> s.get(k, max), ValueTooLargeException.class);
+      assertThat(e).as(k).isNotNull();
+      assertThat(e.getMessage()).contains("'" + k + "'").contains(max + " bytes");
+      assertThat(e.limit()).isEqualTo(max);
+      assertThat(e.size()).isIn(-1L, max + 1);
+    }
   }
 
   @Test

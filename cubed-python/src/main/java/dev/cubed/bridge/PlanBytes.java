@@ -3,6 +3,7 @@ package dev.cubed.bridge;
 import dev.cubed.CubedArray;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
+import dev.cubed.runtime.DeserializationFilters;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -12,6 +13,7 @@ import java.io.NotSerializableException;
 import java.io.ObjectInputFilter;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
+import java.io.ObjectStreamClass;
 import java.io.ObjectStreamException;
 import java.io.OutputStream;
 import java.io.Serializable;
@@ -26,9 +28,11 @@ import java.util.Arrays;
  * is computed. Reading them back in any bridge process of the same build gives an array that
  * computes the same values.
  *
- * <p>Reading accepts only classes of {@code dev.cubed} and of the JDK ({@code java.*}): bytes
- * naming anything else are refused. Reading is still running the engine's code on a described
- * graph, so bytes are to be read only from a source one trusts, as Python's own pickles.
+ * <p>Reading accepts only classes of {@code dev.cubed} and the few JDK types plans hold, within
+ * limits on depth, references and array lengths ({@link DeserializationFilters#plans}): bytes
+ * naming anything else (a {@code HashSet}, say) are refused at that class, before any of it is
+ * built. Reading is still running the engine's code on a described graph, so bytes are to be read
+ * only from a source one trusts, as Python's own pickles.
  */
 final class PlanBytes {
   /** The bytes' first bytes: the format and its version. */
@@ -47,21 +51,6 @@ final class PlanBytes {
   private record HeldArray(DType dtype, long[] shape, Object data) implements Serializable {
     private static final long serialVersionUID = 1L;
   }
-
-  private static final ObjectInputFilter ONLY_ENGINE_CLASSES =
-      info -> {
-        Class<?> c = info.serialClass();
-        while (c != null && c.isArray()) {
-          c = c.getComponentType();
-        }
-        if (c == null || c.isPrimitive()) {
-          return ObjectInputFilter.Status.UNDECIDED;
-        }
-        String n = c.getName();
-        return n.startsWith("dev.cubed.") || n.startsWith("java.")
-            ? ObjectInputFilter.Status.ALLOWED
-            : ObjectInputFilter.Status.REJECTED;
-      };
 
   private PlanBytes() {}
 
@@ -96,6 +85,11 @@ final class PlanBytes {
    *     engine, or were written by a build whose classes differ from this one's
    */
   static CubedArray read(byte[] b) throws IOException {
+    return read(b, DeserializationFilters.plans(b.length));
+  }
+
+  /** {@link #read(byte[])} with another filter (tests). */
+  static CubedArray read(byte[] b, ObjectInputFilter filter) throws IOException {
     if (b.length < MAGIC.length || !Arrays.equals(Arrays.copyOf(b, MAGIC.length), MAGIC)) {
       throw new IllegalArgumentException(
           "deserialize: these bytes are not a pickled"
@@ -105,7 +99,7 @@ final class PlanBytes {
     }
     InputStream in = new ByteArrayInputStream(b, MAGIC.length, b.length - MAGIC.length);
     try (ObjectInputStream ois = new Reader(in)) {
-      ois.setObjectInputFilter(ONLY_ENGINE_CLASSES);
+      ois.setObjectInputFilter(filter);
       Object o = ois.readObject();
       if (!(o instanceof CubedArray x)) {
         throw new IllegalArgumentException(
@@ -141,7 +135,10 @@ final class PlanBytes {
 
     @Override
     protected Object replaceObject(Object o) {
-      return o instanceof NDArray a ? new HeldArray(a.dtype(), a.shape(), a.data()) : o;
+      if (o instanceof NDArray a) {
+        return new HeldArray(a.dtype(), a.shape(), a.data());
+      }
+      return o;
     }
   }
 
@@ -149,6 +146,13 @@ final class PlanBytes {
     Reader(InputStream in) throws IOException {
       super(in);
       enableResolveObject(true);
+    }
+
+    /** The JDK's immutable collections' form is read as {@link CollSer}: lists only. */
+    @Override
+    protected Class<?> resolveClass(ObjectStreamClass desc)
+        throws IOException, ClassNotFoundException {
+      return desc.getName().equals("java.util.CollSer") ? CollSer.class : super.resolveClass(desc);
     }
 
     @Override

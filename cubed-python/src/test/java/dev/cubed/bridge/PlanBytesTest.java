@@ -2,6 +2,7 @@ package dev.cubed.bridge;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.cubed.Cubed;
 import dev.cubed.CubedArray;
@@ -15,6 +16,7 @@ import java.io.ObjectOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.opentest4j.AssertionFailedError;
@@ -135,5 +137,80 @@ class PlanBytesTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("names classes outside the engine");
     assertThat(s.handles).isEmpty();
+  }
+
+  /** The classic "SerialDOS": 100 levels of pairs of sets; reading it hashes 2^100 sets. */
+  static Object serialDos() {
+    java.util.Set<Object> root = new java.util.HashSet<>();
+    java.util.Set<Object> s1 = root;
+    java.util.Set<Object> s2 = new java.util.HashSet<>();
+    for (int i = 0; i < 100; i++) {
+      java.util.Set<Object> t1 = new java.util.HashSet<>();
+      java.util.Set<Object> t2 = new java.util.HashSet<>();
+      t1.add("foo"); // t1 != t2
+      s1.add(t1);
+      s1.add(t2);
+      s2.add(t1);
+      s2.add(t2);
+      s1 = t1;
+      s2 = t2;
+    }
+    return root;
+  }
+
+  /** The header and a Java serialization of {@code o}, as a crafted pickle would carry. */
+  static byte[] crafted(Object o) throws Exception {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    bytes.write(PlanBytes.MAGIC);
+    try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+      out.writeObject(o);
+    }
+    return bytes.toByteArray();
+  }
+
+  /** Reads {@code b} as the bridge's deserialize does; returns the seconds it took to refuse. */
+  static double refusedWithin(byte[] b, String message) {
+    long t0 = System.nanoTime();
+    assertTimeoutPreemptively(
+        java.time.Duration.ofSeconds(20),
+        () ->
+            assertThatThrownBy(() -> PlanBytes.read(b))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(message));
+    return (System.nanoTime() - t0) / 1e9;
+  }
+
+  @Test
+  void aSerialDosPayloadIsRefusedAtOnce() throws Exception {
+    byte[] b = crafted(serialDos());
+    assertThat(b.length).isLessThan(8_000);
+    assertThat(refusedWithin(b, "filter status: REJECTED")).as("seconds").isLessThan(0.5);
+  }
+
+  @Test
+  void nestedImmutableSetsAndHugeArraysAreRefusedAtOnce() throws Exception {
+    Object s = Set.of("x");
+    for (int i = 0; i < 100; i++) {
+      s = Set.of(List.of(s, s), List.of(s)); // Set.of hashes its elements when read
+    }
+    assertThat(refusedWithin(crafted(s), "immutable set or map")).isLessThan(0.5);
+    // an array declared far longer than the payload: refused before it is allocated
+    byte[] b = crafted(new double[4]);
+    int at = b.length - 4 * 8 - 4; // the length field before the 4 elements
+    java.nio.ByteBuffer.wrap(b).putInt(at, Integer.MAX_VALUE - 8);
+    assertThat(refusedWithin(b, "filter status: REJECTED")).isLessThan(0.5);
+  }
+
+  @Test
+  void aPlanHoldingImmutableListsStillTravels() throws Throwable {
+    Calls.Session s = new Calls.Session();
+    Wire.Handle x =
+        put(s, call(s, "fromArray", NDArray.of(new double[] {1, 2, 3, 4}), new long[] {2}));
+    Wire.Handle y = x;
+    for (int i = 0; i < 200; i++) { // a deep plan: depth far beyond any hash bomb's
+      y = put(s, call(s, "Xp.add", y, 1.0));
+    }
+    CubedArray back = (CubedArray) call(s, "deserialize", call(s, "serialize", y));
+    assertThat(values(back)).containsExactly(201, 202, 203, 204);
   }
 }

@@ -36,7 +36,12 @@ public final class S3TestServer implements AutoCloseable {
   private volatile Predicate<String> failing = k -> false;
   private final AtomicInteger injected = new AtomicInteger();
 
-  private S3TestServer(int port) throws Exception {
+  private final String accessKey;
+  private final String secretKey;
+
+  private S3TestServer(int port, String accessKey, String secretKey) throws Exception {
+    this.accessKey = accessKey;
+    this.secretKey = secretKey;
     BlobStore faulty =
         new ForwardingBlobStore(new TransientNio2BlobStore()) {
           @Override
@@ -55,7 +60,7 @@ public final class S3TestServer implements AutoCloseable {
         S3Proxy.builder()
             .blobStore(faulty)
             .endpoint(URI.create("http://127.0.0.1:" + port))
-            .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
+            .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, accessKey, secretKey)
             .build();
     proxy.start();
     // poll for readiness: Jetty may take long to start on a busy machine
@@ -91,12 +96,17 @@ public final class S3TestServer implements AutoCloseable {
 
   /** Starts a server on a free port. */
   public static S3TestServer start() throws Exception {
-    return new S3TestServer(0);
+    return new S3TestServer(0, ACCESS_KEY, SECRET_KEY);
   }
 
   /** Starts a server on a given port (0 = a free one). */
   public static S3TestServer start(int port) throws Exception {
-    return new S3TestServer(port);
+    return new S3TestServer(port, ACCESS_KEY, SECRET_KEY);
+  }
+
+  /** Starts a server on a given port (0 = a free one) accepting the given key and secret. */
+  public static S3TestServer start(int port, String accessKey, String secretKey) throws Exception {
+    return new S3TestServer(port, accessKey, secretKey);
   }
 
   /** The endpoint URL, {@code http://127.0.0.1:<port>}. */
@@ -112,8 +122,8 @@ public final class S3TestServer implements AutoCloseable {
   public S3TestServer useAsDefault() {
     System.setProperty("cubed.s3.endpoint", endpoint());
     System.setProperty("aws.region", "us-east-1");
-    System.setProperty("aws.accessKeyId", ACCESS_KEY);
-    System.setProperty("aws.secretAccessKey", SECRET_KEY);
+    System.setProperty("aws.accessKeyId", accessKey);
+    System.setProperty("aws.secretAccessKey", secretKey);
     return this;
   }
 
