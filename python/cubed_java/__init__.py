@@ -41,7 +41,11 @@ def configure(**spec):
     args = []
     for k, v in spec.items():
         args += [k, str(v)]
-    return session().call("configure", *args)
+    bridge = session()
+    try:
+        return bridge.call("configure", *args)
+    finally:
+        bridge.forget_settings()
 
 
 def settings():

@@ -211,6 +211,7 @@ class Bridge:
         self._dead = None
         self._to_free = []
         self._streaming = None  # the thread reading a call's event frames, if any
+        self._work_dir = None  # the spec's work directory, asked once per configure
         self._tls = threading.local()  # .on_event: see events_to
 
     # ---- frames ----
@@ -314,6 +315,7 @@ class Bridge:
             raise ValueError(f"{name}: at most 255 arguments per call, got {len(args)}")
         if self._dead:
             raise errors.BridgeError(self._dead)
+        work_dir = self.work_dir() if name in COMPUTING_CALLS else None
         pieces = _Pieces(self.shm_dir)
         pieces.append(_U8.pack(OP_CALL))
         try:
@@ -341,12 +343,30 @@ class Bridge:
                 finally:
                     self._streaming = None
                 return self._decode_reply(reply)
+        except KeyboardInterrupt:
+            if work_dir is None:
+                raise
+            raise KeyboardInterrupt(interrupted_compute(work_dir)) from None
         finally:
             for f in pieces.files:
                 try:
                     os.unlink(f)
                 except OSError:
                     pass
+
+    def work_dir(self):
+        """The session spec's work directory (asked once, again after ``configure``); None if the
+        JVM cannot say."""
+        if self._work_dir is None:
+            try:
+                self._work_dir = dict(self.call("settings")).get("work_dir") or ""
+            except errors.BridgeError:
+                return None
+        return self._work_dir or None
+
+    def forget_settings(self):
+        """Called after ``configure``: the work directory is asked again."""
+        self._work_dir = None
 
     def release(self, handle):
         """Frees a handle with the next call (called from Array.__del__)."""
@@ -605,6 +625,21 @@ class _Pending:
 
 _session = None
 _session_lock = threading.Lock()
+
+
+def interrupted_compute(work_dir):
+    """The message of the KeyboardInterrupt a compute interrupted by Ctrl-C raises: what is left
+    behind and how to finish it or remove it."""
+    where = f"the work directory {work_dir}" if work_dir else "the work directory"
+    return (
+        "cubed_java: the compute was interrupted, which ended the engine's JVM (arrays made before"
+        f" are gone). Its finished tasks are kept in a compute-<id> directory of {where}: make the"
+        " same arrays again (after the same cubed_java.configure(...), if you called it) and"
+        " compute them with resume=True (for example arr.compute(resume=True)) to run only the"
+        " tasks that did not finish; or remove what it left with `cubed clean --work-dir"
+        f" {work_dir or '<work_dir>'}` (./cubed clean in a clone of Cubed for Java). A plain"
+        " compute of the same arrays also starts afresh and removes it."
+    )
 
 
 def session():

@@ -280,3 +280,48 @@ def test_settings_give_back_what_configure_changed():
     finally:
         cubed_java.configure(**before)
     assert cubed_java.settings() == before
+
+
+def _slow_double(block):
+    time.sleep(0.4)
+    return block * 2.0
+
+
+def _compute_dirs(d):
+    return sorted(n for n in os.listdir(d) if n.startswith("compute-")) if os.path.isdir(d) else []
+
+
+def test_ctrl_c_during_a_compute_says_what_is_left_and_its_resume_finishes_it(tmp_path):
+    work = str(tmp_path / "work")
+
+    def make():
+        cubed_java.configure(work_dir=work, workers=2)
+        x = xp.asarray(np.arange(16 * 1000.0).reshape(16, 1000), chunks=(1, 1000))
+        return xp.sum(cubed_java.map_blocks(_slow_double, x, dtype=np.float64))
+
+    main = threading.get_ident()
+    before = cubed_java.settings()
+    try:
+        y = make()
+        state = {}
+
+        def interrupt():
+            _wait_for(lambda: _compute_dirs(work), "the compute's directory")
+            time.sleep(1.5)  # a few tasks finish
+            state["dirs"] = _compute_dirs(work)
+            signal.pthread_kill(main, signal.SIGINT)
+
+        t = threading.Thread(target=interrupt, daemon=True)
+        t.start()
+        with pytest.raises(KeyboardInterrupt) as info:
+            y.compute()
+        t.join()
+        message = str(info.value)
+        assert work in message and "resume=True" in message and "cubed clean" in message
+        assert _compute_dirs(work), "the interrupted compute left its directory, as the message says"
+        # what the message says works: the same arrays, the same configure, resume=True
+        y = make()
+        assert float(y.compute(resume=True)) == float(np.arange(16 * 1000.0).sum() * 2.0)
+        assert _compute_dirs(work) == []
+    finally:
+        cubed_java.configure(**before)

@@ -40,7 +40,13 @@ final class JavaBlosc {
   /** Block size chosen when none is given: 256 KiB (a few L2 caches' worth, as c-blosc picks). */
   static final int DEFAULT_BLOCK = 256 << 10;
 
-  static final LZ4Factory LZ4 = LZ4Factory.fastestInstance();
+  static final LZ4Factory LZ4 = fastest();
+
+  private static LZ4Factory fastest() {
+    StaleNativeLibraries.sweepOnceInBackground();
+    return LZ4Factory.fastestInstance();
+  }
+
   private static final LZ4Factory NATIVE = nativeFactory();
 
   private static LZ4Factory nativeFactory() {
