@@ -72,7 +72,8 @@ def _parent(pid):
 
 
 def _inputs():
-    """The same 60 x 50 values lazily in the engine (no in-memory data) and in NumPy."""
+    """The same 60 x 50 values lazily in the engine (made there, no in-memory data) and in
+    NumPy."""
     a = xp.reshape(xp.linspace(-3.0, 3.0, 60, chunks=15), (60, 1))
     b = xp.reshape(xp.linspace(0.5, 1.5, 50, chunks=25), (1, 50))
     lazy = xr.DataArray(a * b, dims=("y", "x"))
@@ -100,17 +101,25 @@ def test_apply_ufunc_with_scipy_runs_in_python_workers_beside_the_engine(engine,
     marker = str(tmp_path / "failed-once")
     retried = xr.apply_ufunc(fail_once_then_erf, lazy, kwargs={"marker": marker},
                              dask="parallelized", output_dtypes=[np.float64])
+    # and in-memory data (from_array: NumPy-backed xarray chunked by the chunk manager), which
+    # the compute writes to its work directory once for the executors to read
+    held = here.chunk({"y": 15, "x": 25}, chunked_array_type="cubed-java")
+    assert isinstance(held.data, cubed_java.Array)
+    from_memory = xr.apply_ufunc(special.erf, held, dask="parallelized",
+                                 output_dtypes=[np.float64])
     events = Events()
-    got, got_retried = cubed_java.compute(out.data, retried.data, executor=engine,
-                                          executor_options=options(), callbacks=[events])
+    got, got_retried, got_held = cubed_java.compute(
+        out.data, retried.data, from_memory.data, executor=engine, executor_options=options(),
+        callbacks=[events])
     want = xr.apply_ufunc(special.erf, here)
     xr.testing.assert_equal(out.copy(data=got), want)
     xr.testing.assert_equal(retried.copy(data=got_retried), want)
+    xr.testing.assert_equal(from_memory.copy(data=got_held), want)
 
     tasks = events.python()
-    assert len(tasks) == 16  # 4 x 2 blocks of 15 x 25, two ops
+    assert len(tasks) == 24  # 4 x 2 blocks of 15 x 25, three ops
     assert os.path.exists(marker)
-    assert sorted(e.attempts for e in tasks) == [1] * 15 + [2]
+    assert sorted(e.attempts for e in tasks) == [1] * 23 + [2]
     pids = {_worker_pid(e) for e in tasks}
     bridge = cubed_java.session()._proc.pid
     # neither this client nor the driver (the bridge's JVM, which launched the compute)
