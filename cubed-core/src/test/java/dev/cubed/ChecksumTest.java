@@ -68,9 +68,13 @@ class ChecksumTest {
     }
   }
 
-  /** add(1) is stored (its rechunk reads it); the rechunk runs after add's op has ended. */
+  /**
+   * add(1) is stored (its rechunk reads it); the rechunk runs after add's op has ended. The target
+   * chunks (24 rows) are neither whole source blocks nor parts of one, so the rechunk is a copy op
+   * (not a join of blocks, which would read add's blocks fused).
+   */
   private static CubedArray twoOps(NDArray data, Spec spec) {
-    return Cubed.fromArray(data, new long[] {16, 16}, spec).add(1).rechunk(32, 32);
+    return Cubed.fromArray(data, new long[] {16, 16}, spec).add(1).rechunk(24, 2);
   }
 
   @Test
