@@ -6,11 +6,15 @@
 
 xarray: ``ds.chunk(..., chunked_array_type="cubed-java")``; see docs/python.md.
 """
-from . import errors
+from . import _array, array_api, errors
 from ._array import Array
 from ._bridge import restart, session
 from .array_api import asarray, from_array, from_zarr, to_zarr
 from .errors import BridgeError, JavaError
+
+# Array's operators and methods are the namespace's functions: bound here, above both, so that
+# _array.py imports no namespace (docs/python.md, "The package's layers")
+_array.bind_namespace(array_api)
 
 __version__ = "0.1.0"
 
@@ -82,8 +86,6 @@ def visualize(*arrays, filename="cubed", format=None):
 def __getattr__(name):
     # the Array API namespace's functions at the top level too (``cubed_java.ones``,
     # ``cubed_java.reshape``), as Python Cubed has them
-    from . import array_api
-
     if name in array_api.__all__:
         return getattr(array_api, name)
     raise AttributeError(f"module 'cubed_java' has no attribute {name!r}")

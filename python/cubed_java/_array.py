@@ -1,19 +1,40 @@
-"""The lazy array object: a handle to a CubedArray living in the JVM."""
+"""The lazy array object: a handle to a CubedArray living in the JVM.
+
+``Array`` sits above the bridge and below the namespaces (docs/python.md, "The package's layers").
+Its operators, ``T``, ``astype``, item assignment, NumPy ufuncs and ``__array_namespace__`` are
+the namespace's functions: the namespace module is bound to ``Array`` by ``bind_namespace``, which
+the package's ``__init__`` calls with ``cubed_java.array_api`` (any import of the package runs it
+before an array can exist), so this module imports no namespace.
+"""
 from __future__ import annotations
 
 import builtins
 import operator
+import pickle
 
 import numpy as np
 
-from . import _bridge, _deferred
+from . import _bridge, _compute, _deferred, _mixed
 from ._bridge import IndexSpec, Ints
+from ._chunks import compact_chunks, grid_chunksize, grid_numblocks, list_grid, regular_size
+from .errors import JavaError
+
+#: The Array API namespace of ``Array`` (``cubed_java.array_api``), bound by ``bind_namespace``.
+_namespace = None
+
+
+def bind_namespace(module):
+    """Makes ``module`` the namespace of every ``Array`` (``__array_namespace__``) and the one its
+    operators and methods call (``x + y`` is ``module.add(x, y)``)."""
+    global _namespace
+    _namespace = module
 
 
 def _xp():
-    from . import array_api
-
-    return array_api
+    if _namespace is None:
+        raise RuntimeError("cubed_java.Array has no namespace bound: import cubed_java (its"
+                           " __init__ binds cubed_java.array_api)")
+    return _namespace
 
 
 #: The version of the pickled form made by ``Array.__reduce__``.
@@ -35,7 +56,7 @@ def _unpickle(fmt, data, meta):
     return a
 
 
-class Array:
+class Array(_bridge.Handle):
     """A lazy chunked array computed by Cubed for Java. Operations build new lazy arrays in the
     JVM; ``compute()`` (or ``numpy.asarray``) runs the plan and returns a NumPy array."""
 
@@ -94,20 +115,14 @@ class Array:
         """Dask's form: per axis the size of every block. Listed when read (a regular axis is held
         as its block size); refused with a ValueError when it would list more than
         ``MAX_LISTED_BLOCKS`` blocks (use ``chunksize`` and ``numblocks`` then)."""
-        from ._chunks import list_grid
-
         return list_grid(self._grid, self.shape)
 
     @property
     def chunksize(self):
-        from ._chunks import grid_chunksize
-
         return grid_chunksize(self._grid, self.shape)
 
     @property
     def numblocks(self):
-        from ._chunks import grid_numblocks
-
         return grid_numblocks(self._grid, self.shape)
 
     @property
@@ -139,13 +154,11 @@ class Array:
     def compute(self, **options):
         """Runs the plan and returns the values as a NumPy array. Options (executor, workers,
         attempts, executor_options, resume, callbacks): see ``cubed_java.compute``."""
-        from ._compute import GLOBAL_CALLBACKS, compute
-
-        if not options and not GLOBAL_CALLBACKS:
+        if not options and not _compute.GLOBAL_CALLBACKS:
             (out,) = self._bridge.call("compute", [self])
             return out
 
-        (out,) = compute([self], options, "Array.compute")
+        (out,) = _compute.compute([self], options, "Array.compute")
         return out
 
     def to_numpy(self):
@@ -156,8 +169,6 @@ class Array:
         return a if dtype is None else a.astype(dtype)
 
     def rechunk(self, chunks):
-        from ._chunks import compact_chunks, list_grid, regular_size
-
         grid = compact_chunks(chunks, self.shape, self.dtype, previous=self._grid)
         regular = [c if isinstance(c, int) else regular_size(c) for c in grid]
         if all(r is not None for r in regular):
@@ -211,10 +222,6 @@ class Array:
         process or another one (which starts its own JVM), gives an array computing the same
         values. A plan holding a Java value that cannot be serialized raises
         ``pickle.PicklingError`` naming it."""
-        import pickle
-
-        from .errors import JavaError
-
         try:
             data = self._bridge.call("serialize", self)
         except JavaError as e:
@@ -322,7 +329,7 @@ class Array:
             raise IndexError(f"mask indexing: mask shape {mask.shape} is neither x's"
                              f" {self.shape} nor a prefix of it (x's leading dimensions); give a"
                              f" mask of x's shape or of its first dimensions")
-        (out,) = _deferred.call("Xp.getMask", (self, mask), (self.dtype,))
+        (out,) = deferred_call("Xp.getMask", (self, mask), (self.dtype,))
         return out
 
     def _basic_mask_and_value(self, xp, key, value):
@@ -365,10 +372,9 @@ class Array:
     def __getitem__(self, key):
         if not isinstance(key, tuple):
             key = (key,)
-        if "_window" in self.__dict__:
-            from . import _rolling
-
-            same = _rolling.whole(self, key)  # x[:, :] of a window view stays a view
+        view = self.__dict__.get("_window")
+        if view is not None:
+            same = view.getitem(self, key)  # x[:, :] of a window view stays a view (_rolling.py)
             if same is not None:
                 return same
         if len(key) == 1 and isinstance(key[0], Array) and key[0].dtype == np.bool_:
@@ -441,8 +447,6 @@ class Array:
     # ---- operators ----
     def _bin(self, name, other, reflected=False):
         if not isinstance(other, (Array, bool, int, float, complex, np.generic)):
-            from . import _mixed
-
             if not (isinstance(other, np.ndarray) or _mixed.is_dask(other)
                     or (name in _CMPOPS.values() and _mixed.is_array_like(other))):
                 # another kind of operand: its own reflected operator may know this one (xarray
@@ -450,7 +454,7 @@ class Array:
                 return NotImplemented
             # NumPy and small Dask arrays become inputs; a comparison with any other array is
             # a TypeError here, never Python's identity fallback
-            other = _mixed.as_input(other, name)
+            other = _mixed.as_input(other, name, _xp())
         if isinstance(other, np.generic):
             other = other.item()
         return getattr(_xp(), name)(other, self) if reflected else getattr(_xp(), name)(
@@ -474,6 +478,20 @@ def _is_int_array(k):
 
 def _call(name, *args):
     return _wrap(_bridge.session().call(name, *args))
+
+
+def deferred_call(name, args, dtypes):
+    """Defers ``name(*args)`` (a bridge function returning one array or a list of them) and
+    returns one pending ``Array`` per dtype in ``dtypes`` (_deferred.py)."""
+    c = _deferred.Call(name, args)
+    outs = []
+    for dt in dtypes:
+        a = Array.__new__(Array)
+        a._bridge = _bridge.session()
+        a.dtype = dt
+        c.add_output(a)
+        outs.append(a)
+    return outs
 
 
 def _wrap(v):

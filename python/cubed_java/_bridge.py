@@ -129,6 +129,14 @@ class _Spec:
 SPEC = _Spec()
 
 
+class Handle:
+    """The base class of the Python objects that stand for an object in the JVM's handle table
+    (``cubed_java.Array``): sent as that handle, their ``_handle``. The bridge knows no more of
+    them."""
+
+    __slots__ = ()
+
+
 class ArrayInfo:
     """A new lazy array in the JVM: handle id, dtype, shape, chunks."""
 
@@ -369,7 +377,7 @@ class Bridge:
         self._work_dir = None
 
     def release(self, handle):
-        """Frees a handle with the next call (called from Array.__del__)."""
+        """Frees a handle with the next call (called when its ``Handle`` object is collected)."""
         if not self._dead:
             self._to_free.append(handle)
 
@@ -453,11 +461,9 @@ def _dtype_name(dt):
 
 
 def _enc(p, v):
-    from ._array import Array
-
     if v is None:
         p.append(_U8.pack(T_NONE))
-    elif isinstance(v, Array):
+    elif isinstance(v, Handle):
         p.append(_U8.pack(T_HANDLE) + _I64.pack(v._handle))
     elif isinstance(v, (bool, np.bool_)):
         p.append(_U8.pack(T_BOOL) + _U8.pack(1 if v else 0))

@@ -11,6 +11,9 @@ runs once.
 The inputs are pinned when the function is called (a new handle on each input's lazy array, as
 ``copy.copy``), so a later ``x[...] = v``, which rebinds only the wrapper ``x``, does not change
 the result, as with an eager call.
+
+This module is the mechanism below ``Array`` (it knows no ``Array``): a pending call, and the hook
+``Array.__getattr__`` runs it by. ``_array.deferred_call`` makes the pending arrays of a call.
 """
 from __future__ import annotations
 
@@ -22,17 +25,22 @@ from . import _bridge
 _FILLED = ("_handle", "shape", "_grid")
 
 
-class _Call:
+class Call:
     """One deferred bridge call and the arrays it returns (weakly: an output dropped before the
     call ran has its handle freed when the call runs)."""
 
     def __init__(self, name, args):
-        from ._array import Array
-
         self._name = name
-        self._args = [a.__copy__() if isinstance(a, Array) else a for a in args]
+        # pinned: a new handle on each input's lazy array
+        self._args = [a.__copy__() if isinstance(a, _bridge.Handle) else a for a in args]
         self._outs = []
         self._error = None
+
+    def add_output(self, a):
+        """Makes ``a`` (an array object of known dtype, nothing else set) the call's next output:
+        pending until the call runs."""
+        a._deferred = self
+        self._outs.append(weakref.ref(a))
 
     def run(self):
         if self._error is not None:
@@ -56,23 +64,6 @@ class _Call:
             a._bridge = bridge
             a.dtype = info.dtype  # as predicted (test_data_dependent_functions_are_lazy checks)
             a._handle, a.shape, a._grid = info.handle, info.shape, info.chunks
-
-
-def call(name, args, dtypes):
-    """Defers ``name(*args)`` (a bridge function returning one array or a list of them) and
-    returns one pending ``Array`` per dtype in ``dtypes``."""
-    from ._array import Array
-
-    c = _Call(name, args)
-    outs = []
-    for dt in dtypes:
-        a = Array.__new__(Array)
-        a._bridge = _bridge.session()
-        a.dtype = dt
-        a._deferred = c
-        c._outs.append(weakref.ref(a))
-        outs.append(a)
-    return outs
 
 
 def fill(a, name):

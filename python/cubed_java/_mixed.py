@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._chunks import normalize_chunks
+
 #: The largest Dask array an operation with a cubed_java array computes into its plan (bytes).
 DASK_INPUT_MAX_BYTES = 256 << 20
 
@@ -31,11 +33,9 @@ def is_array_like(x):
     return (hasattr(x, "shape") and hasattr(x, "dtype")) or hasattr(x, "__array__")
 
 
-def as_input(other, op):
-    """``other`` as an operand of ``op`` with a cubed_java array: a cubed_java array (from NumPy
-    or a small Dask array), or a TypeError (see the module's text)."""
-    from . import array_api as xp
-
+def as_input(other, op, xp):
+    """``other`` as an operand of ``op`` with a cubed_java array: a cubed_java array made by
+    namespace ``xp`` (from NumPy or a small Dask array), or a TypeError (see the module's text)."""
     if isinstance(other, np.ndarray):
         return xp.asarray(other)
     if is_dask(other):
@@ -46,8 +46,6 @@ def as_input(other, op):
                 f" cubed_java._mixed.DASK_INPUT_MAX_BYTES = {DASK_INPUT_MAX_BYTES}): make both"
                 " arrays one kind (xarray: .chunk(chunked_array_type=\"cubed-java\") on the Dask"
                 " one, or cubed_java.from_zarr of its stored copy)")
-        from ._chunks import normalize_chunks
-
         values = np.asarray(other.compute())
         return xp.from_array(values, normalize_chunks(other.chunks, values.shape, values.dtype))
     raise TypeError(

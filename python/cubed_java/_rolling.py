@@ -59,6 +59,10 @@ class _View:
         a._bridge, a._handle, a._grid = m._bridge, m._handle, m._grid
         del m._handle  # the handle now belongs to the view (m's __del__ frees nothing)
 
+    def getitem(self, x, key):
+        """``Array.__getitem__``'s hook for view ``x``: see ``whole``."""
+        return whole(x, key)
+
 
 def view(x, window, axis):
     """The window view of ``x`` (``sliding_window_view(x, window, axis)``, one axis): shape

@@ -10,8 +10,8 @@ from collections import namedtuple
 
 import numpy as np
 
-from . import _bridge, _deferred
-from ._array import Array, _call
+from . import _bridge
+from ._array import Array, _call, deferred_call
 from ._bridge import SPEC, Dtype, Ints
 from ._chunks import compact_chunks, list_grid, normalize_chunks, regular_size
 
@@ -452,7 +452,7 @@ def nonzero(x, /):
     if x.ndim == 0:
         raise ValueError("nonzero: a 0-d array is not allowed (the standard requires at least 1"
                          " dimension); use expand_dims first")
-    return tuple(_deferred.call("Xp.nonzero", (x,), (int64,) * x.ndim))
+    return tuple(deferred_call("Xp.nonzero", (x,), (int64,) * x.ndim))
 
 
 def searchsorted(x1, x2, /, *, side="left", sorter=None):
@@ -549,19 +549,19 @@ def argsort(x, /, *, axis=-1, descending=False, stable=True):
 
 # The unique_* functions are data-dependent: lazy until a result is needed (_deferred.py).
 def unique_all(x, /):
-    return UniqueAllResult(*_deferred.call("Xp.uniqueAll", (x,), (x.dtype,) + (int64,) * 3))
+    return UniqueAllResult(*deferred_call("Xp.uniqueAll", (x,), (x.dtype,) + (int64,) * 3))
 
 
 def unique_counts(x, /):
-    return UniqueCountsResult(*_deferred.call("Xp.uniqueCounts", (x,), (x.dtype, int64)))
+    return UniqueCountsResult(*deferred_call("Xp.uniqueCounts", (x,), (x.dtype, int64)))
 
 
 def unique_inverse(x, /):
-    return UniqueInverseResult(*_deferred.call("Xp.uniqueInverse", (x,), (x.dtype, int64)))
+    return UniqueInverseResult(*deferred_call("Xp.uniqueInverse", (x,), (x.dtype, int64)))
 
 
 def unique_values(x, /):
-    return _deferred.call("Xp.uniqueValues", (x,), (x.dtype,))[0]
+    return deferred_call("Xp.uniqueValues", (x,), (x.dtype,))[0]
 
 
 from ._reductions import (  # noqa: E402,F401  the statistical functions

@@ -28,7 +28,7 @@ from cubed_java import _bridge, errors
 
 PACKAGE = pathlib.Path(cubed_java.__file__).parent
 JAVA = pathlib.Path(__file__).resolve().parents[2] / "cubed-python/src/main/java/dev/cubed/bridge"
-CALLERS = {"_call", "call"}
+CALLERS = {"_call", "call", "deferred_call"}
 
 
 class Unresolved(Exception):
@@ -174,11 +174,10 @@ def python_calls():
             continue
         count = len(node.args) - 1
         f = node.func
-        if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) \
-                and f.value.id == "_deferred":
-            # _deferred.call(name, (args...), dtypes): the Java call takes the tuple's items
+        if isinstance(f, ast.Name) and f.id == "deferred_call":
+            # deferred_call(name, (args...), dtypes): the Java call takes the tuple's items
             if not isinstance(node.args[1], ast.Tuple):
-                unresolved.append(f"{where}: _deferred.call's arguments are not a literal tuple")
+                unresolved.append(f"{where}: deferred_call's arguments are not a literal tuple")
                 continue
             count = len(node.args[1].elts)
         for name in names:
