@@ -15,28 +15,23 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import _core as xp
+from . import _rolling
 from ._array import _call
 from ._bridge import Ints
-
-
-def _xp():
-    from . import array_api
-
-    return array_api
+from ._reductions import _reduce, _sum_dtype
 
 
 def _fill_nan(x, value):
-    xp = _xp()
     return xp.where(xp.isnan(x), value, x) if x.dtype.kind in "fc" else x
 
 
 def _sum_like(jname, fill, x, axis, dtype, keepdims):
-    xp = _xp()
     if not xp._axes(x, axis) and x.ndim:
         # no axis reduced: x itself with the NaNs filled (and sum's dtype rules)
-        return xp._reduce(jname.replace("nan", ""), _fill_nan(x, fill), axis, keepdims,
-                          xp._sum_dtype(x, dtype))
-    return xp._reduce(jname, x, axis, keepdims, xp._sum_dtype(x, dtype))
+        return _reduce(jname.replace("nan", ""), _fill_nan(x, fill), axis, keepdims,
+                       _sum_dtype(x, dtype))
+    return _reduce(jname, x, axis, keepdims, _sum_dtype(x, dtype))
 
 
 def nansum(x, /, *, axis=None, dtype=None, keepdims=False):
@@ -51,22 +46,22 @@ def nanprod(x, /, *, axis=None, dtype=None, keepdims=False):
 
 def _float_for_bool(x):
     # NumPy's nanmean/nanvar of bool is the float64 statistic (the engine's mean refuses bool)
-    return _xp().astype(x, np.float64) if x.dtype == np.bool_ else x
+    return xp.astype(x, np.float64) if x.dtype == np.bool_ else x
 
 
 def nanmean(x, /, *, axis=None, dtype=None, keepdims=False):
     """Mean of the non-NaN elements (NumPy's nanmean; NaN for a slice of NaNs only)."""
-    return _xp()._reduce("Xp.nanmean", _float_for_bool(x), axis, keepdims, dtype)
+    return _reduce("Xp.nanmean", _float_for_bool(x), axis, keepdims, dtype)
 
 
 def nanmin(x, /, *, axis=None, keepdims=False):
     """Minimum of the non-NaN elements (NumPy's nanmin; NaN for a slice of NaNs only)."""
-    return _xp()._reduce("Xp.nanmin", x, axis, keepdims)
+    return _reduce("Xp.nanmin", x, axis, keepdims)
 
 
 def nanmax(x, /, *, axis=None, keepdims=False):
     """Maximum of the non-NaN elements (NumPy's nanmax; NaN for a slice of NaNs only)."""
-    return _xp()._reduce("Xp.nanmax", x, axis, keepdims)
+    return _reduce("Xp.nanmax", x, axis, keepdims)
 
 
 def _correction(fn, correction, ddof):
@@ -78,9 +73,6 @@ def _correction(fn, correction, ddof):
 
 
 def _nanmoment(jname, x, axis, dtype, correction, ddof, keepdims):
-    from . import _rolling
-
-    xp = _xp()
     c = _correction(jname[3:], correction, ddof)
     r = _rolling.reduce(jname, x, axis, keepdims, dtype, c)  # a window view: one op
     if r is not None:
@@ -109,7 +101,6 @@ def nanstd(x, /, *, axis=None, dtype=None, correction=None, ddof=None, keepdims=
 
 
 def _nanarg(jname, x, axis, keepdims):
-    xp = _xp()
     if axis is None:
         r = _call(jname, x)
         return xp.reshape(r, (1,) * x.ndim) if keepdims else r
@@ -129,11 +120,10 @@ def nanargmin(x, /, *, axis=None, keepdims=False):
 
 
 def _nancumulative(jname, x, axis, dtype):
-    xp = _xp()
     if axis is None:  # NumPy: the flattened array
         x = xp.reshape(x, (-1,))
         axis = 0
-    dtype = xp._sum_dtype(x, dtype)
+    dtype = _sum_dtype(x, dtype)
     if dtype is not None and np.dtype(dtype) != x.dtype:
         x = xp.astype(x, dtype)
     (ax,) = xp._axes(x, axis)

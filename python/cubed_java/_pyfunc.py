@@ -15,6 +15,7 @@ import sys
 import numpy as np
 
 from . import _bridge
+from . import _core as xp
 from ._array import Array, _wrap
 from ._chunks import parse_bytes, regular_size
 
@@ -57,8 +58,6 @@ def blockwise(func, out_ind, *args, dtype=None, adjust_chunks=None, new_axes=Non
     regular). ``extra_projected_mem``: bytes the function allocates beyond its input and output
     blocks (counted in the task's projected memory). Lazy: the function runs in Python worker
     processes when the result is computed."""
-    from . import array_api as xp
-
     if not callable(func):
         raise TypeError(f"blockwise: func must be callable, got {type(func).__name__}")
     if len(args) % 2:

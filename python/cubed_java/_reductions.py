@@ -1,16 +1,18 @@
 """The standard's statistical functions (sum, prod, min, max, mean, var, std, argmax, argmin,
 count_nonzero, all, any, cumulative_sum/prod) of ``cubed_java.array_api``, which re-exports them:
-each a chunked reduction or scan in the engine."""
+each a chunked reduction or scan in the engine. ``_reduce`` and ``_sum_dtype`` serve the
+nan-functions (``_nan``) too."""
 from __future__ import annotations
 
 import math
 
 import numpy as np
 
+from . import _core as xp
 from . import _rolling
-from . import array_api as xp
 from ._array import _call
 from ._bridge import Ints
+
 
 def _reduce(jname, x, axis, keepdims, dtype=None):
     r = _rolling.reduce(jname, x, axis, keepdims, dtype)  # a window view: one moving-window op

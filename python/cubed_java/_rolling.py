@@ -24,18 +24,13 @@ import weakref
 import numpy as np
 
 from . import _bridge
+from . import _core as xp
 from ._array import Array, _call
 
 #: the namespace reductions that run as a moving window, by their engine name
 _OPS = {"Xp.sum": "sum", "Xp.nansum": "nansum", "Xp.mean": "mean", "Xp.nanmean": "nanmean",
         "Xp.var": "var", "Xp.std": "std", "Xp.nanvar": "nanvar", "Xp.nanstd": "nanstd",
         "Xp.min": "min", "Xp.max": "max", "Xp.nanmin": "nanmin", "Xp.nanmax": "nanmax"}
-
-
-def _xp():
-    from . import array_api
-
-    return array_api
 
 
 class _View:
@@ -120,7 +115,7 @@ def stack(x, axis, window):
         key = [slice(None)] * x.ndim
         key[axis] = slice(i, n - window + 1 + i)
         pieces.append(x[tuple(key)])
-    return _xp().stack(pieces, axis=-1)
+    return xp.stack(pieces, axis=-1)
 
 
 def reduce(jname, x, axis, keepdims, dtype=None, correction=0):
@@ -142,10 +137,10 @@ def reduce(jname, x, axis, keepdims, dtype=None, correction=0):
     base = v.base
     if jname in ("Xp.mean", "Xp.var", "Xp.std", "Xp.nanmean", "Xp.nanvar", "Xp.nanstd") and \
             base.dtype == np.bool_:
-        base = _xp().astype(base, np.float64)
+        base = xp.astype(base, np.float64)
     r = _call("XpWindow.movingReduce", base, v.axis, v.window, _OPS[jname], int(correction))
     if keepdims:
-        r = _xp().expand_dims(r, axis=-1)
+        r = xp.expand_dims(r, axis=-1)
     if dtype is not None and r.dtype != np.dtype(dtype):
-        r = _xp().astype(r, dtype)
+        r = xp.astype(r, dtype)
     return r

@@ -9,14 +9,10 @@ import types
 
 import numpy as np
 
+from . import _core as xp
+from . import _rolling
 from ._array import Array, _call
 from ._bridge import Ints
-
-
-def _xp():
-    from . import array_api
-
-    return array_api
 
 
 def _pad_widths(pad_width, ndim):
@@ -39,7 +35,7 @@ def pad(array, pad_width, mode="constant", *, constant_values=0, **kwargs):
     """NumPy's ``pad`` (dev.cubed.Xp.pad): modes ``constant`` (one value for every side),
     ``edge``, ``reflect``, ``symmetric`` (``reflect_type="even"``) and ``wrap``; the others
     (``mean``, ``linear_ramp``, ``stat_length=``, ...) are a NotImplementedError."""
-    x = array if isinstance(array, Array) else _xp().asarray(array)
+    x = array if isinstance(array, Array) else xp.asarray(array)
     if kwargs.pop("reflect_type", None) not in (None, "even"):
         raise NotImplementedError("pad(reflect_type='odd') is not supported by cubed_java")
     if kwargs:
@@ -66,8 +62,6 @@ def sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=Fa
     never writes the window axis; any other use builds it lazily as a stack of the window's
     shifted slices (a window of w costs w slices of x, each bounded like x's blocks).
     ``writeable=True`` is refused."""
-    from . import _rolling
-
     if writeable:
         raise ValueError("sliding_window_view: cubed_java arrays are read-only (writeable=False)")
     shapes = (window_shape,) if np.ndim(window_shape) == 0 else tuple(window_shape)
@@ -108,7 +102,6 @@ def einsum(subscripts, *operands, dtype=None, optimize=False, **kwargs):
     if not isinstance(subscripts, str):
         raise NotImplementedError("einsum: only the subscripts-string form is supported by"
                                   " cubed_java")
-    xp = _xp()
     ops = [o if isinstance(o, Array) else xp.asarray(o) for o in operands]
     r = _call("Xp.einsum", subscripts, ops)
     return r if dtype is None else xp.astype(r, dtype)
@@ -117,7 +110,7 @@ def einsum(subscripts, *operands, dtype=None, optimize=False, **kwargs):
 def transpose(x, axes=None):
     """NumPy's ``transpose`` (xarray moves dimensions with it): ``permute_dims``, the axes
     reversed when None."""
-    return _xp().permute_dims(x, tuple(range(x.ndim))[::-1] if axes is None else tuple(axes))
+    return xp.permute_dims(x, tuple(range(x.ndim))[::-1] if axes is None else tuple(axes))
 
 
 def _quantile(name, x, q, axis, method, keepdims, kwargs):
@@ -127,7 +120,7 @@ def _quantile(name, x, q, axis, method, keepdims, kwargs):
     if method != "linear":
         raise NotImplementedError(f"{name}: method {method!r} is not supported by cubed_java"
                                   " (only 'linear', NumPy's default)")
-    x = x if isinstance(x, Array) else _xp().asarray(x)
+    x = x if isinstance(x, Array) else xp.asarray(x)
     qa = np.asarray(q, dtype=np.float64)
     if axis is None:
         axes = tuple(range(x.ndim))
@@ -136,7 +129,7 @@ def _quantile(name, x, q, axis, method, keepdims, kwargs):
     r = _call(f"Xp.{name}", x, np.atleast_1d(qa), Ints(axes))
     if keepdims:
         for a in sorted(axes):
-            r = _xp().expand_dims(r, axis=a + 1)
+            r = xp.expand_dims(r, axis=a + 1)
     return r[0] if qa.ndim == 0 else r
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ._array import _call
 from ._bridge import SPEC, Ints
-from .array_api import _dt, float64
+from ._core import _dt, float64
 
 _NORMS = ("backward", "ortho", "forward")
 

@@ -10,9 +10,10 @@ import numpy as np
 
 from ._array import Array, _call
 from ._bridge import Ints
-from .array_api import (  # noqa: F401
+from . import _core
+from ._core import (  # noqa: F401
     _axes, _dt, _keep, asarray, matmul, matrix_transpose, reshape, tensordot, vecdot)
-from .array_api import stack as stack_arrays
+from ._core import stack as stack_arrays
 
 EighResult = namedtuple("EighResult", ["eigenvalues", "eigenvectors"])
 EigResult = namedtuple("EigResult", ["eigenvalues", "eigenvectors"])
@@ -126,19 +127,15 @@ def svd(x, /, *, full_matrices=True):
     if m < n:
         u2, s, vh2 = svd(_conj_t(x), full_matrices=True)
         return SVDResult(_conj_t(vh2), s, _conj_t(u2))
-    from .array_api import concat
-
     q, r = qr(x, mode="complete")
     ur, s, vh = _call("XpLinalg.svd", r[..., :n, :])
-    u = concat([matmul(q[..., :, :n], ur), q[..., :, n:]], axis=-1) if n else q
+    u = _core.concat([matmul(q[..., :, :n], ur), q[..., :, n:]], axis=-1) if n else q
     return SVDResult(u, s, vh)
 
 
 def _conj_t(a):
-    from .array_api import conj
-
     t = matrix_transpose(a)
-    return conj(t) if np.dtype(a.dtype).kind == "c" else t
+    return _core.conj(t) if np.dtype(a.dtype).kind == "c" else t
 
 
 def svdvals(x, /):
