@@ -16,7 +16,7 @@ import numpy as np
 from . import _bridge
 from ._array import Array, _call, deferred_call
 from ._bridge import SPEC, Dtype, Ints
-from ._chunks import compact_chunks, list_grid, normalize_chunks, regular_size
+from ._chunks import compact_chunks, list_grid, regular_size
 
 # ---- data types and constants ----
 bool = np.dtype(np.bool_)  # noqa: A001
@@ -560,6 +560,5 @@ def unique_values(x, /):
 
 #: What ``array_api`` takes from here (``from ._core import *``).
 __all__ = sorted(n for n in globals() if not n.startswith("_") and n not in (
-    "annotations", "builtins", "math", "np", "Array", "SPEC", "Dtype", "Ints",
-    "normalize_chunks", "regular_size", "compact_chunks", "list_grid", "namedtuple",
-    "deferred_call"))
+    "annotations", "builtins", "math", "np", "Array", "SPEC", "Dtype", "Ints", "regular_size",
+    "compact_chunks", "list_grid", "namedtuple", "deferred_call"))
