@@ -2,7 +2,9 @@ package dev.cubed.zarr;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cubed.nd.DType;
+import dev.cubed.nd.Shapes;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
@@ -291,7 +293,7 @@ final class MetadataParser {
           if (ab != null) {
             throw new ZarrFormatException(w + ": only one array-to-bytes codec is allowed");
           }
-          ab = ShardingCodec.parse(conf, dtype, fill, cur, w);
+          ab = parseSharding(conf, dtype, fill, cur, w);
         }
         case "zstd" -> bb.add(new BytesCodecs.Zstd(intField(conf, "level", 0, w)));
         case "gzip" -> bb.add(new BytesCodecs.Gzip(intField(conf, "level", 5, w)));
@@ -330,5 +332,62 @@ final class MetadataParser {
               + "' has no array-to-bytes codec (bytes or sharding_indexed)");
     }
     return new CodecPipeline(transposes, ab, bb);
+  }
+
+  /** The {@code sharding_indexed} codec of a v3 codec list's configuration {@code conf}. */
+  static ShardingCodec parseSharding(
+      JsonNode conf, DType dtype, Object fill, long[] shardShape, String where) {
+    int[] inner =
+        ArrayMetadata.intChunks(
+            ArrayMetadata.longArray(conf.get("chunk_shape"), where, "chunk_shape"), where);
+    if (inner.length != shardShape.length) {
+      throw new ZarrFormatException(
+          where
+              + ": inner chunk_shape "
+              + Arrays.toString(inner)
+              + " must have "
+              + shardShape.length
+              + " dimensions like the shard "
+              + Shapes.format(shardShape));
+    }
+    for (int i = 0; i < inner.length; i++) {
+      if (shardShape[i] % inner[i] != 0) {
+        throw new ZarrFormatException(
+            where
+                + ": shard shape "
+                + Shapes.format(shardShape)
+                + " is not divisible by inner chunk_shape "
+                + Arrays.toString(inner));
+      }
+    }
+    CodecPipeline ic =
+        parseCodecs(
+            conf.get("codecs"), dtype, fill, inner, where, "sharding_indexed.codecs");
+    JsonNode idx = conf.get("index_codecs");
+    boolean crc = false;
+    if (idx != null && idx.isArray()) {
+      for (JsonNode c : idx) {
+        String name = c.isTextual() ? c.asText() : c.path("name").asText();
+        if (name.equals("crc32c")) {
+          crc = true;
+        } else if (name.equals("bytes")) {
+          if (!c.path("configuration").path("endian").asText("little").equals("little")) {
+            throw new ZarrFormatException(where + ": big-endian shard index is not supported");
+          }
+        } else {
+          throw new ZarrFormatException(
+              where
+                  + ": index codec '"
+                  + name
+                  + "' is not supported; expected bytes (little) and optionally crc32c");
+        }
+      }
+    }
+    String loc = conf.path("index_location").asText("end");
+    if (!loc.equals("end") && !loc.equals("start")) {
+      throw new ZarrFormatException(
+          where + ": index_location '" + loc + "', expected end or start");
+    }
+    return new ShardingCodec(dtype, fill, inner, ic, crc, loc.equals("start"));
   }
 }

@@ -1,6 +1,5 @@
 package dev.cubed.zarr;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
@@ -41,62 +40,6 @@ final class ShardingCodec implements ArrayBytesCodec {
     this.innerCodec = innerCodec;
     this.indexCrc = indexCrc;
     this.indexAtStart = indexAtStart;
-  }
-
-  static ShardingCodec parse(
-      JsonNode conf, DType dtype, Object fill, long[] shardShape, String where) {
-    int[] inner =
-        ArrayMetadata.intChunks(
-            ArrayMetadata.longArray(conf.get("chunk_shape"), where, "chunk_shape"), where);
-    if (inner.length != shardShape.length) {
-      throw new ZarrFormatException(
-          where
-              + ": inner chunk_shape "
-              + Arrays.toString(inner)
-              + " must have "
-              + shardShape.length
-              + " dimensions like the shard "
-              + Shapes.format(shardShape));
-    }
-    for (int i = 0; i < inner.length; i++) {
-      if (shardShape[i] % inner[i] != 0) {
-        throw new ZarrFormatException(
-            where
-                + ": shard shape "
-                + Shapes.format(shardShape)
-                + " is not divisible by inner chunk_shape "
-                + Arrays.toString(inner));
-      }
-    }
-    CodecPipeline ic =
-        MetadataParser.parseCodecs(
-            conf.get("codecs"), dtype, fill, inner, where, "sharding_indexed.codecs");
-    JsonNode idx = conf.get("index_codecs");
-    boolean crc = false;
-    if (idx != null && idx.isArray()) {
-      for (JsonNode c : idx) {
-        String name = c.isTextual() ? c.asText() : c.path("name").asText();
-        if (name.equals("crc32c")) {
-          crc = true;
-        } else if (name.equals("bytes")) {
-          if (!c.path("configuration").path("endian").asText("little").equals("little")) {
-            throw new ZarrFormatException(where + ": big-endian shard index is not supported");
-          }
-        } else {
-          throw new ZarrFormatException(
-              where
-                  + ": index codec '"
-                  + name
-                  + "' is not supported; expected bytes (little) and optionally crc32c");
-        }
-      }
-    }
-    String loc = conf.path("index_location").asText("end");
-    if (!loc.equals("end") && !loc.equals("start")) {
-      throw new ZarrFormatException(
-          where + ": index_location '" + loc + "', expected end or start");
-    }
-    return new ShardingCodec(dtype, fill, inner, ic, crc, loc.equals("start"));
   }
 
   long[] grid(long[] shardShape) {
@@ -360,7 +303,7 @@ final class ShardingCodec implements ArrayBytesCodec {
   @Override
   public Map<String, Object> v3Json() {
     Map<String, Object> conf = new LinkedHashMap<>();
-    conf.put("chunk_shape", ArrayMetadata.toList(inner));
+    conf.put("chunk_shape", Arrays.stream(inner).boxed().toList());
     conf.put("codecs", innerCodec.describe());
     List<Map<String, Object>> idx = new ArrayList<>();
     idx.add(new ArrayBytesCodec.Bytes(DType.UINT64, false).v3Json());
