@@ -240,7 +240,7 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
    * The configuration as {workers, attempts, allowedMem, reservedMem, keepAliveMillis, heapPerOp ?
    * 1 : 0} (for tests of the registry).
    */
-  long[] configuration() {
+  public long[] configuration() {
     return new long[] {
       workers, config.attempts(), allowedMem, reservedMem, keepAliveMillis, heapPerOp ? 1 : 0
     };

@@ -9,7 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** A v3 array-to-bytes codec: {@code bytes} (either endian) or {@code sharding_indexed}. */
-interface ArrayBytesCodec extends Serializable {
+public interface ArrayBytesCodec extends Serializable {
   byte[] encode(NDArray a);
 
   NDArray decode(byte[] b, long[] shape, String where);

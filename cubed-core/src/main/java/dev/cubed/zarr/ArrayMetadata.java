@@ -13,23 +13,23 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 /** Parsed, validated metadata of one array (v2 or v3), and its serialization. */
-final class ArrayMetadata implements Serializable {
+public final class ArrayMetadata implements Serializable {
   private static final long serialVersionUID = 1L;
   static final int MAX_DIMS = 32;
   static final long MAX_CHUNK_BYTES = Integer.MAX_VALUE - 8;
 
-  final int zarrFormat;
-  final long[] shape;
-  final int[] chunks;
-  final DType dtype;
-  final Object fillValue;
-  final LinkedHashMap<String, Object> attributes;
-  final List<String> dimensionNames; // null if none
+  public final int zarrFormat;
+  public final long[] shape;
+  public final int[] chunks;
+  public final DType dtype;
+  public final Object fillValue;
+  public final LinkedHashMap<String, Object> attributes;
+  public final List<String> dimensionNames; // null if none
   final String separator;
   final boolean v3DefaultKeys; // "c/" prefix
-  final ChunkCodec codec;
+  public final ChunkCodec codec;
 
-  ArrayMetadata(
+  public ArrayMetadata(
       int zarrFormat,
       long[] shape,
       int[] chunks,
@@ -56,7 +56,7 @@ final class ArrayMetadata implements Serializable {
   }
 
   /** This metadata with its attributes replaced. */
-  ArrayMetadata withAttributes(Map<String, ?> attrs) {
+  public ArrayMetadata withAttributes(Map<String, ?> attrs) {
     return new ArrayMetadata(
         zarrFormat,
         shape,
@@ -71,7 +71,7 @@ final class ArrayMetadata implements Serializable {
   }
 
   /** Checks shape and chunks for absurd sizes; {@code where} names the document. */
-  static void checkSizes(long[] shape, int[] chunks, DType dtype, String where) {
+  public static void checkSizes(long[] shape, int[] chunks, DType dtype, String where) {
     if (shape.length > MAX_DIMS) {
       throw new ZarrFormatException(
           where
@@ -167,7 +167,7 @@ final class ArrayMetadata implements Serializable {
     return out;
   }
 
-  static int[] intChunks(long[] c, String where) {
+  public static int[] intChunks(long[] c, String where) {
     int[] out = new int[c.length];
     for (int i = 0; i < c.length; i++) {
       if (c[i] > Integer.MAX_VALUE || c[i] < 1) {
@@ -182,7 +182,7 @@ final class ArrayMetadata implements Serializable {
   // ------------------------------------------------------------------ chunk keys
 
   /** The chunk key relative to the array (e.g. "c/0/1", "0.1", "c" and "0" for 0-d). */
-  String chunkKey(long[] coords) {
+  public String chunkKey(long[] coords) {
     StringBuilder sb = new StringBuilder();
     if (v3DefaultKeys) {
       sb.append('c');
@@ -204,7 +204,7 @@ final class ArrayMetadata implements Serializable {
   }
 
   /** True if a key relative to the array is a chunk key of this array's encoding. */
-  boolean isChunkKey(String rel) {
+  public boolean isChunkKey(String rel) {
     int nd = shape.length;
     String s = rel;
     if (v3DefaultKeys) {
@@ -237,7 +237,7 @@ final class ArrayMetadata implements Serializable {
 
   // ------------------------------------------------------------------ serialization
 
-  Map<String, Object> toV3Json() {
+  public Map<String, Object> toV3Json() {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("zarr_format", 3);
     m.put("node_type", "array");
@@ -257,7 +257,7 @@ final class ArrayMetadata implements Serializable {
     return m;
   }
 
-  Map<String, Object> toV2Json() {
+  public Map<String, Object> toV2Json() {
     V2Codec c = (V2Codec) codec;
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("zarr_format", 2);
@@ -273,7 +273,7 @@ final class ArrayMetadata implements Serializable {
   }
 
   /** v2 attributes: the user's plus {@code _ARRAY_DIMENSIONS} when dimension names are set. */
-  Map<String, Object> v2Attributes() {
+  public Map<String, Object> v2Attributes() {
     Map<String, Object> a = new LinkedHashMap<>(attributes);
     if (dimensionNames != null) {
       a.put("_ARRAY_DIMENSIONS", dimensionNames);

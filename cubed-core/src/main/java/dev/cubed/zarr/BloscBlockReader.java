@@ -20,7 +20,7 @@ import java.util.Arrays;
  * block-sized arrays. Used by {@link JavaBlosc#decompress(byte[], JavaBlosc.Input, JavaBlosc.Sink,
  * String)} (every block in turn) and {@link ChunkReader} (the blocks a run touches).
  */
-final class BloscBlockReader {
+public final class BloscBlockReader {
   private final JavaBlosc.Input in;
   private final String where;
   private final int nbytes;
@@ -34,7 +34,7 @@ final class BloscBlockReader {
   private final int typeSize;
   private byte[] span = new byte[0];
 
-  BloscBlockReader(byte[] header, JavaBlosc.Input in, String where) {
+  public BloscBlockReader(byte[] header, JavaBlosc.Input in, String where) {
     this.in = in;
     this.where = where;
     ByteBuffer h = ByteBuffer.wrap(header).order(ByteOrder.LITTLE_ENDIAN);
@@ -74,7 +74,7 @@ final class BloscBlockReader {
   }
 
   /** Decompressed bytes per block (the last may be shorter). */
-  int blockSize() {
+  public int blockSize() {
     return bs;
   }
 
@@ -88,7 +88,7 @@ final class BloscBlockReader {
    * (so {@link #decodeShuffled} gives their bytes still shuffled: byte {@code b} of item {@code k}
    * of a block of {@code n} items at {@code b * n + k}).
    */
-  boolean shuffles(int itemSize) {
+  public boolean shuffles(int itemSize) {
     return !memcpyed
         && b != null
         && b.shuffled()
@@ -101,13 +101,13 @@ final class BloscBlockReader {
    * Decompresses block {@code j} into {@code out} (at least {@link #blockSize()} bytes) without
    * undoing the byte shuffle; returns the block's size in bytes. Only when {@link #shuffles}.
    */
-  int decodeShuffled(int j, byte[] out) {
+  public int decodeShuffled(int j, byte[] out) {
     int len = readSpan(j);
     return b.streams(j, span, 0, len, out, where);
   }
 
   /** Decodes block {@code j} into {@code out} (at its offsets in the decompressed data). */
-  void decode(int j, JavaBlosc.Sink out) {
+  public void decode(int j, JavaBlosc.Sink out) {
     if (memcpyed) {
       int off = j * bs;
       int len = Math.min(bs, nbytes - off);

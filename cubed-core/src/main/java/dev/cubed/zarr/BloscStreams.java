@@ -22,7 +22,7 @@ import java.util.Arrays;
  * make that count true. The bytes are the same as {@code bytes} codec then {@link JavaBlosc}
  * (tested).
  */
-final class BloscStreams {
+public final class BloscStreams {
   private BloscStreams() {}
 
   /**
@@ -187,7 +187,7 @@ final class BloscStreams {
    * order}) into {@code a}, an array of shape {@code clipped}: the whole chunk, or the part of an
    * edge chunk inside the array.
    */
-  static JavaBlosc.Sink into(NDArray a, ByteOrder order, long[] full, long[] clipped) {
+  public static JavaBlosc.Sink into(NDArray a, ByteOrder order, long[] full, long[] clipped) {
     return Arrays.equals(full, clipped)
         ? new Into(a.dtype(), order, a.data())
         : new ClipInto(a.dtype(), order, a.data(), full, clipped);
@@ -275,7 +275,7 @@ final class BloscStreams {
    * A sink of decoded bytes into {@code d}, a backing array of {@code dtype} whose entry 0 holds
    * element {@code first} of the decoded data (a block's own array).
    */
-  static JavaBlosc.Sink into(DType dtype, ByteOrder order, Object d, int first) {
+  public static JavaBlosc.Sink into(DType dtype, ByteOrder order, Object d, int first) {
     return new Into(dtype, order, d, first);
   }
 

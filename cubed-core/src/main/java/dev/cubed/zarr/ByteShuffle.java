@@ -23,7 +23,7 @@ import java.nio.ByteOrder;
  * 64 items across eight vectors (two-vector lane selections) 4x slower, so neither was kept
  * (docs/perf/zarr.md).
  */
-final class ByteShuffle {
+public final class ByteShuffle {
   private static final VarHandle LONGS =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
@@ -124,7 +124,8 @@ final class ByteShuffle {
   }
 
   /** Inverse of {@link #shuffleDoubles}: {@code count} items of the planes into dst at e0. */
-  static void unshuffleDoubles(byte[] src, int at, int count, double[] dst, int e0, int stride) {
+  public static void unshuffleDoubles(
+      byte[] src, int at, int count, double[] dst, int e0, int stride) {
     unshuffleDoubles(src, at, count, dst, e0, stride, new long[8]);
   }
 
@@ -132,7 +133,7 @@ final class ByteShuffle {
    * {@link #unshuffleDoubles(byte[], int, int, double[], int, int)} with the caller's 8-long
    * scratch array (for callers unshuffling many short runs: no array per call).
    */
-  static void unshuffleDoubles(
+  public static void unshuffleDoubles(
       byte[] src, int at, int count, double[] dst, int e0, int stride, long[] m) {
     int done = count & ~7;
     for (int k = 0; k < done; k += 8) {

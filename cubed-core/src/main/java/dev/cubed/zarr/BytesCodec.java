@@ -6,7 +6,7 @@ import java.util.Map;
 /**
  * A bytes-to-bytes codec (compressor or checksum). Implementations are immutable and thread-safe.
  */
-interface BytesCodec extends Serializable {
+public interface BytesCodec extends Serializable {
 
   /** Encodes bytes. */
   byte[] encode(byte[] in);

@@ -20,10 +20,10 @@ import net.jpountz.lz4.LZ4Exception;
 import net.jpountz.lz4.LZ4Factory;
 
 /** The bytes-to-bytes codecs: zstd, gzip, zlib, lz4 (numcodecs framing), blosc and crc32c. */
-final class BytesCodecs {
+public final class BytesCodecs {
   private BytesCodecs() {}
 
-  static Map<String, Object> doc(String key, String name, Object... kv) {
+  public static Map<String, Object> doc(String key, String name, Object... kv) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put(key, name);
     Map<String, Object> conf = key.equals("id") ? m : new LinkedHashMap<>();
@@ -65,7 +65,7 @@ final class BytesCodecs {
   }
 
   /** Zstandard. */
-  record Zstd(int level) implements BytesCodec {
+  public record Zstd(int level) implements BytesCodec {
     @Override
     public byte[] encode(byte[] in) {
       return com.github.luben.zstd.Zstd.compress(in, level);
@@ -133,7 +133,7 @@ final class BytesCodecs {
   }
 
   /** Gzip (RFC 1952). */
-  record Gzip(int level) implements BytesCodec {
+  public record Gzip(int level) implements BytesCodec {
     @Override
     public byte[] encode(byte[] in) {
       ByteArrayOutputStream bos = new ByteArrayOutputStream(in.length / 2 + 64);
@@ -178,7 +178,7 @@ final class BytesCodecs {
   }
 
   /** Zlib (RFC 1950), numcodecs' "zlib". */
-  record Zlib(int level) implements BytesCodec {
+  public record Zlib(int level) implements BytesCodec {
     @Override
     public byte[] encode(byte[] in) {
       Deflater d = new Deflater(level);
@@ -243,7 +243,7 @@ final class BytesCodecs {
   }
 
   /** LZ4 with numcodecs' framing: 4-byte little-endian decoded size, then one LZ4 block. */
-  record Lz4(int acceleration) implements BytesCodec {
+  public record Lz4(int acceleration) implements BytesCodec {
     @Override
     public byte[] encode(byte[] in) {
       var c = LZ4Factory.fastestInstance().fastCompressor();
@@ -305,7 +305,7 @@ final class BytesCodecs {
    * native buffers outside the heap, works without the native library); other compressors and bit
    * shuffle go through the native blosc-java binding.
    */
-  record Blosc(
+  public record Blosc(
       Compression.BloscCodec cname,
       int clevel,
       Compression.Shuffle shuffle,
@@ -355,7 +355,7 @@ final class BytesCodecs {
      * Checks the 16-byte header against the buffer and {@code maxOut}; returns the declared
      * uncompressed size.
      */
-    static long checkHeader(byte[] in, int maxOut, String where) {
+    public static long checkHeader(byte[] in, int maxOut, String where) {
       return checkHeader(in, in.length, maxOut, where);
     }
 
@@ -363,7 +363,7 @@ final class BytesCodecs {
      * As {@link #checkHeader(byte[], int, String)} for a buffer of {@code size} bytes of which
      * {@code header} holds the first ones (at least 16 when size allows).
      */
-    static long checkHeader(byte[] header, long size, int maxOut, String where) {
+    public static long checkHeader(byte[] header, long size, int maxOut, String where) {
       if (size < 16 || header.length < 16) {
         throw new ZarrFormatException(
             where
@@ -462,7 +462,7 @@ final class BytesCodecs {
   }
 
   /** CRC-32C checksum appended as 4 little-endian bytes. */
-  record Crc32c() implements BytesCodec {
+  public record Crc32c() implements BytesCodec {
     static int crc(byte[] b, int off, int len) {
       CRC32C c = new CRC32C();
       c.update(b, off, len);

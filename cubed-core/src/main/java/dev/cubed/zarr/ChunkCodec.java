@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 
 /** Turns a whole (padded) chunk into stored bytes and back. Immutable and thread-safe. */
-interface ChunkCodec extends Serializable {
+public interface ChunkCodec extends Serializable {
 
   /** Encodes a chunk of the full chunk shape and the array's dtype. */
   byte[] encode(NDArray chunk);

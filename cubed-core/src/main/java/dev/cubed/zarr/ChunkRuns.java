@@ -10,14 +10,14 @@ import java.util.Arrays;
  * failures carried through the codec, an edge chunk's runs padded to the full chunk, the empty
  * chunk check, and the whole chunk for codecs that do not stream.
  */
-final class ChunkRuns {
+public final class ChunkRuns {
   private ChunkRuns() {}
 
   /** Elements per run asked of a source when the reader has no block size of its own. */
   static final int RUN = JavaBlosc.DEFAULT_BLOCK / 8;
 
   /** A failure of {@link ChunkElements#run}, carried unchecked through the codec. */
-  static final class Failed extends RuntimeException {
+  public static final class Failed extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
     Failed(Exception cause) {
@@ -30,7 +30,7 @@ final class ChunkRuns {
    *
    * @throws Failed wrapping what the source threw
    */
-  static NDArray run(ChunkElements src, DType dtype, long e0, int n) {
+  public static NDArray run(ChunkElements src, DType dtype, long e0, int n) {
     NDArray r;
     try {
       r = src.run(e0, n);
@@ -56,7 +56,7 @@ final class ChunkRuns {
   }
 
   /** The whole chunk of {@code shape} from its runs (for codecs that encode whole chunks). */
-  static NDArray materialize(ChunkElements src, DType dtype, long[] shape) {
+  public static NDArray materialize(ChunkElements src, DType dtype, long[] shape) {
     NDArray out = NDArray.zeros(dtype, shape);
     int slots = dtype.isComplex() ? 2 : 1;
     long total = Shapes.size(shape);
@@ -73,7 +73,7 @@ final class ChunkRuns {
    * edge chunk) {@code src} makes: elements outside the clipped box are {@code fill}. Each run asks
    * {@code src} for one run: the clipped rows the full run touches, which are consecutive.
    */
-  static ChunkElements padded(
+  public static ChunkElements padded(
       ChunkElements src, DType dtype, long[] clip, long[] full, Object fill) {
     if (Arrays.equals(clip, full)) {
       return src;
@@ -155,13 +155,13 @@ final class ChunkRuns {
   }
 
   /** A source that notes whether every element it made equals the fill value. */
-  static final class FillCheck implements ChunkElements {
+  public static final class FillCheck implements ChunkElements {
     private final ChunkElements src;
     private final DType dtype;
     private final Object fill;
     private boolean allFill = true;
 
-    FillCheck(ChunkElements src, DType dtype, Object fill) {
+    public FillCheck(ChunkElements src, DType dtype, Object fill) {
       this.src = src;
       this.dtype = dtype;
       this.fill = fill;
@@ -177,7 +177,7 @@ final class ChunkRuns {
     }
 
     /** True if every run made so far was all fill (the whole chunk, once it is encoded). */
-    boolean allFill() {
+    public boolean allFill() {
       return allFill;
     }
   }

@@ -11,20 +11,21 @@ import java.util.List;
 import java.util.Map;
 
 /** A Zarr v3 codec chain: transposes, one array-to-bytes codec, then bytes-to-bytes codecs. */
-final class CodecPipeline implements ChunkCodec {
+public final class CodecPipeline implements ChunkCodec {
   private static final long serialVersionUID = 1L;
 
-  final List<int[]> transposes;
-  final ArrayBytesCodec arrayBytes;
-  final List<BytesCodec> bytesCodecs;
+  public final List<int[]> transposes;
+  public final ArrayBytesCodec arrayBytes;
+  public final List<BytesCodec> bytesCodecs;
 
-  CodecPipeline(List<int[]> transposes, ArrayBytesCodec arrayBytes, List<BytesCodec> bytesCodecs) {
+  public CodecPipeline(
+      List<int[]> transposes, ArrayBytesCodec arrayBytes, List<BytesCodec> bytesCodecs) {
     this.transposes = List.copyOf(transposes);
     this.arrayBytes = arrayBytes;
     this.bytesCodecs = List.copyOf(bytesCodecs);
   }
 
-  static long[] permute(long[] shape, int[] order) {
+  public static long[] permute(long[] shape, int[] order) {
     long[] out = new long[shape.length];
     for (int i = 0; i < order.length; i++) {
       out[i] = shape[order[i]];

@@ -39,7 +39,7 @@ public final class Compression implements Serializable {
       this.v3Name = v3Name;
     }
 
-    static Shuffle fromV2(int code, String where) {
+    public static Shuffle fromV2(int code, String where) {
       for (Shuffle s : values()) {
         if (s.v2Code == code) {
           return s;
@@ -52,7 +52,7 @@ public final class Compression implements Serializable {
           where + ": blosc shuffle " + code + " is not one of 0 (none), 1 (byte), 2 (bit)");
     }
 
-    static Shuffle fromV3(String name, String where) {
+    public static Shuffle fromV3(String name, String where) {
       for (Shuffle s : values()) {
         if (s.v3Name.equals(name)) {
           return s;
@@ -76,7 +76,7 @@ public final class Compression implements Serializable {
       return name().toLowerCase(Locale.ROOT);
     }
 
-    static BloscCodec fromId(String id, String where) {
+    public static BloscCodec fromId(String id, String where) {
       for (BloscCodec c : values()) {
         if (c.id().equals(id)) {
           return c;
@@ -185,7 +185,7 @@ public final class Compression implements Serializable {
   }
 
   /** The compression a codec implements, or {@code null} for checksums. */
-  static Compression of(BytesCodec c) {
+  public static Compression of(BytesCodec c) {
     if (c instanceof BytesCodecs.Zstd z) {
       return new Compression(Kind.ZSTD, z.level(), null, null);
     }
@@ -205,7 +205,7 @@ public final class Compression implements Serializable {
   }
 
   /** The bytes codec implementing this compression, or {@code null} for none. */
-  BytesCodec codec(int typeSize) {
+  public BytesCodec codec(int typeSize) {
     return switch (kind) {
       case NONE -> null;
       case ZSTD -> new BytesCodecs.Zstd(level);

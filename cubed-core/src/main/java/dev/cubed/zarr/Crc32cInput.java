@@ -13,7 +13,7 @@ import java.util.zip.CRC32C;
  * bytes read again are not counted again. {@link #verify()} reads what is left and checks. Not
  * thread-safe.
  */
-final class Crc32cInput implements JavaBlosc.Input {
+public final class Crc32cInput implements JavaBlosc.Input {
   private static final int GAP_BUFFER = 64 << 10;
   private final JavaBlosc.Input in;
   private final long size;
@@ -28,7 +28,7 @@ final class Crc32cInput implements JavaBlosc.Input {
   /**
    * @throws ZarrFormatException naming {@code where} if the value is too short for a checksum
    */
-  Crc32cInput(JavaBlosc.Input in, String where) {
+  public Crc32cInput(JavaBlosc.Input in, String where) {
     if (in.size() < 4) {
       throw new ZarrFormatException(
           where + ": " + in.size() + " bytes cannot hold a crc32c checksum (truncated chunk)");
@@ -83,7 +83,7 @@ final class Crc32cInput implements JavaBlosc.Input {
    *
    * @throws ChecksumMismatchException naming the chunk if they differ
    */
-  void verify() {
+  public void verify() {
     catchUp(size);
     byte[] stored = new byte[4];
     in.read(size, stored, 4);

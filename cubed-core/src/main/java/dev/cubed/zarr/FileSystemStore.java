@@ -104,7 +104,7 @@ public final class FileSystemStore implements Store {
   }
 
   /** The file of a key, checked to be inside the root with no link leading out of it. */
-  Path resolve(String key) {
+  public Path resolve(String key) {
     Path p = root.resolve(Keys.check(key)).normalize();
     if (!p.startsWith(root)) {
       throw new IllegalArgumentException("store key '" + key + "' escapes the store root " + root);

@@ -8,7 +8,7 @@ import java.math.BigInteger;
 import java.util.List;
 
 /** Fill value parsing, encoding and the "chunk is all fill value" test. */
-final class FillValues {
+public final class FillValues {
   private FillValues() {}
 
   /** The default fill value of a dtype (false, 0, 0.0, 0+0j). */
@@ -28,7 +28,7 @@ final class FillValues {
   /**
    * Normalizes a user-supplied fill value to the dtype (Boolean, Long/BigInteger, Double, Complex).
    */
-  static Object normalize(DType dtype, Object v) {
+  public static Object normalize(DType dtype, Object v) {
     if (v == null) {
       return zero(dtype);
     }
@@ -48,7 +48,7 @@ final class FillValues {
   }
 
   /** Parses a JSON fill value of a dtype; {@code null} JSON gives the default. */
-  static Object parse(DType dtype, JsonNode n, String where) {
+  public static Object parse(DType dtype, JsonNode n, String where) {
     if (n == null || n.isNull() || n.isMissingNode()) {
       return zero(dtype);
     }
@@ -141,7 +141,7 @@ final class FillValues {
   }
 
   /** The JSON form of a normalized fill value (non-finite floats as strings, complex as a pair). */
-  static Object toJson(DType dtype, Object v) {
+  public static Object toJson(DType dtype, Object v) {
     if (v instanceof Complex c) {
       return List.of(realJson(c.re()), realJson(c.im()));
     }
@@ -169,7 +169,7 @@ final class FillValues {
    * equal_nan=True)}, i.e. -0.0 == 0.0, and skips such a chunk; the chunks written here are
    * ordinary chunks it reads correctly.)
    */
-  static boolean isAllFill(NDArray a, Object fill) {
+  public static boolean isAllFill(NDArray a, Object fill) {
     int n = a.size();
     Object data = a.data();
     switch (a.dtype()) {

@@ -23,7 +23,7 @@ import net.jpountz.lz4.LZ4Factory;
  * little-endian compressed size and the LZ4 block, or the raw bytes when that size equals the
  * stream's length.
  */
-final class JavaBlosc {
+public final class JavaBlosc {
   static final int HEADER = 16;
   static final int FLAG_SHUFFLE = 0x1;
   static final int FLAG_MEMCPYED = 0x2;
@@ -62,7 +62,7 @@ final class JavaBlosc {
   private JavaBlosc() {}
 
   /** Whether this class decodes the buffer: stored uncompressed, or LZ4 without bit shuffle. */
-  static boolean canDecode(byte[] in) {
+  public static boolean canDecode(byte[] in) {
     if (in.length < HEADER) {
       return false;
     }
@@ -411,7 +411,7 @@ final class JavaBlosc {
   }
 
   /** The uncompressed size the header declares. */
-  static int uncompressedSize(byte[] in, String where) {
+  public static int uncompressedSize(byte[] in, String where) {
     int nbytes = ByteBuffer.wrap(in).order(ByteOrder.LITTLE_ENDIAN).getInt(4);
     if (nbytes < 0) {
       throw corrupt(where, "negative uncompressed size " + nbytes);
@@ -462,7 +462,7 @@ final class JavaBlosc {
    * Where a buffer's bytes come from when it is not in memory: positional reads of a file (a chunk
    * read straight from its file a block at a time).
    */
-  interface Input {
+  public interface Input {
     /** Its size in bytes. */
     long size();
 

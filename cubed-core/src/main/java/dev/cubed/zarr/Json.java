@@ -14,7 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** JSON reading and writing of Zarr documents (NaN/Infinity literals accepted when reading). */
-final class Json {
+public final class Json {
   static final ObjectMapper MAPPER =
       JsonMapper.builder()
           .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
@@ -25,7 +25,7 @@ final class Json {
   private Json() {}
 
   /** Parses a JSON object document, naming {@code where} in errors. */
-  static JsonNode parseObject(byte[] bytes, String where) {
+  public static JsonNode parseObject(byte[] bytes, String where) {
     JsonNode n;
     try {
       n = MAPPER.readTree(bytes);
@@ -42,7 +42,7 @@ final class Json {
   }
 
   /** A JSON object as a mutable Java map (nested maps, lists, numbers, strings, booleans). */
-  static Map<String, Object> toMap(JsonNode n) {
+  public static Map<String, Object> toMap(JsonNode n) {
     if (n == null || n.isNull() || n.isMissingNode()) {
       return new LinkedHashMap<>();
     }
@@ -50,7 +50,7 @@ final class Json {
   }
 
   /** Serializes a document, pretty-printed. */
-  static byte[] write(Object doc) {
+  public static byte[] write(Object doc) {
     try {
       return MAPPER.writeValueAsString(doc).getBytes(StandardCharsets.UTF_8);
     } catch (JsonProcessingException e) {

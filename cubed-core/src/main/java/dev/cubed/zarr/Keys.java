@@ -1,7 +1,7 @@
 package dev.cubed.zarr;
 
 /** Key validation and joining shared by the stores. */
-final class Keys {
+public final class Keys {
   private Keys() {}
 
   /** Checks that a key is relative and stays inside the store root. */
@@ -44,12 +44,12 @@ final class Keys {
   }
 
   /** Joins a node path and a name ("" path means the root). */
-  static String join(String path, String name) {
+  public static String join(String path, String name) {
     return path.isEmpty() ? name : path + "/" + name;
   }
 
   /** Normalizes a node path: strips leading/trailing '/', "" for the root. */
-  static String normalizePath(String path) {
+  public static String normalizePath(String path) {
     if (path == null) {
       return "";
     }

@@ -15,14 +15,15 @@ import java.nio.file.StandardOpenOption;
  * the JDK never holds a chunk-sized direct buffer per thread), and a failed write named by its
  * cause. Used by {@link FileSystemStore} and its chunk and staged-write paths.
  */
-final class LocalFiles {
+public final class LocalFiles {
   private LocalFiles() {}
 
   /**
    * The exception for a failed write of {@code key}: a read-only file system or denied permission,
    * and a full disk, are named as such with what to do; other errors keep their own message.
    */
-  static ZarrStoreException writeFailure(String action, String key, String where, IOException e) {
+  public static ZarrStoreException writeFailure(
+      String action, String key, String where, IOException e) {
     String reason =
         e instanceof FileSystemException fe && fe.getReason() != null
             ? fe.getReason()
@@ -58,7 +59,7 @@ final class LocalFiles {
    * temporary direct buffer of the slice's size and caches it per thread; whole-chunk slices would
    * pin a chunk-sized block of native memory per thread, outside the heap the memory model bounds.
    */
-  static final int IO_SLICE = 1 << 20;
+  public static final int IO_SLICE = 1 << 20;
 
   /** A file larger than the bound of {@link #readFully(Path, long)}: nothing of it was read. */
   static final class TooLarge extends IOException {

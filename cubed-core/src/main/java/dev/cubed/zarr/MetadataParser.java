@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 
 /** Parses and validates v2 ({@code .zarray}) and v3 ({@code zarr.json}) array metadata. */
-final class MetadataParser {
+public final class MetadataParser {
   private MetadataParser() {}
 
   static String text(JsonNode n, String field, String where) {
@@ -24,7 +24,7 @@ final class MetadataParser {
 
   // ------------------------------------------------------------------ v2
 
-  static ArrayMetadata parseV2(JsonNode doc, JsonNode attrs, String where) {
+  public static ArrayMetadata parseV2(JsonNode doc, JsonNode attrs, String where) {
     JsonNode fmt = doc.get("zarr_format");
     if (fmt == null || fmt.asInt() != 2) {
       throw new ZarrFormatException(where + ": field 'zarr_format' is " + fmt + ", expected 2");
@@ -130,7 +130,7 @@ final class MetadataParser {
 
   // ------------------------------------------------------------------ v3
 
-  static ArrayMetadata parseV3(JsonNode doc, String where) {
+  public static ArrayMetadata parseV3(JsonNode doc, String where) {
     JsonNode sts = doc.get("storage_transformers");
     if (sts != null && sts.isArray() && sts.size() > 0) {
       throw new ZarrFormatException(
@@ -361,8 +361,7 @@ final class MetadataParser {
       }
     }
     CodecPipeline ic =
-        parseCodecs(
-            conf.get("codecs"), dtype, fill, inner, where, "sharding_indexed.codecs");
+        parseCodecs(conf.get("codecs"), dtype, fill, inner, where, "sharding_indexed.codecs");
     JsonNode idx = conf.get("index_codecs");
     boolean crc = false;
     if (idx != null && idx.isArray()) {

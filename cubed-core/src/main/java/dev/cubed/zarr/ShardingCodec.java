@@ -16,18 +16,18 @@ import java.util.Map;
  * chain, plus an index of (offset, nbytes) uint64 pairs per inner chunk (2^64-1 for empty ones),
  * encoded with {@code bytes} (little endian) and optionally {@code crc32c}, at the end or start.
  */
-final class ShardingCodec implements ArrayBytesCodec {
+public final class ShardingCodec implements ArrayBytesCodec {
   private static final long serialVersionUID = 1L;
   static final long EMPTY = -1L; // 2^64 - 1
 
   final DType dtype;
   final Object fill;
   final int[] inner;
-  final CodecPipeline innerCodec;
+  public final CodecPipeline innerCodec;
   final boolean indexCrc;
   final boolean indexAtStart;
 
-  ShardingCodec(
+  public ShardingCodec(
       DType dtype,
       Object fill,
       int[] inner,
@@ -54,7 +54,7 @@ final class ShardingCodec implements ArrayBytesCodec {
     return (int) (16 * n + (indexCrc ? 4 : 0));
   }
 
-  long[] innerShapeLong() {
+  public long[] innerShapeLong() {
     long[] s = new long[inner.length];
     for (int i = 0; i < s.length; i++) {
       s[i] = inner[i];
@@ -177,7 +177,7 @@ final class ShardingCodec implements ArrayBytesCodec {
    * requests: the index, then only the inner chunks the box touches. A missing shard or inner chunk
    * reads as the fill value.
    */
-  NDArray readRegion(
+  public NDArray readRegion(
       Store store, String key, long[] shardShape, long[] start, long[] box, String where) {
     long[] g = grid(shardShape);
     int n = (int) Shapes.size(g);

@@ -24,7 +24,7 @@ import java.util.zip.Inflater;
  * chunk to chunk. Errors are those of the whole-value decoders ({@link BytesCodecs}): a corrupt or
  * truncated stream, a declared or actual size beyond the chunk's, a decoded size short of it.
  */
-final class StreamedDecode {
+public final class StreamedDecode {
   private StreamedDecode() {}
 
   /** Bytes read from the file per slice. */

@@ -10,15 +10,15 @@ import java.util.List;
 import java.util.Map;
 
 /** A Zarr v2 chunk encoding: memory order C or F, byte order, optional compressor. */
-final class V2Codec implements ChunkCodec {
+public final class V2Codec implements ChunkCodec {
   private static final long serialVersionUID = 1L;
 
   final DType dtype;
-  final boolean bigEndian;
-  final boolean fortran;
-  final BytesCodec compressor;
+  public final boolean bigEndian;
+  public final boolean fortran;
+  public final BytesCodec compressor;
 
-  V2Codec(DType dtype, boolean bigEndian, boolean fortran, BytesCodec compressor) {
+  public V2Codec(DType dtype, boolean bigEndian, boolean fortran, BytesCodec compressor) {
     this.dtype = dtype;
     this.bigEndian = bigEndian;
     this.fortran = fortran;
@@ -29,7 +29,7 @@ final class V2Codec implements ChunkCodec {
     return bigEndian ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN;
   }
 
-  static int[] reversed(int n) {
+  public static int[] reversed(int n) {
     int[] r = new int[n];
     for (int i = 0; i < n; i++) {
       r[i] = n - 1 - i;

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The filesystem and memory stores under the {@link StoreContract}, and opening stores by location
  * ({@link Stores#open}) with serialization.
  */
-class StoreTest {
+public class StoreTest {
   @TempDir Path dir;
 
   /** The filesystem store under the contract. */
@@ -83,7 +83,7 @@ class StoreTest {
     Stores.dropMemory("plugin-abc");
   }
 
-  static Object roundTrip(Object o) throws Exception {
+  public static Object roundTrip(Object o) throws Exception {
     ByteArrayOutputStream bos = new ByteArrayOutputStream();
     try (ObjectOutputStream out = new ObjectOutputStream(bos)) {
       out.writeObject(o);

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Invalid metadata and corrupt chunks give ZarrFormatException naming path, key/field and rule. */
-class ZarrBadInputTest {
+public class ZarrBadInputTest {
 
   static final String V3 =
       """
@@ -94,7 +94,7 @@ class ZarrBadInputTest {
         .hasMessageContaining("no zarr.json");
   }
 
-  static ZarrArray arrayWith(Store s, int format, Compression c, boolean crc) {
+  public static ZarrArray arrayWith(Store s, int format, Compression c, boolean crc) {
     var b =
         ZarrArray.create(s, "arr")
             .zarrFormat(format)

@@ -18,18 +18,18 @@ import org.junit.jupiter.api.Timeout;
  * each read fails with a {@link ZarrFormatException} naming the chunk key, never a silent
  * truncation, a wrong answer or an allocation of a size the data merely claims.
  */
-class ZarrChunkRefusalTest {
+public class ZarrChunkRefusalTest {
   static final long[] SHAPE = {8, 8};
   static final long CHUNK_BYTES = 4 * 4 * 8;
 
-  record Variant(int format, Compression compression, boolean crc) {
+  public record Variant(int format, Compression compression, boolean crc) {
     @Override
     public String toString() {
       return "v" + format + " " + compression + (crc ? " + crc32c" : "");
     }
   }
 
-  static List<Variant> variants() {
+  public static List<Variant> variants() {
     List<Variant> v = new ArrayList<>();
     for (Compression c :
         List.of(

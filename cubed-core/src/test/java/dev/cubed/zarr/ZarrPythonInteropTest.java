@@ -28,9 +28,9 @@ import org.junit.jupiter.api.io.TempDir;
  * Python with zarr is installed.
  */
 @Tag("interop")
-class ZarrPythonInteropTest {
+public class ZarrPythonInteropTest {
 
-  static String pythonWithZarr() {
+  public static String pythonWithZarr() {
     for (String py : List.of("/usr/bin/python3", "python3", "/usr/local/bin/python3")) {
       try {
         Process p =
