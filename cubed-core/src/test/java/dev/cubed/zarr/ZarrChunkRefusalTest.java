@@ -3,6 +3,11 @@ package dev.cubed.zarr;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cubed.zarr.codec.BytesCodec;
+import dev.cubed.zarr.codec.BytesCodecs;
+import dev.cubed.zarr.codec.Compression;
+import dev.cubed.zarr.store.MemoryStore;
+import dev.cubed.zarr.store.ZarrFormatException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
