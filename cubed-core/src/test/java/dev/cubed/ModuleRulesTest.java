@@ -260,6 +260,6 @@ class ModuleRulesTest {
             namedPackages(
                 "import dev.cubed.zarr.store.Store;\n/** {@link dev.cubed.core.Core} */ class A {"
                     + " dev.cubed.nd.NDArray x; String s = \"dev.cubed.plan.Plan\"; // dev.cubed.runtime.X\n}"))
-        .containsExactly("dev.cubed.nd", "dev.cubed.zarr");
+        .containsExactly("dev.cubed.nd", "dev.cubed.zarr.store");
   }
 }

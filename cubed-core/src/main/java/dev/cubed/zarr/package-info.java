@@ -1,5 +1,9 @@
 /**
- * Zarr storage: the layer every array of the engine lives in.
+ * Zarr storage: the layer every array of the engine lives in. This base package holds the arrays
+ * and groups and their chunk reads and writes; it sits on three sub-layers, each using only those
+ * below it ({@code ArchitectureTest}): {@link dev.cubed.zarr.metadata} (v2/v3 array metadata) over
+ * {@link dev.cubed.zarr.codec} (codecs and their pipeline) over {@link dev.cubed.zarr.store} (the
+ * stores).
  *
  * <ul>
  *   <li>{@link dev.cubed.zarr.store.Store} — key-value storage with atomic puts and range reads;
