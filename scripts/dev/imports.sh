@@ -39,12 +39,17 @@ import sys
 from collections import defaultdict
 edges_file, dot_file = sys.argv[1], sys.argv[2]
 # Layers, bottom to top: (row name, package prefixes). The most specific prefix wins; nd's
-# subpackages sit one row above nd's base package.
+# subpackages sit one row above nd's base package; the sub-layers of zarr and runtime
+# (ArchitectureTest) have rows of their own.
 LAYERS = [
     ("nd", ["dev.cubed.nd"]),
     ("nd.*", ["dev.cubed.nd.*"]),
+    ("zarr.store", ["dev.cubed.zarr.store"]),
+    ("zarr.codec", ["dev.cubed.zarr.codec"]),
+    ("zarr.metadata", ["dev.cubed.zarr.metadata"]),
     ("zarr", ["dev.cubed.zarr"]),
     ("runtime", ["dev.cubed.runtime"]),
+    ("runtime.processes", ["dev.cubed.runtime.processes"]),
     ("primitive", ["dev.cubed.primitive"]),
     ("plan", ["dev.cubed.plan"]),
     ("core, diagnostics", ["dev.cubed.core", "dev.cubed.diagnostics"]),

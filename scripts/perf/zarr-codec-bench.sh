@@ -3,7 +3,7 @@
 # and decode of an 8 MB float64 chunk with Blosc-LZ4 + byte shuffle) against this tree's
 # cubed-core and against the cubed-core of a baseline commit (default: where this branch left
 # main), the two alternating for --rounds rounds (median reported), with
-# the same benchmark classes (cubed-core's test classes dev.cubed.zarr.ByteShuffleBench and
+# the same benchmark classes (cubed-core's test classes dev.cubed.zarr.codec.ByteShuffleBench and
 # CodecCpuTime: they reach package-private kernels); prints MB per CPU second and the ratio
 # current / baseline.
 # Usage: scripts/perf/zarr-codec-bench.sh [--base COMMIT] [--rounds N] [--quick]
@@ -35,7 +35,7 @@ if [ "$quick" = 1 ]; then secs=1; warm=1; rounds=1; fi
 for r in $(seq 1 "$rounds"); do
   for side in current base; do
     core=cubed-core/target/classes; [ "$side" = base ] && core="$bdir/cubed-core/target/classes"
-    java -Xmx512m -cp "cubed-core/target/test-classes:$core:$deps" dev.cubed.zarr.CodecCpuTime \
+    java -Xmx512m -cp "cubed-core/target/test-classes:$core:$deps" dev.cubed.zarr.codec.CodecCpuTime \
       "$secs" "$warm" > "$out/codec-cpu-$side-$r.txt" 2>/dev/null
   done
 done

@@ -3,11 +3,11 @@ import dev.cubed.CubedArray;
 import dev.cubed.Spec;
 import dev.cubed.Xp;
 import dev.cubed.ComputeOptions;
-import dev.cubed.zarr.Compression;
-import dev.cubed.zarr.Store;
+import dev.cubed.zarr.codec.Compression;
+import dev.cubed.zarr.store.Store;
 import dev.cubed.zarr.ZarrArray;
 import java.util.List;
-import dev.cubed.zarr.Stores;
+import dev.cubed.zarr.store.Stores;
 import java.nio.file.Path;
 
 /**

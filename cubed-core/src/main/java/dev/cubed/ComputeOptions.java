@@ -38,7 +38,7 @@ public final class ComputeOptions {
 
   /**
    * A copy whose computes ({@link Cubed#compute(ComputeOptions, CubedArray...)}, {@link
-   * Cubed#toZarr(CubedArray, dev.cubed.zarr.Store, String, ComputeOptions)}, {@link
+   * Cubed#toZarr(CubedArray, dev.cubed.zarr.store.Store, String, ComputeOptions)}, {@link
    * Cubed#store(List, List, ComputeOptions)}) pass the figures of their plan to {@code sink} once
    * it is made, before any task runs (the plan is made once: what {@link Cubed#summary} gives
    * without running). One sink; a later call replaces it.

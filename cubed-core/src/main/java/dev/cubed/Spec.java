@@ -2,7 +2,7 @@ package dev.cubed;
 
 import dev.cubed.primitive.RechunkPlanner.ConsumeIntermediates;
 import dev.cubed.primitive.RechunkPlanner.IntermediateCompression;
-import dev.cubed.zarr.Stores;
+import dev.cubed.zarr.store.Stores;
 import java.io.Serializable;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package dev.cubed;
 
-import dev.cubed.zarr.Stores;
+import dev.cubed.zarr.store.Stores;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;

@@ -1,6 +1,6 @@
 package dev.cubed;
 
-import dev.cubed.zarr.Compression;
+import dev.cubed.zarr.codec.Compression;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;

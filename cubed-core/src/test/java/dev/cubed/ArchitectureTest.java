@@ -22,6 +22,12 @@ import org.junit.jupiter.api.Test;
  * check) &lt; {@code core} (the chunked operations) and {@code diagnostics} (callbacks over plans
  * and runs; beside core, neither uses the other) &lt; the API {@code dev.cubed}. A class may use
  * its own layer and the layers below it.
+ *
+ * <p>Two layers have sub-layers of their own: in {@code zarr}, {@code zarr.store} (the stores) &lt;
+ * {@code zarr.codec} (codecs, their pipeline) &lt; {@code zarr.metadata} (v2/v3 metadata) &lt; the
+ * base {@code dev.cubed.zarr} (arrays, groups, chunk I/O); in {@code runtime}, the base {@code
+ * dev.cubed.runtime} (scheduler, executors, tasks, events) &lt; {@code runtime.processes} (the
+ * processes executor and its worker protocol).
  */
 class ArchitectureTest {
   static JavaClasses classes;
@@ -73,6 +79,38 @@ class ArchitectureTest {
           .mayOnlyBeAccessedByLayers(
               "zarr", "runtime", "primitive", "plan", "core", "diagnostics", "api");
 
+  /** The sub-layers of zarr: store &lt; codec &lt; metadata &lt; the base package. */
+  static final ArchRule ZARR_SUB_LAYERS =
+      layeredArchitecture()
+          .consideringOnlyDependenciesInLayers()
+          .layer("store")
+          .definedBy("dev.cubed.zarr.store..")
+          .layer("codec")
+          .definedBy("dev.cubed.zarr.codec..")
+          .layer("metadata")
+          .definedBy("dev.cubed.zarr.metadata..")
+          .layer("zarr base")
+          .definedBy("dev.cubed.zarr")
+          .whereLayer("zarr base")
+          .mayNotBeAccessedByAnyLayer()
+          .whereLayer("metadata")
+          .mayOnlyBeAccessedByLayers("zarr base")
+          .whereLayer("codec")
+          .mayOnlyBeAccessedByLayers("metadata", "zarr base")
+          .whereLayer("store")
+          .mayOnlyBeAccessedByLayers("codec", "metadata", "zarr base");
+
+  /** The sub-layers of runtime: the base package &lt; processes. */
+  static final ArchRule RUNTIME_SUB_LAYERS =
+      layeredArchitecture()
+          .consideringOnlyDependenciesInLayers()
+          .layer("runtime base")
+          .definedBy("dev.cubed.runtime")
+          .layer("processes")
+          .definedBy("dev.cubed.runtime.processes..")
+          .whereLayer("processes")
+          .mayNotBeAccessedByAnyLayer();
+
   /**
    * No cycle between the top-level packages ({@code nd}, {@code zarr}, ... with their subpackages).
    */
@@ -106,6 +144,16 @@ class ArchitectureTest {
   }
 
   @Test
+  void zarrSubLayersPointDown() {
+    ZARR_SUB_LAYERS.check(classes);
+  }
+
+  @Test
+  void runtimeSubLayersPointDown() {
+    RUNTIME_SUB_LAYERS.check(classes);
+  }
+
+  @Test
   void noCycleBetweenTopLevelPackages() {
     NO_CYCLES_TOP.check(classes);
   }
@@ -128,7 +176,11 @@ class ArchitectureTest {
           "dev.cubed",
           "dev.cubed.nd",
           "dev.cubed.zarr",
+          "dev.cubed.zarr.store",
+          "dev.cubed.zarr.codec",
+          "dev.cubed.zarr.metadata",
           "dev.cubed.runtime",
+          "dev.cubed.runtime.processes",
           "dev.cubed.primitive",
           "dev.cubed.plan",
           "dev.cubed.core",

@@ -2,10 +2,10 @@ package dev.cubed;
 
 import dev.cubed.nd.DType;
 import dev.cubed.runtime.ThreadsExecutor;
-import dev.cubed.zarr.FileSystemStore;
 import dev.cubed.zarr.StagedWrite;
 import dev.cubed.zarr.ZarrArray;
 import dev.cubed.zarr.ZarrArrayBuilder;
+import dev.cubed.zarr.store.FileSystemStore;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;

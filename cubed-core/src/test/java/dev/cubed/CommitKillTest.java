@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cubed.nd.NDArray;
 import dev.cubed.zarr.ZarrArray;
-import dev.cubed.zarr.ZarrFormatException;
+import dev.cubed.zarr.store.ZarrFormatException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -9,8 +9,8 @@ import dev.cubed.nd.DType;
 import dev.cubed.nd.Index;
 import dev.cubed.nd.Indexing;
 import dev.cubed.nd.NDArray;
-import dev.cubed.zarr.Compression;
 import dev.cubed.zarr.ZarrArray;
+import dev.cubed.zarr.codec.Compression;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -135,7 +135,8 @@ class FirstHourApiTest {
   @Test
   void theStoreFormOfToZarrWritesZstdToo() {
     CubedArray x = Cubed.fromArray(grid(), new long[] {4, 7}, spec());
-    ZarrArray z = Cubed.toZarr(x, new dev.cubed.zarr.FileSystemStore(dir.resolve("s")), "a.zarr");
+    ZarrArray z =
+        Cubed.toZarr(x, new dev.cubed.zarr.store.FileSystemStore(dir.resolve("s")), "a.zarr");
     assertThat(z.compression().kind()).isEqualTo(Compression.Kind.ZSTD);
   }
 

@@ -3,8 +3,8 @@ package dev.cubed;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cubed.nd.NDArray;
-import dev.cubed.zarr.FileSystemStore;
 import dev.cubed.zarr.ZarrArray;
+import dev.cubed.zarr.store.FileSystemStore;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

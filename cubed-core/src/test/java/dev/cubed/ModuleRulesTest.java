@@ -258,8 +258,8 @@ class ModuleRulesTest {
   void theReaderFindsNamesInCodeOnly() {
     assertThat(
             namedPackages(
-                "import dev.cubed.zarr.Store;\n/** {@link dev.cubed.core.Core} */ class A {"
+                "import dev.cubed.zarr.store.Store;\n/** {@link dev.cubed.core.Core} */ class A {"
                     + " dev.cubed.nd.NDArray x; String s = \"dev.cubed.plan.Plan\"; // dev.cubed.runtime.X\n}"))
-        .containsExactly("dev.cubed.nd", "dev.cubed.zarr");
+        .containsExactly("dev.cubed.nd", "dev.cubed.zarr.store");
   }
 }

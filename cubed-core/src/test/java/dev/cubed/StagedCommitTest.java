@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
-import dev.cubed.zarr.MemoryStore;
 import dev.cubed.zarr.StagedWrite;
-import dev.cubed.zarr.Store;
 import dev.cubed.zarr.ZarrArray;
-import dev.cubed.zarr.ZarrFormatException;
+import dev.cubed.zarr.store.MemoryStore;
+import dev.cubed.zarr.store.Store;
+import dev.cubed.zarr.store.ZarrFormatException;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;

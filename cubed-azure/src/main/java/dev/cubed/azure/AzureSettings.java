@@ -11,7 +11,7 @@ import com.azure.storage.blob.BlobServiceClient;
 import com.azure.storage.blob.BlobServiceClientBuilder;
 import com.azure.storage.common.policy.RequestRetryOptions;
 import com.azure.storage.common.policy.RetryPolicyType;
-import dev.cubed.zarr.Stores;
+import dev.cubed.zarr.store.Stores;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.Locale;
@@ -90,7 +90,8 @@ public record AzureSettings(String account, int attempts) implements Serializabl
   }
 
   /**
-   * Text with account keys and SAS signatures masked, then {@link dev.cubed.zarr.Stores#redact}.
+   * Text with account keys and SAS signatures masked, then {@link
+   * dev.cubed.zarr.store.Stores#redact}.
    */
   static String redact(String text) {
     return text == null ? null : Stores.redact(SECRETS.matcher(text).replaceAll("$1=***"));

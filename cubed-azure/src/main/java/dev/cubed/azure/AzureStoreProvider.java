@@ -1,13 +1,13 @@
 package dev.cubed.azure;
 
-import dev.cubed.zarr.Store;
-import dev.cubed.zarr.StoreProvider;
+import dev.cubed.zarr.store.Store;
+import dev.cubed.zarr.store.StoreProvider;
 import java.net.URI;
 
 /**
  * Opens {@code az://container/path} and {@code abfs[s]://container@account.dfs.core.windows.net
- * /path} locations as {@link AzureStore}s for {@link dev.cubed.zarr.Stores#open} (registered in
- * {@code META-INF/services}).
+ * /path} locations as {@link AzureStore}s for {@link dev.cubed.zarr.store.Stores#open} (registered
+ * in {@code META-INF/services}).
  */
 public final class AzureStoreProvider implements StoreProvider {
   @Override

@@ -1,6 +1,6 @@
 package dev.cubed.beam;
 
-import dev.cubed.runtime.PythonClientRun;
+import dev.cubed.runtime.processes.PythonClientRun;
 import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;

@@ -2,10 +2,10 @@ package dev.cubed.bench;
 
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
-import dev.cubed.zarr.Compression;
-import dev.cubed.zarr.FileSystemStore;
-import dev.cubed.zarr.Store;
 import dev.cubed.zarr.ZarrArray;
+import dev.cubed.zarr.codec.Compression;
+import dev.cubed.zarr.store.FileSystemStore;
+import dev.cubed.zarr.store.Store;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

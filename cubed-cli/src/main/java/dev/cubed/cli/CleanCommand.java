@@ -2,7 +2,7 @@ package dev.cubed.cli;
 
 import dev.cubed.Spec;
 import dev.cubed.plan.ComputeDir;
-import dev.cubed.zarr.Stores;
+import dev.cubed.zarr.store.Stores;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;

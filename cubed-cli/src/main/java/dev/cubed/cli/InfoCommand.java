@@ -1,11 +1,11 @@
 package dev.cubed.cli;
 
 import dev.cubed.nd.Shapes;
-import dev.cubed.zarr.Store;
-import dev.cubed.zarr.Stores;
 import dev.cubed.zarr.ZarrArray;
-import dev.cubed.zarr.ZarrFormatException;
 import dev.cubed.zarr.ZarrGroup;
+import dev.cubed.zarr.store.Store;
+import dev.cubed.zarr.store.Stores;
+import dev.cubed.zarr.store.ZarrFormatException;
 import java.io.PrintWriter;
 import java.util.Arrays;
 import java.util.List;

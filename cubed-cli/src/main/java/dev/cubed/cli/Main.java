@@ -4,7 +4,7 @@ import dev.cubed.plan.MemoryBudgetExceededException;
 import dev.cubed.plan.TargetBusyException;
 import dev.cubed.runtime.ExecutorUnavailableException;
 import dev.cubed.runtime.TaskFailedException;
-import dev.cubed.zarr.Stores;
+import dev.cubed.zarr.store.Stores;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -186,7 +186,7 @@ public final class Main implements Runnable {
 
   /**
    * Collapses a message to one line, with the credentials of any URL in it redacted ({@link
-   * dev.cubed.zarr.Stores#redact}: an S3 endpoint given as http://user:secret@host).
+   * dev.cubed.zarr.store.Stores#redact}: an S3 endpoint given as http://user:secret@host).
    */
   static String oneLine(String s) {
     return Stores.redact(s.strip().replaceAll("\\s*\\R\\s*", " "));

@@ -1,6 +1,6 @@
 package dev.cubed.cli;
 
-import dev.cubed.runtime.ProcessesExecutor;
+import dev.cubed.runtime.processes.ProcessesExecutor;
 import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.concurrent.Callable;

@@ -5,7 +5,7 @@ import dev.cubed.plan.Plan;
 import dev.cubed.plan.PlanCallback;
 import dev.cubed.runtime.Callback;
 import dev.cubed.runtime.Events;
-import dev.cubed.zarr.Stores;
+import dev.cubed.zarr.store.Stores;
 import java.io.PrintStream;
 
 /**

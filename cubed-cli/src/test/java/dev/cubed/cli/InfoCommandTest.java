@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
-import dev.cubed.zarr.Compression;
-import dev.cubed.zarr.FileSystemStore;
 import dev.cubed.zarr.ZarrGroup;
+import dev.cubed.zarr.codec.Compression;
+import dev.cubed.zarr.store.FileSystemStore;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
-import dev.cubed.runtime.ProcessesExecutor;
-import dev.cubed.zarr.FileSystemStore;
+import dev.cubed.runtime.processes.ProcessesExecutor;
 import dev.cubed.zarr.ZarrArray;
+import dev.cubed.zarr.store.FileSystemStore;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;

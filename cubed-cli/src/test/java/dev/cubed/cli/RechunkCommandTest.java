@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
-import dev.cubed.zarr.FileSystemStore;
 import dev.cubed.zarr.ZarrArray;
+import dev.cubed.zarr.store.FileSystemStore;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -1,8 +1,8 @@
 package dev.cubed.plan;
 
-import dev.cubed.zarr.FileSystemStore;
-import dev.cubed.zarr.Store;
-import dev.cubed.zarr.Stores;
+import dev.cubed.zarr.store.FileSystemStore;
+import dev.cubed.zarr.store.Store;
+import dev.cubed.zarr.store.Stores;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;

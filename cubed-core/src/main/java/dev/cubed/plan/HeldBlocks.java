@@ -3,7 +3,7 @@ package dev.cubed.plan;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
-import dev.cubed.runtime.ClientData;
+import dev.cubed.runtime.processes.ClientData;
 import java.io.Serializable;
 import java.util.Arrays;
 

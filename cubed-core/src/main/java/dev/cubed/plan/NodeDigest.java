@@ -1,10 +1,10 @@
 package dev.cubed.plan;
 
 import dev.cubed.nd.NDArray;
-import dev.cubed.zarr.FileSystemStore;
-import dev.cubed.zarr.MemoryStore;
-import dev.cubed.zarr.Store;
 import dev.cubed.zarr.ZarrArray;
+import dev.cubed.zarr.store.FileSystemStore;
+import dev.cubed.zarr.store.MemoryStore;
+import dev.cubed.zarr.store.Store;
 import java.io.IOException;
 import java.io.ObjectOutputStream;
 import java.io.OutputStream;

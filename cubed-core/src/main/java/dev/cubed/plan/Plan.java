@@ -89,8 +89,8 @@ public final class Plan {
 
   /**
    * Finalizes a plan for the given output arrays. The configuration's read and write copies are
-   * raised to the largest {@link dev.cubed.zarr.Store#bufferCopies()} of the stores the plan reads
-   * and writes, its work directory's included (2 when any is an object store such as S3).
+   * raised to the largest {@link dev.cubed.zarr.store.Store#bufferCopies()} of the stores the plan
+   * reads and writes, its work directory's included (2 when any is an object store such as S3).
    */
   public static Plan of(List<ArrayNode> outputs, PlanConfig cfg) {
     return new Plan(outputs, cfg);

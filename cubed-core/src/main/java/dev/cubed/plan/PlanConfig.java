@@ -3,7 +3,7 @@ package dev.cubed.plan;
 import dev.cubed.primitive.RechunkPlanner;
 import dev.cubed.primitive.RechunkPlanner.ConsumeIntermediates;
 import dev.cubed.primitive.RechunkPlanner.IntermediateCompression;
-import dev.cubed.zarr.Stores;
+import dev.cubed.zarr.store.Stores;
 import java.nio.file.Path;
 import java.util.Objects;
 

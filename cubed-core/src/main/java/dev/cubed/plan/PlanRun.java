@@ -8,10 +8,10 @@ import dev.cubed.runtime.Callback;
 import dev.cubed.runtime.Executor;
 import dev.cubed.runtime.Operation;
 import dev.cubed.runtime.RunReport;
-import dev.cubed.zarr.Compression;
-import dev.cubed.zarr.Store;
 import dev.cubed.zarr.ZarrArray;
 import dev.cubed.zarr.ZarrArrayBuilder;
+import dev.cubed.zarr.codec.Compression;
+import dev.cubed.zarr.store.Store;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -370,7 +370,7 @@ final class PlanRun {
   /** True if {@code e} was caused by a checksum mismatch in a chunk of the compute directory. */
   private static boolean corruptIntermediate(ComputeDir cdir, Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      if (t instanceof dev.cubed.zarr.ChecksumMismatchException
+      if (t instanceof dev.cubed.zarr.codec.ChecksumMismatchException
           && String.valueOf(t.getMessage()).contains("/" + cdir.name() + "/")) {
         return true;
       }

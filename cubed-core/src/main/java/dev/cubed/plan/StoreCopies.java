@@ -1,7 +1,7 @@
 package dev.cubed.plan;
 
-import dev.cubed.zarr.Stores;
 import dev.cubed.zarr.ZarrArray;
+import dev.cubed.zarr.store.Stores;
 import java.util.List;
 
 /**

@@ -1,9 +1,9 @@
 package dev.cubed.plan;
 
-import dev.cubed.zarr.FileSystemStore;
 import dev.cubed.zarr.StagedWrite;
-import dev.cubed.zarr.Store;
 import dev.cubed.zarr.ZarrArray;
+import dev.cubed.zarr.store.FileSystemStore;
+import dev.cubed.zarr.store.Store;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;

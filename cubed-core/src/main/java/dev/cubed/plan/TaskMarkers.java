@@ -2,8 +2,8 @@ package dev.cubed.plan;
 
 import dev.cubed.runtime.Operation;
 import dev.cubed.runtime.TaskFunction;
-import dev.cubed.zarr.Store;
 import dev.cubed.zarr.ZarrArray;
+import dev.cubed.zarr.store.Store;
 import java.io.IOException;
 import java.io.Serializable;
 import java.io.UncheckedIOException;

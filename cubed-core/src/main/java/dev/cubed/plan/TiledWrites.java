@@ -3,7 +3,7 @@ package dev.cubed.plan;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.RunBoxes;
 import dev.cubed.nd.Shapes;
-import dev.cubed.zarr.ChunkElements;
+import dev.cubed.zarr.codec.ChunkElements;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;

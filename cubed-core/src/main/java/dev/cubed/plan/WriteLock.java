@@ -1,7 +1,7 @@
 package dev.cubed.plan;
 
-import dev.cubed.zarr.FileSystemStore;
-import dev.cubed.zarr.OwnDirs;
+import dev.cubed.zarr.store.FileSystemStore;
+import dev.cubed.zarr.store.OwnDirs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;

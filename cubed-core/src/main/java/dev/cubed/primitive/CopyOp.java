@@ -72,11 +72,11 @@ public final class CopyOp {
 
   /**
    * True if a copy with these chunks and region writes each target chunk while reading it from the
-   * source, a run at a time ({@link ZarrArray#writeChunk(long[], dev.cubed.zarr.ChunkElements)}),
-   * instead of filling a buffer per target chunk first: the region is one target chunk, the target
-   * encodes runs ({@code targetStreams}), and on every axis but the first a target chunk lies
-   * inside one source chunk, so the target's C-order runs walk the source chunks along the first
-   * axis, each read once while at most two are held.
+   * source, a run at a time ({@link ZarrArray#writeChunk(long[],
+   * dev.cubed.zarr.codec.ChunkElements)}), instead of filling a buffer per target chunk first: the
+   * region is one target chunk, the target encodes runs ({@code targetStreams}), and on every axis
+   * but the first a target chunk lies inside one source chunk, so the target's C-order runs walk
+   * the source chunks along the first axis, each read once while at most two are held.
    */
   public static boolean streams(
       long[] srcChunks, long[] dstChunks, long[] region, boolean targetStreams) {

@@ -1,6 +1,6 @@
 package dev.cubed.primitive;
 
-import dev.cubed.zarr.Compression;
+import dev.cubed.zarr.codec.Compression;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

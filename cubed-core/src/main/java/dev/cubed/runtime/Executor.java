@@ -47,9 +47,9 @@ public interface Executor {
   /**
    * True if the tasks run in this JVM and may read the client's in-memory data directly (the
    * threads executor). False (the default) for executors whose tasks run in other JVMs (worker
-   * processes, clusters): the plan then first writes in-memory inputs ({@link ClientData}, e.g.
-   * {@code Cubed.fromArray}'s array) to the compute's intermediate store, once, in the client, and
-   * the tasks read the blocks they need from there.
+   * processes, clusters): the plan then first writes in-memory inputs ({@link
+   * dev.cubed.runtime.processes.ClientData}, e.g. {@code Cubed.fromArray}'s array) to the compute's
+   * intermediate store, once, in the client, and the tasks read the blocks they need from there.
    */
   default boolean runsTasksInThisJvm() {
     return false;
@@ -72,9 +72,10 @@ public interface Executor {
    * bound {@code -Xmx = allowedMem}, or the plan's largest projected task memory when allowedMem is
    * 0, keeping idle workers between computes for the settings' {@link
    * ExecutorSettings.Processes#keepAlive()} (default 30 s; the spec's {@code
-   * processes_keep_alive}), see {@link ProcessesExecutor.Builder#keepAlive}) and "processes-strict"
-   * (the same in strict mode, {@link ProcessesExecutor.Builder#heapPerOp}); then the {@link
-   * ExecutorFactory} services.
+   * processes_keep_alive}), see {@link
+   * dev.cubed.runtime.processes.ProcessesExecutor.Builder#keepAlive}) and "processes-strict" (the
+   * same in strict mode, {@link dev.cubed.runtime.processes.ProcessesExecutor.Builder#heapPerOp});
+   * then the {@link ExecutorFactory} services.
    *
    * @throws IllegalArgumentException "unknown executor 'x'; available: ..." if none has that name,
    *     or if the executor refuses an option

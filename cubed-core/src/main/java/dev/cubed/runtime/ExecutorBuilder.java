@@ -12,16 +12,16 @@ import java.time.Duration;
  */
 public abstract class ExecutorBuilder<B extends ExecutorBuilder<B>> {
   private final String who;
-  int workers = Runtime.getRuntime().availableProcessors();
+  public int workers = Runtime.getRuntime().availableProcessors();
   int attempts = 3;
   Duration taskTimeout;
   boolean backupTasks;
   Duration backupMinDuration = Duration.ofSeconds(1);
   Duration retryBackoff = Duration.ofMillis(10);
-  long reservedMem;
+  public long reservedMem;
 
   /** {@code who} names the executor in messages (e.g. "ThreadsExecutor"). */
-  ExecutorBuilder(String who) {
+  public ExecutorBuilder(String who) {
     this.who = who;
   }
 
@@ -124,7 +124,7 @@ public abstract class ExecutorBuilder<B extends ExecutorBuilder<B>> {
   }
 
   /** The attempt settings of the executor named {@code executor}, with injected faults or null. */
-  TaskRuns.Config config(String executor, Faults faults) {
+  public TaskRuns.Config config(String executor, Faults faults) {
     return new TaskRuns.Config(
         executor, attempts, taskTimeout, backupTasks, backupMinDuration, faults, retryBackoff);
   }
@@ -136,7 +136,7 @@ public abstract class ExecutorBuilder<B extends ExecutorBuilder<B>> {
     return n;
   }
 
-  Duration notNegative(String option, Duration d) {
+  protected Duration notNegative(String option, Duration d) {
     if (d.isNegative()) {
       throw new IllegalArgumentException(who + ": " + option + " must be >= 0, got " + d);
     }

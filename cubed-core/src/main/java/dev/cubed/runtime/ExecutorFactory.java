@@ -63,4 +63,28 @@ public interface ExecutorFactory {
   static List<String> available() {
     return ExecutorRegistry.names();
   }
+
+  /**
+   * Refuses options of an executor that takes none, naming the first and saying what sets such an
+   * executor up instead.
+   *
+   * @throws IllegalArgumentException if {@code options} is not empty
+   */
+  static void refuseOptions(String name, Map<String, String> options) {
+    if (options.isEmpty()) {
+      return;
+    }
+    String first = options.keySet().iterator().next();
+    throw new IllegalArgumentException(
+        "the "
+            + name
+            + " executor takes no executor options,"
+            + " got '"
+            + first
+            + "'"
+            + (options.size() > 1 ? " (and " + (options.size() - 1) + " more)" : "")
+            + "; it is set up by the workers, attempts and memory settings"
+            + " (--workers, --attempts, --allowed-mem); executor options are for engine executors"
+            + " such as spark (spark.*) or beam (beam.*)");
+  }
 }

@@ -31,69 +31,41 @@ final class ExecutorRegistry {
 
     @Override
     public void checkOptions(Map<String, String> options) {
-      refuseOptions(name, options);
+      ExecutorFactory.refuseOptions(name, options);
     }
   }
 
   /**
-   * Refuses options of an executor that takes none, naming the first and saying what sets such an
-   * executor up instead.
-   *
-   * @throws IllegalArgumentException if {@code options} is not empty
+   * The built-in names, first in every listing. "threads" is made here; "processes" and
+   * "processes-strict" come from {@code dev.cubed.runtime.processes.ProcessesExecutorFactory}, a
+   * service of cubed-core itself (the processes executor sits a layer above this package).
    */
-  static void refuseOptions(String name, Map<String, String> options) {
-    if (options.isEmpty()) {
-      return;
-    }
-    String first = options.keySet().iterator().next();
-    throw new IllegalArgumentException(
-        "the "
-            + name
-            + " executor takes no executor options,"
-            + " got '"
-            + first
-            + "'"
-            + (options.size() > 1 ? " (and " + (options.size() - 1) + " more)" : "")
-            + "; it is set up by the workers, attempts and memory settings"
-            + " (--workers, --attempts, --allowed-mem); executor options are for engine executors"
-            + " such as spark (spark.*) or beam (beam.*)");
-  }
+  static final List<String> BUILT_IN_NAMES = List.of("threads", "processes", "processes-strict");
 
-  /**
-   * The built-ins. The processes executors made from settings keep their workers between computes
-   * for {@link ExecutorSettings.Processes#keepAlive()} (the spec's {@code processes_keep_alive},
-   * default 30 s) and take the other {@link ExecutorSettings.Processes} settings.
-   */
-  static final List<BuiltIn> BUILT_INS =
-      List.of(
-          new BuiltIn("threads", s -> ThreadsExecutor.builder().settings(s).build()),
-          new BuiltIn("processes", s -> processes(s, false)),
-          new BuiltIn("processes-strict", s -> processes(s, true)));
-
-  /**
-   * A processes executor from settings: heap bound allowedMem (0 = from the plan), idle workers
-   * kept for {@link ExecutorSettings.Processes#keepAlive()} (default 30 s), the one keep-alive
-   * policy of executors made by name.
-   */
-  private static Executor processes(ExecutorSettings s, boolean heapPerOp) {
-    return ProcessesExecutor.builder()
-        .settings(s)
-        .keepAlive(s.processes().keepAlive())
-        .gcSkip(s.processes().gcSkip())
-        .workerJvmArgs(s.processes().workerJvmOptions())
-        .postTaskGc(s.processes().postTaskGc())
-        .workerStats(s.processes().workerStats())
-        .heapPerOp(heapPerOp)
-        .build();
-  }
+  private static final BuiltIn THREADS =
+      new BuiltIn("threads", s -> ThreadsExecutor.builder().settings(s).build());
 
   /** Every executor available here by name, in registry order (built-ins first). */
   static Map<String, ExecutorFactory> all() {
-    Map<String, ExecutorFactory> byName = new LinkedHashMap<>();
-    for (BuiltIn b : BUILT_INS) {
-      byName.putIfAbsent(b.name(), b);
+    List<ExecutorFactory> services = new ArrayList<>();
+    ClassLoader context = Thread.currentThread().getContextClassLoader();
+    ClassLoader own = ExecutorRegistry.class.getClassLoader();
+    for (ClassLoader cl :
+        context == null || context == own ? List.of(own) : List.of(context, own)) {
+      for (ExecutorFactory f : ServiceLoader.load(ExecutorFactory.class, cl)) {
+        services.add(f);
+      }
     }
-    for (ExecutorFactory f : ServiceLoader.load(ExecutorFactory.class)) {
+    Map<String, ExecutorFactory> byName = new LinkedHashMap<>();
+    byName.put(THREADS.name(), THREADS);
+    for (String name : BUILT_IN_NAMES) {
+      for (ExecutorFactory f : services) {
+        if (f.name().equals(name) && f.getClass().getName().startsWith("dev.cubed.runtime.")) {
+          byName.putIfAbsent(name, f);
+        }
+      }
+    }
+    for (ExecutorFactory f : services) {
       byName.putIfAbsent(f.name(), f);
     }
     return byName;

@@ -37,8 +37,9 @@ public record ExecutorSettings(
    * settings; see {@code dev.cubed.Spec}).
    *
    * @param keepAlive how long idle workers are kept for the next compute ({@link
-   *     ProcessesExecutor.Builder#keepAlive})
-   * @param gcSkip workers may skip the pre-task full GC ({@link ProcessesExecutor.Builder#gcSkip})
+   *     dev.cubed.runtime.processes.ProcessesExecutor.Builder#keepAlive})
+   * @param gcSkip workers may skip the pre-task full GC ({@link
+   *     dev.cubed.runtime.processes.ProcessesExecutor.Builder#gcSkip})
    * @param workerJvmOptions extra JVM options of the workers
    * @param postTaskGc workers run the GC check right after each reply
    * @param workerStats workers print their pre-task GC counts when they exit

@@ -1,7 +1,7 @@
 package dev.cubed.runtime;
 
-import dev.cubed.zarr.ChecksumMismatchException;
 import dev.cubed.zarr.MissingChunkException;
+import dev.cubed.zarr.codec.ChecksumMismatchException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
@@ -12,13 +12,13 @@ import java.util.concurrent.TimeoutException;
  *
  * <p>A failure is <b>deterministic</b> (the same task would fail the same way again, so it is not
  * retried and the compute fails at once) when it is an {@link IllegalArgumentException} (bad
- * arguments, dtype and shape errors, and {@link dev.cubed.zarr.ZarrFormatException}, which extends
- * it), a {@link MissingChunkException} (an engine error: an intermediate chunk that should exist
- * does not), an {@link UnsupportedOperationException}, a {@link ClassCastException} or an {@link
- * ArithmeticException}.
+ * arguments, dtype and shape errors, and {@link dev.cubed.zarr.store.ZarrFormatException}, which
+ * extends it), a {@link MissingChunkException} (an engine error: an intermediate chunk that should
+ * exist does not), an {@link UnsupportedOperationException}, a {@link ClassCastException} or an
+ * {@link ArithmeticException}.
  *
  * <p>A failure is <b>transient</b> (retried) when it is an {@link IOException}, an {@link
- * UncheckedIOException} (including {@link dev.cubed.zarr.ZarrStoreException}), an {@link
+ * UncheckedIOException} (including {@link dev.cubed.zarr.store.ZarrStoreException}), an {@link
  * OutOfMemoryError} (other tasks may have held the heap), a {@link TimeoutException}, a {@link
  * TaskTimeoutException} or a {@link ChecksumMismatchException} (a crc32c mismatch: the bytes read
  * may have been damaged in transit or replaced while being read, and reading again is cheap; a
@@ -35,8 +35,8 @@ import java.util.concurrent.TimeoutException;
  * <p>A failure inside a worker process arrives as a {@link WorkerTaskException}, which carries only
  * class names: it is classified by walking those names ({@link #isDeterministicRemote}) with the
  * same rule, each name resolved to its class in this JVM (the worker runs the same classpath); a
- * name that does not resolve is skipped. A dead worker ({@link WorkerDiedException}, an {@link
- * IOException}) is transient.
+ * name that does not resolve is skipped. A dead worker ({@link
+ * dev.cubed.runtime.processes.WorkerDiedException}, an {@link IOException}) is transient.
  */
 public final class RetryPolicy {
   private static final int MAX_DEPTH = 16;

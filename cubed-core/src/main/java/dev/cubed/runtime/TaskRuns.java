@@ -28,7 +28,7 @@ import java.util.logging.Logger;
  * every few milliseconds: it interrupts an attempt older than the task timeout (a failed attempt,
  * retried) and launches a backup when the rule of {@link ExecutorBuilder#backupTasks} holds.
  */
-final class TaskRuns implements Scheduler.TaskRunner, AutoCloseable {
+public final class TaskRuns implements Scheduler.TaskRunner, AutoCloseable {
   private static final Logger LOG = Logger.getLogger(ThreadsExecutor.class.getName());
 
   /** Backups are considered once this many tasks of an op have started... */
@@ -41,7 +41,7 @@ final class TaskRuns implements Scheduler.TaskRunner, AutoCloseable {
   static final double BACKUP_SLOW_FACTOR = 3.0;
 
   /** The executor options that shape attempts. */
-  record Config(
+  public record Config(
       String executor,
       int attempts,
       Duration timeout,
@@ -81,19 +81,19 @@ final class TaskRuns implements Scheduler.TaskRunner, AutoCloseable {
    * What an executor measured for the attempt that just succeeded on the current thread (asked on
    * that thread, right after the success).
    */
-  interface Probe {
+  public interface Probe {
     /** The winning attempt's measurements, or null if none. */
     Measurement lastAttempt(Operation op);
   }
 
   /** One attempt's measurements for {@link Events.TaskEnd}: -1 where unknown. */
-  record Measurement(String worker, long measuredPeakMem, long peakRss) {}
+  public record Measurement(String worker, long measuredPeakMem, long peakRss) {}
 
-  TaskRuns(Config cfg, java.util.concurrent.Executor pool) {
+  public TaskRuns(Config cfg, java.util.concurrent.Executor pool) {
     this(cfg, pool, null);
   }
 
-  TaskRuns(Config cfg, java.util.concurrent.Executor pool, Probe probe) {
+  public TaskRuns(Config cfg, java.util.concurrent.Executor pool, Probe probe) {
     this.cfg = cfg;
     this.pool = pool;
     this.probe = probe;
@@ -107,12 +107,12 @@ final class TaskRuns implements Scheduler.TaskRunner, AutoCloseable {
   }
 
   /** No attempt starts after this (the compute failed or is over). */
-  void stop() {
+  public void stop() {
     stopped = true;
   }
 
   /** The report of the compute these runs served. */
-  RunReport report(int concurrency, long heapBound) {
+  public RunReport report(int concurrency, long heapBound) {
     return new RunReport(
         cfg.executor(),
         concurrency,

@@ -1,6 +1,13 @@
 package dev.cubed.zarr;
 
 import dev.cubed.nd.NDArray;
+import dev.cubed.zarr.codec.ChunkCodec;
+import dev.cubed.zarr.codec.JavaBlosc;
+import dev.cubed.zarr.store.FileSystemStore;
+import dev.cubed.zarr.store.LocalFiles;
+import dev.cubed.zarr.store.ValueTooLargeException;
+import dev.cubed.zarr.store.ZarrFormatException;
+import dev.cubed.zarr.store.ZarrStoreException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -11,10 +18,11 @@ import java.nio.file.StandardOpenOption;
 
 /**
  * Reads a chunk of a {@link FileSystemStore} straight from its file, a Blosc block at a time (or a
- * slice of a zstd, gzip or zlib stream at a time, {@link StreamedDecode}), into its array clipped
- * to the array's edges: neither the stored bytes nor the full chunk of an edge are ever in memory,
- * so the memory model counts the chunk alone ({@link ZarrArray#readCopies()} = 0 for codecs that
- * {@link ChunkCodec#decodesStreamed() decode streamed}).
+ * slice of a zstd, gzip or zlib stream at a time, {@link dev.cubed.zarr.codec.StreamedDecode}),
+ * into its array clipped to the array's edges: neither the stored bytes nor the full chunk of an
+ * edge are ever in memory, so the memory model counts the chunk alone ({@link
+ * ZarrArray#readCopies()} = 0 for codecs that {@link ChunkCodec#decodesStreamed() decode
+ * streamed}).
  */
 final class ChunkFiles {
   private ChunkFiles() {}

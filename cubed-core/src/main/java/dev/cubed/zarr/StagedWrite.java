@@ -1,5 +1,10 @@
 package dev.cubed.zarr;
 
+import dev.cubed.zarr.store.FileSystemStore;
+import dev.cubed.zarr.store.Keys;
+import dev.cubed.zarr.store.LocalFiles;
+import dev.cubed.zarr.store.OwnDirs;
+import dev.cubed.zarr.store.Store;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;

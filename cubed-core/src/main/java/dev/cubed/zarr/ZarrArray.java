@@ -3,6 +3,18 @@ package dev.cubed.zarr;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
+import dev.cubed.zarr.codec.BytesCodec;
+import dev.cubed.zarr.codec.ChunkElements;
+import dev.cubed.zarr.codec.CodecPipeline;
+import dev.cubed.zarr.codec.Compression;
+import dev.cubed.zarr.codec.ShardingCodec;
+import dev.cubed.zarr.codec.V2Codec;
+import dev.cubed.zarr.metadata.ArrayMetadata;
+import dev.cubed.zarr.store.FileSystemStore;
+import dev.cubed.zarr.store.Json;
+import dev.cubed.zarr.store.Keys;
+import dev.cubed.zarr.store.Store;
+import dev.cubed.zarr.store.Stores;
 import java.io.ObjectStreamException;
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
@@ -176,7 +188,8 @@ public final class ZarrArray implements Serializable {
    * Opens the array at {@code path} ("" for the store root), detecting v3 ({@code zarr.json}) or v2
    * ({@code .zarray}).
    *
-   * @throws ZarrFormatException if there is no array there, or its metadata is invalid
+   * @throws dev.cubed.zarr.store.ZarrFormatException if there is no array there, or its metadata is
+   *     invalid
    */
   public static ZarrArray open(Store store, String path) {
     return ZarrOpen.open(store, path);
@@ -401,10 +414,10 @@ public final class ZarrArray implements Serializable {
    * Reads one chunk, clipped to the array; a missing chunk reads as the fill value (for an
    * intermediate, see {@link #asIntermediate()}, it throws).
    *
-   * @throws ZarrFormatException if the stored chunk is truncated or corrupt (naming its key); a
-   *     {@link ChecksumMismatchException} if its crc32c checksum does not match; a {@link
-   *     ValueTooLargeException}, before it is read, if it is larger than {@link
-   *     #maxStoredChunkBytes()}
+   * @throws dev.cubed.zarr.store.ZarrFormatException if the stored chunk is truncated or corrupt
+   *     (naming its key); a {@link dev.cubed.zarr.codec.ChecksumMismatchException} if its crc32c
+   *     checksum does not match; a {@link dev.cubed.zarr.store.ValueTooLargeException}, before it
+   *     is read, if it is larger than {@link #maxStoredChunkBytes()}
    * @throws MissingChunkException if this is an intermediate and the chunk is not stored
    */
   public NDArray readChunk(long... chunkCoords) {
@@ -413,9 +426,10 @@ public final class ZarrArray implements Serializable {
 
   /**
    * The most bytes a stored chunk of this array can take: the decoded size of a full chunk plus its
-   * codecs' worst-case growth and a fixed slack ({@link ChunkCodec#STORED_SLACK}); for sharded
-   * arrays, the shard's index and every inner chunk's bound. A chunk read never holds more of a
-   * stored value than this; a larger value is refused before it is read.
+   * codecs' worst-case growth and a fixed slack ({@link
+   * dev.cubed.zarr.codec.ChunkCodec#STORED_SLACK}); for sharded arrays, the shard's index and every
+   * inner chunk's bound. A chunk read never holds more of a stored value than this; a larger value
+   * is refused before it is read.
    */
   public long maxStoredChunkBytes() {
     return meta.codec.maxStoredSize(chunks());

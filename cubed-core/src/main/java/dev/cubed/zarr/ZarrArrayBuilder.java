@@ -1,6 +1,19 @@
 package dev.cubed.zarr;
 
 import dev.cubed.nd.DType;
+import dev.cubed.zarr.codec.ArrayBytesCodec;
+import dev.cubed.zarr.codec.BytesCodec;
+import dev.cubed.zarr.codec.BytesCodecs;
+import dev.cubed.zarr.codec.ChunkCodec;
+import dev.cubed.zarr.codec.CodecPipeline;
+import dev.cubed.zarr.codec.Compression;
+import dev.cubed.zarr.codec.FillValues;
+import dev.cubed.zarr.codec.ShardingCodec;
+import dev.cubed.zarr.codec.V2Codec;
+import dev.cubed.zarr.metadata.ArrayMetadata;
+import dev.cubed.zarr.store.Json;
+import dev.cubed.zarr.store.Keys;
+import dev.cubed.zarr.store.Store;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -137,8 +150,8 @@ public final class ZarrArrayBuilder {
 
   /**
    * v3 only: append a crc32c checksum to each chunk (and to shard indexes), checked on every read
-   * ({@link ChecksumMismatchException} naming the chunk). With the default codec the chunks are
-   * still encoded and decoded streamed (the same memory model).
+   * ({@link dev.cubed.zarr.codec.ChecksumMismatchException} naming the chunk). With the default
+   * codec the chunks are still encoded and decoded streamed (the same memory model).
    */
   public ZarrArrayBuilder crc32c() {
     this.checksum = true;

@@ -1,6 +1,10 @@
 package dev.cubed.zarr;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cubed.zarr.metadata.ArrayMetadata;
+import dev.cubed.zarr.metadata.MetadataParser;
+import dev.cubed.zarr.store.Json;
+import dev.cubed.zarr.store.Store;
 import java.io.ObjectStreamException;
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;

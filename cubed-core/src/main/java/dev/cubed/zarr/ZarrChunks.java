@@ -2,6 +2,15 @@ package dev.cubed.zarr;
 
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
+import dev.cubed.zarr.codec.ChunkElements;
+import dev.cubed.zarr.codec.ChunkRuns;
+import dev.cubed.zarr.codec.FillValues;
+import dev.cubed.zarr.metadata.ArrayMetadata;
+import dev.cubed.zarr.store.FileSystemStore;
+import dev.cubed.zarr.store.Keys;
+import dev.cubed.zarr.store.Store;
+import dev.cubed.zarr.store.ValueTooLargeException;
+import dev.cubed.zarr.store.ZarrFormatException;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 

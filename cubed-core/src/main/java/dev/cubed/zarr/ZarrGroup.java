@@ -1,6 +1,11 @@
 package dev.cubed.zarr;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cubed.zarr.store.Json;
+import dev.cubed.zarr.store.Keys;
+import dev.cubed.zarr.store.Store;
+import dev.cubed.zarr.store.Stores;
+import dev.cubed.zarr.store.ZarrFormatException;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,5 +1,9 @@
 package dev.cubed.zarr;
 
+import dev.cubed.zarr.store.Json;
+import dev.cubed.zarr.store.Keys;
+import dev.cubed.zarr.store.Store;
+import dev.cubed.zarr.store.Stores;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;

@@ -1,6 +1,12 @@
 package dev.cubed.zarr;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cubed.zarr.metadata.MetadataParser;
+import dev.cubed.zarr.store.Json;
+import dev.cubed.zarr.store.Keys;
+import dev.cubed.zarr.store.Store;
+import dev.cubed.zarr.store.Stores;
+import dev.cubed.zarr.store.ZarrFormatException;
 
 /**
  * Opening an array from its store: the metadata document read and checked (v3 {@code zarr.json},

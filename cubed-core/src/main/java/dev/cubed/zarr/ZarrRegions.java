@@ -2,6 +2,7 @@ package dev.cubed.zarr;
 
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
+import dev.cubed.zarr.codec.ShardingCodec;
 import java.util.Arrays;
 
 /**

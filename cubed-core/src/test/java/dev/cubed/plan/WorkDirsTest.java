@@ -9,7 +9,7 @@ import dev.cubed.CubedArray;
 import dev.cubed.Spec;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
-import dev.cubed.zarr.FileSystemStore;
+import dev.cubed.zarr.store.FileSystemStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;

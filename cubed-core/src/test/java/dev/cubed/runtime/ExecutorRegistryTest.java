@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cubed.Cubed;
 import dev.cubed.Spec;
+import dev.cubed.runtime.processes.ProcessesExecutor;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

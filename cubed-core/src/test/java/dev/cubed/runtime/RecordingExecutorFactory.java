@@ -10,7 +10,8 @@ import java.util.List;
  */
 public final class RecordingExecutorFactory implements ExecutorFactory {
   /** Settings of every executor created, in order. */
-  static final List<ExecutorSettings> CREATED = Collections.synchronizedList(new ArrayList<>());
+  public static final List<ExecutorSettings> CREATED =
+      Collections.synchronizedList(new ArrayList<>());
 
   @Override
   public String name() {

@@ -3,10 +3,10 @@ package dev.cubed.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.cubed.zarr.ChecksumMismatchException;
 import dev.cubed.zarr.MissingChunkException;
-import dev.cubed.zarr.ZarrFormatException;
-import dev.cubed.zarr.ZarrStoreException;
+import dev.cubed.zarr.codec.ChecksumMismatchException;
+import dev.cubed.zarr.store.ZarrFormatException;
+import dev.cubed.zarr.store.ZarrStoreException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -83,7 +83,8 @@ class RetryPolicyTest {
     assertThat(RetryPolicy.isRetryable(bad)).isTrue();
     assertThat(RetryPolicy.isRetryable(new RuntimeException(bad))).isTrue();
     assertThat(
-            RetryPolicy.isDeterministicRemote(List.of("dev.cubed.zarr.ChecksumMismatchException")))
+            RetryPolicy.isDeterministicRemote(
+                List.of("dev.cubed.zarr.codec.ChecksumMismatchException")))
         .isFalse();
     assertThat(RetryPolicy.isDeterministic(new ZarrFormatException("bad json"))).isTrue();
     AtomicInteger calls = new AtomicInteger();

@@ -13,8 +13,8 @@ import dev.cubed.runtime.Callback;
 import dev.cubed.runtime.Events;
 import dev.cubed.runtime.Executor;
 import dev.cubed.runtime.ThreadsExecutor;
-import dev.cubed.zarr.Stores;
 import dev.cubed.zarr.ZarrArray;
+import dev.cubed.zarr.store.Stores;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 

@@ -5,6 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
+import dev.cubed.zarr.codec.Compression;
+import dev.cubed.zarr.store.FileSystemStore;
+import dev.cubed.zarr.store.MemoryStore;
+import dev.cubed.zarr.store.ZarrFormatException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;

@@ -5,6 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
+import dev.cubed.zarr.codec.ChunkCodec;
+import dev.cubed.zarr.codec.Compression;
+import dev.cubed.zarr.store.FileSystemStore;
+import dev.cubed.zarr.store.MemoryStore;
+import dev.cubed.zarr.store.Store;
+import dev.cubed.zarr.store.Stores;
+import dev.cubed.zarr.store.ValueTooLargeException;
 import java.io.RandomAccessFile;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
+import dev.cubed.zarr.store.FileSystemStore;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.ObjectInputStream;

@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.testing.NDAssert;
+import dev.cubed.zarr.codec.Compression;
+import dev.cubed.zarr.store.CountingStore;
+import dev.cubed.zarr.store.MemoryStore;
 import org.junit.jupiter.api.Test;
 
 /** Sharded arrays: partial reads fetch only the index and the inner chunks they need. */

@@ -5,6 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
+import dev.cubed.zarr.codec.Compression;
+import dev.cubed.zarr.store.FileSystemStore;
+import dev.cubed.zarr.store.MemoryStore;
+import dev.cubed.zarr.store.Store;
+import dev.cubed.zarr.store.ZarrFormatException;
+import dev.cubed.zarr.store.ZarrStoreException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -18,7 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Invalid metadata and corrupt chunks give ZarrFormatException naming path, key/field and rule. */
-class ZarrBadInputTest {
+public class ZarrBadInputTest {
 
   static final String V3 =
       """
@@ -94,7 +100,7 @@ class ZarrBadInputTest {
         .hasMessageContaining("no zarr.json");
   }
 
-  static ZarrArray arrayWith(Store s, int format, Compression c, boolean crc) {
+  public static ZarrArray arrayWith(Store s, int format, Compression c, boolean crc) {
     var b =
         ZarrArray.create(s, "arr")
             .zarrFormat(format)

@@ -3,6 +3,11 @@ package dev.cubed.zarr;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cubed.zarr.codec.BytesCodec;
+import dev.cubed.zarr.codec.BytesCodecs;
+import dev.cubed.zarr.codec.Compression;
+import dev.cubed.zarr.store.MemoryStore;
+import dev.cubed.zarr.store.ZarrFormatException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -18,18 +23,18 @@ import org.junit.jupiter.api.Timeout;
  * each read fails with a {@link ZarrFormatException} naming the chunk key, never a silent
  * truncation, a wrong answer or an allocation of a size the data merely claims.
  */
-class ZarrChunkRefusalTest {
+public class ZarrChunkRefusalTest {
   static final long[] SHAPE = {8, 8};
   static final long CHUNK_BYTES = 4 * 4 * 8;
 
-  record Variant(int format, Compression compression, boolean crc) {
+  public record Variant(int format, Compression compression, boolean crc) {
     @Override
     public String toString() {
       return "v" + format + " " + compression + (crc ? " + crc32c" : "");
     }
   }
 
-  static List<Variant> variants() {
+  public static List<Variant> variants() {
     List<Variant> v = new ArrayList<>();
     for (Compression c :
         List.of(

@@ -8,6 +8,7 @@ import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Npy;
 import dev.cubed.testing.NDAssert;
+import dev.cubed.zarr.store.FileSystemStore;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.nio.file.Paths;

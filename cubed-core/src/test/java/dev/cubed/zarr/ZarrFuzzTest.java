@@ -3,6 +3,9 @@ package dev.cubed.zarr;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cubed.nd.DType;
+import dev.cubed.zarr.codec.Compression;
+import dev.cubed.zarr.store.MemoryStore;
+import dev.cubed.zarr.store.ZarrFormatException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;

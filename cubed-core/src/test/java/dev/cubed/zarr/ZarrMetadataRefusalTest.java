@@ -7,6 +7,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cubed.nd.DType;
+import dev.cubed.zarr.store.FileSystemStore;
+import dev.cubed.zarr.store.MemoryStore;
+import dev.cubed.zarr.store.Store;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,9 +19,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * One bad metadata document (or store key) per test: each is refused with a {@link
- * ZarrFormatException} (format errors) or {@link IllegalArgumentException} (bad keys) whose message
- * names the document or key and the rule broken. The rows of docs/reliability.md's "Bad input
- * refused" table point here.
+ * dev.cubed.zarr.store.ZarrFormatException} (format errors) or {@link IllegalArgumentException}
+ * (bad keys) whose message names the document or key and the rule broken. The rows of
+ * docs/reliability.md's "Bad input refused" table point here.
  */
 class ZarrMetadataRefusalTest {
 

@@ -6,6 +6,9 @@ import dev.cubed.nd.Complex;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Npy;
+import dev.cubed.zarr.codec.Compression;
+import dev.cubed.zarr.store.FileSystemStore;
+import dev.cubed.zarr.store.Store;
 import java.io.IOException;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -28,9 +31,9 @@ import org.junit.jupiter.api.io.TempDir;
  * Python with zarr is installed.
  */
 @Tag("interop")
-class ZarrPythonInteropTest {
+public class ZarrPythonInteropTest {
 
-  static String pythonWithZarr() {
+  public static String pythonWithZarr() {
     for (String py : List.of("/usr/bin/python3", "python3", "/usr/local/bin/python3")) {
       try {
         Process p =

@@ -7,6 +7,10 @@ import dev.cubed.nd.Complex;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.testing.NDAssert;
+import dev.cubed.zarr.codec.Compression;
+import dev.cubed.zarr.store.FileSystemStore;
+import dev.cubed.zarr.store.MemoryStore;
+import dev.cubed.zarr.store.Store;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -22,10 +26,10 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** Writes and reads back every dtype with every codec in both formats. */
-class ZarrRoundTripTest {
+public class ZarrRoundTripTest {
 
   /** Seeded random data of a dtype, including extremes and (for floats) NaN and infinities. */
-  static NDArray randomArray(DType dtype, long[] shape, long seed) {
+  public static NDArray randomArray(DType dtype, long[] shape, long seed) {
     Random r = new Random(seed);
     NDArray a = NDArray.zeros(dtype, shape);
     for (int i = 0; i < a.size(); i++) {

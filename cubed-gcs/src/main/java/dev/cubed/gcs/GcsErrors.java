@@ -1,8 +1,8 @@
 package dev.cubed.gcs;
 
 import com.google.cloud.BaseServiceException;
-import dev.cubed.zarr.ObjectStores;
-import dev.cubed.zarr.ZarrStoreException;
+import dev.cubed.zarr.store.ObjectStores;
+import dev.cubed.zarr.store.ZarrStoreException;
 import java.util.Locale;
 
 /**

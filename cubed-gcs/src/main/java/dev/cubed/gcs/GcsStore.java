@@ -14,11 +14,11 @@ import com.google.cloud.storage.Storage.BlobGetOption;
 import com.google.cloud.storage.Storage.BlobListOption;
 import com.google.cloud.storage.StorageOptions;
 import com.google.cloud.storage.StorageRetryStrategy;
-import dev.cubed.zarr.ObjectStore;
-import dev.cubed.zarr.ObjectStores;
-import dev.cubed.zarr.Store;
-import dev.cubed.zarr.StoreSettings;
-import dev.cubed.zarr.Stores;
+import dev.cubed.zarr.store.ObjectStore;
+import dev.cubed.zarr.store.ObjectStores;
+import dev.cubed.zarr.store.Store;
+import dev.cubed.zarr.store.StoreSettings;
+import dev.cubed.zarr.store.Stores;
 import java.io.IOException;
 import java.io.NotSerializableException;
 import java.io.ObjectOutputStream;
@@ -43,7 +43,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * connection failures) are retried by the client with exponential backoff ({@link
  * GcsSettings#maxAttempts()} attempts), for every request including uploads (a store write replayed
  * writes the same bytes); when they are spent, or for access denied and missing buckets, a {@link
- * dev.cubed.zarr.ZarrStoreException} names the key, the bucket and the cause.
+ * dev.cubed.zarr.store.ZarrStoreException} names the key, the bucket and the cause.
  *
  * <p>Serializable: the bucket, prefix and {@link GcsSettings} travel, never credentials; the
  * receiving JVM builds its own client (Application Default Credentials, or the settings' {@link

@@ -1,12 +1,12 @@
 package dev.cubed.gcs;
 
-import dev.cubed.zarr.Store;
-import dev.cubed.zarr.StoreProvider;
+import dev.cubed.zarr.store.Store;
+import dev.cubed.zarr.store.StoreProvider;
 import java.net.URI;
 
 /**
  * Opens {@code gs://bucket/prefix} locations as {@link GcsStore}s for {@link
- * dev.cubed.zarr.Stores#open} (registered in {@code META-INF/services}).
+ * dev.cubed.zarr.store.Stores#open} (registered in {@code META-INF/services}).
  */
 public final class GcsStoreProvider implements StoreProvider {
   @Override

@@ -1,6 +1,7 @@
 /**
  * A Google Cloud Storage store for Cubed: {@code gs://bucket/prefix} locations for inputs, outputs
  * and the work directory of intermediates ({@link dev.cubed.gcs.GcsStore}, found by {@link
- * dev.cubed.zarr.Stores#open} through {@link dev.cubed.gcs.GcsStoreProvider}). See docs/gcs.md.
+ * dev.cubed.zarr.store.Stores#open} through {@link dev.cubed.gcs.GcsStoreProvider}). See
+ * docs/gcs.md.
  */
 package dev.cubed.gcs;

@@ -3,9 +3,9 @@ package dev.cubed.gcs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.cubed.zarr.Store;
-import dev.cubed.zarr.Stores;
-import dev.cubed.zarr.ZarrStoreException;
+import dev.cubed.zarr.store.Store;
+import dev.cubed.zarr.store.Stores;
+import dev.cubed.zarr.store.ZarrStoreException;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.NotSerializableException;

@@ -1,7 +1,7 @@
 package dev.cubed.gcs;
 
-import dev.cubed.zarr.Store;
-import dev.cubed.zarr.StoreContract;
+import dev.cubed.zarr.store.Store;
+import dev.cubed.zarr.store.StoreContract;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpServer;
-import dev.cubed.zarr.Store;
-import dev.cubed.zarr.ZarrStoreException;
+import dev.cubed.zarr.store.Store;
+import dev.cubed.zarr.store.ZarrStoreException;
 import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

@@ -3,8 +3,8 @@ package dev.cubed.gcs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.cubed.zarr.Store;
-import dev.cubed.zarr.Stores;
+import dev.cubed.zarr.store.Store;
+import dev.cubed.zarr.store.Stores;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.ObjectInputStream;

@@ -2,8 +2,8 @@ package dev.cubed.gcs;
 
 import com.google.cloud.storage.BucketInfo;
 import com.google.cloud.storage.StorageException;
-import dev.cubed.zarr.Store;
-import dev.cubed.zarr.StoreContract;
+import dev.cubed.zarr.store.Store;
+import dev.cubed.zarr.store.StoreContract;
 import java.net.URI;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Assumptions;

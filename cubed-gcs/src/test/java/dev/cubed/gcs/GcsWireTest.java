@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import dev.cubed.zarr.Store;
+import dev.cubed.zarr.store.Store;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;

@@ -3,7 +3,7 @@ package dev.cubed.bridge;
 import dev.cubed.CubedArray;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
-import dev.cubed.runtime.DeserializationFilters;
+import dev.cubed.runtime.processes.DeserializationFilters;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -2,7 +2,7 @@ package dev.cubed.bridge;
 
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Npy;
-import dev.cubed.runtime.ChildProcess;
+import dev.cubed.runtime.processes.ChildProcess;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;

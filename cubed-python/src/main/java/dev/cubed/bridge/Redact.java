@@ -1,6 +1,6 @@
 package dev.cubed.bridge;
 
-import dev.cubed.zarr.Stores;
+import dev.cubed.zarr.store.Stores;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -18,7 +18,7 @@ final class Redact {
 
   /**
    * {@code text} with the user information of every URL in it replaced by {@code ***}: the engine's
-   * one rule, {@link dev.cubed.zarr.Stores#redact}.
+   * one rule, {@link dev.cubed.zarr.store.Stores#redact}.
    */
   static String urls(String text) {
     return Stores.redact(text);

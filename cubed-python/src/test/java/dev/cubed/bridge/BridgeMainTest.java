@@ -3,7 +3,7 @@ package dev.cubed.bridge;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cubed.runtime.TaskFailedException;
-import dev.cubed.zarr.ZarrStoreException;
+import dev.cubed.zarr.store.ZarrStoreException;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -10,7 +10,7 @@ import dev.cubed.Spec;
 import dev.cubed.nd.Complex;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
-import dev.cubed.zarr.Stores;
+import dev.cubed.zarr.store.Stores;
 import java.io.ByteArrayOutputStream;
 import java.io.ObjectOutputStream;
 import java.nio.charset.StandardCharsets;

@@ -1,7 +1,7 @@
 package dev.cubed.s3;
 
-import dev.cubed.zarr.ObjectStores;
-import dev.cubed.zarr.ZarrStoreException;
+import dev.cubed.zarr.store.ObjectStores;
+import dev.cubed.zarr.store.ZarrStoreException;
 import java.util.Locale;
 import java.util.Set;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;

@@ -1,7 +1,7 @@
 package dev.cubed.s3;
 
-import dev.cubed.zarr.StoreSettings;
-import dev.cubed.zarr.Stores;
+import dev.cubed.zarr.store.StoreSettings;
+import dev.cubed.zarr.store.Stores;
 import java.io.Serializable;
 import java.net.URI;
 import java.util.List;

@@ -1,11 +1,11 @@
 package dev.cubed.s3;
 
-import dev.cubed.zarr.ObjectStore;
-import dev.cubed.zarr.ObjectStores;
-import dev.cubed.zarr.Store;
-import dev.cubed.zarr.StoreSettings;
-import dev.cubed.zarr.Stores;
-import dev.cubed.zarr.ZarrStoreException;
+import dev.cubed.zarr.store.ObjectStore;
+import dev.cubed.zarr.store.ObjectStores;
+import dev.cubed.zarr.store.Store;
+import dev.cubed.zarr.store.StoreSettings;
+import dev.cubed.zarr.store.Stores;
+import dev.cubed.zarr.store.ZarrStoreException;
 import java.io.IOException;
 import java.io.ObjectInputStream;
 import java.net.URI;
@@ -47,7 +47,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * Reads of absent keys return null (404 / NoSuchKey). Transient failures (5xx, throttling,
  * timeouts, connection resets) are retried by the client with exponential backoff ({@link
  * S3Settings#maxAttempts()} attempts); when they are spent, or for access denied and missing
- * buckets, a {@link dev.cubed.zarr.ZarrStoreException} names the key, the bucket and the cause.
+ * buckets, a {@link dev.cubed.zarr.store.ZarrStoreException} names the key, the bucket and the
+ * cause.
  *
  * <p>Serializable: the bucket, prefix and {@link S3Settings} travel, never credentials; the
  * receiving JVM builds its own client (credentials from its default chain) on first use. Clients

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cubed.s3.S3Errors.Kind;
-import dev.cubed.zarr.ZarrStoreException;
+import dev.cubed.zarr.store.ZarrStoreException;
 import java.io.IOException;
 import java.net.SocketException;
 import java.net.URI;

@@ -3,7 +3,7 @@ package dev.cubed.s3;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.cubed.zarr.Stores;
+import dev.cubed.zarr.store.Stores;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URLEncoder;

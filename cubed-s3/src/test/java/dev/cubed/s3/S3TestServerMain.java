@@ -3,7 +3,7 @@ package dev.cubed.s3;
 import dev.cubed.Cubed;
 import dev.cubed.Spec;
 import dev.cubed.nd.DType;
-import dev.cubed.zarr.Stores;
+import dev.cubed.zarr.store.Stores;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,9 +2,9 @@ package dev.cubed.bench.workload;
 
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
-import dev.cubed.zarr.Compression;
-import dev.cubed.zarr.FileSystemStore;
 import dev.cubed.zarr.ZarrArray;
+import dev.cubed.zarr.codec.Compression;
+import dev.cubed.zarr.store.FileSystemStore;
 import java.io.IOException;
 import java.io.Serializable;
 import java.nio.ByteBuffer;

@@ -1,7 +1,7 @@
 package dev.cubed.bench.workload;
 
-import dev.cubed.zarr.FileSystemStore;
 import dev.cubed.zarr.ZarrArray;
+import dev.cubed.zarr.store.FileSystemStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

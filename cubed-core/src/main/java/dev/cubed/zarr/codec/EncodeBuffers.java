@@ -1,0 +1,76 @@
+package dev.cubed.zarr.codec;
+
+import java.lang.ref.SoftReference;
+
+/**
+ * The buffers a chunk encode writes into, one set per thread and reused by that thread's next
+ * encode, so that writing a chunk makes no chunk-sized garbage: the encoded output (the one buffer
+ * the memory model counts per write, {@link ChunkCodec#writeCopies()}) and a codec block. A thread
+ * that writes chunks keeps the output buffer of the largest encoded chunk it wrote until the thread
+ * ends (the threads executor's threads end with their compute) or the collector needs the memory
+ * (soft references).
+ *
+ * <p>Use: {@code try (EncodeBuffers b = EncodeBuffers.acquire()) { ... b.output(n) ... }}. The
+ * output stays valid after {@link #close()} until this thread's next encode: the caller stores its
+ * bytes ({@link dev.cubed.zarr.store.Store#put(String, byte[], int)}, which does not keep the
+ * array) before encoding again. An encode that starts while another is running on the same thread
+ * (a chunk source that itself writes chunks) gets fresh buffers, so the outer one's are never
+ * overwritten.
+ */
+final class EncodeBuffers implements AutoCloseable {
+  private static final ThreadLocal<EncodeBuffers> LOCAL =
+      ThreadLocal.withInitial(() -> new EncodeBuffers(true));
+
+  private final boolean shared;
+  private boolean busy;
+  private SoftReference<byte[]> output;
+  private SoftReference<byte[]> block;
+
+  private EncodeBuffers(boolean shared) {
+    this.shared = shared;
+  }
+
+  /** This thread's buffers, or fresh ones if this thread's are in use by an encode. */
+  static EncodeBuffers acquire() {
+    EncodeBuffers b = LOCAL.get();
+    if (b.busy) {
+      return new EncodeBuffers(false);
+    }
+    b.busy = true;
+    return b;
+  }
+
+  /** An output buffer of at least {@code size} bytes (contents undefined). */
+  byte[] output(int size) {
+    byte[] b = get(output, size);
+    if (output == null || output.get() != b) {
+      output = new SoftReference<>(b);
+    }
+    return b;
+  }
+
+  /** A codec block buffer of at least {@code size} bytes (contents undefined). */
+  byte[] block(int size) {
+    byte[] b = get(block, size);
+    if (block == null || block.get() != b) {
+      block = new SoftReference<>(b);
+    }
+    return b;
+  }
+
+  private static byte[] get(SoftReference<byte[]> ref, int size) {
+    if (size < 0) {
+      throw new IllegalArgumentException("EncodeBuffers: size " + size + " < 0");
+    }
+    byte[] b = ref == null ? null : ref.get();
+    return b != null && b.length >= size ? b : new byte[size];
+  }
+
+  /** Ends the encode (the output's bytes stay until this thread's next encode). */
+  @Override
+  public void close() {
+    if (shared) {
+      busy = false;
+    }
+  }
+}
