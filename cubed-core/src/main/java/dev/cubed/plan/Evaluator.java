@@ -58,8 +58,9 @@ final class Evaluator implements Serializable {
   }
 
   /**
-   * An evaluator for one task of a multi-output op ({@link MultiOutput}): it keeps every block of a
-   * virtual or stored input it reads, so the op's members read or generate each such block once.
+   * An evaluator for one task of a multi-output op ({@link MultiOutput}), or of an op whose fused
+   * paths read a source block more than once ({@link Plan#cachedSources}): it keeps every block of
+   * a virtual or stored input it reads, so the task reads or generates each such block once.
    */
   Evaluator forTask() {
     return new Evaluator(stored, new HashMap<>(), false, tileBytes);

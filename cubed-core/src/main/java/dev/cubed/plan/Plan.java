@@ -31,13 +31,19 @@ import java.util.Set;
  * allowedMem, or read one of its blocks more than once over all tasks (unless the consumer is a
  * {@link HaloFunction} op and the array a cheap chain, recomputed for the halo). Elementwise-like
  * here includes halo ops. Everything else is computed inline (map fusion for chains, multiple-input
- * fusion for several predecessors).
+ * fusion for several predecessors). A task whose fused paths read a source block more than once
+ * keeps the source blocks it reads (counted once against {@code maxInputBlocks}, their memory added
+ * to the task's).
  */
 public final class Plan {
   final List<ArrayNode> outputs;
   final PlanConfig cfg;
   final List<ArrayNode> topo = new ArrayList<>();
   private final Map<String, Integer> consumers = new HashMap<>();
+
+  /** Chunk bytes of each array of the plan, by name. */
+  private final Map<String, Long> nodes = new HashMap<>();
+
   final Set<String> materialized = new HashSet<>();
   final Map<String, List<long[]>> rechunkChains = new HashMap<>();
 
@@ -55,7 +61,37 @@ public final class Plan {
    */
   final long tileBytes;
 
-  private record Cost(long mem, long blocks, Set<String> sources, List<String> fused) {}
+  /**
+   * What computing a block of an array inline costs: memory, block reads (each path through the
+   * fused ops counted), the stored arrays read, the fused arrays, and the virtual or stored source
+   * blocks read per task by name, each source's count the most any one path reads of it (paths
+   * through elementwise-aligned ops read the same blocks).
+   */
+  private record Cost(
+      long mem,
+      long blocks,
+      Set<String> sources,
+      List<String> fused,
+      Map<String, Long> leaves,
+      long otherReads,
+      boolean holdsAll,
+      boolean halo) {
+
+    /**
+     * Distinct blocks a task reads when it keeps the source blocks it reads ({@link
+     * Evaluator#forTask}): each source's blocks once, reads of stored intermediates each time.
+     */
+    long distinct() {
+      long d = otherReads;
+      for (long v : leaves.values()) {
+        d += v;
+      }
+      return d;
+    }
+  }
+
+  /** Ops whose tasks keep the source blocks they read, by name ({@link #cachesSources}). */
+  final Set<String> cachedSources = new HashSet<>();
 
   private Plan(List<ArrayNode> outputs, PlanConfig cfg) {
     this.outputs = List.copyOf(outputs);
@@ -66,6 +102,7 @@ public final class Plan {
     this.cfg = StoreCopies.apply(cfg, topo);
     this.tileBytes = this.cfg.tileBytes();
     for (ArrayNode n : topo) {
+      nodes.put(n.name(), n.chunkBytes());
       for (ArrayNode in : new LinkedHashSet<>(n.inputs())) {
         consumers.merge(in.name(), 1, Integer::sum);
       }
@@ -284,9 +321,35 @@ public final class Plan {
 
   private boolean fits(ArrayNode.Computed c) {
     Cost cost = opCost(c);
-    return cost.blocks() <= blockLimit(c)
+    long mem = taskMem(cost);
+    return (cachesSources(cost) ? cost.distinct() : cost.blocks()) <= blockLimit(c)
         && cost.sources().size() <= cfg.maxSourceArrays()
-        && cfg.reservedMem() + cost.mem() + c.chunkBytes() * cfg.writeCopies() <= cfg.allowedMem();
+        && cfg.reservedMem() + mem + c.chunkBytes() * cfg.writeCopies() <= cfg.allowedMem();
+  }
+
+  /**
+   * Whether a task of the op with this cost keeps the source blocks it reads (a per-task cache,
+   * {@link Evaluator#forTask}): when its fused paths read some source block more than once (a halo
+   * op beside the elementwise ops over the same input, e.g. a rolling sum and its count): its fused
+   * ops include a {@link HaloFunction} op and each holds every block it reads anyway (so no
+   * streaming reduction would hold what it streams, nor gather blocks its own tasks would read in
+   * parallel). Then the block limit counts each source block once and the task's memory holds them
+   * all.
+   */
+  private static boolean cachesSources(Cost cost) {
+    return cost.holdsAll() && cost.halo() && cost.distinct() < cost.blocks();
+  }
+
+  /** Memory of a task of an op with this cost: the inline cost plus the kept source blocks. */
+  private long taskMem(Cost cost) {
+    if (!cachesSources(cost)) {
+      return cost.mem();
+    }
+    long held = 0;
+    for (Map.Entry<String, Long> e : cost.leaves().entrySet()) {
+      held = ByteCounts.satAdd(held, ByteCounts.satMul(e.getValue(), nodes.get(e.getKey())));
+    }
+    return ByteCounts.satAdd(cost.mem(), held);
   }
 
   /**
@@ -359,7 +422,15 @@ public final class Plan {
     // the same blocks and sources either way (the fusion limits do not depend on tiling)
     return ch == null
         ? plain
-        : new Cost(tiledMem(c, ch), plain.blocks(), plain.sources(), plain.fused());
+        : new Cost(
+            tiledMem(c, ch),
+            plain.blocks(),
+            plain.sources(),
+            plain.fused(),
+            plain.leaves(),
+            plain.otherReads(),
+            plain.holdsAll(),
+            plain.halo());
   }
 
   private Cost untiledCost(ArrayNode.Computed c) {
@@ -367,15 +438,26 @@ public final class Plan {
     long blocks = 0;
     Set<String> sources = new LinkedHashSet<>();
     List<String> fused = new ArrayList<>();
+    Map<String, Long> leaves = new HashMap<>();
+    long other = 0;
+    boolean holdsAll = true;
+    boolean halo = c.op().function() instanceof HaloFunction;
     for (int i = 0; i < c.inputs().size(); i++) {
       ArrayNode in = c.inputs().get(i);
       Cost ic = inputCost(in);
+      long reads = c.op().readsPerInput()[i];
+      holdsAll &= ic.holdsAll() && c.op().heldPerInput()[i] >= reads;
+      halo |= ic.halo();
       mem += c.op().heldPerInput()[i] * ic.mem();
-      blocks += (long) c.op().readsPerInput()[i] * ic.blocks();
+      blocks += reads * ic.blocks();
       sources.addAll(ic.sources());
       fused.addAll(ic.fused());
+      for (Map.Entry<String, Long> e : ic.leaves().entrySet()) {
+        leaves.merge(e.getKey(), reads * e.getValue(), Math::max);
+      }
+      other += reads * ic.otherReads();
     }
-    return new Cost(mem, blocks, sources, fused);
+    return new Cost(mem, blocks, sources, fused, leaves, other, holdsAll, halo);
   }
 
   private boolean fusedComputed(ArrayNode n) {
@@ -405,7 +487,7 @@ public final class Plan {
       return null;
     }
     TiledWrites.Chain wc = TiledWrites.chain(c, this::fusedComputed, tileBytes, null);
-    return wc != null && streamedMem(wc) < opCost(c).mem() ? wc : null;
+    return wc != null && streamedMem(wc) < taskMem(opCost(c)) ? wc : null;
   }
 
   /**
@@ -422,15 +504,27 @@ public final class Plan {
 
   private Cost inputCost(ArrayNode in) {
     if (in instanceof ArrayNode.Virtual) {
-      return new Cost(in.chunkBytes(), 1, Set.of(), List.of());
+      return new Cost(
+          in.chunkBytes(), 1, Set.of(), List.of(), Map.of(in.name(), 1L), 0, true, false);
     }
     if (in instanceof ArrayNode.Computed c && !materialized.contains(c.name())) {
       Cost sub = opCost(c);
       List<String> f = new ArrayList<>(sub.fused());
       f.add(c.name());
-      return new Cost(sub.mem(), sub.blocks(), sub.sources(), f);
+      return new Cost(
+          sub.mem(),
+          sub.blocks(),
+          sub.sources(),
+          f,
+          sub.leaves(),
+          sub.otherReads(),
+          sub.holdsAll(),
+          sub.halo());
     }
-    return new Cost(in.chunkBytes() * (1 + cfg.readCopies()), 1, Set.of(in.name()), List.of());
+    long mem = in.chunkBytes() * (1 + cfg.readCopies());
+    return in instanceof ArrayNode.Stored
+        ? new Cost(mem, 1, Set.of(in.name()), List.of(), Map.of(in.name(), 1L), 0, true, false)
+        : new Cost(mem, 1, Set.of(in.name()), List.of(), Map.of(), 1, true, false);
   }
 
   private void describe() {
@@ -461,9 +555,12 @@ public final class Plan {
         if (wc != null) {
           streamedWrites.add(c.name());
         }
+        if (!chain && wc == null && cachesSources(cost)) {
+          cachedSources.add(c.name());
+        }
         long mem =
             cfg.reservedMem()
-                + (wc != null ? streamedMem(wc) : cost.mem())
+                + (wc != null ? streamedMem(wc) : taskMem(cost))
                 + (chain ? inputsMem(c) : 0)
                 + c.chunkBytes() * cfg.writeCopies();
         long blocks = Shapes.size(c.numBlocks());

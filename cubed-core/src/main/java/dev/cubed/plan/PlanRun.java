@@ -11,10 +11,12 @@ import dev.cubed.runtime.RunReport;
 import dev.cubed.zarr.ZarrArray;
 import dev.cubed.zarr.ZarrArrayBuilder;
 import dev.cubed.zarr.codec.Compression;
+import dev.cubed.zarr.store.MemoryStore;
 import dev.cubed.zarr.store.Store;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -30,6 +32,12 @@ import java.util.logging.Logger;
  */
 final class PlanRun {
   private final Plan plan;
+
+  /** Whether outputs read back by this run are kept in memory ({@link #inMemory}). */
+  private boolean memoryOutputs;
+
+  /** Ops whose array is kept in memory, by name. */
+  private final Set<String> inMemory = new HashSet<>();
 
   PlanRun(Plan plan) {
     this.plan = plan;
@@ -75,6 +83,7 @@ final class PlanRun {
       storeClientData(store, arrays);
     }
     Evaluator ev = new Evaluator(arrays, plan.tileBytes);
+    memoryOutputs = read && executor.runsTasksInThisJvm();
     List<Operation> ops = new ArrayList<>();
     Map<String, TaskMarkers.TargetWrites> targetWrites = new HashMap<>();
     Map<String, String> producer = new HashMap<>();
@@ -91,9 +100,11 @@ final class PlanRun {
           ZarrArray z =
               c.target() != null
                   ? targets.writeTo(c.target())
-                  : c.isRegular()
-                      ? create(store, c.name(), c, c.chunks())
-                      : createPadded(store, c.name(), c);
+                  : c.isRegular() && memoryOutputs && isOutput(c)
+                      ? inMemory(c)
+                      : c.isRegular()
+                          ? create(store, c.name(), c.shape(), c.chunks(), c, outputCompression(c))
+                          : createPadded(store, c.name(), c);
           arrays.put(c.name(), z);
           PlanSummary.OpInfo info = plan.info(c.name());
           if (c.op().function() instanceof ChainFunction cf) {
@@ -108,6 +119,7 @@ final class PlanRun {
           boolean padded = !c.isRegular();
           long[] padTo = c.chunks();
           boolean streamed = plan.streamedWrites.contains(c.name());
+          boolean keep = plan.cachedSources.contains(c.name());
           ops.add(
               new Operation(
                   c.name(),
@@ -120,9 +132,10 @@ final class PlanRun {
                     if (wc != null) {
                       z.writeChunk(key, TiledWrites.elements(wc, ev, key));
                     } else {
+                      Evaluator tev = keep ? ev.forTask() : ev;
                       z.writeChunk(
                           key,
-                          padded ? Evaluator.pad(ev.compute(c, key), padTo) : ev.compute(c, key));
+                          padded ? Evaluator.pad(tev.compute(c, key), padTo) : tev.compute(c, key));
                     }
                   },
                   info.projectedMem(),
@@ -185,7 +198,7 @@ final class PlanRun {
           producer.put(r.name(), ops.get(ops.size() - 1).name());
         }
       }
-      TaskMarkers.Prepared prep = TaskMarkers.prepare(cdir, ops, targetWrites);
+      TaskMarkers.Prepared prep = TaskMarkers.prepare(cdir, ops, targetWrites, inMemory);
       if (resume) {
         for (Callback c : callbacks) {
           if (c instanceof PlanCallback pc) {
@@ -493,6 +506,30 @@ final class PlanRun {
         arrays.put(v.name(), z);
       }
     }
+  }
+
+  private boolean isOutput(ArrayNode n) {
+    return plan.outputs.stream().anyMatch(o -> o.name().equals(n.name()));
+  }
+
+  /**
+   * An output read back by this run, computed by tasks in this JVM: its blocks are kept in memory
+   * (uncompressed) rather than written to the compute directory and read back, since the whole
+   * result is held in memory right after the run anyway. Its op is never marked done (a resume
+   * recomputes it).
+   */
+  private ZarrArray inMemory(ArrayNode.Computed c) {
+    inMemory.add(c.name());
+    return create(new MemoryStore(), c.name(), c.shape(), c.chunks(), c, Compression.none());
+  }
+
+  /**
+   * Compression of a computed array: none for an output without a target on a local work directory
+   * (read back whole by the caller right after the run, so compressing it would only cost time:
+   * random float data barely compresses), else the default (null).
+   */
+  private Compression outputCompression(ArrayNode.Computed c) {
+    return isOutput(c) && plan.cfg.localWorkDir() ? Compression.none() : null;
   }
 
   private ZarrArray create(Store store, String path, ArrayNode n, long[] chunks) {

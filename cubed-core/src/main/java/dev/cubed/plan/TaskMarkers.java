@@ -160,6 +160,18 @@ final class TaskMarkers implements Serializable {
    */
   static Prepared prepare(
       ComputeDir cdir, List<Operation> ops, Map<String, TargetWrites> targetWrites) {
+    return prepare(cdir, ops, targetWrites, Set.of());
+  }
+
+  /**
+   * As {@link #prepare(ComputeDir, List, Map)}, the ops named in {@code unmarked} never marked nor
+   * skipped: they write to memory, which a resume (another process or run) does not have.
+   */
+  static Prepared prepare(
+      ComputeDir cdir,
+      List<Operation> ops,
+      Map<String, TargetWrites> targetWrites,
+      Set<String> unmarked) {
     TaskMarkers markers = TaskMarkers.of(cdir);
     List<Operation> out = new ArrayList<>();
     Set<String> dropped = new HashSet<>();
@@ -169,6 +181,10 @@ final class TaskMarkers implements Serializable {
       TargetWrites tw = targetWrites.get(op.name());
       List<long[]> keys = op.keys();
       total += keys.size();
+      if (unmarked.contains(op.name())) {
+        out.add(op);
+        continue;
+      }
       if (cdir.resumed()) {
         Map<String, List<String>> done = markers.done(op.name());
         keys = keys.stream().filter(k -> !validMarker(done.get(keyName(k)), tw)).toList();
