@@ -322,13 +322,14 @@ def render(a, records, started):
 
     java = subprocess.run(["java", "-version"], capture_output=True, text=True).stderr
     lines = ["### User path and both input sets beside Dask, size %s" % a.size, "",
-             "Measured on %d cores, %.1f GB memory (%s); %s; %d round(s), pairs "
-             "interleaved; wall = median of the rounds (timed phase), peak RSS = largest "
-             "(process tree, sampled every 50 ms). Checksums: this engine against Dask "
-             "within relative 1e-9 (bench rows without Dask: against docs/benchmarks.md)."
+             "Measured on %d cores, %.1f GB memory (%s); %s; %s, pairs "
+             "interleaved; wall = median of the rounds (timed phase; of two rounds the "
+             "slower), peak RSS = largest (process tree, sampled every 50 ms). "
+             "Checksums: this engine against Dask within relative 1e-9 (bench rows without "
+             "Dask: against docs/benchmarks.md)."
              % (os.cpu_count(),
                 os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 1e9,
-                platform.machine(), (java.splitlines() or ["?"])[0], a.repeat), "",
+                platform.machine(), (java.splitlines() or ["?"])[0], rounds_done(a, records)), "",
              "Commands (from the repository root; $ANCHORS_PYTHON is the Python of "
              "scripts/perf/make-anchors-env.sh, $ANCHORS the anchor scripts' directory):", "",
              "```"]
@@ -391,6 +392,20 @@ def render(a, records, started):
                   "| peak RSS this / Dask GB | checksums agree |",
                   "|---|---|---|---:|---:|---:|---|---|"] + bench
     return "\n".join(lines) + "\n"
+
+
+def rounds_done(a, records):
+    """'N round(s)', or how many rounds each expression got when a run stopped early."""
+    per = {}
+    for r in records:
+        if r["kind"] == "user" and r["engine"] == "dask":
+            per[r["name"]] = max(per.get(r["name"], 0), r["round"])
+    counts = sorted(set(per.values())) or [0]
+    if len(counts) == 1 and counts[0] == a.repeat:
+        return "%d round(s)" % a.repeat
+    done = ("%d" % counts[0] if counts[0] == counts[-1]
+            else "%d-%d (by expression)" % (counts[0], counts[-1]))
+    return "%s of %d rounds (the run was stopped early)" % (done, a.repeat)
 
 
 def user_row(e, group, gb):
