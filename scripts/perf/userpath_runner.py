@@ -334,8 +334,9 @@ def render(a, records, started):
              "scripts/perf/make-anchors-env.sh, $ANCHORS the anchor scripts' directory):", "",
              "```"]
     lines.append("scripts/perf/side-by-side.sh --user-path --size %s%s --anchors-python "
-                 "$ANCHORS_PYTHON%s%s" % (a.size, " --repeat %d" % a.repeat if a.repeat != 1
-                                          else "", " --anchors $ANCHORS" if a.anchors else "",
+                 "$ANCHORS_PYTHON%s%s" % (a.size, (" --repeat %d" % a.repeat if a.repeat != 1
+                                                   else "") + (" --no-bench" if a.no_bench
+                                                               else ""), " --anchors $ANCHORS" if a.anchors else "",
                                           "" if a.jvm_options == DEFAULT_JVM_OPTIONS else
                                           " --jvm-options '%s'" % a.jvm_options))
     seen = set()
