@@ -161,7 +161,8 @@ def main():
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--timeout", type=int, default=900, help="seconds per run (default 900)")
     ap.add_argument("--no-floor", action="store_true",
-                    help="skip the quadratic_means read-once floor")
+                    help="skip the read-once floors (of quadratic_means; with --user-path, "
+                    "of each expression)")
     ap.add_argument("--doc", default=os.path.join(ROOT, "docs", "performance.md"),
                     help="page to write the table into (default docs/performance.md)")
     ap.add_argument("--no-doc", action="store_true", help="print the table, do not write it")

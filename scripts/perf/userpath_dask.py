@@ -3,16 +3,21 @@
 
     userpath_dask.py write --size small|medium --dir DIR
     userpath_dask.py run EXPRESSION --dir DIR --out OUT [--workers 2] [--size LABEL]
+    userpath_dask.py floor EXPRESSION --dir DIR [--workers 2] [--size LABEL]
 
 Run it with the anchors' Python (scripts/perf/make-anchors-env.sh builds one: zarr-python 3,
-dask). `write` writes U, V (4-D), A, B (2-D) and R (3-D) as DIR/NAME.zarr with
-`zarr.create_array(..., dtype="float64")` and no codec arguments (zarr-python's defaults: Zarr v3,
-zstd), block by block, from the formulas of docs/benchmarks.md (the code of workloads_numpy.py);
-a second `write` of the same size finds DIR/inputs.json and writes nothing. `run` runs one
-expression in Dask (threads scheduler, --workers threads) on those stores and prints one JSON
-line with the fields of ./cubed bench (wall_seconds of the timed phase, peak_rss_bytes of this
-process, checksums). The same expressions on this engine: dev.cubed.bench.userpath.UserPath
-(./cubed bench-user); the checksums are the same quantities.
+dask). `write` writes U, V (4-D), A, B (2-D), R and N (3-D) float64 and the mask M (bool, U's
+shape) as DIR/NAME.zarr with `zarr.create_array(..., dtype=...)` and no codec arguments
+(zarr-python's defaults: Zarr v3, zstd), block by block, from the formulas of docs/benchmarks.md
+(the code of workloads_numpy.py; M is V > 0.5, N is R's formula with NaN where (t + y + x) % 10 == 0);
+DIR/inputs.json records the arrays written, and a second `write` of the same size writes only
+those missing. `run` runs one expression in Dask (threads scheduler, --workers threads) on those
+stores and prints one JSON line with the fields of ./cubed bench (wall_seconds of the timed
+phase, peak_rss_bytes of this process, checksums). `floor` reads and decodes the expression's
+inputs once, chunk file by chunk file with numcodecs' zstd into a reused buffer per thread
+(--workers threads), and prints the same JSON line: the Python side of the read-once floor. The
+same expressions on this engine: dev.cubed.bench.userpath.UserPath (./cubed bench-user); the
+checksums are the same quantities.
 """
 import argparse
 import json
@@ -29,15 +34,27 @@ import workloads_numpy as formulas  # noqa: E402  (the input formulas: one copy 
 
 SIZES = {
     # U, V: (T, 1, Y, X) chunks (tchunk, 1, Y, X); A, B: (n, n) chunks (c, c); R: (RT, RY, RX)
-    # chunks (1, RY, RX)
+    # chunks (1, RY, RX); N: R's shape, chunks (10, RY, RX); M: U's shape and chunks (bool)
     "small": dict(T=50, Y=247, X=480, tchunk=10, n=2500, c=500, RT=200, RY=300, RX=300),
     "medium": dict(T=100, Y=987, X=1920, tchunk=10, n=12000, c=2000, RT=500, RY=600, RX=600),
 }
 EXPRESSIONS = ["quadratic_means", "where_chain", "std_time", "mean_argmax", "rechunk",
-               "add_to_zarr", "broadcast_row", "slice_sum", "concat_sum"]
+               "add_to_zarr", "broadcast_row", "slice_sum", "concat_sum", "cumsum_to_zarr",
+               "slice_row_mean", "concat_mean", "where_mask_sum", "nanmean_time"]
 INPUTS = {"quadratic_means": "UV", "where_chain": "UV", "std_time": "U", "mean_argmax": "A",
           "rechunk": "R", "add_to_zarr": "AB", "broadcast_row": "AB", "slice_sum": "A",
-          "concat_sum": "AB"}
+          "concat_sum": "AB", "cumsum_to_zarr": "R", "slice_row_mean": "AB", "concat_mean": "AB",
+          "where_mask_sum": "MU", "nanmean_time": "N"}
+ARRAYS = "UVMABRN"
+
+
+def nan_tenth(block, t0):
+    """block (k, Y, X) of N starting at time t0, NaN where (t + y + x) % 10 == 0: a tenth of the
+    elements, a tenth of each time series (none is all NaN)."""
+    k, y, x = block.shape
+    t = np.arange(t0, t0 + k)[:, None, None]
+    block[(t + np.arange(y)[None, :, None] + np.arange(x)[None, None, :]) % 10 == 0] = np.nan
+    return block
 
 
 def write(size, d):
@@ -45,42 +62,55 @@ def write(size, d):
     p = SIZES[size]
     marker = os.path.join(d, "inputs.json")
     want = {"size": size, "params": p, "writer": "zarr-python " + zarr.__version__}
+    done = []
     if os.path.exists(marker):
         with open(marker) as f:
-            if json.load(f) == want:
-                print("userpath inputs: %s already holds size %s" % (d, size), file=sys.stderr)
-                return
+            have = json.load(f)
+        if {k: have.get(k) for k in want} == want:
+            done = have.get("arrays", list("UVABR"))
+    todo = [n for n in ARRAYS if n not in done]
+    if not todo:
+        print("userpath inputs: %s already holds size %s" % (d, size), file=sys.stderr)
+        return
     os.makedirs(d, exist_ok=True)
-    if os.path.exists(marker):
-        os.remove(marker)
 
-    def create(name, shape, chunks):
+    def create(name, shape, chunks, dtype="float64"):
         return zarr.create_array(store=os.path.join(d, name + ".zarr"), shape=shape,
-                                 chunks=chunks, dtype="float64", overwrite=True)
+                                 chunks=chunks, dtype=dtype, overwrite=True)
 
     T, Y, X, tc = p["T"], p["Y"], p["X"], p["tchunk"]
-    u = create("U", (T, 1, Y, X), (tc, 1, Y, X))
-    v = create("V", (T, 1, Y, X), (tc, 1, Y, X))
-    for t0 in range(0, T, tc):
-        k = min(tc, T - t0)
-        bu, bv = formulas.make_uv(k, Y, X, t0)
-        u[t0:t0 + k] = bu
-        v[t0:t0 + k] = bv
+    if any(n in todo for n in "UVM"):
+        u = create("U", (T, 1, Y, X), (tc, 1, Y, X)) if "U" in todo else None
+        v = create("V", (T, 1, Y, X), (tc, 1, Y, X)) if "V" in todo else None
+        m = create("M", (T, 1, Y, X), (tc, 1, Y, X), "bool") if "M" in todo else None
+        for t0 in range(0, T, tc):
+            k = min(tc, T - t0)
+            bu, bv = formulas.make_uv(k, Y, X, t0)
+            for z, block in ((u, bu), (v, bv), (m, bv > 0.5)):
+                if z is not None:
+                    z[t0:t0 + k] = block
     n, c = p["n"], p["c"]
-    a = create("A", (n, n), (c, c))
-    b = create("B", (n, n), (c, c))
-    for i0 in range(0, n, c):
-        k = min(c, n - i0)
-        a[i0:i0 + k] = formulas.make_a(k, n, i0)
-        b[i0:i0 + k] = formulas.make_b(k, n, i0)
+    for name, make in (("A", formulas.make_a), ("B", formulas.make_b)):
+        if name in todo:
+            z = create(name, (n, n), (c, c))
+            for i0 in range(0, n, c):
+                z[i0:i0 + min(c, n - i0)] = make(min(c, n - i0), n, i0)
     RT, RY, RX = p["RT"], p["RY"], p["RX"]
-    r = create("R", (RT, RY, RX), (1, RY, RX))
-    for t0 in range(0, RT, 10):
-        k = min(10, RT - t0)
-        r[t0:t0 + k] = formulas.make_x(k, RY, RX, t0)
+    if "R" in todo:
+        r = create("R", (RT, RY, RX), (1, RY, RX))
+        for t0 in range(0, RT, 10):
+            k = min(10, RT - t0)
+            r[t0:t0 + k] = formulas.make_x(k, RY, RX, t0)
+    if "N" in todo:
+        z = create("N", (RT, RY, RX), (10, RY, RX))
+        for t0 in range(0, RT, 10):
+            k = min(10, RT - t0)
+            z[t0:t0 + k] = nan_tenth(formulas.make_x(k, RY, RX, t0), t0)
+    want["arrays"] = done + todo
     with open(marker, "w") as f:
         json.dump(want, f)
-    print("userpath inputs: wrote size %s into %s" % (size, d), file=sys.stderr)
+    print("userpath inputs: wrote %s of size %s into %s" % (", ".join(todo), size, d),
+          file=sys.stderr)
 
 
 def total(x):
@@ -96,7 +126,7 @@ def run(expr, d, out, workers):
         return da.from_zarr(os.path.join(d, name + ".zarr"))
 
     os.makedirs(out, exist_ok=True)
-    for name in ("rechunked.zarr", "sum_ab.zarr"):
+    for name in ("rechunked.zarr", "sum_ab.zarr", "cumsum.zarr"):
         shutil.rmtree(os.path.join(out, name), ignore_errors=True)
     with dask.config.set(scheduler="threads", num_workers=workers):
         t0 = time.perf_counter()
@@ -137,6 +167,22 @@ def run(expr, d, out, workers):
         elif expr == "concat_sum":
             a, b = open_("A"), open_("B")
             sums = {"sum": float(da.concatenate([a, b], axis=0).sum().compute())}
+        elif expr == "cumsum_to_zarr":
+            r = open_("R")
+            da.cumsum(r, axis=0).to_zarr(os.path.join(out, "cumsum.zarr"), overwrite=True)
+            sums = {}
+        elif expr == "slice_row_mean":
+            a, b = open_("A"), open_("B")
+            sums = {"sum": total((a[1::2, :] * b[0, :]).mean(axis=0).compute())}
+        elif expr == "concat_mean":
+            a, b = open_("A"), open_("B")
+            sums = {"sum": total(da.concatenate([a, b], axis=0).mean(axis=0).compute())}
+        elif expr == "where_mask_sum":
+            m, u = open_("M"), open_("U")
+            sums = {"sum": total(da.where(m, u, 0).sum(axis=0).compute())}
+        elif expr == "nanmean_time":
+            nn = open_("N")
+            sums = {"sum": total(da.nanmean(nn, axis=0).compute())}
         else:
             raise SystemExit("userpath_dask.py: unknown expression %r (known: %s)"
                              % (expr, ", ".join(EXPRESSIONS)))
@@ -145,7 +191,50 @@ def run(expr, d, out, workers):
             back = da.from_zarr(os.path.join(out, "rechunked.zarr"))
             sums["chunks"] = list(back.chunksize)
             sums["sum"] = float(back.sum().compute())
+        if expr == "cumsum_to_zarr":
+            back = da.from_zarr(os.path.join(out, "cumsum.zarr"))
+            sums["sum"] = float(back.sum().compute())
+            sums["last_sum"] = float(back[-1].sum().compute())
     return wall, sums
+
+
+def floor(expr, d, workers):
+    """Reads and decodes the expression's inputs once (numcodecs' zstd, chunk files in --workers
+    threads, one reused output buffer per thread); returns (wall seconds, decoded bytes)."""
+    import concurrent.futures
+    import threading
+    from numcodecs import Zstd
+
+    jobs = []
+    for name in INPUTS[expr]:
+        root = os.path.join(d, name + ".zarr")
+        with open(os.path.join(root, "zarr.json")) as f:
+            meta = json.load(f)
+        codecs = [c["name"] for c in meta["codecs"]]
+        if codecs != ["bytes", "zstd"]:
+            raise SystemExit("userpath_dask.py floor: %s has codecs %s, not zarr-python's default "
+                             "bytes + zstd" % (root, codecs))
+        size = int(np.prod(meta["chunk_grid"]["configuration"]["chunk_shape"])) * np.dtype(
+            {"float64": "f8", "bool": "?"}[meta["data_type"]]).itemsize
+        for dirpath, _, files in os.walk(os.path.join(root, "c")):
+            jobs += [(os.path.join(dirpath, n), size) for n in files]
+    local = threading.local()
+    codec = Zstd()
+
+    def decode(job):
+        path, size = job
+        buf = getattr(local, "buf", None)
+        if buf is None or len(buf) < size:
+            buf = local.buf = np.empty(size, dtype=np.uint8)
+        with open(path, "rb") as f:
+            data = f.read()
+        codec.decode(data, out=buf[:size])
+        return size
+
+    t0 = time.perf_counter()
+    with concurrent.futures.ThreadPoolExecutor(workers) as pool:
+        n = sum(pool.map(decode, jobs))
+    return time.perf_counter() - t0, n
 
 
 def main():
@@ -160,9 +249,22 @@ def main():
     r.add_argument("--out", required=True, help="directory for the arrays it writes")
     r.add_argument("--workers", type=int, default=2)
     r.add_argument("--size", default="custom", help="size label for the JSON line")
+    f = sub.add_parser("floor", help="read and decode the expression's inputs once (numcodecs)")
+    f.add_argument("expression", choices=EXPRESSIONS)
+    f.add_argument("--dir", required=True)
+    f.add_argument("--workers", type=int, default=2)
+    f.add_argument("--size", default="custom", help="size label for the JSON line")
     a = ap.parse_args()
     if a.cmd == "write":
         write(a.size, a.dir)
+        return
+    if a.cmd == "floor":
+        wall, n = floor(a.expression, a.dir, a.workers)
+        rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+        print(json.dumps({"workload": a.expression + ":floor", "size": a.size,
+                          "executor": "numcodecs-threads", "workers": a.workers,
+                          "wall_seconds": round(wall, 4), "peak_rss_bytes": rss,
+                          "checksums": {"decoded_bytes": n}}))
         return
     wall, sums = run(a.expression, a.dir, a.out, a.workers)
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024

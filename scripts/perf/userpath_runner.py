@@ -16,7 +16,9 @@ setting, then Dask, in the same minutes):
    option or the writer is absent), beside Dask from the anchor scripts (--anchors).
 
 Before each pair the stored inputs are read once (untimed), so every run finds them in the page
-cache. The table goes into docs/performance.md between <!-- side-by-side:user-path:SIZE:... -->
+cache. With each pair, the expression's read-once floor: its inputs read and decoded once by this
+engine (UserPath --floor, documented options) and by numcodecs' zstd on the chunk files
+(userpath_dask.py floor, --workers threads). The table goes into docs/performance.md between <!-- side-by-side:user-path:SIZE:... -->
 markers; the raw records into target/perf/userpath-SIZE.jsonl.
 """
 import datetime
@@ -31,11 +33,14 @@ import side_by_side as sbs
 
 ROOT = sbs.ROOT
 EXPRESSIONS = ["quadratic_means", "where_chain", "std_time", "mean_argmax", "rechunk",
-               "add_to_zarr", "broadcast_row", "slice_sum", "concat_sum"]
+               "add_to_zarr", "broadcast_row", "slice_sum", "concat_sum", "cumsum_to_zarr",
+               "slice_row_mean", "concat_mean", "where_mask_sum", "nanmean_time"]
 INPUTS = {"quadratic_means": "UV", "where_chain": "UV", "std_time": "U", "mean_argmax": "A",
           "rechunk": "R", "add_to_zarr": "AB", "broadcast_row": "AB", "slice_sum": "A",
-          "concat_sum": "AB"}
-ALLOWED = {"quadratic_means": "2GB", "where_chain": "2GB", "std_time": "2GB"}  # else 500MB
+          "concat_sum": "AB", "cumsum_to_zarr": "R", "slice_row_mean": "AB", "concat_mean": "AB",
+          "where_mask_sum": "MU", "nanmean_time": "N"}
+ALLOWED = {"quadratic_means": "2GB", "where_chain": "2GB", "std_time": "2GB",
+           "where_mask_sum": "2GB"}  # else 500MB
 RESERVED = 100_000_000  # Spec.DEFAULT_RESERVED_MEM
 UNITS = {"KB": 10**3, "MB": 10**6, "GB": 10**9, "TB": 10**12}
 DEFAULT_JVM_OPTIONS = "env"
@@ -65,7 +70,7 @@ def add_arguments(ap):
                    help="run the user-path expressions and the bench workloads on both input "
                    "sets beside Dask instead of the default table (needs --anchors-python)")
     g.add_argument("--expressions", default=" ".join(EXPRESSIONS),
-                   help="user-path expressions, space-separated (default: all nine)")
+                   help="user-path expressions, space-separated (default: all fourteen)")
     g.add_argument("--jvm-options", default=DEFAULT_JVM_OPTIONS,
                    help="the engine's second setting: 'env' (default) takes the 'jvm options:' line that "
                    "`./cubed env --allowed-mem M --workers N` prints for each expression's spec "
@@ -74,6 +79,8 @@ def add_arguments(ap):
     g.add_argument("--inputs-dir", default=None,
                    help="where the zarr-python inputs go (default target/perf/userpath-inputs-SIZE"
                    "; the bench's in target/perf/bench-inputs-SIZE)")
+    g.add_argument("--no-cds", action="store_true",
+                   help="documented setting without the class data sharing archive")
     g.add_argument("--no-bench", action="store_true",
                    help="user-path expressions only (no ./cubed bench rows)")
 
@@ -95,6 +102,41 @@ def user_classpath():
                          "run ./cubed once to build")
     with open(cp_file) as f:
         return jars[0] + ":" + f.read().strip()
+
+
+def cds_archives(a, exprs, cp, perf, env):
+    """A class data sharing archive per expression for the documented setting (untimed): the
+    JDK 17 two-step docs/library.md gives a library user, one run of the program with
+    -XX:ArchiveClassesAtExit (here on the small inputs: the same classes load at every size),
+    then -XX:SharedArchiveFile. Returns {expression: archive path}; an expression whose dump
+    fails runs without one (said on stderr)."""
+    small = os.path.join(perf, "userpath-inputs-small")
+    subprocess.run([a.anchors_python, "scripts/perf/userpath_dask.py", "write", "--size", "small",
+                    "--dir", small], cwd=ROOT, check=True)
+    d = os.path.join(perf, "userpath-cds")
+    os.makedirs(d, exist_ok=True)
+    out = {}
+    for e in exprs:
+        allowed = a.allowed_mem or ALLOWED.get(e, "500MB")
+        opts = (documented_options(a, allowed) if a.jvm_options == "env"
+                else a.jvm_options.format(xmx=a.workers * bytes_of(allowed) + RESERVED).split())
+        jsa = os.path.join(d, e + ".jsa")
+        if os.path.exists(jsa):
+            os.remove(jsa)
+        cmd = (["java", "--add-modules", "jdk.incubator.vector"] + opts
+               + ["-XX:ArchiveClassesAtExit=" + jsa, "-cp", cp,
+                  "dev.cubed.bench.userpath.UserPath", e, "--inputs", small, "--workers",
+                  str(a.workers), "--allowed-mem", allowed, "--work-dir",
+                  os.path.join(perf, "userpath-work"), "--out",
+                  os.path.join(perf, "userpath-out", "cds")])
+        print("== %s: class data sharing archive (untimed, small inputs)" % e, file=sys.stderr)
+        p = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
+        if p.returncode == 0 and os.path.exists(jsa):
+            out[e] = os.path.relpath(jsa, ROOT)
+        else:
+            print("   no archive: exit %d %s" % (p.returncode, p.stderr.strip()[-200:]),
+                  file=sys.stderr)
+    return out
 
 
 def warm(paths):
@@ -137,6 +179,7 @@ def run(a):
     print("== writing the zarr-python inputs into %s (untimed)" % inputs, file=sys.stderr)
     subprocess.run([a.anchors_python, "scripts/perf/userpath_dask.py", "write", "--size", a.size,
                     "--dir", inputs], cwd=ROOT, check=True)
+    archives = {} if a.no_cds else cds_archives(a, exprs, cp, perf, env)
     raw = os.path.join(perf, "userpath-%s.jsonl" % a.size)
     open(raw, "w").close()
     records = []
@@ -167,6 +210,8 @@ def run(a):
             for setting in SETTINGS:
                 opts = ([] if setting == "defaults" else documented_options(a, allowed)
                         if a.jvm_options == "env" else a.jvm_options.format(xmx=xmx).split())
+                if setting != "defaults" and e in archives:
+                    opts = opts + ["-XX:SharedArchiveFile=" + archives[e]]
                 cmd = (["java", "--add-modules", "jdk.incubator.vector"] + opts
                        + ["-cp", cp, "dev.cubed.bench.userpath.UserPath", e, "--inputs", inputs,
                           "--workers", str(a.workers), "--allowed-mem", allowed, "--size",
@@ -183,9 +228,31 @@ def run(a):
             j, peak, err = sbs.run_sampled(cmd, env, a.timeout)
             record({"kind": "user", "name": e, "engine": "dask", "round": r + 1}, cmd, j, peak,
                    err)
+            if not a.no_floor:
+                floor_runs(a, e, allowed, xmx, cp, inputs, perf, env, r, record, archives)
         if not a.no_bench:
             bench_rounds(a, env, perf, r, record)
     emit(a, records, started, records_path=raw)
+
+
+def floor_runs(a, e, allowed, xmx, cp, inputs, perf, env, r, record, archives):
+    """The read-once floor of expression e: this engine's reader, then numcodecs'."""
+    opts = (documented_options(a, allowed) if a.jvm_options == "env"
+            else a.jvm_options.format(xmx=xmx).split())
+    if e in archives:
+        opts = opts + ["-XX:SharedArchiveFile=" + archives[e]]
+    cmd = (["java", "--add-modules", "jdk.incubator.vector"] + opts
+           + ["-cp", cp, "dev.cubed.bench.userpath.UserPath", e, "--floor", "--inputs", inputs,
+              "--workers", str(a.workers), "--allowed-mem", allowed, "--size", a.size,
+              "--work-dir", os.path.join(perf, "userpath-work")])
+    print("== %s %s floor java round %d" % (e, a.size, r + 1), file=sys.stderr)
+    j, peak, err = sbs.run_sampled(cmd, env, a.timeout)
+    record({"kind": "floor", "name": e, "engine": "java", "round": r + 1}, cmd, j, peak, err)
+    cmd = [a.anchors_python, "scripts/perf/userpath_dask.py", "floor", e, "--dir", inputs,
+           "--workers", str(a.workers), "--size", a.size]
+    print("== %s %s floor numcodecs round %d" % (e, a.size, r + 1), file=sys.stderr)
+    j, peak, err = sbs.run_sampled(cmd, env, a.timeout)
+    record({"kind": "floor", "name": e, "engine": "numcodecs", "round": r + 1}, cmd, j, peak, err)
 
 
 def bench_rounds(a, env, perf, r, record):
@@ -255,19 +322,21 @@ def render(a, records, started):
 
     java = subprocess.run(["java", "-version"], capture_output=True, text=True).stderr
     lines = ["### User path and both input sets beside Dask, size %s" % a.size, "",
-             "Measured on %d cores, %.1f GB memory (%s); %s; %d round(s), pairs "
-             "interleaved; wall = median of the rounds (timed phase), peak RSS = largest "
-             "(process tree, sampled every 50 ms). Checksums: this engine against Dask "
-             "within relative 1e-9 (bench rows without Dask: against docs/benchmarks.md)."
+             "Measured on %d cores, %.1f GB memory (%s); %s; %s, pairs "
+             "interleaved; wall = median of the rounds (timed phase; of two rounds the "
+             "slower), peak RSS = largest (process tree, sampled every 50 ms). "
+             "Checksums: this engine against Dask within relative 1e-9 (bench rows without "
+             "Dask: against docs/benchmarks.md)."
              % (os.cpu_count(),
                 os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 1e9,
-                platform.machine(), (java.splitlines() or ["?"])[0], a.repeat), "",
+                platform.machine(), (java.splitlines() or ["?"])[0], rounds_done(a, records)), "",
              "Commands (from the repository root; $ANCHORS_PYTHON is the Python of "
              "scripts/perf/make-anchors-env.sh, $ANCHORS the anchor scripts' directory):", "",
              "```"]
     lines.append("scripts/perf/side-by-side.sh --user-path --size %s%s --anchors-python "
-                 "$ANCHORS_PYTHON%s%s" % (a.size, " --repeat %d" % a.repeat if a.repeat != 1
-                                          else "", " --anchors $ANCHORS" if a.anchors else "",
+                 "$ANCHORS_PYTHON%s%s" % (a.size, (" --repeat %d" % a.repeat if a.repeat != 1
+                                                   else "") + (" --no-bench" if a.no_bench
+                                                               else ""), " --anchors $ANCHORS" if a.anchors else "",
                                           "" if a.jvm_options == DEFAULT_JVM_OPTIONS else
                                           " --jvm-options '%s'" % a.jvm_options))
     seen = set()
@@ -284,26 +353,28 @@ def render(a, records, started):
         if "-cp" in parts:
             parts[parts.index("-cp") + 1] = "<cubed-bench jar>:$(cat cubed-bench/target/classpath.txt)"
         lines.append(" ".join(parts))
+    cds = (", plus -XX:SharedArchiveFile= a class data sharing archive of the expression "
+           "(target/perf/userpath-cds/EXPRESSION.jsa, dumped once beforehand, untimed, with "
+           "-XX:ArchiveClassesAtExit on the small inputs: the JDK 17 two-step of docs/library.md)"
+           if any("SharedArchiveFile" in r.get("jvm_options", "") for r in records) else "")
     lines += ["```", "(one line per kind of run, shown for the first expression or workload; "
-              "the others differ only in the name and --allowed-mem: 2GB for the U, V "
-              "expressions and quadratic_means, 500MB for the rest)", ""]
-    lines += ["| expression | input set | JVM setting | this engine s | Dask s | time vs Dask "
-              "| peak RSS this / Dask GB | checksums agree |", "|---|---|---|---:|---:|---:|---|---|"]
+              "the others differ only in the name and --allowed-mem: 2GB for the expressions on "
+              "U, 500MB for the rest; documented = the `jvm options:` line of `./cubed env "
+              "--allowed-mem M --workers %d` for that M%s)" % (a.workers, cds), ""]
 
     def group(pred):
         return [x for x in records if pred(x)]
 
-    for e in [x for x in EXPRESSIONS if any(r["name"] == x and r["kind"] == "user"
-                                            for r in records)]:
-        dask = group(lambda x: x["kind"] == "user" and x["name"] == e and x["engine"] == "dask")
-        dw, dp, derr = median_ok(dask)
-        for s in SETTINGS:
-            js = group(lambda x: x["kind"] == "user" and x["name"] == e and x["engine"] == "java"
-                       and x.get("setting") == s)
-            if not js:
-                continue
-            label = "defaults" if s == "defaults" else "documented (%s)" % js[0]["jvm_options"]
-            lines.append(row(e, "zarr-python (v3, zstd)", label, js, dask, dw, dp, derr, gb))
+    exprs = [x for x in EXPRESSIONS if any(r["name"] == x and r["kind"] == "user"
+                                           for r in records)]
+    if exprs:
+        lines += ["| expression | inputs GB | this engine s, defaults / documented | Dask s "
+                  "| time vs Dask, defaults / documented | read-once floor s, engine / numcodecs "
+                  "| best vs floor | peak RSS GB, defaults / documented / Dask | checksums agree |",
+                  "|---|---:|---:|---:|---:|---:|---:|---|---|"]
+    for e in exprs:
+        lines.append(user_row(e, group, gb))
+    bench = []
     for w in sbs.WORKLOADS:
         dask = group(lambda x: x["kind"] == "bench" and x["name"] == w and x["engine"] == "dask")
         dw, dp, derr = median_ok(dask)
@@ -315,9 +386,71 @@ def render(a, records, started):
             label = ("engine-written (Blosc-LZ4)" if inputs == "engine"
                      else "zarr-python (v3, zstd)")
             ref = None if dask else sbs.REFERENCE.get(a.size, {}).get(w)
-            lines.append(row("bench " + w, label, "./cubed launcher (plan heap)", js, dask, dw,
+            bench.append(row("bench " + w, label, "./cubed launcher (plan heap)", js, dask, dw,
                              dp, derr, gb, ref))
+    if bench:
+        lines += ["", "| workload | input set | JVM setting | this engine s | Dask s | time vs Dask "
+                  "| peak RSS this / Dask GB | checksums agree |",
+                  "|---|---|---|---:|---:|---:|---|---|"] + bench
     return "\n".join(lines) + "\n"
+
+
+def rounds_done(a, records):
+    """'N round(s)', or how many rounds each expression got when a run stopped early."""
+    per = {}
+    for r in records:
+        if r["kind"] == "user" and r["engine"] == "dask":
+            per[r["name"]] = max(per.get(r["name"], 0), r["round"])
+    counts = sorted(set(per.values())) or [0]
+    if len(counts) == 1 and counts[0] == a.repeat:
+        return "%d round(s)" % a.repeat
+    done = ("%d" % counts[0] if counts[0] == counts[-1]
+            else "%d-%d (by expression)" % (counts[0], counts[-1]))
+    return "%s of %d rounds (the run was stopped early)" % (done, a.repeat)
+
+
+def user_row(e, group, gb):
+    """One expression: both JVM settings, Dask, both floors, RSS and the checksum check."""
+    dask = group(lambda x: x["kind"] == "user" and x["name"] == e and x["engine"] == "dask")
+    dw, dp, derr = median_ok(dask)
+    walls, rss, chk = [], [], []
+    want = [sbs.checksum_values(x["checksum"]) for x in dask if "checksum" in x]
+    for s in SETTINGS:
+        js = group(lambda x: x["kind"] == "user" and x["name"] == e and x["engine"] == "java"
+                   and x.get("setting") == s)
+        jw, jp, jerr = median_ok(js)
+        walls.append(jw)
+        rss.append(gb(jp) if jp is not None else "—")
+        if jerr:
+            chk.append("%s failed: %s" % (s, jerr[:80]))
+        elif want:
+            got = [sbs.checksum_values(x["checksum"]) for x in js if "checksum" in x]
+            bad = [g for g in got if not sbs.agree(g, want[0])]
+            if bad:
+                chk.append("NO (%s): %s vs %s" % (s, bad[0], want[0]))
+    floors, size = [], None
+    for engine in ("java", "numcodecs"):
+        fs = group(lambda x: x["kind"] == "floor" and x["name"] == e and x["engine"] == engine)
+        fw, _, _ = median_ok(fs)
+        floors.append(fw)
+        if engine == "numcodecs" and fs and "checksum" in fs[0]:
+            size = fs[0]["checksum"].get("decoded_bytes")
+
+    def secs(v):
+        return "%.2f" % v if v is not None else "—"
+
+    def ratio(v, base):
+        return "%.2fx" % (v / base) if v is not None and base else "—"
+
+    ok = [w for w in walls if w is not None]
+    fl = [f for f in floors if f is not None]
+    return "| %s | %s | %s | %s | %s | %s | %s | %s / %s | %s |" % (
+        e, "%.2f" % (size / 1e9) if size else "—", " / ".join(secs(w) for w in walls),
+        secs(dw) if dw is not None else ("failed: " + derr[:60] if derr else "—"),
+        " / ".join(ratio(w, dw) for w in walls), " / ".join(secs(f) for f in floors),
+        ratio(min(ok), min(fl)) if ok and fl else "—", " / ".join(rss),
+        gb(dp) if dp is not None else "—",
+        "; ".join(chk) if chk else ("yes" if want else "—"))
 
 
 def row(name, inputs, setting, js, dask, dw, dp, derr, gb, ref=None):

@@ -11,6 +11,7 @@ import dev.cubed.nd.NDArray;
 import dev.cubed.zarr.ZarrArray;
 import dev.cubed.zarr.store.FileSystemStore;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,11 +19,11 @@ import java.util.Map;
 /**
  * The user-path expressions (docs/performance.md, "The user's path"): each written as a user of the
  * public API would write it, on stored Zarr inputs {@code U, V} (4-D), {@code A, B} (2-D) and
- * {@code R} (3-D) under one directory ({@code DIR/U.zarr}, ...); arrays they write go to {@code
- * out} (rechunked.zarr, sum_ab.zarr: the caller removes earlier ones first). Each is one compute
- * (add_to_zarr: a write, then a sum of what was written), and yields its checksums. The same
- * expressions in Dask are in {@code scripts/perf/userpath_dask.py}; both compute the same
- * checksums.
+ * {@code R}, {@code N} (3-D, N with NaNs) and the bool mask {@code M} (U's shape) under one
+ * directory ({@code DIR/U.zarr}, ...); arrays they write go to {@code out} ({@link #WRITTEN}: the
+ * caller removes earlier ones first). Each is one compute (add_to_zarr: a write, then a sum of what
+ * was written), and yields its checksums. The same expressions in Dask are in {@code
+ * scripts/perf/userpath_dask.py}; both compute the same checksums.
  */
 final class Expressions {
   private Expressions() {}
@@ -91,7 +92,40 @@ final class Expressions {
               "sum(concat([A, B], 0))",
               List.of("A", "B"),
               "500MB",
-              Expressions::concatSum));
+              Expressions::concatSum),
+          new Expression(
+              "cumsum_to_zarr",
+              "toZarr(cumulative_sum(R, 0)) (R one time step per chunk)",
+              List.of("R"),
+              "500MB",
+              Expressions::cumsumToZarr),
+          new Expression(
+              "slice_row_mean",
+              "mean(A[1::2, :] * B[0, :], 0) (offset step times a broadcast row)",
+              List.of("A", "B"),
+              "500MB",
+              Expressions::sliceRowMean),
+          new Expression(
+              "concat_mean",
+              "mean(concat([A, B], 0), 0)",
+              List.of("A", "B"),
+              "500MB",
+              Expressions::concatMean),
+          new Expression(
+              "where_mask_sum",
+              "sum(where(M, U, 0), 0) (M a stored bool mask)",
+              List.of("M", "U"),
+              "2GB",
+              Expressions::whereMaskSum),
+          new Expression(
+              "nanmean_time",
+              "nanmean(N, 0) (N with 10% NaNs)",
+              List.of("N"),
+              "500MB",
+              Expressions::nanmeanTime));
+
+  /** The arrays an expression writes into {@code out} (the caller removes earlier ones first). */
+  static final List<String> WRITTEN = List.of("rechunked.zarr", "sum_ab.zarr", "cumsum.zarr");
 
   static Expression byName(String name) {
     for (Expression e : ALL) {
@@ -206,6 +240,64 @@ final class Expressions {
     CubedArray a = open(in, "A", spec);
     CubedArray b = open(in, "B", spec);
     return sums("sum", Xp.sum(Xp.concat(List.of(a, b), 0)).compute(opts));
+  }
+
+  static Map<String, Object> cumsumToZarr(Path in, Path out, Spec spec, ComputeOptions opts) {
+    CubedArray r = open(in, "R", spec);
+    Cubed.toZarr(Xp.cumulativeSum(r, 0), new FileSystemStore(out), "cumsum.zarr", opts);
+    return new LinkedHashMap<>();
+  }
+
+  /** After the timed phase of cumsum_to_zarr: the sums of what it wrote and of its last step. */
+  static void cumsumChecksum(Path out, Spec spec, Map<String, Object> m) {
+    CubedArray back = Cubed.fromZarr(out.resolve("cumsum.zarr").toString(), spec);
+    List<NDArray> r =
+        Cubed.compute(
+            Xp.sum(back), Xp.sum(Xp.getItem(back, Index.at(back.shape()[0] - 1), Index.all())));
+    m.put("sum", r.get(0).getDouble(0));
+    m.put("last_sum", r.get(1).getDouble(0));
+  }
+
+  static Map<String, Object> sliceRowMean(Path in, Path out, Spec spec, ComputeOptions opts) {
+    CubedArray a = open(in, "A", spec);
+    CubedArray b = open(in, "B", spec);
+    CubedArray odd = Xp.getItem(a, Index.slice(1L, null, 2), Index.all());
+    CubedArray row = Xp.getItem(b, Index.at(0), Index.all());
+    return sums("sum", Xp.mean(Xp.multiply(odd, row), 0).compute(opts));
+  }
+
+  static Map<String, Object> concatMean(Path in, Path out, Spec spec, ComputeOptions opts) {
+    CubedArray a = open(in, "A", spec);
+    CubedArray b = open(in, "B", spec);
+    return sums("sum", Xp.mean(Xp.concat(List.of(a, b), 0), 0).compute(opts));
+  }
+
+  static Map<String, Object> whereMaskSum(Path in, Path out, Spec spec, ComputeOptions opts) {
+    CubedArray m = open(in, "M", spec);
+    CubedArray u = open(in, "U", spec);
+    return sums("sum", Xp.sum(Xp.where(m, u, 0.0), 0).compute(opts));
+  }
+
+  static Map<String, Object> nanmeanTime(Path in, Path out, Spec spec, ComputeOptions opts) {
+    CubedArray n = open(in, "N", spec);
+    return sums("sum", Xp.nanmean(n, 0).compute(opts));
+  }
+
+  /**
+   * The read-once floor of an expression: its stored inputs read and decoded once each, in one
+   * compute (each summed whole; summing costs a small fraction of decoding). Checksums: the sums.
+   */
+  static Map<String, Object> floor(Expression e, Path in, Spec spec, ComputeOptions opts) {
+    List<CubedArray> sums = new ArrayList<>();
+    for (String name : e.inputs()) {
+      sums.add(Xp.sum(open(in, name, spec)));
+    }
+    List<NDArray> r = Cubed.compute(opts, sums.toArray(CubedArray[]::new));
+    Map<String, Object> m = new LinkedHashMap<>();
+    for (int i = 0; i < r.size(); i++) {
+      m.put("sum_" + e.inputs().get(i), r.get(i).getDouble(0));
+    }
+    return m;
   }
 
   /** Name, array, name, array, ...: each array's element sum under its name. */

@@ -12,7 +12,6 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
@@ -27,8 +26,11 @@ import java.util.stream.Stream;
  *
  * <pre>
  * UserPath EXPRESSION --inputs DIR [--workers N] [--allowed-mem SIZE] [--work-dir DIR]
- *     [--out DIR] [--size LABEL]
+ *     [--out DIR] [--size LABEL] [--floor]
  * </pre>
+ *
+ * <p>With {@code --floor} it runs the expression's read-once floor instead: its inputs read and
+ * decoded once each ({@code Expressions.floor}), the same JSON line with {@code "floor": true}.
  */
 public final class UserPath {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -82,9 +84,11 @@ public final class UserPath {
             "Usage: "
                 + prog
                 + " EXPRESSION --inputs DIR"
-                + " [--workers N] [--allowed-mem SIZE] [--work-dir DIR] [--out DIR] [--size LABEL]\n"
+                + " [--workers N] [--allowed-mem SIZE] [--work-dir DIR] [--out DIR] [--size LABEL]"
+                + " [--floor]\n"
                 + "Runs one user-path expression through the public API on the Zarr arrays DIR/U.zarr,"
-                + " V.zarr, A.zarr, B.zarr, R.zarr and prints one JSON line (docs/performance.md).\n"
+                + " V.zarr, M.zarr, A.zarr, B.zarr, R.zarr, N.zarr and prints one JSON line"
+                + " (docs/performance.md); --floor reads and decodes its inputs once instead.\n"
                 + "Expressions:\n");
     for (Expressions.Expression e : Expressions.ALL) {
       b.append(
@@ -105,7 +109,7 @@ public final class UserPath {
             .executor("threads")
             .build();
     Files.createDirectories(o.out);
-    for (String written : List.of("rechunked.zarr", "sum_ab.zarr")) {
+    for (String written : Expressions.WRITTEN) {
       deleteTree(o.out.resolve(written));
     }
     AtomicLong tasks = new AtomicLong();
@@ -123,12 +127,18 @@ public final class UserPath {
     long peak;
     try (PeakRssMonitor rss = PeakRssMonitor.start(50)) {
       long t0 = System.nanoTime();
-      sums = o.expression.body().run(o.inputs, o.out, spec, opts);
+      sums =
+          o.floor
+              ? Expressions.floor(o.expression, o.inputs, spec, opts)
+              : o.expression.body().run(o.inputs, o.out, spec, opts);
       wall = (System.nanoTime() - t0) / 1e9;
       peak = rss.peakBytes();
     }
-    if (o.expression.name().equals("rechunk")) {
+    if (!o.floor && o.expression.name().equals("rechunk")) {
       Expressions.rechunkChecksum(o.out, spec, sums);
+    }
+    if (!o.floor && o.expression.name().equals("cumsum_to_zarr")) {
+      Expressions.cumsumChecksum(o.out, spec, sums);
     }
     BenchResult r =
         new BenchResult(
@@ -146,6 +156,7 @@ public final class UserPath {
             sums);
     Map<String, Object> m = r.toMap();
     m.put("api", "public");
+    m.put("floor", o.floor);
     return m;
   }
 
@@ -158,6 +169,7 @@ public final class UserPath {
     Path workDir;
     Path out;
     String size = "custom";
+    boolean floor;
 
     /** The options, or null for --help. */
     static Options parse(String[] args) {
@@ -167,6 +179,10 @@ public final class UserPath {
         String a = args[i];
         if (a.equals("-h") || a.equals("--help")) {
           return null;
+        }
+        if (a.equals("--floor")) {
+          o.floor = true;
+          continue;
         }
         if (!a.startsWith("--")) {
           if (o.expression != null) {

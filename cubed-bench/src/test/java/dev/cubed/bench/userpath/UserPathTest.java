@@ -13,6 +13,7 @@ import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,6 +39,7 @@ class UserPathTest {
   static double[][] a = new double[N][N];
   static double[][] b = new double[N][N];
   static double[][][] r = new double[RT][RY][RX];
+  static double[][][] nan = new double[RT][RY][RX];
 
   @TempDir static Path dir;
 
@@ -88,6 +90,27 @@ class UserPathTest {
         new long[] {RT, RY, RX},
         new long[] {1, RY, RX},
         (c) -> r[(int) c[0]][(int) c[1]][(int) c[2]]);
+    for (int t = 0; t < RT; t++) {
+      for (int y = 0; y < RY; y++) {
+        for (int x = 0; x < RX; x++) {
+          nan[t][y][x] = (t + y + x) % 10 == 0 ? Double.NaN : r[t][y][x];
+        }
+      }
+    }
+    write(
+        store,
+        "N",
+        new long[] {RT, RY, RX},
+        new long[] {3, 5, RX},
+        (c) -> nan[(int) c[0]][(int) c[1]][(int) c[2]]);
+    // M: V > 0.5 as a bool array (written as 1.0 / 0.0, stored as bool)
+    write(
+        store,
+        "M",
+        DType.BOOL,
+        new long[] {T, 1, Y, X},
+        new long[] {4, 1, Y, X},
+        (c) -> v[(int) c[0]][(int) c[2]][(int) c[3]] > 0.5 ? 1 : 0);
   }
 
   interface Element {
@@ -96,11 +119,17 @@ class UserPathTest {
 
   /** A float64 Zarr v3 array with zstd, written chunk by chunk (edge chunks cut to the shape). */
   static void write(FileSystemStore store, String name, long[] shape, long[] chunks, Element f) {
+    write(store, name, DType.FLOAT64, shape, chunks, f);
+  }
+
+  /** As above in dtype FLOAT64 or BOOL (non-zero is true). */
+  static void write(
+      FileSystemStore store, String name, DType dtype, long[] shape, long[] chunks, Element f) {
     ZarrArray z =
         ZarrArray.create(store, name + ".zarr")
             .shape(shape)
             .chunks(chunks)
-            .dtype(DType.FLOAT64)
+            .dtype(dtype)
             .compression(Compression.zstd(3))
             .build();
     long[] grid = z.chunkGridShape();
@@ -127,32 +156,38 @@ class UserPathTest {
         }
         data[i] = f.at(idx);
       }
-      z.writeChunk(coords, NDArray.of(data, cs));
+      NDArray block = NDArray.of(data, cs);
+      if (dtype == DType.BOOL) {
+        block = NDArray.zeros(DType.BOOL, cs);
+        for (int i = 0; i < size; i++) {
+          block.setBoolean(i, data[i] != 0);
+        }
+      }
+      z.writeChunk(coords, block);
     }
   }
 
   @SuppressWarnings("unchecked")
-  static Map<String, Object> runExpression(String name) throws Exception {
+  static Map<String, Object> runExpression(String name, String... more) throws Exception {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    int rc =
-        UserPath.run(
-            "userpath",
-            new String[] {
-              name,
-              "--inputs",
-              inputs.toString(),
-              "--workers",
-              "2",
-              "--allowed-mem",
-              "200MB",
-              "--work-dir",
-              dir.resolve("work").toString(),
-              "--size",
-              "tiny"
-            },
-            new PrintWriter(out),
-            new PrintWriter(err));
+    String[] args =
+        Stream.concat(
+                Stream.of(
+                    name,
+                    "--inputs",
+                    inputs.toString(),
+                    "--workers",
+                    "2",
+                    "--allowed-mem",
+                    "200MB",
+                    "--work-dir",
+                    dir.resolve("work").toString(),
+                    "--size",
+                    "tiny"),
+                Stream.of(more))
+            .toArray(String[]::new);
+    int rc = UserPath.run("userpath", args, new PrintWriter(out), new PrintWriter(err));
     assertThat(rc).as(err.toString()).isZero();
     Map<String, Object> json = new ObjectMapper().readValue(out.toString().strip(), Map.class);
     assertThat(json)
@@ -304,6 +339,90 @@ class UserPathTest {
       }
     }
     assertClose(runExpression("slice_sum").get("sum"), s);
+  }
+
+  @Test
+  void cumsumToZarr() throws Exception {
+    double s = 0;
+    double last = 0;
+    for (int y = 0; y < RY; y++) {
+      for (int x = 0; x < RX; x++) {
+        double c = 0;
+        for (int t = 0; t < RT; t++) {
+          c += r[t][y][x];
+          s += c;
+        }
+        last += c;
+      }
+    }
+    Map<String, Object> c = runExpression("cumsum_to_zarr");
+    assertClose(c.get("sum"), s);
+    assertClose(c.get("last_sum"), last);
+  }
+
+  @Test
+  void sliceRowMeanAndConcatMean() throws Exception {
+    double s = 0;
+    double cm = 0;
+    int odd = N / 2;
+    for (int j = 0; j < N; j++) {
+      double col = 0;
+      double both = 0;
+      for (int i = 0; i < N; i++) {
+        if (i % 2 == 1) {
+          col += a[i][j] * b[0][j];
+        }
+        both += a[i][j] + b[i][j];
+      }
+      s += col / odd;
+      cm += both / (2 * N);
+    }
+    assertClose(runExpression("slice_row_mean").get("sum"), s);
+    assertClose(runExpression("concat_mean").get("sum"), cm);
+  }
+
+  @Test
+  void whereMaskSumAndNanmean() throws Exception {
+    double w = 0;
+    for (int t = 0; t < T; t++) {
+      for (int y = 0; y < Y; y++) {
+        for (int x = 0; x < X; x++) {
+          w += v[t][y][x] > 0.5 ? u[t][y][x] : 0;
+        }
+      }
+    }
+    assertClose(runExpression("where_mask_sum").get("sum"), w);
+    double nm = 0;
+    for (int y = 0; y < RY; y++) {
+      for (int x = 0; x < RX; x++) {
+        double sum = 0;
+        int n = 0;
+        for (int t = 0; t < RT; t++) {
+          if (!Double.isNaN(nan[t][y][x])) {
+            sum += nan[t][y][x];
+            n++;
+          }
+        }
+        nm += sum / n;
+      }
+    }
+    assertClose(runExpression("nanmean_time").get("sum"), nm);
+  }
+
+  @Test
+  void floorReadsEachInputOnce() throws Exception {
+    double sa = 0;
+    double sb = 0;
+    for (int i = 0; i < N; i++) {
+      for (int j = 0; j < N; j++) {
+        sa += a[i][j];
+        sb += b[i][j];
+      }
+    }
+    Map<String, Object> c = runExpression("concat_mean", "--floor");
+    assertThat(c).containsOnlyKeys("sum_A", "sum_B");
+    assertClose(c.get("sum_A"), sa);
+    assertClose(c.get("sum_B"), sb);
   }
 
   @ParameterizedTest
