@@ -10,6 +10,12 @@ chunk manager, so that the same operations stay lazy on cubed_java arrays:
   anything but Dask arrays. Here, as with Dask: NaN-skipping unless ``skipna=False``, and the fit
   is one Python block function per block of the other dimensions (the fitted dimension whole),
   running xarray's own NumPy least squares on the block.
+- ``chunk`` without ``chunked_array_type`` (``Dataset.chunk``, and through it ``DataArray.chunk``
+  and ``DataTree.chunk``; ``Variable.chunk``): xarray takes its default chunk manager (Dask when
+  Dask is installed), not the one of the data, so ``lazy.chunk({"x": 6})`` wrapped each
+  cubed_java array in a Dask array (and ``persist``, ``quantile`` ... then ran through Dask).
+  Here: an object whose chunked data are all cubed_java arrays is rechunked by "cubed-java"; an
+  explicit ``chunked_array_type`` and objects with no (or other) chunked data are left to xarray.
 
 Installed once when the chunk manager is imported; a hook whose xarray function is missing (an
 xarray of another layout) is left out.
@@ -86,12 +92,63 @@ def least_squares(lhs, rhs, rcond=None, skipna=False):
     return out[:-1], out[-1]
 
 
+def _chunked_data(obj):
+    """The data of ``obj``'s variables (a Variable: its own) that a chunk manager handles: the
+    arrays with ``chunks`` (Dask's, cubed_java's, ...; not NumPy arrays nor xarray's lazy backend
+    wrappers)."""
+    variables = [obj] if not hasattr(obj, "variables") else obj.variables.values()
+    datas = (getattr(v, "_data", None) for v in variables)
+    return [d for d in datas if hasattr(d, "chunks") and hasattr(d, "shape")
+            and not isinstance(d, np.ndarray)]
+
+
+def keeps_cubed_java(chunk):
+    """``chunk`` (the unbound ``Dataset.chunk``/``Variable.chunk``) choosing "cubed-java" when
+    no ``chunked_array_type`` is given and every chunked array of the object is a cubed_java
+    array (see the module's docstring)."""
+    import functools
+    import inspect
+
+    # chunked_array_type's place among the positional arguments after self
+    pos = list(inspect.signature(chunk).parameters).index("chunked_array_type") - 1
+
+    @functools.wraps(chunk)
+    def wrapper(self, *args, **kwargs):
+        positional = len(args) > pos
+        given = args[pos] if positional else kwargs.get("chunked_array_type")
+        if given is None:
+            data = _chunked_data(self)
+            if data and all(isinstance(d, Array) for d in data):
+                if positional:
+                    args = args[:pos] + ("cubed-java",) + args[pos + 1:]
+                else:
+                    kwargs["chunked_array_type"] = "cubed-java"
+        return chunk(self, *args, **kwargs)
+
+    wrapper._cubed_java = True
+    return wrapper
+
+
+def _install_chunk():
+    import xarray as xr
+
+    for cls in (xr.Dataset, xr.Variable):
+        method = cls.__dict__.get("chunk")
+        if method is None or getattr(method, "_cubed_java", False):
+            continue
+        try:
+            cls.chunk = keeps_cubed_java(method)
+        except ValueError:  # an xarray whose chunk has no chunked_array_type: left as it is
+            continue
+
+
 def install():
     """Installs the hooks (idempotent)."""
     try:
         from xarray.core import indexing
     except ImportError:
         return
+    _install_chunk()
     adapter = getattr(indexing, "ArrayApiIndexingAdapter", None)
     if adapter is not None and not getattr(adapter._vindex_get, "_cubed_java", False):
         original = adapter._vindex_get

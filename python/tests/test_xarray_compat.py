@@ -252,3 +252,27 @@ def test_persist_returns_lazy_arrays_backed_by_stored_values(tmp_path, computes)
     np.testing.assert_array_equal(kept.u.values, v * 2)
     with pytest.raises(TypeError, match="persist: options"):
         CubedJavaChunkManager().persist(kept.u.data, scheduler="sync")
+
+
+# ---- 8. chunk() without chunked_array_type keeps cubed-java ----
+
+def test_chunk_without_a_type_keeps_cubed_java_and_an_explicit_type_wins():
+    """xarray's default chunk manager is Dask when Dask is installed; an object whose chunked
+    data are cubed_java arrays is still rechunked by cubed-java (the hook in _xhooks)."""
+    da = pytest.importorskip("dask.array")
+    values = np.arange(24.0).reshape(4, 6)
+    eager, lazy = _eager_lazy(values, {"x": 2, "y": 3})
+    for re in (lazy.chunk({"x": 1}), lazy.to_dataset().chunk({"x": 1}).foo,
+               lazy.variable.chunk({"x": 1}),
+               # chunked_array_type given positionally as None
+               lazy.to_dataset().chunk({"x": 1}, "xarray-", None, None, False, None).foo):
+        assert isinstance(re.data, cubed_java.Array), type(re.data)
+        assert re.chunks == ((1, 1, 1, 1), (3, 3))
+    np.testing.assert_array_equal(lazy.chunk({"x": 1}).values, values)
+    # an explicit type is followed
+    assert isinstance(lazy.chunk({"x": 1}, chunked_array_type="dask").data, da.Array)
+    # NumPy data, and data chunked by Dask, get xarray's default
+    with xr.set_options(chunk_manager="dask"):
+        assert isinstance(eager.chunk({"x": 1}).data, da.Array)
+        mixed = xr.Dataset({"a": lazy, "b": eager.chunk({"x": 2}, chunked_array_type="dask")})
+        assert isinstance(mixed.chunk({"x": 1}).b.data, da.Array)

@@ -32,3 +32,16 @@ def _engine_settings_back():
     before = cubed_java.settings()
     yield
     cubed_java.configure(**before)
+
+
+@pytest.fixture(autouse=True)
+def _cubed_java_is_the_default_chunk_manager():
+    """cubed-xarray runs this suite where cubed is the only chunk manager, so xarray's ``chunk()``
+    without ``chunked_array_type`` (``DataArray([1, 2]).chunk()``, the first ``chunk({"x": 2})``
+    of ``test_rechunk``) chunks with it. Where Dask is installed too, xarray's default is Dask and
+    those calls would test Dask arrays: the default is "cubed-java" here, as upstream's is
+    "cubed"."""
+    import xarray as xr
+
+    with xr.set_options(chunk_manager="cubed-java"):
+        yield
