@@ -38,6 +38,14 @@ public final class Plan {
   final PlanConfig cfg;
   final List<ArrayNode> topo = new ArrayList<>();
   private final Map<String, Integer> consumers = new HashMap<>();
+
+  /**
+   * The name of a blockwise op that joins whole blocks of its one input into larger blocks, each
+   * input block read by one task only: the input's ops fuse into it whatever the number of blocks a
+   * task reads (see {@code blockLimit}).
+   */
+  public static final String JOIN_OP = "rechunk-join";
+
   final Set<String> materialized = new HashSet<>();
   final Map<String, List<long[]>> rechunkChains = new HashMap<>();
 
@@ -201,8 +209,10 @@ public final class Plan {
     if (c.op().function() instanceof HaloFunction) {
       return elementwiseChain(c);
     }
-    for (int r : c.op().readsPerInput()) {
-      if (r != 1) {
+    for (int i = 0; i < c.inputs().size(); i++) {
+      // a few blocks of a stored array (a regrid of an input read straight from its store) are
+      // cheap to read again in each consumer
+      if (c.op().readsPerInput()[i] != 1 && !(c.inputs().get(i) instanceof ArrayNode.Stored)) {
         return false;
       }
     }
@@ -298,6 +308,11 @@ public final class Plan {
    */
   private long blockLimit(ArrayNode.Computed c) {
     int[] reads = c.op().readsPerInput();
+    if (JOIN_OP.equals(c.op().name()) && c.inputs().size() == 1) {
+      // a join reads each block of its input in one task only: fusing recomputes nothing and
+      // saves the input's copy, however many blocks the task reads (memory is still checked)
+      return Long.MAX_VALUE;
+    }
     if (c.inputs().size() == 1
         && reads.length == 1
         && reads[0] == 1
