@@ -7,7 +7,7 @@ import dev.cubed.plan.ChunkGrid;
 import dev.cubed.plan.Plan;
 import dev.cubed.primitive.BlockKeys;
 import dev.cubed.primitive.Blockwise;
-import dev.cubed.primitive.BlockwiseFunction;
+import dev.cubed.primitive.GatherFunction;
 import dev.cubed.primitive.KeyFunction;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -51,7 +51,7 @@ public final class Regrid {
     int held = maxOverlap(in, grid);
     KeyFunction keys = k -> List.of(BlockKeys.many(inputBlocks(k, grid, in)));
     boolean complex = x.dtype().isComplex();
-    BlockwiseFunction fn =
+    GatherFunction fn =
         (args, k) -> {
           long[] start = grid.blockOffset(k);
           long[] bs = grid.blockShape(k);
@@ -93,7 +93,9 @@ public final class Regrid {
    * Core#joinsBlocks}): each task reads the blocks of its box one at a time (each block of x is
    * read by one task only) and copies each into place, holding the output block and one input
    * block. Named {@link Plan#JOIN_OP}: the plan fuses the ops computing x into it (nothing
-   * recomputed, no intermediate copy of x), whatever the number of blocks a task reads.
+   * recomputed, no intermediate copy of x), whatever the number of blocks a task reads, when they
+   * are cheap copies or arithmetic; x is stored first when any of them is other work (e.g. a
+   * factorization per block), which then stays one parallel task per block.
    */
   static ArrayNode join(ArrayNode x, ChunkGrid grid) {
     if (grid.equals(x.chunkGrid())) {
@@ -104,7 +106,7 @@ public final class Regrid {
     int reads = maxOverlap(in, grid);
     KeyFunction keys = k -> List.of(BlockKeys.stream(inputBlocks(k, grid, in)));
     boolean complex = x.dtype().isComplex();
-    BlockwiseFunction fn =
+    GatherFunction fn =
         (args, k) -> {
           long[] start = grid.blockOffset(k);
           long[] bs = grid.blockShape(k);

@@ -10,6 +10,7 @@ import dev.cubed.plan.ChunkGrid;
 import dev.cubed.primitive.BlockKeys;
 import dev.cubed.primitive.Blockwise;
 import dev.cubed.primitive.BlockwiseFunction;
+import dev.cubed.primitive.GatherFunction;
 import dev.cubed.primitive.KeyFunction;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -152,7 +153,7 @@ public final class Take {
           }
           return List.of(BlockKeys.stream(l));
         };
-    BlockwiseFunction bf =
+    GatherFunction bf =
         (args, co) -> {
           @SuppressWarnings("unchecked")
           Iterator<NDArray> blocks = (Iterator<NDArray>) args.get(0);
