@@ -10,6 +10,13 @@ the plain tree reduction over the blocks, a pointwise finish; the plan's ops do 
 number of groups. The result has the coordinates, dimension names and dimension order xarray's own
 ``ds.groupby(...).mean()`` gives (taken from xarray's reduction of the object without its data
 variables).
+
+Plain xarray takes the same path: :func:`route_plain_groupby` (called when xarray loads the chunk
+manager) wraps xarray's ``GroupBy.reduce`` so that ``ds.groupby("time.month").mean()`` (and
+``sum``/``min``/``max``/``count``), reducing over the grouped dimension with the default options,
+goes to :func:`groupby_reduce` whenever a data variable is a cubed_java Array; every other call
+(``resample`` included: its sorted codes want flox's "blockwise" method, not done) is xarray's
+own.
 """
 from __future__ import annotations
 
@@ -21,7 +28,7 @@ from ._array import Array, _call
 FUNCS = ("sum", "count", "mean", "min", "max")
 
 
-def groupby_reduce(obj, func, make, skipna=None, _group_first=True):
+def groupby_reduce(obj, func, make, skipna=None, _group_first=True, keep_attrs=None):
     """Reduces ``obj`` (Dataset or DataArray) by the groups of ``make(obj)`` (a function building
     xarray's GroupBy or Resample object of its argument) with ``func`` (one of :data:`FUNCS`).
     Variables whose data is a cubed_java Array holding the grouped dimension are reduced in the
@@ -34,7 +41,8 @@ def groupby_reduce(obj, func, make, skipna=None, _group_first=True):
     if isinstance(obj, xr.DataArray):
         name = obj.name if obj.name is not None else "__cubed_java_da__"
         # xarray keeps a DataArray's dimension order (a Dataset's variables get the group first)
-        out = groupby_reduce(obj.to_dataset(name=name), func, make, skipna, False)[name]
+        out = groupby_reduce(obj.to_dataset(name=name), func, make, skipna, False,
+                             keep_attrs)[name]
         return out.rename(obj.name)
     gb = make(obj)
     if len(gb.groupers) != 1:
@@ -48,17 +56,19 @@ def groupby_reduce(obj, func, make, skipna=None, _group_first=True):
     ours = [v for v in obj.data_vars
             if isinstance(obj[v].data, Array) and dim in obj[v].dims]
     # xarray's answer on everything we do not reduce: coordinates, dims, the other variables
-    template = getattr(make(obj.drop_vars(ours)), func)(**_skip(func, skipna))
+    template = getattr(make(obj.drop_vars(ours)), func)(**_skip(func, skipna),
+                                                         keep_attrs=keep_attrs)
     new = [d for d in template.dims if d not in obj.dims]
     out_dim = new[0] if new else dim
     skip = True if skipna is None else bool(skipna)
+    keep_attrs = _keep_attrs(keep_attrs)
     for v in ours:
         var = obj[v].variable
         axis = var.dims.index(dim)
         r = _call("XpGroupby.groupbyReduce", var.data, codes, axis, num_groups, func, skip)
         dims = list(var.dims)
         dims[axis] = out_dim
-        reduced = xr.Variable(tuple(dims), r)
+        reduced = xr.Variable(tuple(dims), r, attrs=var.attrs if keep_attrs else None)
         # xarray's non-flox path puts the group dimension first in a Dataset's variables
         if _group_first:
             reduced = reduced.transpose(out_dim, *(d for d in dims if d != out_dim))
@@ -66,8 +76,108 @@ def groupby_reduce(obj, func, make, skipna=None, _group_first=True):
     return template[list(obj.data_vars)] if obj.data_vars else template
 
 
+def _keep_attrs(keep_attrs):
+    """xarray's default for a grouped reduction (attributes kept) unless given."""
+    if keep_attrs is not None:
+        return bool(keep_attrs)
+    from xarray.core.options import _get_keep_attrs
+
+    return _get_keep_attrs(default=True)
+
+
 def _skip(func, skipna):
     return {} if func == "count" or skipna is None else {"skipna": skipna}
+
+
+def route_plain_groupby():
+    """Wraps xarray's ``DatasetGroupBy.reduce`` and ``DataArrayGroupBy.reduce`` (once) so that a
+    reduction xarray's ``mean``/``sum``/``min``/``max``/``count`` hands to them goes to
+    :func:`groupby_reduce` when: one grouping variable along one dimension, not a resample, the
+    reduction over that dimension (``dim`` None or that dimension, no ``axis``), no options but
+    ``skipna``, ``keep_attrs``, ``numeric_only`` and ``min_count=None``, and a data variable along
+    that dimension is a cubed_java Array. Any other call is xarray's own."""
+    from xarray.core import duck_array_ops as dao
+    from xarray.core import groupby as g
+
+    funcs = {dao.mean: "mean", dao.sum: "sum", dao.min: "min", dao.max: "max",
+             dao.count: "count"}
+    for cls in (g.DatasetGroupByBase, g.DataArrayGroupByBase):
+        if getattr(cls.reduce, "_cubed_java_route", False):
+            continue
+        cls.reduce = _routed(cls.reduce, funcs)
+
+
+def _routed(original, funcs):
+    import functools
+
+    @functools.wraps(original)
+    def reduce(self, func, dim=None, *, axis=None, keep_attrs=None, shortcut=True, **kwargs):
+        name = _plain_route(self, funcs.get(func) if _hashable(func) else None, dim, axis,
+                            kwargs)
+        if name is None:
+            return original(self, func, dim, axis=axis, keep_attrs=keep_attrs,
+                            shortcut=shortcut, **kwargs)
+        return groupby_reduce(self._original_obj, name, lambda o: _regroup(self, o),
+                              kwargs.get("skipna"), keep_attrs=keep_attrs)
+
+    reduce._cubed_java_route = True
+    return reduce
+
+
+def _hashable(func):
+    try:
+        hash(func)
+    except TypeError:
+        return False
+    return True
+
+
+def _plain_route(gb, name, dim, axis, kwargs):
+    """``name`` when this reduction goes to the engine (see :func:`route_plain_groupby`)."""
+    import xarray as xr
+
+    if name is None or axis is not None or getattr(gb, "_by_chunked", True):
+        return None
+    if set(kwargs) - {"skipna", "numeric_only", "min_count"}:
+        return None
+    if kwargs.get("min_count") is not None:
+        return None
+    if len(gb.groupers) != 1 or gb._obj is not gb._original_obj:
+        return None
+    from xarray.core.resample import Resample
+
+    if isinstance(gb, Resample):
+        # sorted codes: every block's partial would hold all the groups although it touches one
+        # or two (flox's "blockwise" method is not done); xarray's per-group path is faster there
+        return None
+    gdim = gb._group_dim
+    if dim is not None and list([dim] if isinstance(dim, str) else dim) != [gdim]:
+        return None
+    obj = gb._original_obj
+    variables = [obj.variable] if isinstance(obj, xr.DataArray) else [
+        obj[v].variable for v in obj.data_vars]
+    if not any(isinstance(v.data, Array) and gdim in v.dims for v in variables):
+        return None
+    return name
+
+
+def _regroup(gb, obj):
+    """The grouping (or resampling) of ``gb`` applied to ``obj`` instead, a Dataset or DataArray
+    with ``gb``'s grouped dimension: same groups, same kind of object as ``obj``."""
+    import xarray as xr
+    from xarray.core import groupby as g
+    from xarray.core import resample as r
+
+    is_ds = isinstance(obj, xr.Dataset)
+    kw = {"restore_coord_dims": gb._restore_coord_dims}
+    if isinstance(gb, r.Resample):
+        from xarray.groupers import RESAMPLE_DIM
+
+        cls = r.DatasetResample if is_ds else r.DataArrayResample
+        kw.update(dim=gb._dim, resample_dim=RESAMPLE_DIM)
+    else:
+        cls = g.DatasetGroupBy if is_ds else g.DataArrayGroupBy
+    return cls(obj, gb.groupers, **kw)
 
 
 class GroupedReduce:

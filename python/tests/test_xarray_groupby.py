@@ -69,9 +69,84 @@ def test_plan_does_not_grow_with_groups():
     by_day = plan_figures(lazy.cubed_java.groupby("time.dayofyear").mean())
     assert by_month["ops"] == by_day["ops"]
     assert by_month["tasks"] == by_day["tasks"]
-    # xarray's own path (no flox) has ops per group: the reason for the accessor
+    # plain xarray takes the same path (without it xarray's non-flox groupby has ops per group)
     plain = plan_figures(lazy.groupby("time.dayofyear").mean())
-    assert plain["ops"] > 300 > by_day["ops"]
+    assert plain == by_day
+
+
+@pytest.mark.parametrize("how", ["time.month", "time.dayofyear"])
+@pytest.mark.parametrize("func", FUNCS)
+def test_plain_groupby_takes_the_bounded_path(func, how):
+    ds = _dataset()
+    lazy = ds.chunk({"time": 30}, chunked_array_type="cubed-java")
+    with count_computes() as n:
+        got = getattr(_grouped(lazy, how), func)()
+    assert n.count == 0, f"building the reduction computed: {n.names}"
+    assert all(isinstance(got[v].data, cubed_java.Array) for v in ("u", "v", "w"))
+    # the bounded path: a handful of ops whatever the number of groups (365 days of the year)
+    assert plan_figures(got)["ops"] < 30
+    xr.testing.assert_allclose(got.compute(), getattr(_grouped(ds, how), func)())
+    da = getattr(_grouped(lazy.u, how), func)()
+    assert isinstance(da.data, cubed_java.Array)
+    xr.testing.assert_allclose(da.compute(), getattr(_grouped(ds.u, how), func)())
+
+
+def test_plain_groupby_keeps_attrs_and_other_forms_fall_back():
+    ds = _dataset()
+    ds.u.attrs["units"] = "K"
+    lazy = ds.chunk({"time": 30}, chunked_array_type="cubed-java")
+    got = lazy.groupby("time.month").mean()
+    assert got.u.attrs == {"units": "K"}
+    want = ds.groupby("time.month").mean()
+    assert want.u.attrs == got.u.attrs and want.attrs == got.attrs
+    xr.testing.assert_allclose(got.compute(), want)
+    # a reduction over another dimension: xarray's own path, still right
+    other = lazy.u.groupby("time.month").mean(dim=["time", "x"])
+    xr.testing.assert_allclose(other.compute(), ds.u.groupby("time.month").mean(dim=["time", "x"]))
+
+
+def _anomaly_input(days=1000, seed=3):
+    rng = np.random.default_rng(seed)
+    x = (280 + rng.standard_normal((days, 6, 8))).astype("float32")
+    x[:, 0, :2] = np.nan  # land
+    x[rng.random(x.shape) < 0.01] = np.nan
+    t = pd.date_range("2000-01-01", periods=days)
+    return xr.Dataset({"tas": (("time", "lat", "lon"), x)}, coords={"time": t})
+
+
+def test_anomalies_equal_numpy_xarray():
+    ds = _anomaly_input()
+    lazy = ds.chunk({"time": 100, "lat": 3, "lon": 4}, chunked_array_type="cubed-java")
+    with count_computes() as n, xr.set_options(chunk_manager="cubed-java"):
+        anom = lazy.groupby("time.month") - lazy.groupby("time.month").mean()
+        out = anom.chunk({"time": 100, "lat": -1, "lon": -1})
+    assert n.count == 0, f"building the anomalies computed: {n.names}"
+    assert isinstance(out.tas.data, cubed_java.Array)
+    assert out.tas.data.chunks == ((100,) * 10, (6,), (8,))
+    want = ds.groupby("time.month") - ds.groupby("time.month").mean()
+    got = out.compute()
+    assert bool((got.tas.isnull() == want.tas.isnull()).all())
+    # float32 data near 280: the climatology is summed in float64 here, in float32 by NumPy
+    assert float(abs(got.tas - want.tas).max()) <= 16 * np.finfo(np.float32).eps * 300
+    xr.testing.assert_allclose(got, want, rtol=0, atol=16 * np.finfo(np.float32).eps * 300)
+
+
+def test_gather_of_the_climatology_is_one_op_per_block():
+    ds = _anomaly_input()
+    lazy = ds.chunk({"time": 100, "lat": 3, "lon": 4}, chunked_array_type="cubed-java")
+    clim = lazy.groupby("time.month").mean()
+    anom = lazy.groupby("time.month") - clim
+    c, a = plan_figures(clim), plan_figures(anom)
+    blocks = 10 * 2 * 2
+    # the gather clim.isel(month=codes) and the subtraction: one op of one task per block of ds
+    # (each task reads the 12-month climatology once), no rechunk of the gathered array
+    assert a["ops"] == c["ops"] + 1
+    assert a["tasks"] == c["tasks"] + blocks
+    # and joining the blocks along lat/lon for the write fuses into that op too
+    with xr.set_options(chunk_manager="cubed-java"):
+        out = plan_figures(anom.chunk({"time": 100, "lat": -1, "lon": -1}))
+    assert out["ops"] == c["ops"] + 1
+    assert out["tasks"] == c["tasks"] + 10
 
 
 @pytest.fixture

@@ -1,5 +1,6 @@
 package dev.cubed;
 
+import dev.cubed.core.Core;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.Indexing;
 import dev.cubed.nd.NDArray;
@@ -130,6 +131,19 @@ public final class XpIndexing {
       back[q++] = d;
     }
     return XpManip.permuteDims(r, back);
+  }
+
+  /**
+   * {@code x} on regular {@code chunks} (-1 for a whole axis); when x is a Zarr input read as it is
+   * stored, each block is read straight from the store as the region it covers (in the task that
+   * needs it: no op, nothing written, as Dask's {@code from_array} with other chunks), else {@link
+   * Xp#rechunk(CubedArray, long...)}. For chunks that overlap a few stored chunks each way: a
+   * stored chunk is decoded by every block that overlaps it.
+   *
+   * @throws IllegalArgumentException for a chunk size below 1 other than -1
+   */
+  public static CubedArray readRegions(CubedArray x, long... chunks) {
+    return XpBlocks.wrap(Core.readRegions(x.node(), chunks), x);
   }
 
   private static boolean isIdentity(int[] perm) {

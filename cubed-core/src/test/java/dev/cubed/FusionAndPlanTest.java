@@ -54,6 +54,30 @@ class FusionAndPlanTest {
     }
   }
 
+  /**
+   * A join of whole blocks fuses cheap work (pointwise arithmetic) whatever the blocks it reads,
+   * but stores other per-block work first, so that work stays one parallel task per block instead
+   * of running block after block in the join's single task.
+   */
+  @Test
+  void joinFusesCheapUpstreamAndKeepsOtherWorkParallel() {
+    Spec spec = EngineTestSupport.tinySpec(dir, 10_000_000);
+    NDArray a = EngineTestSupport.randomDoubles(7, 16, 16);
+    CubedArray x = Cubed.fromArray(a, new long[] {4, 4}, spec);
+    PlanSummary cheap = Xp.add(x, 1.0).rechunk(16, 16).plan();
+    assertThat(cheap.ops()).hasSize(1);
+    assertThat(cheap.ops().get(0).tasks()).isEqualTo(1);
+    assertThat(cheap.ops().get(0).fused()).anyMatch(n -> n.startsWith("add"));
+    // a block function the plan knows nothing about (not pointwise): 16 tasks, then the join
+    CubedArray heavy = Xp.mapBlocks(b -> Elementwise.add(b[0], b[0]), DType.FLOAT64, x);
+    PlanSummary p = heavy.rechunk(16, 16).plan();
+    assertThat(p.ops()).hasSize(2);
+    assertThat(p.ops().get(0).tasks()).isEqualTo(16);
+    assertThat(p.ops().get(1).fused()).isEmpty();
+    NDArray got = heavy.rechunk(16, 16).compute();
+    NDAssert.assertExact(Elementwise.add(a, a), got, "join of mapBlocks");
+  }
+
   @Test
   void sharedCheapInputIsRecomputedNotStored() {
     Spec spec = EngineTestSupport.tinySpec(dir, 10_000_000);

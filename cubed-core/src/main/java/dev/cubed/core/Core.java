@@ -192,6 +192,61 @@ public final class Core {
     return rechunk(x, chunks, null);
   }
 
+  /**
+   * A stored Zarr input on regular {@code chunks} (-1: the whole axis) read straight from its
+   * store: each block is the region it covers, read (from the stored chunks it overlaps) in the
+   * task that needs it; no op and nothing written, as Dask's {@code from_array} with other chunks.
+   * For chunks that overlap few stored chunks each way (e.g. 100 time steps from chunks of 250):
+   * each stored chunk is decoded by every block that overlaps it. Any other array: {@link
+   * #rechunk(ArrayNode, long[])}.
+   */
+  public static ArrayNode readRegions(ArrayNode x, long[] chunks) {
+    if (!(x instanceof ArrayNode.Stored st) || chunks.length != x.shape().length) {
+      return rechunk(x, chunks);
+    }
+    long[] shape = x.shape();
+    long[] c = new long[chunks.length];
+    for (int i = 0; i < c.length; i++) {
+      if (chunks[i] < 1 && chunks[i] != -1) {
+        throw new IllegalArgumentException(
+            "readRegions: chunk sizes must be >= 1 (or -1 for the whole axis), got "
+                + Arrays.toString(chunks));
+      }
+      c[i] = chunks[i] == -1 ? Math.max(1, shape[i]) : Math.min(chunks[i], Math.max(1, shape[i]));
+    }
+    if (Arrays.equals(c, x.chunks())) {
+      return x;
+    }
+    ChunkGrid want = ChunkGrid.regular(shape, c);
+    return new ArrayNode.Virtual("zarr-regions", want, x.dtype(), new RegionRead(st.array(), want));
+  }
+
+  /** Blocks of a virtual array read as regions of a stored Zarr array of the same shape. */
+  private record RegionRead(ZarrArray array, ChunkGrid grid) implements ArrayNode.BlockGenerator {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public NDArray generate(long[] coords, long[] blockShape) {
+      return array.read(grid.blockOffset(coords), blockShape);
+    }
+  }
+
+  /**
+   * Whether every block boundary of {@code out} is one of {@code in} on every axis: each block of
+   * out is a box of whole blocks of in.
+   */
+  static boolean joinsBlocks(ChunkGrid in, ChunkGrid out) {
+    for (int d = 0; d < in.shape().length; d++) {
+      long[] have = in.offsets(d);
+      for (long o : out.offsets(d)) {
+        if (Arrays.binarySearch(have, o) < 0) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
   /** Rechunks into a user target (its chunks are used). */
   public static ArrayNode rechunk(ArrayNode x0, long[] chunks, ZarrArray target) {
     ArrayNode x = Regrid.regular(x0);
@@ -218,6 +273,19 @@ public final class Core {
     }
     if (Arrays.equals(c, x.chunks()) && target == null) {
       return x;
+    }
+    if (target == null) {
+      ChunkGrid want = ChunkGrid.regular(shape, c);
+      // a gather from a small table is rebuilt on the new chunks: no rechunk op at all
+      ArrayNode t = Take.onGrid(x, want);
+      if (t != null) {
+        return t;
+      }
+      if (joinsBlocks(x.chunkGrid(), want) && Regrid.maxOverlap(x.chunkGrid(), want) <= 4096) {
+        // each new block is whole old blocks put together (every old block read once, by one
+        // task): one blockwise op that the ops before it fuse into, no intermediate copy
+        return Regrid.join(x, want);
+      }
     }
     ArrayNode in = x instanceof ArrayNode.Virtual ? identity(x) : x;
     return new ArrayNode.Rechunked(in, c, target);

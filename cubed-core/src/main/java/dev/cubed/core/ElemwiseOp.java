@@ -45,7 +45,12 @@ final class ElemwiseOp {
         want[d] = x.shape()[d] == 1 && shape[off + d] != 1 ? new long[] {1} : sizes[off + d];
       }
       ChunkGrid w = ChunkGrid.of(x.shape(), want);
-      ins.add(w.equals(x.chunkGrid()) ? x : Regrid.to(x, w));
+      if (w.equals(x.chunkGrid())) {
+        ins.add(x);
+      } else {
+        ArrayNode t = Take.onGrid(x, w);
+        ins.add(t != null ? t : Regrid.to(x, w));
+      }
     }
     return op(name, fn, out, grid, inShapes, ins);
   }

@@ -4,12 +4,14 @@ import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import dev.cubed.plan.ArrayNode;
 import dev.cubed.plan.ChunkGrid;
+import dev.cubed.plan.Plan;
 import dev.cubed.primitive.BlockKeys;
 import dev.cubed.primitive.Blockwise;
-import dev.cubed.primitive.BlockwiseFunction;
+import dev.cubed.primitive.GatherFunction;
 import dev.cubed.primitive.KeyFunction;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Iterator;
 import java.util.List;
 
 /**
@@ -49,7 +51,7 @@ public final class Regrid {
     int held = maxOverlap(in, grid);
     KeyFunction keys = k -> List.of(BlockKeys.many(inputBlocks(k, grid, in)));
     boolean complex = x.dtype().isComplex();
-    BlockwiseFunction fn =
+    GatherFunction fn =
         (args, k) -> {
           long[] start = grid.blockOffset(k);
           long[] bs = grid.blockShape(k);
@@ -80,6 +82,52 @@ public final class Regrid {
         };
     return new ArrayNode.Computed(
         new Blockwise("rechunk-blocks", keys, fn, new int[] {held}, new int[] {held}, 0),
+        List.of(x),
+        grid,
+        x.dtype(),
+        null);
+  }
+
+  /**
+   * {@code x} on {@code grid}, whose every block is a box of whole blocks of x ({@link
+   * Core#joinsBlocks}): each task reads the blocks of its box one at a time (each block of x is
+   * read by one task only) and copies each into place, holding the output block and one input
+   * block. Named {@link Plan#JOIN_OP}: the plan fuses the ops computing x into it (nothing
+   * recomputed, no intermediate copy of x), whatever the number of blocks a task reads, when they
+   * are cheap copies or arithmetic; x is stored first when any of them is other work (e.g. a
+   * factorization per block), which then stays one parallel task per block.
+   */
+  static ArrayNode join(ArrayNode x, ChunkGrid grid) {
+    if (grid.equals(x.chunkGrid())) {
+      return x;
+    }
+    ChunkGrid in = x.chunkGrid();
+    int nd = x.shape().length;
+    int reads = maxOverlap(in, grid);
+    KeyFunction keys = k -> List.of(BlockKeys.stream(inputBlocks(k, grid, in)));
+    boolean complex = x.dtype().isComplex();
+    GatherFunction fn =
+        (args, k) -> {
+          long[] start = grid.blockOffset(k);
+          long[] bs = grid.blockShape(k);
+          @SuppressWarnings("unchecked")
+          Iterator<NDArray> blocks = (Iterator<NDArray>) args.get(0);
+          List<long[]> ks = inputBlocks(k, grid, in);
+          NDArray out = NDArray.zeros(x.dtype(), bs);
+          long[] zero = new long[nd];
+          for (long[] key : ks) {
+            NDArray blk = blocks.next();
+            long[] dst = in.blockOffset(key);
+            for (int i = 0; i < nd; i++) {
+              dst[i] -= start[i];
+            }
+            NDArray.copyBox(
+                blk.data(), blk.shape(), zero, out.data(), bs, dst, blk.shape(), complex ? 2 : 1);
+          }
+          return out;
+        };
+    return new ArrayNode.Computed(
+        new Blockwise(Plan.JOIN_OP, keys, fn, new int[] {1}, new int[] {reads}, 0),
         List.of(x),
         grid,
         x.dtype(),

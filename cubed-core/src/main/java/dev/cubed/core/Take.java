@@ -10,12 +10,16 @@ import dev.cubed.plan.ChunkGrid;
 import dev.cubed.primitive.BlockKeys;
 import dev.cubed.primitive.Blockwise;
 import dev.cubed.primitive.BlockwiseFunction;
+import dev.cubed.primitive.GatherFunction;
 import dev.cubed.primitive.KeyFunction;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeSet;
+import java.util.WeakHashMap;
 
 /**
  * {@code take} and {@code take_along_axis} with the indices in memory: for take each output block
@@ -37,8 +41,47 @@ public final class Take {
    */
   public static ArrayNode take(ArrayNode x, NDArray indices, int axis) {
     long[] shape = x.shape();
-    int nd = shape.length;
-    int ax = Shapes.normalizeAxis("take", axis, nd);
+    int ax = Shapes.normalizeAxis("take", axis, shape.length);
+    long[] idx = resolve(indices, shape[ax], axis);
+    long c = Math.max(1, x.chunkGrid().maxChunks()[ax]);
+    int len = idx.length;
+    int nOut = (int) ((len + c - 1) / c);
+    long[] along = new long[nOut];
+    for (int k = 0; k < nOut; k++) {
+      along[k] = Math.min(c, len - k * c);
+    }
+    return take(x, idx, ax, along);
+  }
+
+  /**
+   * {@code y} on the chunk grid {@code want} when y is a {@link #take} from a source that has one
+   * block along the taken axis (a small table such as a climatology gathered onto the time steps)
+   * and {@code want} has the source's blocks on the other axes: the same take with {@code want}'s
+   * blocks along the axis, one blockwise op whose every task reads the source's block once (a
+   * broadcast within each block, no rechunk of the gathered array). Otherwise null.
+   */
+  public static ArrayNode onGrid(ArrayNode y, ChunkGrid want) {
+    Recipe r = SMALL.get(y);
+    if (r == null || !Arrays.equals(want.shape(), y.shape())) {
+      return null;
+    }
+    ChunkGrid in = r.x.chunkGrid();
+    for (int d = 0; d < want.shape().length; d++) {
+      if (d != r.ax && !Arrays.equals(want.sizes(d), in.sizes(d))) {
+        return null;
+      }
+    }
+    return take(r.x, r.idx, r.ax, want.sizes(r.ax));
+  }
+
+  /** What {@link #onGrid} needs to rebuild a take from a one-block source: its arguments. */
+  private record Recipe(ArrayNode x, long[] idx, int ax) {}
+
+  /** The takes from a source of one block along the axis (by identity; dropped with the node). */
+  private static final Map<ArrayNode, Recipe> SMALL =
+      Collections.synchronizedMap(new WeakHashMap<>());
+
+  private static long[] resolve(NDArray indices, long n, int axis) {
     if (!indices.dtype().isInteger() || indices.ndim() != 1) {
       throw new IllegalArgumentException(
           "take: indices must be a 1-d integer array here, got "
@@ -46,7 +89,6 @@ public final class Take {
               + " of shape "
               + Shapes.format(indices.shape()));
     }
-    long n = shape[ax];
     int len = indices.size();
     long[] idx = new long[len];
     for (int i = 0; i < len; i++) {
@@ -62,6 +104,14 @@ public final class Take {
       }
       idx[i] = v < 0 ? v + n : v;
     }
+    return idx;
+  }
+
+  /** The take of the resolved indices {@code idx} with output blocks {@code along} on axis ax. */
+  private static ArrayNode take(ArrayNode x, long[] idx, int ax, long[] along) {
+    long[] shape = x.shape();
+    int nd = shape.length;
+    int len = idx.length;
     ChunkGrid in = x.chunkGrid();
     long[] starts = offsets(in.sizes(ax));
     int[] blockOf = new int[len];
@@ -69,15 +119,16 @@ public final class Take {
       int b = Arrays.binarySearch(starts, idx[i]);
       blockOf[i] = b >= 0 ? b : -b - 2;
     }
-    long c = Math.max(1, in.maxChunks()[ax]);
     long[][] sizes = new long[nd][];
     for (int d = 0; d < nd; d++) {
       sizes[d] = in.sizes(d);
     }
-    int nOut = (int) ((len + c - 1) / c);
-    sizes[ax] = new long[nOut];
-    for (int k = 0; k < nOut; k++) {
-      sizes[ax][k] = Math.min(c, len - k * c);
+    int nOut = along.length;
+    sizes[ax] = along.clone();
+    long[] outStarts = offsets(along);
+    long c = 1;
+    for (long a : along) {
+      c = Math.max(c, a);
     }
     long[] outShape = shape.clone();
     outShape[ax] = len;
@@ -86,7 +137,7 @@ public final class Take {
     int maxReads = 1;
     for (int k = 0; k < nOut; k++) {
       TreeSet<Integer> s = new TreeSet<>();
-      for (long i = k * c; i < Math.min(len, (k + 1) * c); i++) {
+      for (long i = outStarts[k]; i < outStarts[k] + along[k]; i++) {
         s.add(blockOf[(int) i]);
       }
       needed[k] = s.stream().mapToInt(Integer::intValue).toArray();
@@ -102,13 +153,13 @@ public final class Take {
           }
           return List.of(BlockKeys.stream(l));
         };
-    BlockwiseFunction bf =
+    GatherFunction bf =
         (args, co) -> {
           @SuppressWarnings("unchecked")
           Iterator<NDArray> blocks = (Iterator<NDArray>) args.get(0);
           int k = (int) co[ax];
-          int from = (int) (k * c);
-          int to = (int) Math.min(len, from + c);
+          int from = (int) outStarts[k];
+          int to = (int) (from + along[k]);
           List<NDArray> pieces = new ArrayList<>();
           long[] order = new long[to - from];
           int placed = 0;
@@ -127,10 +178,11 @@ public final class Take {
             }
             pieces.add(Indexing.take(block, li, ax));
           }
-          NDArray all =
-              pieces.size() == 1
-                  ? pieces.get(0)
-                  : Manipulation.concat(pieces.toArray(new NDArray[0]), ax);
+          if (pieces.size() == 1) {
+            // one source block: its indices were gathered in order
+            return pieces.get(0);
+          }
+          NDArray all = Manipulation.concat(pieces.toArray(new NDArray[0]), ax);
           NDArray perm = NDArray.empty(DType.INT64, order.length);
           for (int i = 0; i < order.length; i++) {
             perm.setLong(i, order[i]);
@@ -141,12 +193,17 @@ public final class Take {
     for (int d = 0; d < nd; d++) {
       outBlock *= d == ax ? c : Math.max(1, in.maxChunks()[d]);
     }
-    return new ArrayNode.Computed(
-        new Blockwise("take", keys, bf, new int[] {1}, new int[] {maxReads}, 2 * outBlock),
-        List.of(x),
-        grid,
-        x.dtype(),
-        null);
+    ArrayNode out =
+        new ArrayNode.Computed(
+            new Blockwise("take", keys, bf, new int[] {1}, new int[] {maxReads}, 2 * outBlock),
+            List.of(x),
+            grid,
+            x.dtype(),
+            null);
+    if (in.sizes(ax).length == 1) {
+      SMALL.put(out, new Recipe(x, idx, ax));
+    }
+    return out;
   }
 
   /**

@@ -3,6 +3,7 @@ package dev.cubed.plan;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import dev.cubed.primitive.BlockKeys;
+import dev.cubed.primitive.GatherFunction;
 import dev.cubed.primitive.HaloFunction;
 import dev.cubed.runtime.Callback;
 import dev.cubed.runtime.Executor;
@@ -23,17 +24,19 @@ import java.util.Set;
  * run. Build with {@link #of}; {@link #summary()} and {@link #dot()} describe it without running,
  * {@link #execute} checks memory first and then runs it.
  *
- * <p>Fusion: a computed array is stored when it is an output, has a user target, feeds a rechunk or
- * has more than one consumer (unless it is a cheap elementwise-like chain over virtual or stored
+ * <p>Fusion: a computed array is stored when it is an output, has a user target, feeds a rechunk,
+ * feeds a join of whole blocks ({@link #JOIN_OP}) while some op it fuses is not {@code cheapWork}
+ * (a join task would run that work for each of its blocks in turn, not in parallel tasks), or has
+ * more than one consumer (unless it is a cheap elementwise-like chain over virtual or stored
  * arrays, which each consumer recomputes), or when fusing it would break a limit: its consumer's
  * task would read more than {@code maxInputBlocks} blocks (or than the input's own task reads, when
- * the consumer reads one block of it per task) or {@code maxSourceArrays} stored arrays, exceed
- * allowedMem, or read one of its blocks more than once over all tasks (unless the consumer is a
- * {@link HaloFunction} op and the array a cheap chain, recomputed for the halo). Elementwise-like
- * here includes halo ops. Everything else is computed inline (map fusion for chains, multiple-input
- * fusion for several predecessors). A task whose fused paths read a source block more than once
- * keeps the source blocks it reads (counted once against {@code maxInputBlocks}, their memory added
- * to the task's).
+ * the consumer reads one block of it per task, or without limit for a join) or {@code
+ * maxSourceArrays} stored arrays, exceed allowedMem, or read one of its blocks more than once over
+ * all tasks (unless the consumer is a {@link HaloFunction} op and the array a cheap chain,
+ * recomputed for the halo). Elementwise-like here includes halo ops. Everything else is computed
+ * inline (map fusion for chains, multiple-input fusion for several predecessors). A task whose
+ * fused paths read a source block more than once keeps the source blocks it reads (counted once
+ * against {@code maxInputBlocks}, their memory added to the task's).
  */
 public final class Plan {
   final List<ArrayNode> outputs;
@@ -43,6 +46,15 @@ public final class Plan {
 
   /** Chunk bytes of each array of the plan, by name. */
   private final Map<String, Long> nodes = new HashMap<>();
+
+  /**
+   * The name of a blockwise op that joins whole blocks of its one input into larger blocks, each
+   * input block read by one task only: the input's ops fuse into it whatever the number of blocks a
+   * task reads (see {@code blockLimit}) when they are all cheap work ({@code cheapWork}); else the
+   * input is stored, so that its blocks stay parallel tasks instead of running one after another in
+   * the join's task.
+   */
+  public static final String JOIN_OP = "rechunk-join";
 
   final Set<String> materialized = new HashSet<>();
   final Map<String, List<long[]>> rechunkChains = new HashMap<>();
@@ -168,6 +180,9 @@ public final class Plan {
             || (consumers.getOrDefault(c.name(), 0) > 1 && !shareable(c))) {
           materialized.add(c.name());
         }
+        if (isJoin(c) && c.inputs().get(0) instanceof ArrayNode.Computed in && !cheapUpstream(in)) {
+          materialized.add(in.name());
+        }
       } else if (n instanceof ArrayNode.Rechunked r) {
         materialized.add(r.name());
         ArrayNode in = r.inputs().get(0);
@@ -218,6 +233,55 @@ public final class Plan {
     }
   }
 
+  private static boolean isJoin(ArrayNode.Computed c) {
+    return JOIN_OP.equals(c.op().name()) && c.inputs().size() == 1;
+  }
+
+  /**
+   * Whether an op's work per block is about the cost of reading its blocks: pointwise arithmetic, a
+   * moving window ({@link HaloFunction}) or copies of input elements ({@link GatherFunction}).
+   * Several blocks of such ops run one after another in one task (as a join's upstream) cost about
+   * what reading those blocks costs; other ops (a factorization, a sort, a matmul) are kept as one
+   * parallel task per block.
+   */
+  static boolean cheapWork(ArrayNode.Computed c) {
+    var f = c.op().function();
+    return f instanceof PointwiseFunction
+        || f instanceof HaloFunction
+        || f instanceof GatherFunction;
+  }
+
+  /**
+   * True if every op that would fuse into a consumer of n is {@code cheapWork}: n and, from it
+   * down, the computed arrays its ops read, short of those that are stored anyway (already
+   * materialized, or read again by several tasks of their consumer, as a small table that every
+   * block gathers from).
+   */
+  private boolean cheapUpstream(ArrayNode.Computed n) {
+    if (materialized.contains(n.name())) {
+      return true;
+    }
+    Deque<ArrayNode.Computed> todo = new ArrayDeque<>(List.of(n));
+    Set<String> seen = new HashSet<>();
+    while (!todo.isEmpty()) {
+      ArrayNode.Computed c = todo.pop();
+      if (!seen.add(c.name())) {
+        continue;
+      }
+      if (!cheapWork(c)) {
+        return false;
+      }
+      for (ArrayNode in : c.inputs()) {
+        if (in instanceof ArrayNode.Computed ic
+            && !materialized.contains(ic.name())
+            && !rereads(c, ic)) {
+          todo.add(ic);
+        }
+      }
+    }
+    return true;
+  }
+
   /**
    * True if a computed array with several consumers is cheap enough to recompute inside each
    * consumer instead of being stored: every op of its fused chain reads one block of each input per
@@ -238,8 +302,10 @@ public final class Plan {
     if (c.op().function() instanceof HaloFunction) {
       return elementwiseChain(c);
     }
-    for (int r : c.op().readsPerInput()) {
-      if (r != 1) {
+    for (int i = 0; i < c.inputs().size(); i++) {
+      // a few blocks of a stored array (a regrid of an input read straight from its store) are
+      // cheap to read again in each consumer
+      if (c.op().readsPerInput()[i] != 1 && !(c.inputs().get(i) instanceof ArrayNode.Stored)) {
         return false;
       }
     }
@@ -361,6 +427,12 @@ public final class Plan {
    */
   private long blockLimit(ArrayNode.Computed c) {
     int[] reads = c.op().readsPerInput();
+    if (isJoin(c)) {
+      // a join reads each block of its input in one task only: fusing its cheap upstream (a
+      // costly one is stored, see decideFusion) recomputes nothing and saves the input's copy,
+      // however many blocks the task reads (memory is still checked)
+      return Long.MAX_VALUE;
+    }
     if (c.inputs().size() == 1
         && reads.length == 1
         && reads[0] == 1
@@ -578,6 +650,9 @@ public final class Plan {
                 Shapes.size(c.shape()) * c.dtype().itemSize(),
                 c.target() == null && !isOutput(c),
                 ByteCounts.satMul(blocks, readBytesPerTask(c))));
+        if (isJoin(c) && c.inputs().get(0) instanceof ArrayNode.Computed in && !cheapUpstream(in)) {
+          materialized.add(in.name());
+        }
       } else if (n instanceof ArrayNode.Rechunked r) {
         RechunkStages st = RechunkStages.of(r, cfg, isOutput(r));
         rechunkChains.put(r.name(), st.chain());
