@@ -1,5 +1,6 @@
 package dev.cubed.plan;
 
+import dev.cubed.nd.Shapes;
 import dev.cubed.runtime.Operation;
 import dev.cubed.runtime.TaskFunction;
 import dev.cubed.zarr.ZarrArray;
@@ -276,7 +277,9 @@ final class TaskMarkers implements Serializable {
       cg[i] = (rs + tc[i] - 1) / tc[i];
     }
     List<long[]> out = new ArrayList<>();
-    for (long[] rel : PlanRun.allBlocks(cg)) {
+    long total = Shapes.size(cg);
+    for (long f = 0; f < total; f++) {
+      long[] rel = Shapes.unravel(cg, f);
       long[] c = new long[nd];
       for (int i = 0; i < nd; i++) {
         c[i] = c0[i] + rel[i];
