@@ -3,14 +3,14 @@ package dev.cubed.plan;
 /**
  * Saturating byte arithmetic and the read volume of a rechunk stage, for {@link Plan}'s summary.
  */
-final class ByteCounts {
+public final class ByteCounts {
   private ByteCounts() {}
 
   /**
    * Bytes a copy in regions of {@code region} reads from chunks {@code from}: every region reads
    * the whole source chunks it overlaps (per axis the overlapped extents, multiplied over axes).
    */
-  static long regionReadBytes(long[] shape, long[] from, long[] region, int item) {
+  public static long regionReadBytes(long[] shape, long[] from, long[] region, int item) {
     long b = item;
     for (int d = 0; d < shape.length; d++) {
       long extent = 0;
@@ -30,14 +30,14 @@ final class ByteCounts {
   }
 
   /** {@code a * b} for non-negative counts, {@link Long#MAX_VALUE} on overflow. */
-  static long satMul(long a, long b) {
+  public static long satMul(long a, long b) {
     long hi = Math.multiplyHigh(a, b);
     long lo = a * b;
     return hi != 0 || lo < 0 ? Long.MAX_VALUE : lo;
   }
 
   /** {@code a + b} for non-negative counts, {@link Long#MAX_VALUE} on overflow. */
-  static long satAdd(long a, long b) {
+  public static long satAdd(long a, long b) {
     long s = a + b;
     return s < 0 ? Long.MAX_VALUE : s;
   }

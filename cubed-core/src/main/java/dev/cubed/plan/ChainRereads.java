@@ -22,7 +22,7 @@ import java.util.function.Predicate;
  * over {@code A} in {@code sum(A * B[0, :])}: fused, each of the row's blocks would decode a whole
  * stored chunk of {@code B} once per block-row of {@code A}.
  */
-final class ChainRereads {
+public final class ChainRereads {
   /**
    * The most input blocks {@link #nearest} walks for one op (summed over its tasks and the chain):
    * planning stays linear in the ops, not in tasks x chain depth, for arrays of millions of blocks.
@@ -42,7 +42,7 @@ final class ChainRereads {
    *
    * @param fused true for a computed array fused into its consumers (not stored)
    */
-  static ArrayNode.Computed nearest(ArrayNode.Computed c, Predicate<ArrayNode> fused) {
+  public static ArrayNode.Computed nearest(ArrayNode.Computed c, Predicate<ArrayNode> fused) {
     return nearest(c, fused, n -> false, MAX_VISITS);
   }
 
@@ -51,13 +51,13 @@ final class ChainRereads {
    * recomputed (a halo op's elementwise inputs, see {@link Plan}): they are walked through, never
    * returned.
    */
-  static ArrayNode.Computed nearest(
+  public static ArrayNode.Computed nearest(
       ArrayNode.Computed c, Predicate<ArrayNode> fused, Predicate<ArrayNode> accepted) {
     return nearest(c, fused, accepted, MAX_VISITS);
   }
 
   /** {@link #nearest(ArrayNode.Computed, Predicate)} with a given walk budget (blocks visited). */
-  static ArrayNode.Computed nearest(
+  public static ArrayNode.Computed nearest(
       ArrayNode.Computed c, Predicate<ArrayNode> fused, long maxVisits) {
     return nearest(c, fused, n -> false, maxVisits);
   }

@@ -19,16 +19,16 @@ import java.util.concurrent.Future;
  * cores busy. A task therefore holds two blocks' inputs at once, which its projected memory counts
  * ({@link Plan}).
  */
-final class ChainWalks {
+public final class ChainWalks {
   private ChainWalks() {}
 
   /** Receives each block of a row as it is computed. */
-  interface Sink {
+  public interface Sink {
     void accept(long[] key, NDArray block) throws Exception;
   }
 
   /** The chain's tasks: one key per row, its coordinate along the axis 0 (none if empty). */
-  static List<long[]> rows(ArrayNode.Computed c, int axis) {
+  public static List<long[]> rows(ArrayNode.Computed c, int axis) {
     long[] nb = c.numBlocks();
     List<long[]> keys = new ArrayList<>();
     if (nb[axis] == 0) {
@@ -44,7 +44,7 @@ final class ChainWalks {
   }
 
   /** Number of tasks of the chain: the blocks off the axis. */
-  static long tasks(long[] nb, int axis) {
+  public static long tasks(long[] nb, int axis) {
     if (nb[axis] == 0) {
       return 0;
     }
@@ -54,7 +54,7 @@ final class ChainWalks {
   }
 
   /** The blocks of the row of task {@code row}, in order along the axis. */
-  static List<long[]> rowBlocks(long[] nb, int axis, long[] row) {
+  public static List<long[]> rowBlocks(long[] nb, int axis, long[] row) {
     List<long[]> keys = new ArrayList<>();
     for (long j = 0; j < nb[axis]; j++) {
       long[] k = row.clone();
@@ -68,7 +68,8 @@ final class ChainWalks {
    * Walks the row of task {@code row}: computes each block from its inputs and the carry, hands it
    * to {@code sink}, and keeps the new carry; the next block's inputs are read meanwhile.
    */
-  static void walk(ArrayNode.Computed c, Evaluator ev, long[] row, Sink sink) throws Exception {
+  public static void walk(ArrayNode.Computed c, Evaluator ev, long[] row, Sink sink)
+      throws Exception {
     ChainFunction cf = (ChainFunction) c.op().function();
     List<long[]> blocks = rowBlocks(c.numBlocks(), cf.axis(), row);
     if (blocks.isEmpty()) {

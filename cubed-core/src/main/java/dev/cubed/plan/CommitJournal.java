@@ -31,7 +31,7 @@ import java.util.Set;
  * <name>}, {@code t<i> made <identity>}, {@code t<i> backup <name> <identity>}, {@code t<i>
  * swapped}, {@code t<i> marked}, {@code t<i> done}, {@code done} (target {@code i} in plan order).
  */
-final class CommitJournal implements StagedWrite.Journal {
+public final class CommitJournal implements StagedWrite.Journal {
   /** The journal's file name inside a compute directory. */
   static final String FILE = "commit.journal";
 
@@ -49,7 +49,7 @@ final class CommitJournal implements StagedWrite.Journal {
   }
 
   /** The journal of an open compute directory, with what an earlier run recorded. */
-  static CommitJournal of(ComputeDir cdir) {
+  public static CommitJournal of(ComputeDir cdir) {
     if (cdir.inStore()) {
       byte[] v = cdir.store().get(FILE);
       return new CommitJournal(null, cdir.store(), parse(v));
@@ -62,7 +62,7 @@ final class CommitJournal implements StagedWrite.Journal {
    * True if the compute {@code id} under the work directory {@code workDir} left a commit that
    * began (its tasks all finished): its targets are its own output. Only reads; false if unknown.
    */
-  static boolean commitBegan(String workDir, String id) {
+  public static boolean commitBegan(String workDir, String id) {
     try {
       List<String> l;
       if (Stores.isLocal(workDir)) {
@@ -83,7 +83,7 @@ final class CommitJournal implements StagedWrite.Journal {
   }
 
   /** True if the earlier run's commit began ({@value #COMMIT} recorded). */
-  boolean commitBegan() {
+  public boolean commitBegan() {
     return lines.contains(COMMIT);
   }
 

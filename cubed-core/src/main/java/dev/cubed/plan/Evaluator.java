@@ -15,7 +15,7 @@ import java.util.Map;
 /**
  * Computes blocks of nodes inside a task, reading stored arrays and computing fused ones inline.
  */
-final class Evaluator implements Serializable {
+public final class Evaluator implements Serializable {
   private static final long serialVersionUID = 1L;
   private final Map<String, ZarrArray> stored;
 
@@ -28,12 +28,12 @@ final class Evaluator implements Serializable {
   /** Bytes per array tile of tiled pointwise-to-reduction chains ({@link Tiles}); 0: off. */
   private final long tileBytes;
 
-  Evaluator(Map<String, ZarrArray> stored) {
+  public Evaluator(Map<String, ZarrArray> stored) {
     this(stored, 0);
   }
 
   /** An evaluator with tiled chains of {@code tileBytes} per array tile (0: untiled). */
-  Evaluator(Map<String, ZarrArray> stored, long tileBytes) {
+  public Evaluator(Map<String, ZarrArray> stored, long tileBytes) {
     this(stored, null, false, tileBytes);
   }
 
@@ -49,11 +49,11 @@ final class Evaluator implements Serializable {
   }
 
   /** True if {@code n} is computed inline in this evaluator's tasks (not stored). */
-  boolean fused(ArrayNode n) {
+  public boolean fused(ArrayNode n) {
     return n instanceof ArrayNode.Computed && !stored.containsKey(n.name());
   }
 
-  long tileBytes() {
+  public long tileBytes() {
     return tileBytes;
   }
 
@@ -62,7 +62,7 @@ final class Evaluator implements Serializable {
    * paths read a source block more than once ({@link Plan#cachedSources}): it keeps every block of
    * a virtual or stored input it reads, so the task reads or generates each such block once.
    */
-  Evaluator forTask() {
+  public Evaluator forTask() {
     return new Evaluator(stored, new HashMap<>(), false, tileBytes);
   }
 
@@ -70,12 +70,12 @@ final class Evaluator implements Serializable {
    * An evaluator of a whole tiny plan in memory (no stored intermediates): it keeps every block it
    * reads or computes, so a node feeding several others is computed once.
    */
-  static Evaluator inMemory() {
+  public static Evaluator inMemory() {
     return new Evaluator(Map.of(), new HashMap<>(), true, 0);
   }
 
   /** The block of {@code node} at {@code coords}, read if stored, computed otherwise. */
-  NDArray block(ArrayNode node, long[] coords) throws Exception {
+  public NDArray block(ArrayNode node, long[] coords) throws Exception {
     if (sourceCache != null
         && (cacheAll || node instanceof ArrayNode.Virtual || node instanceof ArrayNode.Stored)) {
       String k = node.name() + Arrays.toString(coords);
@@ -110,7 +110,7 @@ final class Evaluator implements Serializable {
   }
 
   /** The padded Zarr chunk of an irregular array's block (see {@link #unpad}). */
-  static NDArray pad(NDArray block, long[] chunkShape) {
+  public static NDArray pad(NDArray block, long[] chunkShape) {
     if (Arrays.equals(block.shape(), chunkShape)) {
       return block;
     }
@@ -120,7 +120,7 @@ final class Evaluator implements Serializable {
   }
 
   /** Computes the block (never reads the node's own storage). */
-  NDArray compute(ArrayNode node, long[] coords) throws Exception {
+  public NDArray compute(ArrayNode node, long[] coords) throws Exception {
     if (node instanceof ArrayNode.Stored s) {
       return s.array().readChunk(coords);
     }

@@ -13,7 +13,7 @@ import java.util.function.Predicate;
  * stream of fused first steps over shared sources (the first partial rounds of tree reductions, a
  * {@link StreamFold}) run together in one op that reads each source block once per step.
  */
-final class FoldGroups {
+public final class FoldGroups {
   private FoldGroups() {}
 
   /**
@@ -29,7 +29,7 @@ final class FoldGroups {
    * chunk and the op's extra memory), the fused blocks between it and the sources, and its written
    * chunk (summed over the members). Members are added to {@code taken}.
    */
-  static List<MultiOutput.Group> findFolds(
+  public static List<MultiOutput.Group> findFolds(
       List<ArrayNode> topo,
       Set<String> materialized,
       Predicate<ArrayNode> isOutput,
@@ -86,7 +86,7 @@ final class FoldGroups {
    * @throws IllegalStateException if the members stream different keys in this task (the plan
    *     checks this for every task when an op has at most {@value #KEY_CHECK_ALL})
    */
-  static List<NDArray> fold(List<ArrayNode.Computed> members, long[] key, Evaluator ev)
+  public static List<NDArray> fold(List<ArrayNode.Computed> members, long[] key, Evaluator ev)
       throws Exception {
     List<long[]> keys = streamKeys(members.get(0), key);
     for (ArrayNode.Computed m : members) {

@@ -45,7 +45,7 @@ import java.util.function.Predicate;
  * writing only what the ungrouped plan writes (e.g. quadratic_means: the three means' first rounds
  * read U and V once). The per-block groups above are then sought among the rest.
  */
-final class MultiOutput {
+public final class MultiOutput {
   private MultiOutput() {}
 
   /**
@@ -54,7 +54,7 @@ final class MultiOutput {
    * members are the first rounds of trees, see {@link FoldGroups#findFolds}) and the bytes of
    * stored sources a task reads.
    */
-  record Group(
+  public record Group(
       String name,
       List<ArrayNode.Computed> members,
       long projectedMem,
@@ -85,7 +85,7 @@ final class MultiOutput {
    * Finds the groups of a plan whose fusion is decided, and adds their members to {@code
    * materialized}.
    */
-  static List<Group> find(
+  public static List<Group> find(
       List<ArrayNode> topo,
       Map<String, Integer> consumers,
       Set<String> materialized,

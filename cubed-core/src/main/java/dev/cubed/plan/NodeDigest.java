@@ -38,7 +38,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * from run to run, and so do the names of every node built on it, so a resume recomputes them
  * rather than reusing anything.
  */
-final class NodeDigest {
+public final class NodeDigest {
   private static final SecureRandom RANDOM = new SecureRandom();
   private static final AtomicLong INSTANCES = new AtomicLong();
   private static final Map<Store, Long> STORE_IDS =
@@ -81,7 +81,7 @@ final class NodeDigest {
   }
 
   /** The hex SHA-256 of a UTF-8 string. */
-  static String sha256Hex(String s) {
+  public static String sha256Hex(String s) {
     return HexFormat.of().formatHex(sha256().digest(s.getBytes(StandardCharsets.UTF_8)));
   }
 

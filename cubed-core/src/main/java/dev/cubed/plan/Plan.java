@@ -554,7 +554,7 @@ public final class Plan {
    * pointwise chain whose destination encodes runs (a target with the default codec, or an
    * intermediate, which always has it), when that holds less than computing its block whole.
    */
-  TiledWrites.Chain writeChain(ArrayNode.Computed c) {
+  public TiledWrites.Chain writeChain(ArrayNode.Computed c) {
     if (!materialized.contains(c.name()) || (c.target() != null && !c.target().streamsWrites())) {
       return null;
     }

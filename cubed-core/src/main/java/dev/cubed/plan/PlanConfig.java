@@ -178,7 +178,7 @@ public final class PlanConfig {
    * The settings that change what a plan writes, as one line of its fingerprint (see the class
    * comment).
    */
-  String fingerprintLine() {
+  public String fingerprintLine() {
     return "settings foldGroups="
         + foldGroups
         + " tileBytes="

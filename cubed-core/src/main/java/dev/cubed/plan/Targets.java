@@ -80,7 +80,8 @@ public final class Targets {
    * shows a commit it began: its described targets are then its own output, judged again after the
    * commit is finished ({@link #open}).
    */
-  static Targets prepare(List<ArrayNode> nodes, Path workDir, boolean resume, boolean ownOutput) {
+  public static Targets prepare(
+      List<ArrayNode> nodes, Path workDir, boolean resume, boolean ownOutput) {
     Set<ZarrArray> seen = Collections.newSetFromMap(new IdentityHashMap<>());
     List<ZarrArray> targets = new ArrayList<>();
     List<ZarrArray> sources = new ArrayList<>();
@@ -174,7 +175,7 @@ public final class Targets {
    *
    * @throws TargetBusyException if another compute is writing one of the targets
    */
-  void open(ComputeDir cdir, boolean resume) {
+  public void open(ComputeDir cdir, boolean resume) {
     try {
       for (ZarrArray t : targets) {
         Path loc = location(t);
@@ -241,7 +242,7 @@ public final class Targets {
    * After a failure before any task finished (nothing to resume): deletes the staging arrays this
    * compute created and forgets them. Does nothing once the commit began.
    */
-  void abandon(ComputeDir cdir) {
+  public void abandon(ComputeDir cdir) {
     if (journal == null) {
       journal = CommitJournal.of(cdir);
     }
@@ -319,7 +320,7 @@ public final class Targets {
   }
 
   /** Releases the write locks (idempotent). */
-  void close() {
+  public void close() {
     for (int i = locks.size() - 1; i >= 0; i--) {
       locks.get(i).close();
     }

@@ -30,7 +30,7 @@ import java.util.stream.Stream;
  * line): the plan accepts it on resume only if those chunks still exist, so a target recreated
  * between runs is written again. Marker text is read as text, nothing is deserialized.
  */
-final class TaskMarkers implements Serializable {
+public final class TaskMarkers implements Serializable {
   private static final long serialVersionUID = 1L;
   static final String DIR = ".done";
   private static final Logger LOG = Logger.getLogger(TaskMarkers.class.getName());
@@ -126,17 +126,17 @@ final class TaskMarkers implements Serializable {
   }
 
   /** The target a task writes to and the target chunks a task key covers. */
-  record TargetWrites(ZarrArray target, ChunksOf chunksOf) implements Serializable {}
+  public record TargetWrites(ZarrArray target, ChunksOf chunksOf) implements Serializable {}
 
   /** The target chunks one task writes. */
-  interface ChunksOf extends Serializable {
+  public interface ChunksOf extends Serializable {
     List<long[]> apply(long[] key);
   }
 
   /**
    * True if any task of the compute has a completion marker (its directory holds finished work).
    */
-  static boolean any(ComputeDir cdir) {
+  public static boolean any(ComputeDir cdir) {
     if (cdir.inStore()) {
       return !cdir.store().list(DIR + "/").isEmpty();
     }
@@ -159,7 +159,7 @@ final class TaskMarkers implements Serializable {
    * the tasks with a valid marker are left out, ops with none left are dropped (and removed from
    * the others' dependencies), and the skipped count is logged.
    */
-  static Prepared prepare(
+  public static Prepared prepare(
       ComputeDir cdir, List<Operation> ops, Map<String, TargetWrites> targetWrites) {
     return prepare(cdir, ops, targetWrites, Set.of());
   }
@@ -227,7 +227,7 @@ final class TaskMarkers implements Serializable {
   }
 
   /** The ops to give the executor and how many tasks were skipped as complete. */
-  record Prepared(List<Operation> ops, long skipped) {}
+  public record Prepared(List<Operation> ops, long skipped) {}
 
   /** A marker is valid if present and, for a target write, every chunk it lists still exists. */
   private static boolean validMarker(List<String> lines, TargetWrites tw) {
@@ -264,7 +264,7 @@ final class TaskMarkers implements Serializable {
   }
 
   /** The target chunks a copy task of region {@code region} at {@code key} writes. */
-  static List<long[]> regionChunks(ZarrArray dst, long[] region, long[] key) {
+  public static List<long[]> regionChunks(ZarrArray dst, long[] region, long[] key) {
     long[] shape = dst.shape();
     long[] tc = dst.chunks();
     int nd = shape.length;

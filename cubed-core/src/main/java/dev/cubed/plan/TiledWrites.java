@@ -28,14 +28,14 @@ import java.util.function.Predicate;
  * shape and chunks), with the written array itself as the top op; the plan streams it only where
  * the destination's codec encodes runs ({@link dev.cubed.zarr.ZarrArray#streamsWrites()}).
  */
-final class TiledWrites {
+public final class TiledWrites {
   private TiledWrites() {}
 
   /**
    * A streamable chain: the written array last among its pointwise ops, the leaves, the elements
    * per run (at most a block's).
    */
-  record Chain(List<ArrayNode.Computed> nodes, List<ArrayNode> leaves, int runElems) {
+  public record Chain(List<ArrayNode.Computed> nodes, List<ArrayNode> leaves, int runElems) {
     ArrayNode.Computed top() {
       return nodes.get(nodes.size() - 1);
     }
@@ -45,7 +45,7 @@ final class TiledWrites {
      * generator's box before it is copied into the run) and the ops' extra memory. Leaves read
      * whole are not included (see {@link #wholeLeaves()}).
      */
-    long runBytes() {
+    public long runBytes() {
       long b = 0;
       for (ArrayNode.Computed n : nodes) {
         b += (long) runElems * n.dtype().itemSize() + n.op().extraMem();
@@ -57,7 +57,7 @@ final class TiledWrites {
     }
 
     /** The leaves whose whole blocks are read or computed (once per task). */
-    List<ArrayNode> wholeLeaves() {
+    public List<ArrayNode> wholeLeaves() {
       List<ArrayNode> l = new ArrayList<>();
       for (ArrayNode n : leaves) {
         if (!generatesRegions(n)) {
@@ -77,7 +77,7 @@ final class TiledWrites {
    * first, middle and last task); else for that block at run time. {@code fused} says which
    * computed arrays are computed inline (not stored).
    */
-  static Chain chain(
+  public static Chain chain(
       ArrayNode.Computed c, Predicate<ArrayNode> fused, long tileBytes, long[] coords) {
     if (tileBytes <= 0 || !c.isRegular() || Shapes.size(c.numBlocks()) == 0) {
       return null;
@@ -107,7 +107,7 @@ final class TiledWrites {
   }
 
   /** The elements of block {@code coords} of the chain's top array, a run at a time. */
-  static ChunkElements elements(Chain ch, Evaluator ev, long[] coords) {
+  public static ChunkElements elements(Chain ch, Evaluator ev, long[] coords) {
     return new Runs(ch, ev, coords.clone());
   }
 

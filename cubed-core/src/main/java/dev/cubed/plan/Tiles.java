@@ -28,7 +28,7 @@ import java.util.function.Predicate;
  * <p>This class finds and sizes a chain when the plan is made; {@link TiledEvaluation} runs it in a
  * task.
  */
-final class Tiles {
+public final class Tiles {
   private Tiles() {}
 
   /**
@@ -42,7 +42,7 @@ final class Tiles {
    * last), the leaves (distinct arrays whose whole blocks are read or computed), the input block
    * shape and the tile shape.
    */
-  record Chain(
+  public record Chain(
       ArrayNode.Computed reduce,
       List<ArrayNode.Computed> nodes,
       List<ArrayNode> leaves,
@@ -76,7 +76,7 @@ final class Tiles {
      * blocks at a time ({@link dev.cubed.zarr.ZarrArray#readsRegions()}) when that holds less than
      * its block, or a generator that makes regions ({@link ArrayNode.RegionGenerator}).
      */
-    boolean regionLeaf(ArrayNode leaf) {
+    public boolean regionLeaf(ArrayNode leaf) {
       if (TiledWrites.generatesRegions(leaf)) {
         return true;
       }
@@ -89,7 +89,7 @@ final class Tiles {
      * Bytes a region leaf holds instead of its block: the decoded blocks kept and one stored block
      * (read), or a generated tile.
      */
-    long regionBytes(ArrayNode leaf) {
+    public long regionBytes(ArrayNode leaf) {
       if (TiledWrites.generatesRegions(leaf)) {
         return Shapes.size(tileShape) * leaf.dtype().itemSize();
       }
@@ -109,7 +109,7 @@ final class Tiles {
      * Bytes of one tile's arrays: a tile of every pointwise op and of every leaf (its copy), and
      * the tile's state. This replaces the chain's whole blocks in projected memory.
      */
-    long tileBytes() {
+    public long tileBytes() {
       long e = Shapes.size(tileShape);
       long b = 0;
       for (ArrayNode n : nodes) {
@@ -140,7 +140,7 @@ final class Tiles {
    * the first, middle and last task; the largest block); else for that block at run time. {@code
    * fused} says which computed arrays are computed inline (not stored).
    */
-  static Chain chain(
+  public static Chain chain(
       ArrayNode.Computed r, Predicate<ArrayNode> fused, long tileBytes, long[] rCoords) {
     if (tileBytes <= 0
         || !(r.op().function() instanceof TileReduction tr)
