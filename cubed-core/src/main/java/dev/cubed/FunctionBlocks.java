@@ -2,7 +2,7 @@ package dev.cubed;
 
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
-import dev.cubed.plan.ArrayNode;
+import dev.cubed.plan.node.ArrayNode;
 import java.util.Arrays;
 
 /**

@@ -1,7 +1,7 @@
 package dev.cubed;
 
-import dev.cubed.plan.ArrayNode;
-import dev.cubed.plan.PlanSummary;
+import dev.cubed.plan.node.ArrayNode;
+import dev.cubed.plan.node.PlanSummary;
 import java.util.ArrayDeque;
 import java.util.Collections;
 import java.util.IdentityHashMap;

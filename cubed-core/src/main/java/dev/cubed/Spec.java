@@ -83,8 +83,8 @@ import java.util.Objects;
  *
  * <p>A local work directory must be private to the user running the compute: when a compute first
  * uses it, it is created with mode 0700 if missing, and refused if another user owns it or its
- * group or others may write it (see {@link dev.cubed.plan.WorkDirs}). Building a spec checks and
- * creates nothing.
+ * group or others may write it (see {@link dev.cubed.plan.durable.WorkDirs}). Building a spec
+ * checks and creates nothing.
  */
 public final class Spec implements Serializable {
   private static final long serialVersionUID = 1L;

@@ -1,7 +1,7 @@
 package dev.cubed;
 
-import dev.cubed.plan.PlanConfig;
-import dev.cubed.plan.WorkDirs;
+import dev.cubed.plan.durable.WorkDirs;
+import dev.cubed.plan.node.PlanConfig;
 import dev.cubed.primitive.RechunkPlanner.ConsumeIntermediates;
 import dev.cubed.primitive.RechunkPlanner.IntermediateCompression;
 import java.io.Serializable;

@@ -4,8 +4,8 @@ import dev.cubed.core.Core;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
-import dev.cubed.plan.ArrayNode;
-import dev.cubed.plan.ChunkGrid;
+import dev.cubed.plan.node.ArrayNode;
+import dev.cubed.plan.node.ChunkGrid;
 import dev.cubed.primitive.Blockwise;
 
 /**

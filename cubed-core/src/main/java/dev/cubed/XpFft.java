@@ -7,7 +7,7 @@ import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import dev.cubed.nd.fft.Fft;
 import dev.cubed.nd.fft.Fft.Norm;
-import dev.cubed.plan.ArrayNode;
+import dev.cubed.plan.node.ArrayNode;
 import java.io.Serializable;
 import java.util.Arrays;
 

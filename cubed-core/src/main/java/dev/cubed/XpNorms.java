@@ -8,7 +8,7 @@ import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import dev.cubed.nd.linalg.Linalg;
-import dev.cubed.plan.ArrayNode;
+import dev.cubed.plan.node.ArrayNode;
 import java.util.Arrays;
 
 /**

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.elementwise.Elementwise;
-import dev.cubed.plan.ArrayNode;
+import dev.cubed.plan.node.ArrayNode;
 import dev.cubed.primitive.BlockKeys;
 import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;

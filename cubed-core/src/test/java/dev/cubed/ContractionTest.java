@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.linalg.Linalg;
-import dev.cubed.plan.PlanSummary;
+import dev.cubed.plan.node.PlanSummary;
 import dev.cubed.testing.NDAssert;
 import java.nio.file.Path;
 import java.util.Random;

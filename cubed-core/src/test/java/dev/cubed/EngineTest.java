@@ -7,7 +7,7 @@ import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import dev.cubed.plan.MemoryBudgetExceededException;
-import dev.cubed.plan.PlanSummary;
+import dev.cubed.plan.node.PlanSummary;
 import dev.cubed.runtime.Callback;
 import dev.cubed.runtime.Events;
 import dev.cubed.runtime.TaskFailedException;

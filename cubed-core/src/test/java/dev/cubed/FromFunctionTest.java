@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.cubed.nd.Axes;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
-import dev.cubed.plan.ArrayNode;
+import dev.cubed.plan.node.ArrayNode;
 import dev.cubed.runtime.ThreadsExecutor;
 import dev.cubed.runtime.processes.ProcessesExecutor;
 import dev.cubed.zarr.ZarrArray;

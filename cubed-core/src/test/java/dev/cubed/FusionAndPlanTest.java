@@ -7,7 +7,7 @@ import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.elementwise.Elementwise;
 import dev.cubed.plan.MemoryBudgetExceededException;
-import dev.cubed.plan.PlanSummary;
+import dev.cubed.plan.node.PlanSummary;
 import dev.cubed.primitive.BlockKeys;
 import dev.cubed.primitive.Blockwise;
 import dev.cubed.testing.NDAssert;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cubed.nd.DType;
 import dev.cubed.nd.Index;
-import dev.cubed.plan.PlanSummary;
+import dev.cubed.plan.node.PlanSummary;
 import dev.cubed.zarr.ZarrArray;
 import dev.cubed.zarr.store.MemoryStore;
 import java.nio.file.Path;

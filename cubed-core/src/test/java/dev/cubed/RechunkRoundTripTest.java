@@ -7,7 +7,7 @@ import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import dev.cubed.plan.Plan;
-import dev.cubed.plan.PlanSummary;
+import dev.cubed.plan.node.PlanSummary;
 import dev.cubed.primitive.CopyOp;
 import dev.cubed.primitive.RechunkPlanner;
 import dev.cubed.runtime.TaskFailedException;

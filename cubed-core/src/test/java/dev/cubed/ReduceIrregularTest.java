@@ -3,7 +3,7 @@ package dev.cubed;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cubed.nd.NDArray;
-import dev.cubed.plan.PlanSummary;
+import dev.cubed.plan.node.PlanSummary;
 import java.nio.file.Path;
 import java.util.List;
 import org.assertj.core.data.Offset;

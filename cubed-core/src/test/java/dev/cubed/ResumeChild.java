@@ -1,8 +1,8 @@
 package dev.cubed;
 
-import dev.cubed.plan.ComputeDir;
 import dev.cubed.plan.Plan;
-import dev.cubed.plan.PlanSummary;
+import dev.cubed.plan.durable.ComputeDir;
+import dev.cubed.plan.node.PlanSummary;
 import dev.cubed.runtime.Callback;
 import dev.cubed.runtime.Events;
 import dev.cubed.runtime.ThreadsExecutor;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
-import dev.cubed.plan.TargetBusyException;
+import dev.cubed.plan.durable.TargetBusyException;
 import dev.cubed.testing.OtherUser;
 import dev.cubed.zarr.ZarrArray;
 import dev.cubed.zarr.store.FileSystemStore;

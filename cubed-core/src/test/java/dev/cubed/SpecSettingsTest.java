@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.plan.Plan;
-import dev.cubed.plan.PlanConfig;
+import dev.cubed.plan.node.PlanConfig;
 import dev.cubed.primitive.RechunkPlanner.ConsumeIntermediates;
 import dev.cubed.primitive.RechunkPlanner.IntermediateCompression;
 import java.nio.file.Path;

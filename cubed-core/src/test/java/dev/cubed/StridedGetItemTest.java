@@ -3,7 +3,7 @@ package dev.cubed;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.Index;
 import dev.cubed.nd.Indexing;
-import dev.cubed.plan.PlanSummary;
+import dev.cubed.plan.node.PlanSummary;
 import dev.cubed.zarr.ZarrArray;
 import dev.cubed.zarr.store.MemoryStore;
 import java.util.Arrays;

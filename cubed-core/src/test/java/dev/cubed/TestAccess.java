@@ -1,6 +1,6 @@
 package dev.cubed;
 
-import dev.cubed.plan.ArrayNode;
+import dev.cubed.plan.node.ArrayNode;
 
 /** Test-only access to package-private parts of the API layer, for tests in other packages. */
 public final class TestAccess {

@@ -9,7 +9,7 @@ import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.fft.Fft;
 import dev.cubed.nd.fft.Fft.Norm;
-import dev.cubed.plan.PlanSummary;
+import dev.cubed.plan.node.PlanSummary;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;

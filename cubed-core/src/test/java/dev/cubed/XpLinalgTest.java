@@ -10,7 +10,7 @@ import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.elementwise.Elementwise;
 import dev.cubed.nd.linalg.Linalg;
-import dev.cubed.plan.PlanSummary;
+import dev.cubed.plan.node.PlanSummary;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.cubed.cli;
 
 import dev.cubed.Spec;
-import dev.cubed.plan.ComputeDir;
+import dev.cubed.plan.durable.ComputeDir;
 import dev.cubed.zarr.store.Stores;
 import java.io.PrintWriter;
 import java.nio.file.Files;

@@ -3,7 +3,7 @@ package dev.cubed.cli;
 import dev.cubed.Spec;
 import dev.cubed.nd.Shapes;
 import dev.cubed.plan.Plan;
-import dev.cubed.plan.PlanSummary;
+import dev.cubed.plan.node.PlanSummary;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

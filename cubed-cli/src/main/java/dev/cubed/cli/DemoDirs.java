@@ -1,7 +1,7 @@
 package dev.cubed.cli;
 
-import dev.cubed.plan.ComputeDir;
-import dev.cubed.plan.WorkDirs;
+import dev.cubed.plan.durable.ComputeDir;
+import dev.cubed.plan.durable.WorkDirs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;

@@ -4,7 +4,7 @@ import dev.cubed.Cubed;
 import dev.cubed.CubedArray;
 import dev.cubed.Spec;
 import dev.cubed.plan.MemoryBudgetExceededException;
-import dev.cubed.plan.PlanSummary;
+import dev.cubed.plan.node.PlanSummary;
 import dev.cubed.zarr.ZarrArray;
 import java.io.PrintWriter;
 import java.util.Comparator;

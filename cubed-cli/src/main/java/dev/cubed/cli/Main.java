@@ -1,7 +1,7 @@
 package dev.cubed.cli;
 
 import dev.cubed.plan.MemoryBudgetExceededException;
-import dev.cubed.plan.TargetBusyException;
+import dev.cubed.plan.durable.TargetBusyException;
 import dev.cubed.runtime.ExecutorUnavailableException;
 import dev.cubed.runtime.TaskFailedException;
 import dev.cubed.zarr.store.Stores;

@@ -8,7 +8,7 @@ import dev.cubed.Xp;
 import dev.cubed.nd.Axes;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
-import dev.cubed.plan.PlanSummary;
+import dev.cubed.plan.node.PlanSummary;
 import dev.cubed.zarr.ZarrArray;
 import dev.cubed.zarr.store.FileSystemStore;
 import dev.cubed.zarr.store.Store;

@@ -5,7 +5,7 @@ import dev.cubed.Cubed;
 import dev.cubed.Spec;
 import dev.cubed.nd.Shapes;
 import dev.cubed.plan.Plan;
-import dev.cubed.plan.PlanSummary;
+import dev.cubed.plan.node.PlanSummary;
 import dev.cubed.zarr.ZarrArray;
 import dev.cubed.zarr.ZarrArrayBuilder;
 import dev.cubed.zarr.store.Stores;

@@ -1,8 +1,8 @@
 package dev.cubed.cli;
 
-import dev.cubed.plan.ComputeDir;
 import dev.cubed.plan.Plan;
 import dev.cubed.plan.PlanCallback;
+import dev.cubed.plan.durable.ComputeDir;
 import dev.cubed.runtime.Callback;
 import dev.cubed.runtime.Events;
 import dev.cubed.zarr.store.Stores;

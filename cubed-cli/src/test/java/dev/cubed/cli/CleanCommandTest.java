@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
-import dev.cubed.plan.ComputeDir;
+import dev.cubed.plan.durable.ComputeDir;
 import dev.cubed.zarr.ZarrArray;
 import dev.cubed.zarr.store.FileSystemStore;
 import java.io.PrintWriter;

@@ -9,7 +9,7 @@ import dev.cubed.Cubed;
 import dev.cubed.Spec;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
-import dev.cubed.plan.PlanSummary;
+import dev.cubed.plan.node.PlanSummary;
 import dev.cubed.zarr.ZarrArray;
 import dev.cubed.zarr.store.FileSystemStore;
 import java.io.ByteArrayOutputStream;

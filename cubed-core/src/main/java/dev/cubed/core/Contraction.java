@@ -5,7 +5,7 @@ import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import dev.cubed.nd.elementwise.Elementwise;
 import dev.cubed.nd.linalg.Linalg;
-import dev.cubed.plan.ArrayNode;
+import dev.cubed.plan.node.ArrayNode;
 import dev.cubed.primitive.BlockKeys;
 import dev.cubed.primitive.Blockwise;
 import dev.cubed.primitive.BlockwiseFunction;

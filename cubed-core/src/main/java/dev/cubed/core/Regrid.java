@@ -2,9 +2,9 @@ package dev.cubed.core;
 
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
-import dev.cubed.plan.ArrayNode;
-import dev.cubed.plan.ChunkGrid;
 import dev.cubed.plan.Plan;
+import dev.cubed.plan.node.ArrayNode;
+import dev.cubed.plan.node.ChunkGrid;
 import dev.cubed.primitive.BlockKeys;
 import dev.cubed.primitive.Blockwise;
 import dev.cubed.primitive.GatherFunction;

@@ -2,7 +2,7 @@ package dev.cubed.core;
 
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
-import dev.cubed.plan.ChainFunction;
+import dev.cubed.plan.eval.ChainFunction;
 import java.util.List;
 
 /**

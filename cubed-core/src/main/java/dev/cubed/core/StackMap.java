@@ -3,7 +3,7 @@ package dev.cubed.core;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
-import dev.cubed.plan.ArrayNode;
+import dev.cubed.plan.node.ArrayNode;
 import dev.cubed.primitive.BlockKeys;
 import dev.cubed.primitive.Blockwise;
 import dev.cubed.primitive.BlockwiseFunction;

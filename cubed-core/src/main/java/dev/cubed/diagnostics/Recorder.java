@@ -2,7 +2,7 @@ package dev.cubed.diagnostics;
 
 import dev.cubed.plan.Plan;
 import dev.cubed.plan.PlanCallback;
-import dev.cubed.plan.PlanSummary;
+import dev.cubed.plan.node.PlanSummary;
 import dev.cubed.runtime.Events;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,5 +1,7 @@
 package dev.cubed.plan;
 
+import dev.cubed.plan.node.PlanSummary;
+
 /**
  * A plan whose intermediate arrays need more bytes than the file system of the local work directory
  * has usable; thrown before any task runs. The message names both figures and what to change.

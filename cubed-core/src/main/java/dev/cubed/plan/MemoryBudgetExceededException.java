@@ -1,5 +1,7 @@
 package dev.cubed.plan;
 
+import dev.cubed.plan.node.PlanSummary;
+
 /**
  * A plan whose largest operation's projected memory per task exceeds {@code allowedMem}; thrown
  * before any task runs. The message names the op, its projected memory, allowedMem, reservedMem and

@@ -2,6 +2,20 @@ package dev.cubed.plan;
 
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
+import dev.cubed.plan.durable.StoreCopies;
+import dev.cubed.plan.eval.ChainFunction;
+import dev.cubed.plan.eval.ChainRereads;
+import dev.cubed.plan.eval.ChainWalks;
+import dev.cubed.plan.eval.FoldGroups;
+import dev.cubed.plan.eval.MultiOutput;
+import dev.cubed.plan.eval.PointwiseFunction;
+import dev.cubed.plan.eval.TiledWrites;
+import dev.cubed.plan.eval.Tiles;
+import dev.cubed.plan.node.ArrayNode;
+import dev.cubed.plan.node.ByteCounts;
+import dev.cubed.plan.node.NodeDigest;
+import dev.cubed.plan.node.PlanConfig;
+import dev.cubed.plan.node.PlanSummary;
 import dev.cubed.primitive.BlockKeys;
 import dev.cubed.primitive.GatherFunction;
 import dev.cubed.primitive.HaloFunction;
@@ -91,7 +105,8 @@ public final class Plan {
 
     /**
      * Distinct blocks a task reads when it keeps the source blocks it reads ({@link
-     * Evaluator#forTask}): each source's blocks once, reads of stored intermediates each time.
+     * dev.cubed.plan.eval.Evaluator#forTask}): each source's blocks once, reads of stored
+     * intermediates each time.
      */
     long distinct() {
       long d = otherReads;
@@ -395,12 +410,12 @@ public final class Plan {
 
   /**
    * Whether a task of the op with this cost keeps the source blocks it reads (a per-task cache,
-   * {@link Evaluator#forTask}): when its fused paths read some source block more than once (a halo
-   * op beside the elementwise ops over the same input, e.g. a rolling sum and its count): its fused
-   * ops include a {@link HaloFunction} op and each holds every block it reads anyway (so no
-   * streaming reduction would hold what it streams, nor gather blocks its own tasks would read in
-   * parallel). Then the block limit counts each source block once and the task's memory holds them
-   * all.
+   * {@link dev.cubed.plan.eval.Evaluator#forTask}): when its fused paths read some source block
+   * more than once (a halo op beside the elementwise ops over the same input, e.g. a rolling sum
+   * and its count): its fused ops include a {@link HaloFunction} op and each holds every block it
+   * reads anyway (so no streaming reduction would hold what it streams, nor gather blocks its own
+   * tasks would read in parallel). Then the block limit counts each source block once and the
+   * task's memory holds them all.
    */
   private static boolean cachesSources(Cost cost) {
     return cost.holdsAll() && cost.halo() && cost.distinct() < cost.blocks();
@@ -757,7 +772,7 @@ public final class Plan {
    * workDir/compute-<id>/} with the intermediate arrays when the run succeeds. On failure the
    * directory is kept for a resume (the exception then carries where: {@link #keptComputeDir}).
    * User targets are checked after the memory check and before anything is written, and created
-   * right before the tasks run ({@link Targets}).
+   * right before the tasks run ({@link dev.cubed.plan.durable.Targets}).
    *
    * @return the outputs, the tasks a resume skipped and the executor's report
    * @throws MemoryBudgetExceededException before running anything if an op does not fit

@@ -1,6 +1,9 @@
 package dev.cubed.plan;
 
 import dev.cubed.nd.Shapes;
+import dev.cubed.plan.node.ArrayNode;
+import dev.cubed.plan.node.PlanConfig;
+import dev.cubed.plan.node.PlanSummary;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

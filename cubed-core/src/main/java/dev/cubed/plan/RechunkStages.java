@@ -1,6 +1,10 @@
 package dev.cubed.plan;
 
 import dev.cubed.nd.Shapes;
+import dev.cubed.plan.node.ArrayNode;
+import dev.cubed.plan.node.ByteCounts;
+import dev.cubed.plan.node.PlanConfig;
+import dev.cubed.plan.node.PlanSummary;
 import dev.cubed.primitive.CopyOp;
 import dev.cubed.primitive.RechunkPlanner;
 import java.util.ArrayList;

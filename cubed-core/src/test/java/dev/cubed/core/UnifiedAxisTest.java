@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
-import dev.cubed.plan.ArrayNode;
-import dev.cubed.plan.ChunkGrid;
+import dev.cubed.plan.node.ArrayNode;
+import dev.cubed.plan.node.ChunkGrid;
 import org.junit.jupiter.api.Test;
 
 /** The chunk unification rule of elementwise ops on one axis. */

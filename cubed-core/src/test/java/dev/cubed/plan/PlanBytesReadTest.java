@@ -8,6 +8,8 @@ import dev.cubed.Spec;
 import dev.cubed.Xp;
 import dev.cubed.nd.Axes;
 import dev.cubed.nd.DType;
+import dev.cubed.plan.node.ByteCounts;
+import dev.cubed.plan.node.PlanSummary;
 import dev.cubed.zarr.ZarrArray;
 import dev.cubed.zarr.store.MemoryStore;
 import java.nio.file.Path;

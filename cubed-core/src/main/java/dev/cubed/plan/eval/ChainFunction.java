@@ -1,0 +1,40 @@
+package dev.cubed.plan.eval;
+
+import dev.cubed.nd.NDArray;
+import dev.cubed.primitive.BlockwiseFunction;
+import java.util.List;
+
+/**
+ * A block function whose blocks depend on every earlier block along one axis through a small carry
+ * (a scan: the running total so far), so the plan runs its array as a chain: one task per row of
+ * blocks (the blocks sharing their coordinates off {@link #axis()}) walks the row in order,
+ * computing each block from its inputs and the carry of the blocks before it, writing it, and
+ * keeping only the new carry. Every input block is read once and nothing but the output is written;
+ * the row's blocks are computed one after another in one task, so the op's tasks are independent of
+ * each other as for any op.
+ *
+ * <p>The array of such a function is always stored (never fused into a consumer). Its op's key
+ * function gives, for each output block, the input blocks that block reads (not those of the whole
+ * row), and its projected memory is that of one block plus the carry, which the op's extra memory
+ * must cover (the old and the new carry, held together for a moment). {@link #apply} computes a
+ * block with no carry: the first block of a row.
+ */
+public interface ChainFunction extends BlockwiseFunction {
+  /** The axis the chain walks. */
+  int axis();
+
+  /**
+   * The output block at {@code outCoords} from its inputs ({@code args} as for {@link #apply}) and
+   * the carry of the blocks before it along the axis ({@code carry}, null for the first block).
+   * Must not modify its inputs or the carry.
+   */
+  NDArray step(List<Object> args, long[] outCoords, NDArray carry) throws Exception;
+
+  /** The carry after {@code block} (the output block just computed, which it must not modify). */
+  NDArray carry(NDArray block);
+
+  @Override
+  default NDArray apply(List<Object> args, long[] outCoords) throws Exception {
+    return step(args, outCoords, null);
+  }
+}

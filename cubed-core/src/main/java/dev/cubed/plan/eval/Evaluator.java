@@ -1,0 +1,240 @@
+package dev.cubed.plan.eval;
+
+import dev.cubed.nd.NDArray;
+import dev.cubed.nd.Shapes;
+import dev.cubed.plan.node.ArrayNode;
+import dev.cubed.primitive.BlockKeys;
+import dev.cubed.zarr.ZarrArray;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Computes blocks of nodes inside a task, reading stored arrays and computing fused ones inline.
+ */
+public final class Evaluator implements Serializable {
+  private static final long serialVersionUID = 1L;
+  private final Map<String, ZarrArray> stored;
+
+  /** Source blocks (virtual or stored inputs) read in this task, by name and key; or null. */
+  private final transient Map<String, NDArray> sourceCache;
+
+  /** Whether computed blocks are kept too ({@link #inMemory()}). */
+  private final boolean cacheAll;
+
+  /** Bytes per array tile of tiled pointwise-to-reduction chains ({@link Tiles}); 0: off. */
+  private final long tileBytes;
+
+  public Evaluator(Map<String, ZarrArray> stored) {
+    this(stored, 0);
+  }
+
+  /** An evaluator with tiled chains of {@code tileBytes} per array tile (0: untiled). */
+  public Evaluator(Map<String, ZarrArray> stored, long tileBytes) {
+    this(stored, null, false, tileBytes);
+  }
+
+  private Evaluator(
+      Map<String, ZarrArray> stored,
+      Map<String, NDArray> sourceCache,
+      boolean cacheAll,
+      long tileBytes) {
+    this.stored = stored;
+    this.sourceCache = sourceCache;
+    this.cacheAll = cacheAll;
+    this.tileBytes = tileBytes;
+  }
+
+  /** True if {@code n} is computed inline in this evaluator's tasks (not stored). */
+  public boolean fused(ArrayNode n) {
+    return n instanceof ArrayNode.Computed && !stored.containsKey(n.name());
+  }
+
+  public long tileBytes() {
+    return tileBytes;
+  }
+
+  /**
+   * An evaluator for one task of a multi-output op ({@link MultiOutput}), or of an op whose fused
+   * paths read a source block more than once ({@link dev.cubed.plan.Plan#cachedSources}): it keeps
+   * every block of a virtual or stored input it reads, so the task reads or generates each such
+   * block once.
+   */
+  public Evaluator forTask() {
+    return new Evaluator(stored, new HashMap<>(), false, tileBytes);
+  }
+
+  /**
+   * An evaluator of a whole tiny plan in memory (no stored intermediates): it keeps every block it
+   * reads or computes, so a node feeding several others is computed once.
+   */
+  public static Evaluator inMemory() {
+    return new Evaluator(Map.of(), new HashMap<>(), true, 0);
+  }
+
+  /** The block of {@code node} at {@code coords}, read if stored, computed otherwise. */
+  public NDArray block(ArrayNode node, long[] coords) throws Exception {
+    if (sourceCache != null
+        && (cacheAll || node instanceof ArrayNode.Virtual || node instanceof ArrayNode.Stored)) {
+      String k = node.name() + Arrays.toString(coords);
+      NDArray b = sourceCache.get(k);
+      if (b == null) {
+        b = uncached(node, coords);
+        sourceCache.put(k, b);
+      }
+      return b;
+    }
+    return uncached(node, coords);
+  }
+
+  private NDArray uncached(ArrayNode node, long[] coords) throws Exception {
+    ZarrArray z = stored.get(node.name());
+    if (z != null) {
+      NDArray c = z.readChunk(coords);
+      return node.isRegular() ? c : unpad(c, node.blockShape(coords));
+    }
+    return compute(node, coords);
+  }
+
+  /**
+   * An irregular array is stored in a padded layout: block (i, j, ...) fills the start of Zarr
+   * chunk (i, j, ...) of an array whose chunks are the largest block per axis. This reads a block
+   * back.
+   */
+  static NDArray unpad(NDArray chunk, long[] blockShape) {
+    return Arrays.equals(chunk.shape(), blockShape)
+        ? chunk
+        : chunk.getRegion(new long[blockShape.length], blockShape);
+  }
+
+  /** The padded Zarr chunk of an irregular array's block (see {@link #unpad}). */
+  public static NDArray pad(NDArray block, long[] chunkShape) {
+    if (Arrays.equals(block.shape(), chunkShape)) {
+      return block;
+    }
+    NDArray c = NDArray.zeros(block.dtype(), chunkShape);
+    c.setRegion(new long[chunkShape.length], block);
+    return c;
+  }
+
+  /** Computes the block (never reads the node's own storage). */
+  public NDArray compute(ArrayNode node, long[] coords) throws Exception {
+    if (node instanceof ArrayNode.Stored s) {
+      return s.array().readChunk(coords);
+    }
+    if (node instanceof ArrayNode.Virtual v) {
+      return check(node, coords, v.generator().generate(coords.clone(), node.blockShape(coords)));
+    }
+    if (node instanceof ArrayNode.Computed c) {
+      Tiles.Chain ch =
+          tileBytes > 0 && c.op().function() instanceof TileReduction
+              ? Tiles.chain(c, this::fused, tileBytes, coords)
+              : null;
+      if (ch != null) {
+        return check(node, coords, TiledEvaluation.reduceBlock(ch, this, coords));
+      }
+      if (c.op().function() instanceof ChainFunction cf) {
+        return ChainWalks.walkTo(c, cf, this, coords);
+      }
+      return check(node, coords, c.op().function().apply(args(c, coords), coords.clone()));
+    }
+    throw new IllegalStateException(
+        node.name()
+            + " is not stored: rechunked arrays must be "
+            + "materialized before they are read");
+  }
+
+  /**
+   * The arguments of {@code c}'s block function for block {@code coords} (see {@link BlockKeys}).
+   */
+  List<Object> args(ArrayNode.Computed c, long[] coords) throws Exception {
+    List<BlockKeys> keys = c.op().keys().keys(coords.clone());
+    List<ArrayNode> ins = c.inputs();
+    if (keys.size() != ins.size()) {
+      throw new IllegalStateException(
+          c.name()
+              + ": key function gave "
+              + keys.size()
+              + " entries for "
+              + ins.size()
+              + " inputs");
+    }
+    List<Object> args = new ArrayList<>(ins.size());
+    for (int i = 0; i < ins.size(); i++) {
+      ArrayNode in = ins.get(i);
+      BlockKeys k = keys.get(i);
+      if (k instanceof BlockKeys.One one) {
+        NDArray same = sameBlockAsEarlierArg(ins, keys, args, i);
+        args.add(same != null ? same : block(in, one.key()));
+      } else if (k instanceof BlockKeys.Many many) {
+        List<NDArray> l = new ArrayList<>();
+        for (long[] kk : many.keys()) {
+          l.add(block(in, kk));
+        }
+        args.add(l);
+      } else {
+        Iterator<long[]> it = ((BlockKeys.Stream) k).keys().iterator();
+        args.add(
+            new Iterator<NDArray>() {
+              @Override
+              public boolean hasNext() {
+                return it.hasNext();
+              }
+
+              @Override
+              public NDArray next() {
+                try {
+                  return block(in, it.next());
+                } catch (RuntimeException e) {
+                  throw e;
+                } catch (Exception e) {
+                  throw new IllegalStateException(e);
+                }
+              }
+            });
+      }
+    }
+    return args;
+  }
+
+  /**
+   * The block already passed as an earlier argument when input {@code i} is the same node read at
+   * the same single key (e.g. {@code x * x}): it is read or computed once, not twice. Block
+   * functions never modify their arguments, so sharing is safe.
+   */
+  private static NDArray sameBlockAsEarlierArg(
+      List<ArrayNode> ins, List<BlockKeys> keys, List<Object> args, int i) {
+    long[] key = ((BlockKeys.One) keys.get(i)).key();
+    for (int j = 0; j < i; j++) {
+      if (ins.get(j) == ins.get(i)
+          && keys.get(j) instanceof BlockKeys.One o
+          && Arrays.equals(o.key(), key)) {
+        return (NDArray) args.get(j);
+      }
+    }
+    return null;
+  }
+
+  static NDArray check(ArrayNode node, long[] coords, NDArray out) {
+    long[] expect = node.blockShape(coords);
+    if (out.dtype() != node.dtype() || !Arrays.equals(out.shape(), expect)) {
+      throw new IllegalStateException(
+          node.name()
+              + ": block "
+              + Arrays.toString(coords)
+              + " must be "
+              + node.dtype()
+              + " of shape "
+              + Shapes.format(expect)
+              + ", the function gave "
+              + out.dtype()
+              + " of shape "
+              + Shapes.format(out.shape()));
+    }
+    return out;
+  }
+}

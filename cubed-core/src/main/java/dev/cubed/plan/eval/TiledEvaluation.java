@@ -1,0 +1,366 @@
+package dev.cubed.plan.eval;
+
+import dev.cubed.nd.NDArray;
+import dev.cubed.nd.Shapes;
+import dev.cubed.plan.node.ArrayNode;
+import dev.cubed.zarr.ChunkReader;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs a tileable chain ({@link Tiles.Chain}, found at plan time by {@link Tiles#chain}) inside a
+ * task: each block of the reduction's input cut into tiles, the chain computed on the tiles of its
+ * leaves, each tile's state placed into (or merged with) the block's state or a fold's accumulator.
+ */
+final class TiledEvaluation {
+  private TiledEvaluation() {}
+
+  static NDArray reduceBlock(Tiles.Chain ch, Evaluator ev, long[] rCoords) throws Exception {
+    NDArray state = NDArray.zeros(ch.reduce().dtype(), ch.reduce().blockShape(rCoords));
+    try (Leaves leaves = new Leaves(ev, Arrays.copyOf(rCoords, ch.blockShape().length))) {
+      Run run = new Run(ch, leaves, rCoords, state, true);
+      Map<String, NDArray> tiles = new HashMap<>();
+      forEachTile(
+          ch,
+          (start, shape) -> {
+            tiles.clear();
+            run.tile(start, shape, tiles);
+          });
+    }
+    return state;
+  }
+
+  /**
+   * Folds block {@code rCoords} of each chain's reduction into its accumulator tile by tile, the
+   * chains of equal block and tile shapes together (each tile of a shared leaf or pointwise op is
+   * cut or computed once for all of them). {@code fresh[i]}: accumulator {@code i} holds nothing
+   * yet (its regions are set, not merged, by the first tile reaching them).
+   */
+  static void fold(
+      List<Tiles.Chain> chains, List<NDArray> accs, boolean[] fresh, Evaluator ev, long[] rCoords)
+      throws Exception {
+    Map<String, List<Run>> together = new LinkedHashMap<>();
+    Map<String, Tiles.Chain> first = new HashMap<>();
+    try (Leaves leaves =
+        new Leaves(ev, Arrays.copyOf(rCoords, chains.get(0).blockShape().length))) {
+      for (int i = 0; i < chains.size(); i++) {
+        Tiles.Chain ch = chains.get(i);
+        String k = Arrays.toString(ch.blockShape()) + Arrays.toString(ch.tileShape());
+        together
+            .computeIfAbsent(k, x -> new ArrayList<>())
+            .add(new Run(ch, leaves, rCoords, accs.get(i), fresh[i]));
+        first.putIfAbsent(k, ch);
+      }
+      for (Map.Entry<String, List<Run>> e : together.entrySet()) {
+        Run[] runs = e.getValue().toArray(new Run[0]);
+        Map<String, NDArray> tiles = new HashMap<>();
+        forEachTile(
+            first.get(e.getKey()),
+            (start, shape) -> {
+              tiles.clear();
+              for (Run r : runs) {
+                r.tile(start, shape, tiles);
+              }
+            });
+      }
+    }
+  }
+
+  /**
+   * The leaves of the chains of one block, shared by them: whole blocks (read or computed once
+   * through the evaluator) and region readers of stored leaves (one per leaf, keeping as many
+   * decoded blocks as the chain needing most asks for), closed together.
+   */
+  private static final class Leaves implements AutoCloseable {
+    private final Evaluator ev;
+    private final long[] coords;
+    private final Map<String, NDArray> whole = new HashMap<>();
+    private final Map<String, ChunkReader> readers = new HashMap<>();
+
+    Leaves(Evaluator ev, long[] coords) {
+      this.ev = ev;
+      this.coords = coords;
+    }
+
+    /** The leaf's whole block. */
+    NDArray block(ArrayNode leaf) throws Exception {
+      NDArray b = whole.get(leaf.name());
+      if (b == null) {
+        b = ev.block(leaf, coords.clone());
+        whole.put(leaf.name(), b);
+      }
+      return b;
+    }
+
+    /** A region reader of stored leaf {@code leaf}, or null if its chunk must be read whole. */
+    ChunkReader reader(ArrayNode.Stored leaf, int cacheBlocks) {
+      if (readers.containsKey(leaf.name())) {
+        return readers.get(leaf.name());
+      }
+      ChunkReader r = leaf.array().chunkReader(coords.clone(), cacheBlocks);
+      readers.put(leaf.name(), r);
+      return r;
+    }
+
+    @Override
+    public void close() {
+      for (ChunkReader r : readers.values()) {
+        if (r != null) {
+          r.close();
+        }
+      }
+      readers.clear();
+      whole.clear();
+    }
+  }
+
+  private interface TileBody {
+    /** One tile; {@code start} and {@code shape} are reused for the next tile: not kept. */
+    void accept(long[] start, long[] shape) throws Exception;
+  }
+
+  /** The block's tiles in C order of the tile grid (two arrays for all of them). */
+  private static void forEachTile(Tiles.Chain ch, TileBody body) throws Exception {
+    long[] block = ch.blockShape();
+    long[] t = ch.tileShape();
+    int nd = block.length;
+    long total = 1;
+    for (int d = 0; d < nd; d++) {
+      total *= (block[d] + t[d] - 1) / t[d];
+    }
+    long[] start = new long[nd];
+    long[] shape = new long[nd];
+    for (int d = 0; d < nd; d++) {
+      shape[d] = Math.min(t[d], block[d]);
+    }
+    for (long f = 0; f < total; f++) {
+      body.accept(start, shape);
+      // the next tile: the last axis fastest
+      for (int d = nd - 1; d >= 0; d--) {
+        start[d] += t[d];
+        if (start[d] < block[d]) {
+          shape[d] = Math.min(t[d], block[d] - start[d]);
+          break;
+        }
+        start[d] = 0;
+        shape[d] = Math.min(t[d], block[d]);
+      }
+    }
+  }
+
+  /**
+   * One chain over one block: its leaves' blocks, the target state, and a tile buffer per leaf and
+   * pointwise op reused by every full-size tile (a pointwise op writes into its buffer when its
+   * function can, {@link PointwiseFunction#applyTilesInto}).
+   */
+  private static final class Run {
+    private final Tiles.Chain ch;
+    private final long[] rCoords;
+    private final NDArray state;
+    private final boolean fresh;
+    private final boolean[] red;
+    private final TileReduction tr;
+    private final Map<String, NDArray> leafBlocks = new HashMap<>();
+    private final Map<String, ChunkReader> leafReaders = new HashMap<>();
+    private final Map<String, NDArray> buffers = new HashMap<>();
+    private final long[] kx;
+
+    /** The state region being merged (reused while tile states keep their shape). */
+    private NDArray mergeBuffer;
+
+    /** The last full-size tile's state, offered to the next tile's (placed before it is reused). */
+    private NDArray stateBuffer;
+
+    private final ArrayNode[] leafArray;
+    private final ArrayNode.Computed[] nodeArray;
+
+    /** Row index of {@link #readRows} (reused). */
+    private final long[] rowIdx;
+
+    Run(Tiles.Chain ch, Leaves leaves, long[] rCoords, NDArray state, boolean fresh)
+        throws Exception {
+      this.ch = ch;
+      this.rCoords = rCoords;
+      this.state = state;
+      this.fresh = fresh;
+      this.tr = (TileReduction) ch.reduce().op().function();
+      this.red = tr.reducedAxes();
+      this.kx = Arrays.copyOf(rCoords, ch.blockShape().length);
+      this.leafArray = ch.leaves().toArray(new ArrayNode[0]);
+      this.nodeArray = ch.nodes().toArray(new ArrayNode.Computed[0]);
+      this.rowIdx = new long[ch.blockShape().length];
+      for (ArrayNode leaf : ch.leaves()) {
+        if (ch.regionLeaf(leaf)) {
+          if (leaf instanceof ArrayNode.Stored st) {
+            ChunkReader r = leaves.reader(st, ch.cacheBlocks(leaf));
+            if (r != null) {
+              leafReaders.put(leaf.name(), r);
+              continue;
+            }
+          } else {
+            continue; // generated a tile at a time
+          }
+        }
+        NDArray b = leaves.block(leaf);
+        if (!Arrays.equals(b.shape(), ch.blockShape())) {
+          throw new IllegalStateException(
+              leaf.name()
+                  + ": block "
+                  + Arrays.toString(kx)
+                  + " has"
+                  + " shape "
+                  + Shapes.format(b.shape())
+                  + ", the tiled chain of "
+                  + ch.reduce().name()
+                  + " expects "
+                  + Shapes.format(ch.blockShape()));
+        }
+        leafBlocks.put(leaf.name(), b);
+      }
+    }
+
+    /** Computes the reduction input's tile at {@code start} and places its state. */
+    void tile(long[] start, long[] shape, Map<String, NDArray> tiles) throws Exception {
+      for (ArrayNode leaf : leafArray) {
+        if (!tiles.containsKey(leaf.name())) {
+          tiles.put(leaf.name(), cut(leaf, start, shape));
+        }
+      }
+      for (ArrayNode.Computed n : nodeArray) {
+        if (tiles.containsKey(n.name())) {
+          continue;
+        }
+        NDArray[] in = new NDArray[n.inputs().size()];
+        for (int i = 0; i < in.length; i++) {
+          in[i] = tiles.get(n.inputs().get(i).name());
+        }
+        NDArray t =
+            ((PointwiseFunction) n.op().function())
+                .applyTilesInto(fullTile(shape) ? buffer(n, shape) : null, in);
+        if (t.dtype() != n.dtype() || !Arrays.equals(t.shape(), shape)) {
+          throw new IllegalStateException(
+              n.name()
+                  + ": a pointwise tile must be "
+                  + n.dtype()
+                  + " of shape "
+                  + Shapes.format(shape)
+                  + ", the function gave "
+                  + t.dtype()
+                  + " of shape "
+                  + Shapes.format(t.shape()));
+        }
+        tiles.put(n.name(), t);
+      }
+      NDArray ts =
+          tr.tileStateInto(stateBuffer, tiles.get(ch.inputName()), start.clone(), rCoords.clone());
+      if (fullTile(shape)) {
+        stateBuffer = ts;
+      }
+      long[] ss = state.shape();
+      long[] at = new long[ss.length];
+      boolean first = fresh;
+      for (int d = 0; d < start.length; d++) {
+        at[d] = red[d] ? 0 : start[d];
+        first &= !red[d] || start[d] == 0;
+      }
+      if (first) {
+        state.setRegion(at, ts);
+      } else if (!tr.mergeInPlace(state, at, ts)) {
+        NDArray cur =
+            mergeBuffer == null || !Arrays.equals(mergeBuffer.shape(), ts.shape())
+                ? NDArray.zeros(state.dtype(), ts.shape())
+                : mergeBuffer;
+        mergeBuffer = cur;
+        int mult = state.dtype().isComplex() ? 2 : 1;
+        NDArray.copyBox(
+            state.data(), ss, at, cur.data(), ts.shape(), new long[ss.length], ts.shape(), mult);
+        tr.merge(cur, ts);
+        state.setRegion(at, cur);
+      }
+    }
+
+    private boolean fullTile(long[] shape) {
+      return Arrays.equals(shape, ch.tileShape());
+    }
+
+    /** The reused full-size tile buffer of array {@code a} (a leaf or a pointwise op). */
+    private NDArray buffer(ArrayNode a, long[] shape) {
+      NDArray buf = buffers.get(a.name());
+      if (buf == null) {
+        buf = NDArray.zeros(a.dtype(), shape);
+        buffers.put(a.name(), buf);
+      }
+      return buf;
+    }
+
+    /**
+     * The leaf's tile, copied into a buffer reused across full-size tiles (from its whole block, or
+     * a row at a time from its region reader), or generated.
+     */
+    private NDArray cut(ArrayNode leaf, long[] start, long[] shape) {
+      NDArray buf = fullTile(shape) ? buffer(leaf, shape) : NDArray.zeros(leaf.dtype(), shape);
+      if (leaf instanceof ArrayNode.Virtual v && TiledWrites.generatesRegions(leaf)) {
+        try {
+          ((ArrayNode.RegionGenerator) v.generator())
+              .regionInto(
+                  kx.clone(),
+                  ch.blockShape().clone(),
+                  start.clone(),
+                  shape.clone(),
+                  leaf.dtype(),
+                  buf.data(),
+                  0);
+        } catch (IllegalStateException e) {
+          throw new IllegalStateException(leaf.name() + ": " + e.getMessage(), e);
+        }
+        return buf;
+      }
+      ChunkReader r = leafReaders.get(leaf.name());
+      if (r != null) {
+        readRows(r, ((ArrayNode.Stored) leaf).array().chunks(), start, shape, buf);
+        return buf;
+      }
+      NDArray b = leafBlocks.get(leaf.name());
+      NDArray.copyBox(
+          b.data(),
+          b.shape(),
+          start,
+          buf.data(),
+          shape,
+          new long[shape.length],
+          shape,
+          b.dtype().isComplex() ? 2 : 1);
+      return buf;
+    }
+
+    /** The box {@code [start, start + shape)} of a stored chunk, read a row at a time. */
+    private void readRows(ChunkReader r, long[] chunk, long[] start, long[] shape, NDArray buf) {
+      int nd = shape.length;
+      if (nd == 0) {
+        r.read(0, 1, buf.data(), 0);
+        return;
+      }
+      int rowLen = (int) shape[nd - 1];
+      long n = 1;
+      for (int d = 0; d < nd - 1; d++) {
+        n *= shape[d];
+      }
+      long[] idx = rowIdx;
+      System.arraycopy(start, 0, idx, 0, nd);
+      for (long f = 0; f < n; f++) {
+        r.read(Shapes.offset(chunk, idx), rowLen, buf.data(), (int) f * rowLen);
+        // the next row: the second-to-last axis fastest
+        for (int d = nd - 2; d >= 0; d--) {
+          if (++idx[d] < start[d] + shape[d]) {
+            break;
+          }
+          idx[d] = start[d];
+        }
+      }
+    }
+  }
+}

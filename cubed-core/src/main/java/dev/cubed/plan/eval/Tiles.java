@@ -1,0 +1,289 @@
+package dev.cubed.plan.eval;
+
+import dev.cubed.nd.Shapes;
+import dev.cubed.plan.node.ArrayNode;
+import dev.cubed.primitive.BlockKeys;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+
+/**
+ * Tiled evaluation of a fused pointwise chain feeding a reduction's per-block state: instead of
+ * computing whole blocks of the chain (e.g. {@code u * v}) and then reducing them, each block of
+ * the reduction's input is cut into tiles of at most {@link
+ * dev.cubed.plan.node.PlanConfig#tileBytes()} bytes per array (regions that cover the reduced axes
+ * whole when that fits, so every state element is written by one tile; otherwise the reduced axes
+ * are split too and the tiles' states merged); for each tile the chain runs on the tiles of its
+ * leaves (the whole blocks of its sources, read once per block) and the tile's state is placed into
+ * (or merged with) the block's state or a fold's accumulator. Only tiles of the chain's arrays
+ * exist, and they stay in the CPU cache.
+ *
+ * <p>A chain qualifies when the reduction's function is a {@link TileReduction}, its input is a
+ * fused {@link PointwiseFunction} op, and each pointwise op reads, in every probed task, block
+ * {@code k} of inputs with its own shape and chunks (no broadcasting). Inputs that do not qualify
+ * (sources, stored arrays, other fused ops, broadcast inputs) are the chain's leaves: their whole
+ * blocks are held, as without tiling. Anything else runs untiled, as before.
+ *
+ * <p>This class finds and sizes a chain when the plan is made; {@link TiledEvaluation} runs it in a
+ * task.
+ */
+public final class Tiles {
+  private Tiles() {}
+
+  /**
+   * Decoded bytes per codec block of a stored leaf read by regions, for the memory model: the
+   * default codec's block (256 KiB); a reader meeting larger blocks keeps fewer of them.
+   */
+  static final long REGION_BLOCK = 256L << 10;
+
+  /**
+   * A tileable chain: the reduction, its fused pointwise ops (inputs first, the reduction's input
+   * last), the leaves (distinct arrays whose whole blocks are read or computed), the input block
+   * shape and the tile shape.
+   */
+  public record Chain(
+      ArrayNode.Computed reduce,
+      List<ArrayNode.Computed> nodes,
+      List<ArrayNode> leaves,
+      long[] blockShape,
+      long[] tileShape) {
+    ArrayNode.Computed top() {
+      return nodes.get(nodes.size() - 1);
+    }
+
+    /** The reduction's input: the last pointwise op, or the stored leaf of a chain without ops. */
+    String inputName() {
+      return nodes.isEmpty() ? leaves.get(0).name() : top().name();
+    }
+
+    /**
+     * Decoded codec blocks a region read of stored leaf {@code leaf} keeps: two per row of a tile
+     * (a row may span two blocks) and two more, at most the chunk's blocks, so that going through
+     * the tiles in order decodes each block once.
+     */
+    int cacheBlocks(ArrayNode leaf) {
+      long rows = 1;
+      for (int d = 0; d + 1 < tileShape.length; d++) {
+        rows *= tileShape[d];
+      }
+      long blocks = Math.max(1, (leaf.chunkBytes() + REGION_BLOCK - 1) / REGION_BLOCK);
+      return (int) Math.min(blocks, 2 * rows + 2);
+    }
+
+    /**
+     * True if the leaf's tiles are made without its whole block: a stored array read a few codec
+     * blocks at a time ({@link dev.cubed.zarr.ZarrArray#readsRegions()}) when that holds less than
+     * its block, or a generator that makes regions ({@link ArrayNode.RegionGenerator}).
+     */
+    public boolean regionLeaf(ArrayNode leaf) {
+      if (TiledWrites.generatesRegions(leaf)) {
+        return true;
+      }
+      return leaf instanceof ArrayNode.Stored st
+          && st.array().readsRegions()
+          && regionBytes(leaf) < leaf.chunkBytes();
+    }
+
+    /**
+     * Bytes a region leaf holds instead of its block: the decoded blocks kept and one stored block
+     * (read), or a generated tile.
+     */
+    public long regionBytes(ArrayNode leaf) {
+      if (TiledWrites.generatesRegions(leaf)) {
+        return Shapes.size(tileShape) * leaf.dtype().itemSize();
+      }
+      return (cacheBlocks(leaf) + 1L) * REGION_BLOCK;
+    }
+
+    /** Tiles per block. */
+    long tiles() {
+      long n = 1;
+      for (int d = 0; d < blockShape.length; d++) {
+        n *= (blockShape[d] + tileShape[d] - 1) / tileShape[d];
+      }
+      return n;
+    }
+
+    /**
+     * Bytes of one tile's arrays: a tile of every pointwise op and of every leaf (its copy), and
+     * the tile's state. This replaces the chain's whole blocks in projected memory.
+     */
+    public long tileBytes() {
+      long e = Shapes.size(tileShape);
+      long b = 0;
+      for (ArrayNode n : nodes) {
+        b += e * n.dtype().itemSize();
+      }
+      for (ArrayNode n : leaves) {
+        b += e * n.dtype().itemSize();
+      }
+      return b + stateElems(tileShape) * reduce.dtype().itemSize();
+    }
+
+    private long stateElems(long[] tile) {
+      boolean[] red = ((TileReduction) reduce.op().function()).reducedAxes();
+      long n = 1;
+      for (int d = 0; d < tile.length; d++) {
+        n *= red[d] ? 1 : tile[d];
+      }
+      long[] rc = reduce.chunks();
+      for (int d = tile.length; d < rc.length; d++) {
+        n *= rc[d];
+      }
+      return n;
+    }
+  }
+
+  /**
+   * The tileable chain of reduction {@code r}, or null. {@code rCoords} null: at plan time (probes
+   * the first, middle and last task; the largest block); else for that block at run time. {@code
+   * fused} says which computed arrays are computed inline (not stored).
+   */
+  public static Chain chain(
+      ArrayNode.Computed r, Predicate<ArrayNode> fused, long tileBytes, long[] rCoords) {
+    if (tileBytes <= 0
+        || !(r.op().function() instanceof TileReduction tr)
+        || r.inputs().size() != 1
+        || !r.isRegular()) {
+      return null;
+    }
+    ArrayNode x = r.inputs().get(0);
+    // a fused pointwise chain (a reduction straight over a stored array is not tiled: reading it
+    // by regions made add's read-back sum 0.79 -> 1.27 s, the tiles' state merges and row copies
+    // costing more than the whole chunk's decode)
+    if (!(x instanceof ArrayNode.Computed && fused.test(x))) {
+      return null;
+    }
+    int nd = x.shape().length;
+    boolean[] red = tr.reducedAxes();
+    long[] rc = r.chunks();
+    if (red.length != nd || rc.length < nd || !x.isRegular()) {
+      return null;
+    }
+    for (int d = 0; d < rc.length; d++) {
+      if (d < nd ? rc[d] != (red[d] ? 1 : x.chunks()[d]) : r.numBlocks()[d] != 1) {
+        return null;
+      }
+    }
+    List<long[]> probes = rCoords != null ? List.of(rCoords) : probes(r.numBlocks());
+    List<long[]> xProbes = new ArrayList<>();
+    for (long[] c : probes) {
+      List<BlockKeys> k = r.op().keys().keys(c.clone());
+      long[] kx = Arrays.copyOf(c, nd);
+      if (k.size() != 1
+          || !(k.get(0) instanceof BlockKeys.One one)
+          || !Arrays.equals(one.key(), kx)) {
+        return null;
+      }
+      xProbes.add(kx);
+    }
+    Map<String, ArrayNode.Computed> nodes = new LinkedHashMap<>();
+    Map<String, ArrayNode> leaves = new LinkedHashMap<>();
+    if (x instanceof ArrayNode.Computed xc) {
+      if (!pointwise(xc, xProbes)) {
+        return null;
+      }
+      walk(xc, fused, xProbes, nodes, leaves);
+    } else {
+      leaves.put(x.name(), x);
+    }
+    long[] block = rCoords != null ? x.blockShape(xProbes.get(0)) : x.chunks();
+    if (Shapes.size(block) == 0) {
+      return null;
+    }
+    int item = 1;
+    for (ArrayNode n : nodes.values()) {
+      item = Math.max(item, n.dtype().itemSize());
+    }
+    for (ArrayNode n : leaves.values()) {
+      item = Math.max(item, n.dtype().itemSize());
+    }
+    long[] tile = tileShape(block, red, Math.max(1, tileBytes / item));
+    return new Chain(r, List.copyOf(nodes.values()), List.copyOf(leaves.values()), block, tile);
+  }
+
+  static void walk(
+      ArrayNode.Computed t,
+      Predicate<ArrayNode> fused,
+      List<long[]> probes,
+      Map<String, ArrayNode.Computed> nodes,
+      Map<String, ArrayNode> leaves) {
+    for (ArrayNode in : t.inputs()) {
+      if (nodes.containsKey(in.name()) || leaves.containsKey(in.name())) {
+        continue;
+      }
+      if (in instanceof ArrayNode.Computed c && fused.test(c) && pointwise(c, probes)) {
+        walk(c, fused, probes, nodes, leaves);
+      } else {
+        leaves.put(in.name(), in);
+      }
+    }
+    nodes.put(t.name(), t);
+  }
+
+  /**
+   * True if {@code t}'s function is pointwise and, in each probed task, reads block {@code k} of
+   * every input, each of {@code t}'s shape and chunks (so its tiles are cut at the same place).
+   */
+  static boolean pointwise(ArrayNode.Computed t, List<long[]> probes) {
+    if (!(t.op().function() instanceof PointwiseFunction) || !t.isRegular()) {
+      return false;
+    }
+    for (ArrayNode in : t.inputs()) {
+      if (!in.isRegular()
+          || !Arrays.equals(in.shape(), t.shape())
+          || !Arrays.equals(in.chunks(), t.chunks())) {
+        return false;
+      }
+    }
+    for (long[] c : probes) {
+      List<BlockKeys> keys = t.op().keys().keys(c.clone());
+      if (keys.size() != t.inputs().size()) {
+        return false;
+      }
+      for (BlockKeys k : keys) {
+        if (!(k instanceof BlockKeys.One one) || !Arrays.equals(one.key(), c)) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  static List<long[]> probes(long[] nb) {
+    long total = Shapes.size(nb);
+    List<long[]> l = new ArrayList<>();
+    for (long f : total <= 3 ? new long[] {0, total - 1} : new long[] {0, total / 2, total - 1}) {
+      if (f >= 0) {
+        l.add(Shapes.unravel(nb, f));
+      }
+    }
+    return l;
+  }
+
+  /**
+   * The tile shape for a block: the block, with kept axes shrunk from the outermost inward until a
+   * tile holds at most {@code maxElems} elements, then (if still too large) the reduced axes too.
+   */
+  static long[] tileShape(long[] block, boolean[] red, long maxElems) {
+    long[] t = block.clone();
+    for (int pass = 0; pass < 2; pass++) {
+      for (int d = 0; d < t.length; d++) {
+        if (red[d] != (pass == 1) || t[d] <= 1) {
+          continue;
+        }
+        long size = Shapes.size(t);
+        if (size <= maxElems) {
+          return t;
+        }
+        t[d] = Math.max(1, maxElems / (size / t[d]));
+      }
+    }
+    return t;
+  }
+
+  /** Block {@code rCoords} of the chain's reduction (its state), computed tile by tile. */
+}
