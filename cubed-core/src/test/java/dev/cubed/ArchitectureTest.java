@@ -112,6 +112,30 @@ class ArchitectureTest {
           .mayNotBeAccessedByAnyLayer();
 
   /**
+   * The sub-layers of plan: node &lt; eval, durable &lt; the base package (Plan, PlanRun). The
+   * evaluation of blocks and the durable-run machinery know nothing of each other.
+   */
+  static final ArchRule PLAN_SUB_LAYERS =
+      layeredArchitecture()
+          .consideringOnlyDependenciesInLayers()
+          .layer("node")
+          .definedBy("dev.cubed.plan.node..")
+          .layer("eval")
+          .definedBy("dev.cubed.plan.eval..")
+          .layer("durable")
+          .definedBy("dev.cubed.plan.durable..")
+          .layer("plan base")
+          .definedBy("dev.cubed.plan")
+          .whereLayer("plan base")
+          .mayNotBeAccessedByAnyLayer()
+          .whereLayer("eval")
+          .mayOnlyBeAccessedByLayers("plan base")
+          .whereLayer("durable")
+          .mayOnlyBeAccessedByLayers("plan base")
+          .whereLayer("node")
+          .mayOnlyBeAccessedByLayers("eval", "durable", "plan base");
+
+  /**
    * No cycle between the top-level packages ({@code nd}, {@code zarr}, ... with their subpackages).
    */
   static final ArchRule NO_CYCLES_TOP =
@@ -154,6 +178,11 @@ class ArchitectureTest {
   }
 
   @Test
+  void planSubLayersPointDown() {
+    PLAN_SUB_LAYERS.check(classes);
+  }
+
+  @Test
   void noCycleBetweenTopLevelPackages() {
     NO_CYCLES_TOP.check(classes);
   }
@@ -183,6 +212,9 @@ class ArchitectureTest {
           "dev.cubed.runtime.processes",
           "dev.cubed.primitive",
           "dev.cubed.plan",
+          "dev.cubed.plan.node",
+          "dev.cubed.plan.eval",
+          "dev.cubed.plan.durable",
           "dev.cubed.core",
           "dev.cubed.diagnostics"
         }) {
