@@ -87,7 +87,7 @@ public final class FoldGroups {
    * folds every member's input block into that member's accumulator. Returns the members' blocks.
    *
    * @throws IllegalStateException if the members stream different keys in this task (the plan
-   *     checks this for every task when an op has at most {@value #KEY_CHECK_ALL})
+   *     checks this for every task when an op has at most 10,000 tasks)
    */
   public static List<NDArray> fold(List<ArrayNode.Computed> members, long[] key, Evaluator ev)
       throws Exception {
