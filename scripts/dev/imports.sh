@@ -39,8 +39,8 @@ import sys
 from collections import defaultdict
 edges_file, dot_file = sys.argv[1], sys.argv[2]
 # Layers, bottom to top: (row name, package prefixes). The most specific prefix wins; nd's
-# subpackages sit one row above nd's base package; the sub-layers of zarr and runtime
-# (ArchitectureTest) have rows of their own.
+# subpackages sit one row above nd's base package; the sub-layers of zarr, runtime
+# and plan (ArchitectureTest) have rows of their own.
 LAYERS = [
     ("nd", ["dev.cubed.nd"]),
     ("nd.*", ["dev.cubed.nd.*"]),
@@ -51,6 +51,8 @@ LAYERS = [
     ("runtime", ["dev.cubed.runtime"]),
     ("runtime.processes", ["dev.cubed.runtime.processes"]),
     ("primitive", ["dev.cubed.primitive"]),
+    ("plan.node", ["dev.cubed.plan.node"]),
+    ("plan.eval, plan.durable", ["dev.cubed.plan.eval", "dev.cubed.plan.durable"]),
     ("plan", ["dev.cubed.plan"]),
     ("core, diagnostics", ["dev.cubed.core", "dev.cubed.diagnostics"]),
     ("api", ["dev.cubed="]),
