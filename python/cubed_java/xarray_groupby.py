@@ -151,6 +151,8 @@ def _plain_route(gb, name, dim, axis, kwargs):
         # or two (flox's "blockwise" method is not done); xarray's per-group path is faster there
         return None
     gdim = gb._group_dim
+    if dim is ...:
+        return None  # every dimension, not only the group's
     if dim is not None and list([dim] if isinstance(dim, str) else dim) != [gdim]:
         return None
     obj = gb._original_obj

@@ -96,7 +96,10 @@ final class PlanRun {
       storeClientData(store, arrays);
     }
     Evaluator ev = new Evaluator(arrays, plan.tileBytes);
-    memoryOutputs = read && executor.runsTasksInThisJvm();
+    // Off: a result kept in memory is lost when a later task of the compute fails, so a resume
+    // would recompute every task of it (test_pyworkers' resume test); to be re-enabled once a
+    // failing compute first writes the blocks it holds to the compute directory and marks them.
+    memoryOutputs = false;
     List<Operation> ops = new ArrayList<>();
     Map<String, TaskMarkers.TargetWrites> targetWrites = new HashMap<>();
     Map<String, String> producer = new HashMap<>();
