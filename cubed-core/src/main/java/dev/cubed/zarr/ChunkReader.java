@@ -4,9 +4,9 @@ import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import dev.cubed.zarr.codec.BloscBlockReader;
+import dev.cubed.zarr.codec.BloscBytesCodec;
 import dev.cubed.zarr.codec.BloscStreams;
 import dev.cubed.zarr.codec.ByteShuffle;
-import dev.cubed.zarr.codec.BytesCodecs;
 import dev.cubed.zarr.codec.ChunkCodec;
 import dev.cubed.zarr.codec.Crc32cInput;
 import dev.cubed.zarr.codec.JavaBlosc;
@@ -144,7 +144,7 @@ public final class ChunkReader implements AutoCloseable {
       if (!codec.decodesBlockwise() || !JavaBlosc.canDecode(header) || need > Integer.MAX_VALUE) {
         return null;
       }
-      BytesCodecs.Blosc.checkHeader(header, size, (int) need, where);
+      BloscBytesCodec.checkHeader(header, size, (int) need, where);
       if (JavaBlosc.uncompressedSize(header, where) != need) {
         throw new ZarrFormatException(
             where

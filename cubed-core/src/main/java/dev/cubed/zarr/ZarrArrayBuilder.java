@@ -3,10 +3,10 @@ package dev.cubed.zarr;
 import dev.cubed.nd.DType;
 import dev.cubed.zarr.codec.ArrayBytesCodec;
 import dev.cubed.zarr.codec.BytesCodec;
-import dev.cubed.zarr.codec.BytesCodecs;
 import dev.cubed.zarr.codec.ChunkCodec;
 import dev.cubed.zarr.codec.CodecPipeline;
 import dev.cubed.zarr.codec.Compression;
+import dev.cubed.zarr.codec.Crc32cBytesCodec;
 import dev.cubed.zarr.codec.FillValues;
 import dev.cubed.zarr.codec.ShardingCodec;
 import dev.cubed.zarr.codec.V2Codec;
@@ -284,7 +284,7 @@ public final class ZarrArrayBuilder {
         bytes.add(bc);
       }
       if (checksum) {
-        bytes.add(new BytesCodecs.Crc32c());
+        bytes.add(new Crc32cBytesCodec());
       }
       ArrayBytesCodec ab = new ArrayBytesCodec.Bytes(dtype, big);
       if (innerChunks != null) {

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cubed.zarr.codec.BytesCodec;
-import dev.cubed.zarr.codec.BytesCodecs;
 import dev.cubed.zarr.codec.Compression;
+import dev.cubed.zarr.codec.Crc32cBytesCodec;
 import dev.cubed.zarr.store.MemoryStore;
 import dev.cubed.zarr.store.ZarrFormatException;
 import java.nio.ByteBuffer;
@@ -117,7 +117,7 @@ public class ZarrChunkRefusalTest {
       BytesCodec codec = v.compression().codec(8);
       byte[] enc = codec == null ? twice : codec.encode(twice);
       if (v.crc()) {
-        enc = new BytesCodecs.Crc32c().encode(enc);
+        enc = new Crc32cBytesCodec().encode(enc);
       }
       a.store().put(key, enc);
       // no silent truncation to the 128 bytes the chunk needs

@@ -32,12 +32,7 @@ public final class BloscStreams {
    * the returned buffer's remaining bytes (its backing array may be longer).
    */
   static ByteBuffer encode(
-      BytesCodecs.Blosc blosc,
-      NDArray data,
-      long[] full,
-      Object fill,
-      ByteOrder order,
-      boolean crc) {
+      BloscBytesCodec blosc, NDArray data, long[] full, Object fill, ByteOrder order, boolean crc) {
     int nbytes = Math.toIntExact(Shapes.size(full) * data.dtype().itemSize());
     try (EncodeBuffers bufs = EncodeBuffers.acquire()) {
       return checked(
@@ -55,11 +50,11 @@ public final class BloscStreams {
   }
 
   /**
-   * As {@link #encode(BytesCodecs.Blosc, NDArray, long[], Object, ByteOrder, boolean)} without a
+   * As {@link #encode(BloscBytesCodec, NDArray, long[], Object, ByteOrder, boolean)} without a
    * checksum.
    */
   static ByteBuffer encode(
-      BytesCodecs.Blosc blosc, NDArray data, long[] full, Object fill, ByteOrder order) {
+      BloscBytesCodec blosc, NDArray data, long[] full, Object fill, ByteOrder order) {
     return encode(blosc, data, full, fill, order, false);
   }
 
@@ -72,17 +67,17 @@ public final class BloscStreams {
 
   /** {@code b} with a crc32c checksum appended in the room left after it, if {@code crc}. */
   private static ByteBuffer checked(ByteBuffer b, boolean crc) {
-    return crc ? BytesCodecs.Crc32c.append(b.array(), b.remaining()) : b;
+    return crc ? Crc32cBytesCodec.append(b.array(), b.remaining()) : b;
   }
 
   /**
    * The stored bytes of a full chunk of {@code dtype} and shape {@code full} whose elements {@code
    * src} makes a run at a time (see {@link ChunkRuns} for edge chunks), as {@link #encode(
-   * BytesCodecs.Blosc, NDArray, long[], Object, ByteOrder)} would store the same elements: the
-   * chunk never exists whole, only one run (a codec block) and the output buffer.
+   * BloscBytesCodec, NDArray, long[], Object, ByteOrder)} would store the same elements: the chunk
+   * never exists whole, only one run (a codec block) and the output buffer.
    */
   static ByteBuffer encode(
-      BytesCodecs.Blosc blosc,
+      BloscBytesCodec blosc,
       ChunkElements src,
       DType dtype,
       long[] full,
@@ -152,7 +147,7 @@ public final class BloscStreams {
     if (need > Integer.MAX_VALUE - 8 || !JavaBlosc.canDecode(header)) {
       return null;
     }
-    long nbytes = BytesCodecs.Blosc.checkHeader(header, size, (int) need, where);
+    long nbytes = BloscBytesCodec.checkHeader(header, size, (int) need, where);
     int bs = ByteBuffer.wrap(header).order(ByteOrder.LITTLE_ENDIAN).getInt(8);
     int item = dtype.itemSize();
     if (bs <= 0 || bs % item != 0) {

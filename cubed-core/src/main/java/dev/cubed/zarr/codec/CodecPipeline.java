@@ -46,12 +46,12 @@ public final class CodecPipeline implements ChunkCodec {
    * The Blosc-LZ4 codec if this chain is bytes then Java-encodable Blosc, optionally followed by
    * crc32c ({@link #checked()}), else null.
    */
-  private BytesCodecs.Blosc streamed() {
+  private BloscBytesCodec streamed() {
     int n = bytesCodecs.size();
     return transposes.isEmpty()
             && arrayBytes instanceof ArrayBytesCodec.Bytes
-            && (n == 1 || n == 2 && bytesCodecs.get(1) instanceof BytesCodecs.Crc32c)
-            && bytesCodecs.get(0) instanceof BytesCodecs.Blosc b
+            && (n == 1 || n == 2 && bytesCodecs.get(1) instanceof Crc32cBytesCodec)
+            && bytesCodecs.get(0) instanceof BloscBytesCodec b
             && b.javaEncodes()
         ? b
         : null;
@@ -61,12 +61,12 @@ public final class CodecPipeline implements ChunkCodec {
    * The Blosc codec if this chain is bytes then Blosc that {@link BloscStreams} decodes (LZ4 or
    * zstd, no bit shuffle), optionally followed by crc32c, else null.
    */
-  private BytesCodecs.Blosc decodedBlockwise() {
+  private BloscBytesCodec decodedBlockwise() {
     int n = bytesCodecs.size();
     return transposes.isEmpty()
             && arrayBytes instanceof ArrayBytesCodec.Bytes
-            && (n == 1 || n == 2 && bytesCodecs.get(1) instanceof BytesCodecs.Crc32c)
-            && bytesCodecs.get(0) instanceof BytesCodecs.Blosc b
+            && (n == 1 || n == 2 && bytesCodecs.get(1) instanceof Crc32cBytesCodec)
+            && bytesCodecs.get(0) instanceof BloscBytesCodec b
             && b.javaDecodes()
         ? b
         : null;
@@ -89,12 +89,12 @@ public final class CodecPipeline implements ChunkCodec {
    * The zstd codec if this chain is bytes then zstd (zarr-python 3's default), optionally followed
    * by crc32c, else null: such chunks are encoded as they are made ({@link ZstdStreams}).
    */
-  private BytesCodecs.Zstd streamedZstd() {
+  private ZstdBytesCodec streamedZstd() {
     int n = bytesCodecs.size();
     return transposes.isEmpty()
             && arrayBytes instanceof ArrayBytesCodec.Bytes
-            && (n == 1 || n == 2 && bytesCodecs.get(1) instanceof BytesCodecs.Crc32c)
-            && bytesCodecs.get(0) instanceof BytesCodecs.Zstd z
+            && (n == 1 || n == 2 && bytesCodecs.get(1) instanceof Crc32cBytesCodec)
+            && bytesCodecs.get(0) instanceof ZstdBytesCodec z
         ? z
         : null;
   }
@@ -102,7 +102,7 @@ public final class CodecPipeline implements ChunkCodec {
   /** True if the chain ends with crc32c: each stored value ends with its 4-byte checksum. */
   boolean checked() {
     return !bytesCodecs.isEmpty()
-        && bytesCodecs.get(bytesCodecs.size() - 1) instanceof BytesCodecs.Crc32c;
+        && bytesCodecs.get(bytesCodecs.size() - 1) instanceof Crc32cBytesCodec;
   }
 
   @Override
@@ -112,9 +112,9 @@ public final class CodecPipeline implements ChunkCodec {
 
   @Override
   public ByteBuffer encode(NDArray data, long[] chunkShape, Object fill) {
-    BytesCodecs.Blosc b = streamed();
+    BloscBytesCodec b = streamed();
     if (b == null) {
-      BytesCodecs.Zstd z = streamedZstd();
+      ZstdBytesCodec z = streamedZstd();
       return z == null
           ? ChunkCodec.super.encode(data, chunkShape, fill)
           : ZstdStreams.encode(
@@ -126,9 +126,9 @@ public final class CodecPipeline implements ChunkCodec {
 
   @Override
   public ByteBuffer encode(ChunkElements src, DType dtype, long[] chunkShape) {
-    BytesCodecs.Blosc b = streamed();
+    BloscBytesCodec b = streamed();
     if (b == null) {
-      BytesCodecs.Zstd z = streamedZstd();
+      ZstdBytesCodec z = streamedZstd();
       return z == null
           ? null
           : ZstdStreams.encode(
@@ -244,7 +244,7 @@ public final class CodecPipeline implements ChunkCodec {
   @Override
   public NDArray decode(byte[] bytes, long[] chunkShape, String where) {
     if (decodedBlockwise() != null) {
-      int n = checked() ? BytesCodecs.Crc32c.verify(bytes, bytes.length, where) : bytes.length;
+      int n = checked() ? Crc32cBytesCodec.verify(bytes, bytes.length, where) : bytes.length;
       NDArray a =
           BloscStreams.decode(
               bytes,

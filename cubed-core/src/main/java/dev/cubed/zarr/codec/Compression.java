@@ -187,19 +187,19 @@ public final class Compression implements Serializable {
 
   /** The compression a codec implements, or {@code null} for checksums. */
   public static Compression of(BytesCodec c) {
-    if (c instanceof BytesCodecs.Zstd z) {
+    if (c instanceof ZstdBytesCodec z) {
       return new Compression(Kind.ZSTD, z.level(), null, null);
     }
-    if (c instanceof BytesCodecs.Gzip g) {
+    if (c instanceof GzipBytesCodec g) {
       return new Compression(Kind.GZIP, g.level(), null, null);
     }
-    if (c instanceof BytesCodecs.Zlib z) {
+    if (c instanceof ZlibBytesCodec z) {
       return new Compression(Kind.ZLIB, z.level(), null, null);
     }
-    if (c instanceof BytesCodecs.Lz4 l) {
+    if (c instanceof Lz4BytesCodec l) {
       return new Compression(Kind.LZ4, l.acceleration(), null, null);
     }
-    if (c instanceof BytesCodecs.Blosc b) {
+    if (c instanceof BloscBytesCodec b) {
       return new Compression(Kind.BLOSC, b.clevel(), b.cname(), b.shuffle());
     }
     return null;
@@ -209,11 +209,11 @@ public final class Compression implements Serializable {
   public BytesCodec codec(int typeSize) {
     return switch (kind) {
       case NONE -> null;
-      case ZSTD -> new BytesCodecs.Zstd(level);
-      case GZIP -> new BytesCodecs.Gzip(level);
-      case ZLIB -> new BytesCodecs.Zlib(level);
-      case LZ4 -> new BytesCodecs.Lz4(level);
-      case BLOSC -> new BytesCodecs.Blosc(bloscCodec, level, shuffle, typeSize, 0);
+      case ZSTD -> new ZstdBytesCodec(level);
+      case GZIP -> new GzipBytesCodec(level);
+      case ZLIB -> new ZlibBytesCodec(level);
+      case LZ4 -> new Lz4BytesCodec(level);
+      case BLOSC -> new BloscBytesCodec(bloscCodec, level, shuffle, typeSize, 0);
     };
   }
 

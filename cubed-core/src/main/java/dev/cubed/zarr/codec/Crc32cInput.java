@@ -88,7 +88,7 @@ public final class Crc32cInput implements JavaBlosc.Input {
     catchUp(size);
     byte[] stored = new byte[4];
     in.read(size, stored, 4);
-    BytesCodecs.Crc32c.check(
+    Crc32cBytesCodec.check(
         ByteBuffer.wrap(stored).order(ByteOrder.LITTLE_ENDIAN).getInt(),
         (int) crc.getValue(),
         where);

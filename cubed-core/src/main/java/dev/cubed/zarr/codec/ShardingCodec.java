@@ -106,12 +106,12 @@ public final class ShardingCodec implements ArrayBytesCodec {
 
   byte[] encodeIndex(long[] index) {
     byte[] b = NDArray.of(index, index.length).toBytes(ByteOrder.LITTLE_ENDIAN);
-    return indexCrc ? new BytesCodecs.Crc32c().encode(b) : b;
+    return indexCrc ? new Crc32cBytesCodec().encode(b) : b;
   }
 
   long[] decodeIndex(byte[] idx, int n, String where) {
     byte[] b =
-        indexCrc ? new BytesCodecs.Crc32c().decode(idx, 16 * n, where + " (shard index)") : idx;
+        indexCrc ? new Crc32cBytesCodec().decode(idx, 16 * n, where + " (shard index)") : idx;
     if (b.length != 16 * n) {
       throw new ZarrFormatException(
           where + ": shard index has " + b.length + " bytes, expected " + 16 * n);
@@ -311,7 +311,7 @@ public final class ShardingCodec implements ArrayBytesCodec {
     List<Map<String, Object>> idx = new ArrayList<>();
     idx.add(new ArrayBytesCodec.Bytes(DType.UINT64, false).v3Json());
     if (indexCrc) {
-      idx.add(new BytesCodecs.Crc32c().v3Json());
+      idx.add(new Crc32cBytesCodec().v3Json());
     }
     conf.put("index_codecs", idx);
     conf.put("index_location", indexAtStart ? "start" : "end");

@@ -67,9 +67,9 @@ public final class StreamedDecode {
 
   /** Whether chunks compressed with {@code c} (after the bytes serializer) are decoded here. */
   static boolean decodes(BytesCodec c) {
-    return c instanceof BytesCodecs.Zstd
-        || c instanceof BytesCodecs.Gzip
-        || c instanceof BytesCodecs.Zlib;
+    return c instanceof ZstdBytesCodec
+        || c instanceof GzipBytesCodec
+        || c instanceof ZlibBytesCodec;
   }
 
   /**
@@ -95,7 +95,7 @@ public final class StreamedDecode {
     }
     Buffers b = BUFFERS.get();
     Reader r = new Reader(in, b.in, where);
-    boolean zstd = codec instanceof BytesCodecs.Zstd;
+    boolean zstd = codec instanceof ZstdBytesCodec;
     if (zstd) {
       long declared = checkZstdHeader(r, (int) need, where); // before the chunk's array is made
       if (declared == need && oneShot) {
@@ -113,7 +113,7 @@ public final class StreamedDecode {
     if (zstd) {
       zstd(b.zstd(), r, out, where);
     } else {
-      inflate(codec instanceof BytesCodecs.Gzip, r, out, b.crc, where);
+      inflate(codec instanceof GzipBytesCodec, r, out, b.crc, where);
     }
     out.finish(dtype, full, where, codecName(codec));
     return a;
@@ -129,7 +129,7 @@ public final class StreamedDecode {
   static volatile boolean oneShot = false;
 
   private static String codecName(BytesCodec c) {
-    return c instanceof BytesCodecs.Zstd ? "zstd" : c instanceof BytesCodecs.Gzip ? "gzip" : "zlib";
+    return c instanceof ZstdBytesCodec ? "zstd" : c instanceof GzipBytesCodec ? "gzip" : "zlib";
   }
 
   /** The stored value, read a slice at a time into a direct buffer. */

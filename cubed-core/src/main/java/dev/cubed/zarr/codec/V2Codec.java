@@ -38,13 +38,13 @@ public final class V2Codec implements ChunkCodec {
     return r;
   }
 
-  private BytesCodecs.Blosc streamed() {
-    return !fortran && compressor instanceof BytesCodecs.Blosc b && b.javaEncodes() ? b : null;
+  private BloscBytesCodec streamed() {
+    return !fortran && compressor instanceof BloscBytesCodec b && b.javaEncodes() ? b : null;
   }
 
   /** The Blosc compressor if {@link BloscStreams} decodes its chunks (C order), else null. */
-  private BytesCodecs.Blosc decodedBlockwise() {
-    return !fortran && compressor instanceof BytesCodecs.Blosc b && b.javaDecodes() ? b : null;
+  private BloscBytesCodec decodedBlockwise() {
+    return !fortran && compressor instanceof BloscBytesCodec b && b.javaDecodes() ? b : null;
   }
 
   /** The compressor if {@link StreamedDecode} decodes its chunks (C order), else null. */
@@ -54,7 +54,7 @@ public final class V2Codec implements ChunkCodec {
 
   @Override
   public ByteBuffer encode(NDArray data, long[] chunkShape, Object fill) {
-    BytesCodecs.Blosc b = streamed();
+    BloscBytesCodec b = streamed();
     return b == null
         ? ChunkCodec.super.encode(data, chunkShape, fill)
         : BloscStreams.encode(b, data, chunkShape, fill, order(), false);
@@ -62,7 +62,7 @@ public final class V2Codec implements ChunkCodec {
 
   @Override
   public ByteBuffer encode(ChunkElements src, DType type, long[] chunkShape) {
-    BytesCodecs.Blosc b = streamed();
+    BloscBytesCodec b = streamed();
     return b == null ? null : BloscStreams.encode(b, src, type, chunkShape, order(), false);
   }
 

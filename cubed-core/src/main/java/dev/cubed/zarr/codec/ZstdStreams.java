@@ -17,7 +17,7 @@ import java.nio.ByteOrder;
  * byte image at a time is fed to one zstd stream whose frame declares the chunk's size, so a write
  * holds no raw byte image of the chunk, no padded copy of an edge chunk, no worst-case output and
  * no trimmed copy of it, and makes no chunk-sized garbage. The frame decodes to the same bytes as
- * {@link BytesCodecs.Zstd#encode} of the chunk's byte image (tested, and read by zarr-python in the
+ * {@link ZstdBytesCodec#encode} of the chunk's byte image (tested, and read by zarr-python in the
  * tests).
  */
 final class ZstdStreams {
@@ -32,7 +32,7 @@ final class ZstdStreams {
    * output buffer.
    */
   static ByteBuffer encode(
-      BytesCodecs.Zstd zstd, NDArray data, long[] full, Object fill, ByteOrder order, boolean crc) {
+      ZstdBytesCodec zstd, NDArray data, long[] full, Object fill, ByteOrder order, boolean crc) {
     int nbytes = Math.toIntExact(Shapes.size(full) * data.dtype().itemSize());
     return encode(
         zstd.level(),
@@ -47,7 +47,7 @@ final class ZstdStreams {
    * src} makes a run at a time: only a run and the output buffer exist, never the chunk.
    */
   static ByteBuffer encode(
-      BytesCodecs.Zstd zstd,
+      ZstdBytesCodec zstd,
       ChunkElements src,
       DType dtype,
       long[] full,
@@ -102,6 +102,6 @@ final class ZstdStreams {
           "zstd: encoding a chunk of " + nbytes + " bytes failed: " + e.getMessage(), e);
     }
     int n = dst.position();
-    return crc ? BytesCodecs.Crc32c.append(out, n) : ByteBuffer.wrap(out, 0, n);
+    return crc ? Crc32cBytesCodec.append(out, n) : ByteBuffer.wrap(out, 0, n);
   }
 }

@@ -4,13 +4,18 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.Shapes;
 import dev.cubed.zarr.codec.ArrayBytesCodec;
+import dev.cubed.zarr.codec.BloscBytesCodec;
 import dev.cubed.zarr.codec.BytesCodec;
-import dev.cubed.zarr.codec.BytesCodecs;
 import dev.cubed.zarr.codec.CodecPipeline;
 import dev.cubed.zarr.codec.Compression;
+import dev.cubed.zarr.codec.Crc32cBytesCodec;
 import dev.cubed.zarr.codec.FillValues;
+import dev.cubed.zarr.codec.GzipBytesCodec;
+import dev.cubed.zarr.codec.Lz4BytesCodec;
 import dev.cubed.zarr.codec.ShardingCodec;
 import dev.cubed.zarr.codec.V2Codec;
+import dev.cubed.zarr.codec.ZlibBytesCodec;
+import dev.cubed.zarr.codec.ZstdBytesCodec;
 import dev.cubed.zarr.store.Json;
 import dev.cubed.zarr.store.ZarrFormatException;
 import java.util.ArrayList;
@@ -118,12 +123,12 @@ public final class MetadataParser {
     }
     String id = c.get("id").asText();
     return switch (id) {
-      case "zstd" -> new BytesCodecs.Zstd(intField(c, "level", 1, w));
-      case "gzip" -> new BytesCodecs.Gzip(intField(c, "level", 1, w));
-      case "zlib" -> new BytesCodecs.Zlib(intField(c, "level", 1, w));
-      case "lz4" -> new BytesCodecs.Lz4(intField(c, "acceleration", 1, w));
+      case "zstd" -> new ZstdBytesCodec(intField(c, "level", 1, w));
+      case "gzip" -> new GzipBytesCodec(intField(c, "level", 1, w));
+      case "zlib" -> new ZlibBytesCodec(intField(c, "level", 1, w));
+      case "lz4" -> new Lz4BytesCodec(intField(c, "acceleration", 1, w));
       case "blosc" ->
-          new BytesCodecs.Blosc(
+          new BloscBytesCodec(
               Compression.BloscCodec.fromId(c.path("cname").asText("lz4"), w),
               intField(c, "clevel", 5, w),
               Compression.Shuffle.fromV2(intField(c, "shuffle", 1, w), w),
@@ -305,12 +310,12 @@ public final class MetadataParser {
           }
           ab = parseSharding(conf, dtype, fill, cur, w);
         }
-        case "zstd" -> bb.add(new BytesCodecs.Zstd(intField(conf, "level", 0, w)));
-        case "gzip" -> bb.add(new BytesCodecs.Gzip(intField(conf, "level", 5, w)));
-        case "crc32c" -> bb.add(new BytesCodecs.Crc32c());
+        case "zstd" -> bb.add(new ZstdBytesCodec(intField(conf, "level", 0, w)));
+        case "gzip" -> bb.add(new GzipBytesCodec(intField(conf, "level", 5, w)));
+        case "crc32c" -> bb.add(new Crc32cBytesCodec());
         case "blosc" ->
             bb.add(
-                new BytesCodecs.Blosc(
+                new BloscBytesCodec(
                     Compression.BloscCodec.fromId(conf.path("cname").asText("lz4"), w),
                     intField(conf, "clevel", 5, w),
                     Compression.Shuffle.fromV3(conf.path("shuffle").asText("noshuffle"), w),

@@ -121,8 +121,8 @@ class BloscGoldenTest {
             golden, c.type(), new long[] {c.n()}, ByteOrder.LITTLE_ENDIAN, c.name());
     assertThat(a).isNotNull();
     assertThat(a.toBytes(ByteOrder.LITTLE_ENDIAN)).isEqualTo(want);
-    BytesCodecs.Blosc codec =
-        new BytesCodecs.Blosc(
+    BloscBytesCodec codec =
+        new BloscBytesCodec(
             Compression.BloscCodec.LZ4,
             c.clevel(),
             c.shuffle() == 1 ? Compression.Shuffle.BYTE : Compression.Shuffle.NONE,
@@ -138,8 +138,8 @@ class BloscGoldenTest {
     byte[] want = expected(c);
     ByteBuffer h = ByteBuffer.wrap(golden).order(ByteOrder.LITTLE_ENDIAN);
     int blockSize = h.getInt(8);
-    BytesCodecs.Blosc codec =
-        new BytesCodecs.Blosc(
+    BloscBytesCodec codec =
+        new BloscBytesCodec(
             Compression.BloscCodec.LZ4,
             c.clevel(),
             c.shuffle() == 1 ? Compression.Shuffle.BYTE : Compression.Shuffle.NONE,

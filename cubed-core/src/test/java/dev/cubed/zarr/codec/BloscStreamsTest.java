@@ -68,8 +68,8 @@ class BloscStreamsTest {
     NDArray a = data(dt, clip, kind, seed);
     Object fill = dt == DType.BOOL ? Boolean.TRUE : dt.isComplex() ? 0.0 : 3;
     ByteOrder order = big ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN;
-    BytesCodecs.Blosc blosc =
-        new BytesCodecs.Blosc(
+    BloscBytesCodec blosc =
+        new BloscBytesCodec(
             Compression.BloscCodec.LZ4, 5, Compression.Shuffle.BYTE, dt.itemSize(), block);
     NDArray padded = a;
     if (!Arrays.equals(clip, full)) {
@@ -93,8 +93,8 @@ class BloscStreamsTest {
   @Test
   void streamedBufferIsOneChunkCopyAndWrongSizeIsRefused() {
     NDArray a = data(DType.FLOAT64, new long[] {500, 500}, 0, 1);
-    BytesCodecs.Blosc blosc =
-        new BytesCodecs.Blosc(Compression.BloscCodec.LZ4, 5, Compression.Shuffle.BYTE, 8, 0);
+    BloscBytesCodec blosc =
+        new BloscBytesCodec(Compression.BloscCodec.LZ4, 5, Compression.Shuffle.BYTE, 8, 0);
     ByteBuffer enc = BloscStreams.encode(blosc, a, a.shape(), 0.0, ByteOrder.LITTLE_ENDIAN);
     // incompressible: stored uncompressed in the one output buffer (16 + nbytes, or this
     // thread's longer buffer of an earlier chunk: EncodeBuffers), reused by the next chunk

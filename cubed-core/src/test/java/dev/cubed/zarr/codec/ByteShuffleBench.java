@@ -43,7 +43,7 @@ public class ByteShuffleBench {
   byte[] out;
   NDArray chunk;
   long[] chunkShape;
-  BytesCodecs.Blosc codec;
+  BloscBytesCodec codec;
   byte[] encoded;
 
   /** Random bytes and their shuffle; the chunk and its encoding. */
@@ -62,7 +62,7 @@ public class ByteShuffleBench {
     }
     chunkShape = new long[] {chunkSide, chunkSide};
     chunk = new NDArray(DType.FLOAT64, chunkShape, d);
-    codec = new BytesCodecs.Blosc(Compression.BloscCodec.LZ4, 5, Compression.Shuffle.BYTE, 8, 0);
+    codec = new BloscBytesCodec(Compression.BloscCodec.LZ4, 5, Compression.Shuffle.BYTE, 8, 0);
     ByteBuffer b = encodeChunk();
     encoded = Arrays.copyOf(b.array(), b.remaining());
   }

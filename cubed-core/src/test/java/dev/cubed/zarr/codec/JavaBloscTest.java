@@ -142,8 +142,8 @@ class JavaBloscTest {
     assertThat(JavaBlosc.canDecode(zstd)).isTrue();
     assertThat(JavaBlosc.decompress(zstd, "t")).isEqualTo(in);
     assertThat(JavaBlosc.canDecode(bit)).isFalse();
-    BytesCodecs.Blosc codec =
-        new BytesCodecs.Blosc(Compression.BloscCodec.ZSTD, 5, Compression.Shuffle.BIT, 8, 0);
+    BloscBytesCodec codec =
+        new BloscBytesCodec(Compression.BloscCodec.ZSTD, 5, Compression.Shuffle.BIT, 8, 0);
     assertThat(codec.decode(codec.encode(in), in.length, "t")).isEqualTo(in);
   }
 

@@ -59,7 +59,7 @@ class ZstdStreamsTest {
       padded.setRegion(new long[full.length], a);
     }
     byte[] want = padded.toBytes(order);
-    BytesCodecs.Zstd zstd = new BytesCodecs.Zstd(3);
+    ZstdBytesCodec zstd = new ZstdBytesCodec(3);
     for (boolean crc : new boolean[] {false, true}) {
       byte[] fromArray = stored(ZstdStreams.encode(zstd, a, full, fill, order, crc));
       final NDArray p = padded;
@@ -75,7 +75,7 @@ class ZstdStreamsTest {
                   order,
                   crc));
       for (byte[] s : new byte[][] {fromArray, fromRuns}) {
-        int n = crc ? BytesCodecs.Crc32c.verify(s, s.length, "t") : s.length;
+        int n = crc ? Crc32cBytesCodec.verify(s, s.length, "t") : s.length;
         byte[] frame = Arrays.copyOf(s, n);
         assertThat(Zstd.getFrameContentSize(frame)).isEqualTo(want.length);
         assertThat(zstd.decode(frame, want.length, "t")).isEqualTo(want);
@@ -91,7 +91,7 @@ class ZstdStreamsTest {
   @Test
   void outputBufferReusedAcrossChunksButNotByANestedEncode() throws Exception {
     NDArray a = BloscStreamsTest.data(DType.FLOAT64, new long[] {200, 300}, 0, 5);
-    BytesCodecs.Zstd zstd = new BytesCodecs.Zstd(0);
+    ZstdBytesCodec zstd = new ZstdBytesCodec(0);
     ByteBuffer first = ZstdStreams.encode(zstd, a, a.shape(), 0.0, ByteOrder.LITTLE_ENDIAN, false);
     ByteBuffer second = ZstdStreams.encode(zstd, a, a.shape(), 0.0, ByteOrder.LITTLE_ENDIAN, false);
     assertThat(second.array()).isSameAs(first.array());
