@@ -19,6 +19,10 @@ public final class PeakRssMonitor implements AutoCloseable {
   private volatile long treePeak;
 
   private PeakRssMonitor(long intervalMillis) {
+    if (intervalMillis <= 0) {
+      sampler = null;
+      return;
+    }
     sampler =
         new Thread(
             () -> {
@@ -41,11 +45,25 @@ public final class PeakRssMonitor implements AutoCloseable {
     return new PeakRssMonitor(intervalMillis);
   }
 
+  /**
+   * A monitor of this JVM alone, for runs that start no worker processes (the threads executor):
+   * its {@link #peakBytes()} is the kernel's exact high-water mark {@code VmHWM}, and no sampler
+   * thread runs. The sampler's pass over the process table every few milliseconds costs CPU the
+   * measured run would otherwise have (on a machine with many processes, a visible share of a short
+   * run's samples).
+   */
+  public static PeakRssMonitor selfOnly() {
+    return new PeakRssMonitor(0);
+  }
+
   /** Peak RSS in bytes of this JVM and its descendants so far, or -1 if /proc is unavailable. */
   public long peakBytes() {
     long self = kb(statusField(Path.of("/proc/self/status"), "VmHWM:"));
     if (self < 0) {
       return -1;
+    }
+    if (sampler == null) {
+      return self;
     }
     return Math.max(self, Math.max(treePeak, treeRss()));
   }
@@ -53,7 +71,9 @@ public final class PeakRssMonitor implements AutoCloseable {
   @Override
   public void close() {
     running = false;
-    sampler.interrupt();
+    if (sampler != null) {
+      sampler.interrupt();
+    }
   }
 
   /**

@@ -125,7 +125,7 @@ public final class UserPath {
     Map<String, Object> sums;
     double wall;
     long peak;
-    try (PeakRssMonitor rss = PeakRssMonitor.start(50)) {
+    try (PeakRssMonitor rss = PeakRssMonitor.selfOnly()) { // threads executor: no children
       long t0 = System.nanoTime();
       sums =
           o.floor

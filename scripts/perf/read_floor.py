@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""The read-once floor of stored Zarr arrays with numcodecs, in one process, round after round.
+
+    read_floor.py ARRAY_DIR... [--threads 1] [--rounds 5]
+
+Every chunk file of each array (zarr-python 3's defaults: bytes + zstd) is read and decoded once per
+round with numcodecs' Zstd into a reused buffer per thread, on --threads threads; prints one line
+per round (wall and process CPU seconds) and the median of the rounds after the first. The engine's
+counterpart is dev.cubed.bench.codec.ReadFloor (docs/performance.md, "Reading zarr-python's zstd
+chunks"); run the two in turn on the same arrays and compare medians.
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import threading
+import time
+
+import numpy as np
+from numcodecs import Zstd
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("dirs", nargs="+")
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--rounds", type=int, default=5)
+    a = ap.parse_args()
+    jobs = []
+    for root in a.dirs:
+        with open(os.path.join(root, "zarr.json")) as f:
+            meta = json.load(f)
+        if [c["name"] for c in meta["codecs"]] != ["bytes", "zstd"]:
+            raise SystemExit("read_floor.py: %s is not bytes + zstd" % root)
+        item = np.dtype({"float64": "f8", "float32": "f4", "bool": "?"}[meta["data_type"]]).itemsize
+        size = int(np.prod(meta["chunk_grid"]["configuration"]["chunk_shape"])) * item
+        for dirpath, _, files in os.walk(os.path.join(root, "c")):
+            jobs += [(os.path.join(dirpath, n), size) for n in sorted(files)]
+    local = threading.local()
+    codec = Zstd()
+
+    def decode(job):
+        path, size = job
+        buf = getattr(local, "buf", None)
+        if buf is None or len(buf) < size:
+            buf = local.buf = np.empty(size, dtype=np.uint8)
+        with open(path, "rb") as f:
+            data = f.read()
+        codec.decode(data, out=buf[:size])
+        return size
+
+    secs, cpus = [], []
+    for r in range(a.rounds):
+        c0, t0 = time.process_time(), time.perf_counter()
+        with concurrent.futures.ThreadPoolExecutor(a.threads) as pool:
+            n = sum(pool.map(decode, jobs))
+        secs.append(time.perf_counter() - t0)
+        cpus.append(time.process_time() - c0)
+        print("round %d numcodecs threads %d %.3f s process cpu %.3f s %.0f MB/s"
+              % (r + 1, a.threads, secs[-1], cpus[-1], n / 1e6 / secs[-1]))
+    warm = sorted(secs[1:] or secs)
+    warm_cpu = sorted(cpus[1:] or cpus)
+    print("median cpu warm %.3f s" % warm_cpu[len(warm_cpu) // 2])
+    print("median numcodecs threads %d first %.3f s warm %.3f s"
+          % (a.threads, secs[0], warm[len(warm) // 2]))
+
+
+if __name__ == "__main__":
+    main()
