@@ -29,9 +29,23 @@ final class ElemwiseOp {
   static ArrayNode irregular(
       String name, Core.BlocksFunction fn, DType out, long[] shape, ArrayNode... xs) {
     int nd = shape.length;
+    // the grid comes from the inputs that are not shifted slices (Shifted#movable with an
+    // irregular grid, e.g. x[1:] of chunks 100: (99, 100, ...)): those are read on it from their
+    // source instead (Shifted#onGrid), so x[1:] - x[:-1] keeps x[:-1]'s grid (not the refinement
+    // (99, 1, 99, 1, ...) with both slices regridded)
+    List<ArrayNode> fixed = new ArrayList<>();
+    for (ArrayNode x : xs) {
+      if (x.isRegular() || !Shifted.movable(x)) {
+        fixed.add(x);
+      }
+    }
+    ArrayNode[] base = fixed.isEmpty() ? xs : fixed.toArray(new ArrayNode[0]);
     long[][] sizes = new long[nd][];
     for (int d = 0; d < nd; d++) {
-      sizes[d] = unifiedAxis(shape, d, xs);
+      sizes[d] = unifiedAxis(shape, d, base);
+      if (base != xs && !covers(shape, d, base)) {
+        sizes[d] = unifiedAxis(shape, d, xs);
+      }
     }
     ChunkGrid grid = ChunkGrid.of(shape, sizes);
     List<ArrayNode> ins = new ArrayList<>();
@@ -49,6 +63,9 @@ final class ElemwiseOp {
         ins.add(x);
       } else {
         ArrayNode t = Take.onGrid(x, w);
+        if (t == null) {
+          t = Shifted.onGrid(x, w);
+        }
         ins.add(t != null ? t : Regrid.to(x, w));
       }
     }
@@ -97,6 +114,18 @@ final class ElemwiseOp {
     }
     r[i] = shape[d] - prev;
     return r;
+  }
+
+  /** Whether some input of {@code xs} spans output axis {@code d} (not broadcast along it). */
+  private static boolean covers(long[] shape, int d, ArrayNode... xs) {
+    int nd = shape.length;
+    for (ArrayNode x : xs) {
+      int xd = d - (nd - x.shape().length);
+      if (xd >= 0 && x.shape()[xd] == shape[d]) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** A pointwise op's block function: also applies to tiles ({@link PointwiseFunction}). */
