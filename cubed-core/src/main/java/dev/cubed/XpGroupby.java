@@ -40,6 +40,22 @@ public final class XpGroupby {
    */
   public static CubedArray groupbyReduce(
       CubedArray x, NDArray codes, int axis, int numGroups, String func, boolean skipna) {
+    return groupbyReduce(x, codes, axis, numGroups, func, skipna, 0);
+  }
+
+  /**
+   * {@link #groupbyReduce(CubedArray, NDArray, int, int, String, boolean)} with {@code func} also
+   * {@code "var"} or {@code "std"} (float64, or x's floating dtype: the squared deviations from the
+   * group's mean divided by its count minus {@code ddof}, NaN where that is not positive, as
+   * NumPy's var and nanvar; std its square root); {@code ddof} is used by those only.
+   *
+   * @throws IllegalArgumentException as the other form, or for a negative ddof
+   */
+  public static CubedArray groupbyReduce(
+      CubedArray x, NDArray codes, int axis, int numGroups, String func, boolean skipna, int ddof) {
+    if (ddof < 0) {
+      throw new IllegalArgumentException("groupbyReduce: ddof must be 0 or more, got " + ddof);
+    }
     int nd = x.shape().length;
     int ax = axis < 0 ? axis + nd : axis;
     if (ax < 0 || ax >= nd) {
@@ -57,11 +73,13 @@ public final class XpGroupby {
           case "mean" -> GroupReduce.Func.MEAN;
           case "min" -> GroupReduce.Func.MIN;
           case "max" -> GroupReduce.Func.MAX;
+          case "var" -> GroupReduce.Func.VAR;
+          case "std" -> GroupReduce.Func.STD;
           default ->
               throw new IllegalArgumentException(
                   "groupbyReduce: func '"
                       + func
-                      + "' is not one of sum, count, mean, min, max (other reductions: reduce each"
+                      + "' is not one of sum, count, mean, min, max, var, std (other reductions: reduce each"
                       + " group with the array functions)");
         };
     int w = x.spec().workers();
@@ -71,7 +89,8 @@ public final class XpGroupby {
             new int[] {0},
             w > 0 ? w : Runtime.getRuntime().availableProcessors(),
             XpReduce.DEFAULT_SPLIT_EVERY);
-    return XpBlocks.wrap(GroupReduce.reduce(x.node(), labels, ax, numGroups, f, skipna, split), x);
+    return XpBlocks.wrap(
+        GroupReduce.reduce(x.node(), labels, ax, numGroups, f, skipna, split, ddof), x);
   }
 
   private static long[] labels(NDArray codes, long n, int numGroups) {

@@ -122,6 +122,44 @@ class XpGroupbyTest {
   }
 
   @Test
+  void varAndStdMatchATwoPassLoop() {
+    double[] v = values();
+    CubedArray x = Cubed.fromArray(NDArray.of(v, T, X), new long[] {C, 4}, spec());
+    for (int ddof : new int[] {0, 1}) {
+      for (boolean skipna : List.of(true, false)) {
+        NDArray var = XpGroupby.groupbyReduce(x, codes(), 0, G, "var", skipna, ddof).compute();
+        NDArray std = XpGroupby.groupbyReduce(x, codes(), 0, G, "std", skipna, ddof).compute();
+        for (int g = 0; g < G; g++) {
+          for (int j = 0; j < X; j++) {
+            double mean = expected(v, "mean", skipna, g, j);
+            double n = expected(v, "count", true, g, j);
+            double ss = 0;
+            boolean nan = Double.isNaN(mean);
+            for (int t = 0; t < T && !nan; t++) {
+              double e = v[t * X + j];
+              if (label(t) == g && !Double.isNaN(e)) {
+                ss += (e - mean) * (e - mean);
+              }
+            }
+            double want = nan || n - ddof <= 0 ? Double.NaN : ss / (n - ddof);
+            String at = "var ddof=" + ddof + " skipna=" + skipna + " group " + g + " col " + j;
+            if (Double.isNaN(want)) {
+              assertThat(var.getDouble(g * X + j)).as(at).isNaN();
+            } else {
+              assertThat(var.getDouble(g * X + j))
+                  .as(at)
+                  .isCloseTo(want, org.assertj.core.data.Offset.offset(1e-9 * (1 + want)));
+              assertThat(std.getDouble(g * X + j))
+                  .as(at)
+                  .isCloseTo(Math.sqrt(want), org.assertj.core.data.Offset.offset(1e-9));
+            }
+          }
+        }
+      }
+    }
+  }
+
+  @Test
   void integersKeepTheirDtypeForSumMinMax() {
     long[] v = new long[T * X];
     for (int i = 0; i < v.length; i++) {
@@ -185,6 +223,6 @@ class XpGroupbyTest {
     CubedArray x = Cubed.fromArray(NDArray.of(values(), T, X), new long[] {C, X}, spec());
     assertThatThrownBy(() -> XpGroupby.groupbyReduce(x, codes(), 0, G, "median", true))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("is not one of sum, count, mean, min, max");
+        .hasMessageContaining("is not one of sum, count, mean, min, max, var, std");
   }
 }

@@ -28,7 +28,9 @@ public final class GroupReduce {
     COUNT,
     MEAN,
     MIN,
-    MAX
+    MAX,
+    VAR,
+    STD
   }
 
   /**
@@ -36,10 +38,18 @@ public final class GroupReduce {
    * 0 to g - 1, negative for none); the result has x's shape with the axis of length {@code g} in
    * one block. {@code skipNan} (for a floating x) leaves NaN elements out. Result dtypes: sum as
    * {@code sum} (x's floating dtype, int64 or uint64), count int64, mean x's floating dtype or
-   * float64, min/max x's dtype.
+   * float64, min/max x's dtype, var/std (states (count, mean, M2) merged with Chan's formula,
+   * divided by count - {@code correction}, NaN where that is not positive) as mean.
    */
   public static ArrayNode reduce(
-      ArrayNode x, long[] labels, int ax, int g, Func func, boolean skipNan, int splitEvery) {
+      ArrayNode x,
+      long[] labels,
+      int ax,
+      int g,
+      Func func,
+      boolean skipNan,
+      int splitEvery,
+      int correction) {
     boolean nan = skipNan && x.dtype().isFloating();
     ReduceKernel.Kind kind =
         switch (func) {
@@ -47,7 +57,9 @@ public final class GroupReduce {
           case MEAN -> nan ? ReduceKernel.Kind.NANMEAN : ReduceKernel.Kind.MEAN;
           case MIN -> nan ? ReduceKernel.Kind.NANMIN : ReduceKernel.Kind.MIN;
           case MAX -> nan ? ReduceKernel.Kind.NANMAX : ReduceKernel.Kind.MAX;
+          case VAR, STD -> nan ? ReduceKernel.Kind.NANVAR : ReduceKernel.Kind.VAR;
         };
+    boolean sqrt = func == Func.STD;
     // what the finish sees as the input dtype: counts are int64 sums
     DType in = func == Func.COUNT ? DType.INT64 : x.dtype();
     DType st = ReduceKernel.stateType(kind, in);
@@ -108,7 +120,7 @@ public final class GroupReduce {
               return List.of(BlockKeys.one(key));
             },
             (args, c) -> {
-              NDArray r = ReduceKernel.finish(kind, (NDArray) args.get(0), in, 0, false);
+              NDArray r = ReduceKernel.finish(kind, (NDArray) args.get(0), in, correction, sqrt);
               return r.reshape(Arrays.copyOfRange(r.shape(), 1, r.shape().length));
             },
             new int[] {1},
@@ -232,6 +244,22 @@ public final class GroupReduce {
                   acc[2 * (dst + j)] += 1;
                   acc[2 * (dst + j) + 1] += v;
                 }
+              }
+            }
+            case VAR, NANVAR -> {
+              boolean skip = kind == ReduceKernel.Kind.NANVAR;
+              for (int j = 0; j < in0; j++) {
+                double v = value(b, dd, ff, fl, src + j);
+                if (skip && v != v) {
+                  continue;
+                }
+                int at = 3 * (dst + j);
+                double cnt = acc[at] + 1;
+                double delta = v - acc[at + 1];
+                double mean = acc[at + 1] + delta / cnt;
+                acc[at] = cnt;
+                acc[at + 1] = mean;
+                acc[at + 2] += delta * (v - mean);
               }
             }
             case MIN, MAX -> {
