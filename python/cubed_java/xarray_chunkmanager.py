@@ -496,6 +496,17 @@ def _one_output(ins, out):
     return ",".join(f"({','.join(c)})" for c in ins) + f"->({','.join(out)})"
 
 
+def _install_count():
+    """xarray's count along one axis as one op per block (``cubed_java._xcount``); before the
+    groupby route, which maps xarray's count function by identity."""
+    from ._xcount import install
+
+    install()
+
+
+_install_count()
+
+
 # --- groupby (cubed_java.xarray_groupby): plain ds.groupby(...).mean() etc. take the engine's
 # bounded groupby path; the routing lives in that module.
 def _route_groupby():

@@ -4,19 +4,20 @@ xarray has no chunk-manager hook for groupby: without flox it reduces each group
 (``isel`` of the group's positions, a reduction, then ``concat``), so the plan has a few ops per
 group. ``ds.cubed_java.groupby("time.month").mean()`` and
 ``ds.cubed_java.resample(time="1MS").mean()`` (also ``sum``, ``count``, ``min``, ``max``, each with
-``skipna``) instead take xarray's own group codes and call the engine's
-``XpGroupby.groupbyReduce`` once per variable: one blockwise op of per-block partials per group,
-the plain tree reduction over the blocks, a pointwise finish; the plan's ops do not depend on the
-number of groups. The result has the coordinates, dimension names and dimension order xarray's own
+``skipna``; ``var``/``std`` also with ``ddof``) instead take xarray's own group codes and call the
+engine's ``XpGroupby.groupbyReduce`` once per variable: one blockwise op turning each block into
+the states of its groups (a mean's count and total together: each block read once), the merging
+rounds of the tree reduction over the blocks, a finish; the plan's ops do not depend on the number
+of groups. The result has the coordinates, dimension names and dimension order xarray's own
 ``ds.groupby(...).mean()`` gives (taken from xarray's reduction of the object without its data
 variables).
 
 Plain xarray takes the same path: :func:`route_plain_groupby` (called when xarray loads the chunk
 manager) wraps xarray's ``GroupBy.reduce`` so that ``ds.groupby("time.month").mean()`` (and
-``sum``/``min``/``max``/``count``), reducing over the grouped dimension with the default options,
-goes to :func:`groupby_reduce` whenever a data variable is a cubed_java Array; every other call
-(``resample`` included: its sorted codes want flox's "blockwise" method, not done) is xarray's
-own.
+``sum``/``min``/``max``/``count``/``var``/``std``), reducing over the grouped dimension with the
+default options, goes to :func:`groupby_reduce` whenever a data variable is a cubed_java Array;
+every other call (``resample`` included: its sorted codes want flox's "blockwise" method, not done)
+is xarray's own.
 """
 from __future__ import annotations
 
@@ -25,15 +26,15 @@ import numpy as np
 from ._array import Array, _call
 
 #: The reductions the engine does by group (others: use xarray's own groupby).
-FUNCS = ("sum", "count", "mean", "min", "max")
+FUNCS = ("sum", "count", "mean", "min", "max", "var", "std")
 
 
-def groupby_reduce(obj, func, make, skipna=None, _group_first=True, keep_attrs=None):
+def groupby_reduce(obj, func, make, skipna=None, _group_first=True, keep_attrs=None, ddof=0):
     """Reduces ``obj`` (Dataset or DataArray) by the groups of ``make(obj)`` (a function building
     xarray's GroupBy or Resample object of its argument) with ``func`` (one of :data:`FUNCS`).
     Variables whose data is a cubed_java Array holding the grouped dimension are reduced in the
     engine; the others by xarray's own groupby. ``skipna=None`` is xarray's default (NaN skipped
-    for floating data)."""
+    for floating data); ``ddof`` is var's and std's."""
     import xarray as xr
 
     if func not in FUNCS:
@@ -42,7 +43,7 @@ def groupby_reduce(obj, func, make, skipna=None, _group_first=True, keep_attrs=N
         name = obj.name if obj.name is not None else "__cubed_java_da__"
         # xarray keeps a DataArray's dimension order (a Dataset's variables get the group first)
         out = groupby_reduce(obj.to_dataset(name=name), func, make, skipna, False,
-                             keep_attrs)[name]
+                             keep_attrs, ddof)[name]
         return out.rename(obj.name)
     gb = make(obj)
     if len(gb.groupers) != 1:
@@ -56,7 +57,8 @@ def groupby_reduce(obj, func, make, skipna=None, _group_first=True, keep_attrs=N
     ours = [v for v in obj.data_vars
             if isinstance(obj[v].data, Array) and dim in obj[v].dims]
     # xarray's answer on everything we do not reduce: coordinates, dims, the other variables
-    template = getattr(make(obj.drop_vars(ours)), func)(**_skip(func, skipna),
+    spread = {"ddof": int(ddof)} if func in ("var", "std") else {}
+    template = getattr(make(obj.drop_vars(ours)), func)(**_skip(func, skipna), **spread,
                                                          keep_attrs=keep_attrs)
     new = [d for d in template.dims if d not in obj.dims]
     out_dim = new[0] if new else dim
@@ -65,7 +67,8 @@ def groupby_reduce(obj, func, make, skipna=None, _group_first=True, keep_attrs=N
     for v in ours:
         var = obj[v].variable
         axis = var.dims.index(dim)
-        r = _call("XpGroupby.groupbyReduce", var.data, codes, axis, num_groups, func, skip)
+        r = _call("XpGroupby.groupbyReduce", var.data, codes, axis, num_groups, func, skip,
+                  *spread.values())
         dims = list(var.dims)
         dims[axis] = out_dim
         reduced = xr.Variable(tuple(dims), r, attrs=var.attrs if keep_attrs else None)
@@ -91,16 +94,16 @@ def _skip(func, skipna):
 
 def route_plain_groupby():
     """Wraps xarray's ``DatasetGroupBy.reduce`` and ``DataArrayGroupBy.reduce`` (once) so that a
-    reduction xarray's ``mean``/``sum``/``min``/``max``/``count`` hands to them goes to
-    :func:`groupby_reduce` when: one grouping variable along one dimension, not a resample, the
+    reduction xarray's ``mean``/``sum``/``min``/``max``/``count``/``var``/``std`` hands to them goes
+    to :func:`groupby_reduce` when: one grouping variable along one dimension, not a resample, the
     reduction over that dimension (``dim`` None or that dimension, no ``axis``), no options but
-    ``skipna``, ``keep_attrs``, ``numeric_only`` and ``min_count=None``, and a data variable along
-    that dimension is a cubed_java Array. Any other call is xarray's own."""
+    ``skipna``, ``keep_attrs``, ``numeric_only``, ``min_count=None`` and (var/std) ``ddof``, and a
+    data variable along that dimension is a cubed_java Array. Any other call is xarray's own."""
     from xarray.core import duck_array_ops as dao
     from xarray.core import groupby as g
 
     funcs = {dao.mean: "mean", dao.sum: "sum", dao.min: "min", dao.max: "max",
-             dao.count: "count"}
+             dao.count: "count", dao.var: "var", dao.std: "std"}
     for cls in (g.DatasetGroupByBase, g.DataArrayGroupByBase):
         if getattr(cls.reduce, "_cubed_java_route", False):
             continue
@@ -118,7 +121,8 @@ def _routed(original, funcs):
             return original(self, func, dim, axis=axis, keep_attrs=keep_attrs,
                             shortcut=shortcut, **kwargs)
         return groupby_reduce(self._original_obj, name, lambda o: _regroup(self, o),
-                              kwargs.get("skipna"), keep_attrs=keep_attrs)
+                              kwargs.get("skipna"), keep_attrs=keep_attrs,
+                              ddof=kwargs.get("ddof", 0))
 
     reduce._cubed_java_route = True
     return reduce
@@ -138,7 +142,10 @@ def _plain_route(gb, name, dim, axis, kwargs):
 
     if name is None or axis is not None or getattr(gb, "_by_chunked", True):
         return None
-    if set(kwargs) - {"skipna", "numeric_only", "min_count"}:
+    if set(kwargs) - {"skipna", "numeric_only", "min_count", "ddof"}:
+        return None
+    if "ddof" in kwargs and (name not in ("var", "std") or not isinstance(kwargs["ddof"], int)
+                             or kwargs["ddof"] < 0):
         return None
     if kwargs.get("min_count") is not None:
         return None
@@ -204,6 +211,12 @@ class GroupedReduce:
 
     def count(self):
         return groupby_reduce(self._obj, "count", self._make)
+
+    def var(self, skipna=None, ddof=0):
+        return groupby_reduce(self._obj, "var", self._make, skipna, ddof=ddof)
+
+    def std(self, skipna=None, ddof=0):
+        return groupby_reduce(self._obj, "std", self._make, skipna, ddof=ddof)
 
 
 def plan_figures(*arrays):

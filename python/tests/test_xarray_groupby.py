@@ -187,3 +187,20 @@ def test_unknown_function_is_refused():
     from cubed_java.xarray_groupby import groupby_reduce
     with pytest.raises(ValueError, match="not one of"):
         groupby_reduce(ds, "median", lambda o: o.groupby("time.month"))
+
+
+@pytest.mark.parametrize("func", ["var", "std"])
+@pytest.mark.parametrize("ddof", [0, 1])
+def test_var_std_take_the_bounded_path_and_equal_numpy_xarray(func, ddof):
+    ds = _dataset()
+    lazy = ds.chunk({"time": 30}, chunked_array_type="cubed-java")
+    for skipna in (None, False):
+        got = getattr(lazy.groupby("time.month"), func)(ddof=ddof, skipna=skipna)
+        assert isinstance(got.u.data, cubed_java.Array)
+        want = getattr(ds.groupby("time.month"), func)(ddof=ddof, skipna=skipna)
+        xr.testing.assert_allclose(got.compute(), want)
+    by_accessor = getattr(lazy.cubed_java.groupby("time.month"), func)(ddof=ddof)
+    # the engine's path: the same plan as the plain form, a few ops whatever the groups
+    assert plan_figures(by_accessor) == plan_figures(
+        getattr(lazy.groupby("time.month"), func)(ddof=ddof))
+    assert plan_figures(by_accessor)["ops"] <= 6

@@ -1,7 +1,9 @@
 package dev.cubed;
 
+import dev.cubed.core.Shifted;
 import dev.cubed.nd.Index;
 import dev.cubed.nd.NDArray;
+import dev.cubed.plan.node.ArrayNode;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -37,6 +39,14 @@ final class XpPad {
               + " width pairs for an array of "
               + nd
               + " dimensions (give one pair, or one per axis)");
+    }
+    if (m.equals("constant")) {
+      // a constant pad of a slice back to its source's length (xarray's shift): one op on the
+      // source's grid reading each block and a halo of its neighbour (Shifted), no concat
+      ArrayNode shifted = Shifted.padded(x.node(), widths, value);
+      if (shifted != null) {
+        return XpBlocks.wrap(shifted, x);
+      }
     }
     CubedArray r = x;
     for (int a = 0; a < nd; a++) {

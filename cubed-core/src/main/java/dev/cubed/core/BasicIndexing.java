@@ -232,12 +232,15 @@ public final class BasicIndexing {
           }
           return Arrays.equals(bs, blk.shape()) ? blk : blk.getRegion(from, bs);
         };
-    return new ArrayNode.Computed(
-        new Blockwise("getitem", keys, fn, new int[] {1}, new int[] {1}, 0),
-        List.of(x),
-        grid,
-        x.dtype(),
-        null);
+    return Shifted.slice(
+        new ArrayNode.Computed(
+            new Blockwise("getitem", keys, fn, new int[] {1}, new int[] {1}, 0),
+            List.of(x),
+            grid,
+            x.dtype(),
+            null),
+        x,
+        start);
   }
 
   private static long[] inKey(long[] firstBlock, long[] k) {

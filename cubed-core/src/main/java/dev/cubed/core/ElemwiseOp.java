@@ -29,9 +29,34 @@ final class ElemwiseOp {
   static ArrayNode irregular(
       String name, Core.BlocksFunction fn, DType out, long[] shape, ArrayNode... xs) {
     int nd = shape.length;
-    long[][] sizes = new long[nd][];
-    for (int d = 0; d < nd; d++) {
-      sizes[d] = unifiedAxis(shape, d, xs);
+    // the grid comes from the inputs that are not shifted slices (Shifted#movable with an
+    // irregular grid, e.g. x[1:] of chunks 100: (99, 100, ...)) when those can be read on it from
+    // their source (Shifted#onGrid: each block and one neighbour), so x[1:] - x[:-1] keeps
+    // x[:-1]'s grid (not the refinement (99, 1, 99, 1, ...) with both slices regridded)
+    List<ArrayNode> fixed = new ArrayList<>();
+    List<ArrayNode> moved = new ArrayList<>();
+    for (ArrayNode x : xs) {
+      (x.isRegular() || !Shifted.movable(x) ? fixed : moved).add(x);
+    }
+    long[][] sizes = null;
+    if (!fixed.isEmpty() && !moved.isEmpty()) {
+      ArrayNode[] base = fixed.toArray(new ArrayNode[0]);
+      sizes = new long[nd][];
+      for (int d = 0; d < nd; d++) {
+        sizes[d] = covers(shape, d, base) ? unifiedAxis(shape, d, base) : unifiedAxis(shape, d, xs);
+      }
+      for (ArrayNode x : moved) {
+        if (Shifted.onGrid(x, inputGrid(x, shape, sizes)) == null) {
+          sizes = null; // too far from the slice's source grid: the refinement below
+          break;
+        }
+      }
+    }
+    if (sizes == null) {
+      sizes = new long[nd][];
+      for (int d = 0; d < nd; d++) {
+        sizes[d] = unifiedAxis(shape, d, xs);
+      }
     }
     ChunkGrid grid = ChunkGrid.of(shape, sizes);
     List<ArrayNode> ins = new ArrayList<>();
@@ -39,16 +64,14 @@ final class ElemwiseOp {
     for (int j = 0; j < xs.length; j++) {
       ArrayNode x = xs[j];
       inShapes[j] = x.shape();
-      int off = nd - x.shape().length;
-      long[][] want = new long[x.shape().length][];
-      for (int d = 0; d < want.length; d++) {
-        want[d] = x.shape()[d] == 1 && shape[off + d] != 1 ? new long[] {1} : sizes[off + d];
-      }
-      ChunkGrid w = ChunkGrid.of(x.shape(), want);
+      ChunkGrid w = inputGrid(x, shape, sizes);
       if (w.equals(x.chunkGrid())) {
         ins.add(x);
       } else {
         ArrayNode t = Take.onGrid(x, w);
+        if (t == null) {
+          t = Shifted.onGrid(x, w);
+        }
         ins.add(t != null ? t : Regrid.to(x, w));
       }
     }
@@ -97,6 +120,28 @@ final class ElemwiseOp {
     }
     r[i] = shape[d] - prev;
     return r;
+  }
+
+  /** The grid input {@code x} takes in an output of {@code shape} on blocks {@code sizes}. */
+  private static ChunkGrid inputGrid(ArrayNode x, long[] shape, long[][] sizes) {
+    int off = shape.length - x.shape().length;
+    long[][] want = new long[x.shape().length][];
+    for (int d = 0; d < want.length; d++) {
+      want[d] = x.shape()[d] == 1 && shape[off + d] != 1 ? new long[] {1} : sizes[off + d];
+    }
+    return ChunkGrid.of(x.shape(), want);
+  }
+
+  /** Whether some input of {@code xs} spans output axis {@code d} (not broadcast along it). */
+  private static boolean covers(long[] shape, int d, ArrayNode... xs) {
+    int nd = shape.length;
+    for (ArrayNode x : xs) {
+      int xd = d - (nd - x.shape().length);
+      if (xd >= 0 && x.shape()[xd] == shape[d]) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** A pointwise op's block function: also applies to tiles ({@link PointwiseFunction}). */

@@ -241,7 +241,59 @@ public final class Reductions {
               st,
               null);
     }
-    // partial reduce rounds
+    cur = combineRounds(cur, kind, red, splitEvery, name);
+    // finish
+    long[] fs = new long[nd];
+    long[] fc = new long[nd];
+    for (int d = 0; d < nd; d++) {
+      fs[d] = red[d] ? 1 : x.shape()[d];
+      fc[d] = red[d] ? 1 : x.chunks()[d];
+    }
+    long[] outShape = keepDims ? fs : drop(fs, red);
+    long[] outChunks = keepDims ? fc : drop(fc, red);
+    boolean sqrt = op == Op.STD || op == Op.NANSTD;
+    DType rt = ReduceKernel.resultType(kind, in);
+    double count = 1;
+    for (int d = 0; d < nd; d++) {
+      count *= red[d] ? x.shape()[d] : 1;
+    }
+    double reducedCount = count;
+    KeyFunction kfin =
+        c -> {
+          long[] key = new long[nd + 1];
+          int j = 0;
+          for (int d = 0; d < nd; d++) {
+            key[d] = red[d] ? 0 : c[keepDims ? d : j++];
+          }
+          return List.of(BlockKeys.one(key));
+        };
+    BlockwiseFunction ffin =
+        (args, c) -> {
+          NDArray r =
+              meanBySum
+                  ? ReduceKernel.finishMean((NDArray) args.get(0), in, reducedCount)
+                  : ReduceKernel.finish(kind, (NDArray) args.get(0), in, correction, sqrt);
+          long[] want = keepDims ? r.shape() : drop(r.shape(), red);
+          return r.reshape(want);
+        };
+    return new ArrayNode.Computed(
+        new Blockwise(name, kfin, ffin, new int[] {1}, new int[] {1}, 0),
+        List.of(cur),
+        outShape,
+        outChunks,
+        rt,
+        null);
+  }
+
+  /**
+   * The partial rounds of a tree reduction: merges the states {@code cur} (the reduced axes {@code
+   * red} with one state per block, a last axis of the state's fields) {@code splitEvery} blocks per
+   * reduced axis per task until every reduced axis has one block. {@code cur} itself when it has.
+   */
+  static ArrayNode combineRounds(
+      ArrayNode cur, ReduceKernel.Kind kind, boolean[] red, int splitEvery, String name) {
+    int nd = red.length;
+    DType st = cur.dtype();
     while (true) {
       long[] cs = cur.shape();
       boolean more = false;
@@ -295,47 +347,7 @@ public final class Reductions {
               st,
               null);
     }
-    // finish
-    long[] fs = new long[nd];
-    long[] fc = new long[nd];
-    for (int d = 0; d < nd; d++) {
-      fs[d] = red[d] ? 1 : x.shape()[d];
-      fc[d] = red[d] ? 1 : x.chunks()[d];
-    }
-    long[] outShape = keepDims ? fs : drop(fs, red);
-    long[] outChunks = keepDims ? fc : drop(fc, red);
-    boolean sqrt = op == Op.STD || op == Op.NANSTD;
-    DType rt = ReduceKernel.resultType(kind, in);
-    double count = 1;
-    for (int d = 0; d < nd; d++) {
-      count *= red[d] ? x.shape()[d] : 1;
-    }
-    double reducedCount = count;
-    KeyFunction kfin =
-        c -> {
-          long[] key = new long[nd + 1];
-          int j = 0;
-          for (int d = 0; d < nd; d++) {
-            key[d] = red[d] ? 0 : c[keepDims ? d : j++];
-          }
-          return List.of(BlockKeys.one(key));
-        };
-    BlockwiseFunction ffin =
-        (args, c) -> {
-          NDArray r =
-              meanBySum
-                  ? ReduceKernel.finishMean((NDArray) args.get(0), in, reducedCount)
-                  : ReduceKernel.finish(kind, (NDArray) args.get(0), in, correction, sqrt);
-          long[] want = keepDims ? r.shape() : drop(r.shape(), red);
-          return r.reshape(want);
-        };
-    return new ArrayNode.Computed(
-        new Blockwise(name, kfin, ffin, new int[] {1}, new int[] {1}, 0),
-        List.of(cur),
-        outShape,
-        outChunks,
-        rt,
-        null);
+    return cur;
   }
 
   /**
