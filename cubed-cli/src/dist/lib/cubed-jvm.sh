@@ -57,7 +57,7 @@ blas_threads() {
   [ "$workers" = 1 ] || echo 1
 }
 # The collector: G1 with the heap starting small and kept within 10-70% free after collections,
-# plus a collection after a second without one, so the process holds about what the tasks hold
+# plus a collection after a quarter second without one, so the process holds about what the tasks hold
 # live instead of growing to -Xmx (the maximum above stays the safety bound). On add (medium) this
 # halved the peak RSS against ParallelGC for about 6% more wall time; Serial kept a little less but
 # took twice the time; shrinking down to 30% free made G1 shrink and re-grow the heap around every
@@ -68,7 +68,7 @@ blas_threads() {
 # quadratic_means; dead humongous arrays are freed by young collections either way).
 # CUBED_GC_OPTS replaces all this. The same list is dev.cubed.JvmOptions.GC_OPTIONS, which `cubed
 # env` prints for programs embedding the engine (EnvCommandTest keeps the two equal).
-gc_opts="${CUBED_GC_OPTS:--XX:+UseG1GC -Xms32m -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=70 -XX:G1PeriodicGCInterval=1000 -XX:-G1UseAdaptiveIHOP -XX:InitiatingHeapOccupancyPercent=85}"
+gc_opts="${CUBED_GC_OPTS:--XX:+UseG1GC -Xms32m -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=70 -XX:G1PeriodicGCInterval=250 -XX:-G1UseAdaptiveIHOP -XX:InitiatingHeapOccupancyPercent=85}"
 # Options every JVM of this script gets (the plan probe, the archive-writing run, the run): the
 # Vector API module (FastTrig) and FastTrig's JIT options (its vector loop compiled after a few
 # dozen calls, not thousands: FastTrig.JIT_OPTIONS, the same list), a 1 MB cap on the per-thread

@@ -34,10 +34,10 @@ public final class JvmOptions {
 
   /**
    * The collector options: G1 starting from a small heap, shrinking it after collections to keep
-   * 10-70% free and collecting after a second without a collection, so the process holds about what
-   * the tasks hold live; concurrent cycles only above 85% occupancy (chunk-sized arrays are
-   * humongous objects, each of which would otherwise start one). The same list as the launcher's
-   * ({@code cubed-cli/src/dist/lib/cubed-jvm.sh}; docs/cli.md compares the collectors).
+   * 10-70% free and collecting after a quarter second without a collection, so the process holds
+   * about what the tasks hold live; concurrent cycles only above 85% occupancy (chunk-sized arrays
+   * are humongous objects, each of which would otherwise start one). The same list as the
+   * launcher's ({@code cubed-cli/src/dist/lib/cubed-jvm.sh}; docs/cli.md compares the collectors).
    */
   public static final List<String> GC_OPTIONS =
       List.of(
@@ -45,7 +45,7 @@ public final class JvmOptions {
           "-Xms32m",
           "-XX:MinHeapFreeRatio=10",
           "-XX:MaxHeapFreeRatio=70",
-          "-XX:G1PeriodicGCInterval=1000",
+          "-XX:G1PeriodicGCInterval=250",
           "-XX:-G1UseAdaptiveIHOP",
           "-XX:InitiatingHeapOccupancyPercent=85");
 

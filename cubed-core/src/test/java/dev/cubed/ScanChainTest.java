@@ -54,30 +54,73 @@ class ScanChainTest {
     assertThat(s.totalBytesRead()).isEqualTo(input);
     assertThat(s.totalBytesWritten()).isEqualTo(input);
     assertThat(s.intermediateBytesWritten()).isZero();
-    // one row: one task walks the 500 blocks holding two input blocks (one read ahead, each with
-    // its read copy), the output block with its write copy and two carries
-    assertThat(s.ops().get(0).tasks()).isEqualTo(1);
+    // one row: one task walks the 500 blocks on two lanes (the two workers), so two threads read,
+    // decode, encode and write its blocks at once while the carry advances in order
+    PlanSummary.OpInfo op = s.ops().get(0);
+    assertThat(op.tasks()).isEqualTo(1);
+    assertThat(op.taskThreads()).isEqualTo(2);
+    assertThat(op.tasks() * op.taskThreads()).isGreaterThanOrEqualTo(2);
+    // it holds three blocks' inputs (the one it scans and two read ahead, each with its read
+    // copy), three output blocks (the one it scans and two being written, each with its write
+    // copy) and two carries
     long block = 600L * 600 * 8;
-    assertThat(s.maxProjectedMem()).isEqualTo(100_000_000L + 4 * block + 2 * block + 2 * block);
+    assertThat(s.maxProjectedMem())
+        .isEqualTo(100_000_000L + 3 * 2 * block + 3 * 2 * block + 2 * block);
+    assertThat(s.maxProjectedMem()).isLessThanOrEqualTo(500_000_000L);
 
     // written to Zarr: the chain's task writes the target itself (no copy op)
     CubedArray w = Cubed.toZarrLazy(Xp.cumulativeSum(r, 0), new MemoryStore(), "out");
     PlanSummary ws = w.plan();
     assertThat(ws.ops()).hasSize(1);
+    assertThat(ws.ops().get(0).taskThreads()).isEqualTo(2);
     assertThat(ws.totalBytesRead()).isEqualTo(input);
     assertThat(ws.intermediateBytesWritten()).isZero();
   }
 
   @Test
+  void lanesFollowTheWorkersPerRunningRowAndShrinkToFitAllowedMem() {
+    long[] shape = {40, 600, 600};
+    long block = 600L * 600 * 8;
+    // one row on 4 workers: 4 lanes (5 inputs and 5 outputs with their copies, 2 carries)
+    CubedArray four = Cubed.fromZarr(stored(shape, new long[] {1, 600, 600}), spec("500MB", 4, 0));
+    PlanSummary.OpInfo op = Xp.cumulativeSum(four, 0).plan().ops().get(0);
+    assertThat(op.taskThreads()).isEqualTo(4);
+    assertThat(op.projectedMem())
+        .isEqualTo(100_000_000L + 5 * 2 * block + 5 * 2 * block + 2 * block);
+    // two rows on 4 workers: both run at once, 2 lanes each
+    CubedArray rows = Cubed.fromZarr(stored(shape, new long[] {1, 300, 600}), spec("500MB", 4, 0));
+    op = Xp.cumulativeSum(rows, 0).plan().ops().get(0);
+    assertThat(op.tasks()).isEqualTo(2);
+    assertThat(op.taskThreads()).isEqualTo(2);
+    // as many rows as workers: one lane each
+    CubedArray many = Cubed.fromZarr(stored(shape, new long[] {1, 150, 600}), spec("500MB", 4, 0));
+    op = Xp.cumulativeSum(many, 0).plan().ops().get(0);
+    assertThat(op.tasks()).isEqualTo(4);
+    assertThat(op.taskThreads()).isEqualTo(1);
+    // 4 lanes would need 100 MB + 22 blocks (163 MB); at 155 MB three fit (100 MB + 18 blocks)
+    CubedArray tight = Cubed.fromZarr(stored(shape, new long[] {1, 600, 600}), spec("155MB", 4, 0));
+    op = Xp.cumulativeSum(tight, 0).plan().ops().get(0);
+    assertThat(op.taskThreads()).isEqualTo(3);
+    assertThat(op.projectedMem()).isEqualTo(100_000_000L + 18 * block);
+    assertThat(op.projectedMem()).isLessThanOrEqualTo(155_000_000L);
+  }
+
+  @Test
   void treeWhereTheChainWouldLeaveMostWorkersIdle() {
     long[] shape = {64, 40};
-    // one row of 64 blocks on 16 workers: the chain limit is 4 * ceil(64 / 16) = 16 blocks
-    CubedArray one = Cubed.fromZarr(stored(shape, new long[] {1, 40}), spec("1GB", 16, 0));
+    // one row of 64 blocks on 64 workers: at most 8 lanes, so the chain limit is 4 * 8 * ceil(64
+    // / 64) = 32 blocks
+    CubedArray one = Cubed.fromZarr(stored(shape, new long[] {1, 40}), spec("1GB", 64, 0));
     assertThat(Xp.cumulativeSum(one, 0).plan().ops().size()).isGreaterThan(1);
-    // four rows on 16 workers: a quarter of the workers busy, the chain
+    // the same row on 16 workers: 8 lanes, limit 4 * 8 * 4 = 128 blocks, the chain
+    CubedArray sixteen = Cubed.fromZarr(stored(shape, new long[] {1, 40}), spec("1GB", 16, 0));
+    assertThat(Xp.cumulativeSum(sixteen, 0).plan().ops()).hasSize(1);
+    assertThat(Xp.cumulativeSum(sixteen, 0).plan().ops().get(0).taskThreads()).isEqualTo(8);
+    // four rows on 16 workers: four lanes each, every worker busy, the chain
     CubedArray four = Cubed.fromZarr(stored(shape, new long[] {1, 10}), spec("1GB", 16, 0));
     assertThat(Xp.cumulativeSum(four, 0).plan().ops()).hasSize(1);
     assertThat(Xp.cumulativeSum(four, 0).plan().ops().get(0).tasks()).isEqualTo(4);
+    assertThat(Xp.cumulativeSum(four, 0).plan().ops().get(0).taskThreads()).isEqualTo(4);
     // the setting overrides the automatic limit both ways
     CubedArray forced = Cubed.fromZarr(stored(shape, new long[] {1, 40}), spec("1GB", 16, 64));
     assertThat(Xp.cumulativeSum(forced, 0).plan().ops()).hasSize(1);
@@ -101,9 +144,24 @@ class ScanChainTest {
       value = DType.class,
       names = {"BOOL", "INT8", "UINT8", "INT64", "UINT64", "FLOAT32", "FLOAT64", "COMPLEX128"})
   void chainEqualsASequentialLoopBitForBit(DType t) {
-    long n0 = 23;
-    long n1 = 5;
-    Random r = new Random(t.ordinal() + 40);
+    NDArray a = randomOf(t, 23, 5, t.ordinal() + 40);
+    Spec spec = spec("200MB", 2, 0);
+    for (int axis = 0; axis < 2; axis++) {
+      // uneven edge blocks along both axes, several rows
+      CubedArray x = Cubed.fromArray(a, new long[] {3, 2}, spec);
+      for (boolean prod : new boolean[] {false, true}) {
+        CubedArray c = prod ? Xp.cumulativeProd(x, axis) : Xp.cumulativeSum(x, axis);
+        assertThat(c.plan().ops()).hasSize(1);
+        NDArray got = c.compute();
+        NDArray want = sequential(a, axis, prod, got.dtype());
+        assertThat(got).as("%s axis %d prod %s", t, axis, prod).isEqualTo(want);
+      }
+    }
+  }
+
+  /** Random values of dtype t, shape (n0, n1): ints small enough not to overflow but int64's. */
+  private static NDArray randomOf(DType t, long n0, long n1, int seed) {
+    Random r = new Random(seed);
     NDArray a = NDArray.zeros(t, n0, n1);
     for (int i = 0; i < a.size(); i++) {
       if (t.isBool()) {
@@ -117,16 +175,34 @@ class ScanChainTest {
         a.setLong(i, t == DType.INT64 || t == DType.UINT64 ? r.nextLong() : r.nextInt(100));
       }
     }
-    Spec spec = spec("200MB", 2, 0);
-    for (int axis = 0; axis < 2; axis++) {
-      // uneven edge blocks along both axes, several rows
-      CubedArray x = Cubed.fromArray(a, new long[] {3, 2}, spec);
+    return a;
+  }
+
+  /**
+   * The walk on several lanes, stored: one row of blocks (uneven last block) read, scanned and
+   * written on the threads executor with blocks read ahead and written behind on other threads.
+   */
+  @ParameterizedTest
+  @EnumSource(
+      value = DType.class,
+      names = {"BOOL", "INT8", "UINT8", "INT64", "UINT64", "FLOAT32", "FLOAT64", "COMPLEX128"})
+  void chainOnSeveralLanesWrittenToZarrEqualsASequentialLoop(DType t) throws Exception {
+    NDArray a = randomOf(t, 61, 9, t.ordinal() + 70);
+    for (int workers : new int[] {2, 5}) {
       for (boolean prod : new boolean[] {false, true}) {
-        CubedArray c = prod ? Xp.cumulativeProd(x, axis) : Xp.cumulativeSum(x, axis);
-        assertThat(c.plan().ops()).hasSize(1);
-        NDArray got = c.compute();
-        NDArray want = sequential(a, axis, prod, got.dtype());
-        assertThat(got).as("%s axis %d prod %s", t, axis, prod).isEqualTo(want);
+        Spec spec = spec("200MB", workers, 0);
+        CubedArray x = Cubed.fromArray(a, new long[] {4, 9}, spec);
+        CubedArray c = prod ? Xp.cumulativeProd(x, 0) : Xp.cumulativeSum(x, 0);
+        FileSystemStore store = new FileSystemStore(dir.resolve(t + "-" + workers + "-" + prod));
+        CubedArray w = Cubed.toZarrLazy(c, store, "cs");
+        PlanSummary.OpInfo op = w.plan().ops().get(0);
+        assertThat(w.plan().ops()).hasSize(1);
+        assertThat(op.tasks()).isEqualTo(1);
+        assertThat(op.taskThreads()).isEqualTo(workers);
+        Cubed.compute(w);
+        NDArray got = ZarrArray.open(store, "cs").read();
+        NDArray want = sequential(a, 0, prod, got.dtype());
+        assertThat(got).as("%s on %d workers, prod %s", t, workers, prod).isEqualTo(want);
       }
     }
   }

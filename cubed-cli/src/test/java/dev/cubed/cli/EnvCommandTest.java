@@ -65,7 +65,7 @@ class EnvCommandTest {
     assertThat(line)
         .isEqualTo(
             "jvm options: -Xmx955m -XX:+UseG1GC -Xms32m"
-                + " -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=70 -XX:G1PeriodicGCInterval=1000"
+                + " -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=70 -XX:G1PeriodicGCInterval=250"
                 + " -XX:-G1UseAdaptiveIHOP -XX:InitiatingHeapOccupancyPercent=85"
                 + " --add-modules=jdk.incubator.vector -XX:CompileCommand=quiet"
                 + " -XX:CompileCommand=option,dev.cubed.nd.elementwise.VectorTrig::eval,double,"

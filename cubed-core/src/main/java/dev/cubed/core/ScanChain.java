@@ -13,8 +13,9 @@ import java.util.List;
  * @param axis the scan axis
  * @param out the dtype the scan accumulates in
  * @param prod products (true) or sums (false)
+ * @param lanes the threads a task reads and writes its row's blocks on ({@link #lanes()})
  */
-record ScanChain(int axis, DType out, boolean prod) implements ChainFunction {
+record ScanChain(int axis, DType out, boolean prod, int lanes) implements ChainFunction {
   @Override
   public NDArray step(List<Object> args, long[] outCoords, NDArray carry) {
     return ScanKernel.scan((NDArray) args.get(0), axis, out, prod, carry);

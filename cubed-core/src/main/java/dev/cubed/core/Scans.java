@@ -19,9 +19,10 @@ import java.util.List;
  *   <li>The chain ({@link ScanChain}): one op whose tasks each walk one row of blocks along the
  *       axis, scanning each block on from the carry of the blocks before it (the last slice of the
  *       previous output block) and writing it. The input is read once, nothing but the output is
- *       written, and the sums accumulate in NumPy's order. A task holds one block's input and
- *       output, the next block's input (read meanwhile) and two carries. Its parallelism is the
- *       number of rows: the blocks off the axis.
+ *       written, and the sums accumulate in NumPy's order. Only the carry waits for the block
+ *       before: a task reads and decodes the blocks ahead and encodes and writes the blocks behind
+ *       on its lanes ({@link #lanes}), as many threads as the executor has workers per row running
+ *       at once, so one row of blocks (a scan over one-step blocks) keeps every worker busy.
  *   <li>The tree, as in DESIGN.md: each block is scanned; a totals array holds each block's total
  *       (one entry per block along the axis, chunked {@code max(2, chunk)} entries per block so it
  *       is no bigger than the input's chunks); the totals are scanned recursively the same way; and
@@ -66,9 +67,15 @@ public final class Scans {
   }
 
   /**
+   * The most threads one chain task reads and writes on ({@link ScanChain#lanes()}): beyond it the
+   * walk is bound by the blocks it scans in order, not by reading and writing.
+   */
+  static final int MAX_LANES = 8;
+
+  /**
    * Inclusive scan of {@code x} along {@code axis}: the chain when a chain task fits the budget's
-   * memory (one block's input twice, its output and two carries, each stored block counted with one
-   * read or write copy) and its row is at most {@link #chainLimit} blocks long; the tree otherwise.
+   * memory ({@link #lanes}) and its row is at most {@link #chainLimit} blocks long; the tree
+   * otherwise.
    *
    * @throws IllegalArgumentException if the axis is out of range
    */
@@ -80,39 +87,76 @@ public final class Scans {
     DType out = ReduceKernel.resultType(ReduceKernel.Kind.SUM, x.dtype());
     long nb = x.numBlocks()[a];
     long rows = Math.max(1, Shapes.size(x.numBlocks()) / Math.max(1, nb));
+    int lanes = lanes(x, out, a, rows, budget);
     long limit =
         budget.chainMaxBlocks() > 0
             ? budget.chainMaxBlocks()
-            : chainLimit(nb, rows, budget.workers());
-    if (nb <= limit && chainMem(x, out, a) + budget.reservedMem() <= budget.allowedMem()) {
-      return chain(name, x, out, op == Op.PROD, a);
+            : chainLimit(nb, rows, budget.workers(), Math.max(1, lanes));
+    if (lanes > 0 && nb <= limit) {
+      return chain(name, x, out, op == Op.PROD, a, lanes);
     }
     return scanAlong(name, x, out, op == Op.PROD, a);
   }
 
   /**
-   * The automatic limit on a chain's length in blocks: {@code 4 * ceil(rows * nb / workers) /
-   * ceil(rows / workers)}. A worker walks {@code ceil(rows / workers)} rows of {@code nb} blocks
-   * one after another, where a plan of independent blocks would give it {@code ceil(rows * nb /
-   * workers)} blocks; the tree reads and writes each block about four times (the input twice, the
-   * scanned blocks once each way), so the chain is the faster plan while its walk is at most four
-   * times that share. With as many rows as workers the limit is at least {@code 4 nb} (always the
-   * chain); with one row it is about {@code 4 nb / workers} (the chain up to 4 workers).
+   * The threads a chain task reads and writes on, or 0 where no chain task fits the budget's
+   * memory. The executor runs {@code min(rows, workers)} rows at once, so each gets {@code
+   * ceil(workers / min(rows, workers))} threads (at most {@link #MAX_LANES}), fewer where that many
+   * would not fit: a task with {@code n > 1} lanes holds {@code n + 1} blocks' inputs (the block it
+   * scans and {@code n} read ahead) and {@code n + 1} output blocks (the one it scans and {@code n}
+   * being written), with one lane two inputs and one output; each counted with one read or write
+   * copy, plus two carries.
    */
-  static long chainLimit(long nb, long rows, int workers) {
+  static int lanes(ArrayNode x, DType out, int a, long rows, Budget budget) {
+    long running = Math.min(rows, budget.workers());
+    int lanes = (int) Math.min(MAX_LANES, ceilDiv(budget.workers(), running));
+    for (; lanes >= 1; lanes--) {
+      if (chainMem(x, out, a, lanes) + budget.reservedMem() <= budget.allowedMem()) {
+        return lanes;
+      }
+    }
+    return 0;
+  }
+
+  /**
+   * The automatic limit on a chain's length in blocks: {@code 4 * lanes * ceil(rows * nb / workers)
+   * / ceil(rows / workers)}. A worker walks {@code ceil(rows / workers)} rows of {@code nb} blocks
+   * one after another, each on {@code lanes} threads, where a plan of independent blocks would give
+   * it {@code ceil(rows * nb / workers)} blocks; the tree reads and writes each block about four
+   * times (the input twice, the scanned blocks once each way), so the chain is the faster plan
+   * while its walk is at most four times that share. With as many rows as workers the limit is at
+   * least {@code 4 nb} (always the chain); with one row walked on every worker's thread it is at
+   * least {@code 4 nb} too, and where the lanes stop at {@link #MAX_LANES} (more than 8 workers) it
+   * is about {@code 4 * 8 nb / workers}.
+   */
+  static long chainLimit(long nb, long rows, int workers, int lanes) {
     long share = ceilDiv(rows * Math.max(1, nb), workers);
-    return 4 * share / ceilDiv(rows, workers);
+    return 4L * lanes * share / ceilDiv(rows, workers);
   }
 
   private static long ceilDiv(long a, long b) {
     return (a + b - 1) / b;
   }
 
-  /** A chain task's memory beside reservedMem, with one read and one write copy per block. */
-  private static long chainMem(ArrayNode x, DType out, int a) {
-    long in = x.chunkBytes();
-    long o = chunkBytes(x.shape(), x.chunks(), out);
-    return 2 * in * 2 + 2 * o + 2 * carryBytes(x, out, a);
+  /** A chain task's memory beside reservedMem ({@link #lanes}). */
+  private static long chainMem(ArrayNode x, DType out, int a, int lanes) {
+    long in = 2 * x.chunkBytes();
+    long o = 2 * chunkBytes(x.shape(), x.chunks(), out);
+    long blocks = lanes == 1 ? 2 * in + o : (lanes + 1L) * (in + o);
+    return blocks + 2 * carryBytes(x, out, a);
+  }
+
+  /**
+   * The chain op's extra memory: what its task holds beyond what the plan counts for every chain
+   * (one block's inputs, one more read ahead, the output block and its write copies; {@link
+   * dev.cubed.plan.eval.ChainFunction}): the two carries and, with {@code n > 1} lanes, {@code n -
+   * 1} more blocks' inputs and {@code n} output blocks being written.
+   */
+  private static long chainExtraMem(ArrayNode x, DType out, int a, int lanes) {
+    long in = 2 * x.chunkBytes();
+    long o = 2 * chunkBytes(x.shape(), x.chunks(), out);
+    long more = lanes == 1 ? 0 : (lanes - 1L) * in + lanes * o;
+    return more + 2 * carryBytes(x, out, a);
   }
 
   private static long carryBytes(ArrayNode x, DType out, int a) {
@@ -121,15 +165,16 @@ public final class Scans {
     return chunkBytes(x.shape(), c, out);
   }
 
-  private static ArrayNode chain(String name, ArrayNode x, DType out, boolean prod, int a) {
+  private static ArrayNode chain(
+      String name, ArrayNode x, DType out, boolean prod, int a, int lanes) {
     return new ArrayNode.Computed(
         new Blockwise(
             name,
             c -> List.of(BlockKeys.one(c)),
-            new ScanChain(a, out, prod),
+            new ScanChain(a, out, prod, lanes),
             new int[] {1},
             new int[] {1},
-            2 * carryBytes(x, out, a)),
+            chainExtraMem(x, out, a, lanes)),
         List.of(x),
         x.shape(),
         x.chunks(),

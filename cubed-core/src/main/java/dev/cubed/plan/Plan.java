@@ -664,7 +664,8 @@ public final class Plan {
                 mem,
                 Shapes.size(c.shape()) * c.dtype().itemSize(),
                 c.target() == null && !isOutput(c),
-                ByteCounts.satMul(blocks, readBytesPerTask(c))));
+                ByteCounts.satMul(blocks, readBytesPerTask(c)),
+                chain ? ((ChainFunction) c.op().function()).lanes() : 1));
         if (isJoin(c) && c.inputs().get(0) instanceof ArrayNode.Computed in && !cheapUpstream(in)) {
           materialized.add(in.name());
         }

@@ -13,11 +13,17 @@ import java.util.List;
  * the row's blocks are computed one after another in one task, so the op's tasks are independent of
  * each other as for any op.
  *
+ * <p>The carry is the only thing that runs in order: a task reads and decodes the blocks ahead of
+ * the one it scans, and encodes and writes the blocks behind it, on {@link #lanes()} threads
+ * ({@link ChainWalks}), so one row keeps that many cores busy.
+ *
  * <p>The array of such a function is always stored (never fused into a consumer). Its op's key
  * function gives, for each output block, the input blocks that block reads (not those of the whole
- * row), and its projected memory is that of one block plus the carry, which the op's extra memory
- * must cover (the old and the new carry, held together for a moment). {@link #apply} computes a
- * block with no carry: the first block of a row.
+ * row). The plan counts one block's inputs, the output block with its write copies and one block's
+ * inputs read ahead; the op's extra memory must cover the rest: the old and the new carry (held
+ * together for a moment) and, with {@code lanes() > 1}, {@code lanes() - 1} more blocks' inputs
+ * read ahead and {@code lanes()} output blocks (with their write copies) being written. {@link
+ * #apply} computes a block with no carry: the first block of a row.
  */
 public interface ChainFunction extends BlockwiseFunction {
   /** The axis the chain walks. */
@@ -32,6 +38,16 @@ public interface ChainFunction extends BlockwiseFunction {
 
   /** The carry after {@code block} (the output block just computed, which it must not modify). */
   NDArray carry(NDArray block);
+
+  /**
+   * The threads a task reads and writes its row's blocks on: 1 (the default) reads the next block's
+   * inputs on one helper thread while the task's own thread computes and writes a block; {@code n >
+   * 1} reads up to {@code n} blocks ahead and writes up to {@code n} blocks behind on a pool of
+   * {@code n} threads, the task's own thread only computing the blocks in order.
+   */
+  default int lanes() {
+    return 1;
+  }
 
   @Override
   default NDArray apply(List<Object> args, long[] outCoords) throws Exception {

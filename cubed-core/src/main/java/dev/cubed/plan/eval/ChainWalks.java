@@ -3,6 +3,7 @@ package dev.cubed.plan.eval;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import dev.cubed.plan.node.ArrayNode;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -10,15 +11,21 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Runs the arrays of {@link ChainFunction}s: one task per row of blocks along the chain's axis
  * walks the row in order, carrying only the chain's carry from block to block.
  *
- * <p>While a task computes and writes block {@code j}, a helper thread of the task reads the inputs
- * of block {@code j + 1} (reading and decoding are about half of a step), so one row keeps two
- * cores busy. A task therefore holds two blocks' inputs at once, which its projected memory counts
- * ({@link dev.cubed.plan.Plan}).
+ * <p>Only the carry runs in order. With one lane, while a task computes and writes block {@code j},
+ * a helper thread reads the inputs of block {@code j + 1}. With {@code n} lanes, a pool of {@code
+ * n} threads reads and decodes up to {@code n} blocks ahead and encodes and writes up to {@code n}
+ * blocks behind, while the task's own thread computes each block from the carry: reading, decoding,
+ * encoding and writing, the bulk of a step, then run on {@code n} cores for one row. The blocks a
+ * task holds at once (the current block's inputs and output, those read ahead, those being written,
+ * two carries) are what its projected memory counts ({@link ChainFunction}).
  */
 public final class ChainWalks {
   private ChainWalks() {}
@@ -66,53 +73,96 @@ public final class ChainWalks {
   }
 
   /**
-   * Walks the row of task {@code row}: computes each block from its inputs and the carry, hands it
-   * to {@code sink}, and keeps the new carry; the next block's inputs are read meanwhile.
+   * Walks the row of task {@code row}: computes each block from its inputs and the carry, in order,
+   * hands it to {@code sink}, and keeps the new carry. The inputs of the blocks ahead are read
+   * meanwhile on other threads: with {@link ChainFunction#lanes()} 1, the next block's on one
+   * helper thread while this thread computes and writes a block; with {@code n > 1} lanes, up to
+   * {@code n} blocks ahead on a pool of {@code n} threads, which also runs {@code sink} for up to
+   * {@code n} blocks behind, so this thread only computes. {@code sink} is called once per block,
+   * from any of these threads, never twice at once for one key; every call has returned when this
+   * method returns normally, and the first failure of a read, a step or a sink call is thrown.
    */
   public static void walk(ArrayNode.Computed c, Evaluator ev, long[] row, Sink sink)
       throws Exception {
     ChainFunction cf = (ChainFunction) c.op().function();
     List<long[]> blocks = rowBlocks(c.numBlocks(), cf.axis(), row);
-    if (blocks.isEmpty()) {
+    int n = blocks.size();
+    if (n == 0) {
       return;
     }
-    ExecutorService reader =
-        blocks.size() > 1
-            ? Executors.newSingleThreadExecutor(
-                r -> {
-                  Thread t = new Thread(r, "chain-read-" + c.name());
-                  t.setDaemon(true);
-                  return t;
-                })
-            : null;
+    if (n == 1) {
+      long[] key = blocks.get(0);
+      sink.accept(key, Evaluator.check(c, key, cf.step(ev.args(c, key), key.clone(), null)));
+      return;
+    }
+    int lanes = Math.max(1, cf.lanes());
+    int ahead = lanes;
+    int behind = lanes > 1 ? lanes : 0;
+    ExecutorService pool = Executors.newFixedThreadPool(lanes, threads("chain-" + c.name()));
+    ArrayDeque<Future<List<Object>>> reads = new ArrayDeque<>();
+    ArrayDeque<Future<?>> writes = new ArrayDeque<>();
+    boolean done = false;
     try {
+      int read = 0;
+      for (; read < Math.min(n, ahead + 1); read++) {
+        long[] k = blocks.get(read);
+        reads.add(pool.submit(() -> ev.args(c, k)));
+      }
       NDArray carry = null;
-      List<Object> args = ev.args(c, blocks.get(0));
-      for (int j = 0; j < blocks.size(); j++) {
+      for (int j = 0; j < n; j++) {
         long[] key = blocks.get(j);
-        Future<List<Object>> next = null;
-        if (j + 1 < blocks.size()) {
-          long[] nk = blocks.get(j + 1);
-          next = reader.submit(() -> ev.args(c, nk));
-        }
+        List<Object> args = await(reads.poll(), c, key);
         NDArray out = Evaluator.check(c, key, cf.step(args, key.clone(), carry));
         args = null;
-        carry = j + 1 < blocks.size() ? cf.carry(out) : null;
-        sink.accept(key, out);
-        out = null;
-        if (next != null) {
-          args = await(next, c, blocks.get(j + 1));
+        if (read < n) {
+          long[] k = blocks.get(read++);
+          reads.add(pool.submit(() -> ev.args(c, k)));
         }
+        carry = j + 1 < n ? cf.carry(out) : null;
+        if (behind == 0) {
+          sink.accept(key, out);
+          continue;
+        }
+        while (writes.size() >= behind) {
+          await(writes.poll(), c, key);
+        }
+        NDArray block = out;
+        writes.add(
+            pool.submit(
+                () -> {
+                  sink.accept(key, block);
+                  return null;
+                }));
+        out = null;
       }
+      while (!writes.isEmpty()) {
+        await(writes.poll(), c, blocks.get(n - 1));
+      }
+      done = true;
     } finally {
-      if (reader != null) {
-        reader.shutdownNow();
+      pool.shutdownNow();
+      if (!done && behind > 0) {
+        // a failed walk returns once no write of it is running: a retry of the task must not race
+        // with a write left over from this attempt
+        try {
+          pool.awaitTermination(1, TimeUnit.MINUTES);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
       }
     }
   }
 
-  private static List<Object> await(Future<List<Object>> f, ArrayNode c, long[] key)
-      throws Exception {
+  private static ThreadFactory threads(String name) {
+    AtomicInteger count = new AtomicInteger();
+    return r -> {
+      Thread t = new Thread(r, name + "-" + count.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
+  }
+
+  private static <T> T await(Future<T> f, ArrayNode c, long[] key) throws Exception {
     try {
       return f.get();
     } catch (ExecutionException e) {
@@ -124,7 +174,7 @@ public final class ChainWalks {
         throw err;
       }
       throw new IllegalStateException(
-          c.name() + ": reading the inputs of block " + Arrays.toString(key), e);
+          c.name() + ": reading or writing block " + Arrays.toString(key) + " of its row", e);
     }
   }
 

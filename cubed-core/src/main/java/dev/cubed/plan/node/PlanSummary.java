@@ -33,6 +33,9 @@ public record PlanSummary(List<OpInfo> ops, long allowedMem, long reservedMem) {
    * @param intermediate whether the output is an intermediate (deleted after the compute)
    * @param bytesRead bytes of stored array data read by all tasks (uncompressed; an upper bound:
    *     every block read counts as a whole chunk, generated inputs count nothing)
+   * @param taskThreads the threads one task keeps busy: 1 for most ops; a scan chain's task reads
+   *     and writes its row's blocks on several (projectedMem counts what they hold), so {@code
+   *     min(tasks, workers) x taskThreads} threads run the op at once
    */
   public record OpInfo(
       String name,
@@ -42,7 +45,8 @@ public record PlanSummary(List<OpInfo> ops, long allowedMem, long reservedMem) {
       long projectedMem,
       long bytesWritten,
       boolean intermediate,
-      long bytesRead) {
+      long bytesRead,
+      int taskThreads) {
     /**
      * Checks the counts.
      *
@@ -50,6 +54,10 @@ public record PlanSummary(List<OpInfo> ops, long allowedMem, long reservedMem) {
      *     tasks} exceeds {@link #MAX_TASKS_PER_OP}
      */
     public OpInfo {
+      if (taskThreads < 1) {
+        throw new IllegalArgumentException(
+            "operation '" + name + "': taskThreads must be at least 1, got " + taskThreads);
+      }
       if (tasks < 0 || projectedMem < 0 || bytesWritten < 0 || bytesRead < 0) {
         throw new IllegalArgumentException(
             "operation '"
@@ -76,6 +84,19 @@ public record PlanSummary(List<OpInfo> ops, long allowedMem, long reservedMem) {
                 + " tasks per operation the engine"
                 + " supports (task keys are held in memory); use larger chunks");
       }
+    }
+
+    /** An op whose task runs on one thread. */
+    public OpInfo(
+        String name,
+        String kind,
+        List<String> fused,
+        long tasks,
+        long projectedMem,
+        long bytesWritten,
+        boolean intermediate,
+        long bytesRead) {
+      this(name, kind, fused, tasks, projectedMem, bytesWritten, intermediate, bytesRead, 1);
     }
 
     /** An op whose reads are not counted (bytesRead 0). */
