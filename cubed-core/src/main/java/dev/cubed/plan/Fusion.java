@@ -2,7 +2,6 @@ package dev.cubed.plan;
 
 import dev.cubed.nd.Shapes;
 import dev.cubed.plan.eval.ChainFunction;
-import dev.cubed.plan.eval.ChainRereads;
 import dev.cubed.plan.eval.ChainWalks;
 import dev.cubed.plan.eval.PointwiseFunction;
 import dev.cubed.plan.eval.Tiles;

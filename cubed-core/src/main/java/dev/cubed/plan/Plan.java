@@ -2,7 +2,6 @@ package dev.cubed.plan;
 
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
-import dev.cubed.plan.durable.StoreCopies;
 import dev.cubed.plan.eval.ChainFunction;
 import dev.cubed.plan.eval.ChainWalks;
 import dev.cubed.plan.eval.FoldGroups;

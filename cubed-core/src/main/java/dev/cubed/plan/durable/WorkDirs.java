@@ -95,7 +95,7 @@ public final class WorkDirs {
    *
    * @throws IllegalArgumentException if it is not private to this user
    */
-  public static void checkPrivate(Path workDir) {
+  static void checkPrivate(Path workDir) {
     if (!posix() || !Files.exists(workDir)) {
       return;
     }
