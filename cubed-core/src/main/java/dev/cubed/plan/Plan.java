@@ -384,7 +384,7 @@ public final class Plan {
   public static boolean corruptIntermediate(Throwable failure) {
     for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
       for (Throwable s : t.getSuppressed()) {
-        if (s instanceof PlanRun.CorruptIntermediateNotice) {
+        if (s instanceof RunComputeDir.CorruptIntermediateNotice) {
           return true;
         }
       }
@@ -400,7 +400,7 @@ public final class Plan {
   public static String keptComputeDir(Throwable failure) {
     for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
       for (Throwable s : t.getSuppressed()) {
-        if (s instanceof PlanRun.ComputeKeptNotice n) {
+        if (s instanceof RunComputeDir.ComputeKeptNotice n) {
           return n.location;
         }
       }
