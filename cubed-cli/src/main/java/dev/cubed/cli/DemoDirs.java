@@ -6,11 +6,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -66,23 +64,8 @@ final class DemoDirs implements AutoCloseable {
 
   private static DemoDirs tryLock(Path base) {
     try {
-      FileChannel ch =
-          FileChannel.open(
-              base.resolve(LOCK),
-              StandardOpenOption.CREATE,
-              StandardOpenOption.WRITE,
-              LinkOption.NOFOLLOW_LINKS);
-      FileLock l;
-      try {
-        l = ch.tryLock();
-      } catch (OverlappingFileLockException e) {
-        l = null;
-      }
-      if (l == null) {
-        ch.close();
-        return null;
-      }
-      return new DemoDirs(base, ch, l);
+      FileLock l = WorkDirs.lockFile(base.resolve(LOCK));
+      return l == null ? null : new DemoDirs(base, l.channel(), l);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot lock the demo directory " + base + ": " + e, e);
     }

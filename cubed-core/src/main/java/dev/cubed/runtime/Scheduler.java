@@ -14,6 +14,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.logging.Logger;
 
 /**
@@ -46,7 +47,8 @@ import java.util.logging.Logger;
  *
  * <p>The scheduler does not wait for tasks it started: after {@code runTasks} or {@code runOps}
  * returns or throws, the executor stops its pool and waits ({@link #awaitStopped}), so nothing
- * writes after {@link Executor#execute} has returned.
+ * writes after {@link Executor#execute} has returned. Executors that own a task pool for the
+ * compute run their tasks through {@link #runOnPool}, which does that for them.
  */
 public final class Scheduler {
   private static final Logger LOG = Logger.getLogger(Scheduler.class.getName());
@@ -170,6 +172,51 @@ public final class Scheduler {
               }
             })
         .run();
+  }
+
+  /**
+   * The run of an executor that owns a task pool for one compute (the threads and processes
+   * executors): runs {@code first} and then every task ({@link #runTasks}, by {@code runs}; the
+   * first failure stops {@code runs} and the pool). Whatever happens, it then stops {@code runs},
+   * shuts the pool down (interrupting the runs still going, e.g. the losing runs of backed-up
+   * tasks), waits until no task is running there ({@link #awaitStopped}), closes {@code runs}, and
+   * last calls {@code last} with the failure (null on success), when nothing of the compute runs
+   * any more: the place to release workers and report the compute's end.
+   *
+   * @param first run before the tasks, inside the bracket (e.g. start worker processes); a failure
+   *     there is the compute's failure
+   * @throws RuntimeException the first failure, after {@code last} has seen it
+   */
+  public void runOnPool(
+      String computeId,
+      List<Operation> ops,
+      List<Callback> callbacks,
+      ExecutorService pool,
+      TaskRuns runs,
+      Runnable first,
+      Consumer<Throwable> last) {
+    Throwable error = null;
+    try {
+      first.run();
+      runTasks(
+          ops,
+          callbacks,
+          pool,
+          () -> {
+            runs.stop();
+            pool.shutdownNow();
+          },
+          runs);
+    } catch (RuntimeException | Error e) {
+      error = e;
+      throw e;
+    } finally {
+      runs.stop();
+      pool.shutdownNow();
+      awaitStopped(pool, computeId);
+      runs.close();
+      last.accept(error);
+    }
   }
 
   /**

@@ -232,27 +232,7 @@ public final class ThreadsExecutor implements Executor {
               return t;
             });
     TaskRuns runs = new TaskRuns(config, pool);
-    Throwable error = null;
-    try {
-      SCHEDULER.runTasks(
-          ops,
-          callbacks,
-          pool,
-          () -> {
-            runs.stop();
-            pool.shutdownNow();
-          },
-          runs);
-    } catch (RuntimeException | Error e) {
-      error = e;
-      throw e;
-    } finally {
-      runs.stop();
-      pool.shutdownNow(); // interrupts the losing runs of backed-up tasks
-      SCHEDULER.awaitStopped(pool, computeId);
-      runs.close();
-      compute.ended(error);
-    }
+    SCHEDULER.runOnPool(computeId, ops, callbacks, pool, runs, () -> {}, compute::ended);
     return runs.report(conc, -1);
   }
 

@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
@@ -16,14 +15,11 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
@@ -234,31 +230,8 @@ public final class ComputeDir implements AutoCloseable {
         // an earlier run's (or a link, or someone else's: checked next)
       }
       WorkDirs.checkComputeDir(dir);
-      FileChannel ch =
-          WorkDirs.posix()
-              ? FileChannel.open(
-                  dir.resolve(LOCK),
-                  Set.of(
-                      StandardOpenOption.CREATE,
-                      StandardOpenOption.WRITE,
-                      LinkOption.NOFOLLOW_LINKS),
-                  PosixFilePermissions.asFileAttribute(WorkDirs.FILE_MODE))
-              : FileChannel.open(
-                  dir.resolve(LOCK),
-                  StandardOpenOption.CREATE,
-                  StandardOpenOption.WRITE,
-                  LinkOption.NOFOLLOW_LINKS);
-      FileLock l;
-      try {
-        l = ch.tryLock();
-      } catch (OverlappingFileLockException e) {
-        l = null;
-      }
-      if (l == null) {
-        ch.close();
-        return null;
-      }
-      return new ComputeDir(dir, ch, l, false, false);
+      FileLock l = WorkDirs.lockFile(dir.resolve(LOCK));
+      return l == null ? null : new ComputeDir(dir, l.channel(), l, false, false);
     } catch (IOException e) {
       throw new UncheckedIOException(
           "cannot create or lock compute directory " + dir + ": " + e, e);

@@ -158,7 +158,7 @@ public final class Targets {
   }
 
   /** The targets, in plan order. */
-  public List<ZarrArray> targets() {
+  List<ZarrArray> targets() {
     return targets;
   }
 

@@ -1,12 +1,17 @@
 package dev.cubed.plan.durable;
 
+import dev.cubed.zarr.store.OwnDirs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
@@ -90,12 +95,12 @@ public final class WorkDirs {
    *
    * @throws IllegalArgumentException if it is not private to this user
    */
-  public static void checkPrivate(Path workDir) {
+  static void checkPrivate(Path workDir) {
     if (!posix() || !Files.exists(workDir)) {
       return;
     }
     try {
-      UserPrincipal me = currentUser(workDir);
+      UserPrincipal me = OwnDirs.currentUser(workDir);
       if (Files.isSymbolicLink(workDir)) {
         UserPrincipal linkOwner = Files.getOwner(workDir, LinkOption.NOFOLLOW_LINKS);
         if (!linkOwner.equals(me)) {
@@ -177,7 +182,7 @@ public final class WorkDirs {
     }
     PosixFileAttributes a =
         Files.readAttributes(dir, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-    UserPrincipal me = currentUser(dir);
+    UserPrincipal me = OwnDirs.currentUser(dir);
     if (!a.owner().equals(me)) {
       throw new IllegalArgumentException(
           "the compute directory "
@@ -195,17 +200,49 @@ public final class WorkDirs {
   }
 
   /**
-   * The user running this JVM as the file system sees it: the owner of {@code /proc/self} on Linux
-   * (the effective user, even without a passwd entry), else the principal of {@code user.name}.
+   * Opens the lock file {@code file} of a private directory for writing, creating it if missing
+   * (mode 0600 where POSIX) and never through a symbolic link, and takes its lock without waiting
+   * ({@link #tryLock}). The lock is held until its channel ({@link FileLock#channel()}) is closed.
+   *
+   * @return the lock, or null (the file closed again) if another process or another channel of this
+   *     JVM holds it
    */
-  static UserPrincipal currentUser(Path onFileSystemOf) throws IOException {
-    Path self = Path.of("/proc/self");
-    if (Files.exists(self)) {
-      return Files.getOwner(self);
+  public static FileLock lockFile(Path file) throws IOException {
+    FileChannel ch =
+        posix()
+            ? FileChannel.open(
+                file,
+                Set.of(
+                    StandardOpenOption.CREATE, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS),
+                PosixFilePermissions.asFileAttribute(FILE_MODE))
+            : FileChannel.open(
+                file,
+                StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE,
+                LinkOption.NOFOLLOW_LINKS);
+    FileLock l;
+    try {
+      l = tryLock(ch);
+    } catch (IOException | RuntimeException e) {
+      ch.close();
+      throw e;
     }
-    return onFileSystemOf
-        .getFileSystem()
-        .getUserPrincipalLookupService()
-        .lookupPrincipalByName(System.getProperty("user.name"));
+    if (l == null) {
+      ch.close();
+    }
+    return l;
+  }
+
+  /**
+   * The exclusive lock of an open file, taken without waiting ({@link FileChannel#tryLock()}): null
+   * if another process holds it, or another channel of this JVM (which the JVM reports as an {@link
+   * OverlappingFileLockException}).
+   */
+  static FileLock tryLock(FileChannel ch) throws IOException {
+    try {
+      return ch.tryLock();
+    } catch (OverlappingFileLockException e) {
+      return null;
+    }
   }
 }

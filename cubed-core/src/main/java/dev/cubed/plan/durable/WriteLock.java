@@ -8,7 +8,6 @@ import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -138,11 +137,7 @@ final class WriteLock implements AutoCloseable {
         }
         FileLock lock = null;
         try {
-          try {
-            lock = ch.tryLock();
-          } catch (OverlappingFileLockException e) {
-            lock = null; // held by this JVM
-          }
+          lock = WorkDirs.tryLock(ch); // null: held by another process or this JVM
           if (lock != null) {
             String id = OwnDirs.identity(file);
             ch.write(ByteBuffer.wrap(token.getBytes(StandardCharsets.UTF_8)), 0);
@@ -204,7 +199,7 @@ final class WriteLock implements AutoCloseable {
             ? "is a symbolic link"
             : !b.isRegularFile()
                 ? "is not a regular file"
-                : a != null && !a.owner().equals(WorkDirs.currentUser(file))
+                : a != null && !a.owner().equals(OwnDirs.currentUser(file))
                     ? "is owned by user " + a.owner().getName()
                     : null;
     if (why != null) {
@@ -230,12 +225,7 @@ final class WriteLock implements AutoCloseable {
       return true;
     }
     try (ch) {
-      FileLock l;
-      try {
-        l = ch.tryLock();
-      } catch (OverlappingFileLockException e) {
-        l = null;
-      }
+      FileLock l = WorkDirs.tryLock(ch);
       if (l == null) {
         return false;
       }

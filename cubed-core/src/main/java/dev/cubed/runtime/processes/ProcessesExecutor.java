@@ -344,36 +344,27 @@ public final class ProcessesExecutor implements Executor, AutoCloseable {
     }
     Events.Running compute = Events.computeStarted(computeId, ops, start, callbacks);
     TaskRuns runs = new TaskRuns(config, pool, measured);
-    Throwable error = null;
-    try {
-      startAll(
-          slots,
-          heapPerOp && !ops.isEmpty() ? WorkerHeapBounds.forOp(ops.get(0), reservedMem) : bound);
-      SCHEDULER.runTasks(
-          remote,
-          callbacks,
-          pool,
-          () -> {
-            runs.stop();
-            pool.shutdownNow();
-          },
-          runs);
-    } catch (RuntimeException | Error e) {
-      error = e;
-      throw e;
-    } finally {
-      runs.stop();
-      pool.shutdownNow();
-      // no dispatcher may still be talking to a worker when the slots close (an interrupt of this
-      // thread does not cut the wait short)
-      SCHEDULER.awaitStopped(pool, computeId);
-      runs.close();
-      for (Slot s : slots) {
-        s.close(error == null && keepAliveMillis > 0);
-      }
-      measured.logOverProjections(heapPerOp);
-      compute.ended(error);
-    }
+    SCHEDULER.runOnPool(
+        computeId,
+        remote,
+        callbacks,
+        pool,
+        runs,
+        () ->
+            startAll(
+                slots,
+                heapPerOp && !ops.isEmpty()
+                    ? WorkerHeapBounds.forOp(ops.get(0), reservedMem)
+                    : bound),
+        error -> {
+          // the pool has stopped: no dispatcher is still talking to a worker when the slots close
+          // (an interrupt of this thread does not cut that wait short)
+          for (Slot s : slots) {
+            s.close(error == null && keepAliveMillis > 0);
+          }
+          measured.logOverProjections(heapPerOp);
+          compute.ended(error);
+        });
     return runs.report(workers, bound);
   }
 

@@ -248,8 +248,11 @@ public final class OwnDirs {
     return p.getFileSystem().supportedFileAttributeViews().contains("posix");
   }
 
-  /** The user running this JVM as the file system sees it (the owner of /proc/self on Linux). */
-  static UserPrincipal currentUser(Path onFileSystemOf) throws IOException {
+  /**
+   * The user running this JVM as the file system sees it: the owner of {@code /proc/self} on Linux
+   * (the effective user, even without a passwd entry), else the principal of {@code user.name}.
+   */
+  public static UserPrincipal currentUser(Path onFileSystemOf) throws IOException {
     Path self = Path.of("/proc/self");
     if (Files.exists(self)) {
       return Files.getOwner(self);

@@ -10,6 +10,7 @@ import dev.cubed.Spec;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.zarr.store.FileSystemStore;
+import dev.cubed.zarr.store.OwnDirs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -37,7 +38,7 @@ class WorkDirsTest {
   }
 
   private static boolean root() throws IOException {
-    return WorkDirs.currentUser(Path.of("/")).getName().equals("root");
+    return OwnDirs.currentUser(Path.of("/")).getName().equals("root");
   }
 
   private static UserPrincipal nobody(Path p) throws IOException {

@@ -1,4 +1,4 @@
-package dev.cubed.plan.eval;
+package dev.cubed.plan;
 
 import dev.cubed.nd.Shapes;
 import dev.cubed.plan.node.ArrayNode;
@@ -23,7 +23,7 @@ import java.util.function.Predicate;
  * B[0, :]} broadcast over {@code A} in {@code sum(A * B[0, :])}: fused, each of the row's blocks
  * would decode a whole stored chunk of {@code B} once per block-row of {@code A}.
  */
-public final class ChainRereads {
+final class ChainRereads {
   /**
    * The most input blocks {@link #nearest} walks for one op (summed over its tasks and the chain):
    * planning stays linear in the ops, not in tasks x chain depth, for arrays of millions of blocks.
@@ -43,7 +43,7 @@ public final class ChainRereads {
    *
    * @param fused true for a computed array fused into its consumers (not stored)
    */
-  public static ArrayNode.Computed nearest(ArrayNode.Computed c, Predicate<ArrayNode> fused) {
+  static ArrayNode.Computed nearest(ArrayNode.Computed c, Predicate<ArrayNode> fused) {
     return nearest(c, fused, n -> false, MAX_VISITS);
   }
 
@@ -52,13 +52,13 @@ public final class ChainRereads {
    * recomputed (a halo op's elementwise inputs, see {@link dev.cubed.plan.Plan}): they are walked
    * through, never returned.
    */
-  public static ArrayNode.Computed nearest(
+  static ArrayNode.Computed nearest(
       ArrayNode.Computed c, Predicate<ArrayNode> fused, Predicate<ArrayNode> accepted) {
     return nearest(c, fused, accepted, MAX_VISITS);
   }
 
   /** {@link #nearest(ArrayNode.Computed, Predicate)} with a given walk budget (blocks visited). */
-  public static ArrayNode.Computed nearest(
+  static ArrayNode.Computed nearest(
       ArrayNode.Computed c, Predicate<ArrayNode> fused, long maxVisits) {
     return nearest(c, fused, n -> false, maxVisits);
   }

@@ -1,4 +1,4 @@
-package dev.cubed.plan.eval;
+package dev.cubed.plan;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -9,7 +9,6 @@ import dev.cubed.Xp;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.Index;
 import dev.cubed.nd.NDArray;
-import dev.cubed.plan.Plan;
 import dev.cubed.plan.node.ArrayNode;
 import dev.cubed.plan.node.PlanConfig;
 import dev.cubed.plan.node.PlanSummary;

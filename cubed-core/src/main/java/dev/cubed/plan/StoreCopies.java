@@ -1,4 +1,4 @@
-package dev.cubed.plan.durable;
+package dev.cubed.plan;
 
 import dev.cubed.plan.node.ArrayNode;
 import dev.cubed.plan.node.PlanConfig;
@@ -16,11 +16,11 @@ import java.util.List;
  * /7 (see {@link PlanConfig#rechunkBudget()}); an array with another codec counts that codec's
  * buffers (e.g. zstd: 2 read, 4 write).
  */
-public final class StoreCopies {
+final class StoreCopies {
   private StoreCopies() {}
 
   /** {@code cfg} with its copies raised to the largest buffer copies of the plan's arrays. */
-  public static PlanConfig apply(PlanConfig cfg, List<ArrayNode> topo) {
+  static PlanConfig apply(PlanConfig cfg, List<ArrayNode> topo) {
     // a store's transport buffers count both ways for the whole plan (as before codecs were
     // counted); intermediates use the default codec in the work directory's store
     int store = cfg.localWorkDir() ? 1 : Stores.open(cfg.workDir()).bufferCopies();
