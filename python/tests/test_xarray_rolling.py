@@ -70,3 +70,29 @@ def test_rolling_plans_no_window_axis(method):
     r = getattr(c.rolling(time=30), method)()
     f = plan_figures(r)
     assert f["intermediate_bytes"] <= a.nbytes, f
+
+
+@pytest.mark.parametrize("kwargs,chunks", [(dict(time=2), {"time": 20}),
+                                           (dict(time=4, boundary="trim"), {"time": 12}),
+                                           (dict(lat=2), {"time": 25, "lat": 2}),
+                                           (dict(time=3, boundary="trim"), {"time": 10})])
+def test_coarsen_equals_numpy_backed_xarray(kwargs, chunks):
+    """coarsen's reshape splits one axis; where every block holds whole windows it is a
+    block-to-block op fused with the reduction (one op, nothing stored), else the general
+    reshape: equal values either way."""
+    da = _data(shape=(120, 6, 4))
+    c = da.chunk(chunks, chunked_array_type="cubed-java")
+    for m in ["mean", "sum", "max", "std"]:
+        got = getattr(c.coarsen(**kwargs), m)()
+        assert isinstance(got.data, cubed_java.Array), m
+        want = getattr(da.coarsen(**kwargs), m)()
+        np.testing.assert_allclose(got.values, want.values, rtol=2e-5, atol=1e-4,
+                                   equal_nan=True, err_msg=f"{m} {kwargs}")
+
+
+def test_coarsen_with_aligned_blocks_stores_nothing():
+    a = np.zeros((1000, 90, 180), np.float32)
+    c = xr.DataArray(a, dims=("time", "lat", "lon")).chunk(
+        {"time": 100}, chunked_array_type="cubed-java")
+    f = plan_figures(c.coarsen(time=2).mean())
+    assert f["intermediate_bytes"] == 0 and f["ops"] == 1, f

@@ -3,6 +3,7 @@ package dev.cubed.core;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import dev.cubed.plan.node.ArrayNode;
+import dev.cubed.plan.node.ChunkGrid;
 import dev.cubed.primitive.BlockKeys;
 import dev.cubed.primitive.Blockwise;
 import dev.cubed.primitive.BlockwiseFunction;
@@ -88,6 +89,10 @@ public final class Reshape {
               + ") into shape "
               + Shapes.format(shape));
     }
+    ArrayNode split = splitAxis(x0, s);
+    if (split != null) {
+      return split;
+    }
     long elems = Shapes.size(x.chunks());
     long[] inChunks = flatChunks(x.shape(), elems);
     ArrayNode in = Arrays.equals(inChunks, x.chunks()) ? x : Core.rechunk(x, inChunks);
@@ -125,6 +130,77 @@ public final class Reshape {
         List.of(in),
         s,
         outChunks,
+        x.dtype(),
+        null);
+  }
+
+  /**
+   * The reshape as a one-block-to-one-block op when it only splits one axis {@code a} of x into
+   * {@code (n / f, f)} and every block of x along {@code a} holds whole groups of {@code f} (what
+   * xarray's {@code coarsen} asks for): output block k is input block k with the axis split, so the
+   * op fuses with what follows (a reduction over the new axis) and nothing is copied; null
+   * otherwise.
+   */
+  private static ArrayNode splitAxis(ArrayNode x, long[] s) {
+    long[] in = x.shape();
+    int nd = in.length;
+    if (s.length != nd + 1 || Shapes.size(in) == 0) {
+      return null;
+    }
+    int a = 0;
+    while (a < nd && s[a] == in[a]) {
+      a++;
+    }
+    if (a == nd) {
+      a = nd - 1; // shape (..., n) to (..., n, 1)
+    }
+    for (int i = a + 1; i < nd; i++) {
+      if (s[i + 1] != in[i]) {
+        return null;
+      }
+    }
+    long f = s[a + 1];
+    if (f < 1 || s[a] * f != in[a]) {
+      return null;
+    }
+    long[] sizes = x.chunkGrid().sizes(a);
+    long[] outSizes = new long[sizes.length];
+    for (int b = 0; b < sizes.length; b++) {
+      if (sizes[b] % f != 0) {
+        return null;
+      }
+      outSizes[b] = sizes[b] / f;
+    }
+    long[][] grid = new long[nd + 1][];
+    for (int i = 0; i <= nd; i++) {
+      grid[i] =
+          i < a
+              ? x.chunkGrid().sizes(i)
+              : i == a ? outSizes : i == a + 1 ? new long[] {f} : x.chunkGrid().sizes(i - 1);
+    }
+    int ax = a;
+    KeyFunction keys =
+        k -> {
+          long[] key = new long[nd];
+          for (int i = 0; i < nd; i++) {
+            key[i] = k[i < ax + 1 ? i : i + 1];
+          }
+          return List.of(BlockKeys.one(key));
+        };
+    BlockwiseFunction fn =
+        (args, k) -> {
+          NDArray b = (NDArray) args.get(0);
+          long[] bs = new long[nd + 1];
+          for (int i = 0; i <= nd; i++) {
+            bs[i] =
+                i < ax ? b.shape(i) : i == ax ? b.shape(ax) / f : i == ax + 1 ? f : b.shape(i - 1);
+          }
+          return b.reshape(bs);
+        };
+    return new ArrayNode.Computed(
+        new Blockwise("reshape", keys, fn, new int[] {1}, new int[] {1}, 0),
+        List.of(x),
+        ChunkGrid.of(s, grid),
         x.dtype(),
         null);
   }

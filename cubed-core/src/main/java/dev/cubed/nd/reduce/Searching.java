@@ -176,18 +176,71 @@ public final class Searching {
     }
     long[] shape = Shapes.broadcast("where", condition.shape(), x1.shape(), x2.shape());
     DType rt = DType.resultType(x1.dtype(), x2.dtype());
-    NDArray c = condition.broadcastTo(shape);
-    NDArray a = WideArrays.cast(x1, rt).broadcastTo(shape);
-    NDArray b = WideArrays.cast(x2, rt).broadcastTo(shape);
-    boolean[] cd = (boolean[]) c.data();
-    NDArray out = b;
-    int mult = rt.isComplex() ? 2 : 1;
-    for (int i = 0; i < cd.length; i++) {
-      if (cd[i]) {
-        System.arraycopy(a.data(), i * mult, out.data(), i * mult, mult);
+    // operands of the result's shape are read in place and one-element operands as a value: no
+    // broadcast copies (the inputs are never written)
+    boolean[] cd = (boolean[]) full(condition, shape).data();
+    NDArray a = operand(WideArrays.cast(x1, rt), shape);
+    NDArray b = operand(WideArrays.cast(x2, rt), shape);
+    NDArray out = NDArray.empty(rt, shape);
+    if (cd.length == 0) {
+      return out;
+    }
+    boolean as = a.size() == 1 && cd.length != 1;
+    boolean bs = b.size() == 1 && cd.length != 1;
+    switch (rt) {
+      case FLOAT64 -> {
+        double[] o = (double[]) out.data();
+        double[] ad = (double[]) a.data();
+        double[] bd = (double[]) b.data();
+        double av = ad[0];
+        double bv = bd[0];
+        for (int i = 0; i < o.length; i++) {
+          o[i] = cd[i] ? (as ? av : ad[i]) : (bs ? bv : bd[i]);
+        }
+      }
+      case FLOAT32 -> {
+        float[] o = (float[]) out.data();
+        float[] ad = (float[]) a.data();
+        float[] bd = (float[]) b.data();
+        float av = ad[0];
+        float bv = bd[0];
+        for (int i = 0; i < o.length; i++) {
+          o[i] = cd[i] ? (as ? av : ad[i]) : (bs ? bv : bd[i]);
+        }
+      }
+      case INT64, UINT64 -> {
+        long[] o = (long[]) out.data();
+        long[] ad = (long[]) a.data();
+        long[] bd = (long[]) b.data();
+        long av = ad[0];
+        long bv = bd[0];
+        for (int i = 0; i < o.length; i++) {
+          o[i] = cd[i] ? (as ? av : ad[i]) : (bs ? bv : bd[i]);
+        }
+      }
+      default -> {
+        NDArray fa = a.size() == cd.length ? a : a.broadcastTo(shape);
+        NDArray fb = b.size() == cd.length ? b : b.broadcastTo(shape);
+        int mult = rt.isComplex() ? 2 : 1;
+        System.arraycopy(fb.data(), 0, out.data(), 0, cd.length * mult);
+        for (int i = 0; i < cd.length; i++) {
+          if (cd[i]) {
+            System.arraycopy(fa.data(), i * mult, out.data(), i * mult, mult);
+          }
+        }
       }
     }
     return out;
+  }
+
+  /** x itself when it has the shape {@code shape}, else x broadcast to it (a copy). */
+  private static NDArray full(NDArray x, long[] shape) {
+    return Arrays.equals(x.shape(), shape) ? x : x.broadcastTo(shape);
+  }
+
+  /** x itself when it has the shape {@code shape} or one element, else x broadcast to it. */
+  private static NDArray operand(NDArray x, long[] shape) {
+    return x.size() == 1 ? x : full(x, shape);
   }
 
   /** {@link #where(NDArray, NDArray, NDArray)} with a Java scalar for x2. */

@@ -55,8 +55,12 @@ final class LongLanes implements MovingWindow.Lanes {
       }
       if (t >= w - 1) {
         int at = outBase + (t - w + 1) * stride;
-        for (int l = 0; l < len; l++) {
-          r.setLong(at + l, sums ? s[l] : dv[l * w + head[l]]);
+        if (sums && r.data() instanceof long[] rd) {
+          System.arraycopy(s, 0, rd, at, len);
+        } else {
+          for (int l = 0; l < len; l++) {
+            r.setLong(at + l, sums ? s[l] : dv[l * w + head[l]]);
+          }
         }
       }
     }
@@ -89,6 +93,16 @@ final class LongLanes implements MovingWindow.Lanes {
   private static void load(NDArray x, int at, int len, long[] buf) {
     if (x.dtype() == DType.INT64 || x.dtype() == DType.UINT64) {
       System.arraycopy((long[]) x.data(), at, buf, 0, len);
+    } else if (x.dtype() == DType.BOOL) { // rolling counts: sums of a bool window
+      boolean[] b = (boolean[]) x.data();
+      for (int l = 0; l < len; l++) {
+        buf[l] = b[at + l] ? 1 : 0;
+      }
+    } else if (x.dtype() == DType.INT32) {
+      int[] b = (int[]) x.data();
+      for (int l = 0; l < len; l++) {
+        buf[l] = b[at + l];
+      }
     } else {
       for (int l = 0; l < len; l++) {
         buf[l] = x.getLong(at + l);

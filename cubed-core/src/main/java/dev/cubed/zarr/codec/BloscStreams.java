@@ -369,8 +369,17 @@ public final class BloscStreams {
     switch (dtype) {
       case BOOL -> {
         boolean[] b = (boolean[]) from;
-        for (int i = 0; i < k; i++) {
-          bb.put(b[s + i] ? (byte) 1 : (byte) 0);
+        if (bb.hasArray()) { // straight into the backing array (put(byte) per element is slow)
+          byte[] a = bb.array();
+          int at = bb.arrayOffset() + bb.position();
+          for (int i = 0; i < k; i++) {
+            a[at + i] = b[s + i] ? (byte) 1 : (byte) 0;
+          }
+          bb.position(bb.position() + k);
+        } else {
+          for (int i = 0; i < k; i++) {
+            bb.put(b[s + i] ? (byte) 1 : (byte) 0);
+          }
         }
       }
       case INT8, UINT8 -> bb.put((byte[]) from, s, k);
@@ -444,8 +453,17 @@ public final class BloscStreams {
     switch (dtype) {
       case BOOL -> {
         boolean[] b = (boolean[]) d;
-        for (int i = 0; i < n; i++) {
-          b[e0 + i] = bb.get() != 0;
+        if (bb.hasArray()) { // straight from the backing array (get() per element is slow)
+          byte[] a = bb.array();
+          int at = bb.arrayOffset() + bb.position();
+          for (int i = 0; i < n; i++) {
+            b[e0 + i] = a[at + i] != 0;
+          }
+          bb.position(bb.position() + n);
+        } else {
+          for (int i = 0; i < n; i++) {
+            b[e0 + i] = bb.get() != 0;
+          }
         }
       }
       case INT8, UINT8 -> bb.get((byte[]) d, e0, n);
