@@ -24,12 +24,10 @@ import dev.cubed.runtime.RunReport;
 import dev.cubed.zarr.ZarrArray;
 import dev.cubed.zarr.ZarrArrayBuilder;
 import dev.cubed.zarr.codec.Compression;
-import dev.cubed.zarr.store.MemoryStore;
 import dev.cubed.zarr.store.Store;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -46,11 +44,11 @@ import java.util.logging.Logger;
 final class PlanRun {
   private final Plan plan;
 
-  /** Whether outputs read back by this run are kept in memory ({@link #inMemory}). */
+  /** Whether outputs read back by this run may be written straight into their results. */
   private boolean memoryOutputs;
 
-  /** Ops whose array is kept in memory, by name. */
-  private final Set<String> inMemory = new HashSet<>();
+  /** The outputs written straight into their results ({@link MemoryOutputs}). */
+  private final MemoryOutputs inMemory = new MemoryOutputs();
 
   PlanRun(Plan plan) {
     this.plan = plan;
@@ -96,10 +94,10 @@ final class PlanRun {
       storeClientData(store, arrays);
     }
     Evaluator ev = new Evaluator(arrays, plan.tileBytes);
-    // Off: a result kept in memory is lost when a later task of the compute fails, so a resume
-    // would recompute every task of it (test_pyworkers' resume test); to be re-enabled once a
-    // failing compute first writes the blocks it holds to the compute directory and marks them.
-    memoryOutputs = false;
+    // a failed run writes the finished blocks of its memory outputs to the compute directory
+    // (flushMemoryOutputs); a resumed run reads them from there, so it holds none in memory
+    memoryOutputs = read && executor.runsTasksInThisJvm() && !cdir.resumed();
+    Map<String, Integer> readers = MemoryOutputs.readers(plan.topo);
     List<Operation> ops = new ArrayList<>();
     Map<String, TaskMarkers.TargetWrites> targetWrites = new HashMap<>();
     Map<String, String> producer = new HashMap<>();
@@ -113,16 +111,22 @@ final class PlanRun {
           }
           producer.put(n.name(), g.name());
         } else if (n instanceof ArrayNode.Computed c && plan.materialized.contains(c.name())) {
+          PlanSummary.OpInfo info = plan.info(c.name());
+          if (c.target() == null
+              && c.isRegular()
+              && memoryOutputs
+              && isOutput(c)
+              && !readers.containsKey(c.name())
+              && !plan.streamedWrites.contains(c.name())) {
+            ops.add(memoryOp(c, ev, info, producer));
+            producer.put(c.name(), c.name());
+            continue;
+          }
           ZarrArray z =
               c.target() != null
                   ? targets.writeTo(c.target())
-                  : c.isRegular() && memoryOutputs && isOutput(c)
-                      ? inMemory(c)
-                      : c.isRegular()
-                          ? create(store, c.name(), c.shape(), c.chunks(), c, outputCompression(c))
-                          : createPadded(store, c.name(), c);
+                  : c.isRegular() ? createOutput(store, c) : createPadded(store, c.name(), c);
           arrays.put(c.name(), z);
-          PlanSummary.OpInfo info = plan.info(c.name());
           if (c.op().function() instanceof ChainFunction cf) {
             ops.add(chainOp(c, cf.axis(), z, ev, info, producer, targetWrites));
             producer.put(c.name(), c.name());
@@ -214,7 +218,7 @@ final class PlanRun {
           producer.put(r.name(), ops.get(ops.size() - 1).name());
         }
       }
-      TaskMarkers.Prepared prep = TaskMarkers.prepare(cdir, ops, targetWrites, inMemory);
+      TaskMarkers.Prepared prep = TaskMarkers.prepare(cdir, ops, targetWrites, inMemory.names());
       if (resume) {
         for (Callback c : callbacks) {
           if (c instanceof PlanCallback pc) {
@@ -227,6 +231,10 @@ final class PlanRun {
       targets.run(() -> report[0] = executor.execute(computeId, toRun, callbacks));
       List<NDArray> results = new ArrayList<>();
       for (ArrayNode o : read ? plan.outputs : List.<ArrayNode>of()) {
+        if (inMemory.contains(o.name())) {
+          results.add(inMemory.result(o.name()));
+          continue;
+        }
         ZarrArray z = arrays.get(o.name());
         z = z == null ? null : targets.committed(z);
         try {
@@ -241,6 +249,7 @@ final class PlanRun {
       return new PlanResult(results, prep.skipped(), report[0]);
     } catch (RuntimeException | Error e) {
       targets.close();
+      flushMemoryOutputs(cdir, store, e);
       keepForResume(cdir, targets, e);
       throw e;
     }
@@ -529,14 +538,61 @@ final class PlanRun {
   }
 
   /**
-   * An output read back by this run, computed by tasks in this JVM: its blocks are kept in memory
-   * (uncompressed) rather than written to the compute directory and read back, since the whole
-   * result is held in memory right after the run anyway. Its op is never marked done (a resume
-   * recomputes it).
+   * The op of an output read back by this run, computed by tasks in this JVM and read by no other
+   * op: each task copies its block (a chain task: its row's blocks) straight into the result
+   * ({@link MemoryOutputs}) rather than writing it to the compute directory to be read back and
+   * assembled, since the whole result is held in memory right after the run anyway. Its tasks are
+   * marked done only if the run fails ({@link #flushMemoryOutputs}).
    */
-  private ZarrArray inMemory(ArrayNode.Computed c) {
-    inMemory.add(c.name());
-    return create(new MemoryStore(), c.name(), c.shape(), c.chunks(), c, Compression.none());
+  private Operation memoryOp(
+      ArrayNode.Computed c, Evaluator ev, PlanSummary.OpInfo info, Map<String, String> producer) {
+    inMemory.add(c);
+    String name = c.name();
+    ChainWalks.Sink sink = inMemory.sink(name);
+    boolean keep = plan.cachedSources.contains(name);
+    boolean chain = c.op().function() instanceof ChainFunction;
+    return new Operation(
+        name,
+        chain
+            ? ChainWalks.rows(c, ((ChainFunction) c.op().function()).axis())
+            : allBlocks(c.numBlocks()),
+        key -> {
+          if (chain) {
+            ChainWalks.walk(c, ev, key, sink);
+          } else {
+            sink.accept(key, (keep ? ev.forTask() : ev).compute(c, key));
+          }
+          inMemory.finished(name, key);
+        },
+        info.projectedMem(),
+        List.copyOf(producersRead(c, producer, new LinkedHashSet<>())));
+  }
+
+  /**
+   * Before a failure propagates: the finished tasks of the outputs held in memory are written to
+   * the compute directory with their completion markers, so that a resume skips them (a failure
+   * doing so is attached to {@code e}).
+   */
+  private void flushMemoryOutputs(ComputeDir cdir, Store store, Throwable e) {
+    try {
+      long n = inMemory.flush(cdir, c -> createOutput(store, c));
+      if (n > 0) {
+        LOG.info(
+            "compute failed: the "
+                + n
+                + " finished tasks of its results held in memory were"
+                + " written to "
+                + cdir.location()
+                + " for a resume");
+      }
+    } catch (RuntimeException | Error r) {
+      e.addSuppressed(r);
+    }
+  }
+
+  /** The compute directory's array of a regular computed array without a target. */
+  private ZarrArray createOutput(Store store, ArrayNode.Computed c) {
+    return create(store, c.name(), c.shape(), c.chunks(), c, outputCompression(c));
   }
 
   /**

@@ -1,0 +1,137 @@
+package dev.cubed.plan;
+
+import dev.cubed.nd.NDArray;
+import dev.cubed.plan.durable.ComputeDir;
+import dev.cubed.plan.durable.TaskMarkers;
+import dev.cubed.plan.eval.ChainFunction;
+import dev.cubed.plan.eval.ChainWalks;
+import dev.cubed.plan.node.ArrayNode;
+import dev.cubed.zarr.ZarrArray;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+
+/**
+ * The outputs of a run that its tasks write straight into the result the caller receives: each task
+ * copies its block into the output's {@link NDArray} at the block's offset (one copy from task to
+ * result; no Zarr chunk is encoded, stored, read back nor assembled). Used for outputs read back by
+ * a run whose tasks run in this JVM, without a target, that no other op of the plan reads.
+ *
+ * <p>Resumable as the compute directory's arrays are: the tasks that finished are recorded, and
+ * when the run fails (or is cancelled) {@link #flush} writes their blocks to the output's array in
+ * the compute directory, as the task itself would have, and writes their completion markers, before
+ * the failure propagates; a resume then skips them and reads the output from there.
+ */
+final class MemoryOutputs {
+  private final Map<String, Held> held = new LinkedHashMap<>();
+
+  /** One output held in memory: its node, its result, and the finished task keys. */
+  private static final class Held {
+    final ArrayNode.Computed node;
+    final NDArray result;
+    final Set<List<Long>> finished = ConcurrentHashMap.newKeySet();
+
+    Held(ArrayNode.Computed node) {
+      this.node = node;
+      this.result = NDArray.empty(node.dtype(), node.shape());
+    }
+  }
+
+  /** Holds {@code c}'s result in memory (allocated now, filled by its tasks). */
+  void add(ArrayNode.Computed c) {
+    held.put(c.name(), new Held(c));
+  }
+
+  boolean contains(String name) {
+    return held.containsKey(name);
+  }
+
+  Set<String> names() {
+    return held.keySet();
+  }
+
+  /** Where the tasks of {@code name} hand their blocks: copied into the result at their offset. */
+  ChainWalks.Sink sink(String name) {
+    Held h = held.get(name);
+    return (key, block) -> {
+      NDArray b = block.dtype() == h.result.dtype() ? block : block.astype(h.result.dtype());
+      h.result.setRegion(h.node.blockOffset(key), b);
+    };
+  }
+
+  /** Records that task {@code key} of {@code name} wrote all its blocks. */
+  void finished(String name, long[] key) {
+    held.get(name).finished.add(boxed(key));
+  }
+
+  /** The result of {@code name}, complete once every task of it finished. */
+  NDArray result(String name) {
+    return held.get(name).result;
+  }
+
+  /**
+   * After a failed run: writes the blocks of every finished task to its output's array in the
+   * compute directory ({@code create} makes or reopens it exactly as a run without memory outputs
+   * does) and then the task's completion marker, so that a resume skips the task. Returns the
+   * number of tasks written.
+   */
+  long flush(ComputeDir cdir, Function<ArrayNode.Computed, ZarrArray> create) {
+    long n = 0;
+    for (Map.Entry<String, Held> e : held.entrySet()) {
+      Held h = e.getValue();
+      if (h.finished.isEmpty()) {
+        continue;
+      }
+      ZarrArray z = create.apply(h.node);
+      for (List<Long> k : new ArrayList<>(h.finished)) {
+        long[] key = unboxed(k);
+        for (long[] b : blocksOf(h.node, key)) {
+          z.writeChunk(b, h.result.getRegion(h.node.blockOffset(b), h.node.blockShape(b)));
+        }
+        TaskMarkers.markDone(cdir, e.getKey(), key);
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** The blocks task {@code key} of {@code c} writes: its own, or its row's for a chain. */
+  private static List<long[]> blocksOf(ArrayNode.Computed c, long[] key) {
+    if (c.op().function() instanceof ChainFunction cf) {
+      return ChainWalks.rowBlocks(c.numBlocks(), cf.axis(), key);
+    }
+    return List.of(key);
+  }
+
+  /** The nodes that read each node of {@code topo}, by name (inputs only). */
+  static Map<String, Integer> readers(List<ArrayNode> topo) {
+    Map<String, Integer> out = new HashMap<>();
+    for (ArrayNode n : topo) {
+      for (ArrayNode in : n.inputs()) {
+        out.merge(in.name(), 1, Integer::sum);
+      }
+    }
+    return out;
+  }
+
+  private static List<Long> boxed(long[] key) {
+    List<Long> l = new ArrayList<>(key.length);
+    for (long v : key) {
+      l.add(v);
+    }
+    return l;
+  }
+
+  private static long[] unboxed(List<Long> key) {
+    long[] k = new long[key.size()];
+    for (int i = 0; i < k.length; i++) {
+      k[i] = key.get(i);
+    }
+    return k;
+  }
+}
