@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
 /**
@@ -25,10 +26,21 @@ import java.util.function.Function;
  * <p>Resumable as the compute directory's arrays are: the tasks that finished are recorded, and
  * when the run fails (or is cancelled) {@link #flush} writes their blocks to the output's array in
  * the compute directory, as the task itself would have, and writes their completion markers, before
- * the failure propagates; a resume then skips them and reads the output from there.
+ * the failure propagates; a resume then skips them and reads the output from there. The same is
+ * done when the JVM is asked to end while the run goes on (SIGTERM or SIGINT: the Python side ends
+ * its JVM so when a compute is interrupted): a shutdown hook flushes every run {@link #whileRunning
+ * running} at that moment. Only a kill without warning (SIGKILL) loses the blocks held.
  */
 final class MemoryOutputs {
   private final Map<String, Held> held = new LinkedHashMap<>();
+
+  /** Set by the first {@link #flush}: the blocks are written once (failure or JVM exit). */
+  private final AtomicBoolean flushed = new AtomicBoolean();
+
+  /** The flushes of the runs going on, for the shutdown hook. */
+  private static final Set<Runnable> RUNNING = ConcurrentHashMap.newKeySet();
+
+  private static final AtomicBoolean HOOKED = new AtomicBoolean();
 
   /** One output held in memory: its node, its result, and the finished task keys. */
   private static final class Held {
@@ -81,6 +93,9 @@ final class MemoryOutputs {
    * number of tasks written.
    */
   long flush(ComputeDir cdir, Function<ArrayNode.Computed, ZarrArray> create) {
+    if (!flushed.compareAndSet(false, true)) {
+      return 0;
+    }
     long n = 0;
     for (Map.Entry<String, Held> e : held.entrySet()) {
       Held h = e.getValue();
@@ -98,6 +113,39 @@ final class MemoryOutputs {
       }
     }
     return n;
+  }
+
+  /**
+   * Runs {@code body} (a run's execution) with {@code flush} registered for the JVM's shutdown: if
+   * the JVM is asked to end meanwhile, {@code flush} writes the finished blocks (the tasks still
+   * running are left; they are not marked). Not registered when this holds no output.
+   */
+  void whileRunning(Runnable flush, Runnable body) {
+    if (held.isEmpty()) {
+      body.run();
+      return;
+    }
+    if (HOOKED.compareAndSet(false, true)) {
+      Runtime.getRuntime()
+          .addShutdownHook(
+              new Thread(
+                  () -> {
+                    for (Runnable r : RUNNING) {
+                      try {
+                        r.run();
+                      } catch (RuntimeException | Error e) {
+                        System.err.println("cubed: writing held results at exit failed: " + e);
+                      }
+                    }
+                  },
+                  "cubed-memory-outputs-exit"));
+    }
+    RUNNING.add(flush);
+    try {
+      body.run();
+    } finally {
+      RUNNING.remove(flush);
+    }
   }
 
   /** The blocks task {@code key} of {@code c} writes: its own, or its row's for a chain. */

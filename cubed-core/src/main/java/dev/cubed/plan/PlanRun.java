@@ -228,7 +228,9 @@ final class PlanRun {
       }
       List<Operation> toRun = prep.ops();
       RunReport[] report = new RunReport[1];
-      targets.run(() -> report[0] = executor.execute(computeId, toRun, callbacks));
+      inMemory.whileRunning(
+          () -> flushMemoryOutputs(cdir, store, null),
+          () -> targets.run(() -> report[0] = executor.execute(computeId, toRun, callbacks)));
       List<NDArray> results = new ArrayList<>();
       for (ArrayNode o : read ? plan.outputs : List.<ArrayNode>of()) {
         if (inMemory.contains(o.name())) {
@@ -569,9 +571,9 @@ final class PlanRun {
   }
 
   /**
-   * Before a failure propagates: the finished tasks of the outputs held in memory are written to
-   * the compute directory with their completion markers, so that a resume skips them (a failure
-   * doing so is attached to {@code e}).
+   * Before a failure propagates (or the JVM ends during the run: {@code e} null): the finished
+   * tasks of the outputs held in memory are written to the compute directory with their completion
+   * markers, so that a resume skips them (a failure doing so is attached to {@code e}).
    */
   private void flushMemoryOutputs(ComputeDir cdir, Store store, Throwable e) {
     try {
@@ -586,6 +588,9 @@ final class PlanRun {
                 + " for a resume");
       }
     } catch (RuntimeException | Error r) {
+      if (e == null) {
+        throw r;
+      }
       e.addSuppressed(r);
     }
   }
