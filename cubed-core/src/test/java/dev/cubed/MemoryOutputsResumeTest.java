@@ -136,4 +136,30 @@ class MemoryOutputsResumeTest {
     assertThat(got).isEqualTo(expected);
     assertThat(chunkFiles(work)).as("success deletes the compute directory").isZero();
   }
+
+  @Test
+  void blocksStreamedInRunsLandAtTheirPlaceInTheResult() {
+    // tiles of 64 bytes: the elementwise chain is a streamed write, its runs cross block rows
+    Spec spec =
+        Spec.builder()
+            .workDir(tmp.resolve("streamed"))
+            .allowedMem(10_000_000)
+            .reservedMem(1000)
+            .tileBytes(64)
+            .build();
+    NDArray a = EngineTestSupport.randomDoubles(3, 23, 17, 13);
+    NDArray b = EngineTestSupport.randomDoubles(4, 23, 17, 13);
+    CubedArray x = Cubed.fromArray(a, new long[] {5, 6, 4}, spec);
+    CubedArray y = Cubed.fromArray(b, new long[] {5, 6, 4}, spec);
+    NDArray got =
+        Cubed.compute(
+                ComputeOptions.executor(new ThreadsExecutor(2, 1)).withCallback(new Counter()),
+                Xp.add(Xp.multiply(x, y), 1.0))
+            .get(0);
+    assertThat(got.shape()).containsExactly(23, 17, 13);
+    for (int i = 0; i < a.size(); i++) {
+      assertThat(got.getDouble(i)).isEqualTo(a.getDouble(i) * b.getDouble(i) + 1.0);
+    }
+    assertThat(chunkFiles(tmp.resolve("streamed"))).isZero();
+  }
 }

@@ -1,12 +1,14 @@
 package dev.cubed.plan;
 
 import dev.cubed.nd.NDArray;
+import dev.cubed.nd.Shapes;
 import dev.cubed.plan.durable.ComputeDir;
 import dev.cubed.plan.durable.TaskMarkers;
 import dev.cubed.plan.eval.ChainFunction;
 import dev.cubed.plan.eval.ChainWalks;
 import dev.cubed.plan.node.ArrayNode;
 import dev.cubed.zarr.ZarrArray;
+import dev.cubed.zarr.codec.ChunkElements;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -74,6 +76,54 @@ final class MemoryOutputs {
       NDArray b = block.dtype() == h.result.dtype() ? block : block.astype(h.result.dtype());
       h.result.setRegion(h.node.blockOffset(key), b);
     };
+  }
+
+  /**
+   * Copies block {@code key} of {@code name} into the result run by run as {@code src} computes it
+   * (a streamed write: the block never exists whole), runs of about {@code tileBytes}.
+   */
+  void writeRuns(String name, long[] key, ChunkElements src, long tileBytes) throws Exception {
+    Held h = held.get(name);
+    long[] bs = h.node.blockShape(key);
+    long[] off = h.node.blockOffset(key);
+    long n = Shapes.size(bs);
+    int per = (int) Math.max(1, Math.min(n, tileBytes / Math.max(1, h.result.dtype().itemSize())));
+    for (long s = 0; s < n; s += per) {
+      int count = (int) Math.min(per, n - s);
+      NDArray r = src.run(s, count);
+      NDArray run = r.dtype() == h.result.dtype() ? r : r.astype(h.result.dtype());
+      copyRun(run, count, bs, s, h.result, off);
+    }
+  }
+
+  /**
+   * Copies {@code count} elements (a C-order run starting at element {@code start} of a block of
+   * shape {@code bs}) into {@code dst} at the block's offset {@code off}, one row piece at a time.
+   */
+  private static void copyRun(
+      NDArray run, int count, long[] bs, long start, NDArray dst, long[] off) {
+    int nd = bs.length;
+    int mult = dst.dtype().isComplex() ? 2 : 1;
+    if (nd == 0) {
+      System.arraycopy(run.data(), 0, dst.data(), 0, mult);
+      return;
+    }
+    long[] idx = Shapes.unravel(bs, start);
+    long[] at = new long[nd];
+    int done = 0;
+    while (done < count) {
+      int seg = (int) Math.min(count - done, bs[nd - 1] - idx[nd - 1]);
+      for (int i = 0; i < nd; i++) {
+        at[i] = off[i] + idx[i];
+      }
+      System.arraycopy(run.data(), done * mult, dst.data(), dst.flatIndex(at) * mult, seg * mult);
+      done += seg;
+      idx[nd - 1] += seg;
+      for (int i = nd - 1; i > 0 && idx[i] == bs[i]; i--) {
+        idx[i] = 0;
+        idx[i - 1]++;
+      }
+    }
   }
 
   /** Records that task {@code key} of {@code name} wrote all its blocks. */

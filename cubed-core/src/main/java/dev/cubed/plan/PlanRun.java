@@ -116,8 +116,7 @@ final class PlanRun {
               && c.isRegular()
               && memoryOutputs
               && isOutput(c)
-              && !readers.containsKey(c.name())
-              && !plan.streamedWrites.contains(c.name())) {
+              && !readers.containsKey(c.name())) {
             ops.add(memoryOp(c, ev, info, producer));
             producer.put(c.name(), c.name());
             continue;
@@ -552,6 +551,7 @@ final class PlanRun {
     String name = c.name();
     ChainWalks.Sink sink = inMemory.sink(name);
     boolean keep = plan.cachedSources.contains(name);
+    boolean streamed = plan.streamedWrites.contains(name);
     boolean chain = c.op().function() instanceof ChainFunction;
     return new Operation(
         name,
@@ -559,8 +559,12 @@ final class PlanRun {
             ? ChainWalks.rows(c, ((ChainFunction) c.op().function()).axis())
             : allBlocks(c.numBlocks()),
         key -> {
+          TiledWrites.Chain wc =
+              streamed ? TiledWrites.chain(c, ev::fused, ev.tileBytes(), key) : null;
           if (chain) {
             ChainWalks.walk(c, ev, key, sink);
+          } else if (wc != null) {
+            inMemory.writeRuns(name, key, TiledWrites.elements(wc, ev, key), ev.tileBytes());
           } else {
             sink.accept(key, (keep ? ev.forTask() : ev).compute(c, key));
           }
