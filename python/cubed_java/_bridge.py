@@ -178,7 +178,8 @@ def _widen_pipes(*files):
 
 
 #: The bridge calls that run a plan (or bring an array's values into Python).
-COMPUTING_CALLS = frozenset({"compute", "computeWith", "toZarr", "writeDataset", "timeCompute"})
+COMPUTING_CALLS = frozenset({"compute", "computeWith", "toZarr", "writeDataset", "timeCompute",
+                             "persistInMemory"})
 #: Functions called with the call's name before each computing call (``cubed_java.testing``).
 compute_observers = []
 
