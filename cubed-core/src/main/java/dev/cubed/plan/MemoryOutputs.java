@@ -6,7 +6,10 @@ import dev.cubed.plan.durable.ComputeDir;
 import dev.cubed.plan.durable.TaskMarkers;
 import dev.cubed.plan.eval.ChainFunction;
 import dev.cubed.plan.eval.ChainWalks;
+import dev.cubed.plan.eval.Evaluator;
+import dev.cubed.plan.eval.TiledWrites;
 import dev.cubed.plan.node.ArrayNode;
+import dev.cubed.runtime.Operation;
 import dev.cubed.zarr.ZarrArray;
 import dev.cubed.zarr.codec.ChunkElements;
 import java.util.ArrayList;
@@ -56,9 +59,41 @@ final class MemoryOutputs {
     }
   }
 
-  /** Holds {@code c}'s result in memory (allocated now, filled by its tasks). */
-  void add(ArrayNode.Computed c) {
-    held.put(c.name(), new Held(c));
+  /**
+   * Holds {@code c}'s result in memory (allocated now) and returns the op filling it: each task
+   * copies its block (a chain task: its row's blocks; a streamed write: its block run by run)
+   * straight into the result rather than writing it to the compute directory to be read back and
+   * assembled, then records that it finished. {@code blocks} are the tasks of a non-chain op.
+   */
+  Operation op(
+      ArrayNode.Computed c,
+      Evaluator ev,
+      boolean keepSources,
+      boolean streamed,
+      long projectedMem,
+      List<String> deps,
+      List<long[]> blocks) {
+    String name = c.name();
+    held.put(name, new Held(c));
+    ChainWalks.Sink sink = sink(name);
+    boolean chain = c.op().function() instanceof ChainFunction;
+    return new Operation(
+        name,
+        chain ? ChainWalks.rows(c, ((ChainFunction) c.op().function()).axis()) : blocks,
+        key -> {
+          TiledWrites.Chain wc =
+              streamed ? TiledWrites.chain(c, ev::fused, ev.tileBytes(), key) : null;
+          if (chain) {
+            ChainWalks.walk(c, ev, key, sink);
+          } else if (wc != null) {
+            writeRuns(name, key, TiledWrites.elements(wc, ev, key), ev.tileBytes());
+          } else {
+            sink.accept(key, (keepSources ? ev.forTask() : ev).compute(c, key));
+          }
+          held.get(name).finished.add(boxed(key));
+        },
+        projectedMem,
+        deps);
   }
 
   boolean contains(String name) {
@@ -70,7 +105,7 @@ final class MemoryOutputs {
   }
 
   /** Where the tasks of {@code name} hand their blocks: copied into the result at their offset. */
-  ChainWalks.Sink sink(String name) {
+  private ChainWalks.Sink sink(String name) {
     Held h = held.get(name);
     return (key, block) -> {
       NDArray b = block.dtype() == h.result.dtype() ? block : block.astype(h.result.dtype());
@@ -82,7 +117,8 @@ final class MemoryOutputs {
    * Copies block {@code key} of {@code name} into the result run by run as {@code src} computes it
    * (a streamed write: the block never exists whole), runs of about {@code tileBytes}.
    */
-  void writeRuns(String name, long[] key, ChunkElements src, long tileBytes) throws Exception {
+  private void writeRuns(String name, long[] key, ChunkElements src, long tileBytes)
+      throws Exception {
     Held h = held.get(name);
     long[] bs = h.node.blockShape(key);
     long[] off = h.node.blockOffset(key);
@@ -124,11 +160,6 @@ final class MemoryOutputs {
         idx[i - 1]++;
       }
     }
-  }
-
-  /** Records that task {@code key} of {@code name} wrote all its blocks. */
-  void finished(String name, long[] key) {
-    held.get(name).finished.add(boxed(key));
   }
 
   /** The result of {@code name}, complete once every task of it finished. */

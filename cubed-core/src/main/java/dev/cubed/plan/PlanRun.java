@@ -117,7 +117,16 @@ final class PlanRun {
               && memoryOutputs
               && isOutput(c)
               && !readers.containsKey(c.name())) {
-            ops.add(memoryOp(c, ev, info, producer));
+            // written straight into the result; marked done only if the run fails
+            ops.add(
+                inMemory.op(
+                    c,
+                    ev,
+                    plan.cachedSources.contains(c.name()),
+                    plan.streamedWrites.contains(c.name()),
+                    info.projectedMem(),
+                    List.copyOf(producersRead(c, producer, new LinkedHashSet<>())),
+                    allBlocks(c.numBlocks())));
             producer.put(c.name(), c.name());
             continue;
           }
@@ -536,42 +545,6 @@ final class PlanRun {
 
   private boolean isOutput(ArrayNode n) {
     return plan.outputs.stream().anyMatch(o -> o.name().equals(n.name()));
-  }
-
-  /**
-   * The op of an output read back by this run, computed by tasks in this JVM and read by no other
-   * op: each task copies its block (a chain task: its row's blocks) straight into the result
-   * ({@link MemoryOutputs}) rather than writing it to the compute directory to be read back and
-   * assembled, since the whole result is held in memory right after the run anyway. Its tasks are
-   * marked done only if the run fails ({@link #flushMemoryOutputs}).
-   */
-  private Operation memoryOp(
-      ArrayNode.Computed c, Evaluator ev, PlanSummary.OpInfo info, Map<String, String> producer) {
-    inMemory.add(c);
-    String name = c.name();
-    ChainWalks.Sink sink = inMemory.sink(name);
-    boolean keep = plan.cachedSources.contains(name);
-    boolean streamed = plan.streamedWrites.contains(name);
-    boolean chain = c.op().function() instanceof ChainFunction;
-    return new Operation(
-        name,
-        chain
-            ? ChainWalks.rows(c, ((ChainFunction) c.op().function()).axis())
-            : allBlocks(c.numBlocks()),
-        key -> {
-          TiledWrites.Chain wc =
-              streamed ? TiledWrites.chain(c, ev::fused, ev.tileBytes(), key) : null;
-          if (chain) {
-            ChainWalks.walk(c, ev, key, sink);
-          } else if (wc != null) {
-            inMemory.writeRuns(name, key, TiledWrites.elements(wc, ev, key), ev.tileBytes());
-          } else {
-            sink.accept(key, (keep ? ev.forTask() : ev).compute(c, key));
-          }
-          inMemory.finished(name, key);
-        },
-        info.projectedMem(),
-        List.copyOf(producersRead(c, producer, new LinkedHashSet<>())));
   }
 
   /**
