@@ -178,7 +178,8 @@ def _widen_pipes(*files):
 
 
 #: The bridge calls that run a plan (or bring an array's values into Python).
-COMPUTING_CALLS = frozenset({"compute", "computeWith", "toZarr", "writeDataset", "timeCompute"})
+COMPUTING_CALLS = frozenset({"compute", "computeWith", "toZarr", "writeDataset", "timeCompute",
+                             "persistInMemory"})
 #: Functions called with the call's name before each computing call (``cubed_java.testing``).
 compute_observers = []
 
@@ -277,9 +278,17 @@ class Bridge:
             raise
 
     def _end(self):
-        """Kills the JVM, waits for it (so that it writes no more) and removes its transfer
-        folder with any file in it (a result it was writing when interrupted)."""
+        """Ends the JVM, waits for it (so that it writes no more) and removes its transfer
+        folder with any file in it (a result it was writing when interrupted). The JVM is asked
+        first (SIGTERM: an interrupted compute writes the finished blocks of the results it holds
+        in memory to its compute directory, for a resume) and killed after END_GRACE seconds."""
         try:
+            if self._proc.poll() is None:
+                self._proc.terminate()
+                try:
+                    self._proc.wait(timeout=END_GRACE)
+                except subprocess.TimeoutExpired:
+                    pass
             self._proc.kill()
             self._proc.wait()
         finally:
@@ -631,6 +640,10 @@ class _Pending:
 
 _session = None
 _session_lock = threading.Lock()
+
+
+END_GRACE = 20.0
+"""Seconds an interrupted JVM has to end on its own (writing what it holds) before it is killed."""
 
 
 def interrupted_compute(work_dir):

@@ -100,9 +100,11 @@ class CubedJavaChunkManager(ChunkManagerEntrypoint):
         return tuple(out)
 
     def persist(self, *data, **kwargs):
-        """Computes the arrays in one plan into Zarr arrays of a private temporary folder (removed
-        when Python exits) and returns lazy arrays reading them, with the same chunks: later
-        computations start from the stored values. Non-arrays are returned as they are."""
+        """Computes the arrays in one plan and returns lazy arrays of the results, with the same
+        chunks: later computations start from the computed values. The results are kept in the
+        engine's memory (as Dask keeps its blocks) when together they take at most a quarter of
+        the JVM's heap, else in Zarr arrays of a private temporary folder (removed when Python
+        exits). Non-arrays are returned as they are."""
         if kwargs:
             raise TypeError(f"persist: options {sorted(kwargs)} are not supported by cubed-java")
         return _persist(data)
@@ -274,6 +276,11 @@ def _check_from_array_kwargs(kwargs):
 _NOT_NUMERIC = "OUSVMm"
 
 
+PERSIST_MEMORY_BYTES = None
+"""The most bytes ``persist`` keeps in the JVM's memory (None: a quarter of its heap); larger
+results are stored in Zarr."""
+
+
 def _persist(data):
     import tempfile
 
@@ -283,6 +290,10 @@ def _persist(data):
     arrays = [d for d in data if isinstance(d, Array)]
     if not arrays:
         return tuple(data)
+    held = _bridge.session().call("persistInMemory", arrays, PERSIST_MEMORY_BYTES)
+    if held is not None:
+        held = iter(Array(h) for h in held)
+        return tuple(next(held) if isinstance(d, Array) else d for d in data)
     folder = tempfile.mkdtemp(prefix="cubed-java-persist-")
     _blocks._TEMP_DIRS.append(folder)
     names = [f"a{i}" for i in range(len(arrays))]

@@ -325,3 +325,55 @@ def test_ctrl_c_during_a_compute_says_what_is_left_and_its_resume_finishes_it(tm
         assert _compute_dirs(work) == []
     finally:
         cubed_java.configure(**before)
+
+
+class _Tasks:
+    """A compute callback counting the tasks that ran."""
+
+    def __init__(self):
+        self.n = 0
+
+    def on_task_end(self, e):
+        self.n += 1
+
+
+def test_ctrl_c_during_a_compute_whose_result_is_held_in_memory_keeps_its_finished_blocks(
+        tmp_path):
+    """The result of map_blocks is the compute's output, written by its tasks straight into
+    memory; Ctrl-C ends the JVM, which first writes the finished blocks to the compute directory
+    (with their markers), so the resume runs only the tasks that had not finished."""
+    work = str(tmp_path / "work")
+
+    def make():
+        cubed_java.configure(work_dir=work, workers=2)
+        x = xp.asarray(np.arange(16 * 1000.0).reshape(16, 1000), chunks=(1, 1000))
+        return cubed_java.map_blocks(_slow_double, x, dtype=np.float64)
+
+    main = threading.get_ident()
+    before = cubed_java.settings()
+    try:
+        y = make()
+        started = []
+
+        def interrupt():
+            _wait_for(lambda: _compute_dirs(work), "the compute's directory")
+            time.sleep(2.5)  # a few tasks finish
+            started.append(True)
+            signal.pthread_kill(main, signal.SIGINT)
+
+        t = threading.Thread(target=interrupt, daemon=True)
+        t.start()
+        with pytest.raises(KeyboardInterrupt):
+            y.compute()
+        t.join()
+        (d,) = _compute_dirs(work)
+        done = [f for f in _files_under(os.path.join(work, d)) if "/.done/" in f]
+        assert 0 < len(done) < 16, done
+        y = make()
+        tasks = _Tasks()
+        got = y.compute(resume=True, callbacks=[tasks])
+        np.testing.assert_array_equal(got, np.arange(16 * 1000.0).reshape(16, 1000) * 2.0)
+        assert tasks.n == 16 - len(done)
+        assert _compute_dirs(work) == []
+    finally:
+        cubed_java.configure(**before)

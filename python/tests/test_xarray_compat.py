@@ -34,7 +34,7 @@ def computes(monkeypatch):
     orig = bridge.Bridge.call
 
     def counting(self, name, *args):
-        if name in ("compute", "computeWith", "toZarr", "writeDataset"):
+        if name in ("compute", "computeWith", "toZarr", "writeDataset", "persistInMemory"):
             seen.append(name)
         return orig(self, name, *args)
 
@@ -237,14 +237,21 @@ def test_string_coordinate_stays_numpy_in_ds_chunk():
 
 # ---- 7. persist ----
 
-def test_persist_returns_lazy_arrays_backed_by_stored_values(tmp_path, computes):
+@pytest.mark.parametrize("held", [True, False], ids=["in memory", "in zarr"])
+def test_persist_returns_lazy_arrays_backed_by_stored_values(tmp_path, computes, held,
+                                                              monkeypatch):
+    from cubed_java import xarray_chunkmanager
+
+    if not held:  # larger than what persist keeps in memory: stored in Zarr
+        monkeypatch.setattr(xarray_chunkmanager, "PERSIST_MEMORY_BYTES", 100)
     v = np.arange(24.0).reshape(4, 6)
     xp.to_zarr(xp.asarray(v, chunks=(2, 3)), tmp_path / "in.zarr")
     ds = xr.Dataset({"u": (("x", "y"), cubed_java.from_zarr(tmp_path / "in.zarr"))})
     derived = (ds * 2).chunk({"x": (1, 3)})
     del computes[:]
     kept = derived.persist()
-    assert computes == ["writeDataset"]  # one plan for every variable
+    # one plan for every variable (a persistInMemory refusing the size computes nothing)
+    assert computes == (["persistInMemory"] if held else ["persistInMemory", "writeDataset"])
     assert isinstance(kept.u.data, cubed_java.Array)
     assert kept.chunks == derived.chunks == {"x": (1, 3), "y": (3, 3)}
     # the persisted values no longer depend on the input: remove it and compute

@@ -35,6 +35,19 @@ EXTRA = {
 }
 
 
+def register_chunk_manager():
+    """Registers cubed-java with xarray when the package is on PYTHONPATH but not installed (no
+    entry point): xarray then lists it as when installed."""
+    from xarray.namedarray import parallelcompat
+
+    if "cubed-java" in parallelcompat.list_chunkmanagers():
+        return
+    from cubed_java.xarray_chunkmanager import CubedJavaChunkManager
+
+    listed = parallelcompat.list_chunkmanagers
+    parallelcompat.list_chunkmanagers = lambda: {**listed(), "cubed-java": CubedJavaChunkManager()}
+
+
 def dataset(nt, nx, ny):
     rng = np.random.default_rng(2024)
     t = rng.random((nt, nx, ny))
@@ -77,6 +90,7 @@ def main(argv=None):
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--only", default="", help="comma-separated operation names")
     args = ap.parse_args(argv)
+    register_chunk_manager()
     ops = dict(xarray_ops44.OPS, **EXTRA)
     if args.only:
         ops = {k: ops[k] for k in args.only.split(",")}

@@ -24,17 +24,16 @@ import dev.cubed.runtime.RunReport;
 import dev.cubed.zarr.ZarrArray;
 import dev.cubed.zarr.ZarrArrayBuilder;
 import dev.cubed.zarr.codec.Compression;
-import dev.cubed.zarr.store.MemoryStore;
 import dev.cubed.zarr.store.Store;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.logging.Logger;
 
 /**
  * One run of a {@link Plan}: lowers its decisions (materialized arrays, multi-output and fold
@@ -43,13 +42,15 @@ import java.util.Set;
  * the directory for a resume. The plan itself decides; this class carries it out.
  */
 final class PlanRun {
+  private static final Logger LOG = Logger.getLogger(Plan.class.getName());
+
   private final Plan plan;
 
-  /** Whether outputs read back by this run are kept in memory ({@link #inMemory}). */
+  /** Whether outputs read back by this run may be written straight into their results. */
   private boolean memoryOutputs;
 
-  /** Ops whose array is kept in memory, by name. */
-  private final Set<String> inMemory = new HashSet<>();
+  /** The outputs written straight into their results ({@link MemoryOutputs}). */
+  private final MemoryOutputs inMemory = new MemoryOutputs();
 
   PlanRun(Plan plan) {
     this.plan = plan;
@@ -95,10 +96,10 @@ final class PlanRun {
       storeClientData(store, arrays);
     }
     Evaluator ev = new Evaluator(arrays, plan.tileBytes);
-    // Off: a result kept in memory is lost when a later task of the compute fails, so a resume
-    // would recompute every task of it (test_pyworkers' resume test); to be re-enabled once a
-    // failing compute first writes the blocks it holds to the compute directory and marks them.
-    memoryOutputs = false;
+    // a failed run writes the finished blocks of its memory outputs to the compute directory
+    // (flushMemoryOutputs); a resumed run reads them from there, so it holds none in memory
+    memoryOutputs = read && executor.runsTasksInThisJvm() && !cdir.resumed();
+    Map<String, Integer> readers = MemoryOutputs.readers(plan.topo);
     List<Operation> ops = new ArrayList<>();
     Map<String, TaskMarkers.TargetWrites> targetWrites = new HashMap<>();
     Map<String, String> producer = new HashMap<>();
@@ -112,16 +113,30 @@ final class PlanRun {
           }
           producer.put(n.name(), g.name());
         } else if (n instanceof ArrayNode.Computed c && plan.materialized.contains(c.name())) {
+          PlanSummary.OpInfo info = plan.info(c.name());
+          if (c.target() == null
+              && c.isRegular()
+              && memoryOutputs
+              && isOutput(c)
+              && !readers.containsKey(c.name())) {
+            // written straight into the result; marked done only if the run fails
+            ops.add(
+                inMemory.op(
+                    c,
+                    ev,
+                    plan.cachedSources.contains(c.name()),
+                    plan.streamedWrites.contains(c.name()),
+                    info.projectedMem(),
+                    List.copyOf(producersRead(c, producer, new LinkedHashSet<>())),
+                    allBlocks(c.numBlocks())));
+            producer.put(c.name(), c.name());
+            continue;
+          }
           ZarrArray z =
               c.target() != null
                   ? targets.writeTo(c.target())
-                  : c.isRegular() && memoryOutputs && isOutput(c)
-                      ? inMemory(c)
-                      : c.isRegular()
-                          ? create(store, c.name(), c.shape(), c.chunks(), c, outputCompression(c))
-                          : createPadded(store, c.name(), c);
+                  : c.isRegular() ? createOutput(store, c) : createPadded(store, c.name(), c);
           arrays.put(c.name(), z);
-          PlanSummary.OpInfo info = plan.info(c.name());
           if (c.op().function() instanceof ChainFunction cf) {
             ops.add(chainOp(c, cf.axis(), z, ev, info, producer, targetWrites));
             producer.put(c.name(), c.name());
@@ -213,7 +228,7 @@ final class PlanRun {
           producer.put(r.name(), ops.get(ops.size() - 1).name());
         }
       }
-      TaskMarkers.Prepared prep = TaskMarkers.prepare(cdir, ops, targetWrites, inMemory);
+      TaskMarkers.Prepared prep = TaskMarkers.prepare(cdir, ops, targetWrites, inMemory.names());
       if (resume) {
         for (Callback c : callbacks) {
           if (c instanceof PlanCallback pc) {
@@ -223,9 +238,15 @@ final class PlanRun {
       }
       List<Operation> toRun = prep.ops();
       RunReport[] report = new RunReport[1];
-      targets.run(() -> report[0] = executor.execute(computeId, toRun, callbacks));
+      inMemory.whileRunning(
+          () -> flushMemoryOutputs(cdir, store, null),
+          () -> targets.run(() -> report[0] = executor.execute(computeId, toRun, callbacks)));
       List<NDArray> results = new ArrayList<>();
       for (ArrayNode o : read ? plan.outputs : List.<ArrayNode>of()) {
+        if (inMemory.contains(o.name())) {
+          results.add(inMemory.result(o.name()));
+          continue;
+        }
         ZarrArray z = arrays.get(o.name());
         z = z == null ? null : targets.committed(z);
         try {
@@ -240,6 +261,7 @@ final class PlanRun {
       return new PlanResult(results, prep.skipped(), report[0]);
     } catch (RuntimeException | Error e) {
       targets.close();
+      flushMemoryOutputs(cdir, store, e);
       RunComputeDir.keepForResume(plan, cdir, targets, e);
       throw e;
     }
@@ -384,14 +406,33 @@ final class PlanRun {
   }
 
   /**
-   * An output read back by this run, computed by tasks in this JVM: its blocks are kept in memory
-   * (uncompressed) rather than written to the compute directory and read back, since the whole
-   * result is held in memory right after the run anyway. Its op is never marked done (a resume
-   * recomputes it).
+   * Before a failure propagates (or the JVM ends during the run: {@code e} null): the finished
+   * tasks of the outputs held in memory are written to the compute directory with their completion
+   * markers, so that a resume skips them (a failure doing so is attached to {@code e}).
    */
-  private ZarrArray inMemory(ArrayNode.Computed c) {
-    inMemory.add(c.name());
-    return create(new MemoryStore(), c.name(), c.shape(), c.chunks(), c, Compression.none());
+  private void flushMemoryOutputs(ComputeDir cdir, Store store, Throwable e) {
+    try {
+      long n = inMemory.flush(cdir, c -> createOutput(store, c));
+      if (n > 0) {
+        LOG.info(
+            "compute failed: the "
+                + n
+                + " finished tasks of its results held in memory were"
+                + " written to "
+                + cdir.location()
+                + " for a resume");
+      }
+    } catch (RuntimeException | Error r) {
+      if (e == null) {
+        throw r;
+      }
+      e.addSuppressed(r);
+    }
+  }
+
+  /** The compute directory's array of a regular computed array without a target. */
+  private ZarrArray createOutput(Store store, ArrayNode.Computed c) {
+    return create(store, c.name(), c.shape(), c.chunks(), c, outputCompression(c));
   }
 
   /**

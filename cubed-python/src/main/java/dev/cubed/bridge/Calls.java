@@ -166,6 +166,38 @@ final class Calls {
           return Cubed.compute(xs);
         });
     OWN.put("computeWith", ComputeWith::apply);
+    // persistInMemory(handles[, maxBytes]): computes them in one plan and returns in-memory
+    // arrays of the results with the same chunks (held in this JVM, as Dask's persist keeps NumPy
+    // blocks), or null without computing when their bytes together exceed maxBytes (default: a
+    // quarter of the JVM's heap; the caller then persists to Zarr)
+    OWN.put(
+        "persistInMemory",
+        (s, a) -> {
+          List<?> hs = (List<?>) arg(a, 0, List.class, "persistInMemory");
+          CubedArray[] xs = new CubedArray[hs.size()];
+          long bytes = 0;
+          for (int i = 0; i < xs.length; i++) {
+            xs[i] = s.get(hs.get(i), "persistInMemory");
+            long n = xs[i].dtype().itemSize();
+            for (long d : xs[i].shape()) {
+              n = d == 0 || n <= Long.MAX_VALUE / d ? n * d : Long.MAX_VALUE;
+            }
+            bytes = n > Long.MAX_VALUE - bytes ? Long.MAX_VALUE : bytes + n;
+          }
+          long max =
+              a.size() > 1 && a.get(1) != null
+                  ? (Long) arg(a, 1, Long.class, "persistInMemory")
+                  : Runtime.getRuntime().maxMemory() / 4;
+          if (bytes > max) {
+            return null;
+          }
+          List<NDArray> rs = Cubed.compute(xs);
+          List<CubedArray> out = new ArrayList<>();
+          for (int i = 0; i < xs.length; i++) {
+            out.add(Cubed.fromArray(rs.get(i), xs[i].chunks(), xs[i].spec()));
+          }
+          return out;
+        });
     // planFigures(handles): [tasks, ops, largest projected task memory, intermediate bytes] of
     // the plan computing them together (Cubed.summary; nothing is computed)
     OWN.put(

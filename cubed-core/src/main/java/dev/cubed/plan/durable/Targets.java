@@ -279,12 +279,12 @@ public final class Targets {
   }
 
   /**
-   * Runs {@code tasks}, then commits: records in the journal that the commit began, swaps each
-   * staging array in ({@link StagedWrite#commit}; existing arrays written in place lose their
-   * incomplete mark) and records that it ended; locks are released in every case. If {@code tasks}
-   * throws, the targets are as they were (existing arrays written in place stay marked incomplete)
-   * and the exception propagates. A kill during the commit is finished by the compute's next run
-   * ({@link #open}).
+   * Runs {@code tasks}, then commits (a compute without targets has nothing to commit and writes no
+   * journal line): records in the journal that the commit began, swaps each staging array in
+   * ({@link StagedWrite#commit}; existing arrays written in place lose their incomplete mark) and
+   * records that it ended; locks are released in every case. If {@code tasks} throws, the targets
+   * are as they were (existing arrays written in place stay marked incomplete) and the exception
+   * propagates. A kill during the commit is finished by the compute's next run ({@link #open}).
    */
   public void run(Runnable tasks) {
     try {
@@ -294,6 +294,9 @@ public final class Targets {
           c.markComplete();
         }
         return;
+      }
+      if (targets.isEmpty()) {
+        return; // nothing to commit: no journal lines (each one is a file sync)
       }
       journal.append(CommitJournal.COMMIT);
       finishCommit();

@@ -94,6 +94,15 @@ public final class TaskMarkers implements Serializable {
     }
   }
 
+  /**
+   * Marks task {@code key} of {@code op} finished in {@code cdir} (an empty marker: a task writing
+   * no user target), for a run that wrote the task's output itself after the task ran, e.g. blocks
+   * held in memory written to the compute directory when the run failed.
+   */
+  public static void markDone(ComputeDir cdir, String op, long[] key) {
+    of(cdir).mark(op, key, List.of());
+  }
+
   /** The finished tasks of {@code op}: key name to marker lines. */
   Map<String, List<String>> done(String op) {
     Map<String, List<String>> out = new HashMap<>();

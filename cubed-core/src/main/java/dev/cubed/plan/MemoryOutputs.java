@@ -1,0 +1,266 @@
+package dev.cubed.plan;
+
+import dev.cubed.nd.NDArray;
+import dev.cubed.nd.Shapes;
+import dev.cubed.plan.durable.ComputeDir;
+import dev.cubed.plan.durable.TaskMarkers;
+import dev.cubed.plan.eval.ChainFunction;
+import dev.cubed.plan.eval.ChainWalks;
+import dev.cubed.plan.eval.Evaluator;
+import dev.cubed.plan.eval.TiledWrites;
+import dev.cubed.plan.node.ArrayNode;
+import dev.cubed.runtime.Operation;
+import dev.cubed.zarr.ZarrArray;
+import dev.cubed.zarr.codec.ChunkElements;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
+
+/**
+ * The outputs of a run that its tasks write straight into the result the caller receives: each task
+ * copies its block into the output's {@link NDArray} at the block's offset (one copy from task to
+ * result; no Zarr chunk is encoded, stored, read back nor assembled). Used for outputs read back by
+ * a run whose tasks run in this JVM, without a target, that no other op of the plan reads.
+ *
+ * <p>Resumable as the compute directory's arrays are: the tasks that finished are recorded, and
+ * when the run fails (or is cancelled) {@link #flush} writes their blocks to the output's array in
+ * the compute directory, as the task itself would have, and writes their completion markers, before
+ * the failure propagates; a resume then skips them and reads the output from there. The same is
+ * done when the JVM is asked to end while the run goes on (SIGTERM or SIGINT: the Python side ends
+ * its JVM so when a compute is interrupted): a shutdown hook flushes every run {@link #whileRunning
+ * running} at that moment. Only a kill without warning (SIGKILL) loses the blocks held.
+ */
+final class MemoryOutputs {
+  private final Map<String, Held> held = new LinkedHashMap<>();
+
+  /** Set by the first {@link #flush}: the blocks are written once (failure or JVM exit). */
+  private final AtomicBoolean flushed = new AtomicBoolean();
+
+  /** The flushes of the runs going on, for the shutdown hook. */
+  private static final Set<Runnable> RUNNING = ConcurrentHashMap.newKeySet();
+
+  private static final AtomicBoolean HOOKED = new AtomicBoolean();
+
+  /** One output held in memory: its node, its result, and the finished task keys. */
+  private static final class Held {
+    final ArrayNode.Computed node;
+    final NDArray result;
+    final Set<List<Long>> finished = ConcurrentHashMap.newKeySet();
+
+    Held(ArrayNode.Computed node) {
+      this.node = node;
+      this.result = NDArray.empty(node.dtype(), node.shape());
+    }
+  }
+
+  /**
+   * Holds {@code c}'s result in memory (allocated now) and returns the op filling it: each task
+   * copies its block (a chain task: its row's blocks; a streamed write: its block run by run)
+   * straight into the result rather than writing it to the compute directory to be read back and
+   * assembled, then records that it finished. {@code blocks} are the tasks of a non-chain op.
+   */
+  Operation op(
+      ArrayNode.Computed c,
+      Evaluator ev,
+      boolean keepSources,
+      boolean streamed,
+      long projectedMem,
+      List<String> deps,
+      List<long[]> blocks) {
+    String name = c.name();
+    held.put(name, new Held(c));
+    ChainWalks.Sink sink = sink(name);
+    boolean chain = c.op().function() instanceof ChainFunction;
+    return new Operation(
+        name,
+        chain ? ChainWalks.rows(c, ((ChainFunction) c.op().function()).axis()) : blocks,
+        key -> {
+          TiledWrites.Chain wc =
+              streamed ? TiledWrites.chain(c, ev::fused, ev.tileBytes(), key) : null;
+          if (chain) {
+            ChainWalks.walk(c, ev, key, sink);
+          } else if (wc != null) {
+            writeRuns(name, key, TiledWrites.elements(wc, ev, key), ev.tileBytes());
+          } else {
+            sink.accept(key, (keepSources ? ev.forTask() : ev).compute(c, key));
+          }
+          held.get(name).finished.add(boxed(key));
+        },
+        projectedMem,
+        deps);
+  }
+
+  boolean contains(String name) {
+    return held.containsKey(name);
+  }
+
+  Set<String> names() {
+    return held.keySet();
+  }
+
+  /** Where the tasks of {@code name} hand their blocks: copied into the result at their offset. */
+  private ChainWalks.Sink sink(String name) {
+    Held h = held.get(name);
+    return (key, block) -> {
+      NDArray b = block.dtype() == h.result.dtype() ? block : block.astype(h.result.dtype());
+      h.result.setRegion(h.node.blockOffset(key), b);
+    };
+  }
+
+  /**
+   * Copies block {@code key} of {@code name} into the result run by run as {@code src} computes it
+   * (a streamed write: the block never exists whole), runs of about {@code tileBytes}.
+   */
+  private void writeRuns(String name, long[] key, ChunkElements src, long tileBytes)
+      throws Exception {
+    Held h = held.get(name);
+    long[] bs = h.node.blockShape(key);
+    long[] off = h.node.blockOffset(key);
+    long n = Shapes.size(bs);
+    int per = (int) Math.max(1, Math.min(n, tileBytes / Math.max(1, h.result.dtype().itemSize())));
+    for (long s = 0; s < n; s += per) {
+      int count = (int) Math.min(per, n - s);
+      NDArray r = src.run(s, count);
+      NDArray run = r.dtype() == h.result.dtype() ? r : r.astype(h.result.dtype());
+      copyRun(run, count, bs, s, h.result, off);
+    }
+  }
+
+  /**
+   * Copies {@code count} elements (a C-order run starting at element {@code start} of a block of
+   * shape {@code bs}) into {@code dst} at the block's offset {@code off}, one row piece at a time.
+   */
+  private static void copyRun(
+      NDArray run, int count, long[] bs, long start, NDArray dst, long[] off) {
+    int nd = bs.length;
+    int mult = dst.dtype().isComplex() ? 2 : 1;
+    if (nd == 0) {
+      System.arraycopy(run.data(), 0, dst.data(), 0, mult);
+      return;
+    }
+    long[] idx = Shapes.unravel(bs, start);
+    long[] at = new long[nd];
+    int done = 0;
+    while (done < count) {
+      int seg = (int) Math.min(count - done, bs[nd - 1] - idx[nd - 1]);
+      for (int i = 0; i < nd; i++) {
+        at[i] = off[i] + idx[i];
+      }
+      System.arraycopy(run.data(), done * mult, dst.data(), dst.flatIndex(at) * mult, seg * mult);
+      done += seg;
+      idx[nd - 1] += seg;
+      for (int i = nd - 1; i > 0 && idx[i] == bs[i]; i--) {
+        idx[i] = 0;
+        idx[i - 1]++;
+      }
+    }
+  }
+
+  /** The result of {@code name}, complete once every task of it finished. */
+  NDArray result(String name) {
+    return held.get(name).result;
+  }
+
+  /**
+   * After a failed run: writes the blocks of every finished task to its output's array in the
+   * compute directory ({@code create} makes or reopens it exactly as a run without memory outputs
+   * does) and then the task's completion marker, so that a resume skips the task. Returns the
+   * number of tasks written.
+   */
+  long flush(ComputeDir cdir, Function<ArrayNode.Computed, ZarrArray> create) {
+    if (!flushed.compareAndSet(false, true)) {
+      return 0;
+    }
+    long n = 0;
+    for (Map.Entry<String, Held> e : held.entrySet()) {
+      Held h = e.getValue();
+      if (h.finished.isEmpty()) {
+        continue;
+      }
+      ZarrArray z = create.apply(h.node);
+      for (List<Long> k : new ArrayList<>(h.finished)) {
+        long[] key = unboxed(k);
+        for (long[] b : blocksOf(h.node, key)) {
+          z.writeChunk(b, h.result.getRegion(h.node.blockOffset(b), h.node.blockShape(b)));
+        }
+        TaskMarkers.markDone(cdir, e.getKey(), key);
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /**
+   * Runs {@code body} (a run's execution) with {@code flush} registered for the JVM's shutdown: if
+   * the JVM is asked to end meanwhile, {@code flush} writes the finished blocks (the tasks still
+   * running are left; they are not marked). Not registered when this holds no output.
+   */
+  void whileRunning(Runnable flush, Runnable body) {
+    if (held.isEmpty()) {
+      body.run();
+      return;
+    }
+    if (HOOKED.compareAndSet(false, true)) {
+      Runtime.getRuntime()
+          .addShutdownHook(
+              new Thread(
+                  () -> {
+                    for (Runnable r : RUNNING) {
+                      try {
+                        r.run();
+                      } catch (RuntimeException | Error e) {
+                        System.err.println("cubed: writing held results at exit failed: " + e);
+                      }
+                    }
+                  },
+                  "cubed-memory-outputs-exit"));
+    }
+    RUNNING.add(flush);
+    try {
+      body.run();
+    } finally {
+      RUNNING.remove(flush);
+    }
+  }
+
+  /** The blocks task {@code key} of {@code c} writes: its own, or its row's for a chain. */
+  private static List<long[]> blocksOf(ArrayNode.Computed c, long[] key) {
+    if (c.op().function() instanceof ChainFunction cf) {
+      return ChainWalks.rowBlocks(c.numBlocks(), cf.axis(), key);
+    }
+    return List.of(key);
+  }
+
+  /** The nodes that read each node of {@code topo}, by name (inputs only). */
+  static Map<String, Integer> readers(List<ArrayNode> topo) {
+    Map<String, Integer> out = new HashMap<>();
+    for (ArrayNode n : topo) {
+      for (ArrayNode in : n.inputs()) {
+        out.merge(in.name(), 1, Integer::sum);
+      }
+    }
+    return out;
+  }
+
+  private static List<Long> boxed(long[] key) {
+    List<Long> l = new ArrayList<>(key.length);
+    for (long v : key) {
+      l.add(v);
+    }
+    return l;
+  }
+
+  private static long[] unboxed(List<Long> key) {
+    long[] k = new long[key.size()];
+    for (int i = 0; i < k.length; i++) {
+      k[i] = key.get(i);
+    }
+    return k;
+  }
+}
