@@ -42,6 +42,28 @@ class WrongAnswersRegressionTest {
   }
 
   @Test
+  void reshapeAddingAnAxisMatchesTheKernelFromZeroToThreeDimensions() {
+    // a reshape that only splits one axis is done per block; a 0-d array has no axis to split
+    for (long[] shape : new long[][] {{}, {1}, {6}, {4, 6}, {2, 4, 6}}) {
+      NDArray a = arange(DType.INT64, shape);
+      long[] chunks = new long[shape.length];
+      Arrays.fill(chunks, 2);
+      CubedArray c = Cubed.fromArray(a, chunks, spec());
+      long[] out = new long[shape.length + 1];
+      System.arraycopy(shape, 0, out, 0, shape.length);
+      out[shape.length] = 1;
+      if (shape.length > 0 && shape[shape.length - 1] % 2 == 0) {
+        out[shape.length - 1] = shape[shape.length - 1] / 2;
+        out[shape.length] = 2;
+      }
+      NDAssert.assertExact(
+          Manipulation.reshape(a, out),
+          Cubed.compute(Xp.reshape(c, out)).get(0),
+          "reshape " + Arrays.toString(shape) + " -> " + Arrays.toString(out));
+    }
+  }
+
+  @Test
   void concatOfAComputedInputWithAZeroLengthAxisKeepsTheOtherInputs() {
     NDArray e = NDArray.zeros(DType.FLOAT64, 0, 3);
     NDArray o = arange(DType.FLOAT64, 4, 3);

@@ -144,7 +144,7 @@ public final class Reshape {
   private static ArrayNode splitAxis(ArrayNode x, long[] s) {
     long[] in = x.shape();
     int nd = in.length;
-    if (s.length != nd + 1 || Shapes.size(in) == 0) {
+    if (nd == 0 || s.length != nd + 1 || Shapes.size(in) == 0) {
       return null;
     }
     int a = 0;
