@@ -137,7 +137,16 @@ public final class Workloads {
       throws Exception {
     prepareRun(w, params, ctx);
     Runtime rt = Runtime.getRuntime();
-    long baseline = rt.totalMemory() - rt.freeMemory();
+    return planHeapBeside(w, params, ctx, rt.totalMemory() - rt.freeMemory());
+  }
+
+  /**
+   * {@link #planHeap} beside a given {@code baseline} of heap in use (the inputs already prepared):
+   * the part that depends on the plans only, so two contexts can be compared without the noise of
+   * the heap in use at the moment each was probed.
+   */
+  static long planHeapBeside(Workload w, Map<String, Long> params, BenchContext ctx, long baseline)
+      throws Exception {
     long need = Engine.probing(baseline, () -> w.run(params, ctx));
     return need + baseline / 2 + (32L << 20);
   }
