@@ -18,53 +18,29 @@ cubed-java / Dask are printed.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
-import time
 
 import numpy as np
 import xarray as xr
 
-import cubed_java
+import cubed_java  # noqa: F401  (the package; its bridge starts on first use)
 from cubed_java import _bridge
 
-
-def register_chunk_manager():
-    """Registers cubed-java with xarray when the package is on PYTHONPATH but not installed (no
-    entry point): xarray then lists it as when installed."""
-    from xarray.namedarray import parallelcompat
-
-    if "cubed-java" in parallelcompat.list_chunkmanagers():
-        return
-    from cubed_java.xarray_chunkmanager import CubedJavaChunkManager
-
-    listed = parallelcompat.list_chunkmanagers
-    parallelcompat.list_chunkmanagers = lambda: {**listed(), "cubed-java": CubedJavaChunkManager()}
-
-
-def timed(f):
-    t0 = time.perf_counter()
-    f()
-    return time.perf_counter() - t0
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from xarray_timing import add_size_arguments, interleaved, register_chunk_manager, timed  # noqa: E402
 
 
 def row(name, dask_f, cj_f, repeat):
-    d, j = [], []
-    dask_f(), cj_f()  # warm up: imports, the JVM's first compile of the path
-    for _ in range(repeat):
-        d.append(timed(dask_f))
-        j.append(timed(cj_f))
+    d, j = interleaved([lambda r: dask_f(), lambda r: cj_f()], repeat, warm=True)
     md, mj = statistics.median(d), statistics.median(j)
     print(f"{name:22s} {md * 1e3:10.1f} {mj * 1e3:14.1f} {mj / md:7.2f}", flush=True)
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--nt", type=int, default=1095)
-    ap.add_argument("--nx", type=int, default=90)
-    ap.add_argument("--ny", type=int, default=180)
-    ap.add_argument("--chunk", type=int, default=100)
-    ap.add_argument("--repeat", type=int, default=5)
+    add_size_arguments(ap, repeat=5)
     args = ap.parse_args(argv)
     register_chunk_manager()
     rng = np.random.default_rng(1)
@@ -81,7 +57,7 @@ def main(argv=None):
     s = _bridge.session()
     y = lazy["cubed-java"][1].data + 1
     jvm = s.call("timeCompute", y, args.repeat * 4)
-    echo = statistics.median(timed(lambda: s.call("echo", 1)) for _ in range(args.repeat * 4))
+    echo = statistics.median(timed(s.call, "echo", 1)[0] for _ in range(args.repeat * 4))
     print(f"tiny, JVM only: min {jvm[0] / 1e6:.1f} ms, median {jvm[1] / 1e6:.1f} ms; "
           f"echo round trip {echo * 1e3:.2f} ms", flush=True)
     return 0

@@ -10,14 +10,12 @@ counterpart is dev.cubed.bench.codec.ReadFloor (docs/performance.md, "Reading za
 chunks"); run the two in turn on the same arrays and compare medians.
 """
 import argparse
-import concurrent.futures
-import json
 import os
-import threading
+import sys
 import time
 
-import numpy as np
-from numcodecs import Zstd
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import zstd_chunks  # noqa: E402  (reading zarr-python's chunks with numcodecs: one copy of it)
 
 
 def main():
@@ -28,32 +26,15 @@ def main():
     a = ap.parse_args()
     jobs = []
     for root in a.dirs:
-        with open(os.path.join(root, "zarr.json")) as f:
-            meta = json.load(f)
-        if [c["name"] for c in meta["codecs"]] != ["bytes", "zstd"]:
+        codecs, size = zstd_chunks.layout(root)
+        if codecs != ["bytes", "zstd"]:
             raise SystemExit("read_floor.py: %s is not bytes + zstd" % root)
-        item = np.dtype({"float64": "f8", "float32": "f4", "bool": "?"}[meta["data_type"]]).itemsize
-        size = int(np.prod(meta["chunk_grid"]["configuration"]["chunk_shape"])) * item
-        for dirpath, _, files in os.walk(os.path.join(root, "c")):
-            jobs += [(os.path.join(dirpath, n), size) for n in sorted(files)]
-    local = threading.local()
-    codec = Zstd()
-
-    def decode(job):
-        path, size = job
-        buf = getattr(local, "buf", None)
-        if buf is None or len(buf) < size:
-            buf = local.buf = np.empty(size, dtype=np.uint8)
-        with open(path, "rb") as f:
-            data = f.read()
-        codec.decode(data, out=buf[:size])
-        return size
+        jobs += zstd_chunks.chunk_files(root, size, ordered=True)
 
     secs, cpus = [], []
     for r in range(a.rounds):
         c0, t0 = time.process_time(), time.perf_counter()
-        with concurrent.futures.ThreadPoolExecutor(a.threads) as pool:
-            n = sum(pool.map(decode, jobs))
+        n = zstd_chunks.decode_all(jobs, a.threads)
         secs.append(time.perf_counter() - t0)
         cpus.append(time.process_time() - c0)
         print("round %d numcodecs threads %d %.3f s process cpu %.3f s %.0f MB/s"

@@ -201,39 +201,18 @@ def run(expr, d, out, workers):
 def floor(expr, d, workers):
     """Reads and decodes the expression's inputs once (numcodecs' zstd, chunk files in --workers
     threads, one reused output buffer per thread); returns (wall seconds, decoded bytes)."""
-    import concurrent.futures
-    import threading
-    from numcodecs import Zstd
+    import zstd_chunks
 
     jobs = []
     for name in INPUTS[expr]:
         root = os.path.join(d, name + ".zarr")
-        with open(os.path.join(root, "zarr.json")) as f:
-            meta = json.load(f)
-        codecs = [c["name"] for c in meta["codecs"]]
+        codecs, size = zstd_chunks.layout(root)
         if codecs != ["bytes", "zstd"]:
             raise SystemExit("userpath_dask.py floor: %s has codecs %s, not zarr-python's default "
                              "bytes + zstd" % (root, codecs))
-        size = int(np.prod(meta["chunk_grid"]["configuration"]["chunk_shape"])) * np.dtype(
-            {"float64": "f8", "bool": "?"}[meta["data_type"]]).itemsize
-        for dirpath, _, files in os.walk(os.path.join(root, "c")):
-            jobs += [(os.path.join(dirpath, n), size) for n in files]
-    local = threading.local()
-    codec = Zstd()
-
-    def decode(job):
-        path, size = job
-        buf = getattr(local, "buf", None)
-        if buf is None or len(buf) < size:
-            buf = local.buf = np.empty(size, dtype=np.uint8)
-        with open(path, "rb") as f:
-            data = f.read()
-        codec.decode(data, out=buf[:size])
-        return size
-
+        jobs += zstd_chunks.chunk_files(root, size)
     t0 = time.perf_counter()
-    with concurrent.futures.ThreadPoolExecutor(workers) as pool:
-        n = sum(pool.map(decode, jobs))
+    n = zstd_chunks.decode_all(jobs, workers)
     return time.perf_counter() - t0, n
 
 

@@ -19,13 +19,13 @@ import os
 import statistics
 import sys
 import tempfile
-import time
 
-import numpy as np
 import xarray as xr
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "python", "tests"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import xarray_ops44  # noqa: E402
+from xarray_timing import add_size_arguments, dataset, interleaved, register_chunk_manager  # noqa: E402
 
 EXTRA = {
     # the list's coarsen(time=2) needs an even length; 1095 days are trimmed to 1094
@@ -33,31 +33,6 @@ EXTRA = {
     "rolling7": lambda ds, b, tmp: ds.t.rolling(time=7).mean(),
     "rolling30": lambda ds, b, tmp: ds.t.rolling(time=30).mean(),
 }
-
-
-def register_chunk_manager():
-    """Registers cubed-java with xarray when the package is on PYTHONPATH but not installed (no
-    entry point): xarray then lists it as when installed."""
-    from xarray.namedarray import parallelcompat
-
-    if "cubed-java" in parallelcompat.list_chunkmanagers():
-        return
-    from cubed_java.xarray_chunkmanager import CubedJavaChunkManager
-
-    listed = parallelcompat.list_chunkmanagers
-    parallelcompat.list_chunkmanagers = lambda: {**listed(), "cubed-java": CubedJavaChunkManager()}
-
-
-def dataset(nt, nx, ny):
-    rng = np.random.default_rng(2024)
-    t = rng.random((nt, nx, ny))
-    t[rng.random(t.shape) < 0.01] = np.nan
-    p = rng.random((nt, nx))
-    zone = np.arange(nx) % 3
-    return xr.Dataset(
-        {"t": (("time", "x", "y"), t), "p": (("time", "x"), p)},
-        coords={"time": np.arange(nt).astype("timedelta64[D]") + np.datetime64("2000-01-01", "ns"),
-                "x": np.arange(nx) * 1.5, "y": np.arange(ny), "zone": ("x", zone)})
 
 
 class Dask:
@@ -74,20 +49,26 @@ class CubedJava(xarray_ops44.Backend):
         super().__init__("cubed-java")
 
 
-def timed(f, ds, b, tmp):
-    t0 = time.perf_counter()
-    r = f(ds, b, tmp)
-    v = r.compute()
-    return time.perf_counter() - t0, v
+def run(f, ds, b, folder, repeat):
+    """Round r of operation `f` on backend `b`: builds the result (in its folder, `folder` formatted
+    with r, made here for every round beforehand) and computes it; interleaved() times both."""
+    for r in range(repeat):
+        os.makedirs(folder.format(r))
+
+    def go(r):
+        return f(ds, b, folder.format(r)).compute()
+    return go
+
+
+def check(r, values):
+    """The first round's cubed-java result must match Dask's."""
+    if r == 0:
+        xr.testing.assert_allclose(values[0], values[1])
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--nt", type=int, default=1095)
-    ap.add_argument("--nx", type=int, default=90)
-    ap.add_argument("--ny", type=int, default=180)
-    ap.add_argument("--chunk", type=int, default=100)
-    ap.add_argument("--repeat", type=int, default=3)
+    add_size_arguments(ap, repeat=3)
     ap.add_argument("--only", default="", help="comma-separated operation names")
     args = ap.parse_args(argv)
     register_chunk_manager()
@@ -107,24 +88,19 @@ def main(argv=None):
     ratios = {}
     with tempfile.TemporaryDirectory(prefix="opstimes-") as tmp:
         for name, f in ops.items():
-            times = {dask_b: [], cj_b: []}
+            times = ([], [])
             note = ""
             try:
-                for r in range(args.repeat):
-                    vals = {}
-                    for b in (dask_b, cj_b):
-                        sub = os.path.join(tmp, f"{name}-{r}-{'d' if b is dask_b else 'j'}")
-                        os.makedirs(sub)
-                        dt, vals[b] = timed(f, lazy[b], b, sub)
-                        times[b].append(dt)
-                    if r == 0:
-                        xr.testing.assert_allclose(vals[dask_b], vals[cj_b])
+                times = interleaved(
+                    [run(f, lazy[b], b, os.path.join(tmp, f"{name}-{{}}-{k}"), args.repeat)
+                     for b, k in ((dask_b, "d"), (cj_b, "j"))],
+                    args.repeat, check=check)
             except Exception as e:  # report and go on with the next operation
                 note = f"{type(e).__name__}: {str(e).splitlines()[0][:100] if str(e) else ''}"
-            if note or not times[cj_b] or len(times[cj_b]) < args.repeat:
+            if note or len(times[1]) < args.repeat:
                 print(f"{name:26s} {note}", flush=True)
                 continue
-            d, j = statistics.median(times[dask_b]), statistics.median(times[cj_b])
+            d, j = statistics.median(times[0]), statistics.median(times[1])
             ratios[name] = j / d
             print(f"{name:26s} {d:8.3f} {j:12.3f} {j / d:6.1f}", flush=True)
     if ratios:

@@ -99,40 +99,7 @@ public final class Spec implements Serializable {
 
   private Spec(Builder b) {
     this.v = b.v.copy();
-    if (v.maxInputBlocks < 0 || v.maxSourceArrays < 1) {
-      throw new IllegalArgumentException(
-          "Spec: max_input_blocks must be >= 0 and max_source_arrays >= 1, got "
-              + v.maxInputBlocks
-              + " and "
-              + v.maxSourceArrays);
-    }
-    if (v.scanChainMaxBlocks < 0) {
-      throw new IllegalArgumentException(
-          "Spec: scan_chain_max_blocks must be >= 0 (0: automatic), got " + v.scanChainMaxBlocks);
-    }
-    if (v.tileBytes < 0 || v.inlineMaxBytes < 0) {
-      throw new IllegalArgumentException(
-          "Spec: tile_bytes and inline_max_bytes must be >= 0 (0: off), got "
-              + v.tileBytes
-              + " and "
-              + v.inlineMaxBytes);
-    }
-    if (v.attempts < 1) {
-      throw new IllegalArgumentException(
-          "Spec: attempts must be >= 1 (1 = no retry), got " + v.attempts);
-    }
-    if (v.workers < 0) {
-      throw new IllegalArgumentException(
-          "Spec: workers must be >= 0 (0 = one per processor), got " + v.workers);
-    }
-    if (v.reservedMem < 0 || v.allowedMem <= v.reservedMem) {
-      throw new IllegalArgumentException(
-          "Spec: allowedMem ("
-              + v.allowedMem
-              + " B) must exceed reservedMem ("
-              + v.reservedMem
-              + " B), and reservedMem must be >= 0");
-    }
+    v.check();
   }
 
   /** A spec with every default (and the old {@code -Dcubed.*} properties, see above). */

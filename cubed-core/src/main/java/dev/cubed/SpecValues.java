@@ -68,4 +68,46 @@ final class SpecValues implements Serializable {
     c.workerStats = workerStats;
     return c;
   }
+
+  /**
+   * Checks the values a {@link Spec} is built from.
+   *
+   * @throws IllegalArgumentException naming the first setting out of its range and the range
+   */
+  void check() {
+    if (maxInputBlocks < 0 || maxSourceArrays < 1) {
+      throw new IllegalArgumentException(
+          "Spec: max_input_blocks must be >= 0 and max_source_arrays >= 1, got "
+              + maxInputBlocks
+              + " and "
+              + maxSourceArrays);
+    }
+    if (scanChainMaxBlocks < 0) {
+      throw new IllegalArgumentException(
+          "Spec: scan_chain_max_blocks must be >= 0 (0: automatic), got " + scanChainMaxBlocks);
+    }
+    if (tileBytes < 0 || inlineMaxBytes < 0) {
+      throw new IllegalArgumentException(
+          "Spec: tile_bytes and inline_max_bytes must be >= 0 (0: off), got "
+              + tileBytes
+              + " and "
+              + inlineMaxBytes);
+    }
+    if (attempts < 1) {
+      throw new IllegalArgumentException(
+          "Spec: attempts must be >= 1 (1 = no retry), got " + attempts);
+    }
+    if (workers < 0) {
+      throw new IllegalArgumentException(
+          "Spec: workers must be >= 0 (0 = one per processor), got " + workers);
+    }
+    if (reservedMem < 0 || allowedMem <= reservedMem) {
+      throw new IllegalArgumentException(
+          "Spec: allowedMem ("
+              + allowedMem
+              + " B) must exceed reservedMem ("
+              + reservedMem
+              + " B), and reservedMem must be >= 0");
+    }
+  }
 }

@@ -35,12 +35,48 @@ import java.util.function.Function;
  * done when the JVM is asked to end while the run goes on (SIGTERM or SIGINT: the Python side ends
  * its JVM so when a compute is interrupted): a shutdown hook flushes every run {@link #whileRunning
  * running} at that moment. Only a kill without warning (SIGKILL) loses the blocks held.
+ *
+ * <p><b>Concurrency.</b> A task records that it finished only after its whole block is in the
+ * result, and a flush writes the marker of a task only after writing all of its blocks, so a marker
+ * never stands for a block not fully written; a task finishing after the flush took the finished
+ * set is left unmarked (a resume computes it again). Flushes are serialized and happen at most
+ * once; the end of a successful run takes the same turn: once a flush began, the run does not
+ * return its results (whose compute directory it would then delete under the flush or after it) but
+ * fails, keeping the directory for a resume; once the run ended, a flush writes nothing.
  */
 final class MemoryOutputs {
   private final Map<String, Held> held = new LinkedHashMap<>();
 
-  /** Set by the first {@link #flush}: the blocks are written once (failure or JVM exit). */
-  private final AtomicBoolean flushed = new AtomicBoolean();
+  /**
+   * Set by the first {@link #flush} (the blocks are written once: failure or JVM exit) or by the
+   * successful end of the run (nothing to write after it). Guarded by {@code this}.
+   */
+  private boolean flushed;
+
+  /** True once a flush began (not merely the run ended). Guarded by {@code this}. */
+  private boolean flushBegan;
+
+  /** The points where a task and a flush can interleave, for {@link Seam}. */
+  enum Point {
+    /** A task copied its blocks into the result and has not yet recorded that it finished. */
+    TASK_WRITTEN,
+    /** A flush took an output's finished tasks ({@code key} null) and writes none yet. */
+    FLUSH_TAKEN,
+    /** A flush wrote the blocks of task {@code key} and has not yet written its marker. */
+    FLUSH_BLOCKS_WRITTEN,
+    /** A run's tasks all ended successfully; the run has not yet ended its turn with the flush. */
+    RUN_ENDING
+  }
+
+  /** Test seam: called at each {@link Point} (tests block there to force an interleaving). */
+  interface Seam {
+    Seam NONE = (point, op, key) -> {};
+
+    void at(Point point, String op, long[] key);
+  }
+
+  /** The seam in use ({@link Seam#NONE} but in tests). */
+  static volatile Seam seam = Seam.NONE;
 
   /** The flushes of the runs going on, for the shutdown hook. */
   private static final Set<Runnable> RUNNING = ConcurrentHashMap.newKeySet();
@@ -90,6 +126,7 @@ final class MemoryOutputs {
           } else {
             sink.accept(key, (keepSources ? ev.forTask() : ev).compute(c, key));
           }
+          seam.at(Point.TASK_WRITTEN, name, key);
           held.get(name).finished.add(boxed(key));
         },
         projectedMem,
@@ -171,12 +208,15 @@ final class MemoryOutputs {
    * After a failed run: writes the blocks of every finished task to its output's array in the
    * compute directory ({@code create} makes or reopens it exactly as a run without memory outputs
    * does) and then the task's completion marker, so that a resume skips the task. Returns the
-   * number of tasks written.
+   * number of tasks written: 0 if a flush already ran (a concurrent caller waits until it ended) or
+   * the run ended successfully ({@link #whileRunning}).
    */
-  long flush(ComputeDir cdir, Function<ArrayNode.Computed, ZarrArray> create) {
-    if (!flushed.compareAndSet(false, true)) {
+  synchronized long flush(ComputeDir cdir, Function<ArrayNode.Computed, ZarrArray> create) {
+    if (flushed) {
       return 0;
     }
+    flushed = true;
+    flushBegan = true;
     long n = 0;
     for (Map.Entry<String, Held> e : held.entrySet()) {
       Held h = e.getValue();
@@ -184,11 +224,14 @@ final class MemoryOutputs {
         continue;
       }
       ZarrArray z = create.apply(h.node);
-      for (List<Long> k : new ArrayList<>(h.finished)) {
+      List<List<Long>> taken = new ArrayList<>(h.finished);
+      seam.at(Point.FLUSH_TAKEN, e.getKey(), null);
+      for (List<Long> k : taken) {
         long[] key = unboxed(k);
         for (long[] b : blocksOf(h.node, key)) {
           z.writeChunk(b, h.result.getRegion(h.node.blockOffset(b), h.node.blockShape(b)));
         }
+        seam.at(Point.FLUSH_BLOCKS_WRITTEN, e.getKey(), key);
         TaskMarkers.markDone(cdir, e.getKey(), key);
         n++;
       }
@@ -200,6 +243,10 @@ final class MemoryOutputs {
    * Runs {@code body} (a run's execution) with {@code flush} registered for the JVM's shutdown: if
    * the JVM is asked to end meanwhile, {@code flush} writes the finished blocks (the tasks still
    * running are left; they are not marked). Not registered when this holds no output.
+   *
+   * @throws IllegalStateException when {@code body} succeeded but a flush began meanwhile (the JVM
+   *     is ending): the compute directory holds the flushed blocks for a resume, so the run must
+   *     fail (keeping it) rather than return and delete it; thrown after that flush ended
    */
   void whileRunning(Runnable flush, Runnable body) {
     if (held.isEmpty()) {
@@ -208,24 +255,37 @@ final class MemoryOutputs {
     }
     if (HOOKED.compareAndSet(false, true)) {
       Runtime.getRuntime()
-          .addShutdownHook(
-              new Thread(
-                  () -> {
-                    for (Runnable r : RUNNING) {
-                      try {
-                        r.run();
-                      } catch (RuntimeException | Error e) {
-                        System.err.println("cubed: writing held results at exit failed: " + e);
-                      }
-                    }
-                  },
-                  "cubed-memory-outputs-exit"));
+          .addShutdownHook(new Thread(MemoryOutputs::flushRunning, "cubed-memory-outputs-exit"));
     }
     RUNNING.add(flush);
     try {
       body.run();
     } finally {
       RUNNING.remove(flush);
+    }
+    seam.at(Point.RUN_ENDING, null, null);
+    synchronized (this) {
+      if (flushBegan) {
+        throw new IllegalStateException(
+            "the JVM is ending (SIGTERM or SIGINT): the finished blocks of the results held in"
+                + " memory were written to the compute directory; run the same compute again with"
+                + " resume to finish it");
+      }
+      flushed = true;
+    }
+  }
+
+  /**
+   * What the shutdown hook does: runs the flush of every run going on (each writes its finished
+   * blocks and markers; a failure is reported and the next flush still runs).
+   */
+  static void flushRunning() {
+    for (Runnable r : RUNNING) {
+      try {
+        r.run();
+      } catch (RuntimeException | Error e) {
+        System.err.println("cubed: writing held results at exit failed: " + e);
+      }
     }
   }
 

@@ -78,7 +78,6 @@ public final class StagedWrite {
   public static final String BACKUP = ".cubed-backup-";
 
   static final String COMMIT_MARK = ".cubed-commit";
-  private static final List<String> NODE_DOCS = List.of("zarr.json", ".zarray", ".zgroup");
   private static final SecureRandom RANDOM = new SecureRandom();
   private static volatile Consumer<String> hook = s -> {};
 
@@ -132,7 +131,7 @@ public final class StagedWrite {
     hook = h == null ? s -> {} : h;
   }
 
-  private static void step(String what) {
+  static void step(String what) {
     hook.accept(what);
   }
 
@@ -174,7 +173,7 @@ public final class StagedWrite {
     }
     return new StagedWrite(
         target,
-        target.relocated(target.store(), objectStagingPath(p, name)),
+        target.relocated(target.store(), ObjectStoreCommit.stagingPath(p, name)),
         index,
         journal,
         null,
@@ -391,7 +390,7 @@ public final class StagedWrite {
       journal.append("t" + index + " marked");
     }
     if (s.exists(Keys.join(sp, COMMIT_MARK))) {
-      finishObjectCommit(s, target.path(), sp);
+      ObjectStoreCommit.finish(s, target.path(), sp);
     } else {
       step("delete the staging array");
       s.deletePrefix(sp + "/");
@@ -477,7 +476,7 @@ public final class StagedWrite {
         }
         names.sort(null);
       } else {
-        names = objectStagings(store, path);
+        names = ObjectStoreCommit.stagings(store, path);
         for (String sp : names) {
           if (store.exists(Keys.join(sp, COMMIT_MARK))) {
             return "; a compute's commit of a new array there was interrupted: rerun it with"
@@ -536,73 +535,6 @@ public final class StagedWrite {
 
   private static String leaf(String path) {
     return path.substring(path.lastIndexOf('/') + 1);
-  }
-
-  /** The staging path of the object-store target at {@code path} for the staging {@code name}. */
-  private static String objectStagingPath(String path, String name) {
-    if (path.isEmpty()) {
-      return name; // a hidden child: an object store root has no parent
-    }
-    int slash = path.lastIndexOf('/');
-    return (slash < 0 ? "" : path.substring(0, slash + 1)) + name;
-  }
-
-  /**
-   * The staging arrays (paths) of any compute for the target at {@code path} of an object store.
-   */
-  private static List<String> objectStagings(Store store, String path) {
-    int slash = path.lastIndexOf('/');
-    String parent = path.isEmpty() || slash < 0 ? "" : path.substring(0, slash + 1);
-    String start = path.isEmpty() ? STAGING : "." + path.substring(slash + 1) + STAGING;
-    String prefix = path.isEmpty() ? "" : parent;
-    List<String> out = new ArrayList<>();
-    for (String n : store.listChildren(prefix)) {
-      if (n.startsWith(start)) {
-        out.add(prefix + n);
-      }
-    }
-    return out;
-  }
-
-  /** Steps 2-5 of the object-store commit (see the class comment); idempotent. */
-  private static void finishObjectCommit(Store store, String path, String stagingPath) {
-    ZarrArray st = ZarrArray.open(store, stagingPath);
-    for (String doc : NODE_DOCS) {
-      step("delete " + doc + " of the target");
-      store.delete(Keys.join(path, doc));
-    }
-    step("delete .zattrs of the target");
-    store.delete(Keys.join(path, ".zattrs"));
-    String sPre = stagingPath + "/";
-    java.util.Set<String> staged = new java.util.HashSet<>();
-    for (String k : store.list(sPre)) {
-      String rel = k.substring(sPre.length());
-      if (rel.equals(COMMIT_MARK) || NODE_DOCS.contains(rel) || rel.equals(".zattrs")) {
-        continue;
-      }
-      staged.add(rel);
-      byte[] v = store.get(k);
-      if (v != null) {
-        step("copy " + rel);
-        store.put(Keys.join(path, rel), v);
-      }
-    }
-    String dPre = path.isEmpty() ? "" : path + "/";
-    for (String k : store.list(dPre)) {
-      String rel = k.substring(dPre.length());
-      if (!rel.startsWith(".cubed-") && !staged.contains(rel)) {
-        step("delete stale " + rel);
-        store.delete(k);
-      }
-    }
-    Map<String, Object> attrs = new java.util.LinkedHashMap<>(st.attributes());
-    attrs.remove(ZarrArray.INCOMPLETE_ATTRIBUTE);
-    step("write the target's metadata");
-    st.relocated(store, path).withAttributes(attrs);
-    step("delete the commit mark");
-    store.delete(Keys.join(stagingPath, COMMIT_MARK));
-    step("delete the staging array");
-    store.deletePrefix(sPre);
   }
 
   private static void move(Path from, Path to) throws IOException {

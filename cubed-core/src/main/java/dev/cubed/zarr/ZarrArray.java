@@ -23,7 +23,6 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A Zarr array (format 2 or 3) in a {@link Store}: immutable metadata plus the store. Thread-safe;
@@ -52,7 +51,7 @@ public final class ZarrArray implements Serializable {
   private final transient boolean missingIsError;
 
   /** Non-null while the array is only described, not yet created ({@link #isDeferred()}). */
-  private final transient Deferred deferred;
+  private final transient DeferredCreation deferred;
 
   /**
    * The attribute a compute sets on each target while it writes it and removes when it succeeded:
@@ -65,9 +64,6 @@ public final class ZarrArray implements Serializable {
       "written by a compute that has not finished (or"
           + " failed); chunks may be missing and would read as fill values. Rerun the compute (with"
           + " --resume where offered) or delete this array";
-
-  /** A deferred creation: overwrite flag, and whether this description already created it. */
-  private record Deferred(boolean overwrite, AtomicBoolean created) {}
 
   ZarrArray(Store store, String path, ArrayMetadata meta, EmptyChunks emptyChunks) {
     this(store, path, meta, emptyChunks, false, null);
@@ -88,7 +84,7 @@ public final class ZarrArray implements Serializable {
       ArrayMetadata meta,
       EmptyChunks emptyChunks,
       boolean missingIsError,
-      Deferred deferred) {
+      DeferredCreation deferred) {
     this.store = store;
     this.path = path;
     this.meta = meta;
@@ -100,8 +96,7 @@ public final class ZarrArray implements Serializable {
   /** A described, not yet created array (see {@link ZarrArrayBuilder#buildDeferred()}). */
   static ZarrArray deferred(
       Store store, String path, ArrayMetadata meta, EmptyChunks emptyChunks, boolean overwrite) {
-    return new ZarrArray(
-        store, path, meta, emptyChunks, false, new Deferred(overwrite, new AtomicBoolean()));
+    return new ZarrArray(store, path, meta, emptyChunks, false, new DeferredCreation(overwrite));
   }
 
   /**
@@ -142,30 +137,24 @@ public final class ZarrArray implements Serializable {
     if (deferred == null) {
       return checkOnly ? this : withAttributes(ZarrNodes.incompleteAttributes(meta.attributes));
     }
-    ZarrArray z =
-        ZarrNodes.create(this, deferred.overwrite() || deferred.created().get(), resume, checkOnly);
-    if (!checkOnly) {
-      deferred.created().set(true);
-    }
-    return z;
+    return deferred.create(this, resume, checkOnly);
   }
 
   /** The overwrite flag of a deferred array, or true once this description created its array. */
   boolean deferredOverwrite() {
-    return deferred != null && (deferred.overwrite() || deferred.created().get());
+    return deferred != null && deferred.overwrite();
   }
 
   /** Records that this deferred description's array now exists (it may replace it later). */
   void markDeferredCreated() {
     if (deferred != null) {
-      deferred.created().set(true);
+      deferred.markCreated();
     }
   }
 
   /** This array's description at another location (deferred: nothing is stored). */
   ZarrArray relocated(Store where, String at) {
-    return new ZarrArray(
-        where, at, meta, emptyChunks, false, new Deferred(false, new AtomicBoolean()));
+    return new ZarrArray(where, at, meta, emptyChunks, false, new DeferredCreation(false));
   }
 
   /**
@@ -521,14 +510,7 @@ public final class ZarrArray implements Serializable {
 
   /** The number of stored chunk keys of this array (used to resume interrupted writes). */
   public long chunksWritten() {
-    String prefix = path.isEmpty() ? "" : path + "/";
-    long n = 0;
-    for (String k : store.list(prefix)) {
-      if (meta.isChunkKey(k.substring(prefix.length()))) {
-        n++;
-      }
-    }
-    return n;
+    return ZarrChunks.written(this);
   }
 
   // ------------------------------------------------------------------ regions
@@ -540,17 +522,6 @@ public final class ZarrArray implements Serializable {
    */
   public NDArray read(long[] start, long[] shape) {
     return ZarrRegions.read(this, start, shape);
-  }
-
-  /** The sharding codec if partial shard reads apply (no codecs around the sharding codec). */
-  ShardingCodec partialShardReader() {
-    return meta.codec instanceof CodecPipeline p
-            && p.arrayBytes instanceof ShardingCodec s
-            && p.transposes.isEmpty()
-            && p.bytesCodecs.isEmpty()
-            && ndim() > 0
-        ? s
-        : null;
   }
 
   /** Reads the whole array. */

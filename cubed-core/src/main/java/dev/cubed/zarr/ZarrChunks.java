@@ -225,4 +225,16 @@ final class ZarrChunks {
       }
     }
   }
+
+  /** The number of stored chunk keys of {@code z} (see {@link ZarrArray#chunksWritten()}). */
+  static long written(ZarrArray z) {
+    String prefix = z.path().isEmpty() ? "" : z.path() + "/";
+    long n = 0;
+    for (String k : z.store().list(prefix)) {
+      if (z.metadata().isChunkKey(k.substring(prefix.length()))) {
+        n++;
+      }
+    }
+    return n;
+  }
 }

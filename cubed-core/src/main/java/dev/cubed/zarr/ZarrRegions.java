@@ -2,6 +2,7 @@ package dev.cubed.zarr;
 
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
+import dev.cubed.zarr.codec.CodecPipeline;
 import dev.cubed.zarr.codec.ShardingCodec;
 import java.util.Arrays;
 
@@ -101,7 +102,7 @@ final class ZarrRegions {
     Shapes.intSize("read", shape);
     NDArray out = NDArray.zeros(z.dtype(), shape);
     int mult = z.dtype().isComplex() ? 2 : 1;
-    ShardingCodec shard = z.partialShardReader();
+    ShardingCodec shard = partialShardReader(z);
     forEachChunk(
         z,
         start,
@@ -163,5 +164,16 @@ final class ZarrRegions {
           }
           z.writeChunk(c, chunk);
         });
+  }
+
+  /** The sharding codec of {@code z} if partial shard reads apply (no codecs around it). */
+  static ShardingCodec partialShardReader(ZarrArray z) {
+    return z.metadata().codec instanceof CodecPipeline p
+            && p.arrayBytes instanceof ShardingCodec s
+            && p.transposes.isEmpty()
+            && p.bytesCodecs.isEmpty()
+            && z.ndim() > 0
+        ? s
+        : null;
   }
 }
