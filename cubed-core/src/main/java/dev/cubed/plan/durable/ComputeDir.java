@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
@@ -401,12 +402,19 @@ public final class ComputeDir implements AutoCloseable {
    * journal: the next run settles what it records).
    */
   private static void deleteContents(Path dir, boolean keepJournal) throws IOException {
+    // the fingerprint first: a directory without one is never resumed, so a process halted part
+    // way through this delete leaves nothing a resume would trust (task markers whose blocks are
+    // already gone); the object-store path deletes it first too
+    Path fp = dir.resolve(FINGERPRINT);
+    beforeDelete.accept(fp);
+    Files.deleteIfExists(fp);
     try (Stream<Path> s = Files.walk(dir)) {
       for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
         if (!p.equals(dir)
             && !p.equals(dir.resolve(LOCK))
             && !(keepJournal && p.equals(dir.resolve(CommitJournal.FILE)))) {
           try {
+            beforeDelete.accept(p);
             Files.deleteIfExists(p);
           } catch (NoSuchFileException e) {
             // gone already
@@ -415,6 +423,9 @@ public final class ComputeDir implements AutoCloseable {
       }
     }
   }
+
+  /** Called before each delete of {@link #deleteContents}; tests halt a delete part way with it. */
+  static volatile Consumer<Path> beforeDelete = p -> {};
 
   static void writeAtomically(Path file, String text) throws IOException {
     Path tmp = Files.createTempFile(file.getParent(), ".tmp-" + file.getFileName(), "");
