@@ -1,14 +1,15 @@
 package dev.cubed.zarr.codec;
 
+import com.github.luben.zstd.ZstdCompressCtx;
 import java.lang.ref.SoftReference;
 
 /**
  * The buffers a chunk encode writes into, one set per thread and reused by that thread's next
  * encode, so that writing a chunk makes no chunk-sized garbage: the encoded output (the one buffer
- * the memory model counts per write, {@link ChunkCodec#writeCopies()}) and a codec block. A thread
- * that writes chunks keeps the output buffer of the largest encoded chunk it wrote until the thread
- * ends (the threads executor's threads end with their compute) or the collector needs the memory
- * (soft references).
+ * the memory model counts per write, {@link ChunkCodec#writeCopies()}), a codec block and a zstd
+ * compression context. A thread that writes chunks keeps the output buffer of the largest encoded
+ * chunk it wrote until the thread ends (the threads executor's threads end with their compute) or
+ * the collector needs the memory (soft references).
  *
  * <p>Use: {@code try (EncodeBuffers b = EncodeBuffers.acquire()) { ... b.output(n) ... }}. The
  * output stays valid after {@link #close()} until this thread's next encode: the caller stores its
@@ -25,6 +26,7 @@ final class EncodeBuffers implements AutoCloseable {
   private boolean busy;
   private SoftReference<byte[]> output;
   private SoftReference<byte[]> block;
+  private ZstdCompressCtx zstd;
 
   private EncodeBuffers(boolean shared) {
     this.shared = shared;
@@ -58,6 +60,21 @@ final class EncodeBuffers implements AutoCloseable {
     return b;
   }
 
+  /**
+   * A zstd compression context with zstd's default parameters (the caller sets its own). This
+   * thread's buffers keep one context for the thread's life and reset it for each encode (a few MB
+   * of native memory per writing thread at the default levels), so a chunk write does not allocate
+   * and initialize a new context; fresh buffers (a nested encode) close theirs in {@link #close()}.
+   */
+  ZstdCompressCtx zstd() {
+    if (zstd == null) {
+      zstd = new ZstdCompressCtx();
+    } else {
+      zstd.reset();
+    }
+    return zstd;
+  }
+
   private static byte[] get(SoftReference<byte[]> ref, int size) {
     if (size < 0) {
       throw new IllegalArgumentException("EncodeBuffers: size " + size + " < 0");
@@ -71,6 +88,9 @@ final class EncodeBuffers implements AutoCloseable {
   public void close() {
     if (shared) {
       busy = false;
+    } else if (zstd != null) {
+      zstd.close();
+      zstd = null;
     }
   }
 }

@@ -72,8 +72,8 @@ final class ZstdStreams {
     int stage = Math.max(item, STAGE / item * item); // whole elements per feed
     byte[] out;
     ByteBuffer dst;
-    try (EncodeBuffers bufs = EncodeBuffers.acquire();
-        ZstdCompressCtx ctx = new ZstdCompressCtx()) {
+    try (EncodeBuffers bufs = EncodeBuffers.acquire()) {
+      ZstdCompressCtx ctx = bufs.zstd();
       out = bufs.output((int) bound + (crc ? 4 : 0));
       byte[] block = bufs.block(stage);
       dst = ByteBuffer.wrap(out, 0, (int) bound);

@@ -23,7 +23,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The streamed zstd write path (zarr-python 3's default chain: bytes, zstd, optionally crc32c)
  * stores frames that decode, by the unstreamed codec, to the padded chunk's byte image, declare
  * their content size (numcodecs needs it), from a whole array or from runs; the output buffer is
- * reused from chunk to chunk on a thread, never while an outer encode still uses it.
+ * reused from chunk to chunk on a thread, never while an outer encode still uses it, and so is the
+ * thread's zstd context, reset for each chunk.
  */
 class ZstdStreamsTest {
   static Stream<Arguments> cases() {
@@ -115,6 +116,46 @@ class ZstdStreamsTest {
     byte[] frame = Arrays.copyOf(outer.array(), outer.remaining());
     assertThat(zstd.decode(frame, (int) a.size() * 8, "t"))
         .isEqualTo(a.toBytes(ByteOrder.LITTLE_ENDIAN));
+  }
+
+  @Test
+  void compressionContextReusedPerThreadAndResetForEachChunk() {
+    NDArray a = BloscStreamsTest.data(DType.FLOAT64, new long[] {300, 400}, 1, 11);
+    ByteOrder le = ByteOrder.LITTLE_ENDIAN;
+    byte[] want = a.toBytes(le);
+    com.github.luben.zstd.ZstdCompressCtx ctx;
+    try (EncodeBuffers b = EncodeBuffers.acquire()) {
+      ctx = b.zstd();
+    }
+    byte[] fast = stored(ZstdStreams.encode(new ZstdBytesCodec(1), a, a.shape(), 0.0, le, false));
+    byte[] slow = stored(ZstdStreams.encode(new ZstdBytesCodec(19), a, a.shape(), 0.0, le, false));
+    // a chunk source failing half way leaves the context inside a frame
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () ->
+                ZstdStreams.encode(
+                    new ZstdBytesCodec(19),
+                    (start, count) -> {
+                      if (start > 0) {
+                        throw new IllegalStateException("source failed");
+                      }
+                      return a.reshape(a.size()).getRegion(new long[] {start}, new long[] {count});
+                    },
+                    DType.FLOAT64,
+                    a.shape(),
+                    le,
+                    false))
+        .hasMessageContaining("source failed");
+    byte[] again = stored(ZstdStreams.encode(new ZstdBytesCodec(1), a, a.shape(), 0.0, le, false));
+    try (EncodeBuffers b = EncodeBuffers.acquire()) {
+      assertThat(b.zstd()).isSameAs(ctx);
+    }
+    // each chunk's frame has its own level and none of the failed one's state
+    assertThat(again).isEqualTo(fast);
+    assertThat(slow).isNotEqualTo(fast);
+    for (byte[] f : new byte[][] {fast, slow, again}) {
+      assertThat(Zstd.getFrameContentSize(f)).isEqualTo(want.length);
+      assertThat(new ZstdBytesCodec(0).decode(f, want.length, "t")).isEqualTo(want);
+    }
   }
 
   @Test
