@@ -117,6 +117,9 @@ final class XpEinsum {
       kept.removeAll(drop);
       labels.set(i, kept);
     }
+    DType dtype =
+        XpSearch.resultType(
+            (Object[]) Arrays.stream(operands).map(CubedArray::dtype).toArray(DType[]::new));
     CubedArray acc = ops[0];
     List<Integer> accL = labels.get(0);
     for (int j = 1; j < ops.length; j++) {
@@ -130,21 +133,26 @@ final class XpEinsum {
           union.add(c);
         }
       }
-      CubedArray prod =
-          XpBinary.MULTIPLY.apply(align(acc, accL, union), align(ops[j], labels.get(j), union));
       List<Integer> drop = new ArrayList<>();
       for (int c : union) {
         if (!keep.contains(c)) {
           drop.add(c);
         }
       }
+      List<Integer> opL = labels.get(j);
+      CubedArray[] pair = {acc, ops[j]};
+      List<List<Integer>> pairL = new ArrayList<>(List.of(new ArrayList<>(accL), opL));
+      if (contractible(pair, pairL, drop, dtype)) {
+        List<Integer> dropped = new ArrayList<>();
+        acc = contract(pair, pairL, drop, dropped, dtype);
+        accL = dropped;
+        continue;
+      }
+      CubedArray prod = XpBinary.MULTIPLY.apply(align(acc, accL, union), align(ops[j], opL, union));
       acc = sumOut(prod, union, drop);
       union.removeAll(drop);
       accL = union;
     }
-    DType dtype =
-        XpSearch.resultType(
-            (Object[]) Arrays.stream(operands).map(CubedArray::dtype).toArray(DType[]::new));
     int[] perm = new int[out.size()];
     for (int d = 0; d < perm.length; d++) {
       perm[d] = accL.indexOf(out.get(d));
@@ -240,6 +248,103 @@ final class XpEinsum {
 
   private static String name(int c) {
     return c >= ELLIPSIS ? "..." : String.valueOf((char) c);
+  }
+
+  /**
+   * Whether a step's product and sum is a tensordot: some label is summed out, every label of both
+   * operands is summed out (no batch label kept from both), shared labels have equal lengths, and
+   * the result dtype is numeric. Then one contraction op multiplies block pairs into partial sums,
+   * and the broadcast product is never made.
+   */
+  private static boolean contractible(
+      CubedArray[] pair, List<List<Integer>> l, List<Integer> drop, DType dtype) {
+    if (dtype == DType.BOOL || !(dtype.isFloating() || dtype.isInteger())) {
+      return false;
+    }
+    boolean any = false;
+    for (int c : l.get(0)) {
+      int k = l.get(1).indexOf(c);
+      if (k < 0) {
+        continue;
+      }
+      if (!drop.contains(c) || pair[0].shape()[l.get(0).indexOf(c)] != pair[1].shape()[k]) {
+        return false;
+      }
+      any = true;
+    }
+    return any;
+  }
+
+  /**
+   * The step as {@code Xp.tensordot}: labels of one operand only that are summed out go first; the
+   * operand whose contracted axes come first in its layout is the right factor, so a block pair
+   * needs no transposed copy where the layouts allow it. {@code resultL} receives the result's
+   * labels (free labels of the left factor, then those of the right one).
+   */
+  private static CubedArray contract(
+      CubedArray[] pair,
+      List<List<Integer>> l,
+      List<Integer> drop,
+      List<Integer> resultL,
+      DType dtype) {
+    for (int i = 0; i < 2; i++) {
+      List<Integer> own = new ArrayList<>();
+      for (int c : l.get(i)) {
+        if (drop.contains(c) && !l.get(1 - i).contains(c)) {
+          own.add(c);
+        }
+      }
+      pair[i] = sumOut(pair[i], l.get(i), own);
+      List<Integer> kept = new ArrayList<>(l.get(i));
+      kept.removeAll(own);
+      l.set(i, kept);
+      if (pair[i].dtype() != dtype) {
+        pair[i] = XpUnary.astype(pair[i], dtype);
+      }
+    }
+    // right factor: the operand whose shared labels lead its layout while the other's trail
+    // (no transposed copy of either block); else one whose last axis is not contracted (its
+    // copy moves whole rows)
+    int right = 1;
+    if (leads(l.get(0), l.get(1), false) && leads(l.get(1), l.get(0), true)) {
+      right = 0;
+    } else if (!(leads(l.get(1), l.get(0), false) && leads(l.get(0), l.get(1), true))) {
+      List<Integer> l1 = l.get(1);
+      right = l1.isEmpty() || l.get(0).contains(l1.get(l1.size() - 1)) ? 0 : 1;
+    }
+    int left = 1 - right;
+    List<Integer> shared = new ArrayList<>();
+    for (int c : l.get(right)) {
+      if (l.get(left).contains(c)) {
+        shared.add(c);
+      }
+    }
+    int[] axesL = shared.stream().mapToInt(l.get(left)::indexOf).toArray();
+    int[] axesR = shared.stream().mapToInt(l.get(right)::indexOf).toArray();
+    for (int i : new int[] {left, right}) {
+      for (int c : l.get(i)) {
+        if (!shared.contains(c)) {
+          resultL.add(c);
+        }
+      }
+    }
+    return XpManip.tensordot(pair[left], pair[right], axesL, axesR);
+  }
+
+  /** Whether the labels x shares with y are x's first labels (its last ones if {@code last}). */
+  private static boolean leads(List<Integer> x, List<Integer> y, boolean last) {
+    int n = 0;
+    for (int c : x) {
+      if (y.contains(c)) {
+        n++;
+      }
+    }
+    for (int d = 0; d < n; d++) {
+      if (!y.contains(x.get(last ? x.size() - 1 - d : d))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** x (axes labelled l) summed over the labels in drop. */

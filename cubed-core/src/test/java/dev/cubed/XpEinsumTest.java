@@ -55,6 +55,42 @@ class XpEinsumTest {
   }
 
   @Test
+  void contractionsAreOneTensordotWithoutTheBroadcastProduct() {
+    // xr.dot(t(time, x, y), p(time, x), dim=("time", "x")) and weighted's dot(t, w(x), dim="x")
+    // with a bool mask: a contraction op multiplies block pairs into partial sums; no op makes
+    // the broadcast product, whose block here would be 4 x 6 x 10 float64 (1,920 bytes)
+    NDArray tv = NDArray.arange(0, 8 * 6 * 10, 1, DType.FLOAT64).reshape(8, 6, 10);
+    NDArray pv = NDArray.arange(0, 8 * 6, 1, DType.FLOAT64).reshape(8, 6);
+    CubedArray t = Cubed.fromArray(tv, new long[] {4, 6, 10}, SPEC);
+    CubedArray p = Cubed.fromArray(pv, new long[] {4, 6}, SPEC);
+    CubedArray w = Cubed.fromArray(NDArray.arange(1, 7, 1, DType.FLOAT64), new long[] {6}, SPEC);
+    CubedArray mask = Xp.greater(t, 100.0);
+    CubedArray dot = Xp.einsum("abc,ab->c", t, p);
+    CubedArray weighted = Xp.einsum("abc,b->ac", mask, w);
+    for (CubedArray r : new CubedArray[] {dot, weighted}) {
+      assertThat(r.plan().ops()).anyMatch(o -> o.name().contains("tensordot"));
+      assertThat(r.plan().ops()).noneMatch(o -> o.name().contains("multiply"));
+    }
+    NDArray d = dot.compute();
+    NDArray want = Xp.sum(Xp.multiply(t, Xp.expandDims(p, 2)), new int[] {0, 1}).compute();
+    for (int c = 0; c < 10; c++) {
+      assertThat(d.getDouble(c)).isEqualTo(want.getDouble(c));
+    }
+    NDArray m = weighted.compute();
+    assertThat(m.dtype()).isEqualTo(DType.FLOAT64);
+    assertThat(m.shape()).containsExactly(8, 10);
+    for (int a = 0; a < 8; a++) {
+      for (int c = 0; c < 10; c++) {
+        double e = 0;
+        for (int b = 0; b < 6; b++) {
+          e += tv.getDouble((a * 6 + b) * 10 + c) > 100 ? b + 1 : 0;
+        }
+        assertThat(m.getDouble(a * 10 + c)).isEqualTo(e);
+      }
+    }
+  }
+
+  @Test
   void dtypeIsTheOperandsPromotion() {
     CubedArray a = arange(DType.INT32, new long[] {4}, new long[] {3});
     CubedArray f = arange(DType.FLOAT32, new long[] {4}, new long[] {2});

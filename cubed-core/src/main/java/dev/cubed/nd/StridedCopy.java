@@ -84,7 +84,11 @@ final class StridedCopy {
       for (int k = 0; k < nd - 1; k++) {
         srcPos += idx[k] * srcStride[k];
       }
-      gather(src, srcPos, innerStride, dst, dstPos, innerLen, mult);
+      if (innerStride == 1 && mult == 1) {
+        System.arraycopy(src, srcPos, dst, dstPos, innerLen);
+      } else {
+        gather(src, srcPos, innerStride, dst, dstPos, innerLen, mult);
+      }
       dstPos += innerLen;
       int k = nd - 2;
       while (k >= 0) {

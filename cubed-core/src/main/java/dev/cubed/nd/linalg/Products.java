@@ -206,6 +206,28 @@ final class Products {
       n *= s2[a];
       outShape[p++] = s2[a];
     }
+    int lead = c2.length == 0 ? 0 : c2[0];
+    if (free1.length == 0 && isIdentity(perm1) && lead > 0 && isRun(c2)) {
+      // x2 is (P, K, Q) with x1's axes K: a stack of P row-vector products, x2 not transposed
+      long p1 = 1;
+      for (int d = 0; d < lead; d++) {
+        p1 *= s2[d];
+      }
+      long q = n / Math.max(1, p1);
+      NDArray r =
+          batchedProduct(
+              dt,
+              x1.reshape(1, kk),
+              new long[] {1},
+              x2.reshape(p1, kk, q),
+              new long[] {p1},
+              new long[] {p1},
+              1,
+              (int) kk,
+              (int) q,
+              new long[] {p1, 1, q});
+      return r.reshape(outShape);
+    }
     NDArray a = isIdentity(perm1) ? x1 : x1.permuteDims(perm1);
     NDArray b = isIdentity(perm2) ? x2 : x2.permuteDims(perm2);
     a = a.reshape(m, kk);
@@ -223,6 +245,16 @@ final class Products {
             (int) n,
             new long[] {m, n});
     return r.reshape(outShape);
+  }
+
+  /** Whether the axes are consecutive and ascending. */
+  private static boolean isRun(int[] axes) {
+    for (int i = 1; i < axes.length; i++) {
+      if (axes[i] != axes[0] + i) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** {@link Linalg#vecdot}. */
