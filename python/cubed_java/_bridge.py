@@ -14,6 +14,7 @@ import shutil
 import stat
 import struct
 import subprocess
+import sys
 import tempfile
 import threading
 
@@ -32,6 +33,12 @@ T_NONE, T_BOOL, T_INT, T_FLOAT, T_COMPLEX, T_STR, T_HANDLE, T_INTS, T_LIST = ran
 T_DTYPE, T_NDARRAY, T_SPEC, T_ARRAYINFO, T_INDEX, T_SHMARRAY = range(9, 15)
 #: In a new array's chunks: the axis is regular, its block size follows (an int64).
 REGULAR_AXIS = -1
+#: The first bytes the JVM's bridge writes on its standard output, before any reply: what comes
+#: before them (a JVM option that prints at start-up, e.g. -XX:StartFlightRecording's message)
+#: is not the protocol's and is passed on to standard error.
+SYNC = b"\x00\x00cubed-java-bridge\x00\x01"
+#: At most this much start-up output is skipped before the sync marker (then the JVM is ended).
+SYNC_LIMIT = 1 << 20
 
 
 def _shm_dir():
@@ -215,6 +222,7 @@ class Bridge:
             raise
         self._w = self._proc.stdin
         self._r = self._proc.stdout
+        self._synced = False
         _widen_pipes(self._w, self._r)
         self._lock = threading.RLock()
         self._dead = None
@@ -247,11 +255,30 @@ class Bridge:
             got += k
         return buf
 
+    def _sync(self):
+        """Reads up to the JVM's sync marker; what precedes it was printed by the JVM itself at
+        start-up and goes to standard error. More than SYNC_LIMIT bytes of it ends the JVM."""
+        seen = bytearray()
+        while not seen.endswith(SYNC):
+            if len(seen) > SYNC_LIMIT:
+                raise errors.BridgeError(
+                    f"the cubed_java JVM wrote more than {SYNC_LIMIT} bytes to its standard output"
+                    " before the bridge started (a JVM option that logs to stdout? send its"
+                    " output to stderr, e.g. -Xlog:...:stderr); it was ended")
+            seen += self._read_exact(1)
+        skipped = bytes(seen[:-len(SYNC)])
+        if skipped:
+            sys.stderr.write(skipped.decode("utf-8", "replace"))
+            sys.stderr.flush()
+        self._synced = True
+
     def _roundtrip(self, pieces, on_event=None):
         if self._dead:
             raise errors.BridgeError(self._dead)
         try:
             self._send(pieces)
+            if not self._synced:
+                self._sync()
             while True:
                 (n,) = _I32.unpack(self._read_exact(4))
                 buf = self._read_exact(n)

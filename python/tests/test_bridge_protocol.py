@@ -84,6 +84,7 @@ def test_a_negative_length_ends_the_session_with_an_error():
     b = _bridge.Bridge()
     try:
         b._write(struct.pack("<i", -5))
+        b._sync()  # the JVM's sync marker precedes its replies
         (n,) = struct.unpack("<i", b._read_exact(4))
         with pytest.raises(errors.MalformedFrameError, match="negative"):
             b._decode_reply(b._read_exact(n))
@@ -141,3 +142,24 @@ def test_a_shared_file_of_the_wrong_size_is_refused():
     with pytest.raises(errors.MalformedFrameError, match="not a regular file"):
         _bridge.session().send_raw(p)
     assert _bridge.session().ping() is None
+
+
+def test_jvm_output_before_the_bridge_starts_goes_to_stderr(tmp_path, capfd):
+    """A JVM option that prints on standard output at start-up (JFR's "Started recording" message,
+    which no -Xlog setting turns off) comes before the bridge's sync marker: the session skips it,
+    passes it on to standard error, and serves calls (before, the message was read as a frame
+    length and both sides waited for ever)."""
+    import threading
+
+    b = _bridge.Bridge(jvm_options=[f"-XX:StartFlightRecording=filename={tmp_path / 'x.jfr'}"])
+    out = {}
+    t = threading.Thread(target=lambda: out.update(r=b.call("echo", 41)), daemon=True)
+    try:
+        t.start()
+        t.join(120)
+        assert not t.is_alive(), "the first call did not return in 120 s"
+        assert out["r"] == 41
+    finally:
+        b.close()
+    err = capfd.readouterr().err
+    assert "Started recording" in err, err[-2000:]

@@ -71,6 +71,12 @@ public final class BridgeMain {
   /** Largest request payload accepted (the Java arrays behind an NDArray are int-indexed). */
   static final int MAX_FRAME = Integer.MAX_VALUE - 16;
 
+  /**
+   * Written once on standard output before any reply (python/cubed_java/_bridge.py's {@code SYNC}):
+   * the Python side skips what the JVM printed there before main.
+   */
+  static final byte[] SYNC = "\0\0cubed-java-bridge\0\1".getBytes(StandardCharsets.ISO_8859_1);
+
   /** Largest single read or write on the pipe. */
   static final int IO_PIECE = 1 << 20;
 
@@ -142,6 +148,10 @@ public final class BridgeMain {
             Redact.lines(new FileOutputStream(FileDescriptor.err)), true, StandardCharsets.UTF_8);
     System.setOut(err);
     System.setErr(err);
+    // the sync marker: what the JVM printed on stdout before main (a start-up message of a JVM
+    // option) comes before it, and the Python side passes that on to standard error
+    realOut.write(SYNC);
+    realOut.flush();
     long maxFrame = Long.getLong("cubed.bridge.maxFrame", MAX_FRAME);
     SharedMemory shm = SharedMemory.fromEnv();
     int status;
