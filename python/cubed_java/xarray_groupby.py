@@ -16,8 +16,10 @@ Plain xarray takes the same path: :func:`route_plain_groupby` (called when xarra
 manager) wraps xarray's ``GroupBy.reduce`` so that ``ds.groupby("time.month").mean()`` (and
 ``sum``/``min``/``max``/``count``/``var``/``std``), reducing over the grouped dimension with the
 default options, goes to :func:`groupby_reduce` whenever a data variable is a cubed_java Array;
-every other call (``resample`` included: its sorted codes want flox's "blockwise" method, not done)
-is xarray's own.
+and so does ``resample(...)`` (unless some bins are empty); every other call is xarray's own. Sorted
+codes (a resample, a sorted coordinate) over several blocks take ``XpGroupby.groupbyReduceSorted``
+(flox's "blockwise" method): the states of only the groups each block touches, the groups that
+straddle block edges merged from the next blocks' states, two ops.
 """
 from __future__ import annotations
 
@@ -127,7 +129,8 @@ def _skip(func, skipna):
 def route_plain_groupby():
     """Wraps xarray's ``DatasetGroupBy.reduce`` and ``DataArrayGroupBy.reduce`` (once) so that a
     reduction xarray's ``mean``/``sum``/``min``/``max``/``count``/``var``/``std`` hands to them goes
-    to :func:`groupby_reduce` when: one grouping variable along one dimension, not a resample, the
+    to :func:`groupby_reduce` when: one grouping variable along one dimension (a resample without
+    empty bins included), the
     reduction over that dimension (``dim`` None or that dimension, no ``axis``), no options but
     ``skipna``, ``keep_attrs``, ``numeric_only``, ``min_count=None`` and (var/std) ``ddof``, and a
     data variable along that dimension is a cubed_java Array. Any other call is xarray's own."""
