@@ -144,3 +144,74 @@ def reduce(jname, x, axis, keepdims, dtype=None, correction=0):
     if dtype is not None and r.dtype != np.dtype(dtype):
         r = xp.astype(r, dtype)
     return r
+
+
+#: xarray's rolling reductions taken whole by :func:`route_xarray_rolling`, by xarray's names
+_ROUTED = {"mean": "nanmean", "sum": "nansum", "std": "nanstd", "var": "nanvar"}
+
+
+def route_xarray_rolling():
+    """Wraps xarray's ``DataArrayRolling._array_reduce`` (once) so that ``rolling(dim=w).mean()``
+    (also ``sum``, ``std``, ``var``, with ``center`` and ``min_periods``) of a floating cubed_java
+    array along one dimension is one engine op: the array padded with NaN as xarray pads it and
+    ``XpWindow.movingReduce`` with the NaN-skipping reduction and ``min_periods`` as its minimum
+    count. xarray itself reduces the windows of ``fillna(x)`` and a rolling count of ``notnull(x)``
+    (twice for a mean: its sum and its count) and masks by ``count >= min_periods``: three halo
+    ops over the same array, the count's mask stored between them. Same values; any other call
+    (several dimensions, other reductions, ``skipna=False``, integer data, NumPy or Dask data) is
+    xarray's own."""
+    from xarray.computation import rolling as r
+
+    cls = r.DataArrayRolling
+    if getattr(cls._array_reduce, "_cubed_java_route", False):
+        return
+    original = cls._array_reduce
+
+    import functools
+
+    @functools.wraps(original)
+    def _array_reduce(self, array_agg_func, bottleneck_move_func, numbagg_move_func,
+                      rolling_agg_func, keep_attrs, fillna, **kwargs):
+        out = _whole(self, array_agg_func, rolling_agg_func, keep_attrs, kwargs)
+        if out is not None:
+            return out
+        return original(self, array_agg_func, bottleneck_move_func, numbagg_move_func,
+                        rolling_agg_func, keep_attrs, fillna, **kwargs)
+
+    _array_reduce._cubed_java_route = True
+    cls._array_reduce = _array_reduce
+
+
+def _whole(rolling, array_agg_func, rolling_agg_func, keep_attrs, kwargs):
+    """The routed reduction of :func:`route_xarray_rolling`, or None when it does not apply."""
+    obj = rolling.obj
+    data = obj.data
+    if not isinstance(data, Array) or len(rolling.dim) != 1 or data.dtype.kind != "f":
+        return None
+    if rolling_agg_func is not None:
+        name = "mean" if getattr(rolling_agg_func, "__name__", None) == "_mean" else None
+    else:
+        name = getattr(array_agg_func, "__name__", None)
+    if name not in _ROUTED:
+        return None
+    rest = dict(kwargs)
+    rest.pop("sliding_window_view_kwargs", None)
+    ddof = rest.pop("ddof", 0)
+    if rest.pop("skipna", None) not in (None, True) or rest:
+        return None
+    if not isinstance(ddof, (int, np.integer)) or ddof < 0 or (ddof and name not in ("std", "var")):
+        return None
+    (w,) = rolling.window
+    (center,) = rolling.center
+    axis = obj.get_axis_num(rolling.dim[0])
+    start = w // 2 if center else w - 1
+    widths = [(0, 0)] * obj.ndim
+    widths[axis] = (start, w - 1 - start)
+    from ._xops import pad
+
+    padded = pad(data, widths, mode="constant", constant_values=np.nan)
+    r = _call("XpWindow.movingReduce", padded, axis, w, _ROUTED[name], int(ddof),
+              int(rolling.min_periods))
+    out = obj.copy(data=r)
+    out.attrs = dict(obj.attrs) if keep_attrs else {}
+    return out

@@ -521,9 +521,11 @@ _install_count()
 # --- groupby (cubed_java.xarray_groupby): plain ds.groupby(...).mean() etc. take the engine's
 # bounded groupby path; the routing lives in that module.
 def _route_groupby():
+    from ._rolling import route_xarray_rolling
     from .xarray_groupby import route_plain_groupby
 
     route_plain_groupby()
+    route_xarray_rolling()
 
 
 _route_groupby()

@@ -16,8 +16,10 @@ Plain xarray takes the same path: :func:`route_plain_groupby` (called when xarra
 manager) wraps xarray's ``GroupBy.reduce`` so that ``ds.groupby("time.month").mean()`` (and
 ``sum``/``min``/``max``/``count``/``var``/``std``), reducing over the grouped dimension with the
 default options, goes to :func:`groupby_reduce` whenever a data variable is a cubed_java Array;
-every other call (``resample`` included: its sorted codes want flox's "blockwise" method, not done)
-is xarray's own.
+and so does ``resample(...)`` (unless some bins are empty); every other call is xarray's own. Sorted
+codes (a resample, a sorted coordinate) over several blocks take ``XpGroupby.groupbyReduceSorted``
+(flox's "blockwise" method): the states of only the groups each block touches, the groups that
+straddle block edges merged from the next blocks' states, two ops.
 """
 from __future__ import annotations
 
@@ -58,17 +60,27 @@ def groupby_reduce(obj, func, make, skipna=None, _group_first=True, keep_attrs=N
             if isinstance(obj[v].data, Array) and dim in obj[v].dims]
     # xarray's answer on everything we do not reduce: coordinates, dims, the other variables
     spread = {"ddof": int(ddof)} if func in ("var", "std") else {}
-    template = getattr(make(obj.drop_vars(ours)), func)(**_skip(func, skipna), **spread,
-                                                         keep_attrs=keep_attrs)
+    rest = obj.drop_vars(ours)
+    template = _coords_template(rest, gb, dim, keep_attrs)
+    if template is None:
+        template = getattr(make(rest), func)(**_skip(func, skipna), **spread,
+                                             keep_attrs=keep_attrs)
     new = [d for d in template.dims if d not in obj.dims]
     out_dim = new[0] if new else dim
     skip = True if skipna is None else bool(skipna)
+    valid = codes[codes >= 0]
+    sorted_codes = bool(valid.size == 0 or np.all(valid[1:] >= valid[:-1]))
     keep_attrs = _keep_attrs(keep_attrs)
     for v in ours:
         var = obj[v].variable
         axis = var.dims.index(dim)
-        r = _call("XpGroupby.groupbyReduce", var.data, codes, axis, num_groups, func, skip,
-                  *spread.values())
+        if sorted_codes and var.data.numblocks[axis] > 1:
+            # flox's "blockwise": states of the groups each block touches, edges merged
+            r = _call("XpGroupby.groupbyReduceSorted", var.data, codes, axis, num_groups, func,
+                      skip, int(ddof))
+        else:
+            r = _call("XpGroupby.groupbyReduce", var.data, codes, axis, num_groups, func, skip,
+                      *spread.values())
         dims = list(var.dims)
         dims[axis] = out_dim
         reduced = xr.Variable(tuple(dims), r, attrs=var.attrs if keep_attrs else None)
@@ -77,6 +89,28 @@ def groupby_reduce(obj, func, make, skipna=None, _group_first=True, keep_attrs=N
             reduced = reduced.transpose(out_dim, *(d for d in dims if d != out_dim))
         template[v] = reduced
     return template[list(obj.data_vars)] if obj.data_vars else template
+
+
+def _coords_template(rest, gb, dim, keep_attrs):
+    """What xarray's reduction of ``rest`` (no data variables left) gives, built from the group's
+    coordinates without xarray's per-group ``isel`` and ``concat`` (which take seconds for a
+    resample of a few hundred bins): the coordinates without ``dim``, the group's coordinate (a
+    resample's under ``dim``), the attributes kept or not; None when ``rest`` still has data
+    variables or some groups have no element (then xarray's own reduction builds it)."""
+    import xarray as xr
+
+    enc = gb.encoded
+    if rest.data_vars or enc.unique_coord.size != enc.full_index.size:
+        return None  # (bins with no element: xarray reindexes to the full index)
+    coords = {k: v.variable for k, v in rest.coords.items() if dim not in v.dims}
+    group = gb.encoded.coords
+    from xarray.groupers import RESAMPLE_DIM
+
+    out = xr.Dataset(coords=coords, attrs=dict(rest.attrs) if _keep_attrs(keep_attrs) else None)
+    out = out.assign_coords(group)
+    if RESAMPLE_DIM in out.dims:
+        out = out.rename({RESAMPLE_DIM: dim})
+    return out
 
 
 def _keep_attrs(keep_attrs):
@@ -95,7 +129,8 @@ def _skip(func, skipna):
 def route_plain_groupby():
     """Wraps xarray's ``DatasetGroupBy.reduce`` and ``DataArrayGroupBy.reduce`` (once) so that a
     reduction xarray's ``mean``/``sum``/``min``/``max``/``count``/``var``/``std`` hands to them goes
-    to :func:`groupby_reduce` when: one grouping variable along one dimension, not a resample, the
+    to :func:`groupby_reduce` when: one grouping variable along one dimension (a resample without
+    empty bins included), the
     reduction over that dimension (``dim`` None or that dimension, no ``axis``), no options but
     ``skipna``, ``keep_attrs``, ``numeric_only``, ``min_count=None`` and (var/std) ``ddof``, and a
     data variable along that dimension is a cubed_java Array. Any other call is xarray's own."""
@@ -153,9 +188,10 @@ def _plain_route(gb, name, dim, axis, kwargs):
         return None
     from xarray.core.resample import Resample
 
-    if isinstance(gb, Resample):
-        # sorted codes: every block's partial would hold all the groups although it touches one
-        # or two (flox's "blockwise" method is not done); xarray's per-group path is faster there
+    enc = gb.encoded
+    if isinstance(gb, Resample) and enc.unique_coord.size != enc.full_index.size:
+        # bins with no element: xarray's own path gives NaN there whatever the reduction (count
+        # and sum too, as float), where the engine's gives 0
         return None
     gdim = gb._group_dim
     if dim is ...:

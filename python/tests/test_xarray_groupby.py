@@ -204,3 +204,44 @@ def test_var_std_take_the_bounded_path_and_equal_numpy_xarray(func, ddof):
     assert plan_figures(by_accessor) == plan_figures(
         getattr(lazy.groupby("time.month"), func)(ddof=ddof))
     assert plan_figures(by_accessor)["ops"] <= 6
+
+
+@pytest.mark.parametrize("func", FUNCS + ["var", "std"])
+def test_plain_resample_is_blockwise_and_equals_numpy_xarray(func):
+    # sorted codes (flox's "blockwise"): per block the states of the bins it touches, the bins
+    # straddling block edges merged; bins of 7 days over blocks of 30
+    ds = _dataset()
+    lazy = ds.chunk({"time": 30}, chunked_array_type="cubed-java")
+    with count_computes() as n:
+        got = getattr(lazy.resample(time="7D"), func)()
+    assert n.count == 0, f"building the reduction computed: {n.names}"
+    assert all(isinstance(got[v].data, cubed_java.Array) for v in ("u", "v", "w"))
+    assert plan_figures(got.u)["ops"] <= 3
+    want = getattr(ds.resample(time="7D"), func)()
+    xr.testing.assert_allclose(got.compute(), want)
+    if func != "count":
+        got = getattr(lazy.u.resample(time="7D"), func)(skipna=False)
+        assert isinstance(got.data, cubed_java.Array)
+        xr.testing.assert_allclose(got.compute(), getattr(ds.u.resample(time="7D"), func)(
+            skipna=False))
+
+
+def test_resample_plan_of_the_everyday_input_is_three_ops_at_most():
+    # p(1095, 90) chunked by 100 days: xarray's own path was one op per bin (~158) and a concat
+    rng = np.random.default_rng(1)
+    p = xr.DataArray(rng.random((1095, 90)), dims=("time", "x"),
+                     coords={"time": pd.date_range("2000-01-01", periods=1095)})
+    lazy = p.chunk({"time": 100}, chunked_array_type="cubed-java")
+    got = lazy.resample(time="7D").mean()
+    figures = plan_figures(got)
+    assert figures["ops"] <= 3, figures
+    xr.testing.assert_allclose(got.compute(), p.resample(time="7D").mean())
+
+
+def test_plain_resample_with_empty_bins_is_xarrays():
+    # a gap of 30 days: xarray gives NaN in the empty bins for every reduction (its own path)
+    ds = _dataset().isel(time=np.r_[0:100, 130:400])
+    lazy = ds.chunk({"time": 30}, chunked_array_type="cubed-java")
+    for func in ("mean", "count", "sum"):
+        got = getattr(lazy.resample(time="7D"), func)()
+        xr.testing.assert_allclose(got.compute(), getattr(ds.resample(time="7D"), func)())

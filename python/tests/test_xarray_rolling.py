@@ -96,3 +96,51 @@ def test_coarsen_with_aligned_blocks_stores_nothing():
         {"time": 100}, chunked_array_type="cubed-java")
     f = plan_figures(c.coarsen(time=2).mean())
     assert f["intermediate_bytes"] == 0 and f["ops"] == 1, f
+
+
+@pytest.mark.parametrize("kwargs", [dict(time=3), dict(time=30), dict(time=7, min_periods=2),
+                                    dict(time=6, center=True, min_periods=4)])
+def test_rolling_mean_sum_std_var_are_one_op_with_the_count_inside(kwargs):
+    """xarray's rolling mean is its rolling sum of fillna(x) over a rolling count of notnull(x),
+    each masked by a second count >= min_periods; the chunk manager runs it as one moving-window
+    op (NaN-skipping kernel with min_periods as its minimum count over x padded with NaN), nothing
+    stored, with NumPy-backed xarray's values (NaN, +-inf, all-NaN lanes)."""
+    da = _data(dtype=np.float64)
+    da[50:53, 2, 2] = np.inf
+    da[60, 3, 3] = -np.inf
+    da.attrs["units"] = "K"
+    c = da.chunk({"time": 25}, chunked_array_type="cubed-java")
+    for m in ["mean", "sum", "std", "var"]:
+        r = getattr(c.rolling(**kwargs), m)()
+        assert isinstance(r.data, cubed_java.Array), m
+        f = plan_figures(r)
+        assert f["ops"] == 1 and f["intermediate_bytes"] == 0, (m, f)
+        want = getattr(da.rolling(**kwargs), m)()
+        got = r.compute()
+        assert got.dtype == want.dtype and got.attrs == want.attrs
+        xr.testing.assert_allclose(got, want)
+    got = c.rolling(**kwargs).std(ddof=1).compute()
+    xr.testing.assert_allclose(got, da.rolling(**kwargs).std(ddof=1))
+
+
+def test_anomalies_then_rolling30_intermediates_stay_near_the_input():
+    """The everyday workflow: monthly anomalies, then rolling(time=30).mean(); its plan's
+    intermediates (the groupby's per-block states) stay well under twice the input (the window
+    axis, or the rolling counts stored beside the sum, made them many times the input)."""
+    import pandas as pd
+
+    rng = np.random.default_rng(4)
+    x = (280 + rng.standard_normal((1000, 36, 36))).astype("float32")
+    x[:, :4, :] = np.nan
+    x[rng.random(x.shape) < 0.01] = np.nan
+    ds = xr.Dataset({"tas": (("time", "lat", "lon"), x)},
+                    coords={"time": pd.date_range("2000-01-01", periods=1000)})
+    lazy = ds.chunk({"time": 100}, chunked_array_type="cubed-java")
+    with xr.set_options(chunk_manager="cubed-java"):
+        anom = lazy.groupby("time.month") - lazy.groupby("time.month").mean()
+        out = anom.rolling(time=30).mean()
+    f = plan_figures(out)
+    assert f["intermediate_bytes"] <= 2 * x.nbytes, (f, x.nbytes)
+    want = (ds.groupby("time.month") - ds.groupby("time.month").mean()).rolling(time=30).mean()
+    # float32: NumPy sums the windows in float32, the kernel in float64
+    xr.testing.assert_allclose(out.compute(), want, rtol=0, atol=1e-3)

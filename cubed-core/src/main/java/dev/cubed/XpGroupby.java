@@ -2,6 +2,7 @@ package dev.cubed;
 
 import dev.cubed.core.GroupReduce;
 import dev.cubed.core.Reductions;
+import dev.cubed.core.SortedGroupReduce;
 import dev.cubed.nd.NDArray;
 import java.util.Arrays;
 import java.util.Locale;
@@ -91,6 +92,66 @@ public final class XpGroupby {
             XpReduce.DEFAULT_SPLIT_EVERY);
     return XpBlocks.wrap(
         GroupReduce.reduce(x.node(), labels, ax, numGroups, f, skipna, split, ddof), x);
+  }
+
+  /**
+   * {@link #groupbyReduce(CubedArray, NDArray, int, int, String, boolean, int)} for sorted codes
+   * (the non-negative ones never decrease: a resample, a sorted coordinate; flox's "blockwise"
+   * method): each block is turned into the states of only the groups it touches, and each output
+   * block merges the states of the groups that begin in one input block with those of the next
+   * blocks the groups reach into, then finishes them: two ops, states the size of the groups a
+   * block touches. The same results; the result's axis of length numGroups is chunked by the input
+   * blocks the groups begin in.
+   *
+   * @throws IllegalArgumentException as the other forms, or when the codes are not sorted
+   */
+  public static CubedArray groupbyReduceSorted(
+      CubedArray x, NDArray codes, int axis, int numGroups, String func, boolean skipna, int ddof) {
+    if (ddof < 0) {
+      throw new IllegalArgumentException("groupbyReduce: ddof must be 0 or more, got " + ddof);
+    }
+    int nd = x.shape().length;
+    int ax = axis < 0 ? axis + nd : axis;
+    if (ax < 0 || ax >= nd) {
+      throw new IllegalArgumentException(
+          "groupbyReduce: axis " + axis + " is out of range for " + nd + "-d x");
+    }
+    long[] labels = labels(codes, x.shape()[ax], numGroups);
+    if (x.dtype().isComplex()) {
+      throw new IllegalArgumentException("groupbyReduce: complex x is not supported");
+    }
+    return XpBlocks.wrap(
+        SortedGroupReduce.reduce(x.node(), labels, ax, numGroups, func(func), skipna, ddof), x);
+  }
+
+  /** Whether the non-negative codes never decrease ({@link #groupbyReduceSorted} takes them). */
+  public static boolean sortedCodes(NDArray codes) {
+    if (codes == null || codes.ndim() != 1 || !codes.dtype().isInteger()) {
+      return false;
+    }
+    long[] l = new long[(int) codes.shape(0)];
+    for (int i = 0; i < l.length; i++) {
+      l[i] = codes.getLong(i);
+    }
+    return SortedGroupReduce.sorted(l);
+  }
+
+  private static GroupReduce.Func func(String func) {
+    return switch (func.toLowerCase(Locale.ROOT)) {
+      case "sum" -> GroupReduce.Func.SUM;
+      case "count" -> GroupReduce.Func.COUNT;
+      case "mean" -> GroupReduce.Func.MEAN;
+      case "min" -> GroupReduce.Func.MIN;
+      case "max" -> GroupReduce.Func.MAX;
+      case "var" -> GroupReduce.Func.VAR;
+      case "std" -> GroupReduce.Func.STD;
+      default ->
+          throw new IllegalArgumentException(
+              "groupbyReduce: func '"
+                  + func
+                  + "' is not one of sum, count, mean, min, max, var, std (other reductions: reduce"
+                  + " each group with the array functions)");
+    };
   }
 
   private static long[] labels(NDArray codes, long n, int numGroups) {

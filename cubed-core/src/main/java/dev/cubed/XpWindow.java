@@ -41,4 +41,25 @@ public final class XpWindow {
     MovingWindow.Op op = MovingWindow.Op.of(func);
     return XpBlocks.wrap(Rolling.reduce(x.node(), ax, window, op, ddof), x);
   }
+
+  /**
+   * {@link #movingReduce(CubedArray, int, int, String, int)} giving NaN for every window with fewer
+   * than {@code minCount} values that are not NaN: xarray's {@code rolling(..., min_periods=m)}
+   * sums, means, variances and standard deviations in one op (with x padded by NaN as xarray pads),
+   * where xarray itself computes a rolling count of {@code notnull(x)} beside the reduction.
+   *
+   * @param minCount the least number of values a window needs (0 or less: no minimum)
+   * @throws IllegalArgumentException as the other form, or for a positive minCount with a func
+   *     other than nansum, nanmean, nanvar, nanstd or a non-floating x
+   */
+  public static CubedArray movingReduce(
+      CubedArray x, int axis, int window, String func, int ddof, int minCount) {
+    int nd = x.shape().length;
+    int ax = axis < 0 ? axis + nd : axis;
+    if (ddof < 0) {
+      throw new IllegalArgumentException("movingReduce: ddof must be 0 or more, got " + ddof);
+    }
+    MovingWindow.Op op = MovingWindow.Op.of(func);
+    return XpBlocks.wrap(Rolling.reduce(x.node(), ax, window, op, ddof, minCount), x);
+  }
 }

@@ -160,6 +160,52 @@ class XpGroupbyTest {
   }
 
   @Test
+  void sortedCodesGiveTheMapReduceResultsInTwoOps() {
+    // sorted labels: groups of 1 to 19 elements (one spans three blocks of 8), an empty group 4,
+    // two elements of no group, trailing empty groups 9 and 10
+    long[] lab = new long[T];
+    int[] len = {3, 19, 1, 5, 0, 4, 2, 2, 4};
+    int t = 0;
+    for (int q = 0; q < len.length; q++) {
+      for (int i = 0; i < len[q]; i++) {
+        lab[t++] = q;
+      }
+    }
+    lab[5] = -1;
+    lab[30] = -1;
+    NDArray codes = NDArray.of(lab, T);
+    double[] v = values();
+    CubedArray x = Cubed.fromArray(NDArray.of(v, T, X), new long[] {C, 4}, spec());
+    for (String func : List.of("sum", "count", "mean", "min", "max", "var", "std")) {
+      for (boolean skipna : List.of(true, false)) {
+        NDArray want = XpGroupby.groupbyReduce(x, codes, 0, 11, func, skipna, 1).compute();
+        CubedArray s = XpGroupby.groupbyReduceSorted(x, codes, 0, 11, func, skipna, 1);
+        assertThat(Cubed.plan(List.of(s)).summary().ops()).as(func).hasSizeLessThanOrEqualTo(2);
+        NDArray got = s.compute();
+        assertThat(got.dtype()).isEqualTo(want.dtype());
+        assertThat(got.shape()).containsExactly(11, X);
+        for (int i = 0; i < 11 * X; i++) {
+          String at = func + " skipna=" + skipna + " element " + i;
+          if (Double.isNaN(want.getDouble(i))) {
+            assertThat(got.getDouble(i)).as(at).isNaN();
+          } else {
+            assertThat(got.getDouble(i))
+                .as(at)
+                .isCloseTo(
+                    want.getDouble(i),
+                    org.assertj.core.data.Offset.offset(1e-9 * (1 + Math.abs(want.getDouble(i)))));
+          }
+        }
+      }
+    }
+    assertThat(XpGroupby.sortedCodes(codes)).isTrue();
+    assertThat(XpGroupby.sortedCodes(codes())).isFalse();
+    assertThatThrownBy(() -> XpGroupby.groupbyReduceSorted(x, codes(), 0, G, "mean", true, 0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("not sorted");
+  }
+
+  @Test
   void integersKeepTheirDtypeForSumMinMax() {
     long[] v = new long[T * X];
     for (int i = 0; i < v.length; i++) {

@@ -138,8 +138,13 @@ public final class GroupReduce {
     return a;
   }
 
-  /** One block's states per group (see {@link #reduce}). */
-  private static final class Initial implements BlockwiseFunction {
+  /**
+   * One block's states per group (see {@link #reduce}); the key's first entry is the block's index
+   * along the axis. With {@code base}/{@code local} (per block along the axis, for {@link
+   * SortedGroupReduce}) a block's states hold only its {@code local[b]} groups from {@code base[b]}
+   * on, and a label outside them is skipped.
+   */
+  static final class Initial implements BlockwiseFunction {
     private static final long serialVersionUID = 1L;
     private final ReduceKernel.Kind kind;
     private final boolean count;
@@ -150,6 +155,8 @@ public final class GroupReduce {
     private final long[] starts;
     private final int ax;
     private final int g;
+    private final long[] base;
+    private final int[] local;
 
     Initial(
         ReduceKernel.Kind kind,
@@ -161,6 +168,23 @@ public final class GroupReduce {
         long[] starts,
         int ax,
         int g) {
+      this(kind, count, skipNan, in, st, labels, starts, ax, g, null, null);
+    }
+
+    Initial(
+        ReduceKernel.Kind kind,
+        boolean count,
+        boolean skipNan,
+        DType in,
+        DType st,
+        long[] labels,
+        long[] starts,
+        int ax,
+        int g,
+        long[] base,
+        int[] local) {
+      this.base = base;
+      this.local = local;
       this.kind = kind;
       this.count = count;
       this.skipNan = skipNan;
@@ -187,23 +211,27 @@ public final class GroupReduce {
       int n = (int) s[ax];
       int in0 = (int) inner;
       int k = kind.fields();
+      int bi = (int) c[0];
+      int gl = local == null ? g : local[bi];
+      long lo = base == null ? 0 : base[bi];
       long[] os = new long[s.length + 2];
       os[0] = 1;
       for (int d = 0; d < s.length; d++) {
-        os[d + 1] = d == ax ? g : s[d];
+        os[d + 1] = d == ax ? gl : s[d];
       }
       os[s.length + 1] = k;
       NDArray state = NDArray.zeros(st, os);
-      long start = starts[(int) c[0]];
+      long start = starts[bi];
       if (st == DType.FLOAT64) {
-        floating(b, (double[]) state.data(), outer, n, in0, start);
+        floating(b, (double[]) state.data(), outer, n, in0, start, gl, lo);
       } else {
-        integral(b, (long[]) state.data(), outer, n, in0, start);
+        integral(b, (long[]) state.data(), outer, n, in0, start, gl, lo);
       }
       return state;
     }
 
-    private void floating(NDArray b, double[] acc, long outer, int n, int in0, long start) {
+    private void floating(
+        NDArray b, double[] acc, long outer, int n, int in0, long start, int g, long lo) {
       switch (kind) {
         case MIN -> Arrays.fill(acc, Double.POSITIVE_INFINITY);
         case MAX -> Arrays.fill(acc, Double.NEGATIVE_INFINITY);
@@ -216,8 +244,8 @@ public final class GroupReduce {
       boolean fl = in.isFloating();
       for (long o = 0; o < outer; o++) {
         for (int t = 0; t < n; t++) {
-          long lab = labels[(int) (start + t)];
-          if (lab < 0) {
+          long lab = labels[(int) (start + t)] - lo;
+          if (lab < 0 || lab >= g || labels[(int) (start + t)] < 0) {
             continue;
           }
           int src = (int) ((o * n + t) * in0);
@@ -299,7 +327,8 @@ public final class GroupReduce {
       return fl ? b.getDouble(i) : b.getLong(i);
     }
 
-    private void integral(NDArray b, long[] acc, long outer, int n, int in0, long start) {
+    private void integral(
+        NDArray b, long[] acc, long outer, int n, int in0, long start, int g, long lo) {
       boolean unsigned = st == DType.UINT64;
       if (kind == ReduceKernel.Kind.MIN) {
         Arrays.fill(acc, maxOf(in));
@@ -311,8 +340,8 @@ public final class GroupReduce {
       float[] ff = data instanceof float[] a ? a : null;
       for (long o = 0; o < outer; o++) {
         for (int t = 0; t < n; t++) {
-          long lab = labels[(int) (start + t)];
-          if (lab < 0) {
+          long lab = labels[(int) (start + t)] - lo;
+          if (lab < 0 || lab >= g || labels[(int) (start + t)] < 0) {
             continue;
           }
           int src = (int) ((o * n + t) * in0);

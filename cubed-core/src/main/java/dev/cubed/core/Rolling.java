@@ -33,6 +33,24 @@ public final class Rolling {
    *     the axis' length, or x is complex
    */
   public static ArrayNode reduce(ArrayNode x, int axis, int window, MovingWindow.Op op, int ddof) {
+    return reduce(x, axis, window, op, ddof, 0);
+  }
+
+  /**
+   * {@link #reduce(ArrayNode, int, int, MovingWindow.Op, int)} with NaN for windows of fewer than
+   * {@code minCount} values that are not NaN ({@link MovingWindow#reduce(NDArray, int, int,
+   * MovingWindow.Op, int, int)}).
+   */
+  public static ArrayNode reduce(
+      ArrayNode x, int axis, int window, MovingWindow.Op op, int ddof, int minCount) {
+    if (minCount > 0 && !MovingWindow.countsValues(op, x.dtype())) {
+      throw new IllegalArgumentException(
+          "rolling: a minimum count applies to nansum, nanmean, nanvar and nanstd of floating"
+              + " input, not "
+              + op.name().toLowerCase(Locale.ROOT)
+              + " of "
+              + x.dtype());
+    }
     int nd = x.shape().length;
     if (axis < 0 || axis >= nd) {
       throw new IllegalArgumentException(
@@ -87,7 +105,7 @@ public final class Rolling {
           long start = j * c;
           long len = sizes[j] + window - 1;
           NDArray span = span(blocks, in, axis, lo[j], start, len, complex);
-          return MovingWindow.reduce(span, axis, window, op, ddof);
+          return MovingWindow.reduce(span, axis, window, op, ddof, minCount);
         };
     long itemSize = x.dtype().itemSize();
     long spanBytes = itemSize * (c + window - 1);

@@ -21,6 +21,7 @@ final class DoubleLanes implements MovingWindow.Lanes {
   private final Op op;
   private final int w;
   private final int ddof;
+  private final int minCount;
   private final double[] in = new double[L];
   private final double[] old = new double[L];
   private final int[] nan = new int[L];
@@ -44,7 +45,8 @@ final class DoubleLanes implements MovingWindow.Lanes {
   private final boolean extremes;
   private final boolean max;
 
-  DoubleLanes(Op op, int window, int ddof) {
+  DoubleLanes(Op op, int window, int ddof, int minCount) {
+    this.minCount = minCount;
     this.op = op;
     this.w = window;
     this.ddof = ddof;
@@ -192,6 +194,9 @@ final class DoubleLanes implements MovingWindow.Lanes {
 
   private double value(int l, int t) {
     int valid = fin[l] + pinf[l] + ninf[l];
+    if (valid < minCount) {
+      return Double.NaN;
+    }
     switch (op) {
       case SUM:
         return nan[l] > 0 ? Double.NaN : sum(l);

@@ -122,6 +122,26 @@ public final class MovingWindow {
    *     the axis' length, or x is complex
    */
   public static NDArray reduce(NDArray x, int axis, int window, Op op, int ddof) {
+    return reduce(x, axis, window, op, ddof, 0);
+  }
+
+  /**
+   * {@link #reduce(NDArray, int, int, Op, int)} giving NaN for every window with fewer than {@code
+   * minCount} values that are not NaN (xarray's {@code min_periods}); only for the floating sums,
+   * means and variances that skip NaN (0 for no minimum, any op).
+   *
+   * @throws IllegalArgumentException as the other form, or for a positive minCount with another op
+   *     or input
+   */
+  public static NDArray reduce(NDArray x, int axis, int window, Op op, int ddof, int minCount) {
+    if (minCount > 0 && !countsValues(op, x.dtype())) {
+      throw new IllegalArgumentException(
+          "moving window: a minimum count applies to nansum, nanmean, nanvar and nanstd of"
+              + " floating input, not "
+              + op.name().toLowerCase(Locale.ROOT)
+              + " of "
+              + x.dtype());
+    }
     int nd = x.ndim();
     if (axis < 0 || axis >= nd) {
       throw new IllegalArgumentException(
@@ -161,7 +181,10 @@ public final class MovingWindow {
                 || op == Op.MAX
                 || op == Op.NANMIN
                 || op == Op.NANMAX);
-    Lanes lanes = exact ? new LongLanes(op, window, x.dtype()) : new DoubleLanes(op, window, ddof);
+    Lanes lanes =
+        exact
+            ? new LongLanes(op, window, x.dtype())
+            : new DoubleLanes(op, window, ddof, Math.max(0, minCount));
     int tile = (int) Math.min(inner, LANES);
     for (long o = 0; o < outer; o++) {
       for (long i0 = 0; i0 < inner; i0 += tile) {
@@ -177,6 +200,12 @@ public final class MovingWindow {
       }
     }
     return r;
+  }
+
+  /** Whether {@link #reduce(NDArray, int, int, Op, int, int)} takes a minimum count for these. */
+  public static boolean countsValues(Op op, DType in) {
+    return in.isRealFloating()
+        && (op == Op.NANSUM || op == Op.NANMEAN || op == Op.NANVAR || op == Op.NANSTD);
   }
 
   /** One lane kind's pass along the axis for {@code len} lanes. */

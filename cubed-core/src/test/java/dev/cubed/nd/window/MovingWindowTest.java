@@ -181,4 +181,36 @@ class MovingWindowTest {
     assertThatThrownBy(() -> MovingWindow.resultType(Op.SUM, DType.COMPLEX128))
         .hasMessageContaining("complex");
   }
+
+  @Test
+  void minCountGivesNaNForWindowsOfFewerValues() {
+    NDArray x = data(DType.FLOAT64, 7);
+    for (Op op : new Op[] {Op.NANSUM, Op.NANMEAN, Op.NANVAR, Op.NANSTD}) {
+      for (int minCount : new int[] {1, 3, 5}) {
+        NDArray plain = MovingWindow.reduce(x, 1, 5, op, 0);
+        NDArray counted = MovingWindow.reduce(x, 1, 5, op, 0, minCount);
+        for (int o = 0; o < 5; o++) {
+          for (int j = 0; j < 33; j++) {
+            for (int l = 0; l < 3; l++) {
+              int valid = 0;
+              for (int u = j; u < j + 5; u++) {
+                valid += Double.isNaN(x.getDouble((o * 37 + u) * 3 + l)) ? 0 : 1;
+              }
+              int at = (o * 33 + j) * 3 + l;
+              String where = op + " minCount " + minCount + " at " + at + " (" + valid + " valid)";
+              if (valid < minCount) {
+                assertThat(counted.getDouble(at)).as(where).isNaN();
+              } else {
+                assertThat(counted.getDouble(at))
+                    .as(where)
+                    .isEqualTo(plain.getDouble(at), org.assertj.core.data.Offset.offset(0.0));
+              }
+            }
+          }
+        }
+      }
+    }
+    assertThatThrownBy(() -> MovingWindow.reduce(x, 1, 5, Op.MAX, 0, 2))
+        .hasMessageContaining("minimum count");
+  }
 }
