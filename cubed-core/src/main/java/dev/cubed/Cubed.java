@@ -131,12 +131,24 @@ public final class Cubed {
    * @throws dev.cubed.runtime.TaskFailedException if a task fails on every attempt
    */
   public static List<NDArray> compute(ComputeOptions options, CubedArray... arrays) {
+    return computeInto(null, options, arrays);
+  }
+
+  /**
+   * {@link #compute(ComputeOptions, CubedArray...)}, with the results the run writes straight into
+   * memory going into the buffers {@code buffers} gives (asked before any task runs; null: arrays
+   * in the heap) rather than into new arrays: such a result comes back as {@code null} in the list,
+   * its elements in its buffer (see {@link dev.cubed.plan.ResultBuffers}). The others come back as
+   * arrays.
+   */
+  public static List<NDArray> computeInto(
+      dev.cubed.plan.ResultBuffers buffers, ComputeOptions options, CubedArray... arrays) {
     Plan p = plan(List.of(arrays));
     options.report(p, List.of(arrays));
     return p.run(
             executor(options, arrays[0].spec()),
             options.callbacks(),
-            RunOptions.defaults().resume(options.resumes()))
+            RunOptions.defaults().resume(options.resumes()).into(buffers))
         .outputs();
   }
 

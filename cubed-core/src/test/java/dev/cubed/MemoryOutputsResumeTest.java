@@ -11,6 +11,8 @@ import dev.cubed.runtime.TaskFailedException;
 import dev.cubed.runtime.ThreadsExecutor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -161,5 +163,82 @@ class MemoryOutputsResumeTest {
       assertThat(got.getDouble(i)).isEqualTo(a.getDouble(i) * b.getDouble(i) + 1.0);
     }
     assertThat(chunkFiles(tmp.resolve("streamed"))).isZero();
+  }
+
+  /** The elements of a float64 little-endian result buffer, as an array of {@code shape}. */
+  private static NDArray fromBuffer(ByteBuffer b, long... shape) {
+    return NDArray.fromBytes(DType.FLOAT64, shape, b.duplicate().clear(), ByteOrder.LITTLE_ENDIAN);
+  }
+
+  @Test
+  void resultsGoIntoTheCallersBuffersWhenGivenOne() {
+    // tiles of 64 bytes: streamed runs cross block rows; 3-d blocks not spanning trailing axes
+    Spec spec =
+        Spec.builder()
+            .workDir(tmp.resolve("buffers"))
+            .allowedMem(10_000_000)
+            .reservedMem(1000)
+            .tileBytes(64)
+            .build();
+    NDArray a = EngineTestSupport.randomDoubles(3, 23, 17, 13);
+    CubedArray x = Cubed.fromArray(a, new long[] {5, 6, 4}, spec);
+    CubedArray y = Xp.add(Xp.multiply(x, x), 1.0);
+    CubedArray z = Cubed.fromArray(a, new long[] {5, 17, 13}, spec);
+    CubedArray w = Xp.multiply(z, 2.0);
+    List<ByteBuffer> given = new ArrayList<>(Collections.nCopies(3, null));
+    List<NDArray> got =
+        Cubed.computeInto(
+            (i, dtype, shape) -> {
+              assertThat(dtype).isEqualTo(DType.FLOAT64);
+              assertThat(shape).containsExactly(23, 17, 13);
+              given.set(i, ByteBuffer.allocateDirect(23 * 17 * 13 * 8));
+              return given.get(i);
+            },
+            ComputeOptions.executor(new ThreadsExecutor(2, 1)),
+            y,
+            w,
+            y);
+    assertThat(got.get(0)).as("the first position of a buffered result is null").isNull();
+    assertThat(got.get(1)).isNull();
+    assertThat(given.get(2)).as("asked once per output node").isNull();
+    NDArray yy = fromBuffer(given.get(0), 23, 17, 13);
+    NDArray ww = fromBuffer(given.get(1), 23, 17, 13);
+    for (int i = 0; i < a.size(); i++) {
+      assertThat(yy.getDouble(i)).isEqualTo(a.getDouble(i) * a.getDouble(i) + 1.0);
+      assertThat(ww.getDouble(i)).isEqualTo(a.getDouble(i) * 2.0);
+    }
+    assertThat(got.get(2)).as("a repeated output comes back as a copy").isEqualTo(yy);
+    assertThat(chunkFiles(tmp.resolve("buffers"))).isZero();
+  }
+
+  @Test
+  void aFailedRunWritesTheFinishedBlocksOfABufferedResultAndResumeSkipsThem() throws Exception {
+    work = tmp.resolve("buffered");
+    Spec spec = EngineTestSupport.tinySpec(work, 10_000_000);
+    NDArray expected = Cubed.compute(opts(new Counter()), program(spec)).get(0);
+    CALLS.set(0);
+    failAt = 6;
+    Counter first = new Counter();
+    ByteBuffer[] buf = new ByteBuffer[1];
+    assertThatThrownBy(
+            () ->
+                Cubed.computeInto(
+                    (i, dtype, shape) -> buf[0] = ByteBuffer.allocate(40 * 40 * 8),
+                    opts(first),
+                    program(spec)))
+        .isInstanceOf(TaskFailedException.class);
+    assertThat(buf[0]).isNotNull();
+    assertThat(first.tasks).hasSize(5);
+    assertThat(chunksAtFailure).as("the blocks are in the buffer while the run goes on").isZero();
+    assertThat(chunkFiles(work))
+        .as("the finished blocks, written when the run failed")
+        .isEqualTo(5);
+    assertThat(markers(work)).isEqualTo(5);
+
+    failAt = -1;
+    Counter resumed = new Counter();
+    NDArray got = Cubed.compute(opts(resumed).resume(), program(spec)).get(0);
+    assertThat(resumed.tasks).as("only the unfinished tasks run again").hasSize(4);
+    assertThat(got).isEqualTo(expected);
   }
 }

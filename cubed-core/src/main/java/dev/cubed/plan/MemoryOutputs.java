@@ -1,5 +1,6 @@
 package dev.cubed.plan;
 
+import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import dev.cubed.plan.durable.ComputeDir;
@@ -12,6 +13,7 @@ import dev.cubed.plan.node.ArrayNode;
 import dev.cubed.runtime.Operation;
 import dev.cubed.zarr.ZarrArray;
 import dev.cubed.zarr.codec.ChunkElements;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -83,15 +85,40 @@ final class MemoryOutputs {
 
   private static final AtomicBoolean HOOKED = new AtomicBoolean();
 
-  /** One output held in memory: its node, its result, and the finished task keys. */
+  /**
+   * One output held in memory: its node, its result (an array in the heap, or the caller's buffer
+   * when {@link ResultBuffers} gave one), and the finished task keys.
+   */
   private static final class Held {
     final ArrayNode.Computed node;
     final NDArray result;
+    final ByteBuffer buffer;
     final Set<List<Long>> finished = ConcurrentHashMap.newKeySet();
 
-    Held(ArrayNode.Computed node) {
+    Held(ArrayNode.Computed node, ByteBuffer given) {
       this.node = node;
-      this.result = NDArray.empty(node.dtype(), node.shape());
+      if (given != null) {
+        long nbytes = Shapes.size(node.shape()) * node.dtype().itemSize();
+        if (given.capacity() != nbytes) {
+          throw new IllegalArgumentException(
+              "the result buffer for "
+                  + node.name()
+                  + " holds "
+                  + given.capacity()
+                  + " bytes; its result takes "
+                  + nbytes);
+        }
+      }
+      this.buffer = given == null ? null : BufferRegions.littleEndian(given);
+      this.result = given == null ? NDArray.empty(node.dtype(), node.shape()) : null;
+    }
+
+    /** Block {@code b}'s elements, from the result. */
+    NDArray region(long[] b) {
+      return buffer == null
+          ? result.getRegion(node.blockOffset(b), node.blockShape(b))
+          : BufferRegions.get(
+              buffer, node.dtype(), node.shape(), node.blockOffset(b), node.blockShape(b));
     }
   }
 
@@ -100,6 +127,7 @@ final class MemoryOutputs {
    * copies its block (a chain task: its row's blocks; a streamed write: its block run by run)
    * straight into the result rather than writing it to the compute directory to be read back and
    * assembled, then records that it finished. {@code blocks} are the tasks of a non-chain op.
+   * {@code buffer}: where the result goes instead of a new array in the heap, or null.
    */
   Operation op(
       ArrayNode.Computed c,
@@ -108,9 +136,10 @@ final class MemoryOutputs {
       boolean streamed,
       long projectedMem,
       List<String> deps,
-      List<long[]> blocks) {
+      List<long[]> blocks,
+      ByteBuffer buffer) {
     String name = c.name();
-    held.put(name, new Held(c));
+    held.put(name, new Held(c, buffer));
     ChainWalks.Sink sink = sink(name);
     boolean chain = c.op().function() instanceof ChainFunction;
     return new Operation(
@@ -145,8 +174,12 @@ final class MemoryOutputs {
   private ChainWalks.Sink sink(String name) {
     Held h = held.get(name);
     return (key, block) -> {
-      NDArray b = block.dtype() == h.result.dtype() ? block : block.astype(h.result.dtype());
-      h.result.setRegion(h.node.blockOffset(key), b);
+      NDArray b = block.dtype() == h.node.dtype() ? block : block.astype(h.node.dtype());
+      if (h.buffer != null) {
+        BufferRegions.put(h.buffer, h.node.shape(), h.node.blockOffset(key), b);
+      } else {
+        h.result.setRegion(h.node.blockOffset(key), b);
+      }
     };
   }
 
@@ -160,36 +193,46 @@ final class MemoryOutputs {
     long[] bs = h.node.blockShape(key);
     long[] off = h.node.blockOffset(key);
     long n = Shapes.size(bs);
-    int per = (int) Math.max(1, Math.min(n, tileBytes / Math.max(1, h.result.dtype().itemSize())));
+    DType dt = h.node.dtype();
+    int per = (int) Math.max(1, Math.min(n, tileBytes / Math.max(1, dt.itemSize())));
     for (long s = 0; s < n; s += per) {
       int count = (int) Math.min(per, n - s);
       NDArray r = src.run(s, count);
-      NDArray run = r.dtype() == h.result.dtype() ? r : r.astype(h.result.dtype());
-      copyRun(run, count, bs, s, h.result, off);
+      NDArray run = r.dtype() == dt ? r : r.astype(dt);
+      copyRun(run, count, bs, s, h, off);
     }
   }
 
   /**
    * Copies {@code count} elements (a C-order run starting at element {@code start} of a block of
-   * shape {@code bs}) into {@code dst} at the block's offset {@code off}, one row piece at a time.
+   * shape {@code bs}) into {@code h}'s result at the block's offset {@code off}, one row piece at a
+   * time.
    */
-  private static void copyRun(
-      NDArray run, int count, long[] bs, long start, NDArray dst, long[] off) {
+  private static void copyRun(NDArray run, int count, long[] bs, long start, Held h, long[] off) {
     int nd = bs.length;
-    int mult = dst.dtype().isComplex() ? 2 : 1;
+    int mult = h.node.dtype().isComplex() ? 2 : 1;
     if (nd == 0) {
-      System.arraycopy(run.data(), 0, dst.data(), 0, mult);
+      if (h.buffer != null) {
+        BufferRegions.putRun(h.buffer, 0, run, 0, 1);
+      } else {
+        System.arraycopy(run.data(), 0, h.result.data(), 0, mult);
+      }
       return;
     }
+    long[] strides = Shapes.strides(h.node.shape());
     long[] idx = Shapes.unravel(bs, start);
-    long[] at = new long[nd];
     int done = 0;
     while (done < count) {
       int seg = (int) Math.min(count - done, bs[nd - 1] - idx[nd - 1]);
+      long at = 0;
       for (int i = 0; i < nd; i++) {
-        at[i] = off[i] + idx[i];
+        at += (off[i] + idx[i]) * strides[i];
       }
-      System.arraycopy(run.data(), done * mult, dst.data(), dst.flatIndex(at) * mult, seg * mult);
+      if (h.buffer != null) {
+        BufferRegions.putRun(h.buffer, at, run, done, seg);
+      } else {
+        System.arraycopy(run.data(), done * mult, h.result.data(), (int) at * mult, seg * mult);
+      }
       done += seg;
       idx[nd - 1] += seg;
       for (int i = nd - 1; i > 0 && idx[i] == bs[i]; i--) {
@@ -199,9 +242,30 @@ final class MemoryOutputs {
     }
   }
 
-  /** The result of {@code name}, complete once every task of it finished. */
+  /**
+   * The result of {@code name}, complete once every task of it finished; null when it went into a
+   * buffer of {@link ResultBuffers}.
+   */
   NDArray result(String name) {
     return held.get(name).result;
+  }
+
+  /** Whether {@code name}'s result went into a buffer of {@link ResultBuffers}. */
+  boolean buffered(String name) {
+    return held.get(name).buffer != null;
+  }
+
+  /** A copy of {@code name}'s whole result as an array (from its buffer, if it has one). */
+  NDArray copyOut(String name) {
+    Held h = held.get(name);
+    return h.buffer == null
+        ? h.result
+        : BufferRegions.get(
+            h.buffer,
+            h.node.dtype(),
+            h.node.shape(),
+            new long[h.node.shape().length],
+            h.node.shape());
   }
 
   /**
@@ -229,7 +293,7 @@ final class MemoryOutputs {
       for (List<Long> k : taken) {
         long[] key = unboxed(k);
         for (long[] b : blocksOf(h.node, key)) {
-          z.writeChunk(b, h.result.getRegion(h.node.blockOffset(b), h.node.blockShape(b)));
+          z.writeChunk(b, h.region(b));
         }
         seam.at(Point.FLUSH_BLOCKS_WRITTEN, e.getKey(), key);
         TaskMarkers.markDone(cdir, e.getKey(), key);

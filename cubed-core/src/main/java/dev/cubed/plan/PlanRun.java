@@ -28,6 +28,7 @@ import dev.cubed.zarr.store.Store;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -128,7 +129,10 @@ final class PlanRun {
                     plan.streamedWrites.contains(c.name()),
                     info.projectedMem(),
                     List.copyOf(producersRead(c, producer, new LinkedHashSet<>())),
-                    allBlocks(c.numBlocks())));
+                    allBlocks(c.numBlocks()),
+                    options.buffers() == null
+                        ? null
+                        : options.buffers().buffer(plan.outputs.indexOf(c), c.dtype(), c.shape())));
             producer.put(c.name(), c.name());
             continue;
           }
@@ -242,9 +246,14 @@ final class PlanRun {
           () -> flushMemoryOutputs(cdir, store, null),
           () -> targets.run(() -> report[0] = executor.execute(computeId, toRun, callbacks)));
       List<NDArray> results = new ArrayList<>();
+      Set<String> given = new HashSet<>();
       for (ArrayNode o : read ? plan.outputs : List.<ArrayNode>of()) {
         if (inMemory.contains(o.name())) {
-          results.add(inMemory.result(o.name()));
+          // a buffered result is the caller's at its first position (null there), a copy after
+          results.add(
+              !inMemory.buffered(o.name())
+                  ? inMemory.result(o.name())
+                  : given.add(o.name()) ? null : inMemory.copyOut(o.name()));
           continue;
         }
         ZarrArray z = arrays.get(o.name());

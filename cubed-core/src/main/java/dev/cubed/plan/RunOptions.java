@@ -9,20 +9,27 @@ package dev.cubed.plan;
  * @param resume reuse the compute directory an earlier run of the same plan left and skip every
  *     task with a completion marker (ops with all tasks done are not run at all); without it such a
  *     directory is emptied first
+ * @param buffers where the outputs written straight into their results go, or null: arrays in the
+ *     heap (see {@link ResultBuffers})
  */
-public record RunOptions(boolean readResults, boolean resume) {
+public record RunOptions(boolean readResults, boolean resume, ResultBuffers buffers) {
   /** Read the outputs back, no resume. */
   public static RunOptions defaults() {
-    return new RunOptions(true, false);
+    return new RunOptions(true, false, null);
   }
 
   /** These options, resuming an earlier run when {@code on}. */
   public RunOptions resume(boolean on) {
-    return new RunOptions(readResults, on);
+    return new RunOptions(readResults, on, buffers);
   }
 
   /** These options, reading nothing back. */
   public RunOptions noResults() {
-    return new RunOptions(false, resume);
+    return new RunOptions(false, resume, buffers);
+  }
+
+  /** These options, with the results written into the buffers {@code b} gives (null: none). */
+  public RunOptions into(ResultBuffers b) {
+    return new RunOptions(readResults, resume, b);
   }
 }

@@ -100,6 +100,7 @@ public final class BridgeMain {
     this.out = new PieceOutputStream(new BufferedOutputStream(out, 1 << 16));
     this.maxFrame = maxFrame;
     session.events = this::event;
+    session.shm = shm;
   }
 
   /**
@@ -488,6 +489,15 @@ public final class BridgeMain {
           }
         }
       }
+    } else if (v instanceof SharedMemory.Mapped m) {
+      o.u8(Wire.SHMARRAY);
+      o.str(m.dtype().standardName());
+      o.u8(m.shape().length);
+      for (long d : m.shape()) {
+        o.i64(d);
+      }
+      o.i64(m.nbytes());
+      o.str(m.path());
     } else if (v instanceof NDArray a) {
       boolean shared = shm.wants(a);
       o.u8(shared ? Wire.SHMARRAY : Wire.NDARRAY);

@@ -2,6 +2,7 @@ package dev.cubed.bridge;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cubed.ComputeOptions;
 import dev.cubed.Cubed;
 import dev.cubed.CubedArray;
 import dev.cubed.PlanFigures;
@@ -23,6 +24,8 @@ import dev.cubed.zarr.ZarrArrayBuilder;
 import dev.cubed.zarr.ZarrGroup;
 import dev.cubed.zarr.store.Store;
 import dev.cubed.zarr.store.Stores;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -61,6 +64,9 @@ final class Calls {
     long nextId = 1;
     Spec spec = Spec.fromEnv();
 
+    /** Where large results cross (set by {@link BridgeMain}; none by default). */
+    SharedMemory shm = new SharedMemory(null, Long.MAX_VALUE);
+
     /**
      * Sends an event frame to the client while a call runs (set by {@link BridgeMain}); may be
      * called from any thread.
@@ -86,6 +92,38 @@ final class Calls {
       long id = nextId++;
       handles.put(id, x);
       return id;
+    }
+  }
+
+  /**
+   * Computes {@code xs} with the results the run writes straight into memory going into result
+   * files made before it runs (one copy, task to file; see {@link SharedMemory#create}); returns
+   * per array its {@link SharedMemory.Mapped} file or its array.
+   */
+  static List<Object> computeShared(SharedMemory shm, ComputeOptions options, CubedArray[] xs) {
+    SharedMemory.Mapped[] files = new SharedMemory.Mapped[xs.length];
+    try {
+      List<NDArray> rs =
+          Cubed.computeInto(
+              (i, dtype, shape) -> {
+                try {
+                  files[i] = shm.create(dtype, shape);
+                } catch (IOException e) {
+                  throw new UncheckedIOException("making a shared result file: " + e, e);
+                }
+                return files[i] == null ? null : files[i].buffer();
+              },
+              options,
+              xs);
+      List<Object> out = new ArrayList<>();
+      for (int i = 0; i < xs.length; i++) {
+        out.add(rs.get(i) != null ? rs.get(i) : files[i]);
+      }
+      return out;
+    } finally {
+      for (SharedMemory.Mapped m : files) {
+        SharedMemory.release(m);
+      }
     }
   }
 
@@ -163,7 +201,7 @@ final class Calls {
           for (int i = 0; i < xs.length; i++) {
             xs[i] = s.get(hs.get(i), "compute");
           }
-          return Cubed.compute(xs);
+          return computeShared(s.shm, ComputeOptions.defaults(), xs);
         });
     OWN.put("computeWith", ComputeWith::apply);
     // persistInMemory(handles[, maxBytes]): computes them in one plan and returns in-memory

@@ -103,7 +103,7 @@ final class ComputeWith {
       options = options.withCallback(stream);
     }
     try {
-      return Cubed.compute(options, xs);
+      return Calls.computeShared(s.shm, options, xs);
     } finally {
       if (stream != null) {
         stream.close();

@@ -128,6 +128,49 @@ final class SharedMemory {
     return f.toString();
   }
 
+  /**
+   * A result file made before its compute runs: the tasks write their blocks into {@code buffer}
+   * (the file mapped), and the reply names the file ({@link Wire#SHMARRAY}), so the result crosses
+   * with one copy, task to file, and none in the heap.
+   */
+  record Mapped(String path, MappedByteBuffer buffer, DType dtype, long[] shape, long nbytes) {}
+
+  /**
+   * A new owner-only file of {@code dtype} and {@code shape}'s byte size, mapped for writing, or
+   * null when results of that size cross another way (no shared folder, smaller than the threshold,
+   * empty, or over the 2 GB a mapping holds). Deleted as the reply files are when not taken.
+   */
+  Mapped create(DType dtype, long[] shape) throws IOException {
+    long n = dtype.itemSize();
+    for (long d : shape) {
+      n = d == 0 || n <= Integer.MAX_VALUE / d ? n * d : Long.MAX_VALUE;
+    }
+    if (dir == null || n < minBytes || n == 0 || n > Integer.MAX_VALUE) {
+      return null;
+    }
+    Path f =
+        Files.createTempFile(
+            dir,
+            SESSION_PREFIX,
+            ".out",
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+    written.add(f);
+    try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+      return new Mapped(
+          f.toString(), ch.map(FileChannel.MapMode.READ_WRITE, 0, n), dtype, shape.clone(), n);
+    }
+  }
+
+  /**
+   * Unmaps a result file this JVM wrote (once its compute has ended: no task writes any more); the
+   * file stays for the reader.
+   */
+  static void release(Mapped m) {
+    if (m != null) {
+      unmap(m.buffer());
+    }
+  }
+
   /** Deletes the reply files not taken by the reader (called before each request and at exit). */
   void cleanUp() {
     for (Path p : written) {

@@ -67,6 +67,26 @@ class SharedMemoryTest {
   }
 
   @Test
+  void aResultFileMadeBeforeTheComputeHoldsWhatItsTasksWrite() throws Exception {
+    SharedMemory shm = new SharedMemory(dir, 1);
+    SharedMemory.Mapped m = shm.create(DType.FLOAT64, new long[] {4, 5});
+    assertThat(m.buffer().capacity()).isEqualTo(160);
+    m.buffer().order(ByteOrder.LITTLE_ENDIAN).asDoubleBuffer().put(19, 2.5);
+    SharedMemory.release(m);
+    Path f = Path.of(m.path());
+    assertThat(Files.size(f)).isEqualTo(160);
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(f)))
+        .isEqualTo("rw-------");
+    NDArray back = SharedMemory.read(DType.FLOAT64, new long[] {4, 5}, 160, m.path());
+    assertThat(back.getDouble(19)).isEqualTo(2.5);
+    assertThat(back.getDouble(0)).isZero();
+    assertThat(new SharedMemory(dir, 1 << 20).create(DType.FLOAT64, new long[] {4, 5}))
+        .as("below the threshold: the result crosses as an array")
+        .isNull();
+    assertThat(new SharedMemory(null, 1).create(DType.FLOAT64, new long[] {4, 5})).isNull();
+  }
+
+  @Test
   void theEndOfInputRemovesTheSessionFolderAndItsTransferFiles() throws Exception {
     Path session = Files.createDirectory(dir.resolve("cubed-java-4242-abc"));
     Path left = Files.writeString(session.resolve("cubed-java-1.in"), "left by a killed parent");

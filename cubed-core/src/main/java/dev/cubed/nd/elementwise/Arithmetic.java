@@ -224,6 +224,12 @@ final class Arithmetic {
   static NDArray clip(NDArray x, NDArray min, NDArray max) {
     DType t = x.dtype();
     Accept.REAL_NUMERIC.check("clip", t, t);
+    if (t == DType.FLOAT64
+        && scalarBound(min)
+        && scalarBound(max)
+        && (min != null || max != null)) {
+      return clipScalars(x, min, max);
+    }
     NDArray r = x;
     if (min != null) {
       Accept.REAL_NUMERIC.check("clip", min.dtype(), t, min.dtype());
@@ -237,5 +243,49 @@ final class Arithmetic {
       return x.copy();
     }
     return r.dtype() == t ? r : r.astype(t);
+  }
+
+  /** A bound the one-pass float64 clip takes: absent, or a float64 scalar (0-d). */
+  private static boolean scalarBound(NDArray b) {
+    return b == null || (b.ndim() == 0 && b.dtype() == DType.FLOAT64);
+  }
+
+  /**
+   * clip of float64 {@code x} between scalar bounds in one pass, with the results of {@link
+   * #MAXIMUM} then {@link #MINIMUM} (NaN in x or a bound gives NaN; a bound equal to x, as 0.0 and
+   * -0.0, gives the bound).
+   */
+  private static NDArray clipScalars(NDArray x, NDArray min, NDArray max) {
+    double[] a = (double[]) x.data();
+    NDArray out = NDArray.empty(DType.FLOAT64, x.shape());
+    double[] o = (double[]) out.data();
+    int n = x.size();
+    boolean hasLo = min != null;
+    boolean hasHi = max != null;
+    double lo = hasLo ? ((double[]) min.data())[0] : 0;
+    double hi = hasHi ? ((double[]) max.data())[0] : 0;
+    if (hasLo && hasHi && !Double.isNaN(lo) && !Double.isNaN(hi)) {
+      for (int i = 0; i < n; i++) {
+        double v = a[i];
+        if (v != v) {
+          o[i] = Double.NaN;
+        } else {
+          double r = v > lo ? v : lo;
+          o[i] = r < hi ? r : hi;
+        }
+      }
+      return out;
+    }
+    for (int i = 0; i < n; i++) {
+      double r = a[i];
+      if (hasLo) {
+        r = r != r || lo != lo ? Double.NaN : r > lo ? r : lo;
+      }
+      if (hasHi) {
+        r = r != r || hi != hi ? Double.NaN : r < hi ? r : hi;
+      }
+      o[i] = r;
+    }
+    return out;
   }
 }

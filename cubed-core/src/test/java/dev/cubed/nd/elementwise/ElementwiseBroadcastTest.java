@@ -128,6 +128,39 @@ class ElementwiseBroadcastTest {
   }
 
   @Test
+  void float64ClipBetweenScalarsIsMaximumThenMinimum() {
+    double nan = Double.NaN;
+    double[] xs = {-1.0, 0.2, 0.5, 0.8, 3.0, nan, -0.0, 0.0, Double.NEGATIVE_INFINITY};
+    NDArray x = NDArray.of(xs);
+    Object[][] bounds = {
+      {0.2, 0.8},
+      {0.8, 0.2},
+      {null, 0.5},
+      {0.5, null},
+      {nan, 0.5},
+      {0.1, nan},
+      {0.0, -0.0},
+      {-0.0, 0.0}
+    };
+    for (Object[] lh : bounds) {
+      NDArray r = x;
+      if (lh[0] != null) {
+        r = Elementwise.maximum(r, NDArray.scalar(DType.FLOAT64, lh[0]));
+      }
+      if (lh[1] != null) {
+        r = Elementwise.minimum(r, NDArray.scalar(DType.FLOAT64, lh[1]));
+      }
+      NDArray c = Elementwise.clip(x, lh[0], lh[1]);
+      assertThat(c.dtype()).isEqualTo(DType.FLOAT64);
+      for (int i = 0; i < xs.length; i++) {
+        assertThat(Double.doubleToLongBits(c.getDouble(i)))
+            .as("clip(%s, %s, %s)", xs[i], lh[0], lh[1])
+            .isEqualTo(Double.doubleToLongBits(r.getDouble(i)));
+      }
+    }
+  }
+
+  @Test
   void sameShapeFloat64AddIsExact() {
     double[] a = new double[1000];
     double[] b = new double[1000];
