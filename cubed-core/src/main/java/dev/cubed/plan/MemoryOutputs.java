@@ -187,7 +187,10 @@ final class MemoryOutputs {
       for (List<Long> k : new ArrayList<>(h.finished)) {
         long[] key = unboxed(k);
         for (long[] b : blocksOf(h.node, key)) {
-          z.writeChunk(b, h.result.getRegion(h.node.blockOffset(b), h.node.blockShape(b)));
+          NDArray block = h.result.getRegion(h.node.blockOffset(b), h.node.blockShape(b));
+          // an irregular grid is stored padded to its largest blocks, as a run without memory
+          // outputs stores it (PlanRun.createPadded)
+          z.writeChunk(b, h.node.isRegular() ? block : Evaluator.pad(block, h.node.chunks()));
         }
         TaskMarkers.markDone(cdir, e.getKey(), key);
         n++;
