@@ -11,11 +11,12 @@ import java.util.Arrays;
  * Integer-array indexing ({@code x[i0, i1, ...]} with integer index arrays) on chunked arrays, with
  * the index arrays in memory (as {@link Xp#take(CubedArray, NDArray, int)}).
  *
- * <p>Memory: the indexed axes are moved first (blocks permuted) and, for more than one index array,
- * merged into one axis by a C-order reshape (x is rechunked to contiguous blocks, bounded, when its
- * blocks are not); the flat indices then go through {@code take}, whose output blocks each read,
- * one at a time, only the input blocks their indices fall in. Nothing of x's size is allocated in a
- * task.
+ * <p>Memory: one index array is a {@code take} along its axis on x's own chunk grid (its dimensions
+ * replace the axis in place, as in NumPy; an n-d index array is taken flat and the axis reshaped).
+ * For more than one index array the indexed axes are moved first (blocks permuted) and merged into
+ * one axis by a C-order reshape (x is rechunked to contiguous blocks, bounded, when its blocks are
+ * not); the flat indices then go through {@code take}, whose output blocks each read, one at a
+ * time, only the input blocks their indices fall in. Nothing of x's size is allocated in a task.
  */
 public final class XpIndexing {
   private XpIndexing() {}
@@ -72,6 +73,11 @@ public final class XpIndexing {
       Indexing.resolveIndices(fn, indices[i], x.shape()[ax[i]], ax[i]);
     }
     long[] b = Shapes.broadcast(fn, shapes);
+    if (k == 1) {
+      // one index array: its dimensions replace the axis in place, which is take along that
+      // axis: one gather op on x's own grid, no permutation of x's blocks before and after
+      return XpSearch.take(x, indices[0], ax[0]);
+    }
     int[] perm = new int[nd];
     int p = 0;
     for (int a : ax) {

@@ -70,6 +70,30 @@ class MemoryOutputsResumeTest {
         x);
   }
 
+  /**
+   * 40x40 in irregular blocks (10, 15, 15) x (15, 15, 10), as a misaligned slice gives: the op's
+   * output is the result, on an irregular grid.
+   */
+  private static CubedArray irregularProgram(Spec spec) {
+    NDArray a = EngineTestSupport.randomDoubles(7, 40, 40);
+    long[][] sizes = {{10, 15, 15}, {15, 15, 10}};
+    CubedArray x = Cubed.fromArray(a, sizes, spec);
+    return Xp.mapBlocks(
+        b -> {
+          if (CALLS.incrementAndGet() == failAt) {
+            chunksAtFailure = chunkFiles(work);
+            throw new IllegalStateException("injected failure");
+          }
+          NDArray o = b[0].copy();
+          for (int i = 0; i < o.size(); i++) {
+            o.setDouble(i, o.getDouble(i) * 3 - 1);
+          }
+          return o;
+        },
+        DType.FLOAT64,
+        x);
+  }
+
   private static final class Counter implements Callback {
     final List<String> tasks = Collections.synchronizedList(new ArrayList<>());
 
@@ -137,6 +161,32 @@ class MemoryOutputsResumeTest {
     assertThat(resumed.tasks).as("only the unfinished tasks run again").hasSize(4);
     assertThat(got).isEqualTo(expected);
     assertThat(chunkFiles(work)).as("success deletes the compute directory").isZero();
+  }
+
+  @Test
+  void anIrregularResultIsHeldInMemoryAndAFailedRunStoresItPaddedForResume() throws Exception {
+    work = tmp.resolve("irregular");
+    Spec spec = EngineTestSupport.tinySpec(work, 10_000_000);
+    NDArray a = EngineTestSupport.randomDoubles(7, 40, 40);
+    failAt = 6;
+    Counter first = new Counter();
+    assertThatThrownBy(() -> Cubed.compute(opts(first), irregularProgram(spec)))
+        .isInstanceOf(TaskFailedException.class);
+    assertThat(first.tasks).hasSize(5);
+    assertThat(chunksAtFailure)
+        .as("an output on an irregular grid is held in memory too, not written and read back")
+        .isZero();
+    assertThat(chunkFiles(work))
+        .as("the finished blocks, written when the run failed")
+        .isEqualTo(5);
+
+    failAt = -1;
+    Counter resumed = new Counter();
+    NDArray got = Cubed.compute(opts(resumed).resume(), irregularProgram(spec)).get(0);
+    assertThat(resumed.tasks).as("only the unfinished tasks run again").hasSize(4);
+    for (int i = 0; i < a.size(); i++) {
+      assertThat(got.getDouble(i)).isEqualTo(a.getDouble(i) * 3 - 1);
+    }
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.cubed;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -180,6 +181,39 @@ class XpIndexingTest extends ChunkedVsKernel {
       }
     }
     assertNoFailures();
+  }
+
+  @Test
+  void oneIndexArrayOnAnInnerAxisIsOneTakeOnTheInputsGrid() {
+    // xarray's isel(x=[3, 1, 4]) on t(time, x, y) chunked along time: before, the blocks were
+    // permuted to put x first, taken, and permuted back (three block copies per task)
+    NDArray a = EngineTestSupport.randomDoubles(9, 12 * 7 * 5).reshape(12, 7, 5);
+    CubedArray c = Cubed.fromArray(a, new long[] {4, 7, 5}, spec());
+    NDArray idx = NDArray.zeros(DType.INT64, 3);
+    idx.setLong(0, 3);
+    idx.setLong(1, -6);
+    idx.setLong(2, 4);
+    List<String> ops = Collections.synchronizedList(new ArrayList<>());
+    dev.cubed.runtime.Callback cb =
+        new dev.cubed.runtime.Callback() {
+          @Override
+          public void onTaskEnd(dev.cubed.runtime.Events.TaskEnd e) {
+            ops.add(e.opName());
+          }
+        };
+    NDArray got =
+        Cubed.compute(
+                ComputeOptions.executor(new dev.cubed.runtime.ThreadsExecutor(1, 1))
+                    .withCallback(cb),
+                XpIndexing.getItem(c, new int[] {1}, idx))
+            .get(0);
+    assertNull(
+        DifferentialTest.compare(
+            reference(a, new int[] {1}, new NDArray[] {idx}), got, false, 1, false));
+    assertEquals(3, ops.size(), "one task per input block along the time axis: " + ops);
+    assertTrue(
+        ops.stream().allMatch(n -> n.startsWith("take")),
+        "one take op, no permutation of the blocks: " + ops);
   }
 
   @Test

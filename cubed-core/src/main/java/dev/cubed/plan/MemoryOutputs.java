@@ -293,7 +293,10 @@ final class MemoryOutputs {
       for (List<Long> k : taken) {
         long[] key = unboxed(k);
         for (long[] b : blocksOf(h.node, key)) {
-          z.writeChunk(b, h.region(b));
+          NDArray block = h.region(b);
+          // an irregular grid is stored padded to its largest blocks, as a run without memory
+          // outputs stores it (PlanRun.createPadded)
+          z.writeChunk(b, h.node.isRegular() ? block : Evaluator.pad(block, h.node.chunks()));
         }
         seam.at(Point.FLUSH_BLOCKS_WRITTEN, e.getKey(), key);
         TaskMarkers.markDone(cdir, e.getKey(), key);

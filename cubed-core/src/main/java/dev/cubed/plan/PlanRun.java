@@ -116,7 +116,6 @@ final class PlanRun {
         } else if (n instanceof ArrayNode.Computed c && plan.materialized.contains(c.name())) {
           PlanSummary.OpInfo info = plan.info(c.name());
           if (c.target() == null
-              && c.isRegular()
               && memoryOutputs
               && isOutput(c)
               && !readers.containsKey(c.name())) {
@@ -421,7 +420,9 @@ final class PlanRun {
    */
   private void flushMemoryOutputs(ComputeDir cdir, Store store, Throwable e) {
     try {
-      long n = inMemory.flush(cdir, c -> createOutput(store, c));
+      long n =
+          inMemory.flush(
+              cdir, c -> c.isRegular() ? createOutput(store, c) : createPadded(store, c.name(), c));
       if (n > 0) {
         LOG.info(
             "compute failed: the "
