@@ -54,35 +54,9 @@ public final class XpGroupby {
    */
   public static CubedArray groupbyReduce(
       CubedArray x, NDArray codes, int axis, int numGroups, String func, boolean skipna, int ddof) {
-    if (ddof < 0) {
-      throw new IllegalArgumentException("groupbyReduce: ddof must be 0 or more, got " + ddof);
-    }
-    int nd = x.shape().length;
-    int ax = axis < 0 ? axis + nd : axis;
-    if (ax < 0 || ax >= nd) {
-      throw new IllegalArgumentException(
-          "groupbyReduce: axis " + axis + " is out of range for " + nd + "-d x");
-    }
+    int ax = checkedAxis(x, axis, ddof);
     long[] labels = labels(codes, x.shape()[ax], numGroups);
-    if (x.dtype().isComplex()) {
-      throw new IllegalArgumentException("groupbyReduce: complex x is not supported");
-    }
-    GroupReduce.Func f =
-        switch (func.toLowerCase(Locale.ROOT)) {
-          case "sum" -> GroupReduce.Func.SUM;
-          case "count" -> GroupReduce.Func.COUNT;
-          case "mean" -> GroupReduce.Func.MEAN;
-          case "min" -> GroupReduce.Func.MIN;
-          case "max" -> GroupReduce.Func.MAX;
-          case "var" -> GroupReduce.Func.VAR;
-          case "std" -> GroupReduce.Func.STD;
-          default ->
-              throw new IllegalArgumentException(
-                  "groupbyReduce: func '"
-                      + func
-                      + "' is not one of sum, count, mean, min, max, var, std (other reductions: reduce each"
-                      + " group with the array functions)");
-        };
+    GroupReduce.Func f = func(func);
     int w = x.spec().workers();
     int split =
         Reductions.balancedSplit(
@@ -107,19 +81,8 @@ public final class XpGroupby {
    */
   public static CubedArray groupbyReduceSorted(
       CubedArray x, NDArray codes, int axis, int numGroups, String func, boolean skipna, int ddof) {
-    if (ddof < 0) {
-      throw new IllegalArgumentException("groupbyReduce: ddof must be 0 or more, got " + ddof);
-    }
-    int nd = x.shape().length;
-    int ax = axis < 0 ? axis + nd : axis;
-    if (ax < 0 || ax >= nd) {
-      throw new IllegalArgumentException(
-          "groupbyReduce: axis " + axis + " is out of range for " + nd + "-d x");
-    }
+    int ax = checkedAxis(x, axis, ddof);
     long[] labels = labels(codes, x.shape()[ax], numGroups);
-    if (x.dtype().isComplex()) {
-      throw new IllegalArgumentException("groupbyReduce: complex x is not supported");
-    }
     return XpBlocks.wrap(
         SortedGroupReduce.reduce(x.node(), labels, ax, numGroups, func(func), skipna, ddof), x);
   }
@@ -134,6 +97,23 @@ public final class XpGroupby {
       l[i] = codes.getLong(i);
     }
     return SortedGroupReduce.sorted(l);
+  }
+
+  /** The axis of x, non-negative, after checking ddof, the axis and x's dtype. */
+  private static int checkedAxis(CubedArray x, int axis, int ddof) {
+    if (ddof < 0) {
+      throw new IllegalArgumentException("groupbyReduce: ddof must be 0 or more, got " + ddof);
+    }
+    int nd = x.shape().length;
+    int ax = axis < 0 ? axis + nd : axis;
+    if (ax < 0 || ax >= nd) {
+      throw new IllegalArgumentException(
+          "groupbyReduce: axis " + axis + " is out of range for " + nd + "-d x");
+    }
+    if (x.dtype().isComplex()) {
+      throw new IllegalArgumentException("groupbyReduce: complex x is not supported");
+    }
+    return ax;
   }
 
   private static GroupReduce.Func func(String func) {
