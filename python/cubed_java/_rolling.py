@@ -207,9 +207,10 @@ def _whole(rolling, array_agg_func, rolling_agg_func, keep_attrs, kwargs):
     start = w // 2 if center else w - 1
     widths = [(0, 0)] * obj.ndim
     widths[axis] = (start, w - 1 - start)
-    from ._xops import pad
-
-    padded = pad(data, widths, mode="constant", constant_values=np.nan)
+    # NaN padding as xarray pads (Xp.pad's constant mode, as _xops.pad calls it; _xops is a
+    # layer above this module)
+    padded = _call("Xp.pad", data, [_bridge.Ints((int(b), int(a))) for b, a in widths],
+                   "constant", float("nan"))
     r = _call("XpWindow.movingReduce", padded, axis, w, _ROUTED[name], int(ddof),
               int(rolling.min_periods))
     out = obj.copy(data=r)
