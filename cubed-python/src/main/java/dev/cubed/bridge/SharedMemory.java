@@ -104,13 +104,7 @@ final class SharedMemory {
    * direct buffer, piece by piece, and from there into the file).
    */
   String write(NDArray a) throws IOException {
-    Path f =
-        Files.createTempFile(
-            dir,
-            SESSION_PREFIX,
-            ".out",
-            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-    written.add(f);
+    Path f = newOutFile();
     // written in pieces through one direct buffer: the kernel allocates the file's pages in the
     // write calls (a fresh mapping would take one page fault per page instead)
     try (FileChannel ch = FileChannel.open(f, StandardOpenOption.WRITE)) {
@@ -126,6 +120,18 @@ final class SharedMemory {
       }
     }
     return f.toString();
+  }
+
+  /** A new owner-only reply file in this session's folder, deleted with the others. */
+  private Path newOutFile() throws IOException {
+    Path f =
+        Files.createTempFile(
+            dir,
+            SESSION_PREFIX,
+            ".out",
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+    written.add(f);
+    return f;
   }
 
   /**
@@ -148,13 +154,7 @@ final class SharedMemory {
     if (dir == null || n < minBytes || n == 0 || n > Integer.MAX_VALUE) {
       return null;
     }
-    Path f =
-        Files.createTempFile(
-            dir,
-            SESSION_PREFIX,
-            ".out",
-            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-    written.add(f);
+    Path f = newOutFile();
     try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
       return new Mapped(
           f.toString(), ch.map(FileChannel.MapMode.READ_WRITE, 0, n), dtype, shape.clone(), n);
