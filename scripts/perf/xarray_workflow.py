@@ -2,7 +2,7 @@
 
     python scripts/perf/xarray_workflow.py DIR [--nt 4000] [--ny 360] [--nx 360]
         [--engines dask,cubed,cubed-java] [--workflows anom,anom_rolling] [--allowed-mem 2GB]
-        [--python PYTHON] [--repeat 1] [--timeout 3600]
+        [--python PYTHON] [--repeat 1] [--timeout 3600] [--max-rss 16GB] [--check-tiles 3]
 
 Writes (once) DIR/input-NTxNYxNX.zarr: float32 ``tas`` (time, lat, lon), a daily time axis, a
 seasonal cycle plus noise, ~10% of the grid NaN (land) and 1% random NaNs, written by xarray
@@ -19,7 +19,11 @@ workflow and engine, in a fresh process (one at a time, in the order given):
 wall time is the process's (imports and JVM start included) and the workflow's own (open to
 written); the peak RSS is the sum of VmRSS over the whole process tree (Python, the JVM, its
 Python workers), sampled every 100 ms. Every output is compared with Dask's (same NaNs, values
-within 16 float32 epsilons of the input's magnitude). Prints a markdown table.
+within 16 float32 epsilons of the input's magnitude); where Dask gave no result (not run, or
+stopped by ``--timeout`` or ``--max-rss``, which kill the run's whole process tree), the output is
+compared instead with Dask's result of the same workflow on ``--check-tiles`` lat/lon tiles of the
+input over the whole time axis (each grid point depends only on its own time series). Prints a
+markdown table.
 
 Engines: ``dask`` (threads), ``cubed`` (Python Cubed through cubed-xarray, threads executor,
 ``allowed_mem``), ``cubed-java`` (this repository: ``python/`` and the built jars, found through
@@ -86,6 +90,14 @@ def write_input(path, nt, ny, nx):
     print(json.dumps({"written": path, "chunks": list(chunks)}))
 
 
+def _anomalies(ds, workflow):
+    """The workflow's lazy result on any chunk manager (the lines timed by run_workflow)."""
+    anom = ds.groupby("time.month") - ds.groupby("time.month").mean()
+    if workflow == "anom_rolling":
+        anom = anom.rolling(time=30).mean()
+    return anom
+
+
 def run_workflow(engine, workflow, src, out, allowed_mem, work_dir):
     t_start = time.time()
     import xarray as xr
@@ -106,10 +118,7 @@ def run_workflow(engine, workflow, src, out, allowed_mem, work_dir):
     t0 = time.time()
     with xr.set_options(chunk_manager=engine):
         ds = xr.open_zarr(src, **open_kw)
-        anom = ds.groupby("time.month") - ds.groupby("time.month").mean()
-        if workflow == "anom_rolling":
-            anom = anom.rolling(time=30).mean()
-        anom = anom.chunk({"time": 100, "lat": -1, "lon": -1})
+        anom = _anomalies(ds, workflow).chunk({"time": 100, "lat": -1, "lon": -1})
         built = time.time() - t0
         figures = None
         if engine == "cubed-java":
@@ -150,12 +159,47 @@ def check(reference, other, src):
                       "equal": bool(nan_ok and worst <= tol)}))
 
 
+def check_tiles(other, src, workflow, ntiles):
+    """Equality with Dask where Dask cannot do the whole array in its time or memory: the same
+    workflow run by Dask on ``ntiles`` lat/lon tiles of the input (the whole time axis; each
+    grid point's result depends only on its own time series), compared with those tiles of
+    ``other``. Tiles: the input's chunk grid in lat/lon, chosen by a fixed seed, the first always
+    the grid's first tile."""
+    import numpy as np
+    import xarray as xr
+
+    s = xr.open_zarr(src, chunks={"time": 100}).tas
+    ty, tx = s.encoding["chunks"][1:]
+    ny, nx = s.shape[1] // ty, s.shape[2] // tx
+    picks = [0] + [int(i) for i in np.random.default_rng(7).choice(
+        np.arange(1, ny * nx), size=max(0, min(ntiles, ny * nx) - 1), replace=False)]
+    b = xr.open_zarr(other, chunks=None).tas
+    worst, nan_ok, tiles, scale = 0.0, True, [], 0.0
+    for k in picks:
+        iy, ix = divmod(k, nx)
+        sel = {"lat": slice(iy * ty, (iy + 1) * ty), "lon": slice(ix * tx, (ix + 1) * tx)}
+        ref = _anomalies(s.isel(sel).to_dataset(), workflow).tas.compute(
+            scheduler="threads").values
+        got = b.isel(sel).values
+        scale = max(scale, float(np.nanmax(np.abs(s.isel(sel).values))))
+        nan_ok &= bool((np.isnan(ref) == np.isnan(got)).all())
+        d = np.abs(ref - got)
+        if np.isfinite(d).any():
+            worst = max(worst, float(np.nanmax(d)))
+        tiles.append([iy * ty, ix * tx])
+    tol = 16 * np.finfo(np.float32).eps * scale
+    print(json.dumps({"max_abs_diff": float(worst), "nan_equal": bool(nan_ok),
+                      "tolerance": float(tol), "equal": bool(nan_ok and worst <= tol),
+                      "tiles": tiles, "tile_shape": [s.shape[0], ty, tx]}))
+
+
 # ---------------------------------------------------------------------------------------------
 # the parent
 
-def _child(python, env, *args, timeout=None):
+def _child(python, env, *args, timeout=None, max_rss=None):
     """Runs this script's sub-command in a fresh process; returns (last JSON line, wall seconds,
-    peak tree RSS bytes, return code, stderr tail)."""
+    peak tree RSS bytes, return code, stderr tail). The child is killed after ``timeout`` seconds
+    or when its process tree's RSS passes ``max_rss`` bytes (the stderr tail then says which)."""
     sys.path.insert(0, HERE)
     from tree_rss import tree_rss
 
@@ -163,6 +207,7 @@ def _child(python, env, *args, timeout=None):
     p = subprocess.Popen([python, os.path.abspath(__file__), *args], env=env,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     peak = 0
+    stopped = None
     import threading
 
     out, err = [], []
@@ -173,7 +218,11 @@ def _child(python, env, *args, timeout=None):
     while p.poll() is None:
         peak = max(peak, tree_rss(p.pid)[0])
         if timeout and time.time() - t0 > timeout:
-            p.kill()
+            stopped = f"stopped: not done in {timeout:.0f} s"
+        elif max_rss and peak > max_rss:
+            stopped = f"stopped: process tree RSS over {max_rss / 1e9:.1f} GB"
+        if stopped:
+            _kill_tree(p.pid)
             break
         time.sleep(0.1)
     p.wait()
@@ -182,7 +231,27 @@ def _child(python, env, *args, timeout=None):
     wall = time.time() - t0
     lines = [ln for ln in "".join(out).splitlines() if ln.startswith("{")]
     rec = json.loads(lines[-1]) if lines else None
-    return rec, wall, peak, p.returncode, "".join(err).strip().splitlines()[-3:]
+    tail = "".join(err).strip().splitlines()[-3:]
+    return rec, wall, peak, p.returncode, [stopped] if stopped else tail
+
+
+def _kill_tree(pid):
+    """Kills the child and every process it started (a JVM under the Python child)."""
+    import signal
+
+    kids = []
+    try:
+        out = subprocess.run(["ps", "-o", "pid=", "--ppid", str(pid)], capture_output=True,
+                             text=True).stdout
+        kids = [int(x) for x in out.split()]
+    except OSError:
+        pass
+    for k in kids:
+        _kill_tree(k)
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
 
 
 def _entry_point_dir(d):
@@ -211,6 +280,11 @@ def main():
                     else sys.executable)
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--timeout", type=float, default=3600)
+    ap.add_argument("--max-rss", default=None,
+                    help="stop a run whose process tree's RSS passes this (e.g. 16GB)")
+    ap.add_argument("--check-tiles", type=int, default=3,
+                    help="where no Dask result of the whole array is there to compare with, "
+                         "compare N lat/lon tiles with Dask's result on those tiles (0: none)")
     a = ap.parse_args()
     os.makedirs(a.dir, exist_ok=True)
     env = dict(os.environ)
@@ -237,7 +311,7 @@ def main():
                 os.makedirs(work, exist_ok=True)
                 rec, wall, peak, rc, err = _child(
                     a.python, env, "_run", eng, wf, src, out, str(_bytes(a.allowed_mem)), work,
-                    timeout=a.timeout)
+                    timeout=a.timeout, max_rss=_bytes(a.max_rss) if a.max_rss else None)
                 row = {"workflow": wf, "engine": eng, "repeat": rep, "process_seconds": wall,
                        "peak_tree_rss": peak, "ok": rc == 0 and rec is not None}
                 if row["ok"]:
@@ -246,6 +320,10 @@ def main():
                         ref = out
                     elif ref is not None:
                         c, _, _, rc2, err2 = _child(a.python, env, "_check", ref, out, src)
+                        row["check"] = c if rc2 == 0 else {"error": err2}
+                    elif eng != "dask" and a.check_tiles > 0:
+                        c, _, _, rc2, err2 = _child(a.python, env, "_check_tiles", out, src, wf,
+                                                    str(a.check_tiles))
                         row["check"] = c if rc2 == 0 else {"error": err2}
                 else:
                     row["error"] = err
@@ -269,7 +347,9 @@ def main():
         chk = r.get("check")
         eq = "(reference)" if r["engine"] == "dask" else (
             "?" if not chk else "error" if "error" in chk else
-            f"{'yes' if chk['equal'] else 'NO'} (max diff {chk['max_abs_diff']:.1e})")
+            f"{'yes' if chk['equal'] else 'NO'} (max diff {chk['max_abs_diff']:.1e}"
+            + (f", Dask on {len(chk['tiles'])} tiles of {'x'.join(map(str, chk['tile_shape']))}"
+               if "tiles" in chk else "") + ")")
         print(f"| {r['workflow']} | {r['engine']} | {r['workflow_seconds']:.1f} |"
               f" {r['process_seconds']:.1f} | {r['peak_tree_rss'] / 1e9:.2f} | {plan} | {eq} |")
 
@@ -282,5 +362,7 @@ if __name__ == "__main__":
                      sys.argv[7])
     elif len(sys.argv) > 1 and sys.argv[1] == "_check":
         check(*sys.argv[2:5])
+    elif len(sys.argv) > 1 and sys.argv[1] == "_check_tiles":
+        check_tiles(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]))
     else:
         main()
