@@ -15,6 +15,8 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 /**
  * Large arrays through a shared file instead of the pipe (tag {@link Wire#SHMARRAY}): the sender
@@ -162,12 +164,24 @@ final class SharedMemory {
   }
 
   /**
-   * Unmaps a result file this JVM wrote (once its compute has ended: no task writes any more); the
-   * file stays for the reader.
+   * Unmaps result files on a thread of their own: tearing down the mapping of a large result takes
+   * tens of milliseconds, which the reply need not wait for (the reader maps the file itself).
+   */
+  private static final ExecutorService UNMAPPER =
+      Executors.newSingleThreadExecutor(
+          r -> {
+            Thread t = new Thread(r, "cubed-bridge-unmap");
+            t.setDaemon(true);
+            return t;
+          });
+
+  /**
+   * Unmaps a result file this JVM wrote (once its compute has ended: no task writes any more), soon
+   * and without waiting for it; the file stays for the reader.
    */
   static void release(Mapped m) {
     if (m != null) {
-      unmap(m.buffer());
+      UNMAPPER.execute(() -> unmap(m.buffer()));
     }
   }
 
