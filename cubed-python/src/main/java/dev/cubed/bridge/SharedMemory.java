@@ -138,10 +138,18 @@ final class SharedMemory {
 
   /**
    * A result file made before its compute runs: the tasks write their blocks into {@code buffer}
-   * (the file mapped), and the reply names the file ({@link Wire#SHMARRAY}), so the result crosses
-   * with one copy, task to file, and none in the heap.
+   * (the file mapped) or, for long contiguous runs, through {@code channel} (the file open for
+   * positional writes, which allocate its pages without a page fault each), and the reply names the
+   * file ({@link Wire#SHMARRAY}), so the result crosses with one copy, task to file, and none in
+   * the heap.
    */
-  record Mapped(String path, MappedByteBuffer buffer, DType dtype, long[] shape, long nbytes) {}
+  record Mapped(
+      String path,
+      MappedByteBuffer buffer,
+      FileChannel channel,
+      DType dtype,
+      long[] shape,
+      long nbytes) {}
 
   /**
    * A new owner-only file of {@code dtype} and {@code shape}'s byte size, mapped for writing, or
@@ -157,9 +165,13 @@ final class SharedMemory {
       return null;
     }
     Path f = newOutFile();
-    try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+    FileChannel ch = FileChannel.open(f, StandardOpenOption.READ, StandardOpenOption.WRITE);
+    try {
       return new Mapped(
-          f.toString(), ch.map(FileChannel.MapMode.READ_WRITE, 0, n), dtype, shape.clone(), n);
+          f.toString(), ch.map(FileChannel.MapMode.READ_WRITE, 0, n), ch, dtype, shape.clone(), n);
+    } catch (IOException | RuntimeException e) {
+      ch.close();
+      throw e;
     }
   }
 
@@ -181,6 +193,11 @@ final class SharedMemory {
    */
   static void release(Mapped m) {
     if (m != null) {
+      try {
+        m.channel().close();
+      } catch (IOException e) {
+        System.err.println("bridge: cannot close " + m.path() + ": " + e);
+      }
       UNMAPPER.execute(() -> unmap(m.buffer()));
     }
   }
