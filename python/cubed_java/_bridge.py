@@ -191,12 +191,18 @@ COMPUTING_CALLS = frozenset({"compute", "computeWith", "toZarr", "writeDataset",
 compute_observers = []
 
 
+#: The JVM's options when CUBED_JAVA_OPTS is not set. Transparent huge pages for the heap (where
+#: the system offers them on request, its "madvise" setting): the 13 MB blocks of a compute then
+#: take one page fault per 2 MB instead of one per 4 KB page when the heap grows into new memory.
+DEFAULT_JVM_OPTIONS = "-Xmx4g -XX:+UseParallelGC -XX:+UseTransparentHugePages"
+
+
 class Bridge:
     """One JVM child process and its handle table. Thread-safe (one call at a time)."""
 
     def __init__(self, cp=None, jvm_options=None):
         opts = jvm_options if jvm_options is not None else os.environ.get(
-            "CUBED_JAVA_OPTS", "-Xmx4g -XX:+UseParallelGC").split()
+            "CUBED_JAVA_OPTS", DEFAULT_JVM_OPTIONS).split()
         # the JVM's own log (unified logging, e.g. JFR's start message) writes to standard
         # output by default, which is the reply stream here: send it to standard error
         log = ["-Xlog:disable", "-Xlog:all=warning:stderr"]

@@ -1,5 +1,6 @@
 package dev.cubed;
 
+import dev.cubed.core.Core;
 import dev.cubed.core.Positional;
 import dev.cubed.core.Reductions;
 import dev.cubed.core.Selection;
@@ -37,7 +38,9 @@ final class XpSearch {
   }
 
   static CubedArray where(CubedArray condition, CubedArray x1, CubedArray x2) {
-    return XpBlocks.ew("where", b -> Searching.where(b[0], b[1], b[2]), condition, x1, x2);
+    // a 0-d operand (xarray's fillna value) is read as a value, not broadcast to each block
+    return XpBlocks.ew(
+        "where", (Core.TakesScalars) b -> Searching.where(b[0], b[1], b[2]), condition, x1, x2);
   }
 
   static CubedArray where(CubedArray condition, CubedArray x1, Object x2) {

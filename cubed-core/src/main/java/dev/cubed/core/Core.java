@@ -42,6 +42,14 @@ public final class Core {
   public interface Pointwise extends BlocksFunction {}
 
   /**
+   * A {@link Pointwise} function that broadcasts inputs of one element itself, as NumPy's functions
+   * do (e.g. {@code where(c, x, fill)} with a 0-d {@code fill}): the elementwise op passes such an
+   * input block as it is instead of copying it to the block's shape first.
+   */
+  @FunctionalInterface
+  public interface TakesScalars extends Pointwise {}
+
+  /**
    * A {@link Pointwise} function that can write its result into a buffer the plan owns: when a
    * chain of such ops runs tile by tile (or run by run), each op's buffer is reused for every tile
    * of the same shape instead of a new array per tile (e.g. {@code (buf, b) ->

@@ -177,17 +177,25 @@ final class ElemwiseOp {
       return r.dtype() == out ? r : r.astype(out);
     }
 
-    /** {@code fn} on the blocks of output block {@code c}, size-1 inputs broadcast first. */
+    /**
+     * {@code fn} on the blocks of output block {@code c}, size-1 inputs broadcast first
+     * (one-element inputs of a {@link Core.TakesScalars} function passed as they are).
+     */
     static NDArray apply(
         ChunkGrid grid, Core.BlocksFunction fn, DType out, List<Object> args, long[] c)
         throws Exception {
       long[] bs = grid.blockShape(c);
+      boolean scalars = fn instanceof Core.TakesScalars;
       NDArray[] blocks = new NDArray[args.size()];
       for (int i = 0; i < blocks.length; i++) {
         NDArray b = (NDArray) args.get(i);
-        blocks[i] = Arrays.equals(b.shape(), bs) ? b : b.broadcastTo(bs);
+        blocks[i] =
+            Arrays.equals(b.shape(), bs) || (scalars && b.size() == 1) ? b : b.broadcastTo(bs);
       }
       NDArray r = fn.apply(blocks);
+      if (scalars && !Arrays.equals(r.shape(), bs)) {
+        r = r.broadcastTo(bs);
+      }
       return r.dtype() == out ? r : r.astype(out);
     }
   }

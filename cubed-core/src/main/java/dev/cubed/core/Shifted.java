@@ -145,7 +145,7 @@ public final class Shifted {
           List<long[]> ks = sourceBlocks(k, grid, in, off, vlo, vhi);
           NDArray out = NDArray.zeros(dt, bs);
           if (fill != null) {
-            out.fill(fill);
+            fillOutside(out, start, off, vlo, vhi, fill);
           }
           for (int b = 0; b < ks.size(); b++) {
             NDArray blk = blocks.get(b);
@@ -177,6 +177,42 @@ public final class Shifted {
         grid,
         dt,
         null);
+  }
+
+  /**
+   * Sets to {@code fill} the elements of output block {@code out} (at {@code start}) outside the
+   * box whose source lies in the valid range (those the source blocks do not cover): the slabs
+   * before and after that box along each axis, so a shift by a few rows writes the fill into those
+   * rows only and not over the whole block.
+   */
+  private static void fillOutside(
+      NDArray out, long[] start, long[] off, long[] vlo, long[] vhi, Object fill) {
+    int nd = start.length;
+    long[] bs = out.shape();
+    long[] lo = new long[nd];
+    long[] hi = new long[nd];
+    for (int i = 0; i < nd; i++) {
+      lo[i] = Math.min(bs[i], Math.max(0, vlo[i] - off[i] - start[i]));
+      hi[i] = Math.max(lo[i], Math.min(bs[i], vhi[i] - off[i] - start[i]));
+      if (lo[i] == hi[i]) {
+        out.fill(fill); // nothing valid in this block
+        return;
+      }
+    }
+    int mult = out.dtype().isComplex() ? 2 : 1;
+    for (int d = 0; d < nd; d++) {
+      for (long[] r : new long[][] {{0, lo[d]}, {hi[d], bs[d]}}) {
+        if (r[1] <= r[0]) {
+          continue;
+        }
+        long[] at = new long[nd];
+        long[] box = bs.clone();
+        at[d] = r[0];
+        box[d] = r[1] - r[0];
+        NDArray f = NDArray.full(out.dtype(), fill, box);
+        NDArray.copyBox(f.data(), box, new long[nd], out.data(), bs, at, box, mult);
+      }
+    }
   }
 
   /** The valid source range [a, e) of an output range [at, at + size) along one axis, or null. */

@@ -84,6 +84,9 @@ final class Scalars {
    */
   static void convert(NDArray src, NDArray dst) {
     int n = src.size();
+    if (convertDirect(src.dtype(), src.data(), dst.dtype(), dst.data(), n)) {
+      return;
+    }
     if (src.dtype().isComplex()) {
       for (int i = 0; i < n; i++) {
         dst.setComplex(i, src.getDouble(i), src.getImag(i));
@@ -107,6 +110,70 @@ final class Scalars {
         dst.setDouble(i, src.getDouble(i));
       }
     }
+  }
+
+  /**
+   * The common conversions as plain loops on the backing arrays (bool, int32 and int64 to float64
+   * and float32; float32 to float64 and back), with the results of the element-by-element path of
+   * {@link #convert} (Java's widening and narrowing casts round as NumPy's astype does); false,
+   * having done nothing, for any other pair.
+   */
+  private static boolean convertDirect(DType st, Object src, DType dt, Object dst, int n) {
+    if (dt == DType.FLOAT64) {
+      double[] o = (double[]) dst;
+      switch (st) {
+        case BOOL -> {
+          boolean[] a = (boolean[]) src;
+          for (int i = 0; i < n; i++) {
+            o[i] = a[i] ? 1.0 : 0.0;
+          }
+        }
+        case FLOAT32 -> {
+          float[] a = (float[]) src;
+          for (int i = 0; i < n; i++) {
+            o[i] = a[i];
+          }
+        }
+        case INT32 -> {
+          int[] a = (int[]) src;
+          for (int i = 0; i < n; i++) {
+            o[i] = a[i];
+          }
+        }
+        case INT64 -> {
+          long[] a = (long[]) src;
+          for (int i = 0; i < n; i++) {
+            o[i] = a[i];
+          }
+        }
+        default -> {
+          return false;
+        }
+      }
+      return true;
+    }
+    if (dt == DType.FLOAT32) {
+      float[] o = (float[]) dst;
+      switch (st) {
+        case BOOL -> {
+          boolean[] a = (boolean[]) src;
+          for (int i = 0; i < n; i++) {
+            o[i] = a[i] ? 1.0f : 0.0f;
+          }
+        }
+        case FLOAT64 -> {
+          double[] a = (double[]) src;
+          for (int i = 0; i < n; i++) {
+            o[i] = (float) a[i];
+          }
+        }
+        default -> {
+          return false;
+        }
+      }
+      return true;
+    }
+    return false;
   }
 
   /**

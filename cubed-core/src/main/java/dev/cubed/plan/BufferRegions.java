@@ -3,8 +3,11 @@ package dev.cubed.plan;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 
 /**
  * Copies between blocks ({@link NDArray}s) and a whole result held in a byte buffer ({@link
@@ -25,6 +28,15 @@ final class BufferRegions {
    * spans every trailing axis).
    */
   static void put(ByteBuffer dst, long[] shape, long[] off, NDArray block) {
+    put(dst, null, shape, off, block);
+  }
+
+  /**
+   * {@link #put(ByteBuffer, long[], long[], NDArray)}, its long runs written into {@code channel}
+   * (the file {@code dst} maps; null: everything through {@code dst}), see {@link
+   * #putRun(ByteBuffer, FileChannel, long, NDArray, int, int)}.
+   */
+  static void put(ByteBuffer dst, FileChannel channel, long[] shape, long[] off, NDArray block) {
     long[] bs = block.shape();
     int nd = bs.length;
     if (nd == 0) {
@@ -52,7 +64,7 @@ final class BufferRegions {
       for (int i = 0; i < k; i++) {
         at += (off[i] + idx[i]) * strides[i];
       }
-      putRun(dst, at, block, src, (int) run);
+      putRun(dst, channel, at, block, src, (int) run);
       src += (int) run;
       for (int i = k - 1; i >= 0 && ++idx[i] == bs[i]; i--) {
         idx[i] = 0;
@@ -113,6 +125,48 @@ final class BufferRegions {
       case COMPLEX64 -> dst.asFloatBuffer().put(2 * e, (float[]) data, 2 * from, 2 * n);
       case COMPLEX128 -> dst.asDoubleBuffer().put(2 * e, (double[]) data, 2 * from, 2 * n);
       default -> throw new IllegalStateException("no buffer layout for dtype " + a.dtype());
+    }
+  }
+
+  /** Runs of at least this many bytes go to the result's file when it has one. */
+  static final int CHANNEL_MIN_BYTES = 1 << 16;
+
+  /** The bytes encoded per positional write. */
+  private static final int PIECE_BYTES = 1 << 20;
+
+  /** Each task thread's piece buffer (direct: a positional write takes it without a copy). */
+  private static final ThreadLocal<ByteBuffer> PIECES =
+      ThreadLocal.withInitial(
+          () -> ByteBuffer.allocateDirect(PIECE_BYTES).order(ByteOrder.LITTLE_ENDIAN));
+
+  /**
+   * {@link #putRun(ByteBuffer, long, NDArray, int, int)}, a run of {@link #CHANNEL_MIN_BYTES} or
+   * more written into {@code channel} (the file {@code dst} maps) instead: encoded a megabyte at a
+   * time into this thread's direct buffer, then written at its byte offset, so that the pages of a
+   * fresh file are allocated by the writes rather than one page fault each. {@code channel} null:
+   * through {@code dst}.
+   */
+  static void putRun(ByteBuffer dst, FileChannel channel, long at, NDArray a, int from, int n) {
+    int item = a.dtype().itemSize();
+    if (channel == null || (long) n * item < CHANNEL_MIN_BYTES) {
+      putRun(dst, at, a, from, n);
+      return;
+    }
+    ByteBuffer piece = PIECES.get();
+    int per = PIECE_BYTES / item;
+    try {
+      for (int done = 0; done < n; done += per) {
+        int m = Math.min(per, n - done);
+        piece.clear();
+        putRun(piece, 0, a, from + done, m);
+        piece.position(0).limit(m * item);
+        long pos = (at + done) * item;
+        while (piece.hasRemaining()) {
+          pos += channel.write(piece, pos);
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("writing a result run into its file: " + e, e);
     }
   }
 

@@ -14,6 +14,7 @@ import dev.cubed.runtime.Operation;
 import dev.cubed.zarr.ZarrArray;
 import dev.cubed.zarr.codec.ChunkElements;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -93,9 +94,10 @@ final class MemoryOutputs {
     final ArrayNode.Computed node;
     final NDArray result;
     final ByteBuffer buffer;
+    final FileChannel channel;
     final Set<List<Long>> finished = ConcurrentHashMap.newKeySet();
 
-    Held(ArrayNode.Computed node, ByteBuffer given) {
+    Held(ArrayNode.Computed node, ByteBuffer given, FileChannel channel) {
       this.node = node;
       if (given != null) {
         long nbytes = Shapes.size(node.shape()) * node.dtype().itemSize();
@@ -110,6 +112,7 @@ final class MemoryOutputs {
         }
       }
       this.buffer = given == null ? null : BufferRegions.littleEndian(given);
+      this.channel = given == null ? null : channel;
       this.result = given == null ? NDArray.empty(node.dtype(), node.shape()) : null;
     }
 
@@ -127,7 +130,8 @@ final class MemoryOutputs {
    * copies its block (a chain task: its row's blocks; a streamed write: its block run by run)
    * straight into the result rather than writing it to the compute directory to be read back and
    * assembled, then records that it finished. {@code blocks} are the tasks of a non-chain op.
-   * {@code buffer}: where the result goes instead of a new array in the heap, or null.
+   * {@code buffer}: where the result goes instead of a new array in the heap, or null; {@code
+   * channel}: the file behind it, for long runs (see {@link ResultBuffers#channel}), or null.
    */
   Operation op(
       ArrayNode.Computed c,
@@ -137,9 +141,10 @@ final class MemoryOutputs {
       long projectedMem,
       List<String> deps,
       List<long[]> blocks,
-      ByteBuffer buffer) {
+      ByteBuffer buffer,
+      FileChannel channel) {
     String name = c.name();
-    held.put(name, new Held(c, buffer));
+    held.put(name, new Held(c, buffer, channel));
     ChainWalks.Sink sink = sink(name);
     boolean chain = c.op().function() instanceof ChainFunction;
     return new Operation(
@@ -176,7 +181,7 @@ final class MemoryOutputs {
     return (key, block) -> {
       NDArray b = block.dtype() == h.node.dtype() ? block : block.astype(h.node.dtype());
       if (h.buffer != null) {
-        BufferRegions.put(h.buffer, h.node.shape(), h.node.blockOffset(key), b);
+        BufferRegions.put(h.buffer, h.channel, h.node.shape(), h.node.blockOffset(key), b);
       } else {
         h.result.setRegion(h.node.blockOffset(key), b);
       }
@@ -205,8 +210,9 @@ final class MemoryOutputs {
 
   /**
    * Copies {@code count} elements (a C-order run starting at element {@code start} of a block of
-   * shape {@code bs}) into {@code h}'s result at the block's offset {@code off}, one row piece at a
-   * time.
+   * shape {@code bs}) into {@code h}'s result at the block's offset {@code off}, one piece per
+   * stretch that is contiguous in the result too (the block's rows, or several whole rows at once
+   * where the block spans the result's trailing axes).
    */
   private static void copyRun(NDArray run, int count, long[] bs, long start, Held h, long[] off) {
     int nd = bs.length;
@@ -219,26 +225,29 @@ final class MemoryOutputs {
       }
       return;
     }
-    long[] strides = Shapes.strides(h.node.shape());
-    long[] idx = Shapes.unravel(bs, start);
+    long[] shape = h.node.shape();
+    long[] strides = Shapes.strides(shape);
+    // elements of the block that follow each other in the result as well: its last axis, times
+    // every trailing axis the block spans whole
+    long span = bs[nd - 1];
+    for (int k = nd - 1; k > 0 && bs[k] == shape[k]; k--) {
+      span *= bs[k - 1];
+    }
     int done = 0;
     while (done < count) {
-      int seg = (int) Math.min(count - done, bs[nd - 1] - idx[nd - 1]);
+      long s = start + done;
+      int seg = (int) Math.min(count - done, span - s % span);
+      long[] idx = Shapes.unravel(bs, s);
       long at = 0;
       for (int i = 0; i < nd; i++) {
         at += (off[i] + idx[i]) * strides[i];
       }
       if (h.buffer != null) {
-        BufferRegions.putRun(h.buffer, at, run, done, seg);
+        BufferRegions.putRun(h.buffer, h.channel, at, run, done, seg);
       } else {
         System.arraycopy(run.data(), done * mult, h.result.data(), (int) at * mult, seg * mult);
       }
       done += seg;
-      idx[nd - 1] += seg;
-      for (int i = nd - 1; i > 0 && idx[i] == bs[i]; i--) {
-        idx[i] = 0;
-        idx[i - 1]++;
-      }
     }
   }
 

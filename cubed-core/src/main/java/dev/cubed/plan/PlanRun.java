@@ -131,7 +131,10 @@ final class PlanRun {
                     allBlocks(c.numBlocks()),
                     options.buffers() == null
                         ? null
-                        : options.buffers().buffer(plan.outputs.indexOf(c), c.dtype(), c.shape())));
+                        : options.buffers().buffer(plan.outputs.indexOf(c), c.dtype(), c.shape()),
+                    options.buffers() == null
+                        ? null
+                        : options.buffers().channel(plan.outputs.indexOf(c))));
             producer.put(c.name(), c.name());
             continue;
           }

@@ -2,6 +2,7 @@ package dev.cubed.plan;
 
 import dev.cubed.nd.DType;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 
 /**
  * Where a run's results go when the caller does not want them in the JVM's heap: asked once per
@@ -24,4 +25,15 @@ public interface ResultBuffers {
    * matter; it is written at absolute offsets from several threads, in disjoint ranges.
    */
   ByteBuffer buffer(int output, DType dtype, long[] shape);
+
+  /**
+   * The file behind output {@code output}'s buffer (asked after {@link #buffer}), or null (the
+   * default): when the buffer maps a file, the run writes its long contiguous runs (64 KB and more)
+   * into the file with positional writes instead of through the mapping, which spares the page
+   * fault that the first write of each page of a fresh mapping takes; shorter runs, and reads, go
+   * through the buffer. Written from several threads, in disjoint ranges; never closed by the run.
+   */
+  default FileChannel channel(int output) {
+    return null;
+  }
 }

@@ -19,6 +19,7 @@ import dev.cubed.nd.Complex;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.Index;
 import dev.cubed.nd.NDArray;
+import dev.cubed.plan.ResultBuffers;
 import dev.cubed.zarr.ZarrArray;
 import dev.cubed.zarr.ZarrArrayBuilder;
 import dev.cubed.zarr.ZarrGroup;
@@ -30,6 +31,8 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.RecordComponent;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -103,18 +106,24 @@ final class Calls {
   static List<Object> computeShared(SharedMemory shm, ComputeOptions options, CubedArray[] xs) {
     SharedMemory.Mapped[] files = new SharedMemory.Mapped[xs.length];
     try {
-      List<NDArray> rs =
-          Cubed.computeInto(
-              (i, dtype, shape) -> {
-                try {
-                  files[i] = shm.create(dtype, shape);
-                } catch (IOException e) {
-                  throw new UncheckedIOException("making a shared result file: " + e, e);
-                }
-                return files[i] == null ? null : files[i].buffer();
-              },
-              options,
-              xs);
+      ResultBuffers into =
+          new ResultBuffers() {
+            @Override
+            public ByteBuffer buffer(int i, DType dtype, long[] shape) {
+              try {
+                files[i] = shm.create(dtype, shape);
+              } catch (IOException e) {
+                throw new UncheckedIOException("making a shared result file: " + e, e);
+              }
+              return files[i] == null ? null : files[i].buffer();
+            }
+
+            @Override
+            public FileChannel channel(int i) {
+              return files[i] == null ? null : files[i].channel();
+            }
+          };
+      List<NDArray> rs = Cubed.computeInto(into, options, xs);
       List<Object> out = new ArrayList<>();
       for (int i = 0; i < xs.length; i++) {
         out.add(rs.get(i) != null ? rs.get(i) : files[i]);

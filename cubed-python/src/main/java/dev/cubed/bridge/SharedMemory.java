@@ -15,6 +15,8 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 /**
  * Large arrays through a shared file instead of the pipe (tag {@link Wire#SHMARRAY}): the sender
@@ -136,10 +138,18 @@ final class SharedMemory {
 
   /**
    * A result file made before its compute runs: the tasks write their blocks into {@code buffer}
-   * (the file mapped), and the reply names the file ({@link Wire#SHMARRAY}), so the result crosses
-   * with one copy, task to file, and none in the heap.
+   * (the file mapped) or, for long contiguous runs, through {@code channel} (the file open for
+   * positional writes, which allocate its pages without a page fault each), and the reply names the
+   * file ({@link Wire#SHMARRAY}), so the result crosses with one copy, task to file, and none in
+   * the heap.
    */
-  record Mapped(String path, MappedByteBuffer buffer, DType dtype, long[] shape, long nbytes) {}
+  record Mapped(
+      String path,
+      MappedByteBuffer buffer,
+      FileChannel channel,
+      DType dtype,
+      long[] shape,
+      long nbytes) {}
 
   /**
    * A new owner-only file of {@code dtype} and {@code shape}'s byte size, mapped for writing, or
@@ -155,19 +165,40 @@ final class SharedMemory {
       return null;
     }
     Path f = newOutFile();
-    try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+    FileChannel ch = FileChannel.open(f, StandardOpenOption.READ, StandardOpenOption.WRITE);
+    try {
       return new Mapped(
-          f.toString(), ch.map(FileChannel.MapMode.READ_WRITE, 0, n), dtype, shape.clone(), n);
+          f.toString(), ch.map(FileChannel.MapMode.READ_WRITE, 0, n), ch, dtype, shape.clone(), n);
+    } catch (IOException | RuntimeException e) {
+      ch.close();
+      throw e;
     }
   }
 
   /**
-   * Unmaps a result file this JVM wrote (once its compute has ended: no task writes any more); the
-   * file stays for the reader.
+   * Unmaps result files on a thread of their own: tearing down the mapping of a large result takes
+   * tens of milliseconds, which the reply need not wait for (the reader maps the file itself).
+   */
+  private static final ExecutorService UNMAPPER =
+      Executors.newSingleThreadExecutor(
+          r -> {
+            Thread t = new Thread(r, "cubed-bridge-unmap");
+            t.setDaemon(true);
+            return t;
+          });
+
+  /**
+   * Unmaps a result file this JVM wrote (once its compute has ended: no task writes any more), soon
+   * and without waiting for it; the file stays for the reader.
    */
   static void release(Mapped m) {
     if (m != null) {
-      unmap(m.buffer());
+      try {
+        m.channel().close();
+      } catch (IOException e) {
+        System.err.println("bridge: cannot close " + m.path() + ": " + e);
+      }
+      UNMAPPER.execute(() -> unmap(m.buffer()));
     }
   }
 

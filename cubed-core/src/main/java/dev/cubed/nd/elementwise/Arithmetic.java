@@ -114,7 +114,9 @@ final class Arithmetic {
                     return RealMath.ipow(a, b);
                   }))
           .u64(Kernels.ints(RealMath::ipow))
-          .complex(Kernels.complex(ComplexMath::pow));
+          .complex(Kernels.complex(ComplexMath::pow))
+          .fast(FLOAT64, FastArithmetic.POW_F64)
+          .fast(FLOAT32, FastArithmetic.POW_F32);
 
   static final BinaryOp MAXIMUM =
       BinaryOp.of("maximum", Accept.REAL_NUMERIC)

@@ -98,7 +98,27 @@ final class Comparison {
           .real(Kernels.realTest(Double::isNaN))
           .complex(Kernels.complexTest((x, y) -> Double.isNaN(x) || Double.isNaN(y)))
           .ints(Kernels.boolConst(false))
-          .bools(Kernels.boolConst(false));
+          .bools(Kernels.boolConst(false))
+          .fast(FLOAT64, Comparison::isnanF64)
+          .fast(FLOAT32, Comparison::isnanF32);
+
+  /** isnan on float64 storage: NaN is the one value not equal to itself. */
+  private static void isnanF64(Object x, Object out, int n) {
+    double[] a = (double[]) x;
+    boolean[] o = (boolean[]) out;
+    for (int i = 0; i < n; i++) {
+      o[i] = a[i] != a[i];
+    }
+  }
+
+  /** isnan on float32 storage, without widening to float64 first. */
+  private static void isnanF32(Object x, Object out, int n) {
+    float[] a = (float[]) x;
+    boolean[] o = (boolean[]) out;
+    for (int i = 0; i < n; i++) {
+      o[i] = a[i] != a[i];
+    }
+  }
 
   static final UnaryOp ISINF =
       UnaryOp.of("isinf", Accept.ANY, UnaryOp.Out.BOOL)

@@ -319,4 +319,55 @@ final class FastArithmetic {
           }
         }
       };
+
+  /**
+   * pow on float64: {@code x ** 2} (a broadcast exponent of 2) as {@code x * x}, which is what
+   * NumPy computes for it (its power of a scalar exponent 2 is a square); every other exponent
+   * through {@link RealMath#pow}, as the generic loop.
+   */
+  static final Loops.Binary POW_F64 =
+      (x, xo, xs, y, yo, ys, out, oo, n) -> {
+        double[] a = (double[]) x;
+        double[] b = (double[]) y;
+        double[] o = (double[]) out;
+        if (ys == 0 && b[yo] == 2.0) {
+          if (xs == 1) {
+            for (int i = 0; i < n; i++) {
+              double v = a[xo + i];
+              o[oo + i] = v * v;
+            }
+          } else {
+            double v = a[xo];
+            for (int i = 0; i < n; i++) {
+              o[oo + i] = v * v;
+            }
+          }
+        } else {
+          for (int i = 0; i < n; i++) {
+            o[oo + i] = RealMath.pow(a[xo + i * xs], b[yo + i * ys]);
+          }
+        }
+      };
+
+  /**
+   * pow on float32: a broadcast exponent of 2 as {@code x * x} in float32 (the float of the exact
+   * double square, as the generic loop gives); other exponents in double, rounded to float32 as the
+   * generic loop does.
+   */
+  static final Loops.Binary POW_F32 =
+      (x, xo, xs, y, yo, ys, out, oo, n) -> {
+        float[] a = (float[]) x;
+        float[] b = (float[]) y;
+        float[] o = (float[]) out;
+        if (ys == 0 && b[yo] == 2.0f) {
+          for (int i = 0; i < n; i++) {
+            float v = a[xo + i * xs];
+            o[oo + i] = v * v;
+          }
+        } else {
+          for (int i = 0; i < n; i++) {
+            o[oo + i] = (float) RealMath.pow(a[xo + i * xs], b[yo + i * ys]);
+          }
+        }
+      };
 }

@@ -188,26 +188,8 @@ public final class Searching {
     boolean as = a.size() == 1 && cd.length != 1;
     boolean bs = b.size() == 1 && cd.length != 1;
     switch (rt) {
-      case FLOAT64 -> {
-        double[] o = (double[]) out.data();
-        double[] ad = (double[]) a.data();
-        double[] bd = (double[]) b.data();
-        double av = ad[0];
-        double bv = bd[0];
-        for (int i = 0; i < o.length; i++) {
-          o[i] = cd[i] ? (as ? av : ad[i]) : (bs ? bv : bd[i]);
-        }
-      }
-      case FLOAT32 -> {
-        float[] o = (float[]) out.data();
-        float[] ad = (float[]) a.data();
-        float[] bd = (float[]) b.data();
-        float av = ad[0];
-        float bv = bd[0];
-        for (int i = 0; i < o.length; i++) {
-          o[i] = cd[i] ? (as ? av : ad[i]) : (bs ? bv : bd[i]);
-        }
-      }
+      case FLOAT64 -> whereF64(cd, (double[]) a.data(), as, (double[]) b.data(), bs, out);
+      case FLOAT32 -> whereF32(cd, (float[]) a.data(), as, (float[]) b.data(), bs, out);
       case INT64, UINT64 -> {
         long[] o = (long[]) out.data();
         long[] ad = (long[]) a.data();
@@ -231,6 +213,65 @@ public final class Searching {
       }
     }
     return out;
+  }
+
+  /**
+   * where on float64: one plain loop per case (array or one value on each side), with no
+   * per-element test of which case it is.
+   */
+  private static void whereF64(
+      boolean[] c, double[] a, boolean as, double[] b, boolean bs, NDArray out) {
+    double[] o = (double[]) out.data();
+    int n = o.length;
+    if (as && bs) {
+      double av = a[0];
+      double bv = b[0];
+      for (int i = 0; i < n; i++) {
+        o[i] = c[i] ? av : bv;
+      }
+    } else if (as) {
+      double av = a[0];
+      for (int i = 0; i < n; i++) {
+        o[i] = c[i] ? av : b[i];
+      }
+    } else if (bs) {
+      double bv = b[0];
+      for (int i = 0; i < n; i++) {
+        o[i] = c[i] ? a[i] : bv;
+      }
+    } else {
+      for (int i = 0; i < n; i++) {
+        o[i] = c[i] ? a[i] : b[i];
+      }
+    }
+  }
+
+  /** {@link #whereF64} on float32. */
+  private static void whereF32(
+      boolean[] c, float[] a, boolean as, float[] b, boolean bs, NDArray out) {
+    float[] o = (float[]) out.data();
+    int n = o.length;
+    if (as && bs) {
+      float av = a[0];
+      float bv = b[0];
+      for (int i = 0; i < n; i++) {
+        o[i] = c[i] ? av : bv;
+      }
+    } else if (as) {
+      float av = a[0];
+      for (int i = 0; i < n; i++) {
+        o[i] = c[i] ? av : b[i];
+      }
+    } else if (bs) {
+      float bv = b[0];
+      for (int i = 0; i < n; i++) {
+        o[i] = c[i] ? a[i] : bv;
+      }
+    } else {
+      for (int i = 0; i < n; i++) {
+        o[i] = c[i] ? a[i] : b[i];
+      }
+    }
   }
 
   /** x itself when it has the shape {@code shape}, else x broadcast to it (a copy). */

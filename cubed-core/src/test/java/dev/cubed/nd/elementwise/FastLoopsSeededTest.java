@@ -1,0 +1,121 @@
+package dev.cubed.nd.elementwise;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.cubed.nd.DType;
+import dev.cubed.nd.NDArray;
+import java.util.Arrays;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The direct float64 and float32 loops of isnan and pow against their definitions, on seeded random
+ * data full of the values that matter (NaN, infinities, signed zeros, one, minus one, subnormals,
+ * huge values whose square overflows): isnan is {@code Double.isNaN} of each element; pow with a
+ * broadcast exponent 2 is {@code x * x} (NumPy's square); any other exponent, or an exponent array,
+ * is {@link RealMath#pow} of the elements (rounded to float32 for float32), bit for bit.
+ */
+class FastLoopsSeededTest {
+  private static final double[] SPECIAL = {
+    Double.NaN,
+    Double.POSITIVE_INFINITY,
+    Double.NEGATIVE_INFINITY,
+    0.0,
+    -0.0,
+    1.0,
+    -1.0,
+    Double.MIN_VALUE,
+    1e200,
+    -1e200,
+    3.4e38,
+    1e-30
+  };
+
+  private static double[] doubles(Random rnd, int n) {
+    double[] d = new double[n];
+    for (int i = 0; i < n; i++) {
+      d[i] = rnd.nextInt(4) == 0 ? SPECIAL[rnd.nextInt(SPECIAL.length)] : rnd.nextGaussian() * 10;
+    }
+    return d;
+  }
+
+  private static float[] floats(double[] d) {
+    float[] f = new float[d.length];
+    for (int i = 0; i < d.length; i++) {
+      f[i] = (float) d[i];
+    }
+    return f;
+  }
+
+  @Test
+  void isnanIsDoubleIsNaNOnBothFloatTypes() {
+    Random rnd = new Random(1);
+    for (int n : new int[] {0, 1, 7, 1000, 4097}) {
+      double[] d = doubles(rnd, n);
+      float[] f = floats(d);
+      boolean[] r64 = (boolean[]) Elementwise.isnan(NDArray.of(d, n)).data();
+      NDArray n32 = Elementwise.isnan(NDArray.of(f, n));
+      assertEquals(DType.BOOL, n32.dtype());
+      boolean[] r32 = (boolean[]) n32.data();
+      for (int i = 0; i < n; i++) {
+        assertEquals(Double.isNaN(d[i]), r64[i], "float64 element " + i + " = " + d[i]);
+        assertEquals(Float.isNaN(f[i]), r32[i], "float32 element " + i + " = " + f[i]);
+      }
+    }
+  }
+
+  @Test
+  void powOfTwoIsTheSquareAndOtherExponentsThePowFunction() {
+    Random rnd = new Random(2);
+    int n = 3001;
+    double[] d = doubles(rnd, n);
+    float[] f = floats(d);
+    // a broadcast exponent 2 (a 0-d array, as x ** 2 gives), on a 2-d array
+    NDArray sq = Elementwise.pow(NDArray.of(Arrays.copyOf(d, 3000), 3, 1000), 2.0);
+    double[] s64 = (double[]) sq.data();
+    NDArray sq32 = Elementwise.pow(NDArray.of(f, n), NDArray.scalar(DType.FLOAT32, 2.0f));
+    assertEquals(DType.FLOAT32, sq32.dtype());
+    float[] s32 = (float[]) sq32.data();
+    for (int i = 0; i < 3000; i++) {
+      assertEquals(Double.doubleToRawLongBits(d[i] * d[i]), Double.doubleToRawLongBits(s64[i]));
+    }
+    for (int i = 0; i < n; i++) {
+      assertEquals(Float.floatToRawIntBits(f[i] * f[i]), Float.floatToRawIntBits(s32[i]));
+    }
+    // other exponents: broadcast scalars, then a whole exponent array (2.0 among its values)
+    for (double e : new double[] {0.5, 3.0, -1.0, 0.0, Double.NaN, 2.5}) {
+      double[] p64 = (double[]) Elementwise.pow(NDArray.of(d, n), e).data();
+      float[] p32 =
+          (float[])
+              Elementwise.pow(NDArray.of(f, n), NDArray.scalar(DType.FLOAT32, (float) e)).data();
+      for (int i = 0; i < n; i++) {
+        assertEquals(
+            Double.doubleToRawLongBits(RealMath.pow(d[i], e)),
+            Double.doubleToRawLongBits(p64[i]),
+            d[i] + " ** " + e);
+        assertEquals(
+            Float.floatToRawIntBits((float) RealMath.pow(f[i], (float) e)),
+            Float.floatToRawIntBits(p32[i]),
+            f[i] + " ** " + e + " (float32)");
+      }
+    }
+    double[] ex = doubles(rnd, n);
+    for (int i = 0; i < n; i += 5) {
+      ex[i] = 2.0;
+    }
+    double[] pa = (double[]) Elementwise.pow(NDArray.of(d, n), NDArray.of(ex, n)).data();
+    double[] want = new double[n];
+    for (int i = 0; i < n; i++) {
+      want[i] = RealMath.pow(d[i], ex[i]);
+    }
+    assertArrayEquals(want, pa);
+    // a scalar base with an array exponent
+    double[] sb =
+        (double[]) Elementwise.pow(NDArray.scalar(DType.FLOAT64, 1.5), NDArray.of(ex, n)).data();
+    for (int i = 0; i < n; i++) {
+      assertEquals(
+          Double.doubleToRawLongBits(RealMath.pow(1.5, ex[i])), Double.doubleToRawLongBits(sb[i]));
+    }
+  }
+}
