@@ -71,10 +71,12 @@ class ChecksumTest {
   /**
    * add(1) is stored (its rechunk reads it); the rechunk runs after add's op has ended. The target
    * chunks (24 rows) are neither whole source blocks nor parts of one, so the rechunk is a copy op
-   * (not a join of blocks, which would read add's blocks fused).
+   * (not a join of blocks, which would read add's blocks fused). The rechunk is read by another op
+   * (adding 0): an output rechunk of a computed array would be planned as its input, storing
+   * nothing.
    */
   private static CubedArray twoOps(NDArray data, Spec spec) {
-    return Cubed.fromArray(data, new long[] {16, 16}, spec).add(1).rechunk(24, 2);
+    return Cubed.fromArray(data, new long[] {16, 16}, spec).add(1).rechunk(24, 2).add(0);
   }
 
   @Test

@@ -76,9 +76,10 @@ public final class Plan {
   final Set<String> cachedSources = new HashSet<>();
 
   private Plan(List<ArrayNode> outputs, PlanConfig cfg) {
-    this.outputs = List.copyOf(outputs);
+    // an output rechunk read back whole needs no new chunks: planned as its input when it fits
+    this.outputs = List.copyOf(OutputRechunks.planned(outputs, cfg));
     Map<String, ArrayNode> seen = new HashMap<>();
-    for (ArrayNode o : outputs) {
+    for (ArrayNode o : this.outputs) {
       visit(o, seen);
     }
     this.cfg = StoreCopies.apply(cfg, topo);
@@ -110,7 +111,10 @@ public final class Plan {
   /**
    * Finalizes a plan for the given output arrays. The configuration's read and write copies are
    * raised to the largest {@link dev.cubed.zarr.store.Store#bufferCopies()} of the stores the plan
-   * reads and writes, its work directory's included (2 when any is an object store such as S3).
+   * reads and writes, its work directory's included (2 when any is an object store such as S3). An
+   * output that is a rechunk without a target, of a computed array that fits the memory of one
+   * task, is planned as its input (the in-memory rechunk: {@code OutputRechunks}), since the result
+   * read back has no chunks.
    */
   public static Plan of(List<ArrayNode> outputs, PlanConfig cfg) {
     return new Plan(outputs, cfg);

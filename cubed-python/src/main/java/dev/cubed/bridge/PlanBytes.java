@@ -5,7 +5,6 @@ import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.runtime.processes.DeserializationFilters;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InvalidClassException;
@@ -17,16 +16,19 @@ import java.io.ObjectStreamClass;
 import java.io.ObjectStreamException;
 import java.io.OutputStream;
 import java.io.Serializable;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * A lazy array as bytes and back (Python's {@code pickle} of a {@code cubed_java.Array}): its plan,
  * not its data. The bytes are a header ({@link #MAGIC}) followed by the Java serialization of the
  * {@link CubedArray} (op graph and spec); the in-memory arrays of {@code from_array} ops are
- * written as their contents (dtype, shape, elements), which is all the data a plan carries. Nothing
- * is computed. Reading them back in any bridge process of the same build gives an array that
- * computes the same values.
+ * written as their contents (dtype, shape, elements as little-endian bytes), which is all the data
+ * a plan carries. Nothing is computed. Reading them back in any bridge process of the same build
+ * gives an array that computes the same values.
  *
  * <p>Reading accepts only classes of {@code dev.cubed} and the few JDK types plans hold, within
  * limits on depth, references and array lengths ({@link DeserializationFilters#plans}): bytes
@@ -47,9 +49,14 @@ final class PlanBytes {
     }
   }
 
-  /** An in-memory array's contents, as written in place of the {@link NDArray}. */
-  private record HeldArray(DType dtype, long[] shape, Object data) implements Serializable {
-    private static final long serialVersionUID = 1L;
+  /**
+   * An in-memory array's contents, as written in place of the {@link NDArray}: its elements as
+   * little-endian bytes, converted in one bulk copy each way ({@link NDArray#toBytes}, {@link
+   * NDArray#fromBytes}) and written as one byte array, where the serialization of a {@code
+   * double[]} converts and buffers it an element at a time.
+   */
+  private record HeldArray(DType dtype, long[] shape, byte[] elements) implements Serializable {
+    private static final long serialVersionUID = 2L;
   }
 
   private PlanBytes() {}
@@ -61,7 +68,7 @@ final class PlanBytes {
    *     its class)
    */
   static byte[] write(CubedArray x) throws IOException {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    Pieces bytes = new Pieces();
     bytes.write(MAGIC);
     try (ObjectOutputStream out = new Writer(bytes)) {
       out.writeObject(x);
@@ -127,6 +134,64 @@ final class PlanBytes {
     }
   }
 
+  /**
+   * Bytes written in pieces that are kept as they fill (a {@code ByteArrayOutputStream} copies all
+   * it holds each time it grows: three times the plan's data for a large one), joined once at the
+   * end.
+   */
+  private static final class Pieces extends OutputStream {
+    private static final int LARGEST = 1 << 26;
+    private final List<byte[]> full = new ArrayList<>();
+    private byte[] piece = new byte[1 << 16];
+    private int pos;
+    private long total;
+
+    @Override
+    public void write(int b) {
+      write(new byte[] {(byte) b}, 0, 1);
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) {
+      while (len > 0) {
+        if (pos == piece.length) {
+          full.add(piece);
+          piece = new byte[(int) Math.min(LARGEST, 2L * piece.length)];
+          pos = 0;
+        }
+        int n = Math.min(len, piece.length - pos);
+        System.arraycopy(b, off, piece, pos, n);
+        pos += n;
+        off += n;
+        len -= n;
+        total += n;
+      }
+    }
+
+    /**
+     * All bytes written, in one array.
+     *
+     * @throws IllegalArgumentException above 2 GiB, the largest array
+     */
+    byte[] toByteArray() {
+      if (total > Integer.MAX_VALUE - 8) {
+        throw new IllegalArgumentException(
+            "serialize: this array's plan takes "
+                + total
+                + " bytes, more than a pickle of it may hold (2 GiB); write it with to_zarr and"
+                + " pickle from_zarr of the result");
+      }
+      byte[] out = new byte[(int) total];
+      int at = 0;
+      for (byte[] p : full) {
+        System.arraycopy(p, 0, out, at, p.length);
+        at += p.length;
+      }
+      System.arraycopy(piece, 0, out, at, pos);
+      return out;
+    }
+  }
+
   private static final class Writer extends ObjectOutputStream {
     Writer(OutputStream out) throws IOException {
       super(out);
@@ -136,7 +201,7 @@ final class PlanBytes {
     @Override
     protected Object replaceObject(Object o) {
       if (o instanceof NDArray a) {
-        return new HeldArray(a.dtype(), a.shape(), a.data());
+        return new HeldArray(a.dtype(), a.shape(), a.toBytes(ByteOrder.LITTLE_ENDIAN));
       }
       return o;
     }
@@ -157,7 +222,9 @@ final class PlanBytes {
 
     @Override
     protected Object resolveObject(Object o) {
-      return o instanceof HeldArray h ? new NDArray(h.dtype(), h.shape(), h.data()) : o;
+      return o instanceof HeldArray h
+          ? NDArray.fromBytes(h.dtype(), h.shape(), h.elements(), ByteOrder.LITTLE_ENDIAN)
+          : o;
     }
   }
 }
