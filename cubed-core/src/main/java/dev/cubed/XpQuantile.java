@@ -110,6 +110,10 @@ final class XpQuantile {
     if (ax.length != 1) {
       y = XpManip.reshape(y, flat);
     }
+    CubedArray fused = XpQuantileLanes.of(y, q, skipNan);
+    if (fused != null) {
+      return fused;
+    }
     CubedArray s = XpSort.sort(y, -1);
     List<CubedArray> qs = new ArrayList<>(q.length);
     if (!skipNan) {

@@ -44,6 +44,11 @@ public final class HeldBlocks implements ArrayNode.BlockGenerator, ClientData {
     this.grid = grid;
   }
 
+  /** The whole array the blocks are cut from (the held array itself, not a copy: read only). */
+  public NDArray data() {
+    return data;
+  }
+
   @Override
   public NDArray generate(long[] coords, long[] blockShape) {
     return data.getRegion(grid.blockOffset(coords), blockShape);
