@@ -85,6 +85,18 @@ public final class Cubed {
     return new CubedArray(Core.fromArray(a, ChunkGrid.of(a.shape(), blockSizes)), spec);
   }
 
+  /**
+   * An array holding {@code value}, the computed value of {@code source} (from {@link #compute}),
+   * on source's chunks: what {@code persist} keeps. It is named after source (no hash of the data
+   * is taken, so it costs no pass over the data); {@code value} is not copied and must not be
+   * modified afterwards.
+   *
+   * @throws IllegalArgumentException if value's dtype or shape is not source's
+   */
+  public static CubedArray persisted(NDArray value, CubedArray source) {
+    return new CubedArray(Core.persisted(value, source.node()), source.spec());
+  }
+
   /** {@link #fromArray} with the whole array as one chunk. */
   public static CubedArray asarray(NDArray a, Spec spec) {
     return fromArray(a, (long[]) null, spec);

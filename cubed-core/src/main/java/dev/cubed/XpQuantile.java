@@ -11,12 +11,13 @@ import java.util.List;
 /**
  * {@code quantile} and {@code nanquantile} (NumPy's, method "linear") on chunked arrays (final and
  * package-private; the contract of {@code Xp.quantile} is on {@link Xp}). Lazy and bounded: the
- * reduced axes are moved last and merged into one, the lanes sorted with {@link Xp#sort(CubedArray,
- * int)} (NaN last; one block per lane when a lane fits a task, else the distributed sample sort),
- * then each quantile is read from the sorted lanes: without NaN-skipping the two neighbouring
- * positions are fixed slices; with it (the non-NaN count differs per lane) each position is picked
- * by a mask of the lane's positions and a sum, so every quantile costs two passes over the sorted
- * array. No task holds more than a lane's block and its mask.
+ * reduced axes are moved last and merged into one; float64 lanes that fit a task are sorted and
+ * read in one op ({@link XpQuantileLanes}). Otherwise the lanes are sorted with {@link
+ * Xp#sort(CubedArray, int)} (NaN last; one block per lane when a lane fits a task, else the
+ * distributed sample sort), then each quantile is read from the sorted lanes: without NaN-skipping
+ * the two neighbouring positions are fixed slices; with it (the non-NaN count differs per lane)
+ * each position is picked by a mask of the lane's positions and a sum, so every quantile costs two
+ * passes over the sorted array. No task holds more than a lane's block and its mask.
  */
 final class XpQuantile {
   private XpQuantile() {}
@@ -109,6 +110,10 @@ final class XpQuantile {
     flat[rest.size()] = m;
     if (ax.length != 1) {
       y = XpManip.reshape(y, flat);
+    }
+    CubedArray fused = XpQuantileLanes.of(y, q, skipNan);
+    if (fused != null) {
+      return fused;
     }
     CubedArray s = XpSort.sort(y, -1);
     List<CubedArray> qs = new ArrayList<>(q.length);

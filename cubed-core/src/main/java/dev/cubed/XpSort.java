@@ -122,6 +122,38 @@ final class XpSort {
       String fn, CubedArray x, int ax, Sorting.Order order, boolean arg) {
     DType outType = arg ? DType.INT64 : x.dtype();
     long n = x.shape()[ax];
+    ArrayNode whole = Core.rechunk(x.node(), laneChunks(x, ax, outType));
+    long extra = 40 * n + whole.chunkBytes() / x.dtype().itemSize() * outType.itemSize();
+    Blockwise op =
+        new Blockwise(
+            fn,
+            c -> List.of(BlockKeys.one(c)),
+            (args, c) ->
+                arg
+                    ? Sorting.argsort((NDArray) args.get(0), ax, order)
+                    : Sorting.sort((NDArray) args.get(0), ax, order),
+            new int[] {1},
+            new int[] {1},
+            extra);
+    ArrayNode out = new ArrayNode.Computed(op, List.of(whole), whole.chunkGrid(), outType, null);
+    return XpBlocks.wrap(Core.rechunk(out, x.node().chunkGrid()), x);
+  }
+
+  /**
+   * Whether the lanes of {@code x} along {@code ax} (of length {@code n}) can be sorted one block
+   * per lane in a task, with {@link #laneChunks} (else the distributed sample sort runs).
+   */
+  static boolean lanesFitOneTask(CubedArray x, int ax, DType outType) {
+    return fitsOneTask(x, x.shape()[ax], outType);
+  }
+
+  /**
+   * The chunks of a one-block-per-lane sort of {@code x} along {@code ax}: the axis whole, the
+   * other axes halved (widest first) until a block, its output of {@code outType} and a lane's
+   * scratch fit the task budget.
+   */
+  static long[] laneChunks(CubedArray x, int ax, DType outType) {
+    long n = x.shape()[ax];
     long[] chunks = x.node().chunkGrid().maxChunks();
     chunks[ax] = Math.max(1, n);
     long per = simpleBytes(x.dtype(), outType);
@@ -139,21 +171,7 @@ final class XpSort {
       }
       chunks[widest] = (chunks[widest] + 1) / 2;
     }
-    ArrayNode whole = Core.rechunk(x.node(), chunks);
-    long extra = 40 * n + whole.chunkBytes() / x.dtype().itemSize() * outType.itemSize();
-    Blockwise op =
-        new Blockwise(
-            fn,
-            c -> List.of(BlockKeys.one(c)),
-            (args, c) ->
-                arg
-                    ? Sorting.argsort((NDArray) args.get(0), ax, order)
-                    : Sorting.sort((NDArray) args.get(0), ax, order),
-            new int[] {1},
-            new int[] {1},
-            extra);
-    ArrayNode out = new ArrayNode.Computed(op, List.of(whole), whole.chunkGrid(), outType, null);
-    return XpBlocks.wrap(Core.rechunk(out, x.node().chunkGrid()), x);
+    return chunks;
   }
 
   /** The distributed sort of a 1-d x (values or global indices), in x's grid. */

@@ -401,6 +401,33 @@ public final class Core {
   }
 
   /**
+   * A virtual array whose blocks come from {@code value}, the computed value of {@code source}, on
+   * source's chunk grid; it is named after source's digest, so making it reads none of the data
+   * (see {@link HeldBlocks#named}).
+   */
+  public static ArrayNode persisted(NDArray value, ArrayNode source) {
+    if (value.dtype() != source.dtype() || !Arrays.equals(value.shape(), source.shape())) {
+      throw new IllegalArgumentException(
+          "persist: the value of "
+              + source.name()
+              + " must be "
+              + source.dtype()
+              + " of shape "
+              + Arrays.toString(source.shape())
+              + ", got "
+              + value.dtype()
+              + " of shape "
+              + Arrays.toString(value.shape()));
+    }
+    ChunkGrid grid = source.chunkGrid();
+    return new ArrayNode.Virtual(
+        "from_array",
+        grid,
+        value.dtype(),
+        HeldBlocks.named(value, grid, "value-of:" + source.digest()));
+  }
+
+  /**
    * A virtual array whose blocks come from an in-memory array, on any chunk grid (e.g. Dask-style
    * block sizes per axis: {@code ChunkGrid.of(shape, new long[][] {{4, 4, 2}, {5}})}).
    */

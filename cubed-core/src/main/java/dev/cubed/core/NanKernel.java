@@ -78,6 +78,9 @@ final class NanKernel {
       stride *= ks[d];
     }
     double[] src = block.dtype() == DType.FLOAT64 ? (double[]) block.data() : null;
+    if (kind == ReduceKernel.Kind.NANMEAN && src != null && meanOfRun(src, shape, red, ds)) {
+      return state;
+    }
     int n = block.size();
     long[] idx = new long[nd];
     int o = 0;
@@ -114,6 +117,60 @@ final class NanKernel {
       o = ReduceKernel.advance(idx, shape, os, o, nd - 1);
     }
     return state;
+  }
+
+  /**
+   * nanmean's (count, sum) states of a float64 block whose reduced axes are one run of adjacent
+   * axes (the common case: one axis reduced), as block {@code (A, R, B)} reduced over R: the inner
+   * loop runs over B's contiguous elements with no index arithmetic, adding each state's elements
+   * in the same order as the general loop (so the same sums). False, doing nothing, for reduced
+   * axes that are not one run.
+   */
+  private static boolean meanOfRun(double[] src, long[] shape, boolean[] red, double[] ds) {
+    int nd = shape.length;
+    int first = -1;
+    int last = -1;
+    for (int d = 0; d < nd; d++) {
+      if (red[d]) {
+        if (first < 0) {
+          first = d;
+        } else if (last != d - 1) {
+          return false;
+        }
+        last = d;
+      }
+    }
+    if (first < 0) {
+      return false;
+    }
+    long a = 1;
+    long r = 1;
+    long b = 1;
+    for (int d = 0; d < nd; d++) {
+      if (d < first) {
+        a *= shape[d];
+      } else if (d <= last) {
+        r *= shape[d];
+      } else {
+        b *= shape[d];
+      }
+    }
+    int bb = (int) b;
+    for (long i = 0; i < a; i++) {
+      int ob = (int) (i * b);
+      for (long k = 0; k < r; k++) {
+        int base = (int) ((i * r + k) * b);
+        for (int j = 0; j < bb; j++) {
+          double v = src[base + j];
+          if (v == v) {
+            int o = 2 * (ob + j);
+            ds[o] += 1;
+            ds[o + 1] += v;
+          }
+        }
+      }
+    }
+    return true;
   }
 
   /** The state of no element: zeros, NaN for min/max, (-1, NaN) for the arg reductions. */

@@ -25,6 +25,7 @@ import dev.cubed.zarr.ZarrArray;
 import dev.cubed.zarr.ZarrArrayBuilder;
 import dev.cubed.zarr.codec.Compression;
 import dev.cubed.zarr.store.Store;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -260,6 +261,17 @@ final class PlanRun {
         }
         ZarrArray z = arrays.get(o.name());
         z = z == null ? null : targets.committed(z);
+        if (z == null
+            && options.buffers() != null
+            && o instanceof ArrayNode.Virtual v
+            && v.generator() instanceof HeldBlocks h
+            && given.add(o.name())
+            && copyHeld(
+                h, o, options.buffers().buffer(plan.outputs.indexOf(o), o.dtype(), o.shape()))) {
+          results.add(
+              null); // an in-memory input passed through: one copy, into the caller's buffer
+          continue;
+        }
         try {
           results.add(z != null && o.isRegular() ? z.read() : assemble(o, ev));
         } catch (RuntimeException e) {
@@ -374,8 +386,33 @@ final class PlanRun {
     return results;
   }
 
+  /**
+   * Copies the whole in-memory input {@code h} (output {@code o} of the plan, passed through
+   * unchanged) into the caller's result buffer {@code buf} in one copy, without a block copy or an
+   * assembled array in between; false when the caller gave no buffer.
+   */
+  private static boolean copyHeld(HeldBlocks h, ArrayNode o, ByteBuffer buf) {
+    if (buf == null) {
+      return false;
+    }
+    long nbytes = Shapes.size(o.shape()) * o.dtype().itemSize();
+    if (buf.capacity() != nbytes) {
+      throw new IllegalArgumentException(
+          "the result buffer for "
+              + o.name()
+              + " holds "
+              + buf.capacity()
+              + " bytes; its result"
+              + " takes "
+              + nbytes);
+    }
+    BufferRegions.put(
+        BufferRegions.littleEndian(buf), o.shape(), new long[o.shape().length], h.data());
+    return true;
+  }
+
   private static NDArray assemble(ArrayNode n, Evaluator ev) throws Exception {
-    NDArray out = NDArray.zeros(n.dtype(), n.shape());
+    NDArray out = NDArray.empty(n.dtype(), n.shape());
     for (long[] b : allBlocks(n.numBlocks())) {
       out.setRegion(n.blockOffset(b), ev.block(n, b));
     }

@@ -241,7 +241,7 @@ final class Calls {
           List<NDArray> rs = Cubed.compute(xs);
           List<CubedArray> out = new ArrayList<>();
           for (int i = 0; i < xs.length; i++) {
-            out.add(Cubed.fromArray(rs.get(i), xs[i].chunks(), xs[i].spec()));
+            out.add(Cubed.persisted(rs.get(i), xs[i]));
           }
           return out;
         });

@@ -5,6 +5,7 @@ import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import dev.cubed.plan.node.ArrayNode;
 import dev.cubed.plan.node.ChunkGrid;
+import dev.cubed.plan.node.NamedContent;
 import dev.cubed.runtime.processes.ClientData;
 import java.io.Serializable;
 import java.util.Arrays;
@@ -25,14 +26,34 @@ import java.util.Arrays;
  * <p>In a plan's digest (its names) and in a plan's pickle (the Python package) the array is
  * written as its content hash and as its data, by those streams' own rules for {@link NDArray}.
  */
-public final class HeldBlocks implements ArrayNode.BlockGenerator, ClientData {
+public final class HeldBlocks implements ArrayNode.BlockGenerator, ClientData, NamedContent {
   private static final long serialVersionUID = 1L;
 
   private final NDArray data;
   private final ChunkGrid grid;
 
+  /**
+   * The name of the data when it is known without hashing it (the value of a computed array, see
+   * {@link #named}); null: the data's hash names it.
+   */
+  private final transient String name;
+
   /** The blocks of {@code data} on {@code grid} (of {@code data}'s shape). */
   public HeldBlocks(NDArray data, ChunkGrid grid) {
+    this(data, grid, null);
+  }
+
+  /**
+   * The blocks of {@code data} on {@code grid}, named {@code name} in node digests instead of by a
+   * hash of the data (which then is not read): for data that is the computed value of an array
+   * whose digest is in {@code name}, so the same name never stands for different data.
+   */
+  public static HeldBlocks named(NDArray data, ChunkGrid grid, String name) {
+    return new HeldBlocks(data, grid, java.util.Objects.requireNonNull(name));
+  }
+
+  private HeldBlocks(NDArray data, ChunkGrid grid, String name) {
+    this.name = name;
     if (!Arrays.equals(data.shape(), grid.shape())) {
       throw new IllegalArgumentException(
           "from_array: a chunk grid of shape "
@@ -42,6 +63,16 @@ public final class HeldBlocks implements ArrayNode.BlockGenerator, ClientData {
     }
     this.data = data;
     this.grid = grid;
+  }
+
+  @Override
+  public String contentName() {
+    return name;
+  }
+
+  /** The whole array the blocks are cut from (the held array itself, not a copy: read only). */
+  public NDArray data() {
+    return data;
   }
 
   @Override

@@ -31,12 +31,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * values) is the same in every run of the same program. A few values are replaced by a stable token
  * before they are written: an {@link ArrayNode} by its digest (so a node's digest covers its whole
  * input graph without serializing it again), an {@link NDArray} by its dtype, shape and a 128-bit
- * hash of its data ({@link DataHash}), a {@link FileSystemStore} by its absolute root, a named
- * {@link MemoryStore} by its name, any other store by a per-instance number (unique in this JVM,
- * different in the next one), a {@link Path} by its absolute form. If something cannot be
- * serialized the node gets a random digest instead and is marked not stable: its name then differs
- * from run to run, and so do the names of every node built on it, so a resume recomputes them
- * rather than reusing anything.
+ * hash of its data ({@link DataHash}), a {@link NamedContent} by its name (no data hashed), a
+ * {@link FileSystemStore} by its absolute root, a named {@link MemoryStore} by its name, any other
+ * store by a per-instance number (unique in this JVM, different in the next one), a {@link Path} by
+ * its absolute form. If something cannot be serialized the node gets a random digest instead and is
+ * marked not stable: its name then differs from run to run, and so do the names of every node built
+ * on it, so a resume recomputes them rather than reusing anything.
  */
 public final class NodeDigest {
   private static final SecureRandom RANDOM = new SecureRandom();
@@ -112,6 +112,9 @@ public final class NodeDigest {
     protected Object replaceObject(Object o) {
       if (o instanceof ArrayNode n) {
         return new Token("node", n.digest());
+      }
+      if (o instanceof NamedContent c && c.contentName() != null) {
+        return new Token("named", c.contentName());
       }
       if (o instanceof NDArray a) {
         return new Token(
