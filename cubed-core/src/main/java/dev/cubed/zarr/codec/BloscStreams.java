@@ -447,6 +447,10 @@ public final class BloscStreams {
     }
   }
 
+  /** Each thread's scratch bytes for bools decoded from a direct buffer (one L1-sized array). */
+  private static final ThreadLocal<byte[]> BOOL_SCRATCH =
+      ThreadLocal.withInitial(() -> new byte[16 << 10]);
+
   /** Decodes {@code n} elements from {@code bb} into {@code d} at element {@code e0}. */
   private static void fromBytes(ByteBuffer bb, DType dtype, Object d, int e0, int n) {
     int s = dtype.isComplex() ? 2 : 1;
@@ -460,9 +464,15 @@ public final class BloscStreams {
             b[e0 + i] = a[at + i] != 0;
           }
           bb.position(bb.position() + n);
-        } else {
-          for (int i = 0; i < n; i++) {
-            b[e0 + i] = bb.get() != 0;
+        } else { // a direct slice: bulk copies into a scratch array, then the same loop
+          byte[] a = BOOL_SCRATCH.get();
+          for (int i = 0; i < n; ) {
+            int k = Math.min(a.length, n - i);
+            bb.get(a, 0, k);
+            for (int j = 0; j < k; j++) {
+              b[e0 + i + j] = a[j] != 0;
+            }
+            i += k;
           }
         }
       }

@@ -29,8 +29,12 @@ import java.util.zip.Inflater;
 public final class StreamedDecode {
   private StreamedDecode() {}
 
-  /** Bytes read from the file per slice. */
-  static final int IN_SLICE = 1 << 20;
+  /**
+   * Bytes read from the file per slice: as small as the output slice, so the slice the kernel
+   * copies in and zstd reads, the output slice and zstd's working set stay in the L2 cache together
+   * (a 1 MiB slice took about 1.2x this one's thread CPU on zarr-python's chunks, ReadFloor).
+   */
+  static final int IN_SLICE = 256 << 10;
 
   /** Decoded bytes per slice (a multiple of every item size; stays in the L2 cache). */
   static final int OUT_SLICE = 256 << 10;

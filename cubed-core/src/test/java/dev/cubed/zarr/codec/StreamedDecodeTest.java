@@ -45,7 +45,10 @@ class StreamedDecodeTest {
         new Layout(2, Compression.zlib(1), ByteOrder.BIG_ENDIAN));
   }
 
-  /** Random doubles: nearly incompressible, so a 2 MiB chunk spans several 1 MiB reads. */
+  /**
+   * Random doubles: nearly incompressible, so a 2 MiB chunk spans several reads of a slice ({@code
+   * StreamedDecode.IN_SLICE}).
+   */
   private static NDArray data(DType dtype, long[] shape, long seed) {
     return ZarrRoundTripTest.randomArray(dtype, shape, seed);
   }
@@ -56,7 +59,7 @@ class StreamedDecodeTest {
     long[] shape = {700, 450}; // chunks (512, 512): 2 MiB full chunks, three edge chunks
     int i = 0;
     for (Layout l : layouts()) {
-      for (DType dtype : List.of(DType.FLOAT64, DType.INT16, DType.COMPLEX64)) {
+      for (DType dtype : List.of(DType.FLOAT64, DType.INT16, DType.COMPLEX64, DType.BOOL)) {
         String path = "a" + i++;
         ZarrArray z =
             ZarrArray.create(store, path)
