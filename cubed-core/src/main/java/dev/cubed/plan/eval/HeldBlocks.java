@@ -44,6 +44,11 @@ public final class HeldBlocks implements ArrayNode.BlockGenerator, ClientData {
     this.grid = grid;
   }
 
+  /** The array (not copied: read it, never change it). */
+  public NDArray data() {
+    return data;
+  }
+
   @Override
   public NDArray generate(long[] coords, long[] blockShape) {
     return data.getRegion(grid.blockOffset(coords), blockShape);
