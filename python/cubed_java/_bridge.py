@@ -111,6 +111,9 @@ def remove_stale_transfer_files(base):
 #: Arrays of at least this many bytes cross through a shared file (CUBED_JAVA_SHM_MIN).
 SHM_MIN_BYTES = int(os.environ.get("CUBED_JAVA_SHM_MIN", 1 << 20))
 
+#: Frames smaller than this are joined and written in one call.
+SMALL_FRAME = 1 << 16
+
 _U8 = struct.Struct("<B")
 _I32 = struct.Struct("<i")
 _I64 = struct.Struct("<q")
@@ -238,11 +241,27 @@ class Bridge:
         self._tls = threading.local()  # .on_event: see events_to
 
     # ---- frames ----
-    def _send(self, pieces):
-        total = sum(len(p) for p in pieces)
-        self._write(_I32.pack(total))
-        for p in pieces:
-            self._write(p)
+    def _send(self, *frames):
+        """Writes the frames (each a list of pieces) back to back; small ones in one write call
+        (one system call and one wake-up of the JVM's reader, not one per piece)."""
+        out = []
+        for pieces in frames:
+            total = sum(len(p) for p in pieces)
+            out.append(_I32.pack(total))
+            out.extend(pieces)
+            if total >= SMALL_FRAME:
+                self._flush(out)
+                out = []
+        self._flush(out)
+
+    def _flush(self, pieces):
+        if len(pieces) == 1:
+            self._write(pieces[0])
+        elif sum(len(p) for p in pieces) < SMALL_FRAME:
+            self._write(b"".join(pieces))
+        else:
+            for p in pieces:
+                self._write(p)
 
     def _write(self, data):
         mv = memoryview(data).cast("B")
@@ -278,18 +297,27 @@ class Bridge:
             sys.stderr.flush()
         self._synced = True
 
-    def _roundtrip(self, pieces, on_event=None):
+    def _roundtrip(self, pieces, on_event=None, before=None):
+        """Sends the frame ``pieces`` and returns its reply. ``before``: a frame sent first, in the
+        same write, whose reply is read (and decoded: an error is raised) before this one's is."""
         if self._dead:
             raise errors.BridgeError(self._dead)
         try:
-            self._send(pieces)
+            if before is None:
+                self._send(pieces)
+            else:
+                self._send(before, pieces)
             if not self._synced:
                 self._sync()
+            first = None
+            if before is not None:
+                (n,) = _I32.unpack(self._read_exact(4))
+                first = self._read_exact(n)
             while True:
                 (n,) = _I32.unpack(self._read_exact(4))
                 buf = self._read_exact(n)
                 if not buf or buf[0] != STATUS_EVENT:
-                    return buf
+                    break
                 # an event frame: one plain value, handed over at once (the caller's handler
                 # must not raise: the reply is still to come)
                 value, _ = _dec(buf, 1, [])
@@ -309,6 +337,9 @@ class Bridge:
                           " arrays made before are gone (new ones start a new JVM)")
             self._end()
             raise
+        if first is not None:
+            self._decode_reply(first)  # both replies are read: the stream is in step
+        return buf
 
     def _end(self):
         """Ends the JVM, waits for it (so that it writes no more) and removes its transfer
@@ -374,22 +405,24 @@ class Bridge:
             for a in args:
                 _enc(pieces, a)
             with self._lock:
+                free = None
                 if self._to_free:
-                    free, self._to_free = self._to_free, []
-                    p = [_U8.pack(OP_CALL)]
-                    _enc_str(p, "free")
-                    p.append(_U8.pack(1))
-                    _enc(p, Ints(free))
-                    self._decode_reply(self._roundtrip(p))
+                    # the handles Python dropped are freed by a frame sent with this call's, in
+                    # the same write: no round trip of their own
+                    handles, self._to_free = self._to_free, []
+                    free = [_U8.pack(OP_CALL)]
+                    _enc_str(free, "free")
+                    free.append(_U8.pack(1))
+                    _enc(free, Ints(handles))
                 on_event = None
                 wanted = getattr(self._tls, "on_event", None)
                 if wanted is not None and wanted[0] == name:
                     on_event, self._tls.on_event = wanted[1], None
                 if on_event is None:
-                    return self._decode_reply(self._roundtrip(pieces))
+                    return self._decode_reply(self._roundtrip(pieces, before=free))
                 self._streaming = threading.get_ident()
                 try:
-                    reply = self._roundtrip(pieces, on_event)
+                    reply = self._roundtrip(pieces, on_event, before=free)
                 finally:
                     self._streaming = None
                 return self._decode_reply(reply)

@@ -164,6 +164,60 @@ class MemoryOutputsResumeTest {
   }
 
   @Test
+  void aRunWritingOnlyToMemoryTouchesTheWorkDirectoryOnlyWhenItFailsWithBlocksToKeep()
+      throws Exception {
+    work = tmp.resolve("light");
+    Spec spec = EngineTestSupport.tinySpec(work, 10_000_000);
+    NDArray expected = Cubed.compute(opts(new Counter()), program(spec)).get(0);
+    assertThat(work)
+        .as("a successful run writing only into memory makes no compute directory")
+        .doesNotExist();
+
+    CALLS.set(0);
+    failAt = 1;
+    assertThatThrownBy(() -> Cubed.compute(opts(new Counter()), program(spec)))
+        .isInstanceOf(TaskFailedException.class);
+    assertThat(work).as("a failure with no finished task keeps nothing").doesNotExist();
+
+    CALLS.set(0);
+    failAt = 4;
+    assertThatThrownBy(() -> Cubed.compute(opts(new Counter()), program(spec)))
+        .isInstanceOf(TaskFailedException.class);
+    assertThat(markers(work)).as("a failure keeps its finished tasks for a resume").isEqualTo(3);
+
+    failAt = -1;
+    Counter plain = new Counter();
+    NDArray again = Cubed.compute(opts(plain), program(spec)).get(0);
+    assertThat(plain.tasks).as("a plain compute runs every task").hasSize(9);
+    assertThat(again).isEqualTo(expected);
+    try (Stream<Path> s = Files.list(work)) {
+      assertThat(s.toList())
+          .as("and removes what the failed run of the same plan kept, as before")
+          .isEmpty();
+    }
+  }
+
+  @Test
+  void aReductionsSmallIntermediatesAreHeldInMemoryWithNoComputeDirectory() {
+    work = tmp.resolve("reduction");
+    Spec spec = EngineTestSupport.tinySpec(work, 10_000_000);
+    NDArray a = EngineTestSupport.randomDoubles(5, 120, 7);
+    CubedArray s = Xp.sum(Cubed.fromArray(a, new long[] {4, 7}, spec), 0);
+    assertThat(Cubed.summary(List.of(s)).ops())
+        .as("partial sums, then their sum: an intermediate array")
+        .isGreaterThan(1);
+    NDArray got = s.compute();
+    for (int j = 0; j < 7; j++) {
+      double want = 0;
+      for (int i = 0; i < 120; i++) {
+        want += a.getDouble(i * 7 + j);
+      }
+      assertThat(got.getDouble(j)).isCloseTo(want, org.assertj.core.data.Offset.offset(1e-9));
+    }
+    assertThat(work).as("intermediates held in memory: no compute directory").doesNotExist();
+  }
+
+  @Test
   void anIrregularResultIsHeldInMemoryAndAFailedRunStoresItPaddedForResume() throws Exception {
     work = tmp.resolve("irregular");
     Spec spec = EngineTestSupport.tinySpec(work, 10_000_000);

@@ -5,6 +5,7 @@ import dev.cubed.nd.Indexing;
 import dev.cubed.nd.Manipulation;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
+import dev.cubed.plan.eval.HeldBlocks;
 import dev.cubed.plan.node.ArrayNode;
 import dev.cubed.plan.node.ChunkGrid;
 import dev.cubed.primitive.BlockKeys;
@@ -133,6 +134,13 @@ public final class Take {
     long[] outShape = shape.clone();
     outShape[ax] = len;
     ChunkGrid grid = ChunkGrid.of(outShape, sizes);
+    ArrayNode now = gatheredNow(x, idx, ax, grid);
+    if (now != null) {
+      if (in.sizes(ax).length == 1) {
+        SMALL.put(now, new Recipe(x, idx, ax));
+      }
+      return now;
+    }
     int[][] needed = new int[nOut][];
     int maxReads = 1;
     for (int k = 0; k < nOut; k++) {
@@ -277,6 +285,32 @@ public final class Take {
         grid,
         x0.dtype(),
         null);
+  }
+
+  /**
+   * The take gathered when built, as an in-memory input on {@code grid} (a {@link HeldBlocks} of
+   * the result), when x is itself an in-memory input ({@code Cubed.fromArray}) and the result takes
+   * at most one of x's blocks: what its tasks would hold of x anyway, now cut from the array that
+   * is in memory already, rather than every block of x read whole for a few of its elements (the
+   * isel or sel of a few labels on an axis x has whole). Otherwise null.
+   */
+  private static ArrayNode gatheredNow(ArrayNode x, long[] idx, int ax, ChunkGrid grid) {
+    if (idx.length == 0
+        || !(x instanceof ArrayNode.Virtual v && v.generator() instanceof HeldBlocks h)) {
+      return null;
+    }
+    long bytes = x.dtype().itemSize();
+    for (long d : grid.shape()) {
+      bytes = d == 0 || bytes <= Long.MAX_VALUE / d ? bytes * d : Long.MAX_VALUE;
+    }
+    if (bytes > x.chunkBytes()) {
+      return null;
+    }
+    NDArray li = NDArray.empty(DType.INT64, idx.length);
+    for (int i = 0; i < idx.length; i++) {
+      li.setLong(i, idx[i]);
+    }
+    return Core.fromArray(Indexing.take(h.data(), li, ax), grid);
   }
 
   private static long[] offsets(long[] sizes) {

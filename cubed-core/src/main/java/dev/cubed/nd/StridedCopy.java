@@ -331,6 +331,15 @@ final class StridedCopy {
     long[] shape = x.shape();
     DType dtype = x.dtype();
     checkRegion("getRegion", start, regionShape, shape);
+    int mult = dtype.isComplex() ? 2 : 1;
+    long from = contiguousFrom(shape, start, regionShape);
+    if (from >= 0 && Shapes.size(regionShape) > 0) {
+      // one run of the backing array (a block of whole trailing axes): copied into a new array
+      // in one pass, without first zeroing it
+      int a = Math.toIntExact(from * mult);
+      int b = Math.toIntExact((from + Shapes.size(regionShape)) * mult);
+      return new NDArray(dtype, regionShape, copyOfRange(x.data(), a, b));
+    }
     NDArray out = NDArray.zeros(dtype, regionShape);
     copyBox(
         x.data(),
@@ -342,6 +351,50 @@ final class StridedCopy {
         regionShape,
         dtype.isComplex() ? 2 : 1);
     return out;
+  }
+
+  /**
+   * The C-order offset of {@code start} if the box {@code [start, start + region)} is one run of
+   * elements of an array of {@code shape} (whole axes after the first axis it does not span with
+   * one element, single elements before it), else -1.
+   */
+  private static long contiguousFrom(long[] shape, long[] start, long[] region) {
+    int nd = shape.length;
+    int d = 0;
+    while (d < nd && region[d] == 1) {
+      d++;
+    }
+    for (int a = d + 1; a < nd; a++) {
+      if (start[a] != 0 || region[a] != shape[a]) {
+        return -1;
+      }
+    }
+    long off = 0;
+    long[] strides = Shapes.strides(shape);
+    for (int a = 0; a < nd; a++) {
+      off += start[a] * strides[a];
+    }
+    return off;
+  }
+
+  /** {@code Arrays.copyOfRange} of a primitive backing array of any type. */
+  private static Object copyOfRange(Object data, int from, int to) {
+    if (data instanceof double[] v) {
+      return Arrays.copyOfRange(v, from, to);
+    } else if (data instanceof float[] v) {
+      return Arrays.copyOfRange(v, from, to);
+    } else if (data instanceof long[] v) {
+      return Arrays.copyOfRange(v, from, to);
+    } else if (data instanceof int[] v) {
+      return Arrays.copyOfRange(v, from, to);
+    } else if (data instanceof short[] v) {
+      return Arrays.copyOfRange(v, from, to);
+    } else if (data instanceof byte[] v) {
+      return Arrays.copyOfRange(v, from, to);
+    } else if (data instanceof boolean[] v) {
+      return Arrays.copyOfRange(v, from, to);
+    }
+    throw new IllegalStateException("getRegion: unknown backing array " + data.getClass());
   }
 
   static void setRegion(NDArray x, long[] start, NDArray src) {

@@ -24,6 +24,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * The outputs of a run that its tasks write straight into the result the caller receives: each task
@@ -280,11 +281,13 @@ final class MemoryOutputs {
   /**
    * After a failed run: writes the blocks of every finished task to its output's array in the
    * compute directory ({@code create} makes or reopens it exactly as a run without memory outputs
-   * does) and then the task's completion marker, so that a resume skips the task. Returns the
-   * number of tasks written: 0 if a flush already ran (a concurrent caller waits until it ended) or
-   * the run ended successfully ({@link #whileRunning}).
+   * does) and then the task's completion marker, so that a resume skips the task. {@code cdir} is
+   * asked for the directory only when there is a finished task to write. Returns the number of
+   * tasks written: 0 if a flush already ran (a concurrent caller waits until it ended) or the run
+   * ended successfully ({@link #whileRunning}).
    */
-  synchronized long flush(ComputeDir cdir, Function<ArrayNode.Computed, ZarrArray> create) {
+  synchronized long flush(
+      Supplier<ComputeDir> cdir, Function<ArrayNode.Computed, ZarrArray> create) {
     if (flushed) {
       return 0;
     }
@@ -308,7 +311,7 @@ final class MemoryOutputs {
           z.writeChunk(b, h.node.isRegular() ? block : Evaluator.pad(block, h.node.chunks()));
         }
         seam.at(Point.FLUSH_BLOCKS_WRITTEN, e.getKey(), key);
-        TaskMarkers.markDone(cdir, e.getKey(), key);
+        TaskMarkers.markDone(cdir.get(), e.getKey(), key);
         n++;
       }
     }

@@ -24,8 +24,10 @@ import dev.cubed.runtime.RunReport;
 import dev.cubed.zarr.ZarrArray;
 import dev.cubed.zarr.ZarrArrayBuilder;
 import dev.cubed.zarr.codec.Compression;
+import dev.cubed.zarr.store.MemoryStore;
 import dev.cubed.zarr.store.Store;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -79,15 +81,20 @@ final class PlanRun {
     if (!resume) {
       plan.checkDisk(); // a resume's intermediates are partly on disk already
     }
+    Map<String, Integer> readers = MemoryOutputs.readers(plan.topo);
+    // a light run opens no compute directory unless it fails with finished blocks to keep
+    boolean light = !resume && lightRun(executor, read, readers);
     Targets targets =
         Targets.prepare(
             plan.topo,
             plan.cfg.localWorkDir() ? plan.cfg.workDirPath() : null,
             resume,
-            CommitJournal.commitBegan(plan.cfg.workDir(), plan.computeId()));
-    ComputeDir cdir = RunComputeDir.open(plan, resume);
-    String computeId = cdir.name();
-    Store store = cdir.store();
+            !light && CommitJournal.commitBegan(plan.cfg.workDir(), plan.computeId()));
+    RunDir dir = new RunDir(plan, light ? null : RunComputeDir.open(plan, resume));
+    ComputeDir cdir = dir.opened();
+    String computeId = light ? "compute-" + plan.computeId() : cdir.name();
+    // a light run's intermediates (a few MiB at most) are held in memory
+    Store store = light ? new MemoryStore() : cdir.store();
     Map<String, ZarrArray> arrays = new LinkedHashMap<>();
     for (ArrayNode n : plan.topo) {
       if (n instanceof ArrayNode.Stored s) {
@@ -100,13 +107,14 @@ final class PlanRun {
     Evaluator ev = new Evaluator(arrays, plan.tileBytes);
     // a failed run writes the finished blocks of its memory outputs to the compute directory
     // (flushMemoryOutputs); a resumed run reads them from there, so it holds none in memory
-    memoryOutputs = read && executor.runsTasksInThisJvm() && !cdir.resumed();
-    Map<String, Integer> readers = MemoryOutputs.readers(plan.topo);
+    memoryOutputs = read && executor.runsTasksInThisJvm() && (light || !cdir.resumed());
     List<Operation> ops = new ArrayList<>();
     Map<String, TaskMarkers.TargetWrites> targetWrites = new HashMap<>();
     Map<String, String> producer = new HashMap<>();
     try {
-      targets.open(cdir, resume);
+      if (!light) {
+        targets.open(cdir, resume);
+      }
       for (ArrayNode n : plan.topo) {
         MultiOutput.Group g = plan.groupOf.get(n.name());
         if (g != null) {
@@ -235,7 +243,11 @@ final class PlanRun {
           producer.put(r.name(), ops.get(ops.size() - 1).name());
         }
       }
-      TaskMarkers.Prepared prep = TaskMarkers.prepare(cdir, ops, targetWrites, inMemory.names());
+      // (a light run's ops all write to memory: none is marked or skipped)
+      TaskMarkers.Prepared prep =
+          light
+              ? new TaskMarkers.Prepared(ops, 0)
+              : TaskMarkers.prepare(cdir, ops, targetWrites, inMemory.names());
       if (resume) {
         for (Callback c : callbacks) {
           if (c instanceof PlanCallback pc) {
@@ -246,7 +258,7 @@ final class PlanRun {
       List<Operation> toRun = prep.ops();
       RunReport[] report = new RunReport[1];
       inMemory.whileRunning(
-          () -> flushMemoryOutputs(cdir, store, null),
+          () -> flushMemoryOutputs(dir, null),
           () -> targets.run(() -> report[0] = executor.execute(computeId, toRun, callbacks)));
       List<NDArray> results = new ArrayList<>();
       Set<String> given = new HashSet<>();
@@ -280,13 +292,86 @@ final class PlanRun {
           throw new IllegalStateException("reading the result " + o.name() + ": " + e, e);
         }
       }
-      cdir.deleteAndRelease();
+      if (dir.opened() != null) {
+        dir.opened().deleteAndRelease();
+      }
       return new PlanResult(results, prep.skipped(), report[0]);
     } catch (RuntimeException | Error e) {
       targets.close();
-      flushMemoryOutputs(cdir, store, e);
-      RunComputeDir.keepForResume(plan, cdir, targets, e);
+      flushMemoryOutputs(dir, e);
+      if (dir.opened() != null) {
+        // (a light run that kept nothing opened none: nothing is left behind)
+        RunComputeDir.keepForResume(plan, dir.opened(), targets, e);
+      }
       throw e;
+    }
+  }
+
+  /**
+   * The most bytes of intermediates a {@link #lightRun} holds in memory (a {@link MemoryStore} in
+   * this JVM's heap, beside the tasks' projected memory): the partial states of a reduction, the
+   * few blocks of a small multi-output op.
+   */
+  static final long MEMORY_INTERMEDIATES_MAX = 8L << 20;
+
+  /**
+   * True if this run may go without a compute directory while it succeeds: it reads its results
+   * into memory from tasks in this JVM, writes no target and rechunks nothing, its intermediates
+   * take at most {@link #MEMORY_INTERMEDIATES_MAX} bytes (they are held in memory, and their tasks
+   * are not marked done: a resume computes them again), and no earlier run left a directory of this
+   * plan (a plain compute removes it). If it fails, the directory is opened then, as any run's, for
+   * the finished blocks of its results that its flush keeps for a resume.
+   */
+  private boolean lightRun(Executor executor, boolean read, Map<String, Integer> readers) {
+    if (!read || !executor.runsTasksInThisJvm() || !plan.cfg.localWorkDir()) {
+      return false;
+    }
+    long stored = 0;
+    for (ArrayNode n : plan.topo) {
+      if (n instanceof ArrayNode.Rechunked
+          || n instanceof ArrayNode.Computed c && c.target() != null) {
+        return false;
+      }
+      if (plan.groupOf.containsKey(n.name())
+          || n instanceof ArrayNode.Computed c
+              && plan.materialized.contains(c.name())
+              && (!isOutput(c) || readers.containsKey(c.name()))) {
+        // stored as the compute directory would store it: every block padded to the largest
+        double blocks = 1;
+        for (long b : n.numBlocks()) {
+          blocks *= b;
+        }
+        stored += (long) Math.min(blocks * n.chunkBytes(), MEMORY_INTERMEDIATES_MAX + 1.0);
+        if (stored > MEMORY_INTERMEDIATES_MAX) {
+          return false;
+        }
+      }
+    }
+    return Files.notExists(plan.cfg.workDirPath().resolve("compute-" + plan.computeId()));
+  }
+
+  /**
+   * A run's compute directory: opened when the run starts, or for a {@link #lightRun} only when its
+   * failure has finished blocks to keep (then as any run opens it, without resume).
+   */
+  private static final class RunDir {
+    private final Plan plan;
+    private ComputeDir dir;
+
+    RunDir(Plan plan, ComputeDir dir) {
+      this.plan = plan;
+      this.dir = dir;
+    }
+
+    synchronized ComputeDir get() {
+      if (dir == null) {
+        dir = RunComputeDir.open(plan, false);
+      }
+      return dir;
+    }
+
+    synchronized ComputeDir opened() {
+      return dir;
     }
   }
 
@@ -458,18 +543,22 @@ final class PlanRun {
    * tasks of the outputs held in memory are written to the compute directory with their completion
    * markers, so that a resume skips them (a failure doing so is attached to {@code e}).
    */
-  private void flushMemoryOutputs(ComputeDir cdir, Store store, Throwable e) {
+  private void flushMemoryOutputs(RunDir dir, Throwable e) {
     try {
       long n =
           inMemory.flush(
-              cdir, c -> c.isRegular() ? createOutput(store, c) : createPadded(store, c.name(), c));
+              dir::get,
+              c ->
+                  c.isRegular()
+                      ? createOutput(dir.get().store(), c)
+                      : createPadded(dir.get().store(), c.name(), c));
       if (n > 0) {
         LOG.info(
             "compute failed: the "
                 + n
                 + " finished tasks of its results held in memory were"
                 + " written to "
-                + cdir.location()
+                + dir.get().location()
                 + " for a resume");
       }
     } catch (RuntimeException | Error r) {

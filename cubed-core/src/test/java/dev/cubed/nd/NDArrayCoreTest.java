@@ -58,6 +58,44 @@ class NDArrayCoreTest {
         .hasMessageContaining("outside the array of shape (2, 3, 4)");
   }
 
+  /** Every box of a 3x4x5 array, one run of elements or not, is the same box element by element. */
+  @ParameterizedTest
+  @EnumSource(
+      value = DType.class,
+      names = {"FLOAT64", "INT8", "BOOL", "COMPLEX128", "FLOAT32"})
+  void everyRegionHoldsItsBoxElementByElementAndIsACopy(DType dtype) {
+    long[] shape = {3, 4, 5};
+    NDArray a = NDArray.arange(0, 60, 1, DType.INT64).astype(dtype).reshape(shape);
+    long[][] boxes = {
+      {1, 0, 0, 2, 4, 5}, // whole trailing axes: one run
+      {2, 3, 0, 1, 1, 5}, // a row
+      {1, 2, 1, 1, 1, 3}, // part of a row
+      {0, 1, 0, 3, 2, 5}, // not one run
+      {0, 0, 2, 3, 4, 2}, // not one run
+      {1, 0, 0, 0, 4, 5}, // empty
+      {0, 0, 0, 3, 4, 5} // all of it
+    };
+    for (long[] b : boxes) {
+      long[] start = {b[0], b[1], b[2]};
+      long[] box = {b[3], b[4], b[5]};
+      NDArray r = a.getRegion(start, box);
+      assertThat(r.shape()).containsExactly(box);
+      assertThat(r.dtype()).isEqualTo(dtype);
+      for (long i = 0; i < box[0]; i++) {
+        for (long j = 0; j < box[1]; j++) {
+          for (long k = 0; k < box[2]; k++) {
+            assertThat(r.get(i, j, k)).isEqualTo(a.get(start[0] + i, start[1] + j, start[2] + k));
+          }
+        }
+      }
+      if (r.size() > 0) {
+        Object before = a.get(start[0], start[1], start[2]);
+        r.setRegion(new long[] {0, 0, 0}, NDArray.zeros(dtype, 1, 1, 1));
+        assertThat(a.get(start[0], start[1], start[2])).as("a copy").isEqualTo(before);
+      }
+    }
+  }
+
   @Test
   void broadcastTo() {
     NDArray a = NDArray.of(new double[] {1, 2, 3});

@@ -103,7 +103,7 @@ final class ComputeWith {
       options = options.withCallback(stream);
     }
     try {
-      return Calls.computeShared(s.shm, options, xs);
+      return ComputeCalls.computeShared(s.shm, options, xs);
     } finally {
       if (stream != null) {
         stream.close();
