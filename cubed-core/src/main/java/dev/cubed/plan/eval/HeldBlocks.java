@@ -65,11 +65,6 @@ public final class HeldBlocks implements ArrayNode.BlockGenerator, ClientData, N
     this.grid = grid;
   }
 
-  /** The array (not copied: read it, never change it). */
-  public NDArray data() {
-    return data;
-  }
-
   @Override
   public String contentName() {
     return name;
