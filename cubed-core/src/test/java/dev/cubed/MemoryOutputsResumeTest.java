@@ -198,26 +198,6 @@ class MemoryOutputsResumeTest {
   }
 
   @Test
-  void aReductionsSmallIntermediatesAreHeldInMemoryWithNoComputeDirectory() {
-    work = tmp.resolve("reduction");
-    Spec spec = EngineTestSupport.tinySpec(work, 10_000_000);
-    NDArray a = EngineTestSupport.randomDoubles(5, 120, 7);
-    CubedArray s = Xp.sum(Cubed.fromArray(a, new long[] {4, 7}, spec), 0);
-    assertThat(Cubed.summary(List.of(s)).ops())
-        .as("partial sums, then their sum: an intermediate array")
-        .isGreaterThan(1);
-    NDArray got = s.compute();
-    for (int j = 0; j < 7; j++) {
-      double want = 0;
-      for (int i = 0; i < 120; i++) {
-        want += a.getDouble(i * 7 + j);
-      }
-      assertThat(got.getDouble(j)).isCloseTo(want, org.assertj.core.data.Offset.offset(1e-9));
-    }
-    assertThat(work).as("intermediates held in memory: no compute directory").doesNotExist();
-  }
-
-  @Test
   void anIrregularResultIsHeldInMemoryAndAFailedRunStoresItPaddedForResume() throws Exception {
     work = tmp.resolve("irregular");
     Spec spec = EngineTestSupport.tinySpec(work, 10_000_000);

@@ -24,7 +24,6 @@ import dev.cubed.runtime.RunReport;
 import dev.cubed.zarr.ZarrArray;
 import dev.cubed.zarr.ZarrArrayBuilder;
 import dev.cubed.zarr.codec.Compression;
-import dev.cubed.zarr.store.MemoryStore;
 import dev.cubed.zarr.store.Store;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -93,8 +92,7 @@ final class PlanRun {
     RunDir dir = new RunDir(plan, light ? null : RunComputeDir.open(plan, resume));
     ComputeDir cdir = dir.opened();
     String computeId = light ? "compute-" + plan.computeId() : cdir.name();
-    // a light run's intermediates (a few MiB at most) are held in memory
-    Store store = light ? new MemoryStore() : cdir.store();
+    Store store = light ? null : cdir.store();
     Map<String, ZarrArray> arrays = new LinkedHashMap<>();
     for (ArrayNode n : plan.topo) {
       if (n instanceof ArrayNode.Stored s) {
@@ -308,43 +306,26 @@ final class PlanRun {
   }
 
   /**
-   * The most bytes of intermediates a {@link #lightRun} holds in memory (a {@link MemoryStore} in
-   * this JVM's heap, beside the tasks' projected memory): the partial states of a reduction, the
-   * few blocks of a small multi-output op.
-   */
-  static final long MEMORY_INTERMEDIATES_MAX = 8L << 20;
-
-  /**
    * True if this run may go without a compute directory while it succeeds: it reads its results
-   * into memory from tasks in this JVM, writes no target and rechunks nothing, its intermediates
-   * take at most {@link #MEMORY_INTERMEDIATES_MAX} bytes (they are held in memory, and their tasks
-   * are not marked done: a resume computes them again), and no earlier run left a directory of this
-   * plan (a plain compute removes it). If it fails, the directory is opened then, as any run's, for
-   * the finished blocks of its results that its flush keeps for a resume.
+   * into memory from tasks in this JVM, and every op writes straight into a result (no target, no
+   * rechunk, no multi-output group, no intermediate another op reads), so nothing is stored; and no
+   * earlier run left a directory of this plan (a plain compute removes it). If it fails, the
+   * directory is opened then, as any run's, for the finished blocks its flush keeps for a resume.
    */
   private boolean lightRun(Executor executor, boolean read, Map<String, Integer> readers) {
-    if (!read || !executor.runsTasksInThisJvm() || !plan.cfg.localWorkDir()) {
+    if (!read
+        || !executor.runsTasksInThisJvm()
+        || !plan.cfg.localWorkDir()
+        || !plan.groupOf.isEmpty()) {
       return false;
     }
-    long stored = 0;
     for (ArrayNode n : plan.topo) {
       if (n instanceof ArrayNode.Rechunked
-          || n instanceof ArrayNode.Computed c && c.target() != null) {
-        return false;
-      }
-      if (plan.groupOf.containsKey(n.name())
           || n instanceof ArrayNode.Computed c
-              && plan.materialized.contains(c.name())
-              && (!isOutput(c) || readers.containsKey(c.name()))) {
-        // stored as the compute directory would store it: every block padded to the largest
-        double blocks = 1;
-        for (long b : n.numBlocks()) {
-          blocks *= b;
-        }
-        stored += (long) Math.min(blocks * n.chunkBytes(), MEMORY_INTERMEDIATES_MAX + 1.0);
-        if (stored > MEMORY_INTERMEDIATES_MAX) {
-          return false;
-        }
+              && (c.target() != null
+                  || plan.materialized.contains(c.name())
+                      && (!isOutput(c) || readers.containsKey(c.name())))) {
+        return false;
       }
     }
     return Files.notExists(plan.cfg.workDirPath().resolve("compute-" + plan.computeId()));
