@@ -287,6 +287,18 @@ def _slow_double(block):
     return block * 2.0
 
 
+def _slow_double_noting(folder):
+    """_slow_double that also leaves a file in ``folder`` per finished block (the test sees tasks
+    finish without the compute directory, which a compute written only into memory opens only when
+    it fails)."""
+    def f(block):
+        time.sleep(0.4)
+        with open(os.path.join(folder, f"{os.getpid()}-{time.monotonic_ns()}"), "w"):
+            pass
+        return block * 2.0
+    return f
+
+
 def _compute_dirs(d):
     return sorted(n for n in os.listdir(d) if n.startswith("compute-")) if os.path.isdir(d) else []
 
@@ -344,10 +356,13 @@ def test_ctrl_c_during_a_compute_whose_result_is_held_in_memory_keeps_its_finish
     (with their markers), so the resume runs only the tasks that had not finished."""
     work = str(tmp_path / "work")
 
+    notes = tmp_path / "finished"
+    notes.mkdir()
+
     def make():
         cubed_java.configure(work_dir=work, workers=2)
         x = xp.asarray(np.arange(16 * 1000.0).reshape(16, 1000), chunks=(1, 1000))
-        return cubed_java.map_blocks(_slow_double, x, dtype=np.float64)
+        return cubed_java.map_blocks(_slow_double_noting(str(notes)), x, dtype=np.float64)
 
     main = threading.get_ident()
     before = cubed_java.settings()
@@ -356,8 +371,8 @@ def test_ctrl_c_during_a_compute_whose_result_is_held_in_memory_keeps_its_finish
         started = []
 
         def interrupt():
-            _wait_for(lambda: _compute_dirs(work), "the compute's directory")
-            time.sleep(2.5)  # a few tasks finish
+            _wait_for(lambda: len(os.listdir(notes)) >= 2, "two finished tasks")
+            time.sleep(0.5)
             started.append(True)
             signal.pthread_kill(main, signal.SIGINT)
 
