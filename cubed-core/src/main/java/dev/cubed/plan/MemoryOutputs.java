@@ -307,7 +307,7 @@ final class MemoryOutputs {
         for (long[] b : blocksOf(h.node, key)) {
           NDArray block = h.region(b);
           // an irregular grid is stored padded to its largest blocks, as a run without memory
-          // outputs stores it (PlanRun.createPadded)
+          // outputs stores it (RunArrays.padded)
           z.writeChunk(b, h.node.isRegular() ? block : Evaluator.pad(block, h.node.chunks()));
         }
         seam.at(Point.FLUSH_BLOCKS_WRITTEN, e.getKey(), key);

@@ -142,7 +142,8 @@ public final class Plan {
     topo.add(n);
   }
 
-  private boolean isOutput(ArrayNode n) {
+  /** True if {@code n} is one of this plan's outputs (compared by name). */
+  boolean isOutput(ArrayNode n) {
     return outputs.stream().anyMatch(o -> o.name().equals(n.name()));
   }
 

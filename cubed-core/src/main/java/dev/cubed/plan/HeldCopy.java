@@ -1,0 +1,42 @@
+package dev.cubed.plan;
+
+import dev.cubed.nd.Shapes;
+import dev.cubed.plan.eval.HeldBlocks;
+import dev.cubed.plan.node.ArrayNode;
+import java.nio.ByteBuffer;
+
+/**
+ * The result of a plan output that is an in-memory input passed through unchanged ({@link
+ * HeldBlocks}): copied whole into the caller's result buffer in one copy, with no block copy nor
+ * assembled array in between.
+ */
+final class HeldCopy {
+  private HeldCopy() {}
+
+  /**
+   * Copies the whole in-memory input {@code h} (output {@code o} of the plan) into {@code buf}
+   * (little-endian, C order); false, copying nothing, when {@code buf} is null (the caller gave no
+   * buffer).
+   *
+   * @throws IllegalArgumentException when {@code buf}'s capacity is not the output's size in bytes
+   */
+  static boolean into(HeldBlocks h, ArrayNode o, ByteBuffer buf) {
+    if (buf == null) {
+      return false;
+    }
+    long nbytes = Shapes.size(o.shape()) * o.dtype().itemSize();
+    if (buf.capacity() != nbytes) {
+      throw new IllegalArgumentException(
+          "the result buffer for "
+              + o.name()
+              + " holds "
+              + buf.capacity()
+              + " bytes; its result"
+              + " takes "
+              + nbytes);
+    }
+    BufferRegions.put(
+        BufferRegions.littleEndian(buf), o.shape(), new long[o.shape().length], h.data());
+    return true;
+  }
+}
