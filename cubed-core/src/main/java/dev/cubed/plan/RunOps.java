@@ -136,6 +136,9 @@ final class RunOps {
     if (c.target() != null) {
       targetWrites.put(c.name(), new TaskMarkers.TargetWrites(z, key -> List.of(key)));
     }
+    // (the task function captures locals only, never this lowering: it is shipped to worker
+    // processes, and the lowering is not Serializable)
+    Evaluator ev = this.ev;
     boolean padded = !c.isRegular();
     long[] padTo = c.chunks();
     boolean streamed = plan.streamedWrites.contains(c.name());
@@ -223,6 +226,7 @@ final class RunOps {
    * members read only virtual or stored sources, so it depends on no other op.
    */
   private Operation groupOp(MultiOutput.Group g) {
+    Evaluator ev = this.ev; // (captured by the task functions: see computedOp)
     List<ArrayNode.Computed> members = g.members();
     List<ZarrArray> zs = new ArrayList<>();
     for (ArrayNode.Computed m : members) {
@@ -258,6 +262,7 @@ final class RunOps {
 
   /** The op of a chain's array ({@link ChainWalks}): one task per row, writing the row's blocks. */
   private Operation chainOp(ArrayNode.Computed c, int axis, ZarrArray z, PlanSummary.OpInfo info) {
+    Evaluator ev = this.ev; // (captured by the task function: see computedOp)
     long[] nb = c.numBlocks();
     if (c.target() != null) {
       targetWrites.put(
