@@ -9,7 +9,7 @@ import time
 
 import numpy as np
 
-from . import _bridge
+from . import _bridge, _jvm
 from . import array_api as xp
 
 
@@ -29,7 +29,7 @@ def _cat(data):
     import threading
 
     p = subprocess.Popen(["cat"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
-    _bridge._widen_pipes(p.stdin, p.stdout)
+    _jvm.widen_pipes(p.stdin, p.stdout)
     mv = memoryview(data).cast("B")
 
     def feed():

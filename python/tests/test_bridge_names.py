@@ -12,7 +12,7 @@ it so that it can.
 
 The constants are read from their declarations: ``static final int NAME = <n>;`` in Wire.java (the
 tags; ``MAX_COUNT = 1 << 24`` is no plain number and so no tag) and BridgeMain.java (``OP_*``,
-``ERR_*``, ``STATUS_*``, ``REGULAR_AXIS``), against ``T_*``, ``OP_*`` and ``REGULAR_AXIS`` of ``_bridge.py`` and
+``ERR_*``, ``STATUS_*``, ``REGULAR_AXIS``), against ``T_*``, ``OP_*`` and ``REGULAR_AXIS`` of ``_wire.py`` and
 ``ERR_*`` of ``errors.py``.
 """
 import ast
@@ -24,7 +24,7 @@ import re
 import pytest
 
 import cubed_java
-from cubed_java import _bridge, errors
+from cubed_java import _bridge, _wire, errors
 
 PACKAGE = pathlib.Path(cubed_java.__file__).parent
 JAVA = pathlib.Path(__file__).resolve().parents[2] / "cubed-python/src/main/java/dev/cubed/bridge"
@@ -219,7 +219,7 @@ def _java_ints(path):
 
 def test_wire_tags_equal_on_both_sides():
     java = _java_ints(JAVA / "Wire.java")
-    python = {k[2:]: v for k, v in vars(_bridge).items() if re.fullmatch(r"T_[A-Z]+", k)}
+    python = {k[2:]: v for k, v in vars(_wire).items() if re.fullmatch(r"T_[A-Z]+", k)}
     assert len(java) >= 15
     assert java == python
 
@@ -231,7 +231,7 @@ def test_error_kinds_and_ops_equal_on_both_sides():
     assert java_err == py_err
     assert set(errors._BY_KIND) == set(py_err.values())  # a Python class for every kind
     for name in ("OP_PING", "OP_CALL", "REGULAR_AXIS", "STATUS_OK", "STATUS_ERROR", "STATUS_EVENT"):
-        assert main[name] == getattr(_bridge, name), name
+        assert main[name] == getattr(_wire, name), name
 
 
 @pytest.mark.parametrize("kind", ["ERR_IO", "ERR_ARGUMENT"])

@@ -7,12 +7,12 @@ import numpy as np
 import pytest
 
 import cubed_java
-from cubed_java import _bridge, errors
+from cubed_java import _bridge, _transfer, _wire, errors
 
 
 def call_payload(name, *raw_args):
     p = [struct.pack("<B", 1)]
-    _bridge._enc_str(p, name)
+    _wire.enc_str(p, name)
     p.append(struct.pack("<B", len(raw_args)))
     p.extend(raw_args)
     return b"".join(bytes(x) for x in p)
@@ -58,16 +58,16 @@ class _HandleOnly:
         self.h = h
 
 
-def _enc_handle(p, v, _orig=_bridge._enc):
+def _enc_handle(p, v, _orig=_wire.enc):
     if isinstance(v, _HandleOnly):
-        p.append(struct.pack("<Bq", _bridge.T_HANDLE, v.h))
+        p.append(struct.pack("<Bq", _wire.T_HANDLE, v.h))
     else:
         _orig(p, v)
 
 
 @pytest.fixture(autouse=True)
 def _fake_handles(monkeypatch):
-    monkeypatch.setattr(_bridge, "_enc", _enc_handle)
+    monkeypatch.setattr(_wire, "enc", _enc_handle)
 
 
 def test_values_echo_exactly():
@@ -112,21 +112,21 @@ def test_large_arrays_cross_through_owner_only_shared_files(rng, dtype, shape):
     if s.shm_dir is None:
         pytest.skip("shared files are off (CUBED_JAVA_SHM_DIR=off)")
     a = (rng.random(shape) * 100).astype(dtype)
-    assert a.nbytes >= _bridge.SHM_MIN_BYTES
+    assert a.nbytes >= _transfer.SHM_MIN_BYTES
     before = set(os.listdir(s.shm_dir))
     seen = {}
-    real = _bridge._write_shared
+    real = _transfer.write_shared
 
     def spy(p, arr):
         path = real(p, arr)
         seen["mode"] = stat.S_IMODE(os.stat(path).st_mode)
         return path
 
-    _bridge._write_shared = spy
+    _transfer.write_shared = spy
     try:
         back = s.call("echo", a[:, ::-1] if a.ndim == 2 else a)  # a strided view too
     finally:
-        _bridge._write_shared = real
+        _transfer.write_shared = real
     assert seen["mode"] == 0o600
     np.testing.assert_array_equal(back, a[:, ::-1] if a.ndim == 2 else a)
     assert back.dtype == a.dtype

@@ -11,7 +11,7 @@ import pytest
 
 import cubed_java
 import cubed_java.array_api as xp
-from cubed_java import _bridge, errors
+from cubed_java import _bridge, _transfer, errors
 from cubed_java._array import Array
 from cubed_java._bridge import SPEC, Dtype, Ints
 
@@ -51,7 +51,7 @@ def _interactive_sigint():
 def shm(tmp_path, monkeypatch):
     """A transfer folder of the test's own, and small arrays already crossing as files."""
     monkeypatch.setenv("CUBED_JAVA_SHM_DIR", str(tmp_path))
-    monkeypatch.setattr(_bridge, "SHM_MIN_BYTES", 1 << 10)
+    monkeypatch.setattr(_transfer, "SHM_MIN_BYTES", 1 << 10)
     return tmp_path
 
 
