@@ -16,7 +16,7 @@ import java.util.Arrays;
  *
  * <p>Where the tasks run matters. On an executor running tasks in this JVM (threads) they read the
  * array directly. On one running them in other JVMs (the processes executor), {@link
- * dev.cubed.plan.PlanRun} first writes the array's blocks to the compute's intermediate store,
+ * dev.cubed.plan.RunArrays} first writes the array's blocks to the compute's intermediate store,
  * once, in the client (holding one block copy at a time beside the array), and the tasks read the
  * blocks they need from there: the array itself is not shipped (this generator travels as a
  * stand-in without the data, {@link #shippedForm}), so a worker's heap holds only the blocks of its
