@@ -266,6 +266,14 @@ final class Arithmetic {
     boolean hasHi = max != null;
     double lo = hasLo ? ((double[]) min.data())[0] : 0;
     double hi = hasHi ? ((double[]) max.data())[0] : 0;
+    if (hasLo && hasHi && !Double.isNaN(lo) && !Double.isNaN(hi) && lo != 0 && hi != 0) {
+      // Math.max/min: branch-free (vector max/min), NaN in x gives NaN; equal to the loop below
+      // except for zeros of the other sign, which nonzero bounds never meet
+      for (int i = 0; i < n; i++) {
+        o[i] = Math.min(Math.max(a[i], lo), hi);
+      }
+      return out;
+    }
     if (hasLo && hasHi && !Double.isNaN(lo) && !Double.isNaN(hi)) {
       for (int i = 0; i < n; i++) {
         double v = a[i];
