@@ -20,7 +20,7 @@ import threading
 
 import numpy as np
 
-from . import errors
+from . import _respool, errors
 from ._engine import classpath  # noqa: F401 (the class path; re-exported)
 
 OP_PING = 0
@@ -360,6 +360,7 @@ class Bridge:
 
     def _remove_transfer_dir(self):
         if self.shm_dir:
+            _respool.drop(self.shm_dir)
             shutil.rmtree(self.shm_dir, ignore_errors=True)
             _live_dirs.discard(self.shm_dir)
 
@@ -683,16 +684,10 @@ def _dec(buf, pos, arrays):
 
 
 def _map_shared(dtype, shape, nbytes, path):
-    """The array the JVM wrote to ``path``: mapped (no copy) and the file unlinked at once (the
-    memory is freed when the array is)."""
-    fd = os.open(path, os.O_RDWR)
-    try:
-        os.unlink(path)
-        # MAP_POPULATE: the pages mapped in one call rather than one fault each
-        mm = mmap.mmap(fd, nbytes, flags=mmap.MAP_SHARED | getattr(mmap, "MAP_POPULATE", 0))
-    finally:
-        os.close(fd)
-    return np.frombuffer(mm, dtype=dtype, count=int(np.prod(shape, dtype=np.int64))).reshape(shape)
+    """The array the JVM wrote to ``path``: mapped (no copy); a compute's result file is kept for
+    the next result of its size once the array is gone, any other file unlinked at once
+    (_respool)."""
+    return _respool.array(dtype, shape, nbytes, path)
 
 
 class _Pending:
