@@ -224,13 +224,25 @@ final class Arithmetic {
    * standard's rule); a null bound is absent.
    */
   static NDArray clip(NDArray x, NDArray min, NDArray max) {
+    return clip(x, min, max, null);
+  }
+
+  /**
+   * {@link #clip(NDArray, NDArray, NDArray)}, the float64 one-pass case written into {@code buf}
+   * when it is a float64 array of x's shape (returned then; else a new array, same values).
+   */
+  static NDArray clip(NDArray x, NDArray min, NDArray max, NDArray buf) {
     DType t = x.dtype();
     Accept.REAL_NUMERIC.check("clip", t, t);
     if (t == DType.FLOAT64
         && scalarBound(min)
         && scalarBound(max)
         && (min != null || max != null)) {
-      return clipScalars(x, min, max);
+      boolean into =
+          buf != null
+              && buf.dtype() == DType.FLOAT64
+              && java.util.Arrays.equals(buf.shape(), x.shape());
+      return clipScalars(x, min, max, into ? buf : NDArray.empty(DType.FLOAT64, x.shape()));
     }
     NDArray r = x;
     if (min != null) {
@@ -253,13 +265,12 @@ final class Arithmetic {
   }
 
   /**
-   * clip of float64 {@code x} between scalar bounds in one pass, with the results of {@link
-   * #MAXIMUM} then {@link #MINIMUM} (NaN in x or a bound gives NaN; a bound equal to x, as 0.0 and
-   * -0.0, gives the bound).
+   * clip of float64 {@code x} between scalar bounds in one pass into {@code out} (a float64 array
+   * of x's shape, which may be x), with the results of {@link #MAXIMUM} then {@link #MINIMUM} (NaN
+   * in x or a bound gives NaN; a bound equal to x, as 0.0 and -0.0, gives the bound).
    */
-  private static NDArray clipScalars(NDArray x, NDArray min, NDArray max) {
+  private static NDArray clipScalars(NDArray x, NDArray min, NDArray max, NDArray out) {
     double[] a = (double[]) x.data();
-    NDArray out = NDArray.empty(DType.FLOAT64, x.shape());
     double[] o = (double[]) out.data();
     int n = x.size();
     boolean hasLo = min != null;

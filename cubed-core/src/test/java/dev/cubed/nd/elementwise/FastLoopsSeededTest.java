@@ -167,4 +167,58 @@ class FastLoopsSeededTest {
           "clip(" + d[i] + ", " + lo + ", " + hi + ")");
     }
   }
+
+  /**
+   * The buffer variants of abs, negative, sqrt, square and the float64 scalar clip (the plan's
+   * reused run buffers): bit for bit the plain function on float64 and float32 with NaNs and odd
+   * sizes; the buffer itself comes back when it fits (also when it is the input), a new array when
+   * it is null or of another shape or dtype.
+   */
+  @Test
+  void unaryAndClipIntoABufferEqualThePlainFunctions() throws Exception {
+    Random rnd = new Random(11);
+    java.util.List<java.util.function.BiFunction<NDArray, NDArray, NDArray>> into =
+        java.util.List.of(
+            Elementwise::abs,
+            Elementwise::negative,
+            Elementwise::sqrt,
+            Elementwise::square,
+            (x, b) -> Elementwise.clip(x, 0.25, 3.5, b));
+    java.util.List<java.util.function.Function<NDArray, NDArray>> plain =
+        java.util.List.of(
+            Elementwise::abs,
+            Elementwise::negative,
+            Elementwise::sqrt,
+            Elementwise::square,
+            x -> Elementwise.clip(x, 0.25, 3.5));
+    for (int n : new int[] {1, 7, 1000, 4097}) {
+      double[] d = doubles(rnd, n);
+      for (NDArray x : new NDArray[] {NDArray.of(d, n), NDArray.of(floats(d), n)}) {
+        for (int k = 0; k < into.size(); k++) {
+          NDArray want = plain.get(k).apply(x.copy());
+          boolean fits = k < 4 || x.dtype() == DType.FLOAT64;
+          NDArray buf = NDArray.zeros(x.dtype(), n);
+          NDArray got = into.get(k).apply(x.copy(), buf);
+          assertEquals(fits, got == buf, "k=" + k + " " + x.dtype());
+          assertArrayEquals(
+              want.toBytes(java.nio.ByteOrder.LITTLE_ENDIAN),
+              got.toBytes(java.nio.ByteOrder.LITTLE_ENDIAN));
+          NDArray self = x.copy();
+          NDArray inPlace = into.get(k).apply(self, self);
+          assertArrayEquals(
+              want.toBytes(java.nio.ByteOrder.LITTLE_ENDIAN),
+              inPlace.toBytes(java.nio.ByteOrder.LITTLE_ENDIAN));
+          NDArray wrong = NDArray.zeros(x.dtype(), n + 1);
+          NDArray other = into.get(k).apply(x.copy(), wrong);
+          assertEquals(false, other == wrong);
+          assertArrayEquals(
+              want.toBytes(java.nio.ByteOrder.LITTLE_ENDIAN),
+              other.toBytes(java.nio.ByteOrder.LITTLE_ENDIAN));
+          assertArrayEquals(
+              want.toBytes(java.nio.ByteOrder.LITTLE_ENDIAN),
+              into.get(k).apply(x.copy(), null).toBytes(java.nio.ByteOrder.LITTLE_ENDIAN));
+        }
+      }
+    }
+  }
 }
