@@ -15,7 +15,7 @@ import os
 import sys
 import threading
 
-from . import _jvm, _transfer, _wire, errors
+from . import _jvm, _respool, _transfer, _wire, errors
 from ._engine import classpath  # noqa: F401 (the class path; re-exported)
 from ._wire import SPEC, ArrayInfo, Dtype, Handle, IndexSpec, Ints  # noqa: F401 (re-exported)
 
@@ -169,6 +169,7 @@ class Bridge:
 
     def _remove_transfer_dir(self):
         if self.shm_dir:
+            _respool.drop(self.shm_dir)
             _transfer.remove_session_dir(self.shm_dir)
 
     def send_raw(self, payload):

@@ -15,6 +15,8 @@ import tempfile
 
 import numpy as np
 
+from . import _respool
+
 #: Arrays of at least this many bytes cross through a shared file (CUBED_JAVA_SHM_MIN).
 SHM_MIN_BYTES = int(os.environ.get("CUBED_JAVA_SHM_MIN", 1 << 20))
 
@@ -124,13 +126,7 @@ def write_shared(p, a):
 
 
 def map_shared(dtype, shape, nbytes, path):
-    """The array the JVM wrote to ``path``: mapped (no copy) and the file unlinked at once (the
-    memory is freed when the array is)."""
-    fd = os.open(path, os.O_RDWR)
-    try:
-        os.unlink(path)
-        # MAP_POPULATE: the pages mapped in one call rather than one fault each
-        mm = mmap.mmap(fd, nbytes, flags=mmap.MAP_SHARED | getattr(mmap, "MAP_POPULATE", 0))
-    finally:
-        os.close(fd)
-    return np.frombuffer(mm, dtype=dtype, count=int(np.prod(shape, dtype=np.int64))).reshape(shape)
+    """The array the JVM wrote to ``path``: mapped (no copy); a compute's result file is kept for
+    the next result of its size once the array is gone, any other file unlinked at once
+    (_respool)."""
+    return _respool.array(dtype, shape, nbytes, path)

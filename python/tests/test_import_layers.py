@@ -19,7 +19,7 @@ INIT = "__init__"
 LAYERS = [
     ("base: no module of the package", {"errors", "_chunks", "_clone", "_worker"}),
     ("bridge: the JVM process, its wire and computing", {
-        "_engine", "_transfer", "_wire", "_jvm", "_bridge", "_compute", "testing",
+        "_engine", "_respool", "_transfer", "_wire", "_jvm", "_bridge", "_compute", "testing",
         "diagnostics"}),
     ("Array: the lazy array object", {"_deferred", "_mixed", "_array"}),
     ("namespaces: the functions over Array", {

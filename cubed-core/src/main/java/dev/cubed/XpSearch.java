@@ -74,7 +74,7 @@ final class XpSearch {
           x,
           (CubedArray) max);
     }
-    return XpBlocks.ew("clip", b -> Elementwise.clip(b[0], lo, hi), x);
+    return XpBlocks.ewInto("clip", (buf, b) -> Elementwise.clip(b[0], lo, hi, buf), x);
   }
 
   static CubedArray isin(CubedArray x1, CubedArray x2) {

@@ -13,7 +13,7 @@ final class XpUnary {
   private XpUnary() {}
 
   static CubedArray abs(CubedArray x) {
-    return XpBlocks.ew("abs", b -> Elementwise.abs(b[0]), x);
+    return XpBlocks.ewInto("abs", (buf, b) -> Elementwise.abs(b[0], buf), x);
   }
 
   static CubedArray acos(CubedArray x) {
@@ -109,7 +109,7 @@ final class XpUnary {
   }
 
   static CubedArray negative(CubedArray x) {
-    return XpBlocks.ew("negative", b -> Elementwise.negative(b[0]), x);
+    return XpBlocks.ewInto("negative", (buf, b) -> Elementwise.negative(b[0], buf), x);
   }
 
   static CubedArray positive(CubedArray x) {
@@ -145,11 +145,11 @@ final class XpUnary {
   }
 
   static CubedArray sqrt(CubedArray x) {
-    return XpBlocks.ew("sqrt", b -> Elementwise.sqrt(b[0]), x);
+    return XpBlocks.ewInto("sqrt", (buf, b) -> Elementwise.sqrt(b[0], buf), x);
   }
 
   static CubedArray square(CubedArray x) {
-    return XpBlocks.ew("square", b -> Elementwise.square(b[0]), x);
+    return XpBlocks.ewInto("square", (buf, b) -> Elementwise.square(b[0], buf), x);
   }
 
   static CubedArray tan(CubedArray x) {

@@ -10,7 +10,9 @@ import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
@@ -126,13 +128,47 @@ final class SharedMemory {
 
   /** A new owner-only reply file in this session's folder, deleted with the others. */
   private Path newOutFile() throws IOException {
+    return newOutFile(".out");
+  }
+
+  private Path newOutFile(String suffix) throws IOException {
     Path f =
         Files.createTempFile(
             dir,
             SESSION_PREFIX,
-            ".out",
+            suffix,
             PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
     written.add(f);
+    return f;
+  }
+
+  /**
+   * The name prefix of a result file the Python side has released for reuse, followed by its byte
+   * size and a dash: {@code cubed-java-free-<bytes>-<id>}. Its pages are allocated already, so a
+   * result written into it costs a copy, not a page allocation per page.
+   */
+  static final String FREE_PREFIX = SESSION_PREFIX + "free-";
+
+  /**
+   * A new result file of {@code n} bytes: a released one of that size ({@link #FREE_PREFIX})
+   * renamed to a fresh reply name when there is one (taken atomically: the Python side may delete
+   * it meanwhile, then the next one or a new file is used), else a new empty file.
+   */
+  private Path newResultFile(long n) throws IOException {
+    Path f = newOutFile(".res");
+    try (var free = Files.newDirectoryStream(dir, FREE_PREFIX + n + "-*")) {
+      for (Path p : free) {
+        if (!Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
+          continue;
+        }
+        try {
+          Files.move(p, f, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+          return f;
+        } catch (NoSuchFileException e) {
+          // deleted by its owner in the meantime: the next one
+        }
+      }
+    }
     return f;
   }
 
@@ -152,9 +188,10 @@ final class SharedMemory {
       long nbytes) {}
 
   /**
-   * A new owner-only file of {@code dtype} and {@code shape}'s byte size, mapped for writing, or
-   * null when results of that size cross another way (no shared folder, smaller than the threshold,
-   * empty, or over the 2 GB a mapping holds). Deleted as the reply files are when not taken.
+   * A new owner-only file of {@code dtype} and {@code shape}'s byte size (a released result file of
+   * that size when there is one, see {@link #FREE_PREFIX}), mapped for writing, or null when
+   * results of that size cross another way (no shared folder, smaller than the threshold, empty, or
+   * over the 2 GB a mapping holds). Deleted as the reply files are when not taken.
    */
   Mapped create(DType dtype, long[] shape) throws IOException {
     long n = dtype.itemSize();
@@ -164,9 +201,12 @@ final class SharedMemory {
     if (dir == null || n < minBytes || n == 0 || n > Integer.MAX_VALUE) {
       return null;
     }
-    Path f = newOutFile();
+    Path f = newResultFile(n);
     FileChannel ch = FileChannel.open(f, StandardOpenOption.READ, StandardOpenOption.WRITE);
     try {
+      if (ch.size() > n) {
+        ch.truncate(n); // (a released file has its name's size unless someone changed it)
+      }
       return new Mapped(
           f.toString(), ch.map(FileChannel.MapMode.READ_WRITE, 0, n), ch, dtype, shape.clone(), n);
     } catch (IOException | RuntimeException e) {

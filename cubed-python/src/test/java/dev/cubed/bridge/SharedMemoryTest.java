@@ -87,6 +87,35 @@ class SharedMemoryTest {
   }
 
   @Test
+  void aResultOfTheSizeOfAReleasedFileIsWrittenIntoThatFileUnderAFreshName() throws Exception {
+    SharedMemory shm = new SharedMemory(dir, 1);
+    // released by the Python side: named free-<bytes>-<id>, holding the previous result
+    Path free = dir.resolve(SharedMemory.FREE_PREFIX + "160-77");
+    byte[] old = new byte[160];
+    java.util.Arrays.fill(old, (byte) 9);
+    Files.write(free, old);
+    Object inode = Files.getAttribute(free, "unix:ino");
+    Path other = Files.write(dir.resolve(SharedMemory.FREE_PREFIX + "80-78"), new byte[80]);
+    SharedMemory.Mapped m = shm.create(DType.FLOAT64, new long[] {4, 5});
+    Path f = Path.of(m.path());
+    assertThat(free).as("taken").doesNotExist();
+    assertThat(Files.getAttribute(f, "unix:ino")).as("the same file").isEqualTo(inode);
+    assertThat(f.getFileName().toString()).startsWith("cubed-java-").endsWith(".res");
+    assertThat(m.buffer().capacity()).isEqualTo(160);
+    m.buffer().order(ByteOrder.LITTLE_ENDIAN).asDoubleBuffer().put(0, 2.5);
+    SharedMemory.release(m);
+    NDArray back = SharedMemory.read(DType.FLOAT64, new long[] {4, 5}, 160, m.path());
+    assertThat(back.getDouble(0)).isEqualTo(2.5);
+    assertThat(other).as("another size is not taken").exists();
+    // none of that size left: a new, empty file (not the 9s of the released one)
+    SharedMemory.Mapped n = shm.create(DType.FLOAT64, new long[] {4, 5});
+    assertThat(n.buffer().get(100)).isZero();
+    SharedMemory.release(n);
+    shm.cleanUp();
+    assertThat(Path.of(n.path())).doesNotExist();
+  }
+
+  @Test
   void theEndOfInputRemovesTheSessionFolderAndItsTransferFiles() throws Exception {
     Path session = Files.createDirectory(dir.resolve("cubed-java-4242-abc"));
     Path left = Files.writeString(session.resolve("cubed-java-1.in"), "left by a killed parent");

@@ -224,13 +224,25 @@ final class Arithmetic {
    * standard's rule); a null bound is absent.
    */
   static NDArray clip(NDArray x, NDArray min, NDArray max) {
+    return clip(x, min, max, null);
+  }
+
+  /**
+   * {@link #clip(NDArray, NDArray, NDArray)}, the float64 one-pass case written into {@code buf}
+   * when it is a float64 array of x's shape (returned then; else a new array, same values).
+   */
+  static NDArray clip(NDArray x, NDArray min, NDArray max, NDArray buf) {
     DType t = x.dtype();
     Accept.REAL_NUMERIC.check("clip", t, t);
     if (t == DType.FLOAT64
         && scalarBound(min)
         && scalarBound(max)
         && (min != null || max != null)) {
-      return clipScalars(x, min, max);
+      boolean into =
+          buf != null
+              && buf.dtype() == DType.FLOAT64
+              && java.util.Arrays.equals(buf.shape(), x.shape());
+      return clipScalars(x, min, max, into ? buf : NDArray.empty(DType.FLOAT64, x.shape()));
     }
     NDArray r = x;
     if (min != null) {
@@ -253,19 +265,26 @@ final class Arithmetic {
   }
 
   /**
-   * clip of float64 {@code x} between scalar bounds in one pass, with the results of {@link
-   * #MAXIMUM} then {@link #MINIMUM} (NaN in x or a bound gives NaN; a bound equal to x, as 0.0 and
-   * -0.0, gives the bound).
+   * clip of float64 {@code x} between scalar bounds in one pass into {@code out} (a float64 array
+   * of x's shape, which may be x), with the results of {@link #MAXIMUM} then {@link #MINIMUM} (NaN
+   * in x or a bound gives NaN; a bound equal to x, as 0.0 and -0.0, gives the bound).
    */
-  private static NDArray clipScalars(NDArray x, NDArray min, NDArray max) {
+  private static NDArray clipScalars(NDArray x, NDArray min, NDArray max, NDArray out) {
     double[] a = (double[]) x.data();
-    NDArray out = NDArray.empty(DType.FLOAT64, x.shape());
     double[] o = (double[]) out.data();
     int n = x.size();
     boolean hasLo = min != null;
     boolean hasHi = max != null;
     double lo = hasLo ? ((double[]) min.data())[0] : 0;
     double hi = hasHi ? ((double[]) max.data())[0] : 0;
+    if (hasLo && hasHi && !Double.isNaN(lo) && !Double.isNaN(hi) && lo != 0 && hi != 0) {
+      // Math.max/min: branch-free (vector max/min), NaN in x gives NaN; equal to the loop below
+      // except for zeros of the other sign, which nonzero bounds never meet
+      for (int i = 0; i < n; i++) {
+        o[i] = Math.min(Math.max(a[i], lo), hi);
+      }
+      return out;
+    }
     if (hasLo && hasHi && !Double.isNaN(lo) && !Double.isNaN(hi)) {
       for (int i = 0; i < n; i++) {
         double v = a[i];

@@ -477,6 +477,42 @@ public final class Elementwise {
     return Arithmetic.DIVIDE.applyInto(x1, x2, buf);
   }
 
+  /**
+   * {@link #abs(NDArray)} writing into {@code buf} when it fits (float64 and float32: {@code buf}
+   * of x's dtype and shape), else a new array; a caller uses the returned array, as {@link
+   * #add(Object, Object, NDArray)}. The same holds for {@link #negative(NDArray, NDArray)}, {@link
+   * #sqrt(NDArray, NDArray)} and {@link #square(NDArray, NDArray)}.
+   */
+  public static NDArray abs(NDArray x, NDArray buf) {
+    return Arithmetic.ABS.applyInto(x, buf);
+  }
+
+  /**
+   * {@link #negative(NDArray)} into {@code buf} when it fits, as {@link #abs(NDArray, NDArray)}.
+   */
+  public static NDArray negative(NDArray x, NDArray buf) {
+    return Arithmetic.NEGATIVE.applyInto(x, buf);
+  }
+
+  /** {@link #sqrt(NDArray)} into {@code buf} when it fits, as {@link #abs(NDArray, NDArray)}. */
+  public static NDArray sqrt(NDArray x, NDArray buf) {
+    return Transcendental.SQRT.applyInto(x, buf);
+  }
+
+  /** {@link #square(NDArray)} into {@code buf} when it fits, as {@link #abs(NDArray, NDArray)}. */
+  public static NDArray square(NDArray x, NDArray buf) {
+    return Arithmetic.SQUARE.applyInto(x, buf);
+  }
+
+  /**
+   * {@link #clip(NDArray, Object, Object)} writing into {@code buf} when it fits (float64 x between
+   * scalar bounds, {@code buf} float64 of x's shape), else a new array; a caller uses the returned
+   * array, as {@link #add(Object, Object, NDArray)}.
+   */
+  public static NDArray clip(NDArray x, Object min, Object max, NDArray buf) {
+    return Arithmetic.clip(x, bound(x, min), bound(x, max), buf);
+  }
+
   private static NDArray bound(NDArray x, Object b) {
     if (b == null || b instanceof NDArray) {
       return (NDArray) b;

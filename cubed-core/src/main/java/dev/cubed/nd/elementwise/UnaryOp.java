@@ -80,6 +80,28 @@ final class UnaryOp {
     return this;
   }
 
+  /**
+   * {@link #apply}, writing into {@code buf} when it can take the result without a conversion:
+   * {@code buf} non-null, of x's dtype and shape, the result of x's dtype, and a fast loop for it.
+   * Returns {@code buf} then, else a new array (as {@link #apply}); the values are the same either
+   * way. {@code buf} may be x itself (each element is read before it is written).
+   */
+  NDArray applyInto(NDArray x, NDArray buf) {
+    Loops.Unary f = fast.get(x.dtype());
+    if (f != null
+        && buf != null
+        && (outRule == Out.SAME
+            || (outRule == Out.REAL_OF_COMPLEX && x.dtype().realPart() == x.dtype()))
+        && !(toFloat && !x.dtype().isFloating())
+        && buf.dtype() == x.dtype()
+        && java.util.Arrays.equals(buf.shape(), x.shape())) {
+      accept.check(name, x.dtype(), x.dtype());
+      f.run(x.data(), buf.data(), x.size());
+      return buf;
+    }
+    return apply(x);
+  }
+
   NDArray apply(NDArray x) {
     DType in = x.dtype();
     DType r = toFloat && !in.isFloating() ? DType.FLOAT64 : in;

@@ -118,4 +118,107 @@ class FastLoopsSeededTest {
           Double.doubleToRawLongBits(RealMath.pow(1.5, ex[i])), Double.doubleToRawLongBits(sb[i]));
     }
   }
+
+  /**
+   * float64 clip between scalar bounds (the one-pass loops: nonzero bounds, zero bounds, NaN
+   * bounds, one bound) is NumPy's {@code minimum(maximum(x, lo), hi)} of the elements bit for bit:
+   * NaN in x or a bound gives NaN, an element equal to a bound gives the bound (so 0.0 against a
+   * bound -0.0 gives -0.0).
+   */
+  @Test
+  void clipBetweenScalarsIsMaximumThenMinimumBitForBit() {
+    Random rnd = new Random(7);
+    double[][] bounds = {
+      {0.2, 0.8},
+      {-5, 5},
+      {0.0, 1.0},
+      {-0.0, 3.0},
+      {-2.0, -0.0},
+      {Double.NaN, 1.0},
+      {1.0, 1.0},
+      {Double.NEGATIVE_INFINITY, 0.5}
+    };
+    for (int n : new int[] {0, 1, 7, 1000, 4097}) {
+      double[] d = doubles(rnd, n);
+      for (double[] b : bounds) {
+        NDArray lo = NDArray.scalar(DType.FLOAT64, b[0]);
+        NDArray hi = NDArray.scalar(DType.FLOAT64, b[1]);
+        check(d, Elementwise.clip(NDArray.of(d.clone(), n), lo, hi), b[0], b[1], true, true);
+        check(d, Elementwise.clip(NDArray.of(d.clone(), n), lo, null), b[0], 0, true, false);
+        check(d, Elementwise.clip(NDArray.of(d.clone(), n), null, hi), 0, b[1], false, true);
+      }
+    }
+  }
+
+  private static void check(
+      double[] d, NDArray r, double lo, double hi, boolean hasLo, boolean hasHi) {
+    double[] got = (double[]) r.data();
+    for (int i = 0; i < d.length; i++) {
+      double e = d[i];
+      if (hasLo) {
+        e = Double.isNaN(e) || Double.isNaN(lo) ? Double.NaN : e > lo ? e : lo;
+      }
+      if (hasHi) {
+        e = Double.isNaN(e) || Double.isNaN(hi) ? Double.NaN : e < hi ? e : hi;
+      }
+      assertEquals(
+          Double.doubleToRawLongBits(e),
+          Double.doubleToRawLongBits(got[i]),
+          "clip(" + d[i] + ", " + lo + ", " + hi + ")");
+    }
+  }
+
+  /**
+   * The buffer variants of abs, negative, sqrt, square and the float64 scalar clip (the plan's
+   * reused run buffers): bit for bit the plain function on float64 and float32 with NaNs and odd
+   * sizes; the buffer itself comes back when it fits (also when it is the input), a new array when
+   * it is null or of another shape or dtype.
+   */
+  @Test
+  void unaryAndClipIntoABufferEqualThePlainFunctions() throws Exception {
+    Random rnd = new Random(11);
+    java.util.List<java.util.function.BiFunction<NDArray, NDArray, NDArray>> into =
+        java.util.List.of(
+            Elementwise::abs,
+            Elementwise::negative,
+            Elementwise::sqrt,
+            Elementwise::square,
+            (x, b) -> Elementwise.clip(x, 0.25, 3.5, b));
+    java.util.List<java.util.function.Function<NDArray, NDArray>> plain =
+        java.util.List.of(
+            Elementwise::abs,
+            Elementwise::negative,
+            Elementwise::sqrt,
+            Elementwise::square,
+            x -> Elementwise.clip(x, 0.25, 3.5));
+    for (int n : new int[] {1, 7, 1000, 4097}) {
+      double[] d = doubles(rnd, n);
+      for (NDArray x : new NDArray[] {NDArray.of(d, n), NDArray.of(floats(d), n)}) {
+        for (int k = 0; k < into.size(); k++) {
+          NDArray want = plain.get(k).apply(x.copy());
+          boolean fits = k < 4 || x.dtype() == DType.FLOAT64;
+          NDArray buf = NDArray.zeros(x.dtype(), n);
+          NDArray got = into.get(k).apply(x.copy(), buf);
+          assertEquals(fits, got == buf, "k=" + k + " " + x.dtype());
+          assertArrayEquals(
+              want.toBytes(java.nio.ByteOrder.LITTLE_ENDIAN),
+              got.toBytes(java.nio.ByteOrder.LITTLE_ENDIAN));
+          NDArray self = x.copy();
+          NDArray inPlace = into.get(k).apply(self, self);
+          assertArrayEquals(
+              want.toBytes(java.nio.ByteOrder.LITTLE_ENDIAN),
+              inPlace.toBytes(java.nio.ByteOrder.LITTLE_ENDIAN));
+          NDArray wrong = NDArray.zeros(x.dtype(), n + 1);
+          NDArray other = into.get(k).apply(x.copy(), wrong);
+          assertEquals(false, other == wrong);
+          assertArrayEquals(
+              want.toBytes(java.nio.ByteOrder.LITTLE_ENDIAN),
+              other.toBytes(java.nio.ByteOrder.LITTLE_ENDIAN));
+          assertArrayEquals(
+              want.toBytes(java.nio.ByteOrder.LITTLE_ENDIAN),
+              into.get(k).apply(x.copy(), null).toBytes(java.nio.ByteOrder.LITTLE_ENDIAN));
+        }
+      }
+    }
+  }
 }
