@@ -3,6 +3,7 @@ package dev.cubed.core;
 import dev.cubed.nd.Index;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
+import dev.cubed.plan.eval.HeldBlocks;
 import dev.cubed.plan.node.ArrayNode;
 import dev.cubed.plan.node.ChunkGrid;
 import dev.cubed.primitive.BlockKeys;
@@ -220,6 +221,15 @@ public final class BasicIndexing {
       }
     }
     ChunkGrid grid = ChunkGrid.of(len.clone(), sizes);
+    if (x instanceof ArrayNode.Virtual v && v.generator() instanceof HeldBlocks h) {
+      // a slice of an in-memory input is a window of it: its tasks copy only their blocks'
+      // elements from the held array, not each a whole input block to slice it
+      return Shifted.slice(
+          new ArrayNode.Virtual(
+              "from_array", grid, x.dtype(), HeldBlocks.window(h, x.digest(), start, grid)),
+          x,
+          start);
+    }
     KeyFunction keys = k -> List.of(BlockKeys.one(inKey(firstBlock, k)));
     BlockwiseFunction fn =
         (args, k) -> {

@@ -3,6 +3,7 @@ package dev.cubed.core;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
+import dev.cubed.plan.eval.HeldBlocks;
 import dev.cubed.plan.node.ArrayNode;
 import dev.cubed.plan.node.ChunkGrid;
 import dev.cubed.primitive.BlockKeys;
@@ -299,6 +300,11 @@ public final class ChunkedManipulation {
               ? axisSizes.stream().mapToLong(Long::longValue).toArray()
               : first.chunkGrid().sizes(i);
     }
+    ChunkGrid outGrid = ChunkGrid.of(shape, sizes);
+    HeldBlocks joined = joinedWindow(ins, a, outGrid);
+    if (joined != null) {
+      return new ArrayNode.Virtual("from_array", outGrid, first.dtype(), joined);
+    }
     int nIn = ins.size();
     long[][] own = owner.toArray(new long[0][]);
     KeyFunction keys =
@@ -322,9 +328,26 @@ public final class ChunkedManipulation {
     return new ArrayNode.Computed(
         new Blockwise("concat", keys, fn, held, held.clone(), 0),
         ins,
-        ChunkGrid.of(shape, sizes),
+        outGrid,
         first.dtype(),
         null);
+  }
+
+  /**
+   * The concatenation of {@code ins} along {@code axis} as one window of an in-memory input, when
+   * they are adjacent boxes of the same held array ({@link HeldBlocks#joined}); null otherwise.
+   */
+  private static HeldBlocks joinedWindow(List<ArrayNode> ins, int axis, ChunkGrid grid) {
+    List<HeldBlocks> parts = new ArrayList<>();
+    List<String> names = new ArrayList<>();
+    for (ArrayNode x : ins) {
+      if (!(x instanceof ArrayNode.Virtual v && v.generator() instanceof HeldBlocks h)) {
+        return null;
+      }
+      parts.add(h);
+      names.add(x.digest());
+    }
+    return HeldBlocks.joined(parts, names, axis, grid);
   }
 
   /** Joins arrays of equal shape along a new axis (mixed dtypes promote, as in concat). */

@@ -73,6 +73,49 @@ final class BufferRegions {
   }
 
   /**
+   * Copies the box of {@code src} that starts at {@code origin} and has {@code shape} (the whole
+   * result) into {@code dst}, straight from {@code src}'s elements: one contiguous run per outer
+   * index (the whole box at once when it spans every trailing axis of {@code src}), long runs
+   * through {@code channel} when it is not null.
+   */
+  static void putBox(
+      ByteBuffer dst, FileChannel channel, long[] shape, NDArray src, long[] origin) {
+    int nd = shape.length;
+    if (nd == 0) {
+      putRun(dst, 0, src, 0, 1);
+      return;
+    }
+    long[] ss = src.shape();
+    long[] sstr = Shapes.strides(ss);
+    int k = nd - 1;
+    long run = shape[k];
+    while (k > 0 && shape[k] == ss[k]) {
+      k--;
+      run *= shape[k];
+    }
+    if (run == 0) {
+      return;
+    }
+    long outer = 1;
+    for (int i = 0; i < k; i++) {
+      outer *= shape[i];
+    }
+    long[] idx = new long[k];
+    long at = 0;
+    for (long o = 0; o < outer; o++) {
+      long from = origin[k] * sstr[k];
+      for (int i = 0; i < k; i++) {
+        from += (origin[i] + idx[i]) * sstr[i];
+      }
+      putRun(dst, channel, at, src, Math.toIntExact(from), (int) run);
+      at += run;
+      for (int i = k - 1; i >= 0 && ++idx[i] == shape[i]; i--) {
+        idx[i] = 0;
+      }
+    }
+  }
+
+  /**
    * The block of shape {@code bs} at element offset {@code off} of the result {@code src} (of
    * {@code shape}), as a new array.
    */

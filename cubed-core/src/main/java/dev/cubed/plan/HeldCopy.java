@@ -4,6 +4,7 @@ import dev.cubed.nd.Shapes;
 import dev.cubed.plan.eval.HeldBlocks;
 import dev.cubed.plan.node.ArrayNode;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 
 /**
  * The result of a plan output that is an in-memory input passed through unchanged ({@link
@@ -14,13 +15,14 @@ final class HeldCopy {
   private HeldCopy() {}
 
   /**
-   * Copies the whole in-memory input {@code h} (output {@code o} of the plan) into {@code buf}
-   * (little-endian, C order); false, copying nothing, when {@code buf} is null (the caller gave no
-   * buffer).
+   * Copies the whole in-memory input {@code h} (output {@code o} of the plan, or a window of one: a
+   * slice, adjacent slices joined) into {@code buf} (little-endian, C order), its long runs through
+   * {@code channel} (the file behind {@code buf}, or null); false, copying nothing, when {@code
+   * buf} is null (the caller gave no buffer).
    *
    * @throws IllegalArgumentException when {@code buf}'s capacity is not the output's size in bytes
    */
-  static boolean into(HeldBlocks h, ArrayNode o, ByteBuffer buf) {
+  static boolean into(HeldBlocks h, ArrayNode o, ByteBuffer buf, FileChannel channel) {
     if (buf == null) {
       return false;
     }
@@ -35,8 +37,8 @@ final class HeldCopy {
               + " takes "
               + nbytes);
     }
-    BufferRegions.put(
-        BufferRegions.littleEndian(buf), o.shape(), new long[o.shape().length], h.data());
+    BufferRegions.putBox(
+        BufferRegions.littleEndian(buf), channel, o.shape(), h.source(), h.origin());
     return true;
   }
 }

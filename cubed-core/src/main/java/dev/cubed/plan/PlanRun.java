@@ -161,7 +161,11 @@ final class PlanRun {
           && o instanceof ArrayNode.Virtual v
           && v.generator() instanceof HeldBlocks h
           && given.add(o.name())
-          && HeldCopy.into(h, o, buffers.buffer(plan.outputs.indexOf(o), o.dtype(), o.shape()))) {
+          && HeldCopy.into(
+              h,
+              o,
+              buffers.buffer(plan.outputs.indexOf(o), o.dtype(), o.shape()),
+              buffers.channel(plan.outputs.indexOf(o)))) {
         results.add(null);
         continue;
       }

@@ -25,6 +25,10 @@ import java.util.Arrays;
  *
  * <p>In a plan's digest (its names) and in a plan's pickle (the Python package) the array is
  * written as its content hash and as its data, by those streams' own rules for {@link NDArray}.
+ *
+ * <p>A <i>window</i> ({@link #window}) is a unit-step box of such an array (a slice of it, or
+ * adjacent slices concatenated back): its blocks are cut from the held array at the box's origin,
+ * so a task copies only its block's elements, and nothing is copied when the window is made.
  */
 public final class HeldBlocks implements ArrayNode.BlockGenerator, ClientData, NamedContent {
   private static final long serialVersionUID = 1L;
@@ -38,9 +42,12 @@ public final class HeldBlocks implements ArrayNode.BlockGenerator, ClientData, N
    */
   private final transient String name;
 
+  /** Where the blocks' box starts in {@code data} (null: at 0, the whole array). */
+  private final long[] origin;
+
   /** The blocks of {@code data} on {@code grid} (of {@code data}'s shape). */
   public HeldBlocks(NDArray data, ChunkGrid grid) {
-    this(data, grid, null);
+    this(data, grid, null, null);
   }
 
   /**
@@ -49,11 +56,92 @@ public final class HeldBlocks implements ArrayNode.BlockGenerator, ClientData, N
    * whose digest is in {@code name}, so the same name never stands for different data.
    */
   public static HeldBlocks named(NDArray data, ChunkGrid grid, String name) {
-    return new HeldBlocks(data, grid, java.util.Objects.requireNonNull(name));
+    return new HeldBlocks(data, grid, java.util.Objects.requireNonNull(name), null);
   }
 
-  private HeldBlocks(NDArray data, ChunkGrid grid, String name) {
+  /**
+   * The box of {@code of}'s blocks that starts at {@code start} (in {@code of}'s coordinates) and
+   * has {@code grid}'s shape, on {@code grid}: the same held array, cut at another origin (no copy
+   * now). {@code ofName} names {@code of}'s content (its node's digest); the window's name in node
+   * digests is made from it and the box, so the held array is not hashed again.
+   *
+   * @throws IllegalArgumentException when the box does not lie inside {@code of}
+   */
+  public static HeldBlocks window(HeldBlocks of, String ofName, long[] start, ChunkGrid grid) {
+    long[] shape = grid.shape();
+    long[] ofShape = of.grid.shape();
+    if (start.length != shape.length || shape.length != ofShape.length) {
+      throw new IllegalArgumentException(
+          "window: start "
+              + Arrays.toString(start)
+              + " and shape "
+              + Shapes.format(shape)
+              + " for an array of shape "
+              + Shapes.format(ofShape));
+    }
+    long[] at = of.origin();
+    for (int i = 0; i < start.length; i++) {
+      if (start[i] < 0 || shape[i] < 0 || start[i] + shape[i] > ofShape[i]) {
+        throw new IllegalArgumentException(
+            "window: the box at "
+                + Arrays.toString(start)
+                + " of shape "
+                + Shapes.format(shape)
+                + " is not inside an array of shape "
+                + Shapes.format(ofShape));
+      }
+      at[i] += start[i];
+    }
+    String name = "window-of:" + ofName + "@" + Arrays.toString(start) + "/" + Shapes.format(shape);
+    return new HeldBlocks(of.data, grid, name, at);
+  }
+
+  /**
+   * {@code parts} joined along {@code axis} (a concatenation) as one window on {@code grid}, when
+   * they are boxes of the same held array that follow each other along {@code axis} and coincide on
+   * the other axes (e.g. {@code x[:10]} and {@code x[10:]}): the concatenation is then that array's
+   * box itself, and no task copies a block to join it. Null when they are not. {@code partNames}
+   * name the parts' contents (their nodes' digests).
+   */
+  public static HeldBlocks joined(
+      java.util.List<HeldBlocks> parts,
+      java.util.List<String> partNames,
+      int axis,
+      ChunkGrid grid) {
+    if (parts.isEmpty()) {
+      return null;
+    }
+    HeldBlocks first = parts.get(0);
+    long[] at = first.origin();
+    long next = at[axis];
+    for (HeldBlocks h : parts) {
+      long[] o = h.origin();
+      long[] shape = h.grid.shape();
+      if (h.data != first.data || o.length != at.length || o[axis] != next) {
+        return null;
+      }
+      for (int i = 0; i < o.length; i++) {
+        if (i != axis && (o[i] != at[i] || shape[i] != grid.shape()[i])) {
+          return null;
+        }
+      }
+      next += shape[axis];
+    }
+    if (next - at[axis] != grid.shape()[axis]) {
+      return null;
+    }
+    String name = "joined:" + axis + ":" + String.join(",", partNames);
+    return new HeldBlocks(first.data, grid, name, at);
+  }
+
+  private HeldBlocks(NDArray data, ChunkGrid grid, String name, long[] origin) {
     this.name = name;
+    this.origin = origin;
+    if (origin != null) {
+      this.data = data;
+      this.grid = grid;
+      return;
+    }
     if (!Arrays.equals(data.shape(), grid.shape())) {
       throw new IllegalArgumentException(
           "from_array: a chunk grid of shape "
@@ -70,19 +158,43 @@ public final class HeldBlocks implements ArrayNode.BlockGenerator, ClientData, N
     return name;
   }
 
-  /** The whole array the blocks are cut from (the held array itself, not a copy: read only). */
+  /**
+   * The array of these blocks: the held array itself (not a copy: read only), or for a window a
+   * copy of its box.
+   */
   public NDArray data() {
+    return origin == null ? data : data.getRegion(origin, grid.shape());
+  }
+
+  /** Whether this is a window of a held array (then {@link #data} copies). */
+  public boolean isWindow() {
+    return origin != null;
+  }
+
+  /** The held array the blocks are cut from (the whole of it, also for a window; read only). */
+  public NDArray source() {
     return data;
+  }
+
+  /** Where the blocks' box starts in {@link #source} (zeros unless a window); a copy. */
+  public long[] origin() {
+    return origin == null ? new long[data.shape().length] : origin.clone();
   }
 
   @Override
   public NDArray generate(long[] coords, long[] blockShape) {
-    return data.getRegion(grid.blockOffset(coords), blockShape);
+    long[] at = grid.blockOffset(coords);
+    if (origin != null) {
+      for (int i = 0; i < at.length; i++) {
+        at[i] += origin[i];
+      }
+    }
+    return data.getRegion(at, blockShape);
   }
 
   @Override
   public Serializable shippedForm() {
-    return new Shipped(data.dtype(), data.shape());
+    return new Shipped(data.dtype(), grid.shape());
   }
 
   /**
