@@ -12,6 +12,11 @@ Only compute results (``*.res`` files) are kept, at most ``POOL_BYTES`` of them 
 released are deleted first), and none idle longer than ``IDLE_SECONDS`` (checked when a result is
 taken or released). A bridge that ends drops its folder's files (``drop``). Held and free files are
 named ``cubed-java-*``, so the JVM's and the session's clean-ups remove them with the folder.
+
+A process that forks shares its mappings with the child, which may still read an array after the
+parent's copy is gone: a result mapped before an ``os.fork()`` is deleted when the parent releases
+it, never reused, and a child releases nothing and deletes nothing of its parent's (the pool of a
+child starts empty).
 """
 from __future__ import annotations
 
@@ -34,6 +39,27 @@ _PREFIX = "cubed-java-"
 _lock = threading.Lock()
 #: (st_dev, st_ino) -> (path, nbytes, mapping, time released), oldest release first
 _free = {}
+#: Forks of this process so far: a result mapped under an older count may be mapped by a child.
+_forks = 0
+#: The process whose results the pool holds (a forked child's differs).
+_owner = os.getpid()
+
+
+def _forked_parent():
+    global _forks
+    _forks += 1
+
+
+def _forked_child():
+    """A child's pool starts empty: its parent's free files stay its parent's."""
+    global _free, _owner, _lock
+    _lock = threading.Lock()
+    _free = {}
+    _owner = os.getpid()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_parent=_forked_parent, after_in_child=_forked_child)
 
 
 def _pop_old(now):
@@ -91,14 +117,25 @@ def array(dtype, shape, nbytes, path):
         owner = a
         while isinstance(owner, np.ndarray):  # the memoryview every view of `a` refers to
             owner = owner.base
-        f = weakref.finalize(owner, _release, held, nbytes, mm, key)
+        f = weakref.finalize(owner, _release, held, nbytes, mm, key, _forks, _owner)
         f.atexit = False
     return a
 
 
-def _release(held, nbytes, mm, key):
+def _release(held, nbytes, mm, key, forks, owner):
     """The last array over a kept result is gone: its file becomes free for the next result of its
-    size (or is deleted when its folder is gone or the pool is full)."""
+    size (or is deleted when its folder is gone or the pool is full). In a forked child nothing
+    happens to the file (the parent owns it); a file mapped before a fork is deleted (a child may
+    still read it)."""
+    if owner != os.getpid():
+        return
+    if forks != _forks:
+        try:
+            os.unlink(held)
+        except OSError:
+            pass
+        mm.close()
+        return
     free = os.path.join(os.path.dirname(held), f"{_PREFIX}free-{nbytes}-{key[1]}")
     try:
         os.rename(held, free)

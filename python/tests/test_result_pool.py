@@ -75,3 +75,46 @@ def test_results_over_the_cap_are_not_kept_and_the_end_of_the_bridge_deletes_fre
     assert all(os.path.dirname(e[0]) != folder for e in _respool._free.values())
     y = cubed_java.from_array(a, chunks=(64, 1024))
     np.testing.assert_array_equal((y - 1).compute(), a - 1)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+def test_a_result_mapped_before_a_fork_is_never_reused_and_the_child_releases_nothing(rng):
+    """A forked child shares the parent's mapping of a result: after the parent drops its array,
+    the next compute of that size must not write into the file the child may still read; and the
+    child dropping its copy must not hand the parent's file to the pool."""
+    s = _shm()
+    a = rng.random((400, 700))
+    x = cubed_java.from_array(a, chunks=(100, 700))
+    r1 = xp.sqrt(x).compute()
+    expected = r1.copy()
+    read, write = os.pipe()
+    go_r, go_w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: drops nothing of the parent's, reads r1 after the parent recomputed
+        try:
+            os.close(read)
+            os.close(go_w)
+            os.read(go_r, 1)
+            ok = np.array_equal(r1, expected)
+            del r1
+            gc.collect()
+            os.write(write, b"1" if ok and _respool.free_bytes() == 0 else b"0")
+        finally:
+            os._exit(0)
+    os.close(write)
+    os.close(go_r)
+    held_before = _names(s, "held")
+    pooled = _respool.free_bytes()
+    del r1
+    gc.collect()
+    free_after_release = _respool.free_bytes() - pooled
+    r2 = (x * 3.0).compute()  # same size: must not take the file the child maps
+    os.write(go_w, b"g")
+    child_ok = os.read(read, 1)
+    os.waitpid(pid, 0)
+    os.close(read)
+    os.close(go_w)
+    np.testing.assert_array_equal(r2, a * 3.0)
+    assert held_before, "the result was not kept under a held name"
+    assert free_after_release == 0, "a result mapped before a fork went to the pool"
+    assert child_ok == b"1", "the child saw its array change or released the parent's file"
