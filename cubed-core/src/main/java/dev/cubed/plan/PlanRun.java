@@ -132,6 +132,7 @@ final class PlanRun {
                     c,
                     ev,
                     plan.cachedSources.contains(c.name()),
+                    plan.sharedBlocks.getOrDefault(c.name(), Set.of()),
                     plan.streamedWrites.contains(c.name()),
                     info.projectedMem(),
                     List.copyOf(producersRead(c, producer, new LinkedHashSet<>())),
@@ -163,6 +164,7 @@ final class PlanRun {
           long[] padTo = c.chunks();
           boolean streamed = plan.streamedWrites.contains(c.name());
           boolean keep = plan.cachedSources.contains(c.name());
+          Set<String> shared = plan.sharedBlocks.getOrDefault(c.name(), Set.of());
           ops.add(
               new Operation(
                   c.name(),
@@ -173,9 +175,9 @@ final class PlanRun {
                             ? TiledWrites.chain(c, ev::fused, ev.tileBytes(), key)
                             : null;
                     if (wc != null) {
-                      z.writeChunk(key, TiledWrites.elements(wc, ev, key));
+                      z.writeChunk(key, TiledWrites.elements(wc, ev.forTask(false, shared), key));
                     } else {
-                      Evaluator tev = keep ? ev.forTask() : ev;
+                      Evaluator tev = ev.forTask(keep, shared);
                       z.writeChunk(
                           key,
                           padded ? Evaluator.pad(tev.compute(c, key), padTo) : tev.compute(c, key));
