@@ -126,8 +126,8 @@ class XpEinsumTest {
    */
   @Test
   void smallContractionIntoOneBlockIsOneTaskStoringNothing() {
-    CubedArray t = arange(DType.FLOAT64, new long[] {12, 5, 7}, new long[] {4, 5, 7});
-    CubedArray p = arange(DType.FLOAT64, new long[] {12, 5}, new long[] {4, 5});
+    CubedArray t = arange(DType.FLOAT64, new long[] {40, 5, 7}, new long[] {4, 5, 7});
+    CubedArray p = arange(DType.FLOAT64, new long[] {40, 5}, new long[] {4, 5});
     CubedArray r = Xp.einsum("...abc,...ab->...c", t, p);
     var plan = r.plan();
     assertThat(plan.ops()).hasSize(1);
@@ -136,7 +136,7 @@ class XpEinsumTest {
     NDArray got = r.compute();
     for (int c = 0; c < 7; c++) {
       double want = 0;
-      for (int a = 0; a < 12; a++) {
+      for (int a = 0; a < 40; a++) {
         for (int b = 0; b < 5; b++) {
           want += (double) ((a * 5 + b) * 7 + c) * (a * 5 + b);
         }
