@@ -328,8 +328,37 @@ final class XpEinsum {
         }
       }
     }
+    long pairs = 1;
+    long outBlocks = 1;
+    for (int i : new int[] {left, right}) {
+      CubedArray x = pair[i];
+      int[] axes = i == left ? axesL : axesR;
+      for (int d = 0; d < x.ndim(); d++) {
+        int dd = d;
+        boolean contracted = Arrays.stream(axes).anyMatch(a -> a == dd);
+        if (contracted && i == left) {
+          pairs *= x.numBlocks()[d];
+        } else if (!contracted) {
+          outBlocks *= x.numBlocks()[d];
+        }
+      }
+    }
+    long bytes =
+        (pair[0].size() + pair[1].size()) * Math.max(pair[0].dtype().itemSize(), dtype.itemSize());
+    if (outBlocks == 1 && pairs > 1 && pairs <= Integer.MAX_VALUE && bytes <= ONE_TASK_BYTES) {
+      // a small contraction into one block (xr.dot over every dimension but one): one task folds
+      // every block pair, so no partial products are stored and no second op sums them
+      return XpManip.tensordot(pair[left], pair[right], axesL, axesR, (int) pairs);
+    }
     return XpManip.tensordot(pair[left], pair[right], axesL, axesR);
   }
+
+  /**
+   * Operand bytes up to which a contraction into a single output block runs as one task folding
+   * every block pair ({@link #contract}): its partial products would be a stored intermediate and a
+   * second op, which cost more than the parallel tasks save at this size.
+   */
+  private static final long ONE_TASK_BYTES = 256L << 20;
 
   /** Whether the labels x shares with y are x's first labels (its last ones if {@code last}). */
   private static boolean leads(List<Integer> x, List<Integer> y, boolean last) {

@@ -119,4 +119,29 @@ class XpEinsumTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("name 2 operands but 1");
   }
+
+  /**
+   * xarray's {@code dot(t, p, dim=("time", "x"))}: a small contraction into one output block is one
+   * task folding every block pair, with no stored partial products and no second op to sum them.
+   */
+  @Test
+  void smallContractionIntoOneBlockIsOneTaskStoringNothing() {
+    CubedArray t = arange(DType.FLOAT64, new long[] {40, 5, 7}, new long[] {4, 5, 7});
+    CubedArray p = arange(DType.FLOAT64, new long[] {40, 5}, new long[] {4, 5});
+    CubedArray r = Xp.einsum("...abc,...ab->...c", t, p);
+    var plan = r.plan();
+    assertThat(plan.ops()).hasSize(1);
+    assertThat(plan.totalTasks()).isEqualTo(1);
+    assertThat(plan.intermediateBytesWritten()).isZero();
+    NDArray got = r.compute();
+    for (int c = 0; c < 7; c++) {
+      double want = 0;
+      for (int a = 0; a < 40; a++) {
+        for (int b = 0; b < 5; b++) {
+          want += (double) ((a * 5 + b) * 7 + c) * (a * 5 + b);
+        }
+      }
+      assertThat(got.getDouble(c)).isEqualTo(want);
+    }
+  }
 }

@@ -115,25 +115,117 @@ final class Fusion {
 
   /** Decides which computed arrays are stored, adding them to {@link #materialized}. */
   void decide() {
+    Set<String> sharedStored = new LinkedHashSet<>();
     for (ArrayNode n : topo) {
       if (n instanceof ArrayNode.Computed c) {
-        if (isOutput(c)
-            || c.target() != null
-            || isChain(c)
-            || (consumers.getOrDefault(c.name(), 0) > 1 && !shareable(c))) {
+        if (isOutput(c) || c.target() != null || isChain(c)) {
           materialized.add(c.name());
+        } else if (consumers.getOrDefault(c.name(), 0) > 1 && !shareable(c)) {
+          materialized.add(c.name());
+          sharedStored.add(c.name());
         }
         if (isJoin(c) && c.inputs().get(0) instanceof ArrayNode.Computed in && !cheapUpstream(in)) {
           materialized.add(in.name());
+          sharedStored.remove(in.name());
         }
       } else if (n instanceof ArrayNode.Rechunked r) {
         materialized.add(r.name());
         ArrayNode in = r.inputs().get(0);
         if (in instanceof ArrayNode.Computed) {
           materialized.add(in.name());
+          sharedStored.remove(in.name());
         }
       }
     }
+    settle();
+    fuseIntoOneOp(sharedStored);
+  }
+
+  /**
+   * Fuses each array stored only for its several consumers when all of them end in one stored op
+   * whose every task reads one block of it per path ({@link #oneOpRoot}): that op's tasks compute
+   * its block once and keep it for the other paths ({@link Plan#sharedBlocks}), so nothing is
+   * written for it and nothing is computed twice. Kept stored when fusing it would change any other
+   * decision (a limit of the op broken, another array stored instead).
+   */
+  private void fuseIntoOneOp(Set<String> sharedStored) {
+    // fusing one may let another end in one op too (its other consumer was the one stored)
+    boolean fusedOne = true;
+    while (fusedOne) {
+      fusedOne = false;
+      for (ArrayNode n : topo) {
+        if (!(n instanceof ArrayNode.Computed c)
+            || !sharedStored.contains(c.name())
+            || !materialized.contains(c.name())
+            || oneOpRoot(c) == null) {
+          continue;
+        }
+        Set<String> before = new HashSet<>(materialized);
+        materialized.remove(c.name());
+        settle();
+        Set<String> expect = new HashSet<>(before);
+        expect.remove(c.name());
+        if (materialized.equals(expect)) {
+          fusedOne = true;
+        } else {
+          materialized.clear();
+          materialized.addAll(before);
+        }
+      }
+    }
+  }
+
+  /**
+   * The one stored op in whose tasks every consumer path of {@code x} ends, when each op on those
+   * paths (the stored one included) reads one block per task of the array it reads on the path and
+   * is an ordinary blockwise op (no chain, no join); else null.
+   */
+  private ArrayNode.Computed oneOpRoot(ArrayNode.Computed x) {
+    if (consumerNodes == null) {
+      consumerNodes = new HashMap<>();
+      for (ArrayNode t : topo) {
+        for (ArrayNode in : new LinkedHashSet<>(t.inputs())) {
+          consumerNodes.computeIfAbsent(in.name(), k -> new ArrayList<>()).add(t);
+        }
+      }
+    }
+    ArrayNode.Computed root = null;
+    Deque<ArrayNode> todo = new ArrayDeque<>(List.of(x));
+    Set<String> seen = new HashSet<>();
+    while (!todo.isEmpty()) {
+      ArrayNode n = todo.pop();
+      if (!seen.add(n.name())) {
+        continue;
+      }
+      List<ArrayNode> cs = consumerNodes.getOrDefault(n.name(), List.of());
+      if (cs.isEmpty()) {
+        return null;
+      }
+      for (ArrayNode t : cs) {
+        if (!(t instanceof ArrayNode.Computed c) || isChain(c) || isJoin(c)) {
+          return null;
+        }
+        for (int i = 0; i < c.inputs().size(); i++) {
+          if (c.inputs().get(i).name().equals(n.name()) && c.op().readsPerInput()[i] != 1) {
+            return null;
+          }
+        }
+        if (!materialized.contains(c.name())) {
+          todo.add(c);
+        } else if (root == null) {
+          root = c;
+        } else if (root != c) {
+          return null;
+        }
+      }
+    }
+    return root;
+  }
+
+  private Map<String, List<ArrayNode>> consumerNodes;
+
+  /** Stores what the limits require until nothing changes (see the class comment). */
+  private void settle() {
     boolean changed = true;
     while (changed) {
       changed = false;

@@ -131,13 +131,16 @@ final class MemoryOutputs {
    * copies its block (a chain task: its row's blocks; a streamed write: its block run by run)
    * straight into the result rather than writing it to the compute directory to be read back and
    * assembled, then records that it finished. {@code blocks} are the tasks of a non-chain op.
-   * {@code buffer}: where the result goes instead of a new array in the heap, or null; {@code
-   * channel}: the file behind it, for long runs (see {@link ResultBuffers#channel}), or null.
+   * {@code keepSources} and {@code shared}: what each task keeps ({@link Evaluator#forTask(boolean,
+   * Set)}). {@code buffer}: where the result goes instead of a new array in the heap, or null;
+   * {@code channel}: the file behind it, for long runs (see {@link ResultBuffers#channel}), or
+   * null.
    */
   Operation op(
       ArrayNode.Computed c,
       Evaluator ev,
       boolean keepSources,
+      Set<String> shared,
       boolean streamed,
       long projectedMem,
       List<String> deps,
@@ -157,9 +160,10 @@ final class MemoryOutputs {
           if (chain) {
             ChainWalks.walk(c, ev, key, sink);
           } else if (wc != null) {
-            writeRuns(name, key, TiledWrites.elements(wc, ev, key), ev.tileBytes());
+            Evaluator tev = ev.forTask(false, shared);
+            writeRuns(name, key, TiledWrites.elements(wc, tev, key), ev.tileBytes());
           } else {
-            sink.accept(key, (keepSources ? ev.forTask() : ev).compute(c, key));
+            sink.accept(key, ev.forTask(keepSources, shared).compute(c, key));
           }
           seam.at(Point.TASK_WRITTEN, name, key);
           held.get(name).finished.add(boxed(key));

@@ -75,6 +75,12 @@ public final class Plan {
   /** Ops whose tasks keep the source blocks they read, by name ({@code Fusion.cachesSources}). */
   final Set<String> cachedSources = new HashSet<>();
 
+  /**
+   * The fused arrays each stored op's tasks keep once computed, by op name (absent: none): see
+   * {@link SharedBlocks}.
+   */
+  final Map<String, Set<String>> sharedBlocks = new HashMap<>();
+
   private Plan(List<ArrayNode> outputs, PlanConfig cfg) {
     // an output rechunk read back whole needs no new chunks: planned as its input when it fits
     this.outputs = List.copyOf(OutputRechunks.planned(outputs, cfg));
@@ -202,6 +208,10 @@ public final class Plan {
         }
         if (!chain && wc == null && Fusion.cachesSources(cost)) {
           cachedSources.add(c.name());
+        }
+        Set<String> shared = chain ? Set.of() : SharedBlocks.of(c, fusion::fusedComputed, topo);
+        if (!shared.isEmpty()) {
+          sharedBlocks.put(c.name(), shared);
         }
         long mem =
             cfg.reservedMem()

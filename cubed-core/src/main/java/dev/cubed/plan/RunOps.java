@@ -120,6 +120,7 @@ final class RunOps {
           c,
           ev,
           plan.cachedSources.contains(c.name()),
+          plan.sharedBlocks.getOrDefault(c.name(), Set.of()),
           plan.streamedWrites.contains(c.name()),
           info.projectedMem(),
           depsOf(c),
@@ -143,6 +144,7 @@ final class RunOps {
     long[] padTo = c.chunks();
     boolean streamed = plan.streamedWrites.contains(c.name());
     boolean keep = plan.cachedSources.contains(c.name());
+    Set<String> shared = plan.sharedBlocks.getOrDefault(c.name(), Set.of());
     return new Operation(
         c.name(),
         PlanRun.allBlocks(c.numBlocks()),
@@ -152,9 +154,9 @@ final class RunOps {
                   ? TiledWrites.chain(c, ev::fused, ev.tileBytes(), key)
                   : null;
           if (wc != null) {
-            z.writeChunk(key, TiledWrites.elements(wc, ev, key));
+            z.writeChunk(key, TiledWrites.elements(wc, ev.forTask(false, shared), key));
           } else {
-            Evaluator tev = keep ? ev.forTask() : ev;
+            Evaluator tev = ev.forTask(keep, shared);
             z.writeChunk(
                 key, padded ? Evaluator.pad(tev.compute(c, key), padTo) : tev.compute(c, key));
           }

@@ -214,6 +214,16 @@ final class Products {
         p1 *= s2[d];
       }
       long q = n / Math.max(1, p1);
+      if (dt == DType.FLOAT64 && x1.dtype() == dt && x2.dtype() == dt) {
+        double[] r =
+            rowVectorStack(
+                (double[]) Compute.operand(x1, dt),
+                (double[]) Compute.operand(x2.reshape(p1, kk, q), dt),
+                Shapes.intSize(f, new long[] {p1}),
+                (int) kk,
+                (int) q);
+        return new NDArray(dt, outShape, r);
+      }
       NDArray r =
           batchedProduct(
               dt,
@@ -245,6 +255,28 @@ final class Products {
             (int) n,
             new long[] {m, n});
     return r.reshape(outShape);
+  }
+
+  /**
+   * {@code out[i, j] = sum_l v[l] * b[i, l, j]} for a float64 vector {@code v} of length k and
+   * {@code b} laid out (p, k, q): for each i, q-long multiply-adds of b's rows into out's row,
+   * which the JIT vectorizes. A BLAS call per i costs more than it computes at these sizes (a 1 x k
+   * by k x q product: the call and the array pinning of JNI dominate).
+   */
+  private static double[] rowVectorStack(double[] v, double[] b, int p, int k, int q) {
+    double[] out = new double[Math.multiplyExact(p, q)];
+    for (int i = 0; i < p; i++) {
+      int o = i * q;
+      int base = i * k * q;
+      for (int l = 0; l < k; l++) {
+        double s = v[l];
+        int r = base + l * q;
+        for (int j = 0; j < q; j++) {
+          out[o + j] += s * b[r + j];
+        }
+      }
+    }
+    return out;
   }
 
   /** Whether the axes are consecutive and ascending. */

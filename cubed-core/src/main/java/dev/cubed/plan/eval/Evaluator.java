@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Computes blocks of nodes inside a task, reading stored arrays and computing fused ones inline.
@@ -26,6 +27,15 @@ public final class Evaluator implements Serializable {
   /** Whether computed blocks are kept too ({@link #inMemory()}). */
   private final boolean cacheAll;
 
+  /** Whether the blocks of virtual and stored inputs are kept ({@link #forTask()}). */
+  private final boolean cacheSources;
+
+  /**
+   * Computed (fused) arrays whose blocks this task keeps once computed ({@link #forTask(boolean,
+   * Set)}): each is read by several paths of the task's fused ops, so it is computed once.
+   */
+  private final Set<String> shared;
+
   /** Bytes per array tile of tiled pointwise-to-reduction chains ({@link Tiles}); 0: off. */
   private final long tileBytes;
 
@@ -35,17 +45,21 @@ public final class Evaluator implements Serializable {
 
   /** An evaluator with tiled chains of {@code tileBytes} per array tile (0: untiled). */
   public Evaluator(Map<String, ZarrArray> stored, long tileBytes) {
-    this(stored, null, false, tileBytes);
+    this(stored, null, false, true, Set.of(), tileBytes);
   }
 
   private Evaluator(
       Map<String, ZarrArray> stored,
       Map<String, NDArray> sourceCache,
       boolean cacheAll,
+      boolean cacheSources,
+      Set<String> shared,
       long tileBytes) {
     this.stored = stored;
     this.sourceCache = sourceCache;
     this.cacheAll = cacheAll;
+    this.cacheSources = cacheSources;
+    this.shared = shared;
     this.tileBytes = tileBytes;
   }
 
@@ -65,7 +79,21 @@ public final class Evaluator implements Serializable {
    * block once.
    */
   public Evaluator forTask() {
-    return new Evaluator(stored, new HashMap<>(), false, tileBytes);
+    return forTask(true, Set.of());
+  }
+
+  /**
+   * An evaluator for one task: it keeps the blocks of virtual and stored inputs it reads if {@code
+   * sources} (as {@link #forTask()}), and the blocks it computes of the fused arrays named in
+   * {@code shared} (arrays that several paths of the task's fused ops read at the same block, see
+   * {@link dev.cubed.plan.Plan#sharedBlocks}), so each such block is computed once per task. With
+   * neither, this evaluator itself.
+   */
+  public Evaluator forTask(boolean sources, Set<String> shared) {
+    if (!sources && shared.isEmpty()) {
+      return this;
+    }
+    return new Evaluator(stored, new HashMap<>(), false, sources, Set.copyOf(shared), tileBytes);
   }
 
   /**
@@ -73,13 +101,16 @@ public final class Evaluator implements Serializable {
    * reads or computes, so a node feeding several others is computed once.
    */
   public static Evaluator inMemory() {
-    return new Evaluator(Map.of(), new HashMap<>(), true, 0);
+    return new Evaluator(Map.of(), new HashMap<>(), true, true, Set.of(), 0);
   }
 
   /** The block of {@code node} at {@code coords}, read if stored, computed otherwise. */
   public NDArray block(ArrayNode node, long[] coords) throws Exception {
     if (sourceCache != null
-        && (cacheAll || node instanceof ArrayNode.Virtual || node instanceof ArrayNode.Stored)) {
+        && (cacheAll
+            || cacheSources
+                && (node instanceof ArrayNode.Virtual || node instanceof ArrayNode.Stored)
+            || shared.contains(node.name()))) {
       String k = node.name() + Arrays.toString(coords);
       NDArray b = sourceCache.get(k);
       if (b == null) {
