@@ -70,10 +70,13 @@ final class ZarrChunks {
 
   /**
    * Whether chunks of {@code z} are read a box at a time ({@link #readInto}): a local directory and
-   * a codec that {@link dev.cubed.zarr.codec.ChunkCodec#decodesRegions() decodes regions}.
+   * a codec that {@link dev.cubed.zarr.codec.ChunkCodec#decodesRegions() decodes regions} (a 0-d
+   * array's one element is read as a whole chunk).
    */
   static boolean readsInto(ZarrArray z) {
-    return z.store() instanceof FileSystemStore && z.metadata().codec.decodesRegions();
+    return z.store() instanceof FileSystemStore
+        && z.ndim() > 0
+        && z.metadata().codec.decodesRegions();
   }
 
   /**
