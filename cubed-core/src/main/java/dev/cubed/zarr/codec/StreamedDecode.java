@@ -126,14 +126,15 @@ public final class StreamedDecode {
    * Decodes the box at {@code lo} of shape {@code box} (not empty) of the chunk of shape {@code
    * full} whose stored value {@code in} holds (compressed as for {@link #decode}) straight into
    * {@code dst} at {@code dstAt}; false (nothing written) if the chunk is too large for one array
-   * (the caller then takes the whole-value path, which refuses it). The stream is decoded only up
-   * to the last byte of the box in the chunk's C-order image ({@link BoxInto#endByte}), and only
-   * the box's elements are copied: bytes past the box are not decoded, so corruption there, and a
-   * gzip member's trailer (its crc32 and size), are not checked by this read (zarr-python's default
-   * zstd frames carry no checksum either). A zstd frame that declares a size other than the chunk's
-   * is refused (larger) or decoded whole (smaller: a value of several frames, or a truncated
-   * chunk), so that the whole-value checks apply; a box reaching the chunk's last byte decodes the
-   * whole value with all of {@link #decode}'s checks.
+   * (the caller then takes the whole-value path, which refuses it) or if the one-call zstd decode
+   * is on ({@link #oneShot}, which decodes whole chunks: the caller then reads the chunk whole).
+   * The stream is decoded only up to the last byte of the box in the chunk's C-order image ({@link
+   * BoxInto#endByte}), and only the box's elements are copied: bytes past the box are not decoded,
+   * so corruption there, and a gzip member's trailer (its crc32 and size), are not checked by this
+   * read (zarr-python's default zstd frames carry no checksum either). A zstd frame that declares a
+   * size other than the chunk's is refused (larger) or decoded whole (smaller: a value of several
+   * frames, or a truncated chunk), so that the whole-value checks apply; a box reaching the chunk's
+   * last byte decodes the whole value with all of {@link #decode}'s checks.
    *
    * @throws ZarrFormatException naming {@code where} if the part decoded is corrupt or truncated,
    *     or the value declares a size beyond the chunk's
@@ -150,7 +151,7 @@ public final class StreamedDecode {
       long[] dstAt,
       String where) {
     long need = Shapes.size(full) * dtype.itemSize();
-    if (need > Integer.MAX_VALUE - 8) {
+    if (need > Integer.MAX_VALUE - 8 || oneShot) {
       return false;
     }
     long stop = BoxInto.endByte(full, lo, box, dtype.itemSize());
