@@ -72,6 +72,50 @@ final class ChunkFiles {
   }
 
   /**
+   * Decodes the box at {@code lo} of shape {@code box} of the chunk at {@code key} of {@code fs}
+   * straight into {@code dst} at {@code dstAt} ({@link ChunkCodec#decodeInto}); false, having
+   * written nothing, when the whole-chunk path must decide (as {@link #read} returns null).
+   *
+   * @throws ZarrFormatException naming {@code where} if the part of the file decoded is truncated
+   *     or corrupt
+   * @throws ValueTooLargeException (the store's message; the caller names the chunk) if the file
+   *     holds more than {@code bound} bytes, before anything is read
+   * @throws ZarrStoreException if the file cannot be read
+   */
+  static boolean readInto(
+      FileSystemStore fs,
+      String key,
+      ChunkCodec codec,
+      long[] full,
+      long[] lo,
+      long[] box,
+      NDArray dst,
+      long[] dstAt,
+      long bound,
+      String where) {
+    FileChannel ch = openChunk(fs.resolve(key));
+    if (ch == null) {
+      return false;
+    }
+    try (ch) {
+      long size = ch.size();
+      if (size > bound) {
+        throw ValueTooLargeException.of(key, fs, size, bound);
+      }
+      if (size < 16) {
+        return false;
+      }
+      return codec.decodeInto(new FileInput(ch, size, where), full, lo, box, dst, dstAt, where);
+    } catch (IOException e) {
+      throw new ZarrStoreException("cannot read key '" + key + "' of " + fs.describe(), e);
+    } catch (ZarrFormatException | ZarrStoreException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw new ZarrFormatException(where + ": cannot decode (" + e + ")", e);
+    }
+  }
+
+  /**
    * The chunk file at {@code p} opened for reading, or null if it is not a regular file (missing, a
    * directory, a link) or cannot be opened: the caller then reads the chunk through the store.
    */

@@ -516,7 +516,13 @@ public final class ZarrArray implements Serializable {
   // ------------------------------------------------------------------ regions
 
   /**
-   * Reads the box {@code [start, start + shape)}, spanning any number of chunks.
+   * Reads the box {@code [start, start + shape)}, spanning any number of chunks. From a local
+   * directory with the {@code bytes} serializer (C order) and one zstd, gzip or zlib codec, each
+   * chunk's part is decoded straight into the result and the chunk's stream only up to the part's
+   * last byte (its C-order position in the chunk), so the read holds the result alone (plus 512 KiB
+   * of per-thread buffers); bytes of a chunk past the part are not decoded, so corruption there is
+   * not seen by this read. Other chunks are read whole ({@link #readChunk}, holding one chunk at a
+   * time besides the result; a shard reads only the inner chunks the box touches).
    *
    * @throws IllegalArgumentException if the box is not inside the array
    */

@@ -68,6 +68,45 @@ final class ZarrChunks {
     return Arrays.equals(clipped, full) ? a : a.getRegion(new long[clipped.length], clipped);
   }
 
+  /**
+   * Whether chunks of {@code z} are read a box at a time ({@link #readInto}): a local directory and
+   * a codec that {@link dev.cubed.zarr.codec.ChunkCodec#decodesRegions() decodes regions} (a 0-d
+   * array's one element is read as a whole chunk).
+   */
+  static boolean readsInto(ZarrArray z) {
+    return z.store() instanceof FileSystemStore
+        && z.ndim() > 0
+        && z.metadata().codec.decodesRegions();
+  }
+
+  /**
+   * Decodes the box at {@code lo} of shape {@code box} of chunk {@code coords} straight into {@code
+   * dst} at {@code dstAt}; false, having written nothing, if the chunk must be read whole ({@link
+   * #read}: not stored, not a regular file, or a value the codec does not decode this way). Only
+   * called when {@link #readsInto} holds.
+   */
+  static boolean readInto(
+      ZarrArray z, long[] coords, long[] lo, long[] box, NDArray dst, long[] dstAt) {
+    ArrayMetadata meta = z.metadata();
+    String key = Keys.join(z.path(), meta.chunkKey(coords));
+    long bound = z.maxStoredChunkBytes();
+    try {
+      return ChunkFiles.readInto(
+          (FileSystemStore) z.store(),
+          key,
+          meta.codec,
+          z.chunks(),
+          lo,
+          box,
+          dst,
+          dstAt,
+          bound,
+          where(z, key));
+    } catch (ValueTooLargeException e) {
+      throw tooLarge(z, key, e.size(), bound, e);
+    }
+  }
+
   private static NDArray decode(ZarrArray z, byte[] b, String key) {
     try {
       return z.metadata().codec.decode(b, z.chunks(), where(z, key));

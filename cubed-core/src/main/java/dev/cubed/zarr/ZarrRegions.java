@@ -8,8 +8,9 @@ import java.util.Arrays;
 
 /**
  * Reads and writes of boxes of a {@link ZarrArray} that span any number of chunks: the chunks a box
- * intersects, each read (or a shard read in part) or written whole, partial chunks read, modified
- * and rewritten.
+ * intersects, each read (or a shard read in part, or a local {@code bytes} + zstd, gzip or zlib
+ * chunk decoded only up to the box's last byte, straight into the result) or written whole, partial
+ * chunks read, modified and rewritten.
  */
 final class ZarrRegions {
   private ZarrRegions() {}
@@ -103,6 +104,7 @@ final class ZarrRegions {
     NDArray out = NDArray.zeros(z.dtype(), shape);
     int mult = z.dtype().isComplex() ? 2 : 1;
     ShardingCodec shard = partialShardReader(z);
+    boolean into = ZarrChunks.readsInto(z);
     forEachChunk(
         z,
         start,
@@ -122,6 +124,9 @@ final class ZarrRegions {
             NDArray.copyBox(
                 part.data(), box, new long[box.length], out.data(), shape, inRegion, box, mult);
             return;
+          }
+          if (into && ZarrChunks.readInto(z, c, inChunk, box, out, inRegion)) {
+            return; // decoded up to the box's last byte, straight into out
           }
           NDArray chunk = z.readChunk(c);
           if (Arrays.equals(box, out.shape()) && Arrays.equals(box, chunk.shape())) {

@@ -452,7 +452,7 @@ public final class BloscStreams {
       ThreadLocal.withInitial(() -> new byte[16 << 10]);
 
   /** Decodes {@code n} elements from {@code bb} into {@code d} at element {@code e0}. */
-  private static void fromBytes(ByteBuffer bb, DType dtype, Object d, int e0, int n) {
+  static void fromBytes(ByteBuffer bb, DType dtype, Object d, int e0, int n) {
     int s = dtype.isComplex() ? 2 : 1;
     switch (dtype) {
       case BOOL -> {

@@ -37,6 +37,37 @@ public interface ChunkCodec extends Serializable {
   }
 
   /**
+   * Decodes the box at {@code lo} of shape {@code box} (not empty, inside the chunk clipped to the
+   * array) of a chunk of {@code chunkShape} whose stored bytes are read from {@code in} straight
+   * into {@code dst} (the array's dtype) at {@code dstAt}, holding no chunk-sized array; returns
+   * false, having written nothing, if this codec or this chunk needs another path (the caller then
+   * reads the chunk whole). Parts of the stored value past the box may not be decoded, so
+   * corruption there may not be seen ({@link #decodesRegions()}).
+   *
+   * @throws dev.cubed.zarr.store.ZarrFormatException naming {@code where} if the part decoded is
+   *     corrupt or truncated
+   */
+  default boolean decodeInto(
+      JavaBlosc.Input in,
+      long[] chunkShape,
+      long[] lo,
+      long[] box,
+      NDArray dst,
+      long[] dstAt,
+      String where) {
+    return false;
+  }
+
+  /**
+   * Whether {@link #decodeInto} decodes this codec's chunks: the {@code bytes} serializer (C order)
+   * followed by one zstd, gzip or zlib codec, decoded by {@link StreamedDecode} up to the box's
+   * last byte only.
+   */
+  default boolean decodesRegions() {
+    return false;
+  }
+
+  /**
    * Whether {@link #decode(byte[], JavaBlosc.Input, long[], long[], String)} decodes this codec's
    * chunks (those this project writes), for the memory model: a chunk read from a local file then
    * holds no copy of its stored bytes.

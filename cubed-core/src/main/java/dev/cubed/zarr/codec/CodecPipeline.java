@@ -232,6 +232,29 @@ public final class CodecPipeline implements ChunkCodec {
   }
 
   @Override
+  public boolean decodeInto(
+      JavaBlosc.Input in,
+      long[] chunkShape,
+      long[] lo,
+      long[] box,
+      NDArray dst,
+      long[] dstAt,
+      String where) {
+    BytesCodec compressor = streamCompressor();
+    if (compressor == null) {
+      return false;
+    }
+    ArrayBytesCodec.Bytes ab = (ArrayBytesCodec.Bytes) arrayBytes;
+    return StreamedDecode.decodeInto(
+        compressor, in, ab.dtype(), chunkShape, ab.order(), lo, box, dst, dstAt, where);
+  }
+
+  @Override
+  public boolean decodesRegions() {
+    return streamCompressor() != null;
+  }
+
+  @Override
   public boolean decodesBlockwise() {
     return decodedBlockwise() != null;
   }

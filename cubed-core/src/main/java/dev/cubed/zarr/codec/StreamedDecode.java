@@ -24,7 +24,9 @@ import java.util.zip.Inflater;
  * from a local directory), and the buffers (two direct slices and a zstd context per thread) are
  * reused from chunk to chunk. Errors are those of the whole-value decoders ({@link BytesCodecs}): a
  * corrupt or truncated stream, a declared or actual size beyond the chunk's, a decoded size short
- * of it.
+ * of it. A read of a box of a chunk ({@link #decodeInto}) decodes the stream only up to the box's
+ * last byte and copies only the box's elements, straight into the destination array at their place:
+ * no chunk-sized array is made.
  */
 public final class StreamedDecode {
   private StreamedDecode() {}
@@ -113,14 +115,69 @@ public final class StreamedDecode {
       }
     }
     NDArray a = BloscStreams.newArray(dtype, clipped);
-    Output out = new Output(b.out, BloscStreams.into(a, order, full, clipped), (int) need);
+    Output out =
+        new Output(b.out, BloscStreams.into(a, order, full, clipped), (int) need, (int) need);
+    decodeStream(codec, zstd, b, r, out, where);
+    out.finish(dtype, full, where, codecName(codec));
+    return a;
+  }
+
+  /**
+   * Decodes the box at {@code lo} of shape {@code box} (not empty) of the chunk of shape {@code
+   * full} whose stored value {@code in} holds (compressed as for {@link #decode}) straight into
+   * {@code dst} at {@code dstAt}; false (nothing written) if the chunk is too large for one array
+   * (the caller then takes the whole-value path, which refuses it) or if the one-call zstd decode
+   * is on ({@link #oneShot}, which decodes whole chunks: the caller then reads the chunk whole).
+   * The stream is decoded only up to the last byte of the box in the chunk's C-order image ({@link
+   * BoxInto#endByte}), and only the box's elements are copied: bytes past the box are not decoded,
+   * so corruption there, and a gzip member's trailer (its crc32 and size), are not checked by this
+   * read (zarr-python's default zstd frames carry no checksum either). A zstd frame that declares a
+   * size other than the chunk's is refused (larger) or decoded whole (smaller: a value of several
+   * frames, or a truncated chunk), so that the whole-value checks apply; a box reaching the chunk's
+   * last byte decodes the whole value with all of {@link #decode}'s checks.
+   *
+   * @throws ZarrFormatException naming {@code where} if the part decoded is corrupt or truncated,
+   *     or the value declares a size beyond the chunk's
+   */
+  static boolean decodeInto(
+      BytesCodec codec,
+      JavaBlosc.Input in,
+      DType dtype,
+      long[] full,
+      ByteOrder order,
+      long[] lo,
+      long[] box,
+      NDArray dst,
+      long[] dstAt,
+      String where) {
+    long need = Shapes.size(full) * dtype.itemSize();
+    if (need > Integer.MAX_VALUE - 8 || oneShot) {
+      return false;
+    }
+    long stop = BoxInto.endByte(full, lo, box, dtype.itemSize());
+    Buffers b = BUFFERS.get();
+    Reader r = new Reader(in, b.in, where);
+    boolean zstd = codec instanceof ZstdBytesCodec;
+    if (zstd) {
+      long declared = checkZstdHeader(r, (int) need, where);
+      if (declared >= 0 && declared != need) {
+        stop = need;
+      }
+    }
+    Output out =
+        new Output(b.out, new BoxInto(dst, order, full, lo, box, dstAt), (int) need, (int) stop);
+    decodeStream(codec, zstd, b, r, out, where);
+    out.finish(dtype, full, where, codecName(codec));
+    return true;
+  }
+
+  private static void decodeStream(
+      BytesCodec codec, boolean zstd, Buffers b, Reader r, Output out, String where) {
     if (zstd) {
       zstd(b.zstd(), r, out, where);
     } else {
       inflate(codec instanceof GzipBytesCodec, r, out, b.crc, where);
     }
-    out.finish(dtype, full, where, codecName(codec));
-    return a;
   }
 
   /**
@@ -174,24 +231,33 @@ public final class StreamedDecode {
 
   /**
    * The decoder's output slice: full slices (and the last one) go to the sink; never more than the
-   * chunk's bytes plus one are asked of the decoder, so an oversized value is refused, not cut.
+   * chunk's bytes plus one are asked of the decoder, so an oversized value is refused, not cut. A
+   * decode that stops early ({@code stop} before {@code need}) is asked for {@code stop} bytes only
+   * and ends once they are handed over ({@link #reached()}).
    */
   private static final class Output {
     final ByteBuffer buf;
     final JavaBlosc.Sink sink;
     final int need;
+    final long end;
     int done;
 
-    Output(ByteBuffer buf, JavaBlosc.Sink sink, int need) {
+    Output(ByteBuffer buf, JavaBlosc.Sink sink, int need, int stop) {
       this.buf = buf;
       this.sink = sink;
       this.need = need;
-      buf.clear().limit((int) Math.min(buf.capacity(), need + 1L));
+      this.end = stop < need ? stop : need + 1L;
+      buf.clear().limit((int) Math.min(buf.capacity(), end));
     }
 
     /** True if the decoder has room to write. */
     boolean room() {
       return buf.hasRemaining();
+    }
+
+    /** True once a decode that stops early has handed over all the bytes it needs. */
+    boolean reached() {
+      return end <= need && done >= end;
     }
 
     /** Hands the full slice to the sink (a partial one at the end of the value: see finish). */
@@ -203,14 +269,14 @@ public final class StreamedDecode {
       buf.flip();
       sink.accept(done, buf);
       done += n;
-      buf.clear().limit((int) Math.min(buf.capacity(), need - done + 1L));
+      buf.clear().limit((int) Math.min(buf.capacity(), end - done));
     }
 
     void finish(DType dtype, long[] full, String where, String codec) {
       if (buf.position() > 0) {
         flush(where, codec);
       }
-      if (done != need) {
+      if (done != Math.min(end, need)) {
         throw new ZarrFormatException(
             where
                 + ": decoded chunk has "
@@ -251,6 +317,9 @@ public final class StreamedDecode {
       while (true) {
         if (!out.room()) {
           out.flush(where, "zstd");
+          if (out.reached()) {
+            return;
+          }
         }
         boolean more = r.fill();
         if (!more && frameDone) {
@@ -305,6 +374,9 @@ public final class StreamedDecode {
           }
           if (!out.room()) {
             out.flush(where, codec);
+            if (out.reached()) {
+              return;
+            }
           } else if (n == 0 && inf.needsDictionary()) {
             throw new ZarrFormatException(
                 where + ": corrupt " + codec + " data: needs a preset dictionary");

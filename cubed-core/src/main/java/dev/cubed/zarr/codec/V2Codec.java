@@ -108,6 +108,25 @@ public final class V2Codec implements ChunkCodec {
   }
 
   @Override
+  public boolean decodeInto(
+      JavaBlosc.Input in,
+      long[] chunkShape,
+      long[] lo,
+      long[] box,
+      NDArray dst,
+      long[] dstAt,
+      String where) {
+    BytesCodec c = streamCompressor();
+    return c != null
+        && StreamedDecode.decodeInto(c, in, dtype, chunkShape, order(), lo, box, dst, dstAt, where);
+  }
+
+  @Override
+  public boolean decodesRegions() {
+    return streamCompressor() != null;
+  }
+
+  @Override
   public boolean decodesBlockwise() {
     return decodedBlockwise() != null;
   }
