@@ -46,29 +46,17 @@ final class ChunkFiles {
       long[] clipped,
       long bound,
       String where) {
-    FileChannel ch = openChunk(fs.resolve(key));
-    if (ch == null) {
-      return null;
-    }
-    try (ch) {
-      long size = ch.size();
-      if (size > bound) {
-        throw ValueTooLargeException.of(key, fs, size, bound);
-      }
-      if (size < 16) {
-        return null;
-      }
-      FileInput in = new FileInput(ch, size, where);
-      byte[] header = new byte[16];
-      in.read(0, header, 16);
-      return codec.decode(header, in, full, clipped, where);
-    } catch (IOException e) {
-      throw new ZarrStoreException("cannot read key '" + key + "' of " + fs.describe(), e);
-    } catch (ZarrFormatException | ZarrStoreException e) {
-      throw e;
-    } catch (RuntimeException e) {
-      throw new ZarrFormatException(where + ": cannot decode (" + e + ")", e);
-    }
+    return decodeFile(
+        fs,
+        key,
+        bound,
+        where,
+        null,
+        in -> {
+          byte[] header = new byte[16];
+          in.read(0, header, 16);
+          return codec.decode(header, in, full, clipped, where);
+        });
   }
 
   /**
@@ -93,9 +81,25 @@ final class ChunkFiles {
       long[] dstAt,
       long bound,
       String where) {
+    return decodeFile(
+        fs, key, bound, where, false, in -> codec.decodeInto(in, full, lo, box, dst, dstAt, where));
+  }
+
+  /**
+   * What {@code decoder} makes of the chunk file at {@code key} of {@code fs}, or {@code none} when
+   * the file is not there as a regular file or is too short for a header (the caller reads the
+   * chunk through the store); errors as {@link #read} says.
+   */
+  private static <T> T decodeFile(
+      FileSystemStore fs,
+      String key,
+      long bound,
+      String where,
+      T none,
+      java.util.function.Function<FileInput, T> decoder) {
     FileChannel ch = openChunk(fs.resolve(key));
     if (ch == null) {
-      return false;
+      return none;
     }
     try (ch) {
       long size = ch.size();
@@ -103,9 +107,9 @@ final class ChunkFiles {
         throw ValueTooLargeException.of(key, fs, size, bound);
       }
       if (size < 16) {
-        return false;
+        return none;
       }
-      return codec.decodeInto(new FileInput(ch, size, where), full, lo, box, dst, dstAt, where);
+      return decoder.apply(new FileInput(ch, size, where));
     } catch (IOException e) {
       throw new ZarrStoreException("cannot read key '" + key + "' of " + fs.describe(), e);
     } catch (ZarrFormatException | ZarrStoreException e) {
