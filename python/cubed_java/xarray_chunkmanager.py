@@ -507,15 +507,16 @@ def _one_output(ins, out):
     return ",".join(f"({','.join(c)})" for c in ins) + f"->({','.join(out)})"
 
 
-def _install_count():
-    """xarray's count along one axis as one op per block (``cubed_java._xcount``); before the
-    groupby route, which maps xarray's count function by identity."""
-    from ._xcount import install
+def _install_nan_kernels():
+    """xarray's count and NaN-skipping sum as the engine's one-pass kernels
+    (``cubed_java._xnan``); before the groupby route, which maps xarray's count function by
+    identity."""
+    from ._xnan import install
 
     install()
 
 
-_install_count()
+_install_nan_kernels()
 
 
 # --- groupby (cubed_java.xarray_groupby): plain ds.groupby(...).mean() etc. take the engine's

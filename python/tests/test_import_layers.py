@@ -28,7 +28,7 @@ LAYERS = [
     ("tools: Python functions as tasks, storage, datasets, the benchmark", {
         "_pyfunc", "_blocks", "_store", "dataset", "bench"}),
     ("the package: cubed_java.*", {INIT}),
-    ("xarray: the chunk manager", {"_xhooks", "_xcount", "xarray_groupby", "xarray_chunkmanager"}),
+    ("xarray: the chunk manager", {"_xhooks", "_xnan", "xarray_groupby", "xarray_chunkmanager"}),
 ]
 LAYER_OF = {m: i for i, (_, mods) in enumerate(LAYERS) for m in mods}
 

@@ -1,7 +1,8 @@
-"""xarray's ``diff``, ``shift`` and ``count`` on cubed-java against NumPy-backed xarray (NaNs
-included), and their plans: one op per block, nothing stored but the output (diff and shift read
-each block and the neighbouring block's edge; count counts each block straight, no bool/int
-copies); and a groupby mean over a stored array in at most two ops."""
+"""xarray's ``diff``, ``shift``, ``count`` and NaN-skipping ``sum`` on cubed-java against
+NumPy-backed xarray (NaNs included), and their plans: one op per block, nothing stored but the
+output (diff and shift read each block and the neighbouring block's edge; count and sum count or
+add each block straight, no bool, zero-filled or int copies); and a groupby mean over a stored
+array in at most two ops."""
 import numpy as np
 import pandas as pd
 import pytest
@@ -79,6 +80,49 @@ def test_count_equals_numpy_xarray(dim):
     want = ds.t.count(dim)
     xr.testing.assert_identical(got.compute(), want)
     assert got.dtype == want.dtype
+
+
+@pytest.mark.parametrize("dim", [("x", "y"), ("time", "y")])
+def test_count_over_several_dims_equals_numpy_xarray(dim):
+    ds = _data()
+    got = _lazy(ds).t.count(dim)
+    xr.testing.assert_identical(got.compute(), ds.t.count(dim))
+
+
+@pytest.mark.parametrize("dim", ["time", "y", ("x", "y"), None])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_nan_skipping_sum_equals_numpy_xarray(dim, dtype):
+    ds = _data().astype(dtype)
+    got = _lazy(ds).t.sum(dim)
+    assert isinstance(got.data, cubed_java.Array)
+    want = ds.t.sum(dim)
+    assert got.dtype == want.dtype
+    xr.testing.assert_allclose(got.compute(), want, rtol=1e-5 if dtype == np.float32 else 1e-12)
+
+
+@pytest.mark.parametrize("min_count", [1, 4, 5])
+def test_sum_with_min_count_masks_as_numpy_xarray(min_count):
+    ds = _data()
+    # over y (5 elements, about 10% NaN): min_count 4 and 5 mask some sums
+    got = _lazy(ds, {"time": 20, "y": 2}).t.sum("y", min_count=min_count).compute()
+    want = ds.t.sum("y", min_count=min_count)
+    xr.testing.assert_allclose(got, want)
+    assert (int(np.isnan(want.values).sum()) > 0) == (min_count > 1)
+
+
+def test_sum_and_count_read_each_block_once_with_no_mask_arrays():
+    ds = _data()
+    lazy = _lazy(ds).t
+    for got in (lazy.sum("time"), lazy.count("time"), lazy.sum("time", skipna=False)):
+        f = plan_figures(got)
+        # per-block states merged 4 blocks per task, then the finish: at most two ops and the
+        # states of 5 blocks stored
+        assert f["ops"] <= 2, f
+        assert f["intermediate_bytes"] <= 5 * 4 * 5 * 8, f
+    # the sum is the engine's nansum (the one-pass kernel), not xarray's where over isnull
+    from xarray.computation import nanops
+
+    assert getattr(nanops.nansum, "_cubed_java_nansum", False)
 
 
 def test_count_counts_each_block_in_one_op():

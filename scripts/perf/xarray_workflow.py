@@ -3,6 +3,7 @@
     python scripts/perf/xarray_workflow.py DIR [--nt 4000] [--ny 360] [--nx 360]
         [--engines dask,cubed,cubed-java] [--workflows anom,anom_rolling] [--allowed-mem 2GB]
         [--python PYTHON] [--repeat 1] [--timeout 3600] [--max-rss 16GB] [--check-tiles 3]
+        [--tile-points 0]
 
 Writes (once) DIR/input-NTxNYxNX.zarr: float32 ``tas`` (time, lat, lon), a daily time axis, a
 seasonal cycle plus noise, ~10% of the grid NaN (land) and 1% random NaNs, written by xarray
@@ -23,7 +24,10 @@ within 16 float32 epsilons of the input's magnitude); where Dask gave no result 
 stopped by ``--timeout`` or ``--max-rss``, which kill the run's whole process tree), the output is
 compared instead with Dask's result of the same workflow on ``--check-tiles`` lat/lon tiles of the
 input over the whole time axis, each tile in Dask chunks of 1000 time steps (each grid point
-depends only on its own time series). Prints a markdown table.
+depends only on its own time series); ``--tile-points P`` makes each tile the first PxP grid points
+of its chunk tile (Dask's graph for the workflow grows with the time axis, not the tile: about 50
+tasks per time step for the rolling workflow, so small tiles keep the check to minutes).
+Prints a markdown table.
 
 Engines: ``dask`` (threads), ``cubed`` (Python Cubed through cubed-xarray, threads executor,
 ``allowed_mem``), ``cubed-java`` (this repository: ``python/`` and the built jars, found through
@@ -159,12 +163,13 @@ def check(reference, other, src):
                       "equal": bool(nan_ok and worst <= tol)}))
 
 
-def check_tiles(other, src, workflow, ntiles):
+def check_tiles(other, src, workflow, ntiles, points=0):
     """Equality with Dask where Dask cannot do the whole array in its time or memory: the same
     workflow run by Dask on ``ntiles`` lat/lon tiles of the input (the whole time axis; each
     grid point's result depends only on its own time series), compared with those tiles of
     ``other``. Tiles: the input's chunk grid in lat/lon, chosen by a fixed seed, the first always
-    the grid's first tile."""
+    the grid's first tile; ``points`` > 0 cuts each tile to its first points x points grid
+    points."""
     import numpy as np
     import xarray as xr
 
@@ -177,7 +182,8 @@ def check_tiles(other, src, workflow, ntiles):
     worst, nan_ok, tiles, scale = 0.0, True, [], 0.0
     for k in picks:
         iy, ix = divmod(k, nx)
-        sel = {"lat": slice(iy * ty, (iy + 1) * ty), "lon": slice(ix * tx, (ix + 1) * tx)}
+        py, px = (min(points, ty), min(points, tx)) if points > 0 else (ty, tx)
+        sel = {"lat": slice(iy * ty, iy * ty + py), "lon": slice(ix * tx, ix * tx + px)}
         # few Dask chunks per tile: Dask's groupby without flox is slow on many small chunks, and
         # its rolling mean holds the window axis (30x a chunk) in memory
         tile = s.isel(sel).chunk({"time": 1000, "lat": -1, "lon": -1})
@@ -192,7 +198,7 @@ def check_tiles(other, src, workflow, ntiles):
     tol = 16 * np.finfo(np.float32).eps * scale
     print(json.dumps({"max_abs_diff": float(worst), "nan_equal": bool(nan_ok),
                       "tolerance": float(tol), "equal": bool(nan_ok and worst <= tol),
-                      "tiles": tiles, "tile_shape": [s.shape[0], ty, tx]}))
+                      "tiles": tiles, "tile_shape": [s.shape[0], py, px]}))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -287,6 +293,9 @@ def main():
     ap.add_argument("--check-tiles", type=int, default=3,
                     help="where no Dask result of the whole array is there to compare with, "
                          "compare N lat/lon tiles with Dask's result on those tiles (0: none)")
+    ap.add_argument("--tile-points", type=int, default=0,
+                    help="with --check-tiles: each tile's first PxP grid points only (0: the "
+                         "whole chunk tile)")
     a = ap.parse_args()
     os.makedirs(a.dir, exist_ok=True)
     env = dict(os.environ)
@@ -325,7 +334,7 @@ def main():
                         row["check"] = c if rc2 == 0 else {"error": err2}
                     elif eng != "dask" and a.check_tiles > 0:
                         c, _, _, rc2, err2 = _child(a.python, env, "_check_tiles", out, src, wf,
-                                                    str(a.check_tiles))
+                                                    str(a.check_tiles), str(a.tile_points))
                         row["check"] = c if rc2 == 0 else {"error": err2}
                 else:
                     row["error"] = err
@@ -365,6 +374,7 @@ if __name__ == "__main__":
     elif len(sys.argv) > 1 and sys.argv[1] == "_check":
         check(*sys.argv[2:5])
     elif len(sys.argv) > 1 and sys.argv[1] == "_check_tiles":
-        check_tiles(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]))
+        check_tiles(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]),
+                    int(sys.argv[6]) if len(sys.argv) > 6 else 0)
     else:
         main()

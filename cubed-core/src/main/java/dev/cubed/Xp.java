@@ -1278,6 +1278,20 @@ public final class Xp {
     return XpNan.nansum(x, axes, splitEvery);
   }
 
+  /**
+   * The number of non-NaN elements over axes (xarray's {@code count}), int64, keepdims as {@code
+   * axes} says, the default splitEvery; one pass over each block. Complex elements count when
+   * neither part is NaN; every element of an integer or bool array counts.
+   */
+  public static CubedArray nancount(CubedArray x, Axes axes) {
+    return XpNan.nancount(x, axes, AUTO_SPLIT);
+  }
+
+  /** {@link #nancount(CubedArray, Axes)} over axes (all if none given), dropped. */
+  public static CubedArray nancount(CubedArray x, int... axes) {
+    return XpNan.nancount(x, axes.length == 0 ? Axes.all() : Axes.of(axes), AUTO_SPLIT);
+  }
+
   /** Product over axes (all if none given) with NaN counted as 1; NaNs only give 1. */
   public static CubedArray nanprod(CubedArray x, int... axes) {
     return XpNan.nanprod(x, axes);

@@ -17,8 +17,11 @@ import dev.cubed.nd.elementwise.Elementwise;
  *       count only the non-NaN elements (nanmean: (count, total); nanvar: (count, mean, M2) with
  *       Chan's merge; nanmin/nanmax: the best non-NaN value; nanargmin/nanargmax: (index, value)).
  *       Memory as the plain reduction: one block and one state chunk per task.
- *   <li>nansum, nanprod, nancumsum, nancumprod: NaN replaced by 0 (1 for products) in a pointwise
- *       step fused into the plain reduction or scan (nothing extra is stored).
+ *   <li>nansum of real floating arrays and nancount: one pass over each block adding (counting)
+ *       its non-NaN elements into float64 states.
+ *   <li>nansum of complex arrays, nanprod, nancumsum, nancumprod: NaN replaced by 0 (1 for
+ *       products) in a pointwise step fused into the plain reduction or scan (nothing extra is
+ *       stored).
  * </ul>
  *
  * <p>Results on slices holding only NaN (as NumPy, without its RuntimeWarning): nansum 0, nanprod
@@ -51,7 +54,20 @@ final class XpNan {
   }
 
   static CubedArray nansum(CubedArray x, Axes axes, int splitEvery) {
+    if (x.dtype().isRealFloating()) {
+      return XpReduce.reduce(x, Reductions.Op.NANSUM, axes, splitEvery, 0);
+    }
     return XpReduce.reduce(hasNan(x) ? fillNan(x, 0) : x, Reductions.Op.SUM, axes, splitEvery, 0);
+  }
+
+  static CubedArray nancount(CubedArray x, Axes axes, int splitEvery) {
+    if (!x.dtype().isComplex()) {
+      return XpReduce.reduce(x, Reductions.Op.NANCOUNT, axes, splitEvery, 0);
+    }
+    // complex: an element is NaN when either part is
+    CubedArray kept = XpUnary.logicalNot(XpUnary.isnan(x));
+    return XpUnary.astype(
+        XpReduce.reduce(kept, Reductions.Op.SUM, axes, splitEvery, 0), DType.INT64);
   }
 
   static CubedArray nanprod(CubedArray x, int... axes) {

@@ -38,19 +38,44 @@ final class XpSearch {
   }
 
   static CubedArray where(CubedArray condition, CubedArray x1, CubedArray x2) {
-    // a 0-d operand (xarray's fillna value) is read as a value, not broadcast to each block
+    // a 0-d operand (xarray's fillna value) is read as a value, not broadcast to each block; so
+    // is a constant array no larger than the other two together (xarray's nansum passes
+    // zeros_like(x)), made 0-d here
+    x1 = constantAsValue(x1, condition, x2);
+    x2 = constantAsValue(x2, condition, x1);
     return XpBlocks.ew(
-        "where", (Core.TakesScalars) b -> Searching.where(b[0], b[1], b[2]), condition, x1, x2);
+        "where",
+        (Core.PointwiseInto & Core.TakesScalars)
+            (buf, b) -> Searching.where(b[0], b[1], b[2], buf),
+        condition,
+        x1,
+        x2);
+  }
+
+  /**
+   * {@code x} as a 0-d array of its dtype when it is a constant ({@link Core#fillValue}) whose
+   * shape adds nothing to the broadcast of {@code a} and {@code b}; else {@code x}.
+   */
+  private static CubedArray constantAsValue(CubedArray x, CubedArray a, CubedArray b) {
+    Object v = Core.fillValue(x.node());
+    if (v == null || x.ndim() == 0) {
+      return x;
+    }
+    long[] rest = Shapes.broadcast("where", a.shape(), b.shape());
+    if (!Arrays.equals(Shapes.broadcast("where", rest, x.shape()), rest)) {
+      return x;
+    }
+    return XpCreate.full(new long[0], v, x.dtype(), new long[0], x.spec());
   }
 
   static CubedArray where(CubedArray condition, CubedArray x1, Object x2) {
     Object s = XpBlocks.scalar("where", x2);
-    return XpBlocks.ew("where", b -> Searching.where(b[0], b[1], s), condition, x1);
+    return XpBlocks.ewInto("where", (buf, b) -> Searching.where(b[0], b[1], s, buf), condition, x1);
   }
 
   static CubedArray where(CubedArray condition, Object x1, CubedArray x2) {
     Object s = XpBlocks.scalar("where", x1);
-    return XpBlocks.ew("where", b -> Searching.where(b[0], s, b[1]), condition, x2);
+    return XpBlocks.ewInto("where", (buf, b) -> Searching.where(b[0], s, b[1], buf), condition, x2);
   }
 
   static CubedArray clip(CubedArray x, Object min, Object max) {

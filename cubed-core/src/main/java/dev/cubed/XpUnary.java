@@ -77,15 +77,15 @@ final class XpUnary {
   }
 
   static CubedArray isfinite(CubedArray x) {
-    return XpBlocks.ew("isfinite", b -> Elementwise.isfinite(b[0]), x);
+    return XpBlocks.ewInto("isfinite", (buf, b) -> Elementwise.isfinite(b[0], buf), x);
   }
 
   static CubedArray isinf(CubedArray x) {
-    return XpBlocks.ew("isinf", b -> Elementwise.isinf(b[0]), x);
+    return XpBlocks.ewInto("isinf", (buf, b) -> Elementwise.isinf(b[0], buf), x);
   }
 
   static CubedArray isnan(CubedArray x) {
-    return XpBlocks.ew("isnan", b -> Elementwise.isnan(b[0]), x);
+    return XpBlocks.ewInto("isnan", (buf, b) -> Elementwise.isnan(b[0], buf), x);
   }
 
   static CubedArray log(CubedArray x) {

@@ -442,13 +442,20 @@ public final class Core {
         shape,
         normChunks(shape, chunks),
         dtype,
-        (coords, bs) -> NDArray.full(dtype, value, bs));
+        new Fill(dtype, value));
   }
 
   /** A virtual array filled with one value on any chunk grid (e.g. another array's, for *_like). */
   public static ArrayNode full(ChunkGrid grid, Object value, DType dtype) {
-    return new ArrayNode.Virtual(
-        "full", grid, dtype, (coords, bs) -> NDArray.full(dtype, value, bs));
+    return new ArrayNode.Virtual("full", grid, dtype, new Fill(dtype, value));
+  }
+
+  /**
+   * The value of an array made by {@link #full} (every element equal to it), else null: an op may
+   * read such an input as one value instead of generating blocks of copies.
+   */
+  public static Object fillValue(ArrayNode x) {
+    return x instanceof ArrayNode.Virtual v && v.generator() instanceof Fill f ? f.value : null;
   }
 
   /** A virtual array whose element at flat index i is {@code f(i)}. */

@@ -164,7 +164,7 @@ final class ElemwiseOp {
 
     @Override
     public NDArray applyTiles(NDArray... tiles) throws Exception {
-      NDArray r = fn.apply(tiles);
+      NDArray r = fn.apply(spread(tiles));
       return r.dtype() == out ? r : r.astype(out);
     }
 
@@ -173,8 +173,42 @@ final class ElemwiseOp {
       if (!(fn instanceof Core.PointwiseInto into)) {
         return applyTiles(tiles);
       }
-      NDArray r = into.applyInto(buf, tiles);
+      NDArray r = into.applyInto(buf, spread(tiles));
       return r.dtype() == out ? r : r.astype(out);
+    }
+
+    @Override
+    public boolean takesValues() {
+      return true;
+    }
+
+    /**
+     * The tiles with 0-d ones broadcast to the others' shape, unless the function takes one-element
+     * inputs as values ({@link Core.TakesScalars}).
+     */
+    private NDArray[] spread(NDArray[] tiles) {
+      if (fn instanceof Core.TakesScalars) {
+        return tiles;
+      }
+      long[] shape = null;
+      boolean values = false;
+      for (NDArray t : tiles) {
+        if (t.ndim() > 0) {
+          shape = shape == null ? t.shape() : shape;
+        } else {
+          values = true;
+        }
+      }
+      if (!values || shape == null) {
+        return tiles;
+      }
+      NDArray[] r = tiles.clone();
+      for (int i = 0; i < r.length; i++) {
+        if (r[i].ndim() == 0) {
+          r[i] = r[i].broadcastTo(shape);
+        }
+      }
+      return r;
     }
 
     /**

@@ -21,6 +21,8 @@ import java.util.Arrays;
  *   <li>NANARGMIN / NANARGMAX: (index, value), index -1 while no non-NaN element was seen; ties
  *       keep the smaller index. A slice of NaNs only fails the finishing task with
  *       IllegalArgumentException "All-NaN slice encountered" (NumPy raises ValueError there).
+ *   <li>NANSUM: (total), 0 for a slice of NaNs only; NANCOUNT: (count), an int64 result (it also
+ *       takes integer and bool inputs, whose every element counts).
  * </ul>
  */
 final class NanKernel {
@@ -28,7 +30,7 @@ final class NanKernel {
 
   /** The state dtype (float64) after checking the input is real floating. */
   static DType stateType(ReduceKernel.Kind k, DType in) {
-    if (!in.isRealFloating()) {
+    if (k == ReduceKernel.Kind.NANCOUNT ? in.isComplex() : !in.isRealFloating()) {
       throw new IllegalArgumentException(
           k.name().toLowerCase()
               + ": the NaN-skipping kernel takes"
@@ -40,9 +42,9 @@ final class NanKernel {
     return DType.FLOAT64;
   }
 
-  /** The result dtype: the input's floating dtype, int64 for the arg reductions. */
+  /** The result dtype: the input's floating dtype, int64 for the arg reductions and the count. */
   static DType resultType(ReduceKernel.Kind k, DType in) {
-    return k.isArg() ? DType.INT64 : in;
+    return k.isArg() || k == ReduceKernel.Kind.NANCOUNT ? DType.INT64 : in;
   }
 
   /** Partial states of one block (see {@link ReduceKernel#initial}). */
@@ -78,7 +80,10 @@ final class NanKernel {
       stride *= ks[d];
     }
     double[] src = block.dtype() == DType.FLOAT64 ? (double[]) block.data() : null;
-    if (kind == ReduceKernel.Kind.NANMEAN && src != null && meanOfRun(src, shape, red, ds)) {
+    if ((kind == ReduceKernel.Kind.NANMEAN
+            || kind == ReduceKernel.Kind.NANSUM
+            || kind == ReduceKernel.Kind.NANCOUNT)
+        && NanRuns.of(kind, block, red, ds)) {
       return state;
     }
     int n = block.size();
@@ -92,6 +97,8 @@ final class NanKernel {
             ds[2 * o] += 1;
             ds[2 * o + 1] += v;
           }
+          case NANSUM -> ds[o] += v;
+          case NANCOUNT -> ds[o] += 1;
           case NANVAR -> {
             double cnt = ds[3 * o] + 1;
             double delta = v - ds[3 * o + 1];
@@ -117,60 +124,6 @@ final class NanKernel {
       o = ReduceKernel.advance(idx, shape, os, o, nd - 1);
     }
     return state;
-  }
-
-  /**
-   * nanmean's (count, sum) states of a float64 block whose reduced axes are one run of adjacent
-   * axes (the common case: one axis reduced), as block {@code (A, R, B)} reduced over R: the inner
-   * loop runs over B's contiguous elements with no index arithmetic, adding each state's elements
-   * in the same order as the general loop (so the same sums). False, doing nothing, for reduced
-   * axes that are not one run.
-   */
-  private static boolean meanOfRun(double[] src, long[] shape, boolean[] red, double[] ds) {
-    int nd = shape.length;
-    int first = -1;
-    int last = -1;
-    for (int d = 0; d < nd; d++) {
-      if (red[d]) {
-        if (first < 0) {
-          first = d;
-        } else if (last != d - 1) {
-          return false;
-        }
-        last = d;
-      }
-    }
-    if (first < 0) {
-      return false;
-    }
-    long a = 1;
-    long r = 1;
-    long b = 1;
-    for (int d = 0; d < nd; d++) {
-      if (d < first) {
-        a *= shape[d];
-      } else if (d <= last) {
-        r *= shape[d];
-      } else {
-        b *= shape[d];
-      }
-    }
-    int bb = (int) b;
-    for (long i = 0; i < a; i++) {
-      int ob = (int) (i * b);
-      for (long k = 0; k < r; k++) {
-        int base = (int) ((i * r + k) * b);
-        for (int j = 0; j < bb; j++) {
-          double v = src[base + j];
-          if (v == v) {
-            int o = 2 * (ob + j);
-            ds[o] += 1;
-            ds[o + 1] += v;
-          }
-        }
-      }
-    }
-    return true;
   }
 
   /** The state of no element: zeros, NaN for min/max, (-1, NaN) for the arg reductions. */
@@ -203,6 +156,7 @@ final class NanKernel {
           da[2 * o] += db[2 * o];
           da[2 * o + 1] += db[2 * o + 1];
         }
+        case NANSUM, NANCOUNT -> da[o] += db[o];
         case NANVAR -> mergeVar(da, db, o);
         case NANMIN, NANMAX -> {
           if (Double.isNaN(da[o]) || (!Double.isNaN(db[o]) && beats(kind, db[o], da[o]))) {
@@ -257,6 +211,8 @@ final class NanKernel {
     for (int o = 0; o < m; o++) {
       switch (kind) {
         case NANMEAN -> r.setDouble(o, ds[2 * o + 1] / ds[2 * o]);
+        case NANSUM -> r.setDouble(o, ds[o]);
+        case NANCOUNT -> r.setLong(o, (long) ds[o]);
         case NANVAR -> {
           double dof = ds[3 * o] - correction;
           double v = dof > 0 ? ds[3 * o + 2] / dof : Double.NaN;

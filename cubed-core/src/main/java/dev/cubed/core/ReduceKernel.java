@@ -35,7 +35,9 @@ final class ReduceKernel {
     NANMIN,
     NANMAX,
     NANARGMIN,
-    NANARGMAX;
+    NANARGMAX,
+    NANSUM,
+    NANCOUNT;
 
     int fields() {
       return switch (this) {
@@ -101,7 +103,8 @@ final class ReduceKernel {
       case ALL, ANY -> DType.BOOL;
       case MEAN, VAR -> in.isFloating() ? in : DType.FLOAT64;
       case ARGMIN, ARGMAX -> DType.INT64;
-      case NANMEAN, NANVAR, NANMIN, NANMAX, NANARGMIN, NANARGMAX -> NanKernel.resultType(k, in);
+      case NANMEAN, NANVAR, NANMIN, NANMAX, NANARGMIN, NANARGMAX, NANSUM, NANCOUNT ->
+          NanKernel.resultType(k, in);
     };
   }
 

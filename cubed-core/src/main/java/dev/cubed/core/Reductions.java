@@ -49,7 +49,14 @@ public final class Reductions {
     NANMIN,
     NANMAX,
     NANARGMIN,
-    NANARGMAX
+    NANARGMAX,
+    /** The sum of the non-NaN elements (0 for a slice of NaNs only), read in one pass. */
+    NANSUM,
+    /**
+     * The number of non-NaN elements, int64 (every element of an integer or bool array; complex
+     * inputs are refused: their NaN test is on either part, see {@code dev.cubed.Xp#nancount}).
+     */
+    NANCOUNT
   }
 
   /**
@@ -448,6 +455,7 @@ public final class Reductions {
       case NANMAX -> Op.MAX;
       case NANARGMIN -> Op.ARGMIN;
       case NANARGMAX -> Op.ARGMAX;
+      case NANSUM -> Op.SUM;
       default -> op;
     };
   }

@@ -494,6 +494,21 @@ public final class Elementwise {
     return Arithmetic.NEGATIVE.applyInto(x, buf);
   }
 
+  /** {@link #isnan(NDArray)} into {@code buf} when it fits, as {@link #abs(NDArray, NDArray)}. */
+  public static NDArray isnan(NDArray x, NDArray buf) {
+    return Comparison.ISNAN.applyInto(x, buf);
+  }
+
+  /** {@link #isfinite(NDArray)} into {@code buf} when it fits, as {@link #abs(NDArray, NDArray)}. */
+  public static NDArray isfinite(NDArray x, NDArray buf) {
+    return Comparison.ISFINITE.applyInto(x, buf);
+  }
+
+  /** {@link #isinf(NDArray)} into {@code buf} when it fits, as {@link #abs(NDArray, NDArray)}. */
+  public static NDArray isinf(NDArray x, NDArray buf) {
+    return Comparison.ISINF.applyInto(x, buf);
+  }
+
   /** {@link #sqrt(NDArray)} into {@code buf} when it fits, as {@link #abs(NDArray, NDArray)}. */
   public static NDArray sqrt(NDArray x, NDArray buf) {
     return Transcendental.SQRT.applyInto(x, buf);

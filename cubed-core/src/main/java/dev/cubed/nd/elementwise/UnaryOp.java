@@ -88,12 +88,18 @@ final class UnaryOp {
    */
   NDArray applyInto(NDArray x, NDArray buf) {
     Loops.Unary f = fast.get(x.dtype());
+    DType outType =
+        switch (outRule) {
+          case SAME -> x.dtype();
+          case BOOL -> DType.BOOL;
+          case REAL_OF_COMPLEX -> x.dtype().realPart();
+        };
     if (f != null
         && buf != null
-        && (outRule == Out.SAME
-            || (outRule == Out.REAL_OF_COMPLEX && x.dtype().realPart() == x.dtype()))
+        && (outRule != Out.REAL_OF_COMPLEX || outType == x.dtype())
         && !(toFloat && !x.dtype().isFloating())
-        && buf.dtype() == x.dtype()
+        && buf.dtype() == outType
+        && buf.data() != x.data()
         && java.util.Arrays.equals(buf.shape(), x.shape())) {
       accept.check(name, x.dtype(), x.dtype());
       f.run(x.data(), buf.data(), x.size());

@@ -171,6 +171,14 @@ public final class Searching {
    * broadcast together and x1/x2 promote with {@link DType#resultType(DType, DType)}.
    */
   public static NDArray where(NDArray condition, NDArray x1, NDArray x2) {
+    return where(condition, x1, x2, null);
+  }
+
+  /**
+   * {@link #where(NDArray, NDArray, NDArray)} written into {@code buf} when it (not null) has the
+   * result's dtype and shape and is none of the operands, else into a new array.
+   */
+  public static NDArray where(NDArray condition, NDArray x1, NDArray x2, NDArray buf) {
     if (!condition.dtype().isBool()) {
       throw new IllegalArgumentException("where: condition must be bool, got " + condition.dtype());
     }
@@ -181,7 +189,15 @@ public final class Searching {
     boolean[] cd = (boolean[]) full(condition, shape).data();
     NDArray a = operand(WideArrays.cast(x1, rt), shape);
     NDArray b = operand(WideArrays.cast(x2, rt), shape);
-    NDArray out = NDArray.empty(rt, shape);
+    NDArray out =
+        buf != null
+                && buf.dtype() == rt
+                && Arrays.equals(buf.shape(), shape)
+                && buf.data() != a.data()
+                && buf.data() != b.data()
+                && buf.data() != condition.data()
+            ? buf
+            : NDArray.empty(rt, shape);
     if (cd.length == 0) {
       return out;
     }
@@ -286,12 +302,22 @@ public final class Searching {
 
   /** {@link #where(NDArray, NDArray, NDArray)} with a Java scalar for x2. */
   public static NDArray where(NDArray condition, NDArray x1, Object x2) {
-    return where(condition, x1, DataTypes.scalarOperand("where", x1.dtype(), x2));
+    return where(condition, x1, x2, null);
+  }
+
+  /** {@link #where(NDArray, NDArray, Object)} into {@code buf} as in the four-array form. */
+  public static NDArray where(NDArray condition, NDArray x1, Object x2, NDArray buf) {
+    return where(condition, x1, DataTypes.scalarOperand("where", x1.dtype(), x2), buf);
   }
 
   /** {@link #where(NDArray, NDArray, NDArray)} with a Java scalar for x1. */
   public static NDArray where(NDArray condition, Object x1, NDArray x2) {
-    return where(condition, DataTypes.scalarOperand("where", x2.dtype(), x1), x2);
+    return where(condition, x1, x2, null);
+  }
+
+  /** {@link #where(NDArray, Object, NDArray)} into {@code buf} as in the four-array form. */
+  public static NDArray where(NDArray condition, Object x1, NDArray x2, NDArray buf) {
+    return where(condition, DataTypes.scalarOperand("where", x2.dtype(), x1), x2, buf);
   }
 
   /**

@@ -192,6 +192,27 @@ public final class HeldBlocks implements ArrayNode.BlockGenerator, ClientData, N
     return data.getRegion(at, blockShape);
   }
 
+  /**
+   * Copies the box {@code [start, start + shape)} of block {@code coords} (C order) into {@code
+   * dst}, an array of the dtype's backing type holding {@code shape}'s elements, straight from the
+   * held array: a tile of a block without the block's copy.
+   */
+  public void copyBoxInto(long[] coords, long[] start, long[] shape, Object dst) {
+    long[] at = grid.blockOffset(coords);
+    for (int i = 0; i < at.length; i++) {
+      at[i] += start[i] + (origin != null ? origin[i] : 0);
+    }
+    NDArray.copyBox(
+        data.data(),
+        data.shape(),
+        at,
+        dst,
+        shape,
+        new long[shape.length],
+        shape,
+        data.dtype().isComplex() ? 2 : 1);
+  }
+
   @Override
   public Serializable shippedForm() {
     return new Shipped(data.dtype(), grid.shape());

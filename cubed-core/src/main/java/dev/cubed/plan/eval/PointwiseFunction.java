@@ -28,4 +28,13 @@ public interface PointwiseFunction extends BlockwiseFunction {
   default NDArray applyTilesInto(NDArray buf, NDArray... tiles) throws Exception {
     return applyTiles(tiles);
   }
+
+  /**
+   * True if an input may be 0-d (a value, such as the fill of {@code where(mask, x, 0)}) while the
+   * output is not: such an input's tile is then its 0-d block itself, for every tile, and the
+   * function broadcasts it. The default is false: every input has the output's shape.
+   */
+  default boolean takesValues() {
+    return false;
+  }
 }

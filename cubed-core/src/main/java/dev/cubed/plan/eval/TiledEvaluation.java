@@ -86,11 +86,11 @@ final class TiledEvaluation {
       this.coords = coords;
     }
 
-    /** The leaf's whole block. */
+    /** The leaf's whole block (the one block of a 0-d leaf). */
     NDArray block(ArrayNode leaf) throws Exception {
       NDArray b = whole.get(leaf.name());
       if (b == null) {
-        b = ev.block(leaf, coords.clone());
+        b = ev.block(leaf, Tiles.isValue(leaf) ? new long[0] : coords.clone());
         whole.put(leaf.name(), b);
       }
       return b;
@@ -166,6 +166,7 @@ final class TiledEvaluation {
     private final TileReduction tr;
     private final Map<String, NDArray> leafBlocks = new HashMap<>();
     private final Map<String, ChunkReader> leafReaders = new HashMap<>();
+    private final Map<String, HeldBlocks> heldLeaves = new HashMap<>();
     private final Map<String, NDArray> buffers = new HashMap<>();
     private final long[] kx;
 
@@ -205,8 +206,12 @@ final class TiledEvaluation {
             continue; // generated a tile at a time
           }
         }
+        if (Tiles.held(leaf)) {
+          heldLeaves.put(leaf.name(), (HeldBlocks) ((ArrayNode.Virtual) leaf).generator());
+          continue; // tiles cut from the held array itself
+        }
         NDArray b = leaves.block(leaf);
-        if (!Arrays.equals(b.shape(), ch.blockShape())) {
+        if (!Tiles.isValue(leaf) && !Arrays.equals(b.shape(), ch.blockShape())) {
           throw new IllegalStateException(
               leaf.name()
                   + ": block "
@@ -302,6 +307,9 @@ final class TiledEvaluation {
      * a row at a time from its region reader), or generated.
      */
     private NDArray cut(ArrayNode leaf, long[] start, long[] shape) {
+      if (Tiles.isValue(leaf)) {
+        return leafBlocks.get(leaf.name()); // a value: the same 0-d block for every tile
+      }
       NDArray buf = fullTile(shape) ? buffer(leaf, shape) : NDArray.zeros(leaf.dtype(), shape);
       if (leaf instanceof ArrayNode.Virtual v && TiledWrites.generatesRegions(leaf)) {
         try {
@@ -317,6 +325,11 @@ final class TiledEvaluation {
         } catch (IllegalStateException e) {
           throw new IllegalStateException(leaf.name() + ": " + e.getMessage(), e);
         }
+        return buf;
+      }
+      HeldBlocks h = heldLeaves.get(leaf.name());
+      if (h != null) {
+        h.copyBoxInto(kx, start, shape, buf.data());
         return buf;
       }
       ChunkReader r = leafReaders.get(leaf.name());

@@ -173,6 +173,14 @@ public final class TiledWrites {
 
     /** Elements {@code [start, start + count)} of the leaf's block, in a reused buffer. */
     private NDArray leafRun(ArrayNode leaf, long start, int count) throws Exception {
+      if (Tiles.isValue(leaf)) {
+        NDArray v = wholeBlocks.get(leaf.name()); // a value: its 0-d block for every run
+        if (v == null) {
+          v = ev.block(leaf, new long[0]);
+          wholeBlocks.put(leaf.name(), v);
+        }
+        return v;
+      }
       int slots = leaf.dtype().isComplex() ? 2 : 1;
       NDArray buf = runBuffer(leaf, count);
       if (generatesRegions(leaf)) {

@@ -79,6 +79,9 @@ public final class Tiles {
      * its block, or a generator that makes regions ({@link ArrayNode.RegionGenerator}).
      */
     public boolean regionLeaf(ArrayNode leaf) {
+      if (leaf.shape().length == 0) {
+        return false; // a value: its one block is held
+      }
       if (TiledWrites.generatesRegions(leaf)) {
         return true;
       }
@@ -151,10 +154,11 @@ public final class Tiles {
       return null;
     }
     ArrayNode x = r.inputs().get(0);
-    // a fused pointwise chain (a reduction straight over a stored array is not tiled: reading it
-    // by regions made add's read-back sum 0.79 -> 1.27 s, the tiles' state merges and row copies
-    // costing more than the whole chunk's decode)
-    if (!(x instanceof ArrayNode.Computed && fused.test(x))) {
+    // a fused pointwise chain, or an in-memory array whose tiles are cut from it in place of a
+    // block copy (a reduction straight over a stored array is not tiled: reading it by regions
+    // made add's read-back sum 0.79 -> 1.27 s, the tiles' state merges and row copies costing
+    // more than the whole chunk's decode)
+    if (!(x instanceof ArrayNode.Computed && fused.test(x)) && !held(x)) {
       return null;
     }
     int nd = x.shape().length;
@@ -215,7 +219,11 @@ public final class Tiles {
       if (nodes.containsKey(in.name()) || leaves.containsKey(in.name())) {
         continue;
       }
-      if (in instanceof ArrayNode.Computed c && fused.test(c) && pointwise(c, probes)) {
+      // a value (0-d) is a leaf whatever made it: its one block serves every tile
+      if (!isValue(in)
+          && in instanceof ArrayNode.Computed c
+          && fused.test(c)
+          && pointwise(c, probes)) {
         walk(c, fused, probes, nodes, leaves);
       } else {
         leaves.put(in.name(), in);
@@ -226,13 +234,20 @@ public final class Tiles {
 
   /**
    * True if {@code t}'s function is pointwise and, in each probed task, reads block {@code k} of
-   * every input, each of {@code t}'s shape and chunks (so its tiles are cut at the same place).
+   * every input, each of {@code t}'s shape and chunks (so its tiles are cut at the same place), or
+   * reads the one block of a 0-d input when the function takes values ({@link
+   * PointwiseFunction#takesValues}).
    */
   static boolean pointwise(ArrayNode.Computed t, List<long[]> probes) {
-    if (!(t.op().function() instanceof PointwiseFunction) || !t.isRegular()) {
+    if (!(t.op().function() instanceof PointwiseFunction pf) || !t.isRegular()) {
       return false;
     }
-    for (ArrayNode in : t.inputs()) {
+    boolean values = pf.takesValues() && t.shape().length > 0;
+    List<ArrayNode> ins = t.inputs();
+    for (ArrayNode in : ins) {
+      if (values && isValue(in)) {
+        continue;
+      }
       if (!in.isRegular()
           || !Arrays.equals(in.shape(), t.shape())
           || !Arrays.equals(in.chunks(), t.chunks())) {
@@ -241,16 +256,33 @@ public final class Tiles {
     }
     for (long[] c : probes) {
       List<BlockKeys> keys = t.op().keys().keys(c.clone());
-      if (keys.size() != t.inputs().size()) {
+      if (keys.size() != ins.size()) {
         return false;
       }
-      for (BlockKeys k : keys) {
-        if (!(k instanceof BlockKeys.One one) || !Arrays.equals(one.key(), c)) {
+      for (int i = 0; i < keys.size(); i++) {
+        long[] want = values && isValue(ins.get(i)) ? new long[0] : c;
+        if (!(keys.get(i) instanceof BlockKeys.One one) || !Arrays.equals(one.key(), want)) {
           return false;
         }
       }
     }
     return true;
+  }
+
+  /**
+   * An in-memory array held in this JVM ({@link HeldBlocks}, not a worker's stand-in): a task cuts
+   * its tiles from the held array without copying its block first (the memory model still counts
+   * the block, as for a worker that reads it from the stored copy).
+   */
+  static boolean held(ArrayNode a) {
+    return a instanceof ArrayNode.Virtual v
+        && v.generator() instanceof HeldBlocks
+        && a.shape().length > 0;
+  }
+
+  /** A 0-d array: a chain's leaf whose one block is every tile ({@link #pointwise}). */
+  static boolean isValue(ArrayNode a) {
+    return a.shape().length == 0;
   }
 
   static List<long[]> probes(long[] nb) {

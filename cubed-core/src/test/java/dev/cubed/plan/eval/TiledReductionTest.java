@@ -329,4 +329,41 @@ class TiledReductionTest {
       assertClose(b.get(k), a.get(k), "output " + k);
     }
   }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 2, 3, 4, 5, 6})
+  void aReductionOverAnInMemoryArrayCutsItsTilesFromTheHeldArray(int seed) throws Exception {
+    Random r = new Random(seed);
+    RandomGrid g = RandomGrid.draw(r, 9, 9);
+    NDArray a = NDArray.zeros(DType.FLOAT64, g.shape());
+    for (int i = 0; i < a.size(); i++) {
+      a.setDouble(i, r.nextInt(4) == 0 ? Double.NaN : r.nextDouble());
+    }
+    ArrayNode held = Core.fromArray(a, g.chunks());
+    int axis = r.nextInt(g.shape().length);
+    List<ArrayNode> outs = new ArrayList<>();
+    for (Reductions.Op op :
+        new Reductions.Op[] {
+          Reductions.Op.NANSUM, Reductions.Op.NANCOUNT, Reductions.Op.NANMEAN, Reductions.Op.MAX
+        }) {
+      outs.add(Reductions.reduce(held, op, new int[] {axis}, false, 2, 0));
+    }
+    for (ArrayNode o : outs) {
+      Tiles.Chain ch = Tiles.chain(initialOf(o), n -> n instanceof ArrayNode.Computed, 16, null);
+      assertNotNull(ch, o.name());
+      assertEquals(List.of(held.name()), ch.leaves().stream().map(ArrayNode::name).toList());
+      assertTrue(ch.nodes().isEmpty());
+      // the memory model still counts the block (a worker JVM reads it whole from a stored copy)
+      assertTrue(!ch.regionLeaf(held));
+    }
+    List<NDArray> plain =
+        Plan.of(outs, cfg(1L << 30, 0)).execute(new ThreadsExecutor(2, 1), List.of());
+    for (long tb : new long[] {16, 256, 1 << 20}) {
+      List<NDArray> tiled =
+          Plan.of(outs, cfg(1L << 30, tb)).execute(new ThreadsExecutor(2, 1), List.of());
+      for (int i = 0; i < outs.size(); i++) {
+        assertClose(plain.get(i), tiled.get(i), outs.get(i).name() + " tileBytes " + tb);
+      }
+    }
+  }
 }
