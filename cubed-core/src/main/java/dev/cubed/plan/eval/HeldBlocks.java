@@ -2,6 +2,7 @@ package dev.cubed.plan.eval;
 
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
+import dev.cubed.nd.RunBoxes;
 import dev.cubed.nd.Shapes;
 import dev.cubed.plan.node.ArrayNode;
 import dev.cubed.plan.node.ChunkGrid;
@@ -211,6 +212,45 @@ public final class HeldBlocks implements ArrayNode.BlockGenerator, ClientData, N
         new long[shape.length],
         shape,
         data.dtype().isComplex() ? 2 : 1);
+  }
+
+  /**
+   * Copies elements {@code [start, start + count)} (C order) of block {@code coords} of shape
+   * {@code blockShape} into {@code dst} from index 0, a row of the held array at a time: a run of a
+   * block without the block's copy.
+   */
+  public void copyRunInto(long[] coords, long[] blockShape, long start, int count, Object dst) {
+    long[] off = grid.blockOffset(coords);
+    if (origin != null) {
+      for (int i = 0; i < off.length; i++) {
+        off[i] += origin[i];
+      }
+    }
+    long[] src = data.shape();
+    int nd = src.length;
+    int mult = data.dtype().isComplex() ? 2 : 1;
+    for (RunBoxes.Box b : RunBoxes.of(blockShape, start, count)) {
+      long[] bs = b.shape();
+      long[] bst = b.start();
+      int rowLen = (int) bs[nd - 1];
+      int at = (int) (b.flat() - start);
+      long[] idx = new long[nd];
+      long rows = Shapes.size(bs) / Math.max(1, rowLen);
+      for (long r = 0; r < rows && rowLen > 0; r++) {
+        long s = 0;
+        for (int d = 0; d < nd; d++) {
+          s = s * src[d] + off[d] + bst[d] + idx[d];
+        }
+        System.arraycopy(data.data(), (int) s * mult, dst, at * mult, rowLen * mult);
+        at += rowLen;
+        for (int d = nd - 2; d >= 0; d--) {
+          if (++idx[d] < bs[d]) {
+            break;
+          }
+          idx[d] = 0;
+        }
+      }
+    }
   }
 
   @Override

@@ -183,6 +183,12 @@ public final class TiledWrites {
       }
       int slots = leaf.dtype().isComplex() ? 2 : 1;
       NDArray buf = runBuffer(leaf, count);
+      if (Tiles.held(leaf)) {
+        // copied from the held array, with no block copy (the memory model still counts one)
+        ((HeldBlocks) ((ArrayNode.Virtual) leaf).generator())
+            .copyRunInto(coords.clone(), block.clone(), start, count, buf.data());
+        return buf;
+      }
       if (generatesRegions(leaf)) {
         ArrayNode.RegionGenerator g =
             (ArrayNode.RegionGenerator) ((ArrayNode.Virtual) leaf).generator();
