@@ -17,8 +17,8 @@ import dev.cubed.nd.elementwise.Elementwise;
  *       count only the non-NaN elements (nanmean: (count, total); nanvar: (count, mean, M2) with
  *       Chan's merge; nanmin/nanmax: the best non-NaN value; nanargmin/nanargmax: (index, value)).
  *       Memory as the plain reduction: one block and one state chunk per task.
- *   <li>nansum of real floating arrays and nancount: one pass over each block adding (counting)
- *       its non-NaN elements into float64 states.
+ *   <li>nansum of real floating arrays and nancount: one pass over each block adding (counting) its
+ *       non-NaN elements into float64 states.
  *   <li>nansum of complex arrays, nanprod, nancumsum, nancumprod: NaN replaced by 0 (1 for
  *       products) in a pointwise step fused into the plain reduction or scan (nothing extra is
  *       stored).

@@ -45,8 +45,7 @@ final class XpSearch {
     x2 = constantAsValue(x2, condition, x1);
     return XpBlocks.ew(
         "where",
-        (Core.PointwiseInto & Core.TakesScalars)
-            (buf, b) -> Searching.where(b[0], b[1], b[2], buf),
+        (Core.PointwiseInto & Core.TakesScalars) (buf, b) -> Searching.where(b[0], b[1], b[2], buf),
         condition,
         x1,
         x2);

@@ -237,6 +237,11 @@ public final class Core {
     public NDArray generate(long[] coords, long[] blockShape) {
       return array.read(grid.blockOffset(coords), blockShape);
     }
+
+    @Override
+    public long heldBesideBlock() {
+      return array.regionReadBytes();
+    }
   }
 
   /**
@@ -438,11 +443,7 @@ public final class Core {
   /** A virtual array filled with one value. */
   public static ArrayNode full(long[] shape, long[] chunks, Object value, DType dtype) {
     return new ArrayNode.Virtual(
-        "full",
-        shape,
-        normChunks(shape, chunks),
-        dtype,
-        new Fill(dtype, value));
+        "full", shape, normChunks(shape, chunks), dtype, new Fill(dtype, value));
   }
 
   /** A virtual array filled with one value on any chunk grid (e.g. another array's, for *_like). */

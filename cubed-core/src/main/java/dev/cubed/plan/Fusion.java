@@ -585,9 +585,16 @@ final class Fusion {
   }
 
   Cost inputCost(ArrayNode in) {
-    if (in instanceof ArrayNode.Virtual) {
+    if (in instanceof ArrayNode.Virtual v) {
       return new Cost(
-          in.chunkBytes(), 1, Set.of(), List.of(), Map.of(in.name(), 1L), 0, true, false);
+          in.chunkBytes() + v.generator().heldBesideBlock(),
+          1,
+          Set.of(),
+          List.of(),
+          Map.of(in.name(), 1L),
+          0,
+          true,
+          false);
     }
     if (in instanceof ArrayNode.Computed c && !materialized.contains(c.name())) {
       Cost sub = opCost(c);

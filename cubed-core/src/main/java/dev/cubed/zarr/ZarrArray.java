@@ -249,6 +249,23 @@ public final class ZarrArray implements Serializable {
     return c;
   }
 
+  /**
+   * Bytes a read of a box ({@link #read(long[], long[])}) holds beside the box it returns, at most:
+   * the decoder's per-thread slices when each chunk decodes straight into the result (a local
+   * {@code bytes} + zstd, gzip or zlib array), else one stored chunk (a whole shard for a sharded
+   * array) decoded and its stored bytes, taken as large as the decoded ones.
+   */
+  public long regionReadBytes() {
+    if (ZarrChunks.readsInto(this)) {
+      return dev.cubed.zarr.codec.StreamedDecode.SLICE_BYTES;
+    }
+    long n = dtype().itemSize();
+    for (long c : chunks()) {
+      n *= c;
+    }
+    return 2 * n;
+  }
+
   /** The inner chunk shape of a sharded v3 array, else {@link #chunks()}. */
   public long[] innerChunks() {
     ShardingCodec s = sharding();

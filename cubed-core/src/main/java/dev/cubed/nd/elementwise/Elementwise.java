@@ -499,7 +499,9 @@ public final class Elementwise {
     return Comparison.ISNAN.applyInto(x, buf);
   }
 
-  /** {@link #isfinite(NDArray)} into {@code buf} when it fits, as {@link #abs(NDArray, NDArray)}. */
+  /**
+   * {@link #isfinite(NDArray)} into {@code buf} when it fits, as {@link #abs(NDArray, NDArray)}.
+   */
   public static NDArray isfinite(NDArray x, NDArray buf) {
     return Comparison.ISFINITE.applyInto(x, buf);
   }

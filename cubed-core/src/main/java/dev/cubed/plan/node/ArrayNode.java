@@ -253,6 +253,15 @@ public abstract sealed class ArrayNode implements Serializable {
   public interface BlockGenerator extends Serializable {
     /** The block at {@code coords} of shape {@code blockShape}. */
     NDArray generate(long[] coords, long[] blockShape);
+
+    /**
+     * Bytes that generating one block holds beside the block it returns, at most (decode buffers, a
+     * stored chunk read whole to cut the block from): the plan's memory model adds them to the
+     * block. The default is 0 (the block is made in place, or copied from memory).
+     */
+    default long heldBesideBlock() {
+      return 0;
+    }
   }
 
   /**

@@ -41,6 +41,9 @@ public final class StreamedDecode {
   /** Decoded bytes per slice (a multiple of every item size; stays in the L2 cache). */
   static final int OUT_SLICE = 256 << 10;
 
+  /** The per-thread slices a streamed decode holds (read slice and decoded slice). */
+  public static final long SLICE_BYTES = IN_SLICE + OUT_SLICE;
+
   /**
    * The largest decoded zstd chunk, in bytes, decoded in one call ({@link OneShotZstd}); larger
    * chunks are streamed.

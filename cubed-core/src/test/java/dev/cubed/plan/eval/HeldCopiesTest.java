@@ -14,8 +14,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * The copies a task takes from an in-memory array without its block ({@link
  * HeldBlocks#copyBoxInto}, {@link HeldBlocks#copyRunInto}) equal the same box or run of the block
- * {@link HeldBlocks#generate} gives, for seeded random shapes, chunks, dtypes (complex too),
- * boxes, runs and windows (a held array cut at another origin).
+ * {@link HeldBlocks#generate} gives, for seeded random shapes, chunks, dtypes (complex too), boxes,
+ * runs and windows (a held array cut at another origin).
  */
 class HeldCopiesTest {
   private static final DType[] DTYPES = {
@@ -50,10 +50,10 @@ class HeldCopiesTest {
     for (int d = 0; d < nd; d++) {
       wchunks[d] = 1 + r.nextInt((int) wshape[d]);
     }
-    HeldBlocks window =
-        HeldBlocks.window(whole, "a", at, ChunkGrid.regular(wshape, wchunks));
+    HeldBlocks window = HeldBlocks.window(whole, "a", at, ChunkGrid.regular(wshape, wchunks));
     for (HeldBlocks h : new HeldBlocks[] {whole, window}) {
-      ChunkGrid g = h == whole ? ChunkGrid.regular(shape, chunks) : ChunkGrid.regular(wshape, wchunks);
+      ChunkGrid g =
+          h == whole ? ChunkGrid.regular(shape, chunks) : ChunkGrid.regular(wshape, wchunks);
       long[] nb = g.numBlocks();
       for (long f = 0; f < Shapes.size(nb); f++) {
         long[] c = Shapes.unravel(nb, f);

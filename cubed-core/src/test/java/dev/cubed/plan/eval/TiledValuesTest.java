@@ -101,8 +101,7 @@ class TiledValuesTest {
     ArrayNode x = stored("x", a, g.chunks());
     int axis = r.nextInt(g.shape().length);
     ArrayNode sum =
-        Reductions.reduce(
-            filledAndScaled(x), Reductions.Op.SUM, new int[] {axis}, false, 2, 0);
+        Reductions.reduce(filledAndScaled(x), Reductions.Op.SUM, new int[] {axis}, false, 2, 0);
     ArrayNode.Computed initial = (ArrayNode.Computed) ((ArrayNode.Computed) sum).inputs().get(0);
     while (!(initial.op().function() instanceof TileReduction)) {
       initial = (ArrayNode.Computed) initial.inputs().get(0);
@@ -113,7 +112,8 @@ class TiledValuesTest {
     assertEquals(3, ch.leaves().size(), "x and the two values are its leaves");
     NDArray want = Statistics.sum(expected(a), Axes.of(axis));
     for (long tb : new long[] {0, 16, 200, 1 << 20}) {
-      NDArray got = Plan.of(List.of(sum), cfg(tb)).execute(new ThreadsExecutor(2, 1), List.of()).get(0);
+      NDArray got =
+          Plan.of(List.of(sum), cfg(tb)).execute(new ThreadsExecutor(2, 1), List.of()).get(0);
       assertEquals(want.dtype(), got.dtype());
       for (int i = 0; i < want.size(); i++) {
         assertEquals(
@@ -143,8 +143,7 @@ class TiledValuesTest {
     // x - sum(x): the 0-d total is a computed array, a leaf of the chain (never walked into)
     ArrayNode total = Reductions.reduce(x, Reductions.Op.SUM, all, false, 2, 0);
     ArrayNode centred =
-        Core.pointwise(
-            "subtract", b -> Elementwise.subtract(b[0], b[1]), DType.FLOAT64, x, total);
+        Core.pointwise("subtract", b -> Elementwise.subtract(b[0], b[1]), DType.FLOAT64, x, total);
     ArrayNode out = Reductions.reduce(centred, Reductions.Op.SUM, new int[] {0}, false, 2, 0);
     double t = Statistics.sum(a, Axes.all()).getDouble(0);
     NDArray shifted = a.copy();
