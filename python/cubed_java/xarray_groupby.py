@@ -143,6 +143,56 @@ def route_plain_groupby():
         if getattr(cls.reduce, "_cubed_java_route", False):
             continue
         cls.reduce = _routed(cls.reduce, funcs)
+    _route_flox()
+
+
+def _route_flox():
+    """With flox installed (xarray's default then), xarray's ``mean``/``sum``/... of a groupby or
+    resample call ``_flox_reduce``, which hands the arrays to flox; flox knows Dask and Python
+    Cubed arrays but not these (it calls NumPy-only methods on them). So an object holding a
+    cubed_java Array takes xarray's reduction without flox instead (``reduce`` with the
+    ``duck_array_ops`` function of the same name), which :func:`route_plain_groupby` sends to the
+    engine where it can; flox's own options (``method``, ``engine``, ``reindex``, and the
+    ``fill_value`` xarray passes for ``first``/``last``) are dropped there. Objects without
+    cubed_java data keep flox."""
+    from xarray.core import groupby as g
+    from xarray.core import resample as r
+
+    for cls in (g.GroupBy, r.Resample):
+        f = cls.__dict__.get("_flox_reduce")
+        if f is None or getattr(f, "_cubed_java_route", False):
+            continue
+        cls._flox_reduce = _flox_routed(f)
+
+
+def _flox_routed(original):
+    import functools
+
+    @functools.wraps(original)
+    def _flox_reduce(self, dim, keep_attrs=None, **kwargs):
+        if not _holds_ours(self._original_obj):
+            return original(self, dim, keep_attrs=keep_attrs, **kwargs)
+        from xarray.core import duck_array_ops as dao
+
+        name = kwargs.pop("func")
+        for k in ("method", "engine", "reindex", "fill_value"):
+            kwargs.pop(k, None)
+        f = getattr(dao, name, None)
+        if f is None:
+            raise NotImplementedError(
+                f"groupby {name} of cubed-java data: xarray has no reduction {name!r} without flox;"
+                " use ds.cubed_java.groupby(...) or compute first")
+        return self.reduce(f, dim=dim, keep_attrs=keep_attrs, **kwargs)
+
+    _flox_reduce._cubed_java_route = True
+    return _flox_reduce
+
+
+def _holds_ours(obj):
+    """True if ``obj`` (DataArray or Dataset) has a cubed_java Array as data."""
+    if hasattr(obj, "data_vars"):
+        return any(isinstance(obj[v].data, Array) for v in obj.data_vars)
+    return isinstance(getattr(obj, "data", None), Array)
 
 
 def _routed(original, funcs):
