@@ -4,18 +4,21 @@
 #   scripts/perf/make-anchors-env.sh VENV_DIR SRC_DIR
 #
 # VENV_DIR  the virtualenv to create (outside the repository, e.g. /work/pyenv-anchors).
-# SRC_DIR   a directory holding git clones (or bare git directories) of the four projects built
-#           from source, each in a sub-directory named after the project:
+# SRC_DIR   a directory holding git clones (or bare git directories) of the projects built from
+#           source, each in a sub-directory named after the project:
 #             zarr-python   (tag v3.1.6)   cubed         (tag 0.27.0)
 #             cubed-xarray  (tag v0.0.9)   aiostream     (tag v0.7.1)
-#           A sub-directory may be the clone itself or hold the git directory as repo/.
+#             flox          (tag v0.11.2)  numpy-groupies (tag v0.11.3)
+#           A sub-directory may be the clone itself or hold the git directory as repo/. flox and
+#           numpy-groupies are optional (xarray uses flox for Dask's groupby when it is installed,
+#           as most users' environments have it): left out when their sub-directories are missing.
 #
 # Everything else (dask 2026.8.0, xarray 2026.9.0, numcodecs, pandas, psutil, ...) is installed
 # from the local wheel directory ANCHORS_WHEELS (default /opt/pypi/files); no index is reached.
 # The venv sees the system site-packages (for NumPy).
 set -euo pipefail
 if [ $# -ne 2 ] || [ "${1:-}" = "--help" ] || [ "${1:-}" = "-h" ]; then
-  sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
   [ $# -eq 2 ] || exit 2
   exit 0
 fi
@@ -43,4 +46,8 @@ export_tag aiostream v0.7.1 0.7.1
 export_tag zarr-python v3.1.6 3.1.6
 export_tag cubed 0.27.0 0.27.0
 export_tag cubed-xarray v0.0.9 0.0.9
+if [ -d "$src/flox" ] && [ -d "$src/numpy-groupies" ]; then
+  export_tag numpy-groupies v0.11.3 0.11.3
+  export_tag flox v0.11.2 0.11.2
+fi
 "$venv/bin/python" -c 'import dask, xarray, zarr, cubed, cubed_xarray, psutil; print("anchors env ok: dask", dask.__version__, "xarray", xarray.__version__, "zarr", zarr.__version__, "cubed", cubed.__version__)'
