@@ -184,13 +184,18 @@ public final class HeldBlocks implements ArrayNode.BlockGenerator, ClientData, N
 
   @Override
   public NDArray generate(long[] coords, long[] blockShape) {
+    return data.getRegion(blockStart(coords), blockShape);
+  }
+
+  /** Where block {@code coords} starts in the held array (the window's origin added). */
+  private long[] blockStart(long[] coords) {
     long[] at = grid.blockOffset(coords);
     if (origin != null) {
       for (int i = 0; i < at.length; i++) {
         at[i] += origin[i];
       }
     }
-    return data.getRegion(at, blockShape);
+    return at;
   }
 
   /**
@@ -199,9 +204,9 @@ public final class HeldBlocks implements ArrayNode.BlockGenerator, ClientData, N
    * held array: a tile of a block without the block's copy.
    */
   public void copyBoxInto(long[] coords, long[] start, long[] shape, Object dst) {
-    long[] at = grid.blockOffset(coords);
+    long[] at = blockStart(coords);
     for (int i = 0; i < at.length; i++) {
-      at[i] += start[i] + (origin != null ? origin[i] : 0);
+      at[i] += start[i];
     }
     NDArray.copyBox(
         data.data(),
@@ -220,12 +225,7 @@ public final class HeldBlocks implements ArrayNode.BlockGenerator, ClientData, N
    * block without the block's copy.
    */
   public void copyRunInto(long[] coords, long[] blockShape, long start, int count, Object dst) {
-    long[] off = grid.blockOffset(coords);
-    if (origin != null) {
-      for (int i = 0; i < off.length; i++) {
-        off[i] += origin[i];
-      }
-    }
+    long[] off = blockStart(coords);
     long[] src = data.shape();
     int nd = src.length;
     int mult = data.dtype().isComplex() ? 2 : 1;
