@@ -39,7 +39,17 @@ import java.util.concurrent.atomic.AtomicLong;
  * on it, so a resume recomputes them rather than reusing anything.
  */
 public final class NodeDigest {
-  private static final SecureRandom RANDOM = new SecureRandom();
+  /**
+   * Random digests and this JVM's token, made on first use: seeding a {@code SecureRandom} costs a
+   * fresh JVM tens of milliseconds, and most runs never need one.
+   */
+  private static final class Random {
+    static final SecureRandom RANDOM = new SecureRandom();
+
+    /** Distinguishes per-instance store ids of this JVM from those of another run. */
+    static final String JVM_TOKEN = Long.toHexString(RANDOM.nextLong());
+  }
+
   private static final AtomicLong INSTANCES = new AtomicLong();
   private static final Map<Store, Long> STORE_IDS =
       Collections.synchronizedMap(new WeakHashMap<>());
@@ -66,7 +76,7 @@ public final class NodeDigest {
       out.flush();
     } catch (IOException | RuntimeException e) {
       byte[] r = new byte[32];
-      RANDOM.nextBytes(r);
+      Random.RANDOM.nextBytes(r);
       return new Result(HexFormat.of().formatHex(r), false, e.toString());
     }
     return new Result(HexFormat.of().formatHex(md.digest()), true, null);
@@ -96,11 +106,8 @@ public final class NodeDigest {
         + "#"
         + STORE_IDS.computeIfAbsent(s, k -> INSTANCES.incrementAndGet())
         + "@"
-        + JVM_TOKEN;
+        + Random.JVM_TOKEN;
   }
-
-  /** Distinguishes per-instance store ids of this JVM from those of another run. */
-  private static final String JVM_TOKEN = Long.toHexString(RANDOM.nextLong());
 
   private static final class HashingStream extends ObjectOutputStream {
     HashingStream(OutputStream out) throws IOException {

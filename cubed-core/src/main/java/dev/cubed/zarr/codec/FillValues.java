@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.cubed.nd.Complex;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.NDArray;
+import dev.cubed.zarr.store.Json;
 import dev.cubed.zarr.store.ZarrFormatException;
 import java.math.BigInteger;
 import java.util.List;
@@ -53,7 +54,7 @@ public final class FillValues {
     if (n == null || n.isNull() || n.isMissingNode()) {
       return zero(dtype);
     }
-    String field = where + ": field 'fill_value' (" + n + ")";
+    String field = where + ": field 'fill_value' (" + Json.text(n) + ")";
     if (dtype.isBool()) {
       if (n.isBoolean()) {
         return n.booleanValue();

@@ -1,6 +1,5 @@
 package dev.cubed.zarr.store;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.net.http.HttpResponse;
@@ -102,8 +101,8 @@ final class HttpConsolidated {
 
   private static byte[] bytes(JsonNode n) {
     try {
-      return Json.MAPPER.writeValueAsBytes(n);
-    } catch (JsonProcessingException e) {
+      return Json.writeCompact(n);
+    } catch (IllegalArgumentException e) {
       throw new ZarrStoreException("cannot re-encode consolidated metadata", new IOException(e));
     }
   }
