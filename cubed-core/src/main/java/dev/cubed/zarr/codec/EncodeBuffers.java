@@ -2,14 +2,16 @@ package dev.cubed.zarr.codec;
 
 import com.github.luben.zstd.ZstdCompressCtx;
 import java.lang.ref.SoftReference;
+import java.nio.ByteBuffer;
 
 /**
  * The buffers a chunk encode writes into, one set per thread and reused by that thread's next
  * encode, so that writing a chunk makes no chunk-sized garbage: the encoded output (the one buffer
  * the memory model counts per write, {@link ChunkCodec#writeCopies()}), a codec block and a zstd
- * compression context. A thread that writes chunks keeps the output buffer of the largest encoded
- * chunk it wrote until the thread ends (the threads executor's threads end with their compute) or
- * the collector needs the memory (soft references).
+ * compression context with the two small direct buffers it reads from and writes into. A thread
+ * that writes chunks keeps the output buffer of the largest encoded chunk it wrote until the thread
+ * ends (the threads executor's threads end with their compute) or the collector needs the memory
+ * (soft references).
  *
  * <p>Use: {@code try (EncodeBuffers b = EncodeBuffers.acquire()) { ... b.output(n) ... }}. The
  * output stays valid after {@link #close()} until this thread's next encode: the caller stores its
@@ -27,6 +29,8 @@ final class EncodeBuffers implements AutoCloseable {
   private SoftReference<byte[]> output;
   private SoftReference<byte[]> block;
   private ZstdCompressCtx zstd;
+  private ByteBuffer zstdIn;
+  private ByteBuffer zstdOut;
 
   private EncodeBuffers(boolean shared) {
     this.shared = shared;
@@ -73,6 +77,31 @@ final class EncodeBuffers implements AutoCloseable {
       zstd.reset();
     }
     return zstd;
+  }
+
+  /**
+   * A direct buffer of at least {@code size} bytes, cleared, that zstd reads a stage of the chunk
+   * from: zstd is handed only direct memory, so no thread is ever inside a JNI critical section
+   * (heap arrays handed to native code pin the heap: a collection needed meanwhile waits for the
+   * section to end and G1 grows the heap instead, to hundreds of MB on a stream of small chunk
+   * writes).
+   */
+  ByteBuffer zstdIn(int size) {
+    zstdIn = direct(zstdIn, size);
+    return zstdIn;
+  }
+
+  /** A direct buffer of at least {@code size} bytes, cleared, that zstd writes its output into. */
+  ByteBuffer zstdOut(int size) {
+    zstdOut = direct(zstdOut, size);
+    return zstdOut;
+  }
+
+  private static ByteBuffer direct(ByteBuffer b, int size) {
+    if (b == null || b.capacity() < size) {
+      return ByteBuffer.allocateDirect(size);
+    }
+    return b.clear();
   }
 
   private static byte[] get(SoftReference<byte[]> ref, int size) {

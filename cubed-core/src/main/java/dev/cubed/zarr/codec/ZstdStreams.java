@@ -71,12 +71,15 @@ final class ZstdStreams {
     }
     int stage = Math.max(item, STAGE / item * item); // whole elements per feed
     byte[] out;
-    ByteBuffer dst;
+    int n = 0;
     try (EncodeBuffers bufs = EncodeBuffers.acquire()) {
       ZstdCompressCtx ctx = bufs.zstd();
       out = bufs.output((int) bound + (crc ? 4 : 0));
       byte[] block = bufs.block(stage);
-      dst = ByteBuffer.wrap(out, 0, (int) bound);
+      // zstd reads and writes direct memory only (no JNI critical section holding up the
+      // collector); its output is copied into the reused output array a stage at a time
+      ByteBuffer src = bufs.zstdIn(stage);
+      ByteBuffer dst = bufs.zstdOut((int) Zstd.compressBound(stage));
       ctx.setLevel(level);
       ctx.setChecksum(false);
       ctx.setContentSize(true);
@@ -88,20 +91,29 @@ final class ZstdStreams {
           in.copy(off, block, 0, len);
         }
         off += len;
-        ByteBuffer src = ByteBuffer.wrap(block, 0, len);
+        src.clear();
+        src.put(block, 0, len).flip();
         boolean last = off >= nbytes;
         boolean done;
         do {
+          dst.clear();
           done =
-              ctx.compressByteBufferStream(
+              ctx.compressDirectByteBufferStream(
                   dst, src, last ? EndDirective.END : EndDirective.CONTINUE);
+          dst.flip();
+          int k = dst.remaining();
+          if (k > bound - n) {
+            throw new IllegalStateException(
+                "zstd: the encoded chunk exceeds zstd's bound of " + bound + " bytes");
+          }
+          dst.get(out, n, k);
+          n += k;
         } while (last ? !done : src.hasRemaining());
       } while (off < nbytes);
     } catch (ZstdException e) {
       throw new IllegalStateException(
           "zstd: encoding a chunk of " + nbytes + " bytes failed: " + e.getMessage(), e);
     }
-    int n = dst.position();
     return crc ? Crc32cBytesCodec.append(out, n) : ByteBuffer.wrap(out, 0, n);
   }
 }
