@@ -43,7 +43,7 @@ public final class NodeDigest {
    * Random digests and this JVM's token, made on first use: seeding a {@code SecureRandom} costs a
    * fresh JVM tens of milliseconds, and most runs never need one.
    */
-  private static final class Random {
+  private static final class RandomSource {
     static final SecureRandom RANDOM = new SecureRandom();
 
     /** Distinguishes per-instance store ids of this JVM from those of another run. */
@@ -76,7 +76,7 @@ public final class NodeDigest {
       out.flush();
     } catch (IOException | RuntimeException e) {
       byte[] r = new byte[32];
-      Random.RANDOM.nextBytes(r);
+      RandomSource.RANDOM.nextBytes(r);
       return new Result(HexFormat.of().formatHex(r), false, e.toString());
     }
     return new Result(HexFormat.of().formatHex(md.digest()), true, null);
@@ -106,7 +106,7 @@ public final class NodeDigest {
         + "#"
         + STORE_IDS.computeIfAbsent(s, k -> INSTANCES.incrementAndGet())
         + "@"
-        + Random.JVM_TOKEN;
+        + RandomSource.JVM_TOKEN;
   }
 
   private static final class HashingStream extends ObjectOutputStream {

@@ -28,12 +28,12 @@ import java.util.Map;
  *
  * <p>Built on Jackson's streaming parser and generator and its tree nodes only: Jackson's {@code
  * ObjectMapper} is not used, because initializing it (date formats, locale data, bean
- * introspection) took about a fifth of a second of a fresh JVM's first {@code fromZarr}, every run.
- * Documents are JSON objects, arrays, strings, numbers, booleans and null; {@link #write} takes the
- * Java forms of those (maps, lists and arrays, strings, numbers, booleans, null, characters, enums
- * and tree nodes) and refuses anything else with an {@link IllegalArgumentException}. Nesting
- * deeper than Jackson's stream constraints (1000 levels) is refused both ways (a map containing
- * itself ends there).
+ * introspection) took about a third of a second of a fresh JVM's first {@code fromZarr} when the
+ * JVM has no application class data sharing archive. Documents are JSON objects, arrays, strings,
+ * numbers, booleans and null; {@link #write} takes the Java forms of those (maps, lists and arrays,
+ * strings, numbers, booleans, null, characters, enums and tree nodes) and refuses anything else
+ * with an {@link IllegalArgumentException}. Nesting deeper than Jackson's stream constraints (1000
+ * levels) is refused both ways (a map containing itself ends there).
  */
 public final class Json {
   private static final JsonFactory FACTORY =
@@ -252,11 +252,26 @@ public final class Json {
     }
   }
 
+  /** Writes a tree node as it is (no copy into Java maps and lists; numbers keep their type). */
   private static void writeNode(JsonGenerator g, JsonNode n) throws IOException {
-    if (n.isNumber()) {
+    if (n.isObject()) {
+      g.writeStartObject();
+      for (Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); ) {
+        Map.Entry<String, JsonNode> e = it.next();
+        g.writeFieldName(e.getKey());
+        writeNode(g, e.getValue());
+      }
+      g.writeEndObject();
+    } else if (n.isArray()) {
+      g.writeStartArray();
+      for (JsonNode e : n) {
+        writeNode(g, e);
+      }
+      g.writeEndArray();
+    } else if (n.isNumber()) {
       writeNumber(g, n.numberValue());
     } else {
-      writeValue(g, toJava(n));
+      writeValue(g, toJava(n)); // text, boolean, null
     }
   }
 

@@ -118,6 +118,56 @@ class ZstdStreamsTest {
         .isEqualTo(a.toBytes(ByteOrder.LITTLE_ENDIAN));
   }
 
+  /**
+   * More threads than cores encode at once, each through its own reused buffers (the output array
+   * and the direct buffers zstd reads from and writes into): every frame decodes to its own
+   * thread's chunk. Sizes cross the stage size and include incompressible data (a stage's output as
+   * large as its input), so the buffers are reused, grown and fully used.
+   */
+  @Test
+  void threadsEncodingAtOnceEachGetTheirOwnChunkBack() throws Exception {
+    int threads = Math.max(16, 4 * Runtime.getRuntime().availableProcessors());
+    long[][] shapes = {{1}, {40_000}, {70_000}, {300, 250}};
+    java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newFixedThreadPool(threads);
+    java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(threads);
+    try {
+      java.util.List<java.util.concurrent.Future<Integer>> done = new java.util.ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        final int id = t;
+        done.add(
+            pool.submit(
+                () -> {
+                  start.await();
+                  int checked = 0;
+                  for (int i = 0; i < 24; i++) {
+                    long[] shape = shapes[(id + i) % shapes.length];
+                    // mode 0: random doubles (incompressible); others: compressible patterns
+                    NDArray a =
+                        BloscStreamsTest.data(DType.FLOAT64, shape, (id + i) % 3, 31L * id + i);
+                    ZstdBytesCodec zstd = new ZstdBytesCodec(i % 4);
+                    boolean crc = i % 2 == 1;
+                    ByteBuffer enc =
+                        ZstdStreams.encode(zstd, a, shape, 0.0, ByteOrder.LITTLE_ENDIAN, crc);
+                    byte[] s = stored(enc);
+                    int n = crc ? Crc32cBytesCodec.verify(s, s.length, "t") : s.length;
+                    byte[] want = a.toBytes(ByteOrder.LITTLE_ENDIAN);
+                    assertThat(zstd.decode(Arrays.copyOf(s, n), want.length, "t"))
+                        .as("thread %d chunk %d", id, i)
+                        .isEqualTo(want);
+                    checked++;
+                  }
+                  return checked;
+                }));
+      }
+      for (java.util.concurrent.Future<Integer> f : done) {
+        assertThat(f.get(5, java.util.concurrent.TimeUnit.MINUTES)).isEqualTo(24);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
   @Test
   void compressionContextReusedPerThreadAndResetForEachChunk() {
     NDArray a = BloscStreamsTest.data(DType.FLOAT64, new long[] {300, 400}, 1, 11);
