@@ -205,6 +205,7 @@ public final class BasicIndexing {
     ChunkGrid in = x.chunkGrid();
     long[] firstBlock = new long[nd];
     long[][] sizes = new long[nd][];
+    double touched = 1; // elements of the input blocks the selection touches
     for (int i = 0; i < nd; i++) {
       long lo = start[i];
       long hi = start[i] + len[i];
@@ -218,6 +219,10 @@ public final class BasicIndexing {
         long from = in.blockOffset(at)[i];
         long to = from + in.blockShape(at)[i];
         sizes[i][(int) (b - b0)] = Math.min(hi, to) - Math.max(lo, from);
+        if (b == b1) {
+          at[i] = b0;
+          touched *= to - in.blockOffset(at)[i];
+        }
       }
     }
     ChunkGrid grid = ChunkGrid.of(len.clone(), sizes);
@@ -227,6 +232,23 @@ public final class BasicIndexing {
       return Shifted.slice(
           new ArrayNode.Virtual(
               "from_array", grid, x.dtype(), HeldBlocks.window(h, x.digest(), start, grid)),
+          x,
+          start);
+    }
+    if (x instanceof ArrayNode.Stored st
+        && st.array().readsBoxes()
+        && 2 * (double) Shapes.size(len) <= touched) {
+      // a slice of at most half the stored blocks it touches is a window of the stored array:
+      // each task decodes its block's box straight from the chunk file, up to the box's last
+      // byte, not the whole chunk to cut the block from it (B[0, :] reads each chunk's first
+      // row). A larger slice keeps reading whole blocks: a task then shares a block with other
+      // uses of the array (x[1:] - x[:-1] reads each chunk once per task)
+      return Shifted.slice(
+          new ArrayNode.Virtual(
+              "zarr-window",
+              grid,
+              x.dtype(),
+              RegionRead.window(st.array(), x.digest(), start, grid)),
           x,
           start);
     }

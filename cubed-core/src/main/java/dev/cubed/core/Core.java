@@ -226,22 +226,8 @@ public final class Core {
       return x;
     }
     ChunkGrid want = ChunkGrid.regular(shape, c);
-    return new ArrayNode.Virtual("zarr-regions", want, x.dtype(), new RegionRead(st.array(), want));
-  }
-
-  /** Blocks of a virtual array read as regions of a stored Zarr array of the same shape. */
-  private record RegionRead(ZarrArray array, ChunkGrid grid) implements ArrayNode.BlockGenerator {
-    private static final long serialVersionUID = 1L;
-
-    @Override
-    public NDArray generate(long[] coords, long[] blockShape) {
-      return array.read(grid.blockOffset(coords), blockShape);
-    }
-
-    @Override
-    public long heldBesideBlock() {
-      return array.regionReadBytes();
-    }
+    return new ArrayNode.Virtual(
+        "zarr-regions", want, x.dtype(), RegionRead.regrid(st.array(), want));
   }
 
   /**

@@ -262,15 +262,16 @@ public final class Plan {
 
   /**
    * Bytes of stored blocks one task of {@code c} reads: each input's most blocks read times its
-   * chunk, fused inputs computed inline counted through to what they read, generated inputs 0.
+   * chunk, fused inputs computed inline counted through to what they read, generated inputs what
+   * their generator reads ({@link ArrayNode.BlockGenerator#readBytes}).
    */
   private long readBytesPerTask(ArrayNode.Computed c) {
     long b = 0;
     for (int i = 0; i < c.inputs().size(); i++) {
       ArrayNode in = c.inputs().get(i);
       long per;
-      if (in instanceof ArrayNode.Virtual) {
-        per = 0;
+      if (in instanceof ArrayNode.Virtual v) {
+        per = v.generator().readBytes(in.chunkBytes());
       } else if (in instanceof ArrayNode.Computed ic && !materialized.contains(ic.name())) {
         per = readBytesPerTask(ic);
       } else {

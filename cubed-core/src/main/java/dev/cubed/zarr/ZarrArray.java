@@ -256,7 +256,7 @@ public final class ZarrArray implements Serializable {
    * array) decoded and its stored bytes, taken as large as the decoded ones.
    */
   public long regionReadBytes() {
-    if (ZarrChunks.readsInto(this)) {
+    if (readsBoxes()) {
       return dev.cubed.zarr.codec.StreamedDecode.SLICE_BYTES;
     }
     long n = dtype().itemSize();
@@ -264,6 +264,15 @@ public final class ZarrArray implements Serializable {
       n *= c;
     }
     return 2 * n;
+  }
+
+  /**
+   * True if a read of a box ({@link #read(long[], long[])}) decodes each chunk it touches straight
+   * into the result, only up to the box's last byte: a local {@code bytes} + zstd, gzip or zlib
+   * array (zarr-python 3's default). Otherwise a box read reads its chunks whole and cuts them.
+   */
+  public boolean readsBoxes() {
+    return ZarrChunks.readsInto(this);
   }
 
   /** The inner chunk shape of a sharded v3 array, else {@link #chunks()}. */

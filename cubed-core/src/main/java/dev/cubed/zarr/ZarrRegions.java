@@ -101,6 +101,10 @@ final class ZarrRegions {
   static NDArray read(ZarrArray z, long[] start, long[] shape) {
     checkRegion(z, "read", start, shape);
     Shapes.intSize("read", shape);
+    long[] whole = wholeChunk(z, start, shape);
+    if (whole != null) {
+      return z.readChunk(whole); // the box is one stored chunk: read as it is, not copied
+    }
     NDArray out = NDArray.zeros(z.dtype(), shape);
     int mult = z.dtype().isComplex() ? 2 : 1;
     ShardingCodec shard = partialShardReader(z);
@@ -137,6 +141,26 @@ final class ZarrRegions {
           }
         });
     return out;
+  }
+
+  /**
+   * The coordinates of the stored chunk that is exactly the box {@code [start, start + shape)}
+   * (clipped at the array's edge), or null.
+   */
+  private static long[] wholeChunk(ZarrArray z, long[] start, long[] shape) {
+    long[] chunks = z.chunks();
+    long[] ashape = z.shape();
+    long[] c = new long[start.length];
+    for (int i = 0; i < start.length; i++) {
+      if (chunks[i] <= 0 || shape[i] == 0 || start[i] % chunks[i] != 0) {
+        return null;
+      }
+      c[i] = start[i] / chunks[i];
+      if (shape[i] != Math.min(chunks[i], ashape[i] - start[i])) {
+        return null;
+      }
+    }
+    return c;
   }
 
   /** {@link ZarrArray#write(long[], NDArray)}: whole chunks replaced, partial ones rewritten. */

@@ -262,6 +262,15 @@ public abstract sealed class ArrayNode implements Serializable {
     default long heldBesideBlock() {
       return 0;
     }
+
+    /**
+     * Bytes of stored data read to generate a block of {@code blockBytes} decoded bytes, for the
+     * plan's read figures: 0 (the default) for a generator that makes its blocks or copies them
+     * from memory; a reader of a stored array says what it decodes.
+     */
+    default long readBytes(long blockBytes) {
+      return 0;
+    }
   }
 
   /**

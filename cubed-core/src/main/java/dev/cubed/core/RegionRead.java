@@ -1,0 +1,103 @@
+package dev.cubed.core;
+
+import dev.cubed.nd.NDArray;
+import dev.cubed.nd.Shapes;
+import dev.cubed.plan.node.ArrayNode;
+import dev.cubed.plan.node.ChunkGrid;
+import dev.cubed.plan.node.NamedContent;
+import dev.cubed.zarr.ZarrArray;
+import java.util.Arrays;
+
+/**
+ * Blocks of a virtual array read as boxes of a stored Zarr array: block {@code k} of {@code grid}
+ * is the box at {@code origin + grid.blockOffset(k)} of that shape, read in the task that needs it
+ * ({@link ZarrArray#read(long[], long[])}: a local {@code bytes} + zstd, gzip or zlib chunk is
+ * decoded only up to the box's last byte and only the box's elements are copied, straight into the
+ * block; other chunks are read whole and cut). Used for stored inputs on other chunks ({@link
+ * Core#readRegions}) and for unit-step slices of stored arrays ({@link BasicIndexing}): {@code B[0,
+ * :]} of chunks (2000, 2000) reads each chunk's first row, not the chunk.
+ *
+ * <p>Generating a block holds, beside it, what {@link ZarrArray#regionReadBytes()} says.
+ */
+final class RegionRead implements ArrayNode.BlockGenerator, NamedContent {
+  private static final long serialVersionUID = 1L;
+
+  private final ZarrArray array;
+  private final ChunkGrid grid;
+  private final long[] origin;
+
+  /** The name in node digests (null: hashed from the generator's serialized form). */
+  private final String name;
+
+  private RegionRead(ZarrArray array, ChunkGrid grid, long[] origin, String name) {
+    this.array = array;
+    this.grid = grid;
+    this.origin = origin;
+    this.name = name;
+  }
+
+  /** The stored array on {@code grid} (its shape). */
+  static RegionRead regrid(ZarrArray array, ChunkGrid grid) {
+    return new RegionRead(array, grid, new long[grid.shape().length], null);
+  }
+
+  /**
+   * The box of stored array {@code array} at {@code start} of {@code grid}'s shape, on {@code
+   * grid}; {@code arrayName} names the array's content (its node's digest), from which the window's
+   * name in node digests is made.
+   *
+   * @throws IllegalArgumentException when the box is not inside the array
+   */
+  static RegionRead window(ZarrArray array, String arrayName, long[] start, ChunkGrid grid) {
+    long[] shape = grid.shape();
+    long[] full = array.shape();
+    if (start.length != full.length || shape.length != full.length) {
+      throw new IllegalArgumentException(
+          "window: start "
+              + Arrays.toString(start)
+              + " and shape "
+              + Shapes.format(shape)
+              + " for an array of shape "
+              + Shapes.format(full));
+    }
+    for (int i = 0; i < start.length; i++) {
+      if (start[i] < 0 || shape[i] < 0 || start[i] + shape[i] > full[i]) {
+        throw new IllegalArgumentException(
+            "window: the box at "
+                + Arrays.toString(start)
+                + " of shape "
+                + Shapes.format(shape)
+                + " is not inside an array of shape "
+                + Shapes.format(full));
+      }
+    }
+    String name =
+        "zarr-window-of:" + arrayName + "@" + Arrays.toString(start) + "/" + Shapes.format(shape);
+    return new RegionRead(array, grid, start.clone(), name);
+  }
+
+  @Override
+  public NDArray generate(long[] coords, long[] blockShape) {
+    long[] at = grid.blockOffset(coords);
+    for (int i = 0; i < at.length; i++) {
+      at[i] += origin[i];
+    }
+    return array.read(at, blockShape);
+  }
+
+  @Override
+  public long heldBesideBlock() {
+    return array.regionReadBytes();
+  }
+
+  /** A block's bytes: the box is read (the stream decoded up to its last byte is not counted). */
+  @Override
+  public long readBytes(long blockBytes) {
+    return blockBytes;
+  }
+
+  @Override
+  public String contentName() {
+    return name;
+  }
+}
