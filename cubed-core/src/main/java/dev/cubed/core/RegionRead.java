@@ -50,27 +50,7 @@ final class RegionRead implements ArrayNode.BlockGenerator, NamedContent {
    */
   static RegionRead window(ZarrArray array, String arrayName, long[] start, ChunkGrid grid) {
     long[] shape = grid.shape();
-    long[] full = array.shape();
-    if (start.length != full.length || shape.length != full.length) {
-      throw new IllegalArgumentException(
-          "window: start "
-              + Arrays.toString(start)
-              + " and shape "
-              + Shapes.format(shape)
-              + " for an array of shape "
-              + Shapes.format(full));
-    }
-    for (int i = 0; i < start.length; i++) {
-      if (start[i] < 0 || shape[i] < 0 || start[i] + shape[i] > full[i]) {
-        throw new IllegalArgumentException(
-            "window: the box at "
-                + Arrays.toString(start)
-                + " of shape "
-                + Shapes.format(shape)
-                + " is not inside an array of shape "
-                + Shapes.format(full));
-      }
-    }
+    Shapes.checkBoxInside("window", start, shape, array.shape());
     String name =
         "zarr-window-of:" + arrayName + "@" + Arrays.toString(start) + "/" + Shapes.format(shape);
     return new RegionRead(array, grid, start.clone(), name);

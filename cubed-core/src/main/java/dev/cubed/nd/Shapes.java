@@ -291,6 +291,37 @@ public final class Shapes {
     return out;
   }
 
+  /**
+   * Checks that the box at {@code start} of shape {@code box} lies inside an array of shape {@code
+   * full}, all of one rank.
+   *
+   * @throws IllegalArgumentException naming {@code function}, the box and the array's shape
+   */
+  public static void checkBoxInside(String function, long[] start, long[] box, long[] full) {
+    if (start.length != box.length || box.length != full.length) {
+      throw new IllegalArgumentException(
+          function
+              + ": start "
+              + Arrays.toString(start)
+              + " and shape "
+              + format(box)
+              + " for an array of shape "
+              + format(full));
+    }
+    for (int i = 0; i < start.length; i++) {
+      if (start[i] < 0 || box[i] < 0 || start[i] + box[i] > full[i]) {
+        throw new IllegalArgumentException(
+            function
+                + ": the box at "
+                + Arrays.toString(start)
+                + " of shape "
+                + format(box)
+                + " is not inside an array of shape "
+                + format(full));
+      }
+    }
+  }
+
   /** Flat C-order offset of an index into a shape. */
   public static long offset(long[] shape, long[] index) {
     long off = 0;

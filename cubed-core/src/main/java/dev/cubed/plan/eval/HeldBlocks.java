@@ -70,27 +70,9 @@ public final class HeldBlocks implements ArrayNode.BlockGenerator, ClientData, N
    */
   public static HeldBlocks window(HeldBlocks of, String ofName, long[] start, ChunkGrid grid) {
     long[] shape = grid.shape();
-    long[] ofShape = of.grid.shape();
-    if (start.length != shape.length || shape.length != ofShape.length) {
-      throw new IllegalArgumentException(
-          "window: start "
-              + Arrays.toString(start)
-              + " and shape "
-              + Shapes.format(shape)
-              + " for an array of shape "
-              + Shapes.format(ofShape));
-    }
+    Shapes.checkBoxInside("window", start, shape, of.grid.shape());
     long[] at = of.origin();
     for (int i = 0; i < start.length; i++) {
-      if (start[i] < 0 || shape[i] < 0 || start[i] + shape[i] > ofShape[i]) {
-        throw new IllegalArgumentException(
-            "window: the box at "
-                + Arrays.toString(start)
-                + " of shape "
-                + Shapes.format(shape)
-                + " is not inside an array of shape "
-                + Shapes.format(ofShape));
-      }
       at[i] += start[i];
     }
     String name = "window-of:" + ofName + "@" + Arrays.toString(start) + "/" + Shapes.format(shape);
