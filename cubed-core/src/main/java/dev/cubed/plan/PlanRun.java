@@ -10,6 +10,7 @@ import dev.cubed.plan.eval.HeldBlocks;
 import dev.cubed.plan.node.ArrayNode;
 import dev.cubed.runtime.Callback;
 import dev.cubed.runtime.Executor;
+import dev.cubed.runtime.LazyLog;
 import dev.cubed.runtime.Operation;
 import dev.cubed.runtime.RunReport;
 import dev.cubed.zarr.ZarrArray;
@@ -20,7 +21,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.logging.Logger;
 
 /**
  * One run of a {@link Plan}: lowers its decisions to executor {@link Operation}s over Zarr arrays
@@ -29,7 +29,7 @@ import java.util.logging.Logger;
  * RunDir}). The plan itself decides; this class carries it out.
  */
 final class PlanRun {
-  private static final Logger LOG = Logger.getLogger(Plan.class.getName());
+  private static final LazyLog LOG = new LazyLog(Plan.class.getName());
 
   private final Plan plan;
   private final RunArrays create;
@@ -224,13 +224,14 @@ final class PlanRun {
     try {
       long n = inMemory.flush(dir::get, c -> create.regularOrPadded(dir.get().store(), c));
       if (n > 0) {
-        LOG.info(
-            "compute failed: the "
-                + n
-                + " finished tasks of its results held in memory were"
-                + " written to "
-                + dir.get().location()
-                + " for a resume");
+        LOG.get()
+            .info(
+                "compute failed: the "
+                    + n
+                    + " finished tasks of its results held in memory were"
+                    + " written to "
+                    + dir.get().location()
+                    + " for a resume");
       }
     } catch (RuntimeException | Error r) {
       if (e == null) {

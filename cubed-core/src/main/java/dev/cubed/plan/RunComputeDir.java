@@ -5,7 +5,7 @@ import dev.cubed.plan.durable.ComputeDir;
 import dev.cubed.plan.durable.Targets;
 import dev.cubed.plan.durable.TaskMarkers;
 import dev.cubed.plan.node.ArrayNode;
-import java.util.logging.Logger;
+import dev.cubed.runtime.LazyLog;
 
 /**
  * A run's compute directory as the plan uses it ({@link PlanRun}): opened with the log lines a
@@ -19,7 +19,7 @@ import java.util.logging.Logger;
 final class RunComputeDir {
   private RunComputeDir() {}
 
-  private static final Logger LOG = Logger.getLogger(Plan.class.getName());
+  private static final LazyLog LOG = new LazyLog(Plan.class.getName());
 
   /**
    * Opens the compute directory (lock, fingerprint); on resume logs when the plan cannot be resumed
@@ -39,38 +39,41 @@ final class RunComputeDir {
               .findFirst()
               .map(ArrayNode::notResumableReason)
               .orElse("?");
-      LOG.warning(
-          "resume: this plan cannot be resumed by a later run (its names are not all"
-              + " content-derived, so the next run gets another compute id): "
-              + why);
+      LOG.get()
+          .warning(
+              "resume: this plan cannot be resumed by a later run (its names are not all"
+                  + " content-derived, so the next run gets another compute id): "
+                  + why);
     }
     if (resume && !cdir.resumed() && !cdir.separate()) {
       String other =
           cdir.inStore()
               ? null
               : ComputeDir.sameOutputsOtherPlan(cdir.path().getParent(), plan.fingerprint());
-      LOG.info(
-          "resume: no earlier run of this plan in "
-              + plan.cfg.workDir()
-              + " (no "
-              + cdir.name()
-              + "); running every task"
-              + (other == null
-                  ? ""
-                  : ". "
-                      + other
-                      + " was left by a run of the same outputs with other tasks; it is"
-                      + " not reused"));
+      LOG.get()
+          .info(
+              "resume: no earlier run of this plan in "
+                  + plan.cfg.workDir()
+                  + " (no "
+                  + cdir.name()
+                  + "); running every task"
+                  + (other == null
+                      ? ""
+                      : ". "
+                          + other
+                          + " was left by a run of the same outputs with other tasks; it is"
+                          + " not reused"));
     }
     if (resume && cdir.separate()) {
-      LOG.warning(
-          "resume: "
-              + plan.cfg.workDir()
-              + "/compute-"
-              + plan.computeId()
-              + " is locked by"
-              + " a running compute of the same plan; this run starts from scratch in "
-              + cdir.location());
+      LOG.get()
+          .warning(
+              "resume: "
+                  + plan.cfg.workDir()
+                  + "/compute-"
+                  + plan.computeId()
+                  + " is locked by"
+                  + " a running compute of the same plan; this run starts from scratch in "
+                  + cdir.location());
     }
     return cdir;
   }
@@ -98,7 +101,7 @@ final class RunComputeDir {
         e.addSuppressed(r);
       }
       e.addSuppressed(new CorruptIntermediateNotice(msg));
-      LOG.warning(msg);
+      LOG.get().warning(msg);
       return;
     }
     try {
@@ -126,7 +129,7 @@ final class RunComputeDir {
                         : "the plan has names that are not content-derived)")
                 : "");
     e.addSuppressed(new ComputeKeptNotice(msg, cdir.location()));
-    LOG.warning(msg);
+    LOG.get().warning(msg);
   }
 
   /** True if {@code e} was caused by a checksum mismatch in a chunk of the compute directory. */

@@ -15,7 +15,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
-import java.util.logging.Logger;
 
 /**
  * The one scheduler of every executor: which operation runs when, the operation events, and how a
@@ -51,7 +50,7 @@ import java.util.logging.Logger;
  * compute run their tasks through {@link #runOnPool}, which does that for them.
  */
 public final class Scheduler {
-  private static final Logger LOG = Logger.getLogger(Scheduler.class.getName());
+  private static final LazyLog LOG = new LazyLog(Scheduler.class.getName());
 
   /** How long {@link #awaitStopped} waits before warning (and waiting again), seconds. */
   static final long STOP_WAIT_SECONDS = 60;
@@ -260,12 +259,13 @@ public final class Scheduler {
         if (pool.awaitTermination(STOP_WAIT_SECONDS, TimeUnit.SECONDS)) {
           break;
         }
-        LOG.warning(
-            executor
-                + " executor: compute "
-                + computeId
-                + " has ended but some of its tasks"
-                + " ignore interruption and are still running; waiting for them");
+        LOG.get()
+            .warning(
+                executor
+                    + " executor: compute "
+                    + computeId
+                    + " has ended but some of its tasks"
+                    + " ignore interruption and are still running; waiting for them");
       } catch (InterruptedException e) {
         interrupted = true;
       }

@@ -13,7 +13,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.logging.Logger;
 
 /**
  * The attempts of the tasks of one compute on the threads or processes executor ({@link
@@ -29,7 +28,7 @@ import java.util.logging.Logger;
  * retried) and launches a backup when the rule of {@link ExecutorBuilder#backupTasks} holds.
  */
 public final class TaskRuns implements Scheduler.TaskRunner, AutoCloseable {
-  private static final Logger LOG = Logger.getLogger(ThreadsExecutor.class.getName());
+  private static final LazyLog LOG = new LazyLog(ThreadsExecutor.class.getName());
 
   /** Backups are considered once this many tasks of an op have started... */
   static final int BACKUP_MIN_STARTED = 10;
@@ -214,7 +213,8 @@ public final class TaskRuns implements Scheduler.TaskRunner, AutoCloseable {
       stats.finished(System.nanoTime() - startNanos);
       if (winner.backup) {
         backupsWon.incrementAndGet();
-        LOG.info(cfg.executor() + " executor: the backup of " + describe() + " finished first");
+        LOG.get()
+            .info(cfg.executor() + " executor: the backup of " + describe() + " finished first");
       }
       for (Run r : runs) {
         if (r != winner) {
@@ -291,13 +291,14 @@ public final class TaskRuns implements Scheduler.TaskRunner, AutoCloseable {
               }
             });
         backupsLaunched.incrementAndGet();
-        LOG.info(
-            cfg.executor()
-                + " executor: "
-                + describe()
-                + " is running "
-                + BACKUP_SLOW_FACTOR
-                + "x longer than the op's median task; launched a backup");
+        LOG.get()
+            .info(
+                cfg.executor()
+                    + " executor: "
+                    + describe()
+                    + " is running "
+                    + BACKUP_SLOW_FACTOR
+                    + "x longer than the op's median task; launched a backup");
       } catch (RejectedExecutionException e) {
         synchronized (this) {
           liveRuns--; // the pool is shut down: the compute is over
@@ -424,13 +425,14 @@ public final class TaskRuns implements Scheduler.TaskRunner, AutoCloseable {
         } else {
           last = err;
         }
-        LOG.fine(
-            t.describe()
-                + (r.backup ? " (backup)" : "")
-                + " failed (attempt "
-                + attempt
-                + "): "
-                + last);
+        LOG.get()
+            .fine(
+                t.describe()
+                    + (r.backup ? " (backup)" : "")
+                    + " failed (attempt "
+                    + attempt
+                    + "): "
+                    + last);
         if (attempt < cfg.attempts()) {
           retries.incrementAndGet();
           if (!backoff(attempt)) {

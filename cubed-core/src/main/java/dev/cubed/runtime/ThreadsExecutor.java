@@ -4,7 +4,6 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.logging.Logger;
 
 /**
  * The default executor: runs tasks on a thread pool in this JVM.
@@ -40,7 +39,7 @@ import java.util.logging.Logger;
  * harmless: chunk writes replace whole values atomically, and tasks are idempotent).
  */
 public final class ThreadsExecutor implements Executor {
-  private static final Logger LOG = Logger.getLogger(ThreadsExecutor.class.getName());
+  private static final LazyLog LOG = new LazyLog(ThreadsExecutor.class.getName());
 
   /**
    * Stack size of worker threads (16 MiB): native BLAS/LAPACK routines called by block kernels can
@@ -212,12 +211,13 @@ public final class ThreadsExecutor implements Executor {
       conc = cappedConcurrency(workers, maxMem, reservedMem, rt.maxMemory(), baseline);
     }
     if (conc < workers) {
-      LOG.warning(
-          String.format(
-              "threads executor: concurrency capped at %d of %d workers: %d x "
-                  + "projected task memory %d B (less reserved %d B each) + baseline %d B must fit in"
-                  + " max heap %d B",
-              conc, workers, conc, maxMem, reservedMem, baseline, rt.maxMemory()));
+      LOG.get()
+          .warning(
+              String.format(
+                  "threads executor: concurrency capped at %d of %d workers: %d x "
+                      + "projected task memory %d B (less reserved %d B each) + baseline %d B must fit in"
+                      + " max heap %d B",
+                  conc, workers, conc, maxMem, reservedMem, baseline, rt.maxMemory()));
     }
     Events.Running compute = Events.computeStarted(computeId, ops, start, callbacks);
     AtomicInteger threadNo = new AtomicInteger();

@@ -1,6 +1,7 @@
 package dev.cubed.plan.durable;
 
 import dev.cubed.plan.node.ArrayNode;
+import dev.cubed.runtime.LazyLog;
 import dev.cubed.zarr.StagedWrite;
 import dev.cubed.zarr.ZarrArray;
 import dev.cubed.zarr.store.FileSystemStore;
@@ -12,7 +13,6 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.logging.Logger;
 
 /**
  * The user targets of a plan (arrays written by {@code store}/{@code toZarr}): checked before
@@ -58,7 +58,7 @@ public final class Targets {
   /** A resumed compute whose commit an earlier run began: targets are written in place. */
   private boolean finished;
 
-  private static final Logger LOG = Logger.getLogger(Targets.class.getName());
+  private static final LazyLog LOG = new LazyLog(Targets.class.getName());
 
   private Targets(List<ZarrArray> targets, boolean resume, String what) {
     this.targets = targets;
@@ -212,12 +212,13 @@ public final class Targets {
         }
         List<String> others = StagedWrite.strangers(t, journal);
         if (!others.isEmpty()) {
-          LOG.warning(
-              what
-                  + ": left alone beside the target "
-                  + describe(t)
-                  + " (not created by this compute, so never adopted, moved or deleted): "
-                  + String.join(", ", others));
+          LOG.get()
+              .warning(
+                  what
+                      + ": left alone beside the target "
+                      + describe(t)
+                      + " (not created by this compute, so never adopted, moved or deleted): "
+                      + String.join(", ", others));
         }
       }
     } catch (RuntimeException | Error e) {
@@ -232,7 +233,7 @@ public final class Targets {
       if (targets.get(i).isDeferred()) {
         String left = StagedWrite.discard(targets.get(i), i, journal);
         if (left != null) {
-          LOG.warning(what + ": " + left);
+          LOG.get().warning(what + ": " + left);
         }
       }
     }
@@ -251,7 +252,7 @@ public final class Targets {
       try {
         discardRecorded();
       } catch (RuntimeException e) {
-        LOG.warning(what + ": could not delete a staging array: " + e.getMessage());
+        LOG.get().warning(what + ": could not delete a staging array: " + e.getMessage());
       }
     }
   }

@@ -1,6 +1,7 @@
 package dev.cubed.plan.durable;
 
 import dev.cubed.nd.Shapes;
+import dev.cubed.runtime.LazyLog;
 import dev.cubed.runtime.Operation;
 import dev.cubed.runtime.TaskFunction;
 import dev.cubed.zarr.ZarrArray;
@@ -18,7 +19,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.logging.Logger;
 import java.util.stream.Stream;
 
 /**
@@ -33,7 +33,7 @@ import java.util.stream.Stream;
 public final class TaskMarkers implements Serializable {
   private static final long serialVersionUID = 1L;
   static final String DIR = ".done";
-  private static final Logger LOG = Logger.getLogger(TaskMarkers.class.getName());
+  private static final LazyLog LOG = new LazyLog(TaskMarkers.class.getName());
   private final String root;
 
   /** Set when the compute directory is on an object store: markers are objects there. */
@@ -218,19 +218,20 @@ public final class TaskMarkers implements Serializable {
       out.add(new Operation(name, keys, marked, op.projectedMem(), deps));
     }
     if (cdir.resumed()) {
-      LOG.info(
-          "resume "
-              + cdir.location()
-              + ": "
-              + skipped
-              + " of "
-              + total
-              + " tasks already done ("
-              + dropped.size()
-              + " of "
-              + ops.size()
-              + " ops complete), running "
-              + (total - skipped));
+      LOG.get()
+          .info(
+              "resume "
+                  + cdir.location()
+                  + ": "
+                  + skipped
+                  + " of "
+                  + total
+                  + " tasks already done ("
+                  + dropped.size()
+                  + " of "
+                  + ops.size()
+                  + " ops complete), running "
+                  + (total - skipped));
     }
     return new Prepared(out, skipped);
   }
