@@ -58,6 +58,10 @@ class StoredWindowTest {
     return n instanceof ArrayNode.Virtual && n.name().startsWith("zarr-window");
   }
 
+  private static boolean isStrided(CubedArray y) {
+    return y.node() instanceof ArrayNode.Virtual && y.node().name().startsWith("zarr-strided");
+  }
+
   /** Overwrites the last 64 bytes of every chunk file of {@code name} with garbage. */
   private void corruptTails(String name) throws IOException {
     List<Path> files;
@@ -184,5 +188,34 @@ class StoredWindowTest {
       assertThat((double[]) r.data()).containsExactly((double[]) c.data());
     }
     assertThat(z.read(new long[] {500, 0}, new long[] {0, 10}).size()).isZero();
+  }
+
+  @Test
+  void smallStepSlicesDecodeOnlyTheirElements() throws IOException {
+    NDArray a = EngineTestSupport.randomDoubles(12, N, N);
+    CubedArray x = Cubed.fromZarr(stored("a", Compression.zstd(1), a), spec());
+    // every other row from 1 and every third column from 2, and the first rows of each chunk
+    CubedArray s = Xp.getItem(x, Index.slice(1L, null, 2), Index.slice(2L, null, 3));
+    CubedArray head = Xp.getItem(x, Index.slice(0L, 9L, 2), Index.slice(0L, null, 2));
+    assertThat(isStrided(s)).isTrue();
+    assertThat(isStrided(head)).isTrue();
+    NDArray r = Xp.multiply(s, 1.0).compute();
+    assertThat(r.shape()).containsExactly(N / 2, (N - 2 + 2) / 3);
+    for (int i = 0; i < N / 2; i++) {
+      for (int j = 0; j < (N - 2 + 2) / 3; j++) {
+        assertThat(r.getDouble(i * ((N - 2 + 2) / 3) + j))
+            .isEqualTo(a.getDouble((1 + 2 * i) * N + 2 + 3 * j));
+      }
+    }
+    corruptTails("a");
+    // rows 0..8 of the chunks of the first chunk row end in the first slice of their streams
+    NDArray h = head.compute();
+    for (int i = 0; i < 5; i++) {
+      for (int j = 0; j < N / 2; j++) {
+        assertThat(h.getDouble(i * (N / 2) + j)).isEqualTo(a.getDouble(2 * i * N + 2 * j));
+      }
+    }
+    // negative steps keep reading whole blocks
+    assertThat(isStrided(Xp.getItem(x, Index.slice(null, null, -2L), Index.all()))).isFalse();
   }
 }

@@ -26,19 +26,23 @@ final class RegionRead implements ArrayNode.BlockGenerator, NamedContent {
   private final ChunkGrid grid;
   private final long[] origin;
 
+  /** The step per axis, or null: 1 on every axis. */
+  private final long[] step;
+
   /** The name in node digests (null: hashed from the generator's serialized form). */
   private final String name;
 
-  private RegionRead(ZarrArray array, ChunkGrid grid, long[] origin, String name) {
+  private RegionRead(ZarrArray array, ChunkGrid grid, long[] origin, long[] step, String name) {
     this.array = array;
     this.grid = grid;
     this.origin = origin;
+    this.step = step;
     this.name = name;
   }
 
   /** The stored array on {@code grid} (its shape). */
   static RegionRead regrid(ZarrArray array, ChunkGrid grid) {
-    return new RegionRead(array, grid, new long[grid.shape().length], null);
+    return new RegionRead(array, grid, new long[grid.shape().length], null, null);
   }
 
   /**
@@ -53,16 +57,49 @@ final class RegionRead implements ArrayNode.BlockGenerator, NamedContent {
     Shapes.checkBoxInside("window", start, shape, array.shape());
     String name =
         "zarr-window-of:" + arrayName + "@" + Arrays.toString(start) + "/" + Shapes.format(shape);
-    return new RegionRead(array, grid, start.clone(), name);
+    return new RegionRead(array, grid, start.clone(), null, name);
+  }
+
+  /**
+   * The selection of stored array {@code array} from {@code start} every {@code step[i]} (at least
+   * 1) along axis {@code i}, of {@code grid}'s shape, on {@code grid}; named from {@code arrayName}
+   * as {@link #window}.
+   *
+   * @throws IllegalArgumentException when a step is below 1 or the selection is not inside the
+   *     array
+   */
+  static RegionRead strided(
+      ZarrArray array, String arrayName, long[] start, long[] step, ChunkGrid grid) {
+    long[] shape = grid.shape();
+    long[] full = array.shape();
+    long[] extent = new long[shape.length];
+    for (int i = 0; i < shape.length && i < step.length; i++) {
+      if (step[i] < 1) {
+        throw new IllegalArgumentException(
+            "strided: steps must be at least 1, got " + Arrays.toString(step));
+      }
+      extent[i] = shape[i] == 0 ? 0 : (shape[i] - 1) * step[i] + 1;
+    }
+    Shapes.checkBoxInside("strided", start, extent, full);
+    String name =
+        "zarr-strided-of:"
+            + arrayName
+            + "@"
+            + Arrays.toString(start)
+            + "/"
+            + Arrays.toString(step)
+            + "/"
+            + Shapes.format(shape);
+    return new RegionRead(array, grid, start.clone(), step.clone(), name);
   }
 
   @Override
   public NDArray generate(long[] coords, long[] blockShape) {
     long[] at = grid.blockOffset(coords);
     for (int i = 0; i < at.length; i++) {
-      at[i] += origin[i];
+      at[i] = origin[i] + at[i] * (step == null ? 1 : step[i]);
     }
-    return array.read(at, blockShape);
+    return step == null ? array.read(at, blockShape) : array.readStrided(at, step, blockShape);
   }
 
   @Override

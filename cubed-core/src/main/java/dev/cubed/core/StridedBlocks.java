@@ -77,6 +77,15 @@ final class StridedBlocks {
       }
     }
     ChunkGrid grid = ChunkGrid.of(len.clone(), sizes);
+    if (x instanceof ArrayNode.Stored st && st.array().readsBoxes() && positive(step)) {
+      // read straight from the stored chunks: each task decodes its chunk up to its block's
+      // last element and copies only the selected elements into its block (no chunk-sized array)
+      return new ArrayNode.Virtual(
+          "zarr-strided",
+          grid,
+          x.dtype(),
+          RegionRead.strided(st.array(), x.digest(), start, step, grid));
+    }
     KeyFunction keys = k -> List.of(BlockKeys.one(inKey(inBlock, k)));
     int mult = x.dtype().isComplex() ? 2 : 1;
     BlockwiseFunction fn =
@@ -108,6 +117,15 @@ final class StridedBlocks {
         grid,
         x.dtype(),
         null);
+  }
+
+  private static boolean positive(long[] step) {
+    for (long s : step) {
+      if (s < 1) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static long[] inKey(long[][] inBlock, long[] k) {

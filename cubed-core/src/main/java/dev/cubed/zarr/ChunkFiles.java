@@ -60,9 +60,10 @@ final class ChunkFiles {
   }
 
   /**
-   * Decodes the box at {@code lo} of shape {@code box} of the chunk at {@code key} of {@code fs}
-   * straight into {@code dst} at {@code dstAt} ({@link ChunkCodec#decodeInto}); false, having
-   * written nothing, when the whole-chunk path must decide (as {@link #read} returns null).
+   * Decodes the box at {@code lo} of shape {@code box} (every {@code step[i]}-th element; null: 1)
+   * of the chunk at {@code key} of {@code fs} straight into {@code dst} at {@code dstAt} ({@link
+   * ChunkCodec#decodeInto}); false, having written nothing, when the whole-chunk path must decide
+   * (as {@link #read} returns null).
    *
    * @throws ZarrFormatException naming {@code where} if the part of the file decoded is truncated
    *     or corrupt
@@ -77,12 +78,18 @@ final class ChunkFiles {
       long[] full,
       long[] lo,
       long[] box,
+      long[] step,
       NDArray dst,
       long[] dstAt,
       long bound,
       String where) {
     return decodeFile(
-        fs, key, bound, where, false, in -> codec.decodeInto(in, full, lo, box, dst, dstAt, where));
+        fs,
+        key,
+        bound,
+        where,
+        false,
+        in -> codec.decodeInto(in, full, lo, box, step, dst, dstAt, where));
   }
 
   /**

@@ -250,6 +250,20 @@ public final class ZarrArray implements Serializable {
   }
 
   /**
+   * The strided selection {@code start[i] + k * step[i]} for {@code k < count[i]} on every axis
+   * (steps at least 1), as a new dense array of shape {@code count}: each stored chunk it touches
+   * is read once; a local {@code bytes} + zstd, gzip or zlib chunk ({@link #readsBoxes()}) is
+   * decoded only up to the selection's last element in it, and only the selected elements are
+   * copied, straight into the result. Holds beside the result what {@link #regionReadBytes()} says.
+   *
+   * @throws IllegalArgumentException if the ranks differ, a step is below 1 or a selected position
+   *     is outside the array
+   */
+  public NDArray readStrided(long[] start, long[] step, long[] count) {
+    return ZarrRegions.readStrided(this, start, step, count);
+  }
+
+  /**
    * Bytes a read of a box ({@link #read(long[], long[])}) holds beside the box it returns, at most:
    * the decoder's per-thread slices when each chunk decodes straight into the result (a local
    * {@code bytes} + zstd, gzip or zlib array), else one stored chunk (a whole shard for a sharded

@@ -80,13 +80,13 @@ final class ZarrChunks {
   }
 
   /**
-   * Decodes the box at {@code lo} of shape {@code box} of chunk {@code coords} straight into {@code
-   * dst} at {@code dstAt}; false, having written nothing, if the chunk must be read whole ({@link
-   * #read}: not stored, not a regular file, or a value the codec does not decode this way). Only
-   * called when {@link #readsInto} holds.
+   * Decodes the box at {@code lo} of shape {@code box} (every {@code step[i]}-th element; null: 1)
+   * of chunk {@code coords} straight into {@code dst} at {@code dstAt}; false, having written
+   * nothing, if the chunk must be read whole ({@link #read}: not stored, not a regular file, or a
+   * value the codec does not decode this way). Only called when {@link #readsInto} holds.
    */
   static boolean readInto(
-      ZarrArray z, long[] coords, long[] lo, long[] box, NDArray dst, long[] dstAt) {
+      ZarrArray z, long[] coords, long[] lo, long[] box, long[] step, NDArray dst, long[] dstAt) {
     ArrayMetadata meta = z.metadata();
     String key = Keys.join(z.path(), meta.chunkKey(coords));
     long bound = z.maxStoredChunkBytes();
@@ -98,6 +98,7 @@ final class ZarrChunks {
           z.chunks(),
           lo,
           box,
+          step,
           dst,
           dstAt,
           bound,

@@ -129,7 +129,7 @@ final class ZarrRegions {
                 part.data(), box, new long[box.length], out.data(), shape, inRegion, box, mult);
             return;
           }
-          if (into && ZarrChunks.readInto(z, c, inChunk, box, out, inRegion)) {
+          if (into && ZarrChunks.readInto(z, c, inChunk, box, null, out, inRegion)) {
             return; // decoded up to the box's last byte, straight into out
           }
           NDArray chunk = z.readChunk(c);
@@ -141,6 +141,119 @@ final class ZarrRegions {
           }
         });
     return out;
+  }
+
+  /** {@link ZarrArray#readStrided}: chunk by chunk, each touched chunk read once. */
+  static NDArray readStrided(ZarrArray z, long[] start, long[] step, long[] count) {
+    int nd = z.ndim();
+    long[] ashape = z.shape();
+    if (start.length != nd || step.length != nd || count.length != nd) {
+      throw new IllegalArgumentException(
+          "readStrided: start "
+              + Arrays.toString(start)
+              + ", step "
+              + Arrays.toString(step)
+              + " and count "
+              + Arrays.toString(count)
+              + " must have "
+              + nd
+              + " dimensions like array '"
+              + z.path()
+              + "' of shape "
+              + Shapes.format(ashape));
+    }
+    for (int i = 0; i < nd; i++) {
+      if (step[i] < 1
+          || count[i] < 0
+          || start[i] < 0
+          || (count[i] > 0 && start[i] + (count[i] - 1) * step[i] >= ashape[i])) {
+        throw new IllegalArgumentException(
+            "readStrided: "
+                + count[i]
+                + " elements from "
+                + start[i]
+                + " every "
+                + step[i]
+                + " (steps must be at least 1) are not inside dimension "
+                + i
+                + " of array '"
+                + z.path()
+                + "' of shape "
+                + Shapes.format(ashape));
+      }
+    }
+    Shapes.intSize("readStrided", count);
+    NDArray out = NDArray.zeros(z.dtype(), count);
+    if (Shapes.size(count) == 0) {
+      return out;
+    }
+    long[] chunks = z.chunks();
+    // per axis, the runs of selected positions falling in one chunk: {chunk, first j, n}
+    long[][][] runs = new long[nd][][];
+    for (int i = 0; i < nd; i++) {
+      java.util.List<long[]> l = new java.util.ArrayList<>();
+      for (long j = 0; j < count[i]; ) {
+        long p = start[i] + j * step[i];
+        long c = p / chunks[i];
+        long n = Math.min(count[i] - j, ((c + 1) * chunks[i] - 1 - p) / step[i] + 1);
+        l.add(new long[] {c, j, n});
+        j += n;
+      }
+      runs[i] = l.toArray(new long[0][]);
+    }
+    boolean into = ZarrChunks.readsInto(z);
+    int mult = z.dtype().isComplex() ? 2 : 1;
+    int[] at = new int[nd];
+    long[] c = new long[nd];
+    long[] lo = new long[nd];
+    long[] box = new long[nd];
+    long[] dstAt = new long[nd];
+    while (true) {
+      for (int i = 0; i < nd; i++) {
+        long[] r = runs[i][at[i]];
+        c[i] = r[0];
+        lo[i] = start[i] + r[1] * step[i] - r[0] * chunks[i];
+        box[i] = r[2];
+        dstAt[i] = r[1];
+      }
+      if (!(into && ZarrChunks.readInto(z, c.clone(), lo, box, step, out, dstAt))) {
+        NDArray chunk = z.readChunk(c.clone());
+        copyStrided(chunk, lo, box, step, out, dstAt, mult);
+      }
+      int k = nd - 1;
+      while (k >= 0 && ++at[k] == runs[k].length) {
+        at[k] = 0;
+        k--;
+      }
+      if (k < 0) {
+        return out;
+      }
+    }
+  }
+
+  /** Every {@code step[i]}-th element of the box at {@code lo} of {@code src} into {@code dst}. */
+  private static void copyStrided(
+      NDArray src, long[] lo, long[] box, long[] step, NDArray dst, long[] dstAt, int mult) {
+    int nd = box.length;
+    long[] ss = Shapes.strides(src.shape());
+    long[] ds = Shapes.strides(dst.shape());
+    long n = Shapes.size(box);
+    long[] idx = new long[nd];
+    for (long f = 0; f < n; f++) {
+      long si = 0;
+      long di = 0;
+      for (int i = 0; i < nd; i++) {
+        si += (lo[i] + idx[i] * step[i]) * ss[i];
+        di += (dstAt[i] + idx[i]) * ds[i];
+      }
+      System.arraycopy(src.data(), (int) si * mult, dst.data(), (int) di * mult, mult);
+      for (int i = nd - 1; i >= 0; i--) {
+        if (++idx[i] < box[i]) {
+          break;
+        }
+        idx[i] = 0;
+      }
+    }
   }
 
   /**

@@ -39,10 +39,13 @@ public interface ChunkCodec extends Serializable {
   /**
    * Decodes the box at {@code lo} of shape {@code box} (not empty, inside the chunk clipped to the
    * array) of a chunk of {@code chunkShape} whose stored bytes are read from {@code in} straight
-   * into {@code dst} (the array's dtype) at {@code dstAt}, holding no chunk-sized array; returns
-   * false, having written nothing, if this codec or this chunk needs another path (the caller then
-   * reads the chunk whole). Parts of the stored value past the box may not be decoded, so
-   * corruption there may not be seen ({@link #decodesRegions()}).
+   * into {@code dst} (the array's dtype) at {@code dstAt}, holding no chunk-sized array. With
+   * {@code step} (null: 1 on every axis; else at least 1 on each), the box's {@code box[i]}
+   * elements along axis {@code i} are {@code lo[i]}, {@code lo[i] + step[i]}, ...: a strided
+   * selection, written densely into {@code dst}. Returns false, having written nothing, if this
+   * codec or this chunk needs another path (the caller then reads the chunk whole). Parts of the
+   * stored value past the box may not be decoded, so corruption there may not be seen ({@link
+   * #decodesRegions()}).
    *
    * @throws dev.cubed.zarr.store.ZarrFormatException naming {@code where} if the part decoded is
    *     corrupt or truncated
@@ -52,6 +55,7 @@ public interface ChunkCodec extends Serializable {
       long[] chunkShape,
       long[] lo,
       long[] box,
+      long[] step,
       NDArray dst,
       long[] dstAt,
       String where) {

@@ -237,6 +237,7 @@ public final class CodecPipeline implements ChunkCodec {
       long[] chunkShape,
       long[] lo,
       long[] box,
+      long[] step,
       NDArray dst,
       long[] dstAt,
       String where) {
@@ -246,7 +247,7 @@ public final class CodecPipeline implements ChunkCodec {
     }
     ArrayBytesCodec.Bytes ab = (ArrayBytesCodec.Bytes) arrayBytes;
     return StreamedDecode.decodeInto(
-        compressor, in, ab.dtype(), chunkShape, ab.order(), lo, box, dst, dstAt, where);
+        compressor, in, ab.dtype(), chunkShape, ab.order(), lo, box, step, dst, dstAt, where);
   }
 
   @Override

@@ -126,18 +126,20 @@ public final class StreamedDecode {
   }
 
   /**
-   * Decodes the box at {@code lo} of shape {@code box} (not empty) of the chunk of shape {@code
-   * full} whose stored value {@code in} holds (compressed as for {@link #decode}) straight into
-   * {@code dst} at {@code dstAt}; false (nothing written) if the chunk is too large for one array
-   * (the caller then takes the whole-value path, which refuses it) or if the one-call zstd decode
-   * is on ({@link #oneShot}, which decodes whole chunks: the caller then reads the chunk whole).
-   * The stream is decoded only up to the last byte of the box in the chunk's C-order image ({@link
-   * BoxInto#endByte}), and only the box's elements are copied: bytes past the box are not decoded,
-   * so corruption there, and a gzip member's trailer (its crc32 and size), are not checked by this
-   * read (zarr-python's default zstd frames carry no checksum either). A zstd frame that declares a
-   * size other than the chunk's is refused (larger) or decoded whole (smaller: a value of several
-   * frames, or a truncated chunk), so that the whole-value checks apply; a box reaching the chunk's
-   * last byte decodes the whole value with all of {@link #decode}'s checks.
+   * Decodes the box at {@code lo} of shape {@code box} (not empty; with {@code step}, null for 1,
+   * every {@code step[i]}-th element along axis {@code i}: {@link ChunkCodec#decodeInto}) of the
+   * chunk of shape {@code full} whose stored value {@code in} holds (compressed as for {@link
+   * #decode}) straight into {@code dst} at {@code dstAt}; false (nothing written) if the chunk is
+   * too large for one array (the caller then takes the whole-value path, which refuses it) or if
+   * the one-call zstd decode is on ({@link #oneShot}, which decodes whole chunks: the caller then
+   * reads the chunk whole). The stream is decoded only up to the last byte of the box in the
+   * chunk's C-order image ({@link BoxInto#endByte}), and only the box's elements are copied: bytes
+   * past the box are not decoded, so corruption there, and a gzip member's trailer (its crc32 and
+   * size), are not checked by this read (zarr-python's default zstd frames carry no checksum
+   * either). A zstd frame that declares a size other than the chunk's is refused (larger) or
+   * decoded whole (smaller: a value of several frames, or a truncated chunk), so that the
+   * whole-value checks apply; a box reaching the chunk's last byte decodes the whole value with all
+   * of {@link #decode}'s checks.
    *
    * @throws ZarrFormatException naming {@code where} if the part decoded is corrupt or truncated,
    *     or the value declares a size beyond the chunk's
@@ -150,6 +152,7 @@ public final class StreamedDecode {
       ByteOrder order,
       long[] lo,
       long[] box,
+      long[] step,
       NDArray dst,
       long[] dstAt,
       String where) {
@@ -157,7 +160,7 @@ public final class StreamedDecode {
     if (need > Integer.MAX_VALUE - 8 || oneShot) {
       return false;
     }
-    long stop = BoxInto.endByte(full, lo, box, dtype.itemSize());
+    long stop = BoxInto.endByte(full, lo, box, step, dtype.itemSize());
     Buffers b = BUFFERS.get();
     Reader r = new Reader(in, b.in, where);
     boolean zstd = codec instanceof ZstdBytesCodec;
@@ -168,7 +171,8 @@ public final class StreamedDecode {
       }
     }
     Output out =
-        new Output(b.out, new BoxInto(dst, order, full, lo, box, dstAt), (int) need, (int) stop);
+        new Output(
+            b.out, new BoxInto(dst, order, full, lo, box, step, dstAt), (int) need, (int) stop);
     decodeStream(codec, zstd, b, r, out, where);
     out.finish(dtype, full, where, codecName(codec));
     return true;

@@ -113,12 +113,14 @@ public final class V2Codec implements ChunkCodec {
       long[] chunkShape,
       long[] lo,
       long[] box,
+      long[] step,
       NDArray dst,
       long[] dstAt,
       String where) {
     BytesCodec c = streamCompressor();
     return c != null
-        && StreamedDecode.decodeInto(c, in, dtype, chunkShape, order(), lo, box, dst, dstAt, where);
+        && StreamedDecode.decodeInto(
+            c, in, dtype, chunkShape, order(), lo, box, step, dst, dstAt, where);
   }
 
   @Override
