@@ -530,6 +530,20 @@ public final class NDArray {
   }
 
   /**
+   * Fills {@code dst} (a C-order backing array of {@code box}'s shape, same type as {@code src})
+   * with the box at {@code start} of {@code src} (shape {@code srcShape}) broadcast to the box's
+   * rank: {@code srcShape} is aligned with the box's trailing axes and its axes of length 1 (and
+   * the missing leading ones) repeat index 0. {@code mult} is 2 for interleaved complex data.
+   *
+   * @throws IllegalArgumentException if the source has more axes than the box, or the box leaves
+   *     the source along an axis that is not broadcast
+   */
+  public static void broadcastBox(
+      Object src, long[] srcShape, long[] start, Object dst, long[] box, int mult) {
+    StridedCopy.broadcastBox(src, srcShape, start, dst, box, mult);
+  }
+
+  /**
    * A copy with the axes permuted: output axis {@code i} is input axis {@code axes[i]} (the
    * standard's {@code permute_dims}).
    */

@@ -67,23 +67,29 @@ final class StridedCopy {
    * strides are 0.
    */
   static void gatherStrided(Object src, int[] srcStride, Object dst, long[] outShape, int mult) {
+    gatherStrided(src, 0, srcStride, dst, outShape, mult);
+  }
+
+  /** {@link #gatherStrided} from source element {@code srcOff} on. */
+  private static void gatherStrided(
+      Object src, int srcOff, int[] srcStride, Object dst, long[] outShape, int mult) {
     int nd = outShape.length;
     if (Shapes.size(outShape) == 0) {
       return;
     }
     if (nd == 0) {
-      System.arraycopy(src, 0, dst, 0, mult);
+      System.arraycopy(src, srcOff * mult, dst, 0, mult);
       return;
     }
     int innerLen = (int) outShape[nd - 1];
     int innerStride = srcStride[nd - 1];
-    if (mult == 1 && innerStride > 1 && tiled(src, srcStride, dst, outShape)) {
+    if (srcOff == 0 && mult == 1 && innerStride > 1 && tiled(src, srcStride, dst, outShape)) {
       return;
     }
     int[] idx = new int[nd - 1];
     int dstPos = 0;
     while (true) {
-      int srcPos = 0;
+      int srcPos = srcOff;
       for (int k = 0; k < nd - 1; k++) {
         srcPos += idx[k] * srcStride[k];
       }
@@ -496,6 +502,51 @@ final class StridedCopy {
     }
     gatherStrided(x.data(), srcStride, out.data(), outShape, dtype.isComplex() ? 2 : 1);
     return out;
+  }
+
+  /**
+   * Fills {@code dst} (C order, shape {@code box}) with the box at {@code start} of {@code src} (C
+   * order, shape {@code srcShape}) broadcast to {@code box}'s rank: {@code srcShape} is aligned
+   * with the box's trailing axes, and along an axis where it is 1 (or absent) every position reads
+   * index 0 of {@code src}, whatever {@code start} says there.
+   */
+  static void broadcastBox(
+      Object src, long[] srcShape, long[] start, Object dst, long[] box, int mult) {
+    int nd = box.length;
+    int off = nd - srcShape.length;
+    if (off < 0 || start.length != nd) {
+      throw new IllegalArgumentException(
+          "broadcast box: source of shape "
+              + Shapes.format(srcShape)
+              + " cannot broadcast to a box of rank "
+              + nd
+              + " (start of rank "
+              + start.length
+              + ")");
+    }
+    long[] ss = Shapes.strides(srcShape);
+    int[] stride = new int[nd];
+    long at = 0;
+    for (int d = off; d < nd; d++) {
+      long n = srcShape[d - off];
+      if (n == 1) {
+        continue; // broadcast: stride 0, index 0
+      }
+      if (start[d] < 0 || start[d] + box[d] > n) {
+        throw new IllegalArgumentException(
+            "broadcast box: ["
+                + start[d]
+                + ", "
+                + (start[d] + box[d])
+                + ") on axis "
+                + d
+                + " is outside the source's "
+                + n);
+      }
+      stride[d] = (int) ss[d - off];
+      at += start[d] * ss[d - off];
+    }
+    gatherStrided(src, (int) at, stride, dst, box, mult);
   }
 
   static NDArray broadcastTo(NDArray x, long... target) {

@@ -7,9 +7,11 @@ import dev.cubed.zarr.ChunkReader;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Runs a tileable chain ({@link Tiles.Chain}, found at plan time by {@link Tiles#chain}) inside a
@@ -86,12 +88,21 @@ final class TiledEvaluation {
       this.coords = coords;
     }
 
-    /** The leaf's whole block (the one block of a 0-d leaf). */
-    NDArray block(ArrayNode leaf) throws Exception {
-      NDArray b = whole.get(leaf.name());
+    /**
+     * The leaf's whole block: the one block of a 0-d leaf, the block a broadcast leaf gives this
+     * block ({@link Tiles#broadcastKey}), else the block at the same coordinates.
+     */
+    NDArray block(ArrayNode leaf, boolean broadcast) throws Exception {
+      // a leaf some chain of the block reads broadcast and another one whole: two blocks
+      String id = broadcast ? leaf.name() + "#broadcast" : leaf.name();
+      NDArray b = whole.get(id);
       if (b == null) {
-        b = ev.block(leaf, Tiles.isValue(leaf) ? new long[0] : coords.clone());
-        whole.put(leaf.name(), b);
+        long[] k =
+            Tiles.isValue(leaf)
+                ? new long[0]
+                : broadcast ? Tiles.broadcastKey(coords, leaf.shape()) : coords.clone();
+        b = ev.block(leaf, k);
+        whole.put(id, b);
       }
       return b;
     }
@@ -167,6 +178,7 @@ final class TiledEvaluation {
     private final Map<String, NDArray> leafBlocks = new HashMap<>();
     private final Map<String, ChunkReader> leafReaders = new HashMap<>();
     private final Map<String, HeldBlocks> heldLeaves = new HashMap<>();
+    private final Set<String> broadcastLeaves = new HashSet<>();
     private final Map<String, NDArray> buffers = new HashMap<>();
     private final long[] kx;
 
@@ -206,12 +218,16 @@ final class TiledEvaluation {
             continue; // generated a tile at a time
           }
         }
-        if (Tiles.held(leaf)) {
+        boolean broadcast = ch.broadcastLeaf(leaf);
+        if (broadcast) {
+          broadcastLeaves.add(leaf.name());
+        } else if (Tiles.held(leaf)) {
           heldLeaves.put(leaf.name(), (HeldBlocks) ((ArrayNode.Virtual) leaf).generator());
           continue; // tiles cut from the held array itself
         }
-        NDArray b = leaves.block(leaf);
-        if (!Tiles.isValue(leaf) && !Arrays.equals(b.shape(), ch.blockShape())) {
+        NDArray b = leaves.block(leaf, broadcast);
+        long[] want = broadcast ? broadcastBlock(leaf.shape()) : ch.blockShape();
+        if (!Tiles.isValue(leaf) && !Arrays.equals(b.shape(), want)) {
           throw new IllegalStateException(
               leaf.name()
                   + ": block "
@@ -222,10 +238,21 @@ final class TiledEvaluation {
                   + ", the tiled chain of "
                   + ch.reduce().name()
                   + " expects "
-                  + Shapes.format(ch.blockShape()));
+                  + Shapes.format(want));
         }
         leafBlocks.put(leaf.name(), b);
       }
+    }
+
+    /** The block shape of a leaf of {@code shape} broadcast to this chain's block. */
+    private long[] broadcastBlock(long[] shape) {
+      long[] block = ch.blockShape();
+      int off = block.length - shape.length;
+      long[] r = new long[shape.length];
+      for (int d = 0; d < shape.length; d++) {
+        r[d] = shape[d] == 1 ? 1 : block[off + d];
+      }
+      return r;
     }
 
     /** Computes the reduction input's tile at {@code start} and places its state. */
@@ -338,6 +365,11 @@ final class TiledEvaluation {
         return buf;
       }
       NDArray b = leafBlocks.get(leaf.name());
+      if (broadcastLeaves.contains(leaf.name())) {
+        NDArray.broadcastBox(
+            b.data(), b.shape(), start, buf.data(), shape, b.dtype().isComplex() ? 2 : 1);
+        return buf;
+      }
       NDArray.copyBox(
           b.data(),
           b.shape(),

@@ -23,9 +23,13 @@ import java.util.function.Predicate;
  *
  * <p>A chain qualifies when the reduction's function is a {@link TileReduction}, its input is a
  * fused {@link PointwiseFunction} op, and each pointwise op reads, in every probed task, block
- * {@code k} of inputs with its own shape and chunks (no broadcasting). Inputs that do not qualify
+ * {@code k} of inputs with its own shape and chunks, or the matching block of an input that
+ * broadcasts to it ({@link #broadcasts}: a row {@code b[0, :]} beside {@code a}, a mean kept with
+ * {@code keepdims} beside the array it came from). Inputs that do not qualify as ops of the chain
  * (sources, stored arrays, other fused ops, broadcast inputs) are the chain's leaves: their whole
- * blocks are held, as without tiling. Anything else runs untiled, as before.
+ * blocks are held, as without tiling, and a broadcast leaf's tile is its block's region repeated
+ * along the broadcast axes ({@link Chain#broadcastLeaf}), so no block-sized broadcast copy is made.
+ * Anything else runs untiled.
  *
  * <p>This class finds and sizes a chain when the plan is made; {@link TiledEvaluation} runs it in a
  * task.
@@ -60,6 +64,16 @@ public final class Tiles {
     }
 
     /**
+     * True if {@code leaf} is read broadcast: not a value, and of another shape than the
+     * reduction's input (fewer axes, or length 1 where the input has more). Its block is the one
+     * {@link #broadcastKey} names, held whole; a tile repeats its region along the broadcast axes.
+     */
+    public boolean broadcastLeaf(ArrayNode leaf) {
+      long[] in = nodes.isEmpty() ? leaves.get(0).shape() : top().shape();
+      return !isValue(leaf) && !Arrays.equals(leaf.shape(), in);
+    }
+
+    /**
      * Decoded codec blocks a region read of stored leaf {@code leaf} keeps: two per row of a tile
      * (a row may span two blocks) and two more, at most the chunk's blocks, so that going through
      * the tiles in order decodes each block once.
@@ -79,8 +93,8 @@ public final class Tiles {
      * its block, or a generator that makes regions ({@link ArrayNode.RegionGenerator}).
      */
     public boolean regionLeaf(ArrayNode leaf) {
-      if (leaf.shape().length == 0) {
-        return false; // a value: its one block is held
+      if (leaf.shape().length == 0 || broadcastLeaf(leaf)) {
+        return false; // a value or a broadcast block: held whole
       }
       if (TiledWrites.generatesRegions(leaf)) {
         return true;
@@ -187,10 +201,10 @@ public final class Tiles {
     Map<String, ArrayNode.Computed> nodes = new LinkedHashMap<>();
     Map<String, ArrayNode> leaves = new LinkedHashMap<>();
     if (x instanceof ArrayNode.Computed xc) {
-      if (!pointwise(xc, xProbes)) {
+      if (!pointwise(xc, xProbes, true)) {
         return null;
       }
-      walk(xc, fused, xProbes, nodes, leaves);
+      walk(xc, fused, xProbes, nodes, leaves, true);
     } else {
       leaves.put(x.name(), x);
     }
@@ -215,16 +229,33 @@ public final class Tiles {
       List<long[]> probes,
       Map<String, ArrayNode.Computed> nodes,
       Map<String, ArrayNode> leaves) {
+    walk(t, fused, probes, nodes, leaves, false);
+  }
+
+  /**
+   * The chain's ops below {@code t} (inputs first) and its leaves; with {@code broadcast}, inputs
+   * that broadcast to {@code t} are allowed ({@link #pointwise(ArrayNode.Computed, List, boolean)})
+   * and are always leaves.
+   */
+  static void walk(
+      ArrayNode.Computed t,
+      Predicate<ArrayNode> fused,
+      List<long[]> probes,
+      Map<String, ArrayNode.Computed> nodes,
+      Map<String, ArrayNode> leaves,
+      boolean broadcast) {
     for (ArrayNode in : t.inputs()) {
       if (nodes.containsKey(in.name()) || leaves.containsKey(in.name())) {
         continue;
       }
-      // a value (0-d) is a leaf whatever made it: its one block serves every tile
+      // a value (0-d) is a leaf whatever made it: its one block serves every tile; so is an
+      // input that broadcasts to t (its tiles are cut with other keys)
       if (!isValue(in)
+          && Arrays.equals(in.shape(), t.shape())
           && in instanceof ArrayNode.Computed c
           && fused.test(c)
-          && pointwise(c, probes)) {
-        walk(c, fused, probes, nodes, leaves);
+          && pointwise(c, probes, broadcast)) {
+        walk(c, fused, probes, nodes, leaves, broadcast);
       } else {
         leaves.put(in.name(), in);
       }
@@ -239,6 +270,15 @@ public final class Tiles {
    * PointwiseFunction#takesValues}).
    */
   static boolean pointwise(ArrayNode.Computed t, List<long[]> probes) {
+    return pointwise(t, probes, false);
+  }
+
+  /**
+   * {@link #pointwise(ArrayNode.Computed, List)}, and with {@code broadcast} also allowing inputs
+   * that broadcast to {@code t} ({@link #broadcasts}) and are read at {@link #broadcastKey} in each
+   * probed task.
+   */
+  static boolean pointwise(ArrayNode.Computed t, List<long[]> probes, boolean broadcast) {
     if (!(t.op().function() instanceof PointwiseFunction pf) || !t.isRegular()) {
       return false;
     }
@@ -248,9 +288,8 @@ public final class Tiles {
       if (values && isValue(in)) {
         continue;
       }
-      if (!in.isRegular()
-          || !Arrays.equals(in.shape(), t.shape())
-          || !Arrays.equals(in.chunks(), t.chunks())) {
+      boolean same = Arrays.equals(in.shape(), t.shape()) && Arrays.equals(in.chunks(), t.chunks());
+      if (!in.isRegular() || !(same || broadcast && broadcasts(in, t))) {
         return false;
       }
     }
@@ -260,13 +299,52 @@ public final class Tiles {
         return false;
       }
       for (int i = 0; i < keys.size(); i++) {
-        long[] want = values && isValue(ins.get(i)) ? new long[0] : c;
+        ArrayNode in = ins.get(i);
+        long[] want =
+            values && isValue(in)
+                ? new long[0]
+                : Arrays.equals(in.shape(), t.shape()) ? c : broadcastKey(c, in.shape());
         if (!(keys.get(i) instanceof BlockKeys.One one) || !Arrays.equals(one.key(), want)) {
           return false;
         }
       }
     }
     return true;
+  }
+
+  /**
+   * True if {@code in} broadcasts to {@code t} block for block: not 0-d, of another shape, with at
+   * most t's axes, aligned with t's trailing axes, each of length 1 (one block) or of t's length
+   * and chunks there.
+   */
+  static boolean broadcasts(ArrayNode in, ArrayNode t) {
+    long[] s = in.shape();
+    long[] ts = t.shape();
+    int off = ts.length - s.length;
+    if (s.length == 0 || off < 0 || Arrays.equals(s, ts)) {
+      return false;
+    }
+    for (int d = 0; d < s.length; d++) {
+      boolean one = s[d] == 1 && in.chunks()[d] == 1;
+      boolean same = s[d] == ts[off + d] && in.chunks()[d] == t.chunks()[off + d];
+      if (!one && !same) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * The block of an input of shape {@code shape} that broadcasts to block {@code coords} of an
+   * array of {@code coords.length} axes: its trailing coordinates, 0 along axes of length 1.
+   */
+  static long[] broadcastKey(long[] coords, long[] shape) {
+    int off = coords.length - shape.length;
+    long[] k = new long[shape.length];
+    for (int d = 0; d < shape.length; d++) {
+      k[d] = shape[d] == 1 ? 0 : coords[off + d];
+    }
+    return k;
   }
 
   /**
