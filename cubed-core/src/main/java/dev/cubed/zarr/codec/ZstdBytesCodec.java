@@ -4,8 +4,15 @@ import com.github.luben.zstd.ZstdException;
 import dev.cubed.zarr.store.ZarrFormatException;
 import java.util.Map;
 
-/** Zstandard. */
+/**
+ * Zstandard. Making the first one in a JVM starts loading zstd-jni's native library in the
+ * background ({@link NativePreload}).
+ */
 public record ZstdBytesCodec(int level) implements BytesCodec {
+  public ZstdBytesCodec {
+    NativePreload.zstdInBackground();
+  }
+
   @Override
   public byte[] encode(byte[] in) {
     return com.github.luben.zstd.Zstd.compress(in, level);
