@@ -1,5 +1,6 @@
 package dev.cubed;
 
+import dev.cubed.plan.node.NodeDigest;
 import dev.cubed.primitive.RechunkPlanner.ConsumeIntermediates;
 import dev.cubed.primitive.RechunkPlanner.IntermediateCompression;
 import dev.cubed.zarr.store.Stores;
@@ -109,11 +110,13 @@ public final class Spec implements Serializable {
 
   /**
    * A builder starting from the defaults, with the old {@code -Dcubed.*} system properties of the
-   * class comment applied (through {@link Builder#set}).
+   * class comment applied (through {@link Builder#set}). The first call in a JVM also starts
+   * warming up node digests on a daemon thread ({@link NodeDigest#warmUpInBackground}).
    *
    * @throws IllegalArgumentException naming the property if one of them has a malformed value
    */
   public static Builder builder() {
+    NodeDigest.warmUpInBackground();
     Builder b = new Builder(new SpecValues());
     SpecKeys.applyLegacyProperties(b, System::getProperty);
     return b;

@@ -20,7 +20,9 @@ import java.util.Collections;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.WeakHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntSupplier;
 
 /**
  * Content digests of array nodes, the basis of their names (see {@link ArrayNode#name()}).
@@ -66,6 +68,40 @@ public final class NodeDigest {
   @FunctionalInterface
   interface Content {
     void write(ObjectOutputStream out) throws IOException;
+  }
+
+  private static final AtomicBoolean WARMING = new AtomicBoolean();
+
+  /**
+   * Starts, once per JVM, a daemon thread that makes one digest of a serializable lambda capturing
+   * boxed values and an array, as node digests do: a fresh JVM's first digest sets up the SHA-256
+   * provider and Java serialization's class descriptors (generated constructor accessors for {@code
+   * SerializedLambda} and the boxed types), some 20-40 ms that the caller's first {@code fromZarr}
+   * would otherwise wait for. Called when a {@code Spec} builder is made; later calls do nothing,
+   * and a digest made meanwhile on another thread is unaffected (the caches involved are
+   * thread-safe).
+   */
+  public static void warmUpInBackground() {
+    if (!WARMING.compareAndSet(false, true)) {
+      return;
+    }
+    Thread t = new Thread(NodeDigest::warmUp, "cubed-digest-warm-up");
+    t.setDaemon(true);
+    t.start();
+  }
+
+  /** One digest of the kind {@link #warmUpInBackground} describes; true if it was stable. */
+  static boolean warmUp() {
+    int i = 1;
+    long l = 2L;
+    double d = 3.0;
+    boolean b = true;
+    long[] shape = {4L};
+    Content c =
+        out ->
+            out.writeObject(
+                (IntSupplier & Serializable) () -> (int) (i + l + d + (b ? shape[0] : 0)));
+    return of(c).stable();
   }
 
   static Result of(Content content) {
