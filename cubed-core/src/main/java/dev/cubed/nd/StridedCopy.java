@@ -556,21 +556,12 @@ final class StridedCopy {
     if (Arrays.equals(shape, target)) {
       return x.copy();
     }
-    int nd = target.length;
-    long[] padded = new long[nd];
-    Arrays.fill(padded, 1);
-    System.arraycopy(shape, 0, padded, nd - shape.length, shape.length);
-    long[] inStrides = Shapes.strides(padded);
     NDArray out = NDArray.zeros(dtype, target);
-    int n = out.size();
-    if (n == 0) {
+    if (out.size() == 0) {
       return out;
     }
-    int[] srcStride = new int[nd];
-    for (int i = 0; i < nd; i++) {
-      srcStride[i] = padded[i] == 1 ? 0 : (int) inStrides[i];
-    }
-    gatherStrided(x.data(), srcStride, out.data(), target, dtype.isComplex() ? 2 : 1);
+    broadcastBox(
+        x.data(), shape, new long[target.length], out.data(), target, dtype.isComplex() ? 2 : 1);
     return out;
   }
 }
