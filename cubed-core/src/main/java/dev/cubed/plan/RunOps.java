@@ -253,9 +253,9 @@ final class RunOps {
         g.name(),
         PlanRun.allBlocks(members.get(0).numBlocks()),
         key -> {
-          Evaluator tev = ev.forTask();
+          List<NDArray> blocks = MultiOutput.computeMembers(members, ev.forTask(), key);
           for (int i = 0; i < members.size(); i++) {
-            zs.get(i).writeChunk(key, tev.compute(members.get(i), key));
+            zs.get(i).writeChunk(key, blocks.get(i));
           }
         },
         plan.info(g.name()).projectedMem(),

@@ -10,6 +10,7 @@ import dev.cubed.zarr.codec.ByteShuffle;
 import dev.cubed.zarr.codec.ChunkCodec;
 import dev.cubed.zarr.codec.Crc32cInput;
 import dev.cubed.zarr.codec.JavaBlosc;
+import dev.cubed.zarr.codec.ZstdRuns;
 import dev.cubed.zarr.store.FileSystemStore;
 import dev.cubed.zarr.store.ZarrFormatException;
 import dev.cubed.zarr.store.ZarrStoreException;
@@ -34,9 +35,11 @@ import java.util.Map;
  * decoded next (no allocation per block once the cache is full: a block cached for a while would
  * otherwise survive young collections and be copied and promoted). A chunk stored with a crc32c
  * checksum is checked when the reader opens it (one sequential pass over the file through a 64 KiB
- * buffer), since runs read single blocks. Made by {@link ZarrArray#chunkReader}; for the default
- * codec in a local directory. A chunk that is not stored reads as the fill value. Not thread-safe;
- * close it to release the file.
+ * buffer), since runs read single blocks. A {@code bytes} + zstd chunk (zarr-python 3's default)
+ * cannot be decoded block by block: it is decoded forward as a stream as far as the runs reach
+ * ({@link ZstdRuns}), so runs should come in increasing order. Made by {@link
+ * ZarrArray#chunkReader}; for the default codec and bytes + zstd in a local directory. A chunk that
+ * is not stored reads as the fill value. Not thread-safe; close it to release the file.
  */
 public final class ChunkReader implements AutoCloseable {
   private final DType dtype;
@@ -45,6 +48,10 @@ public final class ChunkReader implements AutoCloseable {
   private final int slots;
   private final FileChannel ch;
   private final BloscBlockReader blocks;
+
+  /** A bytes + zstd chunk read forward as a stream (null for Blosc). */
+  private final ZstdRuns runs;
+
   private final int blockElems;
   private final Object fillRun;
   private final int cacheBlocks;
@@ -64,8 +71,10 @@ public final class ChunkReader implements AutoCloseable {
       long[] full,
       FileChannel ch,
       BloscBlockReader blocks,
+      ZstdRuns runs,
       Object fill,
       int cacheBlocks) {
+    this.runs = runs;
     this.dtype = dtype;
     this.order = order;
     this.total = Shapes.size(full);
@@ -73,7 +82,7 @@ public final class ChunkReader implements AutoCloseable {
     this.ch = ch;
     this.blocks = blocks;
     this.blockElems = blocks == null ? 0 : blocks.blockSize() / dtype.itemSize();
-    this.fillRun = blocks == null ? fill : null;
+    this.fillRun = blocks == null && runs == null ? fill : null;
     this.cacheBlocks = Math.max(1, cacheBlocks);
     this.cache = new LinkedHashMap<>(16, 0.75f, true);
     this.shuffledDoubles =
@@ -114,7 +123,7 @@ public final class ChunkReader implements AutoCloseable {
                 + " Please report this with the plan (CubedArray.plan()).");
       }
       Object f = NDArray.full(dtype, fill, new long[] {1}).data();
-      return new ChunkReader(dtype, order, full, null, null, f, cacheBlocks);
+      return new ChunkReader(dtype, order, full, null, null, null, f, cacheBlocks);
     }
     FileChannel ch = ChunkFiles.openChunk(p);
     if (ch == null) {
@@ -135,12 +144,20 @@ public final class ChunkReader implements AutoCloseable {
         in = checked;
         size = checked.size();
       }
+      long need = Shapes.size(full) * dtype.itemSize();
+      if (codec.decodesForward()) {
+        ZstdRuns zr = ZstdRuns.open(in, dtype, order, need, where);
+        if (zr == null) {
+          return null;
+        }
+        ok = true;
+        return new ChunkReader(dtype, order, full, ch, null, zr, null, cacheBlocks);
+      }
       if (size < 16) {
         return null;
       }
       byte[] header = new byte[16];
       in.read(0, header, 16);
-      long need = Shapes.size(full) * dtype.itemSize();
       if (!codec.decodesBlockwise() || !JavaBlosc.canDecode(header) || need > Integer.MAX_VALUE) {
         return null;
       }
@@ -159,7 +176,7 @@ public final class ChunkReader implements AutoCloseable {
         return null;
       }
       ok = true;
-      return new ChunkReader(dtype, order, full, ch, r, null, cacheBlocks);
+      return new ChunkReader(dtype, order, full, ch, r, null, null, cacheBlocks);
     } catch (IOException e) {
       throw new ZarrStoreException("cannot read key '" + key + "' of " + fs.describe(), e);
     } finally {
@@ -189,6 +206,10 @@ public final class ChunkReader implements AutoCloseable {
               + ") outside a chunk of "
               + total
               + " elements");
+    }
+    if (runs != null) {
+      runs.read(start, count, dst, at);
+      return;
     }
     if (blocks == null) {
       for (int i = 0; i < count; i++) {
@@ -269,6 +290,9 @@ public final class ChunkReader implements AutoCloseable {
   @Override
   public void close() {
     cache.clear();
+    if (runs != null) {
+      runs.close();
+    }
     if (ch != null) {
       try {
         ch.close();

@@ -466,14 +466,28 @@ public final class ZarrArray implements Serializable {
 
   /**
    * A reader of runs of chunk {@code chunkCoords}'s elements that decodes only the codec blocks
-   * they touch, keeping up to {@code cacheBlocks} decoded ({@link ChunkReader}); null where the
-   * chunk must be read whole ({@link #readsRegions()} false, or a chunk this project's decoder
-   * cannot read block by block). A chunk not stored reads as the fill value (an intermediate's:
-   * {@link MissingChunkException}, as {@link #readChunk}).
+   * they touch, keeping up to {@code cacheBlocks} decoded, or (bytes + zstd, {@link
+   * #streamsRegions()}) decodes the chunk forward as far as the runs reach ({@link ChunkReader});
+   * null where the chunk must be read whole ({@link #readsRegions()} and {@link #streamsRegions()}
+   * false, or a chunk this project's decoder cannot read block by block or forward). A chunk not
+   * stored reads as the fill value (an intermediate's: {@link MissingChunkException}, as {@link
+   * #readChunk}).
    */
   public ChunkReader chunkReader(long[] chunkCoords, int cacheBlocks) {
     ZarrChunks.checkCoords(this, "chunkReader", chunkCoords);
-    return readsRegions() ? ZarrChunks.reader(this, chunkCoords, cacheBlocks) : null;
+    return readsRegions() || streamsRegions()
+        ? ZarrChunks.reader(this, chunkCoords, cacheBlocks)
+        : null;
+  }
+
+  /**
+   * True if chunks can be read from their start as runs of elements in increasing order without
+   * their decoded image ({@link #chunkReader}; a run before the previous one decodes the chunk
+   * again from its start): {@code bytes} + zstd alone (zarr-python 3's default) in a local
+   * directory.
+   */
+  public boolean streamsRegions() {
+    return store instanceof FileSystemStore && meta.codec.decodesForward();
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.cubed.plan.eval;
 
+import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import dev.cubed.plan.node.ArrayNode;
 import dev.cubed.plan.node.PlanConfig;
@@ -63,6 +64,47 @@ public final class MultiOutput {
       List<String> fused,
       boolean fold,
       long readBytesPerTask) {}
+
+  /**
+   * Block {@code key} of every member of a group that does not fold ({@link Group#fold()} false),
+   * read through the task's evaluator {@code tev}: members that are tiled reductions ({@link
+   * Tiles#chain}) are computed together, tile by tile, so a source block they share is read or
+   * decoded once for all of them (a stored bytes + zstd source is decoded forward a tile at a time,
+   * once); the others one after another, each source block read once through the task's cache.
+   */
+  public static List<NDArray> computeMembers(
+      List<ArrayNode.Computed> members, Evaluator tev, long[] key) throws Exception {
+    NDArray[] out = new NDArray[members.size()];
+    List<Tiles.Chain> chains = new ArrayList<>();
+    List<NDArray> states = new ArrayList<>();
+    List<Integer> at = new ArrayList<>();
+    for (int i = 0; i < out.length; i++) {
+      ArrayNode.Computed m = members.get(i);
+      Tiles.Chain ch =
+          tev.tileBytes() > 0 && m.op().function() instanceof TileReduction
+              ? Tiles.chain(m, tev::fused, tev.tileBytes(), key.clone())
+              : null;
+      if (ch != null) {
+        chains.add(ch);
+        states.add(NDArray.zeros(m.dtype(), m.blockShape(key)));
+        at.add(i);
+      }
+    }
+    if (chains.size() > 1) {
+      boolean[] fresh = new boolean[chains.size()];
+      Arrays.fill(fresh, true);
+      TiledEvaluation.fold(chains, states, fresh, tev, key.clone());
+      for (int j = 0; j < at.size(); j++) {
+        out[at.get(j)] = states.get(j);
+      }
+    }
+    for (int i = 0; i < out.length; i++) {
+      if (out[i] == null) {
+        out[i] = tev.compute(members.get(i), key);
+      }
+    }
+    return Arrays.asList(out);
+  }
 
   /** Plan-time key checks look at every task up to this many, else the first, middle and last. */
   private static final long KEY_CHECK_ALL = 10_000;
@@ -218,7 +260,8 @@ public final class MultiOutput {
         perMemberSourceBytes += s.chunkBytes();
       }
       distinct.putAll(ms);
-      ArrayNode.Computed r = fold ? FoldGroups.foldedReduction(m) : null;
+      // a fold's first round, or the member itself (members tiled together: computeMembers)
+      ArrayNode.Computed r = fold ? FoldGroups.foldedReduction(m) : m;
       Tiles.Chain ch =
           r != null && Arrays.equals(r.chunks(), m.chunks())
               ? Tiles.chain(r, fused0, tileBytes, null)
@@ -233,7 +276,11 @@ public final class MultiOutput {
       if (ch != null) {
         // tile states go straight into the accumulator (the member's output chunk)
         fused.add(ch.reduce().name());
-        own += m.chunkBytes() + ch.tileBytes() + leafOwnBytes(ch, fused, fused0, tileBytes);
+        own +=
+            (fold ? 0 : m.op().extraMem())
+                + m.chunkBytes()
+                + ch.tileBytes()
+                + leafOwnBytes(ch, fused, fused0, tileBytes);
       } else {
         own += ownBytes(m, fused, true, fused0, tileBytes);
       }

@@ -3,6 +3,7 @@ package dev.cubed.plan.eval;
 import dev.cubed.nd.Shapes;
 import dev.cubed.plan.node.ArrayNode;
 import dev.cubed.primitive.BlockKeys;
+import dev.cubed.zarr.codec.ZstdRuns;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -99,6 +100,10 @@ public final class Tiles {
       if (TiledWrites.generatesRegions(leaf)) {
         return true;
       }
+      if (streamed(leaf)) {
+        // decoded forward: the tiles must come in the chunk's C order (forwardTileShape)
+        return forward(tileShape, blockShape) && regionBytes(leaf) < leaf.chunkBytes();
+      }
       return leaf instanceof ArrayNode.Stored st
           && st.array().readsRegions()
           && regionBytes(leaf) < leaf.chunkBytes();
@@ -111,6 +116,9 @@ public final class Tiles {
     public long regionBytes(ArrayNode leaf) {
       if (TiledWrites.generatesRegions(leaf)) {
         return Shapes.size(tileShape) * leaf.dtype().itemSize();
+      }
+      if (streamed(leaf)) {
+        return ZstdRuns.HELD_BYTES;
       }
       return (cacheBlocks(leaf) + 1L) * REGION_BLOCK;
     }
@@ -168,11 +176,12 @@ public final class Tiles {
       return null;
     }
     ArrayNode x = r.inputs().get(0);
-    // a fused pointwise chain, or an in-memory array whose tiles are cut from it in place of a
-    // block copy (a reduction straight over a stored array is not tiled: reading it by regions
-    // made add's read-back sum 0.79 -> 1.27 s, the tiles' state merges and row copies costing
-    // more than the whole chunk's decode)
-    if (!(x instanceof ArrayNode.Computed && fused.test(x)) && !held(x)) {
+    // a fused pointwise chain, an in-memory array whose tiles are cut from it in place of a
+    // block copy, or a stored bytes + zstd array decoded forward a tile at a time (a reduction
+    // straight over a Blosc array is not tiled: reading it by regions made add's read-back sum
+    // 0.79 -> 1.27 s, the tiles' state merges and row copies costing more than the whole chunk's
+    // block-wise decode; a zstd chunk decoded whole goes through memory twice more than its tiles)
+    if (!(x instanceof ArrayNode.Computed && fused.test(x)) && !held(x) && !streamed(x)) {
       return null;
     }
     int nd = x.shape().length;
@@ -219,7 +228,12 @@ public final class Tiles {
     for (ArrayNode n : leaves.values()) {
       item = Math.max(item, n.dtype().itemSize());
     }
-    long[] tile = tileShape(block, red, Math.max(1, tileBytes / item));
+    long maxElems = Math.max(1, tileBytes / item);
+    boolean forward = false;
+    for (ArrayNode leaf : leaves.values()) {
+      forward |= streamed(leaf) && Shapes.size(block) > maxElems;
+    }
+    long[] tile = forward ? forwardTileShape(block, maxElems) : tileShape(block, red, maxElems);
     return new Chain(r, List.copyOf(nodes.values()), List.copyOf(leaves.values()), block, tile);
   }
 
@@ -395,5 +409,49 @@ public final class Tiles {
     return t;
   }
 
-  /** Block {@code rCoords} of the chain's reduction (its state), computed tile by tile. */
+  /**
+   * The tile shape for a block whose tiles must come in the block's C order (a leaf decoded
+   * forward, {@link #streamed}): the block, shrunk from the outermost axis inward until a tile
+   * holds at most {@code maxElems} elements. Every axis after the first shrunk one is whole, so
+   * each tile is one run of the block's rows and the tiles follow each other.
+   */
+  static long[] forwardTileShape(long[] block, long maxElems) {
+    long[] t = block.clone();
+    for (int d = 0; d < t.length; d++) {
+      long size = Shapes.size(t);
+      if (size <= maxElems) {
+        return t;
+      }
+      t[d] = Math.max(1, maxElems / (size / t[d]));
+    }
+    return t;
+  }
+
+  /**
+   * True if the tiles of {@code tile} over {@code block}, taken in C order of the tile grid, are
+   * consecutive runs of the block's C order: length 1 on the axes before the last one the tile
+   * cuts, whole after it.
+   */
+  static boolean forward(long[] tile, long[] block) {
+    int j = -1;
+    for (int d = 0; d < tile.length; d++) {
+      if (tile[d] != block[d]) {
+        j = d;
+      }
+    }
+    for (int d = 0; d < j; d++) {
+      if (tile[d] != 1) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * A stored array whose chunks are decoded forward as a stream ({@code bytes} + zstd in a local
+   * directory, {@link dev.cubed.zarr.ZarrArray#streamsRegions()}).
+   */
+  static boolean streamed(ArrayNode a) {
+    return a instanceof ArrayNode.Stored st && a.shape().length > 0 && st.array().streamsRegions();
+  }
 }

@@ -121,6 +121,15 @@ public interface ChunkCodec extends Serializable {
   }
 
   /**
+   * Whether chunks of this codec can be read from a local file as runs of elements in increasing
+   * order without their decoded image ({@link ZstdRuns}: the {@code bytes} serializer followed by
+   * zstd alone, zarr-python 3's default).
+   */
+  default boolean decodesForward() {
+    return false;
+  }
+
+  /**
    * Whether a block-wise decoded chunk ({@link #decodesBlockwise()}) ends with a 4-byte crc32c
    * checksum of the bytes before it, which a reader of single blocks ({@link
    * dev.cubed.zarr.ChunkReader}) must check itself.

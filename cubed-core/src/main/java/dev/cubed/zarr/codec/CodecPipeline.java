@@ -99,6 +99,11 @@ public final class CodecPipeline implements ChunkCodec {
         : null;
   }
 
+  @Override
+  public boolean decodesForward() {
+    return streamCompressor() instanceof ZstdBytesCodec;
+  }
+
   /** True if the chain ends with crc32c: each stored value ends with its 4-byte checksum. */
   boolean checked() {
     return !bytesCodecs.isEmpty()
