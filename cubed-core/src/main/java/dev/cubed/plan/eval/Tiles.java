@@ -45,6 +45,15 @@ public final class Tiles {
   static final long REGION_BLOCK = 256L << 10;
 
   /**
+   * A chain with a leaf decoded forward ({@link #streamed}) takes tiles in the chunk's C order when
+   * a tile's state has at most 1/this of the tile's elements (e.g. {@code sum(a * row)}, or {@code
+   * mean(a, 0)} over tiles of whole rows): each tile's state is merged into the block's, so a state
+   * as large as its tile (a mean over the leading axis of tiles one step long) would add a pass per
+   * element; such chains read their leaves' blocks whole.
+   */
+  static final long FORWARD_STATE_RATIO = 8;
+
+  /**
    * A tileable chain: the reduction, its fused pointwise ops (inputs first, the reduction's input
    * last), the leaves (distinct arrays whose whole blocks are read or computed), the input block
    * shape and the tile shape.
@@ -229,11 +238,25 @@ public final class Tiles {
       item = Math.max(item, n.dtype().itemSize());
     }
     long maxElems = Math.max(1, tileBytes / item);
-    boolean forward = false;
+    boolean streams = false;
     for (ArrayNode leaf : leaves.values()) {
-      forward |= streamed(leaf) && Shapes.size(block) > maxElems;
+      streams |= streamed(leaf) && Shapes.size(block) > maxElems;
     }
-    long[] tile = forward ? forwardTileShape(block, maxElems) : tileShape(block, red, maxElems);
+    long[] tile = tileShape(block, red, maxElems);
+    if (streams) {
+      // tiles in the chunk's C order when a tile's state is small beside the tile (it is merged
+      // into the block's state tile after tile); else the usual tiles over whole leaf blocks
+      long[] f = forwardTileShape(block, maxElems);
+      long stateElems = 1;
+      for (int d = 0; d < nd; d++) {
+        stateElems *= red[d] ? 1 : f[d];
+      }
+      if (stateElems * FORWARD_STATE_RATIO <= Shapes.size(f)) {
+        tile = f;
+      } else if (!(x instanceof ArrayNode.Computed) && !forward(tile, block)) {
+        return null; // straight over a stored array read whole: not tiled
+      }
+    }
     return new Chain(r, List.copyOf(nodes.values()), List.copyOf(leaves.values()), block, tile);
   }
 
