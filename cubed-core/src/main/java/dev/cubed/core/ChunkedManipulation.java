@@ -10,6 +10,7 @@ import dev.cubed.primitive.BlockKeys;
 import dev.cubed.primitive.Blockwise;
 import dev.cubed.primitive.BlockwiseFunction;
 import dev.cubed.primitive.KeyFunction;
+import dev.cubed.primitive.PassThroughFunction;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -322,7 +323,7 @@ public final class ChunkedManipulation {
           }
           return l;
         };
-    BlockwiseFunction fn = (args, k) -> (NDArray) args.get((int) own[(int) k[a]][0]);
+    BlockwiseFunction fn = new ConcatBlocks(own, a);
     int[] held = new int[nIn];
     Arrays.fill(held, 1);
     return new ArrayNode.Computed(
@@ -331,6 +332,19 @@ public final class ChunkedManipulation {
         outGrid,
         first.dtype(),
         null);
+  }
+
+  /** A concatenation's block: the block of the input owning its position along the axis. */
+  private record ConcatBlocks(long[][] owner, int axis) implements PassThroughFunction {
+    @Override
+    public NDArray apply(List<Object> args, long[] k) {
+      return (NDArray) args.get(source(k));
+    }
+
+    @Override
+    public int source(long[] k) {
+      return (int) owner[(int) k[axis]][0];
+    }
   }
 
   /**

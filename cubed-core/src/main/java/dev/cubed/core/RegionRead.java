@@ -19,7 +19,7 @@ import java.util.Arrays;
  *
  * <p>Generating a block holds, beside it, what {@link ZarrArray#regionReadBytes()} says.
  */
-final class RegionRead implements ArrayNode.BlockGenerator, NamedContent {
+final class RegionRead implements ArrayNode.ChunkViews, NamedContent {
   private static final long serialVersionUID = 1L;
 
   private final ZarrArray array;
@@ -100,6 +100,58 @@ final class RegionRead implements ArrayNode.BlockGenerator, NamedContent {
       at[i] = origin[i] + at[i] * (step == null ? 1 : step[i]);
     }
     return step == null ? array.read(at, blockShape) : array.readStrided(at, step, blockShape);
+  }
+
+  /**
+   * True if every block lies inside one chunk of the array with a step of 1 along the last axis (so
+   * a tiled chain can read its tiles' rows from the chunk: {@link ArrayNode.ChunkViews}).
+   */
+  @Override
+  public boolean viewsChunks() {
+    int nd = origin.length;
+    if (nd == 0 || nd != array.shape().length || (step != null && step[nd - 1] != 1)) {
+      return false;
+    }
+    long[] c = array.chunks();
+    long[] nb = grid.numBlocks();
+    for (int d = 0; d < nd; d++) {
+      long[] k = new long[nd];
+      for (long b = 0; b < nb[d]; b++) {
+        k[d] = b;
+        long first = origin[d] + grid.blockOffset(k)[d] * step(d);
+        long size = grid.blockShape(k)[d];
+        if (size == 0 || first / c[d] != (first + (size - 1) * step(d)) / c[d]) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  @Override
+  public ZarrArray viewedArray() {
+    return array;
+  }
+
+  @Override
+  public ArrayNode.ChunkView view(long[] coords) {
+    long[] at = grid.blockOffset(coords);
+    long[] c = array.chunks();
+    int nd = at.length;
+    long[] key = new long[nd];
+    long[] lo = new long[nd];
+    long[] st = new long[nd];
+    for (int d = 0; d < nd; d++) {
+      long p = origin[d] + at[d] * step(d);
+      key[d] = p / c[d];
+      lo[d] = p - key[d] * c[d];
+      st[d] = step(d);
+    }
+    return new ArrayNode.ChunkView(array, key, lo, st);
+  }
+
+  private long step(int d) {
+    return step == null ? 1 : step[d];
   }
 
   @Override

@@ -3,6 +3,8 @@ package dev.cubed.plan.eval;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import dev.cubed.plan.node.ArrayNode;
+import dev.cubed.primitive.BlockKeys;
+import dev.cubed.primitive.PassThroughFunction;
 import dev.cubed.zarr.ChunkReader;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -81,7 +83,7 @@ final class TiledEvaluation {
     private final Evaluator ev;
     private final long[] coords;
     private final Map<String, NDArray> whole = new HashMap<>();
-    private final Map<String, ChunkReader> readers = new HashMap<>();
+    private final Map<String, Source> readers = new HashMap<>();
 
     Leaves(Evaluator ev, long[] coords) {
       this.ev = ev;
@@ -107,27 +109,62 @@ final class TiledEvaluation {
       return b;
     }
 
-    /** A region reader of stored leaf {@code leaf}, or null if its chunk must be read whole. */
-    ChunkReader reader(ArrayNode.Stored leaf, int cacheBlocks) {
+    /**
+     * A region reader of the chunk holding this block of leaf {@code leaf} (a stored array, a view
+     * of one, or a concatenation of stored arrays: {@link Tiles#streamed}), or null if the block
+     * must be read whole.
+     */
+    Source reader(ArrayNode leaf, int cacheBlocks) throws Exception {
       if (readers.containsKey(leaf.name())) {
         return readers.get(leaf.name());
       }
-      ChunkReader r = leaf.array().chunkReader(coords.clone(), cacheBlocks);
-      readers.put(leaf.name(), r);
-      return r;
+      ArrayNode.ChunkView v = view(leaf);
+      ChunkReader r = v == null ? null : v.array().chunkReader(v.chunk(), cacheBlocks);
+      Source src = r == null ? null : new Source(r, v.array().chunks(), v.lo(), v.step());
+      readers.put(leaf.name(), src);
+      return src;
+    }
+
+    private ArrayNode.ChunkView view(ArrayNode leaf) {
+      int nd = coords.length;
+      if (leaf instanceof ArrayNode.Stored st) {
+        long[] one = new long[nd];
+        Arrays.fill(one, 1);
+        return new ArrayNode.ChunkView(st.array(), coords.clone(), new long[nd], one);
+      }
+      if (leaf instanceof ArrayNode.Virtual v && v.generator() instanceof ArrayNode.ChunkViews cv) {
+        return cv.viewsChunks() ? cv.view(coords.clone()) : null;
+      }
+      if (leaf instanceof ArrayNode.Computed c
+          && c.op().function() instanceof PassThroughFunction pt) {
+        int i = pt.source(coords.clone());
+        if (c.inputs().get(i) instanceof ArrayNode.Stored st
+            && c.op().keys().keys(coords.clone()).get(i) instanceof BlockKeys.One one) {
+          long[] ones = new long[nd];
+          Arrays.fill(ones, 1);
+          return new ArrayNode.ChunkView(st.array(), one.key(), new long[nd], ones);
+        }
+      }
+      return null;
     }
 
     @Override
     public void close() {
-      for (ChunkReader r : readers.values()) {
+      for (Source r : readers.values()) {
         if (r != null) {
-          r.close();
+          r.reader().close();
         }
       }
       readers.clear();
       whole.clear();
     }
   }
+
+  /**
+   * A leaf block read from its chunk: element {@code i} of the block is element {@code lo + i *
+   * step} of the chunk (of shape {@code chunk}) that {@code reader} reads.
+   */
+  private record Source(ChunkReader reader, long[] chunk, long[] lo, long[] step) {}
 
   private interface TileBody {
     /** One tile; {@code start} and {@code shape} are reused for the next tile: not kept. */
@@ -176,7 +213,7 @@ final class TiledEvaluation {
     private final boolean[] red;
     private final TileReduction tr;
     private final Map<String, NDArray> leafBlocks = new HashMap<>();
-    private final Map<String, ChunkReader> leafReaders = new HashMap<>();
+    private final Map<String, Source> leafReaders = new HashMap<>();
     private final Map<String, HeldBlocks> heldLeaves = new HashMap<>();
     private final Set<String> broadcastLeaves = new HashSet<>();
     private final Map<String, NDArray> buffers = new HashMap<>();
@@ -208,8 +245,8 @@ final class TiledEvaluation {
       this.rowIdx = new long[ch.blockShape().length];
       for (ArrayNode leaf : ch.leaves()) {
         if (ch.regionLeaf(leaf)) {
-          if (leaf instanceof ArrayNode.Stored st) {
-            ChunkReader r = leaves.reader(st, ch.cacheBlocks(leaf));
+          if (!TiledWrites.generatesRegions(leaf)) {
+            Source r = leaves.reader(leaf, ch.cacheBlocks(leaf));
             if (r != null) {
               leafReaders.put(leaf.name(), r);
               continue;
@@ -359,9 +396,9 @@ final class TiledEvaluation {
         h.copyBoxInto(kx, start, shape, buf.data());
         return buf;
       }
-      ChunkReader r = leafReaders.get(leaf.name());
+      Source r = leafReaders.get(leaf.name());
       if (r != null) {
-        readRows(r, ((ArrayNode.Stored) leaf).array().chunks(), start, shape, buf);
+        readRows(r, start, shape, buf);
         return buf;
       }
       NDArray b = leafBlocks.get(leaf.name());
@@ -382,13 +419,20 @@ final class TiledEvaluation {
       return buf;
     }
 
-    /** The box {@code [start, start + shape)} of a stored chunk, read a row at a time. */
-    private void readRows(ChunkReader r, long[] chunk, long[] start, long[] shape, NDArray buf) {
+    /**
+     * The box {@code [start, start + shape)} of a leaf block read from its chunk a row at a time
+     * (rows in increasing order: a chunk decoded forward reads each once).
+     */
+    private void readRows(Source src, long[] start, long[] shape, NDArray buf) {
       int nd = shape.length;
+      ChunkReader r = src.reader();
       if (nd == 0) {
         r.read(0, 1, buf.data(), 0);
         return;
       }
+      long[] cs = Shapes.strides(src.chunk());
+      long[] lo = src.lo();
+      long[] step = src.step();
       int rowLen = (int) shape[nd - 1];
       long n = 1;
       for (int d = 0; d < nd - 1; d++) {
@@ -397,7 +441,11 @@ final class TiledEvaluation {
       long[] idx = rowIdx;
       System.arraycopy(start, 0, idx, 0, nd);
       for (long f = 0; f < n; f++) {
-        r.read(Shapes.offset(chunk, idx), rowLen, buf.data(), (int) f * rowLen);
+        long off = 0;
+        for (int d = 0; d < nd; d++) {
+          off += (lo[d] + idx[d] * step[d]) * cs[d];
+        }
+        r.read(off, rowLen, buf.data(), (int) f * rowLen);
         // the next row: the second-to-last axis fastest
         for (int d = nd - 2; d >= 0; d--) {
           if (++idx[d] < start[d] + shape[d]) {

@@ -3,6 +3,7 @@ package dev.cubed.plan.eval;
 import dev.cubed.nd.Shapes;
 import dev.cubed.plan.node.ArrayNode;
 import dev.cubed.primitive.BlockKeys;
+import dev.cubed.primitive.PassThroughFunction;
 import dev.cubed.zarr.codec.ZstdRuns;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -218,13 +219,13 @@ public final class Tiles {
     }
     Map<String, ArrayNode.Computed> nodes = new LinkedHashMap<>();
     Map<String, ArrayNode> leaves = new LinkedHashMap<>();
-    if (x instanceof ArrayNode.Computed xc) {
+    if (x instanceof ArrayNode.Computed xc && !streamed(x)) {
       if (!pointwise(xc, xProbes, true)) {
         return null;
       }
       walk(xc, fused, xProbes, nodes, leaves, true);
     } else {
-      leaves.put(x.name(), x);
+      leaves.put(x.name(), x); // an in-memory array, or one read from the store tile by tile
     }
     long[] block = rCoords != null ? x.blockShape(xProbes.get(0)) : x.chunks();
     if (Shapes.size(block) == 0) {
@@ -253,7 +254,7 @@ public final class Tiles {
       }
       if (stateElems * FORWARD_STATE_RATIO <= Shapes.size(f)) {
         tile = f;
-      } else if (!(x instanceof ArrayNode.Computed) && !forward(tile, block)) {
+      } else if (nodes.isEmpty() && !held(x) && !forward(tile, block)) {
         return null; // straight over a stored array read whole: not tiled
       }
     }
@@ -471,10 +472,34 @@ public final class Tiles {
   }
 
   /**
-   * A stored array whose chunks are decoded forward as a stream ({@code bytes} + zstd in a local
-   * directory, {@link dev.cubed.zarr.ZarrArray#streamsRegions()}).
+   * An array whose blocks are read from chunks decoded forward as a stream ({@code bytes} + zstd in
+   * a local directory, {@link dev.cubed.zarr.ZarrArray#streamsRegions()}): such a stored array, a
+   * slice or strided selection of one whose blocks each lie in one chunk ({@link
+   * ArrayNode.ChunkViews}), or a concatenation of such stored arrays ({@link PassThroughFunction}).
    */
   static boolean streamed(ArrayNode a) {
-    return a instanceof ArrayNode.Stored st && a.shape().length > 0 && st.array().streamsRegions();
+    if (a.shape().length == 0) {
+      return false;
+    }
+    if (a instanceof ArrayNode.Stored st) {
+      return st.array().streamsRegions();
+    }
+    if (a instanceof ArrayNode.Virtual v && v.generator() instanceof ArrayNode.ChunkViews cv) {
+      return cv.viewsChunks() && cv.viewedArray().streamsRegions();
+    }
+    if (a instanceof ArrayNode.Computed c && c.op().function() instanceof PassThroughFunction) {
+      // a concatenation of stored arrays on its own chunks: each block is a stored chunk
+      for (ArrayNode in : c.inputs()) {
+        if (!(in instanceof ArrayNode.Stored st)
+            || !st.array().streamsRegions()
+            || in.dtype() != a.dtype()
+            || !in.isRegular()
+            || !Arrays.equals(in.chunks(), a.chunks())) {
+          return false;
+        }
+      }
+      return true;
+    }
+    return false;
   }
 }

@@ -274,6 +274,31 @@ public abstract sealed class ArrayNode implements Serializable {
   }
 
   /**
+   * Where a block lies in a stored array: element {@code i} of the block (per axis) is element
+   * {@code lo + i * step} of chunk {@code chunk} of {@code array} (its full, unclipped chunk).
+   */
+  public record ChunkView(ZarrArray array, long[] chunk, long[] lo, long[] step) {}
+
+  /**
+   * A generator whose blocks are strided boxes of single chunks of one stored array (a slice or a
+   * strided selection read from the store), so that a chain reading them a tile at a time can read
+   * the tile's rows from the chunk ({@link dev.cubed.zarr.ChunkReader}) instead of the block.
+   */
+  public interface ChunkViews extends BlockGenerator {
+    /**
+     * True if every block is inside one chunk with a step of 1 along the last axis ({@link #view}
+     * answers for every block).
+     */
+    boolean viewsChunks();
+
+    /** The stored array the blocks come from. */
+    ZarrArray viewedArray();
+
+    /** Where block {@code coords} lies (only when {@link #viewsChunks()}). */
+    ChunkView view(long[] coords);
+  }
+
+  /**
    * A generator that can also make any box of a block, so that a chain computed a run at a time (a
    * chunk written while it is computed) generates only the runs, never the whole block. A region
    * must equal the same box of {@link #generate}'s block.
