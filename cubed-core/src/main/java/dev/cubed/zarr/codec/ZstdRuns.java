@@ -29,11 +29,12 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class ZstdRuns implements AutoCloseable {
   /**
-   * The most zstd's window holds while decoding a frame this reader accepts: frames that need a
-   * larger window (above level 19, or long-distance matching) are refused by the decoder's window
-   * limit and read whole.
+   * The largest window (log2 bytes) of a frame read here: zstd's own parameters pick at most 4 MiB
+   * up to level 16 for chunks of any size (zarr-python's default level 3 picks 2 MiB); frames whose
+   * header asks for more (higher levels, long-distance matching) are read whole ({@link #open}
+   * returns null), and the decoder is held to it.
    */
-  static final int WINDOW_LOG_MAX = 23;
+  static final int WINDOW_LOG_MAX = 22;
 
   /**
    * Bytes a reader holds besides its caller's arrays: the read and decoded slices, zstd's window
