@@ -252,6 +252,39 @@ class ScanChainTest {
     assertThat(got).isEqualTo(sequential(a, 0, false, DType.FLOAT64));
   }
 
+  /**
+   * One step per block: a block read from the store is scanned in place and is its own carry (no
+   * array made per block), while a block of an array held in memory is copied first; the stored
+   * input and the held array stay as they were, on one lane and on several.
+   */
+  @ParameterizedTest
+  @ValueSource(ints = {1, 2, 5})
+  void storedBlocksAreScannedInPlaceHeldOnesAreNot(int workers) throws Exception {
+    NDArray a = EngineTestSupport.randomDoubles(11, 40, 6, 5);
+    NDArray before = a.copy();
+    long[] chunks = {1, 6, 5};
+    FileSystemStore store = new FileSystemStore(dir.resolve("in-" + workers));
+    ZarrArray z =
+        ZarrArray.create(store, "r").shape(a.shape()).chunks(chunks).dtype(DType.FLOAT64).build();
+    z.write(new long[3], a);
+    NDArray want = sequential(a, 0, false, DType.FLOAT64);
+    Spec spec = spec("200MB", workers, 0);
+    for (boolean prod : new boolean[] {false, true}) {
+      CubedArray stored = Cubed.fromZarr(ZarrArray.open(store, "r"), spec);
+      CubedArray held = Cubed.fromArray(a, chunks, spec);
+      for (CubedArray x : new CubedArray[] {stored, held}) {
+        CubedArray c = prod ? Xp.cumulativeProd(x, 0) : Xp.cumulativeSum(x, 0);
+        FileSystemStore out = new FileSystemStore(dir.resolve("out-" + workers + prod + x));
+        Cubed.compute(Cubed.toZarrLazy(c, out, "cs"));
+        assertThat(ZarrArray.open(out, "cs").read())
+            .isEqualTo(prod ? sequential(a, 0, true, DType.FLOAT64) : want);
+        assertThat(c.compute()).isEqualTo(prod ? sequential(a, 0, true, DType.FLOAT64) : want);
+      }
+      assertThat(a).as("the held array").isEqualTo(before);
+      assertThat(ZarrArray.open(store, "r").read()).as("the stored input").isEqualTo(before);
+    }
+  }
+
   /** The inclusive scan along {@code axis} as NumPy computes it: one element after another. */
   private static NDArray sequential(NDArray a, int axis, boolean prod, DType out) {
     NDArray x = a.astype(out);

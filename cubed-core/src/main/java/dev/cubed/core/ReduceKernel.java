@@ -194,6 +194,28 @@ final class ReduceKernel {
       argRowsLast(kind, src, ds, (int) shape[nd - 1], n, argOffset);
       return state;
     }
+    elementwise(kind, block, state, os, m, argAxis, argOffset);
+    return state;
+  }
+
+  /**
+   * The general case of {@link #initial}: the state (initialised: ones for products and all)
+   * updated element by element, {@code os} the state's strides per block axis (0 on reduced axes),
+   * {@code m} its number of entries. A method of its own so that the fast paths above, which the
+   * tiled evaluation calls for every tile, stay small for the JIT compiler.
+   */
+  private static void elementwise(
+      Kind kind, NDArray block, NDArray state, long[] os, int m, int argAxis, long argOffset) {
+    long[] shape = block.shape();
+    int nd = shape.length;
+    int n = block.size();
+    DType st = state.dtype();
+    boolean cx = st == DType.COMPLEX128;
+    boolean fl = st == DType.FLOAT64 || cx;
+    boolean unsigned = st == DType.UINT64;
+    double[] ds = fl ? (double[]) state.data() : null;
+    long[] ls = fl ? null : (long[]) state.data();
+    double[] src = block.dtype() == DType.FLOAT64 ? (double[]) block.data() : null;
     boolean[] seen = new boolean[m];
     if (kind == Kind.PROD || kind == Kind.ALL) {
       Arrays.fill(seen, true);
@@ -305,7 +327,6 @@ final class ReduceKernel {
       throw new IllegalArgumentException(
           kind.name().toLowerCase() + ": zero-size reduction has no identity");
     }
-    return state;
   }
 
   /**

@@ -21,8 +21,15 @@ record ScanChain(int axis, DType out, boolean prod, int lanes) implements ChainF
     return ScanKernel.scan((NDArray) args.get(0), axis, out, prod, carry);
   }
 
+  /** {@link #step}, scanning an owned input block of the output's dtype in place. */
+  @Override
+  public NDArray step(List<Object> args, long[] outCoords, NDArray carry, boolean owned) {
+    return ScanKernel.scan((NDArray) args.get(0), axis, out, prod, carry, owned);
+  }
+
+  /** The block's last slice along the axis: the block itself when that is its only one. */
   @Override
   public NDArray carry(NDArray block) {
-    return ScanKernel.lastSlice(block, axis);
+    return block.shape()[axis] == 1 ? block : ScanKernel.lastSlice(block, axis);
   }
 }

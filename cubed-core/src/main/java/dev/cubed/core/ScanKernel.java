@@ -20,7 +20,16 @@ final class ScanKernel {
    * first slice when it is null. Never modifies {@code b} or {@code carry}.
    */
   static NDArray scan(NDArray b, int axis, DType out, boolean prod, NDArray carry) {
-    NDArray x = b.dtype() == out ? b.copy() : b.astype(out);
+    return scan(b, axis, out, prod, carry, false);
+  }
+
+  /**
+   * {@link #scan(NDArray, int, DType, boolean, NDArray)}; with {@code inPlace}, a block already of
+   * dtype {@code out} is scanned in place and returned (the caller owns it).
+   */
+  static NDArray scan(
+      NDArray b, int axis, DType out, boolean prod, NDArray carry, boolean inPlace) {
+    NDArray x = b.dtype() == out ? (inPlace ? b : b.copy()) : b.astype(out);
     long[] shape = x.shape();
     int n = (int) shape[axis];
     int inner = 1;

@@ -1,6 +1,7 @@
 package dev.cubed.plan;
 
 import dev.cubed.nd.NDArray;
+import dev.cubed.nd.Shapes;
 import dev.cubed.plan.eval.Evaluator;
 import dev.cubed.plan.eval.HeldBlocks;
 import dev.cubed.plan.node.ArrayNode;
@@ -28,6 +29,12 @@ final class RunArrays {
   RunArrays(Plan plan) {
     this.plan = plan;
   }
+
+  /**
+   * Chunks of at most this many bytes are stored uncompressed in a local work directory ({@link
+   * #create}).
+   */
+  static final long SMALL_CHUNK = 256 << 10;
 
   /** The array of a regular computed array without a target (an output or an intermediate). */
   ZarrArray output(Store store, ArrayNode.Computed c) {
@@ -57,9 +64,10 @@ final class RunArrays {
 
   /**
    * The array at {@code path} of {@code shape} and {@code n}'s dtype, chunked {@code chunks} (each
-   * clamped to 1..the axis's length), compressed by {@code compression} (null: the default). An
-   * array of the same shape, chunks and dtype already at {@code path} (kept by an earlier run of
-   * this plan, for a resume) is reopened with its contents; anything else there is overwritten.
+   * clamped to 1..the axis's length), compressed by {@code compression} (null: the default, or none
+   * for chunks of at most {@link #SMALL_CHUNK} bytes in a local work directory). An array of the
+   * same shape, chunks and dtype already at {@code path} (kept by an earlier run of this plan, for
+   * a resume) is reopened with its contents; anything else there is overwritten.
    */
   ZarrArray create(
       Store store, String path, long[] shape, long[] chunks, ArrayNode n, Compression compression) {
@@ -74,6 +82,14 @@ final class RunArrays {
           && z.dtype() == n.dtype()) {
         return z.asIntermediate();
       }
+    }
+    if (compression == null
+        && plan.cfg.localWorkDir()
+        && Shapes.size(c) * n.dtype().itemSize() <= SMALL_CHUNK) {
+      // small chunks (a reduction's per-block states): compressing them saves a few kilobytes of
+      // a local disk and costs a shuffle and an LZ4 pass each way, whose code a short run spends
+      // more time compiling than running
+      compression = Compression.none();
     }
     ZarrArrayBuilder b =
         ZarrArray.create(store, path)

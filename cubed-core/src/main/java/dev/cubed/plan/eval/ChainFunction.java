@@ -36,6 +36,16 @@ public interface ChainFunction extends BlockwiseFunction {
    */
   NDArray step(List<Object> args, long[] outCoords, NDArray carry) throws Exception;
 
+  /**
+   * {@link #step}; with {@code owned}, the input blocks in {@code args} were made for this call
+   * alone (read from the store, held by nobody else), so the function may write its output into one
+   * of them instead of a new block. The default ignores it.
+   */
+  default NDArray step(List<Object> args, long[] outCoords, NDArray carry, boolean owned)
+      throws Exception {
+    return step(args, outCoords, carry);
+  }
+
   /** The carry after {@code block} (the output block just computed, which it must not modify). */
   NDArray carry(NDArray block);
 

@@ -95,6 +95,8 @@ public final class ChainWalks {
       sink.accept(key, Evaluator.check(c, key, cf.step(ev.args(c, key), key.clone(), null)));
       return;
     }
+    // each block read for this step alone: the step may write into it (no block per step)
+    boolean owned = ev.freshArgs(c);
     int lanes = Math.max(1, cf.lanes());
     int ahead = lanes;
     int behind = lanes > 1 ? lanes : 0;
@@ -112,7 +114,7 @@ public final class ChainWalks {
       for (int j = 0; j < n; j++) {
         long[] key = blocks.get(j);
         List<Object> args = await(reads.poll(), c, key);
-        NDArray out = Evaluator.check(c, key, cf.step(args, key.clone(), carry));
+        NDArray out = Evaluator.check(c, key, cf.step(args, key.clone(), carry, owned));
         args = null;
         if (read < n) {
           long[] k = blocks.get(read++);

@@ -122,6 +122,23 @@ public final class Evaluator implements Serializable {
     return uncached(node, coords);
   }
 
+  /**
+   * True if {@link #args} of {@code c} gives blocks made for that call alone: every input is stored
+   * (a stored array or a materialized one, each block read afresh) and this evaluator caches no
+   * blocks.
+   */
+  boolean freshArgs(ArrayNode.Computed c) {
+    if (sourceCache != null) {
+      return false;
+    }
+    for (ArrayNode in : c.inputs()) {
+      if (!(in instanceof ArrayNode.Stored) && !stored.containsKey(in.name())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   private NDArray uncached(ArrayNode node, long[] coords) throws Exception {
     ZarrArray z = stored.get(node.name());
     if (z != null) {
