@@ -79,10 +79,8 @@ class ChecksumTest {
     return Cubed.fromArray(data, new long[] {16, 16}, spec).add(1).rechunk(24, 2).add(0);
   }
 
-  @Test
-  void intermediateArraysAreChecksummedByDefault() {
-    NDArray data = randomBytes(32, 1);
-    CubedArray y = twoOps(data, spec());
+  /** The metadata of the first intermediate array stored while {@code y} computes. */
+  private String firstIntermediateMeta(CubedArray y, NDArray[] out) {
     AtomicReference<String> meta = new AtomicReference<>();
     Callback probe =
         new Callback() {
@@ -98,13 +96,35 @@ class ChecksumTest {
             }
           }
         };
-    NDArray out = y.compute(ComputeOptions.defaults().withCallback(probe));
-    assertThat(meta.get())
-        .as("an intermediate's metadata")
+    out[0] = y.compute(ComputeOptions.defaults().withCallback(probe));
+    return meta.get();
+  }
+
+  /**
+   * Small chunks (at most 256 KiB, here 256 B) are stored uncompressed with their checksum, larger
+   * ones (512 KiB) Blosc-compressed with it.
+   */
+  @Test
+  void intermediateArraysAreChecksummedByDefault() {
+    NDArray data = randomBytes(32, 1);
+    NDArray[] out = new NDArray[1];
+    assertThat(firstIntermediateMeta(twoOps(data, spec()), out))
+        .as("an intermediate's metadata, small chunks")
+        .isNotNull()
+        .contains("\"crc32c\"")
+        .doesNotContain("\"blosc\"");
+    assertThat(out[0].equals(Cubed.fromArray(data, new long[] {16, 16}, spec()).add(1).compute()))
+        .isTrue();
+
+    NDArray big = randomBytes(1024, 3);
+    CubedArray y =
+        Cubed.fromArray(big, new long[] {512, 1024}, spec()).add(1).rechunk(300, 1024).add(0);
+    assertThat(firstIntermediateMeta(y, out))
+        .as("an intermediate's metadata, 512 KiB chunks")
         .isNotNull()
         .contains("\"crc32c\"")
         .contains("\"blosc\"");
-    assertThat(out.equals(Cubed.fromArray(data, new long[] {16, 16}, spec()).add(1).compute()))
+    assertThat(out[0].equals(Cubed.fromArray(big, new long[] {512, 1024}, spec()).add(1).compute()))
         .isTrue();
   }
 
@@ -120,7 +140,7 @@ class ChecksumTest {
             Path a = intermediate(e.opName());
             if (a != null && flipped.get() == null) {
               Path chunk = a.resolve("c/1/0");
-              flipByte(chunk, 16 + 37); // a value: the chunk is the 16-byte header and its bytes
+              flipByte(chunk, 16 + 37); // a value: the chunk is its 256 bytes, then the checksum
               flipped.set(chunk);
             }
           }
