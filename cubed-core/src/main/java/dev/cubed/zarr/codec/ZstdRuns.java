@@ -224,15 +224,7 @@ public final class ZstdRuns implements AutoCloseable {
     try {
       while (out.hasRemaining()) {
         if (!src.hasRemaining()) {
-          if (next >= in.size()) {
-            throw new ZarrFormatException(
-                where + ": corrupt or truncated zstd data: the value ends inside a frame");
-          }
-          int n = (int) Math.min(src.capacity(), in.size() - next);
-          src.clear().limit(n);
-          in.read(next, src);
-          src.flip();
-          next += n;
+          readSlice();
         }
         int ip = src.position();
         int op = out.position();
@@ -266,6 +258,20 @@ public final class ZstdRuns implements AutoCloseable {
     }
   }
 
+  /** Reads the value's next slice into the (empty) input slice. */
+  private void readSlice() {
+    ByteBuffer src = slices.in;
+    if (next >= in.size()) {
+      throw new ZarrFormatException(
+          where + ": corrupt or truncated zstd data: the value ends inside a frame");
+    }
+    int n = (int) Math.min(src.capacity(), in.size() - next);
+    src.clear().limit(n);
+    in.read(next, src);
+    src.flip();
+    next += n;
+  }
+
   /**
    * After the chunk's last byte: the frame must end there (its last block and checksum consumed)
    * and nothing may follow it.
@@ -287,15 +293,7 @@ public final class ZstdRuns implements AutoCloseable {
               where + ": corrupt zstd data: the decoder made no progress");
         }
         if (!done && !src.hasRemaining()) {
-          if (next >= in.size()) {
-            throw new ZarrFormatException(
-                where + ": corrupt or truncated zstd data: the value ends inside a frame");
-          }
-          int n = (int) Math.min(src.capacity(), in.size() - next);
-          src.clear().limit(n);
-          in.read(next, src);
-          src.flip();
-          next += n;
+          readSlice();
         }
       }
     } catch (ZstdException e) {
