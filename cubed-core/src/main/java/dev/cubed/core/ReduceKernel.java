@@ -163,22 +163,8 @@ final class ReduceKernel {
       stride *= ks[d];
     }
     boolean cx = st == DType.COMPLEX128;
-    boolean fl = st == DType.FLOAT64 || cx;
-    boolean unsigned = st == DType.UINT64;
-    double[] ds = fl ? (double[]) state.data() : null;
-    long[] ls = fl ? null : (long[]) state.data();
+    double[] ds = st == DType.FLOAT64 ? (double[]) state.data() : null;
     double[] src = block.dtype() == DType.FLOAT64 ? (double[]) block.data() : null;
-    if (kind == Kind.PROD || kind == Kind.ALL) {
-      if (cx) {
-        for (int j = 0; j < m; j++) {
-          ds[2 * j] = 1.0;
-        }
-      } else if (fl) {
-        Arrays.fill(ds, 1.0);
-      } else {
-        Arrays.fill(ls, 1L);
-      }
-    }
     int n = block.size();
     if (src != null && !cx && nd > 0 && (kind == Kind.SUM || kind == Kind.MEAN)) {
       SumRows.sumRows(kind == Kind.MEAN, src, ds, shape, os);
@@ -199,7 +185,7 @@ final class ReduceKernel {
   }
 
   /**
-   * The general case of {@link #initial}: the state (initialised: ones for products and all)
+   * The general case of {@link #initial}: the state (zeros; set to ones here for products and all)
    * updated element by element, {@code os} the state's strides per block axis (0 on reduced axes),
    * {@code m} its number of entries. A method of its own so that the fast paths above, which the
    * tiled evaluation calls for every tile, stay small for the JIT compiler.
@@ -216,6 +202,17 @@ final class ReduceKernel {
     double[] ds = fl ? (double[]) state.data() : null;
     long[] ls = fl ? null : (long[]) state.data();
     double[] src = block.dtype() == DType.FLOAT64 ? (double[]) block.data() : null;
+    if (kind == Kind.PROD || kind == Kind.ALL) {
+      if (cx) {
+        for (int j = 0; j < m; j++) {
+          ds[2 * j] = 1.0;
+        }
+      } else if (fl) {
+        Arrays.fill(ds, 1.0);
+      } else {
+        Arrays.fill(ls, 1L);
+      }
+    }
     boolean[] seen = new boolean[m];
     if (kind == Kind.PROD || kind == Kind.ALL) {
       Arrays.fill(seen, true);

@@ -32,6 +32,11 @@ final class RegionRead implements ArrayNode.ChunkViews, NamedContent {
   /** The name in node digests (null: hashed from the generator's serialized form). */
   private final String name;
 
+  /**
+   * {@link #viewsChunks()} once known (asked for every task's chain; derived, so not serialized).
+   */
+  private transient volatile Boolean viewsChunks;
+
   private RegionRead(ZarrArray array, ChunkGrid grid, long[] origin, long[] step, String name) {
     this.array = array;
     this.grid = grid;
@@ -108,6 +113,16 @@ final class RegionRead implements ArrayNode.ChunkViews, NamedContent {
    */
   @Override
   public boolean viewsChunks() {
+    Boolean v = viewsChunks;
+    if (v == null) {
+      v = eachBlockInOneChunk();
+      viewsChunks = v;
+    }
+    return v;
+  }
+
+  /** {@link #viewsChunks()}, computed (a pass over the blocks along each axis). */
+  private boolean eachBlockInOneChunk() {
     int nd = origin.length;
     if (nd == 0 || nd != array.shape().length || (step != null && step[nd - 1] != 1)) {
       return false;

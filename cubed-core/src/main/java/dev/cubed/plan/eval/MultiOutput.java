@@ -76,7 +76,6 @@ public final class MultiOutput {
       List<ArrayNode.Computed> members, Evaluator tev, long[] key) throws Exception {
     NDArray[] out = new NDArray[members.size()];
     List<Tiles.Chain> chains = new ArrayList<>();
-    List<NDArray> states = new ArrayList<>();
     List<Integer> at = new ArrayList<>();
     for (int i = 0; i < out.length; i++) {
       ArrayNode.Computed m = members.get(i);
@@ -86,11 +85,14 @@ public final class MultiOutput {
               : null;
       if (ch != null) {
         chains.add(ch);
-        states.add(NDArray.zeros(m.dtype(), m.blockShape(key)));
         at.add(i);
       }
     }
-    if (chains.size() > 1) {
+    if (chains.size() > 1) { // (one tiled member alone is computed tiled by the evaluator)
+      List<NDArray> states = new ArrayList<>();
+      for (Tiles.Chain ch : chains) {
+        states.add(NDArray.zeros(ch.reduce().dtype(), ch.reduce().blockShape(key)));
+      }
       boolean[] fresh = new boolean[chains.size()];
       Arrays.fill(fresh, true);
       TiledEvaluation.fold(chains, states, fresh, tev, key.clone());

@@ -126,11 +126,8 @@ final class TiledEvaluation {
     }
 
     private ArrayNode.ChunkView view(ArrayNode leaf) {
-      int nd = coords.length;
       if (leaf instanceof ArrayNode.Stored st) {
-        long[] one = new long[nd];
-        Arrays.fill(one, 1);
-        return new ArrayNode.ChunkView(st.array(), coords.clone(), new long[nd], one);
+        return wholeChunk(st, coords.clone());
       }
       if (leaf instanceof ArrayNode.Virtual v && v.generator() instanceof ArrayNode.ChunkViews cv) {
         return cv.viewsChunks() ? cv.view(coords.clone()) : null;
@@ -140,12 +137,17 @@ final class TiledEvaluation {
         int i = pt.source(coords.clone());
         if (c.inputs().get(i) instanceof ArrayNode.Stored st
             && c.op().keys().keys(coords.clone()).get(i) instanceof BlockKeys.One one) {
-          long[] ones = new long[nd];
-          Arrays.fill(ones, 1);
-          return new ArrayNode.ChunkView(st.array(), one.key(), new long[nd], ones);
+          return wholeChunk(st, one.key());
         }
       }
       return null;
+    }
+
+    /** Chunk {@code key} of {@code st} as it is: from its origin, every element. */
+    private static ArrayNode.ChunkView wholeChunk(ArrayNode.Stored st, long[] key) {
+      long[] one = new long[key.length];
+      Arrays.fill(one, 1);
+      return new ArrayNode.ChunkView(st.array(), key, new long[key.length], one);
     }
 
     @Override
