@@ -7,6 +7,8 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -32,6 +34,10 @@ public final class ChainWalks {
 
   /** Receives each block of a row as it is computed. */
   public interface Sink {
+    /**
+     * Takes block {@code key}: writes or copies it before returning, keeping no reference to it
+     * (the walk may decode a later block into its array).
+     */
     void accept(long[] key, NDArray block) throws Exception;
   }
 
@@ -95,50 +101,68 @@ public final class ChainWalks {
       sink.accept(key, Evaluator.check(c, key, cf.step(ev.args(c, key), key.clone(), null)));
       return;
     }
-    // each block read for this step alone: the step may write into it (no block per step)
+    // each block read for this step alone: the step may write into it (no block per step), and
+    // the array of a block written and no longer the carry takes a later block's read
     boolean owned = ev.freshArgs(c);
+    Queue<NDArray> spare = owned ? new ConcurrentLinkedQueue<>() : null;
     int lanes = Math.max(1, cf.lanes());
     int ahead = lanes;
     int behind = lanes > 1 ? lanes : 0;
     ExecutorService pool = Executors.newFixedThreadPool(lanes, threads("chain-" + c.name()));
     ArrayDeque<Future<List<Object>>> reads = new ArrayDeque<>();
-    ArrayDeque<Future<?>> writes = new ArrayDeque<>();
+    ArrayDeque<Written> writes = new ArrayDeque<>();
     boolean done = false;
     try {
       int read = 0;
       for (; read < Math.min(n, ahead + 1); read++) {
         long[] k = blocks.get(read);
-        reads.add(pool.submit(() -> ev.args(c, k)));
+        reads.add(pool.submit(() -> ev.args(c, k, spare)));
       }
       NDArray carry = null;
+      NDArray previous = null; // the block before this one: the carry may be it
       for (int j = 0; j < n; j++) {
         long[] key = blocks.get(j);
         List<Object> args = await(reads.poll(), c, key);
         NDArray out = Evaluator.check(c, key, cf.step(args, key.clone(), carry, owned));
         args = null;
+        if (behind == 0) {
+          offer(spare, previous, lanes); // written before this step, which took its carry
+        } else {
+          while (!writes.isEmpty() && writes.peek().done().isDone()) {
+            Written w = writes.poll();
+            await(w.done(), c, key);
+            offer(spare, w.block(), lanes);
+          }
+        }
         if (read < n) {
           long[] k = blocks.get(read++);
-          reads.add(pool.submit(() -> ev.args(c, k)));
+          reads.add(pool.submit(() -> ev.args(c, k, spare)));
         }
         carry = j + 1 < n ? cf.carry(out) : null;
         if (behind == 0) {
           sink.accept(key, out);
+          previous = out;
           continue;
         }
         while (writes.size() >= behind) {
-          await(writes.poll(), c, key);
+          Written w = writes.poll();
+          await(w.done(), c, key);
+          offer(spare, w.block(), lanes);
         }
         NDArray block = out;
+        // recycled only once a later step has run: until then it may be the carry
         writes.add(
-            pool.submit(
-                () -> {
-                  sink.accept(key, block);
-                  return null;
-                }));
+            new Written(
+                pool.submit(
+                    () -> {
+                      sink.accept(key, block);
+                      return null;
+                    }),
+                block));
         out = null;
       }
       while (!writes.isEmpty()) {
-        await(writes.poll(), c, blocks.get(n - 1));
+        await(writes.poll().done(), c, blocks.get(n - 1));
       }
       done = true;
     } finally {
@@ -152,6 +176,20 @@ public final class ChainWalks {
           Thread.currentThread().interrupt();
         }
       }
+    }
+  }
+
+  /** A block being written, and its array. */
+  private record Written(Future<?> done, NDArray block) {}
+
+  /**
+   * Offers a written block's array for a later block's read, keeping at most {@code lanes}: each is
+   * a block no longer written, in place of one of the {@code lanes} blocks being written (with
+   * their write copies) that the op's memory counts.
+   */
+  private static void offer(Queue<NDArray> spare, NDArray block, int lanes) {
+    if (spare != null && block != null && spare.size() < lanes) {
+      spare.offer(block);
     }
   }
 

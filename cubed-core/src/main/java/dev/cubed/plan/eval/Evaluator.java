@@ -4,14 +4,17 @@ import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
 import dev.cubed.plan.node.ArrayNode;
 import dev.cubed.primitive.BlockKeys;
+import dev.cubed.zarr.ChunkReader;
 import dev.cubed.zarr.ZarrArray;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.Set;
 
 /**
@@ -124,16 +127,18 @@ public final class Evaluator implements Serializable {
 
   /**
    * True if {@link #args} of {@code c} gives blocks made for that call alone: every input is stored
-   * (a stored array or a materialized one, each block read afresh) and this evaluator caches no
-   * blocks.
+   * (a stored array or a materialized one, each block read afresh), none is given twice, and this
+   * evaluator caches no blocks.
    */
   boolean freshArgs(ArrayNode.Computed c) {
     if (sourceCache != null) {
       return false;
     }
+    Set<String> seen = new HashSet<>();
     for (ArrayNode in : c.inputs()) {
-      if (!(in instanceof ArrayNode.Stored) && !stored.containsKey(in.name())) {
-        return false;
+      if (!(in instanceof ArrayNode.Stored) && !stored.containsKey(in.name())
+          || !seen.add(in.name())) {
+        return false; // an input given twice may be one block passed twice
       }
     }
     return true;
@@ -200,6 +205,16 @@ public final class Evaluator implements Serializable {
    * The arguments of {@code c}'s block function for block {@code coords} (see {@link BlockKeys}).
    */
   List<Object> args(ArrayNode.Computed c, long[] coords) throws Exception {
+    return args(c, coords, null);
+  }
+
+  /**
+   * {@link #args}, where {@code spare} (not null) offers arrays no longer used: a full block of a
+   * stored input is decoded into one of them when its dtype and shape fit and the input's chunks
+   * are read through a {@link ChunkReader} (a local directory with a codec that decodes regions or
+   * forward), else read as usual. Only for {@link #freshArgs} ops: each block is this call's alone.
+   */
+  List<Object> args(ArrayNode.Computed c, long[] coords, Queue<NDArray> spare) throws Exception {
     List<BlockKeys> keys = c.op().keys().keys(coords.clone());
     List<ArrayNode> ins = c.inputs();
     if (keys.size() != ins.size()) {
@@ -217,7 +232,8 @@ public final class Evaluator implements Serializable {
       BlockKeys k = keys.get(i);
       if (k instanceof BlockKeys.One one) {
         NDArray same = sameBlockAsEarlierArg(ins, keys, args, i);
-        args.add(same != null ? same : block(in, one.key()));
+        NDArray into = same == null && spare != null ? readInto(in, one.key(), spare) : null;
+        args.add(same != null ? same : into != null ? into : block(in, one.key()));
       } else if (k instanceof BlockKeys.Many many) {
         List<NDArray> l = new ArrayList<>();
         for (long[] kk : many.keys()) {
@@ -247,6 +263,34 @@ public final class Evaluator implements Serializable {
       }
     }
     return args;
+  }
+
+  /**
+   * Block {@code key} of stored input {@code in} decoded into an array taken from {@code spare}, or
+   * null where that cannot be done (a spare array taken that does not fit is dropped).
+   */
+  private NDArray readInto(ArrayNode in, long[] key, Queue<NDArray> spare) {
+    ZarrArray z = stored.get(in.name());
+    if (z == null && in instanceof ArrayNode.Stored st) {
+      z = st.array();
+    }
+    if (z == null
+        || z.dtype() != in.dtype()
+        || !Arrays.equals(in.blockShape(key), z.chunks())
+        || !(z.readsRegions() || z.streamsRegions())) {
+      return null;
+    }
+    NDArray a = spare.poll(); // one that does not fit is dropped
+    if (a == null || a.dtype() != in.dtype() || !Arrays.equals(a.shape(), z.chunks())) {
+      return null;
+    }
+    try (ChunkReader r = z.chunkReader(key.clone(), 0)) {
+      if (r == null) {
+        return null;
+      }
+      r.read(0, a.size(), a.data(), 0);
+    }
+    return a;
   }
 
   /**
