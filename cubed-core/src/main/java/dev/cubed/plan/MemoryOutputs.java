@@ -161,7 +161,9 @@ final class MemoryOutputs {
             ChainWalks.walk(c, ev, key, sink);
           } else if (wc != null) {
             Evaluator tev = ev.forTask(false, shared);
-            writeRuns(name, key, TiledWrites.elements(wc, tev, key), ev.tileBytes());
+            try (TiledWrites.Elements el = TiledWrites.elements(wc, tev, key)) {
+              writeRuns(name, key, el, ev.tileBytes());
+            }
           } else {
             sink.accept(key, ev.forTask(keepSources, shared).compute(c, key));
           }

@@ -154,7 +154,10 @@ final class RunOps {
                   ? TiledWrites.chain(c, ev::fused, ev.tileBytes(), key)
                   : null;
           if (wc != null) {
-            z.writeChunk(key, TiledWrites.elements(wc, ev.forTask(false, shared), key));
+            try (TiledWrites.Elements el =
+                TiledWrites.elements(wc, ev.forTask(false, shared), key)) {
+              z.writeChunk(key, el);
+            }
           } else {
             Evaluator tev = ev.forTask(keep, shared);
             z.writeChunk(

@@ -270,14 +270,8 @@ public final class Evaluator implements Serializable {
    * null where that cannot be done (a spare array taken that does not fit is dropped).
    */
   private NDArray readInto(ArrayNode in, long[] key, Queue<NDArray> spare) {
-    ZarrArray z = stored.get(in.name());
-    if (z == null && in instanceof ArrayNode.Stored st) {
-      z = st.array();
-    }
-    if (z == null
-        || z.dtype() != in.dtype()
-        || !Arrays.equals(in.blockShape(key), z.chunks())
-        || !(z.readsRegions() || z.streamsRegions())) {
+    ZarrArray z = wholeChunkArray(in, key);
+    if (z == null) {
       return null;
     }
     NDArray a = spare.poll(); // one that does not fit is dropped
@@ -291,6 +285,35 @@ public final class Evaluator implements Serializable {
       r.read(0, a.size(), a.data(), 0);
     }
     return a;
+  }
+
+  /**
+   * A reader of the chunk that is block {@code key} of stored node {@code in} (a stored array or a
+   * materialized one), reading runs of it in increasing order ({@link ChunkReader}), or null where
+   * the block is not a whole chunk or the array's chunks are read whole. The caller closes it.
+   */
+  ChunkReader chunkReader(ArrayNode in, long[] key) {
+    ZarrArray z = wholeChunkArray(in, key);
+    return z == null ? null : z.chunkReader(key.clone(), 0);
+  }
+
+  /**
+   * The array storing {@code in} where its block {@code key} is a whole chunk of it, read through a
+   * chunk reader ({@link ZarrArray#readsRegions()} or {@link ZarrArray#streamsRegions()}); else
+   * null.
+   */
+  private ZarrArray wholeChunkArray(ArrayNode in, long[] key) {
+    ZarrArray z = stored.get(in.name());
+    if (z == null && in instanceof ArrayNode.Stored st) {
+      z = st.array();
+    }
+    if (z == null
+        || z.dtype() != in.dtype()
+        || !Arrays.equals(in.blockShape(key), z.chunks())
+        || !(z.readsRegions() || z.streamsRegions())) {
+      return null;
+    }
+    return z;
   }
 
   /**

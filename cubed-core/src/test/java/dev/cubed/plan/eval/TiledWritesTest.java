@@ -18,7 +18,9 @@ import dev.cubed.plan.node.ArrayNode;
 import dev.cubed.plan.node.PlanConfig;
 import dev.cubed.runtime.ThreadsExecutor;
 import dev.cubed.zarr.ZarrArray;
+import dev.cubed.zarr.ZarrArrayBuilder;
 import dev.cubed.zarr.codec.Compression;
+import dev.cubed.zarr.codec.ZstdRuns;
 import dev.cubed.zarr.store.FileSystemStore;
 import java.lang.reflect.Array;
 import java.nio.file.Path;
@@ -342,5 +344,49 @@ class TiledWritesTest {
     ArrayNode st = Core.store(f32, target);
     Plan.of(List.of(st), cfg(40)).execute(new ThreadsExecutor(2, 1), List.of());
     assertEquals(av.astype(DType.FLOAT32), target.read());
+  }
+
+  /**
+   * {@code store(a + b)} over two bytes + zstd arrays (zarr-python's default) written with either
+   * codec: each whole-chunk block of a and b is decoded forward a run at a time, once (one reader
+   * per chunk, no restart), edge blocks whole; the result equals the sum.
+   */
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
+  void storedZstdLeavesAreDecodedARunAtATime(boolean zstdTarget) throws Exception {
+    long[] shape = {50, 64};
+    long[] chunks = {16, 64}; // three whole chunks and an edge chunk of 2 rows
+    Random r = new Random(zstdTarget ? 5 : 6);
+    NDArray av = random(DType.FLOAT64, shape, r);
+    NDArray bv = random(DType.FLOAT64, shape, r);
+    ArrayNode[] in = new ArrayNode[2];
+    NDArray[] vals = {av, bv};
+    for (int i = 0; i < 2; i++) {
+      ZarrArray z =
+          ZarrArray.create(new FileSystemStore(dir.resolve("in")), "z" + i)
+              .shape(shape)
+              .chunks(chunks)
+              .dtype(DType.FLOAT64)
+              .compression(Compression.zstd(0))
+              .build();
+      z.write(new long[2], vals[i]);
+      in[i] = new ArrayNode.Stored(ZarrArray.open(new FileSystemStore(dir.resolve("in")), "z" + i));
+    }
+    ArrayNode sum = Core.pointwise("sum", x -> Elementwise.add(x[0], x[1]), DType.FLOAT64, in);
+    ZarrArrayBuilder tb =
+        ZarrArray.create(new FileSystemStore(dir.resolve("o")), "s" + zstdTarget)
+            .shape(shape)
+            .chunks(chunks)
+            .dtype(DType.FLOAT64);
+    ZarrArray target = zstdTarget ? tb.compression(Compression.zstd(0)).build() : tb.build();
+    ArrayNode st = Core.store(sum, target);
+    Plan p = Plan.of(List.of(st), cfg(1024));
+    assertNotNull(p.writeChain((ArrayNode.Computed) st), "streamed");
+    long opened = ZstdRuns.OPENED.sum();
+    long restarts = ZstdRuns.RESTARTS.sum();
+    p.execute(new ThreadsExecutor(2, 1), List.of());
+    assertEquals(Elementwise.add(av, bv), target.read());
+    assertEquals(2 * 3, ZstdRuns.OPENED.sum() - opened, "a reader per whole chunk of a and b");
+    assertEquals(0, ZstdRuns.RESTARTS.sum() - restarts, "each decoded once");
   }
 }
