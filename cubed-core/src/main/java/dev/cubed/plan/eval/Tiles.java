@@ -55,6 +55,13 @@ public final class Tiles {
   static final long FORWARD_STATE_RATIO = 8;
 
   /**
+   * Forward tiles of a reduction straight over a stored leaf (no pointwise op between them) are
+   * this many times {@code tileBytes}: a tile is only converted from the decoded slice and reduced,
+   * so a larger one costs no cache locality and cuts the per-tile work (state set-up and merge).
+   */
+  static final long STRAIGHT_TILES = 4;
+
+  /**
    * A tileable chain: the reduction, its fused pointwise ops (inputs first, the reduction's input
    * last), the leaves (distinct arrays whose whole blocks are read or computed), the input block
    * shape and the tile shape.
@@ -247,7 +254,7 @@ public final class Tiles {
     if (streams) {
       // tiles in the chunk's C order when a tile's state is small beside the tile (it is merged
       // into the block's state tile after tile); else the usual tiles over whole leaf blocks
-      long[] f = forwardTileShape(block, maxElems);
+      long[] f = forwardTileShape(block, nodes.isEmpty() ? STRAIGHT_TILES * maxElems : maxElems);
       long stateElems = 1;
       for (int d = 0; d < nd; d++) {
         stateElems *= red[d] ? 1 : f[d];
