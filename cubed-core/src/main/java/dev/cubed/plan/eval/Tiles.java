@@ -251,7 +251,11 @@ public final class Tiles {
     long maxElems = Math.max(1, tileBytes / item);
     boolean streams = false;
     for (ArrayNode leaf : leaves.values()) {
-      streams |= streamed(leaf) && Shapes.size(block) > maxElems;
+      // a chunk smaller than a reader's slices and window is read whole (regionBytes)
+      streams |=
+          streamed(leaf)
+              && Shapes.size(block) > maxElems
+              && ZstdRuns.HELD_BYTES < leaf.chunkBytes();
     }
     long[] tile = tileShape(block, red, maxElems);
     if (streams) {
@@ -268,6 +272,9 @@ public final class Tiles {
       } else if (nodes.isEmpty() && !held(x) && !forward(tile, block)) {
         return null; // straight over a stored array read whole: not tiled
       }
+    } else if (nodes.isEmpty() && !held(x)) {
+      // straight over a stored array whose chunks are read whole: tiles would only copy the block
+      return null;
     }
     return new Chain(r, List.copyOf(nodes.values()), List.copyOf(leaves.values()), block, tile);
   }

@@ -7,10 +7,12 @@ import dev.cubed.Cubed;
 import dev.cubed.CubedArray;
 import dev.cubed.Spec;
 import dev.cubed.Xp;
+import dev.cubed.core.Reductions;
 import dev.cubed.nd.DType;
 import dev.cubed.nd.Index;
 import dev.cubed.nd.NDArray;
 import dev.cubed.nd.Shapes;
+import dev.cubed.plan.node.ArrayNode;
 import dev.cubed.zarr.ZarrArray;
 import dev.cubed.zarr.codec.Compression;
 import dev.cubed.zarr.codec.ZstdRuns;
@@ -210,6 +212,33 @@ class StreamedTilesTest {
     assertThatThrownBy(() -> Xp.sum(x).compute())
         .hasStackTraceContaining("t/c/1/0")
         .hasStackTraceContaining("truncated");
+  }
+
+  /**
+   * A reduction straight over a zstd array whose chunks are smaller than a reader's slices and
+   * window reads each chunk whole and is not tiled (tiles would only copy the block): no reader is
+   * opened, the sums equal the untiled plan's.
+   */
+  @Test
+  void aStraightReductionOverSmallZstdChunksIsNotTiled() {
+    long[] chunks = {1, 300, 400}; // 960 kB: below ZstdRuns.HELD_BYTES
+    assertThat(Shapes.size(chunks) * 8).isLessThan(ZstdRuns.HELD_BYTES);
+    NDArray a = data(new long[] {6, 300, 400}, new Random(11));
+    ZarrArray za = write("small", a, chunks);
+    CubedArray x = Cubed.fromZarr(za, spec(true));
+    CubedArray s = Xp.sum(x);
+    ArrayNode.Computed initial =
+        (ArrayNode.Computed)
+            Reductions.reduce(
+                new ArrayNode.Stored(za), Reductions.Op.SUM, new int[] {0, 1, 2}, false, 4, 0);
+    while (!(initial.op().function() instanceof TileReduction)) {
+      initial = (ArrayNode.Computed) initial.inputs().get(0);
+    }
+    assertThat(Tiles.chain(initial, n -> false, 256L << 10, null)).isNull();
+    long opened = ZstdRuns.OPENED.sum();
+    NDArray got = s.compute();
+    assertThat(ZstdRuns.OPENED.sum() - opened).as("readers opened").isZero();
+    assertClose(got, Xp.sum(Cubed.fromZarr(za, spec(false))).compute(), "sum(a)");
   }
 
   @Test
