@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * Computes blocks of nodes inside a task, reading stored arrays and computing fused ones inline.
@@ -242,6 +243,7 @@ public final class Evaluator implements Serializable {
         args.add(l);
       } else {
         Iterator<long[]> it = ((BlockKeys.Stream) k).keys().iterator();
+        Queue<NDArray> streamSpare = new ConcurrentLinkedQueue<>(); // this stream's alone
         args.add(
             new Iterator<NDArray>() {
               @Override
@@ -252,7 +254,7 @@ public final class Evaluator implements Serializable {
               @Override
               public NDArray next() {
                 try {
-                  return block(in, it.next());
+                  return streamedBlock(in, it.next(), streamSpare);
                 } catch (RuntimeException e) {
                   throw e;
                 } catch (Exception e) {
@@ -263,6 +265,31 @@ public final class Evaluator implements Serializable {
       }
     }
     return args;
+  }
+
+  /**
+   * Block {@code key} of {@code in} for a stream of blocks folded one at a time: as {@link #block},
+   * except for the first round of a reduction over stored blocks computed whole (a {@link
+   * TileReduction} whose input is read afresh, not tiled, not kept), whose stored block is decoded
+   * into the array of the stream's previous one ({@code spare}): a fold over many chunks makes one
+   * chunk-sized array, not one per chunk.
+   */
+  private NDArray streamedBlock(ArrayNode in, long[] key, Queue<NDArray> spare) throws Exception {
+    if (!(in instanceof ArrayNode.Computed c)
+        || !(c.op().function() instanceof TileReduction tr)
+        || sourceCache != null
+        || !freshArgs(c)
+        || (tileBytes > 0 && Tiles.chain(c, this::fused, tileBytes, key) != null)) {
+      return block(in, key);
+    }
+    List<Object> a = args(c, key, spare);
+    NDArray out = check(c, key, tr.apply(a, key.clone()));
+    for (Object o : a) {
+      if (o instanceof NDArray b && b != out && spare.isEmpty()) {
+        spare.offer(b); // the state shares nothing with its input (TileReduction#apply)
+      }
+    }
+    return out;
   }
 
   /**

@@ -10,6 +10,10 @@ import dev.cubed.primitive.BlockwiseFunction;
  * and equals the {@link #merge} of the states of any tiling of the block, each state placed at its
  * tile's position (reduced axes at 0). The plan uses this to evaluate a fused pointwise chain
  * feeding the reduction tile by tile, never holding the chain's whole blocks ({@link Tiles}).
+ *
+ * <p>{@link #apply} returns the whole block's state as a new array, sharing no storage with the
+ * input block and keeping no reference to it: the plan may decode the next block into the input's
+ * array once it returns.
  */
 public interface TileReduction extends BlockwiseFunction {
   /** The reduced axes of the input block (true = reduced). */
