@@ -184,10 +184,7 @@ public final class Evaluator implements Serializable {
       return check(node, coords, v.generator().generate(coords.clone(), node.blockShape(coords)));
     }
     if (node instanceof ArrayNode.Computed c) {
-      Tiles.Chain ch =
-          tileBytes > 0 && c.op().function() instanceof TileReduction
-              ? Tiles.chain(c, this::fused, tileBytes, coords)
-              : null;
+      Tiles.Chain ch = tiledChain(c, coords);
       if (ch != null) {
         return check(node, coords, TiledEvaluation.reduceBlock(ch, this, coords));
       }
@@ -278,9 +275,13 @@ public final class Evaluator implements Serializable {
     if (!(in instanceof ArrayNode.Computed c)
         || !(c.op().function() instanceof TileReduction tr)
         || sourceCache != null
-        || !freshArgs(c)
-        || (tileBytes > 0 && Tiles.chain(c, this::fused, tileBytes, key) != null)) {
-      return block(in, key);
+        || stored.containsKey(in.name())
+        || !freshArgs(c)) {
+      return block(in, key); // read if stored, computed (or taken from the cache) otherwise
+    }
+    Tiles.Chain ch = tiledChain(c, key);
+    if (ch != null) {
+      return check(c, key, TiledEvaluation.reduceBlock(ch, this, key));
     }
     List<Object> a = args(c, key, spare);
     NDArray out = check(c, key, tr.apply(a, key.clone()));
@@ -290,6 +291,13 @@ public final class Evaluator implements Serializable {
       }
     }
     return out;
+  }
+
+  /** The tiled chain computing block {@code coords} of a reduction's first round, or null. */
+  private Tiles.Chain tiledChain(ArrayNode.Computed c, long[] coords) {
+    return tileBytes > 0 && c.op().function() instanceof TileReduction
+        ? Tiles.chain(c, this::fused, tileBytes, coords)
+        : null;
   }
 
   /**
