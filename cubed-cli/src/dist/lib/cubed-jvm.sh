@@ -71,10 +71,13 @@ blas_threads() {
 gc_opts="${CUBED_GC_OPTS:--XX:+UseG1GC -Xms32m -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=70 -XX:G1PeriodicGCInterval=250 -XX:-G1UseAdaptiveIHOP -XX:InitiatingHeapOccupancyPercent=85}"
 # Options every JVM of this script gets (the plan probe, the archive-writing run, the run): the
 # Vector API module (FastTrig) and FastTrig's JIT options (its vector loop compiled after a few
-# dozen calls, not thousands: FastTrig.JIT_OPTIONS, the same list), a 1 MB cap on the per-thread
-# temporary direct buffers of file I/O.
+# dozen calls, not thousands: FastTrig.JIT_OPTIONS, the same list), the tile drivers' JIT option
+# (the optimizing compiler kept off the per-tile code of tiled reductions for twenty times the
+# usual count: its compile time came out of the tasks' and never paid back within a run;
+# TileJitOptions.OPTIONS), a 1 MB cap on the per-thread temporary direct buffers of file I/O.
 jvm_fixed=(--add-modules jdk.incubator.vector -XX:CompileCommand=quiet
   -XX:CompileCommand=option,dev.cubed.nd.elementwise.VectorTrig::eval,double,CompileThresholdScaling,0.01
+  '-XX:CompileCommand=option,dev.cubed.plan.eval.TiledEvaluation*::*,double,CompileThresholdScaling,20.0'
   -Djdk.nio.maxCachedBufferSize=1048576)
 # The heap follows the plan (bench): a bench run on the threads executor first plans its workload
 # in a short JVM of its own (`bench --plan-heap`: writes the inputs if they are not cached, plans

@@ -1,6 +1,7 @@
 package dev.cubed;
 
 import dev.cubed.nd.elementwise.FastTrig;
+import dev.cubed.plan.eval.TileJitOptions;
 import dev.cubed.runtime.ThreadsExecutor;
 import java.util.ArrayList;
 import java.util.List;
@@ -68,9 +69,10 @@ public final class JvmOptions {
   /**
    * The options, in order: {@code -Xmx} ({@link #heapBytes}, in MiB rounded up), the {@link
    * #GC_OPTIONS}, {@code --add-modules=jdk.incubator.vector} (float64 sin and cos through the
-   * Vector API), {@link FastTrig#JIT_OPTIONS}, and a 1 MiB cap on the per-thread temporary direct
-   * buffers of file I/O ({@code -Djdk.nio.maxCachedBufferSize=1048576}). Each works on a {@code
-   * java} command line and in {@code JAVA_TOOL_OPTIONS}.
+   * Vector API), {@link FastTrig#JIT_OPTIONS}, {@link TileJitOptions#OPTIONS} (without its repeated
+   * {@code quiet}), and a 1 MiB cap on the per-thread temporary direct buffers of file I/O ({@code
+   * -Djdk.nio.maxCachedBufferSize=1048576}). Each works on a {@code java} command line and in
+   * {@code JAVA_TOOL_OPTIONS}.
    */
   public static List<String> forSpec(Spec spec) {
     List<String> out = new ArrayList<>();
@@ -78,6 +80,11 @@ public final class JvmOptions {
     out.addAll(GC_OPTIONS);
     out.add("--add-modules=jdk.incubator.vector");
     out.addAll(FastTrig.JIT_OPTIONS);
+    for (String o : TileJitOptions.OPTIONS) {
+      if (!out.contains(o)) {
+        out.add(o);
+      }
+    }
     out.add("-Djdk.nio.maxCachedBufferSize=1048576");
     return List.copyOf(out);
   }

@@ -3,6 +3,7 @@ package dev.cubed;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cubed.nd.elementwise.FastTrig;
+import dev.cubed.plan.eval.TileJitOptions;
 import dev.cubed.runtime.ThreadsExecutor;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -51,7 +52,9 @@ class JvmOptionsTest {
     assertThat(o)
         .containsSubsequence(JvmOptions.GC_OPTIONS)
         .contains("--add-modules=jdk.incubator.vector", "-Djdk.nio.maxCachedBufferSize=1048576")
-        .containsAll(FastTrig.JIT_OPTIONS);
+        .containsAll(FastTrig.JIT_OPTIONS)
+        .containsAll(TileJitOptions.OPTIONS)
+        .doesNotHaveDuplicates();
     assertThat(o).allSatisfy(x -> assertThat(x).doesNotContain(" ").startsWith("-"));
     assertThat(JvmOptions.line(s)).isEqualTo(String.join(" ", o));
   }

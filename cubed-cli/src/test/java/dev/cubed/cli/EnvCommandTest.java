@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.cubed.JvmOptions;
 import dev.cubed.Spec;
 import dev.cubed.nd.elementwise.FastTrig;
+import dev.cubed.plan.eval.TileJitOptions;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -69,7 +70,9 @@ class EnvCommandTest {
                 + " -XX:-G1UseAdaptiveIHOP -XX:InitiatingHeapOccupancyPercent=85"
                 + " --add-modules=jdk.incubator.vector -XX:CompileCommand=quiet"
                 + " -XX:CompileCommand=option,dev.cubed.nd.elementwise.VectorTrig::eval,double,"
-                + "CompileThresholdScaling,0.01 -Djdk.nio.maxCachedBufferSize=1048576");
+                + "CompileThresholdScaling,0.01"
+                + " -XX:CompileCommand=option,dev.cubed.plan.eval.TiledEvaluation*::*,double,"
+                + "CompileThresholdScaling,20.0 -Djdk.nio.maxCachedBufferSize=1048576");
     assertThat(line.substring("jvm options: ".length()))
         .isEqualTo(JvmOptions.line(Spec.builder().allowedMem("500MB").workers(2).build()));
     StringWriter out2 = new StringWriter();
@@ -152,15 +155,18 @@ class EnvCommandTest {
   }
 
   /**
-   * Every JVM the launcher starts gets FastTrig's JIT options (the script keeps a copy of the list;
-   * the processes executor's workers take it from FastTrig itself).
+   * Every JVM the launcher starts gets FastTrig's and the tile drivers' JIT options (the script
+   * keeps a copy of the lists; the processes executor's workers take them from the classes).
    */
   @Test
-  void theLauncherStartsItsJvmsWithFastTrigsJitOptions() throws Exception {
+  void theLauncherStartsItsJvmsWithTheJitOptions() throws Exception {
     String script = Files.readString(Path.of("src", "dist", "lib", "cubed-jvm.sh"));
     String fixed = script.substring(script.indexOf("jvm_fixed=("));
     fixed = fixed.substring(0, fixed.indexOf(')') + 1);
     for (String o : FastTrig.JIT_OPTIONS) {
+      assertThat(fixed).as("jvm_fixed in cubed-jvm.sh").contains(o);
+    }
+    for (String o : TileJitOptions.OPTIONS) {
       assertThat(fixed).as("jvm_fixed in cubed-jvm.sh").contains(o);
     }
   }

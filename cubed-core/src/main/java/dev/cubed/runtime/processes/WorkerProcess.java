@@ -1,6 +1,7 @@
 package dev.cubed.runtime.processes;
 
 import dev.cubed.nd.elementwise.FastTrig;
+import dev.cubed.plan.eval.TileJitOptions;
 import dev.cubed.runtime.WorkerTaskException;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -82,6 +83,7 @@ final class WorkerProcess {
         c.add("jdk.incubator.vector");
         c.addAll(FastTrig.JIT_OPTIONS);
       }
+      c.addAll(TileJitOptions.OPTIONS);
       String lib = System.getProperty("java.library.path");
       if (lib != null && !lib.isEmpty()) {
         c.add("-Djava.library.path=" + lib);

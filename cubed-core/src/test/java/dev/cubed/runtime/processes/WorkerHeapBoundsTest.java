@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cubed.nd.elementwise.FastTrig;
+import dev.cubed.plan.eval.TileJitOptions;
 import dev.cubed.runtime.InsufficientHeapException;
 import dev.cubed.runtime.Operation;
 import java.util.List;
@@ -66,5 +67,14 @@ class WorkerHeapBoundsTest {
       assertThat(c.indexOf("-XX:CompileCommand=quiet"))
           .isLessThan(c.indexOf(FastTrig.JIT_OPTIONS.get(1)));
     }
+  }
+
+  /** A worker runs tiled reductions: it gets the tile drivers' JIT options, quiet first. */
+  @Test
+  void aWorkersCommandLineCarriesTheTileDriversJitOptions() {
+    List<String> c = new WorkerProcess.Settings(64 * MIB, List.of()).command();
+    assertThat(c).containsAll(TileJitOptions.OPTIONS);
+    assertThat(c.indexOf("-XX:CompileCommand=quiet"))
+        .isLessThan(c.indexOf(TileJitOptions.OPTIONS.get(1)));
   }
 }
