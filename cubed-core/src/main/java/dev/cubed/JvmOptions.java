@@ -1,8 +1,8 @@
 package dev.cubed;
 
 import dev.cubed.nd.elementwise.FastTrig;
-import dev.cubed.plan.eval.TileJitOptions;
 import dev.cubed.runtime.ThreadsExecutor;
+import dev.cubed.runtime.TileJitOptions;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -3,8 +3,8 @@ package dev.cubed;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cubed.nd.elementwise.FastTrig;
-import dev.cubed.plan.eval.TileJitOptions;
 import dev.cubed.runtime.ThreadsExecutor;
+import dev.cubed.runtime.TileJitOptions;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

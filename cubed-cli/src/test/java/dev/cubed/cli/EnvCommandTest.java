@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.cubed.JvmOptions;
 import dev.cubed.Spec;
 import dev.cubed.nd.elementwise.FastTrig;
-import dev.cubed.plan.eval.TileJitOptions;
+import dev.cubed.runtime.TileJitOptions;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;

@@ -1,7 +1,7 @@
 package dev.cubed.runtime.processes;
 
 import dev.cubed.nd.elementwise.FastTrig;
-import dev.cubed.plan.eval.TileJitOptions;
+import dev.cubed.runtime.TileJitOptions;
 import dev.cubed.runtime.WorkerTaskException;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;

@@ -2,6 +2,7 @@ package dev.cubed.plan.eval;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cubed.runtime.TileJitOptions;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -19,9 +20,9 @@ class TileJitOptionsTest {
     String pattern = opt.split(",")[1];
     assertThat(pattern).endsWith("*::*");
     String prefix = pattern.substring(0, pattern.length() - "*::*".length());
-    assertThat(TileJitOptions.DRIVERS.getName()).isEqualTo(prefix);
+    assertThat(TiledEvaluation.class.getName()).isEqualTo(prefix);
     // the per-tile methods live in the nested Run class, which the trailing * covers
-    assertThat(TileJitOptions.DRIVERS.getDeclaredClasses())
+    assertThat(TiledEvaluation.class.getDeclaredClasses())
         .extracting(Class::getName)
         .anySatisfy(n -> assertThat(n).startsWith(prefix + "$"));
     assertThat(TileJitOptions.OPTIONS.get(0)).isEqualTo("-XX:CompileCommand=quiet");

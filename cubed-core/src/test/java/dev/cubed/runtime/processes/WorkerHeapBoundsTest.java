@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cubed.nd.elementwise.FastTrig;
-import dev.cubed.plan.eval.TileJitOptions;
 import dev.cubed.runtime.InsufficientHeapException;
 import dev.cubed.runtime.Operation;
+import dev.cubed.runtime.TileJitOptions;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -1,12 +1,12 @@
-package dev.cubed.plan.eval;
+package dev.cubed.runtime;
 
 import java.util.List;
 
 /**
  * JVM options that keep the JIT's optimizing compiler off the per-tile drivers of tiled reductions
- * ({@link TiledEvaluation}: the code that cuts a block into tiles, runs the chain's pointwise ops
- * on each and merges the tile states) until they have run twenty times as often as the JVM's
- * default thresholds ask.
+ * ({@code dev.cubed.plan.eval.TiledEvaluation}, named here as text: the code that cuts a block into
+ * tiles, runs the chain's pointwise ops on each and merges the tile states) until they have run
+ * twenty times as often as the JVM's default thresholds ask.
  *
  * <p>Those drivers are called once per tile per chain (about 4,400 times for a 1.15 GB float64
  * array in 256 KiB tiles) and do little per call: the element loops they call are separate methods,
@@ -25,10 +25,10 @@ import java.util.List;
 public final class TileJitOptions {
   private TileJitOptions() {}
 
-  /** The class whose methods the option names (a test keeps the pattern and the class in step). */
-  static final Class<?> DRIVERS = TiledEvaluation.class;
-
-  /** The options, {@code quiet} first. */
+  /**
+   * The options, {@code quiet} first. The method pattern names the class by text (a test in its
+   * package keeps the two in step).
+   */
   public static final List<String> OPTIONS =
       List.of(
           "-XX:CompileCommand=quiet",
