@@ -128,6 +128,7 @@ public final class Cubed {
         .rechunkConsume(s.rechunkConsumeIntermediates())
         .intermediateChecksums(s.intermediateChecksums())
         .diskCheck(s.diskCheck())
+        .parallelism(s.workers() > 0 ? s.workers() : Runtime.getRuntime().availableProcessors())
         .build();
   }
 

@@ -32,7 +32,7 @@ import java.util.Objects;
  *   <tr><td>reserved_mem</td><td>100MB</td><td>the worker's own part of allowed_mem</td></tr>
  *   <tr><td>executor</td><td>threads</td><td>the executor by name (threads, processes,
  *       processes-strict, spark, beam, ...)</td></tr>
- *   <tr><td>workers</td><td>0</td><td>threads or worker processes (0: one per processor)</td></tr>
+ *   <tr><td>workers</td><td>0</td><td>threads or worker processes (0: one per processor); also the plan's parallelism: reduction trees and which of their rounds fuse</td></tr>
  *   <tr><td>attempts</td><td>3</td><td>attempts per task (1: no retry)</td></tr>
  *   <tr><td>checksum</td><td>false</td><td>crc32c per chunk of the Zarr targets the engine
  *       creates</td></tr>
@@ -183,7 +183,9 @@ public final class Spec implements Serializable {
 
   /**
    * Workers of the executor chosen by name: threads of the threads executor, worker processes of
-   * the processes executor (0 = one per available processor).
+   * the processes executor (0 = one per available processor). Plans take it (or the processors) as
+   * the tasks that run at once: the split of reductions without an explicit one, and whether a
+   * reduction round is fused into a later round with fewer tasks.
    */
   public int workers() {
     return v.workers;

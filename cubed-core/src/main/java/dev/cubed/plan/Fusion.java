@@ -4,6 +4,7 @@ import dev.cubed.nd.Shapes;
 import dev.cubed.plan.eval.ChainFunction;
 import dev.cubed.plan.eval.ChainWalks;
 import dev.cubed.plan.eval.PointwiseFunction;
+import dev.cubed.plan.eval.StreamFold;
 import dev.cubed.plan.eval.Tiles;
 import dev.cubed.plan.node.ArrayNode;
 import dev.cubed.plan.node.ByteCounts;
@@ -13,6 +14,7 @@ import dev.cubed.primitive.GatherFunction;
 import dev.cubed.primitive.HaloFunction;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -263,9 +265,80 @@ final class Fusion {
             fusedInputs.forEach(in -> materialized.add(in.name()));
           }
           changed = true;
+          continue;
+        }
+        ArrayNode.Computed round = narrowingRound(c);
+        if (round != null) {
+          materialized.add(round.name());
+          changed = true;
         }
       }
     }
+  }
+
+  /**
+   * What starting an op and waiting for all its tasks costs, in bytes read: a reduction round is
+   * kept apart from the next ({@link #narrowingRound}) only when that gains more.
+   */
+  static final long OP_OVERHEAD_BYTES = 8L << 20;
+
+  /**
+   * The nearest reduction round fused into c (an op whose tasks each fold several blocks, {@link
+   * StreamFold}) that has more tasks than c while c has fewer than the plan's parallelism, and
+   * whose work is large beside its results: fused, its blocks are read one after another by c's few
+   * tasks (a sum of ten 150 MB blocks in one task on two workers, where two tasks of five run at
+   * once); stored, its tasks run in parallel and c combines their results. Kept fused when the time
+   * the parallel tasks save, in bytes read ({@link #bytesPerTask}), is less than twice writing and
+   * reading back its results plus {@link #OP_OVERHEAD_BYTES}. Null if there is none. An elementwise
+   * op or a reduction's first round (one block per task) is never such a round: storing it would
+   * write a full-size array.
+   */
+  private ArrayNode.Computed narrowingRound(ArrayNode.Computed c) {
+    int p = cfg.parallelism();
+    long tasks = Shapes.size(c.numBlocks());
+    if (p <= 1 || tasks >= p) {
+      return null;
+    }
+    Deque<ArrayNode> todo = new ArrayDeque<>(c.inputs());
+    Set<String> seen = new HashSet<>();
+    while (!todo.isEmpty()) {
+      ArrayNode n = todo.poll();
+      if (!(n instanceof ArrayNode.Computed f)
+          || materialized.contains(f.name())
+          || !seen.add(f.name())) {
+        continue;
+      }
+      long ft = Shapes.size(f.numBlocks());
+      if (f.op().function() instanceof StreamFold
+          && ft > tasks
+          && Arrays.stream(f.op().readsPerInput()).anyMatch(r -> r > 1)) {
+        double work = (double) ft * bytesPerTask(f);
+        double saved = work / tasks - work / Math.min(ft, p);
+        double stored = 2.0 * ft * f.chunkBytes();
+        if (saved > 2 * stored + OP_OVERHEAD_BYTES) {
+          return f;
+        }
+      }
+      todo.addAll(f.inputs());
+    }
+    return null;
+  }
+
+  /**
+   * Bytes a task of c's op reads or generates with its fused inputs computed inline: each block of
+   * a stored or virtual array or of a stored intermediate counted at its chunk size, as often as
+   * the fused paths read it.
+   */
+  private double bytesPerTask(ArrayNode.Computed c) {
+    double b = 0;
+    int[] reads = c.op().readsPerInput();
+    for (int i = 0; i < c.inputs().size(); i++) {
+      ArrayNode in = c.inputs().get(i);
+      double per =
+          fusedComputed(in) ? bytesPerTask((ArrayNode.Computed) in) : (double) in.chunkBytes();
+      b += reads[i] * per;
+    }
+    return b;
   }
 
   static boolean isJoin(ArrayNode.Computed c) {

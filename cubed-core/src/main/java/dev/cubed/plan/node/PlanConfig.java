@@ -39,6 +39,7 @@ public final class PlanConfig {
   private final ConsumeIntermediates rechunkConsume;
   private final boolean intermediateChecksums;
   private final boolean diskCheck;
+  private final int parallelism;
 
   private PlanConfig(Builder b) {
     this.workDir = b.workDir;
@@ -55,12 +56,14 @@ public final class PlanConfig {
     this.rechunkConsume = b.rechunkConsume;
     this.intermediateChecksums = b.intermediateChecksums;
     this.diskCheck = b.diskCheck;
+    this.parallelism = b.parallelism;
   }
 
   /**
    * A builder with the defaults: allowedMem 2 GB, reservedMem 100 MB, fusion limits 10 input blocks
    * and 4 source arrays, readCopies 0, writeCopies 1, fold groups on, tiles of 256 KiB, inline
-   * plans up to 4 MiB, rechunk intermediates {@code AUTO}, intermediate checksums on.
+   * plans up to 4 MiB, rechunk intermediates {@code AUTO}, intermediate checksums on, parallelism
+   * 1.
    *
    * @param workDir location of intermediate arrays: a local directory (plain path or {@code
    *     file://} URI) or a store URI such as {@code s3://bucket/work} (opened with {@link
@@ -91,6 +94,7 @@ public final class PlanConfig {
     b.rechunkConsume = rechunkConsume;
     b.intermediateChecksums = intermediateChecksums;
     b.diskCheck = diskCheck;
+    b.parallelism = parallelism;
     return b;
   }
 
@@ -179,6 +183,16 @@ public final class PlanConfig {
   }
 
   /**
+   * Tasks the executor runs at once (the spec's workers, or the processors when it leaves them to
+   * the executor). Fusion keeps a reduction round's tasks apart from a later round with fewer tasks
+   * than this many ({@code dev.cubed.plan.Fusion}). Not in the fingerprint: it counts only through
+   * the ops and tasks it leads to, which are.
+   */
+  public int parallelism() {
+    return parallelism;
+  }
+
+  /**
    * The settings that change what a plan writes, as one line of its fingerprint (see the class
    * comment).
    */
@@ -256,6 +270,8 @@ public final class PlanConfig {
         + inlineMaxBytes
         + ", diskCheck="
         + diskCheck
+        + ", parallelism="
+        + parallelism
         + "]";
   }
 
@@ -275,6 +291,7 @@ public final class PlanConfig {
     private ConsumeIntermediates rechunkConsume = ConsumeIntermediates.AUTO;
     private boolean intermediateChecksums = true;
     private boolean diskCheck = true;
+    private int parallelism = 1;
 
     private Builder(String workDir) {
       this.workDir = Objects.requireNonNull(workDir, "workDir");
@@ -298,6 +315,19 @@ public final class PlanConfig {
     public Builder copies(int readCopies, int writeCopies) {
       this.readCopies = readCopies;
       this.writeCopies = writeCopies;
+      return this;
+    }
+
+    /**
+     * See {@link PlanConfig#parallelism()}.
+     *
+     * @throws IllegalArgumentException if {@code n < 1}
+     */
+    public Builder parallelism(int n) {
+      if (n < 1) {
+        throw new IllegalArgumentException("PlanConfig: parallelism must be >= 1, got " + n);
+      }
+      this.parallelism = n;
       return this;
     }
 
