@@ -169,7 +169,7 @@ final class Expressions {
 
   static Map<String, Object> stdTime(Path in, Path out, Spec spec, ComputeOptions opts) {
     CubedArray u = open(in, "U", spec);
-    CubedArray anomaly = Xp.subtract(u, Xp.mean(u, Axes.of(0).keepDims(), Xp.DEFAULT_SPLIT_EVERY));
+    CubedArray anomaly = Xp.subtract(u, Xp.mean(u, Axes.of(0).keepDims()));
     CubedArray std = Xp.sqrt(Xp.mean(Xp.pow(anomaly, 2), 0));
     NDArray s = std.compute(opts);
     return sums("sum", s);
