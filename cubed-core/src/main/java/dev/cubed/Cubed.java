@@ -128,7 +128,7 @@ public final class Cubed {
         .rechunkConsume(s.rechunkConsumeIntermediates())
         .intermediateChecksums(s.intermediateChecksums())
         .diskCheck(s.diskCheck())
-        .parallelism(s.workers() > 0 ? s.workers() : Runtime.getRuntime().availableProcessors())
+        .parallelism(s.workersOrProcessors())
         .build();
   }
 
@@ -331,7 +331,7 @@ public final class Cubed {
    *     name
    */
   public static Executor executor(Spec spec) {
-    int workers = spec.workers() > 0 ? spec.workers() : Runtime.getRuntime().availableProcessors();
+    int workers = spec.workersOrProcessors();
     return Executor.byName(
         spec.executor(),
         new ExecutorSettings(

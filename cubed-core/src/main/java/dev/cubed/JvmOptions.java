@@ -59,7 +59,7 @@ public final class JvmOptions {
     if (!"threads".equals(spec.executor())) {
       return COORDINATOR_BYTES;
     }
-    int workers = spec.workers() > 0 ? spec.workers() : Runtime.getRuntime().availableProcessors();
+    int workers = spec.workersOrProcessors();
     // the threads executor runs all its workers at once in a heap of this size (and fewer in a
     // smaller one): the same rule, with the engine's baseline in place of the measured one
     return ThreadsExecutor.heapNeeded(

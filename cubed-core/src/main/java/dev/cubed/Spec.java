@@ -191,6 +191,15 @@ public final class Spec implements Serializable {
     return v.workers;
   }
 
+  /**
+   * The tasks that run at once on this spec's executor: {@link #workers()}, or the available
+   * processors of this JVM when it is 0. Plans, reduction splits and the executor use this one
+   * rule.
+   */
+  int workersOrProcessors() {
+    return v.workers > 0 ? v.workers : Runtime.getRuntime().availableProcessors();
+  }
+
   /** Attempts per task of the executor chosen by name (1 = no retry; default 3). */
   public int attempts() {
     return v.attempts;

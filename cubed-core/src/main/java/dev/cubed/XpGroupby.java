@@ -57,12 +57,11 @@ public final class XpGroupby {
     int ax = checkedAxis(x, axis, ddof);
     long[] labels = labels(codes, x.shape()[ax], numGroups);
     GroupReduce.Func f = func(func);
-    int w = x.spec().workers();
     int split =
         Reductions.balancedSplit(
             new long[] {x.numBlocks()[ax]},
             new int[] {0},
-            w > 0 ? w : Runtime.getRuntime().availableProcessors(),
+            x.spec().workersOrProcessors(),
             XpReduce.DEFAULT_SPLIT_EVERY);
     return XpBlocks.wrap(
         GroupReduce.reduce(x.node(), labels, ax, numGroups, f, skipna, split, ddof), x);

@@ -24,13 +24,9 @@ final class XpReduce {
     String name = op.name().toLowerCase();
     int[] ax = axes.resolve(name, x.ndim());
     if (splitEvery == AUTO_SPLIT) {
-      int w = x.spec().workers();
       splitEvery =
           Reductions.balancedSplit(
-              x.numBlocks(),
-              ax,
-              w > 0 ? w : Runtime.getRuntime().availableProcessors(),
-              DEFAULT_SPLIT_EVERY);
+              x.numBlocks(), ax, x.spec().workersOrProcessors(), DEFAULT_SPLIT_EVERY);
     }
     if (x.dtype().isComplex() && ComplexReductions.handles(op)) {
       return ComplexReductions.reduce(x, op, axes, splitEvery, correction);
@@ -133,12 +129,8 @@ final class XpReduce {
 
   private static Scans.Budget scanBudget(CubedArray x) {
     Spec s = x.spec();
-    int w = s.workers();
     return new Scans.Budget(
-        w > 0 ? w : Runtime.getRuntime().availableProcessors(),
-        s.scanChainMaxBlocks(),
-        s.allowedMem(),
-        s.reservedMem());
+        s.workersOrProcessors(), s.scanChainMaxBlocks(), s.allowedMem(), s.reservedMem());
   }
 
   private static CubedArray inDtype(CubedArray x, DType dtype) {

@@ -83,7 +83,11 @@ final class WorkerProcess {
         c.add("jdk.incubator.vector");
         c.addAll(FastTrig.JIT_OPTIONS);
       }
-      c.addAll(TileJitOptions.OPTIONS);
+      for (String o : TileJitOptions.OPTIONS) {
+        if (!c.contains(o)) {
+          c.add(o); // quiet once, when FastTrig's options gave it
+        }
+      }
       String lib = System.getProperty("java.library.path");
       if (lib != null && !lib.isEmpty()) {
         c.add("-Djava.library.path=" + lib);
